@@ -1,0 +1,36 @@
+package pipeline
+
+import "time"
+
+// Limits are the stage limits. The defaults are the seed's figures; every one
+// is configurable (see cmd/prscout's Config).
+type Limits struct {
+	NeedsTotal      int           // requests kept in all (seed: 12)
+	NeedsPerFile    int           // requests kept per changed file (seed: 5)
+	ContextLines    int           // diff context lines (seed: 30)
+	FullSourceLines int           // new sources up to this many lines are shown whole (seed: 900)
+	MaxPathLen      int           // longest accepted repository path, in bytes
+	MaxFileBytes    int64         // files larger than this are refused by lookups
+	MaxListEntries  int           // entries per list_dir answer
+	BatchMax        int           // lookups processed per batch (seed: 12)
+	BatchParallel   int           // lookups running at once
+	LookupTimeout   time.Duration // per lookup
+	MaxPromptChars  int           // review prompt budget
+}
+
+// DefaultLimits returns the seed's limits.
+func DefaultLimits() Limits {
+	return Limits{
+		NeedsTotal:      12,
+		NeedsPerFile:    5,
+		ContextLines:    30,
+		FullSourceLines: 900,
+		MaxPathLen:      1024,
+		MaxFileBytes:    512 << 10,
+		MaxListEntries:  500,
+		BatchMax:        12,
+		BatchParallel:   12,
+		LookupTimeout:   10 * time.Second,
+		MaxPromptChars:  120_000,
+	}
+}

@@ -1,0 +1,113 @@
+package pipeline
+
+import "encoding/json"
+
+// Prompt is one LLM call's messages, built by prscout so n8n only forwards them.
+type Prompt struct {
+	System string `json:"system"`
+	User   string `json:"user"`
+}
+
+// PullRequest is the metadata the prompts show.
+type PullRequest struct {
+	Title             string `json:"title"`
+	Description       string `json:"description"`
+	Author            string `json:"author"`
+	SourceBranch      string `json:"sourceBranch"`
+	DestinationBranch string `json:"destinationBranch"`
+}
+
+// Issue is one Jira issue as the prompts show it.
+type Issue struct {
+	Key                string `json:"key"`
+	Summary            string `json:"summary"`
+	Status             string `json:"status"`
+	Description        string `json:"description"`
+	AcceptanceCriteria string `json:"acceptanceCriteria,omitempty"`
+	URL                string `json:"url,omitempty"`
+}
+
+// SourceRange says which lines of a new source a file shows: From..To of
+// Total, 1-based and inclusive. Windows lists every shown window when the
+// source is not whole.
+type SourceRange struct {
+	From    int         `json:"from"`
+	To      int         `json:"to"`
+	Total   int         `json:"total"`
+	Windows []LineRange `json:"windows,omitempty"`
+}
+
+// LineRange is an inclusive 1-based line range.
+type LineRange struct {
+	From int `json:"from"`
+	To   int `json:"to"`
+}
+
+// Need is one scout request for more context.
+type Need struct {
+	Op   string `json:"op"`
+	Path string `json:"path"`
+}
+
+// ChangedFile is one file of the pull request as the stages pass it on.
+type ChangedFile struct {
+	Path        string       `json:"path"`
+	OldPath     string       `json:"oldPath,omitempty"`
+	Status      string       `json:"status"` // added, modified, renamed, deleted
+	Language    string       `json:"language,omitempty"`
+	Diff        string       `json:"diff"`
+	Source      string       `json:"source,omitempty"`
+	SourceRange *SourceRange `json:"sourceRange,omitempty"`
+	Needs       []Need       `json:"needs,omitempty"`
+}
+
+// Excluded is a changed file the review does not see, with the reason.
+type Excluded struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Request is one repository lookup, as /v1/needs gives it and
+// /v1/repository/batch takes it.
+type Request struct {
+	Op        string `json:"op"`
+	Path      string `json:"path"`
+	Workspace string `json:"workspace,omitempty"`
+	RepoSlug  string `json:"repoSlug,omitempty"`
+	Ref       string `json:"ref,omitempty"`
+}
+
+// Rejected is a refused request: always ok:false with a specific error.
+type Rejected struct {
+	OK    bool   `json:"ok"`
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Error string `json:"error"`
+}
+
+// LookupResult is one batch answer: a file, a listing or an isolated error.
+type LookupResult struct {
+	OK        bool       `json:"ok"`
+	Op        string     `json:"op"`
+	Path      string     `json:"path"`
+	Content   *string    `json:"content,omitempty"`
+	Size      *int64     `json:"size,omitempty"`
+	Entries   []DirEntry `json:"entries,omitempty"`
+	Truncated bool       `json:"truncated,omitempty"`
+	Error     string     `json:"error,omitempty"`
+	Cached    bool       `json:"cached,omitempty"`
+}
+
+// Finding is one review finding as the review LLM answers it.
+type Finding struct {
+	Path         string `json:"path"`
+	Line         int    `json:"line,omitempty"`
+	ExistingCode string `json:"existingCode,omitempty"`
+	Severity     string `json:"severity"`
+	Title        string `json:"title"`
+	Body         string `json:"body"`
+}
+
+// RawOrJSON holds an LLM answer that arrives either as raw text (a JSON string)
+// or already parsed (any other JSON value).
+type RawOrJSON = json.RawMessage
