@@ -33,11 +33,75 @@ type Repository interface {
 	ListDir(ctx context.Context, repo Repo, commit, path string, limit int) (entries []DirEntry, truncated bool, err error)
 }
 
+// DiffOptions shape a diff.
+type DiffOptions struct {
+	// ContextLines around each hunk (the seed's 30).
+	ContextLines int
+	// TwoDot compares base and head directly (a delta review from the last
+	// reviewed commit). Without it the diff runs from the merge base of base
+	// and head to head: what a pull request from head into base introduces.
+	TwoDot bool
+}
+
 // DiffSource produces raw unified git diffs (as `git diff` prints them, with
-// rename detection) for a pull request's range.
+// rename detection) between two revisions.
 type DiffSource interface {
-	// Diff returns the changes a pull request from base to head introduces:
-	// from the merge base of base and head to head, with contextLines lines of
-	// context around each hunk.
-	Diff(ctx context.Context, repo Repo, base, head string, contextLines int) ([]byte, error)
+	Diff(ctx context.Context, repo Repo, base, head string, opts DiffOptions) ([]byte, error)
+}
+
+// PullRequestInfo is what a provider knows about one pull request.
+type PullRequestInfo struct {
+	ID int `json:"id"`
+	PullRequest
+	State string `json:"state"`
+	// SourceCommit is the head of the pull request, DestinationCommit the tip
+	// of the branch it merges into. Providers may give abbreviated ids;
+	// Repository.ResolveCommit expands them.
+	SourceCommit      string `json:"sourceCommit"`
+	DestinationCommit string `json:"destinationCommit"`
+}
+
+// PullRequests reads pull request metadata and commit ancestry.
+type PullRequests interface {
+	// PullRequest returns one pull request; an unknown id wraps ErrNotFound.
+	PullRequest(ctx context.Context, repo Repo, id int) (PullRequestInfo, error)
+	// IsAncestor reports whether ancestor is head or one of its ancestors.
+	IsAncestor(ctx context.Context, repo Repo, ancestor, head string) (bool, error)
+}
+
+// InlineAnchor places a comment on a line of the new version of a file.
+type InlineAnchor struct {
+	Path string `json:"path"`
+	Line int    `json:"line"`
+}
+
+// Comment is a pull request comment as a provider lists it.
+type Comment struct {
+	ID      int64         `json:"id"`
+	Body    string        `json:"body"`
+	Inline  *InlineAnchor `json:"inline,omitempty"`
+	Deleted bool          `json:"deleted,omitempty"`
+	Author  string        `json:"author,omitempty"`
+}
+
+// NewComment is a comment to create: general when Inline is nil.
+type NewComment struct {
+	Body   string
+	Inline *InlineAnchor
+}
+
+// CommentStore lists and writes pull request comments.
+type CommentStore interface {
+	// ListComments returns every comment of the pull request (all pages), in
+	// no promised order.
+	ListComments(ctx context.Context, repo Repo, prID int) ([]Comment, error)
+	CreateComment(ctx context.Context, repo Repo, prID int, c NewComment) (Comment, error)
+	UpdateComment(ctx context.Context, repo Repo, prID int, id int64, body string) (Comment, error)
+	DeleteComment(ctx context.Context, repo Repo, prID int, id int64) error
+}
+
+// IssueLookup reads issue tracker entries (Jira) by key.
+type IssueLookup interface {
+	// LookupIssue returns one issue; a missing key wraps ErrNotFound.
+	LookupIssue(ctx context.Context, key string) (Issue, error)
 }
