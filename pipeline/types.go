@@ -83,6 +83,25 @@ type Rejected struct {
 	Op    string `json:"op"`
 	Path  string `json:"path"`
 	Error string `json:"error"`
+	// Reason is the stable snake_case code of Error (a metrics label), e.g.
+	// "parent_escape", "secret", "duplicate", "total_cap".
+	Reason string `json:"reason,omitempty"`
+}
+
+// ContextItem is one entry of the review's additionalContext, exactly the
+// seed's shape: content and error are always present ("" when not set).
+type ContextItem struct {
+	OK      bool   `json:"ok"`
+	Op      string `json:"op"`
+	Path    string `json:"path"`
+	Content string `json:"content"`
+	Error   string `json:"error"`
+}
+
+// Review is the review LLM's answer.
+type Review struct {
+	Summary  string    `json:"summary"`
+	Findings []Finding `json:"findings"`
 }
 
 // LookupResult is one batch answer: a file, a listing or an isolated error.
@@ -103,7 +122,7 @@ type Finding struct {
 	Path         string `json:"path"`
 	Line         int    `json:"line,omitempty"`
 	ExistingCode string `json:"existingCode,omitempty"`
-	Severity     string `json:"severity"`
+	Severity     string `json:"severity"` // critical, high, medium, low
 	Title        string `json:"title"`
 	Body         string `json:"body"`
 }
