@@ -1,12 +1,113 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/prscout/prscout/api"
 )
 
-// runServe is written by the lead (config, wiring, graceful shutdown).
 func runServe(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "serve: not built yet")
-	return 2
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: prscout serve [flags]\n\nRuns the HTTP service. Every flag can also be set by its environment variable;\na flag wins over the environment.\n\nflags:")
+		fs.PrintDefaults()
+	}
+	cfg, err := loadConfig(args, os.Getenv, fs)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "prscout serve: invalid configuration:\n%v\n", err)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := serve(ctx, cfg, stderr, nil); err != nil {
+		fmt.Fprintf(stderr, "prscout serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// serve runs the service until ctx ends, then shuts down gracefully: it
+// stops accepting connections and lets in-flight requests finish within
+// cfg.ShutdownTimeout. listening, when not nil, receives the bound address.
+func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- string) error {
+	log := newLogger(cfg, logw)
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	metrics := api.NewMetrics(reg)
+
+	p, err := buildProviders(cfg, metrics, log)
+	if err != nil {
+		return fmt.Errorf("set up providers: %w", err)
+	}
+	srv := api.NewServer(api.Options{
+		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
+		Webhook:      p.webhook,
+		Limits:       cfg.Limits,
+		CacheBytes:   cfg.CacheBytes,
+		MaxBodyBytes: cfg.MaxBodyBytes,
+		APIKeys:      cfg.APIKeys,
+		Ready:        p.ready,
+		Registry:     reg,
+		Metrics:      metrics,
+		Logger:       log,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	log.Info("prscout listening", "addr", ln.Addr().String(), "provider", p.name, "auth", len(cfg.APIKeys) > 0, "version", api.Version)
+	if listening != nil {
+		listening <- ln.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down", "timeout", cfg.ShutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("graceful shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
 }

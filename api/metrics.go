@@ -1,0 +1,200 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+)
+
+// Metrics are prscout's Prometheus metrics, registered on an injected
+// registry (no package globals). Label values that are known in advance are
+// pre-initialised so dashboards and alerts see zeros, not gaps.
+type Metrics struct {
+	HTTPRequests       *prometheus.CounterVec
+	HTTPDuration       *prometheus.HistogramVec
+	InFlight           prometheus.Gauge
+	InternalErrors     prometheus.Counter
+	NeedsAccepted      prometheus.Counter
+	NeedsRejected      *prometheus.CounterVec
+	NeedsPlaceholders  prometheus.Counter
+	Lookups            *prometheus.CounterVec
+	CacheHits          prometheus.Counter
+	CacheMisses        prometheus.Counter
+	PromptChars        *prometheus.HistogramVec
+	ContextFiles       *prometheus.CounterVec
+	ContextDropped     prometheus.Counter
+	ReviewModes        *prometheus.CounterVec
+	Findings           *prometheus.CounterVec
+	Comments           *prometheus.CounterVec
+	GateNodes          *prometheus.CounterVec
+	UpstreamCalls      *prometheus.CounterVec
+	UpstreamDuration   *prometheus.HistogramVec
+	UpstreamRetries    *prometheus.CounterVec
+	RateLimitRemaining *prometheus.GaugeVec
+	WebhooksReceived   *prometheus.CounterVec
+}
+
+// Known label values, pre-initialised at start.
+var (
+	knownRoutes = []string{
+		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
+		"/v1/workflows/validate", "/v1/webhooks/bitbucket",
+	}
+	knownNeedsReasons = []string{
+		"empty", "bad_encoding", "control_char", "parent_escape", "too_long", "secret", "noise",
+		"changed_file", "duplicate", "per_file_cap", "total_cap", "unsupported_op",
+	}
+	knownLookupOutcomes = []string{"ok", "not_found", "too_large", "binary", "secret", "invalid_path", "timeout", "upstream", "not_processed", "unsupported_op", "error"}
+	knownReviewModes    = []string{"full", "delta", "skip"}
+	knownAnchors        = []string{"line", "snippet", "file", "unanchored"}
+	knownGateVerdicts   = []string{"ok", "syntax_error", "undecided", "missing_code"}
+)
+
+// NewMetrics registers prscout's metrics on reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	f := promauto.With(reg)
+	m := &Metrics{
+		HTTPRequests: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_http_requests_total", Help: "HTTP requests answered, by route template and status code.",
+		}, []string{"route", "code"}),
+		HTTPDuration: f.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "prscout_http_request_duration_seconds", Help: "Time to answer an HTTP request, by route template.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60},
+		}, []string{"route"}),
+		InFlight: f.NewGauge(prometheus.GaugeOpts{
+			Name: "prscout_http_requests_in_flight", Help: "HTTP requests being served now.",
+		}),
+		InternalErrors: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_internal_errors_total", Help: "Requests that ended in an internal (5xx) error.",
+		}),
+		NeedsAccepted: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_needs_accepted_total", Help: "Scout needs turned into repository lookups.",
+		}),
+		NeedsRejected: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_needs_rejected_total", Help: "Scout needs refused, by reason.",
+		}, []string{"reason"}),
+		NeedsPlaceholders: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_needs_placeholder_total", Help: "Needs answers with no requests (the {skip:true} placeholder that keeps the n8n chain alive).",
+		}),
+		Lookups: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_lookups_total", Help: "Repository lookups, by operation and outcome.",
+		}, []string{"op", "outcome"}),
+		CacheHits: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_lookup_cache_hits_total", Help: "Lookups answered from the (repository, commit, path) cache.",
+		}),
+		CacheMisses: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_lookup_cache_misses_total", Help: "Lookups that went to the repository provider.",
+		}),
+		PromptChars: f.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "prscout_prompt_chars", Help: "Size of the prompts prscout builds, in characters, by stage (scout, review).",
+			Buckets: prometheus.ExponentialBuckets(1000, 2, 10),
+		}, []string{"stage"}),
+		ContextFiles: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_context_files_total", Help: "Changed files seen by /v1/context, by decision (reviewed or the exclusion reason).",
+		}, []string{"decision"}),
+		ContextDropped: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_merge_dropped_total", Help: "Additional context files dropped by /v1/merge to meet the prompt budget.",
+		}),
+		ReviewModes: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_review_mode_total", Help: "Context answers by review mode (full, delta, skip).",
+		}, []string{"mode"}),
+		Findings: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_findings_total", Help: "Review findings rendered, by how they were anchored (line, snippet, file, unanchored).",
+		}, []string{"anchor"}),
+		Comments: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_comments_total", Help: "Pull request comments, by kind (summary, inline) and action (created, updated, unchanged, skipped, failed, dry_run).",
+		}, []string{"kind", "action"}),
+		GateNodes: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_gate_nodes_total", Help: "n8n Code nodes checked by the workflow gate, by verdict.",
+		}, []string{"verdict"}),
+		UpstreamCalls: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_upstream_requests_total", Help: "HTTP calls to Bitbucket and Jira, by service, operation and status code (0: no answer).",
+		}, []string{"service", "operation", "code"}),
+		UpstreamDuration: f.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "prscout_upstream_request_duration_seconds", Help: "Time of one upstream HTTP call, by service.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"service"}),
+		UpstreamRetries: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_upstream_retries_total", Help: "Upstream calls that were retries (after 429 or 5xx), by service and operation.",
+		}, []string{"service", "operation"}),
+		RateLimitRemaining: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "prscout_upstream_ratelimit_remaining", Help: "Requests left in the upstream's rate-limit window where the upstream reports it (-1: unknown).",
+		}, []string{"service"}),
+		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed).",
+		}, []string{"outcome"}),
+	}
+	f.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "prscout_build_info", Help: "Build information; always 1.",
+		ConstLabels: prometheus.Labels{"version": Version},
+	}, func() float64 { return 1 })
+
+	for _, r := range knownRoutes {
+		m.HTTPDuration.WithLabelValues(r)
+		for _, code := range []int{200, 400, 500} {
+			m.HTTPRequests.WithLabelValues(r, strconv.Itoa(code))
+		}
+	}
+	for _, r := range knownNeedsReasons {
+		m.NeedsRejected.WithLabelValues(r)
+	}
+	for _, op := range []string{"get_file", "list_dir"} {
+		for _, o := range knownLookupOutcomes {
+			m.Lookups.WithLabelValues(op, o)
+		}
+	}
+	for _, s := range []string{"scout", "review"} {
+		m.PromptChars.WithLabelValues(s)
+	}
+	m.ContextFiles.WithLabelValues("reviewed")
+	for _, mode := range knownReviewModes {
+		m.ReviewModes.WithLabelValues(mode)
+	}
+	for _, a := range knownAnchors {
+		m.Findings.WithLabelValues(a)
+	}
+	for _, k := range []string{"summary", "inline"} {
+		for _, a := range []string{"created", "updated", "unchanged", "skipped", "failed", "dry_run"} {
+			m.Comments.WithLabelValues(k, a)
+		}
+	}
+	for _, v := range knownGateVerdicts {
+		m.GateNodes.WithLabelValues(v)
+	}
+	for _, s := range []string{"bitbucket", "jira"} {
+		m.UpstreamDuration.WithLabelValues(s)
+		m.RateLimitRemaining.WithLabelValues(s).Set(-1)
+	}
+	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed"} {
+		m.WebhooksReceived.WithLabelValues(o)
+	}
+	return m
+}
+
+// UpstreamObserver counts one upstream service's calls; the Bitbucket and
+// Jira adapters take it as their Observer.
+type UpstreamObserver struct {
+	m       *Metrics
+	service string
+}
+
+// Upstream returns the observer for service ("bitbucket" or "jira").
+func (m *Metrics) Upstream(service string) UpstreamObserver {
+	return UpstreamObserver{m: m, service: service}
+}
+
+// UpstreamCall records one HTTP attempt; status 0 means no answer.
+func (o UpstreamObserver) UpstreamCall(operation string, status int, d time.Duration, retry bool) {
+	o.m.UpstreamCalls.WithLabelValues(o.service, operation, strconv.Itoa(status)).Inc()
+	o.m.UpstreamDuration.WithLabelValues(o.service).Observe(d.Seconds())
+	if retry {
+		o.m.UpstreamRetries.WithLabelValues(o.service, operation).Inc()
+	}
+}
+
+// RateLimit records the rate-limit headroom the upstream reported.
+func (o UpstreamObserver) RateLimit(remaining, limit int) {
+	o.m.RateLimitRemaining.WithLabelValues(o.service).Set(float64(remaining))
+}

@@ -1,0 +1,199 @@
+// Package api turns HTTP requests into pipeline stage calls and stage results
+// into JSON. It knows the pipeline's ports, never the adapters behind them.
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// Version is set at build time with -ldflags "-X github.com/prscout/prscout/api.Version=...".
+var Version = "dev"
+
+const requestIDKey = "prscout.request_id"
+
+// Options configure a Server. Ports left nil switch their features off: no
+// PullRequests means no prId reviews, no CommentStore means comments render
+// only (posted.summary "dry-run"), no IssueLookup means no Jira.
+type Options struct {
+	Repo     pipeline.Repository
+	Diffs    pipeline.DiffSource
+	PRs      pipeline.PullRequests
+	Comments pipeline.CommentStore
+	Issues   pipeline.IssueLookup
+	// Webhook configures POST /v1/webhooks/bitbucket; nil leaves it off.
+	Webhook *WebhookOptions
+
+	Limits       pipeline.Limits
+	CacheBytes   int64
+	MaxBodyBytes int64
+	APIKeys      []string
+	// Ready reports whether the service can serve (for /readyz); nil is always ready.
+	Ready func(ctx context.Context) error
+
+	Registry *prometheus.Registry
+	Metrics  *Metrics
+	Logger   *slog.Logger
+}
+
+// Server is prscout's HTTP service.
+type Server struct {
+	opts    Options
+	engine  *gin.Engine
+	metrics *Metrics
+	log     *slog.Logger
+	keys    [][]byte
+	stages  *stages
+}
+
+// NewServer builds the router. It panics on no input: every option has a default.
+func NewServer(opts Options) *Server {
+	if opts.Registry == nil {
+		opts.Registry = prometheus.NewRegistry()
+	}
+	if opts.Metrics == nil {
+		opts.Metrics = NewMetrics(opts.Registry)
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = 32 << 20
+	}
+	if opts.Limits == (pipeline.Limits{}) {
+		opts.Limits = pipeline.DefaultLimits()
+	}
+	s := &Server{opts: opts, metrics: opts.Metrics, log: opts.Logger}
+	for _, k := range opts.APIKeys {
+		if k = strings.TrimSpace(k); k != "" {
+			s.keys = append(s.keys, []byte(k))
+		}
+	}
+	s.stages = newStages(s)
+
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.HandleMethodNotAllowed = true
+	e.ContextWithFallback = true
+	e.Use(s.recoverJSON, s.requestID, s.observe)
+	e.NoRoute(func(c *gin.Context) {
+		c.AbortWithStatusJSON(http.StatusNotFound, ErrorBody{Error: "not_found", Message: "no such endpoint: " + c.Request.Method + " " + c.Request.URL.Path})
+	})
+	e.NoMethod(func(c *gin.Context) {
+		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, ErrorBody{Error: "method_not_allowed", Message: c.Request.Method + " is not allowed on " + c.Request.URL.Path})
+	})
+
+	e.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{Registry: opts.Registry})))
+
+	v1 := e.Group("/v1", s.auth)
+	s.stages.register(v1)
+	s.engine = e
+	return s
+}
+
+// ServeHTTP makes Server an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
+
+func (s *Server) readyz(c *gin.Context) {
+	if s.opts.Ready != nil {
+		ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
+		defer cancel()
+		if err := s.opts.Ready(ctx); err != nil {
+			c.JSON(http.StatusServiceUnavailable, ErrorBody{Error: "not_ready", Message: err.Error()})
+			return
+		}
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}
+
+// auth checks X-API-Key against the configured keys in constant time. With no
+// keys configured every request passes (cmd refuses to listen beyond loopback
+// then, unless told to).
+func (s *Server) auth(c *gin.Context) {
+	if len(s.keys) == 0 {
+		return
+	}
+	got := []byte(c.GetHeader("X-API-Key"))
+	ok := 0
+	for _, k := range s.keys {
+		// Compare against every key so timing does not tell which one matched.
+		ok |= subtle.ConstantTimeCompare(got, k)
+	}
+	if ok != 1 {
+		msg := "missing X-API-Key header"
+		if len(got) > 0 {
+			msg = "invalid API key"
+		}
+		c.AbortWithStatusJSON(http.StatusUnauthorized, ErrorBody{Error: "unauthorized", Message: msg})
+	}
+}
+
+// recoverJSON turns a panic into a logged, counted JSON 500 instead of a
+// dropped connection. A panic is a bug: tests and fuzzers hunt for them.
+func (s *Server) recoverJSON(c *gin.Context) {
+	defer func() {
+		if r := recover(); r != nil {
+			if r == http.ErrAbortHandler {
+				panic(r)
+			}
+			s.log.ErrorContext(c.Request.Context(), "panic", "route", c.FullPath(), "panic", fmt.Sprint(r), "stack", string(debug.Stack()), "request_id", requestID(c))
+			s.metrics.InternalErrors.Inc()
+			if !c.Writer.Written() {
+				c.AbortWithStatusJSON(http.StatusInternalServerError, ErrorBody{Error: "internal", Message: "internal error; see the server log for the request id"})
+			}
+		}
+	}()
+	c.Next()
+}
+
+// requestID takes the caller's X-Request-Id (n8n can pass its execution id)
+// or makes one, echoes it and puts it on the request's logger context.
+func (s *Server) requestID(c *gin.Context) {
+	id := c.GetHeader("X-Request-Id")
+	if id == "" || len(id) > 128 || strings.ContainsAny(id, "\r\n") {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		id = hex.EncodeToString(b[:])
+	}
+	c.Set(requestIDKey, id)
+	c.Header("X-Request-Id", id)
+	c.Request = c.Request.WithContext(pipeline.WithRequestID(c.Request.Context(), id))
+	c.Next()
+}
+
+// observe counts and times every request by route template and logs it.
+func (s *Server) observe(c *gin.Context) {
+	start := time.Now()
+	s.metrics.InFlight.Inc()
+	defer s.metrics.InFlight.Dec()
+	c.Next()
+	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
+	d := time.Since(start)
+	code := c.Writer.Status()
+	s.metrics.HTTPRequests.WithLabelValues(route, strconv.Itoa(code)).Inc()
+	s.metrics.HTTPDuration.WithLabelValues(route).Observe(d.Seconds())
+	if route != "/metrics" && route != "/healthz" && route != "/readyz" {
+		s.log.InfoContext(c.Request.Context(), "request", "method", c.Request.Method, "route", route,
+			"status", code, "duration_ms", d.Milliseconds(), "bytes", c.Writer.Size(), "request_id", requestID(c))
+	}
+}

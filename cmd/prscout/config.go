@@ -1,0 +1,371 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// Config is all of prscout serve's configuration. Every field has a default
+// (DefaultConfig), can be set by an environment variable and by a flag (the
+// flag wins), and is checked by Validate.
+type Config struct {
+	Addr                string
+	APIKeys             []string
+	AllowInsecureListen bool
+	MaxBodyBytes        int64
+	ShutdownTimeout     time.Duration
+	LogLevel            string
+	LogFormat           string
+
+	LocalRoot  string
+	Limits     pipeline.Limits
+	CacheBytes int64
+
+	BitbucketBaseURL     string
+	BitbucketEmail       string
+	BitbucketToken       string
+	BitbucketAccessToken string
+	UpstreamTimeout      time.Duration
+	UpstreamRetries      int
+
+	JiraBaseURL    string
+	JiraEmail      string
+	JiraToken      string
+	JiraPAT        string
+	JiraACField    string
+	JiraMaxIssues  int
+	WebhookSecret  string
+	ForwardURL     string
+	ForwardHeader  string
+	ForwardToken   string
+	ForwardTimeout time.Duration
+}
+
+// DefaultConfig returns the defaults: loopback, the local git provider on the
+// working directory, the seed's limits.
+func DefaultConfig() Config {
+	wd, _ := os.Getwd()
+	return Config{
+		Addr:             "127.0.0.1:8080",
+		MaxBodyBytes:     32 << 20,
+		ShutdownTimeout:  30 * time.Second,
+		LogLevel:         "info",
+		LogFormat:        "json",
+		LocalRoot:        wd,
+		Limits:           pipeline.DefaultLimits(),
+		CacheBytes:       64 << 20,
+		BitbucketBaseURL: "https://api.bitbucket.org/2.0",
+		UpstreamTimeout:  15 * time.Second,
+		UpstreamRetries:  3,
+		JiraMaxIssues:    5,
+		ForwardHeader:    "X-Prscout-Token",
+		ForwardTimeout:   10 * time.Second,
+	}
+}
+
+// setting is one configuration entry: its environment variable, its flag
+// and how to read it into the Config. The table drives env loading, flags,
+// `serve -h` and the README's configuration table test.
+type setting struct {
+	env, flag, help string
+	secret          bool
+	get             func(c *Config) string
+	set             func(c *Config, v string) error
+}
+
+func settings() []setting {
+	str := func(p func(*Config) *string) (func(*Config) string, func(*Config, string) error) {
+		return func(c *Config) string { return *p(c) }, func(c *Config, v string) error { *p(c) = v; return nil }
+	}
+	integer := func(p func(*Config) *int) (func(*Config) string, func(*Config, string) error) {
+		return func(c *Config) string { return strconv.Itoa(*p(c)) }, func(c *Config, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not an integer: %q", v)
+			}
+			*p(c) = n
+			return nil
+		}
+	}
+	bytesize := func(p func(*Config) *int64) (func(*Config) string, func(*Config, string) error) {
+		return func(c *Config) string { return strconv.FormatInt(*p(c), 10) }, func(c *Config, v string) error {
+			n, err := parseBytes(v)
+			if err != nil {
+				return err
+			}
+			*p(c) = n
+			return nil
+		}
+	}
+	duration := func(p func(*Config) *time.Duration) (func(*Config) string, func(*Config, string) error) {
+		return func(c *Config) string { return p(c).String() }, func(c *Config, v string) error {
+			d, err := time.ParseDuration(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not a duration (e.g. 10s): %q", v)
+			}
+			*p(c) = d
+			return nil
+		}
+	}
+	boolean := func(p func(*Config) *bool) (func(*Config) string, func(*Config, string) error) {
+		return func(c *Config) string { return strconv.FormatBool(*p(c)) }, func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("not a boolean: %q", v)
+			}
+			*p(c) = b
+			return nil
+		}
+	}
+	mk := func(env, fl, help string, g func(*Config) string, s func(*Config, string) error) setting {
+		return setting{env: env, flag: fl, help: help, get: g, set: s}
+	}
+	secret := func(st setting) setting { st.secret = true; return st }
+	var out []setting
+	add := func(st setting) { out = append(out, st) }
+
+	g, s := str(func(c *Config) *string { return &c.Addr })
+	add(mk("PRSCOUT_ADDR", "addr", "listen address (host:port)", g, s))
+	add(secret(mk("PRSCOUT_API_KEYS", "api-keys", "comma-separated API keys checked against X-API-Key on /v1 routes",
+		func(c *Config) string { return strings.Join(c.APIKeys, ",") },
+		func(c *Config, v string) error { c.APIKeys = splitList(v); return nil })))
+	gb, sb := boolean(func(c *Config) *bool { return &c.AllowInsecureListen })
+	add(mk("PRSCOUT_ALLOW_INSECURE_LISTEN", "allow-insecure-listen", "allow a non-loopback address without API keys", gb, sb))
+	gy, sy := bytesize(func(c *Config) *int64 { return &c.MaxBodyBytes })
+	add(mk("PRSCOUT_MAX_BODY_BYTES", "max-body-bytes", "largest accepted request body (bytes; KiB/MiB suffixes allowed); larger ones get 413", gy, sy))
+	gd, sd := duration(func(c *Config) *time.Duration { return &c.ShutdownTimeout })
+	add(mk("PRSCOUT_SHUTDOWN_TIMEOUT", "shutdown-timeout", "how long a graceful shutdown waits for in-flight requests", gd, sd))
+	g, s = str(func(c *Config) *string { return &c.LogLevel })
+	add(mk("PRSCOUT_LOG_LEVEL", "log-level", "debug, info, warn or error", g, s))
+	g, s = str(func(c *Config) *string { return &c.LogFormat })
+	add(mk("PRSCOUT_LOG_FORMAT", "log-format", "json or text", g, s))
+	g, s = str(func(c *Config) *string { return &c.LocalRoot })
+	add(mk("PRSCOUT_LOCAL_ROOT", "local-root", "local git provider root: a repository, or a folder of <workspace>/<repoSlug> repositories (default: the working directory)", g, s))
+
+	gi, si := integer(func(c *Config) *int { return &c.Limits.NeedsTotal })
+	add(mk("PRSCOUT_NEEDS_TOTAL", "needs-total", "scout requests kept in all", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.NeedsPerFile })
+	add(mk("PRSCOUT_NEEDS_PER_FILE", "needs-per-file", "scout requests kept per changed file", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.ContextLines })
+	add(mk("PRSCOUT_CONTEXT_LINES", "context-lines", "default diff context lines", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.FullSourceLines })
+	add(mk("PRSCOUT_FULL_SOURCE_LINES", "full-source-lines", "changed sources up to this many lines are shown whole; longer ones as labelled windows", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.MaxPathLen })
+	add(mk("PRSCOUT_MAX_PATH_LEN", "max-path-len", "longest accepted repository path (bytes)", gi, si))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.Limits.MaxFileBytes })
+	add(mk("PRSCOUT_MAX_FILE_BYTES", "max-file-bytes", "largest file a lookup returns; larger ones are ok:false, never truncated", gy, sy))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.MaxListEntries })
+	add(mk("PRSCOUT_MAX_LIST_ENTRIES", "max-list-entries", "entries per list_dir answer", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.BatchMax })
+	add(mk("PRSCOUT_BATCH_MAX", "batch-max", "lookups processed per batch; the rest are ok:false", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.BatchParallel })
+	add(mk("PRSCOUT_BATCH_PARALLEL", "batch-parallel", "lookups running at once", gi, si))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.Limits.LookupTimeout })
+	add(mk("PRSCOUT_LOOKUP_TIMEOUT", "lookup-timeout", "timeout of one lookup", gd, sd))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.MaxPromptChars })
+	add(mk("PRSCOUT_MAX_PROMPT_CHARS", "max-prompt-chars", "review prompt budget in characters; met by dropping whole context files", gi, si))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.CacheBytes })
+	add(mk("PRSCOUT_CACHE_BYTES", "cache-bytes", "size of the per-replica (repository, commit, path) lookup cache", gy, sy))
+
+	g, s = str(func(c *Config) *string { return &c.BitbucketBaseURL })
+	add(mk("PRSCOUT_BITBUCKET_BASE_URL", "bitbucket-base-url", "Bitbucket Cloud REST API base URL", g, s))
+	g, s = str(func(c *Config) *string { return &c.BitbucketEmail })
+	add(mk("PRSCOUT_BITBUCKET_EMAIL", "bitbucket-email", "Atlassian account email for an API token (basic auth)", g, s))
+	g, s = str(func(c *Config) *string { return &c.BitbucketToken })
+	add(secret(mk("PRSCOUT_BITBUCKET_TOKEN", "bitbucket-token", "Atlassian API token (with PRSCOUT_BITBUCKET_EMAIL)", g, s)))
+	g, s = str(func(c *Config) *string { return &c.BitbucketAccessToken })
+	add(secret(mk("PRSCOUT_BITBUCKET_ACCESS_TOKEN", "bitbucket-access-token", "Bitbucket repository/project/workspace access token (bearer)", g, s)))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.UpstreamTimeout })
+	add(mk("PRSCOUT_UPSTREAM_TIMEOUT", "upstream-timeout", "timeout of one Bitbucket or Jira HTTP attempt", gd, sd))
+	gi, si = integer(func(c *Config) *int { return &c.UpstreamRetries })
+	add(mk("PRSCOUT_UPSTREAM_RETRIES", "upstream-retries", "retries of a Bitbucket or Jira call after 429 or 5xx", gi, si))
+
+	g, s = str(func(c *Config) *string { return &c.JiraBaseURL })
+	add(mk("PRSCOUT_JIRA_BASE_URL", "jira-base-url", "Jira base URL (Cloud or Data Center); empty disables Jira", g, s))
+	g, s = str(func(c *Config) *string { return &c.JiraEmail })
+	add(mk("PRSCOUT_JIRA_EMAIL", "jira-email", "Jira Cloud account email (with PRSCOUT_JIRA_TOKEN)", g, s))
+	g, s = str(func(c *Config) *string { return &c.JiraToken })
+	add(secret(mk("PRSCOUT_JIRA_TOKEN", "jira-token", "Jira Cloud API token", g, s)))
+	g, s = str(func(c *Config) *string { return &c.JiraPAT })
+	add(secret(mk("PRSCOUT_JIRA_PAT", "jira-pat", "Jira Data Center personal access token (bearer)", g, s)))
+	g, s = str(func(c *Config) *string { return &c.JiraACField })
+	add(mk("PRSCOUT_JIRA_AC_FIELD", "jira-ac-field", "name or id of the acceptance-criteria field (e.g. customfield_10042)", g, s))
+	gi, si = integer(func(c *Config) *int { return &c.JiraMaxIssues })
+	add(mk("PRSCOUT_JIRA_MAX_ISSUES", "jira-max-issues", "Jira issues looked up per review", gi, si))
+
+	g, s = str(func(c *Config) *string { return &c.WebhookSecret })
+	add(secret(mk("PRSCOUT_WEBHOOK_SECRET", "webhook-secret", "secret of the Bitbucket webhook (X-Hub-Signature: sha256=...)", g, s)))
+	g, s = str(func(c *Config) *string { return &c.ForwardURL })
+	add(mk("PRSCOUT_FORWARD_URL", "forward-url", "n8n Webhook URL that verified Bitbucket events are forwarded to", g, s))
+	g, s = str(func(c *Config) *string { return &c.ForwardHeader })
+	add(mk("PRSCOUT_FORWARD_HEADER", "forward-header", "header carrying PRSCOUT_FORWARD_TOKEN to n8n's Webhook node (header auth)", g, s))
+	g, s = str(func(c *Config) *string { return &c.ForwardToken })
+	add(secret(mk("PRSCOUT_FORWARD_TOKEN", "forward-token", "value of the forward header that n8n's header-auth credential checks", g, s)))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.ForwardTimeout })
+	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
+	return out
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func parseBytes(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		m      int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}} {
+		if strings.HasSuffix(v, u.suffix) {
+			v, mult = strings.TrimSpace(strings.TrimSuffix(v, u.suffix)), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("not a byte size (e.g. 1048576 or 1MiB): %q", v)
+	}
+	return n * mult, nil
+}
+
+// loadConfig reads the environment, then the flags, into a validated Config.
+func loadConfig(args []string, getenv func(string) string, fs *flag.FlagSet) (Config, error) {
+	cfg := DefaultConfig()
+	sts := settings()
+	for _, st := range sts {
+		if v := getenv(st.env); v != "" {
+			if err := st.set(&cfg, v); err != nil {
+				return cfg, fmt.Errorf("%s: %w", st.env, err)
+			}
+		}
+	}
+	for _, st := range sts {
+		st := st
+		def := st.get(&cfg)
+		if st.secret && def != "" {
+			def = "(set)"
+		}
+		fs.Func(st.flag, fmt.Sprintf("%s (env %s, default %q)", st.help, st.env, def), func(v string) error { return st.set(&cfg, v) })
+	}
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	return cfg, cfg.Validate()
+}
+
+// Validate checks the configuration and names the variable at fault.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(env, format string, args ...any) { errs = append(errs, fmt.Errorf(env+": "+format, args...)) }
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		bad("PRSCOUT_ADDR", "not host:port: %q", c.Addr)
+	} else if len(c.APIKeys) == 0 && !c.AllowInsecureListen && !isLoopback(host) {
+		bad("PRSCOUT_ADDR", "%q is not a loopback address and PRSCOUT_API_KEYS is empty; set API keys, or PRSCOUT_ALLOW_INSECURE_LISTEN=true to serve without them", c.Addr)
+	}
+	if c.MaxBodyBytes < 1024 {
+		bad("PRSCOUT_MAX_BODY_BYTES", "must be at least 1024, got %d", c.MaxBodyBytes)
+	}
+	if c.ShutdownTimeout <= 0 {
+		bad("PRSCOUT_SHUTDOWN_TIMEOUT", "must be positive")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("PRSCOUT_LOG_LEVEL", "must be debug, info, warn or error, got %q", c.LogLevel)
+	}
+	if c.LogFormat != "json" && c.LogFormat != "text" {
+		bad("PRSCOUT_LOG_FORMAT", "must be json or text, got %q", c.LogFormat)
+	}
+	l := c.Limits
+	positive := []struct {
+		env string
+		v   int64
+	}{
+		{"PRSCOUT_NEEDS_TOTAL", int64(l.NeedsTotal)}, {"PRSCOUT_NEEDS_PER_FILE", int64(l.NeedsPerFile)},
+		{"PRSCOUT_FULL_SOURCE_LINES", int64(l.FullSourceLines)}, {"PRSCOUT_MAX_PATH_LEN", int64(l.MaxPathLen)},
+		{"PRSCOUT_MAX_FILE_BYTES", l.MaxFileBytes}, {"PRSCOUT_MAX_LIST_ENTRIES", int64(l.MaxListEntries)},
+		{"PRSCOUT_BATCH_MAX", int64(l.BatchMax)}, {"PRSCOUT_BATCH_PARALLEL", int64(l.BatchParallel)},
+		{"PRSCOUT_LOOKUP_TIMEOUT", int64(l.LookupTimeout)}, {"PRSCOUT_MAX_PROMPT_CHARS", int64(l.MaxPromptChars)},
+		{"PRSCOUT_UPSTREAM_TIMEOUT", int64(c.UpstreamTimeout)}, {"PRSCOUT_JIRA_MAX_ISSUES", int64(c.JiraMaxIssues)},
+	}
+	for _, p := range positive {
+		if p.v <= 0 {
+			bad(p.env, "must be positive, got %d", p.v)
+		}
+	}
+	if l.ContextLines < 0 || l.ContextLines > 1000 {
+		bad("PRSCOUT_CONTEXT_LINES", "must be between 0 and 1000, got %d", l.ContextLines)
+	}
+	if l.NeedsPerFile > l.NeedsTotal {
+		bad("PRSCOUT_NEEDS_PER_FILE", "(%d) cannot exceed PRSCOUT_NEEDS_TOTAL (%d)", l.NeedsPerFile, l.NeedsTotal)
+	}
+	if c.CacheBytes < 0 {
+		bad("PRSCOUT_CACHE_BYTES", "must not be negative")
+	}
+	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
+		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)
+	}
+	if c.BitbucketEnabled() {
+		if _, err := url.ParseRequestURI(c.BitbucketBaseURL); err != nil {
+			bad("PRSCOUT_BITBUCKET_BASE_URL", "not a URL: %q", c.BitbucketBaseURL)
+		}
+		if c.BitbucketAccessToken != "" && (c.BitbucketEmail != "" || c.BitbucketToken != "") {
+			bad("PRSCOUT_BITBUCKET_ACCESS_TOKEN", "set either an access token or PRSCOUT_BITBUCKET_EMAIL + PRSCOUT_BITBUCKET_TOKEN, not both")
+		}
+		if c.BitbucketAccessToken == "" && (c.BitbucketEmail == "") != (c.BitbucketToken == "") {
+			if c.BitbucketEmail == "" {
+				bad("PRSCOUT_BITBUCKET_EMAIL", "is empty but PRSCOUT_BITBUCKET_TOKEN is set")
+			} else {
+				bad("PRSCOUT_BITBUCKET_TOKEN", "is empty but PRSCOUT_BITBUCKET_EMAIL is set")
+			}
+		}
+	}
+	if c.JiraBaseURL != "" {
+		if _, err := url.ParseRequestURI(c.JiraBaseURL); err != nil {
+			bad("PRSCOUT_JIRA_BASE_URL", "not a URL: %q", c.JiraBaseURL)
+		}
+	}
+	if c.ForwardURL != "" {
+		if _, err := url.ParseRequestURI(c.ForwardURL); err != nil {
+			bad("PRSCOUT_FORWARD_URL", "not a URL: %q", c.ForwardURL)
+		}
+		if c.WebhookSecret == "" {
+			bad("PRSCOUT_WEBHOOK_SECRET", "is required when PRSCOUT_FORWARD_URL is set: unsigned events are never forwarded")
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// BitbucketEnabled reports whether Bitbucket credentials are configured:
+// then Bitbucket is the provider; without them the local git provider is.
+func (c Config) BitbucketEnabled() bool {
+	return c.BitbucketAccessToken != "" || c.BitbucketEmail != "" || c.BitbucketToken != ""
+}
+
+func isLoopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
