@@ -36,9 +36,9 @@ var _ Repository = (*fakeRepo)(nil)
 // tooLargeErr is an adapter error that knows the refused size.
 type tooLargeErr struct{ size int64 }
 
-func (e tooLargeErr) Error() string        { return fmt.Sprintf("file of %d bytes refused", e.size) }
-func (e tooLargeErr) Unwrap() error        { return ErrTooLarge }
-func (e tooLargeErr) FileSize() int64      { return e.size }
+func (e tooLargeErr) Error() string       { return fmt.Sprintf("file of %d bytes refused", e.size) }
+func (e tooLargeErr) Unwrap() error       { return ErrTooLarge }
+func (e tooLargeErr) FileSize() int64     { return e.size }
 func (f *fakeRepo) count(op, path string) { f.mu.Lock(); f.calls[op+":"+path]++; f.mu.Unlock() }
 
 func (f *fakeRepo) enter(ctx context.Context, op, path string) (func(), error) {
@@ -239,7 +239,7 @@ func TestBatchRun(t *testing.T) {
 			}},
 		},
 		{
-			name: "cap: requests beyond the batch limit are not processed",
+			name:      "cap: requests beyond the batch limit are not processed",
 			in:        BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: twelve},
 			anyCached: true,
 			want:      twelveWant,
