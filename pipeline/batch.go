@@ -21,7 +21,7 @@ const (
 	OpListDir = "list_dir"
 )
 
-// Lookup failure reasons: the `reason` of a failed LookupResult, a stable
+// Lookup lookupFailure reasons: the `reason` of a failed LookupResult, a stable
 // snake_case code fit for a metrics label. Path refusals use the codes of
 // checkLookupPath (empty_path, parent_escape, control_char, path_too_long,
 // bad_encoding, secret).
@@ -34,7 +34,7 @@ const (
 	LookupSecret        = "secret"         // secret path, never read
 	LookupTimeout       = "timeout"        // over Limits.LookupTimeout
 	LookupCancelled     = "cancelled"      // the caller went away
-	LookupUpstream      = "upstream"       // any other provider failure
+	LookupUpstream      = "upstream"       // any other provider lookupFailure
 	LookupBatchLimit    = "batch_limit"    // beyond Limits.BatchMax: not processed
 	LookupUnsupportedOp = "unsupported_op" // op other than get_file/list_dir
 	LookupMissingRepo   = "missing_repo"   // no workspace, repoSlug or ref, not even a default
@@ -132,7 +132,7 @@ func NewBatcher(repo Repository, lim Limits, cacheBytes int64) *Batcher {
 // (for a gauge).
 func (b *Batcher) CacheStats() (entries int, bytes int64) { return b.cache.stats() }
 
-// Outcome is the metrics label of a result: "ok" or its failure reason.
+// Outcome is the metrics label of a result: "ok" or its lookupFailure reason.
 func (r LookupResult) Outcome() string {
 	if r.OK {
 		return "ok"
@@ -157,7 +157,7 @@ type lookupPlan struct {
 	path  string
 }
 
-type resolution struct {
+type refResolution struct {
 	commit string
 	err    error
 	reason string
@@ -194,7 +194,7 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 	}
 
 	plans := make([]lookupPlan, len(in.Requests))
-	refs := map[repoRef]*resolution{}
+	refs := map[repoRef]*refResolution{}
 	for i, req := range in.Requests {
 		p, fail := b.plan(i, req, in)
 		if !p.valid {
@@ -202,7 +202,7 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 			continue
 		}
 		plans[i] = p
-		refs[p.rr] = &resolution{}
+		refs[p.rr] = &refResolution{}
 	}
 
 	var c batchCounters
@@ -221,7 +221,7 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 		}
 		res := refs[p.rr]
 		if res.err != nil {
-			out.Results[i] = failure(p.op, p.path, res.err.Error(), res.reason)
+			out.Results[i] = lookupFailure(p.op, p.path, res.err.Error(), res.reason)
 			continue
 		}
 		g.Go(func() error {
@@ -253,9 +253,9 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 // plan checks one request against the limits and the defaults. It returns
 // a valid plan, or the failed result to answer.
 func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupResult) {
-	rawOp := clip(req.Op, 64)
+	rawOp := clipEcho(req.Op, 64)
 	if i >= b.lim.BatchMax {
-		return lookupPlan{}, failure(rawOp, req.Path,
+		return lookupPlan{}, lookupFailure(rawOp, req.Path,
 			fmt.Sprintf("batch limit of %d reached: not processed", b.lim.BatchMax), LookupBatchLimit)
 	}
 	op := strings.ToLower(strings.TrimSpace(req.Op))
@@ -264,7 +264,7 @@ func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupRes
 		op = OpGetFile
 	case OpGetFile, OpListDir:
 	default:
-		return lookupPlan{}, failure(rawOp, req.Path,
+		return lookupPlan{}, lookupFailure(rawOp, req.Path,
 			fmt.Sprintf("unsupported op %q: use get_file or list_dir", rawOp), LookupUnsupportedOp)
 	}
 	var clean string
@@ -275,22 +275,22 @@ func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupRes
 		var err error
 		clean, reason, err = checkLookupPath(req.Path, b.lim)
 		if err != nil {
-			return lookupPlan{}, failure(op, req.Path, err.Error(), reason)
+			return lookupPlan{}, lookupFailure(op, req.Path, err.Error(), reason)
 		}
 	}
-	rr := repoRef{Repo: Repo{Workspace: firstNonEmpty(req.Workspace, in.Workspace),
-		RepoSlug: firstNonEmpty(req.RepoSlug, in.RepoSlug)}, Ref: firstNonEmpty(req.Ref, in.Ref)}
+	rr := repoRef{Repo: Repo{Workspace: batchDefault(req.Workspace, in.Workspace),
+		RepoSlug: batchDefault(req.RepoSlug, in.RepoSlug)}, Ref: batchDefault(req.Ref, in.Ref)}
 	for _, f := range []struct{ name, value string }{
 		{"workspace", rr.Workspace}, {"repoSlug", rr.RepoSlug}, {"ref", rr.Ref},
 	} {
 		if f.value == "" {
-			return lookupPlan{}, failure(op, clean, "missing "+f.name, LookupMissingRepo)
+			return lookupPlan{}, lookupFailure(op, clean, "missing "+f.name, LookupMissingRepo)
 		}
-		if !validRepoField(f.name, f.value) {
-			return lookupPlan{}, failure(op, clean, "invalid "+f.name, LookupInvalidRepo)
+		if !batchValidRepoField(f.name, f.value) {
+			return lookupPlan{}, lookupFailure(op, clean, "invalid "+f.name, LookupInvalidRepo)
 		}
 	}
-	if isFullCommitID(rr.Ref) {
+	if batchIsFullCommit(rr.Ref) {
 		rr.Ref = strings.ToLower(rr.Ref)
 	}
 	return lookupPlan{valid: true, rr: rr, op: op, path: clean}, LookupResult{}
@@ -298,7 +298,7 @@ func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupRes
 
 // checkLookupPath normalizes a requested path and refuses secret paths: the
 // one place the batch checks paths, so that it can switch to the hardened
-// CheckRequestPath (same signature) when that lands. reason is the failure's
+// CheckRequestPath (same signature) when that lands. reason is the lookupFailure's
 // snake_case code.
 func checkLookupPath(raw string, lim Limits) (clean string, reason string, err error) {
 	clean, err = NormalizePath(raw, lim.MaxPathLen)
@@ -321,14 +321,14 @@ func checkLookupPath(raw string, lim Limits) (clean string, reason string, err e
 	return clean, "", nil
 }
 
-// validRepoName accepts Bitbucket workspace ids and repository slugs
+// batchRepoName accepts Bitbucket workspace ids and repository slugs
 // (letters, digits, '-', '_', '.', and the {uuid} form) and refuses names
 // that could escape a directory on the local provider.
-var validRepoName = regexp.MustCompile(`^[A-Za-z0-9_{}-][A-Za-z0-9._{}-]{0,127}$`)
+var batchRepoName = regexp.MustCompile(`^[A-Za-z0-9_{}-][A-Za-z0-9._{}-]{0,127}$`)
 
-func validRepoField(name, v string) bool {
+func batchValidRepoField(name, v string) bool {
 	if name != "ref" {
-		return validRepoName.MatchString(v)
+		return batchRepoName.MatchString(v)
 	}
 	// A ref is a branch, tag or commit id. Refuse what git would read as an
 	// option or a range, and anything unprintable.
@@ -343,9 +343,9 @@ func validRepoField(name, v string) bool {
 	return utf8.ValidString(v)
 }
 
-// isFullCommitID reports whether ref is a full SHA-1 or SHA-256 commit id,
+// batchIsFullCommit reports whether ref is a full SHA-1 or SHA-256 commit id,
 // which needs no ResolveCommit call.
-func isFullCommitID(ref string) bool {
+func batchIsFullCommit(ref string) bool {
 	if len(ref) != 40 && len(ref) != 64 {
 		return false
 	}
@@ -359,9 +359,9 @@ func isFullCommitID(ref string) bool {
 }
 
 // resolve turns rr.Ref into a full commit id, with the lookup timeout.
-func (b *Batcher) resolve(ctx context.Context, rr repoRef, c *batchCounters) resolution {
-	if isFullCommitID(rr.Ref) {
-		return resolution{commit: rr.Ref}
+func (b *Batcher) resolve(ctx context.Context, rr repoRef, c *batchCounters) refResolution {
+	if batchIsFullCommit(rr.Ref) {
+		return refResolution{commit: rr.Ref}
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.lim.LookupTimeout)
 	defer cancel()
@@ -371,16 +371,16 @@ func (b *Batcher) resolve(ctx context.Context, rr repoRef, c *batchCounters) res
 		err = fmt.Errorf("resolve %s: empty commit id: %w", rr.Ref, ErrUpstream)
 	}
 	if err == nil {
-		return resolution{commit: commit}
+		return refResolution{commit: commit}
 	}
 	switch {
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		msg, reason := b.ctxFailure(ctx, err)
-		return resolution{err: fmt.Errorf("resolving ref %s %s", rr.Ref, msg), reason: reason}
+		return refResolution{err: fmt.Errorf("resolving ref %s %s", rr.Ref, msg), reason: reason}
 	case errors.Is(err, ErrNotFound):
-		return resolution{err: fmt.Errorf("ref %s not found", rr.Ref), reason: LookupRefNotFound}
+		return refResolution{err: fmt.Errorf("ref %s not found", rr.Ref), reason: LookupRefNotFound}
 	default:
-		return resolution{err: fmt.Errorf("upstream error resolving ref %s: %s", rr.Ref, clip(err.Error(), 300)), reason: LookupUpstream}
+		return refResolution{err: fmt.Errorf("upstream error resolving ref %s: %s", rr.Ref, clipEcho(err.Error(), 300)), reason: LookupUpstream}
 	}
 }
 
@@ -410,7 +410,7 @@ func (b *Batcher) lookup(ctx context.Context, p lookupPlan, commit string, c *ba
 		defer fcancel()
 		c.upstream.Add(1)
 		r := b.fetch(fctx, key)
-		if cacheable(r) {
+		if lookupCacheable(r) {
 			b.cache.add(key, r)
 		}
 		return r, nil
@@ -427,7 +427,7 @@ func (b *Batcher) lookup(ctx context.Context, p lookupPlan, commit string, c *ba
 		return r
 	case <-lctx.Done():
 		msg, reason := b.ctxFailure(lctx, lctx.Err())
-		return failure(p.op, p.path, msg, reason)
+		return lookupFailure(p.op, p.path, msg, reason)
 	}
 }
 
@@ -463,13 +463,13 @@ func (b *Batcher) fetch(ctx context.Context, k lookupKey) LookupResult {
 		}
 		size := int64(len(data))
 		if size > b.lim.MaxFileBytes {
-			return failure(k.Op, k.Path, b.tooLargeMessage(size), LookupTooLarge)
+			return lookupFailure(k.Op, k.Path, b.tooLargeMessage(size), LookupTooLarge)
 		}
-		if looksBinary(data) {
-			return failure(k.Op, k.Path, "binary file", LookupBinary)
+		if lookupLooksBinary(data) {
+			return lookupFailure(k.Op, k.Path, "binary file", LookupBinary)
 		}
 		if !utf8.Valid(data) {
-			return failure(k.Op, k.Path, "binary file (not valid UTF-8 text)", LookupBinary)
+			return lookupFailure(k.Op, k.Path, "binary file (not valid UTF-8 text)", LookupBinary)
 		}
 		content := string(data)
 		return LookupResult{OK: true, Op: k.Op, Path: k.Path, Content: &content, Size: &size}
@@ -486,25 +486,25 @@ func (b *Batcher) errorResult(ctx context.Context, k lookupKey, err error) Looku
 	switch {
 	case ctx.Err() != nil || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		msg, reason := b.ctxFailure(ctx, err)
-		return failure(k.Op, k.Path, msg, reason)
+		return lookupFailure(k.Op, k.Path, msg, reason)
 	case errors.Is(err, ErrNotFound):
-		return failure(k.Op, k.Path, "not found at "+shortCommit(k.Commit), LookupNotFound)
+		return lookupFailure(k.Op, k.Path, "not found at "+lookupShortCommit(k.Commit), LookupNotFound)
 	case errors.Is(err, ErrTooLarge):
 		size := int64(-1)
 		if errors.As(err, &sizer) {
 			size = sizer.FileSize()
 		}
-		return failure(k.Op, k.Path, b.tooLargeMessage(size), LookupTooLarge)
+		return lookupFailure(k.Op, k.Path, b.tooLargeMessage(size), LookupTooLarge)
 	case errors.Is(err, ErrBinary):
-		return failure(k.Op, k.Path, "binary file", LookupBinary)
+		return lookupFailure(k.Op, k.Path, "binary file", LookupBinary)
 	case errors.Is(err, ErrIsDir):
-		return failure(k.Op, k.Path, "is a directory: use list_dir", LookupIsDir)
+		return lookupFailure(k.Op, k.Path, "is a directory: use list_dir", LookupIsDir)
 	case errors.Is(err, ErrNotDir):
-		return failure(k.Op, k.Path, "not a directory: use get_file", LookupNotDir)
+		return lookupFailure(k.Op, k.Path, "not a directory: use get_file", LookupNotDir)
 	case errors.Is(err, ErrSecret):
-		return failure(k.Op, k.Path, "secret path refused", LookupSecret)
+		return lookupFailure(k.Op, k.Path, "secret path refused", LookupSecret)
 	default:
-		return failure(k.Op, k.Path, "upstream error: "+clip(err.Error(), 300), LookupUpstream)
+		return lookupFailure(k.Op, k.Path, "upstream error: "+clipEcho(err.Error(), 300), LookupUpstream)
 	}
 }
 
@@ -518,15 +518,15 @@ func (b *Batcher) ctxFailure(ctx context.Context, err error) (msg, reason string
 
 func (b *Batcher) tooLargeMessage(size int64) string {
 	if size < 0 {
-		return "file is over the " + formatBytes(b.lim.MaxFileBytes) + " limit"
+		return "file is over the " + lookupSizeText(b.lim.MaxFileBytes) + " limit"
 	}
-	return "file is " + formatBytes(size) + ", over the " + formatBytes(b.lim.MaxFileBytes) + " limit"
+	return "file is " + lookupSizeText(size) + ", over the " + lookupSizeText(b.lim.MaxFileBytes) + " limit"
 }
 
-// cacheable reports whether a result is permanent at its commit: answers and
+// lookupCacheable reports whether a result is permanent at its commit: answers and
 // refusals that the same commit would always give again. Timeouts,
 // cancellations and upstream errors are transient and never cached.
-func cacheable(r LookupResult) bool {
+func lookupCacheable(r LookupResult) bool {
 	if r.OK {
 		return true
 	}
@@ -537,8 +537,8 @@ func cacheable(r LookupResult) bool {
 	return false
 }
 
-// looksBinary applies git's rule: a NUL byte in the first 8000 bytes.
-func looksBinary(data []byte) bool {
+// lookupLooksBinary applies git's rule: a NUL byte in the first 8000 bytes.
+func lookupLooksBinary(data []byte) bool {
 	n := min(len(data), 8000)
 	for _, c := range data[:n] {
 		if c == 0 {
@@ -557,28 +557,28 @@ func (r LookupResult) clone() LookupResult {
 	return r
 }
 
-func failure(op, path, msg, reason string) LookupResult {
+func lookupFailure(op, path, msg, reason string) LookupResult {
 	return LookupResult{OK: false, Op: op, Path: path, Error: msg, Reason: reason}
 }
 
-func firstNonEmpty(a, b string) string {
+func batchDefault(a, b string) string {
 	if a = strings.TrimSpace(a); a != "" {
 		return a
 	}
 	return strings.TrimSpace(b)
 }
 
-// shortCommit abbreviates a commit id to 12 characters, as logs show it.
-func shortCommit(c string) string {
+// lookupShortCommit abbreviates a commit id to 12 characters, as logs show it.
+func lookupShortCommit(c string) string {
 	if len(c) > 12 {
 		return c[:12]
 	}
 	return c
 }
 
-// clip cuts s to at most n bytes on a rune boundary, marking the cut. Used
+// clipEcho cuts s to at most n bytes on a rune boundary, marking the cut. Used
 // only for echoed input and upstream error texts, never for content.
-func clip(s string, n int) string {
+func clipEcho(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -588,9 +588,9 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// formatBytes renders a size with binary units: "900 bytes", "512 KiB",
+// lookupSizeText renders a size with binary units: "900 bytes", "512 KiB",
 // "2.1 MiB".
-func formatBytes(n int64) string {
+func lookupSizeText(n int64) string {
 	const kib, mib = 1 << 10, 1 << 20
 	num := func(v float64) string {
 		s := fmt.Sprintf("%.1f", v)

@@ -15,11 +15,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-const testCommit = "0123456789abcdef0123456789abcdef01234567"
+const batchCommit = "0123456789abcdef0123456789abcdef01234567"
 
-// fakeRepo is an in-memory Repository that counts its calls. hook, when set,
+// batchFakeRepo is an in-memory Repository that counts its calls. hook, when set,
 // runs first in every call and may block or fail it.
-type fakeRepo struct {
+type batchFakeRepo struct {
 	files map[string]string
 	dirs  map[string][]DirEntry
 	refs  map[string]string
@@ -31,17 +31,17 @@ type fakeRepo struct {
 	maxSeen  atomic.Int64
 }
 
-var _ Repository = (*fakeRepo)(nil)
+var _ Repository = (*batchFakeRepo)(nil)
 
-// tooLargeErr is an adapter error that knows the refused size.
-type tooLargeErr struct{ size int64 }
+// batchTooLargeErr is an adapter error that knows the refused size.
+type batchTooLargeErr struct{ size int64 }
 
-func (e tooLargeErr) Error() string       { return fmt.Sprintf("file of %d bytes refused", e.size) }
-func (e tooLargeErr) Unwrap() error       { return ErrTooLarge }
-func (e tooLargeErr) FileSize() int64     { return e.size }
-func (f *fakeRepo) count(op, path string) { f.mu.Lock(); f.calls[op+":"+path]++; f.mu.Unlock() }
+func (e batchTooLargeErr) Error() string       { return fmt.Sprintf("file of %d bytes refused", e.size) }
+func (e batchTooLargeErr) Unwrap() error       { return ErrTooLarge }
+func (e batchTooLargeErr) FileSize() int64     { return e.size }
+func (f *batchFakeRepo) count(op, path string) { f.mu.Lock(); f.calls[op+":"+path]++; f.mu.Unlock() }
 
-func (f *fakeRepo) enter(ctx context.Context, op, path string) (func(), error) {
+func (f *batchFakeRepo) enter(ctx context.Context, op, path string) (func(), error) {
 	f.count(op, path)
 	n := f.inFlight.Add(1)
 	for {
@@ -60,7 +60,7 @@ func (f *fakeRepo) enter(ctx context.Context, op, path string) (func(), error) {
 	return done, nil
 }
 
-func (f *fakeRepo) total() int {
+func (f *batchFakeRepo) total() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	n := 0
@@ -70,13 +70,13 @@ func (f *fakeRepo) total() int {
 	return n
 }
 
-func (f *fakeRepo) callsOf(key string) int {
+func (f *batchFakeRepo) callsOf(key string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.calls[key]
 }
 
-func (f *fakeRepo) ResolveCommit(ctx context.Context, _ Repo, rev string) (string, error) {
+func (f *batchFakeRepo) ResolveCommit(ctx context.Context, _ Repo, rev string) (string, error) {
 	done, err := f.enter(ctx, "resolve", rev)
 	if err != nil {
 		return "", err
@@ -88,7 +88,7 @@ func (f *fakeRepo) ResolveCommit(ctx context.Context, _ Repo, rev string) (strin
 	return "", fmt.Errorf("resolve %s: %w", rev, ErrNotFound)
 }
 
-func (f *fakeRepo) ReadFile(ctx context.Context, _ Repo, _ string, path string, maxBytes int64) ([]byte, error) {
+func (f *batchFakeRepo) ReadFile(ctx context.Context, _ Repo, _ string, path string, maxBytes int64) ([]byte, error) {
 	done, err := f.enter(ctx, "read", path)
 	if err != nil {
 		return nil, err
@@ -102,12 +102,12 @@ func (f *fakeRepo) ReadFile(ctx context.Context, _ Repo, _ string, path string, 
 		return nil, fmt.Errorf("read %s: %w", path, ErrNotFound)
 	}
 	if strings.HasPrefix(path, "huge") && int64(len(c)) > maxBytes {
-		return nil, tooLargeErr{int64(len(c))}
+		return nil, batchTooLargeErr{int64(len(c))}
 	}
 	return []byte(c), nil // "sloppy*" files come back over the cap on purpose
 }
 
-func (f *fakeRepo) ListDir(ctx context.Context, _ Repo, _ string, path string, _ int) ([]DirEntry, bool, error) {
+func (f *batchFakeRepo) ListDir(ctx context.Context, _ Repo, _ string, path string, _ int) ([]DirEntry, bool, error) {
 	done, err := f.enter(ctx, "list", path)
 	if err != nil {
 		return nil, false, err
@@ -123,10 +123,10 @@ func (f *fakeRepo) ListDir(ctx context.Context, _ Repo, _ string, path string, _
 	return e, false, nil // ignores the limit on purpose: the batch must bound it
 }
 
-func size(n int64) *int64 { return &n }
+func i64p(n int64) *int64 { return &n }
 
-func newFakeRepo() *fakeRepo {
-	return &fakeRepo{
+func newBatchFakeRepo() *batchFakeRepo {
+	return &batchFakeRepo{
 		calls: map[string]int{},
 		files: map[string]string{
 			"src/a.go":      "package a\n",
@@ -142,24 +142,24 @@ func newFakeRepo() *fakeRepo {
 		dirs: map[string][]DirEntry{
 			"src": {
 				{Path: "src/sub", Type: "dir"},
-				{Path: "src/b.go", Type: "file", Size: size(10)},
-				{Path: "src/a.go", Type: "file", Size: size(10)},
+				{Path: "src/b.go", Type: "file", Size: i64p(10)},
+				{Path: "src/a.go", Type: "file", Size: i64p(10)},
 			},
 			"big": {
 				{Path: "big/5"}, {Path: "big/4"}, {Path: "big/3"}, {Path: "big/2"}, {Path: "big/1"},
 			},
 			"": {{Path: "src", Type: "dir"}},
 		},
-		refs: map[string]string{"main": testCommit},
+		refs: map[string]string{"main": batchCommit},
 	}
 }
 
-func okFile(path, content string) LookupResult {
+func lookupOK(path, content string) LookupResult {
 	n := int64(len(content))
 	return LookupResult{OK: true, Op: OpGetFile, Path: path, Content: &content, Size: &n}
 }
 
-func fail(op, path, msg, reason string) LookupResult {
+func lookupFail(op, path, msg, reason string) LookupResult {
 	return LookupResult{Op: op, Path: path, Error: msg, Reason: reason}
 }
 
@@ -171,9 +171,9 @@ func TestBatchRun(t *testing.T) {
 	}
 	twelveWant := make([]LookupResult, 13)
 	for i := range 12 {
-		twelveWant[i] = okFile("src/a.go", "package a\n")
+		twelveWant[i] = lookupOK("src/a.go", "package a\n")
 	}
-	twelveWant[12] = fail(OpGetFile, "src/a.go", "batch limit of 12 reached: not processed", LookupBatchLimit)
+	twelveWant[12] = lookupFail(OpGetFile, "src/a.go", "batch limit of 12 reached: not processed", LookupBatchLimit)
 
 	tests := []struct {
 		name      string
@@ -185,27 +185,27 @@ func TestBatchRun(t *testing.T) {
 	}{
 		{
 			name: "files and listings, typed and sorted",
-			in: BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: []Request{
+			in: BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []Request{
 				{Op: "get_file", Path: "/src/a.go"},
 				{Op: "list_dir", Path: "src/"},
 				{Path: "./src/b.go"}, // missing op -> get_file
 				{Op: "list_dir", Path: "/"},
 			}},
 			want: []LookupResult{
-				okFile("src/a.go", "package a\n"),
+				lookupOK("src/a.go", "package a\n"),
 				{OK: true, Op: OpListDir, Path: "src", Entries: []DirEntry{
-					{Path: "src/a.go", Type: "file", Size: size(10)},
-					{Path: "src/b.go", Type: "file", Size: size(10)},
+					{Path: "src/a.go", Type: "file", Size: i64p(10)},
+					{Path: "src/b.go", Type: "file", Size: i64p(10)},
 					{Path: "src/sub", Type: "dir"},
 				}},
-				okFile("src/b.go", "package b\n"),
+				lookupOK("src/b.go", "package b\n"),
 				{OK: true, Op: OpListDir, Path: "", Entries: []DirEntry{{Path: "src", Type: "dir"}}},
 			},
 			wantStats: BatchStats{Requested: 4, OK: 4, UpstreamCalls: 4, ByError: map[string]int{}},
 		},
 		{
-			name: "every failure is isolated with a specific error",
-			in: BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: []Request{
+			name: "every lookupFailure is isolated with a specific error",
+			in: BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []Request{
 				{Op: "get_file", Path: "src/missing.go"},
 				{Op: "get_file", Path: "img/logo.bin"},
 				{Op: "get_file", Path: "latin1.txt"},
@@ -220,18 +220,18 @@ func TestBatchRun(t *testing.T) {
 				{Op: "get_file", Path: "src/a.go"},
 			}},
 			want: []LookupResult{
-				fail(OpGetFile, "src/missing.go", "not found at 0123456789ab", LookupNotFound),
-				fail(OpGetFile, "img/logo.bin", "binary file", LookupBinary),
-				fail(OpGetFile, "latin1.txt", "binary file (not valid UTF-8 text)", LookupBinary),
-				fail(OpGetFile, "huge.sql", "file is 2.1 MiB, over the 512 KiB limit", LookupTooLarge),
-				fail(OpGetFile, "sloppy.log", "file is 600 KiB, over the 512 KiB limit", LookupTooLarge),
-				fail(OpGetFile, ".env.production", "secret path refused", LookupSecret),
-				fail(OpGetFile, "../etc/passwd", "parent directory segment (..) refused", "parent_escape"),
-				fail(OpGetFile, "src", "is a directory: use list_dir", LookupIsDir),
-				fail(OpListDir, "src/a.go", "not a directory: use get_file", LookupNotDir),
-				fail("delete", "src/a.go", `unsupported op "delete": use get_file or list_dir`, LookupUnsupportedOp),
-				fail(OpGetFile, "", "empty path", "empty_path"),
-				okFile("src/a.go", "package a\n"),
+				lookupFail(OpGetFile, "src/missing.go", "not found at 0123456789ab", LookupNotFound),
+				lookupFail(OpGetFile, "img/logo.bin", "binary file", LookupBinary),
+				lookupFail(OpGetFile, "latin1.txt", "binary file (not valid UTF-8 text)", LookupBinary),
+				lookupFail(OpGetFile, "huge.sql", "file is 2.1 MiB, over the 512 KiB limit", LookupTooLarge),
+				lookupFail(OpGetFile, "sloppy.log", "file is 600 KiB, over the 512 KiB limit", LookupTooLarge),
+				lookupFail(OpGetFile, ".env.production", "secret path refused", LookupSecret),
+				lookupFail(OpGetFile, "../etc/passwd", "parent directory segment (..) refused", "parent_escape"),
+				lookupFail(OpGetFile, "src", "is a directory: use list_dir", LookupIsDir),
+				lookupFail(OpListDir, "src/a.go", "not a directory: use get_file", LookupNotDir),
+				lookupFail("delete", "src/a.go", `unsupported op "delete": use get_file or list_dir`, LookupUnsupportedOp),
+				lookupFail(OpGetFile, "", "empty path", "empty_path"),
+				lookupOK("src/a.go", "package a\n"),
 			},
 			wantStats: BatchStats{Requested: 12, OK: 1, Failed: 11, UpstreamCalls: 8, ByError: map[string]int{
 				"not_found": 1, "binary": 2, "too_large": 2, "secret": 1, "parent_escape": 1,
@@ -240,7 +240,7 @@ func TestBatchRun(t *testing.T) {
 		},
 		{
 			name:      "cap: requests beyond the batch limit are not processed",
-			in:        BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: twelve},
+			in:        BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: twelve},
 			anyCached: true,
 			want:      twelveWant,
 			wantStats: BatchStats{Requested: 13, OK: 12, Failed: 1, NotProcessed: 1, UpstreamCalls: 1,
@@ -248,7 +248,7 @@ func TestBatchRun(t *testing.T) {
 		},
 		{
 			name: "list_dir is bounded and says so",
-			in: BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit,
+			in: BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit,
 				Requests: []Request{{Op: "list_dir", Path: "big"}}},
 			lim: func(l *Limits) { l.MaxListEntries = 3 },
 			want: []LookupResult{{OK: true, Op: OpListDir, Path: "big", Truncated: true, Entries: []DirEntry{
@@ -265,25 +265,25 @@ func TestBatchRun(t *testing.T) {
 				{Path: "src/a.go", Workspace: "../x"},
 			}},
 			want: []LookupResult{
-				okFile("src/a.go", "package a\n"),
-				okFile("src/b.go", "package b\n"),
-				fail(OpGetFile, "src/a.go", "ref gone not found", LookupRefNotFound),
-				fail(OpGetFile, "src/a.go", "invalid workspace", LookupInvalidRepo),
+				lookupOK("src/a.go", "package a\n"),
+				lookupOK("src/b.go", "package b\n"),
+				lookupFail(OpGetFile, "src/a.go", "ref gone not found", LookupRefNotFound),
+				lookupFail(OpGetFile, "src/a.go", "invalid workspace", LookupInvalidRepo),
 			},
 			wantStats: BatchStats{Requested: 4, OK: 2, Failed: 2, UpstreamCalls: 4,
 				ByError: map[string]int{"ref_not_found": 1, "invalid_repo": 1}},
 		},
 		{
 			name: "a request without a repository and no default is one failed result",
-			in: BatchInput{Ref: testCommit, Requests: []Request{
+			in: BatchInput{Ref: batchCommit, Requests: []Request{
 				{Path: "src/a.go", Workspace: "ws", RepoSlug: "repo"},
 				{Path: "src/b.go", Workspace: "ws"},
 				{Path: "src/b.go", Workspace: "ws", RepoSlug: "repo", Ref: "-n"},
 			}},
 			want: []LookupResult{
-				okFile("src/a.go", "package a\n"),
-				fail(OpGetFile, "src/b.go", "missing repoSlug", LookupMissingRepo),
-				fail(OpGetFile, "src/b.go", "invalid ref", LookupInvalidRepo),
+				lookupOK("src/a.go", "package a\n"),
+				lookupFail(OpGetFile, "src/b.go", "missing repoSlug", LookupMissingRepo),
+				lookupFail(OpGetFile, "src/b.go", "invalid ref", LookupInvalidRepo),
 			},
 			wantStats: BatchStats{Requested: 3, OK: 1, Failed: 2, UpstreamCalls: 1,
 				ByError: map[string]int{"missing_repo": 1, "invalid_repo": 1}},
@@ -307,7 +307,7 @@ func TestBatchRun(t *testing.T) {
 			if tt.lim != nil {
 				tt.lim(&l)
 			}
-			repo := newFakeRepo()
+			repo := newBatchFakeRepo()
 			got, err := NewBatcher(repo, l, 1<<20).Run(context.Background(), tt.in)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
@@ -337,7 +337,7 @@ func TestBatchJSONShape(t *testing.T) {
 	if err := json.Unmarshal([]byte(needsAnswer), &in); err != nil {
 		t.Fatal(err)
 	}
-	got, err := NewBatcher(newFakeRepo(), DefaultLimits(), 0).Run(context.Background(), in)
+	got, err := NewBatcher(newBatchFakeRepo(), DefaultLimits(), 0).Run(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,14 +348,14 @@ func TestBatchJSONShape(t *testing.T) {
 			t.Errorf("answer %s lacks %s", s, want)
 		}
 	}
-	got, _ = NewBatcher(newFakeRepo(), DefaultLimits(), 0).Run(context.Background(), BatchInput{})
+	got, _ = NewBatcher(newBatchFakeRepo(), DefaultLimits(), 0).Run(context.Background(), BatchInput{})
 	if b, _ := json.Marshal(got); !strings.Contains(string(b), `"rejected":[]`) {
 		t.Errorf("rejected must be an array, got %s", b)
 	}
 }
 
 func TestBatchTimeoutIsolatedAndNotCached(t *testing.T) {
-	repo := newFakeRepo()
+	repo := newBatchFakeRepo()
 	repo.hook = func(ctx context.Context, _, path string) error {
 		if path == "src/slow.go" {
 			<-ctx.Done()
@@ -366,7 +366,7 @@ func TestBatchTimeoutIsolatedAndNotCached(t *testing.T) {
 	lim := DefaultLimits()
 	lim.LookupTimeout = 50 * time.Millisecond
 	b := NewBatcher(repo, lim, 1<<20)
-	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: []Request{
+	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []Request{
 		{Path: "src/a.go"}, {Path: "src/slow.go"}, {Path: "src/b.go"},
 	}}
 	for run := 1; run <= 2; run++ {
@@ -378,9 +378,9 @@ func TestBatchTimeoutIsolatedAndNotCached(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // and its flight has been forgotten
 		got, _ := b.Run(context.Background(), in)
 		want := []LookupResult{
-			okFile("src/a.go", "package a\n"),
-			fail(OpGetFile, "src/slow.go", "timed out after 50ms", LookupTimeout),
-			okFile("src/b.go", "package b\n"),
+			lookupOK("src/a.go", "package a\n"),
+			lookupFail(OpGetFile, "src/slow.go", "timed out after 50ms", LookupTimeout),
+			lookupOK("src/b.go", "package b\n"),
 		}
 		if run == 2 {
 			want[0].Cached, want[2].Cached = true, true
@@ -398,7 +398,7 @@ func TestBatchTimeoutIsolatedAndNotCached(t *testing.T) {
 }
 
 func TestBatchUpstreamErrorsNotCached(t *testing.T) {
-	repo := newFakeRepo()
+	repo := newBatchFakeRepo()
 	var fails atomic.Bool
 	fails.Store(true)
 	repo.hook = func(_ context.Context, _, path string) error {
@@ -408,7 +408,7 @@ func TestBatchUpstreamErrorsNotCached(t *testing.T) {
 		return nil
 	}
 	b := NewBatcher(repo, DefaultLimits(), 1<<20)
-	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: []Request{
+	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []Request{
 		{Path: "src/flaky.go"}, {Path: "src/nope.go"},
 	}}
 	got, _ := b.Run(context.Background(), in)
@@ -429,9 +429,9 @@ func TestBatchUpstreamErrorsNotCached(t *testing.T) {
 }
 
 func TestBatchRepeatAtSameCommitMakesNoUpstreamCalls(t *testing.T) {
-	repo := newFakeRepo()
+	repo := newBatchFakeRepo()
 	b := NewBatcher(repo, DefaultLimits(), 1<<20)
-	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: strings.ToUpper(testCommit), Requests: []Request{
+	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: strings.ToUpper(batchCommit), Requests: []Request{
 		{Path: "src/a.go"}, {Op: "list_dir", Path: "src"}, {Path: "img/logo.bin"}, {Path: "src/none.go"},
 	}}
 	first, _ := b.Run(context.Background(), in)
@@ -452,7 +452,7 @@ func TestBatchRepeatAtSameCommitMakesNoUpstreamCalls(t *testing.T) {
 }
 
 func TestBatchCoalescesIdenticalLookups(t *testing.T) {
-	repo := newFakeRepo()
+	repo := newBatchFakeRepo()
 	entered := make(chan struct{}, 8)
 	release := make(chan struct{})
 	repo.hook = func(context.Context, string, string) error {
@@ -461,7 +461,7 @@ func TestBatchCoalescesIdenticalLookups(t *testing.T) {
 		return nil
 	}
 	b := NewBatcher(repo, DefaultLimits(), 1<<20)
-	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: testCommit, Requests: []Request{
+	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []Request{
 		{Path: "src/a.go"}, {Path: "/src/a.go"}, {Path: "./src//a.go"},
 	}}
 	var wg sync.WaitGroup
@@ -491,7 +491,7 @@ func TestBatchCoalescesIdenticalLookups(t *testing.T) {
 }
 
 func TestBatchParallelismIsBounded(t *testing.T) {
-	repo := newFakeRepo()
+	repo := newBatchFakeRepo()
 	repo.hook = func(context.Context, string, string) error { time.Sleep(20 * time.Millisecond); return nil }
 	lim := DefaultLimits()
 	lim.BatchParallel = 2
@@ -499,7 +499,7 @@ func TestBatchParallelismIsBounded(t *testing.T) {
 	for _, p := range []string{"src/a.go", "src/b.go", "src/slow.go", "src/flaky.go", "huge.sql", "nope"} {
 		reqs = append(reqs, Request{Path: p})
 	}
-	got, _ := NewBatcher(repo, lim, 0).Run(context.Background(), BatchInput{Workspace: "w", RepoSlug: "r", Ref: testCommit, Requests: reqs})
+	got, _ := NewBatcher(repo, lim, 0).Run(context.Background(), BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit, Requests: reqs})
 	if m := repo.maxSeen.Load(); m > 2 || m < 1 {
 		t.Errorf("max concurrent upstream calls = %d, want 1..2", m)
 	}
@@ -509,11 +509,11 @@ func TestBatchParallelismIsBounded(t *testing.T) {
 }
 
 func TestBatchCancelledContext(t *testing.T) {
-	repo := newFakeRepo()
+	repo := newBatchFakeRepo()
 	repo.hook = func(ctx context.Context, _, _ string) error { <-ctx.Done(); return ctx.Err() }
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
-	got, err := NewBatcher(repo, DefaultLimits(), 0).Run(ctx, BatchInput{Workspace: "w", RepoSlug: "r", Ref: testCommit,
+	got, err := NewBatcher(repo, DefaultLimits(), 0).Run(ctx, BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit,
 		Requests: []Request{{Path: "src/a.go"}}})
 	if err != nil || got.Results[0].Reason != LookupCancelled {
 		t.Errorf("got %+v, %v; want a cancelled result", got.Results, err)
@@ -521,10 +521,10 @@ func TestBatchCancelledContext(t *testing.T) {
 }
 
 func TestLookupCacheEvictsByBytes(t *testing.T) {
-	key := func(p string) lookupKey { return lookupKey{"w", "r", testCommit, OpGetFile, p} }
+	key := func(p string) lookupKey { return lookupKey{"w", "r", batchCommit, OpGetFile, p} }
 	body := strings.Repeat("z", 1000)
-	r := okFile("x", body)
-	w := resultWeight(key("a"), r)
+	r := lookupOK("x", body)
+	w := cacheWeight(key("a"), r)
 	c := newLookupCache(2*w + w/2) // room for two entries
 	c.add(key("a"), r)
 	c.add(key("b"), r)
@@ -543,7 +543,7 @@ func TestLookupCacheEvictsByBytes(t *testing.T) {
 	if n, bytes := c.stats(); n != 2 || bytes != 2*w {
 		t.Errorf("stats = %d entries, %d bytes; want 2, %d", n, bytes, 2*w)
 	}
-	c.add(key("huge"), okFile("x", strings.Repeat("z", 10_000)))
+	c.add(key("huge"), lookupOK("x", strings.Repeat("z", 10_000)))
 	if _, ok := c.get(key("huge")); ok {
 		t.Error("an entry heavier than the cache must not be stored")
 	}
@@ -556,20 +556,20 @@ func TestLookupCacheEvictsByBytes(t *testing.T) {
 
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 bytes", 900: "900 bytes", 512 << 10: "512 KiB", 1536: "1.5 KiB", 2_200_000: "2.1 MiB"} {
-		if got := formatBytes(n); got != want {
-			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
+		if got := lookupSizeText(n); got != want {
+			t.Errorf("lookupSizeText(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
 
 func TestLookupOutcome(t *testing.T) {
-	if got := okFile("a", "").Outcome(); got != "ok" {
+	if got := lookupOK("a", "").Outcome(); got != "ok" {
 		t.Errorf("ok outcome = %q", got)
 	}
-	if got := fail(OpGetFile, "a", "x", LookupBinary).Outcome(); got != LookupBinary {
+	if got := lookupFail(OpGetFile, "a", "x", LookupBinary).Outcome(); got != LookupBinary {
 		t.Errorf("binary outcome = %q", got)
 	}
-	if !errors.Is(tooLargeErr{1}, ErrTooLarge) {
+	if !errors.Is(batchTooLargeErr{1}, ErrTooLarge) {
 		t.Error("fake error must wrap ErrTooLarge")
 	}
 }

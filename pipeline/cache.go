@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// lookupKey addresses one cacheable lookup. Content at a commit id never
+// lookupKey addresses one lookupCacheable lookup. Content at a commit id never
 // changes, so a lookup keyed by its full commit id can be served from memory
 // for as long as it is kept.
 type lookupKey struct {
@@ -71,7 +71,7 @@ func (c *lookupCache) add(k lookupKey, r LookupResult) {
 	if c == nil {
 		return
 	}
-	w := resultWeight(k, r)
+	w := cacheWeight(k, r)
 	if w > c.maxBytes {
 		return
 	}
@@ -105,13 +105,13 @@ func (c *lookupCache) stats() (entries int, bytes int64) {
 	return len(c.items), c.bytes
 }
 
-// entryOverhead approximates the bookkeeping bytes of one entry (list
+// cacheEntryOverhead approximates the bookkeeping bytes of one entry (list
 // element, map slot, struct headers) so that many small negative answers
 // still count against the bound.
-const entryOverhead = 128
+const cacheEntryOverhead = 128
 
-func resultWeight(k lookupKey, r LookupResult) int64 {
-	w := int64(entryOverhead + len(k.Workspace) + len(k.RepoSlug) + len(k.Commit) + len(k.Op) + len(k.Path))
+func cacheWeight(k lookupKey, r LookupResult) int64 {
+	w := int64(cacheEntryOverhead + len(k.Workspace) + len(k.RepoSlug) + len(k.Commit) + len(k.Op) + len(k.Path))
 	w += int64(len(r.Path) + len(r.Error) + len(r.Reason))
 	if r.Content != nil {
 		w += int64(len(*r.Content))
