@@ -113,7 +113,7 @@ type MergeResult struct {
 type MergeStats struct {
 	// PromptChars is the review prompt's size in characters (Unicode code
 	// points) of system plus user.
-	PromptChars int `json:"reviewPromptChars"`
+	PromptChars int `json:"promptChars"`
 	// Budget is Limits.MaxPromptChars (0: no budget).
 	Budget int `json:"budget"`
 	// Dropped lists the context items left out whole to meet the budget,
@@ -219,7 +219,7 @@ func Merge(in MergeInput, lim Limits) (MergeResult, error) {
 		if base := reviewPromptChars(render()); base > budget {
 			st.OverBudget = true
 			warnings = append(warnings, fmt.Sprintf(
-				"the changed files alone make a review prompt of %d chars, over the budget of %d: kept whole, all additional context dropped",
+				"the review prompt without additional context is %d chars, over the budget of %d: changed files kept whole, all additional context dropped",
 				base, budget))
 			for _, i := range candidates {
 				items[i].dropNote = fmt.Sprintf("not included: the changed files alone exceed the review prompt budget of %d chars", budget)

@@ -98,7 +98,7 @@ func contextChunk(it contextItem) string {
 	if v.OK {
 		return contextSection(it)
 	}
-	return fmt.Sprintf("\n## Could not read %s %s: %s\n", reviewOrDash(v.Op), reviewDisplayPath(v.Path), v.Error)
+	return fmt.Sprintf("\n## Could not read %s %s: %s\n", reviewOrDash(v.Op), reviewDisplayPath(v.Path), reviewOneLine(v.Error))
 }
 
 // contextSection is an item's whole content as the prompt shows it when
