@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -604,4 +605,22 @@ func lookupSizeText(n int64) string {
 	default:
 		return num(float64(n)/mib) + " MiB"
 	}
+}
+
+// MarshalJSON gives a successful list_dir result an "entries" array even
+// when the directory is empty (the field is omitted on other results), so
+// that n8n expressions such as $json.entries.length never meet undefined.
+func (r LookupResult) MarshalJSON() ([]byte, error) {
+	type plain LookupResult // no methods: no recursion
+	if !r.OK || r.Op != OpListDir {
+		return json.Marshal(plain(r))
+	}
+	entries := r.Entries
+	if entries == nil {
+		entries = []DirEntry{}
+	}
+	return json.Marshal(struct {
+		plain
+		Entries []DirEntry `json:"entries"`
+	}{plain(r), entries})
 }

@@ -573,3 +573,25 @@ func TestLookupOutcome(t *testing.T) {
 		t.Error("fake error must wrap ErrTooLarge")
 	}
 }
+
+func TestLookupResultJSON(t *testing.T) {
+	for _, tt := range []struct {
+		r    LookupResult
+		want string
+	}{
+		{LookupResult{OK: true, Op: OpListDir, Path: "empty"}, `{"ok":true,"op":"list_dir","path":"empty","entries":[]}`},
+		{LookupResult{OK: true, Op: OpListDir, Path: "d", Entries: []DirEntry{{Path: "d/a", Type: "file", Size: i64p(3)}}},
+			`{"ok":true,"op":"list_dir","path":"d","entries":[{"path":"d/a","type":"file","size":3}]}`},
+		{lookupOK("a.go", ""), `{"ok":true,"op":"get_file","path":"a.go","content":"","size":0}`},
+		{lookupFail(OpGetFile, "b.go", "binary file", LookupBinary), `{"ok":false,"op":"get_file","path":"b.go","error":"binary file","reason":"binary"}`},
+	} {
+		b, err := json.Marshal(tt.r)
+		if err != nil || string(b) != tt.want {
+			t.Errorf("json = %s, %v; want %s", b, err, tt.want)
+		}
+		var back LookupResult
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Errorf("decode %s: %v", b, err)
+		}
+	}
+}
