@@ -595,3 +595,39 @@ func TestLookupResultJSON(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBatchRequests feeds model-chosen ops, paths and refs to a batch: it
+// never panics, answers one result per request in order, refuses secret and
+// escaping paths and keeps ok + failed == requested.
+func FuzzBatchRequests(f *testing.F) {
+	f.Add("get_file", "src/a.go", batchCommit)
+	f.Add("list_dir", "/", "main")
+	f.Add("", "../../etc/passwd", "-x")
+	f.Add("LIST_DIR", "src/%2e%2e/.env", "a..b")
+	f.Add("get_file", "src/a.go?raw=1#x", "refs/heads/main")
+	f.Add("get_file", ".git/config", batchCommit)
+	repo := newBatchFakeRepo()
+	lim := DefaultLimits()
+	lim.LookupTimeout = time.Second
+	b := NewBatcher(repo, lim, 1<<20)
+	f.Fuzz(func(t *testing.T, op, path, ref string) {
+		in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: ref, Requests: []Request{
+			{Op: op, Path: path}, {Op: op, Path: path, Ref: batchCommit}, {Path: "src/a.go"},
+		}}
+		got, err := b.Run(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Results) != 3 || got.Stats.OK+got.Stats.Failed != 3 {
+			t.Fatalf("results %+v stats %+v", got.Results, got.Stats)
+		}
+		for _, r := range got.Results {
+			if r.OK && (IsSecretPath(r.Path) || strings.Contains("/"+r.Path+"/", "/../")) {
+				t.Fatalf("read a refused path: %+v", r)
+			}
+			if !r.OK && (r.Error == "" || r.Reason == "") {
+				t.Fatalf("failure without error or reason: %+v", r)
+			}
+		}
+	})
+}
