@@ -197,6 +197,9 @@ func Merge(in MergeInput, lim Limits) (MergeResult, error) {
 	if err != nil {
 		return MergeResult{}, err
 	}
+	if mc.Skip {
+		warnings = append(warnings, "the context answer says skip (head already reviewed): the workflow should have stopped before the review")
+	}
 
 	budget := max(lim.MaxPromptChars, 0)
 	st := MergeStats{Budget: budget, Dropped: []DroppedContext{}}

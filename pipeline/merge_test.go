@@ -416,3 +416,15 @@ func FuzzMergeInput(f *testing.F) {
 		}
 	})
 }
+
+func TestMergeWarnsOnSkip(t *testing.T) {
+	in := mergeFixture()
+	in.Context.Skip = true
+	got, err := Merge(in, DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "says skip") {
+		t.Errorf("warnings = %q", got.Warnings)
+	}
+}
