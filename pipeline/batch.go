@@ -254,9 +254,11 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 // plan checks one request against the limits and the defaults. It returns
 // a valid plan, or the failed result to answer.
 func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupResult) {
-	rawOp := clipEcho(req.Op, 64)
+	// Failed entries echo what was asked, clipped (and marked) so that a
+	// megabyte of garbage is not sent back.
+	rawOp, rawPath := clipEcho(req.Op, 64), clipEcho(req.Path, b.lim.MaxPathLen+16)
 	if i >= b.lim.BatchMax {
-		return lookupPlan{}, lookupFailure(rawOp, req.Path,
+		return lookupPlan{}, lookupFailure(rawOp, rawPath,
 			fmt.Sprintf("batch limit of %d reached: not processed", b.lim.BatchMax), LookupBatchLimit)
 	}
 	op := strings.ToLower(strings.TrimSpace(req.Op))
@@ -265,7 +267,7 @@ func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupRes
 		op = OpGetFile
 	case OpGetFile, OpListDir:
 	default:
-		return lookupPlan{}, lookupFailure(rawOp, req.Path,
+		return lookupPlan{}, lookupFailure(rawOp, rawPath,
 			fmt.Sprintf("unsupported op %q: use get_file or list_dir", rawOp), LookupUnsupportedOp)
 	}
 	var clean string
@@ -276,7 +278,7 @@ func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupRes
 		var err error
 		clean, reason, err = checkLookupPath(req.Path, b.lim)
 		if err != nil {
-			return lookupPlan{}, lookupFailure(op, req.Path, err.Error(), reason)
+			return lookupPlan{}, lookupFailure(op, rawPath, err.Error(), reason)
 		}
 	}
 	rr := repoRef{Repo: Repo{Workspace: batchDefault(req.Workspace, in.Workspace),

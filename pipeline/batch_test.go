@@ -631,3 +631,13 @@ func FuzzBatchRequests(f *testing.F) {
 		}
 	})
 }
+
+func TestBatchEchoIsClipped(t *testing.T) {
+	long := strings.Repeat("a/", 5000)
+	got, _ := NewBatcher(newBatchFakeRepo(), DefaultLimits(), 0).Run(context.Background(),
+		BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit, Requests: []Request{{Path: long}}})
+	r := got.Results[0]
+	if r.Reason != "path_too_long" || len(r.Path) > DefaultLimits().MaxPathLen+16+len("…") || !strings.HasSuffix(r.Path, "…") {
+		t.Errorf("result = %s (%d bytes, reason %s)", clipEcho(r.Path, 40), len(r.Path), r.Reason)
+	}
+}
