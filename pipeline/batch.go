@@ -16,16 +16,10 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// Lookup operations.
-const (
-	OpGetFile = "get_file"
-	OpListDir = "list_dir"
-)
-
 // Lookup lookupFailure reasons: the `reason` of a failed LookupResult, a stable
 // snake_case code fit for a metrics label. Path refusals use the codes of
-// checkLookupPath (empty_path, parent_escape, control_char, path_too_long,
-// bad_encoding, secret).
+// checkLookupPath, the same as the needs stage's (empty, parent_escape,
+// control_char, too_long, bad_encoding, secret, ...).
 const (
 	LookupNotFound      = "not_found"      // no such path at the commit
 	LookupBinary        = "binary"         // binary or non-UTF-8 file
@@ -311,13 +305,13 @@ func checkLookupPath(raw string, lim Limits) (clean string, reason string, err e
 	case errors.Is(err, ErrPathControl):
 		return "", "control_char", err
 	case errors.Is(err, ErrPathTooLong):
-		return "", "path_too_long", err
+		return "", "too_long", err
 	case errors.Is(err, ErrPathEncode):
 		return "", "bad_encoding", err
 	case err != nil:
 		return "", "invalid_path", err
 	case clean == "":
-		return "", "empty_path", ErrPathEmpty
+		return "", "empty", ErrPathEmpty
 	case IsSecretPath(clean):
 		return "", LookupSecret, ErrSecret
 	}

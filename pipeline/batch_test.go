@@ -230,12 +230,12 @@ func TestBatchRun(t *testing.T) {
 				lookupFail(OpGetFile, "src", "is a directory: use list_dir", LookupIsDir),
 				lookupFail(OpListDir, "src/a.go", "not a directory: use get_file", LookupNotDir),
 				lookupFail("delete", "src/a.go", `unsupported op "delete": use get_file or list_dir`, LookupUnsupportedOp),
-				lookupFail(OpGetFile, "", "empty path", "empty_path"),
+				lookupFail(OpGetFile, "", "empty path", "empty"),
 				lookupOK("src/a.go", "package a\n"),
 			},
 			wantStats: BatchStats{Requested: 12, OK: 1, Failed: 11, UpstreamCalls: 8, ByError: map[string]int{
 				"not_found": 1, "binary": 2, "too_large": 2, "secret": 1, "parent_escape": 1,
-				"is_dir": 1, "not_dir": 1, "unsupported_op": 1, "empty_path": 1,
+				"is_dir": 1, "not_dir": 1, "unsupported_op": 1, "empty": 1,
 			}},
 		},
 		{
@@ -637,7 +637,7 @@ func TestBatchEchoIsClipped(t *testing.T) {
 	got, _ := NewBatcher(newBatchFakeRepo(), DefaultLimits(), 0).Run(context.Background(),
 		BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit, Requests: []Request{{Path: long}}})
 	r := got.Results[0]
-	if r.Reason != "path_too_long" || len(r.Path) > DefaultLimits().MaxPathLen+16+len("…") || !strings.HasSuffix(r.Path, "…") {
+	if r.Reason != "too_long" || len(r.Path) > DefaultLimits().MaxPathLen+16+len("…") || !strings.HasSuffix(r.Path, "…") {
 		t.Errorf("result = %s (%d bytes, reason %s)", clipEcho(r.Path, 40), len(r.Path), r.Reason)
 	}
 }

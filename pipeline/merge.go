@@ -133,14 +133,6 @@ type MergeStats struct {
 	OverBudget bool `json:"overBudget"`
 }
 
-// DroppedContext is one context item left out of the review prompt.
-type DroppedContext struct {
-	Op     string `json:"op"`
-	Path   string `json:"path"`
-	Chars  int    `json:"chars"`  // characters the item would have added
-	Reason string `json:"reason"` // "budget" or "over_budget"
-}
-
 // Reasons of a dropped context item.
 const (
 	DropBudget     = "budget"      // did not fit in what the budget had left
@@ -346,7 +338,7 @@ func mergeItems(in MergeInput, lim Limits) ([]contextItem, []string, error) {
 	for _, r := range in.Rejected {
 		// A duplicate was read under its first request; a changed file is
 		// in the prompt already.
-		if r.Reason == "duplicate" || changed[r.Path] || seen[r.Op+"\x00"+r.Path] {
+		if r.Reason == "duplicate" || r.Reason == "changed_file" || changed[r.Path] || seen[r.Op+"\x00"+r.Path] {
 			continue
 		}
 		seen[r.Op+"\x00"+r.Path] = true
