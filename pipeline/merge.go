@@ -23,6 +23,7 @@ type MergeContext struct {
 	PR             PullRequest   `json:"pr"`
 	Jira           []Issue       `json:"jira"`
 	Rules          string        `json:"rules"`
+	Requirements   string        `json:"requirements,omitempty"` // free requirements text
 	Files          []ChangedFile `json:"files"`
 	Excluded       []Excluded    `json:"excluded"`
 }

@@ -24,7 +24,7 @@ Answer with a single JSON object and nothing else (no Markdown code fence, no te
 When nothing is wrong, answer {"summary":"...","findings":[]}.`
 
 // renderReviewPrompt builds the review prompt: the system message above and
-// a user message with the PR, Jira, rules, the changed files (diff and new
+// a user message with the PR, Jira, free requirements, rules, the changed files (diff and new
 // source, as the context stage gave them) and the additional context, one
 // chunk per item in request order. It is deterministic: the same input
 // gives the same bytes.
@@ -66,6 +66,11 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) Prompt {
 			b.WriteString(strings.TrimSpace(is.AcceptanceCriteria))
 			b.WriteString("\n")
 		}
+		b.WriteString("\n")
+	}
+	if r := strings.TrimSpace(mc.Requirements); r != "" {
+		b.WriteString("\n# Requirements\n\n")
+		b.WriteString(r)
 		b.WriteString("\n")
 	}
 	b.WriteString("\n# Repository rules\n\n")
