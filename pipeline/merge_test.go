@@ -359,8 +359,8 @@ func TestReviewSourceLabel(t *testing.T) {
 	}{
 		{nil, "2 lines"},
 		{&SourceRange{From: 1, To: 9, Total: 9}, "whole file, 9 lines"},
-		{&SourceRange{From: 910, To: 1031, Total: 1031}, "lines 910~1031 of 1031"},
-		{&SourceRange{From: 1, To: 1031, Total: 1031, Windows: []LineRange{{1, 40}, {910, 1031}}}, "lines 1~40, 910~1031 of 1031"},
+		{&SourceRange{From: 910, To: 1031, Total: 1031}, "only lines 910~1031 of 1031 shown"},
+		{&SourceRange{From: 1, To: 1031, Total: 1031, Windows: []LineRange{{1, 40}, {910, 1031}}}, "only lines 1~40, 910~1031 of 1031 shown"},
 	} {
 		if got := reviewSourceLabel(tt.sr, "a\nb"); got != tt.want {
 			t.Errorf("label(%+v) = %q, want %q", tt.sr, got, tt.want)

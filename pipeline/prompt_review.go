@@ -133,9 +133,12 @@ func reviewChangedFile(b *strings.Builder, f ChangedFile) {
 	}
 	b.WriteString(")\n\n### Diff\n\n")
 	reviewFenced(b, "diff", f.Diff)
-	if f.Source != "" {
+	switch {
+	case f.Source != "":
 		fmt.Fprintf(b, "\n### New source (%s)\n\n", reviewSourceLabel(f.SourceRange, f.Source))
 		reviewFenced(b, f.Language, f.Source)
+	case f.Status != "deleted":
+		b.WriteString("\n### New source\n\nNot shown: the diff is all there is.\n")
 	}
 }
 
@@ -150,12 +153,12 @@ func reviewSourceLabel(sr *SourceRange, src string) string {
 		for i, w := range sr.Windows {
 			parts[i] = fmt.Sprintf("%d~%d", w.From, w.To)
 		}
-		return fmt.Sprintf("lines %s of %d", strings.Join(parts, ", "), sr.Total)
+		return fmt.Sprintf("only lines %s of %d shown", strings.Join(parts, ", "), sr.Total)
 	}
 	if sr.From <= 1 && sr.To >= sr.Total {
 		return fmt.Sprintf("whole file, %d lines", sr.Total)
 	}
-	return fmt.Sprintf("lines %d~%d of %d", sr.From, sr.To, sr.Total)
+	return fmt.Sprintf("only lines %d~%d of %d shown", sr.From, sr.To, sr.Total)
 }
 
 // reviewFenced writes s in a code fence longer than any backtick run inside.
