@@ -114,7 +114,11 @@ type LookupResult struct {
 	Entries   []DirEntry `json:"entries,omitempty"`
 	Truncated bool       `json:"truncated,omitempty"`
 	Error     string     `json:"error,omitempty"`
-	Cached    bool       `json:"cached,omitempty"`
+	// Reason is the stable snake_case code of Error (a metrics label), e.g.
+	// "not_found", "binary", "too_large", "secret", "timeout", "batch_limit";
+	// see the Lookup* constants in batch.go.
+	Reason string `json:"reason,omitempty"`
+	Cached bool   `json:"cached,omitempty"`
 }
 
 // Finding is one review finding as the review LLM answers it.
