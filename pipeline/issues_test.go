@@ -14,7 +14,9 @@ import (
 // issueLookupFunc is a func-field fake of IssueLookup.
 type issueLookupFunc func(ctx context.Context, key string) (Issue, error)
 
-func (f issueLookupFunc) LookupIssue(ctx context.Context, key string) (Issue, error) { return f(ctx, key) }
+func (f issueLookupFunc) LookupIssue(ctx context.Context, key string) (Issue, error) {
+	return f(ctx, key)
+}
 
 var _ IssueLookup = issueLookupFunc(nil)
 
