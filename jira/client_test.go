@@ -327,7 +327,17 @@ func TestSlowJiraTimesOut(t *testing.T) {
 		t.Errorf("observed calls (-want +got):\n%s", d)
 	}
 
-	// The caller's deadline cancels too, also mid-body.
+	// A body that stops half-way times out as well.
+	fj.push(fault{hang: hang, partial: true})
+	start = time.Now()
+	if _, err := c.LookupIssue(context.Background(), "PROJ-123"); err == nil || err.Error() != "get issue PROJ-123: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
+		t.Fatalf("half a body: err = %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("half a body took %s", d)
+	}
+
+	// The caller's deadline cancels too.
 	fj.push(fault{delay: time.Second, status: 200})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()

@@ -28,9 +28,9 @@ type UpstreamError struct {
 func (e *UpstreamError) Error() string {
 	var b strings.Builder
 	switch {
-	case e.StatusCode == 0 && errors.Is(e.Err, context.Canceled):
+	case errors.Is(e.Err, context.Canceled):
 		b.WriteString("canceled")
-	case e.StatusCode == 0 && isTimeout(e.Err):
+	case isTimeout(e.Err):
 		b.WriteString("timed out")
 	case e.StatusCode == 0:
 		fmt.Fprintf(&b, "unreachable: %s", rootCause(e.Err))

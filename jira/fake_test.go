@@ -45,6 +45,8 @@ type fault struct {
 	body   string
 	delay  time.Duration
 	hang   chan struct{} // if set, block until closed or the client gives up
+	// partial with hang: send 200 headers and half a body first.
+	partial bool
 }
 
 func newFakeJira(t *testing.T, contextPath, auth string) *fakeJira {
@@ -123,6 +125,12 @@ func (f *fakeJira) record(next http.Handler) http.Handler {
 		}
 		if ft != nil {
 			if ft.hang != nil {
+				if ft.partial {
+					w.Header().Set("Content-Type", "application/json;charset=UTF-8")
+					w.WriteHeader(http.StatusOK)
+					_, _ = w.Write([]byte(`{"id":"10123","key":"PROJ-123","fields":{"summary":"Lo`))
+					w.(http.Flusher).Flush()
+				}
 				select {
 				case <-ft.hang:
 				case <-r.Context().Done():

@@ -3,6 +3,7 @@ package jira
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -113,6 +114,11 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 		actx, cancel := context.WithTimeout(ctx, s.timeout)
 		start := time.Now()
 		resp, err := do(actx)
+		if err != nil && actx.Err() != nil && !errors.Is(err, actx.Err()) {
+			// The SDK flattens a deadline hit while reading the body into
+			// text; keep it recognisable.
+			err = fmt.Errorf("%w: %w", actx.Err(), err)
+		}
 		cancel()
 		status := 0
 		var header http.Header
