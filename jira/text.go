@@ -114,6 +114,9 @@ func wikiToMarkdown(s string) string {
 		out = append(out, strings.TrimRight(line, " \t"))
 	}
 	if inCode {
+		for len(out) > 0 && strings.TrimSpace(out[len(out)-1]) == "" {
+			out = out[:len(out)-1]
+		}
 		out = append(out, "```")
 	}
 	return strings.TrimSpace(collapseBlankLines(strings.Join(out, "\n")))
