@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,4 +89,10 @@ func FuzzExtractKeys(f *testing.F) {
 			}
 		}
 	})
+}
+
+func ExampleExtractKeys() {
+	keys := ExtractKeys([]string{"ops-7"}, "PROJ-123: use UTF-8 everywhere", "feature/proj-124-utf8", "Follows PROJ-100 (ISO-8601 dates).")
+	fmt.Println(keys)
+	// Output: [OPS-7 PROJ-123 PROJ-124 PROJ-100]
 }
