@@ -455,3 +455,22 @@ func TestNewKeepsCallerClientAndSetsTimeout(t *testing.T) {
 		t.Errorf("timeout %s, retries %d", s.timeout, s.maxRetries)
 	}
 }
+
+func TestCancelWhileWaitingToRetry(t *testing.T) {
+	fj := newFakeJira(t, "", "Bearer x")
+	fj.push(fault{status: 503, header: map[string]string{"Retry-After": "3"}})
+	c, err := New(Config{BaseURL: fj.URL(), PAT: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	start := time.Now()
+	_, err = c.LookupIssue(ctx, "PROJ-1")
+	if err == nil || err.Error() != "get issue PROJ-1: canceled: Service Unavailable (retry after 3s)" || !isStatus(err, 503) {
+		t.Fatalf("err = %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("cancel took %s", d)
+	}
+}

@@ -152,8 +152,9 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 				Err:        err,
 			}
 		}
-		if err := s.sleep(ctx, wait); err != nil {
-			return &UpstreamError{Operation: op, Attempts: attempt, Err: err}
+		if serr := s.sleep(ctx, wait); serr != nil {
+			return &UpstreamError{Operation: op, StatusCode: status, Messages: jiraMessages(err),
+				Attempts: attempt, RetryAfter: asked, Err: fmt.Errorf("%w while waiting to retry: %w", serr, err)}
 		}
 	}
 }
