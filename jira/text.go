@@ -50,7 +50,7 @@ func wikiToMarkdown(s string) string {
 	inCode := false
 	for _, line := range lines {
 		trimmed := strings.TrimSpace(line)
-		if m := wikiCode.FindStringSubmatch(trimmed); m != nil {
+		if m := matchIf(trimmed, '{', wikiCode); m != nil {
 			if inCode {
 				out = append(out, "```")
 				inCode = false
@@ -91,13 +91,10 @@ func wikiToMarkdown(s string) string {
 			out = append(out, line)
 			continue
 		}
-		switch {
-		case wikiHeading.MatchString(trimmed):
-			m := wikiHeading.FindStringSubmatch(trimmed)
+		if m := matchIf(trimmed, 'h', wikiHeading); m != nil {
 			level, _ := strconv.Atoi(m[1])
 			line = strings.Repeat("#", level) + " " + trimmed[len(m[0]):]
-		case wikiList.MatchString(trimmed) && trimmed != "----":
-			m := wikiList.FindStringSubmatch(trimmed)
+		} else if m := matchList(trimmed); m != nil {
 			marks := m[1]
 			indent := strings.Repeat("  ", len(marks)-1)
 			bullet := "- "
@@ -105,12 +102,14 @@ func wikiToMarkdown(s string) string {
 				bullet = "1. "
 			}
 			line = indent + bullet + trimmed[len(m[0]):]
-		case strings.HasPrefix(trimmed, "bq. "):
+		} else if strings.HasPrefix(trimmed, "bq. ") {
 			line = "> " + trimmed[len("bq. "):]
-		case trimmed == "----":
+		} else if trimmed == "----" {
 			line = "---"
 		}
-		line = wikiMono.ReplaceAllString(line, "`$1`")
+		if strings.Contains(line, "{{") {
+			line = wikiMono.ReplaceAllString(line, "`$1`")
+		}
 		out = append(out, strings.TrimRight(line, " \t"))
 	}
 	if inCode {
@@ -120,6 +119,22 @@ func wikiToMarkdown(s string) string {
 		out = append(out, "```")
 	}
 	return strings.TrimSpace(collapseBlankLines(strings.Join(out, "\n")))
+}
+
+// matchIf runs re only on lines starting with first (a cheap pre-check).
+func matchIf(line string, first byte, re *regexp.Regexp) []string {
+	if line == "" || line[0] != first {
+		return nil
+	}
+	return re.FindStringSubmatch(line)
+}
+
+// matchList matches a "*", "#" or "-" list line (not a "----" rule).
+func matchList(line string) []string {
+	if line == "" || strings.IndexByte("*#-", line[0]) < 0 || line == "----" {
+		return nil
+	}
+	return wikiList.FindStringSubmatch(line)
 }
 
 func collapseBlankLines(s string) string {

@@ -127,3 +127,16 @@ func FuzzDescription(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDescription converts and truncates a 64 KiB wiki description.
+func BenchmarkDescription(b *testing.B) {
+	src, err := os.ReadFile("testdata/wiki/headings-lists.wiki")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := strings.Repeat(string(src), 64<<10/len(src))
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		truncate(wikiToMarkdown(s), MaxDescriptionChars)
+	}
+}

@@ -1,9 +1,6 @@
 package pipeline
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // Jira issue keys are <project key>-<number>. A project key starts with a
 // letter and holds upper-case letters, digits and underscores (Jira's default
@@ -15,10 +12,6 @@ const (
 	maxProjectKeyLen = 10
 	maxIssueDigits   = 9
 )
-
-// keyCandidate finds key-shaped words in any case; the boundaries and the
-// rules above are checked in code (RE2 has no look-behind).
-var keyCandidate = regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]*-[0-9]+`)
 
 // notProjectKeys are prefixes of well-known identifiers that look like issue
 // keys ("UTF-8", "SHA-256", "ISO-8601", "CVE-2024-1234", "UTC-5"). They are
@@ -126,8 +119,25 @@ func ExtractKeys(explicit []string, title, branch, description string) []string 
 // mixed-case keys are accepted too.
 func findKeys(text string, anyCase bool) []string {
 	var keys []string
-	for _, m := range keyCandidate.FindAllStringIndex(text, -1) {
-		start, end := m[0], m[1]
+	// A candidate is [A-Za-z][A-Za-z0-9_]*-[0-9]+: find each "-digit" and
+	// walk back over the word before it (one pass, no regexp).
+	for i := 0; i+1 < len(text); i++ {
+		if text[i] != '-' || !isDigitByte(text[i+1]) {
+			continue
+		}
+		end := i + 1
+		for end < len(text) && isDigitByte(text[end]) {
+			end++
+		}
+		dash := i
+		start := dash
+		for start > 0 && isASCIIWordByte(text[start-1]) {
+			start--
+		}
+		i = end - 1
+		if start == dash || !isLetterByte(text[start]) {
+			continue
+		}
 		// Boundaries: the key is not glued to a preceding word or digit, and
 		// is not followed by a letter, a digit or a ".digit" version tail.
 		if start > 0 && isWordByte(text[start-1]) {
@@ -139,17 +149,15 @@ func findKeys(text string, anyCase bool) []string {
 		if end+1 < len(text) && text[end] == '.' && isDigitByte(text[end+1]) {
 			continue
 		}
-		word := text[start:end]
-		dash := strings.LastIndexByte(word, '-')
-		project, number := word[:dash], word[dash+1:]
+		project, number := text[start:dash], text[dash+1:end]
 		upper := strings.ToUpper(project) == project
 		if !upper {
 			if !anyCase {
 				continue
 			}
 			// A lower-case branch uses '_' as a word separator.
-			if i := strings.LastIndexByte(project, '_'); i >= 0 {
-				project = project[i+1:]
+			if u := strings.LastIndexByte(project, '_'); u >= 0 {
+				project = project[u+1:]
 			}
 			if notBranchProjectKeys[strings.ToUpper(project)] {
 				continue
@@ -166,9 +174,11 @@ func findKeys(text string, anyCase bool) []string {
 
 func isDigitByte(c byte) bool { return c >= '0' && c <= '9' }
 
-func isAlnumByte(c byte) bool {
-	return isDigitByte(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isAlnumByte(c byte) bool { return isDigitByte(c) || isLetterByte(c) }
+
+func isASCIIWordByte(c byte) bool { return isAlnumByte(c) || c == '_' }
 
 // isWordByte also counts bytes of multi-byte UTF-8 characters, so a key glued
 // to a non-ASCII letter is not a key.

@@ -96,3 +96,12 @@ func ExampleExtractKeys() {
 	fmt.Println(keys)
 	// Output: [OPS-7 PROJ-123 PROJ-124 PROJ-100]
 }
+
+// BenchmarkExtractKeys scans a 64 KiB description dense with key-like words.
+func BenchmarkExtractKeys(b *testing.B) {
+	desc := strings.Repeat("Fixes PROJ-12, see UTF-8 and release-2024; OPS-7 (ISO-8601). ", 1024)
+	b.SetBytes(int64(len(desc)))
+	for b.Loop() {
+		ExtractKeys([]string{"A-1"}, "PROJ-1: x", "feature/proj-2-y", desc)
+	}
+}
