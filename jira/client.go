@@ -202,7 +202,7 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 	fields := append([]string{"summary", "status", "description"}, acIDs...)
 	raw, err := c.api.getIssue(ctx, key, fields)
 	if err != nil {
-		return pipeline.Issue{}, fmt.Errorf("get issue %s: %w", key, err)
+		return pipeline.Issue{}, fmt.Errorf("get issue: %w", err)
 	}
 	if raw.Key == "" {
 		raw.Key = key

@@ -210,10 +210,10 @@ func TestLookupIssueErrors(t *testing.T) {
 		wantWaits  []time.Duration
 	}{
 		{name: "not found", key: "PROJ-999", wantIs: pipeline.ErrNotFound,
-			wantErr:   "get issue PROJ-999: not found (HTTP 404)",
+			wantErr:   "get issue: not found (HTTP 404)",
 			wantCalls: []call{{"get_issue", 404, false}}},
 		{name: "unauthorized", auth: "wrong", key: "PROJ-123", wantIs: pipeline.ErrUpstream,
-			wantErr:   "get issue PROJ-123: unauthorized (HTTP 401): check PRSCOUT_JIRA_EMAIL and PRSCOUT_JIRA_TOKEN, or PRSCOUT_JIRA_PAT: You are not authenticated. Authentication required to perform this operation.",
+			wantErr:   "get issue: unauthorized (HTTP 401): check PRSCOUT_JIRA_EMAIL and PRSCOUT_JIRA_TOKEN, or PRSCOUT_JIRA_PAT: You are not authenticated. Authentication required to perform this operation.",
 			wantCalls: []call{{"get_issue", 401, false}}},
 		{name: "malformed key", key: "../secure/x", wantErr: `key: "../SECURE/X" is not a Jira issue key`},
 		{name: "429 then ok", key: "PROJ-123",
@@ -226,12 +226,12 @@ func TestLookupIssueErrors(t *testing.T) {
 				{status: 429, header: map[string]string{"Retry-After": "1"}},
 				{status: 429, header: map[string]string{"Retry-After": "1"}},
 			},
-			wantErr:   "get issue PROJ-123: rate limited (HTTP 429): Too Many Requests (retry after 1s) after 3 attempts",
+			wantErr:   "get issue: rate limited (HTTP 429): Too Many Requests (retry after 1s) after 3 attempts",
 			wantCalls: []call{{"get_issue", 429, true}, {"get_issue", 429, true}, {"get_issue", 429, false}},
 			wantWaits: []time.Duration{time.Second, time.Second}},
 		{name: "429 asks too long a wait", key: "PROJ-123", wantIs: pipeline.ErrUpstream,
 			script:    []fault{{status: 429, header: map[string]string{"Retry-After": "60"}}},
-			wantErr:   "get issue PROJ-123: rate limited (HTTP 429): Too Many Requests (retry after 1m0s)",
+			wantErr:   "get issue: rate limited (HTTP 429): Too Many Requests (retry after 1m0s)",
 			wantCalls: []call{{"get_issue", 429, false}}},
 		{name: "503 without Retry-After backs off", key: "PROJ-123",
 			script:    []fault{{status: 503}, {status: 503}},
@@ -239,11 +239,11 @@ func TestLookupIssueErrors(t *testing.T) {
 			wantWaits: []time.Duration{250 * time.Millisecond, 500 * time.Millisecond}},
 		{name: "retries disabled", key: "PROJ-123", maxRetries: -1, wantIs: pipeline.ErrUpstream,
 			script:    []fault{{status: 503, header: map[string]string{"Retry-After": "1"}}},
-			wantErr:   "get issue PROJ-123: HTTP 503: Service Unavailable (retry after 1s)",
+			wantErr:   "get issue: HTTP 503: Service Unavailable (retry after 1s)",
 			wantCalls: []call{{"get_issue", 503, false}}},
 		{name: "500 is not retried", key: "PROJ-123", wantIs: pipeline.ErrUpstream,
 			script:    []fault{{status: 500, body: "<html>oops</html>", header: map[string]string{"Content-Type": "text/html"}}},
-			wantErr:   "get issue PROJ-123: HTTP 500",
+			wantErr:   "get issue: HTTP 500",
 			wantCalls: []call{{"get_issue", 500, false}}},
 	}
 	for _, tt := range tests {
@@ -320,7 +320,7 @@ func TestSlowJiraTimesOut(t *testing.T) {
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("timeout took %s", d)
 	}
-	if err == nil || err.Error() != "get issue PROJ-123: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
+	if err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("err = %v", err)
 	}
 	if d := cmp.Diff([]call{{"get_issue", 0, false}}, rec.get()); d != "" {
@@ -330,7 +330,7 @@ func TestSlowJiraTimesOut(t *testing.T) {
 	// A body that stops half-way times out as well.
 	fj.push(fault{hang: hang, partial: true})
 	start = time.Now()
-	if _, err := c.LookupIssue(context.Background(), "PROJ-123"); err == nil || err.Error() != "get issue PROJ-123: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
+	if _, err := c.LookupIssue(context.Background(), "PROJ-123"); err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("half a body: err = %v", err)
 	}
 	if d := time.Since(start); d > 2*time.Second {
@@ -368,7 +368,7 @@ func TestJiraDown(t *testing.T) {
 		t.Fatalf("issues %v, warnings %q", issues, warnings)
 	}
 	for i, k := range []string{"PROJ-1", "PROJ-2"} {
-		prefix := fmt.Sprintf("jira %s: get issue %s: unreachable: dial tcp %s: ", k, k, addr)
+		prefix := fmt.Sprintf("jira %s: get issue: unreachable: dial tcp %s: ", k, addr)
 		if !strings.HasPrefix(warnings[i], prefix) || !strings.Contains(warnings[i], "refused") {
 			t.Errorf("warning %q, want prefix %q", warnings[i], prefix)
 		}
@@ -467,7 +467,7 @@ func TestCancelWhileWaitingToRetry(t *testing.T) {
 	time.AfterFunc(100*time.Millisecond, cancel)
 	start := time.Now()
 	_, err = c.LookupIssue(ctx, "PROJ-1")
-	if err == nil || err.Error() != "get issue PROJ-1: canceled: Service Unavailable (retry after 3s)" || !isStatus(err, 503) {
+	if err == nil || err.Error() != "get issue: canceled: Service Unavailable (retry after 3s)" || !isStatus(err, 503) {
 		t.Fatalf("err = %v", err)
 	}
 	if d := time.Since(start); d > time.Second {
