@@ -227,7 +227,8 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 // none when not configured, the id itself when given as customfield_NNNNN,
 // else every field whose name matches (Jira allows duplicate names; the first
 // with a value wins). The field list is fetched once; an upstream failure is
-// not cached, an unknown name is. Call it at start-up to report a
+// not cached, an unknown name is. Concurrent callers wait for the one fetch
+// (bounded by Timeout and the retry bounds). Call it at start-up to report a
 // misconfigured PRSCOUT_JIRA_AC_FIELD early.
 func (c *Client) ResolveAcceptanceField(ctx context.Context) ([]string, error) {
 	if c.acField == "" {
