@@ -347,14 +347,16 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 			"repository": repository(ws, slug),
 		}
 	}
-	text := func(s string) map[string]any { return map[string]any{"raw": s, "markup": "markdown", "html": "<p>" + s + "</p>"} }
+	text := func(s string) map[string]any {
+		return map[string]any{"raw": s, "markup": "markdown", "html": "<p>" + s + "</p>"}
+	}
 	return map[string]any{
 		"type": "pullrequest", "id": pr.ID, "title": pr.Title, "description": pr.Description,
 		"summary":  text(pr.Description),
 		"rendered": map[string]any{"title": text(pr.Title), "description": text(pr.Description)},
 		"state":    pr.State, "author": account(pr.Author),
-		"source":      endpoint(pr.SourceBranch, pr.SourceCommit),
-		"destination": endpoint(pr.DestinationBranch, pr.DestinationCommit),
+		"source":       endpoint(pr.SourceBranch, pr.SourceCommit),
+		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit),
 		"merge_commit": nil, "comment_count": 0, "task_count": 0, "close_source_branch": false, "reason": "",
 		"created_on": "2026-11-02T09:14:07.118226+00:00", "updated_on": "2026-11-02T10:01:44.530841+00:00",
 		"links": map[string]any{
