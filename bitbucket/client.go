@@ -487,6 +487,9 @@ func (c *Client) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path 
 	if err := checkRev("ref", commit); err != nil {
 		return nil, err
 	}
+	if maxBytes <= 0 {
+		return nil, pipeline.Invalidf("maxBytes", "must be positive, got %d", maxBytes)
+	}
 	path = cleanPath(path)
 	if path == "" {
 		return nil, fmt.Errorf("read %q: %w", path, pipeline.ErrIsDir)
