@@ -303,6 +303,9 @@ func (a *httpAPI) diff(ctx context.Context, repo pipeline.Repo, spec string, q u
 	return a.do(ctx, "get_diff", http.MethodGet, a.repoURL(repo, "diff", spec)+"?"+q.Encode(), nil, a.maxDiff)
 }
 
+// errForeignLink says a link points away from the configured API host.
+var errForeignLink = errors.New("link is not on the API host")
+
 // diffLink fetches a pull request's links.diff.href (a /diff/{spec} URL with
 // the fork-qualified %0D spec) with q added to its own query. Own request:
 // go-bitbucket's PullRequests.Diff calls /pullrequests/{id}/diff, whose 302
@@ -313,7 +316,9 @@ func (a *httpAPI) diffLink(ctx context.Context, href string, q url.Values) ([]by
 		return nil, fmt.Errorf("bitbucket get_diff: bad diff link %q: %w", href, pipeline.ErrUpstream)
 	}
 	if u.Host != a.base.Host {
-		return nil, fmt.Errorf("bitbucket get_diff: diff link %q is not on %s: %w", href, a.base.Host, pipeline.ErrUpstream)
+		// Behind a proxy base URL the link names the public host; the caller
+		// falls back to building the diff URL itself.
+		return nil, errForeignLink
 	}
 	have := u.Query()
 	for k, vs := range q {

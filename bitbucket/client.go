@@ -271,7 +271,8 @@ func sameCommit(a, b string) bool {
 // Unverified against live Bitbucket: that the merge-base answer is a commit
 // object with a full "hash" (the spec names the response a commit, and the
 // operation takes a revspec "3a8b42..9ff173"); that abbreviated ids are
-// accepted in the revspec.
+// accepted in the revspec. An unknown commit, or histories without a common
+// ancestor, wrap pipeline.ErrNotFound.
 func (c *Client) IsAncestor(ctx context.Context, repo pipeline.Repo, ancestor, head string) (bool, error) {
 	if err := checkRepo(repo); err != nil {
 		return false, err
@@ -365,8 +366,9 @@ func (c *Client) Diff(ctx context.Context, repo pipeline.Repo, base, head string
 // PRDiff returns the pull request's diff with contextLines of context. It
 // reads the pull request and fetches its links.diff.href (the target of
 // /pullrequests/{id}/diff's 302, which may not pass query parameters on)
-// with context=N added; a pull request without the link falls back to
-// Diff(destination, source) three-dot.
+// with context=N added. When the link is missing or names another host
+// (a proxy BaseURL) it falls back to /diff/{source}..{destination} with
+// topic=true, the same three-dot diff for a same-repository pull request.
 func (c *Client) PRDiff(ctx context.Context, repo pipeline.Repo, id, contextLines int) ([]byte, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -377,20 +379,25 @@ func (c *Client) PRDiff(ctx context.Context, repo pipeline.Repo, id, contextLine
 	if err != nil {
 		return nil, fmt.Errorf("get pull request %d: %w", id, err)
 	}
-	opts := pipeline.DiffOptions{ContextLines: contextLines}
-	if pr.Links.Diff.Href == "" {
-		b, err := c.api.diff(ctx, repo, diffSpec(pr.Destination.Commit.Hash, pr.Source.Commit.Hash), diffQuery(opts))
-		if err != nil {
-			return nil, fmt.Errorf("diff pull request %d: %w", id, err)
+	var b []byte
+	err = errForeignLink
+	if pr.Links.Diff.Href != "" {
+		q := url.Values{}
+		if contextLines > 0 {
+			q.Set("context", strconv.Itoa(contextLines))
 		}
-		return b, nil
+		q.Set("renames", "true")
+		b, err = c.api.diffLink(ctx, pr.Links.Diff.Href, q)
 	}
-	q := url.Values{}
-	if contextLines > 0 {
-		q.Set("context", strconv.Itoa(contextLines))
+	if errors.Is(err, errForeignLink) {
+		// No usable link: the same three-dot diff by commit ids (not
+		// fork-qualified, so it needs the source commit in this repository).
+		src, dst := pr.Source.Commit.Hash, pr.Destination.Commit.Hash
+		if checkRev("source", src) != nil || checkRev("destination", dst) != nil {
+			return nil, fmt.Errorf("diff pull request %d: no commits in pull request: %w", id, pipeline.ErrUpstream)
+		}
+		b, err = c.api.diff(ctx, repo, diffSpec(dst, src), diffQuery(pipeline.DiffOptions{ContextLines: contextLines}))
 	}
-	q.Set("renames", "true")
-	b, err := c.api.diffLink(ctx, pr.Links.Diff.Href, q)
 	if err != nil {
 		return nil, fmt.Errorf("diff pull request %d: %w", id, err)
 	}

@@ -674,3 +674,33 @@ func TestParseRetryAfter(t *testing.T) {
 		}
 	}
 }
+
+// TestPRDiffForeignLink: behind a proxy base URL the pull request's diff link
+// names another host; PRDiff then builds /diff/{source}..{destination}.
+func TestPRDiffForeignLink(t *testing.T) {
+	raw, err := os.ReadFile("testdata/pullrequest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffReq string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/diff/") {
+			diffReq = r.URL.RequestURI()
+			_, _ = w.Write([]byte("diff"))
+			return
+		}
+		_, _ = w.Write([]byte(strings.ReplaceAll(string(raw), "{{BASE}}", "https://public.invalid/2.0")))
+	}))
+	defer ts.Close()
+	c, err := New(Config{BaseURL: ts.URL + "/proxy/2.0", AccessToken: "tok", HTTPClient: ts.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PRDiff(context.Background(), acme, 42, 30); err != nil {
+		t.Fatal(err)
+	}
+	const want = "/proxy/2.0/repositories/acme/uploader/diff/668218c13e04..6c5f0bc9b2aa?context=30&renames=true&topic=true"
+	if diffReq != want {
+		t.Fatalf("diff request = %s, want %s", diffReq, want)
+	}
+}
