@@ -30,6 +30,14 @@ type Observer interface {
 	RateLimit(operation string, limit, remaining int, nearLimit bool)
 }
 
+// Operations lists every operation name the Observer can receive, for
+// pre-initialising metric label values.
+var Operations = []string{
+	"get_pullrequest", "get_diff", "diffstat", "get_commit", "merge_base",
+	"get_src", "list_dir", "list_comments", "create_comment", "update_comment",
+	"delete_comment",
+}
+
 type nopObserver struct{}
 
 func (nopObserver) UpstreamCall(string, int, time.Duration, bool) {}
