@@ -33,6 +33,8 @@ type Metrics struct {
 	UpstreamDuration   *prometheus.HistogramVec
 	UpstreamRetries    *prometheus.CounterVec
 	RateLimitRemaining *prometheus.GaugeVec
+	RateLimitLimit     *prometheus.GaugeVec
+	RateLimitNear      *prometheus.GaugeVec
 	WebhooksReceived   *prometheus.CounterVec
 }
 
@@ -122,6 +124,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RateLimitRemaining: f.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "prscout_upstream_ratelimit_remaining", Help: "Requests left in the upstream's rate-limit window where the upstream reports it (-1: unknown).",
 		}, []string{"service"}),
+		RateLimitLimit: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "prscout_upstream_ratelimit_limit", Help: "Size of the upstream's rate-limit window where the upstream reports it (-1: unknown).",
+		}, []string{"service"}),
+		RateLimitNear: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "prscout_upstream_ratelimit_near", Help: "1 when the upstream said the rate limit is near (X-RateLimit-NearLimit), else 0.",
+		}, []string{"service"}),
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed).",
 		}, []string{"outcome"}),
@@ -166,6 +174,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, s := range []string{"bitbucket", "jira"} {
 		m.UpstreamDuration.WithLabelValues(s)
 		m.RateLimitRemaining.WithLabelValues(s).Set(-1)
+		m.RateLimitLimit.WithLabelValues(s).Set(-1)
+		m.RateLimitNear.WithLabelValues(s).Set(0)
 	}
 	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed"} {
 		m.WebhooksReceived.WithLabelValues(o)
@@ -194,7 +204,18 @@ func (o UpstreamObserver) UpstreamCall(operation string, status int, d time.Dura
 	}
 }
 
-// RateLimit records the rate-limit headroom the upstream reported.
-func (o UpstreamObserver) RateLimit(remaining, limit int) {
-	o.m.RateLimitRemaining.WithLabelValues(o.service).Set(float64(remaining))
+// RateLimit records the rate-limit headroom the upstream reported on a
+// response; -1 means the header was absent.
+func (o UpstreamObserver) RateLimit(operation string, limit, remaining int, nearLimit bool) {
+	if remaining >= 0 {
+		o.m.RateLimitRemaining.WithLabelValues(o.service).Set(float64(remaining))
+	}
+	if limit >= 0 {
+		o.m.RateLimitLimit.WithLabelValues(o.service).Set(float64(limit))
+	}
+	v := 0.0
+	if nearLimit {
+		v = 1
+	}
+	o.m.RateLimitNear.WithLabelValues(o.service).Set(v)
 }

@@ -102,6 +102,11 @@ func NewServer(opts Options) *Server {
 	e.GET("/readyz", s.readyz)
 	e.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{Registry: opts.Registry})))
 
+	// The webhook is authenticated by Bitbucket's HMAC signature, not by an
+	// API key: Bitbucket cannot send custom headers.
+	if opts.Webhook != nil && opts.Webhook.Verify != nil {
+		e.POST("/v1/webhooks/bitbucket", s.webhook)
+	}
 	v1 := e.Group("/v1", s.auth)
 	s.stages.register(v1)
 	s.engine = e

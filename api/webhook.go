@@ -1,12 +1,120 @@
 package api
 
-import "time"
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
 
-// WebhookOptions configure the signed Bitbucket webhook relay.
+	"github.com/gin-gonic/gin"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// WebhookOptions configure the signed Bitbucket webhook relay
+// (POST /v1/webhooks/bitbucket). The relay verifies Bitbucket's signature and
+// forwards the untouched body to the n8n workflow's Webhook URL with a header
+// that n8n's Webhook node checks (header auth), so the workflow never has to
+// verify HMACs itself.
 type WebhookOptions struct {
-	Secret        []byte
+	// Verify checks the X-Hub-Signature header against the raw body
+	// (constant time); a non-nil error refuses the event with 401.
+	Verify func(body []byte, signature string) error
+	// Events are the X-Event-Key values forwarded; others are refused with 400.
+	Events []string
+	// ForwardURL is n8n's Webhook URL; empty means verify and acknowledge only.
 	ForwardURL    string
 	ForwardHeader string
 	ForwardToken  string
-	Timeout       time.Duration
+	// Client sends the forward; its Timeout bounds it.
+	Client *http.Client
 }
+
+// forwardedHeaders are Bitbucket's headers passed on to n8n.
+var forwardedHeaders = []string{"X-Event-Key", "X-Request-UUID", "X-Hook-UUID", "X-Attempt-Number", "X-Hub-Signature"}
+
+// webhook answers fast: it verifies, forwards synchronously with a short
+// timeout and returns 202. A failed forward is a 502, so Bitbucket retries
+// the delivery (it tries twice more); the stages downstream are idempotent,
+// so a retried event never duplicates a comment.
+func (s *Server) webhook(c *gin.Context) {
+	wo := s.opts.Webhook
+	body, err := s.readBody(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if err := wo.Verify(body, c.GetHeader("X-Hub-Signature")); err != nil {
+		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
+		c.AbortWithStatusJSON(http.StatusUnauthorized, ErrorBody{Error: "bad_signature", Message: "webhook signature rejected: " + err.Error(), Field: "X-Hub-Signature"})
+		return
+	}
+	event := c.GetHeader("X-Event-Key")
+	if !contains(wo.Events, event) {
+		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
+		c.AbortWithStatusJSON(http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
+			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", event, wo.Events), Field: "X-Event-Key"})
+		return
+	}
+	if wo.ForwardURL == "" {
+		s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
+		c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false})
+		return
+	}
+	status, err := s.forward(c.Request.Context(), c.Request.Header, body)
+	if err != nil {
+		s.metrics.WebhooksReceived.WithLabelValues("forward_failed").Inc()
+		s.log.WarnContext(c.Request.Context(), "webhook forward failed", "err", err, "request_id", requestID(c))
+		c.AbortWithStatusJSON(http.StatusBadGateway, ErrorBody{Error: "forward_failed", Message: "could not forward the event to n8n: " + err.Error()})
+		return
+	}
+	s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
+	c.JSON(http.StatusAccepted, gin.H{"status": "forwarded", "event": event, "forwarded": true, "n8nStatus": status})
+}
+
+func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int, error) {
+	wo := s.opts.Webhook
+	client := wo.Client
+	if client == nil {
+		client = &http.Client{Timeout: 10 * time.Second}
+	}
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, wo.ForwardURL, bytes.NewReader(body))
+	if err != nil {
+		return 0, fmt.Errorf("build forward request: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for _, h := range forwardedHeaders {
+		if v := in.Get(h); v != "" {
+			req.Header.Set(h, v)
+		}
+	}
+	if wo.ForwardHeader != "" && wo.ForwardToken != "" {
+		req.Header.Set(wo.ForwardHeader, wo.ForwardToken)
+	}
+	if id := requestIDFrom(ctx); id != "" {
+		req.Header.Set("X-Request-Id", id)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("post to n8n: %w", err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode >= 300 {
+		return resp.StatusCode, fmt.Errorf("n8n answered %s", resp.Status)
+	}
+	return resp.StatusCode, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func requestIDFrom(ctx context.Context) string { return pipeline.RequestID(ctx) }

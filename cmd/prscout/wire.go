@@ -8,7 +8,6 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// providers are the adapters behind the pipeline's ports.
 type providers struct {
 	name     string
 	repo     pipeline.Repository
@@ -20,7 +19,6 @@ type providers struct {
 	ready    func(context.Context) error
 }
 
-// buildProviders is the one place that picks adapters from the configuration.
 func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, error) {
 	return providers{name: "none"}, nil
 }

@@ -1,0 +1,706 @@
+package bitbucket
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/prscout/prscout/bitbucket/bitbuckettest"
+	"github.com/prscout/prscout/pipeline"
+)
+
+func TestNewConfigErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"token without email", Config{Token: "t"}, "PRSCOUT_BITBUCKET_TOKEN is set but PRSCOUT_BITBUCKET_EMAIL is empty"},
+		{"email without token", Config{Email: "e@x"}, "PRSCOUT_BITBUCKET_EMAIL is set but PRSCOUT_BITBUCKET_TOKEN is empty"},
+		{"both kinds", Config{Email: "e@x", Token: "t", AccessToken: "a"}, "set either PRSCOUT_BITBUCKET_ACCESS_TOKEN or PRSCOUT_BITBUCKET_EMAIL and PRSCOUT_BITBUCKET_TOKEN, not both"},
+		{"none", Config{}, "no Bitbucket credentials: set PRSCOUT_BITBUCKET_ACCESS_TOKEN, or PRSCOUT_BITBUCKET_EMAIL and PRSCOUT_BITBUCKET_TOKEN"},
+		{"bad url", Config{BaseURL: "api.bitbucket.org/2.0", AccessToken: "a"}, `PRSCOUT_BITBUCKET_BASE_URL must be an absolute http(s) URL, got "api.bitbucket.org/2.0"`},
+		{"negative timeout", Config{AccessToken: "a", Timeout: -1}, "bitbucket: Timeout, MaxRetryWait, RetryBaseWait and MaxDiffBytes must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.cfg)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("New() error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := New(Config{AccessToken: "a"}); err != nil {
+		t.Fatalf("New(access token) = %v", err)
+	}
+}
+
+// TestPullRequestFixture serves a captured-shape pull request payload and
+// checks the mapping, then PRDiff follows its links.diff.href.
+func TestPullRequestFixture(t *testing.T) {
+	raw, err := os.ReadFile("testdata/pullrequest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotDiffURL string
+	var ts *httptest.Server
+	ts = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/2.0/repositories/acme/uploader/pullrequests/42":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(strings.ReplaceAll(string(raw), "{{BASE}}", ts.URL+"/2.0")))
+		case strings.HasPrefix(r.URL.Path, "/2.0/repositories/acme/uploader/diff/"):
+			gotDiffURL = r.URL.RequestURI()
+			w.Header().Set("Content-Type", "text/plain")
+			_, _ = w.Write([]byte("diff --git a/x b/x\n"))
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer ts.Close()
+	c, err := New(Config{BaseURL: ts.URL + "/2.0", AccessToken: "tok", HTTPClient: ts.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.PullRequest(context.Background(), acme, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := pipeline.PullRequestInfo{
+		ID: 42,
+		PullRequest: pipeline.PullRequest{
+			Title:             "PROJ-123: Retry uploads on 5xx",
+			Description:       "Adds bounded retries to the uploader.\n\n* honours `Retry-After`\n* caps total wait",
+			Author:            "Mina Park",
+			SourceBranch:      "feature/PROJ-123-retries",
+			DestinationBranch: "main",
+		},
+		State:             "OPEN",
+		SourceCommit:      "668218c13e04",
+		DestinationCommit: "6c5f0bc9b2aa",
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("PullRequest (-want +got):\n%s", d)
+	}
+	diff, err := c.PRDiff(context.Background(), acme, 42, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(diff) != "diff --git a/x b/x\n" {
+		t.Fatalf("PRDiff body = %q", diff)
+	}
+	const wantURL = "/2.0/repositories/acme/uploader/diff/acme/uploader:668218c13e04%0D6c5f0bc9b2aa?context=30&from_pullrequest_id=42&renames=true&topic=true"
+	if gotDiffURL != wantURL {
+		t.Fatalf("diff request = %s\nwant %s", gotDiffURL, wantURL)
+	}
+}
+
+func TestPullRequestFake(t *testing.T) {
+	s := newFake(t)
+	c, rec := newClient(t, s, nil)
+	got, err := c.PullRequest(context.Background(), acme, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SourceCommit != headFull[:12] || got.DestinationCommit != baseFull[:12] || got.Author != "Mina Park" {
+		t.Fatalf("PullRequest = %+v", got)
+	}
+	_, err = c.PullRequest(context.Background(), acme, 7)
+	if !errors.Is(err, pipeline.ErrNotFound) || !IsNotFound(err) {
+		t.Fatalf("unknown PR error = %v, want not found", err)
+	}
+	if !strings.Contains(err.Error(), "Pull request not found") {
+		t.Fatalf("error %q does not carry the 404 body's message", err)
+	}
+	want := []attempt{{"get_pullrequest", 200, false}, {"get_pullrequest", 404, false}}
+	if d := cmp.Diff(want, rec.got()); d != "" {
+		t.Fatalf("observed (-want +got):\n%s", d)
+	}
+	if _, err := c.PullRequest(context.Background(), pipeline.Repo{Workspace: "acme", RepoSlug: "a/b"}, 1); !errors.As(err, new(*pipeline.InvalidError)) {
+		t.Fatalf("bad slug error = %v", err)
+	}
+}
+
+// TestPRDiffRedirect shows what /pullrequests/{id}/diff does: a 302 to the
+// link, followed with the credentials kept (same host) and without the
+// caller's query, which is why PRDiff uses the link itself.
+func TestPRDiffRedirect(t *testing.T) {
+	s := newFake(t)
+	s.SetDiff("acme", "uploader", baseFull, headFull, "diff --git a/f.go b/f.go\n")
+	c, _ := newClient(t, s, nil)
+	api := c.api.(*httpAPI)
+	body, err := api.do(context.Background(), "get_diff", http.MethodGet, s.BaseURL+"/repositories/acme/uploader/pullrequests/42/diff?context=30", nil, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(body) != "diff --git a/f.go b/f.go\n" {
+		t.Fatalf("body = %q", body)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 || reqs[0].Op != bitbuckettest.OpPRDiff || reqs[1].Op != bitbuckettest.OpGetDiff {
+		t.Fatalf("requests = %+v", reqs)
+	}
+	for _, r := range reqs {
+		if !strings.HasPrefix(r.Authorization, "Basic ") {
+			t.Fatalf("%s sent without credentials", r.EscapedPath)
+		}
+	}
+	if reqs[1].Query.Get("context") != "" {
+		t.Fatalf("the fake's redirect kept context; PRDiff's reason to exist is gone: %v", reqs[1].Query)
+	}
+
+	s2 := newFake(t)
+	s2.SetDiff("acme", "uploader", baseFull, headFull, "diff --git a/f.go b/f.go\n")
+	c2, _ := newClient(t, s2, nil)
+	if _, err := c2.PRDiff(context.Background(), acme, 42, 30); err != nil {
+		t.Fatal(err)
+	}
+	last := s2.Requests()[1]
+	if last.Query.Get("context") != "30" || last.Query.Get("topic") != "true" || last.Query.Get("from_pullrequest_id") != "42" {
+		t.Fatalf("PRDiff query = %v", last.Query)
+	}
+}
+
+func TestDiffSpecAndQuery(t *testing.T) {
+	s := newFake(t)
+	// Raw bytes: not UTF-8, must come back untouched.
+	diff := "diff --git a/l1.txt b/l1.txt\n+caf\xe9\n"
+	s.SetDiff("acme", "uploader", baseFull, headFull, diff)
+	c, _ := newClient(t, s, nil)
+	tests := []struct {
+		name      string
+		opts      pipeline.DiffOptions
+		wantTopic string
+	}{
+		{"three-dot", pipeline.DiffOptions{ContextLines: 30}, "true"},
+		{"two-dot delta", pipeline.DiffOptions{ContextLines: 30, TwoDot: true}, "false"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := len(s.Requests())
+			got, err := c.Diff(context.Background(), acme, baseFull[:12], headFull[:12], tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != diff {
+				t.Fatalf("diff = %q", got)
+			}
+			r := s.Requests()[n]
+			wantPath := "/2.0/repositories/acme/uploader/diff/" + headFull[:12] + ".." + baseFull[:12]
+			if r.EscapedPath != wantPath {
+				t.Fatalf("path = %s, want %s (Bitbucket's head..base order)", r.EscapedPath, wantPath)
+			}
+			want := map[string]string{"context": "30", "renames": "true", "topic": tt.wantTopic, "binary": ""}
+			for k, v := range want {
+				if r.Query.Get(k) != v {
+					t.Fatalf("query %s = %q, want %q (%v)", k, r.Query.Get(k), v, r.Query)
+				}
+			}
+		})
+	}
+}
+
+func TestDiffTooLarge555(t *testing.T) {
+	s := newFake(t)
+	s.Fail(bitbuckettest.OpGetDiff, bitbuckettest.Fault{Status: 555, Times: 5})
+	c, _ := newClient(t, s, nil)
+	_, err := c.Diff(context.Background(), acme, baseFull, headFull, pipeline.DiffOptions{})
+	if !IsDiffTooLarge(err) || !errors.Is(err, pipeline.ErrTooLarge) || !errors.Is(err, pipeline.ErrUpstream) {
+		t.Fatalf("err = %v, want 555 too large", err)
+	}
+	if n := s.Calls(bitbuckettest.OpGetDiff); n != 1 {
+		t.Fatalf("555 requested %d times, want 1 (not retried)", n)
+	}
+	s2 := newFake(t)
+	s2.SetDiff("acme", "uploader", baseFull, headFull, strings.Repeat("x", 11))
+	c2, _ := newClient(t, s2, func(cfg *Config) { cfg.MaxDiffBytes = 10 })
+	_, err = c2.Diff(context.Background(), acme, baseFull, headFull, pipeline.DiffOptions{})
+	if !errors.Is(err, pipeline.ErrTooLarge) || IsDiffTooLarge(err) {
+		t.Fatalf("oversized diff err = %v, want the adapter's own size limit", err)
+	}
+}
+
+func TestDiffstatPages(t *testing.T) {
+	s := newFake(t)
+	s.PageLen = 2
+	entries := []bitbuckettest.DiffstatEntry{
+		{Status: "modified", Path: "a.go", OldPath: "a.go", LinesAdded: 2, LinesRemoved: 1},
+		{Status: "added", Path: "b.go", LinesAdded: 10},
+		{Status: "removed", OldPath: "c.go", LinesRemoved: 4},
+		{Status: "renamed", Path: "d2.go", OldPath: "d.go"},
+		{Status: "modified", Path: "e.go", OldPath: "e.go", LinesAdded: 1},
+	}
+	s.SetDiffstat("acme", "uploader", lastFull, headFull, entries)
+	c, _ := newClient(t, s, nil)
+	got, err := c.Diffstat(context.Background(), acme, lastFull, headFull, pipeline.DiffOptions{TwoDot: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DiffstatEntry{
+		{Status: "modified", Path: "a.go", LinesAdded: 2, LinesRemoved: 1},
+		{Status: "added", Path: "b.go", LinesAdded: 10},
+		{Status: "removed", Path: "c.go", LinesRemoved: 4},
+		{Status: "renamed", Path: "d2.go", OldPath: "d.go"},
+		{Status: "modified", Path: "e.go", LinesAdded: 1},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("Diffstat (-want +got):\n%s", d)
+	}
+	if n := s.Calls(bitbuckettest.OpDiffstat); n != 3 {
+		t.Fatalf("diffstat pages fetched = %d, want 3", n)
+	}
+	if q := s.Requests()[0].Query; q.Get("topic") != "false" || q.Get("renames") != "true" || q.Has("context") {
+		t.Fatalf("diffstat query = %v", q)
+	}
+}
+
+func TestResolveAndAncestry(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	for _, rev := range []string{headFull[:12], headFull} {
+		got, err := c.ResolveCommit(ctx, acme, rev)
+		if err != nil || got != headFull {
+			t.Fatalf("ResolveCommit(%s) = %q, %v", rev, got, err)
+		}
+	}
+	if got, err := c.ResolveCommit(ctx, acme, "main"); err != nil || got != baseFull {
+		t.Fatalf("ResolveCommit(main) = %q, %v", got, err)
+	}
+	if _, err := c.ResolveCommit(ctx, acme, "deadbeefdead"); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Fatalf("unknown commit err = %v", err)
+	}
+	if _, err := c.ResolveCommit(ctx, acme, "a..b"); !errors.As(err, new(*pipeline.InvalidError)) {
+		t.Fatalf("range as rev err = %v", err)
+	}
+	tests := []struct {
+		ancestor, head string
+		want           bool
+	}{
+		{rootFull[:12], headFull[:12], true},
+		{baseFull, lastFull[:12], true},
+		{headFull[:12], headFull, true},
+		{lastFull[:12], baseFull[:12], false},
+	}
+	for _, tt := range tests {
+		got, err := c.IsAncestor(ctx, acme, tt.ancestor, tt.head)
+		if err != nil || got != tt.want {
+			t.Fatalf("IsAncestor(%s, %s) = %v, %v; want %v", tt.ancestor, tt.head, got, err, tt.want)
+		}
+	}
+	if n := s.Calls(bitbuckettest.OpMergeBase); n != 3 {
+		t.Fatalf("merge-base calls = %d, want 3 (equal ids need none)", n)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	s := newFake(t)
+	s.SetFile("acme", "uploader", headFull, "main.go", []byte("package main\n"))
+	s.SetFile("acme", "uploader", headFull, "dir/a b#c.go", []byte("package dir // the right file\n"))
+	s.SetFile("acme", "uploader", headFull, "dir/a b", []byte("wrong file\n"))
+	s.SetFile("acme", "uploader", headFull, "logo.png", []byte("\x89PNG\r\n\x1a\n"), "binary")
+	s.SetFile("acme", "uploader", headFull, "model.bin", []byte("version https://git-lfs.github.com/spec/v1\n"), "lfs")
+	s.SetFile("acme", "uploader", headFull, "big.txt", []byte(strings.Repeat("x", 100)))
+	s.SetFile("acme", "uploader", headFull, "nul.txt", []byte("a\x00b"))
+	c, _ := newClient(t, s, nil)
+	tests := []struct {
+		name    string
+		path    string
+		want    string
+		wantErr []error
+	}{
+		{"plain", "main.go", "package main\n", nil},
+		{"escaped path", "dir/a b#c.go", "package dir // the right file\n", nil},
+		{"binary", "logo.png", "", []error{pipeline.ErrBinary}},
+		{"lfs", "model.bin", "", []error{ErrLFS, pipeline.ErrBinary}},
+		{"too large", "big.txt", "", []error{pipeline.ErrTooLarge}},
+		{"directory", "dir", "", []error{pipeline.ErrIsDir}},
+		{"nul bytes", "nul.txt", "", []error{pipeline.ErrBinary}},
+		{"missing", "nope.go", "", []error{pipeline.ErrNotFound}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.ReadFile(context.Background(), acme, headFull[:12], tt.path, 64)
+			for _, w := range tt.wantErr {
+				if !errors.Is(err, w) {
+					t.Fatalf("err = %v, want %v", err, w)
+				}
+			}
+			if tt.wantErr == nil && (err != nil || string(got) != tt.want) {
+				t.Fatalf("ReadFile = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	var sawEscaped bool
+	for _, r := range s.Requests() {
+		if strings.HasSuffix(r.EscapedPath, "/dir/a%20b%23c.go") {
+			sawEscaped = true
+		}
+	}
+	if !sawEscaped {
+		t.Fatal("no request for dir/a%20b%23c.go")
+	}
+	_, err := c.ReadFile(context.Background(), acme, headFull, "nope.go", 64)
+	if !strings.Contains(err.Error(), "No such file or directory: nope.go") {
+		t.Fatalf("404 error %q lacks the body's message", err)
+	}
+}
+
+// TestReadFileLFSRedirect: a file whose metadata does not say lfs but whose
+// content redirects to another host is refused, and the redirect is not
+// followed (no credentials leave the API host).
+func TestReadFileLFSRedirect(t *testing.T) {
+	var otherHost bool
+	media := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { otherHost = true }))
+	defer media.Close()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("format") == "meta" {
+			_, _ = w.Write([]byte(`{"type":"commit_file","path":"m.bin","attributes":[],"size":10}`))
+			return
+		}
+		http.Redirect(w, r, media.URL+"/file/m.bin", http.StatusMovedPermanently)
+	}))
+	defer ts.Close()
+	c, err := New(Config{BaseURL: ts.URL + "/2.0", AccessToken: "tok", HTTPClient: ts.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ReadFile(context.Background(), acme, headFull, "m.bin", 1<<20)
+	if !errors.Is(err, ErrLFS) || !errors.Is(err, pipeline.ErrBinary) {
+		t.Fatalf("err = %v, want LFS", err)
+	}
+	if otherHost {
+		t.Fatal("followed the redirect to the media host")
+	}
+}
+
+func TestListDir(t *testing.T) {
+	s := newFake(t)
+	s.PageLen = 2
+	for _, p := range []string{"README.md", "go.mod", "cmd/main.go", "pkg/a.go", "pkg/sub/b.go", "z.txt"} {
+		s.SetFile("acme", "uploader", headFull, p, []byte("x"))
+	}
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	one := int64(1)
+	got, truncated, err := c.ListDir(ctx, acme, headFull, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []pipeline.DirEntry{
+		{Path: "README.md", Type: "file", Size: &one},
+		{Path: "cmd", Type: "dir"},
+		{Path: "go.mod", Type: "file", Size: &one},
+		{Path: "pkg", Type: "dir"},
+		{Path: "z.txt", Type: "file", Size: &one},
+	}
+	if d := cmp.Diff(want, got); d != "" || truncated {
+		t.Fatalf("ListDir root (-want +got):\n%s truncated=%v", d, truncated)
+	}
+	if r := s.Requests()[0]; r.EscapedPath != "/2.0/repositories/acme/uploader/src/"+headFull+"/" {
+		t.Fatalf("root listing path = %s (needs the trailing slash)", r.EscapedPath)
+	}
+	if n := s.Calls(bitbuckettest.OpListDir); n != 3 {
+		t.Fatalf("pages = %d, want 3", n)
+	}
+
+	tests := []struct {
+		limit     int
+		wantN     int
+		truncated bool
+	}{{3, 3, true}, {4, 4, true}, {5, 5, false}, {1, 1, true}}
+	for _, tt := range tests {
+		got, truncated, err := c.ListDir(ctx, acme, headFull, "/", tt.limit)
+		if err != nil || len(got) != tt.wantN || truncated != tt.truncated {
+			t.Fatalf("ListDir(limit %d) = %d entries, truncated %v, %v", tt.limit, len(got), truncated, err)
+		}
+	}
+
+	got, _, err = c.ListDir(ctx, acme, headFull, "pkg", 10)
+	if err != nil || len(got) != 2 || got[1] != (pipeline.DirEntry{Path: "pkg/sub", Type: "dir"}) {
+		t.Fatalf("ListDir(pkg) = %+v, %v", got, err)
+	}
+	if _, _, err := c.ListDir(ctx, acme, headFull, "go.mod", 10); !errors.Is(err, pipeline.ErrNotDir) {
+		t.Fatalf("ListDir(file) err = %v", err)
+	}
+	if _, _, err := c.ListDir(ctx, acme, headFull, "nope", 10); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Fatalf("ListDir(missing) err = %v", err)
+	}
+}
+
+func TestComments(t *testing.T) {
+	s := newFake(t)
+	s.PageLen = 2
+	to := 12
+	s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{Body: "general", Author: "Jun Seo"})
+	s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{Body: "inline", Path: "a.go", To: &to})
+	s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{Body: "gone", Deleted: true})
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+
+	created, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "prscout summary"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inl, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "nit", Inline: &pipeline.InlineAnchor{Path: "dir/a b.go", Line: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inl.Inline == nil || *inl.Inline != (pipeline.InlineAnchor{Path: "dir/a b.go", Line: 7}) {
+		t.Fatalf("inline comment = %+v", inl)
+	}
+	var posts []string
+	for _, r := range s.Requests() {
+		if r.Op == bitbuckettest.OpCreateComment {
+			posts = append(posts, string(r.Body))
+		}
+	}
+	wantPosts := []string{`{"content":{"raw":"prscout summary"}}`, `{"content":{"raw":"nit"},"inline":{"path":"dir/a b.go","to":7}}`}
+	if d := cmp.Diff(wantPosts, posts); d != "" {
+		t.Fatalf("POST bodies (-want +got):\n%s", d)
+	}
+
+	upd, err := c.UpdateComment(ctx, acme, 42, created.ID, "prscout summary v2")
+	if err != nil || upd.Body != "prscout summary v2" || upd.ID != created.ID {
+		t.Fatalf("UpdateComment = %+v, %v", upd, err)
+	}
+	if err := c.DeleteComment(ctx, acme, 42, inl.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.UpdateComment(ctx, acme, 42, 999999, "x"); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Fatalf("update unknown err = %v", err)
+	}
+
+	got, err := c.ListComments(ctx, acme, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []pipeline.Comment{
+		{ID: 1001, Body: "general", Author: "Jun Seo"},
+		{ID: 1002, Body: "inline", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 12}, Author: "Reviewer"},
+		{ID: 1003, Body: "gone", Deleted: true, Author: "Reviewer"},
+		{ID: created.ID, Body: "prscout summary v2", Author: "prscout bot"},
+		{ID: inl.ID, Body: "nit", Inline: &pipeline.InlineAnchor{Path: "dir/a b.go", Line: 7}, Deleted: true, Author: "prscout bot"},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("ListComments (-want +got):\n%s", d)
+	}
+	if n := s.Calls(bitbuckettest.OpListComments); n != 3 {
+		t.Fatalf("comment pages = %d, want 3", n)
+	}
+	if q := s.Requests()[len(s.Requests())-3].Query; q.Get("pagelen") != "100" {
+		t.Fatalf("first comments page query = %v", q)
+	}
+	if _, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "x", Inline: &pipeline.InlineAnchor{Path: "a.go"}}); !errors.As(err, new(*pipeline.InvalidError)) {
+		t.Fatalf("inline without line err = %v", err)
+	}
+}
+
+func TestAuthHeaders(t *testing.T) {
+	t.Run("basic email:token", func(t *testing.T) {
+		s := newFake(t)
+		s.RequireBasic("bot@acme.example", "api-token")
+		c, _ := newClient(t, s, nil)
+		if _, err := c.PullRequest(context.Background(), acme, 42); err != nil { // SDK path
+			t.Fatal(err)
+		}
+		if _, err := c.ResolveCommit(context.Background(), acme, "main"); err != nil { // own path
+			t.Fatal(err)
+		}
+		bad, _ := newClient(t, s, func(cfg *Config) { cfg.Token = "wrong" })
+		if _, err := bad.ResolveCommit(context.Background(), acme, "main"); !IsPermissionError(err) {
+			t.Fatalf("wrong token err = %v", err)
+		}
+	})
+	t.Run("bearer", func(t *testing.T) {
+		s := newFake(t)
+		s.RequireBearer("repo-access-token")
+		c, _ := newClient(t, s, func(cfg *Config) { cfg.Email, cfg.Token, cfg.AccessToken = "", "", "repo-access-token" })
+		if _, err := c.PullRequest(context.Background(), acme, 42); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.CreateComment(context.Background(), acme, 42, pipeline.NewComment{Body: "hi"}); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range s.Requests() {
+			if r.Authorization != "Bearer repo-access-token" {
+				t.Fatalf("%s %s Authorization = %q", r.Method, r.EscapedPath, r.Authorization)
+			}
+		}
+	})
+}
+
+func TestRetries(t *testing.T) {
+	ctx := context.Background()
+	t.Run("429 without Retry-After then success", func(t *testing.T) {
+		s := newFake(t)
+		s.Fail(bitbuckettest.OpGetCommit, bitbuckettest.Fault{Status: 429, Times: 2})
+		c, rec := newClient(t, s, nil)
+		if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+			t.Fatal(err)
+		}
+		want := []attempt{{"get_commit", 429, false}, {"get_commit", 429, true}, {"get_commit", 200, true}}
+		if d := cmp.Diff(want, rec.got()); d != "" {
+			t.Fatalf("attempts (-want +got):\n%s", d)
+		}
+		if len(rec.limits) != 2 || rec.limits[0] != 1000 {
+			t.Fatalf("rate limit reports = %v", rec.limits)
+		}
+	})
+	t.Run("429 with Retry-After then success", func(t *testing.T) {
+		s := newFake(t)
+		s.Fail(bitbuckettest.OpGetPullRequest, bitbuckettest.Fault{Status: 429, RetryAfter: "1"})
+		c, _ := newClient(t, s, nil)
+		start := time.Now()
+		if _, err := c.PullRequest(ctx, acme, 42); err != nil { // SDK path: retried below it
+			t.Fatal(err)
+		}
+		if el := time.Since(start); el < 900*time.Millisecond {
+			t.Fatalf("retried after %v, Retry-After was 1s", el)
+		}
+		if n := s.Calls(bitbuckettest.OpGetPullRequest); n != 2 {
+			t.Fatalf("calls = %d, want 2", n)
+		}
+	})
+	t.Run("Retry-After beyond budget is not waited for", func(t *testing.T) {
+		s := newFake(t)
+		s.Fail(bitbuckettest.OpGetCommit, bitbuckettest.Fault{Status: 429, RetryAfter: "3600"})
+		c, _ := newClient(t, s, nil)
+		start := time.Now()
+		_, err := c.ResolveCommit(ctx, acme, "main")
+		var ue *UnexpectedResponseError
+		if !IsRateLimited(err) || !errors.As(err, &ue) || ue.RetryAfter != time.Hour {
+			t.Fatalf("err = %v, want 429 with RetryAfter 1h", err)
+		}
+		if time.Since(start) > time.Second {
+			t.Fatal("waited although Retry-After exceeds MaxRetryWait")
+		}
+	})
+	t.Run("5xx exhausted", func(t *testing.T) {
+		s := newFake(t)
+		s.Fail(bitbuckettest.OpListComments, bitbuckettest.Fault{Status: 503, Times: 10})
+		c, _ := newClient(t, s, func(cfg *Config) { cfg.MaxRetries = 2 })
+		_, err := c.ListComments(ctx, acme, 42)
+		if statusOf(err) != 503 || !errors.Is(err, pipeline.ErrUpstream) {
+			t.Fatalf("err = %v, want 503 upstream", err)
+		}
+		if n := s.Calls(bitbuckettest.OpListComments); n != 3 {
+			t.Fatalf("calls = %d, want 1 + 2 retries", n)
+		}
+	})
+	t.Run("POST not retried on 5xx, retried on 429", func(t *testing.T) {
+		s := newFake(t)
+		s.Fail(bitbuckettest.OpCreateComment, bitbuckettest.Fault{Status: 502})
+		c, _ := newClient(t, s, nil)
+		if _, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "x"}); statusOf(err) != 502 {
+			t.Fatalf("err = %v, want 502", err)
+		}
+		s.Fail(bitbuckettest.OpCreateComment, bitbuckettest.Fault{Status: 429})
+		if _, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "y", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 1}}); err != nil {
+			t.Fatal(err)
+		}
+		if n := s.Calls(bitbuckettest.OpCreateComment); n != 3 {
+			t.Fatalf("calls = %d, want 3", n)
+		}
+		if got := s.Comments("acme", "uploader", 42); len(got) != 1 || got[0].Body != "y" {
+			t.Fatalf("comments = %+v, want only y (no duplicate)", got)
+		}
+	})
+}
+
+func TestTimeouts(t *testing.T) {
+	t.Run("caller deadline cancels a slow call", func(t *testing.T) {
+		for _, op := range []string{bitbuckettest.OpGetPullRequest, bitbuckettest.OpGetCommit} {
+			s := newFake(t)
+			s.Fail(op, bitbuckettest.Fault{Delay: 10 * time.Second})
+			c, _ := newClient(t, s, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+			start := time.Now()
+			var err error
+			if op == bitbuckettest.OpGetPullRequest {
+				_, err = c.PullRequest(ctx, acme, 42) // through go-bitbucket
+			} else {
+				_, err = c.ResolveCommit(ctx, acme, "main")
+			}
+			cancel()
+			if el := time.Since(start); el > 2*time.Second {
+				t.Fatalf("%s returned after %v", op, el)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("%s err = %v, want deadline exceeded", op, err)
+			}
+		}
+	})
+	t.Run("attempt timeout retries an idempotent call", func(t *testing.T) {
+		s := newFake(t)
+		s.Fail(bitbuckettest.OpGetCommit, bitbuckettest.Fault{Delay: 10 * time.Second})
+		c, rec := newClient(t, s, func(cfg *Config) { cfg.Timeout = 150 * time.Millisecond })
+		start := time.Now()
+		if _, err := c.ResolveCommit(context.Background(), acme, "main"); err != nil {
+			t.Fatal(err)
+		}
+		if el := time.Since(start); el > 2*time.Second {
+			t.Fatalf("took %v", el)
+		}
+		want := []attempt{{"get_commit", 0, false}, {"get_commit", 200, true}}
+		if d := cmp.Diff(want, rec.got()); d != "" {
+			t.Fatalf("attempts (-want +got):\n%s", d)
+		}
+	})
+}
+
+func TestParseRetryAfter(t *testing.T) {
+	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
+	tests := []struct {
+		in   string
+		want time.Duration
+		ok   bool
+	}{
+		{"", 0, false}, {"5", 5 * time.Second, true}, {"0", 0, true}, {"-1", 0, false}, {"soon", 0, false},
+		{"Mon, 30 Nov 2026 03:00:30 GMT", 30 * time.Second, true},
+		{"Mon, 30 Nov 2026 02:59:00 GMT", 0, true},
+	}
+	for _, tt := range tests {
+		got, ok := parseRetryAfter(tt.in, now)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestPRDiffForeignLink: behind a proxy base URL the pull request's diff link
+// names another host; PRDiff then builds /diff/{source}..{destination}.
+func TestPRDiffForeignLink(t *testing.T) {
+	raw, err := os.ReadFile("testdata/pullrequest.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diffReq string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/diff/") {
+			diffReq = r.URL.RequestURI()
+			_, _ = w.Write([]byte("diff"))
+			return
+		}
+		_, _ = w.Write([]byte(strings.ReplaceAll(string(raw), "{{BASE}}", "https://public.invalid/2.0")))
+	}))
+	defer ts.Close()
+	c, err := New(Config{BaseURL: ts.URL + "/proxy/2.0", AccessToken: "tok", HTTPClient: ts.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PRDiff(context.Background(), acme, 42, 30); err != nil {
+		t.Fatal(err)
+	}
+	const want = "/proxy/2.0/repositories/acme/uploader/diff/668218c13e04..6c5f0bc9b2aa?context=30&renames=true&topic=true"
+	if diffReq != want {
+		t.Fatalf("diff request = %s, want %s", diffReq, want)
+	}
+}

@@ -1,0 +1,105 @@
+package bitbucket
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// StatusDiffTooLarge is Bitbucket's non-standard 555 answer to a diff,
+// diffstat or deep listing that "was too large and timed out".
+const StatusDiffTooLarge = 555
+
+// maxErrorBody bounds how much of an error body an UnexpectedResponseError keeps.
+const maxErrorBody = 4 << 10
+
+// UnexpectedResponseError is a non-success answer from Bitbucket.
+//
+// It unwraps to pipeline.ErrNotFound for 404, to pipeline.ErrTooLarge and
+// pipeline.ErrUpstream for 555, and to pipeline.ErrUpstream otherwise, so
+// stages can use errors.Is without knowing HTTP.
+type UnexpectedResponseError struct {
+	Op     string // operation name, as reported to the Observer
+	Status int    // HTTP status code
+	Body   string // the response body, truncated to 4 KiB
+	// RetryAfter is the server's Retry-After, when it sent one.
+	RetryAfter time.Duration
+}
+
+func (e *UnexpectedResponseError) Error() string {
+	msg := errorMessage(e.Body)
+	text := http.StatusText(e.Status)
+	if e.Status == StatusDiffTooLarge {
+		text = "diff too large or timed out"
+	}
+	s := fmt.Sprintf("bitbucket %s: %d %s", e.Op, e.Status, text)
+	if msg != "" {
+		s += ": " + msg
+	}
+	return s
+}
+
+// Unwrap maps the status to the pipeline's sentinel errors.
+func (e *UnexpectedResponseError) Unwrap() []error {
+	switch e.Status {
+	case http.StatusNotFound:
+		return []error{pipeline.ErrNotFound}
+	case StatusDiffTooLarge:
+		return []error{pipeline.ErrTooLarge, pipeline.ErrUpstream}
+	default:
+		return []error{pipeline.ErrUpstream}
+	}
+}
+
+// errorMessage extracts error.message from Bitbucket's error JSON
+// ({"type":"error","error":{"message":...}}), or a short plain-text body.
+func errorMessage(body string) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+			Detail  string `json:"detail"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(body), &e) == nil && e.Error.Message != "" {
+		if e.Error.Detail != "" {
+			return e.Error.Message + " (" + e.Error.Detail + ")"
+		}
+		return e.Error.Message
+	}
+	body = strings.TrimSpace(body)
+	if len(body) > 200 || strings.HasPrefix(body, "<") {
+		return ""
+	}
+	return body
+}
+
+func statusOf(err error) int {
+	var ue *UnexpectedResponseError
+	if errors.As(err, &ue) {
+		return ue.Status
+	}
+	return 0
+}
+
+// IsNotFound reports whether err is a 404 from Bitbucket.
+func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+
+// IsRateLimited reports whether err is a 429 from Bitbucket that survived
+// the retries.
+func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
+
+// IsPermissionError reports whether Bitbucket refused the credentials (401)
+// or the access (403).
+func IsPermissionError(err error) bool {
+	s := statusOf(err)
+	return s == http.StatusUnauthorized || s == http.StatusForbidden
+}
+
+// IsDiffTooLarge reports whether Bitbucket answered 555: the diff (or
+// listing) was too large to compute in time.
+func IsDiffTooLarge(err error) bool { return statusOf(err) == StatusDiffTooLarge }

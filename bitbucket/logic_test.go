@@ -1,0 +1,157 @@
+package bitbucket
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// fakeAPI is a func-field apiClient for testing the logic without HTTP.
+// Methods without a func panic, so a test notices unexpected calls.
+type fakeAPI struct {
+	apiClient
+	srcPageFn      func(next string) (page[wireEntry], error)
+	commentsPageFn func(next string) (page[wireComment], error)
+	mergeBaseFn    func(a, b string) (wireCommit, error)
+}
+
+var _ apiClient = (*fakeAPI)(nil)
+
+func (f *fakeAPI) srcPage(_ context.Context, _ pipeline.Repo, _, _, next string) (page[wireEntry], error) {
+	return f.srcPageFn(next)
+}
+
+func (f *fakeAPI) commentsPage(_ context.Context, _ pipeline.Repo, _ int, next string) (page[wireComment], error) {
+	return f.commentsPageFn(next)
+}
+
+func (f *fakeAPI) mergeBase(_ context.Context, _ pipeline.Repo, a, b string) (wireCommit, error) {
+	return f.mergeBaseFn(a, b)
+}
+
+// pages serves n entries in pages of size per page, linking with "p<N>".
+func pages(n, size int) func(next string) (page[wireEntry], error) {
+	return func(next string) (page[wireEntry], error) {
+		start := 0
+		if next != "" {
+			start, _ = strconv.Atoi(next[1:])
+		}
+		var p page[wireEntry]
+		for i := start; i < min(start+size, n); i++ {
+			p.Values = append(p.Values, wireEntry{Type: "commit_file", Path: "f" + strconv.Itoa(i)})
+		}
+		if start+size < n {
+			p.Next = "p" + strconv.Itoa(start+size)
+		}
+		return p, nil
+	}
+}
+
+func TestListDirLimits(t *testing.T) {
+	tests := []struct {
+		name               string
+		entries, size, lim int
+		wantN              int
+		wantTruncated      bool
+	}{
+		{"fits in one page", 3, 10, 5, 3, false},
+		{"exactly the limit, last page", 4, 2, 4, 4, false},
+		{"limit at a page end with more", 6, 2, 4, 4, true},
+		{"limit inside a page", 6, 4, 3, 3, true},
+		{"empty", 0, 10, 5, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Client{api: &fakeAPI{srcPageFn: pages(tt.entries, tt.size)}}
+			got, truncated, err := c.ListDir(context.Background(), acme, "abc1234", "", tt.lim)
+			if err != nil || len(got) != tt.wantN || truncated != tt.wantTruncated {
+				t.Fatalf("ListDir = %d entries, truncated %v, %v; want %d, %v", len(got), truncated, err, tt.wantN, tt.wantTruncated)
+			}
+		})
+	}
+}
+
+func TestPaginationLoop(t *testing.T) {
+	c := &Client{api: &fakeAPI{commentsPageFn: func(string) (page[wireComment], error) {
+		return page[wireComment]{Next: "same", Values: []wireComment{{ID: 1}}}, nil
+	}}}
+	_, err := c.ListComments(context.Background(), acme, 1)
+	if !errors.Is(err, pipeline.ErrUpstream) {
+		t.Fatalf("err = %v, want upstream (pagination loop)", err)
+	}
+}
+
+func TestCommentMapping(t *testing.T) {
+	from, to := 3, 9
+	tests := []struct {
+		name string
+		in   wireComment
+		want pipeline.Comment
+	}{
+		{"general", wireComment{ID: 1, Content: wireText{Raw: "hi"}, User: wireAccount{DisplayName: "Mina"}},
+			pipeline.Comment{ID: 1, Body: "hi", Author: "Mina"}},
+		{"inline new line", wireComment{ID: 2, Inline: &wireInline{Path: "a.go", To: &to}, User: wireAccount{Nickname: "mpark"}},
+			pipeline.Comment{ID: 2, Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 9}, Author: "mpark"}},
+		{"inline old line only", wireComment{ID: 3, Inline: &wireInline{Path: "a.go", From: &from}, Deleted: true},
+			pipeline.Comment{ID: 3, Inline: &pipeline.InlineAnchor{Path: "a.go"}, Deleted: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, comment(tt.in)); d != "" {
+				t.Fatalf("comment (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestSameCommit(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{"668218c13e04", "668218c13e04a1b2c3d4", true},
+		{"668218C13E04", "668218c13e04", true},
+		{"668218c", "668218d", false},
+		{"abc", "abcdef0", false},
+		{"", "", false},
+		{"main", "main", true},
+	}
+	for _, tt := range tests {
+		if got := sameCommit(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameCommit(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}
+
+func TestIsAncestorUsesMergeBase(t *testing.T) {
+	var asked [2]string
+	c := &Client{api: &fakeAPI{mergeBaseFn: func(a, b string) (wireCommit, error) {
+		asked = [2]string{a, b}
+		return wireCommit{Hash: "aaaaaaa111111111"}, nil
+	}}}
+	ok, err := c.IsAncestor(context.Background(), acme, "aaaaaaa11111", "bbbbbbb22222")
+	if err != nil || !ok || asked != [2]string{"aaaaaaa11111", "bbbbbbb22222"} {
+		t.Fatalf("IsAncestor = %v, %v (asked %v)", ok, err, asked)
+	}
+	ok, _ = c.IsAncestor(context.Background(), acme, "ccccccc33333", "bbbbbbb22222")
+	if ok {
+		t.Fatal("a commit that is not the merge base was called an ancestor")
+	}
+}
+
+func TestDiffQuery(t *testing.T) {
+	got := diffQuery(pipeline.DiffOptions{ContextLines: 30, TwoDot: true})
+	want := url.Values{"context": {"30"}, "renames": {"true"}, "topic": {"false"}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatal(d)
+	}
+	if s := diffSpec("base1234", "head5678"); s != "head5678..base1234" {
+		t.Fatalf("diffSpec = %s", s)
+	}
+}
