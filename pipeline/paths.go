@@ -133,8 +133,9 @@ func ReasonOf(err error) string {
 //  5. make backslashes slashes;
 //  6. refuse URLs with a scheme (url), "~/" home paths (home_dir) and "C:"
 //     drive paths (drive_path) rather than guess what part is repository-relative;
-//  7. strip leading "/" and "./", drop "." and empty segments (so "src//a.go"
-//     and "src/./a.go" are "src/a.go"), refuse any ".." segment (parent_escape);
+//  7. strip leading "/" and "./", trim white space around each segment, drop
+//     "." and empty segments (so "src//a.go", "src/./a.go" and "src/ a.go" are
+//     "src/a.go"), refuse any ".." segment (parent_escape);
 //  8. refuse results longer than maxLen bytes (too_long; maxLen <= 0: no limit).
 //
 // The repository root ("", ".", "/") normalizes to "" with no error; callers
@@ -147,7 +148,7 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 	}
 	p := unquote(strings.TrimSpace(raw))
 	if i := strings.IndexAny(p, "?#"); i >= 0 {
-		p = p[:i]
+		p = strings.TrimSpace(p[:i])
 	}
 	if strings.IndexByte(p, '%') >= 0 {
 		u, err := url.PathUnescape(p)
@@ -171,18 +172,13 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		}
 	}
 	p = strings.ReplaceAll(p, "\\", "/")
-	if hasScheme(p) {
-		return "", refuse(ReasonURL, "")
-	}
-	if isDrivePath(p) {
-		return "", refuse(ReasonDrivePath, "")
-	}
-	if p == "~" || strings.HasPrefix(p, "~/") || (strings.HasPrefix(p, "~") && strings.Contains(p, "/")) {
-		return "", refuse(ReasonHomeDir, "")
+	if err := notRelative(p); err != nil {
+		return "", err
 	}
 	segs := strings.Split(p, "/")
 	out := segs[:0]
 	for _, s := range segs {
+		s = strings.TrimSpace(s)
 		switch s {
 		case "", ".":
 			continue
@@ -192,6 +188,10 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		out = append(out, s)
 	}
 	p = strings.Join(out, "/")
+	// Again on the cleaned path: "/C:/x" and "./~/x" hide behind a prefix.
+	if err := notRelative(p); err != nil {
+		return "", err
+	}
 	if maxLen > 0 && len(p) > maxLen {
 		return "", refuse(ReasonTooLong, tooLongMsg(maxLen))
 	}
@@ -276,6 +276,19 @@ func hasScheme(p string) bool {
 		return true
 	}
 	return false
+}
+
+// notRelative refuses URLs, drive paths and home paths.
+func notRelative(p string) error {
+	switch {
+	case hasScheme(p):
+		return refuse(ReasonURL, "")
+	case isDrivePath(p):
+		return refuse(ReasonDrivePath, "")
+	case p == "~" || strings.HasPrefix(p, "~") && strings.Contains(p, "/"):
+		return refuse(ReasonHomeDir, "")
+	}
+	return nil
 }
 
 // isDrivePath reports "C:" or "C:/..." (after backslashes became slashes).
