@@ -28,6 +28,7 @@ const (
 	ReasonPerFileCap    = "per_file_cap"   // Limits.NeedsPerFile reached for the changed file
 	ReasonTotalCap      = "total_cap"      // Limits.NeedsTotal reached
 	ReasonUnsupportedOp = "unsupported_op" // op other than get_file / list_dir
+	ReasonInvalidNeed   = "invalid_need"   // neither a path string nor an {op, path} object, or a non-string path
 )
 
 // Reasons lists every reason code, in check order. The API may pre-initialise
@@ -35,7 +36,7 @@ const (
 var Reasons = []string{
 	ReasonEmpty, ReasonBadEncoding, ReasonControlChar, ReasonParentEscape, ReasonTooLong,
 	ReasonURL, ReasonHomeDir, ReasonDrivePath, ReasonSecret, ReasonNoise, ReasonChangedFile,
-	ReasonDuplicate, ReasonPerFileCap, ReasonTotalCap, ReasonUnsupportedOp,
+	ReasonDuplicate, ReasonPerFileCap, ReasonTotalCap, ReasonUnsupportedOp, ReasonInvalidNeed,
 }
 
 var reasonMessages = map[string]string{
@@ -54,6 +55,7 @@ var reasonMessages = map[string]string{
 	ReasonPerFileCap:    "per-file request cap reached",
 	ReasonTotalCap:      "total request cap reached",
 	ReasonUnsupportedOp: "unsupported op refused: use get_file or list_dir",
+	ReasonInvalidNeed:   "need refused: it is neither a path string nor an {op, path} object",
 }
 
 // ReasonMessage returns the default human sentence for a reason code ("" for
@@ -350,7 +352,8 @@ func NormalizeOp(op string) (string, bool) {
 // stage do before any repository read: the op (NormalizeOp), the path
 // (CheckRequestPath) and the root (list_dir only). It returns the normalized
 // need, or the reason code and a *PathError for the Rejected entry; on refusal
-// the returned need holds the op as normalized so far and the path as given.
+// the returned need holds the op as normalized so far and the path normalized
+// (secret) or as given (normalization failed).
 func CheckNeed(op, rawPath string, lim Limits) (Need, string, error) {
 	o, ok := NormalizeOp(op)
 	if !ok {
@@ -359,7 +362,10 @@ func CheckNeed(op, rawPath string, lim Limits) (Need, string, error) {
 	}
 	p, reason, err := CheckRequestPath(rawPath, lim)
 	if err != nil {
-		return Need{Op: o, Path: rawPath}, reason, err
+		if p == "" {
+			p = rawPath // normalization failed: show the path as given
+		}
+		return Need{Op: o, Path: p}, reason, err
 	}
 	if p == "" && o == OpGetFile {
 		msg := "empty path: get_file needs a file path"
