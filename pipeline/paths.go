@@ -127,9 +127,10 @@ func ReasonOf(err error) string {
 //
 //  1. trim white space and one pair of surrounding quotes or backticks;
 //  2. cut "?query" and "#fragment" (the seed removed only the two characters);
-//  3. undo percent-encoding once; an invalid escape, invalid UTF-8, or an
-//     escape left over that still decodes to '/', '\', '.', '%' or a control
-//     character (double encoding such as %252e%252e) is refused (bad_encoding);
+//  3. undo percent-encoding once; an invalid escape, invalid UTF-8, an escape
+//     left over that still decodes to '/', '\', '.', '%' or a control
+//     character (double encoding such as %252e%252e), or a '%', '?' or '#'
+//     produced by decoding is refused (bad_encoding);
 //  4. refuse NUL, C0/C1 controls, DEL, line separators and invisible format
 //     characters such as the U+202E right-to-left override (control_char);
 //  5. make backslashes slashes;
@@ -143,7 +144,30 @@ func ReasonOf(err error) string {
 // The repository root ("", ".", "/") normalizes to "" with no error; callers
 // decide whether the root is acceptable (list_dir) or not (get_file).
 // Errors are *PathError values carrying the reason code.
+//
+// The result is a fixed point: NormalizePath(NormalizePath(x)) == NormalizePath(x),
+// so a later stage re-checking a request gets the same path back. To keep it
+// so, a '%', '?' or '#' that percent-decoding produced is refused, and the
+// quote and space tidying is repeated until nothing changes.
 func NormalizePath(raw string, maxLen int) (string, error) {
+	p, err := normalizeOnce(raw, maxLen)
+	for i := 0; err == nil && i < 4; i++ {
+		q, err2 := normalizeOnce(p, maxLen)
+		if err2 != nil {
+			return "", err2
+		}
+		if q == p {
+			return p, nil
+		}
+		p = q
+	}
+	if err != nil {
+		return "", err
+	}
+	return "", refuse(ReasonBadEncoding, "path does not settle: too many nested quotes")
+}
+
+func normalizeOnce(raw string, maxLen int) (string, error) {
 	// Refuse absurd input before doing any work on it.
 	if maxLen > 0 && len(raw) > 4*maxLen+64 {
 		return "", refuse(ReasonTooLong, tooLongMsg(maxLen))
@@ -159,6 +183,9 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		}
 		if doubleEncoded(u) {
 			return "", refuse(ReasonBadEncoding, "double percent-encoding refused")
+		}
+		if strings.ContainsAny(u, "%?#") {
+			return "", refuse(ReasonBadEncoding, "percent-encoded '%', '?' or '#' refused")
 		}
 		p = strings.TrimSpace(u)
 	}
