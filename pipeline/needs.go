@@ -3,8 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"sort"
+		"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -196,6 +195,9 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		res.Warnings = append(res.Warnings, r.warnings...)
 	}
 
+	res.Rejected = make([]Rejected, 0, len(props))
+	totalCapMsg := "cap of " + strconv.Itoa(total) + " requests in all reached"
+	perFileMsg := map[string]string{}
 	type key struct{ op, path string }
 	seen := make(map[key]bool)
 	used := make(map[string]int)
@@ -230,9 +232,14 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		case seen[k]:
 			reject(n.Op, n.Path, ReasonDuplicate, "duplicate request refused: "+n.Op+" "+displayPath(n.Path)+" was already requested")
 		case used[pr.file] >= perFile:
-			reject(n.Op, n.Path, ReasonPerFileCap, "cap of "+strconv.Itoa(perFile)+" requests per changed file reached for "+displayFile(pr.file))
+			msg, ok := perFileMsg[pr.file]
+			if !ok {
+				msg = "cap of " + strconv.Itoa(perFile) + " requests per changed file reached for " + displayFile(pr.file)
+				perFileMsg[pr.file] = msg
+			}
+			reject(n.Op, n.Path, ReasonPerFileCap, msg)
 		case len(res.Requests) >= total:
-			reject(n.Op, n.Path, ReasonTotalCap, "cap of "+strconv.Itoa(total)+" requests in all reached")
+			reject(n.Op, n.Path, ReasonTotalCap, totalCapMsg)
 		default:
 			seen[k] = true
 			used[pr.file]++
@@ -310,11 +317,10 @@ func (r *scoutReader) read(raw []byte) error {
 	return nil
 }
 
+// decodeJSON decodes one JSON value; numbers become float64.
 func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
 	var v any
-	if err := d.Decode(&v); err != nil {
+	if err := json.Unmarshal(b, &v); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -326,7 +332,7 @@ func jsonKind(v any) string {
 		return "null"
 	case bool:
 		return "a boolean"
-	case json.Number:
+	case float64:
 		return "a number"
 	case string:
 		return "a string"
@@ -561,8 +567,8 @@ func (r *scoutReader) need(m map[string]any, file string) {
 	switch v := m["path"].(type) {
 	case string:
 		p.path = v
-	case json.Number:
-		p.path = v.String()
+	case float64:
+		p.path = strconv.FormatFloat(v, 'f', -1, 64)
 	case nil:
 		if _, present := m["path"]; present {
 			p.invalid = "need refused: its path is null"
@@ -615,16 +621,8 @@ func (r *scoutReader) text(t string, depth int) {
 // decodeWhole decodes t when it is exactly one JSON value (space around it
 // allowed).
 func decodeWhole(t string) (any, bool) {
-	d := json.NewDecoder(strings.NewReader(t))
-	d.UseNumber()
-	var v any
-	if d.Decode(&v) != nil {
-		return nil, false
-	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, false // something follows the value
-	}
-	return v, true
+	v, err := decodeJSON([]byte(t))
+	return v, err == nil
 }
 
 // fencedBlocks returns the contents of ``` fenced blocks, in order.

@@ -503,3 +503,36 @@ func FuzzNeeds(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkNeeds times a 2,000 × 20 scout answer read from
+// testdata-free generated JSON; scripts/bench-needs.sh compares it with the
+// seed's JavaScript.
+func BenchmarkNeeds(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"files":[`)
+	var changed []ChangedFile
+	for i := 0; i < 2000; i++ {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, `{"path":"src/c%04d.go","needs":[`, i)
+		changed = append(changed, ChangedFile{Path: fmt.Sprintf("src/c%04d.go", i)})
+		for j := 0; j < 20; j++ {
+			if j > 0 {
+				sb.WriteByte(',')
+			}
+			p := []string{"pkg/m%03d/f.go", "./pkg/m%03d/g.go?raw=1", "../x%03d", "dist/%03d.js", ".env.%03d", "src/c%04d.go"}[(i+j)%6]
+			fmt.Fprintf(&sb, `{"op":"get_file","path":%q,"reason":"caller"}`, fmt.Sprintf(p, (i*7+j)%500))
+		}
+		sb.WriteString("]}")
+	}
+	sb.WriteString("]}")
+	in := NeedsInput{Workspace: "w", RepoSlug: "r", Ref: "x", Files: changed, Scout: json.RawMessage(sb.String())}
+	b.SetBytes(int64(sb.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Needs(in, DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -150,8 +150,20 @@ func ReasonOf(err error) string {
 // so, a '%', '?' or '#' that percent-decoding produced is refused, and the
 // quote and space tidying is repeated until nothing changes.
 func NormalizePath(raw string, maxLen int) (string, error) {
+	if isClean(raw) {
+		if maxLen > 0 && len(raw) > maxLen {
+			return "", refuse(ReasonTooLong, tooLongMsg(maxLen))
+		}
+		if err := notRelative(raw); err != nil {
+			return "", err
+		}
+		return raw, nil
+	}
 	p, err := normalizeOnce(raw, maxLen)
 	for i := 0; err == nil && i < 4; i++ {
+		if p == "" || isClean(p) {
+			return p, nil
+		}
 		q, err2 := normalizeOnce(p, maxLen)
 		if err2 != nil {
 			return "", err2
@@ -165,6 +177,31 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		return "", err
 	}
 	return "", refuse(ReasonBadEncoding, "path does not settle: too many nested quotes")
+}
+
+// isClean is the fast path: plain ASCII names separated by single slashes,
+// no leading or trailing slash, no "." or ".." segment, nothing any step of
+// normalizeOnce would change or refuse (URL, drive and home checks aside).
+func isClean(p string) bool {
+	if p == "" {
+		return false
+	}
+	segStart := 0
+	for i := 0; i <= len(p); i++ {
+		if i == len(p) || p[i] == '/' {
+			seg := p[segStart:i]
+			if seg == "" || seg == "." || seg == ".." {
+				return false
+			}
+			segStart = i + 1
+			continue
+		}
+		c := p[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func normalizeOnce(raw string, maxLen int) (string, error) {
@@ -364,8 +401,14 @@ const (
 // is get_file (the seed's default). Anything else is refused (ok false),
 // unlike the seed, which read every unknown op as get_file.
 func NormalizeOp(op string) (string, bool) {
+	switch op {
+	case OpGetFile, "":
+		return OpGetFile, true
+	case OpListDir:
+		return OpListDir, true
+	}
 	o := strings.ToLower(strings.TrimSpace(op))
-	o = strings.NewReplacer("-", "_", " ", "_").Replace(o)
+	o = opReplacer.Replace(o)
 	switch o {
 	case "", "get_file", "getfile":
 		return OpGetFile, true
@@ -374,6 +417,8 @@ func NormalizeOp(op string) (string, bool) {
 	}
 	return strings.TrimSpace(op), false
 }
+
+var opReplacer = strings.NewReplacer("-", "_", " ", "_")
 
 // CheckNeed validates one (op, path) pair the way /v1/needs and the batch
 // stage do before any repository read: the op (NormalizeOp), the path
@@ -497,13 +542,17 @@ var (
 // keys next to private ones (id_rsa.pub) are refused with them.
 func SecretKind(p string) string {
 	lp := strings.ToLower(p)
-	segs := strings.Split(lp, "/")
-	for _, s := range segs[:len(segs)-1] {
-		if k, ok := secretDirs[s]; ok {
+	base := lp
+	for {
+		seg, rest, more := strings.Cut(base, "/")
+		if !more {
+			break
+		}
+		if k, ok := secretDirs[seg]; ok {
 			return k
 		}
+		base = rest
 	}
-	base := segs[len(segs)-1]
 	if k, ok := secretDirs[base]; ok {
 		return k // listing .ssh or .git is as bad as reading inside it
 	}
@@ -555,14 +604,17 @@ var (
 // ("vendor/x.go", "vendor/"): a file named BUILD or out is not noise. To test
 // a directory, pass it with a trailing "/".
 func IsNoisePath(p string) bool {
-	lp := strings.ToLower(p)
-	segs := strings.Split(lp, "/")
-	for _, s := range segs[:len(segs)-1] {
-		if noiseDirs[s] {
+	base := strings.ToLower(p)
+	for {
+		seg, rest, more := strings.Cut(base, "/")
+		if !more {
+			break
+		}
+		if noiseDirs[seg] {
 			return true
 		}
+		base = rest
 	}
-	base := segs[len(segs)-1]
 	if noiseNames[base] {
 		return true
 	}
