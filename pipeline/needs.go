@@ -142,7 +142,6 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 	}
 
 	changed := make(map[string]bool, len(in.Files))
-	var props []proposal
 	hasFileNeeds := false
 	for i, f := range in.Files {
 		field := "files[" + strconv.Itoa(i) + "].path"
@@ -157,9 +156,11 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		if f.Needs != nil {
 			hasFileNeeds = true
 		}
-		for _, n := range f.Needs {
-			props = append(props, proposal{file: p, op: n.Op, path: n.Path})
-		}
+	}
+	scout := bytes.TrimSpace(in.Scout)
+	scoutMissing := len(scout) == 0 || string(scout) == "null"
+	if scoutMissing && !hasFileNeeds {
+		return NeedsResult{}, Invalidf("scout", "missing: pass the scout answer (its raw text or parsed JSON) or files[].needs")
 	}
 
 	res := NeedsResult{
@@ -176,26 +177,6 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		res.Stats.Reasons[r] = 0
 	}
 
-	scout := bytes.TrimSpace(in.Scout)
-	if len(scout) == 0 || string(scout) == "null" {
-		if !hasFileNeeds {
-			return NeedsResult{}, Invalidf("scout", "missing: pass the scout answer (its raw text or parsed JSON) or files[].needs")
-		}
-		res.Stats.ScoutSource = "missing"
-	} else {
-		r := scoutReader{}
-		if err := r.read(scout); err != nil {
-			return NeedsResult{}, err
-		}
-		props = append(props, r.props...)
-		res.Stats.ScoutSource = r.source
-		res.Stats.ScoutShape = r.shape
-		res.Stats.ScoutWrapper = strings.Join(r.wrappers, ">")
-		res.Stats.ParseError = r.parseErr
-		res.Warnings = append(res.Warnings, r.warnings...)
-	}
-
-	res.Rejected = make([]Rejected, 0, len(props))
 	totalCapMsg := "cap of " + strconv.Itoa(total) + " requests in all reached"
 	perFileMsg := map[string]string{}
 	type key struct{ op, path string }
@@ -209,16 +190,19 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		res.Rejected = append(res.Rejected, Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
 		res.Stats.Reasons[reason]++
 	}
-	for _, pr := range props {
+	// add checks one need as soon as it is read, in order; there is no
+	// intermediate list, so a 40,000-need answer costs no extra copy.
+	add := func(pr proposal) {
+		res.Stats.Proposed++
 		files[pr.file] = true
 		if pr.invalid != "" {
 			reject(pr.op, shorten(pr.path), ReasonInvalidNeed, pr.invalid)
-			continue
+			return
 		}
 		n, reason, err := CheckNeed(pr.op, pr.path, lim)
 		if err != nil {
 			reject(n.Op, shorten(n.Path), reason, err.Error())
-			continue
+			return
 		}
 		noise := n.Path != "" && IsNoisePath(n.Path)
 		if n.Op == OpListDir && n.Path != "" {
@@ -252,7 +236,26 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		}
 	}
 
-	res.Stats.Proposed = len(props)
+	for _, f := range in.Files {
+		p, _ := NormalizePath(f.Path, 0)
+		for _, n := range f.Needs {
+			add(proposal{file: p, op: n.Op, path: n.Path})
+		}
+	}
+	if scoutMissing {
+		res.Stats.ScoutSource = "missing"
+	} else {
+		r := scoutReader{emit: add}
+		if err := r.read(scout); err != nil {
+			return NeedsResult{}, err
+		}
+		res.Stats.ScoutSource = r.source
+		res.Stats.ScoutShape = r.shape
+		res.Stats.ScoutWrapper = strings.Join(r.wrappers, ">")
+		res.Stats.ParseError = r.parseErr
+		res.Warnings = append(res.Warnings, r.warnings...)
+	}
+
 	res.Stats.Accepted = len(res.Requests)
 	res.Stats.Rejected = len(res.Rejected)
 	res.Stats.Files = len(files)
@@ -290,7 +293,7 @@ func shorten(p string) string {
 
 // scoutReader reads the scout answer into proposals.
 type scoutReader struct {
-	props    []proposal
+	emit     func(proposal)
 	source   string
 	shape    string
 	wrappers []string
@@ -472,7 +475,7 @@ func (r *scoutReader) array(a []any, file string, depth int) {
 		r.setShape("array")
 		switch x := e.(type) {
 		case string:
-			r.props = append(r.props, proposal{file: file, path: x})
+			r.emit(proposal{file: file, path: x})
 		case map[string]any:
 			if ns, ok := x["needs"]; ok {
 				f, _ := attribution(x, "path", "file", "for")
@@ -487,9 +490,9 @@ func (r *scoutReader) array(a []any, file string, depth int) {
 				r.need(x, file)
 				continue
 			}
-			r.props = append(r.props, proposal{file: file, invalid: "need refused: an object without op, path or needs"})
+			r.emit(proposal{file: file, invalid: "need refused: an object without op, path or needs"})
 		default:
-			r.props = append(r.props, proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
+			r.emit(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
 		}
 	}
 }
@@ -533,20 +536,20 @@ func (r *scoutReader) needs(v any, file string, depth int) {
 		for _, e := range x {
 			switch n := e.(type) {
 			case string:
-				r.props = append(r.props, proposal{file: file, path: n})
+				r.emit(proposal{file: file, path: n})
 			case map[string]any:
 				r.need(n, file)
 			default:
-				r.props = append(r.props, proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
+				r.emit(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
 			}
 		}
 	case string:
 		if strings.TrimSpace(x) != "" {
-			r.props = append(r.props, proposal{file: file, path: x})
+			r.emit(proposal{file: file, path: x})
 		}
 	case nil:
 	default:
-		r.props = append(r.props, proposal{file: file, invalid: "need refused: needs is " + jsonKind(v) + ", not an array"})
+		r.emit(proposal{file: file, invalid: "need refused: needs is " + jsonKind(v) + ", not an array"})
 	}
 }
 
@@ -578,7 +581,7 @@ func (r *scoutReader) need(m map[string]any, file string) {
 	default:
 		p.invalid = "need refused: its path is " + jsonKind(v) + ", not a string"
 	}
-	r.props = append(r.props, p)
+	r.emit(p)
 }
 
 // text reads the scout's raw text.

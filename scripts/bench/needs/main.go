@@ -1,7 +1,7 @@
 // Command needs is the Go half of scripts/bench-needs.sh: it generates a scout
 // answer of -files changed files × -needs needs each (deterministic, with the
 // hostile and noisy paths a model produces), writes it for the node half, and
-// times pipeline.Needs on it with testing.Benchmark.
+// times pipeline.Needs on it (process CPU time and wall time per call).
 //
 //	go run ./scripts/bench/needs -out /tmp/needs-input.json
 //	go run ./scripts/bench/needs -check /tmp/seed-requests.json
@@ -13,7 +13,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"testing"
+	"runtime"
+	"syscall"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -77,24 +79,43 @@ func run() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	bench := func(in pipeline.NeedsInput) testing.BenchmarkResult {
-		return testing.Benchmark(func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := pipeline.Needs(in, lim); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-	rj := bench(in)
-	rt := bench(inText)
-	fmt.Printf("go_input_bytes=%d\n", len(scoutJSON))
+	rj := timeIt(func() { _, _ = pipeline.Needs(in, lim) })
+	rt := timeIt(func() { _, _ = pipeline.Needs(inText, lim) })
+	fmt.Printf("go_version=%s go_input_bytes=%d\n", runtime.Version(), len(scoutJSON))
 	fmt.Printf("go_proposed=%d go_accepted=%d go_rejected=%d\n", res.Stats.Proposed, res.Stats.Accepted, res.Stats.Rejected)
 	fmt.Printf("go_reasons=%v\n", res.Stats.Reasons)
-	fmt.Printf("go_json_ns_per_op=%d go_json_allocs_per_op=%d go_json_runs=%d\n", rj.NsPerOp(), rj.AllocsPerOp(), rj.N)
-	fmt.Printf("go_text_ns_per_op=%d go_text_allocs_per_op=%d go_text_runs=%d\n", rt.NsPerOp(), rt.AllocsPerOp(), rt.N)
+	fmt.Printf("go_json_cpu_ns_per_op=%d go_json_wall_ns_per_op=%d go_json_runs=%d\n", rj.cpu, rj.wall, rj.runs)
+	fmt.Printf("go_text_cpu_ns_per_op=%d go_text_wall_ns_per_op=%d go_text_runs=%d\n", rt.cpu, rt.wall, rt.runs)
 	return 0
+}
+
+type timing struct {
+	cpu, wall int64 // per call, ns
+	runs      int
+}
+
+// timeIt runs fn (after 3 warm-up calls) until 2s of process CPU time and 5
+// calls have passed. CPU time (user+system, all threads, so GC counts) is the
+// figure to compare: the machine is shared and wall time swings with its load.
+func timeIt(fn func()) timing {
+	for range 3 {
+		fn()
+	}
+	cpu0, wall0 := cpuNow(), time.Now()
+	runs := 0
+	for runs < 5 || cpuNow()-cpu0 < 2*time.Second {
+		fn()
+		runs++
+	}
+	return timing{cpu: int64(cpuNow()-cpu0) / int64(runs), wall: int64(time.Since(wall0)) / int64(runs), runs: runs}
+}
+
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // generate builds the scout answer: mostly plausible repository paths that
