@@ -186,9 +186,8 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 	// Rejections are gathered in fixed-size chunks and copied once at the
 	// end: growing one big slice of pointerful structs re-copied it (with
 	// GC write barriers) a dozen times on a 40,000-need answer.
-	const chunk = 1024
 	var chunks [][]Rejected
-	cur := res.Rejected
+	cur, size, inChunks := res.Rejected, 8, 0
 	reject := func(op, path, reason, msg string) {
 		if msg == "" {
 			msg = reasonMessages[reason]
@@ -196,8 +195,10 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 		if len(cur) == cap(cur) {
 			if len(cur) > 0 {
 				chunks = append(chunks, cur)
+				inChunks += len(cur)
+				size = min(2*size, 1024)
 			}
-			cur = make([]Rejected, 0, chunk)
+			cur = make([]Rejected, 0, size)
 		}
 		cur = append(cur, Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
 		res.Stats.Reasons[reason]++
@@ -271,7 +272,7 @@ func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
 	if len(chunks) == 0 {
 		res.Rejected = cur
 	} else {
-		all := make([]Rejected, 0, len(chunks)*chunk+len(cur))
+		all := make([]Rejected, 0, inChunks+len(cur))
 		for _, c := range chunks {
 			all = append(all, c...)
 		}
@@ -616,7 +617,9 @@ func (r *scoutReader) text(t string, depth int) {
 		r.source = "empty"
 		return
 	}
-	if v, ok := decodeWhole(t); ok {
+	if c := t[0]; c != '{' && c != '[' && c != '"' {
+		// Prose: not one JSON value, skip the attempt.
+	} else if v, ok := decodeWhole(t); ok {
 		r.source = "text"
 		r.value(v, depth)
 		return

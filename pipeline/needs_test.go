@@ -536,3 +536,22 @@ func BenchmarkNeeds(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkNeedsSmall times a realistic answer: testdata/needs/fenced-mixed.json
+// (15 needs in raw text with a fence).
+func BenchmarkNeedsSmall(b *testing.B) {
+	raw, err := os.ReadFile(filepath.Join("testdata", "needs", "fenced-mixed.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var in NeedsInput
+	if err := json.Unmarshal(raw, &in); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Needs(in, DefaultLimits()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
