@@ -617,12 +617,13 @@ func (r *scoutReader) text(t string, depth int) {
 		r.source = "empty"
 		return
 	}
-	if c := t[0]; c != '{' && c != '[' && c != '"' {
-		// Prose: not one JSON value, skip the attempt.
-	} else if v, ok := decodeWhole(t); ok {
-		r.source = "text"
-		r.value(v, depth)
-		return
+	// The whole text as one JSON value (prose is not tried: it cannot be).
+	if c := t[0]; c == '{' || c == '[' || c == '"' {
+		if v, ok := decodeWhole(t); ok {
+			r.source = "text"
+			r.value(v, depth)
+			return
+		}
 	}
 	for _, block := range fencedBlocks(t) {
 		if v, ok := decodeCandidate(block); ok {
