@@ -714,8 +714,10 @@ func plausible(v any) bool {
 	return false
 }
 
-// maxEmbeddedTries bounds the candidates tried in prose (each costs a scan).
-const maxEmbeddedTries = 64
+// maxEmbeddedTries bounds the candidates tried in prose: each costs a scan to
+// the closing bracket, so hostile text ("{{{{...") costs at most this many
+// passes over it.
+const maxEmbeddedTries = 32
 
 // firstJSONValue finds the first balanced {...} or [...] in prose that decodes
 // to a plausible value. Brackets inside JSON strings are skipped.
@@ -725,11 +727,11 @@ func firstJSONValue(t string) (any, bool) {
 		if t[i] != '{' && t[i] != '[' {
 			continue
 		}
+		tries++ // every start costs a scan, found or not: bounded work on hostile text
 		end := balancedEnd(t, i)
 		if end < 0 {
 			continue
 		}
-		tries++
 		if v, ok := decodeCandidate(t[i:end]); ok {
 			return v, true
 		}

@@ -172,6 +172,8 @@ func TestNeedsPlaceholder(t *testing.T) {
 		{"broken json", scoutText(`{"files":[{"path":"src/a.go","needs":[{"path":"x"`), true},
 		{"unknown keys", json.RawMessage(`{"answer":"none","confidence":1}`), true},
 		{"no choices", json.RawMessage(`{"choices":[]}`), true},
+		{"many open braces", scoutText(strings.Repeat("{[", 200_000)), true},
+		{"many bracketed words", scoutText(strings.Repeat("see [1] and {x} ", 5_000) + `{"needs":["a.go"]}`), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
