@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command needs is the Go half of scripts/bench-needs.sh: it generates a scout
 // answer of -files changed files × -needs needs each (deterministic, with the
 // hostile and noisy paths a model produces), writes it for the node half, and
