@@ -1,6 +1,5 @@
 package pipeline
 
-
 // DroppedContext is one context item left out of the review prompt.
 type DroppedContext struct {
 	Op     string `json:"op"`
