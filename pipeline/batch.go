@@ -293,27 +293,16 @@ func (b *Batcher) plan(i int, req Request, in BatchInput) (lookupPlan, LookupRes
 	return lookupPlan{valid: true, rr: rr, op: op, path: clean}, LookupResult{}
 }
 
-// checkLookupPath normalizes a requested path and refuses secret paths: the
-// one place the batch checks paths, so that it can switch to the hardened
-// CheckRequestPath (same signature) when that lands. reason is the lookupFailure's
-// snake_case code.
+// checkLookupPath is the batch's last line of defence: the hardened
+// CheckRequestPath (normalize + secret refusal), plus a refusal of the root
+// for get_file. reason is the lookupFailure's snake_case code.
 func checkLookupPath(raw string, lim Limits) (clean string, reason string, err error) {
-	clean, err = NormalizePath(raw, lim.MaxPathLen)
-	switch {
-	case errors.Is(err, ErrPathParent):
-		return "", "parent_escape", err
-	case errors.Is(err, ErrPathControl):
-		return "", "control_char", err
-	case errors.Is(err, ErrPathTooLong):
-		return "", "too_long", err
-	case errors.Is(err, ErrPathEncode):
-		return "", "bad_encoding", err
-	case err != nil:
-		return "", "invalid_path", err
-	case clean == "":
-		return "", "empty", ErrPathEmpty
-	case IsSecretPath(clean):
-		return "", LookupSecret, ErrSecret
+	clean, reason, err = CheckRequestPath(raw, lim)
+	if err != nil {
+		return "", reason, err
+	}
+	if clean == "" {
+		return "", ReasonEmpty, ErrPathEmpty
 	}
 	return clean, "", nil
 }

@@ -225,7 +225,7 @@ func TestBatchRun(t *testing.T) {
 				lookupFail(OpGetFile, "latin1.txt", "binary file (not valid UTF-8 text)", LookupBinary),
 				lookupFail(OpGetFile, "huge.sql", "file is 2.1 MiB, over the 512 KiB limit", LookupTooLarge),
 				lookupFail(OpGetFile, "sloppy.log", "file is 600 KiB, over the 512 KiB limit", LookupTooLarge),
-				lookupFail(OpGetFile, ".env.production", "secret path refused", LookupSecret),
+				lookupFail(OpGetFile, ".env.production", "secret path refused: .env files are never read", LookupSecret),
 				lookupFail(OpGetFile, "../etc/passwd", "parent directory segment (..) refused", "parent_escape"),
 				lookupFail(OpGetFile, "src", "is a directory: use list_dir", LookupIsDir),
 				lookupFail(OpListDir, "src/a.go", "not a directory: use get_file", LookupNotDir),

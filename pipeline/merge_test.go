@@ -301,7 +301,7 @@ func TestMergeItems(t *testing.T) {
 		{OK: true, Op: "get_file", Path: "ok.go", Content: "package ok\n"},
 		{Op: "get_file", Path: "nocontent.go", Error: "could not be read (no error given)"},
 		{OK: true, Op: "get_file", Path: "seed-style.go", Content: "x\n"},
-		{Op: "get_file", Path: "config/.env", Error: "secret path refused"},
+		{Op: "get_file", Path: "config/.env", Error: "secret path refused: .env files are never read"},
 		{OK: true, Op: "list_dir", Path: "", Content: "dir       pay/\n(listing cut at 1 entries: more exist)\n"},
 		{Op: "frobnicate", Path: "x", Error: `unsupported op "frobnicate": use get_file or list_dir`},
 		{Op: "get_file", Path: "more.go", Error: "total limit of 12 reached"},
