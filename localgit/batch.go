@@ -59,8 +59,16 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 		}
 		e, ok := entries[c]
 		if !ok {
-			out[i].Err = fmt.Errorf("%s: %w", c, pipeline.ErrNotFound)
-			continue
+			// ls-tree leaves out a directory named next to paths inside it;
+			// ask for that path alone.
+			var err error
+			if e, err = statPath(ctx, dir, sha, c); err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				out[i].Err = err
+				continue
+			}
 		}
 		if err := entryError(e, maxBytes); err != nil {
 			out[i].Err = err

@@ -215,8 +215,8 @@ func commitID(ctx context.Context, dir, commit string) (string, error) {
 }
 
 // checkPath refuses repository paths that are not clean relative paths. Paths
-// reach git as "<commit>:<path>" object names or after "--" with literal
-// pathspecs, so this is defence in depth, not the only guard.
+// reach git after --end-of-options with literal pathspecs, so this is
+// defence in depth, not the only guard.
 func checkPath(p string, allowRoot bool) (string, error) {
 	if p == "" || p == "." {
 		if allowRoot {
@@ -285,10 +285,12 @@ func parseTreeEntry(rec []byte) (treeEntry, error) {
 	return e, nil
 }
 
-// lsTree runs `git ls-tree -l -z <commit> -- <paths...>` and returns its
+// lsTree runs `git ls-tree -l -z --end-of-options <commit> <paths...>` and returns its
 // entries, at most limit (0: all); more reports that entries were left out.
 func lsTree(ctx context.Context, dir, commit string, limit int, paths ...string) (entries []treeEntry, more bool, err error) {
-	args := append([]string{"ls-tree", "-l", "-z", "--end-of-options", commit, "--"}, paths...)
+	// ls-tree takes no "--": after --end-of-options and the tree-ish every
+	// argument is a path (a "--" would be one too).
+	args := append([]string{"ls-tree", "-l", "-z", "--end-of-options", commit}, paths...)
 	cmd := gitCmd(ctx, dir, args...)
 	var stderr limitedBuffer
 	stderr.max = 4 << 10
