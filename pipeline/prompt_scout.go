@@ -102,12 +102,12 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 		writeFenced(&b, "diff", f.Diff)
 		switch {
 		case f.SourceRange == nil:
-			b.WriteString("\n### New source\n\nNot shown (no changed lines, a symbolic link, or unreadable); see the diff.\n")
+			b.WriteString("\n### New source\n\nNot shown: " + noSourceReason(f) + ".\n")
 		case len(f.SourceRange.Windows) > 0:
 			b.WriteString("\n### New source (only lines " + rangeLabel(*f.SourceRange) + " shown; each window starts with a \"--- lines a-b of n ---\" label)\n\n")
 			writeFenced(&b, f.Language, f.Source)
 		default:
-			b.WriteString("\n### New source (whole file, " + strconv.Itoa(f.SourceRange.Total) + " lines)\n\n")
+			b.WriteString("\n### New source (whole file, " + plural(f.SourceRange.Total, "line") + ")\n\n")
 			writeFenced(&b, f.Language, f.Source)
 		}
 	}
@@ -119,6 +119,27 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 	}
 	b.WriteString("\n# Answer\n\nAnswer with the JSON object described in the instructions and nothing else.\n")
 	return Prompt{System: system, User: b.String()}
+}
+
+// noSourceReason says why a shown file has no source, from its diff header.
+func noSourceReason(f ChangedFile) string {
+	header, _, hunks := strings.Cut(f.Diff, "\n@@ ")
+	switch {
+	case strings.Contains(header, "\nnew file mode 120000") || strings.Contains(header, "\nnew mode 120000") ||
+		strings.Contains(header, " 120000\n"):
+		return "a symbolic link (the diff shows its target)"
+	case !hunks:
+		return "no line changed (a rename or mode change only)"
+	}
+	return "the file is empty or could not be read (see warnings); the diff is all there is"
+}
+
+// plural renders "1 line" or "n lines".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // writeFenced writes text in a Markdown code fence longer than any backtick
