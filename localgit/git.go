@@ -77,9 +77,8 @@ func runGit(ctx context.Context, dir string, maxOut int64, args ...string) ([]by
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("run git %s: %w", args[0], err)
 	}
-	var buf bytes.Buffer
-	n, readErr := buf.ReadFrom(io.LimitReader(stdout, maxOut+1))
-	if n > maxOut {
+	out, readErr := readAllChunked(io.LimitReader(stdout, maxOut+1))
+	if int64(len(out)) > maxOut {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		return nil, fmt.Errorf("git %s: output over %d bytes: %w", args[0], maxOut, errOutputLimit)
@@ -91,14 +90,44 @@ func runGit(ctx context.Context, dir string, maxOut int64, args ...string) ([]by
 	if waitErr != nil {
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {
-			return buf.Bytes(), &gitError{Args: args, Code: ee.ExitCode(), Stderr: firstLine(stderr.String())}
+			return out, &gitError{Args: args, Code: ee.ExitCode(), Stderr: firstLine(stderr.String())}
 		}
 		return nil, fmt.Errorf("git %s: %w", args[0], waitErr)
 	}
 	if readErr != nil {
 		return nil, fmt.Errorf("read git %s output: %w", args[0], readErr)
 	}
-	return buf.Bytes(), nil
+	return out, nil
+}
+
+// readAllChunked reads r to the end into chunks that grow from 64 KiB to
+// 4 MiB and copies them once into a slice of the exact size. For a 20 MB
+// diff this touches about half the memory a doubling buffer does (no
+// 32 MB backing array, no copies at each doubling).
+func readAllChunked(r io.Reader) ([]byte, error) {
+	var chunks [][]byte
+	size, total := 64<<10, 0
+	for {
+		chunk := make([]byte, size)
+		n, err := io.ReadFull(r, chunk)
+		chunks = append(chunks, chunk[:n])
+		total += n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		size = min(size*2, 4<<20)
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for _, c := range chunks {
+		out = append(out, c...)
+	}
+	return out, nil
 }
 
 var errOutputLimit = errors.New("git output limit exceeded")

@@ -409,3 +409,36 @@ func TestCancelledContext(t *testing.T) {
 		t.Errorf("Diff: err = %v, want context.Canceled", err)
 	}
 }
+
+// FuzzCheckPath: whatever a model sends, an accepted path is a clean relative
+// path that git can only read inside the repository.
+func FuzzCheckPath(f *testing.F) {
+	for _, s := range []string{"a.go", "dir/", "../x", "/etc/passwd", "a//b", "a/./b", "", ".", "a\x00b", "-p", ":(glob)*"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		got, err := checkPath(p, true)
+		if err != nil {
+			return
+		}
+		if got == "" {
+			if p != "" && p != "." {
+				t.Errorf("%q accepted as the root", p)
+			}
+			return
+		}
+		if strings.HasPrefix(got, "/") || strings.HasSuffix(got, "/") {
+			t.Errorf("%q -> %q not relative", p, got)
+		}
+		for _, seg := range strings.Split(got, "/") {
+			if seg == "" || seg == "." || seg == ".." {
+				t.Errorf("%q -> %q has segment %q", p, got, seg)
+			}
+		}
+		for _, r := range got {
+			if r < 0x20 || r == 0x7f {
+				t.Errorf("%q -> %q has a control character", p, got)
+			}
+		}
+	})
+}

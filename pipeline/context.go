@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // FilesReader is an optional Repository extension for providers that read
@@ -212,6 +215,10 @@ func resolveField(ctx context.Context, repo Repository, r Repo, field, rev strin
 //
 // Excluded reasons: "secret" (either path is a secret path; its diff never
 // reaches the prompt), "deleted", "submodule", "binary" and "noise".
+//
+// To keep a 20 MB change cheap, the result's strings alias rawDiff and the
+// source bytes the repository returns instead of copying them: neither may be
+// modified after the call.
 func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, rawDiff []byte, lim Limits) (ContextResult, error) {
 	res := ContextResult{
 		Mode:           meta.Mode,
@@ -251,26 +258,24 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 		maxSource = DefaultMaxSourceBytes
 	}
 
-	// One conversion: every file's Diff is a substring of this string.
-	preamble, sections := splitDiff(string(rawDiff))
+	// No copy: every file's Diff is a substring of the raw diff itself.
+	preamble, sections := splitDiff(bytesString(rawDiff))
 	if strings.TrimSpace(preamble) != "" {
 		res.Warnings = append(res.Warnings, "diff text before the first file ignored")
 	}
+	parsed, err := parseSections(ctx, sections)
+	if err != nil {
+		return ContextResult{}, err
+	}
 	var shown []diffFile
-	for _, sec := range sections {
-		if err := ctx.Err(); err != nil {
-			return ContextResult{}, err
-		}
-		d, err := parseSection(sec)
-		if err != nil {
-			return ContextResult{}, fmt.Errorf("parse diff: %w", err)
-		}
+	for _, d := range parsed {
 		if reason := excludeReason(d); reason != "" {
 			res.exclude(d.Path, reason)
 			continue
 		}
 		shown = append(shown, d)
 	}
+	parsed = nil
 
 	// Read the new sources of shown files that have changed lines.
 	var want []int
@@ -293,6 +298,7 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 			Diff:     d.Section,
 		}
 		if rd, ok := sources[i]; ok {
+			delete(sources, i) // let the bytes go once shaped
 			switch {
 			case errors.Is(rd.Err, ErrBinary):
 				res.exclude(d.Path, "binary")
@@ -335,6 +341,74 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4
 	}
 	return res, nil
+}
+
+// parseSections parses diff sections on all cores, keeping their order.
+func parseSections(ctx context.Context, sections []string) ([]diffFile, error) {
+	out := make([]diffFile, len(sections))
+	workers := min(runtime.GOMAXPROCS(0), len(sections), 8)
+	if workers <= 1 {
+		for i, sec := range sections {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			d, err := parseSection(sec)
+			if err != nil {
+				return nil, fmt.Errorf("parse diff: %w", err)
+			}
+			out[i] = d
+		}
+		return out, nil
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  atomic.Int64
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sections) {
+					return
+				}
+				if ctx.Err() != nil {
+					return
+				}
+				d, err := parseSection(sections[i])
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("parse diff: %w", err)
+					}
+					mu.Unlock()
+					return
+				}
+				out[i] = d
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if first != nil {
+		return nil, first
+	}
+	return out, nil
+}
+
+// bytesString views b as a string without copying. The context stage owns
+// the raw diff and the source bytes handed to it and never changes them; the
+// strings it returns alias them.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // exclude records an excluded file.

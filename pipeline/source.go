@@ -57,11 +57,11 @@ func shapeSource(data []byte, ranges []LineRange, pad, fullLines int) (string, *
 	}
 	whole := &SourceRange{From: 1, To: total, Total: total}
 	if total <= fullLines {
-		return string(data), whole
+		return bytesString(data), whole
 	}
 	windows := sourceWindows(ranges, pad, total)
 	if len(windows) == 0 || (len(windows) == 1 && windows[0].From == 1 && windows[0].To == total) {
-		return string(data), whole
+		return bytesString(data), whole
 	}
 	var b strings.Builder
 	shown := 0
