@@ -20,8 +20,8 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/pprof"
-	"syscall"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/prscout/prscout/localgit"
