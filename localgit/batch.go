@@ -16,26 +16,28 @@ import (
 const lsTreeChunk = 400
 
 // ReadFiles reads many files at commit with a fixed number of git processes
-// (one `git ls-tree` per 400 paths and a single `git cat-file --batch`),
-// instead of two processes per file. Result i belongs to paths[i] and carries
-// the same errors ReadFile would give. The error return is for failures of
-// the whole call (bad repository, unknown commit, cancelled context).
-func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64) ([]pipeline.FileRead, error) {
+// (one `git ls-tree` per 400 paths and a single `git cat-file --batch`)
+// instead of two per file, and calls fn once per path in the order of paths
+// with the bytes or the error ReadFile would give. Blobs stream through one
+// at a time, so memory holds only what fn keeps. The error return is for
+// failures of the whole call (bad repository, unknown commit, cancelled
+// context).
+func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error {
 	dir, err := p.repoDir(repo)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	sha, err := commitID(ctx, dir, commit)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out := make([]pipeline.FileRead, len(paths))
+	errs := make([]error, len(paths))
 	clean := make([]string, len(paths))
 	var valid []string
 	for i, raw := range paths {
 		c, err := checkPath(raw, false)
 		if err != nil {
-			out[i].Err = err
+			errs[i] = err
 			continue
 		}
 		clean[i] = c
@@ -46,15 +48,15 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 		end := min(start+lsTreeChunk, len(valid))
 		list, _, err := lsTree(ctx, dir, sha, 0, valid[start:end]...)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range list {
 			entries[e.Path] = e
 		}
 	}
-	var want []int // indexes of paths whose blob is read
+	var oids []string // blobs to read, in path order
 	for i, c := range clean {
-		if out[i].Err != nil {
+		if errs[i] != nil {
 			continue
 		}
 		e, ok := entries[c]
@@ -64,37 +66,40 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 			var err error
 			if e, err = statPath(ctx, dir, sha, c); err != nil {
 				if ctx.Err() != nil {
-					return nil, ctx.Err()
+					return ctx.Err()
 				}
-				out[i].Err = err
+				errs[i] = err
 				continue
 			}
+			entries[c] = e
 		}
 		if err := entryError(e, maxBytes); err != nil {
-			out[i].Err = err
+			errs[i] = err
 			continue
 		}
-		want = append(want, i)
+		oids = append(oids, e.OID)
 	}
-	if len(want) == 0 {
-		return out, nil
-	}
-	oids := make([]string, len(want))
-	for k, i := range want {
-		oids[k] = entries[clean[i]].OID
-	}
-	err = catFileBatch(ctx, dir, oids, func(k int, data []byte) {
-		i := want[k]
-		if isBinary(data) {
-			out[i].Err = fmt.Errorf("%s: %w", clean[i], pipeline.ErrBinary)
-			return
+	next := 0 // first path not yet answered
+	flushErrors := func() {
+		for next < len(paths) && errs[next] != nil {
+			fn(next, nil, errs[next])
+			next++
 		}
-		out[i].Data = data
-	})
-	if err != nil {
-		return nil, err
 	}
-	return out, nil
+	flushErrors()
+	if len(oids) == 0 {
+		return nil
+	}
+	return catFileBatch(ctx, dir, oids, func(_ int, data []byte) {
+		i := next
+		next++
+		if isBinary(data) {
+			fn(i, nil, fmt.Errorf("%s: %w", clean[i], pipeline.ErrBinary))
+		} else {
+			fn(i, data, nil)
+		}
+		flushErrors()
+	})
 }
 
 // catFileBatch streams the blobs oids through one `git cat-file --batch`

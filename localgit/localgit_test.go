@@ -208,7 +208,17 @@ func TestReadFilesMatchesReadFile(t *testing.T) {
 	p, f := rootRepo(t)
 	ctx := context.Background()
 	paths := []string{"a.go", "untracked.txt", "link", "dir", "bin.dat", "big.txt", "sub", "dir/sub/c.txt", "../x", "a.go"}
-	got, err := p.ReadFiles(ctx, anyRepo, f.headSHA, paths, 1000)
+	type answer struct {
+		Data []byte
+		Err  error
+	}
+	var got []answer
+	err := p.ReadFiles(ctx, anyRepo, f.headSHA, paths, 1000, func(i int, data []byte, err error) {
+		if i != len(got) {
+			t.Errorf("answer for path %d after %d answers", i, len(got))
+		}
+		got = append(got, answer{data, err})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +412,7 @@ func TestCancelledContext(t *testing.T) {
 	if _, err := p.ReadFile(ctx, anyRepo, f.headSHA, "a.go", 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("ReadFile: err = %v, want context.Canceled", err)
 	}
-	if _, err := p.ReadFiles(ctx, anyRepo, f.headSHA, []string{"a.go"}, 0); !errors.Is(err, context.Canceled) {
+	if err := p.ReadFiles(ctx, anyRepo, f.headSHA, []string{"a.go"}, 0, func(int, []byte, error) {}); !errors.Is(err, context.Canceled) {
 		t.Errorf("ReadFiles: err = %v, want context.Canceled", err)
 	}
 	if _, err := p.Diff(ctx, anyRepo, f.forkSHA, f.headSHA, pipeline.DiffOptions{}); !errors.Is(err, context.Canceled) {

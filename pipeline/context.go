@@ -18,16 +18,11 @@ import (
 // streams them through one process). The context stage uses it when the
 // Repository implements it.
 type FilesReader interface {
-	// ReadFiles reads paths at commit; result i belongs to paths[i] and holds
-	// the bytes or the error ReadFile would give for that path. The error
-	// return is for failures of the whole call.
-	ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64) ([]FileRead, error)
-}
-
-// FileRead is one file of a FilesReader answer.
-type FileRead struct {
-	Data []byte
-	Err  error
+	// ReadFiles reads paths at commit and calls fn once per path, in the
+	// order of paths, with the bytes or the error ReadFile would give for it.
+	// fn may keep data (the reader never reuses it). The error return is for
+	// failures of the whole call (fn is then not called for the rest).
+	ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error
 }
 
 // ContextInput is the /v1/context request for a base..head review.
@@ -72,10 +67,21 @@ type ContextMeta struct {
 	// (0: DefaultMaxSourceBytes); a larger file keeps its diff, shows no
 	// source and gets a warning.
 	MaxSourceBytes int64
+	// MaxTotalSourceBytes guards memory: once the sources kept (whole or
+	// windows) reach it, further files show no source and get a warning
+	// (0: DefaultMaxTotalSourceBytes). Limiting what a prompt may hold is the
+	// too-large gate's job, not this guard's.
+	MaxTotalSourceBytes int64
 }
 
 // DefaultMaxSourceBytes bounds one changed file's new source.
 const DefaultMaxSourceBytes = 8 << 20
+
+// DefaultMaxTotalSourceBytes bounds the sources one context keeps.
+const DefaultMaxTotalSourceBytes = 64 << 20
+
+// errSourceGuard marks a source left out by MaxTotalSourceBytes.
+var errSourceGuard = errors.New("sources over the memory guard")
 
 // MaxContextLines is the largest contextLines accepted.
 const MaxContextLines = 1000
@@ -284,7 +290,11 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 			want = append(want, i)
 		}
 	}
-	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource)
+	guard := meta.MaxTotalSourceBytes
+	if guard <= 0 {
+		guard = DefaultMaxTotalSourceBytes
+	}
+	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines)
 	if err != nil {
 		return ContextResult{}, err
 	}
@@ -297,18 +307,19 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 			Language: Language(d.Path),
 			Diff:     d.Section,
 		}
-		if rd, ok := sources[i]; ok {
-			delete(sources, i) // let the bytes go once shaped
+		if sh, ok := sources[i]; ok {
 			switch {
-			case errors.Is(rd.Err, ErrBinary):
+			case errors.Is(sh.Err, ErrBinary):
 				res.exclude(d.Path, "binary")
 				continue
-			case errors.Is(rd.Err, ErrTooLarge):
+			case errors.Is(sh.Err, ErrTooLarge):
 				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (over %d bytes); the diff is shown", d.Path, maxSource))
-			case rd.Err != nil:
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown: %v", d.Path, rd.Err))
+			case errors.Is(sh.Err, errSourceGuard):
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (sources of this change over %d bytes); the diff is shown", d.Path, guard))
+			case sh.Err != nil:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown: %v", d.Path, sh.Err))
 			default:
-				f.Source, f.SourceRange = shapeSource(rd.Data, d.Ranges, pad, lim.FullSourceLines)
+				f.Source, f.SourceRange = sh.Source, sh.Range
 			}
 		}
 		res.Stats.Additions += d.Additions
@@ -434,36 +445,70 @@ func excludeReason(d diffFile) string {
 	return ""
 }
 
-// readSources reads the new sources of shown[want...] at commit, through
-// FilesReader when the repository offers it, otherwise with ReadFile and at
-// most sourceParallel reads at once. Per-file failures are returned in the
-// map; only a cancelled context or a whole-call failure is an error.
-func readSources(ctx context.Context, repo Repository, r Repo, commit string, shown []diffFile, want []int, maxBytes int64) (map[int]FileRead, error) {
-	out := make(map[int]FileRead, len(want))
+// shapedSource is a changed file's source as the prompt shows it, or why not.
+type shapedSource struct {
+	Source string
+	Range  *SourceRange
+	Err    error
+}
+
+// readSources reads the new sources of shown[want...] at commit and shapes
+// each as soon as it arrives (whole, or labelled windows padded by pad lines),
+// so a long file costs only its windows. It reads through FilesReader when the
+// repository offers it (in file order), otherwise with ReadFile, at most
+// sourceParallel at once. Once the kept sources reach guard bytes, further
+// files get errSourceGuard. Per-file failures are in the map; only a
+// cancelled context or a whole-call failure is an error.
+func readSources(ctx context.Context, repo Repository, r Repo, commit string, shown []diffFile, want []int,
+	maxBytes, guard int64, pad, fullLines int) (map[int]shapedSource, error) {
+	out := make(map[int]shapedSource, len(want))
 	if len(want) == 0 {
 		return out, nil
+	}
+	var (
+		mu   sync.Mutex
+		kept int64
+	)
+	shape := func(i int, data []byte, err error) {
+		sh := shapedSource{Err: err}
+		if err == nil {
+			sh.Source, sh.Range = shapeSource(data, shown[i].Ranges, pad, fullLines)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if sh.Err == nil {
+			if kept+int64(len(sh.Source)) > guard {
+				sh = shapedSource{Err: errSourceGuard}
+			} else {
+				kept += int64(len(sh.Source))
+			}
+		}
+		out[i] = sh
 	}
 	if fr, ok := repo.(FilesReader); ok {
 		paths := make([]string, len(want))
 		for k, i := range want {
 			paths[k] = shown[i].Path
 		}
-		reads, err := fr.ReadFiles(ctx, r, commit, paths, maxBytes)
+		calls := 0
+		err := fr.ReadFiles(ctx, r, commit, paths, maxBytes, func(k int, data []byte, err error) {
+			if k < 0 || k >= len(want) {
+				return
+			}
+			calls++
+			shape(want[k], data, err)
+		})
 		if err != nil {
 			return nil, fmt.Errorf("read changed sources: %w", err)
 		}
-		if len(reads) != len(paths) {
-			return nil, fmt.Errorf("read changed sources: %d answers for %d files", len(reads), len(paths))
-		}
-		for k, i := range want {
-			out[i] = reads[k]
+		if calls != len(want) {
+			return nil, fmt.Errorf("read changed sources: %d answers for %d files", calls, len(want))
 		}
 		return out, nil
 	}
-	reads := make([]FileRead, len(want))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, sourceParallel)
-	for k, i := range want {
+	for _, i := range want {
 		if ctx.Err() != nil {
 			break
 		}
@@ -473,15 +518,12 @@ func readSources(ctx context.Context, repo Repository, r Repo, commit string, sh
 			defer wg.Done()
 			defer func() { <-sem }()
 			data, err := repo.ReadFile(ctx, r, commit, shown[i].Path, maxBytes)
-			reads[k] = FileRead{Data: data, Err: err}
+			shape(i, data, err)
 		}()
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("read changed sources: %w", err)
-	}
-	for k, i := range want {
-		out[i] = reads[k]
 	}
 	return out, nil
 }

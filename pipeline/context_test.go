@@ -76,12 +76,12 @@ func (r *dirRepo) Diff(_ context.Context, _ Repo, base, head string, opts DiffOp
 // batchRepo adds FilesReader to dirRepo.
 type batchRepo struct{ *dirRepo }
 
-func (b batchRepo) ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64) ([]FileRead, error) {
-	out := make([]FileRead, len(paths))
+func (b batchRepo) ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64, fn func(int, []byte, error)) error {
 	for i, p := range paths {
-		out[i].Data, out[i].Err = b.ReadFile(ctx, repo, commit, p, maxBytes)
+		data, err := b.ReadFile(ctx, repo, commit, p, maxBytes)
+		fn(i, data, err)
 	}
-	return out, nil
+	return nil
 }
 
 const (
@@ -305,5 +305,32 @@ func TestSourceTooLargeKeepsDiff(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "pkg/long.txt: source not shown (over 1000 bytes)") {
 		t.Errorf("warnings %q", res.Warnings)
+	}
+}
+
+func TestSourceMemoryGuard(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		repo Repository
+	}{{"ReadFile", basicRepo(t)}, {"FilesReader", batchRepo{basicRepo(t)}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, _ := os.ReadFile("testdata/context/basic/diff.patch")
+			// README.md (31 bytes) fits; every later source would pass 40 bytes.
+			res, err := AssembleContext(context.Background(), tc.repo,
+				ContextMeta{Head: headSHA, ContextLines: 30, MaxTotalSourceBytes: 40}, raw, DefaultLimits())
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown := 0
+			for _, f := range res.Files {
+				if f.SourceRange != nil {
+					shown++
+				}
+			}
+			warned := strings.Count(strings.Join(res.Warnings, "\n"), "source not shown (sources of this change over 40 bytes)")
+			if shown == 0 || warned == 0 || shown+warned != 5 {
+				t.Errorf("shown %d, warned %d; warnings %q", shown, warned, res.Warnings)
+			}
+		})
 	}
 }
