@@ -151,7 +151,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	dir := fs.String("dir", "", "repository made by gen")
 	n := fs.Int("n", 3, "runs")
-	encode := fs.Bool("json", true, "also encode the answer as JSON (as the API does)")
+	encode := fs.String("json", "stream", "also encode the answer: stream (ContextResult.WriteJSON), marshal (json.Marshal, as gin's c.JSON) or none")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile here")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -183,10 +183,18 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
-		if *encode {
-			if err := json.NewEncoder(io.Discard).Encode(res); err != nil {
+		switch *encode {
+		case "stream":
+			if err := res.WriteJSON(io.Discard); err != nil {
 				return err
 			}
+		case "marshal":
+			if _, err := json.Marshal(res); err != nil {
+				return err
+			}
+		case "none":
+		default:
+			return fmt.Errorf("-json %q: want stream, marshal or none", *encode)
 		}
 		d := time.Since(start)
 		if i == 0 || d < best {
@@ -198,7 +206,7 @@ func run(args []string) error {
 	fmt.Printf("change: %d files shown, %d excluded, diff %.1f MB, prompt %.1f M chars (sources %.1f M, share %.0f%%), %d windowed sources\n",
 		s.Files, s.Excluded, float64(s.DiffBytes)/1e6, float64(s.PromptChars)/1e6, float64(s.SourceChars)/1e6, s.SourceShare*100, s.WindowedSources)
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("runs: %d (json encode: %v), cores: %d, load average: %s\n", *n, *encode, runtime.NumCPU(), strings.TrimSpace(string(load)))
+	fmt.Printf("runs: %d (json encode: %s), cores: %d, load average: %s\n", *n, *encode, runtime.NumCPU(), strings.TrimSpace(string(load)))
 	fmt.Printf("%-10s %12s %12s %8s\n", "figure", "measured", "target", "ratio")
 	fmt.Printf("%-10s %12s %12s %8.2f\n", "time best", best.Round(time.Millisecond), "2s", best.Seconds()/2)
 	fmt.Printf("%-10s %12s %12s %8.2f\n", "time worst", worst.Round(time.Millisecond), "2s", worst.Seconds()/2)
