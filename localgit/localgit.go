@@ -193,9 +193,12 @@ func resolve(ctx context.Context, dir, rev string) (string, error) {
 	out, err := runGit(ctx, dir, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
 		var ge *gitError
-		if errors.As(err, &ge) {
+		if errors.As(err, &ge) && ge.Code == 1 {
+			// --verify --quiet: exit 1, silently, when rev names no commit.
 			return "", fmt.Errorf("revision %q: %w", rev, pipeline.ErrNotFound)
 		}
+		// Anything else (for example git refusing a repository owned by
+		// another user) is not the caller's fault.
 		return "", fmt.Errorf("resolve revision %q: %w", rev, err)
 	}
 	sha := strings.TrimSpace(string(out))
@@ -205,12 +208,9 @@ func resolve(ctx context.Context, dir, rev string) (string, error) {
 	return sha, nil
 }
 
-// commitID returns commit when it is already a full id (the common case: the
-// stages pass resolved ids), and resolves it otherwise.
+// commitID resolves commit to a full commit id. Full ids are verified too: a
+// missing object or the id of a tree or blob wraps pipeline.ErrNotFound.
 func commitID(ctx context.Context, dir, commit string) (string, error) {
-	if isFullSHA(commit) {
-		return commit, nil
-	}
 	return resolve(ctx, dir, commit)
 }
 
@@ -338,7 +338,9 @@ func lsTree(ctx context.Context, dir, commit string, limit int, paths ...string)
 		if ctx.Err() != nil {
 			return nil, false, fmt.Errorf("list tree: %w", ctx.Err())
 		}
-		return nil, false, fmt.Errorf("list tree at %s: %s: %w", commit, firstLine(stderr.String()), pipeline.ErrNotFound)
+		// The commit was resolved before, so this is git failing, not a
+		// missing path (ls-tree answers those with no entries).
+		return nil, false, fmt.Errorf("list tree at %s: %w: %s", commit, werr, firstLine(stderr.String()))
 	}
 	return entries, false, nil
 }

@@ -119,6 +119,7 @@ func TestResolveCommit(t *testing.T) {
 		{name: "short sha", rev: f.headSHA[:8], want: f.headSHA},
 		{name: "expression", rev: "feature~1", want: f.forkSHA},
 		{name: "unknown", rev: "no-such-branch", wantErr: pipeline.ErrNotFound},
+		{name: "missing full id", rev: strings.Repeat("1", 40), wantErr: pipeline.ErrNotFound},
 		{name: "option", rev: "--output=/tmp/x", field: "ref"},
 		{name: "empty", rev: "", field: "ref"},
 		{name: "newline", rev: "main\nHEAD", field: "ref"},
@@ -177,6 +178,7 @@ func TestReadFile(t *testing.T) {
 		{name: "absolute", commit: f.headSHA, path: f.outside, errField: "path"},
 		{name: "empty", commit: f.headSHA, path: "", errField: "path"},
 		{name: "unknown commit", commit: "nope", path: "a.go", wantErr: pipeline.ErrNotFound},
+		{name: "missing full id", commit: strings.Repeat("2", 40), path: "a.go", wantErr: pipeline.ErrNotFound},
 		{name: "option as commit", commit: "-p", path: "a.go", errField: "ref"},
 	}
 	for _, tt := range tests {
