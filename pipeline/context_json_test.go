@@ -10,8 +10,8 @@ import (
 )
 
 func TestWriteJSONMatchesMarshal(t *testing.T) {
-	repo := basicRepo(t)
-	res, err := CollectContext(context.Background(), repo, repo, basicInput(), DefaultLimits())
+	repo := ctxBasicRepo(t)
+	res, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestWriteJSONMatchesMarshal(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("WriteJSON differs from json.Marshal:\n%s", firstDiff(string(want), got.String()))
+				t.Errorf("WriteJSON differs from json.Marshal:\n%s", ctxFirstDiff(string(want), got.String()))
 			}
 		})
 	}

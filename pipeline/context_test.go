@@ -14,12 +14,25 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+// The -update flag rewrites golden files. Other test files of the package
+// may register it too: package variables initialise before init functions,
+// so registering here only when it is missing never panics.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
 
-// dirRepo is a fake Repository serving a directory as the head tree of every
+// updateGolden reports whether -update was given.
+func updateGolden() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// ctxDirRepo is a fake Repository serving a directory as the head tree of every
 // commit. It fails the test when asked for a secret path: secrets must never
 // be read.
-type dirRepo struct {
+type ctxDirRepo struct {
 	t       testing.TB
 	dir     string
 	commits map[string]string // revision -> full id
@@ -30,18 +43,18 @@ type dirRepo struct {
 }
 
 var (
-	_ Repository = (*dirRepo)(nil)
-	_ DiffSource = (*dirRepo)(nil)
+	_ Repository = (*ctxDirRepo)(nil)
+	_ DiffSource = (*ctxDirRepo)(nil)
 )
 
-func (r *dirRepo) ResolveCommit(_ context.Context, _ Repo, rev string) (string, error) {
+func (r *ctxDirRepo) ResolveCommit(_ context.Context, _ Repo, rev string) (string, error) {
 	if sha, ok := r.commits[rev]; ok {
 		return sha, nil
 	}
 	return "", fmt.Errorf("revision %q: %w", rev, ErrNotFound)
 }
 
-func (r *dirRepo) ReadFile(ctx context.Context, _ Repo, _, p string, maxBytes int64) ([]byte, error) {
+func (r *ctxDirRepo) ReadFile(ctx context.Context, _ Repo, _, p string, maxBytes int64) ([]byte, error) {
 	if IsSecretPath(p) {
 		r.t.Errorf("secret path %q was read", p)
 	}
@@ -65,18 +78,18 @@ func (r *dirRepo) ReadFile(ctx context.Context, _ Repo, _, p string, maxBytes in
 	return data, nil
 }
 
-func (r *dirRepo) ListDir(context.Context, Repo, string, string, int) ([]DirEntry, bool, error) {
+func (r *ctxDirRepo) ListDir(context.Context, Repo, string, string, int) ([]DirEntry, bool, error) {
 	return nil, false, errors.New("not used")
 }
 
-func (r *dirRepo) Diff(_ context.Context, _ Repo, base, head string, opts DiffOptions) ([]byte, error) {
+func (r *ctxDirRepo) Diff(_ context.Context, _ Repo, base, head string, opts DiffOptions) ([]byte, error) {
 	return r.diff, nil
 }
 
-// batchRepo adds FilesReader to dirRepo.
-type batchRepo struct{ *dirRepo }
+// ctxBatchRepo adds FilesReader to ctxDirRepo.
+type ctxBatchRepo struct{ *ctxDirRepo }
 
-func (b batchRepo) ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64, fn func(int, []byte, error)) error {
+func (b ctxBatchRepo) ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64, fn func(int, []byte, error)) error {
 	for i, p := range paths {
 		data, err := b.ReadFile(ctx, repo, commit, p, maxBytes)
 		fn(i, data, err)
@@ -85,21 +98,21 @@ func (b batchRepo) ReadFiles(ctx context.Context, repo Repo, commit string, path
 }
 
 const (
-	headSHA = "1111111111111111111111111111111111111111"
-	baseSHA = "2222222222222222222222222222222222222222"
+	ctxHeadSHA = "1111111111111111111111111111111111111111"
+	ctxBaseSHA = "2222222222222222222222222222222222222222"
 )
 
-func basicRepo(t testing.TB) *dirRepo {
+func ctxBasicRepo(t testing.TB) *ctxDirRepo {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/context/basic/diff.patch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &dirRepo{t: t, dir: "testdata/context/basic/head", diff: raw,
-		commits: map[string]string{"feature": headSHA, "main": baseSHA}}
+	return &ctxDirRepo{t: t, dir: "testdata/context/basic/head", diff: raw,
+		commits: map[string]string{"feature": ctxHeadSHA, "main": ctxBaseSHA}}
 }
 
-func basicInput() ContextInput {
+func ctxBasicInput() ContextInput {
 	return ContextInput{
 		Workspace: "acme", RepoSlug: "shop", Base: "main", Head: "feature",
 		Title:        "Add rounding to Add",
@@ -111,11 +124,11 @@ func basicInput() ContextInput {
 	}
 }
 
-// golden compares got with testdata/<name>, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// contextGolden compares got with testdata/<name>, rewriting it under -update.
+func contextGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	file := filepath.Join("testdata", name)
-	if *update {
+	if updateGolden() {
 		if err := os.WriteFile(file, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -125,11 +138,11 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden (run go test -update and review the diff):\n%s", name, firstDiff(string(want), string(got)))
+		t.Errorf("%s differs from golden (run go test -update and review the diff):\n%s", name, ctxFirstDiff(string(want), string(got)))
 	}
 }
 
-func firstDiff(want, got string) string {
+func ctxFirstDiff(want, got string) string {
 	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	for i := 0; i < max(len(wl), len(gl)); i++ {
 		var w, g string
@@ -147,8 +160,8 @@ func firstDiff(want, got string) string {
 }
 
 func TestCollectContextGolden(t *testing.T) {
-	repo := basicRepo(t)
-	res, err := CollectContext(context.Background(), repo, repo, basicInput(), DefaultLimits())
+	repo := ctxBasicRepo(t)
+	res, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +169,11 @@ func TestCollectContextGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "context/basic.golden.json", append(js, '\n'))
-	golden(t, "context/basic.scout.golden.md", []byte("SYSTEM\n\n"+res.ScoutPrompt.System+"\n\nUSER\n\n"+res.ScoutPrompt.User))
+	contextGolden(t, "context/basic.golden.json", append(js, '\n'))
+	contextGolden(t, "context/basic.scout.golden.md", []byte("SYSTEM\n\n"+res.ScoutPrompt.System+"\n\nUSER\n\n"+res.ScoutPrompt.User))
 
 	// Properties the golden files must keep, asserted on their own.
-	if res.Ref != headSHA || res.Base != baseSHA || res.Mode != "full" || res.Skip {
+	if res.Ref != ctxHeadSHA || res.Base != ctxBaseSHA || res.Mode != "full" || res.Skip {
 		t.Errorf("ref/base/mode = %s %s %s %v", res.Ref, res.Base, res.Mode, res.Skip)
 	}
 	wantExcluded := map[string]string{".env": "secret", "config/secrets.yaml": "secret", "data.bin": "binary",
@@ -205,24 +218,24 @@ func TestCollectContextGolden(t *testing.T) {
 }
 
 func TestFilesReaderGivesSameContext(t *testing.T) {
-	repo := basicRepo(t)
-	plain, err := CollectContext(context.Background(), repo, repo, basicInput(), DefaultLimits())
+	repo := ctxBasicRepo(t)
+	plain, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	batched, err := CollectContext(context.Background(), batchRepo{repo}, repo, basicInput(), DefaultLimits())
+	batched, err := CollectContext(context.Background(), ctxBatchRepo{repo}, repo, ctxBasicInput(), DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	a, _ := json.Marshal(plain)
 	b, _ := json.Marshal(batched)
 	if !bytes.Equal(a, b) {
-		t.Errorf("FilesReader result differs:\n%s", firstDiff(string(a), string(b)))
+		t.Errorf("FilesReader result differs:\n%s", ctxFirstDiff(string(a), string(b)))
 	}
 }
 
 func TestCollectContextInvalid(t *testing.T) {
-	repo := basicRepo(t)
+	repo := ctxBasicRepo(t)
 	intp := func(n int) *int { return &n }
 	tests := []struct {
 		name    string
@@ -240,7 +253,7 @@ func TestCollectContextInvalid(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := basicInput()
+			in := ctxBasicInput()
 			tt.edit(&in)
 			_, err := CollectContext(context.Background(), repo, repo, in, DefaultLimits())
 			if tt.field != "" {
@@ -258,15 +271,15 @@ func TestCollectContextInvalid(t *testing.T) {
 }
 
 func TestAssembleContextSkipAndEmpty(t *testing.T) {
-	repo := basicRepo(t)
-	res, err := AssembleContext(context.Background(), repo, ContextMeta{Mode: "skip", Head: headSHA}, repo.diff, DefaultLimits())
+	repo := ctxBasicRepo(t)
+	res, err := AssembleContext(context.Background(), repo, ContextMeta{Mode: "skip", Head: ctxHeadSHA}, repo.diff, DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Skip || len(res.Files) != 0 || res.ScoutPrompt.User != "" {
 		t.Errorf("skip: %+v", res)
 	}
-	res, err = AssembleContext(context.Background(), repo, ContextMeta{Head: headSHA}, nil, DefaultLimits())
+	res, err = AssembleContext(context.Background(), repo, ContextMeta{Head: ctxHeadSHA}, nil, DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,17 +295,17 @@ func TestAssembleContextSkipAndEmpty(t *testing.T) {
 }
 
 func TestAssembleContextCancelled(t *testing.T) {
-	repo := basicRepo(t)
+	repo := ctxBasicRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := AssembleContext(ctx, repo, ContextMeta{Head: headSHA}, repo.diff, DefaultLimits()); !errors.Is(err, context.Canceled) {
+	if _, err := AssembleContext(ctx, repo, ContextMeta{Head: ctxHeadSHA}, repo.diff, DefaultLimits()); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
 
 func TestSourceTooLargeKeepsDiff(t *testing.T) {
-	repo := basicRepo(t)
-	res, err := AssembleContext(context.Background(), repo, ContextMeta{Head: headSHA, MaxSourceBytes: 1000, ContextLines: 30}, repo.diff, DefaultLimits())
+	repo := ctxBasicRepo(t)
+	res, err := AssembleContext(context.Background(), repo, ContextMeta{Head: ctxHeadSHA, MaxSourceBytes: 1000, ContextLines: 30}, repo.diff, DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,12 +325,12 @@ func TestSourceMemoryGuard(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		repo Repository
-	}{{"ReadFile", basicRepo(t)}, {"FilesReader", batchRepo{basicRepo(t)}}} {
+	}{{"ReadFile", ctxBasicRepo(t)}, {"FilesReader", ctxBatchRepo{ctxBasicRepo(t)}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, _ := os.ReadFile("testdata/context/basic/diff.patch")
 			// README.md (31 bytes) fits; every later source would pass 40 bytes.
 			res, err := AssembleContext(context.Background(), tc.repo,
-				ContextMeta{Head: headSHA, ContextLines: 30, MaxTotalSourceBytes: 40}, raw, DefaultLimits())
+				ContextMeta{Head: ctxHeadSHA, ContextLines: 30, MaxTotalSourceBytes: 40}, raw, DefaultLimits())
 			if err != nil {
 				t.Fatal(err)
 			}

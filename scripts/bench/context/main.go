@@ -170,6 +170,7 @@ func run(args []string) error {
 	p := localgit.New(*dir)
 	in := pipeline.ContextInput{Base: "main", Head: "feature", Title: "bench"}
 	var best, worst time.Duration
+	var phases []string
 	var ru0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	var rc0 syscall.Rusage
@@ -183,6 +184,7 @@ func run(args []string) error {
 		if err != nil {
 			return err
 		}
+		collected := time.Since(start)
 		switch *encode {
 		case "stream":
 			if err := res.WriteJSON(io.Discard); err != nil {
@@ -197,6 +199,7 @@ func run(args []string) error {
 			return fmt.Errorf("-json %q: want stream, marshal or none", *encode)
 		}
 		d := time.Since(start)
+		phases = append(phases, fmt.Sprintf("collect %s + json %s", collected.Round(time.Millisecond), (d-collected).Round(time.Millisecond)))
 		if i == 0 || d < best {
 			best = d
 		}
@@ -207,6 +210,7 @@ func run(args []string) error {
 		s.Files, s.Excluded, float64(s.DiffBytes)/1e6, float64(s.PromptChars)/1e6, float64(s.SourceChars)/1e6, s.SourceShare*100, s.WindowedSources)
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("runs: %d (json encode: %s), cores: %d, load average: %s\n", *n, *encode, runtime.NumCPU(), strings.TrimSpace(string(load)))
+	fmt.Printf("per run: %s\n", strings.Join(phases, "; "))
 	fmt.Printf("%-10s %12s %12s %8s\n", "figure", "measured", "target", "ratio")
 	fmt.Printf("%-10s %12s %12s %8.2f\n", "time best", best.Round(time.Millisecond), "2s", best.Seconds()/2)
 	fmt.Printf("%-10s %12s %12s %8.2f\n", "time worst", worst.Round(time.Millisecond), "2s", worst.Seconds()/2)
