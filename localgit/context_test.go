@@ -51,3 +51,35 @@ func TestCollectContextThroughGit(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectContextOddNames: names git quotes (tab, quote, backslash) or
+// prints raw under core.quotepath=off (non-ASCII) come back as real paths,
+// readable with ReadFile.
+func TestCollectContextOddNames(t *testing.T) {
+	dir := t.TempDir()
+	git(t, "", "init", "-q", "-b", "main", dir)
+	write(t, dir+"/keep.txt", []byte("x\n"))
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "base")
+	names := []string{"한글 이름.go", "tab\there.txt", `quote"and\back.txt`, "space name/a b.md"}
+	for _, n := range names {
+		write(t, dir+"/"+n, []byte("content of "+n+"\n"))
+	}
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "odd names")
+	p := New(dir)
+	res, err := pipeline.CollectContext(context.Background(), p, p,
+		pipeline.ContextInput{Base: "HEAD~1", Head: "HEAD"}, pipeline.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, f := range res.Files {
+		got[f.Path] = f.Source
+	}
+	for _, n := range names {
+		if got[n] != "content of "+n+"\n" {
+			t.Errorf("%q: source %q (files %v)", n, got[n], got)
+		}
+	}
+}

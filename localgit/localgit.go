@@ -227,10 +227,11 @@ func checkPath(p string, allowRoot bool) (string, error) {
 	if strings.HasPrefix(p, "/") {
 		return "", pipeline.Invalidf("path", "absolute path refused")
 	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f {
-			return "", pipeline.Invalidf("path", "control character in path")
-		}
+	// Git allows any byte but NUL in a name (tabs and newlines included);
+	// paths reach git as separate arguments and come back NUL-terminated, so
+	// only NUL is refused.
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", pipeline.Invalidf("path", "NUL in path")
 	}
 	p = strings.TrimSuffix(p, "/")
 	for _, seg := range strings.Split(p, "/") {
