@@ -27,9 +27,10 @@ import (
 
 // Compile-time checks that Provider implements the ports it serves.
 var (
-	_ pipeline.Repository  = (*Provider)(nil)
-	_ pipeline.DiffSource  = (*Provider)(nil)
-	_ pipeline.FilesReader = (*Provider)(nil)
+	_ pipeline.Repository   = (*Provider)(nil)
+	_ pipeline.DiffSource   = (*Provider)(nil)
+	_ pipeline.FilesReader  = (*Provider)(nil)
+	_ pipeline.ChangeLister = (*Provider)(nil)
 )
 
 // Errors for tree entries that are not regular files. Both wrap
@@ -491,17 +492,9 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 	if err != nil {
 		return nil, err
 	}
-	from := baseID
-	if !opts.TwoDot {
-		out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
-		if err != nil {
-			var ge *gitError
-			if errors.As(err, &ge) && ge.Code == 1 {
-				return nil, fmt.Errorf("no merge base between %s and %s: %w", base, head, pipeline.ErrNotFound)
-			}
-			return nil, fmt.Errorf("find merge base: %w", err)
-		}
-		from = strings.TrimSpace(string(out))
+	from, err := diffFrom(ctx, dir, base, head, baseID, headID, opts)
+	if err != nil {
+		return nil, err
 	}
 	max := p.MaxDiffBytes
 	if max <= 0 {
@@ -517,4 +510,55 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 		return nil, fmt.Errorf("diff %s..%s: %w", base, head, err)
 	}
 	return out, nil
+}
+
+// diffFrom is the commit a diff starts from: base itself with opts.TwoDot,
+// otherwise the merge base of base and head (`git merge-base`).
+func diffFrom(ctx context.Context, dir, base, head, baseID, headID string, opts pipeline.DiffOptions) (string, error) {
+	if opts.TwoDot {
+		return baseID, nil
+	}
+	out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && ge.Code == 1 {
+			return "", fmt.Errorf("no merge base between %s and %s: %w", base, head, pipeline.ErrNotFound)
+		}
+		return "", fmt.Errorf("find merge base: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// ChangedPaths lists the new paths of the files Diff would show, deleted
+// files left out, with `git diff --name-only -z -M --diff-filter=d`: a tree
+// comparison that reads no file content, so it answers long before the diff.
+func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]string, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return nil, err
+	}
+	baseID, err := commitID(ctx, dir, base)
+	if err != nil {
+		return nil, err
+	}
+	headID, err := commitID(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	from, err := diffFrom(ctx, dir, base, head, baseID, headID, opts)
+	if err != nil {
+		return nil, err
+	}
+	out, err := runGit(ctx, dir, 0, "diff", "--name-only", "-z", "--no-ext-diff", "--no-relative", "-M", "--diff-filter=d",
+		"--end-of-options", from, headID, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list changed paths: %w", err)
+	}
+	var paths []string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) > 0 {
+			paths = append(paths, string(rec))
+		}
+	}
+	return paths, nil
 }

@@ -146,7 +146,9 @@ type ContextStats struct {
 
 // CollectContext resolves base and head, diffs head against their merge base
 // with in.ContextLines (default lim.ContextLines, the seed's 30), reads the
-// new sources at head and assembles the context and the scout prompt.
+// new sources at head and assembles the context and the scout prompt. When
+// diffs is a ChangeLister and repo a FilesReader, the sources are read while
+// the diff runs.
 //
 // Missing head or base and contextLines outside 0..1000 fail with an
 // *InvalidError naming the field; an unknown revision wraps ErrNotFound and
@@ -177,7 +179,17 @@ func CollectContext(ctx context.Context, repo Repository, diffs DiffSource, in C
 	if err != nil {
 		return ContextResult{}, err
 	}
-	raw, err := diffs.Diff(ctx, r, base, head, DiffOptions{ContextLines: contextLines})
+	opts := DiffOptions{ContextLines: contextLines}
+	preCtx, cancelPre := context.WithCancel(ctx)
+	defer cancelPre()
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
+	raw, err := diffs.Diff(ctx, r, base, head, opts)
+	if pre != nil {
+		if err != nil {
+			cancelPre()
+		}
+		repo = pre.wait()
+	}
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("diff %s..%s: %w", in.Base, in.Head, err)
 	}

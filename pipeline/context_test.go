@@ -347,3 +347,39 @@ func TestSourceMemoryGuard(t *testing.T) {
 		})
 	}
 }
+
+// ctxListingRepo adds ChangeLister to ctxBatchRepo: it names every new path of
+// the basic change, secret and noise ones included (the stage must skip them).
+type ctxListingRepo struct{ ctxBatchRepo }
+
+func (l ctxListingRepo) ChangedPaths(context.Context, Repo, string, string, DiffOptions) ([]string, error) {
+	return []string{".env", "README.md", "added.ts", "config/secrets.yaml", "data.bin", "dist/app.js", "link",
+		"logo.png", "new.py", "pkg/add.go", "pkg/long.txt", "pure2.txt"}, nil
+}
+
+func TestPrefetchGivesSameContext(t *testing.T) {
+	repo := ctxBasicRepo(t)
+	plain, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lister := ctxListingRepo{ctxBatchRepo{repo}}
+	repo.reads = nil
+	pre, err := CollectContext(context.Background(), lister, lister, ctxBasicInput(), DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(plain)
+	b, _ := json.Marshal(pre)
+	if !bytes.Equal(a, b) {
+		t.Errorf("read-ahead result differs:\n%s", ctxFirstDiff(string(a), string(b)))
+	}
+	// Each file is read once: ahead of the diff, never again.
+	seen := map[string]int{}
+	for _, p := range repo.reads {
+		seen[p]++
+		if seen[p] > 1 {
+			t.Errorf("%s read twice", p)
+		}
+	}
+}
