@@ -19,3 +19,5 @@ for enc in none stream marshal; do
 	"$tmp/bench-context" run -dir "$tmp/repo" -n "$runs" -json "$enc"
 	echo
 done
+# The same without reading sources during the diff, for comparison.
+"$tmp/bench-context" run -dir "$tmp/repo" -n "$runs" -json stream -readahead=false
