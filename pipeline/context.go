@@ -293,7 +293,6 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 		}
 		shown = append(shown, d)
 	}
-	parsed = nil
 
 	// Read the new sources of shown files that have changed lines.
 	var want []int
@@ -339,7 +338,6 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 		res.Files = append(res.Files, f)
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
-	sources = nil
 
 	for _, f := range res.Files {
 		res.Stats.DiffChars += runeCount(f.Diff)
