@@ -23,8 +23,8 @@ func init() {
 	}
 }
 
-// updateGolden reports whether -update was given.
-func updateGolden() bool {
+// ctxUpdateGolden reports whether -update was given.
+func ctxUpdateGolden() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
 }
@@ -128,7 +128,7 @@ func ctxBasicInput() ContextInput {
 func contextGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	file := filepath.Join("testdata", name)
-	if updateGolden() {
+	if ctxUpdateGolden() {
 		if err := os.WriteFile(file, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
