@@ -258,8 +258,11 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
 		}
-		fmt.Fprintf(&b, "%s: %s; %d on the diff, %d in this comment.\n\n",
-			plural(len(rows), "finding"), strings.Join(parts, ", "), st.Inline, st.Unanchored)
+		fmt.Fprintf(&b, "%s (%s): %d on diff lines", plural(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
+		if st.Unanchored > 0 {
+			fmt.Fprintf(&b, ", %d below", st.Unanchored)
+		}
+		b.WriteString(".\n\n")
 	}
 
 	// Coverage.
@@ -317,6 +320,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		}
 	}
 	if len(off) > 0 {
+		sort.SliceStable(off, func(i, j int) bool { return severityRank(off[i].f.Severity) < severityRank(off[j].f.Severity) })
 		fmt.Fprintf(&b, "### Not on a diff line (%d)\n\n", len(off))
 		for _, r := range off {
 			fmt.Fprintf(&b, "#### %s: %s\n\n", severityLabel(r.f.Severity), inlineText(r.f.Title))
@@ -332,7 +336,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	b.WriteString("### Context the scout asked for\n\n")
 	ctxRows := contextRows(in, st)
 	if len(ctxRows) == 0 {
-		b.WriteString("None.\n\n")
+		b.WriteString("The scout asked for no extra context.\n\n")
 	} else {
 		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
 		for _, r := range ctxRows {
