@@ -374,7 +374,7 @@ func (p *reviewParser) findings(a []any) []Finding {
 			if lv, ok := m[k]; ok && lv != nil {
 				n, ok := parseLineValue(lv)
 				if !ok {
-					p.warn("findings[%d].%s %s is not a line number: ignored", i, k, clipRunes(reviewScalar(lv), 40))
+					p.warn("findings[%d].%s %s is not a line number: ignored", i, k, clipRunes(reviewJSON(lv), 40))
 				}
 				f.Line = n
 				break
@@ -503,6 +503,15 @@ func reviewScalar(v any) string {
 		}
 		return string(b)
 	}
+}
+
+// reviewJSON shows a decoded value as JSON, for warnings.
+func reviewJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
 }
 
 func reviewJSONKind(v any) string {
