@@ -71,7 +71,7 @@ func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ParsedReview{}, Invalidf("review", "missing: pass the review LLM's answer as text or JSON")
 	}
-	p := &reviewParser{}
+	p := &reviewParser{budget: reviewBudgetFactor*len(raw) + reviewBudgetBase}
 	var v any
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
@@ -102,7 +102,17 @@ func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 	}
 }
 
+// The parser's work budget, in bytes handed to the JSON decoder: nested
+// JSON-in-strings and prose with many braces would otherwise take time
+// exponential in the nesting. When it runs out, what was found so far is
+// used (or the text is kept as prose).
+const (
+	reviewBudgetFactor = 16
+	reviewBudgetBase   = 64 << 10
+)
+
 type reviewParser struct {
+	budget     int
 	format     string
 	warnings   []string
 	normalized int
@@ -133,8 +143,18 @@ var reviewWrapperKeys = []string{"output", "content", "text", "response", "messa
 
 var findingsKeys = []string{"findings", "comments", "issues"}
 
+// spend charges n bytes of decoding to the budget; false when it is spent.
+func (p *reviewParser) spend(n int) bool {
+	if p.budget < n {
+		p.budget = 0
+		return false
+	}
+	p.budget -= n
+	return true
+}
+
 func (p *reviewParser) fromValue(v any, depth int) (Review, bool) {
-	if depth > reviewMaxDepth {
+	if depth > reviewMaxDepth || p.budget <= 0 {
 		return Review{}, false
 	}
 	switch x := v.(type) {
@@ -238,14 +258,14 @@ func contentPartsText(a []any) (string, bool) {
 var reviewFenceRe = regexp.MustCompile("(?s)```[A-Za-z0-9_+-]*[ \t]*\r?\n(.*?)```")
 
 func (p *reviewParser) fromText(s string, depth int) (Review, bool) {
-	if depth > reviewMaxDepth {
+	if depth > reviewMaxDepth || p.budget <= 0 {
 		return Review{}, false
 	}
 	t := strings.TrimSpace(strings.TrimPrefix(s, "\ufeff"))
 	if t == "" {
 		return Review{}, false
 	}
-	if v, ok := reviewDecodeWhole(t); ok {
+	if v, ok := p.decodeWhole(t); ok {
 		if _, isString := v.(string); !isString || depth < reviewMaxDepth {
 			if r, ok := p.fromValue(v, depth+1); ok {
 				return r, true
@@ -253,7 +273,7 @@ func (p *reviewParser) fromText(s string, depth int) (Review, bool) {
 		}
 	}
 	for _, m := range reviewFenceRe.FindAllStringSubmatch(t, 8) {
-		if v, ok := reviewDecodeWhole(strings.TrimSpace(m[1])); ok {
+		if v, ok := p.decodeWhole(strings.TrimSpace(m[1])); ok {
 			if r, ok := p.fromValue(v, depth+1); ok {
 				p.setFormat(ReviewFormatFenced)
 				return r, true
@@ -268,6 +288,9 @@ func (p *reviewParser) fromText(s string, depth int) (Review, bool) {
 				continue
 			}
 			tries++
+			if !p.spend(len(t) - i) {
+				return Review{}, false
+			}
 			dec := json.NewDecoder(strings.NewReader(t[i:]))
 			dec.UseNumber()
 			var v any
@@ -288,14 +311,17 @@ func (p *reviewParser) fromText(s string, depth int) (Review, bool) {
 	return Review{}, false
 }
 
-// reviewDecodeWhole decodes s as exactly one JSON value (trailing whitespace only).
-func reviewDecodeWhole(s string) (any, bool) {
+// decodeWhole decodes s as exactly one JSON value (trailing whitespace only).
+func (p *reviewParser) decodeWhole(s string) (any, bool) {
 	if s == "" {
 		return nil, false
 	}
 	switch s[0] {
 	case '{', '[', '"':
 	default:
+		return nil, false
+	}
+	if !p.spend(len(s)) {
 		return nil, false
 	}
 	dec := json.NewDecoder(strings.NewReader(s))
@@ -338,7 +364,7 @@ func (p *reviewParser) reviewFromMap(m map[string]any, depth int) Review {
 		case []any:
 			r.Findings = p.findings(f)
 		case string:
-			if v, ok := reviewDecodeWhole(strings.TrimSpace(f)); ok {
+			if v, ok := p.decodeWhole(strings.TrimSpace(f)); ok {
 				if a, ok := v.([]any); ok {
 					r.Findings = p.findings(a)
 					p.warn("%s was a JSON string: decoded", k)
