@@ -351,7 +351,9 @@ func TestPostCommentsFailedInlineGoesToSummary(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(7)
 	bad := r.Inline[1]
-	store.failCreate = func(c NewComment) bool { return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path }
+	store.failCreate = func(c NewComment) bool {
+		return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path
+	}
 	got, err := PostComments(context.Background(), store, testRepo, 42, r)
 	if err != nil {
 		t.Fatal(err)
