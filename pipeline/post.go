@@ -20,6 +20,9 @@ type Posted struct {
 	InlineCreated int `json:"inlineCreated"`
 	InlineSkipped int `json:"inlineSkipped"`
 	InlineFailed  int `json:"inlineFailed"`
+	// InlineDeferred counts new inline comments beyond MaxInlinePerPost: they
+	// are listed in the summary and posted by a later run.
+	InlineDeferred int `json:"inlineDeferred"`
 	// DuplicatesDeleted counts prscout comments deleted because another
 	// request (another replica) created the same summary or finding at the
 	// same time.
@@ -38,6 +41,12 @@ const (
 
 // DryRunPosted is the posted report of a request that posts nothing.
 func DryRunPosted() Posted { return Posted{Summary: SummaryDryRun, Errors: []string{}} }
+
+// MaxInlinePerPost caps the inline comments one call creates (Bitbucket has
+// no batch endpoint: each is one request against the hourly rate limit).
+// The most severe findings go first; the rest are listed in the summary and
+// posted by the next run, since they carry no fingerprint on the PR yet.
+const MaxInlinePerPost = 50
 
 // prLocks serialises posting per pull request inside this process.
 var prLocks = newKeyedMutex()
@@ -82,10 +91,15 @@ func PostComments(ctx context.Context, store CommentStore, repo Repo, prID int, 
 	}
 	have := FindingFingerprints(comments)
 	created := map[string]bool{}
-	var failed []InlineComment
-	for _, ic := range r.Inline {
+	var failed, deferred []InlineComment
+	for _, ic := range bySeverity(r.Inline) {
 		if have[ic.Fingerprint] {
 			out.InlineSkipped++
+			continue
+		}
+		if out.InlineCreated+out.InlineFailed >= MaxInlinePerPost {
+			out.InlineDeferred++
+			deferred = append(deferred, ic)
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -103,7 +117,7 @@ func PostComments(ctx context.Context, store CommentStore, repo Repo, prID int, 
 		created[ic.Fingerprint] = true
 	}
 
-	body := withUnposted(r.Markdown, failed)
+	body := withUnposted(r.Markdown, failed, deferred)
 	summaries := liveSummaries(comments)
 	switch {
 	case len(summaries) == 0:
@@ -217,17 +231,34 @@ func sameBody(a, b string) bool {
 	return norm(a) == norm(b)
 }
 
+// bySeverity returns the inline comments most severe first (stable).
+func bySeverity(in []InlineComment) []InlineComment {
+	out := append([]InlineComment(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool { return severityRank(out[i].Severity) < severityRank(out[j].Severity) })
+	return out
+}
+
 // withUnposted adds, before the summary's marker, the findings whose inline
-// comment could not be created, in full, so none is lost.
-func withUnposted(markdown string, failed []InlineComment) string {
-	if len(failed) == 0 {
+// comment could not be created, and those deferred by MaxInlinePerPost, in
+// full, so none is lost.
+func withUnposted(markdown string, failed, deferred []InlineComment) string {
+	if len(failed) == 0 && len(deferred) == 0 {
 		return markdown
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "### Could not be posted on the diff (%d)\n\n", len(failed))
-	for _, ic := range failed {
-		text, _ := stripMarkers(ic.Body)
-		fmt.Fprintf(&b, "%s\n\n%s\n\n", codeSpan(fmt.Sprintf("%s:%d", ic.Path, ic.Line)), strings.TrimSpace(text))
+	list := func(ics []InlineComment) {
+		for _, ic := range ics {
+			text, _ := stripMarkers(ic.Body)
+			fmt.Fprintf(&b, "%s\n\n%s\n\n", codeSpan(fmt.Sprintf("%s:%d", ic.Path, ic.Line)), strings.TrimSpace(text))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "### Could not be posted on the diff (%d)\n\n", len(failed))
+		list(failed)
+	}
+	if len(deferred) > 0 {
+		fmt.Fprintf(&b, "### Not yet posted on the diff (%d)\n\nOne run posts at most %d inline comments; these follow on the next run.\n\n", len(deferred), MaxInlinePerPost)
+		list(deferred)
 	}
 	i := strings.LastIndex(markdown, "[prscout]: #")
 	if i < 0 {

@@ -439,3 +439,52 @@ func TestKeyedMutex(t *testing.T) {
 		t.Errorf("%d lock entries left after every unlock", left)
 	}
 }
+
+func TestPostCommentsCapDefersTheRest(t *testing.T) {
+	const n = MaxInlinePerPost + 10
+	var diff strings.Builder
+	fmt.Fprintf(&diff, "diff --git a/big.go b/big.go\n--- a/big.go\n+++ b/big.go\n@@ -0,0 +1,%d @@\n", n)
+	var findings []Finding
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&diff, "+line%d()\n", i)
+		sev := "low"
+		if i > n-10 {
+			sev = "critical" // the last ten are the most severe: they must go first
+		}
+		findings = append(findings, Finding{Path: "big.go", Line: i, Severity: sev, Title: fmt.Sprintf("finding %d", i)})
+	}
+	review, _ := json.Marshal(Review{Summary: "many", Findings: findings})
+	r, err := RenderComments(CommentsInput{Ref: "abc123", Files: []ChangedFile{{Path: "big.go", Diff: diff.String()}}, Review: review})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := newFakeCommentStore(9)
+	got, err := PostComments(context.Background(), store, testRepo, 1, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.InlineCreated != MaxInlinePerPost || got.InlineDeferred != 10 {
+		t.Fatalf("first run posted %+v", got)
+	}
+	summaries, inline := store.live()
+	critical := 0
+	for _, c := range inline {
+		if strings.HasPrefix(c.Body, "**Critical**") {
+			critical++
+		}
+	}
+	if critical != 10 {
+		t.Errorf("%d critical findings posted in the first run, want all 10", critical)
+	}
+	if !strings.Contains(summaries[0].Body, "### Not yet posted on the diff (10)") {
+		t.Errorf("deferred findings missing from the summary:\n%s", summaries[0].Body)
+	}
+	got, err = PostComments(context.Background(), store, testRepo, 1, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.InlineCreated != 10 || got.InlineSkipped != MaxInlinePerPost || got.InlineDeferred != 0 || got.Summary != SummaryUpdated {
+		t.Errorf("second run posted %+v", got)
+	}
+	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+}

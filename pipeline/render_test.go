@@ -132,7 +132,7 @@ func TestRenderCommentsNoHTML(t *testing.T) {
 		t.Fatalf("basic case should cover every anchor kind, got %v", r.Stats.ByAnchor)
 	}
 	assertNoHTML(t, r)
-	withFailure := withUnposted(r.Markdown, r.Inline[:1])
+	withFailure := withUnposted(r.Markdown, r.Inline[:1], r.Inline[1:2])
 	assertNoHTML(t, Rendered{Markdown: withFailure})
 	for _, md := range []string{r.Markdown, withFailure} {
 		want := "\n\n" + ReviewMarker(in.Ref) + "\n"
@@ -140,7 +140,8 @@ func TestRenderCommentsNoHTML(t *testing.T) {
 			t.Errorf("summary does not end with a blank line and the marker:\n%s", md)
 		}
 	}
-	if !strings.Contains(withFailure, "### Could not be posted on the diff (1)") || !strings.Contains(withFailure, r.Inline[0].Title) {
+	if !strings.Contains(withFailure, "### Could not be posted on the diff (1)") || !strings.Contains(withFailure, r.Inline[0].Title) ||
+		!strings.Contains(withFailure, "### Not yet posted on the diff (1)") || !strings.Contains(withFailure, r.Inline[1].Title) {
 		t.Errorf("failed inline finding missing from the summary:\n%s", withFailure)
 	}
 }
