@@ -290,3 +290,43 @@ func ExampleRenderComments() {
 	//
 	// [prscout-finding]: # "fp=f8ce5808387e75d8 v=1"
 }
+
+func TestCloseFences(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"text", "text"},
+		{"```go\nx\n```", "```go\nx\n```"},
+		{"```go\nx := 1", "```go\nx := 1\n```"},
+		{"~~~~\ncode\n~~~", "~~~~\ncode\n~~~\n~~~~"},
+		{"````\n```\nstill open", "````\n```\nstill open\n````"},
+		{"    ```\nindented is code, not a fence", "    ```\nindented is code, not a fence"},
+		{"``` not`a fence\ntext", "``` not`a fence\ntext"},
+		{"a\n```\nb\n```\n```py\nc\n", "a\n```\nb\n```\n```py\nc\n```"},
+	}
+	for _, tt := range tests {
+		if got := closeFences(tt.in); got != tt.want {
+			t.Errorf("closeFences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestRenderCommentsCutReplyKeepsMarkerHidden: a review cut inside a code
+// block must not swallow the tables and the marker into that block.
+func TestRenderCommentsCutReplyKeepsMarkerHidden(t *testing.T) {
+	review, _ := json.Marshal(Review{
+		Summary:  "Cut here:\n```go\nfunc f() {",
+		Findings: []Finding{{Path: "main.go", Line: 2, Severity: "high", Title: "t", Body: "see\n```\nx :="}},
+	})
+	diff := "--- a/main.go\n+++ b/main.go\n@@ -1,1 +1,2 @@\n package main\n+var x = 1\n"
+	r, err := RenderComments(CommentsInput{Ref: "abc", Files: []ChangedFile{{Path: "main.go", Diff: diff}}, Review: review})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range []string{r.Markdown, r.Inline[0].Body} {
+		if strings.Count(md, "```")%2 != 0 {
+			t.Errorf("unbalanced fences:\n%s", md)
+		}
+		if closeFences(md) != md {
+			t.Errorf("a fence is left open:\n%s", md)
+		}
+	}
+}

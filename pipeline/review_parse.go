@@ -53,7 +53,8 @@ const reviewMaxCandidates = 32
 //   - a bare findings array [{path, line, existingCode, severity, title, body}]
 //   - a whole chat-completions response (choices[0].message.content)
 //   - n8n and SDK wrappers: {"output"|"content"|"text"|"response"|"message"|
-//     "review"|"result"|"data"|"json"|"body": ...}, content-part arrays
+//     "review"|"result"|"data"|"json"|"body"|"candidates"|"parts": ...},
+//     content-part arrays
 //     [{type:"text", text}], single-item arrays
 //   - text holding any of the above: whole, in a ``` fence, or embedded in prose
 //
@@ -139,7 +140,7 @@ func (p *reviewParser) result(r Review) ParsedReview {
 	return ParsedReview{Review: r, Format: p.format, Warnings: p.warnings, SeverityNormalized: p.normalized, DroppedFindings: p.dropped}
 }
 
-var reviewWrapperKeys = []string{"output", "content", "text", "response", "message", "review", "result", "data", "json", "body"}
+var reviewWrapperKeys = []string{"output", "content", "text", "response", "message", "review", "result", "data", "json", "body", "candidates", "parts"}
 
 var findingsKeys = []string{"findings", "comments", "issues"}
 

@@ -37,6 +37,8 @@ func TestParseReviewShapes(t *testing.T) {
 		{"n8n text wrapper", json.RawMessage(`{"text":` + obj + `}`), ReviewFormatJSON},
 		{"n8n item array", json.RawMessage(`[{"json":{"content":` + obj + `}}]`), ReviewFormatJSON},
 		{"content parts", json.RawMessage(`{"content":[{"type":"text","text":` + string(jsonString(obj)) + `}]}`), ReviewFormatJSON},
+		{"gemini response", json.RawMessage(`{"candidates":[{"content":{"parts":[{"text":` + string(jsonString(obj)) + `}]}}]}`), ReviewFormatJSON},
+		{"openai responses api", json.RawMessage(`{"output":[{"type":"message","content":[{"type":"output_text","text":` + string(jsonString(obj)) + `}]}]}`), ReviewFormatJSON},
 		{"BOM and space", jsonString("\ufeff  " + obj + "\n"), ReviewFormatJSON},
 	}
 	for _, tt := range tests {
