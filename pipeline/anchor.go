@@ -33,11 +33,11 @@ const snippetMinChars = 8
 // DiffIndex holds the new-side lines of each changed file's diff, for
 // anchoring findings. Build it with IndexDiffs.
 type DiffIndex struct {
-	files   map[string]*diffFile // by normalized new path
+	files   map[string]*anchorFile // by normalized new path
 	renames map[string]string    // old path -> new path
 }
 
-type diffFile struct {
+type anchorFile struct {
 	path  string
 	hunks [][]diffLine // new-side lines (added and context) per hunk, in order
 	lines map[int]int  // new line number -> index into text (flattened)
@@ -69,14 +69,14 @@ type Anchored struct {
 // no hunks at all (binary, mode change, deleted) can only take file-level
 // findings.
 func IndexDiffs(files []ChangedFile) (*DiffIndex, []string) {
-	ix := &DiffIndex{files: map[string]*diffFile{}, renames: map[string]string{}}
+	ix := &DiffIndex{files: map[string]*anchorFile{}, renames: map[string]string{}}
 	var warnings []string
 	for i, cf := range files {
 		p := normalizeFindingPath(cf.Path)
 		if p == "" {
 			continue
 		}
-		df := &diffFile{path: p, lines: map[int]int{}}
+		df := &anchorFile{path: p, lines: map[int]int{}}
 		hunks, err := parseNewSide(cf.Diff, p)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("files[%d] (%s): diff read leniently: %v", i, p, err))
@@ -387,7 +387,7 @@ type snippetMatch struct {
 // line inside the diff line) for snippets of at least snippetMinChars. It
 // returns the chosen match's first line index, whether some match covers
 // line, and whether anything matched.
-func (df *diffFile) findSnippet(snippet string, line int) (start int, coversLine, found bool) {
+func (df *anchorFile) findSnippet(snippet string, line int) (start int, coversLine, found bool) {
 	var matches []snippetMatch
 	want := snippetLines(snippet)
 	if len(want) == 0 {
@@ -431,7 +431,7 @@ func (df *diffFile) findSnippet(snippet string, line int) (start int, coversLine
 
 // matchLines finds every run of non-blank new-side lines, inside one hunk,
 // equal to (or, with contain, containing) want line by line.
-func (df *diffFile) matchLines(want []string, contain bool) []snippetMatch {
+func (df *anchorFile) matchLines(want []string, contain bool) []snippetMatch {
 	var out []snippetMatch
 	base := 0
 	for _, h := range df.hunks {

@@ -263,7 +263,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
 		}
-		fmt.Fprintf(&b, "%s (%s): %d on diff lines", plural(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
+		fmt.Fprintf(&b, "%s (%s): %d on diff lines", countNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
 		if st.Unanchored > 0 {
 			fmt.Fprintf(&b, ", %d below", st.Unanchored)
 		}
@@ -271,7 +271,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	}
 
 	// Coverage.
-	fmt.Fprintf(&b, "**Coverage:** %s reviewed", plural(len(in.Files), "changed file"))
+	fmt.Fprintf(&b, "**Coverage:** %s reviewed", countNoun(len(in.Files), "changed file"))
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string
@@ -356,23 +356,29 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 }
 
 // contextRows lists the context table: every additionalContext item, then
-// each dropped file (a dropped file also listed as fetched shows as dropped).
+// each dropped item not listed there. /v1/merge turns a dropped item into an
+// ok:false additionalContext entry and lists it in stats.dropped; such an
+// entry shows as "dropped for budget", not as a failure.
 func contextRows(in CommentsInput, st *CommentStats) [][3]string {
+	opOr := func(op string) string {
+		if op == "" {
+			return "get_file"
+		}
+		return op
+	}
+	key := func(op, path string) string { return opOr(op) + "\x00" + path }
 	dropped := map[string]DroppedContext{}
 	for _, d := range in.Dropped {
-		dropped[d.Path] = d
+		dropped[key(d.Op, d.Path)] = d
 	}
 	var rows [][3]string
 	listed := map[string]bool{}
 	for _, c := range in.AdditionalContext {
-		op := c.Op
-		if op == "" {
-			op = "get_file"
-		}
+		k := key(c.Op, c.Path)
 		var result string
-		if d, ok := dropped[c.Path]; ok && c.OK {
+		if d, ok := dropped[k]; ok {
 			result = droppedText(d)
-			listed[c.Path] = true
+			listed[k] = true
 			st.ContextDropped++
 		} else if c.OK {
 			result = "fetched"
@@ -385,18 +391,15 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 			result = "failed: " + inlineText(reason)
 			st.ContextFailed++
 		}
-		rows = append(rows, [3]string{c.Path, op, result})
+		rows = append(rows, [3]string{c.Path, opOr(c.Op), result})
 	}
 	for _, d := range in.Dropped {
-		if listed[d.Path] {
+		k := key(d.Op, d.Path)
+		if listed[k] {
 			continue
 		}
-		listed[d.Path] = true
-		op := d.Op
-		if op == "" {
-			op = "get_file"
-		}
-		rows = append(rows, [3]string{d.Path, op, droppedText(d)})
+		listed[k] = true
+		rows = append(rows, [3]string{d.Path, opOr(d.Op), droppedText(d)})
 		st.ContextDropped++
 	}
 	return rows
@@ -407,7 +410,11 @@ func droppedText(d DroppedContext) string {
 	if d.Chars > 0 {
 		s += fmt.Sprintf(" (%d chars)", d.Chars)
 	}
-	if r := strings.TrimSpace(d.Reason); r != "" && r != "budget" {
+	switch r := strings.TrimSpace(d.Reason); r {
+	case "", "budget":
+	case "over_budget":
+		s += ": the changed files alone fill the budget"
+	default:
 		s += ": " + inlineText(r)
 	}
 	return s
@@ -438,7 +445,7 @@ func shortSHA(s string) string {
 	return s
 }
 
-func plural(n int, word string) string {
+func countNoun(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
