@@ -34,7 +34,7 @@ const snippetMinChars = 8
 // anchoring findings. Build it with IndexDiffs.
 type DiffIndex struct {
 	files   map[string]*anchorFile // by normalized new path
-	renames map[string]string    // old path -> new path
+	renames map[string]string      // old path -> new path
 }
 
 type anchorFile struct {
