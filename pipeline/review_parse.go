@@ -60,9 +60,10 @@ const reviewMaxCandidates = 32
 //
 // Text that holds no JSON review is not an error: a demanding user would
 // rather see the model's prose than lose the review, so it becomes the
-// summary with zero findings, Format "prose" and a warning. Only an empty or
-// missing review, or a JSON object or array in which no review can be found,
-// is an *InvalidError for field "review" (a 400).
+// summary with zero findings, Format "prose" and a warning (also when the
+// text arrives inside a wrapper such as n8n's {"output": "..."}). Only an
+// empty or missing review, or a JSON value holding neither a review nor any
+// text, is an *InvalidError for field "review" (a 400).
 //
 // Findings are repaired field by field: "line" may be a number or a numeric
 // string ("42", "L42", "42-45" -> 42); severity is normalised (see
@@ -92,6 +93,12 @@ func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 	}
 	if r, ok := p.fromValue(v, 0); ok {
 		return p.result(r), nil
+	}
+	if text := proseIn(v, 0); text != "" {
+		// A wrapper ({"output": "..."}, a chat completion) around prose.
+		p.format = ReviewFormatProse
+		p.warn("review is not JSON: the text is kept as the summary, with no findings")
+		return p.result(Review{Summary: text}), nil
 	}
 	switch x := v.(type) {
 	case map[string]any:
@@ -199,6 +206,34 @@ func (p *reviewParser) fromValue(v any, depth int) (Review, bool) {
 		}
 	}
 	return Review{}, false
+}
+
+// proseIn finds the model's text inside wrappers (the same keys fromValue
+// follows): the first non-blank string, or joined content parts.
+func proseIn(v any, depth int) string {
+	if depth > reviewMaxDepth {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case map[string]any:
+		for _, k := range append([]string{"choices"}, reviewWrapperKeys...) {
+			if w, ok := x[k]; ok {
+				if t := proseIn(w, depth+1); t != "" {
+					return t
+				}
+			}
+		}
+	case []any:
+		if t, ok := contentPartsText(x); ok {
+			return strings.TrimSpace(t)
+		}
+		if len(x) > 0 {
+			return proseIn(x[0], depth+1)
+		}
+	}
+	return ""
 }
 
 func isReviewObject(m map[string]any) bool {

@@ -91,6 +91,24 @@ func TestParseReviewProseBecomesSummary(t *testing.T) {
 	}
 }
 
+func TestParseReviewProseInWrappers(t *testing.T) {
+	for _, raw := range []string{
+		`{"output":"All good.\nShip it."}`,
+		`[{"json":{"output":"All good.\nShip it."}}]`,
+		`{"choices":[{"message":{"role":"assistant","content":"All good.\nShip it."}}]}`,
+		`{"content":[{"type":"text","text":"All good.\nShip it."}]}`,
+	} {
+		got, err := ParseReview(json.RawMessage(raw))
+		if err != nil {
+			t.Errorf("%s: %v", raw, err)
+			continue
+		}
+		if got.Summary != "All good.\nShip it." || len(got.Findings) != 0 || got.Format != ReviewFormatProse {
+			t.Errorf("%s: got %+v", raw, got)
+		}
+	}
+}
+
 func TestParseReviewFindingRepair(t *testing.T) {
 	raw := json.RawMessage(`{"findings":[
 		{"file":"a.go","line":"42","severity":"Error","title":"t1","body":"b"},
