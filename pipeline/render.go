@@ -163,6 +163,9 @@ func RenderComments(in CommentsInput) (Rendered, error) {
 		a := ix.Anchor(f)
 		f.Title, n = stripMarkers(f.Title)
 		st.MarkersStripped += n
+		if f.Title == "" {
+			f.Title = "(untitled)"
+		}
 		f.Body, n = stripMarkers(f.Body)
 		st.MarkersStripped += n
 		f.Body = closeFences(f.Body)
@@ -185,7 +188,7 @@ func RenderComments(in CommentsInput) (Rendered, error) {
 		seen[fp] = true
 		st.ByAnchor[a.Anchor]++
 		st.BySeverity[f.Severity]++
-		rows = append(rows, findingRow{f: f, a: a, fp: fp, order: i})
+		rows = append(rows, findingRow{f: f, a: a, fp: fp})
 	}
 	st.Findings = len(rows)
 	if st.MarkersStripped > 0 {
@@ -218,10 +221,9 @@ func RenderComments(in CommentsInput) (Rendered, error) {
 }
 
 type findingRow struct {
-	f     Finding
-	a     Anchored
-	fp    string
-	order int
+	f  Finding
+	a  Anchored
+	fp string
 }
 
 func severityLabel(s string) string {
