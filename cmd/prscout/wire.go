@@ -2,12 +2,20 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"net/http"
+	"os"
 
 	"github.com/prscout/prscout/api"
+	"github.com/prscout/prscout/bitbucket"
+	"github.com/prscout/prscout/jira"
+	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
 )
 
+// providers are the adapters behind the pipeline's ports.
 type providers struct {
 	name     string
 	repo     pipeline.Repository
@@ -19,6 +27,79 @@ type providers struct {
 	ready    func(context.Context) error
 }
 
+// buildProviders is the one place that picks adapters from the
+// configuration: Bitbucket when its credentials are set, else the local git
+// provider; Jira when its base URL is set; the webhook relay when a secret is.
 func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, error) {
-	return providers{name: "none"}, nil
+	var p providers
+	if cfg.BitbucketEnabled() {
+		bb, err := bitbucket.New(bitbucket.Config{
+			BaseURL:     cfg.BitbucketBaseURL,
+			Email:       cfg.BitbucketEmail,
+			Token:       cfg.BitbucketToken,
+			AccessToken: cfg.BitbucketAccessToken,
+			Timeout:     cfg.UpstreamTimeout,
+			MaxRetries:  cfg.UpstreamRetries,
+			Observer:    m.Upstream("bitbucket"),
+		})
+		if err != nil {
+			return p, fmt.Errorf("bitbucket: %w", err)
+		}
+		p.name, p.repo, p.diffs, p.prs, p.comments = "bitbucket", bb, bb, bb, bb
+	} else {
+		st, err := os.Stat(cfg.LocalRoot)
+		if err != nil || !st.IsDir() {
+			return p, fmt.Errorf("PRSCOUT_LOCAL_ROOT %q is not a directory", cfg.LocalRoot)
+		}
+		lg := localgit.New(cfg.LocalRoot)
+		p.name, p.repo, p.diffs = "local", lg, lg
+		p.ready = func(context.Context) error {
+			if _, err := os.Stat(cfg.LocalRoot); err != nil {
+				return fmt.Errorf("local root unavailable: %w", err)
+			}
+			return nil
+		}
+	}
+	if cfg.JiraBaseURL != "" {
+		jc, err := jira.New(jira.Config{
+			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
+			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: cfg.UpstreamRetries,
+			Observer: m.Upstream("jira"),
+		})
+		if err != nil {
+			return p, fmt.Errorf("jira: %w", err)
+		}
+		p.issues = jc
+		if cfg.JiraACField != "" {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
+				defer cancel()
+				if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
+					log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
+				}
+			}()
+		}
+	}
+	if cfg.WebhookSecret != "" {
+		secret := []byte(cfg.WebhookSecret)
+		p.webhook = &api.WebhookOptions{
+			Verify:        func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
+			Events:        []string{"pullrequest:created", "pullrequest:updated"},
+			ForwardURL:    cfg.ForwardURL,
+			ForwardHeader: cfg.ForwardHeader,
+			ForwardToken:  cfg.ForwardToken,
+			Client:        &http.Client{Timeout: cfg.ForwardTimeout},
+		}
+	}
+	return p, nil
+}
+
+// parseWebhookBody recognises a raw Bitbucket pull request webhook body sent
+// to /v1/context (as n8n's Webhook node hands it over).
+func parseWebhookBody(body []byte) (pipeline.Repo, int, bool) {
+	ev, err := bitbucket.ParseWebhook("pullrequest:updated", body)
+	if err != nil || errors.Is(err, bitbucket.ErrUnsupportedEvent) {
+		return pipeline.Repo{}, 0, false
+	}
+	return ev.Repo, ev.PR.ID, true
 }

@@ -1,0 +1,564 @@
+// Package localgit is the local git provider, prscout's embedded default: it
+// reads real repositories on disk through git objects at a commit, never
+// through the working tree, so symbolic links, uncommitted files and files
+// outside the repository cannot leak into a review.
+//
+// Every read runs the git CLI (`git -C <repo> --no-pager -c core.quotepath=off
+// ...`) through os/exec, without a shell, bound to the caller's context.
+// Repositories are chosen under a root directory: `workspace/repoSlug` select
+// `<root>/<workspace>/<repoSlug>`, and when the root itself is a git repository
+// it is served for any names.
+package localgit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// Compile-time checks that Provider implements the ports it serves.
+var (
+	_ pipeline.Repository   = (*Provider)(nil)
+	_ pipeline.DiffSource   = (*Provider)(nil)
+	_ pipeline.FilesReader  = (*Provider)(nil)
+	_ pipeline.ChangeLister = (*Provider)(nil)
+)
+
+// Errors for tree entries that are not regular files. Both wrap
+// pipeline.ErrNotFound: there is no file content to give, and symbolic links
+// are never followed (their target could point anywhere on the machine).
+var (
+	ErrSymlink   = fmt.Errorf("symbolic link not followed: %w", pipeline.ErrNotFound)
+	ErrSubmodule = fmt.Errorf("submodule has no content in this repository: %w", pipeline.ErrNotFound)
+)
+
+// binarySniffLen is how much of a blob is searched for a NUL byte, as git's
+// own buffer_is_binary does.
+const binarySniffLen = 8000
+
+// DefaultMaxDiffBytes bounds a raw diff read from git.
+const DefaultMaxDiffBytes = 64 << 20
+
+// Provider reads git repositories under Root.
+type Provider struct {
+	// Root is the directory repositories are looked up in.
+	Root string
+	// MaxDiffBytes bounds Diff's output; larger diffs fail with an error
+	// wrapping pipeline.ErrTooLarge. Zero means DefaultMaxDiffBytes.
+	MaxDiffBytes int64
+}
+
+// New returns a Provider serving repositories under root ("" means the
+// working directory).
+func New(root string) *Provider {
+	if root == "" {
+		root = "."
+	}
+	if abs, err := filepath.Abs(root); err == nil {
+		root = abs
+	}
+	return &Provider{Root: root}
+}
+
+// isGitDir reports whether dir is a git repository: a work tree with a .git
+// directory or file, or a bare repository.
+func isGitDir(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		return true
+	}
+	head, err1 := os.Stat(filepath.Join(dir, "HEAD"))
+	objs, err2 := os.Stat(filepath.Join(dir, "objects"))
+	return err1 == nil && err2 == nil && head.Mode().IsRegular() && objs.IsDir()
+}
+
+// validName checks one workspace or repoSlug segment: non-empty, no path
+// separator, no "." or "..", no control character.
+func validName(field, v string) error {
+	switch {
+	case v == "":
+		return pipeline.Invalidf(field, "required")
+	case v == "." || v == "..":
+		return pipeline.Invalidf(field, "%q is not a repository name", v)
+	case strings.ContainsAny(v, `/\`):
+		return pipeline.Invalidf(field, "must not contain a path separator")
+	case len(v) > 255:
+		return pipeline.Invalidf(field, "too long")
+	}
+	for _, r := range v {
+		if r < 0x20 || r == 0x7f {
+			return pipeline.Invalidf(field, "control character refused")
+		}
+	}
+	return nil
+}
+
+// repoDir resolves repo to a git repository directory under Root. When Root is
+// itself a repository it is served for any names (names given are still
+// checked); otherwise `<Root>/<workspace>/<repoSlug>` must be a repository
+// that, symbolic links resolved, stays inside Root.
+func (p *Provider) repoDir(repo pipeline.Repo) (string, error) {
+	if isGitDir(p.Root) {
+		for _, f := range []struct{ field, v string }{{"workspace", repo.Workspace}, {"repoSlug", repo.RepoSlug}} {
+			if f.v != "" {
+				if err := validName(f.field, f.v); err != nil {
+					return "", err
+				}
+			}
+		}
+		return p.Root, nil
+	}
+	if err := validName("workspace", repo.Workspace); err != nil {
+		return "", err
+	}
+	if err := validName("repoSlug", repo.RepoSlug); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(p.Root, repo.Workspace, repo.RepoSlug)
+	notFound := fmt.Errorf("repository %s/%s: %w", repo.Workspace, repo.RepoSlug, pipeline.ErrNotFound)
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", notFound
+	}
+	realRoot, err := filepath.EvalSymlinks(p.Root)
+	if err != nil {
+		return "", fmt.Errorf("resolve local root: %w", err)
+	}
+	if rel, err := filepath.Rel(realRoot, realDir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", notFound
+	}
+	if !isGitDir(realDir) {
+		return "", notFound
+	}
+	return realDir, nil
+}
+
+// isFullSHA reports whether s is a full lowercase hexadecimal object id
+// (SHA-1 or SHA-256).
+func isFullSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkRev refuses revisions git could read as an option or that hold
+// characters no revision needs.
+func checkRev(rev string) error {
+	switch {
+	case rev == "":
+		return pipeline.Invalidf("ref", "empty revision")
+	case strings.HasPrefix(rev, "-"):
+		return pipeline.Invalidf("ref", "revision %q must not start with '-'", rev)
+	case len(rev) > 256:
+		return pipeline.Invalidf("ref", "revision too long")
+	}
+	for _, r := range rev {
+		if r < 0x20 || r == 0x7f {
+			return pipeline.Invalidf("ref", "control character in revision")
+		}
+	}
+	return nil
+}
+
+// ResolveCommit turns rev (branch, tag, short or full sha, any git revision
+// expression) into the full id of the commit it names with `git rev-parse
+// --verify --end-of-options <rev>^{commit}`. An unknown revision wraps
+// pipeline.ErrNotFound and names rev.
+func (p *Provider) ResolveCommit(ctx context.Context, repo pipeline.Repo, rev string) (string, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return "", err
+	}
+	return resolve(ctx, dir, rev)
+}
+
+func resolve(ctx context.Context, dir, rev string) (string, error) {
+	if err := checkRev(rev); err != nil {
+		return "", err
+	}
+	out, err := runGit(ctx, dir, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && ge.Code == 1 {
+			// --verify --quiet: exit 1, silently, when rev names no commit.
+			return "", fmt.Errorf("revision %q: %w", rev, pipeline.ErrNotFound)
+		}
+		// Anything else (for example git refusing a repository owned by
+		// another user) is not the caller's fault.
+		return "", fmt.Errorf("resolve revision %q: %w", rev, err)
+	}
+	sha := strings.TrimSpace(string(out))
+	if !isFullSHA(sha) {
+		return "", fmt.Errorf("resolve revision %q: unexpected output %q", rev, sha)
+	}
+	return sha, nil
+}
+
+// commitID resolves commit to a full commit id. Full ids are verified too: a
+// missing object or the id of a tree or blob wraps pipeline.ErrNotFound.
+func commitID(ctx context.Context, dir, commit string) (string, error) {
+	return resolve(ctx, dir, commit)
+}
+
+// checkPath refuses repository paths that are not clean relative paths. Paths
+// reach git after --end-of-options with literal pathspecs, so this is
+// defence in depth, not the only guard.
+func checkPath(p string, allowRoot bool) (string, error) {
+	if p == "" || p == "." {
+		if allowRoot {
+			return "", nil
+		}
+		return "", pipeline.Invalidf("path", "empty path")
+	}
+	if strings.HasPrefix(p, "/") {
+		return "", pipeline.Invalidf("path", "absolute path refused")
+	}
+	// Git allows any byte but NUL in a name (tabs and newlines included);
+	// paths reach git as separate arguments and come back NUL-terminated, so
+	// only NUL is refused.
+	if strings.IndexByte(p, 0) >= 0 {
+		return "", pipeline.Invalidf("path", "NUL in path")
+	}
+	p = strings.TrimSuffix(p, "/")
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." || seg == ".." {
+			return "", pipeline.Invalidf("path", "path %q is not a clean relative path", p)
+		}
+	}
+	return p, nil
+}
+
+// treeEntry is one line of `git ls-tree -l -z`.
+type treeEntry struct {
+	Mode string
+	Type string // blob, tree, commit
+	OID  string
+	Size int64 // -1 for trees and submodules
+	Path string
+}
+
+// entryKind maps a tree entry to pipeline.DirEntry's type.
+func (e treeEntry) kind() string {
+	switch {
+	case e.Mode == "120000":
+		return "symlink"
+	case e.Type == "tree":
+		return "dir"
+	case e.Type == "commit":
+		return "submodule"
+	default:
+		return "file"
+	}
+}
+
+// parseTreeEntry parses "<mode> SP <type> SP <oid> SP+ <size> TAB <path>".
+func parseTreeEntry(rec []byte) (treeEntry, error) {
+	tab := bytes.IndexByte(rec, '\t')
+	if tab < 0 {
+		return treeEntry{}, fmt.Errorf("malformed ls-tree record %q", rec)
+	}
+	f := strings.Fields(string(rec[:tab]))
+	if len(f) != 4 {
+		return treeEntry{}, fmt.Errorf("malformed ls-tree record %q", rec)
+	}
+	e := treeEntry{Mode: f[0], Type: f[1], OID: f[2], Size: -1, Path: string(rec[tab+1:])}
+	if f[3] != "-" {
+		n, err := strconv.ParseInt(f[3], 10, 64)
+		if err != nil {
+			return treeEntry{}, fmt.Errorf("malformed ls-tree size %q", f[3])
+		}
+		e.Size = n
+	}
+	return e, nil
+}
+
+// lsTree runs `git ls-tree -l -z --end-of-options <commit> <paths...>` and returns its
+// entries, at most limit (0: all); more reports that entries were left out.
+func lsTree(ctx context.Context, dir, commit string, limit int, paths ...string) (entries []treeEntry, more bool, err error) {
+	// ls-tree takes no "--": after --end-of-options and the tree-ish every
+	// argument is a path (a "--" would be one too).
+	args := append([]string{"ls-tree", "-l", "-z", "--end-of-options", commit}, paths...)
+	cmd := gitCmd(ctx, dir, args...)
+	var stderr limitedBuffer
+	stderr.max = 4 << 10
+	cmd.Stderr = &stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, false, fmt.Errorf("list tree: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, false, fmt.Errorf("list tree: %w", err)
+	}
+	r := bufio.NewReaderSize(stdout, 64<<10)
+	var parseErr error
+	for {
+		rec, rerr := r.ReadBytes(0)
+		if len(rec) > 0 && rec[len(rec)-1] == 0 {
+			rec = rec[:len(rec)-1]
+		}
+		if len(rec) > 0 {
+			if limit > 0 && len(entries) == limit {
+				more = true
+				break
+			}
+			e, perr := parseTreeEntry(rec)
+			if perr != nil {
+				parseErr = perr
+				break
+			}
+			entries = append(entries, e)
+		}
+		if rerr != nil {
+			break
+		}
+	}
+	if more || parseErr != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if parseErr != nil {
+			return nil, false, fmt.Errorf("list tree: %w", parseErr)
+		}
+		return entries, true, nil
+	}
+	_, _ = io.Copy(io.Discard, r)
+	if werr := cmd.Wait(); werr != nil {
+		if ctx.Err() != nil {
+			return nil, false, fmt.Errorf("list tree: %w", ctx.Err())
+		}
+		// The commit was resolved before, so this is git failing, not a
+		// missing path (ls-tree answers those with no entries).
+		return nil, false, fmt.Errorf("list tree at %s: %w: %s", commit, werr, firstLine(stderr.String()))
+	}
+	return entries, false, nil
+}
+
+// statPath returns the tree entry of one path at commit ("" is never asked).
+func statPath(ctx context.Context, dir, commit, p string) (treeEntry, error) {
+	entries, _, err := lsTree(ctx, dir, commit, 0, p)
+	if err != nil {
+		return treeEntry{}, err
+	}
+	for _, e := range entries {
+		if e.Path == p {
+			return e, nil
+		}
+	}
+	return treeEntry{}, fmt.Errorf("%s: %w", p, pipeline.ErrNotFound)
+}
+
+// entryError is the error for an entry whose content ReadFile refuses, or nil
+// for a readable blob within maxBytes.
+func entryError(e treeEntry, maxBytes int64) error {
+	switch e.kind() {
+	case "dir":
+		return fmt.Errorf("%s: %w", e.Path, pipeline.ErrIsDir)
+	case "symlink":
+		return fmt.Errorf("%s: %w", e.Path, ErrSymlink)
+	case "submodule":
+		return fmt.Errorf("%s: %w", e.Path, ErrSubmodule)
+	}
+	if maxBytes > 0 && e.Size > maxBytes {
+		return fmt.Errorf("%s: %d bytes over the %d byte limit: %w", e.Path, e.Size, maxBytes, pipeline.ErrTooLarge)
+	}
+	return nil
+}
+
+// isBinary applies git's heuristic: a NUL byte in the first 8000 bytes.
+func isBinary(data []byte) bool {
+	if len(data) > binarySniffLen {
+		data = data[:binarySniffLen]
+	}
+	return bytes.IndexByte(data, 0) >= 0
+}
+
+// ReadFile returns the content of path at commit, read from the object
+// database (`git ls-tree` for the entry, `git cat-file blob` for the bytes).
+// Directories wrap pipeline.ErrIsDir; symbolic links (ErrSymlink) and
+// submodules (ErrSubmodule) wrap pipeline.ErrNotFound and are never followed;
+// a blob over maxBytes wraps pipeline.ErrTooLarge without being read; a blob
+// with a NUL byte in its first 8000 bytes wraps pipeline.ErrBinary.
+func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path string, maxBytes int64) ([]byte, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return nil, err
+	}
+	clean, err := checkPath(path, false)
+	if err != nil {
+		return nil, err
+	}
+	sha, err := commitID(ctx, dir, commit)
+	if err != nil {
+		return nil, err
+	}
+	e, err := statPath(ctx, dir, sha, clean)
+	if err != nil {
+		return nil, err
+	}
+	if err := entryError(e, maxBytes); err != nil {
+		return nil, err
+	}
+	data, err := runGit(ctx, dir, e.Size+1, "cat-file", "blob", e.OID)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", clean, err)
+	}
+	if isBinary(data) {
+		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrBinary)
+	}
+	return data, nil
+}
+
+// ListDir lists the direct children of path at commit ("" is the root) with
+// `git ls-tree -l <commit> -- <path>/`: files with their size, directories,
+// symbolic links and submodules, in git's tree order, at most limit entries
+// (truncated reports more). A path that is a file wraps pipeline.ErrNotDir; a
+// missing path wraps pipeline.ErrNotFound.
+func (p *Provider) ListDir(ctx context.Context, repo pipeline.Repo, commit, path string, limit int) ([]pipeline.DirEntry, bool, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return nil, false, err
+	}
+	clean, err := checkPath(path, true)
+	if err != nil {
+		return nil, false, err
+	}
+	sha, err := commitID(ctx, dir, commit)
+	if err != nil {
+		return nil, false, err
+	}
+	var entries []treeEntry
+	var truncated bool
+	if clean == "" {
+		entries, truncated, err = lsTree(ctx, dir, sha, limit)
+	} else {
+		entries, truncated, err = lsTree(ctx, dir, sha, limit, clean+"/")
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	if len(entries) == 0 && clean != "" {
+		e, err := statPath(ctx, dir, sha, clean)
+		if err != nil {
+			return nil, false, err
+		}
+		if e.kind() != "dir" {
+			return nil, false, fmt.Errorf("%s: %w", clean, pipeline.ErrNotDir)
+		}
+	}
+	out := make([]pipeline.DirEntry, 0, len(entries))
+	for _, e := range entries {
+		d := pipeline.DirEntry{Path: e.Path, Type: e.kind()}
+		if d.Type == "file" && e.Size >= 0 {
+			size := e.Size
+			d.Size = &size
+		}
+		out = append(out, d)
+	}
+	return out, truncated, nil
+}
+
+// Diff returns the raw unified diff of head against the merge base of base and
+// head (or against base itself with opts.TwoDot), as `git diff --no-color
+// --no-ext-diff --no-textconv -M -U<n>` prints it with a/ and b/ prefixes.
+// Output over MaxDiffBytes wraps pipeline.ErrTooLarge; an unknown revision
+// wraps pipeline.ErrNotFound.
+func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]byte, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return nil, err
+	}
+	if opts.ContextLines < 0 {
+		return nil, pipeline.Invalidf("contextLines", "must not be negative")
+	}
+	baseID, err := commitID(ctx, dir, base)
+	if err != nil {
+		return nil, err
+	}
+	headID, err := commitID(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	from, err := diffFrom(ctx, dir, base, head, baseID, headID, opts)
+	if err != nil {
+		return nil, err
+	}
+	max := p.MaxDiffBytes
+	if max <= 0 {
+		max = DefaultMaxDiffBytes
+	}
+	out, err := runGit(ctx, dir, max, "diff", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "-M", "-U"+strconv.Itoa(opts.ContextLines),
+		"--end-of-options", from, headID, "--")
+	if err != nil {
+		if errors.Is(err, errOutputLimit) {
+			return nil, fmt.Errorf("diff %s..%s over %d bytes: %w", base, head, max, pipeline.ErrTooLarge)
+		}
+		return nil, fmt.Errorf("diff %s..%s: %w", base, head, err)
+	}
+	return out, nil
+}
+
+// diffFrom is the commit a diff starts from: base itself with opts.TwoDot,
+// otherwise the merge base of base and head (`git merge-base`).
+func diffFrom(ctx context.Context, dir, base, head, baseID, headID string, opts pipeline.DiffOptions) (string, error) {
+	if opts.TwoDot {
+		return baseID, nil
+	}
+	out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) && ge.Code == 1 {
+			return "", fmt.Errorf("no merge base between %s and %s: %w", base, head, pipeline.ErrNotFound)
+		}
+		return "", fmt.Errorf("find merge base: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// ChangedPaths lists the new paths of the files Diff would show, deleted
+// files left out, with `git diff --name-only -z -M --diff-filter=d`: a tree
+// comparison that reads no file content, so it answers long before the diff.
+func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]string, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return nil, err
+	}
+	baseID, err := commitID(ctx, dir, base)
+	if err != nil {
+		return nil, err
+	}
+	headID, err := commitID(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	from, err := diffFrom(ctx, dir, base, head, baseID, headID, opts)
+	if err != nil {
+		return nil, err
+	}
+	out, err := runGit(ctx, dir, 0, "diff", "--name-only", "-z", "--no-ext-diff", "--no-relative", "-M", "--diff-filter=d",
+		"--end-of-options", from, headID, "--")
+	if err != nil {
+		return nil, fmt.Errorf("list changed paths: %w", err)
+	}
+	var paths []string
+	for _, rec := range bytes.Split(out, []byte{0}) {
+		if len(rec) > 0 {
+			paths = append(paths, string(rec))
+		}
+	}
+	return paths, nil
+}

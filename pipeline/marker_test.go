@@ -1,0 +1,139 @@
+package pipeline
+
+import (
+	"math/rand"
+	"reflect"
+	"testing"
+)
+
+func TestParseReviewMarker(t *testing.T) {
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	tests := []struct {
+		name   string
+		body   string
+		want   string
+		wantOK bool
+	}{
+		{"ours", "## prscout review\n\ntext\n\n" + ReviewMarker(sha) + "\n", sha, true},
+		{"no version", `[prscout]: # "review head=abc123"`, "abc123", true},
+		{"indented up to three spaces", `   [prscout]: # "review head=abc123 v=1"`, "abc123", true},
+		{"CRLF", "x\r\n\r\n[prscout]: # \"review head=abc123 v=1\"\r\n", "abc123", true},
+		{"legacy HTML comment", "summary\n<!-- prscout review head=deadbeef -->", "deadbeef", true},
+		{"legacy inline in a line", "text <!--prscout review head=deadbeef v=1--> more", "deadbeef", true},
+		{"last of several", ReviewMarker("aaa") + "\n" + ReviewMarker("bbb"), "bbb", true},
+		{"quoted in a reply", `> [prscout]: # "review head=abc123 v=1"`, "", false},
+		{"in a code block indent", `    [prscout]: # "review head=abc123 v=1"`, "", false},
+		{"other marker", `[prscout-finding]: # "fp=0123456789abcdef v=1"`, "", false},
+		{"bad head", `[prscout]: # "review head=abc"def v=1"`, "", false},
+		{"plain text", "prscout review head=abc", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := ParseReviewMarker(tt.body)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("ParseReviewMarker(%q) = %q, %v; want %q, %v", tt.body, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestParseFindingMarker(t *testing.T) {
+	fp := Fingerprint("a.go", "Title", "x := 1")
+	for _, tt := range []struct {
+		body   string
+		want   string
+		wantOK bool
+	}{
+		{"**High** · t\n\n" + FindingMarker(fp), fp, true},
+		{"<!-- prscout finding fp=" + fp + " -->", fp, true},
+		{`[prscout-finding]: # "fp=XYZ v=1"`, "", false},
+		{ReviewMarker("abc"), "", false},
+	} {
+		got, ok := ParseFindingMarker(tt.body)
+		if got != tt.want || ok != tt.wantOK {
+			t.Errorf("ParseFindingMarker(%q) = %q, %v; want %q, %v", tt.body, got, ok, tt.want, tt.wantOK)
+		}
+	}
+}
+
+func TestLastReviewedCommit(t *testing.T) {
+	comments := []Comment{
+		{ID: 5, Body: "hello"},
+		{ID: 30, Body: "old\n\n" + ReviewMarker("ccc"), Deleted: true},
+		{ID: 20, Body: "summary\n\n" + ReviewMarker("bbb")},
+		{ID: 3, Body: "<!-- prscout review head=aaa -->"},
+		{ID: 40, Body: ReviewMarker("inline-ddd"), Inline: &InlineAnchor{Path: "a.go", Line: 1}},
+		{ID: 7, Body: "someone else"},
+	}
+	rng := rand.New(rand.NewSource(1))
+	for i := 0; i < 20; i++ {
+		shuffled := append([]Comment(nil), comments...)
+		rng.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		sha, id, ok := LastReviewedCommit(shuffled)
+		if sha != "bbb" || id != 20 || !ok {
+			t.Fatalf("order %v: LastReviewedCommit = %q, %d, %v; want bbb, 20, true", ids(shuffled), sha, id, ok)
+		}
+	}
+	if _, _, ok := LastReviewedCommit(comments[:1]); ok {
+		t.Error("found a marker in comments without one")
+	}
+	if _, _, ok := LastReviewedCommit(nil); ok {
+		t.Error("found a marker in no comments")
+	}
+}
+
+func ids(cs []Comment) []int64 {
+	out := make([]int64, len(cs))
+	for i, c := range cs {
+		out[i] = c.ID
+	}
+	return out
+}
+
+func TestFindingFingerprints(t *testing.T) {
+	a, b, c := Fingerprint("a.go", "A", ""), Fingerprint("b.go", "B", ""), Fingerprint("c.go", "C", "")
+	got := FindingFingerprints([]Comment{
+		{ID: 1, Body: "x\n\n" + FindingMarker(a), Inline: &InlineAnchor{Path: "a.go", Line: 1}},
+		{ID: 2, Body: "<!-- prscout finding fp=" + b + " -->"},
+		{ID: 3, Body: FindingMarker(c), Deleted: true},
+		{ID: 4, Body: ReviewMarker("abc")},
+	})
+	want := map[string]bool{a: true, b: true, c: true}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("FindingFingerprints = %v, want %v", got, want)
+	}
+}
+
+func TestFingerprintStability(t *testing.T) {
+	base := Fingerprint("api/handler.go", "SQL built from user input", "q := \"SELECT\" + id")
+	same := []struct{ path, title, code string }{
+		{"api/handler.go", "  sql BUILT from\nuser input. ", "q := \"SELECT\" + id"},
+		{"api/handler.go", "SQL built from user input", "\tq  :=  \"SELECT\"+id\r\n"},
+	}
+	for _, s := range same {
+		if got := Fingerprint(s.path, s.title, s.code); got != base {
+			t.Errorf("Fingerprint(%q, %q, %q) = %s, want %s (same finding)", s.path, s.title, s.code, got, base)
+		}
+	}
+	differ := []struct{ path, title, code string }{
+		{"api/other.go", "SQL built from user input", "q := \"SELECT\" + id"},
+		{"api/handler.go", "SQL injection", "q := \"SELECT\" + id"},
+		{"api/handler.go", "SQL built from user input", "q := \"UPDATE\" + id"},
+	}
+	for _, s := range differ {
+		if got := Fingerprint(s.path, s.title, s.code); got == base {
+			t.Errorf("Fingerprint(%q, %q, %q) = %s, same as a different finding", s.path, s.title, s.code, got)
+		}
+	}
+	if len(base) != 16 {
+		t.Errorf("fingerprint %q is not 16 hex digits", base)
+	}
+}
+
+func TestStripMarkers(t *testing.T) {
+	in := "keep\n[prscout]: # \"review head=fff v=1\"\n  [PRSCOUT-finding]: # \"fp=0123456789abcdef\"\nalso <!-- prscout review head=fff -->\nprscout is a tool\n"
+	got, n := stripMarkers(in)
+	if want := "keep\nprscout is a tool\n"; got != want || n != 3 {
+		t.Errorf("stripMarkers = %q, %d; want %q, 3", got, n, want)
+	}
+}

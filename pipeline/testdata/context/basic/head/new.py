@@ -1,0 +1,6 @@
+def old():
+    return 10
+
+
+def keep():
+    return 2

@@ -1,0 +1,6 @@
+package pkg
+
+// Add adds.
+func Add(a, b int) int {
+	return a + b + 0
+}
