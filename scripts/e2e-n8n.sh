@@ -19,6 +19,9 @@
 # n8n is installed once with `npm ci` from scripts/e2e/n8n/ into
 # ${PRSCOUT_N8N_CACHE:-$HOME/.cache/prscout-n8n} (outside the repository).
 # Every process started here is stopped by its PID on exit.
+# Knobs: PRSCOUT_N8N_CACHE (install folder), PRSCOUT_BIN (a prebuilt prscout
+# to test instead of building this checkout), PRSCOUT_E2E_KEEP=1 (keep the
+# work folder with all logs).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,8 +88,12 @@ log "n8n $N8N_VERSION install: $INSTALL, ${INSTALL_MS} ms"
 # --- 2. build prscout and the fakes -------------------------------------------
 t=$(date +%s%N)
 mkdir -p "$WORK/bin"
-(cd "$ROOT" && go build -o "$WORK/bin/prscout" ./cmd/prscout &&
-	go build -o "$WORK/bin/fakebitbucket" ./scripts/e2e/fakebitbucket &&
+if [ -n "${PRSCOUT_BIN:-}" ]; then # test a given prscout binary instead of this checkout's
+	cp "$PRSCOUT_BIN" "$WORK/bin/prscout"
+else
+	(cd "$ROOT" && go build -o "$WORK/bin/prscout" ./cmd/prscout)
+fi
+(cd "$ROOT" && go build -o "$WORK/bin/fakebitbucket" ./scripts/e2e/fakebitbucket &&
 	go build -o "$WORK/bin/fakellm" ./scripts/e2e/fakellm &&
 	go build -o "$WORK/bin/e2echeck" ./scripts/e2e/e2echeck)
 log "built prscout and fakes: $(ms "$t") ms"

@@ -9,6 +9,11 @@
 const sqlite3 = require('sqlite3');
 const { parse } = require('flatted');
 
+// errText is an n8n error's message, its description and, for an HTTP
+// Request node, the full answer ("400 - {body}"): n8n's description is the
+// body's `error` field, the service's `message` is only in the full answer.
+const errText = (e) => [e.message || String(e), e.description, ...(e.messages || [])].filter(Boolean).join(' | ');
+
 const dbPath = process.argv[2];
 if (!dbPath) {
   console.error('usage: node n8n-executions.js <database.sqlite>');
@@ -39,7 +44,7 @@ db.all(sql, (err, rows) => {
     }
     const rd = (data && data.resultData) || {};
     ex.lastNode = rd.lastNodeExecuted || null;
-    if (rd.error) ex.error = rd.error.message || String(rd.error);
+    if (rd.error) ex.error = errText(rd.error);
     for (const [name, runs] of Object.entries(rd.runData || {})) {
       for (const run of runs) {
         const main = (run.data && run.data.main) || [];
@@ -47,7 +52,7 @@ db.all(sql, (err, rows) => {
         const first = main.find((o) => o && o.length);
         ex.nodes.push({
           name, startTime: run.startTime, executionTime: run.executionTime, status: run.executionStatus || null,
-          items, error: run.error ? run.error.message || String(run.error) : null,
+          items, error: run.error ? errText(run.error) : null,
           output: first ? first[0].json : null,
         });
       }

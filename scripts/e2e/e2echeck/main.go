@@ -203,7 +203,7 @@ func (c *checker) chain(e execution, want []string) {
 	var ran []string
 	for _, n := range e.Nodes {
 		ran = append(ran, n.Name)
-		c.check(n.Items >= 1 && n.Error == nil, "node %q gave %d item(s)", n.Name, n.Items)
+		c.check(n.Items >= 1 && n.Error == nil, "node %q gave %d item(s), error: %s", n.Name, n.Items, deref(n.Error))
 	}
 	c.check(strings.Join(ran, ",") == strings.Join(want, ","), "nodes ran in order: %s", strings.Join(ran, " -> "))
 	c.check(e.LastNode == want[len(want)-1], "last node is %q (got %q)", want[len(want)-1], e.LastNode)
