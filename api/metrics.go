@@ -6,6 +6,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // Metrics are prscout's Prometheus metrics, registered on an injected
@@ -44,14 +46,17 @@ var (
 		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
 		"/v1/workflows/validate", "/v1/webhooks/bitbucket",
 	}
-	knownNeedsReasons = []string{
-		"empty", "bad_encoding", "control_char", "parent_escape", "too_long", "secret", "noise",
-		"changed_file", "duplicate", "per_file_cap", "total_cap", "unsupported_op",
+	knownNeedsReasons   = pipeline.Reasons
+	knownLookupOutcomes = []string{
+		"ok", pipeline.LookupNotFound, pipeline.LookupBinary, pipeline.LookupTooLarge, pipeline.LookupIsDir,
+		pipeline.LookupNotDir, pipeline.LookupSecret, pipeline.LookupTimeout, pipeline.LookupCancelled,
+		pipeline.LookupUpstream, pipeline.LookupBatchLimit, pipeline.LookupUnsupportedOp,
+		pipeline.LookupMissingRepo, pipeline.LookupInvalidRepo, pipeline.LookupRefNotFound,
+		pipeline.ReasonParentEscape, pipeline.ReasonEmpty,
 	}
-	knownLookupOutcomes = []string{"ok", "not_found", "too_large", "binary", "secret", "invalid_path", "timeout", "upstream", "not_processed", "unsupported_op", "error"}
-	knownReviewModes    = []string{"full", "delta", "skip"}
-	knownAnchors        = []string{"line", "snippet", "file", "unanchored"}
-	knownGateVerdicts   = []string{"ok", "syntax_error", "undecided", "missing_code"}
+	knownReviewModes  = []string{"full", "delta", "skip"}
+	knownAnchors      = []string{"line", "snippet", "file", "unanchored"}
+	knownGateVerdicts = []string{"ok", "syntax_error", "undecided", "missing_code"}
 )
 
 // NewMetrics registers prscout's metrics on reg.

@@ -36,6 +36,9 @@ type Options struct {
 	PRs      pipeline.PullRequests
 	Comments pipeline.CommentStore
 	Issues   pipeline.IssueLookup
+	// ParseWebhook reads a raw Bitbucket pull request webhook body sent to
+	// /v1/context; nil refuses such bodies.
+	ParseWebhook func(body []byte) (pipeline.Repo, int, error)
 	// Webhook configures POST /v1/webhooks/bitbucket; nil leaves it off.
 	Webhook *WebhookOptions
 

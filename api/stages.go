@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -27,16 +28,23 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/needs", st.needs)
 	g.POST("/repository/batch", st.batch)
 	g.POST("/merge", st.merge)
+	g.POST("/comments", st.comments)
 }
 
 func (st *stages) context(c *gin.Context) {
 	s := st.s
-	var in pipeline.ContextInput
-	if _, err := s.decodeJSON(c, &in); err != nil {
+	data, err := s.readBody(c)
+	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	res, err := pipeline.CollectContext(c.Request.Context(), s.opts.Repo, s.opts.Diffs, in, s.opts.Limits)
+	in, err := s.contextInput(data)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	src := pipeline.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
+	res, err := pipeline.Context(c.Request.Context(), src, in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -120,3 +128,81 @@ func (st *stages) merge(c *gin.Context) {
 	c.JSON(http.StatusOK, res)
 }
 
+func (st *stages) comments(c *gin.Context) {
+	s := st.s
+	var in pipeline.CommentsInput
+	if _, err := s.decodeJSON(c, &in); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	rendered, err := pipeline.RenderComments(in)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	posted := pipeline.DryRunPosted()
+	if !in.DryRun && s.opts.Comments != nil {
+		repo, prID, err := in.PostTarget()
+		if err != nil {
+			s.writeError(c, err)
+			return
+		}
+		if posted, err = pipeline.PostComments(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
+			s.writeError(c, err)
+			return
+		}
+	}
+	m := s.metrics
+	for anchor, n := range rendered.Stats.ByAnchor {
+		m.Findings.WithLabelValues(anchor).Add(float64(n))
+	}
+	action := posted.Summary
+	if action == "dry-run" {
+		action = "dry_run"
+	}
+	m.Comments.WithLabelValues("summary", action).Inc()
+	m.Comments.WithLabelValues("inline", "created").Add(float64(posted.InlineCreated))
+	m.Comments.WithLabelValues("inline", "skipped").Add(float64(posted.InlineSkipped))
+	m.Comments.WithLabelValues("inline", "failed").Add(float64(posted.InlineFailed))
+	c.JSON(http.StatusOK, commentsAnswer{Rendered: rendered, Posted: posted})
+}
+
+// commentsAnswer is the /v1/comments answer: the rendering plus what was posted.
+type commentsAnswer struct {
+	pipeline.Rendered
+	Posted pipeline.Posted `json:"posted"`
+}
+
+// contextInput reads a /v1/context request: the stage's own fields, or a raw
+// Bitbucket pull request webhook body ({actor, pullrequest, repository}),
+// also wrapped as n8n's Webhook node hands it over ({headers, body, ...}).
+func (s *Server) contextInput(data []byte) (pipeline.ContextInput, error) {
+	var in pipeline.ContextInput
+	var probe struct {
+		PullRequest json.RawMessage `json:"pullrequest"`
+		Body        json.RawMessage `json:"body"`
+	}
+	_ = json.Unmarshal(data, &probe)
+	hook := []byte(nil)
+	if len(probe.PullRequest) > 0 {
+		hook = data
+	} else if len(probe.Body) > 0 {
+		var inner struct {
+			PullRequest json.RawMessage `json:"pullrequest"`
+		}
+		if json.Unmarshal(probe.Body, &inner) == nil && len(inner.PullRequest) > 0 {
+			hook = probe.Body
+		}
+	}
+	if hook == nil {
+		return in, unmarshalStrict(data, &in)
+	}
+	if s.opts.ParseWebhook == nil {
+		return in, badRequest("pullrequest", "a webhook body needs the Bitbucket provider: send base and head instead")
+	}
+	repo, id, err := s.opts.ParseWebhook(hook)
+	if err != nil {
+		return in, err
+	}
+	return pipeline.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
+}

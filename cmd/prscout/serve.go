@@ -70,6 +70,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	srv := api.NewServer(api.Options{
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
 		Webhook:      p.webhook,
+		ParseWebhook: p.parseWebhook,
 		Limits:       cfg.Limits,
 		CacheBytes:   cfg.CacheBytes,
 		MaxBodyBytes: cfg.MaxBodyBytes,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -24,7 +23,9 @@ type providers struct {
 	comments pipeline.CommentStore
 	issues   pipeline.IssueLookup
 	webhook  *api.WebhookOptions
-	ready    func(context.Context) error
+	// parseWebhook reads raw webhook bodies sent to /v1/context.
+	parseWebhook func([]byte) (pipeline.Repo, int, error)
+	ready        func(context.Context) error
 }
 
 // buildProviders is the one place that picks adapters from the
@@ -46,6 +47,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments = "bitbucket", bb, bb, bb, bb
+		p.parseWebhook = parseWebhookBody
 	} else {
 		st, err := os.Stat(cfg.LocalRoot)
 		if err != nil || !st.IsDir() {
@@ -94,12 +96,12 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	return p, nil
 }
 
-// parseWebhookBody recognises a raw Bitbucket pull request webhook body sent
-// to /v1/context (as n8n's Webhook node hands it over).
-func parseWebhookBody(body []byte) (pipeline.Repo, int, bool) {
+// parseWebhookBody reads a raw Bitbucket pull request webhook body sent to
+// /v1/context (as n8n's Webhook node hands it over).
+func parseWebhookBody(body []byte) (pipeline.Repo, int, error) {
 	ev, err := bitbucket.ParseWebhook("pullrequest:updated", body)
-	if err != nil || errors.Is(err, bitbucket.ErrUnsupportedEvent) {
-		return pipeline.Repo{}, 0, false
+	if err != nil {
+		return pipeline.Repo{}, 0, err
 	}
-	return ev.Repo, ev.PR.ID, true
+	return ev.Repo, ev.PR.ID, nil
 }

@@ -1,0 +1,146 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// ContextSources are the ports /v1/context reads. Only Repo and Diffs are
+// required: without PRs a review needs base and head, without Comments every
+// review is full (no markers to read), without Issues there is no Jira.
+type ContextSources struct {
+	Repo     Repository
+	Diffs    DiffSource
+	PRs      PullRequests
+	Comments CommentStore
+	Issues   IssueLookup
+}
+
+// Context answers /v1/context. With a prId and no head it reviews the pull
+// request as the provider knows it, incrementally from prscout's own summary
+// marker (see PRContext); otherwise it reviews base..head (CollectContext).
+// Jira issues named by jiraKeys, the title, the branch or the description are
+// looked up when an IssueLookup is configured (or keys were given explicitly);
+// failures become warnings, never a failed review.
+func Context(ctx context.Context, src ContextSources, in ContextInput, lim Limits) (ContextResult, error) {
+	if in.PRID > 0 && strings.TrimSpace(in.Head) == "" {
+		return PRContext(ctx, src, in, lim)
+	}
+	if in.PRID < 0 {
+		return ContextResult{}, Invalidf("prId", "must be a positive pull request id")
+	}
+	var warnings []string
+	if src.Issues != nil || len(in.JiraKeys) > 0 {
+		if keys := ExtractKeys(in.JiraKeys, in.Title, "", in.Description); len(keys) > 0 {
+			in.Jira, warnings = LookupAll(ctx, src.Issues, keys)
+		}
+		in.JiraKeys = nil // looked up here: CollectContext must not warn again
+	}
+	res, err := CollectContext(ctx, src.Repo, src.Diffs, in, lim)
+	if err != nil {
+		return res, err
+	}
+	res.Warnings = append(res.Warnings, warnings...)
+	return res, nil
+}
+
+// PRContext reviews pull request in.PRID. Bitbucket is the source of truth,
+// no database: the highest-id summary comment carrying prscout's marker says
+// which head was reviewed last.
+//   - that head is the PR's head now → mode "skip", and no diff is fetched;
+//   - it is an ancestor of the head → mode "delta": the diff from it to the head;
+//   - otherwise (rebase, force-push, marker unreadable) → mode "full", the
+//     reason in warnings.
+func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Limits) (ContextResult, error) {
+	if src.PRs == nil {
+		return ContextResult{}, Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
+	}
+	if strings.TrimSpace(in.Workspace) == "" {
+		return ContextResult{}, Invalidf("workspace", "required with prId")
+	}
+	if strings.TrimSpace(in.RepoSlug) == "" {
+		return ContextResult{}, Invalidf("repoSlug", "required with prId")
+	}
+	contextLines := lim.ContextLines
+	if in.ContextLines != nil {
+		contextLines = *in.ContextLines
+		if contextLines < 0 || contextLines > MaxContextLines {
+			return ContextResult{}, Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
+		}
+	}
+	repo := Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	pr, err := src.PRs.PullRequest(ctx, repo, in.PRID)
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("get pull request %d: %w", in.PRID, err)
+	}
+	head, err := src.Repo.ResolveCommit(ctx, repo, pr.SourceCommit)
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("resolve pull request head %s: %w", pr.SourceCommit, err)
+	}
+	base, err := src.Repo.ResolveCommit(ctx, repo, pr.DestinationCommit)
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
+	}
+	meta := ContextMeta{
+		Repo: repo, PRID: in.PRID, Head: head, Base: base, Mode: "full",
+		PR: pr.PullRequest, Rules: in.Rules, Requirements: in.Requirements, ContextLines: contextLines,
+	}
+	if in.Title != "" && meta.PR.Title == "" {
+		meta.PR.Title = in.Title
+	}
+
+	if src.Comments == nil {
+		meta.Warnings = append(meta.Warnings, "no comment access configured: full review")
+	} else if comments, err := src.Comments.ListComments(ctx, repo, in.PRID); err != nil {
+		meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not read earlier reviews (%v): full review", err))
+	} else if reviewed, _, ok := LastReviewedCommit(comments); ok {
+		meta.ReviewedCommit = reviewed
+		switch anc, err := src.PRs.IsAncestor(ctx, repo, reviewed, head); {
+		case sameCommit(reviewed, head):
+			meta.Mode = "skip"
+			return AssembleContext(ctx, src.Repo, meta, nil, lim)
+		case err != nil:
+			meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", short(reviewed), err))
+		case !anc:
+			meta.Warnings = append(meta.Warnings, fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", short(reviewed), short(head)))
+		default:
+			meta.Mode = "delta"
+		}
+	}
+
+	if src.Issues != nil || len(in.JiraKeys) > 0 {
+		if keys := ExtractKeys(in.JiraKeys, pr.Title, pr.SourceBranch, pr.Description); len(keys) > 0 {
+			var warns []string
+			meta.Jira, warns = LookupAll(ctx, src.Issues, keys)
+			meta.Warnings = append(meta.Warnings, warns...)
+		}
+	}
+
+	var raw []byte
+	if meta.Mode == "delta" {
+		raw, err = src.Diffs.Diff(ctx, repo, meta.ReviewedCommit, head, DiffOptions{ContextLines: contextLines, TwoDot: true})
+	} else {
+		raw, err = src.Diffs.Diff(ctx, repo, base, head, DiffOptions{ContextLines: contextLines})
+	}
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
+	}
+	return AssembleContext(ctx, src.Repo, meta, raw, lim)
+}
+
+// sameCommit compares commit ids that may be abbreviated on one side.
+func sameCommit(a, b string) bool {
+	a, b = strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b))
+	if len(a) < 7 || len(b) < 7 {
+		return a == b && a != ""
+	}
+	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
