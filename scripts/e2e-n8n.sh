@@ -207,7 +207,7 @@ expect_status() { # expect_status WANT JSON
 log "step 1: PR 1 opened -> full review"
 expect_status 202 "$(deliver 1 pullrequest:created)"
 wait_finished 1
-check -step review -creates 3
+check -step review -creates 3 -show
 REVIEW_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
 log "step 2: PR 1 webhook again (same head) -> skip, nothing posted twice"

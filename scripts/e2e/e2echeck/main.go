@@ -81,6 +81,9 @@ type comment struct {
 	Author  string
 }
 
+// showComments prints the comments' visible text (markers hidden).
+var showComments bool
+
 type checker struct {
 	failed int
 }
@@ -102,6 +105,7 @@ func main() {
 	prscout := flag.String("prscout", "", "prscout base URL (skip step: re-posts comments)")
 	apiKey := flag.String("api-key", "", "prscout API key")
 	creates := flag.Int("creates", -1, "create_comment calls expected on the fake so far")
+	flag.BoolVar(&showComments, "show", false, "print the comments as Bitbucket shows them")
 	flag.Parse()
 
 	execs, err := readExecutions(*execFile)
@@ -242,6 +246,16 @@ func (c *checker) comments(control string, pr fixture.PR) {
 		return
 	}
 	var summaries, inline []comment
+	if showComments {
+		for _, cm := range cs {
+			where := "summary"
+			if cm.Path != "" {
+				where = fmt.Sprintf("inline %s:%d", cm.Path, deint(cm.To))
+			}
+			text, _ := visible(cm.Body)
+			fmt.Printf("  --- comment %d (%s), as shown:\n      %s\n", cm.ID, where, strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n      "))
+		}
+	}
 	for _, cm := range cs {
 		if cm.Deleted {
 			continue
@@ -400,6 +414,13 @@ func anyContains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func deint(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func deref(s *string) string {
