@@ -152,6 +152,17 @@ func main() {
 		done := last.output(nDone)
 		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == float64(len(pr.Inline)),
 			"n8n's last node says summary created, %d inline: %v", len(pr.Inline), done)
+		head := fixture.HeadFiles(pr)
+		for _, want := range pr.Inline {
+			line := fixture.LineOf(head[want.Path], want.LineText)
+			var got []string
+			for _, in := range list(last.output(nComments)["inline"]) {
+				if str(in["path"]) == want.Path && num(in["line"]) == float64(line) {
+					got = append(got, str(in["anchor"]))
+				}
+			}
+			c.check(len(got) == 1 && got[0] == want.Anchor, "/v1/comments placed %q on %s:%d by %s (got %v)", want.BodyHas, want.Path, line, want.Anchor, got)
+		}
 		c.comments(*control, pr)
 	case "skip":
 		pr := fixture.PRs[0]
