@@ -1,0 +1,338 @@
+// Package gate decides, without running node, whether V8 would compile the
+// JavaScript of each n8n Code / Function / FunctionItem node of a workflow
+// export, wrapped exactly as n8n wraps it before running it.
+//
+// The checker is goja's parser and compiler, corrected towards V8: syntax that
+// V8 accepts and goja lacks is repaired before re-parsing (HTML-like comments,
+// legacy 08/09 literals, for await, import()), regular expression literals are
+// validated by a V8-compatible pattern checker instead of goja's engine, and
+// early errors goja misses are checked on the AST. What the gate cannot decide
+// is reported as its own verdict, "undecided", never guessed.
+//
+// The package does no I/O: it takes bytes and returns a Report.
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Options tune CheckExport.
+type Options struct {
+	// Expressions also checks n8n expressions: every parameter string that
+	// starts with "=" has each {{ ... }} chunk parsed as a JavaScript expression.
+	Expressions bool
+	// AllowUndecided counts "undecided" snippets as ok. By default the gate
+	// fails closed: an undecided snippet makes the node and the report not ok.
+	AllowUndecided bool
+}
+
+// Check kinds of a NodeResult.
+const (
+	CheckCodeNode   = "code"       // the node's JavaScript program
+	CheckExpression = "expression" // one n8n expression parameter
+)
+
+// Report is the gate's answer for one or more workflow exports.
+type Report struct {
+	// OK is true when every checked node is ok and no input was a problem.
+	OK       bool         `json:"ok"`
+	Nodes    []NodeResult `json:"nodes"`
+	Problems []Problem    `json:"problems"`
+	Stats    Stats        `json:"stats"`
+}
+
+// NodeResult is the verdict on one node's code, or on one expression parameter.
+type NodeResult struct {
+	File       string `json:"file"`
+	Workflow   string `json:"workflow"`             // the workflow's name ("" for a canvas copy)
+	WorkflowID string `json:"workflowId,omitempty"` // the workflow's id when the export has one
+	Node       string `json:"node"`
+	Type       string `json:"type"`
+	NodeIndex  int    `json:"nodeIndex"` // index in the workflow's nodes array
+	OK         bool   `json:"ok"`
+	Verdict    string `json:"verdict"` // ok | syntax_error | undecided | missing_code | skipped
+	Check      string `json:"check"`   // code | expression
+	// Parameter names the checked parameter: jsCode or functionCode, or the
+	// dotted path of an expression parameter (e.g. "options.body[0].value").
+	Parameter string     `json:"parameter"`
+	Error     *NodeError `json:"error,omitempty"`
+}
+
+// NodeError locates a problem in the user's code (or expression text, without
+// its leading "="): 1-based line and column (in Unicode code points), the
+// message and the offending line.
+type NodeError struct {
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Excerpt string `json:"excerpt"`
+}
+
+// Problem is an input that could not be checked: not JSON, or not an n8n
+// workflow export.
+type Problem struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+// Stats counts what a check saw, for metrics.
+type Stats struct {
+	Files        int `json:"files"`        // inputs given
+	Workflows    int `json:"workflows"`    // workflows found in them
+	CodeNodes    int `json:"codeNodes"`    // code / function / functionItem nodes checked (incl. skipped)
+	Expressions  int `json:"expressions"`  // expression parameters checked
+	Invalid      int `json:"invalid"`      // results with verdict syntax_error or missing_code
+	Undecided    int `json:"undecided"`    // results with verdict undecided
+	Problems     int `json:"problems"`     // inputs that are not workflow exports
+	SkippedNodes int `json:"skippedNodes"` // Python Code nodes
+}
+
+// Node types whose JavaScript the gate checks.
+const (
+	TypeCode         = "n8n-nodes-base.code"
+	TypeFunction     = "n8n-nodes-base.function"
+	TypeFunctionItem = "n8n-nodes-base.functionItem"
+)
+
+// NewReport returns an empty, ok report. Merge adds to it.
+func NewReport() Report { return Report{OK: true, Nodes: []NodeResult{}, Problems: []Problem{}} }
+
+// Merge appends o's results to r.
+func (r *Report) Merge(o Report) {
+	r.OK = r.OK && o.OK
+	r.Nodes = append(r.Nodes, o.Nodes...)
+	r.Problems = append(r.Problems, o.Problems...)
+	r.Stats.Files += o.Stats.Files
+	r.Stats.Workflows += o.Stats.Workflows
+	r.Stats.CodeNodes += o.Stats.CodeNodes
+	r.Stats.Expressions += o.Stats.Expressions
+	r.Stats.Invalid += o.Stats.Invalid
+	r.Stats.Undecided += o.Stats.Undecided
+	r.Stats.Problems += o.Stats.Problems
+	r.Stats.SkippedNodes += o.Stats.SkippedNodes
+}
+
+// AddProblem records an input that could not be checked.
+func (r *Report) AddProblem(file, message string) {
+	r.OK = false
+	r.Problems = append(r.Problems, Problem{File: file, Message: message})
+	r.Stats.Problems++
+}
+
+// CheckExport checks every JavaScript node of an n8n workflow export: a single
+// workflow object (UI download, export --separate/--backup), an array of them
+// (export --all / --id), a canvas copy {nodes, connections}, or an n8n.io
+// template wrapper {workflow:{...}} / {data:{...}}. file only labels results.
+// It never panics.
+func CheckExport(file string, data []byte, opt Options) (rep Report) {
+	rep = NewReport()
+	rep.Stats.Files = 1
+	defer func() {
+		if x := recover(); x != nil {
+			rep.AddProblem(file, fmt.Sprintf("internal error while checking: %v", x))
+		}
+	}()
+	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		rep.AddProblem(file, fmt.Sprintf("not valid JSON: %v", err))
+		return rep
+	}
+	if dec.More() {
+		rep.AddProblem(file, "not valid JSON: data after the top-level value")
+		return rep
+	}
+	wfs, msg := workflowsOf(doc)
+	if msg != "" {
+		rep.AddProblem(file, msg)
+	}
+	for _, wf := range wfs {
+		rep.Stats.Workflows++
+		checkWorkflow(&rep, file, wf, opt)
+	}
+	return rep
+}
+
+// workflowsOf finds the workflow objects in an export (see CheckExport).
+func workflowsOf(doc any) ([]map[string]any, string) {
+	isWf := func(v any) (map[string]any, bool) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		_, ok = m["nodes"].([]any)
+		return m, ok
+	}
+	switch d := doc.(type) {
+	case []any:
+		var out []map[string]any
+		var bad []string
+		for i, el := range d {
+			if wf, ok := isWf(el); ok {
+				out = append(out, wf)
+			} else {
+				bad = append(bad, fmt.Sprint(i))
+			}
+		}
+		if len(d) == 0 {
+			return nil, "not an n8n workflow export: empty array"
+		}
+		if len(bad) > 0 {
+			return out, "not an n8n workflow: array element(s) " + strings.Join(bad, ", ") + " have no nodes array"
+		}
+		return out, ""
+	case map[string]any:
+		if wf, ok := isWf(d); ok {
+			return []map[string]any{wf}, ""
+		}
+		if _, has := d["nodes"]; has {
+			return nil, "not an n8n workflow: \"nodes\" is not an array"
+		}
+		for _, k := range []string{"workflow", "data"} {
+			if wf, ok := isWf(d[k]); ok {
+				return []map[string]any{wf}, ""
+			}
+		}
+		return nil, "not an n8n workflow export: no \"nodes\" array"
+	}
+	return nil, "not an n8n workflow export: the JSON is neither an object nor an array"
+}
+
+func checkWorkflow(rep *Report, file string, wf map[string]any, opt Options) {
+	name, _ := wf["name"].(string)
+	id := scalarString(wf["id"])
+	nodes := wf["nodes"].([]any)
+	for i, raw := range nodes {
+		n, ok := raw.(map[string]any)
+		if !ok {
+			rep.AddProblem(file, fmt.Sprintf("workflow %q: node %d is not an object", name, i))
+			continue
+		}
+		typ, _ := n["type"].(string)
+		base := NodeResult{File: file, Workflow: name, WorkflowID: id, Node: scalarString(n["name"]), Type: typ, NodeIndex: i}
+		params, _ := n["parameters"].(map[string]any)
+		if r, ok := checkNodeCode(base, typ, params, opt); ok {
+			rep.add(r, opt)
+		}
+		if opt.Expressions {
+			for _, r := range checkExpressions(base, params) {
+				rep.add(r, opt)
+			}
+		}
+	}
+}
+
+func (r *Report) add(n NodeResult, opt Options) {
+	switch n.Verdict {
+	case VerdictOK, VerdictSkipped:
+		n.OK = true
+	case VerdictUndecided:
+		n.OK = opt.AllowUndecided
+		r.Stats.Undecided++
+	default:
+		r.Stats.Invalid++
+	}
+	if n.Verdict == VerdictSkipped {
+		r.Stats.SkippedNodes++
+	}
+	if n.Check == CheckCodeNode {
+		r.Stats.CodeNodes++
+	} else {
+		r.Stats.Expressions++
+	}
+	r.OK = r.OK && n.OK
+	r.Nodes = append(r.Nodes, n)
+}
+
+// checkNodeCode checks the program of a code / function / functionItem node;
+// ok is false for other node types.
+func checkNodeCode(base NodeResult, typ string, params map[string]any, opt Options) (NodeResult, bool) {
+	base.Check = CheckCodeNode
+	var kind Kind
+	var param string
+	switch typ {
+	case TypeCode:
+		kind, param = KindCode, "jsCode"
+		if lang, has := params["language"]; has && lang != nil && lang != "javaScript" {
+			base.Parameter = "language"
+			base.Verdict = VerdictSkipped
+			base.Error = &NodeError{Message: fmt.Sprintf("not JavaScript (language %v): not checked", lang)}
+			return base, true
+		}
+	case TypeFunction, TypeFunctionItem:
+		kind, param = KindFunction, "functionCode"
+	default:
+		return base, false
+	}
+	base.Parameter = param
+	v, has := params[param]
+	code, isString := v.(string)
+	switch {
+	case !has && kind == KindFunction:
+		// n8n runs the node's sample program, which is valid.
+		base.Verdict = VerdictOK
+		return base, true
+	case !has || v == nil:
+		base.Verdict = VerdictMissingCode
+		base.Error = &NodeError{Message: param + " is missing: n8n fails the node (No code to execute)"}
+		return base, true
+	case !isString:
+		base.Verdict = VerdictMissingCode
+		base.Error = &NodeError{Message: fmt.Sprintf("%s is not a string but %s", param, jsonType(v))}
+		return base, true
+	case code == "" && kind == KindCode:
+		base.Verdict = VerdictMissingCode
+		base.Error = &NodeError{Message: param + " is empty: n8n fails the node (No code to execute)"}
+		return base, true
+	}
+	res := CheckCode(kind, code)
+	base.Verdict = res.Verdict
+	if res.Verdict != VerdictOK {
+		base.Error = &NodeError{Message: res.Message, Line: res.Line, Column: res.Column, Excerpt: res.Excerpt}
+	}
+	return base, true
+}
+
+func scalarString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case json.Number:
+		return x.String()
+	case bool:
+		return fmt.Sprint(x)
+	}
+	return ""
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// sortedKeys returns m's keys in order, for deterministic reports.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
