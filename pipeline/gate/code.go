@@ -210,8 +210,11 @@ func errorAt(code string, src []byte, base, off int, msg string) Result {
 	if rel < 0 {
 		rel = 0 // an error in the wrapper before the code: report the code's start
 	}
-	if rel > len(code) {
-		rel = len(code) // the wrapper's closing `\n}()`: report the end of the code
+	if rel >= len(code) {
+		// The error is in the wrapper's closing `\n}()`: report the end of
+		// the code, with the likely causes.
+		rel = len(code)
+		res.Message += " (after the end of the code: an unbalanced } or an unclosed bracket, string, template or comment)"
 	}
 	starts := lineStarts(code)
 	line := 0

@@ -84,7 +84,7 @@ type Stats struct {
 	Files        int `json:"files"`        // inputs given
 	Workflows    int `json:"workflows"`    // workflows found in them
 	CodeNodes    int `json:"codeNodes"`    // code / function / functionItem nodes checked (incl. skipped)
-	Expressions  int `json:"expressions"`  // expression parameters checked
+	Expressions  int `json:"expressions"`  // expression parameters checked (when Options.Expressions)
 	Invalid      int `json:"invalid"`      // results with verdict syntax_error or missing_code
 	Undecided    int `json:"undecided"`    // results with verdict undecided
 	Problems     int `json:"problems"`     // inputs that are not workflow exports
@@ -221,6 +221,7 @@ func checkWorkflow(rep *Report, file string, wf map[string]any, opt Options) {
 			rep.add(r, opt)
 		}
 		if opt.Expressions {
+			rep.Stats.Expressions += countExpressions(params)
 			for _, r := range checkExpressions(base, params) {
 				rep.add(r, opt)
 			}
@@ -243,8 +244,6 @@ func (r *Report) add(n NodeResult, opt Options) {
 	}
 	if n.Check == CheckCodeNode {
 		r.Stats.CodeNodes++
-	} else {
-		r.Stats.Expressions++
 	}
 	r.OK = r.OK && n.OK
 	r.Nodes = append(r.Nodes, n)
@@ -335,4 +334,11 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// countExpressions counts the expression parameters of a node.
+func countExpressions(params map[string]any) int {
+	n := 0
+	forEachExpression(params, "", func(string, string) { n++ })
+	return n
 }
