@@ -82,8 +82,12 @@ func CheckExpressionText(expr string) Result {
 	return Result{Verdict: VerdictOK}
 }
 
-// CheckCodeExpression checks one {{ }} chunk as a JavaScript expression
-// (n8n wraps it in parentheses).
+// CheckCodeExpression checks one {{ }} chunk as n8n's expression engine
+// (@n8n/tournament) reads it: parsed as a program (esprima-next via recast),
+// wrapped in parentheses when it starts with "{". The gate parses it as a
+// sloppy script with goja, so this check is close to tournament's but not
+// exact (esprima's tolerant mode forgives some early errors); it is a separate
+// check that can be switched off.
 func CheckCodeExpression(code string) (res Result) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -91,7 +95,10 @@ func CheckCodeExpression(code string) (res Result) {
 		}
 	}()
 	code = strings.ToValidUTF8(code, "\uFFFD")
-	return check("(", code, "\n)")
+	if strings.HasPrefix(strings.TrimLeft(code, " \t\r\n"), "{") {
+		return check("(", code, "\n)")
+	}
+	return check("", code, "\n")
 }
 
 type chunk struct {

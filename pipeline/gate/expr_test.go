@@ -22,7 +22,9 @@ func TestCheckExpressionText(t *testing.T) {
 		{"{{ unclosed", VerdictOK, 0, 0},
 		{"{{ }}", VerdictOK, 0, 0},
 		{"{{ /a(/.test($json.x) }}", VerdictSyntaxError, 1, 4},
-		{"{{ a; b }}", VerdictSyntaxError, 1, 5},
+		{"{{ a; b }}", VerdictOK, 0, 0},
+		{"{{ Date.now(); }}", VerdictOK, 0, 0},
+		{"{{ return 1 }}", VerdictSyntaxError, 1, 4},
 	}
 	for _, tc := range tests {
 		t.Run(tc.expr, func(t *testing.T) {
