@@ -253,9 +253,9 @@ func TestFakeN8NRejectsExtraFields(t *testing.T) {
 	tests := map[string]string{
 		uiDownload: "request/body/active is read-only",
 		`{"name":"a","nodes":[],"connections":{},"settings":{},"pinData":{}}`: "request/body must NOT have additional properties",
-		`{"name":"a","nodes":[],"connections":{}}`:                           "request/body must have required property 'settings'",
-		`{"name":"a","nodes":[{"x":1}],"connections":{},"settings":{}}`:      "request/body/nodes/0 must NOT have additional properties",
-		`{"name":"a","nodes":[],"connections":{},"settings":{"foo":1}}`:      "request/body/settings must NOT have additional properties",
+		`{"name":"a","nodes":[],"connections":{}}`:                            "request/body must have required property 'settings'",
+		`{"name":"a","nodes":[{"x":1}],"connections":{},"settings":{}}`:       "request/body/nodes/0 must NOT have additional properties",
+		`{"name":"a","nodes":[],"connections":{},"settings":{"foo":1}}`:       "request/body/settings must NOT have additional properties",
 	}
 	keys := make([]string, 0, len(tests))
 	for k := range tests {
