@@ -24,16 +24,15 @@ const (
 // Everything before the user's code stays on line 1, so a line in the wrapped
 // source is the same line in the user's code.
 const (
-	// taskRunnerPrefix is the JS task runner's createVmExecutableCode preamble
-	// (statements joined with "; ") followed by the Code node wrapper.
+	// taskRunnerPrefix stands for the JS task runner's createVmExecutableCode
+	// text before the user's code: its preamble statements joined with "; "
+	// (globalThis.global = globalThis; var module = { exports: {} };
+	// Object.getPrototypeOf = () => ({}); ... [Object, Function, ...].forEach(...))
+	// and then `module.exports = async function VmCodeWrapper() {`. Of the
+	// preamble only its one declaration, var module, can interact with user
+	// code (code that closes the wrapper early and redeclares module), so the
+	// gate parses this equivalent, shorter text; all of it stays on line 1.
 	taskRunnerPrefix = `globalThis.global = globalThis; var module = { exports: {} }; ` +
-		`Object.getPrototypeOf = () => ({}); Reflect.getPrototypeOf = () => ({}); ` +
-		`Object.setPrototypeOf = () => false; Reflect.setPrototypeOf = () => false; ` +
-		`delete Error.prepareStackTrace; delete Error.captureStackTrace; ` +
-		`Object.defineProperty(Error, "prepareStackTrace", { configurable: false, writable: false, value: undefined }); ` +
-		`Object.defineProperty(Error, "captureStackTrace", { configurable: false, writable: false, value: undefined }); ` +
-		`Object.defineProperty = () => ({}); Object.defineProperties = () => ({}); ` +
-		`[Object, Function, Array, String, Number, Boolean, RegExp, Error, TypeError, RangeError, SyntaxError, ReferenceError, Promise, Symbol, Map, Set, WeakMap, WeakSet, Date, JSON, Math, Reflect, ArrayBuffer, DataView, Int8Array, Uint8Array, Float32Array, Float64Array].forEach((constructor) => { try { Object.freeze(constructor); } catch {} }); ` +
 		`module.exports = async function VmCodeWrapper() {`
 	taskRunnerSuffix = "\n}()"
 	// vm2 NodeVM compiles `module.exports = async function() {<code>\n}()`
@@ -111,19 +110,19 @@ func check(prefix, code, suffix string) Result {
 		if off, msg, bad := postCheck(prg, fixes); bad {
 			return errorAt(code, src, base, off, msg)
 		}
-		// Regular expressions: validated as V8 does, then neutralised so that
-		// goja's own (different) regexp engine does not judge them.
-		if off, msg, undecided, bad := checkRegExps(prg); bad {
-			r := errorAt(code, src, base, off, msg)
-			if undecided {
+		mayBeStrict := useStrictRe.MatchString(code)
+		reErr, early := inspect(prg, mayBeStrict)
+		if reErr.found {
+			r := errorAt(code, src, base, reErr.off, reErr.msg)
+			if reErr.undecided {
 				r.Verdict = VerdictUndecided
 			}
 			return r
 		}
-		if off, msg, bad := earlyErrors(prg, code); bad {
-			return errorAt(code, src, base, off, msg)
+		if early.found {
+			return errorAt(code, src, base, early.off, early.msg)
 		}
-		if cerr := compile(prg, useStrictRe.MatchString(code)); cerr != nil {
+		if cerr := compile(prg); cerr != nil {
 			r := errorAt(code, src, base, cerr.Offset, cerr.Message)
 			if reason := compilerOnlyDifference(cerr.Message); reason != "" {
 				r.Verdict, r.Message = VerdictUndecided, reason+" (goja: "+cerr.Message+")"
@@ -138,9 +137,8 @@ const maxRepairs = 64
 
 // compile runs goja's compiler for the early errors its parser leaves to it
 // (redeclarations, labels, break/continue targets, ...). Constructs goja
-// compiles differently from V8 were adjusted in the AST beforehand.
-func compile(prg *ast.Program, mayBeStrict bool) (cerr *goja.CompilerSyntaxError) {
-	adjustForCompiler(prg, mayBeStrict)
+// compiles differently from V8 were adjusted in the AST beforehand (inspect).
+func compile(prg *ast.Program) (cerr *goja.CompilerSyntaxError) {
 	_, err := goja.CompileAST(prg, false)
 	if err == nil {
 		return nil

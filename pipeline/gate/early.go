@@ -6,16 +6,37 @@ import (
 	"github.com/dop251/goja/ast"
 )
 
-// adjustForCompiler rewrites AST constructs that V8 accepts and goja's
-// compiler refuses, keeping what matters for early errors:
-//   - async generators ("not supported yet" in goja): compiled as generators;
-//     their await expressions were already accepted by the parser;
-//   - a labelled function declaration in a statement list (Annex B, sloppy
-//     code only): the label is dropped (labels do not cross function
-//     boundaries, so no break/continue can refer to it).
-func adjustForCompiler(prg *ast.Program, mayBeStrict bool) {
-	walk(prg, func(n any, _ []any) {
+// finding is the first problem of one kind found on the AST.
+type finding struct {
+	off       int
+	msg       string
+	undecided bool
+	found     bool
+}
+
+func (f *finding) set(off int, msg string, undecided bool) {
+	if !f.found {
+		*f = finding{off: off, msg: msg, undecided: undecided, found: true}
+	}
+}
+
+// inspect walks the AST once and
+//   - validates regular expression literals as V8 does (then empties them,
+//     see checkRegExp),
+//   - applies V8 early errors goja accepts (see earlyError),
+//   - rewrites constructs V8 accepts and goja's compiler refuses, keeping
+//     what matters for early errors: async generators ("not supported yet" in
+//     goja) are compiled as generators (their await expressions were already
+//     accepted by the parser); a labelled function declaration in a statement
+//     list (Annex B, sloppy code only) loses its label (labels do not cross
+//     function boundaries, so no break/continue can refer to it).
+func inspect(prg *ast.Program, mayBeStrict bool) (regexpErr, early finding) {
+	walk(prg, func(n any, stack []any) {
 		switch n := n.(type) {
+		case *ast.RegExpLiteral:
+			if off, msg, und, bad := checkRegExp(n); bad {
+				regexpErr.set(off, msg, und)
+			}
 		case *ast.FunctionLiteral:
 			if n.Async && n.Generator {
 				n.Async = false
@@ -29,7 +50,13 @@ func adjustForCompiler(prg *ast.Program, mayBeStrict bool) {
 				unlabelFunctions(n.Body)
 			}
 		}
+		if !early.found {
+			if off, msg, bad := earlyError(n, stack); bad {
+				early.set(off, msg, false)
+			}
+		}
 	})
+	return regexpErr, early
 }
 
 func unlabelFunctions(list []ast.Statement) {
@@ -60,28 +87,23 @@ func compilerOnlyDifference(msg string) string {
 	return ""
 }
 
-// earlyErrors applies V8 early errors that goja accepts.
-func earlyErrors(prg *ast.Program, code string) (off int, msg string, bad bool) {
-	walk(prg, func(n any, stack []any) {
-		if bad {
-			return
+// earlyError applies to one node the V8 early errors that goja accepts.
+func earlyError(n any, stack []any) (off int, msg string, bad bool) {
+	switch n := n.(type) {
+	case *ast.Optional:
+		if ne, ok := n.Expression.(*ast.NewExpression); ok && ne.LeftParenthesis == 0 {
+			return int(ne.New) - 1, "Invalid optional chain from new expression", true
 		}
-		switch n := n.(type) {
-		case *ast.Optional:
-			if ne, ok := n.Expression.(*ast.NewExpression); ok && ne.LeftParenthesis == 0 {
-				off, msg, bad = int(ne.New)-1, "Invalid optional chain from new expression", true
-			}
-		case *ast.StringLiteral:
-			if legacyOctalEscape(n.Literal) && strictAt(stack) {
-				off, msg, bad = int(n.Idx)-1, "Octal escape sequences are not allowed in strict mode.", true
-			}
-		case *ast.NumberLiteral:
-			if len(n.Literal) > 1 && n.Literal[0] == '0' && n.Literal[1] >= '0' && n.Literal[1] <= '9' && strictAt(stack) {
-				off, msg, bad = int(n.Idx)-1, "Octal literals are not allowed in strict mode.", true
-			}
+	case *ast.StringLiteral:
+		if legacyOctalEscape(n.Literal) && strictAt(stack) {
+			return int(n.Idx) - 1, "Octal escape sequences are not allowed in strict mode.", true
 		}
-	})
-	return off, msg, bad
+	case *ast.NumberLiteral:
+		if len(n.Literal) > 1 && n.Literal[0] == '0' && n.Literal[1] >= '0' && n.Literal[1] <= '9' && strictAt(stack) {
+			return int(n.Idx) - 1, "Octal literals are not allowed in strict mode.", true
+		}
+	}
+	return 0, "", false
 }
 
 // legacyOctalEscape reports whether a raw string literal has \0 followed by a

@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	gojson "github.com/goccy/go-json"
 )
 
 // Options tune CheckExport.
@@ -137,18 +139,7 @@ func CheckExport(file string, data []byte, opt Options) (rep Report) {
 		}
 	}()
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		rep.AddProblem(file, fmt.Sprintf("not valid JSON: %v", err))
-		return rep
-	}
-	if dec.More() {
-		rep.AddProblem(file, "not valid JSON: data after the top-level value")
-		return rep
-	}
-	wfs, msg := workflowsOf(doc)
+	wfs, msg := decodeExport(data)
 	if msg != "" {
 		rep.AddProblem(file, msg)
 	}
@@ -159,44 +150,151 @@ func CheckExport(file string, data []byte, opt Options) (rep Report) {
 	return rep
 }
 
-// workflowsOf finds the workflow objects in an export (see CheckExport).
-func workflowsOf(doc any) ([]map[string]any, string) {
-	isWf := func(v any) (map[string]any, bool) {
+// rawWorkflow holds what the gate reads of a workflow; other fields
+// (connections, pinData, ...) are skipped without being decoded.
+type rawWorkflow struct {
+	Name     any          `json:"name"`
+	ID       any          `json:"id"`
+	Nodes    *[]rawNode   `json:"nodes"`
+	Workflow *rawWorkflow `json:"workflow"`
+	Data     *rawWorkflow `json:"data"`
+}
+
+type rawNode struct {
+	Name       any             `json:"name"`
+	Type       any             `json:"type"`
+	Parameters json.RawMessage `json:"parameters"`
+	notObject  bool
+}
+
+type workflow struct {
+	name, id string
+	nodes    []rawNode
+}
+
+func firstByte(raw []byte) byte {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
+		return 0
+	}
+	return raw[0]
+}
+
+func (rw *rawWorkflow) workflow() (workflow, bool) {
+	if rw == nil || rw.Nodes == nil {
+		return workflow{}, false
+	}
+	name, _ := rw.Name.(string)
+	return workflow{name: name, id: scalarString(rw.ID), nodes: *rw.Nodes}, true
+}
+
+// fastUnmarshal decodes with goccy/go-json (about twice as fast as
+// encoding/json on workflow exports, where most of the gate's time goes on big
+// files). Any error or panic sends the caller to the encoding/json path,
+// whose diagnostics the report quotes.
+func fastUnmarshal(data []byte, v any) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("go-json: %v", x)
+		}
+	}()
+	return gojson.Unmarshal(data, v)
+}
+
+// decodeExport finds the workflows of an export (see CheckExport) in one
+// typed decoding pass; invalid JSON and exports with unexpected shapes take
+// the generic path.
+func decodeExport(data []byte) ([]workflow, string) {
+	var out []workflow
+	switch firstByte(data) {
+	case '[':
+		var arr []*rawWorkflow
+		if err := fastUnmarshal(data, &arr); err == nil {
+			if len(arr) == 0 {
+				return nil, "not an n8n workflow export: empty array"
+			}
+			var bad []string
+			for i, rw := range arr {
+				if wf, ok := rw.workflow(); ok {
+					out = append(out, wf)
+				} else {
+					bad = append(bad, fmt.Sprint(i))
+				}
+			}
+			if len(bad) > 0 {
+				return out, "not an n8n workflow: array element(s) " + strings.Join(bad, ", ") + " have no nodes array"
+			}
+			return out, ""
+		}
+	case '{':
+		var rw rawWorkflow
+		if err := fastUnmarshal(data, &rw); err == nil {
+			for _, c := range []*rawWorkflow{&rw, rw.Workflow, rw.Data} {
+				if wf, ok := c.workflow(); ok {
+					return []workflow{wf}, ""
+				}
+			}
+			return nil, "not an n8n workflow export: no \"nodes\" array"
+		}
+	}
+	return decodeGeneric(data)
+}
+
+// decodeGeneric handles invalid JSON and exports whose fields have unexpected
+// types (a node that is not an object, nodes that is not an array, ...),
+// reporting them, with encoding/json.
+func decodeGeneric(data []byte) ([]workflow, string) {
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Sprintf("not valid JSON: %v", err)
+	}
+	conv := func(v any) (workflow, bool) {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return nil, false
+			return workflow{}, false
 		}
-		_, ok = m["nodes"].([]any)
-		return m, ok
+		nodes, ok := m["nodes"].([]any)
+		if !ok {
+			return workflow{}, false
+		}
+		name, _ := m["name"].(string)
+		wf := workflow{name: name, id: scalarString(m["id"])}
+		for _, n := range nodes {
+			nm, ok := n.(map[string]any)
+			if !ok {
+				wf.nodes = append(wf.nodes, rawNode{notObject: true})
+				continue
+			}
+			params, _ := json.Marshal(nm["parameters"])
+			wf.nodes = append(wf.nodes, rawNode{Name: nm["name"], Type: nm["type"], Parameters: params})
+		}
+		return wf, true
 	}
 	switch d := doc.(type) {
 	case []any:
-		var out []map[string]any
+		var out []workflow
 		var bad []string
 		for i, el := range d {
-			if wf, ok := isWf(el); ok {
+			if wf, ok := conv(el); ok {
 				out = append(out, wf)
 			} else {
 				bad = append(bad, fmt.Sprint(i))
 			}
-		}
-		if len(d) == 0 {
-			return nil, "not an n8n workflow export: empty array"
 		}
 		if len(bad) > 0 {
 			return out, "not an n8n workflow: array element(s) " + strings.Join(bad, ", ") + " have no nodes array"
 		}
 		return out, ""
 	case map[string]any:
-		if wf, ok := isWf(d); ok {
-			return []map[string]any{wf}, ""
+		if wf, ok := conv(d); ok {
+			return []workflow{wf}, ""
 		}
 		if _, has := d["nodes"]; has {
 			return nil, "not an n8n workflow: \"nodes\" is not an array"
 		}
 		for _, k := range []string{"workflow", "data"} {
-			if wf, ok := isWf(d[k]); ok {
-				return []map[string]any{wf}, ""
+			if wf, ok := conv(d[k]); ok {
+				return []workflow{wf}, ""
 			}
 		}
 		return nil, "not an n8n workflow export: no \"nodes\" array"
@@ -204,19 +302,24 @@ func workflowsOf(doc any) ([]map[string]any, string) {
 	return nil, "not an n8n workflow export: the JSON is neither an object nor an array"
 }
 
-func checkWorkflow(rep *Report, file string, wf map[string]any, opt Options) {
-	name, _ := wf["name"].(string)
-	id := scalarString(wf["id"])
-	nodes := wf["nodes"].([]any)
-	for i, raw := range nodes {
-		n, ok := raw.(map[string]any)
-		if !ok {
-			rep.AddProblem(file, fmt.Sprintf("workflow %q: node %d is not an object", name, i))
+func checkWorkflow(rep *Report, file string, wf workflow, opt Options) {
+	for i, n := range wf.nodes {
+		if n.notObject {
+			rep.AddProblem(file, fmt.Sprintf("workflow %q: node %d is not an object", wf.name, i))
 			continue
 		}
-		typ, _ := n["type"].(string)
-		base := NodeResult{File: file, Workflow: name, WorkflowID: id, Node: scalarString(n["name"]), Type: typ, NodeIndex: i}
-		params, _ := n["parameters"].(map[string]any)
+		typ, _ := n.Type.(string)
+		isCode := typ == TypeCode || typ == TypeFunction || typ == TypeFunctionItem
+		if !isCode && !opt.Expressions {
+			continue
+		}
+		base := NodeResult{File: file, Workflow: wf.name, WorkflowID: wf.id, Node: scalarString(n.Name), Type: typ, NodeIndex: i}
+		var params map[string]any
+		if firstByte(n.Parameters) == '{' {
+			dec := json.NewDecoder(bytes.NewReader(n.Parameters))
+			dec.UseNumber()
+			_ = dec.Decode(&params)
+		}
 		if r, ok := checkNodeCode(base, typ, params, opt); ok {
 			rep.add(r, opt)
 		}

@@ -7,28 +7,20 @@ import (
 	"github.com/dop251/goja/ast"
 )
 
-// checkRegExps validates every regular expression literal as V8 (11.3, the
-// engine of node 20 and of n8n 2.x's supported runtimes) does at compile time, then
-// empties the literals so that goja's compiler, whose regexp engines differ
-// from V8's, does not judge them a second time.
-func checkRegExps(prg *ast.Program) (off int, msg string, undecided, bad bool) {
-	walk(prg, func(n any, _ []any) {
-		re, ok := n.(*ast.RegExpLiteral)
-		if !ok {
-			return
+// checkRegExp validates a regular expression literal as V8 (11.3, the engine
+// of node 20 that n8n 2.x runs on) does at compile time, then empties it so
+// that goja's compiler, whose regexp engines differ from V8's, does not judge
+// it a second time.
+func checkRegExp(re *ast.RegExpLiteral) (off int, msg string, undecided, bad bool) {
+	if m, und := validateRegExp(re.Pattern, re.Flags); m != "" {
+		off, undecided, bad = int(re.Idx)-1, und, true
+		if und {
+			msg = "cannot decide whether V8 accepts /" + re.Pattern + "/" + re.Flags + ": " + m
+		} else {
+			msg = "Invalid regular expression: /" + re.Pattern + "/" + re.Flags + ": " + m
 		}
-		if !bad {
-			if m, und := validateRegExp(re.Pattern, re.Flags); m != "" {
-				off, undecided, bad = int(re.Idx)-1, und, true
-				if und {
-					msg = "cannot decide whether V8 accepts /" + re.Pattern + "/" + re.Flags + ": " + m
-				} else {
-					msg = "Invalid regular expression: /" + re.Pattern + "/" + re.Flags + ": " + m
-				}
-			}
-		}
-		re.Pattern, re.Flags = "", ""
-	})
+	}
+	re.Pattern, re.Flags = "", ""
 	return off, msg, undecided, bad
 }
 

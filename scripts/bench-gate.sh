@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# bench-gate.sh — time the Go gate against node on the n8n workflow corpus, in one run.
+#
+#   scripts/bench-gate.sh [CORPUS_DIR]
+#
+# CORPUS_DIR defaults to $PRSCOUT_CORPUS, else the first <dir>/shared/corpus/n8n-workflows
+# found walking up from the repository root. Prints:
+#   1. prscout validate-workflow over the whole corpus (code check only, like check_v8.mjs),
+#   2. node check_v8.mjs (in-process vm.Script per snippet) over the whole corpus,
+#   3. the ratio gate/node (target: <= 1),
+#   4. the seed's method (`node --check` per snippet, one process each) on a sample of
+#      SAMPLE (default 100) snippets, extrapolated to the corpus.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+corpus=${1:-${PRSCOUT_CORPUS:-}}
+if [[ -z "$corpus" ]]; then
+  d=$repo
+  while :; do
+    if [[ -f "$d/shared/corpus/n8n-workflows/VERDICTS.tsv" ]]; then corpus="$d/shared/corpus/n8n-workflows"; break; fi
+    [[ "$d" == / ]] && break
+    d=$(dirname "$d")
+  done
+fi
+if [[ -z "$corpus" || ! -f "$corpus/check_v8.mjs" ]]; then
+  echo "bench-gate: corpus not found (pass CORPUS_DIR or set PRSCOUT_CORPUS)" >&2
+  exit 2
+fi
+command -v node >/dev/null || { echo "bench-gate: node not found" >&2; exit 2; }
+sample=${SAMPLE:-100}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$repo" && go build -o "$tmp/prscout" ./cmd/prscout)
+
+now() { date +%s.%N; }
+snippets=$(($(wc -l <"$corpus/VERDICTS.tsv") - 1))
+
+# Warm the page cache so neither side pays for the first read.
+cat $(find "$corpus/workflows" -name '*.json') >/dev/null
+
+t0=$(now)
+set +e
+"$tmp/prscout" validate-workflow --expressions=false --format json "$corpus/workflows" >"$tmp/gate.json"
+gate_rc=$?
+set -e
+t1=$(now)
+node "$corpus/check_v8.mjs" --corpus "$corpus" --out "$tmp/v8.tsv" >"$tmp/v8.log"
+t2=$(now)
+
+# The seed's method: one `node --check` process per snippet, on a sample.
+node - "$corpus" "$sample" "$tmp/sample" <<'JS'
+const fs = require('fs'), path = require('path');
+const [corpus, n, out] = process.argv.slice(2);
+fs.mkdirSync(out, { recursive: true });
+const rows = fs.readFileSync(path.join(corpus, 'VERDICTS.tsv'), 'utf8').trim().split('\n').slice(1);
+const step = Math.max(1, Math.floor(rows.length / Number(n)));
+let k = 0;
+for (let i = 0; i < rows.length && k < Number(n); i += step) {
+  const [file, , type, , , , idx] = rows[i].split('\t');
+  let doc = JSON.parse(fs.readFileSync(path.join(corpus, file), 'utf8').replace(/^\uFEFF/, ''));
+  const wfs = Array.isArray(doc) ? doc : [doc.nodes ? doc : (doc.workflow || doc.data)];
+  const node = wfs.map((w) => w && w.nodes && w.nodes[Number(idx)]).find((x) => x && x.type === type);
+  if (!node) continue;
+  const code = type === 'n8n-nodes-base.code' ? node.parameters.jsCode : node.parameters.functionCode;
+  fs.writeFileSync(path.join(out, `s${k++}.js`), `module.exports = async function VmCodeWrapper() {${code}\n}()`);
+}
+JS
+n_sample=$(ls "$tmp/sample" | wc -l)
+t3=$(now)
+for f in "$tmp/sample"/*.js; do node --check "$f" >/dev/null 2>&1 || true; done
+t4=$(now)
+
+awk -v g="$(echo "$t1 - $t0" | bc)" -v v="$(echo "$t2 - $t1" | bc)" -v c="$(echo "$t4 - $t3" | bc)" \
+    -v ns="$n_sample" -v n="$snippets" -v rc="$gate_rc" -v cores="$(nproc)" 'BEGIN {
+  printf "corpus: %d snippets, %d cores\n", n, cores
+  printf "go gate  (prscout validate-workflow, whole corpus): %7.2f s   (exit %d: the corpus holds V8 syntax errors)\n", g, rc
+  printf "node     (check_v8.mjs, vm.Script, whole corpus):   %7.2f s\n", v
+  printf "ratio    gate / node:                               %7.2f   (<= 1 means the gate is no slower)\n", g / v
+  printf "seed     (node --check per snippet, %d sampled):    %7.2f s = %.3f s/snippet, ~%.0f s for the corpus\n", ns, c, c / ns, c / ns * n
+}'
