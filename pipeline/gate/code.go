@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -107,11 +108,16 @@ func check(prefix, code, suffix string) Result {
 			}
 			return errorAt(code, src, base, off, msg)
 		}
+		if at := htmlOpenInCode(prg, src, base, len(src)-len(suffix)); at >= 0 && attempt < maxRepairs {
+			src = bytes.Clone(src)
+			copy(src[at:], "//  ")
+			continue
+		}
 		if off, msg, bad := postCheck(prg, fixes); bad {
 			return errorAt(code, src, base, off, msg)
 		}
 		mayBeStrict := useStrictRe.MatchString(code)
-		reErr, early := inspect(prg, mayBeStrict)
+		reErr, early := inspect(prg, src, mayBeStrict)
 		if reErr.found {
 			r := errorAt(code, src, base, reErr.off, reErr.msg)
 			if reErr.undecided {

@@ -156,6 +156,14 @@ var v8Cases = []v8Case{
 	{"regexp slash in class", "const r = /[/]/;", true, false},
 	{"regexp line break", "const r = /a\n/;", false, false},
 	{"division not regexp", "const a = b / c / d;", true, false},
+	// Classes found by TestDifferentialMutations (mutated corpus snippets).
+	{"HTML open comment mid-expression", "const t = (a.b<!--c || '');\nreturn [t];", false, false},
+	{"HTML open comment ends a line", "let o = { a: 'x'<!--\n};\nreturn [o];", true, false},
+	{"HTML open comment inside an identifier", "let a = 1;\nlet b = a<!--ab += 1;\nreturn [b];", true, false},
+	{"HTML open comment in a regexp", "let x;\n/<!--/ Format\nreturn [];", false, false},
+	{"identifier ending in for before await", "$for await ('x');", false, false},
+	{"regexp cut by a line end", "x;\n/[/ foo;\nbar", false, false},
+	{"regexp with a slash in a class", "const r = /[/]+/g;\nreturn [];", true, false},
 	{"regexp after paren", "if (/x/.test(s)) {}", true, false},
 }
 
@@ -165,6 +173,8 @@ var undecidedCases = []v8Case{
 	{"assignment to a call", "f() = 1;", true, false},
 	{"compound assignment to a call", "obj.get('x') += 1;", true, false},
 	{"unknown script value", "const r = /\\p{Script=Foo}/u;", false, false},
+	{"let as an identifier before a line break", "let\nconst match = 1;", true, false},
+	{"await as an identifier in a sloppy function", "function f() {\n const a = 1;await\n const b = 2;\n}", true, false},
 	{"script value newer than the gate's tables", "const r = /\\p{sc=Garay}/u;", true, false},
 }
 

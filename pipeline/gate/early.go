@@ -30,11 +30,11 @@ func (f *finding) set(off int, msg string, undecided bool) {
 //     accepted by the parser); a labelled function declaration in a statement
 //     list (Annex B, sloppy code only) loses its label (labels do not cross
 //     function boundaries, so no break/continue can refer to it).
-func inspect(prg *ast.Program, mayBeStrict bool) (regexpErr, early finding) {
+func inspect(prg *ast.Program, src []byte, mayBeStrict bool) (regexpErr, early finding) {
 	walk(prg, func(n any, stack []any) {
 		switch n := n.(type) {
 		case *ast.RegExpLiteral:
-			if off, msg, und, bad := checkRegExp(n); bad {
+			if off, msg, und, bad := checkRegExp(n, src); bad {
 				regexpErr.set(off, msg, und)
 			}
 		case *ast.FunctionLiteral:

@@ -11,8 +11,16 @@ import (
 // of node 20 that n8n 2.x runs on) does at compile time, then empties it so
 // that goja's compiler, whose regexp engines differ from V8's, does not judge
 // it a second time.
-func checkRegExp(re *ast.RegExpLiteral) (off int, msg string, undecided, bad bool) {
-	if m, und := validateRegExp(re.Pattern, re.Flags); m != "" {
+func checkRegExp(re *ast.RegExpLiteral, src []byte) (off int, msg string, undecided, bad bool) {
+	// goja's scanner does not report a regexp literal cut by the end of a
+	// line (it keeps an empty pattern); V8 does.
+	start := int(re.Idx) - 1
+	whole := "/" + re.Pattern + "/" + re.Flags
+	if start < 0 || start+len(whole) > len(src) || string(src[start:start+len(whole)]) != whole ||
+		strings.ContainsAny(re.Pattern, "\n\r\u2028\u2029") {
+		off, bad = int(re.Idx)-1, true
+		msg = "Invalid regular expression: missing /"
+	} else if m, und := validateRegExp(re.Pattern, re.Flags); m != "" {
 		off, undecided, bad = int(re.Idx)-1, und, true
 		if und {
 			msg = "cannot decide whether V8 accepts /" + re.Pattern + "/" + re.Flags + ": " + m

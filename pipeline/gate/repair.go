@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/token"
 )
 
 // A repair rewrites syntax that V8 accepts and goja's parser rejects into
@@ -22,6 +23,8 @@ var (
 	importCallRe  = regexp.MustCompile(`^import\s*\(`)
 	forBeforeRe   = regexp.MustCompile(`\bfor\s*$`)
 	useStrictRe   = regexp.MustCompile(`['"]use strict['"]`)
+	awaitBeforeRe = regexp.MustCompile(`(^|[^\w$.])await[ \t]*(//[^\n]*)?\n(\s*//[^\n]*\n)*\s*$`)
+	letBeforeRe   = regexp.MustCompile(`(^|[^\w$.])let[ \t]*(//[^\n]*)?\n(\s*//[^\n]*\n)*\s*$`)
 )
 
 // repair tries one rewrite for goja's error at offset off in src (user code
@@ -42,7 +45,7 @@ func repair(src []byte, start, end, off int, msg string) (out []byte, f *fix, un
 	rest := code[rel:]
 
 	// for await (... of ...): blank out "await"; the loop is checked afterwards.
-	if bytes.HasPrefix(rest, []byte("await")) && forBeforeRe.Match(code[:rel]) {
+	if loc := forBeforeRe.FindIndex(code[:rel]); bytes.HasPrefix(rest, []byte("await")) && loc != nil && (loc[0] == 0 || !isIdentByte(code[loc[0]-1])) {
 		out = bytes.Clone(src)
 		copy(out[off:], "     ")
 		return out, &fix{kind: "forAwait", offset: off}, "", true
@@ -69,10 +72,22 @@ func repair(src []byte, start, end, off int, msg string) (out []byte, f *fix, un
 	}
 	// Annex B HTML-like comments: <!-- anywhere (outside strings), --> first on a line.
 	line := code[lineStart:lineEnd]
-	if i := lastHTMLOpen(line, rel-lineStart); i >= 0 {
-		out = bytes.Clone(src)
-		copy(out[start+lineStart+i:], "//  ")
-		return out, nil, "", true
+	// The "<!--" is on the error line before the error, or ends an earlier
+	// line (goja then fails on the next token).
+	for ls, le, k := lineStart, lineEnd, 0; k < 3; k++ {
+		if i := firstHTMLOpen(code[ls:le]); i >= 0 {
+			out = bytes.Clone(src)
+			copy(out[start+ls+i:], "//  ")
+			return out, nil, "", true
+		}
+		if ls == 0 {
+			break
+		}
+		le = ls - 1
+		if le > 0 && code[le] == '\n' && code[le-1] == '\r' {
+			le--
+		}
+		ls = bytes.LastIndexAny(code[:le], "\n\r") + 1
 	}
 	if lineStart > 0 {
 		trimmed := bytes.TrimLeft(line, " \t\v\f\u00a0")
@@ -84,6 +99,16 @@ func repair(src []byte, start, end, off int, msg string) (out []byte, f *fix, un
 				return out, nil, "", true
 			}
 		}
+	}
+	// `let` before a line break can be an identifier in sloppy code (V8
+	// reads `let\nconst x` as two statements); goja rejects the next token.
+	if letBeforeRe.Match(code[:rel]) {
+		return nil, nil, "V8 may read this `let` as an identifier (sloppy mode) where goja expects a declaration", false
+	}
+	// `await` is an identifier in a sloppy function that is not async, even
+	// inside the async wrapper; goja keeps treating it as an operator there.
+	if awaitBeforeRe.Match(code[:rel]) {
+		return nil, nil, "V8 reads `await` as an identifier in functions that are not async; goja does not", false
 	}
 	// V8 accepts a call as assignment target in sloppy code (it throws a
 	// ReferenceError only when run); goja rejects it while parsing.
@@ -101,20 +126,25 @@ func isIdentByte(b byte) bool {
 	return b == '_' || b == '$' || b >= 0x80 || ('0' <= b && b <= '9') || ('a' <= b && b <= 'z') || ('A' <= b && b <= 'Z')
 }
 
-// lastHTMLOpen finds the last "<!--" in line that starts at or before col and
-// is not inside a quoted string (by counting quotes before it on the line).
-func lastHTMLOpen(line []byte, col int) int {
-	best := -1
-	for i := 0; i+4 <= len(line) && i <= col; i++ {
+// firstHTMLOpen finds the first "<!--" of line that is not inside a string,
+// template, regexp or comment: V8's comment starts there, wherever goja
+// reported its error on the line.
+func firstHTMLOpen(line []byte) int {
+	for i := 0; i+4 <= len(line); i++ {
 		if string(line[i:i+4]) == "<!--" && !insideQuotes(line[:i]) {
-			best = i
+			return i
 		}
 	}
-	return best
+	return -1
 }
 
+// insideQuotes reports whether the end of prefix (a line up to a "<!--") is
+// inside a string, template, regexp literal or comment, by a lexical scan of
+// the line (a regexp is assumed where "/" follows an operator, a bracket or
+// the line start).
 func insideQuotes(prefix []byte) bool {
 	var q byte
+	prev := byte(0) // last significant byte outside strings
 	for i := 0; i < len(prefix); i++ {
 		c := prefix[i]
 		switch {
@@ -122,10 +152,39 @@ func insideQuotes(prefix []byte) bool {
 			i++
 		case q != 0 && c == q:
 			q = 0
-		case q == 0 && (c == '\'' || c == '"' || c == '`'):
+			prev = c
+		case q != 0:
+		case c == '\'' || c == '"' || c == '`':
 			q = c
-		case q == 0 && c == '/' && i+1 < len(prefix) && prefix[i+1] == '/':
+		case c == '/' && i+1 < len(prefix) && prefix[i+1] == '/':
 			return true // in a line comment
+		case c == '/' && i+1 < len(prefix) && prefix[i+1] == '*':
+			end := bytes.Index(prefix[i+2:], []byte("*/"))
+			if end < 0 {
+				return true
+			}
+			i += 2 + end + 1
+		case c == '/' && (prev == 0 || bytes.IndexByte([]byte("(,=:[!&|?{};+-*%<>~^"), prev) >= 0):
+			inClass := false
+			for i++; ; i++ {
+				if i >= len(prefix) {
+					return true // in a regexp literal
+				}
+				switch prefix[i] {
+				case '\\':
+					i++
+				case '[':
+					inClass = true
+				case ']':
+					inClass = false
+				}
+				if prefix[i] == '/' && !inClass && prefix[i-1] != '\\' {
+					break
+				}
+			}
+			prev = 'a'
+		case c != ' ' && c != '\t':
+			prev = c
 		}
 	}
 	return q != 0
@@ -236,4 +295,28 @@ func inAsyncFunction(stack []any) bool {
 		return f.Async
 	}
 	return false
+}
+
+// htmlOpenInCode finds a "<!--" that goja parsed as the operators < ! -- (so
+// it lies in code, not in a string, template, regexp or comment): V8 reads it
+// as the start of a single-line comment (Annex B). It returns the offset in
+// src, or -1.
+func htmlOpenInCode(prg *ast.Program, src []byte, start, end int) int {
+	if !bytes.Contains(src[start:end], []byte("<!--")) {
+		return -1
+	}
+	found := -1
+	walk(prg, func(n any, _ []any) {
+		u, ok := n.(*ast.UnaryExpression)
+		if found >= 0 || !ok || u.Operator != token.NOT {
+			return
+		}
+		bang := int(u.Idx) - 1
+		if bang >= 1 && bang+3 <= len(src) && string(src[bang-1:bang+3]) == "<!--" {
+			if d, ok := u.Operand.(*ast.UnaryExpression); ok && d.Operator == token.DECREMENT && !d.Postfix {
+				found = bang - 1
+			}
+		}
+	})
+	return found
 }
