@@ -116,7 +116,7 @@ func check(prefix, code, suffix string) Result {
 		if off, msg, bad := postCheck(prg, fixes); bad {
 			return errorAt(code, src, base, off, msg)
 		}
-		mayBeStrict := useStrictRe.MatchString(code)
+		mayBeStrict := strings.Contains(code, "use strict")
 		reErr, early := inspect(prg, src, mayBeStrict)
 		if reErr.found {
 			r := errorAt(code, src, base, reErr.off, reErr.msg)

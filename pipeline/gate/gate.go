@@ -240,6 +240,32 @@ func decodeExport(data []byte) ([]workflow, string) {
 	return decodeGeneric(data)
 }
 
+// decodeParams decodes a node's parameters (numbers kept as json.Number),
+// with go-json and, should it fail, encoding/json.
+func decodeParams(raw json.RawMessage) (params map[string]any) {
+	if firstByte(raw) != '{' {
+		return nil
+	}
+	func() {
+		defer func() {
+			if recover() != nil {
+				params = nil
+			}
+		}()
+		dec := gojson.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if dec.Decode(&params) != nil {
+			params = nil
+		}
+	}()
+	if params == nil {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		_ = dec.Decode(&params)
+	}
+	return params
+}
+
 // decodeGeneric handles invalid JSON and exports whose fields have unexpected
 // types (a node that is not an object, nodes that is not an array, ...),
 // reporting them, with encoding/json.
@@ -314,12 +340,7 @@ func checkWorkflow(rep *Report, file string, wf workflow, opt Options) {
 			continue
 		}
 		base := NodeResult{File: file, Workflow: wf.name, WorkflowID: wf.id, Node: scalarString(n.Name), Type: typ, NodeIndex: i}
-		var params map[string]any
-		if firstByte(n.Parameters) == '{' {
-			dec := json.NewDecoder(bytes.NewReader(n.Parameters))
-			dec.UseNumber()
-			_ = dec.Decode(&params)
-		}
+		params := decodeParams(n.Parameters)
 		if r, ok := checkNodeCode(base, typ, params, opt); ok {
 			rep.add(r, opt)
 		}

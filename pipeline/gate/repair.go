@@ -22,7 +22,6 @@ var (
 	legacyDecimal = regexp.MustCompile(`^0[0-9]*[89][0-9]*(\.[0-9]*)?([eE][+-]?[0-9]+)?`)
 	importCallRe  = regexp.MustCompile(`^import\s*\(`)
 	forBeforeRe   = regexp.MustCompile(`\bfor\s*$`)
-	useStrictRe   = regexp.MustCompile(`['"]use strict['"]`)
 	awaitBeforeRe = regexp.MustCompile(`(^|[^\w$.])await[ \t]*(//[^\n]*)?\n(\s*//[^\n]*\n)*\s*$`)
 	letBeforeRe   = regexp.MustCompile(`(^|[^\w$.])let[ \t]*(//[^\n]*)?\n(\s*//[^\n]*\n)*\s*$`)
 )
