@@ -28,6 +28,7 @@ if [[ -z "$corpus" || ! -f "$corpus/check_v8.mjs" ]]; then
   exit 2
 fi
 command -v node >/dev/null || { echo "bench-gate: node not found" >&2; exit 2; }
+[[ -x /usr/bin/time ]] || { echo "bench-gate: /usr/bin/time not found" >&2; exit 2; }
 sample=${SAMPLE:-100}
 
 tmp=$(mktemp -d)
@@ -44,19 +45,23 @@ cat $(find "$corpus/workflows" -name '*.json') >/dev/null
 # time: the machine is shared, and the minimum is the least disturbed run.
 runs=${RUNS:-3}
 best_gate=999999 best_node=999999
+best_gate_cpu=999999 best_node_cpu=999999
 for ((r = 0; r < runs; r++)); do
-  t0=$(now)
   set +e
-  "$tmp/prscout" validate-workflow --expressions=false --format json "$corpus/workflows" >"$tmp/gate.json"
+  /usr/bin/time -f '%e %U %S' -o "$tmp/t.gate" \
+    "$tmp/prscout" validate-workflow --expressions=false --format json "$corpus/workflows" >"$tmp/gate.json"
   gate_rc=$?
   set -e
-  t1=$(now)
-  node "$corpus/check_v8.mjs" --corpus "$corpus" --out "$tmp/v8.tsv" >"$tmp/v8.log"
-  t2=$(now)
-  g=$(echo "$t1 - $t0" | bc); v=$(echo "$t2 - $t1" | bc)
-  printf 'run %d: gate %.2f s, node %.2f s\n' "$((r + 1))" "$g" "$v"
+  /usr/bin/time -f '%e %U %S' -o "$tmp/t.node" \
+    node "$corpus/check_v8.mjs" --corpus "$corpus" --out "$tmp/v8.tsv" >"$tmp/v8.log"
+  read -r g gu gs < <(tail -n 1 "$tmp/t.gate") # time adds a line for a non-zero exit
+  read -r v vu vs < <(tail -n 1 "$tmp/t.node")
+  gc=$(echo "$gu + $gs" | bc); vc=$(echo "$vu + $vs" | bc)
+  printf 'run %d: gate %.2f s wall (%.2f s cpu), node %.2f s wall (%.2f s cpu)\n' "$((r + 1))" "$g" "$gc" "$v" "$vc"
   best_gate=$(echo "if ($g < $best_gate) $g else $best_gate" | bc)
   best_node=$(echo "if ($v < $best_node) $v else $best_node" | bc)
+  best_gate_cpu=$(echo "if ($gc < $best_gate_cpu) $gc else $best_gate_cpu" | bc)
+  best_node_cpu=$(echo "if ($vc < $best_node_cpu) $vc else $best_node_cpu" | bc)
 done
 
 # The seed's method: one `node --check` process per snippet, on a sample.
@@ -82,11 +87,12 @@ t3=$(now)
 for f in "$tmp/sample"/*.js; do node --check "$f" >/dev/null 2>&1 || true; done
 t4=$(now)
 
-awk -v g="$best_gate" -v v="$best_node" -v c="$(echo "$t4 - $t3" | bc)" -v runs="$runs" \
+awk -v g="$best_gate" -v v="$best_node" -v gc="$best_gate_cpu" -v vc="$best_node_cpu" -v c="$(echo "$t4 - $t3" | bc)" -v runs="$runs" \
     -v ns="$n_sample" -v n="$snippets" -v rc="$gate_rc" -v cores="$(nproc)" 'BEGIN {
   printf "corpus: %d snippets, %d cores\n", n, cores
   printf "go gate  (prscout validate-workflow, whole corpus): %7.2f s   best of %d (exit %d: the corpus holds V8 syntax errors)\n", g, runs, rc
   printf "node     (check_v8.mjs, vm.Script, whole corpus):   %7.2f s   best of %d\n", v, runs
-  printf "ratio    gate / node:                               %7.2f   (<= 1 means the gate is no slower)\n", g / v
+  printf "ratio    gate / node:                               %7.2f   wall (<= 1 means the gate is no slower)\n", g / v
+  printf "cpu      gate %.2f s, node %.2f s:                   %7.2f   cpu ratio (load-independent)\n", gc, vc, gc / vc
   printf "seed     (node --check per snippet, %d sampled):    %7.2f s = %.3f s/snippet, ~%.0f s for the corpus\n", ns, c, c / ns, c / ns * n
 }'
