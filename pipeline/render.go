@@ -34,6 +34,11 @@ type CommentsInput struct {
 	AdditionalContext []ContextItem `json:"additionalContext,omitempty"`
 	// Dropped is /v1/merge's stats.dropped, for the context table.
 	Dropped []DroppedContext `json:"dropped,omitempty"`
+	// MergeStats is read when the merge answer is passed on whole (n8n's
+	// `{...$json, review}`): its stats.dropped fills Dropped when that is empty.
+	MergeStats struct {
+		Dropped []DroppedContext `json:"dropped"`
+	} `json:"stats"`
 	// Excluded is the context's excluded[], for the coverage line.
 	Excluded []Excluded `json:"excluded,omitempty"`
 }
@@ -125,6 +130,9 @@ func RenderComments(in CommentsInput) (Rendered, error) {
 		return Rendered{}, Invalidf("ref", "%q is not a commit id", clipRunes(ref, 60))
 	case in.PRID < 0:
 		return Rendered{}, Invalidf("prId", "must not be negative")
+	}
+	if len(in.Dropped) == 0 {
+		in.Dropped = in.MergeStats.Dropped
 	}
 	switch in.Mode {
 	case "", "full", "delta", "skip":

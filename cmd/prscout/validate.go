@@ -1,12 +1,167 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/prscout/prscout/pipeline/gate"
 )
 
-// runValidateWorkflow is replaced by the gate work (issue: validate-workflow).
+const validateUsage = `usage: prscout validate-workflow [flags] PATH...
+
+Checks that V8 (the engine n8n runs) compiles the JavaScript of every
+n8n-nodes-base.code (jsCode), .function and .functionItem (functionCode) node,
+wrapped exactly as n8n wraps it, in the given n8n workflow exports. PATH is a
+file or a folder (searched recursively for *.json). Exports may be a single
+workflow, an array of workflows, or a canvas copy {nodes, connections}.
+
+Verdicts: ok, syntax_error, missing_code (a Code node without jsCode fails in
+n8n 2.x), skipped (Python), undecided (the gate cannot tell what V8 would say;
+counts as a failure unless --allow-undecided).
+
+Exit codes:
+  0  every checked node is ok
+  1  some node is invalid (or undecided without --allow-undecided)
+  2  usage error, or an input could not be read or is not a workflow export
+
+Flags:
+`
+
+// runValidateWorkflow is `prscout validate-workflow`.
 func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "validate-workflow: not built yet")
-	return 2
+	fl := flag.NewFlagSet("validate-workflow", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	format := fl.String("format", "text", "output format: text or json")
+	expressions := fl.Bool("expressions", true, "also check n8n expressions (={{ ... }} parameters); --expressions=false switches the check off")
+	allowUndecided := fl.Bool("allow-undecided", false, "count undecided snippets as ok (default: fail closed)")
+	fl.Usage = func() {
+		fmt.Fprint(stderr, validateUsage)
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "validate-workflow: --format must be text or json, not %q\n", *format)
+		return 2
+	}
+	if fl.NArg() == 0 {
+		fmt.Fprintln(stderr, "validate-workflow: give at least one workflow file or folder")
+		fl.Usage()
+		return 2
+	}
+	opt := gate.Options{Expressions: *expressions, AllowUndecided: *allowUndecided}
+
+	rep := gate.NewReport()
+	var files []string
+	for _, p := range fl.Args() {
+		found, err := workflowFiles(p)
+		if err != nil {
+			rep.AddProblem(p, err.Error())
+			continue
+		}
+		if len(found) == 0 {
+			rep.AddProblem(p, "no *.json files in this folder")
+		}
+		files = append(files, found...)
+	}
+	for _, r := range checkFiles(files, opt) {
+		rep.Merge(r)
+	}
+
+	var err error
+	if *format == "json" {
+		err = rep.WriteJSON(stdout)
+	} else {
+		err = rep.WriteText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "validate-workflow: write report: %v\n", err)
+		return 2
+	}
+	return validateExitCode(rep)
+}
+
+// validateExitCode maps a report to the documented exit codes.
+func validateExitCode(rep gate.Report) int {
+	switch {
+	case len(rep.Problems) > 0:
+		return 2
+	case !rep.OK:
+		return 1
+	}
+	return 0
+}
+
+// workflowFiles returns path itself when it is a file, or the *.json files
+// under it (recursively, in lexical order, skipping .git and node_modules).
+func workflowFiles(path string) ([]string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read: %w", err)
+	}
+	if !st.IsDir() {
+		return []string{path}, nil
+	}
+	var out []string
+	err = fs.WalkDir(os.DirFS(path), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(strings.ToLower(d.Name()), ".json") {
+			out = append(out, filepath.Join(path, filepath.FromSlash(p)))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("walk folder: %w", err)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// checkFiles checks files in parallel and returns the reports in file order.
+func checkFiles(files []string, opt gate.Options) []gate.Report {
+	reports := make([]gate.Report, len(files))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				name := filepath.ToSlash(files[i])
+				data, err := os.ReadFile(files[i])
+				if err != nil {
+					r := gate.NewReport()
+					r.Stats.Files = 1
+					r.AddProblem(name, fmt.Sprintf("cannot read: %v", err))
+					reports[i] = r
+					continue
+				}
+				reports[i] = gate.CheckExport(name, data, opt)
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return reports
 }

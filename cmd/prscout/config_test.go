@@ -1,0 +1,103 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func load(t *testing.T, env map[string]string, args ...string) (Config, error) {
+	t.Helper()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return loadConfig(args, func(k string) string { return env[k] }, fs)
+}
+
+func TestConfigDefaults(t *testing.T) {
+	cfg, err := load(t, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:8080" || cfg.Limits.NeedsTotal != 12 || cfg.Limits.NeedsPerFile != 5 ||
+		cfg.Limits.ContextLines != 30 || cfg.Limits.FullSourceLines != 900 || cfg.BitbucketEnabled() {
+		t.Errorf("defaults = %+v", cfg)
+	}
+}
+
+func TestConfigEnvAndFlags(t *testing.T) {
+	cfg, err := load(t, map[string]string{
+		"PRSCOUT_ADDR": "127.0.0.1:9000", "PRSCOUT_API_KEYS": "a, b,,c", "PRSCOUT_MAX_BODY_BYTES": "2MiB",
+		"PRSCOUT_LOOKUP_TIMEOUT": "3s", "PRSCOUT_NEEDS_TOTAL": "20",
+	}, "--addr", "127.0.0.1:9001", "--needs-per-file", "7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:9001" {
+		t.Errorf("flag must win over env: addr %q", cfg.Addr)
+	}
+	if strings.Join(cfg.APIKeys, "|") != "a|b|c" || cfg.MaxBodyBytes != 2<<20 || cfg.Limits.LookupTimeout != 3*time.Second ||
+		cfg.Limits.NeedsTotal != 20 || cfg.Limits.NeedsPerFile != 7 {
+		t.Errorf("cfg = %+v", cfg)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"open listen without keys", map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080"}, nil,
+			`PRSCOUT_ADDR: "0.0.0.0:8080" is not a loopback address and PRSCOUT_API_KEYS is empty; set API keys, or PRSCOUT_ALLOW_INSECURE_LISTEN=true to serve without them`},
+		{"all interfaces without keys", nil, []string{"--addr", ":8080"}, `PRSCOUT_ADDR: ":8080" is not a loopback address`},
+		{"bad address", map[string]string{"PRSCOUT_ADDR": "nope"}, nil, `PRSCOUT_ADDR: not host:port: "nope"`},
+		{"not an integer", map[string]string{"PRSCOUT_NEEDS_TOTAL": "twelve"}, nil, `PRSCOUT_NEEDS_TOTAL: not an integer: "twelve"`},
+		{"not a duration", map[string]string{"PRSCOUT_LOOKUP_TIMEOUT": "10"}, nil, `PRSCOUT_LOOKUP_TIMEOUT: not a duration (e.g. 10s): "10"`},
+		{"not a size", map[string]string{"PRSCOUT_MAX_BODY_BYTES": "lots"}, nil, `PRSCOUT_MAX_BODY_BYTES: not a byte size (e.g. 1048576 or 1MiB): "lots"`},
+		{"per file over total", map[string]string{"PRSCOUT_NEEDS_PER_FILE": "13"}, nil, `PRSCOUT_NEEDS_PER_FILE: (13) cannot exceed PRSCOUT_NEEDS_TOTAL (12)`},
+		{"zero budget", map[string]string{"PRSCOUT_MAX_PROMPT_CHARS": "0"}, nil, `PRSCOUT_MAX_PROMPT_CHARS: must be positive, got 0`},
+		{"context lines", map[string]string{"PRSCOUT_CONTEXT_LINES": "5000"}, nil, `PRSCOUT_CONTEXT_LINES: must be between 0 and 1000, got 5000`},
+		{"token without email", map[string]string{"PRSCOUT_BITBUCKET_TOKEN": "t"}, nil, `PRSCOUT_BITBUCKET_EMAIL: is empty but PRSCOUT_BITBUCKET_TOKEN is set`},
+		{"both auth kinds", map[string]string{"PRSCOUT_BITBUCKET_TOKEN": "t", "PRSCOUT_BITBUCKET_EMAIL": "e@x", "PRSCOUT_BITBUCKET_ACCESS_TOKEN": "a"}, nil,
+			`PRSCOUT_BITBUCKET_ACCESS_TOKEN: set either an access token or PRSCOUT_BITBUCKET_EMAIL + PRSCOUT_BITBUCKET_TOKEN, not both`},
+		{"forward without secret", map[string]string{"PRSCOUT_FORWARD_URL": "http://127.0.0.1:5678/webhook/x"}, nil,
+			`PRSCOUT_WEBHOOK_SECRET: is required when PRSCOUT_FORWARD_URL is set: unsigned events are never forwarded`},
+		{"log level", map[string]string{"PRSCOUT_LOG_LEVEL": "loud"}, nil, `PRSCOUT_LOG_LEVEL: must be debug, info, warn or error, got "loud"`},
+		{"stray argument", nil, []string{"extra"}, `unexpected arguments: [extra]`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := load(t, tc.env, tc.args...)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_API_KEYS": "k"}); err != nil {
+		t.Errorf("open listen with keys: %v", err)
+	}
+	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_ALLOW_INSECURE_LISTEN": "true"}); err != nil {
+		t.Errorf("open listen explicitly allowed: %v", err)
+	}
+}
+
+// TestREADMEDocumentsEveryVariable keeps the README's configuration table
+// complete: every setting's environment variable and flag appear there.
+func TestREADMEDocumentsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range settings() {
+		if !strings.Contains(string(readme), "`"+st.env+"`") {
+			t.Errorf("README.md does not document %s", st.env)
+		}
+		if !strings.Contains(string(readme), "`--"+st.flag+"`") {
+			t.Errorf("README.md does not document the flag --%s", st.flag)
+		}
+	}
+}
