@@ -7,6 +7,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/gate"
 )
 
 // stages holds the stage handlers and their shared state (the lookup cache).
@@ -29,6 +30,7 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/repository/batch", st.batch)
 	g.POST("/merge", st.merge)
 	g.POST("/comments", st.comments)
+	g.POST("/workflows/validate", st.validate)
 }
 
 func (st *stages) context(c *gin.Context) {
@@ -205,4 +207,29 @@ func (s *Server) contextInput(data []byte) (pipeline.ContextInput, error) {
 		return in, err
 	}
 	return pipeline.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
+}
+
+// validate runs the workflow gate on one export (object or array). The
+// answer is 200 with ok:false when a node is invalid: the request itself was
+// fine. ?expressions=false switches the expression check off,
+// ?allowUndecided=true lets undecided snippets pass.
+func (st *stages) validate(c *gin.Context) {
+	s := st.s
+	data, err := s.readBody(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	opt := gate.Options{Expressions: c.Query("expressions") != "false", AllowUndecided: c.Query("allowUndecided") == "true"}
+	rep := gate.CheckExport("request", data, opt)
+	for _, n := range rep.Nodes {
+		if n.Check == "code" {
+			s.metrics.GateNodes.WithLabelValues(n.Verdict).Inc()
+		}
+	}
+	c.Header("Content-Type", "application/json; charset=utf-8")
+	c.Status(http.StatusOK)
+	if err := rep.WriteJSON(c.Writer); err != nil {
+		s.log.WarnContext(c.Request.Context(), "write gate answer", "err", err, "request_id", requestID(c))
+	}
 }

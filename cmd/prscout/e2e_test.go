@@ -53,7 +53,7 @@ func git(t *testing.T, dir string, args ...string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func writeFile(t *testing.T, root, rel, content string) {
+func writeRepoFile(t *testing.T, root, rel, content string) {
 	t.Helper()
 	p := filepath.Join(root, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -78,29 +78,29 @@ func makeReviewRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
-	writeFile(t, dir, "pkg/auth/token.go", "package auth\n\n// Validate reports whether tok is a valid session token.\nfunc Validate(tok string) bool { return len(tok) == 32 }\n")
-	writeFile(t, dir, "pkg/auth/claims.go", "package auth\n\ntype Claims struct{ Subject string }\n")
-	writeFile(t, dir, "pkg/api/handler.go", "package api\n\nimport \"example.com/app/pkg/auth\"\n\nfunc Handle(tok string) int {\n\tif !auth.Validate(tok) {\n\t\treturn 401\n\t}\n\treturn 200\n}\n")
-	writeFile(t, dir, "pkg/big/big.go", "package big\n\n"+numbered(1000, "var v%d = 0"))
-	writeFile(t, dir, "pkg/old/gone.go", "package old\n")
-	writeFile(t, dir, "vendor/lib/lib.go", "package lib\n")
-	writeFile(t, dir, ".env", "SECRET_TOKEN=hunter2\n")
-	writeFile(t, dir, "assets/logo.bin", "\x00\x01\x02binary")
+	writeRepoFile(t, dir, "pkg/auth/token.go", "package auth\n\n// Validate reports whether tok is a valid session token.\nfunc Validate(tok string) bool { return len(tok) == 32 }\n")
+	writeRepoFile(t, dir, "pkg/auth/claims.go", "package auth\n\ntype Claims struct{ Subject string }\n")
+	writeRepoFile(t, dir, "pkg/api/handler.go", "package api\n\nimport \"example.com/app/pkg/auth\"\n\nfunc Handle(tok string) int {\n\tif !auth.Validate(tok) {\n\t\treturn 401\n\t}\n\treturn 200\n}\n")
+	writeRepoFile(t, dir, "pkg/big/big.go", "package big\n\n"+numbered(1000, "var v%d = 0"))
+	writeRepoFile(t, dir, "pkg/old/gone.go", "package old\n")
+	writeRepoFile(t, dir, "vendor/lib/lib.go", "package lib\n")
+	writeRepoFile(t, dir, ".env", "SECRET_TOKEN=hunter2\n")
+	writeRepoFile(t, dir, "assets/logo.bin", "\x00\x01\x02binary")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "base")
 	git(t, dir, "checkout", "-q", "-b", "feature")
-	writeFile(t, dir, "pkg/api/handler.go", "package api\n\nimport \"example.com/app/pkg/auth\"\n\nfunc Handle(tok string) int {\n\tif tok == \"\" || !auth.Validate(tok) {\n\t\treturn 401\n\t}\n\tuser := lookup(tok)\n\treturn 200 + len(user) - len(user)\n}\n")
-	writeFile(t, dir, "pkg/big/big.go", "package big\n\n"+strings.Replace(numbered(1000, "var v%d = 0"), "var v990 = 0", "var v990 = 42", 1))
-	writeFile(t, dir, "pkg/api/new.go", "package api\n\nfunc lookup(tok string) string { return tok[:4] }\n")
+	writeRepoFile(t, dir, "pkg/api/handler.go", "package api\n\nimport \"example.com/app/pkg/auth\"\n\nfunc Handle(tok string) int {\n\tif tok == \"\" || !auth.Validate(tok) {\n\t\treturn 401\n\t}\n\tuser := lookup(tok)\n\treturn 200 + len(user) - len(user)\n}\n")
+	writeRepoFile(t, dir, "pkg/big/big.go", "package big\n\n"+strings.Replace(numbered(1000, "var v%d = 0"), "var v990 = 0", "var v990 = 42", 1))
+	writeRepoFile(t, dir, "pkg/api/new.go", "package api\n\nfunc lookup(tok string) string { return tok[:4] }\n")
 	git(t, dir, "rm", "-q", "pkg/old/gone.go")
-	writeFile(t, dir, "vendor/lib/lib.go", "package lib\n\nvar X = 1\n")
-	writeFile(t, dir, "assets/logo.bin", "\x00\x01\x02binary changed")
-	writeFile(t, dir, ".env", "SECRET_TOKEN=hunter3\n")
-	writeFile(t, dir, "web/package-lock.json", "{}\n")
+	writeRepoFile(t, dir, "vendor/lib/lib.go", "package lib\n\nvar X = 1\n")
+	writeRepoFile(t, dir, "assets/logo.bin", "\x00\x01\x02binary changed")
+	writeRepoFile(t, dir, ".env", "SECRET_TOKEN=hunter3\n")
+	writeRepoFile(t, dir, "web/package-lock.json", "{}\n")
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "feature: check empty tokens")
 	// An uncommitted change must never be served.
-	writeFile(t, dir, "pkg/auth/token.go", "UNCOMMITTED\n")
+	writeRepoFile(t, dir, "pkg/auth/token.go", "UNCOMMITTED\n")
 	return dir
 }
 

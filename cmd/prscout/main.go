@@ -22,6 +22,7 @@ func commands() []command {
 	return []command{
 		{"serve", "run the HTTP service", runServe},
 		{"validate-workflow", "check the JavaScript of n8n Code nodes in workflow exports", runValidateWorkflow},
+		{"deploy", "deploy one workflow through n8n's public API (gated, with backup and rollback)", runDeploy},
 	}
 }
 
