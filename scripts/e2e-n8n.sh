@@ -71,7 +71,13 @@ else
 	cp "$ROOT/scripts/e2e/n8n/package.json" "$ROOT/scripts/e2e/n8n/package-lock.json" "$N8N_DIR/"
 	ok=""
 	for attempt in 1 2; do
-		if (cd "$N8N_DIR" && npm ci --no-audit --no-fund --loglevel=error >"$N8N_DIR/npm-ci.log" 2>&1); then
+		# In the background so that an interrupted run stops npm by its PID too.
+		(cd "$N8N_DIR" && exec npm ci --no-audit --no-fund --loglevel=error) >"$N8N_DIR/npm-ci.log" 2>&1 &
+		PIDS+=($!)
+		rc=0
+		wait "$!" || rc=$?
+		unset 'PIDS[${#PIDS[@]}-1]' # finished: its PID may be reused, never signal it
+		if [ "$rc" -eq 0 ]; then
 			ok=1
 			break
 		fi
