@@ -12,8 +12,9 @@
 # in "Skipped: already reviewed", nothing is posted twice, and re-sending the
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
 # chain goes on to one summary; (4) a webhook with a bad signature is refused
-# and starts no execution. Then per-node times from n8n's execution data and
-# one result line.
+# and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
+# the summary is edited in place and only the new finding is posted. Then
+# per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only).
 # n8n is installed once with `npm ci` from scripts/e2e/n8n/ into
@@ -236,7 +237,14 @@ n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1]))
 [ "$n" -eq 3 ] || die "a badly signed webhook started an n8n execution ($n executions)"
 log "  ok   no execution started"
 
+log "step 5: a commit pushed to PR 1 -> delta review, summary edited in place"
+curl -fsS -X POST "$BB_CTL/_fake/push?pr=1" >/dev/null
+expect_status 202 "$(deliver 1 pullrequest:updated)"
+wait_finished 4
+check -step push -creates 5 -updates 1
+DELTA_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
 
-echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms total=$(ms "$T0")ms"
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms total=$(ms "$T0")ms"

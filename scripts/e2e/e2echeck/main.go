@@ -3,7 +3,7 @@
 // execution. It reads the fake's control API, the n8n executions dumped by
 // n8n-executions.js and the fake LLM's request log.
 //
-//	e2echeck -step review|skip|empty-needs|timings [flags]
+//	e2echeck -step review|skip|empty-needs|push|timings [flags]
 //
 // It prints one line per check and exits 1 when any fails.
 package main
@@ -98,13 +98,14 @@ func (c *checker) check(ok bool, format string, args ...any) {
 }
 
 func main() {
-	step := flag.String("step", "", "review | skip | empty-needs | timings")
+	step := flag.String("step", "", "review | skip | empty-needs | push | timings")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
 	llmLog := flag.String("llm-log", "", "fake LLM request log (JSON lines)")
 	prscout := flag.String("prscout", "", "prscout base URL (skip step: re-posts comments)")
 	apiKey := flag.String("api-key", "", "prscout API key")
 	creates := flag.Int("creates", -1, "create_comment calls expected on the fake so far")
+	updates := flag.Int("updates", 0, "update_comment calls expected on the fake so far (with -creates)")
 	flag.BoolVar(&showComments, "show", false, "print the comments as Bitbucket shows them")
 	flag.Parse()
 
@@ -184,6 +185,18 @@ func main() {
 				"re-sending execution %d's /v1/comments request changes nothing: status %d posted=%v err=%v", rev.ID, status, posted, err)
 			c.comments(*control, pr)
 		}
+	case "push":
+		pr := fixture.PRs[0]
+		c.chain(last, reviewChain)
+		ctx := last.output(nContext)
+		c.check(ctx["mode"] == "delta" && ctx["skip"] == false, "/v1/context answered mode delta after the push: mode=%v", ctx["mode"])
+		prompt := llmPrompt(c, *llmLog, pr.ID, "delta-review")
+		c.check(strings.Contains(prompt, "Review mode: delta"), "the review prompt says it is a delta review")
+		done := last.output(nDone)
+		c.check(done["summary"] == "updated" && num(done["inlineCreated"]) == float64(len(pr.Push.Inline)),
+			"n8n's last node says summary updated (in place), %d inline created: %v", len(pr.Push.Inline), done)
+		c.commentsAs(*control, pr.ID, pr.Push.SummaryHas, pr.Push.Inline, fixture.PushedFiles(pr))
+		c.inlineCount(*control, pr.ID, len(pr.Inline)+len(pr.Push.Inline))
 	case "empty-needs":
 		pr := fixture.PRs[1]
 		c.chain(last, reviewChain)
@@ -201,9 +214,9 @@ func main() {
 		if err := getJSON(*control+"/_fake/calls", &calls); err != nil {
 			fatal(err)
 		}
-		c.check(calls["create_comment"] == *creates && calls["update_comment"] == 0 && calls["delete_comment"] == 0,
-			"Bitbucket saw %d comment creations so far and no update or delete: create=%d update=%d delete=%d",
-			*creates, calls["create_comment"], calls["update_comment"], calls["delete_comment"])
+		c.check(calls["create_comment"] == *creates && calls["update_comment"] == *updates && calls["delete_comment"] == 0,
+			"Bitbucket saw %d comment creation(s), %d update(s), no delete so far: create=%d update=%d delete=%d",
+			*creates, *updates, calls["create_comment"], calls["update_comment"], calls["delete_comment"])
 	}
 	if c.failed > 0 {
 		fmt.Printf("step %s: %d check(s) failed\n", *step, c.failed)
@@ -222,6 +235,22 @@ func (c *checker) chain(e execution, want []string) {
 	}
 	c.check(strings.Join(ran, ",") == strings.Join(want, ","), "nodes ran in order: %s", strings.Join(ran, " -> "))
 	c.check(e.LastNode == want[len(want)-1], "last node is %q (got %q)", want[len(want)-1], e.LastNode)
+}
+
+// inlineCount checks how many inline comments PR id shows.
+func (c *checker) inlineCount(control string, id, want int) {
+	var cs []comment
+	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
+		c.check(false, "read comments: %v", err)
+		return
+	}
+	n := 0
+	for _, cm := range cs {
+		if !cm.Deleted && cm.Path != "" {
+			n++
+		}
+	}
+	c.check(n == want, "PR %d has %d inline comment(s) (got %d)", id, want, n)
 }
 
 var (
@@ -251,8 +280,16 @@ func visible(body string) (string, []string) {
 // comments checks the PR as a person sees it: one summary, the expected
 // inline comments on the right lines, no HTML, no visible marker, nothing twice.
 func (c *checker) comments(control string, pr fixture.PR) {
+	c.commentsAs(control, pr.ID, pr.SummaryHas, pr.Inline, fixture.HeadFiles(pr))
+	c.inlineCount(control, pr.ID, len(pr.Inline))
+}
+
+// commentsAs checks PR id's comments against the given expectations; files
+// are the head files the inline comments' lines are counted in. Other
+// comments by earlier reviews may remain, but none may appear twice.
+func (c *checker) commentsAs(control string, id int, summaryHas []string, want []fixture.ExpectedInline, head map[string]string) {
 	var cs []comment
-	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, pr.ID), &cs); err != nil {
+	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
 		c.check(false, "read comments: %v", err)
 		return
 	}
@@ -277,19 +314,29 @@ func (c *checker) comments(control string, pr fixture.PR) {
 			inline = append(inline, cm)
 		}
 	}
-	c.check(len(summaries) == 1, "PR %d has exactly one summary comment (got %d)", pr.ID, len(summaries))
+	c.check(len(summaries) == 1, "PR %d has exactly one summary comment (got %d)", id, len(summaries))
 	for _, s := range summaries {
 		text, problems := visible(s.Body)
 		c.check(len(problems) == 0, "summary markers are hidden link definitions after a blank line %v", problems)
 		c.check(!htmlRe.MatchString(s.Body), "summary holds no HTML (Bitbucket shows it as text)")
 		c.check(!strings.Contains(text, "head=") && !strings.Contains(text, "[prscout"), "summary shows no marker text")
-		for _, want := range pr.SummaryHas {
-			c.check(strings.Contains(text, want), "summary shows %q", want)
+		for _, s := range summaryHas {
+			c.check(strings.Contains(text, s), "summary shows %q", s)
 		}
 	}
-	head := fixture.HeadFiles(pr)
-	c.check(len(inline) == len(pr.Inline), "PR %d has %d inline comment(s) (got %d)", pr.ID, len(pr.Inline), len(inline))
-	for _, want := range pr.Inline {
+	seen := map[string]int{}
+	for _, cm := range inline {
+		seen[fmt.Sprintf("%s:%d %s", cm.Path, deint(cm.To), firstLine(cm.Body))]++
+	}
+	dups := 0
+	for k, n := range seen {
+		if n > 1 {
+			dups++
+			c.check(false, "inline comment posted %d times: %s", n, k)
+		}
+	}
+	c.check(dups == 0, "PR %d: no inline comment appears twice (%d inline in all)", id, len(inline))
+	for _, want := range want {
 		line := fixture.LineOf(head[want.Path], want.LineText)
 		n := 0
 		for _, cm := range inline {
@@ -302,6 +349,11 @@ func (c *checker) comments(control string, pr fixture.PR) {
 		}
 		c.check(n == 1, "one inline comment %q on %s:%d (%s) (got %d)", want.BodyHas, want.Path, line, strings.TrimSpace(want.LineText), n)
 	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
 }
 
 func llmPrompt(c *checker, path string, pr int, kind string) string {

@@ -10,6 +10,7 @@
 //	GET  /_fake/comments?pr=N          the PR's comments (deleted ones included), in order
 //	GET  /_fake/calls                  {op: count} per Bitbucket operation
 //	GET  /_fake/event?pr=N             the pullrequest webhook body
+//	POST /_fake/push?pr=N              move the PR's head to its prepared push commit
 //	POST /_fake/deliver?pr=N&event=K   deliver that webhook to -webhook-url as Bitbucket
 //	                                   does (X-Event-Key, X-Hub-Signature sha256 HMAC of
 //	                                   the raw body, X-Request-UUID); &badsig=1 signs with
@@ -52,6 +53,8 @@ type prState struct {
 	Title string `json:"title"`
 	Head  string `json:"head"`
 	Base  string `json:"base"`
+	// Push is the commit /_fake/push makes the head ("" when none).
+	Push string `json:"push,omitempty"`
 }
 
 func main() {
@@ -92,6 +95,24 @@ func main() {
 			out[op] = fake.Calls(op)
 		}
 		writeJSON(w, http.StatusOK, out)
+	})
+	ctl.HandleFunc("POST /_fake/push", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		for i, st := range prs {
+			if st.ID != id || st.Push == "" {
+				continue
+			}
+			pr := fixture.PRs[i]
+			fake.SetBranch(fixture.Workspace, fixture.RepoSlug, pr.Branch, st.Push)
+			fake.AddPullRequest(fixture.Workspace, fixture.RepoSlug, bitbuckettest.PullRequest{
+				ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: "Mina Park",
+				SourceBranch: pr.Branch, DestinationBranch: fixture.Base,
+				SourceCommit: st.Push, DestinationCommit: st.Base,
+			})
+			writeJSON(w, http.StatusOK, map[string]string{"head": st.Push})
+			return
+		}
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no push prepared for this pull request"})
 	})
 	ctl.HandleFunc("GET /_fake/event", func(w http.ResponseWriter, r *http.Request) {
 		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
@@ -273,7 +294,33 @@ func seed(fake *bitbuckettest.Server) ([]prState, error) {
 			SourceBranch: pr.Branch, DestinationBranch: fixture.Base,
 			SourceCommit: head, DestinationCommit: base,
 		})
-		out = append(out, prState{ID: pr.ID, Title: pr.Title, Head: head, Base: base})
+		st := prState{ID: pr.ID, Title: pr.Title, Head: head, Base: base}
+		if pr.Push != nil {
+			// Prepared now, applied by /_fake/push: the pushed commit, its
+			// files, and the diffs from the base (full) and from the
+			// reviewed head (delta).
+			if err := write(pr.Push.Changes); err != nil {
+				return nil, err
+			}
+			if st.Push, err = commit(pr.Title + " (review fixes)"); err != nil {
+				return nil, err
+			}
+			fake.AddCommit(ws, slug, st.Push, head)
+			setFiles(fake, st.Push, fixture.PushedFiles(pr))
+			for _, from := range []string{base, head} {
+				diff, err := git("diff", "-U30", from, st.Push)
+				if err != nil {
+					return nil, err
+				}
+				stats, err := diffstat(git, from, st.Push)
+				if err != nil {
+					return nil, err
+				}
+				fake.SetDiff(ws, slug, from, st.Push, diff)
+				fake.SetDiffstat(ws, slug, from, st.Push, stats)
+			}
+		}
+		out = append(out, st)
 	}
 	return out, nil
 }

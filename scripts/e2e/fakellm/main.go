@@ -2,7 +2,8 @@
 // n8n end-to-end test. POST /v1/chat/completions answers with the fixture's
 // fixed scout or review text: the request is a review when its messages ask
 // for "findings" (the review prompt's answer format), a scout otherwise, and
-// the pull request is found by its title in the messages. Every request is
+// the pull request is found by its title in the messages; a review whose
+// prompt says "Review mode: delta" gets the fixture's answer for the push. Every request is
 // appended to -log as one JSON line so the test can check what n8n sent.
 // It listens on loopback only.
 package main
@@ -38,7 +39,7 @@ type message struct {
 
 // Logged is one request as written to the log.
 type Logged struct {
-	Kind      string `json:"kind"` // scout | review | unknown
+	Kind      string `json:"kind"` // scout | review | delta-review | unknown
 	PR        int    `json:"pr"`
 	Model     string `json:"model"`
 	AuthOK    bool   `json:"authOk"`
@@ -154,6 +155,10 @@ func answer(r *http.Request, in *chatRequest, entry *Logged) (int, any) {
 	entry.PR = pr.ID
 	if strings.Contains(entry.System, `"findings"`) {
 		entry.Kind = "review"
+		if pr.Push != nil && strings.Contains(entry.User, "Review mode: delta") {
+			entry.Kind = "delta-review"
+			return http.StatusOK, fixture.DeltaReviewAnswer(pr)
+		}
 		return http.StatusOK, fixture.ReviewAnswer(pr)
 	}
 	entry.Kind = "scout"
