@@ -994,3 +994,74 @@ func TestOpenAPIErrorAnswers(t *testing.T) {
 }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// designContract is DESIGN.md's stage contract, schema by schema: the field
+// names the shipped workflow, users' workflows and checks rely on. Renaming a
+// Go field and its schema property together passes the tests above; it fails
+// here. Each listed property must exist and be marked x-prscout-contract, and
+// every marked property must be listed (so the marks stay honest).
+var designContract = map[string][]string{
+	"ContextRequest":  {"workspace", "repoSlug", "prId", "base", "head", "contextLines", "jiraKeys"},
+	"ContextResult":   {"mode", "skip", "workspace", "repoSlug", "prId", "ref", "base", "reviewedCommit", "pr", "jira", "rules", "files", "excluded", "scoutPrompt", "stats", "warnings"},
+	"PullRequest":     {"title", "description", "author", "sourceBranch", "destinationBranch"},
+	"ChangedFile":     {"path", "status", "language", "diff", "source", "sourceRange", "needs"},
+	"SourceRange":     {"from", "to", "total"},
+	"Excluded":        {"path", "reason"},
+	"Prompt":          {"system", "user"},
+	"ContextStats":    {"promptChars", "sourceChars"},
+	"NeedsRequest":    {"workspace", "repoSlug", "ref", "files", "scout"},
+	"Need":            {"op", "path"},
+	"NeedsResult":     {"skip", "requests", "rejected", "limits", "stats"},
+	"Request":         {"op", "path", "workspace", "repoSlug", "ref"},
+	"Rejected":        {"ok", "op", "path", "error"},
+	"NeedsLimits":     {"total", "perFile"},
+	"BatchRequest":    {"workspace", "repoSlug", "ref", "requests"},
+	"BatchResult":     {"results", "stats"},
+	"LookupResult":    {"ok", "op", "path", "content", "size", "entries", "error"},
+	"DirEntry":        {"path", "type", "size"},
+	"BatchStats":      {"requested", "ok", "failed", "cacheHits", "upstreamCalls"},
+	"MergeRequest":    {"context", "results"},
+	"MergeResult":     {"reviewPass", "additionalContext", "reviewPrompt", "stats"},
+	"ContextItem":     {"ok", "op", "path", "content", "error"},
+	"MergeStats":      {"promptChars", "dropped"},
+	"CommentsRequest": {"workspace", "repoSlug", "prId", "ref", "files", "review", "dryRun"},
+	"Review":          {"summary", "findings"},
+	"Finding":         {"path", "line", "existingCode", "severity", "title", "body"},
+	"CommentsResult":  {"markdown", "inline", "unanchored", "posted"},
+	"InlineComment":   {"path", "line", "anchor", "body"},
+	"Posted":          {"summary", "inlineCreated", "inlineSkipped"},
+	"ValidateResult":  {"ok", "nodes"},
+	"GateNodeResult":  {"workflow", "node", "type", "ok", "error"},
+	"GateNodeError":   {"message", "line", "column"},
+	"ErrorBody":       {"error", "message", "field"},
+}
+
+func TestOpenAPIContractFields(t *testing.T) {
+	spec := loadSpec(t)
+	schemas := obj(obj(spec["components"])["schemas"])
+	for name, s := range schemas {
+		want := map[string]bool{}
+		for _, f := range designContract[name] {
+			want[f] = true
+		}
+		props := obj(obj(s)["properties"])
+		for f := range want {
+			p := obj(props[f])
+			if p == nil {
+				t.Errorf("%s: contract field %q is missing", name, f)
+			} else if p["x-prscout-contract"] != true {
+				t.Errorf("%s.%s: contract field not marked x-prscout-contract", name, f)
+			}
+		}
+		for f, p := range props {
+			if obj(p)["x-prscout-contract"] == true && !want[f] {
+				t.Errorf("%s.%s: marked x-prscout-contract but not in DESIGN.md's contract", name, f)
+			}
+		}
+	}
+	for name := range designContract {
+		if schemas[name] == nil {
+			t.Errorf("contract schema %s is missing", name)
+		}
+	}
+}
