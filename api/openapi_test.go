@@ -196,6 +196,17 @@ func TestOpenAPIDocument(t *testing.T) {
 					}
 				}
 			}
+			for code, r := range obj(op["responses"]) {
+				for ct, m := range obj(resolve(t, spec, r)["content"]) {
+					ex, ok := obj(m)["example"]
+					if !ok || ct != "application/json" {
+						continue
+					}
+					for _, e := range validate(t, spec, obj(m)["schema"], ex, "$", false) {
+						t.Errorf("%s %s: the response example does not match its schema: %s", where, code, e)
+					}
+				}
+			}
 			sec, _ := op["security"].([]any)
 			wantKey := strings.HasPrefix(path, "/v1/") && path != "/v1/webhooks/bitbucket"
 			hasKey := len(sec) > 0 && obj(sec[0])["ApiKey"] != nil
@@ -975,6 +986,14 @@ func TestOpenAPIErrorAnswers(t *testing.T) {
 			t.Fatalf("forward: %d %s", rec.Code, rec.Body.String())
 		}
 		checkAnswer(t, spec, ops["POST "+path], "forwarded webhook", rec, v)
+	})
+	t.Run("not ready", func(t *testing.T) {
+		down := NewServer(Options{Logger: discardLogger(), Ready: func(context.Context) error { return errors.New("git not found in PATH") }})
+		rec, v := call(t, down, "GET", "/readyz", nil, nil)
+		if rec.Code != http.StatusServiceUnavailable || obj(v)["error"] != "not_ready" {
+			t.Fatalf("readyz: %d %s", rec.Code, rec.Body.String())
+		}
+		checkAnswer(t, spec, ops["GET /readyz"], "readyz down", rec, v)
 	})
 	t.Run("unknown path and method", func(t *testing.T) {
 		errSchema := "#/components/schemas/ErrorBody"
