@@ -1055,12 +1055,24 @@ var designContract = map[string][]string{
 	"ErrorBody":       {"error", "message", "field"},
 }
 
+// workflowContract are fields beyond DESIGN.md's table that the shipped n8n
+// workflow (workflows/pr-review.json) reads or passes on: the batch answer's
+// rejected into /v1/merge, /v1/merge's echoes into /v1/comments (the comments
+// body is Object.assign of the merge answer, review and dryRun) and the final
+// Set node.
+var workflowContract = map[string][]string{
+	"BatchResult":     {"rejected"},
+	"MergeRequest":    {"rejected"},
+	"MergeResult":     {"workspace", "repoSlug", "prId", "ref", "mode", "files", "excluded"},
+	"CommentsRequest": {"mode", "additionalContext", "excluded"},
+}
+
 func TestOpenAPIContractFields(t *testing.T) {
 	spec := loadSpec(t)
 	schemas := obj(obj(spec["components"])["schemas"])
 	for name, s := range schemas {
 		want := map[string]bool{}
-		for _, f := range designContract[name] {
+		for _, f := range append(append([]string(nil), designContract[name]...), workflowContract[name]...) {
 			want[f] = true
 		}
 		props := obj(obj(s)["properties"])
@@ -1076,6 +1088,11 @@ func TestOpenAPIContractFields(t *testing.T) {
 			if obj(p)["x-prscout-contract"] == true && !want[f] {
 				t.Errorf("%s.%s: marked x-prscout-contract but not in DESIGN.md's contract", name, f)
 			}
+		}
+	}
+	for name := range workflowContract {
+		if schemas[name] == nil {
+			t.Errorf("contract schema %s is missing", name)
 		}
 	}
 	for name := range designContract {
