@@ -614,7 +614,7 @@ func TestBitbucketFaults(t *testing.T) {
 	}))
 	s := startBB(t, f.fake,
 		"PRSCOUT_JIRA_BASE_URL="+jira503, "PRSCOUT_JIRA_EMAIL=bot@example.invalid", "PRSCOUT_JIRA_TOKEN=j",
-		"PRSCOUT_LOOKUP_TIMEOUT=1500ms", "PRSCOUT_BATCH_PARALLEL=1", "PRSCOUT_UPSTREAM_RETRIES=1")
+		"PRSCOUT_LOOKUP_TIMEOUT=2500ms", "PRSCOUT_BATCH_PARALLEL=1", "PRSCOUT_UPSTREAM_RETRIES=1")
 
 	code, ctxAns := s.post(t, "/v1/context", map[string]any{"workspace": bbWorkspace, "repoSlug": bbSlug, "prId": 7})
 	mustOK(t, "/v1/context", code, ctxAns)
@@ -629,7 +629,8 @@ func TestBitbucketFaults(t *testing.T) {
 	// order, so the fake's fault queue for get_src decides deterministically:
 	// token.go's metadata gets a 429 (retried after Retry-After: 1, then its
 	// metadata and content pass), claims.go's metadata hangs past the lookup
-	// timeout, README.md is served normally.
+	// timeout (2.5 s: room for the 1 s Retry-After on a loaded machine),
+	// README.md is served normally.
 	f.fake.Fail(bitbuckettest.OpGetSrc, bitbuckettest.Fault{Status: http.StatusTooManyRequests, RetryAfter: "1"})
 	f.fake.Fail(bitbuckettest.OpGetSrc, bitbuckettest.Fault{Times: 2})
 	f.fake.Fail(bitbuckettest.OpGetSrc, bitbuckettest.Fault{Delay: 5 * time.Second})
