@@ -16,7 +16,8 @@
 # the summary is edited in place and only the new finding is posted. Then
 # per-node times from n8n's execution data and one result line.
 #
-# Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only).
+# Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
+# HTTP goes through Node's fetch (no curl).
 # n8n is installed once with `npm ci` from scripts/e2e/n8n/ into
 # ${PRSCOUT_N8N_CACHE:-$HOME/.cache/prscout-n8n} (outside the repository).
 # Every process started here is stopped by its PID on exit.
@@ -115,6 +116,11 @@ HOOK_PATH=prscout-review
 rand() { node -e 'console.log(require("crypto").randomBytes(18).toString("hex"))'; }
 API_KEY=$(rand) LLM_KEY=$(rand) FORWARD_TOKEN=$(rand) WEBHOOK_SECRET=$(rand) BB_TOKEN=$(rand)
 
+# HTTP with Node's fetch: the script needs no curl.
+http_ok() { node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1"; }
+http_post() { # prints the body; fails on a non-2xx status
+	node -e 'fetch(process.argv[1],{method:"POST"}).then(async r=>{const t=await r.text();if(!r.ok){console.error(r.status+" "+t);process.exit(1)}process.stdout.write(t)},e=>{console.error(e.message);process.exit(1)})' "$1"
+}
 waitfile() { for _ in $(seq 1 300); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
 json() { node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(process.argv[2].split(".").reduce((a,k)=>a[k],o))' "$@"; }
 
@@ -136,8 +142,8 @@ PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_F
 	PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 \
 	"$WORK/bin/prscout" serve >"$WORK/prscout.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 1 100); do curl -fsS "$PRSCOUT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fsS "$PRSCOUT/readyz" >/dev/null || die "prscout is not ready (see $WORK/prscout.log)"
+for _ in $(seq 1 100); do http_ok "$PRSCOUT/readyz" && break; sleep 0.1; done
+http_ok "$PRSCOUT/readyz" || die "prscout is not ready (see $WORK/prscout.log)"
 
 # --- 4. n8n: credentials and the shipped workflow, imported headlessly ----------
 export N8N_USER_FOLDER="$WORK/n8n" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOST=127.0.0.1 \
@@ -201,7 +207,7 @@ wait_finished() {
 	die "n8n execution $1 did not finish in 300 s"
 }
 deliver() { # deliver PR EVENT [badsig]: Bitbucket delivers the webhook to prscout
-	curl -fsS -X POST "$BB_CTL/_fake/deliver?pr=$1&event=$2${3:+&badsig=1}"
+	http_post "$BB_CTL/_fake/deliver?pr=$1&event=$2${3:+&badsig=1}"
 }
 check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
 	-prscout "$PRSCOUT" -api-key "$API_KEY" "$@"; }
@@ -238,7 +244,7 @@ n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1]))
 log "  ok   no execution started"
 
 log "step 5: a commit pushed to PR 1 -> delta review, summary edited in place"
-curl -fsS -X POST "$BB_CTL/_fake/push?pr=1" >/dev/null
+http_post "$BB_CTL/_fake/push?pr=1" >/dev/null
 expect_status 202 "$(deliver 1 pullrequest:updated)"
 wait_finished 4
 check -step push -creates 5 -updates 1
