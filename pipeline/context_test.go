@@ -13,7 +13,6 @@ import (
 	"testing"
 )
 
-
 // ctxDirRepo is a fake Repository serving a directory as the head tree of every
 // commit. It fails the test when asked for a secret path: secrets must never
 // be read.

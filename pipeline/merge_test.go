@@ -14,7 +14,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-
 // mergeCase is a testdata/merge/<case>.json file: the /v1/merge body and
 // the budget to merge it with.
 type mergeCase struct {

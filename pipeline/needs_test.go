@@ -12,7 +12,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-
 // scoutText encodes s as the JSON string n8n sends for a raw LLM answer.
 func scoutText(s string) json.RawMessage {
 	b, _ := json.Marshal(s)

@@ -10,7 +10,6 @@ import (
 	"testing"
 )
 
-
 // TestRenderCommentsGolden renders every testdata/comments/<case>.json and
 // compares the summary and inline comments with <case>.golden.md.
 func TestRenderCommentsGolden(t *testing.T) {
