@@ -90,6 +90,8 @@ type Config struct {
 	HTTPClient *http.Client
 	// Observer is an optional metrics hook.
 	Observer Observer
+	// Logger receives the adapter's rare warnings (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Client is the Bitbucket Cloud adapter.
@@ -103,6 +105,7 @@ type Client struct {
 // else the configured Config.AccountID.
 type selfAccount struct {
 	configured string
+	log        *slog.Logger
 	mu         sync.Mutex
 	settled    bool     // ids are final: learnt, configured, or /user refused us
 	ids        []string // normalised account_id and uuid; nil: unknown
@@ -189,7 +192,7 @@ func New(cfg Config) (*Client, error) {
 	hc := &http.Client{Transport: tr, Timeout: overall, CheckRedirect: checkRedirect(base.Host)}
 	return &Client{
 		overall: overall,
-		self:    selfAccount{configured: strings.TrimSpace(cfg.AccountID)},
+		self:    selfAccount{configured: strings.TrimSpace(cfg.AccountID), log: cfg.Logger},
 		api: &httpAPI{
 			base: base, baseStr: base.String(), hc: hc,
 			email: email, token: token, bearer: bearer,
@@ -668,6 +671,10 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 	if s.settled {
 		return s.ids
 	}
+	log := s.log
+	if log == nil {
+		log = slog.Default()
+	}
 	u, err := c.api.currentUser(ctx)
 	if err == nil {
 		for _, id := range []string{u.AccountID, u.UUID} {
@@ -683,7 +690,7 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 	}
 	if s.configured != "" {
 		s.settled, s.ids = true, []string{normID(s.configured)}
-		slog.Info("bitbucket: GET /user failed; using PRSCOUT_BITBUCKET_ACCOUNT_ID as prscout's own account", "error", err.Error())
+		log.Info("bitbucket: GET /user failed; using PRSCOUT_BITBUCKET_ACCOUNT_ID as prscout's own account", "error", err.Error())
 		return s.ids
 	}
 	switch statusOf(err) {
@@ -692,7 +699,7 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 	}
 	if !s.warned {
 		s.warned = true
-		slog.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): markers in every pull request comment are trusted, whoever wrote them", "error", err.Error())
+		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): markers in every pull request comment are trusted, whoever wrote them", "error", err.Error())
 	}
 	return nil
 }

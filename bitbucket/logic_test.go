@@ -1,10 +1,14 @@
 package bitbucket
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -153,7 +157,8 @@ func TestListCommentsMarksForeign(t *testing.T) {
 				commentsPageFn: func(string) (page[wireComment], error) { return page[wireComment]{Values: comments}, nil },
 				currentUserFn:  func() (wireAccount, error) { return tt.user, tt.userErr },
 			}
-			c := &Client{api: api, self: selfAccount{configured: tt.configured}}
+			var logs bytes.Buffer
+			c := &Client{api: api, self: selfAccount{configured: tt.configured, log: slog.New(slog.NewTextHandler(&logs, nil))}}
 			for range 2 {
 				got, err := c.ListComments(context.Background(), acme, 1)
 				if err != nil {
@@ -169,6 +174,10 @@ func TestListCommentsMarksForeign(t *testing.T) {
 			}
 			if api.userCalls != tt.wantCalls {
 				t.Errorf("GET /user calls = %d, want %d", api.userCalls, tt.wantCalls)
+			}
+			unknown := !slices.Contains(tt.want, true)
+			if n := strings.Count(logs.String(), "level=WARN"); n != map[bool]int{true: 1, false: 0}[unknown] {
+				t.Errorf("%d warnings (unknown account: %v), want one only when unknown:\n%s", n, unknown, logs.String())
 			}
 		})
 	}

@@ -43,6 +43,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			Timeout:     cfg.UpstreamTimeout,
 			MaxRetries:  cfg.UpstreamRetries,
 			Observer:    m.Upstream("bitbucket"),
+			Logger:      log,
 		})
 		if err != nil {
 			return p, fmt.Errorf("bitbucket: %w", err)
