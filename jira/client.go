@@ -60,6 +60,10 @@ type Config struct {
 	Observer Observer
 }
 
+// Operations lists every operation name the Observer can receive, for
+// pre-initialising metric label values.
+var Operations = []string{"get_issue", "list_fields"}
+
 // Observer sees every upstream HTTP attempt, for metrics: operation is
 // "get_issue" or "list_fields", status is the HTTP status (0 when no answer
 // arrived), retry tells that the attempt will be retried.

@@ -33,6 +33,10 @@ type providers struct {
 // provider; Jira when its base URL is set; the webhook relay when a secret is.
 func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, error) {
 	var p providers
+	// Both services' series exist from the start, configured or not, so the
+	// shipped dashboard and alert rules never query a missing metric.
+	m.KnownUpstreamOperations("bitbucket", bitbucket.Operations)
+	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
 		bb, err := bitbucket.New(bitbucket.Config{
 			BaseURL:     cfg.BitbucketBaseURL,
