@@ -142,9 +142,9 @@ func TestKeepaliveN8N(t *testing.T) {
 	for _, tc := range []struct {
 		name, ref, query string
 		header           []string
-		delay           time.Duration
-		wantStatus      int
-		wantBody        string // exact body after leading whitespace, or "" to check the error object
+		delay            time.Duration
+		wantStatus       int
+		wantBody         string // exact body after leading whitespace, or "" to check the error object
 	}{
 		{"slow result, header", sha, "", []string{"X-Prscout-Keepalive", "1"}, 80 * time.Millisecond, 200, okBody},
 		{"slow result, query", sha, "?keepalive=1", nil, 80 * time.Millisecond, 200, okBody},
