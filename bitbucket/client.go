@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -82,6 +83,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Observer is an optional metrics hook.
 	Observer Observer
+	// Logger, if set, logs every upstream attempt at debug level and
+	// failures and retries at warn, with the request id of the prscout
+	// request that caused them (pipeline.RequestID).
+	Logger *slog.Logger
 }
 
 // Client is the Bitbucket Cloud adapter.
@@ -163,6 +168,7 @@ func New(cfg Config) (*Client, error) {
 		maxWait:    cfg.MaxRetryWait,
 		baseWait:   cfg.RetryBaseWait,
 		obs:        obs,
+		log:        cfg.Logger,
 		now:        time.Now,
 	}
 	// The whole call: every attempt plus every allowed sleep.

@@ -46,6 +46,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			Timeout:     cfg.UpstreamTimeout,
 			MaxRetries:  cfg.UpstreamRetries,
 			Observer:    m.Upstream("bitbucket"),
+			Logger:      log,
 		})
 		if err != nil {
 			return p, fmt.Errorf("bitbucket: %w", err)
@@ -71,6 +72,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
 			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: cfg.UpstreamRetries,
 			Observer: m.Upstream("jira"),
+			Logger:   log,
 		})
 		if err != nil {
 			return p, fmt.Errorf("jira: %w", err)
