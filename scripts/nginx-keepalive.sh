@@ -73,13 +73,13 @@ fail=0
 
 echo
 echo "== 1. plain call: curl -s -X POST http://$N/v1/repository/batch -d '<slow1.go>'"
-out=$(curl -s -o "$tmp/plain.out" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/repository/batch" -H 'Content-Type: application/json' --data-binary "$(body slow1.go)")
+out=$(curl -s -o "$tmp/plain.out" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/repository/batch" -H 'Content-Type: application/json' -H 'X-Request-Id: proof-plain' --data-binary "$(body slow1.go)")
 echo "status ${out% *} after ${out#* }s: $(grep -o '<title>[^<]*' "$tmp/plain.out" | sed 's/<title>//')"
 [ "${out% *}" = 504 ] || { echo "FAIL: want 504"; fail=1; }
 
 echo
 echo "== 2. ndjson: curl -s -N -H 'Accept: application/x-ndjson' -X POST http://$N/v1/repository/batch -d '<slow2.go>'"
-out=$(curl -s -N -o "$tmp/ndjson.out" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/repository/batch" -H 'Content-Type: application/json' -H 'Accept: application/x-ndjson' --data-binary "$(body slow2.go)")
+out=$(curl -s -N -o "$tmp/ndjson.out" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/repository/batch" -H 'Content-Type: application/json' -H 'Accept: application/x-ndjson' -H 'X-Request-Id: proof-ndjson' --data-binary "$(body slow2.go)")
 pings=$(grep -c '"type":"ping"' "$tmp/ndjson.out" || true)
 last=$(tail -n1 "$tmp/ndjson.out")
 echo "status ${out% *} after ${out#* }s: $pings ping lines, then: $(jq -c '{type, status, ok: .data.results[0].ok, path: .data.results[0].path, content: .data.results[0].content}' <<<"$last")"
@@ -87,7 +87,7 @@ echo "status ${out% *} after ${out#* }s: $pings ping lines, then: $(jq -c '{type
 
 echo
 echo "== 3. n8n mode: curl -s -H 'X-Prscout-Keepalive: 1' -X POST http://$N/v1/repository/batch -d '<slow3.go>'"
-out=$(curl -s -o "$tmp/n8n.out" -D "$tmp/n8n.hdr" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/repository/batch" -H 'Content-Type: application/json' -H 'X-Prscout-Keepalive: 1' --data-binary "$(body slow3.go)")
+out=$(curl -s -o "$tmp/n8n.out" -D "$tmp/n8n.hdr" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/repository/batch" -H 'Content-Type: application/json' -H 'X-Prscout-Keepalive: 1' -H 'X-Request-Id: proof-n8n' --data-binary "$(body slow3.go)")
 ws=$(python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); print(len(d)-len(d.lstrip()))' "$tmp/n8n.out")
 echo "status ${out% *} after ${out#* }s, $(grep -i '^content-type' "$tmp/n8n.hdr" | tr -d '\r'), $ws whitespace heartbeat bytes, then JSON: $(jq -c '{ok: .results[0].ok, path: .results[0].path, stats: {requested: .stats.requested, ok: .stats.ok}}' "$tmp/n8n.out")"
 [ "${out% *}" = 200 ] && [ "$(jq -r '.results[0].ok' "$tmp/n8n.out")" = true ] && [ "$ws" -gt 0 ] || { echo "FAIL: want 200 and the JSON body"; fail=1; }
