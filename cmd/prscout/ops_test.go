@@ -70,15 +70,6 @@ func driveTraffic(t *testing.T, s *server, repo string) {
 	}
 }
 
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func scrape(t *testing.T, s *server) []byte {
 	t.Helper()
 	resp, err := http.Get(s.base + "/metrics")
