@@ -103,8 +103,17 @@ func (s *Server) keepalive(h gin.HandlerFunc) gin.HandlerFunc {
 		}
 		if panicked != nil {
 			// Re-raise on the request goroutine: recoverJSON logs and counts
-			// it, and answers 500 when nothing was sent yet.
+			// it, and answers 500 when nothing was sent yet. When heartbeats
+			// went out, the client still gets its last line.
 			c.Writer = out
+			if started {
+				line := `{"status":500,"error":"internal","message":"internal error; see the server log for the request id"}`
+				if mode == keepaliveNDJSON {
+					line = `{"type":"error",` + line[1:] + "\n"
+				}
+				_, _ = out.WriteString(line)
+				out.Flush()
+			}
 			panic(panicked)
 		}
 		if !started && mode == keepaliveN8N {

@@ -233,3 +233,36 @@ func TestKeepaliveClientGone(t *testing.T) {
 		t.Errorf("status %d", rec.Code)
 	}
 }
+
+// A panic in a stage that already sent heartbeats still ends the answer with
+// an error the client can read, and is logged and counted like any panic.
+func TestKeepalivePanic(t *testing.T) {
+	for _, tc := range []struct{ name, header, value string }{
+		{"ndjson", "Accept", "application/x-ndjson"},
+		{"n8n", "X-Prscout-Keepalive", "1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeRepo{resolve: func(context.Context, string) (string, error) {
+				time.Sleep(50 * time.Millisecond)
+				panic("boom")
+			}}
+			s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
+			path, body := stageCall("boom", "")
+			rec, _ := do(s, "POST", path, body, tc.header, tc.value)
+			if rec.Code != 200 {
+				t.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+			lines := strings.Split(strings.TrimSpace(rec.Body.String()), "\n")
+			var last map[string]any
+			if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+				t.Fatalf("last line %q: %v", lines[len(lines)-1], err)
+			}
+			if last["error"] != "internal" || last["status"] != float64(500) {
+				t.Errorf("last line %v, want the internal error", last)
+			}
+			if got := testutil.ToFloat64(s.metrics.InternalErrors); got != 1 {
+				t.Errorf("internal errors = %v, want 1", got)
+			}
+		})
+	}
+}
