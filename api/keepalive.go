@@ -162,10 +162,9 @@ func (r *recorder) compactBody() []byte {
 	return out.Bytes()
 }
 
-func (r *recorder) isJSON() bool {
-	b := bytes.TrimSpace(r.buf.Bytes())
-	return len(b) > 0 && json.Valid(b)
-}
+// isJSON reports whether the recorded body is one JSON value (with only
+// JSON whitespace around it: bytes.TrimSpace would also drop \v or U+0085).
+func (r *recorder) isJSON() bool { return json.Valid(r.buf.Bytes()) }
 
 func writeNDJSONResult(w gin.ResponseWriter, r *recorder) {
 	status := r.Status()

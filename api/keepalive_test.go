@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
@@ -265,4 +266,48 @@ func TestKeepalivePanic(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzKeepaliveFinalLine: whatever a stage wrote (any status, any bytes), the
+// NDJSON answer's last line is one line of JSON with type and status, and the
+// n8n answer is one JSON document, so clients can always parse the end.
+func FuzzKeepaliveFinalLine(f *testing.F) {
+	f.Add(200, []byte(`{"results":[]}`))
+	f.Add(200, []byte("{\n  \"a\": \"x\\ny\"\n}\n"))
+	f.Add(502, []byte(`{"error":"upstream","message":"bitbucket 503"}`))
+	f.Add(400, []byte(`{"error":"invalid","message":"bad","field":"files[0].path"}`))
+	f.Add(200, []byte("not json"))
+	f.Add(500, []byte{})
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		if status < 100 || status > 999 {
+			status = 200
+		}
+		for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
+			rec := &recorder{header: http.Header{}, status: status}
+			rec.buf.Write(body)
+			out := httptest.NewRecorder()
+			c, _ := gin.CreateTestContext(out)
+			if mode == keepaliveNDJSON {
+				writeNDJSONResult(c.Writer, rec)
+				got := out.Body.Bytes()
+				if bytes.Count(got, []byte("\n")) != 1 || got[len(got)-1] != '\n' {
+					t.Fatalf("ndjson answer is not one line: %q", got)
+				}
+				// A struct, not a map: JSON numbers beyond float64 (1E1000)
+				// are valid JSON that clients in other languages read.
+				var m struct {
+					Type   *string `json:"type"`
+					Status *int    `json:"status"`
+				}
+				if err := json.Unmarshal(got, &m); err != nil || !json.Valid(got) || m.Type == nil || m.Status == nil {
+					t.Fatalf("ndjson line %q: %v", got, err)
+				}
+			} else {
+				writeN8NResult(c.Writer, rec)
+				if !json.Valid(out.Body.Bytes()) {
+					t.Fatalf("n8n answer %q is not JSON", out.Body.Bytes())
+				}
+			}
+		}
+	})
 }
