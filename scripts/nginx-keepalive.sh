@@ -6,6 +6,7 @@
 #   plain call                          -> nginx answers 504 after 2s
 #   Accept: application/x-ndjson        -> ping lines, then the result line
 #   X-Prscout-Keepalive: 1 (n8n mode)   -> 200, whitespace heartbeats, JSON body
+#   n8n mode, stage fails after 3s      -> 200, heartbeats, {"error","message","status":404}
 # Each call asks for a different file, so the lookup cache cannot help.
 # Needs nginx (./scripts/install-ops-tools.sh), curl and jq. Exits 1 when a
 # call does not end as stated above.
@@ -98,6 +99,12 @@ if command -v node >/dev/null; then
 fi
 
 echo
-echo "prscout's log of the three calls (the first ended when nginx closed the connection at 2s: its lookup was cancelled, nobody got it):"
+echo "== 4. n8n mode, a stage that fails late: curl -s -H 'X-Prscout-Keepalive: 1' -X POST http://$N/v1/context -d '{\"workspace\":\"acme\",\"repoSlug\":\"app\",\"prId\":7}' (Bitbucket answers 404 after 3s)"
+out=$(curl -s -o "$tmp/n8nerr.out" -w '%{http_code} %{time_total}' -X POST "http://$N/v1/context" -H 'Content-Type: application/json' -H 'X-Prscout-Keepalive: 1' -H 'X-Request-Id: proof-n8n-error' --data-binary '{"workspace":"acme","repoSlug":"app","prId":7}')
+echo "status ${out% *} after ${out#* }s, body: $(jq -c . "$tmp/n8nerr.out")  -> n8n: IF {{ \$json.error }}"
+[ "${out% *}" = 200 ] && [ "$(jq -r .status "$tmp/n8nerr.out")" = 404 ] && [ "$(jq -r .error "$tmp/n8nerr.out")" != null ] || { echo "FAIL: want 200 with the error in the body"; fail=1; }
+
+echo
+echo "prscout's log of the calls (metrics and logs keep the stage's real status; the first ended when nginx closed the connection at 2s):"
 grep '"msg":"request"' "$tmp/prscout.log" | grep -v healthz | jq -c '{route, status, duration_ms, request_id}' || true
 [ $fail = 0 ] && echo "nginx-keepalive: OK" || exit 1

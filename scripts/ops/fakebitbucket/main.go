@@ -1,7 +1,8 @@
 // Command fakebitbucket serves the bitbuckettest fake Bitbucket on loopback
 // for the ops scripts: one repository (acme/app) with one commit holding
 // slow1.go ... slowN.go, where every source request (get_src) waits -delay
-// first. prscout pointed at it has a stage that runs long for certain: a
+// first, and every pull request request answers 404 after -pr-delay.
+// prscout pointed at it has a stage that runs long for certain: a
 // batch lookup of one file takes two source requests (meta and content).
 // It prints "BASE_URL=<api root>" and "COMMIT=<id>" and runs until SIGINT or
 // SIGTERM.
@@ -23,6 +24,7 @@ const commit = "0123456789abcdef0123456789abcdef01234567"
 func main() {
 	delay := flag.Duration("delay", 2500*time.Millisecond, "wait before answering each source request")
 	files := flag.Int("files", 20, "number of slow files")
+	prDelay := flag.Duration("pr-delay", 3*time.Second, "wait before answering 404 to every pull request request (a stage that fails late)")
 	flag.Parse()
 
 	s := bitbuckettest.NewServer()
@@ -34,6 +36,9 @@ func main() {
 	}
 	if *delay > 0 {
 		s.Fail(bitbuckettest.OpGetSrc, bitbuckettest.Fault{Delay: *delay, Times: 1 << 30})
+	}
+	if *prDelay > 0 {
+		s.Fail(bitbuckettest.OpGetPullRequest, bitbuckettest.Fault{Status: 404, Delay: *prDelay, Times: 1 << 30})
 	}
 	fmt.Printf("BASE_URL=%s\nCOMMIT=%s\n", s.BaseURL, commit)
 
