@@ -21,7 +21,7 @@ import (
 //   - ndjson: `Accept: application/x-ndjson`. The answer is newline-delimited
 //     JSON: `{"type":"ping"}` lines while the stage runs, then exactly one
 //     `{"type":"result","status":200,"data":<answer>}` or
-//     `{"type":"error","status":<code>,"error":...,"message":...}` line.
+//     `{"type":"error","status":<code>,"cause":...,"error":...,"message":...}` line.
 //   - n8n: `X-Prscout-Keepalive: 1` or `?keepalive=1`. The answer stays one
 //     JSON document that n8n's HTTP Request node parses as usual. If the
 //     stage ends before the first heartbeat is due, the answer is exactly the
@@ -29,7 +29,7 @@ import (
 //     and `Content-Type: application/json`, writes a newline every interval
 //     (JSON allows leading whitespace) and then the body; an error found after
 //     the status was sent is carried in the body as
-//     `{"error","message","status"[,"field"]}`, so the workflow needs an IF on
+//     `{"status","cause","error","message"[,"field"]}`, so the workflow needs an IF on
 //     `$json.error` after the node.
 //
 // Without either, the stage answers as before.
@@ -107,11 +107,14 @@ func (s *Server) keepalive(h gin.HandlerFunc) gin.HandlerFunc {
 			// went out, the client still gets its last line.
 			c.Writer = out
 			if started {
-				line := `{"status":500,"error":"internal","message":"internal error; see the server log for the request id"}`
+				ir := &recorder{header: http.Header{}, status: http.StatusInternalServerError}
+				b, _ := json.Marshal(ErrorBody{Error: "internal", Message: "internal error; see the server log for the request id"})
+				ir.buf.Write(b)
 				if mode == keepaliveNDJSON {
-					line = `{"type":"error",` + line[1:] + "\n"
+					writeNDJSONResult(out, ir)
+				} else {
+					writeN8NResult(out, ir)
 				}
-				_, _ = out.WriteString(line)
 				out.Flush()
 			}
 			panic(panicked)
