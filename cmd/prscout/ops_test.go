@@ -89,9 +89,10 @@ var metricRef = regexp.MustCompile(`\b(?:prscout|process|go)_[a-zA-Z0-9_]+`)
 
 // referencedMetrics returns the metric names of every dashboard target
 // expression and of the alert rules file, with where each comes from.
-func referencedMetrics(t *testing.T) map[string][]string {
+func referencedMetrics(t *testing.T) (map[string][]string, []string) {
 	t.Helper()
 	refs := map[string][]string{}
+	var exprs []string
 	var dash struct {
 		Panels []struct {
 			Title   string `json:"title"`
@@ -121,6 +122,7 @@ func referencedMetrics(t *testing.T) map[string][]string {
 			t.Errorf("panel %q has no query", p.Title)
 		}
 		for _, tg := range p.Targets {
+			exprs = append(exprs, tg.Expr)
 			names := metricRef.FindAllString(tg.Expr, -1)
 			if len(names) == 0 {
 				t.Errorf("panel %q: query names no metric: %s", p.Title, tg.Expr)
@@ -145,8 +147,15 @@ func referencedMetrics(t *testing.T) map[string][]string {
 			refs[n] = append(refs[n], fmt.Sprintf("prometheus-alerts.yml:%d", line))
 		}
 	}
-	return refs
+	exprs = append(exprs, string(rules))
+	return refs, exprs
 }
+
+// selectorRef finds `metric{matchers}`; matcherLabel the label names in them.
+var (
+	selectorRef  = regexp.MustCompile(`\b((?:prscout|process|go)_[a-zA-Z0-9_]+)\{([^}]*)\}`)
+	matcherLabel = regexp.MustCompile(`([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)`)
+)
 
 // TestOpsQueriesUseExistingMetrics: every metric that the shipped Grafana
 // dashboard and alert rules query exists in a live /metrics after ordinary
@@ -174,7 +183,7 @@ func TestOpsQueriesUseExistingMetrics(t *testing.T) {
 		}
 		return false
 	}
-	refs := referencedMetrics(t)
+	refs, exprs := referencedMetrics(t)
 	if len(refs) < 20 {
 		t.Fatalf("only %d metric names found in the dashboard and rules; the extraction is broken", len(refs))
 	}
@@ -189,6 +198,41 @@ func TestOpsQueriesUseExistingMetrics(t *testing.T) {
 		}
 	}
 	t.Logf("%d metric names checked: %s", len(names), strings.Join(names, " "))
+
+	// Every label a selector matches on exists on that metric (job and
+	// instance come from the scrape, le from the histogram).
+	labelsOf := func(name string) map[string]bool {
+		out := map[string]bool{"job": true, "instance": true, "le": true}
+		base := name
+		for _, suffix := range []string{"_bucket", "_sum", "_count"} {
+			if b, ok := strings.CutSuffix(name, suffix); ok && fams[b] != nil {
+				base = b
+			}
+		}
+		if f := fams[base]; f != nil {
+			for _, m := range f.GetMetric() {
+				for _, l := range m.GetLabel() {
+					out[l.GetName()] = true
+				}
+			}
+		}
+		return out
+	}
+	checked := 0
+	for _, e := range exprs {
+		for _, m := range selectorRef.FindAllStringSubmatch(e, -1) {
+			have := labelsOf(m[1])
+			for _, lm := range matcherLabel.FindAllStringSubmatch(m[2], -1) {
+				checked++
+				if !have[lm[1]] {
+					t.Errorf("%s{%s}: %s has no label %q", m[1], m[2], m[1], lm[1])
+				}
+			}
+		}
+	}
+	if checked < 30 {
+		t.Errorf("only %d label matchers checked; the extraction is broken", checked)
+	}
 
 	// Traffic moved the stage series the dashboard's first row shows.
 	for _, want := range []string{
