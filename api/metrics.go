@@ -38,6 +38,10 @@ type Metrics struct {
 	RateLimitLimit     *prometheus.GaugeVec
 	RateLimitNear      *prometheus.GaugeVec
 	WebhooksReceived   *prometheus.CounterVec
+	// KeepaliveRequests counts stage requests answered in a keep-alive mode
+	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
+	KeepaliveRequests   *prometheus.CounterVec
+	KeepaliveHeartbeats *prometheus.CounterVec
 }
 
 // Known label values, pre-initialised at start.
@@ -138,6 +142,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed).",
 		}, []string{"outcome"}),
+		KeepaliveRequests: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_keepalive_requests_total", Help: "Stage requests answered in a keep-alive mode (ndjson: Accept: application/x-ndjson; n8n: X-Prscout-Keepalive or ?keepalive=1).",
+		}, []string{"mode"}),
+		KeepaliveHeartbeats: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_keepalive_heartbeats_total", Help: "Heartbeats sent while a stage ran (ping lines or whitespace), by keep-alive mode.",
+		}, []string{"mode"}),
 	}
 	f.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "prscout_build_info", Help: "Build information; always 1.",
@@ -185,7 +195,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed"} {
 		m.WebhooksReceived.WithLabelValues(o)
 	}
+	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
+		m.KeepaliveRequests.WithLabelValues(mode)
+		m.KeepaliveHeartbeats.WithLabelValues(mode)
+	}
 	return m
+}
+
+// KnownUpstreamOperations pre-initialises the upstream series of service's
+// operations (status 200, no retries), so dashboards and alerts on upstream
+// calls see zeros from the start. The wiring calls it with each adapter's
+// operation list.
+func (m *Metrics) KnownUpstreamOperations(service string, ops []string) {
+	for _, op := range ops {
+		m.UpstreamCalls.WithLabelValues(service, op, "200")
+		m.UpstreamRetries.WithLabelValues(service, op)
+	}
 }
 
 // UpstreamObserver counts one upstream service's calls; the Bitbucket and

@@ -46,6 +46,9 @@ type Options struct {
 	CacheBytes   int64
 	MaxBodyBytes int64
 	APIKeys      []string
+	// KeepaliveInterval is the heartbeat period of keep-alive answers
+	// (keepalive.go); 0 means 10s, negative switches keep-alive off.
+	KeepaliveInterval time.Duration
 	// Ready reports whether the service can serve (for /readyz); nil is always ready.
 	Ready func(ctx context.Context) error
 
@@ -77,6 +80,9 @@ func NewServer(opts Options) *Server {
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = 32 << 20
+	}
+	if opts.KeepaliveInterval == 0 {
+		opts.KeepaliveInterval = 10 * time.Second
 	}
 	if opts.Limits == (pipeline.Limits{}) {
 		opts.Limits = pipeline.DefaultLimits()

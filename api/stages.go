@@ -29,12 +29,15 @@ func newStages(s *Server) *stages {
 }
 
 func (st *stages) register(g *gin.RouterGroup) {
-	g.POST("/context", st.context)
-	g.POST("/needs", st.needs)
-	g.POST("/repository/batch", st.batch)
-	g.POST("/merge", st.merge)
-	g.POST("/comments", st.comments)
-	g.POST("/workflows/validate", st.validate)
+	// Every stage accepts the keep-alive modes (keepalive.go); the ones that
+	// call Bitbucket or Jira are those that can run long.
+	ka := st.s.keepalive
+	g.POST("/context", ka(st.context))
+	g.POST("/needs", ka(st.needs))
+	g.POST("/repository/batch", ka(st.batch))
+	g.POST("/merge", ka(st.merge))
+	g.POST("/comments", ka(st.comments))
+	g.POST("/workflows/validate", ka(st.validate))
 }
 
 func (st *stages) context(c *gin.Context) {

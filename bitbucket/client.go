@@ -90,7 +90,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Observer is an optional metrics hook.
 	Observer Observer
-	// Logger receives the adapter's rare warnings (default slog.Default()).
+	// Logger receives the adapter's rare warnings (default slog.Default())
+	// and, when set, every upstream attempt: debug level for good answers,
+	// warn for failures, 429s and retries, with the request id of the
+	// prscout request that caused them (pipeline.RequestID).
 	Logger *slog.Logger
 }
 
@@ -185,6 +188,7 @@ func New(cfg Config) (*Client, error) {
 		maxWait:    cfg.MaxRetryWait,
 		baseWait:   cfg.RetryBaseWait,
 		obs:        obs,
+		log:        cfg.Logger,
 		now:        time.Now,
 	}
 	// The whole call: every attempt plus every allowed sleep.

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // Observer receives one call per upstream HTTP attempt (retries and redirect
@@ -79,6 +82,7 @@ type transport struct {
 	maxWait    time.Duration // total sleep budget between attempts of one request
 	baseWait   time.Duration // first backoff step
 	obs        Observer
+	log        *slog.Logger // nil: no logs
 	now        func() time.Time
 }
 
@@ -112,9 +116,11 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			status = resp.StatusCode
 			t.reportRateLimit(op, resp.Header)
 		}
-		t.obs.UpstreamCall(op, status, t.now().Sub(start), attempt > 0)
+		d := t.now().Sub(start)
+		t.obs.UpstreamCall(op, status, d, attempt > 0)
 
 		wait, again := t.retryWait(req, resp, err, attempt, slept)
+		t.logAttempt(req, op, attempt, status, d, err, wait, again)
 		if !again {
 			if err != nil {
 				cancel()
@@ -133,6 +139,35 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		slept += wait
 	}
+}
+
+// logAttempt logs one attempt with the request id n8n passed (X-Request-Id),
+// so an operator can follow one review from the n8n execution to Bitbucket:
+// debug for a good answer, warn for a failure, a 429 or a retry.
+func (t *transport) logAttempt(req *http.Request, op string, attempt, status int, d time.Duration, err error, wait time.Duration, again bool) {
+	if t.log == nil {
+		return
+	}
+	ctx := req.Context()
+	level := slog.LevelDebug
+	if err != nil || status == http.StatusTooManyRequests || status >= 500 {
+		level = slog.LevelWarn
+	}
+	if !t.log.Enabled(ctx, level) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("service", "bitbucket"), slog.String("operation", op), slog.String("method", req.Method),
+		slog.String("path", req.URL.Path), slog.Int("status", status), slog.Int64("duration_ms", d.Milliseconds()),
+		slog.Int("attempt", attempt+1), slog.String("request_id", pipeline.RequestID(ctx)),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("err", err.Error()))
+	}
+	if again {
+		attrs = append(attrs, slog.Int64("retry_in_ms", wait.Milliseconds()))
+	}
+	t.log.LogAttrs(ctx, level, "upstream call", attrs...)
 }
 
 // retryWait decides whether attempt is retried and how long to wait first.

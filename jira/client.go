@@ -17,6 +17,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -58,7 +59,14 @@ type Config struct {
 	HTTPClient *http.Client
 	// Observer, if set, sees every HTTP attempt.
 	Observer Observer
+	// Logger, if set, logs every attempt at debug level and failures and
+	// retries at warn, with the prscout request id (pipeline.RequestID).
+	Logger *slog.Logger
 }
+
+// Operations lists every operation name the Observer can receive, for
+// pre-initialising metric label values.
+var Operations = []string{"get_issue", "list_fields"}
 
 // Observer sees every upstream HTTP attempt, for metrics: operation is
 // "get_issue" or "list_fields", status is the HTTP status (0 when no answer
@@ -142,6 +150,7 @@ func New(cfg Config) (*Client, error) {
 			timeout:    timeout,
 			maxRetries: retries,
 			observer:   cfg.Observer,
+			log:        cfg.Logger,
 			sleep:      sleepCtx,
 		},
 		browseURL: strings.TrimRight(base.String(), "/") + "/browse/",

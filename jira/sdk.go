@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"sort"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	gojira "github.com/andygrunwald/go-jira"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // rawIssue is what the logic needs from one issue answer.
@@ -51,6 +54,7 @@ type sdkClient struct {
 	timeout    time.Duration
 	maxRetries int
 	observer   Observer
+	log        *slog.Logger                                     // nil: no logs
 	sleep      func(ctx context.Context, d time.Duration) error // replaced in tests
 }
 
@@ -136,8 +140,24 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 			}
 			retry = attempt <= s.maxRetries && wait <= maxRetryWait && fitsDeadline(ctx, wait)
 		}
+		d := time.Since(start)
 		if s.observer != nil {
-			s.observer.UpstreamCall(op, status, time.Since(start), retry)
+			s.observer.UpstreamCall(op, status, d, retry)
+		}
+		if s.log != nil {
+			level := slog.LevelDebug
+			if err != nil {
+				level = slog.LevelWarn
+			}
+			attrs := []slog.Attr{slog.String("service", "jira"), slog.String("operation", op), slog.Int("status", status),
+				slog.Int64("duration_ms", d.Milliseconds()), slog.Int("attempt", attempt), slog.String("request_id", pipeline.RequestID(ctx))}
+			if err != nil {
+				attrs = append(attrs, slog.String("err", err.Error()))
+			}
+			if retry {
+				attrs = append(attrs, slog.Int64("retry_in_ms", wait.Milliseconds()))
+			}
+			s.log.LogAttrs(ctx, level, "upstream call", attrs...)
 		}
 		if err == nil {
 			return nil

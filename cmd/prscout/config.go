@@ -23,6 +23,7 @@ type Config struct {
 	AllowInsecureListen bool
 	MaxBodyBytes        int64
 	ShutdownTimeout     time.Duration
+	KeepaliveInterval   time.Duration
 	LogLevel            string
 	LogFormat           string
 
@@ -56,20 +57,22 @@ type Config struct {
 func DefaultConfig() Config {
 	wd, _ := os.Getwd()
 	return Config{
-		Addr:             "127.0.0.1:8080",
-		MaxBodyBytes:     32 << 20,
-		ShutdownTimeout:  30 * time.Second,
-		LogLevel:         "info",
-		LogFormat:        "json",
-		LocalRoot:        wd,
-		Limits:           pipeline.DefaultLimits(),
-		CacheBytes:       64 << 20,
-		BitbucketBaseURL: "https://api.bitbucket.org/2.0",
-		UpstreamTimeout:  15 * time.Second,
-		UpstreamRetries:  3,
-		JiraMaxIssues:    5,
-		ForwardHeader:    "X-Prscout-Token",
-		ForwardTimeout:   10 * time.Second,
+		Addr:            "127.0.0.1:8080",
+		MaxBodyBytes:    32 << 20,
+		ShutdownTimeout: 30 * time.Second,
+		// Well under the 60s idle timeout of nginx and most load balancers.
+		KeepaliveInterval: 10 * time.Second,
+		LogLevel:          "info",
+		LogFormat:         "json",
+		LocalRoot:         wd,
+		Limits:            pipeline.DefaultLimits(),
+		CacheBytes:        64 << 20,
+		BitbucketBaseURL:  "https://api.bitbucket.org/2.0",
+		UpstreamTimeout:   15 * time.Second,
+		UpstreamRetries:   3,
+		JiraMaxIssues:     5,
+		ForwardHeader:     "X-Prscout-Token",
+		ForwardTimeout:    10 * time.Second,
 	}
 }
 
@@ -145,6 +148,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_MAX_BODY_BYTES", "max-body-bytes", "largest accepted request body (bytes; KiB/MiB suffixes allowed); larger ones get 413", gy, sy))
 	gd, sd := duration(func(c *Config) *time.Duration { return &c.ShutdownTimeout })
 	add(mk("PRSCOUT_SHUTDOWN_TIMEOUT", "shutdown-timeout", "how long a graceful shutdown waits for in-flight requests", gd, sd))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.KeepaliveInterval })
+	add(mk("PRSCOUT_KEEPALIVE_INTERVAL", "keepalive-interval", "heartbeat period of keep-alive answers (Accept: application/x-ndjson, or X-Prscout-Keepalive: 1 for n8n); keep it below the proxy's read timeout", gd, sd))
 	g, s = str(func(c *Config) *string { return &c.LogLevel })
 	add(mk("PRSCOUT_LOG_LEVEL", "log-level", "debug, info, warn or error", g, s))
 	g, s = str(func(c *Config) *string { return &c.LogFormat })
@@ -290,6 +295,9 @@ func (c Config) Validate() error {
 	}
 	if c.ShutdownTimeout <= 0 {
 		bad("PRSCOUT_SHUTDOWN_TIMEOUT", "must be positive")
+	}
+	if c.KeepaliveInterval <= 0 {
+		bad("PRSCOUT_KEEPALIVE_INTERVAL", "must be positive")
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -69,16 +69,17 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	srv := api.NewServer(api.Options{
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
-		Webhook:      p.webhook,
-		ParseWebhook: p.parseWebhook,
-		Limits:       cfg.Limits,
-		CacheBytes:   cfg.CacheBytes,
-		MaxBodyBytes: cfg.MaxBodyBytes,
-		APIKeys:      cfg.APIKeys,
-		Ready:        p.ready,
-		Registry:     reg,
-		Metrics:      metrics,
-		Logger:       log,
+		Webhook:           p.webhook,
+		ParseWebhook:      p.parseWebhook,
+		Limits:            cfg.Limits,
+		CacheBytes:        cfg.CacheBytes,
+		MaxBodyBytes:      cfg.MaxBodyBytes,
+		APIKeys:           cfg.APIKeys,
+		KeepaliveInterval: cfg.KeepaliveInterval,
+		Ready:             p.ready,
+		Registry:          reg,
+		Metrics:           metrics,
+		Logger:            log,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -33,6 +33,10 @@ type providers struct {
 // provider; Jira when its base URL is set; the webhook relay when a secret is.
 func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, error) {
 	var p providers
+	// Both services' series exist from the start, configured or not, so the
+	// shipped dashboard and alert rules never query a missing metric.
+	m.KnownUpstreamOperations("bitbucket", bitbucket.Operations)
+	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
 		bb, err := bitbucket.New(bitbucket.Config{
 			BaseURL:     cfg.BitbucketBaseURL,
@@ -69,6 +73,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
 			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: cfg.UpstreamRetries,
 			Observer: m.Upstream("jira"),
+			Logger:   log,
 		})
 		if err != nil {
 			return p, fmt.Errorf("jira: %w", err)
