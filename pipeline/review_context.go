@@ -72,7 +72,7 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	repo := Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
 	pr, err := src.PRs.PullRequest(ctx, repo, in.PRID)
 	if err != nil {
-		return ContextResult{}, fmt.Errorf("get pull request %d: %w", in.PRID, err)
+		return ContextResult{}, err // the adapter's error already names the pull request
 	}
 	// Earlier reviews first: when the marker already names the head, the
 	// answer is skip and nothing else is fetched (no commit resolution, no
