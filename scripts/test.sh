@@ -1,10 +1,22 @@
 #!/usr/bin/env bash
-# The project's test command (the README's second line). It needs only Go and
-# git; tests that need node (the gate's V8 differential tests) or the shared
-# corpus skip themselves when those are absent.
+# The project's test command (the README's second line), and what CI runs.
+# It installs what it needs on a fresh machine (Go, Node 20, git and the
+# package registries are assumed):
+#   - Debian's prometheus (promtool) and nginx for the operations tests and
+#     the keep-alive proof (scripts/install-ops-tools.sh, needs root);
+#   - n8n 2.8.4, once, into ${PRSCOUT_N8N_CACHE:-~/.cache/prscout-n8n} for the
+#     real-n8n end-to-end run of the shipped workflow (scripts/e2e-n8n.sh).
+# --quick runs only gofmt, go vet, go test -race and the workflow gate (tests
+# that need promtool, nginx or node skip themselves when those are absent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=false
+[ "${1:-}" = "--quick" ] && quick=true
 
+if ! $quick; then
+  echo "== install ops tools"
+  ./scripts/install-ops-tools.sh
+fi
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
@@ -16,3 +28,9 @@ echo "== go test -race"
 go test -race -count=1 -timeout 20m ./...
 echo "== workflow gate over workflows/"
 go run ./cmd/prscout validate-workflow workflows/
+if ! $quick; then
+  echo "== keep-alive behind nginx"
+  ./scripts/nginx-keepalive.sh
+  echo "== the shipped n8n workflow in a real n8n"
+  ./scripts/e2e-n8n.sh
+fi

@@ -218,25 +218,21 @@ func byPath(items []any) map[string]map[string]any {
 	return out
 }
 
-const scoutAnswer = "Sure! Here is what I need:\n```json\n" + `{"files":[{"path":"pkg/api/handler.go","needs":[
- {"op":"get_file","path":"pkg/auth/token.go","reason":"Validate contract"},
- {"op":"list_dir","path":"pkg/auth/","reason":"other auth types"},
- {"op":"get_file","path":"./pkg/auth/token.go?raw=1","reason":"duplicate"},
- {"op":"get_file","path":"../../etc/passwd","reason":"escape"},
- {"op":"get_file","path":"%2e%2e/%2e%2e/etc/shadow","reason":"encoded escape"},
- {"op":"get_file","path":".env","reason":"secret"},
- {"op":"get_file","path":"pkg/api/handler.go","reason":"changed"},
- {"op":"get_file","path":"vendor/lib/lib.go","reason":"noise"},
- {"op":"get_file","path":"pkg/nope/missing.go","reason":"guess"}
-]}]}` + "\n```\nHope this helps."
+// The LLM answers the end-to-end tests feed to the stages, as raw text the
+// way n8n passes a chat completion's content on (testdata/llm/).
+var (
+	scoutAnswer  = string(mustRead("../../testdata/llm/scout-bad-paths.md"))
+	reviewAnswer = string(mustRead("../../testdata/llm/review-three-findings.md"))
+)
 
-func reviewAnswer(head string) string {
-	return "```json\n" + `{"summary":"Empty tokens are now rejected, but the new lookup helper can panic.","findings":[
- {"path":"pkg/api/new.go","line":3,"existingCode":"func lookup(tok string) string { return tok[:4] }","severity":"high","title":"lookup panics on short tokens","body":"tok[:4] panics when len(tok) < 4."},
- {"path":"pkg/api/handler.go","line":999,"existingCode":"user := lookup(tok)","severity":"medium","title":"user is unused","body":"The result is only used in a no-op expression."},
- {"path":"pkg/elsewhere/x.go","line":1,"severity":"low","title":"not in this PR","body":"cannot be anchored"}
-]}` + "\n```"
+func mustRead(path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return data
 }
+
 
 // TestEndToEndLocalReview drives all five stages against the real binary and
 // a real repository, feeding each answer to the next as n8n does.
@@ -378,7 +374,7 @@ func TestEndToEndLocalReview(t *testing.T) {
 	for k, v := range merged {
 		in[k] = v
 	}
-	in["review"] = reviewAnswer(head)
+	in["review"] = reviewAnswer
 	in["dryRun"] = true
 	code, com := s.post(t, "/v1/comments", in)
 	mustOK(t, "/v1/comments", code, com)

@@ -41,7 +41,7 @@ func driveTraffic(t *testing.T, s *server, repo string) {
 	mustOK(t, "/v1/repository/batch", code, nil)
 	code, merged := s.post(t, "/v1/merge", map[string]any{"context": ctxAns, "results": batch["results"], "rejected": needs["rejected"]})
 	mustOK(t, "/v1/merge", code, merged)
-	in := map[string]any{"review": reviewAnswer(fmt.Sprint(ctxAns["ref"])), "dryRun": true}
+	in := map[string]any{"review": reviewAnswer, "dryRun": true}
 	for _, k := range []string{"workspace", "repoSlug", "ref", "files"} {
 		in[k] = merged[k]
 	}
