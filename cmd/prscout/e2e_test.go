@@ -233,7 +233,6 @@ func mustRead(path string) []byte {
 	return data
 }
 
-
 // TestEndToEndLocalReview drives all five stages against the real binary and
 // a real repository, feeding each answer to the next as n8n does.
 func TestEndToEndLocalReview(t *testing.T) {
