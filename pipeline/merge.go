@@ -26,6 +26,7 @@ type MergeContext struct {
 	Requirements   string        `json:"requirements,omitempty"` // free requirements text
 	Files          []ChangedFile `json:"files"`
 	Excluded       []Excluded    `json:"excluded"`
+	Coverage       *Coverage     `json:"coverage,omitempty"`
 }
 
 // MergeInput is the body of /v1/merge: the context answer and the batch
@@ -108,6 +109,9 @@ type MergeResult struct {
 	Mode      string        `json:"mode"`
 	Files     []ChangedFile `json:"files"`
 	Excluded  []Excluded    `json:"excluded"`
+	// Coverage is the context's coverage with contextDropped set to the
+	// additional context dropped here.
+	Coverage Coverage `json:"coverage"`
 }
 
 // MergeStats are the counts of one merge, for the answer and for metrics.
@@ -282,6 +286,15 @@ func Merge(in MergeInput, lim Limits) (MergeResult, error) {
 	withoutContext := reviewPromptChars(renderReviewPrompt(mc, nil))
 	st.ContextChars = st.PromptChars - withoutContext
 	out.Stats = st
+	if mc.Coverage != nil {
+		out.Coverage = *mc.Coverage
+		if out.Coverage.ExcludedByReason == nil {
+			out.Coverage.ExcludedByReason = map[string]int{}
+		}
+	} else {
+		out.Coverage = CoverageOf(len(mc.Files), mc.Excluded)
+	}
+	out.Coverage.ContextDropped = len(st.Dropped)
 	return out, nil
 }
 

@@ -82,9 +82,15 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
 	}
+	// Rules come from the destination commit, never from the PR's head.
+	gates, rules, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Head: head, Base: base, Mode: "full",
-		PR: pr.PullRequest, Rules: in.Rules, Requirements: in.Requirements, ContextLines: contextLines,
+		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
+		Gates: gates, PathRules: rules, Warnings: scopeWarnings,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title
