@@ -159,6 +159,9 @@ type ContextStats struct {
 	Deletions int `json:"deletions"`
 	// DiffBytes is the raw diff's size in bytes.
 	DiffBytes int `json:"diffBytes"`
+	// Redactions counts secrets replaced in the shown diffs and sources
+	// before the prompt was built, by kind (SecretKinds).
+	Redactions map[string]int `json:"redactions"`
 }
 
 // CollectContext resolves base and head, diffs head against their merge base
@@ -281,6 +284,7 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 	}
 	res.Stats.ExcludedByReason = map[string]int{}
 	res.Stats.ShownRanges = []string{}
+	res.Stats.Redactions = map[string]int{}
 	res.Coverage = CoverageOf(0, nil)
 	res.Stats.DiffBytes = len(rawDiff)
 	if res.Mode == "" {
@@ -371,6 +375,9 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 				f.Source, f.SourceRange = sh.Source, sh.Range
 			}
 		}
+		// Nothing leaves prscout for a prompt before secrets are redacted.
+		f.Diff = RedactSecrets(f.Diff, res.Stats.Redactions)
+		f.Source = RedactSecrets(f.Source, res.Stats.Redactions)
 		res.Stats.Additions += d.Additions
 		res.Stats.Deletions += d.Deletions
 		res.Files = append(res.Files, f)

@@ -136,6 +136,9 @@ type MergeStats struct {
 	// OverBudget is true when the changed files alone exceed the budget:
 	// they are kept whole and all additional context is dropped.
 	OverBudget bool `json:"overBudget"`
+	// Redactions counts secrets replaced here (in additional context, or in
+	// changed files the context stage had not redacted), by kind.
+	Redactions map[string]int `json:"redactions"`
 }
 
 // Reasons of a dropped context item.
@@ -194,12 +197,24 @@ func Merge(in MergeInput, lim Limits) (MergeResult, error) {
 	if err != nil {
 		return MergeResult{}, err
 	}
+	// Nothing leaves prscout for a prompt before secrets are redacted: the
+	// fetched context here, and the changed files again in case the caller
+	// built them itself.
+	redactions := map[string]int{}
+	for i := range items {
+		items[i].Content = RedactSecrets(items[i].Content, redactions)
+	}
+	mc.Files = append([]ChangedFile(nil), mc.Files...)
+	for i := range mc.Files {
+		mc.Files[i].Diff = RedactSecrets(mc.Files[i].Diff, redactions)
+		mc.Files[i].Source = RedactSecrets(mc.Files[i].Source, redactions)
+	}
 	if mc.Skip {
 		warnings = append(warnings, "the context answer says skip (head already reviewed): the workflow should have stopped before the review")
 	}
 
 	budget := max(lim.MaxPromptChars, 0)
-	st := MergeStats{Budget: budget, Dropped: []DroppedContext{}}
+	st := MergeStats{Budget: budget, Dropped: []DroppedContext{}, Redactions: redactions}
 	render := func() Prompt { return renderReviewPrompt(mc, items) }
 	if budget > 0 {
 		// Start with every readable item dropped (its note costs a line),

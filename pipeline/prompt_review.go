@@ -31,6 +31,18 @@ When nothing is wrong, answer {"summary":"...","findings":[]}.`
 func renderReviewPrompt(mc MergeContext, items []contextItem) Prompt {
 	var b strings.Builder
 	pr := mc.PR
+	redacted := 0
+	for _, f := range mc.Files {
+		redacted += strings.Count(f.Diff, RedactionMarker) + strings.Count(f.Source, RedactionMarker)
+	}
+	for _, it := range items {
+		if !it.dropped {
+			redacted += strings.Count(it.Content, RedactionMarker)
+		}
+	}
+	if redacted > 0 {
+		b.WriteString(redactionNote(redacted))
+	}
 	b.WriteString("# Pull request\n\n")
 	reviewField(&b, "Title", pr.Title)
 	reviewField(&b, "Author", pr.Author)

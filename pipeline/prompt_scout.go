@@ -43,6 +43,9 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 	}
 	var b strings.Builder
 	b.Grow(size)
+	if n := sumCounts(res.Stats.Redactions); n > 0 {
+		b.WriteString(redactionNote(n))
+	}
 
 	if res.PR.Title != "" || res.PR.Description != "" {
 		b.WriteString("# Pull request\n\n")
@@ -194,4 +197,12 @@ func fileRulesText(f ChangedFile, seen map[string]string) string {
 	}
 	seen[r] = f.Path
 	return "Review rules" + label + ":\n" + r + "\n"
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }
