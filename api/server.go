@@ -42,8 +42,12 @@ type Options struct {
 	// Webhook configures POST /v1/webhooks/bitbucket; nil leaves it off.
 	Webhook *WebhookOptions
 
-	Limits       pipeline.Limits
-	CacheBytes   int64
+	Limits pipeline.Limits
+	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), the
+	// third rule layer; ServiceRulesSource names it. nil: no such layer.
+	ServiceRules       *pipeline.RuleFile
+	ServiceRulesSource string
+	CacheBytes         int64
 	MaxBodyBytes int64
 	APIKeys      []string
 	// Ready reports whether the service can serve (for /readyz); nil is always ready.
