@@ -24,8 +24,8 @@ func newScopeServer(t *testing.T, opts Options) *Server {
 	t.Helper()
 	key := "AKIA" + "IOSFODNN7EXAMPLE"
 	files := map[string]string{
-		"a.go":                  "package a\nconst k = \"" + key + "\"\n",
-		"vendor/x/x.go":         "package x\n",
+		"a.go":                 "package a\nconst k = \"" + key + "\"\n",
+		"vendor/x/x.go":        "package x\n",
 		pipeline.RepoRulesPath: `{"rules":[{"path":"*.go","rule":"repository rule"}]}`,
 	}
 	d := &diffRepo{diff: "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1,2 @@\n package a\n+const k = \"" + key + "\"\n" +

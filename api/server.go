@@ -48,8 +48,8 @@ type Options struct {
 	ServiceRules       *pipeline.RuleFile
 	ServiceRulesSource string
 	CacheBytes         int64
-	MaxBodyBytes int64
-	APIKeys      []string
+	MaxBodyBytes       int64
+	APIKeys            []string
 	// Ready reports whether the service can serve (for /readyz); nil is always ready.
 	Ready func(ctx context.Context) error
 
