@@ -193,7 +193,11 @@ func RulesCheck(ctx context.Context, repo Repository, in RulesCheckInput) (Rules
 		return RulesCheckResult{}, err
 	}
 	for _, l := range rs.Layers {
-		out.Layers = append(out.Layers, l.Name+" "+l.Source)
+		name := l.Name
+		if l.Source != "" && l.Source != l.Name {
+			name += " (" + l.Source + ")"
+		}
+		out.Layers = append(out.Layers, name)
 	}
 	out.Layers = append(out.Layers, LayerBuiltin)
 	out.Results = rs.Check(include, exclude, paths)
@@ -212,7 +216,7 @@ func (r RulesCheckResult) Text() string {
 		}
 		fmt.Fprintf(&b, "  Gate:    %s\n", gate)
 		src := m.Layer
-		if m.Source != "" && m.Source != m.Layer {
+		if m.Source != "" && m.Source != m.Layer && m.Layer != LayerBuiltin {
 			src += " (" + m.Source + ")"
 		}
 		fmt.Fprintf(&b, "  Source:  %s\n", src)
