@@ -27,7 +27,7 @@ func TestPreviewCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var res struct {
-		Files []struct{ Path, Decision, Reason, RuleSource string }
+		Files    []struct{ Path, Decision, Reason, RuleSource string }
 		Coverage struct {
 			Changed, Reviewed, Excluded int
 		}
