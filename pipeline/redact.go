@@ -85,6 +85,7 @@ func RedactSecrets(s string, counts map[string]int) string {
 			}
 			b.WriteString(s[last:from])
 			b.WriteString(RedactionMarker + p.kind + "]")
+			keepLines(&b, s[from:to])
 			last = to
 			n++
 		}
@@ -98,6 +99,25 @@ func RedactSecrets(s string, counts map[string]int) string {
 		}
 	}
 	return s
+}
+
+// keepLines writes one line break for each line break of a redacted match,
+// followed by the next line's diff prefix ('+', '-' or ' '), so a redacted
+// multi-line key keeps the diff's hunk line counts and the source's line
+// numbers (anchors and window labels stay right).
+func keepLines(b *strings.Builder, match string) {
+	for i := 0; i < len(match); i++ {
+		if match[i] != '\n' {
+			continue
+		}
+		b.WriteByte('\n')
+		if i+1 < len(match) {
+			switch c := match[i+1]; c {
+			case '+', '-', ' ':
+				b.WriteByte(c)
+			}
+		}
+	}
 }
 
 func containsAny(s string, words []string) bool {

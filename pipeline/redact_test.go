@@ -8,12 +8,12 @@ import (
 // Test values are assembled at run time so this file itself holds no
 // string a secret scanner would flag.
 func TestRedactSecrets(t *testing.T) {
-	key := "-----BEGIN RSA " + "PRIVATE KEY-----\n+MIIEowIBAAKCAQEAx4Vn1ZyQ3kF9\n+abcdefghijklmnopqrstuv\n-----END RSA " + "PRIVATE KEY-----"
+	key := "-----BEGIN RSA " + "PRIVATE KEY-----\n+MIIEowIBAAKCAQEAx4Vn1ZyQ3kF9\n+abcdefghijklmnopqrstuv\n+-----END RSA " + "PRIVATE KEY-----"
 	tests := []struct {
 		name, in, want, kind string
 	}{
-		{"pem block", "+const k = `" + key + "`\n", "+const k = `[REDACTED:private_key]`\n", SecretPrivateKey},
-		{"pem without end", "+-----BEGIN OPENSSH " + "PRIVATE KEY-----\n+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n+ctx := 1\n", "+[REDACTED:private_key]\n+ctx := 1\n", SecretPrivateKey},
+		{"pem block", "+const k = `" + key + "`\n", "+const k = `[REDACTED:private_key]\n+\n+\n+`\n", SecretPrivateKey},
+		{"pem without end", "+-----BEGIN OPENSSH " + "PRIVATE KEY-----\n+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n+ctx := 1\n", "+[REDACTED:private_key]\n+\n+ctx := 1\n", SecretPrivateKey},
 		{"aws access key", `+aws_key = "` + "AKIA" + `IOSFODNN7EXAMPLE"`, `+aws_key = "[REDACTED:aws_access_key]"`, SecretAWSKey},
 		{"aws secret", "AWS_SECRET_ACCESS_KEY=" + "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "AWS_SECRET_ACCESS_KEY=[REDACTED:aws_secret_key]", SecretAWSSecret},
 		{"github token", "token: gh" + "p_" + strings.Repeat("a1B2", 9), "token: [REDACTED:github_token]", SecretGitHubToken},
@@ -30,6 +30,9 @@ func TestRedactSecrets(t *testing.T) {
 			got := RedactSecrets(tt.in, counts)
 			if got != tt.want {
 				t.Errorf("RedactSecrets =\n%q\nwant\n%q", got, tt.want)
+			}
+			if strings.Count(got, "\n") != strings.Count(tt.in, "\n") {
+				t.Errorf("line count changed: %q", got)
 			}
 			if counts[tt.kind] != 1 {
 				t.Errorf("counts = %v, want one %s", counts, tt.kind)
@@ -91,6 +94,9 @@ func FuzzRedactSecrets(f *testing.F) {
 		n := 0
 		for _, v := range counts {
 			n += v
+		}
+		if strings.Count(out, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("line count changed: %q -> %q", s, out)
 		}
 		if n == 0 && out != s {
 			t.Fatalf("changed without counting: %q -> %q", s, out)

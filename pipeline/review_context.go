@@ -82,15 +82,16 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
 	}
-	// Rules come from the destination commit, never from the PR's head.
-	gates, rules, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
-	if err != nil {
+	// Bad globs fail before any upstream call past the PR itself.
+	if _, err := CompileGlobs("include", in.Include); err != nil {
+		return ContextResult{}, err
+	}
+	if _, err := CompileGlobs("exclude", in.Exclude); err != nil {
 		return ContextResult{}, err
 	}
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Head: head, Base: base, Mode: "full",
 		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
-		Gates: gates, PathRules: rules, Warnings: scopeWarnings,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title
@@ -122,6 +123,15 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 			meta.Warnings = append(meta.Warnings, warns...)
 		}
 	}
+
+	// Rules come from the destination commit, never from the PR's head
+	// (read only now: a skipped review needs none).
+	gates, rules, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	meta.Gates, meta.PathRules = gates, rules
+	meta.Warnings = append(meta.Warnings, scopeWarnings...)
 
 	var raw []byte
 	if meta.Mode == "delta" {

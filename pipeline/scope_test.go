@@ -309,3 +309,23 @@ func TestContextGatesAndTooLarge(t *testing.T) {
 		t.Errorf("bad glob: %v, want InvalidError on exclude[0]", err)
 	}
 }
+
+// TestSummaryCoverageLine: the summary states what was not reviewed, so a
+// "no findings" answer cannot hide a partial review.
+func TestSummaryCoverageLine(t *testing.T) {
+	cov := CoverageOf(1, []Excluded{{"vendor/a.go", GateDefaultPath}, {"big.go", GateTooLarge}})
+	cov.ContextDropped = 1
+	out, err := RenderComments(CommentsInput{
+		Ref: "abc1234", Files: []ChangedFile{{Path: "a.go", Status: "modified", Diff: fileDiff("a.go", "x", "y")}},
+		Review:   []byte(`{"summary":"No issues found.","findings":[]}`),
+		Excluded: []Excluded{{"vendor/a.go", GateDefaultPath}, {"big.go", GateTooLarge}},
+		Coverage: &cov,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "**Coverage:** 1 of 3 changed files reviewed; 1 excluded (1 default_path); 1 dropped for budget (too_large); 1 file of additional context dropped for budget. Not reviewed: `vendor/a.go` (default_path), `big.go` (too_large).\n"
+	if !strings.Contains(out.Markdown, want) {
+		t.Errorf("summary lacks\n%s\ngot\n%s", want, out.Markdown)
+	}
+}
