@@ -110,3 +110,31 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 	})
 }
+
+// TestRedactLinear guards against quadratic inputs: many BEGIN lines
+// without END, many keyword lines. (Timing asserts nothing exact: the
+// input would take tens of seconds if the scan were quadratic.)
+func TestRedactLinear(t *testing.T) {
+	in := strings.Repeat("+-----BEGIN RSA "+"PRIVATE KEY-----\n+x := 1\n", 20000)
+	counts := map[string]int{}
+	out := RedactSecrets(in, counts)
+	if counts[SecretPrivateKey] != 20000 || strings.Count(out, "\n") != strings.Count(in, "\n") {
+		t.Fatalf("counts %v", counts)
+	}
+}
+
+// BenchmarkRedactSecrets measures the scan over code that mentions keys and
+// tokens on every line (the slow path) and plain code.
+func BenchmarkRedactSecrets(b *testing.B) {
+	for name, in := range map[string]string{
+		"keywords": strings.Repeat("\tcfg.Token = lookup(\"api_key\", key)\n", 30000),
+		"plain":    strings.Repeat("\tfor i := range items { total += items[i].Size }\n", 20000),
+	} {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				RedactSecrets(in, nil)
+			}
+		})
+	}
+}

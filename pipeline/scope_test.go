@@ -329,3 +329,23 @@ func TestSummaryCoverageLine(t *testing.T) {
 		t.Errorf("summary lacks\n%s\ngot\n%s", want, out.Markdown)
 	}
 }
+
+// FuzzCompileGlob: request globs are untrusted; compiling and matching must
+// never panic, and a compiled glob is lower-case and anchored.
+func FuzzCompileGlob(f *testing.F) {
+	for _, s := range []string{"**/*.{ts, tsx}", "src/[a-z]*.go", "vendor/", "{a,{b,c}}", "\\{x}", "a/**/b/**"} {
+		f.Add(s, "src/a/b.tsx")
+	}
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		g, err := CompileGlob(pattern)
+		if err != nil {
+			return
+		}
+		if g.pattern != strings.ToLower(g.pattern) {
+			t.Fatalf("pattern %q compiled to %q: not lower-case", pattern, g.pattern)
+		}
+		if g.Match(p) != g.Match(strings.ToUpper(p)) && strings.ToLower(strings.ToUpper(p)) == strings.ToLower(p) {
+			t.Fatalf("%q: case changes the match of %q", pattern, p)
+		}
+	})
+}
