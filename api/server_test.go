@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -48,6 +49,9 @@ func newTestServer(t *testing.T, opts Options) (*Server, *prometheus.Registry) {
 	t.Helper()
 	reg := prometheus.NewRegistry()
 	opts.Registry = reg
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	if opts.Repo == nil {
 		f := &fakeRepo{
 			resolve: func(context.Context, string) (string, error) { return sha, nil },

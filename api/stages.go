@@ -10,6 +10,10 @@ import (
 	"github.com/prscout/prscout/pipeline/gate"
 )
 
+// errNoRepository answers stages that read a repository when the server was
+// built without one (library use; cmd always wires a provider).
+var errNoRepository = &httpError{status: http.StatusServiceUnavailable, code: "unavailable", msg: "no repository provider is configured"}
+
 // stages holds the stage handlers and their shared state (the lookup cache).
 type stages struct {
 	s       *Server
@@ -45,6 +49,10 @@ func (st *stages) context(c *gin.Context) {
 	in, err := s.contextInput(data)
 	if err != nil {
 		s.writeError(c, err)
+		return
+	}
+	if s.opts.Repo == nil || s.opts.Diffs == nil {
+		s.writeError(c, errNoRepository)
 		return
 	}
 	res, err := pipeline.Context(c.Request.Context(), s.contextSources(), s.withServiceRules(in), s.opts.Limits)
@@ -104,6 +112,10 @@ func (st *stages) preview(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	if s.opts.Repo == nil || s.opts.Diffs == nil {
+		s.writeError(c, errNoRepository)
+		return
+	}
 	res, err := pipeline.Preview(c.Request.Context(), s.contextSources(), s.withServiceRules(in), s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
@@ -157,6 +169,10 @@ func (st *stages) batch(c *gin.Context) {
 	var in pipeline.BatchInput
 	if _, err := s.decodeJSON(c, &in); err != nil {
 		s.writeError(c, err)
+		return
+	}
+	if st.batcher == nil {
+		s.writeError(c, errNoRepository)
 		return
 	}
 	res, err := st.batcher.Run(c.Request.Context(), in)

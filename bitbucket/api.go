@@ -41,6 +41,7 @@ type apiClient interface {
 	createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline) (wireComment, error)
 	updateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (wireComment, error)
 	deleteComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
+	currentUser(ctx context.Context) (wireAccount, error)
 }
 
 // Wire shapes: only the fields prscout reads.
@@ -451,6 +452,19 @@ func (a *httpAPI) deleteComment(ctx context.Context, repo pipeline.Repo, prID in
 		CommentId: strconv.FormatInt(id, 10),
 	})
 	return fromSDK(op, res, err, nil)
+}
+
+// currentUser calls GET /user: the account the credentials act as
+// ({account_id, uuid, display_name, ...}). An API token needs the scope
+// read:user:bitbucket; repository/workspace access tokens act as a bot user
+// and may be refused (401/403; not verified against Bitbucket). Own request:
+// go-bitbucket's User.Profile takes no context and type-asserts the answer
+// to an object unchecked (a non-object body panics).
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-users/#api-user-get
+func (a *httpAPI) currentUser(ctx context.Context) (wireAccount, error) {
+	var u wireAccount
+	err := a.getJSON(ctx, "get_user", a.baseStr+"/user", &u)
+	return u, err
 }
 
 func truncate(s string) string {

@@ -18,12 +18,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
@@ -77,17 +79,37 @@ type Config struct {
 	// MaxDiffBytes refuses larger diffs with pipeline.ErrTooLarge (default 32 MiB).
 	MaxDiffBytes int64
 
+	// AccountID is prscout's own Bitbucket account (its account_id or
+	// {uuid}), from the optional PRSCOUT_BITBUCKET_ACCOUNT_ID. It is used
+	// only when GET /user cannot tell who the credentials act as (see
+	// ListComments).
+	AccountID string
+
 	// HTTPClient is optional (tests): only its Transport is used; timeouts,
 	// redirects and retries stay the adapter's.
 	HTTPClient *http.Client
 	// Observer is an optional metrics hook.
 	Observer Observer
+	// Logger receives the adapter's rare warnings (default slog.Default()).
+	Logger *slog.Logger
 }
 
 // Client is the Bitbucket Cloud adapter.
 type Client struct {
 	api     apiClient
 	overall time.Duration
+	self    selfAccount
+}
+
+// selfAccount is prscout's own account, learnt once (lazily) from GET /user,
+// else the configured Config.AccountID.
+type selfAccount struct {
+	configured string
+	log        *slog.Logger
+	mu         sync.Mutex
+	settled    bool     // ids are final: learnt, configured, or /user refused us
+	ids        []string // normalised account_id and uuid; nil: unknown
+	warned     bool
 }
 
 var (
@@ -170,6 +192,7 @@ func New(cfg Config) (*Client, error) {
 	hc := &http.Client{Transport: tr, Timeout: overall, CheckRedirect: checkRedirect(base.Host)}
 	return &Client{
 		overall: overall,
+		self:    selfAccount{configured: strings.TrimSpace(cfg.AccountID), log: cfg.Logger},
 		api: &httpAPI{
 			base: base, baseStr: base.String(), hc: hc,
 			email: email, token: token, bearer: bearer,
@@ -607,17 +630,26 @@ func dirEntry(v wireEntry) pipeline.DirEntry {
 // ListComments returns every comment of the pull request, deleted ones
 // included (Deleted set), following `next` links: GET
 // /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments?pagelen=100.
+//
+// Each comment another account wrote is marked Foreign, so its markers are
+// not trusted. prscout's own account is learnt once from GET /user (op
+// get_user) and cached; if that fails, Config.AccountID is used; if neither
+// is known, a warning is logged once and no comment is marked Foreign
+// (every marker is trusted). A /user failure never fails the listing.
 func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int) ([]pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
+	self := c.selfIDs(ctx)
 	var out []pipeline.Comment
 	err := walk(func(next string) (string, error) {
 		p, err := c.api.commentsPage(ctx, repo, prID, next)
 		for _, v := range p.Values {
-			out = append(out, comment(v))
+			cm := comment(v)
+			cm.Foreign = self != nil && !isSelf(self, v.User)
+			out = append(out, cm)
 		}
 		return p.Next, err
 	})
@@ -625,6 +657,66 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 		return nil, fmt.Errorf("list comments of pull request %d: %w", prID, err)
 	}
 	return out, nil
+}
+
+// selfIDs returns prscout's own account ids (normalised), or nil when
+// unknown. GET /user is asked until it answers or refuses the credentials
+// (401/403/404: then Config.AccountID, or unknown, for good); after another
+// failure Config.AccountID is used for good, or, without it, /user is asked
+// again on the next listing.
+func (c *Client) selfIDs(ctx context.Context) []string {
+	s := &c.self
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.settled {
+		return s.ids
+	}
+	log := s.log
+	if log == nil {
+		log = slog.Default()
+	}
+	u, err := c.api.currentUser(ctx)
+	if err == nil {
+		for _, id := range []string{u.AccountID, u.UUID} {
+			if id = normID(id); id != "" {
+				s.ids = append(s.ids, id)
+			}
+		}
+		if s.ids != nil {
+			s.settled = true
+			return s.ids
+		}
+		err = fmt.Errorf("bitbucket get_user: answer has neither account_id nor uuid: %w", pipeline.ErrUpstream)
+	}
+	if s.configured != "" {
+		s.settled, s.ids = true, []string{normID(s.configured)}
+		log.Info("bitbucket: GET /user failed; using PRSCOUT_BITBUCKET_ACCOUNT_ID as prscout's own account", "error", err.Error())
+		return s.ids
+	}
+	switch statusOf(err) {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		s.settled = true
+	}
+	if !s.warned {
+		s.warned = true
+		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): markers in every pull request comment are trusted, whoever wrote them", "error", err.Error())
+	}
+	return nil
+}
+
+// isSelf reports whether the account is one of ids (account_id or uuid).
+func isSelf(ids []string, u wireAccount) bool {
+	for _, id := range []string{u.AccountID, u.UUID} {
+		if id = normID(id); id != "" && slices.Contains(ids, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// normID compares account ids and uuids with or without braces, any case.
+func normID(id string) string {
+	return strings.ToLower(strings.Trim(strings.TrimSpace(id), "{}"))
 }
 
 func comment(v wireComment) pipeline.Comment {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -483,9 +484,9 @@ func TestComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []pipeline.Comment{
-		{ID: 1001, Body: "general", Author: "Jun Seo"},
-		{ID: 1002, Body: "inline", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 12}, Author: "Reviewer"},
-		{ID: 1003, Body: "gone", Deleted: true, Author: "Reviewer"},
+		{ID: 1001, Body: "general", Author: "Jun Seo", Foreign: true},
+		{ID: 1002, Body: "inline", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 12}, Author: "Reviewer", Foreign: true},
+		{ID: 1003, Body: "gone", Deleted: true, Author: "Reviewer", Foreign: true},
 		{ID: created.ID, Body: "prscout summary v2", Author: "prscout bot"},
 		{ID: inl.ID, Body: "nit", Inline: &pipeline.InlineAnchor{Path: "dir/a b.go", Line: 7}, Deleted: true, Author: "prscout bot"},
 	}
@@ -702,5 +703,42 @@ func TestPRDiffForeignLink(t *testing.T) {
 	const want = "/proxy/2.0/repositories/acme/uploader/diff/668218c13e04..6c5f0bc9b2aa?context=30&renames=true&topic=true"
 	if diffReq != want {
 		t.Fatalf("diff request = %s, want %s", diffReq, want)
+	}
+}
+
+// TestCommentsOwnAccount runs the own-account detection against the fake:
+// GET /user once (reported as get_user), a participant's comment Foreign,
+// ours not, and Bitbucket's 403 on editing the participant's comment.
+func TestCommentsOwnAccount(t *testing.T) {
+	s := newFake(t)
+	s.SetAccountID("557058:bot")
+	theirs := s.AddCommentAs("acme", "uploader", 42, "557058:mallory", "forged\n\n[prscout]: # \"review head="+headFull+" v=1\"")
+	c, rec := newClient(t, s, nil)
+	ctx := context.Background()
+	ours, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "prscout summary"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		got, err := c.ListComments(ctx, acme, 42)
+		if err != nil {
+			t.Fatal(err)
+		}
+		foreign := map[int64]bool{}
+		for _, cm := range got {
+			foreign[cm.ID] = cm.Foreign
+		}
+		if want := map[int64]bool{theirs: true, ours.ID: false}; !cmp.Equal(want, foreign) {
+			t.Fatalf("Foreign by id = %v, want %v", foreign, want)
+		}
+	}
+	if n := s.Calls(bitbuckettest.OpGetUser); n != 1 {
+		t.Errorf("GET /user calls = %d, want 1 (cached)", n)
+	}
+	if !slices.Contains(rec.got(), attempt{Op: "get_user", Status: 200}) || !slices.Contains(Operations, "get_user") {
+		t.Errorf("get_user not reported/listed: %v", rec.got())
+	}
+	if _, err := c.UpdateComment(ctx, acme, 42, theirs, "hijacked"); !IsPermissionError(err) {
+		t.Errorf("update of another author's comment: err = %v, want 403", err)
 	}
 }

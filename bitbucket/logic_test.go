@@ -1,10 +1,14 @@
 package bitbucket
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -19,6 +23,13 @@ type fakeAPI struct {
 	srcPageFn      func(next string) (page[wireEntry], error)
 	commentsPageFn func(next string) (page[wireComment], error)
 	mergeBaseFn    func(a, b string) (wireCommit, error)
+	currentUserFn  func() (wireAccount, error)
+	userCalls      int
+}
+
+func (f *fakeAPI) currentUser(context.Context) (wireAccount, error) {
+	f.userCalls++
+	return f.currentUserFn()
 }
 
 var _ apiClient = (*fakeAPI)(nil)
@@ -80,7 +91,7 @@ func TestListDirLimits(t *testing.T) {
 func TestPaginationLoop(t *testing.T) {
 	c := &Client{api: &fakeAPI{commentsPageFn: func(string) (page[wireComment], error) {
 		return page[wireComment]{Next: "same", Values: []wireComment{{ID: 1}}}, nil
-	}}}
+	}, currentUserFn: func() (wireAccount, error) { return wireAccount{AccountID: "me"}, nil }}}
 	_, err := c.ListComments(context.Background(), acme, 1)
 	if !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("err = %v, want upstream (pagination loop)", err)
@@ -105,6 +116,68 @@ func TestCommentMapping(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if d := cmp.Diff(tt.want, comment(tt.in)); d != "" {
 				t.Fatalf("comment (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestListCommentsMarksForeign: comments of accounts other than prscout's
+// own are Foreign; the own account comes from GET /user once, else
+// Config.AccountID, else nothing is Foreign.
+func TestListCommentsMarksForeign(t *testing.T) {
+	me := wireAccount{AccountID: "557058:aa-bb", UUID: "{0F1E2D3C-4B5A-6978-8695-A4B3C2D1E0F9}"}
+	comments := []wireComment{
+		{ID: 1, User: wireAccount{AccountID: "557058:aa-bb", UUID: me.UUID}},
+		{ID: 2, User: wireAccount{AccountID: "557058:cc-dd", UUID: "{11111111-2222-3333-4444-555555555555}"}},
+		{ID: 3, User: wireAccount{UUID: "0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9"}}, // uuid only, no braces, lower case
+		{ID: 4}, // no user (a deleted account)
+	}
+	refused := &UnexpectedResponseError{Op: "get_user", Status: 403}
+	flaky := &UnexpectedResponseError{Op: "get_user", Status: 503}
+	tests := []struct {
+		name       string
+		configured string
+		user       wireAccount
+		userErr    error
+		want       []bool // Foreign per comment
+		wantCalls  int    // GET /user over two listings
+	}{
+		{"learnt from /user", "", me, nil, []bool{false, true, false, true}, 1},
+		{"learnt uuid only", "", wireAccount{UUID: me.UUID}, nil, []bool{false, true, false, true}, 1},
+		{"/user refused, configured account_id", "557058:AA-BB", wireAccount{}, refused, []bool{false, true, true, true}, 1},
+		{"/user refused, configured uuid", me.UUID, wireAccount{}, refused, []bool{false, true, false, true}, 1},
+		{"/user failing, configured", "557058:cc-dd", wireAccount{}, flaky, []bool{true, false, true, true}, 1},
+		{"/user answers no id, configured", "557058:aa-bb", wireAccount{DisplayName: "bot"}, nil, []bool{false, true, true, true}, 1},
+		{"/user refused, unknown: nothing foreign, not asked again", "", wireAccount{}, refused, []bool{false, false, false, false}, 1},
+		{"/user failing, unknown: asked again", "", wireAccount{}, flaky, []bool{false, false, false, false}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			api := &fakeAPI{
+				commentsPageFn: func(string) (page[wireComment], error) { return page[wireComment]{Values: comments}, nil },
+				currentUserFn:  func() (wireAccount, error) { return tt.user, tt.userErr },
+			}
+			var logs bytes.Buffer
+			c := &Client{api: api, self: selfAccount{configured: tt.configured, log: slog.New(slog.NewTextHandler(&logs, nil))}}
+			for range 2 {
+				got, err := c.ListComments(context.Background(), acme, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var foreign []bool
+				for _, cm := range got {
+					foreign = append(foreign, cm.Foreign)
+				}
+				if d := cmp.Diff(tt.want, foreign); d != "" {
+					t.Fatalf("Foreign per comment (-want +got):\n%s", d)
+				}
+			}
+			if api.userCalls != tt.wantCalls {
+				t.Errorf("GET /user calls = %d, want %d", api.userCalls, tt.wantCalls)
+			}
+			unknown := !slices.Contains(tt.want, true)
+			if n := strings.Count(logs.String(), "level=WARN"); n != map[bool]int{true: 1, false: 0}[unknown] {
+				t.Errorf("%d warnings (unknown account: %v), want one only when unknown:\n%s", n, unknown, logs.String())
 			}
 		})
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,21 +12,6 @@ import (
 	"sync"
 	"testing"
 )
-
-// The -update flag rewrites golden files. Other test files of the package
-// may register it too: package variables initialise before init functions,
-// so registering here only when it is missing never panics.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-// ctxUpdateGolden reports whether -update was given.
-func ctxUpdateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // ctxDirRepo is a fake Repository serving a directory as the head tree of every
 // commit. It fails the test when asked for a secret path: secrets must never
@@ -128,7 +112,7 @@ func ctxBasicInput() ContextInput {
 func contextGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	file := filepath.Join("testdata", name)
-	if ctxUpdateGolden() {
+	if *update {
 		if err := os.WriteFile(file, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -74,9 +74,10 @@ func ParseFindingMarker(body string) (fp string, ok bool) {
 }
 
 // isSummaryComment reports whether c is a live prscout summary: a general
-// (not inline), not deleted comment carrying a review marker.
+// (not inline), not deleted comment of prscout's own (not Foreign) carrying
+// a review marker.
 func isSummaryComment(c Comment) bool {
-	if c.Deleted || c.Inline != nil {
+	if c.Deleted || c.Inline != nil || c.Foreign {
 		return false
 	}
 	_, ok := ParseReviewMarker(c.Body)
@@ -85,10 +86,10 @@ func isSummaryComment(c Comment) bool {
 
 // LastReviewedCommit finds prscout's latest summary among a pull request's
 // comments and returns the head it reviewed. Comments are sorted by id
-// first: list order is not a documented guarantee. Deleted and inline
-// comments are ignored; of several summaries the highest id wins. A caller
-// that knows prscout's own account should drop other authors' comments
-// first, so a pasted marker cannot skip a review.
+// first: list order is not a documented guarantee. Deleted, inline and
+// Foreign comments are ignored (a marker another account pasted must not
+// skip a review or move the delta base); of several summaries the highest
+// id wins.
 func LastReviewedCommit(comments []Comment) (sha string, commentID int64, ok bool) {
 	sorted := append([]Comment(nil), comments...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
@@ -105,10 +106,14 @@ func LastReviewedCommit(comments []Comment) (sha string, commentID int64, ok boo
 
 // FindingFingerprints returns the fingerprints carried by the comments.
 // Deleted comments count too: a finding whose comment someone deleted is
-// not posted again.
+// not posted again. Foreign comments do not: a fingerprint another account
+// wrote must not suppress a finding.
 func FindingFingerprints(comments []Comment) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range comments {
+		if c.Foreign {
+			continue
+		}
 		if fp, ok := ParseFindingMarker(c.Body); ok {
 			out[fp] = true
 		}

@@ -82,6 +82,45 @@ func TestLastReviewedCommit(t *testing.T) {
 	}
 }
 
+// TestLastReviewedCommitIgnoresForeign: a marker another account pasted
+// neither skips a review nor moves the delta base.
+func TestLastReviewedCommitIgnoresForeign(t *testing.T) {
+	ours := Comment{ID: 10, Body: "summary\n\n" + ReviewMarker("old")}
+	cases := []struct {
+		name     string
+		comments []Comment
+		wantSHA  string
+		wantID   int64
+		wantOK   bool
+	}{
+		{"only a foreign marker for the head", []Comment{
+			{ID: 20, Body: "lgtm\n\n" + ReviewMarker("head"), Foreign: true},
+		}, "", 0, false},
+		{"foreign legacy marker", []Comment{
+			{ID: 20, Body: "<!-- prscout review head=head -->", Foreign: true},
+		}, "", 0, false},
+		{"newer foreign marker after ours", []Comment{
+			ours,
+			{ID: 20, Body: ReviewMarker("head"), Foreign: true},
+		}, "old", 10, true},
+		{"older foreign marker before ours", []Comment{
+			{ID: 5, Body: ReviewMarker("head"), Foreign: true},
+			ours,
+		}, "old", 10, true},
+		{"unknown author (Foreign false) is trusted", []Comment{
+			{ID: 20, Body: ReviewMarker("head"), Author: "someone"},
+		}, "head", 20, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sha, id, ok := LastReviewedCommit(tc.comments)
+			if sha != tc.wantSHA || id != tc.wantID || ok != tc.wantOK {
+				t.Errorf("LastReviewedCommit = %q, %d, %v; want %q, %d, %v", sha, id, ok, tc.wantSHA, tc.wantID, tc.wantOK)
+			}
+		})
+	}
+}
+
 func ids(cs []Comment) []int64 {
 	out := make([]int64, len(cs))
 	for i, c := range cs {
@@ -101,6 +140,36 @@ func TestFindingFingerprints(t *testing.T) {
 	want := map[string]bool{a: true, b: true, c: true}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("FindingFingerprints = %v, want %v", got, want)
+	}
+}
+
+func TestFindingFingerprintsIgnoresForeign(t *testing.T) {
+	a, b := Fingerprint("a.go", "A", ""), Fingerprint("b.go", "B", "")
+	cases := []struct {
+		name     string
+		comments []Comment
+		want     map[string]bool
+	}{
+		{"foreign inline marker", []Comment{
+			{ID: 1, Body: FindingMarker(a), Inline: &InlineAnchor{Path: "a.go", Line: 1}, Foreign: true},
+		}, map[string]bool{}},
+		{"foreign legacy marker in a general comment", []Comment{
+			{ID: 1, Body: "<!-- prscout finding fp=" + a + " -->", Foreign: true},
+		}, map[string]bool{}},
+		{"foreign deleted marker", []Comment{
+			{ID: 1, Body: FindingMarker(a), Deleted: true, Foreign: true},
+		}, map[string]bool{}},
+		{"ours next to a foreign one", []Comment{
+			{ID: 1, Body: FindingMarker(a), Foreign: true},
+			{ID: 2, Body: FindingMarker(b), Inline: &InlineAnchor{Path: "b.go", Line: 2}},
+		}, map[string]bool{b: true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := FindingFingerprints(tc.comments); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("FindingFingerprints = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
 

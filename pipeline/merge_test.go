@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,19 +13,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// The -update flag rewrites golden files. Other test files of the package
-// may register the same flag; register it only once.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files under testdata/")
-	}
-}
-
-func updateGolden() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // mergeCase is a testdata/merge/<case>.json file: the /v1/merge body and
 // the budget to merge it with.
@@ -88,7 +74,7 @@ func TestMergeGolden(t *testing.T) {
 
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if updateGolden() {
+	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -82,6 +82,10 @@ type Comment struct {
 	Inline  *InlineAnchor `json:"inline,omitempty"`
 	Deleted bool          `json:"deleted,omitempty"`
 	Author  string        `json:"author,omitempty"`
+	// Foreign marks a comment written by an account other than prscout's
+	// own; its markers and fingerprints are ignored, and prscout never
+	// updates or deletes it. False when the adapter does not know.
+	Foreign bool `json:"foreign,omitempty"`
 }
 
 // NewComment is a comment to create: general when Inline is nil.
@@ -93,7 +97,11 @@ type NewComment struct {
 // CommentStore lists and writes pull request comments.
 type CommentStore interface {
 	// ListComments returns every comment of the pull request (all pages), in
-	// no promised order.
+	// no promised order. An adapter that knows prscout's own account sets
+	// Comment.Foreign on every comment another account wrote, so a marker
+	// pasted by a participant can neither skip a review, nor be taken for
+	// prscout's summary, nor suppress a finding. One that does not know
+	// leaves it false (every marker is trusted).
 	ListComments(ctx context.Context, repo Repo, prID int) ([]Comment, error)
 	CreateComment(ctx context.Context, repo Repo, prID int, c NewComment) (Comment, error)
 	UpdateComment(ctx context.Context, repo Repo, prID int, id int64, body string) (Comment, error)

@@ -71,6 +71,10 @@ var prLocks = newKeyedMutex()
 //     Every replica picks the same survivor, so they cannot delete each
 //     other's copies into nothing.
 //
+// Foreign comments (another account's) are never summaries, never count as
+// posted findings and are never updated or deleted: a pasted marker cannot
+// hijack the summary or suppress a finding.
+//
 // A nil store is a dry run. An error from listing or from writing the
 // summary fails the call (retrying is safe); Posted still says what was
 // done before it.
@@ -179,7 +183,7 @@ func (out *Posted) reconcile(ctx context.Context, store CommentStore, repo Repo,
 	}
 	byFP := map[string][]Comment{}
 	for _, c := range comments {
-		if c.Deleted {
+		if c.Deleted || c.Foreign {
 			continue
 		}
 		if fp, ok := ParseFindingMarker(c.Body); ok && created[fp] {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,9 @@ type fakeCommentStore struct {
 	failList     bool
 
 	creates, updates, deletes int
+	// foreignWrites counts attempts to update or delete a Foreign comment
+	// (refused, as Bitbucket answers 403 for another author's comment).
+	foreignWrites int
 }
 
 var _ CommentStore = (*fakeCommentStore)(nil)
@@ -79,6 +83,10 @@ func (s *fakeCommentStore) UpdateComment(ctx context.Context, repo Repo, prID in
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.comments {
+		if s.comments[i].ID == id && s.comments[i].Foreign {
+			s.foreignWrites++
+			return Comment{}, fmt.Errorf("update %d: another account's comment: %w", id, ErrUpstream)
+		}
 		if s.comments[i].ID == id && !s.comments[i].Deleted {
 			s.comments[i].Body = body
 			s.updates++
@@ -92,6 +100,10 @@ func (s *fakeCommentStore) DeleteComment(ctx context.Context, repo Repo, prID in
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range s.comments {
+		if s.comments[i].ID == id && s.comments[i].Foreign {
+			s.foreignWrites++
+			return fmt.Errorf("delete %d: another account's comment: %w", id, ErrUpstream)
+		}
 		if s.comments[i].ID == id && !s.comments[i].Deleted {
 			s.comments[i].Deleted = true
 			s.deletes++
@@ -101,13 +113,28 @@ func (s *fakeCommentStore) DeleteComment(ctx context.Context, repo Repo, prID in
 	return fmt.Errorf("delete %d: %w", id, ErrNotFound)
 }
 
-// live returns the non-deleted summaries and inline comments, by id.
+// addForeign adds a comment written by another account.
+func (s *fakeCommentStore) addForeign(c NewComment) Comment {
+	cm := s.add(c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.comments {
+		if s.comments[i].ID == cm.ID {
+			s.comments[i].Foreign, s.comments[i].Author = true, "participant"
+			cm = s.comments[i]
+		}
+	}
+	return cm
+}
+
+// live returns prscout's own non-deleted summaries and inline comments, by
+// id (Foreign comments are left out).
 func (s *fakeCommentStore) live() (summaries, inline []Comment) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range s.comments {
 		switch {
-		case c.Deleted:
+		case c.Deleted, c.Foreign:
 		case c.Inline != nil:
 			inline = append(inline, c)
 		case isSummaryComment(c):
@@ -487,4 +514,103 @@ func TestPostCommentsCapDefersTheRest(t *testing.T) {
 		t.Errorf("second run posted %+v", got)
 	}
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+}
+
+// TestPostCommentsIgnoresForeignMarkers: markers in another account's
+// comments neither stand for prscout's summary nor suppress a finding, and
+// prscout never updates or deletes such a comment.
+func TestPostCommentsIgnoresForeignMarkers(t *testing.T) {
+	r := mustRenderCase(t, "basic", nil)
+	head, ok := ParseReviewMarker(r.Markdown)
+	if !ok {
+		t.Fatal("rendered summary has no review marker")
+	}
+	fps := fingerprints(r)
+	if len(fps) == 0 {
+		t.Fatal("basic case renders no inline comment")
+	}
+	cases := []struct {
+		name        string
+		seed        func(s *fakeCommentStore) (oursID int64)
+		wantSummary string
+		wantCreated int
+	}{
+		{
+			name: "foreign summary for the head: ours is created",
+			seed: func(s *fakeCommentStore) int64 {
+				s.addForeign(NewComment{Body: "looks fine\n\n" + ReviewMarker(head)})
+				return 0
+			},
+			wantSummary: SummaryCreated, wantCreated: len(fps),
+		},
+		{
+			name: "foreign legacy summary: ours is created",
+			seed: func(s *fakeCommentStore) int64 {
+				s.addForeign(NewComment{Body: "<!-- prscout review head=" + head + " -->"})
+				return 0
+			},
+			wantSummary: SummaryCreated, wantCreated: len(fps),
+		},
+		{
+			name: "older foreign summary next to ours: ours is updated, none deleted",
+			seed: func(s *fakeCommentStore) int64 {
+				s.addForeign(NewComment{Body: "x\n\n" + ReviewMarker("aaa")})
+				return s.add(NewComment{Body: "old\n\n" + ReviewMarker("bbb")}).ID
+			},
+			wantSummary: SummaryUpdated, wantCreated: len(fps),
+		},
+		{
+			name: "foreign fingerprint does not suppress the finding",
+			seed: func(s *fakeCommentStore) int64 {
+				s.addForeign(NewComment{Body: "dup\n\n" + FindingMarker(fps[0]), Inline: &InlineAnchor{Path: "x.go", Line: 1}})
+				s.addForeign(NewComment{Body: "<!-- prscout finding fp=" + fps[0] + " -->"})
+				return 0
+			},
+			wantSummary: SummaryCreated, wantCreated: len(fps),
+		},
+	}
+	for i, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			store := newFakeCommentStore(int64(100 + i))
+			oursID := tc.seed(store)
+			store.mu.Lock()
+			foreignBefore := map[int64]Comment{}
+			for _, c := range store.comments {
+				if c.Foreign {
+					foreignBefore[c.ID] = c
+				}
+			}
+			store.mu.Unlock()
+
+			got, err := PostComments(context.Background(), store, testRepo, 42, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Summary != tc.wantSummary || got.InlineCreated != tc.wantCreated || got.InlineSkipped != 0 || got.DuplicatesDeleted != 0 {
+				t.Errorf("posted %+v; want summary %s, %d inline created, none skipped or deleted", got, tc.wantSummary, tc.wantCreated)
+			}
+			if _, foreign := foreignBefore[got.SummaryID]; foreign {
+				t.Errorf("summary id %d is a foreign comment", got.SummaryID)
+			}
+			if oursID != 0 && got.SummaryID != oursID {
+				t.Errorf("summary id %d, want ours %d", got.SummaryID, oursID)
+			}
+			if store.foreignWrites != 0 {
+				t.Errorf("%d writes attempted on foreign comments", store.foreignWrites)
+			}
+			store.mu.Lock()
+			for _, c := range store.comments {
+				if before, ok := foreignBefore[c.ID]; ok && !reflect.DeepEqual(c, before) {
+					t.Errorf("foreign comment %d changed: %+v, was %+v", c.ID, c, before)
+				}
+			}
+			store.mu.Unlock()
+			store.assertOneSummaryNoDuplicates(t, r.Markdown, fps)
+			// The foreign comments, one summary (created or ours updated)
+			// and one inline comment per finding: nothing else was written.
+			if want := len(foreignBefore) + len(fps) + 1; len(store.comments) != want {
+				t.Errorf("%d comments stored, want %d", len(store.comments), want)
+			}
+		})
+	}
 }

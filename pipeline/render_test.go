@@ -3,26 +3,12 @@ package pipeline
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// The -update flag regenerates golden files. It is registered only if no
-// other test file of the package registered it already.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "regenerate golden files")
-	}
-}
-
-func goldenUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // TestRenderCommentsGolden renders every testdata/comments/<case>.json and
 // compares the summary and inline comments with <case>.golden.md.
@@ -44,7 +30,7 @@ func TestRenderCommentsGolden(t *testing.T) {
 			}
 			got := goldenText(r)
 			golden := strings.TrimSuffix(path, ".json") + ".golden.md"
-			if goldenUpdate() {
+			if *update {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 					t.Fatal(err)
 				}

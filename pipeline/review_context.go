@@ -69,11 +69,42 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 			return ContextResult{}, Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
 		}
 	}
+	// Bad globs fail before any upstream call.
+	if _, err := CompileGlobs("include", in.Include); err != nil {
+		return ContextResult{}, err
+	}
+	if _, err := CompileGlobs("exclude", in.Exclude); err != nil {
+		return ContextResult{}, err
+	}
 	repo := Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
 	pr, err := src.PRs.PullRequest(ctx, repo, in.PRID)
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("get pull request %d: %w", in.PRID, err)
 	}
+	// Earlier reviews first: when the marker already names the head, the
+	// answer is skip and nothing else is fetched (no commit resolution, no
+	// diff), which keeps a no-op webhook at 2 upstream calls.
+	var reviewed string
+	var warnings []string
+	if src.Comments == nil {
+		warnings = append(warnings, "no comment access configured: full review")
+	} else if comments, err := src.Comments.ListComments(ctx, repo, in.PRID); err != nil {
+		warnings = append(warnings, fmt.Sprintf("could not read earlier reviews (%v): full review", err))
+	} else if sha, _, ok := LastReviewedCommit(comments); ok {
+		reviewed = sha
+	}
+	meta := ContextMeta{
+		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
+		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
+	}
+	if in.Title != "" && meta.PR.Title == "" {
+		meta.PR.Title = in.Title
+	}
+	if reviewed != "" && sameCommit(reviewed, pr.SourceCommit) {
+		meta.Mode, meta.Head = "skip", reviewed
+		return AssembleContext(ctx, src.Repo, meta, nil, lim)
+	}
+
 	head, err := src.Repo.ResolveCommit(ctx, repo, pr.SourceCommit)
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("resolve pull request head %s: %w", pr.SourceCommit, err)
@@ -82,27 +113,8 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
 	}
-	// Bad globs fail before any upstream call past the PR itself.
-	if _, err := CompileGlobs("include", in.Include); err != nil {
-		return ContextResult{}, err
-	}
-	if _, err := CompileGlobs("exclude", in.Exclude); err != nil {
-		return ContextResult{}, err
-	}
-	meta := ContextMeta{
-		Repo: repo, PRID: in.PRID, Head: head, Base: base, Mode: "full",
-		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
-	}
-	if in.Title != "" && meta.PR.Title == "" {
-		meta.PR.Title = in.Title
-	}
-
-	if src.Comments == nil {
-		meta.Warnings = append(meta.Warnings, "no comment access configured: full review")
-	} else if comments, err := src.Comments.ListComments(ctx, repo, in.PRID); err != nil {
-		meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not read earlier reviews (%v): full review", err))
-	} else if reviewed, _, ok := LastReviewedCommit(comments); ok {
-		meta.ReviewedCommit = reviewed
+	meta.Head, meta.Base = head, base
+	if reviewed != "" {
 		switch anc, err := src.PRs.IsAncestor(ctx, repo, reviewed, head); {
 		case sameCommit(reviewed, head):
 			meta.Mode = "skip"

@@ -1,8 +1,12 @@
 // Package bitbuckettest is an in-memory fake of the Bitbucket Cloud REST API
 // 2.0 endpoints prscout uses, for tests: pull requests (with the diff 302),
 // diffs and diffstats between commits, commits and merge bases, source files
-// and paged directory listings, and pull request comments (POST, PUT and
-// DELETE change the state and are recorded). It counts calls per operation
+// and paged directory listings, pull request comments (POST, PUT and
+// DELETE change the state and are recorded) and the authenticated account
+// (GET /user). Every comment has an author account; the authenticated
+// account (SetAccountID, default DefaultAccountID) writes the comments
+// created through the API, and like Bitbucket the fake answers 403 to a PUT
+// or DELETE of another account's comment. It counts calls per operation
 // and injects faults (429 with or without Retry-After, 5xx, 555, delays,
 // 404s).
 //
@@ -16,6 +20,8 @@
 package bitbuckettest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -49,6 +55,7 @@ const (
 	OpCreateComment  = "create_comment"
 	OpUpdateComment  = "update_comment"
 	OpDeleteComment  = "delete_comment"
+	OpGetUser        = "get_user" // GET /user: the authenticated account
 )
 
 // PullRequest is a pull request held by the fake. Commits are full ids; the
@@ -74,8 +81,18 @@ type Comment struct {
 	To      *int
 	Parent  *int64
 	Deleted bool
-	Author  string
+	Author  string // display name
+	// AccountID is the author's account id; AddComment derives one from
+	// Author when empty. Comments created through the API carry the
+	// authenticated account's.
+	AccountID string
 }
+
+// DefaultAccountID is the authenticated account's id until SetAccountID.
+const DefaultAccountID = "prscout-bot"
+
+// botName is the authenticated account's display name.
+const botName = "prscout bot"
 
 // DiffstatEntry is one diffstat value. OldPath is "" for added files, Path ""
 // for removed ones.
@@ -139,6 +156,7 @@ type Server struct {
 	requests []Request
 	auth     string // required Authorization value; "" accepts any
 	nextID   int64
+	self     string // the authenticated account's id
 }
 
 // NewServer starts a fake; Close it when done.
@@ -148,6 +166,7 @@ func NewServer() *Server {
 		faults: map[string][]Fault{},
 		calls:  map[string]int{},
 		nextID: 1000,
+		self:   DefaultAccountID,
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.BaseURL = s.URL + "/2.0"
@@ -248,7 +267,17 @@ func (s *Server) AddPullRequest(ws, slug string, pr PullRequest) {
 	r.prs[pr.ID] = &pr
 }
 
-// AddComment seeds a comment and returns its id.
+// SetAccountID sets the authenticated account's id: GET /user answers it
+// and comments created through the API carry it.
+func (s *Server) SetAccountID(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.self = id
+}
+
+// AddComment seeds a comment and returns its id. Author defaults to
+// "Reviewer", AccountID to one derived from Author (so by default not the
+// authenticated account).
 func (s *Server) AddComment(ws, slug string, prID int, c Comment) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -257,9 +286,19 @@ func (s *Server) AddComment(ws, slug string, prID int, c Comment) int64 {
 	if c.Author == "" {
 		c.Author = "Reviewer"
 	}
+	if c.AccountID == "" {
+		c.AccountID = "user-" + nickname(c.Author)
+	}
 	r := s.repo(ws, slug)
 	r.comments[prID] = append(r.comments[prID], &c)
 	return c.ID
+}
+
+// AddCommentAs seeds a general comment written by accountID (its display
+// name too) and returns its id: another participant's comment, or, with the
+// authenticated account's id, one prscout wrote.
+func (s *Server) AddCommentAs(ws, slug string, prID int, accountID, body string) int64 {
+	return s.AddComment(ws, slug, prID, Comment{Body: body, Author: accountID, AccountID: accountID})
 }
 
 // Comments returns the pull request's comments (deleted ones included) in
@@ -309,7 +348,7 @@ func (s *Server) PullRequestEvent(ws, slug string, id int) []byte {
 		return nil
 	}
 	b, _ := json.Marshal(map[string]any{
-		"actor":       account(pr.Author),
+		"actor":       account(pr.Author, ""),
 		"pullrequest": s.prJSON(ws, slug, pr),
 		"repository":  repository(ws, slug),
 	})
@@ -323,10 +362,19 @@ func short(id string) string {
 	return id
 }
 
-func account(name string) map[string]any {
+func nickname(name string) string { return strings.ToLower(strings.ReplaceAll(name, " ", "")) }
+
+// account is a user object; id "" derives the account id from name. The
+// uuid is derived from the account id, so both identify the same account.
+func account(name, id string) map[string]any {
+	if id == "" {
+		id = "user-" + nickname(name)
+	}
+	h := sha256.Sum256([]byte(id))
+	x := hex.EncodeToString(h[:16])
 	return map[string]any{
-		"type": "user", "display_name": name, "nickname": strings.ToLower(strings.ReplaceAll(name, " ", "")),
-		"uuid": "{5b8e2f0c-9d51-4e7a-a0c3-1f2e3d4c5b6a}", "account_id": "557058:0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9",
+		"type": "user", "display_name": name, "nickname": nickname(name),
+		"uuid": "{" + x[:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:] + "}", "account_id": id,
 	}
 }
 
@@ -354,7 +402,7 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 		"type": "pullrequest", "id": pr.ID, "title": pr.Title, "description": pr.Description,
 		"summary":  text(pr.Description),
 		"rendered": map[string]any{"title": text(pr.Title), "description": text(pr.Description)},
-		"state":    pr.State, "author": account(pr.Author),
+		"state":    pr.State, "author": account(pr.Author, ""),
 		"source":       endpoint(pr.SourceBranch, pr.SourceCommit),
 		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit),
 		"merge_commit": nil, "comment_count": 0, "task_count": 0, "close_source_branch": false, "reason": "",
@@ -373,7 +421,7 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 	m := map[string]any{
 		"type": "pullrequest_comment", "id": c.ID, "deleted": c.Deleted, "pending": false,
 		"content":    map[string]any{"raw": c.Body, "markup": "markdown", "html": "<p>" + c.Body + "</p>", "type": "rendered"},
-		"user":       account(c.Author),
+		"user":       account(c.Author, c.AccountID),
 		"created_on": "2026-11-02T10:05:00.000000+00:00", "updated_on": "2026-11-02T10:05:00.000000+00:00",
 		"links": map[string]any{"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/comments/%d", s.BaseURL, ws, slug, prID, c.ID)}},
 	}
@@ -453,28 +501,36 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	raw := r.URL.EscapedPath()
 	const prefix = "/2.0/repositories/"
-	if !strings.HasPrefix(raw, prefix) {
+	var (
+		op, ws, slug string
+		rest         []string
+	)
+	switch {
+	case (raw == "/2.0/user" || raw == "/2.0/user/") && r.Method == http.MethodGet:
+		op = OpGetUser
+	case !strings.HasPrefix(raw, prefix):
 		writeError(w, http.StatusNotFound, "Resource not found")
 		return
-	}
-	parts := strings.Split(strings.TrimPrefix(raw, prefix), "/")
-	seg := make([]string, len(parts))
-	for i, p := range parts {
-		u, err := url.PathUnescape(p)
-		if err != nil {
-			writeError(w, http.StatusBadRequest, "bad path escape")
+	default:
+		parts := strings.Split(strings.TrimPrefix(raw, prefix), "/")
+		seg := make([]string, len(parts))
+		for i, p := range parts {
+			u, err := url.PathUnescape(p)
+			if err != nil {
+				writeError(w, http.StatusBadRequest, "bad path escape")
+				return
+			}
+			seg[i] = u
+		}
+		if len(seg) < 3 {
+			writeError(w, http.StatusNotFound, "Resource not found")
 			return
 		}
-		seg[i] = u
-	}
-	if len(seg) < 3 {
-		writeError(w, http.StatusNotFound, "Resource not found")
-		return
-	}
-	ws, slug, rest := seg[0], seg[1], seg[2:]
-	op := route(r.Method, rest)
-	if op == OpGetSrc && r.URL.Query().Get("format") != "meta" && s.isListing(ws, slug, rest) {
-		op = OpListDir
+		ws, slug, rest = seg[0], seg[1], seg[2:]
+		op = route(r.Method, rest)
+		if op == OpGetSrc && r.URL.Query().Get("format") != "meta" && s.isListing(ws, slug, rest) {
+			op = OpListDir
+		}
 	}
 
 	s.mu.Lock()
@@ -531,6 +587,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if op == OpGetUser {
+		u := account(botName, s.self)
+		u["created_on"] = "2026-01-05T09:00:00.000000+00:00"
+		writeJSON(w, http.StatusOK, u)
+		return
+	}
 	rd := s.repos[repoKey{ws, slug}]
 	if rd == nil {
 		writeError(w, http.StatusNotFound, "Repository "+ws+"/"+slug+" not found")
@@ -636,7 +698,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusBadRequest, "content.raw: required")
 			return
 		}
-		c := &Comment{Body: in.Content.Raw, Author: "prscout bot"}
+		c := &Comment{Body: in.Content.Raw, Author: botName, AccountID: s.self}
 		if in.Inline != nil {
 			if in.Inline.Path == "" {
 				writeError(w, http.StatusBadRequest, "inline.path: required")
@@ -664,6 +726,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		if c == nil {
 			writeError(w, http.StatusNotFound, "Comment not found")
+			return
+		}
+		if op != OpGetComment && c.AccountID != s.self {
+			// Bitbucket lets only a comment's author edit or delete it.
+			writeError(w, http.StatusForbidden, "You are not allowed to modify this comment")
 			return
 		}
 		switch op {

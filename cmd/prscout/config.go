@@ -36,6 +36,7 @@ type Config struct {
 	BitbucketEmail       string
 	BitbucketToken       string
 	BitbucketAccessToken string
+	BitbucketAccountID   string
 	UpstreamTimeout      time.Duration
 	UpstreamRetries      int
 
@@ -188,6 +189,8 @@ func settings() []setting {
 	add(secret(mk("PRSCOUT_BITBUCKET_TOKEN", "bitbucket-token", "Atlassian API token (with PRSCOUT_BITBUCKET_EMAIL)", g, s)))
 	g, s = str(func(c *Config) *string { return &c.BitbucketAccessToken })
 	add(secret(mk("PRSCOUT_BITBUCKET_ACCESS_TOKEN", "bitbucket-access-token", "Bitbucket repository/project/workspace access token (bearer)", g, s)))
+	g, s = str(func(c *Config) *string { return &c.BitbucketAccountID })
+	add(mk("PRSCOUT_BITBUCKET_ACCOUNT_ID", "bitbucket-account-id", "prscout's own Bitbucket account_id or {uuid}, used when GET /user cannot tell; markers in other accounts' comments are ignored", g, s))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.UpstreamTimeout })
 	add(mk("PRSCOUT_UPSTREAM_TIMEOUT", "upstream-timeout", "timeout of one Bitbucket or Jira HTTP attempt", gd, sd))
 	gi, si = integer(func(c *Config) *int { return &c.UpstreamRetries })

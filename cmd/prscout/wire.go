@@ -39,9 +39,11 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			Email:       cfg.BitbucketEmail,
 			Token:       cfg.BitbucketToken,
 			AccessToken: cfg.BitbucketAccessToken,
+			AccountID:   cfg.BitbucketAccountID,
 			Timeout:     cfg.UpstreamTimeout,
 			MaxRetries:  cfg.UpstreamRetries,
 			Observer:    m.Upstream("bitbucket"),
+			Logger:      log,
 		})
 		if err != nil {
 			return p, fmt.Errorf("bitbucket: %w", err)
