@@ -2,21 +2,47 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
 )
 
-// ErrorBody is every 4xx/5xx answer: n8n shows `message`; `field` is the JSON
-// path of the offending input field when there is one.
+// ErrorBody is every 4xx/5xx answer: `error` is a stable code, `message`
+// the readable text, `field` the JSON path of the offending input field when
+// there is one. n8n 2.x's HTTP Request node shows the first of `cause, error,
+// message, ...` as the error's detail (seen in a real n8n 2.8.4), so the body
+// also carries `cause`, the readable text, first: people read "files[2].path
+// must be a string" in n8n instead of "invalid".
 type ErrorBody struct {
+	// Cause is filled from Message and Field when it is empty.
+	Cause   string `json:"cause"`
 	Error   string `json:"error"`
 	Message string `json:"message"`
 	Field   string `json:"field,omitempty"`
+}
+
+// MarshalJSON writes cause first, then error, message and field.
+func (b ErrorBody) MarshalJSON() ([]byte, error) {
+	cause := b.Cause
+	if cause == "" {
+		cause = b.Message
+		if b.Field != "" && !strings.Contains(cause, b.Field) {
+			cause = b.Field + ": " + cause
+		}
+	}
+	type plain struct {
+		Cause   string `json:"cause"`
+		Error   string `json:"error"`
+		Message string `json:"message"`
+		Field   string `json:"field,omitempty"`
+	}
+	return json.Marshal(plain{Cause: cause, Error: b.Error, Message: b.Message, Field: b.Field})
 }
 
 // httpError is an error that already knows its status and code.

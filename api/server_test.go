@@ -144,6 +144,11 @@ func TestErrorPath(t *testing.T) {
 			if tc.field != "" && out["field"] != tc.field {
 				t.Errorf("field = %v, want %q", out["field"], tc.field)
 			}
+			// n8n shows the first of cause, error, message: the readable text.
+			if !strings.HasPrefix(rec.Body.String(), `{"cause":"`) || out["cause"] == out["error"] ||
+				(tc.field != "" && !strings.Contains(out["cause"].(string), tc.field)) {
+				t.Errorf("cause must come first with the readable text and field: %s", rec.Body)
+			}
 			if ct := rec.Header().Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 				t.Errorf("content type %q", ct)
 			}

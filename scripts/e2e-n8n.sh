@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# End-to-end run of the shipped workflow (workflows/pr-review.json) in a real
+# n8n 2.8.4 against prscout, all on loopback:
+#
+#   fake Bitbucket --signed webhook--> prscout /v1/webhooks/bitbucket --token--> n8n Webhook
+#   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
+#   n8n --> fake OpenAI-compatible LLM (scout, review);  prscout --> fake Bitbucket
+#
+# Steps: (1) PR 1 is reviewed: bad scout paths refused, a missing file
+# answered ok:false, one summary and two inline comments (one placed by its
+# quoted code) on the right lines; (2) the same PR's webhook again: n8n ends
+# in "Skipped: already reviewed", nothing is posted twice, and re-sending the
+# comments request changes nothing; (3) PR 2, whose scout needs nothing: the
+# chain goes on to one summary; (4) a webhook with a bad signature is refused
+# and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
+# the summary is edited in place and only the new finding is posted. Then
+# per-node times from n8n's execution data and one result line.
+#
+# Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
+# HTTP goes through Node's fetch (no curl).
+# n8n is installed once with `npm ci` from scripts/e2e/n8n/ into
+# ${PRSCOUT_N8N_CACHE:-$HOME/.cache/prscout-n8n} (outside the repository).
+# Every process started here is stopped by its PID on exit.
+# Knobs: PRSCOUT_N8N_CACHE (install folder), PRSCOUT_BIN (a prebuilt prscout
+# to test instead of building this checkout), PRSCOUT_E2E_KEEP=1 (keep the
+# work folder with all logs).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${PRSCOUT_N8N_CACHE:-$HOME/.cache/prscout-n8n}
+N8N_VERSION=2.8.4
+T0=$(date +%s%N)
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+log() { printf '[e2e-n8n %6.1fs] %s\n' "$(echo "$(ms "$T0")" | awk '{print $1/1000}')" "$*"; }
+die() { log "FAIL: $*"; exit 1; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/prscout-e2e-n8n.XXXXXX")
+PIDS=()
+cleanup() {
+	local rc=$?
+	for pid in "${PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null || true
+	done
+	for pid in "${PIDS[@]}"; do
+		for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	if [ "$rc" -ne 0 ]; then
+		log "logs kept in $WORK (prscout.log, n8n.log, fakebitbucket.log, fakellm.log)"
+	elif [ -z "${PRSCOUT_E2E_KEEP:-}" ]; then
+		rm -rf "$WORK"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+command -v node >/dev/null || die "node is required"
+node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(a===20&&b>=19||a>20&&a<=24?0:1)' ||
+	die "n8n $N8N_VERSION needs Node >=20.19 <=24, found $(node --version)"
+
+# --- 1. n8n, installed once per lockfile -------------------------------------
+LOCK_SUM=$(cat "$ROOT/scripts/e2e/n8n/package.json" "$ROOT/scripts/e2e/n8n/package-lock.json" | sha256sum | cut -c1-12)
+N8N_DIR="$CACHE/n8n-$N8N_VERSION-$LOCK_SUM"
+N8N_BIN="$N8N_DIR/node_modules/n8n/bin/n8n"
+t=$(date +%s%N)
+if [ -f "$N8N_DIR/.installed" ] && [ -x "$N8N_BIN" ]; then
+	INSTALL="cached"
+else
+	INSTALL="cold"
+	log "installing n8n $N8N_VERSION into $N8N_DIR (about 4 min on 2 cores)"
+	rm -rf "$N8N_DIR" && mkdir -p "$N8N_DIR"
+	cp "$ROOT/scripts/e2e/n8n/package.json" "$ROOT/scripts/e2e/n8n/package-lock.json" "$N8N_DIR/"
+	ok=""
+	for attempt in 1 2; do
+		# In the background so that an interrupted run stops npm by its PID too.
+		(cd "$N8N_DIR" && exec npm ci --no-audit --no-fund --loglevel=error) >"$N8N_DIR/npm-ci.log" 2>&1 &
+		PIDS+=($!)
+		rc=0
+		wait "$!" || rc=$?
+		unset 'PIDS[${#PIDS[@]}-1]' # finished: its PID may be reused, never signal it
+		if [ "$rc" -eq 0 ]; then
+			ok=1
+			break
+		fi
+		log "npm ci failed (attempt $attempt); tail of $N8N_DIR/npm-ci.log:"
+		tail -5 "$N8N_DIR/npm-ci.log" || true
+		rm -rf "$N8N_DIR/node_modules"
+	done
+	[ -n "$ok" ] || die "could not install n8n"
+	touch "$N8N_DIR/.installed"
+fi
+INSTALL_MS=$(ms "$t")
+log "n8n $N8N_VERSION install: $INSTALL, ${INSTALL_MS} ms"
+
+# --- 2. build prscout and the fakes -------------------------------------------
+t=$(date +%s%N)
+mkdir -p "$WORK/bin"
+if [ -n "${PRSCOUT_BIN:-}" ]; then # test a given prscout binary instead of this checkout's
+	cp "$PRSCOUT_BIN" "$WORK/bin/prscout"
+else
+	(cd "$ROOT" && go build -o "$WORK/bin/prscout" ./cmd/prscout)
+fi
+(cd "$ROOT" && go build -o "$WORK/bin/fakebitbucket" ./scripts/e2e/fakebitbucket &&
+	go build -o "$WORK/bin/fakellm" ./scripts/e2e/fakellm &&
+	go build -o "$WORK/bin/e2echeck" ./scripts/e2e/e2echeck)
+log "built prscout and fakes: $(ms "$t") ms"
+
+freeport() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+PRSCOUT_PORT=$(freeport)
+N8N_PORT=$(freeport)
+BROKER_PORT=$(freeport)
+PRSCOUT="http://127.0.0.1:$PRSCOUT_PORT"
+N8N="http://127.0.0.1:$N8N_PORT"
+HOOK_PATH=prscout-review
+rand() { node -e 'console.log(require("crypto").randomBytes(18).toString("hex"))'; }
+API_KEY=$(rand) LLM_KEY=$(rand) FORWARD_TOKEN=$(rand) WEBHOOK_SECRET=$(rand) BB_TOKEN=$(rand)
+
+# HTTP with Node's fetch: the script needs no curl.
+http_ok() { node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1"; }
+http_post() { # prints the body; fails on a non-2xx status
+	node -e 'fetch(process.argv[1],{method:"POST"}).then(async r=>{const t=await r.text();if(!r.ok){console.error(r.status+" "+t);process.exit(1)}process.stdout.write(t)},e=>{console.error(e.message);process.exit(1)})' "$1"
+}
+waitfile() { for _ in $(seq 1 300); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+json() { node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(process.argv[2].split(".").reduce((a,k)=>a[k],o))' "$@"; }
+
+# --- 3. fakes and prscout -----------------------------------------------------
+"$WORK/bin/fakebitbucket" -state-file "$WORK/fakebitbucket.json" -token "$BB_TOKEN" \
+	-webhook-url "$PRSCOUT/v1/webhooks/bitbucket" -webhook-secret "$WEBHOOK_SECRET" >"$WORK/fakebitbucket.log" 2>&1 &
+PIDS+=($!)
+"$WORK/bin/fakellm" -addr-file "$WORK/fakellm.addr" -log "$WORK/llm-requests.jsonl" -key "$LLM_KEY" >"$WORK/fakellm.log" 2>&1 &
+PIDS+=($!)
+waitfile "$WORK/fakebitbucket.json" || die "fake Bitbucket did not start"
+waitfile "$WORK/fakellm.addr" || die "fake LLM did not start"
+BB_API=$(json "$WORK/fakebitbucket.json" api)
+BB_CTL=$(json "$WORK/fakebitbucket.json" control)
+LLM_BASE="http://$(cat "$WORK/fakellm.addr")/v1"
+
+PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_FORMAT=text \
+	PRSCOUT_BITBUCKET_BASE_URL="$BB_API" PRSCOUT_BITBUCKET_ACCESS_TOKEN="$BB_TOKEN" \
+	PRSCOUT_WEBHOOK_SECRET="$WEBHOOK_SECRET" PRSCOUT_FORWARD_URL="$N8N/webhook/$HOOK_PATH" \
+	PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 \
+	"$WORK/bin/prscout" serve >"$WORK/prscout.log" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 1 100); do http_ok "$PRSCOUT/readyz" && break; sleep 0.1; done
+http_ok "$PRSCOUT/readyz" || die "prscout is not ready (see $WORK/prscout.log)"
+
+# --- 4. n8n: credentials and the shipped workflow, imported headlessly ----------
+export N8N_USER_FOLDER="$WORK/n8n" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOST=127.0.0.1 \
+	N8N_PROTOCOL=http N8N_SECURE_COOKIE=false N8N_DIAGNOSTICS_ENABLED=false N8N_DIAGNOSTICS_CONFIG_FRONTEND= \
+	N8N_DIAGNOSTICS_CONFIG_BACKEND= N8N_PERSONALIZATION_ENABLED=false N8N_VERSION_NOTIFICATIONS_ENABLED=false \
+	N8N_VERSION_NOTIFICATIONS_WHATS_NEW_ENABLED=false N8N_TEMPLATES_ENABLED=false N8N_HIRING_BANNER_ENABLED=false \
+	N8N_DYNAMIC_BANNERS_ENABLED=false N8N_AI_ENABLED=false N8N_LICENSE_AUTO_RENEW_ENABLED=false \
+	N8N_COMMUNITY_PACKAGES_ENABLED=false EXTERNAL_FRONTEND_HOOKS_URLS= N8N_ENCRYPTION_KEY="$(rand)" \
+	N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1 N8N_RUNNERS_BROKER_PORT="$BROKER_PORT" \
+	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false N8N_LOG_LEVEL=info
+mkdir -p "$N8N_USER_FOLDER"
+# The credentials a user creates in the UI, with the ids the workflow names.
+node -e '
+const [out, api, llm, tok] = process.argv.slice(1);
+const c = (id, name, header, value) => ({ id, name, type: "httpHeaderAuth", data: { name: header, value } });
+require("fs").writeFileSync(out, JSON.stringify([
+  c("PrscoutApiKey001", "prscout API key", "X-API-Key", api),
+  c("PrscoutLlmKey001", "LLM API key", "Authorization", "Bearer " + llm),
+  c("PrscoutHookTok01", "prscout webhook token", "X-Prscout-Token", tok),
+]));' "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$FORWARD_TOKEN"
+# The shipped workflow with its Config node edited as a user would.
+node -e '
+const fs = require("fs");
+const [src, out, prscout, llm] = process.argv.slice(1);
+const wf = JSON.parse(fs.readFileSync(src));
+const set = { prscoutUrl: prscout, llmBaseUrl: llm, scoutModel: "e2e-scout", reviewModel: "e2e-review" };
+const cfg = wf.nodes.find((n) => n.name === "Config");
+for (const a of cfg.parameters.assignments.assignments) if (a.name in set) a.value = set[a.name];
+fs.writeFileSync(out, JSON.stringify(wf));' "$ROOT/workflows/pr-review.json" "$WORK/workflow.json" "$PRSCOUT" "$LLM_BASE"
+WF_ID=$(json "$WORK/workflow.json" id)
+t=$(date +%s%N)
+node "$N8N_BIN" import:credentials --input="$WORK/creds.json" >>"$WORK/n8n-cli.log" 2>&1 || die "import:credentials failed (see $WORK/n8n-cli.log)"
+node "$N8N_BIN" import:workflow --input="$WORK/workflow.json" >>"$WORK/n8n-cli.log" 2>&1 || die "import:workflow failed (see $WORK/n8n-cli.log)"
+node "$N8N_BIN" publish:workflow --id="$WF_ID" >>"$WORK/n8n-cli.log" 2>&1 || die "publish:workflow failed (see $WORK/n8n-cli.log)"
+IMPORT_MS=$(ms "$t")
+log "imported credentials and workflow $WF_ID: $IMPORT_MS ms"
+
+t=$(date +%s%N)
+node "$N8N_BIN" start >"$WORK/n8n.log" 2>&1 &
+PIDS+=($!)
+N8N_PID=$!
+for _ in $(seq 1 1200); do
+	grep -q "Editor is now accessible" "$WORK/n8n.log" && break
+	kill -0 "$N8N_PID" 2>/dev/null || { tail -20 "$WORK/n8n.log"; die "n8n exited"; }
+	sleep 0.1
+done
+grep -q "Editor is now accessible" "$WORK/n8n.log" || die "n8n did not start in 120 s (see $WORK/n8n.log)"
+N8N_START_MS=$(ms "$t")
+log "n8n started: $N8N_START_MS ms"
+
+DB="$N8N_USER_FOLDER/.n8n/database.sqlite"
+executions() { NODE_PATH="$N8N_DIR/node_modules" node "$ROOT/scripts/e2e/n8n-executions.js" "$DB" >"$WORK/executions.json"; }
+# wait_finished N: until N executions have ended (any status), at most 300 s.
+wait_finished() {
+	for _ in $(seq 1 600); do
+		executions
+		n=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e.filter(x=>x.stoppedAt&&x.status!=="running"&&x.status!=="new").length)' "$WORK/executions.json")
+		[ "$n" -ge "$1" ] && return 0
+		sleep 0.5
+	done
+	die "n8n execution $1 did not finish in 300 s"
+}
+deliver() { # deliver PR EVENT [badsig]: Bitbucket delivers the webhook to prscout
+	http_post "$BB_CTL/_fake/deliver?pr=$1&event=$2${3:+&badsig=1}"
+}
+check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
+	-prscout "$PRSCOUT" -api-key "$API_KEY" "$@"; }
+expect_status() { # expect_status WANT JSON
+	got=$(node -e 'console.log(JSON.parse(process.argv[1]).status)' "$2")
+	[ "$got" = "$1" ] || die "webhook delivery answered $got, want $1: $2"
+}
+
+# --- 5. the steps ---------------------------------------------------------------
+log "step 1: PR 1 opened -> full review"
+expect_status 202 "$(deliver 1 pullrequest:created)"
+wait_finished 1
+check -step review -creates 3 -show
+REVIEW_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
+log "step 2: PR 1 webhook again (same head) -> skip, nothing posted twice"
+expect_status 202 "$(deliver 1 pullrequest:updated)"
+wait_finished 2
+check -step skip -creates 3
+SKIP_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
+log "step 3: PR 2 opened, scout needs nothing -> review goes on"
+expect_status 202 "$(deliver 2 pullrequest:created)"
+wait_finished 3
+check -step empty-needs -creates 4
+EMPTY_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
+log "step 4: a webhook with a bad signature is refused before n8n"
+expect_status 401 "$(deliver 1 pullrequest:updated badsig)"
+sleep 2
+executions
+n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).length)' "$WORK/executions.json")
+[ "$n" -eq 3 ] || die "a badly signed webhook started an n8n execution ($n executions)"
+log "  ok   no execution started"
+
+log "step 5: a commit pushed to PR 1 -> delta review, summary edited in place"
+http_post "$BB_CTL/_fake/push?pr=1" >/dev/null
+expect_status 202 "$(deliver 1 pullrequest:updated)"
+wait_finished 4
+check -step push -creates 5 -updates 1
+DELTA_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
+log "per-node execution times (n8n execution data: start offset, execution time):"
+check -step timings
+
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms total=$(ms "$T0")ms"

@@ -1,0 +1,389 @@
+// Command fakebitbucket runs bitbuckettest's fake Bitbucket Cloud API as a
+// standalone loopback process for the n8n end-to-end test, seeded with the
+// fixture's repository: a real git repository is built in a temporary
+// folder so that commit ids and diffs are git's own.
+//
+// Two listeners: the API (give PRSCOUT_BITBUCKET_BASE_URL its "api" URL) and
+// a control API for the test:
+//
+//	GET  /_fake/state                  {api, prs:[{id, title, head, base}]}
+//	GET  /_fake/comments?pr=N          the PR's comments (deleted ones included), in order
+//	GET  /_fake/calls                  {op: count} per Bitbucket operation
+//	GET  /_fake/event?pr=N             the pullrequest webhook body
+//	POST /_fake/push?pr=N              move the PR's head to its prepared push commit
+//	POST /_fake/deliver?pr=N&event=K   deliver that webhook to -webhook-url as Bitbucket
+//	                                   does (X-Event-Key, X-Hub-Signature sha256 HMAC of
+//	                                   the raw body, X-Request-UUID); &badsig=1 signs with
+//	                                   a wrong secret. Answers {status, body}.
+//
+// The bound URLs are written to -state-file as {"api": ..., "control": ...}.
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prscout/prscout/bitbucket/bitbuckettest"
+	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
+)
+
+type prState struct {
+	ID    int    `json:"id"`
+	Title string `json:"title"`
+	Head  string `json:"head"`
+	Base  string `json:"base"`
+	// Push is the commit /_fake/push makes the head ("" when none).
+	Push string `json:"push,omitempty"`
+}
+
+func main() {
+	stateFile := flag.String("state-file", "", "write {api, control} URLs here once listening")
+	token := flag.String("token", "", "bearer token the API requires (empty: any)")
+	webhookURL := flag.String("webhook-url", "", "where /_fake/deliver posts webhooks")
+	secret := flag.String("webhook-secret", "", "webhook secret used to sign deliveries")
+	flag.Parse()
+
+	fake := bitbuckettest.NewServer() // listens on 127.0.0.1:<random>
+	defer fake.Close()
+	if *token != "" {
+		fake.RequireBearer(*token)
+	}
+	prs, err := seed(fake)
+	if err != nil {
+		log.Fatalf("fakebitbucket: seed: %v", err)
+	}
+
+	ctl := http.NewServeMux()
+	ctl.HandleFunc("GET /_fake/state", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"api": fake.BaseURL, "prs": prs})
+	})
+	ctl.HandleFunc("GET /_fake/comments", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		cs := fake.Comments(fixture.Workspace, fixture.RepoSlug, id)
+		if cs == nil {
+			cs = []bitbuckettest.Comment{}
+		}
+		writeJSON(w, http.StatusOK, cs)
+	})
+	ctl.HandleFunc("GET /_fake/calls", func(w http.ResponseWriter, r *http.Request) {
+		out := map[string]int{}
+		for _, op := range []string{bitbuckettest.OpGetPullRequest, bitbuckettest.OpPRDiff, bitbuckettest.OpPRDiffstat,
+			bitbuckettest.OpGetDiff, bitbuckettest.OpDiffstat, bitbuckettest.OpGetCommit, bitbuckettest.OpMergeBase,
+			bitbuckettest.OpGetSrc, bitbuckettest.OpListDir, bitbuckettest.OpListComments, bitbuckettest.OpGetComment,
+			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment} {
+			out[op] = fake.Calls(op)
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+	ctl.HandleFunc("POST /_fake/push", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		for i, st := range prs {
+			if st.ID != id || st.Push == "" {
+				continue
+			}
+			pr := fixture.PRs[i]
+			fake.SetBranch(fixture.Workspace, fixture.RepoSlug, pr.Branch, st.Push)
+			fake.AddPullRequest(fixture.Workspace, fixture.RepoSlug, bitbuckettest.PullRequest{
+				ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: "Mina Park",
+				SourceBranch: pr.Branch, DestinationBranch: fixture.Base,
+				SourceCommit: st.Push, DestinationCommit: st.Base,
+			})
+			writeJSON(w, http.StatusOK, map[string]string{"head": st.Push})
+			return
+		}
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no push prepared for this pull request"})
+	})
+	ctl.HandleFunc("GET /_fake/event", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		body := fake.PullRequestEvent(fixture.Workspace, fixture.RepoSlug, id)
+		if body == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such pull request"})
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	})
+	ctl.HandleFunc("POST /_fake/deliver", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		id, _ := strconv.Atoi(q.Get("pr"))
+		body := fake.PullRequestEvent(fixture.Workspace, fixture.RepoSlug, id)
+		if body == nil || *webhookURL == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unknown pr or no -webhook-url"})
+			return
+		}
+		event := q.Get("event")
+		if event == "" {
+			event = "pullrequest:created"
+		}
+		key := []byte(*secret)
+		if q.Get("badsig") != "" {
+			key = []byte("not-the-secret")
+		}
+		status, answer, err := deliver(r.Context(), *webhookURL, event, key, body)
+		if err != nil {
+			writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"status": status, "body": answer})
+	})
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *stateFile != "" {
+		b, _ := json.Marshal(map[string]string{"api": fake.BaseURL, "control": "http://" + ln.Addr().String()})
+		if err := os.WriteFile(*stateFile, b, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	log.Printf("fakebitbucket: api %s, control http://%s", fake.BaseURL, ln.Addr())
+	srv := &http.Server{Handler: ctl, ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+}
+
+// deliver posts a webhook the way Bitbucket Cloud does.
+func deliver(ctx context.Context, url, event string, secret, body []byte) (int, string, error) {
+	mac := hmac.New(sha256.New, secret)
+	mac.Write(body)
+	var u [16]byte
+	_, _ = rand.Read(u[:])
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "Bitbucket-Webhooks/2.0")
+	req.Header.Set("X-Event-Key", event)
+	req.Header.Set("X-Hub-Signature", "sha256="+hex.EncodeToString(mac.Sum(nil)))
+	req.Header.Set("X-Request-UUID", fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]))
+	req.Header.Set("X-Attempt-Number", "1")
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		return 0, "", fmt.Errorf("deliver webhook: %w", err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	return resp.StatusCode, string(b), nil
+}
+
+// seed builds the fixture's git repository and loads it into the fake.
+func seed(fake *bitbuckettest.Server) ([]prState, error) {
+	dir, err := os.MkdirTemp("", "prscout-fakebb-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	git := func(args ...string) (string, error) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(),
+			"GIT_AUTHOR_NAME=Mina Park", "GIT_AUTHOR_EMAIL=mina@example.invalid",
+			"GIT_COMMITTER_NAME=Mina Park", "GIT_COMMITTER_EMAIL=mina@example.invalid",
+			"GIT_AUTHOR_DATE=2026-11-02T09:00:00Z", "GIT_COMMITTER_DATE=2026-11-02T09:00:00Z",
+			"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, out)
+		}
+		return string(out), nil
+	}
+	write := func(files map[string]string) error {
+		for p, c := range files {
+			full := filepath.Join(dir, filepath.FromSlash(p))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	commit := func(msg string) (string, error) {
+		if _, err := git("add", "-A"); err != nil {
+			return "", err
+		}
+		if _, err := git("commit", "-q", "-m", msg); err != nil {
+			return "", err
+		}
+		out, err := git("rev-parse", "HEAD")
+		return strings.TrimSpace(out), err
+	}
+
+	ws, slug := fixture.Workspace, fixture.RepoSlug
+	if _, err := git("init", "-q", "-b", fixture.Base); err != nil {
+		return nil, err
+	}
+	if err := write(fixture.BaseFiles); err != nil {
+		return nil, err
+	}
+	base, err := commit("Initial orders service")
+	if err != nil {
+		return nil, err
+	}
+	fake.AddCommit(ws, slug, base)
+	fake.SetBranch(ws, slug, fixture.Base, base)
+	setFiles(fake, base, fixture.BaseFiles)
+
+	var out []prState
+	for _, pr := range fixture.PRs {
+		if _, err := git("checkout", "-q", "-B", pr.Branch, base); err != nil {
+			return nil, err
+		}
+		for p, c := range pr.Changes {
+			if c == "" {
+				if _, err := git("rm", "-q", p); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if err := write(withoutDeleted(pr.Changes)); err != nil {
+			return nil, err
+		}
+		head, err := commit(pr.Title)
+		if err != nil {
+			return nil, err
+		}
+		diff, err := git("diff", "-U30", base, head)
+		if err != nil {
+			return nil, err
+		}
+		stats, err := diffstat(git, base, head)
+		if err != nil {
+			return nil, err
+		}
+		fake.AddCommit(ws, slug, head, base)
+		fake.SetBranch(ws, slug, pr.Branch, head)
+		setFiles(fake, head, fixture.HeadFiles(pr))
+		fake.SetDiff(ws, slug, base, head, diff)
+		fake.SetDiffstat(ws, slug, base, head, stats)
+		fake.AddPullRequest(ws, slug, bitbuckettest.PullRequest{
+			ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: "Mina Park",
+			SourceBranch: pr.Branch, DestinationBranch: fixture.Base,
+			SourceCommit: head, DestinationCommit: base,
+		})
+		st := prState{ID: pr.ID, Title: pr.Title, Head: head, Base: base}
+		if pr.Push != nil {
+			// Prepared now, applied by /_fake/push: the pushed commit, its
+			// files, and the diffs from the base (full) and from the
+			// reviewed head (delta).
+			if err := write(pr.Push.Changes); err != nil {
+				return nil, err
+			}
+			if st.Push, err = commit(pr.Title + " (review fixes)"); err != nil {
+				return nil, err
+			}
+			fake.AddCommit(ws, slug, st.Push, head)
+			setFiles(fake, st.Push, fixture.PushedFiles(pr))
+			for _, from := range []string{base, head} {
+				diff, err := git("diff", "-U30", from, st.Push)
+				if err != nil {
+					return nil, err
+				}
+				stats, err := diffstat(git, from, st.Push)
+				if err != nil {
+					return nil, err
+				}
+				fake.SetDiff(ws, slug, from, st.Push, diff)
+				fake.SetDiffstat(ws, slug, from, st.Push, stats)
+			}
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func withoutDeleted(m map[string]string) map[string]string {
+	out := map[string]string{}
+	for p, c := range m {
+		if c != "" {
+			out[p] = c
+		}
+	}
+	return out
+}
+
+func setFiles(fake *bitbuckettest.Server, commit string, files map[string]string) {
+	for p, c := range files {
+		fake.SetFile(fixture.Workspace, fixture.RepoSlug, commit, p, []byte(c))
+	}
+}
+
+// diffstat reads git's numstat and name-status into Bitbucket diffstat entries.
+func diffstat(git func(...string) (string, error), base, head string) ([]bitbuckettest.DiffstatEntry, error) {
+	ns, err := git("diff", "--no-renames", "--name-status", base, head)
+	if err != nil {
+		return nil, err
+	}
+	num, err := git("diff", "--no-renames", "--numstat", base, head)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string][2]int{}
+	for _, l := range strings.Split(strings.TrimSpace(num), "\n") {
+		f := strings.Split(l, "\t")
+		if len(f) == 3 {
+			a, _ := strconv.Atoi(f[0])
+			d, _ := strconv.Atoi(f[1])
+			counts[f[2]] = [2]int{a, d}
+		}
+	}
+	var out []bitbuckettest.DiffstatEntry
+	for _, l := range strings.Split(strings.TrimSpace(ns), "\n") {
+		f := strings.Split(l, "\t")
+		if len(f) != 2 {
+			continue
+		}
+		p, c := f[1], counts[f[1]]
+		e := bitbuckettest.DiffstatEntry{LinesAdded: c[0], LinesRemoved: c[1]}
+		switch f[0] {
+		case "A":
+			e.Status, e.Path = "added", p
+		case "D":
+			e.Status, e.OldPath = "removed", p
+		default:
+			e.Status, e.Path, e.OldPath = "modified", p, p
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].OldPath < out[j].Path+out[j].OldPath })
+	return out, nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,110 @@
+// Package workflowlint holds the static rules the shipped n8n workflows
+// keep, checked without n8n (scripts/e2e-n8n.sh proves them in a real one).
+package workflowlint
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+type node struct {
+	Name        string         `json:"name"`
+	Type        string         `json:"type"`
+	TypeVersion float64        `json:"typeVersion"`
+	Parameters  map[string]any `json:"parameters"`
+	Credentials map[string]struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"credentials"`
+	RetryOnFail bool `json:"retryOnFail"`
+	MaxTries    int  `json:"maxTries"`
+}
+
+// secretish matches values that look like keys or tokens.
+var secretish = regexp.MustCompile(`(?i)(sk-[a-z0-9]{8,}|bearer\s+[a-z0-9._-]{8,}|ATATT[a-z0-9_-]{8,}|[a-f0-9]{32,}|eyJ[a-zA-Z0-9_-]{10,}\.)`)
+
+func TestShippedWorkflows(t *testing.T) {
+	files, _ := filepath.Glob("../../../workflows/*.json")
+	if len(files) == 0 {
+		t.Fatal("no workflows/*.json found")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wf struct {
+				Nodes       []node                    `json:"nodes"`
+				Connections map[string]map[string]any `json:"connections"`
+			}
+			if err := json.Unmarshal(b, &wf); err != nil {
+				t.Fatal(err)
+			}
+			names := map[string]bool{}
+			for _, n := range wf.Nodes {
+				names[n.Name] = true
+			}
+			for src, outs := range wf.Connections {
+				if !names[src] {
+					t.Errorf("connection from unknown node %q", src)
+				}
+				for _, out := range outs["main"].([]any) {
+					for _, c := range out.([]any) {
+						if dst := c.(map[string]any)["node"].(string); !names[dst] {
+							t.Errorf("connection %q -> unknown node %q", src, dst)
+						}
+					}
+				}
+			}
+			for _, n := range wf.Nodes {
+				switch n.Type {
+				case "n8n-nodes-base.code", "n8n-nodes-base.function", "n8n-nodes-base.functionItem":
+					t.Errorf("%s: a Code node; the shipped workflow needs none", n.Name)
+				case "n8n-nodes-base.httpRequest":
+					p := n.Parameters
+					if p["authentication"] != "genericCredentialType" || p["genericAuthType"] != "httpHeaderAuth" || n.Credentials["httpHeaderAuth"].Name == "" {
+						t.Errorf("%s: must use a Header Auth credential", n.Name)
+					}
+					body, _ := p["jsonBody"].(string)
+					if p["sendBody"] == true && (!strings.HasPrefix(body, "={{") || !strings.HasSuffix(body, "}}") || strings.Count(body, "{{") != 1 || strings.Count(body, "}}") != 1) {
+						t.Errorf("%s: jsonBody must be one expression giving an object, not a string template: %q", n.Name, body)
+					}
+					opts, _ := p["options"].(map[string]any)
+					if to, _ := opts["timeout"].(float64); to <= 0 {
+						t.Errorf("%s: no timeout", n.Name)
+					}
+					if !n.RetryOnFail || n.MaxTries < 2 {
+						t.Errorf("%s: retry on fail must be on", n.Name)
+					}
+				case "n8n-nodes-base.webhook":
+					if n.Parameters["authentication"] != "headerAuth" {
+						t.Errorf("%s: the webhook must check prscout's forward token (headerAuth)", n.Name)
+					}
+				}
+				var walk func(v any)
+				walk = func(v any) {
+					switch x := v.(type) {
+					case string:
+						if secretish.MatchString(x) {
+							t.Errorf("%s: parameter looks like a secret: %q", n.Name, x)
+						}
+					case map[string]any:
+						for _, y := range x {
+							walk(y)
+						}
+					case []any:
+						for _, y := range x {
+							walk(y)
+						}
+					}
+				}
+				walk(n.Parameters)
+			}
+		})
+	}
+}
