@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/andygrunwald/go-jira v1.16.0
 	github.com/bluekeyes/go-gitdiff v0.9.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/dop251/goja v0.0.0-20260917113740-793a2a65c13b
 	github.com/gin-gonic/gin v1.12.0
 	github.com/goccy/go-json v0.10.5

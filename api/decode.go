@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // readBody reads the whole request body under the size limit. An oversized
@@ -58,6 +60,10 @@ func unmarshalStrict(data []byte, v any) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(v); err != nil {
+		var inv *pipeline.InvalidError
+		if errors.As(err, &inv) { // a field's own decoder refused it (rules, globs)
+			return inv
+		}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			field := locateField(data, te.Field, te.Value)

@@ -27,6 +27,7 @@ type Metrics struct {
 	PromptChars        *prometheus.HistogramVec
 	ContextFiles       *prometheus.CounterVec
 	ContextDropped     prometheus.Counter
+	Redactions         *prometheus.CounterVec
 	ReviewModes        *prometheus.CounterVec
 	Findings           *prometheus.CounterVec
 	Comments           *prometheus.CounterVec
@@ -48,7 +49,7 @@ type Metrics struct {
 var (
 	knownRoutes = []string{
 		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
-		"/v1/workflows/validate", "/v1/webhooks/bitbucket",
+		"/v1/workflows/validate", "/v1/webhooks/bitbucket", "/v1/preview", "/v1/rules/check",
 	}
 	knownNeedsReasons   = pipeline.Reasons
 	knownLookupOutcomes = []string{
@@ -108,6 +109,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ContextDropped: f.NewCounter(prometheus.CounterOpts{
 			Name: "prscout_merge_dropped_total", Help: "Additional context files dropped by /v1/merge to meet the prompt budget.",
 		}),
+		Redactions: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_redactions_total", Help: "Secrets replaced by [REDACTED:<kind>] before a prompt was built (context and merge), by kind.",
+		}, []string{"kind"}),
 		ReviewModes: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_review_mode_total", Help: "Context answers by review mode (full, delta, skip).",
 		}, []string{"mode"}),
@@ -172,6 +176,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.PromptChars.WithLabelValues(s)
 	}
 	m.ContextFiles.WithLabelValues("reviewed")
+	for _, r := range pipeline.GateOrder {
+		m.ContextFiles.WithLabelValues(r)
+	}
+	for _, k := range pipeline.SecretKinds {
+		m.Redactions.WithLabelValues(k)
+	}
 	for _, mode := range knownReviewModes {
 		m.ReviewModes.WithLabelValues(mode)
 	}

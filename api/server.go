@@ -42,10 +42,14 @@ type Options struct {
 	// Webhook configures POST /v1/webhooks/bitbucket; nil leaves it off.
 	Webhook *WebhookOptions
 
-	Limits       pipeline.Limits
-	CacheBytes   int64
-	MaxBodyBytes int64
-	APIKeys      []string
+	Limits pipeline.Limits
+	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), the
+	// third rule layer; ServiceRulesSource names it. nil: no such layer.
+	ServiceRules       *pipeline.RuleFile
+	ServiceRulesSource string
+	CacheBytes         int64
+	MaxBodyBytes       int64
+	APIKeys            []string
 	// KeepaliveInterval is the heartbeat period of keep-alive answers
 	// (keepalive.go); 0 means 10s, negative switches keep-alive off.
 	KeepaliveInterval time.Duration

@@ -38,6 +38,8 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/merge", ka(st.merge))
 	g.POST("/comments", ka(st.comments))
 	g.POST("/workflows/validate", ka(st.validate))
+	g.POST("/preview", ka(st.preview))
+	g.POST("/rules/check", ka(st.rulesCheck))
 }
 
 func (st *stages) context(c *gin.Context) {
@@ -56,21 +58,12 @@ func (st *stages) context(c *gin.Context) {
 		s.writeError(c, errNoRepository)
 		return
 	}
-	src := pipeline.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
-	res, err := pipeline.Context(c.Request.Context(), src, in, s.opts.Limits)
+	res, err := pipeline.Context(c.Request.Context(), s.contextSources(), s.withServiceRules(in), s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	m := s.metrics
-	m.ReviewModes.WithLabelValues(res.Mode).Inc()
-	m.ContextFiles.WithLabelValues("reviewed").Add(float64(len(res.Files)))
-	for _, e := range res.Excluded {
-		m.ContextFiles.WithLabelValues(e.Reason).Inc()
-	}
-	if !res.Skip {
-		m.PromptChars.WithLabelValues("scout").Observe(float64(res.Stats.PromptChars))
-	}
+	s.countContext(res)
 	// WriteJSON streams the answer: a 20 MB change stays far below the
 	// memory json.Marshal would take.
 	c.Header("Content-Type", "application/json; charset=utf-8")
@@ -78,6 +71,77 @@ func (st *stages) context(c *gin.Context) {
 	if err := res.WriteJSON(c.Writer); err != nil {
 		s.log.WarnContext(c.Request.Context(), "write context answer", "err", err, "request_id", requestID(c))
 	}
+}
+
+func (s *Server) contextSources() pipeline.ContextSources {
+	return pipeline.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
+}
+
+// withServiceRules adds the service's rule file to a request.
+func (s *Server) withServiceRules(in pipeline.ContextInput) pipeline.ContextInput {
+	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
+	return in
+}
+
+// countContext turns a context answer into metrics: one gate decision per
+// changed file, the mode, redactions and the scout prompt size.
+func (s *Server) countContext(res pipeline.ContextResult) {
+	m := s.metrics
+	m.ReviewModes.WithLabelValues(res.Mode).Inc()
+	m.ContextFiles.WithLabelValues("reviewed").Add(float64(len(res.Files)))
+	for _, e := range res.Excluded {
+		m.ContextFiles.WithLabelValues(e.Reason).Inc()
+	}
+	for kind, n := range res.Stats.Redactions {
+		m.Redactions.WithLabelValues(kind).Add(float64(n))
+	}
+	if !res.Skip {
+		m.PromptChars.WithLabelValues("scout").Observe(float64(res.Stats.PromptChars))
+	}
+}
+
+// preview answers what a review would see and cost, without a model: the
+// context request's fields in, PreviewResult out (200 even when every file
+// is excluded). It counts no metrics: nothing is reviewed.
+func (st *stages) preview(c *gin.Context) {
+	s := st.s
+	data, err := s.readBody(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	in, err := s.contextInput(data)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if s.opts.Repo == nil || s.opts.Diffs == nil {
+		s.writeError(c, errNoRepository)
+		return
+	}
+	res, err := pipeline.Preview(c.Request.Context(), s.contextSources(), s.withServiceRules(in), s.opts.Limits)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, res)
+}
+
+// rulesCheck explains which rule layer and pattern win for each path.
+func (st *stages) rulesCheck(c *gin.Context) {
+	s := st.s
+	var in pipeline.RulesCheckInput
+	if _, err := s.decodeJSON(c, &in); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
+	res, err := pipeline.RulesCheck(c.Request.Context(), s.opts.Repo, in)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, res)
 }
 
 func (st *stages) needs(c *gin.Context) {
@@ -141,6 +205,9 @@ func (st *stages) merge(c *gin.Context) {
 		return
 	}
 	s.metrics.ContextDropped.Add(float64(len(res.Stats.Dropped)))
+	for kind, n := range res.Stats.Redactions {
+		s.metrics.Redactions.WithLabelValues(kind).Add(float64(n))
+	}
 	s.metrics.PromptChars.WithLabelValues("review").Observe(float64(res.Stats.PromptChars))
 	c.JSON(http.StatusOK, res)
 }

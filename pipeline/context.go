@@ -37,10 +37,20 @@ type ContextInput struct {
 	// PR metadata when the caller knows it (local provider).
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
-	// Requirements is free requirements text; Rules the repository's review
-	// rules text.
-	Requirements string `json:"requirements,omitempty"`
-	Rules        string `json:"rules,omitempty"`
+	// Requirements is free requirements text. Rules is free rules text for
+	// the whole review (a string) or a rule file object, the highest rule
+	// layer (see RuleSet).
+	Requirements string     `json:"requirements,omitempty"`
+	Rules        RulesField `json:"rules,omitempty"`
+	// Include and Exclude are file gate globs (see FileGates): an exclude
+	// match leaves a file out; an include match skips the unsupported_ext
+	// and default_path gates (it is not an allow-list).
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), set by
+	// the API, never by the request; ServiceRulesSource names it.
+	ServiceRules       *RuleFile `json:"-"`
+	ServiceRulesSource string    `json:"-"`
 	// Jira holds the issues of JiraKeys when the caller has looked them up
 	// (CollectContext has no issue lookup of its own).
 	Jira []Issue `json:"-"`
@@ -72,6 +82,11 @@ type ContextMeta struct {
 	// (0: DefaultMaxTotalSourceBytes). Limiting what a prompt may hold is the
 	// too-large gate's job, not this guard's.
 	MaxTotalSourceBytes int64
+	// Gates are the file gates (include/exclude globs, too_large threshold).
+	// A zero MaxDiffChars is TooLargeShare of lim.MaxPromptChars.
+	Gates FileGates
+	// PathRules resolves each shown file's review rules (nil: none).
+	PathRules *RuleSet
 }
 
 // DefaultMaxSourceBytes bounds one changed file's new source.
@@ -108,7 +123,10 @@ type ContextResult struct {
 	Excluded       []Excluded    `json:"excluded"`
 	ScoutPrompt    Prompt        `json:"scoutPrompt"`
 	Stats          ContextStats  `json:"stats"`
-	Warnings       []string      `json:"warnings"`
+	// Coverage says how many changed files were reviewed, excluded (by
+	// reason) and dropped for budget.
+	Coverage Coverage `json:"coverage"`
+	Warnings []string `json:"warnings"`
 }
 
 // ContextStats measures the context the way the seed measured its prompts by
@@ -126,8 +144,7 @@ type ContextStats struct {
 	// Files is the number of changed files shown, Excluded of those left out.
 	Files    int `json:"files"`
 	Excluded int `json:"excluded"`
-	// ExcludedByReason counts excluded files per reason (secret, deleted,
-	// binary, noise, submodule).
+	// ExcludedByReason counts excluded files per reason (GateOrder codes).
 	ExcludedByReason map[string]int `json:"excludedByReason"`
 	// WholeSources and WindowedSources count files whose source is shown
 	// whole or as labelled windows; NoSource counts shown files without one.
@@ -142,6 +159,9 @@ type ContextStats struct {
 	Deletions int `json:"deletions"`
 	// DiffBytes is the raw diff's size in bytes.
 	DiffBytes int `json:"diffBytes"`
+	// Redactions counts secrets replaced in the shown diffs and sources
+	// before the prompt was built, by kind (SecretKinds).
+	Redactions map[string]int `json:"redactions"`
 }
 
 // CollectContext resolves base and head, diffs head against their merge base
@@ -179,6 +199,10 @@ func CollectContext(ctx context.Context, repo Repository, diffs DiffSource, in C
 	if err != nil {
 		return ContextResult{}, err
 	}
+	gates, rules, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
 	opts := DiffOptions{ContextLines: contextLines}
 	preCtx, cancelPre := context.WithCancel(ctx)
 	defer cancelPre()
@@ -201,9 +225,12 @@ func CollectContext(ctx context.Context, repo Repository, diffs DiffSource, in C
 		Mode:         "full",
 		PR:           PullRequest{Title: in.Title, Description: in.Description},
 		Jira:         in.Jira,
-		Rules:        in.Rules,
+		Rules:        in.Rules.Text,
 		Requirements: in.Requirements,
 		ContextLines: contextLines,
+		Gates:        gates,
+		PathRules:    rules,
+		Warnings:     scopeWarnings,
 	}
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
 		meta.Warnings = append(meta.Warnings, "jira keys "+strings.Join(in.JiraKeys, ", ")+" were not looked up")
@@ -231,8 +258,9 @@ func resolveField(ctx context.Context, repo Repository, r Repo, field, rev strin
 // new sources at meta.Head (whole up to lim.FullSourceLines lines, otherwise
 // labelled windows around the changes) and builds the scout prompt and stats.
 //
-// Excluded reasons: "secret" (either path is a secret path; its diff never
-// reaches the prompt), "deleted", "submodule", "binary" and "noise".
+// Each changed file passes meta.Gates (FileGates.Decide, in GateOrder) or is
+// excluded with the gate's reason; a secret path's diff never reaches the
+// prompt. A source that turns out binary when read is excluded as "binary".
 //
 // To keep a 20 MB change cheap, the result's strings alias rawDiff and the
 // source bytes the repository returns instead of copying them: neither may be
@@ -256,6 +284,8 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 	}
 	res.Stats.ExcludedByReason = map[string]int{}
 	res.Stats.ShownRanges = []string{}
+	res.Stats.Redactions = map[string]int{}
+	res.Coverage = CoverageOf(0, nil)
 	res.Stats.DiffBytes = len(rawDiff)
 	if res.Mode == "" {
 		res.Mode = "full"
@@ -285,9 +315,17 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 	if err != nil {
 		return ContextResult{}, err
 	}
+	gates := meta.Gates
+	if gates.MaxDiffChars == 0 && lim.MaxPromptChars > 0 {
+		gates.MaxDiffChars = int(float64(lim.MaxPromptChars) * TooLargeShare)
+	}
 	var shown []diffFile
 	for _, d := range parsed {
-		if reason := excludeReason(d); reason != "" {
+		gf := GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
+		if gates.MaxDiffChars > 0 && len(d.Section) > gates.MaxDiffChars {
+			gf.DiffChars = runeCount(d.Section) // bytes >= runes: count only when it may matter
+		}
+		if reason := gates.Decide(gf); reason != "" {
 			res.exclude(d.Path, reason)
 			continue
 		}
@@ -318,6 +356,10 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 			Language: Language(d.Path),
 			Diff:     d.Section,
 		}
+		if meta.PathRules != nil {
+			m := meta.PathRules.Resolve(d.Path)
+			f.Rules, f.RuleSource = m.Rule, ruleSourceLabel(m)
+		}
 		if sh, ok := sources[i]; ok {
 			switch {
 			case errors.Is(sh.Err, ErrBinary):
@@ -333,6 +375,9 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 				f.Source, f.SourceRange = sh.Source, sh.Range
 			}
 		}
+		// Nothing leaves prscout for a prompt before secrets are redacted.
+		f.Diff = RedactSecrets(f.Diff, res.Stats.Redactions)
+		f.Source = RedactSecrets(f.Source, res.Stats.Redactions)
 		res.Stats.Additions += d.Additions
 		res.Stats.Deletions += d.Deletions
 		res.Files = append(res.Files, f)
@@ -355,6 +400,7 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 	}
 	res.Stats.Files = len(res.Files)
 	res.Stats.Excluded = len(res.Excluded)
+	res.Coverage = CoverageOf(len(res.Files), res.Excluded)
 
 	res.ScoutPrompt = ScoutPrompt(res, lim)
 	res.Stats.PromptChars = runeCount(res.ScoutPrompt.System) + runeCount(res.ScoutPrompt.User)
@@ -436,23 +482,6 @@ func bytesString(b []byte) string {
 func (r *ContextResult) exclude(p, reason string) {
 	r.Excluded = append(r.Excluded, Excluded{Path: p, Reason: reason})
 	r.Stats.ExcludedByReason[reason]++
-}
-
-// excludeReason says why a changed file is left out of the review, or "".
-func excludeReason(d diffFile) string {
-	switch {
-	case IsSecretPath(d.Path) || (d.OldPath != "" && IsSecretPath(d.OldPath)):
-		return "secret"
-	case d.Status == "deleted":
-		return "deleted"
-	case d.Submodule:
-		return "submodule"
-	case d.Binary:
-		return "binary"
-	case IsNoisePath(d.Path):
-		return "noise"
-	}
-	return ""
 }
 
 // shapedSource is a changed file's source as the prompt shows it, or why not.
@@ -576,6 +605,26 @@ func Language(p string) string {
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
+	}
+	return s
+}
+
+// ruleSourceLabel names where a file's rules came from, e.g.
+// "repository .prscout/rules.json@1a2b3c4d5e6f, pattern src/**/*.go".
+func ruleSourceLabel(m RuleMatch) string {
+	switch m.Layer {
+	case LayerNone:
+		return ""
+	case LayerBuiltin:
+		return "built-in " + m.Pattern
+	}
+	s := m.Layer
+	if m.Source != "" && m.Source != m.Layer {
+		s += " " + m.Source
+	}
+	s += ", pattern " + m.Pattern
+	if m.MergedSystemRule {
+		s += " + built-in"
 	}
 	return s
 }

@@ -102,7 +102,7 @@ func ctxBasicInput() ContextInput {
 		Title:        "Add rounding to Add",
 		Description:  "Adds a zero.\nAlso renames old.py.",
 		Requirements: "Add must stay pure.",
-		Rules:        "- Every exported function has a doc comment.",
+		Rules:        RulesField{Text: "- Every exported function has a doc comment."},
 		Jira: []Issue{{Key: "SHOP-1", Summary: "Rounding", Status: "In Progress",
 			Description: "Add rounds.", AcceptanceCriteria: "- Add(1,2) == 3"}},
 	}
@@ -161,7 +161,7 @@ func TestCollectContextGolden(t *testing.T) {
 		t.Errorf("ref/base/mode = %s %s %s %v", res.Ref, res.Base, res.Mode, res.Skip)
 	}
 	wantExcluded := map[string]string{".env": "secret", "config/secrets.yaml": "secret", "data.bin": "binary",
-		"logo.png": "binary", "dist/app.js": "noise", "removed.py": "deleted"}
+		"logo.png": "binary", "dist/app.js": "default_path", "removed.py": "deleted"}
 	for _, e := range res.Excluded {
 		if wantExcluded[e.Path] != e.Reason {
 			t.Errorf("excluded %s as %q, want %q", e.Path, e.Reason, wantExcluded[e.Path])

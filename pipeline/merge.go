@@ -26,6 +26,7 @@ type MergeContext struct {
 	Requirements   string        `json:"requirements,omitempty"` // free requirements text
 	Files          []ChangedFile `json:"files"`
 	Excluded       []Excluded    `json:"excluded"`
+	Coverage       *Coverage     `json:"coverage,omitempty"`
 }
 
 // MergeInput is the body of /v1/merge: the context answer and the batch
@@ -108,6 +109,9 @@ type MergeResult struct {
 	Mode      string        `json:"mode"`
 	Files     []ChangedFile `json:"files"`
 	Excluded  []Excluded    `json:"excluded"`
+	// Coverage is the context's coverage with contextDropped set to the
+	// additional context dropped here.
+	Coverage Coverage `json:"coverage"`
 }
 
 // MergeStats are the counts of one merge, for the answer and for metrics.
@@ -132,6 +136,9 @@ type MergeStats struct {
 	// OverBudget is true when the changed files alone exceed the budget:
 	// they are kept whole and all additional context is dropped.
 	OverBudget bool `json:"overBudget"`
+	// Redactions counts secrets replaced here (in additional context, or in
+	// changed files the context stage had not redacted), by kind.
+	Redactions map[string]int `json:"redactions"`
 }
 
 // Reasons of a dropped context item.
@@ -190,12 +197,24 @@ func Merge(in MergeInput, lim Limits) (MergeResult, error) {
 	if err != nil {
 		return MergeResult{}, err
 	}
+	// Nothing leaves prscout for a prompt before secrets are redacted: the
+	// fetched context here, and the changed files again in case the caller
+	// built them itself.
+	redactions := map[string]int{}
+	for i := range items {
+		items[i].Content = RedactSecrets(items[i].Content, redactions)
+	}
+	mc.Files = append([]ChangedFile(nil), mc.Files...)
+	for i := range mc.Files {
+		mc.Files[i].Diff = RedactSecrets(mc.Files[i].Diff, redactions)
+		mc.Files[i].Source = RedactSecrets(mc.Files[i].Source, redactions)
+	}
 	if mc.Skip {
 		warnings = append(warnings, "the context answer says skip (head already reviewed): the workflow should have stopped before the review")
 	}
 
 	budget := max(lim.MaxPromptChars, 0)
-	st := MergeStats{Budget: budget, Dropped: []DroppedContext{}}
+	st := MergeStats{Budget: budget, Dropped: []DroppedContext{}, Redactions: redactions}
 	render := func() Prompt { return renderReviewPrompt(mc, items) }
 	if budget > 0 {
 		// Start with every readable item dropped (its note costs a line),
@@ -282,6 +301,15 @@ func Merge(in MergeInput, lim Limits) (MergeResult, error) {
 	withoutContext := reviewPromptChars(renderReviewPrompt(mc, nil))
 	st.ContextChars = st.PromptChars - withoutContext
 	out.Stats = st
+	if mc.Coverage != nil {
+		out.Coverage = *mc.Coverage
+		if out.Coverage.ExcludedByReason == nil {
+			out.Coverage.ExcludedByReason = map[string]int{}
+		}
+	} else {
+		out.Coverage = CoverageOf(len(mc.Files), mc.Excluded)
+	}
+	out.Coverage.ContextDropped = len(st.Dropped)
 	return out, nil
 }
 

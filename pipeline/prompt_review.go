@@ -31,6 +31,18 @@ When nothing is wrong, answer {"summary":"...","findings":[]}.`
 func renderReviewPrompt(mc MergeContext, items []contextItem) Prompt {
 	var b strings.Builder
 	pr := mc.PR
+	redacted := 0
+	for _, f := range mc.Files {
+		redacted += strings.Count(f.Diff, RedactionMarker) + strings.Count(f.Source, RedactionMarker)
+	}
+	for _, it := range items {
+		if !it.dropped {
+			redacted += strings.Count(it.Content, RedactionMarker)
+		}
+	}
+	if redacted > 0 {
+		b.WriteString(redactionNote(redacted))
+	}
 	b.WriteString("# Pull request\n\n")
 	reviewField(&b, "Title", pr.Title)
 	reviewField(&b, "Author", pr.Author)
@@ -76,8 +88,9 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) Prompt {
 	b.WriteString("\n# Repository rules\n\n")
 	b.WriteString(reviewOrNone(mc.Rules))
 	fmt.Fprintf(&b, "\n\n# Changed files (%d)\n", len(mc.Files))
+	seenRules := map[string]string{}
 	for _, f := range mc.Files {
-		reviewChangedFile(&b, f)
+		reviewChangedFile(&b, f, seenRules)
 	}
 	if len(mc.Excluded) > 0 {
 		b.WriteString("\n# Changed files not shown\n\n")
@@ -123,7 +136,7 @@ func contextSection(it contextItem) string {
 	return b.String()
 }
 
-func reviewChangedFile(b *strings.Builder, f ChangedFile) {
+func reviewChangedFile(b *strings.Builder, f ChangedFile, seenRules map[string]string) {
 	fmt.Fprintf(b, "\n## %s (%s", f.Path, reviewOrDash(f.Status))
 	if f.OldPath != "" && f.OldPath != f.Path {
 		fmt.Fprintf(b, ", from %s", f.OldPath)
@@ -131,7 +144,11 @@ func reviewChangedFile(b *strings.Builder, f ChangedFile) {
 	if f.Language != "" {
 		fmt.Fprintf(b, ", %s", f.Language)
 	}
-	b.WriteString(")\n\n### Diff\n\n")
+	b.WriteString(")\n\n")
+	if r := fileRulesText(f, seenRules); r != "" {
+		b.WriteString(r + "\n")
+	}
+	b.WriteString("### Diff\n\n")
 	reviewFenced(b, "diff", f.Diff)
 	switch {
 	case f.Source != "":

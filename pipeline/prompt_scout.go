@@ -43,6 +43,9 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 	}
 	var b strings.Builder
 	b.Grow(size)
+	if n := sumCounts(res.Stats.Redactions); n > 0 {
+		b.WriteString(redactionNote(n))
+	}
 
 	if res.PR.Title != "" || res.PR.Description != "" {
 		b.WriteString("# Pull request\n\n")
@@ -88,6 +91,7 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 	if len(res.Files) == 0 {
 		b.WriteString("\nNo reviewable file changed.\n")
 	}
+	seenRules := map[string]string{}
 	for i, f := range res.Files {
 		b.WriteString("\n## " + strconv.Itoa(i+1) + ". " + f.Path + "\n\n")
 		b.WriteString("Status: " + f.Status)
@@ -98,6 +102,7 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 		if f.Language != "" {
 			b.WriteString("Language: " + f.Language + "\n")
 		}
+		b.WriteString(fileRulesText(f, seenRules))
 		b.WriteString("\n### Diff\n\n")
 		writeFenced(&b, "diff", f.Diff)
 		switch {
@@ -174,4 +179,30 @@ func longestRun(s string, c byte) int {
 // oneLine folds a value shown on a header line onto one line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// fileRulesText renders a changed file's review rules for a prompt: the
+// whole text the first time a rule appears, a back reference afterwards.
+func fileRulesText(f ChangedFile, seen map[string]string) string {
+	r := strings.TrimSpace(f.Rules)
+	if r == "" {
+		return ""
+	}
+	label := ""
+	if f.RuleSource != "" {
+		label = " (" + f.RuleSource + ")"
+	}
+	if first, ok := seen[r]; ok {
+		return "Review rules" + label + ": the same as for " + first + ".\n"
+	}
+	seen[r] = f.Path
+	return "Review rules" + label + ":\n" + r + "\n"
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
 }

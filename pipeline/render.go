@@ -41,6 +41,9 @@ type CommentsInput struct {
 	} `json:"stats"`
 	// Excluded is the context's excluded[], for the coverage line.
 	Excluded []Excluded `json:"excluded,omitempty"`
+	// Coverage is the context's or merge's coverage; when absent it is
+	// computed from files, excluded and dropped.
+	Coverage *Coverage `json:"coverage,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -280,8 +283,16 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		b.WriteString(".\n\n")
 	}
 
-	// Coverage.
-	fmt.Fprintf(&b, "**Coverage:** %s reviewed", countNoun(len(in.Files), "changed file"))
+	// Coverage: how many changed files the review saw, so "no findings"
+	// never hides a partial review.
+	cov := CoverageOf(len(in.Files), in.Excluded)
+	if in.Coverage != nil {
+		cov = *in.Coverage
+	}
+	if cov.ContextDropped == 0 {
+		cov.ContextDropped = len(in.Dropped)
+	}
+	fmt.Fprintf(&b, "**Coverage:** %s", cov.Sentence())
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string
@@ -296,7 +307,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 			}
 			ex = append(ex, item)
 		}
-		fmt.Fprintf(&b, "; %d not reviewed: %s", len(in.Excluded), strings.Join(ex, ", "))
+		fmt.Fprintf(&b, ". Not reviewed: %s", strings.Join(ex, ", "))
 	}
 	b.WriteString(".\n\n")
 

@@ -254,7 +254,7 @@ func ExampleRenderComments() {
 	//
 	// Head `4f2a9c1e` (full review). 1 finding (1 medium): 1 on diff lines.
 	//
-	// **Coverage:** 1 changed file reviewed.
+	// **Coverage:** 1 of 1 changed file reviewed.
 	//
 	// Small change.
 	//

@@ -69,6 +69,13 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 			return ContextResult{}, Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
 		}
 	}
+	// Bad globs fail before any upstream call.
+	if _, err := CompileGlobs("include", in.Include); err != nil {
+		return ContextResult{}, err
+	}
+	if _, err := CompileGlobs("exclude", in.Exclude); err != nil {
+		return ContextResult{}, err
+	}
 	repo := Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
 	pr, err := src.PRs.PullRequest(ctx, repo, in.PRID)
 	if err != nil {
@@ -88,7 +95,7 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	}
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
-		PR: pr.PullRequest, Rules: in.Rules, Requirements: in.Requirements, ContextLines: contextLines,
+		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title
@@ -128,6 +135,15 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 			meta.Warnings = append(meta.Warnings, warns...)
 		}
 	}
+
+	// Rules come from the destination commit, never from the PR's head
+	// (read only now: a skipped review needs none).
+	gates, rules, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	meta.Gates, meta.PathRules = gates, rules
+	meta.Warnings = append(meta.Warnings, scopeWarnings...)
 
 	var raw []byte
 	if meta.Mode == "delta" {

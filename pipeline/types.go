@@ -59,6 +59,10 @@ type ChangedFile struct {
 	Source      string       `json:"source,omitempty"`
 	SourceRange *SourceRange `json:"sourceRange,omitempty"`
 	Needs       []Need       `json:"needs,omitempty"`
+	// Rules is the review guidance for this file from the winning rule
+	// layer; RuleSource names the layer and pattern (see RuleSet).
+	Rules      string `json:"rules,omitempty"`
+	RuleSource string `json:"ruleSource,omitempty"`
 }
 
 // Excluded is a changed file the review does not see, with the reason.

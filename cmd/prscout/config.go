@@ -30,6 +30,8 @@ type Config struct {
 	LocalRoot  string
 	Limits     pipeline.Limits
 	CacheBytes int64
+	// RulesFile is the service's rule file (the third rule layer).
+	RulesFile string
 
 	BitbucketBaseURL     string
 	BitbucketEmail       string
@@ -181,6 +183,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_MAX_PROMPT_CHARS", "max-prompt-chars", "review prompt budget in characters; met by dropping whole context files", gi, si))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.CacheBytes })
 	add(mk("PRSCOUT_CACHE_BYTES", "cache-bytes", "size of the per-replica (repository, commit, path) lookup cache", gy, sy))
+	g, s = str(func(c *Config) *string { return &c.RulesFile })
+	add(mk("PRSCOUT_RULES_FILE", "rules-file", "the service's review rule file (JSON: exclude, include, rules[{path, rule, merge_system_rule}]); below request and repository rules", g, s))
 
 	g, s = str(func(c *Config) *string { return &c.BitbucketBaseURL })
 	add(mk("PRSCOUT_BITBUCKET_BASE_URL", "bitbucket-base-url", "Bitbucket Cloud REST API base URL", g, s))
@@ -333,6 +337,11 @@ func (c Config) Validate() error {
 	if c.CacheBytes < 0 {
 		bad("PRSCOUT_CACHE_BYTES", "must not be negative")
 	}
+	if c.RulesFile != "" {
+		if _, err := loadRulesFile(c.RulesFile); err != nil {
+			bad("PRSCOUT_RULES_FILE", "%v", err)
+		}
+	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)
 	}
@@ -379,4 +388,21 @@ func isLoopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// loadRulesFile reads and checks a rule file (PRSCOUT_RULES_FILE, or the
+// CLI's --rules).
+func loadRulesFile(path string) (*pipeline.RuleFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read rule file: %w", err)
+	}
+	if len(data) > pipeline.MaxRulesBytes {
+		return nil, fmt.Errorf("rule file %s is over %d bytes", path, pipeline.MaxRulesBytes)
+	}
+	rf, err := pipeline.ParseRuleFile(data, path)
+	if err != nil {
+		return nil, err
+	}
+	return rf, nil
 }

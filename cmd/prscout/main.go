@@ -23,6 +23,8 @@ func commands() []command {
 		{"serve", "run the HTTP service", runServe},
 		{"validate-workflow", "check the JavaScript of n8n Code nodes in workflow exports", runValidateWorkflow},
 		{"deploy", "deploy one workflow through n8n's public API (gated, with backup and rollback)", runDeploy},
+		{"preview", "show which changed files a base..head review sees, with reasons and prompt sizes, without a model", runPreview},
+		{"rules", "rules check PATH...: show which rule layer and pattern win for each path", runRules},
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/prscout/prscout/api"
+	"github.com/prscout/prscout/pipeline"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -67,19 +68,27 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	if err != nil {
 		return fmt.Errorf("set up providers: %w", err)
 	}
+	var serviceRules *pipeline.RuleFile
+	if cfg.RulesFile != "" {
+		if serviceRules, err = loadRulesFile(cfg.RulesFile); err != nil {
+			return fmt.Errorf("PRSCOUT_RULES_FILE: %w", err)
+		}
+	}
 	srv := api.NewServer(api.Options{
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
-		Webhook:           p.webhook,
-		ParseWebhook:      p.parseWebhook,
-		Limits:            cfg.Limits,
-		CacheBytes:        cfg.CacheBytes,
-		MaxBodyBytes:      cfg.MaxBodyBytes,
-		APIKeys:           cfg.APIKeys,
-		KeepaliveInterval: cfg.KeepaliveInterval,
-		Ready:             p.ready,
-		Registry:          reg,
-		Metrics:           metrics,
-		Logger:            log,
+		Webhook:            p.webhook,
+		ParseWebhook:       p.parseWebhook,
+		Limits:             cfg.Limits,
+		ServiceRules:       serviceRules,
+		ServiceRulesSource: cfg.RulesFile,
+		CacheBytes:         cfg.CacheBytes,
+		MaxBodyBytes:       cfg.MaxBodyBytes,
+		APIKeys:            cfg.APIKeys,
+		KeepaliveInterval:  cfg.KeepaliveInterval,
+		Ready:              p.ready,
+		Registry:           reg,
+		Metrics:            metrics,
+		Logger:             log,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
