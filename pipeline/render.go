@@ -110,6 +110,10 @@ type Rendered struct {
 	Unanchored []Finding       `json:"unanchored"`
 	Stats      CommentStats    `json:"stats"`
 	Warnings   []string        `json:"warnings"`
+	// Coverage is what the summary's coverage line states: changed files
+	// reviewed, excluded by reason and dropped for budget, so a "no issues"
+	// answer never hides a partial review.
+	Coverage Coverage `json:"coverage"`
 }
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
@@ -153,6 +157,10 @@ func RenderComments(in CommentsInput) (Rendered, error) {
 	}
 
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []Finding{}, Warnings: []string{}}
+	out.Coverage = CoverageOf(len(in.Files), in.Excluded)
+	if in.Coverage != nil {
+		out.Coverage = *in.Coverage
+	}
 	out.Warnings = append(out.Warnings, parsed.Warnings...)
 	st := &out.Stats
 	st.ByAnchor = map[string]int{AnchorLine: 0, AnchorSnippet: 0, AnchorFile: 0, AnchorUnanchored: 0}
