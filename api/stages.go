@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 
@@ -33,13 +34,85 @@ func (st *stages) register(g *gin.RouterGroup) {
 	// call Bitbucket or Jira are those that can run long.
 	ka := st.s.keepalive
 	g.POST("/context", ka(st.context))
-	g.POST("/needs", ka(st.needs))
-	g.POST("/repository/batch", ka(st.batch))
-	g.POST("/merge", ka(st.merge))
+	g.POST("/needs", ka(jsonStage(st.s, st.needs, st.s.countNeeds)))
+	g.POST("/repository/batch", ka(jsonStage(st.s, st.batch, st.s.countBatch)))
+	g.POST("/merge", ka(jsonStage(st.s, st.merge, st.s.countMerge)))
 	g.POST("/comments", ka(st.comments))
 	g.POST("/workflows/validate", ka(st.validate))
 	g.POST("/preview", ka(st.preview))
-	g.POST("/rules/check", ka(st.rulesCheck))
+	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
+}
+
+// jsonStage is the shape most stages share: decode the request into In
+// (400s name the field), run the stage, count its answer and send it as
+// JSON; every error goes through writeError.
+func jsonStage[In, Out any](s *Server, run func(ctx context.Context, in In) (Out, error), count func(Out)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		var in In
+		if _, err := s.decodeJSON(c, &in); err != nil {
+			s.writeError(c, err)
+			return
+		}
+		out, err := run(c.Request.Context(), in)
+		if err != nil {
+			s.writeError(c, err)
+			return
+		}
+		if count != nil {
+			count(out)
+		}
+		c.JSON(http.StatusOK, out)
+	}
+}
+
+func (st *stages) needs(_ context.Context, in pipeline.NeedsInput) (pipeline.NeedsResult, error) {
+	return pipeline.Needs(in, st.s.opts.Limits)
+}
+
+func (s *Server) countNeeds(res pipeline.NeedsResult) {
+	m := s.metrics
+	m.NeedsAccepted.Add(float64(len(res.Requests)))
+	for _, r := range res.Rejected {
+		m.NeedsRejected.WithLabelValues(r.Reason).Inc()
+	}
+	if res.Skip {
+		m.NeedsPlaceholders.Inc()
+	}
+}
+
+func (st *stages) batch(ctx context.Context, in pipeline.BatchInput) (pipeline.BatchResult, error) {
+	if st.batcher == nil {
+		return pipeline.BatchResult{}, errNoRepository
+	}
+	return st.batcher.Run(ctx, in)
+}
+
+func (s *Server) countBatch(res pipeline.BatchResult) {
+	m := s.metrics
+	for _, r := range res.Results {
+		m.Lookups.WithLabelValues(r.Op, r.Outcome()).Inc()
+	}
+	m.CacheHits.Add(float64(res.Stats.CacheHits))
+	m.CacheMisses.Add(float64(res.Stats.UpstreamCalls))
+}
+
+func (st *stages) merge(_ context.Context, in pipeline.MergeInput) (pipeline.MergeResult, error) {
+	return pipeline.Merge(in, st.s.opts.Limits)
+}
+
+func (s *Server) countMerge(res pipeline.MergeResult) {
+	m := s.metrics
+	m.ContextDropped.Add(float64(len(res.Stats.Dropped)))
+	for kind, n := range res.Stats.Redactions {
+		m.Redactions.WithLabelValues(kind).Add(float64(n))
+	}
+	m.PromptChars.WithLabelValues("review").Observe(float64(res.Stats.PromptChars))
+}
+
+// rulesCheck explains which rule layer and pattern win for each path.
+func (st *stages) rulesCheck(ctx context.Context, in pipeline.RulesCheckInput) (pipeline.RulesCheckResult, error) {
+	in.ServiceRules, in.ServiceRulesSource = st.s.opts.ServiceRules, st.s.opts.ServiceRulesSource
+	return pipeline.RulesCheck(ctx, st.s.opts.Repo, in)
 }
 
 func (st *stages) context(c *gin.Context) {
@@ -124,91 +197,6 @@ func (st *stages) preview(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, res)
-}
-
-// rulesCheck explains which rule layer and pattern win for each path.
-func (st *stages) rulesCheck(c *gin.Context) {
-	s := st.s
-	var in pipeline.RulesCheckInput
-	if _, err := s.decodeJSON(c, &in); err != nil {
-		s.writeError(c, err)
-		return
-	}
-	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
-	res, err := pipeline.RulesCheck(c.Request.Context(), s.opts.Repo, in)
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, res)
-}
-
-func (st *stages) needs(c *gin.Context) {
-	s := st.s
-	var in pipeline.NeedsInput
-	if _, err := s.decodeJSON(c, &in); err != nil {
-		s.writeError(c, err)
-		return
-	}
-	res, err := pipeline.Needs(in, s.opts.Limits)
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	m := s.metrics
-	m.NeedsAccepted.Add(float64(len(res.Requests)))
-	for _, r := range res.Rejected {
-		m.NeedsRejected.WithLabelValues(r.Reason).Inc()
-	}
-	if res.Skip {
-		m.NeedsPlaceholders.Inc()
-	}
-	c.JSON(http.StatusOK, res)
-}
-
-func (st *stages) batch(c *gin.Context) {
-	s := st.s
-	var in pipeline.BatchInput
-	if _, err := s.decodeJSON(c, &in); err != nil {
-		s.writeError(c, err)
-		return
-	}
-	if st.batcher == nil {
-		s.writeError(c, errNoRepository)
-		return
-	}
-	res, err := st.batcher.Run(c.Request.Context(), in)
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	m := s.metrics
-	for _, r := range res.Results {
-		m.Lookups.WithLabelValues(r.Op, r.Outcome()).Inc()
-	}
-	m.CacheHits.Add(float64(res.Stats.CacheHits))
-	m.CacheMisses.Add(float64(res.Stats.UpstreamCalls))
-	c.JSON(http.StatusOK, res)
-}
-
-func (st *stages) merge(c *gin.Context) {
-	s := st.s
-	var in pipeline.MergeInput
-	if _, err := s.decodeJSON(c, &in); err != nil {
-		s.writeError(c, err)
-		return
-	}
-	res, err := pipeline.Merge(in, s.opts.Limits)
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	s.metrics.ContextDropped.Add(float64(len(res.Stats.Dropped)))
-	for kind, n := range res.Stats.Redactions {
-		s.metrics.Redactions.WithLabelValues(kind).Add(float64(n))
-	}
-	s.metrics.PromptChars.WithLabelValues("review").Observe(float64(res.Stats.PromptChars))
 	c.JSON(http.StatusOK, res)
 }
 
