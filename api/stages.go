@@ -115,23 +115,33 @@ func (st *stages) rulesCheck(ctx context.Context, in pipeline.RulesCheckInput) (
 	return pipeline.RulesCheck(ctx, st.s.opts.Repo, in)
 }
 
-func (st *stages) context(c *gin.Context) {
-	s := st.s
+// contextRequest reads a /v1/context-shaped request (also used by
+// /v1/preview): the body, a raw webhook or the stage's own fields, the
+// provider check and the service's rule file.
+func (s *Server) contextRequest(c *gin.Context) (pipeline.ContextInput, error) {
 	data, err := s.readBody(c)
 	if err != nil {
-		s.writeError(c, err)
-		return
+		return pipeline.ContextInput{}, err
 	}
 	in, err := s.contextInput(data)
 	if err != nil {
+		return in, err
+	}
+	if s.opts.Repo == nil || s.opts.Diffs == nil {
+		return in, errNoRepository
+	}
+	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
+	return in, nil
+}
+
+func (st *stages) context(c *gin.Context) {
+	s := st.s
+	in, err := s.contextRequest(c)
+	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	if s.opts.Repo == nil || s.opts.Diffs == nil {
-		s.writeError(c, errNoRepository)
-		return
-	}
-	res, err := pipeline.Context(c.Request.Context(), s.contextSources(), s.withServiceRules(in), s.opts.Limits)
+	res, err := pipeline.Context(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -148,12 +158,6 @@ func (st *stages) context(c *gin.Context) {
 
 func (s *Server) contextSources() pipeline.ContextSources {
 	return pipeline.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
-}
-
-// withServiceRules adds the service's rule file to a request.
-func (s *Server) withServiceRules(in pipeline.ContextInput) pipeline.ContextInput {
-	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
-	return in
 }
 
 // countContext turns a context answer into metrics: one gate decision per
@@ -178,21 +182,12 @@ func (s *Server) countContext(res pipeline.ContextResult) {
 // is excluded). It counts no metrics: nothing is reviewed.
 func (st *stages) preview(c *gin.Context) {
 	s := st.s
-	data, err := s.readBody(c)
+	in, err := s.contextRequest(c)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	in, err := s.contextInput(data)
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	if s.opts.Repo == nil || s.opts.Diffs == nil {
-		s.writeError(c, errNoRepository)
-		return
-	}
-	res, err := pipeline.Preview(c.Request.Context(), s.contextSources(), s.withServiceRules(in), s.opts.Limits)
+	res, err := pipeline.Preview(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
