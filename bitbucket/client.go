@@ -230,6 +230,18 @@ func checkRepo(repo pipeline.Repo) error {
 
 // Revisions are commit ids, branch or tag names; refuse what could change
 // the URL's meaning (".." splits diff specs).
+// checkRange checks a repository and the two revisions of a range, naming
+// the field at fault.
+func checkRange(repo pipeline.Repo, fieldA, a, fieldB, b string) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	if err := checkRev(fieldA, a); err != nil {
+		return err
+	}
+	return checkRev(fieldB, b)
+}
+
 func checkRev(field, rev string) error {
 	if rev == "" || strings.Contains(rev, "..") || strings.ContainsAny(rev, " \t\r\n?#\\~^:") {
 		return pipeline.Invalidf(field, "invalid revision %q", rev)
@@ -281,16 +293,6 @@ func prInfo(pr wirePR) pipeline.PullRequestInfo {
 	}
 }
 
-// sameCommit compares commit ids that may be abbreviated: one must be a
-// prefix of the other, and both at least 7 hex digits long.
-func sameCommit(a, b string) bool {
-	a, b = strings.ToLower(a), strings.ToLower(b)
-	if len(a) < 7 || len(b) < 7 {
-		return a == b && a != ""
-	}
-	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
-}
-
 // IsAncestor reports whether ancestor is head or one of its ancestors: GET
 // /repositories/{workspace}/{repo_slug}/merge-base/{ancestor}..{head} equals
 // ancestor. Ids may be abbreviated.
@@ -301,16 +303,10 @@ func sameCommit(a, b string) bool {
 // accepted in the revspec. An unknown commit, or histories without a common
 // ancestor, wrap pipeline.ErrNotFound.
 func (c *Client) IsAncestor(ctx context.Context, repo pipeline.Repo, ancestor, head string) (bool, error) {
-	if err := checkRepo(repo); err != nil {
+	if err := checkRange(repo, "ancestor", ancestor, "head", head); err != nil {
 		return false, err
 	}
-	if err := checkRev("ancestor", ancestor); err != nil {
-		return false, err
-	}
-	if err := checkRev("head", head); err != nil {
-		return false, err
-	}
-	if sameCommit(ancestor, head) {
+	if pipeline.SameCommit(ancestor, head) {
 		return true, nil
 	}
 	ctx, cancel := c.bound(ctx)
@@ -319,7 +315,7 @@ func (c *Client) IsAncestor(ctx context.Context, repo pipeline.Repo, ancestor, h
 	if err != nil {
 		return false, fmt.Errorf("merge base of %s and %s: %w", ancestor, head, err)
 	}
-	return sameCommit(mb.Hash, ancestor), nil
+	return pipeline.SameCommit(mb.Hash, ancestor), nil
 }
 
 // ResolveCommit expands a revision to a full commit id: GET
@@ -372,13 +368,7 @@ func diffSpec(base, head string) string {
 // pipeline.ErrTooLarge (see IsDiffTooLarge); so does a diff over
 // Config.MaxDiffBytes.
 func (c *Client) Diff(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]byte, error) {
-	if err := checkRepo(repo); err != nil {
-		return nil, err
-	}
-	if err := checkRev("base", base); err != nil {
-		return nil, err
-	}
-	if err := checkRev("head", head); err != nil {
+	if err := checkRange(repo, "base", base, "head", head); err != nil {
 		return nil, err
 	}
 	ctx, cancel := c.bound(ctx)
@@ -444,13 +434,7 @@ type DiffstatEntry struct {
 // /repositories/{workspace}/{repo_slug}/diffstat/{head}..{base}?renames=true&topic=...
 // following `next` links. opts.ContextLines is ignored.
 func (c *Client) Diffstat(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]DiffstatEntry, error) {
-	if err := checkRepo(repo); err != nil {
-		return nil, err
-	}
-	if err := checkRev("base", base); err != nil {
-		return nil, err
-	}
-	if err := checkRev("head", head); err != nil {
+	if err := checkRange(repo, "base", base, "head", head); err != nil {
 		return nil, err
 	}
 	ctx, cancel := c.bound(ctx)

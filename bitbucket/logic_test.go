@@ -196,8 +196,8 @@ func TestSameCommit(t *testing.T) {
 		{"main", "main", true},
 	}
 	for _, tt := range tests {
-		if got := sameCommit(tt.a, tt.b); got != tt.want {
-			t.Errorf("sameCommit(%q, %q) = %v", tt.a, tt.b, got)
+		if got := pipeline.SameCommit(tt.a, tt.b); got != tt.want {
+			t.Errorf("SameCommit(%q, %q) = %v", tt.a, tt.b, got)
 		}
 	}
 }

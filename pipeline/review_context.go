@@ -100,7 +100,7 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title
 	}
-	if reviewed != "" && sameCommit(reviewed, pr.SourceCommit) {
+	if reviewed != "" && SameCommit(reviewed, pr.SourceCommit) {
 		meta.Mode, meta.Head = "skip", reviewed
 		return AssembleContext(ctx, src.Repo, meta, nil, lim)
 	}
@@ -116,7 +116,7 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	meta.Head, meta.Base = head, base
 	if reviewed != "" {
 		switch anc, err := src.PRs.IsAncestor(ctx, repo, reviewed, head); {
-		case sameCommit(reviewed, head):
+		case SameCommit(reviewed, head):
 			meta.Mode = "skip"
 			return AssembleContext(ctx, src.Repo, meta, nil, lim)
 		case err != nil:
@@ -157,8 +157,10 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 	return AssembleContext(ctx, src.Repo, meta, raw, lim)
 }
 
-// sameCommit compares commit ids that may be abbreviated on one side.
-func sameCommit(a, b string) bool {
+// SameCommit compares commit ids that may be abbreviated (Bitbucket's
+// webhooks and links carry 12-digit ids): one must be a prefix of the other,
+// and both at least 7 hex digits long, else they must be equal.
+func SameCommit(a, b string) bool {
 	a, b = strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b))
 	if len(a) < 7 || len(b) < 7 {
 		return a == b && a != ""
