@@ -484,15 +484,7 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 	if opts.ContextLines < 0 {
 		return nil, pipeline.Invalidf("contextLines", "must not be negative")
 	}
-	baseID, err := commitID(ctx, dir, base)
-	if err != nil {
-		return nil, err
-	}
-	headID, err := commitID(ctx, dir, head)
-	if err != nil {
-		return nil, err
-	}
-	from, err := diffFrom(ctx, dir, base, head, baseID, headID, opts)
+	from, headID, err := diffRange(ctx, dir, base, head, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -512,21 +504,30 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 	return out, nil
 }
 
-// diffFrom is the commit a diff starts from: base itself with opts.TwoDot,
-// otherwise the merge base of base and head (`git merge-base`).
-func diffFrom(ctx context.Context, dir, base, head, baseID, headID string, opts pipeline.DiffOptions) (string, error) {
+// diffRange resolves base and head and returns the commit a diff starts
+// from (base itself with opts.TwoDot, otherwise the merge base of base and
+// head, `git merge-base`) and the head commit id: the range Diff and
+// ChangedPaths share.
+func diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOptions) (from, headID string, err error) {
+	baseID, err := commitID(ctx, dir, base)
+	if err != nil {
+		return "", "", err
+	}
+	if headID, err = commitID(ctx, dir, head); err != nil {
+		return "", "", err
+	}
 	if opts.TwoDot {
-		return baseID, nil
+		return baseID, headID, nil
 	}
 	out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
 	if err != nil {
 		var ge *gitError
 		if errors.As(err, &ge) && ge.Code == 1 {
-			return "", fmt.Errorf("no merge base between %s and %s: %w", base, head, pipeline.ErrNotFound)
+			return "", "", fmt.Errorf("no merge base between %s and %s: %w", base, head, pipeline.ErrNotFound)
 		}
-		return "", fmt.Errorf("find merge base: %w", err)
+		return "", "", fmt.Errorf("find merge base: %w", err)
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(string(out)), headID, nil
 }
 
 // ChangedPaths lists the new paths of the files Diff would show, deleted
@@ -537,15 +538,7 @@ func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, h
 	if err != nil {
 		return nil, err
 	}
-	baseID, err := commitID(ctx, dir, base)
-	if err != nil {
-		return nil, err
-	}
-	headID, err := commitID(ctx, dir, head)
-	if err != nil {
-		return nil, err
-	}
-	from, err := diffFrom(ctx, dir, base, head, baseID, headID, opts)
+	from, headID, err := diffRange(ctx, dir, base, head, opts)
 	if err != nil {
 		return nil, err
 	}
