@@ -127,20 +127,18 @@ func describeGoType(kind string) string {
 	return "a " + kind
 }
 
+// jsonKind names a decoded value's kind with its article, for messages.
 func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
+	switch k := rawKind(v); k {
+	case "null":
+		return k
+	case "bool":
 		return "a boolean"
-	case float64, json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
+	case "array", "object":
+		return "an " + k
+	default:
+		return "a " + k
 	}
-	return "an object"
 }
 
 // locateField turns encoding/json's dotted field ("files.path") into a path
