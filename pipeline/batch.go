@@ -101,26 +101,7 @@ type Batcher struct {
 // commit cache (contents, listings and keys); 0 disables it. Zero limits
 // take DefaultLimits' values.
 func NewBatcher(repo Repository, lim Limits, cacheBytes int64) *Batcher {
-	def := DefaultLimits()
-	if lim.BatchMax <= 0 {
-		lim.BatchMax = def.BatchMax
-	}
-	if lim.BatchParallel <= 0 {
-		lim.BatchParallel = def.BatchParallel
-	}
-	if lim.LookupTimeout <= 0 {
-		lim.LookupTimeout = def.LookupTimeout
-	}
-	if lim.MaxFileBytes <= 0 {
-		lim.MaxFileBytes = def.MaxFileBytes
-	}
-	if lim.MaxListEntries <= 0 {
-		lim.MaxListEntries = def.MaxListEntries
-	}
-	if lim.MaxPathLen <= 0 {
-		lim.MaxPathLen = def.MaxPathLen
-	}
-	return &Batcher{repo: repo, lim: lim, cache: newLookupCache(cacheBytes)}
+	return &Batcher{repo: repo, lim: lim.WithDefaults(), cache: newLookupCache(cacheBytes)}
 }
 
 // CacheStats returns the number of cached lookups and the bytes they weigh

@@ -180,15 +180,12 @@ func CollectContext(ctx context.Context, repo Repository, diffs DiffSource, in C
 	if strings.TrimSpace(in.Base) == "" {
 		return ContextResult{}, Invalidf("base", "required")
 	}
-	contextLines := lim.ContextLines
+	contextLines := lim.WithDefaults().ContextLines
 	if in.ContextLines != nil {
 		contextLines = *in.ContextLines
 		if contextLines < 0 || contextLines > MaxContextLines {
 			return ContextResult{}, Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
 		}
-	}
-	if contextLines < 0 {
-		contextLines = 30
 	}
 	r := Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
 	head, err := resolveField(ctx, repo, r, "head", in.Head)
@@ -294,9 +291,7 @@ func AssembleContext(ctx context.Context, repo Repository, meta ContextMeta, raw
 		res.Skip = true
 		return res, nil
 	}
-	if lim.FullSourceLines <= 0 {
-		lim.FullSourceLines = DefaultLimits().FullSourceLines
-	}
+	lim.FullSourceLines = lim.WithDefaults().FullSourceLines
 	pad := meta.ContextLines
 	if pad < 0 {
 		pad = 0

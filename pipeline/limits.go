@@ -18,6 +18,36 @@ type Limits struct {
 	MaxPromptChars  int           // review prompt budget
 }
 
+// WithDefaults returns l with every zero or negative field set to
+// DefaultLimits' value (ContextLines only when negative: 0 lines of context
+// is a valid choice). Stages call it so that a zero Limits works.
+func (l Limits) WithDefaults() Limits {
+	d := DefaultLimits()
+	set := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	set(&l.NeedsTotal, d.NeedsTotal)
+	set(&l.NeedsPerFile, d.NeedsPerFile)
+	set(&l.FullSourceLines, d.FullSourceLines)
+	set(&l.MaxPathLen, d.MaxPathLen)
+	set(&l.MaxListEntries, d.MaxListEntries)
+	set(&l.BatchMax, d.BatchMax)
+	set(&l.BatchParallel, d.BatchParallel)
+	set(&l.MaxPromptChars, d.MaxPromptChars)
+	if l.ContextLines < 0 {
+		l.ContextLines = d.ContextLines
+	}
+	if l.MaxFileBytes <= 0 {
+		l.MaxFileBytes = d.MaxFileBytes
+	}
+	if l.LookupTimeout <= 0 {
+		l.LookupTimeout = d.LookupTimeout
+	}
+	return l
+}
+
 // DefaultLimits returns the seed's limits.
 func DefaultLimits() Limits {
 	return Limits{

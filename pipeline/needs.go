@@ -125,13 +125,8 @@ type proposal struct {
 // are normalized. The seed removed '?' and '#' characters; here the query and
 // fragment are cut.
 func Needs(in NeedsInput, lim Limits) (NeedsResult, error) {
+	lim = lim.WithDefaults()
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
-	if total <= 0 {
-		total = DefaultLimits().NeedsTotal
-	}
-	if perFile <= 0 {
-		perFile = DefaultLimits().NeedsPerFile
-	}
 	switch {
 	case strings.TrimSpace(in.Workspace) == "":
 		return NeedsResult{}, Invalidf("workspace", "missing: the repository workspace is required")

@@ -376,11 +376,7 @@ func isDrivePath(p string) bool {
 // it (ReasonEmpty), list_dir callers may list the root. The batch stage uses
 // this as its last line of defence.
 func CheckRequestPath(raw string, lim Limits) (clean, reason string, err error) {
-	maxLen := lim.MaxPathLen
-	if maxLen <= 0 {
-		maxLen = DefaultLimits().MaxPathLen
-	}
-	p, err := NormalizePath(raw, maxLen)
+	p, err := NormalizePath(raw, lim.WithDefaults().MaxPathLen)
 	if err != nil {
 		return "", ReasonOf(err), err
 	}

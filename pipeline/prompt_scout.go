@@ -28,13 +28,8 @@ Answer with a single JSON object and nothing else (no prose, no Markdown fence),
 // labelled windows) and finally the excluded files with their reasons. The
 // output depends only on its input, in file order.
 func ScoutPrompt(res ContextResult, lim Limits) Prompt {
+	lim = lim.WithDefaults()
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
-	if total <= 0 {
-		total = DefaultLimits().NeedsTotal
-	}
-	if perFile <= 0 {
-		perFile = DefaultLimits().NeedsPerFile
-	}
 	system := strings.NewReplacer("%TOTAL%", strconv.Itoa(total), "%PERFILE%", strconv.Itoa(perFile)).Replace(scoutSystem)
 
 	size := 4096 + len(res.Rules) + len(res.Requirements) + len(res.PR.Description)
