@@ -455,7 +455,7 @@ func (b *Batcher) errorResult(ctx context.Context, k lookupKey, err error) Looku
 		msg, reason := b.ctxFailure(ctx, err)
 		return lookupFailure(k.Op, k.Path, msg, reason)
 	case errors.Is(err, ErrNotFound):
-		return lookupFailure(k.Op, k.Path, "not found at "+lookupShortCommit(k.Commit), LookupNotFound)
+		return lookupFailure(k.Op, k.Path, "not found at "+ShortCommit(k.Commit), LookupNotFound)
 	case errors.Is(err, ErrTooLarge):
 		size := int64(-1)
 		if errors.As(err, &sizer) {
@@ -533,14 +533,6 @@ func batchDefault(a, b string) string {
 		return a
 	}
 	return strings.TrimSpace(b)
-}
-
-// lookupShortCommit abbreviates a commit id to 12 characters, as logs show it.
-func lookupShortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // clipEcho cuts s to at most n bytes on a rune boundary, marking the cut. Used

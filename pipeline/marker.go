@@ -144,7 +144,7 @@ func Fingerprint(path, title, code string) string {
 }
 
 func normalizeTitle(t string) string {
-	return strings.TrimRight(strings.ToLower(collapseSpace(t)), ".!:;, ")
+	return strings.TrimRight(strings.ToLower(OneLine(t)), ".!:;, ")
 }
 
 // stripMarkers removes every line of model-written text that could be read

@@ -116,7 +116,7 @@ func contextChunk(it contextItem) string {
 	if v.OK {
 		return contextSection(it)
 	}
-	return fmt.Sprintf("\n## Could not read %s %s: %s\n", reviewOrDash(v.Op), reviewDisplayPath(v.Path), reviewOneLine(v.Error))
+	return fmt.Sprintf("\n## Could not read %s %s: %s\n", reviewOrDash(v.Op), reviewDisplayPath(v.Path), OneLine(v.Error))
 }
 
 // contextSection is an item's whole content as the prompt shows it when
@@ -228,13 +228,8 @@ func reviewLineCount(s string) int {
 
 func reviewField(b *strings.Builder, name, value string) {
 	if value = strings.TrimSpace(value); value != "" {
-		fmt.Fprintf(b, "%s: %s\n", name, reviewOneLine(value))
+		fmt.Fprintf(b, "%s: %s\n", name, OneLine(value))
 	}
-}
-
-// reviewOneLine keeps a metadata value on its line.
-func reviewOneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 func reviewOrNone(s string) string {
@@ -248,12 +243,12 @@ func reviewOrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
-	return reviewOneLine(s)
+	return OneLine(s)
 }
 
 func reviewDisplayPath(p string) string {
 	if p == "" {
 		return "/ (repository root)"
 	}
-	return reviewOneLine(p)
+	return OneLine(p)
 }

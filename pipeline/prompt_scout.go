@@ -45,10 +45,10 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 	if res.PR.Title != "" || res.PR.Description != "" {
 		b.WriteString("# Pull request\n\n")
 		if res.PR.Title != "" {
-			b.WriteString("Title: " + oneLine(res.PR.Title) + "\n")
+			b.WriteString("Title: " + OneLine(res.PR.Title) + "\n")
 		}
 		if res.PR.SourceBranch != "" || res.PR.DestinationBranch != "" {
-			b.WriteString("Branches: " + oneLine(res.PR.SourceBranch) + " -> " + oneLine(res.PR.DestinationBranch) + "\n")
+			b.WriteString("Branches: " + OneLine(res.PR.SourceBranch) + " -> " + OneLine(res.PR.DestinationBranch) + "\n")
 		}
 		if d := strings.TrimSpace(res.PR.Description); d != "" {
 			b.WriteString("\nDescription:\n" + d + "\n")
@@ -58,13 +58,13 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 	if len(res.Jira) > 0 {
 		b.WriteString("# Jira requirements\n\n")
 		for _, is := range res.Jira {
-			b.WriteString("## " + oneLine(is.Key))
+			b.WriteString("## " + OneLine(is.Key))
 			if is.Summary != "" {
-				b.WriteString(": " + oneLine(is.Summary))
+				b.WriteString(": " + OneLine(is.Summary))
 			}
 			b.WriteString("\n")
 			if is.Status != "" {
-				b.WriteString("Status: " + oneLine(is.Status) + "\n")
+				b.WriteString("Status: " + OneLine(is.Status) + "\n")
 			}
 			if d := strings.TrimSpace(is.Description); d != "" {
 				b.WriteString("\n" + d + "\n")
@@ -107,7 +107,7 @@ func ScoutPrompt(res ContextResult, lim Limits) Prompt {
 			b.WriteString("\n### New source (only lines " + rangeLabel(*f.SourceRange) + " shown; each window starts with a \"--- lines a-b of n ---\" label)\n\n")
 			writeFenced(&b, f.Language, f.Source)
 		default:
-			b.WriteString("\n### New source (whole file, " + plural(f.SourceRange.Total, "line") + ")\n\n")
+			b.WriteString("\n### New source (whole file, " + CountNoun(f.SourceRange.Total, "line") + ")\n\n")
 			writeFenced(&b, f.Language, f.Source)
 		}
 	}
@@ -132,14 +132,6 @@ func noSourceReason(f ChangedFile) string {
 		return "no line changed (a rename or mode change only)"
 	}
 	return "the file is empty or could not be read (see warnings); the diff is all there is"
-}
-
-// plural renders "1 line" or "n lines".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // writeFenced writes text in a Markdown code fence longer than any backtick
@@ -169,11 +161,6 @@ func longestRun(s string, c byte) int {
 		}
 	}
 	return best
-}
-
-// oneLine folds a value shown on a header line onto one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // fileRulesText renders a changed file's review rules for a prompt: the

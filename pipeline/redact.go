@@ -304,5 +304,5 @@ func containsAny(s string, words []string) bool {
 
 // redactionNote is the prompt line that says secrets were redacted.
 func redactionNote(n int) string {
-	return "Note: prscout replaced " + plural(n, "secret") + " (keys, tokens, passwords) found in the diffs and sources with [REDACTED:<kind>] before building this prompt. Do not ask for them; do report a committed secret as an issue.\n\n"
+	return "Note: prscout replaced " + CountNoun(n, "secret") + " (keys, tokens, passwords) found in the diffs and sources with [REDACTED:<kind>] before building this prompt. Do not ask for them; do report a committed secret as an issue.\n\n"
 }

@@ -254,7 +254,7 @@ func severityLabel(s string) string {
 
 func inlineBody(f Finding, fp string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** · %s\n", severityLabel(f.Severity), inlineText(f.Title))
+	fmt.Fprintf(&b, "**%s** · %s\n", severityLabel(f.Severity), OneLine(f.Title))
 	if body := strings.TrimSpace(f.Body); body != "" {
 		b.WriteString("\n")
 		b.WriteString(body)
@@ -274,7 +274,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	if in.Mode == "delta" {
 		mode = "delta review: changes since the last reviewed commit"
 	}
-	fmt.Fprintf(&b, "Head `%s` (%s). ", shortSHA(ref), mode)
+	fmt.Fprintf(&b, "Head `%s` (%s). ", ShortCommit(ref), mode)
 	if len(rows) == 0 {
 		b.WriteString("No findings.\n\n")
 	} else {
@@ -284,7 +284,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
 		}
-		fmt.Fprintf(&b, "%s (%s): %d on diff lines", countNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
+		fmt.Fprintf(&b, "%s (%s): %d on diff lines", CountNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
 		if st.Unanchored > 0 {
 			fmt.Fprintf(&b, ", %d below", st.Unanchored)
 		}
@@ -311,7 +311,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 			}
 			item := codeSpan(e.Path)
 			if e.Reason != "" {
-				item += " (" + inlineText(e.Reason) + ")"
+				item += " (" + OneLine(e.Reason) + ")"
 			}
 			ex = append(ex, item)
 		}
@@ -341,7 +341,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		b.WriteString("### Findings\n\n")
 		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
 		for _, r := range sorted {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", severityLabel(r.f.Severity), cell(where(r)), cell(inlineText(r.f.Title)))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", severityLabel(r.f.Severity), cell(where(r)), cell(OneLine(r.f.Title)))
 		}
 		b.WriteString("\n")
 	}
@@ -357,7 +357,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		sort.SliceStable(off, func(i, j int) bool { return severityRank(off[i].f.Severity) < severityRank(off[j].f.Severity) })
 		fmt.Fprintf(&b, "### Not on a diff line (%d)\n\n", len(off))
 		for _, r := range off {
-			fmt.Fprintf(&b, "#### %s: %s\n\n", severityLabel(r.f.Severity), inlineText(r.f.Title))
+			fmt.Fprintf(&b, "#### %s: %s\n\n", severityLabel(r.f.Severity), OneLine(r.f.Title))
 			fmt.Fprintf(&b, "%s: %s.\n\n", where(r), r.a.Reason)
 			if body := strings.TrimSpace(r.f.Body); body != "" {
 				b.WriteString(body)
@@ -417,7 +417,7 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 			if reason == "" {
 				reason = "unknown error"
 			}
-			result = "failed: " + inlineText(reason)
+			result = "failed: " + OneLine(reason)
 			st.ContextFailed++
 		}
 		rows = append(rows, [3]string{c.Path, opOr(c.Op), result})
@@ -444,7 +444,7 @@ func droppedText(d DroppedContext) string {
 	case "over_budget":
 		s += ": the changed files alone fill the budget"
 	default:
-		s += ": " + inlineText(r)
+		s += ": " + OneLine(r)
 	}
 	return s
 }
@@ -467,40 +467,10 @@ func where(r findingRow) string {
 	}
 }
 
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
-}
-
-func countNoun(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// inlineText makes text safe for one line: whitespace runs (newlines
-// included) become one space.
-func inlineText(s string) string { return collapseSpace(s) }
-
-// cell makes text safe inside a pipe-table cell: one line (tables cannot
-// hold line breaks on Bitbucket) and every '|' escaped.
-func cell(s string) string {
-	s = collapseSpace(s)
-	s = strings.ReplaceAll(s, `\|`, `|`)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	if s == "" {
-		return " "
-	}
-	return s
-}
-
 // codeSpan wraps s in a backtick code span long enough for the backticks s
 // holds (CommonMark), on one line.
 func codeSpan(s string) string {
-	s = collapseSpace(s)
+	s = OneLine(s)
 	if s == "" {
 		return "``"
 	}
@@ -565,4 +535,16 @@ func fenceRun(t string) string {
 		return ""
 	}
 	return t[:n]
+}
+
+// cell makes text safe inside a pipe-table cell: one line (tables cannot
+// hold line breaks on Bitbucket) and every '|' escaped.
+func cell(s string) string {
+	s = OneLine(s)
+	s = strings.ReplaceAll(s, `\|`, `|`)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if s == "" {
+		return " "
+	}
+	return s
 }

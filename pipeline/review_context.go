@@ -120,9 +120,9 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 			meta.Mode = "skip"
 			return AssembleContext(ctx, src.Repo, meta, nil, lim)
 		case err != nil:
-			meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", short(reviewed), err))
+			meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", ShortCommit(reviewed), err))
 		case !anc:
-			meta.Warnings = append(meta.Warnings, fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", short(reviewed), short(head)))
+			meta.Warnings = append(meta.Warnings, fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", ShortCommit(reviewed), ShortCommit(head)))
 		default:
 			meta.Mode = "delta"
 		}
@@ -155,22 +155,4 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim Lim
 		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
 	}
 	return AssembleContext(ctx, src.Repo, meta, raw, lim)
-}
-
-// SameCommit compares commit ids that may be abbreviated (Bitbucket's
-// webhooks and links carry 12-digit ids): one must be a prefix of the other,
-// and both at least 7 hex digits long, else they must be equal.
-func SameCommit(a, b string) bool {
-	a, b = strings.ToLower(strings.TrimSpace(a)), strings.ToLower(strings.TrimSpace(b))
-	if len(a) < 7 || len(b) < 7 {
-		return a == b && a != ""
-	}
-	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
-}
-
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
 }

@@ -429,7 +429,7 @@ func (p *reviewParser) findings(a []any) []Finding {
 		f := Finding{
 			Path:         strings.TrimSpace(reviewString(m, "path", "file", "filePath", "file_path", "filename")),
 			ExistingCode: reviewString(m, "existingCode", "existing_code", "code", "snippet"),
-			Title:        collapseSpace(reviewString(m, "title", "summary", "name")),
+			Title:        OneLine(reviewString(m, "title", "summary", "name")),
 			Body:         strings.TrimSpace(reviewString(m, "body", "comment", "message", "description", "details", "text")),
 		}
 		for _, k := range []string{"line", "lineNumber", "line_number", "startLine", "start_line", "newLine"} {
@@ -448,7 +448,7 @@ func (p *reviewParser) findings(a []any) []Finding {
 			continue
 		}
 		if f.Title == "" {
-			f.Title = clipRunes(collapseSpace(reviewFirstLine(f.Body)), 100)
+			f.Title = clipRunes(OneLine(reviewFirstLine(f.Body)), 100)
 		}
 		rawSev := reviewString(m, "severity", "level", "priority")
 		sev, exact := NormalizeSeverity(rawSev)
@@ -612,11 +612,6 @@ func reviewFirstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// collapseSpace collapses all whitespace runs (newlines included) to one space.
-func collapseSpace(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }
 
 // clipRunes cuts s to at most n runes, marking the cut with "…".

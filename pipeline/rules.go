@@ -264,7 +264,7 @@ func BuiltinRule(p string) string { return builtinRules[Language(p)] }
 // missing file is no layer; an unreadable or invalid one is a warning and no
 // layer, so a broken rule file never stops a review.
 func loadRepoRules(ctx context.Context, repo Repository, r Repo, commit string) (*RuleFile, string, string) {
-	source := RepoRulesPath + "@" + short(commit)
+	source := RepoRulesPath + "@" + ShortCommit(commit)
 	data, err := repo.ReadFile(ctx, r, commit, RepoRulesPath, MaxRulesBytes)
 	switch {
 	case errors.Is(err, ErrNotFound), errors.Is(err, ErrNotDir):
@@ -277,28 +277,4 @@ func loadRepoRules(ctx context.Context, repo Repository, r Repo, commit string) 
 		return nil, source, fmt.Sprintf("%s ignored: %v", source, err)
 	}
 	return rf, source, ""
-}
-
-// scopeOf compiles the request's globs and rule layers (the repository's
-// read at base) into the gates and rule set of a review. Bad request globs
-// are *InvalidError values; a bad repository rule file is a warning.
-func scopeOf(ctx context.Context, repo Repository, r Repo, base string, in ContextInput) (FileGates, *RuleSet, []string, error) {
-	include, err := CompileGlobs("include", in.Include)
-	if err != nil {
-		return FileGates{}, nil, nil, err
-	}
-	exclude, err := CompileGlobs("exclude", in.Exclude)
-	if err != nil {
-		return FileGates{}, nil, nil, err
-	}
-	var warnings []string
-	repoRules, source, warn := loadRepoRules(ctx, repo, r, base)
-	if warn != "" {
-		warnings = append(warnings, warn)
-	}
-	rs, err := NewRuleSet(in.Rules.File, repoRules, source, in.ServiceRules, in.ServiceRulesSource)
-	if err != nil {
-		return FileGates{}, nil, warnings, err
-	}
-	return rs.Gates(include, exclude), rs, warnings, nil
 }
