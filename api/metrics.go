@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // Metrics are prscout's Prometheus metrics, registered on an injected
@@ -51,13 +52,13 @@ var (
 		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
 		"/v1/workflows/validate", "/v1/webhooks/bitbucket", "/v1/preview", "/v1/rules/check",
 	}
-	knownNeedsReasons   = pipeline.Reasons
+	knownNeedsReasons   = scope.Reasons
 	knownLookupOutcomes = []string{
 		"ok", pipeline.LookupNotFound, pipeline.LookupBinary, pipeline.LookupTooLarge, pipeline.LookupIsDir,
 		pipeline.LookupNotDir, pipeline.LookupSecret, pipeline.LookupTimeout, pipeline.LookupCancelled,
 		pipeline.LookupUpstream, pipeline.LookupBatchLimit, pipeline.LookupUnsupportedOp,
 		pipeline.LookupMissingRepo, pipeline.LookupInvalidRepo, pipeline.LookupRefNotFound,
-		pipeline.ReasonParentEscape, pipeline.ReasonEmpty,
+		scope.ReasonParentEscape, scope.ReasonEmpty,
 	}
 	knownReviewModes  = []string{"full", "delta", "skip"}
 	knownAnchors      = []string{"line", "snippet", "file", "unanchored"}
@@ -179,7 +180,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, r := range pipeline.GateOrder {
 		m.ContextFiles.WithLabelValues(r)
 	}
-	for _, k := range pipeline.SecretKinds {
+	for _, k := range scope.SecretKinds {
 		m.Redactions.WithLabelValues(k)
 	}
 	for _, mode := range knownReviewModes {

@@ -24,7 +24,11 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/gate"
+	"github.com/prscout/prscout/pipeline/lookup"
+	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // The tests below keep api/openapi.yaml honest: routes, field names and
@@ -280,17 +284,17 @@ var stageTypes = []struct {
 	respSchema     string
 	respStatusCode string
 }{
-	{"POST /v1/context", reflect.TypeFor[pipeline.ContextInput](), "ContextRequest", reflect.TypeFor[pipeline.ContextResult](), "ContextResult", "200"},
-	{"POST /v1/needs", reflect.TypeFor[pipeline.NeedsInput](), "NeedsRequest", reflect.TypeFor[pipeline.NeedsResult](), "NeedsResult", "200"},
-	{"POST /v1/repository/batch", reflect.TypeFor[pipeline.BatchInput](), "BatchRequest", reflect.TypeFor[pipeline.BatchResult](), "BatchResult", "200"},
-	{"POST /v1/merge", reflect.TypeFor[pipeline.MergeInput](), "MergeRequest", reflect.TypeFor[pipeline.MergeResult](), "MergeResult", "200"},
-	{"POST /v1/comments", reflect.TypeFor[pipeline.CommentsInput](), "CommentsRequest", reflect.TypeFor[commentsAnswer](), "CommentsResult", "200"},
+	{"POST /v1/context", reflect.TypeFor[prcontext.ContextInput](), "ContextRequest", reflect.TypeFor[prcontext.ContextResult](), "ContextResult", "200"},
+	{"POST /v1/needs", reflect.TypeFor[lookup.NeedsInput](), "NeedsRequest", reflect.TypeFor[lookup.NeedsResult](), "NeedsResult", "200"},
+	{"POST /v1/repository/batch", reflect.TypeFor[lookup.BatchInput](), "BatchRequest", reflect.TypeFor[lookup.BatchResult](), "BatchResult", "200"},
+	{"POST /v1/merge", reflect.TypeFor[prcontext.MergeInput](), "MergeRequest", reflect.TypeFor[prcontext.MergeResult](), "MergeResult", "200"},
+	{"POST /v1/comments", reflect.TypeFor[comments.CommentsInput](), "CommentsRequest", reflect.TypeFor[commentsAnswer](), "CommentsResult", "200"},
 	{"GET /healthz", nil, "", nil, "Health", "200"},
 	{"GET /readyz", nil, "", nil, "Health", "200"},
 	{"POST /v1/webhooks/bitbucket", nil, "", nil, "WebhookAccepted", "202"},
 	{"POST /v1/workflows/validate", nil, "WorkflowExport", reflect.TypeFor[gate.Report](), "ValidateResult", "200"},
-	{"POST /v1/preview", reflect.TypeFor[pipeline.ContextInput](), "ContextRequest", reflect.TypeFor[pipeline.PreviewResult](), "PreviewResult", "200"},
-	{"POST /v1/rules/check", reflect.TypeFor[pipeline.RulesCheckInput](), "RulesCheckRequest", reflect.TypeFor[pipeline.RulesCheckResult](), "RulesCheckResult", "200"},
+	{"POST /v1/preview", reflect.TypeFor[prcontext.ContextInput](), "ContextRequest", reflect.TypeFor[prcontext.PreviewResult](), "PreviewResult", "200"},
+	{"POST /v1/rules/check", reflect.TypeFor[scope.RulesCheckInput](), "RulesCheckRequest", reflect.TypeFor[scope.RulesCheckResult](), "RulesCheckResult", "200"},
 }
 
 // schemaRefs collects the $refs a schema names directly or through

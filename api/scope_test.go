@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // diffRepo serves a fixed diff and files at any commit.
@@ -24,9 +25,9 @@ func newScopeServer(t *testing.T, opts Options) *Server {
 	t.Helper()
 	key := "AKIA" + "IOSFODNN7EXAMPLE"
 	files := map[string]string{
-		"a.go":                 "package a\nconst k = \"" + key + "\"\n",
-		"vendor/x/x.go":        "package x\n",
-		pipeline.RepoRulesPath: `{"rules":[{"path":"*.go","rule":"repository rule"}]}`,
+		"a.go":              "package a\nconst k = \"" + key + "\"\n",
+		"vendor/x/x.go":     "package x\n",
+		scope.RepoRulesPath: `{"rules":[{"path":"*.go","rule":"repository rule"}]}`,
 	}
 	d := &diffRepo{diff: "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1,2 @@\n package a\n+const k = \"" + key + "\"\n" +
 		"diff --git a/vendor/x/x.go b/vendor/x/x.go\n--- a/vendor/x/x.go\n+++ b/vendor/x/x.go\n@@ -1 +1 @@\n-package y\n+package x\n"}
@@ -59,7 +60,7 @@ func TestContextCoverageAndMetrics(t *testing.T) {
 	if got := testutil.ToFloat64(m.ContextFiles.WithLabelValues(pipeline.GateDefaultPath)); got != 1 {
 		t.Errorf("context files default_path = %v", got)
 	}
-	if got := testutil.ToFloat64(m.Redactions.WithLabelValues(pipeline.SecretAWSKey)); got != 2 {
+	if got := testutil.ToFloat64(m.Redactions.WithLabelValues(scope.SecretAWSKey)); got != 2 {
 		t.Errorf("redactions aws_access_key = %v, want 2 (diff and source)", got)
 	}
 
@@ -99,7 +100,7 @@ func TestPreviewEndpoint(t *testing.T) {
 }
 
 func TestRulesCheckEndpoint(t *testing.T) {
-	svc := &pipeline.RuleFile{Rules: []pipeline.PathRule{{Path: "**/*.sql", Rule: "service rule"}}}
+	svc := &scope.RuleFile{Rules: []scope.PathRule{{Path: "**/*.sql", Rule: "service rule"}}}
 	s := newScopeServer(t, Options{ServiceRules: svc, ServiceRulesSource: "/etc/prscout/rules.json"})
 	rec, out := do(s, "POST", "/v1/rules/check", `{"ref":"main","paths":["cmd/main.go","db/1.sql","vendor/a.py"]}`)
 	if rec.Code != 200 {

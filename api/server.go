@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // Version is set at build time with -ldflags "-X github.com/prscout/prscout/api.Version=...".
@@ -45,7 +46,7 @@ type Options struct {
 	Limits pipeline.Limits
 	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), the
 	// third rule layer; ServiceRulesSource names it. nil: no such layer.
-	ServiceRules       *pipeline.RuleFile
+	ServiceRules       *scope.RuleFile
 	ServiceRulesSource string
 	CacheBytes         int64
 	MaxBodyBytes       int64

@@ -7,8 +7,11 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/gate"
+	"github.com/prscout/prscout/pipeline/lookup"
+	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // errNoRepository answers stages that read a repository when the server was
@@ -18,13 +21,13 @@ var errNoRepository = &httpError{status: http.StatusServiceUnavailable, code: "u
 // stages holds the stage handlers and their shared state (the lookup cache).
 type stages struct {
 	s       *Server
-	batcher *pipeline.Batcher
+	batcher *lookup.Batcher
 }
 
 func newStages(s *Server) *stages {
 	st := &stages{s: s}
 	if s.opts.Repo != nil {
-		st.batcher = pipeline.NewBatcher(s.opts.Repo, s.opts.Limits, s.opts.CacheBytes)
+		st.batcher = lookup.NewBatcher(s.opts.Repo, s.opts.Limits, s.opts.CacheBytes)
 	}
 	return st
 }
@@ -65,11 +68,11 @@ func jsonStage[In, Out any](s *Server, run func(ctx context.Context, in In) (Out
 	}
 }
 
-func (st *stages) needs(_ context.Context, in pipeline.NeedsInput) (pipeline.NeedsResult, error) {
-	return pipeline.Needs(in, st.s.opts.Limits)
+func (st *stages) needs(_ context.Context, in lookup.NeedsInput) (lookup.NeedsResult, error) {
+	return lookup.Needs(in, st.s.opts.Limits)
 }
 
-func (s *Server) countNeeds(res pipeline.NeedsResult) {
+func (s *Server) countNeeds(res lookup.NeedsResult) {
 	m := s.metrics
 	m.NeedsAccepted.Add(float64(len(res.Requests)))
 	for _, r := range res.Rejected {
@@ -80,14 +83,14 @@ func (s *Server) countNeeds(res pipeline.NeedsResult) {
 	}
 }
 
-func (st *stages) batch(ctx context.Context, in pipeline.BatchInput) (pipeline.BatchResult, error) {
+func (st *stages) batch(ctx context.Context, in lookup.BatchInput) (lookup.BatchResult, error) {
 	if st.batcher == nil {
-		return pipeline.BatchResult{}, errNoRepository
+		return lookup.BatchResult{}, errNoRepository
 	}
 	return st.batcher.Run(ctx, in)
 }
 
-func (s *Server) countBatch(res pipeline.BatchResult) {
+func (s *Server) countBatch(res lookup.BatchResult) {
 	m := s.metrics
 	for _, r := range res.Results {
 		m.Lookups.WithLabelValues(r.Op, r.Outcome()).Inc()
@@ -96,11 +99,11 @@ func (s *Server) countBatch(res pipeline.BatchResult) {
 	m.CacheMisses.Add(float64(res.Stats.UpstreamCalls))
 }
 
-func (st *stages) merge(_ context.Context, in pipeline.MergeInput) (pipeline.MergeResult, error) {
-	return pipeline.Merge(in, st.s.opts.Limits)
+func (st *stages) merge(_ context.Context, in prcontext.MergeInput) (prcontext.MergeResult, error) {
+	return prcontext.Merge(in, st.s.opts.Limits)
 }
 
-func (s *Server) countMerge(res pipeline.MergeResult) {
+func (s *Server) countMerge(res prcontext.MergeResult) {
 	m := s.metrics
 	m.ContextDropped.Add(float64(len(res.Stats.Dropped)))
 	for kind, n := range res.Stats.Redactions {
@@ -110,18 +113,18 @@ func (s *Server) countMerge(res pipeline.MergeResult) {
 }
 
 // rulesCheck explains which rule layer and pattern win for each path.
-func (st *stages) rulesCheck(ctx context.Context, in pipeline.RulesCheckInput) (pipeline.RulesCheckResult, error) {
+func (st *stages) rulesCheck(ctx context.Context, in scope.RulesCheckInput) (scope.RulesCheckResult, error) {
 	in.ServiceRules, in.ServiceRulesSource = st.s.opts.ServiceRules, st.s.opts.ServiceRulesSource
-	return pipeline.RulesCheck(ctx, st.s.opts.Repo, in)
+	return scope.RulesCheck(ctx, st.s.opts.Repo, in)
 }
 
 // contextRequest reads a /v1/context-shaped request (also used by
 // /v1/preview): the body, a raw webhook or the stage's own fields, the
 // provider check and the service's rule file.
-func (s *Server) contextRequest(c *gin.Context) (pipeline.ContextInput, error) {
+func (s *Server) contextRequest(c *gin.Context) (prcontext.ContextInput, error) {
 	data, err := s.readBody(c)
 	if err != nil {
-		return pipeline.ContextInput{}, err
+		return prcontext.ContextInput{}, err
 	}
 	in, err := s.contextInput(data)
 	if err != nil {
@@ -141,7 +144,7 @@ func (st *stages) context(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	res, err := pipeline.Context(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
+	res, err := prcontext.Context(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -156,13 +159,13 @@ func (st *stages) context(c *gin.Context) {
 	}
 }
 
-func (s *Server) contextSources() pipeline.ContextSources {
-	return pipeline.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
+func (s *Server) contextSources() prcontext.ContextSources {
+	return prcontext.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
 }
 
 // countContext turns a context answer into metrics: one gate decision per
 // changed file, the mode, redactions and the scout prompt size.
-func (s *Server) countContext(res pipeline.ContextResult) {
+func (s *Server) countContext(res prcontext.ContextResult) {
 	m := s.metrics
 	m.ReviewModes.WithLabelValues(res.Mode).Inc()
 	m.ContextFiles.WithLabelValues("reviewed").Add(float64(len(res.Files)))
@@ -187,7 +190,7 @@ func (st *stages) preview(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	res, err := pipeline.Preview(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
+	res, err := prcontext.Preview(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -197,24 +200,24 @@ func (st *stages) preview(c *gin.Context) {
 
 func (st *stages) comments(c *gin.Context) {
 	s := st.s
-	var in pipeline.CommentsInput
+	var in comments.CommentsInput
 	if _, err := s.decodeJSON(c, &in); err != nil {
 		s.writeError(c, err)
 		return
 	}
-	rendered, err := pipeline.RenderComments(in)
+	rendered, err := comments.RenderComments(in)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	posted := pipeline.DryRunPosted()
+	posted := comments.DryRunPosted()
 	if !in.DryRun && s.opts.Comments != nil {
 		repo, prID, err := in.PostTarget()
 		if err != nil {
 			s.writeError(c, err)
 			return
 		}
-		if posted, err = pipeline.PostComments(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
+		if posted, err = comments.PostComments(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
 			s.writeError(c, err)
 			return
 		}
@@ -236,15 +239,15 @@ func (st *stages) comments(c *gin.Context) {
 
 // commentsAnswer is the /v1/comments answer: the rendering plus what was posted.
 type commentsAnswer struct {
-	pipeline.Rendered
-	Posted pipeline.Posted `json:"posted"`
+	comments.Rendered
+	Posted comments.Posted `json:"posted"`
 }
 
 // contextInput reads a /v1/context request: the stage's own fields, or a raw
 // Bitbucket pull request webhook body ({actor, pullrequest, repository}),
 // also wrapped as n8n's Webhook node hands it over ({headers, body, ...}).
-func (s *Server) contextInput(data []byte) (pipeline.ContextInput, error) {
-	var in pipeline.ContextInput
+func (s *Server) contextInput(data []byte) (prcontext.ContextInput, error) {
+	var in prcontext.ContextInput
 	var probe struct {
 		PullRequest json.RawMessage `json:"pullrequest"`
 		Body        json.RawMessage `json:"body"`
@@ -271,7 +274,7 @@ func (s *Server) contextInput(data []byte) (pipeline.ContextInput, error) {
 	if err != nil {
 		return in, err
 	}
-	return pipeline.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
+	return prcontext.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
 }
 
 // validate runs the workflow gate on one export (object or array). The

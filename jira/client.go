@@ -28,6 +28,7 @@ import (
 	gojira "github.com/andygrunwald/go-jira"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 // Defaults for a zero Config.
@@ -204,7 +205,7 @@ func validate(cfg Config) (*url.URL, error) {
 // tells why).
 func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, error) {
 	key = strings.ToUpper(strings.TrimSpace(key))
-	if !pipeline.IsIssueKey(key) {
+	if !prcontext.IsIssueKey(key) {
 		return pipeline.Issue{}, pipeline.Invalidf("key", "%q is not a Jira issue key", key)
 	}
 	acIDs, _ := c.ResolveAcceptanceField(ctx)

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 const (
@@ -131,7 +132,7 @@ func TestLookupIssueDataCenterPATWithContextPath(t *testing.T) {
 func TestAcceptanceFieldResolvedOnceAndDuplicateNames(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), AcceptanceField: " acceptance CRITERIA "})
-	issues, warnings := pipeline.LookupAll(context.Background(), c, []string{"PROJ-123", "PROJ-124", "PROJ-125", "LONG-1"})
+	issues, warnings := prcontext.LookupAll(context.Background(), c, []string{"PROJ-123", "PROJ-124", "PROJ-125", "LONG-1"})
 	if len(warnings) != 0 || len(issues) != 4 {
 		t.Fatalf("issues %d, warnings %q", len(issues), warnings)
 	}
@@ -362,8 +363,8 @@ func TestJiraDown(t *testing.T) {
 	ln.Close()
 	c, rec, _ := newTestClient(t, Config{BaseURL: "http://" + addr, AcceptanceField: "Acceptance Criteria"})
 
-	keys := pipeline.ExtractKeys(nil, "PROJ-1: login", "feature/proj-2-x", "")
-	issues, warnings := pipeline.LookupAll(context.Background(), c, keys)
+	keys := prcontext.ExtractKeys(nil, "PROJ-1: login", "feature/proj-2-x", "")
+	issues, warnings := prcontext.LookupAll(context.Background(), c, keys)
 	if len(issues) != 0 || len(warnings) != 2 {
 		t.Fatalf("issues %v, warnings %q", issues, warnings)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 // TestCollectContextThroughGit runs the context stage on a real repository:
@@ -14,8 +15,8 @@ import (
 // symlink's target) may reach the result.
 func TestCollectContextThroughGit(t *testing.T) {
 	p, f := rootRepo(t)
-	res, err := pipeline.CollectContext(context.Background(), p, p,
-		pipeline.ContextInput{Base: "main", Head: "feature", Title: "t"}, pipeline.DefaultLimits())
+	res, err := prcontext.CollectContext(context.Background(), p, p,
+		prcontext.ContextInput{Base: "main", Head: "feature", Title: "t"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +69,8 @@ func TestCollectContextOddNames(t *testing.T) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "odd names")
 	p := New(dir)
-	res, err := pipeline.CollectContext(context.Background(), p, p,
-		pipeline.ContextInput{Base: "HEAD~1", Head: "HEAD"}, pipeline.DefaultLimits())
+	res, err := prcontext.CollectContext(context.Background(), p, p,
+		prcontext.ContextInput{Base: "HEAD~1", Head: "HEAD"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

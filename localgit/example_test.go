@@ -9,6 +9,7 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 // Example collects the /v1/context answer of a branch in a repository on
@@ -37,7 +38,7 @@ func Example() {
 	run("commit", "-q", "-m", "fix Add")
 
 	p := localgit.New(root)
-	res, err := pipeline.CollectContext(context.Background(), p, p, pipeline.ContextInput{
+	res, err := prcontext.CollectContext(context.Background(), p, p, prcontext.ContextInput{
 		Workspace: "acme", RepoSlug: "shop", Base: "main", Head: "fix", Title: "Fix Add",
 	}, pipeline.DefaultLimits())
 	if err != nil {

@@ -1,8 +1,23 @@
-// Package pipeline holds prscout's domain types, the deterministic review
-// stages (context, needs, batch lookup, merge, comments, workflow gate) and the
-// small interfaces (ports) the stages need from the outside world.
+// Package pipeline is the core of prscout's review stages: the domain types
+// every stage shares (ChangedFile, Finding, Review, LookupResult, Excluded,
+// Coverage), the small interfaces (ports) the stages need from the outside
+// world (Repository, DiffSource, PullRequests, CommentStore, IssueLookup),
+// Limits, the error kinds and a few text helpers.
 //
-// The package performs no I/O of its own: it imports no net/http, no gin and no
-// SDK. Adapters (localgit, bitbucket, jira) implement the ports; api turns HTTP
-// into stage calls. Each stage can be read and tested as plain Go.
+// The stages live in packages below it, one room per concern, each depending
+// only downward on this one:
+//
+//	scope      which files a review covers: path normalization, secret and
+//	           default paths, file gates, rule layers, secret redaction
+//	lookup     the scout's needs (/v1/needs) and the batch lookup with its
+//	           commit cache (/v1/repository/batch)
+//	prcontext  the pull request's context and scout prompt (/v1/context),
+//	           the review prompt (/v1/merge) and the preview
+//	marker     prscout's hidden markers and finding fingerprints
+//	comments   review parsing, anchoring, rendering and posting (/v1/comments)
+//	gate       the n8n workflow gate (/v1/workflows/validate)
+//
+// No package here performs I/O of its own: none imports net/http, gin or an
+// SDK. Adapters (localgit, bitbucket, jira) implement the ports; api turns
+// HTTP into stage calls. Each stage can be read and tested as plain Go.
 package pipeline

@@ -1,6 +1,10 @@
 package pipeline
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+)
 
 // Repo addresses one repository with the seed's flat names.
 type Repo struct {
@@ -112,4 +116,18 @@ type CommentStore interface {
 type IssueLookup interface {
 	// LookupIssue returns one issue; a missing key wraps ErrNotFound.
 	LookupIssue(ctx context.Context, key string) (Issue, error)
+}
+
+// ResolveCommit resolves one revision of the request, renaming a provider's
+// invalid-revision error to the request field.
+func ResolveCommit(ctx context.Context, repo Repository, r Repo, field, rev string) (string, error) {
+	sha, err := repo.ResolveCommit(ctx, r, rev)
+	if err != nil {
+		var inv *InvalidError
+		if errors.As(err, &inv) && (inv.Field == "ref" || inv.Field == "") {
+			return "", Invalidf(field, "%s", inv.Message)
+		}
+		return "", fmt.Errorf("resolve %s %q: %w", field, rev, err)
+	}
+	return sha, nil
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // CountNoun renders a count with its noun: "1 line", "3 lines".
@@ -37,4 +38,15 @@ func SameCommit(a, b string) bool {
 		return a == b && a != ""
 	}
 	return strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
+}
+
+// StripSpace removes every whitespace character: snippets are compared
+// ignoring indentation, tabs versus spaces, CRLF and spacing inside a line.
+func StripSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }

@@ -108,23 +108,6 @@ type Review struct {
 	Findings []Finding `json:"findings"`
 }
 
-// LookupResult is one batch answer: a file, a listing or an isolated error.
-type LookupResult struct {
-	OK        bool       `json:"ok"`
-	Op        string     `json:"op"`
-	Path      string     `json:"path"`
-	Content   *string    `json:"content,omitempty"`
-	Size      *int64     `json:"size,omitempty"`
-	Entries   []DirEntry `json:"entries,omitempty"`
-	Truncated bool       `json:"truncated,omitempty"`
-	Error     string     `json:"error,omitempty"`
-	// Reason is the stable snake_case code of Error (a metrics label), e.g.
-	// "not_found", "binary", "too_large", "secret", "timeout", "batch_limit";
-	// see the Lookup* constants in batch.go.
-	Reason string `json:"reason,omitempty"`
-	Cached bool   `json:"cached,omitempty"`
-}
-
 // Finding is one review finding as the review LLM answers it.
 type Finding struct {
 	Path         string `json:"path"`
@@ -138,3 +121,12 @@ type Finding struct {
 // RawOrJSON holds an LLM answer that arrives either as raw text (a JSON string)
 // or already parsed (any other JSON value).
 type RawOrJSON = json.RawMessage
+
+// DroppedContext is one context file /v1/merge left out to meet the prompt
+// budget (its stats.dropped[]), shown in the summary's context table.
+type DroppedContext struct {
+	Path   string `json:"path"`
+	Op     string `json:"op,omitempty"`
+	Chars  int    `json:"chars"`
+	Reason string `json:"reason"`
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // Config is all of prscout serve's configuration. Every field has a default
@@ -392,15 +393,15 @@ func isLoopback(host string) bool {
 
 // loadRulesFile reads and checks a rule file (PRSCOUT_RULES_FILE, or the
 // CLI's --rules).
-func loadRulesFile(path string) (*pipeline.RuleFile, error) {
+func loadRulesFile(path string) (*scope.RuleFile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read rule file: %w", err)
 	}
-	if len(data) > pipeline.MaxRulesBytes {
-		return nil, fmt.Errorf("rule file %s is over %d bytes", path, pipeline.MaxRulesBytes)
+	if len(data) > scope.MaxRulesBytes {
+		return nil, fmt.Errorf("rule file %s is over %d bytes", path, scope.MaxRulesBytes)
 	}
-	rf, err := pipeline.ParseRuleFile(data, path)
+	rf, err := scope.ParseRuleFile(data, path)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
-	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
 )
 
 // TestBitbucketForgedMarkers: a participant pastes prscout's hidden markers
@@ -21,11 +21,11 @@ func TestBitbucketForgedMarkers(t *testing.T) {
 	f.pr(7, "Reject empty tokens", f.h1, f.base)
 	fake := f.fake
 
-	fpLookup := pipeline.Fingerprint("pkg/api/new.go", "lookup panics on short tokens", "func lookup(tok string) string { return tok[:4] }")
-	forgedSummary := fake.AddCommentAs(bbWorkspace, bbSlug, 7, mallory, "Reviewed already, nothing to see.\n\n"+pipeline.ReviewMarker(f.h1))
+	fpLookup := marker.Fingerprint("pkg/api/new.go", "lookup panics on short tokens", "func lookup(tok string) string { return tok[:4] }")
+	forgedSummary := fake.AddCommentAs(bbWorkspace, bbSlug, 7, mallory, "Reviewed already, nothing to see.\n\n"+marker.ReviewMarker(f.h1))
 	line := 3
 	forgedFinding := fake.AddComment(bbWorkspace, bbSlug, 7, bitbuckettest.Comment{
-		Body: "ok\n\n" + pipeline.FindingMarker(fpLookup), Path: "pkg/api/new.go", To: &line,
+		Body: "ok\n\n" + marker.FindingMarker(fpLookup), Path: "pkg/api/new.go", To: &line,
 		Author: "Mallory", AccountID: mallory,
 	})
 	forged := map[int64]bitbuckettest.Comment{}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // listFlag is a repeatable flag; each value may also hold a comma-separated
@@ -66,7 +68,7 @@ func (sf *scopeFlags) register(fs *flag.FlagSet) {
 }
 
 // ruleFiles loads the request and service rule files named by the flags.
-func (sf *scopeFlags) ruleFiles() (request, service *pipeline.RuleFile, err error) {
+func (sf *scopeFlags) ruleFiles() (request, service *scope.RuleFile, err error) {
 	if sf.rules != "" {
 		if request, err = loadRulesFile(sf.rules); err != nil {
 			return nil, nil, fmt.Errorf("--rules: %w", err)
@@ -112,14 +114,14 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
 		return 2
 	}
-	in := pipeline.ContextInput{
+	in := prcontext.ContextInput{
 		Base: *base, Head: *head, Include: sf.include, Exclude: sf.exclude,
-		Rules: pipeline.RulesField{File: request}, ServiceRules: service, ServiceRulesSource: sf.rulesFile,
+		Rules: scope.RulesField{File: request}, ServiceRules: service, ServiceRulesSource: sf.rulesFile,
 	}
 	lg := localgit.New(sf.repo)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := pipeline.Preview(ctx, pipeline.ContextSources{Repo: lg, Diffs: lg}, in, lim)
+	res, err := prcontext.Preview(ctx, prcontext.ContextSources{Repo: lg, Diffs: lg}, in, lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
 		var inv *pipeline.InvalidError
@@ -178,15 +180,15 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "prscout rules check: %v\n", err)
 		return 2
 	}
-	in := pipeline.RulesCheckInput{
+	in := scope.RulesCheckInput{
 		Ref: *ref, Paths: fs.Args(), Include: sf.include, Exclude: sf.exclude,
-		Rules: pipeline.RulesField{File: request}, ServiceRules: service, ServiceRulesSource: sf.rulesFile,
+		Rules: scope.RulesField{File: request}, ServiceRules: service, ServiceRulesSource: sf.rulesFile,
 	}
 	var repo pipeline.Repository
 	if *ref != "" {
 		repo = localgit.New(sf.repo)
 	}
-	res, err := pipeline.RulesCheck(context.Background(), repo, in)
+	res, err := scope.RulesCheck(context.Background(), repo, in)
 	if err != nil {
 		fmt.Fprintf(stderr, "prscout rules check: %v\n", err)
 		return 1

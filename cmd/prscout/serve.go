@@ -18,7 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/prscout/prscout/api"
-	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -68,7 +68,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	if err != nil {
 		return fmt.Errorf("set up providers: %w", err)
 	}
-	var serviceRules *pipeline.RuleFile
+	var serviceRules *scope.RuleFile
 	if cfg.RulesFile != "" {
 		if serviceRules, err = loadRulesFile(cfg.RulesFile); err != nil {
 			return fmt.Errorf("PRSCOUT_RULES_FILE: %w", err)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/lookup"
 )
 
 // slowRepo is a Repository that sleeps latency on every call and counts them.
@@ -62,7 +63,7 @@ func main() {
 	flag.Parse()
 
 	const commit = "0123456789abcdef0123456789abcdef01234567" // a full id: no ResolveCommit
-	in := pipeline.BatchInput{Workspace: "acme", RepoSlug: "shop", Ref: commit}
+	in := lookup.BatchInput{Workspace: "acme", RepoSlug: "shop", Ref: commit}
 	for i := range *n {
 		op := pipeline.OpGetFile
 		if i%4 == 3 {
@@ -74,7 +75,7 @@ func main() {
 
 	// (1) Batcher, parallel.
 	repo := &slowRepo{latency: *latency}
-	b := pipeline.NewBatcher(repo, pipeline.DefaultLimits(), 64<<20)
+	b := lookup.NewBatcher(repo, pipeline.DefaultLimits(), 64<<20)
 	start := time.Now()
 	first, err := b.Run(ctx, in)
 	parallel := time.Since(start)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 func main() {
@@ -169,14 +170,14 @@ func run(args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	p := localgit.New(*dir)
-	in := pipeline.ContextInput{Base: "main", Head: "feature", Title: "bench"}
+	in := prcontext.ContextInput{Base: "main", Head: "feature", Title: "bench"}
 	var best, worst time.Duration
 	var phases []string
 	var ru0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	var rc0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &rc0)
-	var res pipeline.ContextResult
+	var res prcontext.ContextResult
 	for i := 0; i < *n; i++ {
 		runtime.GC()
 		start := time.Now()
@@ -185,7 +186,7 @@ func run(args []string) error {
 		if !*readAhead {
 			diffs = diffOnly{p}
 		}
-		res, err = pipeline.CollectContext(context.Background(), p, diffs, in, pipeline.DefaultLimits())
+		res, err = prcontext.CollectContext(context.Background(), p, diffs, in, pipeline.DefaultLimits())
 		if err != nil {
 			return err
 		}

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/lookup"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 type needJSON struct {
@@ -58,7 +60,7 @@ func run() int {
 	for i, f := range scout {
 		changed[i] = pipeline.ChangedFile{Path: f.Path, Status: "modified"}
 	}
-	in := pipeline.NeedsInput{Workspace: "acme", RepoSlug: "shop", Ref: "9f2c1e0", Files: changed, Scout: scoutJSON}
+	in := lookup.NeedsInput{Workspace: "acme", RepoSlug: "shop", Ref: "9f2c1e0", Files: changed, Scout: scoutJSON}
 	if *out != "" {
 		b, err := json.Marshal(in)
 		if err == nil {
@@ -76,13 +78,13 @@ func run() int {
 	inText.Scout = text
 
 	lim := pipeline.DefaultLimits()
-	res, err := pipeline.Needs(in, lim)
+	res, err := lookup.Needs(in, lim)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	rj := timeIt(func() { _, _ = pipeline.Needs(in, lim) })
-	rt := timeIt(func() { _, _ = pipeline.Needs(inText, lim) })
+	rj := timeIt(func() { _, _ = lookup.Needs(in, lim) })
+	rt := timeIt(func() { _, _ = lookup.Needs(inText, lim) })
 	fmt.Printf("go_version=%s go_input_bytes=%d\n", runtime.Version(), len(scoutJSON))
 	fmt.Printf("go_proposed=%d go_accepted=%d go_rejected=%d\n", res.Stats.Proposed, res.Stats.Accepted, res.Stats.Rejected)
 	fmt.Printf("go_reasons=%v\n", res.Stats.Reasons)
@@ -170,10 +172,10 @@ func checkSeed(file string) int {
 	}
 	refused := map[string]int{}
 	for _, r := range reqs {
-		if _, reason, err := pipeline.CheckNeed(r.Op, r.Path, pipeline.DefaultLimits()); err != nil {
+		if _, reason, err := scope.CheckNeed(r.Op, r.Path, pipeline.DefaultLimits()); err != nil {
 			refused[reason]++
-		} else if pipeline.IsNoisePath(r.Path) {
-			refused[pipeline.ReasonNoise]++
+		} else if scope.IsNoisePath(r.Path) {
+			refused[scope.ReasonNoise]++
 		}
 	}
 	n := 0

@@ -1,0 +1,322 @@
+package comments
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
+)
+
+// Posted reports what PostComments did (the /v1/comments `posted` object).
+type Posted struct {
+	// Summary is created, updated, unchanged or dry-run.
+	Summary   string `json:"summary"`
+	SummaryID int64  `json:"summaryId,omitempty"`
+	// InlineCreated counts inline comments created by this call;
+	// InlineSkipped those whose fingerprint a comment already carries (posted
+	// by an earlier run, or deleted by someone); InlineFailed those the store
+	// refused (they are listed in the summary instead).
+	InlineCreated int `json:"inlineCreated"`
+	InlineSkipped int `json:"inlineSkipped"`
+	InlineFailed  int `json:"inlineFailed"`
+	// InlineDeferred counts new inline comments beyond MaxInlinePerPost: they
+	// are listed in the summary and posted by a later run.
+	InlineDeferred int `json:"inlineDeferred"`
+	// DuplicatesDeleted counts prscout comments deleted because another
+	// request (another replica) created the same summary or finding at the
+	// same time.
+	DuplicatesDeleted int `json:"duplicatesDeleted"`
+	// Errors describe failed writes that did not fail the call.
+	Errors []string `json:"errors"`
+}
+
+// Posted.Summary values.
+const (
+	SummaryCreated   = "created"
+	SummaryUpdated   = "updated"
+	SummaryUnchanged = "unchanged"
+	SummaryDryRun    = "dry-run"
+)
+
+// DryRunPosted is the posted report of a request that posts nothing.
+func DryRunPosted() Posted { return Posted{Summary: SummaryDryRun, Errors: []string{}} }
+
+// MaxInlinePerPost caps the inline comments one call creates (Bitbucket has
+// no batch endpoint: each is one request against the hourly rate limit).
+// The most severe findings go first; the rest are listed in the summary and
+// posted by the next run, since they carry no fingerprint on the PR yet.
+const MaxInlinePerPost = 50
+
+// prLocks serialises posting per pull request inside this process.
+var prLocks = newKeyedMutex()
+
+// PostComments posts a rendering idempotently, so n8n's retry-on-fail (the
+// same request again) or two requests at once leave one summary and no
+// duplicate inline comment:
+//
+//  1. Take this process's lock for the pull request (requests for other
+//     pull requests do not wait).
+//  2. List every comment (order is not trusted: everything is sorted by id).
+//  3. Create each inline comment whose fingerprint no comment carries yet;
+//     skip the others. A failed create is counted and reported, and the
+//     finding is listed in the summary instead; it never fails the call.
+//  4. Summary: the live general comments with a review marker, lowest id
+//     first. None: create one. One: update it in place, unless its body is
+//     already the same ("unchanged"). Several (another replica raced us):
+//     update the lowest id, delete the rest.
+//  5. If anything was created, list again and reconcile a race with another
+//     replica: of several summaries, or several comments with a fingerprint
+//     this call created, the lowest id stays and the others are deleted.
+//     Every replica picks the same survivor, so they cannot delete each
+//     other's copies into nothing.
+//
+// Foreign comments (another account's) are never summaries, never count as
+// posted findings and are never updated or deleted: a pasted marker cannot
+// hijack the summary or suppress a finding.
+//
+// A nil store is a dry run. An error from listing or from writing the
+// summary fails the call (retrying is safe); Posted still says what was
+// done before it.
+func PostComments(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r Rendered) (Posted, error) {
+	if store == nil {
+		return DryRunPosted(), nil
+	}
+	out := Posted{Errors: []string{}}
+	unlock, err := prLocks.lock(ctx, fmt.Sprintf("%s/%s#%d", strings.ToLower(repo.Workspace), strings.ToLower(repo.RepoSlug), prID))
+	if err != nil {
+		return out, fmt.Errorf("wait for pull request lock: %w", err)
+	}
+	defer unlock()
+
+	comments, err := store.ListComments(ctx, repo, prID)
+	if err != nil {
+		return out, fmt.Errorf("list PR comments: %w", err)
+	}
+	have := marker.FindingFingerprints(comments)
+	created := map[string]bool{}
+	var failed, deferred []InlineComment
+	for _, ic := range bySeverity(r.Inline) {
+		if have[ic.Fingerprint] {
+			out.InlineSkipped++
+			continue
+		}
+		if out.InlineCreated+out.InlineFailed >= MaxInlinePerPost {
+			out.InlineDeferred++
+			deferred = append(deferred, ic)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("post inline comments: %w", err)
+		}
+		_, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line}})
+		if err != nil {
+			out.InlineFailed++
+			out.Errors = append(out.Errors, fmt.Sprintf("create inline comment %s:%d: %v", ic.Path, ic.Line, err))
+			failed = append(failed, ic)
+			continue
+		}
+		out.InlineCreated++
+		have[ic.Fingerprint] = true
+		created[ic.Fingerprint] = true
+	}
+
+	body := withUnposted(r.Markdown, failed, deferred)
+	summaries := liveSummaries(comments)
+	switch {
+	case len(summaries) == 0:
+		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: body})
+		if err != nil {
+			return out, fmt.Errorf("create summary comment: %w", err)
+		}
+		out.Summary, out.SummaryID = SummaryCreated, c.ID
+	default:
+		keep := summaries[0]
+		out.SummaryID = keep.ID
+		if sameBody(keep.Body, body) {
+			out.Summary = SummaryUnchanged
+		} else {
+			if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
+				return out, fmt.Errorf("update summary comment %d: %w", keep.ID, err)
+			}
+			out.Summary = SummaryUpdated
+		}
+		for _, c := range summaries[1:] {
+			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
+		}
+	}
+
+	if out.Summary == SummaryCreated || len(created) > 0 {
+		if err := out.reconcile(ctx, store, repo, prID, body, created); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+// reconcile lists the comments again after creating some and removes the
+// copies another replica made at the same time: the lowest id survives.
+func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, body string, created map[string]bool) error {
+	comments, err := store.ListComments(ctx, repo, prID)
+	if err != nil {
+		return fmt.Errorf("list PR comments to reconcile: %w", err)
+	}
+	if summaries := liveSummaries(comments); len(summaries) > 1 {
+		keep := summaries[0]
+		if keep.ID != out.SummaryID {
+			// Another request's summary is older: ours gives way to it.
+			out.Summary = SummaryUnchanged
+			if !sameBody(keep.Body, body) {
+				if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
+					return fmt.Errorf("update summary comment %d: %w", keep.ID, err)
+				}
+				out.Summary = SummaryUpdated
+			}
+		}
+		out.SummaryID = keep.ID
+		for _, c := range summaries[1:] {
+			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
+		}
+	}
+	if len(created) == 0 {
+		return nil
+	}
+	byFP := map[string][]pipeline.Comment{}
+	for _, c := range comments {
+		if c.Deleted || c.Foreign {
+			continue
+		}
+		if fp, ok := marker.ParseFindingMarker(c.Body); ok && created[fp] {
+			byFP[fp] = append(byFP[fp], c)
+		}
+	}
+	fps := make([]string, 0, len(byFP))
+	for fp := range byFP {
+		fps = append(fps, fp)
+	}
+	sort.Strings(fps)
+	for _, fp := range fps {
+		cs := byFP[fp]
+		if len(cs) < 2 {
+			continue
+		}
+		sort.Slice(cs, func(i, j int) bool { return cs[i].ID < cs[j].ID })
+		for _, c := range cs[1:] {
+			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
+		}
+	}
+	return nil
+}
+
+func (out *Posted) deleteDuplicate(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, id int64) {
+	if err := store.DeleteComment(ctx, repo, prID, id); err != nil {
+		out.Errors = append(out.Errors, fmt.Sprintf("delete duplicate comment %d: %v", id, err))
+		return
+	}
+	out.DuplicatesDeleted++
+}
+
+// liveSummaries returns the live prscout summaries, lowest id first.
+func liveSummaries(comments []pipeline.Comment) []pipeline.Comment {
+	var out []pipeline.Comment
+	for _, c := range comments {
+		if marker.IsSummaryComment(c) {
+			out = append(out, c)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// sameBody compares comment bodies as a host may store them: line endings
+// and surrounding whitespace do not count.
+func sameBody(a, b string) bool {
+	norm := func(s string) string { return strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")) }
+	return norm(a) == norm(b)
+}
+
+// bySeverity returns the inline comments most severe first (stable).
+func bySeverity(in []InlineComment) []InlineComment {
+	out := append([]InlineComment(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool { return severityRank(out[i].Severity) < severityRank(out[j].Severity) })
+	return out
+}
+
+// withUnposted adds, before the summary's marker, the findings whose inline
+// comment could not be created, and those deferred by MaxInlinePerPost, in
+// full, so none is lost.
+func withUnposted(markdown string, failed, deferred []InlineComment) string {
+	if len(failed) == 0 && len(deferred) == 0 {
+		return markdown
+	}
+	var b strings.Builder
+	list := func(ics []InlineComment) {
+		for _, ic := range ics {
+			text, _ := marker.StripMarkers(ic.Body)
+			fmt.Fprintf(&b, "%s\n\n%s\n\n", codeSpan(fmt.Sprintf("%s:%d", ic.Path, ic.Line)), strings.TrimSpace(text))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(&b, "### Could not be posted on the diff (%d)\n\n", len(failed))
+		list(failed)
+	}
+	if len(deferred) > 0 {
+		fmt.Fprintf(&b, "### Not yet posted on the diff (%d)\n\nOne run posts at most %d inline comments; these follow on the next run.\n\n", len(deferred), MaxInlinePerPost)
+		list(deferred)
+	}
+	i := strings.LastIndex(markdown, "[prscout]: #")
+	if i < 0 {
+		return strings.TrimRight(markdown, "\n") + "\n\n" + b.String()
+	}
+	return markdown[:i] + b.String() + markdown[i:]
+}
+
+// keyedMutex is a set of mutexes by key, created on demand and dropped when
+// no one holds or waits for them. Waiting honours the context.
+type keyedMutex struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	ch   chan struct{} // capacity 1: holding the lock is having sent
+	refs int
+}
+
+func newKeyedMutex() *keyedMutex { return &keyedMutex{locks: map[string]*keyedLock{}} }
+
+func (k *keyedMutex) lock(ctx context.Context, key string) (unlock func(), err error) {
+	k.mu.Lock()
+	l, ok := k.locks[key]
+	if !ok {
+		l = &keyedLock{ch: make(chan struct{}, 1)}
+		k.locks[key] = l
+	}
+	l.refs++
+	k.mu.Unlock()
+
+	release := func() {
+		k.mu.Lock()
+		l.refs--
+		if l.refs == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case l.ch <- struct{}{}:
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			<-l.ch
+			release()
+		})
+	}, nil
+}

@@ -1,0 +1,544 @@
+package comments
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
+)
+
+// CommentsInput is the /v1/comments request.
+type CommentsInput struct {
+	Workspace string                 `json:"workspace"`
+	RepoSlug  string                 `json:"repoSlug"`
+	PRID      int                    `json:"prId"`
+	Ref       string                 `json:"ref"` // the reviewed head sha; goes into the summary marker
+	Files     []pipeline.ChangedFile `json:"files"`
+	// Review is the review LLM's answer: raw text (a JSON string) or a parsed
+	// object. See ParseReview for every accepted shape.
+	Review json.RawMessage `json:"review"`
+	DryRun bool            `json:"dryRun"`
+	// Mode is the context's review mode (full or delta), shown in the summary.
+	Mode string `json:"mode,omitempty"`
+	// AdditionalContext is /v1/merge's additionalContext, for the context table.
+	AdditionalContext []pipeline.ContextItem `json:"additionalContext,omitempty"`
+	// Dropped is /v1/merge's stats.dropped, for the context table.
+	Dropped []pipeline.DroppedContext `json:"dropped,omitempty"`
+	// MergeStats is read when the merge answer is passed on whole (n8n's
+	// `{...$json, review}`): its stats.dropped fills Dropped when that is empty.
+	MergeStats struct {
+		Dropped []pipeline.DroppedContext `json:"dropped"`
+	} `json:"stats"`
+	// Excluded is the context's excluded[], for the coverage line.
+	Excluded []pipeline.Excluded `json:"excluded,omitempty"`
+	// Coverage is the context's or merge's coverage; when absent it is
+	// computed from files, excluded and dropped.
+	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+}
+
+// PostTarget validates the fields posting needs and returns them.
+func (in CommentsInput) PostTarget() (pipeline.Repo, int, error) {
+	switch {
+	case strings.TrimSpace(in.Workspace) == "":
+		return pipeline.Repo{}, 0, pipeline.Invalidf("workspace", "required to post comments")
+	case strings.TrimSpace(in.RepoSlug) == "":
+		return pipeline.Repo{}, 0, pipeline.Invalidf("repoSlug", "required to post comments")
+	case in.PRID <= 0:
+		return pipeline.Repo{}, 0, pipeline.Invalidf("prId", "required to post comments: a pull request id above 0")
+	}
+	return pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}, in.PRID, nil
+}
+
+// InlineComment is one finding placed on a new-file line.
+type InlineComment struct {
+	Path        string `json:"path"`
+	Line        int    `json:"line"`   // new-file line: Bitbucket's inline.to
+	Anchor      string `json:"anchor"` // AnchorLine or AnchorSnippet
+	Body        string `json:"body"`   // Markdown, ends with the fingerprint marker
+	Fingerprint string `json:"fingerprint"`
+	Severity    string `json:"severity"`
+	Title       string `json:"title"`
+}
+
+// CommentStats are the rendering's counts, for metrics.
+type CommentStats struct {
+	// Findings is the number of findings rendered (after dropping entries that
+	// are not findings and duplicates).
+	Findings int `json:"findings"`
+	// Inline counts findings placed on a line; Unanchored those in the summary.
+	Inline     int `json:"inline"`
+	Unanchored int `json:"unanchored"`
+	// ByAnchor counts findings per anchor: line, snippet, file, unanchored
+	// (all four keys always present).
+	ByAnchor map[string]int `json:"byAnchor"`
+	// BySeverity counts findings per severity: critical, high, medium, low.
+	BySeverity map[string]int `json:"bySeverity"`
+	// SeverityNormalized counts findings whose severity was mapped or defaulted.
+	SeverityNormalized int `json:"severityNormalized"`
+	// DroppedFindings counts findings[] entries that were not findings.
+	DroppedFindings int `json:"droppedFindings"`
+	// Duplicates counts findings dropped for repeating another's fingerprint.
+	Duplicates int `json:"duplicates"`
+	// MarkersStripped counts lines of model text removed because they could
+	// be read as a prscout marker.
+	MarkersStripped int `json:"markersStripped"`
+	// ReviewFormat is the shape of the review answer (ReviewFormat*).
+	ReviewFormat string `json:"reviewFormat"`
+	// MarkdownChars is the summary's length in bytes.
+	MarkdownChars int `json:"markdownChars"`
+	// Context table rows: fetched, failed, dropped for budget.
+	ContextFetched int `json:"contextFetched"`
+	ContextFailed  int `json:"contextFailed"`
+	ContextDropped int `json:"contextDropped"`
+}
+
+// Rendered is the comments stage's output before posting.
+type Rendered struct {
+	// Markdown is the summary comment; its last line is the review marker.
+	Markdown   string             `json:"markdown"`
+	Inline     []InlineComment    `json:"inline"`
+	Unanchored []pipeline.Finding `json:"unanchored"`
+	Stats      CommentStats       `json:"stats"`
+	Warnings   []string           `json:"warnings"`
+	// Coverage is what the summary's coverage line states: changed files
+	// reviewed, excluded by reason and dropped for budget, so a "no issues"
+	// answer never hides a partial review.
+	Coverage pipeline.Coverage `json:"coverage"`
+}
+
+var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
+
+// RenderComments parses the review, anchors each finding to the diff and
+// renders the summary and the inline comments. It is pure: posting is
+// PostComments. Bad input is an *InvalidError naming the field ("ref",
+// "mode", "files[i].path", "review", ...).
+//
+// The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
+// coverage line, the model's summary, a findings table (severity, where,
+// title), every finding that could not be placed on a line in full, the
+// table of context the scout asked for, and the hidden review marker as the
+// last line. Model-written lines that look like prscout markers are removed.
+func RenderComments(in CommentsInput) (Rendered, error) {
+	ref := strings.TrimSpace(in.Ref)
+	switch {
+	case ref == "":
+		return Rendered{}, pipeline.Invalidf("ref", "required: the reviewed head commit")
+	case !refRe.MatchString(ref):
+		return Rendered{}, pipeline.Invalidf("ref", "%q is not a commit id", clipRunes(ref, 60))
+	case in.PRID < 0:
+		return Rendered{}, pipeline.Invalidf("prId", "must not be negative")
+	}
+	if len(in.Dropped) == 0 {
+		in.Dropped = in.MergeStats.Dropped
+	}
+	switch in.Mode {
+	case "", "full", "delta", "skip":
+	default:
+		return Rendered{}, pipeline.Invalidf("mode", "%q is not full, delta or skip", clipRunes(in.Mode, 40))
+	}
+	for i, f := range in.Files {
+		if strings.TrimSpace(f.Path) == "" {
+			return Rendered{}, pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
+		}
+	}
+	parsed, err := ParseReview(in.Review)
+	if err != nil {
+		return Rendered{}, err
+	}
+
+	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
+	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
+	if in.Coverage != nil {
+		out.Coverage = *in.Coverage
+	}
+	out.Warnings = append(out.Warnings, parsed.Warnings...)
+	st := &out.Stats
+	st.ByAnchor = map[string]int{AnchorLine: 0, AnchorSnippet: 0, AnchorFile: 0, AnchorUnanchored: 0}
+	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
+	st.ReviewFormat = parsed.Format
+	st.SeverityNormalized = parsed.SeverityNormalized
+	st.DroppedFindings = parsed.DroppedFindings
+
+	ix, warns := IndexDiffs(in.Files)
+	out.Warnings = append(out.Warnings, warns...)
+
+	summary, n := marker.StripMarkers(parsed.Summary)
+	st.MarkersStripped += n
+	summary = closeFences(summary)
+
+	var rows []findingRow
+	seen := map[string]bool{}
+	for i, f := range parsed.Findings {
+		a := ix.Anchor(f)
+		f.Title, n = marker.StripMarkers(f.Title)
+		st.MarkersStripped += n
+		if f.Title == "" {
+			f.Title = "(untitled)"
+		}
+		f.Body, n = marker.StripMarkers(f.Body)
+		st.MarkersStripped += n
+		f.Body = closeFences(f.Body)
+		code := f.ExistingCode
+		if strings.TrimSpace(code) == "" {
+			code = a.Text
+		}
+		if strings.TrimSpace(code) == "" && f.Line > 0 {
+			code = fmt.Sprintf("line:%d", f.Line) // off-diff findings differ by line
+		}
+		if a.Path != "" {
+			f.Path = a.Path
+		}
+		fp := marker.Fingerprint(f.Path, f.Title, code)
+		if seen[fp] {
+			st.Duplicates++
+			out.Warnings = append(out.Warnings, fmt.Sprintf("findings[%d] repeats an earlier finding (%s): dropped", i, fp))
+			continue
+		}
+		seen[fp] = true
+		st.ByAnchor[a.Anchor]++
+		st.BySeverity[f.Severity]++
+		rows = append(rows, findingRow{f: f, a: a, fp: fp})
+	}
+	st.Findings = len(rows)
+	if st.MarkersStripped > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
+	}
+
+	for _, r := range rows {
+		if r.a.Anchor == AnchorLine || r.a.Anchor == AnchorSnippet {
+			out.Inline = append(out.Inline, InlineComment{
+				Path: r.a.Path, Line: r.a.Line, Anchor: r.a.Anchor,
+				Body: inlineBody(r.f, r.fp), Fingerprint: r.fp,
+				Severity: r.f.Severity, Title: r.f.Title,
+			})
+		} else {
+			out.Unanchored = append(out.Unanchored, r.f)
+		}
+	}
+	sort.SliceStable(out.Inline, func(i, j int) bool {
+		a, b := out.Inline[i], out.Inline[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Line < b.Line
+	})
+	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
+
+	out.Markdown = renderSummary(in, ref, summary, rows, st)
+	st.MarkdownChars = len(out.Markdown)
+	return out, nil
+}
+
+type findingRow struct {
+	f  pipeline.Finding
+	a  Anchored
+	fp string
+}
+
+func severityLabel(s string) string {
+	if s == "" {
+		return "Medium"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func inlineBody(f pipeline.Finding, fp string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** · %s\n", severityLabel(f.Severity), pipeline.OneLine(f.Title))
+	if body := strings.TrimSpace(f.Body); body != "" {
+		b.WriteString("\n")
+		b.WriteString(body)
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(marker.FindingMarker(fp))
+	return b.String()
+}
+
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats) string {
+	var b strings.Builder
+	b.WriteString("## prscout review\n\n")
+
+	// Headline: head, mode, counts.
+	mode := "full review"
+	if in.Mode == "delta" {
+		mode = "delta review: changes since the last reviewed commit"
+	}
+	fmt.Fprintf(&b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), mode)
+	if len(rows) == 0 {
+		b.WriteString("No findings.\n\n")
+	} else {
+		var parts []string
+		for _, s := range severityOrder {
+			if n := st.BySeverity[s]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, s))
+			}
+		}
+		fmt.Fprintf(&b, "%s (%s): %d on diff lines", pipeline.CountNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
+		if st.Unanchored > 0 {
+			fmt.Fprintf(&b, ", %d below", st.Unanchored)
+		}
+		b.WriteString(".\n\n")
+	}
+
+	// Coverage: how many changed files the review saw, so "no findings"
+	// never hides a partial review.
+	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
+	if in.Coverage != nil {
+		cov = *in.Coverage
+	}
+	if cov.ContextDropped == 0 {
+		cov.ContextDropped = len(in.Dropped)
+	}
+	fmt.Fprintf(&b, "**Coverage:** %s", cov.Sentence())
+	if len(in.Excluded) > 0 {
+		const maxListed = 10
+		var ex []string
+		for i, e := range in.Excluded {
+			if i == maxListed {
+				ex = append(ex, fmt.Sprintf("and %d more", len(in.Excluded)-maxListed))
+				break
+			}
+			item := codeSpan(e.Path)
+			if e.Reason != "" {
+				item += " (" + pipeline.OneLine(e.Reason) + ")"
+			}
+			ex = append(ex, item)
+		}
+		fmt.Fprintf(&b, ". Not reviewed: %s", strings.Join(ex, ", "))
+	}
+	b.WriteString(".\n\n")
+
+	// The model's summary.
+	if s := strings.TrimSpace(summary); s != "" {
+		b.WriteString(s)
+		b.WriteString("\n\n")
+	}
+
+	// Findings table, most severe first.
+	if len(rows) > 0 {
+		sorted := append([]findingRow(nil), rows...)
+		sort.SliceStable(sorted, func(i, j int) bool {
+			a, b := sorted[i], sorted[j]
+			if ra, rb := severityRank(a.f.Severity), severityRank(b.f.Severity); ra != rb {
+				return ra < rb
+			}
+			if a.a.Path != b.a.Path {
+				return a.a.Path < b.a.Path
+			}
+			return a.a.Line < b.a.Line
+		})
+		b.WriteString("### Findings\n\n")
+		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
+		for _, r := range sorted {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", severityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
+		}
+		b.WriteString("\n")
+	}
+
+	// Findings that are not on a line, in full.
+	var off []findingRow
+	for _, r := range rows {
+		if r.a.Anchor == AnchorFile || r.a.Anchor == AnchorUnanchored {
+			off = append(off, r)
+		}
+	}
+	if len(off) > 0 {
+		sort.SliceStable(off, func(i, j int) bool { return severityRank(off[i].f.Severity) < severityRank(off[j].f.Severity) })
+		fmt.Fprintf(&b, "### Not on a diff line (%d)\n\n", len(off))
+		for _, r := range off {
+			fmt.Fprintf(&b, "#### %s: %s\n\n", severityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
+			fmt.Fprintf(&b, "%s: %s.\n\n", where(r), r.a.Reason)
+			if body := strings.TrimSpace(r.f.Body); body != "" {
+				b.WriteString(body)
+				b.WriteString("\n\n")
+			}
+		}
+	}
+
+	// Context the scout asked for.
+	b.WriteString("### Context the scout asked for\n\n")
+	ctxRows := contextRows(in, st)
+	if len(ctxRows) == 0 {
+		b.WriteString("The scout asked for no extra context.\n\n")
+	} else {
+		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
+		for _, r := range ctxRows {
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(codeSpan(r[0])), cell(r[1]), cell(r[2]))
+		}
+		b.WriteString("\n")
+	}
+
+	b.WriteString(marker.ReviewMarker(ref))
+	b.WriteString("\n")
+	return b.String()
+}
+
+// contextRows lists the context table: every additionalContext item, then
+// each dropped item not listed there. /v1/merge turns a dropped item into an
+// ok:false additionalContext entry and lists it in stats.dropped; such an
+// entry shows as "dropped for budget", not as a failure.
+func contextRows(in CommentsInput, st *CommentStats) [][3]string {
+	opOr := func(op string) string {
+		if op == "" {
+			return "get_file"
+		}
+		return op
+	}
+	key := func(op, path string) string { return opOr(op) + "\x00" + path }
+	dropped := map[string]pipeline.DroppedContext{}
+	for _, d := range in.Dropped {
+		dropped[key(d.Op, d.Path)] = d
+	}
+	var rows [][3]string
+	listed := map[string]bool{}
+	for _, c := range in.AdditionalContext {
+		k := key(c.Op, c.Path)
+		var result string
+		if d, ok := dropped[k]; ok {
+			result = droppedText(d)
+			listed[k] = true
+			st.ContextDropped++
+		} else if c.OK {
+			result = "fetched"
+			st.ContextFetched++
+		} else {
+			reason := strings.TrimSpace(c.Error)
+			if reason == "" {
+				reason = "unknown error"
+			}
+			result = "failed: " + pipeline.OneLine(reason)
+			st.ContextFailed++
+		}
+		rows = append(rows, [3]string{c.Path, opOr(c.Op), result})
+	}
+	for _, d := range in.Dropped {
+		k := key(d.Op, d.Path)
+		if listed[k] {
+			continue
+		}
+		listed[k] = true
+		rows = append(rows, [3]string{d.Path, opOr(d.Op), droppedText(d)})
+		st.ContextDropped++
+	}
+	return rows
+}
+
+func droppedText(d pipeline.DroppedContext) string {
+	s := "dropped for budget"
+	if d.Chars > 0 {
+		s += fmt.Sprintf(" (%d chars)", d.Chars)
+	}
+	switch r := strings.TrimSpace(d.Reason); r {
+	case "", "budget":
+	case "over_budget":
+		s += ": the changed files alone fill the budget"
+	default:
+		s += ": " + pipeline.OneLine(r)
+	}
+	return s
+}
+
+func where(r findingRow) string {
+	p := r.a.Path
+	if p == "" {
+		p = r.f.Path
+	}
+	switch r.a.Anchor {
+	case AnchorLine, AnchorSnippet:
+		return codeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
+	case AnchorFile:
+		return codeSpan(p) + " (file)"
+	default:
+		if p == "" {
+			return "(no file)"
+		}
+		return codeSpan(p) + " (not in this PR)"
+	}
+}
+
+// codeSpan wraps s in a backtick code span long enough for the backticks s
+// holds (CommonMark), on one line.
+func codeSpan(s string) string {
+	s = pipeline.OneLine(s)
+	if s == "" {
+		return "``"
+	}
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			if run > longest {
+				longest = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// closeFences closes a fenced code block model text leaves open (a reply cut
+// at its token limit does): left open, it would swallow everything after it,
+// our tables and the hidden marker included, into a visible code block.
+func closeFences(s string) string {
+	var open string // the opening fence run ("```", "~~~~", ...), "" when none
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimRight(strings.TrimLeft(line, " "), "\r")
+		if len(line)-len(strings.TrimLeft(line, " ")) > 3 {
+			continue // indented code, not a fence
+		}
+		run := fenceRun(t)
+		if run == "" {
+			continue
+		}
+		switch {
+		case open == "":
+			if run[0] == '`' && strings.Contains(t[len(run):], "`") {
+				continue // a backtick fence's info string cannot hold a backtick
+			}
+			open = run
+		case run[0] == open[0] && len(run) >= len(open) && strings.TrimSpace(t[len(run):]) == "":
+			open = ""
+		}
+	}
+	if open == "" {
+		return s
+	}
+	return strings.TrimRight(s, "\n") + "\n" + open
+}
+
+// fenceRun returns the leading run of 3+ backticks or tildes of t, or "".
+func fenceRun(t string) string {
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return t[:n]
+}
+
+// cell makes text safe inside a pipe-table cell: one line (tables cannot
+// hold line breaks on Bitbucket) and every '|' escaped.
+func cell(s string) string {
+	s = pipeline.OneLine(s)
+	s = strings.ReplaceAll(s, `\|`, `|`)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if s == "" {
+		return " "
+	}
+	return s
+}

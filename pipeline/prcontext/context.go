@@ -1,0 +1,578 @@
+package prcontext
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// FilesReader is an optional Repository extension for providers that read
+// many files at once more cheaply than one by one (the local git provider
+// streams them through one process). The context stage uses it when the
+// Repository implements it.
+type FilesReader interface {
+	// ReadFiles reads paths at commit and calls fn once per path, in the
+	// order of paths, with the bytes or the error ReadFile would give for it.
+	// fn may keep data (the reader never reuses it). The error return is for
+	// failures of the whole call (fn is then not called for the rest).
+	ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error
+}
+
+// ContextInput is the /v1/context request for a base..head review.
+type ContextInput struct {
+	Workspace    string   `json:"workspace"`
+	RepoSlug     string   `json:"repoSlug"`
+	PRID         int      `json:"prId,omitempty"`
+	Base         string   `json:"base"`
+	Head         string   `json:"head"`
+	ContextLines *int     `json:"contextLines,omitempty"`
+	JiraKeys     []string `json:"jiraKeys,omitempty"`
+	// PR metadata when the caller knows it (local provider).
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Requirements is free requirements text. Rules is free rules text for
+	// the whole review (a string) or a rule file object, the highest rule
+	// layer (see RuleSet).
+	Requirements string           `json:"requirements,omitempty"`
+	Rules        scope.RulesField `json:"rules,omitempty"`
+	// Include and Exclude are file gate globs (see FileGates): an exclude
+	// match leaves a file out; an include match skips the unsupported_ext
+	// and default_path gates (it is not an allow-list).
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), set by
+	// the API, never by the request; ServiceRulesSource names it.
+	ServiceRules       *scope.RuleFile `json:"-"`
+	ServiceRulesSource string          `json:"-"`
+	// Jira holds the issues of JiraKeys when the caller has looked them up
+	// (CollectContext has no issue lookup of its own).
+	Jira []pipeline.Issue `json:"-"`
+}
+
+// ContextMeta is what AssembleContext needs besides the raw diff: where the
+// change lives, which commits it spans and what the prompt shows about it.
+type ContextMeta struct {
+	Repo pipeline.Repo
+	PRID int
+	// Head and Base are full commit ids; sources are read at Head.
+	Head, Base     string
+	ReviewedCommit string
+	// Mode is "full" (default), "delta" or "skip"; skip yields no files.
+	Mode         string
+	PR           pipeline.PullRequest
+	Jira         []pipeline.Issue
+	Rules        string
+	Requirements string
+	Warnings     []string
+	// ContextLines is the diff's context (it also pads source windows).
+	ContextLines int
+	// MaxSourceBytes bounds one changed file's source read for the prompt
+	// (0: DefaultMaxSourceBytes); a larger file keeps its diff, shows no
+	// source and gets a warning.
+	MaxSourceBytes int64
+	// MaxTotalSourceBytes guards memory: once the sources kept (whole or
+	// windows) reach it, further files show no source and get a warning
+	// (0: DefaultMaxTotalSourceBytes). Limiting what a prompt may hold is the
+	// too-large gate's job, not this guard's.
+	MaxTotalSourceBytes int64
+	// Gates are the file gates (include/exclude globs, too_large threshold).
+	// A zero MaxDiffChars is TooLargeShare of lim.MaxPromptChars.
+	Gates scope.FileGates
+	// PathRules resolves each shown file's review rules (nil: none).
+	PathRules *scope.RuleSet
+}
+
+// DefaultMaxSourceBytes bounds one changed file's new source.
+const DefaultMaxSourceBytes = 8 << 20
+
+// DefaultMaxTotalSourceBytes bounds the sources one context keeps.
+const DefaultMaxTotalSourceBytes = 64 << 20
+
+// errSourceGuard marks a source left out by MaxTotalSourceBytes.
+var errSourceGuard = errors.New("sources over the memory guard")
+
+// MaxContextLines is the largest contextLines accepted.
+const MaxContextLines = 1000
+
+// sourceParallel is how many sources are read at once through ReadFile.
+const sourceParallel = 8
+
+// ContextResult is the /v1/context answer. Slices are never nil, so JSON
+// never holds null where a list is expected.
+type ContextResult struct {
+	Mode           string                 `json:"mode"` // full | delta | skip
+	Skip           bool                   `json:"skip"`
+	Workspace      string                 `json:"workspace"`
+	RepoSlug       string                 `json:"repoSlug"`
+	PRID           int                    `json:"prId,omitempty"`
+	Ref            string                 `json:"ref"`  // head commit id (full)
+	Base           string                 `json:"base"` // base commit id (full)
+	ReviewedCommit string                 `json:"reviewedCommit"`
+	PR             pipeline.PullRequest   `json:"pr"`
+	Jira           []pipeline.Issue       `json:"jira"`
+	Rules          string                 `json:"rules"`
+	Requirements   string                 `json:"requirements,omitempty"`
+	Files          []pipeline.ChangedFile `json:"files"`
+	Excluded       []pipeline.Excluded    `json:"excluded"`
+	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
+	Stats          ContextStats           `json:"stats"`
+	// Coverage says how many changed files were reviewed, excluded (by
+	// reason) and dropped for budget.
+	Coverage pipeline.Coverage `json:"coverage"`
+	Warnings []string          `json:"warnings"`
+}
+
+// ContextStats measures the context the way the seed measured its prompts by
+// hand. Character counts are Unicode code points (the seed's Python len).
+type ContextStats struct {
+	// PromptChars is the scout prompt's size, system and user message.
+	PromptChars int `json:"promptChars"`
+	// SourceChars is the size of all new sources shown (whole or windows).
+	SourceChars int `json:"sourceChars"`
+	// SourceShare is SourceChars / PromptChars, rounded to 4 decimals (0 when
+	// the prompt is empty); the seed measured 43%.
+	SourceShare float64 `json:"sourceShare"`
+	// DiffChars is the size of all shown files' diffs.
+	DiffChars int `json:"diffChars"`
+	// Files is the number of changed files shown, Excluded of those left out.
+	Files    int `json:"files"`
+	Excluded int `json:"excluded"`
+	// ExcludedByReason counts excluded files per reason (GateOrder codes).
+	ExcludedByReason map[string]int `json:"excludedByReason"`
+	// WholeSources and WindowedSources count files whose source is shown
+	// whole or as labelled windows; NoSource counts shown files without one.
+	WholeSources    int `json:"wholeSources"`
+	WindowedSources int `json:"windowedSources"`
+	NoSource        int `json:"noSource"`
+	// ShownRanges lists every shown source as "path: 910-1031 of 1031"
+	// (windows joined by ", ").
+	ShownRanges []string `json:"shownRanges"`
+	// Additions and Deletions are the shown files' added and removed lines.
+	Additions int `json:"additions"`
+	Deletions int `json:"deletions"`
+	// DiffBytes is the raw diff's size in bytes.
+	DiffBytes int `json:"diffBytes"`
+	// Redactions counts secrets replaced in the shown diffs and sources
+	// before the prompt was built, by kind (SecretKinds).
+	Redactions map[string]int `json:"redactions"`
+}
+
+// CollectContext resolves base and head, diffs head against their merge base
+// with in.ContextLines (default lim.ContextLines, the seed's 30), reads the
+// new sources at head and assembles the context and the scout prompt. When
+// diffs is a ChangeLister and repo a FilesReader, the sources are read while
+// the diff runs.
+//
+// Missing head or base and contextLines outside 0..1000 fail with an
+// *InvalidError naming the field; an unknown revision wraps ErrNotFound and
+// names it.
+func CollectContext(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+	if strings.TrimSpace(in.Head) == "" {
+		return ContextResult{}, pipeline.Invalidf("head", "required")
+	}
+	if strings.TrimSpace(in.Base) == "" {
+		return ContextResult{}, pipeline.Invalidf("base", "required")
+	}
+	contextLines := lim.WithDefaults().ContextLines
+	if in.ContextLines != nil {
+		contextLines = *in.ContextLines
+		if contextLines < 0 || contextLines > MaxContextLines {
+			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
+		}
+	}
+	r := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	head, err := pipeline.ResolveCommit(ctx, repo, r, "head", in.Head)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	base, err := pipeline.ResolveCommit(ctx, repo, r, "base", in.Base)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	gates, rules, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	opts := pipeline.DiffOptions{ContextLines: contextLines}
+	preCtx, cancelPre := context.WithCancel(ctx)
+	defer cancelPre()
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
+	raw, err := diffs.Diff(ctx, r, base, head, opts)
+	if pre != nil {
+		if err != nil {
+			cancelPre()
+		}
+		repo = pre.wait()
+	}
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("diff %s..%s: %w", in.Base, in.Head, err)
+	}
+	meta := ContextMeta{
+		Repo:         r,
+		PRID:         in.PRID,
+		Head:         head,
+		Base:         base,
+		Mode:         "full",
+		PR:           pipeline.PullRequest{Title: in.Title, Description: in.Description},
+		Jira:         in.Jira,
+		Rules:        in.Rules.Text,
+		Requirements: in.Requirements,
+		ContextLines: contextLines,
+		Gates:        gates,
+		PathRules:    rules,
+		Warnings:     scopeWarnings,
+	}
+	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
+		meta.Warnings = append(meta.Warnings, "jira keys "+strings.Join(in.JiraKeys, ", ")+" were not looked up")
+	}
+	return AssembleContext(ctx, repo, meta, raw, lim)
+}
+
+// AssembleContext is the provider-neutral core of /v1/context: it takes an
+// already-fetched raw git diff (merge base..head, with meta.ContextLines of
+// context), sorts its files into shown and excluded, reads the shown files'
+// new sources at meta.Head (whole up to lim.FullSourceLines lines, otherwise
+// labelled windows around the changes) and builds the scout prompt and stats.
+//
+// Each changed file passes meta.Gates (FileGates.Decide, in GateOrder) or is
+// excluded with the gate's reason; a secret path's diff never reaches the
+// prompt. A source that turns out binary when read is excluded as "binary".
+//
+// To keep a 20 MB change cheap, the result's strings alias rawDiff and the
+// source bytes the repository returns instead of copying them: neither may be
+// modified after the call.
+func AssembleContext(ctx context.Context, repo pipeline.Repository, meta ContextMeta, rawDiff []byte, lim pipeline.Limits) (ContextResult, error) {
+	res := ContextResult{
+		Mode:           meta.Mode,
+		Workspace:      meta.Repo.Workspace,
+		RepoSlug:       meta.Repo.RepoSlug,
+		PRID:           meta.PRID,
+		Ref:            meta.Head,
+		Base:           meta.Base,
+		ReviewedCommit: meta.ReviewedCommit,
+		PR:             meta.PR,
+		Jira:           nonNil(meta.Jira),
+		Rules:          meta.Rules,
+		Requirements:   meta.Requirements,
+		Files:          []pipeline.ChangedFile{},
+		Excluded:       []pipeline.Excluded{},
+		Warnings:       append([]string{}, meta.Warnings...),
+	}
+	res.Stats.ExcludedByReason = map[string]int{}
+	res.Stats.ShownRanges = []string{}
+	res.Stats.Redactions = map[string]int{}
+	res.Coverage = pipeline.CoverageOf(0, nil)
+	res.Stats.DiffBytes = len(rawDiff)
+	if res.Mode == "" {
+		res.Mode = "full"
+	}
+	if res.Mode == "skip" {
+		res.Skip = true
+		return res, nil
+	}
+	lim.FullSourceLines = lim.WithDefaults().FullSourceLines
+	pad := meta.ContextLines
+	if pad < 0 {
+		pad = 0
+	}
+	maxSource := meta.MaxSourceBytes
+	if maxSource <= 0 {
+		maxSource = DefaultMaxSourceBytes
+	}
+
+	// No copy: every file's Diff is a substring of the raw diff itself.
+	preamble, sections := splitDiff(bytesString(rawDiff))
+	if strings.TrimSpace(preamble) != "" {
+		res.Warnings = append(res.Warnings, "diff text before the first file ignored")
+	}
+	parsed, err := parseSections(ctx, sections)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	gates := meta.Gates
+	if gates.MaxDiffChars == 0 && lim.MaxPromptChars > 0 {
+		gates.MaxDiffChars = int(float64(lim.MaxPromptChars) * scope.TooLargeShare)
+	}
+	var shown []diffFile
+	for _, d := range parsed {
+		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
+		if gates.MaxDiffChars > 0 && len(d.Section) > gates.MaxDiffChars {
+			gf.DiffChars = runeCount(d.Section) // bytes >= runes: count only when it may matter
+		}
+		if reason := gates.Decide(gf); reason != "" {
+			res.exclude(d.Path, reason)
+			continue
+		}
+		shown = append(shown, d)
+	}
+
+	// Read the new sources of shown files that have changed lines.
+	var want []int
+	for i, d := range shown {
+		if !d.Symlink && len(d.Ranges) > 0 {
+			want = append(want, i)
+		}
+	}
+	guard := meta.MaxTotalSourceBytes
+	if guard <= 0 {
+		guard = DefaultMaxTotalSourceBytes
+	}
+	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines)
+	if err != nil {
+		return ContextResult{}, err
+	}
+
+	for i, d := range shown {
+		f := pipeline.ChangedFile{
+			Path:     d.Path,
+			OldPath:  d.OldPath,
+			Status:   d.Status,
+			Language: scope.Language(d.Path),
+			Diff:     d.Section,
+		}
+		if meta.PathRules != nil {
+			m := meta.PathRules.Resolve(d.Path)
+			f.Rules, f.RuleSource = m.Rule, ruleSourceLabel(m)
+		}
+		if sh, ok := sources[i]; ok {
+			switch {
+			case errors.Is(sh.Err, pipeline.ErrBinary):
+				res.exclude(d.Path, "binary")
+				continue
+			case errors.Is(sh.Err, pipeline.ErrTooLarge):
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (over %d bytes); the diff is shown", d.Path, maxSource))
+			case errors.Is(sh.Err, errSourceGuard):
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (sources of this change over %d bytes); the diff is shown", d.Path, guard))
+			case sh.Err != nil:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown: %v", d.Path, sh.Err))
+			default:
+				f.Source, f.SourceRange = sh.Source, sh.Range
+			}
+		}
+		// Nothing leaves prscout for a prompt before secrets are redacted.
+		f.Diff = scope.RedactSecrets(f.Diff, res.Stats.Redactions)
+		f.Source = scope.RedactSecrets(f.Source, res.Stats.Redactions)
+		res.Stats.Additions += d.Additions
+		res.Stats.Deletions += d.Deletions
+		res.Files = append(res.Files, f)
+		shown[i] = diffFile{} // drop parsed ranges early
+	}
+
+	for _, f := range res.Files {
+		res.Stats.DiffChars += runeCount(f.Diff)
+		switch {
+		case f.SourceRange == nil:
+			res.Stats.NoSource++
+			continue
+		case len(f.SourceRange.Windows) > 0:
+			res.Stats.WindowedSources++
+		default:
+			res.Stats.WholeSources++
+		}
+		res.Stats.SourceChars += runeCount(f.Source)
+		res.Stats.ShownRanges = append(res.Stats.ShownRanges, f.Path+": "+rangeLabel(*f.SourceRange))
+	}
+	res.Stats.Files = len(res.Files)
+	res.Stats.Excluded = len(res.Excluded)
+	res.Coverage = pipeline.CoverageOf(len(res.Files), res.Excluded)
+
+	res.ScoutPrompt = ScoutPrompt(res, lim)
+	res.Stats.PromptChars = runeCount(res.ScoutPrompt.System) + runeCount(res.ScoutPrompt.User)
+	if res.Stats.PromptChars > 0 {
+		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4
+	}
+	return res, nil
+}
+
+// parseSections parses diff sections on all cores, keeping their order.
+func parseSections(ctx context.Context, sections []string) ([]diffFile, error) {
+	out := make([]diffFile, len(sections))
+	workers := min(runtime.GOMAXPROCS(0), len(sections), 8)
+	if workers <= 1 {
+		for i, sec := range sections {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			d, err := parseSection(sec)
+			if err != nil {
+				return nil, fmt.Errorf("parse diff: %w", err)
+			}
+			out[i] = d
+		}
+		return out, nil
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  atomic.Int64
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sections) {
+					return
+				}
+				if ctx.Err() != nil {
+					return
+				}
+				d, err := parseSection(sections[i])
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("parse diff: %w", err)
+					}
+					mu.Unlock()
+					return
+				}
+				out[i] = d
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if first != nil {
+		return nil, first
+	}
+	return out, nil
+}
+
+// bytesString views b as a string without copying. The context stage owns
+// the raw diff and the source bytes handed to it and never changes them; the
+// strings it returns alias them.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// exclude records an excluded file.
+func (r *ContextResult) exclude(p, reason string) {
+	r.Excluded = append(r.Excluded, pipeline.Excluded{Path: p, Reason: reason})
+	r.Stats.ExcludedByReason[reason]++
+}
+
+// shapedSource is a changed file's source as the prompt shows it, or why not.
+type shapedSource struct {
+	Source string
+	Range  *pipeline.SourceRange
+	Err    error
+}
+
+// readSources reads the new sources of shown[want...] at commit and shapes
+// each as soon as it arrives (whole, or labelled windows padded by pad lines),
+// so a long file costs only its windows. It reads through FilesReader when the
+// repository offers it (in file order), otherwise with ReadFile, at most
+// sourceParallel at once. Once the kept sources reach guard bytes, further
+// files get errSourceGuard. Per-file failures are in the map; only a
+// cancelled context or a whole-call failure is an error.
+func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, shown []diffFile, want []int,
+	maxBytes, guard int64, pad, fullLines int) (map[int]shapedSource, error) {
+	out := make(map[int]shapedSource, len(want))
+	if len(want) == 0 {
+		return out, nil
+	}
+	var (
+		mu   sync.Mutex
+		kept int64
+	)
+	shape := func(i int, data []byte, err error) {
+		sh := shapedSource{Err: err}
+		if err == nil {
+			sh.Source, sh.Range = shapeSource(data, shown[i].Ranges, pad, fullLines)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if sh.Err == nil {
+			if kept+int64(len(sh.Source)) > guard {
+				sh = shapedSource{Err: errSourceGuard}
+			} else {
+				kept += int64(len(sh.Source))
+			}
+		}
+		out[i] = sh
+	}
+	if fr, ok := repo.(FilesReader); ok {
+		paths := make([]string, len(want))
+		for k, i := range want {
+			paths[k] = shown[i].Path
+		}
+		calls := 0
+		err := fr.ReadFiles(ctx, r, commit, paths, maxBytes, func(k int, data []byte, err error) {
+			if k < 0 || k >= len(want) {
+				return
+			}
+			calls++
+			shape(want[k], data, err)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read changed sources: %w", err)
+		}
+		if calls != len(want) {
+			return nil, fmt.Errorf("read changed sources: %d answers for %d files", calls, len(want))
+		}
+		return out, nil
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, sourceParallel)
+	for _, i := range want {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			data, err := repo.ReadFile(ctx, r, commit, shown[i].Path, maxBytes)
+			shape(i, data, err)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("read changed sources: %w", err)
+	}
+	return out, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// ruleSourceLabel names where a file's rules came from, e.g.
+// "repository .prscout/rules.json@1a2b3c4d5e6f, pattern src/**/*.go".
+func ruleSourceLabel(m scope.RuleMatch) string {
+	switch m.Layer {
+	case scope.LayerNone:
+		return ""
+	case scope.LayerBuiltin:
+		return "built-in " + m.Pattern
+	}
+	s := m.Layer
+	if m.Source != "" && m.Source != m.Layer {
+		s += " " + m.Source
+	}
+	s += ", pattern " + m.Pattern
+	if m.MergedSystemRule {
+		s += " + built-in"
+	}
+	return s
+}

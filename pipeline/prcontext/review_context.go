@@ -1,0 +1,162 @@
+package prcontext
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// ContextSources are the ports /v1/context reads. Only Repo and Diffs are
+// required: without PRs a review needs base and head, without Comments every
+// review is full (no markers to read), without Issues there is no Jira.
+type ContextSources struct {
+	Repo     pipeline.Repository
+	Diffs    pipeline.DiffSource
+	PRs      pipeline.PullRequests
+	Comments pipeline.CommentStore
+	Issues   pipeline.IssueLookup
+}
+
+// Context answers /v1/context. With a prId and no head it reviews the pull
+// request as the provider knows it, incrementally from prscout's own summary
+// marker (see PRContext); otherwise it reviews base..head (CollectContext).
+// Jira issues named by jiraKeys, the title, the branch or the description are
+// looked up when an IssueLookup is configured (or keys were given explicitly);
+// failures become warnings, never a failed review.
+func Context(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+	if in.PRID > 0 && strings.TrimSpace(in.Head) == "" {
+		return PRContext(ctx, src, in, lim)
+	}
+	if in.PRID < 0 {
+		return ContextResult{}, pipeline.Invalidf("prId", "must be a positive pull request id")
+	}
+	var warnings []string
+	if src.Issues != nil || len(in.JiraKeys) > 0 {
+		if keys := ExtractKeys(in.JiraKeys, in.Title, "", in.Description); len(keys) > 0 {
+			in.Jira, warnings = LookupAll(ctx, src.Issues, keys)
+		}
+		in.JiraKeys = nil // looked up here: CollectContext must not warn again
+	}
+	res, err := CollectContext(ctx, src.Repo, src.Diffs, in, lim)
+	if err != nil {
+		return res, err
+	}
+	res.Warnings = append(res.Warnings, warnings...)
+	return res, nil
+}
+
+// PRContext reviews pull request in.PRID. Bitbucket is the source of truth,
+// no database: the highest-id summary comment carrying prscout's marker says
+// which head was reviewed last.
+//   - that head is the PR's head now → mode "skip", and no diff is fetched;
+//   - it is an ancestor of the head → mode "delta": the diff from it to the head;
+//   - otherwise (rebase, force-push, marker unreadable) → mode "full", the
+//     reason in warnings.
+func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+	if src.PRs == nil {
+		return ContextResult{}, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
+	}
+	if strings.TrimSpace(in.Workspace) == "" {
+		return ContextResult{}, pipeline.Invalidf("workspace", "required with prId")
+	}
+	if strings.TrimSpace(in.RepoSlug) == "" {
+		return ContextResult{}, pipeline.Invalidf("repoSlug", "required with prId")
+	}
+	contextLines := lim.ContextLines
+	if in.ContextLines != nil {
+		contextLines = *in.ContextLines
+		if contextLines < 0 || contextLines > MaxContextLines {
+			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
+		}
+	}
+	// Bad globs fail before any upstream call.
+	if _, err := scope.CompileGlobs("include", in.Include); err != nil {
+		return ContextResult{}, err
+	}
+	if _, err := scope.CompileGlobs("exclude", in.Exclude); err != nil {
+		return ContextResult{}, err
+	}
+	repo := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	pr, err := src.PRs.PullRequest(ctx, repo, in.PRID)
+	if err != nil {
+		return ContextResult{}, err // the adapter's error already names the pull request
+	}
+	// Earlier reviews first: when the marker already names the head, the
+	// answer is skip and nothing else is fetched (no commit resolution, no
+	// diff), which keeps a no-op webhook at 2 upstream calls.
+	var reviewed string
+	var warnings []string
+	if src.Comments == nil {
+		warnings = append(warnings, "no comment access configured: full review")
+	} else if comments, err := src.Comments.ListComments(ctx, repo, in.PRID); err != nil {
+		warnings = append(warnings, fmt.Sprintf("could not read earlier reviews (%v): full review", err))
+	} else if sha, _, ok := marker.LastReviewedCommit(comments); ok {
+		reviewed = sha
+	}
+	meta := ContextMeta{
+		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
+		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
+	}
+	if in.Title != "" && meta.PR.Title == "" {
+		meta.PR.Title = in.Title
+	}
+	if reviewed != "" && pipeline.SameCommit(reviewed, pr.SourceCommit) {
+		meta.Mode, meta.Head = "skip", reviewed
+		return AssembleContext(ctx, src.Repo, meta, nil, lim)
+	}
+
+	head, err := src.Repo.ResolveCommit(ctx, repo, pr.SourceCommit)
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("resolve pull request head %s: %w", pr.SourceCommit, err)
+	}
+	base, err := src.Repo.ResolveCommit(ctx, repo, pr.DestinationCommit)
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
+	}
+	meta.Head, meta.Base = head, base
+	if reviewed != "" {
+		switch anc, err := src.PRs.IsAncestor(ctx, repo, reviewed, head); {
+		case pipeline.SameCommit(reviewed, head):
+			meta.Mode = "skip"
+			return AssembleContext(ctx, src.Repo, meta, nil, lim)
+		case err != nil:
+			meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", pipeline.ShortCommit(reviewed), err))
+		case !anc:
+			meta.Warnings = append(meta.Warnings, fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", pipeline.ShortCommit(reviewed), pipeline.ShortCommit(head)))
+		default:
+			meta.Mode = "delta"
+		}
+	}
+
+	if src.Issues != nil || len(in.JiraKeys) > 0 {
+		if keys := ExtractKeys(in.JiraKeys, pr.Title, pr.SourceBranch, pr.Description); len(keys) > 0 {
+			var warns []string
+			meta.Jira, warns = LookupAll(ctx, src.Issues, keys)
+			meta.Warnings = append(meta.Warnings, warns...)
+		}
+	}
+
+	// Rules come from the destination commit, never from the PR's head
+	// (read only now: a skipped review needs none).
+	gates, rules, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	meta.Gates, meta.PathRules = gates, rules
+	meta.Warnings = append(meta.Warnings, scopeWarnings...)
+
+	var raw []byte
+	if meta.Mode == "delta" {
+		raw, err = src.Diffs.Diff(ctx, repo, meta.ReviewedCommit, head, pipeline.DiffOptions{ContextLines: contextLines, TwoDot: true})
+	} else {
+		raw, err = src.Diffs.Diff(ctx, repo, base, head, pipeline.DiffOptions{ContextLines: contextLines})
+	}
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
+	}
+	return AssembleContext(ctx, src.Repo, meta, raw, lim)
+}

@@ -1,0 +1,259 @@
+package scope
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/prscout/prscout/pipeline"
+)
+
+// TooLargeShare is the share of Limits.MaxPromptChars one changed file's diff
+// may take before the file is excluded as too_large: a file that alone fills
+// half the review prompt would crowd out every other changed file and all
+// the context the scout asks for.
+const TooLargeShare = 0.5
+
+// Glob is one compiled include or exclude pattern.
+type Glob struct {
+	// Raw is the pattern as the user wrote it (shown in rules check).
+	Raw string `json:"pattern"`
+	// pattern is what is matched: lower-cased, spaces around brace
+	// alternatives removed, "**/" prefixed when Raw has no "/".
+	pattern string
+}
+
+// CompileGlob checks and compiles one pattern. Patterns use doublestar syntax
+// (`*`, `**`, `?`, `[a-z]`, `{a,b}`) over repository-relative paths and match
+// case-insensitively. A pattern without "/" matches the base name at any
+// depth ("*.go" is "**/*.go"), as in .gitignore. Spaces next to the commas
+// and braces of an alternative are dropped, so "*.{ts, tsx}" matches .tsx
+// files instead of silently matching nothing. A pattern that is empty or
+// malformed (unclosed "{" or "[") is an error.
+func CompileGlob(raw string) (Glob, error) {
+	p := strings.TrimSpace(raw)
+	p = strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./")
+	p = strings.TrimPrefix(p, "/")
+	if p == "" {
+		return Glob{}, fmt.Errorf("empty pattern")
+	}
+	p = strings.ToLower(tidyBraces(p))
+	if strings.HasSuffix(p, "/") {
+		p += "**" // "vendor/" means everything under it
+	}
+	if !strings.Contains(p, "/") {
+		p = "**/" + p
+	}
+	if !doublestar.ValidatePattern(p) {
+		return Glob{}, fmt.Errorf("malformed pattern %q (unclosed { or [?)", raw)
+	}
+	return Glob{Raw: raw, pattern: p}, nil
+}
+
+// tidyBraces removes white space after "{" and ",", and before "," and "}"
+// inside brace alternatives.
+func tidyBraces(p string) string {
+	if !strings.Contains(p, "{") {
+		return p
+	}
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p):
+			b.WriteByte(c)
+			i++
+			b.WriteByte(p[i])
+			continue
+		case c == '{':
+			depth++
+		case c == '}' && depth > 0:
+			depth--
+			trimTrailingSpace(&b)
+		case c == ',' && depth > 0:
+			trimTrailingSpace(&b)
+		case c == ' ' || c == '\t':
+			if depth > 0 {
+				prev := b.String()
+				if n := len(prev); n > 0 && (prev[n-1] == '{' || prev[n-1] == ',') {
+					continue
+				}
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+func trimTrailingSpace(b *strings.Builder) {
+	s := b.String()
+	t := strings.TrimRight(s, " \t")
+	if len(t) != len(s) {
+		b.Reset()
+		b.WriteString(t)
+	}
+}
+
+// Match reports whether a repository-relative path matches the glob.
+func (g Glob) Match(p string) bool {
+	if g.pattern == "" {
+		return false
+	}
+	ok, _ := doublestar.Match(g.pattern, strings.ToLower(p))
+	return ok
+}
+
+// CompileGlobs compiles patterns; an error is an *InvalidError naming
+// field[i].
+func CompileGlobs(field string, raws []string) ([]Glob, error) {
+	out := make([]Glob, 0, len(raws))
+	for i, r := range raws {
+		g, err := CompileGlob(r)
+		if err != nil {
+			return nil, pipeline.Invalidf(fmt.Sprintf("%s[%d]", field, i), "%v", err)
+		}
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+// firstMatch returns the first glob matching p.
+func firstMatch(gs []Glob, p string) (Glob, bool) {
+	for _, g := range gs {
+		if g.Match(p) {
+			return g, true
+		}
+	}
+	return Glob{}, false
+}
+
+// FileGates are the gates /v1/context runs over each changed file.
+type FileGates struct {
+	Include []Glob
+	Exclude []Glob
+	// MaxDiffChars is the too_large threshold in characters (0: no limit).
+	MaxDiffChars int
+}
+
+// GateFile is what the gates look at for one changed file.
+type GateFile struct {
+	Path, OldPath string
+	Status        string // added, modified, renamed, deleted
+	Binary        bool
+	Submodule     bool
+	// DiffChars is the size of the file's diff section in characters.
+	DiffChars int
+}
+
+// Decide runs the gates in GateOrder and returns the first failed gate's
+// reason, or "" when the file is reviewed.
+func (g FileGates) Decide(f GateFile) string {
+	switch {
+	case f.Binary:
+		return pipeline.GateBinary
+	case IsSecretPath(f.Path) || (f.OldPath != "" && IsSecretPath(f.OldPath)):
+		return pipeline.GateSecret
+	case f.Submodule:
+		return pipeline.GateSubmodule
+	}
+	if _, ok := firstMatch(g.Exclude, f.Path); ok {
+		return pipeline.GateUserExclude
+	}
+	if _, included := firstMatch(g.Include, f.Path); !included {
+		if !SupportedPath(f.Path) {
+			return pipeline.GateUnsupportedExt
+		}
+		if IsDefaultPath(f.Path) {
+			return pipeline.GateDefaultPath
+		}
+	}
+	if f.Status == "deleted" {
+		return pipeline.GateDeleted
+	}
+	if g.MaxDiffChars > 0 && f.DiffChars > g.MaxDiffChars {
+		return pipeline.GateTooLarge
+	}
+	return ""
+}
+
+// extraSupported are reviewable extensions beyond the prompt's languages.
+var extraSupported = map[string]bool{
+	".mk": true, ".cmake": true, ".bzl": true, ".bazel": true, ".hcl": true, ".nix": true, ".zig": true,
+	".jl": true, ".vb": true, ".fs": true, ".fsx": true, ".tpl": true, ".tmpl": true, ".gotmpl": true,
+	".j2": true, ".mdx": true, ".rst": true, ".cfg": true, ".conf": true, ".sbt": true, ".astro": true,
+	".sol": true, ".ml": true, ".mli": true, ".elm": true, ".cue": true, ".rego": true, ".prisma": true,
+	".bat": true, ".cmd": true, ".psm1": true, ".fish": true, ".mm": true, ".hh": true, ".cu": true,
+	".ino": true, ".v": true, ".sv": true, ".vhd": true, ".glsl": true, ".hlsl": true, ".wgsl": true,
+	".nu": true, ".svg": true, ".sass": true, ".pug": true, ".hbs": true, ".ejs": true, ".erb": true,
+	".razor": true, ".cshtml": true, ".xaml": true, ".csproj": true, ".json5": true, ".jsonc": true,
+	".avsc": true, ".txt": true, ".thrift": true, ".pyi": true, ".pyx": true, ".pxd": true, ".ipynb": true,
+}
+
+var extraSupportedNames = map[string]bool{
+	"build": true, "workspace": true, "build.bazel": true, "cmakelists.txt": true, "vagrantfile": true,
+	"procfile": true, "justfile": true, "podfile": true, "brewfile": true, "go.work": true,
+	"requirements.txt": true, "codeowners": true, ".gitlab-ci.yml": true, ".editorconfig": true,
+	".gitattributes": true, ".gitignore": true, ".dockerignore": true,
+}
+
+// SupportedPath reports whether prscout reviews files of this type: a
+// language the prompt names (Language), or one of a few more source and
+// configuration types. Plain text, data and documents without a known type
+// are unsupported_ext unless an include glob matches them.
+func SupportedPath(p string) bool {
+	if Language(p) != "" {
+		return true
+	}
+	base := strings.ToLower(path.Base(p))
+	ext := path.Ext(base)
+	// No extension: scripts, LICENSE, CODEOWNERS and the like are text a
+	// reviewer reads; binaries among them fail the binary gate first.
+	return ext == "" || extraSupportedNames[base] || extraSupported[ext]
+}
+
+// defaultPathGlobs are the default_path patterns beyond IsNoisePath (build
+// output, vendored code, lock files, snapshots, minified files, maps, images
+// and fonts): generated code, more dependency folders and lock files, and
+// test fixtures.
+//
+// Tests are reviewed by default, unlike Open Code Review: a pull request's
+// tests say what the change is meant to do, a wrong test hides a bug, and a
+// test diff is usually small. Exclude them with "**/*_test.go" or similar.
+var defaultPathGlobs = mustGlobs(
+	// generated code
+	"**/*.pb.go", "**/*.pb.gw.go", "**/*_pb2.py", "**/*_pb2_grpc.py", "**/*.pb.ts", "**/*_grpc.pb.go",
+	"**/zz_generated*.go", "**/*_generated.go", "**/*.gen.go", "**/*.generated.*", "**/*.g.dart",
+	"**/*.freezed.dart", "**/generated/**", "**/__generated__/**", "**/gen/**/*.go",
+	// dependency folders
+	"**/bower_components/**", "**/third_party/**", "**/third-party/**", "**/.venv/**", "**/venv/**",
+	"**/site-packages/**", "**/Pods/**", "**/.yarn/**", "**/jspm_packages/**",
+	// build output
+	"**/.nuxt/**", "**/.svelte-kit/**", "**/.gradle/**", "**/__pycache__/**", "**/*.pyc",
+	"**/.terraform/**", "**/obj/**", "**/bin/Debug/**", "**/bin/Release/**",
+	// lock files (.lock and the npm/pnpm/go ones are in IsNoisePath)
+	"**/poetry.lock", "**/Pipfile.lock", "**/composer.lock", "**/Cargo.lock", "**/Gemfile.lock",
+	"**/flake.lock", "**/bun.lockb", "**/packages.lock.json", "**/gradle.lockfile",
+	// fixtures and golden data
+	"**/fixtures/**", "**/__fixtures__/**", "**/testdata/**", "**/*.golden", "**/__mocks__/**",
+)
+
+func mustGlobs(raws ...string) []Glob {
+	gs, err := CompileGlobs("defaults", raws)
+	if err != nil {
+		panic(err)
+	}
+	return gs
+}
+
+// IsDefaultPath reports whether a changed file is left out by default: the
+// seed's noise list (IsNoisePath) plus generated code, more dependency
+// folders, build output, lock files and fixtures (see defaultPathGlobs).
+func IsDefaultPath(p string) bool {
+	if IsNoisePath(p) {
+		return true
+	}
+	_, ok := firstMatch(defaultPathGlobs, p)
+	return ok
+}
