@@ -144,7 +144,7 @@ func (st *stages) context(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	res, err := prcontext.Context(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
+	res, err := prcontext.Collect(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -205,7 +205,7 @@ func (st *stages) comments(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	rendered, err := comments.RenderComments(in)
+	rendered, err := comments.Render(in)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -217,7 +217,7 @@ func (st *stages) comments(c *gin.Context) {
 			s.writeError(c, err)
 			return
 		}
-		if posted, err = comments.PostComments(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
+		if posted, err = comments.Post(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
 			s.writeError(c, err)
 			return
 		}

@@ -10,12 +10,12 @@ import (
 	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
-// TestCollectContextThroughGit runs the context stage on a real repository:
+// TestContextThroughGit runs the context stage on a real repository:
 // nothing outside the commits (work tree edits, untracked files, the
 // symlink's target) may reach the result.
-func TestCollectContextThroughGit(t *testing.T) {
+func TestContextThroughGit(t *testing.T) {
 	p, f := rootRepo(t)
-	res, err := prcontext.CollectContext(context.Background(), p, p,
+	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p},
 		prcontext.ContextInput{Base: "main", Head: "feature", Title: "t"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
@@ -53,10 +53,10 @@ func TestCollectContextThroughGit(t *testing.T) {
 	}
 }
 
-// TestCollectContextOddNames: names git quotes (tab, quote, backslash) or
+// TestContextOddNames: names git quotes (tab, quote, backslash) or
 // prints raw under core.quotepath=off (non-ASCII) come back as real paths,
 // readable with ReadFile.
-func TestCollectContextOddNames(t *testing.T) {
+func TestContextOddNames(t *testing.T) {
 	dir := t.TempDir()
 	git(t, "", "init", "-q", "-b", "main", dir)
 	write(t, dir+"/keep.txt", []byte("x\n"))
@@ -69,7 +69,7 @@ func TestCollectContextOddNames(t *testing.T) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "odd names")
 	p := New(dir)
-	res, err := prcontext.CollectContext(context.Background(), p, p,
+	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p},
 		prcontext.ContextInput{Base: "HEAD~1", Head: "HEAD"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)

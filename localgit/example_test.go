@@ -38,7 +38,7 @@ func Example() {
 	run("commit", "-q", "-m", "fix Add")
 
 	p := localgit.New(root)
-	res, err := prcontext.CollectContext(context.Background(), p, p, prcontext.ContextInput{
+	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p}, prcontext.ContextInput{
 		Workspace: "acme", RepoSlug: "shop", Base: "main", Head: "fix", Title: "Fix Add",
 	}, pipeline.DefaultLimits())
 	if err != nil {

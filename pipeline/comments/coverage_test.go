@@ -13,7 +13,7 @@ import (
 func TestSummaryCoverageLine(t *testing.T) {
 	cov := pipeline.CoverageOf(1, []pipeline.Excluded{{Path: "vendor/a.go", Reason: pipeline.GateDefaultPath}, {Path: "big.go", Reason: pipeline.GateTooLarge}})
 	cov.ContextDropped = 1
-	out, err := RenderComments(CommentsInput{
+	out, err := Render(CommentsInput{
 		Ref: "abc1234", Files: []pipeline.ChangedFile{{Path: "a.go", Status: "modified", Diff: fileDiff("a.go", "x", "y")}},
 		Review:   []byte(`{"summary":"No issues found.","findings":[]}`),
 		Excluded: []pipeline.Excluded{{Path: "vendor/a.go", Reason: pipeline.GateDefaultPath}, {Path: "big.go", Reason: pipeline.GateTooLarge}},

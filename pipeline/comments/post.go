@@ -11,7 +11,7 @@ import (
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
-// Posted reports what PostComments did (the /v1/comments `posted` object).
+// Posted reports what Post did (the /v1/comments `posted` object).
 type Posted struct {
 	// Summary is created, updated, unchanged or dry-run.
 	Summary   string `json:"summary"`
@@ -54,7 +54,7 @@ const MaxInlinePerPost = 50
 // prLocks serialises posting per pull request inside this process.
 var prLocks = newKeyedMutex()
 
-// PostComments posts a rendering idempotently, so n8n's retry-on-fail (the
+// Post posts a rendering idempotently, so n8n's retry-on-fail (the
 // same request again) or two requests at once leave one summary and no
 // duplicate inline comment:
 //
@@ -81,7 +81,7 @@ var prLocks = newKeyedMutex()
 // A nil store is a dry run. An error from listing or from writing the
 // summary fails the call (retrying is safe); Posted still says what was
 // done before it.
-func PostComments(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r Rendered) (Posted, error) {
+func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r Rendered) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}

@@ -184,7 +184,7 @@ func mustRenderCase(t *testing.T, name string, edit func(*CommentsInput)) Render
 	if edit != nil {
 		edit(&in)
 	}
-	r, err := RenderComments(in)
+	r, err := Render(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func fingerprints(r Rendered) []string {
 
 var testRepo = pipeline.Repo{Workspace: "acme", RepoSlug: "shop"}
 
-func TestPostCommentsSameRequestThreeTimes(t *testing.T) {
+func TestPostSameRequestThreeTimes(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(1)
 	want := []Posted{
@@ -210,7 +210,7 @@ func TestPostCommentsSameRequestThreeTimes(t *testing.T) {
 		{Summary: SummaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
 	}
 	for i, w := range want {
-		got, err := PostComments(context.Background(), store, testRepo, 42, r)
+		got, err := Post(context.Background(), store, testRepo, 42, r)
 		if err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
@@ -230,7 +230,7 @@ func TestPostCommentsSameRequestThreeTimes(t *testing.T) {
 	}
 }
 
-func TestPostCommentsConcurrentRequests(t *testing.T) {
+func TestPostConcurrentRequests(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(2)
 	const n = 4
@@ -241,7 +241,7 @@ func TestPostCommentsConcurrentRequests(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			results[i], errs[i] = PostComments(context.Background(), store, testRepo, 42, r)
+			results[i], errs[i] = Post(context.Background(), store, testRepo, 42, r)
 		}(i)
 	}
 	wg.Wait()
@@ -261,10 +261,10 @@ func TestPostCommentsConcurrentRequests(t *testing.T) {
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
 }
 
-// TestPostCommentsCrossReplicaRace lets "another replica" (which does not
+// TestPostCrossReplicaRace lets "another replica" (which does not
 // share this process's lock) create the same summary and the same inline
 // comment just before we do: reconciling keeps the lowest ids.
-func TestPostCommentsCrossReplicaRace(t *testing.T) {
+func TestPostCrossReplicaRace(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(3)
 	raced := map[bool]bool{}
@@ -280,7 +280,7 @@ func TestPostCommentsCrossReplicaRace(t *testing.T) {
 		}
 		store.add(pipeline.NewComment{Body: body, Inline: c.Inline})
 	}
-	got, err := PostComments(context.Background(), store, testRepo, 42, r)
+	got, err := Post(context.Background(), store, testRepo, 42, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,10 +294,10 @@ func TestPostCommentsCrossReplicaRace(t *testing.T) {
 	}
 }
 
-func TestPostCommentsDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
+func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	store := newFakeCommentStore(4)
 	first := mustRenderCase(t, "basic", nil)
-	if _, err := PostComments(context.Background(), store, testRepo, 42, first); err != nil {
+	if _, err := Post(context.Background(), store, testRepo, 42, first); err != nil {
 		t.Fatal(err)
 	}
 	// A later push moved every line down by 100 and the model found one
@@ -330,7 +330,7 @@ func TestPostCommentsDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	if second.Inline[0].Line != first.Inline[0].Line+100 {
 		t.Fatalf("first inline line %d, want %d: the lines did not move", second.Inline[0].Line, first.Inline[0].Line+100)
 	}
-	got, err := PostComments(context.Background(), store, testRepo, 42, second)
+	got, err := Post(context.Background(), store, testRepo, 42, second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,14 +343,14 @@ func TestPostCommentsDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	}
 }
 
-func TestPostCommentsIgnoresDeletedSummaries(t *testing.T) {
+func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(5)
 	old := store.add(pipeline.NewComment{Body: "old\n\n" + marker.ReviewMarker("aaa")})
 	if err := store.DeleteComment(context.Background(), testRepo, 42, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	got, err := PostComments(context.Background(), store, testRepo, 42, r)
+	got, err := Post(context.Background(), store, testRepo, 42, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,14 +360,14 @@ func TestPostCommentsIgnoresDeletedSummaries(t *testing.T) {
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
 }
 
-func TestPostCommentsCollapsesSeveralSummaries(t *testing.T) {
+func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(6)
 	store.add(pipeline.NewComment{Body: "human comment"})
 	a := store.add(pipeline.NewComment{Body: "<!-- prscout review head=aaa -->"})
 	store.add(pipeline.NewComment{Body: "b\n\n" + marker.ReviewMarker("bbb")})
 	store.add(pipeline.NewComment{Body: "c\n\n" + marker.ReviewMarker("ccc")})
-	got, err := PostComments(context.Background(), store, testRepo, 42, r)
+	got, err := Post(context.Background(), store, testRepo, 42, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,14 +377,14 @@ func TestPostCommentsCollapsesSeveralSummaries(t *testing.T) {
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
 }
 
-func TestPostCommentsFailedInlineGoesToSummary(t *testing.T) {
+func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(7)
 	bad := r.Inline[1]
 	store.failCreate = func(c pipeline.NewComment) bool {
 		return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path
 	}
-	got, err := PostComments(context.Background(), store, testRepo, 42, r)
+	got, err := Post(context.Background(), store, testRepo, 42, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +402,7 @@ func TestPostCommentsFailedInlineGoesToSummary(t *testing.T) {
 	}
 	// The retry succeeds: the finding is posted and leaves the summary.
 	store.failCreate = nil
-	got, err = PostComments(context.Background(), store, testRepo, 42, r)
+	got, err = Post(context.Background(), store, testRepo, 42, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,16 +412,16 @@ func TestPostCommentsFailedInlineGoesToSummary(t *testing.T) {
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
 }
 
-func TestPostCommentsErrors(t *testing.T) {
+func TestPostErrors(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(8)
 	store.failList = true
-	if _, err := PostComments(context.Background(), store, testRepo, 42, r); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
+	if _, err := Post(context.Background(), store, testRepo, 42, r); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
 		t.Errorf("list failure: err = %v", err)
 	}
 	store.failList = false
 	store.failCreate = func(c pipeline.NewComment) bool { return c.Inline == nil }
-	got, err := PostComments(context.Background(), store, testRepo, 42, r)
+	got, err := Post(context.Background(), store, testRepo, 42, r)
 	if !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "create summary comment: ") {
 		t.Errorf("summary failure: err = %v", err)
 	}
@@ -430,8 +430,8 @@ func TestPostCommentsErrors(t *testing.T) {
 	}
 }
 
-func TestPostCommentsDryRun(t *testing.T) {
-	got, err := PostComments(context.Background(), nil, testRepo, 42, Rendered{})
+func TestPostDryRun(t *testing.T) {
+	got, err := Post(context.Background(), nil, testRepo, 42, Rendered{})
 	if err != nil || got.Summary != SummaryDryRun {
 		t.Errorf("nil store: %+v, %v", got, err)
 	}
@@ -470,7 +470,7 @@ func TestKeyedMutex(t *testing.T) {
 	}
 }
 
-func TestPostCommentsCapDefersTheRest(t *testing.T) {
+func TestPostCapDefersTheRest(t *testing.T) {
 	const n = MaxInlinePerPost + 10
 	var diff strings.Builder
 	fmt.Fprintf(&diff, "diff --git a/big.go b/big.go\n--- a/big.go\n+++ b/big.go\n@@ -0,0 +1,%d @@\n", n)
@@ -484,12 +484,12 @@ func TestPostCommentsCapDefersTheRest(t *testing.T) {
 		findings = append(findings, pipeline.Finding{Path: "big.go", Line: i, Severity: sev, Title: fmt.Sprintf("finding %d", i)})
 	}
 	review, _ := json.Marshal(pipeline.Review{Summary: "many", Findings: findings})
-	r, err := RenderComments(CommentsInput{Ref: "abc123", Files: []pipeline.ChangedFile{{Path: "big.go", Diff: diff.String()}}, Review: review})
+	r, err := Render(CommentsInput{Ref: "abc123", Files: []pipeline.ChangedFile{{Path: "big.go", Diff: diff.String()}}, Review: review})
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := newFakeCommentStore(9)
-	got, err := PostComments(context.Background(), store, testRepo, 1, r)
+	got, err := Post(context.Background(), store, testRepo, 1, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +509,7 @@ func TestPostCommentsCapDefersTheRest(t *testing.T) {
 	if !strings.Contains(summaries[0].Body, "### Not yet posted on the diff (10)") {
 		t.Errorf("deferred findings missing from the summary:\n%s", summaries[0].Body)
 	}
-	got, err = PostComments(context.Background(), store, testRepo, 1, r)
+	got, err = Post(context.Background(), store, testRepo, 1, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,10 +519,10 @@ func TestPostCommentsCapDefersTheRest(t *testing.T) {
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
 }
 
-// TestPostCommentsIgnoresForeignMarkers: markers in another account's
+// TestPostIgnoresForeignMarkers: markers in another account's
 // comments neither stand for prscout's summary nor suppress a finding, and
 // prscout never updates or deletes such a comment.
-func TestPostCommentsIgnoresForeignMarkers(t *testing.T) {
+func TestPostIgnoresForeignMarkers(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	head, ok := marker.ParseReviewMarker(r.Markdown)
 	if !ok {
@@ -585,7 +585,7 @@ func TestPostCommentsIgnoresForeignMarkers(t *testing.T) {
 			}
 			store.mu.Unlock()
 
-			got, err := PostComments(context.Background(), store, testRepo, 42, r)
+			got, err := Post(context.Background(), store, testRepo, 42, r)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -112,9 +112,9 @@ type Rendered struct {
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
 
-// RenderComments parses the review, anchors each finding to the diff and
+// Render parses the review, anchors each finding to the diff and
 // renders the summary and the inline comments. It is pure: posting is
-// PostComments. Bad input is an *InvalidError naming the field ("ref",
+// Post. Bad input is an *InvalidError naming the field ("ref",
 // "mode", "files[i].path", "review", ...).
 //
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
@@ -122,7 +122,7 @@ var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
 // title), every finding that could not be placed on a line in full, the
 // table of context the scout asked for, and the hidden review marker as the
 // last line. Model-written lines that look like prscout markers are removed.
-func RenderComments(in CommentsInput) (Rendered, error) {
+func Render(in CommentsInput) (Rendered, error) {
 	ref := strings.TrimSpace(in.Ref)
 	switch {
 	case ref == "":

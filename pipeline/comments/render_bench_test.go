@@ -9,9 +9,9 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// BenchmarkRenderComments renders a large review: 200 findings (half by
+// BenchmarkRender renders a large review: 200 findings (half by
 // line, half by a two-line snippet) over ten files of 300 added lines each.
-func BenchmarkRenderComments(b *testing.B) {
+func BenchmarkRender(b *testing.B) {
 	var files []pipeline.ChangedFile
 	var findings []pipeline.Finding
 	for f := 0; f < 10; f++ {
@@ -36,7 +36,7 @@ func BenchmarkRenderComments(b *testing.B) {
 	in := CommentsInput{Ref: "abc", Files: files, Review: review}
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := RenderComments(in)
+		r, err := Render(in)
 		if err != nil || len(r.Inline) != 200 {
 			b.Fatalf("err %v, %d inline", err, len(r.Inline))
 		}

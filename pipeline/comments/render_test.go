@@ -13,9 +13,9 @@ import (
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
-// TestRenderCommentsGolden renders every testdata/comments/<case>.json and
+// TestRenderGolden renders every testdata/comments/<case>.json and
 // compares the summary and inline comments with <case>.golden.md.
-func TestRenderCommentsGolden(t *testing.T) {
+func TestRenderGolden(t *testing.T) {
 	cases, err := filepath.Glob(filepath.Join("testdata", "comments", "*.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -27,9 +27,9 @@ func TestRenderCommentsGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
 			in := mustReadCommentsInput(t, path)
-			r, err := RenderComments(in)
+			r, err := Render(in)
 			if err != nil {
-				t.Fatalf("RenderComments: %v", err)
+				t.Fatalf("Render: %v", err)
 			}
 			got := goldenText(r)
 			golden := strings.TrimSuffix(path, ".json") + ".golden.md"
@@ -108,12 +108,12 @@ func assertNoHTML(t *testing.T, r Rendered) {
 	}
 }
 
-// TestRenderCommentsNoHTML renders every anchor kind, every context result
+// TestRenderNoHTML renders every anchor kind, every context result
 // and a failed inline post, and checks that prscout's own template emits no
 // HTML at all and ends with the marker after a blank line.
-func TestRenderCommentsNoHTML(t *testing.T) {
+func TestRenderNoHTML(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	r, err := RenderComments(in)
+	r, err := Render(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,9 +135,9 @@ func TestRenderCommentsNoHTML(t *testing.T) {
 	}
 }
 
-func TestRenderCommentsTableCellsStayOnOneLine(t *testing.T) {
+func TestRenderTableCellsStayOnOneLine(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	r, err := RenderComments(in)
+	r, err := Render(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestRenderCommentsTableCellsStayOnOneLine(t *testing.T) {
 	}
 }
 
-func TestRenderCommentsInvalid(t *testing.T) {
+func TestRenderInvalid(t *testing.T) {
 	good := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
 	tests := []struct {
 		name      string
@@ -180,7 +180,7 @@ func TestRenderCommentsInvalid(t *testing.T) {
 			in := good
 			in.Files = append([]pipeline.ChangedFile(nil), good.Files...)
 			tt.edit(&in)
-			_, err := RenderComments(in)
+			_, err := Render(in)
 			var ie *pipeline.InvalidError
 			if !errors.As(err, &ie) {
 				t.Fatalf("err = %v, want *InvalidError", err)
@@ -235,11 +235,11 @@ func TestCodeSpanAndCell(t *testing.T) {
 	}
 }
 
-func ExampleRenderComments() {
+func ExampleRender() {
 	diff := "diff --git a/main.go b/main.go\n" +
 		"--- a/main.go\n+++ b/main.go\n" +
 		"@@ -1,2 +1,3 @@\n package main\n+import \"os\"\n func main() {}\n"
-	r, err := RenderComments(CommentsInput{
+	r, err := Render(CommentsInput{
 		Ref:   "4f2a9c1e",
 		Files: []pipeline.ChangedFile{{Path: "main.go", Status: "modified", Diff: diff}},
 		Review: json.RawMessage(`"Sure! ` + "```json" + `\n{\"summary\":\"Small change.\",\"findings\":[` +
@@ -298,15 +298,15 @@ func TestCloseFences(t *testing.T) {
 	}
 }
 
-// TestRenderCommentsCutReplyKeepsMarkerHidden: a review cut inside a code
+// TestRenderCutReplyKeepsMarkerHidden: a review cut inside a code
 // block must not swallow the tables and the marker into that block.
-func TestRenderCommentsCutReplyKeepsMarkerHidden(t *testing.T) {
+func TestRenderCutReplyKeepsMarkerHidden(t *testing.T) {
 	review, _ := json.Marshal(pipeline.Review{
 		Summary:  "Cut here:\n```go\nfunc f() {",
 		Findings: []pipeline.Finding{{Path: "main.go", Line: 2, Severity: "high", Title: "t", Body: "see\n```\nx :="}},
 	})
 	diff := "--- a/main.go\n+++ b/main.go\n@@ -1,1 +1,2 @@\n package main\n+var x = 1\n"
-	r, err := RenderComments(CommentsInput{Ref: "abc", Files: []pipeline.ChangedFile{{Path: "main.go", Diff: diff}}, Review: review})
+	r, err := Render(CommentsInput{Ref: "abc", Files: []pipeline.ChangedFile{{Path: "main.go", Diff: diff}}, Review: review})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,10 +320,10 @@ func TestRenderCommentsCutReplyKeepsMarkerHidden(t *testing.T) {
 	}
 }
 
-// FuzzRenderComments: whatever the model writes, the rendering emits no
+// FuzzRender: whatever the model writes, the rendering emits no
 // HTML of its own, carries exactly one review marker (ours, last) and no
 // open code fence, and every inline comment sits on a new-side diff line.
-func FuzzRenderComments(f *testing.F) {
+func FuzzRender(f *testing.F) {
 	for _, name := range []string{"basic", "fenced_delta", "prose"} {
 		in := mustReadCommentsInput(f, filepath.Join("testdata", "comments", name+".json"))
 		f.Add(string(in.Review), in.Files[0].Diff)
@@ -332,7 +332,7 @@ func FuzzRenderComments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, review, diff string) {
 		const ref = "0123456789abcdef"
 		in := CommentsInput{Ref: ref, Files: []pipeline.ChangedFile{{Path: "api/handler.go", Diff: diff}}, Review: json.RawMessage(review)}
-		r, err := RenderComments(in)
+		r, err := Render(in)
 		if err != nil {
 			var ie *pipeline.InvalidError
 			if !errors.As(err, &ie) {

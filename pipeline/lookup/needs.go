@@ -215,9 +215,9 @@ func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 			reject(n.Op, shorten(n.Path), reason, err.Error())
 			return
 		}
-		noise := n.Path != "" && scope.IsNoisePath(n.Path)
+		noise := n.Path != "" && scope.IsDefaultPath(n.Path)
 		if n.Op == pipeline.OpListDir && n.Path != "" {
-			noise = scope.IsNoisePath(n.Path + "/")
+			noise = scope.IsDefaultPath(n.Path + "/")
 		}
 		switch k := (key{n.Op, n.Path}); {
 		case noise:

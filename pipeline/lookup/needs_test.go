@@ -556,3 +556,38 @@ func BenchmarkNeedsSmall(b *testing.B) {
 		}
 	}
 }
+
+// TestNeedsRefusesDefaultPaths: the scout may not fetch what the review
+// leaves out by default (scope.IsDefaultPath): one path per kind of the
+// default-path table, as get_file, and default directories as list_dir.
+func TestNeedsRefusesDefaultPaths(t *testing.T) {
+	files := []string{
+		"dist/app.js", "node_modules/react/index.js", "vendor/x/y.go", "yarn.lock", "go.sum",
+		"app.min.js", "logo.png", "api/v1/api.pb.go", "pkg/zz_generated.deepcopy.go",
+		"ui/generated/types.ts", "app/__pycache__/m.pyc", "poetry.lock", "bun.lockb",
+		"pkg/testdata/case.json", "test/fixtures/user.json", "x/expected.golden", "third_party/lib/a.c",
+	}
+	dirs := []string{"node_modules", "pkg/testdata", "ios/Pods", "web/.yarn"}
+	var needs []string
+	for _, p := range files {
+		needs = append(needs, `{"op":"get_file","path":"`+p+`"}`)
+	}
+	for _, p := range dirs {
+		needs = append(needs, `{"op":"list_dir","path":"`+p+`"}`)
+	}
+	res := mustNeeds(t, needsIn(scoutText(`{"needs":[`+strings.Join(needs, ",")+`]}`)))
+	if len(res.Requests) != 0 {
+		t.Errorf("requests = %v, want none: every path is a default path", res.Requests)
+	}
+	refused := map[string]bool{}
+	for _, r := range res.Rejected {
+		if r.Reason == scope.ReasonNoise {
+			refused[r.Path] = true
+		}
+	}
+	for _, p := range append(files, dirs...) {
+		if !refused[p] {
+			t.Errorf("%s not refused as %s", p, scope.ReasonNoise)
+		}
+	}
+}

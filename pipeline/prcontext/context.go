@@ -54,11 +54,11 @@ type ContextInput struct {
 	ServiceRules       *scope.RuleFile `json:"-"`
 	ServiceRulesSource string          `json:"-"`
 	// Jira holds the issues of JiraKeys when the caller has looked them up
-	// (CollectContext has no issue lookup of its own).
+	// (collectRange has no issue lookup of its own).
 	Jira []pipeline.Issue `json:"-"`
 }
 
-// ContextMeta is what AssembleContext needs besides the raw diff: where the
+// ContextMeta is what assemble needs besides the raw diff: where the
 // change lives, which commits it spans and what the prompt shows about it.
 type ContextMeta struct {
 	Repo pipeline.Repo
@@ -166,7 +166,7 @@ type ContextStats struct {
 	Redactions map[string]int `json:"redactions"`
 }
 
-// CollectContext resolves base and head, diffs head against their merge base
+// collectRange resolves base and head, diffs head against their merge base
 // with in.ContextLines (default lim.ContextLines, the seed's 30), reads the
 // new sources at head and assembles the context and the scout prompt. When
 // diffs is a ChangeLister and repo a FilesReader, the sources are read while
@@ -175,7 +175,7 @@ type ContextStats struct {
 // Missing head or base and contextLines outside 0..1000 fail with an
 // *InvalidError naming the field; an unknown revision wraps ErrNotFound and
 // names it.
-func CollectContext(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
 	if strings.TrimSpace(in.Head) == "" {
 		return ContextResult{}, pipeline.Invalidf("head", "required")
 	}
@@ -234,10 +234,10 @@ func CollectContext(ctx context.Context, repo pipeline.Repository, diffs pipelin
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
 		meta.Warnings = append(meta.Warnings, "jira keys "+strings.Join(in.JiraKeys, ", ")+" were not looked up")
 	}
-	return AssembleContext(ctx, repo, meta, raw, lim)
+	return assemble(ctx, repo, meta, raw, lim)
 }
 
-// AssembleContext is the provider-neutral core of /v1/context: it takes an
+// assemble is the provider-neutral core of /v1/context: it takes an
 // already-fetched raw git diff (merge base..head, with meta.ContextLines of
 // context), sorts its files into shown and excluded, reads the shown files'
 // new sources at meta.Head (whole up to lim.FullSourceLines lines, otherwise
@@ -250,7 +250,7 @@ func CollectContext(ctx context.Context, repo pipeline.Repository, diffs pipelin
 // To keep a 20 MB change cheap, the result's strings alias rawDiff and the
 // source bytes the repository returns instead of copying them: neither may be
 // modified after the call.
-func AssembleContext(ctx context.Context, repo pipeline.Repository, meta ContextMeta, rawDiff []byte, lim pipeline.Limits) (ContextResult, error) {
+func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, rawDiff []byte, lim pipeline.Limits) (ContextResult, error) {
 	res := ContextResult{
 		Mode:           meta.Mode,
 		Workspace:      meta.Repo.Workspace,

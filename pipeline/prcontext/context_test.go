@@ -146,9 +146,9 @@ func ctxFirstDiff(want, got string) string {
 	return ""
 }
 
-func TestCollectContextGolden(t *testing.T) {
+func TestCollectRangeGolden(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	res, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,11 +206,11 @@ func TestCollectContextGolden(t *testing.T) {
 
 func TestFilesReaderGivesSameContext(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	plain, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	plain, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	batched, err := CollectContext(context.Background(), ctxBatchRepo{repo}, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	batched, err := collectRange(context.Background(), ctxBatchRepo{repo}, repo, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +221,7 @@ func TestFilesReaderGivesSameContext(t *testing.T) {
 	}
 }
 
-func TestCollectContextInvalid(t *testing.T) {
+func TestCollectRangeInvalid(t *testing.T) {
 	repo := ctxBasicRepo(t)
 	intp := func(n int) *int { return &n }
 	tests := []struct {
@@ -242,7 +242,7 @@ func TestCollectContextInvalid(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := ctxBasicInput()
 			tt.edit(&in)
-			_, err := CollectContext(context.Background(), repo, repo, in, pipeline.DefaultLimits())
+			_, err := collectRange(context.Background(), repo, repo, in, pipeline.DefaultLimits())
 			if tt.field != "" {
 				var inv *pipeline.InvalidError
 				if !errors.As(err, &inv) || inv.Field != tt.field {
@@ -257,16 +257,16 @@ func TestCollectContextInvalid(t *testing.T) {
 	}
 }
 
-func TestAssembleContextSkipAndEmpty(t *testing.T) {
+func TestAssembleSkipAndEmpty(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := AssembleContext(context.Background(), repo, ContextMeta{Mode: "skip", Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits())
+	res, err := assemble(context.Background(), repo, ContextMeta{Mode: "skip", Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Skip || len(res.Files) != 0 || res.ScoutPrompt.User != "" {
 		t.Errorf("skip: %+v", res)
 	}
-	res, err = AssembleContext(context.Background(), repo, ContextMeta{Head: ctxHeadSHA}, nil, pipeline.DefaultLimits())
+	res, err = assemble(context.Background(), repo, ContextMeta{Head: ctxHeadSHA}, nil, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,18 +281,18 @@ func TestAssembleContextSkipAndEmpty(t *testing.T) {
 	}
 }
 
-func TestAssembleContextCancelled(t *testing.T) {
+func TestAssembleCancelled(t *testing.T) {
 	repo := ctxBasicRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := AssembleContext(ctx, repo, ContextMeta{Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits()); !errors.Is(err, context.Canceled) {
+	if _, err := assemble(ctx, repo, ContextMeta{Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits()); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
 
 func TestSourceTooLargeKeepsDiff(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := AssembleContext(context.Background(), repo, ContextMeta{Head: ctxHeadSHA, MaxSourceBytes: 1000, ContextLines: 30}, repo.diff, pipeline.DefaultLimits())
+	res, err := assemble(context.Background(), repo, ContextMeta{Head: ctxHeadSHA, MaxSourceBytes: 1000, ContextLines: 30}, repo.diff, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,7 +316,7 @@ func TestSourceMemoryGuard(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, _ := os.ReadFile("testdata/context/basic/diff.patch")
 			// README.md (31 bytes) fits; every later source would pass 40 bytes.
-			res, err := AssembleContext(context.Background(), tc.repo,
+			res, err := assemble(context.Background(), tc.repo,
 				ContextMeta{Head: ctxHeadSHA, ContextLines: 30, MaxTotalSourceBytes: 40}, raw, pipeline.DefaultLimits())
 			if err != nil {
 				t.Fatal(err)
@@ -346,13 +346,13 @@ func (l ctxListingRepo) ChangedPaths(context.Context, pipeline.Repo, string, str
 
 func TestPrefetchGivesSameContext(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	plain, err := CollectContext(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	plain, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	lister := ctxListingRepo{ctxBatchRepo{repo}}
 	repo.reads = nil
-	pre, err := CollectContext(context.Background(), lister, lister, ctxBasicInput(), pipeline.DefaultLimits())
+	pre, err := collectRange(context.Background(), lister, lister, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,7 +71,7 @@ func TestRulesFromDestination(t *testing.T) {
 		{Workspace: "w", RepoSlug: "r", PRID: 7},
 		{Workspace: "w", RepoSlug: "r", Base: "base", Head: "head"},
 	} {
-		res, err := Context(context.Background(), src, in, pipeline.DefaultLimits())
+		res, err := Collect(context.Background(), src, in, pipeline.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestRulesFromDestination(t *testing.T) {
 }
 
 // TestContextGatesAndTooLarge checks the request's globs and the too_large
-// gate end to end through CollectContext.
+// gate end to end through collectRange.
 func TestContextGatesAndTooLarge(t *testing.T) {
 	big := strings.Repeat("x", 600)
 	repo := &scopeRepo{
@@ -117,7 +117,7 @@ func TestContextGatesAndTooLarge(t *testing.T) {
 	lim := pipeline.DefaultLimits()
 	lim.MaxPromptChars = 1000 // too_large above 500 diff chars
 	in := ContextInput{Base: "base", Head: "head", Exclude: []string{"gen/**"}, Include: []string{"*.csv"}}
-	res, err := Context(context.Background(), ContextSources{Repo: repo, Diffs: repo}, in, lim)
+	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo}, in, lim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestContextGatesAndTooLarge(t *testing.T) {
 	}
 
 	in.Exclude = []string{"src/{a,b"}
-	_, err = Context(context.Background(), ContextSources{Repo: repo, Diffs: repo}, in, lim)
+	_, err = Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo}, in, lim)
 	var inv *pipeline.InvalidError
 	if !errors.As(err, &inv) || inv.Field != "exclude[0]" {
 		t.Errorf("bad glob: %v, want InvalidError on exclude[0]", err)
@@ -149,7 +149,7 @@ func TestContextRedacts(t *testing.T) {
 		files: map[string]map[string]string{"base": {}, "head": {"cfg.go": "package cfg\nconst k = \"" + secret + "\"\n"}},
 		diff:  fileDiff("cfg.go", "package cfg", "const k = \""+secret+"\""),
 	}
-	res, err := Context(t.Context(), ContextSources{Repo: repo, Diffs: repo}, ContextInput{Base: "base", Head: "head"}, pipeline.DefaultLimits())
+	res, err := Collect(t.Context(), ContextSources{Repo: repo, Diffs: repo}, ContextInput{Base: "base", Head: "head"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 // ChangeLister is an optional DiffSource extension: it names, cheaply and
 // before the diff itself, the new paths of the files a diff will show
-// (deleted files left out), so CollectContext can read their sources while
+// (deleted files left out), so collectRange can read their sources while
 // the diff is still being produced.
 type ChangeLister interface {
 	ChangedPaths(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]string, error)
@@ -54,7 +54,7 @@ func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline
 	}
 	keep := paths[:0:0]
 	for _, p := range paths {
-		if !scope.IsSecretPath(p) && !scope.IsNoisePath(p) {
+		if !scope.IsSecretPath(p) && !scope.IsDefaultPath(p) {
 			keep = append(keep, p)
 		}
 	}

@@ -48,7 +48,7 @@ type PreviewResult struct {
 // the merge stage without additional context, and reports the decisions and
 // the prompt sizes. It calls no model and posts nothing.
 func Preview(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (PreviewResult, error) {
-	res, err := Context(ctx, src, in, lim)
+	res, err := Collect(ctx, src, in, lim)
 	if err != nil {
 		return PreviewResult{}, err
 	}

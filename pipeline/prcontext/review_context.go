@@ -21,15 +21,15 @@ type ContextSources struct {
 	Issues   pipeline.IssueLookup
 }
 
-// Context answers /v1/context. With a prId and no head it reviews the pull
+// Collect answers /v1/context. With a prId and no head it reviews the pull
 // request as the provider knows it, incrementally from prscout's own summary
-// marker (see PRContext); otherwise it reviews base..head (CollectContext).
+// marker (see collectPR); otherwise it reviews base..head (collectRange).
 // Jira issues named by jiraKeys, the title, the branch or the description are
 // looked up when an IssueLookup is configured (or keys were given explicitly);
 // failures become warnings, never a failed review.
-func Context(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
 	if in.PRID > 0 && strings.TrimSpace(in.Head) == "" {
-		return PRContext(ctx, src, in, lim)
+		return collectPR(ctx, src, in, lim)
 	}
 	if in.PRID < 0 {
 		return ContextResult{}, pipeline.Invalidf("prId", "must be a positive pull request id")
@@ -39,9 +39,9 @@ func Context(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 		if keys := ExtractKeys(in.JiraKeys, in.Title, "", in.Description); len(keys) > 0 {
 			in.Jira, warnings = LookupAll(ctx, src.Issues, keys)
 		}
-		in.JiraKeys = nil // looked up here: CollectContext must not warn again
+		in.JiraKeys = nil // looked up here: collectRange must not warn again
 	}
-	res, err := CollectContext(ctx, src.Repo, src.Diffs, in, lim)
+	res, err := collectRange(ctx, src.Repo, src.Diffs, in, lim)
 	if err != nil {
 		return res, err
 	}
@@ -49,14 +49,14 @@ func Context(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 	return res, nil
 }
 
-// PRContext reviews pull request in.PRID. Bitbucket is the source of truth,
+// collectPR reviews pull request in.PRID. Bitbucket is the source of truth,
 // no database: the highest-id summary comment carrying prscout's marker says
 // which head was reviewed last.
 //   - that head is the PR's head now → mode "skip", and no diff is fetched;
 //   - it is an ancestor of the head → mode "delta": the diff from it to the head;
 //   - otherwise (rebase, force-push, marker unreadable) → mode "full", the
 //     reason in warnings.
-func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
 	if src.PRs == nil {
 		return ContextResult{}, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
 	}
@@ -106,7 +106,7 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 	if reviewed != "" && pipeline.SameCommit(reviewed, pr.SourceCommit) {
 		meta.Mode, meta.Head = "skip", reviewed
-		return AssembleContext(ctx, src.Repo, meta, nil, lim)
+		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
 
 	head, err := src.Repo.ResolveCommit(ctx, repo, pr.SourceCommit)
@@ -122,7 +122,7 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		switch anc, err := src.PRs.IsAncestor(ctx, repo, reviewed, head); {
 		case pipeline.SameCommit(reviewed, head):
 			meta.Mode = "skip"
-			return AssembleContext(ctx, src.Repo, meta, nil, lim)
+			return assemble(ctx, src.Repo, meta, nil, lim)
 		case err != nil:
 			meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", pipeline.ShortCommit(reviewed), err))
 		case !anc:
@@ -158,5 +158,5 @@ func PRContext(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
 	}
-	return AssembleContext(ctx, src.Repo, meta, raw, lim)
+	return assemble(ctx, src.Repo, meta, raw, lim)
 }

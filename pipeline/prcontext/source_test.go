@@ -84,10 +84,10 @@ func TestLanguage(t *testing.T) {
 	}
 }
 
-// FuzzAssembleContext feeds arbitrary diffs to the stage: it may refuse them,
+// FuzzAssemble feeds arbitrary diffs to the stage: it may refuse them,
 // but must not panic, and what it shows must be verbatim diff sections with
 // consistent source ranges.
-func FuzzAssembleContext(f *testing.F) {
+func FuzzAssemble(f *testing.F) {
 	repo := ctxBasicRepo(f)
 	f.Add(string(repo.diff), 30)
 	f.Add("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,3 @@\n a\n+b\n c\n", 0)
@@ -98,7 +98,7 @@ func FuzzAssembleContext(f *testing.F) {
 		meta := ContextMeta{Head: ctxHeadSHA, ContextLines: pad % 50}
 		lim := pipeline.DefaultLimits()
 		lim.FullSourceLines = 3
-		res, err := AssembleContext(context.Background(), fake, meta, []byte(raw), lim)
+		res, err := assemble(context.Background(), fake, meta, []byte(raw), lim)
 		if err != nil {
 			return
 		}

@@ -24,7 +24,7 @@ const (
 	ReasonHomeDir       = "home_dir"       // "~/..." or "~user/..."
 	ReasonDrivePath     = "drive_path"     // "C:\..." Windows drive paths
 	ReasonSecret        = "secret"         // IsSecretPath
-	ReasonNoise         = "noise"          // IsNoisePath
+	ReasonNoise         = "noise"          // IsDefaultPath
 	ReasonChangedFile   = "changed_file"   // already in the prompt as a changed file
 	ReasonDuplicate     = "duplicate"      // same op and path asked before
 	ReasonPerFileCap    = "per_file_cap"   // Limits.NeedsPerFile reached for the changed file
@@ -51,7 +51,7 @@ var ReasonMessages = map[string]string{
 	ReasonHomeDir:       "home directory path (~) refused: give a path relative to the repository root",
 	ReasonDrivePath:     "drive letter path refused: give a path relative to the repository root",
 	ReasonSecret:        "secret path refused",
-	ReasonNoise:         "noise path refused (build output, vendored code, lock file, snapshot, minified, map, image or font)",
+	ReasonNoise:         "default path refused (build output, vendored, dependency or generated code, lock file, snapshot, minified file, map, fixture, image or font)",
 	ReasonChangedFile:   "changed file refused: it is already in the review prompt",
 	ReasonDuplicate:     "duplicate request refused",
 	ReasonPerFileCap:    "per-file request cap reached",
@@ -572,48 +572,3 @@ func SecretKind(p string) string {
 // .git-credentials, cloud credential files, the .git directory, ...). See
 // SecretKind for the rules.
 func IsSecretPath(p string) bool { return SecretKind(p) != "" }
-
-// noise rules (the seed's regular expression, widened to all image and font
-// formats and the common lock files), matched case-insensitively.
-var (
-	noiseDirs = map[string]bool{
-		"dist": true, "build": true, "out": true, "target": true, "node_modules": true,
-		"vendor": true, "coverage": true, ".next": true, "__snapshots__": true,
-	}
-	noiseSuffixes = []string{
-		".lock", ".snap", ".min.js", ".min.css", ".map",
-		".png", ".jpg", ".jpeg", ".svg", ".gif", ".ico", ".webp", ".bmp", ".avif", ".tif", ".tiff",
-		".woff", ".woff2", ".ttf", ".otf", ".eot",
-	}
-	noiseNames = map[string]bool{
-		"package-lock.json": true, "pnpm-lock.yaml": true, "go.sum": true, "npm-shrinkwrap.json": true,
-	}
-)
-
-// IsNoisePath reports whether a path is build output, vendored code, a lock
-// file, a snapshot, minified or a map, an image or a font (the seed's list).
-// As in the seed, a noise directory counts only when something follows it
-// ("vendor/x.go", "vendor/"): a file named BUILD or out is not noise. To test
-// a directory, pass it with a trailing "/".
-func IsNoisePath(p string) bool {
-	base := strings.ToLower(p)
-	for {
-		seg, rest, more := strings.Cut(base, "/")
-		if !more {
-			break
-		}
-		if noiseDirs[seg] {
-			return true
-		}
-		base = rest
-	}
-	if noiseNames[base] {
-		return true
-	}
-	for _, suf := range noiseSuffixes {
-		if strings.HasSuffix(base, suf) {
-			return true
-		}
-	}
-	return false
-}

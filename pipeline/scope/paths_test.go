@@ -234,27 +234,39 @@ func TestIsSecretPath(t *testing.T) {
 	}
 }
 
-func TestIsNoisePath(t *testing.T) {
-	noise := []string{
+// defaultPathCases are paths IsDefaultPath must match, one or more per
+// entry of the table in defaults.go, and paths it must leave alone. The
+// needs stage refuses the same list (lookup.TestNeedsRefusesDefaultPaths).
+var defaultPathCases = struct{ yes, no []string }{
+	yes: []string{
 		"dist/app.js", "web/build/index.html", "out/x", "target/classes/A.class",
 		"node_modules/react/index.js", "vendor/github.com/x/y.go", "coverage/lcov.info",
 		".next/server.js", "src/__snapshots__/a.test.js.snap", "yarn.lock", "Cargo.lock",
 		"package-lock.json", "pnpm-lock.yaml", "go.sum", "a.snap", "app.min.js", "app.MIN.CSS",
 		"app.js.map", "logo.png", "photo.JPEG", "icon.svg", "anim.gif", "favicon.ico",
 		"font.woff2", "font.ttf", "img.webp", "vendor/", "Dist/x.js",
-	}
-	for _, p := range noise {
-		if !IsNoisePath(p) {
-			t.Errorf("IsNoisePath(%q) = false, want true", p)
+		"api/v1/api.pb.go", "proto/x_pb2.py", "pkg/zz_generated.deepcopy.go", "ui/src/generated/types.ts",
+		"gen/go/x.go", "web/.yarn/cache/a.zip", "ios/Pods/X/y.m", "py/.venv/lib/x.py",
+		"app/__pycache__/m.cpython-311.pyc", "infra/.terraform/modules/m.json", "bin/Release/app.dll",
+		"poetry.lock", "Gemfile.lock", "bun.lockb", "gradle.lockfile", "pkg/testdata/case.json",
+		"test/fixtures/user.json", "src/__mocks__/api.ts", "x/expected.golden", "third_party/lib/a.c",
+	},
+	no: []string{
+		"BUILD", "pkg/build.go", "cmd/out.go", "vendor", "src/distance.ts", "lockfile.go",
+		"src/map.go", "mapper.ts", "docs/png.md", "builder/x.go", "README.md", "gen.go",
+		"pkg/generator/gen.go", "src/fixture.go", "api/handler_test.go", "testdata",
+	},
+}
+
+func TestIsDefaultPath(t *testing.T) {
+	for _, p := range defaultPathCases.yes {
+		if !IsDefaultPath(p) {
+			t.Errorf("IsDefaultPath(%q) = false, want true", p)
 		}
 	}
-	plain := []string{
-		"BUILD", "pkg/build.go", "cmd/out.go", "vendor", "src/distance.ts", "lockfile.go",
-		"src/map.go", "mapper.ts", "docs/png.md", "builder/x.go", "README.md",
-	}
-	for _, p := range plain {
-		if IsNoisePath(p) {
-			t.Errorf("IsNoisePath(%q) = true, want false", p)
+	for _, p := range defaultPathCases.no {
+		if IsDefaultPath(p) {
+			t.Errorf("IsDefaultPath(%q) = true, want false", p)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-// Command context benchmarks /v1/context's stage (pipeline.CollectContext
+// Command context benchmarks /v1/context's stage (prcontext.Collect
 // through the local git provider) on a large change.
 //
 //	context gen -dir D [-files 2000]   create a git repository in D whose branch
@@ -154,7 +154,7 @@ func run(args []string) error {
 	n := fs.Int("n", 3, "runs")
 	encode := fs.String("json", "stream", "also encode the answer: stream (ContextResult.WriteJSON), marshal (json.Marshal, as gin's c.JSON) or none")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile here")
-	readAhead := fs.Bool("readahead", true, "let CollectContext read sources while the diff runs")
+	readAhead := fs.Bool("readahead", true, "let collectRange read sources while the diff runs")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func run(args []string) error {
 		if !*readAhead {
 			diffs = diffOnly{p}
 		}
-		res, err = prcontext.CollectContext(context.Background(), p, diffs, in, pipeline.DefaultLimits())
+		res, err = prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: diffs}, in, pipeline.DefaultLimits())
 		if err != nil {
 			return err
 		}

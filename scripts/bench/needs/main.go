@@ -174,7 +174,7 @@ func checkSeed(file string) int {
 	for _, r := range reqs {
 		if _, reason, err := scope.CheckNeed(r.Op, r.Path, pipeline.DefaultLimits()); err != nil {
 			refused[reason]++
-		} else if scope.IsNoisePath(r.Path) {
+		} else if scope.IsDefaultPath(r.Path) {
 			refused[scope.ReasonNoise]++
 		}
 	}
