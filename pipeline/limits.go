@@ -2,17 +2,17 @@ package pipeline
 
 import "time"
 
-// Limits are the stage limits. The defaults are the seed's figures; every one
+// Limits are the stage limits. The defaults are the figures of DESIGN.md's stage contract; every one
 // is configurable (see cmd/prscout's Config).
 type Limits struct {
-	NeedsTotal      int           // requests kept in all (seed: 12)
-	NeedsPerFile    int           // requests kept per changed file (seed: 5)
-	ContextLines    int           // diff context lines (seed: 30)
-	FullSourceLines int           // new sources up to this many lines are shown whole (seed: 900)
+	NeedsTotal      int           // requests kept in all (default 12)
+	NeedsPerFile    int           // requests kept per changed file (default 5)
+	ContextLines    int           // diff context lines (default 30)
+	FullSourceLines int           // new sources up to this many lines are shown whole (default 900)
 	MaxPathLen      int           // longest accepted repository path, in bytes
 	MaxFileBytes    int64         // files larger than this are refused by lookups
 	MaxListEntries  int           // entries per list_dir answer
-	BatchMax        int           // lookups processed per batch (seed: 12)
+	BatchMax        int           // lookups processed per batch (default 12)
 	BatchParallel   int           // lookups running at once
 	LookupTimeout   time.Duration // per lookup
 	MaxPromptChars  int           // review prompt budget
@@ -48,7 +48,7 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// DefaultLimits returns the seed's limits.
+// DefaultLimits returns the limits of DESIGN.md's stage contract.
 func DefaultLimits() Limits {
 	return Limits{
 		NeedsTotal:      12,

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// Repo addresses one repository with the seed's flat names.
+// Repo addresses one repository with the flat names of DESIGN.md's stage contract.
 type Repo struct {
 	Workspace string `json:"workspace"`
 	RepoSlug  string `json:"repoSlug"`
@@ -39,7 +39,7 @@ type Repository interface {
 
 // DiffOptions shape a diff.
 type DiffOptions struct {
-	// ContextLines around each hunk (the seed's 30).
+	// ContextLines around each hunk (30 by default).
 	ContextLines int
 	// TwoDot compares base and head directly (a delta review from the last
 	// reviewed commit). Without it the diff runs from the merge base of base

@@ -92,8 +92,9 @@ type Rejected struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// ContextItem is one entry of the review's additionalContext, exactly the
-// seed's shape: content and error are always present ("" when not set).
+// ContextItem is one entry of the review's additionalContext, in the shape
+// n8n expressions rely on: content and error are always present ("" when
+// not set).
 type ContextItem struct {
 	OK      bool   `json:"ok"`
 	Op      string `json:"op"`

@@ -120,13 +120,12 @@ type proposal struct {
 // empty or unclean files[i].path, a scout that is neither text nor an object
 // or array, or no scout at all and no files[].needs.
 //
-// Deliberate differences from the seed's n8n Code node: the seed silently
-// skipped refused needs and stopped at the cap; here every need is accounted
-// for in rejected[] and stats. The seed read any unknown op as get_file; here
-// only a missing op is. The seed deduplicated by path only and compared
-// changed files by raw path; here duplicates are by op and path and both sides
-// are normalized. The seed removed '?' and '#' characters; here the query and
-// fragment are cut.
+// Every need is accounted for: a refused one is listed in rejected[] with its
+// reason and counted in stats, never skipped silently, and reading goes on
+// past the cap. Only a missing op defaults to get_file (any other unknown op
+// is refused); duplicates are by op and normalized path, and a need for a
+// changed file is compared after normalizing both sides; a "?query" or
+// "#fragment" is cut from the path.
 func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 	lim = lim.WithDefaults()
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile

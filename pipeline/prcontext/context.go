@@ -131,15 +131,15 @@ type ContextResult struct {
 	Warnings []string          `json:"warnings"`
 }
 
-// ContextStats measures the context the way the seed measured its prompts by
-// hand. Character counts are Unicode code points (the seed's Python len).
+// ContextStats measures the context and its scout prompt. Character counts
+// are Unicode code points, as a model's context window counts characters.
 type ContextStats struct {
 	// PromptChars is the scout prompt's size, system and user message.
 	PromptChars int `json:"promptChars"`
 	// SourceChars is the size of all new sources shown (whole or windows).
 	SourceChars int `json:"sourceChars"`
 	// SourceShare is SourceChars / PromptChars, rounded to 4 decimals (0 when
-	// the prompt is empty); the seed measured 43%.
+	// the prompt is empty).
 	SourceShare float64 `json:"sourceShare"`
 	// DiffChars is the size of all shown files' diffs.
 	DiffChars int `json:"diffChars"`
@@ -167,7 +167,7 @@ type ContextStats struct {
 }
 
 // collectRange resolves base and head, diffs head against their merge base
-// with in.ContextLines (default lim.ContextLines, the seed's 30), reads the
+// with in.ContextLines (default lim.ContextLines, 30), reads the
 // new sources at head and assembles the context and the scout prompt. When
 // diffs is a ChangeLister and repo a FilesReader, the sources are read while
 // the diff runs.

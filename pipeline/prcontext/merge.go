@@ -96,7 +96,7 @@ func (in *MergeInput) UnmarshalJSON(data []byte) error {
 // MergeResult is the answer of /v1/merge: the second (review) pass's input.
 type MergeResult struct {
 	ReviewPass int `json:"reviewPass"` // always 2
-	// AdditionalContext is the seed's shape: every lookup result, failures
+	// AdditionalContext holds every lookup result, failures
 	// and refusals kept so the reviewer knows what it could not read, and
 	// context dropped for the budget turned into ok:false items.
 	AdditionalContext []pipeline.ContextItem `json:"additionalContext"`
@@ -170,8 +170,9 @@ func (it contextItem) view() pipeline.ContextItem {
 	return it.ContextItem
 }
 
-// Merge builds the review pass's input: additionalContext in the seed's
-// shape and a review prompt within Limits.MaxPromptChars.
+// Merge builds the review pass's input: additionalContext (every lookup
+// result in the stage contract's shape) and a review prompt within
+// Limits.MaxPromptChars.
 //
 // Budget rule: changed files (diffs and sources), PR metadata, Jira, rules
 // and the one-line notes about unreadable context are always kept. The

@@ -111,5 +111,5 @@ func rangeLabel(r pipeline.SourceRange) string {
 	return strings.Join(parts, ", ") + " of " + strconv.Itoa(r.Total)
 }
 
-// runeCount counts characters as the seed did (code points).
+// runeCount counts characters as code points.
 func runeCount(s string) int { return utf8.RuneCountInString(s) }

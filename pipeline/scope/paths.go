@@ -64,7 +64,7 @@ var ReasonMessages = map[string]string{
 // an unknown code).
 func ReasonMessage(reason string) string { return ReasonMessages[reason] }
 
-// Sentinels kept from the first version of this file; a *PathError unwraps to
+// Sentinel errors by refusal; a *PathError unwraps to
 // the one matching its reason, so errors.Is(err, ErrPathParent) works.
 var (
 	ErrPathEmpty   = errors.New("empty path")
@@ -128,7 +128,7 @@ func ReasonOf(err error) string {
 // path. Steps, in order:
 //
 //  1. trim white space and one pair of surrounding quotes or backticks;
-//  2. cut "?query" and "#fragment" (the seed removed only the two characters);
+//  2. cut "?query" and "#fragment";
 //  3. undo percent-encoding once; an invalid escape, invalid UTF-8, an escape
 //     left over that still decodes to '/', '\', '.', '%' or a control
 //     character (double encoding such as %252e%252e), or a '%', '?' or '#'
@@ -390,8 +390,8 @@ func CheckRequestPath(raw string, lim pipeline.Limits) (clean, reason string, er
 
 // NormalizeOp maps an op as a model wrote it to get_file or list_dir: case,
 // surrounding space and '-' vs '_' are forgiven ("Get-File"), and a missing op
-// is get_file (the seed's default). Anything else is refused (ok false),
-// unlike the seed, which read every unknown op as get_file.
+// is get_file. Anything else is refused (ok false),
+// rather than read as get_file: a typo must not fetch a file.
 func NormalizeOp(op string) (string, bool) {
 	switch op {
 	case pipeline.OpGetFile, "":

@@ -62,8 +62,8 @@ func ParseRuleFile(data []byte, field string) (*RuleFile, error) {
 	return &rf, nil
 }
 
-// RulesField is the request's `rules`: free text for the whole review (the
-// first version's string, kept working) or a RuleFile object.
+// RulesField is the request's `rules`: free text for the whole review (a
+// string) or a RuleFile object.
 type RulesField struct {
 	Text string
 	File *RuleFile
