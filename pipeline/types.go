@@ -1,7 +1,5 @@
 package pipeline
 
-import "encoding/json"
-
 // Prompt is one LLM call's messages, built by prscout so n8n only forwards them.
 type Prompt struct {
 	System string `json:"system"`
@@ -118,10 +116,6 @@ type Finding struct {
 	Title        string `json:"title"`
 	Body         string `json:"body"`
 }
-
-// RawOrJSON holds an LLM answer that arrives either as raw text (a JSON string)
-// or already parsed (any other JSON value).
-type RawOrJSON = json.RawMessage
 
 // DroppedContext is one context file /v1/merge left out to meet the prompt
 // budget (its stats.dropped[]), shown in the summary's context table.

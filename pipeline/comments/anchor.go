@@ -14,26 +14,26 @@ import (
 
 // How a finding was placed (InlineComment.Anchor, a metrics label).
 const (
-	// AnchorLine: the finding's own line is a new-side line of the diff.
-	AnchorLine = "line"
-	// AnchorSnippet: the finding's existingCode was found in the diff's
+	// anchorLine: the finding's own line is a new-side line of the diff.
+	anchorLine = "line"
+	// anchorSnippet: the finding's existingCode was found in the diff's
 	// new-side lines, ignoring whitespace.
-	AnchorSnippet = "snippet"
-	// AnchorFile: the path is a changed file but no line of its diff could be
+	anchorSnippet = "snippet"
+	// anchorOnFile: the path is a changed file but no line of its diff could be
 	// chosen. Bitbucket inline comments need a line, so the finding goes into
 	// the summary.
-	AnchorFile = "file"
-	// AnchorUnanchored: the path is not a changed file (or is missing).
-	AnchorUnanchored = "unanchored"
+	anchorOnFile = "file"
+	// anchorUnanchored: the path is not a changed file (or is missing).
+	anchorUnanchored = "unanchored"
 )
 
 // snippetMinChars is the shortest whitespace-free snippet line that may
 // match a diff line by containment (a model quoting part of a line).
 const snippetMinChars = 8
 
-// DiffIndex holds the new-side lines of each changed file's diff, for
+// diffIndex holds the new-side lines of each changed file's diff, for
 // anchoring findings. Build it with IndexDiffs.
-type DiffIndex struct {
+type diffIndex struct {
 	files   map[string]*anchorFile // by normalized new path
 	renames map[string]string      // old path -> new path
 }
@@ -52,8 +52,8 @@ type diffLine struct {
 	added bool
 }
 
-// Anchored is where a finding goes.
-type Anchored struct {
+// anchored is where a finding goes.
+type anchored struct {
 	Path   string // the changed file's path ("" or the finding's own when unanchored)
 	Line   int    // the new-file line; 0 for file-level and unanchored
 	Anchor string // AnchorLine, AnchorSnippet, AnchorFile or AnchorUnanchored
@@ -63,14 +63,14 @@ type Anchored struct {
 	Reason string
 }
 
-// IndexDiffs parses each file's diff (a complete `diff --git` section, or bare
+// indexDiffs parses each file's diff (a complete `diff --git` section, or bare
 // @@ hunks) with go-gitdiff. A diff go-gitdiff refuses (for example a hunk
 // whose line counts do not add up because the text was cut) is read again by
 // a tolerant hunk walker and reported in the warnings; a file whose diff has
 // no hunks at all (binary, mode change, deleted) can only take file-level
 // findings.
-func IndexDiffs(files []pipeline.ChangedFile) (*DiffIndex, []string) {
-	ix := &DiffIndex{files: map[string]*anchorFile{}, renames: map[string]string{}}
+func indexDiffs(files []pipeline.ChangedFile) (*diffIndex, []string) {
+	ix := &diffIndex{files: map[string]*anchorFile{}, renames: map[string]string{}}
 	var warnings []string
 	for i, cf := range files {
 		p := normalizeFindingPath(cf.Path)
@@ -228,7 +228,7 @@ func normalizeFindingPath(p string) string {
 // resolvePath finds the changed file a finding's path names: exact, after
 // stripping a/ or b/, by a rename's old path, or as the unique changed file
 // whose path ends in "/"+path (a model that dropped the directories).
-func (ix *DiffIndex) resolvePath(raw string) (string, bool) {
+func (ix *diffIndex) resolvePath(raw string) (string, bool) {
 	p := normalizeFindingPath(raw)
 	if p == "" {
 		return "", false
@@ -262,7 +262,7 @@ func (ix *DiffIndex) resolvePath(raw string) (string, bool) {
 
 // HasLine reports whether line is a new-side line (added or context) of
 // path's diff.
-func (ix *DiffIndex) HasLine(path string, line int) bool {
+func (ix *diffIndex) HasLine(path string, line int) bool {
 	df, ok := ix.files[path]
 	if !ok {
 		return false
@@ -288,14 +288,14 @@ func (ix *DiffIndex) HasLine(path string, line int) bool {
 // Step 2 runs before 3 because models get line numbers wrong far more often
 // than they misquote code; a snippet that is found nowhere does not veto a
 // valid line.
-func (ix *DiffIndex) Anchor(f pipeline.Finding) Anchored {
+func (ix *diffIndex) Anchor(f pipeline.Finding) anchored {
 	path, ok := ix.resolvePath(f.Path)
 	if !ok {
 		reason := "not a changed file"
 		if path == "" {
 			reason = "no path"
 		}
-		return Anchored{Path: path, Anchor: AnchorUnanchored, Reason: reason}
+		return anchored{Path: path, Anchor: anchorUnanchored, Reason: reason}
 	}
 	df := ix.files[path]
 	lineOK := false
@@ -305,11 +305,11 @@ func (ix *DiffIndex) Anchor(f pipeline.Finding) Anchored {
 	if strings.TrimSpace(f.ExistingCode) != "" {
 		if start, covers, found := df.findSnippet(f.ExistingCode, f.Line); found && !(lineOK && covers) {
 			l := df.text[start]
-			return Anchored{Path: path, Line: l.n, Anchor: AnchorSnippet, Text: l.text}
+			return anchored{Path: path, Line: l.n, Anchor: anchorSnippet, Text: l.text}
 		}
 	}
 	if lineOK {
-		return Anchored{Path: path, Line: f.Line, Anchor: AnchorLine, Text: df.text[df.lines[f.Line]].text}
+		return anchored{Path: path, Line: f.Line, Anchor: anchorLine, Text: df.text[df.lines[f.Line]].text}
 	}
 	var reason string
 	switch {
@@ -324,7 +324,7 @@ func (ix *DiffIndex) Anchor(f pipeline.Finding) Anchored {
 	default:
 		reason = "no line given"
 	}
-	return Anchored{Path: path, Anchor: AnchorFile, Reason: reason}
+	return anchored{Path: path, Anchor: anchorOnFile, Reason: reason}
 }
 
 // snippetLines splits a snippet into whitespace-free, non-empty lines.

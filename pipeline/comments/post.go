@@ -36,20 +36,20 @@ type Posted struct {
 
 // Posted.Summary values.
 const (
-	SummaryCreated   = "created"
-	SummaryUpdated   = "updated"
-	SummaryUnchanged = "unchanged"
-	SummaryDryRun    = "dry-run"
+	summaryCreated   = "created"
+	summaryUpdated   = "updated"
+	summaryUnchanged = "unchanged"
+	summaryDryRun    = "dry-run"
 )
 
 // DryRunPosted is the posted report of a request that posts nothing.
-func DryRunPosted() Posted { return Posted{Summary: SummaryDryRun, Errors: []string{}} }
+func DryRunPosted() Posted { return Posted{Summary: summaryDryRun, Errors: []string{}} }
 
-// MaxInlinePerPost caps the inline comments one call creates (Bitbucket has
+// maxInlinePerPost caps the inline comments one call creates (Bitbucket has
 // no batch endpoint: each is one request against the hourly rate limit).
 // The most severe findings go first; the rest are listed in the summary and
 // posted by the next run, since they carry no fingerprint on the PR yet.
-const MaxInlinePerPost = 50
+const maxInlinePerPost = 50
 
 // prLocks serialises posting per pull request inside this process.
 var prLocks = newKeyedMutex()
@@ -104,7 +104,7 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 			out.InlineSkipped++
 			continue
 		}
-		if out.InlineCreated+out.InlineFailed >= MaxInlinePerPost {
+		if out.InlineCreated+out.InlineFailed >= maxInlinePerPost {
 			out.InlineDeferred++
 			deferred = append(deferred, ic)
 			continue
@@ -132,24 +132,24 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		if err != nil {
 			return out, fmt.Errorf("create summary comment: %w", err)
 		}
-		out.Summary, out.SummaryID = SummaryCreated, c.ID
+		out.Summary, out.SummaryID = summaryCreated, c.ID
 	default:
 		keep := summaries[0]
 		out.SummaryID = keep.ID
 		if sameBody(keep.Body, body) {
-			out.Summary = SummaryUnchanged
+			out.Summary = summaryUnchanged
 		} else {
 			if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
 				return out, fmt.Errorf("update summary comment %d: %w", keep.ID, err)
 			}
-			out.Summary = SummaryUpdated
+			out.Summary = summaryUpdated
 		}
 		for _, c := range summaries[1:] {
 			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
 		}
 	}
 
-	if out.Summary == SummaryCreated || len(created) > 0 {
+	if out.Summary == summaryCreated || len(created) > 0 {
 		if err := out.reconcile(ctx, store, repo, prID, body, created); err != nil {
 			return out, err
 		}
@@ -168,12 +168,12 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 		keep := summaries[0]
 		if keep.ID != out.SummaryID {
 			// Another request's summary is older: ours gives way to it.
-			out.Summary = SummaryUnchanged
+			out.Summary = summaryUnchanged
 			if !sameBody(keep.Body, body) {
 				if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
 					return fmt.Errorf("update summary comment %d: %w", keep.ID, err)
 				}
-				out.Summary = SummaryUpdated
+				out.Summary = summaryUpdated
 			}
 		}
 		out.SummaryID = keep.ID
@@ -264,7 +264,7 @@ func withUnposted(markdown string, failed, deferred []InlineComment) string {
 		list(failed)
 	}
 	if len(deferred) > 0 {
-		fmt.Fprintf(&b, "### Not yet posted on the diff (%d)\n\nOne run posts at most %d inline comments; these follow on the next run.\n\n", len(deferred), MaxInlinePerPost)
+		fmt.Fprintf(&b, "### Not yet posted on the diff (%d)\n\nOne run posts at most %d inline comments; these follow on the next run.\n\n", len(deferred), maxInlinePerPost)
 		list(deferred)
 	}
 	i := strings.LastIndex(markdown, "[prscout]: #")

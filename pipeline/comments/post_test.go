@@ -205,9 +205,9 @@ func TestPostSameRequestThreeTimes(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(1)
 	want := []Posted{
-		{Summary: SummaryCreated, SummaryID: 1004, InlineCreated: 3, Errors: []string{}},
-		{Summary: SummaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
-		{Summary: SummaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
+		{Summary: summaryCreated, SummaryID: 1004, InlineCreated: 3, Errors: []string{}},
+		{Summary: summaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
+		{Summary: summaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
 	}
 	for i, w := range want {
 		got, err := Post(context.Background(), store, testRepo, 42, r)
@@ -250,7 +250,7 @@ func TestPostConcurrentRequests(t *testing.T) {
 		if errs[i] != nil {
 			t.Fatalf("call %d: %v", i, errs[i])
 		}
-		if results[i].Summary == SummaryCreated {
+		if results[i].Summary == summaryCreated {
 			created++
 		}
 		inlineCreated += results[i].InlineCreated
@@ -284,7 +284,7 @@ func TestPostCrossReplicaRace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != SummaryUpdated || got.SummaryID != 1005 || got.DuplicatesDeleted != 2 || got.InlineCreated != 3 {
+	if got.Summary != summaryUpdated || got.SummaryID != 1005 || got.DuplicatesDeleted != 2 || got.InlineCreated != 3 {
 		t.Errorf("posted %+v; want the other replica's summary 1005 updated and 2 duplicates deleted", got)
 	}
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
@@ -334,7 +334,7 @@ func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != SummaryUpdated || got.InlineCreated != 1 || got.InlineSkipped != 3 {
+	if got.Summary != summaryUpdated || got.InlineCreated != 1 || got.InlineSkipped != 3 {
 		t.Errorf("posted %+v; want summary updated, 1 created, 3 skipped", got)
 	}
 	store.assertOneSummaryNoDuplicates(t, second.Markdown, fingerprints(second))
@@ -354,7 +354,7 @@ func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != SummaryCreated || got.SummaryID == old.ID {
+	if got.Summary != summaryCreated || got.SummaryID == old.ID {
 		t.Errorf("posted %+v; want a new summary, not the deleted %d", got, old.ID)
 	}
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
@@ -371,7 +371,7 @@ func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != SummaryUpdated || got.SummaryID != a.ID || got.DuplicatesDeleted != 2 {
+	if got.Summary != summaryUpdated || got.SummaryID != a.ID || got.DuplicatesDeleted != 2 {
 		t.Errorf("posted %+v; want %d updated and 2 deleted", got, a.ID)
 	}
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
@@ -388,7 +388,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != SummaryCreated || got.InlineCreated != 2 || got.InlineFailed != 1 || len(got.Errors) != 1 ||
+	if got.Summary != summaryCreated || got.InlineCreated != 2 || got.InlineFailed != 1 || len(got.Errors) != 1 ||
 		got.Errors[0] != "create inline comment api/handler.go:16: create: upstream error" {
 		t.Errorf("posted %+v", got)
 	}
@@ -406,7 +406,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != SummaryUpdated || got.InlineCreated != 1 || got.InlineSkipped != 2 {
+	if got.Summary != summaryUpdated || got.InlineCreated != 1 || got.InlineSkipped != 2 {
 		t.Errorf("retry posted %+v", got)
 	}
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
@@ -432,7 +432,7 @@ func TestPostErrors(t *testing.T) {
 
 func TestPostDryRun(t *testing.T) {
 	got, err := Post(context.Background(), nil, testRepo, 42, Rendered{})
-	if err != nil || got.Summary != SummaryDryRun {
+	if err != nil || got.Summary != summaryDryRun {
 		t.Errorf("nil store: %+v, %v", got, err)
 	}
 }
@@ -471,7 +471,7 @@ func TestKeyedMutex(t *testing.T) {
 }
 
 func TestPostCapDefersTheRest(t *testing.T) {
-	const n = MaxInlinePerPost + 10
+	const n = maxInlinePerPost + 10
 	var diff strings.Builder
 	fmt.Fprintf(&diff, "diff --git a/big.go b/big.go\n--- a/big.go\n+++ b/big.go\n@@ -0,0 +1,%d @@\n", n)
 	var findings []pipeline.Finding
@@ -493,7 +493,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.InlineCreated != MaxInlinePerPost || got.InlineDeferred != 10 {
+	if got.InlineCreated != maxInlinePerPost || got.InlineDeferred != 10 {
 		t.Fatalf("first run posted %+v", got)
 	}
 	summaries, inline := store.live()
@@ -513,7 +513,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.InlineCreated != 10 || got.InlineSkipped != MaxInlinePerPost || got.InlineDeferred != 0 || got.Summary != SummaryUpdated {
+	if got.InlineCreated != 10 || got.InlineSkipped != maxInlinePerPost || got.InlineDeferred != 0 || got.Summary != summaryUpdated {
 		t.Errorf("second run posted %+v", got)
 	}
 	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
@@ -544,7 +544,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 				s.addForeign(pipeline.NewComment{Body: "looks fine\n\n" + marker.ReviewMarker(head)})
 				return 0
 			},
-			wantSummary: SummaryCreated, wantCreated: len(fps),
+			wantSummary: summaryCreated, wantCreated: len(fps),
 		},
 		{
 			name: "foreign legacy summary: ours is created",
@@ -552,7 +552,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 				s.addForeign(pipeline.NewComment{Body: "<!-- prscout review head=" + head + " -->"})
 				return 0
 			},
-			wantSummary: SummaryCreated, wantCreated: len(fps),
+			wantSummary: summaryCreated, wantCreated: len(fps),
 		},
 		{
 			name: "older foreign summary next to ours: ours is updated, none deleted",
@@ -560,7 +560,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 				s.addForeign(pipeline.NewComment{Body: "x\n\n" + marker.ReviewMarker("aaa")})
 				return s.add(pipeline.NewComment{Body: "old\n\n" + marker.ReviewMarker("bbb")}).ID
 			},
-			wantSummary: SummaryUpdated, wantCreated: len(fps),
+			wantSummary: summaryUpdated, wantCreated: len(fps),
 		},
 		{
 			name: "foreign fingerprint does not suppress the finding",
@@ -569,7 +569,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 				s.addForeign(pipeline.NewComment{Body: "<!-- prscout finding fp=" + fps[0] + " -->"})
 				return 0
 			},
-			wantSummary: SummaryCreated, wantCreated: len(fps),
+			wantSummary: summaryCreated, wantCreated: len(fps),
 		},
 	}
 	for i, tc := range cases {

@@ -157,13 +157,13 @@ func Render(in CommentsInput) (Rendered, error) {
 	}
 	out.Warnings = append(out.Warnings, parsed.Warnings...)
 	st := &out.Stats
-	st.ByAnchor = map[string]int{AnchorLine: 0, AnchorSnippet: 0, AnchorFile: 0, AnchorUnanchored: 0}
+	st.ByAnchor = map[string]int{anchorLine: 0, anchorSnippet: 0, anchorOnFile: 0, anchorUnanchored: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
 	st.SeverityNormalized = parsed.SeverityNormalized
 	st.DroppedFindings = parsed.DroppedFindings
 
-	ix, warns := IndexDiffs(in.Files)
+	ix, warns := indexDiffs(in.Files)
 	out.Warnings = append(out.Warnings, warns...)
 
 	summary, n := marker.StripMarkers(parsed.Summary)
@@ -209,7 +209,7 @@ func Render(in CommentsInput) (Rendered, error) {
 	}
 
 	for _, r := range rows {
-		if r.a.Anchor == AnchorLine || r.a.Anchor == AnchorSnippet {
+		if r.a.Anchor == anchorLine || r.a.Anchor == anchorSnippet {
 			out.Inline = append(out.Inline, InlineComment{
 				Path: r.a.Path, Line: r.a.Line, Anchor: r.a.Anchor,
 				Body: inlineBody(r.f, r.fp), Fingerprint: r.fp,
@@ -235,7 +235,7 @@ func Render(in CommentsInput) (Rendered, error) {
 
 type findingRow struct {
 	f  pipeline.Finding
-	a  Anchored
+	a  anchored
 	fp string
 }
 
@@ -343,7 +343,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
-		if r.a.Anchor == AnchorFile || r.a.Anchor == AnchorUnanchored {
+		if r.a.Anchor == anchorOnFile || r.a.Anchor == anchorUnanchored {
 			off = append(off, r)
 		}
 	}
@@ -449,9 +449,9 @@ func where(r findingRow) string {
 		p = r.f.Path
 	}
 	switch r.a.Anchor {
-	case AnchorLine, AnchorSnippet:
+	case anchorLine, anchorSnippet:
 		return codeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
-	case AnchorFile:
+	case anchorOnFile:
 		return codeSpan(p) + " (file)"
 	default:
 		if p == "" {

@@ -117,7 +117,7 @@ func TestRenderNoHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Stats.ByAnchor[AnchorLine] == 0 || r.Stats.ByAnchor[AnchorSnippet] == 0 || r.Stats.ByAnchor[AnchorFile] == 0 || r.Stats.ByAnchor[AnchorUnanchored] == 0 {
+	if r.Stats.ByAnchor[anchorLine] == 0 || r.Stats.ByAnchor[anchorSnippet] == 0 || r.Stats.ByAnchor[anchorOnFile] == 0 || r.Stats.ByAnchor[anchorUnanchored] == 0 {
 		t.Fatalf("basic case should cover every anchor kind, got %v", r.Stats.ByAnchor)
 	}
 	assertNoHTML(t, r)
@@ -358,7 +358,7 @@ func FuzzRender(f *testing.F) {
 		if closeFences(r.Markdown) != r.Markdown {
 			t.Fatalf("summary leaves a code fence open:\n%s", r.Markdown)
 		}
-		ix, _ := IndexDiffs(in.Files)
+		ix, _ := indexDiffs(in.Files)
 		for _, ic := range r.Inline {
 			if !ix.HasLine(ic.Path, ic.Line) {
 				t.Fatalf("inline comment at %s:%d is off the diff", ic.Path, ic.Line)

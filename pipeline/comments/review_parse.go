@@ -15,11 +15,11 @@ import (
 
 // Review answer formats, as ParsedReview.Format reports them (a metrics label).
 const (
-	ReviewFormatJSON     = "json"     // a JSON object or findings array, possibly inside a JSON string or wrapper
-	ReviewFormatFenced   = "fenced"   // JSON inside a ``` fence with prose around it
-	ReviewFormatEmbedded = "embedded" // JSON object found inside prose without a fence
-	ReviewFormatChat     = "chat"     // a whole chat-completions response (choices[0].message.content)
-	ReviewFormatProse    = "prose"    // no JSON found: the text became the summary, zero findings
+	reviewFormatJSON     = "json"     // a JSON object or findings array, possibly inside a JSON string or wrapper
+	reviewFormatFenced   = "fenced"   // JSON inside a ``` fence with prose around it
+	reviewFormatEmbedded = "embedded" // JSON object found inside prose without a fence
+	reviewFormatChat     = "chat"     // a whole chat-completions response (choices[0].message.content)
+	reviewFormatProse    = "prose"    // no JSON found: the text became the summary, zero findings
 )
 
 // Severities, most severe first.
@@ -89,7 +89,7 @@ func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 		if r, ok := p.fromText(s, 0); ok {
 			return p.result(r), nil
 		}
-		p.format = ReviewFormatProse
+		p.format = reviewFormatProse
 		p.warn("review is not JSON: the text is kept as the summary, with no findings")
 		return p.result(pipeline.Review{Summary: strings.TrimSpace(s)}), nil
 	}
@@ -98,7 +98,7 @@ func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 	}
 	if text := proseIn(v, 0); text != "" {
 		// A wrapper ({"output": "..."}, a chat completion) around prose.
-		p.format = ReviewFormatProse
+		p.format = reviewFormatProse
 		p.warn("review is not JSON: the text is kept as the summary, with no findings")
 		return p.result(pipeline.Review{Summary: text}), nil
 	}
@@ -141,7 +141,7 @@ func (p *reviewParser) setFormat(f string) {
 
 func (p *reviewParser) result(r pipeline.Review) ParsedReview {
 	if p.format == "" {
-		p.format = ReviewFormatJSON
+		p.format = reviewFormatJSON
 	}
 	if r.Findings == nil {
 		r.Findings = []pipeline.Finding{}
@@ -175,7 +175,7 @@ func (p *reviewParser) fromValue(v any, depth int) (pipeline.Review, bool) {
 			return p.reviewFromMap(x, depth), true
 		}
 		if _, ok := x["choices"]; ok {
-			p.setFormat(ReviewFormatChat)
+			p.setFormat(reviewFormatChat)
 			if r, ok := p.fromValue(x["choices"], depth+1); ok {
 				return r, true
 			}
@@ -313,7 +313,7 @@ func (p *reviewParser) fromText(s string, depth int) (pipeline.Review, bool) {
 	for _, m := range reviewFenceRe.FindAllStringSubmatch(t, 8) {
 		if v, ok := p.decodeWhole(strings.TrimSpace(m[1])); ok {
 			if r, ok := p.fromValue(v, depth+1); ok {
-				p.setFormat(ReviewFormatFenced)
+				p.setFormat(reviewFormatFenced)
 				return r, true
 			}
 		}
@@ -339,7 +339,7 @@ func (p *reviewParser) fromText(s string, depth int) (pipeline.Review, bool) {
 				continue
 			}
 			if r, ok := p.fromValue(v, depth+1); ok {
-				p.setFormat(ReviewFormatEmbedded)
+				p.setFormat(reviewFormatEmbedded)
 				return r, true
 			}
 			// Skip past the value just decoded: nothing inside it matched.
@@ -453,7 +453,7 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 			f.Title = clipRunes(pipeline.OneLine(reviewFirstLine(f.Body)), 100)
 		}
 		rawSev := reviewString(m, "severity", "level", "priority")
-		sev, exact := NormalizeSeverity(rawSev)
+		sev, exact := normalizeSeverity(rawSev)
 		if !exact {
 			p.normalized++
 			if strings.TrimSpace(rawSev) == "" {
@@ -476,12 +476,12 @@ var severityAliases = map[string]string{
 	"suggestion": "low", "style": "low", "note": "low", "hint": "low", "p3": "low", "p4": "low", "optional": "low",
 }
 
-// NormalizeSeverity maps a model's severity to critical, high, medium or low.
+// normalizeSeverity maps a model's severity to critical, high, medium or low.
 // Case and surrounding space are ignored; aliases map ("error" -> high,
 // "warning" -> medium, "info"/"nit" -> low, "blocker" -> critical, ...);
 // anything else, and no severity, is medium. exact reports that s already was
 // one of the four.
-func NormalizeSeverity(s string) (severity string, exact bool) {
+func normalizeSeverity(s string) (severity string, exact bool) {
 	k := strings.ToLower(strings.TrimSpace(s))
 	if sev, ok := severityAliases[k]; ok {
 		return sev, sev == k

@@ -26,22 +26,22 @@ func TestParseReviewShapes(t *testing.T) {
 		raw        json.RawMessage
 		wantFormat string
 	}{
-		{"object", json.RawMessage(obj), ReviewFormatJSON},
-		{"text holding JSON", jsonString(obj), ReviewFormatJSON},
-		{"double-encoded text", jsonString(string(jsonString(obj))), ReviewFormatJSON},
-		{"json fence with prose", jsonString("Here you go:\n```json\n" + obj + "\n```\nThanks!"), ReviewFormatFenced},
-		{"bare fence", jsonString("```\n" + obj + "\n```"), ReviewFormatFenced},
-		{"embedded in prose", jsonString("My review is " + obj + " — done."), ReviewFormatEmbedded},
-		{"prose with a stray brace first", jsonString("Note {not json} then " + obj), ReviewFormatEmbedded},
-		{"chat completion object", json.RawMessage(`{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":` + string(jsonString(obj)) + `}}]}`), ReviewFormatChat},
-		{"chat completion as text", jsonString(`{"choices":[{"message":{"content":` + string(jsonString("```json\n"+obj+"\n```")) + `}}]}`), ReviewFormatChat},
-		{"n8n output wrapper", json.RawMessage(`{"output":` + string(jsonString(obj)) + `}`), ReviewFormatJSON},
-		{"n8n text wrapper", json.RawMessage(`{"text":` + obj + `}`), ReviewFormatJSON},
-		{"n8n item array", json.RawMessage(`[{"json":{"content":` + obj + `}}]`), ReviewFormatJSON},
-		{"content parts", json.RawMessage(`{"content":[{"type":"text","text":` + string(jsonString(obj)) + `}]}`), ReviewFormatJSON},
-		{"gemini response", json.RawMessage(`{"candidates":[{"content":{"parts":[{"text":` + string(jsonString(obj)) + `}]}}]}`), ReviewFormatJSON},
-		{"openai responses api", json.RawMessage(`{"output":[{"type":"message","content":[{"type":"output_text","text":` + string(jsonString(obj)) + `}]}]}`), ReviewFormatJSON},
-		{"BOM and space", jsonString("\ufeff  " + obj + "\n"), ReviewFormatJSON},
+		{"object", json.RawMessage(obj), reviewFormatJSON},
+		{"text holding JSON", jsonString(obj), reviewFormatJSON},
+		{"double-encoded text", jsonString(string(jsonString(obj))), reviewFormatJSON},
+		{"json fence with prose", jsonString("Here you go:\n```json\n" + obj + "\n```\nThanks!"), reviewFormatFenced},
+		{"bare fence", jsonString("```\n" + obj + "\n```"), reviewFormatFenced},
+		{"embedded in prose", jsonString("My review is " + obj + " — done."), reviewFormatEmbedded},
+		{"prose with a stray brace first", jsonString("Note {not json} then " + obj), reviewFormatEmbedded},
+		{"chat completion object", json.RawMessage(`{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":` + string(jsonString(obj)) + `}}]}`), reviewFormatChat},
+		{"chat completion as text", jsonString(`{"choices":[{"message":{"content":` + string(jsonString("```json\n"+obj+"\n```")) + `}}]}`), reviewFormatChat},
+		{"n8n output wrapper", json.RawMessage(`{"output":` + string(jsonString(obj)) + `}`), reviewFormatJSON},
+		{"n8n text wrapper", json.RawMessage(`{"text":` + obj + `}`), reviewFormatJSON},
+		{"n8n item array", json.RawMessage(`[{"json":{"content":` + obj + `}}]`), reviewFormatJSON},
+		{"content parts", json.RawMessage(`{"content":[{"type":"text","text":` + string(jsonString(obj)) + `}]}`), reviewFormatJSON},
+		{"gemini response", json.RawMessage(`{"candidates":[{"content":{"parts":[{"text":` + string(jsonString(obj)) + `}]}}]}`), reviewFormatJSON},
+		{"openai responses api", json.RawMessage(`{"output":[{"type":"message","content":[{"type":"output_text","text":` + string(jsonString(obj)) + `}]}]}`), reviewFormatJSON},
+		{"BOM and space", jsonString("\ufeff  " + obj + "\n"), reviewFormatJSON},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,7 +82,7 @@ func TestParseReviewProseBecomesSummary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != text || len(got.Findings) != 0 || got.Format != ReviewFormatProse {
+	if got.Summary != text || len(got.Findings) != 0 || got.Format != reviewFormatProse {
 		t.Errorf("got %+v", got)
 	}
 	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "not JSON") {
@@ -105,7 +105,7 @@ func TestParseReviewProseInWrappers(t *testing.T) {
 			t.Errorf("%s: %v", raw, err)
 			continue
 		}
-		if got.Summary != "All good.\nShip it." || len(got.Findings) != 0 || got.Format != ReviewFormatProse {
+		if got.Summary != "All good.\nShip it." || len(got.Findings) != 0 || got.Format != reviewFormatProse {
 			t.Errorf("%s: got %+v", raw, got)
 		}
 	}
@@ -170,7 +170,7 @@ func TestNormalizeSeverity(t *testing.T) {
 		{"nit", "low", false}, {"blocker", "critical", false}, {"", "medium", false}, {"???", "medium", false},
 	}
 	for _, tt := range tests {
-		got, exact := NormalizeSeverity(tt.in)
+		got, exact := normalizeSeverity(tt.in)
 		if got != tt.want || exact != tt.exact {
 			t.Errorf("NormalizeSeverity(%q) = %q, %v; want %q, %v", tt.in, got, exact, tt.want, tt.exact)
 		}

@@ -91,17 +91,17 @@ type ContextMeta struct {
 	PathRules *scope.RuleSet
 }
 
-// DefaultMaxSourceBytes bounds one changed file's new source.
-const DefaultMaxSourceBytes = 8 << 20
+// defaultMaxSourceBytes bounds one changed file's new source.
+const defaultMaxSourceBytes = 8 << 20
 
-// DefaultMaxTotalSourceBytes bounds the sources one context keeps.
-const DefaultMaxTotalSourceBytes = 64 << 20
+// defaultMaxTotalSourceBytes bounds the sources one context keeps.
+const defaultMaxTotalSourceBytes = 64 << 20
 
 // errSourceGuard marks a source left out by MaxTotalSourceBytes.
 var errSourceGuard = errors.New("sources over the memory guard")
 
-// MaxContextLines is the largest contextLines accepted.
-const MaxContextLines = 1000
+// maxContextLines is the largest contextLines accepted.
+const maxContextLines = 1000
 
 // sourceParallel is how many sources are read at once through ReadFile.
 const sourceParallel = 8
@@ -185,8 +185,8 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 	contextLines := lim.WithDefaults().ContextLines
 	if in.ContextLines != nil {
 		contextLines = *in.ContextLines
-		if contextLines < 0 || contextLines > MaxContextLines {
-			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
+		if contextLines < 0 || contextLines > maxContextLines {
+			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", maxContextLines)
 		}
 	}
 	r := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
@@ -286,7 +286,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 	maxSource := meta.MaxSourceBytes
 	if maxSource <= 0 {
-		maxSource = DefaultMaxSourceBytes
+		maxSource = defaultMaxSourceBytes
 	}
 
 	// No copy: every file's Diff is a substring of the raw diff itself.
@@ -324,7 +324,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 	guard := meta.MaxTotalSourceBytes
 	if guard <= 0 {
-		guard = DefaultMaxTotalSourceBytes
+		guard = defaultMaxTotalSourceBytes
 	}
 	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines)
 	if err != nil {
@@ -385,7 +385,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	res.Stats.Excluded = len(res.Excluded)
 	res.Coverage = pipeline.CoverageOf(len(res.Files), res.Excluded)
 
-	res.ScoutPrompt = ScoutPrompt(res, lim)
+	res.ScoutPrompt = scoutPrompt(res, lim)
 	res.Stats.PromptChars = runeCount(res.ScoutPrompt.System) + runeCount(res.ScoutPrompt.User)
 	if res.Stats.PromptChars > 0 {
 		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4

@@ -12,9 +12,9 @@ import (
 
 // Issue lookup bounds.
 const (
-	// MaxIssueLookups is how many keys LookupAll looks up; the rest are named
+	// maxIssueLookups is how many keys LookupAll looks up; the rest are named
 	// in a warning.
-	MaxIssueLookups = 5
+	maxIssueLookups = 5
 	// issueLookupParallel is how many lookups run at once.
 	issueLookupParallel = 3
 )
@@ -36,12 +36,12 @@ type IssueStats struct {
 // an unreachable Jira must not fail a review. A nil l with keys yields a
 // single "not configured" warning.
 func LookupAll(ctx context.Context, l pipeline.IssueLookup, keys []string) ([]pipeline.Issue, []string) {
-	issues, warnings, _ := LookupAllStats(ctx, l, keys)
+	issues, warnings, _ := lookupAllStats(ctx, l, keys)
 	return issues, warnings
 }
 
-// LookupAllStats is LookupAll with its counts.
-func LookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) ([]pipeline.Issue, []string, IssueStats) {
+// lookupAllStats is LookupAll with its counts.
+func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) ([]pipeline.Issue, []string, IssueStats) {
 	keys = distinct(keys)
 	st := IssueStats{Keys: len(keys)}
 	if len(keys) == 0 {
@@ -52,8 +52,8 @@ func LookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 		return nil, []string{fmt.Sprintf("jira: not configured; keys not looked up: %s", strings.Join(keys, ", "))}, st
 	}
 	var rest []string
-	if len(keys) > MaxIssueLookups {
-		keys, rest = keys[:MaxIssueLookups], keys[MaxIssueLookups:]
+	if len(keys) > maxIssueLookups {
+		keys, rest = keys[:maxIssueLookups], keys[maxIssueLookups:]
 	}
 	st.Looked, st.Skipped = len(keys), len(rest)
 
@@ -93,7 +93,7 @@ func LookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 	}
 	if len(rest) > 0 {
 		warnings = append(warnings, fmt.Sprintf("jira: %d more keys not looked up (limit %d): %s",
-			len(rest), MaxIssueLookups, strings.Join(rest, ", ")))
+			len(rest), maxIssueLookups, strings.Join(rest, ", ")))
 	}
 	return issues, warnings, st
 }

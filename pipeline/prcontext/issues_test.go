@@ -58,7 +58,7 @@ func TestLookupAll(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			issues, warnings, st := LookupAllStats(context.Background(), tt.l, tt.keys)
+			issues, warnings, st := lookupAllStats(context.Background(), tt.l, tt.keys)
 			var gotKeys []string
 			for _, is := range issues {
 				gotKeys = append(gotKeys, is.Key)

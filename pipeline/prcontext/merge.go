@@ -147,8 +147,8 @@ type MergeStats struct {
 
 // Reasons of a dropped context item.
 const (
-	DropBudget     = "budget"      // did not fit in what the budget had left
-	DropOverBudget = "over_budget" // the changed files alone exceed the budget
+	dropBudget     = "budget"      // did not fit in what the budget had left
+	dropOverBudget = "over_budget" // the changed files alone exceed the budget
 )
 
 // contextItem is one entry of the additional context while the prompt is
@@ -261,9 +261,9 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 		}
 		for _, i := range candidates {
 			if items[i].dropped {
-				reason := DropBudget
+				reason := dropBudget
 				if st.OverBudget {
-					reason = DropOverBudget
+					reason = dropOverBudget
 				}
 				st.Dropped = append(st.Dropped, pipeline.DroppedContext{Op: items[i].Op, Path: items[i].Path, Chars: items[i].need, Reason: reason})
 			}

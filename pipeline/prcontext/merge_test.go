@@ -154,9 +154,9 @@ func TestMergeBudget(t *testing.T) {
 			var dropped []string
 			for _, d := range got.Stats.Dropped {
 				dropped = append(dropped, d.Path)
-				wantReason := DropBudget
+				wantReason := dropBudget
 				if tt.overBudget {
-					wantReason = DropOverBudget
+					wantReason = dropOverBudget
 				}
 				if d.Reason != wantReason || d.Chars <= 0 {
 					t.Errorf("dropped %+v, want reason %s and chars > 0", d, wantReason)

@@ -24,12 +24,12 @@ type prefetch struct {
 	done   chan struct{}
 
 	mu    sync.Mutex
-	cache map[string]FileReadResult
+	cache map[string]fileReadResult
 }
 
-// FileReadResult is one file read ahead: its bytes or the error ReadFile
+// fileReadResult is one file read ahead: its bytes or the error ReadFile
 // would give.
-type FileReadResult struct {
+type fileReadResult struct {
 	Data []byte
 	Err  error
 }
@@ -58,17 +58,17 @@ func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline
 			keep = append(keep, p)
 		}
 	}
-	pf := &prefetch{repo: repo, fr: fr, commit: head, done: make(chan struct{}), cache: make(map[string]FileReadResult, len(keep))}
+	pf := &prefetch{repo: repo, fr: fr, commit: head, done: make(chan struct{}), cache: make(map[string]fileReadResult, len(keep))}
 	go func() {
 		defer close(pf.done)
 		var kept int64
-		_ = fr.ReadFiles(ctx, r, head, keep, DefaultMaxSourceBytes, func(i int, data []byte, err error) {
-			if i < 0 || i >= len(keep) || kept+int64(len(data)) > DefaultMaxTotalSourceBytes {
+		_ = fr.ReadFiles(ctx, r, head, keep, defaultMaxSourceBytes, func(i int, data []byte, err error) {
+			if i < 0 || i >= len(keep) || kept+int64(len(data)) > defaultMaxTotalSourceBytes {
 				return
 			}
 			kept += int64(len(data))
 			pf.mu.Lock()
-			pf.cache[keep[i]] = FileReadResult{Data: data, Err: err}
+			pf.cache[keep[i]] = fileReadResult{Data: data, Err: err}
 			pf.mu.Unlock()
 		})
 	}()
@@ -83,9 +83,9 @@ func (pf *prefetch) wait() pipeline.Repository {
 }
 
 // take removes and returns a read-ahead file of commit.
-func (pf *prefetch) take(commit, p string) (FileReadResult, bool) {
+func (pf *prefetch) take(commit, p string) (fileReadResult, bool) {
 	if commit != pf.commit {
-		return FileReadResult{}, false
+		return fileReadResult{}, false
 	}
 	pf.mu.Lock()
 	defer pf.mu.Unlock()
@@ -104,13 +104,13 @@ type prefetchRepo struct {
 	pf *prefetch
 }
 
-func (p prefetchRepo) hit(commit, path string, maxBytes int64) (FileReadResult, bool) {
+func (p prefetchRepo) hit(commit, path string, maxBytes int64) (fileReadResult, bool) {
 	res, ok := p.pf.take(commit, path)
-	if !ok || (maxBytes > DefaultMaxSourceBytes) {
-		return FileReadResult{}, false
+	if !ok || (maxBytes > defaultMaxSourceBytes) {
+		return fileReadResult{}, false
 	}
 	if res.Err == nil && maxBytes > 0 && int64(len(res.Data)) > maxBytes {
-		return FileReadResult{}, false
+		return fileReadResult{}, false
 	}
 	return res, true
 }
@@ -126,7 +126,7 @@ func (p prefetchRepo) ReadFile(ctx context.Context, repo pipeline.Repo, commit, 
 // ReadFiles serves read-ahead files and reads the others in one batch, then
 // answers in the order of paths.
 func (p prefetchRepo) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error {
-	got := make([]FileReadResult, len(paths))
+	got := make([]fileReadResult, len(paths))
 	var missIdx []int
 	var missPaths []string
 	for i, path := range paths {
@@ -140,7 +140,7 @@ func (p prefetchRepo) ReadFiles(ctx context.Context, repo pipeline.Repo, commit 
 	if len(missPaths) > 0 {
 		err := p.pf.fr.ReadFiles(ctx, repo, commit, missPaths, maxBytes, func(k int, data []byte, err error) {
 			if k >= 0 && k < len(missIdx) {
-				got[missIdx[k]] = FileReadResult{Data: data, Err: err}
+				got[missIdx[k]] = fileReadResult{Data: data, Err: err}
 			}
 		})
 		if err != nil {
@@ -149,7 +149,7 @@ func (p prefetchRepo) ReadFiles(ctx context.Context, repo pipeline.Repo, commit 
 	}
 	for i := range paths {
 		fn(i, got[i].Data, got[i].Err)
-		got[i] = FileReadResult{}
+		got[i] = fileReadResult{}
 	}
 	return nil
 }

@@ -52,11 +52,11 @@ func Preview(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 	if err != nil {
 		return PreviewResult{}, err
 	}
-	return PreviewOf(res, lim), nil
+	return previewOf(res, lim), nil
 }
 
-// PreviewOf summarises an assembled context as a preview.
-func PreviewOf(res ContextResult, lim pipeline.Limits) PreviewResult {
+// previewOf summarises an assembled context as a preview.
+func previewOf(res ContextResult, lim pipeline.Limits) PreviewResult {
 	p := PreviewResult{
 		Mode: res.Mode, Ref: res.Ref, Base: res.Base, Files: []PreviewFile{},
 		Coverage: res.Coverage, ScoutPromptChars: res.Stats.PromptChars, ReviewBudget: max(lim.MaxPromptChars, 0),

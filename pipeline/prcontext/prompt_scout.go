@@ -23,14 +23,14 @@ Answer with a single JSON object and nothing else (no prose, no Markdown fence),
 {"files":[{"path":"<changed file path>","needs":[{"op":"get_file"|"list_dir","path":"<repo-relative path>","reason":"<one line>"}]}]}
 "path" of each entry of "files" is the changed file the needs are for. Answer {"files":[]} when nothing is needed.`
 
-// ScoutPrompt builds the scout's messages from an assembled context: the
+// scoutPrompt builds the scout's messages from an assembled context: the
 // system message states the job, the caps of lim and the exact JSON answer
 // format; the user message shows the pull request (title and description when
 // known), the Jira requirements, free requirements, the repository rules, then
 // each shown file with its status, language, diff and new source (whole or
 // labelled windows) and finally the excluded files with their reasons. The
 // output depends only on its input, in file order.
-func ScoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
+func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	lim = lim.WithDefaults()
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
 	system := strings.NewReplacer("%TOTAL%", strconv.Itoa(total), "%PERFILE%", strconv.Itoa(perFile)).Replace(scoutSystem)

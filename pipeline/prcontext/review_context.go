@@ -69,8 +69,8 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	contextLines := lim.ContextLines
 	if in.ContextLines != nil {
 		contextLines = *in.ContextLines
-		if contextLines < 0 || contextLines > MaxContextLines {
-			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", MaxContextLines)
+		if contextLines < 0 || contextLines > maxContextLines {
+			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", maxContextLines)
 		}
 	}
 	// Bad globs fail before any upstream call.

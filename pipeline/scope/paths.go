@@ -65,15 +65,15 @@ var ReasonMessages = map[string]string{
 func ReasonMessage(reason string) string { return ReasonMessages[reason] }
 
 // Sentinel errors by refusal; a *PathError unwraps to
-// the one matching its reason, so errors.Is(err, ErrPathParent) works.
+// the one matching its reason, so errors.Is(err, errPathParent) works.
 var (
 	ErrPathEmpty   = errors.New("empty path")
-	ErrPathParent  = errors.New("parent directory segment (..) refused")
-	ErrPathControl = errors.New("control character in path")
-	ErrPathTooLong = errors.New("path too long")
-	ErrPathEncode  = errors.New("invalid percent-encoding in path")
-	// ErrPathNotRelative is the sentinel of the url, home_dir and drive_path reasons.
-	ErrPathNotRelative = errors.New("path is not relative to the repository root")
+	errPathParent  = errors.New("parent directory segment (..) refused")
+	errPathControl = errors.New("control character in path")
+	errPathTooLong = errors.New("path too long")
+	errPathEncode  = errors.New("invalid percent-encoding in path")
+	// errPathNotRelative is the sentinel of the url, home_dir and drive_path reasons.
+	errPathNotRelative = errors.New("path is not relative to the repository root")
 )
 
 // PathError is a refused path: Reason is one of the Reason* codes, Msg the
@@ -92,15 +92,15 @@ func (e *PathError) Unwrap() error {
 	case ReasonEmpty:
 		return ErrPathEmpty
 	case ReasonParentEscape:
-		return ErrPathParent
+		return errPathParent
 	case ReasonControlChar:
-		return ErrPathControl
+		return errPathControl
 	case ReasonTooLong:
-		return ErrPathTooLong
+		return errPathTooLong
 	case ReasonBadEncoding:
-		return ErrPathEncode
+		return errPathEncode
 	case ReasonURL, ReasonHomeDir, ReasonDrivePath:
-		return ErrPathNotRelative
+		return errPathNotRelative
 	case ReasonSecret:
 		return pipeline.ErrSecret
 	}
@@ -114,9 +114,9 @@ func refuse(reason, msg string) *PathError {
 	return &PathError{Reason: reason, Msg: msg}
 }
 
-// ReasonOf returns the reason code of a refusal error ("" when err is not a
+// reasonOf returns the reason code of a refusal error ("" when err is not a
 // *PathError).
-func ReasonOf(err error) string {
+func reasonOf(err error) string {
 	var pe *PathError
 	if errors.As(err, &pe) {
 		return pe.Reason
@@ -380,19 +380,19 @@ func isDrivePath(p string) bool {
 func CheckRequestPath(raw string, lim pipeline.Limits) (clean, reason string, err error) {
 	p, err := NormalizePath(raw, lim.WithDefaults().MaxPathLen)
 	if err != nil {
-		return "", ReasonOf(err), err
+		return "", reasonOf(err), err
 	}
-	if kind := SecretKind(p); kind != "" {
+	if kind := secretKind(p); kind != "" {
 		return p, ReasonSecret, refuse(ReasonSecret, "secret path refused: "+kind+" are never read")
 	}
 	return p, "", nil
 }
 
-// NormalizeOp maps an op as a model wrote it to get_file or list_dir: case,
+// normalizeOp maps an op as a model wrote it to get_file or list_dir: case,
 // surrounding space and '-' vs '_' are forgiven ("Get-File"), and a missing op
 // is get_file. Anything else is refused (ok false),
 // rather than read as get_file: a typo must not fetch a file.
-func NormalizeOp(op string) (string, bool) {
+func normalizeOp(op string) (string, bool) {
 	switch op {
 	case pipeline.OpGetFile, "":
 		return pipeline.OpGetFile, true
@@ -419,7 +419,7 @@ var opReplacer = strings.NewReplacer("-", "_", " ", "_")
 // the returned need holds the op as normalized so far and the path normalized
 // (secret) or as given (normalization failed).
 func CheckNeed(op, rawPath string, lim pipeline.Limits) (pipeline.Need, string, error) {
-	o, ok := NormalizeOp(op)
+	o, ok := normalizeOp(op)
 	if !ok {
 		return pipeline.Need{Op: o, Path: rawPath}, ReasonUnsupportedOp,
 			refuse(ReasonUnsupportedOp, "unsupported op "+quoteShort(o)+" refused: use get_file or list_dir")
@@ -524,7 +524,7 @@ var (
 	}
 )
 
-// SecretKind returns what kind of secret a normalized path names ("" when it
+// secretKind returns what kind of secret a normalized path names ("" when it
 // is not secret), for error texts such as "secret path refused: .env files are
 // never read". Matching is case-insensitive and looks at every segment, so
 // "config/.env.production" and "deploy/.ssh/known_hosts" are secret.
@@ -532,7 +532,7 @@ var (
 // Decisions: .env.example, .env.sample and .env.template are secret too (people
 // paste real values into them, and a review loses little without them); public
 // keys next to private ones (id_rsa.pub) are refused with them.
-func SecretKind(p string) string {
+func secretKind(p string) string {
 	lp := strings.ToLower(p)
 	base := lp
 	for {
@@ -571,4 +571,4 @@ func SecretKind(p string) string {
 // reads, whoever asks (.env*, .ssh/, id_rsa*, *.pem, *.key, .npmrc, .netrc,
 // .git-credentials, cloud credential files, the .git directory, ...). See
 // SecretKind for the rules.
-func IsSecretPath(p string) bool { return SecretKind(p) != "" }
+func IsSecretPath(p string) bool { return secretKind(p) != "" }

@@ -107,7 +107,7 @@ func TestNormalizePath(t *testing.T) {
 				if err == nil {
 					t.Fatalf("NormalizePath(%q) = %q, want refusal %s", tt.raw, got, tt.reason)
 				}
-				if r := ReasonOf(err); r != tt.reason {
+				if r := reasonOf(err); r != tt.reason {
 					t.Fatalf("NormalizePath(%q) reason %q (%v), want %q", tt.raw, r, err, tt.reason)
 				}
 				if err.Error() == "" {
@@ -127,7 +127,7 @@ func TestNormalizePath(t *testing.T) {
 
 func TestPathErrorSentinels(t *testing.T) {
 	_, err := NormalizePath("../x", 0)
-	if !errors.Is(err, ErrPathParent) {
+	if !errors.Is(err, errPathParent) {
 		t.Fatalf("errors.Is(%v, ErrPathParent) = false", err)
 	}
 	_, _, err = CheckRequestPath(".env", pipeline.Limits{})
@@ -171,8 +171,8 @@ func TestCheckRequestPath(t *testing.T) {
 		if tt.reason == "" && got != tt.want {
 			t.Errorf("CheckRequestPath(%q) = %q, want %q", tt.raw, got, tt.want)
 		}
-		if tt.reason != "" && ReasonOf(err) != reason {
-			t.Errorf("CheckRequestPath(%q): ReasonOf(err) = %q, reason %q", tt.raw, ReasonOf(err), reason)
+		if tt.reason != "" && reasonOf(err) != reason {
+			t.Errorf("CheckRequestPath(%q): ReasonOf(err) = %q, reason %q", tt.raw, reasonOf(err), reason)
 		}
 	}
 }
@@ -229,7 +229,7 @@ func TestIsSecretPath(t *testing.T) {
 	}
 	for _, p := range plain {
 		if IsSecretPath(p) {
-			t.Errorf("IsSecretPath(%q) = true (%s), want false", p, SecretKind(p))
+			t.Errorf("IsSecretPath(%q) = true (%s), want false", p, secretKind(p))
 		}
 	}
 }
@@ -289,7 +289,7 @@ func FuzzNormalizePath(f *testing.F) {
 			if p != "" {
 				t.Fatalf("refusal with a path %q", p)
 			}
-			if ReasonOf(err) == "" || ReasonMessage(ReasonOf(err)) == "" {
+			if reasonOf(err) == "" || ReasonMessage(reasonOf(err)) == "" {
 				t.Fatalf("refusal %v without a known reason", err)
 			}
 			return

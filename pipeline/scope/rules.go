@@ -21,9 +21,9 @@ const MaxRulesBytes = 512 << 10
 
 // Rule layers, highest priority first.
 const (
-	LayerRequest    = "request"    // the request's rules object
-	LayerRepository = "repository" // .prscout/rules.json at the destination commit
-	LayerService    = "service"    // PRSCOUT_RULES_FILE
+	layerRequest    = "request"    // the request's rules object
+	layerRepository = "repository" // .prscout/rules.json at the destination commit
+	layerService    = "service"    // PRSCOUT_RULES_FILE
 	LayerBuiltin    = "builtin"    // built-in language rules
 	LayerNone       = "none"       // nothing matched
 )
@@ -56,7 +56,7 @@ func ParseRuleFile(data []byte, field string) (*RuleFile, error) {
 	if err := dec.Decode(&rf); err != nil {
 		return nil, pipeline.Invalidf(field, "not a rule file ({exclude?, include?, rules: [{path, rule, merge_system_rule?}]}): %v", err)
 	}
-	if _, err := rf.compile(LayerRequest, "", field); err != nil {
+	if _, err := rf.compile(layerRequest, "", field); err != nil {
 		return nil, err
 	}
 	return &rf, nil
@@ -123,7 +123,7 @@ func (rf *RuleFile) compile(name, source, field string) (RuleLayer, error) {
 		return l, err
 	}
 	for i, r := range rf.Rules {
-		g, err := CompileGlob(r.Path)
+		g, err := compileGlob(r.Path)
 		if err != nil {
 			return l, pipeline.Invalidf(fmt.Sprintf("%s.rules[%d].path", field, i), "%v", err)
 		}
@@ -166,15 +166,15 @@ func NewRuleSet(request *RuleFile, repository *RuleFile, repositorySource string
 		f            *RuleFile
 		name, source string
 	}{
-		{request, LayerRequest, "request"},
-		{repository, LayerRepository, repositorySource},
-		{service, LayerService, serviceSource},
+		{request, layerRequest, "request"},
+		{repository, layerRepository, repositorySource},
+		{service, layerService, serviceSource},
 	} {
 		if l.f == nil {
 			continue
 		}
 		field := "rules"
-		if l.name != LayerRequest {
+		if l.name != layerRequest {
 			field = l.source
 		}
 		cl, err := l.f.compile(l.name, l.source, field)
@@ -210,7 +210,7 @@ func (rs *RuleSet) Resolve(p string) RuleMatch {
 				}
 				m := RuleMatch{Path: p, Layer: l.Name, Source: l.Source, Pattern: r.glob.Raw, Rule: r.rule}
 				if r.merge {
-					if b := BuiltinRule(p); b != "" {
+					if b := builtinRule(p); b != "" {
 						m.Rule += "\n\n" + b
 						m.MergedSystemRule = true
 					}
@@ -219,7 +219,7 @@ func (rs *RuleSet) Resolve(p string) RuleMatch {
 			}
 		}
 	}
-	if b := BuiltinRule(p); b != "" {
+	if b := builtinRule(p); b != "" {
 		return RuleMatch{Path: p, Layer: LayerBuiltin, Source: "built-in", Pattern: "language:" + Language(p), Rule: b}
 	}
 	return RuleMatch{Path: p, Layer: LayerNone}
@@ -259,8 +259,8 @@ var builtinRules = map[string]string{
 	"terraform":  "Terraform: check public exposure, missing encryption, overly broad IAM and destructive changes.",
 }
 
-// BuiltinRule returns the built-in rule for a path's language ("" if none).
-func BuiltinRule(p string) string { return builtinRules[Language(p)] }
+// builtinRule returns the built-in rule for a path's language ("" if none).
+func builtinRule(p string) string { return builtinRules[Language(p)] }
 
 // loadRepoRules reads .prscout/rules.json at commit (the destination). A
 // missing file is no layer; an unreadable or invalid one is a warning and no

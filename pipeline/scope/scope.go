@@ -24,14 +24,14 @@ type Glob struct {
 	pattern string
 }
 
-// CompileGlob checks and compiles one pattern. Patterns use doublestar syntax
+// compileGlob checks and compiles one pattern. Patterns use doublestar syntax
 // (`*`, `**`, `?`, `[a-z]`, `{a,b}`) over repository-relative paths and match
 // case-insensitively. A pattern without "/" matches the base name at any
 // depth ("*.go" is "**/*.go"), as in .gitignore. Spaces next to the commas
 // and braces of an alternative are dropped, so "*.{ts, tsx}" matches .tsx
 // files instead of silently matching nothing. A pattern that is empty or
 // malformed (unclosed "{" or "[") is an error.
-func CompileGlob(raw string) (Glob, error) {
+func compileGlob(raw string) (Glob, error) {
 	p := strings.TrimSpace(raw)
 	p = strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./")
 	p = strings.TrimPrefix(p, "/")
@@ -110,7 +110,7 @@ func (g Glob) Match(p string) bool {
 func CompileGlobs(field string, raws []string) ([]Glob, error) {
 	out := make([]Glob, 0, len(raws))
 	for i, r := range raws {
-		g, err := CompileGlob(r)
+		g, err := compileGlob(r)
 		if err != nil {
 			return nil, pipeline.Invalidf(fmt.Sprintf("%s[%d]", field, i), "%v", err)
 		}
@@ -162,7 +162,7 @@ func (g FileGates) Decide(f GateFile) string {
 		return pipeline.GateUserExclude
 	}
 	if _, included := firstMatch(g.Include, f.Path); !included {
-		if !SupportedPath(f.Path) {
+		if !supportedPath(f.Path) {
 			return pipeline.GateUnsupportedExt
 		}
 		if IsDefaultPath(f.Path) {
@@ -198,11 +198,11 @@ var extraSupportedNames = map[string]bool{
 	".gitattributes": true, ".gitignore": true, ".dockerignore": true,
 }
 
-// SupportedPath reports whether prscout reviews files of this type: a
+// supportedPath reports whether prscout reviews files of this type: a
 // language the prompt names (Language), or one of a few more source and
 // configuration types. Plain text, data and documents without a known type
 // are unsupported_ext unless an include glob matches them.
-func SupportedPath(p string) bool {
+func supportedPath(p string) bool {
 	if Language(p) != "" {
 		return true
 	}

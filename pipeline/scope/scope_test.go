@@ -84,7 +84,7 @@ func TestCompileGlob(t *testing.T) {
 		{"src/**", "lib/src/x", false},
 	}
 	for _, tt := range tests {
-		g, err := CompileGlob(tt.pattern)
+		g, err := compileGlob(tt.pattern)
 		if err != nil {
 			t.Fatalf("CompileGlob(%q): %v", tt.pattern, err)
 		}
@@ -93,7 +93,7 @@ func TestCompileGlob(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "  ", "src/{a,b", "src/[a-"} {
-		if _, err := CompileGlob(bad); err == nil {
+		if _, err := compileGlob(bad); err == nil {
 			t.Errorf("CompileGlob(%q) accepted a malformed pattern", bad)
 		}
 	}
@@ -122,10 +122,10 @@ func TestRuleLayers(t *testing.T) {
 		path, layer, pattern, rulePrefix string
 		merged                           bool
 	}{
-		{"api/users/h.go", LayerRequest, "api/**/*.go", "request rule", false},
-		{"api/openapi.yaml", LayerRepository, "api/**", "repository rule", false},
-		{"web/app/a.tsx", LayerRepository, "web/**/*.{ts, tsx}", "repository web rule\n\nReact/TSX", true},
-		{"db/migrate/1.sql", LayerService, "**/*.sql", "service rule", false},
+		{"api/users/h.go", layerRequest, "api/**/*.go", "request rule", false},
+		{"api/openapi.yaml", layerRepository, "api/**", "repository rule", false},
+		{"web/app/a.tsx", layerRepository, "web/**/*.{ts, tsx}", "repository web rule\n\nReact/TSX", true},
+		{"db/migrate/1.sql", layerService, "**/*.sql", "service rule", false},
 		{"cmd/main.go", LayerBuiltin, "language:go", "Go:", false},
 		{"notes.txt", LayerNone, "", "", false},
 	}
@@ -185,7 +185,7 @@ func FuzzCompileGlob(f *testing.F) {
 		f.Add(s, "src/a/b.tsx")
 	}
 	f.Fuzz(func(t *testing.T, pattern, p string) {
-		g, err := CompileGlob(pattern)
+		g, err := compileGlob(pattern)
 		if err != nil {
 			return
 		}
