@@ -32,7 +32,7 @@ const (
 const snippetMinChars = 8
 
 // diffIndex holds the new-side lines of each changed file's diff, for
-// anchoring findings. Build it with IndexDiffs.
+// anchoring findings. Build it with indexDiffs.
 type diffIndex struct {
 	files   map[string]*anchorFile // by normalized new path
 	renames map[string]string      // old path -> new path
@@ -56,7 +56,7 @@ type diffLine struct {
 type anchored struct {
 	Path   string // the changed file's path ("" or the finding's own when unanchored)
 	Line   int    // the new-file line; 0 for file-level and unanchored
-	Anchor string // AnchorLine, AnchorSnippet, AnchorFile or AnchorUnanchored
+	Anchor string // anchorLine, anchorSnippet, anchorOnFile or anchorUnanchored
 	// Text is the anchored line's content ("" when not on a line).
 	Text string
 	// Reason says, for file-level and unanchored findings, why no line was chosen.
