@@ -128,31 +128,9 @@ type proposal struct {
 // "#fragment" is cut from the path.
 func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 	lim = lim.WithDefaults()
-	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
-	switch {
-	case strings.TrimSpace(in.Workspace) == "":
-		return NeedsResult{}, pipeline.Invalidf("workspace", "missing: the repository workspace is required")
-	case strings.TrimSpace(in.RepoSlug) == "":
-		return NeedsResult{}, pipeline.Invalidf("repoSlug", "missing: the repository slug is required")
-	case strings.TrimSpace(in.Ref) == "":
-		return NeedsResult{}, pipeline.Invalidf("ref", "missing: the commit to read (the context's ref) is required")
-	}
-
-	changed := make(map[string]bool, len(in.Files))
-	hasFileNeeds := false
-	for i, f := range in.Files {
-		field := "files[" + strconv.Itoa(i) + "].path"
-		if strings.TrimSpace(f.Path) == "" {
-			return NeedsResult{}, pipeline.Invalidf(field, "empty: every changed file needs a path")
-		}
-		p, err := scope.NormalizePath(f.Path, 0)
-		if err != nil {
-			return NeedsResult{}, pipeline.Invalidf(field, "%s", err.Error())
-		}
-		changed[p] = true
-		if f.Needs != nil {
-			hasFileNeeds = true
-		}
+	changed, hasFileNeeds, err := checkNeedsInput(in)
+	if err != nil {
+		return NeedsResult{}, err
 	}
 	scout := bytes.TrimSpace(in.Scout)
 	scoutMissing := len(scout) == 0 || string(scout) == "null"
@@ -160,102 +138,18 @@ func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 		return NeedsResult{}, pipeline.Invalidf("scout", "missing: pass the scout answer (its raw text or parsed JSON) or files[].needs")
 	}
 
-	res := NeedsResult{
-		Workspace: in.Workspace,
-		RepoSlug:  in.RepoSlug,
-		Ref:       in.Ref,
-		Requests:  []pipeline.Request{},
-		Rejected:  []pipeline.Rejected{},
-		Warnings:  []string{},
-		Limits:    NeedsLimits{Total: total, PerFile: perFile},
-	}
-	res.Stats.Reasons = make(map[string]int, len(scope.Reasons))
-	for _, r := range scope.Reasons {
-		res.Stats.Reasons[r] = 0
-	}
-
-	totalCapMsg := "cap of " + strconv.Itoa(total) + " requests in all reached"
-	perFileMsg := map[string]string{}
-	type key struct{ op, path string }
-	seen := make(map[key]bool)
-	used := make(map[string]int)
-	files := make(map[string]bool)
-	// Rejections are gathered in fixed-size chunks and copied once at the
-	// end: growing one big slice of pointerful structs re-copied it (with
-	// GC write barriers) a dozen times on a 40,000-need answer.
-	var chunks [][]pipeline.Rejected
-	cur, size, inChunks := res.Rejected, 8, 0
-	reject := func(op, path, reason, msg string) {
-		if msg == "" {
-			msg = scope.ReasonMessages[reason]
-		}
-		if len(cur) == cap(cur) {
-			if len(cur) > 0 {
-				chunks = append(chunks, cur)
-				inChunks += len(cur)
-				size = min(2*size, 1024)
-			}
-			cur = make([]pipeline.Rejected, 0, size)
-		}
-		cur = append(cur, pipeline.Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
-		res.Stats.Reasons[reason]++
-	}
-	// add checks one need as soon as it is read, in order; there is no
-	// intermediate list, so a 40,000-need answer costs no extra copy.
-	add := func(pr proposal) {
-		res.Stats.Proposed++
-		files[pr.file] = true
-		if pr.invalid != "" {
-			reject(pr.op, shorten(pr.path), scope.ReasonInvalidNeed, pr.invalid)
-			return
-		}
-		n, reason, err := scope.CheckNeed(pr.op, pr.path, lim)
-		if err != nil {
-			reject(n.Op, shorten(n.Path), reason, err.Error())
-			return
-		}
-		noise := n.Path != "" && scope.IsDefaultPath(n.Path)
-		if n.Op == pipeline.OpListDir && n.Path != "" {
-			noise = scope.IsDefaultPath(n.Path + "/")
-		}
-		switch k := (key{n.Op, n.Path}); {
-		case noise:
-			reject(n.Op, n.Path, scope.ReasonNoise, "")
-		case changed[n.Path]:
-			reject(n.Op, n.Path, scope.ReasonChangedFile, "")
-		case seen[k]:
-			reject(n.Op, n.Path, scope.ReasonDuplicate, "duplicate request refused: "+n.Op+" "+displayPath(n.Path)+" was already requested")
-		case used[pr.file] >= perFile:
-			msg, ok := perFileMsg[pr.file]
-			if !ok {
-				msg = "cap of " + strconv.Itoa(perFile) + " requests per changed file reached for " + displayFile(pr.file)
-				perFileMsg[pr.file] = msg
-			}
-			reject(n.Op, n.Path, scope.ReasonPerFileCap, msg)
-		case len(res.Requests) >= total:
-			reject(n.Op, n.Path, scope.ReasonTotalCap, totalCapMsg)
-		default:
-			seen[k] = true
-			used[pr.file]++
-			res.Requests = append(res.Requests, pipeline.Request{Op: n.Op, Path: n.Path, Workspace: in.Workspace, RepoSlug: in.RepoSlug, Ref: in.Ref})
-			if n.Op == pipeline.OpListDir {
-				res.Stats.ListDir++
-			} else {
-				res.Stats.GetFile++
-			}
-		}
-	}
-
+	st := newNeedsState(in, lim, changed)
 	for _, f := range in.Files {
 		p, _ := scope.NormalizePath(f.Path, 0)
 		for _, n := range f.Needs {
-			add(proposal{file: p, op: n.Op, path: n.Path})
+			st.add(proposal{file: p, op: n.Op, path: n.Path})
 		}
 	}
+	res := &st.res
 	if scoutMissing {
 		res.Stats.ScoutSource = "missing"
 	} else {
-		r := scoutReader{emit: add}
+		r := scoutReader{emit: st.add}
 		if err := r.read(scout); err != nil {
 			return NeedsResult{}, err
 		}
@@ -265,22 +159,167 @@ func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 		res.Stats.ParseError = r.parseErr
 		res.Warnings = append(res.Warnings, r.warnings...)
 	}
+	return st.finish(), nil
+}
 
-	if len(chunks) == 0 {
-		res.Rejected = cur
+// checkNeedsInput validates the request's repository fields and changed
+// files, and returns the changed files' normalized paths (a need for one of
+// them is refused: the prompt shows it already).
+func checkNeedsInput(in NeedsInput) (changed map[string]bool, hasFileNeeds bool, err error) {
+	switch {
+	case strings.TrimSpace(in.Workspace) == "":
+		return nil, false, pipeline.Invalidf("workspace", "missing: the repository workspace is required")
+	case strings.TrimSpace(in.RepoSlug) == "":
+		return nil, false, pipeline.Invalidf("repoSlug", "missing: the repository slug is required")
+	case strings.TrimSpace(in.Ref) == "":
+		return nil, false, pipeline.Invalidf("ref", "missing: the commit to read (the context's ref) is required")
+	}
+	changed = make(map[string]bool, len(in.Files))
+	for i, f := range in.Files {
+		field := "files[" + strconv.Itoa(i) + "].path"
+		if strings.TrimSpace(f.Path) == "" {
+			return nil, false, pipeline.Invalidf(field, "empty: every changed file needs a path")
+		}
+		p, err := scope.NormalizePath(f.Path, 0)
+		if err != nil {
+			return nil, false, pipeline.Invalidf(field, "%s", err.Error())
+		}
+		changed[p] = true
+		if f.Needs != nil {
+			hasFileNeeds = true
+		}
+	}
+	return changed, hasFileNeeds, nil
+}
+
+// needKey identifies a request for duplicate detection.
+type needKey struct{ op, path string }
+
+// needsState checks needs one by one as the reader finds them, in order:
+// there is no intermediate list, so a 40,000-need answer costs no extra copy.
+type needsState struct {
+	in          NeedsInput
+	lim         pipeline.Limits
+	res         NeedsResult
+	changed     map[string]bool
+	seen        map[needKey]bool
+	used        map[string]int  // accepted requests per changed file
+	files       map[string]bool // changed files that proposed needs
+	perFileMsg  map[string]string
+	totalCapMsg string
+	// Rejections are gathered in fixed-size chunks and copied once at the
+	// end: growing one big slice of pointerful structs re-copied it (with
+	// GC write barriers) a dozen times on a 40,000-need answer.
+	chunks         [][]pipeline.Rejected
+	cur            []pipeline.Rejected
+	size, inChunks int
+}
+
+func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) *needsState {
+	st := &needsState{
+		in: in, lim: lim, changed: changed,
+		seen: map[needKey]bool{}, used: map[string]int{}, files: map[string]bool{}, perFileMsg: map[string]string{},
+		totalCapMsg: "cap of " + strconv.Itoa(lim.NeedsTotal) + " requests in all reached",
+		size:        8,
+		res: NeedsResult{
+			Workspace: in.Workspace,
+			RepoSlug:  in.RepoSlug,
+			Ref:       in.Ref,
+			Requests:  []pipeline.Request{},
+			Rejected:  []pipeline.Rejected{},
+			Warnings:  []string{},
+			Limits:    NeedsLimits{Total: lim.NeedsTotal, PerFile: lim.NeedsPerFile},
+		},
+	}
+	st.cur = st.res.Rejected
+	st.res.Stats.Reasons = make(map[string]int, len(scope.Reasons))
+	for _, r := range scope.Reasons {
+		st.res.Stats.Reasons[r] = 0
+	}
+	return st
+}
+
+func (st *needsState) reject(op, path, reason, msg string) {
+	if msg == "" {
+		msg = scope.ReasonMessage(reason)
+	}
+	if len(st.cur) == cap(st.cur) {
+		if len(st.cur) > 0 {
+			st.chunks = append(st.chunks, st.cur)
+			st.inChunks += len(st.cur)
+			st.size = min(2*st.size, 1024)
+		}
+		st.cur = make([]pipeline.Rejected, 0, st.size)
+	}
+	st.cur = append(st.cur, pipeline.Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
+	st.res.Stats.Reasons[reason]++
+}
+
+// add checks one proposed need and accepts or rejects it: path checks
+// first, then default paths, changed files, duplicates, the per-file cap and
+// the total cap, in that order.
+func (st *needsState) add(pr proposal) {
+	st.res.Stats.Proposed++
+	st.files[pr.file] = true
+	if pr.invalid != "" {
+		st.reject(pr.op, shorten(pr.path), scope.ReasonInvalidNeed, pr.invalid)
+		return
+	}
+	n, reason, err := scope.CheckNeed(pr.op, pr.path, st.lim)
+	if err != nil {
+		st.reject(n.Op, shorten(n.Path), reason, err.Error())
+		return
+	}
+	defaultPath := n.Path != "" && scope.IsDefaultPath(n.Path)
+	if n.Op == pipeline.OpListDir && n.Path != "" {
+		defaultPath = scope.IsDefaultPath(n.Path + "/")
+	}
+	switch k := (needKey{n.Op, n.Path}); {
+	case defaultPath:
+		st.reject(n.Op, n.Path, scope.ReasonNoise, "")
+	case st.changed[n.Path]:
+		st.reject(n.Op, n.Path, scope.ReasonChangedFile, "")
+	case st.seen[k]:
+		st.reject(n.Op, n.Path, scope.ReasonDuplicate, "duplicate request refused: "+n.Op+" "+displayPath(n.Path)+" was already requested")
+	case st.used[pr.file] >= st.lim.NeedsPerFile:
+		msg, ok := st.perFileMsg[pr.file]
+		if !ok {
+			msg = "cap of " + strconv.Itoa(st.lim.NeedsPerFile) + " requests per changed file reached for " + displayFile(pr.file)
+			st.perFileMsg[pr.file] = msg
+		}
+		st.reject(n.Op, n.Path, scope.ReasonPerFileCap, msg)
+	case len(st.res.Requests) >= st.lim.NeedsTotal:
+		st.reject(n.Op, n.Path, scope.ReasonTotalCap, st.totalCapMsg)
+	default:
+		st.seen[k] = true
+		st.used[pr.file]++
+		st.res.Requests = append(st.res.Requests, pipeline.Request{Op: n.Op, Path: n.Path, Workspace: st.in.Workspace, RepoSlug: st.in.RepoSlug, Ref: st.in.Ref})
+		if n.Op == pipeline.OpListDir {
+			st.res.Stats.ListDir++
+		} else {
+			st.res.Stats.GetFile++
+		}
+	}
+}
+
+// finish joins the rejection chunks and fills the counts.
+func (st *needsState) finish() NeedsResult {
+	res := st.res
+	if len(st.chunks) == 0 {
+		res.Rejected = st.cur
 	} else {
-		all := make([]pipeline.Rejected, 0, inChunks+len(cur))
-		for _, c := range chunks {
+		all := make([]pipeline.Rejected, 0, st.inChunks+len(st.cur))
+		for _, c := range st.chunks {
 			all = append(all, c...)
 		}
-		res.Rejected = append(all, cur...)
+		res.Rejected = append(all, st.cur...)
 	}
 	res.Stats.Accepted = len(res.Requests)
 	res.Stats.Rejected = len(res.Rejected)
-	res.Stats.Files = len(files)
+	res.Stats.Files = len(st.files)
 	res.Skip = len(res.Requests) == 0
 	res.Stats.Placeholder = res.Skip
-	return res, nil
+	return res
 }
 
 func displayPath(p string) string {

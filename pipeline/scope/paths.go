@@ -41,7 +41,7 @@ var Reasons = []string{
 	ReasonDuplicate, ReasonPerFileCap, ReasonTotalCap, ReasonUnsupportedOp, ReasonInvalidNeed,
 }
 
-var ReasonMessages = map[string]string{
+var reasonMessages = map[string]string{
 	ReasonEmpty:         "empty path",
 	ReasonBadEncoding:   "invalid percent-encoding in path",
 	ReasonControlChar:   "control character in path",
@@ -62,7 +62,7 @@ var ReasonMessages = map[string]string{
 
 // ReasonMessage returns the default human sentence for a reason code ("" for
 // an unknown code).
-func ReasonMessage(reason string) string { return ReasonMessages[reason] }
+func ReasonMessage(reason string) string { return reasonMessages[reason] }
 
 // Sentinel errors by refusal; a *PathError unwraps to
 // the one matching its reason, so errors.Is(err, errPathParent) works.
@@ -109,7 +109,7 @@ func (e *PathError) Unwrap() error {
 
 func refuse(reason, msg string) *PathError {
 	if msg == "" {
-		msg = ReasonMessages[reason]
+		msg = reasonMessages[reason]
 	}
 	return &PathError{Reason: reason, Msg: msg}
 }
