@@ -220,56 +220,72 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 
 	budget := max(lim.MaxPromptChars, 0)
 	st := MergeStats{Budget: budget, Dropped: []pipeline.DroppedContext{}, Redactions: redactions}
-	render := func() pipeline.Prompt { return renderReviewPrompt(mc, items) }
 	if budget > 0 {
-		// Start with every readable item dropped (its note costs a line),
-		// then take items back in priority order while the prompt fits.
-		// Each step changes one item only, so the prompt stays within the
-		// budget once the base fits.
-		var candidates []int
-		for i := range items {
-			if items[i].OK {
-				candidates = append(candidates, i)
-				items[i].dropped = true
-				items[i].need = utf8.RuneCountInString(contextSection(items[i]))
-				items[i].dropNote = fmt.Sprintf("not included: over the review prompt budget of %d chars (this %s needs %d)",
-					budget, reviewItemNoun(items[i].Op), items[i].need)
-			}
-		}
-		if base := reviewPromptChars(render()); base > budget {
-			st.OverBudget = true
-			warnings = append(warnings, fmt.Sprintf(
-				"the review prompt without additional context is %d chars, over the budget of %d: changed files kept whole, all additional context dropped",
-				base, budget))
-			for _, i := range candidates {
-				items[i].dropNote = fmt.Sprintf("not included: the changed files alone exceed the review prompt budget of %d chars", budget)
-			}
-		} else {
-			// Each item is one independent chunk of the prompt, so taking
-			// it back changes the size by the difference of its two forms.
-			used := base
-			for _, i := range candidates {
-				dropped := utf8.RuneCountInString(contextChunk(items[i]))
-				items[i].dropped = false
-				delta := utf8.RuneCountInString(contextChunk(items[i])) - dropped
-				if used+delta > budget {
-					items[i].dropped = true
-					continue
-				}
-				used += delta
-			}
-		}
-		for _, i := range candidates {
-			if items[i].dropped {
-				reason := dropBudget
-				if st.OverBudget {
-					reason = dropOverBudget
-				}
-				st.Dropped = append(st.Dropped, pipeline.DroppedContext{Op: items[i].Op, Path: items[i].Path, Chars: items[i].need, Reason: reason})
-			}
+		warnings = append(warnings, fitBudget(mc, items, budget, &st)...)
+	}
+	prompt := renderReviewPrompt(mc, items)
+	return mergeResult(mc, items, prompt, st, warnings), nil
+}
+
+// fitBudget marks the context items left out to keep the review prompt
+// within budget, records them in st.Dropped and returns a warning when the
+// changed files alone are over the budget.
+//
+// It starts with every readable item dropped (its note costs a line), then
+// takes items back in priority order while the prompt fits. Each step
+// changes one item only, so the prompt stays within the budget once the base
+// fits.
+func fitBudget(mc MergeContext, items []contextItem, budget int, st *MergeStats) []string {
+	var warnings []string
+	var candidates []int
+	for i := range items {
+		if items[i].OK {
+			candidates = append(candidates, i)
+			items[i].dropped = true
+			items[i].need = utf8.RuneCountInString(contextSection(items[i]))
+			items[i].dropNote = fmt.Sprintf("not included: over the review prompt budget of %d chars (this %s needs %d)",
+				budget, reviewItemNoun(items[i].Op), items[i].need)
 		}
 	}
-	prompt := render()
+	if base := reviewPromptChars(renderReviewPrompt(mc, items)); base > budget {
+		st.OverBudget = true
+		warnings = append(warnings, fmt.Sprintf(
+			"the review prompt without additional context is %d chars, over the budget of %d: changed files kept whole, all additional context dropped",
+			base, budget))
+		for _, i := range candidates {
+			items[i].dropNote = fmt.Sprintf("not included: the changed files alone exceed the review prompt budget of %d chars", budget)
+		}
+	} else {
+		// Each item is one independent chunk of the prompt, so taking
+		// it back changes the size by the difference of its two forms.
+		used := base
+		for _, i := range candidates {
+			dropped := utf8.RuneCountInString(contextChunk(items[i]))
+			items[i].dropped = false
+			delta := utf8.RuneCountInString(contextChunk(items[i])) - dropped
+			if used+delta > budget {
+				items[i].dropped = true
+				continue
+			}
+			used += delta
+		}
+	}
+	for _, i := range candidates {
+		if items[i].dropped {
+			reason := dropBudget
+			if st.OverBudget {
+				reason = dropOverBudget
+			}
+			st.Dropped = append(st.Dropped, pipeline.DroppedContext{Op: items[i].Op, Path: items[i].Path, Chars: items[i].need, Reason: reason})
+		}
+	}
+	return warnings
+}
+
+// mergeResult assembles the /v1/merge answer around the review prompt: the
+// additional context as the workflow sees it, the changed files echoed for
+// /v1/comments, the stats and the coverage.
+func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, st MergeStats, warnings []string) MergeResult {
 
 	out := MergeResult{
 		ReviewPass:        2,
@@ -315,7 +331,7 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 		out.Coverage = pipeline.CoverageOf(len(mc.Files), mc.Excluded)
 	}
 	out.Coverage.ContextDropped = len(st.Dropped)
-	return out, nil
+	return out
 }
 
 // mergeItems turns the batch results and the needs stage's refusals into
