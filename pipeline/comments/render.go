@@ -123,27 +123,9 @@ var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
 // table of context the scout asked for, and the hidden review marker as the
 // last line. Model-written lines that look like prscout markers are removed.
 func Render(in CommentsInput) (Rendered, error) {
-	ref := strings.TrimSpace(in.Ref)
-	switch {
-	case ref == "":
-		return Rendered{}, pipeline.Invalidf("ref", "required: the reviewed head commit")
-	case !refRe.MatchString(ref):
-		return Rendered{}, pipeline.Invalidf("ref", "%q is not a commit id", clipRunes(ref, 60))
-	case in.PRID < 0:
-		return Rendered{}, pipeline.Invalidf("prId", "must not be negative")
-	}
-	if len(in.Dropped) == 0 {
-		in.Dropped = in.MergeStats.Dropped
-	}
-	switch in.Mode {
-	case "", "full", "delta", "skip":
-	default:
-		return Rendered{}, pipeline.Invalidf("mode", "%q is not full, delta or skip", clipRunes(in.Mode, 40))
-	}
-	for i, f := range in.Files {
-		if strings.TrimSpace(f.Path) == "" {
-			return Rendered{}, pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
-		}
+	ref, err := checkCommentsInput(&in)
+	if err != nil {
+		return Rendered{}, err
 	}
 	parsed, err := ParseReview(in.Review)
 	if err != nil {
@@ -170,39 +152,8 @@ func Render(in CommentsInput) (Rendered, error) {
 	st.MarkersStripped += n
 	summary = closeFences(summary)
 
-	var rows []findingRow
-	seen := map[string]bool{}
-	for i, f := range parsed.Findings {
-		a := ix.Anchor(f)
-		f.Title, n = marker.StripMarkers(f.Title)
-		st.MarkersStripped += n
-		if f.Title == "" {
-			f.Title = "(untitled)"
-		}
-		f.Body, n = marker.StripMarkers(f.Body)
-		st.MarkersStripped += n
-		f.Body = closeFences(f.Body)
-		code := f.ExistingCode
-		if strings.TrimSpace(code) == "" {
-			code = a.Text
-		}
-		if strings.TrimSpace(code) == "" && f.Line > 0 {
-			code = fmt.Sprintf("line:%d", f.Line) // off-diff findings differ by line
-		}
-		if a.Path != "" {
-			f.Path = a.Path
-		}
-		fp := marker.Fingerprint(f.Path, f.Title, code)
-		if seen[fp] {
-			st.Duplicates++
-			out.Warnings = append(out.Warnings, fmt.Sprintf("findings[%d] repeats an earlier finding (%s): dropped", i, fp))
-			continue
-		}
-		seen[fp] = true
-		st.ByAnchor[a.Anchor]++
-		st.BySeverity[f.Severity]++
-		rows = append(rows, findingRow{f: f, a: a, fp: fp})
-	}
+	rows, warns := findingRows(parsed.Findings, ix, st)
+	out.Warnings = append(out.Warnings, warns...)
 	st.Findings = len(rows)
 	if st.MarkersStripped > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
@@ -231,6 +182,76 @@ func Render(in CommentsInput) (Rendered, error) {
 	out.Markdown = renderSummary(in, ref, summary, rows, st)
 	st.MarkdownChars = len(out.Markdown)
 	return out, nil
+}
+
+// checkCommentsInput validates the request's ref, mode and files and
+// returns the trimmed ref. A merge answer passed on whole lends its
+// stats.dropped to in.Dropped.
+func checkCommentsInput(in *CommentsInput) (string, error) {
+	ref := strings.TrimSpace(in.Ref)
+	switch {
+	case ref == "":
+		return "", pipeline.Invalidf("ref", "required: the reviewed head commit")
+	case !refRe.MatchString(ref):
+		return "", pipeline.Invalidf("ref", "%q is not a commit id", clipRunes(ref, 60))
+	case in.PRID < 0:
+		return "", pipeline.Invalidf("prId", "must not be negative")
+	}
+	switch in.Mode {
+	case "", "full", "delta", "skip":
+	default:
+		return "", pipeline.Invalidf("mode", "%q is not full, delta or skip", clipRunes(in.Mode, 40))
+	}
+	for i, f := range in.Files {
+		if strings.TrimSpace(f.Path) == "" {
+			return "", pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
+		}
+	}
+	if len(in.Dropped) == 0 {
+		in.Dropped = in.MergeStats.Dropped
+	}
+	return ref, nil
+}
+
+// findingRows anchors each finding, strips marker look-alikes from its
+// text, fingerprints it and drops repeats, counting into st.
+func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) ([]findingRow, []string) {
+	var warnings []string
+	var n int
+	var rows []findingRow
+	seen := map[string]bool{}
+	for i, f := range findings {
+		a := ix.Anchor(f)
+		f.Title, n = marker.StripMarkers(f.Title)
+		st.MarkersStripped += n
+		if f.Title == "" {
+			f.Title = "(untitled)"
+		}
+		f.Body, n = marker.StripMarkers(f.Body)
+		st.MarkersStripped += n
+		f.Body = closeFences(f.Body)
+		code := f.ExistingCode
+		if strings.TrimSpace(code) == "" {
+			code = a.Text
+		}
+		if strings.TrimSpace(code) == "" && f.Line > 0 {
+			code = fmt.Sprintf("line:%d", f.Line) // off-diff findings differ by line
+		}
+		if a.Path != "" {
+			f.Path = a.Path
+		}
+		fp := marker.Fingerprint(f.Path, f.Title, code)
+		if seen[fp] {
+			st.Duplicates++
+			warnings = append(warnings, fmt.Sprintf("findings[%d] repeats an earlier finding (%s): dropped", i, fp))
+			continue
+		}
+		seen[fp] = true
+		st.ByAnchor[a.Anchor]++
+		st.BySeverity[f.Severity]++
+		rows = append(rows, findingRow{f: f, a: a, fp: fp})
+	}
+	return rows, warnings
 }
 
 type findingRow struct {
@@ -262,13 +283,29 @@ func inlineBody(f pipeline.Finding, fp string) string {
 func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
-
-	// Headline: head, mode, counts.
-	mode := "full review"
-	if in.Mode == "delta" {
-		mode = "delta review: changes since the last reviewed commit"
+	writeHeadline(&b, in.Mode, ref, rows, st)
+	writeCoverage(&b, in)
+	// The model's summary.
+	if s := strings.TrimSpace(summary); s != "" {
+		b.WriteString(s)
+		b.WriteString("\n\n")
 	}
-	fmt.Fprintf(&b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), mode)
+	writeFindingsTable(&b, rows)
+	writeOffDiff(&b, rows)
+	writeContextTable(&b, in, st)
+	b.WriteString(marker.ReviewMarker(ref))
+	b.WriteString("\n")
+	return b.String()
+}
+
+// writeHeadline writes the head, the mode and the finding counts.
+func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *CommentStats) {
+	// Headline: head, mode, counts.
+	label := "full review"
+	if mode == "delta" {
+		label = "delta review: changes since the last reviewed commit"
+	}
+	fmt.Fprintf(b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), label)
 	if len(rows) == 0 {
 		b.WriteString("No findings.\n\n")
 	} else {
@@ -278,13 +315,17 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
 		}
-		fmt.Fprintf(&b, "%s (%s): %d on diff lines", pipeline.CountNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
+		fmt.Fprintf(b, "%s (%s): %d on diff lines", pipeline.CountNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
 		if st.Unanchored > 0 {
-			fmt.Fprintf(&b, ", %d below", st.Unanchored)
+			fmt.Fprintf(b, ", %d below", st.Unanchored)
 		}
 		b.WriteString(".\n\n")
 	}
 
+}
+
+// writeCoverage writes the coverage line and the files not reviewed.
+func writeCoverage(b *strings.Builder, in CommentsInput) {
 	// Coverage: how many changed files the review saw, so "no findings"
 	// never hides a partial review.
 	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -294,7 +335,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	if cov.ContextDropped == 0 {
 		cov.ContextDropped = len(in.Dropped)
 	}
-	fmt.Fprintf(&b, "**Coverage:** %s", cov.Sentence())
+	fmt.Fprintf(b, "**Coverage:** %s", cov.Sentence())
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string
@@ -309,37 +350,39 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 			}
 			ex = append(ex, item)
 		}
-		fmt.Fprintf(&b, ". Not reviewed: %s", strings.Join(ex, ", "))
+		fmt.Fprintf(b, ". Not reviewed: %s", strings.Join(ex, ", "))
 	}
 	b.WriteString(".\n\n")
 
-	// The model's summary.
-	if s := strings.TrimSpace(summary); s != "" {
-		b.WriteString(s)
-		b.WriteString("\n\n")
-	}
+}
 
+// writeFindingsTable writes every finding as a table row, most severe first.
+func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 	// Findings table, most severe first.
 	if len(rows) > 0 {
 		sorted := append([]findingRow(nil), rows...)
 		sort.SliceStable(sorted, func(i, j int) bool {
-			a, b := sorted[i], sorted[j]
-			if ra, rb := severityRank(a.f.Severity), severityRank(b.f.Severity); ra != rb {
+			x, y := sorted[i], sorted[j]
+			if ra, rb := severityRank(x.f.Severity), severityRank(y.f.Severity); ra != rb {
 				return ra < rb
 			}
-			if a.a.Path != b.a.Path {
-				return a.a.Path < b.a.Path
+			if x.a.Path != y.a.Path {
+				return x.a.Path < y.a.Path
 			}
-			return a.a.Line < b.a.Line
+			return x.a.Line < y.a.Line
 		})
 		b.WriteString("### Findings\n\n")
 		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
 		for _, r := range sorted {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", severityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", severityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
 		}
 		b.WriteString("\n")
 	}
 
+}
+
+// writeOffDiff writes in full the findings that are not on a diff line.
+func writeOffDiff(b *strings.Builder, rows []findingRow) {
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
@@ -349,10 +392,10 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	}
 	if len(off) > 0 {
 		sort.SliceStable(off, func(i, j int) bool { return severityRank(off[i].f.Severity) < severityRank(off[j].f.Severity) })
-		fmt.Fprintf(&b, "### Not on a diff line (%d)\n\n", len(off))
+		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
 		for _, r := range off {
-			fmt.Fprintf(&b, "#### %s: %s\n\n", severityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
-			fmt.Fprintf(&b, "%s: %s.\n\n", where(r), r.a.Reason)
+			fmt.Fprintf(b, "#### %s: %s\n\n", severityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
+			fmt.Fprintf(b, "%s: %s.\n\n", where(r), r.a.Reason)
 			if body := strings.TrimSpace(r.f.Body); body != "" {
 				b.WriteString(body)
 				b.WriteString("\n\n")
@@ -360,6 +403,10 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		}
 	}
 
+}
+
+// writeContextTable writes the table of context the scout asked for.
+func writeContextTable(b *strings.Builder, in CommentsInput, st *CommentStats) {
 	// Context the scout asked for.
 	b.WriteString("### Context the scout asked for\n\n")
 	ctxRows := contextRows(in, st)
@@ -368,14 +415,11 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	} else {
 		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
 		for _, r := range ctxRows {
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", cell(codeSpan(r[0])), cell(r[1]), cell(r[2]))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", cell(codeSpan(r[0])), cell(r[1]), cell(r[2]))
 		}
 		b.WriteString("\n")
 	}
 
-	b.WriteString(marker.ReviewMarker(ref))
-	b.WriteString("\n")
-	return b.String()
 }
 
 // contextRows lists the context table: every additionalContext item, then
