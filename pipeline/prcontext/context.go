@@ -251,30 +251,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 // source bytes the repository returns instead of copying them: neither may be
 // modified after the call.
 func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, rawDiff []byte, lim pipeline.Limits) (ContextResult, error) {
-	res := ContextResult{
-		Mode:           meta.Mode,
-		Workspace:      meta.Repo.Workspace,
-		RepoSlug:       meta.Repo.RepoSlug,
-		PRID:           meta.PRID,
-		Ref:            meta.Head,
-		Base:           meta.Base,
-		ReviewedCommit: meta.ReviewedCommit,
-		PR:             meta.PR,
-		Jira:           nonNil(meta.Jira),
-		Rules:          meta.Rules,
-		Requirements:   meta.Requirements,
-		Files:          []pipeline.ChangedFile{},
-		Excluded:       []pipeline.Excluded{},
-		Warnings:       append([]string{}, meta.Warnings...),
-	}
-	res.Stats.ExcludedByReason = map[string]int{}
-	res.Stats.ShownRanges = []string{}
-	res.Stats.Redactions = map[string]int{}
-	res.Coverage = pipeline.CoverageOf(0, nil)
-	res.Stats.DiffBytes = len(rawDiff)
-	if res.Mode == "" {
-		res.Mode = "full"
-	}
+	res := newContextResult(meta, len(rawDiff))
 	if res.Mode == "skip" {
 		res.Skip = true
 		return res, nil
@@ -302,18 +279,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if gates.MaxDiffChars == 0 && lim.MaxPromptChars > 0 {
 		gates.MaxDiffChars = int(float64(lim.MaxPromptChars) * scope.TooLargeShare)
 	}
-	var shown []diffFile
-	for _, d := range parsed {
-		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
-		if gates.MaxDiffChars > 0 && len(d.Section) > gates.MaxDiffChars {
-			gf.DiffChars = runeCount(d.Section) // bytes >= runes: count only when it may matter
-		}
-		if reason := gates.Decide(gf); reason != "" {
-			res.exclude(d.Path, reason)
-			continue
-		}
-		shown = append(shown, d)
-	}
+	shown := res.gate(parsed, gates)
 
 	// Read the new sources of shown files that have changed lines.
 	var want []int
@@ -367,6 +333,62 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
+	res.finish(lim)
+	return res, nil
+}
+
+// newContextResult starts the answer from meta: every list empty, never
+// nil, and the mode full unless meta says otherwise.
+func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
+	res := ContextResult{
+		Mode:           meta.Mode,
+		Workspace:      meta.Repo.Workspace,
+		RepoSlug:       meta.Repo.RepoSlug,
+		PRID:           meta.PRID,
+		Ref:            meta.Head,
+		Base:           meta.Base,
+		ReviewedCommit: meta.ReviewedCommit,
+		PR:             meta.PR,
+		Jira:           nonNil(meta.Jira),
+		Rules:          meta.Rules,
+		Requirements:   meta.Requirements,
+		Files:          []pipeline.ChangedFile{},
+		Excluded:       []pipeline.Excluded{},
+		Warnings:       append([]string{}, meta.Warnings...),
+	}
+	res.Stats.ExcludedByReason = map[string]int{}
+	res.Stats.ShownRanges = []string{}
+	res.Stats.Redactions = map[string]int{}
+	res.Coverage = pipeline.CoverageOf(0, nil)
+	res.Stats.DiffBytes = diffBytes
+	if res.Mode == "" {
+		res.Mode = "full"
+	}
+	return res
+}
+
+// gate runs the file gates over the parsed diff: excluded files are recorded
+// with their reason, the rest are returned to be shown.
+func (res *ContextResult) gate(parsed []diffFile, gates scope.FileGates) []diffFile {
+	var shown []diffFile
+	for _, d := range parsed {
+		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
+		if gates.MaxDiffChars > 0 && len(d.Section) > gates.MaxDiffChars {
+			gf.DiffChars = runeCount(d.Section) // bytes >= runes: count only when it may matter
+		}
+		if reason := gates.Decide(gf); reason != "" {
+			res.exclude(d.Path, reason)
+			continue
+		}
+		shown = append(shown, d)
+	}
+
+	return shown
+}
+
+// finish counts the shown files' stats and coverage and writes the scout
+// prompt.
+func (res *ContextResult) finish(lim pipeline.Limits) {
 	for _, f := range res.Files {
 		res.Stats.DiffChars += runeCount(f.Diff)
 		switch {
@@ -385,12 +407,11 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	res.Stats.Excluded = len(res.Excluded)
 	res.Coverage = pipeline.CoverageOf(len(res.Files), res.Excluded)
 
-	res.ScoutPrompt = scoutPrompt(res, lim)
+	res.ScoutPrompt = scoutPrompt(*res, lim)
 	res.Stats.PromptChars = runeCount(res.ScoutPrompt.System) + runeCount(res.ScoutPrompt.User)
 	if res.Stats.PromptChars > 0 {
 		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4
 	}
-	return res, nil
 }
 
 // parseSections parses diff sections on all cores, keeping their order.

@@ -88,15 +88,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	// Earlier reviews first: when the marker already names the head, the
 	// answer is skip and nothing else is fetched (no commit resolution, no
 	// diff), which keeps a no-op webhook at 2 upstream calls.
-	var reviewed string
-	var warnings []string
-	if src.Comments == nil {
-		warnings = append(warnings, "no comment access configured: full review")
-	} else if comments, err := src.Comments.ListComments(ctx, repo, in.PRID); err != nil {
-		warnings = append(warnings, fmt.Sprintf("could not read earlier reviews (%v): full review", err))
-	} else if sha, _, ok := marker.LastReviewedCommit(comments); ok {
-		reviewed = sha
-	}
+	reviewed, warnings := lastReviewed(ctx, src.Comments, repo, in.PRID)
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
 		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
@@ -119,16 +111,13 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 	meta.Head, meta.Base = head, base
 	if reviewed != "" {
-		switch anc, err := src.PRs.IsAncestor(ctx, repo, reviewed, head); {
-		case pipeline.SameCommit(reviewed, head):
-			meta.Mode = "skip"
+		var warn string
+		meta.Mode, warn = reviewMode(ctx, src.PRs, repo, reviewed, head)
+		if warn != "" {
+			meta.Warnings = append(meta.Warnings, warn)
+		}
+		if meta.Mode == "skip" {
 			return assemble(ctx, src.Repo, meta, nil, lim)
-		case err != nil:
-			meta.Warnings = append(meta.Warnings, fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", pipeline.ShortCommit(reviewed), err))
-		case !anc:
-			meta.Warnings = append(meta.Warnings, fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", pipeline.ShortCommit(reviewed), pipeline.ShortCommit(head)))
-		default:
-			meta.Mode = "delta"
 		}
 	}
 
@@ -159,4 +148,36 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
 	}
 	return assemble(ctx, src.Repo, meta, raw, lim)
+}
+
+// lastReviewed reads the head that prscout's own summary marker says was
+// reviewed last ("" when none); any reason for a full review is a warning.
+func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int) (string, []string) {
+	if store == nil {
+		return "", []string{"no comment access configured: full review"}
+	}
+	comments, err := store.ListComments(ctx, repo, prID)
+	if err != nil {
+		return "", []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
+	}
+	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
+		return sha, nil
+	}
+	return "", nil
+}
+
+// reviewMode decides how to review head after reviewed: skip when it is the
+// same commit, delta when reviewed is an ancestor of head, otherwise full
+// with the reason as a warning.
+func reviewMode(ctx context.Context, prs pipeline.PullRequests, repo pipeline.Repo, reviewed, head string) (mode, warning string) {
+	switch anc, err := prs.IsAncestor(ctx, repo, reviewed, head); {
+	case pipeline.SameCommit(reviewed, head):
+		return "skip", ""
+	case err != nil:
+		return "full", fmt.Sprintf("could not tell whether the reviewed commit %s is an ancestor of the head (%v): full review", pipeline.ShortCommit(reviewed), err)
+	case !anc:
+		return "full", fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", pipeline.ShortCommit(reviewed), pipeline.ShortCommit(head))
+	default:
+		return "delta", ""
+	}
 }
