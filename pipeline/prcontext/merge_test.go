@@ -354,7 +354,7 @@ func TestReviewSourceLabel(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	reviewFenced(&b, "go", "x := \"```\"")
+	writeFenced(&b, "go", "x := \"```\"")
 	if want := "````go\nx := \"```\"\n````\n"; b.String() != want {
 		t.Errorf("fence = %q, want %q", b.String(), want)
 	}

@@ -135,7 +135,7 @@ func contextSection(it contextItem) string {
 	} else {
 		fmt.Fprintf(&b, "\n## File %s (whole file, %d lines)\n\n", it.Path, reviewLineCount(it.Content))
 	}
-	reviewFenced(&b, "", it.Content)
+	writeFenced(&b, "", it.Content)
 	return b.String()
 }
 
@@ -152,11 +152,11 @@ func reviewChangedFile(b *strings.Builder, f pipeline.ChangedFile, seenRules map
 		b.WriteString(r + "\n")
 	}
 	b.WriteString("### Diff\n\n")
-	reviewFenced(b, "diff", f.Diff)
+	writeFenced(b, "diff", f.Diff)
 	switch {
 	case f.Source != "":
 		fmt.Fprintf(b, "\n### New source (%s)\n\n", reviewSourceLabel(f.SourceRange, f.Source))
-		reviewFenced(b, f.Language, f.Source)
+		writeFenced(b, f.Language, f.Source)
 	case f.Status != "deleted":
 		b.WriteString("\n### New source\n\nNot shown: the diff is all there is.\n")
 	}
@@ -181,11 +181,12 @@ func reviewSourceLabel(sr *pipeline.SourceRange, src string) string {
 	return fmt.Sprintf("only lines %d~%d of %d shown", sr.From, sr.To, sr.Total)
 }
 
-// reviewFenced writes s in a code fence longer than any backtick run inside.
-func reviewFenced(b *strings.Builder, lang, s string) {
-	fence := strings.Repeat("`", max(3, reviewLongestRun(s, '`')+1))
+// writeFenced writes s in a Markdown code fence longer than any backtick run
+// inside it, so file content can never close the fence early.
+func writeFenced(b *strings.Builder, lang, s string) {
+	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
 	b.WriteString(fence)
-	b.WriteString(reviewFenceLang(lang))
+	b.WriteString(fenceLang(lang))
 	b.WriteString("\n")
 	b.WriteString(s)
 	if s != "" && !strings.HasSuffix(s, "\n") {
@@ -195,27 +196,14 @@ func reviewFenced(b *strings.Builder, lang, s string) {
 	b.WriteString("\n")
 }
 
-// reviewFenceLang keeps an info string to one safe word.
-func reviewFenceLang(lang string) string {
+// fenceLang keeps an info string to one safe word ("go", "go.mod", "c++").
+func fenceLang(lang string) string {
 	for _, r := range lang {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '#' || r == '_') {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '+' || r == '-' || r == '#' || r == '_' || r == '.') {
 			return ""
 		}
 	}
 	return strings.ToLower(lang)
-}
-
-func reviewLongestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
-		}
-	}
-	return best
 }
 
 func reviewLineCount(s string) int {
@@ -254,4 +242,18 @@ func reviewDisplayPath(p string) string {
 		return "/ (repository root)"
 	}
 	return pipeline.OneLine(p)
+}
+
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c byte) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
 }

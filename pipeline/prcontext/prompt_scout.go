@@ -137,35 +137,6 @@ func noSourceReason(f pipeline.ChangedFile) string {
 	return "the file is empty or could not be read (see warnings); the diff is all there is"
 }
 
-// writeFenced writes text in a Markdown code fence longer than any backtick
-// run inside it, so file content can never close the fence early.
-func writeFenced(b *strings.Builder, lang, text string) {
-	fence := "```"
-	if strings.Contains(text, fence) {
-		fence = strings.Repeat("`", longestRun(text, '`')+1)
-	}
-	b.WriteString(fence + lang + "\n")
-	b.WriteString(text)
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		b.WriteString("\n")
-	}
-	b.WriteString(fence + "\n")
-}
-
-// longestRun is the length of the longest run of c in s.
-func longestRun(s string, c byte) int {
-	best, run := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			run++
-			best = max(best, run)
-		} else {
-			run = 0
-		}
-	}
-	return best
-}
-
 // fileRulesText renders a changed file's review rules for a prompt: the
 // whole text the first time a rule appears, a back reference afterwards.
 func fileRulesText(f pipeline.ChangedFile, seen map[string]string) string {
