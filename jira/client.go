@@ -63,7 +63,7 @@ const (
 	fieldFailureMaxTTL = 5 * time.Minute
 )
 
-// Config configures a Client. The lead's configuration fills it from
+// Config configures a Client. cmd/prscout fills it from
 // PRSCOUT_JIRA_BASE_URL, PRSCOUT_JIRA_EMAIL + PRSCOUT_JIRA_TOKEN (Cloud) or
 // PRSCOUT_JIRA_PAT (Data Center), and PRSCOUT_JIRA_AC_FIELD.
 type Config struct {

@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// adfNode is one node of an Atlassian Document Format document.
-// https://developer.atlassian.com/cloud/jira/platform/apis/document/structure/
+// adfNode is one node of an Atlassian Document Format document (Atlassian's
+// "Document structure" reference: nodes with type, attrs, content, text and
+// marks).
 type adfNode struct {
 	Type    string         `json:"type"`
 	Text    string         `json:"text"`
