@@ -4,13 +4,18 @@
 // It calls two endpoints:
 //   - GET rest/api/2/issue/{key}?fields=summary,status,description[,<acceptance criteria field>]
 //     https://developer.atlassian.com/cloud/jira/platform/rest/v2/api-group-issues/#api-rest-api-2-issue-issueidorkey-get
-//   - GET rest/api/2/field, once, when the acceptance criteria field is given by name
+//   - GET rest/api/2/field, once per process, when the acceptance criteria field
+//     is given by name or not configured (then a field named like "Acceptance
+//     criteria" is looked for)
 //     https://developer.atlassian.com/cloud/jira/platform/rest/v2/api-group-issue-fields/#api-rest-api-2-field-get
 //
 // Cloud authenticates with HTTP Basic (account email and API token), Data
 // Center with a personal access token (Bearer). 429 and 503 answers are
-// retried within bounds, honouring Retry-After. Key extraction and the
-// "failures are warnings" policy live in pipeline (ExtractKeys, LookupAll).
+// retried within bounds, honouring Retry-After. Each issue's acceptance
+// criteria are split into pipeline.Requirements by package criteria, from
+// the field or from a section of the description. Key extraction and the
+// "failures are warnings" policy live in pipeline (ExtractKeys, LookupAll);
+// LookupIssues applies the same policy bounded by Config.MaxIssues.
 package jira
 
 import (
@@ -26,8 +31,11 @@ import (
 	"time"
 
 	gojira "github.com/andygrunwald/go-jira"
+	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
@@ -35,9 +43,28 @@ import (
 const (
 	DefaultTimeout    = 10 * time.Second
 	DefaultMaxRetries = 2
+	DefaultMaxIssues  = 5
 )
 
-// Config configures a Client. The lead's configuration fills it from
+// MaxIssuesLimit is the largest Config.MaxIssues: each issue is one request.
+const MaxIssuesLimit = 50
+
+// AcceptanceFieldNone as Config.AcceptanceField turns the field off: criteria
+// come from the description only, and the field list is never fetched.
+const AcceptanceFieldNone = "none"
+
+// issueLookupParallel is how many issues LookupIssues reads at once.
+const issueLookupParallel = 3
+
+// fieldFailureTTL is how long a failed field list is remembered before the
+// next lookup tries again, so a failing Jira is not asked on every issue;
+// a longer Retry-After (up to fieldFailureMaxTTL) is honoured.
+const (
+	fieldFailureTTL    = 30 * time.Second
+	fieldFailureMaxTTL = 5 * time.Minute
+)
+
+// Config configures a Client. cmd/prscout fills it from
 // PRSCOUT_JIRA_BASE_URL, PRSCOUT_JIRA_EMAIL + PRSCOUT_JIRA_TOKEN (Cloud) or
 // PRSCOUT_JIRA_PAT (Data Center), and PRSCOUT_JIRA_AC_FIELD.
 type Config struct {
@@ -47,8 +74,14 @@ type Config struct {
 	PAT     string // Data Center: personal access token (Bearer)
 	// AcceptanceField is the acceptance criteria custom field, by id
 	// ("customfield_10042") or by name ("Acceptance Criteria", matched
-	// case-insensitively through GET rest/api/2/field). Empty: none.
+	// case-insensitively through GET rest/api/2/field). Empty: every field
+	// whose name starts with "acceptance criteria" (any case) is used, found
+	// through the same list; AcceptanceFieldNone: no field.
 	AcceptanceField string
+	// MaxIssues bounds how many issues LookupIssues reads per call
+	// (PRSCOUT_JIRA_MAX_ISSUES); 0 means DefaultMaxIssues, at most
+	// MaxIssuesLimit.
+	MaxIssues int
 	// Timeout bounds each HTTP attempt (also set as http.Client.Timeout when
 	// the client has none). 0 means DefaultTimeout.
 	Timeout time.Duration
@@ -81,11 +114,33 @@ type Client struct {
 	api       apiClient
 	browseURL string // base URL + "/browse/"
 	acField   string // as configured
+	maxIssues int
 
-	mu       sync.Mutex
-	resolved bool
-	acIDs    []string
-	acErr    error
+	fields fieldCache
+}
+
+// acFields is the resolved acceptance criteria field: the ids to ask for, in
+// order of preference, and their display names.
+type acFields struct {
+	ids   []string
+	names map[string]string
+}
+
+// fieldCache holds the outcome of the one field list fetch. A list that was
+// read is kept for the process (with the error of a configured name that is
+// not in it); an upstream failure is kept until retryAt. Concurrent callers
+// share one fetch (singleflight) and wait for it without holding mu, each
+// bounded by its own context.
+type fieldCache struct {
+	flight singleflight.Group
+	now    func() time.Time // replaced in tests
+
+	mu      sync.Mutex
+	done    bool
+	val     acFields
+	err     error // with done: the configured name matched no field
+	failErr error // the last upstream failure, until retryAt
+	retryAt time.Time
 }
 
 var _ pipeline.IssueLookup = (*Client)(nil)
@@ -109,6 +164,11 @@ func New(cfg Config) (*Client, error) {
 		retries = DefaultMaxRetries
 	case retries < 0:
 		retries = 0
+	}
+
+	maxIssues := cfg.MaxIssues
+	if maxIssues == 0 {
+		maxIssues = DefaultMaxIssues
 	}
 
 	hc := &http.Client{}
@@ -156,6 +216,7 @@ func New(cfg Config) (*Client, error) {
 		},
 		browseURL: strings.TrimRight(base.String(), "/") + "/browse/",
 		acField:   strings.TrimSpace(cfg.AcceptanceField),
+		maxIssues: maxIssues,
 	}, nil
 }
 
@@ -187,6 +248,9 @@ func validate(cfg Config) (*url.URL, error) {
 	if cfg.Timeout < 0 {
 		return nil, fmt.Errorf("jira timeout %s is negative", cfg.Timeout)
 	}
+	if cfg.MaxIssues < 0 || cfg.MaxIssues > MaxIssuesLimit {
+		return nil, fmt.Errorf("PRSCOUT_JIRA_MAX_ISSUES must be between 1 and %d, got %d", MaxIssuesLimit, cfg.MaxIssues)
+	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
@@ -194,22 +258,24 @@ func validate(cfg Config) (*url.URL, error) {
 
 // LookupIssue reads one issue by key (any case): summary, status name,
 // description (wiki markup lightly turned into Markdown, at most
-// MaxDescriptionChars) and acceptance criteria (at most MaxAcceptanceChars).
-// Issue.Key is the key Jira answers with (an issue moved to another project
-// answers with its new key). A malformed key is a *pipeline.InvalidError; a
-// missing issue wraps pipeline.ErrNotFound; other failures are
-// *UpstreamError wrapping pipeline.ErrUpstream.
+// MaxDescriptionChars), the acceptance criteria field's text (at most
+// MaxAcceptanceChars) and the criteria one by one as Requirements (from the
+// field, else from an acceptance criteria section of the description; see
+// package criteria). Issue.Key is the key Jira answers with (an issue moved
+// to another project answers with its new key). A malformed key is a
+// *pipeline.InvalidError; a missing issue wraps pipeline.ErrNotFound; other
+// failures are *UpstreamError wrapping pipeline.ErrUpstream.
 //
 // An acceptance criteria field that cannot be resolved does not fail the
-// lookup: the issue comes back without criteria (ResolveAcceptanceField
-// tells why).
+// lookup: the issue comes back with criteria from its description only, and
+// RequirementsWarnings says why.
 func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, error) {
 	key = strings.ToUpper(strings.TrimSpace(key))
 	if !prcontext.IsIssueKey(key) {
 		return pipeline.Issue{}, pipeline.Invalidf("key", "%q is not a Jira issue key", key)
 	}
-	acIDs, _ := c.ResolveAcceptanceField(ctx)
-	fields := append([]string{"summary", "status", "description"}, acIDs...)
+	ac, acErr := c.acceptanceFields(ctx)
+	fields := append([]string{"summary", "status", "description"}, ac.ids...)
 	raw, err := c.api.getIssue(ctx, key, fields)
 	if err != nil {
 		return pipeline.Issue{}, fmt.Errorf("get issue: %w", err)
@@ -224,47 +290,214 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 		Description: truncate(wikiToMarkdown(raw.Description), MaxDescriptionChars),
 		URL:         c.browseURL + url.PathEscape(raw.Key),
 	}
-	for _, id := range acIDs {
+	in := criteria.Input{Key: raw.Key, Description: raw.Description}
+	for _, id := range ac.ids {
 		if t := strings.TrimSpace(fieldText(raw.Other[id])); t != "" {
 			iss.AcceptanceCriteria = truncate(t, MaxAcceptanceChars)
+			in.Field, in.FieldID, in.FieldName = raw.Other[id], id, ac.names[id]
 			break
 		}
 	}
+	if acErr != nil {
+		iss.RequirementsWarnings = append(iss.RequirementsWarnings,
+			fmt.Sprintf("%s: acceptance criteria field not resolved (%v); criteria taken from the description", raw.Key, acErr))
+	}
+	res, err := criteria.Extract(in)
+	if err != nil {
+		iss.RequirementsWarnings = append(iss.RequirementsWarnings, fmt.Sprintf("%s: acceptance criteria not read: %v", raw.Key, err))
+	}
+	for _, cr := range res.Criteria {
+		iss.Requirements = append(iss.Requirements, pipeline.Requirement{ID: cr.ID, Issue: cr.Issue, Text: cr.Text})
+	}
+	iss.RequirementsSource = res.Source.String()
+	iss.RequirementsWarnings = append(iss.RequirementsWarnings, res.Warnings...)
 	return iss, nil
 }
 
-// ResolveAcceptanceField returns the ids of the acceptance criteria field:
-// none when not configured, the id itself when given as customfield_NNNNN,
-// else every field whose name matches (Jira allows duplicate names; the first
-// with a value wins). The field list is fetched once; an upstream failure is
-// not cached, an unknown name is. Concurrent callers wait for the one fetch
-// (bounded by Timeout and the retry bounds). Call it at start-up to report a
-// misconfigured PRSCOUT_JIRA_AC_FIELD early.
-func (c *Client) ResolveAcceptanceField(ctx context.Context) ([]string, error) {
-	if c.acField == "" {
-		return nil, nil
-	}
-	if customFieldID.MatchString(c.acField) {
-		return []string{c.acField}, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.resolved {
-		return c.acIDs, c.acErr
-	}
-	list, err := c.api.listFields(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list fields: %w", err)
-	}
-	var ids []string
-	for _, f := range list {
-		if strings.EqualFold(strings.TrimSpace(f.Name), c.acField) || f.ID == c.acField || (f.Key != "" && f.Key == c.acField) {
-			ids = append(ids, f.ID)
+// MaxIssues is how many issues LookupIssues reads per call
+// (PRSCOUT_JIRA_MAX_ISSUES).
+func (c *Client) MaxIssues() int { return c.maxIssues }
+
+// LookupIssues looks up the first MaxIssues distinct keys (upper-cased),
+// three at a time, and returns the issues found in key order plus one
+// warning per problem, worded like pipeline.LookupAll: "jira PROJ-1: not
+// found", "jira PROJ-2: get issue: unreachable: ...", "jira: 2 more keys not
+// looked up (limit 5): A-6, A-7". It never fails: a missing issue or an
+// unreachable Jira must not fail a review.
+func (c *Client) LookupIssues(ctx context.Context, keys []string) ([]pipeline.Issue, []string) {
+	var distinct []string
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		k = strings.ToUpper(strings.TrimSpace(k))
+		if k != "" && !seen[k] {
+			seen[k] = true
+			distinct = append(distinct, k)
 		}
 	}
-	c.resolved, c.acIDs = true, ids
-	if len(ids) == 0 {
-		c.acErr = fmt.Errorf("PRSCOUT_JIRA_AC_FIELD %q: Jira has no field with that name or id", c.acField)
+	limit := c.maxIssues
+	if limit <= 0 {
+		limit = DefaultMaxIssues
 	}
-	return c.acIDs, c.acErr
+	var rest []string
+	if len(distinct) > limit {
+		distinct, rest = distinct[:limit], distinct[limit:]
+	}
+	issues := make([]pipeline.Issue, len(distinct))
+	errs := make([]error, len(distinct))
+	var g errgroup.Group
+	g.SetLimit(issueLookupParallel)
+	for i, k := range distinct {
+		g.Go(func() error {
+			issues[i], errs[i] = c.LookupIssue(ctx, k)
+			return nil
+		})
+	}
+	_ = g.Wait()
+
+	var found []pipeline.Issue
+	var warnings []string
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			found = append(found, issues[i])
+		case errors.Is(err, pipeline.ErrNotFound):
+			warnings = append(warnings, fmt.Sprintf("jira %s: not found", distinct[i]))
+		default:
+			warnings = append(warnings, fmt.Sprintf("jira %s: %v", distinct[i], err))
+		}
+	}
+	if len(rest) > 0 {
+		warnings = append(warnings, fmt.Sprintf("jira: %d more keys not looked up (limit %d): %s",
+			len(rest), limit, strings.Join(rest, ", ")))
+	}
+	return found, warnings
+}
+
+// ResolveAcceptanceField returns the ids of the acceptance criteria field:
+// none when it is AcceptanceFieldNone, the id itself when given as
+// customfield_NNNNN, else every field whose name matches (Jira allows
+// duplicate names; the first with a value wins). Call it at start-up to
+// report a misconfigured PRSCOUT_JIRA_AC_FIELD early.
+//
+// The field list is fetched once per process: concurrent callers share one
+// request (each waits at most until its own context ends, and no lock is held
+// while it runs); a list that was read is kept, an unknown configured name
+// included; an upstream failure is kept for fieldFailureTTL (or the
+// Retry-After Jira asked for, up to fieldFailureMaxTTL) and then retried.
+func (c *Client) ResolveAcceptanceField(ctx context.Context) ([]string, error) {
+	ac, err := c.acceptanceFields(ctx)
+	return ac.ids, err
+}
+
+func (c *Client) acceptanceFields(ctx context.Context) (acFields, error) {
+	switch {
+	case strings.EqualFold(c.acField, AcceptanceFieldNone):
+		return acFields{}, nil
+	case customFieldID.MatchString(c.acField):
+		return acFields{ids: []string{c.acField}}, nil
+	}
+	if ac, err, ok := c.fields.cached(); ok {
+		return ac, err
+	}
+	ch := c.fields.flight.DoChan("fields", func() (any, error) {
+		if ac, err, ok := c.fields.cached(); ok {
+			return ac, err
+		}
+		// Not the caller's cancellation: others may be waiting for this
+		// fetch. The SDK client bounds it (Timeout per attempt, bounded
+		// retries); the request id stays for the logs.
+		list, err := c.api.listFields(context.WithoutCancel(ctx))
+		if err != nil {
+			return acFields{}, c.fields.fail(fmt.Errorf("list fields: %w", err))
+		}
+		ac, err := matchFields(list, c.acField)
+		c.fields.store(ac, err)
+		return ac, err
+	})
+	select {
+	case r := <-ch:
+		ac, _ := r.Val.(acFields)
+		return ac, r.Err
+	case <-ctx.Done():
+		return acFields{}, fmt.Errorf("list fields: %w", ctx.Err())
+	}
+}
+
+func (f *fieldCache) clock() time.Time {
+	if f.now != nil {
+		return f.now()
+	}
+	return time.Now()
+}
+
+// cached returns the kept outcome, if any is still valid.
+func (f *fieldCache) cached() (acFields, error, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.done {
+		return f.val, f.err, true
+	}
+	if f.failErr != nil {
+		if now := f.clock(); now.Before(f.retryAt) {
+			return acFields{}, fmt.Errorf("%w (kept; next try in %s)", f.failErr, f.retryAt.Sub(now).Round(time.Second)), true
+		}
+	}
+	return acFields{}, nil, false
+}
+
+func (f *fieldCache) store(ac acFields, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.done, f.val, f.err, f.failErr = true, ac, err, nil
+}
+
+// fail keeps an upstream failure until the next try and returns it.
+func (f *fieldCache) fail(err error) error {
+	ttl := fieldFailureTTL
+	var ue *UpstreamError
+	if errors.As(err, &ue) && ue.RetryAfter > ttl {
+		ttl = min(ue.RetryAfter, fieldFailureMaxTTL)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.failErr, f.retryAt = err, f.clock().Add(ttl)
+	return err
+}
+
+// acceptanceName matches the names the field is looked for by when none is
+// configured: "Acceptance criteria", "Acceptance Criteria (Gherkin)",
+// "acceptance-criterion", in any case.
+var acceptanceName = regexp.MustCompile(`(?i)^acceptance[\s_-]+criteri(?:a|on)s?\b`)
+
+// matchFields picks the acceptance criteria fields from the field list: by
+// configured name or id, else by acceptanceName (exact "acceptance
+// criteria" names first).
+func matchFields(list []rawField, configured string) (acFields, error) {
+	ac := acFields{names: map[string]string{}}
+	add := func(f rawField) {
+		if _, dup := ac.names[f.ID]; !dup {
+			ac.ids = append(ac.ids, f.ID)
+			ac.names[f.ID] = strings.TrimSpace(f.Name)
+		}
+	}
+	if configured != "" {
+		for _, f := range list {
+			if strings.EqualFold(strings.TrimSpace(f.Name), configured) || f.ID == configured || (f.Key != "" && f.Key == configured) {
+				add(f)
+			}
+		}
+		if len(ac.ids) == 0 {
+			return acFields{}, fmt.Errorf("PRSCOUT_JIRA_AC_FIELD %q: Jira has no field with that name or id", configured)
+		}
+		return ac, nil
+	}
+	for _, exact := range []bool{true, false} {
+		for _, f := range list {
+			name := strings.TrimSpace(f.Name)
+			if acceptanceName.MatchString(name) && (strings.EqualFold(name, "acceptance criteria") == exact) {
+				add(f)
+			}
+		}
+	}
+	return ac, nil
 }

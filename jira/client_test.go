@@ -95,6 +95,11 @@ func TestLookupIssueCloud(t *testing.T) {
 			"1. notify the user\n\n```java\nif (failures >= 5) lock();\n```\n> Security asked for this.",
 		AcceptanceCriteria: "- Given 5 failed logins, the account is locked for 15 minutes\n- A locked account gets HTTP 423",
 		URL:                fj.URL() + "/browse/PROJ-123",
+		Requirements: []pipeline.Requirement{
+			{ID: "PROJ-123#1", Issue: "PROJ-123", Text: "Given 5 failed logins, the account is locked for 15 minutes"},
+			{ID: "PROJ-123#2", Issue: "PROJ-123", Text: "A locked account gets HTTP 423"},
+		},
+		RequirementsSource: `field "Acceptance Criteria" (customfield_10042)`,
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("issue (-want +got):\n%s", d)
@@ -161,23 +166,6 @@ func TestAcceptanceFieldUnknownName(t *testing.T) {
 	}
 	if n := fj.calls("/rest/api/2/field"); n != 1 {
 		t.Errorf("unknown name not cached: %d field list calls", n)
-	}
-}
-
-func TestAcceptanceFieldListFailureNotCached(t *testing.T) {
-	fj := newFakeJira(t, "", basicAuth)
-	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), AcceptanceField: "Acceptance Criteria"})
-	fj.push(fault{status: http.StatusInternalServerError})
-	got, err := c.LookupIssue(context.Background(), "PROJ-123")
-	if err != nil || got.AcceptanceCriteria != "" {
-		t.Fatalf("first lookup: %+v, %v", got, err)
-	}
-	got, err = c.LookupIssue(context.Background(), "PROJ-123")
-	if err != nil || got.AcceptanceCriteria == "" {
-		t.Fatalf("second lookup lacks criteria: %+v, %v", got, err)
-	}
-	if n := fj.calls("/rest/api/2/field"); n != 2 {
-		t.Errorf("field list calls = %d, want 2", n)
 	}
 }
 
@@ -251,7 +239,7 @@ func TestLookupIssueErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			fj := newFakeJira(t, "", basicAuth)
 			fj.push(tt.script...)
-			cfg := Config{BaseURL: fj.URL(), MaxRetries: tt.maxRetries}
+			cfg := Config{BaseURL: fj.URL(), MaxRetries: tt.maxRetries, AcceptanceField: AcceptanceFieldNone}
 			if tt.auth != "" {
 				cfg.PAT = tt.auth
 			}
@@ -286,7 +274,7 @@ func TestLookupIssueErrors(t *testing.T) {
 func TestRetryUsesRealWait(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	fj.push(fault{status: 429, header: map[string]string{"Retry-After": "1"}})
-	c, err := New(Config{BaseURL: fj.URL(), Email: testEmail, Token: testToken})
+	c, err := New(Config{BaseURL: fj.URL(), Email: testEmail, Token: testToken, AcceptanceField: AcceptanceFieldNone})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +303,7 @@ func TestSlowJiraTimesOut(t *testing.T) {
 	hang := make(chan struct{})
 	defer close(hang)
 	fj.push(fault{hang: hang})
-	c, rec, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: 150 * time.Millisecond})
+	c, rec, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: 150 * time.Millisecond, AcceptanceField: AcceptanceFieldNone})
 	start := time.Now()
 	_, err := c.LookupIssue(context.Background(), "PROJ-123")
 	if d := time.Since(start); d > 2*time.Second {
@@ -342,7 +330,7 @@ func TestSlowJiraTimesOut(t *testing.T) {
 	fj.push(fault{delay: time.Second, status: 200})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	c2, _, _ := newTestClient(t, Config{BaseURL: fj.URL()})
+	c2, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), AcceptanceField: AcceptanceFieldNone})
 	start = time.Now()
 	if _, err := c2.LookupIssue(ctx, "PROJ-123"); err == nil || !strings.HasSuffix(err.Error(), "timed out") {
 		t.Fatalf("err = %v", err)
@@ -424,6 +412,8 @@ func TestNewValidation(t *testing.T) {
 		{"no credentials", Config{BaseURL: "https://x"},
 			"no Jira credentials: set PRSCOUT_JIRA_EMAIL and PRSCOUT_JIRA_TOKEN (Cloud) or PRSCOUT_JIRA_PAT (Data Center)"},
 		{"negative timeout", Config{BaseURL: "https://x", PAT: "p", Timeout: -time.Second}, "jira timeout -1s is negative"},
+		{"negative max issues", Config{BaseURL: "https://x", PAT: "p", MaxIssues: -1}, "PRSCOUT_JIRA_MAX_ISSUES must be between 1 and 50, got -1"},
+		{"too many max issues", Config{BaseURL: "https://x", PAT: "p", MaxIssues: 51}, "PRSCOUT_JIRA_MAX_ISSUES must be between 1 and 50, got 51"},
 		{"cloud ok", Config{BaseURL: "https://acme.atlassian.net/", Email: "a", Token: "b"}, ""},
 		{"data center ok", Config{BaseURL: "https://jira.example.com/jira", PAT: "p"}, ""},
 	}
@@ -460,7 +450,7 @@ func TestNewKeepsCallerClientAndSetsTimeout(t *testing.T) {
 func TestCancelWhileWaitingToRetry(t *testing.T) {
 	fj := newFakeJira(t, "", "Bearer x")
 	fj.push(fault{status: 503, header: map[string]string{"Retry-After": "3"}})
-	c, err := New(Config{BaseURL: fj.URL(), PAT: "x"})
+	c, err := New(Config{BaseURL: fj.URL(), PAT: "x", AcceptanceField: AcceptanceFieldNone})
 	if err != nil {
 		t.Fatal(err)
 	}

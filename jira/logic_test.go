@@ -59,7 +59,9 @@ func TestConcurrentLookupsResolveFieldOnce(t *testing.T) {
 			t.Errorf("%s fields (-want +got):\n%s", k, d)
 		}
 	}
-	want := pipeline.Issue{Key: "AB-1", Summary: "s", Status: "Open", Description: "# T", AcceptanceCriteria: "- a\n- b", URL: "https://j.example/browse/AB-1"}
+	want := pipeline.Issue{Key: "AB-1", Summary: "s", Status: "Open", Description: "# T", AcceptanceCriteria: "- a\n- b", URL: "https://j.example/browse/AB-1",
+		Requirements:       []pipeline.Requirement{{ID: "AB-1#1", Issue: "AB-1", Text: "a"}, {ID: "AB-1#2", Issue: "AB-1", Text: "b"}},
+		RequirementsSource: `field "Acceptance criteria" (customfield_7)`}
 	if d := cmp.Diff(want, issues[0]); d != "" {
 		t.Errorf("issue (-want +got):\n%s", d)
 	}

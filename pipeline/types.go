@@ -23,6 +23,13 @@ type Issue struct {
 	Description        string `json:"description"`
 	AcceptanceCriteria string `json:"acceptanceCriteria,omitempty"`
 	URL                string `json:"url,omitempty"`
+	// Requirements are the acceptance criteria one by one, taken from
+	// RequirementsSource (`field "Acceptance Criteria" (customfield_10042)`
+	// or `description section "Acceptance criteria"`); RequirementsWarnings
+	// state what was cut or could not be read.
+	Requirements         []Requirement `json:"requirements,omitempty"`
+	RequirementsSource   string        `json:"requirementsSource,omitempty"`
+	RequirementsWarnings []string      `json:"requirementsWarnings,omitempty"`
 }
 
 // SourceRange says which lines of a new source a file shows: From..To of
