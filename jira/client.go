@@ -36,7 +36,6 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/criteria"
-	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 // Defaults for a zero Config.
@@ -271,7 +270,7 @@ func validate(cfg Config) (*url.URL, error) {
 // RequirementsWarnings says why.
 func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, error) {
 	key = strings.ToUpper(strings.TrimSpace(key))
-	if !prcontext.IsIssueKey(key) {
+	if !pipeline.IsIssueKey(key) {
 		return pipeline.Issue{}, pipeline.Invalidf("key", "%q is not a Jira issue key", key)
 	}
 	ac, acErr := c.acceptanceFields(ctx)

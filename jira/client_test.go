@@ -351,7 +351,7 @@ func TestJiraDown(t *testing.T) {
 	ln.Close()
 	c, rec, _ := newTestClient(t, Config{BaseURL: "http://" + addr, AcceptanceField: "Acceptance Criteria"})
 
-	keys := prcontext.ExtractKeys(nil, "PROJ-1: login", "feature/proj-2-x", "")
+	keys := pipeline.ExtractKeys(nil, "PROJ-1: login", "feature/proj-2-x", "")
 	issues, warnings := prcontext.LookupAll(context.Background(), c, keys)
 	if len(issues) != 0 || len(warnings) != 2 {
 		t.Fatalf("issues %v, warnings %q", issues, warnings)

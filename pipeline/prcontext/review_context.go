@@ -36,7 +36,7 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 	}
 	var warnings []string
 	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		if keys := ExtractKeys(in.JiraKeys, in.Title, "", in.Description); len(keys) > 0 {
+		if keys := pipeline.ExtractKeys(in.JiraKeys, in.Title, "", in.Description); len(keys) > 0 {
 			in.Jira, warnings = LookupAll(ctx, src.Issues, keys)
 		}
 		in.JiraKeys = nil // looked up here: collectRange must not warn again
@@ -122,7 +122,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 
 	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		if keys := ExtractKeys(in.JiraKeys, pr.Title, pr.SourceBranch, pr.Description); len(keys) > 0 {
+		if keys := pipeline.ExtractKeys(in.JiraKeys, pr.Title, pr.SourceBranch, pr.Description); len(keys) > 0 {
 			var warns []string
 			meta.Jira, warns = LookupAll(ctx, src.Issues, keys)
 			meta.Warnings = append(meta.Warnings, warns...)

@@ -1,4 +1,4 @@
-package prcontext
+package pipeline
 
 import "strings"
 
