@@ -8,8 +8,8 @@
 //     https://developer.atlassian.com/cloud/jira/platform/rest/v2/api-group-issue-fields/#api-rest-api-2-field-get
 //
 // Cloud authenticates with HTTP Basic (account email and API token), Data
-// Center with a personal access token (Bearer). 429 and 503 answers are
-// retried within bounds, honouring Retry-After. Key extraction and the
+// Center with a personal access token (Bearer). 429 and 5xx answers other
+// than 500 are retried within bounds, honouring Retry-After (package retry). Key extraction and the
 // "failures are warnings" policy live in pipeline (ExtractKeys, LookupAll).
 package jira
 
@@ -28,6 +28,7 @@ import (
 	gojira "github.com/andygrunwald/go-jira"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
 )
 
 // Defaults for a zero Config.
@@ -36,7 +37,7 @@ const (
 	DefaultMaxRetries = 2
 )
 
-// Config configures a Client. The lead's configuration fills it from
+// Config configures a Client. cmd/prscout fills it from
 // PRSCOUT_JIRA_BASE_URL, PRSCOUT_JIRA_EMAIL + PRSCOUT_JIRA_TOKEN (Cloud) or
 // PRSCOUT_JIRA_PAT (Data Center), and PRSCOUT_JIRA_AC_FIELD.
 type Config struct {
@@ -51,8 +52,8 @@ type Config struct {
 	// Timeout bounds each HTTP attempt (also set as http.Client.Timeout when
 	// the client has none). 0 means DefaultTimeout.
 	Timeout time.Duration
-	// MaxRetries is how often a 429/503 is retried; 0 means
-	// DefaultMaxRetries, negative means never.
+	// MaxRetries is how often a 429 or 5xx (other than 500) is retried; 0
+	// means DefaultMaxRetries, negative means never.
 	MaxRetries int
 	// HTTPClient is the base client (its Transport is kept and wrapped with
 	// authentication). nil means a new client with Timeout.
@@ -146,12 +147,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	return &Client{
 		api: &sdkClient{
-			jc:         jc,
-			timeout:    timeout,
-			maxRetries: retries,
-			observer:   cfg.Observer,
-			log:        cfg.Logger,
-			sleep:      sleepCtx,
+			jc:       jc,
+			timeout:  timeout,
+			policy:   retryPolicy(retries),
+			observer: cfg.Observer,
+			log:      cfg.Logger,
+			sleep:    retry.Sleep,
 		},
 		browseURL: strings.TrimRight(base.String(), "/") + "/browse/",
 		acField:   strings.TrimSpace(cfg.AcceptanceField),
