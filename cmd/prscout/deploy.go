@@ -22,7 +22,7 @@ import (
 const deployUsage = `usage: prscout deploy [flags] EXPORT.json
        prscout deploy --rollback BACKUP.json [flags]
 
-The seed's safe deploy of one n8n workflow through n8n's public API:
+Safe deploy of one n8n workflow through n8n's public API:
   1. gate the export: every Code/Function node must compile in V8 (as
      validate-workflow); nothing is sent when it fails;
   2. back up the live workflow: GET /api/v1/workflows/{id} saved to
