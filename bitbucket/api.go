@@ -16,6 +16,7 @@ import (
 	bb "github.com/ktrysmt/go-bitbucket"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
 )
 
 // This file is the thin client: one method per upstream call, returning the
@@ -234,9 +235,7 @@ func (a *httpAPI) do(ctx context.Context, op, method, rawURL string, body any, l
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 		e := &UnexpectedResponseError{Op: op, Status: resp.StatusCode, Body: string(b)}
-		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
-			e.RetryAfter = ra
-		}
+		e.RetryAfter = retry.After(resp.Header, time.Now())
 		return nil, e
 	}
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))

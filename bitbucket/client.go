@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
 )
 
 // DefaultBaseURL is Bitbucket Cloud's REST API root.
@@ -54,7 +55,7 @@ const (
 // pipeline.ErrBinary).
 var ErrLFS = errors.New("LFS file")
 
-// Config configures the adapter. The lead fills it from
+// Config configures the adapter. cmd/prscout fills it from
 // PRSCOUT_BITBUCKET_BASE_URL, PRSCOUT_BITBUCKET_EMAIL + PRSCOUT_BITBUCKET_TOKEN
 // (an Atlassian API token, sent as HTTP Basic) or
 // PRSCOUT_BITBUCKET_ACCESS_TOKEN (a repository/project/workspace access token,
@@ -183,13 +184,18 @@ func New(cfg Config) (*Client, error) {
 				r.SetBasicAuth(email, token)
 			}
 		},
-		timeout:    cfg.Timeout,
-		maxRetries: cfg.MaxRetries,
-		maxWait:    cfg.MaxRetryWait,
-		baseWait:   cfg.RetryBaseWait,
-		obs:        obs,
-		log:        cfg.Logger,
-		now:        time.Now,
+		timeout: cfg.Timeout,
+		policy: retry.Policy{
+			MaxRetries:           cfg.MaxRetries,
+			BaseWait:             cfg.RetryBaseWait,
+			Jitter:               true,
+			Budget:               cfg.MaxRetryWait,
+			Final:                []int{StatusDiffTooLarge},
+			RetryTransportErrors: true,
+		},
+		obs: obs,
+		log: cfg.Logger,
+		now: time.Now,
 	}
 	// The whole call: every attempt plus every allowed sleep.
 	overall := cfg.Timeout*time.Duration(cfg.MaxRetries+1) + cfg.MaxRetryWait

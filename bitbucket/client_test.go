@@ -657,25 +657,6 @@ func TestTimeouts(t *testing.T) {
 	})
 }
 
-func TestParseRetryAfter(t *testing.T) {
-	now := time.Date(2026, 11, 30, 3, 0, 0, 0, time.UTC)
-	tests := []struct {
-		in   string
-		want time.Duration
-		ok   bool
-	}{
-		{"", 0, false}, {"5", 5 * time.Second, true}, {"0", 0, true}, {"-1", 0, false}, {"soon", 0, false},
-		{"Mon, 30 Nov 2026 03:00:30 GMT", 30 * time.Second, true},
-		{"Mon, 30 Nov 2026 02:59:00 GMT", 0, true},
-	}
-	for _, tt := range tests {
-		got, ok := parseRetryAfter(tt.in, now)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseRetryAfter(%q) = %v, %v; want %v, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 // TestPRDiffForeignLink: behind a proxy base URL the pull request's diff link
 // names another host; PRDiff then builds /diff/{source}..{destination}.
 func TestPRDiffForeignLink(t *testing.T) {

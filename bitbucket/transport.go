@@ -5,18 +5,19 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
 )
 
 // Observer receives one call per upstream HTTP attempt (retries and redirect
-// hops included); the lead turns it into Prometheus metrics. Implementations
-// must be safe for concurrent use and must not block.
+// hops included), for metrics: cmd/prscout passes api.Metrics' upstream
+// observer. Implementations must be safe for concurrent use and must not
+// block.
 //
 // Operation names: "get_pullrequest", "get_diff" (diff between two commits and
 // the pull request's diff link), "diffstat", "get_commit", "merge_base",
@@ -64,26 +65,22 @@ func opOf(ctx context.Context) string {
 // SDK's included. Per attempt it applies the attempt timeout, authenticates
 // requests to the API host (only that host: redirects to the media platform
 // or foreign `next` links get no credentials), reports to the Observer and
-// retries 429 and 5xx answers with backoff.
+// retries 429 and 5xx answers as the shared policy (package retry) decides.
 //
 // Retries live here, below http.Client, because go-bitbucket calls
 // Client.Do once and hides response headers (Retry-After) from its caller;
 // a RoundTripper is the only place that sees every attempt of an SDK call.
-// It is a small own loop rather than go-retryablehttp because it needs a
-// per-attempt timeout whose cancel is tied to the body, per-attempt
-// observation, POST retried only on 429, and a total sleep budget; those are
-// hooks retryablehttp does not have in this shape.
+// The loop is its own because each attempt gets a timeout whose cancel is
+// tied to the body, and is observed and logged on its own.
 type transport struct {
-	base       http.RoundTripper
-	host       string // API host[:port]; the only host that receives credentials
-	authorize  func(*http.Request)
-	timeout    time.Duration // per attempt
-	maxRetries int
-	maxWait    time.Duration // total sleep budget between attempts of one request
-	baseWait   time.Duration // first backoff step
-	obs        Observer
-	log        *slog.Logger // nil: no logs
-	now        func() time.Time
+	base      http.RoundTripper
+	host      string // API host[:port]; the only host that receives credentials
+	authorize func(*http.Request)
+	timeout   time.Duration // per attempt
+	policy    retry.Policy
+	obs       Observer
+	log       *slog.Logger // nil: no logs
+	now       func() time.Time
 }
 
 func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -119,7 +116,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		d := t.now().Sub(start)
 		t.obs.UpstreamCall(op, status, d, attempt > 0)
 
-		wait, again := t.retryWait(req, resp, err, attempt, slept)
+		wait, again := t.retryWait(req, resp, attempt, slept)
 		t.logAttempt(req, op, attempt, status, d, err, wait, again)
 		if !again {
 			if err != nil {
@@ -134,7 +131,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			resp.Body.Close()
 		}
 		cancel()
-		if err := sleep(req.Context(), wait); err != nil {
+		if err := retry.Sleep(req.Context(), wait); err != nil {
 			return nil, err
 		}
 		slept += wait
@@ -170,93 +167,24 @@ func (t *transport) logAttempt(req *http.Request, op string, attempt, status int
 	t.log.LogAttrs(ctx, level, "upstream call", attrs...)
 }
 
-// retryWait decides whether attempt is retried and how long to wait first.
-//
-// Retried: 429 for every method (the rate limiter refuses a request before it
-// is processed, so a POST is not duplicated), 5xx other than 555 and
-// transport errors (including an attempt timeout) for idempotent methods only
-// (a POST that timed out or failed with 5xx may have created a comment).
-// 555 is not retried: Bitbucket gave up computing a too-large diff and would
-// give up again.
-//
-// The wait is Retry-After when the server sent one (seconds or HTTP date),
-// else exponential backoff with jitter. The call gives up, returning the last
-// answer, after maxRetries retries, when the wait would exceed what is left of
-// the maxWait budget, or when it would outlast the request's deadline.
-func (t *transport) retryWait(req *http.Request, resp *http.Response, err error, attempt int, slept time.Duration) (time.Duration, bool) {
-	if attempt >= t.maxRetries || req.Context().Err() != nil {
-		return 0, false
-	}
+// retryWait decides whether attempt is retried and how long to wait first:
+// the shared policy (package retry) decides, once the request's body can be
+// sent again. New sets the policy: 429 for every method, 5xx other than 555
+// and transport errors (an attempt timeout included) for idempotent methods
+// only, since a POST that failed half-way may have created a comment; 555 is
+// final because Bitbucket gave up computing a too-large diff and would give
+// up again. The wait is Retry-After, else jittered backoff, within the
+// MaxRetryWait budget and the request's deadline.
+func (t *transport) retryWait(req *http.Request, resp *http.Response, attempt int, slept time.Duration) (time.Duration, bool) {
 	canReplay := req.Body == nil || req.Body == http.NoBody || req.GetBody != nil
 	if !canReplay {
 		return 0, false
 	}
-	idempotent := req.Method == http.MethodGet || req.Method == http.MethodHead ||
-		req.Method == http.MethodPut || req.Method == http.MethodDelete
-	switch {
-	case err != nil:
-		if !idempotent {
-			return 0, false
-		}
-	case resp.StatusCode == http.StatusTooManyRequests:
-	case resp.StatusCode == StatusDiffTooLarge:
-		return 0, false
-	case resp.StatusCode >= 500 && idempotent:
-	default:
-		return 0, false
-	}
-	left := t.maxWait - slept
-	var wait time.Duration
+	a := retry.Attempt{Method: req.Method, Retries: attempt, Slept: slept}
 	if resp != nil {
-		if ra, ok := parseRetryAfter(resp.Header.Get("Retry-After"), t.now()); ok {
-			if ra > left {
-				return 0, false // the server asks for longer than we may wait
-			}
-			wait = ra
-		}
+		a.Status, a.Header = resp.StatusCode, resp.Header
 	}
-	if wait == 0 {
-		wait = t.backoff(attempt)
-		if wait > left {
-			wait = left
-		}
-		if wait <= 0 {
-			return 0, false
-		}
-	}
-	if dl, ok := req.Context().Deadline(); ok && t.now().Add(wait).After(dl) {
-		return 0, false
-	}
-	return wait, true
-}
-
-// backoff is baseWait·2^attempt with "equal jitter": a random point in the
-// upper half, so concurrent callers spread out yet still back off.
-func (t *transport) backoff(attempt int) time.Duration {
-	d := t.baseWait << min(attempt, 16)
-	if d <= 0 {
-		return 0
-	}
-	half := d / 2
-	return half + rand.N(half+1)
-}
-
-// parseRetryAfter reads a Retry-After value: delay-seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0, false
-	}
-	if n, err := strconv.Atoi(v); err == nil {
-		if n < 0 {
-			return 0, false
-		}
-		return time.Duration(n) * time.Second, true
-	}
-	if at, err := http.ParseTime(v); err == nil {
-		return max(at.Sub(now), 0), true
-	}
-	return 0, false
+	return t.policy.Next(req.Context(), a)
 }
 
 func (t *transport) reportRateLimit(op string, h http.Header) {
@@ -273,17 +201,6 @@ func (t *transport) reportRateLimit(op string, h http.Header) {
 	}
 	near, _ := strconv.ParseBool(strings.TrimSpace(ns))
 	t.obs.RateLimit(op, atoi(ls), atoi(rs), near)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
-		return nil
-	}
 }
 
 // cancelBody releases the attempt's context when the body is closed, so the

@@ -10,12 +10,13 @@
 //     https://developer.atlassian.com/cloud/jira/platform/rest/v2/api-group-issue-fields/#api-rest-api-2-field-get
 //
 // Cloud authenticates with HTTP Basic (account email and API token), Data
-// Center with a personal access token (Bearer). 429 and 503 answers are
-// retried within bounds, honouring Retry-After. Each issue's acceptance
-// criteria are split into pipeline.Requirements by package criteria, from
-// the field or from a section of the description. Key extraction and the
-// "failures are warnings" policy live in pipeline (ExtractKeys, LookupAll);
-// LookupIssues applies the same policy bounded by Config.MaxIssues.
+// Center with a personal access token (Bearer). 429 and 5xx answers other
+// than 500 are retried within bounds, honouring Retry-After (package retry).
+// Each issue's acceptance criteria are split into pipeline.Requirements by
+// package criteria, from the field or from a section of the description. Key
+// extraction and the "failures are warnings" policy live in pipeline
+// (ExtractKeys, LookupAll); LookupIssues applies the same policy bounded by
+// Config.MaxIssues.
 package jira
 
 import (
@@ -36,6 +37,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/criteria"
+	"github.com/prscout/prscout/retry"
 )
 
 // Defaults for a zero Config.
@@ -84,8 +86,8 @@ type Config struct {
 	// Timeout bounds each HTTP attempt (also set as http.Client.Timeout when
 	// the client has none). 0 means DefaultTimeout.
 	Timeout time.Duration
-	// MaxRetries is how often a 429/503 is retried; 0 means
-	// DefaultMaxRetries, negative means never.
+	// MaxRetries is how often a 429 or 5xx (other than 500) is retried; 0
+	// means DefaultMaxRetries, negative means never.
 	MaxRetries int
 	// HTTPClient is the base client (its Transport is kept and wrapped with
 	// authentication). nil means a new client with Timeout.
@@ -206,12 +208,12 @@ func New(cfg Config) (*Client, error) {
 	}
 	return &Client{
 		api: &sdkClient{
-			jc:         jc,
-			timeout:    timeout,
-			maxRetries: retries,
-			observer:   cfg.Observer,
-			log:        cfg.Logger,
-			sleep:      sleepCtx,
+			jc:       jc,
+			timeout:  timeout,
+			policy:   retryPolicy(retries),
+			observer: cfg.Observer,
+			log:      cfg.Logger,
+			sleep:    retry.Sleep,
 		},
 		browseURL: strings.TrimRight(base.String(), "/") + "/browse/",
 		acField:   strings.TrimSpace(cfg.AcceptanceField),

@@ -442,8 +442,8 @@ func TestNewKeepsCallerClientAndSetsTimeout(t *testing.T) {
 	if base.Timeout != 0 || base.Transport != nil {
 		t.Error("New changed the caller's http.Client")
 	}
-	if s := c.api.(*sdkClient); s.timeout != 3*time.Second || s.maxRetries != DefaultMaxRetries {
-		t.Errorf("timeout %s, retries %d", s.timeout, s.maxRetries)
+	if s := c.api.(*sdkClient); s.timeout != 3*time.Second || s.policy.MaxRetries != DefaultMaxRetries {
+		t.Errorf("timeout %s, retries %d", s.timeout, s.policy.MaxRetries)
 	}
 }
 

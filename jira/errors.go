@@ -21,7 +21,7 @@ type UpstreamError struct {
 	StatusCode int           // HTTP status; 0 when no answer arrived
 	Messages   []string      // Jira's errorMessages and errors, if any
 	Attempts   int           // calls made, retries included
-	RetryAfter time.Duration // what Jira asked to wait, on 429/503
+	RetryAfter time.Duration // what Jira asked to wait (Retry-After), if anything
 	Err        error         // the cause as the SDK or net/http gave it
 }
 

@@ -7,13 +7,13 @@ import (
 	"log/slog"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	gojira "github.com/andygrunwald/go-jira"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
 )
 
 // rawIssue is what the logic needs from one issue answer.
@@ -40,22 +40,34 @@ type apiClient interface {
 	listFields(ctx context.Context) ([]rawField, error)
 }
 
-// Retry bounds: a 429 or 503 is retried at most maxRetries times, waiting
-// what Retry-After says (or a short backoff without it) but never longer than
-// maxRetryWait; a longer ask, or one past the context deadline, gives up.
+// Retry bounds of the shared policy (package retry): Jira signals load with
+// 429 or 503, often with Retry-After; a 500 is Jira failing on this request
+// and is not retried. One wait is at most maxRetryWait: a longer Retry-After,
+// or one past the context deadline, gives up. Calls that got no answer are
+// not retried (the caller's lookup fails alone and becomes a warning).
 const (
 	maxRetryWait   = 5 * time.Second
 	initialBackoff = 250 * time.Millisecond
 )
 
+// retryPolicy is the Jira policy with at most maxRetries retries.
+func retryPolicy(maxRetries int) retry.Policy {
+	return retry.Policy{
+		MaxRetries: maxRetries,
+		BaseWait:   initialBackoff,
+		MaxWait:    maxRetryWait,
+		Final:      []int{http.StatusInternalServerError},
+	}
+}
+
 // sdkClient calls Jira through go-jira.
 type sdkClient struct {
-	jc         *gojira.Client
-	timeout    time.Duration
-	maxRetries int
-	observer   Observer
-	log        *slog.Logger                                     // nil: no logs
-	sleep      func(ctx context.Context, d time.Duration) error // replaced in tests
+	jc       *gojira.Client
+	timeout  time.Duration
+	policy   retry.Policy
+	observer Observer
+	log      *slog.Logger                                     // nil: no logs
+	sleep    func(ctx context.Context, d time.Duration) error // replaced in tests
 }
 
 var _ apiClient = (*sdkClient)(nil)
@@ -110,10 +122,9 @@ func (s *sdkClient) listFields(ctx context.Context) ([]rawField, error) {
 	return out, nil
 }
 
-// call runs one operation with a per-attempt timeout, reports every attempt
-// to the observer and retries 429/503 within the bounds above.
+// call runs one operation (a GET) with a per-attempt timeout, reports every
+// attempt to the observer and retries as the policy decides.
 func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context) (*gojira.Response, error)) error {
-	backoff := initialBackoff
 	for attempt := 1; ; attempt++ {
 		actx, cancel := context.WithTimeout(ctx, s.timeout)
 		start := time.Now()
@@ -130,19 +141,14 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 			status, header = resp.StatusCode, resp.Header
 		}
 		var wait, asked time.Duration
-		retry := false
-		if err != nil && (status == http.StatusTooManyRequests || status == http.StatusServiceUnavailable) {
-			asked = retryAfter(header, time.Now())
-			wait = asked
-			if wait == 0 {
-				wait = backoff
-				backoff *= 2
-			}
-			retry = attempt <= s.maxRetries && wait <= maxRetryWait && fitsDeadline(ctx, wait)
+		again := false
+		if err != nil {
+			asked = retry.After(header, time.Now())
+			wait, again = s.policy.Next(ctx, retry.Attempt{Method: http.MethodGet, Status: status, Header: header, Retries: attempt - 1})
 		}
 		d := time.Since(start)
 		if s.observer != nil {
-			s.observer.UpstreamCall(op, status, d, retry)
+			s.observer.UpstreamCall(op, status, d, again)
 		}
 		if s.log != nil {
 			level := slog.LevelDebug
@@ -154,7 +160,7 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 			if err != nil {
 				attrs = append(attrs, slog.String("err", err.Error()))
 			}
-			if retry {
+			if again {
 				attrs = append(attrs, slog.Int64("retry_in_ms", wait.Milliseconds()))
 			}
 			s.log.LogAttrs(ctx, level, "upstream call", attrs...)
@@ -162,7 +168,7 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 		if err == nil {
 			return nil
 		}
-		if !retry {
+		if !again {
 			return &UpstreamError{
 				Operation:  op,
 				StatusCode: status,
@@ -176,41 +182,6 @@ func (s *sdkClient) call(ctx context.Context, op string, do func(context.Context
 			return &UpstreamError{Operation: op, StatusCode: status, Messages: jiraMessages(err),
 				Attempts: attempt, RetryAfter: asked, Err: fmt.Errorf("%w while waiting to retry: %w", serr, err)}
 		}
-	}
-}
-
-// retryAfter reads Retry-After as seconds or an HTTP date; 0 when absent or
-// unreadable.
-func retryAfter(h http.Header, now time.Time) time.Duration {
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.Atoi(v); err == nil {
-		if n < 0 {
-			return 0
-		}
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now).Round(time.Second)
-	}
-	return 0
-}
-
-func fitsDeadline(ctx context.Context, wait time.Duration) bool {
-	dl, ok := ctx.Deadline()
-	return !ok || time.Until(dl) > wait
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }
 

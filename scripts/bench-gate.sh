@@ -9,7 +9,7 @@
 #   2. node check_v8.mjs (in-process vm.Script per snippet) over the whole corpus,
 #   3. the ratio gate/node (target: <= 1); 1 and 2 alternate RUNS (default 3) times and the
 #      best time of each side is compared (the machine may be shared),
-#   4. the seed's method (`node --check` per snippet, one process each) on a sample of
+#   4. one `node --check` process per snippet (the reference workflow's check) on a sample of
 #      SAMPLE (default 100) snippets, extrapolated to the corpus.
 set -euo pipefail
 
@@ -64,7 +64,7 @@ for ((r = 0; r < runs; r++)); do
   best_node_cpu=$(echo "if ($vc < $best_node_cpu) $vc else $best_node_cpu" | bc)
 done
 
-# The seed's method: one `node --check` process per snippet, on a sample.
+# One `node --check` process per snippet (the reference workflow's check), on a sample.
 node - "$corpus" "$sample" "$tmp/sample" <<'JS'
 const fs = require('fs'), path = require('path');
 const [corpus, n, out] = process.argv.slice(2);
@@ -94,5 +94,5 @@ awk -v g="$best_gate" -v v="$best_node" -v gc="$best_gate_cpu" -v vc="$best_node
   printf "node     (check_v8.mjs, vm.Script, whole corpus):   %7.2f s   best of %d\n", v, runs
   printf "ratio    gate / node:                               %7.2f   wall (<= 1 means the gate is no slower)\n", g / v
   printf "cpu      gate %.2f s, node %.2f s:                   %7.2f   cpu ratio (load-independent)\n", gc, vc, gc / vc
-  printf "seed     (node --check per snippet, %d sampled):    %7.2f s = %.3f s/snippet, ~%.0f s for the corpus\n", ns, c, c / ns, c / ns * n
+  printf "check    (node --check per snippet, %d sampled):    %7.2f s = %.3f s/snippet, ~%.0f s for the corpus\n", ns, c, c / ns, c / ns * n
 }'

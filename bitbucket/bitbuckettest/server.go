@@ -275,7 +275,7 @@ func (s *Server) SetAccountID(id string) {
 	s.self = id
 }
 
-// AddComment seeds a comment and returns its id. Author defaults to
+// AddComment stores a comment and returns its id. Author defaults to
 // "Reviewer", AccountID to one derived from Author (so by default not the
 // authenticated account).
 func (s *Server) AddComment(ws, slug string, prID int, c Comment) int64 {
@@ -294,7 +294,7 @@ func (s *Server) AddComment(ws, slug string, prID int, c Comment) int64 {
 	return c.ID
 }
 
-// AddCommentAs seeds a general comment written by accountID (its display
+// AddCommentAs stores a general comment written by accountID (its display
 // name too) and returns its id: another participant's comment, or, with the
 // authenticated account's id, one prscout wrote.
 func (s *Server) AddCommentAs(ws, slug string, prID int, accountID, body string) int64 {

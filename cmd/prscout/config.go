@@ -56,7 +56,7 @@ type Config struct {
 }
 
 // DefaultConfig returns the defaults: loopback, the local git provider on the
-// working directory, the seed's limits.
+// working directory, pipeline.DefaultLimits().
 func DefaultConfig() Config {
 	wd, _ := os.Getwd()
 	return Config{

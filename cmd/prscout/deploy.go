@@ -9,20 +9,20 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/prscout/prscout/n8n"
 	"github.com/prscout/prscout/pipeline/gate"
 )
 
 const deployUsage = `usage: prscout deploy [flags] EXPORT.json
        prscout deploy --rollback BACKUP.json [flags]
 
-The seed's safe deploy of one n8n workflow through n8n's public API:
+Safe deploy of one n8n workflow through n8n's public API:
   1. gate the export: every Code/Function node must compile in V8 (as
      validate-workflow); nothing is sent when it fails;
   2. back up the live workflow: GET /api/v1/workflows/{id} saved to
@@ -36,6 +36,8 @@ gated, the current live version is backed up first, then the backup is PUT.
 
 The workflow id comes from --id, else from the export's "id".
 The API key comes from --api-key or the environment variable N8N_API_KEY.
+Redirects are not followed (the key would go along): give the URL n8n's API
+answers at.
 
 Exit codes:
   0  deployed (or, with --dry-run, would deploy)
@@ -63,8 +65,6 @@ func stringSet(keys ...string) map[string]bool {
 	}
 	return m
 }
-
-const deployHTTPTimeout = 30 * time.Second
 
 // runDeploy is `prscout deploy`.
 func runDeploy(args []string, stdout, stderr io.Writer) int {
@@ -111,6 +111,11 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "deploy: no API key: set N8N_API_KEY or pass --api-key")
 		return 2
 	}
+	c, err := n8n.New(n8n.Config{BaseURL: *baseURL, APIKey: *apiKey})
+	if err != nil {
+		fmt.Fprintf(stderr, "deploy: %v\n", err)
+		return 2
+	}
 
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -141,12 +146,11 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	c := &n8nClient{base: strings.TrimRight(*baseURL, "/"), key: *apiKey, http: &http.Client{Timeout: deployHTTPTimeout}}
 	ctx := context.Background()
 	// 2. Back up the live workflow.
-	live, err := c.getWorkflow(ctx, *id)
+	live, err := c.Workflow(ctx, *id)
 	if err != nil {
-		fmt.Fprintf(stderr, "deploy: back up workflow %s: %v\n", *id, err)
+		fmt.Fprintf(stderr, "deploy: back up workflow %s: %v%s\n", *id, err, n8nHint(err))
 		return 3
 	}
 	backup, err := writeBackup(*backupDir, *id, live)
@@ -169,11 +173,11 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *dryRun {
-		fmt.Fprintf(stdout, "dry run: would PUT %s/api/v1/workflows/%s with:\n%s\n", c.base, url.PathEscape(*id), payload)
+		fmt.Fprintf(stdout, "dry run: would PUT %s with:\n%s\n", c.WorkflowURL(*id), payload)
 		return 0
 	}
-	if err := c.putWorkflow(ctx, *id, payload); err != nil {
-		fmt.Fprintf(stderr, "deploy: update workflow %s: %v\nrollback: prscout deploy --rollback %s --id %s\n", *id, err, backup, *id)
+	if err := c.UpdateWorkflow(ctx, *id, payload); err != nil {
+		fmt.Fprintf(stderr, "deploy: update workflow %s: %v%s\nrollback: prscout deploy --rollback %s --id %s\n", *id, err, n8nHint(err), backup, *id)
 		return 3
 	}
 	what := "deployed"
@@ -183,6 +187,22 @@ func runDeploy(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s workflow %s (%q, %d node(s)); to undo: prscout deploy --rollback %s --id %s\n",
 		what, *id, body["name"], len(body["nodes"].([]any)), backup, *id)
 	return 0
+}
+
+// n8nHint says what to check when n8n refused the key or knows no such
+// workflow; "" for other errors.
+func n8nHint(err error) string {
+	var ae *n8n.APIError
+	if !errors.As(err, &ae) {
+		return ""
+	}
+	switch ae.Status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return "\nhint: n8n refused the API key: check --api-key or N8N_API_KEY"
+	case http.StatusNotFound:
+		return "\nhint: n8n has no workflow with this id: check --id or the export's id"
+	}
+	return ""
 }
 
 // singleWorkflow returns the one workflow of an export: an object, or an
@@ -287,61 +307,4 @@ func writeBackup(dir, id string, live []byte) (string, error) {
 		return "", fmt.Errorf("write backup: %w", err)
 	}
 	return path, nil
-}
-
-// n8nClient calls n8n's public REST API (X-N8N-API-KEY authentication).
-type n8nClient struct {
-	base string
-	key  string
-	http *http.Client
-}
-
-// apiError is a non-2xx answer of n8n's API.
-type apiError struct {
-	Status int
-	Body   string
-}
-
-func (e *apiError) Error() string {
-	return fmt.Sprintf("n8n answered %d: %s", e.Status, strings.TrimSpace(e.Body))
-}
-
-// getWorkflow calls GET /api/v1/workflows/{id} and returns the raw body.
-func (c *n8nClient) getWorkflow(ctx context.Context, id string) ([]byte, error) {
-	return c.do(ctx, http.MethodGet, id, nil)
-}
-
-// putWorkflow calls PUT /api/v1/workflows/{id}.
-func (c *n8nClient) putWorkflow(ctx context.Context, id string, body []byte) error {
-	_, err := c.do(ctx, http.MethodPut, id, body)
-	return err
-}
-
-func (c *n8nClient) do(ctx context.Context, method, id string, body []byte) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+"/api/v1/workflows/"+url.PathEscape(id), rd)
-	if err != nil {
-		return nil, fmt.Errorf("build request: %w", err)
-	}
-	req.Header.Set("X-N8N-API-KEY", c.key)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s workflow: %w", strings.ToLower(method), err)
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, fmt.Errorf("read answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
-		return nil, &apiError{Status: resp.StatusCode, Body: string(out)}
-	}
-	return out, nil
 }

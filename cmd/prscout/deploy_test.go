@@ -218,11 +218,11 @@ func TestDeployErrors(t *testing.T) {
 	backups := filepath.Join(dir, "b")
 
 	code, _, errOut := runDeployT(t, "--n8n-url", ts.URL, "--api-key", "wrong", "--backup-dir", backups, export)
-	if code != 3 || !strings.Contains(errOut, "401") {
+	if code != 3 || !strings.Contains(errOut, "401") || !strings.Contains(errOut, "hint: n8n refused the API key") {
 		t.Errorf("wrong key: exit %d, stderr %s", code, errOut)
 	}
 	code, _, errOut = runDeployT(t, "--n8n-url", ts.URL, "--api-key", "test-key", "--backup-dir", backups, "--id", "nope", export)
-	if code != 3 || !strings.Contains(errOut, "404") {
+	if code != 3 || !strings.Contains(errOut, "404") || !strings.Contains(errOut, "hint: n8n has no workflow with this id") {
 		t.Errorf("unknown id: exit %d, stderr %s", code, errOut)
 	}
 	code, out, _ := runDeployT(t, "--n8n-url", ts.URL, "--api-key", "test-key", "--backup-dir", backups, "--dry-run", export)
@@ -239,6 +239,10 @@ func TestDeployErrors(t *testing.T) {
 	}
 	if code, _, _ := runDeployT(t, "--n8n-url", ts.URL, filepath.Join(dir, "missing.json")); code != 2 {
 		t.Errorf("missing export: exit %d, want 2", code)
+	}
+	if code, _, errOut := runDeployT(t, "--n8n-url", "127.0.0.1:5678", "--api-key", "test-key", export); code != 2 ||
+		!strings.Contains(errOut, `n8n base URL "127.0.0.1:5678" is not an absolute http(s) URL`) {
+		t.Errorf("URL without scheme: exit %d, want 2\n%s", code, errOut)
 	}
 	two := writeFile(t, dir, "two.json", "["+uiDownload+","+uiDownload+"]")
 	if code, _, _ := runDeployT(t, "--n8n-url", ts.URL, two); code != 2 {

@@ -45,7 +45,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			AccessToken: cfg.BitbucketAccessToken,
 			AccountID:   cfg.BitbucketAccountID,
 			Timeout:     cfg.UpstreamTimeout,
-			MaxRetries:  cfg.UpstreamRetries,
+			MaxRetries:  adapterRetries(cfg.UpstreamRetries),
 			Observer:    m.Upstream("bitbucket"),
 			Logger:      log,
 		})
@@ -71,7 +71,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	if cfg.JiraBaseURL != "" {
 		jc, err := jira.New(jira.Config{
 			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
-			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: cfg.UpstreamRetries,
+			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
 			Observer: m.Upstream("jira"),
 			Logger:   log,
 		})
@@ -101,6 +101,16 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	return p, nil
+}
+
+// adapterRetries turns PRSCOUT_UPSTREAM_RETRIES into the adapters'
+// Config.MaxRetries, which reads 0 as "the adapter's default" and a negative
+// count as "no retry": the setting's 0 means no retry.
+func adapterRetries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
 }
 
 // parseWebhookBody reads a raw Bitbucket pull request webhook body sent to

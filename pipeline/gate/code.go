@@ -21,8 +21,10 @@ const (
 	KindFunction
 )
 
-// Wrappers, copied from n8n (see /work/shared/corpus/n8n-workflows/README.md).
-// Everything before the user's code stays on line 1, so a line in the wrapped
+// Wrappers, copied from n8n 2.x: the JS task runner's
+// JsTaskRunner.createVmExecutableCode (packages/@n8n/task-runner) for Code
+// nodes, vm2's NodeVM module wrapper for Function nodes; the n8n workflow
+// corpus's README (shared/corpus/n8n-workflows) quotes both. Everything before the user's code stays on line 1, so a line in the wrapped
 // source is the same line in the user's code.
 const (
 	// taskRunnerPrefix stands for the JS task runner's createVmExecutableCode

@@ -11,8 +11,22 @@ import (
 	"testing"
 )
 
+// skipOrFail ends a test whose corpus is missing or incomplete: outside CI
+// it skips (a checkout without the shared corpus), in CI (the CI variable
+// set, as CI systems do) it fails, so the corpus check cannot silently stop
+// running there.
+func skipOrFail(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if os.Getenv("CI") != "" {
+		tb.Fatalf("%s (CI is set: the corpus check must run)", msg)
+	}
+	tb.Skipf("%s (with CI set this fails)", msg)
+}
+
 // corpusDir finds the n8n workflow corpus: $PRSCOUT_CORPUS, or
-// <dir>/shared/corpus/n8n-workflows for the working directory or any parent.
+// <dir>/shared/corpus/n8n-workflows for the working directory or any parent
+// (the repository's parent holds shared/).
 func corpusDir(tb testing.TB) string {
 	tb.Helper()
 	if d := os.Getenv("PRSCOUT_CORPUS"); d != "" {
@@ -23,7 +37,7 @@ func corpusDir(tb testing.TB) string {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		tb.Skip("no working directory")
+		skipOrFail(tb, "no working directory: %v", err)
 	}
 	for {
 		d := filepath.Join(dir, "shared", "corpus", "n8n-workflows")
@@ -32,7 +46,7 @@ func corpusDir(tb testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			tb.Skip("corpus shared/corpus/n8n-workflows not found (set PRSCOUT_CORPUS)")
+			skipOrFail(tb, "corpus shared/corpus/n8n-workflows not found above the working directory (set PRSCOUT_CORPUS)")
 		}
 		dir = parent
 	}
@@ -72,18 +86,35 @@ func readVerdicts(tb testing.TB, dir string) []v8Verdict {
 	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
 	}
+	if len(out) == 0 {
+		skipOrFail(tb, "%s has no verdicts", filepath.Join(dir, "VERDICTS.tsv"))
+	}
 	return out
 }
 
 // TestCorpusAgreesWithV8 checks every snippet of the corpus and compares the
-// gate's verdict with V8's (VERDICTS.tsv, produced by check_v8.mjs).
+// gate's verdict, and for syntax errors the line, with V8's (VERDICTS.tsv,
+// produced by check_v8.mjs). Every code node the gate finds in the corpus
+// must have a verdict.
 func TestCorpusAgreesWithV8(t *testing.T) {
 	dir := corpusDir(t)
 	want := readVerdicts(t, dir)
 	got := map[string][]NodeResult{}
+	// Every file VERDICTS.tsv names and every workflow file of the corpus.
 	files := map[string]bool{}
 	for _, v := range want {
 		files[v.file] = true
+	}
+	err := filepath.WalkDir(filepath.Join(dir, "workflows"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".json" {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = true
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	names := make([]string, 0, len(files))
 	for f := range files {
@@ -104,7 +135,7 @@ func TestCorpusAgreesWithV8(t *testing.T) {
 			got[k] = append(got[k], n)
 		}
 	}
-	var agree, falseAlarms, misses, lineDiff int
+	var agree, falseAlarms, misses, atEnd int
 	for _, v := range want {
 		k := fmt.Sprintf("%s\x00%d\x00%s", v.file, v.index, v.node)
 		if len(got[k]) == 0 {
@@ -116,10 +147,17 @@ func TestCorpusAgreesWithV8(t *testing.T) {
 		switch {
 		case v.verdict == n.Verdict:
 			agree++
-			if v.verdict == VerdictSyntaxError && n.Error != nil && n.Error.Line != v.line {
-				lineDiff++
-				t.Logf("line differs: %s %q: V8 line %d %s; gate line %d %s", v.file, v.node, v.line, v.message, n.Error.Line, n.Error.Message)
+			if v.verdict != VerdictSyntaxError || n.Error == nil || n.Error.Line == v.line {
+				break
 			}
+			// An error in the wrapper's closing "\n}()" is on the line after
+			// the code for V8; the gate reports it on the code's last line,
+			// saying so (errorAt), so that the line exists in the user's code.
+			if strings.Contains(n.Error.Message, afterEndOfCode) && v.line == n.Error.Line+1 {
+				atEnd++
+				break
+			}
+			t.Errorf("line differs: %s node %d %q: V8 line %d %s; gate line %d %s", v.file, v.index, v.node, v.line, v.message, n.Error.Line, n.Error.Message)
 		case v.verdict == VerdictOK:
 			falseAlarms++
 			t.Errorf("false alarm: %s node %d %q: V8 ok; gate %s: %+v", v.file, v.index, v.node, n.Verdict, n.Error)
@@ -128,10 +166,31 @@ func TestCorpusAgreesWithV8(t *testing.T) {
 			t.Errorf("miss: %s node %d %q: V8 %s (line %d); gate %s %+v", v.file, v.index, v.node, v.message, v.line, n.Verdict, n.Error)
 		}
 	}
-	t.Logf("corpus: %d snippets: %d agreements, %d false alarms, %d misses (%d syntax errors on another line than V8's)",
-		len(want), agree, falseAlarms, misses, lineDiff)
+	t.Logf("corpus: %d snippets: %d agreements (%d errors after the end of the code reported on its last line), %d false alarms, %d misses",
+		len(want), agree, atEnd, falseAlarms, misses)
 	fmt.Printf("corpus: %d snippets: %d agreements, %d false alarms, %d misses\n", len(want), agree, falseAlarms, misses)
+
+	// Code nodes the gate checked that VERDICTS.tsv does not list: the
+	// verdicts are stale against the corpus. Python Code nodes are skipped
+	// by both sides.
+	var unlisted []string
+	for k, rest := range got {
+		for _, n := range rest {
+			if n.Verdict != VerdictSkipped {
+				unlisted = append(unlisted, fmt.Sprintf("%s node %d %q", strings.SplitN(k, "\x00", 2)[0], n.NodeIndex, n.Node))
+			}
+		}
+	}
+	if len(unlisted) > 0 {
+		sort.Strings(unlisted)
+		skipOrFail(t, "%d code node(s) the gate checks have no V8 verdict (regenerate VERDICTS.tsv with check_v8.mjs): %s",
+			len(unlisted), strings.Join(unlisted[:min(len(unlisted), 20)], "; "))
+	}
 }
+
+// afterEndOfCode is the note errorAt adds when an error lies in the
+// wrapper's closing text.
+const afterEndOfCode = "(after the end of the code:"
 
 // tsvField is check_v8.mjs's field cleaning (tabs and newlines become a space).
 func tsvField(s string) string { return tsvSpace.ReplaceAllString(s, " ") }

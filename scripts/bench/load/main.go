@@ -7,7 +7,7 @@
 // slow fake Bitbucket gets SIGTERM while -inflight batch requests run, and
 // every one of them must still get its complete answer.
 //
-//	go run ./scripts/bench/load -bin /tmp/prscout [-c 8] [-d 5s]
+//	go run ./scripts/bench/load -bin ./prscout [-c 8] [-d 5s]
 package main
 
 import (

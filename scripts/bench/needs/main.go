@@ -5,8 +5,8 @@
 // hostile and noisy paths a model produces), writes it for the node half, and
 // times pipeline.Needs on it (process CPU time and wall time per call).
 //
-//	go run ./scripts/bench/needs -out /tmp/needs-input.json
-//	go run ./scripts/bench/needs -check /tmp/seed-requests.json
+//	go run ./scripts/bench/needs -out needs-input.json
+//	go run ./scripts/bench/needs -check reference-requests.json
 package main
 
 import (
@@ -43,11 +43,11 @@ func run() int {
 	files := flag.Int("files", 2000, "changed files in the scout answer")
 	needs := flag.Int("needs", 20, "needs per changed file")
 	out := flag.String("out", "", "write the generated input (NeedsInput JSON) here")
-	check := flag.String("check", "", "read the seed's requests (JSON array of {op, path}) and count those prscout refuses")
+	check := flag.String("check", "", "read the reference workflow JavaScript's requests (JSON array of {op, path}) and count those prscout refuses")
 	flag.Parse()
 
 	if *check != "" {
-		return checkSeed(*check)
+		return checkReference(*check)
 	}
 
 	scout := generate(*files, *needs)
@@ -158,8 +158,9 @@ func generate(files, needs int) []fileJSON {
 	return out
 }
 
-// checkSeed counts the seed's requests that prscout would refuse.
-func checkSeed(file string) int {
+// checkReference counts the requests of the reference workflow's JavaScript
+// (seed.js) that prscout would refuse.
+func checkReference(file string) int {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -182,6 +183,6 @@ func checkSeed(file string) int {
 	for _, c := range refused {
 		n += c
 	}
-	fmt.Printf("seed_requests=%d seed_requests_prscout_refuses=%d %v\n", len(reqs), n, refused)
+	fmt.Printf("ref_requests=%d ref_requests_prscout_refuses=%d %v\n", len(reqs), n, refused)
 	return 0
 }

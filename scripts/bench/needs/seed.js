@@ -1,18 +1,19 @@
-// Node half of scripts/bench-needs.sh: the seed's n8n Code node "needs 요청
-// 생성" (needs request generation, /work/shared/seeds/n8n-two-stage-review.ko.txt,
-// step 2), run in-process on the same generated input as the Go half.
+// Node half of scripts/bench-needs.sh: the reference workflow's JavaScript for
+// the same step, its n8n Code node "needs 요청 생성" (needs request
+// generation, step 2 of the two-stage review workflow prscout replaces), run
+// in-process on the same generated input as the Go half.
 //
-//   node scripts/bench/needs/seed.js <input.json> [seed-requests.json]
+//   node scripts/bench/needs/seed.js <input.json> [reference-requests.json]
 //
 // The input is a NeedsInput JSON whose scout is {"files":[{path, needs}]}; the
-// seed reads one n8n item per changed file ({path, needs}), so $input.all() is
-// emulated by mapping those files to items.
+// Code node reads one n8n item per changed file ({path, needs}), so
+// $input.all() is emulated by mapping those files to items.
 'use strict';
 const fs = require('fs');
 
-// ---- the seed, verbatim except that $input.all() is a parameter and the
-// console.log calls are dropped from the timed loop ----
-function seedNeeds(items) {
+// ---- the reference workflow's Code node, verbatim except that $input.all()
+// is a parameter and the console.log calls are dropped from the timed loop ----
+function referenceNeeds(items) {
   const totalLimit = 12;
   const perFileLimit = 5;
   const files = items.map((item) => item.json);
@@ -43,11 +44,11 @@ function seedNeeds(items) {
   }
   return requests.map((request) => ({ json: request }));
 }
-// ---- end of the seed ----
+// ---- end of the reference workflow's Code node ----
 
 // The same loop without the early exit at the total cap: every need is
 // looked at, as prscout does (for an apples-to-apples figure only).
-function seedNeedsNoBreak(items) {
+function referenceNeedsNoBreak(items) {
   const totalLimit = 12;
   const perFileLimit = 5;
   const files = items.map((item) => item.json);
@@ -94,17 +95,17 @@ const input = fs.readFileSync(process.argv[2], 'utf8');
 const scoutText = JSON.stringify(JSON.parse(input).scout);
 const toItems = (scout) => scout.files.map((f) => ({ json: f }));
 
-const out = seedNeeds(toItems(JSON.parse(scoutText)));
+const out = referenceNeeds(toItems(JSON.parse(scoutText)));
 if (process.argv[3]) {
   fs.writeFileSync(process.argv[3], JSON.stringify(out.map((i) => i.json).filter((r) => r.path !== undefined)));
 }
 const parsed = toItems(JSON.parse(scoutText));
-const a = timeIt(() => seedNeeds(parsed), 2000);
-const b = timeIt(() => seedNeeds(toItems(JSON.parse(scoutText))), 2000);
-const c = timeIt(() => seedNeedsNoBreak(toItems(JSON.parse(scoutText))), 2000);
+const a = timeIt(() => referenceNeeds(parsed), 2000);
+const b = timeIt(() => referenceNeeds(toItems(JSON.parse(scoutText))), 2000);
+const c = timeIt(() => referenceNeedsNoBreak(toItems(JSON.parse(scoutText))), 2000);
 const line = (name, t) => `${name}_cpu_ns_per_op=${t.cpuNsPerOp} ${name}_wall_ns_per_op=${t.wallNsPerOp} ${name}_runs=${t.runs}`;
 console.log(`node_version=${process.version} node_input_bytes=${scoutText.length}`);
-console.log(`node_seed_requests=${out.length}`);
-console.log(line('node_seed', a));
-console.log(line('node_seed_parse', b));
+console.log(`node_ref_requests=${out.length}`);
+console.log(line('node_ref', a));
+console.log(line('node_ref_parse', b));
 console.log(line('node_nobreak_parse', c));

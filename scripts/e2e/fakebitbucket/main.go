@@ -1,5 +1,5 @@
 // Command fakebitbucket runs bitbuckettest's fake Bitbucket Cloud API as a
-// standalone loopback process for the n8n end-to-end test, seeded with the
+// standalone loopback process for the n8n end-to-end test, loaded with the
 // fixture's repository: a real git repository is built in a temporary
 // folder so that commit ids and diffs are git's own.
 //
@@ -69,9 +69,9 @@ func main() {
 	if *token != "" {
 		fake.RequireBearer(*token)
 	}
-	prs, err := seed(fake)
+	prs, err := loadFixture(fake)
 	if err != nil {
-		log.Fatalf("fakebitbucket: seed: %v", err)
+		log.Fatalf("fakebitbucket: load fixture: %v", err)
 	}
 
 	ctl := http.NewServeMux()
@@ -198,8 +198,8 @@ func deliver(ctx context.Context, url, event string, secret, body []byte) (int, 
 	return resp.StatusCode, string(b), nil
 }
 
-// seed builds the fixture's git repository and loads it into the fake.
-func seed(fake *bitbuckettest.Server) ([]prState, error) {
+// loadFixture builds the fixture's git repository and loads it into the fake.
+func loadFixture(fake *bitbuckettest.Server) ([]prState, error) {
 	dir, err := os.MkdirTemp("", "prscout-fakebb-")
 	if err != nil {
 		return nil, err
