@@ -241,7 +241,13 @@ func number(v any) (float64, bool) {
 	switch n := v.(type) {
 	case int:
 		return float64(n), true
+	case int32:
+		return float64(n), true
 	case int64:
+		return float64(n), true
+	case uint:
+		return float64(n), true
+	case float32:
 		return float64(n), true
 	case float64:
 		return n, true

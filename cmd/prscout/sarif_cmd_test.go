@@ -215,12 +215,12 @@ func TestRepoPath(t *testing.T) {
 		"workflows/a%20b.json":         "workflows/a b.json",
 		"./c:/x.json":                  "c:/x.json",
 		"../outside.json":              "",
-		"file:///work/repo/wf/x.json":  "wf/x.json",
+		"file:///src/repo/wf/x.json":  "wf/x.json",
 		"file:///elsewhere/x.json":     "",
 		"https://example.invalid/x.js": "",
 		"":                             "",
 	} {
-		if got := repoPath(uri, "/work/repo"); got != want {
+		if got := repoPath(uri, "/src/repo"); got != want {
 			t.Errorf("repoPath(%q) = %q, want %q", uri, got, want)
 		}
 	}
