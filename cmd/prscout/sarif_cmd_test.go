@@ -215,7 +215,7 @@ func TestRepoPath(t *testing.T) {
 		"workflows/a%20b.json":         "workflows/a b.json",
 		"./c:/x.json":                  "c:/x.json",
 		"../outside.json":              "",
-		"file:///src/repo/wf/x.json":  "wf/x.json",
+		"file:///src/repo/wf/x.json":   "wf/x.json",
 		"file:///elsewhere/x.json":     "",
 		"https://example.invalid/x.js": "",
 		"":                             "",
