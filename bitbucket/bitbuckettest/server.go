@@ -2,8 +2,10 @@
 // 2.0 endpoints prscout uses, for tests: pull requests (with the diff 302),
 // diffs and diffstats between commits, commits and merge bases, source files
 // and paged directory listings, pull request comments (POST, PUT and
-// DELETE change the state and are recorded) and the authenticated account
-// (GET /user). Every comment has an author account; the authenticated
+// DELETE change the state and are recorded), the authenticated account
+// (GET /user), commit build statuses and Code Insights reports with their
+// annotations (see insights.go for the documented rules the fake enforces,
+// and DenyScope for a token without the scope). Every comment has an author account; the authenticated
 // account (SetAccountID, default DefaultAccountID) writes the comments
 // created through the API, and like Bitbucket the fake answers 403 to a PUT
 // or DELETE of another account's comment. It counts calls per operation
@@ -138,6 +140,8 @@ type repoData struct {
 	stats    map[[2]string][]DiffstatEntry
 	prs      map[int]*PullRequest
 	comments map[int][]*Comment
+	statuses map[string]map[string]*CommitStatus // full commit id -> key ->
+	reports  map[string]map[string]*storedReport // full commit id -> external id ->
 }
 
 // Server is the fake. Its exported methods are safe for concurrent use.
@@ -154,7 +158,8 @@ type Server struct {
 	faults   map[string][]Fault
 	calls    map[string]int
 	requests []Request
-	auth     string // required Authorization value; "" accepts any
+	auth     string          // required Authorization value; "" accepts any
+	denied   map[string]bool // operations answered 403 for a missing scope
 	nextID   int64
 	self     string // the authenticated account's id
 }
@@ -198,6 +203,8 @@ func (s *Server) repo(ws, slug string) *repoData {
 			files: map[string]map[string]file{}, diffs: map[[2]string]string{},
 			stats: map[[2]string][]DiffstatEntry{}, prs: map[int]*PullRequest{},
 			comments: map[int][]*Comment{},
+			statuses: map[string]map[string]*CommitStatus{},
+			reports:  map[string]map[string]*storedReport{},
 		}
 		s.repos[k] = r
 	}
@@ -488,6 +495,9 @@ func route(method string, seg []string) string {
 	case "diffstat":
 		return OpDiffstat
 	case "commit":
+		if op := insightsRoute(method, seg); op != "" {
+			return op
+		}
 		return OpGetCommit
 	case "merge-base":
 		return OpMergeBase
@@ -584,6 +594,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "Unauthorized")
 		return
 	}
+	if s.scopeDenied(op) {
+		writeScopeError(w)
+		return
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -664,6 +678,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"type": "commit", "hash": mb})
 	case OpGetSrc, OpListDir:
 		s.src(w, r, ws, slug, rd, rest)
+	case OpSetStatus, OpGetStatus, OpPutReport, OpGetReport, OpDeleteReport,
+		OpPostAnnotations, OpListAnnotations, OpDeleteAnnotation:
+		s.insights(w, r, op, rd, rest, body)
 	case OpListComments:
 		prID, _ := strconv.Atoi(rest[1])
 		if rd.prs[prID] == nil {

@@ -25,6 +25,8 @@ func commands() []command {
 		{"deploy", "deploy one workflow through n8n's public API (gated, with backup and rollback)", runDeploy},
 		{"preview", "show which changed files a base..head review sees, with reasons and prompt sizes, without a model", runPreview},
 		{"rules", "rules check PATH...: show which rule layer and pattern win for each path", runRules},
+		{"sarif", "write a saved review (review answer + /v1/context answer) as SARIF 2.1.0", runSARIF},
+		{"report-insights", "put a SARIF log on a Bitbucket commit as a Code Insights report", runReportInsights},
 	}
 }
 

@@ -13,7 +13,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/pipeline/gate"
+	"github.com/prscout/prscout/sarif"
 )
 
 const validateUsage = `usage: prscout validate-workflow [flags] PATH...
@@ -28,6 +30,10 @@ Verdicts: ok, syntax_error, missing_code (a Code node without jsCode fails in
 n8n 2.x), skipped (Python), undecided (the gate cannot tell what V8 would say;
 counts as a failure unless --allow-undecided).
 
+With --format sarif the report is a SARIF 2.1.0 log for CI and code scanning
+tools: one result per invalid node, located at the line and column of the
+export where the offending code is written.
+
 Exit codes:
   0  every checked node is ok
   1  some node is invalid (or undecided without --allow-undecided)
@@ -40,7 +46,7 @@ Flags:
 func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("validate-workflow", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	format := fl.String("format", "text", "output format: text or json")
+	format := fl.String("format", "text", "output format: text, json or sarif (SARIF 2.1.0: one result per invalid node, at its line and column in the export)")
 	expressions := fl.Bool("expressions", true, "also check n8n expressions (={{ ... }} parameters); --expressions=false switches the check off")
 	allowUndecided := fl.Bool("allow-undecided", false, "count undecided snippets as ok (default: fail closed)")
 	fl.Usage = func() {
@@ -53,8 +59,8 @@ func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "validate-workflow: --format must be text or json, not %q\n", *format)
+	if *format != "text" && *format != "json" && *format != "sarif" {
+		fmt.Fprintf(stderr, "validate-workflow: --format must be text, json or sarif, not %q\n", *format)
 		return 2
 	}
 	if fl.NArg() == 0 {
@@ -82,9 +88,12 @@ func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 	}
 
 	var err error
-	if *format == "json" {
+	switch *format {
+	case "json":
 		err = rep.WriteJSON(stdout)
-	} else {
+	case "sarif":
+		err = writeGateSARIF(stdout, rep)
+	default:
 		err = rep.WriteText(stdout)
 	}
 	if err != nil {
@@ -92,6 +101,32 @@ func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return validateExitCode(rep)
+}
+
+// writeGateSARIF writes the report as SARIF 2.1.0. The exports with an
+// invalid node are read again, so each result points at the line and column
+// of the export where the bad code is written.
+func writeGateSARIF(w io.Writer, rep gate.Report) error {
+	sources := map[string][]byte{}
+	for _, n := range rep.Nodes {
+		if n.OK {
+			continue
+		}
+		if _, done := sources[n.File]; done {
+			continue
+		}
+		data, err := os.ReadFile(filepath.FromSlash(n.File))
+		if err != nil {
+			data = nil // the result then points at the file alone
+		}
+		sources[n.File] = data
+	}
+	b, err := sarif.FromGateReport(rep, sources, sarif.Options{ToolVersion: api.Version}).Marshal()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // validateExitCode maps a report to the documented exit codes.
