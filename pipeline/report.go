@@ -177,7 +177,7 @@ func (s BuildStatus) Validate() error {
 	case !oneOf(s.State, StatusInProgress, StatusSuccessful, StatusFailed, StatusStopped):
 		return Invalidf("state", "%q is not INPROGRESS, SUCCESSFUL, FAILED or STOPPED", s.State)
 	case !isAbsURL(s.URL):
-		return Invalidf("url", "required: an absolute http(s) URL, got %q", clipRunes(s.URL, 80))
+		return Invalidf("url", "required: an absolute http(s) URL, got %q", ClipRunes(s.URL, 80))
 	}
 	return nil
 }
@@ -192,7 +192,7 @@ func (r InsightsReport) Validate() error {
 	case r.Result != "" && !oneOf(r.Result, ReportPassed, ReportFailed, ReportPending):
 		return Invalidf("result", "%q is not PASSED, FAILED or PENDING", r.Result)
 	case r.Link != "" && !isAbsURL(r.Link):
-		return Invalidf("link", "%q is not an absolute http(s) URL", clipRunes(r.Link, 80))
+		return Invalidf("link", "%q is not an absolute http(s) URL", ClipRunes(r.Link, 80))
 	}
 	for i, d := range r.Data {
 		if err := d.validate(); err != nil {
@@ -273,7 +273,7 @@ func (a Annotation) Validate() error {
 	case a.Line > 0 && strings.TrimSpace(a.Path) == "":
 		return Invalidf("path", "required with a line")
 	case a.Link != "" && !isAbsURL(a.Link):
-		return Invalidf("link", "%q is not an absolute http(s) URL", clipRunes(a.Link, 80))
+		return Invalidf("link", "%q is not an absolute http(s) URL", ClipRunes(a.Link, 80))
 	}
 	return nil
 }
@@ -303,56 +303,4 @@ type ReportFinding struct {
 	Title       string `json:"title"`
 	Body        string `json:"body,omitempty"`
 	Fingerprint string `json:"fingerprint"`
-}
-
-// ReportFindings lists a rendering's findings for the commit surfaces:
-// the inline ones (with their anchored line), then the unanchored ones
-// (line 0). Fingerprints are the ones the comments carry, so an
-// annotation's external id matches its inline comment's marker.
-func ReportFindings(r Rendered) []ReportFinding {
-	out := make([]ReportFinding, 0, len(r.Inline)+len(r.Unanchored))
-	for _, c := range r.Inline {
-		out = append(out, ReportFinding{
-			Path: c.Path, Line: c.Line, Severity: c.Severity, Title: c.Title,
-			Body: inlineBodyText(c.Body), Fingerprint: c.Fingerprint,
-		})
-	}
-	for _, f := range r.Unanchored {
-		out = append(out, ReportFinding{
-			Path: f.Path, Severity: f.Severity, Title: f.Title, Body: strings.TrimSpace(f.Body),
-			Fingerprint: Fingerprint(f.Path, f.Title, unanchoredCode(f)),
-		})
-	}
-	return out
-}
-
-// unanchoredCode is the code RenderComments fingerprints a finding that is
-// not on a diff line by: its quoted code, else its (off-diff) line.
-func unanchoredCode(f Finding) string {
-	if strings.TrimSpace(f.ExistingCode) != "" {
-		return f.ExistingCode
-	}
-	if f.Line > 0 {
-		return fmt.Sprintf("line:%d", f.Line)
-	}
-	return ""
-}
-
-// inlineBodyText takes the finding's own text back out of an inline
-// comment body built by inlineBody: without the severity and title line and
-// without the marker line.
-func inlineBodyText(body string) string {
-	_, rest, found := strings.Cut(body, "\n")
-	if !found {
-		return ""
-	}
-	rest = strings.TrimRight(rest, "\n")
-	if i := strings.LastIndex(rest, "\n"); i >= 0 {
-		if _, ok := ParseFindingMarker(rest[i+1:]); ok {
-			rest = rest[:i]
-		}
-	} else if _, ok := ParseFindingMarker(rest); ok {
-		rest = ""
-	}
-	return strings.TrimSpace(rest)
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // CountNoun renders a count with its noun: "1 line", "3 lines".
@@ -49,4 +50,13 @@ func StripSpace(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// ClipRunes cuts s to at most n runes, marking the cut with "…".
+func ClipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }

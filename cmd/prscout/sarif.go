@@ -12,6 +12,7 @@ import (
 
 	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/sarif"
 )
@@ -100,7 +101,7 @@ func runSARIF(args []string, stdout, stderr io.Writer) int {
 	if ctx.Mode == "skip" {
 		ctx.Mode = ""
 	}
-	r, err := pipeline.RenderComments(pipeline.CommentsInput{
+	r, err := comments.Render(comments.CommentsInput{
 		Ref: ctx.Ref, Mode: ctx.Mode, Files: ctx.Files, Excluded: ctx.Excluded, Review: review, DryRun: true,
 	})
 	if err != nil {
@@ -110,7 +111,7 @@ func runSARIF(args []string, stdout, stderr io.Writer) int {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(stderr, "sarif: warning: %s\n", w)
 	}
-	findings := pipeline.ReportFindings(r)
+	findings := comments.ReportFindings(r)
 	b, err := sarif.FromFindings(findings, sarif.Options{ToolVersion: api.Version}).Marshal()
 	if err != nil {
 		fmt.Fprintf(stderr, "sarif: %v\n", err)

@@ -193,14 +193,14 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 	case ref == "":
 		return "", pipeline.Invalidf("ref", "required: the reviewed head commit")
 	case !refRe.MatchString(ref):
-		return "", pipeline.Invalidf("ref", "%q is not a commit id", clipRunes(ref, 60))
+		return "", pipeline.Invalidf("ref", "%q is not a commit id", pipeline.ClipRunes(ref, 60))
 	case in.PRID < 0:
 		return "", pipeline.Invalidf("prId", "must not be negative")
 	}
 	switch in.Mode {
 	case "", "full", "delta", "skip":
 	default:
-		return "", pipeline.Invalidf("mode", "%q is not full, delta or skip", clipRunes(in.Mode, 40))
+		return "", pipeline.Invalidf("mode", "%q is not full, delta or skip", pipeline.ClipRunes(in.Mode, 40))
 	}
 	for i, f := range in.Files {
 		if strings.TrimSpace(f.Path) == "" {

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -438,7 +437,7 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 			if lv, ok := m[k]; ok && lv != nil {
 				n, ok := parseLineValue(lv)
 				if !ok {
-					p.warn("findings[%d].%s %s is not a line number: ignored", i, k, clipRunes(reviewJSON(lv), 40))
+					p.warn("findings[%d].%s %s is not a line number: ignored", i, k, pipeline.ClipRunes(reviewJSON(lv), 40))
 				}
 				f.Line = n
 				break
@@ -450,7 +449,7 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 			continue
 		}
 		if f.Title == "" {
-			f.Title = clipRunes(pipeline.OneLine(reviewFirstLine(f.Body)), 100)
+			f.Title = pipeline.ClipRunes(pipeline.OneLine(reviewFirstLine(f.Body)), 100)
 		}
 		rawSev := reviewString(m, "severity", "level", "priority")
 		sev, exact := normalizeSeverity(rawSev)
@@ -459,7 +458,7 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 			if strings.TrimSpace(rawSev) == "" {
 				p.warn("findings[%d] has no severity: %s", i, sev)
 			} else if !knownSeverityAlias(rawSev) {
-				p.warn("findings[%d] severity %q is unknown: %s", i, clipRunes(rawSev, 40), sev)
+				p.warn("findings[%d] severity %q is unknown: %s", i, pipeline.ClipRunes(rawSev, 40), sev)
 			}
 		}
 		f.Severity = sev
@@ -599,7 +598,7 @@ func reviewJSONKind(v any) string {
 func reviewKeys(m map[string]any) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
-		keys = append(keys, clipRunes(k, 40))
+		keys = append(keys, pipeline.ClipRunes(k, 40))
 	}
 	sort.Strings(keys)
 	if len(keys) > 10 {
@@ -614,13 +613,4 @@ func reviewFirstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// clipRunes cuts s to at most n runes, marking the cut with "…".
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
