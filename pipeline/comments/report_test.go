@@ -57,4 +57,5 @@ func TestInlineBodyText(t *testing.T) {
 		}
 	}
 }
+
 const reportDiff = "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,3 @@\n package a\n+var x = 1\n func f() {}\n"
