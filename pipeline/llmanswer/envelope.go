@@ -114,16 +114,18 @@ func unwrapObject(m map[string]any) (unwrapped, bool) {
 		return unwrapped{value: t, where: "output_text", finish: responsesFinish(m)}, true
 	}
 	if parts, ok := m["content"].([]any); ok {
+		// Anthropic: a tool_use part holds the answer as a value; else
+		// the text parts hold it.
 		u := unwrapped{finish: str(m["stop_reason"])}
-		if text, ok := joinParts(parts); ok {
-			u.value, u.where = text, "content"
-			return u, true
-		}
 		for i, p := range parts {
 			if pm, ok := p.(map[string]any); ok && pm["type"] == "tool_use" {
 				u.value, u.where = pm["input"], "content["+strconv.Itoa(i)+"].input"
 				return u, true
 			}
+		}
+		if text, ok := joinParts(parts); ok {
+			u.value, u.where = text, "content"
+			return u, true
 		}
 	}
 	finish := firstString(m, "finish_reason", "done_reason", "stop_reason", "finishReason")
@@ -140,9 +142,17 @@ func unwrapObject(m map[string]any) (unwrapped, bool) {
 	return unwrapped{}, false
 }
 
-// messageContent reads a chat message: its content (text or parts), else
-// its first tool call's arguments, else its refusal.
+// messageContent reads a chat message: its first tool call's arguments (a
+// model that calls a tool puts its answer there), else its content (text or
+// parts), else its refusal.
 func messageContent(msg map[string]any, at string) (any, string, bool) {
+	if calls, ok := msg["tool_calls"].([]any); ok && len(calls) > 0 {
+		if call, ok := calls[0].(map[string]any); ok {
+			if fn, ok := call["function"].(map[string]any); ok {
+				return fn["arguments"], at + ".tool_calls[0].function.arguments", false
+			}
+		}
+	}
 	switch c := msg["content"].(type) {
 	case string:
 		if strings.TrimSpace(c) != "" {
@@ -151,13 +161,6 @@ func messageContent(msg map[string]any, at string) (any, string, bool) {
 	case []any:
 		if text, ok := joinParts(c); ok {
 			return text, at + ".content", false
-		}
-	}
-	if calls, ok := msg["tool_calls"].([]any); ok && len(calls) > 0 {
-		if call, ok := calls[0].(map[string]any); ok {
-			if fn, ok := call["function"].(map[string]any); ok {
-				return fn["arguments"], at + ".tool_calls[0].function.arguments", false
-			}
 		}
 	}
 	if r, ok := msg["refusal"].(string); ok && r != "" {

@@ -14,8 +14,8 @@ import (
 //   - rewriting the value into JSON, repairing what is lexical: single,
 //     smart and Python quotes, Python and JavaScript literals, unquoted keys
 //     and bare-word values, comments, missing or extra commas, missing
-//     colons and closers, raw control characters and invalid escapes in
-//     strings, and an end cut off mid-way (the cut string is closed, a cut
+//     closers, raw control characters, invalid escapes and unescaped quotes
+//     in strings, and an end cut off mid-way (the cut string is closed, a cut
 //     key or literal dropped, open containers closed). It records which
 //     containers and value the cut left unfinished.
 //
@@ -45,6 +45,7 @@ const (
 	fixStrayClosers
 	fixControlChars
 	fixEscapes
+	fixInnerQuotes
 	fixEllipsis
 	fixCut
 )
@@ -68,6 +69,7 @@ var repairNames = []struct {
 	{fixStrayClosers, "stray closing brackets"},
 	{fixControlChars, "raw control characters in strings"},
 	{fixEscapes, "invalid escapes"},
+	{fixInnerQuotes, "unescaped quotes inside strings"},
 	{fixEllipsis, "ellipses"},
 }
 
@@ -465,10 +467,15 @@ func (l *lexer) str() {
 		}
 		if cq, cw := smartQuote(src, l.i); cq != 0 {
 			if cq == q || (q == 'D' && cq == '"') {
-				l.i += cw
-				l.put('"')
-				l.strDone(isKey, f, start)
-				return
+				if closesString(src, l.i+cw) {
+					l.i += cw
+					l.put('"')
+					l.strDone(isKey, f, start)
+					return
+				}
+				// A quote inside the string that the model did not
+				// escape: fmt.Println("hi"), the "debug" print.
+				l.fixes |= fixInnerQuotes
 			}
 			if cq == '"' {
 				l.puts(`\"`)
@@ -542,6 +549,29 @@ func (l *lexer) str() {
 }
 
 const hexDigits = "0123456789abcdef"
+
+// closesString reports whether a quote just before src[i] ends its string:
+// only spaces stand between it and a delimiter (, : } ]), a line break, a
+// comment, a '+' (concatenation) or the end of the text. Otherwise it is a quote inside the string
+// that the model did not escape.
+func closesString(src string, i int) bool {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t') {
+		i++
+	}
+	if i == len(src) {
+		return true
+	}
+	switch src[i] {
+	case ',', ':', '}', ']', '\n', '\r':
+		return true
+	case '+':
+		// "a " + "b": a concatenation, which the repair library joins.
+		return true
+	case '/':
+		return i+1 < len(src) && (src[i+1] == '/' || src[i+1] == '*')
+	}
+	return false
+}
 
 func (l *lexer) strDone(isKey bool, f *frame, start int) {
 	if isKey {

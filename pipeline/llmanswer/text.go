@@ -1,6 +1,7 @@
 package llmanswer
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -389,6 +390,7 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 		return 0, false
 	}
 	l := lexValue(src, true)
+	var out string // the repair library's output, when it was used
 	if l.tooDeep {
 		r.warn(fmt.Sprintf("a block nests deeper than %d levels: not read", maxDepth))
 		return 0, false
@@ -402,6 +404,14 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 		}
 	}
 	c.cut = !l.balanced && atEnd
+	if l.bad {
+		// The lexer met what it does not repair, so its view of the
+		// nesting may be wrong; the block is then taken as cut when it
+		// ends at the end of the answer on anything but a closing
+		// bracket ("he sa", "line": 4, a comma).
+		tail := strings.TrimRight(src[:end], " \t\r\n")
+		c.cut = atEnd && tail != "" && !strings.HasSuffix(tail, "}") && !strings.HasSuffix(tail, "]")
+	}
 	c.quality = Repaired
 	err = errLexer
 	if !l.bad {
@@ -414,7 +424,8 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 			return closed, false
 		}
 		r.library += len(block)
-		out, ok := libraryRepair(block)
+		var ok bool
+		out, ok = libraryRepair(block)
 		if !ok {
 			s.failed++
 			return closed, false
@@ -430,8 +441,12 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 	if !isContainer(v) {
 		return closed, false
 	}
-	if !l.balanced {
-		c.unfinished = resolve(v, l.path)
+	if c.cut {
+		path := l.path
+		if c.library {
+			path = lastValuePath(out)
+		}
+		c.unfinished = resolve(v, path)
 	}
 	return closed, s.consider(c, v)
 }
@@ -580,6 +595,9 @@ func looksLikeJSON(s string) bool {
 	if q, _ := smartQuote(s, i); q != 0 {
 		return true
 	}
+	if c == '\\' && i+1 < len(s) && s[i+1] == '"' {
+		return true // JSON escaped once too often: {\"a\": 1}
+	}
 	switch c {
 	case '{', '[', '}', ']':
 		return true
@@ -630,6 +648,59 @@ func resolve(v any, path []step) []string {
 		out = append(out, ptr)
 	}
 	return out
+}
+
+// lastValuePath returns the path to the value that starts last in the JSON
+// text js: where the repair library closed a cut answer. It stands in for
+// the lexer's path when the lexer could not follow the block.
+func lastValuePath(js string) []step {
+	type level struct {
+		obj       bool
+		expectKey bool
+		key       string
+	}
+	var stack []level
+	var path, last []step
+	dec := json.NewDecoder(strings.NewReader(js))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return last
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			if len(path) > 0 {
+				path = path[:len(path)-1]
+			}
+			if len(stack) > 0 && stack[len(stack)-1].obj {
+				stack[len(stack)-1].expectKey = true
+			}
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].expectKey {
+			stack[n-1].key, _ = tok.(string)
+			stack[n-1].expectKey = false
+			continue
+		}
+		// A value starts: its path is the containers' steps and its own.
+		var st []step
+		if n := len(stack); n > 0 {
+			if stack[n-1].obj {
+				st = append(append(st, path...), step{key: stack[n-1].key})
+			} else {
+				st = append(append(st, path...), step{isIndex: true})
+			}
+			last = st
+		}
+		if d, ok := tok.(json.Delim); ok {
+			path = st
+			stack = append(stack, level{obj: d == '{', expectKey: d == '{'})
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1].obj {
+			stack[n-1].expectKey = true
+		}
+	}
 }
 
 // escapePointer escapes a key for a JSON pointer (RFC 6901).
