@@ -24,8 +24,8 @@ var thinkTags = []struct{ open, close string }{
 // stripThink removes reasoning blocks: <think>…</think> (and <thinking>,
 // <reasoning>). An opening tag counts only at the start of a line, so a tag
 // quoted inside a JSON string stays. A closing tag with no opening tag
-// before it ends a block the chat template opened (DeepSeek R1 style) when
-// it ends its line. An unclosed block runs to the end of the text: the
+// anywhere before it ends a block the chat template opened (DeepSeek R1
+// style) when it ends its line. An unclosed block runs to the end of the text: the
 // model was cut off while thinking.
 func stripThink(t string) (string, thinkInfo) {
 	var info thinkInfo
@@ -34,7 +34,7 @@ func stripThink(t string) (string, thinkInfo) {
 	}
 	for _, tag := range thinkTags {
 		if c := indexLineEnd(t, tag.close); c >= 0 {
-			if o := indexLineStart(t, tag.open); o < 0 || o > c {
+			if o := strings.Index(t, tag.open); o < 0 || o > c {
 				end := c + len(tag.close)
 				info.blocks++
 				info.bytes += end
