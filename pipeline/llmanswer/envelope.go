@@ -3,6 +3,7 @@ package llmanswer
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Envelopes: the shapes an LLM API or an n8n node wraps the model's text in.
@@ -43,6 +44,11 @@ func unwrap(v any) (u unwrapped, ok bool) {
 		}
 		if text, ok := joinParts(x); ok {
 			return unwrapped{value: text, where: "[*].text"}, true
+		}
+		switch x[0].(type) {
+		case map[string]any, string:
+		default:
+			return u, false // [1, 2]: a value, not a list of items
 		}
 		u = unwrapped{value: x[0], where: "[0]"}
 		if len(x) > 1 {
@@ -219,21 +225,37 @@ func joinParts(a []any) (string, bool) {
 		default:
 			continue
 		}
+		if pm["thought"] == true {
+			continue // a Gemini thinking part
+		}
 		found = true
 		b.WriteString(t)
 	}
 	return b.String(), found
 }
 
+// str returns v when it is a string, cut to 64 bytes: the envelope's
+// fields (finish reasons) are reported, and an envelope is input too.
 func str(v any) string {
 	s, _ := v.(string)
+	return clip(s)
+}
+
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	s = s[:64]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
 	return s
 }
 
 func firstString(m map[string]any, keys ...string) string {
 	for _, k := range keys {
 		if s, ok := m[k].(string); ok && s != "" {
-			return s
+			return clip(s)
 		}
 	}
 	return ""

@@ -3,6 +3,7 @@ package llmanswer
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,39 @@ func FuzzRead(f *testing.F) {
 		checkAnswer(t, a, strictReviewShape)
 		b := Read(raw, reviewShape)
 		checkAnswer(t, b, reviewShape)
+	})
+}
+
+// FuzzLex: the lexer never panics, ends within its input, and leaves valid
+// JSON as it is (its repairs touch only what JSON does not allow).
+//
+//	go test -run '^$' -fuzz FuzzLex -fuzztime 20s ./pipeline/llmanswer
+func FuzzLex(f *testing.F) {
+	for _, s := range []string{`{"a": [1, "x\"y", true, null, {"b": -1.5e3}]}`, `[]`, `{'a': None,}`, "{a: 1 // c\n}", `{"a": "f("x")"}`, `[1, 2, ...]`, `{"a": "cut`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "" || (s[0] != '{' && s[0] != '[') {
+			return
+		}
+		l := lexValue(s, true)
+		if l.end() > len(s) {
+			t.Fatalf("end %d past the input's %d bytes", l.end(), len(s))
+		}
+		find := lexValue(s, false)
+		if find.end() != l.end() || find.balanced != l.balanced {
+			t.Fatalf("find mode ends at %d (%v), emit mode at %d (%v)", find.end(), find.balanced, l.end(), l.balanced)
+		}
+		want, err := decodeWhole([]byte(s))
+		if err != nil || l.tooDeep {
+			return
+		}
+		got, err := decodeWhole(l.out)
+		if err != nil || l.bad || l.fixes != 0 {
+			t.Fatalf("valid JSON %q rewritten into %q (bad %v, fixes %q): %v", s, l.out, l.bad, l.fixes.names(), err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("valid JSON %q read as %v, want %v", s, got, want)
+		}
 	})
 }

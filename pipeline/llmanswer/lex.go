@@ -138,7 +138,8 @@ type lexer struct {
 func lexValue(src string, emit bool) *lexer {
 	l := &lexer{src: src, emit: emit}
 	if emit {
-		l.out = make([]byte, 0, len(src)+16)
+		// A value in prose usually ends long before the text does.
+		l.out = make([]byte, 0, min(len(src)+16, 64<<10))
 	}
 	l.run()
 	return l

@@ -386,10 +386,11 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 	if prose && !looksLikeJSON(src) {
 		return 0, false
 	}
-	if !r.spend(len(src)) {
+	if r.work <= 0 {
 		return 0, false
 	}
 	l := lexValue(src, true)
+	r.spend(l.end())
 	var out string // the repair library's output, when it was used
 	if l.tooDeep {
 		r.warn(fmt.Sprintf("a block nests deeper than %d levels: not read", maxDepth))
