@@ -1,0 +1,453 @@
+package redact
+
+import (
+	"math"
+	"strings"
+)
+
+// Checks on a candidate secret value: placeholders, templates, code and
+// prose are not secrets; a secret looks random.
+
+// fillerWords mark a value as a placeholder or fixture wherever they occur
+// in it (matched regardless of case). A random token holds one of them by
+// chance with a probability below one in a million.
+var fillerWords = []string{
+	"replace", "changeme", "change_me", "change-me", "changeit", "your", "placeholder", "example",
+	"dummy", "sample", "fake", "mock", "redacted", "insert", "todo", "fixme", "notreal", "not_real",
+	"not-real", "here", "foobar", "lorem", "password", "passwd", "secret", "token", "apikey",
+	"api_key", "api-key", "...",
+}
+
+// fixtureValues are whole values (lower case, separators removed) that are
+// defaults or fixtures, not secrets.
+var fixtureValues = map[string]bool{
+	"admin": true, "root": true, "guest": true, "user": true, "pass": true, "test": true,
+	"testing": true, "letmein": true, "qwerty": true, "123456": true, "12345678": true,
+	"123456789": true, "abc123": true, "default": true, "none": true, "null": true, "nil": true,
+	"empty": true, "undefined": true, "true": true, "false": true, "required": true,
+	"optional": true, "string": true, "str": true, "bool": true, "boolean": true, "int": true,
+	"number": true, "any": true, "object": true, "bytes": true, "postgres": true, "mysql": true,
+	"demo": true, "sa": true, "unknown": true, "hidden": true, "masked": true, "foo": true, "bar": true,
+}
+
+// isPlaceholder reports a value that stands for a secret rather than being
+// one: a template or variable reference, a format verb, an angle-bracket
+// hole, a masked or repeated run, a filler word, a known fixture, or a
+// value that was already redacted.
+func isPlaceholder(v string) bool {
+	if v == "" || strings.Contains(v, Marker) {
+		return true
+	}
+	for _, t := range []string{"${", "{{", "}}", "$(", "#{", "%(", "<%", "@{", "{%"} {
+		if strings.Contains(v, t) {
+			return true
+		}
+	}
+	switch c := v[0]; {
+	case c == '$' && len(v) > 1 && (isIdentStart(v[1]) || v[1] == '{'):
+		return true // $DB_PASSWORD, $env:TOKEN
+	case c == '%' && v[len(v)-1] == '%':
+		return true // %DB_PASSWORD%
+	case c == '<' || c == '{' && v[len(v)-1] == '}':
+		return true // <token>, {password}
+	}
+	if strings.IndexByte(v, '<') >= 0 && strings.IndexByte(v, '>') > strings.IndexByte(v, '<') {
+		return true
+	}
+	if hasFormatVerb(v) || masked(v) || hasFillerWord(v) {
+		return true
+	}
+	if fixtureValues[normalize(v)] {
+		return true
+	}
+	return hasWordTest(v)
+}
+
+// hasFillerWord reports one of fillerWords in s.
+func hasFillerWord(s string) bool {
+	for _, w := range fillerWords {
+		if containsFold(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWordTest reports "test" in a short value (test123, my-test-pw): a
+// fixture. Long random values are left to chance (below one in ten
+// thousand for 40 characters).
+func hasWordTest(s string) bool {
+	return len(s) <= 24 && containsFold(s, "test")
+}
+
+// containsFold is strings.Contains ignoring ASCII case; word is lower case.
+func containsFold(s, word string) bool {
+	if len(word) == 0 {
+		return true
+	}
+	first := word[0]
+	for i := 0; i+len(word) <= len(s); i++ {
+		if foldTable[s[i]] != first {
+			continue
+		}
+		j := 1
+		for j < len(word) && foldTable[s[i+j]] == word[j] {
+			j++
+		}
+		if j == len(word) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFormatVerb reports a printf verb such as %s, %v or %-10d.
+func hasFormatVerb(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && strings.IndexByte("-+# 0123456789.", s[j]) >= 0 {
+			j++
+		}
+		if j < len(s) && strings.IndexByte("sdvqxXfgtTp", s[j]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// masked reports a value that is a mask or filler rather than random: a
+// long run of one byte ("xxxxxxxx", "****"), a run making up a quarter of
+// it, or a short unit repeated ("abcabcabc", "\u2022\u2022\u2022").
+func masked(v string) bool {
+	if r := maxRun(v); r >= 6 || r >= 4 && 4*r >= len(v) {
+		return true
+	}
+	for p := 2; p <= 8 && 3*p <= len(v); p++ {
+		periodic := true
+		for i := p; i < len(v); i++ {
+			if v[i] != v[i-p] {
+				periodic = false
+				break
+			}
+		}
+		if periodic {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRun is the longest run of one byte in s.
+func maxRun(s string) int {
+	best, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] == s[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		best = max(best, run)
+	}
+	return best
+}
+
+// hasRun reports n equal bytes in a row ("xxxx", "****", "0000").
+func hasRun(s string, n int) bool {
+	run := 1
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			run++
+			if run >= n {
+				return true
+			}
+		} else {
+			run = 1
+		}
+	}
+	return false
+}
+
+// normalize lower-cases s and drops everything but letters and digits.
+func normalize(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := foldTable[s[i]]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if len(s) == 0 {
+		return 0
+	}
+	var freq [256]int
+	for i := 0; i < len(s); i++ {
+		freq[s[i]]++
+	}
+	n := float64(len(s))
+	h := 0.0
+	for _, f := range freq {
+		if f > 0 {
+			p := float64(f) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// classes counts the character classes in s: lower case, upper case,
+// digits, and other symbols ('_', '-' and '.' separate words and do not
+// count).
+func classes(s string) int {
+	var lower, upper, digit, sym bool
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '_' || c == '-' || c == '.':
+		default:
+			sym = true
+		}
+	}
+	n := 0
+	for _, b := range []bool{lower, upper, digit, sym} {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+func hasUpper(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0 }
+func hasLower(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 }
+
+func isIdentStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+}
+
+func isIdentByte(c byte) bool {
+	return isIdentStart(c) || c >= '0' && c <= '9'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// digitInside reports a digit between two letters ("s3cr3t", "Xk9f"):
+// typical of generated and human passwords, rare in identifiers, which put
+// digits at the end ("user2", "sha256").
+func digitInside(s string) bool {
+	for i := 1; i+1 < len(s); i++ {
+		if !isDigit(s[i]) {
+			continue
+		}
+		j := i
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+		if isLetter(s[i-1]) && j < len(s) && isLetter(s[j]) {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// caseFlips counts lower-to-upper transitions ("camelCase" has one).
+func caseFlips(s string) int {
+	n := 0
+	for i := 1; i < len(s); i++ {
+		if s[i] >= 'A' && s[i] <= 'Z' && s[i-1] >= 'a' && s[i-1] <= 'z' {
+			n++
+		}
+	}
+	return n
+}
+
+// identifierShaped reports a bare identifier written the way code names
+// things (userPassword, new_token, cfg2), as opposed to a random string:
+// digits only at the end and at most two case changes.
+func identifierShaped(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !isIdentByte(s[i]) {
+			return false
+		}
+	}
+	return !digitInside(s) && caseFlips(s) <= 2
+}
+
+// looksRandom reports a value that reads as generated or as a password
+// rather than as a word or a name: long enough and mixing character
+// classes, or long with high entropy.
+func looksRandom(v string) bool {
+	if len(v) < 8 {
+		return false
+	}
+	c := classes(v)
+	switch {
+	case c >= 3:
+		return true
+	case c == 2 && (digitInside(v) || caseFlips(v) >= 3):
+		return true
+	case len(v) >= 16 && c >= 2 && entropy(v) >= 3.5:
+		return true
+	case len(v) >= 16 && isHex(v) && entropy(v) >= 3:
+		return true
+	}
+	return false
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// codeWords are language keywords, literals and type names: a value that
+// is one of them is code, not a secret.
+var codeWords = map[string]bool{
+	"nil": true, "null": true, "none": true, "true": true, "false": true, "undefined": true,
+	"this": true, "self": true, "new": true, "await": true, "function": true, "func": true,
+	"lambda": true, "def": true, "return": true, "string": true, "str": true, "int": true,
+	"bool": true, "boolean": true, "byte": true, "bytes": true, "char": true, "object": true,
+	"any": true, "unknown": true, "number": true, "buffer": true, "securestring": true,
+	"secretstr": true, "secret": true, "password": true, "token": true, "optional": true,
+	"option": true, "void": true, "var": true, "let": true, "const": true, "nothing": true,
+}
+
+// looksLikeCode reports an unquoted value that is an expression: a call,
+// a field or module path, an index, a pointer or reference, a YAML tag or
+// alias, a keyword or a type.
+func looksLikeCode(v string) bool {
+	if codeWords[strings.ToLower(v)] {
+		return true
+	}
+	switch v[0] {
+	case '&', '*', '!':
+		if len(v) > 1 && isIdentStart(v[1]) {
+			return true
+		}
+	}
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '(':
+			if i > 0 && isIdentByte(v[i-1]) {
+				return true
+			}
+		case '[', '{':
+			return true
+		}
+	}
+	return dottedPath(v)
+}
+
+// dottedPath reports a.b.c with identifier parts (req.Password,
+// process.env.TOKEN, settings.SECRET_KEY).
+func dottedPath(v string) bool {
+	parts := 0
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && v[i] != '.' {
+			continue
+		}
+		p := v[start:i]
+		if p == "" || !isIdentStart(p[0]) && p[0] != '$' {
+			return false
+		}
+		for j := 1; j < len(p); j++ {
+			if !isIdentByte(p[j]) && p[j] != '$' {
+				return false
+			}
+		}
+		parts++
+		start = i + 1
+	}
+	return parts >= 2
+}
+
+// isVersion reports a version or range ("^9.0.0", "v1.2", ">=2.1").
+func isVersion(v string) bool {
+	v = strings.TrimLeft(v, "~^=<>v")
+	dots := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case isDigit(c):
+		case c == '.':
+			dots++
+		case i > 0 && dots > 0:
+			return true // a suffix such as -rc1
+		default:
+			return false
+		}
+	}
+	return dots > 0 && len(v) > 0 && isDigit(v[0])
+}
+
+// isPathOrURL reports a file path or a URL: the place of a secret, not the
+// secret (a URL with a password is the URL rule's).
+func isPathOrURL(v string) bool {
+	if strings.Contains(v, "://") {
+		return true
+	}
+	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/") {
+		return strings.IndexAny(v, "+=") < 0 && (strings.Count(v, "/") >= 2 || strings.Contains(v, "."))
+	}
+	return len(v) > 3 && isLetter(v[0]) && v[1] == ':' && v[2] == '\\'
+}
+
+// isEnvName reports an environment variable name (DB_PASSWORD): a value
+// that names where the secret is.
+func isEnvName(v string) bool {
+	if strings.IndexByte(v, '_') < 0 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= 'A' && c <= 'Z' || isDigit(c) || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isProse reports text with two or more words of letters only ("Enter the
+// token", "Password"-like labels with spaces): a message, not a secret.
+func isProse(v string) bool {
+	if strings.IndexByte(v, ' ') < 0 {
+		return false
+	}
+	words := 0
+	for _, w := range strings.Fields(v) {
+		w = strings.TrimRight(w, ".,!?:;")
+		if len(w) < 2 {
+			continue
+		}
+		alpha := true
+		for i := 0; i < len(w); i++ {
+			if !isLetter(w[i]) && w[i] != '\'' {
+				alpha = false
+				break
+			}
+		}
+		if alpha {
+			words++
+		}
+	}
+	return words >= 2
+}
