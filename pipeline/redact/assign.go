@@ -389,8 +389,10 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 	op := ""
 	rest := line[j:]
 	switch {
-	case strings.HasPrefix(rest, "=="), strings.HasPrefix(rest, "=~"):
-		return a, false
+	case (strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "=~")) && (spaced || !isUpperName(line[ns:ne])):
+		return a, false // a comparison; PGPASSWORD==x is a value starting with '='
+	case rest[0] == '=' && !spaced && isUpperName(line[ns:ne]):
+		op = "="
 	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
 		op = rest[:2]
 	case rest[0] == '=':

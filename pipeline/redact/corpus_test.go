@@ -30,6 +30,7 @@ func loadCorpus(t testing.TB) []*corpus.Class {
 func TestCorpusTargets(t *testing.T) {
 	classes := loadCorpus(t)
 	var total corpus.Score
+	logged := map[int]bool{}
 	for seed := uint64(1); seed <= 5; seed++ {
 		samples, err := corpus.Samples(classes, seed)
 		if err != nil {
@@ -37,7 +38,8 @@ func TestCorpusTargets(t *testing.T) {
 		}
 		for _, s := range samples {
 			out := redact.Secrets(s.Text, nil)
-			if !total.Add(s, out) && seed == 1 {
+			if !total.Add(s, out) && !logged[s.Item.Line] {
+				logged[s.Item.Line] = true
 				what := "missed"
 				if !s.Item.Secret {
 					what = "false alarm"

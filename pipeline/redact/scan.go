@@ -36,8 +36,12 @@ var (
 	// into bigramKeys (0: no keyword starts so).
 	bigram     [1 << 16]uint16
 	bigramKeys [][]int32
+	// bigramSet has bit a<<8|b set when bigram[a<<8|b] != 0: 8 KiB that
+	// stay in the L1 cache, where bigram itself does not.
+	bigramSet [1 << 13]byte
 	foldTable  [256]byte
 	runByte    [256]bool
+	runMask    [256]int // -1 for run bytes, 0 for others: branch-free run counting
 )
 
 func init() {
@@ -47,6 +51,9 @@ func init() {
 			foldTable[c] = byte(c + 'a' - 'A')
 		}
 		runByte[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+		if runByte[c] {
+			runMask[c] = -1
+		}
 	}
 	index := map[string]int{} // keyword text+fold -> index in keywords
 	addKeyword := func(text string, fold bool, tokens uint64, generic bool) {
@@ -84,6 +91,7 @@ func init() {
 		}
 		slot := bigram[key] - 1
 		bigramKeys[slot] = append(bigramKeys[slot], int32(i))
+		bigramSet[key>>3] |= 1 << (key & 7)
 	}
 }
 
@@ -121,42 +129,39 @@ type scanner struct {
 // or a long base64url run occurs, with the rules they select.
 func (sc *scanner) lines(s string, fn func(from, to int, m lineMatch)) {
 	var m lineMatch
+	hit := false
 	start, run := 0, 0
-	n := len(s)
-	for i := 0; i < n; i++ {
+	prev := uint16('\n') // the folded byte before i; no keyword starts with '\n'
+	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c == '\n' {
-			if m != (lineMatch{}) {
+			if hit {
 				fn(start, i, m)
-				m = lineMatch{}
+				m, hit = lineMatch{}, false
 			}
-			start, run = i+1, 0
+			start, run, prev = i+1, 0, '\n'
 			continue
 		}
-		if runByte[c] {
-			run++
-			if run >= longRunMin {
-				m.longRun = true
-			}
-		} else {
-			run = 0
+		run = (run + 1) & runMask[c]
+		if run >= longRunMin && !m.longRun {
+			m.longRun, hit = true, true
 		}
-		if i+1 == n {
-			break
-		}
-		slot := bigram[uint16(foldTable[c])<<8|uint16(foldTable[s[i+1]])]
-		if slot == 0 {
+		f := uint16(foldTable[c])
+		key := prev<<8 | f
+		prev = f
+		if bigramSet[key>>3]&(1<<(key&7)) == 0 {
 			continue
 		}
-		for _, ki := range bigramKeys[slot-1] {
+		for _, ki := range bigramKeys[bigram[key]-1] {
 			k := &keywords[ki]
-			if k.hasAt(s, i) {
+			if k.hasAt(s, i-1) {
 				m.tokens |= k.tokens
 				m.generic = m.generic || k.generic
+				hit = true
 			}
 		}
 	}
-	if m != (lineMatch{}) {
-		fn(start, n, m)
+	if hit {
+		fn(start, len(s), m)
 	}
 }

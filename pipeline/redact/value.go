@@ -101,17 +101,20 @@ func containsFold(s, word string) bool {
 	return false
 }
 
-// hasFormatVerb reports a printf verb such as %s, %v or %-10d.
+// hasFormatVerb reports a printf verb such as %s, %v or %-10d standing
+// as a word of its own (start or punctuation before it, end or punctuation
+// after it), as in "%s" or "user:%s@": inside a random password "r?%sPX"
+// the same bytes are chance.
 func hasFormatVerb(s string) bool {
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '%' {
+		if s[i] != '%' || i > 0 && isIdentByte(s[i-1]) {
 			continue
 		}
 		j := i + 1
 		for j < len(s) && strings.IndexByte("-+# 0123456789.", s[j]) >= 0 {
 			j++
 		}
-		if j < len(s) && strings.IndexByte("sdvqxXfgtTp", s[j]) >= 0 {
+		if j < len(s) && strings.IndexByte("sdvqxXfgtTp", s[j]) >= 0 && (j+1 == len(s) || !isIdentByte(s[j+1])) {
 			return true
 		}
 	}
@@ -229,8 +232,12 @@ func classes(s string) int {
 	return n
 }
 
-func hasUpper(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0 }
-func hasLower(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0 }
+func hasUpper(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' }) >= 0
+}
+func hasLower(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r >= 'a' && r <= 'z' }) >= 0
+}
 
 func isIdentStart(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
@@ -341,8 +348,8 @@ func looksLikeCode(v string) bool {
 	}
 	switch v[0] {
 	case '&', '*', '!':
-		if len(v) > 1 && isIdentStart(v[1]) {
-			return true
+		if len(v) > 1 && (identifierShaped(v[1:]) || dottedPath(v[1:])) {
+			return true // &cfg, *alias, !Ref
 		}
 	}
 	for i := 0; i < len(v); i++ {
@@ -358,8 +365,9 @@ func looksLikeCode(v string) bool {
 	return dottedPath(v)
 }
 
-// dottedPath reports a.b.c with identifier parts (req.Password,
-// process.env.TOKEN, settings.SECRET_KEY).
+// dottedPath reports a.b.c with identifier-shaped parts (req.Password,
+// process.env.TOKEN, settings.SECRET_KEY, $scope.token); a random
+// password with dots ("Xylc.hm.gt9a4") has a part that is not.
 func dottedPath(v string) bool {
 	parts := 0
 	start := 0
@@ -367,14 +375,9 @@ func dottedPath(v string) bool {
 		if i < len(v) && v[i] != '.' {
 			continue
 		}
-		p := v[start:i]
-		if p == "" || !isIdentStart(p[0]) && p[0] != '$' {
+		p := strings.TrimPrefix(v[start:i], "$")
+		if !identifierShaped(p) {
 			return false
-		}
-		for j := 1; j < len(p); j++ {
-			if !isIdentByte(p[j]) && p[j] != '$' {
-				return false
-			}
 		}
 		parts++
 		start = i + 1
@@ -450,4 +453,17 @@ func isProse(v string) bool {
 		}
 	}
 	return words >= 2
+}
+
+// isUpperName reports an upper-case variable name (PGPASSWORD, DB_PASS).
+func isUpperName(v string) bool {
+	if v == "" || !(v[0] >= 'A' && v[0] <= 'Z') {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !(c >= 'A' && c <= 'Z' || isDigit(c) || c == '_') {
+			return false
+		}
+	}
+	return true
 }
