@@ -43,7 +43,7 @@ const (
 
 // secretWords: a name word that makes the name strong by itself.
 var secretWords = map[string]bool{
-	"password": true, "passwd": true, "passphrase": true, "pwd": true, "pw": true, "pass": true, "passwort": true,
+	"password": true, "passwd": true, "passphrase": true, "pwd": true, "pass": true, "passwort": true,
 	"secret": true, "token": true, "apikey": true, "apitoken": true, "accesstoken": true,
 	"authtoken": true, "secretkey": true, "privatekey": true, "accesskey": true, "masterkey": true,
 	"signingkey": true, "encryptionkey": true, "clientsecret": true, "refreshtoken": true,
@@ -71,7 +71,7 @@ var keyOwners = map[string]bool{
 // "credentials: include", "auth: true").
 var mediumWords = map[string]bool{
 	"credentials": true, "credential": true, "creds": true, "cred": true, "auth": true,
-	"basicauth": true, "npmauth": true, "httpauth": true,
+	"basicauth": true, "npmauth": true, "httpauth": true, "pw": true,
 }
 
 // tokenNotSecret: the word before "token" that makes it a pagination,
@@ -238,6 +238,27 @@ func setter(ws []string) bool {
 	return false
 }
 
+// openBefore reports an opening bracket before line[at] (spaces
+// skipped): the quoted name is a call's or a literal's first element.
+func openBefore(line string, at int) bool {
+	for at > 0 && line[at-1] == ' ' {
+		at--
+	}
+	return at > 0 && strings.IndexByte("([{", line[at-1]) >= 0
+}
+
+// declared reports a declaration keyword before the name at ns ("var ",
+// "const ", "let ", "val "): the form "var name Type = value".
+func declared(line string, ns int) bool {
+	head := strings.TrimRight(line[:ns], " ")
+	for _, k := range []string{"var", "const", "let", "val"} {
+		if strings.HasSuffix(head, k) && (len(head) == len(k) || !isIdentByte(head[len(head)-len(k)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
 // nextNameKeyword finds the next name keyword in line at or after from.
 func nextNameKeyword(line string, from int) int {
 	for i := from; i+1 < len(line); i++ {
@@ -293,6 +314,9 @@ func (sc *scanner) assignments(line string, reps []replacement) []replacement {
 			continue
 		}
 		name := line[ns:ne]
+		if strings.HasSuffix(strings.TrimRight(line[:ns], " "), "type") {
+			continue // type PrivateKey = ed25519.PrivateKey
+		}
 		ws := words(name, buf[:0], wsBuf[:0])
 		strength, authz := nameStrength(ws)
 		if strength == notSecret {
@@ -308,7 +332,7 @@ func (sc *scanner) assignments(line string, reps []replacement) []replacement {
 		from, to := a.valFrom, a.valTo
 		kind := KindAssignment
 		scheme := ""
-		if authz {
+		if authz || strings.HasSuffix(ws[len(ws)-1], "auth") {
 			from, scheme = skipScheme(line, from, to)
 			switch scheme {
 			case "basic":
@@ -398,24 +422,27 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 	case rest[0] == '=':
 		op = "="
 	case rest[0] == ':':
-		if strings.HasPrefix(rest, "::") {
-			return a, false
+		if strings.HasPrefix(rest, "::") || line[ns:ne] == "PASS" {
+			return a, false // C++/Rust paths; "--- PASS: TestName" in test output
 		}
 		op = ":"
-	case rest[0] == ',' && quotedName:
-		op = "," // setenv("DB_PASSWORD", "...")
+	case rest[0] == ',' && quotedName && openBefore(line, ns-len(quote)):
+		op = "," // setenv("DB_PASSWORD", "..."), Map.of("password", "...")
 	case rest[0] == '>' && ns > 0 && line[ns-1] == '<':
 		op, xml = ">", true
-	case rest[0] == '(' && setter(ws):
-		op = "(" // setPassword("..."), WithToken("...")
+	case rest[0] == '(' && setter(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
+		op = "(" // setPassword("..."), WithToken("..."): a literal argument only
 	case quotedName && strings.HasPrefix(rest, "value="):
 		op = "value=" // <add key="Password" value="..."/>
-	case (rest[0] == '"' || rest[0] == '\'') && spaced && !quotedName && strength == strong:
+	case (rest[0] == '"' || rest[0] == '\'') && spaced && !quotedName && strength == strong && len(ws) >= 2 && nameAtStart:
 		op = " " // Gradle: storePassword "..."
 	case flag && spaced:
 		op = " " // --password value
 	default:
-		// Go: var password string = "..."
+		// var password string = "...", const token Token = "..."
+		if !declared(line, ns) {
+			return a, false
+		}
 		t := j
 		for t < len(line) && (isIdentByte(line[t]) || line[t] == '.' || line[t] == '*' || line[t] == '[' || line[t] == ']') {
 			t++
@@ -424,7 +451,7 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 		for u < len(line) && line[u] == ' ' {
 			u++
 		}
-		if t == j || !spaced || u >= len(line) || line[u] != '=' || strings.HasPrefix(line[u:], "==") {
+		if t == j || !spaced || !strings.HasPrefix(line[u:], "= ") {
 			return a, false
 		}
 		j, op = u, "="
@@ -592,14 +619,22 @@ func acceptValue(v string, quoted bool, strength, style int, ws []string) bool {
 	if strength == medium {
 		minLen = 8
 	}
-	if len(v) < minLen || isPlaceholder(v) || isVersion(v) || isPathOrURL(v) || sameAsName(v, ws) {
+	if len(v) < minLen || isPlaceholder(v) || isVersion(v) || isPathOrURL(v) || sameAsName(v, ws) || isNumber(v) || isPattern(v) {
 		return false
+	}
+	if strength == medium && strings.IndexByte(v, ' ') >= 0 {
+		return false // credentials, auth: a secret there is one token
 	}
 	if quoted {
 		if isProse(v) || isEnvName(v) {
 			return false
 		}
-		return strength == strong || looksRandom(v)
+		if strength == medium {
+			return looksRandom(v) && !codeLike(v)
+		}
+		// A password mixes classes (hunter2, Summer2024!); a single
+		// class needs length and entropy (not "abracadabra", "no-check").
+		return titleClasses(v) >= 2 || len(v) >= 16 && entropy(v) >= 3.8
 	}
 	if looksLikeCode(v) {
 		return false
@@ -608,12 +643,19 @@ func acceptValue(v string, quoted bool, strength, style int, ws []string) bool {
 		if isEnvName(v) {
 			return false // TOKEN=GITHUB_TOKEN names another variable
 		}
-		if classes(v) >= 2 {
-			return true
-		}
-		return len(v) >= 16 && entropy(v) >= 3.5
+		return titleClasses(v) >= 2 || len(v) >= 16 && entropy(v) >= 3.8
 	}
-	return looksRandom(v) && !identifierShaped(v)
+	// In code a bare value is an expression unless it holds what no
+	// expression does (Marble189*, b0D?~xBJ): words joined by
+	// separators ("NextState:Flag") are not a secret.
+	return looksRandom(v) && !codeLike(v)
+}
+
+// codeLike reports words joined by separators ("NextState:Flag",
+// "en_001") unless the value holds a symbol no expression or name does
+// (Marble189*, b0D?~xBJ).
+func codeLike(v string) bool {
+	return wordsOnly(v) && !strings.ContainsAny(v, "!#%&*?@^~$+=")
 }
 
 // sameAsName reports a value that repeats its name or a secret word: a

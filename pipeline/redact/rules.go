@@ -224,7 +224,7 @@ func plainPassword(s string) bool {
 
 // bearerToken: a Bearer credential that is not a placeholder or template.
 func bearerToken(s string) bool {
-	return !isPlaceholder(s) && classes(s) >= 2 && randomEnough(s, 3)
+	return !isPlaceholder(s) && looksRandom(s) && !wordsOnly(s) && randomEnough(s, 3)
 }
 
 // urlPassword: a password in a URL's user information that is not a

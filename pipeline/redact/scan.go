@@ -39,9 +39,9 @@ var (
 	// bigramSet has bit a<<8|b set when bigram[a<<8|b] != 0: 8 KiB that
 	// stay in the L1 cache, where bigram itself does not.
 	bigramSet [1 << 13]byte
-	foldTable  [256]byte
-	runByte    [256]bool
-	runMask    [256]int // -1 for run bytes, 0 for others: branch-free run counting
+	foldTable [256]byte
+	runByte   [256]bool
+	runMask   [256]int // -1 for run bytes, 0 for others: branch-free run counting
 )
 
 func init() {

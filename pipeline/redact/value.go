@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -283,18 +284,126 @@ func caseFlips(s string) int {
 }
 
 // identifierShaped reports a bare identifier written the way code names
-// things (userPassword, new_token, cfg2), as opposed to a random string:
-// digits only at the end and at most two case changes.
+// things (userPassword, RequireAndVerifyClientCert, sha256Sum, cfg2), as
+// opposed to a random string (Xk9fLm2pQr): split at case changes, digits
+// and underscores, its letter segments average three letters or more and
+// each long one holds a vowel, and its digit runs are few and short.
 func identifierShaped(s string) bool {
 	if s == "" || !isIdentStart(s[0]) {
 		return false
 	}
-	for i := 0; i < len(s); i++ {
+	if len(s) <= 4 {
+		// c, db, cfg, tok2: short names are names.
+		for i := 1; i < len(s); i++ {
+			if !isIdentByte(s[i]) || isDigit(s[i-1]) && !isDigit(s[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	letters, segs, digitRuns := 0, 0, 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '_':
+			i++
+		case isDigit(c):
+			j := i
+			for j < len(s) && isDigit(s[j]) {
+				j++
+			}
+			if j-i > 4 {
+				return false
+			}
+			digitRuns++
+			i = j
+		case isLetter(c):
+			// A segment: an upper-case run, or one capital (or none)
+			// followed by lower-case letters.
+			j := i + 1
+			if c >= 'A' && c <= 'Z' && j < len(s) && s[j] >= 'A' && s[j] <= 'Z' {
+				for j < len(s) && s[j] >= 'A' && s[j] <= 'Z' && !(j+1 < len(s) && s[j+1] >= 'a' && s[j+1] <= 'z') {
+					j++
+				}
+			} else {
+				for j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+					j++
+				}
+			}
+			seg := s[i:j]
+			if len(seg) >= 4 && strings.IndexAny(strings.ToLower(seg), "aeiouy") < 0 {
+				return false
+			}
+			letters += len(seg)
+			segs++
+			i = j
+		default:
+			return false
+		}
+	}
+	return segs > 0 && letters >= 3*segs && digitRuns <= 2
+}
+
+// wordsOnly reports a value whose alphanumeric parts are all
+// identifier-shaped ("NextState:Flag", "read-write"): words, not a secret.
+func wordsOnly(v string) bool {
+	parts := 0
+	for _, p := range strings.FieldsFunc(v, func(r rune) bool { return r > 127 || !isIdentByte(byte(r)) || r == '_' }) {
+		if !identifierShaped(p) && !(len(p) <= 3 && isDigit(p[0])) {
+			return false
+		}
+		parts++
+	}
+	return parts > 0
+}
+
+// titleClasses is classes with a capitalised word ("Infinity",
+// "Password") counted as lower case only.
+func titleClasses(v string) int {
+	if len(v) > 1 && v[0] >= 'A' && v[0] <= 'Z' {
+		if strings.IndexFunc(v[1:], func(r rune) bool { return r < 'a' || r > 'z' }) < 0 {
+			return 1
+		}
+	}
+	return classes(v)
+}
+
+// isIdentifier reports a name of letters, digits and '_' not starting
+// with a digit.
+func isIdentifier(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
 		if !isIdentByte(s[i]) {
 			return false
 		}
 	}
-	return !digitInside(s) && caseFlips(s) <= 2
+	return true
+}
+
+// isNumber reports a numeric literal (42, -2.8e+01, 0x0102ff, -0x3f87).
+func isNumber(v string) bool {
+	v = strings.TrimLeft(v, "+-")
+	if strings.HasPrefix(v, "0x") || strings.HasPrefix(v, "0X") {
+		return len(v) > 2 && isHex(v[2:])
+	}
+	_, err := strconv.ParseFloat(v, 64)
+	return err == nil
+}
+
+// isPattern reports a regular expression or a string of escape sequences
+// ("[0-9]{5}", "^\d+$", "\x1b[32m"): code, not a secret.
+func isPattern(v string) bool {
+	for _, m := range []string{`\d`, `\w`, `\s`, `\x`, `\u00`, `\033`, `[0-9]`, `[a-z]`, `[A-Z]`, `(?:`, `.*`, `.+`} {
+		if strings.Contains(v, m) {
+			return true
+		}
+	}
+	if i := strings.Index(v, `\u`); i >= 0 && i+6 <= len(v) && isHex(v[i+2:i+6]) {
+		return true // "\u3299\ufe0f": an escaped character
+	}
+	return len(v) > 2 && v[0] == '^' && v[len(v)-1] == '$'
 }
 
 // looksRandom reports a value that reads as generated or as a password
@@ -376,7 +485,7 @@ func dottedPath(v string) bool {
 			continue
 		}
 		p := strings.TrimPrefix(v[start:i], "$")
-		if !identifierShaped(p) {
+		if !identifierShaped(p) && !(isIdentifier(p) && !digitInside(p) && caseFlips(p) <= 3) {
 			return false
 		}
 		parts++
