@@ -65,6 +65,7 @@ var keyOwners = map[string]bool{
 	"consumer": true, "webhook": true, "hmac": true, "session": true, "cookie": true, "jwt": true,
 	"aes": true, "crypto": true, "root": true, "admin": true, "merchant": true, "partner": true,
 	"x": true, "developer": true, "dev": true, "server": true, "mac": true, "ingest": true,
+	"preshared": true, "psk": true,
 }
 
 // mediumWords: names that hold secrets among other things (CORS
@@ -238,6 +239,13 @@ func setter(ws []string) bool {
 	return false
 }
 
+// authCall reports a name that takes a user and a password (BasicAuth,
+// HTTPBasicAuth, SetBasicAuth, credentials(...)).
+func authCall(ws []string) bool {
+	last := ws[len(ws)-1]
+	return last == "auth" || last == "credentials" || last == "creds" || strings.HasSuffix(last, "auth")
+}
+
 // openBefore reports an opening bracket before line[at] (spaces
 // skipped): the quoted name is a call's or a literal's first element.
 func openBefore(line string, at int) bool {
@@ -326,9 +334,6 @@ func (sc *scanner) assignments(line string, reps []replacement) []replacement {
 		if !ok {
 			continue
 		}
-		if a.valTo > pos {
-			pos = a.valTo
-		}
 		from, to := a.valFrom, a.valTo
 		kind := KindAssignment
 		scheme := ""
@@ -349,6 +354,7 @@ func (sc *scanner) assignments(line string, reps []replacement) []replacement {
 			continue
 		}
 		reps = append(reps, replacement{from, to, kind})
+		pos = max(pos, to)
 	}
 	return reps
 }
@@ -413,9 +419,10 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 	op := ""
 	rest := line[j:]
 	switch {
-	case (strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, "=~")) && (spaced || !isUpperName(line[ns:ne])):
-		return a, false // a comparison; PGPASSWORD==x is a value starting with '='
-	case rest[0] == '=' && !spaced && isUpperName(line[ns:ne]):
+	case strings.HasPrefix(rest, "==") && (spaced || !isUpperName(line[ns:ne])) && !flag,
+		strings.HasPrefix(rest, "=~ "):
+		return a, false // a comparison or match; PGPASSWORD==x and --pw==x are values starting with '='
+	case rest[0] == '=' && (!spaced && isUpperName(line[ns:ne]) || flag):
 		op = "="
 	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
 		op = rest[:2]
@@ -430,6 +437,17 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 		op = "," // setenv("DB_PASSWORD", "..."), Map.of("password", "...")
 	case rest[0] == '>' && ns > 0 && line[ns-1] == '<':
 		op, xml = ">", true
+	case rest[0] == '(' && authCall(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
+		// HTTPBasicAuth('svc', '...'), SetBasicAuth("user", "..."): the
+		// password is the second literal.
+		k := j + 1
+		if a2, ok := readValue(line, k, false, 0, "", a); ok && a2.quoted {
+			k = a2.valTo + 1
+			if strings.HasPrefix(line[k:], ", ") && k+2 < len(line) && strings.IndexByte("\"'`", line[k+2]) >= 0 {
+				return readValue(line, k+2, false, 0, "", a)
+			}
+		}
+		return a, false
 	case rest[0] == '(' && setter(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
 		op = "(" // setPassword("..."), WithToken("..."): a literal argument only
 	case quotedName && strings.HasPrefix(rest, "value="):
@@ -438,6 +456,8 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 		op = " " // Gradle: storePassword "..."
 	case flag && spaced:
 		op = " " // --password value
+	case spaced && (strings.HasPrefix(line[body:], "machine ") || strings.HasPrefix(line[body:], "default ")):
+		op = " " // .netrc: machine host login user password value
 	default:
 		// var password string = "...", const token Token = "..."
 		if !declared(line, ns) {
@@ -543,6 +563,10 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 				i++
 				continue
 			}
+			if q == "'" && strings.HasPrefix(line[i:], "''") && i+2 < len(line) && line[i+2] != ',' && line[i+2] != ')' {
+				i++ // YAML and SQL write a quote in a single-quoted string as ''
+				continue
+			}
 			if strings.HasPrefix(line[i:], q) {
 				end = i
 				break
@@ -580,6 +604,9 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 	}
 	if i > from && line[i-1] == '\r' {
 		i--
+	}
+	if xml && !strings.HasPrefix(line[i:], "</") {
+		return a, false // <token> in prose, not an element with its closing tag
 	}
 	if a.style == styleLiteral && !xml && i > from && (line[i-1] == ',' || line[i-1] == ';') && strings.TrimSpace(line[i:]) == "" {
 		// "password: userPassword," ends a JS object property, not a YAML

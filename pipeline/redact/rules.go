@@ -108,7 +108,7 @@ var tokenRules = []tokenRule{
 	{KindDiscord, nil, regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})` + tail), 1, discordToken},
 	{KindTelegram, nil, regexp.MustCompile(`(?:^|[^0-9A-Za-z_:\-]|bot)(\d{5,16}:[A-Za-z0-9_\-]{35})` + tail), 1, telegramToken},
 	{KindShopify, []string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), 0, bodyRandom(6, 3)},
-	{KindWireGuard, []string{"PrivateKey"}, regexp.MustCompile(`PrivateKey\s*=\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`), 1, bodyRandom(0, 3.5)},
+	{KindWireGuard, []string{"PrivateKey", "PresharedKey"}, regexp.MustCompile(`(?:PrivateKey|PresharedKey)\s*=\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`), 1, bodyRandom(0, 3.5)},
 	{KindVault, []string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_\-]{24,}`), 0, bodyRandom(4, 3.5)},
 	{KindAge, []string{"AGE-SECRET-KEY-1"}, regexp.MustCompile(`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`), 0, nil},
 	{KindGrafana, []string{"glsa_", "glc_"}, regexp.MustCompile(`\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`), 0, bodyRandom(4, 3.5)},
@@ -117,6 +117,10 @@ var tokenRules = []tokenRule{
 	// last '@' before the host ends it); ':' separates it from the user.
 	{KindURLPassword, []string{"://"}, regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#@'"\x60<>\[\]]*:([^\s/?#'"\x60<>]+)@[^\s@/'"]`), 1, urlPassword},
 	{KindBasicAuth, []string{"Basic", "basic", "BASIC"}, regexp.MustCompile(`\b(?:Basic|basic|BASIC)\s+([A-Za-z0-9+/]{6,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), 1, basicCredential},
+	// Passwords on command lines: mysql -pPASSWORD (attached: "-p db"
+	// prompts), sshpass -p PASSWORD.
+	{KindAssignment, []string{"mysql", "mariadb"}, regexp.MustCompile(`\b(?:mysql|mariadb)[\w-]*\s.*?\s-p(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword},
+	{KindAssignment, []string{"sshpass"}, regexp.MustCompile(`\bsshpass\s+-p\s*(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword},
 	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$]+:([^\s"'@]+)`), 1, plainPassword},
 	{KindBearer, []string{"Bearer", "bearer", "BEARER"}, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken},
 }

@@ -103,19 +103,19 @@ func containsFold(s, word string) bool {
 }
 
 // hasFormatVerb reports a printf verb such as %s, %v or %-10d standing
-// as a word of its own (start or punctuation before it, end or punctuation
-// after it), as in "%s" or "user:%s@": inside a random password "r?%sPX"
-// the same bytes are chance.
+// as a word of its own (at the start or after a separator, before the end
+// or punctuation), as in "%s" or "user:%s@": inside a random password
+// "r?%sPX" the same bytes are chance.
 func hasFormatVerb(s string) bool {
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '%' || i > 0 && isIdentByte(s[i-1]) {
+		if s[i] != '%' || i > 0 && strings.IndexByte(" :/=@([,\"'", s[i-1]) < 0 {
 			continue
 		}
 		j := i + 1
 		for j < len(s) && strings.IndexByte("-+# 0123456789.", s[j]) >= 0 {
 			j++
 		}
-		if j < len(s) && strings.IndexByte("sdvqxXfgtTp", s[j]) >= 0 && (j+1 == len(s) || !isIdentByte(s[j+1])) {
+		if j < len(s) && strings.IndexByte("sdvqxf", s[j]) >= 0 && (j+1 == len(s) || !isIdentByte(s[j+1])) {
 			return true
 		}
 	}
@@ -494,22 +494,21 @@ func dottedPath(v string) bool {
 	return parts >= 2
 }
 
-// isVersion reports a version or range ("^9.0.0", "v1.2", ">=2.1").
+// isVersion reports a version or range ("^9.0.0", "v1.2", ">=2.1",
+// "1.4.2-rc1").
 func isVersion(v string) bool {
 	v = strings.TrimLeft(v, "~^=<>v")
-	dots := 0
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case isDigit(c):
-		case c == '.':
+	i, dots := 0, 0
+	for i < len(v) && (isDigit(v[i]) || v[i] == '.' && i > 0 && isDigit(v[i-1])) {
+		if v[i] == '.' {
 			dots++
-		case i > 0 && dots > 0:
-			return true // a suffix such as -rc1
-		default:
-			return false
 		}
+		i++
 	}
-	return dots > 0 && len(v) > 0 && isDigit(v[0])
+	if i == 0 || dots == 0 || !isDigit(v[i-1]) {
+		return false
+	}
+	return i == len(v) || v[i] == '-' || v[i] == '+'
 }
 
 // isPathOrURL reports a file path or a URL: the place of a secret, not the
