@@ -297,7 +297,7 @@ func (sc *scanner) assignments(line string, reps []replacement) []replacement {
 	body := bodyStart(line)
 	var buf [maxName]byte
 	var wsBuf [16]string
-	for pos := 0; pos < len(line); {
+	for pos := 0; pos < len(line) && len(reps) < maxReplacements; {
 		k := nextNameKeyword(line, pos)
 		if k < 0 {
 			break
@@ -322,8 +322,8 @@ func (sc *scanner) assignments(line string, reps []replacement) []replacement {
 			continue
 		}
 		name := line[ns:ne]
-		if strings.HasSuffix(strings.TrimRight(line[:ns], " "), "type") {
-			continue // type PrivateKey = ed25519.PrivateKey
+		if strings.HasSuffix(strings.TrimRight(line[:ns], " "), "type") || strings.HasSuffix(line[:ns], Marker) {
+			continue // type PrivateKey = ed25519.PrivateKey; a kind in a marker
 		}
 		ws := words(name, buf[:0], wsBuf[:0])
 		strength, authz := nameStrength(ws)

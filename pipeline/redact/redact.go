@@ -36,6 +36,11 @@ const Marker = "[REDACTED:"
 // one marker, nothing after it.
 const MaxLineGrowth = 256
 
+// maxReplacements bounds the secrets redacted one by one on a line (and
+// so the cost of checking overlaps); a line with more is cut after its
+// first secret.
+const maxReplacements = 64
+
 // maxLine is the longest line on which every rule runs. Longer lines (a
 // minified bundle, a data blob) get the token rules only: each is a
 // pre-filtered linear scan, while the name/value parser is what would cost

@@ -95,7 +95,7 @@ var tokenRules = []tokenRule{
 	{KindOpenAI, []string{"sk-"}, regexp.MustCompile(`\b(sk-(?:[a-z]{2,8}-)?[A-Za-z0-9_\-]{20,})` + tail), 1, openAIKey},
 	{KindJWT, []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}`), 0, nil},
 	{KindNPMToken, []string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, bodyRandom(4, 3)},
-	{KindPyPIToken, []string{"pypi-AgE"}, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_\-]{50,}`), 0, nil},
+	{KindPyPIToken, []string{"pypi-AgE"}, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_\-]{50,}`), 0, bodyRandom(8, 3)},
 	{KindSendGridKey, []string{"SG."}, regexp.MustCompile(`\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})` + tail), 1, bodyRandom(3, 3.5)},
 	{KindAzureStorageKey, []string{"AccountKey=", "SharedAccessKey=", "sig="},
 		regexp.MustCompile(`(?:AccountKey=([A-Za-z0-9+/]{86}==)|SharedAccessKey=([A-Za-z0-9+/]{43}=)|[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=)*))`), -1, notAzurite},
@@ -263,8 +263,11 @@ func (sc *scanner) redactLine(line string, m lineMatch, add func(string, int)) (
 			}
 			reps = append(reps, replacement{from, to, r.kind})
 		}
+		if len(reps) >= maxReplacements {
+			break
+		}
 	}
-	if m.generic && len(line) <= maxLine {
+	if m.generic && len(line) <= maxLine && len(reps) < maxReplacements {
 		reps = sc.assignments(line, reps)
 	}
 	sc.reps = reps
@@ -273,6 +276,17 @@ func (sc *scanner) redactLine(line string, m lineMatch, add func(string, int)) (
 	}
 	for _, r := range reps {
 		add(r.kind, 1)
+	}
+	if len(reps) >= maxReplacements {
+		// A line this full of secrets is cut after its first one, which
+		// hides any the rules had no turn to find.
+		first := reps[0]
+		for _, r := range reps {
+			if r.from < first.from {
+				first = r
+			}
+		}
+		return line[:first.from] + Marker + first.kind + "]", true
 	}
 	return apply(line, reps), true
 }
