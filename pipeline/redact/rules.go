@@ -67,6 +67,9 @@ type tokenRule struct {
 	re       *regexp.Regexp
 	group    int
 	valid    func(secret string) bool
+	// pre, when set, is a cheap necessary condition checked on the line
+	// before the expression runs (for rules without a keyword).
+	pre func(line string) bool
 }
 
 // tail is the usual end of a token: a character that cannot continue it,
@@ -77,52 +80,52 @@ const tail = `(?:[^A-Za-z0-9_\-]|$)`
 // secret name is labelled with its own kind. Order matters where formats
 // nest: Anthropic's sk-ant- before OpenAI's sk-.
 var tokenRules = []tokenRule{
-	{KindAWSKey, []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, regexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`), 1, notExample},
+	{KindAWSKey, []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, regexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`), 1, notExample, nil},
 	{KindAWSSecret, []string{"aws", "AWS", "Aws", "SecretAccessKey", "secretAccessKey", "secret_access_key", "SECRET_ACCESS_KEY"},
 		regexp.MustCompile(`(?i)(?:aws[\w.\-]{0,20}?(?:secret|sk)|secret[_.\-]?access[_.\-]?key)[\w.\-]{0,20}["'\x60]?\s*(?::=|=>|[:=,]|\s)\s*["'\x60]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), 1,
-		func(s string) bool { return notExample(s) && randomEnough(s, 3.5) }},
-	{KindGitHubToken, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0, bodyRandom(4, 3)},
+		func(s string) bool { return notExample(s) && randomEnough(s, 3.5) }, nil},
+	{KindGitHubToken, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0, bodyRandom(4, 3), nil},
 	{KindGitLabToken, []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "glft-", "glsoat-", "glagent-", "gloas-"},
-		regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glcbt|glimt|glft|glsoat|glagent|gloas)-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,})?`), 0, bodyRandom(6, 3)},
+		regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glcbt|glimt|glft|glsoat|glagent|gloas)-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,})?`), 0, bodyRandom(6, 3), nil},
 	{KindSlackToken, []string{"xox", "xapp-", "hooks.slack.com"},
-		regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]{16,}|https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}`), 0, bodyRandom(5, 3)},
-	{KindAtlassian, []string{"ATATT3", "ATBB", "ATCTT3"}, regexp.MustCompile(`\b(?:ATATT3[A-Za-z0-9_\-=]{50,}|ATCTT3[A-Za-z0-9_\-=]{50,}|ATBB[A-Za-z0-9]{28,})`), 0, bodyRandom(4, 3)},
-	{KindGoogleAPIKey, []string{"AIza"}, regexp.MustCompile(`\b(AIza[0-9A-Za-z_\-]{35})` + tail), 1, bodyRandom(4, 3)},
-	{KindGoogleClientSecret, []string{"GOCSPX-"}, regexp.MustCompile(`\b(GOCSPX-[A-Za-z0-9_\-]{28})` + tail), 1, bodyRandom(7, 3)},
+		regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9\-]{10,}|\bxapp-\d-[A-Z0-9]+-\d+-[A-Za-z0-9]{16,}|https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}`), 0, bodyRandom(5, 3), nil},
+	{KindAtlassian, []string{"ATATT3", "ATBB", "ATCTT3"}, regexp.MustCompile(`\b(?:ATATT3[A-Za-z0-9_\-=]{50,}|ATCTT3[A-Za-z0-9_\-=]{50,}|ATBB[A-Za-z0-9]{28,})`), 0, bodyRandom(4, 3), nil},
+	{KindGoogleAPIKey, []string{"AIza"}, regexp.MustCompile(`\b(AIza[0-9A-Za-z_\-]{35})` + tail), 1, bodyRandom(4, 3), nil},
+	{KindGoogleClientSecret, []string{"GOCSPX-"}, regexp.MustCompile(`\b(GOCSPX-[A-Za-z0-9_\-]{28})` + tail), 1, bodyRandom(7, 3), nil},
 	{KindStripeKey, []string{"sk_live_", "sk_test_", "rk_live_", "rk_test_", "whsec_"},
-		regexp.MustCompile(`\b(?:[sr]k_(?:live|test)_[0-9A-Za-z]{10,247}|whsec_[A-Za-z0-9+/=]{24,})\b`), 0, afterUnderscore},
-	{KindAnthropic, []string{"sk-ant-"}, regexp.MustCompile(`\b(sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_\-]{32,})` + tail), 1, bodyRandom(14, 3.5)},
-	{KindOpenAI, []string{"sk-"}, regexp.MustCompile(`\b(sk-(?:[a-z]{2,8}-)?[A-Za-z0-9_\-]{20,})` + tail), 1, openAIKey},
-	{KindJWT, []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}`), 0, nil},
-	{KindNPMToken, []string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, bodyRandom(4, 3)},
-	{KindPyPIToken, []string{"pypi-AgE"}, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_\-]{50,}`), 0, bodyRandom(8, 3)},
-	{KindSendGridKey, []string{"SG."}, regexp.MustCompile(`\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})` + tail), 1, bodyRandom(3, 3.5)},
+		regexp.MustCompile(`\b(?:[sr]k_(?:live|test)_[0-9A-Za-z]{10,247}|whsec_[A-Za-z0-9+/=]{24,})\b`), 0, afterUnderscore, nil},
+	{KindAnthropic, []string{"sk-ant-"}, regexp.MustCompile(`\b(sk-ant-[a-z]{3,8}\d{2}-[A-Za-z0-9_\-]{32,})` + tail), 1, bodyRandom(14, 3.5), nil},
+	{KindOpenAI, []string{"sk-"}, regexp.MustCompile(`\b(sk-(?:[a-z]{2,8}-)?[A-Za-z0-9_\-]{20,})` + tail), 1, openAIKey, nil},
+	{KindJWT, []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}`), 0, nil, nil},
+	{KindNPMToken, []string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0, bodyRandom(4, 3), nil},
+	{KindPyPIToken, []string{"pypi-AgE"}, regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_\-]{50,}`), 0, bodyRandom(8, 3), nil},
+	{KindSendGridKey, []string{"SG."}, regexp.MustCompile(`\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})` + tail), 1, bodyRandom(3, 3.5), nil},
 	{KindAzureStorageKey, []string{"AccountKey=", "SharedAccessKey=", "sig="},
-		regexp.MustCompile(`(?:AccountKey=([A-Za-z0-9+/]{86}==)|SharedAccessKey=([A-Za-z0-9+/]{43}=)|[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=)*))`), -1, notAzurite},
-	{KindAzureClientSecret, []string{"Q~"}, regexp.MustCompile(`(?:^|[^A-Za-z0-9_~.\-])([A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})(?:[^A-Za-z0-9_~.\-]|$)`), 1, bodyRandom(0, 3.5)},
-	{KindTwilioKey, []string{"SK"}, regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`), 0, bodyRandom(2, 3)},
-	{KindHuggingFace, []string{"hf_", "api_org_"}, regexp.MustCompile(`\b(?:hf_|api_org_)[A-Za-z0-9]{30,40}\b`), 0, hfToken},
-	{KindDigitalOcean, []string{"dop_v1_", "doo_v1_", "dor_v1_"}, regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), 0, bodyRandom(7, 3)},
-	{KindDatabricks, []string{"dapi"}, regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`), 0, bodyRandom(4, 3)},
-	{KindDiscord, []string{"discord"}, regexp.MustCompile(`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,68}`), 0, nil},
-	{KindDiscord, nil, regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})` + tail), 1, discordToken},
-	{KindTelegram, nil, regexp.MustCompile(`(?:^|[^0-9A-Za-z_:\-]|bot)(\d{5,16}:[A-Za-z0-9_\-]{35})` + tail), 1, telegramToken},
-	{KindShopify, []string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), 0, bodyRandom(6, 3)},
-	{KindWireGuard, []string{"PrivateKey", "PresharedKey"}, regexp.MustCompile(`(?:PrivateKey|PresharedKey)\s*=\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`), 1, bodyRandom(0, 3.5)},
-	{KindVault, []string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_\-]{24,}`), 0, bodyRandom(4, 3.5)},
-	{KindAge, []string{"AGE-SECRET-KEY-1"}, regexp.MustCompile(`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`), 0, nil},
-	{KindGrafana, []string{"glsa_", "glc_"}, regexp.MustCompile(`\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`), 0, bodyRandom(4, 3.5)},
-	{KindPostman, []string{"PMAK-"}, regexp.MustCompile(`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`), 0, bodyRandom(5, 3)},
+		regexp.MustCompile(`(?:AccountKey=([A-Za-z0-9+/]{86}==)|SharedAccessKey=([A-Za-z0-9+/]{43}=)|[?&]sig=([A-Za-z0-9%+/]{30,}(?:%3D|=)*))`), -1, notAzurite, nil},
+	{KindAzureClientSecret, []string{"Q~"}, regexp.MustCompile(`(?:^|[^A-Za-z0-9_~.\-])([A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34})(?:[^A-Za-z0-9_~.\-]|$)`), 1, bodyRandom(0, 3.5), nil},
+	{KindTwilioKey, []string{"SK"}, regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`), 0, bodyRandom(2, 3), nil},
+	{KindHuggingFace, []string{"hf_", "api_org_"}, regexp.MustCompile(`\b(?:hf_|api_org_)[A-Za-z0-9]{30,40}\b`), 0, hfToken, nil},
+	{KindDigitalOcean, []string{"dop_v1_", "doo_v1_", "dor_v1_"}, regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), 0, bodyRandom(7, 3), nil},
+	{KindDatabricks, []string{"dapi"}, regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`), 0, bodyRandom(4, 3), nil},
+	{KindDiscord, []string{"discord"}, regexp.MustCompile(`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,68}`), 0, nil, nil},
+	{KindDiscord, nil, regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})` + tail), 1, discordToken, hasDotSixDot},
+	{KindTelegram, nil, regexp.MustCompile(`(?:^|[^0-9A-Za-z_:\-]|bot)(\d{5,16}:[A-Za-z0-9_\-]{35})` + tail), 1, telegramToken, hasDigitColonRun},
+	{KindShopify, []string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), 0, bodyRandom(6, 3), nil},
+	{KindWireGuard, []string{"PrivateKey", "PresharedKey"}, regexp.MustCompile(`(?:PrivateKey|PresharedKey)\s*=\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`), 1, bodyRandom(0, 3.5), nil},
+	{KindVault, []string{"hvs.", "hvb.", "hvr."}, regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_\-]{24,}`), 0, bodyRandom(4, 3.5), nil},
+	{KindAge, []string{"AGE-SECRET-KEY-1"}, regexp.MustCompile(`\bAGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}\b`), 0, nil, nil},
+	{KindGrafana, []string{"glsa_", "glc_"}, regexp.MustCompile(`\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})`), 0, bodyRandom(4, 3.5), nil},
+	{KindPostman, []string{"PMAK-"}, regexp.MustCompile(`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`), 0, bodyRandom(5, 3), nil},
 	// Credentials in URLs and headers. The URL password may hold '@' (the
 	// last '@' before the host ends it); ':' separates it from the user.
-	{KindURLPassword, []string{"://"}, regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#@'"\x60<>\[\]]*:([^\s/?#'"\x60<>]+)@[^\s@/'"]`), 1, urlPassword},
-	{KindBasicAuth, []string{"Basic", "basic", "BASIC"}, regexp.MustCompile(`\b(?:Basic|basic|BASIC)\s+([A-Za-z0-9+/]{6,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), 1, basicCredential},
+	{KindURLPassword, []string{"://"}, regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#@'"\x60<>\[\]]*:([^\s/?#'"\x60<>]+)@[^\s@/'"]`), 1, urlPassword, nil},
+	{KindBasicAuth, []string{"Basic", "basic", "BASIC"}, regexp.MustCompile(`\b(?:Basic|basic|BASIC)\s+([A-Za-z0-9+/]{6,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), 1, basicCredential, nil},
 	// Passwords on command lines: mysql -pPASSWORD (attached: "-p db"
 	// prompts), sshpass -p PASSWORD.
-	{KindAssignment, []string{"mysql", "mariadb"}, regexp.MustCompile(`\b(?:mysql|mariadb)[\w-]*\s.*?\s-p(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword},
-	{KindAssignment, []string{"sshpass"}, regexp.MustCompile(`\bsshpass\s+-p\s*(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword},
-	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$]+:([^\s"'@]+)`), 1, plainPassword},
-	{KindBearer, []string{"Bearer", "bearer", "BEARER"}, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken},
+	{KindAssignment, []string{"mysql", "mariadb"}, regexp.MustCompile(`\b(?:mysql|mariadb)[\w-]*\s.*?\s-p(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
+	{KindAssignment, []string{"sshpass"}, regexp.MustCompile(`\bsshpass\s+-p\s*(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
+	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$]+:([^\s"'@]+)`), 1, plainPassword, nil},
+	{KindBearer, []string{"Bearer", "bearer", "BEARER"}, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken, nil},
 }
 
 // notExample drops AWS's documented example keys, which end in EXAMPLE or
@@ -243,7 +246,7 @@ func (sc *scanner) redactLine(line string, m lineMatch, add func(string, int)) (
 	reps := sc.reps[:0]
 	for i := range tokenRules {
 		r := &tokenRules[i]
-		if r.keywords == nil && !m.longRun || r.keywords != nil && m.tokens&(1<<uint(i)) == 0 {
+		if r.keywords == nil && !m.longRun || r.keywords != nil && m.tokens&(1<<uint(i)) == 0 || r.pre != nil && !r.pre(line) {
 			continue
 		}
 		for _, loc := range r.re.FindAllStringSubmatchIndex(line, -1) {
@@ -289,4 +292,42 @@ func (sc *scanner) redactLine(line string, m lineMatch, add func(string, int)) (
 		return line[:first.from] + Marker + first.kind + "]", true
 	}
 	return apply(line, reps), true
+}
+
+// hasDotSixDot reports two dots six bytes apart, as in a Discord bot
+// token's middle part.
+func hasDotSixDot(line string) bool {
+	for i := 0; i+7 < len(line); i++ {
+		j := strings.IndexByte(line[i:], '.')
+		if j < 0 || i+j+7 >= len(line) {
+			return false
+		}
+		if i += j; line[i+7] == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// hasDigitColonRun reports a digit, ':' and a run of 35 base64url bytes,
+// as in a Telegram bot token.
+func hasDigitColonRun(line string) bool {
+	for i := 1; i+35 < len(line); i++ {
+		j := strings.IndexByte(line[i:], ':')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+35 >= len(line) || !isDigit(line[i-1]) {
+			continue
+		}
+		run := 0
+		for run < 35 && runByte[line[i+1+run]] {
+			run++
+		}
+		if run == 35 {
+			return true
+		}
+	}
+	return false
 }

@@ -41,7 +41,9 @@ var (
 	bigramSet [1 << 13]byte
 	foldTable [256]byte
 	runByte   [256]bool
-	runMask   [256]int // -1 for run bytes, 0 for others: branch-free run counting
+	// scanTable is foldTable[c] in its low byte and, in its sign bit,
+	// whether c is a run byte: one load per byte in the scan loop.
+	scanTable [256]int32
 )
 
 func init() {
@@ -51,8 +53,9 @@ func init() {
 			foldTable[c] = byte(c + 'a' - 'A')
 		}
 		runByte[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+		scanTable[c] = int32(foldTable[c])
 		if runByte[c] {
-			runMask[c] = -1
+			scanTable[c] |= -1 << 31
 		}
 	}
 	index := map[string]int{} // keyword text+fold -> index in keywords
@@ -142,11 +145,12 @@ func (sc *scanner) lines(s string, fn func(from, to int, m lineMatch)) {
 			start, run, prev = i+1, 0, '\n'
 			continue
 		}
-		run = (run + 1) & runMask[c]
+		e := scanTable[c]
+		run = (run + 1) & int(e>>31) // e>>31 is -1 for run bytes, 0 for others
 		if run >= longRunMin && !m.longRun {
 			m.longRun, hit = true, true
 		}
-		f := uint16(foldTable[c])
+		f := uint16(e & 0xff)
 		key := prev<<8 | f
 		prev = f
 		if bigramSet[key>>3]&(1<<(key&7)) == 0 {
