@@ -43,7 +43,7 @@ const (
 
 // secretWords: a name word that makes the name strong by itself.
 var secretWords = map[string]bool{
-	"password": true, "passwd": true, "passphrase": true, "pwd": true, "pass": true, "passwort": true,
+	"password": true, "passwd": true, "passphrase": true, "pwd": true, "passwort": true,
 	"secret": true, "token": true, "apikey": true, "apitoken": true, "accesstoken": true,
 	"authtoken": true, "secretkey": true, "privatekey": true, "accesskey": true, "masterkey": true,
 	"signingkey": true, "encryptionkey": true, "clientsecret": true, "refreshtoken": true,
@@ -69,10 +69,10 @@ var keyOwners = map[string]bool{
 }
 
 // mediumWords: names that hold secrets among other things (CORS
-// "credentials: include", "auth: true").
+// "credentials: include", "auth: true", a review "pass").
 var mediumWords = map[string]bool{
 	"credentials": true, "credential": true, "creds": true, "cred": true, "auth": true,
-	"basicauth": true, "npmauth": true, "httpauth": true, "pw": true,
+	"basicauth": true, "npmauth": true, "httpauth": true, "pw": true, "pass": true,
 }
 
 // tokenNotSecret: the word before "token" that makes it a pagination,
@@ -246,13 +246,14 @@ func authCall(ws []string) bool {
 	return last == "auth" || last == "credentials" || last == "creds" || strings.HasSuffix(last, "auth")
 }
 
-// openBefore reports an opening bracket before line[at] (spaces
-// skipped): the quoted name is a call's or a literal's first element.
+// openBefore reports an opening parenthesis before line[at] (spaces
+// skipped): the quoted name is a call's first argument. (In a list,
+// {"reviewPass", "additionalContext"}, the next string is no value.)
 func openBefore(line string, at int) bool {
 	for at > 0 && line[at-1] == ' ' {
 		at--
 	}
-	return at > 0 && strings.IndexByte("([{", line[at-1]) >= 0
+	return at > 0 && line[at-1] == '('
 }
 
 // declared reports a declaration keyword before the name at ns ("var ",
@@ -454,7 +455,7 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 		op = "value=" // <add key="Password" value="..."/>
 	case (rest[0] == '"' || rest[0] == '\'') && spaced && !quotedName && strength == strong && len(ws) >= 2 && nameAtStart:
 		op = " " // Gradle: storePassword "..."
-	case flag && spaced:
+	case flag && spaced && ns >= 2 && line[ns-2:ns] == "--":
 		op = " " // --password value
 	case spaced && (strings.HasPrefix(line[body:], "machine ") || strings.HasPrefix(line[body:], "default ")):
 		op = " " // .netrc: machine host login user password value
@@ -650,10 +651,16 @@ func acceptValue(v string, quoted bool, strength, style int, ws []string) bool {
 		return false
 	}
 	if strength == medium && strings.IndexByte(v, ' ') >= 0 {
-		return false // credentials, auth: a secret there is one token
+		// credentials, auth, pass: a value with spaces is a secret only
+		// when every part of it is.
+		for _, f := range strings.Fields(v) {
+			if !looksRandom(f) || codeLike(f) {
+				return false
+			}
+		}
 	}
 	if quoted {
-		if isProse(v) || isEnvName(v) {
+		if isProse(v) || isEnvName(v) || isConcatenation(v) {
 			return false
 		}
 		if strength == medium {
@@ -696,4 +703,11 @@ func sameAsName(v string, ws []string) bool {
 		return true
 	}
 	return len(ws) > 0 && n == ws[len(ws)-1]
+}
+
+// isConcatenation reports the inside of `" + x + "`: the text between two
+// string literals that a concatenation joins, read as if it were one.
+func isConcatenation(v string) bool {
+	t := strings.TrimSpace(v)
+	return t != v && (strings.HasPrefix(t, "+") || strings.HasSuffix(t, "+") || strings.HasPrefix(t, ".") || strings.HasSuffix(t, "."))
 }

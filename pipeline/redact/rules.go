@@ -124,7 +124,7 @@ var tokenRules = []tokenRule{
 	// prompts), sshpass -p PASSWORD.
 	{KindAssignment, []string{"mysql", "mariadb"}, regexp.MustCompile(`\b(?:mysql|mariadb)[\w-]*\s.*?\s-p(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
 	{KindAssignment, []string{"sshpass"}, regexp.MustCompile(`\bsshpass\s+-p\s*(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
-	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$]+:([^\s"'@]+)`), 1, plainPassword, nil},
+	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$()]+:([^\s"'@()]+)`), 1, plainPassword, nil},
 	{KindBearer, []string{"Bearer", "bearer", "BEARER"}, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken, nil},
 }
 
@@ -226,7 +226,7 @@ func basicCredential(s string) bool {
 
 // plainPassword: a password given on a command line (curl -u user:pw).
 func plainPassword(s string) bool {
-	return len(s) >= 4 && !isPlaceholder(s)
+	return len(s) >= 6 && !isPlaceholder(s)
 }
 
 // bearerToken: a Bearer credential that is not a placeholder or template.

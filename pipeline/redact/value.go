@@ -334,6 +334,9 @@ func identifierShaped(s string) bool {
 			if len(seg) >= 4 && strings.IndexAny(strings.ToLower(seg), "aeiouy") < 0 {
 				return false
 			}
+			if len(seg) > 6 && seg[1] >= 'A' && seg[1] <= 'Z' && !isUpperName(s) {
+				return false // a long capital run inside mixed case: random, not an acronym
+			}
 			letters += len(seg)
 			segs++
 			i = j
