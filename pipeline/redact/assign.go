@@ -420,10 +420,10 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 	op := ""
 	rest := line[j:]
 	switch {
-	case strings.HasPrefix(rest, "==") && (spaced || !isUpperName(line[ns:ne])) && !flag,
+	case strings.HasPrefix(rest, "==") && (spaced || !isUpperName(line[ns:ne])) && !flag && !nameAtStart,
 		strings.HasPrefix(rest, "=~ "):
 		return a, false // a comparison or match; PGPASSWORD==x and --pw==x are values starting with '='
-	case rest[0] == '=' && (!spaced && isUpperName(line[ns:ne]) || flag):
+	case rest[0] == '=' && (!spaced && (isUpperName(line[ns:ne]) || nameAtStart) || flag):
 		op = "="
 	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
 		op = rest[:2]
@@ -453,6 +453,8 @@ func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws [
 		op = "(" // setPassword("..."), WithToken("..."): a literal argument only
 	case quotedName && strings.HasPrefix(rest, "value="):
 		op = "value=" // <add key="Password" value="..."/>
+	case quotedName && (strings.HasPrefix(rest, `, "value":`) || strings.HasPrefix(rest, `,"value":`)):
+		op = rest[:strings.IndexByte(rest, ':')+1] // {"name": "DB_PASSWORD", "value": "..."}
 	case (rest[0] == '"' || rest[0] == '\'') && spaced && !quotedName && strength == strong && len(ws) >= 2 && nameAtStart:
 		op = " " // Gradle: storePassword "..."
 	case flag && spaced && ns >= 2 && line[ns-2:ns] == "--":
@@ -670,14 +672,19 @@ func acceptValue(v string, quoted bool, strength, style int, ws []string) bool {
 		// class needs length and entropy (not "abracadabra", "no-check").
 		return titleClasses(v) >= 2 || len(v) >= 16 && entropy(v) >= 3.8
 	}
-	if looksLikeCode(v) {
-		return false
-	}
 	if style == styleLiteral && strength == strong {
+		// YAML, .env, query strings: a bare word is the value; only what
+		// no literal is counts as code.
+		if literalCode(v) {
+			return false
+		}
 		if isEnvName(v) {
 			return false // TOKEN=GITHUB_TOKEN names another variable
 		}
 		return titleClasses(v) >= 2 || len(v) >= 16 && entropy(v) >= 3.8
+	}
+	if looksLikeCode(v) {
+		return false
 	}
 	// In code a bare value is an expression unless it holds what no
 	// expression does (Marble189*, b0D?~xBJ): words joined by
@@ -710,4 +717,88 @@ func sameAsName(v string, ws []string) bool {
 func isConcatenation(v string) bool {
 	t := strings.TrimSpace(v)
 	return t != v && (strings.HasPrefix(t, "+") || strings.HasSuffix(t, "+") || strings.HasPrefix(t, ".") || strings.HasSuffix(t, "."))
+}
+
+// valueBelow handles a secret name and its value on separate lines:
+//
+//	- name: DB_PASSWORD          variable "db_password" {
+//	  value: s3cr3t                default = "s3cr3t"
+//
+// When line (ending at to in s) declares a secret name this way, it looks
+// at the next three lines for the value line and returns its bounds in s
+// and the line with the value redacted (vt == vf when there is none).
+func valueBelow(s string, to int, line string) (vf, vt int, out, kind string) {
+	ws, strength := nameLine(line)
+	if strength == notSecret {
+		return 0, 0, "", ""
+	}
+	at := to
+	for n := 0; n < 3 && at < len(s); n++ {
+		from := at + 1
+		end := strings.IndexByte(s[from:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += from
+		}
+		at = end
+		next := s[from:end]
+		if len(next) > maxLine {
+			break
+		}
+		body := bodyStart(next)
+		rest := next[body:]
+		j := -1
+		switch {
+		case strings.HasPrefix(rest, "value:"):
+			j = body + len("value:")
+		case strings.HasPrefix(rest, "default"):
+			k := body + len("default")
+			for k < len(next) && next[k] == ' ' {
+				k++
+			}
+			if k < len(next) && next[k] == '=' {
+				j = k + 1
+			}
+		}
+		if j < 0 {
+			if strings.HasPrefix(rest, "name:") || strings.HasPrefix(rest, "variable ") {
+				break // the next declaration
+			}
+			continue
+		}
+		for j < len(next) && next[j] == ' ' {
+			j++
+		}
+		a, ok := readValue(next, j, false, 0, "", assignment{style: styleLiteral})
+		if !ok || !acceptValue(next[a.valFrom:a.valTo], a.quoted, strength, styleLiteral, ws) {
+			break
+		}
+		return from, end, next[:a.valFrom] + Marker + KindAssignment + "]" + next[a.valTo:], KindAssignment
+	}
+	return 0, 0, "", ""
+}
+
+// nameLine reports a line that only declares a name, "- name: X",
+// "key: X" or HCL's `variable "x" {`, with the strength of X.
+func nameLine(line string) ([]string, int) {
+	rest := strings.TrimSpace(line[bodyStart(line):])
+	var name string
+	switch {
+	case strings.HasPrefix(rest, "name:"), strings.HasPrefix(rest, "key:"):
+		name = strings.TrimSpace(rest[strings.IndexByte(rest, ':')+1:])
+		name = strings.Trim(name, `"'`)
+	case strings.HasPrefix(rest, "variable ") && strings.HasSuffix(rest, "{"):
+		name = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(rest, "variable "), "{"))
+		name = strings.Trim(name, `"`)
+	default:
+		return nil, notSecret
+	}
+	if name == "" || len(name) > maxName || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isNameByte(byte(r)) }) >= 0 {
+		return nil, notSecret
+	}
+	var buf [maxName]byte
+	ws := words(name, buf[:0], nil)
+	strength, _ := nameStrength(ws)
+	return ws, strength
 }

@@ -69,12 +69,7 @@ func Secrets(s string, counts map[string]int) string {
 	var sc scanner
 	var b *strings.Builder
 	done := 0 // s[:done] is in b (when b != nil)
-	sc.lines(s, func(from, to int, m lineMatch) {
-		line := s[from:to]
-		out, changed := sc.redactLine(line, m, add)
-		if !changed {
-			return
-		}
+	write := func(from, to int, out string) {
 		if b == nil {
 			b = &strings.Builder{}
 			b.Grow(len(s) + len(s)/8)
@@ -82,7 +77,38 @@ func Secrets(s string, counts map[string]int) string {
 		b.WriteString(s[done:from])
 		b.WriteString(out)
 		done = to
+	}
+	// A value line found below its name line waits until the scan has
+	// written everything before it.
+	var pending struct {
+		from, to int
+		out      string
+	}
+	flush := func(before int) bool {
+		if pending.to > pending.from && pending.from <= before {
+			write(pending.from, pending.to, pending.out)
+			at := pending.from
+			pending.from, pending.to = 0, 0
+			return at == before
+		}
+		return false
+	}
+	sc.lines(s, func(from, to int, m lineMatch) {
+		if flush(from) {
+			return // this line was the pending value line
+		}
+		line := s[from:to]
+		if out, changed := sc.redactLine(line, m, add); changed {
+			write(from, to, out)
+		}
+		if m.generic && pending.to == pending.from {
+			if vf, vt, out, kind := valueBelow(s, to, line); vt > vf {
+				add(kind, 1)
+				pending.from, pending.to, pending.out = vf, vt, out
+			}
+		}
 	})
+	flush(len(s))
 	if b == nil {
 		return s
 	}

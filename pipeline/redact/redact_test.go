@@ -287,3 +287,20 @@ func ExampleSecrets() {
 	// +password := os.Getenv("DB_PASSWORD")
 	// map[password_assignment:1 url_password:1]
 }
+
+// TestValueBelowName checks a secret name and its value on separate lines
+// (Kubernetes env lists, HCL variables): the value goes, the lines between
+// are still scanned, and the line count stays.
+func TestValueBelowName(t *testing.T) {
+	in := "+        - name: DB_PASSWORD\n+          value: Tr0ub4dor&3x\n+        - name: LOG_LEVEL\n+          value: debug\n" +
+		"variable \"db_password\" {\n  description = \"token gh" + "p_" + b62x36 + "\"\n  default     = \"Tr0ub4dor&3y\"\n}\n"
+	want := "+        - name: DB_PASSWORD\n+          value: [REDACTED:password_assignment]\n+        - name: LOG_LEVEL\n+          value: debug\n" +
+		"variable \"db_password\" {\n  description = \"token [REDACTED:github_token]\"\n  default     = \"[REDACTED:password_assignment]\"\n}\n"
+	counts := map[string]int{}
+	if got := redact.Secrets(in, counts); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if counts[redact.KindAssignment] != 2 || counts[redact.KindGitHubToken] != 1 {
+		t.Errorf("counts %v", counts)
+	}
+}

@@ -47,7 +47,7 @@ func isPlaceholder(v string) bool {
 	switch c := v[0]; {
 	case c == '$' && len(v) > 1 && (isIdentStart(v[1]) || v[1] == '{'):
 		return true // $DB_PASSWORD, $env:TOKEN
-	case c == '%' && v[len(v)-1] == '%':
+	case c == '%' && len(v) > 2 && v[len(v)-1] == '%' && isIdentifier(v[1:len(v)-1]):
 		return true // %DB_PASSWORD%
 	case c == '<' || c == '{' && v[len(v)-1] == '}':
 		return true // <token>, {password}
@@ -64,10 +64,27 @@ func isPlaceholder(v string) bool {
 	return hasWordTest(v)
 }
 
-// hasFillerWord reports one of fillerWords in s.
+// hasFillerWord reports one of fillerWords in s, written in lower case,
+// upper case or capitalised, as placeholders are ("your-api-key-here",
+// "REPLACE_ME", "Example"): in mixed case ("TmoCKn") it is chance.
 func hasFillerWord(s string) bool {
 	for _, w := range fillerWords {
-		if containsFold(s, w) {
+		if containsWord(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports word (lower case) in s in lower case, upper case or
+// with a capital first letter.
+func containsWord(s, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if foldTable[s[i]] != word[0] {
+			continue
+		}
+		sub := s[i : i+len(word)]
+		if sub == word || strings.ToUpper(word) == sub || sub[1:] == word[1:] {
 			return true
 		}
 	}
@@ -115,7 +132,7 @@ func hasFormatVerb(s string) bool {
 		for j < len(s) && strings.IndexByte("-+# 0123456789.", s[j]) >= 0 {
 			j++
 		}
-		if j < len(s) && strings.IndexByte("sdvqxf", s[j]) >= 0 && (j+1 == len(s) || !isIdentByte(s[j+1])) {
+		if j < len(s) && strings.IndexByte("sdvqxf", s[j]) >= 0 && (j+1 == len(s) || strings.IndexByte(":/@\"' ,;)]}.", s[j+1]) >= 0) {
 			return true
 		}
 	}
@@ -301,7 +318,7 @@ func identifierShaped(s string) bool {
 		}
 		return true
 	}
-	letters, segs, digitRuns := 0, 0, 0
+	letters, segs, shortSegs, digitRuns := 0, 0, 0, 0
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -314,6 +331,9 @@ func identifierShaped(s string) bool {
 			}
 			if j-i > 4 {
 				return false
+			}
+			if i > 1 && isLetter(s[i-1]) && j < len(s) && s[j] >= 'a' && s[j] <= 'z' {
+				return false // dS1wm, s3cr3t: names put a capital after digits (utf8Decoder, x509Cert)
 			}
 			digitRuns++
 			i = j
@@ -339,12 +359,17 @@ func identifierShaped(s string) bool {
 			}
 			letters += len(seg)
 			segs++
+			if len(seg) <= 2 {
+				shortSegs++
+			}
 			i = j
 		default:
 			return false
 		}
 	}
-	return segs > 0 && letters >= 3*segs && digitRuns <= 2
+	// Random mixed case splits into many one- and two-letter segments
+	// (kq EGVI Hmn H Xtqqosz D Ov PL Nd); names into words.
+	return segs > 0 && letters >= 3*segs && digitRuns <= 2 && (segs < 4 || 3*shortSegs <= segs)
 }
 
 // wordsOnly reports a value whose alphanumeric parts are all
@@ -398,7 +423,17 @@ func isNumber(v string) bool {
 // isPattern reports a regular expression or a string of escape sequences
 // ("[0-9]{5}", "^\d+$", "\x1b[32m"): code, not a secret.
 func isPattern(v string) bool {
-	for _, m := range []string{`\d`, `\w`, `\s`, `\x`, `\u00`, `\033`, `[0-9]`, `[a-z]`, `[A-Z]`, `(?:`, `.*`, `.+`} {
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] != '\\' {
+			continue
+		}
+		switch v[i+1] {
+		case 'd', 'w', 's', 'x', 'b', '0':
+			return true // \d, \w, \x1b, \033 (an escaped backslash "\\w" is not)
+		}
+		i++
+	}
+	for _, m := range []string{`[0-9]`, `[a-z]`, `[A-Z]`, `(?:`, `.*`, `.+`} {
 		if strings.Contains(v, m) {
 			return true
 		}
@@ -460,8 +495,8 @@ func looksLikeCode(v string) bool {
 	}
 	switch v[0] {
 	case '&', '*', '!':
-		if len(v) > 1 && (identifierShaped(v[1:]) || dottedPath(v[1:])) {
-			return true // &cfg, *alias, !Ref
+		if len(v) > 1 && (identifierShaped(v[1:]) || strictPath(v[1:])) {
+			return true // &cfg, *alias, !Ref, &cfg.Password
 		}
 	}
 	for i := 0; i < len(v); i++ {
@@ -475,6 +510,36 @@ func looksLikeCode(v string) bool {
 		}
 	}
 	return dottedPath(v)
+}
+
+// literalCode reports an unquoted value that is code even where a bare
+// word would be a literal: a keyword or type, a call, an index, a YAML tag
+// or alias, or a path of names (process.env.X).
+func literalCode(v string) bool {
+	if codeWords[strings.ToLower(v)] || strictPath(v) {
+		return true
+	}
+	switch v[0] {
+	case '&', '*', '!':
+		if len(v) > 1 && identifierShaped(v[1:]) {
+			return true
+		}
+	}
+	// A name directly followed by a bracket: a call, an index or a
+	// composite literal (ENC(...), func(key, map[string]any{,
+	// &Authorization{).
+	i := 0
+	if v[0] == '&' || v[0] == '*' {
+		i++
+	}
+	start := i
+	for i < len(v) && (isIdentByte(v[i]) || v[i] == '.') {
+		i++
+	}
+	if i > start && i < len(v) && strings.IndexByte("([{", v[i]) >= 0 && isIdentStart(v[start]) {
+		return true
+	}
+	return strings.HasPrefix(v, "[") || strings.HasPrefix(v, "{")
 }
 
 // dottedPath reports a.b.c with identifier-shaped parts (req.Password,
@@ -495,6 +560,21 @@ func dottedPath(v string) bool {
 		start = i + 1
 	}
 	return parts >= 2
+}
+
+// strictPath is dottedPath with every part identifier-shaped
+// (process.env.DB_PASSWORD, cfg.Password): what an unquoted value is in
+// a JS object literal, where YAML would hold a literal.
+func strictPath(v string) bool {
+	if !dottedPath(v) {
+		return false
+	}
+	for _, p := range strings.Split(v, ".") {
+		if !identifierShaped(strings.TrimPrefix(p, "$")) {
+			return false
+		}
+	}
+	return true
 }
 
 // isVersion reports a version or range ("^9.0.0", "v1.2", ">=2.1",
@@ -521,7 +601,15 @@ func isPathOrURL(v string) bool {
 		return true
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/") {
-		return strings.IndexAny(v, "+=") < 0 && (strings.Count(v, "/") >= 2 || strings.Contains(v, "."))
+		if strings.IndexAny(v, "+=") >= 0 || strings.Count(v, "/") < 2 && !strings.Contains(v, ".") {
+			return false
+		}
+		for _, seg := range strings.Split(v, "/") {
+			if len(seg) >= 8 && (caseFlips(seg) >= 3 || digitInside(seg) && classes(seg) >= 3) {
+				return false // base64 that starts with '/', not a path
+			}
+		}
+		return true
 	}
 	return len(v) > 3 && isLetter(v[0]) && v[1] == ':' && v[2] == '\\'
 }

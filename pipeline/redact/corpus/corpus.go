@@ -14,7 +14,8 @@
 //	H <template>    a harmless item (nothing in it may change)
 //
 // A template is the text after "S " or "H ", spaces kept. «~gen» expands a
-// generator whose value is not secret (a user name, an id).
+// generator whose value is not secret (a user name, an id); «~nl» is a line
+// break, for items that span lines.
 package corpus
 
 import (
@@ -22,6 +23,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -185,7 +187,7 @@ func Hidden(out string, secrets []string) bool {
 // that holds no generated value.
 func (s Sample) Untemplate(out string) string {
 	for _, p := range s.Parts {
-		if p.Value != "" {
+		if len(p.Value) >= 4 { // shorter values (a digit) would match anywhere
 			out = strings.ReplaceAll(out, p.Value, p.Gen)
 		}
 	}
@@ -249,6 +251,8 @@ func generate(spec string, rng *rand.Rand) (string, error) {
 			}
 		}
 		return pick(alphabet, n), nil
+	case "nl":
+		return "\n", nil // items spanning lines: a name above its value
 	case "human":
 		return humanWords[rng.IntN(len(humanWords))] + pick(digits, 2+rng.IntN(3)) + pick("!#%&*?@", 1), nil
 	case "awssecret":
@@ -319,14 +323,16 @@ func generate(spec string, rng *rand.Rand) (string, error) {
 	return "", fmt.Errorf("unknown generator %q", spec)
 }
 
-// Samples expands every item of classes, in order, with one random source
-// seeded by seed.
+// Samples expands every item of classes, in order. Each item draws from
+// its own random source, seeded by seed and its template, so adding an
+// item leaves the others' values (and golden files) as they were.
 func Samples(classes []*Class, seed uint64) ([]Sample, error) {
-	rng := rand.New(rand.NewPCG(seed, 0x5eC2e7))
 	var out []Sample
 	for _, c := range classes {
 		for _, it := range c.Items {
-			s, err := it.Expand(rng)
+			h := fnv.New64a()
+			h.Write([]byte(it.Template))
+			s, err := it.Expand(rand.New(rand.NewPCG(seed, h.Sum64())))
 			if err != nil {
 				return nil, fmt.Errorf("corpus line %d: %w", it.Line, err)
 			}
