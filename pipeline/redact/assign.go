@@ -621,6 +621,9 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 	if i < len(line) && line[i] == ',' && a.style == styleLiteral && !xml && prev != ';' {
 		a.style = styleCode
 	}
+	if strings.HasPrefix(line[from:], Marker) {
+		return a, false // redacted already: no fallback after it either
+	}
 	// A literal fallback after code: process.env.X || "literal".
 	if rest := strings.TrimLeft(line[i:], " "); i > from && looksLikeCode(line[from:i]) && (strings.HasPrefix(rest, "|| ") || strings.HasPrefix(rest, "?? ")) {
 		k := len(line) - len(rest) + 3
@@ -719,11 +722,9 @@ func isConcatenation(v string) bool {
 	return t != v && (strings.HasPrefix(t, "+") || strings.HasSuffix(t, "+") || strings.HasPrefix(t, ".") || strings.HasSuffix(t, "."))
 }
 
-// valueBelow handles a secret name and its value on separate lines:
-//
-//	- name: DB_PASSWORD          variable "db_password" {
-//	  value: s3cr3t                default = "s3cr3t"
-//
+// valueBelow handles a secret name and its value on separate lines: a
+// Kubernetes env entry ("- name: DB_PASSWORD", then "value: ...") or an
+// HCL variable (`variable "db_password" {`, then `default = "..."`).
 // When line (ending at to in s) declares a secret name this way, it looks
 // at the next three lines for the value line and returns its bounds in s
 // and the line with the value redacted (vt == vf when there is none).
