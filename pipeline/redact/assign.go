@@ -287,10 +287,9 @@ func nextNameKeyword(line string, from int) int {
 
 // assignment is one name/value pair found on a line.
 type assignment struct {
-	nameFrom, nameTo int
-	valFrom, valTo   int
-	quoted           bool
-	style            int
+	valFrom, valTo int
+	quoted         bool
+	style          int
 }
 
 // assignments adds the secret values assigned to secret names on line.
@@ -377,7 +376,7 @@ func skipScheme(line string, from, to int) (int, string) {
 
 // readAssignment reads the operator and value after the name line[ns:ne].
 func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws []string) (assignment, bool) {
-	a := assignment{nameFrom: ns, nameTo: ne, style: styleCode}
+	a := assignment{style: styleCode}
 	// A quoted name: "password": / 'X-Api-Key' / \"token\".
 	quote := ""
 	if ns > 0 {

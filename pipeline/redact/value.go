@@ -175,22 +175,6 @@ func maxRun(s string) int {
 	return best
 }
 
-// hasRun reports n equal bytes in a row ("xxxx", "****", "0000").
-func hasRun(s string, n int) bool {
-	run := 1
-	for i := 1; i < len(s); i++ {
-		if s[i] == s[i-1] {
-			run++
-			if run >= n {
-				return true
-			}
-		} else {
-			run = 1
-		}
-	}
-	return false
-}
-
 // normalize lower-cases s and drops everything but letters and digits.
 func normalize(s string) string {
 	var b strings.Builder
