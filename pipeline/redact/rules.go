@@ -7,8 +7,7 @@ import (
 )
 
 // Kinds: the label of a redaction ("[REDACTED:<kind>]") and of
-// prscout_redactions_total{kind}. The first eleven keep the labels the
-// pipeline's earlier redactor used, so existing dashboards keep counting.
+// prscout_redactions_total{kind}.
 const (
 	KindPrivateKey         = "private_key"
 	KindAWSKey             = "aws_access_key"
