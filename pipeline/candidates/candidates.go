@@ -294,6 +294,7 @@ type item struct {
 	reason string
 	score  float64
 	method Method
+	call   bool // the reference is a call: preferred for the reason
 }
 
 func newEvidence(cs []*change) *evidence {
@@ -323,7 +324,12 @@ func (e *evidence) add(path string, it item) {
 // score is the file's best item, raised a little for each further distinct
 // symbol, and scaled down for tests and generated files.
 func (f *fileEvidence) score(generated bool) (float64, item, []string) {
-	sort.SliceStable(f.items, func(i, j int) bool { return f.items[i].score > f.items[j].score })
+	sort.SliceStable(f.items, func(i, j int) bool {
+		if f.items[i].score != f.items[j].score {
+			return f.items[i].score > f.items[j].score
+		}
+		return f.items[i].call && !f.items[j].call
+	})
 	best := f.items[0]
 	seen := map[string]bool{}
 	var syms []string

@@ -21,13 +21,13 @@ type goEngine struct {
 	fset *token.FileSet
 	err  error
 
-	heads   map[string][]byte // head content of changed files, authoritative over the tree
-	content map[string][]byte // file contents read so far (nil: unreadable)
-	files   map[string]*goFile
-	dirs    map[string]*goDir
-	modules map[string]*goModule // by directory; nil value: no go.mod there
+	heads    map[string][]byte // head content of changed files, authoritative over the tree
+	content  map[string][]byte // file contents read so far (nil: unreadable)
+	files    map[string]*goFile
+	dirs     map[string]*goDir
+	modules  map[string]*goModule // by directory; nil value: no go.mod there
 	typeMemo map[string]*gtype
-	depth   int
+	depth    int
 }
 
 // goModule is a go.mod's module path and the directory it sits in.
@@ -112,6 +112,11 @@ func (e *goEngine) dir(d string) *goDir {
 		return g
 	}
 	g := &goDir{decls: map[string][]string{}, names: map[string]string{}}
+	add := func(p, n string) {
+		if n != "" && n != "_" {
+			g.decls[n] = append(g.decls[n], p)
+		}
+	}
 	e.dirs[d] = g
 	list, err := e.tree.ListDir(e.ctx, d)
 	if err != nil {
@@ -129,7 +134,7 @@ func (e *goEngine) dir(d string) *goDir {
 			continue
 		}
 		g.paths = append(g.paths, p)
-		name := scanDecls(src, func(n string) { g.decls[n] = append(g.decls[n], p) })
+		name := scanDecls(src, func(n string) { add(p, n) })
 		g.names[p] = name
 	}
 	return g

@@ -55,6 +55,7 @@ type goSym struct {
 	field  bool
 	change declChange
 	from   string // the changed file, for reasons
+	sig    string // a function's signature text, to tell body from signature changes
 }
 
 func (s *goSym) key() string {
@@ -92,6 +93,7 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 		order = append(order, s)
 	}
 	var olds []*goSym
+	oldSig := map[string]string{}
 	for _, c := range gos {
 		if skippedPath(c.Path) {
 			continue
@@ -115,6 +117,15 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 					s.from = c.Path
 					olds = append(olds, s)
 				}
+				all := map[int]bool{}
+				for l := 1; l <= e.fset.File(f.ast.Pos()).LineCount(); l++ {
+					all[l] = true
+				}
+				for _, s := range changedSyms(e.fset, f, all) {
+					if s.sig != "" {
+						oldSig[s.key()] = s.sig
+					}
+				}
 			}
 		}
 		if e.err != nil {
@@ -132,6 +143,17 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 			s.change = removedDecl
 		}
 		addSym(s)
+	}
+	// A function whose signature text is the same on both sides changed its
+	// body only, whatever lines the diff touched.
+	for _, s := range order {
+		if old, ok := oldSig[s.key()]; ok && s.sig != "" && s.change != removedDecl {
+			if old == s.sig {
+				s.change = changedBody
+			} else {
+				s.change = changedSignature
+			}
+		}
 	}
 	if len(order) == 0 {
 		return e.err
@@ -191,6 +213,7 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 			if hit(from, sigEnd) {
 				s.change = changedSignature
 			}
+			s.sig = sigText(fset, f.src, d)
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				s.recv = recvName(d.Recv.List[0].Type)
 				s.member = true
@@ -223,6 +246,23 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 		}
 	}
 	return out
+}
+
+// sigText is the source of a function's receiver type and signature with
+// spaces collapsed.
+func sigText(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
+	text := func(n ast.Node) string {
+		a, b := fset.Position(n.Pos()).Offset, fset.Position(n.End()).Offset
+		if a < 0 || b > len(src) || a > b {
+			return ""
+		}
+		return strings.Join(strings.Fields(string(src[a:b])), " ")
+	}
+	s := text(d.Type)
+	if d.Recv != nil && len(d.Recv.List) > 0 {
+		s = text(d.Recv.List[0].Type) + " " + s
+	}
+	return s
 }
 
 // typeSyms returns the type itself when its header or non-struct definition
@@ -521,7 +561,7 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName m
 			if score == scoreGoImpactAmbig {
 				reason += " (operand type not inferred)"
 			}
-			ev.add(f.path, item{kind: KindImpact, symbol: s.display(), reason: reason, score: score, method: MethodGo})
+			ev.add(f.path, item{kind: KindImpact, symbol: s.display(), reason: reason, score: score, method: MethodGo, call: r.call})
 		}
 	}
 	w.walkFile()

@@ -364,6 +364,9 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 
 // ident reports a bare name that is not declared locally.
 func (w *goWalker) ident(sc *scope, id *ast.Ident) {
+	if id.Name == "_" {
+		return
+	}
 	if universe[id.Name] && w.f.top[id.Name] == (topDecl{}) {
 		if _, _, ok := w.e.lookupTop(w.f.pk, id.Name, w.f.test); !ok {
 			return
