@@ -274,7 +274,7 @@ func TestFindGo(t *testing.T) {
 			},
 		},
 		{
-			name: "change touching nothing outside its file",
+			name:    "change touching nothing outside its file",
 			changed: map[string]string{"cmd/util.go": "package cmd\n\nfunc shout(s string) string {\n\tx := s\n\treturn x\n}\n"},
 			want:    nil,
 		},
@@ -333,9 +333,9 @@ func TestFindGoDeletedFile(t *testing.T) {
 
 func TestFindTypeScript(t *testing.T) {
 	base := map[string]string{
-		"src/math.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport class Calc {\n  total = 0;\n  plus(n: number): this {\n    this.total = add(this.total, n);\n    return this;\n  }\n}\n",
-		"src/app.ts":  "import { add, Calc } from './math';\n\nexport function run(): number {\n  const c = new Calc();\n  return add(1, 2) + c.plus(3).total;\n}\n",
-		"src/log.ts":  "// add is mentioned in a comment only\nexport const message = 'add';\n",
+		"src/math.ts":     "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport class Calc {\n  total = 0;\n  plus(n: number): this {\n    this.total = add(this.total, n);\n    return this;\n  }\n}\n",
+		"src/app.ts":      "import { add, Calc } from './math';\n\nexport function run(): number {\n  const c = new Calc();\n  return add(1, 2) + c.plus(3).total;\n}\n",
+		"src/log.ts":      "// add is mentioned in a comment only\nexport const message = 'add';\n",
 		"src/app.test.ts": "import { add } from './math';\n\ntest('add', () => {\n  expect(add(1, 1)).toBe(2);\n});\n",
 	}
 	got := repo{base: base, changed: map[string]string{

@@ -15,14 +15,14 @@ func braceDecls(toks []tok, l lang) []tdecl {
 	var out []tdecl
 	var stack []frame
 	paren := 0
-	pendingDecl := -1  // a declaration waiting for its body's '{'
-	pendingKind := ""  // class or func
-	pendingName := ""  // class name
-	simple := -1       // a body-less declaration whose span is still open
-	simpleDepth := 0   // len(stack) at its start
-	simpleCol := 0     // its first token's column
-	stmtStart := true  // the next token starts a statement or member
-	headerStart := -1  // Java/TS class member header start
+	pendingDecl := -1 // a declaration waiting for its body's '{'
+	pendingKind := "" // class or func
+	pendingName := "" // class name
+	simple := -1      // a body-less declaration whose span is still open
+	simpleDepth := 0  // len(stack) at its start
+	simpleCol := 0    // its first token's column
+	stmtStart := true // the next token starts a statement or member
+	headerStart := -1 // Java/TS class member header start
 	top := func() string {
 		for i := len(stack) - 1; i >= 0; i-- {
 			if stack[i].kind != "block" || stack[i].name != "" {
@@ -331,8 +331,8 @@ func pythonDecls(toks []tok) []tdecl {
 }
 
 var (
-	jsKeywords = words("break case catch class const continue debugger default delete do else export extends finally for function if import in instanceof new return super switch this throw try typeof var void while with yield let static enum await implements package protected interface private public async of from as type any number string boolean undefined null true false readonly declare keyof unknown never abstract get set")
-	pyKeywords = words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield self cls print len str int list dict set tuple bool float object super isinstance range")
+	jsKeywords   = words("break case catch class const continue debugger default delete do else export extends finally for function if import in instanceof new return super switch this throw try typeof var void while with yield let static enum await implements package protected interface private public async of from as type any number string boolean undefined null true false readonly declare keyof unknown never abstract get set")
+	pyKeywords   = words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield self cls print len str int list dict set tuple bool float object super isinstance range")
 	javaKeywords = words("abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var record String Object Override List Map")
 )
 
