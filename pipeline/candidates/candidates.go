@@ -103,12 +103,14 @@ type Change struct {
 	RemovedLines []int `json:"removedLines,omitempty"`
 }
 
-// Tree reads the repository at the head commit.
+// Tree reads the repository at the head commit. Find calls it from several
+// goroutines at once.
 type Tree interface {
 	// Grep returns the paths of files that contain any of words as a whole
-	// identifier (like git grep -w -F -l), at most limit of them. An empty
-	// result is not an error.
-	Grep(ctx context.Context, words []string, limit int) ([]string, error)
+	// identifier (like git grep -l -w -F -e w1 -e w2 -- globs...), among the
+	// files matching one of globs (git pathspec globs such as "*.go"; none:
+	// all files), at most limit of them. An empty result is not an error.
+	Grep(ctx context.Context, words, globs []string, limit int) ([]string, error)
 	// ReadFile returns a file's content. A missing file is an error; Find
 	// skips files it cannot read.
 	ReadFile(ctx context.Context, path string) ([]byte, error)

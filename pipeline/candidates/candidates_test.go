@@ -3,6 +3,7 @@ package candidates
 import (
 	"context"
 	"errors"
+	"path"
 	"sort"
 	"strings"
 	"testing"
@@ -15,9 +16,12 @@ type memTree map[string]string
 
 var _ Tree = memTree{}
 
-func (m memTree) Grep(_ context.Context, words []string, limit int) ([]string, error) {
+func (m memTree) Grep(_ context.Context, words, globs []string, limit int) ([]string, error) {
 	var out []string
 	for p, src := range m {
+		if !matchGlobs(p, globs) {
+			continue
+		}
 		for _, w := range words {
 			if containsWord([]byte(src), w) {
 				out = append(out, p)
@@ -30,6 +34,20 @@ func (m memTree) Grep(_ context.Context, words []string, limit int) ([]string, e
 		out = out[:limit]
 	}
 	return out, nil
+}
+
+// matchGlobs matches "*.ext" globs against the base name, as git pathspecs
+// without a slash do.
+func matchGlobs(p string, globs []string) bool {
+	if len(globs) == 0 {
+		return true
+	}
+	for _, g := range globs {
+		if ok, _ := path.Match(g, path.Base(p)); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func (m memTree) ReadFile(_ context.Context, p string) ([]byte, error) {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Scores of Go evidence. Exact means the name resolved to one declaration;
@@ -94,6 +97,11 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 	}
 	var olds []*goSym
 	oldSig := map[string]string{}
+	type usesJob struct {
+		f *goFile
+		c *change
+	}
+	var usesFiles []usesJob
 	for _, c := range gos {
 		if skippedPath(c.Path) {
 			continue
@@ -104,7 +112,7 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 					s.from = c.Path
 					addSym(s)
 				}
-				e.usesOf(f, c, ev)
+				usesFiles = append(usesFiles, usesJob{f, c})
 			}
 		}
 		if c.Old != nil && len(c.removed) > 0 {
@@ -155,10 +163,31 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 			}
 		}
 	}
-	if len(order) == 0 {
+	// The search for the changed names runs in the background while the
+	// uses of the added lines are resolved.
+	plan := e.impactPlan(order)
+	type grepResult struct {
+		paths []string
+		err   error
+	}
+	done := make(chan grepResult, 1)
+	if len(plan.words) > 0 {
+		go func() {
+			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
+			done <- grepResult{paths, err}
+		}()
+	}
+	for _, j := range usesFiles {
+		e.usesOf(j.f, j.c, ev)
+	}
+	if len(plan.words) == 0 {
 		return e.err
 	}
-	if err := e.impactOf(order, ev); err != nil {
+	res := <-done
+	if res.err != nil {
+		return fmt.Errorf("search for changed names: %w", res.err)
+	}
+	if err := e.impactOf(plan, res.paths, ev); err != nil {
 		return err
 	}
 	return e.err
@@ -447,85 +476,224 @@ func memberDisplay(m *memberRef) string {
 
 // impactOf records the files outside the change that refer to the changed
 // or removed declarations syms.
-func (e *goEngine) impactOf(syms []*goSym, ev *evidence) error {
-	byName := map[string][]*goSym{}
-	var words []string
+// impactPlan is what the search for references to changed names needs.
+type impactPlan struct {
+	byName      map[string][]*goSym
+	words       []string
+	want        map[string]bool // changed names and the receiver types of changed members
+	wantSet     *wordSet
+	importPaths map[pkgKey]string
+}
+
+func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
+	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}}
 	for _, s := range syms {
-		if _, ok := byName[s.name]; !ok {
-			words = append(words, s.name)
+		if isTestFunc(s) {
+			continue // nothing refers to a test function
 		}
-		byName[s.name] = append(byName[s.name], s)
-	}
-	sort.Strings(words)
-	paths, err := e.tree.Grep(e.ctx, words, goGrepLimit)
-	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
-	// Keep the files that can refer to a changed name: those of its package,
-	// those importing its package and, for members, any Go file; files that
-	// share the package or import it come first.
-	type cand struct {
-		path  string
-		names map[string]bool
-		rank  int
-	}
-	var cands []cand
-	importPaths := map[pkgKey]string{}
-	for _, s := range syms {
-		if _, ok := importPaths[s.pk]; !ok {
-			importPaths[s.pk] = e.importPathOf(s.pk.dir)
+		if _, ok := p.byName[s.name]; !ok {
+			p.words = append(p.words, s.name)
+		}
+		p.byName[s.name] = append(p.byName[s.name], s)
+		p.want[s.name] = true
+		if s.member {
+			p.want[s.recv] = true
+		}
+		if _, ok := p.importPaths[s.pk]; !ok {
+			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
 		}
 	}
-	for _, p := range paths {
-		if !strings.HasSuffix(p, ".go") || ev.changed[p] || skippedPath(p) {
-			continue
-		}
-		src := e.read(p)
-		if src == nil {
-			continue
-		}
-		names := map[string]bool{}
-		rank := 2
-		for name, ss := range byName {
-			if !containsWord(src, name) {
-				continue
-			}
-			for _, s := range ss {
-				r := 2
-				switch {
-				case dirOf(p) == s.pk.dir:
-					r = 0
-				case importPaths[s.pk] != "" && containsQuoted(src, importPaths[s.pk]):
+	sort.Strings(p.words)
+	p.wantSet = newWordSet(p.want)
+	return p
+}
+
+// impactCand is a file that may refer to changed names.
+type impactCand struct {
+	path  string
+	src   []byte
+	names map[string]bool
+	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
+	f     *goFile
+}
+
+// filter decides whether the file at p can refer to a changed name: a file
+// of the name's package, a file importing its package (exported names) or,
+// for a member, a file that also names the member's type.
+func (pl *impactPlan) filter(p string, src []byte) *impactCand {
+	present := pl.wantSet.in(src, false)
+	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
+	imports := map[pkgKey]bool{}
+	for name := range present {
+		for _, s := range pl.byName[name] {
+			r := 2
+			switch {
+			case dirOf(p) == s.pk.dir:
+				r = 0
+			case !ast.IsExported(s.name):
+				continue // unexported: only its own package can name it
+			default:
+				in, ok := imports[s.pk]
+				if !ok {
+					in = pl.importPaths[s.pk] != "" && containsQuoted(src, pl.importPaths[s.pk])
+					imports[s.pk] = in
+				}
+				if in {
 					r = 1
-				case !s.member:
+				} else if !s.member || !present[s.recv] {
 					continue
 				}
-				names[name] = true
-				rank = min(rank, r)
 			}
+			c.names[name] = true
+			c.rank = min(c.rank, r)
 		}
-		if len(names) > 0 {
-			cands = append(cands, cand{p, names, rank})
+	}
+	if len(c.names) == 0 {
+		return nil
+	}
+	return c
+}
+
+// impactOf records the files among paths that refer to the changed or
+// removed declarations of plan. Files are read, filtered and parsed in
+// parallel; references are resolved one file after another.
+func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *evidence) error {
+	var todo []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".go") && !ev.changed[p] && !skippedPath(p) {
+			todo = append(todo, p)
+		}
+	}
+	found := make([]*impactCand, len(todo))
+	parallel(len(todo), func(i int) {
+		src, err := e.tree.ReadFile(e.ctx, todo[i])
+		if err != nil {
+			return
+		}
+		found[i] = plan.filter(todo[i], src)
+	})
+	var cands []*impactCand
+	for i, c := range found {
+		if c != nil {
+			cands = append(cands, c)
+			e.content[todo[i]] = c.src
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
 	if len(cands) > goWalkLimit {
 		cands = cands[:goWalkLimit]
 	}
+	parallel(len(cands), func(i int) {
+		if _, ok := e.files[cands[i].path]; !ok {
+			cands[i].f = e.parseSrc(cands[i].path, cands[i].src)
+		}
+	})
+	for _, c := range cands {
+		if _, ok := e.files[c.path]; !ok {
+			e.files[c.path] = c.f
+		}
+	}
 	for _, c := range cands {
 		if e.err != nil {
 			return e.err
 		}
-		f := e.parse(c.path)
+		f := e.files[c.path]
 		if f == nil {
 			continue
 		}
 		if isGeneratedGo(f.src) {
 			ev.markGenerated(f.path)
 		}
-		e.impactIn(f, c.names, c.rank, byName, ev)
+		e.impactIn(f, c.names, c.rank, plan.byName, ev)
 	}
-	return nil
+	return e.ctx.Err()
+}
+
+// parallel calls fn(0..n-1) on as many goroutines as there are CPUs.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// isTestFunc reports a Test, Benchmark, Example or Fuzz function of a test file.
+func isTestFunc(s *goSym) bool {
+	if s.member || !strings.HasSuffix(s.from, "_test.go") {
+		return false
+	}
+	for _, p := range []string{"Test", "Benchmark", "Example", "Fuzz"} {
+		if strings.HasPrefix(s.name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordSet finds whole identifiers from a set in source text in one pass;
+// the lengths and first bytes of its words screen out most identifiers
+// before a map lookup.
+type wordSet struct {
+	words map[string]bool
+	lens  [65]bool
+	first [256]bool
+}
+
+func newWordSet(words map[string]bool) *wordSet {
+	ws := &wordSet{words: words}
+	for w := range words {
+		if w != "" && len(w) < len(ws.lens) {
+			ws.lens[len(w)] = true
+			ws.first[w[0]] = true
+		}
+	}
+	return ws
+}
+
+// in returns which words occur in src; with first, it stops at the first.
+func (ws *wordSet) in(src []byte, first bool) map[string]bool {
+	var found map[string]bool
+	for i := 0; i < len(src); {
+		c := src[i]
+		if !isIdentByte(c) || c == '$' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+			j++
+		}
+		if n := j - i; n < len(ws.lens) && ws.lens[n] && ws.first[c] && ws.words[string(src[i:j])] {
+			if found == nil {
+				found = map[string]bool{}
+			}
+			found[string(src[i:j])] = true
+			if first {
+				return found
+			}
+		}
+		i = j
+	}
+	return found
 }
 
 // containsQuoted reports whether src contains "ip" (an import of ip).
@@ -536,6 +704,14 @@ func containsQuoted(src []byte, ip string) bool {
 // impactIn records the references of file f to the changed declarations.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName map[string][]*goSym, ev *evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
+	ns := newWordSet(names)
+	w.skip = func(d ast.Decl) bool {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			return true
+		}
+		a, b := e.fset.Position(d.Pos()).Offset, e.fset.Position(d.End()).Offset
+		return a < 0 || b > len(f.src) || a > b || ns.in(f.src[a:b], true) == nil
+	}
 	w.emit = func(r goRef) {
 		for _, s := range byName[r.name] {
 			score := 0.0

@@ -35,6 +35,13 @@ type gtype struct {
 
 var basicType = &gtype{kind: tBasic}
 
+// isExternal reports a named type from outside the repository (or a value
+// derived from one): its members are never repository declarations.
+func isExternal(t *gtype) bool {
+	d := deref(t)
+	return d != nil && d.kind == tNamed && d.ext != ""
+}
+
 // deref strips pointers (and a type-name wrapper).
 func deref(t *gtype) *gtype {
 	for t != nil && (t.kind == tPointer || t.kind == tTypeName) {
@@ -95,6 +102,10 @@ func (e *goEngine) bindingType(b *binding) *gtype {
 		b.t = e.resolveType(b.f, b.sc, b.typ)
 	case b.rng != nil:
 		t := deref2(e.typeOf(b.f, b.sc, b.rng))
+		if isExternal(t) {
+			b.t = deref(t)
+			break
+		}
 		if t != nil {
 			switch t.kind {
 			case tSlice:
@@ -199,7 +210,11 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 				}
 			}
 		}
-		m := e.member(e.typeOf(f, sc, x.X), x.Sel.Name, 0)
+		xt := e.typeOf(f, sc, x.X)
+		if isExternal(xt) {
+			return deref(xt) // whatever an outside type yields stays outside
+		}
+		m := e.member(xt, x.Sel.Name, 0)
 		if m == nil {
 			return nil
 		}
@@ -230,6 +245,9 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 		ft := e.typeOf(f, sc, x.Fun)
 		if ft == nil {
 			return nil
+		}
+		if isExternal(ft) {
+			return deref(ft)
 		}
 		switch ft.kind {
 		case tTypeName:
@@ -270,6 +288,9 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 		return e.resolveType(f, sc, x.Type)
 	case *ast.IndexExpr:
 		t := e.typeOf(f, sc, x.X)
+		if isExternal(t) {
+			return deref(t)
+		}
 		if t != nil && t.kind == tFunc { // generic function instantiation
 			return t
 		}

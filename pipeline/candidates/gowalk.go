@@ -28,14 +28,17 @@ type goWalker struct {
 	f    *goFile
 	want func(id *ast.Ident) bool
 	emit func(goRef)
+	// skip, when set, leaves out top-level declarations that cannot hold a
+	// wanted name.
+	skip func(ast.Decl) bool
 	// calls holds the idents that are called (f() or x.f()), for the wording
 	// of reasons.
 	calls map[*ast.Ident]bool
 }
 
-func (w *goWalker) walkFile() {
-	w.calls = map[*ast.Ident]bool{}
-	ast.Inspect(w.f.ast, func(n ast.Node) bool {
+// markCalls records the called idents of n.
+func (w *goWalker) markCalls(n ast.Node) {
+	ast.Inspect(n, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
 			switch fn := ast.Unparen(c.Fun).(type) {
 			case *ast.Ident:
@@ -52,8 +55,16 @@ func (w *goWalker) walkFile() {
 		}
 		return true
 	})
+}
+
+func (w *goWalker) walkFile() {
+	w.calls = map[*ast.Ident]bool{}
 	file := newScope(nil)
 	for _, d := range w.f.ast.Decls {
+		if w.skip != nil && w.skip(d) {
+			continue
+		}
+		w.markCalls(d)
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			sc := newScope(file)

@@ -130,7 +130,11 @@ func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) erro
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, identGrepLimit)
+	var globs []string
+	if ext := path.Ext(c.Path); ext != "" {
+		globs = []string{"*" + ext}
+	}
+	paths, err := tree.Grep(ctx, words, globs, identGrepLimit)
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}

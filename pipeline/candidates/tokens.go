@@ -66,6 +66,19 @@ func lexFile(p string, src []byte) *tfile {
 // family groups languages whose files can refer to each other.
 func family(l lang) lang { return l }
 
+// familyGlobs are the pathspecs of a language family's files.
+func familyGlobs(l lang) []string {
+	switch l {
+	case langJS:
+		return []string{"*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs"}
+	case langPython:
+		return []string{"*.py", "*.pyi"}
+	case langJava:
+		return []string{"*.java"}
+	}
+	return nil
+}
+
 func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) error {
 	for _, c := range cs {
 		if err := tokensOf(ctx, tree, c, ev); err != nil {
@@ -173,7 +186,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, tokGrepLimit)
+	paths, err := tree.Grep(ctx, words, familyGlobs(c.lang()), tokGrepLimit)
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}

@@ -21,13 +21,16 @@ type gitTree struct{ dir string }
 
 var _ candidates.Tree = gitTree{}
 
-func (t gitTree) Grep(ctx context.Context, words []string, limit int) ([]string, error) {
+func (t gitTree) Grep(ctx context.Context, words, globs []string, limit int) ([]string, error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
 	args := []string{"-C", t.dir, "grep", "-l", "-z", "-w", "-F", "-I", "--no-color"}
 	for _, w := range words {
 		args = append(args, "-e", w)
+	}
+	if len(globs) > 0 {
+		args = append(append(args, "--"), globs...)
 	}
 	cmd := exec.CommandContext(ctx, "git", args...)
 	var stderr bytes.Buffer
