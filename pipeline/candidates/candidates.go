@@ -32,8 +32,10 @@
 //     tokens by a lexer, so names in strings and comments do not count;
 //     declarations are found by token patterns (function, class, def,
 //     interface, method) and imports narrow which files can refer to which.
-//   - "identifier-search": any other language falls back to searching the
-//     identifiers of the changed lines, with lower scores.
+//   - "identifier-search": other programming languages (C, C++, C#, Rust,
+//     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
+//     identifiers of the changed lines, with lower scores. Documentation,
+//     data and configuration files (Markdown, JSON, YAML, ...) are not read.
 package candidates
 
 import (
@@ -171,7 +173,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			goChanges = append(goChanges, c)
 		case c.lang() != langOther:
 			tokChanges = append(tokChanges, c)
-		case c.hasText():
+		case c.hasText() && isCodePath(c.Path):
 			otherChanges = append(otherChanges, c)
 		}
 	}

@@ -31,6 +31,14 @@ func langOf(p string) lang {
 	return langOther
 }
 
+// codeExts are the extensions of programming languages that the
+// identifier-search fallback reads.
+var codeExts = words(".c .h .cc .cpp .cxx .hh .hpp .hxx .cs .fs .rs .rb .php .kt .kts .swift .scala .sc .groovy .gradle .dart .lua .pl .pm .r .m .mm .ex .exs .erl .hrl .hs .ml .mli .clj .cljs .elm .jl .nim .zig .v .sh .bash .zsh .ps1 .vue .svelte .sol .tf .proto .graphql .sql")
+
+// isCodePath reports whether p is a source file of a language without an
+// engine of its own.
+func isCodePath(p string) bool { return codeExts[strings.ToLower(path.Ext(p))] }
+
 // isTestPath reports whether p names a test file by the conventions of the
 // supported languages.
 func isTestPath(p string) bool {

@@ -379,7 +379,9 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 	}}
 	w.walkFile()
 	for _, a := range ambiguous {
-		e.ambiguousUses(f, a.name, ev)
+		if !commonMethods[a.name] {
+			e.ambiguousUses(f, a.name, ev)
+		}
 	}
 }
 
@@ -460,6 +462,33 @@ func (e *goEngine) fieldsNamed(pk pkgKey, name string) []found {
 		}
 	}
 	return out
+}
+
+// commonMethods are member names that many types declare, in the standard
+// library (interfaces such as error, fmt.Stringer, io.Closer, sort.Interface,
+// http.Handler) and in most code bases. A selector with such a name and an
+// operand of unknown type says nothing about which type it means.
+var commonMethods = words("Error String Close Read Write Len Less Swap ServeHTTP Header WriteHeader Flush Unwrap Is As Format GoString MarshalJSON UnmarshalJSON MarshalText UnmarshalText MarshalYAML UnmarshalYAML Add Get Set Delete Del Values Value Run Do Name Type Key Next Reset Init Start Stop Wait Done Err Context Handle Parse Clone Copy Equal Compare Lock Unlock RLock RUnlock Load Store Apply Validate Open Scan Seek Sum Size Bytes Len Cap Append Push Pop Peek Contains Keys Find Match Exec Call Send Recv Close Shutdown Serve Listen Accept Dial Print Printf Println Sprintf Errorf Fatal Fatalf Log Logf Info Warn Debug With WithField WithFields WithContext WithError")
+
+// uniqueMember reports whether no other type of the member's package
+// declares a method or field with its name, so that a selector of unknown
+// operand type most likely means it.
+func (e *goEngine) uniqueMember(s *goSym) bool {
+	if commonMethods[s.name] {
+		return false
+	}
+	g := e.dir(s.pk.dir)
+	for k := range g.decls {
+		if recv, name, ok := strings.Cut(k, "."); ok && name == s.name && recv != s.recv {
+			return false
+		}
+	}
+	for _, h := range e.fieldsNamed(s.pk, s.name) {
+		if !strings.HasPrefix(h.sym, s.recv+".") {
+			return false
+		}
+	}
+	return true
 }
 
 // found is a declaration's file and display name.
@@ -720,7 +749,7 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName m
 				score = scoreGoImpact
 			case r.member && s.member && r.exact && r.pk == s.pk && r.recv == s.recv:
 				score = scoreGoImpact
-			case r.member && s.member && !r.exact && rank < 2:
+			case r.member && s.member && !r.exact && rank < 2 && e.uniqueMember(s):
 				score = scoreGoImpactAmbig
 			}
 			if score == 0 {

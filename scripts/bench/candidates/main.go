@@ -35,7 +35,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates"
 )
 
-// benchRepos are the repositories of the recall benchmark. The held-out one
+// benchRepos are the repositories of the recall benchmark. The held-out ones
 // took no part in tuning the engine.
 var benchRepos = []struct {
 	name     string
@@ -46,6 +46,7 @@ var benchRepos = []struct {
 	{"urfave+cli", false, "github:urfave/cli"},
 	{"go-chi+chi", false, "github:go-chi/chi"},
 	{"sirupsen+logrus", true, "github:sirupsen/logrus"},
+	{"google+go-cmp", true, "github:google/go-cmp"},
 }
 
 // Targets over all repositories.
@@ -156,7 +157,7 @@ func (s *score) row(label string, base *score) string {
 	if s.commits > 0 {
 		ms = s.ms / float64(s.commits)
 	}
-	return fmt.Sprintf("%-24s %4d %4d %4d | %5.2f %5.2f %5.2f %5.1f %6.1f | %5.2f %5.2f %5.2f %5.1f",
+	return fmt.Sprintf("%-28s %4d %4d %4d | %5.2f %5.2f %5.2f %5.1f %6.1f | %5.2f %5.2f %5.2f %5.1f",
 		label, s.commits, s.n, s.nEmpty, r5, r12, p12, empty, ms, b5, b12, bp, be)
 }
 
@@ -189,8 +190,8 @@ func recall(args []string) int {
 		return 2
 	}
 	fmt.Println("recall@k = |top k ∩ truth| / min(k, |truth|), precision@12 = |top 12 ∩ truth| / |top 12|, both averaged over commits whose truth is not empty (precision over those that list something); empty = files listed on average when the truth is empty")
-	fmt.Printf("%-24s %4s %4s %4s | %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "", "", "", "", "engine", "", "", "", "", "baseline", "", "", "")
-	fmt.Printf("%-24s %4s %4s %4s | %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "r@5", "r@12", "p@12", "empty", "ms", "r@5", "r@12", "p@12", "empty")
+	fmt.Printf("%-28s %4s %4s %4s | %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "", "", "", "", "engine", "", "", "", "", "baseline", "", "", "")
+	fmt.Printf("%-28s %4s %4s %4s | %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "r@5", "r@12", "p@12", "empty", "ms", "r@5", "r@12", "p@12", "empty")
 	var tuneE, tuneB, heldE, heldB, allE, allB score
 	for _, r := range benchRepos {
 		if *only != "" && r.name != *only {
@@ -216,7 +217,7 @@ func recall(args []string) int {
 		fmt.Println(se.row(label, &sb))
 	}
 	fmt.Println(tuneE.row("tuning repositories", &tuneB))
-	fmt.Println(heldE.row("held-out repository", &heldB))
+	fmt.Println(heldE.row("held-out repositories", &heldB))
 	fmt.Println(allE.row("all", &allB))
 	r5, r12, p12, empty := allE.figures()
 	fmt.Printf("targets over all: recall@12 %.2f (>= %.2f), recall@5 %.2f (>= %.2f), precision@12 %.2f (>= %.2f), empty %.1f (<= %.1f)\n",
