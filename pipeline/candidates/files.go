@@ -95,9 +95,16 @@ func skippedPath(p string) bool {
 	return false
 }
 
-func isIdentByte(b byte) bool {
-	return b == '_' || b == '$' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
-}
+// identBytes marks the bytes that can be part of an identifier ('$' for
+// JavaScript, and every non-ASCII byte).
+var identBytes = func() (t [256]bool) {
+	for b := 0; b < 256; b++ {
+		t[b] = b == '_' || b == '$' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
+	}
+	return t
+}()
+
+func isIdentByte(b byte) bool { return identBytes[b] }
 
 // containsWord reports whether src contains w as a whole identifier.
 func containsWord(src []byte, w string) bool {

@@ -350,7 +350,8 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 	if len(c.added) == 0 {
 		return
 	}
-	onAdded := func(id *ast.Ident) bool { return c.added[e.fset.Position(id.Pos()).Line] }
+	tf := e.fset.File(f.ast.Pos())
+	onAdded := func(id *ast.Ident) bool { return c.added[tf.Line(id.Pos())] }
 	type amb struct {
 		name string
 		call bool
@@ -377,6 +378,7 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 			}
 		}
 	}}
+	w.skip = func(d ast.Decl) bool { return !spanHit(c.added, tf.Line(d.Pos()), tf.Line(d.End())) }
 	w.walkFile()
 	for _, a := range ambiguous {
 		if !commonMethods[a.name] {
