@@ -521,13 +521,13 @@ index 5555555..0000000
 func TestFindGoInfersOperandTypes(t *testing.T) {
 	a := "package p\n\ntype A struct{ next *B }\n\nfunc (a *A) Apply() int {\n\treturn 1\n}\n\nfunc (a *A) Next() *B { return a.next }\n"
 	base := map[string]string{
-		"go.mod": goMod,
-		"p/a.go": a,
-		"p/b.go": "package p\n\ntype B struct{}\n\nfunc (b *B) Apply() int { return 2 }\n\nfunc NewB() *B { return &B{} }\n\ntype Set struct{ items []*A }\n\nfunc (s Set) All() []*A { return s.items }\n",
-		"p/use_b.go": "package p\n\nfunc useB() int {\n\tb := NewB()\n\tx := (&A{}).Next()\n\treturn b.Apply() + x.Apply()\n}\n",
+		"go.mod":         goMod,
+		"p/a.go":         a,
+		"p/b.go":         "package p\n\ntype B struct{}\n\nfunc (b *B) Apply() int { return 2 }\n\nfunc NewB() *B { return &B{} }\n\ntype Set struct{ items []*A }\n\nfunc (s Set) All() []*A { return s.items }\n",
+		"p/use_b.go":     "package p\n\nfunc useB() int {\n\tb := NewB()\n\tx := (&A{}).Next()\n\treturn b.Apply() + x.Apply()\n}\n",
 		"p/use_range.go": "package p\n\nfunc useRange(s Set) (n int) {\n\tfor _, it := range s.All() {\n\t\tn += it.Apply()\n\t}\n\treturn n\n}\n",
 		"p/use_field.go": "package p\n\ntype holder struct{ a *A }\n\nfunc (h holder) use() int { return h.a.Apply() }\n",
-		"q/use_lit.go": "package q\n\nimport \"example.com/app/p\"\n\nfunc useLit() int {\n\tv := p.A{}\n\treturn v.Apply()\n}\n",
+		"q/use_lit.go":   "package q\n\nimport \"example.com/app/p\"\n\nfunc useLit() int {\n\tv := p.A{}\n\treturn v.Apply()\n}\n",
 	}
 	got := repo{base: base, changed: map[string]string{"p/a.go": strings.Replace(a, "\treturn 1", "\treturn 10", 1)}}.run(t)
 	check(t, got, []want{
