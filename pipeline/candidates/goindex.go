@@ -125,17 +125,49 @@ func (e *goEngine) dir(d string) *goDir {
 		}
 		return g
 	}
+	// Files are read and scanned in parallel; the results are merged in
+	// listing order.
+	type scanned struct {
+		src   []byte
+		pkg   string
+		names []string
+	}
+	var paths []string
 	for _, p := range list {
-		if !strings.HasSuffix(p, ".go") || dirOf(p) != d {
+		if strings.HasSuffix(p, ".go") && dirOf(p) == d {
+			paths = append(paths, p)
+		}
+	}
+	res := make([]scanned, len(paths))
+	parallel(len(paths), func(i int) {
+		p := paths[i]
+		src, ok := e.heads[p]
+		if !ok {
+			var err error
+			if src, err = e.tree.ReadFile(e.ctx, p); err != nil {
+				return
+			}
+		}
+		r := scanned{src: src}
+		r.pkg = scanDecls(src, func(n string) { r.names = append(r.names, n) })
+		res[i] = r
+	})
+	for i, p := range paths {
+		r := res[i]
+		if r.src == nil {
 			continue
 		}
-		src := e.read(p)
-		if src == nil {
-			continue
+		if _, ok := e.heads[p]; !ok {
+			e.content[p] = r.src
 		}
 		g.paths = append(g.paths, p)
-		name := scanDecls(src, func(n string) { add(p, n) })
-		g.names[p] = name
+		g.names[p] = r.pkg
+		for _, n := range r.names {
+			add(p, n)
+		}
+	}
+	if e.ctx.Err() != nil && e.err == nil {
+		e.err = e.ctx.Err()
 	}
 	return g
 }

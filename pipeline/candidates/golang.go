@@ -555,12 +555,17 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 	present := pl.wantSet.in(src, false)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
 	imports := map[pkgKey]bool{}
-	for name := range present {
+	for name, occ := range present {
 		for _, s := range pl.byName[name] {
+			if s.member && occ&(occSelector|occKey) == 0 {
+				continue // a member is named after a dot or as a literal key
+			}
 			r := 2
 			switch {
 			case dirOf(p) == s.pk.dir:
 				r = 0
+			case occ&occSelector == 0:
+				continue // another package writes pkg.Name or x.Name
 			case !ast.IsExported(s.name):
 				continue // unexported: only its own package can name it
 			default:
@@ -571,7 +576,7 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 				}
 				if in {
 					r = 1
-				} else if !s.member || !present[s.recv] {
+				} else if !s.member || present[s.recv] == 0 {
 					continue
 				}
 			}
@@ -700,9 +705,17 @@ func newWordSet(words map[string]bool) *wordSet {
 	return ws
 }
 
-// in returns which words occur in src; with first, it stops at the first.
-func (ws *wordSet) in(src []byte, first bool) map[string]bool {
-	var found map[string]bool
+// Where a word occurs, as bits of wordSet.in's answer.
+const (
+	occAny      uint8 = 1 << iota
+	occSelector       // after a dot: x.Name or pkg.Name
+	occKey            // before a colon: a composite literal key Name: v
+)
+
+// in returns which words occur in src and how; with first, it stops at the
+// first.
+func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
+	var found map[string]uint8
 	for i := 0; i < len(src); {
 		c := src[i]
 		if !isIdentByte(c) || c == '$' {
@@ -715,9 +728,20 @@ func (ws *wordSet) in(src []byte, first bool) map[string]bool {
 		}
 		if n := j - i; n < len(ws.lens) && ws.lens[n] && ws.first[c] && ws.words[string(src[i:j])] {
 			if found == nil {
-				found = map[string]bool{}
+				found = map[string]uint8{}
 			}
-			found[string(src[i:j])] = true
+			occ := occAny
+			if i > 0 && src[i-1] == '.' {
+				occ |= occSelector
+			}
+			k := j
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+				k++
+			}
+			if k < len(src) && src[k] == ':' && (k+1 == len(src) || src[k+1] != '=') {
+				occ |= occKey
+			}
+			found[string(src[i:j])] |= occ
 			if first {
 				return found
 			}

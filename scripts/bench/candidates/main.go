@@ -95,6 +95,8 @@ type score struct {
 	nEmpty        int
 	ms            float64
 	commits       int
+	truthSize     int // summed over commits with a truth
+	listed        int // summed over commits with a truth
 }
 
 func (s *score) add(listed []string, truth map[string]bool) {
@@ -105,6 +107,8 @@ func (s *score) add(listed []string, truth map[string]bool) {
 		return
 	}
 	s.n++
+	s.truthSize += len(truth)
+	s.listed += len(listed)
 	hits := func(k int) int {
 		h := 0
 		for i, p := range listed {
@@ -135,6 +139,8 @@ func (s *score) merge(o *score) {
 	s.nEmpty += o.nEmpty
 	s.ms += o.ms
 	s.commits += o.commits
+	s.truthSize += o.truthSize
+	s.listed += o.listed
 }
 
 func (s *score) figures() (r5, r12, p12, empty float64) {
@@ -157,8 +163,12 @@ func (s *score) row(label string, base *score) string {
 	if s.commits > 0 {
 		ms = s.ms / float64(s.commits)
 	}
-	return fmt.Sprintf("%-28s %4d %4d %4d | %5.2f %5.2f %5.2f %5.1f %6.1f | %5.2f %5.2f %5.2f %5.1f",
-		label, s.commits, s.n, s.nEmpty, r5, r12, p12, empty, ms, b5, b12, bp, be)
+	avgT, avgL := 0.0, 0.0
+	if s.n > 0 {
+		avgT, avgL = float64(s.truthSize)/float64(s.n), float64(s.listed)/float64(s.n)
+	}
+	return fmt.Sprintf("%-28s %4d %4d %4d %5.1f | %5.2f %5.2f %5.2f %5.1f %5.1f %6.1f | %5.2f %5.2f %5.2f %5.1f",
+		label, s.commits, s.n, s.nEmpty, avgT, r5, r12, p12, avgL, empty, ms, b5, b12, bp, be)
 }
 
 func recall(args []string) int {
@@ -190,8 +200,9 @@ func recall(args []string) int {
 		return 2
 	}
 	fmt.Println("recall@k = |top k ∩ truth| / min(k, |truth|), precision@12 = |top 12 ∩ truth| / |top 12|, both averaged over commits whose truth is not empty (precision over those that list something); empty = files listed on average when the truth is empty")
-	fmt.Printf("%-28s %4s %4s %4s | %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "", "", "", "", "engine", "", "", "", "", "baseline", "", "", "")
-	fmt.Printf("%-28s %4s %4s %4s | %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "r@5", "r@12", "p@12", "empty", "ms", "r@5", "r@12", "p@12", "empty")
+	fmt.Println("cmts = commits, T>0 / T=0 = commits with / without a truth, |T| = files in a non-empty truth on average, listed = files listed for those on average, ms = candidates.Find per commit")
+	fmt.Printf("%-28s %4s %4s %4s %5s | %-35s | %s\n", "", "", "", "", "", "engine", "baseline")
+	fmt.Printf("%-28s %4s %4s %4s %5s | %5s %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "|T|", "r@5", "r@12", "p@12", "listed", "empty", "ms", "r@5", "r@12", "p@12", "empty")
 	var tuneE, tuneB, heldE, heldB, allE, allB score
 	for _, r := range benchRepos {
 		if *only != "" && r.name != *only {
