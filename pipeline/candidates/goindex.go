@@ -530,6 +530,22 @@ func (e *goEngine) lookupTop(pk pkgKey, name string, fromTest bool) (*goFile, to
 	return nil, topDecl{}, false
 }
 
+// lookupTopPath finds the file declaring name at package level in package
+// pk from the directory's line index alone, without parsing.
+func (e *goEngine) lookupTopPath(pk pkgKey, name string, fromTest bool) string {
+	g := e.dir(pk.dir)
+	for _, p := range g.decls[name] {
+		if !fromTest && strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		xtest := strings.HasSuffix(p, "_test.go") && strings.HasSuffix(g.names[p], "_test")
+		if xtest == pk.xtest {
+			return p
+		}
+	}
+	return ""
+}
+
 // lookupMethod finds the method recv.name declared in package pk.
 func (e *goEngine) lookupMethod(pk pkgKey, recv, name string) (*goFile, *ast.FuncDecl) {
 	g := e.dir(pk.dir)

@@ -196,8 +196,7 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 // existsAtHead reports whether the declaration named by s exists at the head.
 func (e *goEngine) existsAtHead(s *goSym) bool {
 	if !s.member {
-		_, _, ok := e.lookupTop(s.pk, s.name, true)
-		return ok
+		return e.lookupTopPath(s.pk, s.name, true) != ""
 	}
 	return e.member(&gtype{kind: tNamed, pk: s.pk, name: s.recv}, s.name, 0) != nil
 }
@@ -361,12 +360,12 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 	w := &goWalker{e: e, f: f, want: onAdded, emit: func(r goRef) {
 		switch {
 		case !r.member:
-			df, d, ok := e.lookupTop(r.pk, r.name, f.test)
-			if !ok || df.path == f.path {
+			p := e.lookupTopPath(r.pk, r.name, f.test)
+			if p == "" || p == f.path {
 				return
 			}
-			ev.add(df.path, item{kind: KindUses, symbol: topDisplay(d, r.name), method: MethodGo, score: scoreGoUses,
-				reason: fmt.Sprintf("declares `%s`, used by the change in %s", topDisplay(d, r.name), pathBase(f.path))})
+			ev.add(p, item{kind: KindUses, symbol: r.name, method: MethodGo, score: scoreGoUses,
+				reason: fmt.Sprintf("declares `%s`, used by the change in %s", r.name, pathBase(f.path))})
 		case r.exact && r.decl != nil:
 			s := memberDisplay(r.decl)
 			ev.add(r.decl.f.path, item{kind: KindUses, symbol: s, method: MethodGo, score: scoreGoUses,
@@ -495,8 +494,6 @@ func (e *goEngine) uniqueMember(s *goSym) bool {
 
 // found is a declaration's file and display name.
 type found struct{ path, sym string }
-
-func topDisplay(d topDecl, name string) string { return name }
 
 func memberDisplay(m *memberRef) string {
 	if m.ptr {

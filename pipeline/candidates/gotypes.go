@@ -201,7 +201,7 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 		return basicType
 	case *ast.SelectorExpr:
 		if id, ok := x.X.(*ast.Ident); ok && sc.lookup(id.Name) == nil {
-			if _, isTop := e.topDeclOf(f, id.Name); !isTop {
+			if !e.isTop(f, id.Name) {
 				if ip, dir, inRepo, ok := e.importedPkg(f, id.Name); ok {
 					if !inRepo {
 						return &gtype{kind: tNamed, ext: ip, name: x.Sel.Name}
@@ -235,7 +235,7 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 					return e.typeOf(f, sc, x.Args[0])
 				}
 			}
-			if _, isTop := e.topDeclOf(f, id.Name); !isTop {
+			if !e.isTop(f, id.Name) {
 				return basicType
 			}
 		}
@@ -323,13 +323,12 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 	return nil
 }
 
-// topDeclOf reports whether name is declared at package level in f's package.
-func (e *goEngine) topDeclOf(f *goFile, name string) (topDecl, bool) {
-	if d, ok := f.top[name]; ok {
-		return d, true
+// isTop reports whether name is declared at package level in f's package.
+func (e *goEngine) isTop(f *goFile, name string) bool {
+	if _, ok := f.top[name]; ok {
+		return true
 	}
-	_, d, ok := e.lookupTop(f.pk, name, f.test)
-	return d, ok
+	return e.lookupTopPath(f.pk, name, f.test) != ""
 }
 
 // topType is the type of a package-level name used as an expression.
@@ -383,7 +382,7 @@ func (e *goEngine) resolveType(f *goFile, sc *scope, x ast.Expr) *gtype {
 			return basicType
 		}
 		if _, ok := f.top[x.Name]; !ok {
-			if _, _, ok := e.lookupTop(f.pk, x.Name, f.test); !ok {
+			if e.lookupTopPath(f.pk, x.Name, f.test) == "" {
 				return nil
 			}
 		}

@@ -379,7 +379,7 @@ func (w *goWalker) ident(sc *scope, id *ast.Ident) {
 		return
 	}
 	if universe[id.Name] && w.f.top[id.Name] == (topDecl{}) {
-		if _, _, ok := w.e.lookupTop(w.f.pk, id.Name, w.f.test); !ok {
+		if w.e.lookupTopPath(w.f.pk, id.Name, w.f.test) == "" {
 			return
 		}
 	}
