@@ -55,6 +55,7 @@ type goFile struct {
 	test    bool
 	src     []byte
 	ast     *ast.File
+	tf      *token.File
 	imports map[string]string // local name -> import path
 	top     map[string]topDecl
 	methods map[string]*ast.FuncDecl // "Recv.Name"
@@ -303,8 +304,12 @@ func (e *goEngine) parseSrc(p string, src []byte) *goFile {
 	if a == nil || a.Name == nil {
 		return nil
 	}
+	tf := e.fset.File(a.FileStart)
+	if tf == nil {
+		return nil
+	}
 	f := &goFile{
-		path: p, pkgName: a.Name.Name, test: strings.HasSuffix(p, "_test.go"), src: src, ast: a,
+		path: p, tf: tf, pkgName: a.Name.Name, test: strings.HasSuffix(p, "_test.go"), src: src, ast: a,
 		imports: map[string]string{}, top: map[string]topDecl{}, methods: map[string]*ast.FuncDecl{},
 	}
 	f.pk = pkgKey{dir: dirOf(p), xtest: f.test && strings.HasSuffix(f.pkgName, "_test")}

@@ -126,7 +126,7 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 					olds = append(olds, s)
 				}
 				all := map[int]bool{}
-				for l := 1; l <= e.fset.File(f.ast.Pos()).LineCount(); l++ {
+				for l := 1; l <= f.tf.LineCount(); l++ {
 					all[l] = true
 				}
 				for _, s := range changedSyms(e.fset, f, all) {
@@ -349,7 +349,7 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 	if len(c.added) == 0 {
 		return
 	}
-	tf := e.fset.File(f.ast.Pos())
+	tf := f.tf
 	onAdded := func(id *ast.Ident) bool { return c.added[tf.Line(id.Pos())] }
 	type amb struct {
 		name string
