@@ -44,6 +44,10 @@ type Options struct {
 	Webhook *WebhookOptions
 
 	Limits pipeline.Limits
+	// LinkHosts are the hosts links in posted comments may point at (the
+	// pull requests' own web host); model-written links elsewhere lose their
+	// target. Empty: only relative links.
+	LinkHosts []string
 	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), the
 	// third rule layer; ServiceRulesSource names it. nil: no such layer.
 	ServiceRules       *scope.RuleFile

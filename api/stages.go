@@ -205,6 +205,7 @@ func (st *stages) comments(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	in.LinkHosts = s.opts.LinkHosts
 	rendered, err := comments.Render(in)
 	if err != nil {
 		s.writeError(c, err)

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 
 	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/bitbucket"
@@ -26,6 +28,8 @@ type providers struct {
 	// parseWebhook reads raw webhook bodies sent to /v1/context.
 	parseWebhook func([]byte) (pipeline.Repo, int, error)
 	ready        func(context.Context) error
+	// linkHosts are the web hosts comment links may point at.
+	linkHosts []string
 }
 
 // buildProviders is the one place that picks adapters from the
@@ -53,6 +57,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments = "bitbucket", bb, bb, bb, bb
+		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 	} else {
 		st, err := os.Stat(cfg.LocalRoot)
@@ -121,4 +126,17 @@ func parseWebhookBody(body []byte) (pipeline.Repo, int, error) {
 		return pipeline.Repo{}, 0, err
 	}
 	return ev.Repo, ev.PR.ID, nil
+}
+
+// webHost is the web host of a Bitbucket API base URL: the API's host
+// without its "api." label ("https://api.bitbucket.org/2.0" → "bitbucket.org").
+func webHost(baseURL string) string {
+	if baseURL == "" {
+		baseURL = bitbucket.DefaultBaseURL
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "api.")
 }

@@ -69,3 +69,15 @@ func TestUpstreamRetriesReachAdapters(t *testing.T) {
 		})
 	}
 }
+
+func TestWebHost(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                              "bitbucket.org",
+		"https://api.bitbucket.org/2.0": "bitbucket.org",
+		"http://127.0.0.1:8080/2.0":     "127.0.0.1",
+	} {
+		if got := webHost(in); got != want {
+			t.Errorf("webHost(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

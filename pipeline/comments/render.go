@@ -38,6 +38,10 @@ type CommentsInput struct {
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+	// LinkHosts are the hosts model-written links may point at (the pull
+	// request's own host); set by the service, never by the request. Other
+	// links lose their target (see sanitizeMarkdown).
+	LinkHosts []string `json:"-"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -150,9 +154,9 @@ func Render(in CommentsInput) (Rendered, error) {
 
 	summary, n := marker.StripMarkers(parsed.Summary)
 	st.MarkersStripped += n
-	summary = closeFences(summary)
+	summary = sanitizeMarkdown(closeFences(summary), in.LinkHosts)
 
-	rows, warns := findingRows(parsed.Findings, ix, st)
+	rows, warns := findingRows(parsed.Findings, ix, st, in.LinkHosts)
 	out.Warnings = append(out.Warnings, warns...)
 	st.Findings = len(rows)
 	if st.MarkersStripped > 0 {
@@ -214,8 +218,10 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
-// text, fingerprints it and drops repeats, counting into st.
-func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) ([]findingRow, []string) {
+// text, fingerprints it, drops repeats and makes its text inert Markdown
+// (sanitizeMarkdown, after fingerprinting: the fingerprint stays that of
+// what the model wrote), counting into st.
+func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
 	var n int
 	var rows []findingRow
@@ -249,6 +255,7 @@ func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) (
 		seen[fp] = true
 		st.ByAnchor[a.Anchor]++
 		st.BySeverity[f.Severity]++
+		f.Title, f.Body = sanitizeMarkdown(f.Title, hosts), sanitizeMarkdown(f.Body, hosts)
 		rows = append(rows, findingRow{f: f, a: a, fp: fp})
 	}
 	return rows, warnings
