@@ -628,8 +628,9 @@ func dirEntry(v wireEntry) pipeline.DirEntry {
 // Each comment another account wrote is marked Foreign, so its markers are
 // not trusted. prscout's own account is learnt once from GET /user (op
 // get_user) and cached; if that fails, Config.AccountID is used; if neither
-// is known, a warning is logged once and no comment is marked Foreign
-// (every marker is trusted). A /user failure never fails the listing.
+// is known, every comment is marked Unverified (its markers decide nothing
+// and it is never edited) until prscout creates a comment, whose author is
+// then its own account. A /user failure never fails the listing.
 func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int) ([]pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -643,6 +644,7 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 		for _, v := range p.Values {
 			cm := comment(v)
 			cm.Foreign = self != nil && !isSelf(self, v.User)
+			cm.Unverified = self == nil
 			out = append(out, cm)
 		}
 		return p.Next, err
@@ -693,7 +695,7 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 	}
 	if !s.warned {
 		s.warned = true
-		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): markers in every pull request comment are trusted, whoever wrote them", "error", err.Error())
+		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): earlier markers are not trusted and no comment is edited until prscout has posted one", "error", err.Error())
 	}
 	return nil
 }
@@ -762,7 +764,28 @@ func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int
 	if err != nil {
 		return pipeline.Comment{}, fmt.Errorf("create comment on pull request %d: %w", prID, err)
 	}
+	c.learnSelf(v.User)
 	return comment(v), nil
+}
+
+// learnSelf takes prscout's own account from a comment it has just created,
+// when neither GET /user nor Config.AccountID told it: the author of that
+// comment is, by construction, the account prscout posts as.
+func (c *Client) learnSelf(u wireAccount) {
+	s := &c.self
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ids != nil || !(s.settled || s.warned) {
+		return // known, or GET /user not asked yet: it is the first source
+	}
+	for _, id := range []string{u.AccountID, u.UUID} {
+		if id = normID(id); id != "" {
+			s.ids = append(s.ids, id)
+		}
+	}
+	if s.ids != nil {
+		s.settled = true
+	}
 }
 
 // UpdateComment replaces a comment's body: PUT

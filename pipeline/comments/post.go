@@ -32,6 +32,9 @@ type Posted struct {
 	DuplicatesDeleted int `json:"duplicatesDeleted"`
 	// Errors describe failed writes that did not fail the call.
 	Errors []string `json:"errors"`
+	// Warnings say what was left alone and why, e.g. summaries that could
+	// not be proven prscout's own.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Posted.Summary values.
@@ -126,6 +129,9 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 
 	body := withUnposted(r.Markdown, failed, deferred)
 	summaries := liveSummaries(comments)
+	if n := marker.UnverifiedSummaries(comments); n > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("prscout's own account is unknown: %s with a review marker left untouched (not proven prscout's); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
+	}
 	switch {
 	case len(summaries) == 0:
 		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: body})
@@ -186,7 +192,7 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 	}
 	byFP := map[string][]pipeline.Comment{}
 	for _, c := range comments {
-		if c.Deleted || c.Foreign {
+		if c.Deleted || c.Foreign || c.Unverified {
 			continue
 		}
 		if fp, ok := marker.ParseFindingMarker(c.Body); ok && created[fp] {

@@ -160,10 +160,14 @@ func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipelin
 	if err != nil {
 		return "", []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
 	}
-	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
-		return sha, nil
+	var warnings []string
+	if n := marker.UnverifiedSummaries(comments); n > 0 {
+		warnings = append(warnings, fmt.Sprintf("prscout's own account is unknown, so %s with a review marker cannot be proven prscout's: ignored (full review, a new summary); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
 	}
-	return "", nil
+	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
+		return sha, warnings
+	}
+	return "", warnings
 }
 
 // reviewMode decides how to review head after reviewed: skip when it is the
