@@ -63,6 +63,9 @@ type PullRequestInfo struct {
 	// Repository.ResolveCommit expands them.
 	SourceCommit      string `json:"sourceCommit"`
 	DestinationCommit string `json:"destinationCommit"`
+	// URL is the pull request's web page ("" when the provider has none);
+	// the build status links to it while a review runs.
+	URL string `json:"url,omitempty"`
 }
 
 // PullRequests reads pull request metadata and commit ancestry.
@@ -90,6 +93,9 @@ type Comment struct {
 	// own; its markers and fingerprints are ignored, and prscout never
 	// updates or deletes it. False when the adapter does not know.
 	Foreign bool `json:"foreign,omitempty"`
+	// URL is the comment's web link ("" when the provider has none); the
+	// build status and the report of a review link to its summary comment.
+	URL string `json:"url,omitempty"`
 }
 
 // NewComment is a comment to create: general when Inline is nil.

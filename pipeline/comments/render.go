@@ -38,6 +38,12 @@ type CommentsInput struct {
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+	// Models names the models of the review (the workflow passes them),
+	// shown in the Code Insights report.
+	Models *Models `json:"models,omitempty"`
+	// Formats asks for more formats of the findings in the answer:
+	// "sarif" adds `sarif`, a SARIF 2.1.0 log ("json" is always given).
+	Formats []string `json:"formats,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
