@@ -25,7 +25,7 @@ type Settings struct {
 	Report      bool
 }
 
-// DefaultSettings: both surfaces on, never failing.
+// DefaultSettings returns the defaults: both surfaces on, never failing.
 func DefaultSettings() Settings {
 	return Settings{FailOn: FailOnNone, BuildStatus: true, Report: true}
 }

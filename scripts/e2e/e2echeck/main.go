@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prscout/prscout/sarif/sariftest"
 	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
 )
 
@@ -185,6 +186,7 @@ func main() {
 			body := rev.output(nMerge)
 			body["review"] = rev.output(nReview)
 			body["dryRun"] = false
+			body["formats"] = []string{"sarif"} // changes the answer only, never what is posted
 			var got map[string]any
 			status, err := postJSON(*prscout+"/v1/comments", *apiKey, body, &got)
 			posted, _ := got["posted"].(map[string]any)
@@ -194,6 +196,11 @@ func main() {
 			// The same commit again: the report replaced (one report, the
 			// same annotations), the status set SUCCESSFUL again.
 			c.insights(*control, str(rev.output(nContext)["ref"]), got, "INPROGRESS,SUCCESSFUL,SUCCESSFUL", 2)
+			// The review's findings as SARIF validate against the official schema.
+			doc, _ := json.Marshal(got["sarif"])
+			verr := sariftest.Validate(doc)
+			c.check(got["sarif"] != nil && verr == nil, "the review's SARIF (%d bytes, %d results) validates against the SARIF 2.1.0 schema: %v",
+				len(doc), strings.Count(string(doc), `"ruleId"`), verr)
 		}
 	case "push":
 		pr := fixture.PRs[0]
