@@ -41,7 +41,8 @@ type Options struct {
 	Issues   pipeline.IssueLookup
 	// Reporter puts the build status and the Code Insights report on the
 	// reviewed commit; nil leaves both off. Surfaces switches them and
-	// holds the severity threshold.
+	// holds the severity threshold (its zero value switches both off:
+	// start from insights.DefaultSettings()).
 	Reporter pipeline.CommitReporter
 	Surfaces insights.Settings
 	// ParseWebhook reads a raw Bitbucket pull request webhook body sent to
