@@ -83,6 +83,7 @@ type (
 		Links       struct {
 			Diff     wireLink `json:"diff"`
 			Diffstat wireLink `json:"diffstat"`
+			HTML     wireLink `json:"html"`
 		} `json:"links"`
 	}
 	wireInline struct {
@@ -96,6 +97,9 @@ type (
 		Inline  *wireInline `json:"inline,omitempty"`
 		Deleted bool        `json:"deleted"`
 		User    wireAccount `json:"user"`
+		Links   struct {
+			HTML wireLink `json:"html"`
+		} `json:"links"`
 	}
 	wireEntry struct {
 		Type       string     `json:"type"` // commit_file or commit_directory

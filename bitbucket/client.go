@@ -296,6 +296,7 @@ func prInfo(pr wirePR) pipeline.PullRequestInfo {
 		State:             pr.State,
 		SourceCommit:      pr.Source.Commit.Hash,
 		DestinationCommit: pr.Destination.Commit.Hash,
+		URL:               pr.Links.HTML.Href,
 	}
 }
 
@@ -716,7 +717,7 @@ func normID(id string) string {
 }
 
 func comment(v wireComment) pipeline.Comment {
-	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName}
+	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName, URL: v.Links.HTML.Href}
 	if c.Author == "" {
 		c.Author = v.User.Nickname
 	}

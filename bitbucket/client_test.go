@@ -3,6 +3,7 @@ package bitbucket
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -86,6 +87,7 @@ func TestPullRequestFixture(t *testing.T) {
 		State:             "OPEN",
 		SourceCommit:      "668218c13e04",
 		DestinationCommit: "6c5f0bc9b2aa",
+		URL:               "https://bitbucket.example/acme/uploader/pull-requests/42",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("PullRequest (-want +got):\n%s", d)
@@ -489,6 +491,13 @@ func TestComments(t *testing.T) {
 		{ID: 1003, Body: "gone", Deleted: true, Author: "Reviewer", Foreign: true},
 		{ID: created.ID, Body: "prscout summary v2", Author: "prscout bot"},
 		{ID: inl.ID, Body: "nit", Inline: &pipeline.InlineAnchor{Path: "dir/a b.go", Line: 7}, Deleted: true, Author: "prscout bot"},
+	}
+	// Each comment's web link comes from its links.html.
+	for i := range want {
+		want[i].URL = fmt.Sprintf("https://bitbucket.example/acme/uploader/pull-requests/42/_/diff#comment-%d", want[i].ID)
+	}
+	if created.URL != want[3].URL {
+		t.Errorf("created comment URL = %q, want %q", created.URL, want[3].URL)
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("ListComments (-want +got):\n%s", d)

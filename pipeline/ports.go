@@ -63,6 +63,9 @@ type PullRequestInfo struct {
 	// Repository.ResolveCommit expands them.
 	SourceCommit      string `json:"sourceCommit"`
 	DestinationCommit string `json:"destinationCommit"`
+	// URL is the pull request's web page ("" when the provider has none);
+	// the build status links to it while a review runs.
+	URL string `json:"url,omitempty"`
 }
 
 // PullRequests reads pull request metadata and commit ancestry.
@@ -95,6 +98,9 @@ type Comment struct {
 	// Its review marker never decides skip or delta, and prscout never
 	// updates or deletes it.
 	Unverified bool `json:"unverified,omitempty"`
+	// URL is the comment's web link ("" when the provider has none); the
+	// build status and the report of a review link to its summary comment.
+	URL string `json:"url,omitempty"`
 }
 
 // NewComment is a comment to create: general when Inline is nil.

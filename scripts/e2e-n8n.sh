@@ -8,7 +8,10 @@
 #
 # Steps: (1) PR 1 is reviewed: bad scout paths refused, a missing file
 # answered ok:false, one summary and two inline comments (one placed by its
-# quoted code) on the right lines; (2) the same PR's webhook again: n8n ends
+# quoted code) on the right lines, the head's build status INPROGRESS then
+# SUCCESSFUL and its Code Insights report with one annotation per finding
+# (checked after every review; a skip adds no status, a re-sent comments
+# request replaces the report); (2) the same PR's webhook again: n8n ends
 # in "Skipped: already reviewed", nothing is posted twice, and re-sending the
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
 # chain goes on to one summary; (4) a webhook with a bad signature is refused

@@ -24,6 +24,9 @@ type providers struct {
 	prs      pipeline.PullRequests
 	comments pipeline.CommentStore
 	issues   pipeline.IssueLookup
+	// reporter writes build statuses and Code Insights reports (Bitbucket
+	// only; nil for the local provider, which has neither).
+	reporter pipeline.CommitReporter
 	webhook  *api.WebhookOptions
 	// parseWebhook reads raw webhook bodies sent to /v1/context.
 	parseWebhook func([]byte) (pipeline.Repo, int, error)
@@ -40,6 +43,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	// Both services' series exist from the start, configured or not, so the
 	// shipped dashboard and alert rules never query a missing metric.
 	m.KnownUpstreamOperations("bitbucket", bitbucket.Operations)
+	m.KnownUpstreamOperations("bitbucket", bitbucket.InsightsOperations)
 	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
 		bb, err := bitbucket.New(bitbucket.Config{
@@ -56,7 +60,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		if err != nil {
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
-		p.name, p.repo, p.diffs, p.prs, p.comments = "bitbucket", bb, bb, bb, bb
+		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 	} else {

@@ -81,3 +81,59 @@ func TestWebHost(t *testing.T) {
 		}
 	}
 }
+
+// TestProvidersCommitReporter: the Bitbucket provider writes build statuses
+// and reports, and their operations are known upstream series from the
+// start; the local provider has no reporter (nothing posted, no warning).
+func TestProvidersCommitReporter(t *testing.T) {
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	reg := prometheus.NewRegistry()
+	cfg, err := load(t, map[string]string{"PRSCOUT_BITBUCKET_ACCESS_TOKEN": "token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := buildProviders(cfg, api.NewMetrics(reg), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.reporter == nil {
+		t.Error("the Bitbucket provider has no commit reporter")
+	}
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, mf := range mfs {
+		if mf.GetName() != "prscout_upstream_requests_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "operation" {
+					known[l.GetValue()] = true
+				}
+			}
+		}
+	}
+	for _, op := range []string{"set_status", "put_report", "list_annotations", "delete_annotation", "post_annotations"} {
+		if !known[op] {
+			t.Errorf("upstream operation %s is not pre-initialised", op)
+		}
+	}
+
+	cfg, err = load(t, map[string]string{"PRSCOUT_LOCAL_ROOT": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err = buildProviders(cfg, api.NewMetrics(prometheus.NewRegistry()), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.reporter != nil {
+		t.Error("the local provider has a commit reporter")
+	}
+	if s := cfg.Surfaces(); s.FailOn != "none" || !s.BuildStatus || !s.Report {
+		t.Errorf("default surfaces = %+v, want none, status and report on", s)
+	}
+}

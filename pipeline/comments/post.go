@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
@@ -16,6 +17,9 @@ type Posted struct {
 	// Summary is created, updated, unchanged or dry-run.
 	Summary   string `json:"summary"`
 	SummaryID int64  `json:"summaryId,omitempty"`
+	// SummaryURL is the summary comment's web link, when the store gives
+	// one (the build status and the report link to it).
+	SummaryURL string `json:"summaryUrl,omitempty"`
 	// InlineCreated counts inline comments created by this call;
 	// InlineSkipped those whose fingerprint a comment already carries (posted
 	// by an earlier run, or deleted by someone); InlineFailed those the store
@@ -35,6 +39,11 @@ type Posted struct {
 	// Warnings say what was left alone and why, e.g. summaries that could
 	// not be proven prscout's own.
 	Warnings []string `json:"warnings,omitempty"`
+	// BuildStatus and Report say what Publish put on the head commit; both
+	// are absent when nothing was posted or no provider has commit
+	// surfaces (see insights.Publish).
+	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
+	Report      *insights.ReportResult `json:"report,omitempty"`
 }
 
 // Posted.Summary values.
@@ -138,17 +147,21 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		if err != nil {
 			return out, fmt.Errorf("create summary comment: %w", err)
 		}
-		out.Summary, out.SummaryID = summaryCreated, c.ID
+		out.Summary, out.SummaryID, out.SummaryURL = summaryCreated, c.ID, c.URL
 	default:
 		keep := summaries[0]
-		out.SummaryID = keep.ID
+		out.SummaryID, out.SummaryURL = keep.ID, keep.URL
 		if sameBody(keep.Body, body) {
 			out.Summary = summaryUnchanged
 		} else {
-			if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
+			c, err := store.UpdateComment(ctx, repo, prID, keep.ID, body)
+			if err != nil {
 				return out, fmt.Errorf("update summary comment %d: %w", keep.ID, err)
 			}
 			out.Summary = summaryUpdated
+			if c.URL != "" {
+				out.SummaryURL = c.URL
+			}
 		}
 		for _, c := range summaries[1:] {
 			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
@@ -181,6 +194,9 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 				}
 				out.Summary = summaryUpdated
 			}
+		}
+		if keep.ID != out.SummaryID || keep.URL != "" {
+			out.SummaryURL = keep.URL
 		}
 		out.SummaryID = keep.ID
 		for _, c := range summaries[1:] {

@@ -42,6 +42,12 @@ type CommentsInput struct {
 	// request's own host); set by the service, never by the request. Other
 	// links lose their target (see sanitizeMarkdown).
 	LinkHosts []string `json:"-"`
+	// Models names the models of the review (the workflow passes them),
+	// shown in the Code Insights report.
+	Models *Models `json:"models,omitempty"`
+	// Formats asks for more formats of the findings in the answer:
+	// "sarif" adds `sarif`, a SARIF 2.1.0 log ("json" is always given).
+	Formats []string `json:"formats,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.

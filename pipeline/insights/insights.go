@@ -1,8 +1,9 @@
 // Package insights builds the results prscout puts on a pull request's head
 // commit beside its comments: the build status "prscout" (SUCCESSFUL or
 // FAILED by a severity threshold, PRSCOUT_FAIL_ON) and the Code Insights
-// report "prscout" with one annotation per finding. It is pure: adapters
-// (pipeline.CommitReporter) send what it builds.
+// report "prscout" with one annotation per finding. The builders are pure;
+// publish.go sends what they build through the pipeline.CommitReporter port
+// (the adapters implement it) and turns refusals into warnings.
 package insights
 
 import (

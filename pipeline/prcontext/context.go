@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -56,6 +57,9 @@ type ContextInput struct {
 	// Jira holds the issues of JiraKeys when the caller has looked them up
 	// (collectRange has no issue lookup of its own).
 	Jira []pipeline.Issue `json:"-"`
+	// Surfaces switch the build status set through ContextSources.Reporter
+	// (PRSCOUT_BUILD_STATUS), set by the API, never by the request.
+	Surfaces insights.Settings `json:"-"`
 }
 
 // ContextMeta is what assemble needs besides the raw diff: where the
@@ -129,6 +133,10 @@ type ContextResult struct {
 	// reason) and dropped for budget.
 	Coverage pipeline.Coverage `json:"coverage"`
 	Warnings []string          `json:"warnings"`
+	// BuildStatus says whether the INPROGRESS build status was set on the
+	// head (a full or delta pull request review with a provider that has
+	// commit statuses); absent otherwise.
+	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
 }
 
 // ContextStats measures the context and its scout prompt. Character counts

@@ -46,8 +46,10 @@ type PreviewResult struct {
 
 // Preview runs the context stage (gates, rules, sources, scout prompt) and
 // the merge stage without additional context, and reports the decisions and
-// the prompt sizes. It calls no model and posts nothing.
+// the prompt sizes. It calls no model and posts nothing (not even a build
+// status: src.Reporter is ignored).
 func Preview(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (PreviewResult, error) {
+	src.Reporter = nil
 	res, err := Collect(ctx, src, in, lim)
 	if err != nil {
 		return PreviewResult{}, err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -13,12 +14,15 @@ import (
 // ContextSources are the ports /v1/context reads. Only Repo and Diffs are
 // required: without PRs a review needs base and head, without Comments every
 // review is full (no markers to read), without Issues there is no Jira.
+// Reporter, when set, gets the INPROGRESS build status of a full or delta
+// pull request review (ContextInput.Surfaces switches it).
 type ContextSources struct {
 	Repo     pipeline.Repository
 	Diffs    pipeline.DiffSource
 	PRs      pipeline.PullRequests
 	Comments pipeline.CommentStore
 	Issues   pipeline.IssueLookup
+	Reporter pipeline.CommitReporter
 }
 
 // Collect answers /v1/context. With a prId and no head it reviews the pull
@@ -147,7 +151,18 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
 	}
-	return assemble(ctx, src.Repo, meta, raw, lim)
+	res, err := assemble(ctx, src.Repo, meta, raw, lim)
+	if err != nil {
+		return res, err
+	}
+	// The review starts now: INPROGRESS on the head until /v1/comments
+	// sets the result (or the workflow's error path, POST /v1/status, stops
+	// it). Set last, so a context that fails leaves no status behind.
+	if st := insights.Start(ctx, src.Reporter, in.Surfaces, repo, head, pr.URL); st != nil {
+		res.BuildStatus = st
+		res.Warnings = append(res.Warnings, st.Warnings...)
+	}
+	return res, nil
 }
 
 // lastReviewed reads the head that prscout's own summary marker says was

@@ -9,6 +9,9 @@
 //	GET  /_fake/state                  {api, prs:[{id, title, head, base}]}
 //	GET  /_fake/comments?pr=N          the PR's comments (deleted ones included), in order
 //	GET  /_fake/calls                  {op: count} per Bitbucket operation
+//	GET  /_fake/insights?commit=SHA    the commit's build status "prscout" (status, null
+//	                                   when none; States lists every state posted), its
+//	                                   reports by id and the annotations of report "prscout"
 //	GET  /_fake/event?pr=N             the pullrequest webhook body
 //	POST /_fake/push?pr=N              move the PR's head to its prepared push commit
 //	POST /_fake/deliver?pr=N&event=K   deliver that webhook to -webhook-url as Bitbucket
@@ -93,6 +96,21 @@ func main() {
 			bitbuckettest.OpGetSrc, bitbuckettest.OpListDir, bitbuckettest.OpListComments, bitbuckettest.OpGetComment,
 			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment} {
 			out[op] = fake.Calls(op)
+		}
+		for _, op := range bitbuckettest.InsightsOps {
+			out[op] = fake.Calls(op)
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+	ctl.HandleFunc("GET /_fake/insights", func(w http.ResponseWriter, r *http.Request) {
+		commit := r.URL.Query().Get("commit")
+		out := map[string]any{
+			"status":      nil,
+			"reports":     fake.Reports(fixture.Workspace, fixture.RepoSlug, commit),
+			"annotations": fake.Annotations(fixture.Workspace, fixture.RepoSlug, commit, "prscout"),
+		}
+		if st, ok := fake.Status(fixture.Workspace, fixture.RepoSlug, commit, "prscout"); ok {
+			out["status"] = st
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
