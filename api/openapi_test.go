@@ -654,9 +654,9 @@ func (specPRs) PullRequest(_ context.Context, _ pipeline.Repo, id int) (pipeline
 		return pipeline.PullRequestInfo{}, fmt.Errorf("pull request %d: %w", id, pipeline.ErrNotFound)
 	}
 	return pipeline.PullRequestInfo{ID: 42, State: "OPEN", SourceCommit: specHead[:12], DestinationCommit: specBase[:12],
-		URL: "https://bitbucket.example/acme/billing-api/pull-requests/42",
 		PullRequest: pipeline.PullRequest{Title: "PAY-17: round invoice totals half-even", Author: "Dana Kim",
-			SourceBranch: "feature/PAY-17-rounding", DestinationBranch: "main"}}, nil
+			SourceBranch: "feature/PAY-17-rounding", DestinationBranch: "main",
+			URL: "https://bitbucket.example/acme/billing-api/pull-requests/42"}}, nil
 }
 
 func (specPRs) IsAncestor(context.Context, pipeline.Repo, string, string) (bool, error) {

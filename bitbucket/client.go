@@ -1,6 +1,6 @@
 // Package bitbucket is the Bitbucket Cloud (REST 2.0) adapter: it implements
-// pipeline.Repository, pipeline.DiffSource, pipeline.PullRequests and
-// pipeline.CommentStore, and offers pure webhook helpers (VerifySignature,
+// pipeline.Repository, pipeline.DiffSource, pipeline.PullRequests (with
+// pipeline.PullRequestCommits) and pipeline.CommentStore, and offers pure webhook helpers (VerifySignature,
 // ParseWebhook).
 //
 // Every call is bounded: each attempt has Config.Timeout (a context deadline
@@ -292,11 +292,11 @@ func prInfo(pr wirePR) pipeline.PullRequestInfo {
 			Author:            author,
 			SourceBranch:      pr.Source.Branch.Name,
 			DestinationBranch: pr.Destination.Branch.Name,
+			URL:               pr.Links.HTML.Href,
 		},
 		State:             pr.State,
 		SourceCommit:      pr.Source.Commit.Hash,
 		DestinationCommit: pr.Destination.Commit.Hash,
-		URL:               pr.Links.HTML.Href,
 	}
 }
 
@@ -652,6 +652,42 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list comments of pull request %d: %w", prID, err)
+	}
+	return out, nil
+}
+
+var _ pipeline.PullRequestCommits = (*Client)(nil)
+
+// PullRequestCommitMessages returns the messages of at most limit of the
+// pull request's commits, newest first as Bitbucket lists them, following
+// `next` links only while more are wanted: GET
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/commits?pagelen=min(limit,100).
+// The list is empty when the source branch no longer exists; an unknown pull
+// request wraps pipeline.ErrNotFound.
+func (c *Client) PullRequestCommitMessages(ctx context.Context, repo pipeline.Repo, prID, limit int) ([]string, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	var out []string
+	err := walk(func(next string) (string, error) {
+		p, err := c.api.prCommitsPage(ctx, repo, prID, min(limit, pageLen), next)
+		for _, v := range p.Values {
+			if len(out) < limit {
+				out = append(out, v.Message)
+			}
+		}
+		if len(out) >= limit {
+			return "", err
+		}
+		return p.Next, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list commits of pull request %d: %w", prID, err)
 	}
 	return out, nil
 }

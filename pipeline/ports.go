@@ -63,9 +63,6 @@ type PullRequestInfo struct {
 	// Repository.ResolveCommit expands them.
 	SourceCommit      string `json:"sourceCommit"`
 	DestinationCommit string `json:"destinationCommit"`
-	// URL is the pull request's web page ("" when the provider has none);
-	// the build status links to it while a review runs.
-	URL string `json:"url,omitempty"`
 }
 
 // PullRequests reads pull request metadata and commit ancestry.

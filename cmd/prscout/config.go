@@ -54,6 +54,7 @@ type Config struct {
 	JiraPAT        string
 	JiraACField    string
 	JiraMaxIssues  int
+	JiraProjects   string
 	WebhookSecret  string
 	ForwardURL     string
 	ForwardHeader  string
@@ -226,9 +227,11 @@ func settings() []setting {
 	g, s = str(func(c *Config) *string { return &c.JiraPAT })
 	add(secret(mk("PRSCOUT_JIRA_PAT", "jira-pat", "Jira Data Center personal access token (bearer)", g, s)))
 	g, s = str(func(c *Config) *string { return &c.JiraACField })
-	add(mk("PRSCOUT_JIRA_AC_FIELD", "jira-ac-field", "name or id of the acceptance-criteria field (e.g. customfield_10042)", g, s))
+	add(mk("PRSCOUT_JIRA_AC_FIELD", "jira-ac-field", "name or id of the acceptance-criteria field (e.g. customfield_10042); empty: a field named like \"Acceptance criteria\" is looked for once; none: no field, criteria from the description only", g, s))
 	gi, si = integer(func(c *Config) *int { return &c.JiraMaxIssues })
 	add(mk("PRSCOUT_JIRA_MAX_ISSUES", "jira-max-issues", "Jira issues looked up per review", gi, si))
+	g, s = str(func(c *Config) *string { return &c.JiraProjects })
+	add(mk("PRSCOUT_JIRA_PROJECTS", "jira-projects", "comma-separated Jira project keys whose issues link to a pull request (empty: any)", g, s))
 
 	g, s = str(func(c *Config) *string { return &c.WebhookSecret })
 	add(secret(mk("PRSCOUT_WEBHOOK_SECRET", "webhook-secret", "secret of the Bitbucket webhook (X-Hub-Signature: sha256=...)", g, s)))

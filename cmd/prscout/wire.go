@@ -80,7 +80,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	if cfg.JiraBaseURL != "" {
 		jc, err := jira.New(jira.Config{
 			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
-			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
+			AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
+			Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
 			Observer: m.Upstream("jira"),
 			Logger:   log,
 		})

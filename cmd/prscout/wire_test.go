@@ -137,3 +137,48 @@ func TestProvidersCommitReporter(t *testing.T) {
 		t.Errorf("default surfaces = %+v, want none, status and report on", s)
 	}
 }
+
+// TestJiraSettingsReachTheAdapter: PRSCOUT_JIRA_MAX_ISSUES and
+// PRSCOUT_JIRA_PROJECTS are what the context stage reads from the lookup.
+func TestJiraSettingsReachTheAdapter(t *testing.T) {
+	build := func(env map[string]string) (providers, error) {
+		t.Helper()
+		base := map[string]string{"PRSCOUT_JIRA_BASE_URL": "http://127.0.0.1:1", "PRSCOUT_JIRA_PAT": "pat", "PRSCOUT_JIRA_AC_FIELD": "none"}
+		for k, v := range env {
+			base[k] = v
+		}
+		cfg, err := load(t, base)
+		if err != nil {
+			return providers{}, err
+		}
+		return buildProviders(cfg, api.NewMetrics(prometheus.NewRegistry()), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	}
+	p, err := build(map[string]string{"PRSCOUT_JIRA_MAX_ISSUES": "7", "PRSCOUT_JIRA_PROJECTS": " shop, OPS ,"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, ok := p.issues.(pipeline.IssueBound)
+	if !ok || b.MaxIssues() != 7 {
+		t.Errorf("issue lookup bound = %v (%v), want 7", b, ok)
+	}
+	pr, ok := p.issues.(pipeline.IssueProjects)
+	if !ok || strings.Join(pr.Projects(), ",") != "SHOP,OPS" {
+		t.Errorf("issue lookup projects = %v (%v), want SHOP,OPS", pr, ok)
+	}
+	p, err = build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.issues.(pipeline.IssueBound).MaxIssues() != 5 || len(p.issues.(pipeline.IssueProjects).Projects()) != 0 {
+		t.Errorf("defaults: bound %d, projects %v; want 5 and any", p.issues.(pipeline.IssueBound).MaxIssues(), p.issues.(pipeline.IssueProjects).Projects())
+	}
+	for env, want := range map[string]string{
+		"PRSCOUT_JIRA_PROJECTS":   `PRSCOUT_JIRA_PROJECTS: "SHOP-1" is not a Jira project key`,
+		"PRSCOUT_JIRA_MAX_ISSUES": "PRSCOUT_JIRA_MAX_ISSUES must be between 1 and 50, got 51",
+	} {
+		val := map[string]string{"PRSCOUT_JIRA_PROJECTS": "SHOP,SHOP-1", "PRSCOUT_JIRA_MAX_ISSUES": "51"}[env]
+		if _, err := build(map[string]string{env: val}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s=%s: err = %v, want %q", env, val, err, want)
+		}
+	}
+}

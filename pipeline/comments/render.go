@@ -48,6 +48,14 @@ type CommentsInput struct {
 	// Formats asks for more formats of the findings in the answer:
 	// "sarif" adds `sarif`, a SARIF 2.1.0 log ("json" is always given).
 	Formats []string `json:"formats,omitempty"`
+
+	// Requirements are the acceptance criteria the review judged (the
+	// context's and merge's requirements[]); a string is free text and
+	// carries none.
+	Requirements pipeline.RequirementsField `json:"requirements"`
+	// PRURL is the pull request's web page (merge's prUrl): evidence links
+	// into its diff. Without it evidence is shown as text.
+	PRURL string `json:"prUrl,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -118,6 +126,9 @@ type Rendered struct {
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
 	Coverage pipeline.Coverage `json:"coverage"`
+	// Requirements are the acceptance criteria with the review's verdicts
+	// and their counts (see SeverityCounts for the build status).
+	Requirements RequirementCounts `json:"requirements"`
 }
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
@@ -128,10 +139,13 @@ var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
 // "mode", "files[i].path", "review", ...).
 //
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
-// coverage line, the model's summary, a findings table (severity, where,
-// title), every finding that could not be placed on a line in full, the
-// table of context the scout asked for, and the hidden review marker as the
-// last line. Model-written lines that look like prscout markers are removed.
+// coverage line (with the acceptance criteria's verdict counts), the model's
+// summary, the "Acceptance criteria" table (criterion, verdict, evidence
+// linked to the diff, note; see judgeCriteria), a findings table (severity,
+// where, title), every finding that could not be placed on a line in full,
+// the table of context the scout asked for, and the hidden review marker as
+// the last line. Model-written lines that look like prscout markers are
+// removed.
 func Render(in CommentsInput) (Rendered, error) {
 	ref, err := checkCommentsInput(&in)
 	if err != nil {
@@ -169,6 +183,13 @@ func Render(in CommentsInput) (Rendered, error) {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
 	}
 
+	out.Requirements, warns = judgeCriteria(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
+	out.Warnings = append(out.Warnings, warns...)
+	prURL, ok := pullRequestURL(in.PRURL)
+	if !ok {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
+	}
+
 	for _, r := range rows {
 		if r.a.Anchor == anchorLine || r.a.Anchor == anchorSnippet {
 			out.Inline = append(out.Inline, InlineComment{
@@ -189,7 +210,7 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
-	out.Markdown = renderSummary(in, ref, summary, rows, st)
+	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL})
 	st.MarkdownChars = len(out.Markdown)
 	return out, nil
 }
@@ -293,16 +314,25 @@ func inlineBody(f pipeline.Finding, fp string) string {
 	return b.String()
 }
 
-func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats) string {
+// summaryExtras are the summary's parts beyond the findings: the acceptance
+// criteria with their verdicts, and where evidence links point.
+type summaryExtras struct {
+	criteria RequirementCounts
+	ix       *diffIndex
+	prURL    string
+}
+
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	writeHeadline(&b, in.Mode, ref, rows, st)
-	writeCoverage(&b, in)
+	writeCoverage(&b, in, x.criteria)
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
+	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL)
 	writeFindingsTable(&b, rows)
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
@@ -338,7 +368,7 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 }
 
 // writeCoverage writes the coverage line and the files not reviewed.
-func writeCoverage(b *strings.Builder, in CommentsInput) {
+func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCounts) {
 	// Coverage: how many changed files the review saw, so "no findings"
 	// never hides a partial review.
 	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -349,6 +379,9 @@ func writeCoverage(b *strings.Builder, in CommentsInput) {
 		cov.ContextDropped = len(in.Dropped)
 	}
 	fmt.Fprintf(b, "**Coverage:** %s", cov.Sentence())
+	if criteria.Total() > 0 {
+		fmt.Fprintf(b, "; %s", criteria.Sentence())
+	}
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string

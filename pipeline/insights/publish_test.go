@@ -46,7 +46,7 @@ func (f *fakePRs) PullRequest(_ context.Context, _ pipeline.Repo, id int) (pipel
 	if id != 7 {
 		return pipeline.PullRequestInfo{}, fmt.Errorf("pull request %d: %w", id, pipeline.ErrNotFound)
 	}
-	return pipeline.PullRequestInfo{ID: 7, SourceCommit: moved[:12], URL: prURL}, nil
+	return pipeline.PullRequestInfo{ID: 7, SourceCommit: moved[:12], PullRequest: pipeline.PullRequest{URL: prURL}}, nil
 }
 
 func (f *fakePRs) IsAncestor(context.Context, pipeline.Repo, string, string) (bool, error) {

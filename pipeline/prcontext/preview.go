@@ -76,7 +76,8 @@ func previewOf(res ContextResult, lim pipeline.Limits) PreviewResult {
 	if !res.Skip {
 		m, err := Merge(MergeInput{Context: MergeContext{
 			Mode: res.Mode, Workspace: res.Workspace, RepoSlug: res.RepoSlug, PRID: res.PRID, Ref: res.Ref, Base: res.Base,
-			ReviewedCommit: res.ReviewedCommit, PR: res.PR, Jira: res.Jira, Rules: res.Rules, Requirements: res.Requirements,
+			ReviewedCommit: res.ReviewedCommit, PR: res.PR, Jira: res.Jira, Rules: res.Rules,
+			Requirements: pipeline.RequirementsField{Criteria: res.Requirements}, RequirementsText: res.RequirementsText,
 			Files: res.Files, Excluded: res.Excluded, Coverage: &res.Coverage,
 		}}, lim)
 		if err == nil {

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -102,6 +103,7 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 func main() {
 	step := flag.String("step", "", "review | skip | empty-needs | push | timings")
 	control := flag.String("control", "", "fake Bitbucket control URL")
+	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
 	llmLog := flag.String("llm-log", "", "fake LLM request log (JSON lines)")
 	prscout := flag.String("prscout", "", "prscout base URL (skip step: re-posts comments)")
@@ -166,6 +168,17 @@ func main() {
 			}
 			c.check(len(got) == 1 && got[0] == want.Anchor, "/v1/comments placed %q on %s:%d by %s (got %v)", want.BodyHas, want.Path, line, want.Anchor, got)
 		}
+		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
+		c.check(strings.Contains(prompt, fmt.Sprintf("# Acceptance criteria to judge (%d)", len(pr.Criteria))), "the review prompt asks a verdict on the %d criteria", len(pr.Criteria))
+		if *jira != "" {
+			var asked []string
+			if err := getJSON(*jira+"/_fake/asked", &asked); err != nil {
+				c.check(false, "read the fake Jira's asked keys: %v", err)
+			} else {
+				c.check(slices.Contains(asked, "SHOP-12") && !slices.ContainsFunc(asked, func(k string) bool { return strings.HasPrefix(k, "OPS-") }),
+					"Jira was asked for SHOP-12 (from the commit message) and no OPS issue (outside PRSCOUT_JIRA_PROJECTS): %v", asked)
+			}
+		}
 		c.comments(*control, pr)
 		c.insights(*control, str(last.output(nContext)["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
 	case "skip":
@@ -212,6 +225,7 @@ func main() {
 		done := last.output(nDone)
 		c.check(done["summary"] == "updated" && num(done["inlineCreated"]) == float64(len(pr.Push.Inline)),
 			"n8n's last node says summary updated (in place), %d inline created: %v", len(pr.Push.Inline), done)
+		c.criteria(last, pr.Criteria, pr.Push.Verdicts, pr.ID)
 		c.commentsAs(*control, pr.ID, pr.Push.SummaryHas, pr.Push.Inline, fixture.PushedFiles(pr))
 		c.inlineCount(*control, pr.ID, len(pr.Inline)+len(pr.Push.Inline))
 		c.insights(*control, str(ctx["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
@@ -223,6 +237,7 @@ func main() {
 		c.check(len(list(last.output(nBatch)["results"])) == 0, "/v1/repository/batch answered results:[] (one item, chain goes on)")
 		done := last.output(nDone)
 		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == 0, "n8n's last node says summary created, 0 inline: %v", done)
+		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
 		c.comments(*control, pr)
 		c.insights(*control, str(last.output(nContext)["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
 	default:
@@ -322,6 +337,23 @@ func (c *checker) insights(control, ref string, answer map[string]any, wantState
 		c.check(byID[fp] == 1 && found, "annotation %s on %s:%v", fp, str(in["path"]), in["line"])
 	}
 	c.check(lines[0] == len(unanchored), "%d unanchored finding(s) annotated without a line (got %d)", len(unanchored), lines[0])
+}
+
+// criteria checks the acceptance criteria through the chain: /v1/context
+// answers their ids, /v1/merge carries them and the PR's page on to
+// /v1/comments, whose answer counts the verdicts (met, not met, unclear).
+func (c *checker) criteria(e execution, ids []string, verdicts [3]int, prID int) {
+	var got []string
+	for _, r := range list(e.output(nContext)["requirements"]) {
+		got = append(got, str(r["id"]))
+	}
+	c.check(strings.Join(got, ",") == strings.Join(ids, ","), "/v1/context answered the criteria %v (got %v)", ids, got)
+	merged := e.output(nMerge)
+	c.check(len(list(merged["requirements"])) == len(ids) && (len(ids) == 0 || str(merged["prUrl"]) == fixture.PRURL(prID)),
+		"/v1/merge carried %d criteria and the PR's page on (got %d, %q)", len(ids), len(list(merged["requirements"])), str(merged["prUrl"]))
+	rc, _ := e.output(nComments)["requirements"].(map[string]any)
+	c.check(num(rc["met"]) == float64(verdicts[0]) && num(rc["notMet"]) == float64(verdicts[1]) && num(rc["unclear"]) == float64(verdicts[2]),
+		"/v1/comments counted %d met, %d not met, %d unclear (got %v/%v/%v)", verdicts[0], verdicts[1], verdicts[2], rc["met"], rc["notMet"], rc["unclear"])
 }
 
 // inlineCount checks how many inline comments PR id shows.

@@ -94,7 +94,8 @@ func main() {
 		for _, op := range []string{bitbuckettest.OpGetPullRequest, bitbuckettest.OpPRDiff, bitbuckettest.OpPRDiffstat,
 			bitbuckettest.OpGetDiff, bitbuckettest.OpDiffstat, bitbuckettest.OpGetCommit, bitbuckettest.OpMergeBase,
 			bitbuckettest.OpGetSrc, bitbuckettest.OpListDir, bitbuckettest.OpListComments, bitbuckettest.OpGetComment,
-			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment} {
+			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment,
+			bitbuckettest.OpPRCommits} {
 			out[op] = fake.Calls(op)
 		}
 		for _, op := range bitbuckettest.InsightsOps {
@@ -290,10 +291,11 @@ func loadFixture(fake *bitbuckettest.Server) ([]prState, error) {
 		if err := write(withoutDeleted(pr.Changes)); err != nil {
 			return nil, err
 		}
-		head, err := commit(pr.Title)
+		head, err := commit(fixture.CommitMessage(pr))
 		if err != nil {
 			return nil, err
 		}
+		fake.SetCommitMessage(ws, slug, head, fixture.CommitMessage(pr))
 		diff, err := git("diff", "-U30", base, head)
 		if err != nil {
 			return nil, err
@@ -324,6 +326,7 @@ func loadFixture(fake *bitbuckettest.Server) ([]prState, error) {
 				return nil, err
 			}
 			fake.AddCommit(ws, slug, st.Push, head)
+			fake.SetCommitMessage(ws, slug, st.Push, pr.Title+" (review fixes)")
 			setFiles(fake, st.Push, fixture.PushedFiles(pr))
 			for _, from := range []string{base, head} {
 				diff, err := git("diff", "-U30", from, st.Push)
