@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
@@ -63,18 +64,16 @@ func (c RequirementCounts) Sentence() string {
 	return fmt.Sprintf("criteria: %d met, %d not met, %d unclear", c.Met, c.NotMet, c.Unclear)
 }
 
-// SeverityCounts counts the rendered findings by severity (critical, high,
+// severityCounts counts the rendered findings by severity (critical, high,
 // medium, low; every key present) with each not-met acceptance criterion
-// counted as one more high finding: the figures a build status or Code
-// Insights threshold compares against, so a change that fails its ticket
-// fails like one with a high finding.
-func (r Rendered) SeverityCounts() map[string]int {
+// counted as one more high finding (insights.WithNotMet): the figures the
+// build status and Code Insights threshold compare against.
+func (r Rendered) severityCounts() map[string]int {
 	out := make(map[string]int, len(severityOrder))
 	for _, s := range severityOrder {
 		out[s] = r.Stats.BySeverity[s]
 	}
-	out["high"] += r.Requirements.NotMet
-	return out
+	return insights.WithNotMet(out, r.Requirements.NotMet)
 }
 
 // verdictKeys name the review answer's list of verdicts, in order of trust.

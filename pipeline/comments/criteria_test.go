@@ -120,8 +120,8 @@ func TestRenderPartialAnswers(t *testing.T) {
 			if !strings.Contains(r.Markdown, "### Acceptance criteria\n") || !strings.Contains(r.Markdown, rc.Sentence()) {
 				t.Errorf("summary lacks the table or the counts:\n%s", r.Markdown)
 			}
-			if got := r.SeverityCounts()["high"]; got != tt.notMet {
-				t.Errorf("SeverityCounts high = %d, want the %d not-met criteria", got, tt.notMet)
+			if got := r.severityCounts()["high"]; got != tt.notMet {
+				t.Errorf("severityCounts high = %d, want the %d not-met criteria", got, tt.notMet)
 			}
 		})
 	}

@@ -80,6 +80,7 @@ func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.Comm
 	posted.BuildStatus, posted.Report = insights.Publish(ctx, rep, set, insights.PublishInput{
 		Repo: repo, Commit: strings.TrimSpace(in.Ref), Findings: ReportFindings(r),
 		Coverage: r.Coverage, Mode: in.Mode, Models: in.Models.names(), Link: posted.SummaryURL,
+		NotMet: r.Requirements.NotMet,
 	})
 	return posted, nil
 }

@@ -127,7 +127,7 @@ type Rendered struct {
 	// answer never hides a partial review.
 	Coverage pipeline.Coverage `json:"coverage"`
 	// Requirements are the acceptance criteria with the review's verdicts
-	// and their counts (see SeverityCounts for the build status).
+	// and their counts (see severityCounts for the build status).
 	Requirements RequirementCounts `json:"requirements"`
 }
 

@@ -84,7 +84,7 @@ func goldenText(r Rendered) string {
 		fmt.Fprintf(&b, "\n======== unanchored %s line=%d severity=%s title=%q\n", f.Path, f.Line, f.Severity, f.Title)
 	}
 	if rc := r.Requirements; rc.Total() > 0 {
-		sev, _ := json.Marshal(r.SeverityCounts())
+		sev, _ := json.Marshal(r.severityCounts())
 		fmt.Fprintf(&b, "\n======== requirements met=%d notMet=%d unclear=%d severityCounts=%s\n", rc.Met, rc.NotMet, rc.Unclear, sev)
 		for _, c := range rc.Criteria {
 			ev, _ := json.Marshal(c.Evidence)
@@ -370,7 +370,7 @@ func FuzzRender(f *testing.F) {
 		if closeFences(r.Markdown) != r.Markdown {
 			t.Fatalf("summary leaves a code fence open:\n%s", r.Markdown)
 		}
-		if rc := r.Requirements; rc.Total() != 2 || len(rc.Criteria) != 2 || r.SeverityCounts()["high"] != r.Stats.BySeverity["high"]+rc.NotMet {
+		if rc := r.Requirements; rc.Total() != 2 || len(rc.Criteria) != 2 || r.severityCounts()["high"] != r.Stats.BySeverity["high"]+rc.NotMet {
 			t.Fatalf("criteria not all judged: %+v", rc)
 		}
 		ix, _ := indexDiffs(in.Files)

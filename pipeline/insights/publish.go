@@ -138,6 +138,9 @@ type PublishInput struct {
 	Models   []string
 	// Link is the summary comment's URL (the status and the report link to it).
 	Link string
+	// NotMet counts the acceptance criteria the review judged not met; each
+	// counts as a high finding for the threshold.
+	NotMet int
 }
 
 // Publish puts a finished review on its head commit: first the report with
@@ -150,7 +153,7 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 		return nil, nil
 	}
 	counts := Count(in.Findings)
-	report := Report(in.Findings, ReportOptions{FailOn: set.FailOn, Coverage: in.Coverage, Mode: in.Mode, Models: in.Models, Link: in.Link})
+	report := Report(in.Findings, ReportOptions{FailOn: set.FailOn, Coverage: in.Coverage, Mode: in.Mode, Models: in.Models, Link: in.Link, NotMet: in.NotMet})
 	rr := &ReportResult{Outcome: OutcomeSkipped, Result: report.Result, Warnings: []string{}}
 	if set.Report {
 		res, err := rep.PutReport(ctx, in.Repo, in.Commit, Key, report, Annotations(in.Findings))
@@ -161,7 +164,7 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 			rr.Warnings = append(rr.Warnings, failure("Code Insights report "+Key, err))
 		}
 	}
-	st := SetStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.Coverage))
+	st := SetStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage))
 	return st, rr
 }
 
