@@ -103,8 +103,9 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 
 // reviewRedactions counts the redaction markers in what the review prompt
 // may show: the pull request, Jira, requirements, rules, the changed files
-// and every context item's content or error, dropped or not, so that the note (and
-// so the prompt's size) does not change while fitBudget takes items back.
+// and every context item's content or error, dropped or not, so that the
+// note (and so the prompt's size) does not change while fitBudget takes
+// items back.
 func reviewRedactions(mc MergeContext, items []contextItem) int {
 	n := redact.Count(mc.PR.Title) + redact.Count(mc.PR.Description) +
 		redact.Count(mc.Requirements) + redact.Count(mc.Rules)
