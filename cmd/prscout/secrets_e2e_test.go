@@ -224,8 +224,8 @@ func TestSecretsNeverLeave(t *testing.T) {
 	}
 	want := map[string]float64{
 		redact.KindAWSKey: 1, redact.KindGitHubToken: 1, redact.KindDigitalOcean: 1, redact.KindAssignment: 1,
-		redact.KindSlackToken: 2, // the criteria text and its item
-		redact.KindStripeKey: 2, // diff and source
+		redact.KindSlackToken:  2, // the criteria text and its item
+		redact.KindStripeKey:   2, // diff and source
 		redact.KindGitLabToken: 1, redact.KindNPMToken: 1,
 	}
 	metrics := s.metricsText(t)
