@@ -9,6 +9,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -115,7 +116,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_merge_dropped_total", Help: "Additional context files dropped by /v1/merge to meet the prompt budget.",
 		}),
 		Redactions: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_redactions_total", Help: "Secrets replaced by [REDACTED:<kind>] before a prompt was built (context and merge), by kind.",
+			Name: "prscout_redactions_total", Help: "Secrets replaced by [REDACTED:<kind>] before text left prscout toward a prompt or an n8n item (context, batch, merge, comments answers), by kind.",
 		}, []string{"kind"}),
 		ReviewModes: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_review_mode_total", Help: "Context answers by review mode (full, delta, skip).",
@@ -187,7 +188,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, r := range pipeline.GateOrder {
 		m.ContextFiles.WithLabelValues(r)
 	}
-	for _, k := range scope.SecretKinds {
+	for _, k := range redact.Kinds {
 		m.Redactions.WithLabelValues(k)
 	}
 	for _, mode := range knownReviewModes {

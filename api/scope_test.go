@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -21,9 +22,14 @@ func (d *diffRepo) Diff(context.Context, pipeline.Repo, string, string, pipeline
 	return []byte(d.diff), nil
 }
 
+// scopeKey is an AWS access key id assembled at run time (so this file
+// holds no string a secret scanner would flag); not AWS's documented
+// example key, which redaction leaves alone.
+var scopeKey = "AK" + "IA" + "Q7R2M4T6W3Y5Z2B7"
+
 func newScopeServer(t *testing.T, opts Options) *Server {
 	t.Helper()
-	key := "AKIA" + "IOSFODNN7EXAMPLE"
+	key := scopeKey
 	files := map[string]string{
 		"a.go":              "package a\nconst k = \"" + key + "\"\n",
 		"vendor/x/x.go":     "package x\n",
@@ -53,14 +59,14 @@ func TestContextCoverageAndMetrics(t *testing.T) {
 	if cov["changed"] != 2.0 || cov["reviewed"] != 1.0 || cov["excluded"] != 1.0 {
 		t.Errorf("coverage %v", cov)
 	}
-	if strings.Contains(rec.Body.String(), "AKIA"+"IOSFODNN7EXAMPLE") {
+	if strings.Contains(rec.Body.String(), scopeKey) {
 		t.Error("secret in the context answer")
 	}
 	m := s.metrics
 	if got := testutil.ToFloat64(m.ContextFiles.WithLabelValues(pipeline.GateDefaultPath)); got != 1 {
 		t.Errorf("context files default_path = %v", got)
 	}
-	if got := testutil.ToFloat64(m.Redactions.WithLabelValues(scope.SecretAWSKey)); got != 2 {
+	if got := testutil.ToFloat64(m.Redactions.WithLabelValues(redact.KindAWSKey)); got != 2 {
 		t.Errorf("redactions aws_access_key = %v, want 2 (diff and source)", got)
 	}
 
@@ -122,5 +128,41 @@ func TestRulesCheckEndpoint(t *testing.T) {
 	rec, out = do(s, "POST", "/v1/rules/check", `{"paths":[]}`)
 	if rec.Code != 400 || out["field"] != "paths" {
 		t.Errorf("no paths: %d %v", rec.Code, out)
+	}
+}
+
+// TestRedactionsCounted: the batch, merge and comments answers carry no
+// secret, and what each stage redacted is added to prscout_redactions_total,
+// whose every kind exists from the start.
+func TestRedactionsCounted(t *testing.T) {
+	s := newScopeServer(t, Options{})
+	m := s.metrics
+	for _, k := range redact.Kinds {
+		if got := testutil.ToFloat64(m.Redactions.WithLabelValues(k)); got != 0 {
+			t.Errorf("redactions %s = %v at start", k, got)
+		}
+	}
+	if n := testutil.CollectAndCount(m.Redactions); n != len(redact.Kinds) {
+		t.Errorf("%d redaction series at start, want %d (redact.Kinds)", n, len(redact.Kinds))
+	}
+	aws := func() float64 { return testutil.ToFloat64(m.Redactions.WithLabelValues(redact.KindAWSKey)) }
+
+	rec, out := do(s, "POST", "/v1/repository/batch", `{"workspace":"w","repoSlug":"r","ref":"`+sha+`","requests":[{"op":"get_file","path":"a.go"}]}`)
+	if rec.Code != 200 || strings.Contains(rec.Body.String(), scopeKey) {
+		t.Fatalf("batch: %d, secret in answer: %v", rec.Code, strings.Contains(rec.Body.String(), scopeKey))
+	}
+	if st, _ := out["stats"].(map[string]any); st["redactions"].(map[string]any)[redact.KindAWSKey] != 1.0 || aws() != 1 {
+		t.Errorf("batch: stats %v, metric %v", out["stats"], aws())
+	}
+
+	merge := `{"context":{"ref":"` + sha + `","files":[]},"results":[{"ok":true,"op":"get_file","path":"b.go","content":"k := \"` + scopeKey + `\"\n"}]}`
+	if rec, _ = do(s, "POST", "/v1/merge", merge); rec.Code != 200 || strings.Contains(rec.Body.String(), scopeKey) || aws() != 2 {
+		t.Errorf("merge: %d, metric %v", rec.Code, aws())
+	}
+
+	review := `{\"summary\":\"found ` + scopeKey + `\",\"findings\":[]}`
+	comments := `{"ref":"` + sha + `","dryRun":true,"files":[],"review":"` + review + `"}`
+	if rec, _ = do(s, "POST", "/v1/comments", comments); rec.Code != 200 || strings.Contains(rec.Body.String(), scopeKey) || aws() != 3 {
+		t.Errorf("comments: %d, metric %v: %s", rec.Code, aws(), rec.Body)
 	}
 }

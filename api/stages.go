@@ -102,6 +102,15 @@ func (s *Server) countBatch(res lookup.BatchResult) {
 	}
 	m.CacheHits.Add(float64(res.Stats.CacheHits))
 	m.CacheMisses.Add(float64(res.Stats.UpstreamCalls))
+	s.countRedactions(res.Stats.Redactions)
+}
+
+// countRedactions adds one answer's stats.redactions to
+// prscout_redactions_total.
+func (s *Server) countRedactions(counts map[string]int) {
+	for kind, n := range counts {
+		s.metrics.Redactions.WithLabelValues(kind).Add(float64(n))
+	}
 }
 
 func (st *stages) merge(_ context.Context, in prcontext.MergeInput) (prcontext.MergeResult, error) {
@@ -111,9 +120,7 @@ func (st *stages) merge(_ context.Context, in prcontext.MergeInput) (prcontext.M
 func (s *Server) countMerge(res prcontext.MergeResult) {
 	m := s.metrics
 	m.ContextDropped.Add(float64(len(res.Stats.Dropped)))
-	for kind, n := range res.Stats.Redactions {
-		m.Redactions.WithLabelValues(kind).Add(float64(n))
-	}
+	s.countRedactions(res.Stats.Redactions)
 	m.PromptChars.WithLabelValues("review").Observe(float64(res.Stats.PromptChars))
 }
 
@@ -181,9 +188,7 @@ func (s *Server) countContext(res prcontext.ContextResult) {
 	for _, e := range res.Excluded {
 		m.ContextFiles.WithLabelValues(e.Reason).Inc()
 	}
-	for kind, n := range res.Stats.Redactions {
-		m.Redactions.WithLabelValues(kind).Add(float64(n))
-	}
+	s.countRedactions(res.Stats.Redactions)
 	if !res.Skip {
 		m.PromptChars.WithLabelValues("scout").Observe(float64(res.Stats.PromptChars))
 	}
@@ -243,6 +248,7 @@ func (st *stages) comments(c *gin.Context) {
 		}
 	}
 	m := s.metrics
+	s.countRedactions(rendered.Stats.Redactions)
 	for anchor, n := range rendered.Stats.ByAnchor {
 		m.Findings.WithLabelValues(anchor).Add(float64(n))
 	}

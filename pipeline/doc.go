@@ -8,7 +8,9 @@
 // only downward on this one:
 //
 //	scope      which files a review covers: path normalization, secret and
-//	           default paths, file gates, rule layers, secret redaction
+//	           default paths, file gates, rule layers
+//	redact     secret values replaced in everything sent toward a prompt or
+//	           an n8n item (standalone: it imports no pipeline package)
 //	lookup     the scout's needs (/v1/needs) and the batch lookup with its
 //	           commit cache (/v1/repository/batch)
 //	prcontext  the pull request's context and scout prompt (/v1/context),

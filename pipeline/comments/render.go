@@ -9,6 +9,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/redact"
 )
 
 // CommentsInput is the /v1/comments request.
@@ -112,6 +113,10 @@ type CommentStats struct {
 	ContextFetched int `json:"contextFetched"`
 	ContextFailed  int `json:"contextFailed"`
 	ContextDropped int `json:"contextDropped"`
+	// Redactions counts secrets replaced in the text this stage echoes and
+	// posts (the model's summary and findings, context errors, warnings),
+	// by kind (redact.Kinds).
+	Redactions map[string]int `json:"redactions"`
 }
 
 // Rendered is the comments stage's output before posting.
@@ -168,13 +173,24 @@ func Render(in CommentsInput) (Rendered, error) {
 	st.ReviewFormat = parsed.Format
 	st.SeverityNormalized = parsed.SeverityNormalized
 	st.DroppedFindings = parsed.DroppedFindings
+	st.Redactions = map[string]int{}
 
 	ix, warns := indexDiffs(in.Files)
 	out.Warnings = append(out.Warnings, warns...)
 
+	// Nothing is echoed or posted before its secrets are redacted: the
+	// model saw redacted text, but the review is still untrusted input.
 	summary, n := marker.StripMarkers(parsed.Summary)
 	st.MarkersStripped += n
-	summary = sanitizeMarkdown(closeFences(summary), in.LinkHosts)
+	summary = sanitizeMarkdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
+	if in.AdditionalContext != nil {
+		items := make([]pipeline.ContextItem, len(in.AdditionalContext))
+		for i, c := range in.AdditionalContext {
+			c.Error = redact.Secrets(c.Error, st.Redactions)
+			items[i] = c
+		}
+		in.AdditionalContext = items
+	}
 
 	rows, warns := findingRows(parsed.Findings, ix, st, in.LinkHosts)
 	out.Warnings = append(out.Warnings, warns...)
@@ -210,6 +226,9 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
+	for i, w := range out.Warnings {
+		out.Warnings[i] = redact.Secrets(w, st.Redactions)
+	}
 	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL})
 	st.MarkdownChars = len(out.Markdown)
 	return out, nil
@@ -245,9 +264,10 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
-// text, fingerprints it, drops repeats and makes its text inert Markdown
-// (sanitizeMarkdown, after fingerprinting: the fingerprint stays that of
-// what the model wrote), counting into st.
+// text, redacts secrets in it (after anchoring, so that a snippet still
+// matches a diff the caller did not redact), fingerprints it, drops repeats
+// and makes its text inert Markdown (sanitizeMarkdown, after fingerprinting:
+// the fingerprint stays that of what the model wrote), counting into st.
 func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
 	var n int
@@ -262,7 +282,9 @@ func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, h
 		}
 		f.Body, n = marker.StripMarkers(f.Body)
 		st.MarkersStripped += n
-		f.Body = closeFences(f.Body)
+		f.Title = redact.Secrets(f.Title, st.Redactions)
+		f.Body = closeFences(redact.Secrets(f.Body, st.Redactions))
+		f.ExistingCode = redact.Secrets(f.ExistingCode, st.Redactions)
 		code := f.ExistingCode
 		if strings.TrimSpace(code) == "" {
 			code = a.Text

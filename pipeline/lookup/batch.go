@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
@@ -63,6 +64,9 @@ type BatchStats struct {
 	ByError map[string]int `json:"byError"`
 	// DurationMs is the wall time of the batch in milliseconds.
 	DurationMs int64 `json:"durationMs"`
+	// Redactions counts secrets replaced in the answer's contents and error
+	// texts, by kind (redact.Kinds).
+	Redactions map[string]int `json:"redactions"`
 }
 
 // Batcher runs repository lookups for /v1/repository/batch: bounded
@@ -119,12 +123,18 @@ type batchCounters struct {
 // A bad request, a refused path or a failed lookup is an ok:false result
 // with a specific error; it never fails the batch. The error is reserved for
 // *InvalidError and is nil for every input today.
+//
+// Every file's content and every error text is redacted (pipeline/redact)
+// before it is answered: the answer becomes an n8n item and then a prompt.
+// The cache keeps what the repository gave, so each answer redacts again
+// (and counts again in stats.redactions); a file's size is its size in the
+// repository.
 func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 	start := time.Now()
 	out := BatchResult{
 		Results:  make([]pipeline.LookupResult, len(in.Requests)),
 		Rejected: in.Rejected,
-		Stats:    BatchStats{Requested: len(in.Requests), ByError: map[string]int{}},
+		Stats:    BatchStats{Requested: len(in.Requests), ByError: map[string]int{}, Redactions: map[string]int{}},
 	}
 	if out.Rejected == nil {
 		out.Rejected = []pipeline.Rejected{}
@@ -140,10 +150,12 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 
 	plans := make([]lookupPlan, len(in.Requests))
 	refs := map[repoRef]*refResolution{}
+	// Each result's redaction counts, merged once every lookup is done.
+	counts := make([]map[string]int, len(in.Requests))
 	for i, req := range in.Requests {
 		p, fail := b.plan(i, req, in)
 		if !p.valid {
-			out.Results[i] = fail
+			out.Results[i] = redactResult(fail, &counts[i])
 			continue
 		}
 		plans[i] = p
@@ -166,17 +178,22 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 		}
 		res := refs[p.rr]
 		if res.err != nil {
-			out.Results[i] = lookupFailure(p.op, p.path, res.err.Error(), res.reason)
+			out.Results[i] = redactResult(lookupFailure(p.op, p.path, res.err.Error(), res.reason), &counts[i])
 			continue
 		}
 		g.Go(func() error {
-			out.Results[i] = b.lookup(ctx, p, res.commit, &c)
+			out.Results[i] = redactResult(b.lookup(ctx, p, res.commit, &c), &counts[i])
 			return nil
 		})
 	}
 	_ = g.Wait()
 
 	st := &out.Stats
+	for _, m := range counts {
+		for kind, n := range m {
+			st.Redactions[kind] += n
+		}
+	}
 	for _, r := range out.Results {
 		if r.OK {
 			st.OK++
@@ -193,6 +210,22 @@ func (b *Batcher) Run(ctx context.Context, in BatchInput) (BatchResult, error) {
 	st.UpstreamCalls = int(c.upstream.Load())
 	st.DurationMs = time.Since(start).Milliseconds()
 	return out, nil
+}
+
+// redactResult redacts r's content and error text, counting into *counts
+// (made when first needed). The content is replaced, never written through:
+// the cache and coalesced callers share the string r points to.
+func redactResult(r pipeline.LookupResult, counts *map[string]int) pipeline.LookupResult {
+	if *counts == nil {
+		*counts = map[string]int{}
+	}
+	if r.Content != nil {
+		if c := redact.Secrets(*r.Content, *counts); c != *r.Content {
+			r.Content = &c
+		}
+	}
+	r.Error = redact.Secrets(r.Error, *counts)
+	return r
 }
 
 // plan checks one request against the limits and the defaults. It returns

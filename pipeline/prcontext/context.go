@@ -13,6 +13,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -147,6 +148,11 @@ type ContextResult struct {
 	// Requirements are the acceptance criteria the review judges one by
 	// one: the request's, then each linked issue's, in issue order.
 	Requirements []pipeline.Requirement `json:"requirements"`
+
+	// answerOnly counts redactions in text the answer carries but the scout
+	// prompt does not show (Jira acceptance criteria items); finish adds
+	// them to Stats.Redactions after the prompt's note is written.
+	answerOnly map[string]int
 }
 
 // ContextStats measures the context and its scout prompt. Character counts
@@ -179,8 +185,9 @@ type ContextStats struct {
 	Deletions int `json:"deletions"`
 	// DiffBytes is the raw diff's size in bytes.
 	DiffBytes int `json:"diffBytes"`
-	// Redactions counts secrets replaced in the shown diffs and sources
-	// before the prompt was built, by kind (SecretKinds).
+	// Redactions counts secrets replaced in this answer, by kind
+	// (redact.Kinds): in the pull request's title and description, Jira
+	// text, rules, requirements, the shown diffs and sources, and warnings.
 	Redactions map[string]int `json:"redactions"`
 }
 
@@ -272,6 +279,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	res := newContextResult(meta, len(rawDiff))
 	if res.Mode == "skip" {
 		res.Skip = true
+		res.redactWarnings()
 		return res, nil
 	}
 	lim.FullSourceLines = lim.WithDefaults().FullSourceLines
@@ -315,6 +323,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		return ContextResult{}, err
 	}
 
+	rules := newRuleRedactor(res.Stats.Redactions)
 	for i, d := range shown {
 		f := pipeline.ChangedFile{
 			Path:     d.Path,
@@ -325,7 +334,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		}
 		if meta.PathRules != nil {
 			m := meta.PathRules.Resolve(d.Path)
-			f.Rules, f.RuleSource = m.Rule, ruleSourceLabel(m)
+			f.Rules, f.RuleSource = rules.redact(m.Rule), ruleSourceLabel(m)
 		}
 		if sh, ok := sources[i]; ok {
 			switch {
@@ -343,8 +352,8 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 			}
 		}
 		// Nothing leaves prscout for a prompt before secrets are redacted.
-		f.Diff = scope.RedactSecrets(f.Diff, res.Stats.Redactions)
-		f.Source = scope.RedactSecrets(f.Source, res.Stats.Redactions)
+		f.Diff = redact.Secrets(f.Diff, res.Stats.Redactions)
+		f.Source = redact.Secrets(f.Source, res.Stats.Redactions)
 		res.Stats.Additions += d.Additions
 		res.Stats.Deletions += d.Deletions
 		res.Files = append(res.Files, f)
@@ -352,12 +361,21 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	res.finish(lim)
+	res.redactWarnings()
 	return res, nil
 }
 
 // newContextResult starts the answer from meta: every list empty, never
-// nil, and the mode full unless meta says otherwise.
+// nil, and the mode full unless meta says otherwise. The pull request's
+// text, Jira text, rules and requirements are redacted here, before
+// anything else reads them.
 func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
+	redactions, answerOnly := map[string]int{}, map[string]int{}
+	meta.PR = redactPR(meta.PR, redactions)
+	meta.Jira = redactIssues(meta.Jira, redactions, answerOnly)
+	meta.Rules = redact.Secrets(meta.Rules, redactions)
+	meta.RequirementsText = redact.Secrets(meta.RequirementsText, redactions)
+	meta.Criteria = redactCriteria(meta.Criteria, redactions)
 	res := ContextResult{
 		Mode:           meta.Mode,
 		Workspace:      meta.Repo.Workspace,
@@ -376,7 +394,8 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 	res.RequirementsText, res.Requirements = meta.RequirementsText, criteriaOf(meta.Criteria, meta.Jira)
 	res.Stats.ExcludedByReason = map[string]int{}
 	res.Stats.ShownRanges = []string{}
-	res.Stats.Redactions = map[string]int{}
+	res.Stats.Redactions = redactions
+	res.answerOnly = answerOnly
 	res.Coverage = pipeline.CoverageOf(0, nil)
 	res.Stats.DiffBytes = diffBytes
 	if res.Mode == "" {
@@ -426,9 +445,22 @@ func (res *ContextResult) finish(lim pipeline.Limits) {
 	res.Coverage = pipeline.CoverageOf(len(res.Files), res.Excluded)
 
 	res.ScoutPrompt = scoutPrompt(*res, lim)
+	addCounts(res.Stats.Redactions, res.answerOnly)
+	res.answerOnly = nil
 	res.Stats.PromptChars = runeCount(res.ScoutPrompt.System) + runeCount(res.ScoutPrompt.User)
 	if res.Stats.PromptChars > 0 {
 		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4
+	}
+}
+
+// redactWarnings redacts the warnings (they may quote upstream error text)
+// and adds the counts that only the answer carries: the last step of an
+// answer, after the scout prompt's note is written.
+func (res *ContextResult) redactWarnings() {
+	addCounts(res.Stats.Redactions, res.answerOnly)
+	res.answerOnly = nil
+	for i, w := range res.Warnings {
+		res.Warnings[i] = redact.Secrets(w, res.Stats.Redactions)
 	}
 }
 

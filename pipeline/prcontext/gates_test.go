@@ -142,35 +142,6 @@ func TestContextGatesAndTooLarge(t *testing.T) {
 	}
 }
 
-// TestContextRedacts checks that a secret in a diff never reaches the
-// context answer or the scout prompt, and that the prompt says so.
-func TestContextRedacts(t *testing.T) {
-	secret := "AKIA" + "IOSFODNN7EXAMPLE"
-	repo := &scopeRepo{
-		files: map[string]map[string]string{"base": {}, "head": {"cfg.go": "package cfg\nconst k = \"" + secret + "\"\n"}},
-		diff:  fileDiff("cfg.go", "package cfg", "const k = \""+secret+"\""),
-	}
-	res, err := Collect(t.Context(), ContextSources{Repo: repo, Diffs: repo}, ContextInput{Base: "base", Head: "head"}, pipeline.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(res.Files[0].Diff+res.Files[0].Source+res.ScoutPrompt.User, secret) {
-		t.Fatal("the secret reached the answer")
-	}
-	if res.Stats.Redactions[scope.SecretAWSKey] != 2 || !strings.Contains(res.ScoutPrompt.User, "replaced 2 secrets") {
-		t.Errorf("redactions %v; prompt note missing", res.Stats.Redactions)
-	}
-	content := "k := \"" + secret + "\""
-	m, err := Merge(MergeInput{Context: MergeContext{Ref: "head", Files: res.Files},
-		Results: []pipeline.LookupResult{{OK: true, Op: pipeline.OpGetFile, Path: "other.go", Content: &content}}}, pipeline.DefaultLimits())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(m.ReviewPrompt.User, secret) || m.Stats.Redactions[scope.SecretAWSKey] != 1 || !strings.Contains(m.ReviewPrompt.User, "replaced 3 secrets") {
-		t.Errorf("merge: redactions %v, note missing or secret kept", m.Stats.Redactions)
-	}
-}
-
 var _ pipeline.Repository = (*scopeRepo)(nil)
 var _ pipeline.DiffSource = (*scopeRepo)(nil)
 var _ pipeline.PullRequests = (*scopeRepo)(nil)

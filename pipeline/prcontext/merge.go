@@ -10,7 +10,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/lookup"
-	"github.com/prscout/prscout/pipeline/scope"
+	"github.com/prscout/prscout/pipeline/redact"
 )
 
 // MergeContext is the part of the /v1/context answer the merge stage needs,
@@ -150,8 +150,9 @@ type MergeStats struct {
 	// OverBudget is true when the changed files alone exceed the budget:
 	// they are kept whole and all additional context is dropped.
 	OverBudget bool `json:"overBudget"`
-	// Redactions counts secrets replaced here (in additional context, or in
-	// changed files the context stage had not redacted), by kind.
+	// Redactions counts secrets replaced here, by kind: in the additional
+	// context, and in any text of the context answer the context stage had
+	// not redacted (a caller-built context).
 	Redactions map[string]int `json:"redactions"`
 }
 
@@ -222,16 +223,25 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 		mc.Requirements.Criteria = criteriaOf(mc.Requirements.Criteria, nil)
 	}
 	// Nothing leaves prscout for a prompt before secrets are redacted: the
-	// fetched context here, and the changed files again in case the caller
-	// built them itself.
+	// fetched context (the batch stage redacted what it answered, but the
+	// caller may have built the results itself), and everything the context
+	// stage redacted already, again in case the caller built it: text
+	// redacted once holds nothing more to count.
 	redactions := map[string]int{}
 	for i := range items {
-		items[i].Content = scope.RedactSecrets(items[i].Content, redactions)
+		items[i].Content = redact.Secrets(items[i].Content, redactions)
+		items[i].Error = redact.Secrets(items[i].Error, redactions)
 	}
+	mc.PR = redactPR(mc.PR, redactions)
+	mc.Jira = redactIssues(mc.Jira, redactions, redactions)
+	mc.Rules = redact.Secrets(mc.Rules, redactions)
+	mc.Requirements = pipeline.RequirementsField{Text: redact.Secrets(mc.Requirements.Text, redactions), Criteria: redactCriteria(mc.Requirements.Criteria, redactions)}
 	mc.Files = append([]pipeline.ChangedFile(nil), mc.Files...)
+	rules := newRuleRedactor(redactions)
 	for i := range mc.Files {
-		mc.Files[i].Diff = scope.RedactSecrets(mc.Files[i].Diff, redactions)
-		mc.Files[i].Source = scope.RedactSecrets(mc.Files[i].Source, redactions)
+		mc.Files[i].Diff = redact.Secrets(mc.Files[i].Diff, redactions)
+		mc.Files[i].Source = redact.Secrets(mc.Files[i].Source, redactions)
+		mc.Files[i].Rules = rules.redact(mc.Files[i].Rules)
 	}
 	if mc.Skip {
 		warnings = append(warnings, "the context answer says skip (head already reviewed): the workflow should have stopped before the review")

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/scope"
+	"github.com/prscout/prscout/pipeline/redact"
 )
 
 // reviewSystemPrompt is the system message of the review pass. It fixes the
@@ -34,18 +34,7 @@ When nothing is wrong, answer {"summary":"...","findings":[]}.`
 func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	var b strings.Builder
 	pr := mc.PR
-	redacted := 0
-	for _, f := range mc.Files {
-		redacted += strings.Count(f.Diff, scope.RedactionMarker) + strings.Count(f.Source, scope.RedactionMarker)
-	}
-	for _, it := range items {
-		if !it.dropped {
-			redacted += strings.Count(it.Content, scope.RedactionMarker)
-		}
-	}
-	if redacted > 0 {
-		b.WriteString(scope.RedactionNote(redacted))
-	}
+	b.WriteString(redact.Note(reviewRedactions(mc, items)))
 	b.WriteString("# Pull request\n\n")
 	reviewField(&b, "Title", pr.Title)
 	reviewField(&b, "Author", pr.Author)
@@ -134,6 +123,37 @@ func writeCriteriaToJudge(b *strings.Builder, criteria []pipeline.Requirement) {
 	}
 	b.WriteString("\n")
 	b.WriteString(verdictFormat)
+}
+
+// reviewRedactions counts the redaction markers in what the review prompt
+// may show: the pull request, Jira, requirements, rules, the changed files
+// and every context item's content or error, dropped or not, so that the
+// note (and so the prompt's size) does not change while fitBudget takes
+// items back.
+func reviewRedactions(mc MergeContext, items []contextItem) int {
+	n := redact.Count(mc.PR.Title) + redact.Count(mc.PR.Description) +
+		redact.Count(mc.Requirements.Text) + redact.Count(mc.Rules)
+	for _, is := range mc.Jira {
+		n += redact.Count(is.Summary) + redact.Count(is.Description)
+		if len(is.Requirements) == 0 { // otherwise its criteria are listed one by one below
+			n += redact.Count(is.AcceptanceCriteria)
+		}
+	}
+	for _, c := range mc.Requirements.Criteria {
+		n += redact.Count(c.Text)
+	}
+	seenRules := map[string]bool{}
+	for _, f := range mc.Files {
+		n += redact.Count(f.Diff) + redact.Count(f.Source)
+		if r := strings.TrimSpace(f.Rules); r != "" && !seenRules[r] {
+			seenRules[r] = true
+			n += redact.Count(r)
+		}
+	}
+	for _, it := range items {
+		n += redact.Count(it.Content) + redact.Count(it.Error)
+	}
+	return n
 }
 
 // contextChunk is one item as the prompt currently shows it: the whole file

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/scope"
+	"github.com/prscout/prscout/pipeline/redact"
 )
 
 // scoutSystem is the scout's system message; %TOTAL% and %PERFILE% are the
@@ -41,9 +41,9 @@ func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	}
 	var b strings.Builder
 	b.Grow(size)
-	if n := sumCounts(res.Stats.Redactions); n > 0 {
-		b.WriteString(scope.RedactionNote(n))
-	}
+	// The counts so far are exactly what this prompt shows (see
+	// ContextResult.answerOnly).
+	b.WriteString(redact.Note(sumCounts(res.Stats.Redactions)))
 
 	if res.PR.Title != "" || res.PR.Description != "" {
 		b.WriteString("# Pull request\n\n")

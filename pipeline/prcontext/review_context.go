@@ -56,7 +56,7 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 	if err != nil {
 		return res, err
 	}
-	res.Warnings = append(res.Warnings, warnings...)
+	res.Warnings = append(res.Warnings, redactStrings(warnings, res.Stats.Redactions)...)
 	return res, nil
 }
 
