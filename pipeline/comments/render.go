@@ -38,6 +38,11 @@ type CommentsInput struct {
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+	// Reviews are the reviews of a change reviewed in groups, one per group
+	// (groups.go); Groups are the context answer's groups[] they belong to
+	// (id, label and files are read). With reviews, review is not read.
+	Groups  []CommentsGroup `json:"groups,omitempty"`
+	Reviews []GroupReview   `json:"reviews,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -127,11 +132,20 @@ func Render(in CommentsInput) (Rendered, error) {
 	if err != nil {
 		return Rendered{}, err
 	}
+	if len(in.Reviews) > 0 {
+		return renderGroups(in, ref)
+	}
 	parsed, err := ParseReview(in.Review)
 	if err != nil {
 		return Rendered{}, err
 	}
+	return renderParsed(in, ref, parsed, nil), nil
+}
 
+// renderParsed renders a parsed review (the groups' reviews merged into one
+// when the change was reviewed in groups; failed names the groups without a
+// review).
+func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []groupOutcome) Rendered {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
 	if in.Coverage != nil {
@@ -179,9 +193,9 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
-	out.Markdown = renderSummary(in, ref, summary, rows, st)
+	out.Markdown = renderSummary(in, ref, summary, rows, st, failed)
 	st.MarkdownChars = len(out.Markdown)
-	return out, nil
+	return out
 }
 
 // checkCommentsInput validates the request's ref, mode and files and
@@ -280,11 +294,12 @@ func inlineBody(f pipeline.Finding, fp string) string {
 	return b.String()
 }
 
-func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats) string {
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, failed []groupOutcome) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	writeHeadline(&b, in.Mode, ref, rows, st)
 	writeCoverage(&b, in)
+	writeNotReviewedGroups(&b, failed)
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)

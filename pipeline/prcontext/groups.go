@@ -122,6 +122,17 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 	for _, g := range plan {
 		units = append(units, res.fitUnit(g, room, lim, budget, reviewCap)...)
 	}
+	// Changed lines are counted on the whole diffs, before any windowing.
+	changed := make(map[string]int, len(res.Files))
+	for _, f := range res.Files {
+		changed[f.Path] = changedLines([]pipeline.ChangedFile{f})
+	}
+	for i := range units {
+		units[i].changed = 0
+		for _, f := range units[i].files {
+			units[i].changed += changed[f.Path]
+		}
+	}
 	sort.SliceStable(units, func(i, j int) bool { return units[i].files[0].Path < units[j].files[0].Path })
 
 	// Past the group limit, the groups with the fewest changed lines go.
@@ -531,7 +542,7 @@ func windowDiff(diff string, limit int) (string, []pipeline.LineRange) {
 			continue
 		}
 		// Cut: keep the lines that fit under a recounted header.
-		room := limit - used - len(head) - 20
+		room := limit - used - runeCount(head) - 8 // a recounted header may be a few characters longer
 		k, oldN, newN, kept := 0, 0, 0, 0
 		hasChange := false
 		for k < len(body) {
