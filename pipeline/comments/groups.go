@@ -372,10 +372,47 @@ func reviewFailure(raw json.RawMessage) (string, bool) {
 	case json.Unmarshal(e, &s) == nil:
 		msg = s
 	}
-	if msg = pipeline.ClipRunes(pipeline.OneLine(msg), 200); msg == "" {
+	if msg = pipeline.ClipRunes(pipeline.OneLine(readableCallError(msg)), 200); msg == "" {
 		msg = "no message"
 	}
 	return "the review call failed (" + msg + ")", true
+}
+
+// readableCallError shortens n8n's HTTP Request error message, `500 -
+// "<raw body>"`, to `HTTP 500: <the body's error message>` when the body is
+// JSON with an error message (OpenAI's {"error": {"message"}} or
+// {"message"}); other messages are kept as they are.
+func readableCallError(msg string) string {
+	code, quoted, ok := strings.Cut(msg, " - ")
+	if !ok || len(code) != 3 || strings.Trim(code, "0123456789") != "" {
+		return msg
+	}
+	body, err := strconv.Unquote(strings.TrimSpace(quoted))
+	if err != nil {
+		return msg
+	}
+	var e struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+	}
+	if json.Unmarshal([]byte(body), &e) != nil {
+		return "HTTP " + code + ": " + body
+	}
+	var inner struct {
+		Message string `json:"message"`
+	}
+	var text string
+	switch {
+	case json.Unmarshal(e.Error, &inner) == nil && inner.Message != "":
+		text = inner.Message
+	case json.Unmarshal(e.Error, &text) == nil && text != "":
+	default:
+		text = e.Message
+	}
+	if text == "" {
+		return "HTTP " + code + ": " + body
+	}
+	return "HTTP " + code + ": " + text
 }
 
 // uniqueContext keeps the first item per (op, path).
