@@ -153,7 +153,8 @@ type ContextStats struct {
 	// SourceChars is the size of all new sources shown (whole or windows).
 	SourceChars int `json:"sourceChars"`
 	// SourceShare is SourceChars / PromptChars, rounded to 4 decimals (0 when
-	// the prompt is empty).
+	// the prompt is empty); for a change split into groups, over the groups'
+	// scout prompts together.
 	SourceShare float64 `json:"sourceShare"`
 	// DiffChars is the size of all shown files' diffs.
 	DiffChars int `json:"diffChars"`
@@ -398,8 +399,16 @@ func (res *ContextResult) gate(parsed []diffFile, gates scope.FileGates) []diffF
 func (res *ContextResult) finish(lim pipeline.Limits) {
 	res.recount()
 	res.formGroups(lim)
-	if res.Stats.PromptChars > 0 {
-		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4
+	// Split into groups, the sources are shown by the groups' prompts.
+	prompts := res.Stats.PromptChars
+	if len(res.Groups) > 1 {
+		prompts = 0
+		for _, g := range res.Groups {
+			prompts += g.Stats.PromptChars
+		}
+	}
+	if prompts > 0 {
+		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(prompts)*1e4) / 1e4
 	}
 	for i := range res.Groups {
 		if st := &res.Groups[i].Stats; st.PromptChars > 0 {

@@ -822,6 +822,7 @@ var declKeywords = map[string]bool{
 // nameLinks returns a pair (declaring file, using file) for every name
 // declared in one changed file's added lines and used in another changed
 // file's added or removed lines: a changed function and its changed callers.
+// Each file's diff is scanned once (at most maxLinkScan bytes of it).
 func nameLinks(files []pipeline.ChangedFile) [][2]int {
 	declared := map[string][]int{}
 	uses := make([]map[string]bool, len(files))
@@ -832,7 +833,9 @@ func nameLinks(files []pipeline.ChangedFile) [][2]int {
 			diff = diff[:maxLinkScan]
 		}
 		seenDecl := map[string]bool{}
-		for _, line := range strings.Split(diff, "\n") {
+		for len(diff) > 0 {
+			line, rest, _ := strings.Cut(diff, "\n")
+			diff = rest
 			if line == "" || strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") {
 				continue
 			}
@@ -855,23 +858,26 @@ func nameLinks(files []pipeline.ChangedFile) [][2]int {
 			}
 		}
 	}
-	names := make([]string, 0, len(declared))
-	for n, by := range declared {
-		if len(by) <= maxDeclaringFiles {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
 	var out [][2]int
-	for _, n := range names {
-		for _, d := range declared[n] {
-			for u := range files {
-				if u != d && uses[u][n] {
+	for u := range files {
+		for name := range uses[u] {
+			by := declared[name]
+			if len(by) > maxDeclaringFiles {
+				continue
+			}
+			for _, d := range by {
+				if d != u {
 					out = append(out, [2]int{d, u})
 				}
 			}
 		}
 	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
 	return out
 }
 
