@@ -628,27 +628,36 @@ func parseHunkHeader(line string) (hunkHeader, bool) {
 	return h, okOld && okNew
 }
 
-// planGroups partitions files (by index) into groups of at most room cost:
-// a file over room alone; each directory whole when it fits (split in path
-// order otherwise); then directories merged along the change's own names
-// (strongest links first); then packed by size, largest first, each into
-// the group sharing the longest directory prefix that still has room
-// (fewest characters left over on a tie). Groups and their files come in
-// path order.
+// planGroups partitions files (by index) into groups of at most room cost,
+// related files together:
+//
+//  1. a file over room is a group alone (windowed later);
+//  2. each directory (package) is one piece when it fits; a larger one is
+//     cut into as few pieces as it can: its files (a file and its test
+//     together) joined along the change's own names first, then packed by
+//     size;
+//  3. pieces of different directories joined along the change's own names
+//     (strongest links first) while they fit;
+//  4. the rest packed by size, largest first, each into the group sharing
+//     the most of its directory that still has room (the fullest on a tie).
+//
+// Groups and their files come in path order.
 func planGroups(files []pipeline.ChangedFile, costs []int, room int) [][]pipeline.ChangedFile {
-	type cluster struct {
-		members []int
-		cost    int
-		dir     string
-		parent  int
-	}
-	var clusters []*cluster
+	links := nameLinks(files)
 	byDir := map[string][]int{}
 	var dirs []string
-	var singles [][]int
+	var out [][]pipeline.ChangedFile
+	emit := func(idx []int) {
+		sort.Slice(idx, func(a, b int) bool { return files[idx[a]].Path < files[idx[b]].Path })
+		g := make([]pipeline.ChangedFile, len(idx))
+		for k, i := range idx {
+			g[k] = files[i]
+		}
+		out = append(out, g)
+	}
 	for i, f := range files {
 		if costs[i] > room {
-			singles = append(singles, []int{i})
+			emit([]int{i})
 			continue
 		}
 		d := path.Dir(f.Path)
@@ -658,51 +667,66 @@ func planGroups(files []pipeline.ChangedFile, costs []int, room int) [][]pipelin
 		byDir[d] = append(byDir[d], i)
 	}
 	sort.Strings(dirs)
+
+	var pieces []piece
 	for _, d := range dirs {
 		idx := byDir[d]
 		sort.Slice(idx, func(a, b int) bool { return files[idx[a]].Path < files[idx[b]].Path })
-		cur := &cluster{dir: d}
+		total := 0
 		for _, i := range idx {
-			if cur.cost+costs[i] > room && len(cur.members) > 0 {
-				clusters = append(clusters, cur)
-				cur = &cluster{dir: d}
-			}
-			cur.members = append(cur.members, i)
-			cur.cost += costs[i]
+			total += costs[i]
 		}
-		clusters = append(clusters, cur)
-	}
-	for i, c := range clusters {
-		c.parent = i
-	}
-	find := func(i int) int {
-		for clusters[i].parent != i {
-			clusters[i].parent = clusters[clusters[i].parent].parent
-			i = clusters[i].parent
-		}
-		return i
-	}
-
-	// Links between clusters, strongest first.
-	of := make(map[int]int, len(files))
-	for ci, c := range clusters {
-		for _, i := range c.members {
-			of[i] = ci
-		}
-	}
-	type pair struct{ a, b, w int }
-	weights := map[[2]int]int{}
-	for _, l := range nameLinks(files) {
-		ca, okA := of[l[0]]
-		cb, okB := of[l[1]]
-		if !okA || !okB || ca == cb {
+		if total <= room {
+			pieces = append(pieces, piece{members: idx, cost: total, dir: d})
 			continue
 		}
-		if ca > cb {
-			ca, cb = cb, ca
+		var parts []piece
+		for _, i := range idx {
+			st := stem(files[i].Path)
+			if n := len(parts); n > 0 && stem(files[parts[n-1].members[0]].Path) == st && parts[n-1].cost+costs[i] <= room {
+				parts[n-1].members = append(parts[n-1].members, i)
+				parts[n-1].cost += costs[i]
+				continue
+			}
+			parts = append(parts, piece{members: []int{i}, cost: costs[i], dir: d})
 		}
-		weights[[2]int{ca, cb}]++
+		pieces = append(pieces, packPieces(joinLinked(parts, links, room), room)...)
 	}
+	for _, b := range packPieces(joinLinked(pieces, links, room), room) {
+		emit(b.members)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i][0].Path < out[j][0].Path })
+	return out
+}
+
+// piece is a set of files (by index) planned to share a group.
+type piece struct {
+	members []int
+	cost    int
+	dir     string // the directory of its first file
+	dirs    map[string]bool
+}
+
+// joinLinked joins pieces along the name links (file index pairs), the
+// pairs of pieces with the most links first, while the joined cost fits in
+// room.
+func joinLinked(ps []piece, links [][2]int, room int) []piece {
+	of := map[int]int{}
+	for pi, p := range ps {
+		for _, i := range p.members {
+			of[i] = pi
+		}
+	}
+	weights := map[[2]int]int{}
+	for _, l := range links {
+		a, okA := of[l[0]]
+		b, okB := of[l[1]]
+		if !okA || !okB || a == b {
+			continue
+		}
+		weights[[2]int{min(a, b), max(a, b)}]++
+	}
+	type pair struct{ a, b, w int }
 	pairs := make([]pair, 0, len(weights))
 	for k, w := range weights {
 		pairs = append(pairs, pair{k[0], k[1], w})
@@ -716,80 +740,89 @@ func planGroups(files []pipeline.ChangedFile, costs []int, room int) [][]pipelin
 		}
 		return pairs[i].b < pairs[j].b
 	})
+	parent := make([]int, len(ps))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
 	for _, p := range pairs {
 		ra, rb := find(p.a), find(p.b)
-		if ra == rb || clusters[ra].cost+clusters[rb].cost > room {
+		if ra == rb || ps[ra].cost+ps[rb].cost > room {
 			continue
 		}
 		if rb < ra {
 			ra, rb = rb, ra
 		}
-		clusters[rb].parent = ra
-		clusters[ra].members = append(clusters[ra].members, clusters[rb].members...)
-		clusters[ra].cost += clusters[rb].cost
+		parent[rb] = ra
+		ps[ra].members = append(ps[ra].members, ps[rb].members...)
+		ps[ra].cost += ps[rb].cost
 	}
-	var roots []*cluster
-	for i, c := range clusters {
+	var out []piece
+	for i := range ps {
 		if find(i) == i {
-			roots = append(roots, c)
+			out = append(out, ps[i])
 		}
 	}
+	return out
+}
 
-	// Pack by size.
-	sort.SliceStable(roots, func(i, j int) bool {
-		if roots[i].cost != roots[j].cost {
-			return roots[i].cost > roots[j].cost
+// packPieces packs pieces into groups of at most room cost: largest first,
+// each into the group sharing the most of its directory that still has
+// room, the fullest such group on a tie, a new group when none has room.
+func packPieces(ps []piece, room int) []piece {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].cost != ps[j].cost {
+			return ps[i].cost > ps[j].cost
 		}
-		return roots[i].dir < roots[j].dir
+		return ps[i].dir < ps[j].dir
 	})
-	type bin struct {
-		members []int
-		cost    int
-		dir     string
-	}
-	var bins []*bin
-	for _, c := range roots {
-		var best *bin
+	var bins []*piece
+	for _, p := range ps {
+		var best *piece
 		bestShare, bestLeft := -1, 0
 		for _, b := range bins {
-			left := room - b.cost - c.cost
+			left := room - b.cost - p.cost
 			if left < 0 {
 				continue
 			}
-			share := sharedDirs(b.dir, c.dir)
+			share := 0
+			for d := range b.dirs {
+				share = max(share, sharedDirs(d, p.dir))
+			}
 			if share > bestShare || (share == bestShare && left < bestLeft) {
 				best, bestShare, bestLeft = b, share, left
 			}
 		}
 		if best == nil {
-			best = &bin{dir: c.dir}
+			best = &piece{dir: p.dir, dirs: map[string]bool{}}
 			bins = append(bins, best)
 		}
-		best.members = append(best.members, c.members...)
-		best.cost += c.cost
-	}
-
-	var out [][]pipeline.ChangedFile
-	emit := func(idx []int) {
-		sort.Slice(idx, func(a, b int) bool { return files[idx[a]].Path < files[idx[b]].Path })
-		g := make([]pipeline.ChangedFile, len(idx))
-		for k, i := range idx {
-			g[k] = files[i]
+		best.members = append(best.members, p.members...)
+		best.cost += p.cost
+		best.dirs[p.dir] = true
+		for d := range p.dirs {
+			best.dirs[d] = true
 		}
-		out = append(out, g)
 	}
-	for _, b := range bins {
-		emit(b.members)
+	out := make([]piece, len(bins))
+	for i, b := range bins {
+		out[i] = *b
 	}
-	for _, s := range singles {
-		emit(s)
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i][0].Path < out[j][0].Path })
 	return out
 }
 
-// sharedDirs counts the leading directory names a and b share.
+// sharedDirs counts the leading directory names a and b share; the same
+// directory (the root included) outranks any shared prefix.
 func sharedDirs(a, b string) int {
+	if a == b {
+		return 1 << 20
+	}
 	if a == "." || b == "." {
 		return 0
 	}
@@ -799,6 +832,20 @@ func sharedDirs(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// stem is a file's name without its extension and test affixes, so that
+// "mux.go" and "mux_test.go", "app.ts" and "app.spec.ts", "util.py" and
+// "test_util.py" share one.
+func stem(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	for _, suffix := range []string{"_test", "_spec", "Tests", "Test", "Spec"} {
+		base = strings.TrimSuffix(base, suffix)
+	}
+	return strings.TrimPrefix(base, "test_")
 }
 
 // Bounds of the name links: the part of a diff scanned, the shortest name

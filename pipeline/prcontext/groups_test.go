@@ -138,6 +138,48 @@ func TestGroupsKeepPackageTogether(t *testing.T) {
 	}
 }
 
+// TestGroupsSplitPackage: a package larger than one group spans as few
+// groups as its size needs, each file with its test, and no other
+// directory's file slips in between.
+func TestGroupsSplitPackage(t *testing.T) {
+	files := map[string]string{}
+	var order []string
+	for _, name := range []string{"alpha", "beta", "gamma", "delta"} {
+		for _, suffix := range []string{"", "_test"} {
+			p := "pkg/big/" + name + suffix + ".go"
+			files[p] = goFile("big", strings.ToUpper(name[:1])+name[1:]+strings.TrimPrefix(suffix, "_"), nil, 2200)
+			order = append(order, p)
+		}
+	}
+	files["other/x.go"] = goFile("other", "Other", nil, 1500)
+	order = append(order, "other/x.go")
+	lim := pipeline.DefaultLimits()
+	lim.MaxPromptChars = 33_000 // two of the four file pairs per review
+	res := collectChange(t, changeRepo(files, order), lim)
+	checkGroups(t, res, lim)
+	groupOf := map[string]string{}
+	bigGroups := map[string]bool{}
+	for _, g := range res.Groups {
+		for _, f := range g.Files {
+			groupOf[f.Path] = g.ID
+			if strings.HasPrefix(f.Path, "pkg/big/") {
+				bigGroups[g.ID] = true
+			}
+		}
+	}
+	if len(bigGroups) != 2 {
+		t.Errorf("pkg/big spans %d groups, want 2", len(bigGroups))
+	}
+	for _, name := range []string{"alpha", "beta", "gamma", "delta"} {
+		if a, b := groupOf["pkg/big/"+name+".go"], groupOf["pkg/big/"+name+"_test.go"]; a != b {
+			t.Errorf("%s.go in %s, its test in %s", name, a, b)
+		}
+	}
+	if stem("web/app.spec.ts") != "app" || stem("pkg/test_util.py") != "util" || stem("a/FooTest.java") != "Foo" {
+		t.Error("stem does not pair tests with their files")
+	}
+}
+
 // TestGroupsLinkCallers: across directories, a changed function and its
 // changed caller are grouped together before unrelated directories.
 func TestGroupsLinkCallers(t *testing.T) {
