@@ -80,9 +80,7 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 	reviewCap := int(float64(budget) * (1 - contextReserve))
 	res.Stats.Budget = budget
 	if res.Skip {
-		res.ScoutPrompt = scoutPrompt(*res, lim)
-		res.Stats.PromptChars = promptChars(res.ScoutPrompt)
-		return
+		return // nothing to review: no groups, no prompt
 	}
 
 	costs := make([]int, len(res.Files))
