@@ -180,7 +180,8 @@ func (s *Server) contextSources() prcontext.ContextSources {
 }
 
 // countContext turns a context answer into metrics: one gate decision per
-// changed file, the mode, redactions and the scout prompt size.
+// changed file, the mode, redactions and the scout prompt sizes (one per
+// review group).
 func (s *Server) countContext(res prcontext.ContextResult) {
 	m := s.metrics
 	m.ReviewModes.WithLabelValues(res.Mode).Inc()
@@ -189,7 +190,13 @@ func (s *Server) countContext(res prcontext.ContextResult) {
 		m.ContextFiles.WithLabelValues(e.Reason).Inc()
 	}
 	s.countRedactions(res.Stats.Redactions)
-	if !res.Skip {
+	switch {
+	case len(res.Groups) > 1:
+		// A change split into review groups: each group's scout prompt is sent.
+		for _, g := range res.Groups {
+			m.PromptChars.WithLabelValues("scout").Observe(float64(g.Stats.PromptChars))
+		}
+	case !res.Skip:
 		m.PromptChars.WithLabelValues("scout").Observe(float64(res.Stats.PromptChars))
 	}
 	m.countSurfaces(res.BuildStatus, nil)

@@ -15,7 +15,11 @@ type Limits struct {
 	BatchMax        int           // lookups processed per batch (default 12)
 	BatchParallel   int           // lookups running at once
 	LookupTimeout   time.Duration // per lookup
-	MaxPromptChars  int           // review prompt budget
+	MaxPromptChars  int           // budget of each prompt (scout, and review with its context)
+	// MaxGroups is how many review groups one change may be split into when
+	// its files do not fit one review (default 8); the files of further
+	// groups are dropped and named (reason max_groups).
+	MaxGroups int
 }
 
 // WithDefaults returns l with every zero or negative field set to
@@ -36,6 +40,7 @@ func (l Limits) WithDefaults() Limits {
 	set(&l.BatchMax, d.BatchMax)
 	set(&l.BatchParallel, d.BatchParallel)
 	set(&l.MaxPromptChars, d.MaxPromptChars)
+	set(&l.MaxGroups, d.MaxGroups)
 	if l.ContextLines < 0 {
 		l.ContextLines = d.ContextLines
 	}
@@ -62,5 +67,6 @@ func DefaultLimits() Limits {
 		BatchParallel:   12,
 		LookupTimeout:   10 * time.Second,
 		MaxPromptChars:  120_000,
+		MaxGroups:       8,
 	}
 }

@@ -70,6 +70,11 @@ type ChangedFile struct {
 	// layer; RuleSource names the layer and pattern (see RuleSet).
 	Rules      string `json:"rules,omitempty"`
 	RuleSource string `json:"ruleSource,omitempty"`
+	// DiffOmitted lists the new-file line ranges of changes whose diff lines
+	// were left out because the file alone is over the prompt budget: Diff
+	// shows the rest, and the prompts and the summary name these ranges
+	// (never a silently cut file). Empty when the whole diff is shown.
+	DiffOmitted []LineRange `json:"diffOmitted,omitempty"`
 }
 
 // Excluded is a changed file the review does not see, with the reason.

@@ -22,6 +22,12 @@
 # are judged, and the summary shows the verdict table with links into the diff
 # and the counts (1 met, 1 not met, 1 unclear; after the push 2 met, 1
 # unclear). Then per-node times from n8n's execution data and one result line.
+# (6) with
+# prscout restarted at a small prompt budget, PR 3 is split into three review
+# groups: n8n runs the scout and review once per group, one group's review
+# call fails (the fake LLM answers 500), and one summary carries the other
+# two groups' findings and names the failed group. Then per-node times from
+# n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
@@ -148,15 +154,30 @@ BB_API=$(json "$WORK/fakebitbucket.json" api)
 BB_CTL=$(json "$WORK/fakebitbucket.json" control)
 LLM_BASE="http://$(cat "$WORK/fakellm.addr")/v1"
 
-PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_FORMAT=text \
-	PRSCOUT_BITBUCKET_BASE_URL="$BB_API" PRSCOUT_BITBUCKET_ACCESS_TOKEN="$BB_TOKEN" \
-	PRSCOUT_WEBHOOK_SECRET="$WEBHOOK_SECRET" PRSCOUT_FORWARD_URL="$N8N/webhook/$HOOK_PATH" \
-	PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 \
-	PRSCOUT_JIRA_BASE_URL="$JIRA" PRSCOUT_JIRA_PAT="$JIRA_PAT" PRSCOUT_JIRA_PROJECTS=SHOP \
-	"$WORK/bin/prscout" serve >"$WORK/prscout.log" 2>&1 &
-PIDS+=($!)
-for _ in $(seq 1 100); do http_ok "$PRSCOUT/readyz" && break; sleep 0.1; done
-http_ok "$PRSCOUT/readyz" || die "prscout is not ready (see $WORK/prscout.log)"
+# start_prscout [VAR=value...]: prscout on its port, extra settings given as
+# environment assignments; PRSCOUT_PID is its PID.
+start_prscout() {
+	env "$@" PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_FORMAT=text \
+		PRSCOUT_BITBUCKET_BASE_URL="$BB_API" PRSCOUT_BITBUCKET_ACCESS_TOKEN="$BB_TOKEN" \
+		PRSCOUT_WEBHOOK_SECRET="$WEBHOOK_SECRET" PRSCOUT_FORWARD_URL="$N8N/webhook/$HOOK_PATH" \
+		PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 \
+		PRSCOUT_JIRA_BASE_URL="$JIRA" PRSCOUT_JIRA_PAT="$JIRA_PAT" PRSCOUT_JIRA_PROJECTS=SHOP \
+		"$WORK/bin/prscout" serve >>"$WORK/prscout.log" 2>&1 &
+	PRSCOUT_PID=$!
+	PIDS+=("$PRSCOUT_PID")
+	for _ in $(seq 1 100); do http_ok "$PRSCOUT/readyz" && break; sleep 0.1; done
+	http_ok "$PRSCOUT/readyz" || die "prscout is not ready (see $WORK/prscout.log)"
+}
+# stop_prscout: stops the prscout started last, by its PID, and forgets it.
+stop_prscout() {
+	kill -TERM "$PRSCOUT_PID" 2>/dev/null || true
+	for _ in $(seq 1 100); do kill -0 "$PRSCOUT_PID" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$PRSCOUT_PID" 2>/dev/null && die "prscout did not stop"
+	local keep=()
+	for pid in "${PIDS[@]}"; do [ "$pid" = "$PRSCOUT_PID" ] || keep+=("$pid"); done
+	PIDS=("${keep[@]}")
+}
+start_prscout
 
 # --- 4. n8n: credentials and the shipped workflow, imported headlessly ----------
 export N8N_USER_FOLDER="$WORK/n8n" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOST=127.0.0.1 \
@@ -263,7 +284,15 @@ wait_finished 4
 check -step push -creates 5 -updates 1
 DELTA_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
+log "step 6: PR 3 at a small prompt budget -> three review groups, one review call fails"
+stop_prscout
+start_prscout PRSCOUT_MAX_PROMPT_CHARS="$("$WORK/bin/e2echeck" -print-groups-budget)"
+expect_status 202 "$(deliver 3 pullrequest:created)"
+wait_finished 5
+check -step groups -creates 8 -updates 1 -show
+GROUPS_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
 
-echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms total=$(ms "$T0")ms"
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms total=$(ms "$T0")ms"

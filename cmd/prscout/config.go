@@ -191,7 +191,9 @@ func settings() []setting {
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.Limits.LookupTimeout })
 	add(mk("PRSCOUT_LOOKUP_TIMEOUT", "lookup-timeout", "timeout of one lookup", gd, sd))
 	gi, si = integer(func(c *Config) *int { return &c.Limits.MaxPromptChars })
-	add(mk("PRSCOUT_MAX_PROMPT_CHARS", "max-prompt-chars", "review prompt budget in characters; met by dropping whole context files", gi, si))
+	add(mk("PRSCOUT_MAX_PROMPT_CHARS", "max-prompt-chars", "budget of each prompt in characters: the scout prompt, and the review prompt with its context (met by dropping whole context files); a change whose files do not fit is split into review groups", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.MaxGroups })
+	add(mk("PRSCOUT_MAX_GROUPS", "max-groups", "review groups a change too large for one review may be split into; the files of further groups (fewest changed lines first) are dropped and named in coverage (max_groups)", gi, si))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.CacheBytes })
 	add(mk("PRSCOUT_CACHE_BYTES", "cache-bytes", "size of the per-replica (repository, commit, path) lookup cache", gy, sy))
 	g, s = str(func(c *Config) *string { return &c.RulesFile })
@@ -347,6 +349,7 @@ func (c Config) Validate() error {
 		{"PRSCOUT_MAX_FILE_BYTES", l.MaxFileBytes}, {"PRSCOUT_MAX_LIST_ENTRIES", int64(l.MaxListEntries)},
 		{"PRSCOUT_BATCH_MAX", int64(l.BatchMax)}, {"PRSCOUT_BATCH_PARALLEL", int64(l.BatchParallel)},
 		{"PRSCOUT_LOOKUP_TIMEOUT", int64(l.LookupTimeout)}, {"PRSCOUT_MAX_PROMPT_CHARS", int64(l.MaxPromptChars)},
+		{"PRSCOUT_MAX_GROUPS", int64(l.MaxGroups)},
 		{"PRSCOUT_UPSTREAM_TIMEOUT", int64(c.UpstreamTimeout)}, {"PRSCOUT_JIRA_MAX_ISSUES", int64(c.JiraMaxIssues)},
 	}
 	for _, p := range positive {

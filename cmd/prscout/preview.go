@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -90,13 +91,16 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 	base := fs.String("base", "", "base revision (the destination; its .prscout/rules.json counts)")
 	head := fs.String("head", "HEAD", "head revision")
 	lim := pipeline.DefaultLimits()
-	fs.IntVar(&lim.MaxPromptChars, "max-prompt-chars", lim.MaxPromptChars, "review prompt budget in characters (too_large is half of it)")
+	lim.MaxPromptChars = envPositive("PRSCOUT_MAX_PROMPT_CHARS", lim.MaxPromptChars)
+	lim.MaxGroups = envPositive("PRSCOUT_MAX_GROUPS", lim.MaxGroups)
+	fs.IntVar(&lim.MaxPromptChars, "max-prompt-chars", lim.MaxPromptChars, "budget of each prompt in characters (env PRSCOUT_MAX_PROMPT_CHARS); a change over it is split into review groups")
+	fs.IntVar(&lim.MaxGroups, "max-groups", lim.MaxGroups, "review groups allowed (env PRSCOUT_MAX_GROUPS); the files of further groups are dropped and named")
 	fs.IntVar(&lim.ContextLines, "context-lines", lim.ContextLines, "diff context lines")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: prscout preview --base A [--head B] [flags]\n\n"+
 			"Shows which changed files of base..head a review would see, each excluded file's\n"+
-			"gate reason, the rules each file gets, the prompt sizes and the estimated cost in\n"+
-			"characters. No model is called. Exit codes: 0 done, 1 failed, 2 bad usage.\n\nflags:")
+			"gate reason, the rules each file gets, the review groups a change over the budget\n"+
+			"is split into, the prompt sizes and the estimated cost in characters. No model is called. Exit codes: 0 done, 1 failed, 2 bad usage.\n\nflags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -140,6 +144,14 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, res.Text())
 	return 0
+}
+
+// envPositive reads a positive integer from the environment, or gives def.
+func envPositive(name string, def int) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv(name))); err == nil && n > 0 {
+		return n
+	}
+	return def
 }
 
 func runRules(args []string, stdout, stderr io.Writer) int {

@@ -57,6 +57,11 @@ type CommentsInput struct {
 	// PRURL is the pull request's web page (merge's prUrl): evidence links
 	// into its diff. Without it evidence is shown as text.
 	PRURL string `json:"prUrl,omitempty"`
+	// Reviews are the reviews of a change reviewed in groups, one per group
+	// (groups.go); Groups are the context answer's groups[] they belong to
+	// (id, label and files are read). With reviews, review is not read.
+	Groups  []CommentsGroup `json:"groups,omitempty"`
+	Reviews []GroupReview   `json:"reviews,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -156,11 +161,20 @@ func Render(in CommentsInput) (Rendered, error) {
 	if err != nil {
 		return Rendered{}, err
 	}
+	if len(in.Reviews) > 0 {
+		return renderGroups(in, ref)
+	}
 	parsed, err := ParseReview(in.Review)
 	if err != nil {
 		return Rendered{}, err
 	}
+	return renderParsed(in, ref, parsed, nil), nil
+}
 
+// renderParsed renders a parsed review (the groups' reviews merged into one
+// when the change was reviewed in groups; failed names the groups without a
+// review).
+func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []groupOutcome) Rendered {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
 	if in.Coverage != nil {
@@ -229,9 +243,9 @@ func Render(in CommentsInput) (Rendered, error) {
 	for i, w := range out.Warnings {
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
-	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL})
+	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failed: failed})
 	st.MarkdownChars = len(out.Markdown)
-	return out, nil
+	return out
 }
 
 // checkCommentsInput validates the request's ref, mode and files and
@@ -342,6 +356,8 @@ type summaryExtras struct {
 	criteria RequirementCounts
 	ix       *diffIndex
 	prURL    string
+	// failed are the review groups without a usable review.
+	failed []groupOutcome
 }
 
 func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
@@ -349,6 +365,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	b.WriteString("## prscout review\n\n")
 	writeHeadline(&b, in.Mode, ref, rows, st)
 	writeCoverage(&b, in, x.criteria)
+	writeNotReviewedGroups(&b, x.failed)
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)

@@ -89,8 +89,7 @@ type ContextMeta struct {
 	// (0: DefaultMaxTotalSourceBytes). Limiting what a prompt may hold is the
 	// too-large gate's job, not this guard's.
 	MaxTotalSourceBytes int64
-	// Gates are the file gates (include/exclude globs, too_large threshold).
-	// A zero MaxDiffChars is TooLargeShare of lim.MaxPromptChars.
+	// Gates are the file gates (include/exclude globs).
 	Gates scope.FileGates
 	// PathRules resolves each shown file's review rules (nil: none).
 	PathRules *scope.RuleSet
@@ -153,6 +152,14 @@ type ContextResult struct {
 	// prompt does not show (Jira acceptance criteria items); finish adds
 	// them to Stats.Redactions after the prompt's note is written.
 	answerOnly map[string]int
+	// Groups are the review groups (groups.go): exactly one, mirroring the
+	// fields above, when the change fits one review; otherwise each group's
+	// files, scout prompt, stats and coverage fit Limits.MaxPromptChars.
+	// Absent in mode skip.
+	Groups []ContextGroup `json:"groups,omitempty"`
+	// Group and Part are set on a review group's item only.
+	Group string     `json:"group,omitempty"`
+	Part  *GroupPart `json:"part,omitempty"`
 }
 
 // ContextStats measures the context and its scout prompt. Character counts
@@ -160,10 +167,18 @@ type ContextResult struct {
 type ContextStats struct {
 	// PromptChars is the scout prompt's size, system and user message.
 	PromptChars int `json:"promptChars"`
+	// ReviewPromptChars is the review prompt's size before any additional
+	// context, as /v1/merge builds it from these files (0 at the top of a
+	// change split into groups: see each group's). Budget is
+	// Limits.MaxPromptChars: the scout prompt stays within it, and the review
+	// prompt within 3/4 of it before context.
+	ReviewPromptChars int `json:"reviewPromptChars"`
+	Budget            int `json:"budget"`
 	// SourceChars is the size of all new sources shown (whole or windows).
 	SourceChars int `json:"sourceChars"`
 	// SourceShare is SourceChars / PromptChars, rounded to 4 decimals (0 when
-	// the prompt is empty).
+	// the prompt is empty); for a change split into groups, over the groups'
+	// scout prompts together.
 	SourceShare float64 `json:"sourceShare"`
 	// DiffChars is the size of all shown files' diffs.
 	DiffChars int `json:"diffChars"`
@@ -301,11 +316,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if err != nil {
 		return ContextResult{}, err
 	}
-	gates := meta.Gates
-	if gates.MaxDiffChars == 0 && lim.MaxPromptChars > 0 {
-		gates.MaxDiffChars = int(float64(lim.MaxPromptChars) * scope.TooLargeShare)
-	}
-	shown := res.gate(parsed, gates)
+	shown := res.gate(parsed, meta.Gates)
 
 	// Read the new sources of shown files that have changed lines.
 	var want []int
@@ -410,9 +421,6 @@ func (res *ContextResult) gate(parsed []diffFile, gates scope.FileGates) []diffF
 	var shown []diffFile
 	for _, d := range parsed {
 		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
-		if gates.MaxDiffChars > 0 && len(d.Section) > gates.MaxDiffChars {
-			gf.DiffChars = runeCount(d.Section) // bytes >= runes: count only when it may matter
-		}
 		if reason := gates.Decide(gf); reason != "" {
 			res.exclude(d.Path, reason)
 			continue
@@ -423,33 +431,26 @@ func (res *ContextResult) gate(parsed []diffFile, gates scope.FileGates) []diffF
 	return shown
 }
 
-// finish counts the shown files' stats and coverage and writes the scout
-// prompt.
+// finish counts the shown files' stats and coverage, forms the review
+// groups and writes the scout prompt (formGroups).
 func (res *ContextResult) finish(lim pipeline.Limits) {
-	for _, f := range res.Files {
-		res.Stats.DiffChars += runeCount(f.Diff)
-		switch {
-		case f.SourceRange == nil:
-			res.Stats.NoSource++
-			continue
-		case len(f.SourceRange.Windows) > 0:
-			res.Stats.WindowedSources++
-		default:
-			res.Stats.WholeSources++
+	res.recount()
+	res.formGroups(lim)
+	// Split into groups, the sources are shown by the groups' prompts.
+	prompts := res.Stats.PromptChars
+	if len(res.Groups) > 1 {
+		prompts = 0
+		for _, g := range res.Groups {
+			prompts += g.Stats.PromptChars
 		}
-		res.Stats.SourceChars += runeCount(f.Source)
-		res.Stats.ShownRanges = append(res.Stats.ShownRanges, f.Path+": "+rangeLabel(*f.SourceRange))
 	}
-	res.Stats.Files = len(res.Files)
-	res.Stats.Excluded = len(res.Excluded)
-	res.Coverage = pipeline.CoverageOf(len(res.Files), res.Excluded)
-
-	res.ScoutPrompt = scoutPrompt(*res, lim)
-	addCounts(res.Stats.Redactions, res.answerOnly)
-	res.answerOnly = nil
-	res.Stats.PromptChars = runeCount(res.ScoutPrompt.System) + runeCount(res.ScoutPrompt.User)
-	if res.Stats.PromptChars > 0 {
-		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(res.Stats.PromptChars)*1e4) / 1e4
+	if prompts > 0 {
+		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(prompts)*1e4) / 1e4
+	}
+	for i := range res.Groups {
+		if st := &res.Groups[i].Stats; st.PromptChars > 0 {
+			st.SourceShare = math.Round(float64(st.SourceChars)/float64(st.PromptChars)*1e4) / 1e4
+		}
 	}
 }
 

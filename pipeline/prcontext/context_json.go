@@ -42,6 +42,20 @@ func (r ContextResult) WriteJSON(w io.Writer) error {
 	}
 	hold(&skel.ScoutPrompt.System)
 	hold(&skel.ScoutPrompt.User)
+	skel.Groups = append([]ContextGroup(nil), r.Groups...)
+	for g := range skel.Groups {
+		grp := &skel.Groups[g]
+		grp.Files = append([]pipeline.ChangedFile(nil), grp.Files...)
+		if r.Groups[g].Files != nil && grp.Files == nil {
+			grp.Files = []pipeline.ChangedFile{}
+		}
+		for i := range grp.Files {
+			hold(&grp.Files[i].Diff)
+			hold(&grp.Files[i].Source)
+		}
+		hold(&grp.ScoutPrompt.System)
+		hold(&grp.ScoutPrompt.User)
+	}
 	doc, err := json.Marshal(skel)
 	if err != nil {
 		return fmt.Errorf("encode context: %w", err)

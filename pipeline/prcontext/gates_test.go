@@ -103,9 +103,10 @@ func TestRulesFromDestination(t *testing.T) {
 	}
 }
 
-// TestContextGatesAndTooLarge checks the request's globs and the too_large
-// gate end to end through collectRange.
-func TestContextGatesAndTooLarge(t *testing.T) {
+// TestContextGates checks the request's globs end to end through
+// collectRange, and that size is no gate: a file too large for the budget is
+// reviewed (windowed into its own group when the budget allows groups).
+func TestContextGates(t *testing.T) {
 	big := strings.Repeat("x", 600)
 	repo := &scopeRepo{
 		files: map[string]map[string]string{
@@ -116,7 +117,7 @@ func TestContextGatesAndTooLarge(t *testing.T) {
 			fileDiff("big.go", "y", big) + fileDiff("data.csv", "0", "1"),
 	}
 	lim := pipeline.DefaultLimits()
-	lim.MaxPromptChars = 1000 // too_large above 500 diff chars
+	lim.MaxPromptChars = 1000 // below the prompts' fixed part: one group over the budget
 	in := ContextInput{Base: "base", Head: "head", Exclude: []string{"gen/**"}, Include: []string{"*.csv"}}
 	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo}, in, lim)
 	if err != nil {
@@ -126,12 +127,15 @@ func TestContextGatesAndTooLarge(t *testing.T) {
 	for _, e := range res.Excluded {
 		got[e.Path] = e.Reason
 	}
-	want := map[string]string{"gen/z.go": pipeline.GateUserExclude, "big.go": pipeline.GateTooLarge}
+	want := map[string]string{"gen/z.go": pipeline.GateUserExclude}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("excluded %v, want %v", got, want)
 	}
-	if c := res.Coverage; c.Changed != 4 || c.Reviewed != 2 || c.Excluded != 1 || c.DroppedForBudget != 1 {
+	if c := res.Coverage; c.Changed != 4 || c.Reviewed != 3 || c.Excluded != 1 || c.DroppedForBudget != 0 {
 		t.Errorf("coverage %+v", c)
+	}
+	if len(res.Groups) != 1 || !strings.Contains(strings.Join(res.Warnings, "\n"), "one group over the budget") {
+		t.Errorf("groups %d, warnings %q: want one group and a warning that the budget cannot be met", len(res.Groups), res.Warnings)
 	}
 
 	in.Exclude = []string{"src/{a,b"}

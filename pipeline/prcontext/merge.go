@@ -36,6 +36,10 @@ type MergeContext struct {
 	// criteria). Without criteria, the Jira issues' own are judged.
 	Requirements     pipeline.RequirementsField `json:"requirements"`
 	RequirementsText string                     `json:"requirementsText,omitempty"`
+	// Group and Part are set when the context is one review group of a
+	// large change (an item of the context answer's groups[]).
+	Group string     `json:"group,omitempty"`
+	Part  *GroupPart `json:"part,omitempty"`
 }
 
 // MergeInput is the body of /v1/merge: the context answer and the batch
@@ -126,6 +130,10 @@ type MergeResult struct {
 	// Coverage is the context's coverage with contextDropped set to the
 	// additional context dropped here.
 	Coverage pipeline.Coverage `json:"coverage"`
+	// Group and Part echo the review group the context was (for
+	// /v1/comments' reviews[]); empty for a whole change.
+	Group string     `json:"group,omitempty"`
+	Part  *GroupPart `json:"part,omitempty"`
 }
 
 // MergeStats are the counts of one merge, for the answer and for metrics.
@@ -328,6 +336,8 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 		Mode:              mc.Mode,
 		Files:             make([]pipeline.ChangedFile, len(mc.Files)),
 		Excluded:          mc.Excluded,
+		Group:             mc.Group,
+		Part:              mc.Part,
 		Requirements:      mc.Requirements.Criteria,
 		PRURL:             mc.PR.URL,
 	}
@@ -341,7 +351,7 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 		out.Warnings = []string{}
 	}
 	for i, f := range mc.Files {
-		out.Files[i] = pipeline.ChangedFile{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Diff: f.Diff}
+		out.Files[i] = pipeline.ChangedFile{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Diff: f.Diff, DiffOmitted: f.DiffOmitted}
 	}
 	for i, it := range items {
 		out.AdditionalContext[i] = it.view()

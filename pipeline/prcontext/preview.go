@@ -18,6 +18,20 @@ type PreviewFile struct {
 	// RuleSource names the rule layer and pattern a reviewed file gets.
 	RuleSource string `json:"ruleSource,omitempty"`
 	DiffChars  int    `json:"diffChars,omitempty"`
+	// Group is the review group a reviewed file is in; Omitted names the
+	// new-file lines a windowed file leaves out.
+	Group   string               `json:"group,omitempty"`
+	Omitted []pipeline.LineRange `json:"omitted,omitempty"`
+}
+
+// PreviewGroup is one review group in a preview: its files and the sizes of
+// its two prompts (the review prompt before additional context).
+type PreviewGroup struct {
+	ID                string   `json:"id"`
+	Label             string   `json:"label"`
+	Files             []string `json:"files"`
+	ScoutPromptChars  int      `json:"scoutPromptChars"`
+	ReviewPromptChars int      `json:"reviewPromptChars"`
 }
 
 // PreviewResult is what a review would cost, decided by code before any
@@ -28,15 +42,18 @@ type PreviewResult struct {
 	Base     string            `json:"base"`
 	Files    []PreviewFile     `json:"files"`
 	Coverage pipeline.Coverage `json:"coverage"`
-	// ScoutPromptChars is the scout prompt's size; ReviewPromptChars the
-	// review prompt's before any additional context; ReviewBudget the most
-	// the review prompt may grow to (Limits.MaxPromptChars).
+	// Groups are the review groups (one when the change fits one review).
+	Groups []PreviewGroup `json:"groups"`
+	// ScoutPromptChars is the scout prompts' size; ReviewPromptChars the
+	// review prompts' before any additional context (both summed over the
+	// groups); ReviewBudget the most one review prompt may grow to
+	// (Limits.MaxPromptChars).
 	ScoutPromptChars  int `json:"scoutPromptChars"`
 	ReviewPromptChars int `json:"reviewPromptChars"`
 	ReviewBudget      int `json:"reviewBudget"`
-	// EstimatedChars is scout + review prompt without context (the least a
-	// review costs); MaxChars is scout + the review budget (the most, unless
-	// the changed files alone exceed the budget).
+	// EstimatedChars is scout + review prompts without context (the least a
+	// review costs); MaxChars is scout + the review budget per group (the
+	// most, unless the changed files alone exceed the budget).
 	EstimatedChars int `json:"estimatedChars"`
 	MaxChars       int `json:"maxChars"`
 	// Redactions counts secrets that would be redacted, by kind.
@@ -60,18 +77,44 @@ func Preview(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 // previewOf summarises an assembled context as a preview.
 func previewOf(res ContextResult, lim pipeline.Limits) PreviewResult {
 	p := PreviewResult{
-		Mode: res.Mode, Ref: res.Ref, Base: res.Base, Files: []PreviewFile{},
+		Mode: res.Mode, Ref: res.Ref, Base: res.Base, Files: []PreviewFile{}, Groups: []PreviewGroup{},
 		Coverage: res.Coverage, ScoutPromptChars: res.Stats.PromptChars, ReviewBudget: max(lim.MaxPromptChars, 0),
 		Redactions: res.Stats.Redactions, Warnings: append([]string{}, res.Warnings...),
 	}
 	if p.Redactions == nil {
 		p.Redactions = map[string]int{}
 	}
+	groupOf := map[string]string{}
+	if len(res.Groups) > 1 {
+		for _, g := range res.Groups {
+			for _, f := range g.Files {
+				groupOf[f.Path] = g.ID
+			}
+		}
+	}
 	for _, f := range res.Files {
-		p.Files = append(p.Files, PreviewFile{Path: f.Path, Decision: "review", RuleSource: f.RuleSource, DiffChars: runeCount(f.Diff)})
+		p.Files = append(p.Files, PreviewFile{Path: f.Path, Decision: "review", RuleSource: f.RuleSource, DiffChars: runeCount(f.Diff),
+			Group: groupOf[f.Path], Omitted: f.DiffOmitted})
 	}
 	for _, e := range res.Excluded {
 		p.Files = append(p.Files, PreviewFile{Path: e.Path, Decision: "exclude", Reason: e.Reason})
+	}
+	if len(res.Groups) > 1 {
+		for _, g := range res.Groups {
+			pg := PreviewGroup{ID: g.ID, Files: []string{}, ScoutPromptChars: g.Stats.PromptChars, ReviewPromptChars: g.Stats.ReviewPromptChars}
+			if g.Part != nil {
+				pg.Label = g.Part.Label
+			}
+			for _, f := range g.Files {
+				pg.Files = append(pg.Files, f.Path)
+			}
+			p.Groups = append(p.Groups, pg)
+			p.ScoutPromptChars += pg.ScoutPromptChars
+			p.ReviewPromptChars += pg.ReviewPromptChars
+		}
+		p.EstimatedChars = p.ScoutPromptChars + p.ReviewPromptChars
+		p.MaxChars = p.ScoutPromptChars + len(res.Groups)*p.ReviewBudget
+		return p
 	}
 	if !res.Skip {
 		m, err := Merge(MergeInput{Context: MergeContext{
@@ -89,6 +132,13 @@ func previewOf(res ContextResult, lim pipeline.Limits) PreviewResult {
 	}
 	p.EstimatedChars = p.ScoutPromptChars + p.ReviewPromptChars
 	p.MaxChars = p.ScoutPromptChars + max(p.ReviewBudget, p.ReviewPromptChars)
+	if len(res.Groups) == 1 {
+		g := PreviewGroup{ID: res.Groups[0].ID, Label: "the whole change", Files: []string{}, ScoutPromptChars: p.ScoutPromptChars, ReviewPromptChars: p.ReviewPromptChars}
+		for _, f := range res.Files {
+			g.Files = append(g.Files, f.Path)
+		}
+		p.Groups = append(p.Groups, g)
+	}
 	return p
 }
 
@@ -109,11 +159,30 @@ func (p PreviewResult) Text() string {
 				why = "(no rules)"
 			}
 		}
-		fmt.Fprintf(&b, "%-8s %-*s %s\n", f.Decision, width, f.Path, why)
+		decision := f.Decision
+		if f.Group != "" {
+			decision += " " + f.Group
+		}
+		fmt.Fprintf(&b, "%-8s %-*s %s\n", decision, width, f.Path, why)
+		if len(f.Omitted) > 0 {
+			fmt.Fprintf(&b, "%-8s %-*s windowed: %s\n", "", width, "", omittedSentence(pipeline.ChangedFile{DiffOmitted: f.Omitted}))
+		}
 	}
 	fmt.Fprintf(&b, "\nCoverage: %s\n", p.Coverage.Sentence())
-	fmt.Fprintf(&b, "Scout prompt:  %d chars\n", p.ScoutPromptChars)
-	fmt.Fprintf(&b, "Review prompt: %d chars before additional context (budget %d)\n", p.ReviewPromptChars, p.ReviewBudget)
+	if len(p.Groups) > 1 {
+		fmt.Fprintf(&b, "\nReview groups: %d, each prompt within the budget of %d chars (the review prompt within %d before additional context)\n",
+			len(p.Groups), p.ReviewBudget, int(float64(p.ReviewBudget)*(1-contextReserve)))
+		fmt.Fprintf(&b, "%-5s %5s %12s %13s  %s\n", "GROUP", "FILES", "SCOUT CHARS", "REVIEW CHARS", "DIRECTORIES")
+		for _, g := range p.Groups {
+			fmt.Fprintf(&b, "%-5s %5d %12d %13d  %s\n", g.ID, len(g.Files), g.ScoutPromptChars, g.ReviewPromptChars, g.Label)
+		}
+		b.WriteString("\n")
+		fmt.Fprintf(&b, "Scout prompts:  %d chars in all\n", p.ScoutPromptChars)
+		fmt.Fprintf(&b, "Review prompts: %d chars in all before additional context (budget %d each)\n", p.ReviewPromptChars, p.ReviewBudget)
+	} else {
+		fmt.Fprintf(&b, "Scout prompt:  %d chars\n", p.ScoutPromptChars)
+		fmt.Fprintf(&b, "Review prompt: %d chars before additional context (budget %d)\n", p.ReviewPromptChars, p.ReviewBudget)
+	}
 	fmt.Fprintf(&b, "Estimated cost: %d chars (scout + review), at most %d chars with context\n", p.EstimatedChars, p.MaxChars)
 	if len(p.Redactions) > 0 {
 		kinds := make([]string, 0, len(p.Redactions))

@@ -82,6 +82,10 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	writeCriteriaToJudge(&b, mc.Requirements.Criteria)
 	b.WriteString("\n# Repository rules\n\n")
 	b.WriteString(reviewOrNone(mc.Rules))
+	if mc.Part != nil {
+		b.WriteString("\n\n")
+		b.WriteString(strings.TrimRight(partNote(*mc.Part, "review"), "\n"))
+	}
 	fmt.Fprintf(&b, "\n\n# Changed files (%d)\n", len(mc.Files))
 	seenRules := map[string]string{}
 	for _, f := range mc.Files {
@@ -89,9 +93,7 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	}
 	if len(mc.Excluded) > 0 {
 		b.WriteString("\n# Changed files not shown\n\n")
-		for _, e := range mc.Excluded {
-			fmt.Fprintf(&b, "- %s: %s\n", e.Path, e.Reason)
-		}
+		writeExcludedList(&b, mc.Excluded, func(e pipeline.Excluded) string { return "- " + e.Path + ": " + e.Reason + "\n" })
 	}
 	if len(items) > 0 {
 		fmt.Fprintf(&b, "\n# Additional context (%d items)\n\n", len(items))
@@ -196,6 +198,9 @@ func reviewChangedFile(b *strings.Builder, f pipeline.ChangedFile, seenRules map
 		b.WriteString(r + "\n")
 	}
 	b.WriteString("### Diff\n\n")
+	if len(f.DiffOmitted) > 0 {
+		b.WriteString(omittedNote(f) + "\n\n")
+	}
 	writeFenced(b, "diff", f.Diff)
 	switch {
 	case f.Source != "":

@@ -26,11 +26,22 @@ Answer with a single JSON object and nothing else (no prose, no Markdown fence),
 // scoutPrompt builds the scout's messages from an assembled context: the
 // system message states the job, the caps of lim and the exact JSON answer
 // format; the user message shows the pull request (title and description when
-// known), the Jira requirements, free requirements, the repository rules, then
-// each shown file with its status, language, diff and new source (whole or
-// labelled windows) and finally the excluded files with their reasons. The
-// output depends only on its input, in file order.
+// known), the Jira requirements, free requirements, the repository rules, the
+// part of a large change this is (res.Part), then each shown file with its
+// status, language, diff and new source (whole or labelled windows) and
+// finally the excluded files with their reasons. The output depends only on
+// its input, in file order.
 func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
+	return scoutPromptWithin(res, lim, 0)
+}
+
+// scoutPromptWithin is scoutPrompt within budget characters (0: no limit).
+// Files are shown in full in order while they fit; the files after that are
+// listed one line each under "Changed files not shown in full" (path, status,
+// size) while the list fits, and the rest are counted. Nothing is cut inside
+// a file. Only the fixed part of the prompt (instructions, pull request, Jira,
+// rules) can exceed the budget.
+func scoutPromptWithin(res ContextResult, lim pipeline.Limits, budget int) pipeline.Prompt {
 	lim = lim.WithDefaults()
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
 	system := strings.NewReplacer("%TOTAL%", strconv.Itoa(total), "%PERFILE%", strconv.Itoa(perFile)).Replace(scoutSystem)
@@ -39,8 +50,53 @@ func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	for _, f := range res.Files {
 		size += len(f.Diff) + len(f.Source) + len(f.Path)*2 + 200
 	}
+	if budget > 0 {
+		size = min(size, budget*4)
+	}
 	var b strings.Builder
 	b.Grow(size)
+	writeScoutHead(&b, res)
+
+	tail := scoutTail(res.Excluded)
+	// used counts the characters written so far plus the fixed ones to come.
+	used := runeCount(system) + runeCount(b.String()) + runeCount(tail)
+	var sections []string
+	var left []pipeline.ChangedFile
+	seenRules := map[string]string{}
+	for i, f := range res.Files {
+		if len(left) > 0 {
+			left = append(left, f)
+			continue
+		}
+		sec := scoutFileSection(len(sections)+1, f, seenRules)
+		if budget > 0 && used+runeCount(sec)+scoutFilesHeadroom > budget {
+			left = append(left, res.Files[i:i+1]...)
+			continue
+		}
+		used += runeCount(sec)
+		sections = append(sections, sec)
+	}
+	b.WriteString("# Changed files (" + strconv.Itoa(len(res.Files)) + ")\n")
+	if len(res.Files) == 0 {
+		b.WriteString("\nNo reviewable file changed.\n")
+	}
+	for _, sec := range sections {
+		b.WriteString(sec)
+	}
+	if len(left) > 0 {
+		b.WriteString(scoutNotShown(left, budget-used))
+	}
+	b.WriteString(tail)
+	return pipeline.Prompt{System: system, User: b.String()}
+}
+
+// scoutFilesHeadroom is what the budget keeps free for the list of changed
+// files not shown in full.
+const scoutFilesHeadroom = 400
+
+// writeScoutHead writes the scout prompt's fixed head: redaction note, pull
+// request, Jira, requirements, rules and the part of a large change.
+func writeScoutHead(b *strings.Builder, res ContextResult) {
 	// The counts so far are exactly what this prompt shows (see
 	// ContextResult.answerOnly).
 	b.WriteString(redact.Note(sumCounts(res.Stats.Redactions)))
@@ -91,48 +147,101 @@ func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	if r := strings.TrimSpace(res.Rules); r != "" {
 		b.WriteString("# Repository rules\n\n" + r + "\n\n")
 	}
+	if res.Part != nil {
+		b.WriteString(partNote(*res.Part, "scout"))
+	}
+}
 
-	b.WriteString("# Changed files (" + strconv.Itoa(len(res.Files)) + ")\n")
-	if len(res.Files) == 0 {
-		b.WriteString("\nNo reviewable file changed.\n")
+// scoutFileSection is one changed file as the scout prompt shows it, as
+// file number n.
+func scoutFileSection(n int, f pipeline.ChangedFile, seenRules map[string]string) string {
+	var b strings.Builder
+	b.Grow(len(f.Diff) + len(f.Source) + len(f.Path)*2 + 300)
+	b.WriteString("\n## " + strconv.Itoa(n) + ". " + f.Path + "\n\n")
+	b.WriteString("Status: " + f.Status)
+	if f.OldPath != "" {
+		b.WriteString(" (from " + f.OldPath + ")")
 	}
-	seenRules := map[string]string{}
-	for i, f := range res.Files {
-		b.WriteString("\n## " + strconv.Itoa(i+1) + ". " + f.Path + "\n\n")
-		b.WriteString("Status: " + f.Status)
-		if f.OldPath != "" {
-			b.WriteString(" (from " + f.OldPath + ")")
-		}
-		b.WriteString("\n")
-		if f.Language != "" {
-			b.WriteString("Language: " + f.Language + "\n")
-		}
-		b.WriteString(fileRulesText(f, seenRules))
-		b.WriteString("\n### Diff\n\n")
-		writeFenced(&b, "diff", f.Diff)
-		switch {
-		case f.SourceRange == nil:
-			b.WriteString("\n### New source\n\nNot shown: " + noSourceReason(f) + ".\n")
-		case len(f.SourceRange.Windows) > 0:
-			b.WriteString("\n### New source (only lines " + rangeLabel(*f.SourceRange) + " shown; each window starts with a \"--- lines a-b of n ---\" label)\n\n")
-			writeFenced(&b, f.Language, f.Source)
-		default:
-			b.WriteString("\n### New source (whole file, " + pipeline.CountNoun(f.SourceRange.Total, "line") + ")\n\n")
-			writeFenced(&b, f.Language, f.Source)
-		}
+	b.WriteString("\n")
+	if f.Language != "" {
+		b.WriteString("Language: " + f.Language + "\n")
 	}
-	if len(res.Excluded) > 0 {
+	b.WriteString(fileRulesText(f, seenRules))
+	b.WriteString("\n### Diff\n\n")
+	if len(f.DiffOmitted) > 0 {
+		b.WriteString(omittedNote(f) + "\n\n")
+	}
+	writeFenced(&b, "diff", f.Diff)
+	switch {
+	case f.SourceRange == nil:
+		b.WriteString("\n### New source\n\nNot shown: " + noSourceReason(f) + ".\n")
+	case len(f.SourceRange.Windows) > 0:
+		b.WriteString("\n### New source (only lines " + rangeLabel(*f.SourceRange) + " shown; each window starts with a \"--- lines a-b of n ---\" label)\n\n")
+		writeFenced(&b, f.Language, f.Source)
+	default:
+		b.WriteString("\n### New source (whole file, " + pipeline.CountNoun(f.SourceRange.Total, "line") + ")\n\n")
+		writeFenced(&b, f.Language, f.Source)
+	}
+	return b.String()
+}
+
+// scoutNotShown lists changed files the budget had no room for, one line
+// each while room lasts (at least a count of the rest is always written).
+func scoutNotShown(left []pipeline.ChangedFile, room int) string {
+	var b strings.Builder
+	head := "\n# Changed files not shown in full (" + strconv.Itoa(len(left)) + ")\n\nOver the prompt budget: their paths are listed so you can ask for context about them; their diffs are not shown here.\n\n"
+	b.WriteString(head)
+	room -= runeCount(head) + 80 // the closing count line
+	for i, f := range left {
+		line := "- " + pipeline.ClipRunes(pipeline.OneLine(f.Path), 200) + " (" + f.Status + ")\n"
+		if room-runeCount(line) < 0 {
+			b.WriteString("- and " + pipeline.CountNoun(len(left)-i, "more file") + "\n")
+			return b.String()
+		}
+		room -= runeCount(line)
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// scoutTail is the end of the scout's user message: the excluded files
+// (a bounded list) and the answer reminder.
+func scoutTail(excluded []pipeline.Excluded) string {
+	var b strings.Builder
+	if len(excluded) > 0 {
 		b.WriteString("\n# Changed files not shown\n\n")
-		for _, e := range res.Excluded {
-			b.WriteString("- " + e.Path + " (" + e.Reason + ")\n")
-		}
+		writeExcludedList(&b, excluded, func(e pipeline.Excluded) string { return "- " + e.Path + " (" + e.Reason + ")\n" })
 	}
 	b.WriteString("\n# Answer\n\nAnswer with the JSON object described in the instructions and nothing else.\n")
-	return pipeline.Prompt{System: system, User: b.String()}
+	return b.String()
+}
+
+// Bounds of a prompt's list of changed files not shown: the list is for
+// orientation, so a change with thousands of excluded files does not fill
+// the prompt with their names.
+const (
+	maxListedExcluded     = 30
+	maxListedExcludedPath = 200
+)
+
+// writeExcludedList writes at most maxListedExcluded entries (paths clipped
+// to maxListedExcludedPath characters) and counts the rest.
+func writeExcludedList(b *strings.Builder, excluded []pipeline.Excluded, line func(pipeline.Excluded) string) {
+	for i, e := range excluded {
+		if i == maxListedExcluded {
+			b.WriteString("- and " + pipeline.CountNoun(len(excluded)-i, "more file") + "\n")
+			return
+		}
+		e.Path = pipeline.ClipRunes(e.Path, maxListedExcludedPath)
+		b.WriteString(line(e))
+	}
 }
 
 // noSourceReason says why a shown file has no source, from its diff header.
 func noSourceReason(f pipeline.ChangedFile) string {
+	if len(f.DiffOmitted) > 0 {
+		return "the file alone is over the prompt budget, so only part of its diff is shown"
+	}
 	header, _, hunks := strings.Cut(f.Diff, "\n@@ ")
 	switch {
 	case strings.Contains(header, "\nnew file mode 120000") || strings.Contains(header, "\nnew mode 120000") ||

@@ -154,7 +154,7 @@ type RuleMatch struct {
 	// MergedSystemRule is true when the built-in rule was appended.
 	MergedSystemRule bool `json:"mergedSystemRule,omitempty"`
 	// Gate is the file gate decision for the path alone ("" = reviewed;
-	// binary, deleted and too_large need the diff and are not checked).
+	// binary and deleted need the diff and are not checked).
 	Gate string `json:"gate"`
 }
 

@@ -9,12 +9,6 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// TooLargeShare is the share of Limits.MaxPromptChars one changed file's diff
-// may take before the file is excluded as too_large: a file that alone fills
-// half the review prompt would crowd out every other changed file and all
-// the context the scout asks for.
-const TooLargeShare = 0.5
-
 // Glob is one compiled include or exclude pattern.
 type Glob struct {
 	// Raw is the pattern as the user wrote it (shown in rules check).
@@ -194,12 +188,12 @@ func firstMatch(gs []Glob, p string) (Glob, bool) {
 	return Glob{}, false
 }
 
-// FileGates are the gates /v1/context runs over each changed file.
+// FileGates are the gates /v1/context runs over each changed file. Size is
+// not a gate: a file too large for one review is reviewed alone, its hunks
+// windowed (see the context stage's review groups).
 type FileGates struct {
 	Include []Glob
 	Exclude []Glob
-	// MaxDiffChars is the too_large threshold in characters (0: no limit).
-	MaxDiffChars int
 }
 
 // GateFile is what the gates look at for one changed file.
@@ -208,8 +202,6 @@ type GateFile struct {
 	Status        string // added, modified, renamed, deleted
 	Binary        bool
 	Submodule     bool
-	// DiffChars is the size of the file's diff section in characters.
-	DiffChars int
 }
 
 // Decide runs the gates in GateOrder and returns the first failed gate's
@@ -236,9 +228,6 @@ func (g FileGates) Decide(f GateFile) string {
 	}
 	if f.Status == "deleted" {
 		return pipeline.GateDeleted
-	}
-	if g.MaxDiffChars > 0 && f.DiffChars > g.MaxDiffChars {
-		return pipeline.GateTooLarge
 	}
 	return ""
 }

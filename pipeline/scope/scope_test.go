@@ -21,7 +21,7 @@ func TestFileGates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := FileGates{Include: include, Exclude: exclude, MaxDiffChars: 1000}
+	g := FileGates{Include: include, Exclude: exclude}
 	tests := []struct {
 		f    GateFile
 		want string
@@ -52,9 +52,6 @@ func TestFileGates(t *testing.T) {
 		{GateFile{Path: "pkg/testdata/case.json"}, pipeline.GateDefaultPath, "fixture"},
 		{GateFile{Path: "web/dist/app.js"}, pipeline.GateDefaultPath, "build output"},
 		{GateFile{Path: "src/old.go", Status: "deleted"}, pipeline.GateDeleted, "deleted file"},
-		{GateFile{Path: "src/big.go", DiffChars: 1001}, pipeline.GateTooLarge, "diff over the share of the budget"},
-		{GateFile{Path: "src/edge.go", DiffChars: 1000}, "", "exactly at the threshold passes"},
-		{GateFile{Path: "vendor/big.go", DiffChars: 5000}, pipeline.GateDefaultPath, "earlier gate wins over too_large"},
 		{GateFile{Path: "scripts/deploy"}, "", "no extension: a script"},
 		{GateFile{Path: "Dockerfile"}, "", "known file name"},
 	}

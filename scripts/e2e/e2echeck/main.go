@@ -3,7 +3,8 @@
 // execution. It reads the fake's control API, the n8n executions dumped by
 // n8n-executions.js and the fake LLM's request log.
 //
-//	e2echeck -step review|skip|empty-needs|push|timings [flags]
+//	e2echeck -step review|skip|empty-needs|push|groups|timings [flags]
+//	e2echeck -print-groups-budget
 //
 // It prints one line per check and exits 1 when any fails.
 package main
@@ -33,17 +34,20 @@ const (
 	nConfig   = "Config"
 	nContext  = "Get context"
 	nIf       = "Already reviewed?"
+	nSplit    = "Split groups"
 	nScout    = "Scout LLM"
 	nNeeds    = "Normalize needs"
 	nBatch    = "Fetch context files"
 	nMerge    = "Build review prompt"
 	nReview   = "Review LLM"
+	nTag      = "Group review"
+	nGather   = "Gather reviews"
 	nComments = "Post comments"
 	nDone     = "Review posted"
 	nSkipped  = "Skipped: already reviewed"
 )
 
-var reviewChain = []string{nWebhook, nConfig, nContext, nIf, nScout, nNeeds, nBatch, nMerge, nReview, nComments, nDone}
+var reviewChain = []string{nWebhook, nConfig, nContext, nIf, nSplit, nScout, nNeeds, nBatch, nMerge, nReview, nTag, nGather, nComments, nDone}
 var skipChain = []string{nWebhook, nConfig, nContext, nIf, nSkipped}
 
 type execution struct {
@@ -62,6 +66,16 @@ type execution struct {
 		Error         *string        `json:"error"`
 		Output        map[string]any `json:"output"`
 	} `json:"nodes"`
+}
+
+// items is how many items node gave (0 when it did not run).
+func (e execution) items(node string) int {
+	for _, n := range e.Nodes {
+		if n.Name == node {
+			return n.Items
+		}
+	}
+	return 0
 }
 
 func (e execution) output(node string) map[string]any {
@@ -101,7 +115,8 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 }
 
 func main() {
-	step := flag.String("step", "", "review | skip | empty-needs | push | timings")
+	step := flag.String("step", "", "review | skip | empty-needs | push | groups | timings")
+	printBudget := flag.Bool("print-groups-budget", false, "print the prompt budget at which the groups PR needs three review groups, and exit")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
@@ -112,6 +127,10 @@ func main() {
 	updates := flag.Int("updates", 0, "update_comment calls expected on the fake so far (with -creates)")
 	flag.BoolVar(&showComments, "show", false, "print the comments as Bitbucket shows them")
 	flag.Parse()
+	if *printBudget {
+		fmt.Println(fixture.GroupsPromptChars)
+		return
+	}
 
 	execs, err := readExecutions(*execFile)
 	if err != nil {
@@ -194,10 +213,11 @@ func main() {
 			c.insights(*control, str(rev.output(nContext)["ref"]), rev.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
 		}
 		// n8n's retry-on-fail re-sends whole requests: post the reviewed
-		// execution's comments request again and expect no change.
-		if rev != nil && *prscout != "" {
-			body := rev.output(nMerge)
-			body["review"] = rev.output(nReview)
+		// execution's comments request (the context answer with the
+		// gathered reviews) again and expect no change.
+		if rev := findLast(execs, nComments); rev != nil && *prscout != "" {
+			body := rev.output(nContext)
+			body["reviews"] = rev.output(nGather)["reviews"]
 			body["dryRun"] = false
 			body["formats"] = []string{"sarif"} // changes the answer only, never what is posted
 			var got map[string]any
@@ -240,6 +260,43 @@ func main() {
 		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
 		c.comments(*control, pr)
 		c.insights(*control, str(last.output(nContext)["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
+	case "groups":
+		pr := groupsPR()
+		c.chain(last, reviewChain)
+		ctx := last.output(nContext)
+		c.check(len(list(ctx["groups"])) == 3, "/v1/context answered 3 review groups at a %d-character budget (got %d)", fixture.GroupsPromptChars, len(list(ctx["groups"])))
+		for _, n := range []string{nSplit, nScout, nNeeds, nBatch, nMerge, nReview, nTag} {
+			c.check(last.items(n) == 3, "node %q ran once per group: %d item(s)", n, last.items(n))
+		}
+		for _, n := range []string{nGather, nComments, nDone} {
+			c.check(last.items(n) == 1, "node %q gave one item: %d", n, last.items(n))
+		}
+		calls := llmCalls(c, *llmLog, pr.ID)
+		var scouts, reviews, failed int
+		parts := map[string]bool{}
+		for _, e := range calls {
+			switch e.Kind {
+			case "scout":
+				scouts++
+			case "review":
+				reviews++
+				if e.Status != 200 {
+					failed++
+				}
+				parts[e.Part] = true
+				c.check(len([]rune(e.System))+len([]rune(e.User)) <= fixture.GroupsPromptChars,
+					"review prompt of part %q is %d chars, within the budget %d", e.Part, len([]rune(e.System))+len([]rune(e.User)), fixture.GroupsPromptChars)
+			}
+			c.check(e.AuthOK, "the %s LLM call carried the LLM credential's key", e.Kind)
+		}
+		c.check(scouts == 3 && reviews == 3, "the fake LLM saw 3 scout and 3 review calls for PR %d (got %d and %d)", pr.ID, scouts, reviews)
+		c.check(failed == 1, "exactly one group's review call failed (HTTP 500): %d", failed)
+		c.check(parts["1 of 3 of this pull request"] && parts["2 of 3 of this pull request"] && parts["3 of 3 of this pull request"], "each review prompt says which part it is: %v", parts)
+		done := last.output(nDone)
+		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == float64(len(pr.Inline)) && num(done["notReviewed"]) == 1 && num(done["groups"]) == 3,
+			"n8n's last node says summary created, %d inline, 3 groups, 1 file not reviewed: %v", len(pr.Inline), done)
+		c.commentsAs(*control, pr.ID, append(append([]string{}, pr.SummaryHas...), pr.NotReviewedHas...), pr.Inline, fixture.HeadFiles(pr))
+		c.inlineCount(*control, pr.ID, len(pr.Inline))
 	default:
 		fatal(fmt.Errorf("unknown -step %q", *step))
 	}
@@ -473,6 +530,48 @@ func (c *checker) commentsAs(control string, id int, summaryHas []string, want [
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return l
+}
+
+// groupsPR is the fixture's pull request reviewed in groups.
+func groupsPR() fixture.PR {
+	for _, pr := range fixture.PRs {
+		if len(pr.Groups) > 0 {
+			return pr
+		}
+	}
+	fatal(fmt.Errorf("the fixture has no pull request reviewed in groups"))
+	return fixture.PR{}
+}
+
+// llmCall is one request of the fake LLM's log.
+type llmCall struct {
+	Kind   string `json:"kind"`
+	PR     int    `json:"pr"`
+	Part   string `json:"part"`
+	AuthOK bool   `json:"authOk"`
+	User   string `json:"user"`
+	System string `json:"system"`
+	Status int    `json:"status"`
+}
+
+// llmCalls reads the fake LLM's log entries for pull request pr.
+func llmCalls(c *checker, path string, pr int) []llmCall {
+	f, err := os.Open(path)
+	if err != nil {
+		c.check(false, "read LLM log: %v", err)
+		return nil
+	}
+	defer f.Close()
+	var out []llmCall
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e llmCall
+		if json.Unmarshal(sc.Bytes(), &e) == nil && e.PR == pr {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func llmPrompt(c *checker, path string, pr int, kind string) string {

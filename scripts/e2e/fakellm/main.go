@@ -3,7 +3,9 @@
 // fixed scout or review text: the request is a review when its messages ask
 // for "findings" (the review prompt's answer format), a scout otherwise, and
 // the pull request is found by its title in the messages; a review whose
-// prompt says "Review mode: delta" gets the fixture's answer for the push. Every request is
+// prompt says "Review mode: delta" gets the fixture's answer for the push; a
+// pull request reviewed in groups gets the answer of the group whose file the
+// review prompt shows, and HTTP 500 for its failing group. Every request is
 // appended to -log as one JSON line so the test can check what n8n sent.
 // It listens on loopback only.
 package main
@@ -39,8 +41,10 @@ type message struct {
 
 // Logged is one request as written to the log.
 type Logged struct {
-	Kind      string `json:"kind"` // scout | review | delta-review | unknown
-	PR        int    `json:"pr"`
+	Kind string `json:"kind"` // scout | review | delta-review | unknown
+	PR   int    `json:"pr"`
+	// Part is the "# Part k of n" line of a review group's prompt.
+	Part      string `json:"part,omitempty"`
 	Model     string `json:"model"`
 	AuthOK    bool   `json:"authOk"`
 	System    string `json:"system"`
@@ -153,8 +157,21 @@ func answer(r *http.Request, in *chatRequest, entry *Logged) (int, any) {
 		return http.StatusBadRequest, openAIError("fakellm: no fixture pull request title in the user message")
 	}
 	entry.PR = pr.ID
+	if _, rest, ok := strings.Cut(entry.User, "# Part "); ok {
+		entry.Part, _, _ = strings.Cut(rest, "\n")
+	}
 	if strings.Contains(entry.System, `"findings"`) {
 		entry.Kind = "review"
+		if len(pr.Groups) > 0 {
+			answer, fail, ok := fixture.GroupReviewAnswer(pr, entry.User)
+			switch {
+			case fail:
+				return http.StatusInternalServerError, openAIError("fakellm: the model failed on this group (as the fixture asks)")
+			case !ok:
+				return http.StatusBadRequest, openAIError("fakellm: the review prompt shows no file of a fixture group")
+			}
+			return http.StatusOK, answer
+		}
 		if pr.Push != nil && strings.Contains(entry.User, "Review mode: delta") {
 			entry.Kind = "delta-review"
 			return http.StatusOK, fixture.DeltaReviewAnswer(pr)

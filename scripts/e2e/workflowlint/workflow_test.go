@@ -20,8 +20,9 @@ type node struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
 	} `json:"credentials"`
-	RetryOnFail bool `json:"retryOnFail"`
-	MaxTries    int  `json:"maxTries"`
+	RetryOnFail bool   `json:"retryOnFail"`
+	MaxTries    int    `json:"maxTries"`
+	OnError     string `json:"onError"`
 }
 
 // secretish matches values that look like keys or tokens.
@@ -46,18 +47,24 @@ func TestShippedWorkflows(t *testing.T) {
 				t.Fatal(err)
 			}
 			names := map[string]bool{}
+			byName := map[string]node{}
 			for _, n := range wf.Nodes {
 				names[n.Name] = true
+				byName[n.Name] = n
 			}
+			// into[dst] lists the nodes connected to dst.
+			into := map[string][]string{}
 			for src, outs := range wf.Connections {
 				if !names[src] {
 					t.Errorf("connection from unknown node %q", src)
 				}
 				for _, out := range outs["main"].([]any) {
 					for _, c := range out.([]any) {
-						if dst := c.(map[string]any)["node"].(string); !names[dst] {
+						dst := c.(map[string]any)["node"].(string)
+						if !names[dst] {
 							t.Errorf("connection %q -> unknown node %q", src, dst)
 						}
+						into[dst] = append(into[dst], src)
 					}
 				}
 			}
@@ -80,6 +87,25 @@ func TestShippedWorkflows(t *testing.T) {
 					}
 					if !n.RetryOnFail || n.MaxTries < 2 {
 						t.Errorf("%s: retry on fail must be on", n.Name)
+					}
+					url, _ := p["url"].(string)
+					// A review group whose LLM call fails must not lose the
+					// others: the call's error goes on as the group's item.
+					if strings.HasSuffix(url, "/chat/completions") && n.OnError != "continueRegularOutput" {
+						t.Errorf("%s: an LLM call runs once per review group and must continue on fail (onError: continueRegularOutput), got %q", n.Name, n.OnError)
+					}
+					// One summary per pull request: the comments stage gets
+					// every group's review at once, gathered by an Aggregate.
+					if strings.HasSuffix(url, "/v1/comments") {
+						for _, src := range into[n.Name] {
+							if byName[src].Type != "n8n-nodes-base.aggregate" {
+								t.Errorf("%s: fed by %q (%s); the groups' reviews must be gathered by an Aggregate node first", n.Name, src, byName[src].Type)
+							}
+						}
+					}
+				case "n8n-nodes-base.splitOut":
+					if n.Parameters["fieldToSplitOut"] != "groups" || n.Parameters["include"] != "noOtherFields" {
+						t.Errorf("%s: must split out the context answer's groups, each group item whole (include: noOtherFields)", n.Name)
 					}
 				case "n8n-nodes-base.webhook":
 					if n.Parameters["authentication"] != "headerAuth" {
