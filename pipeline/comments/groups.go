@@ -242,7 +242,9 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 		if s := strings.TrimSpace(o.parsed.Summary); s != "" {
 			summaries = append(summaries, o.summaryLine(s, len(outcomes)))
 		}
+		merged.VerdictsGiven = merged.VerdictsGiven || o.parsed.VerdictsGiven
 	}
+	merged.Verdicts = mergeVerdicts(outcomes)
 	merged.Warnings = append(warnings, merged.Warnings...)
 	if len(outcomes) == 1 && okGroups == 1 {
 		merged.Summary = outcomes[0].parsed.Summary
@@ -482,4 +484,34 @@ func writeNotReviewedGroups(b *strings.Builder, failed []groupOutcome) {
 		b.WriteString(".\n")
 	}
 	b.WriteString("\nA later push is reviewed as a delta and does not cover them: to review the whole change again, delete this comment and update the pull request.\n\n")
+}
+
+// verdictRank orders verdicts when groups disagree: each group judges every
+// criterion from its own files, so one group that sees the criterion broken
+// outweighs one that sees it met, and either outweighs "unclear".
+var verdictRank = map[string]int{VerdictUnclear: 1, VerdictMet: 2, VerdictNotMet: 3}
+
+// mergeVerdicts gives one verdict per criterion over the groups' reviews:
+// the highest ranked (verdictRank), the first group's on a tie, in the order
+// the criteria first appear.
+func mergeVerdicts(outcomes []groupOutcome) []Verdict {
+	var out []Verdict
+	at := map[string]int{}
+	for _, o := range outcomes {
+		if o.failed != "" {
+			continue
+		}
+		for _, v := range o.parsed.Verdicts {
+			key := criterionKey(v.ID)
+			i, seen := at[key]
+			switch {
+			case !seen:
+				at[key] = len(out)
+				out = append(out, v)
+			case verdictRank[v.Verdict] > verdictRank[out[i].Verdict]:
+				out[i] = v
+			}
+		}
+	}
+	return out
 }

@@ -55,8 +55,13 @@ type CommentsInput struct {
 	// carries none.
 	Requirements pipeline.RequirementsField `json:"requirements"`
 	// PRURL is the pull request's web page (merge's prUrl): evidence links
-	// into its diff. Without it evidence is shown as text.
+	// into its diff. Without it evidence is shown as text. When the request
+	// is the context answer itself (a change reviewed in groups), its
+	// pr.url is read instead.
 	PRURL string `json:"prUrl,omitempty"`
+	PR    struct {
+		URL string `json:"url"`
+	} `json:"pr"`
 	// Reviews are the reviews of a change reviewed in groups, one per group
 	// (groups.go); Groups are the context answer's groups[] they belong to
 	// (id, label and files are read). With reviews, review is not read.
@@ -215,6 +220,9 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 
 	out.Requirements, warns = judgeCriteria(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
 	out.Warnings = append(out.Warnings, warns...)
+	if in.PRURL == "" {
+		in.PRURL = in.PR.URL
+	}
 	prURL, ok := pullRequestURL(in.PRURL)
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
