@@ -24,6 +24,10 @@ type CommentsInput struct {
 	DryRun bool            `json:"dryRun"`
 	// Mode is the context's review mode (full or delta), shown in the summary.
 	Mode string `json:"mode,omitempty"`
+	// Interdiff is the context's interdiff flag: a delta whose files carry
+	// the pull request's own diff (merge base..head) instead of the diff
+	// from the reviewed commit (review memory reads them differently).
+	Interdiff bool `json:"interdiff,omitempty"`
 	// AdditionalContext is /v1/merge's additionalContext, for the context table.
 	AdditionalContext []pipeline.ContextItem `json:"additionalContext,omitempty"`
 	// Dropped is /v1/merge's stats.dropped, for the context table.
@@ -108,6 +112,30 @@ type Rendered struct {
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
 	Coverage pipeline.Coverage `json:"coverage"`
+	// Memory is the compare with earlier reviews (memory.go), set when the
+	// comments were read from a CommentStore (Post); nil otherwise.
+	Memory *Memory `json:"memory,omitempty"`
+
+	// parts keep what Render used, so Post can render the summary again
+	// with the memory table once it has read the earlier comments.
+	parts *summaryParts
+}
+
+// summaryParts are Render's inputs to the summary.
+type summaryParts struct {
+	in      CommentsInput
+	ref     string
+	summary string
+	rows    []findingRow
+	st      CommentStats
+	ix      *diffIndex
+}
+
+// summaryExtra is what Post adds to a summary: the memory table and its
+// hidden data, and the findings whose inline comment was not posted.
+type summaryExtra struct {
+	mem              *Memory
+	failed, deferred []InlineComment
 }
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
@@ -179,8 +207,11 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
-	out.Markdown = renderSummary(in, ref, summary, rows, st)
+	parts := &summaryParts{in: in, ref: ref, summary: summary, rows: rows, ix: ix}
+	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtra{})
 	st.MarkdownChars = len(out.Markdown)
+	parts.st = *st
+	out.parts = parts
 	return out, nil
 }
 
@@ -280,7 +311,11 @@ func inlineBody(f pipeline.Finding, fp string) string {
 	return b.String()
 }
 
-func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats) string {
+// renderSummary writes the summary. With extra.mem, the findings table is
+// the memory table and the hidden data comes before the review marker,
+// within the summary's size bound (memory.go); the findings whose inline
+// comment was not posted come after the context table.
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, extra summaryExtra) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	writeHeadline(&b, in.Mode, ref, rows, st)
@@ -290,12 +325,47 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
-	writeFindingsTable(&b, rows)
+	if extra.mem != nil {
+		writeMemoryTable(&b, extra.mem)
+	} else {
+		writeFindingsTable(&b, rows)
+	}
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
+	b.WriteString(unpostedText(extra.failed, extra.deferred))
+	if extra.mem != nil {
+		tail := marker.ReviewMarker(ref) + "\n"
+		// Room for the data, with a margin for the dropped-count line.
+		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
+		lines, dropped := extra.mem.dataBlock(max(budget, 0))
+		extra.mem.DataDropped = dropped
+		if dropped > 0 {
+			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
+				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
+		}
+		if len(lines) > 0 {
+			b.WriteString(strings.Join(lines, "\n"))
+			b.WriteString("\n\n")
+		}
+		b.WriteString(tail)
+		return b.String()
+	}
 	b.WriteString(marker.ReviewMarker(ref))
 	b.WriteString("\n")
 	return b.String()
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// renderWith renders the summary again with Post's additions.
+func (p *summaryParts) renderWith(extra summaryExtra) string {
+	st := p.st // contextRows counts into it: count into a copy
+	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, extra)
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
