@@ -107,7 +107,7 @@ type Memory struct {
 	// hidden data by its size bound (resolved and outdated ones first).
 	DataDropped int `json:"dataDropped"`
 
-	entries []*MemoryEntry // in data order: earlier ones, then new ones
+	entries  []*MemoryEntry // in data order: earlier ones, then new ones
 	sameHead bool
 }
 
