@@ -209,13 +209,24 @@ func remember(in memoryInput) *Memory {
 	matched := map[*findingRow]*MemoryEntry{}
 	for _, r := range rows {
 		e := byFP[r.fp]
-		if e == nil {
-			th, ch := marker.TitleHash(r.f.Title), marker.CodeHash(r.a.Code)
+		th, ch := marker.TitleHash(r.f.Title), marker.CodeHash(r.a.Code)
+		if e == nil && ch != "" {
 			for _, x := range mem.entries {
-				if x.row == nil && x.data.State == marker.StateOpen && ch != "" && x.data.CodeHash == ch &&
+				if x.row == nil && x.data.State == marker.StateOpen && x.data.CodeHash == ch &&
 					x.data.TitleHash == th && in.ix.currentPath(x.data.Path) == r.a.Path {
 					e = x
 					break
+				}
+			}
+		}
+		if e == nil && !r.inline() {
+			// Not on a diff line now (its line is outside this diff): the
+			// open finding of that file with that title, nearest line first.
+			p := normalizeFindingPath(r.f.Path)
+			for _, x := range mem.entries {
+				if x.row == nil && x.data.State == marker.StateOpen && x.data.TitleHash == th && in.ix.currentPath(x.data.Path) == p &&
+					(e == nil || absInt(x.data.Line-r.f.Line) < absInt(e.data.Line-r.f.Line)) {
+					e = x
 				}
 			}
 		}
@@ -610,7 +621,7 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 // where is the table's Where cell: a link to the inline comment when there
 // is one.
 func (e *MemoryEntry) where() string {
-	if e.row != nil && !e.row.inline() {
+	if !e.tracked && e.row != nil {
 		return where(*e.row)
 	}
 	loc := e.data.Path

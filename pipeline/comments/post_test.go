@@ -33,7 +33,7 @@ type fakeCommentStore struct {
 	beforeCreate func(pipeline.NewComment)
 	failList     bool
 
-	creates, updates, deletes int
+	creates, updates, deletes, resolves int
 	// foreignWrites counts attempts to update or delete a Foreign comment
 	// (refused, as Bitbucket answers 403 for another author's comment).
 	foreignWrites int
