@@ -117,10 +117,10 @@ type selfAccount struct {
 }
 
 var (
-	_ pipeline.Repository   = (*Client)(nil)
-	_ pipeline.DiffSource   = (*Client)(nil)
-	_ pipeline.PullRequests = (*Client)(nil)
-	_ pipeline.CommentStore = (*Client)(nil)
+	_ pipeline.Repository     = (*Client)(nil)
+	_ pipeline.DiffSource     = (*Client)(nil)
+	_ pipeline.PullRequests   = (*Client)(nil)
+	_ pipeline.CommentStore   = (*Client)(nil)
 	_ pipeline.ThreadResolver = (*Client)(nil)
 	_ pipeline.MergeBases     = (*Client)(nil)
 )
