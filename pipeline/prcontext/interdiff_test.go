@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
@@ -23,16 +24,23 @@ type mergeRepo struct {
 	diffs      map[string]string // "base..head" (two-dot) or "base...head"
 	mergeBases map[string]string // "a|b"
 	mbErr      error
+	mu         sync.Mutex // ReadFile runs in parallel
 	calls      map[string]int
 }
 
+func (r *mergeRepo) count(k string) {
+	r.mu.Lock()
+	r.calls[k]++
+	r.mu.Unlock()
+}
+
 func (r *mergeRepo) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
-	r.calls["resolve"]++
+	r.count("resolve")
 	return rev, nil
 }
 
 func (r *mergeRepo) ReadFile(_ context.Context, _ pipeline.Repo, commit, p string, _ int64) ([]byte, error) {
-	r.calls["read"]++
+	r.count("read")
 	return nil, pipeline.ErrNotFound
 }
 
@@ -45,7 +53,7 @@ func (r *mergeRepo) Diff(_ context.Context, _ pipeline.Repo, base, head string, 
 	if opts.TwoDot {
 		key = base + ".." + head
 	}
-	r.calls["diff "+key]++
+	r.count("diff " + key)
 	d, ok := r.diffs[key]
 	if !ok {
 		return nil, fmt.Errorf("no diff %s: %w", key, pipeline.ErrNotFound)
@@ -54,7 +62,7 @@ func (r *mergeRepo) Diff(_ context.Context, _ pipeline.Repo, base, head string, 
 }
 
 func (r *mergeRepo) PullRequest(context.Context, pipeline.Repo, int) (pipeline.PullRequestInfo, error) {
-	r.calls["pr"]++
+	r.count("pr")
 	return pipeline.PullRequestInfo{ID: 3, State: r.state, SourceCommit: r.head, DestinationCommit: r.dest}, nil
 }
 
@@ -63,7 +71,7 @@ func (r *mergeRepo) IsAncestor(context.Context, pipeline.Repo, string, string) (
 }
 
 func (r *mergeRepo) MergeBase(_ context.Context, _ pipeline.Repo, a, b string) (string, error) {
-	r.calls["mergebase"]++
+	r.count("mergebase")
 	if r.mbErr != nil {
 		return "", r.mbErr
 	}
@@ -75,7 +83,7 @@ func (r *mergeRepo) MergeBase(_ context.Context, _ pipeline.Repo, a, b string) (
 }
 
 func (r *mergeRepo) ListComments(context.Context, pipeline.Repo, int) ([]pipeline.Comment, error) {
-	r.calls["comments"]++
+	r.count("comments")
 	return []pipeline.Comment{{ID: 1, Body: "summary\n\n" + marker.ReviewMarker(r.reviewed)}}, nil
 }
 
