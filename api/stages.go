@@ -211,15 +211,21 @@ func (st *stages) comments(c *gin.Context) {
 		return
 	}
 	posted := comments.DryRunPosted()
-	if !in.DryRun && s.opts.Comments != nil {
+	if s.opts.Comments != nil && (!in.DryRun || in.PRID > 0) {
+		// A dry run with a pull request still reads its comments, so the
+		// answer shows the compare with earlier reviews; it writes nothing.
 		repo, prID, err := in.PostTarget()
 		if err != nil {
 			s.writeError(c, err)
 			return
 		}
-		if posted, err = comments.Post(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
+		opt := comments.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
+		if posted, err = comments.PostReview(c.Request.Context(), s.opts.Comments, repo, prID, &rendered, opt); err != nil {
 			s.writeError(c, err)
 			return
+		}
+		if !in.DryRun && rendered.Memory != nil {
+			s.metrics.CountMemory(repo.Workspace+"/"+repo.RepoSlug, rendered.Memory.Counted)
 		}
 	}
 	m := s.metrics

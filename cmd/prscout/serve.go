@@ -78,6 +78,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
 		Webhook:            p.webhook,
 		ParseWebhook:       p.parseWebhook,
+		ResolveThreads:     cfg.ResolveThreads,
 		Limits:             cfg.Limits,
 		ServiceRules:       serviceRules,
 		ServiceRulesSource: cfg.RulesFile,

@@ -362,7 +362,7 @@ func (r *findingRow) inline() bool { return r.a.Anchor == anchorLine || r.a.Anch
 // sync refreshes the exported view (Entries) from the entries: shown ones
 // in table order, then the remembered rest.
 func (m *Memory) sync() {
-	m.Entries = m.Entries[:0]
+	m.Entries = make([]MemoryEntry, 0, len(m.entries))
 	for _, e := range m.tableOrder() {
 		m.Entries = append(m.Entries, e.view())
 	}
