@@ -318,7 +318,11 @@ func inlineBody(f pipeline.Finding, fp string) string {
 func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, extra summaryExtra) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
-	writeHeadline(&b, in.Mode, ref, rows, st)
+	mode := in.Mode
+	if mode == "delta" && in.Interdiff {
+		mode = "interdiff"
+	}
+	writeHeadline(&b, mode, ref, rows, st)
 	writeCoverage(&b, in)
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
@@ -372,8 +376,11 @@ func (p *summaryParts) renderWith(extra summaryExtra) string {
 func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *CommentStats) {
 	// Headline: head, mode, counts.
 	label := "full review"
-	if mode == "delta" {
+	switch mode {
+	case "delta":
 		label = "delta review: changes since the last reviewed commit"
+	case "interdiff":
+		label = "delta review: the pull request's own changes since the last reviewed commit; the destination merged in is not reviewed"
 	}
 	fmt.Fprintf(b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), label)
 	if len(rows) == 0 {
