@@ -13,8 +13,11 @@
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
 # chain goes on to one summary; (4) a webhook with a bad signature is refused
 # and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
-# the summary is edited in place and only the new finding is posted. Then
-# per-node times from n8n's execution data and one result line.
+# the summary is edited in place and only the new finding is posted; review
+# memory marks the fixed finding resolved (its inline thread resolved), the
+# other still open, the new one new, and prints prscout_findings_total;
+# (6) PR 1 is merged and a late webhook arrives: skipped with that reason.
+# Then per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
@@ -247,8 +250,14 @@ log "step 5: a commit pushed to PR 1 -> delta review, summary edited in place"
 http_post "$BB_CTL/_fake/push?pr=1" >/dev/null
 expect_status 202 "$(deliver 1 pullrequest:updated)"
 wait_finished 4
-check -step push -creates 5 -updates 1
+check -step push -creates 5 -updates 1 -show
 DELTA_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
+log "step 6: PR 1 merged, a late webhook -> skipped with the reason"
+http_post "$BB_CTL/_fake/state?pr=1&state=MERGED" >/dev/null
+expect_status 202 "$(deliver 1 pullrequest:updated)"
+wait_finished 5
+check -step merged -creates 5 -updates 1
 
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
