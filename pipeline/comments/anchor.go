@@ -45,6 +45,10 @@ type anchorFile struct {
 	lines  map[int]int  // new line number -> index into text (flattened)
 	text   []diffLine   // all new-side lines, in order
 	old    oldSide      // the old side, for review memory (memory.go)
+	// codeIndex maps a window size n to the CodeHash of every n-line window
+	// of non-blank new-side lines and where it starts (findCode; built on
+	// first use).
+	codeIndex map[int]map[string][]int
 }
 
 // oldSide is what a diff says about its old version: which old lines it

@@ -464,9 +464,13 @@ func (in memoryInput) judge(d marker.FindingData) (state, reason string, line in
 	path = in.ix.currentPath(d.Path)
 	line = d.Line
 	for _, x := range in.excluded {
-		if normalizeFindingPath(x.Path) == path {
-			return StateUnreviewed, "its file is not reviewed this time (" + pipeline.OneLine(x.Reason) + ")", line, path
+		if normalizeFindingPath(x.Path) != path {
+			continue
 		}
+		if x.Reason == pipeline.GateDeleted {
+			return StateOutdated, "its file was deleted", line, path
+		}
+		return StateUnreviewed, "its file is not reviewed this time (" + pipeline.OneLine(x.Reason) + ")", line, path
 	}
 	df, listed := in.ix.files[path]
 	if !listed {
@@ -532,30 +536,39 @@ func (o oldSide) follow(line, n int) (newLine int, removed bool) {
 }
 
 // findCode finds n consecutive non-blank new-side lines of one hunk whose
-// CodeHash is hash; of several, the one nearest near.
+// CodeHash is hash; of several, the one nearest near. The hashes of every
+// n-line window are computed once per file and n (codeIndex).
 func (df *anchorFile) findCode(hash string, n, near int) (int, bool) {
-	best, found := 0, false
-	base := 0
-	for _, h := range df.hunks {
-		var idx []int
-		for i, l := range h {
-			if l.norm != "" {
-				idx = append(idx, base+i)
+	if df.codeIndex == nil {
+		df.codeIndex = map[int]map[string][]int{}
+	}
+	ix, ok := df.codeIndex[n]
+	if !ok {
+		ix = map[string][]int{}
+		base := 0
+		for _, h := range df.hunks {
+			var idx []int
+			for i, l := range h {
+				if l.norm != "" {
+					idx = append(idx, base+i)
+				}
+			}
+			base += len(h)
+			lines := make([]string, n)
+			for s := 0; s+n <= len(idx); s++ {
+				for k := range n {
+					lines[k] = df.text[idx[s+k]].norm
+				}
+				k := marker.CodeHash(lines)
+				ix[k] = append(ix[k], df.text[idx[s]].n)
 			}
 		}
-		base += len(h)
-		for s := 0; s+n <= len(idx); s++ {
-			lines := make([]string, n)
-			for k := range n {
-				lines[k] = df.text[idx[s+k]].norm
-			}
-			if marker.CodeHash(lines) != hash {
-				continue
-			}
-			l := df.text[idx[s]].n
-			if !found || absInt(l-near) < absInt(best-near) {
-				best, found = l, true
-			}
+		df.codeIndex[n] = ix
+	}
+	best, found := 0, false
+	for _, l := range ix[hash] {
+		if !found || absInt(l-near) < absInt(best-near) {
+			best, found = l, true
 		}
 	}
 	return best, found

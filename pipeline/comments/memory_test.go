@@ -496,3 +496,41 @@ func TestOldSideFollow(t *testing.T) {
 		t.Errorf("lenient spans %v, want %v", lold.spans, old.spans)
 	}
 }
+
+// TestMemoryDeletedFile: a finding whose file the pull request now deletes
+// (the context excludes it as "deleted") is outdated, not unreviewed.
+func TestMemoryDeletedFile(t *testing.T) {
+	store := newFakeCommentStore(19)
+	r1 := renderMem(t, memH1, "full", memFull1, findLoad)
+	mustPost(t, store, &r1, postOpts)
+	r2 := renderMemFiles(t, memH2, "delta", false, []pipeline.ChangedFile{}, []pipeline.Excluded{{Path: "a.go", Reason: pipeline.GateDeleted}})
+	p := mustPost(t, store, &r2, postOpts)
+	wantStates(t, "deleted", r2.Memory, "outdated load error ignored")
+	if r2.Memory.Counted["outdated"] != 1 || p.ThreadsResolved != 0 {
+		t.Errorf("counted %v, posted %+v: an outdated finding's thread is not resolved", r2.Memory.Counted, p)
+	}
+}
+
+// BenchmarkMemoryFindCode: earlier findings looked up in a large diff.
+func BenchmarkMemoryFindCode(b *testing.B) {
+	var d strings.Builder
+	d.WriteString("--- a/big.go\n+++ b/big.go\n@@ -0,0 +1,20000 @@\n")
+	for i := range 20000 {
+		fmt.Fprintf(&d, "+\tv%d := compute(%d)\n", i, i)
+	}
+	ix, _ := indexDiffs([]pipeline.ChangedFile{{Path: "big.go", Diff: d.String()}})
+	df := ix.files["big.go"]
+	hashes := make([]string, 100)
+	for i := range hashes {
+		hashes[i] = marker.CodeHash([]string{fmt.Sprintf("v%d := compute(%d)", i*199, i*199)})
+	}
+	b.ResetTimer()
+	for range b.N {
+		df.codeIndex = nil
+		for i, h := range hashes {
+			if _, ok := df.findCode(h, 1, i); !ok {
+				b.Fatal("not found")
+			}
+		}
+	}
+}

@@ -96,3 +96,18 @@ func TestStripMarkersRemovesDataLines(t *testing.T) {
 		t.Errorf("StripMarkers = %q, %d; want the data lines removed", got, n)
 	}
 }
+
+// FuzzParseFindingData: any body parses without panicking, and every entry
+// it reads renders to a line that parses back to the same entry.
+func FuzzParseFindingData(f *testing.F) {
+	f.Add(`[prscout-f:0123456789abcdef]: # "v=1 s=open c=1 l=2 t=deadbeef k=cafebabe n=2 g=h f=0123456789ab h=0123456789ab p=a%20b/c.go"`)
+	f.Add("x\n[prscout-f:fedcba9876543210]: # \"s=resolved p=%zz\"\n")
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, d := range ParseFindingData(body) {
+			again := ParseFindingData(FindingDataLine(d))
+			if len(again) != 1 || !reflect.DeepEqual(again[0], d) {
+				t.Fatalf("%+v renders as %q, parses back as %+v", d, FindingDataLine(d), again)
+			}
+		}
+	})
+}
