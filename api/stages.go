@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -211,21 +212,31 @@ func (st *stages) comments(c *gin.Context) {
 		return
 	}
 	posted := comments.DryRunPosted()
-	if s.opts.Comments != nil && (!in.DryRun || in.PRID > 0) {
-		// A dry run with a pull request still reads its comments, so the
-		// answer shows the compare with earlier reviews; it writes nothing.
-		repo, prID, err := in.PostTarget()
-		if err != nil {
-			s.writeError(c, err)
-			return
-		}
+	if s.opts.Comments != nil {
+		repo, prID, terr := in.PostTarget()
 		opt := comments.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
-		if posted, err = comments.PostReview(c.Request.Context(), s.opts.Comments, repo, prID, &rendered, opt); err != nil {
-			s.writeError(c, err)
+		switch {
+		case !in.DryRun && terr != nil:
+			s.writeError(c, terr)
 			return
-		}
-		if !in.DryRun && rendered.Memory != nil {
-			s.metrics.CountMemory(repo.Workspace+"/"+repo.RepoSlug, rendered.Memory.Counted)
+		case !in.DryRun:
+			if posted, err = comments.PostReview(c.Request.Context(), s.opts.Comments, repo, prID, &rendered, opt); err != nil {
+				s.writeError(c, err)
+				return
+			}
+			if rendered.Memory != nil {
+				s.metrics.CountMemory(repo.Workspace+"/"+repo.RepoSlug, rendered.Memory.Counted)
+			}
+		case terr == nil:
+			// A dry run for a pull request still reads its comments, so the
+			// answer shows the compare with earlier reviews; it writes
+			// nothing, and a failed read only costs the compare.
+			dry := rendered
+			if _, err := comments.PostReview(c.Request.Context(), s.opts.Comments, repo, prID, &dry, opt); err != nil {
+				rendered.Warnings = append(rendered.Warnings, fmt.Sprintf("earlier reviews not read: %v", err))
+			} else {
+				rendered = dry
+			}
 		}
 	}
 	m := s.metrics

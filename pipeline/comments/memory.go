@@ -183,11 +183,13 @@ func remember(in memoryInput) *Memory {
 		c := ownByFP[fp]
 		add(marker.FindingData{Fingerprint: fp, State: marker.StateOpen, CommentID: c.ID, Path: c.Inline.Path, Line: c.Inline.Line})
 	}
-	// Link each earlier finding to its inline comment.
+	// Link each earlier finding to its inline comment: the one the data
+	// names, unless it is gone or deleted and a live one carries the
+	// fingerprint (a race between replicas kept the other copy).
 	for _, e := range mem.entries {
 		c, ok := ownByID[e.data.CommentID]
-		if !ok || e.data.CommentID == 0 {
-			c, ok = ownByFP[e.data.Fingerprint]
+		if alt, altOK := ownByFP[e.data.Fingerprint]; altOK && (!ok || e.data.CommentID == 0 || c.Deleted && !alt.Deleted) {
+			c, ok = alt, true
 		}
 		if ok {
 			e.data.CommentID, e.URL = c.ID, c.URL
