@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -48,6 +49,8 @@ type Metrics struct {
 	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
 	KeepaliveRequests   *prometheus.CounterVec
 	KeepaliveHeartbeats *prometheus.CounterVec
+	// CommitSurfaces counts build status and report writes by outcome.
+	CommitSurfaces *prometheus.CounterVec
 }
 
 // Known label values, pre-initialised at start.
@@ -55,6 +58,7 @@ var (
 	knownRoutes = []string{
 		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
 		"/v1/workflows/validate", "/v1/webhooks/bitbucket", "/v1/preview", "/v1/rules/check",
+		"/v1/status",
 	}
 	knownNeedsReasons   = scope.Reasons
 	knownLookupOutcomes = []string{
@@ -163,6 +167,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		KeepaliveHeartbeats: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_heartbeats_total", Help: "Heartbeats sent while a stage ran (ping lines or whitespace), by keep-alive mode.",
 		}, []string{"mode"}),
+		CommitSurfaces: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_commit_surface_total", Help: "Build status (status) and Code Insights report (report) writes on reviewed commits, by outcome (ok, missing_scope, error, skipped).",
+		}, []string{"surface", "outcome"}),
 	}
 	f.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "prscout_build_info", Help: "Build information; always 1.",
@@ -225,6 +232,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.KeepaliveRequests.WithLabelValues(mode)
 		m.KeepaliveHeartbeats.WithLabelValues(mode)
 	}
+	for _, s := range insights.Surfaces {
+		for _, o := range insights.Outcomes {
+			m.CommitSurfaces.WithLabelValues(s, o)
+		}
+	}
 	return m
 }
 
@@ -234,6 +246,17 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 func (m *Metrics) CountMemory(repository string, counted map[string]int) {
 	for _, st := range knownFindingStates {
 		m.FindingStates.WithLabelValues(repository, st).Add(float64(counted[st]))
+	}
+}
+
+// countSurfaces counts the outcomes of a build status and a report write
+// (nil: nothing was due).
+func (m *Metrics) countSurfaces(st *insights.StatusResult, rep *insights.ReportResult) {
+	if st != nil {
+		m.CommitSurfaces.WithLabelValues(insights.SurfaceStatus, st.Outcome).Inc()
+	}
+	if rep != nil {
+		m.CommitSurfaces.WithLabelValues(insights.SurfaceReport, rep.Outcome).Inc()
 	}
 }
 

@@ -41,7 +41,7 @@ func TestBuildStatusInProgressThenFinished(t *testing.T) {
 			if st.State != pipeline.StatusInProgress {
 				t.Fatalf("after start: state %q", st.State)
 			}
-			if err := c.SetBuildStatus(ctx, acme, headFull, insights.Finished(summaryURL, tt.failOn, tt.counts, cov)); err != nil {
+			if err := c.SetBuildStatus(ctx, acme, headFull, insights.Finished(summaryURL, tt.failOn, tt.counts, 0, cov)); err != nil {
 				t.Fatal(err)
 			}
 			st, ok := s.Status("acme", "uploader", headFull, "prscout")

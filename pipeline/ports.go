@@ -96,7 +96,13 @@ type Comment struct {
 	ParentID int64 `json:"parentId,omitempty"`
 	// Resolved reports a top-level comment whose thread is resolved.
 	Resolved bool `json:"resolved,omitempty"`
-	// URL is the comment's web link, when the provider gives one.
+	// Unverified marks a comment whose author could not be checked because
+	// prscout's own account is unknown: it may be prscout's or anyone's.
+	// Its review marker never decides skip or delta, and prscout never
+	// updates or deletes it.
+	Unverified bool `json:"unverified,omitempty"`
+	// URL is the comment's web link ("" when the provider has none); the
+	// build status and the report of a review link to its summary comment.
 	URL string `json:"url,omitempty"`
 }
 

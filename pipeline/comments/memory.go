@@ -135,14 +135,15 @@ func remember(in memoryInput) *Memory {
 	}
 
 	// prscout's own inline comments by fingerprint (lowest id, live first)
-	// and by id.
+	// and by id; comments not proven prscout's (Foreign, Unverified) are not
+	// remembered.
 	sorted := append([]pipeline.Comment(nil), in.comments...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	ownByFP := map[string]pipeline.Comment{}
 	ownByID := map[int64]pipeline.Comment{}
 	var ownOrder []string
 	for _, c := range sorted {
-		if c.Foreign || c.Inline == nil {
+		if c.Foreign || c.Unverified || c.Inline == nil {
 			continue
 		}
 		fp, ok := marker.ParseFindingMarker(c.Body)

@@ -458,7 +458,7 @@ func TestMemoryDataBound(t *testing.T) {
 	// Rendered: the line saying how many, and the whole summary within bound.
 	r := renderMem(t, memH1, "full", memFull1, findLoad)
 	r.parts.rows = r.parts.rows[:0]
-	body := r.parts.renderWith(summaryExtra{mem: mem})
+	body := r.parts.renderWith(mem, nil, nil)
 	if len(body) > maxSummaryBytes {
 		t.Errorf("summary %d bytes, over %d", len(body), maxSummaryBytes)
 	}
@@ -532,5 +532,23 @@ func BenchmarkMemoryFindCode(b *testing.B) {
 				b.Fatal("not found")
 			}
 		}
+	}
+}
+
+// TestMemoryUnverifiedNotResolved: with prscout's account unknown, its
+// comments are unverified: never remembered as its own, never resolved.
+func TestMemoryUnverifiedNotResolved(t *testing.T) {
+	store := newFakeCommentStore(20)
+	r1 := renderMem(t, memH1, "full", memFull1, findLoad)
+	mustPost(t, store, &r1, postOpts)
+	store.mu.Lock()
+	for i := range store.comments {
+		store.comments[i].Unverified = true
+	}
+	store.mu.Unlock()
+	r2 := renderMem(t, memH2, "delta", memDelta2)
+	p := mustPost(t, store, &r2, postOpts)
+	if p.ThreadsResolved != 0 || store.resolves != 0 || len(r2.Memory.Entries) != 0 {
+		t.Errorf("posted %+v, %d resolve calls, memory %+v: unverified comments were taken for prscout's", p, store.resolves, r2.Memory.Entries)
 	}
 }

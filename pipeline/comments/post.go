@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
@@ -16,6 +17,9 @@ type Posted struct {
 	// Summary is created, updated, unchanged or dry-run.
 	Summary   string `json:"summary"`
 	SummaryID int64  `json:"summaryId,omitempty"`
+	// SummaryURL is the summary comment's web link, when the store gives
+	// one (the build status and the report link to it).
+	SummaryURL string `json:"summaryUrl,omitempty"`
 	// InlineCreated counts inline comments created by this call;
 	// InlineSkipped those whose fingerprint a comment already carries (posted
 	// by an earlier run, or deleted by someone); InlineFailed those the store
@@ -37,6 +41,14 @@ type Posted struct {
 	ThreadsLeftOpen int `json:"threadsLeftOpen"`
 	// Errors describe failed writes that did not fail the call.
 	Errors []string `json:"errors"`
+	// Warnings say what was left alone and why, e.g. summaries that could
+	// not be proven prscout's own.
+	Warnings []string `json:"warnings,omitempty"`
+	// BuildStatus and Report say what Publish put on the head commit; both
+	// are absent when nothing was posted or no provider has commit
+	// surfaces (see insights.Publish).
+	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
+	Report      *insights.ReportResult `json:"report,omitempty"`
 }
 
 // PostOptions shape PostReview.
@@ -130,14 +142,14 @@ func PostReview(ctx context.Context, store pipeline.CommentStore, repo pipeline.
 	var mem *Memory
 	if p := r.parts; p != nil {
 		mem = remember(memoryInput{
-			ref: p.ref, mode: p.in.Mode, interdiff: p.in.Interdiff, ix: p.ix,
+			ref: p.ref, mode: p.in.Mode, interdiff: p.in.Interdiff, ix: p.x.ix,
 			excluded: p.in.Excluded, rows: p.rows, comments: comments,
 		})
 		r.Memory = mem
 	}
 	if opt.DryRun {
 		if mem != nil {
-			r.Markdown = r.parts.renderWith(summaryExtra{mem: mem})
+			r.Markdown = r.parts.renderWith(mem, nil, nil)
 			r.Stats.MarkdownChars = len(r.Markdown)
 		}
 		return DryRunPosted(), nil
@@ -176,7 +188,7 @@ func PostReview(ctx context.Context, store pipeline.CommentStore, repo pipeline.
 	var body string
 	if mem != nil {
 		out.resolveThreads(ctx, store, repo, prID, r.parts.ref, mem, comments, opt.ResolveThreads)
-		body = r.parts.renderWith(summaryExtra{mem: mem, failed: failed, deferred: deferred})
+		body = r.parts.renderWith(mem, failed, deferred)
 		mem.sync()
 	} else {
 		body = withUnposted(r.Markdown, failed, deferred)
@@ -184,23 +196,30 @@ func PostReview(ctx context.Context, store pipeline.CommentStore, repo pipeline.
 	r.Markdown = body
 	r.Stats.MarkdownChars = len(body)
 	summaries := liveSummaries(comments)
+	if n := marker.UnverifiedSummaries(comments); n > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("prscout's own account is unknown: %s with a review marker left untouched (not proven prscout's); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
+	}
 	switch {
 	case len(summaries) == 0:
 		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: body})
 		if err != nil {
 			return out, fmt.Errorf("create summary comment: %w", err)
 		}
-		out.Summary, out.SummaryID = summaryCreated, c.ID
+		out.Summary, out.SummaryID, out.SummaryURL = summaryCreated, c.ID, c.URL
 	default:
 		keep := summaries[0]
-		out.SummaryID = keep.ID
+		out.SummaryID, out.SummaryURL = keep.ID, keep.URL
 		if sameBody(keep.Body, body) {
 			out.Summary = summaryUnchanged
 		} else {
-			if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
+			c, err := store.UpdateComment(ctx, repo, prID, keep.ID, body)
+			if err != nil {
 				return out, fmt.Errorf("update summary comment %d: %w", keep.ID, err)
 			}
 			out.Summary = summaryUpdated
+			if c.URL != "" {
+				out.SummaryURL = c.URL
+			}
 		}
 		for _, c := range summaries[1:] {
 			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
@@ -218,8 +237,9 @@ func PostReview(ctx context.Context, store pipeline.CommentStore, repo pipeline.
 // resolveThreads resolves the inline thread of each finding this review
 // resolved (and of one resolved by an earlier attempt of the same request
 // whose call failed), when enabled and the store can. A thread is left open
-// when its comment is not prscout's own finding comment (another account's,
-// deleted, a reply, or not carrying the finding's marker), and whenever
+// when its comment is not proven prscout's own finding comment (another
+// account's, unverified, deleted, a reply, or not carrying the finding's
+// marker), and whenever
 // anyone replied in it: a reply may say the finding is not fixed, and only
 // a person should close such a thread. A thread already resolved is left
 // as it is. A failed call is an error in Posted, never a failed request.
@@ -239,7 +259,7 @@ func (out *Posted) resolveThreads(ctx context.Context, store pipeline.CommentSto
 		switch {
 		case !ok:
 			e.Thread = "left open: its comment was not found"
-		case c.Foreign || fp != e.data.Fingerprint:
+		case c.Foreign || c.Unverified || fp != e.data.Fingerprint:
 			e.Thread = "left open: not prscout's comment for this finding"
 		case c.Deleted:
 			e.Thread = "left open: its comment was deleted"
@@ -288,6 +308,9 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 				out.Summary = summaryUpdated
 			}
 		}
+		if keep.ID != out.SummaryID || keep.URL != "" {
+			out.SummaryURL = keep.URL
+		}
 		out.SummaryID = keep.ID
 		for _, c := range summaries[1:] {
 			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
@@ -298,7 +321,7 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 	}
 	byFP := map[string][]pipeline.Comment{}
 	for _, c := range comments {
-		if c.Deleted || c.Foreign {
+		if c.Deleted || c.Foreign || c.Unverified {
 			continue
 		}
 		if fp, ok := marker.ParseFindingMarker(c.Body); ok && created[fp] {

@@ -42,6 +42,24 @@ type CommentsInput struct {
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+	// LinkHosts are the hosts model-written links may point at (the pull
+	// request's own host); set by the service, never by the request. Other
+	// links lose their target (see sanitizeMarkdown).
+	LinkHosts []string `json:"-"`
+	// Models names the models of the review (the workflow passes them),
+	// shown in the Code Insights report.
+	Models *Models `json:"models,omitempty"`
+	// Formats asks for more formats of the findings in the answer:
+	// "sarif" adds `sarif`, a SARIF 2.1.0 log ("json" is always given).
+	Formats []string `json:"formats,omitempty"`
+
+	// Requirements are the acceptance criteria the review judged (the
+	// context's and merge's requirements[]); a string is free text and
+	// carries none.
+	Requirements pipeline.RequirementsField `json:"requirements"`
+	// PRURL is the pull request's web page (merge's prUrl): evidence links
+	// into its diff. Without it evidence is shown as text.
+	PRURL string `json:"prUrl,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -112,12 +130,15 @@ type Rendered struct {
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
 	Coverage pipeline.Coverage `json:"coverage"`
+	// Requirements are the acceptance criteria with the review's verdicts
+	// and their counts (see severityCounts for the build status).
+	Requirements RequirementCounts `json:"requirements"`
 	// Memory is the compare with earlier reviews (memory.go), set when the
-	// comments were read from a CommentStore (Post); nil otherwise.
+	// comments were read from a CommentStore (PostReview); nil otherwise.
 	Memory *Memory `json:"memory,omitempty"`
 
-	// parts keep what Render used, so Post can render the summary again
-	// with the memory table once it has read the earlier comments.
+	// parts keep what Render used, so PostReview can render the summary
+	// again with the memory table once it has read the earlier comments.
 	parts *summaryParts
 }
 
@@ -128,14 +149,7 @@ type summaryParts struct {
 	summary string
 	rows    []findingRow
 	st      CommentStats
-	ix      *diffIndex
-}
-
-// summaryExtra is what Post adds to a summary: the memory table and its
-// hidden data, and the findings whose inline comment was not posted.
-type summaryExtra struct {
-	mem              *Memory
-	failed, deferred []InlineComment
+	x       summaryExtras
 }
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
@@ -146,10 +160,13 @@ var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
 // "mode", "files[i].path", "review", ...).
 //
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
-// coverage line, the model's summary, a findings table (severity, where,
-// title), every finding that could not be placed on a line in full, the
-// table of context the scout asked for, and the hidden review marker as the
-// last line. Model-written lines that look like prscout markers are removed.
+// coverage line (with the acceptance criteria's verdict counts), the model's
+// summary, the "Acceptance criteria" table (criterion, verdict, evidence
+// linked to the diff, note; see judgeCriteria), a findings table (severity,
+// where, title), every finding that could not be placed on a line in full,
+// the table of context the scout asked for, and the hidden review marker as
+// the last line. Model-written lines that look like prscout markers are
+// removed.
 func Render(in CommentsInput) (Rendered, error) {
 	ref, err := checkCommentsInput(&in)
 	if err != nil {
@@ -178,13 +195,20 @@ func Render(in CommentsInput) (Rendered, error) {
 
 	summary, n := marker.StripMarkers(parsed.Summary)
 	st.MarkersStripped += n
-	summary = closeFences(summary)
+	summary = sanitizeMarkdown(closeFences(summary), in.LinkHosts)
 
-	rows, warns := findingRows(parsed.Findings, ix, st)
+	rows, warns := findingRows(parsed.Findings, ix, st, in.LinkHosts)
 	out.Warnings = append(out.Warnings, warns...)
 	st.Findings = len(rows)
 	if st.MarkersStripped > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
+	}
+
+	out.Requirements, warns = judgeCriteria(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
+	out.Warnings = append(out.Warnings, warns...)
+	prURL, ok := pullRequestURL(in.PRURL)
+	if !ok {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
 	}
 
 	for _, r := range rows {
@@ -207,8 +231,9 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
-	parts := &summaryParts{in: in, ref: ref, summary: summary, rows: rows, ix: ix}
-	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtra{})
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL}
+	parts := &summaryParts{in: in, ref: ref, summary: summary, rows: rows, x: x}
+	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
 	st.MarkdownChars = len(out.Markdown)
 	parts.st = *st
 	out.parts = parts
@@ -245,8 +270,10 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
-// text, fingerprints it and drops repeats, counting into st.
-func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) ([]findingRow, []string) {
+// text, fingerprints it, drops repeats and makes its text inert Markdown
+// (sanitizeMarkdown, after fingerprinting: the fingerprint stays that of
+// what the model wrote), counting into st.
+func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
 	var n int
 	var rows []findingRow
@@ -280,6 +307,7 @@ func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) (
 		seen[fp] = true
 		st.ByAnchor[a.Anchor]++
 		st.BySeverity[f.Severity]++
+		f.Title, f.Body = sanitizeMarkdown(f.Title, hosts), sanitizeMarkdown(f.Body, hosts)
 		rows = append(rows, findingRow{f: f, a: a, fp: fp})
 	}
 	return rows, warnings
@@ -311,11 +339,23 @@ func inlineBody(f pipeline.Finding, fp string) string {
 	return b.String()
 }
 
-// renderSummary writes the summary. With extra.mem, the findings table is
-// the memory table and the hidden data comes before the review marker,
-// within the summary's size bound (memory.go); the findings whose inline
-// comment was not posted come after the context table.
-func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, extra summaryExtra) string {
+// summaryExtras are the summary's parts beyond the findings: the acceptance
+// criteria with their verdicts, and where evidence links point; and what
+// PostReview adds: the memory table with its hidden data, and the findings
+// whose inline comment was not posted.
+type summaryExtras struct {
+	criteria         RequirementCounts
+	ix               *diffIndex
+	prURL            string
+	mem              *Memory
+	failed, deferred []InlineComment
+}
+
+// renderSummary writes the summary. With x.mem, the findings table is the
+// memory table and the hidden data comes before the review marker, within
+// the summary's size bound (memory.go); the findings whose inline comment
+// was not posted come after the context table.
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	mode := in.Mode
@@ -323,26 +363,27 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		mode = "interdiff"
 	}
 	writeHeadline(&b, mode, ref, rows, st)
-	writeCoverage(&b, in)
+	writeCoverage(&b, in, x.criteria)
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
-	if extra.mem != nil {
-		writeMemoryTable(&b, extra.mem)
+	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL)
+	if x.mem != nil {
+		writeMemoryTable(&b, x.mem)
 	} else {
 		writeFindingsTable(&b, rows)
 	}
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
-	b.WriteString(unpostedText(extra.failed, extra.deferred))
-	if extra.mem != nil {
+	b.WriteString(unpostedText(x.failed, x.deferred))
+	if x.mem != nil {
 		tail := marker.ReviewMarker(ref) + "\n"
 		// Room for the data, with a margin for the dropped-count line.
 		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
-		lines, dropped := extra.mem.dataBlock(max(budget, 0))
-		extra.mem.DataDropped = dropped
+		lines, dropped := x.mem.dataBlock(max(budget, 0))
+		x.mem.DataDropped = dropped
 		if dropped > 0 {
 			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
 				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
@@ -366,10 +407,12 @@ func isAre(n int) string {
 	return "are"
 }
 
-// renderWith renders the summary again with Post's additions.
-func (p *summaryParts) renderWith(extra summaryExtra) string {
+// renderWith renders the summary again with PostReview's additions.
+func (p *summaryParts) renderWith(mem *Memory, failed, deferred []InlineComment) string {
 	st := p.st // contextRows counts into it: count into a copy
-	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, extra)
+	x := p.x
+	x.mem, x.failed, x.deferred = mem, failed, deferred
+	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, x)
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
@@ -402,7 +445,7 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 }
 
 // writeCoverage writes the coverage line and the files not reviewed.
-func writeCoverage(b *strings.Builder, in CommentsInput) {
+func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCounts) {
 	// Coverage: how many changed files the review saw, so "no findings"
 	// never hides a partial review.
 	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -413,6 +456,9 @@ func writeCoverage(b *strings.Builder, in CommentsInput) {
 		cov.ContextDropped = len(in.Dropped)
 	}
 	fmt.Fprintf(b, "**Coverage:** %s", cov.Sentence())
+	if criteria.Total() > 0 {
+		fmt.Fprintf(b, "; %s", criteria.Sentence())
+	}
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string

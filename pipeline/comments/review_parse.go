@@ -37,6 +37,11 @@ type ParsedReview struct {
 	// DroppedFindings counts entries of findings[] that were not findings
 	// (not an object, or neither title nor body).
 	DroppedFindings int
+	// Verdicts are the answer's verdicts on acceptance criteria
+	// ("requirements": [{id, verdict, evidence, note}]); VerdictsGiven says
+	// the answer had such a list at all.
+	Verdicts      []Verdict
+	VerdictsGiven bool
 }
 
 // reviewMaxDepth bounds how deep wrappers and JSON-in-strings are followed.
@@ -65,6 +70,12 @@ const reviewMaxCandidates = 32
 // text arrives inside a wrapper such as n8n's {"output": "..."}). Only an
 // empty or missing review, or a JSON value holding neither a review nor any
 // text, is an *InvalidError for field "review" (a 400).
+//
+// Verdicts on acceptance criteria are read from "requirements" (also
+// "criteria", "acceptanceCriteria", "verdicts"): [{id, verdict, evidence,
+// note}], verdict aliases mapped ("pass" -> met, "fail" -> not_met,
+// "partially" -> unclear, unknown -> unclear with a warning), entries
+// without an id dropped with a warning.
 //
 // Findings are repaired field by field: "line" may be a number or a numeric
 // string ("42", "L42", "42-45" -> 42); severity is normalised (see
@@ -121,11 +132,13 @@ const (
 )
 
 type reviewParser struct {
-	budget     int
-	format     string
-	warnings   []string
-	normalized int
-	dropped    int
+	budget        int
+	format        string
+	warnings      []string
+	normalized    int
+	dropped       int
+	verdicts      []Verdict
+	verdictsGiven bool
 }
 
 func (p *reviewParser) warn(format string, args ...any) {
@@ -145,7 +158,8 @@ func (p *reviewParser) result(r pipeline.Review) ParsedReview {
 	if r.Findings == nil {
 		r.Findings = []pipeline.Finding{}
 	}
-	return ParsedReview{Review: r, Format: p.format, Warnings: p.warnings, SeverityNormalized: p.normalized, DroppedFindings: p.dropped}
+	return ParsedReview{Review: r, Format: p.format, Warnings: p.warnings, SeverityNormalized: p.normalized, DroppedFindings: p.dropped,
+		Verdicts: p.verdicts, VerdictsGiven: p.verdictsGiven}
 }
 
 var reviewWrapperKeys = []string{"output", "content", "text", "response", "message", "review", "result", "data", "json", "body", "candidates", "parts"}
@@ -246,8 +260,15 @@ func isReviewObject(m map[string]any) bool {
 			return true
 		}
 	}
-	_, ok := m["findings"]
-	return ok
+	if _, ok := m["findings"]; ok {
+		return true
+	}
+	for _, k := range verdictKeys {
+		if _, ok := m[k].([]any); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func looksLikeFindings(a []any) bool {
@@ -415,6 +436,7 @@ func (p *reviewParser) reviewFromMap(m map[string]any, depth int) pipeline.Revie
 			break
 		}
 	}
+	p.verdicts, p.verdictsGiven = p.parseVerdicts(m)
 	return r
 }
 
