@@ -501,9 +501,18 @@ func (c *checker) memory(control string, id int, rows, resolved []string) {
 		if cm.Deleted || cm.Path != "" || !strings.Contains(cm.Body, "| State | Severity | Where | Finding |") {
 			continue
 		}
+		// The findings table: from its header to the next blank line.
+		in := false
 		for _, l := range strings.Split(cm.Body, "\n") {
+			switch {
+			case strings.HasPrefix(l, "| State | Severity | Where | Finding |"):
+				in = true
+				continue
+			case strings.TrimSpace(l) == "":
+				in = false
+			}
 			cells := strings.Split(strings.Trim(l, "| "), " | ")
-			if len(cells) != 4 || cells[0] == "State" || strings.HasPrefix(cells[0], "---") {
+			if !in || len(cells) != 4 || strings.HasPrefix(cells[0], "---") {
 				continue
 			}
 			got = append(got, cells[0]+" | "+cells[1]+" | "+cells[3])
