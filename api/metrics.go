@@ -17,22 +17,26 @@ import (
 // registry (no package globals). Label values that are known in advance are
 // pre-initialised so dashboards and alerts see zeros, not gaps.
 type Metrics struct {
-	HTTPRequests       *prometheus.CounterVec
-	HTTPDuration       *prometheus.HistogramVec
-	InFlight           prometheus.Gauge
-	InternalErrors     prometheus.Counter
-	NeedsAccepted      prometheus.Counter
-	NeedsRejected      *prometheus.CounterVec
-	NeedsPlaceholders  prometheus.Counter
-	Lookups            *prometheus.CounterVec
-	CacheHits          prometheus.Counter
-	CacheMisses        prometheus.Counter
-	PromptChars        *prometheus.HistogramVec
-	ContextFiles       *prometheus.CounterVec
-	ContextDropped     prometheus.Counter
-	Redactions         *prometheus.CounterVec
-	ReviewModes        *prometheus.CounterVec
-	Findings           *prometheus.CounterVec
+	HTTPRequests      *prometheus.CounterVec
+	HTTPDuration      *prometheus.HistogramVec
+	InFlight          prometheus.Gauge
+	InternalErrors    prometheus.Counter
+	NeedsAccepted     prometheus.Counter
+	NeedsRejected     *prometheus.CounterVec
+	NeedsPlaceholders prometheus.Counter
+	Lookups           *prometheus.CounterVec
+	CacheHits         prometheus.Counter
+	CacheMisses       prometheus.Counter
+	PromptChars       *prometheus.HistogramVec
+	ContextFiles      *prometheus.CounterVec
+	ContextDropped    prometheus.Counter
+	Redactions        *prometheus.CounterVec
+	ReviewModes       *prometheus.CounterVec
+	Findings          *prometheus.CounterVec
+	// FindingStates counts review memory by repository and state (posted,
+	// resolved, outdated, still_open): the code-resolution rate is
+	// resolved ÷ posted.
+	FindingStates      *prometheus.CounterVec
 	Comments           *prometheus.CounterVec
 	GateNodes          *prometheus.CounterVec
 	UpstreamCalls      *prometheus.CounterVec
@@ -65,9 +69,12 @@ var (
 		pipeline.LookupMissingRepo, pipeline.LookupInvalidRepo, pipeline.LookupRefNotFound,
 		scope.ReasonParentEscape, scope.ReasonEmpty,
 	}
-	knownReviewModes  = []string{"full", "delta", "skip"}
-	knownAnchors      = []string{"line", "snippet", "file", "unanchored"}
-	knownGateVerdicts = []string{"ok", "syntax_error", "undecided", "missing_code"}
+	knownReviewModes = []string{"full", "delta", "skip"}
+	knownAnchors     = []string{"line", "snippet", "file", "unanchored"}
+	// knownFindingStates are prscout_findings_total's states
+	// (comments.FindingCounts).
+	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open"}
+	knownGateVerdicts  = []string{"ok", "syntax_error", "undecided", "missing_code"}
 )
 
 // NewMetrics registers prscout's metrics on reg.
@@ -122,8 +129,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_review_mode_total", Help: "Context answers by review mode (full, delta, skip).",
 		}, []string{"mode"}),
 		Findings: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_findings_total", Help: "Review findings rendered, by how they were anchored (line, snippet, file, unanchored).",
+			Name: "prscout_findings_anchored_total", Help: "Review findings rendered, by how they were anchored (line, snippet, file, unanchored).",
 		}, []string{"anchor"}),
+		FindingStates: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head). Code-resolution rate: resolved / posted.",
+		}, []string{"repository", "state"}),
 		Comments: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_comments_total", Help: "Pull request comments, by kind (summary, inline) and action (created, updated, unchanged, skipped, failed, dry_run).",
 		}, []string{"kind", "action"}),
@@ -197,6 +207,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, a := range knownAnchors {
 		m.Findings.WithLabelValues(a)
 	}
+	// No repository is known at start: the states are pre-initialised with
+	// an empty repository (the same as no label), so totals show zeros.
+	for _, st := range knownFindingStates {
+		m.FindingStates.WithLabelValues("", st)
+	}
 	for _, k := range []string{"summary", "inline"} {
 		for _, a := range []string{"created", "updated", "unchanged", "skipped", "failed", "dry_run"} {
 			m.Comments.WithLabelValues(k, a)
@@ -224,6 +239,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}
 	}
 	return m
+}
+
+// CountMemory adds one review's memory counts (state -> increment) for
+// repository "workspace/repoSlug"; a repository's first count creates all
+// its states, so its resolution rate has both terms from the start.
+func (m *Metrics) CountMemory(repository string, counted map[string]int) {
+	for _, st := range knownFindingStates {
+		m.FindingStates.WithLabelValues(repository, st).Add(float64(counted[st]))
+	}
 }
 
 // countSurfaces counts the outcomes of a build status and a report write

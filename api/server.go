@@ -50,6 +50,9 @@ type Options struct {
 	ParseWebhook func(body []byte) (pipeline.Repo, int, error)
 	// Webhook configures POST /v1/webhooks/bitbucket; nil leaves it off.
 	Webhook *WebhookOptions
+	// ResolveThreads lets /v1/comments resolve the inline thread of a
+	// finding a later commit resolved (PRSCOUT_RESOLVE_THREADS).
+	ResolveThreads bool
 
 	Limits pipeline.Limits
 	// LinkHosts are the hosts links in posted comments may point at (the

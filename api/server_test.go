@@ -185,11 +185,12 @@ func TestReadyz(t *testing.T) {
 func TestMetricsPreinitialised(t *testing.T) {
 	_, reg := newTestServer(t, Options{})
 	for name, want := range map[string]int{
-		"prscout_needs_rejected_total": len(knownNeedsReasons),
-		"prscout_lookups_total":        2 * len(knownLookupOutcomes),
-		"prscout_review_mode_total":    len(knownReviewModes),
-		"prscout_findings_total":       len(knownAnchors),
-		"prscout_gate_nodes_total":     len(knownGateVerdicts),
+		"prscout_needs_rejected_total":    len(knownNeedsReasons),
+		"prscout_lookups_total":           2 * len(knownLookupOutcomes),
+		"prscout_review_mode_total":       len(knownReviewModes),
+		"prscout_findings_anchored_total": len(knownAnchors),
+		"prscout_findings_total":          len(knownFindingStates),
+		"prscout_gate_nodes_total":        len(knownGateVerdicts),
 	} {
 		n, err := testutil.GatherAndCount(reg, name)
 		if err != nil || n != want {

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"mime"
 	"net/http"
 	"strings"
@@ -240,12 +241,30 @@ func (st *stages) comments(c *gin.Context) {
 		return
 	}
 	posted := comments.DryRunPosted()
-	if !in.DryRun && s.opts.Comments != nil {
-		if posted, err = comments.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, rendered); err != nil {
-			s.writeError(c, err)
-			return
+	if s.opts.Comments != nil {
+		repo, prID, terr := in.PostTarget()
+		opt := comments.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
+		switch {
+		case !in.DryRun:
+			if posted, err = comments.PublishReview(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, opt); err != nil {
+				s.writeError(c, err)
+				return
+			}
+			rendered.Warnings = append(rendered.Warnings, posted.SurfaceWarnings()...)
+			if rendered.Memory != nil {
+				s.metrics.CountMemory(repo.Workspace+"/"+repo.RepoSlug, rendered.Memory.Counted)
+			}
+		case terr == nil:
+			// A dry run for a pull request still reads its comments, so the
+			// answer shows the compare with earlier reviews; it writes
+			// nothing, and a failed read only costs the compare.
+			dry := rendered
+			if _, err := comments.PostReview(c.Request.Context(), s.opts.Comments, repo, prID, &dry, opt); err != nil {
+				rendered.Warnings = append(rendered.Warnings, fmt.Sprintf("earlier reviews not read: %v", err))
+			} else {
+				rendered = dry
+			}
 		}
-		rendered.Warnings = append(rendered.Warnings, posted.SurfaceWarnings()...)
 	}
 	answer := commentsAnswer{Rendered: rendered, Posted: posted}
 	if wantSARIF {

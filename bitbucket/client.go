@@ -117,10 +117,12 @@ type selfAccount struct {
 }
 
 var (
-	_ pipeline.Repository   = (*Client)(nil)
-	_ pipeline.DiffSource   = (*Client)(nil)
-	_ pipeline.PullRequests = (*Client)(nil)
-	_ pipeline.CommentStore = (*Client)(nil)
+	_ pipeline.Repository     = (*Client)(nil)
+	_ pipeline.DiffSource     = (*Client)(nil)
+	_ pipeline.PullRequests   = (*Client)(nil)
+	_ pipeline.CommentStore   = (*Client)(nil)
+	_ pipeline.ThreadResolver = (*Client)(nil)
+	_ pipeline.MergeBases     = (*Client)(nil)
 )
 
 // New validates cfg, applies defaults and builds a Client. Error messages name
@@ -323,6 +325,27 @@ func (c *Client) IsAncestor(ctx context.Context, repo pipeline.Repo, ancestor, h
 		return false, fmt.Errorf("merge base of %s and %s: %w", ancestor, head, err)
 	}
 	return pipeline.SameCommit(mb.Hash, ancestor), nil
+}
+
+// MergeBase returns the merge base of a and b: GET
+// /repositories/{workspace}/{repo_slug}/merge-base/{a}..{b}. Ids may be
+// abbreviated; the answer's hash is returned as Bitbucket gives it (a full
+// id, unverified against live Bitbucket: see IsAncestor). An unknown commit,
+// or histories without a common ancestor, wrap pipeline.ErrNotFound.
+func (c *Client) MergeBase(ctx context.Context, repo pipeline.Repo, a, b string) (string, error) {
+	if err := checkRange(repo, "base", a, "head", b); err != nil {
+		return "", err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	mb, err := c.api.mergeBase(ctx, repo, a, b)
+	if err != nil {
+		return "", fmt.Errorf("merge base of %s and %s: %w", a, b, err)
+	}
+	if mb.Hash == "" {
+		return "", fmt.Errorf("merge base of %s and %s: answer has no hash: %w", a, b, pipeline.ErrUpstream)
+	}
+	return mb.Hash, nil
 }
 
 // ResolveCommit expands a revision to a full commit id: GET
@@ -754,6 +777,12 @@ func normID(id string) string {
 
 func comment(v wireComment) pipeline.Comment {
 	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName, URL: v.Links.HTML.Href}
+	if v.Parent != nil {
+		c.ParentID = v.Parent.ID
+	}
+	if r := strings.TrimSpace(string(v.Resolution)); r != "" && r != "null" {
+		c.Resolved = true
+	}
 	if c.Author == "" {
 		c.Author = v.User.Nickname
 	}
@@ -841,6 +870,22 @@ func (c *Client) UpdateComment(ctx context.Context, repo pipeline.Repo, prID int
 		return pipeline.Comment{}, fmt.Errorf("update comment %d on pull request %d: %w", id, prID, err)
 	}
 	return comment(v), nil
+}
+
+// ResolveThread resolves the thread of top-level comment id: POST
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}/resolve.
+// Bitbucket's 409 (the thread is already resolved) is not an error. Like
+// every POST it is retried only after 429.
+func (c *Client) ResolveThread(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	if err := c.api.resolveComment(ctx, repo, prID, id); err != nil && statusOf(err) != http.StatusConflict {
+		return fmt.Errorf("resolve thread of comment %d on pull request %d: %w", id, prID, err)
+	}
+	return nil
 }
 
 // DeleteComment deletes a comment: DELETE

@@ -733,6 +733,82 @@ func TestCommentsOwnAccount(t *testing.T) {
 	}
 }
 
+// TestResolveThread: the adapter resolves a thread (POST .../resolve),
+// takes Bitbucket's 409 for an already resolved thread as done, reports the
+// 403 for a reply, and lists the resolution and the parent of each comment.
+func TestResolveThread(t *testing.T) {
+	s := newFake(t)
+	to := 3
+	c, rec := newClient(t, s, nil)
+	ctx := context.Background()
+	top, err := c.CreateComment(ctx, acme, 42, pipeline.NewComment{Body: "finding", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: to}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := top.ID
+	replyID := s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{Body: "not fixed", Path: "a.go", To: &to, Parent: &parent, Author: "Jun Seo"})
+	if err := c.ResolveThread(ctx, acme, 42, top.ID); err != nil {
+		t.Fatalf("ResolveThread = %v", err)
+	}
+	if err := c.ResolveThread(ctx, acme, 42, top.ID); err != nil {
+		t.Fatalf("ResolveThread of a resolved thread = %v, want nil (409 is done)", err)
+	}
+	if err := c.ResolveThread(ctx, acme, 42, replyID); statusOf(err) != http.StatusForbidden {
+		t.Fatalf("ResolveThread of a reply = %v, want 403", err)
+	}
+	var paths []string
+	for _, r := range s.Requests() {
+		if r.Op == bitbuckettest.OpResolveComment {
+			paths = append(paths, r.Method+" "+r.EscapedPath)
+		}
+	}
+	wantPath := fmt.Sprintf("POST /2.0/repositories/acme/uploader/pullrequests/42/comments/%d/resolve", top.ID)
+	if len(paths) != 3 || paths[0] != wantPath {
+		t.Fatalf("resolve requests = %v, want %s first", paths, wantPath)
+	}
+	got, err := c.ListComments(ctx, acme, 42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range got {
+		switch cm.ID {
+		case top.ID:
+			if !cm.Resolved || cm.ParentID != 0 || cm.Foreign {
+				t.Errorf("top comment = %+v, want resolved, own, top level", cm)
+			}
+		case replyID:
+			if cm.Resolved || cm.ParentID != top.ID || !cm.Foreign {
+				t.Errorf("reply = %+v, want parent %d, foreign, not resolved", cm, top.ID)
+			}
+		}
+	}
+	ops := map[string]int{}
+	for _, a := range rec.got() {
+		if a.Op == "resolve_comment" {
+			ops[fmt.Sprint(a.Status)]++
+		}
+	}
+	if ops["200"] != 1 || ops["409"] != 1 || ops["403"] != 1 || !slices.Contains(Operations, "resolve_comment") {
+		t.Errorf("observed resolve_comment attempts %v", ops)
+	}
+}
+
+func TestMergeBase(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	got, err := c.MergeBase(ctx, acme, lastFull[:12], baseFull[:12])
+	if err != nil || got != baseFull {
+		t.Fatalf("MergeBase(last, base) = %q, %v; want %s", got, err, baseFull)
+	}
+	if _, err := c.MergeBase(ctx, acme, "deadbeefdead", baseFull); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Fatalf("unknown commit err = %v", err)
+	}
+	if _, err := c.MergeBase(ctx, acme, "a..b", baseFull); !errors.As(err, new(*pipeline.InvalidError)) {
+		t.Fatalf("range as rev err = %v", err)
+	}
+}
+
 // TestPullRequestCommitMessages reads the PR's commits (newest first) with
 // their messages, asking for no more pages than the limit needs.
 func TestPullRequestCommitMessages(t *testing.T) {

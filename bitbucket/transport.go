@@ -22,7 +22,8 @@ import (
 // Operation names: "get_pullrequest", "get_diff" (diff between two commits and
 // the pull request's diff link), "diffstat", "get_commit", "merge_base",
 // "get_src" (file meta and raw content), "list_dir", "list_comments",
-// "create_comment", "update_comment", "delete_comment".
+// "create_comment", "update_comment", "delete_comment", "resolve_comment",
+// "get_user".
 type Observer interface {
 	// UpstreamCall reports one attempt. status is the HTTP status, or 0 for a
 	// transport error or timeout; retry is true for every attempt after the
@@ -39,7 +40,7 @@ type Observer interface {
 var Operations = []string{
 	"get_pullrequest", "get_diff", "diffstat", "get_commit", "merge_base",
 	"get_src", "list_dir", "list_comments", "create_comment", "update_comment",
-	"delete_comment", "get_user", "list_pr_commits",
+	"delete_comment", "get_user", "list_pr_commits", "resolve_comment",
 }
 
 type nopObserver struct{}

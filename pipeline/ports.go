@@ -57,6 +57,8 @@ type DiffSource interface {
 type PullRequestInfo struct {
 	ID int `json:"id"`
 	PullRequest
+	// State is the provider's state, upper case: OPEN, MERGED, DECLINED or
+	// SUPERSEDED on Bitbucket Cloud ("" when the provider does not say).
 	State string `json:"state"`
 	// SourceCommit is the head of the pull request, DestinationCommit the tip
 	// of the branch it merges into. Providers may give abbreviated ids;
@@ -90,6 +92,10 @@ type Comment struct {
 	// own; its markers and fingerprints are ignored, and prscout never
 	// updates or deletes it. False when the adapter does not know.
 	Foreign bool `json:"foreign,omitempty"`
+	// ParentID is the comment this one replies to (0: top level).
+	ParentID int64 `json:"parentId,omitempty"`
+	// Resolved reports a top-level comment whose thread is resolved.
+	Resolved bool `json:"resolved,omitempty"`
 	// Unverified marks a comment whose author could not be checked because
 	// prscout's own account is unknown: it may be prscout's or anyone's.
 	// Its review marker never decides skip or delta, and prscout never
@@ -118,6 +124,25 @@ type CommentStore interface {
 	CreateComment(ctx context.Context, repo Repo, prID int, c NewComment) (Comment, error)
 	UpdateComment(ctx context.Context, repo Repo, prID int, id int64, body string) (Comment, error)
 	DeleteComment(ctx context.Context, repo Repo, prID int, id int64) error
+}
+
+// ThreadResolver is an optional CommentStore extension for providers whose
+// comment threads can be resolved (Bitbucket Cloud). The comments stage
+// resolves the thread of prscout's own inline comment when its finding is
+// resolved by a later commit.
+type ThreadResolver interface {
+	// ResolveThread resolves the thread of top-level comment id. A thread
+	// that is already resolved is not an error.
+	ResolveThread(ctx context.Context, repo Repo, prID int, id int64) error
+}
+
+// MergeBases is an optional PullRequests extension: the best common
+// ancestor of two commits. The context stage uses it to tell whether the
+// source branch merged the destination since the reviewed commit.
+type MergeBases interface {
+	// MergeBase returns the full id of a and b's merge base; histories
+	// without one wrap ErrNotFound.
+	MergeBase(ctx context.Context, repo Repo, a, b string) (string, error)
 }
 
 // IssueLookup reads issue tracker entries (Jira) by key.

@@ -16,18 +16,19 @@
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
 # chain goes on to one summary; (4) a webhook with a bad signature is refused
 # and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
-# the summary is edited in place and only the new finding is posted. PR 1
+# the summary is edited in place and only the new finding is posted; review
+# memory marks the fixed finding resolved (its inline thread resolved), the
+# other still open, the new one new, and prints prscout_findings_total. PR 1
 # links Jira issue SHOP-12 through its commit message (OPS-7 in its
 # description is outside PRSCOUT_JIRA_PROJECTS): its three acceptance criteria
 # are judged, and the summary shows the verdict table with links into the diff
 # and the counts (1 met, 1 not met, 1 unclear; after the push 2 met, 1
-# unclear). Then per-node times from n8n's execution data and one result line.
-# (6) with
-# prscout restarted at a small prompt budget, PR 3 is split into three review
-# groups: n8n runs the scout and review once per group, one group's review
-# call fails (the fake LLM answers 500), and one summary carries the other
-# two groups' findings and names the failed group. Then per-node times from
-# n8n's execution data and one result line.
+# unclear). (6) PR 1 is merged and a late webhook arrives: skipped with that
+# reason. (7) With prscout restarted at a small prompt budget, PR 3 is split
+# into three review groups: n8n runs the scout and review once per group, one
+# group's review call fails (the fake LLM answers 500), and one summary
+# carries the other two groups' findings and names the failed group. Then
+# per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
@@ -281,10 +282,16 @@ log "step 5: a commit pushed to PR 1 -> delta review, summary edited in place"
 http_post "$BB_CTL/_fake/push?pr=1" >/dev/null
 expect_status 202 "$(deliver 1 pullrequest:updated)"
 wait_finished 4
-check -step push -creates 5 -updates 1
+check -step push -creates 5 -updates 1 -show
 DELTA_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
-log "step 6: PR 3 at a small prompt budget -> three review groups, one review call fails"
+log "step 6: PR 1 merged, a late webhook -> skipped with the reason"
+http_post "$BB_CTL/_fake/state?pr=1&state=MERGED" >/dev/null
+expect_status 202 "$(deliver 1 pullrequest:updated)"
+wait_finished 5
+check -step merged -creates 5 -updates 1
+
+log "step 7: PR 3 at a small prompt budget -> three review groups, one review call fails"
 stop_prscout
 start_prscout PRSCOUT_MAX_PROMPT_CHARS="$("$WORK/bin/e2echeck" -print-groups-budget)"
 expect_status 202 "$(deliver 3 pullrequest:created)"

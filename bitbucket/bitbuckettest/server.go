@@ -2,8 +2,11 @@
 // 2.0 endpoints prscout uses, for tests: pull requests (with the diff 302),
 // diffs and diffstats between commits, commits and merge bases, source files
 // and paged directory listings, a pull request's commits (newest first, with
-// their messages), pull request comments (POST, PUT and
-// DELETE change the state and are recorded), the authenticated account
+// their messages), pull request comments (POST, PUT and DELETE change the
+// state and are recorded; POST and DELETE on .../comments/{id}/resolve
+// resolve and reopen a top-level inline comment's thread, 409 when it is
+// already resolved, 403 for a reply or a general comment), pull request
+// states (SetPullRequestState), the authenticated account
 // (GET /user), commit build statuses and Code Insights reports with their
 // annotations (see insights.go for the documented rules the fake enforces,
 // and DenyScope for a token without the scope). Every comment has an author account; the authenticated
@@ -60,6 +63,10 @@ const (
 	OpDeleteComment  = "delete_comment"
 	OpGetUser        = "get_user" // GET /user: the authenticated account
 	OpPRCommits      = "list_pr_commits"
+	// OpResolveComment is POST .../comments/{id}/resolve; OpReopenComment
+	// DELETE on the same path.
+	OpResolveComment = "resolve_comment"
+	OpReopenComment  = "reopen_comment"
 )
 
 // PullRequest is a pull request held by the fake. Commits are full ids; the
@@ -90,6 +97,10 @@ type Comment struct {
 	// Author when empty. Comments created through the API carry the
 	// authenticated account's.
 	AccountID string
+	// Resolved is set by POST .../comments/{id}/resolve (and cleared by
+	// DELETE on it); ResolvedBy is the account that resolved the thread.
+	Resolved   bool
+	ResolvedBy string
 }
 
 // DefaultAccountID is the authenticated account's id until SetAccountID.
@@ -288,6 +299,19 @@ func (s *Server) AddPullRequest(ws, slug string, pr PullRequest) {
 	r.prs[pr.ID] = &pr
 }
 
+// SetPullRequestState sets a stored pull request's state (OPEN, MERGED,
+// DECLINED or SUPERSEDED) and reports whether the pull request exists.
+func (s *Server) SetPullRequestState(ws, slug string, id int, state string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr := s.repo(ws, slug).prs[id]
+	if pr == nil {
+		return false
+	}
+	pr.State = state
+	return true
+}
+
 // SetAccountID sets the authenticated account's id: GET /user answers it
 // and comments created through the API carry it.
 func (s *Server) SetAccountID(id string) {
@@ -438,6 +462,11 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 	}
 }
 
+// resolutionJSON is a comment_resolution object.
+func resolutionJSON(c *Comment) map[string]any {
+	return map[string]any{"type": "comment_resolution", "user": account(c.ResolvedBy, c.ResolvedBy), "created_on": "2026-11-02T11:00:00.000000+00:00"}
+}
+
 func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]any {
 	m := map[string]any{
 		"type": "pullrequest_comment", "id": c.ID, "deleted": c.Deleted, "pending": false,
@@ -448,6 +477,10 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 			"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/comments/%d", s.BaseURL, ws, slug, prID, c.ID)},
 			"html": map[string]any{"href": fmt.Sprintf("https://bitbucket.example/%s/%s/pull-requests/%d/_/diff#comment-%d", ws, slug, prID, c.ID)},
 		},
+		"resolution": nil,
+	}
+	if c.Resolved {
+		m["resolution"] = resolutionJSON(c)
 	}
 	if c.Path != "" {
 		in := map[string]any{"path": c.Path}
@@ -499,6 +532,13 @@ func route(method string, seg []string) string {
 				return OpCreateComment
 			}
 			return OpListComments
+		case len(seg) == 5 && seg[2] == "comments" && seg[4] == "resolve":
+			switch method {
+			case http.MethodPost:
+				return OpResolveComment
+			case http.MethodDelete:
+				return OpReopenComment
+			}
 		case len(seg) == 4 && seg[2] == "comments":
 			switch method {
 			case http.MethodPut:
@@ -762,6 +802,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		m := commentJSON(s, ws, slug, prID, c)
 		w.Header().Set("Location", m["links"].(map[string]any)["self"].(map[string]any)["href"].(string))
 		writeJSON(w, http.StatusCreated, m)
+	case OpResolveComment, OpReopenComment:
+		s.resolveThread(w, rd, rest, op)
 	case OpGetComment, OpUpdateComment, OpDeleteComment:
 		prID, _ := strconv.Atoi(rest[1])
 		id, _ := strconv.ParseInt(rest[3], 10, 64)
@@ -800,6 +842,35 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, commentJSON(s, ws, slug, prID, c))
 	default:
 		writeError(w, http.StatusNotFound, "Resource not found")
+	}
+}
+
+// resolveThread answers POST and DELETE .../comments/{id}/resolve with the
+// documented rules: 404 for an unknown comment, 403 for a reply or a
+// comment that is not on the diff, 409 when resolving a resolved thread;
+// 200 with the comment_resolution, or 204 for a reopen.
+func (s *Server) resolveThread(w http.ResponseWriter, rd *repoData, rest []string, op string) {
+	prID, _ := strconv.Atoi(rest[1])
+	id, _ := strconv.ParseInt(rest[3], 10, 64)
+	var c *Comment
+	for _, x := range rd.comments[prID] {
+		if x.ID == id && !x.Deleted {
+			c = x
+		}
+	}
+	switch {
+	case c == nil:
+		writeError(w, http.StatusNotFound, "Comment not found")
+	case c.Parent != nil || c.Path == "":
+		writeError(w, http.StatusForbidden, "Only top-level comments on the diff can be resolved")
+	case op == OpReopenComment:
+		c.Resolved, c.ResolvedBy = false, ""
+		w.WriteHeader(http.StatusNoContent)
+	case c.Resolved:
+		writeError(w, http.StatusConflict, "This comment thread is already resolved")
+	default:
+		c.Resolved, c.ResolvedBy = true, s.self
+		writeJSON(w, http.StatusOK, resolutionJSON(c))
 	}
 }
 

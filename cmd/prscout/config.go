@@ -60,6 +60,9 @@ type Config struct {
 	ForwardHeader  string
 	ForwardToken   string
 	ForwardTimeout time.Duration
+	// ResolveThreads lets /v1/comments resolve the inline thread of a
+	// finding that a later commit resolved.
+	ResolveThreads bool
 }
 
 // DefaultConfig returns the defaults: loopback, the local git provider on the
@@ -86,6 +89,7 @@ func DefaultConfig() Config {
 		JiraMaxIssues:     5,
 		ForwardHeader:     "X-Prscout-Token",
 		ForwardTimeout:    10 * time.Second,
+		ResolveThreads:    true,
 	}
 }
 
@@ -245,6 +249,8 @@ func settings() []setting {
 	add(secret(mk("PRSCOUT_FORWARD_TOKEN", "forward-token", "value of the forward header that n8n's header-auth credential checks", g, s)))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.ForwardTimeout })
 	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
+	gb, sb = boolean(func(c *Config) *bool { return &c.ResolveThreads })
+	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
 	return out
 }
 

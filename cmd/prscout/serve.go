@@ -80,6 +80,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		Surfaces:           cfg.Surfaces(),
 		Webhook:            p.webhook,
 		ParseWebhook:       p.parseWebhook,
+		ResolveThreads:     cfg.ResolveThreads,
 		Limits:             cfg.Limits,
 		ServiceRules:       serviceRules,
 		ServiceRulesSource: cfg.RulesFile,

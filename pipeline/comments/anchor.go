@@ -39,10 +39,31 @@ type diffIndex struct {
 }
 
 type anchorFile struct {
-	path  string
-	hunks [][]diffLine // new-side lines (added and context) per hunk, in order
-	lines map[int]int  // new line number -> index into text (flattened)
-	text  []diffLine   // all new-side lines, in order
+	path   string
+	status string       // the changed file's status (added, modified, renamed, deleted)
+	hunks  [][]diffLine // new-side lines (added and context) per hunk, in order
+	lines  map[int]int  // new line number -> index into text (flattened)
+	text   []diffLine   // all new-side lines, in order
+	old    oldSide      // the old side, for review memory (memory.go)
+	// codeIndex maps a window size n to the CodeHash of every n-line window
+	// of non-blank new-side lines and where it starts (findCode; built on
+	// first use).
+	codeIndex map[int]map[string][]int
+}
+
+// oldSide is what a diff says about its old version: which old lines it
+// removed, where its context lines went and each hunk's extent, so a line
+// of the old version can be followed into the new one (oldSide.follow).
+type oldSide struct {
+	removed  map[int]bool // old line numbers removed
+	toNew    map[int]int  // old line number of a context line -> its new line number
+	spans    []hunkSpan   // per hunk, in order
+	hasHunks bool
+}
+
+// hunkSpan is one hunk's old and new extent (the @@ header's counts).
+type hunkSpan struct {
+	oldStart, oldLines, newStart, newLines int
 }
 
 type diffLine struct {
@@ -59,6 +80,10 @@ type anchored struct {
 	Anchor string // anchorLine, anchorSnippet, anchorOnFile or anchorUnanchored
 	// Text is the anchored line's content ("" when not on a line).
 	Text string
+	// Code is the anchored code as whitespace-free non-blank new-side lines:
+	// the snippet's matched lines, or the anchored line (review memory
+	// hashes it, memory.go).
+	Code []string
 	// Reason says, for file-level and unanchored findings, why no line was chosen.
 	Reason string
 }
@@ -77,8 +102,9 @@ func indexDiffs(files []pipeline.ChangedFile) (*diffIndex, []string) {
 		if p == "" {
 			continue
 		}
-		df := &anchorFile{path: p, lines: map[int]int{}}
-		hunks, err := parseNewSide(cf.Diff, p)
+		df := &anchorFile{path: p, status: cf.Status, lines: map[int]int{}}
+		hunks, old, err := parseSides(cf.Diff, p)
+		df.old = old
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("files[%d] (%s): diff read leniently: %v", i, p, err))
 		}
@@ -104,10 +130,11 @@ func indexDiffs(files []pipeline.ChangedFile) (*diffIndex, []string) {
 	return ix, warnings
 }
 
-// parseNewSide returns the new-side lines of diff per hunk.
-func parseNewSide(diff, path string) ([][]diffLine, error) {
+// parseSides returns the new-side lines of diff per hunk, and its old side.
+func parseSides(diff, path string) ([][]diffLine, oldSide, error) {
+	old := oldSide{removed: map[int]bool{}, toNew: map[int]int{}}
 	if strings.TrimSpace(diff) == "" {
-		return nil, nil
+		return nil, old, nil
 	}
 	text := diff
 	if !strings.HasPrefix(text, "diff --git") && !strings.Contains(text, "\ndiff --git") &&
@@ -116,7 +143,8 @@ func parseNewSide(diff, path string) ([][]diffLine, error) {
 	}
 	files, _, err := gitdiff.Parse(strings.NewReader(text))
 	if err != nil {
-		return lenientNewSide(diff), err
+		hunks, lold := lenientSides(diff)
+		return hunks, lold, err
 	}
 	var pick []*gitdiff.File
 	for _, f := range files {
@@ -130,11 +158,19 @@ func parseNewSide(diff, path string) ([][]diffLine, error) {
 	var hunks [][]diffLine
 	for _, f := range pick {
 		for _, frag := range f.TextFragments {
-			n := int(frag.NewPosition)
+			n, o := int(frag.NewPosition), int(frag.OldPosition)
+			old.hasHunks = true
+			old.spans = append(old.spans, hunkSpan{oldStart: o, oldLines: int(frag.OldLines), newStart: n, newLines: int(frag.NewLines)})
 			var h []diffLine
 			for _, l := range frag.Lines {
-				if !l.New() {
+				switch l.Op {
+				case gitdiff.OpDelete:
+					old.removed[o] = true
+					o++
 					continue
+				case gitdiff.OpContext:
+					old.toNew[o] = n
+					o++
 				}
 				h = append(h, newDiffLine(n, strings.TrimRight(l.Line, "\r\n"), l.Op == gitdiff.OpAdd))
 				n++
@@ -142,28 +178,42 @@ func parseNewSide(diff, path string) ([][]diffLine, error) {
 			hunks = append(hunks, h)
 		}
 	}
-	return hunks, nil
+	return hunks, old, nil
 }
 
-var hunkHeaderRe = regexp.MustCompile(`^@@+ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@`)
+var hunkHeaderRe = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
 
-// lenientNewSide walks @@ hunks without checking their counts: a hunk ends
+// lenientSides walks @@ hunks without checking their counts: a hunk ends
 // at the next header or at the next line that is not ' ', '+', '-' or '\'.
-func lenientNewSide(diff string) [][]diffLine {
+// The old side's spans are counted from the lines seen.
+func lenientSides(diff string) ([][]diffLine, oldSide) {
+	old := oldSide{removed: map[int]bool{}, toNew: map[int]int{}}
 	var hunks [][]diffLine
 	var cur []diffLine
 	in := false
-	n := 0
+	n, o := 0, 0
+	closeSpan := func() {
+		if k := len(old.spans) - 1; k >= 0 && old.spans[k].oldLines < 0 {
+			sp := &old.spans[k]
+			sp.oldLines, sp.newLines = o-sp.oldStart, n-sp.newStart
+		}
+	}
 	for _, line := range strings.Split(diff, "\n") {
 		line = strings.TrimSuffix(line, "\r")
 		if m := hunkHeaderRe.FindStringSubmatch(line); m != nil {
+			closeSpan()
 			if len(cur) > 0 {
 				hunks = append(hunks, cur)
 			}
 			cur = nil
-			start, err := strconv.Atoi(m[1])
-			in = err == nil && start <= 1<<30
-			n = start
+			ostart, oerr := strconv.Atoi(m[1])
+			start, err := strconv.Atoi(m[3])
+			in = err == nil && oerr == nil && start <= 1<<30 && ostart <= 1<<30
+			n, o = start, ostart
+			if in {
+				old.hasHunks = true
+				old.spans = append(old.spans, hunkSpan{oldStart: o, oldLines: -1, newStart: n, newLines: -1})
+			}
 			continue
 		}
 		if !in {
@@ -171,20 +221,28 @@ func lenientNewSide(diff string) [][]diffLine {
 		}
 		switch {
 		case strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "diff --git"):
+			closeSpan()
 			in = false
 		case strings.HasPrefix(line, "+"):
 			cur = append(cur, newDiffLine(n, line[1:], true))
 			n++
 		case strings.HasPrefix(line, " "):
 			cur = append(cur, newDiffLine(n, line[1:], false))
+			old.toNew[o] = n
 			n++
+			o++
 		case line == "":
 			// git never writes an empty line inside a hunk; a trailing split does.
-		case strings.HasPrefix(line, "-"), strings.HasPrefix(line, `\`):
+		case strings.HasPrefix(line, "-"):
+			old.removed[o] = true
+			o++
+		case strings.HasPrefix(line, `\`):
 		default:
+			closeSpan()
 			in = false
 		}
 	}
+	closeSpan()
 	if len(cur) > 0 {
 		hunks = append(hunks, cur)
 	}
@@ -199,7 +257,7 @@ func lenientNewSide(diff string) [][]diffLine {
 		}
 		hunks[i] = h[:k]
 	}
-	return hunks
+	return hunks, old
 }
 
 func newDiffLine(n int, text string, added bool) diffLine {
@@ -303,13 +361,25 @@ func (ix *diffIndex) Anchor(f pipeline.Finding) anchored {
 		_, lineOK = df.lines[f.Line]
 	}
 	if strings.TrimSpace(f.ExistingCode) != "" {
-		if start, covers, found := df.findSnippet(f.ExistingCode, f.Line); found && !(lineOK && covers) {
+		if start, end, covers, found := df.findSnippet(f.ExistingCode, f.Line); found && !(lineOK && covers) {
 			l := df.text[start]
-			return anchored{Path: path, Line: l.n, Anchor: anchorSnippet, Text: l.text}
+			return anchored{Path: path, Line: l.n, Anchor: anchorSnippet, Text: l.text, Code: df.codeOf(start, end)}
 		}
 	}
 	if lineOK {
-		return anchored{Path: path, Line: f.Line, Anchor: anchorLine, Text: df.text[df.lines[f.Line]].text}
+		i := df.lines[f.Line]
+		a := anchored{Path: path, Line: f.Line, Anchor: anchorLine, Text: df.text[i].text}
+		if strings.TrimSpace(f.ExistingCode) != "" {
+			// The quoted code's lines that follow the anchored line, when they
+			// are there; else the anchored line alone.
+			if start, end, _, found := df.findSnippet(f.ExistingCode, f.Line); found && start == i {
+				a.Code = df.codeOf(start, end)
+			}
+		}
+		if a.Code == nil {
+			a.Code = df.codeOf(i, i)
+		}
+		return a
 	}
 	var reason string
 	switch {
@@ -375,13 +445,13 @@ type snippetMatch struct {
 // (blank lines on both sides ignored). It tries exact whitespace-free
 // equality first, then, when that finds nothing, containment (each snippet
 // line inside the diff line) for snippets of at least snippetMinChars. It
-// returns the chosen match's first line index, whether some match covers
-// line, and whether anything matched.
-func (df *anchorFile) findSnippet(snippet string, line int) (start int, coversLine, found bool) {
+// returns the chosen match's first and last line index, whether some match
+// covers line, and whether anything matched.
+func (df *anchorFile) findSnippet(snippet string, line int) (start, end int, coversLine, found bool) {
 	var matches []snippetMatch
 	want := snippetLines(snippet)
 	if len(want) == 0 {
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	matches = df.matchLines(want, false)
 	if len(matches) == 0 {
@@ -396,7 +466,7 @@ func (df *anchorFile) findSnippet(snippet string, line int) (start int, coversLi
 		matches = df.matchLines(want, true)
 	}
 	if len(matches) == 0 {
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	for _, m := range matches {
 		if line > 0 && df.text[m.start].n <= line && line <= df.text[m.end].n {
@@ -416,7 +486,18 @@ func (df *anchorFile) findSnippet(snippet string, line int) (start int, coversLi
 		}
 		return a.start < b.start
 	})
-	return matches[0].start, coversLine, true
+	return matches[0].start, matches[0].end, coversLine, true
+}
+
+// codeOf returns the whitespace-free non-blank lines of text[start..end].
+func (df *anchorFile) codeOf(start, end int) []string {
+	var out []string
+	for i := start; i <= end && i < len(df.text); i++ {
+		if n := df.text[i].norm; n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // matchLines finds every run of non-blank new-side lines, inside one hunk,

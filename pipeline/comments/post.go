@@ -34,6 +34,11 @@ type Posted struct {
 	// request (another replica) created the same summary or finding at the
 	// same time.
 	DuplicatesDeleted int `json:"duplicatesDeleted"`
+	// ThreadsResolved counts inline threads resolved because this review
+	// resolved their finding; ThreadsLeftOpen those left open (a reply in
+	// the thread, the setting off, or a failed call: see memory.entries[].thread).
+	ThreadsResolved int `json:"threadsResolved"`
+	ThreadsLeftOpen int `json:"threadsLeftOpen"`
 	// Errors describe failed writes that did not fail the call.
 	Errors []string `json:"errors"`
 	// Warnings say what was left alone and why, e.g. summaries that could
@@ -44,6 +49,18 @@ type Posted struct {
 	// surfaces (see insights.Publish).
 	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
 	Report      *insights.ReportResult `json:"report,omitempty"`
+}
+
+// PostOptions shape PostReview.
+type PostOptions struct {
+	// ResolveThreads resolves the inline thread of each finding this review
+	// resolved, when the store is a pipeline.ThreadResolver
+	// (PRSCOUT_RESOLVE_THREADS, default true). Never a thread with a reply,
+	// never another account's comment (see resolveThreads).
+	ResolveThreads bool
+	// DryRun reads the comments and compares with earlier reviews, but
+	// writes nothing (posted.summary "dry-run").
+	DryRun bool
 }
 
 // Posted.Summary values.
@@ -93,7 +110,21 @@ var prLocks = newKeyedMutex()
 // A nil store is a dry run. An error from listing or from writing the
 // summary fails the call (retrying is safe); Posted still says what was
 // done before it.
+//
+// Post is PostReview with threads resolved and r's own copy updated.
 func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r Rendered) (Posted, error) {
+	return PostReview(ctx, store, repo, prID, &r, PostOptions{ResolveThreads: true})
+}
+
+// PostReview posts like Post, with review memory when r comes from Render:
+// after listing the comments it compares this review's findings with the
+// earlier ones (memory.go), posts inline comments only for findings that
+// have none yet, resolves the threads of resolved findings (see
+// resolveThreads), and renders the summary with the memory table and its
+// hidden data. r.Markdown and r.Memory are updated to what was posted.
+// A retried request finds its own summary data and posts, resolves and
+// counts nothing twice.
+func PostReview(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r *Rendered, opt PostOptions) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}
@@ -108,11 +139,26 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 	if err != nil {
 		return out, fmt.Errorf("list PR comments: %w", err)
 	}
+	var mem *Memory
+	if p := r.parts; p != nil {
+		mem = remember(memoryInput{
+			ref: p.ref, mode: p.in.Mode, interdiff: p.in.Interdiff, ix: p.x.ix,
+			excluded: p.in.Excluded, rows: p.rows, comments: comments,
+		})
+		r.Memory = mem
+	}
+	if opt.DryRun {
+		if mem != nil {
+			r.Markdown = r.parts.renderWith(mem, nil, nil)
+			r.Stats.MarkdownChars = len(r.Markdown)
+		}
+		return DryRunPosted(), nil
+	}
 	have := marker.FindingFingerprints(comments)
 	created := map[string]bool{}
 	var failed, deferred []InlineComment
 	for _, ic := range bySeverity(r.Inline) {
-		if have[ic.Fingerprint] {
+		if have[ic.Fingerprint] || mem != nil && mem.continues(ic.Fingerprint) {
 			out.InlineSkipped++
 			continue
 		}
@@ -124,7 +170,7 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		if err := ctx.Err(); err != nil {
 			return out, fmt.Errorf("post inline comments: %w", err)
 		}
-		_, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line}})
+		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line}})
 		if err != nil {
 			out.InlineFailed++
 			out.Errors = append(out.Errors, fmt.Sprintf("create inline comment %s:%d: %v", ic.Path, ic.Line, err))
@@ -134,9 +180,21 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		out.InlineCreated++
 		have[ic.Fingerprint] = true
 		created[ic.Fingerprint] = true
+		if mem != nil {
+			mem.posted(ic.Fingerprint, c)
+		}
 	}
 
-	body := withUnposted(r.Markdown, failed, deferred)
+	var body string
+	if mem != nil {
+		out.resolveThreads(ctx, store, repo, prID, r.parts.ref, mem, comments, opt.ResolveThreads)
+		body = r.parts.renderWith(mem, failed, deferred)
+		mem.sync()
+	} else {
+		body = withUnposted(r.Markdown, failed, deferred)
+	}
+	r.Markdown = body
+	r.Stats.MarkdownChars = len(body)
 	summaries := liveSummaries(comments)
 	if n := marker.UnverifiedSummaries(comments); n > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("prscout's own account is unknown: %s with a review marker left untouched (not proven prscout's); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
@@ -174,6 +232,61 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		}
 	}
 	return out, nil
+}
+
+// resolveThreads resolves the inline thread of each finding this review
+// resolved (and of one resolved by an earlier attempt of the same request
+// whose call failed), when enabled and the store can. A thread is left open
+// when its comment is not proven prscout's own finding comment (another
+// account's, unverified, deleted, a reply, or not carrying the finding's
+// marker), and whenever
+// anyone replied in it: a reply may say the finding is not fixed, and only
+// a person should close such a thread. A thread already resolved is left
+// as it is. A failed call is an error in Posted, never a failed request.
+func (out *Posted) resolveThreads(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, ref string, mem *Memory, comments []pipeline.Comment, enabled bool) {
+	byID := map[int64]pipeline.Comment{}
+	replied := map[int64]bool{}
+	for _, c := range comments {
+		byID[c.ID] = c
+		if c.ParentID != 0 && !c.Deleted {
+			replied[c.ParentID] = true
+		}
+	}
+	res, can := store.(pipeline.ThreadResolver)
+	for _, e := range mem.toResolve(ref) {
+		c, ok := byID[e.data.CommentID]
+		fp, _ := marker.ParseFindingMarker(c.Body)
+		switch {
+		case !ok:
+			e.Thread = "left open: its comment was not found"
+		case c.Foreign || c.Unverified || fp != e.data.Fingerprint:
+			e.Thread = "left open: not prscout's comment for this finding"
+		case c.Deleted:
+			e.Thread = "left open: its comment was deleted"
+		case c.Inline == nil || c.ParentID != 0:
+			e.Thread = "left open: not a top-level inline comment"
+		case c.Resolved:
+			e.Thread = "already resolved"
+			continue
+		case replied[c.ID]:
+			e.Thread = "left open: someone replied in the thread"
+		case !enabled:
+			e.Thread = "left open: thread resolution is switched off"
+		case !can:
+			e.Thread = "left open: the provider cannot resolve threads"
+		default:
+			if err := res.ResolveThread(ctx, repo, prID, c.ID); err != nil {
+				e.Thread = "left open: " + err.Error()
+				out.Errors = append(out.Errors, fmt.Sprintf("resolve thread of comment %d: %v", c.ID, err))
+				out.ThreadsLeftOpen++
+				continue
+			}
+			e.Thread = "resolved"
+			out.ThreadsResolved++
+			continue
+		}
+		out.ThreadsLeftOpen++
+	}
 }
 
 // reconcile lists the comments again after creating some and removes the
@@ -271,8 +384,22 @@ func bySeverity(in []InlineComment) []InlineComment {
 // comment could not be created, and those deferred by MaxInlinePerPost, in
 // full, so none is lost.
 func withUnposted(markdown string, failed, deferred []InlineComment) string {
-	if len(failed) == 0 && len(deferred) == 0 {
+	text := unpostedText(failed, deferred)
+	if text == "" {
 		return markdown
+	}
+	i := strings.LastIndex(markdown, "[prscout]: #")
+	if i < 0 {
+		return strings.TrimRight(markdown, "\n") + "\n\n" + text
+	}
+	return markdown[:i] + text + markdown[i:]
+}
+
+// unpostedText lists the findings whose inline comment could not be
+// created, and those deferred by MaxInlinePerPost, in full ("" for none).
+func unpostedText(failed, deferred []InlineComment) string {
+	if len(failed) == 0 && len(deferred) == 0 {
+		return ""
 	}
 	var b strings.Builder
 	list := func(ics []InlineComment) {
@@ -289,11 +416,7 @@ func withUnposted(markdown string, failed, deferred []InlineComment) string {
 		fmt.Fprintf(&b, "### Not yet posted on the diff (%d)\n\nOne run posts at most %d inline comments; these follow on the next run.\n\n", len(deferred), maxInlinePerPost)
 		list(deferred)
 	}
-	i := strings.LastIndex(markdown, "[prscout]: #")
-	if i < 0 {
-		return strings.TrimRight(markdown, "\n") + "\n\n" + b.String()
-	}
-	return markdown[:i] + b.String() + markdown[i:]
+	return b.String()
 }
 
 // keyedMutex is a set of mutexes by key, created on demand and dropped when

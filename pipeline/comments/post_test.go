@@ -36,7 +36,7 @@ type fakeCommentStore struct {
 	// withURLs gives every comment a web link, as Bitbucket's links.html.
 	withURLs bool
 
-	creates, updates, deletes int
+	creates, updates, deletes, resolves int
 	// foreignWrites counts attempts to update or delete a Foreign comment
 	// (refused, as Bitbucket answers 403 for another author's comment).
 	foreignWrites int
@@ -207,6 +207,9 @@ func fingerprints(r Rendered) []string {
 
 var testRepo = pipeline.Repo{Workspace: "acme", RepoSlug: "shop"}
 
+// postOpts are the service's default posting options.
+var postOpts = PostOptions{ResolveThreads: true}
+
 func TestPostSameRequestThreeTimes(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(1)
@@ -216,7 +219,7 @@ func TestPostSameRequestThreeTimes(t *testing.T) {
 		{Summary: summaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
 	}
 	for i, w := range want {
-		got, err := Post(context.Background(), store, testRepo, 42, r)
+		got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 		if err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
@@ -243,14 +246,17 @@ func TestPostConcurrentRequests(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]Posted, n)
 	errs := make([]error, n)
+	copies := make([]Rendered, n)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
+		copies[i] = r
 		go func(i int) {
 			defer wg.Done()
-			results[i], errs[i] = Post(context.Background(), store, testRepo, 42, r)
+			results[i], errs[i] = PostReview(context.Background(), store, testRepo, 42, &copies[i], postOpts)
 		}(i)
 	}
 	wg.Wait()
+	r = copies[0]
 	created, inlineCreated := 0, 0
 	for i := range results {
 		if errs[i] != nil {
@@ -286,7 +292,7 @@ func TestPostCrossReplicaRace(t *testing.T) {
 		}
 		store.add(pipeline.NewComment{Body: body, Inline: c.Inline})
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, r)
+	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +342,7 @@ func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	if second.Inline[0].Line != first.Inline[0].Line+100 {
 		t.Fatalf("first inline line %d, want %d: the lines did not move", second.Inline[0].Line, first.Inline[0].Line+100)
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, second)
+	got, err := PostReview(context.Background(), store, testRepo, 42, &second, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +362,7 @@ func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	if err := store.DeleteComment(context.Background(), testRepo, 42, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, r)
+	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +379,7 @@ func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	a := store.add(pipeline.NewComment{Body: "<!-- prscout review head=aaa -->"})
 	store.add(pipeline.NewComment{Body: "b\n\n" + marker.ReviewMarker("bbb")})
 	store.add(pipeline.NewComment{Body: "c\n\n" + marker.ReviewMarker("ccc")})
-	got, err := Post(context.Background(), store, testRepo, 42, r)
+	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +396,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	store.failCreate = func(c pipeline.NewComment) bool {
 		return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, r)
+	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,7 +414,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	}
 	// The retry succeeds: the finding is posted and leaves the summary.
 	store.failCreate = nil
-	got, err = Post(context.Background(), store, testRepo, 42, r)
+	got, err = PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,12 +428,12 @@ func TestPostErrors(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(8)
 	store.failList = true
-	if _, err := Post(context.Background(), store, testRepo, 42, r); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
+	if _, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
 		t.Errorf("list failure: err = %v", err)
 	}
 	store.failList = false
 	store.failCreate = func(c pipeline.NewComment) bool { return c.Inline == nil }
-	got, err := Post(context.Background(), store, testRepo, 42, r)
+	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 	if !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "create summary comment: ") {
 		t.Errorf("summary failure: err = %v", err)
 	}
@@ -495,7 +501,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := newFakeCommentStore(9)
-	got, err := Post(context.Background(), store, testRepo, 1, r)
+	got, err := PostReview(context.Background(), store, testRepo, 1, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,7 +521,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if !strings.Contains(summaries[0].Body, "### Not yet posted on the diff (10)") {
 		t.Errorf("deferred findings missing from the summary:\n%s", summaries[0].Body)
 	}
-	got, err = Post(context.Background(), store, testRepo, 1, r)
+	got, err = PostReview(context.Background(), store, testRepo, 1, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -591,7 +597,8 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 			}
 			store.mu.Unlock()
 
-			got, err := Post(context.Background(), store, testRepo, 42, r)
+			r := r
+			got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
 			if err != nil {
 				t.Fatal(err)
 			}

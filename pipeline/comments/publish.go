@@ -66,6 +66,12 @@ func (in CommentsInput) WantsSARIF() (bool, error) {
 // store is a dry run: nothing is posted anywhere. A nil rep leaves both
 // absent.
 func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in CommentsInput, r Rendered) (Posted, error) {
+	return PublishReview(ctx, store, rep, set, in, &r, PostOptions{ResolveThreads: true})
+}
+
+// PublishReview is Publish with review memory's options: it posts with
+// PostReview, so r.Markdown and r.Memory become what was posted.
+func PublishReview(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in CommentsInput, r *Rendered, opt PostOptions) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}
@@ -73,12 +79,12 @@ func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.Comm
 	if err != nil {
 		return Posted{Errors: []string{}}, err
 	}
-	posted, err := Post(ctx, store, repo, prID, r)
+	posted, err := PostReview(ctx, store, repo, prID, r, opt)
 	if err != nil {
 		return posted, err
 	}
 	posted.BuildStatus, posted.Report = insights.Publish(ctx, rep, set, insights.PublishInput{
-		Repo: repo, Commit: strings.TrimSpace(in.Ref), Findings: ReportFindings(r),
+		Repo: repo, Commit: strings.TrimSpace(in.Ref), Findings: ReportFindings(*r),
 		Coverage: r.Coverage, Mode: in.Mode, Models: in.Models.names(), Link: posted.SummaryURL,
 		NotMet: r.Requirements.NotMet,
 	})

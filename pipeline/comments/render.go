@@ -25,6 +25,10 @@ type CommentsInput struct {
 	DryRun bool            `json:"dryRun"`
 	// Mode is the context's review mode (full or delta), shown in the summary.
 	Mode string `json:"mode,omitempty"`
+	// Interdiff is the context's interdiff flag: a delta whose files carry
+	// the pull request's own diff (merge base..head) instead of the diff
+	// from the reviewed commit (review memory reads them differently).
+	Interdiff bool `json:"interdiff,omitempty"`
 	// AdditionalContext is /v1/merge's additionalContext, for the context table.
 	AdditionalContext []pipeline.ContextItem `json:"additionalContext,omitempty"`
 	// Dropped is /v1/merge's stats.dropped, for the context table.
@@ -144,6 +148,23 @@ type Rendered struct {
 	// Requirements are the acceptance criteria with the review's verdicts
 	// and their counts (see severityCounts for the build status).
 	Requirements RequirementCounts `json:"requirements"`
+	// Memory is the compare with earlier reviews (memory.go), set when the
+	// comments were read from a CommentStore (PostReview); nil otherwise.
+	Memory *Memory `json:"memory,omitempty"`
+
+	// parts keep what Render used, so PostReview can render the summary
+	// again with the memory table once it has read the earlier comments.
+	parts *summaryParts
+}
+
+// summaryParts are Render's inputs to the summary.
+type summaryParts struct {
+	in      CommentsInput
+	ref     string
+	summary string
+	rows    []findingRow
+	st      CommentStats
+	x       summaryExtras
 }
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
@@ -251,8 +272,12 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 	for i, w := range out.Warnings {
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
-	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failed: failed})
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed}
+	parts := &summaryParts{in: in, ref: ref, summary: summary, rows: rows, x: x}
+	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
 	st.MarkdownChars = len(out.Markdown)
+	parts.st = *st
+	out.parts = parts
 	return out
 }
 
@@ -359,41 +384,93 @@ func inlineBody(f pipeline.Finding, fp string) string {
 }
 
 // summaryExtras are the summary's parts beyond the findings: the acceptance
-// criteria with their verdicts, and where evidence links point.
+// criteria with their verdicts, and where evidence links point; and what
+// PostReview adds: the memory table with its hidden data, and the findings
+// whose inline comment was not posted.
 type summaryExtras struct {
-	criteria RequirementCounts
-	ix       *diffIndex
-	prURL    string
-	// failed are the review groups without a usable review.
-	failed []groupOutcome
+	criteria         RequirementCounts
+	ix               *diffIndex
+	prURL            string
+	mem              *Memory
+	failed, deferred []InlineComment
+	// failedGroups are the review groups without a usable review.
+	failedGroups []groupOutcome
 }
 
+// renderSummary writes the summary. With x.mem, the findings table is the
+// memory table and the hidden data comes before the review marker, within
+// the summary's size bound (memory.go); the findings whose inline comment
+// was not posted come after the context table.
 func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
-	writeHeadline(&b, in.Mode, ref, rows, st)
+	mode := in.Mode
+	if mode == "delta" && in.Interdiff {
+		mode = "interdiff"
+	}
+	writeHeadline(&b, mode, ref, rows, st)
 	writeCoverage(&b, in, x.criteria)
-	writeNotReviewedGroups(&b, x.failed)
+	writeNotReviewedGroups(&b, x.failedGroups)
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
 	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL)
-	writeFindingsTable(&b, rows)
+	if x.mem != nil {
+		writeMemoryTable(&b, x.mem)
+	} else {
+		writeFindingsTable(&b, rows)
+	}
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
+	b.WriteString(unpostedText(x.failed, x.deferred))
+	if x.mem != nil {
+		tail := marker.ReviewMarker(ref) + "\n"
+		// Room for the data, with a margin for the dropped-count line.
+		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
+		lines, dropped := x.mem.dataBlock(max(budget, 0))
+		x.mem.DataDropped = dropped
+		if dropped > 0 {
+			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
+				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
+		}
+		if len(lines) > 0 {
+			b.WriteString(strings.Join(lines, "\n"))
+			b.WriteString("\n\n")
+		}
+		b.WriteString(tail)
+		return b.String()
+	}
 	b.WriteString(marker.ReviewMarker(ref))
 	b.WriteString("\n")
 	return b.String()
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// renderWith renders the summary again with PostReview's additions.
+func (p *summaryParts) renderWith(mem *Memory, failed, deferred []InlineComment) string {
+	st := p.st // contextRows counts into it: count into a copy
+	x := p.x
+	x.mem, x.failed, x.deferred = mem, failed, deferred
+	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, x)
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
 func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *CommentStats) {
 	// Headline: head, mode, counts.
 	label := "full review"
-	if mode == "delta" {
+	switch mode {
+	case "delta":
 		label = "delta review: changes since the last reviewed commit"
+	case "interdiff":
+		label = "delta review: the pull request's own changes since the last reviewed commit; the destination merged in is not reviewed"
 	}
 	fmt.Fprintf(b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), label)
 	if len(rows) == 0 {

@@ -17,6 +17,7 @@ import (
 //
 //	[prscout]: # "review head=<sha> v=1"           (the summary comment)
 //	[prscout-finding]: # "fp=<16 hex> v=1"         (each inline comment)
+//	[prscout-f:<16 hex>]: # "v=1 s=open ..."        (the summary's data, data.go)
 //
 // Parsers also read the legacy HTML comment forms
 // <!-- prscout review head=<sha> --> and <!-- prscout finding fp=<hex> -->.
@@ -30,7 +31,7 @@ var (
 	// anyMarkerLineRe matches any line that could be read as one of our
 	// markers; such lines are removed from model-written text (see
 	// stripMarkers) so a diff cannot steer incremental review or dedupe.
-	anyMarkerLineRe = regexp.MustCompile(`(?i)^\s*\[prscout(-finding)?\]:|<!--\s*prscout`)
+	anyMarkerLineRe = regexp.MustCompile(`(?i)^\s*\[prscout[^\]\n]*\]:|<!--\s*prscout`)
 )
 
 // ReviewMarker returns the summary's hidden marker line for head.

@@ -73,11 +73,16 @@ type ContextMeta struct {
 	Head, Base     string
 	ReviewedCommit string
 	// Mode is "full" (default), "delta" or "skip"; skip yields no files.
-	Mode     string
-	PR       pipeline.PullRequest
-	Jira     []pipeline.Issue
-	Rules    string
-	Warnings []string
+	Mode string
+	// SkipReason says why a skip skips (see ContextResult.SkipReason).
+	SkipReason string
+	// Interdiff marks a delta whose files carry the pull request's own diff
+	// (see ContextResult.Interdiff).
+	Interdiff bool
+	PR        pipeline.PullRequest
+	Jira      []pipeline.Issue
+	Rules     string
+	Warnings  []string
 	// ContextLines is the diff's context (it also pads source windows).
 	ContextLines int
 	// MaxSourceBytes bounds one changed file's source read for the prompt
@@ -118,8 +123,18 @@ const sourceParallel = 8
 // ContextResult is the /v1/context answer. Slices are never nil, so JSON
 // never holds null where a list is expected.
 type ContextResult struct {
-	Mode           string                 `json:"mode"` // full | delta | skip
-	Skip           bool                   `json:"skip"`
+	Mode string `json:"mode"` // full | delta | skip
+	Skip bool   `json:"skip"`
+	// SkipReason says why mode is skip: the head was already reviewed, the
+	// pull request is MERGED/DECLINED/SUPERSEDED, or a merge from the
+	// destination changed nothing of the pull request's own.
+	SkipReason string `json:"skipReason,omitempty"`
+	// Interdiff marks a delta after the source branch merged the
+	// destination: files carry the pull request's own diff (merge
+	// base..head) of the files whose changes differ from the reviewed
+	// commit, not the diff from the reviewed commit. /v1/comments reads it
+	// (review memory compares by code there, not by line).
+	Interdiff      bool                   `json:"interdiff,omitempty"`
 	Workspace      string                 `json:"workspace"`
 	RepoSlug       string                 `json:"repoSlug"`
 	PRID           int                    `json:"prId,omitempty"`
@@ -389,6 +404,8 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 	meta.Criteria = redactCriteria(meta.Criteria, redactions)
 	res := ContextResult{
 		Mode:           meta.Mode,
+		SkipReason:     meta.SkipReason,
+		Interdiff:      meta.Interdiff,
 		Workspace:      meta.Repo.Workspace,
 		RepoSlug:       meta.Repo.RepoSlug,
 		PRID:           meta.PRID,

@@ -18,6 +18,7 @@ import (
 type MergeContext struct {
 	Mode           string                 `json:"mode"`
 	Skip           bool                   `json:"skip"`
+	Interdiff      bool                   `json:"interdiff,omitempty"`
 	Workspace      string                 `json:"workspace"`
 	RepoSlug       string                 `json:"repoSlug"`
 	PRID           int                    `json:"prId,omitempty"`
@@ -120,6 +121,7 @@ type MergeResult struct {
 	PRID      int                    `json:"prId,omitempty"`
 	Ref       string                 `json:"ref"`
 	Mode      string                 `json:"mode"`
+	Interdiff bool                   `json:"interdiff,omitempty"`
 	Files     []pipeline.ChangedFile `json:"files"`
 	Excluded  []pipeline.Excluded    `json:"excluded"`
 	// Requirements are the acceptance criteria the review prompt asks a
@@ -334,6 +336,7 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 		PRID:              mc.PRID,
 		Ref:               mc.Ref,
 		Mode:              mc.Mode,
+		Interdiff:         mc.Interdiff,
 		Files:             make([]pipeline.ChangedFile, len(mc.Files)),
 		Excluded:          mc.Excluded,
 		Group:             mc.Group,

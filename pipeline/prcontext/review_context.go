@@ -64,9 +64,14 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 // no database: the highest-id summary comment carrying prscout's marker says
 // which head was reviewed last.
 //   - that head is the PR's head now → mode "skip", and no diff is fetched;
-//   - it is an ancestor of the head → mode "delta": the diff from it to the head;
+//   - it is an ancestor of the head → mode "delta": the diff from it to the
+//     head, or, when the source branch merged the destination in between,
+//     the interdiff of the pull request's own changes (interdiff.go);
 //   - otherwise (rebase, force-push, marker unreadable) → mode "full", the
 //     reason in warnings.
+//
+// A pull request that is MERGED, DECLINED or SUPERSEDED is skipped first,
+// with that reason in skipReason: nothing is read but the pull request.
 func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
 	if src.PRs == nil {
 		return ContextResult{}, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
@@ -96,6 +101,11 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, err // the adapter's error already names the pull request
 	}
+	if reason := closedReason(pr.State); reason != "" {
+		meta := ContextMeta{Repo: repo, PRID: in.PRID, Mode: "skip", Head: pr.SourceCommit, Base: pr.DestinationCommit,
+			PR: pr.PullRequest, SkipReason: reason, ContextLines: contextLines}
+		return assemble(ctx, src.Repo, meta, nil, lim)
+	}
 	// Earlier reviews first: when the marker already names the head, the
 	// answer is skip and nothing else is fetched (no commit resolution, no
 	// diff), which keeps a no-op webhook at 2 upstream calls.
@@ -110,6 +120,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 	if reviewed != "" && pipeline.SameCommit(reviewed, pr.SourceCommit) {
 		meta.Mode, meta.Head = "skip", reviewed
+		meta.SkipReason = skipReviewed
 		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
 
@@ -129,6 +140,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 			meta.Warnings = append(meta.Warnings, warn)
 		}
 		if meta.Mode == "skip" {
+			meta.SkipReason = skipReviewed
 			return assemble(ctx, src.Repo, meta, nil, lim)
 		}
 	}
@@ -158,7 +170,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 
 	var raw []byte
 	if meta.Mode == "delta" {
-		raw, err = src.Diffs.Diff(ctx, repo, meta.ReviewedCommit, head, pipeline.DiffOptions{ContextLines: contextLines, TwoDot: true})
+		raw, err = deltaDiff(ctx, src, &meta, base, head)
 	} else {
 		raw, err = src.Diffs.Diff(ctx, repo, base, head, pipeline.DiffOptions{ContextLines: contextLines})
 	}
@@ -222,6 +234,19 @@ func criteriaOf(given []pipeline.Requirement, issues []pipeline.Issue) []pipelin
 		}
 	}
 	return out
+}
+
+// skipReviewed is the skip reason when the head was reviewed already.
+const skipReviewed = "the head commit was already reviewed"
+
+// closedReason is the skip reason for a pull request that is no longer
+// open ("" for an open one, or a state the provider does not give).
+func closedReason(state string) string {
+	switch s := strings.ToUpper(strings.TrimSpace(state)); s {
+	case "MERGED", "DECLINED", "SUPERSEDED":
+		return "the pull request is " + s
+	}
+	return ""
 }
 
 // lastReviewed reads the head that prscout's own summary marker says was

@@ -3,7 +3,7 @@
 // execution. It reads the fake's control API, the n8n executions dumped by
 // n8n-executions.js and the fake LLM's request log.
 //
-//	e2echeck -step review|skip|empty-needs|push|groups|timings [flags]
+//	e2echeck -step review|skip|empty-needs|push|merged|groups|timings [flags]
 //	e2echeck -print-groups-budget
 //
 // It prints one line per check and exits 1 when any fails.
@@ -88,13 +88,15 @@ func (e execution) output(node string) map[string]any {
 }
 
 type comment struct {
-	ID      int64
-	Body    string
-	Path    string
-	From    *int
-	To      *int
-	Deleted bool
-	Author  string
+	ID       int64
+	Body     string
+	Path     string
+	From     *int
+	To       *int
+	Parent   *int64
+	Deleted  bool
+	Author   string
+	Resolved bool
 }
 
 // showComments prints the comments' visible text (markers hidden).
@@ -115,7 +117,7 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 }
 
 func main() {
-	step := flag.String("step", "", "review | skip | empty-needs | push | groups | timings")
+	step := flag.String("step", "", "review | skip | empty-needs | push | merged | groups | timings")
 	printBudget := flag.Bool("print-groups-budget", false, "print the prompt budget at which the groups PR needs three review groups, and exit")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
@@ -249,6 +251,21 @@ func main() {
 		c.commentsAs(*control, pr.ID, pr.Push.SummaryHas, pr.Push.Inline, fixture.PushedFiles(pr))
 		c.inlineCount(*control, pr.ID, len(pr.Inline)+len(pr.Push.Inline))
 		c.insights(*control, str(ctx["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
+		// Review memory: the table, the resolved threads, the metrics.
+		posted, _ := last.output(nComments)["posted"].(map[string]any)
+		c.check(num(posted["threadsResolved"]) == float64(len(pr.Push.Resolved)) && num(posted["threadsLeftOpen"]) == 0,
+			"/v1/comments resolved %d thread(s), left none open: %v", len(pr.Push.Resolved), posted)
+		c.memory(*control, pr.ID, pr.Push.Memory, pr.Push.Resolved)
+		if *prscout != "" {
+			c.findingMetrics(*prscout, fixture.Workspace+"/"+fixture.RepoSlug)
+		}
+	case "merged":
+		pr := fixture.PRs[0]
+		c.chain(last, skipChain)
+		ctx := last.output(nContext)
+		c.check(ctx["skip"] == true && ctx["skipReason"] == "the pull request is MERGED",
+			"/v1/context skipped the merged pull request: skip=%v skipReason=%q", ctx["skip"], ctx["skipReason"])
+		c.inlineCount(*control, pr.ID, len(pr.Inline)+len(pr.Push.Inline))
 	case "empty-needs":
 		pr := fixture.PRs[1]
 		c.chain(last, reviewChain)
@@ -524,6 +541,85 @@ func (c *checker) commentsAs(control string, id int, summaryHas []string, want [
 			}
 		}
 		c.check(n == 1, "one inline comment %q on %s:%d (%s) (got %d)", want.BodyHas, want.Path, line, strings.TrimSpace(want.LineText), n)
+	}
+}
+
+// memory checks review memory as a person sees it after a push: the
+// summary table's rows ("State | Severity | title", in order), and the inline
+// threads: those of the resolved findings resolved, the others open.
+func (c *checker) memory(control string, id int, rows, resolved []string) {
+	var cs []comment
+	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
+		c.check(false, "read comments: %v", err)
+		return
+	}
+	var got []string
+	for _, cm := range cs {
+		if cm.Deleted || cm.Path != "" || !strings.Contains(cm.Body, "| State | Severity | Where | Finding |") {
+			continue
+		}
+		// The findings table: from its header to the next blank line.
+		in := false
+		for _, l := range strings.Split(cm.Body, "\n") {
+			switch {
+			case strings.HasPrefix(l, "| State | Severity | Where | Finding |"):
+				in = true
+				continue
+			case strings.TrimSpace(l) == "":
+				in = false
+			}
+			cells := strings.Split(strings.Trim(l, "| "), " | ")
+			if !in || len(cells) != 4 || strings.HasPrefix(cells[0], "---") {
+				continue
+			}
+			got = append(got, cells[0]+" | "+cells[1]+" | "+cells[3])
+			c.check(strings.Contains(cells[2], "](") && strings.Contains(cells[2], "#comment-"), "table row %q links its inline comment: %s", cells[3], cells[2])
+		}
+	}
+	c.check(strings.Join(got, "\n") == strings.Join(rows, "\n"), "summary table rows (new / still open / resolved):\n      %s\n    want\n      %s",
+		strings.Join(got, "\n      "), strings.Join(rows, "\n      "))
+	for _, cm := range cs {
+		if cm.Deleted || cm.Path == "" || cm.Parent != nil {
+			continue
+		}
+		title := firstLine(cm.Body)
+		want := false
+		for _, r := range resolved {
+			want = want || strings.Contains(title, r)
+		}
+		c.check(cm.Resolved == want, "inline thread %d (%s) resolved=%v, want %v", cm.ID, title, cm.Resolved, want)
+	}
+}
+
+// findingMetrics prints prscout_findings_total for repository and the
+// resolution rate resolved / posted, as the shipped recording rule computes
+// it over a window that holds the whole test.
+func (c *checker) findingMetrics(prscout, repository string) {
+	resp, err := client.Get(prscout + "/metrics")
+	if err != nil {
+		c.check(false, "read /metrics: %v", err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	vals := map[string]float64{}
+	for _, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, `prscout_findings_total{repository="`+repository+`"`) {
+			continue
+		}
+		fmt.Printf("    %s\n", l)
+		var v float64
+		if i := strings.LastIndexByte(l, ' '); i > 0 {
+			_, _ = fmt.Sscan(l[i+1:], &v)
+		}
+		if m := regexp.MustCompile(`state="([a-z_]+)"`).FindStringSubmatch(l); m != nil {
+			vals[m[1]] = v
+		}
+	}
+	c.check(vals["posted"] == 3 && vals["resolved"] == 1 && vals["still_open"] == 1,
+		"prscout_findings_total for %s: posted 3, resolved 1, still_open 1 (got %v)", repository, vals)
+	if vals["posted"] > 0 {
+		fmt.Printf("    resolution rate resolved/posted = %.3f (RovoDev reference 0.387)\n", vals["resolved"]/vals["posted"])
 	}
 }
 

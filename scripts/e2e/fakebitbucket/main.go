@@ -14,6 +14,7 @@
 //	                                   reports by id and the annotations of report "prscout"
 //	GET  /_fake/event?pr=N             the pullrequest webhook body
 //	POST /_fake/push?pr=N              move the PR's head to its prepared push commit
+//	POST /_fake/state?pr=N&state=S     set the PR's state (OPEN, MERGED, DECLINED)
 //	POST /_fake/deliver?pr=N&event=K   deliver that webhook to -webhook-url as Bitbucket
 //	                                   does (X-Event-Key, X-Hub-Signature sha256 HMAC of
 //	                                   the raw body, X-Request-UUID); &badsig=1 signs with
@@ -95,7 +96,7 @@ func main() {
 			bitbuckettest.OpGetDiff, bitbuckettest.OpDiffstat, bitbuckettest.OpGetCommit, bitbuckettest.OpMergeBase,
 			bitbuckettest.OpGetSrc, bitbuckettest.OpListDir, bitbuckettest.OpListComments, bitbuckettest.OpGetComment,
 			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment,
-			bitbuckettest.OpPRCommits} {
+			bitbuckettest.OpPRCommits, bitbuckettest.OpResolveComment, bitbuckettest.OpReopenComment} {
 			out[op] = fake.Calls(op)
 		}
 		for _, op := range bitbuckettest.InsightsOps {
@@ -132,6 +133,21 @@ func main() {
 			return
 		}
 		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no push prepared for this pull request"})
+	})
+	ctl.HandleFunc("POST /_fake/state", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		state := r.URL.Query().Get("state")
+		switch state {
+		case "OPEN", "MERGED", "DECLINED", "SUPERSEDED":
+		default:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "state must be OPEN, MERGED, DECLINED or SUPERSEDED"})
+			return
+		}
+		if !fake.SetPullRequestState(fixture.Workspace, fixture.RepoSlug, id, state) {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such pull request"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"state": state})
 	})
 	ctl.HandleFunc("GET /_fake/event", func(w http.ResponseWriter, r *http.Request) {
 		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
