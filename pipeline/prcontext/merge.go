@@ -143,7 +143,7 @@ type MergeStats struct {
 	// PromptChars is the review prompt's size in characters (Unicode code
 	// points) of system plus user.
 	PromptChars int `json:"promptChars"`
-	// Budget is Limits.MaxPromptChars (0: no budget).
+	// Budget is Limits.MaxPromptChars (0 in Limits: the default).
 	Budget int `json:"budget"`
 	// Dropped lists the context items left out whole to meet the budget,
 	// in the order they were dropped.
@@ -209,6 +209,7 @@ func (it contextItem) view() pipeline.ContextItem {
 // Bad input (an ok:true result with an unknown op or without a path, a
 // changed file without a path) is an *InvalidError naming the field.
 func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
+	lim = lim.WithDefaults() // a zero budget means the default, as in every stage
 	mc := in.Context
 	prefix := ""
 	if in.nested {
@@ -257,7 +258,7 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 		warnings = append(warnings, "the context answer says skip (head already reviewed): the workflow should have stopped before the review")
 	}
 
-	budget := max(lim.MaxPromptChars, 0)
+	budget := lim.MaxPromptChars
 	st := MergeStats{Budget: budget, Dropped: []pipeline.DroppedContext{}, Redactions: redactions}
 	if budget > 0 {
 		warnings = append(warnings, fitBudget(mc, items, budget, &st)...)

@@ -417,3 +417,19 @@ func TestMergeWarnsOnSkip(t *testing.T) {
 }
 
 const mergeCommit = "0123456789abcdef0123456789abcdef01234567"
+
+// TestAuditMergeZeroBudgetIsDefault: a zero MaxPromptChars means the
+// default budget in Merge as in every other stage, never "no budget".
+func TestAuditMergeZeroBudgetIsDefault(t *testing.T) {
+	big := strings.Repeat("x := 1\n", 40_000) // 280 k characters
+	res, err := Merge(MergeInput{
+		Context: MergeContext{Ref: mergeCommit, Files: []pipeline.ChangedFile{{Path: "a.go", Status: "modified", Diff: "@@ -1 +1 @@\n-a\n+b\n"}}},
+		Results: []pipeline.LookupResult{{OK: true, Op: pipeline.OpGetFile, Path: "big.go", Content: &big}},
+	}, pipeline.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := pipeline.DefaultLimits().MaxPromptChars; res.Stats.Budget != want || len(res.Stats.Dropped) != 1 {
+		t.Errorf("budget %d, dropped %v: want the default budget %d and big.go dropped", res.Stats.Budget, res.Stats.Dropped, want)
+	}
+}
