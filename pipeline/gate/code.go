@@ -63,8 +63,11 @@ type Result struct {
 }
 
 // CheckCode reports whether V8 compiles code wrapped as n8n wraps it for kind.
-// It never panics.
-func CheckCode(kind Kind, code string) (res Result) {
+// It never panics. Code over DefaultLimits' size or nesting limits is
+// refused (too_large, too_deep) without being parsed.
+func CheckCode(kind Kind, code string) Result { return defaultRun().checkCode(kind, code) }
+
+func (r *run) checkCode(kind Kind, code string) (res Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			res = Result{Verdict: VerdictUndecided, Message: fmt.Sprintf("internal error in the JavaScript checker: %v", x)}
@@ -78,16 +81,32 @@ func CheckCode(kind Kind, code string) (res Result) {
 	if kind == KindFunction {
 		prefix, suffix = vm2Prefix, vm2Suffix
 	}
-	return check(prefix, code, suffix)
+	return r.check(prefix, code, suffix)
 }
 
 // check parses and compiles prefix+code+suffix with goja, then applies the
-// V8 corrections (repairs for syntax goja lacks, regexp validation, early errors).
-func check(prefix, code, suffix string) Result {
+// V8 corrections (repairs for syntax goja lacks, regexp validation, early
+// errors). Code over the size limit is not parsed; before each parse the
+// source's nesting is measured (a repair can change it) and a source over
+// the limit is not parsed either; the context is checked between parses.
+func (r *run) check(prefix, code, suffix string) Result {
+	if len(code) > r.lim.MaxCodeBytes {
+		return tooLarge(len(code), r.lim.MaxCodeBytes, "the code")
+	}
 	src := []byte(prefix + code + suffix)
 	base := len(prefix)
 	var fixes []*fix
 	for attempt := 0; ; attempt++ {
+		if res, stop := r.stopped(); stop {
+			return res
+		}
+		if _, off, over := nestingDepth(string(src), r.lim.MaxDepth); over {
+			res := errorAt(code, src, base, off, "")
+			res.Verdict = VerdictTooDeep
+			res.Message = fmt.Sprintf("nested more than %d levels deep here (brackets, template substitutions and chained operators, "+
+				"counting the wrapper n8n adds): not parsed, as the parser could exhaust the stack; split the expression or the chain", r.lim.MaxDepth)
+			return res
+		}
 		prg, perr := parser.ParseFile(nil, "", src, 0, parser.WithDisableSourceMaps)
 		if perr != nil {
 			off, msg := parseErrorOffset(string(src), perr)
@@ -232,6 +251,33 @@ func errorAt(code string, src []byte, base, off int, msg string) Result {
 	if line+1 < len(starts) {
 		end = starts[line+1]
 	}
-	res.Excerpt = strings.TrimRight(code[lineStart:end], "\r\n\u2028\u2029")
+	res.Excerpt = excerpt(strings.TrimRight(code[lineStart:end], "\r\n\u2028\u2029"), rel-lineStart)
 	return res
+}
+
+// maxExcerpt bounds the excerpt of a report: one line of minified or
+// generated code can be megabytes long.
+const maxExcerpt = 400
+
+// excerpt returns line whole, or, when it is longer than maxExcerpt bytes,
+// its beginning (when the error at byte col is there) or a window around
+// the error, marked with "…" (WriteText draws no caret under a window).
+func excerpt(line string, col int) string {
+	if len(line) <= maxExcerpt {
+		return line
+	}
+	cut := func(s string, from, to int) string {
+		from, to = max(from, 0), min(to, len(s))
+		for from > 0 && !utf8.RuneStart(s[from]) {
+			from--
+		}
+		for to < len(s) && !utf8.RuneStart(s[to]) {
+			to++
+		}
+		return s[from:to]
+	}
+	if col < maxExcerpt*3/4 {
+		return cut(line, 0, maxExcerpt) + "…"
+	}
+	return "…" + cut(line, col-maxExcerpt/2, col+maxExcerpt/2) + "…"
 }
