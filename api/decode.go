@@ -20,11 +20,16 @@ import (
 func (s *Server) readBody(c *gin.Context) ([]byte, error) {
 	r := http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
 	data, err := io.ReadAll(r)
+	bodyRead(c)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return nil, &httpError{status: http.StatusRequestEntityTooLarge, code: "too_large",
 				msg: fmt.Sprintf("request body is over the %d-byte limit (PRSCOUT_MAX_BODY_BYTES)", s.opts.MaxBodyBytes)}
+		}
+		if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
+			return nil, &httpError{status: http.StatusRequestTimeout, code: "timeout",
+				msg: fmt.Sprintf("the request body did not arrive within %s (PRSCOUT_READ_TIMEOUT)", s.opts.RequestLimits.ReadTimeout)}
 		}
 		return nil, badRequest("", "could not read the request body: "+err.Error())
 	}

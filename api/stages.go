@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -31,15 +32,18 @@ func newStages(s *Server) *stages {
 
 func (st *stages) register(g *gin.RouterGroup) {
 	// Every stage accepts the keep-alive modes (keepalive.go); the ones that
-	// call Bitbucket or Jira are those that can run long.
+	// call Bitbucket or Jira are those that can run long. The heavy ones
+	// share the in-flight cap (bounds.go), taken before keep-alive starts so
+	// that a 429 is a plain answer.
 	ka := st.s.keepalive
-	g.POST("/context", ka(st.context))
-	g.POST("/needs", ka(jsonStage(st.s, st.needs, st.s.countNeeds)))
-	g.POST("/repository/batch", ka(jsonStage(st.s, st.batch, st.s.countBatch)))
-	g.POST("/merge", ka(jsonStage(st.s, st.merge, st.s.countMerge)))
-	g.POST("/comments", ka(st.comments))
-	g.POST("/workflows/validate", ka(st.validate))
-	g.POST("/preview", ka(st.preview))
+	heavy := func(h gin.HandlerFunc) gin.HandlerFunc { return st.s.limitInflight(ka(h)) }
+	g.POST("/context", heavy(st.context))
+	g.POST("/needs", heavy(jsonStage(st.s, st.needs, st.s.countNeeds)))
+	g.POST("/repository/batch", heavy(jsonStage(st.s, st.batch, st.s.countBatch)))
+	g.POST("/merge", heavy(jsonStage(st.s, st.merge, st.s.countMerge)))
+	g.POST("/comments", heavy(st.comments))
+	g.POST("/workflows/validate", heavy(st.validate))
+	g.POST("/preview", heavy(st.preview))
 	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
 }
 
@@ -65,8 +69,32 @@ func jsonStage[In, Out any](s *Server, run func(ctx context.Context, in In) (Out
 	}
 }
 
+// needs bounds the request before the stage reads it: files[] and the
+// needs it carries, the scout answer's size; and, after reading, the needs
+// the scout answer proposed. The answer to a request over a limit is a 422
+// naming the field and the setting, never a partial result.
 func (st *stages) needs(_ context.Context, in pipeline.NeedsInput) (pipeline.NeedsResult, error) {
-	return pipeline.Needs(in, st.s.opts.Limits)
+	lim := st.s.opts.RequestLimits
+	if len(in.Files) > lim.MaxFiles {
+		return pipeline.NeedsResult{}, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	given := 0
+	for _, f := range in.Files {
+		given += len(f.Needs)
+	}
+	if given > lim.MaxNeeds {
+		return pipeline.NeedsResult{}, tooMany("files[].needs", given, lim.MaxNeeds, "PRSCOUT_MAX_NEEDS")
+	}
+	if len(in.Scout) > lim.MaxScoutBytes {
+		return pipeline.NeedsResult{}, &httpError{status: http.StatusRequestEntityTooLarge, code: "too_large", field: "scout",
+			msg: fmt.Sprintf("scout is %d bytes, over the limit of %d bytes (PRSCOUT_MAX_SCOUT_BYTES)", len(in.Scout), lim.MaxScoutBytes)}
+	}
+	res, err := pipeline.Needs(in, st.s.opts.Limits)
+	if err == nil && res.Stats.Proposed > lim.MaxNeeds {
+		return pipeline.NeedsResult{}, &httpError{status: http.StatusUnprocessableEntity, code: "too_large", field: "scout",
+			msg: fmt.Sprintf("the scout answer proposes %d needs, over the limit of %d (PRSCOUT_MAX_NEEDS)", res.Stats.Proposed, lim.MaxNeeds)}
+	}
+	return res, err
 }
 
 func (s *Server) countNeeds(res pipeline.NeedsResult) {
@@ -84,6 +112,9 @@ func (st *stages) batch(ctx context.Context, in pipeline.BatchInput) (pipeline.B
 	if st.batcher == nil {
 		return pipeline.BatchResult{}, errNoRepository
 	}
+	if lim := st.s.opts.RequestLimits; len(in.Requests) > lim.MaxBatchRequests {
+		return pipeline.BatchResult{}, tooMany("requests", len(in.Requests), lim.MaxBatchRequests, "PRSCOUT_MAX_BATCH_REQUESTS")
+	}
 	return st.batcher.Run(ctx, in)
 }
 
@@ -97,6 +128,13 @@ func (s *Server) countBatch(res pipeline.BatchResult) {
 }
 
 func (st *stages) merge(_ context.Context, in pipeline.MergeInput) (pipeline.MergeResult, error) {
+	lim := st.s.opts.RequestLimits
+	if len(in.Context.Files) > lim.MaxFiles {
+		return pipeline.MergeResult{}, tooMany("files", len(in.Context.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	if len(in.Results) > lim.MaxBatchRequests {
+		return pipeline.MergeResult{}, tooMany("results", len(in.Results), lim.MaxBatchRequests, "PRSCOUT_MAX_BATCH_REQUESTS")
+	}
 	return pipeline.Merge(in, st.s.opts.Limits)
 }
 
@@ -202,6 +240,10 @@ func (st *stages) comments(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	if lim := s.opts.RequestLimits; len(in.Files) > lim.MaxFiles {
+		s.writeError(c, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES"))
+		return
+	}
 	rendered, err := pipeline.RenderComments(in)
 	if err != nil {
 		s.writeError(c, err)
@@ -277,7 +319,9 @@ func (s *Server) contextInput(data []byte) (pipeline.ContextInput, error) {
 // validate runs the workflow gate on one export (object or array). The
 // answer is 200 with ok:false when a node is invalid: the request itself was
 // fine. ?expressions=false switches the expression check off,
-// ?allowUndecided=true lets undecided snippets pass.
+// ?allowUndecided=true lets undecided snippets pass. The gate's limits and
+// time budget (RequestLimits.Gate, GateTimeout) bound the work: snippets
+// over them are reported too_deep, too_large or timeout, never parsed.
 func (st *stages) validate(c *gin.Context) {
 	s := st.s
 	data, err := s.readBody(c)
@@ -285,8 +329,11 @@ func (st *stages) validate(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	opt := gate.Options{Expressions: c.Query("expressions") != "false", AllowUndecided: c.Query("allowUndecided") == "true"}
-	rep := gate.CheckExport("request", data, opt)
+	lim := s.opts.RequestLimits
+	opt := gate.Options{Expressions: c.Query("expressions") != "false", AllowUndecided: c.Query("allowUndecided") == "true", Limits: lim.Gate}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), lim.GateTimeout)
+	defer cancel()
+	rep := gate.CheckExportContext(ctx, "request", data, opt)
 	for _, n := range rep.Nodes {
 		if n.Check == "code" {
 			s.metrics.GateNodes.WithLabelValues(n.Verdict).Inc()
