@@ -119,13 +119,21 @@ func (s *Server) deadlines(c *gin.Context) {
 
 const readDeadlineKey = "prscout.read_deadline"
 
-// bodyRead lifts the read deadline once the body is in: from then on the
-// connection is only watched for the client going away.
-func bodyRead(c *gin.Context) {
-	if v, ok := c.Get(readDeadlineKey); ok {
-		if rc, ok := v.(*http.ResponseController); ok {
-			_ = rc.SetReadDeadline(time.Time{})
-		}
+// bodyRead lifts the read deadline once the body is in (ok): from then on
+// the connection is only watched for the client going away. When the body
+// failed (a timeout, a broken connection) the deadline is set in the past
+// instead: net/http would otherwise try to drain the rest of a trickled
+// body before answering.
+func bodyRead(c *gin.Context, ok bool) {
+	v, found := c.Get(readDeadlineKey)
+	rc, isRC := v.(*http.ResponseController)
+	if !found || !isRC {
+		return
+	}
+	if ok {
+		_ = rc.SetReadDeadline(time.Time{})
+	} else {
+		_ = rc.SetReadDeadline(time.Now())
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 func (s *Server) readBody(c *gin.Context) ([]byte, error) {
 	r := http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
 	data, err := io.ReadAll(r)
-	bodyRead(c)
+	bodyRead(c, err == nil)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
