@@ -324,12 +324,18 @@ func (s *Server) contextInput(data []byte) (pipeline.ContextInput, error) {
 // over them are reported too_deep, too_large or timeout, never parsed.
 func (st *stages) validate(c *gin.Context) {
 	s := st.s
-	data, err := s.readBody(c)
+	lim := s.opts.RequestLimits
+	// An export over the gate's limit is refused while it arrives, not
+	// after it is all in memory.
+	limit, setting := s.opts.MaxBodyBytes, "PRSCOUT_MAX_BODY_BYTES"
+	if g := int64(lim.Gate.MaxExportBytes); g < limit {
+		limit, setting = g, "the workflow gate's export limit"
+	}
+	data, err := s.readBodyLimit(c, limit, setting)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	lim := s.opts.RequestLimits
 	opt := gate.Options{Expressions: c.Query("expressions") != "false", AllowUndecided: c.Query("allowUndecided") == "true", Limits: lim.Gate}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), lim.GateTimeout)
 	defer cancel()

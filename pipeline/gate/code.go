@@ -90,21 +90,22 @@ func (r *run) checkCode(kind Kind, code string) (res Result) {
 // source's nesting is measured (a repair can change it) and a source over
 // the limit is not parsed either; the context is checked between parses.
 func (r *run) check(prefix, code, suffix string) Result {
-	if len(code) > r.lim.MaxCodeBytes {
-		return tooLarge(len(code), r.lim.MaxCodeBytes, "the code")
-	}
 	src := []byte(prefix + code + suffix)
 	base := len(prefix)
+	if len(code) > r.lim.MaxCodeBytes {
+		// A nesting bomb is named as one even when it is also too large
+		// (the scan stops at the limit, so this costs little).
+		if res, deep := r.tooDeep(code, src, base); deep {
+			return res
+		}
+		return tooLarge(len(code), r.lim.MaxCodeBytes, "the code")
+	}
 	var fixes []*fix
 	for attempt := 0; ; attempt++ {
 		if res, stop := r.stopped(); stop {
 			return res
 		}
-		if _, off, over := nestingDepth(string(src), r.lim.MaxDepth); over {
-			res := errorAt(code, src, base, off, "")
-			res.Verdict = VerdictTooDeep
-			res.Message = fmt.Sprintf("nested more than %d levels deep here (brackets, template substitutions and chained operators, "+
-				"counting the wrapper n8n adds): not parsed, as the parser could exhaust the stack; split the expression or the chain", r.lim.MaxDepth)
+		if res, deep := r.tooDeep(code, src, base); deep {
 			return res
 		}
 		prg, perr := parser.ParseFile(nil, "", src, 0, parser.WithDisableSourceMaps)
@@ -159,6 +160,20 @@ func (r *run) check(prefix, code, suffix string) Result {
 }
 
 const maxRepairs = 64
+
+// tooDeep measures src's nesting (depth.go) and returns the too_deep verdict,
+// located in the user's code, when it is over the limit.
+func (r *run) tooDeep(code string, src []byte, base int) (Result, bool) {
+	_, off, over := nestingDepth(string(src), r.lim.MaxDepth)
+	if !over {
+		return Result{}, false
+	}
+	res := errorAt(code, src, base, off, "")
+	res.Verdict = VerdictTooDeep
+	res.Message = fmt.Sprintf("nested more than %d levels deep here (brackets, template substitutions and chained operators, "+
+		"counting the wrapper n8n adds): not parsed, as the parser could exhaust the stack; split the expression or the chain", r.lim.MaxDepth)
+	return res, true
+}
 
 // compile runs goja's compiler for the early errors its parser leaves to it
 // (redeclarations, labels, break/continue targets, ...). Constructs goja
