@@ -768,14 +768,21 @@ func globs(srv *proc, fx fixture) {
 	}
 	report(held, "glob-exponential", "include {,}x22*.nomatch on %d changed files: %s%s", len(fx.changed), a, detail)
 
-	// The client above gave up (or got its answer): the request must not
-	// keep running on the server.
+	// A costlier pattern whose client gives up after 2s: the request must
+	// not keep running on the server.
+	base = srv.metric("prscout_http_requests_in_flight")
+	slow := strings.Repeat("{,}", 25) + "*.nomatch"
+	a = post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA, "include": []string{slow}}, 2*time.Second)
+	if a.err == nil {
+		report(true, "client-gone-stops-work", "include {,}x25*.nomatch answered before the client left: %s", a)
+		return
+	}
 	deadline := time.Now().Add(3 * time.Second)
 	for time.Now().Before(deadline) && srv.metric("prscout_http_requests_in_flight") > base {
 		time.Sleep(100 * time.Millisecond)
 	}
 	left := srv.metric("prscout_http_requests_in_flight") - base
-	report(left <= 0, "client-gone-stops-work", "3s after the glob client left: %.0f request(s) still running on the server", max(left, 0))
+	report(left <= 0, "client-gone-stops-work", "include {,}x25*.nomatch, client gone after 2s; 3s later %.0f request(s) still running on the server", max(left, 0))
 }
 
 // ---- final checks ----
@@ -784,7 +791,7 @@ func finalChecks(srv *proc, baseGoroutines float64) {
 	client.CloseIdleConnections()
 	deadline := time.Now().Add(*settle)
 	var rss int
-	var g float64
+	var g, running float64
 	alive := false
 	for {
 		resp, err := http.Get(srv.base + "/healthz")
@@ -794,13 +801,16 @@ func finalChecks(srv *proc, baseGoroutines float64) {
 		}
 		rss = rssKB(srv.cmd.Process.Pid) / 1024
 		g = srv.metric("go_goroutines")
+		// The scrape itself is one request in flight.
+		running = srv.metric("prscout_http_requests_in_flight") - 1
 		client.CloseIdleConnections()
-		if !alive || (rss < *maxRSSMB && g <= baseGoroutines+2) || time.Now().After(deadline) {
+		if !alive || (rss < *maxRSSMB && g <= baseGoroutines+2 && running <= 0) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(time.Second)
 	}
 	report(alive, "server-alive", "GET /healthz after the run: %v", alive)
+	report(running <= 0, "requests-finished", "%.0f request(s) still running %s after the run", max(running, 0), round(time.Since(deadline.Add(-*settle))))
 	report(rss >= 0 && rss < *maxRSSMB, "rss-after", "RSS %d MB (limit %d MB)", rss, *maxRSSMB)
 	report(g >= 0 && g <= baseGoroutines+2, "goroutines-after", "%.0f goroutines (baseline %.0f)", g, baseGoroutines)
 }
