@@ -285,10 +285,10 @@ func TestAbuseClientGoneStopsStage(t *testing.T) {
 func TestAbuseValidateNesting(t *testing.T) {
 	srv, _ := newTestServer(t, Options{})
 	for name, code := range map[string]string{
-		"a million (":   strings.Repeat("(", 1_000_000),
-		"deep [[[":      "x = " + strings.Repeat("[", 200_000),
-		"deep {a:{a:":   "x = " + strings.Repeat("{a:", 200_000),
-		"500k blocks":   strings.Repeat("{", 500_000) + strings.Repeat("}", 500_000),
+		"a million (":    strings.Repeat("(", 1_000_000),
+		"deep [[[":       "x = " + strings.Repeat("[", 200_000),
+		"deep {a:{a:":    "x = " + strings.Repeat("{a:", 200_000),
+		"500k blocks":    strings.Repeat("{", 500_000) + strings.Repeat("}", 500_000),
 		"expression (((": "",
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -498,4 +498,3 @@ func TestReplayGuardBounded(t *testing.T) {
 		t.Error("a key older than the window is still refused")
 	}
 }
-

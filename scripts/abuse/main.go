@@ -285,7 +285,9 @@ func (p *proc) stop() {
 	}
 }
 
-func (p *proc) alive() bool { return p.cmd.ProcessState == nil && p.cmd.Process.Signal(syscall.Signal(0)) == nil }
+func (p *proc) alive() bool {
+	return p.cmd.ProcessState == nil && p.cmd.Process.Signal(syscall.Signal(0)) == nil
+}
 
 // metric reads one unlabelled sample from /metrics (with the metrics token).
 func (p *proc) metric(name string) float64 {
