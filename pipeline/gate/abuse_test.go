@@ -335,3 +335,42 @@ func TestAbuseGateTimeBudget(t *testing.T) {
 		t.Errorf("all %d nodes checked after the budget ran out", len(rep.Nodes))
 	}
 }
+
+// TestAbuseNestingScanConfusion: lines built so that a scan reading a slash
+// the other way than goja would miss the brackets goja nests on. Repeated,
+// each would overflow the stack if the scan undercounted; each must be
+// refused instead.
+func TestAbuseNestingScanConfusion(t *testing.T) {
+	open := strings.Repeat("(", 10)
+	close := strings.Repeat(")", 10)
+	lines := map[string]string{
+		"function expression then division": "x = function(){} / " + open + "/ 2\n",
+		"block then regexp of closers":      "if(a){}\n/" + close + "/.test(s); " + open + "\n",
+		"backtick in an ambiguous slash":    "x = function(){} /`/ + 1\n` " + open + "\n",
+		"comment in an ambiguous slash":     "x = function(){} /x/* " + open + "\n*/\n",
+		"for await then regexp":             "for await (x of y) /" + close + "/.test(s); " + open + "\n",
+		"prefix ++ after a line break":      "a\n++/" + close + "/.lastIndex; " + open + "\n",
+		"of as an identifier":               "of / " + open + "/ 2\n",
+		"await as an identifier":            "await / " + open + "/ 2\n",
+		"object then division":              "x = {} / " + open + "/ 2\n",
+	}
+	for name, line := range lines {
+		t.Run(name, func(t *testing.T) {
+			boundsAST(t, name, line)
+			code := strings.Repeat(line, 10_000)
+			for _, check := range []func() Result{
+				func() Result { return CheckCode(KindCode, code) },
+				func() Result { return CheckCodeExpression(code) },
+			} {
+				var res Result
+				d, _ := measure(func() { res = check() })
+				if res.Verdict != VerdictTooDeep {
+					t.Fatalf("verdict %s %q, want too_deep", res.Verdict, res.Message)
+				}
+				if d > 2*time.Second*slowFactor() {
+					t.Errorf("took %v", d)
+				}
+			}
+		})
+	}
+}

@@ -164,7 +164,7 @@ const maxRepairs = 64
 // tooDeep measures src's nesting (depth.go) and returns the too_deep verdict,
 // located in the user's code, when it is over the limit.
 func (r *run) tooDeep(code string, src []byte, base int) (Result, bool) {
-	_, off, over := nestingDepth(string(src), r.lim.MaxDepth)
+	_, off, over, unbounded := nestingCheck(string(src), r.lim.MaxDepth)
 	if !over {
 		return Result{}, false
 	}
@@ -172,6 +172,10 @@ func (r *run) tooDeep(code string, src []byte, base int) (Result, bool) {
 	res.Verdict = VerdictTooDeep
 	res.Message = fmt.Sprintf("nested more than %d levels deep here (brackets, template substitutions and chained operators, "+
 		"counting the wrapper n8n adds): not parsed, as the parser could exhaust the stack; split the expression or the chain", r.lim.MaxDepth)
+	if unbounded != "" {
+		res.Message = "the nesting of this code cannot be bounded before parsing (" + unbounded + "): not parsed, " +
+			"as the parser could exhaust the stack; put the regular expression in parentheses or on its own line"
+	}
 	return res, true
 }
 

@@ -66,15 +66,28 @@ type nestingScan struct {
 	max    int
 	maxOff int
 	over   bool // the limit was passed at maxOff
+	// unbounded names why the scan cannot bound the nesting (it stops
+	// then, with over set): see ambiguousSlash.
+	unbounded string
+	// newline is set when a line break came after the previous token.
+	newline bool
 }
 
 // nestingDepth scans src and returns the deepest nesting figure it finds (see
 // the file comment). When the figure passes limit the scan stops there:
 // exceeded is true and off is the byte offset in src where it happened.
 func nestingDepth(src string, limit int) (depth, off int, exceeded bool) {
+	depth, off, exceeded, _ = nestingCheck(src, limit)
+	return depth, off, exceeded
+}
+
+// nestingCheck is nestingDepth that also says, when exceeded, whether the
+// nesting could not be bounded at all (unbounded is the reason, see
+// ambiguousSlash) rather than passed the limit.
+func nestingCheck(src string, limit int) (depth, off int, exceeded bool, unbounded string) {
 	s := nestingScan{src: src, limit: limit, prev: tokStart}
 	s.run()
-	return s.max, s.maxOff, s.over
+	return s.max, s.maxOff, s.over, s.unbounded
 }
 
 func (s *nestingScan) depthNow() int { return s.sum + s.chain }
@@ -169,6 +182,58 @@ func (s *nestingScan) regexAllowed() bool {
 		return false
 	}
 	return true
+}
+
+// slashAmbiguous reports whether the token before a slash leaves open
+// whether goja reads a regular expression or a division: after "}" (the end
+// of a function expression or of a declaration, of an object or of a
+// block: only the parser knows) and after words that are keywords in some
+// places and identifiers in others (of, yield, await, let, async).
+func (s *nestingScan) slashAmbiguous() bool {
+	switch s.prev {
+	case tokCloseBlock, tokCloseObject:
+		return true
+	case tokKeyword:
+		return s.word == "of" || s.word == "yield" || s.word == "await"
+	}
+	return s.prev == tokOperand && (s.word == "let" || s.word == "async")
+}
+
+// ambiguousSlash scans a slash that may start a regular expression or be a
+// division (slashAmbiguous) so that neither reading can nest deeper than
+// the figure: the region a regular expression would take (to its closing
+// slash, or to the end of the line) counts every opening bracket in it and
+// no closing one, and the scan goes on after it. A region holding a
+// backtick or "/*" would put the two readings out of step for more than a
+// line (a template or a comment in one of them), so the scan stops and
+// reports the code as unbounded. It returns the offset after the region.
+func (s *nestingScan) ambiguousSlash(i int) (int, bool) {
+	src := s.src
+	end := skipRegExp(src, i)
+	if end < len(src) && (src[end] == '\n' || src[end] == '\r' || isLSPS(src, end)) {
+		end = lineEnd(src, i) // unterminated: the region is the rest of the line
+	}
+	for j := i + 1; j < end; j++ {
+		switch c := src[j]; c {
+		case '`':
+			s.unboundedAt(j, "a slash after \"}\" or a contextual keyword may start a regular expression or divide, and a backtick follows it on the line")
+			return j, false
+		case '*':
+			if src[j-1] == '/' {
+				s.unboundedAt(j, "a slash after \"}\" or a contextual keyword may start a regular expression or divide, and \"/*\" follows it on the line")
+				return j, false
+			}
+		case '(', '[', '{':
+			if !s.push(c, j) {
+				return j, false
+			}
+		}
+	}
+	return end, true
+}
+
+func (s *nestingScan) unboundedAt(off int, why string) {
+	s.unbounded, s.over, s.maxOff = why, true, off
 }
 
 // endsStatement reports whether a line break after the previous token can
@@ -291,11 +356,15 @@ func (s *nestingScan) run() {
 			if s.endsStatement(next) {
 				s.boundary()
 			}
+			s.newline = true
 			i = n
+			continue
 		case c == ' ' || c == '\t' || c == '\v' || c == '\f':
 			i++
+			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '/':
 			i = lineEnd(src, i)
+			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
 			end := indexFrom(src, "*/", i+2)
 			if end < 0 {
@@ -306,8 +375,10 @@ func (s *nestingScan) run() {
 				if s.endsStatement(skipBlank(src, end+2)) {
 					s.boundary()
 				}
+				s.newline = true
 			}
 			i = end + 2
+			continue
 		case c == '\'' || c == '"':
 			i = skipString(src, i)
 			s.prev, s.word = tokOperand, ""
@@ -316,6 +387,12 @@ func (s *nestingScan) run() {
 			if i, ok = s.template(i + 1); !ok {
 				return
 			}
+		case c == '/' && s.slashAmbiguous():
+			var ok bool
+			if i, ok = s.ambiguousSlash(i); !ok {
+				return
+			}
+			s.prev, s.word = tokOperand, ""
 		case c == '/' && s.regexAllowed():
 			i = skipRegExp(src, i)
 			s.prev, s.word = tokOperand, ""
@@ -334,9 +411,12 @@ func (s *nestingScan) run() {
 				if chainKeywords[w] && !s.link(i) {
 					return
 				}
-				s.prev, s.word = tokKeyword, w
+				// for await (...): the parenthesis is still the loop's.
+				if !(w == "await" && s.prev == tokKeyword && s.word == "for") {
+					s.prev, s.word = tokKeyword, w
+				}
 			} else {
-				s.prev, s.word = tokOperand, ""
+				s.prev, s.word = tokOperand, w
 			}
 			i = end
 		case c == '(' || c == '[' || c == '{':
@@ -404,7 +484,9 @@ func (s *nestingScan) run() {
 				if !s.link(i - len(p)) {
 					return
 				}
-				if s.prev == tokOperand || s.prev == tokCloseParen || s.prev == tokCloseObject {
+				// After a line break, ++ and -- are prefixes (no line
+				// terminator is allowed before a postfix one).
+				if (s.prev == tokOperand || s.prev == tokCloseParen || s.prev == tokCloseObject) && !s.newline {
 					s.prev, s.word = tokPostfix, ""
 				} else {
 					s.prev, s.word = tokNoEnd, p
@@ -424,6 +506,7 @@ func (s *nestingScan) run() {
 				}
 			}
 		}
+		s.newline = false
 	}
 }
 
