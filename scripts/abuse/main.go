@@ -771,7 +771,12 @@ func globs(srv *proc, fx fixture) {
 	report(held, "glob-exponential", "include {,}x22*.nomatch on %d changed files: %s%s", len(fx.changed), a, detail)
 
 	// A costlier pattern whose client gives up after 2s: the request must
-	// not keep running on the server.
+	// not keep running on the server. First let the request above end (the
+	// scrape itself is the one request in flight then).
+	idle := time.Now().Add(*settle)
+	for time.Now().Before(idle) && srv.metric("prscout_http_requests_in_flight") > 1 {
+		time.Sleep(500 * time.Millisecond)
+	}
 	base = srv.metric("prscout_http_requests_in_flight")
 	slow := strings.Repeat("{,}", 25) + "*.nomatch"
 	a = post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA, "include": []string{slow}}, 2*time.Second)
