@@ -18,13 +18,23 @@ import (
 // readBody reads the whole request body under the size limit. An oversized
 // body is a 413, an empty one a 400.
 func (s *Server) readBody(c *gin.Context) ([]byte, error) {
-	r := http.MaxBytesReader(c.Writer, c.Request.Body, s.opts.MaxBodyBytes)
+	return s.readBodyLimit(c, s.opts.MaxBodyBytes, "PRSCOUT_MAX_BODY_BYTES")
+}
+
+// readBodyLimit is readBody with its own limit, named by setting in the 413.
+func (s *Server) readBodyLimit(c *gin.Context, limit int64, setting string) ([]byte, error) {
+	r := http.MaxBytesReader(c.Writer, c.Request.Body, limit)
 	data, err := io.ReadAll(r)
+	bodyRead(c, err == nil)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return nil, &httpError{status: http.StatusRequestEntityTooLarge, code: "too_large",
-				msg: fmt.Sprintf("request body is over the %d-byte limit (PRSCOUT_MAX_BODY_BYTES)", s.opts.MaxBodyBytes)}
+				msg: fmt.Sprintf("request body is over the %d-byte limit (%s)", limit, setting)}
+		}
+		if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
+			return nil, &httpError{status: http.StatusRequestTimeout, code: "timeout",
+				msg: fmt.Sprintf("the request body did not arrive within %s (PRSCOUT_READ_TIMEOUT)", s.opts.RequestLimits.ReadTimeout)}
 		}
 		return nil, badRequest("", "could not read the request body: "+err.Error())
 	}

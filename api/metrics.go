@@ -17,9 +17,11 @@ import (
 // registry (no package globals). Label values that are known in advance are
 // pre-initialised so dashboards and alerts see zeros, not gaps.
 type Metrics struct {
-	HTTPRequests      *prometheus.CounterVec
-	HTTPDuration      *prometheus.HistogramVec
-	InFlight          prometheus.Gauge
+	HTTPRequests *prometheus.CounterVec
+	HTTPDuration *prometheus.HistogramVec
+	InFlight     prometheus.Gauge
+	// Throttled counts heavy requests refused with 429 (PRSCOUT_MAX_INFLIGHT), by route.
+	Throttled         *prometheus.CounterVec
 	InternalErrors    prometheus.Counter
 	NeedsAccepted     prometheus.Counter
 	NeedsRejected     *prometheus.CounterVec
@@ -74,7 +76,7 @@ var (
 	// knownFindingStates are prscout_findings_total's states
 	// (comments.FindingCounts).
 	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open"}
-	knownGateVerdicts  = []string{"ok", "syntax_error", "undecided", "missing_code"}
+	knownGateVerdicts  = []string{"ok", "syntax_error", "undecided", "missing_code", "too_deep", "too_large", "timeout"}
 )
 
 // NewMetrics registers prscout's metrics on reg.
@@ -91,6 +93,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		InFlight: f.NewGauge(prometheus.GaugeOpts{
 			Name: "prscout_http_requests_in_flight", Help: "HTTP requests being served now.",
 		}),
+		Throttled: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_http_throttled_total", Help: "Heavy requests refused with 429 because PRSCOUT_MAX_INFLIGHT were running, by route.",
+		}, []string{"route"}),
 		InternalErrors: f.NewCounter(prometheus.CounterOpts{
 			Name: "prscout_internal_errors_total", Help: "Requests that ended in an internal (5xx) error.",
 		}),
@@ -179,6 +184,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 
 	for _, r := range knownRoutes {
 		m.HTTPDuration.WithLabelValues(r)
+		m.Throttled.WithLabelValues(r)
 		for _, code := range []int{200, 400, 500} {
 			m.HTTPRequests.WithLabelValues(r, strconv.Itoa(code))
 		}
@@ -226,7 +232,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.RateLimitLimit.WithLabelValues(s).Set(-1)
 		m.RateLimitNear.WithLabelValues(s).Set(0)
 	}
-	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed"} {
+	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch"} {
 		m.WebhooksReceived.WithLabelValues(o)
 	}
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {

@@ -71,6 +71,14 @@ type Options struct {
 	KeepaliveInterval time.Duration
 	// Ready reports whether the service can serve (for /readyz); nil is always ready.
 	Ready func(ctx context.Context) error
+	// RequestLimits bound each request's time, size and the heavy requests
+	// running at once (bounds.go).
+	RequestLimits RequestLimits
+	// MetricsToken, when set, is the bearer token /metrics requires;
+	// MetricsAuth makes /metrics require an API key (as a bearer token or
+	// X-API-Key). With both, either is accepted.
+	MetricsToken string
+	MetricsAuth  bool
 
 	Registry *prometheus.Registry
 	Metrics  *Metrics
@@ -85,6 +93,10 @@ type Server struct {
 	log     *slog.Logger
 	keys    [][]byte
 	stages  *stages
+	// inflight holds a token per heavy request running (nil: no cap).
+	inflight chan struct{}
+	// replays deduplicates webhook deliveries (nil: off).
+	replays *replayGuard
 }
 
 // NewServer builds the router. It panics on no input: every option has a default.
@@ -107,7 +119,11 @@ func NewServer(opts Options) *Server {
 	if opts.Limits == (pipeline.Limits{}) {
 		opts.Limits = pipeline.DefaultLimits()
 	}
+	opts.RequestLimits = opts.RequestLimits.WithDefaults()
 	s := &Server{opts: opts, metrics: opts.Metrics, log: opts.Logger}
+	if n := opts.RequestLimits.MaxInflight; n > 0 {
+		s.inflight = make(chan struct{}, n)
+	}
 	for _, k := range opts.APIKeys {
 		if k = strings.TrimSpace(k); k != "" {
 			s.keys = append(s.keys, []byte(k))
@@ -119,7 +135,7 @@ func NewServer(opts Options) *Server {
 	e := gin.New()
 	e.HandleMethodNotAllowed = true
 	e.ContextWithFallback = true
-	e.Use(s.recoverJSON, s.requestID, s.observe)
+	e.Use(s.recoverJSON, s.requestID, s.deadlines, s.observe)
 	e.NoRoute(func(c *gin.Context) {
 		c.AbortWithStatusJSON(http.StatusNotFound, ErrorBody{Error: "not_found", Message: "no such endpoint: " + c.Request.Method + " " + c.Request.URL.Path})
 	})
@@ -129,11 +145,17 @@ func NewServer(opts Options) *Server {
 
 	e.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", gin.WrapH(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{Registry: opts.Registry})))
+	e.GET("/metrics", s.metricsAuth, gin.WrapH(promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{Registry: opts.Registry})))
 
 	// The webhook is authenticated by Bitbucket's HMAC signature, not by an
 	// API key: Bitbucket cannot send custom headers.
 	if opts.Webhook != nil && opts.Webhook.Verify != nil {
+		if w := opts.Webhook.DedupWindow; w >= 0 {
+			if w == 0 {
+				w = time.Hour
+			}
+			s.replays = newReplayGuard(w, 0)
+		}
 		e.POST("/v1/webhooks/bitbucket", s.webhook)
 	}
 	v1 := e.Group("/v1", s.auth)

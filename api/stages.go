@@ -39,15 +39,18 @@ func newStages(s *Server) *stages {
 
 func (st *stages) register(g *gin.RouterGroup) {
 	// Every stage accepts the keep-alive modes (keepalive.go); the ones that
-	// call Bitbucket or Jira are those that can run long.
+	// call Bitbucket or Jira are those that can run long. The heavy ones
+	// share the in-flight cap (bounds.go), taken before keep-alive starts so
+	// that a 429 is a plain answer.
 	ka := st.s.keepalive
-	g.POST("/context", ka(st.context))
-	g.POST("/needs", ka(jsonStage(st.s, st.needs, st.s.countNeeds)))
-	g.POST("/repository/batch", ka(jsonStage(st.s, st.batch, st.s.countBatch)))
-	g.POST("/merge", ka(jsonStage(st.s, st.merge, st.s.countMerge)))
-	g.POST("/comments", ka(st.comments))
-	g.POST("/workflows/validate", ka(st.validate))
-	g.POST("/preview", ka(st.preview))
+	heavy := func(h gin.HandlerFunc) gin.HandlerFunc { return st.s.limitInflight(ka(h)) }
+	g.POST("/context", heavy(st.context))
+	g.POST("/needs", heavy(jsonStage(st.s, st.needs, st.s.countNeeds)))
+	g.POST("/repository/batch", heavy(jsonStage(st.s, st.batch, st.s.countBatch)))
+	g.POST("/merge", heavy(jsonStage(st.s, st.merge, st.s.countMerge)))
+	g.POST("/comments", heavy(st.comments))
+	g.POST("/workflows/validate", heavy(st.validate))
+	g.POST("/preview", heavy(st.preview))
 	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
 	g.POST("/status", ka(jsonStage(st.s, st.status, st.s.countStatus)))
 }
@@ -74,8 +77,32 @@ func jsonStage[In, Out any](s *Server, run func(ctx context.Context, in In) (Out
 	}
 }
 
+// needs bounds the request before the stage reads it: files[] and the
+// needs it carries, the scout answer's size; and, after reading, the needs
+// the scout answer proposed. The answer to a request over a limit is a 422
+// naming the field and the setting, never a partial result.
 func (st *stages) needs(_ context.Context, in lookup.NeedsInput) (lookup.NeedsResult, error) {
-	return lookup.Needs(in, st.s.opts.Limits)
+	lim := st.s.opts.RequestLimits
+	if len(in.Files) > lim.MaxFiles {
+		return lookup.NeedsResult{}, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	given := 0
+	for _, f := range in.Files {
+		given += len(f.Needs)
+	}
+	if given > lim.MaxNeeds {
+		return lookup.NeedsResult{}, tooMany("files[].needs", given, lim.MaxNeeds, "PRSCOUT_MAX_NEEDS")
+	}
+	if len(in.Scout) > lim.MaxScoutBytes {
+		return lookup.NeedsResult{}, &httpError{status: http.StatusRequestEntityTooLarge, code: "too_large", field: "scout",
+			msg: fmt.Sprintf("scout is %d bytes, over the limit of %d bytes (PRSCOUT_MAX_SCOUT_BYTES)", len(in.Scout), lim.MaxScoutBytes)}
+	}
+	res, err := lookup.Needs(in, st.s.opts.Limits)
+	if err == nil && res.Stats.Proposed > lim.MaxNeeds {
+		return lookup.NeedsResult{}, &httpError{status: http.StatusUnprocessableEntity, code: "too_large", field: "scout",
+			msg: fmt.Sprintf("the scout answer proposes %d needs, over the limit of %d (PRSCOUT_MAX_NEEDS)", res.Stats.Proposed, lim.MaxNeeds)}
+	}
+	return res, err
 }
 
 func (s *Server) countNeeds(res lookup.NeedsResult) {
@@ -93,6 +120,9 @@ func (st *stages) batch(ctx context.Context, in lookup.BatchInput) (lookup.Batch
 	if st.batcher == nil {
 		return lookup.BatchResult{}, errNoRepository
 	}
+	if lim := st.s.opts.RequestLimits; len(in.Requests) > lim.MaxBatchRequests {
+		return lookup.BatchResult{}, tooMany("requests", len(in.Requests), lim.MaxBatchRequests, "PRSCOUT_MAX_BATCH_REQUESTS")
+	}
 	return st.batcher.Run(ctx, in)
 }
 
@@ -106,16 +136,23 @@ func (s *Server) countBatch(res lookup.BatchResult) {
 	s.countRedactions(res.Stats.Redactions)
 }
 
+func (st *stages) merge(_ context.Context, in prcontext.MergeInput) (prcontext.MergeResult, error) {
+	lim := st.s.opts.RequestLimits
+	if len(in.Context.Files) > lim.MaxFiles {
+		return prcontext.MergeResult{}, tooMany("files", len(in.Context.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	if len(in.Results) > lim.MaxBatchRequests {
+		return prcontext.MergeResult{}, tooMany("results", len(in.Results), lim.MaxBatchRequests, "PRSCOUT_MAX_BATCH_REQUESTS")
+	}
+	return prcontext.Merge(in, st.s.opts.Limits)
+}
+
 // countRedactions adds one answer's stats.redactions to
 // prscout_redactions_total.
 func (s *Server) countRedactions(counts map[string]int) {
 	for kind, n := range counts {
 		s.metrics.Redactions.WithLabelValues(kind).Add(float64(n))
 	}
-}
-
-func (st *stages) merge(_ context.Context, in prcontext.MergeInput) (prcontext.MergeResult, error) {
-	return prcontext.Merge(in, st.s.opts.Limits)
 }
 
 func (s *Server) countMerge(res prcontext.MergeResult) {
@@ -226,6 +263,10 @@ func (st *stages) comments(c *gin.Context) {
 	var in comments.CommentsInput
 	if _, err := s.decodeJSON(c, &in); err != nil {
 		s.writeError(c, err)
+		return
+	}
+	if lim := s.opts.RequestLimits; len(in.Files) > lim.MaxFiles {
+		s.writeError(c, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES"))
 		return
 	}
 	in.LinkHosts = s.opts.LinkHosts
@@ -361,16 +402,27 @@ func (s *Server) contextInput(data []byte) (prcontext.ContextInput, error) {
 // validate runs the workflow gate on one export (object or array). The
 // answer is 200 with ok:false when a node is invalid: the request itself was
 // fine. ?expressions=false switches the expression check off,
-// ?allowUndecided=true lets undecided snippets pass.
+// ?allowUndecided=true lets undecided snippets pass. The gate's limits and
+// time budget (RequestLimits.Gate, GateTimeout) bound the work: snippets
+// over them are reported too_deep, too_large or timeout, never parsed.
 func (st *stages) validate(c *gin.Context) {
 	s := st.s
-	data, err := s.readBody(c)
+	lim := s.opts.RequestLimits
+	// An export over the gate's limit is refused while it arrives, not
+	// after it is all in memory.
+	limit, setting := s.opts.MaxBodyBytes, "PRSCOUT_MAX_BODY_BYTES"
+	if g := int64(lim.Gate.MaxExportBytes); g < limit {
+		limit, setting = g, "the workflow gate's export limit"
+	}
+	data, err := s.readBodyLimit(c, limit, setting)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	opt := gate.Options{Expressions: c.Query("expressions") != "false", AllowUndecided: c.Query("allowUndecided") == "true"}
-	rep := gate.CheckExport("request", data, opt)
+	opt := gate.Options{Expressions: c.Query("expressions") != "false", AllowUndecided: c.Query("allowUndecided") == "true", Limits: lim.Gate}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), lim.GateTimeout)
+	defer cancel()
+	rep := gate.CheckExportContext(ctx, "request", data, opt)
 	for _, n := range rep.Nodes {
 		if n.Check == "code" {
 			s.metrics.GateNodes.WithLabelValues(n.Verdict).Inc()

@@ -3,9 +3,12 @@ package api
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -24,11 +27,22 @@ type WebhookOptions struct {
 	Verify func(body []byte, signature string) error
 	// Events are the X-Event-Key values forwarded; others are refused with 400.
 	Events []string
+	// CheckEvent checks that the body is a payload of the event its
+	// X-Event-Key names (the header is not signed); an error refuses the
+	// event with 400 event_mismatch. nil skips the check.
+	CheckEvent func(eventKey string, body []byte) error
+	// DedupWindow is how long a delivery is remembered: a replay of it (same
+	// X-Request-UUID, or same event and body) within the window is answered
+	// 202 "duplicate" and not forwarded again. 0 means an hour; negative
+	// switches deduplication off.
+	DedupWindow time.Duration
 	// ForwardURL is n8n's Webhook URL; empty means verify and acknowledge only.
 	ForwardURL    string
 	ForwardHeader string
 	ForwardToken  string
-	// Client sends the forward; its Timeout bounds it.
+	// Client sends the forward; its Timeout bounds it. Redirects are never
+	// followed, whatever its CheckRedirect says: the token and the body would
+	// go to another host.
 	Client *http.Client
 }
 
@@ -58,6 +72,26 @@ func (s *Server) webhook(c *gin.Context) {
 			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", event, wo.Events), Field: "X-Event-Key"})
 		return
 	}
+	if wo.CheckEvent != nil {
+		if err := wo.CheckEvent(event, body); err != nil {
+			s.metrics.WebhooksReceived.WithLabelValues("event_mismatch").Inc()
+			c.AbortWithStatusJSON(http.StatusBadRequest, ErrorBody{Error: "event_mismatch", Message: err.Error(), Field: "X-Event-Key"})
+			return
+		}
+	}
+	var keys []string
+	if s.replays != nil {
+		digest := sha256.Sum256(body)
+		keys = []string{event + " " + hex.EncodeToString(digest[:])}
+		if id := strings.TrimSpace(c.GetHeader("X-Request-UUID")); id != "" && len(id) <= 128 {
+			keys = append(keys, "uuid "+id)
+		}
+		if !s.replays.reserve(keys...) {
+			s.metrics.WebhooksReceived.WithLabelValues("duplicate").Inc()
+			c.JSON(http.StatusAccepted, gin.H{"status": "duplicate", "event": event, "forwarded": false})
+			return
+		}
+	}
 	if wo.ForwardURL == "" {
 		s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 		c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false})
@@ -65,6 +99,10 @@ func (s *Server) webhook(c *gin.Context) {
 	}
 	status, err := s.forward(c.Request.Context(), c.Request.Header, body)
 	if err != nil {
+		if s.replays != nil {
+			// Bitbucket retries a failed delivery: let the retry through.
+			s.replays.release(keys...)
+		}
 		s.metrics.WebhooksReceived.WithLabelValues("forward_failed").Inc()
 		s.log.WarnContext(c.Request.Context(), "webhook forward failed", "err", err, "request_id", requestID(c))
 		c.AbortWithStatusJSON(http.StatusBadGateway, ErrorBody{Error: "forward_failed", Message: "could not forward the event to n8n: " + err.Error()})
@@ -76,10 +114,12 @@ func (s *Server) webhook(c *gin.Context) {
 
 func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int, error) {
 	wo := s.opts.Webhook
-	client := wo.Client
-	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Second}
+	client := &http.Client{Timeout: 10 * time.Second}
+	if wo.Client != nil {
+		c := *wo.Client
+		client = &c
 	}
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, wo.ForwardURL, bytes.NewReader(body))
 	if err != nil {
 		return 0, fmt.Errorf("build forward request: %w", err)
@@ -102,7 +142,10 @@ func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int,
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= 300 {
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return resp.StatusCode, fmt.Errorf("n8n answered %s to %s; redirects are not followed (the token and the body would go to another host): set PRSCOUT_FORWARD_URL to the final URL", resp.Status, resp.Header.Get("Location"))
+	}
+	if resp.StatusCode >= 400 {
 		return resp.StatusCode, fmt.Errorf("n8n answered %s", resp.Status)
 	}
 	return resp.StatusCode, nil

@@ -1,6 +1,7 @@
 package bitbucket
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -111,4 +112,77 @@ func ParseWebhook(eventKey string, body []byte) (WebhookEvent, error) {
 		return WebhookEvent{}, pipeline.Invalidf("pullrequest.id", "missing pull request id")
 	}
 	return WebhookEvent{Key: eventKey, Repo: repo, PR: prInfo(*p.PullRequest)}, nil
+}
+
+// ErrEventMismatch is returned by CheckEventBody when a body cannot be the
+// payload of the event its X-Event-Key names.
+var ErrEventMismatch = errors.New("webhook event key does not match the body")
+
+// CheckEventBody checks that body has the shape of the event named by
+// eventKey. The X-Event-Key header is not covered by the signature, so a
+// captured signed body of one event (a comment, an approval) could be
+// replayed under another key (pullrequest:updated) to trigger a review; the
+// shapes tell them apart (see the payload shapes in facts/bitbucket-jira.md):
+//
+//   - pullrequest:comment_* bodies hold pullrequest, repository and comment;
+//   - pullrequest:approved/unapproved hold approval, changes_request_*
+//     changes_request;
+//   - the other pullrequest:* events (created, updated, fulfilled, ...) hold
+//     pullrequest and repository and none of comment, approval or
+//     changes_request;
+//   - repo:push holds push and repository.
+//
+// Other keys only need a JSON object. A mismatch wraps ErrEventMismatch and
+// says what is missing or out of place.
+func CheckEventBody(eventKey string, body []byte) error {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(body, &top); err != nil || top == nil {
+		return fmt.Errorf("%w: the body is not a JSON object", ErrEventMismatch)
+	}
+	isObject := func(k string) bool {
+		v := bytes.TrimSpace(top[k])
+		return len(v) > 0 && v[0] == '{'
+	}
+	need := func(keys ...string) error {
+		for _, k := range keys {
+			if !isObject(k) {
+				return fmt.Errorf("%w: a %s event has a %q object, this body has none", ErrEventMismatch, eventKey, k)
+			}
+		}
+		return nil
+	}
+	refuse := func(keys ...string) error {
+		for _, k := range keys {
+			if _, ok := top[k]; ok {
+				return fmt.Errorf("%w: a %s event has no %q, this body has one (another event's payload)", ErrEventMismatch, eventKey, k)
+			}
+		}
+		return nil
+	}
+	key := strings.TrimSpace(eventKey)
+	switch {
+	case strings.HasPrefix(key, "pullrequest:comment_"):
+		return need("pullrequest", "repository", "comment")
+	case key == "pullrequest:approved" || key == "pullrequest:unapproved":
+		if err := need("pullrequest", "repository", "approval"); err != nil {
+			return err
+		}
+		return refuse("comment", "changes_request")
+	case strings.HasPrefix(key, "pullrequest:changes_request_"):
+		if err := need("pullrequest", "repository", "changes_request"); err != nil {
+			return err
+		}
+		return refuse("comment", "approval")
+	case strings.HasPrefix(key, "pullrequest:"):
+		if err := need("pullrequest", "repository"); err != nil {
+			return err
+		}
+		return refuse("comment", "approval", "changes_request")
+	case key == "repo:push":
+		if err := need("push", "repository"); err != nil {
+			return err
+		}
+		return refuse("pullrequest")
+	}
+	return nil
 }

@@ -62,6 +62,7 @@ func TestContextOddNames(t *testing.T) {
 	write(t, dir+"/keep.txt", []byte("x\n"))
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "base")
+	base := git(t, dir, "rev-parse", "HEAD")
 	names := []string{"한글 이름.go", "tab\there.txt", `quote"and\back.txt`, "space name/a b.md"}
 	for _, n := range names {
 		write(t, dir+"/"+n, []byte("content of "+n+"\n"))
@@ -70,7 +71,7 @@ func TestContextOddNames(t *testing.T) {
 	git(t, dir, "commit", "-q", "-m", "odd names")
 	p := New(dir)
 	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p},
-		prcontext.ContextInput{Base: "HEAD~1", Head: "HEAD"}, pipeline.DefaultLimits())
+		prcontext.ContextInput{Base: base, Head: "HEAD"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

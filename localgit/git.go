@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // gitEnv is the environment every git command runs with: no system config,
@@ -38,6 +39,9 @@ func gitEnv(dir string) []string {
 	)
 }
 
+// gitWaitDelay bounds how long a killed git's output is waited for.
+const gitWaitDelay = 2 * time.Second
+
 // gitCmd builds `git -C dir --no-pager -c core.quotepath=off <args>` bound to
 // ctx, so a cancelled or timed-out request kills the process. No shell is
 // involved: every argument reaches git as is.
@@ -46,6 +50,9 @@ func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Env = gitEnv(dir)
 	cmd.Stdin = nil
+	// Once ctx ends and git is killed, Wait gives up on its pipes after
+	// this long, so a request that went away never waits on git's output.
+	cmd.WaitDelay = gitWaitDelay
 	return cmd
 }
 

@@ -161,59 +161,6 @@ func isFullSHA(s string) bool {
 	return true
 }
 
-// checkRev refuses revisions git could read as an option or that hold
-// characters no revision needs.
-func checkRev(rev string) error {
-	switch {
-	case rev == "":
-		return pipeline.Invalidf("ref", "empty revision")
-	case strings.HasPrefix(rev, "-"):
-		return pipeline.Invalidf("ref", "revision %q must not start with '-'", rev)
-	case len(rev) > 256:
-		return pipeline.Invalidf("ref", "revision too long")
-	}
-	for _, r := range rev {
-		if r < 0x20 || r == 0x7f {
-			return pipeline.Invalidf("ref", "control character in revision")
-		}
-	}
-	return nil
-}
-
-// ResolveCommit turns rev (branch, tag, short or full sha, any git revision
-// expression) into the full id of the commit it names with `git rev-parse
-// --verify --end-of-options <rev>^{commit}`. An unknown revision wraps
-// pipeline.ErrNotFound and names rev.
-func (p *Provider) ResolveCommit(ctx context.Context, repo pipeline.Repo, rev string) (string, error) {
-	dir, err := p.repoDir(repo)
-	if err != nil {
-		return "", err
-	}
-	return resolve(ctx, dir, rev)
-}
-
-func resolve(ctx context.Context, dir, rev string) (string, error) {
-	if err := checkRev(rev); err != nil {
-		return "", err
-	}
-	out, err := runGit(ctx, dir, 4<<10, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	if err != nil {
-		var ge *gitError
-		if errors.As(err, &ge) && ge.Code == 1 {
-			// --verify --quiet: exit 1, silently, when rev names no commit.
-			return "", fmt.Errorf("revision %q: %w", rev, pipeline.ErrNotFound)
-		}
-		// Anything else (for example git refusing a repository owned by
-		// another user) is not the caller's fault.
-		return "", fmt.Errorf("resolve revision %q: %w", rev, err)
-	}
-	sha := strings.TrimSpace(string(out))
-	if !isFullSHA(sha) {
-		return "", fmt.Errorf("resolve revision %q: unexpected output %q", rev, sha)
-	}
-	return sha, nil
-}
-
 // commitID resolves commit to a full commit id. Full ids are verified too: a
 // missing object or the id of a tree or blob wraps pipeline.ErrNotFound.
 func commitID(ctx context.Context, dir, commit string) (string, error) {

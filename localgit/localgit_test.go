@@ -87,6 +87,7 @@ func newFixture(t testing.TB, dir string) fixture {
 	git(t, dir, "commit", "-q", "-m", "main moves on")
 	f.mainSHA = git(t, dir, "rev-parse", "HEAD")
 	git(t, dir, "checkout", "-q", "feature")
+	git(t, dir, "tag", "v1", f.forkSHA)
 
 	// Never committed: must not be readable.
 	write(t, filepath.Join(dir, "untracked.txt"), []byte("WORKTREE-ONLY\n"))
@@ -117,7 +118,12 @@ func TestResolveCommit(t *testing.T) {
 		{name: "branch", rev: "feature", want: f.headSHA},
 		{name: "main", rev: "main", want: f.mainSHA},
 		{name: "short sha", rev: f.headSHA[:8], want: f.headSHA},
-		{name: "expression", rev: "feature~1", want: f.forkSHA},
+		{name: "tag", rev: "v1", want: f.forkSHA},
+		{name: "full tag name", rev: "refs/tags/v1", want: f.forkSHA},
+		{name: "full branch name", rev: "refs/heads/main", want: f.mainSHA},
+		{name: "HEAD", rev: "HEAD", want: f.headSHA},
+		{name: "upper-case short sha", rev: strings.ToUpper(f.headSHA[:10]), want: f.headSHA},
+		{name: "expression", rev: "feature~1", field: "ref"},
 		{name: "unknown", rev: "no-such-branch", wantErr: pipeline.ErrNotFound},
 		{name: "missing full id", rev: strings.Repeat("1", 40), wantErr: pipeline.ErrNotFound},
 		{name: "option", rev: "--output=/tmp/x", field: "ref"},

@@ -799,12 +799,13 @@ func TestWebhookRelay(t *testing.T) {
 		"PRSCOUT_FORWARD_HEADER=X-N8N-Auth", "PRSCOUT_FORWARD_TOKEN=n8n-token")
 	body := f.fake.PullRequestEvent(bbWorkspace, bbSlug, 7)
 
+	uuid := "a1b2c3d4-0000-4000-8000-000000000001"
 	send := func(t *testing.T, event, sig string) (int, map[string]any) {
 		t.Helper()
 		req, _ := http.NewRequest("POST", s.base+"/v1/webhooks/bitbucket", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-Event-Key", event)
-		req.Header.Set("X-Request-UUID", "a1b2c3d4-0000-4000-8000-000000000001")
+		req.Header.Set("X-Request-UUID", uuid)
 		if sig != "" {
 			req.Header.Set("X-Hub-Signature", sig)
 		}
@@ -840,6 +841,13 @@ func TestWebhookRelay(t *testing.T) {
 			t.Errorf("forward headers = %v, want X-N8N-Auth, X-Event-Key and X-Request-UUID", r.header)
 		}
 	})
+	t.Run("replay is not forwarded again", func(t *testing.T) {
+		before := forwarded()
+		code, out := send(t, "pullrequest:updated", bitbucket.Sign([]byte(secret), body))
+		if code != http.StatusAccepted || out["status"] != "duplicate" || forwarded() != before {
+			t.Errorf("status %d %v, forwarded %d more; want 202 duplicate, none", code, out, forwarded()-before)
+		}
+	})
 	refused := []struct {
 		name, event, sig string
 		status           int
@@ -863,7 +871,8 @@ func TestWebhookRelay(t *testing.T) {
 	}
 	t.Run("n8n down", func(t *testing.T) {
 		n8n.Close()
-		code, out := send(t, "pullrequest:updated", bitbucket.Sign([]byte(secret), body))
+		uuid = "a1b2c3d4-0000-4000-8000-000000000002" // another delivery
+		code, out := send(t, "pullrequest:created", bitbucket.Sign([]byte(secret), body))
 		if code != http.StatusBadGateway || out["error"] != "forward_failed" {
 			t.Errorf("status %d %v, want 502 forward_failed", code, out)
 		}
@@ -874,6 +883,7 @@ func TestWebhookRelay(t *testing.T) {
 		`prscout_webhooks_total{outcome="bad_signature"}`:  3,
 		`prscout_webhooks_total{outcome="ignored"}`:        1,
 		`prscout_webhooks_total{outcome="forward_failed"}`: 1,
+		`prscout_webhooks_total{outcome="duplicate"}`:      1,
 	} {
 		if got := metricValue(m, series); got != want {
 			t.Errorf("%s = %v, want %v", series, got, want)

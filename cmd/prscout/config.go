@@ -29,6 +29,22 @@ type Config struct {
 	LogLevel            string
 	LogFormat           string
 
+	// HTTP server bounds (api.RequestLimits and http.Server).
+	ReadHeaderTimeout    time.Duration
+	ReadTimeout          time.Duration
+	WriteTimeout         time.Duration
+	IdleTimeout          time.Duration
+	MaxInflight          int
+	MaxNeeds             int
+	MaxScoutBytes        int64
+	MaxFiles             int
+	MaxBatchRequests     int
+	ValidateTimeout      time.Duration
+	ValidateMaxDepth     int
+	ValidateMaxCodeBytes int64
+	MetricsToken         string
+	MetricsAuth          bool
+
 	LocalRoot  string
 	Limits     pipeline.Limits
 	CacheBytes int64
@@ -63,6 +79,9 @@ type Config struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
+	// WebhookDedupWindow is how long a webhook delivery is remembered to
+	// drop its replays.
+	WebhookDedupWindow time.Duration
 }
 
 // DefaultConfig returns the defaults: loopback, the local git provider on the
@@ -74,22 +93,35 @@ func DefaultConfig() Config {
 		MaxBodyBytes:    32 << 20,
 		ShutdownTimeout: 30 * time.Second,
 		// Well under the 60s idle timeout of nginx and most load balancers.
-		KeepaliveInterval: 10 * time.Second,
-		LogLevel:          "info",
-		LogFormat:         "json",
-		LocalRoot:         wd,
-		Limits:            pipeline.DefaultLimits(),
-		CacheBytes:        64 << 20,
-		BitbucketBaseURL:  "https://api.bitbucket.org/2.0",
-		UpstreamTimeout:   15 * time.Second,
-		UpstreamRetries:   3,
-		FailOn:            insights.FailOnNone,
-		BuildStatus:       true,
-		InsightsReport:    true,
-		JiraMaxIssues:     5,
-		ForwardHeader:     "X-Prscout-Token",
-		ForwardTimeout:    10 * time.Second,
-		ResolveThreads:    true,
+		KeepaliveInterval:    10 * time.Second,
+		LogLevel:             "info",
+		LogFormat:            "json",
+		ReadHeaderTimeout:    10 * time.Second,
+		ReadTimeout:          30 * time.Second,
+		WriteTimeout:         60 * time.Second,
+		IdleTimeout:          120 * time.Second,
+		MaxInflight:          8,
+		MaxNeeds:             1000,
+		MaxScoutBytes:        1 << 20,
+		MaxFiles:             3000,
+		MaxBatchRequests:     1000,
+		ValidateTimeout:      20 * time.Second,
+		ValidateMaxDepth:     500,
+		ValidateMaxCodeBytes: 1 << 20,
+		WebhookDedupWindow:   time.Hour,
+		LocalRoot:            wd,
+		Limits:               pipeline.DefaultLimits(),
+		CacheBytes:           64 << 20,
+		BitbucketBaseURL:     "https://api.bitbucket.org/2.0",
+		UpstreamTimeout:      15 * time.Second,
+		UpstreamRetries:      3,
+		FailOn:               insights.FailOnNone,
+		BuildStatus:          true,
+		InsightsReport:       true,
+		JiraMaxIssues:        5,
+		ForwardHeader:        "X-Prscout-Token",
+		ForwardTimeout:       10 * time.Second,
+		ResolveThreads:       true,
 	}
 }
 
@@ -171,10 +203,38 @@ func settings() []setting {
 	add(mk("PRSCOUT_LOG_LEVEL", "log-level", "debug, info, warn or error", g, s))
 	g, s = str(func(c *Config) *string { return &c.LogFormat })
 	add(mk("PRSCOUT_LOG_FORMAT", "log-format", "json or text", g, s))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.ReadHeaderTimeout })
+	add(mk("PRSCOUT_READ_HEADER_TIMEOUT", "read-header-timeout", "time a client has to send the request headers", gd, sd))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.ReadTimeout })
+	add(mk("PRSCOUT_READ_TIMEOUT", "read-timeout", "time a client has to send a whole request, body included; a slower body gets 408", gd, sd))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.WriteTimeout })
+	add(mk("PRSCOUT_WRITE_TIMEOUT", "write-timeout", "how long one write of an answer may block on a client that does not read; every write (keep-alive heartbeats too) starts a new period, so long stages are not cut", gd, sd))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.IdleTimeout })
+	add(mk("PRSCOUT_IDLE_TIMEOUT", "idle-timeout", "how long an idle keep-alive connection stays open", gd, sd))
+	gi, si := integer(func(c *Config) *int { return &c.MaxInflight })
+	add(mk("PRSCOUT_MAX_INFLIGHT", "max-inflight", "heavy stage requests (context, preview, needs, batch, merge, comments, validate) running at once; more get 429 with Retry-After; 0 switches the cap off", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.MaxNeeds })
+	add(mk("PRSCOUT_MAX_NEEDS", "max-needs", "needs one /v1/needs request may propose (files[].needs and the scout answer's); more get 422", gi, si))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.MaxScoutBytes })
+	add(mk("PRSCOUT_MAX_SCOUT_BYTES", "max-scout-bytes", "largest scout answer /v1/needs reads; larger ones get 413", gy, sy))
+	gi, si = integer(func(c *Config) *int { return &c.MaxFiles })
+	add(mk("PRSCOUT_MAX_FILES", "max-files", "files[] entries one needs, merge or comments request may hold; more get 422", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.MaxBatchRequests })
+	add(mk("PRSCOUT_MAX_BATCH_REQUESTS", "max-batch-requests", "requests[] of one batch (and results[] of one merge) accepted; more get 422 (PRSCOUT_BATCH_MAX is how many are processed)", gi, si))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.ValidateTimeout })
+	add(mk("PRSCOUT_VALIDATE_TIMEOUT", "validate-timeout", "time budget of one /v1/workflows/validate request; nodes not reached are reported not checked", gd, sd))
+	gi, si = integer(func(c *Config) *int { return &c.ValidateMaxDepth })
+	add(mk("PRSCOUT_VALIDATE_MAX_DEPTH", "validate-max-depth", "nesting depth of a Code node or expression the workflow gate parses (brackets, template substitutions, chained operators); deeper ones are too_deep", gi, si))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.ValidateMaxCodeBytes })
+	add(mk("PRSCOUT_VALIDATE_MAX_CODE_BYTES", "validate-max-code-bytes", "largest Code node or expression the workflow gate parses; larger ones are too_large", gy, sy))
+	g, s = str(func(c *Config) *string { return &c.MetricsToken })
+	add(secret(mk("PRSCOUT_METRICS_TOKEN", "metrics-token", "bearer token /metrics then requires (Prometheus: authorization.credentials_file)", g, s)))
+	gb, sb = boolean(func(c *Config) *bool { return &c.MetricsAuth })
+	add(mk("PRSCOUT_METRICS_AUTH", "metrics-auth", "require an API key on /metrics (as a bearer token or X-API-Key)", gb, sb))
 	g, s = str(func(c *Config) *string { return &c.LocalRoot })
 	add(mk("PRSCOUT_LOCAL_ROOT", "local-root", "local git provider root: a repository, or a folder of <workspace>/<repoSlug> repositories (default: the working directory)", g, s))
 
-	gi, si := integer(func(c *Config) *int { return &c.Limits.NeedsTotal })
+	gi, si = integer(func(c *Config) *int { return &c.Limits.NeedsTotal })
 	add(mk("PRSCOUT_NEEDS_TOTAL", "needs-total", "scout requests kept in all", gi, si))
 	gi, si = integer(func(c *Config) *int { return &c.Limits.NeedsPerFile })
 	add(mk("PRSCOUT_NEEDS_PER_FILE", "needs-per-file", "scout requests kept per changed file", gi, si))
@@ -251,6 +311,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
 	gb, sb = boolean(func(c *Config) *bool { return &c.ResolveThreads })
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
+	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
 	return out
 }
 
@@ -327,6 +389,15 @@ func (c Config) Validate() error {
 		bad("PRSCOUT_ADDR", "not host:port: %q", c.Addr)
 	} else if len(c.APIKeys) == 0 && !c.AllowInsecureListen && !isLoopback(host) {
 		bad("PRSCOUT_ADDR", "%q is not a loopback address and PRSCOUT_API_KEYS is empty; set API keys, or PRSCOUT_ALLOW_INSECURE_LISTEN=true to serve without them", c.Addr)
+	} else if !isLoopback(host) {
+		for i, k := range c.APIKeys {
+			if len(k) < minAPIKeyLen {
+				bad("PRSCOUT_API_KEYS", "key %d is %d characters; keys must have at least %d when listening beyond loopback (%q)", i+1, len(k), minAPIKeyLen, c.Addr)
+			}
+		}
+	}
+	if c.MetricsAuth && len(c.APIKeys) == 0 {
+		bad("PRSCOUT_METRICS_AUTH", "needs PRSCOUT_API_KEYS (the keys /metrics then accepts), or use PRSCOUT_METRICS_TOKEN")
 	}
 	if c.MaxBodyBytes < 1024 {
 		bad("PRSCOUT_MAX_BODY_BYTES", "must be at least 1024, got %d", c.MaxBodyBytes)
@@ -357,6 +428,11 @@ func (c Config) Validate() error {
 		{"PRSCOUT_LOOKUP_TIMEOUT", int64(l.LookupTimeout)}, {"PRSCOUT_MAX_PROMPT_CHARS", int64(l.MaxPromptChars)},
 		{"PRSCOUT_MAX_GROUPS", int64(l.MaxGroups)},
 		{"PRSCOUT_UPSTREAM_TIMEOUT", int64(c.UpstreamTimeout)}, {"PRSCOUT_JIRA_MAX_ISSUES", int64(c.JiraMaxIssues)},
+		{"PRSCOUT_READ_HEADER_TIMEOUT", int64(c.ReadHeaderTimeout)}, {"PRSCOUT_READ_TIMEOUT", int64(c.ReadTimeout)},
+		{"PRSCOUT_WRITE_TIMEOUT", int64(c.WriteTimeout)}, {"PRSCOUT_IDLE_TIMEOUT", int64(c.IdleTimeout)},
+		{"PRSCOUT_MAX_NEEDS", int64(c.MaxNeeds)}, {"PRSCOUT_MAX_SCOUT_BYTES", c.MaxScoutBytes},
+		{"PRSCOUT_MAX_FILES", int64(c.MaxFiles)}, {"PRSCOUT_MAX_BATCH_REQUESTS", int64(c.MaxBatchRequests)},
+		{"PRSCOUT_VALIDATE_TIMEOUT", int64(c.ValidateTimeout)},
 	}
 	for _, p := range positive {
 		if p.v <= 0 {
@@ -371,6 +447,20 @@ func (c Config) Validate() error {
 	}
 	if c.CacheBytes < 0 {
 		bad("PRSCOUT_CACHE_BYTES", "must not be negative")
+	}
+	if c.MaxInflight < 0 {
+		bad("PRSCOUT_MAX_INFLIGHT", "must not be negative (0 switches the cap off), got %d", c.MaxInflight)
+	}
+	if c.ValidateMaxDepth < 10 || c.ValidateMaxDepth > maxGateDepth {
+		// Deeper than this, goja's recursive parser may exhaust the stack,
+		// which no recover() catches.
+		bad("PRSCOUT_VALIDATE_MAX_DEPTH", "must be between 10 and %d, got %d", maxGateDepth, c.ValidateMaxDepth)
+	}
+	if c.ValidateMaxCodeBytes < 1024 || c.ValidateMaxCodeBytes > 64<<20 {
+		bad("PRSCOUT_VALIDATE_MAX_CODE_BYTES", "must be between 1024 and 67108864, got %d", c.ValidateMaxCodeBytes)
+	}
+	if c.WebhookDedupWindow < 0 {
+		bad("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "must not be negative (0 switches deduplication off)")
 	}
 	if c.RulesFile != "" {
 		if _, err := loadRulesFile(c.RulesFile); err != nil {
@@ -419,6 +509,14 @@ func (c Config) Validate() error {
 func (c Config) BitbucketEnabled() bool {
 	return c.BitbucketAccessToken != "" || c.BitbucketEmail != "" || c.BitbucketToken != ""
 }
+
+// minAPIKeyLen is the shortest API key accepted off loopback: 16 random
+// characters resist online guessing; shorter ones are typos or placeholders.
+const minAPIKeyLen = 16
+
+// maxGateDepth is the highest PRSCOUT_VALIDATE_MAX_DEPTH: goja's parser
+// takes about 2.6 KB of stack per nesting level and Go's stack is 1 GB.
+const maxGateDepth = 10_000
 
 func isLoopback(host string) bool {
 	if host == "localhost" {

@@ -70,6 +70,12 @@ func TestConfigErrors(t *testing.T) {
 		{"stray argument", nil, []string{"extra"}, `unexpected arguments: [extra]`},
 		{"fail on", map[string]string{"PRSCOUT_FAIL_ON": "low"}, nil, `PRSCOUT_FAIL_ON: must be none, critical, high or medium, got "low"`},
 		{"build status", map[string]string{"PRSCOUT_BUILD_STATUS": "maybe"}, nil, `PRSCOUT_BUILD_STATUS: not a boolean: "maybe"`},
+		{"short key off loopback", map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_API_KEYS": "0123456789abcdef,short"}, nil,
+			`PRSCOUT_API_KEYS: key 2 is 5 characters; keys must have at least 16 when listening beyond loopback ("0.0.0.0:8080")`},
+		{"metrics auth without keys", map[string]string{"PRSCOUT_METRICS_AUTH": "true"}, nil, `PRSCOUT_METRICS_AUTH: needs PRSCOUT_API_KEYS`},
+		{"gate depth", map[string]string{"PRSCOUT_VALIDATE_MAX_DEPTH": "1000000"}, nil, `PRSCOUT_VALIDATE_MAX_DEPTH: must be between 10 and 10000, got 1000000`},
+		{"negative inflight", map[string]string{"PRSCOUT_MAX_INFLIGHT": "-1"}, nil, `PRSCOUT_MAX_INFLIGHT: must not be negative`},
+		{"zero needs", map[string]string{"PRSCOUT_MAX_NEEDS": "0"}, nil, `PRSCOUT_MAX_NEEDS: must be positive, got 0`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,8 +85,11 @@ func TestConfigErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_API_KEYS": "k"}); err != nil {
+	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_API_KEYS": "0123456789abcdef"}); err != nil {
 		t.Errorf("open listen with keys: %v", err)
+	}
+	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "127.0.0.1:8080", "PRSCOUT_API_KEYS": "k"}); err != nil {
+		t.Errorf("a short key on loopback is fine: %v", err)
 	}
 	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_ALLOW_INSECURE_LISTEN": "true"}); err != nil {
 		t.Errorf("open listen explicitly allowed: %v", err)

@@ -12,12 +12,12 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/prscout/prscout/api"
+	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -43,6 +43,28 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// requestLimits maps the configuration onto the API's request bounds.
+func requestLimits(cfg Config) api.RequestLimits {
+	inflight := cfg.MaxInflight
+	if inflight == 0 {
+		inflight = -1 // the API reads 0 as its default; the setting's 0 is "no cap"
+	}
+	gl := gate.DefaultLimits()
+	gl.MaxDepth = cfg.ValidateMaxDepth
+	gl.MaxCodeBytes = int(cfg.ValidateMaxCodeBytes)
+	return api.RequestLimits{
+		ReadTimeout:      cfg.ReadTimeout,
+		WriteTimeout:     cfg.WriteTimeout,
+		MaxInflight:      inflight,
+		MaxNeeds:         cfg.MaxNeeds,
+		MaxScoutBytes:    int(cfg.MaxScoutBytes),
+		MaxFiles:         cfg.MaxFiles,
+		MaxBatchRequests: cfg.MaxBatchRequests,
+		GateTimeout:      cfg.ValidateTimeout,
+		Gate:             gl,
+	}
 }
 
 func newLogger(cfg Config, w io.Writer) *slog.Logger {
@@ -88,6 +110,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		MaxBodyBytes:       cfg.MaxBodyBytes,
 		APIKeys:            cfg.APIKeys,
 		KeepaliveInterval:  cfg.KeepaliveInterval,
+		RequestLimits:      requestLimits(cfg),
+		MetricsToken:       cfg.MetricsToken,
+		MetricsAuth:        cfg.MetricsAuth,
 		Ready:              p.ready,
 		Registry:           reg,
 		Metrics:            metrics,
@@ -98,10 +123,16 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	// ReadTimeout and WriteTimeout stay unset here: when http.Server's
+	// ReadTimeout passes, net/http cancels the request's context, which
+	// would stop long stages; the API sets both deadlines per request
+	// instead (api.RequestLimits), lifting the read deadline once the body
+	// is in and pushing the write deadline at every write.
 	hs := &http.Server{
 		Handler:           srv,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       120 * time.Second,
+		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
+		IdleTimeout:       cfg.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	log.Info("prscout listening", "addr", ln.Addr().String(), "provider", p.name, "auth", len(cfg.APIKeys) > 0, "version", api.Version)

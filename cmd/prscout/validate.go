@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,7 +29,10 @@ workflow, an array of workflows, or a canvas copy {nodes, connections}.
 
 Verdicts: ok, syntax_error, missing_code (a Code node without jsCode fails in
 n8n 2.x), skipped (Python), undecided (the gate cannot tell what V8 would say;
-counts as a failure unless --allow-undecided).
+counts as a failure unless --allow-undecided), too_deep (nested deeper than
+--max-depth: not parsed, as the parser could exhaust the stack), too_large
+(over --max-code-bytes, or the workflow's code over its limit), timeout (not
+reached within --timeout). too_deep, too_large and timeout always fail.
 
 With --format sarif the report is a SARIF 2.1.0 log for CI and code scanning
 tools: one result per invalid node, located at the line and column of the
@@ -49,6 +53,10 @@ func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 	format := fl.String("format", "text", "output format: text, json or sarif (SARIF 2.1.0: one result per invalid node, at its line and column in the export)")
 	expressions := fl.Bool("expressions", true, "also check n8n expressions (={{ ... }} parameters); --expressions=false switches the check off")
 	allowUndecided := fl.Bool("allow-undecided", false, "count undecided snippets as ok (default: fail closed)")
+	def := gate.DefaultLimits()
+	maxDepth := fl.Int("max-depth", def.MaxDepth, "nesting depth of a snippet the gate parses (brackets, template substitutions, chained operators); deeper ones are too_deep")
+	maxCode := fl.Int("max-code-bytes", def.MaxCodeBytes, "largest snippet the gate parses; larger ones are too_large")
+	timeout := fl.Duration("timeout", 0, "time budget of the whole check (0: none); snippets not reached are reported")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, validateUsage)
 		fl.PrintDefaults()
@@ -68,7 +76,18 @@ func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return 2
 	}
-	opt := gate.Options{Expressions: *expressions, AllowUndecided: *allowUndecided}
+	if *maxDepth < 10 || *maxDepth > maxGateDepth {
+		fmt.Fprintf(stderr, "validate-workflow: --max-depth must be between 10 and %d\n", maxGateDepth)
+		return 2
+	}
+	opt := gate.Options{Expressions: *expressions, AllowUndecided: *allowUndecided,
+		Limits: gate.Limits{MaxDepth: *maxDepth, MaxCodeBytes: *maxCode}}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
 
 	rep := gate.NewReport()
 	var files []string
@@ -83,7 +102,7 @@ func runValidateWorkflow(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, found...)
 	}
-	for _, r := range checkFiles(files, opt) {
+	for _, r := range checkFiles(ctx, files, opt) {
 		rep.Merge(r)
 	}
 
@@ -171,7 +190,7 @@ func workflowFiles(path string) ([]string, error) {
 }
 
 // checkFiles checks files in parallel and returns the reports in file order.
-func checkFiles(files []string, opt gate.Options) []gate.Report {
+func checkFiles(ctx context.Context, files []string, opt gate.Options) []gate.Report {
 	reports := make([]gate.Report, len(files))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -189,7 +208,7 @@ func checkFiles(files []string, opt gate.Options) []gate.Report {
 					reports[i] = r
 					continue
 				}
-				reports[i] = gate.CheckExport(name, data, opt)
+				reports[i] = gate.CheckExportContext(ctx, name, data, opt)
 			}
 		}()
 	}

@@ -103,3 +103,31 @@ func TestValidateWorkflowGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestAbuseCLINestingTooDeep: the CLI died of a stack overflow at 300 k
+// parentheses; such nodes are now refused, explained, and fail the run.
+func TestAbuseCLINestingTooDeep(t *testing.T) {
+	dir := t.TempDir()
+	code := strings.Repeat("(", 300_000) + "1" + strings.Repeat(")", 300_000)
+	wf, _ := json.Marshal(map[string]any{"nodes": []any{map[string]any{"name": "Deep", "type": "n8n-nodes-base.code", "parameters": map[string]any{"jsCode": code}}}})
+	path := filepath.Join(dir, "deep.json")
+	if err := os.WriteFile(path, wf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{path}, {"--allow-undecided", path}, {"--max-depth", "10000", path}} {
+		var out, errOut bytes.Buffer
+		if got := runValidateWorkflow(args, &out, &errOut); got != 1 {
+			t.Errorf("%v: exit %d, want 1\n%s%s", args, got, out.String(), errOut.String())
+		}
+		if !strings.Contains(out.String(), "REFUSED") || !strings.Contains(out.String(), "levels deep") {
+			t.Errorf("%v: report does not explain the refusal:\n%.500s", args, out.String())
+		}
+		if len(out.String()) > 4000 {
+			t.Errorf("%v: report of %d bytes for one line of code", args, len(out.String()))
+		}
+	}
+	var out, errOut bytes.Buffer
+	if got := runValidateWorkflow([]string{"--max-depth", "1000000", path}, &out, &errOut); got != 2 {
+		t.Errorf("--max-depth 1000000: exit %d, want 2", got)
+	}
+}

@@ -65,8 +65,11 @@ type Result struct {
 }
 
 // CheckCode reports whether V8 compiles code wrapped as n8n wraps it for kind.
-// It never panics.
-func CheckCode(kind Kind, code string) (res Result) {
+// It never panics. Code over DefaultLimits' size or nesting limits is
+// refused (too_large, too_deep) without being parsed.
+func CheckCode(kind Kind, code string) Result { return defaultRun().checkCode(kind, code) }
+
+func (r *run) checkCode(kind Kind, code string) (res Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			res = Result{Verdict: VerdictUndecided, Message: fmt.Sprintf("internal error in the JavaScript checker: %v", x)}
@@ -80,16 +83,33 @@ func CheckCode(kind Kind, code string) (res Result) {
 	if kind == KindFunction {
 		prefix, suffix = vm2Prefix, vm2Suffix
 	}
-	return check(prefix, code, suffix)
+	return r.check(prefix, code, suffix)
 }
 
 // check parses and compiles prefix+code+suffix with goja, then applies the
-// V8 corrections (repairs for syntax goja lacks, regexp validation, early errors).
-func check(prefix, code, suffix string) Result {
+// V8 corrections (repairs for syntax goja lacks, regexp validation, early
+// errors). Code over the size limit is not parsed; before each parse the
+// source's nesting is measured (a repair can change it) and a source over
+// the limit is not parsed either; the context is checked between parses.
+func (r *run) check(prefix, code, suffix string) Result {
 	src := []byte(prefix + code + suffix)
 	base := len(prefix)
+	if len(code) > r.lim.MaxCodeBytes {
+		// A nesting bomb is named as one even when it is also too large
+		// (the scan stops at the limit, so this costs little).
+		if res, deep := r.tooDeep(code, src, base); deep {
+			return res
+		}
+		return tooLarge(len(code), r.lim.MaxCodeBytes, "the code")
+	}
 	var fixes []*fix
 	for attempt := 0; ; attempt++ {
+		if res, stop := r.stopped(); stop {
+			return res
+		}
+		if res, deep := r.tooDeep(code, src, base); deep {
+			return res
+		}
 		prg, perr := parser.ParseFile(nil, "", src, 0, parser.WithDisableSourceMaps)
 		if perr != nil {
 			off, msg := parseErrorOffset(string(src), perr)
@@ -142,6 +162,24 @@ func check(prefix, code, suffix string) Result {
 }
 
 const maxRepairs = 64
+
+// tooDeep measures src's nesting (depth.go) and returns the too_deep verdict,
+// located in the user's code, when it is over the limit.
+func (r *run) tooDeep(code string, src []byte, base int) (Result, bool) {
+	_, off, over, unbounded := nestingCheck(string(src), r.lim.MaxDepth)
+	if !over {
+		return Result{}, false
+	}
+	res := errorAt(code, src, base, off, "")
+	res.Verdict = VerdictTooDeep
+	res.Message = fmt.Sprintf("nested more than %d levels deep here (brackets, template substitutions and chained operators, "+
+		"counting the wrapper n8n adds): not parsed, as the parser could exhaust the stack; split the expression or the chain", r.lim.MaxDepth)
+	if unbounded != "" {
+		res.Message = "the nesting of this code cannot be bounded before parsing (" + unbounded + "): not parsed, " +
+			"as the parser could exhaust the stack; put the regular expression in parentheses or on its own line"
+	}
+	return res, true
+}
 
 // compile runs goja's compiler for the early errors its parser leaves to it
 // (redeclarations, labels, break/continue targets, ...). Constructs goja
@@ -234,6 +272,33 @@ func errorAt(code string, src []byte, base, off int, msg string) Result {
 	if line+1 < len(starts) {
 		end = starts[line+1]
 	}
-	res.Excerpt = strings.TrimRight(code[lineStart:end], "\r\n\u2028\u2029")
+	res.Excerpt = excerpt(strings.TrimRight(code[lineStart:end], "\r\n\u2028\u2029"), rel-lineStart)
 	return res
+}
+
+// maxExcerpt bounds the excerpt of a report: one line of minified or
+// generated code can be megabytes long.
+const maxExcerpt = 400
+
+// excerpt returns line whole, or, when it is longer than maxExcerpt bytes,
+// its beginning (when the error at byte col is there) or a window around
+// the error, marked with "…" (WriteText draws no caret under a window).
+func excerpt(line string, col int) string {
+	if len(line) <= maxExcerpt {
+		return line
+	}
+	cut := func(s string, from, to int) string {
+		from, to = max(from, 0), min(to, len(s))
+		for from > 0 && !utf8.RuneStart(s[from]) {
+			from--
+		}
+		for to < len(s) && !utf8.RuneStart(s[to]) {
+			to++
+		}
+		return s[from:to]
+	}
+	if col < maxExcerpt*3/4 {
+		return cut(line, 0, maxExcerpt) + "…"
+	}
+	return "…" + cut(line, col-maxExcerpt/2, col+maxExcerpt/2) + "…"
 }

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -14,11 +15,14 @@ var codeParams = map[string]bool{"jsCode": true, "functionCode": true, "pythonCo
 // string starting with "=" whose {{ ... }} chunks must each parse as a
 // JavaScript expression. Only expressions that are not ok are returned
 // (CheckExport counts all of them in Stats.Expressions).
-func checkExpressions(base NodeResult, params map[string]any) []NodeResult {
+func (r *run) checkExpressions(base NodeResult, params map[string]any) []NodeResult {
 	var out []NodeResult
 	base.Check = CheckExpression
 	forEachExpression(params, "", func(path, expr string) {
-		if res := CheckExpressionText(expr); res.Verdict != VerdictOK {
+		if r.budgetOut || r.ctx.Err() != nil {
+			return // reported once, by the snippet that ran out or by the caller
+		}
+		if res := r.checkExpressionText(expr); res.Verdict != VerdictOK {
 			r := base
 			r.Parameter = path
 			r.Verdict = res.Verdict
@@ -31,28 +35,62 @@ func checkExpressions(base NodeResult, params map[string]any) []NodeResult {
 
 // forEachExpression calls fn with the dotted path and the text (without the
 // leading "=") of each expression parameter under v, in a stable order.
+// Paths are built only for expressions, and cut at maxParamPath bytes, so
+// long or deeply nested keys cost no more than the expressions they hold.
 func forEachExpression(v any, path string, fn func(path, expr string)) {
+	var segs []string
+	if path != "" {
+		segs = append(segs, path)
+	}
+	walkParams(v, &segs, fn)
+}
+
+// maxParamPath bounds the parameter path reported for an expression.
+const maxParamPath = 512
+
+func walkParams(v any, segs *[]string, fn func(path, expr string)) {
 	switch x := v.(type) {
 	case string:
 		if strings.HasPrefix(x, "=") && strings.Contains(x, "{{") {
-			fn(path, x[1:])
+			fn(joinPath(*segs), x[1:])
 		}
 	case map[string]any:
 		for _, k := range sortedKeys(x) {
-			if path == "" && codeParams[k] {
+			if len(*segs) == 0 && codeParams[k] {
 				continue
 			}
-			p := k
-			if path != "" {
-				p = path + "." + k
+			seg := k
+			if len(*segs) > 0 {
+				seg = "." + k
 			}
-			forEachExpression(x[k], p, fn)
+			*segs = append(*segs, seg)
+			walkParams(x[k], segs, fn)
+			*segs = (*segs)[:len(*segs)-1]
 		}
 	case []any:
 		for i, el := range x {
-			forEachExpression(el, fmt.Sprintf("%s[%d]", path, i), fn)
+			*segs = append(*segs, "["+strconv.Itoa(i)+"]")
+			walkParams(el, segs, fn)
+			*segs = (*segs)[:len(*segs)-1]
 		}
 	}
+}
+
+func joinPath(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if b.Len()+len(s) > maxParamPath {
+			cut := max(0, maxParamPath-b.Len())
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			b.WriteString(s[:cut])
+			b.WriteString("…")
+			break
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // CheckExpressionText checks an n8n expression (the parameter text after its
@@ -60,12 +98,20 @@ func forEachExpression(v any, path string, fn func(path, expr string)) {
 // by an odd number of backslashes, up to the next }}; an unclosed {{ is left
 // as text) and each code chunk must parse as a JavaScript expression. Lines
 // and columns count in the expression text.
-func CheckExpressionText(expr string) Result {
+func CheckExpressionText(expr string) Result { return defaultRun().checkExpressionText(expr) }
+
+func (r *run) checkExpressionText(expr string) Result {
+	if len(expr) > r.lim.MaxCodeBytes {
+		return tooLarge(len(expr), r.lim.MaxCodeBytes, "the expression")
+	}
 	for _, ch := range splitExpression(expr) {
 		if strings.TrimSpace(ch.code) == "" {
 			continue
 		}
-		res := CheckCodeExpression(ch.code)
+		if !r.spend(len(ch.code) + exprChunkCost) {
+			return r.overBudget()
+		}
+		res := r.checkCodeExpression(ch.code)
 		if res.Verdict == VerdictOK {
 			continue
 		}
@@ -75,7 +121,8 @@ func CheckExpressionText(expr string) Result {
 				res.Column += col0 - 1
 			}
 			res.Line += line0 - 1
-			res.Excerpt = lineText(expr, res.Line)
+			line := lineText(expr, res.Line)
+			res.Excerpt = excerpt(line, byteColumn(line, res.Column))
 		}
 		return res
 	}
@@ -88,7 +135,9 @@ func CheckExpressionText(expr string) Result {
 // sloppy script with goja, so this check is close to tournament's but not
 // exact (esprima's tolerant mode forgives some early errors); it is a separate
 // check that can be switched off.
-func CheckCodeExpression(code string) (res Result) {
+func CheckCodeExpression(code string) Result { return defaultRun().checkCodeExpression(code) }
+
+func (r *run) checkCodeExpression(code string) (res Result) {
 	defer func() {
 		if x := recover(); x != nil {
 			res = Result{Verdict: VerdictUndecided, Message: fmt.Sprintf("internal error in the JavaScript checker: %v", x)}
@@ -96,9 +145,9 @@ func CheckCodeExpression(code string) (res Result) {
 	}()
 	code = strings.ToValidUTF8(code, "\uFFFD")
 	if strings.HasPrefix(strings.TrimLeft(code, " \t\r\n"), "{") {
-		return check("(", code, "\n)")
+		return r.check("(", code, "\n)")
 	}
-	return check("", code, "\n")
+	return r.check("", code, "\n")
 }
 
 type chunk struct {
@@ -152,6 +201,18 @@ func position(s string, off int) (int, int) {
 		line++
 	}
 	return line + 1, utf8.RuneCountInString(s[starts[line]:off]) + 1
+}
+
+// byteColumn turns a 1-based column in code points into a byte offset in line.
+func byteColumn(line string, col int) int {
+	n := 1
+	for i := range line {
+		if n == col {
+			return i
+		}
+		n++
+	}
+	return len(line)
 }
 
 func lineText(s string, line int) string {

@@ -14,6 +14,7 @@ package gate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -29,7 +30,11 @@ type Options struct {
 	Expressions bool
 	// AllowUndecided counts "undecided" snippets as ok. By default the gate
 	// fails closed: an undecided snippet makes the node and the report not ok.
+	// It never lets too_deep, too_large or timeout pass.
 	AllowUndecided bool
+	// Limits bound the check's time and memory; zero fields take
+	// DefaultLimits.
+	Limits Limits
 }
 
 // Check kinds of a NodeResult.
@@ -56,7 +61,7 @@ type NodeResult struct {
 	Type       string `json:"type"`
 	NodeIndex  int    `json:"nodeIndex"` // index in the workflow's nodes array
 	OK         bool   `json:"ok"`
-	Verdict    string `json:"verdict"` // ok | syntax_error | undecided | missing_code | skipped
+	Verdict    string `json:"verdict"` // ok | syntax_error | undecided | missing_code | skipped | too_deep | too_large | timeout
 	Check      string `json:"check"`   // code | expression
 	// Parameter names the checked parameter: jsCode or functionCode, or the
 	// dotted path of an expression parameter (e.g. "options.body[0].value").
@@ -87,7 +92,7 @@ type Stats struct {
 	Workflows    int `json:"workflows"`    // workflows found in them
 	CodeNodes    int `json:"codeNodes"`    // code / function / functionItem nodes checked (incl. skipped)
 	Expressions  int `json:"expressions"`  // expression parameters checked (when Options.Expressions)
-	Invalid      int `json:"invalid"`      // results with verdict syntax_error or missing_code
+	Invalid      int `json:"invalid"`      // results with verdict syntax_error, missing_code, too_deep, too_large or timeout
 	Undecided    int `json:"undecided"`    // results with verdict undecided
 	Problems     int `json:"problems"`     // inputs that are not workflow exports
 	SkippedNodes int `json:"skippedNodes"` // Python Code nodes
@@ -129,8 +134,20 @@ func (r *Report) AddProblem(file, message string) {
 // workflow object (UI download, export --separate/--backup), an array of them
 // (export --all / --id), a canvas copy {nodes, connections}, or an n8n.io
 // template wrapper {workflow:{...}} / {data:{...}}. file only labels results.
-// It never panics.
-func CheckExport(file string, data []byte, opt Options) (rep Report) {
+// It never panics, and its work is bounded by opt.Limits (see
+// CheckExportContext).
+func CheckExport(file string, data []byte, opt Options) Report {
+	return CheckExportContext(context.Background(), file, data, opt)
+}
+
+// CheckExportContext is CheckExport bounded by ctx as well: ctx is checked
+// before each parse, and when it ends the nodes not yet checked are reported
+// as not checked (a problem: the report is not ok). An export over
+// Limits.MaxExportBytes or nesting deeper than Limits.MaxJSONDepth is a
+// problem and is not decoded; a workflow with more than Limits.MaxNodes
+// nodes is a problem and is not checked; nodes and snippets over the other
+// limits get the verdicts too_large or too_deep. All of them fail closed.
+func CheckExportContext(ctx context.Context, file string, data []byte, opt Options) (rep Report) {
 	rep = NewReport()
 	rep.Stats.Files = 1
 	defer func() {
@@ -138,14 +155,25 @@ func CheckExport(file string, data []byte, opt Options) (rep Report) {
 			rep.AddProblem(file, fmt.Sprintf("internal error while checking: %v", x))
 		}
 	}()
+	r := newRun(ctx, opt.Limits)
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
+	if len(data) > r.lim.MaxExportBytes {
+		rep.AddProblem(file, fmt.Sprintf("the export is %d bytes, over the limit of %d bytes: not checked", len(data), r.lim.MaxExportBytes))
+		return rep
+	}
+	if _, over := jsonDepth(data, r.lim.MaxJSONDepth); over {
+		rep.AddProblem(file, fmt.Sprintf("the JSON nests more than %d levels deep: not checked", r.lim.MaxJSONDepth))
+		return rep
+	}
 	wfs, msg := decodeExport(data)
 	if msg != "" {
 		rep.AddProblem(file, msg)
 	}
 	for _, wf := range wfs {
 		rep.Stats.Workflows++
-		checkWorkflow(&rep, file, wf, opt)
+		if !checkWorkflow(&rep, r, file, wf, opt) {
+			break
+		}
 	}
 	return rep
 }
@@ -240,29 +268,17 @@ func decodeExport(data []byte) ([]workflow, string) {
 	return decodeGeneric(data)
 }
 
-// decodeParams decodes a node's parameters (numbers kept as json.Number),
-// with go-json and, should it fail, encoding/json.
+// decodeParams decodes a node's parameters (numbers kept as json.Number)
+// with encoding/json: go-json's stream decoder moves the rest of its buffer
+// for every escape in a string, which is quadratic on a large code parameter
+// (a 2 MB jsCode took seconds).
 func decodeParams(raw json.RawMessage) (params map[string]any) {
 	if firstByte(raw) != '{' {
 		return nil
 	}
-	func() {
-		defer func() {
-			if recover() != nil {
-				params = nil
-			}
-		}()
-		dec := gojson.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		if dec.Decode(&params) != nil {
-			params = nil
-		}
-	}()
-	if params == nil {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.UseNumber()
-		_ = dec.Decode(&params)
-	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	_ = dec.Decode(&params)
 	return params
 }
 
@@ -328,7 +344,14 @@ func decodeGeneric(data []byte) ([]workflow, string) {
 	return nil, "not an n8n workflow export: the JSON is neither an object nor an array"
 }
 
-func checkWorkflow(rep *Report, file string, wf workflow, opt Options) {
+// checkWorkflow checks the nodes of one workflow; it returns false when the
+// run's context ended (the rest of the export is not checked either).
+func checkWorkflow(rep *Report, r *run, file string, wf workflow, opt Options) bool {
+	r.startWorkflow()
+	if len(wf.nodes) > r.lim.MaxNodes {
+		rep.AddProblem(file, fmt.Sprintf("workflow %q has %d nodes, over the limit of %d: not checked", wf.name, len(wf.nodes), r.lim.MaxNodes))
+		return true
+	}
 	for i, n := range wf.nodes {
 		if n.notObject {
 			rep.AddProblem(file, fmt.Sprintf("workflow %q: node %d is not an object", wf.name, i))
@@ -339,18 +362,56 @@ func checkWorkflow(rep *Report, file string, wf workflow, opt Options) {
 		if !isCode && !opt.Expressions {
 			continue
 		}
+		if err := r.ctx.Err(); err != nil {
+			rep.AddProblem(file, fmt.Sprintf("workflow %q: node %d (%q) and the nodes after it were %s", wf.name, i, scalarString(n.Name), strings.TrimPrefix(stopReason(err), "not checked: ")))
+			return false
+		}
 		base := NodeResult{File: file, Workflow: wf.name, WorkflowID: wf.id, Node: scalarString(n.Name), Type: typ, NodeIndex: i}
+		if r.budgetOut {
+			// The workflow's budget ran out at an earlier node; that node's
+			// result says so, the rest are left out.
+			continue
+		}
+		if res, refused := r.checkParams(base, isCode, n.Parameters); refused {
+			rep.add(res, opt)
+			continue
+		}
 		params := decodeParams(n.Parameters)
-		if r, ok := checkNodeCode(base, typ, params, opt); ok {
-			rep.add(r, opt)
+		if res, ok := r.checkNodeCode(base, typ, params, opt); ok {
+			rep.add(res, opt)
 		}
 		if opt.Expressions {
 			rep.Stats.Expressions += countExpressions(params)
-			for _, r := range checkExpressions(base, params) {
-				rep.add(r, opt)
+			for _, x := range r.checkExpressions(base, params) {
+				rep.add(x, opt)
 			}
 		}
 	}
+	if err := r.ctx.Err(); err != nil {
+		rep.AddProblem(file, fmt.Sprintf("workflow %q: %s", wf.name, stopReason(err)))
+		return false
+	}
+	return true
+}
+
+// checkParams refuses a node whose raw parameters are over the size or
+// nesting limits, before they are decoded.
+func (r *run) checkParams(base NodeResult, isCode bool, raw json.RawMessage) (NodeResult, bool) {
+	base.Check, base.Parameter = CheckExpression, "parameters"
+	if isCode {
+		base.Check = CheckCodeNode
+	}
+	if len(raw) > r.lim.MaxParamBytes {
+		base.Verdict = VerdictTooLarge
+		base.Error = &NodeError{Message: fmt.Sprintf("the node's parameters are %d bytes of JSON, over the limit of %d bytes: not checked", len(raw), r.lim.MaxParamBytes)}
+		return base, true
+	}
+	if _, over := jsonDepth(raw, r.lim.MaxParamDepth); over {
+		base.Verdict = VerdictTooDeep
+		base.Error = &NodeError{Message: fmt.Sprintf("the node's parameters nest more than %d levels deep: not checked", r.lim.MaxParamDepth)}
+		return base, true
+	}
+	return base, false
 }
 
 func (r *Report) add(n NodeResult, opt Options) {
@@ -375,7 +436,7 @@ func (r *Report) add(n NodeResult, opt Options) {
 
 // checkNodeCode checks the program of a code / function / functionItem node;
 // ok is false for other node types.
-func checkNodeCode(base NodeResult, typ string, params map[string]any, opt Options) (NodeResult, bool) {
+func (r *run) checkNodeCode(base NodeResult, typ string, params map[string]any, opt Options) (NodeResult, bool) {
 	base.Check = CheckCodeNode
 	var kind Kind
 	var param string
@@ -414,7 +475,7 @@ func checkNodeCode(base NodeResult, typ string, params map[string]any, opt Optio
 		base.Error = &NodeError{Message: param + " is empty: n8n fails the node (No code to execute)"}
 		return base, true
 	}
-	res := CheckCode(kind, code)
+	res := r.spendOn(len(code), func() Result { return r.checkCode(kind, code) })
 	base.Verdict = res.Verdict
 	if res.Verdict != VerdictOK {
 		base.Error = &NodeError{Message: res.Message, Line: res.Line, Column: res.Column, Excerpt: res.Excerpt}

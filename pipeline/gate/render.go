@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteJSON writes the report as indented JSON (the shape documented on Report).
@@ -28,8 +29,11 @@ func (r Report) WriteText(w io.Writer) error {
 			continue
 		}
 		label := "FAIL"
-		if n.Verdict == VerdictUndecided {
+		switch n.Verdict {
+		case VerdictUndecided:
 			label = "UNDECIDED"
+		case VerdictTooDeep, VerdictTooLarge, VerdictTimeout:
+			label = "REFUSED"
 		}
 		kind := ""
 		if n.Check == CheckExpression {
@@ -47,7 +51,11 @@ func (r Report) WriteText(w io.Writer) error {
 		if n.Error.Line > 0 {
 			num := fmt.Sprint(n.Error.Line)
 			fmt.Fprintf(&b, "    %s | %s\n", num, n.Error.Excerpt)
-			fmt.Fprintf(&b, "    %s | %s^\n", strings.Repeat(" ", len(num)), caretPad(n.Error.Excerpt, n.Error.Column))
+			// A long line's excerpt is a window (code.go excerpt): no caret
+			// when the column is not in it.
+			if !strings.HasPrefix(n.Error.Excerpt, "…") && n.Error.Column <= utf8.RuneCountInString(n.Error.Excerpt)+1 {
+				fmt.Fprintf(&b, "    %s | %s^\n", strings.Repeat(" ", len(num)), caretPad(n.Error.Excerpt, n.Error.Column))
+			}
 		}
 	}
 	for _, p := range r.Problems {

