@@ -148,6 +148,12 @@ type Answer struct {
 	// cut mid-way and closed. Keys or literals the cut split are dropped,
 	// so they are not in Value. See Cut.
 	Unfinished []string
+	// Prose is set when the answer is unreadable because it holds no JSON at
+	// all, not even a broken attempt: its text without <think> blocks,
+	// trimmed. A caller may show it as the model's words; it is "" when the
+	// text held JSON that could not be read or had another shape (which must
+	// never be shown raw), and when the answer is empty.
+	Prose string
 	// Warnings say, readably, what was noticed, repaired or ignored.
 	Warnings []string
 }
@@ -198,6 +204,7 @@ type reader struct {
 	answerText string
 	refusal    bool
 	cutThink   bool
+	prose      string
 	taken      *match
 	warnings   []string
 }
@@ -243,6 +250,9 @@ func (r *reader) answer() Answer {
 	}
 	if r.cutThink {
 		r.warn("the answer was cut off inside its <think> block")
+	}
+	if r.taken == nil {
+		a.Prose = r.prose
 	}
 	if m := r.taken; m != nil {
 		a.Value, a.Block, a.Unfinished = m.value, m.block, m.unfinished
@@ -376,6 +386,9 @@ func (r *reader) explain(t string, s *search) {
 		r.warn(fmt.Sprintf("the answer held %d block(s) that look like JSON but could not be read, even repaired", s.failed))
 	default:
 		r.warn(fmt.Sprintf("the answer holds no JSON (prose only, %d bytes)", len(t)))
+	}
+	if s.failed == 0 && s.attempts == 0 && r.work > 0 {
+		r.prose = t
 	}
 	if !r.refusal && readsAsRefusal(t) {
 		r.warn("the answer reads as a refusal")
