@@ -154,6 +154,10 @@ type Answer struct {
 	// text held JSON that could not be read or had another shape (which must
 	// never be shown raw), and when the answer is empty.
 	Prose string
+	// Empty reports that the answer, once out of its envelope, holds
+	// nothing: no text (or only blank text, or only a <think> block), or a
+	// null value. Such an answer is unreadable, and not a broken one.
+	Empty bool
 	// Warnings say, readably, what was noticed, repaired or ignored.
 	Warnings []string
 }
@@ -179,6 +183,7 @@ func Read(raw []byte, shape Shape) Answer {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case len(raw) == 0:
+		r.empty = true
 		r.warn("the answer is empty")
 	case len(raw) > MaxBytes:
 		r.warn("the answer is " + strconv.Itoa(len(raw)) + " bytes, over the " + strconv.Itoa(MaxBytes) + "-byte limit: not read")
@@ -204,6 +209,7 @@ type reader struct {
 	answerText string
 	refusal    bool
 	cutThink   bool
+	empty      bool
 	prose      string
 	taken      *match
 	warnings   []string
@@ -252,7 +258,7 @@ func (r *reader) answer() Answer {
 		r.warn("the answer was cut off inside its <think> block")
 	}
 	if r.taken == nil {
-		a.Prose = r.prose
+		a.Prose, a.Empty = r.prose, r.empty
 	}
 	if m := r.taken; m != nil {
 		a.Value, a.Block, a.Unfinished = m.value, m.block, m.unfinished
@@ -307,6 +313,7 @@ func (r *reader) value(v any, depth int) {
 		r.warn(fmt.Sprintf("the model stopped for another reason than the end of its answer (finish reason %q)", u.finish))
 	}
 	if u.value == nil {
+		r.empty = true
 		r.warn("the answer's " + u.where + " is empty")
 		return
 	}
@@ -337,6 +344,7 @@ func (r *reader) text(t string, depth int) {
 	}
 	trimmed := strings.TrimSpace(strings.TrimPrefix(body, "\ufeff"))
 	if trimmed == "" {
+		r.empty = true
 		if think.blocks > 0 {
 			r.warn("the answer holds nothing but its <think> block")
 		} else {

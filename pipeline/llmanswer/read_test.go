@@ -103,13 +103,14 @@ type golden struct {
 	TextBytes    int      `json:"textBytes"`
 	Unfinished   []string `json:"unfinished,omitempty"`
 	ProseBytes   int      `json:"proseBytes,omitempty"`
+	Empty        bool     `json:"empty,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"`
 	Value        any      `json:"value"`
 }
 
 func toGolden(a Answer) golden {
 	return golden{Quality: a.Quality, CutOff: a.CutOff, FinishReason: a.FinishReason, Envelope: a.Envelope,
-		Block: a.Block, TextBytes: len(a.Text), Unfinished: a.Unfinished, ProseBytes: len(a.Prose), Warnings: a.Warnings, Value: a.Value}
+		Block: a.Block, TextBytes: len(a.Text), Unfinished: a.Unfinished, ProseBytes: len(a.Prose), Empty: a.Empty, Warnings: a.Warnings, Value: a.Value}
 }
 
 // readCase reads a testdata answer as the API hands it over: a .txt file is
@@ -210,6 +211,9 @@ func checkAnswer(t *testing.T, a Answer, shape Shape) {
 	}
 	if a.Quality == Salvaged && !a.CutOff {
 		t.Error("salvaged answer that is not cut off")
+	}
+	if a.Empty && (a.Quality != Unreadable || a.Prose != "") {
+		t.Errorf("empty answer read as %s with prose %q", a.Quality, a.Prose)
 	}
 	if a.Prose != "" && (a.Quality != Unreadable || strings.TrimSpace(a.Prose) != a.Prose) {
 		t.Errorf("prose %q on a %s answer, or not trimmed", a.Prose, a.Quality)
