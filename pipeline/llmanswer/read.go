@@ -395,7 +395,10 @@ func (r *reader) explain(t string, s *search) {
 	default:
 		r.warn(fmt.Sprintf("the answer holds no JSON (prose only, %d bytes)", len(t)))
 	}
-	if s.failed == 0 && s.attempts == 0 && r.work > 0 {
+	if s.truncated {
+		r.warn(fmt.Sprintf("the answer holds too many brackets to search: those after the first %d were not tried", maxTries))
+	}
+	if s.failed == 0 && s.attempts == 0 && !s.truncated && r.work > 0 {
 		r.prose = t
 	}
 	if !r.refusal && readsAsRefusal(t) {

@@ -283,8 +283,10 @@ type search struct {
 	// more than numbers. Citations such as [1] and an empty {} in prose,
 	// decoded as written, are not.
 	attempts int
-	matches  []candidate
-	others   []string // labels of blocks without the expected shape, for warnings
+	// truncated: the search stopped at maxTries with brackets left.
+	truncated bool
+	matches   []candidate
+	others    []string // labels of blocks without the expected shape, for warnings
 }
 
 // candidate is a JSON block with the expected shape.
@@ -316,7 +318,11 @@ func (s *search) scan(t string, atEnd bool, depth int) {
 }
 
 func (s *search) fenced(seg segment, atEnd bool, depth int) {
-	if !jsonInfo(seg.info) || s.tries >= maxTries {
+	if !jsonInfo(seg.info) {
+		return
+	}
+	if s.tries >= maxTries {
+		s.truncated = true
 		return
 	}
 	body := seg.text
@@ -344,9 +350,13 @@ func (s *search) fenced(seg segment, atEnd bool, depth int) {
 // that closes is skipped whole (what is inside it is not tried again); one
 // that runs to the end is skipped whole only when it was taken.
 func (s *search) prose(t string, atEnd, only bool) {
-	for i := 0; i < len(t) && s.tries < maxTries; {
+	for i := 0; i < len(t); {
 		k := strings.IndexAny(t[i:], "{[")
 		if k < 0 {
+			return
+		}
+		if s.tries >= maxTries {
+			s.truncated = true
 			return
 		}
 		i += k
@@ -398,6 +408,7 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 	r.spend(l.end())
 	var out string // the repair library's output, when it was used
 	if l.tooDeep {
+		s.failed++
 		r.warn(fmt.Sprintf("a block nests deeper than %d levels: not read", maxDepth))
 		return 0, false
 	}
