@@ -74,8 +74,12 @@ func IsDefaultPath(p string) bool {
 			return true
 		}
 	}
-	_, ok := firstMatch(defaultGlobs, p)
-	return ok
+	for _, g := range defaultGlobs {
+		if g.matchLower(lower) {
+			return true
+		}
+	}
+	return false
 }
 
 func setOf(words ...string) map[string]bool {

@@ -22,6 +22,9 @@ type Glob struct {
 	// pattern is what is matched: lower-cased, spaces around brace
 	// alternatives removed, "**/" prefixed when Raw has no "/".
 	pattern string
+	// lit is text every matching path contains (requiredLiteral): a path
+	// without it is refused before the matcher runs.
+	lit string
 }
 
 // compileGlob checks and compiles one pattern. Patterns use doublestar syntax
@@ -48,7 +51,49 @@ func compileGlob(raw string) (Glob, error) {
 	if !doublestar.ValidatePattern(p) {
 		return Glob{}, fmt.Errorf("malformed pattern %q (unclosed { or [?)", raw)
 	}
-	return Glob{Raw: raw, pattern: p}, nil
+	return Glob{Raw: raw, pattern: p, lit: requiredLiteral(p)}, nil
+}
+
+// requiredLiteral returns the longest run of plain characters of a compiled
+// pattern, outside [...] and {...}, without the slashes at its ends: every
+// path the pattern matches contains it (a "/" next to "**" may match
+// nothing, so it is not required). "**/*.pb.go" gives ".pb.go",
+// "**/bin/debug/**" gives "bin/debug".
+func requiredLiteral(p string) string {
+	best, start := "", 0
+	depth := 0
+	flush := func(end int) {
+		if run := strings.Trim(p[start:end], "/"); len(run) > len(best) {
+			best = run
+		}
+	}
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '[', '{':
+			if depth == 0 {
+				flush(i)
+			}
+			depth++
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+			start = i + 1
+		case '*', '?', '\\', ',':
+			if depth == 0 {
+				flush(i)
+			}
+			start = i + 1
+		default:
+			if depth > 0 {
+				start = i + 1
+			}
+		}
+	}
+	if depth == 0 {
+		flush(len(p))
+	}
+	return best
 }
 
 // tidyBraces removes white space after "{" and ",", and before "," and "}"
@@ -101,7 +146,15 @@ func (g Glob) Match(p string) bool {
 	if g.pattern == "" {
 		return false
 	}
-	ok, _ := doublestar.Match(g.pattern, strings.ToLower(p))
+	return g.matchLower(strings.ToLower(p))
+}
+
+// matchLower is Match on a lower-cased path.
+func (g Glob) matchLower(lp string) bool {
+	if g.pattern == "" || !strings.Contains(lp, g.lit) {
+		return false
+	}
+	ok, _ := doublestar.Match(g.pattern, lp)
 	return ok
 }
 
