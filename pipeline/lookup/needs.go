@@ -182,7 +182,7 @@ func needs(in NeedsInput, lim pipeline.Limits, fast bool) (NeedsResult, error) {
 	if scoutMissing {
 		res.Stats.ScoutSource = "missing"
 	} else {
-		r := scoutReader{emit: st.add, noFast: !fast}
+		r := scoutReader{emit: st.add, reserve: st.reserve, noFast: !fast}
 		if err := r.read(scout); err != nil {
 			return NeedsResult{}, err
 		}
@@ -245,11 +245,15 @@ type needsState struct {
 	seen        map[needKey]bool
 	used        map[string]int  // accepted requests per changed file
 	files       map[string]bool // changed files that proposed needs
+	lastFile    string          // the file last added to files
+	fileSeen    bool
 	perFileMsg  map[string]string
 	totalCapMsg string
 	// Rejections are gathered in fixed-size chunks and copied once at the
 	// end: growing one big slice of pointerful structs re-copied it (with
 	// GC write barriers) a dozen times on a 40,000-need answer.
+	lastReason     string // reason of the rejections counted in reasonRun
+	reasonRun      int
 	chunks         [][]pipeline.Rejected
 	cur            []pipeline.Rejected
 	size, inChunks int
@@ -292,7 +296,33 @@ func (st *needsState) reject(op, path, reason, msg string) {
 		st.cur = make([]pipeline.Rejected, 0, st.size)
 	}
 	st.cur = append(st.cur, pipeline.Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
-	st.res.Stats.Reasons[reason]++
+	if reason != st.lastReason {
+		st.flushReason()
+		st.lastReason = reason
+	}
+	st.reasonRun++
+}
+
+// flushReason adds the run of rejections for the same reason to the
+// counts: a long answer past the cap is one map write, not thousands.
+func (st *needsState) flushReason() {
+	if st.reasonRun > 0 {
+		st.res.Stats.Reasons[st.lastReason] += st.reasonRun
+		st.reasonRun = 0
+	}
+}
+
+// reserve makes room for n more rejections, so a large answer's are
+// gathered without growing.
+func (st *needsState) reserve(n int) {
+	if cap(st.cur)-len(st.cur) >= n {
+		return
+	}
+	if len(st.cur) > 0 {
+		st.chunks = append(st.chunks, st.cur)
+		st.inChunks += len(st.cur)
+	}
+	st.cur = make([]pipeline.Rejected, 0, n)
 }
 
 // add checks one proposed need and accepts or rejects it: path checks
@@ -300,7 +330,11 @@ func (st *needsState) reject(op, path, reason, msg string) {
 // the total cap, in that order.
 func (st *needsState) add(pr proposal) {
 	st.res.Stats.Proposed++
-	st.files[pr.file] = true
+	if !st.fileSeen || pr.file != st.lastFile {
+		// Needs come grouped by file: one map write per group.
+		st.files[pr.file] = true
+		st.lastFile, st.fileSeen = pr.file, true
+	}
 	if pr.invalid != "" {
 		st.reject(pr.op, shorten(pr.path), scope.ReasonInvalidNeed, pr.invalid)
 		return
@@ -344,6 +378,7 @@ func (st *needsState) add(pr proposal) {
 
 // finish joins the rejection chunks and fills the counts.
 func (st *needsState) finish() NeedsResult {
+	st.flushReason()
 	res := st.res
 	if len(st.chunks) == 0 {
 		res.Rejected = st.cur
@@ -400,6 +435,9 @@ type scoutReader struct {
 	answer llmanswer.Answer
 	cut    bool
 	noFast bool // read every answer the generic way (tests)
+	// reserve, when set, is told how many needs follow (the fast path
+	// knows before it emits the first).
+	reserve func(n int)
 
 	source   string
 	shape    string

@@ -61,26 +61,60 @@ func IsDefaultPath(p string) bool {
 		if !more {
 			break
 		}
-		if defaultDirs[seg] {
+		if seg != "" && len(seg) <= maxDefaultDir && defaultDirFirst[seg[0]] && defaultDirs[seg] {
 			return true
 		}
 		base = rest
 	}
-	if defaultNames[base] {
+	if base != "" && defaultNameFirst[base[0]] && defaultNames[base] {
 		return true
 	}
-	for _, suf := range defaultSuffixes {
-		if strings.HasSuffix(base, suf) {
+	// Every default suffix starts with a dot: look up the base name's
+	// tail from each of its dots.
+	for i := strings.IndexByte(base, '.'); i >= 0; {
+		if defaultSuffixSet[base[i:]] {
 			return true
 		}
+		j := strings.IndexByte(base[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
-	for _, g := range defaultGlobs {
-		if g.matchLower(lower) {
+	for i := range defaultGlobs {
+		if defaultGlobs[i].matchLower(lower) {
 			return true
 		}
 	}
 	return false
 }
+
+// maxDefaultDir is the length of the longest default directory name: a
+// longer segment needs no lookup.
+var maxDefaultDir = func() int {
+	n := 0
+	for d := range defaultDirs {
+		n = max(n, len(d))
+	}
+	return n
+}()
+
+// defaultDirFirst and defaultNameFirst mark the first bytes of the
+// default directory and file names: others need no lookup.
+var (
+	defaultDirFirst  = firstBytes(defaultDirs)
+	defaultNameFirst = firstBytes(defaultNames)
+)
+
+// defaultSuffixSet holds defaultSuffixes, each of which starts with a dot.
+var defaultSuffixSet = func() map[string]bool {
+	for _, s := range defaultSuffixes {
+		if !strings.HasPrefix(s, ".") {
+			panic("scope: default suffix " + s + " does not start with a dot")
+		}
+	}
+	return setOf(defaultSuffixes...)
+}()
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))

@@ -318,6 +318,9 @@ func unhex(c byte) (byte, bool) {
 // (bidi overrides and isolates, zero-width characters, BOM, soft hyphen) and
 // the line and paragraph separators. Tabs and newlines inside a path count.
 func isControl(r rune) bool {
+	if r < 0x80 {
+		return r < 0x20 || r == 0x7f // no ASCII rune is Cf, Zl or Zp
+	}
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
@@ -378,7 +381,11 @@ func isDrivePath(p string) bool {
 // it (ReasonEmpty), list_dir callers may list the root. The batch stage uses
 // this as its last line of defence.
 func CheckRequestPath(raw string, lim pipeline.Limits) (clean, reason string, err error) {
-	p, err := NormalizePath(raw, lim.WithDefaults().MaxPathLen)
+	maxLen := lim.MaxPathLen
+	if maxLen <= 0 {
+		maxLen = pipeline.DefaultLimits().MaxPathLen
+	}
+	p, err := NormalizePath(raw, maxLen)
 	if err != nil {
 		return "", reasonOf(err), err
 	}
@@ -524,6 +531,31 @@ var (
 	}
 )
 
+// secretNameFirst marks the first bytes of the secret names: a base name
+// starting with another byte needs no lookup.
+var secretNameFirst = firstBytes(secretNames)
+
+// firstBytes marks the first byte of each key of m.
+func firstBytes[V any](m map[string]V) (t [256]bool) {
+	for k := range m {
+		if k != "" {
+			t[k[0]] = true
+		}
+	}
+	return t
+}
+
+// secretDirsDotted is true when every secret directory name starts with a
+// dot, so a segment that does not can skip the lookup.
+var secretDirsDotted = func() bool {
+	for d := range secretDirs {
+		if !strings.HasPrefix(d, ".") {
+			return false
+		}
+	}
+	return true
+}()
+
 // secretKind returns what kind of secret a normalized path names ("" when it
 // is not secret), for error texts such as "secret path refused: .env files are
 // never read". Matching is case-insensitive and looks at every segment, so
@@ -540,8 +572,10 @@ func secretKind(p string) string {
 		if !more {
 			break
 		}
-		if k, ok := secretDirs[seg]; ok {
-			return k
+		if seg != "" && (seg[0] == '.' || !secretDirsDotted) {
+			if k, ok := secretDirs[seg]; ok {
+				return k
+			}
 		}
 		base = rest
 	}
@@ -551,8 +585,10 @@ func secretKind(p string) string {
 	if base == ".env" {
 		return ".env files"
 	}
-	if k := secretNames[base]; k != "" {
-		return k
+	if base != "" && secretNameFirst[base[0]] {
+		if k := secretNames[base]; k != "" {
+			return k
+		}
 	}
 	for _, sp := range secretPrefixes {
 		if strings.HasPrefix(base, sp.prefix) {

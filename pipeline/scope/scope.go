@@ -23,8 +23,10 @@ type Glob struct {
 	// alternatives removed, "**/" prefixed when Raw has no "/".
 	pattern string
 	// lit is text every matching path contains (requiredLiteral): a path
-	// without it is refused before the matcher runs.
-	lit string
+	// without it is refused before the matcher runs; litEnd says the
+	// pattern ends with it, so a match ends with it too.
+	lit    string
+	litEnd bool
 }
 
 // compileGlob checks and compiles one pattern. Patterns use doublestar syntax
@@ -51,7 +53,8 @@ func compileGlob(raw string) (Glob, error) {
 	if !doublestar.ValidatePattern(p) {
 		return Glob{}, fmt.Errorf("malformed pattern %q (unclosed { or [?)", raw)
 	}
-	return Glob{Raw: raw, pattern: p, lit: requiredLiteral(p)}, nil
+	lit := requiredLiteral(p)
+	return Glob{Raw: raw, pattern: p, lit: lit, litEnd: lit != "" && strings.HasSuffix(p, lit)}, nil
 }
 
 // requiredLiteral returns the longest run of plain characters of a compiled
@@ -150,8 +153,15 @@ func (g Glob) Match(p string) bool {
 }
 
 // matchLower is Match on a lower-cased path.
-func (g Glob) matchLower(lp string) bool {
-	if g.pattern == "" || !strings.Contains(lp, g.lit) {
+func (g *Glob) matchLower(lp string) bool {
+	if g.pattern == "" {
+		return false
+	}
+	if g.litEnd {
+		if !strings.HasSuffix(lp, g.lit) {
+			return false
+		}
+	} else if !strings.Contains(lp, g.lit) {
 		return false
 	}
 	ok, _ := doublestar.Match(g.pattern, lp)
