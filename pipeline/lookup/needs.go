@@ -182,7 +182,10 @@ func needs(in NeedsInput, lim pipeline.Limits, fast bool) (NeedsResult, error) {
 	if scoutMissing {
 		res.Stats.ScoutSource = "missing"
 	} else {
-		r := scoutReader{emit: st.add, reserve: st.reserve, noFast: !fast}
+		// The fast path runs when nothing was proposed yet, so undoing
+		// it is starting afresh.
+		r := scoutReader{emit: st.add, reserve: st.reserve, noFast: !fast || st.res.Stats.Proposed > 0,
+			reset: func() { *st = *newNeedsState(in, lim, changed) }}
 		if err := r.read(scout); err != nil {
 			return NeedsResult{}, err
 		}
@@ -435,9 +438,10 @@ type scoutReader struct {
 	answer llmanswer.Answer
 	cut    bool
 	noFast bool // read every answer the generic way (tests)
-	// reserve, when set, is told how many needs follow (the fast path
-	// knows before it emits the first).
+	// reserve, when set, is told how many needs may follow; reset undoes
+	// every need emitted (the fast path's way back).
 	reserve func(n int)
+	reset   func()
 
 	source   string
 	shape    string

@@ -721,7 +721,7 @@ func FuzzNeedsFastPath(f *testing.F) {
 	lim := pipeline.DefaultLimits()
 	lim.NeedsTotal, lim.NeedsPerFile = 6, 3
 	f.Fuzz(func(t *testing.T, scout string) {
-		if _, ok := parseFastScout([]byte(scout)); !ok {
+		if !(&fastParser{b: []byte(scout), emit: func(proposal) {}}).scout() {
 			return
 		}
 		in := NeedsInput{Workspace: "w", RepoSlug: "r", Ref: "x", Scout: json.RawMessage(scout),

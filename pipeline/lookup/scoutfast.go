@@ -16,25 +16,25 @@ import "encoding/json"
 // The fast path reads exactly what the generic path reads, or nothing: any
 // other shape, a duplicate key it uses, a value of another type (a numeric
 // path, a null), invalid JSON or nesting deeper than fastMaxDepth makes it
-// report false having emitted nothing, and the answer goes through
-// llmanswer.Read. FuzzNeedsFastPath holds the two paths to the same answer.
+// undo what it emitted and report false, and the answer goes through
+// llmanswer.Read. It runs only when nothing was proposed before the scout
+// answer (no files[].needs), so undoing is starting afresh.
+// FuzzNeedsFastPath holds the two paths to the same answer.
 
 // fastMaxDepth bounds the nesting the fast path skips over.
 const fastMaxDepth = 64
 
-// fast reads the answer when it has the common shape; see above.
+// fast reads the answer when it has the common shape; see above. It
+// emits each file's needs as soon as its object is read; when the answer
+// turns out to have another shape, reset undoes what was emitted.
 func (r *scoutReader) fast(raw []byte) bool {
-	needs, ok := parseFastScout(raw)
-	if !ok {
-		return false
+	p := &fastParser{b: raw, emit: r.propose, reserve: r.reserve}
+	if p.scout() {
+		return true
 	}
-	if r.reserve != nil {
-		r.reserve(len(needs))
-	}
-	for _, n := range needs {
-		r.propose(n)
-	}
-	return true
+	r.kept = 0
+	r.reset()
+	return false
 }
 
 // fastParser reads one JSON document strictly (RFC 8259), byte by byte.
@@ -45,6 +45,11 @@ type fastParser struct {
 	b []byte
 	s string
 	i int
+	// emit takes each need; reserve is told, after the first file, how
+	// many needs the answer may hold.
+	emit    func(proposal)
+	reserve func(n int)
+	emitted int
 }
 
 // fastNeed is a need as written, before its file is known.
@@ -52,93 +57,80 @@ type fastNeed struct {
 	op, path, file string
 }
 
-func parseFastScout(raw []byte) ([]proposal, bool) {
-	p := &fastParser{b: raw}
+// scout reads the whole answer.
+func (p *fastParser) scout() bool {
 	p.ws()
 	if !p.eat('{') {
-		return nil, false
+		return false
 	}
-	p.s = string(raw)
-	var out []proposal
+	p.s = string(p.b)
 	files := false
 	for first := true; ; first = false {
 		p.ws()
 		if first && p.eat('}') {
-			return nil, false // {}: not the files shape
+			return false // {}: not the files shape
 		}
 		key, ok := p.key()
 		if !ok {
-			return nil, false
+			return false
 		}
 		if key == "files" {
-			if files || !p.at('[') {
-				return nil, false
+			if files || !p.at('[') || !p.files() {
+				return false
 			}
 			files = true
-			if out, ok = p.files(out); !ok {
-				return nil, false
-			}
 		} else if !p.skip(0) {
-			return nil, false
+			return false
 		}
 		p.ws()
 		if p.eat(',') {
 			continue
 		}
 		if !p.eat('}') {
-			return nil, false
+			return false
 		}
 		break
 	}
 	p.ws()
-	if p.i != len(p.b) || !files {
-		return nil, false
-	}
-	return out, true
+	return p.i == len(p.b) && files
 }
 
 // files reads the files array: file objects only.
-func (p *fastParser) files(out []proposal) ([]proposal, bool) {
+func (p *fastParser) files() bool {
 	p.i++ // '['
 	p.ws()
 	if p.eat(']') {
-		if out == nil {
-			out = []proposal{}
-		}
-		return out, true
+		return true
 	}
 	var needs []fastNeed
 	for {
 		p.ws()
 		if !p.at('{') {
-			return nil, false
+			return false
 		}
 		var file string
 		var ok bool
 		if file, needs, ok = p.fileObject(needs[:0]); !ok {
-			return nil, false
+			return false
 		}
-		if out == nil {
-			// Room for as many needs per byte as the first file had, so
-			// a large answer is not copied a dozen times while it grows.
+		if p.emitted == 0 && p.reserve != nil {
+			// Room for as many needs per byte as the first file had.
 			est := len(needs) * (len(p.b)/max(p.i, 1) + 1)
-			out = make([]proposal, 0, min(est, len(p.b)/8+1))
+			p.reserve(min(est, len(p.b)/8+1))
 		}
 		for _, n := range needs {
 			f := file
 			if f == "" {
 				f = n.file
 			}
-			out = append(out, proposal{file: f, op: n.op, path: n.path})
+			p.emit(proposal{file: f, op: n.op, path: n.path})
+			p.emitted++
 		}
 		p.ws()
 		if p.eat(',') {
 			continue
 		}
-		if !p.eat(']') {
-			return nil, false
-		}
-		return out, true
+		return p.eat(']')
 	}
 }
 

@@ -161,6 +161,15 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		}
 		return raw, nil
 	}
+	if p, ok := trimSimple(raw, maxLen); ok {
+		return p, nil
+	}
+	return normalizeSlow(raw, maxLen)
+}
+
+// normalizeSlow is NormalizePath for any path: normalizeOnce until it
+// settles.
+func normalizeSlow(raw string, maxLen int) (string, error) {
 	p, err := normalizeOnce(raw, maxLen)
 	for i := 0; err == nil && i < 4; i++ {
 		if p == "" || isClean(p) {
@@ -179,6 +188,65 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		return "", err
 	}
 	return "", refuse(ReasonBadEncoding, "path does not settle: too many nested quotes")
+}
+
+// trimSimple is the second fast path, for the paths models write most
+// often besides clean ones: "./src/a.go", "/src/a.go", "src/dir/",
+// "src//a.go" and "src/a.go?raw=1#L10". When the part before any '?' or
+// '#' holds only the bytes isClean allows and slashes, cutting the query,
+// the leading "./" and "/", the trailing "/" and the empty and "."
+// segments leaves a clean path within maxLen: the answer normalizeOnce
+// would give, as a substring of raw when nothing inside was dropped.
+// Otherwise ok is false.
+func trimSimple(raw string, maxLen int) (string, bool) {
+	if maxLen > 0 && len(raw) > 4*maxLen+64 {
+		return "", false
+	}
+	p := raw
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' || c == '/') {
+			return "", false
+		}
+	}
+	for {
+		if strings.HasPrefix(p, "./") {
+			p = p[2:]
+		} else if strings.HasPrefix(p, "/") {
+			p = p[1:]
+		} else {
+			break
+		}
+	}
+	p = strings.TrimRight(p, "/")
+	if !isClean(p) {
+		// Empty and "." segments inside ("a//b", "a/./b"): join the
+		// others, once. A ".." is refused by the full normalization.
+		var b strings.Builder
+		b.Grow(len(p))
+		for seg := range strings.SplitSeq(p, "/") {
+			switch seg {
+			case "", ".":
+				continue
+			case "..":
+				return "", false
+			}
+			if b.Len() > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(seg)
+		}
+		p = b.String()
+		if !isClean(p) {
+			return "", false
+		}
+	}
+	if maxLen > 0 && len(p) > maxLen {
+		return "", false
+	}
+	return p, true
 }
 
 // isClean is the fast path: plain ASCII names separated by single slashes,

@@ -320,3 +320,24 @@ func FuzzNormalizePath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTrimSimple: the allocation-free fast path of NormalizePath gives
+// what the full normalization gives, whenever it answers.
+//
+//	go test -run '^$' -fuzz FuzzTrimSimple -fuzztime 20s ./pipeline/scope
+func FuzzTrimSimple(f *testing.F) {
+	for _, s := range []string{"./src/a.go", "/src/a.go", "src/dir/", "src/a.go?raw=1#L10", "././/a", "a/./b", "./", "/", "a//b", "..", "./..", "a.go#x?y", `"a.go"?x"`} {
+		f.Add(s, 1024)
+	}
+	f.Fuzz(func(t *testing.T, raw string, maxLen int) {
+		maxLen %= 4096
+		got, ok := trimSimple(raw, maxLen)
+		if !ok {
+			return
+		}
+		want, err := normalizeSlow(raw, maxLen)
+		if err != nil || got != want {
+			t.Fatalf("trimSimple(%q, %d) = %q; normalization gives %q, %v", raw, maxLen, got, want, err)
+		}
+	})
+}
