@@ -634,18 +634,20 @@ var secretDirsDotted = func() bool {
 // keys next to private ones (id_rsa.pub) are refused with them.
 func secretKind(p string) string {
 	lp := strings.ToLower(p)
-	base := lp
-	for {
-		seg, rest, more := strings.Cut(base, "/")
-		if !more {
-			break
-		}
-		if seg != "" && (seg[0] == '.' || !secretDirsDotted) {
+	base := lp[strings.LastIndexByte(lp, '/')+1:]
+	// Directory segments; when every secret directory name starts with a
+	// dot, a path with no segment that does is passed over at once.
+	if !secretDirsDotted || strings.HasPrefix(lp, ".") || strings.Contains(lp, "/.") {
+		for rest := lp; ; {
+			seg, after, more := strings.Cut(rest, "/")
+			if !more {
+				break
+			}
 			if k, ok := secretDirs[seg]; ok {
 				return k
 			}
+			rest = after
 		}
-		base = rest
 	}
 	if k, ok := secretDirs[base]; ok {
 		return k // listing .ssh or .git is as bad as reading inside it
@@ -653,14 +655,19 @@ func secretKind(p string) string {
 	if base == ".env" {
 		return ".env files"
 	}
-	if base != "" && secretNameFirst[base[0]] {
+	if base == "" {
+		return ""
+	}
+	if secretNameFirst[base[0]] {
 		if k := secretNames[base]; k != "" {
 			return k
 		}
 	}
-	for _, sp := range secretPrefixes {
-		if strings.HasPrefix(base, sp.prefix) {
-			return sp.kind
+	if secretPrefixFirst[base[0]] {
+		for _, sp := range secretPrefixes {
+			if strings.HasPrefix(base, sp.prefix) {
+				return sp.kind
+			}
 		}
 	}
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
@@ -670,6 +677,17 @@ func secretKind(p string) string {
 	}
 	return ""
 }
+
+// secretPrefixFirst marks the first bytes of the secret name prefixes.
+var secretPrefixFirst = func() (t [256]bool) {
+	for _, sp := range secretPrefixes {
+		if sp.prefix == "" {
+			panic("scope: empty secret prefix")
+		}
+		t[sp.prefix[0]] = true
+	}
+	return t
+}()
 
 // IsSecretPath reports whether a normalized path names a file prscout never
 // reads, whoever asks (.env*, .ssh/, id_rsa*, *.pem, *.key, .npmrc, .netrc,
