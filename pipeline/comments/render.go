@@ -38,6 +38,10 @@ type CommentsInput struct {
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+	// RequestID is the request's id (pipeline.RequestID: n8n sends its
+	// execution id as X-Request-Id). A summary that cannot show the
+	// model's answer points to it.
+	RequestID string `json:"-"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -88,6 +92,15 @@ type CommentStats struct {
 	MarkersStripped int `json:"markersStripped"`
 	// ReviewFormat is the shape of the review answer (ReviewFormat*).
 	ReviewFormat string `json:"reviewFormat"`
+	// ReviewQuality is how the review answer was read, a metric label:
+	// clean, repaired, salvaged (cut off) or unreadable.
+	ReviewQuality string `json:"reviewQuality"`
+	// ReviewCutOff reports that the review answer was cut off;
+	// IncompleteFindings counts the findings the cut fell inside, dropped;
+	// ReviewFinishReason is the finish reason the answer came with.
+	ReviewCutOff       bool   `json:"reviewCutOff"`
+	IncompleteFindings int    `json:"incompleteFindings"`
+	ReviewFinishReason string `json:"reviewFinishReason,omitempty"`
 	// MarkdownChars is the summary's length in bytes.
 	MarkdownChars int `json:"markdownChars"`
 	// Context table rows: fetched, failed, dropped for budget.
@@ -142,6 +155,10 @@ func Render(in CommentsInput) (Rendered, error) {
 	st.ByAnchor = map[string]int{anchorLine: 0, anchorSnippet: 0, anchorOnFile: 0, anchorUnanchored: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
+	st.ReviewQuality = parsed.Quality
+	st.ReviewCutOff = parsed.CutOff
+	st.IncompleteFindings = parsed.Incomplete
+	st.ReviewFinishReason = parsed.FinishReason
 	st.SeverityNormalized = parsed.SeverityNormalized
 	st.DroppedFindings = parsed.DroppedFindings
 
@@ -179,7 +196,7 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
-	out.Markdown = renderSummary(in, ref, summary, rows, st)
+	out.Markdown = renderSummary(in, ref, answerNotice(parsed, in.RequestID), summary, rows, st)
 	st.MarkdownChars = len(out.Markdown)
 	return out, nil
 }
@@ -280,11 +297,15 @@ func inlineBody(f pipeline.Finding, fp string) string {
 	return b.String()
 }
 
-func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats) string {
+func renderSummary(in CommentsInput, ref, notice, summary string, rows []findingRow, st *CommentStats) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	writeHeadline(&b, in.Mode, ref, rows, st)
 	writeCoverage(&b, in)
+	if notice != "" {
+		b.WriteString(notice)
+		b.WriteString("\n\n")
+	}
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)
@@ -296,6 +317,42 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	b.WriteString(marker.ReviewMarker(ref))
 	b.WriteString("\n")
 	return b.String()
+}
+
+// answerNotice says, in the summary, what a person must know about how the
+// model's answer was read: that it could not be read at all (how long it
+// was, where the raw answer is: the n8n execution, never the answer
+// itself), or that it was cut off and what was kept.
+func answerNotice(p ParsedReview, requestID string) string {
+	var b strings.Builder
+	limit := ""
+	if p.CutOff {
+		limit = "; it was cut off at the model's token limit" + reasonNote(p.FinishReason)
+	}
+	switch {
+	case p.Unreadable:
+		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
+		if id := strings.TrimSpace(requestID); id != "" {
+			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", codeSpan(id))
+		} else {
+			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
+		}
+		if p.CutOff {
+			b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`).")
+		}
+	case p.CutOff:
+		fmt.Fprintf(&b, "**The model's review answer was cut off** at its token limit%s: %s kept, %d incomplete dropped.",
+			reasonNote(p.FinishReason), pipeline.CountNoun(p.Kept, "complete finding"), p.Incomplete)
+		b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`) for a full review.")
+	}
+	return b.String()
+}
+
+func reasonNote(finish string) string {
+	if finish == "" {
+		return ""
+	}
+	return " (finish reason " + codeSpan(finish) + ")"
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
