@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -44,6 +45,10 @@ type Metrics struct {
 	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
 	KeepaliveRequests   *prometheus.CounterVec
 	KeepaliveHeartbeats *prometheus.CounterVec
+	// ModelAnswers counts the model answers /v1/needs (stage scout) and
+	// /v1/comments (stage review) read, by how they were read
+	// (llmanswer.Quality: clean, repaired, salvaged, unreadable).
+	ModelAnswers *prometheus.CounterVec
 }
 
 // Known label values, pre-initialised at start.
@@ -153,6 +158,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		KeepaliveHeartbeats: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_heartbeats_total", Help: "Heartbeats sent while a stage ran (ping lines or whitespace), by keep-alive mode.",
 		}, []string{"mode"}),
+		ModelAnswers: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_model_answers_total", Help: "Model answers read, by stage (scout, review) and quality (clean, repaired, salvaged: cut off, unreadable).",
+		}, []string{"stage", "quality"}),
 	}
 	f.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "prscout_build_info", Help: "Build information; always 1.",
@@ -209,6 +217,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
 		m.KeepaliveRequests.WithLabelValues(mode)
 		m.KeepaliveHeartbeats.WithLabelValues(mode)
+	}
+	for _, stage := range []string{"scout", "review"} {
+		for _, q := range llmanswer.Qualities {
+			m.ModelAnswers.WithLabelValues(stage, string(q))
+		}
 	}
 	return m
 }

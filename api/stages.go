@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/lookup"
@@ -80,6 +81,9 @@ func (s *Server) countNeeds(res lookup.NeedsResult) {
 	}
 	if res.Skip {
 		m.NeedsPlaceholders.Inc()
+	}
+	if q := res.Stats.ScoutQuality; q != "" {
+		m.ModelAnswers.WithLabelValues("scout", q).Inc()
 	}
 }
 
@@ -205,6 +209,7 @@ func (st *stages) comments(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	in.RequestID = pipeline.RequestID(c.Request.Context())
 	rendered, err := comments.Render(in)
 	if err != nil {
 		s.writeError(c, err)
@@ -223,6 +228,9 @@ func (st *stages) comments(c *gin.Context) {
 		}
 	}
 	m := s.metrics
+	if q := rendered.Stats.ReviewQuality; q != "" {
+		m.ModelAnswers.WithLabelValues("review", q).Inc()
+	}
 	for anchor, n := range rendered.Stats.ByAnchor {
 		m.Findings.WithLabelValues(anchor).Add(float64(n))
 	}
