@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -49,6 +50,8 @@ type Metrics struct {
 	// /v1/comments (stage review) read, by how they were read
 	// (llmanswer.Quality: clean, repaired, salvaged, unreadable).
 	ModelAnswers *prometheus.CounterVec
+	// CommitSurfaces counts build status and report writes by outcome.
+	CommitSurfaces *prometheus.CounterVec
 }
 
 // Known label values, pre-initialised at start.
@@ -56,6 +59,7 @@ var (
 	knownRoutes = []string{
 		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
 		"/v1/workflows/validate", "/v1/webhooks/bitbucket", "/v1/preview", "/v1/rules/check",
+		"/v1/status",
 	}
 	knownNeedsReasons   = scope.Reasons
 	knownLookupOutcomes = []string{
@@ -161,6 +165,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ModelAnswers: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_model_answers_total", Help: "Model answers read, by stage (scout, review) and quality (clean, repaired, salvaged: cut off, unreadable).",
 		}, []string{"stage", "quality"}),
+		CommitSurfaces: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_commit_surface_total", Help: "Build status (status) and Code Insights report (report) writes on reviewed commits, by outcome (ok, missing_scope, error, skipped).",
+		}, []string{"surface", "outcome"}),
 	}
 	f.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "prscout_build_info", Help: "Build information; always 1.",
@@ -223,7 +230,23 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			m.ModelAnswers.WithLabelValues(stage, string(q))
 		}
 	}
+	for _, s := range insights.Surfaces {
+		for _, o := range insights.Outcomes {
+			m.CommitSurfaces.WithLabelValues(s, o)
+		}
+	}
 	return m
+}
+
+// countSurfaces counts the outcomes of a build status and a report write
+// (nil: nothing was due).
+func (m *Metrics) countSurfaces(st *insights.StatusResult, rep *insights.ReportResult) {
+	if st != nil {
+		m.CommitSurfaces.WithLabelValues(insights.SurfaceStatus, st.Outcome).Inc()
+	}
+	if rep != nil {
+		m.CommitSurfaces.WithLabelValues(insights.SurfaceReport, rep.Outcome).Inc()
+	}
 }
 
 // KnownUpstreamOperations pre-initialises the upstream series of service's

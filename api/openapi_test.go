@@ -26,6 +26,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/gate"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/lookup"
 	"github.com/prscout/prscout/pipeline/prcontext"
 	"github.com/prscout/prscout/pipeline/scope"
@@ -283,6 +284,7 @@ var stageTypes = []struct {
 	{"POST /v1/workflows/validate", nil, "WorkflowExport", reflect.TypeFor[gate.Report](), "ValidateResult", "200"},
 	{"POST /v1/preview", reflect.TypeFor[prcontext.ContextInput](), "ContextRequest", reflect.TypeFor[prcontext.PreviewResult](), "PreviewResult", "200"},
 	{"POST /v1/rules/check", reflect.TypeFor[scope.RulesCheckInput](), "RulesCheckRequest", reflect.TypeFor[scope.RulesCheckResult](), "RulesCheckResult", "200"},
+	{"POST /v1/status", reflect.TypeFor[insights.StopInput](), "StatusRequest", reflect.TypeFor[insights.StopResult](), "StatusResult", "200"},
 }
 
 // schemaRefs collects the $refs a schema names directly or through
@@ -653,7 +655,8 @@ func (specPRs) PullRequest(_ context.Context, _ pipeline.Repo, id int) (pipeline
 	}
 	return pipeline.PullRequestInfo{ID: 42, State: "OPEN", SourceCommit: specHead[:12], DestinationCommit: specBase[:12],
 		PullRequest: pipeline.PullRequest{Title: "PAY-17: round invoice totals half-even", Author: "Dana Kim",
-			SourceBranch: "feature/PAY-17-rounding", DestinationBranch: "main"}}, nil
+			SourceBranch: "feature/PAY-17-rounding", DestinationBranch: "main",
+			URL: "https://bitbucket.example/acme/billing-api/pull-requests/42"}}, nil
 }
 
 func (specPRs) IsAncestor(context.Context, pipeline.Repo, string, string) (bool, error) {
@@ -677,7 +680,8 @@ func (c *specComments) CreateComment(_ context.Context, _ pipeline.Repo, _ int, 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.next++
-	cm := pipeline.Comment{ID: c.next, Body: nc.Body, Inline: nc.Inline}
+	cm := pipeline.Comment{ID: c.next, Body: nc.Body, Inline: nc.Inline,
+		URL: fmt.Sprintf("https://bitbucket.example/acme/billing-api/pull-requests/42/_/diff#comment-%d", c.next)}
 	c.list = append(c.list, cm)
 	return cm, nil
 }
@@ -706,11 +710,39 @@ func (c *specComments) DeleteComment(_ context.Context, _ pipeline.Repo, _ int, 
 	return fmt.Errorf("comment %d: %w", id, pipeline.ErrNotFound)
 }
 
+// specReporter keeps the last build status and report per commit.
+type specReporter struct {
+	mu       sync.Mutex
+	statuses map[string]pipeline.BuildStatus
+	reports  map[string][]pipeline.Annotation
+}
+
+func (r *specReporter) SetBuildStatus(_ context.Context, _ pipeline.Repo, commit string, s pipeline.BuildStatus) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.statuses[commit] = s
+	return nil
+}
+
+func (r *specReporter) PutReport(_ context.Context, _ pipeline.Repo, commit, _ string, rep pipeline.InsightsReport, as []pipeline.Annotation) (pipeline.PutReportResult, error) {
+	if err := rep.Validate(); err != nil {
+		return pipeline.PutReportResult{}, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reports[commit] = as
+	return pipeline.PutReportResult{Annotations: len(as), Warnings: []string{}}, nil
+}
+
 var (
-	_ pipeline.Repository   = specRepo{}
-	_ pipeline.DiffSource   = specDiffs{}
-	_ pipeline.PullRequests = specPRs{}
-	_ pipeline.CommentStore = (*specComments)(nil)
+	_ pipeline.CommitReporter = (*specReporter)(nil)
+	_ pipeline.Repository     = specRepo{}
+	_ pipeline.DiffSource     = specDiffs{}
+	_ pipeline.PullRequests   = specPRs{}
+	_ pipeline.CommentStore   = (*specComments)(nil)
 )
 
 func specParseWebhook(body []byte) (pipeline.Repo, int, error) {
@@ -746,6 +778,8 @@ func newSpecServer(t *testing.T, maxBody int64, forwardURL string) (*Server, *sp
 	store := &specComments{}
 	srv := NewServer(Options{
 		Repo: specRepo{}, Diffs: specDiffs{}, PRs: specPRs{}, Comments: store,
+		Reporter:     &specReporter{statuses: map[string]pipeline.BuildStatus{}, reports: map[string][]pipeline.Annotation{}},
+		Surfaces:     insights.DefaultSettings(),
 		ParseWebhook: specParseWebhook,
 		Webhook: &WebhookOptions{
 			Verify: func(body []byte, sig string) error {
@@ -851,7 +885,7 @@ func TestOpenAPIExamplesRoundTrip(t *testing.T) {
 	// Workflow order: the context runs before comments post a summary.
 	names := []string{"GET /healthz", "GET /readyz", "GET /metrics", "POST /v1/context", "POST /v1/needs",
 		"POST /v1/repository/batch", "POST /v1/merge", "POST /v1/comments", "POST /v1/workflows/validate",
-		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check"}
+		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check", "POST /v1/status"}
 	if len(names) != len(ops) {
 		t.Errorf("the spec has %d operations, this test orders %d: add the new one", len(ops), len(names))
 	}

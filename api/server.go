@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -30,13 +31,20 @@ const requestIDKey = "prscout.request_id"
 
 // Options configure a Server. Ports left nil switch their features off: no
 // PullRequests means no prId reviews, no CommentStore means comments render
-// only (posted.summary "dry-run"), no IssueLookup means no Jira.
+// only (posted.summary "dry-run"), no IssueLookup means no Jira, no
+// CommitReporter means no build status and no report.
 type Options struct {
 	Repo     pipeline.Repository
 	Diffs    pipeline.DiffSource
 	PRs      pipeline.PullRequests
 	Comments pipeline.CommentStore
 	Issues   pipeline.IssueLookup
+	// Reporter puts the build status and the Code Insights report on the
+	// reviewed commit; nil leaves both off. Surfaces switches them and
+	// holds the severity threshold (its zero value switches both off:
+	// start from insights.DefaultSettings()).
+	Reporter pipeline.CommitReporter
+	Surfaces insights.Settings
 	// ParseWebhook reads a raw Bitbucket pull request webhook body sent to
 	// /v1/context; nil refuses such bodies.
 	ParseWebhook func(body []byte) (pipeline.Repo, int, error)
@@ -44,6 +52,10 @@ type Options struct {
 	Webhook *WebhookOptions
 
 	Limits pipeline.Limits
+	// LinkHosts are the hosts links in posted comments may point at (the
+	// pull requests' own web host); model-written links elsewhere lose their
+	// target. Empty: only relative links.
+	LinkHosts []string
 	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), the
 	// third rule layer; ServiceRulesSource names it. nil: no such layer.
 	ServiceRules       *scope.RuleFile

@@ -3,16 +3,20 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"mime"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/gate"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/lookup"
 	"github.com/prscout/prscout/pipeline/prcontext"
 	"github.com/prscout/prscout/pipeline/scope"
+	"github.com/prscout/prscout/sarif"
 )
 
 // errNoRepository answers stages that read a repository when the server was
@@ -45,6 +49,7 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/workflows/validate", ka(st.validate))
 	g.POST("/preview", ka(st.preview))
 	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
+	g.POST("/status", ka(jsonStage(st.s, st.status, st.s.countStatus)))
 }
 
 // jsonStage is the shape most stages share: decode the request into In
@@ -148,7 +153,11 @@ func (st *stages) context(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	res, err := prcontext.Collect(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
+	// Only the context stage starts a review: it alone gets the reporter
+	// (for the INPROGRESS build status).
+	src := s.contextSources()
+	src.Reporter, in.Surfaces = s.opts.Reporter, s.opts.Surfaces
+	res, err := prcontext.Collect(c.Request.Context(), src, in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -182,6 +191,7 @@ func (s *Server) countContext(res prcontext.ContextResult) {
 	if !res.Skip {
 		m.PromptChars.WithLabelValues("scout").Observe(float64(res.Stats.PromptChars))
 	}
+	m.countSurfaces(res.BuildStatus, nil)
 }
 
 // preview answers what a review would see and cost, without a model: the
@@ -210,6 +220,13 @@ func (st *stages) comments(c *gin.Context) {
 		return
 	}
 	in.RequestID = pipeline.RequestID(c.Request.Context())
+	in.LinkHosts = s.opts.LinkHosts
+	wantSARIF, err := in.WantsSARIF()
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	wantSARIF = wantSARIF || acceptsSARIF(c.Request)
 	rendered, err := comments.Render(in)
 	if err != nil {
 		s.writeError(c, err)
@@ -217,12 +234,15 @@ func (st *stages) comments(c *gin.Context) {
 	}
 	posted := comments.DryRunPosted()
 	if !in.DryRun && s.opts.Comments != nil {
-		repo, prID, err := in.PostTarget()
-		if err != nil {
+		if posted, err = comments.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, rendered); err != nil {
 			s.writeError(c, err)
 			return
 		}
-		if posted, err = comments.Post(c.Request.Context(), s.opts.Comments, repo, prID, rendered); err != nil {
+		rendered.Warnings = append(rendered.Warnings, posted.SurfaceWarnings()...)
+	}
+	answer := commentsAnswer{Rendered: rendered, Posted: posted}
+	if wantSARIF {
+		if answer.SARIF, err = sarif.FromFindings(comments.ReportFindings(rendered), sarif.Options{ToolVersion: Version}).Marshal(); err != nil {
 			s.writeError(c, err)
 			return
 		}
@@ -242,13 +262,42 @@ func (st *stages) comments(c *gin.Context) {
 	m.Comments.WithLabelValues("inline", "created").Add(float64(posted.InlineCreated))
 	m.Comments.WithLabelValues("inline", "skipped").Add(float64(posted.InlineSkipped))
 	m.Comments.WithLabelValues("inline", "failed").Add(float64(posted.InlineFailed))
-	c.JSON(http.StatusOK, commentsAnswer{Rendered: rendered, Posted: posted})
+	m.countSurfaces(posted.BuildStatus, posted.Report)
+	c.JSON(http.StatusOK, answer)
 }
 
-// commentsAnswer is the /v1/comments answer: the rendering plus what was posted.
+// commentsAnswer is the /v1/comments answer: the rendering plus what was
+// posted, and the findings as SARIF when asked.
 type commentsAnswer struct {
 	comments.Rendered
 	Posted comments.Posted `json:"posted"`
+	// SARIF is a SARIF 2.1.0 log of the findings (sarif.FromFindings), with
+	// `formats: ["sarif"]` or `Accept: application/sarif+json`.
+	SARIF json.RawMessage `json:"sarif,omitempty"`
+}
+
+// acceptsSARIF reports whether the Accept header names SARIF.
+func acceptsSARIF(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
+		if mt, _, err := mime.ParseMediaType(strings.TrimSpace(part)); err == nil && mt == sarifMediaType {
+			return true
+		}
+	}
+	return false
+}
+
+// sarifMediaType is SARIF's registered media type.
+const sarifMediaType = "application/sarif+json"
+
+// status closes the build status of a review that died between /v1/context
+// and /v1/comments (the workflow's error path).
+func (st *stages) status(ctx context.Context, in insights.StopInput) (insights.StopResult, error) {
+	o := st.s.opts
+	return insights.StopReview(ctx, insights.StopSources{Repo: o.Repo, PRs: o.PRs, Reporter: o.Reporter}, o.Surfaces, in)
+}
+
+func (s *Server) countStatus(res insights.StopResult) {
+	s.metrics.countSurfaces(res.BuildStatus, nil)
 }
 
 // contextInput reads a /v1/context request: the stage's own fields, or a raw

@@ -39,6 +39,7 @@ type apiClient interface {
 	srcRaw(ctx context.Context, repo pipeline.Repo, commit, path string, maxBytes int64) ([]byte, error)
 	srcPage(ctx context.Context, repo pipeline.Repo, commit, dir, next string) (page[wireEntry], error)
 	commentsPage(ctx context.Context, repo pipeline.Repo, prID int, next string) (page[wireComment], error)
+	prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, pagelen int, next string) (page[wireCommit], error)
 	createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline) (wireComment, error)
 	updateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (wireComment, error)
 	deleteComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
@@ -48,7 +49,8 @@ type apiClient interface {
 // Wire shapes: only the fields prscout reads.
 type (
 	wireCommit struct {
-		Hash string `json:"hash"`
+		Hash    string `json:"hash"`
+		Message string `json:"message"`
 	}
 	wireText struct {
 		Raw string `json:"raw"`
@@ -83,6 +85,7 @@ type (
 		Links       struct {
 			Diff     wireLink `json:"diff"`
 			Diffstat wireLink `json:"diffstat"`
+			HTML     wireLink `json:"html"`
 		} `json:"links"`
 	}
 	wireInline struct {
@@ -96,6 +99,9 @@ type (
 		Inline  *wireInline `json:"inline,omitempty"`
 		Deleted bool        `json:"deleted"`
 		User    wireAccount `json:"user"`
+		Links   struct {
+			HTML wireLink `json:"html"`
+		} `json:"links"`
 	}
 	wireEntry struct {
 		Type       string     `json:"type"` // commit_file or commit_directory
@@ -388,6 +394,20 @@ func (a *httpAPI) commentsPage(ctx context.Context, repo pipeline.Repo, prID int
 		u = a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments") + "?pagelen=" + strconv.Itoa(a.pagelen)
 	}
 	err := a.getJSON(ctx, "list_comments", u, &p)
+	return p, err
+}
+
+// prCommitsPage calls GET /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/commits
+// or its `next` link. Own request: go-bitbucket's PullRequests.Commits takes
+// no context and does not page.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-commits-get
+func (a *httpAPI) prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, pagelen int, next string) (page[wireCommit], error) {
+	var p page[wireCommit]
+	u := next
+	if u == "" {
+		u = a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "commits") + "?pagelen=" + strconv.Itoa(pagelen)
+	}
+	err := a.getJSON(ctx, "list_pr_commits", u, &p)
 	return p, err
 }
 

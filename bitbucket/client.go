@@ -1,6 +1,6 @@
 // Package bitbucket is the Bitbucket Cloud (REST 2.0) adapter: it implements
-// pipeline.Repository, pipeline.DiffSource, pipeline.PullRequests and
-// pipeline.CommentStore, and offers pure webhook helpers (VerifySignature,
+// pipeline.Repository, pipeline.DiffSource, pipeline.PullRequests (with
+// pipeline.PullRequestCommits) and pipeline.CommentStore, and offers pure webhook helpers (VerifySignature,
 // ParseWebhook).
 //
 // Every call is bounded: each attempt has Config.Timeout (a context deadline
@@ -292,6 +292,7 @@ func prInfo(pr wirePR) pipeline.PullRequestInfo {
 			Author:            author,
 			SourceBranch:      pr.Source.Branch.Name,
 			DestinationBranch: pr.Destination.Branch.Name,
+			URL:               pr.Links.HTML.Href,
 		},
 		State:             pr.State,
 		SourceCommit:      pr.Source.Commit.Hash,
@@ -628,8 +629,9 @@ func dirEntry(v wireEntry) pipeline.DirEntry {
 // Each comment another account wrote is marked Foreign, so its markers are
 // not trusted. prscout's own account is learnt once from GET /user (op
 // get_user) and cached; if that fails, Config.AccountID is used; if neither
-// is known, a warning is logged once and no comment is marked Foreign
-// (every marker is trusted). A /user failure never fails the listing.
+// is known, every comment is marked Unverified (its markers decide nothing
+// and it is never edited) until prscout creates a comment, whose author is
+// then its own account. A /user failure never fails the listing.
 func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int) ([]pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -643,12 +645,49 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 		for _, v := range p.Values {
 			cm := comment(v)
 			cm.Foreign = self != nil && !isSelf(self, v.User)
+			cm.Unverified = self == nil
 			out = append(out, cm)
 		}
 		return p.Next, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list comments of pull request %d: %w", prID, err)
+	}
+	return out, nil
+}
+
+var _ pipeline.PullRequestCommits = (*Client)(nil)
+
+// PullRequestCommitMessages returns the messages of at most limit of the
+// pull request's commits, newest first as Bitbucket lists them, following
+// `next` links only while more are wanted: GET
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/commits?pagelen=min(limit,100).
+// The list is empty when the source branch no longer exists; an unknown pull
+// request wraps pipeline.ErrNotFound.
+func (c *Client) PullRequestCommitMessages(ctx context.Context, repo pipeline.Repo, prID, limit int) ([]string, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	var out []string
+	err := walk(func(next string) (string, error) {
+		p, err := c.api.prCommitsPage(ctx, repo, prID, min(limit, pageLen), next)
+		for _, v := range p.Values {
+			if len(out) < limit {
+				out = append(out, v.Message)
+			}
+		}
+		if len(out) >= limit {
+			return "", err
+		}
+		return p.Next, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list commits of pull request %d: %w", prID, err)
 	}
 	return out, nil
 }
@@ -693,7 +732,7 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 	}
 	if !s.warned {
 		s.warned = true
-		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): markers in every pull request comment are trusted, whoever wrote them", "error", err.Error())
+		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): earlier markers are not trusted and no comment is edited until prscout has posted one", "error", err.Error())
 	}
 	return nil
 }
@@ -714,7 +753,7 @@ func normID(id string) string {
 }
 
 func comment(v wireComment) pipeline.Comment {
-	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName}
+	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName, URL: v.Links.HTML.Href}
 	if c.Author == "" {
 		c.Author = v.User.Nickname
 	}
@@ -762,7 +801,28 @@ func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int
 	if err != nil {
 		return pipeline.Comment{}, fmt.Errorf("create comment on pull request %d: %w", prID, err)
 	}
+	c.learnSelf(v.User)
 	return comment(v), nil
+}
+
+// learnSelf takes prscout's own account from a comment it has just created,
+// when neither GET /user nor Config.AccountID told it: the author of that
+// comment is, by construction, the account prscout posts as.
+func (c *Client) learnSelf(u wireAccount) {
+	s := &c.self
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ids != nil || !(s.settled || s.warned) {
+		return // known, or GET /user not asked yet: it is the first source
+	}
+	for _, id := range []string{u.AccountID, u.UUID} {
+		if id = normID(id); id != "" {
+			s.ids = append(s.ids, id)
+		}
+	}
+	if s.ids != nil {
+		s.settled = true
+	}
 }
 
 // UpdateComment replaces a comment's body: PUT

@@ -3,6 +3,7 @@ package bitbucket
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -82,6 +83,7 @@ func TestPullRequestFixture(t *testing.T) {
 			Author:            "Mina Park",
 			SourceBranch:      "feature/PROJ-123-retries",
 			DestinationBranch: "main",
+			URL:               "https://bitbucket.example/acme/uploader/pull-requests/42",
 		},
 		State:             "OPEN",
 		SourceCommit:      "668218c13e04",
@@ -490,6 +492,13 @@ func TestComments(t *testing.T) {
 		{ID: created.ID, Body: "prscout summary v2", Author: "prscout bot"},
 		{ID: inl.ID, Body: "nit", Inline: &pipeline.InlineAnchor{Path: "dir/a b.go", Line: 7}, Deleted: true, Author: "prscout bot"},
 	}
+	// Each comment's web link comes from its links.html.
+	for i := range want {
+		want[i].URL = fmt.Sprintf("https://bitbucket.example/acme/uploader/pull-requests/42/_/diff#comment-%d", want[i].ID)
+	}
+	if created.URL != want[3].URL {
+		t.Errorf("created comment URL = %q, want %q", created.URL, want[3].URL)
+	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("ListComments (-want +got):\n%s", d)
 	}
@@ -721,5 +730,54 @@ func TestCommentsOwnAccount(t *testing.T) {
 	}
 	if _, err := c.UpdateComment(ctx, acme, 42, theirs, "hijacked"); !IsPermissionError(err) {
 		t.Errorf("update of another author's comment: err = %v, want 403", err)
+	}
+}
+
+// TestPullRequestCommitMessages reads the PR's commits (newest first) with
+// their messages, asking for no more pages than the limit needs.
+func TestPullRequestCommitMessages(t *testing.T) {
+	s := newFake(t)
+	const mid, tip = "1111111111111111111111111111111111111111", "2222222222222222222222222222222222222222"
+	s.AddCommit("acme", "uploader", mid, headFull)
+	s.AddCommit("acme", "uploader", tip, mid)
+	s.SetCommitMessage("acme", "uploader", headFull, "PROJ-123: retry uploads\n\nFirst cut.")
+	s.SetCommitMessage("acme", "uploader", mid, "Fixes PROJ-124")
+	s.SetCommitMessage("acme", "uploader", tip, "tidy")
+	s.AddPullRequest("acme", "uploader", bitbuckettest.PullRequest{ID: 43, Title: "t", SourceBranch: "f", DestinationBranch: "main",
+		SourceCommit: tip, DestinationCommit: baseFull})
+	c, rec := newClient(t, s, nil)
+
+	got, err := c.PullRequestCommitMessages(context.Background(), acme, 43, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"tidy", "Fixes PROJ-124", "PROJ-123: retry uploads\n\nFirst cut."}; !slices.Equal(got, want) {
+		t.Errorf("messages = %q, want %q", got, want)
+	}
+	if q := s.Requests()[len(s.Requests())-1]; q.Op != bitbuckettest.OpPRCommits || q.Query.Get("pagelen") != "50" {
+		t.Errorf("request %s ?%s, want list_pr_commits with pagelen=50", q.Op, q.Query.Encode())
+	}
+
+	s.PageLen = 1
+	before := s.Calls(bitbuckettest.OpPRCommits)
+	got, err = c.PullRequestCommitMessages(context.Background(), acme, 43, 2)
+	if err != nil || !slices.Equal(got, []string{"tidy", "Fixes PROJ-124"}) {
+		t.Errorf("limit 2 over pages of 1: %q, %v", got, err)
+	}
+	if n := s.Calls(bitbuckettest.OpPRCommits) - before; n != 2 {
+		t.Errorf("limit 2 over pages of 1 took %d requests, want 2 (no page past the limit)", n)
+	}
+
+	if _, err := c.PullRequestCommitMessages(context.Background(), acme, 9, 5); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("unknown PR: err = %v, want not found", err)
+	}
+	if got, err := c.PullRequestCommitMessages(context.Background(), acme, 43, 0); err != nil || got != nil {
+		t.Errorf("limit 0: %q, %v; want nothing asked", got, err)
+	}
+	if _, err := c.PullRequestCommitMessages(context.Background(), pipeline.Repo{Workspace: "acme", RepoSlug: "a/b"}, 43, 5); !errors.As(err, new(*pipeline.InvalidError)) {
+		t.Errorf("bad slug: err = %v", err)
+	}
+	if !slices.Contains(rec.got(), attempt{Op: "list_pr_commits", Status: 200}) || !slices.Contains(Operations, "list_pr_commits") {
+		t.Errorf("list_pr_commits not reported or not listed: %v", rec.got())
 	}
 }

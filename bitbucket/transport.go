@@ -39,7 +39,7 @@ type Observer interface {
 var Operations = []string{
 	"get_pullrequest", "get_diff", "diffstat", "get_commit", "merge_base",
 	"get_src", "list_dir", "list_comments", "create_comment", "update_comment",
-	"delete_comment", "get_user",
+	"delete_comment", "get_user", "list_pr_commits",
 }
 
 type nopObserver struct{}

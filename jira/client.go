@@ -79,10 +79,13 @@ type Config struct {
 	// whose name starts with "acceptance criteria" (any case) is used, found
 	// through the same list; AcceptanceFieldNone: no field.
 	AcceptanceField string
-	// MaxIssues bounds how many issues LookupIssues reads per call
-	// (PRSCOUT_JIRA_MAX_ISSUES); 0 means DefaultMaxIssues, at most
-	// MaxIssuesLimit.
+	// MaxIssues bounds how many issues LookupIssues reads per call, and
+	// the context stage per review (PRSCOUT_JIRA_MAX_ISSUES); 0 means
+	// DefaultMaxIssues, at most MaxIssuesLimit.
 	MaxIssues int
+	// Projects are the project keys whose issues link to a pull request
+	// (PRSCOUT_JIRA_PROJECTS, any case); empty accepts every project.
+	Projects []string
 	// Timeout bounds each HTTP attempt (also set as http.Client.Timeout when
 	// the client has none). 0 means DefaultTimeout.
 	Timeout time.Duration
@@ -116,6 +119,7 @@ type Client struct {
 	browseURL string // base URL + "/browse/"
 	acField   string // as configured
 	maxIssues int
+	projects  []string // upper case
 
 	fields fieldCache
 }
@@ -144,7 +148,11 @@ type fieldCache struct {
 	retryAt time.Time
 }
 
-var _ pipeline.IssueLookup = (*Client)(nil)
+var (
+	_ pipeline.IssueLookup   = (*Client)(nil)
+	_ pipeline.IssueBound    = (*Client)(nil)
+	_ pipeline.IssueProjects = (*Client)(nil)
+)
 
 var customFieldID = regexp.MustCompile(`^customfield_[0-9]+$`)
 
@@ -218,6 +226,7 @@ func New(cfg Config) (*Client, error) {
 		browseURL: strings.TrimRight(base.String(), "/") + "/browse/",
 		acField:   strings.TrimSpace(cfg.AcceptanceField),
 		maxIssues: maxIssues,
+		projects:  projects(cfg.Projects),
 	}, nil
 }
 
@@ -252,9 +261,25 @@ func validate(cfg Config) (*url.URL, error) {
 	if cfg.MaxIssues < 0 || cfg.MaxIssues > MaxIssuesLimit {
 		return nil, fmt.Errorf("PRSCOUT_JIRA_MAX_ISSUES must be between 1 and %d, got %d", MaxIssuesLimit, cfg.MaxIssues)
 	}
+	for _, p := range cfg.Projects {
+		if p = strings.ToUpper(strings.TrimSpace(p)); p != "" && !pipeline.IsProjectKey(p) {
+			return nil, fmt.Errorf("PRSCOUT_JIRA_PROJECTS: %q is not a Jira project key (a letter, then letters, digits or _)", p)
+		}
+	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
+}
+
+// projects upper-cases the configured project keys and drops blanks.
+func projects(list []string) []string {
+	var out []string
+	for _, p := range list {
+		if p = strings.ToUpper(strings.TrimSpace(p)); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // LookupIssue reads one issue by key (any case): summary, status name,
@@ -316,8 +341,14 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 }
 
 // MaxIssues is how many issues LookupIssues reads per call
-// (PRSCOUT_JIRA_MAX_ISSUES).
+// (PRSCOUT_JIRA_MAX_ISSUES), and the context stage per review
+// (pipeline.IssueBound).
 func (c *Client) MaxIssues() int { return c.maxIssues }
+
+// Projects are the project keys whose issues link to a pull request
+// (PRSCOUT_JIRA_PROJECTS, upper case; empty: any), for the context stage
+// (pipeline.IssueProjects).
+func (c *Client) Projects() []string { return append([]string(nil), c.projects...) }
 
 // LookupIssues looks up the first MaxIssues distinct keys (upper-cased),
 // three at a time, and returns the issues found in key order plus one

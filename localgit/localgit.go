@@ -32,7 +32,11 @@ var (
 	_ pipeline.DiffSource    = (*Provider)(nil)
 	_ prcontext.FilesReader  = (*Provider)(nil)
 	_ prcontext.ChangeLister = (*Provider)(nil)
+	_ pipeline.RangeCommits  = (*Provider)(nil)
 )
+
+// maxCommitLogBytes bounds the commit messages CommitMessages reads.
+const maxCommitLogBytes = 1 << 20
 
 // Errors for tree entries that are not regular files. Both wrap
 // pipeline.ErrNotFound: there is no file content to give, and symbolic links
@@ -555,4 +559,41 @@ func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, h
 		}
 	}
 	return paths, nil
+}
+
+// CommitMessages returns the full messages of at most limit commits of
+// base..head (reachable from head, not from base), newest first, with `git
+// log --format=%B -n <limit> <head> ^<base>`. An unknown revision wraps
+// pipeline.ErrNotFound; messages over 1 MiB in all wrap pipeline.ErrTooLarge.
+func (p *Provider) CommitMessages(ctx context.Context, repo pipeline.Repo, base, head string, limit int) ([]string, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	baseID, err := commitID(ctx, dir, base)
+	if err != nil {
+		return nil, err
+	}
+	headID, err := commitID(ctx, dir, head)
+	if err != nil {
+		return nil, err
+	}
+	out, err := runGit(ctx, dir, maxCommitLogBytes, "log", "--no-color", "--format=%B%x00", "-n", strconv.Itoa(limit),
+		"--end-of-options", headID, "^"+baseID, "--")
+	if err != nil {
+		if errors.Is(err, errOutputLimit) {
+			return nil, fmt.Errorf("commit messages of %s..%s over %d bytes: %w", base, head, maxCommitLogBytes, pipeline.ErrTooLarge)
+		}
+		return nil, fmt.Errorf("commit messages of %s..%s: %w", base, head, err)
+	}
+	var msgs []string
+	for _, rec := range strings.Split(string(out), "\x00") {
+		if m := strings.TrimSpace(rec); m != "" {
+			msgs = append(msgs, m)
+		}
+	}
+	return msgs, nil
 }

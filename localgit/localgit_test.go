@@ -452,3 +452,27 @@ func FuzzCheckPath(f *testing.F) {
 		}
 	})
 }
+
+// TestCommitMessages reads base..head's messages newest first: the
+// feature's commits, not main's own, nor those before the fork.
+func TestCommitMessages(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	git(t, f.dir, "commit", "-q", "--allow-empty", "-m", "SHOP-12: second\n\nFixes SHOP-13.")
+	got, err := p.CommitMessages(ctx, anyRepo, "main", "feature", 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"SHOP-12: second\n\nFixes SHOP-13.", "feature"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("messages = %q, want %q", got, want)
+	}
+	if got, err := p.CommitMessages(ctx, anyRepo, f.forkSHA, "feature", 1); err != nil || len(got) != 1 || !strings.HasPrefix(got[0], "SHOP-12") {
+		t.Errorf("limit 1: %q, %v", got, err)
+	}
+	if _, err := p.CommitMessages(ctx, anyRepo, "nope", "feature", 5); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("unknown base: err = %v, want ErrNotFound", err)
+	}
+	if _, err := p.CommitMessages(ctx, anyRepo, "main", "--output=/tmp/x", 5); err == nil {
+		t.Errorf("an option as a revision was accepted")
+	}
+}

@@ -90,6 +90,35 @@ func validIssueNumber(n string) bool {
 // "SHA-256", "ISO-8601", "CVE-2024-1"), version-like tails ("node-18.2") and
 // common branch words ("release-2024") are not keys.
 func ExtractKeys(explicit []string, title, branch, description string) []string {
+	return ExtractKeysFrom(KeySources{Explicit: explicit, Title: title, Branch: branch, Description: description})
+}
+
+// MaxCommitMessages is how many of a pull request's commits are read for
+// Jira keys (the first ones the provider lists).
+const MaxCommitMessages = 50
+
+// KeySources are the texts Jira issue keys are taken from.
+type KeySources struct {
+	// Explicit keys (the request's jiraKeys) come first, in any case; they
+	// are the caller's choice: Projects does not filter them.
+	Explicit []string
+	// Title, Branch and Description are the pull request's.
+	Title, Branch, Description string
+	// Commits are commit messages (at most MaxCommitMessages are read);
+	// like the title they only yield upper-case keys ("Fixes SHOP-12",
+	// Smart Commits "SHOP-12 #comment ...").
+	Commits []string
+	// Projects are the project keys whose issues link (PRSCOUT_JIRA_PROJECTS,
+	// any case); empty accepts every project.
+	Projects []string
+}
+
+// ExtractKeysFrom returns the distinct Jira issue keys of src, upper-cased,
+// in priority order: explicit keys (trimmed; malformed ones dropped), then
+// keys found in the title, the source branch, the description and the commit
+// messages, each in order of appearance. Found keys of projects outside
+// src.Projects are dropped. The rules are ExtractKeys'.
+func ExtractKeysFrom(src KeySources) []string {
 	var keys []string
 	seen := make(map[string]bool)
 	add := func(k string) {
@@ -98,22 +127,42 @@ func ExtractKeys(explicit []string, title, branch, description string) []string 
 			keys = append(keys, k)
 		}
 	}
-	for _, e := range explicit {
+	var projects map[string]bool
+	for _, p := range src.Projects {
+		if p = strings.ToUpper(strings.TrimSpace(p)); p != "" {
+			if projects == nil {
+				projects = map[string]bool{}
+			}
+			projects[p] = true
+		}
+	}
+	addFound := func(found []string) {
+		for _, k := range found {
+			if projects == nil || projects[k[:strings.IndexByte(k, '-')]] {
+				add(k)
+			}
+		}
+	}
+	for _, e := range src.Explicit {
 		if k := strings.ToUpper(strings.TrimSpace(e)); IsIssueKey(k) {
 			add(k)
 		}
 	}
-	for _, k := range findKeys(title, false) {
-		add(k)
-	}
-	for _, k := range findKeys(branch, true) {
-		add(k)
-	}
-	for _, k := range findKeys(description, false) {
-		add(k)
+	addFound(findKeys(src.Title, false))
+	addFound(findKeys(src.Branch, true))
+	addFound(findKeys(src.Description, false))
+	for i, m := range src.Commits {
+		if i == MaxCommitMessages {
+			break
+		}
+		addFound(findKeys(m, false))
 	}
 	return keys
 }
+
+// IsProjectKey reports whether s, as given, is a well-formed upper-case Jira
+// project key under ExtractKeys' rules ("SHOP", "MY_PROJ").
+func IsProjectKey(s string) bool { return validProjectKey(s) }
 
 // findKeys scans text for keys. With anyCase (branch names) lower- and
 // mixed-case keys are accepted too.

@@ -105,3 +105,56 @@ func BenchmarkExtractKeys(b *testing.B) {
 		ExtractKeys([]string{"A-1"}, "PROJ-1: x", "feature/proj-2-y", desc)
 	}
 }
+
+func TestExtractKeysFrom(t *testing.T) {
+	many := make([]string, MaxCommitMessages+1)
+	for i := range many {
+		many[i] = "chore: tidy"
+	}
+	many[MaxCommitMessages] = "LATE-1 past the bound"
+	tests := []struct {
+		name string
+		src  KeySources
+		want []string
+	}{
+		{name: "branch and commit message link the same issue",
+			src:  KeySources{Branch: "feature/SHOP-12-limit", Commits: []string{"Fixes SHOP-12"}},
+			want: []string{"SHOP-12"}},
+		{name: "commit messages after the description",
+			src:  KeySources{Title: "Limit carts", Description: "Follows SHOP-10.", Commits: []string{"SHOP-12 #comment done", "Refs SHOP-11\n\nand SHOP-10"}},
+			want: []string{"SHOP-10", "SHOP-12", "SHOP-11"}},
+		{name: "lower-case keys in commit messages are not keys",
+			src:  KeySources{Commits: []string{"fix shop-12 typo", "bump node-18"}},
+			want: nil},
+		{name: "other projects do not link",
+			src:  KeySources{Title: "OPS-3: SHOP-12", Branch: "feature/ops-4-shop-13", Commits: []string{"CVE-2024-1 OPS-5 SHOP-14"}, Projects: []string{" shop ", ""}},
+			want: []string{"SHOP-12", "SHOP-13", "SHOP-14"}},
+		{name: "explicit keys are kept whatever the projects",
+			src:  KeySources{Explicit: []string{"ops-9"}, Title: "OPS-3 SHOP-1", Projects: []string{"SHOP"}},
+			want: []string{"OPS-9", "SHOP-1"}},
+		{name: "empty projects accept any",
+			src:  KeySources{Title: "OPS-3 SHOP-1", Projects: []string{"", " "}},
+			want: []string{"OPS-3", "SHOP-1"}},
+		{name: "project filter matches whole project keys",
+			src:  KeySources{Title: "SHOPX-1 SHO-2 SHOP-3", Projects: []string{"SHOP"}},
+			want: []string{"SHOP-3"}},
+		{name: "only the first commits are read",
+			src:  KeySources{Commits: many},
+			want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ExtractKeysFrom(tt.src); !slices.Equal(got, tt.want) {
+				t.Errorf("ExtractKeysFrom = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIsProjectKey(t *testing.T) {
+	for s, want := range map[string]bool{"SHOP": true, "MY_PROJ": true, "AB1": true, "shop": false, "S": false, "1AB": false, "SHOP-1": false, "": false} {
+		if got := IsProjectKey(s); got != want {
+			t.Errorf("IsProjectKey(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -90,6 +90,14 @@ type Comment struct {
 	// own; its markers and fingerprints are ignored, and prscout never
 	// updates or deletes it. False when the adapter does not know.
 	Foreign bool `json:"foreign,omitempty"`
+	// Unverified marks a comment whose author could not be checked because
+	// prscout's own account is unknown: it may be prscout's or anyone's.
+	// Its review marker never decides skip or delta, and prscout never
+	// updates or deletes it.
+	Unverified bool `json:"unverified,omitempty"`
+	// URL is the comment's web link ("" when the provider has none); the
+	// build status and the report of a review link to its summary comment.
+	URL string `json:"url,omitempty"`
 }
 
 // NewComment is a comment to create: general when Inline is nil.

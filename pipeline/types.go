@@ -13,6 +13,8 @@ type PullRequest struct {
 	Author            string `json:"author"`
 	SourceBranch      string `json:"sourceBranch"`
 	DestinationBranch string `json:"destinationBranch"`
+	// URL is the pull request's web page, when the provider has one.
+	URL string `json:"url,omitempty"`
 }
 
 // Issue is one Jira issue as the prompts show it.

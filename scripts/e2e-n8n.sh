@@ -4,17 +4,24 @@
 #
 #   fake Bitbucket --signed webhook--> prscout /v1/webhooks/bitbucket --token--> n8n Webhook
 #   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
-#   n8n --> fake OpenAI-compatible LLM (scout, review);  prscout --> fake Bitbucket
+#   n8n --> fake OpenAI-compatible LLM (scout, review);  prscout --> fake Bitbucket, fake Jira
 #
 # Steps: (1) PR 1 is reviewed: bad scout paths refused, a missing file
 # answered ok:false, one summary and two inline comments (one placed by its
-# quoted code) on the right lines; (2) the same PR's webhook again: n8n ends
+# quoted code) on the right lines, the head's build status INPROGRESS then
+# SUCCESSFUL and its Code Insights report with one annotation per finding
+# (checked after every review; a skip adds no status, a re-sent comments
+# request replaces the report); (2) the same PR's webhook again: n8n ends
 # in "Skipped: already reviewed", nothing is posted twice, and re-sending the
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
 # chain goes on to one summary; (4) a webhook with a bad signature is refused
 # and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
-# the summary is edited in place and only the new finding is posted. Then
-# per-node times from n8n's execution data and one result line.
+# the summary is edited in place and only the new finding is posted. PR 1
+# links Jira issue SHOP-12 through its commit message (OPS-7 in its
+# description is outside PRSCOUT_JIRA_PROJECTS): its three acceptance criteria
+# are judged, and the summary shows the verdict table with links into the diff
+# and the counts (1 met, 1 not met, 1 unclear; after the push 2 met, 1
+# unclear). Then per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
@@ -46,7 +53,7 @@ cleanup() {
 		kill -KILL "$pid" 2>/dev/null || true
 	done
 	if [ "$rc" -ne 0 ]; then
-		log "logs kept in $WORK (prscout.log, n8n.log, fakebitbucket.log, fakellm.log)"
+		log "logs kept in $WORK (prscout.log, n8n.log, fakebitbucket.log, fakellm.log, fakejira.log)"
 	elif [ -z "${PRSCOUT_E2E_KEEP:-}" ]; then
 		rm -rf "$WORK"
 	fi
@@ -103,6 +110,7 @@ else
 fi
 (cd "$ROOT" && go build -o "$WORK/bin/fakebitbucket" ./scripts/e2e/fakebitbucket &&
 	go build -o "$WORK/bin/fakellm" ./scripts/e2e/fakellm &&
+	go build -o "$WORK/bin/fakejira" ./scripts/e2e/fakejira &&
 	go build -o "$WORK/bin/e2echeck" ./scripts/e2e/e2echeck)
 log "built prscout and fakes: $(ms "$t") ms"
 
@@ -114,7 +122,7 @@ PRSCOUT="http://127.0.0.1:$PRSCOUT_PORT"
 N8N="http://127.0.0.1:$N8N_PORT"
 HOOK_PATH=prscout-review
 rand() { node -e 'console.log(require("crypto").randomBytes(18).toString("hex"))'; }
-API_KEY=$(rand) LLM_KEY=$(rand) FORWARD_TOKEN=$(rand) WEBHOOK_SECRET=$(rand) BB_TOKEN=$(rand)
+API_KEY=$(rand) LLM_KEY=$(rand) FORWARD_TOKEN=$(rand) WEBHOOK_SECRET=$(rand) BB_TOKEN=$(rand) JIRA_PAT=$(rand)
 
 # HTTP with Node's fetch: the script needs no curl.
 http_ok() { node -e 'fetch(process.argv[1]).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1"; }
@@ -130,7 +138,11 @@ json() { node -e 'const o=JSON.parse(require("fs").readFileSync(process.argv[1])
 PIDS+=($!)
 "$WORK/bin/fakellm" -addr-file "$WORK/fakellm.addr" -log "$WORK/llm-requests.jsonl" -key "$LLM_KEY" >"$WORK/fakellm.log" 2>&1 &
 PIDS+=($!)
+"$WORK/bin/fakejira" -addr-file "$WORK/fakejira.addr" -pat "$JIRA_PAT" >"$WORK/fakejira.log" 2>&1 &
+PIDS+=($!)
 waitfile "$WORK/fakebitbucket.json" || die "fake Bitbucket did not start"
+waitfile "$WORK/fakejira.addr" || die "fake Jira did not start"
+JIRA=$(cat "$WORK/fakejira.addr")
 waitfile "$WORK/fakellm.addr" || die "fake LLM did not start"
 BB_API=$(json "$WORK/fakebitbucket.json" api)
 BB_CTL=$(json "$WORK/fakebitbucket.json" control)
@@ -140,6 +152,7 @@ PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_F
 	PRSCOUT_BITBUCKET_BASE_URL="$BB_API" PRSCOUT_BITBUCKET_ACCESS_TOKEN="$BB_TOKEN" \
 	PRSCOUT_WEBHOOK_SECRET="$WEBHOOK_SECRET" PRSCOUT_FORWARD_URL="$N8N/webhook/$HOOK_PATH" \
 	PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 \
+	PRSCOUT_JIRA_BASE_URL="$JIRA" PRSCOUT_JIRA_PAT="$JIRA_PAT" PRSCOUT_JIRA_PROJECTS=SHOP \
 	"$WORK/bin/prscout" serve >"$WORK/prscout.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 100); do http_ok "$PRSCOUT/readyz" && break; sleep 0.1; done
@@ -209,7 +222,7 @@ wait_finished() {
 deliver() { # deliver PR EVENT [badsig]: Bitbucket delivers the webhook to prscout
 	http_post "$BB_CTL/_fake/deliver?pr=$1&event=$2${3:+&badsig=1}"
 }
-check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
+check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -jira "$JIRA" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
 	-prscout "$PRSCOUT" -api-key "$API_KEY" "$@"; }
 expect_status() { # expect_status WANT JSON
 	got=$(node -e 'console.log(JSON.parse(process.argv[1]).status)' "$2")

@@ -1,7 +1,8 @@
 // Package bitbuckettest is an in-memory fake of the Bitbucket Cloud REST API
 // 2.0 endpoints prscout uses, for tests: pull requests (with the diff 302),
 // diffs and diffstats between commits, commits and merge bases, source files
-// and paged directory listings, pull request comments (POST, PUT and
+// and paged directory listings, a pull request's commits (newest first, with
+// their messages), pull request comments (POST, PUT and
 // DELETE change the state and are recorded), the authenticated account
 // (GET /user), commit build statuses and Code Insights reports with their
 // annotations (see insights.go for the documented rules the fake enforces,
@@ -58,6 +59,7 @@ const (
 	OpUpdateComment  = "update_comment"
 	OpDeleteComment  = "delete_comment"
 	OpGetUser        = "get_user" // GET /user: the authenticated account
+	OpPRCommits      = "list_pr_commits"
 )
 
 // PullRequest is a pull request held by the fake. Commits are full ids; the
@@ -134,6 +136,7 @@ type file struct {
 
 type repoData struct {
 	commits  map[string][]string // full id -> parents
+	messages map[string]string   // full id -> commit message
 	branches map[string]string   // name -> full id
 	files    map[string]map[string]file
 	diffs    map[[2]string]string // {head, base} full ids -> diff
@@ -199,7 +202,7 @@ func (s *Server) repo(ws, slug string) *repoData {
 	r := s.repos[k]
 	if r == nil {
 		r = &repoData{
-			commits: map[string][]string{}, branches: map[string]string{},
+			commits: map[string][]string{}, messages: map[string]string{}, branches: map[string]string{},
 			files: map[string]map[string]file{}, diffs: map[[2]string]string{},
 			stats: map[[2]string][]DiffstatEntry{}, prs: map[int]*PullRequest{},
 			comments: map[int][]*Comment{},
@@ -217,6 +220,17 @@ func (s *Server) AddCommit(ws, slug, id string, parents ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.repo(ws, slug).commits[id] = parents
+}
+
+// SetCommitMessage sets a commit's message (the commit is added if unknown).
+func (s *Server) SetCommitMessage(ws, slug, id, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.repo(ws, slug)
+	if _, ok := r.commits[id]; !ok {
+		r.commits[id] = nil
+	}
+	r.messages[id] = message
 }
 
 // SetBranch points a branch name at a commit.
@@ -430,7 +444,10 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 		"content":    map[string]any{"raw": c.Body, "markup": "markdown", "html": "<p>" + c.Body + "</p>", "type": "rendered"},
 		"user":       account(c.Author, c.AccountID),
 		"created_on": "2026-11-02T10:05:00.000000+00:00", "updated_on": "2026-11-02T10:05:00.000000+00:00",
-		"links": map[string]any{"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/comments/%d", s.BaseURL, ws, slug, prID, c.ID)}},
+		"links": map[string]any{
+			"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/comments/%d", s.BaseURL, ws, slug, prID, c.ID)},
+			"html": map[string]any{"href": fmt.Sprintf("https://bitbucket.example/%s/%s/pull-requests/%d/_/diff#comment-%d", ws, slug, prID, c.ID)},
+		},
 	}
 	if c.Path != "" {
 		in := map[string]any{"path": c.Path}
@@ -475,6 +492,8 @@ func route(method string, seg []string) string {
 			return OpPRDiff
 		case len(seg) == 3 && seg[2] == "diffstat":
 			return OpPRDiffstat
+		case len(seg) == 3 && seg[2] == "commits" && method == http.MethodGet:
+			return OpPRCommits
 		case (len(seg) == 3 || len(seg) == 4 && seg[3] == "") && seg[2] == "comments":
 			if method == http.MethodPost {
 				return OpCreateComment
@@ -661,7 +680,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusNotFound, "Commit not found")
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"type": "commit", "hash": id, "parents": parentsJSON(rd.commits[id])})
+		writeJSON(w, http.StatusOK, map[string]any{"type": "commit", "hash": id, "message": rd.messages[id], "parents": parentsJSON(rd.commits[id])})
+	case OpPRCommits:
+		pr := s.pr(rd, rest[1])
+		if pr == nil {
+			writeError(w, http.StatusNotFound, "Pull request not found")
+			return
+		}
+		var vals []any
+		for _, id := range prCommits(rd, pr.SourceCommit, pr.DestinationCommit) {
+			vals = append(vals, map[string]any{"type": "commit", "hash": id, "message": rd.messages[id], "parents": parentsJSON(rd.commits[id])})
+		}
+		s.writePage(w, r, vals, 10)
 	case OpMergeBase:
 		a, b, found := strings.Cut(strings.Join(rest[1:], "/"), "..")
 		ia, oka := s.resolve(rd, a)
@@ -842,6 +872,26 @@ func (s *Server) spec(rd *repoData, spec string) (head, base string, ok bool) {
 	head, okh := s.resolve(rd, a)
 	base, okb := s.resolve(rd, b)
 	return head, base, okh && okb
+}
+
+// prCommits lists the commits reachable from source and not from
+// destination, newest first (breadth-first from the source).
+func prCommits(rd *repoData, source, destination string) []string {
+	base := ancestors(rd, destination)
+	var out []string
+	seen := map[string]bool{}
+	queue := []string{source}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if seen[c] || base[c] || c == "" {
+			continue
+		}
+		seen[c] = true
+		out = append(out, c)
+		queue = append(queue, rd.commits[c]...)
+	}
+	return out
 }
 
 func ancestors(rd *repoData, id string) map[string]bool {

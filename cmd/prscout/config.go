@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -41,6 +42,11 @@ type Config struct {
 	BitbucketAccountID   string
 	UpstreamTimeout      time.Duration
 	UpstreamRetries      int
+	// FailOn, BuildStatus and InsightsReport drive the commit surfaces
+	// (insights.Settings).
+	FailOn         string
+	BuildStatus    bool
+	InsightsReport bool
 
 	JiraBaseURL    string
 	JiraEmail      string
@@ -48,6 +54,7 @@ type Config struct {
 	JiraPAT        string
 	JiraACField    string
 	JiraMaxIssues  int
+	JiraProjects   string
 	WebhookSecret  string
 	ForwardURL     string
 	ForwardHeader  string
@@ -73,6 +80,9 @@ func DefaultConfig() Config {
 		BitbucketBaseURL:  "https://api.bitbucket.org/2.0",
 		UpstreamTimeout:   15 * time.Second,
 		UpstreamRetries:   3,
+		FailOn:            insights.FailOnNone,
+		BuildStatus:       true,
+		InsightsReport:    true,
 		JiraMaxIssues:     5,
 		ForwardHeader:     "X-Prscout-Token",
 		ForwardTimeout:    10 * time.Second,
@@ -201,6 +211,12 @@ func settings() []setting {
 	add(mk("PRSCOUT_UPSTREAM_TIMEOUT", "upstream-timeout", "timeout of one Bitbucket or Jira HTTP attempt", gd, sd))
 	gi, si = integer(func(c *Config) *int { return &c.UpstreamRetries })
 	add(mk("PRSCOUT_UPSTREAM_RETRIES", "upstream-retries", "retries of a Bitbucket or Jira call after 429 or 5xx", gi, si))
+	g, s = str(func(c *Config) *string { return &c.FailOn })
+	add(mk("PRSCOUT_FAIL_ON", "fail-on", "severity at which a review's build status and report are FAILED: none, critical, high or medium", g, s))
+	gb, sb = boolean(func(c *Config) *bool { return &c.BuildStatus })
+	add(mk("PRSCOUT_BUILD_STATUS", "build-status", "set the build status \"prscout\" on the reviewed commit (INPROGRESS, then SUCCESSFUL or FAILED)", gb, sb))
+	gb, sb = boolean(func(c *Config) *bool { return &c.InsightsReport })
+	add(mk("PRSCOUT_INSIGHTS_REPORT", "insights-report", "put the Code Insights report \"prscout\" with one annotation per finding on the reviewed commit", gb, sb))
 
 	g, s = str(func(c *Config) *string { return &c.JiraBaseURL })
 	add(mk("PRSCOUT_JIRA_BASE_URL", "jira-base-url", "Jira base URL (Cloud or Data Center); empty disables Jira", g, s))
@@ -211,9 +227,11 @@ func settings() []setting {
 	g, s = str(func(c *Config) *string { return &c.JiraPAT })
 	add(secret(mk("PRSCOUT_JIRA_PAT", "jira-pat", "Jira Data Center personal access token (bearer)", g, s)))
 	g, s = str(func(c *Config) *string { return &c.JiraACField })
-	add(mk("PRSCOUT_JIRA_AC_FIELD", "jira-ac-field", "name or id of the acceptance-criteria field (e.g. customfield_10042)", g, s))
+	add(mk("PRSCOUT_JIRA_AC_FIELD", "jira-ac-field", "name or id of the acceptance-criteria field (e.g. customfield_10042); empty: a field named like \"Acceptance criteria\" is looked for once; none: no field, criteria from the description only", g, s))
 	gi, si = integer(func(c *Config) *int { return &c.JiraMaxIssues })
 	add(mk("PRSCOUT_JIRA_MAX_ISSUES", "jira-max-issues", "Jira issues looked up per review", gi, si))
+	g, s = str(func(c *Config) *string { return &c.JiraProjects })
+	add(mk("PRSCOUT_JIRA_PROJECTS", "jira-projects", "comma-separated Jira project keys whose issues link to a pull request (empty: any)", g, s))
 
 	g, s = str(func(c *Config) *string { return &c.WebhookSecret })
 	add(secret(mk("PRSCOUT_WEBHOOK_SECRET", "webhook-secret", "secret of the Bitbucket webhook (X-Hub-Signature: sha256=...)", g, s)))
@@ -285,6 +303,13 @@ func loadConfig(args []string, getenv func(string) string, fs *flag.FlagSet) (Co
 	return cfg, cfg.Validate()
 }
 
+// Surfaces are the commit surface settings (PRSCOUT_FAIL_ON,
+// PRSCOUT_BUILD_STATUS, PRSCOUT_INSIGHTS_REPORT).
+func (c Config) Surfaces() insights.Settings {
+	failOn, _ := insights.ParseFailOn(c.FailOn) // Validate refused a bad one
+	return insights.Settings{FailOn: failOn, BuildStatus: c.BuildStatus, Report: c.InsightsReport}
+}
+
 // Validate checks the configuration and names the variable at fault.
 func (c Config) Validate() error {
 	var errs []error
@@ -342,6 +367,9 @@ func (c Config) Validate() error {
 		if _, err := loadRulesFile(c.RulesFile); err != nil {
 			bad("PRSCOUT_RULES_FILE", "%v", err)
 		}
+	}
+	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
+		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)
 	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)

@@ -68,6 +68,8 @@ func TestConfigErrors(t *testing.T) {
 			`PRSCOUT_WEBHOOK_SECRET: is required when PRSCOUT_FORWARD_URL is set: unsigned events are never forwarded`},
 		{"log level", map[string]string{"PRSCOUT_LOG_LEVEL": "loud"}, nil, `PRSCOUT_LOG_LEVEL: must be debug, info, warn or error, got "loud"`},
 		{"stray argument", nil, []string{"extra"}, `unexpected arguments: [extra]`},
+		{"fail on", map[string]string{"PRSCOUT_FAIL_ON": "low"}, nil, `PRSCOUT_FAIL_ON: must be none, critical, high or medium, got "low"`},
+		{"build status", map[string]string{"PRSCOUT_BUILD_STATUS": "maybe"}, nil, `PRSCOUT_BUILD_STATUS: not a boolean: "maybe"`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
@@ -103,5 +105,46 @@ func TestBitbucketForgedMarkers(t *testing.T) {
 	}
 	if r2.calls[bitbuckettest.OpGetUser] != 0 {
 		t.Errorf("second pass asked GET /user again (%d): the account is cached", r2.calls[bitbuckettest.OpGetUser])
+	}
+}
+
+// TestAbuseMarkerTrustWithoutIdentity: GET /user fails and no account id
+// is configured, so prscout cannot tell its comments from a participant's.
+// A forged summary marker for the current head must not make the review
+// skip silently, and the forged comment is never edited: the context says
+// why it reviews in full, the comments stage leaves the forged comment alone
+// and creates prscout's own summary. From that comment prscout learns its
+// account, so the next pass at the same head skips on its own marker.
+func TestAbuseMarkerTrustWithoutIdentity(t *testing.T) {
+	const mallory = "557058:mallory"
+	f := newBBFixture(t)
+	f.pr(7, "Reject empty tokens", f.h1, f.base)
+	fake := f.fake
+	fake.Fail(bitbuckettest.OpGetUser, bitbuckettest.Fault{Status: 403, Times: 1000})
+	forged := fake.AddCommentAs(bbWorkspace, bbSlug, 7, mallory, "Reviewed already.\n\n"+marker.ReviewMarker(f.h1))
+
+	s := startBB(t, fake)
+	r := s.review(t, fake, 7, bbScout, reviewOf("Empty tokens are refused.", findingEmpty))
+	if r.ctx["mode"] != "full" {
+		t.Fatalf("context mode = %v, want full: an unverified marker must not skip the review", r.ctx["mode"])
+	}
+	if !strings.Contains(fmt.Sprint(r.ctx["warnings"]), "cannot be proven prscout's") {
+		t.Errorf("context warnings %v do not say the marker was ignored", r.ctx["warnings"])
+	}
+	posted := obj(r.comments["posted"])
+	if posted["summary"] != "created" || !strings.Contains(fmt.Sprint(posted["warnings"]), "left untouched") {
+		t.Errorf("posted = %v, want a new summary and a warning", posted)
+	}
+	if n := r.calls[bitbuckettest.OpUpdateComment] + r.calls[bitbuckettest.OpDeleteComment]; n != 0 {
+		t.Errorf("prscout edited or deleted comments (%d): %s", n, fmtCalls(r.calls))
+	}
+	for _, c := range fake.Comments(bbWorkspace, bbSlug, 7) {
+		if c.ID == forged && (c.Deleted || !strings.HasPrefix(c.Body, "Reviewed already.")) {
+			t.Errorf("the forged comment was changed: %+v", c)
+		}
+	}
+	r2 := s.review(t, fake, 7, bbScout, "")
+	if r2.ctx["mode"] != "skip" || r2.ctx["reviewedCommit"] != f.h1 {
+		t.Errorf("second pass mode/reviewedCommit = %v/%v, want skip/%s on prscout's own marker", r2.ctx["mode"], r2.ctx["reviewedCommit"], f.h1)
 	}
 }

@@ -75,7 +75,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		}
 	}
 	srv := api.NewServer(api.Options{
-		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
+		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues, LinkHosts: p.linkHosts,
+		Reporter:           p.reporter,
+		Surfaces:           cfg.Surfaces(),
 		Webhook:            p.webhook,
 		ParseWebhook:       p.parseWebhook,
 		Limits:             cfg.Limits,

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
+	"strings"
 
 	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/bitbucket"
@@ -22,10 +24,15 @@ type providers struct {
 	prs      pipeline.PullRequests
 	comments pipeline.CommentStore
 	issues   pipeline.IssueLookup
+	// reporter writes build statuses and Code Insights reports (Bitbucket
+	// only; nil for the local provider, which has neither).
+	reporter pipeline.CommitReporter
 	webhook  *api.WebhookOptions
 	// parseWebhook reads raw webhook bodies sent to /v1/context.
 	parseWebhook func([]byte) (pipeline.Repo, int, error)
 	ready        func(context.Context) error
+	// linkHosts are the web hosts comment links may point at.
+	linkHosts []string
 }
 
 // buildProviders is the one place that picks adapters from the
@@ -36,6 +43,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	// Both services' series exist from the start, configured or not, so the
 	// shipped dashboard and alert rules never query a missing metric.
 	m.KnownUpstreamOperations("bitbucket", bitbucket.Operations)
+	m.KnownUpstreamOperations("bitbucket", bitbucket.InsightsOperations)
 	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
 		bb, err := bitbucket.New(bitbucket.Config{
@@ -52,7 +60,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		if err != nil {
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
-		p.name, p.repo, p.diffs, p.prs, p.comments = "bitbucket", bb, bb, bb, bb
+		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
+		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 	} else {
 		st, err := os.Stat(cfg.LocalRoot)
@@ -71,7 +80,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	if cfg.JiraBaseURL != "" {
 		jc, err := jira.New(jira.Config{
 			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
-			AcceptanceField: cfg.JiraACField, Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
+			AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
+			Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
 			Observer: m.Upstream("jira"),
 			Logger:   log,
 		})
@@ -121,4 +131,17 @@ func parseWebhookBody(body []byte) (pipeline.Repo, int, error) {
 		return pipeline.Repo{}, 0, err
 	}
 	return ev.Repo, ev.PR.ID, nil
+}
+
+// webHost is the web host of a Bitbucket API base URL: the API's host
+// without its "api." label ("https://api.bitbucket.org/2.0" → "bitbucket.org").
+func webHost(baseURL string) string {
+	if baseURL == "" {
+		baseURL = bitbucket.DefaultBaseURL
+	}
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "api.")
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
@@ -16,6 +17,9 @@ type Posted struct {
 	// Summary is created, updated, unchanged or dry-run.
 	Summary   string `json:"summary"`
 	SummaryID int64  `json:"summaryId,omitempty"`
+	// SummaryURL is the summary comment's web link, when the store gives
+	// one (the build status and the report link to it).
+	SummaryURL string `json:"summaryUrl,omitempty"`
 	// InlineCreated counts inline comments created by this call;
 	// InlineSkipped those whose fingerprint a comment already carries (posted
 	// by an earlier run, or deleted by someone); InlineFailed those the store
@@ -32,6 +36,14 @@ type Posted struct {
 	DuplicatesDeleted int `json:"duplicatesDeleted"`
 	// Errors describe failed writes that did not fail the call.
 	Errors []string `json:"errors"`
+	// Warnings say what was left alone and why, e.g. summaries that could
+	// not be proven prscout's own.
+	Warnings []string `json:"warnings,omitempty"`
+	// BuildStatus and Report say what Publish put on the head commit; both
+	// are absent when nothing was posted or no provider has commit
+	// surfaces (see insights.Publish).
+	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
+	Report      *insights.ReportResult `json:"report,omitempty"`
 }
 
 // Posted.Summary values.
@@ -126,23 +138,30 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 
 	body := withUnposted(r.Markdown, failed, deferred)
 	summaries := liveSummaries(comments)
+	if n := marker.UnverifiedSummaries(comments); n > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("prscout's own account is unknown: %s with a review marker left untouched (not proven prscout's); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
+	}
 	switch {
 	case len(summaries) == 0:
 		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: body})
 		if err != nil {
 			return out, fmt.Errorf("create summary comment: %w", err)
 		}
-		out.Summary, out.SummaryID = summaryCreated, c.ID
+		out.Summary, out.SummaryID, out.SummaryURL = summaryCreated, c.ID, c.URL
 	default:
 		keep := summaries[0]
-		out.SummaryID = keep.ID
+		out.SummaryID, out.SummaryURL = keep.ID, keep.URL
 		if sameBody(keep.Body, body) {
 			out.Summary = summaryUnchanged
 		} else {
-			if _, err := store.UpdateComment(ctx, repo, prID, keep.ID, body); err != nil {
+			c, err := store.UpdateComment(ctx, repo, prID, keep.ID, body)
+			if err != nil {
 				return out, fmt.Errorf("update summary comment %d: %w", keep.ID, err)
 			}
 			out.Summary = summaryUpdated
+			if c.URL != "" {
+				out.SummaryURL = c.URL
+			}
 		}
 		for _, c := range summaries[1:] {
 			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
@@ -176,6 +195,9 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 				out.Summary = summaryUpdated
 			}
 		}
+		if keep.ID != out.SummaryID || keep.URL != "" {
+			out.SummaryURL = keep.URL
+		}
 		out.SummaryID = keep.ID
 		for _, c := range summaries[1:] {
 			out.deleteDuplicate(ctx, store, repo, prID, c.ID)
@@ -186,7 +208,7 @@ func (out *Posted) reconcile(ctx context.Context, store pipeline.CommentStore, r
 	}
 	byFP := map[string][]pipeline.Comment{}
 	for _, c := range comments {
-		if c.Deleted || c.Foreign {
+		if c.Deleted || c.Foreign || c.Unverified {
 			continue
 		}
 		if fp, ok := marker.ParseFindingMarker(c.Body); ok && created[fp] {

@@ -33,6 +33,9 @@ type fakeCommentStore struct {
 	beforeCreate func(pipeline.NewComment)
 	failList     bool
 
+	// withURLs gives every comment a web link, as Bitbucket's links.html.
+	withURLs bool
+
 	creates, updates, deletes int
 	// foreignWrites counts attempts to update or delete a Foreign comment
 	// (refused, as Bitbucket answers 403 for another author's comment).
@@ -61,6 +64,9 @@ func (s *fakeCommentStore) add(c pipeline.NewComment) pipeline.Comment {
 	defer s.mu.Unlock()
 	s.next++
 	cm := pipeline.Comment{ID: s.next, Body: c.Body, Author: "prscout"}
+	if s.withURLs {
+		cm.URL = fmt.Sprintf("https://bitbucket.example/acme/shop/pull-requests/42/_/diff#comment-%d", s.next)
+	}
 	if c.Inline != nil {
 		in := *c.Inline
 		cm.Inline = &in

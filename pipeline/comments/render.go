@@ -42,6 +42,24 @@ type CommentsInput struct {
 	// execution id as X-Request-Id). A summary that cannot show the
 	// model's answer points to it.
 	RequestID string `json:"-"`
+	// LinkHosts are the hosts model-written links may point at (the pull
+	// request's own host); set by the service, never by the request. Other
+	// links lose their target (see sanitizeMarkdown).
+	LinkHosts []string `json:"-"`
+	// Models names the models of the review (the workflow passes them),
+	// shown in the Code Insights report.
+	Models *Models `json:"models,omitempty"`
+	// Formats asks for more formats of the findings in the answer:
+	// "sarif" adds `sarif`, a SARIF 2.1.0 log ("json" is always given).
+	Formats []string `json:"formats,omitempty"`
+
+	// Requirements are the acceptance criteria the review judged (the
+	// context's and merge's requirements[]); a string is free text and
+	// carries none.
+	Requirements pipeline.RequirementsField `json:"requirements"`
+	// PRURL is the pull request's web page (merge's prUrl): evidence links
+	// into its diff. Without it evidence is shown as text.
+	PRURL string `json:"prUrl,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -121,6 +139,9 @@ type Rendered struct {
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
 	Coverage pipeline.Coverage `json:"coverage"`
+	// Requirements are the acceptance criteria with the review's verdicts
+	// and their counts (see severityCounts for the build status).
+	Requirements RequirementCounts `json:"requirements"`
 }
 
 var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
@@ -131,10 +152,13 @@ var refRe = regexp.MustCompile(`^[0-9A-Za-z._/-]{1,200}$`)
 // "mode", "files[i].path", "review", ...).
 //
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
-// coverage line, the model's summary, a findings table (severity, where,
-// title), every finding that could not be placed on a line in full, the
-// table of context the scout asked for, and the hidden review marker as the
-// last line. Model-written lines that look like prscout markers are removed.
+// coverage line (with the acceptance criteria's verdict counts), the model's
+// summary, the "Acceptance criteria" table (criterion, verdict, evidence
+// linked to the diff, note; see judgeCriteria), a findings table (severity,
+// where, title), every finding that could not be placed on a line in full,
+// the table of context the scout asked for, and the hidden review marker as
+// the last line. Model-written lines that look like prscout markers are
+// removed.
 func Render(in CommentsInput) (Rendered, error) {
 	ref, err := checkCommentsInput(&in)
 	if err != nil {
@@ -167,13 +191,20 @@ func Render(in CommentsInput) (Rendered, error) {
 
 	summary, n := marker.StripMarkers(parsed.Summary)
 	st.MarkersStripped += n
-	summary = closeFences(summary)
+	summary = sanitizeMarkdown(closeFences(summary), in.LinkHosts)
 
-	rows, warns := findingRows(parsed.Findings, ix, st)
+	rows, warns := findingRows(parsed.Findings, ix, st, in.LinkHosts)
 	out.Warnings = append(out.Warnings, warns...)
 	st.Findings = len(rows)
 	if st.MarkersStripped > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
+	}
+
+	out.Requirements, warns = judgeCriteria(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
+	out.Warnings = append(out.Warnings, warns...)
+	prURL, ok := pullRequestURL(in.PRURL)
+	if !ok {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
 	}
 
 	for _, r := range rows {
@@ -196,7 +227,7 @@ func Render(in CommentsInput) (Rendered, error) {
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
 
-	out.Markdown = renderSummary(in, ref, answerNotice(parsed, in.RequestID), summary, rows, st)
+	out.Markdown = renderSummary(in, ref, summary, rows, st, summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, notice: answerNotice(parsed, in.RequestID)})
 	st.MarkdownChars = len(out.Markdown)
 	return out, nil
 }
@@ -231,8 +262,10 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
-// text, fingerprints it and drops repeats, counting into st.
-func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) ([]findingRow, []string) {
+// text, fingerprints it, drops repeats and makes its text inert Markdown
+// (sanitizeMarkdown, after fingerprinting: the fingerprint stays that of
+// what the model wrote), counting into st.
+func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
 	var n int
 	var rows []findingRow
@@ -266,6 +299,7 @@ func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats) (
 		seen[fp] = true
 		st.ByAnchor[a.Anchor]++
 		st.BySeverity[f.Severity]++
+		f.Title, f.Body = sanitizeMarkdown(f.Title, hosts), sanitizeMarkdown(f.Body, hosts)
 		rows = append(rows, findingRow{f: f, a: a, fp: fp})
 	}
 	return rows, warnings
@@ -297,13 +331,24 @@ func inlineBody(f pipeline.Finding, fp string) string {
 	return b.String()
 }
 
-func renderSummary(in CommentsInput, ref, notice, summary string, rows []findingRow, st *CommentStats) string {
+// summaryExtras are the summary's parts beyond the findings: the acceptance
+// criteria with their verdicts, and where evidence links point.
+type summaryExtras struct {
+	criteria RequirementCounts
+	ix       *diffIndex
+	prURL    string
+	// notice says how the model's answer was read when a person must
+	// know: cut off, or not readable at all (answerNotice).
+	notice string
+}
+
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	writeHeadline(&b, in.Mode, ref, rows, st)
-	writeCoverage(&b, in)
-	if notice != "" {
-		b.WriteString(notice)
+	writeCoverage(&b, in, x.criteria)
+	if x.notice != "" {
+		b.WriteString(x.notice)
 		b.WriteString("\n\n")
 	}
 	// The model's summary.
@@ -311,6 +356,7 @@ func renderSummary(in CommentsInput, ref, notice, summary string, rows []finding
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
+	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL)
 	writeFindingsTable(&b, rows)
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
@@ -382,7 +428,7 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 }
 
 // writeCoverage writes the coverage line and the files not reviewed.
-func writeCoverage(b *strings.Builder, in CommentsInput) {
+func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCounts) {
 	// Coverage: how many changed files the review saw, so "no findings"
 	// never hides a partial review.
 	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -393,6 +439,9 @@ func writeCoverage(b *strings.Builder, in CommentsInput) {
 		cov.ContextDropped = len(in.Dropped)
 	}
 	fmt.Fprintf(b, "**Coverage:** %s", cov.Sentence())
+	if criteria.Total() > 0 {
+		fmt.Fprintf(b, "; %s", criteria.Sentence())
+	}
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string

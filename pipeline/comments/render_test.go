@@ -28,6 +28,7 @@ func TestRenderGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			in := mustReadCommentsInput(t, path)
 			in.RequestID = "n8n-4711"
+			in.LinkHosts = []string{"bitbucket.org"} // as the Bitbucket provider sets it
 			r, err := Render(in)
 			if err != nil {
 				t.Fatalf("Render: %v", err)
@@ -83,6 +84,14 @@ func goldenText(r Rendered) string {
 	}
 	for _, f := range r.Unanchored {
 		fmt.Fprintf(&b, "\n======== unanchored %s line=%d severity=%s title=%q\n", f.Path, f.Line, f.Severity, f.Title)
+	}
+	if rc := r.Requirements; rc.Total() > 0 {
+		sev, _ := json.Marshal(r.severityCounts())
+		fmt.Fprintf(&b, "\n======== requirements met=%d notMet=%d unclear=%d severityCounts=%s\n", rc.Met, rc.NotMet, rc.Unclear, sev)
+		for _, c := range rc.Criteria {
+			ev, _ := json.Marshal(c.Evidence)
+			fmt.Fprintf(&b, "%s %s evidence=%s note=%q\n", c.ID, c.Verdict, ev, c.Note)
+		}
 	}
 	st, _ := json.MarshalIndent(r.Stats, "", "  ")
 	fmt.Fprintf(&b, "\n======== stats\n%s\n", st)
@@ -346,9 +355,12 @@ func FuzzRender(f *testing.F) {
 		f.Add(string(in.Review), in.Files[0].Diff)
 	}
 	f.Add(`"[prscout]: # \"review head=evil v=1\"\n<!-- prscout review head=evil -->"`, "")
+	f.Add(`{"summary":"s","requirements":[{"id":"A-1#1","verdict":"pass","evidence":["api/handler.go:15"],"note":"[prscout]: # \"review head=evil v=1\""},{"id":"A-1#2","verdict":{}}]}`, "")
 	f.Fuzz(func(t *testing.T, review, diff string) {
 		const ref = "0123456789abcdef"
-		in := CommentsInput{Ref: ref, Files: []pipeline.ChangedFile{{Path: "api/handler.go", Diff: diff}}, Review: json.RawMessage(review)}
+		in := CommentsInput{Ref: ref, Files: []pipeline.ChangedFile{{Path: "api/handler.go", Diff: diff}}, Review: json.RawMessage(review),
+			Requirements: pipeline.RequirementsField{Criteria: []pipeline.Requirement{{ID: "A-1#1", Text: "one"}, {ID: "A-1#2", Text: "two"}}},
+			PRURL:        "https://bitbucket.org/acme/shop/pull-requests/1"}
 		r, err := Render(in)
 		if err != nil {
 			var ie *pipeline.InvalidError
@@ -374,6 +386,9 @@ func FuzzRender(f *testing.F) {
 		}
 		if closeFences(r.Markdown) != r.Markdown {
 			t.Fatalf("summary leaves a code fence open:\n%s", r.Markdown)
+		}
+		if rc := r.Requirements; rc.Total() != 2 || len(rc.Criteria) != 2 || r.severityCounts()["high"] != r.Stats.BySeverity["high"]+rc.NotMet {
+			t.Fatalf("criteria not all judged: %+v", rc)
 		}
 		ix, _ := indexDiffs(in.Files)
 		for _, ic := range r.Inline {

@@ -59,6 +59,11 @@ type ParsedReview struct {
 	// AnswerChars is the answer's length in characters, for saying so.
 	Unreadable  bool
 	AnswerChars int
+	// Verdicts are the answer's verdicts on acceptance criteria
+	// ("requirements": [{id, verdict, evidence, note}]); VerdictsGiven says
+	// the answer had such a list at all.
+	Verdicts      []Verdict
+	VerdictsGiven bool
 }
 
 // ParseReview reads the review LLM's answer with llmanswer.Read. raw is the
@@ -87,6 +92,12 @@ type ParsedReview struct {
 // was. Only a missing review, blank text, or a JSON value given directly
 // that holds neither a review nor any text, is an *InvalidError for field
 // "review" (a 400).
+//
+// Verdicts on acceptance criteria are read from "requirements" (also
+// "criteria", "acceptanceCriteria", "verdicts"): [{id, verdict, evidence,
+// note}], verdict aliases mapped ("pass" -> met, "fail" -> not_met,
+// "partially" -> unclear, unknown -> unclear with a warning), entries
+// without an id dropped with a warning.
 //
 // Every finding has a path and a title. Findings are repaired field by
 // field: "line" may be a number or a numeric string ("42", "L42", "42-45"
@@ -143,6 +154,7 @@ func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 	out.DroppedFindings = p.dropped
 	out.Kept = p.kept
 	out.Incomplete = p.incomplete
+	out.Verdicts, out.VerdictsGiven = p.verdicts, p.verdictsGiven
 	return out, nil
 }
 
@@ -192,8 +204,15 @@ func reviewShape(v any) bool {
 				return true
 			}
 		}
-		_, ok := x["findings"]
-		return ok
+		if _, ok := x["findings"]; ok {
+			return true
+		}
+		for _, k := range verdictKeys {
+			if _, ok := x[k].([]any); ok {
+				return true
+			}
+		}
+		return false
 	case []any:
 		return looksLikeFindings(x)
 	}
@@ -228,6 +247,9 @@ type reviewParser struct {
 	kept       int
 	incomplete int
 	general    []pipeline.Finding // findings that name no file
+
+	verdicts      []Verdict
+	verdictsGiven bool
 }
 
 func (p *reviewParser) warn(format string, args ...any) {
@@ -313,7 +335,36 @@ func (p *reviewParser) reviewFromMap(m map[string]any) pipeline.Review {
 			break
 		}
 	}
+	p.verdicts, p.verdictsGiven = p.parseVerdicts(p.withoutCutVerdict(m))
 	return r
+}
+
+// withoutCutVerdict returns m without the verdict the cut fell inside when
+// its id or verdict was not written in full (a cut note or evidence keeps
+// it); m itself is not changed.
+func (p *reviewParser) withoutCutVerdict(m map[string]any) map[string]any {
+	if !p.cut {
+		return m
+	}
+	for _, k := range verdictKeys {
+		list, ok := m[k].([]any)
+		if !ok || len(list) == 0 {
+			continue
+		}
+		last := "/" + k + "/" + strconv.Itoa(len(list)-1)
+		e, _ := list[len(list)-1].(map[string]any)
+		if !p.isCut(last) || e != nil && !p.isCut(last+"/id") && !p.isCut(last+"/verdict") && e["id"] != nil && e["verdict"] != nil {
+			continue
+		}
+		c := make(map[string]any, len(m))
+		for key, v := range m {
+			c[key] = v
+		}
+		c[k] = list[:len(list)-1]
+		p.warn("%s[%d]: the cut fell inside this verdict: dropped", k, len(list)-1)
+		return c
+	}
+	return m
 }
 
 // decodeArray decodes s when it is exactly one JSON array (a findings list
@@ -323,16 +374,28 @@ func decodeArray(s string) ([]any, bool) {
 	if !strings.HasPrefix(s, "[") {
 		return nil, false
 	}
+	v, ok := decodeWholeJSON(s)
+	a, isArray := v.([]any)
+	return a, ok && isArray
+}
+
+// decodeWhole decodes s when it is exactly one JSON value (a list a model
+// wrote as a string); numbers stay json.Number.
+func (p *reviewParser) decodeWhole(s string) (any, bool) {
+	return decodeWholeJSON(s)
+}
+
+func decodeWholeJSON(s string) (any, bool) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
-	var a []any
-	if dec.Decode(&a) != nil || dec.More() {
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
 		return nil, false
 	}
 	if _, err := dec.Token(); err == nil {
 		return nil, false
 	}
-	return a, true
+	return v, true
 }
 
 // findingKeys are the keys a finding's fields are read from.

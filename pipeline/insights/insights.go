@@ -1,8 +1,9 @@
 // Package insights builds the results prscout puts on a pull request's head
 // commit beside its comments: the build status "prscout" (SUCCESSFUL or
 // FAILED by a severity threshold, PRSCOUT_FAIL_ON) and the Code Insights
-// report "prscout" with one annotation per finding. It is pure: adapters
-// (pipeline.CommitReporter) send what it builds.
+// report "prscout" with one annotation per finding. The builders are pure;
+// publish.go sends what they build through the pipeline.CommitReporter port
+// (the adapters implement it) and turns refusals into warnings.
 package insights
 
 import (
@@ -134,11 +135,37 @@ func Stopped(url, reason string) pipeline.BuildStatus {
 
 // Finished is the status of a review whose comments were posted: url links
 // to the summary comment.
-func Finished(url, failOn string, counts map[string]int, cov pipeline.Coverage) pipeline.BuildStatus {
+func Finished(url, failOn string, counts map[string]int, notMet int, cov pipeline.Coverage) pipeline.BuildStatus {
 	return pipeline.BuildStatus{
-		Key: Key, State: State(failOn, counts), Name: "prscout review",
-		Description: clip(Description(counts, cov), maxDescription), URL: url,
+		Key: Key, State: State(failOn, WithNotMet(counts, notMet)), Name: "prscout review",
+		Description: clip(criteriaNote(Description(counts, cov), notMet), maxDescription), URL: url,
 	}
+}
+
+// WithNotMet counts each acceptance criterion the review judged not met as
+// one more high finding: a change that fails its ticket fails the threshold
+// like one with a high finding.
+func WithNotMet(counts map[string]int, notMet int) map[string]int {
+	if notMet <= 0 {
+		return counts
+	}
+	out := make(map[string]int, len(counts))
+	for k, v := range counts {
+		out[k] = v
+	}
+	out["high"] += notMet
+	return out
+}
+
+// criteriaNote adds the not-met criteria to a description line.
+func criteriaNote(desc string, notMet int) string {
+	switch {
+	case notMet == 1:
+		return desc + " · 1 criterion not met"
+	case notMet > 1:
+		return fmt.Sprintf("%s · %d criteria not met", desc, notMet)
+	}
+	return desc
 }
 
 // maxDescription keeps a status description to one short line (Bitbucket
@@ -152,6 +179,7 @@ type ReportOptions struct {
 	Mode     string   // full or delta
 	Models   []string // model names, when the workflow passes them
 	Link     string   // the summary comment
+	NotMet   int      // acceptance criteria judged not met (count as high)
 }
 
 // Report is the Code Insights report of a review: PASSED or FAILED by the
@@ -160,10 +188,10 @@ type ReportOptions struct {
 func Report(findings []pipeline.ReportFinding, opt ReportOptions) pipeline.InsightsReport {
 	counts := Count(findings)
 	r := pipeline.InsightsReport{
-		Title: "prscout review", Details: Description(counts, opt.Coverage),
+		Title: "prscout review", Details: criteriaNote(Description(counts, opt.Coverage), opt.NotMet),
 		ReportType: pipeline.ReportTypeBug, Result: pipeline.ReportPassed, Reporter: "prscout", Link: opt.Link,
 	}
-	if ThresholdFails(opt.FailOn, counts) {
+	if ThresholdFails(opt.FailOn, WithNotMet(counts, opt.NotMet)) {
 		r.Result = pipeline.ReportFailed
 	}
 	for _, s := range Severities {

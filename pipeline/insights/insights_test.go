@@ -87,7 +87,7 @@ func TestFinishedAndReport(t *testing.T) {
 	if d := cmp.Diff(map[string]int{"critical": 0, "high": 2, "medium": 2, "low": 0}, counts); d != "" {
 		t.Fatalf("Count (-want +got):\n%s", d)
 	}
-	st := Finished("https://bitbucket.example/c/1", "high", counts, cov)
+	st := Finished("https://bitbucket.example/c/1", "high", counts, 0, cov)
 	want := pipeline.BuildStatus{Key: "prscout", State: "FAILED", Name: "prscout review", Description: "2 high, 2 medium · 14 of 15 files reviewed", URL: "https://bitbucket.example/c/1"}
 	if d := cmp.Diff(want, st); d != "" {
 		t.Errorf("Finished (-want +got):\n%s", d)
@@ -95,7 +95,7 @@ func TestFinishedAndReport(t *testing.T) {
 	if err := st.Validate(); err != nil {
 		t.Error(err)
 	}
-	if got := Finished("https://x.example/", "none", counts, cov).State; got != pipeline.StatusSuccessful {
+	if got := Finished("https://x.example/", "none", counts, 0, cov).State; got != pipeline.StatusSuccessful {
 		t.Errorf("fail-on none: state %s", got)
 	}
 
@@ -145,5 +145,22 @@ func TestStopped(t *testing.T) {
 	}
 	if err := InProgress("https://x.example/").Validate(); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestNotMetCountsAsHigh: a criterion judged not met fails a "high"
+// threshold like a high finding and is named in the description.
+func TestNotMetCountsAsHigh(t *testing.T) {
+	counts := map[string]int{"low": 1}
+	cov := pipeline.Coverage{Changed: 2, Reviewed: 2}
+	if st := Finished("https://x.example/", "high", counts, 0, cov); st.State != pipeline.StatusSuccessful {
+		t.Errorf("no criteria not met: state %s, want SUCCESSFUL", st.State)
+	}
+	st := Finished("https://x.example/", "high", counts, 1, cov)
+	if st.State != pipeline.StatusFailed || st.Description != "1 low · 2 of 2 files reviewed · 1 criterion not met" {
+		t.Errorf("one criterion not met: %s %q", st.State, st.Description)
+	}
+	if r := Report(nil, ReportOptions{FailOn: "high", NotMet: 2}); r.Result != pipeline.ReportFailed {
+		t.Errorf("report with 2 criteria not met at fail-on high: %s, want FAILED", r.Result)
 	}
 }

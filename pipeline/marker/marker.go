@@ -79,19 +79,34 @@ func ParseFindingMarker(body string) (fp string, ok bool) {
 // (not inline), not deleted comment of prscout's own (not Foreign) carrying
 // a review marker.
 func IsSummaryComment(c pipeline.Comment) bool {
-	if c.Deleted || c.Inline != nil || c.Foreign {
+	if c.Deleted || c.Inline != nil || c.Foreign || c.Unverified {
 		return false
 	}
 	_, ok := ParseReviewMarker(c.Body)
 	return ok
 }
 
+// UnverifiedSummaries counts the comments that carry a review marker but
+// could not be checked as prscout's own (pipeline.Comment.Unverified): they
+// are ignored, and the answer should say why.
+func UnverifiedSummaries(comments []pipeline.Comment) int {
+	n := 0
+	for _, c := range comments {
+		if c.Unverified && !c.Deleted && c.Inline == nil {
+			if _, ok := ParseReviewMarker(c.Body); ok {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // LastReviewedCommit finds prscout's latest summary among a pull request's
 // comments and returns the head it reviewed. Comments are sorted by id
 // first: list order is not a documented guarantee. Deleted, inline and
-// Foreign comments are ignored (a marker another account pasted must not
-// skip a review or move the delta base); of several summaries the highest
-// id wins.
+// Foreign and Unverified comments are ignored (a marker another account
+// pasted must not skip a review or move the delta base); of several
+// summaries the highest id wins.
 func LastReviewedCommit(comments []pipeline.Comment) (sha string, commentID int64, ok bool) {
 	sorted := append([]pipeline.Comment(nil), comments...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -39,11 +40,12 @@ type ContextInput struct {
 	// PR metadata when the caller knows it (local provider).
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
-	// Requirements is free requirements text. Rules is free rules text for
-	// the whole review (a string) or a rule file object, the highest rule
-	// layer (see RuleSet).
-	Requirements string           `json:"requirements,omitempty"`
-	Rules        scope.RulesField `json:"rules,omitempty"`
+	// Requirements is free requirements text (a string), or acceptance
+	// criteria to judge ([{id, issue, text}]) besides the linked issues'.
+	// Rules is free rules text for the whole review (a string) or a rule
+	// file object, the highest rule layer (see RuleSet).
+	Requirements pipeline.RequirementsField `json:"requirements,omitempty"`
+	Rules        scope.RulesField           `json:"rules,omitempty"`
 	// Include and Exclude are file gate globs (see FileGates): an exclude
 	// match leaves a file out; an include match skips the unsupported_ext
 	// and default_path gates (it is not an allow-list).
@@ -56,6 +58,9 @@ type ContextInput struct {
 	// Jira holds the issues of JiraKeys when the caller has looked them up
 	// (collectRange has no issue lookup of its own).
 	Jira []pipeline.Issue `json:"-"`
+	// Surfaces switch the build status set through ContextSources.Reporter
+	// (PRSCOUT_BUILD_STATUS), set by the API, never by the request.
+	Surfaces insights.Settings `json:"-"`
 }
 
 // ContextMeta is what assemble needs besides the raw diff: where the
@@ -67,12 +72,11 @@ type ContextMeta struct {
 	Head, Base     string
 	ReviewedCommit string
 	// Mode is "full" (default), "delta" or "skip"; skip yields no files.
-	Mode         string
-	PR           pipeline.PullRequest
-	Jira         []pipeline.Issue
-	Rules        string
-	Requirements string
-	Warnings     []string
+	Mode     string
+	PR       pipeline.PullRequest
+	Jira     []pipeline.Issue
+	Rules    string
+	Warnings []string
 	// ContextLines is the diff's context (it also pads source windows).
 	ContextLines int
 	// MaxSourceBytes bounds one changed file's source read for the prompt
@@ -89,6 +93,11 @@ type ContextMeta struct {
 	Gates scope.FileGates
 	// PathRules resolves each shown file's review rules (nil: none).
 	PathRules *scope.RuleSet
+
+	// RequirementsText is free requirements text; Criteria are acceptance
+	// criteria the request gave, judged with the linked issues' own.
+	RequirementsText string
+	Criteria         []pipeline.Requirement
 }
 
 // defaultMaxSourceBytes bounds one changed file's new source.
@@ -120,7 +129,6 @@ type ContextResult struct {
 	PR             pipeline.PullRequest   `json:"pr"`
 	Jira           []pipeline.Issue       `json:"jira"`
 	Rules          string                 `json:"rules"`
-	Requirements   string                 `json:"requirements,omitempty"`
 	Files          []pipeline.ChangedFile `json:"files"`
 	Excluded       []pipeline.Excluded    `json:"excluded"`
 	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
@@ -129,6 +137,16 @@ type ContextResult struct {
 	// reason) and dropped for budget.
 	Coverage pipeline.Coverage `json:"coverage"`
 	Warnings []string          `json:"warnings"`
+	// BuildStatus says whether the INPROGRESS build status was set on the
+	// head (a full or delta pull request review with a provider that has
+	// commit statuses); absent otherwise.
+	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
+
+	// RequirementsText is the request's free requirements text.
+	RequirementsText string `json:"requirementsText,omitempty"`
+	// Requirements are the acceptance criteria the review judges one by
+	// one: the request's, then each linked issue's, in issue order.
+	Requirements []pipeline.Requirement `json:"requirements"`
 }
 
 // ContextStats measures the context and its scout prompt. Character counts
@@ -225,12 +243,12 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		PR:           pipeline.PullRequest{Title: in.Title, Description: in.Description},
 		Jira:         in.Jira,
 		Rules:        in.Rules.Text,
-		Requirements: in.Requirements,
 		ContextLines: contextLines,
 		Gates:        gates,
 		PathRules:    rules,
 		Warnings:     scopeWarnings,
 	}
+	meta.RequirementsText, meta.Criteria = in.Requirements.Text, in.Requirements.Criteria
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
 		meta.Warnings = append(meta.Warnings, "jira keys "+strings.Join(in.JiraKeys, ", ")+" were not looked up")
 	}
@@ -351,11 +369,11 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 		PR:             meta.PR,
 		Jira:           nonNil(meta.Jira),
 		Rules:          meta.Rules,
-		Requirements:   meta.Requirements,
 		Files:          []pipeline.ChangedFile{},
 		Excluded:       []pipeline.Excluded{},
 		Warnings:       append([]string{}, meta.Warnings...),
 	}
+	res.RequirementsText, res.Requirements = meta.RequirementsText, criteriaOf(meta.Criteria, meta.Jira)
 	res.Stats.ExcludedByReason = map[string]int{}
 	res.Stats.ShownRanges = []string{}
 	res.Stats.Redactions = map[string]int{}

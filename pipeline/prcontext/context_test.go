@@ -104,7 +104,7 @@ func ctxBasicInput() ContextInput {
 		Workspace: "acme", RepoSlug: "shop", Base: "main", Head: "feature",
 		Title:        "Add rounding to Add",
 		Description:  "Adds a zero.\nAlso renames old.py.",
-		Requirements: "Add must stay pure.",
+		Requirements: pipeline.RequirementsField{Text: "Add must stay pure."},
 		Rules:        scope.RulesField{Text: "- Every exported function has a doc comment."},
 		Jira: []pipeline.Issue{{Key: "SHOP-1", Summary: "Rounding", Status: "In Progress",
 			Description: "Add rounds.", AcceptanceCriteria: "- Add(1,2) == 3"}},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/scope"
@@ -173,3 +174,35 @@ func TestContextRedacts(t *testing.T) {
 var _ pipeline.Repository = (*scopeRepo)(nil)
 var _ pipeline.DiffSource = (*scopeRepo)(nil)
 var _ pipeline.PullRequests = (*scopeRepo)(nil)
+
+// TestAbuseExponentialGlobInRuleFile: a destination rule file whose glob
+// would make every review of the repository slow is ignored with a warning;
+// the review goes on under the other layers. The same glob in the request
+// is a 400 naming the field.
+func TestAbuseExponentialGlobInRuleFile(t *testing.T) {
+	bomb := strings.Repeat("{,}", 26) + "*.go"
+	repo := &scopeRepo{
+		files: map[string]map[string]string{
+			"base": {scope.RepoRulesPath: `{"include":["` + bomb + `"]}`, "src/a.go": "package a // old\n"},
+			"head": {scope.RepoRulesPath: `{"include":["` + bomb + `"]}`, "src/a.go": "package a // new\n"},
+		},
+		diff: fileDiff("src/a.go", "package a // old", "package a // new"),
+	}
+	src := ContextSources{Repo: repo, Diffs: repo}
+	start := time.Now()
+	res, err := Collect(context.Background(), src, ContextInput{Base: "base", Head: "head"}, pipeline.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("review took %v", d)
+	}
+	if len(res.Files) != 1 || !strings.Contains(strings.Join(res.Warnings, "\n"), "too complex") {
+		t.Errorf("files %d, warnings %q: want the file reviewed and a warning naming the glob", len(res.Files), res.Warnings)
+	}
+	_, err = Collect(context.Background(), src, ContextInput{Base: "base", Head: "head", Include: []string{bomb}}, pipeline.DefaultLimits())
+	var inv *pipeline.InvalidError
+	if !errors.As(err, &inv) || inv.Field != "include[0]" {
+		t.Errorf("request glob: err %v, want an InvalidError naming include[0]", err)
+	}
+}

@@ -12,8 +12,8 @@ import (
 
 // Issue lookup bounds.
 const (
-	// maxIssueLookups is how many keys LookupAll looks up; the rest are named
-	// in a warning.
+	// maxIssueLookups is how many keys LookupAll looks up when the lookup
+	// does not say (pipeline.IssueBound); the rest are named in a warning.
 	maxIssueLookups = 5
 	// issueLookupParallel is how many lookups run at once.
 	issueLookupParallel = 3
@@ -22,15 +22,16 @@ const (
 // IssueStats are the counts of one LookupAll run, for metrics.
 type IssueStats struct {
 	Keys     int // distinct keys given
-	Looked   int // keys looked up (at most MaxIssueLookups)
+	Looked   int // keys looked up (at most the bound)
 	Found    int // issues returned
 	NotFound int // lookups that answered "no such issue"
 	Failed   int // lookups that failed otherwise (Jira down, auth, rate limit, timeout)
-	Skipped  int // keys over MaxIssueLookups, not looked up
+	Skipped  int // keys over the bound, not looked up
 }
 
-// LookupAll looks up the first MaxIssueLookups keys (bounded concurrency)
-// and returns the issues found, in key order, plus one warning per problem:
+// LookupAll looks up the first keys (bounded concurrency), as many as the
+// lookup's pipeline.IssueBound says (PRSCOUT_JIRA_MAX_ISSUES; 5 without
+// one), and returns the issues found, in key order, plus one warning per problem:
 // "jira PROJ-1: not found", "jira PROJ-2: unreachable: ...", "jira: 2 more
 // keys not looked up (limit 5): A-6, A-7". It never fails: a missing issue or
 // an unreachable Jira must not fail a review. A nil l with keys yields a
@@ -51,9 +52,10 @@ func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 		st.Skipped = len(keys)
 		return nil, []string{fmt.Sprintf("jira: not configured; keys not looked up: %s", strings.Join(keys, ", "))}, st
 	}
+	limit := issueLimit(l)
 	var rest []string
-	if len(keys) > maxIssueLookups {
-		keys, rest = keys[:maxIssueLookups], keys[maxIssueLookups:]
+	if len(keys) > limit {
+		keys, rest = keys[:limit], keys[limit:]
 	}
 	st.Looked, st.Skipped = len(keys), len(rest)
 
@@ -93,9 +95,25 @@ func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 	}
 	if len(rest) > 0 {
 		warnings = append(warnings, fmt.Sprintf("jira: %d more keys not looked up (limit %d): %s",
-			len(rest), maxIssueLookups, strings.Join(rest, ", ")))
+			len(rest), limit, strings.Join(rest, ", ")))
 	}
 	return issues, warnings, st
+}
+
+// issueLimit is the lookup's own bound, or maxIssueLookups.
+func issueLimit(l pipeline.IssueLookup) int {
+	if b, ok := l.(pipeline.IssueBound); ok && b.MaxIssues() > 0 {
+		return b.MaxIssues()
+	}
+	return maxIssueLookups
+}
+
+// issueProjects is the lookup's project filter (nil: any project).
+func issueProjects(l pipeline.IssueLookup) []string {
+	if p, ok := l.(pipeline.IssueProjects); ok {
+		return p.Projects()
+	}
+	return nil
 }
 
 func distinct(keys []string) []string {

@@ -27,10 +27,15 @@ type MergeContext struct {
 	PR             pipeline.PullRequest   `json:"pr"`
 	Jira           []pipeline.Issue       `json:"jira"`
 	Rules          string                 `json:"rules"`
-	Requirements   string                 `json:"requirements,omitempty"` // free requirements text
 	Files          []pipeline.ChangedFile `json:"files"`
 	Excluded       []pipeline.Excluded    `json:"excluded"`
 	Coverage       *pipeline.Coverage     `json:"coverage,omitempty"`
+
+	// Requirements are the acceptance criteria to judge; a string is read
+	// as free requirements text (the context answer's shape before
+	// criteria). Without criteria, the Jira issues' own are judged.
+	Requirements     pipeline.RequirementsField `json:"requirements"`
+	RequirementsText string                     `json:"requirementsText,omitempty"`
 }
 
 // MergeInput is the body of /v1/merge: the context answer and the batch
@@ -113,6 +118,11 @@ type MergeResult struct {
 	Mode      string                 `json:"mode"`
 	Files     []pipeline.ChangedFile `json:"files"`
 	Excluded  []pipeline.Excluded    `json:"excluded"`
+	// Requirements are the acceptance criteria the review prompt asks a
+	// verdict for; PRURL is the pull request's web page (pr.url), which
+	// the summary's evidence links point into.
+	Requirements []pipeline.Requirement `json:"requirements"`
+	PRURL        string                 `json:"prUrl,omitempty"`
 	// Coverage is the context's coverage with contextDropped set to the
 	// additional context dropped here.
 	Coverage pipeline.Coverage `json:"coverage"`
@@ -201,6 +211,15 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 	items, warnings, err := mergeItems(in, lim)
 	if err != nil {
 		return MergeResult{}, err
+	}
+	// One view of the criteria for the prompt and the echo.
+	if mc.RequirementsText == "" {
+		mc.RequirementsText = mc.Requirements.Text
+	}
+	if len(mc.Requirements.Criteria) == 0 {
+		mc.Requirements.Criteria = criteriaOf(nil, mc.Jira)
+	} else {
+		mc.Requirements.Criteria = criteriaOf(mc.Requirements.Criteria, nil)
 	}
 	// Nothing leaves prscout for a prompt before secrets are redacted: the
 	// fetched context here, and the changed files again in case the caller
@@ -299,6 +318,11 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 		Mode:              mc.Mode,
 		Files:             make([]pipeline.ChangedFile, len(mc.Files)),
 		Excluded:          mc.Excluded,
+		Requirements:      mc.Requirements.Criteria,
+		PRURL:             mc.PR.URL,
+	}
+	if out.Requirements == nil {
+		out.Requirements = []pipeline.Requirement{}
 	}
 	if out.Excluded == nil {
 		out.Excluded = []pipeline.Excluded{}

@@ -46,8 +46,10 @@ type PreviewResult struct {
 
 // Preview runs the context stage (gates, rules, sources, scout prompt) and
 // the merge stage without additional context, and reports the decisions and
-// the prompt sizes. It calls no model and posts nothing.
+// the prompt sizes. It calls no model and posts nothing (not even a build
+// status: src.Reporter is ignored).
 func Preview(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (PreviewResult, error) {
+	src.Reporter = nil
 	res, err := Collect(ctx, src, in, lim)
 	if err != nil {
 		return PreviewResult{}, err
@@ -74,7 +76,8 @@ func previewOf(res ContextResult, lim pipeline.Limits) PreviewResult {
 	if !res.Skip {
 		m, err := Merge(MergeInput{Context: MergeContext{
 			Mode: res.Mode, Workspace: res.Workspace, RepoSlug: res.RepoSlug, PRID: res.PRID, Ref: res.Ref, Base: res.Base,
-			ReviewedCommit: res.ReviewedCommit, PR: res.PR, Jira: res.Jira, Rules: res.Rules, Requirements: res.Requirements,
+			ReviewedCommit: res.ReviewedCommit, PR: res.PR, Jira: res.Jira, Rules: res.Rules,
+			Requirements: pipeline.RequirementsField{Criteria: res.Requirements}, RequirementsText: res.RequirementsText,
 			Files: res.Files, Excluded: res.Excluded, Coverage: &res.Coverage,
 		}}, lim)
 		if err == nil {

@@ -76,18 +76,21 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 		b.WriteString("\n\n")
 		b.WriteString(reviewOrNone(is.Description))
 		b.WriteString("\n")
-		if strings.TrimSpace(is.AcceptanceCriteria) != "" {
+		if len(is.Requirements) > 0 {
+			b.WriteString("\nIts acceptance criteria are listed under \"Acceptance criteria to judge\".\n")
+		} else if strings.TrimSpace(is.AcceptanceCriteria) != "" {
 			b.WriteString("\n### Acceptance criteria\n\n")
 			b.WriteString(strings.TrimSpace(is.AcceptanceCriteria))
 			b.WriteString("\n")
 		}
 		b.WriteString("\n")
 	}
-	if r := strings.TrimSpace(mc.Requirements); r != "" {
+	if r := strings.TrimSpace(mc.RequirementsText); r != "" {
 		b.WriteString("\n# Requirements\n\n")
 		b.WriteString(r)
 		b.WriteString("\n")
 	}
+	writeCriteriaToJudge(&b, mc.Requirements.Criteria)
 	b.WriteString("\n# Repository rules\n\n")
 	b.WriteString(reviewOrNone(mc.Rules))
 	fmt.Fprintf(&b, "\n\n# Changed files (%d)\n", len(mc.Files))
@@ -110,6 +113,27 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	}
 	b.WriteString("\nAnswer with the JSON object described in the system message.\n")
 	return pipeline.Prompt{System: reviewSystemPrompt, User: b.String()}
+}
+
+// verdictFormat is what the review prompt asks per acceptance criterion;
+// /v1/comments reads it (comments.ParseReview).
+const verdictFormat = `Judge each criterion against the change and add "requirements" to the JSON answer, one entry per id above:
+"requirements":[{"id":"<id>","verdict":"met|not_met|unclear","evidence":[{"path":"<file>","line":<new-file line>}],"note":"<one line: why>"}]
+met: the change does it (evidence: where); not_met: it does not, or breaks it; unclear: the change and the context cannot tell.
+`
+
+// writeCriteriaToJudge lists the acceptance criteria by id and asks for a
+// verdict on each; nothing when there are none.
+func writeCriteriaToJudge(b *strings.Builder, criteria []pipeline.Requirement) {
+	if len(criteria) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n# Acceptance criteria to judge (%d)\n\n", len(criteria))
+	for _, c := range criteria {
+		fmt.Fprintf(b, "- %s: %s\n", pipeline.OneLine(c.ID), pipeline.OneLine(c.Text))
+	}
+	b.WriteString("\n")
+	b.WriteString(verdictFormat)
 }
 
 // contextChunk is one item as the prompt currently shows it: the whole file

@@ -35,7 +35,7 @@ func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
 	system := strings.NewReplacer("%TOTAL%", strconv.Itoa(total), "%PERFILE%", strconv.Itoa(perFile)).Replace(scoutSystem)
 
-	size := 4096 + len(res.Rules) + len(res.Requirements) + len(res.PR.Description)
+	size := 4096 + len(res.Rules) + len(res.RequirementsText) + len(res.PR.Description)
 	for _, f := range res.Files {
 		size += len(f.Diff) + len(f.Source) + len(f.Path)*2 + 200
 	}
@@ -72,14 +72,21 @@ func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 			if d := strings.TrimSpace(is.Description); d != "" {
 				b.WriteString("\n" + d + "\n")
 			}
-			if ac := strings.TrimSpace(is.AcceptanceCriteria); ac != "" {
+			if ac := strings.TrimSpace(is.AcceptanceCriteria); ac != "" && len(is.Requirements) == 0 {
 				b.WriteString("\nAcceptance criteria:\n" + ac + "\n")
 			}
 			b.WriteString("\n")
 		}
 	}
-	if r := strings.TrimSpace(res.Requirements); r != "" {
+	if r := strings.TrimSpace(res.RequirementsText); r != "" {
 		b.WriteString("# Requirements\n\n" + r + "\n\n")
+	}
+	if len(res.Requirements) > 0 {
+		b.WriteString("# Acceptance criteria\n\nThe reviewer judges each one: also ask for the files that show whether the change meets them.\n\n")
+		for _, c := range res.Requirements {
+			b.WriteString("- " + pipeline.OneLine(c.ID) + ": " + pipeline.OneLine(c.Text) + "\n")
+		}
+		b.WriteString("\n")
 	}
 	if r := strings.TrimSpace(res.Rules); r != "" {
 		b.WriteString("# Repository rules\n\n" + r + "\n\n")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -13,12 +14,15 @@ import (
 // ContextSources are the ports /v1/context reads. Only Repo and Diffs are
 // required: without PRs a review needs base and head, without Comments every
 // review is full (no markers to read), without Issues there is no Jira.
+// Reporter, when set, gets the INPROGRESS build status of a full or delta
+// pull request review (ContextInput.Surfaces switches it).
 type ContextSources struct {
 	Repo     pipeline.Repository
 	Diffs    pipeline.DiffSource
 	PRs      pipeline.PullRequests
 	Comments pipeline.CommentStore
 	Issues   pipeline.IssueLookup
+	Reporter pipeline.CommitReporter
 }
 
 // Collect answers /v1/context. With a prId and no head it reviews the pull
@@ -36,9 +40,16 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 	}
 	var warnings []string
 	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		if keys := pipeline.ExtractKeys(in.JiraKeys, in.Title, "", in.Description); len(keys) > 0 {
-			in.Jira, warnings = LookupAll(ctx, src.Issues, keys)
+		var commits func(context.Context) ([]string, error)
+		if rc, ok := src.Repo.(pipeline.RangeCommits); ok && strings.TrimSpace(in.Base) != "" && strings.TrimSpace(in.Head) != "" {
+			repo := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+			commits = func(ctx context.Context) ([]string, error) {
+				return rc.CommitMessages(ctx, repo, in.Base, in.Head, pipeline.MaxCommitMessages)
+			}
 		}
+		in.Jira, warnings = linkIssues(ctx, src.Issues, pipeline.KeySources{
+			Explicit: in.JiraKeys, Title: in.Title, Description: in.Description,
+		}, commits)
 		in.JiraKeys = nil // looked up here: collectRange must not warn again
 	}
 	res, err := collectRange(ctx, src.Repo, src.Diffs, in, lim)
@@ -91,7 +102,8 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	reviewed, warnings := lastReviewed(ctx, src.Comments, repo, in.PRID)
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
-		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
+		PR: pr.PullRequest, Rules: in.Rules.Text, ContextLines: contextLines,
+		RequirementsText: in.Requirements.Text, Criteria: in.Requirements.Criteria,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title
@@ -122,11 +134,17 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 
 	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		if keys := pipeline.ExtractKeys(in.JiraKeys, pr.Title, pr.SourceBranch, pr.Description); len(keys) > 0 {
-			var warns []string
-			meta.Jira, warns = LookupAll(ctx, src.Issues, keys)
-			meta.Warnings = append(meta.Warnings, warns...)
+		var commits func(context.Context) ([]string, error)
+		if pc, ok := src.PRs.(pipeline.PullRequestCommits); ok {
+			commits = func(ctx context.Context) ([]string, error) {
+				return pc.PullRequestCommitMessages(ctx, repo, in.PRID, pipeline.MaxCommitMessages)
+			}
 		}
+		var warns []string
+		meta.Jira, warns = linkIssues(ctx, src.Issues, pipeline.KeySources{
+			Explicit: in.JiraKeys, Title: pr.Title, Branch: pr.SourceBranch, Description: pr.Description,
+		}, commits)
+		meta.Warnings = append(meta.Warnings, warns...)
 	}
 
 	// Rules come from the destination commit, never from the PR's head
@@ -147,7 +165,63 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
 	}
-	return assemble(ctx, src.Repo, meta, raw, lim)
+	res, err := assemble(ctx, src.Repo, meta, raw, lim)
+	if err != nil {
+		return res, err
+	}
+	// The review starts now: INPROGRESS on the head until /v1/comments
+	// sets the result (or the workflow's error path, POST /v1/status, stops
+	// it). Set last, so a context that fails leaves no status behind.
+	if st := insights.Start(ctx, src.Reporter, in.Surfaces, repo, head, pr.URL); st != nil {
+		res.BuildStatus = st
+		res.Warnings = append(res.Warnings, st.Warnings...)
+	}
+	return res, nil
+}
+
+// linkIssues finds the Jira keys of a review in ks and in the commit
+// messages commits reads (nil: none; read only when issues can be looked
+// up), keeps the lookup's projects (pipeline.IssueProjects) and looks the
+// keys up. Every problem is a warning.
+func linkIssues(ctx context.Context, issues pipeline.IssueLookup, ks pipeline.KeySources, commits func(context.Context) ([]string, error)) ([]pipeline.Issue, []string) {
+	var warnings []string
+	if issues != nil && commits != nil {
+		msgs, err := commits(ctx)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("jira: commit messages not read for issue keys (%v)", err))
+		}
+		ks.Commits = msgs
+	}
+	ks.Projects = issueProjects(issues)
+	keys := pipeline.ExtractKeysFrom(ks)
+	if len(keys) == 0 {
+		return nil, warnings
+	}
+	found, warns := LookupAll(ctx, issues, keys)
+	return found, append(warnings, warns...)
+}
+
+// criteriaOf lists the acceptance criteria a review judges: the given ones,
+// then each issue's in issue order, the first of each id kept. Never nil.
+func criteriaOf(given []pipeline.Requirement, issues []pipeline.Issue) []pipeline.Requirement {
+	out := []pipeline.Requirement{}
+	seen := map[string]bool{}
+	add := func(r pipeline.Requirement) {
+		if r.ID == "" || seen[r.ID] {
+			return
+		}
+		seen[r.ID] = true
+		out = append(out, r)
+	}
+	for _, r := range given {
+		add(r)
+	}
+	for _, is := range issues {
+		for _, r := range is.Requirements {
+			add(r)
+		}
+	}
+	return out
 }
 
 // lastReviewed reads the head that prscout's own summary marker says was
@@ -160,10 +234,14 @@ func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipelin
 	if err != nil {
 		return "", []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
 	}
-	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
-		return sha, nil
+	var warnings []string
+	if n := marker.UnverifiedSummaries(comments); n > 0 {
+		warnings = append(warnings, fmt.Sprintf("prscout's own account is unknown, so %s with a review marker cannot be proven prscout's: ignored (full review, a new summary); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
 	}
-	return "", nil
+	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
+		return sha, warnings
+	}
+	return "", warnings
 }
 
 // reviewMode decides how to review head after reviewed: skip when it is the

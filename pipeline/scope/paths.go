@@ -570,6 +570,13 @@ var (
 		"terraform.tfstate": "terraform state files (they hold secrets)",
 		"terraform.tfvars":  "terraform variable files",
 		"master.key":        "private keys",
+		// cloud and service credentials under their usual names
+		"serviceaccountkey.json":               "cloud credentials",
+		"application_default_credentials.json": "cloud credentials",
+		"local.settings.json":                  "function app settings (they hold connection strings)",
+		"rclone.conf":                          "cloud credentials",
+		"secrets.toml":                         "secret files",
+		"secring.gpg":                          "GnuPG keys",
 	}
 	// Base-name extensions.
 	secretExts = map[string]string{
@@ -585,6 +592,17 @@ var (
 		".env":      ".env files",
 		".tfstate":  "terraform state files (they hold secrets)",
 		".tfvars":   "terraform variable files",
+		".asc":      "ASCII-armored keys",
+	}
+	// Base-name suffixes that span more than one extension.
+	secretSuffixes = []struct{ suffix, kind string }{
+		{".tfvars.json", "terraform variable files"},
+		{".env.local", ".env files"},
+	}
+	// Whole-path suffixes: files secret only in a known place.
+	secretPathSuffixes = []struct{ suffix, kind string }{
+		{".config/gh/hosts.yml", "GitHub CLI credentials"},
+		{".config/gh/hosts.yaml", "GitHub CLI credentials"},
 	}
 	// Base-name prefixes.
 	secretPrefixes = []struct{ prefix, kind string }{
@@ -596,6 +614,7 @@ var (
 		{"client_secret", "OAuth client secrets"},
 		{"service-account", "cloud credentials"},
 		{"terraform.tfstate.", "terraform state files (they hold secrets)"},
+		{"firebase-adminsdk", "cloud credentials"},
 	}
 )
 
@@ -668,6 +687,16 @@ func secretKind(p string) string {
 			if strings.HasPrefix(base, sp.prefix) {
 				return sp.kind
 			}
+		}
+	}
+	for _, ss := range secretSuffixes {
+		if strings.HasSuffix(base, ss.suffix) {
+			return ss.kind
+		}
+	}
+	for _, ps := range secretPathSuffixes {
+		if lp == ps.suffix || strings.HasSuffix(lp, "/"+ps.suffix) {
+			return ps.kind
 		}
 	}
 	if i := strings.LastIndexByte(base, '.'); i > 0 {

@@ -215,6 +215,11 @@ func TestIsSecretPath(t *testing.T) {
 		"credentials.json", "client_secret_123.apps.json", "service-account-prod.json",
 		"config/secrets.yml", "secrets.json", ".htpasswd", ".pgpass", "infra/terraform.tfstate",
 		"terraform.tfstate.backup", "prod.tfvars", "config/master.key", ".vault-token",
+		// TestAbuseSecretPaths: credential files outside the first list
+		"serviceAccountKey.json", "config/firebase-adminsdk-x1y2z-0123456789.json", "app/secrets.toml",
+		"terraform.tfvars", "env/prod.tfvars.json", "home/.gnupg2/secring.gpg", "secring.gpg",
+		"keys/private.asc", "gcloud/application_default_credentials.json", ".config/gh/hosts.yml",
+		"home/u/.config/gh/hosts.yml", "rclone.conf", "func/local.settings.json", "web/app.env.local",
 	}
 	for _, p := range secret {
 		if !IsSecretPath(p) {

@@ -53,6 +53,9 @@ func compileGlob(raw string) (Glob, error) {
 	if !doublestar.ValidatePattern(p) {
 		return Glob{}, fmt.Errorf("malformed pattern %q (unclosed { or [?)", raw)
 	}
+	if err := checkGlobCost(p); err != nil {
+		return Glob{}, fmt.Errorf("pattern %q %w", pipeline.ClipRunes(raw, 80), err)
+	}
 	lit := requiredLiteral(p)
 	return Glob{Raw: raw, pattern: p, lit: lit, litEnd: lit != "" && strings.HasSuffix(p, lit)}, nil
 }
@@ -97,6 +100,68 @@ func requiredLiteral(p string) string {
 		flush(len(p))
 	}
 	return best
+}
+
+// Glob cost bounds. Matching backtracks over brace alternatives and stars,
+// so a pattern such as "{,}" repeated 24 times costs seconds per path; these
+// bounds keep every match to microseconds and are far above what a real
+// pattern uses ("**/*.{ts,tsx,js,jsx}" has 4 alternatives and 3 stars).
+const (
+	maxGlobChars        = 256
+	maxGlobAlternatives = 64
+	maxGlobStars        = 8
+)
+
+// checkGlobCost refuses a pattern that is too long, expands to too many
+// brace alternatives (nested braces multiply) or has too many stars.
+func checkGlobCost(p string) error {
+	if len(p) > maxGlobChars {
+		return fmt.Errorf("is too long: %d characters, at most %d", len(p), maxGlobChars)
+	}
+	stars := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '*' && (i == 0 || p[i-1] != '*') {
+			stars++
+		}
+	}
+	if stars > maxGlobStars {
+		return fmt.Errorf("is too complex: %d wildcards, at most %d", stars, maxGlobStars)
+	}
+	if n := braceAlternatives(p); n > maxGlobAlternatives {
+		return fmt.Errorf("is too complex: it expands to more than %d alternatives (brace groups multiply)", maxGlobAlternatives)
+	}
+	return nil
+}
+
+// braceAlternatives counts the patterns p's brace groups expand to, capped
+// just above maxGlobAlternatives so hostile input cannot overflow the count.
+// A sequence multiplies its groups; a group adds its alternatives.
+func braceAlternatives(p string) int {
+	const limit = maxGlobAlternatives + 1
+	type frame struct{ sum, prod int }
+	stack := []frame{{sum: 0, prod: 1}}
+	for i := 0; i < len(p); i++ {
+		top := &stack[len(stack)-1]
+		switch p[i] {
+		case '\\':
+			i++
+		case '{':
+			stack = append(stack, frame{sum: 0, prod: 1})
+		case ',':
+			if len(stack) > 1 {
+				top.sum = min(top.sum+top.prod, limit)
+				top.prod = 1
+			}
+		case '}':
+			if len(stack) > 1 {
+				n := min(top.sum+top.prod, limit)
+				stack = stack[:len(stack)-1]
+				parent := &stack[len(stack)-1]
+				parent.prod = min(parent.prod*n, limit)
+			}
+		}
+	}
+	return stack[0].prod
 }
 
 // tidyBraces removes white space after "{" and ",", and before "," and "}"

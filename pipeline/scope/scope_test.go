@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -251,6 +252,52 @@ func FuzzRequiredLiteral(f *testing.F) {
 		lp := strings.ToLower(p)
 		if ok, _ := doublestar.Match(g.pattern, lp); ok && !strings.Contains(lp, g.lit) {
 			t.Fatalf("%q (%q) matches %q, which lacks its literal %q", raw, g.pattern, p, g.lit)
+		}
+	})
+}
+
+// TestAbuseExponentialGlob: patterns whose matching backtracks
+// exponentially are refused when they are compiled, with a reason, while
+// every pattern a real rule file uses still compiles.
+func TestAbuseExponentialGlob(t *testing.T) {
+	refused := map[string]string{
+		strings.Repeat("{,}", 24) + "a":                   "alternatives",
+		strings.Repeat("{a,b}", 7):                        "alternatives",
+		"{" + strings.Repeat("a,", 70) + "b}":             "alternatives",
+		"{{a,b},{c,{d,e,f,g,h,i,j,k}}}/{a,b,c,d,e,f,g,h}": "alternatives",
+		strings.Repeat("*a", 9):                           "wildcards",
+		strings.Repeat("x", 300):                          "too long",
+	}
+	for p, why := range refused {
+		if _, err := compileGlob(p); err == nil || !strings.Contains(err.Error(), why) {
+			t.Errorf("compileGlob(%.40q) = %v, want an error about %s", p, err, why)
+		}
+	}
+	for _, p := range []string{"**/*.{ts,tsx,js,jsx}", "src/**/*_test.go", "{a,b}/{c,d}/{e,f}/*.go", "vendor/", "**/gen/**/*.{pb,pb.gw}.go", "\\{,}x"} {
+		if _, err := compileGlob(p); err != nil {
+			t.Errorf("compileGlob(%q): %v", p, err)
+		}
+	}
+	if _, err := CompileGlobs("include", []string{"*.go", strings.Repeat("{,}", 26)}); err == nil || !strings.Contains(err.Error(), "include[1]") {
+		t.Errorf("CompileGlobs error %v does not name include[1]", err)
+	}
+}
+
+// FuzzGlobCost: any pattern that compiles matches any path quickly, so the
+// compile-time bounds are the only guard matching needs.
+func FuzzGlobCost(f *testing.F) {
+	for _, s := range []string{"{,}{,}{,}", "**/*.{a,b}", "*a*a*a*a", "{a,{b,{c,{d}}}}", "[a-z]*{x,y}"} {
+		f.Add(s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b")
+	}
+	f.Fuzz(func(t *testing.T, pattern, p string) {
+		g, err := compileGlob(pattern)
+		if err != nil || len(p) > 512 {
+			return
+		}
+		start := time.Now()
+		g.Match(p)
+		if d := time.Since(start); d > 250*time.Millisecond {
+			t.Fatalf("%q matched %q in %v", pattern, p, d)
 		}
 	})
 }

@@ -18,10 +18,12 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/prscout/prscout/sarif/sariftest"
 	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
 )
 
@@ -88,18 +90,20 @@ type checker struct {
 	failed int
 }
 
-func (c *checker) check(ok bool, format string, args ...any) {
+func (c *checker) check(ok bool, format string, args ...any) bool {
 	mark := "ok  "
 	if !ok {
 		mark = "FAIL"
 		c.failed++
 	}
 	fmt.Printf("  %s %s\n", mark, fmt.Sprintf(format, args...))
+	return ok
 }
 
 func main() {
 	step := flag.String("step", "", "review | skip | empty-needs | push | timings")
 	control := flag.String("control", "", "fake Bitbucket control URL")
+	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
 	llmLog := flag.String("llm-log", "", "fake LLM request log (JSON lines)")
 	prscout := flag.String("prscout", "", "prscout base URL (skip step: re-posts comments)")
@@ -164,7 +168,19 @@ func main() {
 			}
 			c.check(len(got) == 1 && got[0] == want.Anchor, "/v1/comments placed %q on %s:%d by %s (got %v)", want.BodyHas, want.Path, line, want.Anchor, got)
 		}
+		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
+		c.check(strings.Contains(prompt, fmt.Sprintf("# Acceptance criteria to judge (%d)", len(pr.Criteria))), "the review prompt asks a verdict on the %d criteria", len(pr.Criteria))
+		if *jira != "" {
+			var asked []string
+			if err := getJSON(*jira+"/_fake/asked", &asked); err != nil {
+				c.check(false, "read the fake Jira's asked keys: %v", err)
+			} else {
+				c.check(slices.Contains(asked, "SHOP-12") && !slices.ContainsFunc(asked, func(k string) bool { return strings.HasPrefix(k, "OPS-") }),
+					"Jira was asked for SHOP-12 (from the commit message) and no OPS issue (outside PRSCOUT_JIRA_PROJECTS): %v", asked)
+			}
+		}
 		c.comments(*control, pr)
+		c.insights(*control, str(last.output(nContext)["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
 	case "skip":
 		pr := fixture.PRs[0]
 		c.chain(last, skipChain)
@@ -172,18 +188,32 @@ func main() {
 		c.check(ctx["skip"] == true && ctx["mode"] == "skip", "/v1/context answered mode skip: mode=%v skip=%v", ctx["mode"], ctx["skip"])
 		c.check(last.output(nSkipped)["status"] == "skipped", "n8n's last node says skipped: %v", last.output(nSkipped))
 		c.comments(*control, pr)
+		rev := findLast(execs, nComments)
+		if rev != nil {
+			// A skip sets no status: the review's stays as it was.
+			c.insights(*control, str(rev.output(nContext)["ref"]), rev.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
+		}
 		// n8n's retry-on-fail re-sends whole requests: post the reviewed
 		// execution's comments request again and expect no change.
-		if rev := findLast(execs, nComments); rev != nil && *prscout != "" {
+		if rev != nil && *prscout != "" {
 			body := rev.output(nMerge)
 			body["review"] = rev.output(nReview)
 			body["dryRun"] = false
+			body["formats"] = []string{"sarif"} // changes the answer only, never what is posted
 			var got map[string]any
 			status, err := postJSON(*prscout+"/v1/comments", *apiKey, body, &got)
 			posted, _ := got["posted"].(map[string]any)
 			c.check(err == nil && status == 200 && posted["summary"] == "unchanged" && num(posted["inlineCreated"]) == 0,
 				"re-sending execution %d's /v1/comments request changes nothing: status %d posted=%v err=%v", rev.ID, status, posted, err)
 			c.comments(*control, pr)
+			// The same commit again: the report replaced (one report, the
+			// same annotations), the status set SUCCESSFUL again.
+			c.insights(*control, str(rev.output(nContext)["ref"]), got, "INPROGRESS,SUCCESSFUL,SUCCESSFUL", 2)
+			// The review's findings as SARIF validate against the official schema.
+			doc, _ := json.Marshal(got["sarif"])
+			verr := sariftest.Validate(doc)
+			c.check(got["sarif"] != nil && verr == nil, "the review's SARIF (%d bytes, %d results) validates against the SARIF 2.1.0 schema: %v",
+				len(doc), strings.Count(string(doc), `"ruleId"`), verr)
 		}
 	case "push":
 		pr := fixture.PRs[0]
@@ -195,8 +225,10 @@ func main() {
 		done := last.output(nDone)
 		c.check(done["summary"] == "updated" && num(done["inlineCreated"]) == float64(len(pr.Push.Inline)),
 			"n8n's last node says summary updated (in place), %d inline created: %v", len(pr.Push.Inline), done)
+		c.criteria(last, pr.Criteria, pr.Push.Verdicts, pr.ID)
 		c.commentsAs(*control, pr.ID, pr.Push.SummaryHas, pr.Push.Inline, fixture.PushedFiles(pr))
 		c.inlineCount(*control, pr.ID, len(pr.Inline)+len(pr.Push.Inline))
+		c.insights(*control, str(ctx["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
 	case "empty-needs":
 		pr := fixture.PRs[1]
 		c.chain(last, reviewChain)
@@ -205,7 +237,9 @@ func main() {
 		c.check(len(list(last.output(nBatch)["results"])) == 0, "/v1/repository/batch answered results:[] (one item, chain goes on)")
 		done := last.output(nDone)
 		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == 0, "n8n's last node says summary created, 0 inline: %v", done)
+		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
 		c.comments(*control, pr)
+		c.insights(*control, str(last.output(nContext)["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
 	default:
 		fatal(fmt.Errorf("unknown -step %q", *step))
 	}
@@ -235,6 +269,91 @@ func (c *checker) chain(e execution, want []string) {
 	}
 	c.check(strings.Join(ran, ",") == strings.Join(want, ","), "nodes ran in order: %s", strings.Join(ran, " -> "))
 	c.check(e.LastNode == want[len(want)-1], "last node is %q (got %q)", want[len(want)-1], e.LastNode)
+}
+
+// insightsState is the fake's /_fake/insights answer (bitbuckettest's
+// CommitStatus, Report and Annotation).
+type insightsState struct {
+	Status *struct {
+		State, Description, URL string
+		States                  []string
+	}
+	Reports map[string]struct {
+		Title, Details, ReportType, Result, Link string
+		Data                                     json.RawMessage
+		Puts                                     int
+	}
+	Annotations []struct {
+		ExternalID, Path, Summary, Severity, AnnotationType string
+		Line                                                int
+	}
+}
+
+// insights checks the head commit's build status and Code Insights report
+// against the /v1/comments answer: the states posted (oldest first), one
+// report "prscout" written puts times, and one annotation per finding (the
+// inline ones on their line, the unanchored ones without).
+func (c *checker) insights(control, ref string, answer map[string]any, wantStates string, puts int) {
+	var st insightsState
+	if err := getJSON(control+"/_fake/insights?commit="+ref, &st); err != nil {
+		c.check(false, "read the build status and report of %s: %v", ref, err)
+		return
+	}
+	posted, _ := answer["posted"].(map[string]any)
+	summaryURL := str(posted["summaryUrl"])
+	short := ref
+	if len(short) > 12 {
+		short = short[:12]
+	}
+	if c.check(st.Status != nil, "build status prscout on %s", short); st.Status != nil {
+		c.check(strings.Join(st.Status.States, ",") == wantStates, "build status states %s (got %s)", wantStates, strings.Join(st.Status.States, ","))
+		c.check(st.Status.URL == summaryURL && strings.Contains(summaryURL, "#comment-"), "build status links to the summary comment %s (got %s)", summaryURL, st.Status.URL)
+		c.check(strings.Contains(st.Status.Description, "files reviewed"), "build status says %q", st.Status.Description)
+	}
+	bs, _ := posted["buildStatus"].(map[string]any)
+	rr, _ := posted["report"].(map[string]any)
+	c.check(bs["outcome"] == "ok" && rr["outcome"] == "ok", "/v1/comments answered posted.buildStatus and posted.report ok: %v / %v", bs["outcome"], rr["outcome"])
+	rep, ok := st.Reports["prscout"]
+	c.check(len(st.Reports) == 1 && ok && rep.Result == "PASSED" && rep.ReportType == "BUG" && rep.Link == summaryURL && rep.Puts == puts,
+		"one Code Insights report prscout, PASSED, BUG, linked to the summary, written %d time(s) (got %d report(s), %s %s, puts %d)",
+		puts, len(st.Reports), rep.Result, rep.ReportType, rep.Puts)
+	inline, unanchored := list(answer["inline"]), list(answer["unanchored"])
+	c.check(len(st.Annotations) == len(inline)+len(unanchored) && num(rr["annotations"]) == float64(len(st.Annotations)),
+		"one annotation per finding: %d inline + %d unanchored (got %d; posted.report.annotations %v)", len(inline), len(unanchored), len(st.Annotations), rr["annotations"])
+	byID := map[string]int{}
+	lines := map[int]int{}
+	for _, a := range st.Annotations {
+		byID[a.ExternalID]++
+		lines[a.Line]++
+	}
+	for _, in := range inline {
+		fp := "prscout-" + str(in["fingerprint"])
+		found := false
+		for _, a := range st.Annotations {
+			if a.ExternalID == fp {
+				found = a.Path == str(in["path"]) && float64(a.Line) == num(in["line"]) && a.AnnotationType == "BUG"
+			}
+		}
+		c.check(byID[fp] == 1 && found, "annotation %s on %s:%v", fp, str(in["path"]), in["line"])
+	}
+	c.check(lines[0] == len(unanchored), "%d unanchored finding(s) annotated without a line (got %d)", len(unanchored), lines[0])
+}
+
+// criteria checks the acceptance criteria through the chain: /v1/context
+// answers their ids, /v1/merge carries them and the PR's page on to
+// /v1/comments, whose answer counts the verdicts (met, not met, unclear).
+func (c *checker) criteria(e execution, ids []string, verdicts [3]int, prID int) {
+	var got []string
+	for _, r := range list(e.output(nContext)["requirements"]) {
+		got = append(got, str(r["id"]))
+	}
+	c.check(strings.Join(got, ",") == strings.Join(ids, ","), "/v1/context answered the criteria %v (got %v)", ids, got)
+	merged := e.output(nMerge)
+	c.check(len(list(merged["requirements"])) == len(ids) && (len(ids) == 0 || str(merged["prUrl"]) == fixture.PRURL(prID)),
+		"/v1/merge carried %d criteria and the PR's page on (got %d, %q)", len(ids), len(list(merged["requirements"])), str(merged["prUrl"]))
+	rc, _ := e.output(nComments)["requirements"].(map[string]any)
+	c.check(num(rc["met"]) == float64(verdicts[0]) && num(rc["notMet"]) == float64(verdicts[1]) && num(rc["unclear"]) == float64(verdicts[2]),
+		"/v1/comments counted %d met, %d not met, %d unclear (got %v/%v/%v)", verdicts[0], verdicts[1], verdicts[2], rc["met"], rc["notMet"], rc["unclear"])
 }
 
 // inlineCount checks how many inline comments PR id shows.

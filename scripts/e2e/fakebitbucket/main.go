@@ -9,6 +9,9 @@
 //	GET  /_fake/state                  {api, prs:[{id, title, head, base}]}
 //	GET  /_fake/comments?pr=N          the PR's comments (deleted ones included), in order
 //	GET  /_fake/calls                  {op: count} per Bitbucket operation
+//	GET  /_fake/insights?commit=SHA    the commit's build status "prscout" (status, null
+//	                                   when none; States lists every state posted), its
+//	                                   reports by id and the annotations of report "prscout"
 //	GET  /_fake/event?pr=N             the pullrequest webhook body
 //	POST /_fake/push?pr=N              move the PR's head to its prepared push commit
 //	POST /_fake/deliver?pr=N&event=K   deliver that webhook to -webhook-url as Bitbucket
@@ -91,8 +94,24 @@ func main() {
 		for _, op := range []string{bitbuckettest.OpGetPullRequest, bitbuckettest.OpPRDiff, bitbuckettest.OpPRDiffstat,
 			bitbuckettest.OpGetDiff, bitbuckettest.OpDiffstat, bitbuckettest.OpGetCommit, bitbuckettest.OpMergeBase,
 			bitbuckettest.OpGetSrc, bitbuckettest.OpListDir, bitbuckettest.OpListComments, bitbuckettest.OpGetComment,
-			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment} {
+			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment,
+			bitbuckettest.OpPRCommits} {
 			out[op] = fake.Calls(op)
+		}
+		for _, op := range bitbuckettest.InsightsOps {
+			out[op] = fake.Calls(op)
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+	ctl.HandleFunc("GET /_fake/insights", func(w http.ResponseWriter, r *http.Request) {
+		commit := r.URL.Query().Get("commit")
+		out := map[string]any{
+			"status":      nil,
+			"reports":     fake.Reports(fixture.Workspace, fixture.RepoSlug, commit),
+			"annotations": fake.Annotations(fixture.Workspace, fixture.RepoSlug, commit, "prscout"),
+		}
+		if st, ok := fake.Status(fixture.Workspace, fixture.RepoSlug, commit, "prscout"); ok {
+			out["status"] = st
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -272,10 +291,11 @@ func loadFixture(fake *bitbuckettest.Server) ([]prState, error) {
 		if err := write(withoutDeleted(pr.Changes)); err != nil {
 			return nil, err
 		}
-		head, err := commit(pr.Title)
+		head, err := commit(fixture.CommitMessage(pr))
 		if err != nil {
 			return nil, err
 		}
+		fake.SetCommitMessage(ws, slug, head, fixture.CommitMessage(pr))
 		diff, err := git("diff", "-U30", base, head)
 		if err != nil {
 			return nil, err
@@ -306,6 +326,7 @@ func loadFixture(fake *bitbuckettest.Server) ([]prState, error) {
 				return nil, err
 			}
 			fake.AddCommit(ws, slug, st.Push, head)
+			fake.SetCommitMessage(ws, slug, st.Push, pr.Title+" (review fixes)")
 			setFiles(fake, st.Push, fixture.PushedFiles(pr))
 			for _, from := range []string{base, head} {
 				diff, err := git("diff", "-U30", from, st.Push)

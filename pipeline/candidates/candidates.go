@@ -1,0 +1,385 @@
+// Package candidates finds the files outside a change that a reviewer needs:
+// declarations the change uses and code the change affects.
+//
+// Find takes the changed files (path, status, base and head content, and the
+// diff's changed line numbers on both sides) and a read-only view of the
+// repository at the head commit (Tree). It answers a ranked list of files
+// outside the change, each with a kind:
+//
+//   - "uses": the file declares a name (function, method, type, constant,
+//     variable, struct field) referenced on an added or changed line;
+//   - "impact": the file references a name whose declaration or body the
+//     change modified, renamed or removed (callers of a changed function,
+//     users of a changed field or method).
+//
+// Only what the evidence supports is listed: a change that touches nothing
+// outside its own files lists nothing, and the list is never padded up to
+// Max. Test files (_test.go, *.test.ts, test_*.py, src/test/..., ...) and
+// generated files ("Code generated ... DO NOT EDIT", *.pb.go, ...) are kept,
+// since they do break, but are ranked below production code: their score is
+// scaled by testFactor, so they follow every production file of the same
+// confidence.
+//
+// How names are resolved depends on the language (Candidate.Method):
+//
+//   - "go": Go files are parsed with go/parser; names are resolved per package
+//     (directory) and import path (go.mod's module path maps imports to
+//     directories), methods by receiver type and fields by struct, with the
+//     types of local variables inferred from their declarations. There is no
+//     type checker at run time, so a selector whose operand type cannot be
+//     inferred still counts, with a lower score.
+//   - "tokens": TypeScript/JavaScript, Python and Java files are split into
+//     tokens by a lexer, so names in strings and comments do not count;
+//     declarations are found by token patterns (function, class, def,
+//     interface, method) and imports narrow which files can refer to which.
+//   - "identifier-search": other programming languages (C, C++, C#, Rust,
+//     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
+//     identifiers of the changed lines, with lower scores. Documentation,
+//     data and configuration files (Markdown, JSON, YAML, ...) are not read.
+package candidates
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Kind says why a candidate matters to the review.
+type Kind string
+
+// The kinds of candidate.
+const (
+	// KindUses marks a file that declares a name used on a changed line.
+	KindUses Kind = "uses"
+	// KindImpact marks a file that refers to a name the change modified or removed.
+	KindImpact Kind = "impact"
+)
+
+// Method names how a candidate was found.
+type Method string
+
+// The methods, from the most to the least precise.
+const (
+	MethodGo         Method = "go"
+	MethodTokens     Method = "tokens"
+	MethodIdentifier Method = "identifier-search"
+)
+
+// Status is a changed file's status in the diff.
+type Status string
+
+// The statuses of a changed file.
+const (
+	StatusAdded    Status = "added"
+	StatusModified Status = "modified"
+	StatusDeleted  Status = "deleted"
+	StatusRenamed  Status = "renamed"
+)
+
+// DefaultMax is the number of candidates Find answers at most when
+// Options.Max is zero.
+const DefaultMax = 12
+
+// Change is one changed file of the diff.
+type Change struct {
+	// Path is the file's path at the head commit (for a deleted file, its
+	// path at the base commit).
+	Path string `json:"path"`
+	// OldPath is the path at the base commit when it differs (renames).
+	OldPath string `json:"oldPath,omitempty"`
+	Status  Status `json:"status"`
+	// Old is the content at the base commit; nil for an added file. When nil
+	// for a modified file, removed declarations cannot be seen.
+	Old []byte `json:"-"`
+	// New is the content at the head commit; nil for a deleted file. When nil
+	// for another status, Find reads it from the Tree.
+	New []byte `json:"-"`
+	// AddedLines are the head-side line numbers (1-based) of the diff's
+	// added ('+') lines; a changed line is a removed line plus an added one.
+	AddedLines []int `json:"addedLines,omitempty"`
+	// RemovedLines are the base-side line numbers (1-based) of the diff's
+	// removed ('-') lines.
+	RemovedLines []int `json:"removedLines,omitempty"`
+}
+
+// Tree reads the repository at the head commit. Find calls it from several
+// goroutines at once.
+type Tree interface {
+	// Grep returns the paths of files that contain any of words as a whole
+	// identifier (like git grep -l -w -F -e w1 -e w2 -- globs...), among the
+	// files matching one of globs (git pathspec globs such as "*.go"; none:
+	// all files), at most limit of them. An empty result is not an error.
+	Grep(ctx context.Context, words, globs []string, limit int) ([]string, error)
+	// ReadFile returns a file's content. A missing file is an error; Find
+	// skips files it cannot read.
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	// ListDir returns the paths of the files directly in dir ("" or "." is
+	// the root), not of its subdirectories. A missing dir answers nothing.
+	ListDir(ctx context.Context, dir string) ([]string, error)
+}
+
+// Options tune Find.
+type Options struct {
+	// Max is the number of candidates answered at most (DefaultMax when 0).
+	Max int
+}
+
+// Candidate is one file outside the change that the review should see.
+type Candidate struct {
+	Path string `json:"path"`
+	Kind Kind   `json:"kind"`
+	// Reason is one readable line, e.g. "calls `(*Command).Execute`, whose body changed".
+	Reason string `json:"reason"`
+	// Symbols are the names that tie the file to the change, best first.
+	Symbols []string `json:"symbols"`
+	// Score orders candidates: 1 is certain, lower is weaker evidence.
+	Score  float64 `json:"score"`
+	Method Method  `json:"method"`
+}
+
+// testFactor scales the score of test and generated files so that they rank
+// below production files with the same evidence.
+const testFactor = 0.55
+
+// Find answers the files outside changes that declare names the change uses
+// or refer to names it changed, best first, at most opts.Max of them. Files
+// are read through tree at the head commit. It fails on invalid input and
+// when the tree fails for a reason other than a missing file.
+func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Candidate, error) {
+	if tree == nil {
+		return nil, errors.New("candidates: tree is nil")
+	}
+	if opts.Max < 0 {
+		return nil, fmt.Errorf("candidates: options.max must not be negative, got %d", opts.Max)
+	}
+	if opts.Max == 0 {
+		opts.Max = DefaultMax
+	}
+	cs, err := normalize(changes)
+	if err != nil {
+		return nil, err
+	}
+	if err := readMissing(ctx, tree, cs); err != nil {
+		return nil, err
+	}
+	ev := newEvidence(cs)
+	var goChanges, tokChanges, otherChanges []*change
+	for _, c := range cs {
+		switch {
+		case c.lang() == langGo:
+			goChanges = append(goChanges, c)
+		case c.lang() != langOther:
+			tokChanges = append(tokChanges, c)
+		case c.hasText() && isCodePath(c.Path):
+			otherChanges = append(otherChanges, c)
+		}
+	}
+	if len(goChanges) > 0 {
+		if err := findGo(ctx, tree, cs, goChanges, ev); err != nil {
+			return nil, err
+		}
+	}
+	if len(tokChanges) > 0 {
+		if err := findTokens(ctx, tree, tokChanges, ev); err != nil {
+			return nil, err
+		}
+	}
+	if len(otherChanges) > 0 {
+		if err := findIdentifiers(ctx, tree, otherChanges, ev); err != nil {
+			return nil, err
+		}
+	}
+	return ev.rank(opts.Max), nil
+}
+
+// change is a validated Change with its line sets.
+type change struct {
+	Change
+	added   map[int]bool
+	removed map[int]bool
+}
+
+func (c *change) lang() lang { return langOf(c.Path) }
+
+func (c *change) hasText() bool { return len(c.AddedLines)+len(c.RemovedLines) > 0 }
+
+func normalize(changes []Change) ([]*change, error) {
+	out := make([]*change, 0, len(changes))
+	for i, ch := range changes {
+		field := fmt.Sprintf("changes[%d]", i)
+		p, err := cleanPath(ch.Path)
+		if err != nil {
+			return nil, fmt.Errorf("candidates: %s.path: %w", field, err)
+		}
+		ch.Path = p
+		if ch.OldPath != "" {
+			if ch.OldPath, err = cleanPath(ch.OldPath); err != nil {
+				return nil, fmt.Errorf("candidates: %s.oldPath: %w", field, err)
+			}
+		}
+		switch ch.Status {
+		case StatusAdded, StatusModified, StatusDeleted, StatusRenamed:
+		case "":
+			ch.Status = StatusModified
+		default:
+			return nil, fmt.Errorf("candidates: %s.status: %q is not added, modified, deleted or renamed", field, ch.Status)
+		}
+		c := &change{Change: ch, added: map[int]bool{}, removed: map[int]bool{}}
+		for _, l := range ch.AddedLines {
+			if l > 0 {
+				c.added[l] = true
+			}
+		}
+		for _, l := range ch.RemovedLines {
+			if l > 0 {
+				c.removed[l] = true
+			}
+		}
+		if ch.Status == StatusAdded {
+			c.Old = nil
+		}
+		if ch.Status == StatusDeleted {
+			c.New = nil
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// cleanPath turns a diff path into a clean slash path relative to the root.
+func cleanPath(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", errors.New("is empty")
+	}
+	p = strings.TrimPrefix(path.Clean("/"+strings.ReplaceAll(p, "\\", "/")), "/")
+	if p == "" {
+		return "", errors.New("names no file")
+	}
+	return p, nil
+}
+
+// readMissing reads the head content of changed files given without it.
+func readMissing(ctx context.Context, tree Tree, cs []*change) error {
+	for _, c := range cs {
+		if c.New != nil || c.Status == StatusDeleted {
+			continue
+		}
+		b, err := tree.ReadFile(ctx, c.Path)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		c.New = b
+	}
+	return nil
+}
+
+// evidence collects the reasons found for each file and ranks them.
+type evidence struct {
+	changed   map[string]bool
+	generated map[string]bool
+	files     map[string]*fileEvidence
+}
+
+type fileEvidence struct {
+	path  string
+	items []item
+}
+
+// item is one reason to list a file.
+type item struct {
+	kind   Kind
+	symbol string
+	reason string
+	score  float64
+	method Method
+	call   bool // the reference is a call: preferred for the reason
+}
+
+func newEvidence(cs []*change) *evidence {
+	e := &evidence{changed: map[string]bool{}, generated: map[string]bool{}, files: map[string]*fileEvidence{}}
+	for _, c := range cs {
+		e.changed[c.Path] = true
+		if c.OldPath != "" {
+			e.changed[c.OldPath] = true
+		}
+	}
+	return e
+}
+
+// add records a reason to list path; paths of the change are ignored.
+func (e *evidence) add(path string, it item) {
+	if e.changed[path] || path == "" {
+		return
+	}
+	f := e.files[path]
+	if f == nil {
+		f = &fileEvidence{path: path}
+		e.files[path] = f
+	}
+	f.items = append(f.items, it)
+}
+
+// score is the file's best item, raised a little for each further distinct
+// symbol, and scaled down for tests and generated files.
+func (f *fileEvidence) score(generated bool) (float64, item, []string) {
+	sort.SliceStable(f.items, func(i, j int) bool {
+		if f.items[i].score != f.items[j].score {
+			return f.items[i].score > f.items[j].score
+		}
+		return f.items[i].call && !f.items[j].call
+	})
+	best := f.items[0]
+	seen := map[string]bool{}
+	var syms []string
+	for _, it := range f.items {
+		if !seen[it.symbol] {
+			seen[it.symbol] = true
+			syms = append(syms, it.symbol)
+		}
+	}
+	s := best.score
+	for i := 1; i < len(syms) && i <= 4; i++ {
+		s += (1 - s) * 0.15
+	}
+	if generated || isTestPath(f.path) || isGeneratedPath(f.path) {
+		s *= testFactor
+	}
+	return s, best, syms
+}
+
+func (e *evidence) rank(max int) []Candidate {
+	out := make([]Candidate, 0, len(e.files))
+	for _, f := range e.files {
+		s, best, syms := f.score(e.generated[f.path])
+		if len(syms) > 8 {
+			syms = syms[:8]
+		}
+		reason := best.reason
+		if n := len(syms) - 1; n > 0 {
+			reason += fmt.Sprintf(" (and %d more)", n)
+		}
+		out = append(out, Candidate{
+			Path: f.path, Kind: best.kind, Reason: reason, Symbols: syms,
+			Score: float64(int(s*1000+0.5)) / 1000, Method: best.method,
+		})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Path < out[j].Path
+	})
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out
+}
+
+// markGenerated flags a file whose content says it is generated.
+func (e *evidence) markGenerated(path string) { e.generated[path] = true }

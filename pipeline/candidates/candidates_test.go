@@ -1,0 +1,538 @@
+package candidates
+
+import (
+	"context"
+	"errors"
+	"path"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// memTree is a Tree over files held in memory.
+type memTree map[string]string
+
+var _ Tree = memTree{}
+
+func (m memTree) Grep(_ context.Context, words, globs []string, limit int) ([]string, error) {
+	var out []string
+	for p, src := range m {
+		if !matchGlobs(p, globs) {
+			continue
+		}
+		for _, w := range words {
+			if containsWord([]byte(src), w) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// matchGlobs matches "*.ext" globs against the base name, as git pathspecs
+// without a slash do.
+func matchGlobs(p string, globs []string) bool {
+	if len(globs) == 0 {
+		return true
+	}
+	for _, g := range globs {
+		if ok, _ := path.Match(g, path.Base(p)); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func (m memTree) ReadFile(_ context.Context, p string) ([]byte, error) {
+	src, ok := m[p]
+	if !ok {
+		return nil, errors.New("not found: " + p)
+	}
+	return []byte(src), nil
+}
+
+func (m memTree) ListDir(_ context.Context, dir string) ([]string, error) {
+	var out []string
+	for p := range m {
+		if dirOf(p) == dir {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// lineDiff returns the head-side added and base-side removed line numbers
+// of a line diff of old and new (longest common subsequence).
+func lineDiff(old, new string) (added, removed []int) {
+	a, b := splitLines(old), splitLines(new)
+	n, m := len(a), len(b)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && a[i] == b[j]:
+			i++
+			j++
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			added = append(added, j+1)
+			j++
+		default:
+			removed = append(removed, i+1)
+			i++
+		}
+	}
+	return added, removed
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// repo is a test repository at the base, and the files the change rewrites.
+type repo struct {
+	base    map[string]string
+	changed map[string]string // head content; "" deletes
+}
+
+// run applies the change, builds the Changes from a line diff and runs Find.
+func (r repo) run(t *testing.T) []Candidate {
+	t.Helper()
+	head := memTree{}
+	for p, s := range r.base {
+		head[p] = s
+	}
+	var changes []Change
+	paths := make([]string, 0, len(r.changed))
+	for p := range r.changed {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		src := r.changed[p]
+		old, existed := r.base[p]
+		c := Change{Path: p, Status: StatusModified}
+		switch {
+		case src == "":
+			delete(head, p)
+			c.Status = StatusDeleted
+			c.Old = []byte(old)
+		case !existed:
+			head[p] = src
+			c.Status = StatusAdded
+			c.New = []byte(src)
+		default:
+			head[p] = src
+			c.Old, c.New = []byte(old), []byte(src)
+		}
+		c.AddedLines, c.RemovedLines = lineDiff(old, src)
+		changes = append(changes, c)
+	}
+	got, err := Find(context.Background(), head, changes, Options{})
+	if err != nil {
+		t.Fatalf("Find: %v", err)
+	}
+	return got
+}
+
+type want struct {
+	path   string
+	kind   Kind
+	method Method
+	reason string // a part of the reason
+}
+
+func check(t *testing.T, got []Candidate, wants []want) {
+	t.Helper()
+	if len(got) != len(wants) {
+		t.Fatalf("got %d candidates, want %d:\n%s", len(got), len(wants), dump(got))
+	}
+	for i, w := range wants {
+		g := got[i]
+		if g.Path != w.path || g.Kind != w.kind || g.Method != w.method || !strings.Contains(g.Reason, w.reason) {
+			t.Errorf("candidate %d = %s %s %s %q, want %s %s %s containing %q\n%s", i, g.Path, g.Kind, g.Method, g.Reason,
+				w.path, w.kind, w.method, w.reason, dump(got))
+		}
+		if g.Score <= 0 || g.Score > 1 || len(g.Symbols) == 0 {
+			t.Errorf("candidate %d: score %v, symbols %v", i, g.Score, g.Symbols)
+		}
+	}
+}
+
+func dump(cs []Candidate) string {
+	var b strings.Builder
+	for _, c := range cs {
+		b.WriteString("  " + c.Path + " " + string(c.Kind) + " " + string(c.Method) + ": " + c.Reason + "\n")
+	}
+	return b.String()
+}
+
+const goMod = "module example.com/app\n\ngo 1.22\n"
+
+const commandGo = `package cmd
+
+import "strings"
+
+// Command is a command.
+type Command struct {
+	Name  string
+	Short string
+	run   func() error
+}
+
+// Execute runs the command.
+func (c *Command) Execute() error {
+	return c.run()
+}
+
+// Title is the command's name in title case.
+func (c *Command) Title() string {
+	return strings.ToUpper(c.Name)
+}
+
+func helper(s string) string { return s + "!" }
+`
+
+const rootGo = `package cmd
+
+func Root() *Command {
+	c := &Command{Name: "root"}
+	_ = c.Title()
+	return c
+}
+`
+
+const mainGo = `package main
+
+import (
+	"fmt"
+
+	"example.com/app/cmd"
+)
+
+func main() {
+	root := cmd.Root()
+	if err := root.Execute(); err != nil {
+		fmt.Println(err)
+	}
+}
+`
+
+const otherGo = `package other
+
+type Runner struct{}
+
+// Execute has the same name as (*cmd.Command).Execute but is another method.
+func (r Runner) Execute() error { return nil }
+
+func use() { _ = Runner{}.Execute() }
+`
+
+func baseGo() map[string]string {
+	return map[string]string{
+		"go.mod":            goMod,
+		"cmd/command.go":    commandGo,
+		"cmd/root.go":       rootGo,
+		"cmd/root_test.go":  "package cmd\n\nimport \"testing\"\n\nfunc TestRoot(t *testing.T) {\n\tif err := Root().Execute(); err != nil {\n\t\tt.Fatal(err)\n\t}\n}\n",
+		"main.go":           mainGo,
+		"other/other.go":    otherGo,
+		"docs/notes.go":     "package docs\n\n// Execute is mentioned here in a comment only.\nvar Execute = 1\n",
+		"cmd/util.go":       "package cmd\n\nfunc shout(s string) string { return helper(s) }\n",
+		"cmd/flags.go":      "package cmd\n\nfunc describe(c *Command) string { return c.Short }\n",
+		"cmd/flags_test.go": "package cmd\n\nimport \"testing\"\n\nfunc TestDescribe(t *testing.T) { _ = describe(&Command{Short: \"x\"}) }\n",
+	}
+}
+
+func TestFindGo(t *testing.T) {
+	tests := []struct {
+		name    string
+		changed map[string]string
+		want    []want
+	}{
+		{
+			name: "changed body lists callers, production before tests, not same-named methods",
+			changed: map[string]string{"cmd/command.go": strings.Replace(commandGo,
+				"\treturn c.run()", "\tif c.run == nil {\n\t\treturn nil\n\t}\n\treturn c.run()", 1)},
+			want: []want{
+				{"main.go", KindImpact, MethodGo, "calls `(*Command).Execute`, whose body changed"},
+				{"cmd/root_test.go", KindImpact, MethodGo, "calls `(*Command).Execute`"},
+			},
+		},
+		{
+			name: "new line calling a function of another file",
+			changed: map[string]string{"cmd/root.go": strings.Replace(rootGo,
+				"\treturn c\n", "\tc.Short = shout(c.Name)\n\treturn c\n", 1)},
+			want: []want{
+				{"cmd/command.go", KindUses, MethodGo, "used by the change in root.go"},
+				{"cmd/util.go", KindUses, MethodGo, "declares `shout`"},
+				{"main.go", KindImpact, MethodGo, "calls `Root`, whose body changed"},
+				{"cmd/root_test.go", KindImpact, MethodGo, "calls `Root`, whose body changed"},
+			},
+		},
+		{
+			name:    "change touching nothing outside its file",
+			changed: map[string]string{"cmd/util.go": "package cmd\n\nfunc shout(s string) string {\n\tx := s\n\treturn x\n}\n"},
+			want:    nil,
+		},
+		{
+			name: "renamed method lists the callers that still use the old name",
+			changed: map[string]string{"cmd/command.go": strings.Replace(commandGo,
+				"func (c *Command) Title() string {", "func (c *Command) DisplayName() string {", 1)},
+			want: []want{
+				{"cmd/root.go", KindImpact, MethodGo, "calls `(*Command).Title`, which the change removes"},
+			},
+		},
+		{
+			name: "changed field lists its users",
+			changed: map[string]string{"cmd/command.go": strings.Replace(commandGo,
+				"\tShort string\n", "\tShort string // one line\n", 1)},
+			want: []want{
+				{"cmd/flags.go", KindImpact, MethodGo, "uses `Command.Short`, whose declaration changed"},
+				{"cmd/flags_test.go", KindImpact, MethodGo, "uses `Command.Short`"},
+			},
+		},
+		{
+			name: "changed package-level function lists same-package users",
+			changed: map[string]string{"cmd/command.go": strings.Replace(commandGo,
+				`return s + "!"`, `return s + "!!"`, 1)},
+			want: []want{
+				{"cmd/util.go", KindImpact, MethodGo, "calls `helper`, whose body changed"},
+			},
+		},
+		{
+			name: "changed signature ranks the caller as breaking",
+			changed: map[string]string{"cmd/root.go": strings.Replace(rootGo,
+				"func Root() *Command {", "func Root(name string) *Command {", 1)},
+			want: []want{
+				{"main.go", KindImpact, MethodGo, "calls `Root`, whose signature changed"},
+				{"cmd/command.go", KindUses, MethodGo, "declares `Command`"},
+				{"cmd/root_test.go", KindImpact, MethodGo, "calls `Root`, whose signature changed"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := repo{base: baseGo(), changed: tt.changed}.run(t)
+			check(t, got, tt.want)
+		})
+	}
+}
+
+func TestFindGoDeletedFile(t *testing.T) {
+	got := repo{base: baseGo(), changed: map[string]string{"cmd/util.go": ""}}.run(t)
+	if len(got) != 0 {
+		t.Fatalf("deleting an unused file listed:\n%s", dump(got))
+	}
+	got = repo{base: baseGo(), changed: map[string]string{"cmd/flags.go": ""}}.run(t)
+	check(t, got, []want{{"cmd/flags_test.go", KindImpact, MethodGo, "calls `describe`, which the change removes"}})
+}
+
+func TestFindTypeScript(t *testing.T) {
+	base := map[string]string{
+		"src/math.ts":     "export function add(a: number, b: number): number {\n  return a + b;\n}\n\nexport class Calc {\n  total = 0;\n  plus(n: number): this {\n    this.total = add(this.total, n);\n    return this;\n  }\n}\n",
+		"src/app.ts":      "import { add, Calc } from './math';\n\nexport function run(): number {\n  const c = new Calc();\n  return add(1, 2) + c.plus(3).total;\n}\n",
+		"src/log.ts":      "// add is mentioned in a comment only\nexport const message = 'add';\n",
+		"src/app.test.ts": "import { add } from './math';\n\ntest('add', () => {\n  expect(add(1, 1)).toBe(2);\n});\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/math.ts": strings.Replace(base["src/math.ts"], "  return a + b;", "  return b + a;", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/app.ts", KindImpact, MethodTokens, "calls `add`, whose body changed"},
+		{"src/app.test.ts", KindImpact, MethodTokens, "calls `add`"},
+	})
+	got = repo{base: base, changed: map[string]string{
+		"src/log.ts": "import { Calc } from './math';\n\nexport const message = new Calc().plus(1);\n",
+	}}.run(t)
+	check(t, got, []want{{"src/math.ts", KindUses, MethodTokens, "declares `Calc`"}})
+}
+
+func TestFindPython(t *testing.T) {
+	base := map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/store.py":    "class Store:\n    def __init__(self):\n        self.items = []\n\n    def put(self, item):\n        self.items.append(item)\n\n\ndef open_store():\n    return Store()\n",
+		"pkg/api.py":      "from pkg.store import open_store\n\n\ndef handler(x):\n    s = open_store()\n    s.put(x)\n    return s\n",
+		"pkg/other.py":    "# open_store in a comment\nNAME = 'open_store'\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"pkg/store.py": strings.Replace(base["pkg/store.py"], "    return Store()", "    s = Store()\n    return s", 1),
+	}}.run(t)
+	check(t, got, []want{{"pkg/api.py", KindImpact, MethodTokens, "calls `open_store`, whose body changed"}})
+	got = repo{base: base, changed: map[string]string{
+		"pkg/other.py": "from .store import Store\n\nNAME = Store()\n",
+	}}.run(t)
+	check(t, got, []want{{"pkg/store.py", KindUses, MethodTokens, "declares `Store`"}})
+}
+
+func TestFindJava(t *testing.T) {
+	base := map[string]string{
+		"src/main/java/com/acme/Account.java": "package com.acme;\n\npublic class Account {\n    private long balance;\n\n    public void deposit(long amount) {\n        balance += amount;\n    }\n\n    public long balance() {\n        return balance;\n    }\n}\n",
+		"src/main/java/com/acme/Bank.java":    "package com.acme;\n\npublic class Bank {\n    public void pay(Account a) {\n        a.deposit(10);\n    }\n}\n",
+		"src/main/java/com/other/Audit.java":  "package com.other;\n\nimport com.acme.Account;\n\npublic class Audit {\n    long check(Account a) {\n        return a.balance();\n    }\n}\n",
+		"src/main/java/com/other/Note.java":   "package com.other;\n\n// deposit is mentioned in a comment\nclass Note {\n    String s = \"deposit\";\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/main/java/com/acme/Account.java": strings.Replace(base["src/main/java/com/acme/Account.java"],
+			"        balance += amount;", "        if (amount > 0) {\n            balance += amount;\n        }", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/main/java/com/acme/Bank.java", KindImpact, MethodTokens, "calls `Account.deposit`, whose body changed"}})
+}
+
+func TestFindOtherLanguage(t *testing.T) {
+	base := map[string]string{
+		"lib/util.rb": "def slugify(s)\n  s.downcase\nend\n",
+		"lib/page.rb": "require_relative 'util'\n\ndef title(t)\n  slugify(t)\nend\n",
+		"lib/doc.md":  "slugify is documented here\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"lib/util.rb": "def slugify(s)\n  s.strip.downcase\nend\n",
+	}}.run(t)
+	check(t, got, []want{{"lib/page.rb", KindImpact, MethodIdentifier, "identifier search"}})
+}
+
+func TestFindValidates(t *testing.T) {
+	ctx := context.Background()
+	tree := memTree{}
+	tests := []struct {
+		name    string
+		tree    Tree
+		changes []Change
+		opts    Options
+		want    string
+	}{
+		{"nil tree", nil, nil, Options{}, "candidates: tree is nil"},
+		{"negative max", tree, nil, Options{Max: -1}, "candidates: options.max must not be negative, got -1"},
+		{"empty path", tree, []Change{{Path: " "}}, Options{}, "candidates: changes[0].path: is empty"},
+		{"bad status", tree, []Change{{Path: "a.go", Status: "moved"}}, Options{}, `candidates: changes[0].status: "moved" is not added, modified, deleted or renamed`},
+		{"root path", tree, []Change{{Path: "a.go"}, {Path: "/"}}, Options{}, "candidates: changes[1].path: names no file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Find(ctx, tt.tree, tt.changes, tt.opts)
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFindMax(t *testing.T) {
+	base := baseGo()
+	for i := 0; i < 5; i++ {
+		base["cmd/use"+string(rune('a'+i))+".go"] = "package cmd\n\nfunc u" + string(rune('a'+i)) + "() { _ = helper(\"x\") }\n"
+	}
+	head := memTree{}
+	for p, s := range base {
+		head[p] = s
+	}
+	newSrc := strings.Replace(commandGo, `return s + "!"`, `return s + "?"`, 1)
+	head["cmd/command.go"] = newSrc
+	added, removed := lineDiff(commandGo, newSrc)
+	ch := []Change{{Path: "cmd/command.go", Old: []byte(commandGo), New: []byte(newSrc), AddedLines: added, RemovedLines: removed}}
+	got, err := Find(context.Background(), head, ch, Options{Max: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("got %d, want 3 (Max)", len(got))
+	}
+	all, err := Find(context.Background(), head, ch, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 6 {
+		t.Fatalf("got %d, want the 6 users of helper:\n%s", len(all), dump(all))
+	}
+	if diff := cmp.Diff(all[:3], got); diff != "" {
+		t.Errorf("Max cut another order (-all +max):\n%s", diff)
+	}
+}
+
+func TestChangesFromDiff(t *testing.T) {
+	diff := `diff --git a/a.go b/a.go
+index 1111111..2222222 100644
+--- a/a.go
++++ b/a.go
+@@ -2,3 +2,4 @@ package a
+ func A() {
+-	x()
++	y()
++	z()
+ }
+diff --git a/old.go b/new.go
+similarity index 90%
+rename from old.go
+rename to new.go
+index 3333333..4444444 100644
+--- a/old.go
++++ b/new.go
+@@ -1,2 +1,2 @@
+-package b
++package c
+ 
+diff --git a/gone.go b/gone.go
+deleted file mode 100644
+index 5555555..0000000
+--- a/gone.go
++++ /dev/null
+@@ -1 +0,0 @@
+-package gone
+`
+	got, err := ChangesFromDiff(diff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Change{
+		{Path: "a.go", Status: StatusModified, AddedLines: []int{3, 4}, RemovedLines: []int{3}},
+		{Path: "new.go", OldPath: "old.go", Status: StatusRenamed, AddedLines: []int{1}, RemovedLines: []int{1}},
+		{Path: "gone.go", Status: StatusDeleted, RemovedLines: []int{1}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("ChangesFromDiff (-want +got):\n%s", d)
+	}
+}
+
+// TestFindGoInfersOperandTypes checks that a method shared by two types is
+// told apart through the types of the variables it is called on: a function
+// result, a range over a method's slice result, a struct field and a
+// composite literal.
+func TestFindGoInfersOperandTypes(t *testing.T) {
+	a := "package p\n\ntype A struct{ next *B }\n\nfunc (a *A) Apply() int {\n\treturn 1\n}\n\nfunc (a *A) Next() *B { return a.next }\n"
+	base := map[string]string{
+		"go.mod":         goMod,
+		"p/a.go":         a,
+		"p/b.go":         "package p\n\ntype B struct{}\n\nfunc (b *B) Apply() int { return 2 }\n\nfunc NewB() *B { return &B{} }\n\ntype Set struct{ items []*A }\n\nfunc (s Set) All() []*A { return s.items }\n",
+		"p/use_b.go":     "package p\n\nfunc useB() int {\n\tb := NewB()\n\tx := (&A{}).Next()\n\treturn b.Apply() + x.Apply()\n}\n",
+		"p/use_range.go": "package p\n\nfunc useRange(s Set) (n int) {\n\tfor _, it := range s.All() {\n\t\tn += it.Apply()\n\t}\n\treturn n\n}\n",
+		"p/use_field.go": "package p\n\ntype holder struct{ a *A }\n\nfunc (h holder) use() int { return h.a.Apply() }\n",
+		"q/use_lit.go":   "package q\n\nimport \"example.com/app/p\"\n\nfunc useLit() int {\n\tv := p.A{}\n\treturn v.Apply()\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{"p/a.go": strings.Replace(a, "\treturn 1", "\treturn 10", 1)}}.run(t)
+	check(t, got, []want{
+		{"p/use_field.go", KindImpact, MethodGo, "calls `(*A).Apply`, whose body changed"},
+		{"p/use_range.go", KindImpact, MethodGo, "calls `(*A).Apply`"},
+		{"q/use_lit.go", KindImpact, MethodGo, "calls `(*A).Apply`"},
+	})
+}

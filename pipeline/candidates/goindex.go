@@ -1,0 +1,581 @@
+package candidates
+
+import (
+	"bytes"
+	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// goEngine resolves Go names over the head tree. Everything is read lazily
+// and cached: a directory's files are read when a name of its package is
+// looked up, and a file is parsed only when its line index says it declares
+// the name (or when it is a candidate to inspect).
+type goEngine struct {
+	ctx  context.Context
+	tree Tree
+	fset *token.FileSet
+	err  error
+
+	heads    map[string][]byte // head content of changed files, authoritative over the tree
+	content  map[string][]byte // file contents read so far (nil: unreadable)
+	files    map[string]*goFile
+	dirs     map[string]*goDir
+	modules  map[string]*goModule // by directory; nil value: no go.mod there
+	typeMemo map[string]*gtype
+	depth    int
+}
+
+// goModule is a go.mod's module path and the directory it sits in.
+type goModule struct{ dir, path string }
+
+// pkgKey identifies a Go package at the head: its directory, and whether it
+// is the external test package (package x_test) of that directory.
+type pkgKey struct {
+	dir   string
+	xtest bool
+}
+
+// goDir is one directory's Go files and the names each declares at top level.
+type goDir struct {
+	paths []string
+	decls map[string][]string // top-level name or "Recv.Method" -> paths
+	names map[string]string   // package name by path
+}
+
+// goFile is one parsed Go file.
+type goFile struct {
+	path    string
+	pk      pkgKey
+	pkgName string
+	test    bool
+	src     []byte
+	ast     *ast.File
+	tf      *token.File
+	imports map[string]string // local name -> import path
+	top     map[string]topDecl
+	methods map[string]*ast.FuncDecl // "Recv.Name"
+}
+
+type declKind int
+
+const (
+	dFunc declKind = iota + 1
+	dType
+	dVar
+	dConst
+)
+
+// topDecl is one package-level declaration of a file.
+type topDecl struct {
+	kind  declKind
+	fn    *ast.FuncDecl
+	typ   *ast.TypeSpec
+	val   *ast.ValueSpec
+	index int // the name's index in val
+}
+
+func newGoEngine(ctx context.Context, tree Tree) *goEngine {
+	return &goEngine{
+		ctx: ctx, tree: tree, fset: token.NewFileSet(),
+		heads: map[string][]byte{}, content: map[string][]byte{},
+		files: map[string]*goFile{}, dirs: map[string]*goDir{},
+		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
+	}
+}
+
+// read returns a head file's content, nil when it cannot be read.
+func (e *goEngine) read(p string) []byte {
+	if b, ok := e.heads[p]; ok {
+		return b
+	}
+	if b, ok := e.content[p]; ok {
+		return b
+	}
+	b, err := e.tree.ReadFile(e.ctx, p)
+	if err != nil {
+		if e.ctx.Err() != nil && e.err == nil {
+			e.err = e.ctx.Err()
+		}
+		b = nil
+	}
+	e.content[p] = b
+	return b
+}
+
+// dir returns a directory's Go files with their declared names.
+func (e *goEngine) dir(d string) *goDir {
+	if g, ok := e.dirs[d]; ok {
+		return g
+	}
+	g := &goDir{decls: map[string][]string{}, names: map[string]string{}}
+	add := func(p, n string) {
+		if n != "" && n != "_" {
+			g.decls[n] = append(g.decls[n], p)
+		}
+	}
+	e.dirs[d] = g
+	list, err := e.tree.ListDir(e.ctx, d)
+	if err != nil {
+		if e.ctx.Err() != nil && e.err == nil {
+			e.err = e.ctx.Err()
+		}
+		return g
+	}
+	// Files are read and scanned in parallel; the results are merged in
+	// listing order.
+	type scanned struct {
+		src   []byte
+		pkg   string
+		names []string
+	}
+	var paths []string
+	for _, p := range list {
+		if strings.HasSuffix(p, ".go") && dirOf(p) == d {
+			paths = append(paths, p)
+		}
+	}
+	res := make([]scanned, len(paths))
+	parallel(len(paths), func(i int) {
+		p := paths[i]
+		src, ok := e.heads[p]
+		if !ok {
+			var err error
+			if src, err = e.tree.ReadFile(e.ctx, p); err != nil {
+				return
+			}
+		}
+		r := scanned{src: src}
+		r.pkg = scanDecls(src, func(n string) { r.names = append(r.names, n) })
+		res[i] = r
+	})
+	for i, p := range paths {
+		r := res[i]
+		if r.src == nil {
+			continue
+		}
+		if _, ok := e.heads[p]; !ok {
+			e.content[p] = r.src
+		}
+		g.paths = append(g.paths, p)
+		g.names[p] = r.pkg
+		for _, n := range r.names {
+			add(p, n)
+		}
+	}
+	if e.ctx.Err() != nil && e.err == nil {
+		e.err = e.ctx.Err()
+	}
+	return g
+}
+
+// scanDecls calls add for each top-level name that gofmt-formatted Go source
+// declares ("Name", or "Recv.Name" for methods), reading only the lines that
+// start a declaration, and returns the package name.
+func scanDecls(src []byte, add func(string)) (pkg string) {
+	block := ""
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		if block != "" {
+			if len(line) > 0 && line[0] == ')' {
+				block = ""
+				continue
+			}
+			if len(line) > 1 && line[0] == '\t' && line[1] != '\t' && line[1] != '/' {
+				rest := line[1:]
+				if block == "type" {
+					add(string(leadingIdent(rest)))
+				} else {
+					for _, n := range bytes.Split(leadingNames(rest), []byte(",")) {
+						add(string(bytes.TrimSpace(n)))
+					}
+				}
+			}
+			continue
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("func ")):
+			rest := bytes.TrimSpace(line[5:])
+			if len(rest) > 0 && rest[0] == '(' {
+				end := bytes.IndexByte(rest, ')')
+				if end < 0 {
+					continue
+				}
+				recv := recvTypeName(rest[1:end])
+				name := leadingIdent(bytes.TrimSpace(rest[end+1:]))
+				if recv != "" && len(name) > 0 {
+					add(recv + "." + string(name))
+				}
+				continue
+			}
+			add(string(leadingIdent(rest)))
+		case bytes.HasPrefix(line, []byte("type ")), bytes.HasPrefix(line, []byte("var ")), bytes.HasPrefix(line, []byte("const ")):
+			kw := string(line[:bytes.IndexByte(line, ' ')])
+			rest := bytes.TrimSpace(line[len(kw)+1:])
+			if len(rest) > 0 && rest[0] == '(' {
+				block = kw
+				if bytes.Contains(rest, []byte(")")) {
+					block = ""
+				}
+				continue
+			}
+			if kw == "type" {
+				add(string(leadingIdent(rest)))
+			} else {
+				for _, n := range bytes.Split(leadingNames(rest), []byte(",")) {
+					add(string(bytes.TrimSpace(n)))
+				}
+			}
+		case pkg == "" && bytes.HasPrefix(line, []byte("package ")):
+			pkg = string(leadingIdent(bytes.TrimSpace(line[8:])))
+		}
+	}
+	return pkg
+}
+
+// leadingIdent returns the identifier at the start of b.
+func leadingIdent(b []byte) []byte {
+	i := 0
+	for i < len(b) && isIdentByte(b[i]) && b[i] != '$' {
+		i++
+	}
+	return b[:i]
+}
+
+// leadingNames returns "a, b" from "a, b int = ...".
+func leadingNames(b []byte) []byte {
+	i := 0
+	for i < len(b) && (isIdentByte(b[i]) || b[i] == ',' || b[i] == ' ') {
+		if b[i] == ' ' {
+			j := i
+			for j < len(b) && b[j] == ' ' {
+				j++
+			}
+			if j < len(b) && b[j] != ',' && (i == 0 || b[i-1] != ',') {
+				break
+			}
+		}
+		i++
+	}
+	return b[:i]
+}
+
+// recvTypeName returns T from a receiver "r *T", "T", "r *T[K]".
+func recvTypeName(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if i := bytes.IndexAny(b, "[("); i >= 0 {
+		b = b[:i]
+	}
+	f := bytes.Fields(b)
+	if len(f) == 0 {
+		return ""
+	}
+	return string(bytes.TrimLeft(f[len(f)-1], "*"))
+}
+
+// parse parses a head file once; nil when it cannot be read or is no Go.
+func (e *goEngine) parse(p string) *goFile {
+	if f, ok := e.files[p]; ok {
+		return f
+	}
+	e.files[p] = nil
+	src := e.read(p)
+	if src == nil {
+		return nil
+	}
+	f := e.parseSrc(p, src)
+	e.files[p] = f
+	return f
+}
+
+// parseSrc parses Go source of path p; an AST with syntax errors is kept
+// for what it holds.
+func (e *goEngine) parseSrc(p string, src []byte) *goFile {
+	a, _ := parser.ParseFile(e.fset, p, src, parser.SkipObjectResolution)
+	if a == nil || a.Name == nil {
+		return nil
+	}
+	tf := e.fset.File(a.FileStart)
+	if tf == nil {
+		return nil
+	}
+	f := &goFile{
+		path: p, tf: tf, pkgName: a.Name.Name, test: strings.HasSuffix(p, "_test.go"), src: src, ast: a,
+		imports: map[string]string{}, top: map[string]topDecl{}, methods: map[string]*ast.FuncDecl{},
+	}
+	f.pk = pkgKey{dir: dirOf(p), xtest: f.test && strings.HasSuffix(f.pkgName, "_test")}
+	for _, im := range a.Imports {
+		ip, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		name := importName(ip)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		if name == "_" || name == "." {
+			continue
+		}
+		f.imports[name] = ip
+	}
+	for _, d := range a.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				if r := recvName(d.Recv.List[0].Type); r != "" {
+					f.methods[r+"."+d.Name.Name] = d
+				}
+				continue
+			}
+			f.top[d.Name.Name] = topDecl{kind: dFunc, fn: d}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					f.top[s.Name.Name] = topDecl{kind: dType, typ: s}
+				case *ast.ValueSpec:
+					k := dVar
+					if d.Tok == token.CONST {
+						k = dConst
+					}
+					for i, n := range s.Names {
+						f.top[n.Name] = topDecl{kind: k, val: s, index: i}
+					}
+				}
+			}
+		}
+	}
+	return f
+}
+
+// importName guesses a package's name from its import path: the last
+// element without a major version suffix or a "go-" prefix.
+func importName(ip string) string {
+	parts := strings.Split(ip, "/")
+	n := parts[len(parts)-1]
+	if len(parts) > 1 && len(n) > 1 && n[0] == 'v' && isDigits(n[1:]) {
+		n = parts[len(parts)-2]
+	}
+	if i := strings.Index(n, ".v"); i > 0 && isDigits(n[i+2:]) {
+		n = n[:i]
+	}
+	n = strings.TrimPrefix(n, "go-")
+	n = strings.TrimSuffix(n, "-go")
+	n = strings.TrimSuffix(n, ".go")
+	return strings.ReplaceAll(n, "-", "")
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// recvName returns the base type name of a receiver type expression.
+func recvName(x ast.Expr) string {
+	for {
+		switch t := x.(type) {
+		case *ast.StarExpr:
+			x = t.X
+		case *ast.ParenExpr:
+			x = t.X
+		case *ast.IndexExpr:
+			x = t.X
+		case *ast.IndexListExpr:
+			x = t.X
+		case *ast.Ident:
+			return t.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// module returns the module whose go.mod governs dir, nil when none.
+func (e *goEngine) module(dir string) *goModule {
+	if m, ok := e.modules[dir]; ok {
+		return m
+	}
+	var m *goModule
+	if src := e.read(joinDir(dir, "go.mod")); src != nil {
+		if mp := modulePath(src); mp != "" {
+			m = &goModule{dir: dir, path: mp}
+		}
+	}
+	if m == nil && dir != "" {
+		m = e.module(dirOf(dir))
+	}
+	e.modules[dir] = m
+	return m
+}
+
+// modulePath reads the module directive of a go.mod file.
+func modulePath(src []byte) string {
+	for _, line := range strings.Split(string(src), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			rest = strings.TrimSpace(rest)
+			if i := strings.Index(rest, "//"); i >= 0 {
+				rest = strings.TrimSpace(rest[:i])
+			}
+			if u, err := strconv.Unquote(rest); err == nil {
+				return u
+			}
+			return rest
+		}
+	}
+	return ""
+}
+
+// importDir maps an import path to its directory at the head, using the
+// module of the importing file and every module found so far.
+func (e *goEngine) importDir(from *goFile, ip string) (string, bool) {
+	try := func(m *goModule) (string, bool) {
+		if m == nil {
+			return "", false
+		}
+		if ip == m.path {
+			return m.dir, true
+		}
+		if rest, ok := strings.CutPrefix(ip, m.path+"/"); ok {
+			return joinDir(m.dir, rest), true
+		}
+		return "", false
+	}
+	if d, ok := try(e.module(from.pk.dir)); ok {
+		return d, true
+	}
+	for _, m := range e.modules {
+		if d, ok := try(m); ok {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// importPathOf returns the import path of the package in dir, "" when it is
+// in no known module.
+func (e *goEngine) importPathOf(dir string) string {
+	m := e.module(dir)
+	if m == nil {
+		return ""
+	}
+	if dir == m.dir {
+		return m.path
+	}
+	rest := strings.TrimPrefix(dir, m.dir+"/")
+	if m.dir == "" {
+		rest = dir
+	}
+	return m.path + "/" + rest
+}
+
+// importedPkg resolves a selector's package name in file f: the import it
+// names, and the package's directory when it is in the repository.
+func (e *goEngine) importedPkg(f *goFile, name string) (ip string, dir string, inRepo bool, ok bool) {
+	if ip, ok := f.imports[name]; ok {
+		d, in := e.importDir(f, ip)
+		return ip, d, in, true
+	}
+	// An import whose package name differs from its path's last element.
+	for _, im := range f.ast.Imports {
+		if im.Name != nil {
+			continue
+		}
+		ip, err := strconv.Unquote(im.Path.Value)
+		if err != nil {
+			continue
+		}
+		d, in := e.importDir(f, ip)
+		if !in {
+			continue
+		}
+		g := e.dir(d)
+		for _, p := range g.paths {
+			if !strings.HasSuffix(p, "_test.go") && g.names[p] == name {
+				f.imports[name] = ip
+				return ip, d, true, true
+			}
+		}
+	}
+	return "", "", false, false
+}
+
+// lookupTop finds a package-level declaration of name in package pk.
+// fromTest allows declarations in _test.go files.
+func (e *goEngine) lookupTop(pk pkgKey, name string, fromTest bool) (*goFile, topDecl, bool) {
+	g := e.dir(pk.dir)
+	for _, p := range g.decls[name] {
+		if !fromTest && strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		f := e.parse(p)
+		if f == nil || f.pk != pk {
+			continue
+		}
+		if d, ok := f.top[name]; ok {
+			return f, d, true
+		}
+	}
+	return nil, topDecl{}, false
+}
+
+// lookupTopPath finds the file declaring name at package level in package
+// pk from the directory's line index alone, without parsing.
+func (e *goEngine) lookupTopPath(pk pkgKey, name string, fromTest bool) string {
+	g := e.dir(pk.dir)
+	for _, p := range g.decls[name] {
+		if !fromTest && strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		xtest := strings.HasSuffix(p, "_test.go") && strings.HasSuffix(g.names[p], "_test")
+		if xtest == pk.xtest {
+			return p
+		}
+	}
+	return ""
+}
+
+// lookupMethod finds the method recv.name declared in package pk.
+func (e *goEngine) lookupMethod(pk pkgKey, recv, name string) (*goFile, *ast.FuncDecl) {
+	g := e.dir(pk.dir)
+	for _, p := range g.decls[recv+"."+name] {
+		f := e.parse(p)
+		if f == nil || f.pk != pk {
+			continue
+		}
+		if d := f.methods[recv+"."+name]; d != nil {
+			return f, d
+		}
+	}
+	return nil, nil
+}
+
+// universe holds Go's predeclared identifiers, which are never looked up.
+var universe = map[string]bool{
+	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true, "float32": true,
+	"float64": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true, "rune": true,
+	"string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true,
+	"uintptr": true, "any": true, "comparable": true, "true": true, "false": true, "iota": true,
+	"nil": true, "append": true, "cap": true, "clear": true, "close": true, "complex": true,
+	"copy": true, "delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
+	"new": true, "panic": true, "print": true, "println": true, "real": true, "recover": true, "_": true,
+}
+
+// pathBase is path.Base for display.
+func pathBase(p string) string { return path.Base(p) }

@@ -1,0 +1,796 @@
+package candidates
+
+import (
+	"context"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Scores of Go evidence. Exact means the name resolved to one declaration;
+// ambiguous means a selector whose operand type could not be inferred.
+const (
+	scoreGoUses          = 0.9
+	scoreGoUsesAmbiguous = 0.5
+	scoreGoImpactBreak   = 0.95 // a changed signature or a removed name
+	scoreGoImpact        = 0.85 // a changed body or declaration
+	scoreGoImpactAmbig   = 0.4
+	// goGrepLimit bounds the files one search for changed names answers.
+	goGrepLimit = 2000
+	// goWalkLimit bounds the files inspected for references to changed names.
+	goWalkLimit = 400
+)
+
+// change kinds of a declaration, for the wording of reasons.
+type declChange int
+
+const (
+	changedBody declChange = iota + 1
+	changedSignature
+	changedDecl
+	removedDecl
+)
+
+func (c declChange) phrase() string {
+	switch c {
+	case changedBody:
+		return "whose body changed"
+	case changedSignature:
+		return "whose signature changed"
+	case removedDecl:
+		return "which the change removes"
+	}
+	return "whose declaration changed"
+}
+
+// goSym is a declaration the change touched.
+type goSym struct {
+	pk     pkgKey
+	recv   string // for methods and fields
+	name   string
+	member bool
+	ptr    bool // pointer receiver
+	field  bool
+	change declChange
+	from   string // the changed file, for reasons
+	sig    string // a function's signature text, to tell body from signature changes
+}
+
+func (s *goSym) key() string {
+	return fmt.Sprintf("%s\x00%t\x00%s\x00%s", s.pk.dir, s.pk.xtest, s.recv, s.name)
+}
+
+func (s *goSym) display() string {
+	switch {
+	case s.member && !s.field && s.ptr:
+		return "(*" + s.recv + ")." + s.name
+	case s.member:
+		return s.recv + "." + s.name
+	}
+	return s.name
+}
+
+// findGo adds the Go evidence of the change to ev.
+func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) error {
+	e := newGoEngine(ctx, tree)
+	for _, c := range all {
+		if c.New != nil {
+			e.heads[c.Path] = c.New
+		}
+	}
+	syms := map[string]*goSym{}
+	var order []*goSym
+	addSym := func(s *goSym) {
+		if old, ok := syms[s.key()]; ok {
+			if s.change > old.change && old.change != removedDecl {
+				old.change = s.change
+			}
+			return
+		}
+		syms[s.key()] = s
+		order = append(order, s)
+	}
+	var olds []*goSym
+	oldSig := map[string]string{}
+	type usesJob struct {
+		f *goFile
+		c *change
+	}
+	var usesFiles []usesJob
+	for _, c := range gos {
+		if skippedPath(c.Path) {
+			continue
+		}
+		if c.New != nil {
+			if f := e.parse(c.Path); f != nil {
+				for _, s := range changedSyms(e.fset, f, c.added) {
+					s.from = c.Path
+					addSym(s)
+				}
+				usesFiles = append(usesFiles, usesJob{f, c})
+			}
+		}
+		if c.Old != nil && len(c.removed) > 0 {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			if f := e.parseSrc(op, c.Old); f != nil {
+				for _, s := range changedSyms(e.fset, f, c.removed) {
+					s.from = c.Path
+					olds = append(olds, s)
+				}
+				all := map[int]bool{}
+				for l := 1; l <= f.tf.LineCount(); l++ {
+					all[l] = true
+				}
+				for _, s := range changedSyms(e.fset, f, all) {
+					if s.sig != "" {
+						oldSig[s.key()] = s.sig
+					}
+				}
+			}
+		}
+		if e.err != nil {
+			return e.err
+		}
+	}
+	// A declaration that lost lines is changed when the head still has it,
+	// removed otherwise (renamed counts as removed: its users still name it).
+	for _, s := range olds {
+		if _, ok := syms[s.key()]; ok {
+			addSym(s)
+			continue
+		}
+		if !e.existsAtHead(s) {
+			s.change = removedDecl
+		}
+		addSym(s)
+	}
+	// A function whose signature text is the same on both sides changed its
+	// body only, whatever lines the diff touched.
+	for _, s := range order {
+		if old, ok := oldSig[s.key()]; ok && s.sig != "" && s.change != removedDecl {
+			if old == s.sig {
+				s.change = changedBody
+			} else {
+				s.change = changedSignature
+			}
+		}
+	}
+	// The search for the changed names runs in the background while the
+	// uses of the added lines are resolved.
+	plan := e.impactPlan(order)
+	type grepResult struct {
+		paths []string
+		err   error
+	}
+	done := make(chan grepResult, 1)
+	if len(plan.words) > 0 {
+		go func() {
+			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
+			done <- grepResult{paths, err}
+		}()
+	}
+	for _, j := range usesFiles {
+		e.usesOf(j.f, j.c, ev)
+	}
+	if len(plan.words) == 0 {
+		return e.err
+	}
+	res := <-done
+	if res.err != nil {
+		return fmt.Errorf("search for changed names: %w", res.err)
+	}
+	if err := e.impactOf(plan, res.paths, ev); err != nil {
+		return err
+	}
+	return e.err
+}
+
+// existsAtHead reports whether the declaration named by s exists at the head.
+func (e *goEngine) existsAtHead(s *goSym) bool {
+	if !s.member {
+		return e.lookupTopPath(s.pk, s.name, true) != ""
+	}
+	return e.member(&gtype{kind: tNamed, pk: s.pk, name: s.recv}, s.name, 0) != nil
+}
+
+// changedSyms returns the declarations of f that contain one of lines:
+// functions and methods (body or signature), types, struct fields,
+// interface methods, variables and constants. Doc comments do not count.
+func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
+	if len(lines) == 0 {
+		return nil
+	}
+	line := func(p token.Pos) int { return fset.Position(p).Line }
+	hit := func(from, to int) bool {
+		if to-from < len(lines) {
+			for l := from; l <= to; l++ {
+				if lines[l] {
+					return true
+				}
+			}
+			return false
+		}
+		for l := range lines {
+			if l >= from && l <= to {
+				return true
+			}
+		}
+		return false
+	}
+	var out []*goSym
+	for _, d := range f.ast.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			from, to := line(d.Pos()), line(d.End())
+			if !hit(from, to) {
+				continue
+			}
+			s := &goSym{pk: f.pk, name: d.Name.Name, change: changedBody}
+			sigEnd := to
+			if d.Body != nil {
+				sigEnd = line(d.Body.Lbrace)
+			}
+			if hit(from, sigEnd) {
+				s.change = changedSignature
+			}
+			s.sig = sigText(fset, f.src, d)
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				s.recv = recvName(d.Recv.List[0].Type)
+				s.member = true
+				_, s.ptr = d.Recv.List[0].Type.(*ast.StarExpr)
+				if s.recv == "" {
+					continue
+				}
+			}
+			out = append(out, s)
+		case *ast.GenDecl:
+			for _, sp := range d.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					out = append(out, typeSyms(f, sp, line, hit)...)
+				case *ast.ValueSpec:
+					from, to := line(sp.Pos()), line(sp.End())
+					if len(d.Specs) == 1 && !d.Lparen.IsValid() {
+						from = line(d.Pos())
+					}
+					if !hit(from, to) {
+						continue
+					}
+					for _, n := range sp.Names {
+						if n.Name != "_" {
+							out = append(out, &goSym{pk: f.pk, name: n.Name, change: changedDecl})
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// sigText is the source of a function's receiver type and signature with
+// spaces collapsed.
+func sigText(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
+	text := func(n ast.Node) string {
+		a, b := fset.Position(n.Pos()).Offset, fset.Position(n.End()).Offset
+		if a < 0 || b > len(src) || a > b {
+			return ""
+		}
+		return strings.Join(strings.Fields(string(src[a:b])), " ")
+	}
+	s := text(d.Type)
+	if d.Recv != nil && len(d.Recv.List) > 0 {
+		s = text(d.Recv.List[0].Type) + " " + s
+	}
+	return s
+}
+
+// typeSyms returns the type itself when its header or non-struct definition
+// changed, and the struct fields and interface methods whose lines changed.
+func typeSyms(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, hit func(int, int) bool) []*goSym {
+	from, to := line(sp.Pos()), line(sp.End())
+	if !hit(from, to) {
+		return nil
+	}
+	var fields *ast.FieldList
+	method := false
+	switch t := sp.Type.(type) {
+	case *ast.StructType:
+		fields = t.Fields
+	case *ast.InterfaceType:
+		fields, method = t.Methods, true
+	default:
+		return []*goSym{{pk: f.pk, name: sp.Name.Name, change: changedDecl}}
+	}
+	var out []*goSym
+	if hit(from, line(fields.Opening)) {
+		out = append(out, &goSym{pk: f.pk, name: sp.Name.Name, change: changedDecl})
+	}
+	for _, fld := range fields.List {
+		if !hit(line(fld.Pos()), line(fld.End())) {
+			continue
+		}
+		names := fld.Names
+		if len(names) == 0 {
+			if method {
+				out = append(out, &goSym{pk: f.pk, name: sp.Name.Name, change: changedDecl})
+				continue
+			}
+			n := recvName(fld.Type)
+			if n == "" {
+				n = selName(fld.Type)
+			}
+			if n != "" {
+				names = []*ast.Ident{{Name: n}}
+			}
+		}
+		for _, n := range names {
+			s := &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, field: !method, change: changedDecl}
+			if method {
+				s.change = changedSignature
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// usesOf records the declarations outside the change that the added lines
+// of changed file f refer to.
+func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
+	if len(c.added) == 0 {
+		return
+	}
+	tf := f.tf
+	onAdded := func(id *ast.Ident) bool { return c.added[tf.Line(id.Pos())] }
+	type amb struct {
+		name string
+		call bool
+	}
+	var ambiguous []amb
+	seen := map[string]bool{}
+	w := &goWalker{e: e, f: f, want: onAdded, emit: func(r goRef) {
+		switch {
+		case !r.member:
+			p := e.lookupTopPath(r.pk, r.name, f.test)
+			if p == "" || p == f.path {
+				return
+			}
+			ev.add(p, item{kind: KindUses, symbol: r.name, method: MethodGo, score: scoreGoUses,
+				reason: fmt.Sprintf("declares `%s`, used by the change in %s", r.name, pathBase(f.path))})
+		case r.exact && r.decl != nil:
+			s := memberDisplay(r.decl)
+			ev.add(r.decl.f.path, item{kind: KindUses, symbol: s, method: MethodGo, score: scoreGoUses,
+				reason: fmt.Sprintf("declares `%s`, used by the change in %s", s, pathBase(f.path))})
+		case !r.exact:
+			if !seen[r.name] {
+				seen[r.name] = true
+				ambiguous = append(ambiguous, amb{r.name, r.call})
+			}
+		}
+	}}
+	w.skip = func(d ast.Decl) bool { return !spanHit(c.added, tf.Line(d.Pos()), tf.Line(d.End())) }
+	w.walkFile()
+	for _, a := range ambiguous {
+		if !commonMethods[a.name] {
+			e.ambiguousUses(f, a.name, ev)
+		}
+	}
+}
+
+// ambiguousUses records the declarations of members named name in f's own
+// package and the repository packages it imports, when there are few.
+func (e *goEngine) ambiguousUses(f *goFile, name string, ev *evidence) {
+	dirs := []pkgKey{f.pk}
+	if f.pk.xtest {
+		dirs = append(dirs, pkgKey{dir: f.pk.dir})
+	}
+	for _, ip := range f.imports {
+		if d, ok := e.importDir(f, ip); ok {
+			dirs = append(dirs, pkgKey{dir: d})
+		}
+	}
+	var hits []found
+	for _, pk := range dirs {
+		g := e.dir(pk.dir)
+		for k, paths := range g.decls {
+			recv, meth, ok := strings.Cut(k, ".")
+			if !ok || meth != name {
+				continue
+			}
+			for _, p := range paths {
+				hits = append(hits, found{p, "(" + recv + ")." + name})
+			}
+		}
+		hits = append(hits, e.fieldsNamed(pk, name)...)
+	}
+	uniq := map[string]string{}
+	for _, h := range hits {
+		if h.path != f.path {
+			uniq[h.path] = h.sym
+		}
+	}
+	if len(uniq) == 0 || len(uniq) > 2 {
+		return
+	}
+	score := scoreGoUsesAmbiguous / float64(len(uniq))
+	for p, s := range uniq {
+		ev.add(p, item{kind: KindUses, symbol: s, method: MethodGo, score: score,
+			reason: fmt.Sprintf("may declare `%s`, used by the change in %s (operand type not inferred)", s, pathBase(f.path))})
+	}
+}
+
+// fieldsNamed finds struct fields and interface methods named name in the
+// files of package pk that mention it.
+func (e *goEngine) fieldsNamed(pk pkgKey, name string) []found {
+	var out []found
+	g := e.dir(pk.dir)
+	for _, p := range g.paths {
+		src := e.read(p)
+		if src == nil || !containsWord(src, name) {
+			continue
+		}
+		f := e.parse(p)
+		if f == nil || f.pk != pk {
+			continue
+		}
+		for tn, d := range f.top {
+			if d.kind != dType {
+				continue
+			}
+			var list []*ast.Field
+			switch t := d.typ.Type.(type) {
+			case *ast.StructType:
+				list = t.Fields.List
+			case *ast.InterfaceType:
+				list = t.Methods.List
+			}
+			for _, fld := range list {
+				for _, n := range fld.Names {
+					if n.Name == name {
+						out = append(out, found{p, tn + "." + name})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// commonMethods are member names that many types declare, in the standard
+// library (interfaces such as error, fmt.Stringer, io.Closer, sort.Interface,
+// http.Handler) and in most code bases. A selector with such a name and an
+// operand of unknown type says nothing about which type it means.
+var commonMethods = words("Error String Close Read Write Len Less Swap ServeHTTP Header WriteHeader Flush Unwrap Is As Format GoString MarshalJSON UnmarshalJSON MarshalText UnmarshalText MarshalYAML UnmarshalYAML Add Get Set Delete Del Values Value Run Do Name Type Key Next Reset Init Start Stop Wait Done Err Context Handle Parse Clone Copy Equal Compare Lock Unlock RLock RUnlock Load Store Apply Validate Open Scan Seek Sum Size Bytes Len Cap Append Push Pop Peek Contains Keys Find Match Exec Call Send Recv Close Shutdown Serve Listen Accept Dial Print Printf Println Sprintf Errorf Fatal Fatalf Log Logf Info Warn Debug With WithField WithFields WithContext WithError")
+
+// uniqueMember reports whether no other type of the member's package
+// declares a method or field with its name, so that a selector of unknown
+// operand type most likely means it.
+func (e *goEngine) uniqueMember(s *goSym) bool {
+	if commonMethods[s.name] {
+		return false
+	}
+	g := e.dir(s.pk.dir)
+	for k := range g.decls {
+		if recv, name, ok := strings.Cut(k, "."); ok && name == s.name && recv != s.recv {
+			return false
+		}
+	}
+	for _, h := range e.fieldsNamed(s.pk, s.name) {
+		if !strings.HasPrefix(h.sym, s.recv+".") {
+			return false
+		}
+	}
+	return true
+}
+
+// found is a declaration's file and display name.
+type found struct{ path, sym string }
+
+func memberDisplay(m *memberRef) string {
+	if m.ptr {
+		return "(*" + m.recv + ")." + m.name
+	}
+	return m.recv + "." + m.name
+}
+
+// impactOf records the files outside the change that refer to the changed
+// or removed declarations syms.
+// impactPlan is what the search for references to changed names needs.
+type impactPlan struct {
+	byName      map[string][]*goSym
+	words       []string
+	want        map[string]bool // changed names and the receiver types of changed members
+	wantSet     *wordSet
+	importPaths map[pkgKey]string
+}
+
+func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
+	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}}
+	for _, s := range syms {
+		if isTestFunc(s) {
+			continue // nothing refers to a test function
+		}
+		if _, ok := p.byName[s.name]; !ok {
+			p.words = append(p.words, s.name)
+		}
+		p.byName[s.name] = append(p.byName[s.name], s)
+		p.want[s.name] = true
+		if s.member {
+			p.want[s.recv] = true
+		}
+		if _, ok := p.importPaths[s.pk]; !ok {
+			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
+		}
+	}
+	sort.Strings(p.words)
+	p.wantSet = newWordSet(p.want)
+	return p
+}
+
+// impactCand is a file that may refer to changed names.
+type impactCand struct {
+	path  string
+	src   []byte
+	names map[string]bool
+	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
+	f     *goFile
+}
+
+// filter decides whether the file at p can refer to a changed name: a file
+// of the name's package, a file importing its package (exported names) or,
+// for a member, a file that also names the member's type.
+func (pl *impactPlan) filter(p string, src []byte) *impactCand {
+	present := pl.wantSet.in(src, false)
+	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
+	imports := map[pkgKey]bool{}
+	for name, occ := range present {
+		for _, s := range pl.byName[name] {
+			if s.member && occ&(occSelector|occKey) == 0 {
+				continue // a member is named after a dot or as a literal key
+			}
+			r := 2
+			switch {
+			case dirOf(p) == s.pk.dir:
+				r = 0
+			case occ&occSelector == 0:
+				continue // another package writes pkg.Name or x.Name
+			case !ast.IsExported(s.name):
+				continue // unexported: only its own package can name it
+			default:
+				in, ok := imports[s.pk]
+				if !ok {
+					in = pl.importPaths[s.pk] != "" && containsQuoted(src, pl.importPaths[s.pk])
+					imports[s.pk] = in
+				}
+				if in {
+					r = 1
+				} else if !s.member || present[s.recv] == 0 {
+					continue
+				}
+			}
+			c.names[name] = true
+			c.rank = min(c.rank, r)
+		}
+	}
+	if len(c.names) == 0 {
+		return nil
+	}
+	return c
+}
+
+// impactOf records the files among paths that refer to the changed or
+// removed declarations of plan. Files are read, filtered and parsed in
+// parallel; references are resolved one file after another.
+func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *evidence) error {
+	var todo []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".go") && !ev.changed[p] && !skippedPath(p) {
+			todo = append(todo, p)
+		}
+	}
+	found := make([]*impactCand, len(todo))
+	parallel(len(todo), func(i int) {
+		src, err := e.tree.ReadFile(e.ctx, todo[i])
+		if err != nil {
+			return
+		}
+		found[i] = plan.filter(todo[i], src)
+	})
+	var cands []*impactCand
+	for i, c := range found {
+		if c != nil {
+			cands = append(cands, c)
+			e.content[todo[i]] = c.src
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
+	if len(cands) > goWalkLimit {
+		cands = cands[:goWalkLimit]
+	}
+	parallel(len(cands), func(i int) {
+		if _, ok := e.files[cands[i].path]; !ok {
+			cands[i].f = e.parseSrc(cands[i].path, cands[i].src)
+		}
+	})
+	for _, c := range cands {
+		if _, ok := e.files[c.path]; !ok {
+			e.files[c.path] = c.f
+		}
+	}
+	for _, c := range cands {
+		if e.err != nil {
+			return e.err
+		}
+		f := e.files[c.path]
+		if f == nil {
+			continue
+		}
+		if isGeneratedGo(f.src) {
+			ev.markGenerated(f.path)
+		}
+		e.impactIn(f, c.names, c.rank, plan.byName, ev)
+	}
+	return e.ctx.Err()
+}
+
+// parallel calls fn(0..n-1) on as many goroutines as there are CPUs.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// isTestFunc reports a Test, Benchmark, Example or Fuzz function of a test file.
+func isTestFunc(s *goSym) bool {
+	if s.member || !strings.HasSuffix(s.from, "_test.go") {
+		return false
+	}
+	for _, p := range []string{"Test", "Benchmark", "Example", "Fuzz"} {
+		if strings.HasPrefix(s.name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordSet finds whole identifiers from a set in source text in one pass;
+// the lengths and first bytes of its words screen out most identifiers
+// before a map lookup.
+type wordSet struct {
+	words map[string]bool
+	lens  [65]bool
+	first [256]bool
+}
+
+func newWordSet(words map[string]bool) *wordSet {
+	ws := &wordSet{words: words}
+	for w := range words {
+		if w != "" && len(w) < len(ws.lens) {
+			ws.lens[len(w)] = true
+			ws.first[w[0]] = true
+		}
+	}
+	return ws
+}
+
+// Where a word occurs, as bits of wordSet.in's answer.
+const (
+	occAny      uint8 = 1 << iota
+	occSelector       // after a dot: x.Name or pkg.Name
+	occKey            // before a colon: a composite literal key Name: v
+)
+
+// in returns which words occur in src and how; with first, it stops at the
+// first.
+func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
+	var found map[string]uint8
+	for i := 0; i < len(src); {
+		c := src[i]
+		if !isIdentByte(c) || c == '$' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
+			j++
+		}
+		if n := j - i; n < len(ws.lens) && ws.lens[n] && ws.first[c] && ws.words[string(src[i:j])] {
+			if found == nil {
+				found = map[string]uint8{}
+			}
+			occ := occAny
+			if i > 0 && src[i-1] == '.' {
+				occ |= occSelector
+			}
+			k := j
+			for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+				k++
+			}
+			if k < len(src) && src[k] == ':' && (k+1 == len(src) || src[k+1] != '=') {
+				occ |= occKey
+			}
+			found[string(src[i:j])] |= occ
+			if first {
+				return found
+			}
+		}
+		i = j
+	}
+	return found
+}
+
+// containsQuoted reports whether src contains "ip" (an import of ip).
+func containsQuoted(src []byte, ip string) bool {
+	return strings.Contains(string(src), `"`+ip+`"`)
+}
+
+// impactIn records the references of file f to the changed declarations.
+func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName map[string][]*goSym, ev *evidence) {
+	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
+	ns := newWordSet(names)
+	w.skip = func(d ast.Decl) bool {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
+			return true
+		}
+		a, b := e.fset.Position(d.Pos()).Offset, e.fset.Position(d.End()).Offset
+		return a < 0 || b > len(f.src) || a > b || ns.in(f.src[a:b], true) == nil
+	}
+	w.emit = func(r goRef) {
+		for _, s := range byName[r.name] {
+			score := 0.0
+			switch {
+			case !r.member && !s.member && r.pk == s.pk:
+				score = scoreGoImpact
+			case r.member && s.member && r.exact && r.pk == s.pk && r.recv == s.recv:
+				score = scoreGoImpact
+			case r.member && s.member && !r.exact && rank < 2 && e.uniqueMember(s):
+				score = scoreGoImpactAmbig
+			}
+			if score == 0 {
+				continue
+			}
+			if score == scoreGoImpact && (s.change == changedSignature || s.change == removedDecl) {
+				score = scoreGoImpactBreak
+			}
+			verb := "uses"
+			if r.call {
+				verb = "calls"
+			}
+			reason := fmt.Sprintf("%s `%s`, %s", verb, s.display(), s.change.phrase())
+			if score == scoreGoImpactAmbig {
+				reason += " (operand type not inferred)"
+			}
+			ev.add(f.path, item{kind: KindImpact, symbol: s.display(), reason: reason, score: score, method: MethodGo, call: r.call})
+		}
+	}
+	w.walkFile()
+}

@@ -1,0 +1,199 @@
+package candidates
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+)
+
+// The identifier-search fallback serves languages without an engine. It
+// cannot resolve names, so it keeps only names that look declared: a changed
+// line that declares a name (after fn, func, def, function, class, struct,
+// interface, trait, type, module, sub, proc, ...) makes the files that
+// mention the name "impact"; a name used on an added line makes the files
+// that declare it that way "uses". Both are scored low, and only files in
+// the changed file's language (by extension) count.
+
+const (
+	scoreIdentImpact = 0.35
+	scoreIdentUses   = 0.4
+	identGrepLimit   = 200
+	// identMaxFiles drops a name that too many files mention: it says little.
+	identMaxFiles = 15
+)
+
+var declKeywords = words("fn func function def class struct interface trait type module sub proc procedure enum union impl object record macro defmodule defp defn let val var const")
+
+func findIdentifiers(ctx context.Context, tree Tree, cs []*change, ev *evidence) error {
+	for _, c := range cs {
+		if err := identifiersOf(ctx, tree, c, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// declaredNames returns the names that toks declare, by line.
+func declaredNames(toks []tok) map[string]int {
+	out := map[string]int{}
+	for _, d := range declSites(toks) {
+		out[d.name] = d.line
+	}
+	return out
+}
+
+// declSite is a name after a declaring keyword, with its line's indentation.
+type declSite struct {
+	name         string
+	line, indent int
+}
+
+func declSites(toks []tok) []declSite {
+	var out []declSite
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].kind == tkIdent && declKeywords[toks[i].text] && toks[i+1].kind == tkIdent && !declKeywords[toks[i+1].text] {
+			out = append(out, declSite{toks[i+1].text, toks[i+1].line, toks[i].indent})
+		}
+	}
+	return out
+}
+
+// enclosingDecls returns, for each of lines, the nearest declaration at or
+// above it that is less indented than the line (or on it): the function or
+// type the line most likely belongs to.
+func enclosingDecls(toks []tok, lines map[int]bool) map[string]bool {
+	sites := declSites(toks)
+	indentOf := map[int]int{}
+	for _, t := range toks {
+		if _, ok := indentOf[t.line]; !ok {
+			indentOf[t.line] = t.indent
+		}
+	}
+	out := map[string]bool{}
+	for l := range lines {
+		ind, ok := indentOf[l]
+		if !ok {
+			continue
+		}
+		for k := len(sites) - 1; k >= 0; k-- {
+			s := sites[k]
+			if s.line > l {
+				continue
+			}
+			if s.line == l || s.indent < ind {
+				out[s.name] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
+	mode := lexCLike
+	switch strings.ToLower(path.Ext(c.Path)) {
+	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
+		mode = lexHash
+	}
+	changedDecl := map[string]bool{}
+	useNames := map[string]bool{}
+	var newToks []tok
+	if c.New != nil {
+		newToks = lex(c.New, mode)
+		for n := range enclosingDecls(newToks, c.added) {
+			changedDecl[n] = true
+		}
+		own := declaredNames(newToks)
+		for _, t := range newToks {
+			if t.kind == tkIdent && c.added[t.line] && len(t.text) >= 4 && !declKeywords[t.text] && !isKeyword(langOther, t.text) {
+				if _, mine := own[t.text]; !mine {
+					useNames[t.text] = true
+				}
+			}
+		}
+	}
+	if c.Old != nil {
+		for n := range enclosingDecls(lex(c.Old, mode), c.removed) {
+			changedDecl[n] = true
+		}
+	}
+	var words []string
+	for n := range changedDecl {
+		words = append(words, n)
+	}
+	for n := range useNames {
+		if !changedDecl[n] {
+			words = append(words, n)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	var globs []string
+	if ext := path.Ext(c.Path); ext != "" {
+		globs = []string{"*" + ext}
+	}
+	paths, err := tree.Grep(ctx, words, globs, identGrepLimit)
+	if err != nil {
+		return fmt.Errorf("search for changed names: %w", err)
+	}
+	ext := strings.ToLower(path.Ext(c.Path))
+	type hit struct {
+		path string
+		kind Kind
+	}
+	byName := map[string][]hit{}
+	for _, p := range paths {
+		if ev.changed[p] || skippedPath(p) || strings.ToLower(path.Ext(p)) != ext {
+			continue
+		}
+		src, err := tree.ReadFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		toks := lex(src, mode)
+		decl := declaredNames(toks)
+		mentioned := map[string]bool{}
+		for _, t := range toks {
+			if t.kind == tkIdent {
+				mentioned[t.text] = true
+			}
+		}
+		for n := range changedDecl {
+			if mentioned[n] {
+				if _, d := decl[n]; !d {
+					byName[n] = append(byName[n], hit{p, KindImpact})
+				}
+			}
+		}
+		for n := range useNames {
+			if _, d := decl[n]; d {
+				byName[n] = append(byName[n], hit{p, KindUses})
+			}
+		}
+	}
+	for n, hits := range byName {
+		if len(hits) > identMaxFiles {
+			continue
+		}
+		for _, h := range hits {
+			it := item{kind: h.kind, symbol: n, method: MethodIdentifier}
+			if h.kind == KindImpact {
+				it.score = scoreIdentImpact
+				it.reason = fmt.Sprintf("mentions `%s`, which the change declares or alters in %s (identifier search)", n, pathBase(c.Path))
+			} else {
+				it.score = scoreIdentUses
+				if len(hits) > 1 {
+					it.score /= 2
+				}
+				it.reason = fmt.Sprintf("seems to declare `%s`, used by the change in %s (identifier search)", n, pathBase(c.Path))
+			}
+			ev.add(h.path, it)
+		}
+	}
+	return nil
+}

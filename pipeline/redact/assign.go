@@ -1,0 +1,804 @@
+package redact
+
+import (
+	"strings"
+)
+
+// The name/value parser: for each secret-looking name on a line (found from
+// a name keyword outwards), it reads the operator and the value that
+// follow, in the forms configuration and code use:
+//
+//	DB_PASSWORD=value           .env, shell, Dockerfile ENV, inline env
+//	password: value             YAML, JSON, JS/Go/Python literals
+//	password = "value"          code, TOML, INI, HCL, properties
+//	"X-Api-Key": "value"        quoted keys, headers
+//	setenv("DB_PASS", "value")  setenv/setProperty/put arguments
+//	<password>value</password>  XML elements; <add key="Password" value="...">
+//	--password value            command-line flags
+//	?api_key=value&             query strings and connection strings (;)
+//
+// and redacts the value when the name says secret and the value is a
+// literal: not code, not a placeholder, not a path, a version or prose.
+
+// Name strength: how much a name alone says the value is secret.
+const (
+	notSecret = iota
+	medium    // credentials, auth: the value must also look random
+	strong    // password, secret, token, api key, private key, ...
+)
+
+// Value styles: where a value stands, which decides how an unquoted value
+// is read.
+const (
+	styleCode    = iota // inside code: a bare word is a variable
+	styleLiteral        // .env, YAML, query string, flag, XML: a bare word is the value
+)
+
+// maxName and maxValue bound how far the parser looks around a keyword, so
+// a line full of keywords costs linear time.
+const (
+	maxName  = 96
+	maxValue = 4096
+)
+
+// secretWords: a name word that makes the name strong by itself.
+var secretWords = map[string]bool{
+	"password": true, "passwd": true, "passphrase": true, "pwd": true, "passwort": true,
+	"secret": true, "token": true, "apikey": true, "apitoken": true, "accesstoken": true,
+	"authtoken": true, "secretkey": true, "privatekey": true, "accesskey": true, "masterkey": true,
+	"signingkey": true, "encryptionkey": true, "clientsecret": true, "refreshtoken": true,
+	"bearertoken": true, "sessionkey": true, "licensekey": true, "appkey": true, "authkey": true,
+	"appsecret": true, "jwtsecret": true,
+}
+
+// secretSuffixes: a name word ending so is strong (dbpassword,
+// keystorepassword, githubtoken, clientsecret).
+var secretSuffixes = []string{"password", "passwd", "passphrase", "secret", "token", "apikey", "secretkey", "privatekey"}
+
+// keyOwners: the word before "key" that makes "key" a secret (api key,
+// private key, ...); "public key" or a bare "key" is not.
+var keyOwners = map[string]bool{
+	"api": true, "access": true, "secret": true, "private": true, "signing": true, "sign": true,
+	"encryption": true, "encrypt": true, "decryption": true, "master": true, "client": true,
+	"auth": true, "account": true, "app": true, "application": true, "service": true,
+	"shared": true, "storage": true, "license": true, "licence": true, "subscription": true,
+	"consumer": true, "webhook": true, "hmac": true, "session": true, "cookie": true, "jwt": true,
+	"aes": true, "crypto": true, "root": true, "admin": true, "merchant": true, "partner": true,
+	"x": true, "developer": true, "dev": true, "server": true, "mac": true, "ingest": true,
+	"preshared": true, "psk": true,
+}
+
+// mediumWords: names that hold secrets among other things (CORS
+// "credentials: include", "auth: true", a review "pass").
+var mediumWords = map[string]bool{
+	"credentials": true, "credential": true, "creds": true, "cred": true, "auth": true,
+	"basicauth": true, "npmauth": true, "httpauth": true, "pw": true, "pass": true,
+}
+
+// tokenNotSecret: the word before "token" that makes it a pagination,
+// tokenizer or grammar token, not a credential.
+var tokenNotSecret = map[string]bool{
+	"page": true, "next": true, "prev": true, "continuation": true, "cursor": true, "pagination": true,
+	"cancel": true, "cancellation": true, "sync": true, "max": true, "min": true, "eos": true,
+	"bos": true, "pad": true, "unk": true, "sep": true, "cls": true, "mask": true, "special": true,
+	"end": true, "start": true, "stop": true, "eof": true, "input": true, "output": true,
+	"prompt": true, "completion": true, "total": true, "num": true, "lex": true, "next_": true,
+	"resume": true, "idempotency": true, "change": true, "sequence": true, "delimiter": true,
+}
+
+// trailingOK: words that may follow the secret word without changing what
+// the name holds (passwordValue, tokenStr, password_hash, apiKey2).
+var trailingOK = map[string]bool{
+	"value": true, "val": true, "str": true, "string": true, "plain": true, "plaintext": true,
+	"raw": true, "literal": true, "b64": true, "base64": true, "hex": true, "encoded": true,
+	"hash": true, "hashed": true, "digest": true, "new": true, "old": true, "prod": true,
+	"production": true, "dev": true, "staging": true, "local": true, "default": true,
+	"override": true, "bytes": true, "data": true, "text": true, "enc": true, "encrypted": true,
+	"base": true, "v2": true, "v1": true,
+}
+
+// words splits an identifier into lower-case words at separators, case
+// changes and digit runs: "dbPassword" -> db password, "DB_PASS" -> db
+// pass, "SecretAccessKey" -> secret access key, "x-api-key" -> x api key.
+// buf holds the lower-cased bytes; the words are slices of it.
+func words(name string, buf []byte, out []string) []string {
+	buf = buf[:0]
+	for i := 0; i < len(name); i++ {
+		buf = append(buf, foldTable[name[i]])
+	}
+	lower := string(buf) // one allocation per name
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, lower[start:end])
+		}
+		start = -1
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case !isIdentByte(c) || c == '_':
+			flush(i)
+			continue
+		case start < 0:
+			start = i
+			continue
+		}
+		prev := name[i-1]
+		switch {
+		case c >= 'A' && c <= 'Z' && prev >= 'a' && prev <= 'z', // camelCase
+			c >= 'A' && c <= 'Z' && prev >= 'A' && prev <= 'Z' && i+1 < len(name) && name[i+1] >= 'a' && name[i+1] <= 'z', // DBPassword
+			isDigit(c) != isDigit(prev): // password2
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(name))
+	return out
+}
+
+// nameStrength classifies a name by its words: strong or medium when its
+// last secret word is followed only by trailingOK words.
+func nameStrength(ws []string) (strength int, authorization bool) {
+	last, lastStrength := -1, notSecret
+	for i, w := range ws {
+		s := wordStrength(ws, i)
+		if s != notSecret {
+			last, lastStrength = i, s
+		}
+		if w == "authorization" {
+			last, lastStrength, authorization = i, strong, true
+		}
+	}
+	if last < 0 {
+		return notSecret, false
+	}
+	for _, w := range ws[last+1:] {
+		if !trailingOK[w] && !(len(w) <= 2 && isDigit(w[0])) {
+			return notSecret, false
+		}
+	}
+	return lastStrength, authorization && last == len(ws)-1
+}
+
+func wordStrength(ws []string, i int) int {
+	w := ws[i]
+	prev := ""
+	if i > 0 {
+		prev = ws[i-1]
+	}
+	switch {
+	case w == "key":
+		if keyOwners[prev] {
+			return strong
+		}
+		return notSecret
+	case w == "token":
+		if tokenNotSecret[prev] {
+			return notSecret
+		}
+		return strong
+	case secretWords[w]:
+		return strong
+	case mediumWords[w]:
+		return medium
+	}
+	for _, suf := range secretSuffixes {
+		if len(w) > len(suf) && strings.HasSuffix(w, suf) {
+			return strong
+		}
+	}
+	if len(w) > 3 && strings.HasSuffix(w, "key") && keyOwners[w[:len(w)-3]] {
+		return strong
+	}
+	return notSecret
+}
+
+func isNameByte(c byte) bool {
+	return isIdentByte(c) || c == '.' || c == '-'
+}
+
+// bodyStart returns where a line's content starts: after a diff prefix,
+// indentation, a YAML list dash, a comment marker and "export "/"set "/
+// "ENV " (so "+  - DB_PASS=x" and "export TOKEN=x" start at the name).
+func bodyStart(line string) int {
+	i := 0
+	if i < len(line) && (line[i] == '+' || line[i] == '-' || line[i] == ' ') {
+		i++
+	}
+	for {
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		rest := line[i:]
+		switch {
+		case strings.HasPrefix(rest, "- "):
+			i += 2
+		case strings.HasPrefix(rest, "export "), strings.HasPrefix(rest, "set "), strings.HasPrefix(rest, "SET "),
+			strings.HasPrefix(rest, "ENV "), strings.HasPrefix(rest, "ARG "), strings.HasPrefix(rest, "env "):
+			i += 4
+			if rest[0] == 'e' && rest[1] == 'x' {
+				i += 3
+			}
+		case strings.HasPrefix(rest, "# "), strings.HasPrefix(rest, "// "), strings.HasPrefix(rest, "; "):
+			i += strings.IndexByte(rest, ' ') + 1
+		default:
+			return i
+		}
+	}
+}
+
+// setter reports a setter-like name (SetPassword, withToken, useApiKey),
+// whose call argument is the value.
+func setter(ws []string) bool {
+	for _, w := range ws[:len(ws)-1] {
+		if w == "set" || w == "with" || w == "use" {
+			return true
+		}
+	}
+	return false
+}
+
+// authCall reports a name that takes a user and a password (BasicAuth,
+// HTTPBasicAuth, SetBasicAuth, credentials(...)).
+func authCall(ws []string) bool {
+	last := ws[len(ws)-1]
+	return last == "auth" || last == "credentials" || last == "creds" || strings.HasSuffix(last, "auth")
+}
+
+// openBefore reports an opening parenthesis before line[at] (spaces
+// skipped): the quoted name is a call's first argument. (In a list,
+// {"reviewPass", "additionalContext"}, the next string is no value.)
+func openBefore(line string, at int) bool {
+	for at > 0 && line[at-1] == ' ' {
+		at--
+	}
+	return at > 0 && line[at-1] == '('
+}
+
+// declared reports a declaration keyword before the name at ns ("var ",
+// "const ", "let ", "val "): the form "var name Type = value".
+func declared(line string, ns int) bool {
+	head := strings.TrimRight(line[:ns], " ")
+	for _, k := range []string{"var", "const", "let", "val"} {
+		if strings.HasSuffix(head, k) && (len(head) == len(k) || !isIdentByte(head[len(head)-len(k)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// nextNameKeyword finds the next name keyword in line at or after from.
+func nextNameKeyword(line string, from int) int {
+	for i := from; i+1 < len(line); i++ {
+		switch foldTable[line[i]] {
+		case 'p', 's', 't', 'k', 'c', 'a':
+		default:
+			continue
+		}
+		for _, k := range genericKeywords {
+			if len(line)-i >= len(k) && foldTable[line[i]] == k[0] && containsFold(line[i:i+len(k)], k) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// assignment is one name/value pair found on a line.
+type assignment struct {
+	valFrom, valTo int
+	quoted         bool
+	style          int
+}
+
+// assignments adds the secret values assigned to secret names on line.
+func (sc *scanner) assignments(line string, reps []replacement) []replacement {
+	body := bodyStart(line)
+	var buf [maxName]byte
+	var wsBuf [16]string
+	for pos := 0; pos < len(line) && len(reps) < maxReplacements; {
+		k := nextNameKeyword(line, pos)
+		if k < 0 {
+			break
+		}
+		ns, ne := k, k
+		for ns > 0 && k-ns < maxName && isNameByte(line[ns-1]) {
+			ns--
+		}
+		for ne < len(line) && ne-k < maxName && isNameByte(line[ne]) {
+			ne++
+		}
+		pos = ne
+		flag := false
+		for ns < ne && (line[ns] == '-' || line[ns] == '.') {
+			flag = flag || line[ns] == '-'
+			ns++
+		}
+		for ne > ns && (line[ne-1] == '-' || line[ne-1] == '.') {
+			ne--
+		}
+		if ne-ns > maxName || ne <= ns {
+			continue
+		}
+		name := line[ns:ne]
+		if strings.HasSuffix(strings.TrimRight(line[:ns], " "), "type") || strings.HasSuffix(line[:ns], Marker) {
+			continue // type PrivateKey = ed25519.PrivateKey; a kind in a marker
+		}
+		ws := words(name, buf[:0], wsBuf[:0])
+		strength, authz := nameStrength(ws)
+		if strength == notSecret {
+			continue
+		}
+		a, ok := readAssignment(line, ns, ne, body, flag, strength, ws)
+		if !ok {
+			continue
+		}
+		from, to := a.valFrom, a.valTo
+		kind := KindAssignment
+		scheme := ""
+		if authz || strings.HasSuffix(ws[len(ws)-1], "auth") {
+			from, scheme = skipScheme(line, from, to)
+			switch scheme {
+			case "basic":
+				kind = KindBasicAuth
+			case "bearer", "token":
+				kind = KindBearer
+			}
+		}
+		if authz && (scheme == "" && strings.IndexByte(line[from:to], ' ') >= 0) {
+			continue // "Bearer " + token, a scheme without credentials
+		}
+		v := line[from:to]
+		if !acceptValue(v, a.quoted, strength, a.style, ws) || overlaps(reps, from, to) {
+			continue
+		}
+		reps = append(reps, replacement{from, to, kind})
+		pos = max(pos, to)
+	}
+	return reps
+}
+
+// skipScheme skips an Authorization scheme ("Basic ", "Bearer ", "token ")
+// at the start of a value.
+func skipScheme(line string, from, to int) (int, string) {
+	for _, s := range []string{"basic", "bearer", "token", "digest"} {
+		if to-from > len(s)+1 && containsFold(line[from:from+len(s)], s) && line[from+len(s)] == ' ' {
+			i := from + len(s)
+			for i < to && line[i] == ' ' {
+				i++
+			}
+			return i, s
+		}
+	}
+	return from, ""
+}
+
+// readAssignment reads the operator and value after the name line[ns:ne].
+func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws []string) (assignment, bool) {
+	a := assignment{style: styleCode}
+	// A quoted name: "password": / 'X-Api-Key' / \"token\".
+	quote := ""
+	if ns > 0 {
+		switch c := line[ns-1]; c {
+		case '"', '\'', '`':
+			quote = string(c)
+			if ns > 1 && line[ns-2] == '\\' {
+				quote = `\` + quote
+			}
+		}
+	}
+	j := ne
+	quotedName := false
+	if quote != "" && strings.HasPrefix(line[j:], quote) {
+		j += len(quote)
+		quotedName = true
+	}
+	if j < len(line) && line[j] == ']' {
+		j++ // env["DB_PASSWORD"] = ..., headers['X-Api-Key'] = ...
+	} else if j < len(line) && (line[j] == '?' || line[j] == '!') && j+1 < len(line) && line[j+1] == ':' {
+		j++ // TypeScript password?: string
+	}
+	sp := j
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	spaced := j > sp
+	nameAtStart := ns-len(quote) == body || ns == body
+	prev := byte(0)
+	if p := ns - len(quote) - 1; p >= 0 {
+		prev = line[p]
+		if flag {
+			prev = '-'
+		}
+	}
+	if j >= len(line) {
+		return a, false
+	}
+	xml := false
+	op := ""
+	rest := line[j:]
+	switch {
+	case strings.HasPrefix(rest, "==") && (spaced || !isUpperName(line[ns:ne])) && !flag && !nameAtStart,
+		strings.HasPrefix(rest, "=~ "):
+		return a, false // a comparison or match; PGPASSWORD==x and --pw==x are values starting with '='
+	case rest[0] == '=' && (!spaced && (isUpperName(line[ns:ne]) || nameAtStart) || flag):
+		op = "="
+	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
+		op = rest[:2]
+	case rest[0] == '=':
+		op = "="
+	case rest[0] == ':':
+		if strings.HasPrefix(rest, "::") || line[ns:ne] == "PASS" {
+			return a, false // C++/Rust paths; "--- PASS: TestName" in test output
+		}
+		op = ":"
+	case rest[0] == ',' && quotedName && openBefore(line, ns-len(quote)):
+		op = "," // setenv("DB_PASSWORD", "..."), Map.of("password", "...")
+	case rest[0] == '>' && ns > 0 && line[ns-1] == '<':
+		op, xml = ">", true
+	case rest[0] == '(' && authCall(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
+		// HTTPBasicAuth('svc', '...'), SetBasicAuth("user", "..."): the
+		// password is the second literal.
+		k := j + 1
+		if a2, ok := readValue(line, k, false, 0, "", a); ok && a2.quoted {
+			k = a2.valTo + 1
+			if strings.HasPrefix(line[k:], ", ") && k+2 < len(line) && strings.IndexByte("\"'`", line[k+2]) >= 0 {
+				return readValue(line, k+2, false, 0, "", a)
+			}
+		}
+		return a, false
+	case rest[0] == '(' && setter(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
+		op = "(" // setPassword("..."), WithToken("..."): a literal argument only
+	case quotedName && strings.HasPrefix(rest, "value="):
+		op = "value=" // <add key="Password" value="..."/>
+	case quotedName && (strings.HasPrefix(rest, `, "value":`) || strings.HasPrefix(rest, `,"value":`)):
+		op = rest[:strings.IndexByte(rest, ':')+1] // {"name": "DB_PASSWORD", "value": "..."}
+	case (rest[0] == '"' || rest[0] == '\'') && spaced && !quotedName && strength == strong && len(ws) >= 2 && nameAtStart:
+		op = " " // Gradle: storePassword "..."
+	case flag && spaced && ns >= 2 && line[ns-2:ns] == "--":
+		op = " " // --password value
+	case spaced && (strings.HasPrefix(line[body:], "machine ") || strings.HasPrefix(line[body:], "default ")):
+		op = " " // .netrc: machine host login user password value
+	default:
+		// var password string = "...", const token Token = "..."
+		if !declared(line, ns) {
+			return a, false
+		}
+		t := j
+		for t < len(line) && (isIdentByte(line[t]) || line[t] == '.' || line[t] == '*' || line[t] == '[' || line[t] == ']') {
+			t++
+		}
+		u := t
+		for u < len(line) && line[u] == ' ' {
+			u++
+		}
+		if t == j || !spaced || !strings.HasPrefix(line[u:], "= ") {
+			return a, false
+		}
+		j, op = u, "="
+	}
+	if op != " " {
+		j += len(op)
+	}
+	opSpaced := spaced
+	vs := j
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	opSpaced = opSpaced || j > vs
+
+	// Where the value stands.
+	switch {
+	case xml, flag, op == "value=":
+		a.style = styleLiteral
+	case prev == '?' || prev == '&' || prev == ';':
+		a.style = styleLiteral // query string, connection string
+	case nameAtStart && op != "(" && op != ",":
+		if op == ":" || op == "?=" || !opSpaced {
+			a.style = styleLiteral // YAML, .env, properties
+		}
+	case op == "=" && !opSpaced && isEnvName(line[ns:ne]) || op == "=" && !opSpaced && prev == '"':
+		a.style = styleLiteral // PGPASSWORD=x cmd, -e DB_PASS=x, putenv("DB_PASS=x")
+	}
+
+	// A type annotation before the value: password: str = "...".
+	if op == ":" && j < len(line) && isIdentStart(line[j]) {
+		t := j
+		for t < len(line) && (isIdentByte(line[t]) || strings.IndexByte("[]<>.&*|?, ", line[t]) >= 0) && line[t] != '=' {
+			t++
+		}
+		if t < len(line) && line[t] == '=' && line[t-1] == ' ' && !strings.HasPrefix(line[t:], "==") && strings.IndexByte(line[j:t], ',') < 0 {
+			j = t + 1
+			for j < len(line) && line[j] == ' ' {
+				j++
+			}
+			a.style = styleCode
+		}
+	}
+	if authz := len(ws) > 0 && ws[len(ws)-1] == "authorization"; authz && !xml && j < len(line) && strings.IndexByte("\"'`", line[j]) < 0 {
+		// Authorization: <scheme> <credentials>, unquoted.
+		if k, scheme := skipScheme(line, j, len(line)); scheme != "" {
+			a, ok := readValue(line, k, false, prev, quote, a)
+			a.valFrom = j
+			return a, ok
+		}
+	}
+	return readValue(line, j, xml, prev, quote, a)
+}
+
+// conversions wrap a literal without changing it: encryptionKey :=
+// []byte("..."), Buffer.from('...'), SecretStr("...").
+var conversions = []string{"[]byte(", "[]rune(", "Buffer.from(", "bytes(", "str(", "String(", "string(", "SecretStr(", "SecretString(", "Secret(", "b64decode(", "new String("}
+
+// readValue reads the value starting at line[j:]: a quoted string (with
+// escapes and a Python/C# prefix), a literal inside a conversion or after
+// an "||"/"??" fallback, or an unquoted run whose end depends on where it
+// stands.
+func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assignment) (assignment, bool) {
+	if j >= len(line) {
+		return a, false
+	}
+	for _, c := range conversions {
+		if strings.HasPrefix(line[j:], c) && j+len(c) < len(line) && strings.IndexByte("\"'`", line[j+len(c)]) >= 0 {
+			j += len(c)
+			break
+		}
+	}
+	if j+1 < len(line) && strings.IndexByte("bBrRfFuU@", line[j]) >= 0 && strings.IndexByte("\"'", line[j+1]) >= 0 {
+		j++ // b"...", r'...', @"..."
+	}
+	q := ""
+	switch line[j] {
+	case '"', '\'', '`':
+		q = line[j : j+1]
+	case '\\':
+		if j+1 < len(line) && (line[j+1] == '"' || line[j+1] == '\'') {
+			q = line[j : j+2]
+		}
+	}
+	if q != "" && !xml {
+		from := j + len(q)
+		end := -1
+		for i := from; i < len(line) && i-from <= maxValue; i++ {
+			if len(q) == 1 && line[i] == '\\' {
+				i++
+				continue
+			}
+			if q == "'" && strings.HasPrefix(line[i:], "''") && i+2 < len(line) && line[i+2] != ',' && line[i+2] != ')' {
+				i++ // YAML and SQL write a quote in a single-quoted string as ''
+				continue
+			}
+			if strings.HasPrefix(line[i:], q) {
+				end = i
+				break
+			}
+		}
+		if end < 0 {
+			return a, false
+		}
+		a.valFrom, a.valTo, a.quoted = from, end, true
+		return a, end > from
+	}
+	// Unquoted: where it ends depends on where it stands.
+	stops := ",;\"'`)]}"
+	switch {
+	case xml:
+		stops = "<"
+	case prev == '?' || prev == '&':
+		stops = "&#\"'`<>"
+	case prev == ';':
+		stops = ";\"'`"
+	case a.style == styleLiteral:
+		stops = "\"'`" // YAML and .env values hold any punctuation
+		if nameQuote != "" {
+			stops = nameQuote[len(nameQuote)-1:] // "API_KEY=value"
+		}
+	}
+	from := j
+	i := j
+	for i < len(line) && i-from <= maxValue {
+		c := line[i]
+		if !xml && (c == ' ' || c == '\t') || strings.IndexByte(stops, c) >= 0 {
+			break
+		}
+		i++
+	}
+	if i > from && line[i-1] == '\r' {
+		i--
+	}
+	if xml && !strings.HasPrefix(line[i:], "</") {
+		return a, false // <token> in prose, not an element with its closing tag
+	}
+	if a.style == styleLiteral && !xml && i > from && (line[i-1] == ',' || line[i-1] == ';') && strings.TrimSpace(line[i:]) == "" {
+		// "password: userPassword," ends a JS object property, not a YAML
+		// scalar.
+		i--
+		a.style = styleCode
+	}
+	a.valFrom, a.valTo = from, i
+	if i < len(line) && line[i] == ',' && a.style == styleLiteral && !xml && prev != ';' {
+		a.style = styleCode
+	}
+	if strings.HasPrefix(line[from:], Marker) {
+		return a, false // redacted already: no fallback after it either
+	}
+	// A literal fallback after code: process.env.X || "literal".
+	if rest := strings.TrimLeft(line[i:], " "); i > from && looksLikeCode(line[from:i]) && (strings.HasPrefix(rest, "|| ") || strings.HasPrefix(rest, "?? ")) {
+		k := len(line) - len(rest) + 3
+		for k < len(line) && line[k] == ' ' {
+			k++
+		}
+		if k < len(line) && strings.IndexByte("\"'`", line[k]) >= 0 {
+			return readValue(line, k, false, prev, "", a)
+		}
+	}
+	// A (user, password) pair: auth = ("svc", "...").
+	if i-from <= 1 && from < len(line) && (line[from] == '(' || line[from] == '[') {
+		if k := strings.Index(line[from:], ", "); k > 0 && k < 64 {
+			k += from + 2
+			if k < len(line) && (line[k] == '"' || line[k] == '\'') {
+				return readValue(line, k, false, prev, "", a)
+			}
+		}
+	}
+	return a, i > from
+}
+
+// acceptValue decides whether the value of a secret name is a secret.
+func acceptValue(v string, quoted bool, strength, style int, ws []string) bool {
+	minLen := 6
+	if strength == medium {
+		minLen = 8
+	}
+	if len(v) < minLen || isPlaceholder(v) || isVersion(v) || isPathOrURL(v) || sameAsName(v, ws) || isNumber(v) || isPattern(v) {
+		return false
+	}
+	if strength == medium && strings.IndexByte(v, ' ') >= 0 {
+		// credentials, auth, pass: a value with spaces is a secret only
+		// when every part of it is.
+		for _, f := range strings.Fields(v) {
+			if !looksRandom(f) || codeLike(f) {
+				return false
+			}
+		}
+	}
+	if quoted {
+		if isProse(v) || isEnvName(v) || isConcatenation(v) {
+			return false
+		}
+		if strength == medium {
+			return looksRandom(v) && !codeLike(v)
+		}
+		// A password mixes classes (hunter2, Summer2024!); a single
+		// class needs length and entropy (not "abracadabra", "no-check").
+		return titleClasses(v) >= 2 || len(v) >= 16 && entropy(v) >= 3.8
+	}
+	if style == styleLiteral && strength == strong {
+		// YAML, .env, query strings: a bare word is the value; only what
+		// no literal is counts as code.
+		if literalCode(v) {
+			return false
+		}
+		if isEnvName(v) {
+			return false // TOKEN=GITHUB_TOKEN names another variable
+		}
+		return titleClasses(v) >= 2 || len(v) >= 16 && entropy(v) >= 3.8
+	}
+	if looksLikeCode(v) {
+		return false
+	}
+	// In code a bare value is an expression unless it holds what no
+	// expression does (Marble189*, b0D?~xBJ): words joined by
+	// separators ("NextState:Flag") are not a secret.
+	return looksRandom(v) && !codeLike(v)
+}
+
+// codeLike reports words joined by separators ("NextState:Flag",
+// "en_001") unless the value holds a symbol no expression or name does
+// (Marble189*, b0D?~xBJ).
+func codeLike(v string) bool {
+	return wordsOnly(v) && !strings.ContainsAny(v, "!#%&*?@^~$+=")
+}
+
+// sameAsName reports a value that repeats its name or a secret word: a
+// label ("password": "Password", "apiKey": "API key").
+func sameAsName(v string, ws []string) bool {
+	n := normalize(v)
+	if n == "" {
+		return true
+	}
+	if n == strings.Join(ws, "") || secretWords[n] {
+		return true
+	}
+	return len(ws) > 0 && n == ws[len(ws)-1]
+}
+
+// isConcatenation reports the inside of `" + x + "`: the text between two
+// string literals that a concatenation joins, read as if it were one.
+func isConcatenation(v string) bool {
+	t := strings.TrimSpace(v)
+	return t != v && (strings.HasPrefix(t, "+") || strings.HasSuffix(t, "+") || strings.HasPrefix(t, ".") || strings.HasSuffix(t, "."))
+}
+
+// valueBelow handles a secret name and its value on separate lines: a
+// Kubernetes env entry ("- name: DB_PASSWORD", then "value: ...") or an
+// HCL variable (`variable "db_password" {`, then `default = "..."`).
+// When line (ending at to in s) declares a secret name this way, it looks
+// at the next three lines for the value line and returns its bounds in s
+// and the line with the value redacted (vt == vf when there is none).
+func valueBelow(s string, to int, line string) (vf, vt int, out, kind string) {
+	ws, strength := nameLine(line)
+	if strength == notSecret {
+		return 0, 0, "", ""
+	}
+	at := to
+	for n := 0; n < 3 && at < len(s); n++ {
+		from := at + 1
+		end := strings.IndexByte(s[from:], '\n')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += from
+		}
+		at = end
+		next := s[from:end]
+		if len(next) > maxLine {
+			break
+		}
+		body := bodyStart(next)
+		rest := next[body:]
+		j := -1
+		switch {
+		case strings.HasPrefix(rest, "value:"):
+			j = body + len("value:")
+		case strings.HasPrefix(rest, "default"):
+			k := body + len("default")
+			for k < len(next) && next[k] == ' ' {
+				k++
+			}
+			if k < len(next) && next[k] == '=' {
+				j = k + 1
+			}
+		}
+		if j < 0 {
+			if strings.HasPrefix(rest, "name:") || strings.HasPrefix(rest, "variable ") {
+				break // the next declaration
+			}
+			continue
+		}
+		for j < len(next) && next[j] == ' ' {
+			j++
+		}
+		a, ok := readValue(next, j, false, 0, "", assignment{style: styleLiteral})
+		if !ok || !acceptValue(next[a.valFrom:a.valTo], a.quoted, strength, styleLiteral, ws) {
+			break
+		}
+		return from, end, next[:a.valFrom] + Marker + KindAssignment + "]" + next[a.valTo:], KindAssignment
+	}
+	return 0, 0, "", ""
+}
+
+// nameLine reports a line that only declares a name, "- name: X",
+// "key: X" or HCL's `variable "x" {`, with the strength of X.
+func nameLine(line string) ([]string, int) {
+	rest := strings.TrimSpace(line[bodyStart(line):])
+	var name string
+	switch {
+	case strings.HasPrefix(rest, "name:"), strings.HasPrefix(rest, "key:"):
+		name = strings.TrimSpace(rest[strings.IndexByte(rest, ':')+1:])
+		name = strings.Trim(name, `"'`)
+	case strings.HasPrefix(rest, "variable ") && strings.HasSuffix(rest, "{"):
+		name = strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(rest, "variable "), "{"))
+		name = strings.Trim(name, `"`)
+	default:
+		return nil, notSecret
+	}
+	if name == "" || len(name) > maxName || strings.IndexFunc(name, func(r rune) bool { return r > 127 || !isNameByte(byte(r)) }) >= 0 {
+		return nil, notSecret
+	}
+	var buf [maxName]byte
+	ws := words(name, buf[:0], nil)
+	strength, _ := nameStrength(ws)
+	return ws, strength
+}

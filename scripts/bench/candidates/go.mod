@@ -1,0 +1,14 @@
+module github.com/prscout/prscout/scripts/bench/candidates
+
+go 1.26.8
+
+require github.com/prscout/prscout v0.0.0
+
+require (
+	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/tools v0.52.0
+)
+
+replace github.com/prscout/prscout => ../../..

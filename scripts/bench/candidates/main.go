@@ -1,0 +1,399 @@
+// Command candidates measures the recall of the candidates package on real
+// Go repositories against the Go type checker, next to a textual baseline,
+// and times it on a large repository.
+//
+//	candidates recall -repos DIR [-n 20] [-cache DIR] [-v]
+//	candidates speed  -repo DIR [-files 20] [-runs 10]
+//
+// recall reads the clones DIR/<owner>+<name> of the repositories in
+// benchRepos, picks the newest -n commits of each that change a Go function
+// body, and for each one compares the candidates with the type checker's
+// truth (see truth.go) and with the baseline (see baseline.go). It prints
+// recall@5, recall@12 and precision@12 over the commits whose truth is not
+// empty, and the average number listed when it is, per repository, for the
+// tuning repositories together, for the held-out repository, and for all;
+// it exits 1 when the engine misses a target over all repositories and 2
+// when a repository is missing. The clones are checked out commit by commit.
+//
+// speed finds a commit range of the repository with -files changed Go files
+// and times candidates.Find over it; it exits 1 above 300 ms.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/prscout/prscout/pipeline/candidates"
+)
+
+// benchRepos are the repositories of the recall benchmark. The held-out ones
+// took no part in tuning the engine.
+var benchRepos = []struct {
+	name     string
+	heldOut  bool
+	fetchArg string
+}{
+	{"spf13+cobra", false, "github:spf13/cobra"},
+	{"urfave+cli", false, "github:urfave/cli"},
+	{"go-chi+chi", false, "github:go-chi/chi"},
+	{"sirupsen+logrus", true, "github:sirupsen/logrus"},
+	{"google+go-cmp", true, "github:google/go-cmp"},
+}
+
+// Targets over all repositories.
+const (
+	targetRecall12  = 0.95
+	targetRecall5   = 0.85
+	targetPrecision = 0.45
+	targetEmptyAvg  = 2.0
+	targetSpeedMS   = 300
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: candidates recall|speed [flags]")
+		os.Exit(2)
+	}
+	var code int
+	switch os.Args[1] {
+	case "recall":
+		code = recall(os.Args[2:])
+	case "speed":
+		code = speed(os.Args[2:])
+	default:
+		fmt.Fprintf(os.Stderr, "candidates: unknown subcommand %q\n", os.Args[1])
+		code = 2
+	}
+	os.Exit(code)
+}
+
+func git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return string(out), nil
+}
+
+// score is one side's figures over a set of commits.
+type score struct {
+	r5, r12, p12  float64
+	n, nPrecision int // commits with a truth; of them, those that listed something
+	emptyListed   int
+	nEmpty        int
+	ms            float64
+	commits       int
+	truthSize     int // summed over commits with a truth
+	listed        int // summed over commits with a truth
+}
+
+func (s *score) add(listed []string, truth map[string]bool) {
+	s.commits++
+	if len(truth) == 0 {
+		s.nEmpty++
+		s.emptyListed += len(listed)
+		return
+	}
+	s.n++
+	s.truthSize += len(truth)
+	s.listed += len(listed)
+	hits := func(k int) int {
+		h := 0
+		for i, p := range listed {
+			if i >= k {
+				break
+			}
+			if truth[p] {
+				h++
+			}
+		}
+		return h
+	}
+	s.r5 += float64(hits(5)) / float64(min(5, len(truth)))
+	s.r12 += float64(hits(12)) / float64(min(12, len(truth)))
+	if n := min(12, len(listed)); n > 0 {
+		s.nPrecision++
+		s.p12 += float64(hits(12)) / float64(n)
+	}
+}
+
+func (s *score) merge(o *score) {
+	s.r5 += o.r5
+	s.r12 += o.r12
+	s.p12 += o.p12
+	s.n += o.n
+	s.nPrecision += o.nPrecision
+	s.emptyListed += o.emptyListed
+	s.nEmpty += o.nEmpty
+	s.ms += o.ms
+	s.commits += o.commits
+	s.truthSize += o.truthSize
+	s.listed += o.listed
+}
+
+func (s *score) figures() (r5, r12, p12, empty float64) {
+	if s.n > 0 {
+		r5, r12 = s.r5/float64(s.n), s.r12/float64(s.n)
+	}
+	if s.nPrecision > 0 {
+		p12 = s.p12 / float64(s.nPrecision)
+	}
+	if s.nEmpty > 0 {
+		empty = float64(s.emptyListed) / float64(s.nEmpty)
+	}
+	return
+}
+
+func (s *score) row(label string, base *score) string {
+	r5, r12, p12, empty := s.figures()
+	b5, b12, bp, be := base.figures()
+	ms := 0.0
+	if s.commits > 0 {
+		ms = s.ms / float64(s.commits)
+	}
+	avgT, avgL := 0.0, 0.0
+	if s.n > 0 {
+		avgT, avgL = float64(s.truthSize)/float64(s.n), float64(s.listed)/float64(s.n)
+	}
+	return fmt.Sprintf("%-28s %4d %4d %4d %5.1f | %5.2f %5.2f %5.2f %5.1f %5.1f %6.1f | %5.2f %5.2f %5.2f %5.1f",
+		label, s.commits, s.n, s.nEmpty, avgT, r5, r12, p12, avgL, empty, ms, b5, b12, bp, be)
+}
+
+func recall(args []string) int {
+	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
+	reposDir := fs.String("repos", "", "directory holding the clones <owner>+<name>")
+	n := fs.Int("n", 20, "commits per repository")
+	cacheDir := fs.String("cache", "", "directory caching the type checker's truth per commit (default: <repos>/.truth)")
+	verbose := fs.Bool("v", false, "print each commit's misses and extra candidates")
+	only := fs.String("only", "", "run only this repository (<owner>+<name>)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *reposDir == "" {
+		fmt.Fprintln(os.Stderr, "recall: -repos is required")
+		return 2
+	}
+	if *cacheDir == "" {
+		*cacheDir = filepath.Join(*reposDir, ".truth")
+	}
+	var missing []string
+	for _, r := range benchRepos {
+		if _, err := os.Stat(filepath.Join(*reposDir, r.name, ".git")); err != nil {
+			missing = append(missing, r.name+" ("+r.fetchArg+")")
+		}
+	}
+	if len(missing) > 0 {
+		fmt.Fprintf(os.Stderr, "recall: missing clones in %s: %s\n", *reposDir, strings.Join(missing, ", "))
+		fmt.Fprintln(os.Stderr, "recall: clone each repository (with its history) into <repos>/<owner>+<name>; the Go module proxy must be reachable for the type checker's dependencies")
+		return 2
+	}
+	fmt.Println("recall@k = |top k ∩ truth| / min(k, |truth|), precision@12 = |top 12 ∩ truth| / |top 12|, both averaged over commits whose truth is not empty (precision over those that list something); empty = files listed on average when the truth is empty")
+	fmt.Println("cmts = commits, T>0 / T=0 = commits with / without a truth, |T| = files in a non-empty truth on average, listed = files listed for those on average, ms = candidates.Find per commit")
+	fmt.Printf("%-28s %4s %4s %4s %5s | %-35s | %s\n", "", "", "", "", "", "engine", "baseline")
+	fmt.Printf("%-28s %4s %4s %4s %5s | %5s %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "|T|", "r@5", "r@12", "p@12", "listed", "empty", "ms", "r@5", "r@12", "p@12", "empty")
+	var tuneE, tuneB, heldE, heldB, allE, allB score
+	for _, r := range benchRepos {
+		if *only != "" && r.name != *only {
+			continue
+		}
+		dir := filepath.Join(*reposDir, r.name)
+		var se, sb score
+		if err := benchRepo(dir, r.name, *n, filepath.Join(*cacheDir, r.name), *verbose, &se, &sb); err != nil {
+			fmt.Fprintf(os.Stderr, "recall: %s: %v\n", r.name, err)
+			return 1
+		}
+		label := r.name
+		if r.heldOut {
+			label += " (held out)"
+			heldE.merge(&se)
+			heldB.merge(&sb)
+		} else {
+			tuneE.merge(&se)
+			tuneB.merge(&sb)
+		}
+		allE.merge(&se)
+		allB.merge(&sb)
+		fmt.Println(se.row(label, &sb))
+	}
+	fmt.Println(tuneE.row("tuning repositories", &tuneB))
+	fmt.Println(heldE.row("held-out repositories", &heldB))
+	fmt.Println(allE.row("all", &allB))
+	r5, r12, p12, empty := allE.figures()
+	fmt.Printf("targets over all: recall@12 %.2f (>= %.2f), recall@5 %.2f (>= %.2f), precision@12 %.2f (>= %.2f), empty %.1f (<= %.1f)\n",
+		r12, targetRecall12, r5, targetRecall5, p12, targetPrecision, empty, targetEmptyAvg)
+	if allE.commits < 60 {
+		fmt.Printf("MISS: %d commits, fewer than 60\n", allE.commits)
+		return 1
+	}
+	if r12 < targetRecall12 || r5 < targetRecall5 || p12 < targetPrecision || empty > targetEmptyAvg {
+		fmt.Println("MISS")
+		return 1
+	}
+	fmt.Println("PASS")
+	return 0
+}
+
+// benchRepo scores the newest n commits of one clone.
+func benchRepo(dir, name string, n int, cache string, verbose bool, se, sb *score) error {
+	orig, err := git(dir, "rev-parse", "HEAD")
+	if err != nil {
+		return err
+	}
+	orig = strings.TrimSpace(orig)
+	defer git(dir, "checkout", "-q", "-f", orig) //nolint:errcheck // best effort
+	commits, err := pickCommits(dir, orig, n)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return err
+	}
+	for _, sha := range commits {
+		if _, err := git(dir, "checkout", "-q", "-f", sha); err != nil {
+			return err
+		}
+		changes, err := loadChanges(dir, sha)
+		if err != nil {
+			return err
+		}
+		t, err := cachedTruth(dir, sha, changes, filepath.Join(cache, sha+".json"))
+		if err != nil {
+			return fmt.Errorf("%s: %w", sha[:10], err)
+		}
+		all := t.all()
+		start := time.Now()
+		got, err := candidates.Find(context.Background(), gitTree{dir}, changes, candidates.Options{})
+		if err != nil {
+			return fmt.Errorf("%s: find: %w", sha[:10], err)
+		}
+		se.ms += float64(time.Since(start).Microseconds()) / 1000
+		var listed []string
+		for _, c := range got {
+			listed = append(listed, c.Path)
+		}
+		se.add(listed, all)
+		base, err := baseline(dir, changes, 12)
+		if err != nil {
+			return fmt.Errorf("%s: baseline: %w", sha[:10], err)
+		}
+		sb.add(base, all)
+		if verbose {
+			printCommit(name, sha, t, got, all)
+		}
+	}
+	return nil
+}
+
+func printCommit(name, sha string, t truth, got []candidates.Candidate, all map[string]bool) {
+	listed := map[string]bool{}
+	fmt.Printf("-- %s %s truth uses=%v impact=%v errors=%d\n", name, sha[:10], t.Uses, t.Impact, t.Errors)
+	for i, c := range got {
+		mark := "  ok"
+		if !all[c.Path] {
+			mark = "  XX"
+		}
+		listed[c.Path] = true
+		fmt.Printf("%s %2d %.3f %-6s %s: %s\n", mark, i+1, c.Score, c.Kind, c.Path, c.Reason)
+	}
+	var miss []string
+	for p := range all {
+		if !listed[p] {
+			miss = append(miss, p)
+		}
+	}
+	sort.Strings(miss)
+	for _, p := range miss {
+		fmt.Printf("  MISS %s\n", p)
+	}
+}
+
+func cachedTruth(dir, sha string, changes []candidates.Change, file string) (truth, error) {
+	var t truth
+	if b, err := os.ReadFile(file); err == nil && json.Unmarshal(b, &t) == nil {
+		return t, nil
+	}
+	t, err := computeTruth(dir, changes)
+	if err != nil {
+		return t, err
+	}
+	b, _ := json.Marshal(t)
+	return t, os.WriteFile(file, b, 0o644)
+}
+
+// pickCommits returns the newest n non-merge commits reachable from head
+// that have a go.mod and change the body of a Go function in a file that
+// exists on both sides, with at most 40 changed Go files.
+func pickCommits(dir, head string, n int) ([]string, error) {
+	out, err := git(dir, "rev-list", "--no-merges", head, "--", "*.go")
+	if err != nil {
+		return nil, err
+	}
+	var picked []string
+	for _, sha := range strings.Fields(out) {
+		if len(picked) >= n {
+			break
+		}
+		parents, err := git(dir, "rev-list", "--parents", "-n", "1", sha)
+		if err != nil || len(strings.Fields(parents)) != 2 {
+			continue
+		}
+		if _, err := git(dir, "cat-file", "-e", sha+":go.mod"); err != nil {
+			continue
+		}
+		diff, err := git(dir, "diff", "-M", "--no-color", "--no-ext-diff", sha+"^", sha, "--", "*.go")
+		if err != nil {
+			continue
+		}
+		changes, err := candidates.ChangesFromDiff(diff)
+		if err != nil || len(changes) == 0 || len(changes) > 40 {
+			continue
+		}
+		if changesFuncBody(dir, sha, changes) {
+			picked = append(picked, sha)
+		}
+	}
+	return picked, nil
+}
+
+// loadChanges reads a commit's diff against its parent with both sides'
+// contents.
+func loadChanges(dir, sha string) ([]candidates.Change, error) {
+	diff, err := git(dir, "diff", "-M", "--no-color", "--no-ext-diff", sha+"^", sha)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := candidates.ChangesFromDiff(diff)
+	if err != nil {
+		return nil, err
+	}
+	for i := range changes {
+		c := &changes[i]
+		if c.Status != candidates.StatusAdded {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			if s, err := git(dir, "show", sha+"^:"+op); err == nil {
+				c.Old = []byte(s)
+			}
+		}
+		if c.Status != candidates.StatusDeleted {
+			if b, err := os.ReadFile(filepath.Join(dir, c.Path)); err == nil {
+				c.New = b
+			}
+		}
+	}
+	return changes, nil
+}

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/prscout/prscout/pipeline/candidates"
+)
+
+// speed times candidates.Find on a change of -files Go files of a large
+// repository: the newest first-parent range HEAD~k..HEAD whose diff changes
+// at least that many Go files, cut to the first -files of them.
+func speed(args []string) int {
+	fs := flag.NewFlagSet("speed", flag.ContinueOnError)
+	repo := fs.String("repo", "", "a clone of a repository with at least 5,000 files")
+	files := fs.Int("files", 20, "changed Go files")
+	runs := fs.Int("runs", 10, "timed runs (after one warm-up)")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *repo == "" {
+		fmt.Fprintln(os.Stderr, "speed: -repo is required")
+		return 2
+	}
+	if _, err := os.Stat(filepath.Join(*repo, ".git")); err != nil {
+		fmt.Fprintf(os.Stderr, "speed: %s is no git clone: %v\n", *repo, err)
+		return 2
+	}
+	ls, err := git(*repo, "ls-files")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "speed:", err)
+		return 1
+	}
+	nFiles := strings.Count(ls, "\n")
+	changes, base, err := speedChange(*repo, *files)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "speed:", err)
+		return 1
+	}
+	tree := &timedTree{Tree: gitTree{*repo}}
+	ctx := context.Background()
+	var got []candidates.Candidate
+	var times, cpus []time.Duration
+	for i := 0; i <= *runs; i++ {
+		if i == 1 && *profile != "" {
+			pf, err := os.Create(*profile)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "speed:", err)
+				return 1
+			}
+			defer pf.Close()
+			if err := pprof.StartCPUProfile(pf); err != nil {
+				fmt.Fprintln(os.Stderr, "speed:", err)
+				return 1
+			}
+			defer pprof.StopCPUProfile()
+		}
+		start, cpu0 := time.Now(), cpuTime()
+		got, err = candidates.Find(ctx, tree, changes, candidates.Options{})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "speed: find:", err)
+			return 1
+		}
+		if i > 0 {
+			times = append(times, time.Since(start))
+			cpus = append(cpus, cpuTime()-cpu0)
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
+	med := times[len(times)/2]
+	fmt.Printf("repository: %d files; change %s..HEAD: %d Go files; %d candidates\n", nFiles, base[:10], len(changes), len(got))
+	fmt.Printf("find: best %.1f ms, median %.1f ms, worst %.1f ms over %d runs (target: median < %d ms)\n",
+		ms(times[0]), ms(med), ms(times[len(times)-1]), len(times), targetSpeedMS)
+	n := time.Duration(*runs + 1)
+	fmt.Printf("tree calls per run: grep %.1f ms, read %.1f ms (summed over goroutines), list %.1f ms\n", ms(tree.grep/n), ms(tree.read/n), ms(tree.list/n))
+	fmt.Printf("cpu (this process and its git children): median %.1f ms; load average %s\n", ms(cpus[len(cpus)/2]), loadAvg())
+	if nFiles < 5000 {
+		fmt.Println("MISS: the repository has fewer than 5,000 files")
+		return 1
+	}
+	if ms(med) >= targetSpeedMS {
+		fmt.Println("MISS")
+		return 1
+	}
+	fmt.Println("PASS")
+	return 0
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// speedChange returns the changes of the newest range HEAD~k..HEAD that
+// modifies at least n Go files, keeping n of them.
+func speedChange(repo string, n int) ([]candidates.Change, string, error) {
+	for k := 1; k <= 400; k++ {
+		base := fmt.Sprintf("HEAD~%d", k)
+		names, err := git(repo, "diff", "--name-only", "--diff-filter=M", base, "HEAD", "--", "*.go")
+		if err != nil {
+			return nil, "", err
+		}
+		var paths []string
+		for _, p := range strings.Fields(names) {
+			if !strings.Contains(p, "/testdata/") && !strings.HasPrefix(p, "vendor/") {
+				paths = append(paths, p)
+			}
+		}
+		if len(paths) < n {
+			continue
+		}
+		sha, err := git(repo, "rev-parse", base)
+		if err != nil {
+			return nil, "", err
+		}
+		sha = strings.TrimSpace(sha)
+		diff, err := git(repo, append([]string{"diff", "--no-color", "--no-ext-diff", sha, "HEAD", "--"}, paths[:n]...)...)
+		if err != nil {
+			return nil, "", err
+		}
+		changes, err := candidates.ChangesFromDiff(diff)
+		if err != nil {
+			return nil, "", err
+		}
+		for i := range changes {
+			c := &changes[i]
+			if s, err := git(repo, "show", sha+":"+c.Path); err == nil {
+				c.Old = []byte(s)
+			}
+			if b, err := os.ReadFile(filepath.Join(repo, c.Path)); err == nil {
+				c.New = b
+			}
+		}
+		return changes, sha, nil
+	}
+	return nil, "", fmt.Errorf("no range of the last 400 commits changes %d Go files", n)
+}
+
+// cpuTime is the user and system time of this process and its waited-for
+// children (git grep) so far.
+func cpuTime() time.Duration {
+	var self, children syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(children.Utime) + tv(children.Stime)
+}
+
+// loadAvg is the 1-minute load average (the machine may be shared).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
+}
+
+// timedTree adds up the time spent in each Tree method.
+type timedTree struct {
+	candidates.Tree
+	grep, read, list time.Duration
+	mu               sync.Mutex
+}
+
+func (t *timedTree) Grep(ctx context.Context, words, globs []string, limit int) ([]string, error) {
+	start := time.Now()
+	defer func() { t.mu.Lock(); t.grep += time.Since(start); t.mu.Unlock() }()
+	return t.Tree.Grep(ctx, words, globs, limit)
+}
+
+func (t *timedTree) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	start := time.Now()
+	defer func() { t.mu.Lock(); t.read += time.Since(start); t.mu.Unlock() }()
+	return t.Tree.ReadFile(ctx, p)
+}
+
+func (t *timedTree) ListDir(ctx context.Context, d string) ([]string, error) {
+	start := time.Now()
+	defer func() { t.mu.Lock(); t.list += time.Since(start); t.mu.Unlock() }()
+	return t.Tree.ListDir(ctx, d)
+}
