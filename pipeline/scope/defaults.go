@@ -39,13 +39,16 @@ var (
 		".lock", ".snap", ".min.js", ".min.css", ".map", ".pyc", ".golden",
 		".png", ".jpg", ".jpeg", ".svg", ".gif", ".ico", ".webp", ".bmp", ".avif", ".tif", ".tiff",
 		".woff", ".woff2", ".ttf", ".otf", ".eot",
+		// generated code by naming convention ("**/*.pb.go" and so on)
+		".pb.go", ".pb.gw.go", ".pb.ts", ".gen.go", ".g.dart", ".freezed.dart",
 	}
+	// defaultUnderscoreSuffixes end a file name too, and start with "_":
+	// generated code by naming convention.
+	defaultUnderscoreSuffixes = []string{"_pb2.py", "_pb2_grpc.py", "_grpc.pb.go", "_generated.go"}
 	// defaultGlobs are the rest, patterns a name list cannot say: generated
 	// code by naming convention and build folders under a parent.
 	defaultGlobs = mustGlobs(
-		"**/*.pb.go", "**/*.pb.gw.go", "**/*_pb2.py", "**/*_pb2_grpc.py", "**/*.pb.ts", "**/*_grpc.pb.go",
-		"**/zz_generated*.go", "**/*_generated.go", "**/*.gen.go", "**/*.generated.*", "**/*.g.dart",
-		"**/*.freezed.dart", "**/gen/**/*.go", "**/bin/Debug/**", "**/bin/Release/**",
+		"**/zz_generated*.go", "**/*.generated.*", "**/gen/**/*.go", "**/bin/Debug/**", "**/bin/Release/**",
 	)
 )
 
@@ -57,14 +60,14 @@ func IsDefaultPath(p string) bool {
 	lower := strings.ToLower(p)
 	base := lower
 	for {
-		seg, rest, more := strings.Cut(base, "/")
-		if !more {
+		i := strings.IndexByte(base, '/')
+		if i < 0 {
 			break
 		}
-		if seg != "" && len(seg) <= maxDefaultDir && defaultDirFirst[seg[0]] && defaultDirs[seg] {
+		if seg := base[:i]; seg != "" && len(seg) <= maxDefaultDir && defaultDirFirst[seg[0]] && defaultDirs[seg] {
 			return true
 		}
-		base = rest
+		base = base[i+1:]
 	}
 	if base != "" && defaultNameFirst[base[0]] && defaultNames[base] {
 		return true
@@ -80,6 +83,13 @@ func IsDefaultPath(p string) bool {
 			break
 		}
 		i += 1 + j
+	}
+	if strings.IndexByte(base, '_') >= 0 {
+		for _, suf := range defaultUnderscoreSuffixes {
+			if strings.HasSuffix(base, suf) {
+				return true
+			}
+		}
 	}
 	for i := range defaultGlobs {
 		if defaultGlobs[i].matchLower(lower) {

@@ -668,8 +668,10 @@ func secretKind(p string) string {
 			rest = after
 		}
 	}
-	if k, ok := secretDirs[base]; ok {
-		return k // listing .ssh or .git is as bad as reading inside it
+	if base != "" && (base[0] == '.' || !secretDirsDotted) {
+		if k, ok := secretDirs[base]; ok {
+			return k // listing .ssh or .git is as bad as reading inside it
+		}
 	}
 	if base == ".env" {
 		return ".env files"
@@ -695,7 +697,8 @@ func secretKind(p string) string {
 		}
 	}
 	for _, ps := range secretPathSuffixes {
-		if lp == ps.suffix || strings.HasSuffix(lp, "/"+ps.suffix) {
+		// lp is the suffix, or ends with "/" and the suffix.
+		if n := len(lp) - len(ps.suffix); n >= 0 && lp[n:] == ps.suffix && (n == 0 || lp[n-1] == '/') {
 			return ps.kind
 		}
 	}

@@ -346,3 +346,23 @@ func FuzzTrimSimple(f *testing.F) {
 		}
 	})
 }
+
+// TestDefaultSuffixesAreTheGlobs: the generated-code patterns kept as name
+// suffixes (a lookup, not a glob match) decide as the globs did.
+func TestDefaultSuffixesAreTheGlobs(t *testing.T) {
+	globs := mustGlobs("**/*.pb.go", "**/*.pb.gw.go", "**/*_pb2.py", "**/*_pb2_grpc.py", "**/*.pb.ts", "**/*_grpc.pb.go",
+		"**/*_generated.go", "**/*.gen.go", "**/*.g.dart", "**/*.freezed.dart")
+	for _, p := range []string{
+		"api/v1/api.pb.go", "x.pb.gw.go", "m_pb2.py", "py/m_pb2_grpc.py", "a.pb.ts", "a_grpc.pb.go", "deep/a/b_generated.go",
+		"a.gen.go", "w.g.dart", "m.freezed.dart", ".pb.go", "A.PB.GO", "_generated.go",
+		"pb.go", "apb.go", "x.pb.gox", "m_pb2.pyx", "a.gen.golang", "gdart", "x_generated.gob", "x.pb.go/", "src/main.go",
+	} {
+		want := false
+		for _, g := range globs {
+			want = want || g.Match(p)
+		}
+		if got := IsDefaultPath(p); got != want {
+			t.Errorf("IsDefaultPath(%q) = %v, the globs say %v", p, got, want)
+		}
+	}
+}
