@@ -246,7 +246,11 @@ type needsState struct {
 	res         NeedsResult
 	changed     map[string]bool
 	seen        map[needKey]bool
-	used        map[string]int  // accepted requests per changed file
+	used        map[string]int // accepted requests per changed file
+	usedFile    string         // the file usedN counts (usedBy)
+	usedN       int
+	usedKnown   bool
+	changedLens [256]uint64     // per first byte, the lengths of the changed paths (maybeChanged)
 	files       map[string]bool // changed files that proposed needs
 	lastFile    string          // the file last added to files
 	fileSeen    bool
@@ -279,6 +283,11 @@ func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) 
 		},
 	}
 	st.cur = st.res.Rejected
+	for p := range changed {
+		if p != "" {
+			st.changedLens[p[0]] |= 1 << min(len(p), 63)
+		}
+	}
 	st.res.Stats.Reasons = make(map[string]int, len(scope.Reasons))
 	for _, r := range scope.Reasons {
 		st.res.Stats.Reasons[r] = 0
@@ -313,6 +322,21 @@ func (st *needsState) flushReason() {
 		st.res.Stats.Reasons[st.lastReason] += st.reasonRun
 		st.reasonRun = 0
 	}
+}
+
+// maybeChanged reports whether p may be a changed file: false when no
+// changed path shares its first byte and length (no map lookup then).
+func (st *needsState) maybeChanged(p string) bool {
+	return p != "" && st.changedLens[p[0]]&(1<<min(len(p), 63)) != 0
+}
+
+// usedBy returns the requests accepted for file so far; needs come grouped
+// by file, so the last file's count is kept at hand.
+func (st *needsState) usedBy(file string) int {
+	if !st.usedKnown || file != st.usedFile {
+		st.usedFile, st.usedN, st.usedKnown = file, st.used[file], true
+	}
+	return st.usedN
 }
 
 // reserve makes room for n more rejections, so a large answer's are
@@ -354,11 +378,11 @@ func (st *needsState) add(pr proposal) {
 	switch k := (needKey{n.Op, n.Path}); {
 	case defaultPath:
 		st.reject(n.Op, n.Path, scope.ReasonNoise, "")
-	case st.changed[n.Path]:
+	case st.maybeChanged(n.Path) && st.changed[n.Path]:
 		st.reject(n.Op, n.Path, scope.ReasonChangedFile, "")
 	case st.seen[k]:
 		st.reject(n.Op, n.Path, scope.ReasonDuplicate, "duplicate request refused: "+n.Op+" "+displayPath(n.Path)+" was already requested")
-	case st.used[pr.file] >= st.lim.NeedsPerFile:
+	case st.usedBy(pr.file) >= st.lim.NeedsPerFile:
 		msg, ok := st.perFileMsg[pr.file]
 		if !ok {
 			msg = "cap of " + strconv.Itoa(st.lim.NeedsPerFile) + " requests per changed file reached for " + displayFile(pr.file)
@@ -370,6 +394,7 @@ func (st *needsState) add(pr proposal) {
 	default:
 		st.seen[k] = true
 		st.used[pr.file]++
+		st.usedFile, st.usedN = pr.file, st.used[pr.file]
 		st.res.Requests = append(st.res.Requests, pipeline.Request{Op: n.Op, Path: n.Path, Workspace: st.in.Workspace, RepoSlug: st.in.RepoSlug, Ref: st.in.Ref})
 		if n.Op == pipeline.OpListDir {
 			st.res.Stats.ListDir++

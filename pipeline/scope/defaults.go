@@ -64,18 +64,18 @@ func IsDefaultPath(p string) bool {
 		if i < 0 {
 			break
 		}
-		if seg := base[:i]; seg != "" && len(seg) <= maxDefaultDir && defaultDirFirst[seg[0]] && defaultDirs[seg] {
+		if seg := base[:i]; defaultDirFilter.may(seg) && defaultDirs[seg] {
 			return true
 		}
 		base = base[i+1:]
 	}
-	if base != "" && defaultNameFirst[base[0]] && defaultNames[base] {
+	if defaultNameFilter.may(base) && defaultNames[base] {
 		return true
 	}
 	// Every default suffix starts with a dot: look up the base name's
 	// tail from each of its dots.
 	for i := strings.IndexByte(base, '.'); i >= 0; {
-		if defaultSuffixSet[base[i:]] {
+		if tail := base[i:]; defaultSuffixFilter.may(tail) && defaultSuffixSet[tail] {
 			return true
 		}
 		j := strings.IndexByte(base[i+1:], '.')
@@ -99,21 +99,11 @@ func IsDefaultPath(p string) bool {
 	return false
 }
 
-// maxDefaultDir is the length of the longest default directory name: a
-// longer segment needs no lookup.
-var maxDefaultDir = func() int {
-	n := 0
-	for d := range defaultDirs {
-		n = max(n, len(d))
-	}
-	return n
-}()
-
-// defaultDirFirst and defaultNameFirst mark the first bytes of the
-// default directory and file names: others need no lookup.
+// Filters that pass over most names without a map lookup (keyFilter).
 var (
-	defaultDirFirst  = firstBytes(defaultDirs)
-	defaultNameFirst = firstBytes(defaultNames)
+	defaultDirFilter    = newKeyFilter(defaultDirs, 0)
+	defaultNameFilter   = newKeyFilter(defaultNames, 0)
+	defaultSuffixFilter = newKeyFilter(defaultSuffixSet, 1)
 )
 
 // defaultSuffixSet holds defaultSuffixes, each of which starts with a dot.

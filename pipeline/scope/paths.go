@@ -618,19 +618,11 @@ var (
 	}
 )
 
-// secretNameFirst marks the first bytes of the secret names: a base name
-// starting with another byte needs no lookup.
-var secretNameFirst = firstBytes(secretNames)
-
-// firstBytes marks the first byte of each key of m.
-func firstBytes[V any](m map[string]V) (t [256]bool) {
-	for k := range m {
-		if k != "" {
-			t[k[0]] = true
-		}
-	}
-	return t
-}
+// Filters that pass over most names without a map lookup (keyFilter).
+var (
+	secretNameFilter = newKeyFilter(secretNames, 0)
+	secretExtFilter  = newKeyFilter(secretExts, 1)
+)
 
 // secretDirsDotted is true when every secret directory name starts with a
 // dot, so a segment that does not can skip the lookup.
@@ -679,7 +671,7 @@ func secretKind(p string) string {
 	if base == "" {
 		return ""
 	}
-	if secretNameFirst[base[0]] {
+	if secretNameFilter.may(base) {
 		if k := secretNames[base]; k != "" {
 			return k
 		}
@@ -703,8 +695,10 @@ func secretKind(p string) string {
 		}
 	}
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
-		if k, ok := secretExts[base[i:]]; ok {
-			return k
+		if ext := base[i:]; secretExtFilter.may(ext) {
+			if k, ok := secretExts[ext]; ok {
+				return k
+			}
 		}
 	}
 	return ""
