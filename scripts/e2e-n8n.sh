@@ -21,7 +21,10 @@
 # description is outside PRSCOUT_JIRA_PROJECTS): its three acceptance criteria
 # are judged, and the summary shows the verdict table with links into the diff
 # and the counts (1 met, 1 not met, 1 unclear; after the push 2 met, 1
-# unclear). Then per-node times from n8n's execution data and one result line.
+# unclear). (6) PR 3, whose review answer stops at the token limit in its
+# third finding (finish_reason "length"): its two complete findings are
+# posted inline, the summary says what was cut, nothing raw is shown. Then
+# per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
@@ -263,7 +266,13 @@ wait_finished 4
 check -step push -creates 5 -updates 1
 DELTA_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
+log "step 6: PR 3 opened, the review model stops at its token limit in its third finding"
+expect_status 202 "$(deliver 3 pullrequest:created)"
+wait_finished 5
+check -step cut-review -creates 8 -updates 1 -show
+CUT_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
 
-echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms total=$(ms "$T0")ms"
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms cut-review=${CUT_MS}ms total=$(ms "$T0")ms"

@@ -3,7 +3,7 @@
 // execution. It reads the fake's control API, the n8n executions dumped by
 // n8n-executions.js and the fake LLM's request log.
 //
-//	e2echeck -step review|skip|empty-needs|push|timings [flags]
+//	e2echeck -step review|skip|empty-needs|push|cut-review|timings [flags]
 //
 // It prints one line per check and exits 1 when any fails.
 package main
@@ -101,7 +101,7 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 }
 
 func main() {
-	step := flag.String("step", "", "review | skip | empty-needs | push | timings")
+	step := flag.String("step", "", "review | skip | empty-needs | push | cut-review | timings")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
@@ -240,6 +240,30 @@ func main() {
 		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
 		c.comments(*control, pr)
 		c.insights(*control, str(last.output(nContext)["ref"]), last.output(nComments), "INPROGRESS,SUCCESSFUL", 1)
+	case "cut-review":
+		// The review model stopped at its token limit in its third finding
+		// (finish_reason "length"): the two complete findings are posted
+		// inline, the summary says what was cut, and nothing of the raw
+		// answer reaches the pull request.
+		pr := fixture.PRs[2]
+		c.chain(last, reviewChain)
+		st, _ := last.output(nComments)["stats"].(map[string]any)
+		c.check(st["reviewQuality"] == "salvaged" && st["reviewCutOff"] == true && num(st["incompleteFindings"]) == 1 && st["reviewFinishReason"] == "length",
+			"/v1/comments read the answer as salvaged, cut off (finish reason length), 1 incomplete finding: %v", st)
+		var warnings []string
+		for _, w := range asList(last.output(nComments)["warnings"]) {
+			warnings = append(warnings, str(w))
+		}
+		c.check(anyContains(warnings, "the review answer was cut off: 2 complete findings kept, 1 incomplete dropped"),
+			"/v1/comments warns that the answer was cut off: %q", warnings)
+		done := last.output(nDone)
+		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == float64(len(pr.Inline)),
+			"n8n's last node says summary created, %d inline: %v", len(pr.Inline), done)
+		c.comments(*control, pr)
+		text := c.summaryText(*control, pr.ID)
+		for _, s := range pr.SummaryLacks {
+			c.check(!strings.Contains(text, s), "summary shows nothing raw: no %q", s)
+		}
 	default:
 		fatal(fmt.Errorf("unknown -step %q", *step))
 	}
@@ -401,6 +425,27 @@ func visible(body string) (string, []string) {
 func (c *checker) comments(control string, pr fixture.PR) {
 	c.commentsAs(control, pr.ID, pr.SummaryHas, pr.Inline, fixture.HeadFiles(pr))
 	c.inlineCount(control, pr.ID, len(pr.Inline))
+}
+
+// summaryText returns PR id's summary comment as Bitbucket shows it.
+func (c *checker) summaryText(control string, id int) string {
+	var cs []comment
+	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
+		c.check(false, "read comments: %v", err)
+		return ""
+	}
+	for _, cm := range cs {
+		if !cm.Deleted && cm.Path == "" {
+			text, _ := visible(cm.Body)
+			return text
+		}
+	}
+	return ""
+}
+
+func asList(v any) []any {
+	a, _ := v.([]any)
+	return a
 }
 
 // commentsAs checks PR id's comments against the given expectations; files

@@ -3,7 +3,8 @@
 // fixed scout or review text: the request is a review when its messages ask
 // for "findings" (the review prompt's answer format), a scout otherwise, and
 // the pull request is found by its title in the messages; a review whose
-// prompt says "Review mode: delta" gets the fixture's answer for the push. Every request is
+// prompt says "Review mode: delta" gets the fixture's answer for the push,
+// and a review the fixture cuts off comes with finish_reason "length". Every request is
 // appended to -log as one JSON line so the test can check what n8n sent.
 // It listens on loopback only.
 package main
@@ -47,6 +48,9 @@ type Logged struct {
 	User      string `json:"user"`
 	Status    int    `json:"status"`
 	UnixMilli int64  `json:"unixMilli"`
+	// Finish is the finish reason answered ("stop" unless the fixture's
+	// review stops at the token limit).
+	Finish string `json:"finish"`
 }
 
 func main() {
@@ -72,7 +76,7 @@ func main() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
 		var req chatRequest
-		entry := Logged{UnixMilli: time.Now().UnixMilli(), Kind: "unknown"}
+		entry := Logged{UnixMilli: time.Now().UnixMilli(), Kind: "unknown", Finish: "stop"}
 		entry.AuthOK = *key == "" || r.Header.Get("Authorization") == "Bearer "+*key
 		status, body := answer(r, &req, &entry)
 		if !entry.AuthOK {
@@ -92,7 +96,7 @@ func main() {
 				"id": fmt.Sprintf("chatcmpl-e2e-%d", n), "object": "chat.completion",
 				"created": time.Now().Unix(), "model": req.Model,
 				"choices": []any{map[string]any{
-					"index": 0, "finish_reason": "stop",
+					"index": 0, "finish_reason": entry.Finish,
 					"message": map[string]any{"role": "assistant", "content": body},
 				}},
 				"usage": map[string]any{"prompt_tokens": len(entry.User) / 4, "completion_tokens": 100, "total_tokens": len(entry.User)/4 + 100},
@@ -158,6 +162,9 @@ func answer(r *http.Request, in *chatRequest, entry *Logged) (int, any) {
 		if pr.Push != nil && strings.Contains(entry.User, "Review mode: delta") {
 			entry.Kind = "delta-review"
 			return http.StatusOK, fixture.DeltaReviewAnswer(pr)
+		}
+		if pr.ReviewFinish != "" {
+			entry.Finish = pr.ReviewFinish
 		}
 		return http.StatusOK, fixture.ReviewAnswer(pr)
 	}
