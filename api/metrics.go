@@ -9,6 +9,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -52,6 +53,10 @@ type Metrics struct {
 	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
 	KeepaliveRequests   *prometheus.CounterVec
 	KeepaliveHeartbeats *prometheus.CounterVec
+	// ModelAnswers counts the model answers /v1/needs (stage scout) and
+	// /v1/comments (stage review) read, by how they were read
+	// (llmanswer.Quality: clean, repaired, salvaged, unreadable).
+	ModelAnswers *prometheus.CounterVec
 	// CommitSurfaces counts build status and report writes by outcome.
 	CommitSurfaces *prometheus.CounterVec
 }
@@ -173,6 +178,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		KeepaliveHeartbeats: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_heartbeats_total", Help: "Heartbeats sent while a stage ran (ping lines or whitespace), by keep-alive mode.",
 		}, []string{"mode"}),
+		ModelAnswers: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_model_answers_total", Help: "Model answers read, by stage (scout, review) and quality (clean, repaired, salvaged: cut off, unreadable).",
+		}, []string{"stage", "quality"}),
 		CommitSurfaces: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_commit_surface_total", Help: "Build status (status) and Code Insights report (report) writes on reviewed commits, by outcome (ok, missing_scope, error, skipped).",
 		}, []string{"surface", "outcome"}),
@@ -238,6 +246,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
 		m.KeepaliveRequests.WithLabelValues(mode)
 		m.KeepaliveHeartbeats.WithLabelValues(mode)
+	}
+	for _, stage := range []string{"scout", "review"} {
+		for _, q := range llmanswer.Qualities {
+			m.ModelAnswers.WithLabelValues(stage, string(q))
+		}
 	}
 	for _, s := range insights.Surfaces {
 		for _, o := range insights.Outcomes {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/insights"
@@ -113,6 +114,9 @@ func (s *Server) countNeeds(res lookup.NeedsResult) {
 	}
 	if res.Skip {
 		m.NeedsPlaceholders.Inc()
+	}
+	if q := res.Stats.ScoutQuality; q != "" {
+		m.ModelAnswers.WithLabelValues("scout", q).Inc()
 	}
 }
 
@@ -269,6 +273,7 @@ func (st *stages) comments(c *gin.Context) {
 		s.writeError(c, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES"))
 		return
 	}
+	in.RequestID = pipeline.RequestID(c.Request.Context())
 	in.LinkHosts = s.opts.LinkHosts
 	wantSARIF, err := in.WantsSARIF()
 	if err != nil {
@@ -316,6 +321,9 @@ func (st *stages) comments(c *gin.Context) {
 	}
 	m := s.metrics
 	s.countRedactions(rendered.Stats.Redactions)
+	if q := rendered.Stats.ReviewQuality; q != "" {
+		m.ModelAnswers.WithLabelValues("review", q).Inc()
+	}
 	for anchor, n := range rendered.Stats.ByAnchor {
 		m.Findings.WithLabelValues(anchor).Add(float64(n))
 	}

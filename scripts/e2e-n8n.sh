@@ -27,7 +27,10 @@
 # reason. (7) With prscout restarted at a small prompt budget, PR 3 is split
 # into three review groups: n8n runs the scout and review once per group, one
 # group's review call fails (the fake LLM answers 500), and one summary
-# carries the other two groups' findings and names the failed group. Then
+# carries the other two groups' findings and names the failed group. (8) PR 4,
+# whose review answer stops at the token limit in its third finding
+# (finish_reason "length"): its two complete findings are posted inline,
+# the summary says what was cut, nothing raw is shown. Then
 # per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
@@ -299,7 +302,13 @@ wait_finished 5
 check -step groups -creates 8 -updates 1 -show
 GROUPS_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
+log "step 8: PR 4 opened, the review model stops at its token limit in its third finding"
+expect_status 202 "$(deliver 4 pullrequest:created)"
+wait_finished 5
+check -step cut-review -creates 11 -updates 1 -show
+CUT_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
+
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
 
-echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms total=$(ms "$T0")ms"
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms cut-review=${CUT_MS}ms total=$(ms "$T0")ms"

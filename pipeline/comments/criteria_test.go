@@ -96,7 +96,8 @@ func TestRenderPartialAnswers(t *testing.T) {
 		requirementsAsRequest any
 	}{
 		{name: "whole", review: full, met: 1, notMet: 1, unclear: 1},
-		{name: "cut mid-answer", review: full[:len(full)/2], unclear: 3, warning: "the review gave no verdicts on the 3 acceptance criteria: all unclear"},
+		{name: "cut mid-answer", review: full[:len(full)/2], met: 1, unclear: 2, warning: "no verdict for SHOP-12#2: unclear"},
+		{name: "cut in a verdict", review: full[:strings.Index(full, `not_met`)+4], met: 1, unclear: 2, warning: "requirements[1]: the cut fell inside this verdict: dropped"},
 		{name: "prose", review: "Looks good to me.", unclear: 3, warning: "all unclear"},
 		{name: "only two verdicts", review: `{"summary":"s","requirements":[{"id":"SHOP-12#2","verdict":"met"},{"id":"[shop-12#3]","verdict":"fail"}]}`,
 			met: 1, notMet: 1, unclear: 1, warning: "no verdict for SHOP-12#1: unclear"},

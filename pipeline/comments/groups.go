@@ -243,6 +243,17 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 			summaries = append(summaries, o.summaryLine(s, len(outcomes)))
 		}
 		merged.VerdictsGiven = merged.VerdictsGiven || o.parsed.VerdictsGiven
+		// How the answers were read: the worst group's quality, and a cut in
+		// any group is the review's cut.
+		if qualityRank[o.parsed.Quality] > qualityRank[merged.Quality] {
+			merged.Quality = o.parsed.Quality
+		}
+		if o.parsed.CutOff {
+			merged.CutOff = true
+			merged.FinishReason = o.parsed.FinishReason
+		}
+		merged.Kept += o.parsed.Kept
+		merged.Incomplete += o.parsed.Incomplete
 	}
 	merged.Verdicts = mergeVerdicts(outcomes)
 	merged.Warnings = append(warnings, merged.Warnings...)
@@ -515,3 +526,7 @@ func mergeVerdicts(outcomes []groupOutcome) []Verdict {
 	}
 	return out
 }
+
+// qualityRank orders how answers were read, best first, so a change reviewed
+// in groups reports its worst group's.
+var qualityRank = map[string]int{"clean": 1, "repaired": 2, "salvaged": 3, "unreadable": 4}

@@ -43,6 +43,10 @@ type CommentsInput struct {
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`
+	// RequestID is the request's id (pipeline.RequestID: n8n sends its
+	// execution id as X-Request-Id). A summary that cannot show the
+	// model's answer points to it.
+	RequestID string `json:"-"`
 	// LinkHosts are the hosts model-written links may point at (the pull
 	// request's own host); set by the service, never by the request. Other
 	// links lose their target (see sanitizeMarkdown).
@@ -121,6 +125,15 @@ type CommentStats struct {
 	MarkersStripped int `json:"markersStripped"`
 	// ReviewFormat is the shape of the review answer (ReviewFormat*).
 	ReviewFormat string `json:"reviewFormat"`
+	// ReviewQuality is how the review answer was read, a metric label:
+	// clean, repaired, salvaged (cut off) or unreadable.
+	ReviewQuality string `json:"reviewQuality"`
+	// ReviewCutOff reports that the review answer was cut off;
+	// IncompleteFindings counts the findings the cut fell inside, dropped;
+	// ReviewFinishReason is the finish reason the answer came with.
+	ReviewCutOff       bool   `json:"reviewCutOff"`
+	IncompleteFindings int    `json:"incompleteFindings"`
+	ReviewFinishReason string `json:"reviewFinishReason,omitempty"`
 	// MarkdownChars is the summary's length in bytes.
 	MarkdownChars int `json:"markdownChars"`
 	// Context table rows: fetched, failed, dropped for budget.
@@ -211,6 +224,10 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 	st.ByAnchor = map[string]int{anchorLine: 0, anchorSnippet: 0, anchorOnFile: 0, anchorUnanchored: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
+	st.ReviewQuality = parsed.Quality
+	st.ReviewCutOff = parsed.CutOff
+	st.IncompleteFindings = parsed.Incomplete
+	st.ReviewFinishReason = parsed.FinishReason
 	st.SeverityNormalized = parsed.SeverityNormalized
 	st.DroppedFindings = parsed.DroppedFindings
 	st.Redactions = map[string]int{}
@@ -272,7 +289,7 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 	for i, w := range out.Warnings {
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
-	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed}
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID)}
 	parts := &summaryParts{in: in, ref: ref, summary: summary, rows: rows, x: x}
 	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
 	st.MarkdownChars = len(out.Markdown)
@@ -395,6 +412,9 @@ type summaryExtras struct {
 	failed, deferred []InlineComment
 	// failedGroups are the review groups without a usable review.
 	failedGroups []groupOutcome
+	// notice says how the model's answer was read when a person must
+	// know: cut off, or not readable at all (answerNotice).
+	notice string
 }
 
 // renderSummary writes the summary. With x.mem, the findings table is the
@@ -411,6 +431,10 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	writeHeadline(&b, mode, ref, rows, st)
 	writeCoverage(&b, in, x.criteria)
 	writeNotReviewedGroups(&b, x.failedGroups)
+	if x.notice != "" {
+		b.WriteString(x.notice)
+		b.WriteString("\n\n")
+	}
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
 		b.WriteString(s)
@@ -460,6 +484,42 @@ func (p *summaryParts) renderWith(mem *Memory, failed, deferred []InlineComment)
 	x := p.x
 	x.mem, x.failed, x.deferred = mem, failed, deferred
 	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, x)
+}
+
+// answerNotice says, in the summary, what a person must know about how the
+// model's answer was read: that it could not be read at all (how long it
+// was, where the raw answer is: the n8n execution, never the answer
+// itself), or that it was cut off and what was kept.
+func answerNotice(p ParsedReview, requestID string) string {
+	var b strings.Builder
+	limit := ""
+	if p.CutOff {
+		limit = "; it was cut off at the model's token limit" + reasonNote(p.FinishReason)
+	}
+	switch {
+	case p.Unreadable:
+		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
+		if id := strings.TrimSpace(requestID); id != "" {
+			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", codeSpan(id))
+		} else {
+			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
+		}
+		if p.CutOff {
+			b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`).")
+		}
+	case p.CutOff:
+		fmt.Fprintf(&b, "**The model's review answer was cut off** at its token limit%s: %s kept, %d incomplete dropped.",
+			reasonNote(p.FinishReason), pipeline.CountNoun(p.Kept, "complete finding"), p.Incomplete)
+		b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`) for a full review.")
+	}
+	return b.String()
+}
+
+func reasonNote(finish string) string {
+	if finish == "" {
+		return ""
+	}
+	return " (finish reason " + codeSpan(finish) + ")"
 }
 
 // writeHeadline writes the head, the mode and the finding counts.

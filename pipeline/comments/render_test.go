@@ -27,11 +27,13 @@ func TestRenderGolden(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(path), ".json")
 		t.Run(name, func(t *testing.T) {
 			in := mustReadCommentsInput(t, path)
+			in.RequestID = "n8n-4711"
 			in.LinkHosts = []string{"bitbucket.org"} // as the Bitbucket provider sets it
 			r, err := Render(in)
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
+			assertNothingRaw(t, in, r)
 			got := goldenText(r)
 			golden := strings.TrimSuffix(path, ".json") + ".golden.md"
 			if *update {
@@ -97,6 +99,21 @@ func goldenText(r Rendered) string {
 		fmt.Fprintf(&b, "warning: %s\n", w)
 	}
 	return b.String()
+}
+
+// assertNothingRaw checks that no model answer in JSON lands in the
+// summary as it stands: the rendering shows no JSON syntax the answer
+// held ("findings", {"path": ...), whatever could be read of it.
+func assertNothingRaw(t *testing.T, in CommentsInput, r Rendered) {
+	t.Helper()
+	for _, s := range []string{`"findings"`, `'findings'`, `{"path"`, `{'path'`, `"summary":`, `'summary':`, `"choices"`} {
+		if strings.Contains(r.Markdown, s) {
+			t.Errorf("the summary holds %s from the raw answer:\n%s", s, r.Markdown)
+		}
+	}
+	if r.Stats.ReviewFormat == reviewFormatUnreadable && !strings.Contains(r.Markdown, "could not be read") {
+		t.Errorf("an unreadable answer's summary does not say so:\n%s", r.Markdown)
+	}
 }
 
 // htmlWeMustNotEmit are the tags Bitbucket Cloud would show literally.

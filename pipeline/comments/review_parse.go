@@ -8,17 +8,20 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/llmanswer"
 )
 
 // Review answer formats, as ParsedReview.Format reports them (a metrics label).
 const (
-	reviewFormatJSON     = "json"     // a JSON object or findings array, possibly inside a JSON string or wrapper
-	reviewFormatFenced   = "fenced"   // JSON inside a ``` fence with prose around it
-	reviewFormatEmbedded = "embedded" // JSON object found inside prose without a fence
-	reviewFormatChat     = "chat"     // a whole chat-completions response (choices[0].message.content)
-	reviewFormatProse    = "prose"    // no JSON found: the text became the summary, zero findings
+	reviewFormatJSON       = "json"       // a JSON value, possibly inside a JSON string or an n8n/API envelope
+	reviewFormatFenced     = "fenced"     // JSON inside a ``` fence with prose around it
+	reviewFormatEmbedded   = "embedded"   // JSON found inside prose without a fence
+	reviewFormatChat       = "chat"       // a whole chat-completions response (choices[0].message.content)
+	reviewFormatProse      = "prose"      // no JSON at all: the text became the summary, zero findings
+	reviewFormatUnreadable = "unreadable" // JSON that could not be read: nothing of it is shown
 )
 
 // Severities, most severe first.
@@ -35,8 +38,27 @@ type ParsedReview struct {
 	// ("warning" -> medium) or defaulted (unknown or missing -> medium).
 	SeverityNormalized int
 	// DroppedFindings counts entries of findings[] that were not findings
-	// (not an object, or neither title nor body).
+	// (not an object, or neither title nor body), the incomplete ones
+	// included.
 	DroppedFindings int
+	// Quality is how the answer was read, a metric label: clean, repaired,
+	// salvaged (cut off) or unreadable (prose answers included).
+	Quality string
+	// CutOff reports that the answer was cut off (its JSON ends
+	// unfinished, or the finish reason says the model hit its token
+	// limit); FinishReason is the envelope's, "" when none was given.
+	CutOff       bool
+	FinishReason string
+	// Kept counts the complete findings read (those moved into the
+	// summary included); Incomplete the findings the cut fell inside,
+	// dropped.
+	Kept       int
+	Incomplete int
+	// Unreadable is set when nothing could be read: Summary is empty and
+	// the summary comment must say so, never show the answer.
+	// AnswerChars is the answer's length in characters, for saying so.
+	Unreadable  bool
+	AnswerChars int
 	// Verdicts are the answer's verdicts on acceptance criteria
 	// ("requirements": [{id, verdict, evidence, note}]); VerdictsGiven says
 	// the answer had such a list at all.
@@ -44,32 +66,32 @@ type ParsedReview struct {
 	VerdictsGiven bool
 }
 
-// reviewMaxDepth bounds how deep wrappers and JSON-in-strings are followed.
-const reviewMaxDepth = 8
-
-// reviewMaxCandidates bounds how many '{' / '[' positions of prose are tried
-// as the start of an embedded JSON value (each try is linear in the text).
-const reviewMaxCandidates = 32
-
-// ParseReview reads the review LLM's answer liberally. raw is the request's
-// `review` field: a JSON string holding the model's raw text, or an already
-// parsed JSON value. Accepted shapes, at any wrapper depth:
+// ParseReview reads the review LLM's answer with llmanswer.Read. raw is the
+// request's `review` field: a JSON string holding the model's raw text, or
+// an already parsed JSON value. Accepted shapes:
 //
 //   - {"summary": "...", "findings": [...]} (also "comments"/"issues" for findings)
 //   - a bare findings array [{path, line, existingCode, severity, title, body}]
-//   - a whole chat-completions response (choices[0].message.content)
-//   - n8n and SDK wrappers: {"output"|"content"|"text"|"response"|"message"|
-//     "review"|"result"|"data"|"json"|"body"|"candidates"|"parts": ...},
-//     content-part arrays
-//     [{type:"text", text}], single-item arrays
-//   - text holding any of the above: whole, in a ``` fence, or embedded in prose
+//   - inside a chat-completions response passed whole, the responses API,
+//     Anthropic and Gemini content, and n8n items and node outputs
+//   - text holding any of the above: whole, in a ``` fence, embedded in
+//     prose, after <think> blocks; repaired when models write it loosely
+//     (single quotes, trailing commas, Python literals, comments, ...)
 //
-// Text that holds no JSON review is not an error: a demanding user would
-// rather see the model's prose than lose the review, so it becomes the
-// summary with zero findings, Format "prose" and a warning (also when the
-// text arrives inside a wrapper such as n8n's {"output": "..."}). Only an
-// empty or missing review, or a JSON value holding neither a review nor any
-// text, is an *InvalidError for field "review" (a 400).
+// A cut-off answer keeps its complete findings: a finding the cut fell
+// inside is kept only when its path, body and severity were written in
+// full, and is otherwise dropped; a cut summary is kept, marked with "…".
+// The warnings say "the review answer was cut off: 3 complete findings
+// kept, 1 incomplete dropped", also when the finish reason is "length" and
+// the JSON happens to close.
+//
+// Text that holds no JSON at all (no attempt: prose only) is not an error:
+// it becomes the summary with zero findings, Format "prose". Text whose
+// JSON cannot be read is never shown: Unreadable is set, Summary stays
+// empty, and Render says that the answer could not be read and how long it
+// was. Only a missing review, blank text, or a JSON value given directly
+// that holds neither a review nor any text, is an *InvalidError for field
+// "review" (a 400).
 //
 // Verdicts on acceptance criteria are read from "requirements" (also
 // "criteria", "acceptanceCriteria", "verdicts"): [{id, verdict, evidence,
@@ -77,201 +99,130 @@ const reviewMaxCandidates = 32
 // "partially" -> unclear, unknown -> unclear with a warning), entries
 // without an id dropped with a warning.
 //
-// Findings are repaired field by field: "line" may be a number or a numeric
-// string ("42", "L42", "42-45" -> 42); severity is normalised (see
-// NormalizeSeverity); a missing title is taken from the body's first line.
+// Every finding has a path and a title. Findings are repaired field by
+// field: "line" may be a number or a numeric string ("42", "L42", "42-45"
+// -> 42); severity is normalised (see normalizeSeverity); a missing title
+// is taken from the body's first line. A finding that names no file is
+// moved into the summary, under "Findings not tied to a file".
 func ParseReview(raw json.RawMessage) (ParsedReview, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ParsedReview{}, pipeline.Invalidf("review", "missing: pass the review LLM's answer as text or JSON")
 	}
-	p := &reviewParser{budget: reviewBudgetFactor*len(raw) + reviewBudgetBase}
-	var v any
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&v); err != nil {
+	if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
 		return ParsedReview{}, pipeline.Invalidf("review", "not valid JSON: %v", err)
 	}
-	if s, ok := v.(string); ok {
-		if strings.TrimSpace(s) == "" {
-			return ParsedReview{}, pipeline.Invalidf("review", "empty text")
+	a := llmanswer.Read(raw, reviewShape)
+	p := &reviewParser{answer: a, cut: len(a.Unfinished) > 0}
+	for i, w := range a.Warnings {
+		if a.Prose != "" && strings.HasPrefix(w, "the answer holds no JSON") {
+			continue // said below, with what is done about it
 		}
-		if r, ok := p.fromText(s, 0); ok {
-			return p.result(r), nil
+		if a.Value == nil && a.Prose == "" && i == len(a.Warnings)-1 {
+			w += ": no findings could be read"
 		}
-		p.format = reviewFormatProse
+		p.warn("review answer: %s", w)
+	}
+	out := ParsedReview{Quality: string(a.Quality), CutOff: a.CutOff, FinishReason: a.FinishReason}
+	var r pipeline.Review
+	switch {
+	case a.Value != nil:
+		r = p.review(a.Value)
+		out.Format = reviewFormat(a)
+	case a.Envelope == "" && strings.TrimSpace(a.Text) == "":
+		return ParsedReview{}, invalidReview(raw)
+	case a.Prose != "":
+		r.Summary = a.Prose
+		out.Format = reviewFormatProse
 		p.warn("review is not JSON: the text is kept as the summary, with no findings")
-		return p.result(pipeline.Review{Summary: strings.TrimSpace(s)}), nil
-	}
-	if r, ok := p.fromValue(v, 0); ok {
-		return p.result(r), nil
-	}
-	if text := proseIn(v, 0); text != "" {
-		// A wrapper ({"output": "..."}, a chat completion) around prose.
-		p.format = reviewFormatProse
-		p.warn("review is not JSON: the text is kept as the summary, with no findings")
-		return p.result(pipeline.Review{Summary: text}), nil
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		return ParsedReview{}, pipeline.Invalidf("review", "no summary or findings in the object (keys: %s)", strings.Join(reviewKeys(x), ", "))
-	case []any:
-		return ParsedReview{}, pipeline.Invalidf("review", "no findings in the array of %d elements", len(x))
 	default:
-		return ParsedReview{}, pipeline.Invalidf("review", "want text or an object, got %s", reviewJSONKind(v))
+		out.Format = reviewFormatUnreadable
+		out.Unreadable = true
+		out.AnswerChars = utf8.RuneCountInString(a.Text)
+		p.warn("the review answer (%s) could not be read: nothing of it is shown, no findings were posted", pipeline.CountNoun(out.AnswerChars, "character"))
 	}
-}
-
-// The parser's work budget, in bytes handed to the JSON decoder: nested
-// JSON-in-strings and prose with many braces would otherwise take time
-// exponential in the nesting. When it runs out, what was found so far is
-// used (or the text is kept as prose).
-const (
-	reviewBudgetFactor = 16
-	reviewBudgetBase   = 64 << 10
-)
-
-type reviewParser struct {
-	budget        int
-	format        string
-	warnings      []string
-	normalized    int
-	dropped       int
-	verdicts      []Verdict
-	verdictsGiven bool
-}
-
-func (p *reviewParser) warn(format string, args ...any) {
-	p.warnings = append(p.warnings, fmt.Sprintf(format, args...))
-}
-
-func (p *reviewParser) setFormat(f string) {
-	if p.format == "" {
-		p.format = f
-	}
-}
-
-func (p *reviewParser) result(r pipeline.Review) ParsedReview {
-	if p.format == "" {
-		p.format = reviewFormatJSON
+	if a.CutOff {
+		p.warn("the review answer was cut off: %s kept, %d incomplete dropped; raise the review's max_tokens",
+			pipeline.CountNoun(p.kept, "complete finding"), p.incomplete)
 	}
 	if r.Findings == nil {
 		r.Findings = []pipeline.Finding{}
 	}
-	return ParsedReview{Review: r, Format: p.format, Warnings: p.warnings, SeverityNormalized: p.normalized, DroppedFindings: p.dropped,
-		Verdicts: p.verdicts, VerdictsGiven: p.verdictsGiven}
+	out.Review = r
+	out.Warnings = p.warnings
+	out.SeverityNormalized = p.normalized
+	out.DroppedFindings = p.dropped
+	out.Kept = p.kept
+	out.Incomplete = p.incomplete
+	out.Verdicts, out.VerdictsGiven = p.verdicts, p.verdictsGiven
+	return out, nil
 }
 
-var reviewWrapperKeys = []string{"output", "content", "text", "response", "message", "review", "result", "data", "json", "body", "candidates", "parts"}
+// invalidReview explains why a JSON value given directly is no review.
+func invalidReview(raw []byte) error {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	_ = dec.Decode(&v)
+	switch x := v.(type) {
+	case string:
+		return pipeline.Invalidf("review", "empty text")
+	case map[string]any:
+		return pipeline.Invalidf("review", "no summary or findings in the object (keys: %s)", strings.Join(reviewKeys(x), ", "))
+	case []any:
+		return pipeline.Invalidf("review", "no findings in the array of %d elements", len(x))
+	default:
+		return pipeline.Invalidf("review", "want text or an object, got %s", reviewJSONKind(v))
+	}
+}
+
+// reviewFormat names where the review was found (Format).
+func reviewFormat(a llmanswer.Answer) string {
+	switch {
+	case strings.HasPrefix(a.Envelope, "choices"):
+		return reviewFormatChat
+	case strings.HasPrefix(a.Block, "fenced"):
+		return reviewFormatFenced
+	case strings.HasSuffix(a.Block, "in prose"):
+		return reviewFormatEmbedded
+	}
+	return reviewFormatJSON
+}
 
 var findingsKeys = []string{"findings", "comments", "issues"}
 
-// spend charges n bytes of decoding to the budget; false when it is spent.
-func (p *reviewParser) spend(n int) bool {
-	if p.budget < n {
-		p.budget = 0
+// reviewShape is the review stage's llmanswer.Shape: an object with a
+// summary or a findings list, or a non-empty array of findings.
+func reviewShape(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x["summary"]; ok {
+			return true
+		}
+		for _, k := range findingsKeys {
+			if _, ok := x[k].([]any); ok {
+				return true
+			}
+		}
+		if _, ok := x["findings"]; ok {
+			return true
+		}
+		for _, k := range verdictKeys {
+			if _, ok := x[k].([]any); ok {
+				return true
+			}
+		}
 		return false
-	}
-	p.budget -= n
-	return true
-}
-
-func (p *reviewParser) fromValue(v any, depth int) (pipeline.Review, bool) {
-	if depth > reviewMaxDepth || p.budget <= 0 {
-		return pipeline.Review{}, false
-	}
-	switch x := v.(type) {
-	case string:
-		return p.fromText(x, depth+1)
-	case map[string]any:
-		if isReviewObject(x) {
-			return p.reviewFromMap(x, depth), true
-		}
-		if _, ok := x["choices"]; ok {
-			p.setFormat(reviewFormatChat)
-			if r, ok := p.fromValue(x["choices"], depth+1); ok {
-				return r, true
-			}
-		}
-		for _, k := range reviewWrapperKeys {
-			if w, ok := x[k]; ok {
-				if r, ok := p.fromValue(w, depth+1); ok {
-					return r, true
-				}
-			}
-		}
-		return pipeline.Review{}, false
 	case []any:
-		if len(x) == 0 {
-			return pipeline.Review{}, false
-		}
-		if looksLikeFindings(x) {
-			return pipeline.Review{Findings: p.findings(x)}, true
-		}
-		if text, ok := contentPartsText(x); ok {
-			return p.fromText(text, depth+1)
-		}
-		for i, el := range x {
-			if i >= 4 {
-				break
-			}
-			if r, ok := p.fromValue(el, depth+1); ok {
-				return r, true
-			}
-		}
-	}
-	return pipeline.Review{}, false
-}
-
-// proseIn finds the model's text inside wrappers (the same keys fromValue
-// follows): the first non-blank string, or joined content parts.
-func proseIn(v any, depth int) string {
-	if depth > reviewMaxDepth {
-		return ""
-	}
-	switch x := v.(type) {
-	case string:
-		return strings.TrimSpace(x)
-	case map[string]any:
-		for _, k := range append([]string{"choices"}, reviewWrapperKeys...) {
-			if w, ok := x[k]; ok {
-				if t := proseIn(w, depth+1); t != "" {
-					return t
-				}
-			}
-		}
-	case []any:
-		if t, ok := contentPartsText(x); ok {
-			return strings.TrimSpace(t)
-		}
-		if len(x) > 0 {
-			return proseIn(x[0], depth+1)
-		}
-	}
-	return ""
-}
-
-func isReviewObject(m map[string]any) bool {
-	if _, ok := m["summary"]; ok {
-		return true
-	}
-	for _, k := range findingsKeys {
-		if _, ok := m[k].([]any); ok {
-			return true
-		}
-	}
-	if _, ok := m["findings"]; ok {
-		return true
-	}
-	for _, k := range verdictKeys {
-		if _, ok := m[k].([]any); ok {
-			return true
-		}
+		return looksLikeFindings(x)
 	}
 	return false
 }
 
+// looksLikeFindings reports whether a is a list of findings: objects with
+// a path, a title or a severity, and no content parts.
 func looksLikeFindings(a []any) bool {
+	found := false
 	for _, el := range a {
 		m, ok := el.(map[string]any)
 		if !ok {
@@ -280,129 +231,79 @@ func looksLikeFindings(a []any) bool {
 		if m["type"] != nil && m["text"] != nil {
 			return false // a content part
 		}
-		if reviewString(m, "path", "file", "filePath", "filename") != "" {
-			return true
-		}
-		if _, ok := m["title"]; ok {
-			return true
-		}
-		if _, ok := m["severity"]; ok {
-			return true
+		if reviewString(m, "path", "file", "filePath", "filename") != "" || m["title"] != nil || m["severity"] != nil {
+			found = true
 		}
 	}
-	return false
+	return found
 }
 
-// contentPartsText joins [{type:"text"|"output_text", text}] parts.
-func contentPartsText(a []any) (string, bool) {
+type reviewParser struct {
+	answer     llmanswer.Answer
+	cut        bool // the cut fell inside the JSON: pointers are checked
+	warnings   []string
+	normalized int
+	dropped    int
+	kept       int
+	incomplete int
+	general    []pipeline.Finding // findings that name no file
+
+	verdicts      []Verdict
+	verdictsGiven bool
+}
+
+func (p *reviewParser) warn(format string, args ...any) {
+	p.warnings = append(p.warnings, fmt.Sprintf(format, args...))
+}
+
+// isCut reports whether the cut left the value at ptr unfinished.
+func (p *reviewParser) isCut(ptr string) bool {
+	return p.cut && p.answer.Cut(ptr)
+}
+
+// review reads a value with the review shape.
+func (p *reviewParser) review(v any) pipeline.Review {
+	var r pipeline.Review
+	switch x := v.(type) {
+	case map[string]any:
+		r = p.reviewFromMap(x)
+	case []any:
+		r.Findings = p.findings(x, "", true)
+	}
+	if len(p.general) > 0 {
+		r.Summary = appendGeneral(r.Summary, p.general)
+	}
+	return r
+}
+
+// appendGeneral adds the findings that name no file to the summary.
+func appendGeneral(summary string, fs []pipeline.Finding) string {
 	var b strings.Builder
-	found := false
-	for _, el := range a {
-		m, ok := el.(map[string]any)
-		if !ok {
-			continue
-		}
-		t, ok := m["text"].(string)
-		if !ok {
-			continue
-		}
-		found = true
-		b.WriteString(t)
-		b.WriteByte('\n')
+	b.WriteString(strings.TrimSpace(summary))
+	if b.Len() > 0 {
+		b.WriteString("\n\n")
 	}
-	return b.String(), found
+	b.WriteString("**Findings not tied to a file**\n")
+	for _, f := range fs {
+		fmt.Fprintf(&b, "\n- **%s** · %s", severityLabel(f.Severity), pipeline.OneLine(f.Title))
+		if body := pipeline.OneLine(f.Body); body != "" && body != pipeline.OneLine(f.Title) {
+			b.WriteString(": ")
+			b.WriteString(body)
+		}
+	}
+	return b.String()
 }
 
-var reviewFenceRe = regexp.MustCompile("(?s)```[A-Za-z0-9_+-]*[ \t]*\r?\n(.*?)```")
-
-func (p *reviewParser) fromText(s string, depth int) (pipeline.Review, bool) {
-	if depth > reviewMaxDepth || p.budget <= 0 {
-		return pipeline.Review{}, false
-	}
-	t := strings.TrimSpace(strings.TrimPrefix(s, "\ufeff"))
-	if t == "" {
-		return pipeline.Review{}, false
-	}
-	if v, ok := p.decodeWhole(t); ok {
-		if _, isString := v.(string); !isString || depth < reviewMaxDepth {
-			if r, ok := p.fromValue(v, depth+1); ok {
-				return r, true
-			}
-		}
-	}
-	for _, m := range reviewFenceRe.FindAllStringSubmatch(t, 8) {
-		if v, ok := p.decodeWhole(strings.TrimSpace(m[1])); ok {
-			if r, ok := p.fromValue(v, depth+1); ok {
-				p.setFormat(reviewFormatFenced)
-				return r, true
-			}
-		}
-	}
-	// JSON embedded in prose: try each '{' (then '[') as the start of a value.
-	for _, open := range []byte{'{', '['} {
-		tries := 0
-		for i := 0; i < len(t) && tries < reviewMaxCandidates; i++ {
-			if t[i] != open {
-				continue
-			}
-			tries++
-			if !p.spend(len(t) - i) {
-				return pipeline.Review{}, false
-			}
-			dec := json.NewDecoder(strings.NewReader(t[i:]))
-			dec.UseNumber()
-			var v any
-			if dec.Decode(&v) != nil {
-				continue
-			}
-			if _, ok := v.(map[string]any); !ok && open == '{' {
-				continue
-			}
-			if r, ok := p.fromValue(v, depth+1); ok {
-				p.setFormat(reviewFormatEmbedded)
-				return r, true
-			}
-			// Skip past the value just decoded: nothing inside it matched.
-			i += int(dec.InputOffset()) - 1
-		}
-	}
-	return pipeline.Review{}, false
-}
-
-// decodeWhole decodes s as exactly one JSON value (trailing whitespace only).
-func (p *reviewParser) decodeWhole(s string) (any, bool) {
-	if s == "" {
-		return nil, false
-	}
-	switch s[0] {
-	case '{', '[', '"':
-	default:
-		return nil, false
-	}
-	if !p.spend(len(s)) {
-		return nil, false
-	}
-	dec := json.NewDecoder(strings.NewReader(s))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return nil, false
-	}
-	if dec.More() {
-		return nil, false
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, false
-	}
-	return v, true
-}
-
-func (p *reviewParser) reviewFromMap(m map[string]any, depth int) pipeline.Review {
+func (p *reviewParser) reviewFromMap(m map[string]any) pipeline.Review {
 	var r pipeline.Review
 	switch s := m["summary"].(type) {
 	case nil:
 	case string:
 		r.Summary = strings.TrimSpace(s)
+		if p.isCut("/summary") && r.Summary != "" {
+			r.Summary += " …"
+			p.warn("the summary was cut off: kept as far as it was written")
+		}
 	case []any:
 		var parts []string
 		for _, el := range s {
@@ -420,13 +321,11 @@ func (p *reviewParser) reviewFromMap(m map[string]any, depth int) pipeline.Revie
 		}
 		switch f := raw.(type) {
 		case []any:
-			r.Findings = p.findings(f)
+			r.Findings = p.findings(f, "/"+k, true)
 		case string:
-			if v, ok := p.decodeWhole(strings.TrimSpace(f)); ok {
-				if a, ok := v.([]any); ok {
-					r.Findings = p.findings(a)
-					p.warn("%s was a JSON string: decoded", k)
-				}
+			if a, ok := decodeArray(f); ok {
+				r.Findings = p.findings(a, "", false)
+				p.warn("%s was a JSON string: decoded", k)
 			}
 		case nil:
 		default:
@@ -436,11 +335,83 @@ func (p *reviewParser) reviewFromMap(m map[string]any, depth int) pipeline.Revie
 			break
 		}
 	}
-	p.verdicts, p.verdictsGiven = p.parseVerdicts(m)
+	p.verdicts, p.verdictsGiven = p.parseVerdicts(p.withoutCutVerdict(m))
 	return r
 }
 
-func (p *reviewParser) findings(a []any) []pipeline.Finding {
+// withoutCutVerdict returns m without the verdict the cut fell inside when
+// its id or verdict was not written in full (a cut note or evidence keeps
+// it); m itself is not changed.
+func (p *reviewParser) withoutCutVerdict(m map[string]any) map[string]any {
+	if !p.cut {
+		return m
+	}
+	for _, k := range verdictKeys {
+		list, ok := m[k].([]any)
+		if !ok || len(list) == 0 {
+			continue
+		}
+		last := "/" + k + "/" + strconv.Itoa(len(list)-1)
+		e, _ := list[len(list)-1].(map[string]any)
+		if !p.isCut(last) || e != nil && !p.isCut(last+"/id") && !p.isCut(last+"/verdict") && e["id"] != nil && e["verdict"] != nil {
+			continue
+		}
+		c := make(map[string]any, len(m))
+		for key, v := range m {
+			c[key] = v
+		}
+		c[k] = list[:len(list)-1]
+		p.warn("%s[%d]: the cut fell inside this verdict: dropped", k, len(list)-1)
+		return c
+	}
+	return m
+}
+
+// decodeArray decodes s when it is exactly one JSON array (a findings list
+// a model wrote as a string).
+func decodeArray(s string) ([]any, bool) {
+	s = strings.TrimSpace(s)
+	if !strings.HasPrefix(s, "[") {
+		return nil, false
+	}
+	v, ok := decodeWholeJSON(s)
+	a, isArray := v.([]any)
+	return a, ok && isArray
+}
+
+// decodeWhole decodes s when it is exactly one JSON value (a list a model
+// wrote as a string); numbers stay json.Number.
+func (p *reviewParser) decodeWhole(s string) (any, bool) {
+	return decodeWholeJSON(s)
+}
+
+func decodeWholeJSON(s string) (any, bool) {
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return nil, false
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// findingKeys are the keys a finding's fields are read from.
+var (
+	pathKeys     = []string{"path", "file", "filePath", "file_path", "filename"}
+	codeKeys     = []string{"existingCode", "existing_code", "code", "snippet"}
+	titleKeys    = []string{"title", "summary", "name"}
+	bodyKeys     = []string{"body", "comment", "message", "description", "details", "text"}
+	lineKeys     = []string{"line", "lineNumber", "line_number", "startLine", "start_line", "newLine"}
+	severityKeys = []string{"severity", "level", "priority"}
+)
+
+// findings reads a findings array found at the JSON pointer ptr; located
+// is false when it has no place in the answer's value (a list decoded from
+// a string), where the cut is then not looked for.
+func (p *reviewParser) findings(a []any, ptr string, located bool) []pipeline.Finding {
 	out := make([]pipeline.Finding, 0, len(a))
 	for i, el := range a {
 		m, ok := el.(map[string]any)
@@ -449,13 +420,20 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 			p.warn("findings[%d] is a %s, not an object: dropped", i, reviewJSONKind(el))
 			continue
 		}
-		f := pipeline.Finding{
-			Path:         strings.TrimSpace(reviewString(m, "path", "file", "filePath", "file_path", "filename")),
-			ExistingCode: reviewString(m, "existingCode", "existing_code", "code", "snippet"),
-			Title:        pipeline.OneLine(reviewString(m, "title", "summary", "name")),
-			Body:         strings.TrimSpace(reviewString(m, "body", "comment", "message", "description", "details", "text")),
+		if located {
+			if fp := ptr + "/" + strconv.Itoa(i); p.isCut(fp) && !p.completeEnough(m, fp) {
+				p.dropped++
+				p.incomplete++
+				continue
+			}
 		}
-		for _, k := range []string{"line", "lineNumber", "line_number", "startLine", "start_line", "newLine"} {
+		f := pipeline.Finding{
+			Path:         strings.TrimSpace(reviewString(m, pathKeys...)),
+			ExistingCode: reviewString(m, codeKeys...),
+			Title:        pipeline.OneLine(reviewString(m, titleKeys...)),
+			Body:         strings.TrimSpace(reviewString(m, bodyKeys...)),
+		}
+		for _, k := range lineKeys {
 			if lv, ok := m[k]; ok && lv != nil {
 				n, ok := parseLineValue(lv)
 				if !ok {
@@ -473,7 +451,7 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 		if f.Title == "" {
 			f.Title = pipeline.ClipRunes(pipeline.OneLine(reviewFirstLine(f.Body)), 100)
 		}
-		rawSev := reviewString(m, "severity", "level", "priority")
+		rawSev := reviewString(m, severityKeys...)
 		sev, exact := normalizeSeverity(rawSev)
 		if !exact {
 			p.normalized++
@@ -484,9 +462,30 @@ func (p *reviewParser) findings(a []any) []pipeline.Finding {
 			}
 		}
 		f.Severity = sev
+		p.kept++
+		if f.Path == "" {
+			p.general = append(p.general, f)
+			p.warn("findings[%d] names no file: moved into the summary", i)
+			continue
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// completeEnough reports whether a finding the cut fell inside was
+// written far enough to be kept: its path, body and severity are there and
+// none of its fields is the one the cut split.
+func (p *reviewParser) completeEnough(m map[string]any, ptr string) bool {
+	if reviewString(m, pathKeys...) == "" || reviewString(m, bodyKeys...) == "" || reviewString(m, severityKeys...) == "" {
+		return false
+	}
+	for k := range m {
+		if p.isCut(ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")) {
+			return false
+		}
+	}
+	return true
 }
 
 var severityAliases = map[string]string{

@@ -3,6 +3,9 @@ package comments
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,6 +190,11 @@ func TestParseReviewInvalid(t *testing.T) {
 	}
 }
 
+// FuzzParseReview: no answer panics; every finding has a path and a title,
+// a normalized severity and no negative line; an answer that could not be
+// read leaves the summary empty (the raw answer is never shown).
+//
+//	go test -run '^$' -fuzz FuzzParseReview -fuzztime 30s ./pipeline/comments
 func FuzzParseReview(f *testing.F) {
 	seeds := []string{
 		`{"summary":"S","findings":[{"path":"a.go","line":3,"severity":"high","title":"T","body":"B"}]}`,
@@ -196,9 +204,27 @@ func FuzzParseReview(f *testing.F) {
 		`"plain prose { [ with braces"`,
 		`{"findings":[{"line":1e99,"severity":{},"title":[1]}]}`,
 		`"{\"summary\":{\"a\":1},\"findings\":\"[1,2]\"}"`,
+		`"{'summary': 'x', 'findings': [{'path': 'a.go', 'title': 'T', 'body': 'B', 'severity': 'low',},],}"`,
+		`{"choices":[{"finish_reason":"length","message":{"content":"{\"findings\":[{\"path\":\"a.go\",\"title\":\"T\",\"severity\":\"high\",\"body\":\"cut"}}]}`,
+		`"{\"findings\": [{\"title\": \"no path\", \"body\": \"b\"}]}"`,
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
+	}
+	// The reader's own testdata: real-looking review answers.
+	files, _ := filepath.Glob(filepath.Join("..", "llmanswer", "testdata", "review-*"))
+	for _, file := range files {
+		if strings.HasSuffix(file, ".golden.json") {
+			continue
+		}
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		if strings.HasSuffix(file, ".txt") {
+			b, _ = json.Marshal(string(b))
+		}
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		got, err := ParseReview(raw)
@@ -213,15 +239,141 @@ func FuzzParseReview(f *testing.F) {
 			t.Fatal("nil findings")
 		}
 		for _, f := range got.Findings {
+			if strings.TrimSpace(f.Path) == "" || strings.TrimSpace(f.Title) == "" {
+				t.Fatalf("finding without a path or a title: %+v", f)
+			}
 			if f.Line < 0 {
 				t.Fatalf("negative line %d", f.Line)
 			}
 			if severityRank(f.Severity) >= len(severityOrder) {
 				t.Fatalf("severity %q not normalized", f.Severity)
 			}
-			if f.Title == "" && f.Body == "" {
-				t.Fatal("finding with neither title nor body")
-			}
+		}
+		if got.Unreadable && (got.Summary != "" || len(got.Findings) > 0 || got.Format != reviewFormatUnreadable) {
+			t.Fatalf("unreadable answer with a summary %q or findings %v", got.Summary, got.Findings)
+		}
+		if got.CutOff && got.Quality != "salvaged" && got.Quality != "unreadable" {
+			t.Fatalf("cut-off answer read as %s", got.Quality)
 		}
 	})
+}
+
+// TestParseReviewSalvage: a cut-off review keeps its complete findings,
+// drops the one the cut fell inside, and says so.
+func TestParseReviewSalvage(t *testing.T) {
+	const f1 = `{"path": "a.go", "line": 3, "severity": "high", "title": "T1", "body": "B1"}`
+	const f2 = `{"path": "b.go", "line": 7, "severity": "low", "title": "T2", "body": "B2"}`
+	chat := func(finish, content string) json.RawMessage {
+		return json.RawMessage(`{"choices":[{"index":0,"finish_reason":"` + finish + `","message":{"role":"assistant","content":` + string(jsonString(content)) + `}}]}`)
+	}
+	tests := []struct {
+		name            string
+		raw             json.RawMessage
+		titles          []string
+		kept, dropped   int
+		summary         string
+		wantWarningText string
+	}{
+		{"cut in the second finding's body", jsonString(`{"summary": "S", "findings": [` + f1 + `, {"path": "b.go", "line": 7, "severity": "low", "title": "T2", "body": "B`),
+			[]string{"T1"}, 1, 1, "S", "the review answer was cut off: 1 complete finding kept, 1 incomplete dropped"},
+		{"cut before the severity", jsonString(`{"summary": "S", "findings": [` + f1 + `, {"path": "b.go", "title": "T2", "body": "B2", "sev`),
+			[]string{"T1"}, 1, 1, "S", "1 complete finding kept, 1 incomplete dropped"},
+		{"cut after the body, before the brace", jsonString(`{"summary": "S", "findings": [` + f1 + `, {"path": "b.go", "severity": "low", "title": "T2", "body": "B2"`),
+			[]string{"T1", "T2"}, 2, 0, "S", "2 complete findings kept, 0 incomplete dropped"},
+		{"cut between findings", jsonString(`{"summary": "S", "findings": [` + f1 + `, ` + f2 + `, `),
+			[]string{"T1", "T2"}, 2, 0, "S", "2 complete findings kept, 0 incomplete dropped"},
+		{"cut in the summary, written last", jsonString(`{"findings": [` + f1 + `], "summary": "The handler is mostly fi`),
+			[]string{"T1"}, 1, 0, "The handler is mostly fi …", "the summary was cut off"},
+		{"bare findings array, cut", jsonString(`[` + f1 + `, {"path": "b.go", "title": "T2`),
+			[]string{"T1"}, 1, 1, "", "1 complete finding kept, 1 incomplete dropped"},
+		{"finish reason length, JSON closed", chat("length", `{"summary": "S", "findings": [`+f1+`, `+f2+`]}`),
+			[]string{"T1", "T2"}, 2, 0, "S", "2 complete findings kept, 0 incomplete dropped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseReview(tt.raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var titles []string
+			for _, f := range got.Findings {
+				titles = append(titles, f.Title)
+			}
+			if !reflect.DeepEqual(titles, tt.titles) {
+				t.Errorf("findings %q, want %q", titles, tt.titles)
+			}
+			if got.Kept != tt.kept || got.Incomplete != tt.dropped || !got.CutOff || got.Quality != "salvaged" {
+				t.Errorf("kept %d incomplete %d cutOff %v quality %s", got.Kept, got.Incomplete, got.CutOff, got.Quality)
+			}
+			if got.Summary != tt.summary {
+				t.Errorf("summary %q, want %q", got.Summary, tt.summary)
+			}
+			if !strings.Contains(strings.Join(got.Warnings, "\n"), tt.wantWarningText) {
+				t.Errorf("warnings %q lack %q", got.Warnings, tt.wantWarningText)
+			}
+		})
+	}
+}
+
+// TestParseReviewRepaired: the shapes that used to end as raw text in the
+// summary are read as findings.
+func TestParseReviewRepaired(t *testing.T) {
+	for name, text := range map[string]string{
+		"single quotes":   `{'summary': 'S', 'findings': [{'path': 'a.go', 'line': 3, 'severity': 'high', 'title': 'T', 'body': 'B'}]}`,
+		"trailing commas": `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B",},],}`,
+		"python literals": `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B", "existingCode": None}]}`,
+		"think block":     "<think>\nthe user wants JSON {maybe}\n</think>\n" + `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B"}]}`,
+	} {
+		got, err := ParseReview(jsonString(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := []pipeline.Finding{{Path: "a.go", Line: 3, Severity: "high", Title: "T", Body: "B"}}
+		if got.Summary != "S" || !reflect.DeepEqual(got.Findings, want) {
+			t.Errorf("%s: got %q %+v", name, got.Summary, got.Findings)
+		}
+	}
+}
+
+// TestParseReviewUnreadable: JSON that cannot be read is never shown.
+func TestParseReviewUnreadable(t *testing.T) {
+	text := `Review: {"summary": "SQL" "findings": [} {{ "path": a.go ]] done`
+	got, err := ParseReview(jsonString(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Unreadable || got.Summary != "" || len(got.Findings) != 0 || got.Format != reviewFormatUnreadable || got.Quality != "unreadable" {
+		t.Fatalf("got %+v", got)
+	}
+	if got.AnswerChars != len([]rune(text)) {
+		t.Errorf("answer chars %d, want %d", got.AnswerChars, len([]rune(text)))
+	}
+	r, err := Render(CommentsInput{Ref: "0123456789abcdef", Review: jsonString(text), RequestID: "n8n-17"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"could not be read", fmt.Sprintf("(%d characters)", len([]rune(text))), "`n8n-17`"} {
+		if !strings.Contains(r.Markdown, want) {
+			t.Errorf("summary lacks %q:\n%s", want, r.Markdown)
+		}
+	}
+	if strings.Contains(r.Markdown, `"findings"`) || strings.Contains(r.Markdown, "a.go") || strings.Contains(r.Markdown, "SQL") {
+		t.Errorf("summary shows the raw answer:\n%s", r.Markdown)
+	}
+}
+
+// TestParseReviewFindingWithoutPath: a finding that names no file is moved
+// into the summary, not lost and not posted without a path.
+func TestParseReviewFindingWithoutPath(t *testing.T) {
+	got, err := ParseReview(json.RawMessage(`{"summary":"S","findings":[{"path":"a.go","title":"T","severity":"low"},{"title":"General","body":"Add tests.","severity":"high"},{"path":"  ","body":"Blank path."}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Findings) != 1 || got.Findings[0].Path != "a.go" {
+		t.Fatalf("findings %+v", got.Findings)
+	}
+	want := "S\n\n**Findings not tied to a file**\n\n- **High** · General: Add tests.\n- **Medium** · Blank path."
+	if got.Summary != want {
+		t.Errorf("summary %q, want %q", got.Summary, want)
+	}
 }

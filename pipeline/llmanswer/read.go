@@ -148,6 +148,16 @@ type Answer struct {
 	// cut mid-way and closed. Keys or literals the cut split are dropped,
 	// so they are not in Value. See Cut.
 	Unfinished []string
+	// Prose is set when the answer is unreadable because it holds no JSON at
+	// all, not even a broken attempt: its text without <think> blocks,
+	// trimmed. A caller may show it as the model's words; it is "" when the
+	// text held JSON that could not be read or had another shape (which must
+	// never be shown raw), and when the answer is empty.
+	Prose string
+	// Empty reports that the answer, once out of its envelope, holds
+	// nothing: no text (or only blank text, or only a <think> block), or a
+	// null value. Such an answer is unreadable, and not a broken one.
+	Empty bool
 	// Warnings say, readably, what was noticed, repaired or ignored.
 	Warnings []string
 }
@@ -173,6 +183,7 @@ func Read(raw []byte, shape Shape) Answer {
 	raw = bytes.TrimSpace(raw)
 	switch {
 	case len(raw) == 0:
+		r.empty = true
 		r.warn("the answer is empty")
 	case len(raw) > MaxBytes:
 		r.warn("the answer is " + strconv.Itoa(len(raw)) + " bytes, over the " + strconv.Itoa(MaxBytes) + "-byte limit: not read")
@@ -198,6 +209,8 @@ type reader struct {
 	answerText string
 	refusal    bool
 	cutThink   bool
+	empty      bool
+	prose      string
 	taken      *match
 	warnings   []string
 }
@@ -243,6 +256,9 @@ func (r *reader) answer() Answer {
 	}
 	if r.cutThink {
 		r.warn("the answer was cut off inside its <think> block")
+	}
+	if r.taken == nil {
+		a.Prose, a.Empty = r.prose, r.empty
 	}
 	if m := r.taken; m != nil {
 		a.Value, a.Block, a.Unfinished = m.value, m.block, m.unfinished
@@ -297,6 +313,7 @@ func (r *reader) value(v any, depth int) {
 		r.warn(fmt.Sprintf("the model stopped for another reason than the end of its answer (finish reason %q)", u.finish))
 	}
 	if u.value == nil {
+		r.empty = true
 		r.warn("the answer's " + u.where + " is empty")
 		return
 	}
@@ -327,6 +344,7 @@ func (r *reader) text(t string, depth int) {
 	}
 	trimmed := strings.TrimSpace(strings.TrimPrefix(body, "\ufeff"))
 	if trimmed == "" {
+		r.empty = true
 		if think.blocks > 0 {
 			r.warn("the answer holds nothing but its <think> block")
 		} else {
@@ -376,6 +394,12 @@ func (r *reader) explain(t string, s *search) {
 		r.warn(fmt.Sprintf("the answer held %d block(s) that look like JSON but could not be read, even repaired", s.failed))
 	default:
 		r.warn(fmt.Sprintf("the answer holds no JSON (prose only, %d bytes)", len(t)))
+	}
+	if s.truncated {
+		r.warn(fmt.Sprintf("the answer holds too many brackets to search: those after the first %d were not tried", maxTries))
+	}
+	if s.failed == 0 && s.attempts == 0 && !s.truncated && r.work > 0 {
+		r.prose = t
 	}
 	if !r.refusal && readsAsRefusal(t) {
 		r.warn("the answer reads as a refusal")

@@ -102,13 +102,15 @@ type golden struct {
 	Block        string   `json:"block,omitempty"`
 	TextBytes    int      `json:"textBytes"`
 	Unfinished   []string `json:"unfinished,omitempty"`
+	ProseBytes   int      `json:"proseBytes,omitempty"`
+	Empty        bool     `json:"empty,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"`
 	Value        any      `json:"value"`
 }
 
 func toGolden(a Answer) golden {
 	return golden{Quality: a.Quality, CutOff: a.CutOff, FinishReason: a.FinishReason, Envelope: a.Envelope,
-		Block: a.Block, TextBytes: len(a.Text), Unfinished: a.Unfinished, Warnings: a.Warnings, Value: a.Value}
+		Block: a.Block, TextBytes: len(a.Text), Unfinished: a.Unfinished, ProseBytes: len(a.Prose), Empty: a.Empty, Warnings: a.Warnings, Value: a.Value}
 }
 
 // readCase reads a testdata answer as the API hands it over: a .txt file is
@@ -210,6 +212,12 @@ func checkAnswer(t *testing.T, a Answer, shape Shape) {
 	if a.Quality == Salvaged && !a.CutOff {
 		t.Error("salvaged answer that is not cut off")
 	}
+	if a.Empty && (a.Quality != Unreadable || a.Prose != "") {
+		t.Errorf("empty answer read as %s with prose %q", a.Quality, a.Prose)
+	}
+	if a.Prose != "" && (a.Quality != Unreadable || strings.TrimSpace(a.Prose) != a.Prose) {
+		t.Errorf("prose %q on a %s answer, or not trimmed", a.Prose, a.Quality)
+	}
 	if len(a.Unfinished) > 0 {
 		if a.Unfinished[0] != "" {
 			t.Errorf("unfinished %q does not start at the root", a.Unfinished)
@@ -247,4 +255,33 @@ func lookup(v any, ptr string) (any, bool) {
 		}
 	}
 	return v, true
+}
+
+// TestReadProse: Prose carries the text only when it holds no attempt at
+// JSON, so a caller can show prose but never a broken JSON answer.
+func TestReadProse(t *testing.T) {
+	tests := []struct {
+		name, text, want string
+	}{
+		{"prose", "Looks good to me.", "Looks good to me."},
+		{"citations and braces", "Fine, see [1] and [2, 3]; the {placeholder} stays.", "Fine, see [1] and [2, 3]; the {placeholder} stays."},
+		{"think block left out", "<think>\nhmm\n</think>\nNo findings.", "No findings."},
+		{"code fence in another language", "Consider:\n```go\nif err != nil { return err }\n```", "Consider:\n```go\nif err != nil { return err }\n```"},
+		{"broken JSON", "Here: {\"summary\": \"x\" \"y\": [} ]} end", ""},
+		{"JSON repaired into another shape", "{\"summary\": , , , }}} more text here", ""},
+		{"JSON of another shape", `Here: {"verdict": "ok"}`, ""},
+		{"fenced block of another shape", "```json\n[\"a\", \"b\"]\n```", ""},
+		{"empty", "   ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := Read([]byte(tt.text), reviewShape)
+			if a.Quality != Unreadable {
+				t.Fatalf("quality %s, want unreadable", a.Quality)
+			}
+			if a.Prose != tt.want {
+				t.Errorf("prose = %q, want %q", a.Prose, tt.want)
+			}
+		})
+	}
 }

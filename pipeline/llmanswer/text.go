@@ -274,12 +274,19 @@ var errLexer = errors.New("the lexer could not rewrite the block into JSON")
 // search finds the JSON blocks of one text and keeps those with the
 // expected shape.
 type search struct {
-	r       *reader
-	tries   int
-	blocks  int // JSON values decoded (objects and arrays)
-	failed  int // blocks that looked like JSON but did not decode, even repaired
-	matches []candidate
-	others  []string // labels of blocks without the expected shape, for warnings
+	r      *reader
+	tries  int
+	blocks int // JSON values decoded (objects and arrays)
+	failed int // blocks that looked like JSON but did not decode, even repaired
+	// attempts counts decoded blocks that read as an attempt at JSON: a
+	// fenced block, a repaired one, an object with keys, an array holding
+	// more than numbers. Citations such as [1] and an empty {} in prose,
+	// decoded as written, are not.
+	attempts int
+	// truncated: the search stopped at maxTries with brackets left.
+	truncated bool
+	matches   []candidate
+	others    []string // labels of blocks without the expected shape, for warnings
 }
 
 // candidate is a JSON block with the expected shape.
@@ -311,7 +318,11 @@ func (s *search) scan(t string, atEnd bool, depth int) {
 }
 
 func (s *search) fenced(seg segment, atEnd bool, depth int) {
-	if !jsonInfo(seg.info) || s.tries >= maxTries {
+	if !jsonInfo(seg.info) {
+		return
+	}
+	if s.tries >= maxTries {
+		s.truncated = true
 		return
 	}
 	body := seg.text
@@ -339,9 +350,13 @@ func (s *search) fenced(seg segment, atEnd bool, depth int) {
 // that closes is skipped whole (what is inside it is not tried again); one
 // that runs to the end is skipped whole only when it was taken.
 func (s *search) prose(t string, atEnd, only bool) {
-	for i := 0; i < len(t) && s.tries < maxTries; {
+	for i := 0; i < len(t); {
 		k := strings.IndexAny(t[i:], "{[")
 		if k < 0 {
+			return
+		}
+		if s.tries >= maxTries {
+			s.truncated = true
 			return
 		}
 		i += k
@@ -393,6 +408,7 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 	r.spend(l.end())
 	var out string // the repair library's output, when it was used
 	if l.tooDeep {
+		s.failed++
 		r.warn(fmt.Sprintf("a block nests deeper than %d levels: not read", maxDepth))
 		return 0, false
 	}
@@ -455,6 +471,9 @@ func (s *search) try(src string, atEnd, prose bool, c candidate) (int, bool) {
 // consider counts a decoded block and keeps it when it has the shape.
 func (s *search) consider(c candidate, v any) bool {
 	s.blocks++
+	if c.fenced || c.quality != Clean || jsonAttempt(v) {
+		s.attempts++
+	}
 	c.n = s.blocks
 	if !s.r.shape(v) {
 		s.others = append(s.others, strconv.Itoa(c.n))
@@ -466,6 +485,23 @@ func (s *search) consider(c candidate, v any) bool {
 	c.value = v
 	s.matches = append(s.matches, c)
 	return true
+}
+
+// jsonAttempt reports whether a value decoded from prose reads as an
+// attempt at JSON rather than a citation ([1], [2, 3]) or an empty {}.
+func jsonAttempt(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		return len(x) > 0
+	case []any:
+		for _, e := range x {
+			switch e.(type) {
+			case string, map[string]any, []any:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // choose takes the last match that does not read as an example (the last

@@ -3,12 +3,14 @@ package lookup
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -48,22 +50,39 @@ type NeedsStats struct {
 	// Placeholder is true when no request survived: the answer is the
 	// {"skip": true, "requests": []} placeholder that keeps the n8n chain alive.
 	Placeholder bool `json:"placeholder"`
-	// ScoutSource says how the scout answer was read: "missing" (no scout,
-	// files[].needs only), "json" (parsed JSON given), "text" (the text was
-	// JSON), "fenced" (a ```json block), "embedded" (first JSON value in
-	// prose), "prose" (text without JSON), "empty" (blank text).
+	// ScoutSource says where the needs were found: "missing" (no scout,
+	// files[].needs only), "json" (a JSON value given), "text" (the text
+	// was JSON), "fenced" (a ``` block), "embedded" (a JSON value inside
+	// prose), "prose" (text without JSON), "empty" (blank text or
+	// content), "unreadable" (text whose JSON could not be read).
 	ScoutSource string `json:"scoutSource"`
 	// ScoutShape is the shape the needs came in: "files" ({files:[...]}),
 	// "file" (one {path, needs}), "needs" (flat {needs:[...]}), "requests"
 	// ({requests:[...]}), "array" (top-level array), "need" (one {op, path}),
-	// "unknown", or "" when there was nothing to read.
+	// "map" ({"<changed file>": [needs]}), "unknown", or "" when there was
+	// nothing to read.
 	ScoutShape string `json:"scoutShape"`
-	// ScoutWrapper names the envelope unwrapped around the answer, outermost
-	// first ("choices", "json", "output", "content", "text", "message"), joined by ">".
+	// ScoutWrapper is where the answer was found inside an API or n8n
+	// envelope, as llmanswer.Answer.Envelope says it
+	// ("choices[0].message.content", "output", "[0].json"); "" when the
+	// scout was the answer itself.
 	ScoutWrapper string `json:"scoutWrapper,omitempty"`
+	// ScoutQuality is how the scout answer was read, a metric label:
+	// "clean", "repaired", "salvaged" (cut off: see ScoutCutOff) or
+	// "unreadable"; "" when there was no scout answer.
+	ScoutQuality string `json:"scoutQuality"`
+	// ScoutCutOff reports that the scout answer was cut off: its JSON ends
+	// unfinished, or the finish reason says the model hit its token limit.
+	ScoutCutOff bool `json:"scoutCutOff"`
+	// ScoutFinishReason is the finish reason the envelope states ("stop",
+	// "length", ...); "" when the answer came without one.
+	ScoutFinishReason string `json:"scoutFinishReason,omitempty"`
+	// Incomplete counts the needs the cut fell inside: each is dropped,
+	// listed in rejected[] as invalid_need.
+	Incomplete int `json:"incomplete"`
 	// ParseError is set when the scout text held no usable JSON although it
-	// tried to (a bracket that opens no valid value) or the JSON had no known
-	// shape. The call still succeeds with what could be read.
+	// tried to (JSON that could not be read, even repaired) or the JSON had
+	// no known shape. The call still succeeds with what could be read.
 	ParseError string `json:"parseError,omitempty"`
 }
 
@@ -92,16 +111,24 @@ type proposal struct {
 // Needs turns the scout's answer into capped, normalized repository requests.
 //
 // Sources, in order: files[i].needs (attributed to files[i].path), then the
-// scout answer. The scout answer may be raw text or parsed JSON; text may hold
-// a ```json fenced block or a JSON value inside prose (the first balanced
-// {...} or [...] that parses, strings respected). Shapes read:
+// scout answer, read by llmanswer.Read: raw text or parsed JSON, whole, in
+// a ``` fence or in prose, repaired (quotes, commas, comments, Python
+// literals...), inside an LLM API or n8n envelope (a chat completion passed
+// whole), and salvaged when cut off. Shapes read:
 //
 //	{"files":[{"path":"<changed file>","needs":[{"op":"get_file","path":"x","reason":"..."}]}]}
 //	[{"path":"<changed file>","needs":[...]}]                top-level array of file objects
 //	{"needs":[{"op","path","file"?}]} / [{"op","path"}]      flat needs, attributed by file or for
+//	{"<changed file>": ["x", {"op","path"}]}                 a map of changed file to needs (path order)
 //	"src/a.go"                                               a need as a bare path string
-//	{"choices":[{"message":{"content":"..."}}]}              an OpenAI chat completion
-//	{"json":...} {"output":...} {"content":...} {"text":...} {"message":{"content":...}}  n8n items
+//	[{"json": ...}, ...]                                     n8n items around any of the above
+//
+// A cut-off answer (its JSON ends unfinished, or finish_reason "length")
+// keeps its complete needs; a need the cut fell inside is kept only when
+// its op and path were both written in full, and is otherwise listed in
+// rejected[] as invalid_need ("incomplete need dropped"). The warnings say
+// "the scout answer was cut off: 2 complete requests kept, 1 incomplete
+// dropped", and stats.scoutCutOff is set.
 //
 // Every need ends as a request or a rejected entry {ok:false, op, path, error,
 // reason}; checks run in this order and the first failure is reported: op
@@ -112,8 +139,8 @@ type proposal struct {
 // given (cut to 256 bytes).
 //
 // No request (no needs, "no files needed" prose, empty text, every need
-// refused) gives the placeholder {"skip": true, "requests": []}. Text the
-// parser cannot read is also a placeholder, with stats.parseError and a
+// refused) gives the placeholder {"skip": true, "requests": []}. An answer
+// that cannot be read is also a placeholder, with stats.parseError and a
 // warning: a review must not stop because the scout rambled.
 //
 // The only error is *InvalidError: missing workspace, repoSlug or ref, an
@@ -127,6 +154,12 @@ type proposal struct {
 // changed file is compared after normalizing both sides; a "?query" or
 // "#fragment" is cut from the path.
 func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
+	return needs(in, lim, true)
+}
+
+// needs is Needs; fast false reads every answer the generic way, so tests
+// can hold the fast path (scoutfast.go) to the same answer.
+func needs(in NeedsInput, lim pipeline.Limits, fast bool) (NeedsResult, error) {
 	lim = lim.WithDefaults()
 	changed, hasFileNeeds, err := checkNeedsInput(in)
 	if err != nil {
@@ -149,13 +182,23 @@ func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 	if scoutMissing {
 		res.Stats.ScoutSource = "missing"
 	} else {
-		r := scoutReader{emit: st.add}
+		// The fast path runs when nothing was proposed yet, so undoing
+		// it is starting afresh.
+		r := scoutReader{emit: st.add, reserve: st.reserve, noFast: !fast || st.res.Stats.Proposed > 0,
+			reset: func() { *st = *newNeedsState(in, lim, changed) }}
 		if err := r.read(scout); err != nil {
 			return NeedsResult{}, err
 		}
 		res.Stats.ScoutSource = r.source
 		res.Stats.ScoutShape = r.shape
-		res.Stats.ScoutWrapper = strings.Join(r.wrappers, ">")
+		res.Stats.ScoutWrapper = r.answer.Envelope
+		if r.item != "" && res.Stats.ScoutWrapper == "" {
+			res.Stats.ScoutWrapper = "[*]." + r.item
+		}
+		res.Stats.ScoutQuality = r.quality
+		res.Stats.ScoutCutOff = r.answer.CutOff
+		res.Stats.ScoutFinishReason = r.answer.FinishReason
+		res.Stats.Incomplete = r.incomplete
 		res.Stats.ParseError = r.parseErr
 		res.Warnings = append(res.Warnings, r.warnings...)
 	}
@@ -203,13 +246,21 @@ type needsState struct {
 	res         NeedsResult
 	changed     map[string]bool
 	seen        map[needKey]bool
-	used        map[string]int  // accepted requests per changed file
+	used        map[string]int // accepted requests per changed file
+	usedFile    string         // the file usedN counts (usedBy)
+	usedN       int
+	usedKnown   bool
+	changedLens [256]uint64     // per first byte, the lengths of the changed paths (maybeChanged)
 	files       map[string]bool // changed files that proposed needs
+	lastFile    string          // the file last added to files
+	fileSeen    bool
 	perFileMsg  map[string]string
 	totalCapMsg string
 	// Rejections are gathered in fixed-size chunks and copied once at the
 	// end: growing one big slice of pointerful structs re-copied it (with
 	// GC write barriers) a dozen times on a 40,000-need answer.
+	lastReason     string // reason of the rejections counted in reasonRun
+	reasonRun      int
 	chunks         [][]pipeline.Rejected
 	cur            []pipeline.Rejected
 	size, inChunks int
@@ -232,6 +283,11 @@ func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) 
 		},
 	}
 	st.cur = st.res.Rejected
+	for p := range changed {
+		if p != "" {
+			st.changedLens[p[0]] |= 1 << min(len(p), 63)
+		}
+	}
 	st.res.Stats.Reasons = make(map[string]int, len(scope.Reasons))
 	for _, r := range scope.Reasons {
 		st.res.Stats.Reasons[r] = 0
@@ -252,7 +308,48 @@ func (st *needsState) reject(op, path, reason, msg string) {
 		st.cur = make([]pipeline.Rejected, 0, st.size)
 	}
 	st.cur = append(st.cur, pipeline.Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
-	st.res.Stats.Reasons[reason]++
+	if reason != st.lastReason {
+		st.flushReason()
+		st.lastReason = reason
+	}
+	st.reasonRun++
+}
+
+// flushReason adds the run of rejections for the same reason to the
+// counts: a long answer past the cap is one map write, not thousands.
+func (st *needsState) flushReason() {
+	if st.reasonRun > 0 {
+		st.res.Stats.Reasons[st.lastReason] += st.reasonRun
+		st.reasonRun = 0
+	}
+}
+
+// maybeChanged reports whether p may be a changed file: false when no
+// changed path shares its first byte and length (no map lookup then).
+func (st *needsState) maybeChanged(p string) bool {
+	return p != "" && st.changedLens[p[0]]&(1<<min(len(p), 63)) != 0
+}
+
+// usedBy returns the requests accepted for file so far; needs come grouped
+// by file, so the last file's count is kept at hand.
+func (st *needsState) usedBy(file string) int {
+	if !st.usedKnown || file != st.usedFile {
+		st.usedFile, st.usedN, st.usedKnown = file, st.used[file], true
+	}
+	return st.usedN
+}
+
+// reserve makes room for n more rejections, so a large answer's are
+// gathered without growing.
+func (st *needsState) reserve(n int) {
+	if cap(st.cur)-len(st.cur) >= n {
+		return
+	}
+	if len(st.cur) > 0 {
+		st.chunks = append(st.chunks, st.cur)
+		st.inChunks += len(st.cur)
+	}
+	st.cur = make([]pipeline.Rejected, 0, n)
 }
 
 // add checks one proposed need and accepts or rejects it: path checks
@@ -260,7 +357,11 @@ func (st *needsState) reject(op, path, reason, msg string) {
 // the total cap, in that order.
 func (st *needsState) add(pr proposal) {
 	st.res.Stats.Proposed++
-	st.files[pr.file] = true
+	if !st.fileSeen || pr.file != st.lastFile {
+		// Needs come grouped by file: one map write per group.
+		st.files[pr.file] = true
+		st.lastFile, st.fileSeen = pr.file, true
+	}
 	if pr.invalid != "" {
 		st.reject(pr.op, shorten(pr.path), scope.ReasonInvalidNeed, pr.invalid)
 		return
@@ -277,11 +378,11 @@ func (st *needsState) add(pr proposal) {
 	switch k := (needKey{n.Op, n.Path}); {
 	case defaultPath:
 		st.reject(n.Op, n.Path, scope.ReasonNoise, "")
-	case st.changed[n.Path]:
+	case st.maybeChanged(n.Path) && st.changed[n.Path]:
 		st.reject(n.Op, n.Path, scope.ReasonChangedFile, "")
 	case st.seen[k]:
 		st.reject(n.Op, n.Path, scope.ReasonDuplicate, "duplicate request refused: "+n.Op+" "+displayPath(n.Path)+" was already requested")
-	case st.used[pr.file] >= st.lim.NeedsPerFile:
+	case st.usedBy(pr.file) >= st.lim.NeedsPerFile:
 		msg, ok := st.perFileMsg[pr.file]
 		if !ok {
 			msg = "cap of " + strconv.Itoa(st.lim.NeedsPerFile) + " requests per changed file reached for " + displayFile(pr.file)
@@ -293,6 +394,7 @@ func (st *needsState) add(pr proposal) {
 	default:
 		st.seen[k] = true
 		st.used[pr.file]++
+		st.usedFile, st.usedN = pr.file, st.used[pr.file]
 		st.res.Requests = append(st.res.Requests, pipeline.Request{Op: n.Op, Path: n.Path, Workspace: st.in.Workspace, RepoSlug: st.in.RepoSlug, Ref: st.in.Ref})
 		if n.Op == pipeline.OpListDir {
 			st.res.Stats.ListDir++
@@ -304,6 +406,7 @@ func (st *needsState) add(pr proposal) {
 
 // finish joins the rejection chunks and fills the counts.
 func (st *needsState) finish() NeedsResult {
+	st.flushReason()
 	res := st.res
 	if len(st.chunks) == 0 {
 		res.Rejected = st.cur
@@ -349,80 +452,200 @@ func shorten(p string) string {
 	return s + "..."
 }
 
-// scoutReader reads the scout answer into proposals.
+// scoutReader reads the scout answer into proposals: llmanswer.Read finds
+// the JSON value (or fastScout reads the common clean shape), and the walk
+// below turns its needs into proposals, dropping the one a cut left
+// incomplete.
 type scoutReader struct {
-	emit     func(proposal)
+	emit func(proposal)
+	// answer is the read answer; cut is set when its JSON was cut inside,
+	// so pointers are built and checked (Answer.Cut).
+	answer llmanswer.Answer
+	cut    bool
+	noFast bool // read every answer the generic way (tests)
+	// reserve, when set, is told how many needs may follow; reset undoes
+	// every need emitted (the fast path's way back).
+	reserve func(n int)
+	reset   func()
+
 	source   string
 	shape    string
-	wrappers []string
+	quality  string
 	parseErr string
 	warnings []string
+	// item is the key of the first n8n item the walk unwrapped ("json").
+	item string
+	// kept counts the needs read from the answer, incomplete those dropped
+	// because the cut fell inside them.
+	kept, incomplete int
 }
 
-// maxScoutDepth bounds wrapper and text-in-JSON nesting.
+// maxScoutDepth bounds wrapped items followed inside one another.
 const maxScoutDepth = 8
 
+// incompleteNeed is the error of a need the cut fell inside.
+const incompleteNeed = "incomplete need dropped: the scout answer was cut off inside it"
+
 func (r *scoutReader) read(raw []byte) error {
-	v, err := decodeJSON(raw)
-	if err != nil {
+	switch raw[0] {
+	case '"', '{', '[':
+	default:
+		if err := json.Unmarshal(raw, new(any)); err != nil {
+			return pipeline.Invalidf("scout", "not valid JSON: %s", err.Error())
+		}
+		return pipeline.Invalidf("scout", "must be the scout's text (a string) or its JSON (an object or array), got %s", literalKind(raw[0]))
+	}
+	if raw[0] == '{' && !r.noFast && r.fast(raw) {
+		r.source, r.shape, r.quality = "json", "files", string(llmanswer.Clean)
+		return nil
+	}
+	if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
 		// The API decoded the body, so this is only reachable by direct callers.
 		return pipeline.Invalidf("scout", "not valid JSON: %s", err.Error())
 	}
-	switch v.(type) {
-	case string, map[string]any, []any:
-	default:
-		return pipeline.Invalidf("scout", "must be the scout's text (a string) or its JSON (an object or array), got %s", jsonKind(v))
+	a := llmanswer.Read(raw, scoutShape)
+	r.answer, r.cut = a, len(a.Unfinished) > 0
+	r.quality = string(a.Quality)
+	r.source = scoutSource(a)
+	for i, w := range a.Warnings {
+		if a.Value == nil && i == len(a.Warnings)-1 {
+			w += ": read as no requests"
+		}
+		r.warnings = append(r.warnings, "scout answer: "+w)
 	}
-	r.source = "json"
-	r.value(v, 0)
+	switch {
+	case a.Value != nil:
+		r.value(a.Value, "", 0)
+	case a.Prose != "", a.Empty:
+		// Prose ("no files needed") and an empty answer ask for nothing.
+	default:
+		r.parseErr = "the scout answer could not be read"
+		if n := len(a.Warnings); n > 0 {
+			r.parseErr += ": " + a.Warnings[n-1]
+		}
+	}
+	if a.CutOff {
+		r.warnings = append(r.warnings, fmt.Sprintf("the scout answer was cut off: %s kept, %d incomplete dropped; raise the scout's max_tokens",
+			pipeline.CountNoun(r.kept, "complete request"), r.incomplete))
+	}
 	return nil
 }
 
-// decodeJSON decodes one JSON value; numbers become float64.
-func decodeJSON(b []byte) (any, error) {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, err
+// scoutSource names where the needs came from, for stats.scoutSource.
+func scoutSource(a llmanswer.Answer) string {
+	switch {
+	case a.Value == nil && a.Prose != "":
+		return "prose"
+	case a.Value == nil && a.Empty:
+		return "empty"
+	case a.Value == nil && a.Text != "":
+		return "unreadable"
+	case strings.HasPrefix(a.Block, "fenced"):
+		return "fenced"
+	case strings.HasSuffix(a.Block, "in prose"):
+		return "embedded"
+	case a.Text != "":
+		return "text"
 	}
-	return v, nil
+	return "json"
 }
 
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
+// literalKind names the JSON value that starts with c (not a string,
+// object or array).
+func literalKind(c byte) string {
+	switch c {
+	case 't', 'f':
 		return "a boolean"
-	case float64:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
+	case 'n':
+		return "null"
 	}
-	return "an unknown value"
+	return "a number"
 }
 
-// value reads a JSON value at the top of the answer (or under wrappers).
-func (r *scoutReader) value(v any, depth int) {
-	if depth > maxScoutDepth {
-		r.fail("scout answer nested too deeply")
-		return
-	}
+// scoutShape is the scout stage's Shape: an object with files, needs or
+// requests, a single need ({op, path}), a map of changed file to its needs,
+// or an array of needs, paths or file objects (n8n items around them
+// allowed). An empty object or array is an answer with no needs.
+func scoutShape(v any) bool {
+	return scoutShapeAt(v, 0)
+}
+
+func scoutShapeAt(v any, depth int) bool {
 	switch x := v.(type) {
-	case string:
-		r.text(x, depth+1)
-	case []any:
-		r.array(x, "", depth)
 	case map[string]any:
-		r.object(x, depth)
-	case nil:
-		r.setShape("")
-	default:
-		r.fail("scout JSON is " + jsonKind(v) + ", not an object or array")
+		if len(x) == 0 {
+			return true
+		}
+		if _, ok := x["files"].([]any); ok {
+			return true
+		}
+		for _, k := range []string{"needs", "requests", "op", "path"} {
+			if _, ok := x[k]; ok {
+				return true
+			}
+		}
+		return isFileMap(x)
+	case []any:
+		for _, e := range x {
+			switch m := e.(type) {
+			case string:
+			case map[string]any:
+				if w, _ := wrapped(m); w != nil {
+					if depth >= maxScoutDepth || !scoutShapeAt(w, depth+1) {
+						return false
+					}
+					continue
+				}
+				if !hasAny(m, "needs", "op", "path") {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+		return true
 	}
+	return false
+}
+
+// isFileMap reports whether m maps changed files to their needs:
+// {"src/a.go": ["src/b.go", {"op": "list_dir", "path": "pkg"}]}.
+func isFileMap(m map[string]any) bool {
+	for k, v := range m {
+		if _, ok := v.([]any); !ok || !strings.ContainsAny(k, "/.") {
+			return false
+		}
+	}
+	return len(m) > 0
+}
+
+func hasAny(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// child returns the JSON pointer of key under ptr, built only when the
+// answer was cut inside its JSON (otherwise no pointer is ever checked).
+func (r *scoutReader) child(ptr, key string) string {
+	if !r.cut {
+		return ""
+	}
+	return ptr + "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+}
+
+func (r *scoutReader) index(ptr string, i int) string {
+	if !r.cut {
+		return ""
+	}
+	return ptr + "/" + strconv.Itoa(i)
+}
+
+func (r *scoutReader) isCut(ptr string) bool {
+	return r.cut && r.answer.Cut(ptr)
 }
 
 func (r *scoutReader) setShape(s string) {
@@ -438,139 +661,132 @@ func (r *scoutReader) fail(msg string) {
 	}
 }
 
-var wrapperKeys = []string{"json", "output", "content", "text", "message"}
-
-func (r *scoutReader) object(m map[string]any, depth int) {
-	if c, ok := m["choices"].([]any); ok {
-		r.wrappers = append(r.wrappers, "choices")
-		if len(c) == 0 {
-			r.fail("chat completion has no choices")
-			return
-		}
-		c0, _ := c[0].(map[string]any)
-		if msg, ok := c0["message"].(map[string]any); ok {
-			r.value(msg["content"], depth+1)
-			return
-		}
-		r.value(c0["text"], depth+1)
-		return
+// value reads a JSON value with the scout shape, at ptr.
+func (r *scoutReader) value(v any, ptr string, depth int) {
+	switch x := v.(type) {
+	case []any:
+		r.array(x, "", ptr, depth)
+	case map[string]any:
+		r.object(x, ptr, depth)
 	}
+}
+
+func (r *scoutReader) object(m map[string]any, ptr string, depth int) {
 	if fs, ok := m["files"].([]any); ok {
 		r.setShape("files")
-		r.array(fs, "", depth)
+		r.array(fs, "", r.child(ptr, "files"), depth)
 		return
 	}
 	if ns, ok := m["needs"]; ok {
-		file, isFile := attribution(m, "path", "file", "for")
+		file, isFile := r.attribution(m, ptr, "path", "file", "for")
 		if isFile {
 			r.setShape("file")
 		} else {
 			r.setShape("needs")
 		}
-		r.needs(ns, file, depth)
+		r.needs(ns, file, r.child(ptr, "needs"))
 		return
 	}
 	if rs, ok := m["requests"]; ok {
 		r.setShape("requests")
-		r.needs(rs, "", depth)
+		r.needs(rs, "", r.child(ptr, "requests"))
 		return
 	}
-	if _, ok := m["op"]; ok {
+	if hasAny(m, "op", "path") {
 		r.setShape("need")
-		r.need(m, "")
+		r.need(m, "", ptr)
 		return
-	}
-	if _, ok := m["path"]; ok {
-		r.setShape("need")
-		r.need(m, "")
-		return
-	}
-	for _, k := range wrapperKeys {
-		if w, ok := m[k]; ok {
-			r.wrappers = append(r.wrappers, k)
-			r.value(w, depth+1)
-			return
-		}
 	}
 	if len(m) == 0 {
 		r.setShape("")
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	if len(keys) > 8 {
-		keys = append(keys[:8], "...")
+	if isFileMap(m) {
+		// Object keys have no order once decoded: the files are read in
+		// path order, so the caps fall the same way on every call.
+		r.setShape("map")
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			r.needs(m[k], normalizeAttribution(k), r.child(ptr, k))
+		}
+		return
 	}
 	r.setShape("unknown")
-	r.fail("scout JSON has no files, needs or requests field (keys: " + strings.Join(keys, ", ") + ")")
+	r.fail("scout JSON has no files, needs or requests field")
 }
 
 // attribution returns the first string field of m among keys, normalized
-// when it can be, so "./src/a.go" and "src/a.go" share a per-file cap.
-func attribution(m map[string]any, keys ...string) (string, bool) {
+// when it can be, so "./src/a.go" and "src/a.go" share a per-file cap. A
+// value the cut left unfinished attributes nothing.
+func (r *scoutReader) attribution(m map[string]any, ptr string, keys ...string) (string, bool) {
 	for _, k := range keys {
 		if s, ok := m[k].(string); ok {
-			if p, err := scope.NormalizePath(s, 0); err == nil {
-				return p, true
+			if r.isCut(r.child(ptr, k)) {
+				return "", false
 			}
-			return strings.TrimSpace(s), true
+			return normalizeAttribution(s), true
 		}
 	}
 	return "", false
 }
 
+// normalizeAttribution normalizes the changed file a need is asked for,
+// when it can be: "./src/a.go" and "src/a.go" are one file.
+func normalizeAttribution(s string) string {
+	if p, err := scope.NormalizePath(s, 0); err == nil {
+		return p
+	}
+	return strings.TrimSpace(s)
+}
+
 // array reads an array of file objects, need objects, bare paths or wrapped items.
-func (r *scoutReader) array(a []any, file string, depth int) {
-	for _, e := range a {
-		if w, key := wrapped(e); w != nil && depth < maxScoutDepth {
-			r.wrappers = appendOnce(r.wrappers, key)
-			r.value(w, depth+1)
-			continue
+func (r *scoutReader) array(a []any, file, ptr string, depth int) {
+	for i, e := range a {
+		eptr := r.index(ptr, i)
+		if m, ok := e.(map[string]any); ok && depth < maxScoutDepth {
+			if w, key := wrapped(m); w != nil {
+				if r.item == "" {
+					r.item = key
+				}
+				r.value(w, r.child(eptr, key), depth+1)
+				continue
+			}
 		}
 		r.setShape("array")
 		switch x := e.(type) {
 		case string:
-			r.emit(proposal{file: file, path: x})
+			r.path(x, file, eptr)
 		case map[string]any:
 			if ns, ok := x["needs"]; ok {
-				f, _ := attribution(x, "path", "file", "for")
-				r.needs(ns, f, depth+1)
+				f, _ := r.attribution(x, eptr, "path", "file", "for")
+				r.needs(ns, f, r.child(eptr, "needs"))
 				continue
 			}
-			if _, ok := x["op"]; ok {
-				r.need(x, file)
+			if hasAny(x, "op", "path") {
+				r.need(x, file, eptr)
 				continue
 			}
-			if _, ok := x["path"]; ok {
-				r.need(x, file)
-				continue
-			}
-			r.emit(proposal{file: file, invalid: "need refused: an object without op, path or needs"})
+			r.propose(proposal{file: file, invalid: "need refused: an object without op, path or needs"})
 		default:
-			r.emit(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
+			r.propose(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
 		}
 	}
 }
 
-// wrapped returns the value an array element wraps (an n8n item such as
-// {"json": {...}}), when it is not itself a need or file object.
-func wrapped(e any) (any, string) {
-	m, ok := e.(map[string]any)
-	if !ok {
+// wrapped returns the object or array an n8n item wraps ({"json": {...}}),
+// when m is not itself a need or file object.
+func wrapped(m map[string]any) (any, string) {
+	if hasAny(m, "needs", "op", "path") {
 		return nil, ""
 	}
-	for _, k := range []string{"needs", "op", "path"} {
-		if _, ok := m[k]; ok {
-			return nil, ""
-		}
-	}
-	for _, k := range wrapperKeys {
+	for _, k := range []string{"json", "output", "content", "text", "message"} {
 		if w, ok := m[k]; ok {
 			switch w.(type) {
-			case map[string]any, []any, string:
+			case map[string]any, []any:
 				return w, k
 			}
 		}
@@ -578,43 +794,60 @@ func wrapped(e any) (any, string) {
 	return nil, ""
 }
 
-func appendOnce(list []string, s string) []string {
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
-}
-
 // needs reads the needs of one file: an array, or a single path string.
-func (r *scoutReader) needs(v any, file string, depth int) {
+func (r *scoutReader) needs(v any, file, ptr string) {
 	switch x := v.(type) {
 	case []any:
-		for _, e := range x {
+		for i, e := range x {
+			eptr := r.index(ptr, i)
 			switch n := e.(type) {
 			case string:
-				r.emit(proposal{file: file, path: n})
+				r.path(n, file, eptr)
 			case map[string]any:
-				r.need(n, file)
+				r.need(n, file, eptr)
 			default:
-				r.emit(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
+				r.propose(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
 			}
 		}
 	case string:
 		if strings.TrimSpace(x) != "" {
-			r.emit(proposal{file: file, path: x})
+			r.path(x, file, ptr)
 		}
 	case nil:
 	default:
-		r.emit(proposal{file: file, invalid: "need refused: needs is " + jsonKind(v) + ", not an array"})
+		r.propose(proposal{file: file, invalid: "need refused: needs is " + jsonKind(v) + ", not an array"})
 	}
 }
 
-// need reads one {op, path, file?} object; file is the enclosing file object's path.
-func (r *scoutReader) need(m map[string]any, file string) {
+// path reads a need written as a bare path.
+func (r *scoutReader) path(p, file, ptr string) {
+	if r.isCut(ptr) {
+		r.drop(file, "", p)
+		return
+	}
+	r.propose(proposal{file: file, path: p})
+}
+
+// need reads one {op, path, file?} object; file is the enclosing file
+// object's path. A need the cut fell inside is kept only when its op and
+// path were both written in full.
+func (r *scoutReader) need(m map[string]any, file, ptr string) {
 	if file == "" {
-		file, _ = attribution(m, "file", "for")
+		file, _ = r.attribution(m, ptr, "file", "for")
+	}
+	if r.isCut(ptr) {
+		op, okOp := m["op"].(string)
+		p, okPath := m["path"].(string)
+		cutOp := r.isCut(r.child(ptr, "op"))
+		if !okOp || !okPath || cutOp || r.isCut(r.child(ptr, "path")) {
+			if cutOp {
+				op = ""
+			}
+			r.drop(file, op, p)
+			return
+		}
+		r.propose(proposal{file: file, op: op, path: p})
+		return
 	}
 	p := proposal{file: file}
 	switch op := m["op"].(type) {
@@ -628,8 +861,8 @@ func (r *scoutReader) need(m map[string]any, file string) {
 	switch v := m["path"].(type) {
 	case string:
 		p.path = v
-	case float64:
-		p.path = strconv.FormatFloat(v, 'f', -1, 64)
+	case json.Number:
+		p.path = v.String()
 	case nil:
 		if _, present := m["path"]; present {
 			p.invalid = "need refused: its path is null"
@@ -639,175 +872,36 @@ func (r *scoutReader) need(m map[string]any, file string) {
 	default:
 		p.invalid = "need refused: its path is " + jsonKind(v) + ", not a string"
 	}
+	r.propose(p)
+}
+
+// propose hands a complete need on.
+func (r *scoutReader) propose(p proposal) {
+	r.kept++
 	r.emit(p)
 }
 
-// text reads the scout's raw text.
-func (r *scoutReader) text(t string, depth int) {
-	if depth > maxScoutDepth {
-		r.fail("scout answer nested too deeply")
-		return
-	}
-	t = strings.TrimSpace(t)
-	if t == "" {
-		r.source = "empty"
-		return
-	}
-	// The whole text as one JSON value (prose is not tried: it cannot be).
-	if c := t[0]; c == '{' || c == '[' || c == '"' {
-		if v, ok := decodeWhole(t); ok {
-			r.source = "text"
-			r.value(v, depth)
-			return
-		}
-	}
-	for _, block := range fencedBlocks(t) {
-		if v, ok := decodeCandidate(block); ok {
-			r.source = "fenced"
-			r.value(v, depth)
-			return
-		}
-	}
-	if v, ok := firstJSONValue(t); ok {
-		r.source = "embedded"
-		r.value(v, depth)
-		return
-	}
-	if strings.ContainsAny(t, "{[") {
-		r.source = "prose"
-		r.fail("scout answer holds no valid JSON value")
-		return
-	}
-	r.source = "prose"
-	r.warnings = append(r.warnings, "scout answer holds no JSON (prose only): read as no requests")
+// drop accounts for a need the cut left incomplete: it is listed in
+// rejected[] (invalid_need), never fetched.
+func (r *scoutReader) drop(file, op, path string) {
+	r.incomplete++
+	r.emit(proposal{file: file, op: op, path: path, invalid: incompleteNeed})
 }
 
-// decodeWhole decodes t when it is exactly one JSON value (space around it
-// allowed).
-func decodeWhole(t string) (any, bool) {
-	v, err := decodeJSON([]byte(t))
-	return v, err == nil
-}
-
-// fencedBlocks returns the contents of ``` fenced blocks, in order.
-func fencedBlocks(t string) []string {
-	var out []string
-	for {
-		i := strings.Index(t, "```")
-		if i < 0 {
-			return out
-		}
-		rest := t[i+3:]
-		nl := strings.IndexByte(rest, '\n')
-		if nl < 0 {
-			return out
-		}
-		// The info string ("json", "JSON", "jsonc") must be one word.
-		if info := strings.TrimSpace(rest[:nl]); strings.ContainsAny(info, " {[") {
-			t = rest
-			continue
-		}
-		body := rest[nl+1:]
-		j := strings.Index(body, "```")
-		if j < 0 {
-			out = append(out, body) // unclosed fence: take the rest
-			return out
-		}
-		out = append(out, body[:j])
-		t = body[j+3:]
-	}
-}
-
-// decodeCandidate decodes s when it is one JSON object or array (leading and
-// trailing space allowed) of a plausible shape.
-func decodeCandidate(s string) (any, bool) {
-	s = strings.TrimSpace(s)
-	if s == "" || (s[0] != '{' && s[0] != '[') {
-		return nil, false
-	}
-	v, ok := decodeWhole(s)
-	if !ok || !plausible(v) {
-		return nil, false
-	}
-	return v, true
-}
-
-// plausible rejects bracketed prose that happens to be JSON, such as "[1]".
-func plausible(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		return true
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case string:
+		return "a string"
 	case []any:
-		for _, e := range x {
-			switch e.(type) {
-			case string, map[string]any:
-			default:
-				return false
-			}
-		}
-		return true
+		return "an array"
+	case map[string]any:
+		return "an object"
 	}
-	return false
-}
-
-// maxEmbeddedTries bounds the candidates tried in prose: each costs a scan to
-// the closing bracket, so hostile text ("{{{{...") costs at most this many
-// passes over it.
-const maxEmbeddedTries = 32
-
-// firstJSONValue finds the first balanced {...} or [...] in prose that decodes
-// to a plausible value. Brackets inside JSON strings are skipped.
-func firstJSONValue(t string) (any, bool) {
-	tries := 0
-	for i := 0; i < len(t) && tries < maxEmbeddedTries; i++ {
-		if t[i] != '{' && t[i] != '[' {
-			continue
-		}
-		tries++ // every start costs a scan, found or not: bounded work on hostile text
-		end := balancedEnd(t, i)
-		if end < 0 {
-			continue
-		}
-		if v, ok := decodeCandidate(t[i:end]); ok {
-			return v, true
-		}
-	}
-	return nil, false
-}
-
-// balancedEnd returns the index after the bracket closing t[start], or -1.
-func balancedEnd(t string, start int) int {
-	var stack []byte
-	inStr, esc := false, false
-	for i := start; i < len(t); i++ {
-		c := t[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{':
-			stack = append(stack, '}')
-		case '[':
-			stack = append(stack, ']')
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return -1
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return i + 1
-			}
-		}
-	}
-	return -1
+	return "an unknown value"
 }

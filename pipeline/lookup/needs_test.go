@@ -127,11 +127,11 @@ func TestNeedsShapes(t *testing.T) {
 		{"flat array of needs", json.RawMessage(`[{"op":"get_file","path":"src/types.go"},{"op":"list_dir","path":"pkg/util"}]`), "json", "array", "", want},
 		{"bare strings", scoutText(`["src/types.go"]`), "text", "array", "", want[:1]},
 		{"requests shape", json.RawMessage(`{"skip":false,"requests":[{"op":"get_file","path":"src/types.go"},{"op":"list_dir","path":"pkg/util"}]}`), "json", "requests", "", want},
-		{"chat completion", json.RawMessage(`{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":` + string(scoutText("```json\n"+filesJSON+"\n```")) + `}}]}`), "fenced", "files", "choices", want},
-		{"chat completion as text", scoutText(`{"choices":[{"text":` + string(scoutText(filesJSON)) + `}]}`), "text", "files", "choices", want},
+		{"chat completion", json.RawMessage(`{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":` + string(scoutText("```json\n"+filesJSON+"\n```")) + `}}]}`), "fenced", "files", "choices[0].message.content", want},
+		{"chat completion as text", scoutText(`{"choices":[{"text":` + string(scoutText(filesJSON)) + `}]}`), "text", "files", "choices[0].text", want},
 		{"n8n output item", json.RawMessage(`{"output":` + string(scoutText(filesJSON)) + `}`), "text", "files", "output", want},
-		{"n8n json item", json.RawMessage(`[{"json":` + filesJSON + `}]`), "json", "files", "json", want},
-		{"n8n message content", json.RawMessage(`{"message":{"role":"assistant","content":` + string(scoutText(filesJSON)) + `}}`), "text", "files", "message>content", want},
+		{"n8n json item", json.RawMessage(`[{"json":` + filesJSON + `}]`), "json", "files", "[*].json", want},
+		{"n8n message content", json.RawMessage(`{"message":{"role":"assistant","content":` + string(scoutText(filesJSON)) + `}}`), "text", "files", "message.content", want},
 		{"n8n text item", json.RawMessage(`{"text":` + string(scoutText("Sure.\n"+filesJSON)) + `}`), "embedded", "files", "text", want},
 		{"double encoded text", scoutText(string(scoutText(filesJSON))), "text", "files", "", want},
 		{"brace in string", scoutText(`Note: "}" matters. {"needs":[{"path":"src/types.go","reason":"has a } and a ] inside"}]}`), "embedded", "needs", "", want[:1]},
@@ -168,7 +168,7 @@ func TestNeedsPlaceholder(t *testing.T) {
 		{"placeholder echoed", json.RawMessage(`{"skip":true,"requests":[]}`), false},
 		{"empty object", json.RawMessage(`{}`), false},
 		{"null content", json.RawMessage(`{"choices":[{"message":{"content":null}}]}`), false},
-		{"broken json", scoutText(`{"files":[{"path":"src/a.go","needs":[{"path":"x"`), true},
+		{"unreadable json", scoutText(`Here: {"files": [{"path": "src/a.go" "needs": [} ]} end`), true},
 		{"unknown keys", json.RawMessage(`{"answer":"none","confidence":1}`), true},
 		{"no choices", json.RawMessage(`{"choices":[]}`), true},
 		{"many open braces", scoutText(strings.Repeat("{[", 200_000)), true},
@@ -590,4 +590,152 @@ func TestNeedsRefusesDefaultPaths(t *testing.T) {
 			t.Errorf("%s not refused as %s", p, scope.ReasonNoise)
 		}
 	}
+}
+
+// TestNeedsSalvage: a cut-off scout answer keeps its complete needs, drops
+// (and lists in rejected[]) the one the cut fell inside, and says so; a
+// finish reason "length" is reported the same way when the JSON closes.
+func TestNeedsSalvage(t *testing.T) {
+	const two = `{"needs": [{"op": "get_file", "path": "src/types.go"}, {"op": "list_dir", "path": "pkg/util"}, `
+	chat := func(finish, content string) json.RawMessage {
+		return json.RawMessage(`{"choices":[{"index":0,"finish_reason":"` + finish + `","message":{"role":"assistant","content":` + string(scoutText(content)) + `}}]}`)
+	}
+	tests := []struct {
+		name       string
+		scout      json.RawMessage
+		want       []string
+		incomplete []string // rejected as incomplete: op path
+		warning    string
+	}{
+		{"cut in the third path", scoutText(two + `{"op": "get_file", "path": "src/ta`),
+			[]string{"get_file src/types.go", "list_dir pkg/util"}, []string{"get_file src/ta"},
+			"the scout answer was cut off: 2 complete requests kept, 1 incomplete dropped"},
+		{"cut in the third op", scoutText(two + `{"op": "list_d`),
+			[]string{"get_file src/types.go", "list_dir pkg/util"}, []string{" "},
+			"2 complete requests kept, 1 incomplete dropped"},
+		{"cut after the op", scoutText(two + `{"op": "list_dir", `),
+			[]string{"get_file src/types.go", "list_dir pkg/util"}, []string{"list_dir "},
+			"2 complete requests kept, 1 incomplete dropped"},
+		{"op missing when the cut fell", scoutText(two + `{"path": "src/tax.go"`),
+			[]string{"get_file src/types.go", "list_dir pkg/util"}, []string{" src/tax.go"},
+			"2 complete requests kept, 1 incomplete dropped"},
+		{"cut in the reason of a complete need", scoutText(two + `{"op": "get_file", "path": "src/tax.go", "reason": "the rates the new pri`),
+			[]string{"get_file src/types.go", "list_dir pkg/util", "get_file src/tax.go"}, nil,
+			"3 complete requests kept, 0 incomplete dropped"},
+		{"cut in a bare path", scoutText(`["src/types.go", "pkg/ut`),
+			[]string{"get_file src/types.go"}, []string{" pkg/ut"},
+			"1 complete request kept, 1 incomplete dropped"},
+		{"cut before any need", scoutText(`{"files": [{"path": "src/a.go", "nee`),
+			[]string{}, []string{" src/a.go"}, "0 complete requests kept, 1 incomplete dropped"},
+		{"finish reason length, JSON closed", chat("length", `{"needs": [{"op": "get_file", "path": "src/types.go"}, {"op": "list_dir", "path": "pkg/util"}]}`),
+			[]string{"get_file src/types.go", "list_dir pkg/util"}, nil,
+			"2 complete requests kept, 0 incomplete dropped"},
+		{"finish reason length, cut", chat("length", "```json\n"+two+`"src/ta`),
+			[]string{"get_file src/types.go", "list_dir pkg/util"}, []string{" src/ta"},
+			"2 complete requests kept, 1 incomplete dropped"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustNeeds(t, needsIn(tt.scout))
+			if d := cmp.Diff(tt.want, reqPaths(res)); d != "" {
+				t.Errorf("requests (-want +got):\n%s", d)
+			}
+			var incomplete []string
+			for _, r := range res.Rejected {
+				if r.Error == incompleteNeed {
+					if r.Reason != scope.ReasonInvalidNeed {
+						t.Errorf("incomplete need rejected as %s", r.Reason)
+					}
+					incomplete = append(incomplete, r.Op+" "+r.Path)
+				}
+			}
+			if d := cmp.Diff(tt.incomplete, incomplete); d != "" {
+				t.Errorf("incomplete (-want +got):\n%s", d)
+			}
+			if res.Stats.Incomplete != len(tt.incomplete) || !res.Stats.ScoutCutOff || res.Stats.ScoutQuality != "salvaged" && len(tt.want) > 0 {
+				t.Errorf("stats incomplete %d cutOff %v quality %q", res.Stats.Incomplete, res.Stats.ScoutCutOff, res.Stats.ScoutQuality)
+			}
+			if !containsText(res.Warnings, tt.warning) {
+				t.Errorf("warnings %q lack %q", res.Warnings, tt.warning)
+			}
+			if len(tt.want) > 0 && res.Skip {
+				t.Error("a cut-off answer with complete needs became the placeholder")
+			}
+		})
+	}
+}
+
+func containsText(list []string, s string) bool {
+	for _, x := range list {
+		if strings.Contains(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNeedsQuality: stats.scoutQuality says how the answer was read.
+func TestNeedsQuality(t *testing.T) {
+	tests := []struct {
+		name, quality, source string
+		scout                 json.RawMessage
+	}{
+		{"clean object", "clean", "json", json.RawMessage(`{"files":[{"path":"src/a.go","needs":["src/types.go"]}]}`)},
+		{"clean text", "clean", "text", scoutText(`{"needs":["src/types.go"]}`)},
+		{"single quotes", "repaired", "text", scoutText(`{'needs': ['src/types.go'],}`)},
+		{"cut off", "salvaged", "text", scoutText(`{"needs": ["src/types.go", "src/b`)},
+		{"prose", "unreadable", "prose", scoutText("No other files are needed.")},
+		{"broken", "unreadable", "unreadable", scoutText(`Here: {"files": [{"path": "src/a.go" "needs": [} ]} end`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := mustNeeds(t, needsIn(tt.scout))
+			if res.Stats.ScoutQuality != tt.quality || res.Stats.ScoutSource != tt.source {
+				t.Errorf("quality/source = %q/%q, want %q/%q (warnings %q)", res.Stats.ScoutQuality, res.Stats.ScoutSource, tt.quality, tt.source, res.Warnings)
+			}
+		})
+	}
+	res := mustNeeds(t, needsIn(nil, pipeline.ChangedFile{Path: "a.go", Needs: []pipeline.Need{{Path: "b.go"}}}))
+	if res.Stats.ScoutQuality != "" {
+		t.Errorf("no scout answer read as %q", res.Stats.ScoutQuality)
+	}
+}
+
+// FuzzNeedsFastPath: the fast path (scoutfast.go) gives exactly the answer
+// the generic reading gives, whenever it reads an answer at all.
+//
+//	go test -run '^$' -fuzz FuzzNeedsFastPath -fuzztime 30s ./pipeline/lookup
+func FuzzNeedsFastPath(f *testing.F) {
+	for _, s := range []string{
+		`{"files":[{"path":"src/a.go","needs":[{"op":"get_file","path":"src/b.go","reason":"x"},"c.go",{"op":"list_dir","path":"."}]}]}`,
+		`{"files":[{"file":"./src/a.go","path":"src/a.go","needs":[{"path":"x","for":"y"}]},{"needs":[{"path":"z","file":"q"}]}],"other":[1,-2.5e3,true,null,{"a":[]}]}`,
+		`{"files":[{"path":"src/a.go","needs":[{"op":"get_file","path":"C:\\x\u00e9"},"\u002e\u002e/x"]}],"files2":"x"}`,
+		`{"files":[{"Path":"a","needs":[]}],"FILES":[]}`,
+		`{"files":[{"path":"a","needs":[{"op":"get_file","path":"b","path":"c"}]}]}`,
+		`{"files":[{"path":"a","needs":[{"op":7,"path":"b"}]}]}`,
+		`{"files":[]}`, `{"files":[{}]}`, `{"files":{"a":1}}`, `{"choices":[],"files":[]}`,
+		`{"files":[{"path":"a","needs":["\xff\xfe"]}]}`, `{"files":[{"path":"a","needs":["x"]}]} x`,
+	} {
+		f.Add(s)
+	}
+	lim := pipeline.DefaultLimits()
+	lim.NeedsTotal, lim.NeedsPerFile = 6, 3
+	f.Fuzz(func(t *testing.T, scout string) {
+		if !(&fastParser{b: []byte(scout), emit: func(proposal) {}}).scout() {
+			return
+		}
+		in := NeedsInput{Workspace: "w", RepoSlug: "r", Ref: "x", Scout: json.RawMessage(scout),
+			Files: []pipeline.ChangedFile{{Path: "src/a.go"}}}
+		fast, err := needs(in, lim, true)
+		if err != nil {
+			t.Fatalf("fast path: %v", err)
+		}
+		slow, err := needs(in, lim, false)
+		if err != nil {
+			t.Fatalf("the fast path read %q, the generic reading refused it: %v", scout, err)
+		}
+		if d := cmp.Diff(slow, fast); d != "" {
+			t.Fatalf("%q: fast path differs from the generic reading (-generic +fast):\n%s", scout, d)
+		}
+	})
 }

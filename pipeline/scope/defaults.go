@@ -39,13 +39,16 @@ var (
 		".lock", ".snap", ".min.js", ".min.css", ".map", ".pyc", ".golden",
 		".png", ".jpg", ".jpeg", ".svg", ".gif", ".ico", ".webp", ".bmp", ".avif", ".tif", ".tiff",
 		".woff", ".woff2", ".ttf", ".otf", ".eot",
+		// generated code by naming convention ("**/*.pb.go" and so on)
+		".pb.go", ".pb.gw.go", ".pb.ts", ".gen.go", ".g.dart", ".freezed.dart",
 	}
+	// defaultUnderscoreSuffixes end a file name too, and start with "_":
+	// generated code by naming convention.
+	defaultUnderscoreSuffixes = []string{"_pb2.py", "_pb2_grpc.py", "_grpc.pb.go", "_generated.go"}
 	// defaultGlobs are the rest, patterns a name list cannot say: generated
 	// code by naming convention and build folders under a parent.
 	defaultGlobs = mustGlobs(
-		"**/*.pb.go", "**/*.pb.gw.go", "**/*_pb2.py", "**/*_pb2_grpc.py", "**/*.pb.ts", "**/*_grpc.pb.go",
-		"**/zz_generated*.go", "**/*_generated.go", "**/*.gen.go", "**/*.generated.*", "**/*.g.dart",
-		"**/*.freezed.dart", "**/gen/**/*.go", "**/bin/Debug/**", "**/bin/Release/**",
+		"**/zz_generated*.go", "**/*.generated.*", "**/gen/**/*.go", "**/bin/Debug/**", "**/bin/Release/**",
 	)
 )
 
@@ -57,26 +60,61 @@ func IsDefaultPath(p string) bool {
 	lower := strings.ToLower(p)
 	base := lower
 	for {
-		seg, rest, more := strings.Cut(base, "/")
-		if !more {
+		i := strings.IndexByte(base, '/')
+		if i < 0 {
 			break
 		}
-		if defaultDirs[seg] {
+		if seg := base[:i]; defaultDirFilter.may(seg) && defaultDirs[seg] {
 			return true
 		}
-		base = rest
+		base = base[i+1:]
 	}
-	if defaultNames[base] {
+	if defaultNameFilter.may(base) && defaultNames[base] {
 		return true
 	}
-	for _, suf := range defaultSuffixes {
-		if strings.HasSuffix(base, suf) {
+	// Every default suffix starts with a dot: look up the base name's
+	// tail from each of its dots.
+	for i := strings.IndexByte(base, '.'); i >= 0; {
+		if tail := base[i:]; defaultSuffixFilter.may(tail) && defaultSuffixSet[tail] {
+			return true
+		}
+		j := strings.IndexByte(base[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	if strings.IndexByte(base, '_') >= 0 {
+		for _, suf := range defaultUnderscoreSuffixes {
+			if strings.HasSuffix(base, suf) {
+				return true
+			}
+		}
+	}
+	for i := range defaultGlobs {
+		if defaultGlobs[i].matchLower(lower) {
 			return true
 		}
 	}
-	_, ok := firstMatch(defaultGlobs, p)
-	return ok
+	return false
 }
+
+// Filters that pass over most names without a map lookup (keyFilter).
+var (
+	defaultDirFilter    = newKeyFilter(defaultDirs, 0)
+	defaultNameFilter   = newKeyFilter(defaultNames, 0)
+	defaultSuffixFilter = newKeyFilter(defaultSuffixSet, 1)
+)
+
+// defaultSuffixSet holds defaultSuffixes, each of which starts with a dot.
+var defaultSuffixSet = func() map[string]bool {
+	for _, s := range defaultSuffixes {
+		if !strings.HasPrefix(s, ".") {
+			panic("scope: default suffix " + s + " does not start with a dot")
+		}
+	}
+	return setOf(defaultSuffixes...)
+}()
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))

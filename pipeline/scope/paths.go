@@ -161,6 +161,15 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		}
 		return raw, nil
 	}
+	if p, ok := trimSimple(raw, maxLen); ok {
+		return p, nil
+	}
+	return normalizeSlow(raw, maxLen)
+}
+
+// normalizeSlow is NormalizePath for any path: normalizeOnce until it
+// settles.
+func normalizeSlow(raw string, maxLen int) (string, error) {
 	p, err := normalizeOnce(raw, maxLen)
 	for i := 0; err == nil && i < 4; i++ {
 		if p == "" || isClean(p) {
@@ -179,6 +188,65 @@ func NormalizePath(raw string, maxLen int) (string, error) {
 		return "", err
 	}
 	return "", refuse(ReasonBadEncoding, "path does not settle: too many nested quotes")
+}
+
+// trimSimple is the second fast path, for the paths models write most
+// often besides clean ones: "./src/a.go", "/src/a.go", "src/dir/",
+// "src//a.go" and "src/a.go?raw=1#L10". When the part before any '?' or
+// '#' holds only the bytes isClean allows and slashes, cutting the query,
+// the leading "./" and "/", the trailing "/" and the empty and "."
+// segments leaves a clean path within maxLen: the answer normalizeOnce
+// would give, as a substring of raw when nothing inside was dropped.
+// Otherwise ok is false.
+func trimSimple(raw string, maxLen int) (string, bool) {
+	if maxLen > 0 && len(raw) > 4*maxLen+64 {
+		return "", false
+	}
+	p := raw
+	if i := strings.IndexAny(p, "?#"); i >= 0 {
+		p = p[:i]
+	}
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-' || c == '/') {
+			return "", false
+		}
+	}
+	for {
+		if strings.HasPrefix(p, "./") {
+			p = p[2:]
+		} else if strings.HasPrefix(p, "/") {
+			p = p[1:]
+		} else {
+			break
+		}
+	}
+	p = strings.TrimRight(p, "/")
+	if !isClean(p) {
+		// Empty and "." segments inside ("a//b", "a/./b"): join the
+		// others, once. A ".." is refused by the full normalization.
+		var b strings.Builder
+		b.Grow(len(p))
+		for seg := range strings.SplitSeq(p, "/") {
+			switch seg {
+			case "", ".":
+				continue
+			case "..":
+				return "", false
+			}
+			if b.Len() > 0 {
+				b.WriteByte('/')
+			}
+			b.WriteString(seg)
+		}
+		p = b.String()
+		if !isClean(p) {
+			return "", false
+		}
+	}
+	if maxLen > 0 && len(p) > maxLen {
+		return "", false
+	}
+	return p, true
 }
 
 // isClean is the fast path: plain ASCII names separated by single slashes,
@@ -318,6 +386,9 @@ func unhex(c byte) (byte, bool) {
 // (bidi overrides and isolates, zero-width characters, BOM, soft hyphen) and
 // the line and paragraph separators. Tabs and newlines inside a path count.
 func isControl(r rune) bool {
+	if r < 0x80 {
+		return r < 0x20 || r == 0x7f // no ASCII rune is Cf, Zl or Zp
+	}
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
@@ -378,7 +449,11 @@ func isDrivePath(p string) bool {
 // it (ReasonEmpty), list_dir callers may list the root. The batch stage uses
 // this as its last line of defence.
 func CheckRequestPath(raw string, lim pipeline.Limits) (clean, reason string, err error) {
-	p, err := NormalizePath(raw, lim.WithDefaults().MaxPathLen)
+	maxLen := lim.MaxPathLen
+	if maxLen <= 0 {
+		maxLen = pipeline.DefaultLimits().MaxPathLen
+	}
+	p, err := NormalizePath(raw, maxLen)
 	if err != nil {
 		return "", reasonOf(err), err
 	}
@@ -543,6 +618,23 @@ var (
 	}
 )
 
+// Filters that pass over most names without a map lookup (keyFilter).
+var (
+	secretNameFilter = newKeyFilter(secretNames, 0)
+	secretExtFilter  = newKeyFilter(secretExts, 1)
+)
+
+// secretDirsDotted is true when every secret directory name starts with a
+// dot, so a segment that does not can skip the lookup.
+var secretDirsDotted = func() bool {
+	for d := range secretDirs {
+		if !strings.HasPrefix(d, ".") {
+			return false
+		}
+	}
+	return true
+}()
+
 // secretKind returns what kind of secret a normalized path names ("" when it
 // is not secret), for error texts such as "secret path refused: .env files are
 // never read". Matching is case-insensitive and looks at every segment, so
@@ -553,29 +645,42 @@ var (
 // keys next to private ones (id_rsa.pub) are refused with them.
 func secretKind(p string) string {
 	lp := strings.ToLower(p)
-	base := lp
-	for {
-		seg, rest, more := strings.Cut(base, "/")
-		if !more {
-			break
+	base := lp[strings.LastIndexByte(lp, '/')+1:]
+	// Directory segments; when every secret directory name starts with a
+	// dot, a path with no segment that does is passed over at once.
+	if !secretDirsDotted || strings.HasPrefix(lp, ".") || strings.Contains(lp, "/.") {
+		for rest := lp; ; {
+			seg, after, more := strings.Cut(rest, "/")
+			if !more {
+				break
+			}
+			if k, ok := secretDirs[seg]; ok {
+				return k
+			}
+			rest = after
 		}
-		if k, ok := secretDirs[seg]; ok {
-			return k
-		}
-		base = rest
 	}
-	if k, ok := secretDirs[base]; ok {
-		return k // listing .ssh or .git is as bad as reading inside it
+	if base != "" && (base[0] == '.' || !secretDirsDotted) {
+		if k, ok := secretDirs[base]; ok {
+			return k // listing .ssh or .git is as bad as reading inside it
+		}
 	}
 	if base == ".env" {
 		return ".env files"
 	}
-	if k := secretNames[base]; k != "" {
-		return k
+	if base == "" {
+		return ""
 	}
-	for _, sp := range secretPrefixes {
-		if strings.HasPrefix(base, sp.prefix) {
-			return sp.kind
+	if secretNameFilter.may(base) {
+		if k := secretNames[base]; k != "" {
+			return k
+		}
+	}
+	if secretPrefixFirst[base[0]] {
+		for _, sp := range secretPrefixes {
+			if strings.HasPrefix(base, sp.prefix) {
+				return sp.kind
+			}
 		}
 	}
 	for _, ss := range secretSuffixes {
@@ -584,17 +689,31 @@ func secretKind(p string) string {
 		}
 	}
 	for _, ps := range secretPathSuffixes {
-		if lp == ps.suffix || strings.HasSuffix(lp, "/"+ps.suffix) {
+		// lp is the suffix, or ends with "/" and the suffix.
+		if n := len(lp) - len(ps.suffix); n >= 0 && lp[n:] == ps.suffix && (n == 0 || lp[n-1] == '/') {
 			return ps.kind
 		}
 	}
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
-		if k, ok := secretExts[base[i:]]; ok {
-			return k
+		if ext := base[i:]; secretExtFilter.may(ext) {
+			if k, ok := secretExts[ext]; ok {
+				return k
+			}
 		}
 	}
 	return ""
 }
+
+// secretPrefixFirst marks the first bytes of the secret name prefixes.
+var secretPrefixFirst = func() (t [256]bool) {
+	for _, sp := range secretPrefixes {
+		if sp.prefix == "" {
+			panic("scope: empty secret prefix")
+		}
+		t[sp.prefix[0]] = true
+	}
+	return t
+}()
 
 // IsSecretPath reports whether a normalized path names a file prscout never
 // reads, whoever asks (.env*, .ssh/, id_rsa*, *.pem, *.key, .npmrc, .netrc,

@@ -325,3 +325,69 @@ func FuzzNormalizePath(f *testing.F) {
 		}
 	})
 }
+
+// FuzzTrimSimple: the allocation-free fast path of NormalizePath gives
+// what the full normalization gives, whenever it answers.
+//
+//	go test -run '^$' -fuzz FuzzTrimSimple -fuzztime 20s ./pipeline/scope
+func FuzzTrimSimple(f *testing.F) {
+	for _, s := range []string{"./src/a.go", "/src/a.go", "src/dir/", "src/a.go?raw=1#L10", "././/a", "a/./b", "./", "/", "a//b", "..", "./..", "a.go#x?y", `"a.go"?x"`} {
+		f.Add(s, 1024)
+	}
+	f.Fuzz(func(t *testing.T, raw string, maxLen int) {
+		maxLen %= 4096
+		got, ok := trimSimple(raw, maxLen)
+		if !ok {
+			return
+		}
+		want, err := normalizeSlow(raw, maxLen)
+		if err != nil || got != want {
+			t.Fatalf("trimSimple(%q, %d) = %q; normalization gives %q, %v", raw, maxLen, got, want, err)
+		}
+	})
+}
+
+// TestDefaultSuffixesAreTheGlobs: the generated-code patterns kept as name
+// suffixes (a lookup, not a glob match) decide as the globs did.
+func TestDefaultSuffixesAreTheGlobs(t *testing.T) {
+	globs := mustGlobs("**/*.pb.go", "**/*.pb.gw.go", "**/*_pb2.py", "**/*_pb2_grpc.py", "**/*.pb.ts", "**/*_grpc.pb.go",
+		"**/*_generated.go", "**/*.gen.go", "**/*.g.dart", "**/*.freezed.dart")
+	for _, p := range []string{
+		"api/v1/api.pb.go", "x.pb.gw.go", "m_pb2.py", "py/m_pb2_grpc.py", "a.pb.ts", "a_grpc.pb.go", "deep/a/b_generated.go",
+		"a.gen.go", "w.g.dart", "m.freezed.dart", ".pb.go", "A.PB.GO", "_generated.go",
+		"pb.go", "apb.go", "x.pb.gox", "m_pb2.pyx", "a.gen.golang", "gdart", "x_generated.gob", "x.pb.go/", "src/main.go",
+	} {
+		want := false
+		for _, g := range globs {
+			want = want || g.Match(p)
+		}
+		if got := IsDefaultPath(p); got != want {
+			t.Errorf("IsDefaultPath(%q) = %v, the globs say %v", p, got, want)
+		}
+	}
+}
+
+// TestKeyFilter: a key filter never says no to a key of its set.
+func TestKeyFilter(t *testing.T) {
+	for name, m := range map[string]map[string]bool{"dirs": defaultDirs, "names": defaultNames, "suffixes": defaultSuffixSet} {
+		at := 0
+		if name == "suffixes" {
+			at = 1
+		}
+		f := newKeyFilter(m, at)
+		for k := range m {
+			if !f.may(k) {
+				t.Errorf("%s: filter refuses its key %q", name, k)
+			}
+		}
+	}
+	f := newKeyFilter(secretNames, 0)
+	for k := range secretNames {
+		if !f.may(k) {
+			t.Errorf("secret names: filter refuses its key %q", k)
+		}
+	}
+	if f.may("") || f.may("main.go") {
+		t.Error("filter lets through names no key resembles")
+	}
+}

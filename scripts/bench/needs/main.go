@@ -16,6 +16,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -44,6 +45,7 @@ func run() int {
 	needs := flag.Int("needs", 20, "needs per changed file")
 	out := flag.String("out", "", "write the generated input (NeedsInput JSON) here")
 	check := flag.String("check", "", "read the reference workflow JavaScript's requests (JSON array of {op, path}) and count those prscout refuses")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed parsed-JSON calls here")
 	flag.Parse()
 
 	if *check != "" {
@@ -83,7 +85,20 @@ func run() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
 	rj := timeIt(func() { _, _ = lookup.Needs(in, lim) })
+	if *cpuProfile != "" {
+		pprof.StopCPUProfile()
+	}
 	rt := timeIt(func() { _, _ = lookup.Needs(inText, lim) })
 	fmt.Printf("go_version=%s go_input_bytes=%d\n", runtime.Version(), len(scoutJSON))
 	fmt.Printf("go_proposed=%d go_accepted=%d go_rejected=%d\n", res.Stats.Proposed, res.Stats.Accepted, res.Stats.Rejected)

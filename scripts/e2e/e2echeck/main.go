@@ -3,7 +3,7 @@
 // execution. It reads the fake's control API, the n8n executions dumped by
 // n8n-executions.js and the fake LLM's request log.
 //
-//	e2echeck -step review|skip|empty-needs|push|merged|groups|timings [flags]
+//	e2echeck -step review|skip|empty-needs|push|merged|groups|cut-review|timings [flags]
 //	e2echeck -print-groups-budget
 //
 // It prints one line per check and exits 1 when any fails.
@@ -117,7 +117,7 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 }
 
 func main() {
-	step := flag.String("step", "", "review | skip | empty-needs | push | merged | groups | timings")
+	step := flag.String("step", "", "review | skip | empty-needs | push | merged | groups | cut-review | timings")
 	printBudget := flag.Bool("print-groups-budget", false, "print the prompt budget at which the groups PR needs three review groups, and exit")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
@@ -314,6 +314,30 @@ func main() {
 			"n8n's last node says summary created, %d inline, 3 groups, 1 file not reviewed: %v", len(pr.Inline), done)
 		c.commentsAs(*control, pr.ID, append(append([]string{}, pr.SummaryHas...), pr.NotReviewedHas...), pr.Inline, fixture.HeadFiles(pr))
 		c.inlineCount(*control, pr.ID, len(pr.Inline))
+	case "cut-review":
+		// The review model stopped at its token limit in its third finding
+		// (finish_reason "length"): the two complete findings are posted
+		// inline, the summary says what was cut, and nothing of the raw
+		// answer reaches the pull request.
+		pr := fixture.PRs[3]
+		c.chain(last, reviewChain)
+		st, _ := last.output(nComments)["stats"].(map[string]any)
+		c.check(st["reviewQuality"] == "salvaged" && st["reviewCutOff"] == true && num(st["incompleteFindings"]) == 1 && st["reviewFinishReason"] == "length",
+			"/v1/comments read the answer as salvaged, cut off (finish reason length), 1 incomplete finding: %v", st)
+		var warnings []string
+		for _, w := range asList(last.output(nComments)["warnings"]) {
+			warnings = append(warnings, str(w))
+		}
+		c.check(anyContains(warnings, "the review answer was cut off: 2 complete findings kept, 1 incomplete dropped"),
+			"/v1/comments warns that the answer was cut off: %q", warnings)
+		done := last.output(nDone)
+		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == float64(len(pr.Inline)),
+			"n8n's last node says summary created, %d inline: %v", len(pr.Inline), done)
+		c.comments(*control, pr)
+		text := c.summaryText(*control, pr.ID)
+		for _, s := range pr.SummaryLacks {
+			c.check(!strings.Contains(text, s), "summary shows nothing raw: no %q", s)
+		}
 	default:
 		fatal(fmt.Errorf("unknown -step %q", *step))
 	}
@@ -475,6 +499,27 @@ func visible(body string) (string, []string) {
 func (c *checker) comments(control string, pr fixture.PR) {
 	c.commentsAs(control, pr.ID, pr.SummaryHas, pr.Inline, fixture.HeadFiles(pr))
 	c.inlineCount(control, pr.ID, len(pr.Inline))
+}
+
+// summaryText returns PR id's summary comment as Bitbucket shows it.
+func (c *checker) summaryText(control string, id int) string {
+	var cs []comment
+	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
+		c.check(false, "read comments: %v", err)
+		return ""
+	}
+	for _, cm := range cs {
+		if !cm.Deleted && cm.Path == "" {
+			text, _ := visible(cm.Body)
+			return text
+		}
+	}
+	return ""
+}
+
+func asList(v any) []any {
+	a, _ := v.([]any)
+	return a
 }
 
 // commentsAs checks PR id's comments against the given expectations; files

@@ -5,7 +5,8 @@
 // the pull request is found by its title in the messages; a review whose
 // prompt says "Review mode: delta" gets the fixture's answer for the push; a
 // pull request reviewed in groups gets the answer of the group whose file the
-// review prompt shows, and HTTP 500 for its failing group. Every request is
+// review prompt shows, and HTTP 500 for its failing group; a review the
+// fixture cuts off comes with finish_reason "length". Every request is
 // appended to -log as one JSON line so the test can check what n8n sent.
 // It listens on loopback only.
 package main
@@ -51,6 +52,9 @@ type Logged struct {
 	User      string `json:"user"`
 	Status    int    `json:"status"`
 	UnixMilli int64  `json:"unixMilli"`
+	// Finish is the finish reason answered ("stop" unless the fixture's
+	// review stops at the token limit).
+	Finish string `json:"finish"`
 }
 
 func main() {
@@ -76,7 +80,7 @@ func main() {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
 		var req chatRequest
-		entry := Logged{UnixMilli: time.Now().UnixMilli(), Kind: "unknown"}
+		entry := Logged{UnixMilli: time.Now().UnixMilli(), Kind: "unknown", Finish: "stop"}
 		entry.AuthOK = *key == "" || r.Header.Get("Authorization") == "Bearer "+*key
 		status, body := answer(r, &req, &entry)
 		if !entry.AuthOK {
@@ -96,7 +100,7 @@ func main() {
 				"id": fmt.Sprintf("chatcmpl-e2e-%d", n), "object": "chat.completion",
 				"created": time.Now().Unix(), "model": req.Model,
 				"choices": []any{map[string]any{
-					"index": 0, "finish_reason": "stop",
+					"index": 0, "finish_reason": entry.Finish,
 					"message": map[string]any{"role": "assistant", "content": body},
 				}},
 				"usage": map[string]any{"prompt_tokens": len(entry.User) / 4, "completion_tokens": 100, "total_tokens": len(entry.User)/4 + 100},
@@ -175,6 +179,9 @@ func answer(r *http.Request, in *chatRequest, entry *Logged) (int, any) {
 		if pr.Push != nil && strings.Contains(entry.User, "Review mode: delta") {
 			entry.Kind = "delta-review"
 			return http.StatusOK, fixture.DeltaReviewAnswer(pr)
+		}
+		if pr.ReviewFinish != "" {
+			entry.Finish = pr.ReviewFinish
 		}
 		return http.StatusOK, fixture.ReviewAnswer(pr)
 	}
