@@ -259,6 +259,12 @@ func (t *codeTree) Close() error {
 // blob returns one blob from the provider's cache or reads it through an
 // idle reader, starting one when needed.
 func (t *codeTree) blob(ctx context.Context, oid string) ([]byte, error) {
+	t.mu.Lock()
+	closed := t.closed
+	t.mu.Unlock()
+	if closed {
+		return nil, errTreeClosed
+	}
 	if data, ok := t.blobs.get(oid); ok {
 		return data, nil
 	}
@@ -284,7 +290,7 @@ func (t *codeTree) readBlob(ctx context.Context, oid string) ([]byte, error) {
 			br.close()
 		}
 		t.idle <- nil
-		return nil, errors.New("code tree is closed")
+		return nil, errTreeClosed
 	}
 	if br == nil || br.broken {
 		if br != nil {
@@ -300,6 +306,8 @@ func (t *codeTree) readBlob(ctx context.Context, oid string) ([]byte, error) {
 	t.idle <- br
 	return data, err
 }
+
+var errTreeClosed = errors.New("code tree is closed")
 
 // blobReader is one `git cat-file --batch` process, used by one goroutine at
 // a time.
