@@ -56,6 +56,10 @@ type ContextInput struct {
 	// Jira holds the issues of JiraKeys when the caller has looked them up
 	// (collectRange has no issue lookup of its own).
 	Jira []pipeline.Issue `json:"-"`
+
+	// search and searchOff come from ContextSources (see Collect).
+	search    pipeline.CodeSearch
+	searchOff string
 }
 
 // ContextMeta is what assemble needs besides the raw diff: where the
@@ -89,6 +93,10 @@ type ContextMeta struct {
 	Gates scope.FileGates
 	// PathRules resolves each shown file's review rules (nil: none).
 	PathRules *scope.RuleSet
+	// Search finds the context candidates (nil: none, with a warning that
+	// gives SearchOff as the reason).
+	Search    pipeline.CodeSearch
+	SearchOff string
 }
 
 // defaultMaxSourceBytes bounds one changed file's new source.
@@ -124,7 +132,10 @@ type ContextResult struct {
 	Files          []pipeline.ChangedFile `json:"files"`
 	Excluded       []pipeline.Excluded    `json:"excluded"`
 	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
-	Stats          ContextStats           `json:"stats"`
+	// Candidates are files outside the change that the code ties to it,
+	// best first (see findCandidates); the scout prompt lists them.
+	Candidates []pipeline.Candidate `json:"candidates"`
+	Stats      ContextStats         `json:"stats"`
 	// Coverage says how many changed files were reviewed, excluded (by
 	// reason) and dropped for budget.
 	Coverage pipeline.Coverage `json:"coverage"`
@@ -164,6 +175,8 @@ type ContextStats struct {
 	// Redactions counts secrets replaced in the shown diffs and sources
 	// before the prompt was built, by kind (SecretKinds).
 	Redactions map[string]int `json:"redactions"`
+	// CandidatesMs is the time spent finding candidates, in milliseconds.
+	CandidatesMs int `json:"candidatesMs"`
 }
 
 // collectRange resolves base and head, diffs head against their merge base
@@ -190,6 +203,10 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		}
 	}
 	r := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	search := in.search
+	if search == nil {
+		search, _ = repo.(pipeline.CodeSearch)
+	}
 	head, err := pipeline.ResolveCommit(ctx, repo, r, "head", in.Head)
 	if err != nil {
 		return ContextResult{}, err
@@ -230,6 +247,8 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		Gates:        gates,
 		PathRules:    rules,
 		Warnings:     scopeWarnings,
+		Search:       search,
+		SearchOff:    in.searchOff,
 	}
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
 		meta.Warnings = append(meta.Warnings, "jira keys "+strings.Join(in.JiraKeys, ", ")+" were not looked up")
@@ -333,6 +352,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
+	res.findCandidates(ctx, meta, lim)
 	res.finish(lim)
 	return res, nil
 }
@@ -354,6 +374,7 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 		Requirements:   meta.Requirements,
 		Files:          []pipeline.ChangedFile{},
 		Excluded:       []pipeline.Excluded{},
+		Candidates:     []pipeline.Candidate{},
 		Warnings:       append([]string{}, meta.Warnings...),
 	}
 	res.Stats.ExcludedByReason = map[string]int{}

@@ -28,8 +28,9 @@ Answer with a single JSON object and nothing else (no prose, no Markdown fence),
 // format; the user message shows the pull request (title and description when
 // known), the Jira requirements, free requirements, the repository rules, then
 // each shown file with its status, language, diff and new source (whole or
-// labelled windows) and finally the excluded files with their reasons. The
-// output depends only on its input, in file order.
+// labelled windows), the context candidates with their reasons and finally
+// the excluded files with their reasons. The output depends only on its
+// input, in file order.
 func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	lim = lim.WithDefaults()
 	total, perFile := lim.NeedsTotal, lim.NeedsPerFile
@@ -114,6 +115,7 @@ func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 			writeFenced(&b, f.Language, f.Source)
 		}
 	}
+	b.WriteString(candidatesPrompt(res.Candidates))
 	if len(res.Excluded) > 0 {
 		b.WriteString("\n# Changed files not shown\n\n")
 		for _, e := range res.Excluded {

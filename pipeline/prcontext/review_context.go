@@ -12,13 +12,26 @@ import (
 
 // ContextSources are the ports /v1/context reads. Only Repo and Diffs are
 // required: without PRs a review needs base and head, without Comments every
-// review is full (no markers to read), without Issues there is no Jira.
+// review is full (no markers to read), without Issues there is no Jira,
+// without Search (or a Repo that implements pipeline.CodeSearch) there are
+// no candidates, and a warning says why: SearchOff, or a general reason.
 type ContextSources struct {
-	Repo     pipeline.Repository
-	Diffs    pipeline.DiffSource
-	PRs      pipeline.PullRequests
-	Comments pipeline.CommentStore
-	Issues   pipeline.IssueLookup
+	Repo      pipeline.Repository
+	Diffs     pipeline.DiffSource
+	PRs       pipeline.PullRequests
+	Comments  pipeline.CommentStore
+	Issues    pipeline.IssueLookup
+	Search    pipeline.CodeSearch
+	SearchOff string
+}
+
+// search is the code search of src: Search, else Repo when it can search.
+func (src ContextSources) search() pipeline.CodeSearch {
+	if src.Search != nil {
+		return src.Search
+	}
+	cs, _ := src.Repo.(pipeline.CodeSearch)
+	return cs
 }
 
 // Collect answers /v1/context. With a prId and no head it reviews the pull
@@ -41,6 +54,7 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 		}
 		in.JiraKeys = nil // looked up here: collectRange must not warn again
 	}
+	in.search, in.searchOff = src.search(), src.SearchOff
 	res, err := collectRange(ctx, src.Repo, src.Diffs, in, lim)
 	if err != nil {
 		return res, err
@@ -92,6 +106,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
 		PR: pr.PullRequest, Rules: in.Rules.Text, Requirements: in.Requirements, ContextLines: contextLines,
+		Search: src.search(), SearchOff: src.SearchOff,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title
