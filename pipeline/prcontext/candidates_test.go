@@ -63,7 +63,9 @@ func (t memCodeTree) Grep(_ context.Context, words, _ []string, _ int) ([]string
 }
 
 func hasWord(src, w string) bool {
-	isWord := func(c byte) bool { return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	isWord := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
 	for i := 0; ; {
 		j := strings.Index(src[i:], w)
 		if j < 0 {
