@@ -160,14 +160,14 @@ type Server struct {
 	faults   map[string][]Fault
 	calls    map[string]int
 	requests []Request
-	auth     string          // required Authorization value; "" accepts any
+	auth     string // required Authorization value; "" accepts any
 	// basicToken and bearerToken are the API token or access token the
 	// required auth carries; git requests must send it in git's form.
 	basicToken, bearerToken string
 	git                     map[string]http.Handler // "/{ws}/{slug}.git" -> git http-backend
-	denied   map[string]bool // operations answered 403 for a missing scope
-	nextID   int64
-	self     string // the authenticated account's id
+	denied                  map[string]bool         // operations answered 403 for a missing scope
+	nextID                  int64
+	self                    string // the authenticated account's id
 }
 
 // NewServer starts a fake; Close it when done.
