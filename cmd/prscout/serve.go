@@ -76,6 +76,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	srv := api.NewServer(api.Options{
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues,
+		Search: p.search, SearchOff: p.searchOff,
 		Webhook:            p.webhook,
 		ParseWebhook:       p.parseWebhook,
 		Limits:             cfg.Limits,
