@@ -76,7 +76,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		lg := localgit.New(cfg.LocalRoot)
 		p.name, p.repo, p.diffs, p.search = "local", lg, lg, lg
 		if cfg.MirrorDir != "" {
-			log.Warn("PRSCOUT_MIRROR_DIR is set but only the Bitbucket provider uses a mirror; ignored")
+			log.Info("PRSCOUT_MIRROR_DIR is ignored: the local provider reads its repositories directly")
 		}
 		p.ready = func(context.Context) error {
 			if _, err := os.Stat(cfg.LocalRoot); err != nil {
