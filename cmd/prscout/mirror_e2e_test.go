@@ -193,9 +193,13 @@ func TestBitbucketMirror(t *testing.T) {
 	for _, m := range regexp.MustCompile(`(?m)^\| full, (no mirror|cold mirror|warm mirror) [^|]*\| (\d+) \|`).FindAllStringSubmatch(string(readme), -1) {
 		quoted[m[1]], _ = strconv.Atoi(m[2])
 	}
-	for name, n := range map[string]int{"no mirror": beforeREST, "cold mirror": coldREST, "warm mirror": warmREST} {
+	for name, n := range map[string]int{"no mirror": beforeREST, "warm mirror": warmREST} {
 		if quoted[name] != n {
 			t.Errorf("README.md says %d REST calls for a full review with %s, measured %d: update the table", quoted[name], name, n)
 		}
+	}
+	// The cold figure depends on how fast the first clone is: between the two.
+	if q := quoted["cold mirror"]; q < warmREST || q > beforeREST {
+		t.Errorf("README.md says %d REST calls for a full review with a cold mirror, outside %d..%d", q, warmREST, beforeREST)
 	}
 }
