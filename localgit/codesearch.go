@@ -45,7 +45,7 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 	if err != nil {
 		return nil, err
 	}
-	t := &codeTree{dir: dir, commit: sha, maxBytes: DefaultTreeMaxBytes, blobs: p.blobs, idle: make(chan *blobReader, treeReaders)}
+	t := &codeTree{dir: dir, commit: sha, maxBytes: DefaultTreeMaxBytes, blobs: p.blobs, idents: p.idents, idle: make(chan *blobReader, treeReaders)}
 	for range treeReaders {
 		t.idle <- nil // a slot: started on first use
 	}
@@ -71,8 +71,10 @@ type codeTree struct {
 
 	indexMu sync.Mutex
 	index   map[string]treeEntry // path -> entry, every blob and link of the commit
+	order   []string             // the index's paths in git's tree order
 	dirs    map[string][]string  // dir ("" root) -> regular files directly in it
 	blobs   *blobCache           // shared by the provider's trees
+	idents  *identIndex          // shared by the provider's trees
 
 	idle   chan *blobReader // reader slots; nil until started
 	mu     sync.Mutex
@@ -93,9 +95,11 @@ func (t *codeTree) load(ctx context.Context) error {
 		return err
 	}
 	index := make(map[string]treeEntry, len(entries))
+	order := make([]string, 0, len(entries))
 	dirs := map[string][]string{}
 	for _, e := range entries {
 		index[e.Path] = e
+		order = append(order, e.Path)
 		if e.kind() == "file" {
 			d := ""
 			if i := strings.LastIndexByte(e.Path, '/'); i >= 0 {
@@ -104,18 +108,28 @@ func (t *codeTree) load(ctx context.Context) error {
 			dirs[d] = append(dirs[d], e.Path)
 		}
 	}
-	t.index, t.dirs = index, dirs
+	t.index, t.order, t.dirs = index, order, dirs
 	return nil
 }
 
-// Grep runs `git grep -l -z -I -w -E` at the commit: one extended regular
-// expression w1|w2|... per 256 words costs git a third of the CPU time of as
-// many fixed-string patterns. Globs are git's default pathspecs ("*.go"
-// matches at any depth); every other pathspec stays literal.
+// Grep answers from the provider's identifier index when it covers the
+// search (see identindex.go), otherwise runs `git grep -l -z -I -w -E` at
+// the commit: one extended regular expression w1|w2|... per 256 words costs
+// git a third of the CPU time of as many fixed-string patterns. Globs are
+// git's default pathspecs ("*.go" matches at any depth); every other
+// pathspec stays literal. Both answer the same paths in git's order.
 func (t *codeTree) Grep(ctx context.Context, words, globs []string, limit int) ([]string, error) {
 	if len(words) == 0 {
 		return nil, nil
 	}
+	if paths, ok, err := t.grepIndexed(ctx, words, globs, limit); err != nil || ok {
+		return paths, err
+	}
+	return t.gitGrep(ctx, words, globs, limit)
+}
+
+// gitGrep runs git grep (see Grep).
+func (t *codeTree) gitGrep(ctx context.Context, words, globs []string, limit int) ([]string, error) {
 	args := []string{"grep", "-l", "-z", "-I", "--no-color", "-w", "-E", "--full-name"}
 	for start := 0; start < len(words); start += grepChunk {
 		chunk := words[start:min(start+grepChunk, len(words))]
@@ -268,14 +282,15 @@ func (t *codeTree) blob(ctx context.Context, oid string) ([]byte, error) {
 	if data, ok := t.blobs.get(oid); ok {
 		return data, nil
 	}
-	data, err := t.readBlob(ctx, oid)
+	data, err := t.readBlob(ctx, oid, t.maxBytes)
 	if err == nil {
 		t.blobs.put(oid, data)
 	}
 	return data, err
 }
 
-func (t *codeTree) readBlob(ctx context.Context, oid string) ([]byte, error) {
+// readBlob reads one blob of at most maxBytes through an idle reader.
+func (t *codeTree) readBlob(ctx context.Context, oid string, maxBytes int64) ([]byte, error) {
 	var br *blobReader
 	select {
 	case br = <-t.idle:
@@ -302,7 +317,7 @@ func (t *codeTree) readBlob(ctx context.Context, oid string) ([]byte, error) {
 			return nil, err
 		}
 	}
-	data, err := br.read(ctx, oid, t.maxBytes)
+	data, err := br.read(ctx, oid, maxBytes)
 	t.idle <- br
 	return data, err
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
@@ -218,4 +220,86 @@ func TestOpenTreeUnknownCommit(t *testing.T) {
 	if _, err := p.OpenTree(context.Background(), anyRepo, strings.Repeat("a", 40)); !errors.Is(err, pipeline.ErrNotFound) {
 		t.Errorf("OpenTree(unknown) = %v, want ErrNotFound", err)
 	}
+}
+
+// TestGrepIndexMatchesGitGrep compares the identifier index's answers with
+// git grep's on this repository's own history, for words and globs of the
+// kinds the candidate engine searches.
+func TestGrepIndexMatchesGitGrep(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.Command("git", "-C", root, "rev-parse", "--verify", "HEAD~3").Output(); err != nil {
+		t.Skip("no git history here")
+	}
+	p := New(root)
+	ctx := context.Background()
+	tests := []struct {
+		words []string
+		globs []string
+		limit int
+	}{
+		{words: []string{"Find", "Grep"}, globs: []string{"*.go"}},
+		{words: []string{"ctx", "err"}, globs: []string{"*.go"}, limit: 25},
+		{words: []string{"x"}, globs: nil},
+		{words: []string{"CodeTree", "OpenTree", "NoSuchIdentifierAnywhere"}, globs: []string{"*.go", "*.md"}},
+		{words: []string{"package"}, globs: []string{"pipeline"}},
+		{words: []string{"func"}, globs: []string{"*_test.go"}},
+		{words: []string{"Prompt"}, globs: []string{"pipeline/*.go"}},
+		{words: []string{"the"}, globs: []string{"*.[mM][dD]"}},
+		{words: []string{"_", "1"}, globs: []string{"*.go"}},
+	}
+	for _, commit := range []string{"HEAD", "HEAD~3"} {
+		tree, err := p.OpenTree(ctx, anyRepo, commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := tree.(*codeTree)
+		for _, tt := range tests {
+			want, err := ct.gitGrep(ctx, tt.words, tt.globs, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := ct.grepIndexed(ctx, tt.words, tt.globs, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				// The first search of a large tree runs git grep and
+				// fills the index in the background; wait for it.
+				for i := 0; i < 200 && !ok; i++ {
+					time.Sleep(50 * time.Millisecond)
+					got, ok, err = ct.grepIndexed(ctx, tt.words, tt.globs, tt.limit)
+				}
+				if !ok || err != nil {
+					t.Fatalf("the index never covered %v %v: %v", tt.words, tt.globs, err)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: Grep(%v, %v, %d) from the index = %d paths, git grep = %d paths; first difference: %s",
+					commit, tt.words, tt.globs, tt.limit, len(got), len(want), firstDiff(got, want))
+			}
+			if len(want) == 0 && tt.words[0] != "CodeTree" && tt.words[0] != "the" {
+				t.Errorf("%s: %v %v matched nothing: the comparison proves little", commit, tt.words, tt.globs)
+			}
+		}
+		_ = tree.Close()
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("index %q vs git %q at %d", x, y, i)
+		}
+	}
+	return "none"
 }

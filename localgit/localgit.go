@@ -57,8 +57,10 @@ type Provider struct {
 	// wrapping pipeline.ErrTooLarge. Zero means DefaultMaxDiffBytes.
 	MaxDiffBytes int64
 
-	// blobs is shared by the code trees (OpenTree); nil keeps nothing.
-	blobs *blobCache
+	// blobs and idents are shared by the code trees (OpenTree); nil keeps
+	// nothing.
+	blobs  *blobCache
+	idents *identIndex
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -70,7 +72,7 @@ func New(root string) *Provider {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return &Provider{Root: root, blobs: newBlobCache(DefaultBlobCacheBytes)}
+	return &Provider{Root: root, blobs: newBlobCache(DefaultBlobCacheBytes), idents: newIdentIndex(DefaultIdentIndexBytes)}
 }
 
 // isGitDir reports whether dir is a git repository: a work tree with a .git
