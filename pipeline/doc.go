@@ -1,8 +1,9 @@
 // Package pipeline is the core of prscout's review stages: the domain types
 // every stage shares (ChangedFile, Finding, Review, LookupResult, Excluded,
 // Coverage), the small interfaces (ports) the stages need from the outside
-// world (Repository, DiffSource, PullRequests, CommentStore, IssueLookup),
-// Limits, the error kinds and a few text helpers.
+// world (Repository, DiffSource, PullRequests, CommentStore, IssueLookup,
+// and the optional CodeSearch), Limits, the error kinds and a few text
+// helpers.
 //
 // The stages live in packages below it, one room per concern, each depending
 // only downward on this one:
