@@ -17,8 +17,10 @@
 //	marker     prscout's hidden markers and finding fingerprints
 //	comments   review parsing, anchoring, rendering and posting (/v1/comments)
 //	gate       the n8n workflow gate (/v1/workflows/validate)
+//	candidates the files outside a change that the code ties to it (used
+//	           by prcontext through a CodeSearch's tree)
 //
 // No package here performs I/O of its own: none imports net/http, gin or an
-// SDK. Adapters (localgit, bitbucket, jira) implement the ports; api turns
+// SDK. Adapters (localgit, bitbucket, gitmirror, jira) implement the ports; api turns
 // HTTP into stage calls. Each stage can be read and tested as plain Go.
 package pipeline
