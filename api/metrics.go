@@ -59,6 +59,20 @@ type Metrics struct {
 	ModelAnswers *prometheus.CounterVec
 	// CommitSurfaces counts build status and report writes by outcome.
 	CommitSurfaces *prometheus.CounterVec
+	// Candidates counts context candidates by outcome: listed by
+	// /v1/context, asked_by_scout (the scout asked for a listed one itself),
+	// added (a request /v1/needs added for one). CandidatesListed is the
+	// number listed per review, CandidatesDuration the time spent finding
+	// them per review.
+	Candidates         *prometheus.CounterVec
+	CandidatesListed   prometheus.Histogram
+	CandidatesDuration prometheus.Histogram
+	// MirrorFetches counts fetches into the repository mirror by outcome (ok,
+	// failed); MirrorFetchDuration times them. MirrorReads counts reads by
+	// where they were served from (mirror, rest).
+	MirrorFetches       *prometheus.CounterVec
+	MirrorFetchDuration prometheus.Histogram
+	MirrorReads         *prometheus.CounterVec
 }
 
 // Known label values, pre-initialised at start.
@@ -257,6 +271,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			m.CommitSurfaces.WithLabelValues(s, o)
 		}
 	}
+	m.registerCandidates(f)
 	return m
 }
 
@@ -278,6 +293,72 @@ func (m *Metrics) countSurfaces(st *insights.StatusResult, rep *insights.ReportR
 	if rep != nil {
 		m.CommitSurfaces.WithLabelValues(insights.SurfaceReport, rep.Outcome).Inc()
 	}
+}
+
+// Candidate and mirror outcomes, pre-initialised.
+var (
+	knownCandidateOutcomes = []string{"listed", "asked_by_scout", "added"}
+	knownFetchOutcomes     = []string{"ok", "failed"}
+	knownReadSources       = []string{"mirror", "rest"}
+)
+
+func (m *Metrics) registerCandidates(f promauto.Factory) {
+	m.Candidates = f.NewCounterVec(prometheus.CounterOpts{
+		Name: "prscout_candidates_total", Help: "Context candidates, by outcome: listed by /v1/context, asked_by_scout (the scout asked for a listed one itself), added (a request /v1/needs added for one).",
+	}, []string{"outcome"})
+	m.CandidatesListed = f.NewHistogram(prometheus.HistogramOpts{
+		Name: "prscout_candidates_listed", Help: "Context candidates listed per review (/v1/context answers that were not skipped).",
+		Buckets: []float64{0, 1, 2, 3, 5, 8, 12},
+	})
+	m.CandidatesDuration = f.NewHistogram(prometheus.HistogramOpts{
+		Name: "prscout_candidates_duration_seconds", Help: "Time one /v1/context spent finding candidates (bounded by PRSCOUT_CANDIDATES_BUDGET).",
+		Buckets: []float64{.05, .1, .25, .5, 1, 2.5, 5, 10},
+	})
+	m.MirrorFetches = f.NewCounterVec(prometheus.CounterOpts{
+		Name: "prscout_mirror_fetches_total", Help: "Fetches into the repository mirror (PRSCOUT_MIRROR_DIR), by outcome.",
+	}, []string{"outcome"})
+	m.MirrorFetchDuration = f.NewHistogram(prometheus.HistogramOpts{
+		Name: "prscout_mirror_fetch_duration_seconds", Help: "Time of one fetch into the repository mirror (a first clone included).",
+		Buckets: []float64{.1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
+	})
+	m.MirrorReads = f.NewCounterVec(prometheus.CounterOpts{
+		Name: "prscout_mirror_reads_total", Help: "Repository reads of the Bitbucket provider, by where they were served from (mirror, rest).",
+	}, []string{"source"})
+	for _, o := range knownCandidateOutcomes {
+		m.Candidates.WithLabelValues(o)
+	}
+	for _, o := range knownFetchOutcomes {
+		m.MirrorFetches.WithLabelValues(o)
+	}
+	for _, s := range knownReadSources {
+		m.MirrorReads.WithLabelValues(s)
+	}
+}
+
+// MirrorObserver counts the repository mirror's fetches and reads; the
+// mirror adapter takes it as its Observer.
+type MirrorObserver struct{ m *Metrics }
+
+// Mirror returns the mirror's observer.
+func (m *Metrics) Mirror() MirrorObserver { return MirrorObserver{m: m} }
+
+// MirrorFetch records one fetch.
+func (o MirrorObserver) MirrorFetch(ok bool, d time.Duration) {
+	outcome := "ok"
+	if !ok {
+		outcome = "failed"
+	}
+	o.m.MirrorFetches.WithLabelValues(outcome).Inc()
+	o.m.MirrorFetchDuration.Observe(d.Seconds())
+}
+
+// MirrorRead records one read served from the mirror or from REST.
+func (o MirrorObserver) MirrorRead(fromMirror bool) {
+	source := "rest"
+	if fromMirror {
+		source = "mirror"
+	}
+	o.m.MirrorReads.WithLabelValues(source).Inc()
 }
 
 // KnownUpstreamOperations pre-initialises the upstream series of service's

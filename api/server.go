@@ -45,6 +45,10 @@ type Options struct {
 	// start from insights.DefaultSettings()).
 	Reporter pipeline.CommitReporter
 	Surfaces insights.Settings
+	// Search finds context candidates; nil uses Repo when it implements
+	// pipeline.CodeSearch. SearchOff says why there is none (a warning).
+	Search    pipeline.CodeSearch
+	SearchOff string
 	// ParseWebhook reads a raw Bitbucket pull request webhook body sent to
 	// /v1/context; nil refuses such bodies.
 	ParseWebhook func(body []byte) (pipeline.Repo, int, error)

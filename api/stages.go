@@ -118,6 +118,8 @@ func (s *Server) countNeeds(res lookup.NeedsResult) {
 	if q := res.Stats.ScoutQuality; q != "" {
 		m.ModelAnswers.WithLabelValues("scout", q).Inc()
 	}
+	m.Candidates.WithLabelValues("asked_by_scout").Add(float64(res.Stats.Candidates.AskedByScout))
+	m.Candidates.WithLabelValues("added").Add(float64(res.Stats.Candidates.Added))
 }
 
 func (st *stages) batch(ctx context.Context, in lookup.BatchInput) (lookup.BatchResult, error) {
@@ -218,7 +220,8 @@ func (st *stages) context(c *gin.Context) {
 }
 
 func (s *Server) contextSources() prcontext.ContextSources {
-	return prcontext.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues}
+	return prcontext.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues,
+		Search: s.opts.Search, SearchOff: s.opts.SearchOff}
 }
 
 // countContext turns a context answer into metrics: one gate decision per
@@ -240,6 +243,9 @@ func (s *Server) countContext(res prcontext.ContextResult) {
 		}
 	case !res.Skip:
 		m.PromptChars.WithLabelValues("scout").Observe(float64(res.Stats.PromptChars))
+		m.Candidates.WithLabelValues("listed").Add(float64(len(res.Candidates)))
+		m.CandidatesListed.Observe(float64(len(res.Candidates)))
+		m.CandidatesDuration.Observe(float64(res.Stats.CandidatesMs) / 1000)
 	}
 	m.countSurfaces(res.BuildStatus, nil)
 }

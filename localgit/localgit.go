@@ -60,6 +60,11 @@ type Provider struct {
 	// MaxDiffBytes bounds Diff's output; larger diffs fail with an error
 	// wrapping pipeline.ErrTooLarge. Zero means DefaultMaxDiffBytes.
 	MaxDiffBytes int64
+
+	// blobs and idents are shared by the code trees (OpenTree); nil keeps
+	// nothing.
+	blobs  *blobCache
+	idents *identIndex
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -71,7 +76,7 @@ func New(root string) *Provider {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return &Provider{Root: root}
+	return &Provider{Root: root, blobs: newBlobCache(DefaultBlobCacheBytes), idents: newIdentIndex(DefaultIdentIndexBytes)}
 }
 
 // isGitDir reports whether dir is a git repository: a work tree with a .git
@@ -242,9 +247,14 @@ func parseTreeEntry(rec []byte) (treeEntry, error) {
 // lsTree runs `git ls-tree -l -z --end-of-options <commit> <paths...>` and returns its
 // entries, at most limit (0: all); more reports that entries were left out.
 func lsTree(ctx context.Context, dir, commit string, limit int, paths ...string) (entries []treeEntry, more bool, err error) {
+	return lsTreeOpts(ctx, dir, nil, commit, limit, paths...)
+}
+
+// lsTreeOpts is lsTree with more options (such as -r) before the commit.
+func lsTreeOpts(ctx context.Context, dir string, opts []string, commit string, limit int, paths ...string) (entries []treeEntry, more bool, err error) {
 	// ls-tree takes no "--": after --end-of-options and the tree-ish every
 	// argument is a path (a "--" would be one too).
-	args := append([]string{"ls-tree", "-l", "-z", "--end-of-options", commit}, paths...)
+	args := append(append(append([]string{"ls-tree", "-l", "-z"}, opts...), "--end-of-options", commit), paths...)
 	cmd := gitCmd(ctx, dir, args...)
 	var stderr limitedBuffer
 	stderr.max = 4 << 10

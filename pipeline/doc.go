@@ -1,8 +1,9 @@
 // Package pipeline is the core of prscout's review stages: the domain types
 // every stage shares (ChangedFile, Finding, Review, LookupResult, Excluded,
 // Coverage), the small interfaces (ports) the stages need from the outside
-// world (Repository, DiffSource, PullRequests, CommentStore, IssueLookup),
-// Limits, the error kinds and a few text helpers.
+// world (Repository, DiffSource, PullRequests, CommentStore, IssueLookup,
+// and the optional CodeSearch), Limits, the error kinds and a few text
+// helpers.
 //
 // The stages live in packages below it, one room per concern, each depending
 // only downward on this one:
@@ -18,8 +19,10 @@
 //	marker     prscout's hidden markers and finding fingerprints
 //	comments   review parsing, anchoring, rendering and posting (/v1/comments)
 //	gate       the n8n workflow gate (/v1/workflows/validate)
+//	candidates the files outside a change that the code ties to it (used
+//	           by prcontext through a CodeSearch's tree)
 //
 // No package here performs I/O of its own: none imports net/http, gin or an
-// SDK. Adapters (localgit, bitbucket, jira) implement the ports; api turns
+// SDK. Adapters (localgit, bitbucket, gitmirror, jira) implement the ports; api turns
 // HTTP into stage calls. Each stage can be read and tested as plain Go.
 package pipeline

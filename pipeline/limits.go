@@ -20,11 +20,19 @@ type Limits struct {
 	// its files do not fit one review (default 8); the files of further
 	// groups are dropped and named (reason max_groups).
 	MaxGroups int
+	// CandidatesMax is how many context candidates /v1/context lists at
+	// most (default 12; 0 lists none). CandidatesAuto is how many of the top
+	// candidates /v1/needs adds to the scout's requests when the scout did
+	// not ask for them (default 3; 0 adds none). CandidatesBudget bounds the
+	// time one context spends finding candidates (default 5s).
+	CandidatesMax    int
+	CandidatesAuto   int
+	CandidatesBudget time.Duration
 }
 
 // WithDefaults returns l with every zero or negative field set to
-// DefaultLimits' value (ContextLines only when negative: 0 lines of context
-// is a valid choice). Stages call it so that a zero Limits works.
+// DefaultLimits' value (ContextLines, CandidatesMax and CandidatesAuto only
+// when negative: 0 is a valid choice). Stages call it so that a zero Limits works.
 func (l Limits) WithDefaults() Limits {
 	d := DefaultLimits()
 	set := func(v *int, def int) {
@@ -43,6 +51,16 @@ func (l Limits) WithDefaults() Limits {
 	set(&l.MaxGroups, d.MaxGroups)
 	if l.ContextLines < 0 {
 		l.ContextLines = d.ContextLines
+	}
+	// Zero candidates is a choice (the feature off), as zero context lines is.
+	if l.CandidatesMax < 0 {
+		l.CandidatesMax = d.CandidatesMax
+	}
+	if l.CandidatesAuto < 0 {
+		l.CandidatesAuto = d.CandidatesAuto
+	}
+	if l.CandidatesBudget <= 0 {
+		l.CandidatesBudget = d.CandidatesBudget
 	}
 	if l.MaxFileBytes <= 0 {
 		l.MaxFileBytes = d.MaxFileBytes
@@ -68,5 +86,10 @@ func DefaultLimits() Limits {
 		LookupTimeout:   10 * time.Second,
 		MaxPromptChars:  120_000,
 		MaxGroups:       8,
+		// DESIGN.md's 12 requests in all: never more candidates than the
+		// scout may ask for.
+		CandidatesMax:    12,
+		CandidatesAuto:   3,
+		CandidatesBudget: 5 * time.Second,
 	}
 }

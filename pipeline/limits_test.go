@@ -5,7 +5,8 @@ import "testing"
 func TestLimitsWithDefaults(t *testing.T) {
 	d := DefaultLimits()
 	want := d
-	want.ContextLines = 0 // zero lines of context is a choice, not a missing value
+	want.ContextLines = 0                          // zero lines of context is a choice, not a missing value
+	want.CandidatesMax, want.CandidatesAuto = 0, 0 // as is zero candidates
 	if got := (Limits{}).WithDefaults(); got != want {
 		t.Errorf("zero Limits = %+v, want %+v", got, want)
 	}

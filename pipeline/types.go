@@ -91,7 +91,17 @@ type Request struct {
 	Workspace string `json:"workspace,omitempty"`
 	RepoSlug  string `json:"repoSlug,omitempty"`
 	Ref       string `json:"ref,omitempty"`
+	// Source says who asked for it: "scout" (the scout model) or
+	// "candidate" (a context candidate /v1/needs added). Empty on requests
+	// made elsewhere.
+	Source string `json:"source,omitempty"`
 }
+
+// Request sources.
+const (
+	SourceScout     = "scout"
+	SourceCandidate = "candidate"
+)
 
 // Rejected is a refused request: always ok:false with a specific error.
 type Rejected struct {

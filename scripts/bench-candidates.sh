@@ -17,7 +17,10 @@
 # recall@12 and precision@12 over the commits whose truth is not empty, the number of files
 # listed on average when it is empty, and the same for the baseline (identifiers of the changed
 # lines, git grep, files ranked by matching lines). Then the median time of candidates.Find for a
-# 20-file change of the large repository.
+# 20-file change of the large repository through prscout's production tree: a gitmirror of the
+# clone, fetched from the fake Bitbucket over git's smart HTTP (the first fetch's time and disk are
+# printed), read through localgit's code tree (TREE=worktree times the work-tree reads instead,
+# TREE=localgit the code tree over the clone itself).
 #
 # Environment: N commits per repository (default 20), VERBOSE=1 prints every commit's list with
 # its misses. Exit codes: 0 targets met, 1 a target missed, 2 repositories missing. Not part of
@@ -48,5 +51,5 @@ verbose=()
 rc=0
 "$tmp/bench" recall -repos "$dir" -n "${N:-20}" "${verbose[@]}" || rc=$?
 echo
-"$tmp/bench" speed -repo "$dir/hashicorp+terraform" -files 20 -runs "${RUNS:-10}" || { r=$?; ((rc == 0)) && rc=$r; }
+"$tmp/bench" speed -repo "$dir/hashicorp+terraform" -files 20 -runs "${RUNS:-10}" -tree "${TREE:-mirror}" || { r=$?; ((rc == 0)) && rc=$r; }
 exit "$rc"

@@ -6,6 +6,10 @@
 #   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
 #   n8n --> fake OpenAI-compatible LLM (scout, review);  prscout --> fake Bitbucket, fake Jira
 #
+# prscout keeps a mirror of the repository (PRSCOUT_MIRROR_DIR), fetched from
+# the fake Bitbucket over git's smart HTTP with the same token, and lists the
+# context candidates it finds there.
+#
 # Steps: (1) PR 1 is reviewed: bad scout paths refused, a missing file
 # answered ok:false, one summary and two inline comments (one placed by its
 # quoted code) on the right lines, the head's build status INPROGRESS then
@@ -39,8 +43,9 @@
 # ${PRSCOUT_N8N_CACHE:-$HOME/.cache/prscout-n8n} (outside the repository).
 # Every process started here is stopped by its PID on exit.
 # Knobs: PRSCOUT_N8N_CACHE (install folder), PRSCOUT_BIN (a prebuilt prscout
-# to test instead of building this checkout), PRSCOUT_E2E_KEEP=1 (keep the
-# work folder with all logs).
+# to test instead of building this checkout), PRSCOUT_E2E_WORKFLOW (a workflow
+# export to run instead of workflows/pr-review.json, e.g. one with a changed
+# node), PRSCOUT_E2E_KEEP=1 (keep the work folder with all logs).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -164,7 +169,7 @@ start_prscout() {
 	env "$@" PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_FORMAT=text \
 		PRSCOUT_BITBUCKET_BASE_URL="$BB_API" PRSCOUT_BITBUCKET_ACCESS_TOKEN="$BB_TOKEN" \
 		PRSCOUT_WEBHOOK_SECRET="$WEBHOOK_SECRET" PRSCOUT_FORWARD_URL="$N8N/webhook/$HOOK_PATH" \
-		PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 \
+		PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 PRSCOUT_MIRROR_DIR="$WORK/mirrors" \
 		PRSCOUT_JIRA_BASE_URL="$JIRA" PRSCOUT_JIRA_PAT="$JIRA_PAT" PRSCOUT_JIRA_PROJECTS=SHOP \
 		"$WORK/bin/prscout" serve >>"$WORK/prscout.log" 2>&1 &
 	PRSCOUT_PID=$!
@@ -202,7 +207,9 @@ require("fs").writeFileSync(out, JSON.stringify([
   c("PrscoutLlmKey001", "LLM API key", "Authorization", "Bearer " + llm),
   c("PrscoutHookTok01", "prscout webhook token", "X-Prscout-Token", tok),
 ]));' "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$FORWARD_TOKEN"
-# The shipped workflow with its Config node edited as a user would.
+# The shipped workflow (or PRSCOUT_E2E_WORKFLOW) with its Config node edited as a user would.
+WF_SRC=${PRSCOUT_E2E_WORKFLOW:-$ROOT/workflows/pr-review.json}
+[ -f "$WF_SRC" ] || die "no workflow export at $WF_SRC"
 node -e '
 const fs = require("fs");
 const [src, out, prscout, llm] = process.argv.slice(1);
@@ -210,7 +217,7 @@ const wf = JSON.parse(fs.readFileSync(src));
 const set = { prscoutUrl: prscout, llmBaseUrl: llm, scoutModel: "e2e-scout", reviewModel: "e2e-review" };
 const cfg = wf.nodes.find((n) => n.name === "Config");
 for (const a of cfg.parameters.assignments.assignments) if (a.name in set) a.value = set[a.name];
-fs.writeFileSync(out, JSON.stringify(wf));' "$ROOT/workflows/pr-review.json" "$WORK/workflow.json" "$PRSCOUT" "$LLM_BASE"
+fs.writeFileSync(out, JSON.stringify(wf));' "$WF_SRC" "$WORK/workflow.json" "$PRSCOUT" "$LLM_BASE"
 WF_ID=$(json "$WORK/workflow.json" id)
 t=$(date +%s%N)
 node "$N8N_BIN" import:credentials --input="$WORK/creds.json" >>"$WORK/n8n-cli.log" 2>&1 || die "import:credentials failed (see $WORK/n8n-cli.log)"
@@ -310,5 +317,7 @@ CUT_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1])
 
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
+
+log "git requests prscout's mirror made to the fake Bitbucket: $(node -e 'fetch(process.argv[1]).then(r=>r.json()).then(c=>console.log("info/refs "+c.git_info_refs+", upload-pack "+c.git_upload_pack))' "$BB_CTL/_fake/calls")"
 
 echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms cut-review=${CUT_MS}ms total=$(ms "$T0")ms"

@@ -22,7 +22,9 @@
 // topic=true, paged answers carry an absolute `next` link and neither `size`
 // nor `page`, errors are {"type":"error","error":{"message":...}}.
 //
-// The API root is Server.BaseURL (".../2.0").
+// The API root is Server.BaseURL (".../2.0"). ServeGit also serves a real
+// git repository at the clone URL {URL}/{workspace}/{slug}.git over git's
+// smart HTTP protocol, behind the same credentials (see git.go).
 package bitbuckettest
 
 import (
@@ -172,10 +174,14 @@ type Server struct {
 	faults   map[string][]Fault
 	calls    map[string]int
 	requests []Request
-	auth     string          // required Authorization value; "" accepts any
-	denied   map[string]bool // operations answered 403 for a missing scope
-	nextID   int64
-	self     string // the authenticated account's id
+	auth     string // required Authorization value; "" accepts any
+	// basicToken and bearerToken are the API token or access token the
+	// required auth carries; git requests must send it in git's form.
+	basicToken, bearerToken string
+	git                     map[string]http.Handler // "/{ws}/{slug}.git" -> git http-backend
+	denied                  map[string]bool         // operations answered 403 for a missing scope
+	nextID                  int64
+	self                    string // the authenticated account's id
 }
 
 // NewServer starts a fake; Close it when done.
@@ -198,6 +204,7 @@ func (s *Server) RequireBasic(email, token string) {
 	r.SetBasicAuth(email, token)
 	s.mu.Lock()
 	s.auth = r.Header.Get("Authorization")
+	s.basicToken, s.bearerToken = token, ""
 	s.mu.Unlock()
 }
 
@@ -205,6 +212,7 @@ func (s *Server) RequireBasic(email, token string) {
 func (s *Server) RequireBearer(token string) {
 	s.mu.Lock()
 	s.auth = "Bearer " + token
+	s.basicToken, s.bearerToken = "", token
 	s.mu.Unlock()
 }
 
@@ -567,6 +575,9 @@ func route(method string, seg []string) string {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if s.serveGit(w, r) {
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	raw := r.URL.EscapedPath()
 	const prefix = "/2.0/repositories/"

@@ -86,7 +86,7 @@ func (r *bbRepo) pr(id int, title, source, dest string) {
 
 // bbFixture is the repository of the Bitbucket tests:
 //
-//	base  main: auth package, handler, README, .env
+//	base  main: go.mod, auth package, handler, README, .env
 //	h1    feature: handler checks empty tokens, new.go adds lookup()
 //	h2    feature: new.go adds trim() below lookup()
 type bbFixture struct {
@@ -101,6 +101,7 @@ func newBBFixture(t *testing.T) *bbFixture {
 	writeRepoFile(t, dir, "pkg/auth/token.go", "package auth\n\n// Validate reports whether tok is a valid session token.\nfunc Validate(tok string) bool { return len(tok) == 32 }\n")
 	writeRepoFile(t, dir, "pkg/auth/claims.go", "package auth\n\ntype Claims struct{ Subject string }\n")
 	writeRepoFile(t, dir, "pkg/api/handler.go", "package api\n\nimport \"example.com/app/pkg/auth\"\n\nfunc Handle(tok string) int {\n\tif !auth.Validate(tok) {\n\t\treturn 401\n\t}\n\treturn 200\n}\n")
+	writeRepoFile(t, dir, "go.mod", "module example.com/app\n")
 	writeRepoFile(t, dir, "README.md", "# app\n")
 	writeRepoFile(t, dir, ".env", "SECRET_TOKEN=hunter2\n")
 	git(t, dir, "add", "-A")
@@ -229,7 +230,8 @@ func metricValue(text, series string) float64 {
 }
 
 // review drives the five stages for pull request prID exactly as the n8n
-// workflow does, each answer fed to the next. It stops after /v1/context
+// workflow does, each answer fed to the next (the needs request carries the
+// context's candidates). It stops after /v1/context
 // when the context says skip (the workflow's IF node).
 func (s *server) review(t *testing.T, fake *bitbuckettest.Server, prID int, scout, review string) reviewRun {
 	t.Helper()
@@ -242,7 +244,7 @@ func (s *server) review(t *testing.T, fake *bitbuckettest.Server, prID int, scou
 	if ctxAns["skip"] != true {
 		code, r.needs = s.post(t, "/v1/needs", map[string]any{
 			"workspace": ctxAns["workspace"], "repoSlug": ctxAns["repoSlug"], "ref": ctxAns["ref"],
-			"files": ctxAns["files"], "scout": scout,
+			"files": ctxAns["files"], "scout": scout, "candidates": ctxAns["candidates"],
 		})
 		mustOK(t, "/v1/needs", code, r.needs)
 		code, r.batch = s.post(t, "/v1/repository/batch", r.needs)

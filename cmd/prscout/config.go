@@ -82,6 +82,13 @@ type Config struct {
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
+
+	// MirrorDir holds the Bitbucket repository mirrors ("": no mirror);
+	// MirrorGitURL is the root of the clone URLs ("": derived from
+	// BitbucketBaseURL, see MirrorGitBase); MirrorFetchTimeout bounds a fetch.
+	MirrorDir          string
+	MirrorGitURL       string
+	MirrorFetchTimeout time.Duration
 }
 
 // DefaultConfig returns the defaults: loopback, the local git provider on the
@@ -122,6 +129,9 @@ func DefaultConfig() Config {
 		ForwardHeader:        "X-Prscout-Token",
 		ForwardTimeout:       10 * time.Second,
 		ResolveThreads:       true,
+		// A first clone of a large repository takes minutes; it runs in the
+		// background and reviews meanwhile read through REST.
+		MirrorFetchTimeout: 10 * time.Minute,
 	}
 }
 
@@ -313,6 +323,19 @@ func settings() []setting {
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
+
+	gi, si = integer(func(c *Config) *int { return &c.Limits.CandidatesMax })
+	add(mk("PRSCOUT_CANDIDATES_MAX", "candidates-max", "context candidates /v1/context lists at most (files outside the change the code ties to it); 0 lists none", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.Limits.CandidatesAuto })
+	add(mk("PRSCOUT_CANDIDATES_AUTO", "candidates-auto", "top candidates /v1/needs adds to the requests when the scout did not ask for them; 0 adds none", gi, si))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.Limits.CandidatesBudget })
+	add(mk("PRSCOUT_CANDIDATES_BUDGET", "candidates-budget", "time one /v1/context may spend finding candidates; past it, what was found is listed with a warning", gd, sd))
+	g, s = str(func(c *Config) *string { return &c.MirrorDir })
+	add(mk("PRSCOUT_MIRROR_DIR", "mirror-dir", "directory of the Bitbucket repository mirrors (bare blob-less clones, one per repository) for code search and reads; empty: no mirror, no candidates with Bitbucket", g, s))
+	g, s = str(func(c *Config) *string { return &c.MirrorGitURL })
+	add(mk("PRSCOUT_MIRROR_GIT_URL", "mirror-git-url", "root of the HTTPS clone URLs (<url>/<workspace>/<repoSlug>.git); empty: https://bitbucket.org for Bitbucket Cloud, else PRSCOUT_BITBUCKET_BASE_URL without /2.0", g, s))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.MirrorFetchTimeout })
+	add(mk("PRSCOUT_MIRROR_FETCH_TIMEOUT", "mirror-fetch-timeout", "timeout of one fetch into a mirror, a first clone included (it runs in the background)", gd, sd))
 	return out
 }
 
@@ -442,6 +465,23 @@ func (c Config) Validate() error {
 	if l.ContextLines < 0 || l.ContextLines > 1000 {
 		bad("PRSCOUT_CONTEXT_LINES", "must be between 0 and 1000, got %d", l.ContextLines)
 	}
+	if l.CandidatesMax < 0 || l.CandidatesMax > 100 {
+		bad("PRSCOUT_CANDIDATES_MAX", "must be between 0 and 100, got %d", l.CandidatesMax)
+	}
+	if l.CandidatesAuto < 0 || l.CandidatesAuto > l.NeedsTotal {
+		bad("PRSCOUT_CANDIDATES_AUTO", "must be between 0 and PRSCOUT_NEEDS_TOTAL (%d), got %d", l.NeedsTotal, l.CandidatesAuto)
+	}
+	if l.CandidatesBudget <= 0 {
+		bad("PRSCOUT_CANDIDATES_BUDGET", "must be positive")
+	}
+	if c.MirrorFetchTimeout <= 0 {
+		bad("PRSCOUT_MIRROR_FETCH_TIMEOUT", "must be positive")
+	}
+	if c.MirrorGitURL != "" {
+		if u, err := url.Parse(c.MirrorGitURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+			bad("PRSCOUT_MIRROR_GIT_URL", "must be an absolute http(s) URL without credentials, got %q", c.MirrorGitURL)
+		}
+	}
 	if l.NeedsPerFile > l.NeedsTotal {
 		bad("PRSCOUT_NEEDS_PER_FILE", "(%d) cannot exceed PRSCOUT_NEEDS_TOTAL (%d)", l.NeedsPerFile, l.NeedsTotal)
 	}
@@ -502,6 +542,20 @@ func (c Config) Validate() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// MirrorGitBase is the root of the mirror's clone URLs: PRSCOUT_MIRROR_GIT_URL,
+// else https://bitbucket.org for Bitbucket Cloud's API, else the API base URL
+// without its /2.0 (a server that serves both, as the fake Bitbucket does).
+func (c Config) MirrorGitBase() string {
+	if c.MirrorGitURL != "" {
+		return strings.TrimRight(c.MirrorGitURL, "/")
+	}
+	u, err := url.Parse(c.BitbucketBaseURL)
+	if err == nil && u.Host == "api.bitbucket.org" {
+		return "https://bitbucket.org"
+	}
+	return strings.TrimSuffix(strings.TrimRight(c.BitbucketBaseURL, "/"), "/2.0")
 }
 
 // BitbucketEnabled reports whether Bitbucket credentials are configured:

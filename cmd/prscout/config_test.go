@@ -76,6 +76,11 @@ func TestConfigErrors(t *testing.T) {
 		{"gate depth", map[string]string{"PRSCOUT_VALIDATE_MAX_DEPTH": "1000000"}, nil, `PRSCOUT_VALIDATE_MAX_DEPTH: must be between 10 and 10000, got 1000000`},
 		{"negative inflight", map[string]string{"PRSCOUT_MAX_INFLIGHT": "-1"}, nil, `PRSCOUT_MAX_INFLIGHT: must not be negative`},
 		{"zero needs", map[string]string{"PRSCOUT_MAX_NEEDS": "0"}, nil, `PRSCOUT_MAX_NEEDS: must be positive, got 0`},
+		{"candidates auto over the cap", map[string]string{"PRSCOUT_CANDIDATES_AUTO": "13"}, nil, `PRSCOUT_CANDIDATES_AUTO: must be between 0 and PRSCOUT_NEEDS_TOTAL (12), got 13`},
+		{"negative candidates", map[string]string{"PRSCOUT_CANDIDATES_MAX": "-1"}, nil, `PRSCOUT_CANDIDATES_MAX: must be between 0 and 100, got -1`},
+		{"candidates budget", map[string]string{"PRSCOUT_CANDIDATES_BUDGET": "0s"}, nil, `PRSCOUT_CANDIDATES_BUDGET: must be positive`},
+		{"git url with credentials", map[string]string{"PRSCOUT_MIRROR_GIT_URL": "https://x-token-auth:secret@bitbucket.org"}, nil,
+			`PRSCOUT_MIRROR_GIT_URL: must be an absolute http(s) URL without credentials`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,6 +98,24 @@ func TestConfigErrors(t *testing.T) {
 	}
 	if _, err := load(t, map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080", "PRSCOUT_ALLOW_INSECURE_LISTEN": "true"}); err != nil {
 		t.Errorf("open listen explicitly allowed: %v", err)
+	}
+}
+
+func TestMirrorGitBase(t *testing.T) {
+	for _, tc := range []struct{ api, git, want string }{
+		{"https://api.bitbucket.org/2.0", "", "https://bitbucket.org"},
+		{"http://127.0.0.1:4000/2.0", "", "http://127.0.0.1:4000"},
+		{"https://api.bitbucket.org/2.0", "https://git.example.invalid/", "https://git.example.invalid"},
+	} {
+		cfg := DefaultConfig()
+		cfg.BitbucketBaseURL, cfg.MirrorGitURL = tc.api, tc.git
+		if got := cfg.MirrorGitBase(); got != tc.want {
+			t.Errorf("MirrorGitBase(%q, %q) = %q, want %q", tc.api, tc.git, got, tc.want)
+		}
+	}
+	cfg, err := load(t, nil)
+	if err != nil || cfg.Limits.CandidatesMax != 12 || cfg.Limits.CandidatesAuto != 3 || cfg.Limits.CandidatesBudget != 5*time.Second {
+		t.Errorf("candidate defaults = %+v, %v", cfg.Limits, err)
 	}
 }
 

@@ -98,8 +98,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	srv := api.NewServer(api.Options{
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues, LinkHosts: p.linkHosts,
-		Reporter:           p.reporter,
-		Surfaces:           cfg.Surfaces(),
+		Reporter: p.reporter,
+		Surfaces: cfg.Surfaces(),
+		Search:   p.search, SearchOff: p.searchOff,
 		Webhook:            p.webhook,
 		ParseWebhook:       p.parseWebhook,
 		ResolveThreads:     cfg.ResolveThreads,

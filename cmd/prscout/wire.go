@@ -11,6 +11,7 @@ import (
 
 	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/bitbucket"
+	"github.com/prscout/prscout/gitmirror"
 	"github.com/prscout/prscout/jira"
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
@@ -27,7 +28,10 @@ type providers struct {
 	// reporter writes build statuses and Code Insights reports (Bitbucket
 	// only; nil for the local provider, which has neither).
 	reporter pipeline.CommitReporter
-	webhook  *api.WebhookOptions
+	// search finds context candidates; searchOff says why there is none.
+	search    pipeline.CodeSearch
+	searchOff string
+	webhook   *api.WebhookOptions
 	// parseWebhook reads raw webhook bodies sent to /v1/context.
 	parseWebhook func([]byte) (pipeline.Repo, int, error)
 	ready        func(context.Context) error
@@ -63,13 +67,26 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
+		p.searchOff = gitmirror.Off
+		if cfg.MirrorDir != "" {
+			mp, err := buildMirror(cfg, bb, m, log)
+			if err != nil {
+				return p, err
+			}
+			// Reads, ancestry and code search go through the mirror; diffs
+			// and comments stay on REST.
+			p.repo, p.prs, p.search, p.searchOff = mp, mp, mp, ""
+		}
 	} else {
 		st, err := os.Stat(cfg.LocalRoot)
 		if err != nil || !st.IsDir() {
 			return p, fmt.Errorf("PRSCOUT_LOCAL_ROOT %q is not a directory", cfg.LocalRoot)
 		}
 		lg := localgit.New(cfg.LocalRoot)
-		p.name, p.repo, p.diffs = "local", lg, lg
+		p.name, p.repo, p.diffs, p.search = "local", lg, lg, lg
+		if cfg.MirrorDir != "" {
+			log.Info("PRSCOUT_MIRROR_DIR is ignored: the local provider reads its repositories directly")
+		}
 		p.ready = func(context.Context) error {
 			if _, err := os.Stat(cfg.LocalRoot); err != nil {
 				return fmt.Errorf("local root unavailable: %w", err)
@@ -121,6 +138,26 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	return p, nil
+}
+
+// buildMirror puts the repository mirror in front of the Bitbucket client:
+// git over HTTPS with the same credentials, an Atlassian API token as the
+// static user x-bitbucket-api-token-auth, an access token as x-token-auth;
+// the mirrors are read through the local git provider rooted at the mirror
+// directory.
+func buildMirror(cfg Config, bb *bitbucket.Client, m *api.Metrics, log *slog.Logger) (*gitmirror.Provider, error) {
+	user, token := gitmirror.APITokenUser, cfg.BitbucketToken
+	if cfg.BitbucketAccessToken != "" {
+		user, token = gitmirror.AccessTokenUser, cfg.BitbucketAccessToken
+	}
+	mr, err := gitmirror.New(gitmirror.Config{
+		Dir: cfg.MirrorDir, BaseURL: cfg.MirrorGitBase(), User: user, Token: token,
+		FetchTimeout: cfg.MirrorFetchTimeout, Observer: m.Mirror(), Logger: log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("bitbucket mirror: %w", err)
+	}
+	return gitmirror.NewProvider(mr, bb, localgit.New(cfg.MirrorDir)), nil
 }
 
 // adapterRetries turns PRSCOUT_UPSTREAM_RETRIES into the adapters'

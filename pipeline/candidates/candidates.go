@@ -147,7 +147,9 @@ const testFactor = 0.55
 // Find answers the files outside changes that declare names the change uses
 // or refer to names it changed, best first, at most opts.Max of them. Files
 // are read through tree at the head commit. It fails on invalid input and
-// when the tree fails for a reason other than a missing file.
+// when the tree fails for a reason other than a missing file. When ctx ends
+// during the search, it answers the candidates found so far together with
+// ctx's error.
 func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Candidate, error) {
 	if tree == nil {
 		return nil, errors.New("candidates: tree is nil")
@@ -177,19 +179,27 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			otherChanges = append(otherChanges, c)
 		}
 	}
+	// When ctx ends, what was found so far is answered with its error: a
+	// caller with a time budget lists that much rather than nothing.
+	stopped := func(err error) ([]Candidate, error) {
+		if ctx.Err() != nil {
+			return ev.rank(opts.Max), err
+		}
+		return nil, err
+	}
 	if len(goChanges) > 0 {
 		if err := findGo(ctx, tree, cs, goChanges, ev); err != nil {
-			return nil, err
+			return stopped(err)
 		}
 	}
 	if len(tokChanges) > 0 {
 		if err := findTokens(ctx, tree, tokChanges, ev); err != nil {
-			return nil, err
+			return stopped(err)
 		}
 	}
 	if len(otherChanges) > 0 {
 		if err := findIdentifiers(ctx, tree, otherChanges, ev); err != nil {
-			return nil, err
+			return stopped(err)
 		}
 	}
 	return ev.rank(opts.Max), nil

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -535,4 +536,57 @@ func TestFindGoInfersOperandTypes(t *testing.T) {
 		{"p/use_range.go", KindImpact, MethodGo, "calls `(*A).Apply`"},
 		{"q/use_lit.go", KindImpact, MethodGo, "calls `(*A).Apply`"},
 	})
+}
+
+// stalledGrep is a memTree whose Grep waits for the context to end, as a
+// search over a huge repository outlasting its time budget does.
+type stalledGrep struct{ memTree }
+
+func (s stalledGrep) Grep(ctx context.Context, _, _ []string, _ int) ([]string, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// TestFindAnswersWhatItFoundWhenStopped: the uses of the added lines are
+// resolved while the search for the changed names runs; when the context
+// ends during that search, Find answers those uses with the context's error.
+func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
+	base := "package app\n\nfunc Run() int {\n\treturn 1\n}\n"
+	head := "package app\n\nfunc Run() int {\n\treturn helper.Twice(1)\n}\n"
+	tree := memTree{
+		"go.mod":        "module example.com/app\n",
+		"app.go":        head,
+		"helper/two.go": "package helper\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
+		"main.go":       "package main\n\nimport \"example.com/app\"\n\nfunc main() { app.Run() }\n",
+	}
+	head = strings.Replace(head, "package app\n", "package app\n\nimport \"example.com/app/helper\"\n", 1)
+	tree["app.go"] = head
+	change := Change{Path: "app.go", Status: StatusModified, Old: []byte(base), New: []byte(head),
+		AddedLines: []int{3, 4, 5, 6}, RemovedLines: []int{4}}
+
+	full, err := Find(context.Background(), tree, []Change{change}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := func(cs []Candidate) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Path+" "+string(c.Kind))
+		}
+		sort.Strings(out)
+		return out
+	}
+	if got := paths(full); !cmp.Equal(got, []string{"helper/two.go uses", "main.go impact"}) {
+		t.Fatalf("unbounded Find = %v, want the helper (uses) and main.go (impact)", got)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	got, err := Find(ctx, stalledGrep{tree}, []Change{change}, Options{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Find with a stalled search = %v, want the deadline error", err)
+	}
+	if p := paths(got); !cmp.Equal(p, []string{"helper/two.go uses"}) {
+		t.Errorf("stopped Find answered %v, want what it found before the search: the helper", p)
+	}
 }

@@ -23,6 +23,10 @@ type NeedsInput struct {
 	// Scout is the scout LLM's answer: its raw text (a JSON string) or parsed
 	// JSON. See Needs for the shapes read.
 	Scout json.RawMessage `json:"scout"`
+	// Candidates are the context answer's candidates, best first: the top
+	// Limits.CandidatesAuto of them are added to the requests when the scout
+	// did not ask for them.
+	Candidates []pipeline.Candidate `json:"candidates,omitempty"`
 }
 
 // NeedsLimits echoes the caps applied.
@@ -34,7 +38,8 @@ type NeedsLimits struct {
 // NeedsStats are the counts of one /v1/needs call; the API turns them into
 // metrics. Proposed == Accepted + Rejected always holds.
 type NeedsStats struct {
-	// Proposed is the number of needs found: files[].needs plus the scout's.
+	// Proposed is the number of needs found: files[].needs plus the scout's,
+	// plus the candidates added.
 	Proposed int `json:"proposed"`
 	// Accepted is len(requests); GetFile and ListDir split it by op.
 	Accepted int `json:"accepted"`
@@ -84,6 +89,20 @@ type NeedsStats struct {
 	// tried to (JSON that could not be read, even repaired) or the JSON had
 	// no known shape. The call still succeeds with what could be read.
 	ParseError string `json:"parseError,omitempty"`
+	// Candidates counts what became of the context's candidates.
+	Candidates CandidateStats `json:"candidates"`
+}
+
+// CandidateStats counts the context candidates of one /v1/needs call.
+type CandidateStats struct {
+	// Listed is len(candidates) of the request.
+	Listed int `json:"listed"`
+	// AskedByScout counts the candidates the scout asked for itself
+	// (get_file of the same path, accepted or refused).
+	AskedByScout int `json:"askedByScout"`
+	// Added counts the requests added for top candidates the scout did not
+	// ask for (source "candidate").
+	Added int `json:"added"`
 }
 
 // NeedsResult is the answer of POST /v1/needs. It is accepted as is by
@@ -106,7 +125,12 @@ type proposal struct {
 	op      string
 	path    string
 	invalid string // non-empty: the need is malformed; the error text
+	source  string // pipeline.SourceScout or pipeline.SourceCandidate
 }
+
+// candidateFile is the per-file cap bucket of the requests added for
+// candidates (no changed file's name can hold a NUL byte).
+const candidateFile = "\x00candidates"
 
 // Needs turns the scout's answer into capped, normalized repository requests.
 //
@@ -153,6 +177,15 @@ type proposal struct {
 // is refused); duplicates are by op and normalized path, and a need for a
 // changed file is compared after normalizing both sides; a "?query" or
 // "#fragment" is cut from the path.
+//
+// Then the top lim.CandidatesAuto of in.Candidates that the scout did not
+// ask for (get_file of the same path) are added as get_file requests with
+// source "candidate", after the scout's own (every request says its source),
+// through the same checks and within the same caps: the candidates share one
+// per-file cap of their own and the total cap. A candidate that fails a check
+// is not added and not listed as rejected (nobody asked for it). So a review
+// gets the files the code ties to the change even when the scout answers
+// nothing.
 func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
 	return needs(in, lim, true)
 }
@@ -202,6 +235,7 @@ func needs(in NeedsInput, lim pipeline.Limits, fast bool) (NeedsResult, error) {
 		res.Stats.ParseError = r.parseErr
 		res.Warnings = append(res.Warnings, r.warnings...)
 	}
+	st.addCandidates(in.Candidates)
 	return st.finish(), nil
 }
 
@@ -254,6 +288,7 @@ type needsState struct {
 	files       map[string]bool // changed files that proposed needs
 	lastFile    string          // the file last added to files
 	fileSeen    bool
+	asked       map[string]bool // normalized paths the scout asked get_file for
 	perFileMsg  map[string]string
 	totalCapMsg string
 	// Rejections are gathered in fixed-size chunks and copied once at the
@@ -269,7 +304,7 @@ type needsState struct {
 func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) *needsState {
 	st := &needsState{
 		in: in, lim: lim, changed: changed,
-		seen: map[needKey]bool{}, used: map[string]int{}, files: map[string]bool{}, perFileMsg: map[string]string{},
+		seen: map[needKey]bool{}, used: map[string]int{}, files: map[string]bool{}, perFileMsg: map[string]string{}, asked: map[string]bool{},
 		totalCapMsg: "cap of " + strconv.Itoa(lim.NeedsTotal) + " requests in all reached",
 		size:        8,
 		res: NeedsResult{
@@ -367,6 +402,9 @@ func (st *needsState) add(pr proposal) {
 		return
 	}
 	n, reason, err := scope.CheckNeed(pr.op, pr.path, st.lim)
+	if n.Op == pipeline.OpGetFile && pr.source == "" {
+		st.asked[n.Path] = true
+	}
 	if err != nil {
 		st.reject(n.Op, shorten(n.Path), reason, err.Error())
 		return
@@ -395,11 +433,43 @@ func (st *needsState) add(pr proposal) {
 		st.seen[k] = true
 		st.used[pr.file]++
 		st.usedFile, st.usedN = pr.file, st.used[pr.file]
-		st.res.Requests = append(st.res.Requests, pipeline.Request{Op: n.Op, Path: n.Path, Workspace: st.in.Workspace, RepoSlug: st.in.RepoSlug, Ref: st.in.Ref})
+		source := pr.source
+		if source == "" {
+			source = pipeline.SourceScout
+		}
+		st.res.Requests = append(st.res.Requests, pipeline.Request{Op: n.Op, Path: n.Path, Workspace: st.in.Workspace, RepoSlug: st.in.RepoSlug, Ref: st.in.Ref, Source: source})
 		if n.Op == pipeline.OpListDir {
 			st.res.Stats.ListDir++
 		} else {
 			st.res.Stats.GetFile++
+		}
+	}
+}
+
+// addCandidates counts the candidates the scout asked for itself and adds
+// the top lim.CandidatesAuto it did not ask for (see Needs).
+func (st *needsState) addCandidates(cs []pipeline.Candidate) {
+	cst := &st.res.Stats.Candidates
+	cst.Listed = len(cs)
+	for i, c := range cs {
+		p, err := scope.NormalizePath(c.Path, st.lim.MaxPathLen)
+		if err == nil && st.asked[p] {
+			cst.AskedByScout++
+			continue
+		}
+		if i >= st.lim.CandidatesAuto || err != nil {
+			continue
+		}
+		n, _, err := scope.CheckNeed(pipeline.OpGetFile, p, st.lim)
+		k := needKey{n.Op, n.Path}
+		if err != nil || scope.IsDefaultPath(n.Path) || st.changed[n.Path] || st.seen[k] ||
+			st.used[candidateFile] >= st.lim.NeedsPerFile || len(st.res.Requests) >= st.lim.NeedsTotal {
+			continue
+		}
+		before := len(st.res.Requests)
+		st.add(proposal{file: candidateFile, op: n.Op, path: n.Path, source: pipeline.SourceCandidate})
+		if len(st.res.Requests) > before {
+			cst.Added++
 		}
 	}
 }
@@ -419,6 +489,7 @@ func (st *needsState) finish() NeedsResult {
 	}
 	res.Stats.Accepted = len(res.Requests)
 	res.Stats.Rejected = len(res.Rejected)
+	delete(st.files, candidateFile)
 	res.Stats.Files = len(st.files)
 	res.Skip = len(res.Requests) == 0
 	res.Stats.Placeholder = res.Skip

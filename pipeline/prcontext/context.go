@@ -62,6 +62,10 @@ type ContextInput struct {
 	// Surfaces switch the build status set through ContextSources.Reporter
 	// (PRSCOUT_BUILD_STATUS), set by the API, never by the request.
 	Surfaces insights.Settings `json:"-"`
+
+	// search and searchOff come from ContextSources (see Collect).
+	search    pipeline.CodeSearch
+	searchOff string
 }
 
 // ContextMeta is what assemble needs besides the raw diff: where the
@@ -103,6 +107,10 @@ type ContextMeta struct {
 	// criteria the request gave, judged with the linked issues' own.
 	RequirementsText string
 	Criteria         []pipeline.Requirement
+	// Search finds the context candidates (nil: none, with a warning that
+	// gives SearchOff as the reason).
+	Search    pipeline.CodeSearch
+	SearchOff string
 }
 
 // defaultMaxSourceBytes bounds one changed file's new source.
@@ -147,7 +155,10 @@ type ContextResult struct {
 	Files          []pipeline.ChangedFile `json:"files"`
 	Excluded       []pipeline.Excluded    `json:"excluded"`
 	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
-	Stats          ContextStats           `json:"stats"`
+	// Candidates are files outside the change that the code ties to it,
+	// best first (see findCandidates); the scout prompt lists them.
+	Candidates []pipeline.Candidate `json:"candidates"`
+	Stats      ContextStats         `json:"stats"`
 	// Coverage says how many changed files were reviewed, excluded (by
 	// reason) and dropped for budget.
 	Coverage pipeline.Coverage `json:"coverage"`
@@ -219,6 +230,8 @@ type ContextStats struct {
 	// (redact.Kinds): in the pull request's title and description, Jira
 	// text, rules, requirements, the shown diffs and sources, and warnings.
 	Redactions map[string]int `json:"redactions"`
+	// CandidatesMs is the time spent finding candidates, in milliseconds.
+	CandidatesMs int `json:"candidatesMs"`
 }
 
 // collectRange resolves base and head, diffs head against their merge base
@@ -245,6 +258,10 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		}
 	}
 	r := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	search := in.search
+	if search == nil {
+		search, _ = repo.(pipeline.CodeSearch)
+	}
 	head, err := pipeline.ResolveCommit(ctx, repo, r, "head", in.Head)
 	if err != nil {
 		return ContextResult{}, err
@@ -284,6 +301,8 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		Gates:        gates,
 		PathRules:    rules,
 		Warnings:     scopeWarnings,
+		Search:       search,
+		SearchOff:    in.searchOff,
 	}
 	meta.RequirementsText, meta.Criteria = in.Requirements.Text, in.Requirements.Criteria
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
@@ -386,6 +405,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
+	res.findCandidates(ctx, meta, lim)
 	res.finish(lim)
 	res.redactWarnings()
 	return res, nil
@@ -417,6 +437,7 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 		Rules:          meta.Rules,
 		Files:          []pipeline.ChangedFile{},
 		Excluded:       []pipeline.Excluded{},
+		Candidates:     []pipeline.Candidate{},
 		Warnings:       append([]string{}, meta.Warnings...),
 	}
 	res.RequirementsText, res.Requirements = meta.RequirementsText, criteriaOf(meta.Criteria, meta.Jira)

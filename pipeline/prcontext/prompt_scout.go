@@ -28,9 +28,9 @@ Answer with a single JSON object and nothing else (no prose, no Markdown fence),
 // format; the user message shows the pull request (title and description when
 // known), the Jira requirements, free requirements, the repository rules, the
 // part of a large change this is (res.Part), then each shown file with its
-// status, language, diff and new source (whole or labelled windows) and
-// finally the excluded files with their reasons. The output depends only on
-// its input, in file order.
+// status, language, diff and new source (whole or labelled windows), the
+// context candidates with their reasons and finally the excluded files with
+// their reasons. The output depends only on its input, in file order.
 func scoutPrompt(res ContextResult, lim pipeline.Limits) pipeline.Prompt {
 	return scoutPromptWithin(res, lim, 0)
 }
@@ -57,7 +57,7 @@ func scoutPromptWithin(res ContextResult, lim pipeline.Limits, budget int) pipel
 	b.Grow(size)
 	writeScoutHead(&b, res)
 
-	tail := scoutTail(res.Excluded)
+	tail := candidatesPrompt(res.Candidates) + scoutTail(res.Excluded)
 	// used counts the characters written so far plus the fixed ones to come.
 	used := runeCount(system) + runeCount(b.String()) + runeCount(tail)
 	var sections []string

@@ -13,16 +13,29 @@ import (
 
 // ContextSources are the ports /v1/context reads. Only Repo and Diffs are
 // required: without PRs a review needs base and head, without Comments every
-// review is full (no markers to read), without Issues there is no Jira.
+// review is full (no markers to read), without Issues there is no Jira,
+// without Search (or a Repo that implements pipeline.CodeSearch) there are
+// no candidates, and a warning says why: SearchOff, or a general reason.
 // Reporter, when set, gets the INPROGRESS build status of a full or delta
 // pull request review (ContextInput.Surfaces switches it).
 type ContextSources struct {
-	Repo     pipeline.Repository
-	Diffs    pipeline.DiffSource
-	PRs      pipeline.PullRequests
-	Comments pipeline.CommentStore
-	Issues   pipeline.IssueLookup
-	Reporter pipeline.CommitReporter
+	Repo      pipeline.Repository
+	Diffs     pipeline.DiffSource
+	PRs       pipeline.PullRequests
+	Comments  pipeline.CommentStore
+	Issues    pipeline.IssueLookup
+	Search    pipeline.CodeSearch
+	SearchOff string
+	Reporter  pipeline.CommitReporter
+}
+
+// search is the code search of src: Search, else Repo when it can search.
+func (src ContextSources) search() pipeline.CodeSearch {
+	if src.Search != nil {
+		return src.Search
+	}
+	cs, _ := src.Repo.(pipeline.CodeSearch)
+	return cs
 }
 
 // Collect answers /v1/context. With a prId and no head it reviews the pull
@@ -52,6 +65,7 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 		}, commits)
 		in.JiraKeys = nil // looked up here: collectRange must not warn again
 	}
+	in.search, in.searchOff = src.search(), src.SearchOff
 	res, err := collectRange(ctx, src.Repo, src.Diffs, in, lim)
 	if err != nil {
 		return res, err
@@ -114,6 +128,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
 		PR: pr.PullRequest, Rules: in.Rules.Text, ContextLines: contextLines,
 		RequirementsText: in.Requirements.Text, Criteria: in.Requirements.Criteria,
+		Search: src.search(), SearchOff: src.SearchOff,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title

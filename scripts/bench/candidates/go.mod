@@ -4,6 +4,8 @@ go 1.26.8
 
 require github.com/prscout/prscout v0.0.0
 
+require github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+
 require (
 	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
 	golang.org/x/mod v0.42.0 // indirect

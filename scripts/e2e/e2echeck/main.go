@@ -128,6 +128,7 @@ func main() {
 	creates := flag.Int("creates", -1, "create_comment calls expected on the fake so far")
 	updates := flag.Int("updates", 0, "update_comment calls expected on the fake so far (with -creates)")
 	flag.BoolVar(&showComments, "show", false, "print the comments as Bitbucket shows them")
+	workflow := flag.String("workflow", "", "the workflow export n8n runs (tells whether its needs request passes the context's candidates)")
 	flag.Parse()
 	if *printBudget {
 		fmt.Println(fixture.GroupsPromptChars)
@@ -170,6 +171,7 @@ func main() {
 		for _, p := range pr.NotFound {
 			c.check(anyContains(failed, p), "/v1/repository/batch answered ok:false for %s", p)
 		}
+		c.candidates(last, pr, *workflow)
 		prompt := llmPrompt(c, *llmLog, pr.ID, "review")
 		for _, s := range pr.Read {
 			c.check(strings.Contains(prompt, s), "review prompt carries fetched context %q", s)
@@ -270,8 +272,35 @@ func main() {
 		pr := fixture.PRs[1]
 		c.chain(last, reviewChain)
 		needs := last.output(nNeeds)
-		c.check(needs["skip"] == true && len(list(needs["requests"])) == 0, "/v1/needs answered the placeholder {skip:true, requests:[]}")
-		c.check(len(list(last.output(nBatch)["results"])) == 0, "/v1/repository/batch answered results:[] (one item, chain goes on)")
+		c.candidates(last, pr, *workflow)
+		if passesCandidates(*workflow) {
+			// The scout asked for nothing; the top candidates are fetched anyway.
+			var added []string
+			for _, r := range list(needs["requests"]) {
+				if str(r["source"]) == "candidate" {
+					added = append(added, str(r["path"]))
+				}
+			}
+			c.check(needs["skip"] == false && len(added) > 0 && len(added) == len(list(needs["requests"])),
+				"/v1/needs added the top candidates although the scout asked for nothing: %v", added)
+			for _, want := range pr.CandidatesAdded {
+				c.check(anyContains(added, want), "/v1/needs added candidate %s", want)
+			}
+			var read []string
+			for _, r := range list(last.output(nBatch)["results"]) {
+				if r["ok"] == true {
+					read = append(read, str(r["path"]))
+				}
+			}
+			c.check(len(read) == len(added), "/v1/repository/batch read every added candidate: %v", read)
+			prompt := llmPrompt(c, *llmLog, pr.ID, "review")
+			for _, s := range pr.Read {
+				c.check(strings.Contains(prompt, s), "review prompt carries the candidate's content %q", s)
+			}
+		} else {
+			c.check(needs["skip"] == true && len(list(needs["requests"])) == 0, "/v1/needs answered the placeholder {skip:true, requests:[]}")
+			c.check(len(list(last.output(nBatch)["results"])) == 0, "/v1/repository/batch answered results:[] (one item, chain goes on)")
+		}
 		done := last.output(nDone)
 		c.check(done["summary"] == "created" && num(done["inlineCreated"]) == 0, "n8n's last node says summary created, 0 inline: %v", done)
 		c.criteria(last, pr.Criteria, pr.Verdicts, pr.ID)
@@ -354,6 +383,58 @@ func main() {
 		fmt.Printf("step %s: %d check(s) failed\n", *step, c.failed)
 		os.Exit(1)
 	}
+}
+
+// passesCandidates reports whether the workflow's "Normalize needs" body
+// passes the context answer's candidates to /v1/needs.
+func passesCandidates(path string) bool {
+	if path == "" {
+		return false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var wf struct {
+		Nodes []struct {
+			Name       string         `json:"name"`
+			Parameters map[string]any `json:"parameters"`
+		} `json:"nodes"`
+	}
+	if json.Unmarshal(b, &wf) != nil {
+		return false
+	}
+	for _, n := range wf.Nodes {
+		if n.Name == nNeeds {
+			body, _ := n.Parameters["jsonBody"].(string)
+			return strings.Contains(body, "candidates")
+		}
+	}
+	return false
+}
+
+// candidates checks the context answer's candidates (found through
+// prscout's mirror of the fake Bitbucket) and, when the workflow passes
+// them on, what /v1/needs made of them.
+func (c *checker) candidates(e execution, pr fixture.PR, workflow string) {
+	var got []string
+	for _, cd := range list(e.output(nContext)["candidates"]) {
+		got = append(got, str(cd["path"])+" ("+str(cd["kind"])+", "+str(cd["method"])+"): "+str(cd["reason"]))
+	}
+	for _, want := range pr.Candidates {
+		c.check(anyContains(got, want), "/v1/context lists candidate %s: %v", want, got)
+	}
+	warnings := fmt.Sprint(e.output(nContext)["warnings"])
+	c.check(!strings.Contains(warnings, "candidates:"), "/v1/context searched the code (no candidates warning): %s", warnings)
+	needs := e.output(nNeeds)
+	st, _ := needs["stats"].(map[string]any)
+	cs, _ := st["candidates"].(map[string]any)
+	if !passesCandidates(workflow) {
+		fmt.Printf("  NOTE the workflow's %q body does not pass the context's candidates: /v1/needs sees none (listed=%v)\n", nNeeds, cs["listed"])
+		return
+	}
+	c.check(num(cs["listed"]) == float64(len(got)), "/v1/needs received the %d candidates (stats %v)", len(got), cs)
+	c.check(num(cs["askedByScout"]) == float64(pr.CandidatesAskedByScout), "/v1/needs counted %d candidate(s) the scout asked for itself (stats %v)", pr.CandidatesAskedByScout, cs)
 }
 
 // chain checks the execution succeeded and ran exactly the given nodes, each

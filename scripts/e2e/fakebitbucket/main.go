@@ -8,7 +8,8 @@
 //
 //	GET  /_fake/state                  {api, prs:[{id, title, head, base}]}
 //	GET  /_fake/comments?pr=N          the PR's comments (deleted ones included), in order
-//	GET  /_fake/calls                  {op: count} per Bitbucket operation
+//	GET  /_fake/calls                  {op: count} per Bitbucket operation (git_* are
+//	                                   git's smart HTTP requests, not REST calls)
 //	GET  /_fake/insights?commit=SHA    the commit's build status "prscout" (status, null
 //	                                   when none; States lists every state posted), its
 //	                                   reports by id and the annotations of report "prscout"
@@ -19,6 +20,10 @@
 //	                                   does (X-Event-Key, X-Hub-Signature sha256 HMAC of
 //	                                   the raw body, X-Request-UUID); &badsig=1 signs with
 //	                                   a wrong secret. Answers {status, body}.
+//
+// The repository is also served over git's smart HTTP at the API's host,
+// {host}/acme/shop.git, behind the same token (x-token-auth), for prscout's
+// repository mirror.
 //
 // The bound URLs are written to -state-file as {"api": ..., "control": ...}.
 package main
@@ -73,9 +78,15 @@ func main() {
 	if *token != "" {
 		fake.RequireBearer(*token)
 	}
-	prs, err := loadFixture(fake)
+	prs, gitDir, err := loadFixture(fake)
 	if err != nil {
 		log.Fatalf("fakebitbucket: load fixture: %v", err)
+	}
+	defer os.RemoveAll(gitDir)
+	// The same repository over git's smart HTTP, for prscout's mirror:
+	// {api without /2.0}/acme/shop.git, behind the same token.
+	if err := fake.ServeGit(fixture.Workspace, fixture.RepoSlug, filepath.Join(gitDir, ".git")); err != nil {
+		log.Fatalf("fakebitbucket: serve git: %v", err)
 	}
 
 	ctl := http.NewServeMux()
@@ -96,7 +107,8 @@ func main() {
 			bitbuckettest.OpGetDiff, bitbuckettest.OpDiffstat, bitbuckettest.OpGetCommit, bitbuckettest.OpMergeBase,
 			bitbuckettest.OpGetSrc, bitbuckettest.OpListDir, bitbuckettest.OpListComments, bitbuckettest.OpGetComment,
 			bitbuckettest.OpCreateComment, bitbuckettest.OpUpdateComment, bitbuckettest.OpDeleteComment,
-			bitbuckettest.OpPRCommits, bitbuckettest.OpResolveComment, bitbuckettest.OpReopenComment} {
+			bitbuckettest.OpPRCommits, bitbuckettest.OpResolveComment, bitbuckettest.OpReopenComment,
+			bitbuckettest.OpGitInfoRefs, bitbuckettest.OpGitUploadPack} {
 			out[op] = fake.Calls(op)
 		}
 		for _, op := range bitbuckettest.InsightsOps {
@@ -233,13 +245,23 @@ func deliver(ctx context.Context, url, event string, secret, body []byte) (int, 
 	return resp.StatusCode, string(b), nil
 }
 
-// loadFixture builds the fixture's git repository and loads it into the fake.
-func loadFixture(fake *bitbuckettest.Server) ([]prState, error) {
+// loadFixture builds the fixture's git repository and loads it into the
+// fake; it returns the repository's directory (the caller removes it).
+func loadFixture(fake *bitbuckettest.Server) ([]prState, string, error) {
 	dir, err := os.MkdirTemp("", "prscout-fakebb-")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	defer os.RemoveAll(dir)
+	prs, err := loadInto(fake, dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, "", err
+	}
+	return prs, dir, nil
+}
+
+// loadInto builds the fixture's git repository in dir and loads it into the fake.
+func loadInto(fake *bitbuckettest.Server, dir string) ([]prState, error) {
 	git := func(args ...string) (string, error) {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir

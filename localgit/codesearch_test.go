@@ -1,0 +1,306 @@
+package localgit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
+)
+
+// The code tree must serve the candidate engine.
+var _ candidates.Tree = pipeline.CodeTree(nil)
+
+func openTree(t *testing.T, p *Provider, commit string) pipeline.CodeTree {
+	t.Helper()
+	tree, err := p.OpenTree(context.Background(), anyRepo, commit)
+	if err != nil {
+		t.Fatalf("OpenTree(%s): %v", commit, err)
+	}
+	t.Cleanup(func() { _ = tree.Close() })
+	return tree
+}
+
+func TestCodeTreeReads(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	tree := openTree(t, p, "feature")
+	tests := []struct {
+		path    string
+		want    string
+		wantErr error
+		invalid bool
+	}{
+		// The commit's content, not the working tree's uncommitted edit.
+		{path: "a.go", want: "package a\n\nfunc A() int { return 2 }\n"},
+		{path: "dir/b.txt", want: "b\n"},
+		{path: "./dir/b.txt", invalid: true}, // the engine passes clean paths
+		{path: "untracked.txt", wantErr: pipeline.ErrNotFound},
+		{path: "gone.txt", wantErr: pipeline.ErrNotFound},
+		{path: "dir", wantErr: pipeline.ErrNotFound},
+		{path: "link", wantErr: pipeline.ErrNotFound}, // never followed
+		{path: "sub", wantErr: pipeline.ErrNotFound},  // submodule
+		{path: "bin.dat", wantErr: pipeline.ErrBinary},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			got, err := tree.ReadFile(ctx, tt.path)
+			var inv *pipeline.InvalidError
+			if tt.invalid && !errors.As(err, &inv) {
+				t.Fatalf("ReadFile(%q) = %v, want an InvalidError", tt.path, err)
+			}
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("ReadFile(%q) = %q, %v; want error %v", tt.path, got, err, tt.wantErr)
+				}
+				return
+			}
+			if tt.invalid {
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("ReadFile(%q) = %q, %v; want %q", tt.path, got, err, tt.want)
+			}
+		})
+	}
+	if _, err := tree.ReadFile(ctx, "../outside.txt"); err == nil {
+		t.Error("ReadFile(../outside.txt) succeeded")
+	}
+
+	// The base of the fork still has gone.txt and the old a.go.
+	old := openTree(t, p, f.forkSHA)
+	if b, err := old.ReadFile(ctx, "gone.txt"); err != nil || string(b) != "to be deleted\n" {
+		t.Errorf("base gone.txt = %q, %v", b, err)
+	}
+
+	for dir, want := range map[string][]string{
+		"":        {"a.go", "big.txt", "bin.dat"}, // no link, no submodule, no directory
+		".":       {"a.go", "big.txt", "bin.dat"},
+		"dir":     {"dir/b.txt"},
+		"dir/sub": {"dir/sub/c.txt"},
+		"nope":    nil,
+	} {
+		got, err := tree.ListDir(ctx, dir)
+		sort.Strings(got)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("ListDir(%q) = %v, %v; want %v", dir, got, err, want)
+		}
+	}
+}
+
+func TestCodeTreeTooLarge(t *testing.T) {
+	p, _ := rootRepo(t)
+	tree := openTree(t, p, "feature")
+	tree.(*codeTree).maxBytes = 100
+	if _, err := tree.ReadFile(context.Background(), "big.txt"); !errors.Is(err, pipeline.ErrTooLarge) {
+		t.Fatalf("ReadFile(big.txt) over the limit: %v, want ErrTooLarge", err)
+	}
+}
+
+func TestCodeTreeGrep(t *testing.T) {
+	base := t.TempDir()
+	dir := filepath.Join(base, "repo")
+	git(t, "", "init", "-q", "-b", "main", dir)
+	write(t, filepath.Join(dir, "cmd/main.go"), []byte("package main\n\nfunc main() { Run(); x.Execute() }\n"))
+	write(t, filepath.Join(dir, "pkg/run.go"), []byte("package pkg\n\nfunc Run() {}\n"))
+	write(t, filepath.Join(dir, "pkg/runner.go"), []byte("package pkg\n\nfunc Runner() {}\n")) // Run only as a prefix
+	write(t, filepath.Join(dir, "web/app.ts"), []byte("export function Run() {}\n"))
+	write(t, filepath.Join(dir, "dollar.js"), []byte("const $el = 1\n"))
+	write(t, filepath.Join(dir, "bin.go"), []byte("Run\x00binary"))
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "c")
+	// A later commit the tree at the first one must not see.
+	write(t, filepath.Join(dir, "later.go"), []byte("package later\n\nvar _ = Run\n"))
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "later")
+	p := New(dir)
+	tree := openTree(t, p, strings.TrimSpace(git(t, dir, "rev-parse", "HEAD~1")))
+	ctx := context.Background()
+	tests := []struct {
+		name  string
+		words []string
+		globs []string
+		limit int
+		want  []string
+	}{
+		{name: "whole words, all files", words: []string{"Run"}, want: []string{"cmd/main.go", "pkg/run.go", "web/app.ts"}},
+		{name: "glob at any depth", words: []string{"Run"}, globs: []string{"*.go"}, want: []string{"cmd/main.go", "pkg/run.go"}},
+		{name: "several words", words: []string{"Runner", "Execute"}, globs: []string{"*.go"}, want: []string{"cmd/main.go", "pkg/runner.go"}},
+		{name: "metacharacters quoted", words: []string{"$el"}, want: []string{"dollar.js"}},
+		{name: "no match", words: []string{"Nothing"}, want: nil},
+		{name: "no words", words: nil, want: nil},
+		{name: "limit", words: []string{"Run"}, limit: 1, want: []string{"cmd/main.go"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tree.Grep(ctx, tt.words, tt.globs, tt.limit)
+			sort.Strings(got)
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Grep(%v, %v) = %v, %v; want %v", tt.words, tt.globs, got, err, tt.want)
+			}
+		})
+	}
+	// Many words are split into several patterns.
+	many := make([]string, 3*grepChunk)
+	for i := range many {
+		many[i] = fmt.Sprintf("Word%d", i)
+	}
+	many[len(many)-1] = "Runner"
+	if got, err := tree.Grep(ctx, many, nil, 0); err != nil || !reflect.DeepEqual(got, []string{"pkg/runner.go"}) {
+		t.Errorf("Grep(%d words) = %v, %v", len(many), got, err)
+	}
+	parent := strings.TrimSpace(git(t, dir, "rev-parse", "HEAD~1"))
+	if mb, err := p.MergeBase(ctx, anyRepo, "HEAD", parent); err != nil || mb != parent {
+		t.Errorf("MergeBase = %q, %v", mb, err)
+	}
+}
+
+// TestCodeTreeConcurrent reads from many goroutines at once (go test -race),
+// closes the tree and checks that later reads fail instead of blocking.
+func TestCodeTreeConcurrent(t *testing.T) {
+	p, _ := rootRepo(t)
+	tree := openTree(t, p, "feature")
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for i := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			path := []string{"a.go", "dir/b.txt", "dir/sub/c.txt"}[i%3]
+			b, err := tree.ReadFile(ctx, path)
+			if err != nil || len(b) == 0 {
+				errs <- fmt.Errorf("%s: %q, %v", path, b, err)
+			}
+			if _, err := tree.Grep(ctx, []string{"A"}, []string{"*.go"}, 0); err != nil && i%8 == 0 {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if err := tree.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tree.ReadFile(ctx, "a.go"); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("ReadFile after Close = %v, want a closed error", err)
+	}
+	if err := tree.Close(); err != nil {
+		t.Errorf("second Close = %v", err)
+	}
+}
+
+func TestCodeTreeCancelledRead(t *testing.T) {
+	p, _ := rootRepo(t)
+	tree := openTree(t, p, "feature")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tree.ReadFile(ctx, "a.go"); !errors.Is(err, context.Canceled) {
+		t.Errorf("ReadFile with a cancelled context = %v", err)
+	}
+	// The tree still works for a live context.
+	if b, err := tree.ReadFile(context.Background(), "a.go"); err != nil || !strings.Contains(string(b), "return 2") {
+		t.Errorf("ReadFile after a cancelled one = %q, %v", b, err)
+	}
+}
+
+func TestOpenTreeUnknownCommit(t *testing.T) {
+	p, _ := rootRepo(t)
+	if _, err := p.OpenTree(context.Background(), anyRepo, strings.Repeat("a", 40)); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("OpenTree(unknown) = %v, want ErrNotFound", err)
+	}
+}
+
+// TestGrepIndexMatchesGitGrep compares the identifier index's answers with
+// git grep's on this repository's own history, for words and globs of the
+// kinds the candidate engine searches.
+func TestGrepIndexMatchesGitGrep(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.Command("git", "-C", root, "rev-parse", "--verify", "HEAD~3").Output(); err != nil {
+		t.Skip("no git history here")
+	}
+	p := New(root)
+	ctx := context.Background()
+	tests := []struct {
+		words []string
+		globs []string
+		limit int
+	}{
+		{words: []string{"Find", "Grep"}, globs: []string{"*.go"}},
+		{words: []string{"ctx", "err"}, globs: []string{"*.go"}, limit: 25},
+		{words: []string{"x"}, globs: nil},
+		{words: []string{"CodeTree", "OpenTree", "NoSuchIdentifierAnywhere"}, globs: []string{"*.go", "*.md"}},
+		{words: []string{"package"}, globs: []string{"pipeline"}},
+		{words: []string{"func"}, globs: []string{"*_test.go"}},
+		{words: []string{"Prompt"}, globs: []string{"pipeline/*.go"}},
+		{words: []string{"the"}, globs: []string{"*.[mM][dD]"}},
+		{words: []string{"_", "1"}, globs: []string{"*.go"}},
+	}
+	for _, commit := range []string{"HEAD", strings.TrimSpace(git(t, root, "rev-parse", "HEAD~3"))} {
+		tree, err := p.OpenTree(ctx, anyRepo, commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := tree.(*codeTree)
+		for _, tt := range tests {
+			want, err := ct.gitGrep(ctx, tt.words, tt.globs, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok, err := ct.grepIndexed(ctx, tt.words, tt.globs, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				// The first search of a large tree runs git grep and
+				// fills the index in the background; wait for it.
+				for i := 0; i < 200 && !ok; i++ {
+					time.Sleep(50 * time.Millisecond)
+					got, ok, err = ct.grepIndexed(ctx, tt.words, tt.globs, tt.limit)
+				}
+				if !ok || err != nil {
+					t.Fatalf("the index never covered %v %v: %v", tt.words, tt.globs, err)
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s: Grep(%v, %v, %d) from the index = %d paths, git grep = %d paths; first difference: %s",
+					commit, tt.words, tt.globs, tt.limit, len(got), len(want), firstDiff(got, want))
+			}
+			if len(want) == 0 && tt.words[0] != "CodeTree" && tt.words[0] != "the" {
+				t.Errorf("%s: %v %v matched nothing: the comparison proves little", commit, tt.words, tt.globs)
+			}
+		}
+		_ = tree.Close()
+	}
+}
+
+func firstDiff(a, b []string) string {
+	for i := 0; i < len(a) || i < len(b); i++ {
+		var x, y string
+		if i < len(a) {
+			x = a[i]
+		}
+		if i < len(b) {
+			y = b[i]
+		}
+		if x != y {
+			return fmt.Sprintf("index %q vs git %q at %d", x, y, i)
+		}
+	}
+	return "none"
+}

@@ -1,0 +1,343 @@
+package localgit
+
+import (
+	"context"
+	"hash/maphash"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// A code tree answers Grep from an index of the identifiers of each blob
+// (kept by blob id, so an index entry serves every commit that has the blob)
+// instead of running git grep, once the index holds every blob the search
+// covers. A blob's identifiers are the maximal runs of word characters
+// [A-Za-z0-9_], which is exactly what `git grep -w` matches for words made
+// of word characters; words with other characters always go to git grep.
+// The index is filled from blobs the tree reads anyway, from the few blobs a
+// search lacks (up to identInlineMax), and in the background after a search
+// that had to run git grep.
+
+// DefaultIdentIndexBytes bounds the identifier index of a Provider (8 bytes
+// per distinct identifier of each blob).
+const DefaultIdentIndexBytes = 64 << 20
+
+// identInlineMax is how many unindexed blobs a search reads and indexes
+// itself before answering; with more, it runs git grep and leaves them to
+// the background.
+const identInlineMax = 64
+
+// identMaxBlob is the largest blob indexed; a search covering a larger one
+// runs git grep.
+const identMaxBlob = 16 << 20
+
+// identSeed hashes identifiers; one seed per process, as the index is.
+var identSeed = maphash.MakeSeed()
+
+func identHash(s string) uint64 { return maphash.String(identSeed, s) }
+
+// identSet is one blob's identifiers, hashed, sorted, without duplicates.
+// nil means the blob is binary (git grep -I never matches it).
+type identSet []uint64
+
+// hasAny reports whether the blob has one of words (sorted hashes, also
+// given as a set): a walk over the blob's identifiers when they are few, a
+// binary search per word otherwise.
+func (s identSet) hasAny(words []uint64, set map[uint64]struct{}) bool {
+	if len(s) < 4*len(words) {
+		for _, h := range s {
+			if _, ok := set[h]; ok {
+				return true
+			}
+		}
+		return false
+	}
+	for _, w := range words {
+		if _, ok := slices.BinarySearch(s, w); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// identsOf indexes one blob's content.
+func identsOf(data []byte) identSet {
+	if isBinary(data) {
+		return nil
+	}
+	seen := make(map[uint64]struct{}, 256)
+	for i := 0; i < len(data); {
+		if !isWordByte(data[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(data) && isWordByte(data[j]) {
+			j++
+		}
+		seen[maphash.Bytes(identSeed, data[i:j])] = struct{}{}
+		i = j
+	}
+	out := make(identSet, 0, len(seen))
+	for h := range seen {
+		out = append(out, h)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// identIndex maps blob ids to their identifiers, bounded by size: once full
+// it takes no more (the searches it cannot answer run git grep).
+type identIndex struct {
+	mu       sync.Mutex
+	maxBytes int64
+	bytes    int64
+	sets     map[string]identSet
+	filling  map[string]bool // repository directories being indexed in the background
+}
+
+func newIdentIndex(maxBytes int64) *identIndex {
+	return &identIndex{maxBytes: maxBytes, sets: map[string]identSet{}, filling: map[string]bool{}}
+}
+
+func (x *identIndex) get(oid string) (identSet, bool) {
+	if x == nil {
+		return nil, false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	s, ok := x.sets[oid]
+	return s, ok
+}
+
+// put keeps a blob's identifiers; false when the index is full.
+func (x *identIndex) put(oid string, s identSet) bool {
+	if x == nil {
+		return false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, ok := x.sets[oid]; ok {
+		return true
+	}
+	size := int64(8*len(s) + len(oid) + 48)
+	if x.bytes+size > x.maxBytes {
+		return false
+	}
+	x.sets[oid] = s
+	x.bytes += size
+	return true
+}
+
+// wordsOnly reports whether every word is made of word characters only.
+func wordsOnly(words []string) bool {
+	for _, w := range words {
+		if w == "" {
+			return false
+		}
+		for i := 0; i < len(w); i++ {
+			if !isWordByte(w[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pathspecMatcher matches paths like git's default pathspecs: a pattern
+// with wildcards is matched against the whole path with '*' also matching
+// '/'; one without is the path itself or a directory above it. ok is false
+// for pathspec magic (a leading ':'), left to git.
+func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
+	if len(globs) == 0 {
+		return func(string) bool { return true }, true
+	}
+	var prefixes []string
+	var res []*regexp.Regexp
+	for _, g := range globs {
+		switch {
+		case g == "" || strings.HasPrefix(g, ":"):
+			return nil, false
+		case !strings.ContainsAny(g, "*?["):
+			prefixes = append(prefixes, strings.TrimSuffix(g, "/"))
+		default:
+			re, err := globRegexp(g)
+			if err != nil {
+				return nil, false
+			}
+			res = append(res, re)
+		}
+	}
+	return func(p string) bool {
+		for _, pre := range prefixes {
+			if p == pre || strings.HasPrefix(p, pre+"/") {
+				return true
+			}
+		}
+		for _, re := range res {
+			if re.MatchString(p) {
+				return true
+			}
+		}
+		return false
+	}, true
+}
+
+// globRegexp turns a wildcard pattern into an anchored regular expression:
+// '*' is any run of characters ('/' included), '?' one character, [...] a
+// class.
+func globRegexp(g string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString(`^`)
+	for i := 0; i < len(g); i++ {
+		switch c := g[i]; c {
+		case '*':
+			b.WriteString(`.*`)
+		case '?':
+			b.WriteString(`.`)
+		case '[':
+			j := strings.IndexByte(g[i+1:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			class := g[i+1 : i+1+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
+			i += j + 1
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString(`$`)
+	return regexp.Compile(b.String())
+}
+
+// grepIndexed answers Grep from the identifier index when it can: every
+// word made of word characters, plain globs, and every blob the globs cover
+// indexed (after indexing up to identInlineMax missing ones). ok is false
+// otherwise; unindexed blobs are then indexed in the background.
+func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit int) (paths []string, ok bool, err error) {
+	if t.idents == nil || !wordsOnly(words) {
+		return nil, false, nil
+	}
+	match, ok := pathspecMatcher(globs)
+	if !ok {
+		return nil, false, nil
+	}
+	if err := t.load(ctx); err != nil {
+		return nil, false, err
+	}
+	type cand struct {
+		path string
+		e    treeEntry
+	}
+	var covered []cand
+	var missing []treeEntry
+	seenMissing := map[string]bool{}
+	for _, p := range t.order {
+		e := t.index[p]
+		if e.kind() != "file" || !match(p) {
+			continue
+		}
+		covered = append(covered, cand{p, e})
+		if _, ok := t.idents.get(e.OID); !ok && !seenMissing[e.OID] {
+			if e.Size > identMaxBlob {
+				return nil, false, nil
+			}
+			seenMissing[e.OID] = true
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) > identInlineMax {
+		t.fillLater(missing)
+		return nil, false, nil
+	}
+	for _, e := range missing {
+		data, err := t.indexBlob(ctx, e)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, false, ctx.Err()
+			}
+			return nil, false, nil
+		}
+		if !t.idents.put(e.OID, identsOf(data)) {
+			return nil, false, nil // the index is full
+		}
+	}
+	hashes := make([]uint64, len(words))
+	set := make(map[uint64]struct{}, len(words))
+	for i, w := range words {
+		hashes[i] = identHash(w)
+		set[hashes[i]] = struct{}{}
+	}
+	for _, c := range covered {
+		s, ok := t.idents.get(c.e.OID)
+		if !ok {
+			return nil, false, nil
+		}
+		if s.hasAny(hashes, set) {
+			paths = append(paths, c.path)
+			if limit > 0 && len(paths) >= limit {
+				break
+			}
+		}
+	}
+	return paths, true, nil
+}
+
+// indexBlob reads a blob to index it: from the blob cache, else through a
+// reader (larger blobs than the tree reads are allowed, up to identMaxBlob).
+func (t *codeTree) indexBlob(ctx context.Context, e treeEntry) ([]byte, error) {
+	if data, ok := t.blobs.get(e.OID); ok {
+		return data, nil
+	}
+	return t.readBlob(ctx, e.OID, identMaxBlob)
+}
+
+// fillLater indexes blobs in the background with a reader of its own, one
+// fill per repository at a time, so that the next searches of the
+// repository are answered from the index.
+func (t *codeTree) fillLater(entries []treeEntry) {
+	x := t.idents
+	x.mu.Lock()
+	if x.filling[t.dir] {
+		x.mu.Unlock()
+		return
+	}
+	x.filling[t.dir] = true
+	x.mu.Unlock()
+	go func() {
+		defer func() {
+			x.mu.Lock()
+			delete(x.filling, t.dir)
+			x.mu.Unlock()
+		}()
+		br, err := startBlobReader(t.dir)
+		if err != nil {
+			return
+		}
+		defer br.close()
+		for _, e := range entries {
+			if _, ok := x.get(e.OID); ok {
+				continue
+			}
+			data, ok := t.blobs.get(e.OID)
+			if !ok {
+				if data, err = br.read(context.Background(), e.OID, identMaxBlob); err != nil {
+					return
+				}
+			}
+			if !x.put(e.OID, identsOf(data)) {
+				return
+			}
+		}
+	}()
+}
