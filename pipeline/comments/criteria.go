@@ -10,6 +10,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
@@ -167,7 +168,7 @@ func (p *reviewParser) parseVerdicts(m map[string]any) (verdicts []Verdict, give
 			}
 			return p.verdictList(k, list), true
 		default:
-			p.warn("%s is a %s, not a list of verdicts: ignored", k, reviewJSONKind(raw))
+			p.warn("%s is %s, not a list of verdicts: ignored", k, llmanswer.Kind(raw))
 		}
 	}
 	return nil, false
@@ -185,7 +186,7 @@ func (p *reviewParser) verdictList(key string, a []any) []Verdict {
 	for i, el := range a {
 		m, ok := el.(map[string]any)
 		if !ok {
-			p.warn("%s[%d] is a %s, not a verdict: dropped", key, i, reviewJSONKind(el))
+			p.warn("%s[%d] is %s, not a verdict: dropped", key, i, llmanswer.Kind(el))
 			continue
 		}
 		v := Verdict{ID: strings.TrimSpace(reviewString(m, verdictIDKeys...)), Evidence: []Evidence{}}

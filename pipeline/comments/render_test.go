@@ -199,7 +199,7 @@ func TestRenderInvalid(t *testing.T) {
 		{"null review", func(in *CommentsInput) { in.Review = json.RawMessage("null") }, "review", "review: missing: pass the review LLM's answer as text or JSON"},
 		{"empty text review", func(in *CommentsInput) { in.Review = json.RawMessage(`"  "`) }, "review", "review: empty text"},
 		{"object without review", func(in *CommentsInput) { in.Review = json.RawMessage(`{"foo":1,"bar":2}`) }, "review", "review: no summary or findings in the object (keys: bar, foo)"},
-		{"number review", func(in *CommentsInput) { in.Review = json.RawMessage(`42`) }, "review", "review: want text or an object, got number"},
+		{"number review", func(in *CommentsInput) { in.Review = json.RawMessage(`42`) }, "review", "review: want text or an object, got a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -172,7 +172,7 @@ func invalidReview(raw []byte) error {
 	case []any:
 		return pipeline.Invalidf("review", "no findings in the array of %d elements", len(x))
 	default:
-		return pipeline.Invalidf("review", "want text or an object, got %s", reviewJSONKind(v))
+		return pipeline.Invalidf("review", "want text or an object, got %s", llmanswer.Kind(v))
 	}
 }
 
@@ -312,7 +312,7 @@ func (p *reviewParser) reviewFromMap(m map[string]any) pipeline.Review {
 		r.Summary = strings.TrimSpace(strings.Join(parts, "\n"))
 	default:
 		r.Summary = reviewScalar(s)
-		p.warn("summary is a %s, not text: kept as its JSON", reviewJSONKind(s))
+		p.warn("summary is %s, not text: kept as its JSON", llmanswer.Kind(s))
 	}
 	for _, k := range findingsKeys {
 		raw, ok := m[k]
@@ -329,7 +329,7 @@ func (p *reviewParser) reviewFromMap(m map[string]any) pipeline.Review {
 			}
 		case nil:
 		default:
-			p.warn("%s is a %s, not an array: ignored", k, reviewJSONKind(f))
+			p.warn("%s is %s, not an array: ignored", k, llmanswer.Kind(f))
 		}
 		if r.Findings != nil {
 			break
@@ -417,7 +417,7 @@ func (p *reviewParser) findings(a []any, ptr string, located bool) []pipeline.Fi
 		m, ok := el.(map[string]any)
 		if !ok {
 			p.dropped++
-			p.warn("findings[%d] is a %s, not an object: dropped", i, reviewJSONKind(el))
+			p.warn("findings[%d] is %s, not an object: dropped", i, llmanswer.Kind(el))
 			continue
 		}
 		if located {
@@ -596,24 +596,6 @@ func reviewJSON(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(b)
-}
-
-func reviewJSONKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case json.Number, float64:
-		return "number"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
 }
 
 func reviewKeys(m map[string]any) []string {

@@ -291,7 +291,7 @@ func (r *reader) value(v any, depth int) {
 	}
 	u, ok := unwrap(v)
 	if !ok {
-		r.warn("the answer is " + kind(v) + " without the expected shape")
+		r.warn("the answer is " + Kind(v) + " without the expected shape")
 		return
 	}
 	if r.envelope == "" || strings.HasPrefix(u.where, "[") {
@@ -372,7 +372,7 @@ func (r *reader) text(t string, depth int) {
 					r.value(v, depth+1) // an envelope passed as text
 					return
 				}
-				r.warn("the answer is " + kind(v) + " without the expected shape")
+				r.warn("the answer is " + Kind(v) + " without the expected shape")
 				return
 			}
 		}
@@ -456,13 +456,16 @@ func isContainer(v any) bool {
 	return false
 }
 
-func kind(v any) string {
+// Kind names the kind of a decoded JSON value with its article, for
+// messages: "null", "a boolean", "a number", "a string", "an array", "an
+// object".
+func Kind(v any) string {
 	switch v.(type) {
 	case nil:
 		return "null"
 	case bool:
 		return "a boolean"
-	case json.Number:
+	case json.Number, float64:
 		return "a number"
 	case string:
 		return "a string"

@@ -843,7 +843,7 @@ func (r *scoutReader) array(a []any, file, ptr string, depth int) {
 			}
 			r.propose(proposal{file: file, invalid: "need refused: an object without op, path or needs"})
 		default:
-			r.propose(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
+			r.propose(proposal{file: file, invalid: "need refused: " + llmanswer.Kind(e) + " is neither a path string nor an {op, path} object"})
 		}
 	}
 }
@@ -877,7 +877,7 @@ func (r *scoutReader) needs(v any, file, ptr string) {
 			case map[string]any:
 				r.need(n, file, eptr)
 			default:
-				r.propose(proposal{file: file, invalid: "need refused: " + jsonKind(e) + " is neither a path string nor an {op, path} object"})
+				r.propose(proposal{file: file, invalid: "need refused: " + llmanswer.Kind(e) + " is neither a path string nor an {op, path} object"})
 			}
 		}
 	case string:
@@ -886,7 +886,7 @@ func (r *scoutReader) needs(v any, file, ptr string) {
 		}
 	case nil:
 	default:
-		r.propose(proposal{file: file, invalid: "need refused: needs is " + jsonKind(v) + ", not an array"})
+		r.propose(proposal{file: file, invalid: "need refused: needs is " + llmanswer.Kind(v) + ", not an array"})
 	}
 }
 
@@ -941,7 +941,7 @@ func (r *scoutReader) need(m map[string]any, file, ptr string) {
 			p.invalid = "need refused: it has no path"
 		}
 	default:
-		p.invalid = "need refused: its path is " + jsonKind(v) + ", not a string"
+		p.invalid = "need refused: its path is " + llmanswer.Kind(v) + ", not a string"
 	}
 	r.propose(p)
 }
@@ -957,22 +957,4 @@ func (r *scoutReader) propose(p proposal) {
 func (r *scoutReader) drop(file, op, path string) {
 	r.incomplete++
 	r.emit(proposal{file: file, op: op, path: path, invalid: incompleteNeed})
-}
-
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number, float64:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return "an unknown value"
 }
