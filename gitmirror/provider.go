@@ -278,3 +278,16 @@ func (p *Provider) MergeBase(ctx context.Context, repo pipeline.Repo, a, b strin
 
 // Off is the warning's reason when Bitbucket runs without a mirror.
 const Off = "the Bitbucket mirror is off (PRSCOUT_MIRROR_DIR is not set), so prscout cannot search the repository's code"
+
+var _ pipeline.PullRequestCommits = (*Provider)(nil)
+
+// PullRequestCommitMessages reads the pull request's commit messages through
+// the REST adapter (pipeline.PullRequestCommits): the pull request's own
+// commits are the provider's to list, not the mirror's.
+func (p *Provider) PullRequestCommitMessages(ctx context.Context, repo pipeline.Repo, prID, limit int) ([]string, error) {
+	pc, ok := p.remote.(pipeline.PullRequestCommits)
+	if !ok {
+		return nil, errors.New("the Bitbucket provider cannot list a pull request's commits")
+	}
+	return pc.PullRequestCommitMessages(ctx, repo, prID, limit)
+}
