@@ -255,7 +255,7 @@ deliver() { # deliver PR EVENT [badsig]: Bitbucket delivers the webhook to prsco
 	http_post "$BB_CTL/_fake/deliver?pr=$1&event=$2${3:+&badsig=1}"
 }
 check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -jira "$JIRA" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
-	-prscout "$PRSCOUT" -api-key "$API_KEY" "$@"; }
+	-prscout "$PRSCOUT" -api-key "$API_KEY" -workflow "$WF_SRC" "$@"; }
 expect_status() { # expect_status WANT JSON
 	got=$(node -e 'console.log(JSON.parse(process.argv[1]).status)' "$2")
 	[ "$got" = "$1" ] || die "webhook delivery answered $got, want $1: $2"
