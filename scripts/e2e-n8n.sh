@@ -305,13 +305,13 @@ log "step 7: PR 3 at a small prompt budget -> three review groups, one review ca
 stop_prscout
 start_prscout PRSCOUT_MAX_PROMPT_CHARS="$("$WORK/bin/e2echeck" -print-groups-budget)"
 expect_status 202 "$(deliver 3 pullrequest:created)"
-wait_finished 5
+wait_finished 6
 check -step groups -creates 8 -updates 1 -show
 GROUPS_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
 log "step 8: PR 4 opened, the review model stops at its token limit in its third finding"
 expect_status 202 "$(deliver 4 pullrequest:created)"
-wait_finished 5
+wait_finished 7
 check -step cut-review -creates 11 -updates 1 -show
 CUT_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
