@@ -32,6 +32,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -580,7 +581,9 @@ func slowReader(srv *proc, fx fixture) {
 	case errors.As(err, &ne) && ne.Timeout():
 		report(false, "slow-reader", "the server still holds the stalled answer after %s (%d bytes read)", round(time.Since(start)), got.Len())
 	case complete:
-		report(false, "slow-reader", "inconclusive: the whole answer (%d bytes) fit in the socket buffers", got.Len())
+		// The kernel's buffers took the whole answer, so the server never
+		// had to wait for this client: nothing to prove either way here.
+		skip("slow-reader", fmt.Sprintf("the whole answer (%d bytes) fit in the socket buffers: the write never blocked", got.Len()))
 	default:
 		report(true, "slow-reader", "server gave the unread answer up: %d bytes had been sent, then the connection closed (%v)", got.Len(), err)
 	}
@@ -695,13 +698,21 @@ func markdownInjection(srv *proc, fx fixture) {
 	for _, in := range res.Inline {
 		all += "\n" + in.Body
 	}
-	var verbatim []string
-	for _, bad := range []string{"<img", "onerror=", "javascript:", "![", "](https://attacker.example", "@everyone"} {
-		if strings.Contains(all, bad) {
-			verbatim = append(verbatim, bad)
+	// Only active markup counts: an escaped tag (&lt;img) or a mention in a
+	// code span is shown as text, never rendered or notified.
+	var active []string
+	for name, re := range map[string]*regexp.Regexp{
+		"<img tag":             regexp.MustCompile(`<img`),
+		"javascript: link":     regexp.MustCompile(`\]\(javascript:`),
+		"image":                regexp.MustCompile(`!\[[^\]]*\]\(`),
+		"link to another host": regexp.MustCompile(`\]\(https://attacker\.example`),
+		"mention outside code": regexp.MustCompile("(^|[^`])@everyone"),
+	} {
+		if re.MatchString(all) {
+			active = append(active, name)
 		}
 	}
-	report(a.code == 200 && all != "" && len(verbatim) == 0, "markdown-injection", "comments dry-run: %s; posted verbatim: %q", a, verbatim)
+	report(a.code == 200 && all != "" && len(active) == 0, "markdown-injection", "comments dry-run: %s; active markup posted: %q", a, active)
 }
 
 // ---- webhook ----
