@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 // Remote is the REST adapter the mirror stands in front of (the Bitbucket
@@ -24,12 +23,12 @@ type Remote interface {
 type Local interface {
 	pipeline.Repository
 	pipeline.CodeSearch
-	prcontext.FilesReader
+	pipeline.FilesReader
 }
 
 // Provider is the Bitbucket provider with a mirror: it implements
 // pipeline.Repository, pipeline.PullRequests, pipeline.CodeSearch and
-// prcontext.FilesReader. Reads are served from the mirror when it has the
+// pipeline.FilesReader. Reads are served from the mirror when it has the
 // commit (waiting up to Config.ReadWait for a fetch in flight), otherwise by
 // the REST adapter; code search only from the mirror, fetching what it
 // lacks; reading a pull request starts a fetch of its head and destination.
@@ -43,7 +42,7 @@ var (
 	_ pipeline.Repository   = (*Provider)(nil)
 	_ pipeline.PullRequests = (*Provider)(nil)
 	_ pipeline.CodeSearch   = (*Provider)(nil)
-	_ prcontext.FilesReader = (*Provider)(nil)
+	_ pipeline.FilesReader  = (*Provider)(nil)
 )
 
 // NewProvider puts the mirror m, read through local, in front of remote.

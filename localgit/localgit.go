@@ -23,16 +23,15 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
 )
 
 // Compile-time checks that Provider implements the ports it serves.
 var (
-	_ pipeline.Repository    = (*Provider)(nil)
-	_ pipeline.DiffSource    = (*Provider)(nil)
-	_ prcontext.FilesReader  = (*Provider)(nil)
-	_ prcontext.ChangeLister = (*Provider)(nil)
-	_ pipeline.RangeCommits  = (*Provider)(nil)
+	_ pipeline.Repository   = (*Provider)(nil)
+	_ pipeline.DiffSource   = (*Provider)(nil)
+	_ pipeline.FilesReader  = (*Provider)(nil)
+	_ pipeline.ChangeLister = (*Provider)(nil)
+	_ pipeline.RangeCommits = (*Provider)(nil)
 )
 
 // maxCommitLogBytes bounds the commit messages CommitMessages reads.

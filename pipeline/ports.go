@@ -164,3 +164,23 @@ func ResolveCommit(ctx context.Context, repo Repository, r Repo, field, rev stri
 	}
 	return sha, nil
 }
+
+// FilesReader is an optional Repository extension for providers that read
+// many files at once more cheaply than one by one (the local git provider
+// streams them through one process). prcontext uses it when the
+// Repository implements it.
+type FilesReader interface {
+	// ReadFiles reads paths at commit and calls fn once per path, in the
+	// order of paths, with the bytes or the error ReadFile would give for it.
+	// fn may keep data (the reader never reuses it). The error return is for
+	// failures of the whole call (fn is then not called for the rest).
+	ReadFiles(ctx context.Context, repo Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error
+}
+
+// ChangeLister is an optional DiffSource extension: it names, cheaply and
+// before the diff itself, the new paths of the files a diff will show
+// (deleted files left out), so the context stage can read their sources while
+// the diff is still being produced.
+type ChangeLister interface {
+	ChangedPaths(ctx context.Context, repo Repo, base, head string, opts DiffOptions) ([]string, error)
+}

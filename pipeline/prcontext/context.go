@@ -17,18 +17,6 @@ import (
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
-// FilesReader is an optional Repository extension for providers that read
-// many files at once more cheaply than one by one (the local git provider
-// streams them through one process). The context stage uses it when the
-// Repository implements it.
-type FilesReader interface {
-	// ReadFiles reads paths at commit and calls fn once per path, in the
-	// order of paths, with the bytes or the error ReadFile would give for it.
-	// fn may keep data (the reader never reuses it). The error return is for
-	// failures of the whole call (fn is then not called for the rest).
-	ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error
-}
-
 // ContextInput is the /v1/context request for a base..head review.
 type ContextInput struct {
 	Workspace    string   `json:"workspace"`
@@ -617,7 +605,7 @@ func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo,
 		}
 		out[i] = sh
 	}
-	if fr, ok := repo.(FilesReader); ok {
+	if fr, ok := repo.(pipeline.FilesReader); ok {
 		paths := make([]string, len(want))
 		for k, i := range want {
 			paths[k] = shown[i].Path

@@ -8,18 +8,10 @@ import (
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
-// ChangeLister is an optional DiffSource extension: it names, cheaply and
-// before the diff itself, the new paths of the files a diff will show
-// (deleted files left out), so collectRange can read their sources while
-// the diff is still being produced.
-type ChangeLister interface {
-	ChangedPaths(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]string, error)
-}
-
 // prefetch reads changed sources in the background while the diff runs.
 type prefetch struct {
 	repo   pipeline.Repository
-	fr     FilesReader
+	fr     pipeline.FilesReader
 	commit string
 	done   chan struct{}
 
@@ -40,11 +32,11 @@ type fileReadResult struct {
 // read-ahead keeps at most DefaultMaxTotalSourceBytes; files past that are
 // read later as usual. Any failure only means no read-ahead.
 func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, r pipeline.Repo, base, head string, opts pipeline.DiffOptions) *prefetch {
-	cl, ok := diffs.(ChangeLister)
+	cl, ok := diffs.(pipeline.ChangeLister)
 	if !ok {
 		return nil
 	}
-	fr, ok := repo.(FilesReader)
+	fr, ok := repo.(pipeline.FilesReader)
 	if !ok {
 		return nil
 	}
