@@ -370,6 +370,28 @@ func TestFindTypeScript(t *testing.T) {
 	check(t, got, []want{{"src/math.ts", KindUses, MethodTokens, "declares `Calc`"}})
 }
 
+// A static member is reached through its class's name; the same member name
+// after another receiver is some other object's member.
+func TestFindTypeScriptStaticMember(t *testing.T) {
+	base := map[string]string{
+		"src/client.ts": "export class Client {\n  static create(o: object): Client {\n    return new Client();\n  }\n  request(u: string): string {\n    return u;\n  }\n}\n",
+		"src/index.ts":  "import { Client } from './client';\n\nconst api = Client.create({});\nexport default api;\n",
+		"src/use.ts":    "import api from './index';\n\napi.create({});\napi.request('x');\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/client.ts": strings.NewReplacer("return new Client();", "return new Client() as Client;", "return u;", "return u + '';").Replace(base["src/client.ts"]),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/index.ts", KindImpact, MethodTokens, "calls `Client.create`, whose body changed"},
+		{"src/use.ts", KindImpact, MethodTokens, "calls `Client.request`, whose body changed"},
+	})
+	for _, s := range got[1].Symbols {
+		if s == "Client.create" {
+			t.Errorf("src/use.ts lists the static Client.create it calls through another receiver: %v", got[1].Symbols)
+		}
+	}
+}
+
 func TestFindPython(t *testing.T) {
 	base := map[string]string{
 		"pkg/__init__.py": "",

@@ -26,6 +26,7 @@ type tdecl struct {
 	name      string
 	kind      string // function, class, interface, type, enum, method, field, variable
 	container string // the class of a method or field
+	static    bool   // a static method or field, reached through its class's name
 	from, to  int    // line span
 }
 
@@ -227,6 +228,11 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 				continue
 			}
 			for _, s := range ss {
+				// A static member is reached through its class's name:
+				// x.create is not a call of the static Ky.create.
+				if s.d.static && member && (i < 2 || g.toks[i-2].text != s.d.container) {
+					continue
+				}
 				score := 0.0
 				switch {
 				case s.d.container == "" && !member && gImportsC:
