@@ -392,6 +392,33 @@ func TestFindTypeScriptStaticMember(t *testing.T) {
 	}
 }
 
+// A name imported from a package index that re-exports it leads to the file
+// that declares it, both ways.
+func TestFindTypeScriptReexport(t *testing.T) {
+	base := map[string]string{
+		"src/util/helper.ts": "export function helper(s: string): string {\n  return s.trim();\n}\n",
+		"src/index.ts":       "export {helper} from './util/helper.js';\nexport * from './errors.js';\n",
+		"src/errors.ts":      "export class AppError extends Error {}\n",
+		"src/app.ts":         "import {helper, AppError} from './index.js';\n\nexport function run(s: string): string {\n  return s;\n}\n",
+		"src/other.ts":       "export function helper(): void {}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/app.ts": strings.Replace(base["src/app.ts"], "  return s;", "  if (!s) {\n    throw new AppError();\n  }\n  return helper(s);", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/errors.ts", KindUses, MethodTokens, "declares `AppError`"},
+		{"src/util/helper.ts", KindUses, MethodTokens, "declares `helper`"},
+	})
+	base["src/app.ts"] = "import {helper} from './index.js';\n\nexport const x = helper(' a ');\n"
+	got = repo{base: base, changed: map[string]string{
+		"src/util/helper.ts": strings.Replace(base["src/util/helper.ts"], "s.trim()", "s.trimStart()", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/app.ts", KindImpact, MethodTokens, "calls `helper`, whose body changed"},
+		{"src/index.ts", KindImpact, MethodTokens, "uses `helper`, whose body changed"},
+	})
+}
+
 func TestFindPython(t *testing.T) {
 	base := map[string]string{
 		"pkg/__init__.py": "",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,8 @@ type tfile struct {
 type timport struct {
 	spec     string
 	names    []string // local names bound by the import
-	wildcard bool     // Java a.b.*
+	wildcard bool     // Java a.b.*, JS export * from
+	export   bool     // JS export ... from: the file re-exports the names
 }
 
 func lexFile(p string, src []byte) *tfile {
@@ -214,9 +216,24 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			}
 		}
 	}
+	// indexes are the searched files that re-export other files' names.
+	var indexes []*tfile
+	for _, f := range files {
+		if slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
+			indexes = append(indexes, f)
+		}
+	}
 	for _, g := range files {
 		// Impact: g refers to a changed declaration of c.
 		gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+		viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
+		if !gImportsC && len(indexes) > 0 {
+			for name, ss := range impactNames {
+				if ss[0].d.container == "" && reexported(indexes, g, c.Path, name) {
+					viaIndex[name] = true
+				}
+			}
+		}
 		for i, t := range g.toks {
 			ss := impactNames[t.text]
 			if t.kind != tkIdent || len(ss) == 0 {
@@ -235,7 +252,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 				}
 				score := 0.0
 				switch {
-				case s.d.container == "" && !member && gImportsC:
+				case s.d.container == "" && !member && (gImportsC || viaIndex[s.d.name]):
 					score = scoreTokImported
 				case s.d.container != "" && member && (gImportsC || refersTo(g, s.d.container)):
 					score = scoreTokMember
@@ -268,6 +285,8 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			score := 0.0
 			switch {
 			case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
+				score = scoreTokImported
+			case d.container == "" && reexported(indexes, nf, g.path, d.name):
 				score = scoreTokImported
 			case d.container == "" && cImportsG:
 				score = scoreTokMember
@@ -352,6 +371,29 @@ func spanHit(lines map[int]bool, from, to int) bool {
 	for l := range lines {
 		if l >= from && l <= to {
 			return true
+		}
+	}
+	return false
+}
+
+// reexported reports whether f imports name from one of indexes that
+// re-exports it from target (export {name} from "./target", export * from),
+// as a package's index does.
+func reexported(indexes []*tfile, f *tfile, target, name string) bool {
+	if f.lang != langJS {
+		return false
+	}
+	for _, i := range indexes {
+		if i == f || i.path == target || !importsName(f, i.path, name) {
+			continue
+		}
+		for _, im := range i.imports {
+			if !im.export || !resolves(i, im, target) {
+				continue
+			}
+			if im.wildcard || slices.Contains(im.names, name) {
+				return true
+			}
 		}
 	}
 	return false
@@ -497,14 +539,23 @@ func jsImports(toks []tok) []timport {
 				}
 			}
 		case "export":
+			var names []string
+			star := false
 			for j := i + 1; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
 				if u.text == ";" || (u.kind == tkIdent && (u.text == "function" || u.text == "class" || u.text == "const" || u.text == "interface")) {
 					break
 				}
 				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					out = append(out, timport{spec: toks[j+1].text})
+					// export {a, b as c} from "x" binds both a name of x
+					// and the name it exports; export * from "x" all of x.
+					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true})
 					break
+				}
+				if u.text == "*" {
+					star = true
+				} else if u.kind == tkIdent && u.text != "type" && u.text != "as" {
+					names = append(names, u.text)
 				}
 			}
 		}
