@@ -419,6 +419,20 @@ func TestFindTypeScriptReexport(t *testing.T) {
 	})
 }
 
+// A JS top-level declaration is reached by its bare name or through a module
+// object, never as another object's member.
+func TestFindTypeScriptMemberIsNotTopLevel(t *testing.T) {
+	base := map[string]string{
+		"src/timeout.ts": "export function timeout(ms: number): Promise<void> {\n  return new Promise(r => setTimeout(r, ms));\n}\n",
+		"src/format.ts":  "export function format(s: string): string {\n  return s;\n}\n",
+		"src/app.ts":     "import {timeout} from './timeout.js';\nimport * as fmt from './format.js';\n\nexport class App {\n  opts = {timeout: 1, format: ''};\n  run(): void {\n    void timeout(1);\n  }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/app.ts": strings.Replace(base["src/app.ts"], "    void timeout(1);", "    this.opts.timeout = 2;\n    this.opts.format = fmt.format('x');", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/format.ts", KindUses, MethodTokens, "declares `format`"}})
+}
+
 func TestFindPython(t *testing.T) {
 	base := map[string]string{
 		"pkg/__init__.py": "",

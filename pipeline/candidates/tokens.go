@@ -151,8 +151,12 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			syms[k] = &csym{d, ch}
 		}
 	}
-	// Names used on added lines that the file does not declare itself.
+	// Names used on added lines that the file does not declare itself;
+	// memberOnly marks those used only after a '.' whose receiver is no
+	// module (a JS top-level declaration cannot be reached that way:
+	// this.#options.timeout is not the function timeout).
 	useNames := map[string]bool{}
+	memberOnly := map[string]bool{}
 	if nf != nil {
 		own := map[string]bool{}
 		for _, d := range nf.decls {
@@ -166,7 +170,13 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			if member && len(t.text) < tokMinMemberLength {
 				continue
 			}
+			if !useNames[t.text] {
+				memberOnly[t.text] = true
+			}
 			useNames[t.text] = true
+			if !member || nf.lang != langJS || moduleReceiver(nf, i) {
+				memberOnly[t.text] = false
+			}
 		}
 	}
 	var words []string
@@ -279,7 +289,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 		}
 		cImportsG := importsFile(nf, g.path)
 		for _, d := range g.decls {
-			if !useNames[d.name] {
+			if !useNames[d.name] || (d.container == "" && memberOnly[d.name]) {
 				continue
 			}
 			score := 0.0
@@ -370,6 +380,27 @@ func spanHit(lines map[int]bool, from, to int) bool {
 	}
 	for l := range lines {
 		if l >= from && l <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// moduleReceiver reports whether the member token toks[i] of JS file f
+// follows a name bound to a module: a namespace or default import, or
+// x = require(...).
+func moduleReceiver(f *tfile, i int) bool {
+	if i < 2 || f.toks[i-2].kind != tkIdent || (i >= 3 && f.toks[i-3].text == ".") {
+		return false
+	}
+	r := f.toks[i-2].text
+	for _, im := range f.imports {
+		if slices.Contains(im.names, r) {
+			return true
+		}
+	}
+	for j := 0; j+2 < len(f.toks); j++ {
+		if f.toks[j].text == r && f.toks[j+1].text == "=" && f.toks[j+2].text == "require" {
 			return true
 		}
 	}
