@@ -22,7 +22,8 @@
 //   bodyChanged  whether a changed line falls in a function or method.
 // Files are every TypeScript/JavaScript file of the checkout outside
 // node_modules, dot directories and build output, compiled with fixed options
-// (the repository's own tsconfig may extend packages that are not installed).
+// (the repository's own tsconfig may extend packages that are not installed)
+// and the path aliases ("paths") of the root tsconfig.json, if it has any.
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
@@ -71,6 +72,17 @@ const options = {
 	types: [],
 	lib: ['lib.esnext.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
 };
+
+// The root tsconfig's path aliases, so imports of the package's own name
+// ("zustand/middleware") resolve to its sources.
+try {
+	const cfg = ts.readConfigFile(path.join(dir, 'tsconfig.json'), ts.sys.readFile).config;
+	const paths = cfg && cfg.compilerOptions && cfg.compilerOptions.paths;
+	if (paths && typeof paths === 'object') {
+		options.paths = paths;
+		options.baseUrl = path.resolve(dir, (cfg.compilerOptions.baseUrl) || '.');
+	}
+} catch {}
 
 const host = {
 	getScriptFileNames: () => files,
