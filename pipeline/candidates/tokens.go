@@ -39,6 +39,7 @@ type tfile struct {
 	decls   []tdecl
 	imports []timport
 	pkg     string // Java package
+	aliases *pathAliases
 }
 
 // timport is one import: the module specifier and the names it brings.
@@ -83,8 +84,15 @@ func familyGlobs(l lang) []string {
 }
 
 func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) error {
+	var aliases *pathAliases
 	for _, c := range cs {
-		if err := tokensOf(ctx, tree, c, ev); err != nil {
+		if c.lang() == langJS {
+			aliases = loadAliases(ctx, tree)
+			break
+		}
+	}
+	for _, c := range cs {
+		if err := tokensOf(ctx, tree, c, aliases, ev); err != nil {
 			return err
 		}
 	}
@@ -92,10 +100,11 @@ func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) erro
 }
 
 // tokensOf adds the evidence of one changed file.
-func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
+func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, ev *evidence) error {
 	var nf, of *tfile
 	if c.New != nil {
 		nf = lexFile(c.Path, c.New)
+		nf.aliases = aliases
 	}
 	if c.Old != nil {
 		op := c.Path
@@ -103,6 +112,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			op = c.OldPath
 		}
 		of = lexFile(op, c.Old)
+		of.aliases = aliases
 	}
 	type csym struct {
 		d      tdecl
@@ -217,6 +227,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			continue
 		}
 		f := lexFile(p, src)
+		f.aliases = aliases
 		files = append(files, f)
 		seen := map[string]bool{}
 		for _, d := range f.decls {
@@ -519,7 +530,15 @@ func resolves(f *tfile, im timport, target string) bool {
 			}
 			return t == m || t == m+"/index" || t == path.Join(dirOf(f.path), spec)+"/index"
 		}
-		// A path alias or a package name: compare the tail.
+		// A tsconfig path alias; else another alias or a package name:
+		// compare the tail.
+		if f.lang == langJS {
+			for _, p := range f.aliases.resolve(spec) {
+				if m := stripExt(p); t == m || t == m+"/index" {
+					return true
+				}
+			}
+		}
 		spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
 		spec = stripExt(spec)
 		if spec == "" || !strings.Contains(spec, "/") {
