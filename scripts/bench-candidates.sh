@@ -9,7 +9,8 @@
 #   spf13+cobra, urfave+cli, go-chi+chi   recall, used while tuning the engine
 #   sirupsen+logrus, google+go-cmp         recall, held out of any tuning, reported on their own
 #   hashicorp+terraform                    speed (a repository of more than 5,000 files)
-#   sindresorhus+ky                        TypeScript recall (optional, needs node and npm)
+#   sindresorhus+ky                        TypeScript recall, used while tuning (optional, needs node and npm)
+#   pmndrs+zustand                         TypeScript recall, held out (optional, needs node and npm)
 # The clones are checked out commit by commit (they end where they started). The type checker
 # needs each repository's dependencies, through the Go module proxy or a warm module cache; its
 # truth is cached in REPOS_DIR/.truth, so a second run takes seconds.
@@ -23,7 +24,7 @@
 # printed), read through localgit's code tree (TREE=worktree times the work-tree reads instead,
 # TREE=localgit the code tree over the clone itself).
 #
-# When node, npm and the ky clone are there, the same recall runs on TypeScript with the
+# When node, npm and both TypeScript clones are there, the same recall runs on TypeScript with the
 # TypeScript compiler's symbols and its language service's references as truth
 # (scripts/bench/candidates/ts/truth.mjs; its pinned typescript is installed with npm ci into
 # ${XDG_CACHE_HOME:-~/.cache}/prscout-bench-ts, outside the repository). Its figures are reported,
@@ -58,7 +59,7 @@ verbose=()
 rc=0
 "$tmp/bench" recall -repos "$dir" -n "${N:-20}" "${verbose[@]}" || rc=$?
 echo
-if [[ -d "$dir/sindresorhus+ky/.git" ]] && command -v node >/dev/null && command -v npm >/dev/null; then
+if [[ -d "$dir/sindresorhus+ky/.git" && -d "$dir/pmndrs+zustand/.git" ]] && command -v node >/dev/null && command -v npm >/dev/null; then
   ts=${XDG_CACHE_HOME:-$HOME/.cache}/prscout-bench-ts
   mkdir -p "$ts"
   src=$root/scripts/bench/candidates/ts
@@ -69,7 +70,7 @@ if [[ -d "$dir/sindresorhus+ky/.git" ]] && command -v node >/dev/null && command
   cp "$src/truth.mjs" "$ts/"
   "$tmp/bench" recall -lang ts -tsdir "$ts" -repos "$dir" -n "${N:-20}" "${verbose[@]}" || { r=$?; ((rc == 0)) && rc=$r; }
 else
-  echo "bench-candidates: TypeScript recall skipped: it needs node, npm and a clone of sindresorhus/ky in $dir/sindresorhus+ky"
+  echo "bench-candidates: TypeScript recall skipped: it needs node, npm and clones of sindresorhus/ky and pmndrs/zustand in $dir/<owner>+<name>"
 fi
 echo
 "$tmp/bench" speed -repo "$dir/hashicorp+terraform" -files 20 -runs "${RUNS:-10}" -tree "${TREE:-mirror}" || { r=$?; ((rc == 0)) && rc=$r; }

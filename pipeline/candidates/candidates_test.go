@@ -431,6 +431,10 @@ func TestFindTypeScriptMemberIsNotTopLevel(t *testing.T) {
 		"src/app.ts": strings.Replace(base["src/app.ts"], "    void timeout(1);", "    this.opts.timeout = 2;\n    this.opts.format = fmt.format('x');", 1),
 	}}.run(t)
 	check(t, got, []want{{"src/format.ts", KindUses, MethodTokens, "declares `format`"}})
+	got = repo{base: base, changed: map[string]string{
+		"src/app.ts": strings.Replace(base["src/app.ts"], "    void timeout(1);", "    void import('./format.js').then(async () => {\n      const lazy = await import('./format.js');\n      this.opts.format = lazy.format('y');\n    });", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/format.ts", KindUses, MethodTokens, "declares `format`"}})
 }
 
 func TestFindPython(t *testing.T) {

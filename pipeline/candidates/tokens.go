@@ -398,8 +398,8 @@ func spanHit(lines map[int]bool, from, to int) bool {
 }
 
 // moduleReceiver reports whether the member token toks[i] of JS file f
-// follows a name bound to a module: a namespace or default import, or
-// x = require(...).
+// follows a name bound to a module: a namespace or default import,
+// x = require(...), x = import(...) or x = await import(...).
 func moduleReceiver(f *tfile, i int) bool {
 	if i < 2 || f.toks[i-2].kind != tkIdent || (i >= 3 && f.toks[i-3].text == ".") {
 		return false
@@ -411,7 +411,14 @@ func moduleReceiver(f *tfile, i int) bool {
 		}
 	}
 	for j := 0; j+2 < len(f.toks); j++ {
-		if f.toks[j].text == r && f.toks[j+1].text == "=" && f.toks[j+2].text == "require" {
+		if f.toks[j].text != r || f.toks[j+1].text != "=" {
+			continue
+		}
+		k := j + 2
+		if f.toks[k].text == "await" && k+1 < len(f.toks) {
+			k++
+		}
+		if f.toks[k].text == "require" || f.toks[k].text == "import" {
 			return true
 		}
 	}
