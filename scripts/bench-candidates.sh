@@ -9,6 +9,8 @@
 #   spf13+cobra, urfave+cli, go-chi+chi   recall, used while tuning the engine
 #   sirupsen+logrus, google+go-cmp         recall, held out of any tuning, reported on their own
 #   hashicorp+terraform                    speed (a repository of more than 5,000 files)
+#   sindresorhus+ky                        TypeScript recall, used while tuning (optional, needs node and npm)
+#   pmndrs+zustand                         TypeScript recall, held out (optional, needs node and npm)
 # The clones are checked out commit by commit (they end where they started). The type checker
 # needs each repository's dependencies, through the Go module proxy or a warm module cache; its
 # truth is cached in REPOS_DIR/.truth, so a second run takes seconds.
@@ -21,6 +23,12 @@
 # clone, fetched from the fake Bitbucket over git's smart HTTP (the first fetch's time and disk are
 # printed), read through localgit's code tree (TREE=worktree times the work-tree reads instead,
 # TREE=localgit the code tree over the clone itself).
+#
+# When node, npm and both TypeScript clones are there, the same recall runs on TypeScript with the
+# TypeScript compiler's symbols and its language service's references as truth
+# (scripts/bench/candidates/ts/truth.mjs; its pinned typescript is installed with npm ci into
+# ${XDG_CACHE_HOME:-~/.cache}/prscout-bench-ts, outside the repository). Its figures are reported,
+# not held to the Go targets; it fails only with fewer than 20 commits.
 #
 # Environment: N commits per repository (default 20), VERBOSE=1 prints every commit's list with
 # its misses. Exit codes: 0 targets met, 1 a target missed, 2 repositories missing. Not part of
@@ -50,6 +58,20 @@ verbose=()
 [[ "${VERBOSE:-}" == 1 ]] && verbose=(-v)
 rc=0
 "$tmp/bench" recall -repos "$dir" -n "${N:-20}" "${verbose[@]}" || rc=$?
+echo
+if [[ -d "$dir/sindresorhus+ky/.git" && -d "$dir/pmndrs+zustand/.git" ]] && command -v node >/dev/null && command -v npm >/dev/null; then
+  ts=${XDG_CACHE_HOME:-$HOME/.cache}/prscout-bench-ts
+  mkdir -p "$ts"
+  src=$root/scripts/bench/candidates/ts
+  if ! cmp -s "$src/package-lock.json" "$ts/package-lock.json" || [[ ! -d "$ts/node_modules/typescript" ]]; then
+    cp "$src/package.json" "$src/package-lock.json" "$ts/"
+    (cd "$ts" && npm ci --ignore-scripts --no-audit --no-fund >/dev/null)
+  fi
+  cp "$src/truth.mjs" "$ts/"
+  "$tmp/bench" recall -lang ts -tsdir "$ts" -repos "$dir" -n "${N:-20}" "${verbose[@]}" || { r=$?; ((rc == 0)) && rc=$r; }
+else
+  echo "bench-candidates: TypeScript recall skipped: it needs node, npm and clones of sindresorhus/ky and pmndrs/zustand in $dir/<owner>+<name>"
+fi
 echo
 "$tmp/bench" speed -repo "$dir/hashicorp+terraform" -files 20 -runs "${RUNS:-10}" -tree "${TREE:-mirror}" || { r=$?; ((rc == 0)) && rc=$r; }
 exit "$rc"

@@ -370,6 +370,73 @@ func TestFindTypeScript(t *testing.T) {
 	check(t, got, []want{{"src/math.ts", KindUses, MethodTokens, "declares `Calc`"}})
 }
 
+// A static member is reached through its class's name; the same member name
+// after another receiver is some other object's member.
+func TestFindTypeScriptStaticMember(t *testing.T) {
+	base := map[string]string{
+		"src/client.ts": "export class Client {\n  static create(o: object): Client {\n    return new Client();\n  }\n  request(u: string): string {\n    return u;\n  }\n}\n",
+		"src/index.ts":  "import { Client } from './client';\n\nconst api = Client.create({});\nexport default api;\n",
+		"src/use.ts":    "import api from './index';\n\napi.create({});\napi.request('x');\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/client.ts": strings.NewReplacer("return new Client();", "return new Client() as Client;", "return u;", "return u + '';").Replace(base["src/client.ts"]),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/index.ts", KindImpact, MethodTokens, "calls `Client.create`, whose body changed"},
+		{"src/use.ts", KindImpact, MethodTokens, "calls `Client.request`, whose body changed"},
+	})
+	for _, s := range got[1].Symbols {
+		if s == "Client.create" {
+			t.Errorf("src/use.ts lists the static Client.create it calls through another receiver: %v", got[1].Symbols)
+		}
+	}
+}
+
+// A name imported from a package index that re-exports it leads to the file
+// that declares it, both ways.
+func TestFindTypeScriptReexport(t *testing.T) {
+	base := map[string]string{
+		"src/util/helper.ts": "export function helper(s: string): string {\n  return s.trim();\n}\n",
+		"src/index.ts":       "export {helper} from './util/helper.js';\nexport * from './errors.js';\n",
+		"src/errors.ts":      "export class AppError extends Error {}\n",
+		"src/app.ts":         "import {helper, AppError} from './index.js';\n\nexport function run(s: string): string {\n  return s;\n}\n",
+		"src/other.ts":       "export function helper(): void {}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/app.ts": strings.Replace(base["src/app.ts"], "  return s;", "  if (!s) {\n    throw new AppError();\n  }\n  return helper(s);", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/errors.ts", KindUses, MethodTokens, "declares `AppError`"},
+		{"src/util/helper.ts", KindUses, MethodTokens, "declares `helper`"},
+	})
+	base["src/app.ts"] = "import {helper} from './index.js';\n\nexport const x = helper(' a ');\n"
+	got = repo{base: base, changed: map[string]string{
+		"src/util/helper.ts": strings.Replace(base["src/util/helper.ts"], "s.trim()", "s.trimStart()", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/app.ts", KindImpact, MethodTokens, "calls `helper`, whose body changed"},
+		{"src/index.ts", KindImpact, MethodTokens, "uses `helper`, whose body changed"},
+	})
+}
+
+// A JS top-level declaration is reached by its bare name or through a module
+// object, never as another object's member.
+func TestFindTypeScriptMemberIsNotTopLevel(t *testing.T) {
+	base := map[string]string{
+		"src/timeout.ts": "export function timeout(ms: number): Promise<void> {\n  return new Promise(r => setTimeout(r, ms));\n}\n",
+		"src/format.ts":  "export function format(s: string): string {\n  return s;\n}\n",
+		"src/app.ts":     "import {timeout} from './timeout.js';\nimport * as fmt from './format.js';\n\nexport class App {\n  opts = {timeout: 1, format: ''};\n  run(): void {\n    void timeout(1);\n  }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/app.ts": strings.Replace(base["src/app.ts"], "    void timeout(1);", "    this.opts.timeout = 2;\n    this.opts.format = fmt.format('x');", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/format.ts", KindUses, MethodTokens, "declares `format`"}})
+	got = repo{base: base, changed: map[string]string{
+		"src/app.ts": strings.Replace(base["src/app.ts"], "    void timeout(1);", "    void import('./format.js').then(async () => {\n      const lazy = await import('./format.js');\n      this.opts.format = lazy.format('y');\n    });", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/format.ts", KindUses, MethodTokens, "declares `format`"}})
+}
+
 func TestFindPython(t *testing.T) {
 	base := map[string]string{
 		"pkg/__init__.py": "",

@@ -139,6 +139,7 @@ func braceDecls(toks []tok, l lang) []tdecl {
 						pendingKind = "func"
 					}
 					d := add(name, kind, className(), toks[headerStart].line)
+					out[d].static = hasStatic(toks, headerStart, i)
 					if kind == "method" {
 						pendingDecl = d
 					} else {
@@ -189,9 +190,11 @@ func braceDecls(toks []tok, l lang) []tdecl {
 			}
 			if i+1 < len(toks) && toks[i+1].text == "(" && !isKeyword(l, t.text) {
 				pendingDecl, pendingKind = add(t.text, "method", className(), toks[headerStart].line), "func"
+				out[pendingDecl].static = hasStatic(toks, headerStart, i)
 				headerStart = -1
 			} else if l == langJava && i+1 < len(toks) && (toks[i+1].text == ";" || toks[i+1].text == "=" || toks[i+1].text == ",") {
 				d := add(t.text, "field", className(), toks[headerStart].line)
+				out[d].static = hasStatic(toks, headerStart, i)
 				simple, simpleDepth, simpleCol = d, len(stack), toks[headerStart].col
 				headerStart = -1
 			}
@@ -216,6 +219,17 @@ func lastLine(toks []tok) int {
 		return 0
 	}
 	return toks[len(toks)-1].line
+}
+
+// hasStatic reports whether the member header toks[from:to] has the static
+// modifier.
+func hasStatic(toks []tok, from, to int) bool {
+	for j := from; j < to; j++ {
+		if toks[j].text == "static" {
+			return true
+		}
+	}
+	return false
 }
 
 // lastIdent returns the last identifier of toks[from:to] that is no modifier.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -26,6 +27,7 @@ type tdecl struct {
 	name      string
 	kind      string // function, class, interface, type, enum, method, field, variable
 	container string // the class of a method or field
+	static    bool   // a static method or field, reached through its class's name
 	from, to  int    // line span
 }
 
@@ -37,13 +39,15 @@ type tfile struct {
 	decls   []tdecl
 	imports []timport
 	pkg     string // Java package
+	aliases *pathAliases
 }
 
 // timport is one import: the module specifier and the names it brings.
 type timport struct {
 	spec     string
 	names    []string // local names bound by the import
-	wildcard bool     // Java a.b.*
+	wildcard bool     // Java a.b.*, JS export * from
+	export   bool     // JS export ... from: the file re-exports the names
 }
 
 func lexFile(p string, src []byte) *tfile {
@@ -80,8 +84,15 @@ func familyGlobs(l lang) []string {
 }
 
 func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) error {
+	var aliases *pathAliases
 	for _, c := range cs {
-		if err := tokensOf(ctx, tree, c, ev); err != nil {
+		if c.lang() == langJS {
+			aliases = loadAliases(ctx, tree)
+			break
+		}
+	}
+	for _, c := range cs {
+		if err := tokensOf(ctx, tree, c, aliases, ev); err != nil {
 			return err
 		}
 	}
@@ -89,10 +100,11 @@ func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) erro
 }
 
 // tokensOf adds the evidence of one changed file.
-func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
+func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, ev *evidence) error {
 	var nf, of *tfile
 	if c.New != nil {
 		nf = lexFile(c.Path, c.New)
+		nf.aliases = aliases
 	}
 	if c.Old != nil {
 		op := c.Path
@@ -100,6 +112,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			op = c.OldPath
 		}
 		of = lexFile(op, c.Old)
+		of.aliases = aliases
 	}
 	type csym struct {
 		d      tdecl
@@ -148,8 +161,12 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			syms[k] = &csym{d, ch}
 		}
 	}
-	// Names used on added lines that the file does not declare itself.
+	// Names used on added lines that the file does not declare itself;
+	// memberOnly marks those used only after a '.' whose receiver is no
+	// module (a JS top-level declaration cannot be reached that way:
+	// this.#options.timeout is not the function timeout).
 	useNames := map[string]bool{}
+	memberOnly := map[string]bool{}
 	if nf != nil {
 		own := map[string]bool{}
 		for _, d := range nf.decls {
@@ -163,7 +180,13 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			if member && len(t.text) < tokMinMemberLength {
 				continue
 			}
+			if !useNames[t.text] {
+				memberOnly[t.text] = true
+			}
 			useNames[t.text] = true
+			if !member || nf.lang != langJS || moduleReceiver(nf, i) {
+				memberOnly[t.text] = false
+			}
 		}
 	}
 	var words []string
@@ -204,6 +227,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			continue
 		}
 		f := lexFile(p, src)
+		f.aliases = aliases
 		files = append(files, f)
 		seen := map[string]bool{}
 		for _, d := range f.decls {
@@ -213,9 +237,24 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 			}
 		}
 	}
+	// indexes are the searched files that re-export other files' names.
+	var indexes []*tfile
+	for _, f := range files {
+		if slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
+			indexes = append(indexes, f)
+		}
+	}
 	for _, g := range files {
 		// Impact: g refers to a changed declaration of c.
 		gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+		viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
+		if !gImportsC && len(indexes) > 0 {
+			for name, ss := range impactNames {
+				if ss[0].d.container == "" && reexported(indexes, g, c.Path, name) {
+					viaIndex[name] = true
+				}
+			}
+		}
 		for i, t := range g.toks {
 			ss := impactNames[t.text]
 			if t.kind != tkIdent || len(ss) == 0 {
@@ -227,9 +266,14 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 				continue
 			}
 			for _, s := range ss {
+				// A static member is reached through its class's name:
+				// x.create is not a call of the static Ky.create.
+				if s.d.static && member && (i < 2 || g.toks[i-2].text != s.d.container) {
+					continue
+				}
 				score := 0.0
 				switch {
-				case s.d.container == "" && !member && gImportsC:
+				case s.d.container == "" && !member && (gImportsC || viaIndex[s.d.name]):
 					score = scoreTokImported
 				case s.d.container != "" && member && (gImportsC || refersTo(g, s.d.container)):
 					score = scoreTokMember
@@ -256,12 +300,14 @@ func tokensOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
 		}
 		cImportsG := importsFile(nf, g.path)
 		for _, d := range g.decls {
-			if !useNames[d.name] {
+			if !useNames[d.name] || (d.container == "" && memberOnly[d.name]) {
 				continue
 			}
 			score := 0.0
 			switch {
 			case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
+				score = scoreTokImported
+			case d.container == "" && reexported(indexes, nf, g.path, d.name):
 				score = scoreTokImported
 			case d.container == "" && cImportsG:
 				score = scoreTokMember
@@ -346,6 +392,57 @@ func spanHit(lines map[int]bool, from, to int) bool {
 	for l := range lines {
 		if l >= from && l <= to {
 			return true
+		}
+	}
+	return false
+}
+
+// moduleReceiver reports whether the member token toks[i] of JS file f
+// follows a name bound to a module: a namespace or default import,
+// x = require(...), x = import(...) or x = await import(...).
+func moduleReceiver(f *tfile, i int) bool {
+	if i < 2 || f.toks[i-2].kind != tkIdent || (i >= 3 && f.toks[i-3].text == ".") {
+		return false
+	}
+	r := f.toks[i-2].text
+	for _, im := range f.imports {
+		if slices.Contains(im.names, r) {
+			return true
+		}
+	}
+	for j := 0; j+2 < len(f.toks); j++ {
+		if f.toks[j].text != r || f.toks[j+1].text != "=" {
+			continue
+		}
+		k := j + 2
+		if f.toks[k].text == "await" && k+1 < len(f.toks) {
+			k++
+		}
+		if f.toks[k].text == "require" || f.toks[k].text == "import" {
+			return true
+		}
+	}
+	return false
+}
+
+// reexported reports whether f imports name from one of indexes that
+// re-exports it from target (export {name} from "./target", export * from),
+// as a package's index does.
+func reexported(indexes []*tfile, f *tfile, target, name string) bool {
+	if f.lang != langJS {
+		return false
+	}
+	for _, i := range indexes {
+		if i == f || i.path == target || !importsName(f, i.path, name) {
+			continue
+		}
+		for _, im := range i.imports {
+			if !im.export || !resolves(i, im, target) {
+				continue
+			}
+			if im.wildcard || slices.Contains(im.names, name) {
+				return true
+			}
 		}
 	}
 	return false
@@ -440,7 +537,15 @@ func resolves(f *tfile, im timport, target string) bool {
 			}
 			return t == m || t == m+"/index" || t == path.Join(dirOf(f.path), spec)+"/index"
 		}
-		// A path alias or a package name: compare the tail.
+		// A tsconfig path alias; else another alias or a package name:
+		// compare the tail.
+		if f.lang == langJS {
+			for _, p := range f.aliases.resolve(spec) {
+				if m := stripExt(p); t == m || t == m+"/index" {
+					return true
+				}
+			}
+		}
 		spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
 		spec = stripExt(spec)
 		if spec == "" || !strings.Contains(spec, "/") {
@@ -491,14 +596,23 @@ func jsImports(toks []tok) []timport {
 				}
 			}
 		case "export":
+			var names []string
+			star := false
 			for j := i + 1; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
 				if u.text == ";" || (u.kind == tkIdent && (u.text == "function" || u.text == "class" || u.text == "const" || u.text == "interface")) {
 					break
 				}
 				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					out = append(out, timport{spec: toks[j+1].text})
+					// export {a, b as c} from "x" binds both a name of x
+					// and the name it exports; export * from "x" all of x.
+					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true})
 					break
+				}
+				if u.text == "*" {
+					star = true
+				} else if u.kind == tkIdent && u.text != "type" && u.text != "as" {
+					names = append(names, u.text)
 				}
 			}
 		}

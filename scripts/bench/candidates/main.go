@@ -3,6 +3,7 @@
 // and times it on a large repository.
 //
 //	candidates recall -repos DIR [-n 20] [-cache DIR] [-v]
+//	candidates recall -lang ts -tsdir DIR -repos DIR [-n 20] [-v]
 //	candidates speed  -repo DIR [-files 20] [-runs 10]
 //
 // recall reads the clones DIR/<owner>+<name> of the repositories in
@@ -178,6 +179,8 @@ func recall(args []string) int {
 	cacheDir := fs.String("cache", "", "directory caching the type checker's truth per commit (default: <repos>/.truth)")
 	verbose := fs.Bool("v", false, "print each commit's misses and extra candidates")
 	only := fs.String("only", "", "run only this repository (<owner>+<name>)")
+	lang := fs.String("lang", "go", "go: the Go repositories against the Go type checker; ts: the TypeScript repositories against the TypeScript compiler (needs node and -tsdir)")
+	tsDir := fs.String("tsdir", "", "with -lang ts: a copy of ts/ with its dependencies installed by npm ci")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -187,6 +190,14 @@ func recall(args []string) int {
 	}
 	if *cacheDir == "" {
 		*cacheDir = filepath.Join(*reposDir, ".truth")
+	}
+	switch *lang {
+	case "go":
+	case "ts":
+		return recallTS(*reposDir, *n, *cacheDir, *tsDir, *verbose, *only)
+	default:
+		fmt.Fprintf(os.Stderr, "recall: -lang %q: want go or ts\n", *lang)
+		return 2
 	}
 	var missing []string
 	for _, r := range benchRepos {
