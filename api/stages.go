@@ -298,7 +298,7 @@ func (st *stages) comments(c *gin.Context) {
 		opt := comments.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
 		switch {
 		case !in.DryRun:
-			if posted, err = comments.PublishReview(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, opt); err != nil {
+			if posted, err = comments.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, opt); err != nil {
 				s.writeError(c, err)
 				return
 			}
@@ -311,7 +311,7 @@ func (st *stages) comments(c *gin.Context) {
 			// answer shows the compare with earlier reviews; it writes
 			// nothing, and a failed read only costs the compare.
 			dry := rendered
-			if _, err := comments.PostReview(c.Request.Context(), s.opts.Comments, repo, prID, &dry, opt); err != nil {
+			if _, err := comments.Post(c.Request.Context(), s.opts.Comments, repo, prID, &dry, opt); err != nil {
 				rendered.Warnings = append(rendered.Warnings, fmt.Sprintf("earlier reviews not read: %v", err))
 			} else {
 				rendered = dry

@@ -124,7 +124,7 @@ func renderMemFiles(t *testing.T, ref, mode string, interdiff bool, files []pipe
 
 func mustPost(t *testing.T, store *fakeCommentStore, r *Rendered, opt PostOptions) Posted {
 	t.Helper()
-	p, err := PostReview(context.Background(), store, testRepo, 42, r, opt)
+	p, err := Post(context.Background(), store, testRepo, 42, r, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ type Posted struct {
 	Report      *insights.ReportResult `json:"report,omitempty"`
 }
 
-// PostOptions shape PostReview.
+// PostOptions shape Post.
 type PostOptions struct {
 	// ResolveThreads resolves the inline thread of each finding this review
 	// resolved, when the store is a pipeline.ThreadResolver
@@ -111,12 +111,8 @@ var prLocks = newKeyedMutex()
 // summary fails the call (retrying is safe); Posted still says what was
 // done before it.
 //
-// Post is PostReview with threads resolved and r's own copy updated.
-func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r Rendered) (Posted, error) {
-	return PostReview(ctx, store, repo, prID, &r, PostOptions{ResolveThreads: true})
-}
 
-// PostReview posts like Post, with review memory when r comes from Render:
+// Post posts as described above, with review memory when r comes from Render:
 // after listing the comments it compares this review's findings with the
 // earlier ones (memory.go), posts inline comments only for findings that
 // have none yet, resolves the threads of resolved findings (see
@@ -124,7 +120,7 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 // hidden data. r.Markdown and r.Memory are updated to what was posted.
 // A retried request finds its own summary data and posts, resolves and
 // counts nothing twice.
-func PostReview(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r *Rendered, opt PostOptions) (Posted, error) {
+func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r *Rendered, opt PostOptions) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}

@@ -219,7 +219,7 @@ func TestPostSameRequestThreeTimes(t *testing.T) {
 		{Summary: summaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
 	}
 	for i, w := range want {
-		got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+		got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 		if err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
@@ -252,7 +252,7 @@ func TestPostConcurrentRequests(t *testing.T) {
 		copies[i] = r
 		go func(i int) {
 			defer wg.Done()
-			results[i], errs[i] = PostReview(context.Background(), store, testRepo, 42, &copies[i], postOpts)
+			results[i], errs[i] = Post(context.Background(), store, testRepo, 42, &copies[i], postOpts)
 		}(i)
 	}
 	wg.Wait()
@@ -292,7 +292,7 @@ func TestPostCrossReplicaRace(t *testing.T) {
 		}
 		store.add(pipeline.NewComment{Body: body, Inline: c.Inline})
 	}
-	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestPostCrossReplicaRace(t *testing.T) {
 func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	store := newFakeCommentStore(4)
 	first := mustRenderCase(t, "basic", nil)
-	if _, err := Post(context.Background(), store, testRepo, 42, first); err != nil {
+	if _, err := postCopy(context.Background(), store, testRepo, 42, first); err != nil {
 		t.Fatal(err)
 	}
 	// A later push moved every line down by 100 and the model found one
@@ -342,7 +342,7 @@ func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	if second.Inline[0].Line != first.Inline[0].Line+100 {
 		t.Fatalf("first inline line %d, want %d: the lines did not move", second.Inline[0].Line, first.Inline[0].Line+100)
 	}
-	got, err := PostReview(context.Background(), store, testRepo, 42, &second, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &second, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	if err := store.DeleteComment(context.Background(), testRepo, 42, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	a := store.add(pipeline.NewComment{Body: "<!-- prscout review head=aaa -->"})
 	store.add(pipeline.NewComment{Body: "b\n\n" + marker.ReviewMarker("bbb")})
 	store.add(pipeline.NewComment{Body: "c\n\n" + marker.ReviewMarker("ccc")})
-	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +396,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	store.failCreate = func(c pipeline.NewComment) bool {
 		return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path
 	}
-	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +414,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	}
 	// The retry succeeds: the finding is posted and leaves the summary.
 	store.failCreate = nil
-	got, err = PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err = Post(context.Background(), store, testRepo, 42, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,12 +428,12 @@ func TestPostErrors(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(8)
 	store.failList = true
-	if _, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
+	if _, err := Post(context.Background(), store, testRepo, 42, &r, postOpts); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
 		t.Errorf("list failure: err = %v", err)
 	}
 	store.failList = false
 	store.failCreate = func(c pipeline.NewComment) bool { return c.Inline == nil }
-	got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 	if !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "create summary comment: ") {
 		t.Errorf("summary failure: err = %v", err)
 	}
@@ -443,7 +443,7 @@ func TestPostErrors(t *testing.T) {
 }
 
 func TestPostDryRun(t *testing.T) {
-	got, err := Post(context.Background(), nil, testRepo, 42, Rendered{})
+	got, err := postCopy(context.Background(), nil, testRepo, 42, Rendered{})
 	if err != nil || got.Summary != summaryDryRun {
 		t.Errorf("nil store: %+v, %v", got, err)
 	}
@@ -501,7 +501,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := newFakeCommentStore(9)
-	got, err := PostReview(context.Background(), store, testRepo, 1, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 1, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +521,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if !strings.Contains(summaries[0].Body, "### Not yet posted on the diff (10)") {
 		t.Errorf("deferred findings missing from the summary:\n%s", summaries[0].Body)
 	}
-	got, err = PostReview(context.Background(), store, testRepo, 1, &r, postOpts)
+	got, err = Post(context.Background(), store, testRepo, 1, &r, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -598,7 +598,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 			store.mu.Unlock()
 
 			r := r
-			got, err := PostReview(context.Background(), store, testRepo, 42, &r, postOpts)
+			got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -637,4 +637,9 @@ func commentIDs(cs []pipeline.Comment) []int64 {
 		out[i] = c.ID
 	}
 	return out
+}
+
+// postCopy posts a copy of r, as a caller that keeps its rendering would.
+func postCopy(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r Rendered) (Posted, error) {
+	return Post(ctx, store, repo, prID, &r, PostOptions{ResolveThreads: true})
 }

@@ -57,7 +57,8 @@ func (in CommentsInput) WantsSARIF() (bool, error) {
 	return want, nil
 }
 
-// Publish posts a rendering to the pull request (Post) and then puts the
+// Publish posts a rendering to the pull request (Post, with review memory:
+// r.Markdown and r.Memory become what was posted) and then puts the
 // review on its head commit (in.Ref) through rep: the Code Insights report
 // with one annotation per finding, then the build status SUCCESSFUL or
 // FAILED by set.FailOn, both linking to the summary comment. The commit
@@ -65,13 +66,7 @@ func (in CommentsInput) WantsSARIF() (bool, error) {
 // an outcome with warnings in Posted.BuildStatus and Posted.Report. A nil
 // store is a dry run: nothing is posted anywhere. A nil rep leaves both
 // absent.
-func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in CommentsInput, r Rendered) (Posted, error) {
-	return PublishReview(ctx, store, rep, set, in, &r, PostOptions{ResolveThreads: true})
-}
-
-// PublishReview is Publish with review memory's options: it posts with
-// PostReview, so r.Markdown and r.Memory become what was posted.
-func PublishReview(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in CommentsInput, r *Rendered, opt PostOptions) (Posted, error) {
+func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in CommentsInput, r *Rendered, opt PostOptions) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}
@@ -79,7 +74,7 @@ func PublishReview(ctx context.Context, store pipeline.CommentStore, rep pipelin
 	if err != nil {
 		return Posted{Errors: []string{}}, err
 	}
-	posted, err := PostReview(ctx, store, repo, prID, r, opt)
+	posted, err := Post(ctx, store, repo, prID, r, opt)
 	if err != nil {
 		return posted, err
 	}

@@ -49,7 +49,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	rep := &surfaceRecorder{}
 	set := insights.Settings{FailOn: insights.FailOnHigh, BuildStatus: true, Report: true}
 
-	first, err := Publish(context.Background(), store, rep, set, in, r)
+	first, err := publishCopy(context.Background(), store, rep, set, in, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	}
 
 	// The same request again: the summary is unchanged and still linked.
-	again, err := Publish(context.Background(), store, rep, set, in, r)
+	again, err := publishCopy(context.Background(), store, rep, set, in, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,17 +103,17 @@ func TestPublishWithoutReporterOrStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Publish(context.Background(), newFakeCommentStore(3), nil, insights.DefaultSettings(), in, r)
+	p, err := publishCopy(context.Background(), newFakeCommentStore(3), nil, insights.DefaultSettings(), in, r)
 	if err != nil || p.Summary != summaryCreated || p.BuildStatus != nil || p.Report != nil || len(p.SurfaceWarnings()) != 0 {
 		t.Errorf("no reporter: %+v, %v; want comments posted and no surfaces", p, err)
 	}
 	rep := &surfaceRecorder{}
-	p, err = Publish(context.Background(), nil, rep, insights.DefaultSettings(), in, r)
+	p, err = publishCopy(context.Background(), nil, rep, insights.DefaultSettings(), in, r)
 	if err != nil || p.Summary != summaryDryRun || len(rep.calls) != 0 {
 		t.Errorf("no store: %+v, %v, reporter calls %v; want a dry run", p, err, rep.calls)
 	}
 	in.PRID = 0
-	if _, err := Publish(context.Background(), newFakeCommentStore(3), rep, insights.DefaultSettings(), in, r); err == nil || !strings.Contains(err.Error(), "prId") {
+	if _, err := publishCopy(context.Background(), newFakeCommentStore(3), rep, insights.DefaultSettings(), in, r); err == nil || !strings.Contains(err.Error(), "prId") {
 		t.Errorf("no prId: err %v, want one naming prId", err)
 	}
 }
@@ -127,7 +127,7 @@ func TestPublishMissingScopeIsAWarning(t *testing.T) {
 	store := newFakeCommentStore(4)
 	store.withURLs = true
 	rep := &surfaceRecorder{err: fmt.Errorf("bitbucket: 403: %w", pipeline.ErrMissingScope)}
-	p, err := Publish(context.Background(), store, rep, insights.DefaultSettings(), in, r)
+	p, err := publishCopy(context.Background(), store, rep, insights.DefaultSettings(), in, r)
 	if err != nil {
 		t.Fatalf("a missing scope failed the call: %v", err)
 	}
@@ -178,4 +178,10 @@ func TestWantsSARIF(t *testing.T) {
 			t.Errorf("%q: %v, %v; want %v, error on %q", tc.formats, got, err, tc.want, tc.field)
 		}
 	}
+}
+
+// publishCopy publishes a copy of r, as a caller that keeps its rendering
+// would.
+func publishCopy(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in CommentsInput, r Rendered) (Posted, error) {
+	return Publish(ctx, store, rep, set, in, &r, PostOptions{ResolveThreads: true})
 }

@@ -162,10 +162,10 @@ type Rendered struct {
 	// and their counts (see severityCounts for the build status).
 	Requirements RequirementCounts `json:"requirements"`
 	// Memory is the compare with earlier reviews (memory.go), set when the
-	// comments were read from a CommentStore (PostReview); nil otherwise.
+	// comments were read from a CommentStore (Post); nil otherwise.
 	Memory *Memory `json:"memory,omitempty"`
 
-	// parts keep what Render used, so PostReview can render the summary
+	// parts keep what Render used, so Post can render the summary
 	// again with the memory table once it has read the earlier comments.
 	parts *summaryParts
 }
@@ -402,7 +402,7 @@ func inlineBody(f pipeline.Finding, fp string) string {
 
 // summaryExtras are the summary's parts beyond the findings: the acceptance
 // criteria with their verdicts, and where evidence links point; and what
-// PostReview adds: the memory table with its hidden data, and the findings
+// Post adds: the memory table with its hidden data, and the findings
 // whose inline comment was not posted.
 type summaryExtras struct {
 	criteria         RequirementCounts
@@ -478,7 +478,7 @@ func isAre(n int) string {
 	return "are"
 }
 
-// renderWith renders the summary again with PostReview's additions.
+// renderWith renders the summary again with Post's additions.
 func (p *summaryParts) renderWith(mem *Memory, failed, deferred []InlineComment) string {
 	st := p.st // contextRows counts into it: count into a copy
 	x := p.x
