@@ -16,7 +16,7 @@ import (
 // RequestLimits bound what one request may cost: how long its body may take
 // to arrive and its answer to be taken, how many heavy requests run at once,
 // and how long the lists in a request may be. Zero fields take
-// DefaultRequestLimits; a negative MaxInflight switches the cap off.
+// defaultRequestLimits; a negative MaxInflight switches the cap off.
 type RequestLimits struct {
 	// ReadTimeout bounds the time from the request's start to the end of its
 	// body (a body trickled a byte at a time is cut). PRSCOUT_READ_TIMEOUT.
@@ -49,10 +49,10 @@ type RequestLimits struct {
 	Gate gate.Limits
 }
 
-// DefaultRequestLimits are far above what the shipped workflow sends: a
+// defaultRequestLimits are far above what the shipped workflow sends: a
 // scout answer proposes tens of needs, a pull request has hundreds of files
 // at most, a batch holds the 12 requests /v1/needs keeps.
-func DefaultRequestLimits() RequestLimits {
+func defaultRequestLimits() RequestLimits {
 	return RequestLimits{
 		ReadTimeout:      30 * time.Second,
 		WriteTimeout:     60 * time.Second,
@@ -66,9 +66,9 @@ func DefaultRequestLimits() RequestLimits {
 	}
 }
 
-// WithDefaults returns l with its zero fields set from DefaultRequestLimits.
+// WithDefaults returns l with its zero fields set from defaultRequestLimits.
 func (l RequestLimits) WithDefaults() RequestLimits {
-	d := DefaultRequestLimits()
+	d := defaultRequestLimits()
 	if l.ReadTimeout <= 0 {
 		l.ReadTimeout = d.ReadTimeout
 	}

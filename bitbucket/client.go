@@ -395,7 +395,7 @@ func diffSpec(base, head string) string {
 // Without opts.TwoDot it is the three-dot diff (from the merge base, what a
 // pull request shows, topic=true); with it the plain two-dot delta
 // (topic=false). A 555 answer (too large, timed out) wraps
-// pipeline.ErrTooLarge (see IsDiffTooLarge); so does a diff over
+// pipeline.ErrTooLarge (see isDiffTooLarge); so does a diff over
 // Config.MaxDiffBytes.
 func (c *Client) Diff(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]byte, error) {
 	if err := checkRange(repo, "base", base, "head", head); err != nil {

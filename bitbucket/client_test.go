@@ -116,7 +116,7 @@ func TestPullRequestFake(t *testing.T) {
 		t.Fatalf("PullRequest = %+v", got)
 	}
 	_, err = c.PullRequest(context.Background(), acme, 7)
-	if !errors.Is(err, pipeline.ErrNotFound) || !IsNotFound(err) {
+	if !errors.Is(err, pipeline.ErrNotFound) || !isNotFound(err) {
 		t.Fatalf("unknown PR error = %v, want not found", err)
 	}
 	if !strings.Contains(err.Error(), "Pull request not found") {
@@ -215,7 +215,7 @@ func TestDiffTooLarge555(t *testing.T) {
 	s.Fail(bitbuckettest.OpGetDiff, bitbuckettest.Fault{Status: 555, Times: 5})
 	c, _ := newClient(t, s, nil)
 	_, err := c.Diff(context.Background(), acme, baseFull, headFull, pipeline.DiffOptions{})
-	if !IsDiffTooLarge(err) || !errors.Is(err, pipeline.ErrTooLarge) || !errors.Is(err, pipeline.ErrUpstream) {
+	if !isDiffTooLarge(err) || !errors.Is(err, pipeline.ErrTooLarge) || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("err = %v, want 555 too large", err)
 	}
 	if n := s.Calls(bitbuckettest.OpGetDiff); n != 1 {
@@ -225,7 +225,7 @@ func TestDiffTooLarge555(t *testing.T) {
 	s2.SetDiff("acme", "uploader", baseFull, headFull, strings.Repeat("x", 11))
 	c2, _ := newClient(t, s2, func(cfg *Config) { cfg.MaxDiffBytes = 10 })
 	_, err = c2.Diff(context.Background(), acme, baseFull, headFull, pipeline.DiffOptions{})
-	if !errors.Is(err, pipeline.ErrTooLarge) || IsDiffTooLarge(err) {
+	if !errors.Is(err, pipeline.ErrTooLarge) || isDiffTooLarge(err) {
 		t.Fatalf("oversized diff err = %v, want the adapter's own size limit", err)
 	}
 }
@@ -525,7 +525,7 @@ func TestAuthHeaders(t *testing.T) {
 			t.Fatal(err)
 		}
 		bad, _ := newClient(t, s, func(cfg *Config) { cfg.Token = "wrong" })
-		if _, err := bad.ResolveCommit(context.Background(), acme, "main"); !IsPermissionError(err) {
+		if _, err := bad.ResolveCommit(context.Background(), acme, "main"); !isPermissionError(err) {
 			t.Fatalf("wrong token err = %v", err)
 		}
 	})
@@ -586,7 +586,7 @@ func TestRetries(t *testing.T) {
 		start := time.Now()
 		_, err := c.ResolveCommit(ctx, acme, "main")
 		var ue *UnexpectedResponseError
-		if !IsRateLimited(err) || !errors.As(err, &ue) || ue.RetryAfter != time.Hour {
+		if !isRateLimited(err) || !errors.As(err, &ue) || ue.RetryAfter != time.Hour {
 			t.Fatalf("err = %v, want 429 with RetryAfter 1h", err)
 		}
 		if time.Since(start) > time.Second {
@@ -728,7 +728,7 @@ func TestCommentsOwnAccount(t *testing.T) {
 	if !slices.Contains(rec.got(), attempt{Op: "get_user", Status: 200}) || !slices.Contains(Operations, "get_user") {
 		t.Errorf("get_user not reported/listed: %v", rec.got())
 	}
-	if _, err := c.UpdateComment(ctx, acme, 42, theirs, "hijacked"); !IsPermissionError(err) {
+	if _, err := c.UpdateComment(ctx, acme, 42, theirs, "hijacked"); !isPermissionError(err) {
 		t.Errorf("update of another author's comment: err = %v, want 403", err)
 	}
 }

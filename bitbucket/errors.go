@@ -86,20 +86,20 @@ func statusOf(err error) int {
 	return 0
 }
 
-// IsNotFound reports whether err is a 404 from Bitbucket.
-func IsNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
+// isNotFound reports whether err is a 404 from Bitbucket.
+func isNotFound(err error) bool { return statusOf(err) == http.StatusNotFound }
 
-// IsRateLimited reports whether err is a 429 from Bitbucket that survived
+// isRateLimited reports whether err is a 429 from Bitbucket that survived
 // the retries.
-func IsRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
+func isRateLimited(err error) bool { return statusOf(err) == http.StatusTooManyRequests }
 
-// IsPermissionError reports whether Bitbucket refused the credentials (401)
+// isPermissionError reports whether Bitbucket refused the credentials (401)
 // or the access (403).
-func IsPermissionError(err error) bool {
+func isPermissionError(err error) bool {
 	s := statusOf(err)
 	return s == http.StatusUnauthorized || s == http.StatusForbidden
 }
 
-// IsDiffTooLarge reports whether Bitbucket answered 555: the diff (or
+// isDiffTooLarge reports whether Bitbucket answered 555: the diff (or
 // listing) was too large to compute in time.
-func IsDiffTooLarge(err error) bool { return statusOf(err) == StatusDiffTooLarge }
+func isDiffTooLarge(err error) bool { return statusOf(err) == StatusDiffTooLarge }

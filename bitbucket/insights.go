@@ -76,8 +76,8 @@ func scopeError(err error) error {
 	return e
 }
 
-// IsMissingScope reports whether err is a 403 for a missing scope.
-func IsMissingScope(err error) bool { return errors.Is(err, pipeline.ErrMissingScope) }
+// isMissingScope reports whether err is a 403 for a missing scope.
+func isMissingScope(err error) bool { return errors.Is(err, pipeline.ErrMissingScope) }
 
 // Wire shapes of the statuses and Code Insights API.
 type (
@@ -292,7 +292,7 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 		return res, fmt.Errorf("list annotations of report %s on %s: %w", key, commit, scopeError(err))
 	}
 	for _, id := range stale {
-		if err := ia.deleteAnnotation(ctx, repo, commit, key, id); err != nil && !IsNotFound(err) {
+		if err := ia.deleteAnnotation(ctx, repo, commit, key, id); err != nil && !isNotFound(err) {
 			return res, fmt.Errorf("delete stale annotation %s of report %s: %w", id, key, scopeError(err))
 		}
 		res.Stale++

@@ -219,14 +219,14 @@ func TestInsightsMissingScope(t *testing.T) {
 	s.DenyScope(bitbuckettest.InsightsOps...)
 	c, _ := newClient(t, s, nil)
 	err := c.SetBuildStatus(context.Background(), acme, headFull, insights.InProgress(summaryURL))
-	if !errors.Is(err, pipeline.ErrMissingScope) || !IsMissingScope(err) {
+	if !errors.Is(err, pipeline.ErrMissingScope) || !isMissingScope(err) {
 		t.Fatalf("status: want ErrMissingScope, got %v", err)
 	}
 	var mse *MissingScopeError
 	if !errors.As(err, &mse) || !cmp.Equal(mse.Required, []string{"write:repository:bitbucket"}) || mse.Err.Status != http.StatusForbidden {
 		t.Errorf("MissingScopeError %+v", mse)
 	}
-	if !IsPermissionError(err) {
+	if !isPermissionError(err) {
 		t.Error("a scope error is also a permission error")
 	}
 	want := "set build status prscout on " + headFull + ": bitbucket set_status: 403: the credentials lack a required scope (write:repository:bitbucket)"
@@ -246,7 +246,7 @@ func TestInsightsMissingScope(t *testing.T) {
 	s.DenyScope()
 	s.Fail(bitbuckettest.OpSetStatus, bitbuckettest.Fault{Status: http.StatusForbidden})
 	err = c.SetBuildStatus(context.Background(), acme, headFull, insights.InProgress(summaryURL))
-	if errors.Is(err, pipeline.ErrMissingScope) || !IsPermissionError(err) {
+	if errors.Is(err, pipeline.ErrMissingScope) || !isPermissionError(err) {
 		t.Errorf("plain 403: got %v", err)
 	}
 }

@@ -65,7 +65,7 @@ func FromGateReport(rep gate.Report, sources map[string][]byte, opt Options) Log
 		}
 		id := gateRule(n.Verdict)
 		idx := index[id]
-		uri, base := FileURI(n.File)
+		uri, base := fileURI(n.File)
 		phys := &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: uri, URIBaseID: base}}
 		text := gateMessage(n)
 		if src, ok := sources[n.File]; ok {
@@ -100,7 +100,7 @@ func FromGateReport(rep gate.Report, sources map[string][]byte, opt Options) Log
 	}
 	for _, p := range rep.Problems {
 		idx := index[RuleNotAnExport]
-		uri, base := FileURI(p.File)
+		uri, base := fileURI(p.File)
 		run.Results = append(run.Results, Result{
 			RuleID: RuleNotAnExport, RuleIndex: &idx, Level: LevelError, Message: Message{Text: p.Message},
 			Locations: []Location{{PhysicalLocation: &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: uri, URIBaseID: base}}}},

@@ -216,11 +216,11 @@ func newLog(run Run) Log {
 	return Log{Schema: Schema, Version: Version, Runs: []Run{run}}
 }
 
-// FileURI turns a path as prscout names it into a SARIF URI reference:
+// fileURI turns a path as prscout names it into a SARIF URI reference:
 // each segment percent-encoded, so spaces and '#' survive; an absolute path
 // becomes a file:// URI. base is SrcRoot for a relative path inside the
 // root, "" otherwise.
-func FileURI(path string) (uri, base string) {
+func fileURI(path string) (uri, base string) {
 	p := strings.ReplaceAll(path, "\\", "/")
 	abs := strings.HasPrefix(p, "/")
 	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
@@ -289,7 +289,7 @@ func FromFindings(findings []pipeline.ReportFinding, opt Options) Log {
 			res.PartialFingerprints = map[string]string{FingerprintKey: f.Fingerprint}
 		}
 		if p := strings.TrimSpace(f.Path); p != "" {
-			uri, base := FileURI(p)
+			uri, base := fileURI(p)
 			loc := &PhysicalLocation{ArtifactLocation: ArtifactLocation{URI: uri, URIBaseID: base}}
 			if f.Line > 0 {
 				loc.Region = &Region{StartLine: f.Line}

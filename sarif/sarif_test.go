@@ -322,9 +322,9 @@ func TestFileURI(t *testing.T) {
 		"100%/progress.go": {"100%25/progress.go", SrcRoot},
 		"../up/w.json":     {"../up/w.json", ""},
 	} {
-		uri, base := FileURI(in)
+		uri, base := fileURI(in)
 		if uri != want[0] || base != want[1] {
-			t.Errorf("FileURI(%q) = %q, %q; want %q, %q", in, uri, base, want[0], want[1])
+			t.Errorf("fileURI(%q) = %q, %q; want %q, %q", in, uri, base, want[0], want[1])
 		}
 	}
 }

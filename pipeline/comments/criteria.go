@@ -29,7 +29,7 @@ type Evidence struct {
 }
 
 // Verdict is the review's judgement of one acceptance criterion, as
-// ParseReview read it.
+// parseReview read it.
 type Verdict struct {
 	ID       string     `json:"id"`
 	Verdict  string     `json:"verdict"` // VerdictMet, VerdictNotMet or VerdictUnclear

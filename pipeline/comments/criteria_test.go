@@ -59,7 +59,7 @@ func TestParseVerdicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := ParseReview(json.RawMessage(tt.review))
+			p, err := parseReview(json.RawMessage(tt.review))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -203,7 +203,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 				o.failed = msg
 				break
 			}
-			parsed, err := ParseReview(r.Review)
+			parsed, err := parseReview(r.Review)
 			if err != nil {
 				o.failed = "the review could not be read: " + err.Error()
 				break

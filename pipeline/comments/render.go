@@ -20,7 +20,7 @@ type CommentsInput struct {
 	Ref       string                 `json:"ref"` // the reviewed head sha; goes into the summary marker
 	Files     []pipeline.ChangedFile `json:"files"`
 	// Review is the review LLM's answer: raw text (a JSON string) or a parsed
-	// object. See ParseReview for every accepted shape.
+	// object. See parseReview for every accepted shape.
 	Review json.RawMessage `json:"review"`
 	DryRun bool            `json:"dryRun"`
 	// Mode is the context's review mode (full or delta), shown in the summary.
@@ -203,7 +203,7 @@ func Render(in CommentsInput) (Rendered, error) {
 	if len(in.Reviews) > 0 {
 		return renderGroups(in, ref)
 	}
-	parsed, err := ParseReview(in.Review)
+	parsed, err := parseReview(in.Review)
 	if err != nil {
 		return Rendered{}, err
 	}

@@ -27,7 +27,7 @@ const (
 // Severities, most severe first.
 var severityOrder = []string{"critical", "high", "medium", "low"}
 
-// ParsedReview is a review answer as ParseReview understood it.
+// ParsedReview is a review answer as parseReview understood it.
 type ParsedReview struct {
 	pipeline.Review
 	// Format says which shape the answer had (ReviewFormat*).
@@ -66,7 +66,7 @@ type ParsedReview struct {
 	VerdictsGiven bool
 }
 
-// ParseReview reads the review LLM's answer with llmanswer.Read. raw is the
+// parseReview reads the review LLM's answer with llmanswer.Read. raw is the
 // request's `review` field: a JSON string holding the model's raw text, or
 // an already parsed JSON value. Accepted shapes:
 //
@@ -104,7 +104,7 @@ type ParsedReview struct {
 // -> 42); severity is normalised (see normalizeSeverity); a missing title
 // is taken from the body's first line. A finding that names no file is
 // moved into the summary, under "Findings not tied to a file".
-func ParseReview(raw json.RawMessage) (ParsedReview, error) {
+func parseReview(raw json.RawMessage) (ParsedReview, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		return ParsedReview{}, pipeline.Invalidf("review", "missing: pass the review LLM's answer as text or JSON")

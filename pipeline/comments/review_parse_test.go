@@ -48,9 +48,9 @@ func TestParseReviewShapes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseReview(tt.raw)
+			got, err := parseReview(tt.raw)
 			if err != nil {
-				t.Fatalf("ParseReview: %v", err)
+				t.Fatalf("parseReview: %v", err)
 			}
 			if !reflect.DeepEqual(got.Review, want) {
 				t.Errorf("review = %+v, want %+v", got.Review, want)
@@ -68,7 +68,7 @@ func TestParseReviewFindingsArray(t *testing.T) {
 		jsonString("```json\n[{\"path\":\"a.go\",\"title\":\"T\",\"severity\":\"low\"}]\n```"),
 		json.RawMessage(`{"summary":"","findings":"[{\"path\":\"a.go\",\"title\":\"T\",\"severity\":\"low\"}]"}`),
 	} {
-		got, err := ParseReview(raw)
+		got, err := parseReview(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
@@ -81,7 +81,7 @@ func TestParseReviewFindingsArray(t *testing.T) {
 
 func TestParseReviewProseBecomesSummary(t *testing.T) {
 	text := "The change looks fine.\nNo blocking issues; one { brace and a [link]."
-	got, err := ParseReview(jsonString(text))
+	got, err := parseReview(jsonString(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestParseReviewProseInWrappers(t *testing.T) {
 		`{"choices":[{"message":{"role":"assistant","content":"All good.\nShip it."}}]}`,
 		`{"content":[{"type":"text","text":"All good.\nShip it."}]}`,
 	} {
-		got, err := ParseReview(json.RawMessage(raw))
+		got, err := parseReview(json.RawMessage(raw))
 		if err != nil {
 			t.Errorf("%s: %v", raw, err)
 			continue
@@ -126,7 +126,7 @@ func TestParseReviewFindingRepair(t *testing.T) {
 		"not an object",
 		{"path":"a.go","severity":"low"}
 	]}`)
-	got, err := ParseReview(raw)
+	got, err := parseReview(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,10 +182,10 @@ func TestNormalizeSeverity(t *testing.T) {
 
 func TestParseReviewInvalid(t *testing.T) {
 	for _, raw := range []string{``, `null`, `""`, `{}`, `[]`, `[1,2]`, `true`, `{"choices":[]}`, `{bad`} {
-		_, err := ParseReview(json.RawMessage(raw))
+		_, err := parseReview(json.RawMessage(raw))
 		var ie *pipeline.InvalidError
 		if !errors.As(err, &ie) || ie.Field != "review" {
-			t.Errorf("ParseReview(%s) err = %v, want InvalidError on review", raw, err)
+			t.Errorf("parseReview(%s) err = %v, want InvalidError on review", raw, err)
 		}
 	}
 }
@@ -227,7 +227,7 @@ func FuzzParseReview(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := ParseReview(raw)
+		got, err := parseReview(raw)
 		if err != nil {
 			var ie *pipeline.InvalidError
 			if !errors.As(err, &ie) || ie.Field != "review" {
@@ -291,7 +291,7 @@ func TestParseReviewSalvage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseReview(tt.raw)
+			got, err := parseReview(tt.raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +324,7 @@ func TestParseReviewRepaired(t *testing.T) {
 		"python literals": `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B", "existingCode": None}]}`,
 		"think block":     "<think>\nthe user wants JSON {maybe}\n</think>\n" + `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B"}]}`,
 	} {
-		got, err := ParseReview(jsonString(text))
+		got, err := parseReview(jsonString(text))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -338,7 +338,7 @@ func TestParseReviewRepaired(t *testing.T) {
 // TestParseReviewUnreadable: JSON that cannot be read is never shown.
 func TestParseReviewUnreadable(t *testing.T) {
 	text := `Review: {"summary": "SQL" "findings": [} {{ "path": a.go ]] done`
-	got, err := ParseReview(jsonString(text))
+	got, err := parseReview(jsonString(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestParseReviewUnreadable(t *testing.T) {
 // TestParseReviewFindingWithoutPath: a finding that names no file is moved
 // into the summary, not lost and not posted without a path.
 func TestParseReviewFindingWithoutPath(t *testing.T) {
-	got, err := ParseReview(json.RawMessage(`{"summary":"S","findings":[{"path":"a.go","title":"T","severity":"low"},{"title":"General","body":"Add tests.","severity":"high"},{"path":"  ","body":"Blank path."}]}`))
+	got, err := parseReview(json.RawMessage(`{"summary":"S","findings":[{"path":"a.go","title":"T","severity":"low"},{"title":"General","body":"Add tests.","severity":"high"},{"path":"  ","body":"Blank path."}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -359,8 +359,8 @@ func TestAbuseNestingScanConfusion(t *testing.T) {
 			boundsAST(t, name, line)
 			code := strings.Repeat(line, 10_000)
 			for _, check := range []func() Result{
-				func() Result { return CheckCode(KindCode, code) },
-				func() Result { return CheckCodeExpression(code) },
+				func() Result { return checkCode(KindCode, code) },
+				func() Result { return checkCodeExpression(code) },
 			} {
 				var res Result
 				d, _ := measure(func() { res = check() })

@@ -64,10 +64,10 @@ type Result struct {
 	Excerpt string // the offending line of the user's code
 }
 
-// CheckCode reports whether V8 compiles code wrapped as n8n wraps it for kind.
+// checkCode reports whether V8 compiles code wrapped as n8n wraps it for kind.
 // It never panics. Code over DefaultLimits' size or nesting limits is
 // refused (too_large, too_deep) without being parsed.
-func CheckCode(kind Kind, code string) Result { return defaultRun().checkCode(kind, code) }
+func checkCode(kind Kind, code string) Result { return defaultRun().checkCode(kind, code) }
 
 func (r *run) checkCode(kind Kind, code string) (res Result) {
 	defer func() {

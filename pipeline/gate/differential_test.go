@@ -183,9 +183,9 @@ var undecidedCases = []v8Case{
 func TestUndecidedCases(t *testing.T) {
 	for _, c := range undecidedCases {
 		t.Run(c.name, func(t *testing.T) {
-			res := CheckCode(KindCode, c.code)
+			res := checkCode(KindCode, c.code)
 			if res.Verdict != VerdictUndecided || res.Message == "" || res.Line == 0 {
-				t.Errorf("CheckCode(%q) = %+v, want undecided with a reason and a position", c.code, res)
+				t.Errorf("checkCode(%q) = %+v, want undecided with a reason and a position", c.code, res)
 			}
 		})
 	}
@@ -199,13 +199,13 @@ func TestV8Cases(t *testing.T) {
 			if c.fn {
 				kind = KindFunction
 			}
-			res := CheckCode(kind, c.code)
+			res := checkCode(kind, c.code)
 			want := VerdictSyntaxError
 			if c.ok {
 				want = VerdictOK
 			}
 			if res.Verdict != want {
-				t.Errorf("CheckCode(%q) = %s (%s at %d:%d), V8 says %s", c.code, res.Verdict, res.Message, res.Line, res.Column, want)
+				t.Errorf("checkCode(%q) = %s (%s at %d:%d), V8 says %s", c.code, res.Verdict, res.Message, res.Line, res.Column, want)
 			}
 		})
 	}

@@ -93,12 +93,12 @@ func joinPath(segs []string) string {
 	return b.String()
 }
 
-// CheckExpressionText checks an n8n expression (the parameter text after its
+// checkExpressionText checks an n8n expression (the parameter text after its
 // leading "="): it is split as n8n's ExpressionSplitter does ({{ not preceded
 // by an odd number of backslashes, up to the next }}; an unclosed {{ is left
 // as text) and each code chunk must parse as a JavaScript expression. Lines
 // and columns count in the expression text.
-func CheckExpressionText(expr string) Result { return defaultRun().checkExpressionText(expr) }
+func checkExpressionText(expr string) Result { return defaultRun().checkExpressionText(expr) }
 
 func (r *run) checkExpressionText(expr string) Result {
 	if len(expr) > r.lim.MaxCodeBytes {
@@ -129,13 +129,13 @@ func (r *run) checkExpressionText(expr string) Result {
 	return Result{Verdict: VerdictOK}
 }
 
-// CheckCodeExpression checks one {{ }} chunk as n8n's expression engine
+// checkCodeExpression checks one {{ }} chunk as n8n's expression engine
 // (@n8n/tournament) reads it: parsed as a program (esprima-next via recast),
 // wrapped in parentheses when it starts with "{". The gate parses it as a
 // sloppy script with goja, so this check is close to tournament's but not
 // exact (esprima's tolerant mode forgives some early errors); it is a separate
 // check that can be switched off.
-func CheckCodeExpression(code string) Result { return defaultRun().checkCodeExpression(code) }
+func checkCodeExpression(code string) Result { return defaultRun().checkCodeExpression(code) }
 
 func (r *run) checkCodeExpression(code string) (res Result) {
 	defer func() {

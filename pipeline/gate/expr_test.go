@@ -28,9 +28,9 @@ func TestCheckExpressionText(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.expr, func(t *testing.T) {
-			res := CheckExpressionText(tc.expr)
+			res := checkExpressionText(tc.expr)
 			if res.Verdict != tc.verdict || res.Line != tc.line || res.Column != tc.column {
-				t.Errorf("CheckExpressionText(%q) = %s %d:%d %q, want %s %d:%d", tc.expr, res.Verdict, res.Line, res.Column, res.Message, tc.verdict, tc.line, tc.column)
+				t.Errorf("checkExpressionText(%q) = %s %d:%d %q, want %s %d:%d", tc.expr, res.Verdict, res.Line, res.Column, res.Message, tc.verdict, tc.line, tc.column)
 			}
 		})
 	}

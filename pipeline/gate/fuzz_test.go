@@ -22,7 +22,7 @@ func FuzzCheckCode(f *testing.F) {
 		if fn {
 			kind = KindFunction
 		}
-		res := CheckCode(kind, code)
+		res := checkCode(kind, code)
 		switch res.Verdict {
 		case VerdictOK:
 			if res.Line != 0 {

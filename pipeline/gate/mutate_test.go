@@ -104,7 +104,7 @@ func TestDifferentialMutations(t *testing.T) {
 	var agree, falseAlarms, misses, undecided int
 	classes := map[string]int{}
 	for i, m := range muts {
-		res := CheckCode(KindCode, m)
+		res := checkCode(KindCode, m)
 		switch {
 		case res.Verdict == VerdictUndecided:
 			undecided++

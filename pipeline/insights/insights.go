@@ -123,9 +123,9 @@ func InProgress(url string) pipeline.BuildStatus {
 	return pipeline.BuildStatus{Key: Key, State: pipeline.StatusInProgress, Name: "prscout review", Description: "review in progress", URL: url}
 }
 
-// Stopped is the status a workflow's error path sets so that a review that
+// stopped is the status a workflow's error path sets so that a review that
 // failed does not stay INPROGRESS; reason says why, in a few words.
-func Stopped(url, reason string) pipeline.BuildStatus {
+func stopped(url, reason string) pipeline.BuildStatus {
 	d := "review stopped"
 	if r := strings.TrimSpace(reason); r != "" {
 		d += ": " + r
@@ -216,8 +216,8 @@ func Report(findings []pipeline.ReportFinding, opt ReportOptions) pipeline.Insig
 	return r
 }
 
-// AnnotationSeverity maps a finding's severity to the report's.
-func AnnotationSeverity(s string) string {
+// annotationSeverity maps a finding's severity to the report's.
+func annotationSeverity(s string) string {
 	return strings.ToUpper(severityOf(s))
 }
 
@@ -230,7 +230,7 @@ func Annotations(findings []pipeline.ReportFinding) []pipeline.Annotation {
 	for _, f := range findings {
 		a := pipeline.Annotation{
 			ExternalID: "prscout-" + f.Fingerprint, Path: f.Path, Summary: strings.TrimSpace(f.Title),
-			Details: strings.TrimSpace(f.Body), Severity: AnnotationSeverity(f.Severity),
+			Details: strings.TrimSpace(f.Body), Severity: annotationSeverity(f.Severity),
 			AnnotationType: pipeline.AnnotationBug, Result: pipeline.AnnotationFailed,
 		}
 		if f.Line > 0 && f.Path != "" {

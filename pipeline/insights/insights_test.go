@@ -139,7 +139,7 @@ func TestAnnotations(t *testing.T) {
 }
 
 func TestStopped(t *testing.T) {
-	s := Stopped("https://x.example/", "model call failed")
+	s := stopped("https://x.example/", "model call failed")
 	if s.State != pipeline.StatusStopped || s.Description != "review stopped: model call failed" {
 		t.Errorf("Stopped = %+v", s)
 	}

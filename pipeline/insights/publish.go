@@ -97,10 +97,10 @@ func failure(what string, err error) string {
 	return fmt.Sprintf("%s not written: %v; the review goes on without it", what, err)
 }
 
-// SetStatus sets s on commit through rep when on. It returns nil when rep is
+// setStatus sets s on commit through rep when on. It returns nil when rep is
 // nil (no provider with commit surfaces: nothing to say), and never an
 // error: a refusal is an outcome with a warning.
-func SetStatus(ctx context.Context, rep pipeline.CommitReporter, on bool, repo pipeline.Repo, commit string, s pipeline.BuildStatus) *StatusResult {
+func setStatus(ctx context.Context, rep pipeline.CommitReporter, on bool, repo pipeline.Repo, commit string, s pipeline.BuildStatus) *StatusResult {
 	if rep == nil {
 		return nil
 	}
@@ -121,10 +121,10 @@ func SetStatus(ctx context.Context, rep pipeline.CommitReporter, on bool, repo p
 }
 
 // Start sets the INPROGRESS status when a full or delta review of commit
-// starts (/v1/context), linking to the pull request at prURL. See SetStatus
+// starts (/v1/context), linking to the pull request at prURL. See setStatus
 // for the nil result and the outcomes.
 func Start(ctx context.Context, rep pipeline.CommitReporter, set Settings, repo pipeline.Repo, commit, prURL string) *StatusResult {
-	return SetStatus(ctx, rep, set.BuildStatus, repo, commit, InProgress(prURL))
+	return setStatus(ctx, rep, set.BuildStatus, repo, commit, InProgress(prURL))
 }
 
 // PublishInput is a finished review, for its build status and report.
@@ -164,7 +164,7 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 			rr.Warnings = append(rr.Warnings, failure("Code Insights report "+Key, err))
 		}
 	}
-	st := SetStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage))
+	st := setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage))
 	return st, rr
 }
 
@@ -266,7 +266,7 @@ func StopReview(ctx context.Context, src StopSources, set Settings, in StopInput
 		}
 		out.Ref = sha
 	}
-	out.BuildStatus = SetStatus(ctx, src.Reporter, true, repo, out.Ref, status)
+	out.BuildStatus = setStatus(ctx, src.Reporter, true, repo, out.Ref, status)
 	out.Warnings = append(out.Warnings, out.BuildStatus.Warnings...)
 	return out, nil
 }
@@ -275,7 +275,7 @@ func StopReview(ctx context.Context, src StopSources, set Settings, in StopInput
 // (FAILED) before its comments were posted.
 func ended(url, state, reason string) pipeline.BuildStatus {
 	reason = pipeline.OneLine(reason)
-	s := Stopped(url, reason)
+	s := stopped(url, reason)
 	if state == pipeline.StatusFailed {
 		d := "review failed"
 		if reason != "" {

@@ -74,7 +74,7 @@ var acme = pipeline.Repo{Workspace: "acme", RepoSlug: "app"}
 
 func TestSetStatusOutcomes(t *testing.T) {
 	ctx := context.Background()
-	if got := SetStatus(ctx, nil, true, acme, head, InProgress(prURL)); got != nil {
+	if got := setStatus(ctx, nil, true, acme, head, InProgress(prURL)); got != nil {
 		t.Errorf("no reporter: %+v, want nil", got)
 	}
 	tests := []struct {
@@ -95,7 +95,7 @@ func TestSetStatusOutcomes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := &fakeReporter{err: tt.err}
-			got := SetStatus(ctx, rep, tt.on, acme, head, InProgress(tt.url))
+			got := setStatus(ctx, rep, tt.on, acme, head, InProgress(tt.url))
 			if got.Outcome != tt.outcome || got.State != pipeline.StatusInProgress || len(rep.statuses) != tt.sent {
 				t.Errorf("got %+v (sent %d), want outcome %s, %d sent", got, len(rep.statuses), tt.outcome, tt.sent)
 			}

@@ -67,11 +67,11 @@ func Load(path string) ([]*Class, error) {
 		return nil, fmt.Errorf("open corpus: %w", err)
 	}
 	defer f.Close()
-	return Parse(f, path)
+	return parse(f, path)
 }
 
-// Parse reads a corpus from r; name labels errors.
-func Parse(r io.Reader, name string) ([]*Class, error) {
+// parse reads a corpus from r; name labels errors.
+func parse(r io.Reader, name string) ([]*Class, error) {
 	var classes []*Class
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
