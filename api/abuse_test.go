@@ -498,3 +498,49 @@ func TestReplayGuardBounded(t *testing.T) {
 		t.Error("a key older than the window is still refused")
 	}
 }
+
+// TestWebhookRelayRedacts: the relayed event lands in n8n's execution data,
+// so a secret in the pull request's description is redacted before the
+// forward (and counted); an event without one is forwarded byte for byte;
+// Bitbucket's signature, which the redacted body would no longer match, is
+// not passed on.
+func TestWebhookRelayRedacts(t *testing.T) {
+	var bodies [][]byte
+	var sigs []string
+	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, b)
+		sigs = append(sigs, r.Header.Get("X-Hub-Signature"))
+	}))
+	defer n8n.Close()
+	srv := webhookServer(t, n8n.URL, nil)
+	token := "ghp_" + "9fQ2xLm7Tz4KpW8vR1cN6yH3bJ5dG0sEaUo7" // generated, never real
+	secretBody := strings.Replace(hookBody, `"pullrequest":{`, `"pullrequest":{"description":"rotate `+token+` today",`, 1)
+	if secretBody == hookBody {
+		t.Fatal("the test body has no pullrequest object to add a description to")
+	}
+	for i, body := range []string{hookBody, secretBody} {
+		rec, out := do(srv, "POST", "/v1/webhooks/bitbucket", body, hookHeaders(body, "pullrequest:updated", fmt.Sprintf("uuid-r%d", i))...)
+		if rec.Code != 202 || out["status"] != "forwarded" {
+			t.Fatalf("delivery %d: %d %v", i, rec.Code, out)
+		}
+	}
+	if len(bodies) != 2 {
+		t.Fatalf("n8n got %d deliveries, want 2", len(bodies))
+	}
+	if string(bodies[0]) != hookBody {
+		t.Errorf("an event without secrets was changed:\n%s", bodies[0])
+	}
+	if strings.Contains(string(bodies[1]), token) || !strings.Contains(string(bodies[1]), "[REDACTED:github_token]") {
+		t.Errorf("forwarded body still holds the token or lacks the marker:\n%s", bodies[1])
+	}
+	var v map[string]any
+	if err := json.Unmarshal(bodies[1], &v); err != nil || v["pullrequest"] == nil {
+		t.Errorf("the redacted body is not the event any more: %v", err)
+	}
+	for _, s := range sigs {
+		if s != "" {
+			t.Errorf("Bitbucket's signature was forwarded: %q", s)
+		}
+	}
+}

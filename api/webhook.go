@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,11 +15,12 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/redact"
 )
 
 // WebhookOptions configure the signed Bitbucket webhook relay
 // (POST /v1/webhooks/bitbucket). The relay verifies Bitbucket's signature and
-// forwards the untouched body to the n8n workflow's Webhook URL with a header
+// forwards the body, its secrets redacted, to the n8n workflow's Webhook URL with a header
 // that n8n's Webhook node checks (header auth), so the workflow never has to
 // verify HMACs itself.
 type WebhookOptions struct {
@@ -46,8 +48,10 @@ type WebhookOptions struct {
 	Client *http.Client
 }
 
-// forwardedHeaders are Bitbucket's headers passed on to n8n.
-var forwardedHeaders = []string{"X-Event-Key", "X-Request-UUID", "X-Hook-UUID", "X-Attempt-Number", "X-Hub-Signature"}
+// forwardedHeaders are Bitbucket's headers passed on to n8n. Bitbucket's
+// X-Hub-Signature is not: the relay has verified it, and the body it
+// forwards may be redacted (n8n checks the relay's own header instead).
+var forwardedHeaders = []string{"X-Event-Key", "X-Request-UUID", "X-Hook-UUID", "X-Attempt-Number"}
 
 // webhook answers fast: it verifies, forwards synchronously with a short
 // timeout and returns 202. A failed forward is a 502, so Bitbucket retries
@@ -97,7 +101,13 @@ func (s *Server) webhook(c *gin.Context) {
 		c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false})
 		return
 	}
-	status, err := s.forward(c.Request.Context(), c.Request.Header, body)
+	// The event lands in n8n's execution data: its text (the pull request's
+	// title and description, a comment) is redacted like everything else
+	// that leaves prscout toward an n8n item.
+	redactions := map[string]int{}
+	out := redactJSONStrings(body, redactions)
+	s.countRedactions(redactions)
+	status, err := s.forward(c.Request.Context(), c.Request.Header, out)
 	if err != nil {
 		if s.replays != nil {
 			// Bitbucket retries a failed delivery: let the retry through.
@@ -161,3 +171,45 @@ func contains(list []string, s string) bool {
 }
 
 func requestIDFrom(ctx context.Context) string { return pipeline.RequestID(ctx) }
+
+// redactJSONStrings redacts secrets in every string value of a JSON body,
+// counting them by kind. A body without secrets (or not JSON) is returned
+// as it is, byte for byte; one with secrets is re-encoded, its structure
+// and keys unchanged.
+func redactJSONStrings(body []byte, counts map[string]int) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return body
+	}
+	changed := false
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			if r := redact.Secrets(x, counts); r != x {
+				changed = true
+				return r
+			}
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	v = walk(v)
+	if !changed {
+		return body
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
+}
