@@ -280,7 +280,7 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 	for _, c := range want.Commits {
 		if sha, ok := m.resolve(ctx, dir, c); ok {
 			full = append(full, sha)
-		} else if isFullSHA(c) {
+		} else if pipeline.IsFullCommit(c) {
 			byID = append(byID, c)
 		}
 	}
@@ -301,7 +301,7 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 	}
 	if want.WithMergeBase && len(full) >= 2 {
 		if out, err := m.git(ctx, dir, nil, false, "merge-base", "--end-of-options", full[0], full[1]); err == nil {
-			if mb := strings.TrimSpace(string(out)); isFullSHA(mb) {
+			if mb := strings.TrimSpace(string(out)); pipeline.IsFullCommit(mb) {
 				full = append(full, mb)
 			}
 		}
@@ -375,7 +375,7 @@ func (m *Mirror) resolve(ctx context.Context, dir, c string) (string, bool) {
 		return "", false
 	}
 	sha := strings.TrimSpace(string(out))
-	return sha, isFullSHA(sha)
+	return sha, pipeline.IsFullCommit(sha)
 }
 
 // missingBlobs lists the objects of the commits' trees the mirror lacks,
@@ -398,7 +398,7 @@ func (m *Mirror) missingBlobs(ctx context.Context, dir string, commits []string)
 // its tree. When it does not and a fetch into an existing mirror is running,
 // it waits for it up to wait (never for a first clone).
 func (m *Mirror) Has(ctx context.Context, repo pipeline.Repo, commit string, wait time.Duration) bool {
-	if !isFullSHA(commit) || checkRepo(repo) != nil {
+	if !pipeline.IsFullCommit(commit) || checkRepo(repo) != nil {
 		return false
 	}
 	st := m.state(repo)
@@ -464,7 +464,7 @@ func (m *Mirror) Ensure(ctx context.Context, repo pipeline.Repo, commit string) 
 	if err := checkRepo(repo); err != nil {
 		return err
 	}
-	if !isFullSHA(commit) {
+	if !pipeline.IsFullCommit(commit) {
 		return pipeline.Invalidf("ref", "the mirror needs a full commit id, got %q", commit)
 	}
 	if m.Has(ctx, repo, commit, 0) {
@@ -516,7 +516,7 @@ func (m *Mirror) git(ctx context.Context, dir string, stdin io.Reader, auth bool
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
 		}
-		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, firstLine(stderr.String()))
+		return nil, fmt.Errorf("git %s: %w: %s", args[0], err, pipeline.FirstLine(stderr.String()))
 	}
 	return stdout.Bytes(), nil
 }
@@ -555,14 +555,6 @@ func (l *limitWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
-}
-
 func isHex(s string) bool {
 	if s == "" {
 		return false
@@ -575,8 +567,6 @@ func isHex(s string) bool {
 	}
 	return true
 }
-
-func isFullSHA(s string) bool { return (len(s) == 40 || len(s) == 64) && isHex(s) }
 
 // validBranch accepts the branch names a fetch refspec may carry: no
 // whitespace or control characters, none of git's special characters, no

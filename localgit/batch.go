@@ -126,7 +126,7 @@ func catFileBatch(ctx context.Context, dir string, oids []string, fn func(k int,
 		}
 		werr := cmd.Wait()
 		if err == nil && werr != nil {
-			err = fmt.Errorf("read blobs: %w: %s", werr, firstLine(stderr.String()))
+			err = fmt.Errorf("read blobs: %w: %s", werr, pipeline.FirstLine(stderr.String()))
 		}
 		if err != nil && ctx.Err() != nil {
 			err = fmt.Errorf("read blobs: %w", ctx.Err())

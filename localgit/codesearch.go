@@ -189,7 +189,7 @@ func (t *codeTree) gitGrep(ctx context.Context, words, globs []string, limit int
 		return nil, nil // no match
 	}
 	if werr != nil {
-		return nil, fmt.Errorf("git grep: %w: %s", werr, firstLine(stderr.String()))
+		return nil, fmt.Errorf("git grep: %w: %s", werr, pipeline.FirstLine(stderr.String()))
 	}
 	return paths, nil
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // gitEnv is the environment every git command runs with: no system config,
@@ -97,7 +99,7 @@ func runGit(ctx context.Context, dir string, maxOut int64, args ...string) ([]by
 	if waitErr != nil {
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {
-			return out, &gitError{Args: args, Code: ee.ExitCode(), Stderr: firstLine(stderr.String())}
+			return out, &gitError{Args: args, Code: ee.ExitCode(), Stderr: pipeline.FirstLine(stderr.String())}
 		}
 		return nil, fmt.Errorf("git %s: %w", args[0], waitErr)
 	}
@@ -154,12 +156,4 @@ func (b *limitedBuffer) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
-	}
-	return s
 }

@@ -150,21 +150,6 @@ func (p *Provider) repoDir(repo pipeline.Repo) (string, error) {
 	return realDir, nil
 }
 
-// isFullSHA reports whether s is a full lowercase hexadecimal object id
-// (SHA-1 or SHA-256).
-func isFullSHA(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // commitID resolves commit to a full commit id. Full ids are verified too: a
 // missing object or the id of a tree or blob wraps pipeline.ErrNotFound.
 func commitID(ctx context.Context, dir, commit string) (string, error) {
@@ -303,7 +288,7 @@ func lsTreeOpts(ctx context.Context, dir string, opts []string, commit string, l
 		}
 		// The commit was resolved before, so this is git failing, not a
 		// missing path (ls-tree answers those with no entries).
-		return nil, false, fmt.Errorf("list tree at %s: %w: %s", commit, werr, firstLine(stderr.String()))
+		return nil, false, fmt.Errorf("list tree at %s: %w: %s", commit, werr, pipeline.FirstLine(stderr.String()))
 	}
 	return entries, false, nil
 }

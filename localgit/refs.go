@@ -133,7 +133,7 @@ func resolve(ctx context.Context, dir, rev string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !isFullSHA(sha) {
+	if !pipeline.IsFullCommit(sha) {
 		return "", fmt.Errorf("resolve revision %q: unexpected output %q", rev, sha)
 	}
 	return sha, nil

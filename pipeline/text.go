@@ -60,3 +60,28 @@ func ClipRunes(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+// FirstLine is the first line of s, surrounding space trimmed.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// IsFullCommit reports whether s is a whole commit id: 40 (SHA-1) or 64
+// (SHA-256) hex digits, either case, as opposed to an abbreviation or a
+// name to resolve.
+func IsFullCommit(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}

@@ -449,7 +449,7 @@ func (p *reviewParser) findings(a []any, ptr string, located bool) []pipeline.Fi
 			continue
 		}
 		if f.Title == "" {
-			f.Title = pipeline.ClipRunes(pipeline.OneLine(reviewFirstLine(f.Body)), 100)
+			f.Title = pipeline.ClipRunes(pipeline.OneLine(pipeline.FirstLine(f.Body)), 100)
 		}
 		rawSev := reviewString(m, severityKeys...)
 		sev, exact := normalizeSeverity(rawSev)
@@ -608,12 +608,4 @@ func reviewKeys(m map[string]any) []string {
 		keys = append(keys[:10], "...")
 	}
 	return keys
-}
-
-func reviewFirstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }

@@ -270,7 +270,7 @@ func (b *Batcher) plan(i int, req pipeline.Request, in BatchInput) (lookupPlan, 
 			return lookupPlan{}, lookupFailure(op, clean, "invalid "+f.name, pipeline.LookupInvalidRepo)
 		}
 	}
-	if batchIsFullCommit(rr.Ref) {
+	if pipeline.IsFullCommit(rr.Ref) {
 		rr.Ref = strings.ToLower(rr.Ref)
 	}
 	return lookupPlan{valid: true, rr: rr, op: op, path: clean}, pipeline.LookupResult{}
@@ -312,24 +312,9 @@ func batchValidRepoField(name, v string) bool {
 	return utf8.ValidString(v)
 }
 
-// batchIsFullCommit reports whether ref is a full SHA-1 or SHA-256 commit id,
-// which needs no ResolveCommit call.
-func batchIsFullCommit(ref string) bool {
-	if len(ref) != 40 && len(ref) != 64 {
-		return false
-	}
-	for i := 0; i < len(ref); i++ {
-		c := ref[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
 // resolve turns rr.Ref into a full commit id, with the lookup timeout.
 func (b *Batcher) resolve(ctx context.Context, rr repoRef, c *batchCounters) refResolution {
-	if batchIsFullCommit(rr.Ref) {
+	if pipeline.IsFullCommit(rr.Ref) {
 		return refResolution{commit: rr.Ref}
 	}
 	ctx, cancel := context.WithTimeout(ctx, b.lim.LookupTimeout)
