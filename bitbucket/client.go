@@ -37,11 +37,11 @@ const DefaultBaseURL = "https://api.bitbucket.org/2.0"
 
 // Defaults applied by New to zero Config fields.
 const (
-	DefaultTimeout       = 20 * time.Second
-	DefaultMaxRetries    = 3
-	DefaultMaxRetryWait  = 30 * time.Second
-	DefaultRetryBaseWait = 500 * time.Millisecond
-	DefaultMaxDiffBytes  = 32 << 20
+	defaultTimeout       = 20 * time.Second
+	defaultMaxRetries    = 3
+	defaultMaxRetryWait  = 30 * time.Second
+	defaultRetryBaseWait = 500 * time.Millisecond
+	defaultMaxDiffBytes  = 32 << 20
 	// pageLen is the page size asked for on paged lists (the API's maximum).
 	pageLen = 100
 	// maxPages bounds every `next` walk, so a misbehaving server cannot keep
@@ -50,10 +50,10 @@ const (
 	maxJSON  = 16 << 20
 )
 
-// ErrLFS marks a file stored in Git LFS: its content is not in the
+// errLFS marks a file stored in Git LFS: its content is not in the
 // repository, so it is refused like a binary file (it also wraps
 // pipeline.ErrBinary).
-var ErrLFS = errors.New("LFS file")
+var errLFS = errors.New("LFS file")
 
 // Config configures the adapter. cmd/prscout fills it from
 // PRSCOUT_BITBUCKET_BASE_URL, PRSCOUT_BITBUCKET_EMAIL + PRSCOUT_BITBUCKET_TOKEN
@@ -150,22 +150,22 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("bitbucket: Timeout, MaxRetryWait, RetryBaseWait and MaxDiffBytes must not be negative")
 	}
 	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultTimeout
+		cfg.Timeout = defaultTimeout
 	}
 	switch {
 	case cfg.MaxRetries == 0:
-		cfg.MaxRetries = DefaultMaxRetries
+		cfg.MaxRetries = defaultMaxRetries
 	case cfg.MaxRetries < 0:
 		cfg.MaxRetries = 0
 	}
 	if cfg.MaxRetryWait == 0 {
-		cfg.MaxRetryWait = DefaultMaxRetryWait
+		cfg.MaxRetryWait = defaultMaxRetryWait
 	}
 	if cfg.RetryBaseWait == 0 {
-		cfg.RetryBaseWait = DefaultRetryBaseWait
+		cfg.RetryBaseWait = defaultRetryBaseWait
 	}
 	if cfg.MaxDiffBytes == 0 {
-		cfg.MaxDiffBytes = DefaultMaxDiffBytes
+		cfg.MaxDiffBytes = defaultMaxDiffBytes
 	}
 	var baseRT http.RoundTripper = http.DefaultTransport
 	if cfg.HTTPClient != nil && cfg.HTTPClient.Transport != nil {
@@ -192,7 +192,7 @@ func New(cfg Config) (*Client, error) {
 			BaseWait:             cfg.RetryBaseWait,
 			Jitter:               true,
 			Budget:               cfg.MaxRetryWait,
-			Final:                []int{StatusDiffTooLarge},
+			Final:                []int{statusDiffTooLarge},
 			RetryTransportErrors: true,
 		},
 		obs: obs,
@@ -524,7 +524,7 @@ func cleanPath(p string) string { return strings.Trim(p, "/") }
 // ReadFile returns a file's bytes at commit. It first asks for the file's
 // metadata (GET /repositories/{workspace}/{repo_slug}/src/{commit}/{path}?format=meta)
 // and refuses directories (pipeline.ErrIsDir), binary files
-// (pipeline.ErrBinary), LFS files (ErrLFS, which also wraps ErrBinary) and
+// (pipeline.ErrBinary), LFS files (errLFS, which also wraps ErrBinary) and
 // files over maxBytes (pipeline.ErrTooLarge) before fetching the content
 // (the same URL without format). A missing path or commit wraps
 // pipeline.ErrNotFound.
@@ -552,7 +552,7 @@ func (c *Client) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path 
 	case meta.Type == "commit_directory":
 		return nil, fmt.Errorf("read %s: %w", path, pipeline.ErrIsDir)
 	case slices.Contains(meta.Attributes, "lfs"):
-		return nil, fmt.Errorf("read %s: %w: %w", path, ErrLFS, pipeline.ErrBinary)
+		return nil, fmt.Errorf("read %s: %w: %w", path, errLFS, pipeline.ErrBinary)
 	case slices.Contains(meta.Attributes, "binary"):
 		return nil, fmt.Errorf("read %s: %w", path, pipeline.ErrBinary)
 	case slices.Contains(meta.Attributes, "subrepository"):
@@ -564,7 +564,7 @@ func (c *Client) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path 
 	if err != nil {
 		if s := statusOf(err); s >= 300 && s < 400 {
 			// An LFS file redirects to the media platform (not followed).
-			return nil, fmt.Errorf("read %s: redirected: %w: %w", path, ErrLFS, pipeline.ErrBinary)
+			return nil, fmt.Errorf("read %s: redirected: %w: %w", path, errLFS, pipeline.ErrBinary)
 		}
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

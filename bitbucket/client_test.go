@@ -322,7 +322,7 @@ func TestReadFile(t *testing.T) {
 		{"plain", "main.go", "package main\n", nil},
 		{"escaped path", "dir/a b#c.go", "package dir // the right file\n", nil},
 		{"binary", "logo.png", "", []error{pipeline.ErrBinary}},
-		{"lfs", "model.bin", "", []error{ErrLFS, pipeline.ErrBinary}},
+		{"lfs", "model.bin", "", []error{errLFS, pipeline.ErrBinary}},
 		{"too large", "big.txt", "", []error{pipeline.ErrTooLarge}},
 		{"directory", "dir", "", []error{pipeline.ErrIsDir}},
 		{"nul bytes", "nul.txt", "", []error{pipeline.ErrBinary}},
@@ -376,7 +376,7 @@ func TestReadFileLFSRedirect(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.ReadFile(context.Background(), acme, headFull, "m.bin", 1<<20)
-	if !errors.Is(err, ErrLFS) || !errors.Is(err, pipeline.ErrBinary) {
+	if !errors.Is(err, errLFS) || !errors.Is(err, pipeline.ErrBinary) {
 		t.Fatalf("err = %v, want LFS", err)
 	}
 	if otherHost {

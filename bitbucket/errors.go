@@ -11,9 +11,9 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// StatusDiffTooLarge is Bitbucket's non-standard 555 answer to a diff,
+// statusDiffTooLarge is Bitbucket's non-standard 555 answer to a diff,
 // diffstat or deep listing that "was too large and timed out".
-const StatusDiffTooLarge = 555
+const statusDiffTooLarge = 555
 
 // maxErrorBody bounds how much of an error body an UnexpectedResponseError keeps.
 const maxErrorBody = 4 << 10
@@ -34,7 +34,7 @@ type UnexpectedResponseError struct {
 func (e *UnexpectedResponseError) Error() string {
 	msg := errorMessage(e.Body)
 	text := http.StatusText(e.Status)
-	if e.Status == StatusDiffTooLarge {
+	if e.Status == statusDiffTooLarge {
 		text = "diff too large or timed out"
 	}
 	s := fmt.Sprintf("bitbucket %s: %d %s", e.Op, e.Status, text)
@@ -49,7 +49,7 @@ func (e *UnexpectedResponseError) Unwrap() []error {
 	switch e.Status {
 	case http.StatusNotFound:
 		return []error{pipeline.ErrNotFound}
-	case StatusDiffTooLarge:
+	case statusDiffTooLarge:
 		return []error{pipeline.ErrTooLarge, pipeline.ErrUpstream}
 	default:
 		return []error{pipeline.ErrUpstream}
@@ -102,4 +102,4 @@ func isPermissionError(err error) bool {
 
 // isDiffTooLarge reports whether Bitbucket answered 555: the diff (or
 // listing) was too large to compute in time.
-func isDiffTooLarge(err error) bool { return statusOf(err) == StatusDiffTooLarge }
+func isDiffTooLarge(err error) bool { return statusOf(err) == statusDiffTooLarge }

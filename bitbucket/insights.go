@@ -24,8 +24,8 @@ import (
 // annotations per POST request" and "a report can contain up to 1000
 // annotations".
 const (
-	AnnotationsPerRequest = 100
-	AnnotationsPerReport  = 1000
+	annotationsPerRequest = 100
+	annotationsPerReport  = 1000
 )
 
 // InsightsOperations lists the Observer operation names of the calls in
@@ -158,7 +158,7 @@ func (a *httpAPI) deleteAnnotation(ctx context.Context, repo pipeline.Repo, comm
 }
 
 // postAnnotations calls POST .../commit/{commit}/reports/{reportId}/annotations
-// with at most AnnotationsPerRequest annotations (the bulk upsert by external_id).
+// with at most annotationsPerRequest annotations (the bulk upsert by external_id).
 func (a *httpAPI) postAnnotations(ctx context.Context, repo pipeline.Repo, commit, key string, batch []wireAnnotation) error {
 	_, err := a.do(ctx, "post_annotations", http.MethodPost,
 		a.repoURL(repo, "commit", url.PathEscape(commit), "reports", url.PathEscape(key), "annotations"), batch, a.maxJSON)
@@ -211,10 +211,10 @@ func (c *Client) SetBuildStatus(ctx context.Context, repo pipeline.Repo, commit 
 //     the result the same either way. A re-run with the same findings
 //     deletes nothing;
 //  3. POST .../reports/{key}/annotations in batches of at most
-//     AnnotationsPerRequest: Bitbucket upserts by external_id, so posting
+//     annotationsPerRequest: Bitbucket upserts by external_id, so posting
 //     the same annotations again changes nothing.
 //
-// A report keeps at most AnnotationsPerReport annotations: past that, the
+// A report keeps at most annotationsPerReport annotations: past that, the
 // least severe are not sent, the report's details say how many, and so do
 // PutReportResult.Omitted and its warnings. Annotations repeating an earlier
 // one's external id are dropped with a warning. A token without the scope
@@ -250,10 +250,10 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 		seen[a.ExternalID] = true
 		keep = append(keep, a)
 	}
-	keep, res.Omitted = capAnnotations(keep, AnnotationsPerReport)
+	keep, res.Omitted = capAnnotations(keep, annotationsPerReport)
 	if res.Omitted > 0 {
 		note := fmt.Sprintf("%d of %d findings not annotated: Bitbucket keeps at most %d annotations per report; the least severe are left out",
-			res.Omitted, len(keep)+res.Omitted, AnnotationsPerReport)
+			res.Omitted, len(keep)+res.Omitted, annotationsPerReport)
 		if r.Details != "" {
 			r.Details += " · "
 		}
@@ -298,8 +298,8 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 		res.Stale++
 	}
 
-	for start := 0; start < len(keep); start += AnnotationsPerRequest {
-		batch := keep[start:min(start+AnnotationsPerRequest, len(keep))]
+	for start := 0; start < len(keep); start += annotationsPerRequest {
+		batch := keep[start:min(start+annotationsPerRequest, len(keep))]
 		wire := make([]wireAnnotation, len(batch))
 		for i, a := range batch {
 			wire[i] = wireAnnotation{

@@ -15,10 +15,10 @@ import (
 
 // Webhook request headers Bitbucket Cloud sends.
 const (
-	HeaderEventKey    = "X-Event-Key"     // e.g. "pullrequest:created"
-	HeaderSignature   = "X-Hub-Signature" // "sha256=<hex HMAC-SHA256(secret, raw body)>"
-	HeaderRequestUUID = "X-Request-UUID"  // the same on redeliveries of one event
-	HeaderAttempt     = "X-Attempt-Number"
+	headerEventKey    = "X-Event-Key"     // e.g. "pullrequest:created"
+	headerSignature   = "X-Hub-Signature" // "sha256=<hex HMAC-SHA256(secret, raw body)>"
+	headerRequestUUID = "X-Request-UUID"  // the same on redeliveries of one event
+	headerAttempt     = "X-Attempt-Number"
 )
 
 // Webhook event keys ParseWebhook accepts.
@@ -30,22 +30,22 @@ const (
 // Signature errors; VerifySignature's errors wrap exactly one of them.
 var (
 	ErrSignatureMissing   = errors.New("webhook signature missing")
-	ErrSignatureMalformed = errors.New("webhook signature malformed")
+	errSignatureMalformed = errors.New("webhook signature malformed")
 	ErrSignatureMismatch  = errors.New("webhook signature mismatch")
-	ErrNoSecret           = errors.New("webhook secret not configured")
-	// ErrUnsupportedEvent is returned by ParseWebhook for event keys other
+	errNoSecret           = errors.New("webhook secret not configured")
+	// errUnsupportedEvent is returned by ParseWebhook for event keys other
 	// than pullrequest:created and pullrequest:updated.
-	ErrUnsupportedEvent = errors.New("unsupported webhook event")
+	errUnsupportedEvent = errors.New("unsupported webhook event")
 )
 
 // VerifySignature checks a Bitbucket Cloud webhook signature: header is the
 // X-Hub-Signature value "sha256=<hex>", the HMAC-SHA256 of the raw request
 // body keyed with the webhook's secret. The comparison is constant time. An
-// empty secret refuses everything (ErrNoSecret) so a missing configuration
+// empty secret refuses everything (errNoSecret) so a missing configuration
 // cannot accept unsigned calls.
 func VerifySignature(secret, body []byte, header string) error {
 	if len(secret) == 0 {
-		return ErrNoSecret
+		return errNoSecret
 	}
 	header = strings.TrimSpace(header)
 	if header == "" {
@@ -53,11 +53,11 @@ func VerifySignature(secret, body []byte, header string) error {
 	}
 	algo, digest, ok := strings.Cut(header, "=")
 	if !ok || !strings.EqualFold(algo, "sha256") {
-		return fmt.Errorf("%w: want sha256=<hex>", ErrSignatureMalformed)
+		return fmt.Errorf("%w: want sha256=<hex>", errSignatureMalformed)
 	}
 	got, err := hex.DecodeString(digest)
 	if err != nil || len(got) != sha256.Size {
-		return fmt.Errorf("%w: want 64 hex digits", ErrSignatureMalformed)
+		return fmt.Errorf("%w: want 64 hex digits", errSignatureMalformed)
 	}
 	mac := hmac.New(sha256.New, secret)
 	mac.Write(body)
@@ -87,12 +87,12 @@ type WebhookEvent struct {
 
 // ParseWebhook decodes a pullrequest:created or pullrequest:updated payload
 // ({actor, pullrequest, repository}). Other event keys give
-// ErrUnsupportedEvent; a payload without a repository full name or a pull
+// errUnsupportedEvent; a payload without a repository full name or a pull
 // request id is a *pipeline.InvalidError.
 func ParseWebhook(eventKey string, body []byte) (WebhookEvent, error) {
 	eventKey = strings.TrimSpace(eventKey)
 	if eventKey != EventPullRequestCreated && eventKey != EventPullRequestUpdated {
-		return WebhookEvent{}, fmt.Errorf("%w: %q", ErrUnsupportedEvent, eventKey)
+		return WebhookEvent{}, fmt.Errorf("%w: %q", errUnsupportedEvent, eventKey)
 	}
 	var p struct {
 		PullRequest *wirePR `json:"pullrequest"`
@@ -114,9 +114,9 @@ func ParseWebhook(eventKey string, body []byte) (WebhookEvent, error) {
 	return WebhookEvent{Key: eventKey, Repo: repo, PR: prInfo(*p.PullRequest)}, nil
 }
 
-// ErrEventMismatch is returned by CheckEventBody when a body cannot be the
+// errEventMismatch is returned by CheckEventBody when a body cannot be the
 // payload of the event its X-Event-Key names.
-var ErrEventMismatch = errors.New("webhook event key does not match the body")
+var errEventMismatch = errors.New("webhook event key does not match the body")
 
 // CheckEventBody checks that body has the shape of the event named by
 // eventKey. The X-Event-Key header is not covered by the signature, so a
@@ -132,12 +132,12 @@ var ErrEventMismatch = errors.New("webhook event key does not match the body")
 //     changes_request;
 //   - repo:push holds push and repository.
 //
-// Other keys only need a JSON object. A mismatch wraps ErrEventMismatch and
+// Other keys only need a JSON object. A mismatch wraps errEventMismatch and
 // says what is missing or out of place.
 func CheckEventBody(eventKey string, body []byte) error {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(body, &top); err != nil || top == nil {
-		return fmt.Errorf("%w: the body is not a JSON object", ErrEventMismatch)
+		return fmt.Errorf("%w: the body is not a JSON object", errEventMismatch)
 	}
 	isObject := func(k string) bool {
 		v := bytes.TrimSpace(top[k])
@@ -146,7 +146,7 @@ func CheckEventBody(eventKey string, body []byte) error {
 	need := func(keys ...string) error {
 		for _, k := range keys {
 			if !isObject(k) {
-				return fmt.Errorf("%w: a %s event has a %q object, this body has none", ErrEventMismatch, eventKey, k)
+				return fmt.Errorf("%w: a %s event has a %q object, this body has none", errEventMismatch, eventKey, k)
 			}
 		}
 		return nil
@@ -154,7 +154,7 @@ func CheckEventBody(eventKey string, body []byte) error {
 	refuse := func(keys ...string) error {
 		for _, k := range keys {
 			if _, ok := top[k]; ok {
-				return fmt.Errorf("%w: a %s event has no %q, this body has one (another event's payload)", ErrEventMismatch, eventKey, k)
+				return fmt.Errorf("%w: a %s event has no %q, this body has one (another event's payload)", errEventMismatch, eventKey, k)
 			}
 		}
 		return nil

@@ -49,8 +49,8 @@ func TestAbuseWebhookEventKeyMismatch(t *testing.T) {
 			if tc.ok && err != nil {
 				t.Fatalf("refused: %v", err)
 			}
-			if !tc.ok && !errors.Is(err, ErrEventMismatch) {
-				t.Fatalf("err = %v, want ErrEventMismatch", err)
+			if !tc.ok && !errors.Is(err, errEventMismatch) {
+				t.Fatalf("err = %v, want errEventMismatch", err)
 			}
 		})
 	}

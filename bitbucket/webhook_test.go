@@ -27,12 +27,12 @@ func TestVerifySignature(t *testing.T) {
 		{"valid", secret, good, nil},
 		{"valid uppercase hex", secret, "sha256=" + strings.ToUpper(strings.TrimPrefix(good, "sha256=")), nil},
 		{"missing", secret, "", ErrSignatureMissing},
-		{"no algorithm", secret, strings.TrimPrefix(good, "sha256="), ErrSignatureMalformed},
-		{"sha1", secret, "sha1=" + strings.TrimPrefix(good, "sha256="), ErrSignatureMalformed},
-		{"not hex", secret, "sha256=zz", ErrSignatureMalformed},
-		{"short", secret, good[:len(good)-2], ErrSignatureMalformed},
+		{"no algorithm", secret, strings.TrimPrefix(good, "sha256="), errSignatureMalformed},
+		{"sha1", secret, "sha1=" + strings.TrimPrefix(good, "sha256="), errSignatureMalformed},
+		{"not hex", secret, "sha256=zz", errSignatureMalformed},
+		{"short", secret, good[:len(good)-2], errSignatureMalformed},
 		{"mismatch", secret, Sign([]byte("other"), body), ErrSignatureMismatch},
-		{"no secret configured", nil, good, ErrNoSecret},
+		{"no secret configured", nil, good, errNoSecret},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +100,7 @@ func TestParseWebhookErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ParseWebhook("repo:push", body); !errors.Is(err, ErrUnsupportedEvent) {
+	if _, err := ParseWebhook("repo:push", body); !errors.Is(err, errUnsupportedEvent) {
 		t.Fatalf("repo:push err = %v", err)
 	}
 	tests := []struct {

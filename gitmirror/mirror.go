@@ -38,8 +38,8 @@ import (
 
 // Defaults applied by New.
 const (
-	DefaultFetchTimeout = 10 * time.Minute
-	DefaultReadWait     = 3 * time.Second
+	defaultFetchTimeout = 10 * time.Minute
+	defaultReadWait     = 3 * time.Second
 )
 
 // Git users of Bitbucket Cloud's HTTPS clone URLs.
@@ -145,12 +145,12 @@ func New(cfg Config) (*Mirror, error) {
 		return nil, fmt.Errorf("the Bitbucket mirror needs git: %w", err)
 	}
 	if cfg.FetchTimeout <= 0 {
-		cfg.FetchTimeout = DefaultFetchTimeout
+		cfg.FetchTimeout = defaultFetchTimeout
 	}
 	if cfg.ReadWait < 0 {
 		cfg.ReadWait = 0
 	} else if cfg.ReadWait == 0 {
-		cfg.ReadWait = DefaultReadWait
+		cfg.ReadWait = defaultReadWait
 	}
 	m := &Mirror{cfg: cfg, base: base, log: cfg.Logger, obs: cfg.Observer, repos: map[pipeline.Repo]*repoState{}}
 	if m.log == nil {

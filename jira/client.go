@@ -42,13 +42,13 @@ import (
 
 // Defaults for a zero Config.
 const (
-	DefaultTimeout    = 10 * time.Second
-	DefaultMaxRetries = 2
-	DefaultMaxIssues  = 5
+	defaultTimeout    = 10 * time.Second
+	defaultMaxRetries = 2
+	defaultMaxIssues  = 5
 )
 
-// MaxIssuesLimit is the largest Config.MaxIssues: each issue is one request.
-const MaxIssuesLimit = 50
+// maxIssuesLimit is the largest Config.MaxIssues: each issue is one request.
+const maxIssuesLimit = 50
 
 // AcceptanceFieldNone as Config.AcceptanceField turns the field off: criteria
 // come from the description only, and the field list is never fetched.
@@ -81,7 +81,7 @@ type Config struct {
 	AcceptanceField string
 	// MaxIssues bounds how many issues LookupIssues reads per call, and
 	// the context stage per review (PRSCOUT_JIRA_MAX_ISSUES); 0 means
-	// DefaultMaxIssues, at most MaxIssuesLimit.
+	// defaultMaxIssues, at most maxIssuesLimit.
 	MaxIssues int
 	// Projects are the project keys whose issues link to a pull request
 	// (PRSCOUT_JIRA_PROJECTS, any case); empty accepts every project.
@@ -90,7 +90,7 @@ type Config struct {
 	// the client has none). 0 means DefaultTimeout.
 	Timeout time.Duration
 	// MaxRetries is how often a 429 or 5xx (other than 500) is retried; 0
-	// means DefaultMaxRetries, negative means never.
+	// means defaultMaxRetries, negative means never.
 	MaxRetries int
 	// HTTPClient is the base client (its Transport is kept and wrapped with
 	// authentication). nil means a new client with Timeout.
@@ -165,19 +165,19 @@ func New(cfg Config) (*Client, error) {
 	}
 	timeout := cfg.Timeout
 	if timeout == 0 {
-		timeout = DefaultTimeout
+		timeout = defaultTimeout
 	}
 	retries := cfg.MaxRetries
 	switch {
 	case retries == 0:
-		retries = DefaultMaxRetries
+		retries = defaultMaxRetries
 	case retries < 0:
 		retries = 0
 	}
 
 	maxIssues := cfg.MaxIssues
 	if maxIssues == 0 {
-		maxIssues = DefaultMaxIssues
+		maxIssues = defaultMaxIssues
 	}
 
 	hc := &http.Client{}
@@ -258,8 +258,8 @@ func validate(cfg Config) (*url.URL, error) {
 	if cfg.Timeout < 0 {
 		return nil, fmt.Errorf("jira timeout %s is negative", cfg.Timeout)
 	}
-	if cfg.MaxIssues < 0 || cfg.MaxIssues > MaxIssuesLimit {
-		return nil, fmt.Errorf("PRSCOUT_JIRA_MAX_ISSUES must be between 1 and %d, got %d", MaxIssuesLimit, cfg.MaxIssues)
+	if cfg.MaxIssues < 0 || cfg.MaxIssues > maxIssuesLimit {
+		return nil, fmt.Errorf("PRSCOUT_JIRA_MAX_ISSUES must be between 1 and %d, got %d", maxIssuesLimit, cfg.MaxIssues)
 	}
 	for _, p := range cfg.Projects {
 		if p = strings.ToUpper(strings.TrimSpace(p)); p != "" && !pipeline.IsProjectKey(p) {
@@ -284,8 +284,8 @@ func projects(list []string) []string {
 
 // LookupIssue reads one issue by key (any case): summary, status name,
 // description (wiki markup lightly turned into Markdown, at most
-// MaxDescriptionChars), the acceptance criteria field's text (at most
-// MaxAcceptanceChars) and the criteria one by one as Requirements (from the
+// maxDescriptionChars), the acceptance criteria field's text (at most
+// maxAcceptanceChars) and the criteria one by one as Requirements (from the
 // field, else from an acceptance criteria section of the description; see
 // package criteria). Issue.Key is the key Jira answers with (an issue moved
 // to another project answers with its new key). A malformed key is a
@@ -313,13 +313,13 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 		Key:         raw.Key,
 		Summary:     strings.TrimSpace(raw.Summary),
 		Status:      raw.Status,
-		Description: truncate(wikiToMarkdown(raw.Description), MaxDescriptionChars),
+		Description: truncate(wikiToMarkdown(raw.Description), maxDescriptionChars),
 		URL:         c.browseURL + url.PathEscape(raw.Key),
 	}
 	in := criteria.Input{Key: raw.Key, Description: raw.Description}
 	for _, id := range ac.ids {
 		if t := strings.TrimSpace(fieldText(raw.Other[id])); t != "" {
-			iss.AcceptanceCriteria = truncate(t, MaxAcceptanceChars)
+			iss.AcceptanceCriteria = truncate(t, maxAcceptanceChars)
 			in.Field, in.FieldID, in.FieldName = raw.Other[id], id, ac.names[id]
 			break
 		}
@@ -368,7 +368,7 @@ func (c *Client) LookupIssues(ctx context.Context, keys []string) ([]pipeline.Is
 	}
 	limit := c.maxIssues
 	if limit <= 0 {
-		limit = DefaultMaxIssues
+		limit = defaultMaxIssues
 	}
 	var rest []string
 	if len(distinct) > limit {

@@ -442,7 +442,7 @@ func TestNewKeepsCallerClientAndSetsTimeout(t *testing.T) {
 	if base.Timeout != 0 || base.Transport != nil {
 		t.Error("New changed the caller's http.Client")
 	}
-	if s := c.api.(*sdkClient); s.timeout != 3*time.Second || s.policy.MaxRetries != DefaultMaxRetries {
+	if s := c.api.(*sdkClient); s.timeout != 3*time.Second || s.policy.MaxRetries != defaultMaxRetries {
 		t.Errorf("timeout %s, retries %d", s.timeout, s.policy.MaxRetries)
 	}
 }

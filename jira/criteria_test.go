@@ -272,7 +272,7 @@ func TestLookupIssuesBoundedByMaxIssues(t *testing.T) {
 	}
 
 	d, err := New(Config{BaseURL: fj.URL(), PAT: "x"})
-	if err != nil || d.MaxIssues() != DefaultMaxIssues {
+	if err != nil || d.MaxIssues() != defaultMaxIssues {
 		t.Errorf("default MaxIssues() = %d, %v", d.MaxIssues(), err)
 	}
 	if issues, warnings := c.LookupIssues(context.Background(), nil); issues != nil || warnings != nil {

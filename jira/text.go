@@ -11,8 +11,8 @@ import (
 
 // Text bounds for the prompts, in characters (runes).
 const (
-	MaxDescriptionChars = 4000
-	MaxAcceptanceChars  = 4000
+	maxDescriptionChars = 4000
+	maxAcceptanceChars  = 4000
 )
 
 // truncate cuts s to max characters and says how much was cut; it never cuts

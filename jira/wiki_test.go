@@ -137,6 +137,6 @@ func BenchmarkDescription(b *testing.B) {
 	s := strings.Repeat(string(src), 64<<10/len(src))
 	b.SetBytes(int64(len(s)))
 	for b.Loop() {
-		truncate(wikiToMarkdown(s), MaxDescriptionChars)
+		truncate(wikiToMarkdown(s), maxDescriptionChars)
 	}
 }

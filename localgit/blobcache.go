@@ -5,9 +5,9 @@ import (
 	"sync"
 )
 
-// DefaultBlobCacheBytes bounds the blobs a Provider keeps in memory for its
+// defaultBlobCacheBytes bounds the blobs a Provider keeps in memory for its
 // code trees (see Provider.BlobCacheBytes).
-const DefaultBlobCacheBytes = 64 << 20
+const defaultBlobCacheBytes = 64 << 20
 
 // blobCache keeps blob contents by object id, least recently used first out,
 // bounded by their total size. A blob id names its content, so an entry is

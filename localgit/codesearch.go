@@ -16,10 +16,10 @@ import (
 
 var _ pipeline.CodeSearch = (*Provider)(nil)
 
-// DefaultTreeMaxBytes is the largest file a CodeTree reads; larger files
+// defaultTreeMaxBytes is the largest file a CodeTree reads; larger files
 // (generated code, data) wrap pipeline.ErrTooLarge, and the candidate search
 // skips them.
-const DefaultTreeMaxBytes = 2 << 20
+const defaultTreeMaxBytes = 2 << 20
 
 // treeReaders is how many `git cat-file --batch` processes one CodeTree
 // keeps for reads from several goroutines: blob inflation runs in git, one
@@ -45,7 +45,7 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 	if err != nil {
 		return nil, err
 	}
-	t := &codeTree{dir: dir, commit: sha, maxBytes: DefaultTreeMaxBytes, blobs: p.blobs, idents: p.idents, idle: make(chan *blobReader, treeReaders)}
+	t := &codeTree{dir: dir, commit: sha, maxBytes: defaultTreeMaxBytes, blobs: p.blobs, idents: p.idents, idle: make(chan *blobReader, treeReaders)}
 	for range treeReaders {
 		t.idle <- nil // a slot: started on first use
 	}
@@ -208,7 +208,7 @@ func escapeERE(s string) string {
 
 // ReadFile returns path's content at the commit. Directories, symbolic
 // links, submodules and missing paths wrap pipeline.ErrNotFound, files over
-// DefaultTreeMaxBytes pipeline.ErrTooLarge, binary files pipeline.ErrBinary.
+// defaultTreeMaxBytes pipeline.ErrTooLarge, binary files pipeline.ErrBinary.
 func (t *codeTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	clean, err := checkPath(path, false)
 	if err != nil {

@@ -19,9 +19,9 @@ import (
 // search lacks (up to identInlineMax), and in the background after a search
 // that had to run git grep.
 
-// DefaultIdentIndexBytes bounds the identifier index of a Provider (8 bytes
+// defaultIdentIndexBytes bounds the identifier index of a Provider (8 bytes
 // per distinct identifier of each blob).
-const DefaultIdentIndexBytes = 64 << 20
+const defaultIdentIndexBytes = 64 << 20
 
 // identInlineMax is how many unindexed blobs a search reads and indexes
 // itself before answering; with more, it runs git grep and leaves them to

@@ -41,23 +41,23 @@ const maxCommitLogBytes = 1 << 20
 // pipeline.ErrNotFound: there is no file content to give, and symbolic links
 // are never followed (their target could point anywhere on the machine).
 var (
-	ErrSymlink   = fmt.Errorf("symbolic link not followed: %w", pipeline.ErrNotFound)
-	ErrSubmodule = fmt.Errorf("submodule has no content in this repository: %w", pipeline.ErrNotFound)
+	errSymlink   = fmt.Errorf("symbolic link not followed: %w", pipeline.ErrNotFound)
+	errSubmodule = fmt.Errorf("submodule has no content in this repository: %w", pipeline.ErrNotFound)
 )
 
 // binarySniffLen is how much of a blob is searched for a NUL byte, as git's
 // own buffer_is_binary does.
 const binarySniffLen = 8000
 
-// DefaultMaxDiffBytes bounds a raw diff read from git.
-const DefaultMaxDiffBytes = 64 << 20
+// defaultMaxDiffBytes bounds a raw diff read from git.
+const defaultMaxDiffBytes = 64 << 20
 
 // Provider reads git repositories under Root.
 type Provider struct {
 	// Root is the directory repositories are looked up in.
 	Root string
 	// MaxDiffBytes bounds Diff's output; larger diffs fail with an error
-	// wrapping pipeline.ErrTooLarge. Zero means DefaultMaxDiffBytes.
+	// wrapping pipeline.ErrTooLarge. Zero means defaultMaxDiffBytes.
 	MaxDiffBytes int64
 
 	// blobs and idents are shared by the code trees (OpenTree); nil keeps
@@ -75,7 +75,7 @@ func New(root string) *Provider {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return &Provider{Root: root, blobs: newBlobCache(DefaultBlobCacheBytes), idents: newIdentIndex(DefaultIdentIndexBytes)}
+	return &Provider{Root: root, blobs: newBlobCache(defaultBlobCacheBytes), idents: newIdentIndex(defaultIdentIndexBytes)}
 }
 
 // isGitDir reports whether dir is a git repository: a work tree with a .git
@@ -314,9 +314,9 @@ func entryError(e treeEntry, maxBytes int64) error {
 	case "dir":
 		return fmt.Errorf("%s: %w", e.Path, pipeline.ErrIsDir)
 	case "symlink":
-		return fmt.Errorf("%s: %w", e.Path, ErrSymlink)
+		return fmt.Errorf("%s: %w", e.Path, errSymlink)
 	case "submodule":
-		return fmt.Errorf("%s: %w", e.Path, ErrSubmodule)
+		return fmt.Errorf("%s: %w", e.Path, errSubmodule)
 	}
 	if maxBytes > 0 && e.Size > maxBytes {
 		return fmt.Errorf("%s: %d bytes over the %d byte limit: %w", e.Path, e.Size, maxBytes, pipeline.ErrTooLarge)
@@ -334,8 +334,8 @@ func isBinary(data []byte) bool {
 
 // ReadFile returns the content of path at commit, read from the object
 // database (`git ls-tree` for the entry, `git cat-file blob` for the bytes).
-// Directories wrap pipeline.ErrIsDir; symbolic links (ErrSymlink) and
-// submodules (ErrSubmodule) wrap pipeline.ErrNotFound and are never followed;
+// Directories wrap pipeline.ErrIsDir; symbolic links (errSymlink) and
+// submodules (errSubmodule) wrap pipeline.ErrNotFound and are never followed;
 // a blob over maxBytes wraps pipeline.ErrTooLarge without being read; a blob
 // with a NUL byte in its first 8000 bytes wraps pipeline.ErrBinary.
 func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path string, maxBytes int64) ([]byte, error) {
@@ -436,7 +436,7 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 	}
 	max := p.MaxDiffBytes
 	if max <= 0 {
-		max = DefaultMaxDiffBytes
+		max = defaultMaxDiffBytes
 	}
 	out, err := runGit(ctx, dir, max, "diff", "--no-color", "--no-ext-diff", "--no-textconv",
 		"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "-M", "-U"+strconv.Itoa(opts.ContextLines),

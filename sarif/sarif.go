@@ -19,10 +19,10 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// Version and Schema name the format written.
+// version and schema name the format written.
 const (
-	Version = "2.1.0"
-	Schema  = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	version = "2.1.0"
+	schema  = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 
 // FingerprintKey is the partialFingerprints key of prscout's finding
@@ -30,9 +30,9 @@ const (
 // does not merge unrelated results).
 const FingerprintKey = "prscout/v1"
 
-// SrcRoot is the uriBaseId of repository paths: results name files
+// srcRoot is the uriBaseId of repository paths: results name files
 // relative to the repository's root, which a consumer maps to its checkout.
-const SrcRoot = "%SRCROOT%"
+const srcRoot = "%SRCROOT%"
 
 // Log is a SARIF log file.
 type Log struct {
@@ -200,8 +200,8 @@ func Parse(data []byte) (Log, error) {
 	if err := json.Unmarshal(data, &l); err != nil {
 		return Log{}, fmt.Errorf("not a SARIF log: %w", err)
 	}
-	if l.Version != Version {
-		return Log{}, fmt.Errorf("SARIF version %q, want %s", l.Version, Version)
+	if l.Version != version {
+		return Log{}, fmt.Errorf("SARIF version %q, want %s", l.Version, version)
 	}
 	if l.Runs == nil {
 		return Log{}, fmt.Errorf("SARIF log has no runs")
@@ -213,12 +213,12 @@ func newLog(run Run) Log {
 	if run.Results == nil {
 		run.Results = []Result{}
 	}
-	return Log{Schema: Schema, Version: Version, Runs: []Run{run}}
+	return Log{Schema: schema, Version: version, Runs: []Run{run}}
 }
 
 // fileURI turns a path as prscout names it into a SARIF URI reference:
 // each segment percent-encoded, so spaces and '#' survive; an absolute path
-// becomes a file:// URI. base is SrcRoot for a relative path inside the
+// becomes a file:// URI. base is srcRoot for a relative path inside the
 // root, "" otherwise.
 func fileURI(path string) (uri, base string) {
 	p := strings.ReplaceAll(path, "\\", "/")
@@ -240,7 +240,7 @@ func fileURI(path string) (uri, base string) {
 	if first == ".." {
 		return joined, "" // outside the root: relative to wherever the tool ran
 	}
-	return joined, SrcRoot
+	return joined, srcRoot
 }
 
 // FromFindings writes a review's findings (comments.ReportFindings of a

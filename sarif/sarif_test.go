@@ -73,12 +73,12 @@ func TestFromFindingsValidates(t *testing.T) {
 		got = append(got, x)
 	}
 	want := []row{
-		{"high/retry-loop-never-stops", "error", "upload/retry.go", SrcRoot, 12, 0, "1111111111111111"},
-		{"critical/token-logged", "error", "upload/retry.go", SrcRoot, 30, 1, "2222222222222222"},
-		{"low/typo", "note", "docs/read%20me.md", SrcRoot, 0, 2, "3333333333333333"},
-		{"medium/retry-loop-never-stops", "warning", "./c:odd/name%231.go", SrcRoot, 3, 3, "4444444444444444"},
+		{"high/retry-loop-never-stops", "error", "upload/retry.go", srcRoot, 12, 0, "1111111111111111"},
+		{"critical/token-logged", "error", "upload/retry.go", srcRoot, 30, 1, "2222222222222222"},
+		{"low/typo", "note", "docs/read%20me.md", srcRoot, 0, 2, "3333333333333333"},
+		{"medium/retry-loop-never-stops", "warning", "./c:odd/name%231.go", srcRoot, 3, 3, "4444444444444444"},
 		{"medium/untitled", "warning", "", "", 0, 4, "5555555555555555"},
-		{"high/retry-loop-never-stops", "error", "upload/retry.go", SrcRoot, 14, 0, "6666666666666666"},
+		{"high/retry-loop-never-stops", "error", "upload/retry.go", srcRoot, 14, 0, "6666666666666666"},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("results (-want +got):\n%s", d)
@@ -312,14 +312,14 @@ func TestRawOffset(t *testing.T) {
 
 func TestFileURI(t *testing.T) {
 	for in, want := range map[string][2]string{
-		"a/b.go":           {"a/b.go", SrcRoot},
-		"docs/read me.md":  {"docs/read%20me.md", SrcRoot},
-		"x#y?.go":          {"x%23y%3F.go", SrcRoot},
-		"c:/w.json":        {"./c:/w.json", SrcRoot},
+		"a/b.go":           {"a/b.go", srcRoot},
+		"docs/read me.md":  {"docs/read%20me.md", srcRoot},
+		"x#y?.go":          {"x%23y%3F.go", srcRoot},
+		"c:/w.json":        {"./c:/w.json", srcRoot},
 		"/tmp/w f.json":    {"file:///tmp/w%20f.json", ""},
-		`dir\win.json`:     {"dir/win.json", SrcRoot},
-		"ünïcode/ß.go":     {"%C3%BCn%C3%AFcode/%C3%9F.go", SrcRoot},
-		"100%/progress.go": {"100%25/progress.go", SrcRoot},
+		`dir\win.json`:     {"dir/win.json", srcRoot},
+		"ünïcode/ß.go":     {"%C3%BCn%C3%AFcode/%C3%9F.go", srcRoot},
+		"100%/progress.go": {"100%25/progress.go", srcRoot},
 		"../up/w.json":     {"../up/w.json", ""},
 	} {
 		uri, base := fileURI(in)

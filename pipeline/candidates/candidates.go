@@ -79,9 +79,9 @@ const (
 	StatusRenamed  Status = "renamed"
 )
 
-// DefaultMax is the number of candidates Find answers at most when
+// defaultMax is the number of candidates Find answers at most when
 // Options.Max is zero.
-const DefaultMax = 12
+const defaultMax = 12
 
 // Change is one changed file of the diff.
 type Change struct {
@@ -158,7 +158,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		return nil, fmt.Errorf("candidates: options.max must not be negative, got %d", opts.Max)
 	}
 	if opts.Max == 0 {
-		opts.Max = DefaultMax
+		opts.Max = defaultMax
 	}
 	cs, err := normalize(changes)
 	if err != nil {

@@ -26,16 +26,16 @@ import (
 // issue cannot fill a prompt; every cut is stated (in the text or in
 // Result.Warnings), never silent.
 const (
-	// MaxCriteria is how many criteria one issue yields; the rest are named
+	// maxCriteria is how many criteria one issue yields; the rest are named
 	// in a warning.
-	MaxCriteria = 30
-	// MaxTextChars is the longest criterion text, in characters (runes),
+	maxCriteria = 30
+	// maxTextChars is the longest criterion text, in characters (runes),
 	// before the cut note is appended.
-	MaxTextChars = 500
-	// MaxInputBytes is the largest field value or description searched; a
+	maxTextChars = 500
+	// maxInputBytes is the largest field value or description searched; a
 	// larger one is skipped with a warning (Jira's own text limit is 32 767
 	// characters; ADF JSON is several times its text).
-	MaxInputBytes = 1 << 20
+	maxInputBytes = 1 << 20
 )
 
 // Criterion is one acceptance criterion.
@@ -150,7 +150,7 @@ var issueKey = regexp.MustCompile(`^[A-Z][A-Z0-9_]*-[0-9]+$`)
 // header or Given, with its When/Then/And/But steps and Examples) as one
 // criterion whose steps are joined by "; "; and, when the source has neither
 // lists nor Gherkin, each paragraph. Exact repeats are dropped. At most
-// MaxCriteria criteria of at most MaxTextChars characters each are kept.
+// maxCriteria criteria of at most maxTextChars characters each are kept.
 //
 // The only error is a key that is not a Jira issue key; unreadable values
 // are warnings.
@@ -205,17 +205,17 @@ func Extract(in Input) (Result, error) {
 		}
 		seen[norm] = true
 		found++
-		if found > MaxCriteria {
+		if found > maxCriteria {
 			continue
 		}
 		res.Criteria = append(res.Criteria, Criterion{
 			ID:    key + "#" + strconv.Itoa(found),
 			Issue: key,
-			Text:  cut(t, MaxTextChars),
+			Text:  cut(t, maxTextChars),
 		})
 	}
-	if found > MaxCriteria {
-		warn("%d acceptance criteria found, the first %d kept", found, MaxCriteria)
+	if found > maxCriteria {
+		warn("%d acceptance criteria found, the first %d kept", found, maxCriteria)
 	}
 	if len(res.Criteria) == 0 {
 		res.Source = Source{}
@@ -338,8 +338,8 @@ func objectText(m map[string]any) string {
 }
 
 func parseJSONBytes(b []byte, f Format) ([]block, []string, error) {
-	if len(b) > MaxInputBytes {
-		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", errTooLarge, len(b), MaxInputBytes)
+	if len(b) > maxInputBytes {
+		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", errTooLarge, len(b), maxInputBytes)
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {
@@ -352,8 +352,8 @@ func parseJSONBytes(b []byte, f Format) ([]block, []string, error) {
 // parseString reads text: ADF JSON when it is an ADF document, else wiki
 // markup or Markdown.
 func parseString(s string, f Format) ([]block, []string, error) {
-	if len(s) > MaxInputBytes {
-		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", errTooLarge, len(s), MaxInputBytes)
+	if len(s) > maxInputBytes {
+		return nil, nil, fmt.Errorf("%w (%d bytes, limit %d)", errTooLarge, len(s), maxInputBytes)
 	}
 	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && strings.Contains(t, `"doc"`) {
 		if doc, err := parseADF([]byte(t)); err == nil {

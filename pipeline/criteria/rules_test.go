@@ -177,19 +177,19 @@ func TestBadKey(t *testing.T) {
 func TestCapsAreStated(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("## Acceptance criteria\n")
-	for i := 1; i <= MaxCriteria+5; i++ {
+	for i := 1; i <= maxCriteria+5; i++ {
 		fmt.Fprintf(&b, "- criterion %d\n", i)
 	}
-	long := strings.Repeat("é", MaxTextChars+20)
+	long := strings.Repeat("é", maxTextChars+20)
 	fmt.Fprintf(&b, "- %s\n", long)
 	res, err := Extract(Input{Key: "AB-9", Description: b.String()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Criteria) != MaxCriteria {
-		t.Fatalf("%d criteria, want %d", len(res.Criteria), MaxCriteria)
+	if len(res.Criteria) != maxCriteria {
+		t.Fatalf("%d criteria, want %d", len(res.Criteria), maxCriteria)
 	}
-	if last := res.Criteria[MaxCriteria-1]; last.ID != "AB-9#30" || last.Text != "criterion 30" {
+	if last := res.Criteria[maxCriteria-1]; last.ID != "AB-9#30" || last.Text != "criterion 30" {
 		t.Errorf("last kept = %+v", last)
 	}
 	if d := cmp.Diff([]string{"AB-9: 36 acceptance criteria found, the first 30 kept"}, res.Warnings); d != "" {
@@ -198,18 +198,18 @@ func TestCapsAreStated(t *testing.T) {
 
 	res, _ = Extract(Input{Key: "AB-9", Field: "- " + long})
 	got := res.Criteria[0].Text
-	if want := strings.Repeat("é", MaxTextChars) + "… (cut, 20 more characters)"; got != want {
+	if want := strings.Repeat("é", maxTextChars) + "… (cut, 20 more characters)"; got != want {
 		t.Errorf("long text = %q", got)
 	}
 }
 
 func TestUnreadableInputsWarn(t *testing.T) {
-	huge := strings.Repeat("x", MaxInputBytes+1)
+	huge := strings.Repeat("x", maxInputBytes+1)
 	res, err := Extract(Input{Key: "AB-2", Field: huge, FieldName: "AC", Description: "## AC\n- d"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantW := []string{fmt.Sprintf(`AB-2: acceptance criteria field "AC" not read: too large (%d bytes, limit %d)`, MaxInputBytes+1, MaxInputBytes)}
+	wantW := []string{fmt.Sprintf(`AB-2: acceptance criteria field "AC" not read: too large (%d bytes, limit %d)`, maxInputBytes+1, maxInputBytes)}
 	if d := cmp.Diff(wantW, res.Warnings); d != "" {
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
@@ -253,7 +253,7 @@ func FuzzExtract(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(res.Criteria) > MaxCriteria {
+		if len(res.Criteria) > maxCriteria {
 			t.Fatalf("%d criteria", len(res.Criteria))
 		}
 		if (len(res.Criteria) == 0) != (res.Source.Kind == SourceNone) {
@@ -266,7 +266,7 @@ func FuzzExtract(f *testing.F) {
 			}
 			seen[c.ID] = true
 			if c.Issue != "FZ-1" || c.Text == "" || strings.ContainsAny(c.Text, "\n\r") ||
-				utf8.RuneCountInString(c.Text) > MaxTextChars+40 || !utf8.ValidString(c.Text) {
+				utf8.RuneCountInString(c.Text) > maxTextChars+40 || !utf8.ValidString(c.Text) {
 				t.Fatalf("criterion %+v", c)
 			}
 		}

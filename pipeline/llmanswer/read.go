@@ -88,9 +88,9 @@ var Qualities = []Quality{Clean, Repaired, Salvaged, Unreadable}
 
 // Limits of the work one Read does, so a hostile answer costs linear time.
 const (
-	// MaxBytes is the largest answer read; a larger one is unreadable. It
+	// maxBytes is the largest answer read; a larger one is unreadable. It
 	// matches the service's default request body limit.
-	MaxBytes = 32 << 20
+	maxBytes = 32 << 20
 	// maxUnwrap bounds envelopes and JSON strings holding JSON followed
 	// inside one another.
 	maxUnwrap = 8
@@ -185,8 +185,8 @@ func Read(raw []byte, shape Shape) Answer {
 	case len(raw) == 0:
 		r.empty = true
 		r.warn("the answer is empty")
-	case len(raw) > MaxBytes:
-		r.warn("the answer is " + strconv.Itoa(len(raw)) + " bytes, over the " + strconv.Itoa(MaxBytes) + "-byte limit: not read")
+	case len(raw) > maxBytes:
+		r.warn("the answer is " + strconv.Itoa(len(raw)) + " bytes, over the " + strconv.Itoa(maxBytes) + "-byte limit: not read")
 	default:
 		r.work = workPerByte*len(raw) + workBase
 		if v, err := decodeWhole(raw); err == nil {
