@@ -36,11 +36,18 @@ func baseline(dir string, changes []candidates.Change, k int) ([]string, error) 
 	if len(words) == 0 {
 		return nil, nil
 	}
+	return grepRank(dir, words, []string{"*.go"}, k, func(p string) bool { return !changed[p] && !skipped(p) })
+}
+
+// grepRank is the textual search both baselines share: the words as whole
+// words in the files matching globs (git grep), files that keep accepts
+// ranked by the number of matching lines, the top k.
+func grepRank(dir string, words map[string]bool, globs []string, k int, keep func(path string) bool) ([]string, error) {
 	args := []string{"-C", dir, "grep", "-c", "-w", "-F", "-I", "--no-color"}
 	for w := range words {
 		args = append(args, "-e", w)
 	}
-	args = append(args, "--", "*.go")
+	args = append(append(args, "--"), globs...)
 	out, err := exec.Command("git", args...).Output()
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
@@ -61,7 +68,7 @@ func baseline(dir string, changes []candidates.Change, k int) ([]string, error) 
 			continue
 		}
 		n, _ := strconv.Atoi(line[i+1:])
-		if p := line[:i]; !changed[p] && !skipped(p) {
+		if p := line[:i]; keep(p) {
 			hits = append(hits, hit{p, n})
 		}
 	}

@@ -283,26 +283,36 @@ func benchRepo(dir, name string, n int, cache string, verbose bool, se, sb *scor
 		if err != nil {
 			return fmt.Errorf("%s: %w", sha[:10], err)
 		}
-		all := t.all()
-		start := time.Now()
-		got, err := candidates.Find(context.Background(), gitTree{dir}, changes, candidates.Options{})
-		if err != nil {
-			return fmt.Errorf("%s: find: %w", sha[:10], err)
+		if err := scoreCommit(dir, name, sha, changes, t, baseline, verbose, se, sb); err != nil {
+			return err
 		}
-		se.ms += float64(time.Since(start).Microseconds()) / 1000
-		var listed []string
-		for _, c := range got {
-			listed = append(listed, c.Path)
-		}
-		se.add(listed, all)
-		base, err := baseline(dir, changes, 12)
-		if err != nil {
-			return fmt.Errorf("%s: baseline: %w", sha[:10], err)
-		}
-		sb.add(base, all)
-		if verbose {
-			printCommit(name, sha, t, got, all)
-		}
+	}
+	return nil
+}
+
+// scoreCommit runs the engine and the textual baseline on one commit's
+// changes and scores both against the commit's truth.
+func scoreCommit(dir, name, sha string, changes []candidates.Change, t truth,
+	base func(dir string, changes []candidates.Change, k int) ([]string, error), verbose bool, se, sb *score) error {
+	all := t.all()
+	start := time.Now()
+	got, err := candidates.Find(context.Background(), gitTree{dir}, changes, candidates.Options{})
+	if err != nil {
+		return fmt.Errorf("%s: find: %w", sha[:10], err)
+	}
+	se.ms += float64(time.Since(start).Microseconds()) / 1000
+	var listed []string
+	for _, c := range got {
+		listed = append(listed, c.Path)
+	}
+	se.add(listed, all)
+	b, err := base(dir, changes, 12)
+	if err != nil {
+		return fmt.Errorf("%s: baseline: %w", sha[:10], err)
+	}
+	sb.add(b, all)
+	if verbose {
+		printCommit(name, sha, t, got, all)
 	}
 	return nil
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,10 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/prscout/prscout/pipeline/candidates"
 )
@@ -152,25 +147,8 @@ func benchRepoTS(dir, name string, n int, cache, tsDir string, verbose bool, se,
 		}
 		picked++
 		tt := truth{Uses: t.Uses, Impact: t.Impact, Errors: t.Errors}
-		all := tt.all()
-		start := time.Now()
-		got, err := candidates.Find(context.Background(), gitTree{dir}, changes, candidates.Options{})
-		if err != nil {
-			return fmt.Errorf("%s: find: %w", sha[:10], err)
-		}
-		se.ms += float64(time.Since(start).Microseconds()) / 1000
-		var listed []string
-		for _, c := range got {
-			listed = append(listed, c.Path)
-		}
-		se.add(listed, all)
-		base, err := baselineTS(dir, changes, 12)
-		if err != nil {
-			return fmt.Errorf("%s: baseline: %w", sha[:10], err)
-		}
-		sb.add(base, all)
-		if verbose {
-			printCommit(name, sha, tt, got, all)
+		if err := scoreCommit(dir, name, sha, changes, tt, baselineTS, verbose, se, sb); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -277,44 +255,7 @@ func baselineTS(dir string, changes []candidates.Change, k int) ([]string, error
 	if len(words) == 0 {
 		return nil, nil
 	}
-	args := []string{"-C", dir, "grep", "-c", "-w", "-F", "-I", "--no-color"}
-	for w := range words {
-		args = append(args, "-e", w)
-	}
-	args = append(append(args, "--"), tsGlobs...)
-	out, err := exec.Command("git", args...).Output()
-	if err != nil {
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
-			return nil, nil
-		}
-		return nil, err
-	}
-	type hit struct {
-		path string
-		n    int
-	}
-	var hits []hit
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.LastIndexByte(line, ':')
-		if i < 0 {
-			continue
-		}
-		n, _ := strconv.Atoi(line[i+1:])
-		if p := line[:i]; !changed[p] && !skipped(p) && !strings.Contains("/"+p, "/node_modules/") {
-			hits = append(hits, hit{p, n})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].n != hits[j].n {
-			return hits[i].n > hits[j].n
-		}
-		return hits[i].path < hits[j].path
+	return grepRank(dir, words, tsGlobs, k, func(p string) bool {
+		return !changed[p] && !skipped(p) && !strings.Contains("/"+p, "/node_modules/")
 	})
-	var paths []string
-	for i := 0; i < len(hits) && i < k; i++ {
-		paths = append(paths, hits[i].path)
-	}
-	return paths, nil
 }
