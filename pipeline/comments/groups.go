@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/llmanswer"
 )
 
 // A change too large for one review is reviewed in groups (the context
@@ -245,7 +246,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 		merged.VerdictsGiven = merged.VerdictsGiven || o.parsed.VerdictsGiven
 		// How the answers were read: the worst group's quality, and a cut in
 		// any group is the review's cut.
-		if qualityRank[o.parsed.Quality] > qualityRank[merged.Quality] {
+		if qualityRank(o.parsed.Quality) > qualityRank(merged.Quality) {
 			merged.Quality = o.parsed.Quality
 		}
 		if o.parsed.CutOff {
@@ -527,6 +528,14 @@ func mergeVerdicts(outcomes []groupOutcome) []Verdict {
 	return out
 }
 
-// qualityRank orders how answers were read, best first, so a change reviewed
-// in groups reports its worst group's.
-var qualityRank = map[string]int{"clean": 1, "repaired": 2, "salvaged": 3, "unreadable": 4}
+// qualityRank orders how answers were read as llmanswer.Qualities does,
+// best first (0: none), so a change reviewed in groups reports its worst
+// group's.
+func qualityRank(q string) int {
+	for i, x := range llmanswer.Qualities {
+		if string(x) == q {
+			return i + 1
+		}
+	}
+	return 0
+}
