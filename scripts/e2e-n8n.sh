@@ -10,7 +10,8 @@
 # the fake Bitbucket over git's smart HTTP with the same token, and lists the
 # context candidates it finds there.
 #
-# Steps: (1) PR 1 is reviewed: bad scout paths refused, a missing file
+# Steps: (1) PR 1 is reviewed: the context lists its candidates, bad scout
+# paths refused, a missing file
 # answered ok:false, one summary and two inline comments (one placed by its
 # quoted code) on the right lines, the head's build status INPROGRESS then
 # SUCCESSFUL and its Code Insights report with one annotation per finding
@@ -18,7 +19,7 @@
 # request replaces the report); (2) the same PR's webhook again: n8n ends
 # in "Skipped: already reviewed", nothing is posted twice, and re-sending the
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
-# chain goes on to one summary; (4) a webhook with a bad signature is refused
+# top candidates are fetched anyway and the chain goes on to one summary; (4) a webhook with a bad signature is refused
 # and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
 # the summary is edited in place and only the new finding is posted; review
 # memory marks the fixed finding resolved (its inline thread resolved), the
