@@ -187,12 +187,6 @@ const candidateFile = "\x00candidates"
 // gets the files the code ties to the change even when the scout answers
 // nothing.
 func Needs(in NeedsInput, lim pipeline.Limits) (NeedsResult, error) {
-	return needs(in, lim, true)
-}
-
-// needs is Needs; fast false reads every answer the generic way, so tests
-// can hold the fast path (scoutfast.go) to the same answer.
-func needs(in NeedsInput, lim pipeline.Limits, fast bool) (NeedsResult, error) {
 	lim = lim.WithDefaults()
 	changed, hasFileNeeds, err := checkNeedsInput(in)
 	if err != nil {
@@ -215,10 +209,7 @@ func needs(in NeedsInput, lim pipeline.Limits, fast bool) (NeedsResult, error) {
 	if scoutMissing {
 		res.Stats.ScoutSource = "missing"
 	} else {
-		// The fast path runs when nothing was proposed yet, so undoing
-		// it is starting afresh.
-		r := scoutReader{emit: st.add, reserve: st.reserve, noFast: !fast || st.res.Stats.Proposed > 0,
-			reset: func() { *st = *newNeedsState(in, lim, changed) }}
+		r := scoutReader{emit: st.add}
 		if err := r.read(scout); err != nil {
 			return NeedsResult{}, err
 		}
@@ -272,34 +263,19 @@ func checkNeedsInput(in NeedsInput) (changed map[string]bool, hasFileNeeds bool,
 // needKey identifies a request for duplicate detection.
 type needKey struct{ op, path string }
 
-// needsState checks needs one by one as the reader finds them, in order:
-// there is no intermediate list, so a 40,000-need answer costs no extra copy.
+// needsState checks needs one by one as the reader finds them, in order.
 type needsState struct {
 	in          NeedsInput
 	lim         pipeline.Limits
 	res         NeedsResult
 	changed     map[string]bool
 	seen        map[needKey]bool
-	used        map[string]int // accepted requests per changed file
-	usedFile    string         // the file usedN counts (usedBy)
-	usedN       int
-	usedKnown   bool
-	changedLens [256]uint64     // per first byte, the lengths of the changed paths (maybeChanged)
+	used        map[string]int  // accepted requests per changed file
 	files       map[string]bool // changed files that proposed needs
-	lastFile    string          // the file last added to files
-	fileSeen    bool
 	asked       map[string]bool // candidates' normalized paths the scout asked get_file for
 	candidates  map[string]bool // the request's candidates' normalized paths (nil: none)
 	perFileMsg  map[string]string
 	totalCapMsg string
-	// Rejections are gathered in fixed-size chunks and copied once at the
-	// end: growing one big slice of pointerful structs re-copied it (with
-	// GC write barriers) a dozen times on a 40,000-need answer.
-	lastReason     string // reason of the rejections counted in reasonRun
-	reasonRun      int
-	chunks         [][]pipeline.Rejected
-	cur            []pipeline.Rejected
-	size, inChunks int
 }
 
 func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) *needsState {
@@ -308,7 +284,6 @@ func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) 
 		seen: map[needKey]bool{}, used: map[string]int{}, files: map[string]bool{}, perFileMsg: map[string]string{}, asked: map[string]bool{},
 		candidates:  candidatePaths(in.Candidates, lim),
 		totalCapMsg: "cap of " + strconv.Itoa(lim.NeedsTotal) + " requests in all reached",
-		size:        8,
 		res: NeedsResult{
 			Workspace: in.Workspace,
 			RepoSlug:  in.RepoSlug,
@@ -318,12 +293,6 @@ func newNeedsState(in NeedsInput, lim pipeline.Limits, changed map[string]bool) 
 			Warnings:  []string{},
 			Limits:    NeedsLimits{Total: lim.NeedsTotal, PerFile: lim.NeedsPerFile},
 		},
-	}
-	st.cur = st.res.Rejected
-	for p := range changed {
-		if p != "" {
-			st.changedLens[p[0]] |= 1 << min(len(p), 63)
-		}
 	}
 	st.res.Stats.Reasons = make(map[string]int, len(scope.Reasons))
 	for _, r := range scope.Reasons {
@@ -336,57 +305,8 @@ func (st *needsState) reject(op, path, reason, msg string) {
 	if msg == "" {
 		msg = scope.ReasonMessage(reason)
 	}
-	if len(st.cur) == cap(st.cur) {
-		if len(st.cur) > 0 {
-			st.chunks = append(st.chunks, st.cur)
-			st.inChunks += len(st.cur)
-			st.size = min(2*st.size, 1024)
-		}
-		st.cur = make([]pipeline.Rejected, 0, st.size)
-	}
-	st.cur = append(st.cur, pipeline.Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
-	if reason != st.lastReason {
-		st.flushReason()
-		st.lastReason = reason
-	}
-	st.reasonRun++
-}
-
-// flushReason adds the run of rejections for the same reason to the
-// counts: a long answer past the cap is one map write, not thousands.
-func (st *needsState) flushReason() {
-	if st.reasonRun > 0 {
-		st.res.Stats.Reasons[st.lastReason] += st.reasonRun
-		st.reasonRun = 0
-	}
-}
-
-// maybeChanged reports whether p may be a changed file: false when no
-// changed path shares its first byte and length (no map lookup then).
-func (st *needsState) maybeChanged(p string) bool {
-	return p != "" && st.changedLens[p[0]]&(1<<min(len(p), 63)) != 0
-}
-
-// usedBy returns the requests accepted for file so far; needs come grouped
-// by file, so the last file's count is kept at hand.
-func (st *needsState) usedBy(file string) int {
-	if !st.usedKnown || file != st.usedFile {
-		st.usedFile, st.usedN, st.usedKnown = file, st.used[file], true
-	}
-	return st.usedN
-}
-
-// reserve makes room for n more rejections, so a large answer's are
-// gathered without growing.
-func (st *needsState) reserve(n int) {
-	if cap(st.cur)-len(st.cur) >= n {
-		return
-	}
-	if len(st.cur) > 0 {
-		st.chunks = append(st.chunks, st.cur)
-		st.inChunks += len(st.cur)
-	}
-	st.cur = make([]pipeline.Rejected, 0, n)
+	st.res.Rejected = append(st.res.Rejected, pipeline.Rejected{OK: false, Op: op, Path: path, Error: msg, Reason: reason})
+	st.res.Stats.Reasons[reason]++
 }
 
 // add checks one proposed need and accepts or rejects it: path checks
@@ -394,18 +314,13 @@ func (st *needsState) reserve(n int) {
 // the total cap, in that order.
 func (st *needsState) add(pr proposal) {
 	st.res.Stats.Proposed++
-	if !st.fileSeen || pr.file != st.lastFile {
-		// Needs come grouped by file: one map write per group.
-		st.files[pr.file] = true
-		st.lastFile, st.fileSeen = pr.file, true
-	}
+	st.files[pr.file] = true
 	if pr.invalid != "" {
 		st.reject(pr.op, shorten(pr.path), scope.ReasonInvalidNeed, pr.invalid)
 		return
 	}
 	n, reason, err := scope.CheckNeed(pr.op, pr.path, st.lim)
-	// Only the candidates' paths are remembered as asked: a map write per
-	// need would cost a fifth of the stage on a 40,000-need answer.
+	// Only the candidates' paths are remembered as asked.
 	if n.Op == pipeline.OpGetFile && pr.source == "" && st.candidates[n.Path] {
 		st.asked[n.Path] = true
 	}
@@ -420,11 +335,11 @@ func (st *needsState) add(pr proposal) {
 	switch k := (needKey{n.Op, n.Path}); {
 	case defaultPath:
 		st.reject(n.Op, n.Path, scope.ReasonNoise, "")
-	case st.maybeChanged(n.Path) && st.changed[n.Path]:
+	case st.changed[n.Path]:
 		st.reject(n.Op, n.Path, scope.ReasonChangedFile, "")
 	case st.seen[k]:
 		st.reject(n.Op, n.Path, scope.ReasonDuplicate, "duplicate request refused: "+n.Op+" "+displayPath(n.Path)+" was already requested")
-	case st.usedBy(pr.file) >= st.lim.NeedsPerFile:
+	case st.used[pr.file] >= st.lim.NeedsPerFile:
 		msg, ok := st.perFileMsg[pr.file]
 		if !ok {
 			msg = "cap of " + strconv.Itoa(st.lim.NeedsPerFile) + " requests per changed file reached for " + displayFile(pr.file)
@@ -436,7 +351,6 @@ func (st *needsState) add(pr proposal) {
 	default:
 		st.seen[k] = true
 		st.used[pr.file]++
-		st.usedFile, st.usedN = pr.file, st.used[pr.file]
 		source := pr.source
 		if source == "" {
 			source = pipeline.SourceScout
@@ -493,19 +407,9 @@ func (st *needsState) addCandidates(cs []pipeline.Candidate) {
 	}
 }
 
-// finish joins the rejection chunks and fills the counts.
+// finish fills the counts.
 func (st *needsState) finish() NeedsResult {
-	st.flushReason()
 	res := st.res
-	if len(st.chunks) == 0 {
-		res.Rejected = st.cur
-	} else {
-		all := make([]pipeline.Rejected, 0, st.inChunks+len(st.cur))
-		for _, c := range st.chunks {
-			all = append(all, c...)
-		}
-		res.Rejected = append(all, st.cur...)
-	}
 	res.Stats.Accepted = len(res.Requests)
 	res.Stats.Rejected = len(res.Rejected)
 	delete(st.files, candidateFile)
@@ -543,7 +447,7 @@ func shorten(p string) string {
 }
 
 // scoutReader reads the scout answer into proposals: llmanswer.Read finds
-// the JSON value (or fastScout reads the common clean shape), and the walk
+// the JSON value, and the walk
 // below turns its needs into proposals, dropping the one a cut left
 // incomplete.
 type scoutReader struct {
@@ -552,11 +456,6 @@ type scoutReader struct {
 	// so pointers are built and checked (Answer.Cut).
 	answer llmanswer.Answer
 	cut    bool
-	noFast bool // read every answer the generic way (tests)
-	// reserve, when set, is told how many needs may follow; reset undoes
-	// every need emitted (the fast path's way back).
-	reserve func(n int)
-	reset   func()
 
 	source   string
 	shape    string
@@ -584,10 +483,6 @@ func (r *scoutReader) read(raw []byte) error {
 			return pipeline.Invalidf("scout", "not valid JSON: %s", err.Error())
 		}
 		return pipeline.Invalidf("scout", "must be the scout's text (a string) or its JSON (an object or array), got %s", literalKind(raw[0]))
-	}
-	if raw[0] == '{' && !r.noFast && r.fast(raw) {
-		r.source, r.shape, r.quality = "json", "files", string(llmanswer.Clean)
-		return nil
 	}
 	if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
 		// The API decoded the body, so this is only reachable by direct callers.

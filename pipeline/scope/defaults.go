@@ -64,18 +64,18 @@ func IsDefaultPath(p string) bool {
 		if i < 0 {
 			break
 		}
-		if seg := base[:i]; defaultDirFilter.may(seg) && defaultDirs[seg] {
+		if seg := base[:i]; defaultDirs[seg] {
 			return true
 		}
 		base = base[i+1:]
 	}
-	if defaultNameFilter.may(base) && defaultNames[base] {
+	if defaultNames[base] {
 		return true
 	}
 	// Every default suffix starts with a dot: look up the base name's
 	// tail from each of its dots.
 	for i := strings.IndexByte(base, '.'); i >= 0; {
-		if tail := base[i:]; defaultSuffixFilter.may(tail) && defaultSuffixSet[tail] {
+		if tail := base[i:]; defaultSuffixSet[tail] {
 			return true
 		}
 		j := strings.IndexByte(base[i+1:], '.')
@@ -98,13 +98,6 @@ func IsDefaultPath(p string) bool {
 	}
 	return false
 }
-
-// Filters that pass over most names without a map lookup (keyFilter).
-var (
-	defaultDirFilter    = newKeyFilter(defaultDirs, 0)
-	defaultNameFilter   = newKeyFilter(defaultNames, 0)
-	defaultSuffixFilter = newKeyFilter(defaultSuffixSet, 1)
-)
 
 // defaultSuffixSet holds defaultSuffixes, each of which starts with a dot.
 var defaultSuffixSet = func() map[string]bool {

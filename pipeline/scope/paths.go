@@ -618,23 +618,6 @@ var (
 	}
 )
 
-// Filters that pass over most names without a map lookup (keyFilter).
-var (
-	secretNameFilter = newKeyFilter(secretNames, 0)
-	secretExtFilter  = newKeyFilter(secretExts, 1)
-)
-
-// secretDirsDotted is true when every secret directory name starts with a
-// dot, so a segment that does not can skip the lookup.
-var secretDirsDotted = func() bool {
-	for d := range secretDirs {
-		if !strings.HasPrefix(d, ".") {
-			return false
-		}
-	}
-	return true
-}()
-
 // secretKind returns what kind of secret a normalized path names ("" when it
 // is not secret), for error texts such as "secret path refused: .env files are
 // never read". Matching is case-insensitive and looks at every segment, so
@@ -646,24 +629,18 @@ var secretDirsDotted = func() bool {
 func secretKind(p string) string {
 	lp := strings.ToLower(p)
 	base := lp[strings.LastIndexByte(lp, '/')+1:]
-	// Directory segments; when every secret directory name starts with a
-	// dot, a path with no segment that does is passed over at once.
-	if !secretDirsDotted || strings.HasPrefix(lp, ".") || strings.Contains(lp, "/.") {
-		for rest := lp; ; {
-			seg, after, more := strings.Cut(rest, "/")
-			if !more {
-				break
-			}
-			if k, ok := secretDirs[seg]; ok {
-				return k
-			}
-			rest = after
+	for rest := lp; ; {
+		seg, after, more := strings.Cut(rest, "/")
+		if !more {
+			break
 		}
+		if k, ok := secretDirs[seg]; ok {
+			return k
+		}
+		rest = after
 	}
-	if base != "" && (base[0] == '.' || !secretDirsDotted) {
-		if k, ok := secretDirs[base]; ok {
-			return k // listing .ssh or .git is as bad as reading inside it
-		}
+	if k, ok := secretDirs[base]; ok && base != "" {
+		return k // listing .ssh or .git is as bad as reading inside it
 	}
 	if base == ".env" {
 		return ".env files"
@@ -671,16 +648,12 @@ func secretKind(p string) string {
 	if base == "" {
 		return ""
 	}
-	if secretNameFilter.may(base) {
-		if k := secretNames[base]; k != "" {
-			return k
-		}
+	if k := secretNames[base]; k != "" {
+		return k
 	}
-	if secretPrefixFirst[base[0]] {
-		for _, sp := range secretPrefixes {
-			if strings.HasPrefix(base, sp.prefix) {
-				return sp.kind
-			}
+	for _, sp := range secretPrefixes {
+		if strings.HasPrefix(base, sp.prefix) {
+			return sp.kind
 		}
 	}
 	for _, ss := range secretSuffixes {
@@ -695,25 +668,12 @@ func secretKind(p string) string {
 		}
 	}
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
-		if ext := base[i:]; secretExtFilter.may(ext) {
-			if k, ok := secretExts[ext]; ok {
-				return k
-			}
+		if k, ok := secretExts[base[i:]]; ok {
+			return k
 		}
 	}
 	return ""
 }
-
-// secretPrefixFirst marks the first bytes of the secret name prefixes.
-var secretPrefixFirst = func() (t [256]bool) {
-	for _, sp := range secretPrefixes {
-		if sp.prefix == "" {
-			panic("scope: empty secret prefix")
-		}
-		t[sp.prefix[0]] = true
-	}
-	return t
-}()
 
 // IsSecretPath reports whether a normalized path names a file prscout never
 // reads, whoever asks (.env*, .ssh/, id_rsa*, *.pem, *.key, .npmrc, .netrc,

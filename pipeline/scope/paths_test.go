@@ -366,28 +366,3 @@ func TestDefaultSuffixesAreTheGlobs(t *testing.T) {
 		}
 	}
 }
-
-// TestKeyFilter: a key filter never says no to a key of its set.
-func TestKeyFilter(t *testing.T) {
-	for name, m := range map[string]map[string]bool{"dirs": defaultDirs, "names": defaultNames, "suffixes": defaultSuffixSet} {
-		at := 0
-		if name == "suffixes" {
-			at = 1
-		}
-		f := newKeyFilter(m, at)
-		for k := range m {
-			if !f.may(k) {
-				t.Errorf("%s: filter refuses its key %q", name, k)
-			}
-		}
-	}
-	f := newKeyFilter(secretNames, 0)
-	for k := range secretNames {
-		if !f.may(k) {
-			t.Errorf("secret names: filter refuses its key %q", k)
-		}
-	}
-	if f.may("") || f.may("main.go") {
-		t.Error("filter lets through names no key resembles")
-	}
-}

@@ -16,11 +16,6 @@ type Glob struct {
 	// pattern is what is matched: lower-cased, spaces around brace
 	// alternatives removed, "**/" prefixed when Raw has no "/".
 	pattern string
-	// lit is text every matching path contains (requiredLiteral): a path
-	// without it is refused before the matcher runs; litEnd says the
-	// pattern ends with it, so a match ends with it too.
-	lit    string
-	litEnd bool
 }
 
 // compileGlob checks and compiles one pattern. Patterns use doublestar syntax
@@ -50,50 +45,7 @@ func compileGlob(raw string) (Glob, error) {
 	if err := checkGlobCost(p); err != nil {
 		return Glob{}, fmt.Errorf("pattern %q %w", pipeline.ClipRunes(raw, 80), err)
 	}
-	lit := requiredLiteral(p)
-	return Glob{Raw: raw, pattern: p, lit: lit, litEnd: lit != "" && strings.HasSuffix(p, lit)}, nil
-}
-
-// requiredLiteral returns the longest run of plain characters of a compiled
-// pattern, outside [...] and {...}, without the slashes at its ends: every
-// path the pattern matches contains it (a "/" next to "**" may match
-// nothing, so it is not required). "**/*.pb.go" gives ".pb.go",
-// "**/bin/debug/**" gives "bin/debug".
-func requiredLiteral(p string) string {
-	best, start := "", 0
-	depth := 0
-	flush := func(end int) {
-		if run := strings.Trim(p[start:end], "/"); len(run) > len(best) {
-			best = run
-		}
-	}
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '[', '{':
-			if depth == 0 {
-				flush(i)
-			}
-			depth++
-		case ']', '}':
-			if depth > 0 {
-				depth--
-			}
-			start = i + 1
-		case '*', '?', '\\', ',':
-			if depth == 0 {
-				flush(i)
-			}
-			start = i + 1
-		default:
-			if depth > 0 {
-				start = i + 1
-			}
-		}
-	}
-	if depth == 0 {
-		flush(len(p))
-	}
-	return best
+	return Glob{Raw: raw, pattern: p}, nil
 }
 
 // Glob cost bounds. Matching backtracks over brace alternatives and stars,
@@ -214,13 +166,6 @@ func (g Glob) Match(p string) bool {
 // matchLower is Match on a lower-cased path.
 func (g *Glob) matchLower(lp string) bool {
 	if g.pattern == "" {
-		return false
-	}
-	if g.litEnd {
-		if !strings.HasSuffix(lp, g.lit) {
-			return false
-		}
-	} else if !strings.Contains(lp, g.lit) {
 		return false
 	}
 	ok, _ := doublestar.Match(g.pattern, lp)

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/prscout/prscout/pipeline"
 )
 
@@ -194,61 +192,6 @@ func FuzzCompileGlob(f *testing.F) {
 		}
 		if g.Match(p) != g.Match(strings.ToUpper(p)) && strings.ToLower(strings.ToUpper(p)) == strings.ToLower(p) {
 			t.Fatalf("%q: case changes the match of %q", pattern, p)
-		}
-	})
-}
-
-// TestRequiredLiteral: the literal a glob requires is in every path it
-// matches, so checking it first changes no answer.
-func TestRequiredLiteral(t *testing.T) {
-	tests := []struct{ raw, lit string }{
-		{"*.pb.go", ".pb.go"},
-		{"**/bin/Debug/**", "bin/debug"},
-		{"**/gen/**/*.go", "gen"},
-		{"vendor/", "vendor"},
-		{"src/{a,bb}/*.ts", "src"},
-		{"*.{ts, tsx}", "."},
-		{"[abc]x?y", "x"},
-		{"**", ""},
-	}
-	for _, tt := range tests {
-		g, err := compileGlob(tt.raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g.lit != tt.lit {
-			t.Errorf("%q: literal %q, want %q", tt.raw, g.lit, tt.lit)
-		}
-	}
-	paths := []string{"gen/a.go", "x/gen/y/z.go", "bin/debug", "a/bin/Debug/x.dll", "vendor", "vendor/x.go", "src/a/x.ts", "src/bb/y.ts",
-		"a.pb.go", "pkg/a.PB.go", "q.tsx", "axzy", "cxqy", "readme"}
-	for _, tt := range tests {
-		g, _ := compileGlob(tt.raw)
-		for _, p := range paths {
-			want, _ := doublestar.Match(g.pattern, strings.ToLower(p))
-			if got := g.Match(p); got != want {
-				t.Errorf("%q on %q: %v, doublestar says %v", tt.raw, p, got, want)
-			}
-		}
-	}
-}
-
-// FuzzRequiredLiteral: every path a glob matches contains its literal.
-//
-//	go test -run '^$' -fuzz FuzzRequiredLiteral -fuzztime 20s ./pipeline/scope
-func FuzzRequiredLiteral(f *testing.F) {
-	f.Add("**/gen/**/*.go", "gen/a.go")
-	f.Add("a/**", "a")
-	f.Add("{a,b/c}/**/x", "b/c/x")
-	f.Add("[a-c]/**/d?", "b/d1")
-	f.Fuzz(func(t *testing.T, raw, p string) {
-		g, err := compileGlob(raw)
-		if err != nil {
-			return
-		}
-		lp := strings.ToLower(p)
-		if ok, _ := doublestar.Match(g.pattern, lp); ok && !strings.Contains(lp, g.lit) {
-			t.Fatalf("%q (%q) matches %q, which lacks its literal %q", raw, g.pattern, p, g.lit)
 		}
 	})
 }
