@@ -1,12 +1,12 @@
 //go:build unix
 
-// Command needs is the Go half of scripts/bench-needs.sh: it generates a scout
-// answer of -files changed files × -needs needs each (deterministic, with the
-// hostile and noisy paths a model produces), writes it for the node half, and
-// times pipeline.Needs on it (process CPU time and wall time per call).
+// Command needs is scripts/bench-needs.sh: it times one /v1/needs call at
+// the API's cap (1,000 needs) and at a realistic size (12 needs), from the
+// request body's bytes to the answer's bytes (decode, pipeline.Needs,
+// encode), and exits 1 when either costs more than its bound.
 //
-//	go run ./scripts/bench/needs -out needs-input.json
-//	go run ./scripts/bench/needs -check reference-requests.json
+//	go run ./scripts/bench/needs
+//	go run ./scripts/bench/needs -max-cap 5ms -max-small 200us
 package main
 
 import (
@@ -15,14 +15,19 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"runtime"
-	"runtime/pprof"
 	"syscall"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/lookup"
-	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// The API's caps on one /v1/needs request (PRSCOUT_MAX_NEEDS and
+// PRSCOUT_MAX_SCOUT_BYTES at their defaults): the input at the cap must fit
+// within them, or the figure would time an input the API refuses.
+const (
+	apiMaxNeeds      = 1000
+	apiMaxScoutBytes = 1 << 20
 )
 
 type needJSON struct {
@@ -41,92 +46,96 @@ func main() {
 }
 
 func run() int {
-	files := flag.Int("files", 2000, "changed files in the scout answer")
-	needs := flag.Int("needs", 20, "needs per changed file")
-	out := flag.String("out", "", "write the generated input (NeedsInput JSON) here")
-	check := flag.String("check", "", "read the reference workflow JavaScript's requests (JSON array of {op, path}) and count those prscout refuses")
-	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed parsed-JSON calls here")
+	maxCap := flag.Duration("max-cap", 5*time.Millisecond, "bound on one call with 1,000 needs (50 files × 20)")
+	maxSmall := flag.Duration("max-small", 200*time.Microsecond, "bound on one call with 12 needs (4 files × 3)")
 	flag.Parse()
 
-	if *check != "" {
-		return checkReference(*check)
+	fmt.Println("needs benchmark: one /v1/needs call, request body bytes to answer bytes (decode, pipeline.Needs, encode)")
+	fmt.Println("CPU time per call (process CPU, GC included) is bounded; wall time is shown, it swings with the machine's load")
+	ok := true
+	for _, c := range []struct {
+		name         string
+		files, needs int
+		bound        time.Duration
+	}{
+		{"cap", 50, 20, *maxCap},
+		{"small", 4, 3, *maxSmall},
+	} {
+		body, scoutBytes := request(c.files, c.needs)
+		var res lookup.NeedsResult
+		call := func() error {
+			var in lookup.NeedsInput
+			if err := json.Unmarshal(body, &in); err != nil {
+				return err
+			}
+			var err error
+			if res, err = lookup.Needs(in, pipeline.DefaultLimits()); err != nil {
+				return err
+			}
+			_, err = json.Marshal(res)
+			return err
+		}
+		if err := call(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		if n := res.Stats.Proposed; n > apiMaxNeeds || scoutBytes > apiMaxScoutBytes {
+			fmt.Fprintf(os.Stderr, "%s: %d needs in %d scout bytes is over the API's caps (%d needs, %d bytes)\n", c.name, n, scoutBytes, apiMaxNeeds, apiMaxScoutBytes)
+			return 1
+		}
+		t := timeIt(call)
+		verdict := "PASS"
+		if t.cpu > c.bound {
+			verdict, ok = "FAIL", false
+		}
+		fmt.Printf("%-5s %4d needs (%d files × %d), %7d body bytes: CPU %8.3f ms  wall %8.3f ms  (%d runs; %d accepted, %d rejected)  bound %.3f ms: %s\n",
+			c.name, res.Stats.Proposed, c.files, c.needs, len(body), ms(t.cpu), ms(t.wall), t.runs, res.Stats.Accepted, res.Stats.Rejected, ms(c.bound), verdict)
 	}
+	if !ok {
+		return 1
+	}
+	return 0
+}
 
-	scout := generate(*files, *needs)
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// request returns the body of a /v1/needs request whose scout answer (parsed
+// JSON) asks files × needs needs, and the scout answer's size.
+func request(files, needs int) ([]byte, int) {
+	scout := generate(files, needs)
 	scoutJSON, err := json.Marshal(map[string]any{"files": scout})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		panic(err)
 	}
 	changed := make([]pipeline.ChangedFile, len(scout))
 	for i, f := range scout {
 		changed[i] = pipeline.ChangedFile{Path: f.Path, Status: "modified"}
 	}
-	in := lookup.NeedsInput{Workspace: "acme", RepoSlug: "shop", Ref: "9f2c1e0", Files: changed, Scout: scoutJSON}
-	if *out != "" {
-		b, err := json.Marshal(in)
-		if err == nil {
-			err = os.WriteFile(*out, b, 0o644)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	// The same answer as raw LLM text (a ```json block in prose), as n8n
-	// forwards it when no parser node sits in between.
-	text, _ := json.Marshal("Here is what I need:\n```json\n" + string(scoutJSON) + "\n```\n")
-	inText := in
-	inText.Scout = text
-
-	lim := pipeline.DefaultLimits()
-	res, err := lookup.Needs(in, lim)
+	body, err := json.Marshal(lookup.NeedsInput{Workspace: "acme", RepoSlug: "shop", Ref: "9f2c1e0", Files: changed, Scout: scoutJSON})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
+		panic(err)
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err == nil {
-			err = pprof.StartCPUProfile(f)
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-	}
-	rj := timeIt(func() { _, _ = lookup.Needs(in, lim) })
-	if *cpuProfile != "" {
-		pprof.StopCPUProfile()
-	}
-	rt := timeIt(func() { _, _ = lookup.Needs(inText, lim) })
-	fmt.Printf("go_version=%s go_input_bytes=%d\n", runtime.Version(), len(scoutJSON))
-	fmt.Printf("go_proposed=%d go_accepted=%d go_rejected=%d\n", res.Stats.Proposed, res.Stats.Accepted, res.Stats.Rejected)
-	fmt.Printf("go_reasons=%v\n", res.Stats.Reasons)
-	fmt.Printf("go_json_cpu_ns_per_op=%d go_json_wall_ns_per_op=%d go_json_runs=%d\n", rj.cpu, rj.wall, rj.runs)
-	fmt.Printf("go_text_cpu_ns_per_op=%d go_text_wall_ns_per_op=%d go_text_runs=%d\n", rt.cpu, rt.wall, rt.runs)
-	return 0
+	return body, len(scoutJSON)
 }
 
 type timing struct {
-	cpu, wall int64 // per call, ns
+	cpu, wall time.Duration // per call
 	runs      int
 }
 
-// timeIt runs fn (after 3 warm-up calls) until 2s of process CPU time and 5
-// calls have passed. CPU time (user+system, all threads, so GC counts) is the
-// figure to compare: the machine is shared and wall time swings with its load.
-func timeIt(fn func()) timing {
-	for range 3 {
-		fn()
+// timeIt runs fn (after 10 warm-up calls) until 1s of process CPU time and
+// 20 calls have passed.
+func timeIt(fn func() error) timing {
+	for range 10 {
+		_ = fn()
 	}
 	cpu0, wall0 := cpuNow(), time.Now()
 	runs := 0
-	for runs < 5 || cpuNow()-cpu0 < 2*time.Second {
-		fn()
+	for runs < 20 || cpuNow()-cpu0 < time.Second {
+		_ = fn()
 		runs++
 	}
-	return timing{cpu: int64(cpuNow()-cpu0) / int64(runs), wall: int64(time.Since(wall0)) / int64(runs), runs: runs}
+	return timing{cpu: (cpuNow() - cpu0) / time.Duration(runs), wall: time.Since(wall0) / time.Duration(runs), runs: runs}
 }
 
 func cpuNow() time.Duration {
@@ -171,33 +180,4 @@ func generate(files, needs int) []fileJSON {
 		out[i] = f
 	}
 	return out
-}
-
-// checkReference counts the requests of the reference workflow's JavaScript
-// (seed.js) that prscout would refuse.
-func checkReference(file string) int {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	var reqs []pipeline.Need
-	if err := json.Unmarshal(b, &reqs); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	refused := map[string]int{}
-	for _, r := range reqs {
-		if _, reason, err := scope.CheckNeed(r.Op, r.Path, pipeline.DefaultLimits()); err != nil {
-			refused[reason]++
-		} else if scope.IsDefaultPath(r.Path) {
-			refused[scope.ReasonNoise]++
-		}
-	}
-	n := 0
-	for _, c := range refused {
-		n += c
-	}
-	fmt.Printf("ref_requests=%d ref_requests_prscout_refuses=%d %v\n", len(reqs), n, refused)
-	return 0
 }
