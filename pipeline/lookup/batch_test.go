@@ -522,30 +522,31 @@ func TestBatchCancelledContext(t *testing.T) {
 	}
 }
 
-func TestLookupCacheEvictsByBytes(t *testing.T) {
+// TestLookupCacheBoundByBytes: the cache keeps what fits, never weighs
+// more than its bound, refuses an entry heavier than itself and keeps
+// nothing when disabled.
+func TestLookupCacheBoundByBytes(t *testing.T) {
 	key := func(p string) lookupKey { return lookupKey{"w", "r", batchCommit, pipeline.OpGetFile, p} }
-	body := strings.Repeat("z", 1000)
-	r := lookupOK("x", body)
+	r := lookupOK("x", strings.Repeat("z", 1000))
 	w := cacheWeight(key("a"), r)
-	c := newLookupCache(2*w + w/2) // room for two entries
+	c := newLookupCache(10*w + w/2) // room for ten entries
 	c.add(key("a"), r)
 	c.add(key("b"), r)
-	if _, ok := c.get(key("a")); !ok { // a is now the most recent
-		t.Fatal("a missing")
-	}
-	c.add(key("c"), r) // evicts b, the least recently used
-	if _, ok := c.get(key("b")); ok {
-		t.Error("b should have been evicted")
-	}
-	for _, k := range []string{"a", "c"} {
-		if _, ok := c.get(key(k)); !ok {
-			t.Errorf("%s evicted", k)
+	for _, k := range []string{"a", "b"} {
+		if got, ok := c.get(key(k)); !ok || *got.Content != *r.Content {
+			t.Errorf("%s: got %v, %v; want the stored result", k, got, ok)
 		}
 	}
 	if n, bytes := c.stats(); n != 2 || bytes != 2*w {
 		t.Errorf("stats = %d entries, %d bytes; want 2, %d", n, bytes, 2*w)
 	}
-	c.add(key("huge"), lookupOK("x", strings.Repeat("z", 10_000)))
+	for i := range 100 {
+		c.add(key(fmt.Sprint("f", i)), r)
+	}
+	if n, bytes := c.stats(); n > 10 || bytes > c.maxBytes {
+		t.Errorf("after 102 adds: %d entries, %d bytes; want at most 10 entries, %d bytes", n, bytes, c.maxBytes)
+	}
+	c.add(key("huge"), lookupOK("x", strings.Repeat("z", int(20*w))))
 	if _, ok := c.get(key("huge")); ok {
 		t.Error("an entry heavier than the cache must not be stored")
 	}
@@ -553,6 +554,9 @@ func TestLookupCacheEvictsByBytes(t *testing.T) {
 	none.add(key("a"), r)
 	if _, ok := none.get(key("a")); ok {
 		t.Error("a disabled cache keeps nothing")
+	}
+	if n, bytes := none.stats(); n != 0 || bytes != 0 {
+		t.Errorf("a disabled cache reports %d entries, %d bytes", n, bytes)
 	}
 }
 

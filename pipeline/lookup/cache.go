@@ -1,8 +1,9 @@
 package lookup
 
 import (
-	"container/list"
-	"sync"
+	"math"
+
+	"github.com/maypok86/otter/v2"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -24,23 +25,13 @@ func (k lookupKey) String() string {
 	return k.Workspace + "\x00" + k.RepoSlug + "\x00" + k.Commit + "\x00" + k.Op + "\x00" + k.Path
 }
 
-// lookupCache is a least-recently-used cache of lookup results bounded by
-// the total bytes of what it holds (contents, listings and keys), safe for
-// concurrent use. It is hand-written because the common LRU libraries bound
-// the number of entries, not their weight, and one 512 KiB file weighs as
-// much as thousands of "not found" answers.
+// lookupCache holds lookup results bounded by the total bytes of what it
+// holds (contents, listings and keys), safe for concurrent use: otter with
+// a weigher, since one 512 KiB file weighs as much as thousands of "not
+// found" answers and a bound by entry count would not see it.
 type lookupCache struct {
-	mu       sync.Mutex
 	maxBytes int64
-	bytes    int64
-	ll       *list.List // front = most recently used
-	items    map[lookupKey]*list.Element
-}
-
-type cacheEntry struct {
-	key    lookupKey
-	result pipeline.LookupResult
-	weight int64
+	c        *otter.Cache[lookupKey, pipeline.LookupResult]
 }
 
 // newLookupCache returns a cache holding at most maxBytes; maxBytes <= 0
@@ -49,52 +40,30 @@ func newLookupCache(maxBytes int64) *lookupCache {
 	if maxBytes <= 0 {
 		return nil
 	}
-	return &lookupCache{maxBytes: maxBytes, ll: list.New(), items: map[lookupKey]*list.Element{}}
+	return &lookupCache{maxBytes: maxBytes, c: otter.Must(&otter.Options[lookupKey, pipeline.LookupResult]{
+		MaximumWeight: uint64(maxBytes),
+		Weigher: func(k lookupKey, r pipeline.LookupResult) uint32 {
+			return uint32(min(cacheWeight(k, r), math.MaxUint32))
+		},
+	})}
 }
 
-// get returns the cached result for k and marks it recently used.
+// get returns the cached result for k.
 func (c *lookupCache) get(k lookupKey) (pipeline.LookupResult, bool) {
 	if c == nil {
 		return pipeline.LookupResult{}, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.items[k]
-	if !ok {
-		return pipeline.LookupResult{}, false
-	}
-	c.ll.MoveToFront(el)
-	return el.Value.(*cacheEntry).result, true
+	return c.c.GetIfPresent(k)
 }
 
-// add stores r under k, evicting the least recently used entries until the
-// total fits. An entry heavier than the whole cache is not stored.
+// add stores r under k; the cache evicts what is least likely to be used
+// again until the total fits. An entry heavier than the whole cache is not
+// stored.
 func (c *lookupCache) add(k lookupKey, r pipeline.LookupResult) {
-	if c == nil {
+	if c == nil || cacheWeight(k, r) > c.maxBytes {
 		return
 	}
-	w := cacheWeight(k, r)
-	if w > c.maxBytes {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.items[k]; ok {
-		e := el.Value.(*cacheEntry)
-		c.bytes += w - e.weight
-		e.result, e.weight = r, w
-		c.ll.MoveToFront(el)
-	} else {
-		c.items[k] = c.ll.PushFront(&cacheEntry{key: k, result: r, weight: w})
-		c.bytes += w
-	}
-	for c.bytes > c.maxBytes {
-		el := c.ll.Back()
-		e := el.Value.(*cacheEntry)
-		c.ll.Remove(el)
-		delete(c.items, e.key)
-		c.bytes -= e.weight
-	}
+	c.c.Set(k, r)
 }
 
 // stats returns the number of entries and the bytes they weigh.
@@ -102,14 +71,13 @@ func (c *lookupCache) stats() (entries int, bytes int64) {
 	if c == nil {
 		return 0, 0
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.items), c.bytes
+	c.c.CleanUp()
+	return c.c.EstimatedSize(), int64(c.c.WeightedSize())
 }
 
-// cacheEntryOverhead approximates the bookkeeping bytes of one entry (list
-// element, map slot, struct headers) so that many small negative answers
-// still count against the bound.
+// cacheEntryOverhead approximates the bookkeeping bytes of one entry (map
+// slot, node, struct headers) so that many small negative answers still
+// count against the bound.
 const cacheEntryOverhead = 128
 
 func cacheWeight(k lookupKey, r pipeline.LookupResult) int64 {
