@@ -15,8 +15,9 @@ import (
 
 // RequestLimits bound what one request may cost: how long its body may take
 // to arrive and its answer to be taken, how many heavy requests run at once,
-// and how long the lists in a request may be. Zero fields take
-// defaultRequestLimits; a negative MaxInflight switches the cap off.
+// and how long the lists in a request may be. The values are the service's
+// settings (cmd/prscout's settings table holds their defaults); every field
+// must be set (Check), except MaxInflight, whose 0 switches the cap off.
 type RequestLimits struct {
 	// ReadTimeout bounds the time from the request's start to the end of its
 	// body (a body trickled a byte at a time is cut). PRSCOUT_READ_TIMEOUT.
@@ -28,7 +29,8 @@ type RequestLimits struct {
 	WriteTimeout time.Duration
 	// MaxInflight is how many heavy stage requests (context, preview, needs,
 	// repository/batch, merge, comments, workflows/validate) run at once;
-	// the next gets 429 with Retry-After. PRSCOUT_MAX_INFLIGHT.
+	// the next gets 429 with Retry-After; 0 or less: no cap.
+	// PRSCOUT_MAX_INFLIGHT.
 	MaxInflight int
 	// MaxNeeds bounds the needs one /v1/needs request proposes (files[].needs
 	// and the scout answer's, before caps and checks). PRSCOUT_MAX_NEEDS.
@@ -49,51 +51,23 @@ type RequestLimits struct {
 	Gate gate.Limits
 }
 
-// defaultRequestLimits are far above what the shipped workflow sends: a
-// scout answer proposes tens of needs, a pull request has hundreds of files
-// at most, a batch holds the 12 requests /v1/needs keeps.
-func defaultRequestLimits() RequestLimits {
-	return RequestLimits{
-		ReadTimeout:      30 * time.Second,
-		WriteTimeout:     60 * time.Second,
-		MaxInflight:      8,
-		MaxNeeds:         1000,
-		MaxScoutBytes:    1 << 20,
-		MaxFiles:         3000,
-		MaxBatchRequests: 1000,
-		GateTimeout:      20 * time.Second,
-		Gate:             gate.DefaultLimits(),
-	}
-}
-
-// WithDefaults returns l with its zero fields set from defaultRequestLimits.
-func (l RequestLimits) WithDefaults() RequestLimits {
-	d := defaultRequestLimits()
-	if l.ReadTimeout <= 0 {
-		l.ReadTimeout = d.ReadTimeout
-	}
-	if l.WriteTimeout <= 0 {
-		l.WriteTimeout = d.WriteTimeout
-	}
-	if l.MaxInflight == 0 {
-		l.MaxInflight = d.MaxInflight
-	}
-	for _, p := range []struct {
-		v   *int
-		def int
+// Check names the first field that is not set: the API has no defaults of
+// its own, so a zero would bound nothing (or everything).
+func (l RequestLimits) Check() error {
+	for _, f := range []struct {
+		name string
+		ok   bool
 	}{
-		{&l.MaxNeeds, d.MaxNeeds}, {&l.MaxScoutBytes, d.MaxScoutBytes},
-		{&l.MaxFiles, d.MaxFiles}, {&l.MaxBatchRequests, d.MaxBatchRequests},
+		{"ReadTimeout", l.ReadTimeout > 0}, {"WriteTimeout", l.WriteTimeout > 0},
+		{"MaxNeeds", l.MaxNeeds > 0}, {"MaxScoutBytes", l.MaxScoutBytes > 0},
+		{"MaxFiles", l.MaxFiles > 0}, {"MaxBatchRequests", l.MaxBatchRequests > 0},
+		{"GateTimeout", l.GateTimeout > 0}, {"Gate", l.Gate != (gate.Limits{})},
 	} {
-		if *p.v <= 0 {
-			*p.v = p.def
+		if !f.ok {
+			return fmt.Errorf("RequestLimits.%s is not set", f.name)
 		}
 	}
-	if l.GateTimeout <= 0 {
-		l.GateTimeout = d.GateTimeout
-	}
-	l.Gate = l.Gate.WithDefaults()
-	return l
+	return nil
 }
 
 // retryAfterSeconds is the Retry-After of a 429: heavy stages take seconds.

@@ -776,7 +776,7 @@ func specSign(body []byte) string {
 func newSpecServer(t *testing.T, maxBody int64, forwardURL string) (*Server, *specComments) {
 	t.Helper()
 	store := &specComments{}
-	srv := NewServer(Options{
+	srv := mustServer(t, Options{
 		Repo: specRepo{}, Diffs: specDiffs{}, PRs: specPRs{}, Comments: store,
 		Reporter:     &specReporter{statuses: map[string]pipeline.BuildStatus{}, reports: map[string][]pipeline.Annotation{}},
 		Surfaces:     insights.DefaultSettings(),
@@ -1023,7 +1023,7 @@ func TestOpenAPIErrorAnswers(t *testing.T) {
 		checkAnswer(t, spec, ops["POST "+path], "forwarded webhook", rec, v)
 	})
 	t.Run("not ready", func(t *testing.T) {
-		down := NewServer(Options{Logger: discardLogger(), Ready: func(context.Context) error { return errors.New("git not found in PATH") }})
+		down := mustServer(t, Options{Logger: discardLogger(), Ready: func(context.Context) error { return errors.New("git not found in PATH") }})
 		rec, v := call(t, down, "GET", "/readyz", nil, nil)
 		if rec.Code != http.StatusServiceUnavailable || obj(v)["error"] != "not_ready" {
 			t.Fatalf("readyz: %d %s", rec.Code, rec.Body.String())

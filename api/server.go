@@ -58,6 +58,8 @@ type Options struct {
 	// finding a later commit resolved (PRSCOUT_RESOLVE_THREADS).
 	ResolveThreads bool
 
+	// Limits are the stages' limits (pipeline.DefaultLimits() or the
+	// configured ones); the zero value is refused.
 	Limits pipeline.Limits
 	// LinkHosts are the hosts links in posted comments may point at (the
 	// pull requests' own web host); model-written links elsewhere lose their
@@ -67,16 +69,18 @@ type Options struct {
 	// third rule layer; ServiceRulesSource names it. nil: no such layer.
 	ServiceRules       *scope.RuleFile
 	ServiceRulesSource string
-	CacheBytes         int64
-	MaxBodyBytes       int64
-	APIKeys            []string
+	// CacheBytes bounds the lookup cache; 0 keeps no cache.
+	CacheBytes int64
+	// MaxBodyBytes is the largest request body accepted; it must be set.
+	MaxBodyBytes int64
+	APIKeys      []string
 	// KeepaliveInterval is the heartbeat period of keep-alive answers
-	// (keepalive.go); 0 means 10s, negative switches keep-alive off.
+	// (keepalive.go); 0 or less switches keep-alive off.
 	KeepaliveInterval time.Duration
 	// Ready reports whether the service can serve (for /readyz); nil is always ready.
 	Ready func(ctx context.Context) error
 	// RequestLimits bound each request's time, size and the heavy requests
-	// running at once (bounds.go).
+	// running at once (bounds.go); every field must be set.
 	RequestLimits RequestLimits
 	// MetricsToken, when set, is the bearer token /metrics requires;
 	// MetricsAuth makes /metrics require an API key (as a bearer token or
@@ -103,8 +107,20 @@ type Server struct {
 	replays *replayGuard
 }
 
-// NewServer builds the router. It panics on no input: every option has a default.
-func NewServer(opts Options) *Server {
+// NewServer builds the router. The API invents no setting: a bound that is
+// not set (MaxBodyBytes, Limits, RequestLimits) is an error naming it.
+// Registry, Metrics and Logger left nil get a fresh registry, its metrics
+// and slog's default logger.
+func NewServer(opts Options) (*Server, error) {
+	switch {
+	case opts.MaxBodyBytes <= 0:
+		return nil, fmt.Errorf("api: Options.MaxBodyBytes is not set")
+	case opts.Limits == (pipeline.Limits{}):
+		return nil, fmt.Errorf("api: Options.Limits is not set")
+	}
+	if err := opts.RequestLimits.Check(); err != nil {
+		return nil, fmt.Errorf("api: Options.%w", err)
+	}
 	if opts.Registry == nil {
 		opts.Registry = prometheus.NewRegistry()
 	}
@@ -114,16 +130,6 @@ func NewServer(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if opts.MaxBodyBytes <= 0 {
-		opts.MaxBodyBytes = 32 << 20
-	}
-	if opts.KeepaliveInterval == 0 {
-		opts.KeepaliveInterval = 10 * time.Second
-	}
-	if opts.Limits == (pipeline.Limits{}) {
-		opts.Limits = pipeline.DefaultLimits()
-	}
-	opts.RequestLimits = opts.RequestLimits.WithDefaults()
 	s := &Server{opts: opts, metrics: opts.Metrics, log: opts.Logger}
 	if n := opts.RequestLimits.MaxInflight; n > 0 {
 		s.inflight = make(chan struct{}, n)
@@ -154,10 +160,7 @@ func NewServer(opts Options) *Server {
 	// The webhook is authenticated by Bitbucket's HMAC signature, not by an
 	// API key: Bitbucket cannot send custom headers.
 	if opts.Webhook != nil && opts.Webhook.Verify != nil {
-		if w := opts.Webhook.DedupWindow; w >= 0 {
-			if w == 0 {
-				w = time.Hour
-			}
+		if w := opts.Webhook.DedupWindow; w > 0 {
 			s.replays = newReplayGuard(w, 0)
 		}
 		e.POST("/v1/webhooks/bitbucket", s.webhook)
@@ -165,7 +168,7 @@ func NewServer(opts Options) *Server {
 	v1 := e.Group("/v1", s.auth)
 	s.stages.register(v1)
 	s.engine = e
-	return s
+	return s, nil
 }
 
 // ServeHTTP makes Server an http.Handler.

@@ -64,7 +64,7 @@ func newTestServer(t *testing.T, opts Options) (*Server, *prometheus.Registry) {
 		}
 		opts.Repo, opts.Diffs = f, f
 	}
-	return NewServer(opts), reg
+	return mustServer(t, opts), reg
 }
 
 func do(s http.Handler, method, path, body string, header ...string) (*httptest.ResponseRecorder, map[string]any) {

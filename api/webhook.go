@@ -35,8 +35,8 @@ type WebhookOptions struct {
 	CheckEvent func(eventKey string, body []byte) error
 	// DedupWindow is how long a delivery is remembered: a replay of it (same
 	// X-Request-UUID, or same event and body) within the window is answered
-	// 202 "duplicate" and not forwarded again. 0 means an hour; negative
-	// switches deduplication off.
+	// 202 "duplicate" and not forwarded again. 0 or less switches
+	// deduplication off.
 	DedupWindow time.Duration
 	// ForwardURL is n8n's Webhook URL; empty means verify and acknowledge only.
 	ForwardURL    string

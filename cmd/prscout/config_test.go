@@ -135,3 +135,26 @@ func TestREADMEDocumentsEveryVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigGivesTheAPIEveryBound: the settings table is the only source of
+// the API's bounds, so the configuration at its defaults, and with the
+// settings whose 0 switches a feature off, sets every bound the API checks,
+// and a setting reaches the API as given.
+func TestConfigGivesTheAPIEveryBound(t *testing.T) {
+	for _, env := range []map[string]string{nil, {"PRSCOUT_MAX_INFLIGHT": "0", "PRSCOUT_WEBHOOK_DEDUP_WINDOW": "0"}} {
+		cfg, err := load(t, env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := requestLimits(cfg).Check(); err != nil {
+			t.Errorf("env %v: %v", env, err)
+		}
+	}
+	cfg, err := load(t, map[string]string{"PRSCOUT_MAX_NEEDS": "7", "PRSCOUT_MAX_INFLIGHT": "0", "PRSCOUT_VALIDATE_MAX_DEPTH": "40"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := requestLimits(cfg); l.MaxNeeds != 7 || l.MaxInflight != 0 || l.Gate.MaxDepth != 40 {
+		t.Errorf("requestLimits = %+v; want MaxNeeds 7, MaxInflight 0 (no cap), Gate.MaxDepth 40", l)
+	}
+}

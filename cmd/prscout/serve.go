@@ -47,17 +47,13 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 
 // requestLimits maps the configuration onto the API's request bounds.
 func requestLimits(cfg Config) api.RequestLimits {
-	inflight := cfg.MaxInflight
-	if inflight == 0 {
-		inflight = -1 // the API reads 0 as its default; the setting's 0 is "no cap"
-	}
 	gl := gate.DefaultLimits()
 	gl.MaxDepth = cfg.ValidateMaxDepth
 	gl.MaxCodeBytes = int(cfg.ValidateMaxCodeBytes)
 	return api.RequestLimits{
 		ReadTimeout:      cfg.ReadTimeout,
 		WriteTimeout:     cfg.WriteTimeout,
-		MaxInflight:      inflight,
+		MaxInflight:      cfg.MaxInflight,
 		MaxNeeds:         cfg.MaxNeeds,
 		MaxScoutBytes:    int(cfg.MaxScoutBytes),
 		MaxFiles:         cfg.MaxFiles,
@@ -96,7 +92,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 			return fmt.Errorf("PRSCOUT_RULES_FILE: %w", err)
 		}
 	}
-	srv := api.NewServer(api.Options{
+	srv, err := api.NewServer(api.Options{
 		Repo: p.repo, Diffs: p.diffs, PRs: p.prs, Comments: p.comments, Issues: p.issues, LinkHosts: p.linkHosts,
 		Reporter: p.reporter,
 		Surfaces: cfg.Surfaces(),
@@ -119,6 +115,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		Metrics:            metrics,
 		Logger:             log,
 	})
+	if err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

@@ -118,15 +118,11 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	}
 	if cfg.WebhookSecret != "" {
 		secret := []byte(cfg.WebhookSecret)
-		dedup := cfg.WebhookDedupWindow
-		if dedup == 0 {
-			dedup = -1 // the setting's 0 switches deduplication off
-		}
 		p.webhook = &api.WebhookOptions{
 			Verify:        func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
 			Events:        []string{"pullrequest:created", "pullrequest:updated"},
 			CheckEvent:    bitbucket.CheckEventBody,
-			DedupWindow:   dedup,
+			DedupWindow:   cfg.WebhookDedupWindow,
 			ForwardURL:    cfg.ForwardURL,
 			ForwardHeader: cfg.ForwardHeader,
 			ForwardToken:  cfg.ForwardToken,
