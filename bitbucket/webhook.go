@@ -122,7 +122,7 @@ var errEventMismatch = errors.New("webhook event key does not match the body")
 // eventKey. The X-Event-Key header is not covered by the signature, so a
 // captured signed body of one event (a comment, an approval) could be
 // replayed under another key (pullrequest:updated) to trigger a review; the
-// shapes tell them apart (see the payload shapes in facts/bitbucket-jira.md):
+// shapes tell them apart (docs/bitbucket-jira.md, "Webhook payloads"):
 //
 //   - pullrequest:comment_* bodies hold pullrequest, repository and comment;
 //   - pullrequest:approved/unapproved hold approval, changes_request_*

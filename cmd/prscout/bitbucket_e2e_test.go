@@ -24,7 +24,7 @@ import (
 )
 
 // These tests run the real binary against bitbuckettest, the in-memory fake
-// of Bitbucket Cloud, on loopback. The fake is seeded from a real git
+// of Bitbucket Cloud, on loopback. The fake is filled from a real git
 // repository made in t.TempDir: every file of every commit, the commit
 // graph and the diffs git computes.
 

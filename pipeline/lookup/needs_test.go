@@ -231,10 +231,10 @@ func TestNeedsInvalid(t *testing.T) {
 	}
 }
 
-// TestNeedsSeedBehaviour runs the seed's scenario: needs on the changed files
+// TestNeedsReferenceWorkflowBehaviour runs the reference workflow's scenario: needs on the changed files
 // themselves, capped 5 per file and 12 in all, changed files and noise
 // dropped, duplicates once — but every refusal is reported.
-func TestNeedsSeedBehaviour(t *testing.T) {
+func TestNeedsReferenceWorkflowBehaviour(t *testing.T) {
 	var files []pipeline.ChangedFile
 	for f := 0; f < 4; f++ {
 		cf := pipeline.ChangedFile{Path: fmt.Sprintf("src/f%d.go", f)}
@@ -391,7 +391,7 @@ func TestNeedsLimits(t *testing.T) {
 	if res.Limits != (NeedsLimits{Total: 3, PerFile: 2}) {
 		t.Fatalf("limits %+v", res.Limits)
 	}
-	// Zero limits fall back to the seed's 12/5.
+	// Zero limits fall back to the reference workflow's 12/5.
 	res, err = Needs(needsIn(scoutText("")), pipeline.Limits{})
 	if err != nil || res.Limits != (NeedsLimits{Total: 12, PerFile: 5}) {
 		t.Fatalf("zero limits: %+v %v", res.Limits, err)
@@ -507,7 +507,7 @@ func FuzzNeeds(f *testing.F) {
 
 // BenchmarkNeeds times a 2,000 × 20 scout answer read from
 // testdata-free generated JSON; scripts/bench-needs.sh compares it with the
-// seed's JavaScript.
+// reference workflow's JavaScript.
 func BenchmarkNeeds(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString(`{"files":[`)

@@ -12,7 +12,7 @@ import (
 )
 
 // TestFileGates runs one file list through every gate, with include and
-// exclude globs (the seed's example: exclude **/generated/**, include
+// exclude globs (the reference workflow's example: exclude **/generated/**, include
 // **/*_test.go, plus the interplay cases).
 func TestFileGates(t *testing.T) {
 	include, err := CompileGlobs("include", []string{"**/*_test.go", "docs/**/*.{csv, tsv}", "api/vendor/**", "**/secrets.yaml", "legacy/**"})
