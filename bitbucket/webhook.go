@@ -13,14 +13,6 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// Webhook request headers Bitbucket Cloud sends.
-const (
-	headerEventKey    = "X-Event-Key"     // e.g. "pullrequest:created"
-	headerSignature   = "X-Hub-Signature" // "sha256=<hex HMAC-SHA256(secret, raw body)>"
-	headerRequestUUID = "X-Request-UUID"  // the same on redeliveries of one event
-	headerAttempt     = "X-Attempt-Number"
-)
-
 // Webhook event keys ParseWebhook accepts.
 const (
 	EventPullRequestCreated = "pullrequest:created"
