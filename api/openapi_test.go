@@ -1049,7 +1049,7 @@ func TestOpenAPIErrorAnswers(t *testing.T) {
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// designContract is DESIGN.md's stage contract, schema by schema: the field
+// designContract is the stage contract of docs/architecture.md, schema by schema: the field
 // names the shipped workflow, users' workflows and checks rely on. Renaming a
 // Go field and its schema property together passes the tests above; it fails
 // here. Each listed property must exist and be marked x-prscout-contract, and
@@ -1090,7 +1090,7 @@ var designContract = map[string][]string{
 	"ErrorBody":       {"error", "message", "field"},
 }
 
-// workflowContract are fields beyond DESIGN.md's table that the shipped n8n
+// workflowContract are fields beyond the stage contract's table that the shipped n8n
 // workflow (workflows/pr-review.json) reads or passes on: the batch answer's
 // rejected into /v1/merge, /v1/merge's echoes into /v1/comments (the comments
 // body is Object.assign of the merge answer, review and dryRun) and the final
@@ -1121,7 +1121,7 @@ func TestOpenAPIContractFields(t *testing.T) {
 		}
 		for f, p := range props {
 			if obj(p)["x-prscout-contract"] == true && !want[f] {
-				t.Errorf("%s.%s: marked x-prscout-contract but not in DESIGN.md's contract", name, f)
+				t.Errorf("%s.%s: marked x-prscout-contract but not in the stage contract (docs/architecture.md)", name, f)
 			}
 		}
 	}

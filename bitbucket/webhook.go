@@ -13,14 +13,6 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// Webhook request headers Bitbucket Cloud sends.
-const (
-	headerEventKey    = "X-Event-Key"     // e.g. "pullrequest:created"
-	headerSignature   = "X-Hub-Signature" // "sha256=<hex HMAC-SHA256(secret, raw body)>"
-	headerRequestUUID = "X-Request-UUID"  // the same on redeliveries of one event
-	headerAttempt     = "X-Attempt-Number"
-)
-
 // Webhook event keys ParseWebhook accepts.
 const (
 	EventPullRequestCreated = "pullrequest:created"
@@ -122,7 +114,7 @@ var errEventMismatch = errors.New("webhook event key does not match the body")
 // eventKey. The X-Event-Key header is not covered by the signature, so a
 // captured signed body of one event (a comment, an approval) could be
 // replayed under another key (pullrequest:updated) to trigger a review; the
-// shapes tell them apart (see the payload shapes in facts/bitbucket-jira.md):
+// shapes tell them apart (docs/bitbucket-jira.md, "Webhook payloads"):
 //
 //   - pullrequest:comment_* bodies hold pullrequest, repository and comment;
 //   - pullrequest:approved/unapproved hold approval, changes_request_*

@@ -1,5 +1,5 @@
 // Package n8n is the adapter for n8n's public REST API, authenticated with
-// the X-N8N-API-KEY header (facts/n8n.md A5). It reads and replaces one
+// the X-N8N-API-KEY header (docs/operations.md, "Deploying a workflow"). It reads and replaces one
 // workflow, which is what `prscout deploy` needs:
 //   - GET /api/v1/workflows/{id}
 //   - PUT /api/v1/workflows/{id}

@@ -5,7 +5,7 @@
 // and the optional CodeSearch), Limits, the error kinds and a few text
 // helpers.
 //
-// The stages live in packages below it, one room per concern, each depending
+// The stages live in packages below it, one package per concern, each depending
 // only downward on this one:
 //
 //	scope      which files a review covers: path normalization, secret and

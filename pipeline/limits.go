@@ -2,7 +2,7 @@ package pipeline
 
 import "time"
 
-// Limits are the stage limits. The defaults are the figures of DESIGN.md's stage contract; every one
+// Limits are the stage limits. The defaults are the figures of the stage contract (docs/architecture.md); every one
 // is configurable (see cmd/prscout's Config).
 type Limits struct {
 	NeedsTotal      int           // requests kept in all (default 12)
@@ -71,7 +71,7 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// DefaultLimits returns the limits of DESIGN.md's stage contract.
+// DefaultLimits returns the limits of the stage contract (docs/architecture.md).
 func DefaultLimits() Limits {
 	return Limits{
 		NeedsTotal:      12,
@@ -86,7 +86,7 @@ func DefaultLimits() Limits {
 		LookupTimeout:   10 * time.Second,
 		MaxPromptChars:  120_000,
 		MaxGroups:       8,
-		// DESIGN.md's 12 requests in all: never more candidates than the
+		// The contract's 12 requests in all: never more candidates than the
 		// scout may ask for.
 		CandidatesMax:    12,
 		CandidatesAuto:   3,

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// Repo addresses one repository with the flat names of DESIGN.md's stage contract.
+// Repo addresses one repository with the flat names of the stage contract (docs/architecture.md).
 type Repo struct {
 	Workspace string `json:"workspace"`
 	RepoSlug  string `json:"repoSlug"`

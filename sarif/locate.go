@@ -170,11 +170,7 @@ func (n *jsonNode) path(p string) *jsonNode {
 		if err != nil || i < 0 || i >= len(n.elems) {
 			return nil
 		}
-		rest := p[end+1:]
-		if strings.HasPrefix(rest, ".") {
-			rest = rest[1:]
-		}
-		return n.elems[i].path(rest)
+		return n.elems[i].path(strings.TrimPrefix(p[end+1:], "."))
 	}
 	return nil
 }

@@ -6,17 +6,22 @@
 #     the keep-alive proof (scripts/install-ops-tools.sh, needs root);
 #   - n8n 2.8.4, once, into ${PRSCOUT_N8N_CACHE:-~/.cache/prscout-n8n} for the
 #     real-n8n end-to-end run of the shipped workflow (scripts/e2e-n8n.sh).
-# --quick runs only gofmt, go vet, go test -race and the workflow gate (tests
+# Both runs check that no build output is tracked, gofmt, go vet, staticcheck
+# (pinned below, built by `go run` from the module proxy, nothing installed
+# globally), go test -race and the workflow gate; --quick stops there (tests
 # that need promtool, nginx or node skip themselves when those are absent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=false
+staticcheck_version=v0.8.2
 [ "${1:-}" = "--quick" ] && quick=true
 
 if ! $quick; then
   echo "== install ops tools"
   ./scripts/install-ops-tools.sh
 fi
+echo "== no tracked build outputs"
+./scripts/check-build-outputs.sh
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go') 2>/dev/null || true)
 if [ -n "$unformatted" ]; then
@@ -24,6 +29,8 @@ if [ -n "$unformatted" ]; then
 fi
 echo "== go vet"
 go vet ./...
+echo "== staticcheck $staticcheck_version"
+go run "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ./...
 echo "== go test -race"
 go test -race -count=1 -timeout 20m ./...
 echo "== workflow gate over workflows/"

@@ -10,7 +10,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// Example shows the fake behind the real adapter: seed a pull request and a
+// Example shows the fake behind the real adapter: add a pull request and a
 // file, inject one 429, and read the recorded calls.
 func Example() {
 	s := bitbuckettest.NewServer()

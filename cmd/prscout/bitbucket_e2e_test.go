@@ -24,7 +24,7 @@ import (
 )
 
 // These tests run the real binary against bitbuckettest, the in-memory fake
-// of Bitbucket Cloud, on loopback. The fake is seeded from a real git
+// of Bitbucket Cloud, on loopback. The fake is filled from a real git
 // repository made in t.TempDir: every file of every commit, the commit
 // graph and the diffs git computes.
 
@@ -373,7 +373,7 @@ func checkSummaryMarkdown(t *testing.T, body, head string) {
 // request goes through all five stages twice (a full review that posts, then
 // a delta review after a new commit), a third pass at the same head skips
 // without fetching a diff, and a force-push falls back to a full review.
-// It logs the upstream calls per run, quoted in README.md.
+// It logs the upstream calls per run, quoted in docs/bitbucket-jira.md.
 func TestBitbucketReviewTwice(t *testing.T) {
 	f := newBBFixture(t)
 	f.pr(7, "Reject empty tokens", f.h1, f.base)
@@ -500,7 +500,7 @@ func TestBitbucketReviewTwice(t *testing.T) {
 		t.Errorf("after force-push warnings = %v, want one saying the reviewed %s is no longer an ancestor", w, f.h2[:12])
 	}
 
-	// The figures README.md quotes.
+	// The figures docs/bitbucket-jira.md quotes.
 	for _, x := range []struct {
 		name string
 		r    reviewRun
@@ -515,8 +515,8 @@ func TestBitbucketReviewTwice(t *testing.T) {
 		}
 	}
 	t.Logf("upstream calls per run: %-5s %s", "rebase", fmtCalls(rebaseCalls)+" (context only)")
-	// README.md quotes these figures: keep them true.
-	readme, err := os.ReadFile("../../README.md")
+	// docs/bitbucket-jira.md quotes these figures: keep them true.
+	readme, err := os.ReadFile("../../docs/bitbucket-jira.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -526,11 +526,11 @@ func TestBitbucketReviewTwice(t *testing.T) {
 	}
 	for mode, n := range map[string]int{"full": r1.total(), "delta": r2.total(), "skip": r3.total()} {
 		if quoted[mode] != n {
-			t.Errorf("README.md \"Upstream calls per review\" says %d calls for a %s run, measured %d: update the table", quoted[mode], mode, n)
+			t.Errorf("docs/bitbucket-jira.md \"Upstream calls per review\" says %d calls for a %s run, measured %d: update the table", quoted[mode], mode, n)
 		}
 	}
 	perHour := func(n int) int { return 1000 / max(n, 1) }
-	fmt.Printf("README: full %d, delta %d, skip %d Bitbucket calls per run -> about %d full, %d delta or %d skip runs per hour within 1,000/hour\n",
+	fmt.Printf("docs/bitbucket-jira.md: full %d, delta %d, skip %d Bitbucket calls per run -> about %d full, %d delta or %d skip runs per hour within 1,000/hour\n",
 		r1.total(), r2.total(), r3.total(), perHour(r1.total()), perHour(r2.total()), perHour(r3.total()))
 }
 

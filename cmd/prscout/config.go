@@ -137,7 +137,7 @@ func DefaultConfig() Config {
 
 // setting is one configuration entry: its environment variable, its flag
 // and how to read it into the Config. The table drives env loading, flags,
-// `serve -h` and the README's configuration table test.
+// `serve -h` and docs/configuration.md (prscout docs-config).
 type setting struct {
 	env, flag, help string
 	secret          bool

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"io"
 	"os"
@@ -119,19 +120,20 @@ func TestMirrorGitBase(t *testing.T) {
 	}
 }
 
-// TestREADMEDocumentsEveryVariable keeps the README's configuration table
-// complete: every setting's environment variable and flag appear there.
-func TestREADMEDocumentsEveryVariable(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// TestConfigurationDocIsCurrent keeps docs/configuration.md what
+// `prscout docs-config` generates from the settings table, so every
+// variable, flag and default there is the code's.
+func TestConfigurationDocIsCurrent(t *testing.T) {
+	committed, err := os.ReadFile("../../" + configDocPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := configDoc(); !bytes.Equal(committed, want) {
+		t.Errorf("%s is stale: run `go run ./cmd/prscout docs-config -w` from the repository root", configDocPath)
+	}
 	for _, st := range settings() {
-		if !strings.Contains(string(readme), "`"+st.env+"`") {
-			t.Errorf("README.md does not document %s", st.env)
-		}
-		if !strings.Contains(string(readme), "`--"+st.flag+"`") {
-			t.Errorf("README.md does not document the flag --%s", st.flag)
+		if !bytes.Contains(committed, []byte("| `"+st.env+"` | `--"+st.flag+"` |")) {
+			t.Errorf("%s does not document %s (--%s)", configDocPath, st.env, st.flag)
 		}
 	}
 }

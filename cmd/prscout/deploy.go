@@ -48,7 +48,7 @@ Exit codes:
 Flags:
 `
 
-// Public API schema of n8n 2.x (facts/n8n.md A5): fields a PUT may carry.
+// Public API schema of n8n 2.x (docs/operations.md, "Deploying a workflow"): fields a PUT may carry.
 var (
 	allowedNodeKeys = stringSet("id", "name", "webhookId", "disabled", "notesInFlow", "notes", "type", "typeVersion",
 		"executeOnce", "alwaysOutputData", "retryOnFail", "maxTries", "waitBetweenTries", "continueOnFail", "onError",

@@ -16,7 +16,7 @@ import (
 )
 
 // fakeN8N mimics the parts of n8n 2.8.4's public API that deploy uses, with
-// the validation answers recorded in facts/n8n.md A5.
+// the validation answers of docs/operations.md, "Deploying a workflow".
 type fakeN8N struct {
 	mu        sync.Mutex
 	key       string

@@ -361,7 +361,7 @@ func TestEndToEndLocalReview(t *testing.T) {
 		t.Errorf("additionalContext token.go = %v", a)
 	}
 	if a := add["pkg/nope/missing.go"]; a == nil || a["ok"] != false || a["error"] == "" || a["content"] != "" {
-		t.Errorf("additionalContext keeps errors as the seed: got %v", a)
+		t.Errorf("additionalContext keeps errors as the reference workflow does: got %v", a)
 	}
 	rp := obj(merged["reviewPrompt"])
 	if !strings.Contains(fmt.Sprint(rp["user"]), "func Validate(tok string) bool") || !strings.Contains(fmt.Sprint(rp["system"])+fmt.Sprint(rp["user"]), "existingCode") {

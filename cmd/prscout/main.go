@@ -27,6 +27,7 @@ func commands() []command {
 		{"rules", "rules check PATH...: show which rule layer and pattern win for each path", runRules},
 		{"sarif", "write a saved review (review answer + /v1/context answer) as SARIF 2.1.0", runSARIF},
 		{"report-insights", "put a SARIF log on a Bitbucket commit as a Code Insights report", runReportInsights},
+		{"docs-config", "print docs/configuration.md from the settings table (-w writes it)", runDocsConfig},
 	}
 }
 

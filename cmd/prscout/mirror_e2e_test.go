@@ -35,7 +35,7 @@ func restCalls(calls map[string]int) (rest map[string]int, restTotal, gitTotal i
 // same credentials; a wrong token is refused; the same full review runs
 // without a mirror, with a cold one (the first clone starts when the pull
 // request is read) and with a warm one, and the REST calls of each are
-// compared (the figures README.md quotes). The context answer lists the
+// compared (the figures docs/bitbucket-jira.md quotes). The context answer lists the
 // candidates, and a review whose scout asks for nothing still fetches the
 // top candidate, from the mirror.
 func TestBitbucketMirror(t *testing.T) {
@@ -190,8 +190,8 @@ func TestBitbucketMirror(t *testing.T) {
 		t.Errorf("the candidate was read through REST (%d get_src)", n)
 	}
 
-	// README.md quotes the REST calls per full review with a mirror.
-	readme, err := os.ReadFile("../../README.md")
+	// docs/bitbucket-jira.md quotes the REST calls per full review with a mirror.
+	readme, err := os.ReadFile("../../docs/bitbucket-jira.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,11 +201,11 @@ func TestBitbucketMirror(t *testing.T) {
 	}
 	for name, n := range map[string]int{"no mirror": beforeREST, "warm mirror": warmREST} {
 		if quoted[name] != n {
-			t.Errorf("README.md says %d REST calls for a full review with %s, measured %d: update the table", quoted[name], name, n)
+			t.Errorf("docs/bitbucket-jira.md says %d REST calls for a full review with %s, measured %d: update the table", quoted[name], name, n)
 		}
 	}
 	// The cold figure depends on how fast the first clone is: between the two.
 	if q := quoted["cold mirror"]; q < warmREST || q > beforeREST {
-		t.Errorf("README.md says %d REST calls for a full review with a cold mirror, outside %d..%d", q, warmREST, beforeREST)
+		t.Errorf("docs/bitbucket-jira.md says %d REST calls for a full review with a cold mirror, outside %d..%d", q, warmREST, beforeREST)
 	}
 }

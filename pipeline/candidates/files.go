@@ -126,18 +126,6 @@ func containsWord(src []byte, w string) bool {
 	}
 }
 
-// lineStarts returns the byte offset of each line's start; line n (1-based)
-// starts at lineStarts[n-1].
-func lineStarts(src []byte) []int {
-	starts := []int{0}
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			starts = append(starts, i+1)
-		}
-	}
-	return starts
-}
-
 // dirOf is path.Dir with "" for the root.
 func dirOf(p string) string {
 	d := path.Dir(p)

@@ -546,13 +546,13 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 	}
 	cases := []struct {
 		name        string
-		seed        func(s *fakeCommentStore) (oursID int64)
+		prepare     func(s *fakeCommentStore) (oursID int64)
 		wantSummary string
 		wantCreated int
 	}{
 		{
 			name: "foreign summary for the head: ours is created",
-			seed: func(s *fakeCommentStore) int64 {
+			prepare: func(s *fakeCommentStore) int64 {
 				s.addForeign(pipeline.NewComment{Body: "looks fine\n\n" + marker.ReviewMarker(head)})
 				return 0
 			},
@@ -560,7 +560,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 		},
 		{
 			name: "foreign legacy summary: ours is created",
-			seed: func(s *fakeCommentStore) int64 {
+			prepare: func(s *fakeCommentStore) int64 {
 				s.addForeign(pipeline.NewComment{Body: "<!-- prscout review head=" + head + " -->"})
 				return 0
 			},
@@ -568,7 +568,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 		},
 		{
 			name: "older foreign summary next to ours: ours is updated, none deleted",
-			seed: func(s *fakeCommentStore) int64 {
+			prepare: func(s *fakeCommentStore) int64 {
 				s.addForeign(pipeline.NewComment{Body: "x\n\n" + marker.ReviewMarker("aaa")})
 				return s.add(pipeline.NewComment{Body: "old\n\n" + marker.ReviewMarker("bbb")}).ID
 			},
@@ -576,7 +576,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 		},
 		{
 			name: "foreign fingerprint does not suppress the finding",
-			seed: func(s *fakeCommentStore) int64 {
+			prepare: func(s *fakeCommentStore) int64 {
 				s.addForeign(pipeline.NewComment{Body: "dup\n\n" + marker.FindingMarker(fps[0]), Inline: &pipeline.InlineAnchor{Path: "x.go", Line: 1}})
 				s.addForeign(pipeline.NewComment{Body: "<!-- prscout finding fp=" + fps[0] + " -->"})
 				return 0
@@ -587,7 +587,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			store := newFakeCommentStore(int64(100 + i))
-			oursID := tc.seed(store)
+			oursID := tc.prepare(store)
 			store.mu.Lock()
 			foreignBefore := map[int64]pipeline.Comment{}
 			for _, c := range store.comments {

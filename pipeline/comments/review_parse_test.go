@@ -196,7 +196,7 @@ func TestParseReviewInvalid(t *testing.T) {
 //
 //	go test -run '^$' -fuzz FuzzParseReview -fuzztime 30s ./pipeline/comments
 func FuzzParseReview(f *testing.F) {
-	seeds := []string{
+	inputs := []string{
 		`{"summary":"S","findings":[{"path":"a.go","line":3,"severity":"high","title":"T","body":"B"}]}`,
 		`"Here:\n` + "```json" + `\n{\"summary\":\"x\",\"findings\":[]}\n` + "```" + `"`,
 		`{"choices":[{"message":{"content":"{\"findings\":[{\"path\":\"a\",\"line\":\"7\"}]}"}}]}`,
@@ -208,7 +208,7 @@ func FuzzParseReview(f *testing.F) {
 		`{"choices":[{"finish_reason":"length","message":{"content":"{\"findings\":[{\"path\":\"a.go\",\"title\":\"T\",\"severity\":\"high\",\"body\":\"cut"}}]}`,
 		`"{\"findings\": [{\"title\": \"no path\", \"body\": \"b\"}]}"`,
 	}
-	for _, s := range seeds {
+	for _, s := range inputs {
 		f.Add([]byte(s))
 	}
 	// The reader's own testdata: real-looking review answers.

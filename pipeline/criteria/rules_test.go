@@ -230,7 +230,7 @@ func TestUnreadableInputsWarn(t *testing.T) {
 // FuzzExtract feeds any text as field and description, in each format: no
 // panic, ids unique and numbered in order, texts one line, bounded.
 func FuzzExtract(f *testing.F) {
-	seeds := []string{
+	inputs := []string{
 		"## Acceptance criteria\n- a\n  - b\n- [x] c",
 		"h2. AC\n# one\n#* two\n{code:gherkin}\nScenario: s\nGiven a\nThen b\n{code}",
 		`{"type":"doc","content":[{"type":"taskList","content":[{"type":"taskItem","content":[{"type":"text","text":"t"}]}]}]}`,
@@ -239,7 +239,7 @@ func FuzzExtract(f *testing.F) {
 		`["a", {"value": "b"}, 3]`,
 		"",
 	}
-	for _, s := range seeds {
+	for _, s := range inputs {
 		f.Add(s, s, uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, field, desc string, format uint8) {

@@ -24,7 +24,7 @@ const (
 // Wrappers, copied from n8n 2.x: the JS task runner's
 // JsTaskRunner.createVmExecutableCode (packages/@n8n/task-runner) for Code
 // nodes, vm2's NodeVM module wrapper for Function nodes; the n8n workflow
-// corpus's README (shared/corpus/n8n-workflows) quotes both. Everything before the user's code stays on line 1, so a line in the wrapped
+// corpus (PRSCOUT_CORPUS, see docs/benchmarks.md) quotes both. Everything before the user's code stays on line 1, so a line in the wrapped
 // source is the same line in the user's code.
 const (
 	// taskRunnerPrefix stands for the JS task runner's createVmExecutableCode

@@ -60,7 +60,6 @@ func TestDifferentialMutations(t *testing.T) {
 	rng := rand.New(rand.NewSource(seed + 1))
 	t.Logf("seed %d", seed)
 	inserts := []string{"}", "};", "{", ")", "(", "/", "//", "/*", "`", "'", "\"", "<!--", "-->", "08", "\\", "await ", "for await ", "import(", "#", "@", ";", ",", "?.", "=>", "let ", "const ", "\n", "/a(/", "/[/", "/(?<a>)/", "${", "class ", "yield "}
-	type mutant struct{ code string }
 	var muts []string
 	for len(muts) < n {
 		s := snippets[rng.Intn(len(snippets))]

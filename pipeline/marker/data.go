@@ -13,7 +13,7 @@ import (
 )
 
 // The summary's hidden data: one Markdown link reference definition per
-// finding prscout remembers (DESIGN.md principle 6: it renders as nothing,
+// finding prscout remembers (docs/architecture.md, principle 6: it renders as nothing,
 // no HTML). The label carries the fingerprint, so every definition is
 // unique; the title holds space-separated key=value fields:
 //

@@ -11,7 +11,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-// Hidden markers (DESIGN.md principle 6). Bitbucket Cloud shows HTML comments
+// Hidden markers (docs/architecture.md, principle 6). Bitbucket Cloud shows HTML comments
 // as literal text, so a marker is a Markdown link reference definition on its
 // own line after a blank line, which renders as nothing:
 //

@@ -262,7 +262,7 @@ func TestMergeJSONShape(t *testing.T) {
 	got, _ = Merge(mergeFixture(pipeline.LookupResult{Op: pipeline.OpGetFile, Path: "gone.go", Error: "not found at abc"}), pipeline.DefaultLimits())
 	b, _ = json.Marshal(got.AdditionalContext)
 	if want := `[{"ok":false,"op":"get_file","path":"gone.go","content":"","error":"not found at abc"}]`; string(b) != want {
-		t.Errorf("additionalContext = %s, want the seed's shape %s", b, want)
+		t.Errorf("additionalContext = %s, want the reference workflow's shape %s", b, want)
 	}
 }
 
@@ -270,7 +270,7 @@ func TestMergeItems(t *testing.T) {
 	in := mergeFixture(
 		pipeline.LookupResult{OK: true, Op: "get_file", Path: "ok.go", Content: strp("package ok\n")},
 		pipeline.LookupResult{Op: "get_file", Path: "nocontent.go"}, // ok:false without error
-		pipeline.LookupResult{Op: "", Path: "seed-style.go", Content: strp("x\n")},
+		pipeline.LookupResult{Op: "", Path: "reference-style.go", Content: strp("x\n")},
 		pipeline.LookupResult{OK: true, Op: "get_file", Path: "config/.env", Content: strp("TOKEN=1\n")},
 		pipeline.LookupResult{OK: true, Op: "list_dir", Path: "", Entries: []pipeline.DirEntry{{Path: "pay", Type: "dir"}}, Truncated: true},
 		pipeline.LookupResult{Op: "frobnicate", Path: "x", Error: `unsupported op "frobnicate": use get_file or list_dir`},
@@ -287,7 +287,7 @@ func TestMergeItems(t *testing.T) {
 	want := []pipeline.ContextItem{
 		{OK: true, Op: "get_file", Path: "ok.go", Content: "package ok\n"},
 		{Op: "get_file", Path: "nocontent.go", Error: "could not be read (no error given)"},
-		{OK: true, Op: "get_file", Path: "seed-style.go", Content: "x\n"},
+		{OK: true, Op: "get_file", Path: "reference-style.go", Content: "x\n"},
 		{Op: "get_file", Path: "config/.env", Error: "secret path refused: .env files are never read"},
 		{OK: true, Op: "list_dir", Path: "", Content: "dir       pay/\n(listing cut at 1 entries: more exist)\n"},
 		{Op: "frobnicate", Path: "x", Error: `unsupported op "frobnicate": use get_file or list_dir`},
@@ -361,8 +361,8 @@ func TestReviewSourceLabel(t *testing.T) {
 }
 
 func FuzzMergeInput(f *testing.F) {
-	seeds, _ := filepath.Glob("testdata/merge/*.json")
-	for _, p := range seeds {
+	inputs, _ := filepath.Glob("testdata/merge/*.json")
+	for _, p := range inputs {
 		if strings.HasSuffix(p, ".golden.json") {
 			continue
 		}

@@ -34,7 +34,7 @@ func TestShapeSource(t *testing.T) {
 		{name: "empty file", data: "", ranges: []pipeline.LineRange{{From: 1, To: 1}}, full: 900},
 		{name: "no final newline", data: "a\nb", ranges: []pipeline.LineRange{{From: 1, To: 1}}, full: 900,
 			wantRange: &pipeline.SourceRange{From: 1, To: 2, Total: 2}, wantSource: "a\nb"},
-		{name: "seed's tail window", data: ctxNumbered(1031), ranges: []pipeline.LineRange{{From: 940, To: 1031}}, pad: 30, full: 900,
+		{name: "the reference workflow's tail window", data: ctxNumbered(1031), ranges: []pipeline.LineRange{{From: 940, To: 1031}}, pad: 30, full: 900,
 			wantRange:  &pipeline.SourceRange{From: 910, To: 1031, Total: 1031, Windows: []pipeline.LineRange{{From: 910, To: 1031}}},
 			wantSource: "--- lines 910-1031 of 1031 ---\n" + strings.TrimPrefix(ctxNumbered(1031), ctxNumbered(909))},
 		{name: "two windows", data: ctxNumbered(20), ranges: []pipeline.LineRange{{From: 2, To: 2}, {From: 15, To: 16}}, pad: 1, full: 10,

@@ -11,7 +11,7 @@ import (
 
 // FuzzSecrets checks the redactor's promises on any input: no panic, the
 // same number of lines, no line grown by more than MaxLineGrowth, nothing
-// changed without a count, and a second pass adds nothing. Seeds: the
+// changed without a count, and a second pass adds nothing. Its first inputs: the
 // corpus, expanded.
 func FuzzSecrets(f *testing.F) {
 	classes, err := corpus.Load(corpusPath)

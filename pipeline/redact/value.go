@@ -335,7 +335,7 @@ func identifierShaped(s string) bool {
 				}
 			}
 			seg := s[i:j]
-			if len(seg) >= 4 && strings.IndexAny(strings.ToLower(seg), "aeiouy") < 0 {
+			if len(seg) >= 4 && !strings.ContainsAny(strings.ToLower(seg), "aeiouy") {
 				return false
 			}
 			if len(seg) > 6 && seg[1] >= 'A' && seg[1] <= 'Z' && !isUpperName(s) {
@@ -585,7 +585,7 @@ func isPathOrURL(v string) bool {
 		return true
 	}
 	if strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/") {
-		if strings.IndexAny(v, "+=") >= 0 || strings.Count(v, "/") < 2 && !strings.Contains(v, ".") {
+		if strings.ContainsAny(v, "+=") || strings.Count(v, "/") < 2 && !strings.Contains(v, ".") {
 			return false
 		}
 		for _, seg := range strings.Split(v, "/") {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestFileGates runs one file list through every gate, with include and
-// exclude globs (the seed's example: exclude **/generated/**, include
+// exclude globs (the reference workflow's example: exclude **/generated/**, include
 // **/*_test.go, plus the interplay cases).
 func TestFileGates(t *testing.T) {
 	include, err := CompileGlobs("include", []string{"**/*_test.go", "docs/**/*.{csv, tsv}", "api/vendor/**", "**/secrets.yaml", "legacy/**"})
@@ -190,7 +190,7 @@ func FuzzCompileGlob(f *testing.F) {
 		if g.pattern != strings.ToLower(g.pattern) {
 			t.Fatalf("pattern %q compiled to %q: not lower-case", pattern, g.pattern)
 		}
-		if g.Match(p) != g.Match(strings.ToUpper(p)) && strings.ToLower(strings.ToUpper(p)) == strings.ToLower(p) {
+		if g.Match(p) != g.Match(strings.ToUpper(p)) && strings.EqualFold(strings.ToUpper(p), p) {
 			t.Fatalf("%q: case changes the match of %q", pattern, p)
 		}
 	})

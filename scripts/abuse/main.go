@@ -771,7 +771,6 @@ func globs(srv *proc, fx fixture) {
 	// A pattern that matches no changed path makes a backtracking matcher
 	// try every one of the 2^22 brace combinations for each path.
 	glob := strings.Repeat("{,}", 22) + "*.nomatch"
-	base := srv.metric("prscout_http_requests_in_flight")
 	a := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA, "include": []string{glob}}, 5*time.Second)
 	m := a.json()
 	held := a.err == nil && (a.code == 400 && strings.Contains(fmt.Sprint(m["field"]), "include") || a.code/100 == 2 && a.dur < 2*time.Second)
@@ -788,7 +787,7 @@ func globs(srv *proc, fx fixture) {
 	for time.Now().Before(idle) && srv.metric("prscout_http_requests_in_flight") > 1 {
 		time.Sleep(500 * time.Millisecond)
 	}
-	base = srv.metric("prscout_http_requests_in_flight")
+	base := srv.metric("prscout_http_requests_in_flight")
 	slow := strings.Repeat("{,}", 25) + "*.nomatch"
 	a = post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": fx.mainSHA, "head": fx.featureSHA, "include": []string{slow}}, 2*time.Second)
 	if a.err == nil {

@@ -1,6 +1,6 @@
 // Reads a JSON array of {kind: "code"|"function", code} on stdin and prints a
 // JSON array of {ok, message, line} — V8's verdict on each snippet wrapped as
-// n8n wraps it (same wrappers as shared/corpus/n8n-workflows/check_v8.mjs).
+// n8n wraps it (same wrappers as the n8n workflow corpus's check_v8.mjs).
 // Used by the differential tests in pipeline/gate (they skip when node is absent).
 import vm from 'node:vm';
 import fs from 'node:fs';
