@@ -609,6 +609,16 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 	if j >= len(line) {
 		return a, false
 	}
+	j = skipConversion(line, j)
+	if q := openingQuote(line, j); q != "" && !xml {
+		return readQuoted(line, j+len(q), q, a)
+	}
+	return readUnquoted(line, j, xml, prev, nameQuote, a)
+}
+
+// skipConversion skips a conversion around a literal ([]byte("..."))
+// and a string prefix (b"...", r'...', @"...") at line[j:].
+func skipConversion(line string, j int) int {
 	for _, c := range conversions {
 		if strings.HasPrefix(line[j:], c) && j+len(c) < len(line) && strings.IndexByte("\"'`", line[j+len(c)]) >= 0 {
 			j += len(c)
@@ -616,57 +626,52 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 		}
 	}
 	if j+1 < len(line) && strings.IndexByte("bBrRfFuU@", line[j]) >= 0 && strings.IndexByte("\"'", line[j+1]) >= 0 {
-		j++ // b"...", r'...', @"..."
+		j++
 	}
-	q := ""
+	return j
+}
+
+// openingQuote is the quote opening a value at line[j] (`"`, `'`, "`",
+// or an escaped `\"` or `\'`), or "".
+func openingQuote(line string, j int) string {
 	switch line[j] {
 	case '"', '\'', '`':
-		q = line[j : j+1]
+		return line[j : j+1]
 	case '\\':
 		if j+1 < len(line) && (line[j+1] == '"' || line[j+1] == '\'') {
-			q = line[j : j+2]
+			return line[j : j+2]
 		}
 	}
-	if q != "" && !xml {
-		from := j + len(q)
-		end := -1
-		for i := from; i < len(line) && i-from <= maxValue; i++ {
-			if len(q) == 1 && line[i] == '\\' {
-				i++
-				continue
-			}
-			if q == "'" && strings.HasPrefix(line[i:], "''") && i+2 < len(line) && line[i+2] != ',' && line[i+2] != ')' {
-				i++ // YAML and SQL write a quote in a single-quoted string as ''
-				continue
-			}
-			if strings.HasPrefix(line[i:], q) {
-				end = i
-				break
-			}
+	return ""
+}
+
+// readQuoted reads a value quoted with q from line[from:] to the closing
+// quote, past backslash escapes and the ” that YAML and SQL write for a
+// quote in a single-quoted string; an empty or unclosed one is no value.
+func readQuoted(line string, from int, q string, a assignment) (assignment, bool) {
+	for i := from; i < len(line) && i-from <= maxValue; i++ {
+		if len(q) == 1 && line[i] == '\\' {
+			i++
+			continue
 		}
-		if end < 0 {
-			return a, false
+		if q == "'" && strings.HasPrefix(line[i:], "''") && i+2 < len(line) && line[i+2] != ',' && line[i+2] != ')' {
+			i++
+			continue
 		}
-		a.valFrom, a.valTo, a.quoted = from, end, true
-		return a, end > from
-	}
-	// Unquoted: where it ends depends on where it stands.
-	stops := ",;\"'`)]}"
-	switch {
-	case xml:
-		stops = "<"
-	case prev == '?' || prev == '&':
-		stops = "&#\"'`<>"
-	case prev == ';':
-		stops = ";\"'`"
-	case a.style == styleLiteral:
-		stops = "\"'`" // YAML and .env values hold any punctuation
-		if nameQuote != "" {
-			stops = nameQuote[len(nameQuote)-1:] // "API_KEY=value"
+		if strings.HasPrefix(line[i:], q) {
+			a.valFrom, a.valTo, a.quoted = from, i, true
+			return a, i > from
 		}
 	}
-	from := j
-	i := j
+	return a, false
+}
+
+// readUnquoted reads an unquoted value from line[from:] up to a byte
+// that ends it where it stands, or the literal after it (a fallback, the
+// second of a pair).
+func readUnquoted(line string, from int, xml bool, prev byte, nameQuote string, a assignment) (assignment, bool) {
+	stops := unquotedStops(xml, prev, a.style, nameQuote)
+	i := from
 	for i < len(line) && i-from <= maxValue {
 		c := line[i]
 		if !xml && (c == ' ' || c == '\t') || strings.IndexByte(stops, c) >= 0 {
@@ -693,26 +698,53 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 	if strings.HasPrefix(line[from:], Marker) {
 		return a, false // redacted already: no fallback after it either
 	}
-	// A literal fallback after code: process.env.X || "literal".
-	if rest := strings.TrimLeft(line[i:], " "); i > from && looksLikeCode(line[from:i]) && (strings.HasPrefix(rest, "|| ") || strings.HasPrefix(rest, "?? ")) {
+	if k, ok := literalAfter(line, from, i); ok {
+		return readValue(line, k, false, prev, "", a)
+	}
+	return a, i > from
+}
+
+// unquotedStops are the bytes that end an unquoted value besides blanks:
+// they depend on where it stands.
+func unquotedStops(xml bool, prev byte, style int, nameQuote string) string {
+	switch {
+	case xml:
+		return "<"
+	case prev == '?' || prev == '&':
+		return "&#\"'`<>"
+	case prev == ';':
+		return ";\"'`"
+	case style == styleLiteral:
+		if nameQuote != "" {
+			return nameQuote[len(nameQuote)-1:] // "API_KEY=value"
+		}
+		return "\"'`" // YAML and .env values hold any punctuation
+	}
+	return ",;\"'`)]}"
+}
+
+// literalAfter finds a quoted literal that holds the value instead of
+// the code line[from:to]: a fallback (process.env.X || "literal") or the
+// second of a (user, password) pair (auth = ("svc", "...")).
+func literalAfter(line string, from, to int) (int, bool) {
+	if rest := strings.TrimLeft(line[to:], " "); to > from && looksLikeCode(line[from:to]) && (strings.HasPrefix(rest, "|| ") || strings.HasPrefix(rest, "?? ")) {
 		k := len(line) - len(rest) + 3
 		for k < len(line) && line[k] == ' ' {
 			k++
 		}
 		if k < len(line) && strings.IndexByte("\"'`", line[k]) >= 0 {
-			return readValue(line, k, false, prev, "", a)
+			return k, true
 		}
 	}
-	// A (user, password) pair: auth = ("svc", "...").
-	if i-from <= 1 && from < len(line) && (line[from] == '(' || line[from] == '[') {
+	if to-from <= 1 && from < len(line) && (line[from] == '(' || line[from] == '[') {
 		if k := strings.Index(line[from:], ", "); k > 0 && k < 64 {
 			k += from + 2
 			if k < len(line) && (line[k] == '"' || line[k] == '\'') {
-				return readValue(line, k, false, prev, "", a)
+				return k, true
 			}
 		}
 	}
-	return a, i > from
+	return 0, false
 }
 
 // acceptValue decides whether the value of a secret name is a secret.
