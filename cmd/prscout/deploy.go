@@ -48,7 +48,8 @@ Exit codes:
 Flags:
 `
 
-// Public API schema of n8n 2.x (facts/n8n.md A5): fields a PUT may carry.
+// Public API schema of n8n 2.x: the fields a PUT may carry (n8n answers
+// 400 to any other).
 var (
 	allowedNodeKeys = stringSet("id", "name", "webhookId", "disabled", "notesInFlow", "notes", "type", "typeVersion",
 		"executeOnce", "alwaysOutputData", "retryOnFail", "maxTries", "waitBetweenTries", "continueOnFail", "onError",
