@@ -66,127 +66,186 @@ func stringSet(keys ...string) map[string]bool {
 	return m
 }
 
-// runDeploy is `prscout deploy`.
+// deployOptions are the flags of `prscout deploy`; file is the export (or
+// the backup, with --rollback) to deploy.
+type deployOptions struct {
+	baseURL, apiKey, id, backupDir, rollback, file string
+	dryRun, allowUndecided, expressions            bool
+}
+
+// deployExit is a step's failure: the exit code and the message for
+// stderr ("" when the step has written its own).
+type deployExit struct {
+	code int
+	msg  string
+}
+
+// exitWith is a deployExit whose message is "deploy: " and the format.
+func exitWith(code int, format string, args ...any) *deployExit {
+	return &deployExit{code: code, msg: "deploy: " + fmt.Sprintf(format, args...)}
+}
+
+// runDeploy is `prscout deploy`: parse the flags, then gate, back up and
+// PUT (deploy); a step's failure becomes its exit code.
 func runDeploy(args []string, stdout, stderr io.Writer) int {
+	o, e := parseDeployFlags(args, stderr)
+	if e == nil {
+		e = deploy(o, stdout, stderr)
+	}
+	if e == nil {
+		return 0
+	}
+	if e.msg != "" {
+		fmt.Fprintln(stderr, e.msg)
+	}
+	return e.code
+}
+
+// parseDeployFlags reads the flags and the one file to deploy; the API
+// key and the n8n URL fall back to the environment.
+func parseDeployFlags(args []string, stderr io.Writer) (deployOptions, *deployExit) {
+	var o deployOptions
 	fl := flag.NewFlagSet("deploy", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	baseURL := fl.String("n8n-url", os.Getenv("N8N_URL"), "n8n base URL, e.g. http://127.0.0.1:5678 (default $N8N_URL)")
-	apiKey := fl.String("api-key", "", "n8n API key (default $N8N_API_KEY)")
-	id := fl.String("id", "", "workflow id in n8n (default: the export's id)")
-	backupDir := fl.String("backup-dir", "backups", "folder for backups of the live workflow")
-	rollback := fl.String("rollback", "", "deploy this backup file instead of an export (it is gated too)")
-	dryRun := fl.Bool("dry-run", false, "gate and back up, print the body that would be PUT, change nothing")
-	allowUndecided := fl.Bool("allow-undecided", false, "let snippets the gate cannot decide through")
-	expressions := fl.Bool("expressions", true, "also gate n8n expressions")
+	fl.StringVar(&o.baseURL, "n8n-url", os.Getenv("N8N_URL"), "n8n base URL, e.g. http://127.0.0.1:5678 (default $N8N_URL)")
+	fl.StringVar(&o.apiKey, "api-key", "", "n8n API key (default $N8N_API_KEY)")
+	fl.StringVar(&o.id, "id", "", "workflow id in n8n (default: the export's id)")
+	fl.StringVar(&o.backupDir, "backup-dir", "backups", "folder for backups of the live workflow")
+	fl.StringVar(&o.rollback, "rollback", "", "deploy this backup file instead of an export (it is gated too)")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "gate and back up, print the body that would be PUT, change nothing")
+	fl.BoolVar(&o.allowUndecided, "allow-undecided", false, "let snippets the gate cannot decide through")
+	fl.BoolVar(&o.expressions, "expressions", true, "also gate n8n expressions")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, deployUsage)
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return o, &deployExit{code: 0}
 		}
-		return 2
+		return o, &deployExit{code: 2}
 	}
-	if *apiKey == "" {
-		*apiKey = os.Getenv("N8N_API_KEY")
+	if o.apiKey == "" {
+		o.apiKey = os.Getenv("N8N_API_KEY")
 	}
-	file := *rollback
+	o.file = o.rollback
 	switch {
-	case file != "" && fl.NArg() > 0:
-		fmt.Fprintln(stderr, "deploy: give either EXPORT.json or --rollback BACKUP.json, not both")
-		return 2
-	case file == "" && fl.NArg() != 1:
+	case o.file != "" && fl.NArg() > 0:
+		return o, exitWith(2, "give either EXPORT.json or --rollback BACKUP.json, not both")
+	case o.file == "" && fl.NArg() != 1:
 		fmt.Fprintln(stderr, "deploy: give exactly one workflow export file")
 		fl.Usage()
-		return 2
-	case file == "":
-		file = fl.Arg(0)
+		return o, &deployExit{code: 2}
+	case o.file == "":
+		o.file = fl.Arg(0)
 	}
-	if *baseURL == "" {
-		fmt.Fprintln(stderr, "deploy: --n8n-url (or N8N_URL) is required")
-		return 2
+	if o.baseURL == "" {
+		return o, exitWith(2, "--n8n-url (or N8N_URL) is required")
 	}
-	if *apiKey == "" {
-		fmt.Fprintln(stderr, "deploy: no API key: set N8N_API_KEY or pass --api-key")
-		return 2
+	if o.apiKey == "" {
+		return o, exitWith(2, "no API key: set N8N_API_KEY or pass --api-key")
 	}
-	c, err := n8n.New(n8n.Config{BaseURL: *baseURL, APIKey: *apiKey})
-	if err != nil {
-		fmt.Fprintf(stderr, "deploy: %v\n", err)
-		return 2
-	}
+	return o, nil
+}
 
-	data, err := os.ReadFile(file)
+// deployer runs one deploy: the flags, the n8n client and where to write.
+type deployer struct {
+	deployOptions
+	n8n            *n8n.Client
+	stdout, stderr io.Writer
+}
+
+// deploy runs the three steps of deployUsage: gate the file, back up the
+// live workflow, PUT the writable fields.
+func deploy(o deployOptions, stdout, stderr io.Writer) *deployExit {
+	c, err := n8n.New(n8n.Config{BaseURL: o.baseURL, APIKey: o.apiKey})
 	if err != nil {
-		fmt.Fprintf(stderr, "deploy: read export: %v\n", err)
-		return 2
+		return exitWith(2, "%v", err)
 	}
-	// 1. Gate.
-	rep := gate.CheckExport(filepath.ToSlash(file), data, gate.Options{Expressions: *expressions, AllowUndecided: *allowUndecided})
+	d := &deployer{deployOptions: o, n8n: c, stdout: stdout, stderr: stderr}
+	wf, e := d.gate()
+	if e != nil {
+		return e
+	}
+	ctx := context.Background()
+	live, backup, e := d.backUp(ctx)
+	if e != nil {
+		return e
+	}
+	return d.put(ctx, wf, live, backup)
+}
+
+// gate reads the file, gates its Code and Function nodes and returns its
+// one workflow; the id falls back to the workflow's.
+func (d *deployer) gate() (map[string]any, *deployExit) {
+	data, err := os.ReadFile(d.file)
+	if err != nil {
+		return nil, exitWith(2, "read export: %v", err)
+	}
+	rep := gate.CheckExport(filepath.ToSlash(d.file), data, gate.Options{Expressions: d.expressions, AllowUndecided: d.allowUndecided})
 	if len(rep.Problems) > 0 {
-		_ = rep.WriteText(stderr)
-		return 2
+		_ = rep.WriteText(d.stderr)
+		return nil, &deployExit{code: 2}
 	}
 	if !rep.OK {
-		_ = rep.WriteText(stderr)
-		fmt.Fprintln(stderr, "deploy: the gate failed; nothing was sent to n8n")
-		return 1
+		_ = rep.WriteText(d.stderr)
+		return nil, exitWith(1, "the gate failed; nothing was sent to n8n")
 	}
 	wf, err := singleWorkflow(data)
 	if err != nil {
-		fmt.Fprintf(stderr, "deploy: %v\n", err)
-		return 2
+		return nil, exitWith(2, "%v", err)
 	}
-	if *id == "" {
-		*id, _ = wf["id"].(string)
+	if d.id == "" {
+		d.id, _ = wf["id"].(string)
 	}
-	if *id == "" {
-		fmt.Fprintln(stderr, "deploy: the export has no id: pass --id")
-		return 2
+	if d.id == "" {
+		return nil, exitWith(2, "the export has no id: pass --id")
 	}
+	return wf, nil
+}
 
-	ctx := context.Background()
-	// 2. Back up the live workflow.
-	live, err := c.Workflow(ctx, *id)
+// backUp saves the live workflow to the backup folder and returns it and
+// the backup's path.
+func (d *deployer) backUp(ctx context.Context) (live []byte, backup string, e *deployExit) {
+	live, err := d.n8n.Workflow(ctx, d.id)
 	if err != nil {
-		fmt.Fprintf(stderr, "deploy: back up workflow %s: %v%s\n", *id, err, n8nHint(err))
-		return 3
+		return nil, "", exitWith(3, "back up workflow %s: %v%s", d.id, err, n8nHint(err))
 	}
-	backup, err := writeBackup(*backupDir, *id, live)
+	backup, err = writeBackup(d.backupDir, d.id, live)
 	if err != nil {
-		fmt.Fprintf(stderr, "deploy: %v\n", err)
-		return 3
+		return nil, "", exitWith(3, "%v", err)
 	}
-	fmt.Fprintf(stdout, "backed up live workflow %s to %s\n", *id, backup)
+	fmt.Fprintf(d.stdout, "backed up live workflow %s to %s\n", d.id, backup)
+	return live, backup, nil
+}
 
-	// 3. PUT only the writable fields.
+// put PUTs only the writable fields of wf (or, with --dry-run, prints
+// them) and says how to undo it with the backup.
+func (d *deployer) put(ctx context.Context, wf map[string]any, live []byte, backup string) *deployExit {
 	var liveObj map[string]any
 	_ = json.Unmarshal(live, &liveObj)
 	body, dropped := putBody(wf, liveObj)
-	for _, d := range dropped {
-		fmt.Fprintf(stderr, "deploy: warning: dropped %s (not accepted by n8n's public API)\n", d)
+	for _, k := range dropped {
+		fmt.Fprintf(d.stderr, "deploy: warning: dropped %s (not accepted by n8n's public API)\n", k)
 	}
 	payload, err := json.Marshal(body)
 	if err != nil {
-		fmt.Fprintf(stderr, "deploy: encode body: %v\n", err)
-		return 2
+		return exitWith(2, "encode body: %v", err)
 	}
-	if *dryRun {
-		fmt.Fprintf(stdout, "dry run: would PUT %s with:\n%s\n", c.WorkflowURL(*id), payload)
-		return 0
+	if d.dryRun {
+		fmt.Fprintf(d.stdout, "dry run: would PUT %s with:\n%s\n", d.n8n.WorkflowURL(d.id), payload)
+		return nil
 	}
-	if err := c.UpdateWorkflow(ctx, *id, payload); err != nil {
-		fmt.Fprintf(stderr, "deploy: update workflow %s: %v%s\nrollback: prscout deploy --rollback %s --id %s\n", *id, err, n8nHint(err), backup, *id)
-		return 3
+	if err := d.n8n.UpdateWorkflow(ctx, d.id, payload); err != nil {
+		return exitWith(3, "update workflow %s: %v%s\nrollback: prscout deploy --rollback %s --id %s", d.id, err, n8nHint(err), backup, d.id)
 	}
 	what := "deployed"
-	if *rollback != "" {
+	if d.rollback != "" {
 		what = "rolled back"
 	}
-	fmt.Fprintf(stdout, "%s workflow %s (%q, %d node(s)); to undo: prscout deploy --rollback %s --id %s\n",
-		what, *id, body["name"], len(body["nodes"].([]any)), backup, *id)
-	return 0
+	fmt.Fprintf(d.stdout, "%s workflow %s (%q, %d node(s)); to undo: prscout deploy --rollback %s --id %s\n",
+		what, d.id, body["name"], len(body["nodes"].([]any)), backup, d.id)
+	return nil
 }
 
 // n8nHint says what to check when n8n refused the key or knows no such

@@ -199,107 +199,138 @@ var (
 // bold label, its end a rule), "----" rules, tables, "bq." quotes and
 // paragraphs.
 func parseWiki(s string) []block {
-	p := &textParser{lastItem: -1}
-	var code []string
-	inCode := "" // "code" or "noformat" while inside
-	open := map[string]bool{}
+	w := &wikiParser{textParser: textParser{lastItem: -1}, open: map[string]bool{}}
 	for _, raw := range strings.Split(normalizeNewlines(s), "\n") {
 		t := strings.TrimSpace(raw)
-		if inCode != "" {
-			if body, ok := strings.CutSuffix(t, "{"+inCode+"}"); ok {
-				if body = strings.TrimSpace(body); body != "" {
-					code = append(code, body)
-				}
-				p.emit(block{kind: bCode, lines: code})
-				inCode, code = "", nil
-				continue
-			}
-			code = append(code, strings.TrimRight(raw, " \t"))
-			continue
-		}
-		if t == "" {
-			p.flush(cleanWiki)
-			p.lastItem = -1
-			continue
-		}
-		if m := wikiMacro.FindStringSubmatch(t); m != nil {
-			p.flush(cleanWiki)
-			name, params, rest := m[1], m[2], strings.TrimSpace(m[3])
-			switch name {
-			case "code", "noformat":
-				if body, ok := strings.CutSuffix(rest, "{"+name+"}"); ok {
-					p.emit(block{kind: bCode, lines: []string{strings.TrimSpace(body)}})
-					continue
-				}
-				inCode, code = name, nil
-				if rest != "" {
-					code = append(code, rest)
-				}
-				continue
-			case "color":
-				// Inline colour: keep the text.
-				if rest != "" {
-					p.line(strings.TrimSuffix(rest, "{color}"), false, cleanWiki)
-				}
-				continue
-			}
-			if open[name] && params == "" {
-				open[name] = false
-				p.emit(block{kind: bRule})
+		switch {
+		case w.inCode != "":
+			w.codeLine(raw, t)
+		case t == "":
+			w.flush(cleanWiki)
+			w.lastItem = -1
+		default:
+			if m := wikiMacro.FindStringSubmatch(t); m != nil {
+				w.flush(cleanWiki)
+				w.macro(m[1], m[2], strings.TrimSpace(m[3]))
 			} else {
-				open[name] = true
-				title := ""
-				if name == "expand" {
-					title = params
-				} else if tm := wikiTitle.FindStringSubmatch(params); tm != nil {
-					title = tm[1]
-				}
-				if title = strings.TrimSpace(title); title != "" {
-					p.emit(block{kind: bPara, emph: true, lines: []string{cleanWiki(title)}})
-				}
+				w.textLine(t)
 			}
-			if rest != "" {
-				p.line(rest, false, cleanWiki)
-			}
-			continue
 		}
-		if m := wikiHeading.FindStringSubmatch(t); m != nil {
-			p.flush(cleanWiki)
-			p.emit(block{kind: bHeading, level: int(m[1][0] - '0'), lines: []string{cleanWiki(m[2])}})
-			continue
-		}
-		if len(t) >= 4 && strings.Trim(t, "-") == "" {
-			p.flush(cleanWiki)
-			p.emit(block{kind: bRule})
-			continue
-		}
-		if strings.HasPrefix(t, "|") {
-			p.flush(cleanWiki)
-			if row := tableRow(t); row != "" {
-				p.emit(block{kind: bRow, lines: []string{cleanWiki(row)}})
-			}
-			continue
-		}
-		if m := wikiItem.FindStringSubmatch(t); m != nil {
-			p.flush(cleanWiki)
-			p.emit(block{kind: bItem, depth: len(m[1]) - 1, lines: []string{cleanWiki(m[2])}})
-			continue
-		}
-		if checkboxRe.MatchString(t) || wikiIconItem.MatchString(t) {
-			p.flush(cleanWiki)
-			p.emit(block{kind: bItem, lines: []string{cleanWiki(t)}})
-			continue
-		}
-		if rest, ok := strings.CutPrefix(t, "bq. "); ok {
-			t = rest
-		}
-		p.line(t, false, cleanWiki)
 	}
-	if inCode != "" {
-		p.emit(block{kind: bCode, lines: code})
+	if w.inCode != "" {
+		w.emit(block{kind: bCode, lines: w.code})
 	}
-	p.flush(cleanWiki)
-	return p.out
+	w.flush(cleanWiki)
+	return w.out
+}
+
+// wikiParser is a textParser with the state of wiki macros: the open
+// {code} or {noformat} block and which panel-like macros are open.
+type wikiParser struct {
+	textParser
+	inCode string   // "code" or "noformat" while inside
+	code   []string // the lines of the open code block
+	open   map[string]bool
+}
+
+// codeLine adds a line to the open code block, or closes it at its end
+// tag.
+func (w *wikiParser) codeLine(raw, t string) {
+	body, ok := strings.CutSuffix(t, "{"+w.inCode+"}")
+	if !ok {
+		w.code = append(w.code, strings.TrimRight(raw, " \t"))
+		return
+	}
+	if body = strings.TrimSpace(body); body != "" {
+		w.code = append(w.code, body)
+	}
+	w.emit(block{kind: bCode, lines: w.code})
+	w.inCode, w.code = "", nil
+}
+
+// macro reads a line led by {name:params}: a code block (on one line or
+// opening one), inline colour, or a panel-like macro opening or closing;
+// rest is the text after the tag.
+func (w *wikiParser) macro(name, params, rest string) {
+	switch name {
+	case "code", "noformat":
+		if body, ok := strings.CutSuffix(rest, "{"+name+"}"); ok {
+			w.emit(block{kind: bCode, lines: []string{strings.TrimSpace(body)}})
+			return
+		}
+		w.inCode, w.code = name, nil
+		if rest != "" {
+			w.code = append(w.code, rest)
+		}
+		return
+	case "color":
+		// Inline colour: keep the text.
+		if rest != "" {
+			w.line(strings.TrimSuffix(rest, "{color}"), false, cleanWiki)
+		}
+		return
+	}
+	if w.open[name] && params == "" {
+		w.open[name] = false
+		w.emit(block{kind: bRule})
+	} else {
+		w.open[name] = true
+		if title := wikiMacroTitle(name, params); title != "" {
+			w.emit(block{kind: bPara, emph: true, lines: []string{cleanWiki(title)}})
+		}
+	}
+	if rest != "" {
+		w.line(rest, false, cleanWiki)
+	}
+}
+
+// wikiMacroTitle is the title of a panel-like macro: an {expand:...}'s
+// parameter, else its title= parameter.
+func wikiMacroTitle(name, params string) string {
+	title := ""
+	if name == "expand" {
+		title = params
+	} else if tm := wikiTitle.FindStringSubmatch(params); tm != nil {
+		title = tm[1]
+	}
+	return strings.TrimSpace(title)
+}
+
+// textLine reads a non-empty line outside macros: a heading, rule, table
+// row, list item or icon checklist line, else paragraph text ("bq. "
+// quotes read as text).
+func (w *wikiParser) textLine(t string) {
+	if m := wikiHeading.FindStringSubmatch(t); m != nil {
+		w.flush(cleanWiki)
+		w.emit(block{kind: bHeading, level: int(m[1][0] - '0'), lines: []string{cleanWiki(m[2])}})
+		return
+	}
+	if len(t) >= 4 && strings.Trim(t, "-") == "" {
+		w.flush(cleanWiki)
+		w.emit(block{kind: bRule})
+		return
+	}
+	if strings.HasPrefix(t, "|") {
+		w.flush(cleanWiki)
+		if row := tableRow(t); row != "" {
+			w.emit(block{kind: bRow, lines: []string{cleanWiki(row)}})
+		}
+		return
+	}
+	if m := wikiItem.FindStringSubmatch(t); m != nil {
+		w.flush(cleanWiki)
+		w.emit(block{kind: bItem, depth: len(m[1]) - 1, lines: []string{cleanWiki(m[2])}})
+		return
+	}
+	if checkboxRe.MatchString(t) || wikiIconItem.MatchString(t) {
+		w.flush(cleanWiki)
+		w.emit(block{kind: bItem, lines: []string{cleanWiki(t)}})
+		return
+	}
+	if rest, ok := strings.CutPrefix(t, "bq. "); ok {
+		t = rest
+	}
+	w.line(t, false, cleanWiki)
 }
 
 // tableRow joins the cells of a "| a | b |" or "||a||b||" row; a Markdown

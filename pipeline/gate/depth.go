@@ -341,23 +341,18 @@ func punctuatorAt(src string, i int) string {
 	return src[i : i+1]
 }
 
+// run scans src once, token by token: the first byte picks the step that
+// reads the token. It stops at the end, at an unterminated comment or
+// template, or when a step finds the limit passed.
 func (s *nestingScan) run() {
 	src := s.src
 	i := 0
 	for i < len(src) {
 		c := src[i]
+		ok := true
 		switch {
 		case c == '\n' || c == '\r' || isLSPS(src, i):
-			n := i + 1
-			if c != '\n' && c != '\r' {
-				n = i + 3
-			}
-			next := skipBlank(src, n)
-			if s.endsStatement(next) {
-				s.boundary()
-			}
-			s.newline = true
-			i = n
+			i = s.lineBreak(i)
 			continue
 		case c == ' ' || c == '\t' || c == '\v' || c == '\f':
 			i++
@@ -366,33 +361,19 @@ func (s *nestingScan) run() {
 			i = lineEnd(src, i)
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := indexFrom(src, "*/", i+2)
-			if end < 0 {
+			if i, ok = s.blockComment(i); !ok {
 				return
 			}
-			// A comment holding a line break counts as one for ASI.
-			if lineEnd(src[:end], i+2) < end {
-				if s.endsStatement(skipBlank(src, end+2)) {
-					s.boundary()
-				}
-				s.newline = true
-			}
-			i = end + 2
 			continue
 		case c == '\'' || c == '"':
 			i = skipString(src, i)
 			s.prev, s.word = tokOperand, ""
 		case c == '`':
-			var ok bool
-			if i, ok = s.template(i + 1); !ok {
-				return
-			}
+			i, ok = s.template(i + 1)
 		case c == '/' && s.slashAmbiguous():
-			var ok bool
-			if i, ok = s.ambiguousSlash(i); !ok {
-				return
+			if i, ok = s.ambiguousSlash(i); ok {
+				s.prev, s.word = tokOperand, ""
 			}
-			s.prev, s.word = tokOperand, ""
 		case c == '/' && s.regexAllowed():
 			i = skipRegExp(src, i)
 			s.prev, s.word = tokOperand, ""
@@ -400,114 +381,167 @@ func (s *nestingScan) run() {
 			i = skipNumber(src, i)
 			s.prev, s.word = tokOperand, ""
 		case isIdentStart(c):
-			end := identEnd(src, i)
-			w := src[i:end]
-			if s.prev == tokDot {
-				s.prev, s.word = tokOperand, ""
-			} else if exprKeywords[w] {
-				if w == "case" || w == "default" {
-					s.boundary()
-				}
-				if chainKeywords[w] && !s.link(i) {
-					return
-				}
-				// for await (...): the parenthesis is still the loop's.
-				if !(w == "await" && s.prev == tokKeyword && s.word == "for") {
-					s.prev, s.word = tokKeyword, w
-				}
-			} else {
-				s.prev, s.word = tokOperand, w
-			}
-			i = end
+			i, ok = s.identifier(i)
 		case c == '(' || c == '[' || c == '{':
-			// f(x)(y), a[0][1]: a call or an index after an operand nests the
-			// callee one level deeper.
-			if c != '{' && (s.prev == tokOperand || s.prev == tokCloseParen || s.prev == tokCloseObject) && !s.link(i) {
-				return
-			}
-			if !s.push(c, i) {
-				return
-			}
+			ok = s.open(c, i)
 			i++
 		case c == ')':
-			lv, ok := s.pop(func(k byte) bool { return k == '(' })
-			s.prev, s.word = tokCloseParen, ""
-			if ok && lv.ctrl {
-				s.prev = tokCloseCtrl
-			}
+			s.closeParen()
 			i++
 		case c == ']':
 			s.pop(func(k byte) bool { return k == '[' })
 			s.prev, s.word = tokOperand, ""
 			i++
 		case c == '}':
-			lv, ok := s.pop(func(k byte) bool { return k == '{' || k == '$' })
-			i++
-			if ok && lv.kind == '$' {
-				// Back in the template literal the substitution was in.
-				var ok bool
-				if i, ok = s.template(i); !ok {
-					return
-				}
-				continue
+			var resumed bool
+			if i, resumed, ok = s.closeBrace(i); resumed && ok {
+				continue // newline still stands for the template's next token
 			}
-			s.prev, s.word = tokCloseObject, ""
-			if ok && lv.block {
-				s.prev = tokCloseBlock
-				// A block or a function body ends its statement when a new
-				// one follows on the same line (minified code).
-				if s.endsStatement(skipBlank(src, i)) {
-					s.boundary()
-				}
-			}
-		case c == ';':
+		case c == ';' || c == ',':
 			s.boundary()
-			s.prev, s.word = tokStart, ";"
-			i++
-		case c == ',':
-			s.boundary()
-			s.prev, s.word = tokStart, ","
+			s.prev, s.word = tokStart, src[i:i+1]
 			i++
 		default:
-			p := punctuatorAt(src, i)
-			i += len(p)
-			switch p {
-			case ":":
-				// A label or a case nests the statement after it; a
-				// conditional's ':' was counted at its '?', a property's
-				// ':' nests nothing.
-				if s.atBlockLevel() && !s.link(i-1) {
-					return
-				}
-				s.prev, s.word = tokStart, ":"
-			case "++", "--":
-				if !s.link(i - len(p)) {
-					return
-				}
-				// After a line break, ++ and -- are prefixes (no line
-				// terminator is allowed before a postfix one).
-				if (s.prev == tokOperand || s.prev == tokCloseParen || s.prev == tokCloseObject) && !s.newline {
-					s.prev, s.word = tokPostfix, ""
-				} else {
-					s.prev, s.word = tokNoEnd, p
-				}
-			case ".", "?.":
-				if !s.link(i - len(p)) {
-					return
-				}
-				s.prev, s.word = tokDot, p
-			default:
-				if !s.link(i - len(p)) {
-					return
-				}
-				s.prev, s.word = tokNoEnd, p
-				if p == "=>" {
-					s.word = "=>"
-				}
-			}
+			i, ok = s.punctuator(i)
+		}
+		if !ok {
+			return
 		}
 		s.newline = false
 	}
+}
+
+// lineBreak reads the line terminator at src[i]: it ends the statement
+// when what follows cannot continue it (automatic semicolon insertion).
+func (s *nestingScan) lineBreak(i int) int {
+	n := i + 1
+	if c := s.src[i]; c != '\n' && c != '\r' {
+		n = i + 3 // U+2028, U+2029
+	}
+	if s.endsStatement(skipBlank(s.src, n)) {
+		s.boundary()
+	}
+	s.newline = true
+	return n
+}
+
+// blockComment skips the /* comment */ at src[i]; one holding a line
+// break counts as one for ASI. It returns false when it is unterminated.
+func (s *nestingScan) blockComment(i int) (int, bool) {
+	end := indexFrom(s.src, "*/", i+2)
+	if end < 0 {
+		return i, false
+	}
+	if lineEnd(s.src[:end], i+2) < end {
+		if s.endsStatement(skipBlank(s.src, end+2)) {
+			s.boundary()
+		}
+		s.newline = true
+	}
+	return end + 2, true
+}
+
+// identifier reads the identifier or keyword at src[i]; a keyword that
+// nests what follows is a chain link.
+func (s *nestingScan) identifier(i int) (int, bool) {
+	end := identEnd(s.src, i)
+	w := s.src[i:end]
+	switch {
+	case s.prev == tokDot:
+		s.prev, s.word = tokOperand, ""
+	case exprKeywords[w]:
+		if w == "case" || w == "default" {
+			s.boundary()
+		}
+		if chainKeywords[w] && !s.link(i) {
+			return end, false
+		}
+		// for await (...): the parenthesis is still the loop's.
+		if !(w == "await" && s.prev == tokKeyword && s.word == "for") {
+			s.prev, s.word = tokKeyword, w
+		}
+	default:
+		s.prev, s.word = tokOperand, w
+	}
+	return end, true
+}
+
+// open reads the bracket c at src[i]: a new level.
+func (s *nestingScan) open(c byte, i int) bool {
+	// f(x)(y), a[0][1]: a call or an index after an operand nests the
+	// callee one level deeper.
+	if c != '{' && (s.prev == tokOperand || s.prev == tokCloseParen || s.prev == tokCloseObject) && !s.link(i) {
+		return false
+	}
+	return s.push(c, i)
+}
+
+// closeParen reads a ')': the one of if/while/for/with (...) is followed
+// by a statement.
+func (s *nestingScan) closeParen() {
+	lv, ok := s.pop(func(k byte) bool { return k == '(' })
+	s.prev, s.word = tokCloseParen, ""
+	if ok && lv.ctrl {
+		s.prev = tokCloseCtrl
+	}
+}
+
+// closeBrace reads the '}' at src[i]. Closing a template substitution
+// resumes the template literal (resumed); closing a block or a function
+// body ends its statement when a new one follows on the same line
+// (minified code).
+func (s *nestingScan) closeBrace(i int) (next int, resumed, ok bool) {
+	lv, popped := s.pop(func(k byte) bool { return k == '{' || k == '$' })
+	i++
+	if popped && lv.kind == '$' {
+		next, ok = s.template(i)
+		return next, true, ok
+	}
+	s.prev, s.word = tokCloseObject, ""
+	if popped && lv.block {
+		s.prev = tokCloseBlock
+		if s.endsStatement(skipBlank(s.src, i)) {
+			s.boundary()
+		}
+	}
+	return i, false, true
+}
+
+// punctuator reads the punctuator at src[i]: each links the chain except
+// a ':' that is a conditional's (counted at its '?') or a property's.
+func (s *nestingScan) punctuator(i int) (int, bool) {
+	p := punctuatorAt(s.src, i)
+	end := i + len(p)
+	switch p {
+	case ":":
+		// A label or a case nests the statement after it.
+		if s.atBlockLevel() && !s.link(i) {
+			return end, false
+		}
+		s.prev, s.word = tokStart, ":"
+	case "++", "--":
+		if !s.link(i) {
+			return end, false
+		}
+		// After a line break, ++ and -- are prefixes (no line
+		// terminator is allowed before a postfix one).
+		if (s.prev == tokOperand || s.prev == tokCloseParen || s.prev == tokCloseObject) && !s.newline {
+			s.prev, s.word = tokPostfix, ""
+		} else {
+			s.prev, s.word = tokNoEnd, p
+		}
+	case ".", "?.":
+		if !s.link(i) {
+			return end, false
+		}
+		s.prev, s.word = tokDot, p
+	default:
+		if !s.link(i) {
+			return end, false
+		}
+		s.prev, s.word = tokNoEnd, p
+	}
+	return end, true
 }
 
 // template scans template literal text from i (after ` or the } closing a

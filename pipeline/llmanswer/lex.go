@@ -451,88 +451,24 @@ func (l *lexer) str() {
 	l.i += w
 	src := l.src
 	for l.i < len(src) {
-		c := src[l.i]
 		// A run of plain bytes is copied at once.
-		j := l.i
-		for j < len(src) {
-			b := src[j]
-			if b == '"' || b == '\\' || b < 0x20 || b == '\'' || b == 0xE2 {
-				break
-			}
-			j++
-		}
-		if j > l.i {
+		if j := plainEnd(src, l.i); j > l.i {
 			l.puts(src[l.i:j])
 			l.i = j
 			continue
 		}
 		if cq, cw := smartQuote(src, l.i); cq != 0 {
-			if cq == q || (q == 'D' && cq == '"') {
-				if closesString(src, l.i+cw) {
-					l.i += cw
-					l.put('"')
-					l.strDone(isKey, f, start)
-					return
-				}
-				// A quote inside the string that the model did not
-				// escape: fmt.Println("hi"), the "debug" print.
-				l.fixes |= fixInnerQuotes
+			if l.strQuote(q, cq, cw) {
+				l.strDone(isKey, f, start)
+				return
 			}
-			if cq == '"' {
-				l.puts(`\"`)
-			} else {
-				l.puts(src[l.i : l.i+cw])
-			}
-			l.i += cw
 			continue
 		}
-		switch {
+		switch c := src[l.i]; {
 		case c == '\\':
-			if l.i+1 >= len(src) {
-				l.i++
-				continue
-			}
-			switch n := src[l.i+1]; n {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				l.put('\\')
-				l.put(n)
-				l.i += 2
-			case 'u':
-				if l.i+6 <= len(src) && isHex4(src[l.i+2:l.i+6]) {
-					l.puts(src[l.i : l.i+6])
-					l.i += 6
-				} else {
-					l.fixes |= fixEscapes
-					l.puts(`\\`)
-					l.i++
-				}
-			case '\'':
-				if q != '\'' {
-					l.fixes |= fixEscapes
-				}
-				l.put('\'')
-				l.i += 2
-			default:
-				// \x, \d (a regexp), C:\Users: the backslash is literal.
-				l.fixes |= fixEscapes
-				l.puts(`\\`)
-				l.i++
-			}
+			l.strEscape(q)
 		case c < 0x20:
-			l.fixes |= fixControlChars
-			switch c {
-			case '\n':
-				l.puts(`\n`)
-			case '\r':
-				l.puts(`\r`)
-			case '\t':
-				l.puts(`\t`)
-			default:
-				l.puts(`\u00`)
-				l.put(hexDigits[c>>4])
-				l.put(hexDigits[c&15])
-			}
-			l.i++
+			l.strControl(c)
 		default:
 			// 0xE2 that is no quote
 			l.put(c)
@@ -547,6 +483,98 @@ func (l *lexer) str() {
 	l.put('"')
 	l.cutScalar = true
 	l.valueDone(false)
+}
+
+// plainEnd returns the end of the run of bytes from src[i] that a JSON
+// string holds as they are: no quote, backslash, control byte or 0xE2
+// (the first byte of a smart quote).
+func plainEnd(src string, i int) int {
+	for i < len(src) {
+		b := src[i]
+		if b == '"' || b == '\\' || b < 0x20 || b == '\'' || b == 0xE2 {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// strQuote reads the quote cq (as smartQuote reports it, cw bytes wide) in
+// a string opened by q: it reports whether the quote closes the string,
+// else writes it escaped as needed.
+func (l *lexer) strQuote(q, cq byte, cw int) bool {
+	if cq == q || (q == 'D' && cq == '"') {
+		if closesString(l.src, l.i+cw) {
+			l.i += cw
+			l.put('"')
+			return true
+		}
+		// A quote inside the string that the model did not
+		// escape: fmt.Println("hi"), the "debug" print.
+		l.fixes |= fixInnerQuotes
+	}
+	if cq == '"' {
+		l.puts(`\"`)
+	} else {
+		l.puts(l.src[l.i : l.i+cw])
+	}
+	l.i += cw
+	return false
+}
+
+// strEscape reads the backslash escape at src[i] in a string opened by q:
+// a JSON escape is kept, \' becomes ', and any other backslash is literal.
+func (l *lexer) strEscape(q byte) {
+	src := l.src
+	if l.i+1 >= len(src) {
+		l.i++
+		return
+	}
+	switch n := src[l.i+1]; n {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		l.put('\\')
+		l.put(n)
+		l.i += 2
+	case 'u':
+		if l.i+6 <= len(src) && isHex4(src[l.i+2:l.i+6]) {
+			l.puts(src[l.i : l.i+6])
+			l.i += 6
+		} else {
+			l.fixes |= fixEscapes
+			l.puts(`\\`)
+			l.i++
+		}
+	case '\'':
+		if q != '\'' {
+			l.fixes |= fixEscapes
+		}
+		l.put('\'')
+		l.i += 2
+	default:
+		// \x, \d (a regexp), C:\Users: the backslash is literal.
+		l.fixes |= fixEscapes
+		l.puts(`\\`)
+		l.i++
+	}
+}
+
+// strControl writes the raw control byte c at src[i] in a string as its
+// JSON escape.
+func (l *lexer) strControl(c byte) {
+	l.fixes |= fixControlChars
+	switch c {
+	case '\n':
+		l.puts(`\n`)
+	case '\r':
+		l.puts(`\r`)
+	case '\t':
+		l.puts(`\t`)
+	default:
+		l.puts(`\u00`)
+		l.put(hexDigits[c>>4])
+		l.put(hexDigits[c&15])
+	}
+	l.i++
 }
 
 const hexDigits = "0123456789abcdef"

@@ -376,155 +376,225 @@ func skipScheme(line string, from, to int) (int, string) {
 
 // readAssignment reads the operator and value after the name line[ns:ne].
 func readAssignment(line string, ns, ne, body int, flag bool, strength int, ws []string) (assignment, bool) {
-	a := assignment{style: styleCode}
+	n := siteOf(line, ns, ne, body, flag)
+	if n.next >= len(line) {
+		return assignment{style: styleCode}, false
+	}
+	if n.authCallLiteral(ws) {
+		return readSecondLiteral(line, n.next+1)
+	}
+	op, j, ok := n.operator(strength, ws)
+	if !ok {
+		return assignment{style: styleCode}, false
+	}
+	xml := op == ">" // <password>value</password>
+	if op != " " {
+		j += len(op)
+	}
+	vs := j
+	j = skipBlanks(line, j)
+	a := assignment{style: n.valueStyle(op, n.spaced || j > vs)}
+	if op == ":" {
+		if k, ok := skipTypeAnnotation(line, j); ok {
+			j, a.style = k, styleCode
+		}
+	}
+	if authz := len(ws) > 0 && ws[len(ws)-1] == "authorization"; authz && !xml && j < len(line) && strings.IndexByte("\"'`", line[j]) < 0 {
+		// Authorization: <scheme> <credentials>, unquoted.
+		if k, scheme := skipScheme(line, j, len(line)); scheme != "" {
+			a, ok := readValue(line, k, false, n.prev, n.quote, a)
+			a.valFrom = j
+			return a, ok
+		}
+	}
+	return readValue(line, j, xml, n.prev, n.quote, a)
+}
+
+// nameSite is where a secret name line[ns:ne] stands on its line and what
+// follows it up to the operator.
+type nameSite struct {
+	line        string
+	ns, ne      int
+	body        int    // where the line's content starts (bodyStart)
+	flag        bool   // a command-line flag: --password
+	quote       string // the quote before the name: "", `"`, `'`, "`", `\"`, ...
+	quotedName  bool   // the quote closes after the name too
+	spaced      bool   // blanks stand between the name and the operator
+	nameAtStart bool   // the name (or its quote) leads the line's content
+	prev        byte   // the byte before the name and its quote ('-' for a flag); 0 at the start
+	next        int    // where the operator starts: past the name, its quote, a ']' or '?'/'!' and blanks
+}
+
+// siteOf reads the quote around the name line[ns:ne] and skips to the
+// operator after it.
+func siteOf(line string, ns, ne, body int, flag bool) nameSite {
+	n := nameSite{line: line, ns: ns, ne: ne, body: body, flag: flag}
 	// A quoted name: "password": / 'X-Api-Key' / \"token\".
-	quote := ""
 	if ns > 0 {
 		switch c := line[ns-1]; c {
 		case '"', '\'', '`':
-			quote = string(c)
+			n.quote = string(c)
 			if ns > 1 && line[ns-2] == '\\' {
-				quote = `\` + quote
+				n.quote = `\` + n.quote
 			}
 		}
 	}
 	j := ne
-	quotedName := false
-	if quote != "" && strings.HasPrefix(line[j:], quote) {
-		j += len(quote)
-		quotedName = true
+	if n.quote != "" && strings.HasPrefix(line[j:], n.quote) {
+		j += len(n.quote)
+		n.quotedName = true
 	}
 	if j < len(line) && line[j] == ']' {
 		j++ // env["DB_PASSWORD"] = ..., headers['X-Api-Key'] = ...
 	} else if j < len(line) && (line[j] == '?' || line[j] == '!') && j+1 < len(line) && line[j+1] == ':' {
 		j++ // TypeScript password?: string
 	}
-	sp := j
+	n.next = skipBlanks(line, j)
+	n.spaced = n.next > j
+	n.nameAtStart = ns-len(n.quote) == body || ns == body
+	if p := ns - len(n.quote) - 1; p >= 0 {
+		n.prev = line[p]
+		if flag {
+			n.prev = '-'
+		}
+	}
+	return n
+}
+
+// skipBlanks skips spaces and tabs from line[j:].
+func skipBlanks(line string, j int) int {
 	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
 		j++
 	}
-	spaced := j > sp
-	nameAtStart := ns-len(quote) == body || ns == body
-	prev := byte(0)
-	if p := ns - len(quote) - 1; p >= 0 {
-		prev = line[p]
-		if flag {
-			prev = '-'
+	return j
+}
+
+// authCallLiteral reports a call whose second literal argument is a
+// password: HTTPBasicAuth('svc', '...'), SetBasicAuth("user", "...").
+func (n *nameSite) authCallLiteral(ws []string) bool {
+	line, j := n.line, n.next
+	return line[j] == '(' && authCall(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0
+}
+
+// readSecondLiteral reads the second of two literal arguments, the first
+// starting at line[k].
+func readSecondLiteral(line string, k int) (assignment, bool) {
+	a := assignment{style: styleCode}
+	if a2, ok := readValue(line, k, false, 0, "", a); ok && a2.quoted {
+		k = a2.valTo + 1
+		if strings.HasPrefix(line[k:], ", ") && k+2 < len(line) && strings.IndexByte("\"'`", line[k+2]) >= 0 {
+			return readValue(line, k+2, false, 0, "", a)
 		}
 	}
-	if j >= len(line) {
-		return a, false
-	}
-	xml := false
-	op := ""
+	return a, false
+}
+
+// operator reads the operator after the name: "=", ":", ":=", "=>", "?=",
+// "," (an argument after a quoted name), ">" (an XML element), "(" (a
+// setter), "value=", `, "value":` or " " (a value after blanks), and
+// where it starts; false when no value of the name follows (a comparison,
+// a path, a name in prose).
+func (n *nameSite) operator(strength int, ws []string) (string, int, bool) {
+	line, j := n.line, n.next
+	name := line[n.ns:n.ne]
 	rest := line[j:]
 	switch {
-	case strings.HasPrefix(rest, "==") && (spaced || !isUpperName(line[ns:ne])) && !flag && !nameAtStart,
+	case strings.HasPrefix(rest, "==") && (n.spaced || !isUpperName(name)) && !n.flag && !n.nameAtStart,
 		strings.HasPrefix(rest, "=~ "):
-		return a, false // a comparison or match; PGPASSWORD==x and --pw==x are values starting with '='
-	case rest[0] == '=' && (!spaced && (isUpperName(line[ns:ne]) || nameAtStart) || flag):
-		op = "="
+		return "", j, false // a comparison or match; PGPASSWORD==x and --pw==x are values starting with '='
+	case rest[0] == '=' && (!n.spaced && (isUpperName(name) || n.nameAtStart) || n.flag):
+		return "=", j, true
 	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
-		op = rest[:2]
+		return rest[:2], j, true
 	case rest[0] == '=':
-		op = "="
+		return "=", j, true
 	case rest[0] == ':':
-		if strings.HasPrefix(rest, "::") || line[ns:ne] == "PASS" {
-			return a, false // C++/Rust paths; "--- PASS: TestName" in test output
+		if strings.HasPrefix(rest, "::") || name == "PASS" {
+			return "", j, false // C++/Rust paths; "--- PASS: TestName" in test output
 		}
-		op = ":"
-	case rest[0] == ',' && quotedName && openBefore(line, ns-len(quote)):
-		op = "," // setenv("DB_PASSWORD", "..."), Map.of("password", "...")
-	case rest[0] == '>' && ns > 0 && line[ns-1] == '<':
-		op, xml = ">", true
-	case rest[0] == '(' && authCall(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
-		// HTTPBasicAuth('svc', '...'), SetBasicAuth("user", "..."): the
-		// password is the second literal.
-		k := j + 1
-		if a2, ok := readValue(line, k, false, 0, "", a); ok && a2.quoted {
-			k = a2.valTo + 1
-			if strings.HasPrefix(line[k:], ", ") && k+2 < len(line) && strings.IndexByte("\"'`", line[k+2]) >= 0 {
-				return readValue(line, k+2, false, 0, "", a)
-			}
-		}
-		return a, false
+		return ":", j, true
+	case rest[0] == ',' && n.quotedName && openBefore(line, n.ns-len(n.quote)):
+		return ",", j, true // setenv("DB_PASSWORD", "..."), Map.of("password", "...")
+	case rest[0] == '>' && n.ns > 0 && line[n.ns-1] == '<':
+		return ">", j, true
 	case rest[0] == '(' && setter(ws) && j+1 < len(line) && strings.IndexByte("\"'`", line[j+1]) >= 0:
-		op = "(" // setPassword("..."), WithToken("..."): a literal argument only
-	case quotedName && strings.HasPrefix(rest, "value="):
-		op = "value=" // <add key="Password" value="..."/>
-	case quotedName && (strings.HasPrefix(rest, `, "value":`) || strings.HasPrefix(rest, `,"value":`)):
-		op = rest[:strings.IndexByte(rest, ':')+1] // {"name": "DB_PASSWORD", "value": "..."}
-	case (rest[0] == '"' || rest[0] == '\'') && spaced && !quotedName && strength == strong && len(ws) >= 2 && nameAtStart:
-		op = " " // Gradle: storePassword "..."
-	case flag && spaced && ns >= 2 && line[ns-2:ns] == "--":
-		op = " " // --password value
-	case spaced && (strings.HasPrefix(line[body:], "machine ") || strings.HasPrefix(line[body:], "default ")):
-		op = " " // .netrc: machine host login user password value
-	default:
-		// var password string = "...", const token Token = "..."
-		if !declared(line, ns) {
-			return a, false
-		}
-		t := j
-		for t < len(line) && (isIdentByte(line[t]) || line[t] == '.' || line[t] == '*' || line[t] == '[' || line[t] == ']') {
-			t++
-		}
-		u := t
-		for u < len(line) && line[u] == ' ' {
-			u++
-		}
-		if t == j || !spaced || !strings.HasPrefix(line[u:], "= ") {
-			return a, false
-		}
-		j, op = u, "="
+		return "(", j, true // setPassword("..."), WithToken("..."): a literal argument only
+	case n.quotedName && strings.HasPrefix(rest, "value="):
+		return "value=", j, true // <add key="Password" value="..."/>
+	case n.quotedName && (strings.HasPrefix(rest, `, "value":`) || strings.HasPrefix(rest, `,"value":`)):
+		return rest[:strings.IndexByte(rest, ':')+1], j, true // {"name": "DB_PASSWORD", "value": "..."}
+	case (rest[0] == '"' || rest[0] == '\'') && n.spaced && !n.quotedName && strength == strong && len(ws) >= 2 && n.nameAtStart:
+		return " ", j, true // Gradle: storePassword "..."
+	case n.flag && n.spaced && n.ns >= 2 && line[n.ns-2:n.ns] == "--":
+		return " ", j, true // --password value
+	case n.spaced && (strings.HasPrefix(line[n.body:], "machine ") || strings.HasPrefix(line[n.body:], "default ")):
+		return " ", j, true // .netrc: machine host login user password value
 	}
-	if op != " " {
-		j += len(op)
+	// var password string = "...", const token Token = "..."
+	if u, ok := n.typedInit(); ok {
+		return "=", u, true
 	}
-	opSpaced := spaced
-	vs := j
-	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-		j++
-	}
-	opSpaced = opSpaced || j > vs
+	return "", j, false
+}
 
-	// Where the value stands.
+// typedInit finds the "=" after the type of a declared name (var password
+// string = "...").
+func (n *nameSite) typedInit() (int, bool) {
+	line, j := n.line, n.next
+	if !declared(line, n.ns) {
+		return 0, false
+	}
+	t := j
+	for t < len(line) && (isIdentByte(line[t]) || line[t] == '.' || line[t] == '*' || line[t] == '[' || line[t] == ']') {
+		t++
+	}
+	u := t
+	for u < len(line) && line[u] == ' ' {
+		u++
+	}
+	if t == j || !n.spaced || !strings.HasPrefix(line[u:], "= ") {
+		return 0, false
+	}
+	return u, true
+}
+
+// valueStyle says where the value after op stands: a literal (YAML, .env,
+// a query or connection string, a flag, an XML element) or code; opSpaced
+// reports blanks around op.
+func (n *nameSite) valueStyle(op string, opSpaced bool) int {
 	switch {
-	case xml, flag, op == "value=":
-		a.style = styleLiteral
-	case prev == '?' || prev == '&' || prev == ';':
-		a.style = styleLiteral // query string, connection string
-	case nameAtStart && op != "(" && op != ",":
+	case op == ">", n.flag, op == "value=":
+		return styleLiteral
+	case n.prev == '?' || n.prev == '&' || n.prev == ';':
+		return styleLiteral // query string, connection string
+	case n.nameAtStart && op != "(" && op != ",":
 		if op == ":" || op == "?=" || !opSpaced {
-			a.style = styleLiteral // YAML, .env, properties
+			return styleLiteral // YAML, .env, properties
 		}
-	case op == "=" && !opSpaced && isEnvName(line[ns:ne]) || op == "=" && !opSpaced && prev == '"':
-		a.style = styleLiteral // PGPASSWORD=x cmd, -e DB_PASS=x, putenv("DB_PASS=x")
+	case op == "=" && !opSpaced && isEnvName(n.line[n.ns:n.ne]) || op == "=" && !opSpaced && n.prev == '"':
+		return styleLiteral // PGPASSWORD=x cmd, -e DB_PASS=x, putenv("DB_PASS=x")
 	}
+	return styleCode
+}
 
-	// A type annotation before the value: password: str = "...".
-	if op == ":" && j < len(line) && isIdentStart(line[j]) {
-		t := j
-		for t < len(line) && (isIdentByte(line[t]) || strings.IndexByte("[]<>.&*|?, ", line[t]) >= 0) && line[t] != '=' {
-			t++
-		}
-		if t < len(line) && line[t] == '=' && line[t-1] == ' ' && !strings.HasPrefix(line[t:], "==") && strings.IndexByte(line[j:t], ',') < 0 {
-			j = t + 1
-			for j < len(line) && line[j] == ' ' {
-				j++
-			}
-			a.style = styleCode
-		}
+// skipTypeAnnotation skips a type annotation before a value at line[j:]
+// (password: str = "...") and returns where the value starts.
+func skipTypeAnnotation(line string, j int) (int, bool) {
+	if j >= len(line) || !isIdentStart(line[j]) {
+		return j, false
 	}
-	if authz := len(ws) > 0 && ws[len(ws)-1] == "authorization"; authz && !xml && j < len(line) && strings.IndexByte("\"'`", line[j]) < 0 {
-		// Authorization: <scheme> <credentials>, unquoted.
-		if k, scheme := skipScheme(line, j, len(line)); scheme != "" {
-			a, ok := readValue(line, k, false, prev, quote, a)
-			a.valFrom = j
-			return a, ok
-		}
+	t := j
+	for t < len(line) && (isIdentByte(line[t]) || strings.IndexByte("[]<>.&*|?, ", line[t]) >= 0) && line[t] != '=' {
+		t++
 	}
-	return readValue(line, j, xml, prev, quote, a)
+	if t < len(line) && line[t] == '=' && line[t-1] == ' ' && !strings.HasPrefix(line[t:], "==") && strings.IndexByte(line[j:t], ',') < 0 {
+		j = t + 1
+		for j < len(line) && line[j] == ' ' {
+			j++
+		}
+		return j, true
+	}
+	return j, false
 }
 
 // conversions wrap a literal without changing it: encryptionKey :=
@@ -539,6 +609,16 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 	if j >= len(line) {
 		return a, false
 	}
+	j = skipConversion(line, j)
+	if q := openingQuote(line, j); q != "" && !xml {
+		return readQuoted(line, j+len(q), q, a)
+	}
+	return readUnquoted(line, j, xml, prev, nameQuote, a)
+}
+
+// skipConversion skips a conversion around a literal ([]byte("..."))
+// and a string prefix (b"...", r'...', @"...") at line[j:].
+func skipConversion(line string, j int) int {
 	for _, c := range conversions {
 		if strings.HasPrefix(line[j:], c) && j+len(c) < len(line) && strings.IndexByte("\"'`", line[j+len(c)]) >= 0 {
 			j += len(c)
@@ -546,57 +626,52 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 		}
 	}
 	if j+1 < len(line) && strings.IndexByte("bBrRfFuU@", line[j]) >= 0 && strings.IndexByte("\"'", line[j+1]) >= 0 {
-		j++ // b"...", r'...', @"..."
+		j++
 	}
-	q := ""
+	return j
+}
+
+// openingQuote is the quote opening a value at line[j] (`"`, `'`, "`",
+// or an escaped `\"` or `\'`), or "".
+func openingQuote(line string, j int) string {
 	switch line[j] {
 	case '"', '\'', '`':
-		q = line[j : j+1]
+		return line[j : j+1]
 	case '\\':
 		if j+1 < len(line) && (line[j+1] == '"' || line[j+1] == '\'') {
-			q = line[j : j+2]
+			return line[j : j+2]
 		}
 	}
-	if q != "" && !xml {
-		from := j + len(q)
-		end := -1
-		for i := from; i < len(line) && i-from <= maxValue; i++ {
-			if len(q) == 1 && line[i] == '\\' {
-				i++
-				continue
-			}
-			if q == "'" && strings.HasPrefix(line[i:], "''") && i+2 < len(line) && line[i+2] != ',' && line[i+2] != ')' {
-				i++ // YAML and SQL write a quote in a single-quoted string as ''
-				continue
-			}
-			if strings.HasPrefix(line[i:], q) {
-				end = i
-				break
-			}
+	return ""
+}
+
+// readQuoted reads a value quoted with q from line[from:] to the closing
+// quote, past backslash escapes and the ” that YAML and SQL write for a
+// quote in a single-quoted string; an empty or unclosed one is no value.
+func readQuoted(line string, from int, q string, a assignment) (assignment, bool) {
+	for i := from; i < len(line) && i-from <= maxValue; i++ {
+		if len(q) == 1 && line[i] == '\\' {
+			i++
+			continue
 		}
-		if end < 0 {
-			return a, false
+		if q == "'" && strings.HasPrefix(line[i:], "''") && i+2 < len(line) && line[i+2] != ',' && line[i+2] != ')' {
+			i++
+			continue
 		}
-		a.valFrom, a.valTo, a.quoted = from, end, true
-		return a, end > from
-	}
-	// Unquoted: where it ends depends on where it stands.
-	stops := ",;\"'`)]}"
-	switch {
-	case xml:
-		stops = "<"
-	case prev == '?' || prev == '&':
-		stops = "&#\"'`<>"
-	case prev == ';':
-		stops = ";\"'`"
-	case a.style == styleLiteral:
-		stops = "\"'`" // YAML and .env values hold any punctuation
-		if nameQuote != "" {
-			stops = nameQuote[len(nameQuote)-1:] // "API_KEY=value"
+		if strings.HasPrefix(line[i:], q) {
+			a.valFrom, a.valTo, a.quoted = from, i, true
+			return a, i > from
 		}
 	}
-	from := j
-	i := j
+	return a, false
+}
+
+// readUnquoted reads an unquoted value from line[from:] up to a byte
+// that ends it where it stands, or the literal after it (a fallback, the
+// second of a pair).
+func readUnquoted(line string, from int, xml bool, prev byte, nameQuote string, a assignment) (assignment, bool) {
+	stops := unquotedStops(xml, prev, a.style, nameQuote)
+	i := from
 	for i < len(line) && i-from <= maxValue {
 		c := line[i]
 		if !xml && (c == ' ' || c == '\t') || strings.IndexByte(stops, c) >= 0 {
@@ -623,26 +698,53 @@ func readValue(line string, j int, xml bool, prev byte, nameQuote string, a assi
 	if strings.HasPrefix(line[from:], Marker) {
 		return a, false // redacted already: no fallback after it either
 	}
-	// A literal fallback after code: process.env.X || "literal".
-	if rest := strings.TrimLeft(line[i:], " "); i > from && looksLikeCode(line[from:i]) && (strings.HasPrefix(rest, "|| ") || strings.HasPrefix(rest, "?? ")) {
+	if k, ok := literalAfter(line, from, i); ok {
+		return readValue(line, k, false, prev, "", a)
+	}
+	return a, i > from
+}
+
+// unquotedStops are the bytes that end an unquoted value besides blanks:
+// they depend on where it stands.
+func unquotedStops(xml bool, prev byte, style int, nameQuote string) string {
+	switch {
+	case xml:
+		return "<"
+	case prev == '?' || prev == '&':
+		return "&#\"'`<>"
+	case prev == ';':
+		return ";\"'`"
+	case style == styleLiteral:
+		if nameQuote != "" {
+			return nameQuote[len(nameQuote)-1:] // "API_KEY=value"
+		}
+		return "\"'`" // YAML and .env values hold any punctuation
+	}
+	return ",;\"'`)]}"
+}
+
+// literalAfter finds a quoted literal that holds the value instead of
+// the code line[from:to]: a fallback (process.env.X || "literal") or the
+// second of a (user, password) pair (auth = ("svc", "...")).
+func literalAfter(line string, from, to int) (int, bool) {
+	if rest := strings.TrimLeft(line[to:], " "); to > from && looksLikeCode(line[from:to]) && (strings.HasPrefix(rest, "|| ") || strings.HasPrefix(rest, "?? ")) {
 		k := len(line) - len(rest) + 3
 		for k < len(line) && line[k] == ' ' {
 			k++
 		}
 		if k < len(line) && strings.IndexByte("\"'`", line[k]) >= 0 {
-			return readValue(line, k, false, prev, "", a)
+			return k, true
 		}
 	}
-	// A (user, password) pair: auth = ("svc", "...").
-	if i-from <= 1 && from < len(line) && (line[from] == '(' || line[from] == '[') {
+	if to-from <= 1 && from < len(line) && (line[from] == '(' || line[from] == '[') {
 		if k := strings.Index(line[from:], ", "); k > 0 && k < 64 {
 			k += from + 2
 			if k < len(line) && (line[k] == '"' || line[k] == '\'') {
-				return readValue(line, k, false, prev, "", a)
+				return k, true
 			}
 		}
 	}
-	return a, i > from
+	return 0, false
 }
 
 // acceptValue decides whether the value of a secret name is a secret.
