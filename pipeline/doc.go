@@ -5,8 +5,8 @@
 // and the optional CodeSearch), Limits, the error kinds and a few text
 // helpers.
 //
-// The stages live in packages below it, one room per concern, each depending
-// only downward on this one:
+// The stages live in packages below it, one package per concern, each
+// depending only downward on this one:
 //
 //	scope      which files a review covers: path normalization, secret and
 //	           default paths, file gates, rule layers
@@ -14,13 +14,17 @@
 //	           an n8n item (standalone: it imports no pipeline package)
 //	lookup     the scout's needs (/v1/needs) and the batch lookup with its
 //	           commit cache (/v1/repository/batch)
-//	prcontext  the pull request's context and scout prompt (/v1/context),
-//	           the review prompt (/v1/merge) and the preview
+//	collect    the pull request's context and scout prompt (/v1/context)
+//	groups     review groups of a change too large for one review
+//	merge      the review prompt with the context the scout asked for (/v1/merge)
+//	preview    what a review would cover and cost, without a model (/v1/preview)
 //	marker     prscout's hidden markers and finding fingerprints
-//	comments   review parsing, anchoring, rendering and posting (/v1/comments)
+//	review     the review answer read, anchored and rendered, pure (/v1/comments)
+//	publish    the rendered review posted, threads resolved (/v1/comments)
+//	insights   the build status and Code Insights report on the head commit
 //	gate       the n8n workflow gate (/v1/workflows/validate)
 //	candidates the files outside a change that the code ties to it (used
-//	           by prcontext through a CodeSearch's tree)
+//	           by collect through a CodeSearch's tree)
 //
 // No package here performs I/O of its own: none imports net/http, gin or an
 // SDK. Adapters (localgit, bitbucket, gitmirror, jira) implement the ports; api turns

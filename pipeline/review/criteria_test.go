@@ -1,0 +1,172 @@
+package review
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+func TestParseVerdicts(t *testing.T) {
+	tests := []struct {
+		name     string
+		review   string
+		want     []Verdict
+		given    bool
+		warnings []string
+	}{
+		{name: "no list", review: `{"summary":"s","findings":[]}`},
+		{name: "empty list", review: `{"summary":"s","requirements":[]}`, want: []Verdict{}, given: true},
+		{name: "the asked format",
+			review: `{"summary":"s","findings":[],"requirements":[{"id":"SHOP-12#1","verdict":"met","evidence":[{"path":"a.go","line":3}],"note":"ok"}]}`,
+			want:   []Verdict{{ID: "SHOP-12#1", Verdict: VerdictMet, Evidence: []Evidence{{Path: "a.go", Line: 3}}, Note: "ok"}}, given: true},
+		{name: "verdict aliases",
+			review: `{"requirements":[{"id":"A#1","verdict":"PASS"},{"id":"A#2","status":"Not met"},{"id":"A#3","result":"partially"},
+				{"id":"A#4","met":true},{"id":"A#5","met":false},{"id":"A#6","verdict":"fails"},{"id":"A#7","verdict":"n/a"},{"id":"A#8","outcome":"not-implemented"}]}`,
+			want: []Verdict{{ID: "A#1", Verdict: VerdictMet}, {ID: "A#2", Verdict: VerdictNotMet}, {ID: "A#3", Verdict: VerdictUnclear},
+				{ID: "A#4", Verdict: VerdictMet}, {ID: "A#5", Verdict: VerdictNotMet}, {ID: "A#6", Verdict: VerdictNotMet},
+				{ID: "A#7", Verdict: VerdictUnclear}, {ID: "A#8", Verdict: VerdictNotMet}}, given: true},
+		{name: "unknown and missing verdicts are unclear",
+			review: `{"requirements":[{"id":"A#1","verdict":"kinda"},{"id":"A#2"},{"id":"A#3","verdict":7}]}`,
+			want:   []Verdict{{ID: "A#1", Verdict: VerdictUnclear}, {ID: "A#2", Verdict: VerdictUnclear}, {ID: "A#3", Verdict: VerdictUnclear}}, given: true,
+			warnings: []string{`requirements[0] (A#1) verdict "kinda" is unknown: unclear`, "requirements[1] (A#2) has no verdict: unclear",
+				"requirements[2] (A#3) verdict 7 is unknown: unclear"}},
+		{name: "entries without id or not objects are dropped",
+			review: `{"requirements":[{"verdict":"met"},"met",{"criterion":"A#2","verdict":"met"}]}`,
+			want:   []Verdict{{ID: "A#2", Verdict: VerdictMet}}, given: true,
+			warnings: []string{"requirements[0] names no criterion id: dropped", "requirements[1] is a string, not a verdict: dropped"}},
+		{name: "evidence forms",
+			review: `{"requirements":[{"id":"A#1","verdict":"met","evidence":["a.go:12","b.go#L7","c.go (line 9)","d.go",{"file":"e.go","lineNumber":"L4"},{"line":3},5]},
+				{"id":"A#2","verdict":"met","evidence":"f.go:1-3"},{"id":"A#3","verdict":"met","locations":{"path":"g.go"}}]}`,
+			want: []Verdict{
+				{ID: "A#1", Verdict: VerdictMet, Evidence: []Evidence{{Path: "a.go", Line: 12}, {Path: "b.go", Line: 7}, {Path: "c.go", Line: 9}, {Path: "d.go"}, {Path: "e.go", Line: 4}}},
+				{ID: "A#2", Verdict: VerdictMet, Evidence: []Evidence{{Path: "f.go", Line: 1}}},
+				{ID: "A#3", Verdict: VerdictMet, Evidence: []Evidence{{Path: "g.go"}}}}, given: true},
+		{name: "at most five places", review: `{"requirements":[{"id":"A#1","verdict":"met","evidence":["a:1","a:2","a:3","a:4","a:5","a:6"]}]}`,
+			want: []Verdict{{ID: "A#1", Verdict: VerdictMet, Evidence: []Evidence{{"a", 1}, {"a", 2}, {"a", 3}, {"a", 4}, {"a", 5}}}}, given: true},
+		{name: "object keyed by id", review: `{"summary":"s","criteria":{"B#2":"fail","A#1":{"verdict":"met","reason":"done"}}}`,
+			want: []Verdict{{ID: "A#1", Verdict: VerdictMet, Note: "done"}, {ID: "B#2", Verdict: VerdictNotMet}}, given: true},
+		{name: "one verdict object", review: `{"summary":"s","verdicts":{"id":"A#1","verdict":"met"}}`,
+			want: []Verdict{{ID: "A#1", Verdict: VerdictMet}}, given: true},
+		{name: "list as a JSON string", review: `{"summary":"s","requirements":"[{\"id\":\"A#1\",\"verdict\":\"met\"}]"}`,
+			want: []Verdict{{ID: "A#1", Verdict: VerdictMet}}, given: true, warnings: []string{"requirements was a JSON string: decoded"}},
+		{name: "free text requirements are not verdicts", review: `{"summary":"s","requirements":"Must be fast."}`},
+		{name: "requirements alone make a review", review: `"Here:\n{\"requirements\":[{\"id\":\"A#1\",\"verdict\":\"met\"}]}"`,
+			want: []Verdict{{ID: "A#1", Verdict: VerdictMet}}, given: true},
+		{name: "not a list", review: `{"summary":"s","acceptance_criteria":5}`, warnings: []string{"acceptance_criteria is a number, not a list of verdicts: ignored"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := parseReview(json.RawMessage(tt.review))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range tt.want {
+				if tt.want[i].Evidence == nil {
+					tt.want[i].Evidence = []Evidence{}
+				}
+			}
+			if !slices.EqualFunc(p.Verdicts, tt.want, func(a, b Verdict) bool {
+				return a.ID == b.ID && a.Verdict == b.Verdict && a.Note == b.Note && slices.Equal(a.Evidence, b.Evidence)
+			}) || (p.Verdicts == nil) != (tt.want == nil) {
+				t.Errorf("verdicts = %+v, want %+v", p.Verdicts, tt.want)
+			}
+			if p.VerdictsGiven != tt.given {
+				t.Errorf("given = %v, want %v", p.VerdictsGiven, tt.given)
+			}
+			if !slices.Equal(p.Warnings, tt.warnings) {
+				t.Errorf("warnings = %q, want %q", p.Warnings, tt.warnings)
+			}
+		})
+	}
+}
+
+// TestRenderPartialAnswers: whatever shape or part of an answer arrives, every
+// criterion gets a verdict, the counts add up and nothing fails.
+func TestRenderPartialAnswers(t *testing.T) {
+	criteria := []pipeline.Requirement{{ID: "SHOP-12#1", Text: "one"}, {ID: "SHOP-12#2", Text: "two"}, {ID: "SHOP-12#3", Text: "three"}}
+	full := `{"summary":"s","findings":[],"requirements":[{"id":"SHOP-12#1","verdict":"met"},{"id":"SHOP-12#2","verdict":"not_met"},{"id":"SHOP-12#3","verdict":"unclear"}]}`
+	tests := []struct {
+		name                  string
+		review                string
+		met, notMet, unclear  int
+		warning               string
+		requirementsAsRequest any
+	}{
+		{name: "whole", review: full, met: 1, notMet: 1, unclear: 1},
+		{name: "cut mid-answer", review: full[:len(full)/2], met: 1, unclear: 2, warning: "no verdict for SHOP-12#2: unclear"},
+		{name: "cut in a verdict", review: full[:strings.Index(full, `not_met`)+4], met: 1, unclear: 2, warning: "requirements[1]: the cut fell inside this verdict: dropped"},
+		{name: "prose", review: "Looks good to me.", unclear: 3, warning: "all unclear"},
+		{name: "only two verdicts", review: `{"summary":"s","requirements":[{"id":"SHOP-12#2","verdict":"met"},{"id":"[shop-12#3]","verdict":"fail"}]}`,
+			met: 1, notMet: 1, unclear: 1, warning: "no verdict for SHOP-12#1: unclear"},
+		{name: "verdicts as null", review: `{"summary":"s","requirements":null}`, unclear: 3, warning: "all unclear"},
+		{name: "garbage entries", review: `{"summary":"s","requirements":[null,1,[],{"id":{}}]}`, unclear: 3, warning: "all unclear"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, _ := json.Marshal(tt.review)
+			r, err := Render(CommentsInput{Ref: "0123456789ab", Review: raw, Requirements: pipeline.RequirementsField{Criteria: criteria}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rc := r.Requirements
+			if rc.Met != tt.met || rc.NotMet != tt.notMet || rc.Unclear != tt.unclear || len(rc.Criteria) != 3 {
+				t.Errorf("counts %d/%d/%d (%d criteria), want %d/%d/%d", rc.Met, rc.NotMet, rc.Unclear, len(rc.Criteria), tt.met, tt.notMet, tt.unclear)
+			}
+			if tt.warning != "" && !strings.Contains(strings.Join(r.Warnings, "\n"), tt.warning) {
+				t.Errorf("warnings %q lack %q", r.Warnings, tt.warning)
+			}
+			if !strings.Contains(r.Markdown, "### Acceptance criteria\n") || !strings.Contains(r.Markdown, rc.Sentence()) {
+				t.Errorf("summary lacks the table or the counts:\n%s", r.Markdown)
+			}
+			if got := r.severityCounts()["high"]; got != tt.notMet {
+				t.Errorf("severityCounts high = %d, want the %d not-met criteria", got, tt.notMet)
+			}
+		})
+	}
+}
+
+func TestRenderCriteriaEdges(t *testing.T) {
+	review := json.RawMessage(`{"summary":"s","requirements":[{"id":"A#1","verdict":"met","evidence":["a b(1).go:2"]}]}`)
+	diff := "diff --git a/a b(1).go b/a b(1).go\n--- a/a b(1).go\n+++ b/a b(1).go\n@@ -1,2 +1,2 @@\n x\n-y\n+z\n"
+	files := []pipeline.ChangedFile{{Path: "a b(1).go", Status: "modified", Diff: diff}}
+	t.Run("verdicts without criteria are dropped", func(t *testing.T) {
+		r, err := Render(CommentsInput{Ref: "abcdef1", Review: review, Files: files, Requirements: pipeline.RequirementsField{Text: "free"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Requirements.Total() != 0 || strings.Contains(r.Markdown, "Acceptance criteria") || strings.Contains(r.Markdown, "criteria:") {
+			t.Errorf("criteria shown without any in the request:\n%s", r.Markdown)
+		}
+		if w := strings.Join(r.Warnings, "\n"); !strings.Contains(w, "the review judged 1 acceptance criterion, but the request carries no requirements") {
+			t.Errorf("warnings = %q", r.Warnings)
+		}
+		if b, _ := json.Marshal(r.Requirements); string(b) != `{"met":0,"notMet":0,"unclear":0,"criteria":[]}` {
+			t.Errorf("answer requirements = %s", b)
+		}
+	})
+	t.Run("paths are escaped in links", func(t *testing.T) {
+		r, err := Render(CommentsInput{Ref: "abcdef1", Review: review, Files: files, PRURL: "https://bitbucket.org/a/b/pull-requests/3",
+			Requirements: pipeline.RequirementsField{Criteria: []pipeline.Requirement{{ID: "A#1", Text: "t"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "[`a b(1).go:2`](https://bitbucket.org/a/b/pull-requests/3/diff#La%20b%281%29.goT2)"; !strings.Contains(r.Markdown, want) {
+			t.Errorf("summary lacks %s:\n%s", want, r.Markdown)
+		}
+	})
+	t.Run("a bad prUrl links nothing", func(t *testing.T) {
+		for _, u := range []string{"javascript:alert(1)", "https://x/y?q=1", "/relative", "https://x/a b"} {
+			r, err := Render(CommentsInput{Ref: "abcdef1", Review: review, Files: files, PRURL: u,
+				Requirements: pipeline.RequirementsField{Criteria: []pipeline.Requirement{{ID: "A#1", Text: "t"}}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(r.Markdown, "](") || !strings.Contains(strings.Join(r.Warnings, "\n"), "evidence is not linked") {
+				t.Errorf("prUrl %q: links %v, warnings %q", u, strings.Contains(r.Markdown, "]("), r.Warnings)
+			}
+		}
+	})
+}
