@@ -19,7 +19,9 @@
 //	merge      the review prompt with the context the scout asked for (/v1/merge)
 //	preview    what a review would cover and cost, without a model (/v1/preview)
 //	marker     prscout's hidden markers and finding fingerprints
-//	review     the review answer read, anchored and rendered, pure (/v1/comments)
+//	reviewanswer the review model's answer read: findings, verdicts
+//	anchor     findings placed on the lines of the diff
+//	review     the summary and inline comments rendered, pure (/v1/comments)
 //	publish    the rendered review posted, threads resolved (/v1/comments)
 //	insights   the build status and Code Insights report on the head commit
 //	gate       the n8n workflow gate (/v1/workflows/validate)

@@ -109,7 +109,7 @@ var prLocks = newKeyedMutex()
 
 // Post posts as described above, with review memory when r comes from Render:
 // after listing the comments it compares this review's findings with the
-// earlier ones (memory.go), posts inline comments only for findings that
+// earlier ones (review.Memory), posts inline comments only for findings that
 // have none yet, resolves the threads of resolved findings (see
 // resolveThreads), and renders the summary with the memory table and its
 // hidden data. r.Markdown and r.Memory are updated to what was posted.

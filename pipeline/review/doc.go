@@ -1,5 +1,5 @@
-// Package review reads the review model's answer and renders it, with no
-// I/O: it parses the answer, anchors each finding to a line of the diff,
-// judges the acceptance criteria, compares with earlier reviews (memory) and
-// renders the Markdown summary and inline comments (/v1/comments).
+// Package review renders a review for /v1/comments, with no I/O: the
+// model's answer read (pipeline/reviewanswer) and its findings anchored to
+// the diff (pipeline/anchor), the acceptance criteria judged, the compare
+// with earlier reviews (memory), and the Markdown summary and inline comments.
 package review

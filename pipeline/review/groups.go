@@ -10,6 +10,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/llmanswer"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
 
 // A change too large for one review is reviewed in groups (the context
@@ -89,7 +90,7 @@ type GroupReview struct {
 type groupOutcome struct {
 	id, label string
 	files     []string
-	parsed    ParsedReview
+	parsed    reviewanswer.Parsed
 	failed    string // why the group has no review ("" when it has one)
 }
 
@@ -204,7 +205,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 				o.failed = msg
 				break
 			}
-			parsed, err := parseReview(r.Review)
+			parsed, err := reviewanswer.Parse(r.Review)
 			if err != nil {
 				o.failed = "the review could not be read: " + err.Error()
 				break
@@ -223,7 +224,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 	// One review for the rest of the stage: the groups' findings in group
 	// order (duplicates across groups are dropped by fingerprint), their
 	// summaries, their context rows.
-	var merged ParsedReview
+	var merged reviewanswer.Parsed
 	var summaries []string
 	okGroups := 0
 	for _, o := range outcomes {
@@ -501,13 +502,13 @@ func writeNotReviewedGroups(b *strings.Builder, failed []groupOutcome) {
 // verdictRank orders verdicts when groups disagree: each group judges every
 // criterion from its own files, so one group that sees the criterion broken
 // outweighs one that sees it met, and either outweighs "unclear".
-var verdictRank = map[string]int{VerdictUnclear: 1, VerdictMet: 2, VerdictNotMet: 3}
+var verdictRank = map[string]int{reviewanswer.VerdictUnclear: 1, reviewanswer.VerdictMet: 2, reviewanswer.VerdictNotMet: 3}
 
 // mergeVerdicts gives one verdict per criterion over the groups' reviews:
 // the highest ranked (verdictRank), the first group's on a tie, in the order
 // the criteria first appear.
-func mergeVerdicts(outcomes []groupOutcome) []Verdict {
-	var out []Verdict
+func mergeVerdicts(outcomes []groupOutcome) []reviewanswer.Verdict {
+	var out []reviewanswer.Verdict
 	at := map[string]int{}
 	for _, o := range outcomes {
 		if o.failed != "" {

@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
 
 // Review memory: what became of the findings of earlier reviews of a pull
@@ -65,9 +67,6 @@ const (
 	maxDataBytes    = 12000
 )
 
-// Data is what the summary's hidden data keeps of the finding.
-func (e *MemoryEntry) Data() marker.FindingData { return e.data }
-
 // MemoryEntry is one finding the memory knows, with its state in this review.
 type MemoryEntry struct {
 	Fingerprint string `json:"fingerprint"`
@@ -93,6 +92,9 @@ type MemoryEntry struct {
 	row     *findingRow
 	anchor  string // the row's anchor (line, snippet, file, unanchored)
 }
+
+// Data is what the summary's hidden data keeps of the finding.
+func (e *MemoryEntry) Data() marker.FindingData { return e.data }
 
 // Memory is the compare of one review with the earlier ones.
 type Memory struct {
@@ -121,7 +123,7 @@ type memoryInput struct {
 	ref       string
 	mode      string
 	interdiff bool
-	ix        *diffIndex
+	ix        *anchor.Index
 	excluded  []pipeline.Excluded
 	rows      []findingRow
 	comments  []pipeline.Comment
@@ -220,7 +222,7 @@ func remember(in memoryInput) *Memory {
 		if e == nil && ch != "" {
 			for _, x := range mem.entries {
 				if x.row == nil && x.data.State == marker.StateOpen && x.data.CodeHash == ch &&
-					x.data.TitleHash == th && in.ix.currentPath(x.data.Path) == r.a.Path {
+					x.data.TitleHash == th && in.ix.CurrentPath(x.data.Path) == r.a.Path {
 					e = x
 					break
 				}
@@ -229,9 +231,9 @@ func remember(in memoryInput) *Memory {
 		if e == nil && !r.inline() {
 			// Not on a diff line now (its line is outside this diff): the
 			// open finding of that file with that title, nearest line first.
-			p := normalizeFindingPath(r.f.Path)
+			p := anchor.NormalizePath(r.f.Path)
 			for _, x := range mem.entries {
-				if x.row == nil && x.data.State == marker.StateOpen && x.data.TitleHash == th && in.ix.currentPath(x.data.Path) == p &&
+				if x.row == nil && x.data.State == marker.StateOpen && x.data.TitleHash == th && in.ix.CurrentPath(x.data.Path) == p &&
 					(e == nil || absInt(x.data.Line-r.f.Line) < absInt(e.data.Line-r.f.Line)) {
 					e = x
 				}
@@ -296,7 +298,7 @@ func remember(in memoryInput) *Memory {
 	for _, e := range candidates {
 		var best *findingRow
 		for _, r := range rows {
-			if matched[r] != nil || !r.inline() || r.a.Path != in.ix.currentPath(e.data.Path) || marker.TitleHash(r.f.Title) != e.data.TitleHash {
+			if matched[r] != nil || !r.inline() || r.a.Path != in.ix.CurrentPath(e.data.Path) || marker.TitleHash(r.f.Title) != e.data.TitleHash {
 				continue
 			}
 			if best == nil || absInt(r.a.Line-e.data.Line) < absInt(best.a.Line-e.data.Line) {
@@ -364,7 +366,7 @@ func (e *MemoryEntry) take(r *findingRow) {
 }
 
 // inline reports whether the finding sits on a diff line.
-func (r *findingRow) inline() bool { return r.a.Anchor == anchorLine || r.a.Anchor == anchorSnippet }
+func (r *findingRow) inline() bool { return r.a.Anchor == anchor.Line || r.a.Anchor == anchor.Snippet }
 
 // Sync refreshes the exported view (Entries) from the entries: shown ones
 // in table order, then the remembered rest.
@@ -405,7 +407,7 @@ func (m *Memory) tableOrder() []*MemoryEntry {
 		if stateRank[a.State] != stateRank[b.State] {
 			return stateRank[a.State] < stateRank[b.State]
 		}
-		if ra, rb := severityRank(a.data.Severity), severityRank(b.data.Severity); ra != rb {
+		if ra, rb := reviewanswer.SeverityRank(a.data.Severity), reviewanswer.SeverityRank(b.data.Severity); ra != rb {
 			return ra < rb
 		}
 		if a.data.Path != b.data.Path {
@@ -452,25 +454,15 @@ func (m *Memory) ToResolve() []*MemoryEntry {
 	return out
 }
 
-// currentPath is where an earlier finding's file is in this diff: its
-// path, or the new path of a rename.
-func (ix *diffIndex) currentPath(p string) string {
-	p = normalizeFindingPath(p)
-	if n, ok := ix.renames[p]; ok {
-		return n
-	}
-	return p
-}
-
 // judge decides an open earlier finding's state from this review's diff
 // (see the package comment above): the state, the reason, and the
 // finding's line and path in this review's head. StateResolved here means
 // "changed": step 3 of remember still looks for it by its title.
 func (in memoryInput) judge(d marker.FindingData) (state, reason string, line int, path string) {
-	path = in.ix.currentPath(d.Path)
+	path = in.ix.CurrentPath(d.Path)
 	line = d.Line
 	for _, x := range in.excluded {
-		if normalizeFindingPath(x.Path) != path {
+		if anchor.NormalizePath(x.Path) != path {
 			continue
 		}
 		if x.Reason == pipeline.GateDeleted {
@@ -478,29 +470,29 @@ func (in memoryInput) judge(d marker.FindingData) (state, reason string, line in
 		}
 		return StateUnreviewed, "its file is not reviewed this time (" + pipeline.OneLine(x.Reason) + ")", line, path
 	}
-	df, listed := in.ix.files[path]
+	df, listed := in.ix.File(path)
 	if !listed {
 		if in.mode == "full" {
 			return StateOutdated, "its file is no longer changed by the pull request", line, path
 		}
 		return StateStillOpen, "its file did not change since the reviewed commit", line, path
 	}
-	if df.status == "deleted" {
+	if df.Deleted() {
 		return StateOutdated, "its file was deleted", line, path
 	}
-	if len(df.text) == 0 {
+	if !df.HasText() {
 		return StateOutdated, "its file has no text lines left", line, path
 	}
 	if d.CodeHash != "" {
-		if n, ok := df.findCode(d.CodeHash, max(d.CodeLines, 1), line); ok {
+		if n, ok := df.FindCode(d.CodeHash, max(d.CodeLines, 1), line); ok {
 			return StateStillOpen, "its code did not change", n, path
 		}
 	}
-	if in.mode == "delta" && !in.interdiff && df.old.hasHunks {
+	if in.mode == "delta" && !in.interdiff && df.HasOldHunks() {
 		if line <= 0 {
 			return StateStillOpen, "its line is unknown", line, path
 		}
-		n, removed := df.old.follow(line, max(d.CodeLines, 1))
+		n, removed := df.Follow(line, max(d.CodeLines, 1))
 		if removed {
 			return StateResolved, "its anchored lines changed", line, path
 		}
@@ -510,74 +502,6 @@ func (in memoryInput) judge(d marker.FindingData) (state, reason string, line in
 		return StateStillOpen, "its code was not recorded, so no change can be shown", line, path
 	}
 	return StateResolved, "its anchored code is gone from the diff", line, path
-}
-
-// follow takes lines [line, line+n-1] of the old version into the new one:
-// the new number of line, or removed when the diff removes any of them.
-func (o oldSide) follow(line, n int) (newLine int, removed bool) {
-	for l := line; l < line+n; l++ {
-		if o.removed[l] {
-			return 0, true
-		}
-	}
-	if nl, ok := o.toNew[line]; ok {
-		return nl, false
-	}
-	offset := 0
-	for _, sp := range o.spans {
-		if sp.oldLines == 0 {
-			// Lines inserted after old line oldStart.
-			if line <= sp.oldStart {
-				break
-			}
-			offset += sp.newLines
-			continue
-		}
-		if line < sp.oldStart {
-			break
-		}
-		offset += sp.newLines - sp.oldLines
-	}
-	return line + offset, false
-}
-
-// findCode finds n consecutive non-blank new-side lines of one hunk whose
-// CodeHash is hash; of several, the one nearest near. The hashes of every
-// n-line window are computed once per file and n (codeIndex).
-func (df *anchorFile) findCode(hash string, n, near int) (int, bool) {
-	if df.codeIndex == nil {
-		df.codeIndex = map[int]map[string][]int{}
-	}
-	ix, ok := df.codeIndex[n]
-	if !ok {
-		ix = map[string][]int{}
-		base := 0
-		for _, h := range df.hunks {
-			var idx []int
-			for i, l := range h {
-				if l.norm != "" {
-					idx = append(idx, base+i)
-				}
-			}
-			base += len(h)
-			lines := make([]string, n)
-			for s := 0; s+n <= len(idx); s++ {
-				for k := range n {
-					lines[k] = df.text[idx[s+k]].norm
-				}
-				k := marker.CodeHash(lines)
-				ix[k] = append(ix[k], df.text[idx[s]].n)
-			}
-		}
-		df.codeIndex[n] = ix
-	}
-	best, found := 0, false
-	for _, l := range ix[hash] {
-		if !found || absInt(l-near) < absInt(best-near) {
-			best, found = l, true
-		}
-	}
-	return best, found
 }
 
 // firstBodyLine is a comment body's first line.
@@ -619,7 +543,7 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 		if title == "" {
 			title = "(title not kept)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), severityLabel(e.data.Severity), cell(e.where()), cell(title))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), reviewanswer.SeverityLabel(e.data.Severity), cell(e.where()), cell(title))
 	}
 	b.WriteString("\n")
 	var parts []string
@@ -715,4 +639,11 @@ func LiveSummaries(comments []pipeline.Comment) []pipeline.Comment {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+func absInt(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/redact"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
 
 // InlineComment is one finding placed on a new-file line.
@@ -121,7 +123,7 @@ func Render(in CommentsInput) (Rendered, error) {
 	if len(in.Reviews) > 0 {
 		return renderGroups(in, ref)
 	}
-	parsed, err := parseReview(in.Review)
+	parsed, err := reviewanswer.Parse(in.Review)
 	if err != nil {
 		return Rendered{}, err
 	}
@@ -131,7 +133,7 @@ func Render(in CommentsInput) (Rendered, error) {
 // renderParsed renders a parsed review (the groups' reviews merged into one
 // when the change was reviewed in groups; failed names the groups without a
 // review).
-func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []groupOutcome) Rendered {
+func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome) Rendered {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
 	if in.Coverage != nil {
@@ -139,7 +141,7 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 	}
 	out.Warnings = append(out.Warnings, parsed.Warnings...)
 	st := &out.Stats
-	st.ByAnchor = map[string]int{anchorLine: 0, anchorSnippet: 0, anchorOnFile: 0, anchorUnanchored: 0}
+	st.ByAnchor = map[string]int{anchor.Line: 0, anchor.Snippet: 0, anchor.OnFile: 0, anchor.Unanchored: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
 	st.ReviewQuality = parsed.Quality
@@ -150,7 +152,7 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 	st.DroppedFindings = parsed.DroppedFindings
 	st.Redactions = map[string]int{}
 
-	ix, warns := indexDiffs(in.Files)
+	ix, warns := anchor.NewIndex(in.Files)
 	out.Warnings = append(out.Warnings, warns...)
 
 	// Nothing is echoed or posted before its secrets are redacted: the
@@ -185,7 +187,7 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 	}
 
 	for _, r := range rows {
-		if r.a.Anchor == anchorLine || r.a.Anchor == anchorSnippet {
+		if r.a.Anchor == anchor.Line || r.a.Anchor == anchor.Snippet {
 			out.Inline = append(out.Inline, InlineComment{
 				Path: r.a.Path, Line: r.a.Line, Anchor: r.a.Anchor,
 				Body: inlineBody(r.f, r.fp), Fingerprint: r.fp,
@@ -221,7 +223,7 @@ func renderParsed(in CommentsInput, ref string, parsed ParsedReview, failed []gr
 // matches a diff the caller did not redact), fingerprints it, drops repeats
 // and makes its text inert Markdown (sanitizeMarkdown, after fingerprinting:
 // the fingerprint stays that of what the model wrote), counting into st.
-func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, hosts []string) ([]findingRow, []string) {
+func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
 	var n int
 	var rows []findingRow
@@ -265,20 +267,13 @@ func findingRows(findings []pipeline.Finding, ix *diffIndex, st *CommentStats, h
 
 type findingRow struct {
 	f  pipeline.Finding
-	a  anchored
+	a  anchor.Placed
 	fp string
-}
-
-func severityLabel(s string) string {
-	if s == "" {
-		return "Medium"
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func inlineBody(f pipeline.Finding, fp string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**%s** · %s\n", severityLabel(f.Severity), pipeline.OneLine(f.Title))
+	fmt.Fprintf(&b, "**%s** · %s\n", reviewanswer.SeverityLabel(f.Severity), pipeline.OneLine(f.Title))
 	if body := strings.TrimSpace(f.Body); body != "" {
 		b.WriteString("\n")
 		b.WriteString(body)
@@ -295,7 +290,7 @@ func inlineBody(f pipeline.Finding, fp string) string {
 // whose inline comment was not posted.
 type summaryExtras struct {
 	criteria         RequirementCounts
-	ix               *diffIndex
+	ix               *anchor.Index
 	prURL            string
 	mem              *Memory
 	failed, deferred []InlineComment
@@ -399,7 +394,7 @@ func (p *summaryParts) renderWith(mem *Memory, failed, deferred []InlineComment)
 // model's answer was read: that it could not be read at all (how long it
 // was, where the raw answer is: the n8n execution, never the answer
 // itself), or that it was cut off and what was kept.
-func answerNotice(p ParsedReview, requestID string) string {
+func answerNotice(p reviewanswer.Parsed, requestID string) string {
 	var b strings.Builder
 	limit := ""
 	if p.CutOff {
@@ -446,7 +441,7 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 		b.WriteString("No findings.\n\n")
 	} else {
 		var parts []string
-		for _, s := range severityOrder {
+		for _, s := range reviewanswer.Severities {
 			if n := st.BySeverity[s]; n > 0 {
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
@@ -502,7 +497,7 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 		sorted := append([]findingRow(nil), rows...)
 		sort.SliceStable(sorted, func(i, j int) bool {
 			x, y := sorted[i], sorted[j]
-			if ra, rb := severityRank(x.f.Severity), severityRank(y.f.Severity); ra != rb {
+			if ra, rb := reviewanswer.SeverityRank(x.f.Severity), reviewanswer.SeverityRank(y.f.Severity); ra != rb {
 				return ra < rb
 			}
 			if x.a.Path != y.a.Path {
@@ -513,7 +508,7 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 		b.WriteString("### Findings\n\n")
 		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
 		for _, r := range sorted {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", severityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
 		}
 		b.WriteString("\n")
 	}
@@ -525,15 +520,17 @@ func writeOffDiff(b *strings.Builder, rows []findingRow) {
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
-		if r.a.Anchor == anchorOnFile || r.a.Anchor == anchorUnanchored {
+		if r.a.Anchor == anchor.OnFile || r.a.Anchor == anchor.Unanchored {
 			off = append(off, r)
 		}
 	}
 	if len(off) > 0 {
-		sort.SliceStable(off, func(i, j int) bool { return severityRank(off[i].f.Severity) < severityRank(off[j].f.Severity) })
+		sort.SliceStable(off, func(i, j int) bool {
+			return reviewanswer.SeverityRank(off[i].f.Severity) < reviewanswer.SeverityRank(off[j].f.Severity)
+		})
 		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
 		for _, r := range off {
-			fmt.Fprintf(b, "#### %s: %s\n\n", severityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
+			fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
 			fmt.Fprintf(b, "%s: %s.\n\n", where(r), r.a.Reason)
 			if body := strings.TrimSpace(r.f.Body); body != "" {
 				b.WriteString(body)
@@ -632,9 +629,9 @@ func where(r findingRow) string {
 		p = r.f.Path
 	}
 	switch r.a.Anchor {
-	case anchorLine, anchorSnippet:
+	case anchor.Line, anchor.Snippet:
 		return codeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
-	case anchorOnFile:
+	case anchor.OnFile:
 		return codeSpan(p) + " (file)"
 	default:
 		if p == "" {

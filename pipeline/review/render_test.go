@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
 
 // TestRenderGolden renders every testdata/comments/<case>.json and
@@ -111,7 +113,7 @@ func assertNothingRaw(t *testing.T, in CommentsInput, r Rendered) {
 			t.Errorf("the summary holds %s from the raw answer:\n%s", s, r.Markdown)
 		}
 	}
-	if r.Stats.ReviewFormat == reviewFormatUnreadable && !strings.Contains(r.Markdown, "could not be read") {
+	if r.Stats.ReviewFormat == reviewanswer.FormatUnreadable && !strings.Contains(r.Markdown, "could not be read") {
 		t.Errorf("an unreadable answer's summary does not say so:\n%s", r.Markdown)
 	}
 }
@@ -143,7 +145,7 @@ func TestRenderNoHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Stats.ByAnchor[anchorLine] == 0 || r.Stats.ByAnchor[anchorSnippet] == 0 || r.Stats.ByAnchor[anchorOnFile] == 0 || r.Stats.ByAnchor[anchorUnanchored] == 0 {
+	if r.Stats.ByAnchor[anchor.Line] == 0 || r.Stats.ByAnchor[anchor.Snippet] == 0 || r.Stats.ByAnchor[anchor.OnFile] == 0 || r.Stats.ByAnchor[anchor.Unanchored] == 0 {
 		t.Fatalf("basic case should cover every anchor kind, got %v", r.Stats.ByAnchor)
 	}
 	assertNoHTML(t, r)
@@ -390,7 +392,7 @@ func FuzzRender(f *testing.F) {
 		if rc := r.Requirements; rc.Total() != 2 || len(rc.Criteria) != 2 || r.severityCounts()["high"] != r.Stats.BySeverity["high"]+rc.NotMet {
 			t.Fatalf("criteria not all judged: %+v", rc)
 		}
-		ix, _ := indexDiffs(in.Files)
+		ix, _ := anchor.NewIndex(in.Files)
 		for _, ic := range r.Inline {
 			if !ix.HasLine(ic.Path, ic.Line) {
 				t.Fatalf("inline comment at %s:%d is off the diff", ic.Path, ic.Line)

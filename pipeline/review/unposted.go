@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
 
 // MaxInlinePerPost caps the inline comments one call creates (Bitbucket has
@@ -17,7 +18,9 @@ const MaxInlinePerPost = 50
 // BySeverity returns the inline comments most severe first (stable).
 func BySeverity(in []InlineComment) []InlineComment {
 	out := append([]InlineComment(nil), in...)
-	sort.SliceStable(out, func(i, j int) bool { return severityRank(out[i].Severity) < severityRank(out[j].Severity) })
+	sort.SliceStable(out, func(i, j int) bool {
+		return reviewanswer.SeverityRank(out[i].Severity) < reviewanswer.SeverityRank(out[j].Severity)
+	})
 	return out
 }
 

@@ -1,4 +1,4 @@
-package review
+package anchor
 
 import (
 	"strings"
@@ -70,9 +70,9 @@ deleted file mode 100644
 const bareHunk = "@@ -1,2 +1,3 @@\n a := 1\n+b := 2\n c := 3\n"
 const cutHunk = "diff --git a/cut.go b/cut.go\n--- a/cut.go\n+++ b/cut.go\n@@ -5,9 +5,12 @@\n ctx line\n+added one\n+added two\n"
 
-func anchorFixture(t *testing.T) *diffIndex {
+func anchorFixture(t *testing.T) *Index {
 	t.Helper()
-	ix, warnings := indexDiffs([]pipeline.ChangedFile{
+	ix, warnings := NewIndex([]pipeline.ChangedFile{
 		{Path: "api/handler.go", Diff: handlerDiff},
 		{Path: "calc/calc.go", Diff: calcDiff},
 		{Path: "new/name.go", OldPath: "old/name.go", Status: "renamed", Diff: renamedDiff},
@@ -98,36 +98,36 @@ func TestAnchor(t *testing.T) {
 		wantAnchor string
 		wantReason string
 	}{
-		{"added line", pipeline.Finding{Path: "api/handler.go", Line: 15}, "api/handler.go", 15, anchorLine, ""},
-		{"context line", pipeline.Finding{Path: "api/handler.go", Line: 10}, "api/handler.go", 10, anchorLine, ""},
-		{"line and snippet agree", pipeline.Finding{Path: "api/handler.go", Line: 16, ExistingCode: "rows, err := db.Query(q)"}, "api/handler.go", 16, anchorLine, ""},
-		{"multi-line snippet covering the line", pipeline.Finding{Path: "api/handler.go", Line: 16, ExistingCode: "q := \"SELECT * FROM users WHERE id = \" + id\nrows, err := db.Query(q)"}, "api/handler.go", 16, anchorLine, ""},
-		{"snippet beats a wrong line", pipeline.Finding{Path: "api/handler.go", Line: 12, ExistingCode: "rows, err := db.Query(q)"}, "api/handler.go", 16, anchorSnippet, ""},
-		{"snippet when the line is outside the diff", pipeline.Finding{Path: "api/handler.go", Line: 40, ExistingCode: "  rows, err :=   db.Query(q)\n\n\t_ = rows  "}, "api/handler.go", 16, anchorSnippet, ""},
-		{"snippet without a line", pipeline.Finding{Path: "api/handler.go", ExistingCode: "_ = rows"}, "api/handler.go", 17, anchorSnippet, ""},
-		{"snippet copied with diff markers", pipeline.Finding{Path: "api/handler.go", ExistingCode: "+\trows, err := db.Query(q)\n+\t_ = rows"}, "api/handler.go", 16, anchorSnippet, ""},
-		{"snippet quoting part of a line", pipeline.Finding{Path: "api/handler.go", ExistingCode: "db.Query(q)"}, "api/handler.go", 16, anchorSnippet, ""},
-		{"short partial snippet does not match", pipeline.Finding{Path: "api/handler.go", ExistingCode: "q)"}, "api/handler.go", 0, anchorOnFile, "the quoted code was not found in the diff"},
-		{"not found snippet keeps a valid line", pipeline.Finding{Path: "api/handler.go", Line: 18, ExistingCode: "nothing like this"}, "api/handler.go", 18, anchorLine, ""},
-		{"added match beats context match", pipeline.Finding{Path: "calc/calc.go", ExistingCode: "x := compute()"}, "calc/calc.go", 6, anchorSnippet, ""},
-		{"nearest added match to the line", pipeline.Finding{Path: "calc/calc.go", Line: 20, ExistingCode: "x := compute()"}, "calc/calc.go", 9, anchorSnippet, ""},
-		{"line on the context copy stays", pipeline.Finding{Path: "calc/calc.go", Line: 2, ExistingCode: "x := compute()"}, "calc/calc.go", 2, anchorLine, ""},
-		{"a/ prefix", pipeline.Finding{Path: "a/api/handler.go", Line: 15}, "api/handler.go", 15, anchorLine, ""},
-		{"b/ prefix", pipeline.Finding{Path: "b/api/handler.go", Line: 15}, "api/handler.go", 15, anchorLine, ""},
-		{"./ and / prefixes, backticks", pipeline.Finding{Path: " `./api/handler.go` ", Line: 15}, "api/handler.go", 15, anchorLine, ""},
-		{"leading slash", pipeline.Finding{Path: "/api/handler.go", Line: 15}, "api/handler.go", 15, anchorLine, ""},
-		{"unique suffix", pipeline.Finding{Path: "handler.go", Line: 15}, "api/handler.go", 15, anchorLine, ""},
-		{"ambiguous suffix", pipeline.Finding{Path: "util.go", Line: 1}, "util.go", 0, anchorUnanchored, "not a changed file"},
-		{"rename's old path", pipeline.Finding{Path: "old/name.go", Line: 4}, "new/name.go", 4, anchorLine, ""},
-		{"unknown path", pipeline.Finding{Path: "cmd/main.go", Line: 3}, "cmd/main.go", 0, anchorUnanchored, "not a changed file"},
-		{"no path", pipeline.Finding{Line: 3}, "", 0, anchorUnanchored, "no path"},
-		{"line outside the diff", pipeline.Finding{Path: "api/handler.go", Line: 3}, "api/handler.go", 0, anchorOnFile, "line 3 is not in the diff"},
-		{"line and snippet both wrong", pipeline.Finding{Path: "api/handler.go", Line: 3, ExistingCode: "zzz"}, "api/handler.go", 0, anchorOnFile, "line 3 is not in the diff and the quoted code was not found"},
-		{"no line at all", pipeline.Finding{Path: "api/handler.go"}, "api/handler.go", 0, anchorOnFile, "no line given"},
-		{"deleted file", pipeline.Finding{Path: "dead.go", Line: 1}, "dead.go", 0, anchorOnFile, "the diff has no new-side lines"},
-		{"file without diff", pipeline.Finding{Path: "pkg/a/util.go", Line: 1}, "pkg/a/util.go", 0, anchorOnFile, "the diff has no new-side lines"},
-		{"bare hunk", pipeline.Finding{Path: "bare.go", Line: 2}, "bare.go", 2, anchorLine, ""},
-		{"cut hunk read leniently", pipeline.Finding{Path: "cut.go", ExistingCode: "added two"}, "cut.go", 7, anchorSnippet, ""},
+		{"added line", pipeline.Finding{Path: "api/handler.go", Line: 15}, "api/handler.go", 15, Line, ""},
+		{"context line", pipeline.Finding{Path: "api/handler.go", Line: 10}, "api/handler.go", 10, Line, ""},
+		{"line and snippet agree", pipeline.Finding{Path: "api/handler.go", Line: 16, ExistingCode: "rows, err := db.Query(q)"}, "api/handler.go", 16, Line, ""},
+		{"multi-line snippet covering the line", pipeline.Finding{Path: "api/handler.go", Line: 16, ExistingCode: "q := \"SELECT * FROM users WHERE id = \" + id\nrows, err := db.Query(q)"}, "api/handler.go", 16, Line, ""},
+		{"snippet beats a wrong line", pipeline.Finding{Path: "api/handler.go", Line: 12, ExistingCode: "rows, err := db.Query(q)"}, "api/handler.go", 16, Snippet, ""},
+		{"snippet when the line is outside the diff", pipeline.Finding{Path: "api/handler.go", Line: 40, ExistingCode: "  rows, err :=   db.Query(q)\n\n\t_ = rows  "}, "api/handler.go", 16, Snippet, ""},
+		{"snippet without a line", pipeline.Finding{Path: "api/handler.go", ExistingCode: "_ = rows"}, "api/handler.go", 17, Snippet, ""},
+		{"snippet copied with diff markers", pipeline.Finding{Path: "api/handler.go", ExistingCode: "+\trows, err := db.Query(q)\n+\t_ = rows"}, "api/handler.go", 16, Snippet, ""},
+		{"snippet quoting part of a line", pipeline.Finding{Path: "api/handler.go", ExistingCode: "db.Query(q)"}, "api/handler.go", 16, Snippet, ""},
+		{"short partial snippet does not match", pipeline.Finding{Path: "api/handler.go", ExistingCode: "q)"}, "api/handler.go", 0, OnFile, "the quoted code was not found in the diff"},
+		{"not found snippet keeps a valid line", pipeline.Finding{Path: "api/handler.go", Line: 18, ExistingCode: "nothing like this"}, "api/handler.go", 18, Line, ""},
+		{"added match beats context match", pipeline.Finding{Path: "calc/calc.go", ExistingCode: "x := compute()"}, "calc/calc.go", 6, Snippet, ""},
+		{"nearest added match to the line", pipeline.Finding{Path: "calc/calc.go", Line: 20, ExistingCode: "x := compute()"}, "calc/calc.go", 9, Snippet, ""},
+		{"line on the context copy stays", pipeline.Finding{Path: "calc/calc.go", Line: 2, ExistingCode: "x := compute()"}, "calc/calc.go", 2, Line, ""},
+		{"a/ prefix", pipeline.Finding{Path: "a/api/handler.go", Line: 15}, "api/handler.go", 15, Line, ""},
+		{"b/ prefix", pipeline.Finding{Path: "b/api/handler.go", Line: 15}, "api/handler.go", 15, Line, ""},
+		{"./ and / prefixes, backticks", pipeline.Finding{Path: " `./api/handler.go` ", Line: 15}, "api/handler.go", 15, Line, ""},
+		{"leading slash", pipeline.Finding{Path: "/api/handler.go", Line: 15}, "api/handler.go", 15, Line, ""},
+		{"unique suffix", pipeline.Finding{Path: "handler.go", Line: 15}, "api/handler.go", 15, Line, ""},
+		{"ambiguous suffix", pipeline.Finding{Path: "util.go", Line: 1}, "util.go", 0, Unanchored, "not a changed file"},
+		{"rename's old path", pipeline.Finding{Path: "old/name.go", Line: 4}, "new/name.go", 4, Line, ""},
+		{"unknown path", pipeline.Finding{Path: "cmd/main.go", Line: 3}, "cmd/main.go", 0, Unanchored, "not a changed file"},
+		{"no path", pipeline.Finding{Line: 3}, "", 0, Unanchored, "no path"},
+		{"line outside the diff", pipeline.Finding{Path: "api/handler.go", Line: 3}, "api/handler.go", 0, OnFile, "line 3 is not in the diff"},
+		{"line and snippet both wrong", pipeline.Finding{Path: "api/handler.go", Line: 3, ExistingCode: "zzz"}, "api/handler.go", 0, OnFile, "line 3 is not in the diff and the quoted code was not found"},
+		{"no line at all", pipeline.Finding{Path: "api/handler.go"}, "api/handler.go", 0, OnFile, "no line given"},
+		{"deleted file", pipeline.Finding{Path: "dead.go", Line: 1}, "dead.go", 0, OnFile, "the diff has no new-side lines"},
+		{"file without diff", pipeline.Finding{Path: "pkg/a/util.go", Line: 1}, "pkg/a/util.go", 0, OnFile, "the diff has no new-side lines"},
+		{"bare hunk", pipeline.Finding{Path: "bare.go", Line: 2}, "bare.go", 2, Line, ""},
+		{"cut hunk read leniently", pipeline.Finding{Path: "cut.go", ExistingCode: "added two"}, "cut.go", 7, Snippet, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,7 +136,7 @@ func TestAnchor(t *testing.T) {
 				t.Errorf("Anchor(%+v) = %+v; want path %q line %d anchor %q reason %q", tt.f, got, tt.wantPath, tt.wantLine, tt.wantAnchor, tt.wantReason)
 			}
 			if got.Line > 0 && !ix.HasLine(got.Path, got.Line) {
-				t.Errorf("anchored line %d is not a new-side line of %s", got.Line, got.Path)
+				t.Errorf("Placed line %d is not a new-side line of %s", got.Line, got.Path)
 			}
 		})
 	}
@@ -176,18 +176,18 @@ func FuzzAnchor(f *testing.F) {
 	f.Add("@@ -1 +2147483647,2 @@\n+x\n+y\n", "f.go", 2147483647, "y")
 	f.Fuzz(func(t *testing.T, diff, path string, line int, code string) {
 		files := []pipeline.ChangedFile{{Path: "f.go", Diff: diff}, {Path: "dir/g.go", Diff: diff}}
-		ix, _ := indexDiffs(files)
+		ix, _ := NewIndex(files)
 		a := ix.Anchor(pipeline.Finding{Path: path, Line: line, ExistingCode: code, Title: "t", Severity: "low"})
 		switch a.Anchor {
-		case anchorLine, anchorSnippet:
+		case Line, Snippet:
 			if a.Line < 1 || !ix.HasLine(a.Path, a.Line) {
-				t.Fatalf("anchored %s:%d is not a new-side line", a.Path, a.Line)
+				t.Fatalf("Placed %s:%d is not a new-side line", a.Path, a.Line)
 			}
-			if a.Anchor == anchorLine && a.Line != line {
+			if a.Anchor == Line && a.Line != line {
 				t.Fatalf("line anchor moved the line from %d to %d", line, a.Line)
 			}
 			if a.Path != "f.go" && a.Path != "dir/g.go" {
-				t.Fatalf("anchored to unknown path %q", a.Path)
+				t.Fatalf("Placed to unknown path %q", a.Path)
 			}
 			// When go-gitdiff reads the diff, the line must lie inside one of
 			// its fragments' new-side ranges.
@@ -204,7 +204,7 @@ func FuzzAnchor(f *testing.F) {
 					t.Fatalf("line %d is outside every fragment's new side", a.Line)
 				}
 			}
-		case anchorOnFile, anchorUnanchored:
+		case OnFile, Unanchored:
 			if a.Line != 0 {
 				t.Fatalf("%s anchor with line %d", a.Anchor, a.Line)
 			}

@@ -1,4 +1,8 @@
-package review
+// Package anchor places review findings on the lines of a change's diff:
+// on the finding's own line, on the line its quoted code is at, or on the
+// file. It also answers what review memory asks of a diff (where an earlier
+// finding's code went). Pure: no I/O.
+package anchor
 
 import (
 	"fmt"
@@ -10,44 +14,45 @@ import (
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // How a finding was placed (InlineComment.Anchor, a metrics label).
 const (
-	// anchorLine: the finding's own line is a new-side line of the diff.
-	anchorLine = "line"
-	// anchorSnippet: the finding's existingCode was found in the diff's
+	// Line: the finding's own line is a new-side line of the diff.
+	Line = "line"
+	// Snippet: the finding's existingCode was found in the diff's
 	// new-side lines, ignoring whitespace.
-	anchorSnippet = "snippet"
-	// anchorOnFile: the path is a changed file but no line of its diff could be
+	Snippet = "snippet"
+	// OnFile: the path is a changed file but no line of its diff could be
 	// chosen. Bitbucket inline comments need a line, so the finding goes into
 	// the summary.
-	anchorOnFile = "file"
-	// anchorUnanchored: the path is not a changed file (or is missing).
-	anchorUnanchored = "unanchored"
+	OnFile = "file"
+	// Unanchored: the path is not a changed file (or is missing).
+	Unanchored = "unanchored"
 )
 
 // snippetMinChars is the shortest whitespace-free snippet line that may
 // match a diff line by containment (a model quoting part of a line).
 const snippetMinChars = 8
 
-// diffIndex holds the new-side lines of each changed file's diff, for
-// anchoring findings. Build it with indexDiffs.
-type diffIndex struct {
-	files   map[string]*anchorFile // by normalized new path
-	renames map[string]string      // old path -> new path
+// Index holds the new-side lines of each changed file's diff, for
+// anchoring findings. Build it with NewIndex.
+type Index struct {
+	files   map[string]*File  // by normalized new path
+	renames map[string]string // old path -> new path
 }
 
-type anchorFile struct {
+type File struct {
 	path   string
 	status string       // the changed file's status (added, modified, renamed, deleted)
 	hunks  [][]diffLine // new-side lines (added and context) per hunk, in order
 	lines  map[int]int  // new line number -> index into text (flattened)
 	text   []diffLine   // all new-side lines, in order
-	old    oldSide      // the old side, for review memory (memory.go)
+	old    oldSide      // the old side, for review memory
 	// codeIndex maps a window size n to the CodeHash of every n-line window
-	// of non-blank new-side lines and where it starts (findCode; built on
+	// of non-blank new-side lines and where it starts (FindCode; built on
 	// first use).
 	codeIndex map[int]map[string][]int
 }
@@ -74,36 +79,36 @@ type diffLine struct {
 	added bool
 }
 
-// anchored is where a finding goes.
-type anchored struct {
+// Placed is where a finding goes.
+type Placed struct {
 	Path   string // the changed file's path ("" or the finding's own when unanchored)
 	Line   int    // the new-file line; 0 for file-level and unanchored
-	Anchor string // anchorLine, anchorSnippet, anchorOnFile or anchorUnanchored
+	Anchor string // Line, Snippet, OnFile or Unanchored
 	// Text is the anchored line's content ("" when not on a line).
 	Text string
 	// Code is the anchored code as whitespace-free non-blank new-side lines:
 	// the snippet's matched lines, or the anchored line (review memory
-	// hashes it, memory.go).
+	// hashes it).
 	Code []string
 	// Reason says, for file-level and unanchored findings, why no line was chosen.
 	Reason string
 }
 
-// indexDiffs parses each file's diff (a complete `diff --git` section, or bare
+// NewIndex parses each file's diff (a complete `diff --git` section, or bare
 // @@ hunks) with go-gitdiff. A diff go-gitdiff refuses (for example a hunk
 // whose line counts do not add up because the text was cut) is read again by
 // a tolerant hunk walker and reported in the warnings; a file whose diff has
 // no hunks at all (binary, mode change, deleted) can only take file-level
 // findings.
-func indexDiffs(files []pipeline.ChangedFile) (*diffIndex, []string) {
-	ix := &diffIndex{files: map[string]*anchorFile{}, renames: map[string]string{}}
+func NewIndex(files []pipeline.ChangedFile) (*Index, []string) {
+	ix := &Index{files: map[string]*File{}, renames: map[string]string{}}
 	var warnings []string
 	for i, cf := range files {
-		p := normalizeFindingPath(cf.Path)
+		p := NormalizePath(cf.Path)
 		if p == "" {
 			continue
 		}
-		df := &anchorFile{path: p, status: cf.Status, lines: map[int]int{}}
+		df := &File{path: p, status: cf.Status, lines: map[int]int{}}
 		hunks, old, err := parseSides(cf.Diff, p)
 		df.old = old
 		if err != nil {
@@ -124,7 +129,7 @@ func indexDiffs(files []pipeline.ChangedFile) (*diffIndex, []string) {
 			}
 		}
 		ix.files[p] = df
-		if op := normalizeFindingPath(cf.OldPath); op != "" && op != p {
+		if op := NormalizePath(cf.OldPath); op != "" && op != p {
 			ix.renames[op] = p
 		}
 	}
@@ -149,7 +154,7 @@ func parseSides(diff, path string) ([][]diffLine, oldSide, error) {
 	}
 	var pick []*gitdiff.File
 	for _, f := range files {
-		if normalizeFindingPath(f.NewName) == path {
+		if NormalizePath(f.NewName) == path {
 			pick = append(pick, f)
 		}
 	}
@@ -265,11 +270,11 @@ func newDiffLine(n int, text string, added bool) diffLine {
 	return diffLine{n: n, text: text, norm: pipeline.StripSpace(text), added: added}
 }
 
-// normalizeFindingPath cleans a path as a model writes it: trimmed, quotes
+// NormalizePath cleans a path as a model writes it: trimmed, quotes
 // and backticks removed, backslashes made slashes, leading "/" and "./"
 // stripped. The a/ and b/ prefixes of git diffs are resolved by the index
 // (stripped only when the path with them is not a changed file).
-func normalizeFindingPath(p string) string {
+func NormalizePath(p string) string {
 	p = strings.Trim(strings.TrimSpace(p), "`\"'")
 	if p == "" {
 		return ""
@@ -284,11 +289,11 @@ func normalizeFindingPath(p string) string {
 	return p
 }
 
-// resolvePath finds the changed file a finding's path names: exact, after
+// ResolvePath finds the changed file a finding's path names: exact, after
 // stripping a/ or b/, by a rename's old path, or as the unique changed file
 // whose path ends in "/"+path (a model that dropped the directories).
-func (ix *diffIndex) resolvePath(raw string) (string, bool) {
-	p := normalizeFindingPath(raw)
+func (ix *Index) ResolvePath(raw string) (string, bool) {
+	p := NormalizePath(raw)
 	if p == "" {
 		return "", false
 	}
@@ -321,7 +326,7 @@ func (ix *diffIndex) resolvePath(raw string) (string, bool) {
 
 // HasLine reports whether line is a new-side line (added or context) of
 // path's diff.
-func (ix *diffIndex) HasLine(path string, line int) bool {
+func (ix *Index) HasLine(path string, line int) bool {
 	df, ok := ix.files[path]
 	if !ok {
 		return false
@@ -332,7 +337,7 @@ func (ix *diffIndex) HasLine(path string, line int) bool {
 
 // Anchor places a finding on a new-file line of the diff:
 //
-//  1. The path must name a changed file (see resolvePath); else "unanchored".
+//  1. The path must name a changed file (see ResolvePath); else "unanchored".
 //  2. If existingCode is given and found (ignoring whitespace) in the file's
 //     new-side lines, and no match covers the finding's own line, the finding
 //     goes to the match: "snippet". Matches that include an added line win
@@ -347,14 +352,14 @@ func (ix *diffIndex) HasLine(path string, line int) bool {
 // Step 2 runs before 3 because models get line numbers wrong far more often
 // than they misquote code; a snippet that is found nowhere does not veto a
 // valid line.
-func (ix *diffIndex) Anchor(f pipeline.Finding) anchored {
-	path, ok := ix.resolvePath(f.Path)
+func (ix *Index) Anchor(f pipeline.Finding) Placed {
+	path, ok := ix.ResolvePath(f.Path)
 	if !ok {
 		reason := "not a changed file"
 		if path == "" {
 			reason = "no path"
 		}
-		return anchored{Path: path, Anchor: anchorUnanchored, Reason: reason}
+		return Placed{Path: path, Anchor: Unanchored, Reason: reason}
 	}
 	df := ix.files[path]
 	lineOK := false
@@ -364,12 +369,12 @@ func (ix *diffIndex) Anchor(f pipeline.Finding) anchored {
 	if strings.TrimSpace(f.ExistingCode) != "" {
 		if start, end, covers, found := df.findSnippet(f.ExistingCode, f.Line); found && !(lineOK && covers) {
 			l := df.text[start]
-			return anchored{Path: path, Line: l.n, Anchor: anchorSnippet, Text: l.text, Code: df.codeOf(start, end)}
+			return Placed{Path: path, Line: l.n, Anchor: Snippet, Text: l.text, Code: df.codeOf(start, end)}
 		}
 	}
 	if lineOK {
 		i := df.lines[f.Line]
-		a := anchored{Path: path, Line: f.Line, Anchor: anchorLine, Text: df.text[i].text}
+		a := Placed{Path: path, Line: f.Line, Anchor: Line, Text: df.text[i].text}
 		if strings.TrimSpace(f.ExistingCode) != "" {
 			// The quoted code's lines that follow the anchored line, when they
 			// are there; else the anchored line alone.
@@ -395,7 +400,7 @@ func (ix *diffIndex) Anchor(f pipeline.Finding) anchored {
 	default:
 		reason = "no line given"
 	}
-	return anchored{Path: path, Anchor: anchorOnFile, Reason: reason}
+	return Placed{Path: path, Anchor: OnFile, Reason: reason}
 }
 
 // snippetLines splits a snippet into whitespace-free, non-empty lines.
@@ -448,7 +453,7 @@ type snippetMatch struct {
 // line inside the diff line) for snippets of at least snippetMinChars. It
 // returns the chosen match's first and last line index, whether some match
 // covers line, and whether anything matched.
-func (df *anchorFile) findSnippet(snippet string, line int) (start, end int, coversLine, found bool) {
+func (df *File) findSnippet(snippet string, line int) (start, end int, coversLine, found bool) {
 	var matches []snippetMatch
 	want := snippetLines(snippet)
 	if len(want) == 0 {
@@ -491,7 +496,7 @@ func (df *anchorFile) findSnippet(snippet string, line int) (start, end int, cov
 }
 
 // codeOf returns the whitespace-free non-blank lines of text[start..end].
-func (df *anchorFile) codeOf(start, end int) []string {
+func (df *File) codeOf(start, end int) []string {
 	var out []string
 	for i := start; i <= end && i < len(df.text); i++ {
 		if n := df.text[i].norm; n != "" {
@@ -503,7 +508,7 @@ func (df *anchorFile) codeOf(start, end int) []string {
 
 // matchLines finds every run of non-blank new-side lines, inside one hunk,
 // equal to (or, with contain, containing) want line by line.
-func (df *anchorFile) matchLines(want []string, contain bool) []snippetMatch {
+func (df *File) matchLines(want []string, contain bool) []snippetMatch {
 	var out []snippetMatch
 	base := 0
 	for _, h := range df.hunks {
@@ -538,4 +543,101 @@ func absInt(n int) int {
 		return -n
 	}
 	return n
+}
+
+// File returns the indexed file at a normalized new path.
+func (ix *Index) File(path string) (*File, bool) {
+	df, ok := ix.files[path]
+	return df, ok
+}
+
+// Deleted reports whether the changed file is deleted.
+func (df *File) Deleted() bool { return df.status == "deleted" }
+
+// HasText reports whether the file has new-side lines to anchor to.
+func (df *File) HasText() bool { return len(df.text) > 0 }
+
+// HasOldHunks reports whether the diff has hunks to follow old lines through.
+func (df *File) HasOldHunks() bool { return df.old.hasHunks }
+
+// Follow takes lines [line, line+n-1] of the old version into the new one
+// (see oldSide.follow).
+func (df *File) Follow(line, n int) (newLine int, removed bool) { return df.old.follow(line, n) }
+
+// CurrentPath is where an earlier finding's file is in this diff: its
+// path, or the new path of a rename.
+func (ix *Index) CurrentPath(p string) string {
+	p = NormalizePath(p)
+	if n, ok := ix.renames[p]; ok {
+		return n
+	}
+	return p
+}
+
+// follow takes lines [line, line+n-1] of the old version into the new one:
+// the new number of line, or removed when the diff removes any of them.
+func (o oldSide) follow(line, n int) (newLine int, removed bool) {
+	for l := line; l < line+n; l++ {
+		if o.removed[l] {
+			return 0, true
+		}
+	}
+	if nl, ok := o.toNew[line]; ok {
+		return nl, false
+	}
+	offset := 0
+	for _, sp := range o.spans {
+		if sp.oldLines == 0 {
+			// Lines inserted after old line oldStart.
+			if line <= sp.oldStart {
+				break
+			}
+			offset += sp.newLines
+			continue
+		}
+		if line < sp.oldStart {
+			break
+		}
+		offset += sp.newLines - sp.oldLines
+	}
+	return line + offset, false
+}
+
+// FindCode finds n consecutive non-blank new-side lines of one hunk whose
+// CodeHash is hash; of several, the one nearest near. The hashes of every
+// n-line window are computed once per file and n (codeIndex).
+func (df *File) FindCode(hash string, n, near int) (int, bool) {
+	if df.codeIndex == nil {
+		df.codeIndex = map[int]map[string][]int{}
+	}
+	ix, ok := df.codeIndex[n]
+	if !ok {
+		ix = map[string][]int{}
+		base := 0
+		for _, h := range df.hunks {
+			var idx []int
+			for i, l := range h {
+				if l.norm != "" {
+					idx = append(idx, base+i)
+				}
+			}
+			base += len(h)
+			lines := make([]string, n)
+			for s := 0; s+n <= len(idx); s++ {
+				for k := range n {
+					lines[k] = df.text[idx[s+k]].norm
+				}
+				k := marker.CodeHash(lines)
+				ix[k] = append(ix[k], df.text[idx[s]].n)
+			}
+		}
+		df.codeIndex[n] = ix
+	}
+	best, found := 0, false
+	for _, l := range ix[hash] {
+		if !found || absInt(l-near) < absInt(best-near) {
+			best, found = l, true
+		}
+	}
+	return best, found
 }

@@ -1,4 +1,7 @@
-package review
+// Package reviewanswer reads the review model's answer (through llmanswer,
+// whatever shape it comes in) into a summary, findings with normalized
+// severities and verdicts on acceptance criteria. Pure: no I/O.
+package reviewanswer
 
 import (
 	"bytes"
@@ -14,21 +17,21 @@ import (
 	"github.com/prscout/prscout/pipeline/llmanswer"
 )
 
-// Review answer formats, as ParsedReview.Format reports them (a metrics label).
+// Review answer formats, as Parsed.Format reports them (a metrics label).
 const (
-	reviewFormatJSON       = "json"       // a JSON value, possibly inside a JSON string or an n8n/API envelope
-	reviewFormatFenced     = "fenced"     // JSON inside a ``` fence with prose around it
-	reviewFormatEmbedded   = "embedded"   // JSON found inside prose without a fence
-	reviewFormatChat       = "chat"       // a whole chat-completions response (choices[0].message.content)
-	reviewFormatProse      = "prose"      // no JSON at all: the text became the summary, zero findings
-	reviewFormatUnreadable = "unreadable" // JSON that could not be read: nothing of it is shown
+	FormatJSON       = "json"       // a JSON value, possibly inside a JSON string or an n8n/API envelope
+	FormatFenced     = "fenced"     // JSON inside a ``` fence with prose around it
+	FormatEmbedded   = "embedded"   // JSON found inside prose without a fence
+	FormatChat       = "chat"       // a whole chat-completions response (choices[0].message.content)
+	FormatProse      = "prose"      // no JSON at all: the text became the summary, zero findings
+	FormatUnreadable = "unreadable" // JSON that could not be read: nothing of it is shown
 )
 
 // Severities, most severe first.
-var severityOrder = []string{"critical", "high", "medium", "low"}
+var Severities = []string{"critical", "high", "medium", "low"}
 
-// ParsedReview is a review answer as parseReview understood it.
-type ParsedReview struct {
+// Parsed is a review answer as Parse understood it.
+type Parsed struct {
 	pipeline.Review
 	// Format says which shape the answer had (ReviewFormat*).
 	Format string
@@ -66,7 +69,7 @@ type ParsedReview struct {
 	VerdictsGiven bool
 }
 
-// parseReview reads the review LLM's answer with llmanswer.Read. raw is the
+// Parse reads the review LLM's answer with llmanswer.Read. raw is the
 // request's `review` field: a JSON string holding the model's raw text, or
 // an already parsed JSON value. Accepted shapes:
 //
@@ -104,13 +107,13 @@ type ParsedReview struct {
 // -> 42); severity is normalised (see normalizeSeverity); a missing title
 // is taken from the body's first line. A finding that names no file is
 // moved into the summary, under "Findings not tied to a file".
-func parseReview(raw json.RawMessage) (ParsedReview, error) {
+func Parse(raw json.RawMessage) (Parsed, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return ParsedReview{}, pipeline.Invalidf("review", "missing: pass the review LLM's answer as text or JSON")
+		return Parsed{}, pipeline.Invalidf("review", "missing: pass the review LLM's answer as text or JSON")
 	}
 	if err := json.Unmarshal(raw, new(json.RawMessage)); err != nil {
-		return ParsedReview{}, pipeline.Invalidf("review", "not valid JSON: %v", err)
+		return Parsed{}, pipeline.Invalidf("review", "not valid JSON: %v", err)
 	}
 	a := llmanswer.Read(raw, reviewShape)
 	p := &reviewParser{answer: a, cut: len(a.Unfinished) > 0}
@@ -123,20 +126,20 @@ func parseReview(raw json.RawMessage) (ParsedReview, error) {
 		}
 		p.warn("review answer: %s", w)
 	}
-	out := ParsedReview{Quality: string(a.Quality), CutOff: a.CutOff, FinishReason: a.FinishReason}
+	out := Parsed{Quality: string(a.Quality), CutOff: a.CutOff, FinishReason: a.FinishReason}
 	var r pipeline.Review
 	switch {
 	case a.Value != nil:
 		r = p.review(a.Value)
 		out.Format = reviewFormat(a)
 	case a.Envelope == "" && strings.TrimSpace(a.Text) == "":
-		return ParsedReview{}, invalidReview(raw)
+		return Parsed{}, invalidReview(raw)
 	case a.Prose != "":
 		r.Summary = a.Prose
-		out.Format = reviewFormatProse
+		out.Format = FormatProse
 		p.warn("review is not JSON: the text is kept as the summary, with no findings")
 	default:
-		out.Format = reviewFormatUnreadable
+		out.Format = FormatUnreadable
 		out.Unreadable = true
 		out.AnswerChars = utf8.RuneCountInString(a.Text)
 		p.warn("the review answer (%s) could not be read: nothing of it is shown, no findings were posted", pipeline.CountNoun(out.AnswerChars, "character"))
@@ -180,13 +183,13 @@ func invalidReview(raw []byte) error {
 func reviewFormat(a llmanswer.Answer) string {
 	switch {
 	case strings.HasPrefix(a.Envelope, "choices"):
-		return reviewFormatChat
+		return FormatChat
 	case strings.HasPrefix(a.Block, "fenced"):
-		return reviewFormatFenced
+		return FormatFenced
 	case strings.HasSuffix(a.Block, "in prose"):
-		return reviewFormatEmbedded
+		return FormatEmbedded
 	}
-	return reviewFormatJSON
+	return FormatJSON
 }
 
 var findingsKeys = []string{"findings", "comments", "issues"}
@@ -285,7 +288,7 @@ func appendGeneral(summary string, fs []pipeline.Finding) string {
 	}
 	b.WriteString("**Findings not tied to a file**\n")
 	for _, f := range fs {
-		fmt.Fprintf(&b, "\n- **%s** · %s", severityLabel(f.Severity), pipeline.OneLine(f.Title))
+		fmt.Fprintf(&b, "\n- **%s** · %s", SeverityLabel(f.Severity), pipeline.OneLine(f.Title))
 		if body := pipeline.OneLine(f.Body); body != "" && body != pipeline.OneLine(f.Title) {
 			b.WriteString(": ")
 			b.WriteString(body)
@@ -514,13 +517,13 @@ func knownSeverityAlias(s string) bool {
 	return ok
 }
 
-func severityRank(s string) int {
-	for i, v := range severityOrder {
+func SeverityRank(s string) int {
+	for i, v := range Severities {
 		if v == s {
 			return i
 		}
 	}
-	return len(severityOrder)
+	return len(Severities)
 }
 
 var lineNumRe = regexp.MustCompile(`^\s*[Ll]?(?:ine\s*)?(\d{1,9})`)
@@ -608,4 +611,11 @@ func reviewKeys(m map[string]any) []string {
 		keys = append(keys[:10], "...")
 	}
 	return keys
+}
+
+func SeverityLabel(s string) string {
+	if s == "" {
+		return "Medium"
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -1,9 +1,8 @@
-package review
+package reviewanswer
 
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,28 +28,28 @@ func TestParseReviewShapes(t *testing.T) {
 		raw        json.RawMessage
 		wantFormat string
 	}{
-		{"object", json.RawMessage(obj), reviewFormatJSON},
-		{"text holding JSON", jsonString(obj), reviewFormatJSON},
-		{"double-encoded text", jsonString(string(jsonString(obj))), reviewFormatJSON},
-		{"json fence with prose", jsonString("Here you go:\n```json\n" + obj + "\n```\nThanks!"), reviewFormatFenced},
-		{"bare fence", jsonString("```\n" + obj + "\n```"), reviewFormatFenced},
-		{"embedded in prose", jsonString("My review is " + obj + " — done."), reviewFormatEmbedded},
-		{"prose with a stray brace first", jsonString("Note {not json} then " + obj), reviewFormatEmbedded},
-		{"chat completion object", json.RawMessage(`{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":` + string(jsonString(obj)) + `}}]}`), reviewFormatChat},
-		{"chat completion as text", jsonString(`{"choices":[{"message":{"content":` + string(jsonString("```json\n"+obj+"\n```")) + `}}]}`), reviewFormatChat},
-		{"n8n output wrapper", json.RawMessage(`{"output":` + string(jsonString(obj)) + `}`), reviewFormatJSON},
-		{"n8n text wrapper", json.RawMessage(`{"text":` + obj + `}`), reviewFormatJSON},
-		{"n8n item array", json.RawMessage(`[{"json":{"content":` + obj + `}}]`), reviewFormatJSON},
-		{"content parts", json.RawMessage(`{"content":[{"type":"text","text":` + string(jsonString(obj)) + `}]}`), reviewFormatJSON},
-		{"gemini response", json.RawMessage(`{"candidates":[{"content":{"parts":[{"text":` + string(jsonString(obj)) + `}]}}]}`), reviewFormatJSON},
-		{"openai responses api", json.RawMessage(`{"output":[{"type":"message","content":[{"type":"output_text","text":` + string(jsonString(obj)) + `}]}]}`), reviewFormatJSON},
-		{"BOM and space", jsonString("\ufeff  " + obj + "\n"), reviewFormatJSON},
+		{"object", json.RawMessage(obj), FormatJSON},
+		{"text holding JSON", jsonString(obj), FormatJSON},
+		{"double-encoded text", jsonString(string(jsonString(obj))), FormatJSON},
+		{"json fence with prose", jsonString("Here you go:\n```json\n" + obj + "\n```\nThanks!"), FormatFenced},
+		{"bare fence", jsonString("```\n" + obj + "\n```"), FormatFenced},
+		{"embedded in prose", jsonString("My review is " + obj + " — done."), FormatEmbedded},
+		{"prose with a stray brace first", jsonString("Note {not json} then " + obj), FormatEmbedded},
+		{"chat completion object", json.RawMessage(`{"id":"x","choices":[{"index":0,"message":{"role":"assistant","content":` + string(jsonString(obj)) + `}}]}`), FormatChat},
+		{"chat completion as text", jsonString(`{"choices":[{"message":{"content":` + string(jsonString("```json\n"+obj+"\n```")) + `}}]}`), FormatChat},
+		{"n8n output wrapper", json.RawMessage(`{"output":` + string(jsonString(obj)) + `}`), FormatJSON},
+		{"n8n text wrapper", json.RawMessage(`{"text":` + obj + `}`), FormatJSON},
+		{"n8n item array", json.RawMessage(`[{"json":{"content":` + obj + `}}]`), FormatJSON},
+		{"content parts", json.RawMessage(`{"content":[{"type":"text","text":` + string(jsonString(obj)) + `}]}`), FormatJSON},
+		{"gemini response", json.RawMessage(`{"candidates":[{"content":{"parts":[{"text":` + string(jsonString(obj)) + `}]}}]}`), FormatJSON},
+		{"openai responses api", json.RawMessage(`{"output":[{"type":"message","content":[{"type":"output_text","text":` + string(jsonString(obj)) + `}]}]}`), FormatJSON},
+		{"BOM and space", jsonString("\ufeff  " + obj + "\n"), FormatJSON},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseReview(tt.raw)
+			got, err := Parse(tt.raw)
 			if err != nil {
-				t.Fatalf("parseReview: %v", err)
+				t.Fatalf("Parse: %v", err)
 			}
 			if !reflect.DeepEqual(got.Review, want) {
 				t.Errorf("review = %+v, want %+v", got.Review, want)
@@ -68,7 +67,7 @@ func TestParseReviewFindingsArray(t *testing.T) {
 		jsonString("```json\n[{\"path\":\"a.go\",\"title\":\"T\",\"severity\":\"low\"}]\n```"),
 		json.RawMessage(`{"summary":"","findings":"[{\"path\":\"a.go\",\"title\":\"T\",\"severity\":\"low\"}]"}`),
 	} {
-		got, err := parseReview(raw)
+		got, err := Parse(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
@@ -81,11 +80,11 @@ func TestParseReviewFindingsArray(t *testing.T) {
 
 func TestParseReviewProseBecomesSummary(t *testing.T) {
 	text := "The change looks fine.\nNo blocking issues; one { brace and a [link]."
-	got, err := parseReview(jsonString(text))
+	got, err := Parse(jsonString(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Summary != text || len(got.Findings) != 0 || got.Format != reviewFormatProse {
+	if got.Summary != text || len(got.Findings) != 0 || got.Format != FormatProse {
 		t.Errorf("got %+v", got)
 	}
 	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "not JSON") {
@@ -103,12 +102,12 @@ func TestParseReviewProseInWrappers(t *testing.T) {
 		`{"choices":[{"message":{"role":"assistant","content":"All good.\nShip it."}}]}`,
 		`{"content":[{"type":"text","text":"All good.\nShip it."}]}`,
 	} {
-		got, err := parseReview(json.RawMessage(raw))
+		got, err := Parse(json.RawMessage(raw))
 		if err != nil {
 			t.Errorf("%s: %v", raw, err)
 			continue
 		}
-		if got.Summary != "All good.\nShip it." || len(got.Findings) != 0 || got.Format != reviewFormatProse {
+		if got.Summary != "All good.\nShip it." || len(got.Findings) != 0 || got.Format != FormatProse {
 			t.Errorf("%s: got %+v", raw, got)
 		}
 	}
@@ -126,7 +125,7 @@ func TestParseReviewFindingRepair(t *testing.T) {
 		"not an object",
 		{"path":"a.go","severity":"low"}
 	]}`)
-	got, err := parseReview(raw)
+	got, err := Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,10 +181,10 @@ func TestNormalizeSeverity(t *testing.T) {
 
 func TestParseReviewInvalid(t *testing.T) {
 	for _, raw := range []string{``, `null`, `""`, `{}`, `[]`, `[1,2]`, `true`, `{"choices":[]}`, `{bad`} {
-		_, err := parseReview(json.RawMessage(raw))
+		_, err := Parse(json.RawMessage(raw))
 		var ie *pipeline.InvalidError
 		if !errors.As(err, &ie) || ie.Field != "review" {
-			t.Errorf("parseReview(%s) err = %v, want InvalidError on review", raw, err)
+			t.Errorf("Parse(%s) err = %v, want InvalidError on review", raw, err)
 		}
 	}
 }
@@ -227,7 +226,7 @@ func FuzzParseReview(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		got, err := parseReview(raw)
+		got, err := Parse(raw)
 		if err != nil {
 			var ie *pipeline.InvalidError
 			if !errors.As(err, &ie) || ie.Field != "review" {
@@ -245,11 +244,11 @@ func FuzzParseReview(f *testing.F) {
 			if f.Line < 0 {
 				t.Fatalf("negative line %d", f.Line)
 			}
-			if severityRank(f.Severity) >= len(severityOrder) {
+			if SeverityRank(f.Severity) >= len(Severities) {
 				t.Fatalf("severity %q not normalized", f.Severity)
 			}
 		}
-		if got.Unreadable && (got.Summary != "" || len(got.Findings) > 0 || got.Format != reviewFormatUnreadable) {
+		if got.Unreadable && (got.Summary != "" || len(got.Findings) > 0 || got.Format != FormatUnreadable) {
 			t.Fatalf("unreadable answer with a summary %q or findings %v", got.Summary, got.Findings)
 		}
 		if got.CutOff && got.Quality != "salvaged" && got.Quality != "unreadable" {
@@ -291,7 +290,7 @@ func TestParseReviewSalvage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := parseReview(tt.raw)
+			got, err := Parse(tt.raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -324,7 +323,7 @@ func TestParseReviewRepaired(t *testing.T) {
 		"python literals": `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B", "existingCode": None}]}`,
 		"think block":     "<think>\nthe user wants JSON {maybe}\n</think>\n" + `{"summary": "S", "findings": [{"path": "a.go", "line": 3, "severity": "high", "title": "T", "body": "B"}]}`,
 	} {
-		got, err := parseReview(jsonString(text))
+		got, err := Parse(jsonString(text))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -338,34 +337,22 @@ func TestParseReviewRepaired(t *testing.T) {
 // TestParseReviewUnreadable: JSON that cannot be read is never shown.
 func TestParseReviewUnreadable(t *testing.T) {
 	text := `Review: {"summary": "SQL" "findings": [} {{ "path": a.go ]] done`
-	got, err := parseReview(jsonString(text))
+	got, err := Parse(jsonString(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.Unreadable || got.Summary != "" || len(got.Findings) != 0 || got.Format != reviewFormatUnreadable || got.Quality != "unreadable" {
+	if !got.Unreadable || got.Summary != "" || len(got.Findings) != 0 || got.Format != FormatUnreadable || got.Quality != "unreadable" {
 		t.Fatalf("got %+v", got)
 	}
 	if got.AnswerChars != len([]rune(text)) {
 		t.Errorf("answer chars %d, want %d", got.AnswerChars, len([]rune(text)))
-	}
-	r, err := Render(CommentsInput{Ref: "0123456789abcdef", Review: jsonString(text), RequestID: "n8n-17"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"could not be read", fmt.Sprintf("(%d characters)", len([]rune(text))), "`n8n-17`"} {
-		if !strings.Contains(r.Markdown, want) {
-			t.Errorf("summary lacks %q:\n%s", want, r.Markdown)
-		}
-	}
-	if strings.Contains(r.Markdown, `"findings"`) || strings.Contains(r.Markdown, "a.go") || strings.Contains(r.Markdown, "SQL") {
-		t.Errorf("summary shows the raw answer:\n%s", r.Markdown)
 	}
 }
 
 // TestParseReviewFindingWithoutPath: a finding that names no file is moved
 // into the summary, not lost and not posted without a path.
 func TestParseReviewFindingWithoutPath(t *testing.T) {
-	got, err := parseReview(json.RawMessage(`{"summary":"S","findings":[{"path":"a.go","title":"T","severity":"low"},{"title":"General","body":"Add tests.","severity":"high"},{"path":"  ","body":"Blank path."}]}`))
+	got, err := Parse(json.RawMessage(`{"summary":"S","findings":[{"path":"a.go","title":"T","severity":"low"},{"title":"General","body":"Add tests.","severity":"high"},{"path":"  ","body":"Blank path."}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
