@@ -290,7 +290,7 @@ func (st *stages) comments(c *gin.Context) {
 		return
 	}
 	wantSARIF = wantSARIF || acceptsSARIF(c.Request)
-	rendered, err := review.Render(in)
+	rendered, sum, err := review.Prepare(in)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -301,7 +301,7 @@ func (st *stages) comments(c *gin.Context) {
 		opt := publish.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
 		switch {
 		case !in.DryRun:
-			if posted, err = publish.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, opt); err != nil {
+			if posted, err = publish.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, sum, opt); err != nil {
 				s.writeError(c, err)
 				return
 			}
@@ -314,7 +314,7 @@ func (st *stages) comments(c *gin.Context) {
 			// answer shows the compare with earlier reviews; it writes
 			// nothing, and a failed read only costs the compare.
 			dry := rendered
-			if _, err := publish.Post(c.Request.Context(), s.opts.Comments, repo, prID, &dry, opt); err != nil {
+			if _, err := publish.Post(c.Request.Context(), s.opts.Comments, repo, prID, &dry, sum, opt); err != nil {
 				rendered.Warnings = append(rendered.Warnings, fmt.Sprintf("earlier reviews not read: %v", err))
 			} else {
 				rendered = dry

@@ -104,28 +104,28 @@ var (
 	findUnsafe = pipeline.Finding{Path: "a.go", Line: 16, ExistingCode: "z := unsafe()", Severity: "low", Title: "unsafe call", Body: "Why?"}
 )
 
-func renderMem(t *testing.T, ref, mode, diff string, findings ...pipeline.Finding) review.Rendered {
+func renderMem(t *testing.T, ref, mode, diff string, findings ...pipeline.Finding) prepared {
 	t.Helper()
 	return renderMemFiles(t, ref, mode, false, []pipeline.ChangedFile{{Path: "a.go", Status: "modified", Diff: diff}}, nil, findings...)
 }
 
-func renderMemFiles(t *testing.T, ref, mode string, interdiff bool, files []pipeline.ChangedFile, excluded []pipeline.Excluded, findings ...pipeline.Finding) review.Rendered {
+func renderMemFiles(t *testing.T, ref, mode string, interdiff bool, files []pipeline.ChangedFile, excluded []pipeline.Excluded, findings ...pipeline.Finding) prepared {
 	t.Helper()
 	if findings == nil {
 		findings = []pipeline.Finding{}
 	}
 	answer, _ := json.Marshal(pipeline.Review{Summary: "review at " + ref[:4], Findings: findings})
-	r, err := review.Render(review.CommentsInput{Workspace: "acme", RepoSlug: "shop", PRID: 42, Ref: ref, Mode: mode, Interdiff: interdiff,
+	r, sum, err := review.Prepare(review.CommentsInput{Workspace: "acme", RepoSlug: "shop", PRID: 42, Ref: ref, Mode: mode, Interdiff: interdiff,
 		Files: files, Excluded: excluded, Review: answer})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return prepared{r, sum}
 }
 
-func mustPost(t *testing.T, store *fakeCommentStore, r *review.Rendered, opt PostOptions) Posted {
+func mustPost(t *testing.T, store *fakeCommentStore, r *prepared, opt PostOptions) Posted {
 	t.Helper()
-	p, err := Post(context.Background(), store, testRepo, 42, r, opt)
+	p, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,15 +107,15 @@ var prLocks = newKeyedMutex()
 // done before it.
 //
 
-// Post posts as described above, with review memory when r comes from Render:
-// after listing the comments it compares this review's findings with the
+// Post posts as described above, with review memory when sum (from
+// review.Prepare, with r) is not nil: after listing the comments it compares this review's findings with the
 // earlier ones (review.Memory), posts inline comments only for findings that
 // have none yet, resolves the threads of resolved findings (see
 // resolveThreads), and renders the summary with the memory table and its
 // hidden data. r.Markdown and r.Memory are updated to what was posted.
 // A retried request finds its own summary data and posts, resolves and
 // counts nothing twice.
-func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r *review.Rendered, opt PostOptions) (Posted, error) {
+func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r *review.Rendered, sum *review.Summary, opt PostOptions) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}
@@ -130,10 +130,14 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 	if err != nil {
 		return out, fmt.Errorf("list PR comments: %w", err)
 	}
-	mem := r.Remember(comments)
+	var mem *review.Memory
+	if sum != nil {
+		mem = sum.Remember(comments)
+		r.Memory = mem
+	}
 	if opt.DryRun {
 		if mem != nil {
-			r.Markdown = r.Resummarize(mem, nil, nil)
+			r.Markdown = sum.Write(mem, nil, nil)
 			r.Stats.MarkdownChars = len(r.Markdown)
 		}
 		return DryRunPosted(), nil
@@ -172,7 +176,7 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 	var body string
 	if mem != nil {
 		out.resolveThreads(ctx, store, repo, prID, mem, comments, opt.ResolveThreads)
-		body = r.Resummarize(mem, failed, deferred)
+		body = sum.Write(mem, failed, deferred)
 		mem.Sync()
 	} else {
 		body = review.WithUnposted(r.Markdown, failed, deferred)

@@ -186,20 +186,20 @@ func (s *fakeCommentStore) assertOneSummaryNoDuplicates(t *testing.T, wantBody s
 	}
 }
 
-func mustRenderCase(t *testing.T, name string, edit func(*review.CommentsInput)) review.Rendered {
+func mustRenderCase(t *testing.T, name string, edit func(*review.CommentsInput)) prepared {
 	t.Helper()
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", name+".json"))
 	if edit != nil {
 		edit(&in)
 	}
-	r, err := review.Render(in)
+	r, sum, err := review.Prepare(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return prepared{r, sum}
 }
 
-func fingerprints(r review.Rendered) []string {
+func fingerprints(r prepared) []string {
 	var out []string
 	for _, ic := range r.Inline {
 		out = append(out, ic.Fingerprint)
@@ -221,7 +221,7 @@ func TestPostSameRequestThreeTimes(t *testing.T) {
 		{Summary: summaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
 	}
 	for i, w := range want {
-		got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+		got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 		if err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
@@ -248,13 +248,13 @@ func TestPostConcurrentRequests(t *testing.T) {
 	var wg sync.WaitGroup
 	results := make([]Posted, n)
 	errs := make([]error, n)
-	copies := make([]review.Rendered, n)
+	copies := make([]prepared, n)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		copies[i] = r
 		go func(i int) {
 			defer wg.Done()
-			results[i], errs[i] = Post(context.Background(), store, testRepo, 42, &copies[i], postOpts)
+			results[i], errs[i] = Post(context.Background(), store, testRepo, 42, &copies[i].Rendered, copies[i].sum, postOpts)
 		}(i)
 	}
 	wg.Wait()
@@ -294,7 +294,7 @@ func TestPostCrossReplicaRace(t *testing.T) {
 		}
 		store.add(pipeline.NewComment{Body: body, Inline: c.Inline})
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,7 +344,7 @@ func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	if second.Inline[0].Line != first.Inline[0].Line+100 {
 		t.Fatalf("first inline line %d, want %d: the lines did not move", second.Inline[0].Line, first.Inline[0].Line+100)
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, &second, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &second.Rendered, second.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	if err := store.DeleteComment(context.Background(), testRepo, 42, old.ID); err != nil {
 		t.Fatal(err)
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,7 +381,7 @@ func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	a := store.add(pipeline.NewComment{Body: "<!-- prscout review head=aaa -->"})
 	store.add(pipeline.NewComment{Body: "b\n\n" + marker.ReviewMarker("bbb")})
 	store.add(pipeline.NewComment{Body: "c\n\n" + marker.ReviewMarker("ccc")})
-	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +398,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	store.failCreate = func(c pipeline.NewComment) bool {
 		return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path
 	}
-	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	}
 	// The retry succeeds: the finding is posted and leaves the summary.
 	store.failCreate = nil
-	got, err = Post(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err = Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,12 +430,12 @@ func TestPostErrors(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
 	store := newFakeCommentStore(8)
 	store.failList = true
-	if _, err := Post(context.Background(), store, testRepo, 42, &r, postOpts); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
+	if _, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
 		t.Errorf("list failure: err = %v", err)
 	}
 	store.failList = false
 	store.failCreate = func(c pipeline.NewComment) bool { return c.Inline == nil }
-	got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "create summary comment: ") {
 		t.Errorf("summary failure: err = %v", err)
 	}
@@ -445,7 +445,7 @@ func TestPostErrors(t *testing.T) {
 }
 
 func TestPostDryRun(t *testing.T) {
-	got, err := postCopy(context.Background(), nil, testRepo, 42, review.Rendered{})
+	got, err := postCopy(context.Background(), nil, testRepo, 42, prepared{})
 	if err != nil || got.Summary != summaryDryRun {
 		t.Errorf("nil store: %+v, %v", got, err)
 	}
@@ -498,12 +498,12 @@ func TestPostCapDefersTheRest(t *testing.T) {
 		findings = append(findings, pipeline.Finding{Path: "big.go", Line: i, Severity: sev, Title: fmt.Sprintf("finding %d", i)})
 	}
 	answer, _ := json.Marshal(pipeline.Review{Summary: "many", Findings: findings})
-	r, err := review.Render(review.CommentsInput{Ref: "abc123", Files: []pipeline.ChangedFile{{Path: "big.go", Diff: diff.String()}}, Review: answer})
+	r, err := prepare(review.CommentsInput{Ref: "abc123", Files: []pipeline.ChangedFile{{Path: "big.go", Diff: diff.String()}}, Review: answer})
 	if err != nil {
 		t.Fatal(err)
 	}
 	store := newFakeCommentStore(9)
-	got, err := Post(context.Background(), store, testRepo, 1, &r, postOpts)
+	got, err := Post(context.Background(), store, testRepo, 1, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -523,7 +523,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if !strings.Contains(summaries[0].Body, "### Not yet posted on the diff (10)") {
 		t.Errorf("deferred findings missing from the summary:\n%s", summaries[0].Body)
 	}
-	got, err = Post(context.Background(), store, testRepo, 1, &r, postOpts)
+	got, err = Post(context.Background(), store, testRepo, 1, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,7 +600,7 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 			store.mu.Unlock()
 
 			r := r
-			got, err := Post(context.Background(), store, testRepo, 42, &r, postOpts)
+			got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -642,8 +642,8 @@ func commentIDs(cs []pipeline.Comment) []int64 {
 }
 
 // postCopy posts a copy of r, as a caller that keeps its rendering would.
-func postCopy(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r review.Rendered) (Posted, error) {
-	return Post(ctx, store, repo, prID, &r, PostOptions{ResolveThreads: true})
+func postCopy(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, r prepared) (Posted, error) {
+	return Post(ctx, store, repo, prID, &r.Rendered, r.sum, PostOptions{ResolveThreads: true})
 }
 
 // mustReadCommentsInput decodes one /v1/comments request from a file.
@@ -658,4 +658,16 @@ func mustReadCommentsInput(tb testing.TB, path string) review.CommentsInput {
 		tb.Fatalf("decode %s: %v", path, err)
 	}
 	return in
+}
+
+// prepared is a rendering with the summary publishing writes again: what
+// review.Prepare answers.
+type prepared struct {
+	review.Rendered
+	sum *review.Summary
+}
+
+func prepare(in review.CommentsInput) (prepared, error) {
+	r, sum, err := review.Prepare(in)
+	return prepared{r, sum}, err
 }

@@ -18,7 +18,7 @@ import (
 // an outcome with warnings in Posted.BuildStatus and Posted.Report. A nil
 // store is a dry run: nothing is posted anywhere. A nil rep leaves both
 // absent.
-func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in review.CommentsInput, r *review.Rendered, opt PostOptions) (Posted, error) {
+func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in review.CommentsInput, r *review.Rendered, sum *review.Summary, opt PostOptions) (Posted, error) {
 	if store == nil {
 		return DryRunPosted(), nil
 	}
@@ -26,7 +26,7 @@ func Publish(ctx context.Context, store pipeline.CommentStore, rep pipeline.Comm
 	if err != nil {
 		return Posted{Errors: []string{}}, err
 	}
-	posted, err := Post(ctx, store, repo, prID, r, opt)
+	posted, err := Post(ctx, store, repo, prID, r, sum, opt)
 	if err != nil {
 		return posted, err
 	}

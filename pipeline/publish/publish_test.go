@@ -41,7 +41,7 @@ func (r *surfaceRecorder) PutReport(_ context.Context, _ pipeline.Repo, commit, 
 func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
 	in.Models = &review.Models{Scout: "small", Review: "large"}
-	r, err := review.Render(in)
+	r, err := prepare(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	if rep.statuses[0].URL != first.SummaryURL || rep.reports[0].Link != first.SummaryURL {
 		t.Errorf("status links to %q, report to %q, want the summary %q", rep.statuses[0].URL, rep.reports[0].Link, first.SummaryURL)
 	}
-	findings := review.ReportFindings(r)
+	findings := review.ReportFindings(r.Rendered)
 	counts := insights.Count(findings)
 	wantState := pipeline.StatusSuccessful
 	if counts["critical"]+counts["high"] > 0 {
@@ -100,7 +100,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 
 func TestPublishWithoutReporterOrStore(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	r, err := review.Render(in)
+	r, err := prepare(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestPublishWithoutReporterOrStore(t *testing.T) {
 
 func TestPublishMissingScopeIsAWarning(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	r, err := review.Render(in)
+	r, err := prepare(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,6 +142,6 @@ func TestPublishMissingScopeIsAWarning(t *testing.T) {
 
 // publishCopy publishes a copy of r, as a caller that keeps its rendering
 // would.
-func publishCopy(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in review.CommentsInput, r review.Rendered) (Posted, error) {
-	return Publish(ctx, store, rep, set, in, &r, PostOptions{ResolveThreads: true})
+func publishCopy(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in review.CommentsInput, r prepared) (Posted, error) {
+	return Publish(ctx, store, rep, set, in, &r.Rendered, r.sum, PostOptions{ResolveThreads: true})
 }

@@ -97,7 +97,7 @@ type groupOutcome struct {
 // renderGroups renders reviews[] (see the comment at the top of this file).
 // A group's failure is never an error of the request: it is named in the
 // summary. Only a request that names no group at all is refused.
-func renderGroups(in CommentsInput, ref string) (Rendered, error) {
+func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 	var warnings []string
 	if len(bytes.TrimSpace(in.Review)) > 0 && string(bytes.TrimSpace(in.Review)) != "null" {
 		warnings = append(warnings, "review and reviews both given: reviews is used")
@@ -107,10 +107,10 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 	for i, g := range groups {
 		id := g.id()
 		if id == "" {
-			return Rendered{}, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "required: the group's id from the context answer")
+			return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "required: the group's id from the context answer")
 		}
 		if _, dup := byID[id]; dup {
-			return Rendered{}, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "%q appears twice", pipeline.ClipRunes(id, 40))
+			return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "%q appears twice", pipeline.ClipRunes(id, 40))
 		}
 		byID[id] = i
 	}
@@ -127,7 +127,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 					id = "g1"
 				}
 			} else {
-				return Rendered{}, pipeline.Invalidf(fmt.Sprintf("reviews[%d].group", i), "required: the id of the group this review is for")
+				return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("reviews[%d].group", i), "required: the id of the group this review is for")
 			}
 		}
 		if _, ok := byID[id]; !ok {
@@ -172,7 +172,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 	}
 	for i, f := range files {
 		if strings.TrimSpace(f.Path) == "" {
-			return Rendered{}, pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
+			return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
 		}
 	}
 
@@ -289,8 +289,8 @@ func renderGroups(in CommentsInput, ref string) (Rendered, error) {
 	in.Dropped = uniqueDropped(dropped)
 	cov.ContextDropped = len(in.Dropped)
 	in.Coverage = &cov
-	out := renderParsed(in, ref, merged, failed)
-	return out, nil
+	out, sum := renderParsed(in, ref, merged, failed)
+	return out, sum, nil
 }
 
 // summaryLine is a group's summary in the combined summary: as is for a

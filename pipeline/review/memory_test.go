@@ -36,23 +36,16 @@ new file mode 100644
 
 var findLoad = pipeline.Finding{Path: "a.go", Line: 4, ExistingCode: "x := load()", Severity: "high", Title: "load error ignored", Body: "Check it."}
 
-func renderMem(t *testing.T, ref, mode, diff string, findings ...pipeline.Finding) Rendered {
+// memSummary is the Summary of a full review of memFull1 with findLoad.
+func memSummary(t *testing.T) *Summary {
 	t.Helper()
-	return renderMemFiles(t, ref, mode, false, []pipeline.ChangedFile{{Path: "a.go", Status: "modified", Diff: diff}}, nil, findings...)
-}
-
-func renderMemFiles(t *testing.T, ref, mode string, interdiff bool, files []pipeline.ChangedFile, excluded []pipeline.Excluded, findings ...pipeline.Finding) Rendered {
-	t.Helper()
-	if findings == nil {
-		findings = []pipeline.Finding{}
-	}
-	review, _ := json.Marshal(pipeline.Review{Summary: "review at " + ref[:4], Findings: findings})
-	r, err := Render(CommentsInput{Workspace: "acme", RepoSlug: "shop", PRID: 42, Ref: ref, Mode: mode, Interdiff: interdiff,
-		Files: files, Excluded: excluded, Review: review})
+	answer, _ := json.Marshal(pipeline.Review{Summary: "review at " + memH1[:4], Findings: []pipeline.Finding{findLoad}})
+	_, sum, err := Prepare(CommentsInput{Workspace: "acme", RepoSlug: "shop", PRID: 42, Ref: memH1, Mode: "full",
+		Files: []pipeline.ChangedFile{{Path: "a.go", Status: "modified", Diff: memFull1}}, Review: answer})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	return sum
 }
 
 // TestMemoryDataBound: past the data bound, resolved findings are dropped
@@ -90,9 +83,9 @@ func TestMemoryDataBound(t *testing.T) {
 		t.Errorf("%d of %d data lines parse", len(kept), len(lines))
 	}
 	// Rendered: the line saying how many, and the whole summary within bound.
-	r := renderMem(t, memH1, "full", memFull1, findLoad)
-	r.parts.rows = r.parts.rows[:0]
-	body := r.parts.renderWith(mem, nil, nil)
+	sum := memSummary(t)
+	sum.rows = sum.rows[:0]
+	body := sum.Write(mem, nil, nil)
 	if len(body) > maxSummaryBytes {
 		t.Errorf("summary %d bytes, over %d", len(body), maxSummaryBytes)
 	}

@@ -84,16 +84,15 @@ type Rendered struct {
 	// and their counts (see severityCounts for the build status).
 	Requirements RequirementCounts `json:"requirements"`
 	// Memory is the compare with earlier reviews (memory.go), set when the
-	// comments were read from a CommentStore (Post); nil otherwise.
+	// comments were read from a CommentStore (publish.Post); nil otherwise.
 	Memory *Memory `json:"memory,omitempty"`
-
-	// parts keep what Render used, so Post can render the summary
-	// again with the memory table once it has read the earlier comments.
-	parts *summaryParts
 }
 
-// summaryParts are Render's inputs to the summary.
-type summaryParts struct {
+// Summary is what Prepare wrote the summary from, so that publishing can
+// write it again once it has read the pull request's comments: with the
+// compare with earlier reviews (Remember) and the findings it could not
+// post inline (Write).
+type Summary struct {
 	in      CommentsInput
 	ref     string
 	summary string
@@ -116,24 +115,32 @@ type summaryParts struct {
 // the last line. Model-written lines that look like prscout markers are
 // removed.
 func Render(in CommentsInput) (Rendered, error) {
+	r, _, err := Prepare(in)
+	return r, err
+}
+
+// Prepare renders as Render does and also returns the Summary that
+// publishing writes again after reading the earlier reviews.
+func Prepare(in CommentsInput) (Rendered, *Summary, error) {
 	ref, err := checkCommentsInput(&in)
 	if err != nil {
-		return Rendered{}, err
+		return Rendered{}, nil, err
 	}
 	if len(in.Reviews) > 0 {
 		return renderGroups(in, ref)
 	}
 	parsed, err := reviewanswer.Parse(in.Review)
 	if err != nil {
-		return Rendered{}, err
+		return Rendered{}, nil, err
 	}
-	return renderParsed(in, ref, parsed, nil), nil
+	r, sum := renderParsed(in, ref, parsed, nil)
+	return r, sum, nil
 }
 
 // renderParsed renders a parsed review (the groups' reviews merged into one
 // when the change was reviewed in groups; failed names the groups without a
 // review).
-func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome) Rendered {
+func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome) (Rendered, *Summary) {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
 	if in.Coverage != nil {
@@ -210,12 +217,11 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
 	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID)}
-	parts := &summaryParts{in: in, ref: ref, summary: summary, rows: rows, x: x}
+	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
 	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
 	st.MarkdownChars = len(out.Markdown)
-	parts.st = *st
-	out.parts = parts
-	return out
+	sum.st = *st
+	return out, sum
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
@@ -362,28 +368,18 @@ func isAre(n int) string {
 	return "are"
 }
 
-// Remember compares r's findings with the earlier reviews among comments
-// and keeps the answer in r.Memory; nil when r did not come from Render.
-func (r *Rendered) Remember(comments []pipeline.Comment) *Memory {
-	p := r.parts
-	if p == nil {
-		return nil
-	}
-	r.Memory = remember(memoryInput{
+// Remember compares the review's findings with the earlier reviews among
+// the pull request's comments.
+func (p *Summary) Remember(comments []pipeline.Comment) *Memory {
+	return remember(memoryInput{
 		ref: p.ref, mode: p.in.Mode, interdiff: p.in.Interdiff, ix: p.x.ix,
 		excluded: p.in.Excluded, rows: p.rows, comments: comments,
 	})
-	return r.Memory
 }
 
-// Resummarize renders r's summary again with the memory table and the
-// findings that could not be posted inline.
-func (r *Rendered) Resummarize(mem *Memory, failed, deferred []InlineComment) string {
-	return r.parts.renderWith(mem, failed, deferred)
-}
-
-// renderWith renders the summary again with Post's additions.
-func (p *summaryParts) renderWith(mem *Memory, failed, deferred []InlineComment) string {
+// Write writes the summary again with the memory table and the findings
+// that could not be posted inline.
+func (p *Summary) Write(mem *Memory, failed, deferred []InlineComment) string {
 	st := p.st // contextRows counts into it: count into a copy
 	x := p.x
 	x.mem, x.failed, x.deferred = mem, failed, deferred
