@@ -278,57 +278,53 @@ func (st *stages) comments(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	if lim := s.opts.RequestLimits; len(in.Files) > lim.MaxFiles {
-		s.writeError(c, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES"))
+	answer, err := st.postComments(c.Request.Context(), in, acceptsSARIF(c.Request))
+	if err != nil {
+		s.writeError(c, err)
 		return
 	}
-	in.RequestID = pipeline.RequestID(c.Request.Context())
-	in.LinkHosts = s.opts.LinkHosts
+	s.countComments(in, answer)
+	c.JSON(http.StatusOK, answer)
+}
+
+// postComments bounds a /v1/comments request and runs the stage
+// (publish.Publish: render, then post, or compare only in a dry run, and the
+// commit surfaces), with the findings as SARIF when the request or its
+// Accept header asks for them.
+func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acceptSARIF bool) (commentsAnswer, error) {
+	o := st.s.opts
+	if lim := o.RequestLimits; len(in.Files) > lim.MaxFiles {
+		return commentsAnswer{}, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	in.RequestID = pipeline.RequestID(ctx)
+	in.LinkHosts = o.LinkHosts
 	wantSARIF, err := in.WantsSARIF()
 	if err != nil {
-		s.writeError(c, err)
-		return
+		return commentsAnswer{}, err
 	}
-	wantSARIF = wantSARIF || acceptsSARIF(c.Request)
-	rendered, sum, err := review.Prepare(in)
+	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces}, in,
+		publish.PostOptions{ResolveThreads: o.ResolveThreads})
 	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	posted := publish.DryRunPosted()
-	if s.opts.Comments != nil {
-		repo, prID, terr := in.PostTarget()
-		opt := publish.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
-		switch {
-		case !in.DryRun:
-			if posted, err = publish.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, sum, opt); err != nil {
-				s.writeError(c, err)
-				return
-			}
-			rendered.Warnings = append(rendered.Warnings, posted.SurfaceWarnings()...)
-			if rendered.Memory != nil {
-				s.metrics.CountMemory(repo.Workspace+"/"+repo.RepoSlug, rendered.Memory.Counted)
-			}
-		case terr == nil:
-			// A dry run for a pull request still reads its comments, so the
-			// answer shows the compare with earlier reviews; it writes
-			// nothing, and a failed read only costs the compare.
-			dry := rendered
-			if _, err := publish.Post(c.Request.Context(), s.opts.Comments, repo, prID, &dry, sum, opt); err != nil {
-				rendered.Warnings = append(rendered.Warnings, fmt.Sprintf("earlier reviews not read: %v", err))
-			} else {
-				rendered = dry
-			}
-		}
+		return commentsAnswer{}, err
 	}
 	answer := commentsAnswer{Rendered: rendered, Posted: posted}
-	if wantSARIF {
+	if wantSARIF || acceptSARIF {
 		if answer.SARIF, err = sarif.FromFindings(review.ReportFindings(rendered), sarif.Options{ToolVersion: Version}).Marshal(); err != nil {
-			s.writeError(c, err)
-			return
+			return commentsAnswer{}, err
 		}
 	}
+	return answer, nil
+}
+
+// countComments turns a comments answer into metrics: redactions, the
+// review answer's quality, findings by anchor, what was posted, the commit
+// surfaces, and the review memory's counts of a real post.
+func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	m := s.metrics
+	rendered, posted := answer.Rendered, answer.Posted
+	if !in.DryRun && rendered.Memory != nil {
+		m.CountMemory(in.Workspace+"/"+in.RepoSlug, rendered.Memory.Counted)
+	}
 	s.countRedactions(rendered.Stats.Redactions)
 	if q := rendered.Stats.ReviewQuality; q != "" {
 		m.ModelAnswers.WithLabelValues("review", q).Inc()
@@ -345,7 +341,6 @@ func (st *stages) comments(c *gin.Context) {
 	m.Comments.WithLabelValues("inline", "skipped").Add(float64(posted.InlineSkipped))
 	m.Comments.WithLabelValues("inline", "failed").Add(float64(posted.InlineFailed))
 	m.countSurfaces(posted.BuildStatus, posted.Report)
-	c.JSON(http.StatusOK, answer)
 }
 
 // commentsAnswer is the /v1/comments answer: the rendering plus what was

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	rep := &surfaceRecorder{}
 	set := insights.Settings{FailOn: insights.FailOnHigh, BuildStatus: true, Report: true}
 
-	first, err := publishCopy(context.Background(), store, rep, set, in, r)
+	first, err := publishTo(context.Background(), store, rep, set, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	}
 
 	// The same request again: the summary is unchanged and still linked.
-	again, err := publishCopy(context.Background(), store, rep, set, in, r)
+	again, err := publishTo(context.Background(), store, rep, set, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,35 +101,27 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 
 func TestPublishWithoutReporterOrStore(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	r, err := prepare(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := publishCopy(context.Background(), newFakeCommentStore(3), nil, insights.DefaultSettings(), in, r)
+	p, err := publishTo(context.Background(), newFakeCommentStore(3), nil, insights.DefaultSettings(), in)
 	if err != nil || p.Summary != summaryCreated || p.BuildStatus != nil || p.Report != nil || len(p.SurfaceWarnings()) != 0 {
 		t.Errorf("no reporter: %+v, %v; want comments posted and no surfaces", p, err)
 	}
 	rep := &surfaceRecorder{}
-	p, err = publishCopy(context.Background(), nil, rep, insights.DefaultSettings(), in, r)
+	p, err = publishTo(context.Background(), nil, rep, insights.DefaultSettings(), in)
 	if err != nil || p.Summary != summaryDryRun || len(rep.calls) != 0 {
 		t.Errorf("no store: %+v, %v, reporter calls %v; want a dry run", p, err, rep.calls)
 	}
 	in.PRID = 0
-	if _, err := publishCopy(context.Background(), newFakeCommentStore(3), rep, insights.DefaultSettings(), in, r); err == nil || !strings.Contains(err.Error(), "prId") {
+	if _, err := publishTo(context.Background(), newFakeCommentStore(3), rep, insights.DefaultSettings(), in); err == nil || !strings.Contains(err.Error(), "prId") {
 		t.Errorf("no prId: err %v, want one naming prId", err)
 	}
 }
 
 func TestPublishMissingScopeIsAWarning(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	r, err := prepare(in)
-	if err != nil {
-		t.Fatal(err)
-	}
 	store := newFakeCommentStore(4)
 	store.withURLs = true
 	rep := &surfaceRecorder{err: fmt.Errorf("bitbucket: 403: %w", pipeline.ErrMissingScope)}
-	p, err := publishCopy(context.Background(), store, rep, insights.DefaultSettings(), in, r)
+	p, err := publishTo(context.Background(), store, rep, insights.DefaultSettings(), in)
 	if err != nil {
 		t.Fatalf("a missing scope failed the call: %v", err)
 	}
@@ -140,8 +133,48 @@ func TestPublishMissingScopeIsAWarning(t *testing.T) {
 	}
 }
 
-// publishCopy publishes a copy of r, as a caller that keeps its rendering
-// would.
-func publishCopy(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in review.CommentsInput, r prepared) (Posted, error) {
-	return Publish(ctx, store, rep, set, in, &r.Rendered, r.sum, PostOptions{ResolveThreads: true})
+// publishTo publishes in with the service's default options and answers
+// what was posted.
+func publishTo(ctx context.Context, store pipeline.CommentStore, rep pipeline.CommitReporter, set insights.Settings, in review.CommentsInput) (Posted, error) {
+	_, p, err := Publish(ctx, Ports{Comments: store, Reporter: rep, Surfaces: set}, in, PostOptions{ResolveThreads: true})
+	return p, err
+}
+
+// TestPublishDryRun: a dry run writes nothing, but the rendering it answers
+// carries the compare with the earlier review it read; a failed read costs
+// only the compare, with a warning; without a pull request id nothing is
+// read.
+func TestPublishDryRun(t *testing.T) {
+	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
+	store := newFakeCommentStore(5)
+	rep := &surfaceRecorder{}
+	if _, err := publishTo(context.Background(), store, rep, insights.DefaultSettings(), in); err != nil {
+		t.Fatal(err)
+	}
+	before := len(store.comments)
+	calls := len(rep.calls)
+
+	in.DryRun = true
+	r, p, err := Publish(context.Background(), Ports{Comments: store, Reporter: rep, Surfaces: insights.DefaultSettings()}, in, PostOptions{ResolveThreads: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Summary != summaryDryRun || len(store.comments) != before || len(rep.calls) != calls {
+		t.Errorf("dry run: posted %+v, %d comments (was %d), %d reporter calls (was %d); want nothing written", p, len(store.comments), before, len(rep.calls), calls)
+	}
+	if r.Memory == nil || r.Memory.EarlierHead == "" || !strings.Contains(r.Markdown, "Findings by state") {
+		t.Errorf("dry run: memory %+v; want the compare with the earlier review in the rendering", r.Memory)
+	}
+
+	store.failList = true
+	r, p, err = Publish(context.Background(), Ports{Comments: store}, in, PostOptions{})
+	if err != nil || p.Summary != summaryDryRun || r.Memory != nil || !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "earlier reviews not read: ") }) {
+		t.Errorf("failed read: %+v, memory %v, warnings %q, err %v; want a dry run with a warning", p, r.Memory, r.Warnings, err)
+	}
+
+	in.PRID = 0
+	r, p, err = Publish(context.Background(), Ports{Comments: store}, in, PostOptions{})
+	if err != nil || p.Summary != summaryDryRun || r.Memory != nil || len(r.Warnings) != 0 {
+		t.Errorf("no pull request: %+v, memory %v, warnings %q, err %v; want a plain rendering", p, r.Memory, r.Warnings, err)
+	}
 }
