@@ -98,25 +98,64 @@ type groupOutcome struct {
 // A group's failure is never an error of the request: it is named in the
 // summary. Only a request that names no group at all is refused.
 func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
-	var warnings []string
+	groups, reviewOf, warnings, err := pairReviews(in)
+	if err != nil {
+		return Rendered{}, nil, err
+	}
+	files, err := changeFiles(in, groups)
+	if err != nil {
+		return Rendered{}, nil, err
+	}
+	outcomes, context, dropped := groupOutcomes(in, groups, reviewOf)
+	merged := mergeOutcomes(outcomes, warnings)
+
+	// Coverage: the context's, with the failed groups' files moved from
+	// reviewed to not reviewed; context dropped summed over the groups.
+	cov := sumCoverage(in, groups)
+	var failed []groupOutcome
+	for _, o := range outcomes {
+		if o.failed != "" {
+			failed = append(failed, o)
+			cov.FailedGroups++
+			cov.NotReviewed += len(o.files)
+			cov.Reviewed = max(cov.Reviewed-len(o.files), 0)
+			merged.Warnings = append(merged.Warnings, fmt.Sprintf("group %s not reviewed: %s", o.id, o.failed))
+		}
+	}
+	if len(groups) > 1 && cov.Groups < len(groups) {
+		cov.Groups = len(groups)
+	}
+	in.Files = files
+	in.AdditionalContext = uniqueContext(context)
+	in.Dropped = uniqueDropped(dropped)
+	cov.ContextDropped = len(in.Dropped)
+	in.Coverage = &cov
+	out, sum := renderParsed(in, ref, merged, failed)
+	return out, sum, nil
+}
+
+// pairReviews pairs reviews[] with the context's groups: the groups by id
+// (a review for a group the context does not name becomes a group of its
+// own), the review of each group by id, and the warnings of the pairing.
+// Without the context's groups, each review names its group (and may bring
+// its files from its merge answer).
+func pairReviews(in CommentsInput) (groups []CommentsGroup, reviewOf map[string]int, warnings []string, err error) {
 	if len(bytes.TrimSpace(in.Review)) > 0 && string(bytes.TrimSpace(in.Review)) != "null" {
 		warnings = append(warnings, "review and reviews both given: reviews is used")
 	}
-	groups := in.Groups
+	groups = in.Groups
 	byID := map[string]int{}
 	for i, g := range groups {
 		id := g.id()
 		if id == "" {
-			return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "required: the group's id from the context answer")
+			return nil, nil, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "required: the group's id from the context answer")
 		}
 		if _, dup := byID[id]; dup {
-			return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "%q appears twice", pipeline.ClipRunes(id, 40))
+			return nil, nil, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "%q appears twice", pipeline.ClipRunes(id, 40))
 		}
 		byID[id] = i
 	}
-	// Without the context's groups, each review names its group (and may
-	// bring its files from its merge answer).
-	reviewOf := map[string]int{}
+	reviewOf = map[string]int{}
 	for i, r := range in.Reviews {
 		id := string(r.Group)
 		if id == "" {
@@ -127,7 +166,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 					id = "g1"
 				}
 			} else {
-				return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("reviews[%d].group", i), "required: the id of the group this review is for")
+				return nil, nil, nil, pipeline.Invalidf(fmt.Sprintf("reviews[%d].group", i), "required: the id of the group this review is for")
 			}
 		}
 		if _, ok := byID[id]; !ok {
@@ -147,9 +186,13 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 		}
 		reviewOf[id] = i
 	}
+	return groups, reviewOf, warnings, nil
+}
 
-	// Anchoring reads every changed file of the change, whichever group a
-	// finding comes from.
+// changeFiles are the changed files findings are anchored in: every file of
+// the change, whichever group a finding comes from (the request's files, or
+// else those the groups and reviews bring).
+func changeFiles(in CommentsInput, groups []CommentsGroup) ([]pipeline.ChangedFile, error) {
 	files := in.Files
 	if len(files) == 0 {
 		seen := map[string]bool{}
@@ -172,10 +215,15 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 	}
 	for i, f := range files {
 		if strings.TrimSpace(f.Path) == "" {
-			return Rendered{}, nil, pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
+			return nil, pipeline.Invalidf(fmt.Sprintf("files[%d].path", i), "required")
 		}
 	}
+	return files, nil
+}
 
+// groupOutcomes reads each group's review: its parsed answer or why it
+// failed, and the context rows and drops its merge answer reported.
+func groupOutcomes(in CommentsInput, groups []CommentsGroup, reviewOf map[string]int) ([]groupOutcome, []pipeline.ContextItem, []pipeline.DroppedContext) {
 	outcomes := make([]groupOutcome, len(groups))
 	var context []pipeline.ContextItem
 	var dropped []pipeline.DroppedContext
@@ -220,10 +268,14 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 		}
 		outcomes[gi] = o
 	}
+	return outcomes, context, dropped
+}
 
-	// One review for the rest of the stage: the groups' findings in group
-	// order (duplicates across groups are dropped by fingerprint), their
-	// summaries, their context rows.
+// mergeOutcomes makes one review of the groups' for the rest of the stage:
+// their findings in group order (duplicates across groups are dropped by
+// fingerprint later), their summaries, the worst answer quality; warnings
+// come first.
+func mergeOutcomes(outcomes []groupOutcome, warnings []string) reviewanswer.Parsed {
 	var merged reviewanswer.Parsed
 	var summaries []string
 	okGroups := 0
@@ -267,30 +319,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 	if merged.Format == "" {
 		merged.Format = "none"
 	}
-
-	// Coverage: the context's, with the failed groups' files moved from
-	// reviewed to not reviewed; context dropped summed over the groups.
-	cov := sumCoverage(in, groups)
-	var failed []groupOutcome
-	for _, o := range outcomes {
-		if o.failed != "" {
-			failed = append(failed, o)
-			cov.FailedGroups++
-			cov.NotReviewed += len(o.files)
-			cov.Reviewed = max(cov.Reviewed-len(o.files), 0)
-			merged.Warnings = append(merged.Warnings, fmt.Sprintf("group %s not reviewed: %s", o.id, o.failed))
-		}
-	}
-	if len(groups) > 1 && cov.Groups < len(groups) {
-		cov.Groups = len(groups)
-	}
-	in.Files = files
-	in.AdditionalContext = uniqueContext(context)
-	in.Dropped = uniqueDropped(dropped)
-	cov.ContextDropped = len(in.Dropped)
-	in.Coverage = &cov
-	out, sum := renderParsed(in, ref, merged, failed)
-	return out, sum, nil
+	return merged
 }
 
 // summaryLine is a group's summary in the combined summary: as is for a

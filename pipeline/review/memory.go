@@ -139,15 +139,35 @@ func remember(in memoryInput) *Memory {
 	for _, k := range FindingCounts {
 		mem.Counted[k] = 0
 	}
+	byFP := mem.loadEarlier(in)
+	rows := make([]*findingRow, len(in.rows))
+	for i := range in.rows {
+		rows[i] = &in.rows[i]
+	}
+	matched := mem.matchReported(in, rows, byFP)
+	changed := mem.judgeEarlier(in)
+	mem.keepReportedOnChange(in, rows, matched, changed)
+	mem.addNew(rows, matched)
+	for _, e := range mem.entries {
+		if e.shown {
+			mem.States[e.State]++
+			if !mem.sameHead && e.tracked && (e.State == StateStillOpen || e.State == StateUnreviewed) {
+				mem.Counted["still_open"]++
+			}
+		}
+	}
+	mem.Sync()
+	return mem
+}
 
-	// prscout's own inline comments by fingerprint (lowest id, live first)
-	// and by id; comments not proven prscout's (Foreign, Unverified) are not
-	// remembered.
-	sorted := append([]pipeline.Comment(nil), in.comments...)
+// ownComments are prscout's own inline comments by fingerprint (lowest id,
+// live first) and by id, and the fingerprints in id order; comments not
+// proven prscout's (Foreign, Unverified) are not remembered.
+func ownComments(comments []pipeline.Comment) (byFP map[string]pipeline.Comment, byID map[int64]pipeline.Comment, order []string) {
+	sorted := append([]pipeline.Comment(nil), comments...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
-	ownByFP := map[string]pipeline.Comment{}
-	ownByID := map[int64]pipeline.Comment{}
-	var ownOrder []string
+	byFP = map[string]pipeline.Comment{}
+	byID = map[int64]pipeline.Comment{}
 	for _, c := range sorted {
 		if c.Foreign || c.Unverified || c.Inline == nil {
 			continue
@@ -156,16 +176,23 @@ func remember(in memoryInput) *Memory {
 		if !ok {
 			continue
 		}
-		ownByID[c.ID] = c
-		if have, ok := ownByFP[fp]; !ok {
-			ownByFP[fp] = c
-			ownOrder = append(ownOrder, fp)
+		byID[c.ID] = c
+		if have, ok := byFP[fp]; !ok {
+			byFP[fp] = c
+			order = append(order, fp)
 		} else if have.Deleted && !c.Deleted {
-			ownByFP[fp] = c
+			byFP[fp] = c
 		}
 	}
+	return byFP, byID, order
+}
 
-	// The previous summary (the one Post updates) and its data.
+// loadEarlier reads the earlier findings into mem.entries: the previous
+// summary's data (the summary Post updates), then prscout's own inline
+// comments the data does not name, each linked to its inline comment. It
+// returns the entries by fingerprint.
+func (mem *Memory) loadEarlier(in memoryInput) map[string]*MemoryEntry {
+	ownByFP, ownByID, ownOrder := ownComments(in.comments)
 	var data []marker.FindingData
 	if sums := LiveSummaries(in.comments); len(sums) > 0 {
 		mem.EarlierHead, _ = marker.ParseReviewMarker(sums[0].Body)
@@ -208,13 +235,13 @@ func remember(in memoryInput) *Memory {
 			}
 		}
 	}
+	return byFP
+}
 
-	// 1. This review's findings that report an earlier one again: same
-	// fingerprint, or same path, title and anchored code.
-	rows := make([]*findingRow, len(in.rows))
-	for i := range in.rows {
-		rows[i] = &in.rows[i]
-	}
+// matchReported is step 1: this review's findings that report an earlier
+// one again (same fingerprint, or same path, title and anchored code), each
+// tied to its entry.
+func (mem *Memory) matchReported(in memoryInput, rows []*findingRow, byFP map[string]*MemoryEntry) map[*findingRow]*MemoryEntry {
 	matched := map[*findingRow]*MemoryEntry{}
 	for _, r := range rows {
 		e := byFP[r.fp]
@@ -243,8 +270,13 @@ func remember(in memoryInput) *Memory {
 			e.row, matched[r] = r, e
 		}
 	}
+	return matched
+}
 
-	// 2. Every earlier finding.
+// judgeEarlier is step 2: every earlier finding gets its state. It returns
+// those whose code changed: resolved unless step 3 finds them reported again.
+func (mem *Memory) judgeEarlier(in memoryInput) []*MemoryEntry {
+	ref := mem.ref
 	var candidates []*MemoryEntry
 	for _, e := range mem.entries {
 		d := &e.data
@@ -292,9 +324,14 @@ func remember(in memoryInput) *Memory {
 			}
 		}
 	}
+	return candidates
+}
 
-	// 3. A finding whose code changed but that this review reports again
-	// by its title, on the same file, stays open (nearest line wins).
+// keepReportedOnChange is step 3: a finding whose code changed but that this
+// review reports again by its title, on the same file, stays open (nearest
+// line wins); the others are resolved.
+func (mem *Memory) keepReportedOnChange(in memoryInput, rows []*findingRow, matched map[*findingRow]*MemoryEntry, candidates []*MemoryEntry) {
+	ref := mem.ref
 	for _, e := range candidates {
 		var best *findingRow
 		for _, r := range rows {
@@ -316,9 +353,12 @@ func remember(in memoryInput) *Memory {
 		e.data.State, e.data.Changed = marker.StateResolved, ref
 		mem.Counted["resolved"]++
 	}
+}
 
-	// 4. This review's other findings are new; those on a diff line are
-	// remembered from now on.
+// addNew is step 4: this review's other findings are new; those on a diff
+// line are remembered from now on.
+func (mem *Memory) addNew(rows []*findingRow, matched map[*findingRow]*MemoryEntry) {
+	ref := mem.ref
 	for _, r := range rows {
 		if matched[r] != nil {
 			continue
@@ -332,17 +372,6 @@ func remember(in memoryInput) *Memory {
 		}
 		mem.entries = append(mem.entries, e)
 	}
-
-	for _, e := range mem.entries {
-		if e.shown {
-			mem.States[e.State]++
-			if !mem.sameHead && e.tracked && (e.State == StateStillOpen || e.State == StateUnreviewed) {
-				mem.Counted["still_open"]++
-			}
-		}
-	}
-	mem.Sync()
-	return mem
 }
 
 // take copies a finding of this review into the entry: where it sits now,
