@@ -81,46 +81,7 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 		}
 	}
 
-	plan := groups.Plan(res.Files, costs, room)
-	var units []groupUnit
-	for _, g := range plan {
-		units = append(units, res.fitUnit(g, room, lim, budget, reviewCap)...)
-	}
-	// Changed lines are counted on the whole diffs, before any windowing.
-	changed := make(map[string]int, len(res.Files))
-	for _, f := range res.Files {
-		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
-	}
-	for i := range units {
-		units[i].changed = 0
-		for _, f := range units[i].files {
-			units[i].changed += changed[f.Path]
-		}
-	}
-	sort.SliceStable(units, func(i, j int) bool { return units[i].files[0].Path < units[j].files[0].Path })
-
-	// Past the group limit, the groups with the fewest changed lines go.
-	var dropped []groupUnit
-	if len(units) > lim.MaxGroups {
-		order := make([]int, len(units))
-		for i := range order {
-			order[i] = i
-		}
-		sort.SliceStable(order, func(a, b int) bool { return units[order[a]].changed > units[order[b]].changed })
-		keep := map[int]bool{}
-		for _, i := range order[:lim.MaxGroups] {
-			keep[i] = true
-		}
-		var kept []groupUnit
-		for i, u := range units {
-			if keep[i] {
-				kept = append(kept, u)
-			} else {
-				dropped = append(dropped, u)
-			}
-		}
-		units = kept
-	}
+	units, dropped := keepLargest(res.planUnits(costs, room, lim, budget, reviewCap), lim.MaxGroups)
 
 	var files []pipeline.ChangedFile
 	for _, u := range units {
@@ -173,6 +134,55 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 		}
 		res.Groups[i] = g
 	}
+}
+
+// planUnits plans the review groups of res.Files (groups.Plan) and fits
+// each to the real prompts (fitUnit), with its changed lines counted on the
+// whole diffs, before any windowing; in path order.
+func (res *ContextResult) planUnits(costs []int, room int, lim pipeline.Limits, budget, reviewCap int) []groupUnit {
+	plan := groups.Plan(res.Files, costs, room)
+	var units []groupUnit
+	for _, g := range plan {
+		units = append(units, res.fitUnit(g, room, lim, budget, reviewCap)...)
+	}
+	// Changed lines are counted on the whole diffs, before any windowing.
+	changed := make(map[string]int, len(res.Files))
+	for _, f := range res.Files {
+		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
+	}
+	for i := range units {
+		units[i].changed = 0
+		for _, f := range units[i].files {
+			units[i].changed += changed[f.Path]
+		}
+	}
+	sort.SliceStable(units, func(i, j int) bool { return units[i].files[0].Path < units[j].files[0].Path })
+	return units
+}
+
+// keepLargest keeps at most limit units: past it, the units with the
+// fewest changed lines go (dropped), the others keep their order.
+func keepLargest(units []groupUnit, limit int) (kept, dropped []groupUnit) {
+	if len(units) <= limit {
+		return units, nil
+	}
+	order := make([]int, len(units))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return units[order[a]].changed > units[order[b]].changed })
+	keep := map[int]bool{}
+	for _, i := range order[:limit] {
+		keep[i] = true
+	}
+	for i, u := range units {
+		if keep[i] {
+			kept = append(kept, u)
+		} else {
+			dropped = append(dropped, u)
+		}
+	}
+	return kept, dropped
 }
 
 // groupShell is res with the given files and part and no other group data:

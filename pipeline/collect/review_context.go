@@ -87,27 +87,8 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 // A pull request that is MERGED, DECLINED or SUPERSEDED is skipped first,
 // with that reason in skipReason: nothing is read but the pull request.
 func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
-	if src.PRs == nil {
-		return ContextResult{}, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
-	}
-	if strings.TrimSpace(in.Workspace) == "" {
-		return ContextResult{}, pipeline.Invalidf("workspace", "required with prId")
-	}
-	if strings.TrimSpace(in.RepoSlug) == "" {
-		return ContextResult{}, pipeline.Invalidf("repoSlug", "required with prId")
-	}
-	contextLines := lim.ContextLines
-	if in.ContextLines != nil {
-		contextLines = *in.ContextLines
-		if contextLines < 0 || contextLines > maxContextLines {
-			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", maxContextLines)
-		}
-	}
-	// Bad globs fail before any upstream call.
-	if _, err := scope.CompileGlobs("include", in.Include); err != nil {
-		return ContextResult{}, err
-	}
-	if _, err := scope.CompileGlobs("exclude", in.Exclude); err != nil {
+	contextLines, err := checkPRInput(src, in, lim)
+	if err != nil {
 		return ContextResult{}, err
 	}
 	repo := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
@@ -161,16 +142,8 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 
 	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		var commits func(context.Context) ([]string, error)
-		if pc, ok := src.PRs.(pipeline.PullRequestCommits); ok {
-			commits = func(ctx context.Context) ([]string, error) {
-				return pc.PullRequestCommitMessages(ctx, repo, in.PRID, pipeline.MaxCommitMessages)
-			}
-		}
 		var warns []string
-		meta.Jira, warns = linkIssues(ctx, src.Issues, pipeline.KeySources{
-			Explicit: in.JiraKeys, Title: pr.Title, Branch: pr.SourceBranch, Description: pr.Description,
-		}, commits)
+		meta.Jira, warns = prIssues(ctx, src, repo, in, pr.PullRequest)
 		meta.Warnings = append(meta.Warnings, warns...)
 	}
 
@@ -204,6 +177,51 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		res.Warnings = append(res.Warnings, st.Warnings...)
 	}
 	return res, nil
+}
+
+// checkPRInput refuses a pull request request the provider cannot answer or
+// that is malformed, before any upstream call, and returns the diff's
+// context lines.
+func checkPRInput(src ContextSources, in ContextInput, lim pipeline.Limits) (int, error) {
+	if src.PRs == nil {
+		return 0, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
+	}
+	if strings.TrimSpace(in.Workspace) == "" {
+		return 0, pipeline.Invalidf("workspace", "required with prId")
+	}
+	if strings.TrimSpace(in.RepoSlug) == "" {
+		return 0, pipeline.Invalidf("repoSlug", "required with prId")
+	}
+	contextLines := lim.ContextLines
+	if in.ContextLines != nil {
+		contextLines = *in.ContextLines
+		if contextLines < 0 || contextLines > maxContextLines {
+			return 0, pipeline.Invalidf("contextLines", "must be between 0 and %d", maxContextLines)
+		}
+	}
+	// Bad globs fail before any upstream call.
+	if _, err := scope.CompileGlobs("include", in.Include); err != nil {
+		return 0, err
+	}
+	if _, err := scope.CompileGlobs("exclude", in.Exclude); err != nil {
+		return 0, err
+	}
+	return contextLines, nil
+}
+
+// prIssues are the Jira issues the pull request links (its keys in the
+// request, title, branch, description and commit messages) and the
+// warnings of looking them up.
+func prIssues(ctx context.Context, src ContextSources, repo pipeline.Repo, in ContextInput, pr pipeline.PullRequest) ([]pipeline.Issue, []string) {
+	var commits func(context.Context) ([]string, error)
+	if pc, ok := src.PRs.(pipeline.PullRequestCommits); ok {
+		commits = func(ctx context.Context) ([]string, error) {
+			return pc.PullRequestCommitMessages(ctx, repo, in.PRID, pipeline.MaxCommitMessages)
+		}
+	}
+	return linkIssues(ctx, src.Issues, pipeline.KeySources{
+		Explicit: in.JiraKeys, Title: pr.Title, Branch: pr.SourceBranch, Description: pr.Description,
+	}, commits)
 }
 
 // linkIssues finds the Jira keys of a review in ks and in the commit

@@ -143,34 +143,9 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		return DryRunPosted(), nil
 	}
 	have := marker.FindingFingerprints(comments)
-	created := map[string]bool{}
-	var failed, deferred []review.InlineComment
-	for _, ic := range review.BySeverity(r.Inline) {
-		if have[ic.Fingerprint] || mem != nil && mem.Continues(ic.Fingerprint) {
-			out.InlineSkipped++
-			continue
-		}
-		if out.InlineCreated+out.InlineFailed >= review.MaxInlinePerPost {
-			out.InlineDeferred++
-			deferred = append(deferred, ic)
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("post inline comments: %w", err)
-		}
-		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line}})
-		if err != nil {
-			out.InlineFailed++
-			out.Errors = append(out.Errors, fmt.Sprintf("create inline comment %s:%d: %v", ic.Path, ic.Line, err))
-			failed = append(failed, ic)
-			continue
-		}
-		out.InlineCreated++
-		have[ic.Fingerprint] = true
-		created[ic.Fingerprint] = true
-		if mem != nil {
-			mem.Posted(ic.Fingerprint, c)
-		}
+	created, failed, deferred, err := out.postInline(ctx, store, repo, prID, r.Inline, mem, have)
+	if err != nil {
+		return out, err
 	}
 
 	var body string
@@ -220,6 +195,42 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		}
 	}
 	return out, nil
+}
+
+// postInline creates the inline comments of findings no comment carries yet
+// (have: the fingerprints on the pull request), most severe first and at
+// most review.MaxInlinePerPost: it answers the fingerprints it created and
+// the comments that failed or were deferred, which the summary lists.
+func (out *Posted) postInline(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int, inline []review.InlineComment, mem *review.Memory, have map[string]bool) (created map[string]bool, failed, deferred []review.InlineComment, err error) {
+	created = map[string]bool{}
+	for _, ic := range review.BySeverity(inline) {
+		if have[ic.Fingerprint] || mem != nil && mem.Continues(ic.Fingerprint) {
+			out.InlineSkipped++
+			continue
+		}
+		if out.InlineCreated+out.InlineFailed >= review.MaxInlinePerPost {
+			out.InlineDeferred++
+			deferred = append(deferred, ic)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return created, failed, deferred, fmt.Errorf("post inline comments: %w", err)
+		}
+		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line}})
+		if err != nil {
+			out.InlineFailed++
+			out.Errors = append(out.Errors, fmt.Sprintf("create inline comment %s:%d: %v", ic.Path, ic.Line, err))
+			failed = append(failed, ic)
+			continue
+		}
+		out.InlineCreated++
+		have[ic.Fingerprint] = true
+		created[ic.Fingerprint] = true
+		if mem != nil {
+			mem.Posted(ic.Fingerprint, c)
+		}
+	}
+	return created, failed, deferred, nil
 }
 
 // resolveThreads resolves the inline thread of each finding this review
