@@ -12,6 +12,20 @@ import (
 	"github.com/prscout/prscout/pipeline/redact"
 )
 
+// Review groups. When the reviewable files of a change do not fit one
+// review, /v1/context splits them into groups, each a self-contained review
+// unit whose scout prompt and review prompt stay within
+// Limits.MaxPromptChars (the review prompt keeps groups.ContextReserve of it
+// free for the additional context the scout asks for). Related files stay
+// together: the files of one directory (a package) first, then files linked
+// by the change's own names (an identifier declared in one file's added lines
+// and used in another's changed lines: a changed function and its changed
+// callers), then the rest packed by size (groups.Plan). A file over the
+// budget on its own is reviewed alone with its hunks windowed, the omitted
+// lines named. Past Limits.MaxGroups the groups with the fewest changed lines
+// are dropped and their files named (reason max_groups). Everything here is
+// pure: no I/O.
+
 // minGroupRoom is the least room for files a prompt must leave once its
 // fixed part (instructions, pull request, Jira, rules) is written; below
 // it, groups cannot help and the change is one review over the budget.

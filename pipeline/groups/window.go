@@ -10,7 +10,7 @@ import (
 )
 
 // WindowDiff keeps the diff's header and as many of its hunks as fit in
-// limit characters (see windowFile) and returns the new-file line ranges of
+// limit characters (see collect's windowFile) and returns the new-file line ranges of
 // what it left out, merged where they touch.
 func WindowDiff(diff string, limit int) (string, []pipeline.LineRange) {
 	if utf8.RuneCountInString(diff) <= limit {

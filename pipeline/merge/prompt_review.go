@@ -112,7 +112,7 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 }
 
 // verdictFormat is what the review prompt asks per acceptance criterion;
-// /v1/comments reads it (comments.parseReview).
+// /v1/comments reads it (reviewanswer.Parse).
 const verdictFormat = `Judge each criterion against the change and add "requirements" to the JSON answer, one entry per id above:
 "requirements":[{"id":"<id>","verdict":"met|not_met|unclear","evidence":[{"path":"<file>","line":<new-file line>}],"note":"<one line: why>"}]
 met: the change does it (evidence: where); not_met: it does not, or breaks it; unclear: the change and the context cannot tell.

@@ -17,7 +17,7 @@ type CommentsInput struct {
 	Ref       string                 `json:"ref"` // the reviewed head sha; goes into the summary marker
 	Files     []pipeline.ChangedFile `json:"files"`
 	// Review is the review LLM's answer: raw text (a JSON string) or a parsed
-	// object. See parseReview for every accepted shape.
+	// object. See reviewanswer.Parse for every accepted shape.
 	Review json.RawMessage `json:"review"`
 	DryRun bool            `json:"dryRun"`
 	// Mode is the context's review mode (full or delta), shown in the summary.

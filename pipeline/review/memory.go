@@ -188,7 +188,7 @@ func ownComments(comments []pipeline.Comment) (byFP map[string]pipeline.Comment,
 }
 
 // loadEarlier reads the earlier findings into mem.entries: the previous
-// summary's data (the summary Post updates), then prscout's own inline
+// summary's data (the summary publish.Post updates), then prscout's own inline
 // comments the data does not name, each linked to its inline comment. It
 // returns the entries by fingerprint.
 func (mem *Memory) loadEarlier(in memoryInput) map[string]*MemoryEntry {

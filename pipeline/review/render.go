@@ -103,7 +103,7 @@ type Summary struct {
 
 // Render parses the review, anchors each finding to the diff and
 // renders the summary and the inline comments. It is pure: posting is
-// Post. Bad input is an *InvalidError naming the field ("ref",
+// publish.Post. Bad input is an *InvalidError naming the field ("ref",
 // "mode", "files[i].path", "review", ...).
 //
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
