@@ -93,7 +93,7 @@ var (
 	knownReviewModes = []string{"full", "delta", "skip"}
 	knownAnchors     = []string{"line", "snippet", "file", "unanchored"}
 	// knownFindingStates are prscout_findings_total's states
-	// (comments.FindingCounts).
+	// (review.FindingCounts).
 	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open"}
 	knownGateVerdicts  = []string{"ok", "syntax_error", "undecided", "missing_code", "too_deep", "too_large", "timeout"}
 )

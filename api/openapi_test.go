@@ -24,11 +24,13 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/comments"
+	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/lookup"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/merge"
+	"github.com/prscout/prscout/pipeline/preview"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -273,16 +275,16 @@ var stageTypes = []struct {
 	respSchema     string
 	respStatusCode string
 }{
-	{"POST /v1/context", reflect.TypeFor[prcontext.ContextInput](), "ContextRequest", reflect.TypeFor[prcontext.ContextResult](), "ContextResult", "200"},
+	{"POST /v1/context", reflect.TypeFor[collect.ContextInput](), "ContextRequest", reflect.TypeFor[collect.ContextResult](), "ContextResult", "200"},
 	{"POST /v1/needs", reflect.TypeFor[lookup.NeedsInput](), "NeedsRequest", reflect.TypeFor[lookup.NeedsResult](), "NeedsResult", "200"},
 	{"POST /v1/repository/batch", reflect.TypeFor[lookup.BatchInput](), "BatchRequest", reflect.TypeFor[lookup.BatchResult](), "BatchResult", "200"},
-	{"POST /v1/merge", reflect.TypeFor[prcontext.MergeInput](), "MergeRequest", reflect.TypeFor[prcontext.MergeResult](), "MergeResult", "200"},
-	{"POST /v1/comments", reflect.TypeFor[comments.CommentsInput](), "CommentsRequest", reflect.TypeFor[commentsAnswer](), "CommentsResult", "200"},
+	{"POST /v1/merge", reflect.TypeFor[merge.MergeInput](), "MergeRequest", reflect.TypeFor[merge.MergeResult](), "MergeResult", "200"},
+	{"POST /v1/comments", reflect.TypeFor[review.CommentsInput](), "CommentsRequest", reflect.TypeFor[commentsAnswer](), "CommentsResult", "200"},
 	{"GET /healthz", nil, "", nil, "Health", "200"},
 	{"GET /readyz", nil, "", nil, "Health", "200"},
 	{"POST /v1/webhooks/bitbucket", nil, "", nil, "WebhookAccepted", "202"},
 	{"POST /v1/workflows/validate", nil, "WorkflowExport", reflect.TypeFor[gate.Report](), "ValidateResult", "200"},
-	{"POST /v1/preview", reflect.TypeFor[prcontext.ContextInput](), "ContextRequest", reflect.TypeFor[prcontext.PreviewResult](), "PreviewResult", "200"},
+	{"POST /v1/preview", reflect.TypeFor[collect.ContextInput](), "ContextRequest", reflect.TypeFor[preview.PreviewResult](), "PreviewResult", "200"},
 	{"POST /v1/rules/check", reflect.TypeFor[scope.RulesCheckInput](), "RulesCheckRequest", reflect.TypeFor[scope.RulesCheckResult](), "RulesCheckResult", "200"},
 	{"POST /v1/status", reflect.TypeFor[insights.StopInput](), "StatusRequest", reflect.TypeFor[insights.StopResult](), "StatusResult", "200"},
 }

@@ -11,11 +11,14 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/comments"
+	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/lookup"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/merge"
+	"github.com/prscout/prscout/pipeline/preview"
+	"github.com/prscout/prscout/pipeline/publish"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 	"github.com/prscout/prscout/sarif"
 )
@@ -142,15 +145,15 @@ func (s *Server) countBatch(res lookup.BatchResult) {
 	s.countRedactions(res.Stats.Redactions)
 }
 
-func (st *stages) merge(_ context.Context, in prcontext.MergeInput) (prcontext.MergeResult, error) {
+func (st *stages) merge(_ context.Context, in merge.MergeInput) (merge.MergeResult, error) {
 	lim := st.s.opts.RequestLimits
 	if len(in.Context.Files) > lim.MaxFiles {
-		return prcontext.MergeResult{}, tooMany("files", len(in.Context.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+		return merge.MergeResult{}, tooMany("files", len(in.Context.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
 	}
 	if len(in.Results) > lim.MaxBatchRequests {
-		return prcontext.MergeResult{}, tooMany("results", len(in.Results), lim.MaxBatchRequests, "PRSCOUT_MAX_BATCH_REQUESTS")
+		return merge.MergeResult{}, tooMany("results", len(in.Results), lim.MaxBatchRequests, "PRSCOUT_MAX_BATCH_REQUESTS")
 	}
-	return prcontext.Merge(in, st.s.opts.Limits)
+	return merge.Merge(in, st.s.opts.Limits)
 }
 
 // countRedactions adds one answer's stats.redactions to
@@ -161,7 +164,7 @@ func (s *Server) countRedactions(counts map[string]int) {
 	}
 }
 
-func (s *Server) countMerge(res prcontext.MergeResult) {
+func (s *Server) countMerge(res merge.MergeResult) {
 	m := s.metrics
 	m.ContextDropped.Add(float64(len(res.Stats.Dropped)))
 	s.countRedactions(res.Stats.Redactions)
@@ -177,10 +180,10 @@ func (st *stages) rulesCheck(ctx context.Context, in scope.RulesCheckInput) (sco
 // contextRequest reads a /v1/context-shaped request (also used by
 // /v1/preview): the body, a raw webhook or the stage's own fields, the
 // provider check and the service's rule file.
-func (s *Server) contextRequest(c *gin.Context) (prcontext.ContextInput, error) {
+func (s *Server) contextRequest(c *gin.Context) (collect.ContextInput, error) {
 	data, err := s.readBody(c)
 	if err != nil {
-		return prcontext.ContextInput{}, err
+		return collect.ContextInput{}, err
 	}
 	in, err := s.contextInput(data)
 	if err != nil {
@@ -204,7 +207,7 @@ func (st *stages) context(c *gin.Context) {
 	// (for the INPROGRESS build status).
 	src := s.contextSources()
 	src.Reporter, in.Surfaces = s.opts.Reporter, s.opts.Surfaces
-	res, err := prcontext.Collect(c.Request.Context(), src, in, s.opts.Limits)
+	res, err := collect.Collect(c.Request.Context(), src, in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -219,15 +222,15 @@ func (st *stages) context(c *gin.Context) {
 	}
 }
 
-func (s *Server) contextSources() prcontext.ContextSources {
-	return prcontext.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues,
+func (s *Server) contextSources() collect.ContextSources {
+	return collect.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues,
 		Search: s.opts.Search, SearchOff: s.opts.SearchOff}
 }
 
 // countContext turns a context answer into metrics: one gate decision per
 // changed file, the mode, redactions and the scout prompt sizes (one per
 // review group).
-func (s *Server) countContext(res prcontext.ContextResult) {
+func (s *Server) countContext(res collect.ContextResult) {
 	m := s.metrics
 	m.ReviewModes.WithLabelValues(res.Mode).Inc()
 	m.ContextFiles.WithLabelValues("reviewed").Add(float64(len(res.Files)))
@@ -260,7 +263,7 @@ func (st *stages) preview(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	res, err := prcontext.Preview(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
+	res, err := preview.Preview(c.Request.Context(), s.contextSources(), in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -270,62 +273,58 @@ func (st *stages) preview(c *gin.Context) {
 
 func (st *stages) comments(c *gin.Context) {
 	s := st.s
-	var in comments.CommentsInput
+	var in review.CommentsInput
 	if _, err := s.decodeJSON(c, &in); err != nil {
 		s.writeError(c, err)
 		return
 	}
-	if lim := s.opts.RequestLimits; len(in.Files) > lim.MaxFiles {
-		s.writeError(c, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES"))
+	answer, err := st.postComments(c.Request.Context(), in, acceptsSARIF(c.Request))
+	if err != nil {
+		s.writeError(c, err)
 		return
 	}
-	in.RequestID = pipeline.RequestID(c.Request.Context())
-	in.LinkHosts = s.opts.LinkHosts
+	s.countComments(in, answer)
+	c.JSON(http.StatusOK, answer)
+}
+
+// postComments bounds a /v1/comments request and runs the stage
+// (publish.Publish: render, then post, or compare only in a dry run, and the
+// commit surfaces), with the findings as SARIF when the request or its
+// Accept header asks for them.
+func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acceptSARIF bool) (commentsAnswer, error) {
+	o := st.s.opts
+	if lim := o.RequestLimits; len(in.Files) > lim.MaxFiles {
+		return commentsAnswer{}, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	in.RequestID = pipeline.RequestID(ctx)
+	in.LinkHosts = o.LinkHosts
 	wantSARIF, err := in.WantsSARIF()
 	if err != nil {
-		s.writeError(c, err)
-		return
+		return commentsAnswer{}, err
 	}
-	wantSARIF = wantSARIF || acceptsSARIF(c.Request)
-	rendered, err := comments.Render(in)
+	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces}, in,
+		publish.PostOptions{ResolveThreads: o.ResolveThreads})
 	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	posted := comments.DryRunPosted()
-	if s.opts.Comments != nil {
-		repo, prID, terr := in.PostTarget()
-		opt := comments.PostOptions{ResolveThreads: s.opts.ResolveThreads, DryRun: in.DryRun}
-		switch {
-		case !in.DryRun:
-			if posted, err = comments.Publish(c.Request.Context(), s.opts.Comments, s.opts.Reporter, s.opts.Surfaces, in, &rendered, opt); err != nil {
-				s.writeError(c, err)
-				return
-			}
-			rendered.Warnings = append(rendered.Warnings, posted.SurfaceWarnings()...)
-			if rendered.Memory != nil {
-				s.metrics.CountMemory(repo.Workspace+"/"+repo.RepoSlug, rendered.Memory.Counted)
-			}
-		case terr == nil:
-			// A dry run for a pull request still reads its comments, so the
-			// answer shows the compare with earlier reviews; it writes
-			// nothing, and a failed read only costs the compare.
-			dry := rendered
-			if _, err := comments.Post(c.Request.Context(), s.opts.Comments, repo, prID, &dry, opt); err != nil {
-				rendered.Warnings = append(rendered.Warnings, fmt.Sprintf("earlier reviews not read: %v", err))
-			} else {
-				rendered = dry
-			}
-		}
+		return commentsAnswer{}, err
 	}
 	answer := commentsAnswer{Rendered: rendered, Posted: posted}
-	if wantSARIF {
-		if answer.SARIF, err = sarif.FromFindings(comments.ReportFindings(rendered), sarif.Options{ToolVersion: Version}).Marshal(); err != nil {
-			s.writeError(c, err)
-			return
+	if wantSARIF || acceptSARIF {
+		if answer.SARIF, err = sarif.FromFindings(review.ReportFindings(rendered), sarif.Options{ToolVersion: Version}).Marshal(); err != nil {
+			return commentsAnswer{}, err
 		}
 	}
+	return answer, nil
+}
+
+// countComments turns a comments answer into metrics: redactions, the
+// review answer's quality, findings by anchor, what was posted, the commit
+// surfaces, and the review memory's counts of a real post.
+func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	m := s.metrics
+	rendered, posted := answer.Rendered, answer.Posted
+	if !in.DryRun && rendered.Memory != nil {
+		m.CountMemory(in.Workspace+"/"+in.RepoSlug, rendered.Memory.Counted)
+	}
 	s.countRedactions(rendered.Stats.Redactions)
 	if q := rendered.Stats.ReviewQuality; q != "" {
 		m.ModelAnswers.WithLabelValues("review", q).Inc()
@@ -342,14 +341,13 @@ func (st *stages) comments(c *gin.Context) {
 	m.Comments.WithLabelValues("inline", "skipped").Add(float64(posted.InlineSkipped))
 	m.Comments.WithLabelValues("inline", "failed").Add(float64(posted.InlineFailed))
 	m.countSurfaces(posted.BuildStatus, posted.Report)
-	c.JSON(http.StatusOK, answer)
 }
 
 // commentsAnswer is the /v1/comments answer: the rendering plus what was
 // posted, and the findings as SARIF when asked.
 type commentsAnswer struct {
-	comments.Rendered
-	Posted comments.Posted `json:"posted"`
+	review.Rendered
+	Posted publish.Posted `json:"posted"`
 	// SARIF is a SARIF 2.1.0 log of the findings (sarif.FromFindings), with
 	// `formats: ["sarif"]` or `Accept: application/sarif+json`.
 	SARIF json.RawMessage `json:"sarif,omitempty"`
@@ -382,8 +380,8 @@ func (s *Server) countStatus(res insights.StopResult) {
 // contextInput reads a /v1/context request: the stage's own fields, or a raw
 // Bitbucket pull request webhook body ({actor, pullrequest, repository}),
 // also wrapped as n8n's Webhook node hands it over ({headers, body, ...}).
-func (s *Server) contextInput(data []byte) (prcontext.ContextInput, error) {
-	var in prcontext.ContextInput
+func (s *Server) contextInput(data []byte) (collect.ContextInput, error) {
+	var in collect.ContextInput
 	var probe struct {
 		PullRequest json.RawMessage `json:"pullrequest"`
 		Body        json.RawMessage `json:"body"`
@@ -410,7 +408,7 @@ func (s *Server) contextInput(data []byte) (prcontext.ContextInput, error) {
 	if err != nil {
 		return in, err
 	}
-	return prcontext.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
+	return collect.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
 }
 
 // validate runs the workflow gate on one export (object or array). The

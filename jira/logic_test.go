@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/collect"
 )
 
 // fakeAPI is a func-field fake of apiClient: the logic without HTTP.
@@ -47,7 +47,7 @@ func TestConcurrentLookupsResolveFieldOnce(t *testing.T) {
 	}
 	c := &Client{api: api, browseURL: "https://j.example/browse/", acField: "ACCEPTANCE CRITERIA"}
 	keys := []string{"AB-1", "AB-2", "AB-3", "AB-4", "AB-5"}
-	issues, warnings := prcontext.LookupAll(context.Background(), c, keys)
+	issues, warnings := collect.LookupAll(context.Background(), c, keys)
 	if len(warnings) != 0 || len(issues) != 5 {
 		t.Fatalf("issues %d warnings %q", len(issues), warnings)
 	}

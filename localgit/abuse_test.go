@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/collect"
 )
 
 // TestAbuseStashRefRefused: the stash, reflog entries and revision syntax
@@ -63,7 +63,7 @@ func TestAbuseBadRefIs4xx(t *testing.T) {
 		{f.forkSHA, "stash@{0}", "head"},
 		{"main", "feature~2", "head"},
 	} {
-		_, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p}, prcontext.ContextInput{Base: tc.base, Head: tc.head}, pipeline.DefaultLimits())
+		_, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p}, collect.ContextInput{Base: tc.base, Head: tc.head}, pipeline.DefaultLimits())
 		var inv *pipeline.InvalidError
 		if !errors.As(err, &inv) || inv.Field != tc.field {
 			t.Errorf("base %q head %q: %v, want an InvalidError on %s", tc.base, tc.head, err, tc.field)

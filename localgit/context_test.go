@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/collect"
 )
 
 // TestContextThroughGit runs the context stage on a real repository:
@@ -15,8 +15,8 @@ import (
 // symlink's target) may reach the result.
 func TestContextThroughGit(t *testing.T) {
 	p, f := rootRepo(t)
-	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p},
-		prcontext.ContextInput{Base: "main", Head: "feature", Title: "t"}, pipeline.DefaultLimits())
+	res, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p},
+		collect.ContextInput{Base: "main", Head: "feature", Title: "t"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,8 +70,8 @@ func TestContextOddNames(t *testing.T) {
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-q", "-m", "odd names")
 	p := New(dir)
-	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p},
-		prcontext.ContextInput{Base: base, Head: "HEAD"}, pipeline.DefaultLimits())
+	res, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p},
+		collect.ContextInput{Base: base, Head: "HEAD"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/collect"
 )
 
 // Example collects the /v1/context answer of a branch in a repository on
@@ -38,7 +38,7 @@ func Example() {
 	run("commit", "-q", "-m", "fix Add")
 
 	p := localgit.New(root)
-	res, err := prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: p}, prcontext.ContextInput{
+	res, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p}, collect.ContextInput{
 		Workspace: "acme", RepoSlug: "shop", Base: "main", Head: "fix", Title: "Fix Add",
 	}, pipeline.DefaultLimits())
 	if err != nil {

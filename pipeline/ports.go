@@ -167,8 +167,8 @@ func ResolveCommit(ctx context.Context, repo Repository, r Repo, field, rev stri
 
 // FilesReader is an optional Repository extension for providers that read
 // many files at once more cheaply than one by one (the local git provider
-// streams them through one process). prcontext uses it when the
-// Repository implements it.
+// streams them through one process). The context stage (pipeline/collect)
+// uses it when the Repository implements it.
 type FilesReader interface {
 	// ReadFiles reads paths at commit and calls fn once per path, in the
 	// order of paths, with the bytes or the error ReadFile would give for it.

@@ -66,3 +66,26 @@ func (r RequirementsField) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(r.Criteria)
 }
+
+// CriteriaOf lists the acceptance criteria a review judges: the given ones,
+// then each issue's in issue order, the first of each id kept. Never nil.
+func CriteriaOf(given []Requirement, issues []Issue) []Requirement {
+	out := []Requirement{}
+	seen := map[string]bool{}
+	add := func(r Requirement) {
+		if r.ID == "" || seen[r.ID] {
+			return
+		}
+		seen[r.ID] = true
+		out = append(out, r)
+	}
+	for _, r := range given {
+		add(r)
+	}
+	for _, is := range issues {
+		for _, r := range is.Requirements {
+			add(r)
+		}
+	}
+	return out
+}

@@ -243,7 +243,7 @@ func fileURI(path string) (uri, base string) {
 	return joined, srcRoot
 }
 
-// FromFindings writes a review's findings (comments.ReportFindings of a
+// FromFindings writes a review's findings (review.ReportFindings of a
 // rendering) as one run of the tool "prscout". Each finding is one result:
 //
 //   - ruleId "<severity>/<title slug>" (e.g. "high/retry-loop-never-stops"),

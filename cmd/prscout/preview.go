@@ -14,7 +14,8 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/collect"
+	"github.com/prscout/prscout/pipeline/preview"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -118,14 +119,14 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
 		return 2
 	}
-	in := prcontext.ContextInput{
+	in := collect.ContextInput{
 		Base: *base, Head: *head, Include: sf.include, Exclude: sf.exclude,
 		Rules: scope.RulesField{File: request}, ServiceRules: service, ServiceRulesSource: sf.rulesFile,
 	}
 	lg := localgit.New(sf.repo)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := prcontext.Preview(ctx, prcontext.ContextSources{Repo: lg, Diffs: lg}, in, lim)
+	res, err := preview.Preview(ctx, collect.ContextSources{Repo: lg, Diffs: lg}, in, lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
 		var inv *pipeline.InvalidError

@@ -12,8 +12,8 @@ import (
 
 	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/comments"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/sarif"
 )
 
@@ -75,7 +75,7 @@ func runSARIF(args []string, stdout, stderr io.Writer) int {
 		fl.Usage()
 		return 2
 	}
-	review, err := readReview(*reviewPath)
+	answer, err := readReview(*reviewPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "sarif: --review: %v\n", err)
 		return 2
@@ -101,8 +101,8 @@ func runSARIF(args []string, stdout, stderr io.Writer) int {
 	if ctx.Mode == "skip" {
 		ctx.Mode = ""
 	}
-	r, err := comments.Render(comments.CommentsInput{
-		Ref: ctx.Ref, Mode: ctx.Mode, Files: ctx.Files, Excluded: ctx.Excluded, Review: review, DryRun: true,
+	r, err := review.Render(review.CommentsInput{
+		Ref: ctx.Ref, Mode: ctx.Mode, Files: ctx.Files, Excluded: ctx.Excluded, Review: answer, DryRun: true,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "sarif: %v\n", err)
@@ -111,7 +111,7 @@ func runSARIF(args []string, stdout, stderr io.Writer) int {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(stderr, "sarif: warning: %s\n", w)
 	}
-	findings := comments.ReportFindings(r)
+	findings := review.ReportFindings(r)
 	b, err := sarif.FromFindings(findings, sarif.Options{ToolVersion: api.Version}).Marshal()
 	if err != nil {
 		fmt.Fprintf(stderr, "sarif: %v\n", err)

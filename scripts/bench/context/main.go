@@ -1,4 +1,4 @@
-// Command context benchmarks /v1/context's stage (prcontext.Collect
+// Command context benchmarks /v1/context's stage (collect.Collect
 // through the local git provider) on a large change.
 //
 //	context gen -dir D [-files 2000]   create a git repository in D whose branch
@@ -26,7 +26,7 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/prcontext"
+	"github.com/prscout/prscout/pipeline/collect"
 )
 
 func main() {
@@ -170,14 +170,14 @@ func run(args []string) error {
 		defer pprof.StopCPUProfile()
 	}
 	p := localgit.New(*dir)
-	in := prcontext.ContextInput{Base: "main", Head: "feature", Title: "bench"}
+	in := collect.ContextInput{Base: "main", Head: "feature", Title: "bench"}
 	var best, worst time.Duration
 	var phases []string
 	var ru0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	var rc0 syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &rc0)
-	var res prcontext.ContextResult
+	var res collect.ContextResult
 	for i := 0; i < *n; i++ {
 		runtime.GC()
 		start := time.Now()
@@ -186,7 +186,7 @@ func run(args []string) error {
 		if !*readAhead {
 			diffs = diffOnly{p}
 		}
-		res, err = prcontext.Collect(context.Background(), prcontext.ContextSources{Repo: p, Diffs: diffs}, in, pipeline.DefaultLimits())
+		res, err = collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: diffs}, in, pipeline.DefaultLimits())
 		if err != nil {
 			return err
 		}

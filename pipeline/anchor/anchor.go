@@ -1,0 +1,643 @@
+// Package anchor places review findings on the lines of a change's diff:
+// on the finding's own line, on the line its quoted code is at, or on the
+// file. It also answers what review memory asks of a diff (where an earlier
+// finding's code went). Pure: no I/O.
+package anchor
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bluekeyes/go-gitdiff/gitdiff"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// How a finding was placed (InlineComment.Anchor, a metrics label).
+const (
+	// Line: the finding's own line is a new-side line of the diff.
+	Line = "line"
+	// Snippet: the finding's existingCode was found in the diff's
+	// new-side lines, ignoring whitespace.
+	Snippet = "snippet"
+	// OnFile: the path is a changed file but no line of its diff could be
+	// chosen. Bitbucket inline comments need a line, so the finding goes into
+	// the summary.
+	OnFile = "file"
+	// Unanchored: the path is not a changed file (or is missing).
+	Unanchored = "unanchored"
+)
+
+// snippetMinChars is the shortest whitespace-free snippet line that may
+// match a diff line by containment (a model quoting part of a line).
+const snippetMinChars = 8
+
+// Index holds the new-side lines of each changed file's diff, for
+// anchoring findings. Build it with NewIndex.
+type Index struct {
+	files   map[string]*File  // by normalized new path
+	renames map[string]string // old path -> new path
+}
+
+type File struct {
+	path   string
+	status string       // the changed file's status (added, modified, renamed, deleted)
+	hunks  [][]diffLine // new-side lines (added and context) per hunk, in order
+	lines  map[int]int  // new line number -> index into text (flattened)
+	text   []diffLine   // all new-side lines, in order
+	old    oldSide      // the old side, for review memory
+	// codeIndex maps a window size n to the CodeHash of every n-line window
+	// of non-blank new-side lines and where it starts (FindCode; built on
+	// first use).
+	codeIndex map[int]map[string][]int
+}
+
+// oldSide is what a diff says about its old version: which old lines it
+// removed, where its context lines went and each hunk's extent, so a line
+// of the old version can be followed into the new one (oldSide.follow).
+type oldSide struct {
+	removed  map[int]bool // old line numbers removed
+	toNew    map[int]int  // old line number of a context line -> its new line number
+	spans    []hunkSpan   // per hunk, in order
+	hasHunks bool
+}
+
+// hunkSpan is one hunk's old and new extent (the @@ header's counts).
+type hunkSpan struct {
+	oldStart, oldLines, newStart, newLines int
+}
+
+type diffLine struct {
+	n     int    // 1-based line number in the new file
+	text  string // without the trailing newline
+	norm  string // text without any whitespace
+	added bool
+}
+
+// Placed is where a finding goes.
+type Placed struct {
+	Path   string // the changed file's path ("" or the finding's own when unanchored)
+	Line   int    // the new-file line; 0 for file-level and unanchored
+	Anchor string // Line, Snippet, OnFile or Unanchored
+	// Text is the anchored line's content ("" when not on a line).
+	Text string
+	// Code is the anchored code as whitespace-free non-blank new-side lines:
+	// the snippet's matched lines, or the anchored line (review memory
+	// hashes it).
+	Code []string
+	// Reason says, for file-level and unanchored findings, why no line was chosen.
+	Reason string
+}
+
+// NewIndex parses each file's diff (a complete `diff --git` section, or bare
+// @@ hunks) with go-gitdiff. A diff go-gitdiff refuses (for example a hunk
+// whose line counts do not add up because the text was cut) is read again by
+// a tolerant hunk walker and reported in the warnings; a file whose diff has
+// no hunks at all (binary, mode change, deleted) can only take file-level
+// findings.
+func NewIndex(files []pipeline.ChangedFile) (*Index, []string) {
+	ix := &Index{files: map[string]*File{}, renames: map[string]string{}}
+	var warnings []string
+	for i, cf := range files {
+		p := NormalizePath(cf.Path)
+		if p == "" {
+			continue
+		}
+		df := &File{path: p, status: cf.Status, lines: map[int]int{}}
+		hunks, old, err := parseSides(cf.Diff, p)
+		df.old = old
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("files[%d] (%s): diff read leniently: %v", i, p, err))
+		}
+		for _, h := range hunks {
+			var kept []diffLine
+			for _, l := range h {
+				if _, dup := df.lines[l.n]; dup {
+					continue
+				}
+				df.lines[l.n] = len(df.text)
+				df.text = append(df.text, l)
+				kept = append(kept, l)
+			}
+			if len(kept) > 0 {
+				df.hunks = append(df.hunks, kept)
+			}
+		}
+		ix.files[p] = df
+		if op := NormalizePath(cf.OldPath); op != "" && op != p {
+			ix.renames[op] = p
+		}
+	}
+	return ix, warnings
+}
+
+// parseSides returns the new-side lines of diff per hunk, and its old side.
+func parseSides(diff, path string) ([][]diffLine, oldSide, error) {
+	old := oldSide{removed: map[int]bool{}, toNew: map[int]int{}}
+	if strings.TrimSpace(diff) == "" {
+		return nil, old, nil
+	}
+	text := diff
+	if !strings.HasPrefix(text, "diff --git") && !strings.Contains(text, "\ndiff --git") &&
+		!strings.HasPrefix(text, "--- ") && !strings.Contains(text, "\n--- ") {
+		text = "--- a/" + path + "\n+++ b/" + path + "\n" + text
+	}
+	files, _, err := gitdiff.Parse(strings.NewReader(text))
+	if err != nil {
+		hunks, lold := lenientSides(diff)
+		return hunks, lold, err
+	}
+	var pick []*gitdiff.File
+	for _, f := range files {
+		if NormalizePath(f.NewName) == path {
+			pick = append(pick, f)
+		}
+	}
+	if len(pick) == 0 {
+		pick = files
+	}
+	var hunks [][]diffLine
+	for _, f := range pick {
+		for _, frag := range f.TextFragments {
+			n, o := int(frag.NewPosition), int(frag.OldPosition)
+			old.hasHunks = true
+			old.spans = append(old.spans, hunkSpan{oldStart: o, oldLines: int(frag.OldLines), newStart: n, newLines: int(frag.NewLines)})
+			var h []diffLine
+			for _, l := range frag.Lines {
+				switch l.Op {
+				case gitdiff.OpDelete:
+					old.removed[o] = true
+					o++
+					continue
+				case gitdiff.OpContext:
+					old.toNew[o] = n
+					o++
+				}
+				h = append(h, newDiffLine(n, strings.TrimRight(l.Line, "\r\n"), l.Op == gitdiff.OpAdd))
+				n++
+			}
+			hunks = append(hunks, h)
+		}
+	}
+	return hunks, old, nil
+}
+
+var hunkHeaderRe = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
+
+// lenientSides walks @@ hunks without checking their counts: a hunk ends
+// at the next header or at the next line that is not ' ', '+', '-' or '\'.
+// The old side's spans are counted from the lines seen.
+func lenientSides(diff string) ([][]diffLine, oldSide) {
+	old := oldSide{removed: map[int]bool{}, toNew: map[int]int{}}
+	var hunks [][]diffLine
+	var cur []diffLine
+	in := false
+	n, o := 0, 0
+	closeSpan := func() {
+		if k := len(old.spans) - 1; k >= 0 && old.spans[k].oldLines < 0 {
+			sp := &old.spans[k]
+			sp.oldLines, sp.newLines = o-sp.oldStart, n-sp.newStart
+		}
+	}
+	for _, line := range strings.Split(diff, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if m := hunkHeaderRe.FindStringSubmatch(line); m != nil {
+			closeSpan()
+			if len(cur) > 0 {
+				hunks = append(hunks, cur)
+			}
+			cur = nil
+			ostart, oerr := strconv.Atoi(m[1])
+			start, err := strconv.Atoi(m[3])
+			in = err == nil && oerr == nil && start <= 1<<30 && ostart <= 1<<30
+			n, o = start, ostart
+			if in {
+				old.hasHunks = true
+				old.spans = append(old.spans, hunkSpan{oldStart: o, oldLines: -1, newStart: n, newLines: -1})
+			}
+			continue
+		}
+		if !in {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "diff --git"):
+			closeSpan()
+			in = false
+		case strings.HasPrefix(line, "+"):
+			cur = append(cur, newDiffLine(n, line[1:], true))
+			n++
+		case strings.HasPrefix(line, " "):
+			cur = append(cur, newDiffLine(n, line[1:], false))
+			old.toNew[o] = n
+			n++
+			o++
+		case line == "":
+			// git never writes an empty line inside a hunk; a trailing split does.
+		case strings.HasPrefix(line, "-"):
+			old.removed[o] = true
+			o++
+		case strings.HasPrefix(line, `\`):
+		default:
+			closeSpan()
+			in = false
+		}
+	}
+	closeSpan()
+	if len(cur) > 0 {
+		hunks = append(hunks, cur)
+	}
+	// Line numbers below 1 cannot be anchored.
+	for i, h := range hunks {
+		k := 0
+		for _, l := range h {
+			if l.n >= 1 {
+				h[k] = l
+				k++
+			}
+		}
+		hunks[i] = h[:k]
+	}
+	return hunks, old
+}
+
+func newDiffLine(n int, text string, added bool) diffLine {
+	return diffLine{n: n, text: text, norm: pipeline.StripSpace(text), added: added}
+}
+
+// NormalizePath cleans a path as a model writes it: trimmed, quotes
+// and backticks removed, backslashes made slashes, leading "/" and "./"
+// stripped. The a/ and b/ prefixes of git diffs are resolved by the index
+// (stripped only when the path with them is not a changed file).
+func NormalizePath(p string) string {
+	p = strings.Trim(strings.TrimSpace(p), "`\"'")
+	if p == "" {
+		return ""
+	}
+	if n, err := scope.NormalizePath(p, 0); err == nil {
+		return n
+	}
+	p = strings.ReplaceAll(p, "\\", "/")
+	for strings.HasPrefix(p, "./") || strings.HasPrefix(p, "/") {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "./"), "/")
+	}
+	return p
+}
+
+// ResolvePath finds the changed file a finding's path names: exact, after
+// stripping a/ or b/, by a rename's old path, or as the unique changed file
+// whose path ends in "/"+path (a model that dropped the directories).
+func (ix *Index) ResolvePath(raw string) (string, bool) {
+	p := NormalizePath(raw)
+	if p == "" {
+		return "", false
+	}
+	if _, ok := ix.files[p]; ok {
+		return p, true
+	}
+	for _, pre := range []string{"a/", "b/"} {
+		if s, ok := strings.CutPrefix(p, pre); ok {
+			if _, ok := ix.files[s]; ok {
+				return s, true
+			}
+		}
+	}
+	if n, ok := ix.renames[p]; ok {
+		return n, true
+	}
+	var match string
+	count := 0
+	for fp := range ix.files {
+		if strings.HasSuffix(fp, "/"+p) {
+			match = fp
+			count++
+		}
+	}
+	if count == 1 {
+		return match, true
+	}
+	return p, false
+}
+
+// HasLine reports whether line is a new-side line (added or context) of
+// path's diff.
+func (ix *Index) HasLine(path string, line int) bool {
+	df, ok := ix.files[path]
+	if !ok {
+		return false
+	}
+	_, ok = df.lines[line]
+	return ok
+}
+
+// Anchor places a finding on a new-file line of the diff:
+//
+//  1. The path must name a changed file (see ResolvePath); else "unanchored".
+//  2. If existingCode is given and found (ignoring whitespace) in the file's
+//     new-side lines, and no match covers the finding's own line, the finding
+//     goes to the match: "snippet". Matches that include an added line win
+//     over context-only ones, then the match nearest the finding's line, then
+//     the first. A match is anchored at the snippet's FIRST line: that is the
+//     line a model's `line` names when both are right, so "line" and
+//     "snippet" agree, and the comment sits where the reader starts reading
+//     the code it is about.
+//  3. Else, if the finding's line is a new-side line of the diff: "line".
+//  4. Else "file": the path is changed, but no line can be chosen.
+//
+// Step 2 runs before 3 because models get line numbers wrong far more often
+// than they misquote code; a snippet that is found nowhere does not veto a
+// valid line.
+func (ix *Index) Anchor(f pipeline.Finding) Placed {
+	path, ok := ix.ResolvePath(f.Path)
+	if !ok {
+		reason := "not a changed file"
+		if path == "" {
+			reason = "no path"
+		}
+		return Placed{Path: path, Anchor: Unanchored, Reason: reason}
+	}
+	df := ix.files[path]
+	lineOK := false
+	if f.Line > 0 {
+		_, lineOK = df.lines[f.Line]
+	}
+	if strings.TrimSpace(f.ExistingCode) != "" {
+		if start, end, covers, found := df.findSnippet(f.ExistingCode, f.Line); found && !(lineOK && covers) {
+			l := df.text[start]
+			return Placed{Path: path, Line: l.n, Anchor: Snippet, Text: l.text, Code: df.codeOf(start, end)}
+		}
+	}
+	if lineOK {
+		i := df.lines[f.Line]
+		a := Placed{Path: path, Line: f.Line, Anchor: Line, Text: df.text[i].text}
+		if strings.TrimSpace(f.ExistingCode) != "" {
+			// The quoted code's lines that follow the anchored line, when they
+			// are there; else the anchored line alone.
+			if start, end, _, found := df.findSnippet(f.ExistingCode, f.Line); found && start == i {
+				a.Code = df.codeOf(start, end)
+			}
+		}
+		if a.Code == nil {
+			a.Code = df.codeOf(i, i)
+		}
+		return a
+	}
+	var reason string
+	switch {
+	case len(df.text) == 0:
+		reason = "the diff has no new-side lines"
+	case f.Line > 0 && f.ExistingCode != "":
+		reason = fmt.Sprintf("line %d is not in the diff and the quoted code was not found", f.Line)
+	case f.Line > 0:
+		reason = fmt.Sprintf("line %d is not in the diff", f.Line)
+	case f.ExistingCode != "":
+		reason = "the quoted code was not found in the diff"
+	default:
+		reason = "no line given"
+	}
+	return Placed{Path: path, Anchor: OnFile, Reason: reason}
+}
+
+// snippetLines splits a snippet into whitespace-free, non-empty lines.
+func snippetLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if n := pipeline.StripSpace(l); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// stripDiffMarkers removes a leading '+', '-' or ' ' from every line when
+// each non-blank line carries one (a snippet copied out of the diff).
+func stripDiffMarkers(s string) (string, bool) {
+	lines := strings.Split(s, "\n")
+	for _, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if l[0] != '+' && l[0] != '-' && l[0] != ' ' {
+			return "", false
+		}
+	}
+	var b strings.Builder
+	for i, l := range lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		if l != "" && (l[0] == '-') {
+			continue // a deleted line is not in the new file
+		}
+		if l != "" {
+			l = l[1:]
+		}
+		b.WriteString(l)
+	}
+	return b.String(), true
+}
+
+type snippetMatch struct {
+	start, end int // indexes into text
+	added      bool
+}
+
+// findSnippet looks for the snippet in the new-side lines, hunk by hunk
+// (blank lines on both sides ignored). It tries exact whitespace-free
+// equality first, then, when that finds nothing, containment (each snippet
+// line inside the diff line) for snippets of at least snippetMinChars. It
+// returns the chosen match's first and last line index, whether some match
+// covers line, and whether anything matched.
+func (df *File) findSnippet(snippet string, line int) (start, end int, coversLine, found bool) {
+	var matches []snippetMatch
+	want := snippetLines(snippet)
+	if len(want) == 0 {
+		return 0, 0, false, false
+	}
+	matches = df.matchLines(want, false)
+	if len(matches) == 0 {
+		if s, ok := stripDiffMarkers(snippet); ok {
+			if w := snippetLines(s); len(w) > 0 {
+				want = w
+				matches = df.matchLines(want, false)
+			}
+		}
+	}
+	if len(matches) == 0 && len(strings.Join(want, "")) >= snippetMinChars {
+		matches = df.matchLines(want, true)
+	}
+	if len(matches) == 0 {
+		return 0, 0, false, false
+	}
+	for _, m := range matches {
+		if line > 0 && df.text[m.start].n <= line && line <= df.text[m.end].n {
+			coversLine = true
+		}
+	}
+	sort.SliceStable(matches, func(i, j int) bool {
+		a, b := matches[i], matches[j]
+		if a.added != b.added {
+			return a.added
+		}
+		if line > 0 {
+			da, db := absInt(df.text[a.start].n-line), absInt(df.text[b.start].n-line)
+			if da != db {
+				return da < db
+			}
+		}
+		return a.start < b.start
+	})
+	return matches[0].start, matches[0].end, coversLine, true
+}
+
+// codeOf returns the whitespace-free non-blank lines of text[start..end].
+func (df *File) codeOf(start, end int) []string {
+	var out []string
+	for i := start; i <= end && i < len(df.text); i++ {
+		if n := df.text[i].norm; n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// matchLines finds every run of non-blank new-side lines, inside one hunk,
+// equal to (or, with contain, containing) want line by line.
+func (df *File) matchLines(want []string, contain bool) []snippetMatch {
+	var out []snippetMatch
+	base := 0
+	for _, h := range df.hunks {
+		// non-blank lines of the hunk, as indexes into df.text
+		var idx []int
+		for i, l := range h {
+			if l.norm != "" {
+				idx = append(idx, base+i)
+			}
+		}
+		for s := 0; s+len(want) <= len(idx); s++ {
+			ok, added := true, false
+			for k, w := range want {
+				l := df.text[idx[s+k]]
+				if contain && !strings.Contains(l.norm, w) || !contain && l.norm != w {
+					ok = false
+					break
+				}
+				added = added || l.added
+			}
+			if ok {
+				out = append(out, snippetMatch{start: idx[s], end: idx[s+len(want)-1], added: added})
+			}
+		}
+		base += len(h)
+	}
+	return out
+}
+
+func absInt(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// File returns the indexed file at a normalized new path.
+func (ix *Index) File(path string) (*File, bool) {
+	df, ok := ix.files[path]
+	return df, ok
+}
+
+// Deleted reports whether the changed file is deleted.
+func (df *File) Deleted() bool { return df.status == "deleted" }
+
+// HasText reports whether the file has new-side lines to anchor to.
+func (df *File) HasText() bool { return len(df.text) > 0 }
+
+// HasOldHunks reports whether the diff has hunks to follow old lines through.
+func (df *File) HasOldHunks() bool { return df.old.hasHunks }
+
+// Follow takes lines [line, line+n-1] of the old version into the new one
+// (see oldSide.follow).
+func (df *File) Follow(line, n int) (newLine int, removed bool) { return df.old.follow(line, n) }
+
+// CurrentPath is where an earlier finding's file is in this diff: its
+// path, or the new path of a rename.
+func (ix *Index) CurrentPath(p string) string {
+	p = NormalizePath(p)
+	if n, ok := ix.renames[p]; ok {
+		return n
+	}
+	return p
+}
+
+// follow takes lines [line, line+n-1] of the old version into the new one:
+// the new number of line, or removed when the diff removes any of them.
+func (o oldSide) follow(line, n int) (newLine int, removed bool) {
+	for l := line; l < line+n; l++ {
+		if o.removed[l] {
+			return 0, true
+		}
+	}
+	if nl, ok := o.toNew[line]; ok {
+		return nl, false
+	}
+	offset := 0
+	for _, sp := range o.spans {
+		if sp.oldLines == 0 {
+			// Lines inserted after old line oldStart.
+			if line <= sp.oldStart {
+				break
+			}
+			offset += sp.newLines
+			continue
+		}
+		if line < sp.oldStart {
+			break
+		}
+		offset += sp.newLines - sp.oldLines
+	}
+	return line + offset, false
+}
+
+// FindCode finds n consecutive non-blank new-side lines of one hunk whose
+// CodeHash is hash; of several, the one nearest near. The hashes of every
+// n-line window are computed once per file and n (codeIndex).
+func (df *File) FindCode(hash string, n, near int) (int, bool) {
+	if df.codeIndex == nil {
+		df.codeIndex = map[int]map[string][]int{}
+	}
+	ix, ok := df.codeIndex[n]
+	if !ok {
+		ix = map[string][]int{}
+		base := 0
+		for _, h := range df.hunks {
+			var idx []int
+			for i, l := range h {
+				if l.norm != "" {
+					idx = append(idx, base+i)
+				}
+			}
+			base += len(h)
+			lines := make([]string, n)
+			for s := 0; s+n <= len(idx); s++ {
+				for k := range n {
+					lines[k] = df.text[idx[s+k]].norm
+				}
+				k := marker.CodeHash(lines)
+				ix[k] = append(ix[k], df.text[idx[s]].n)
+			}
+		}
+		df.codeIndex[n] = ix
+	}
+	best, found := 0, false
+	for _, l := range ix[hash] {
+		if !found || absInt(l-near) < absInt(best-near) {
+			best, found = l, true
+		}
+	}
+	return best, found
+}

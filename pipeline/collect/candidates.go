@@ -1,0 +1,174 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// noSearchReason is the warning's reason when the provider cannot search
+// code and the wiring gave no better one.
+const noSearchReason = "the repository provider cannot search code"
+
+// oldReadParallel is how many base-side sources are read at once.
+const oldReadParallel = 4
+
+// findCandidates lists the context candidates of the shown files (see
+// pipeline/candidates): files outside the change that declare what the
+// change uses or refer to what it changed, ranked, at most
+// lim.CandidatesMax, each with why. New sources are read from the code tree
+// at the head; old sources at the diff's old side (the reviewed commit of a
+// delta, otherwise the merge base of base and head). The search has
+// lim.CandidatesBudget: when it runs out, what was found is listed with a
+// warning. A provider without code search lists none, with a warning.
+// Candidates never name a changed file (shown or excluded), a secret path or
+// a default path (/v1/needs would refuse them).
+func (res *ContextResult) findCandidates(ctx context.Context, meta ContextMeta, lim pipeline.Limits) {
+	if lim.CandidatesMax <= 0 || len(res.Files) == 0 {
+		return
+	}
+	changes := changesOf(res.Files)
+	if len(changes) == 0 {
+		return
+	}
+	if meta.Search == nil {
+		reason := meta.SearchOff
+		if reason == "" {
+			reason = noSearchReason
+		}
+		res.Warnings = append(res.Warnings, "candidates: none listed: "+reason)
+		return
+	}
+	start := time.Now()
+	defer func() { res.Stats.CandidatesMs = int(time.Since(start).Milliseconds()) }()
+	budget := lim.CandidatesBudget
+	cctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
+
+	tree, err := meta.Search.OpenTree(cctx, meta.Repo, meta.Head)
+	if err != nil {
+		if stopped(err) {
+			err = fmt.Errorf("the repository was not searchable within %s (PRSCOUT_CANDIDATES_BUDGET)", budget)
+		}
+		res.Warnings = append(res.Warnings, "candidates: none listed: "+err.Error())
+		return
+	}
+	defer tree.Close()
+	readOld(cctx, meta, changes)
+
+	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4})
+	switch {
+	case err == nil:
+	case stopped(err):
+		res.Warnings = append(res.Warnings, fmt.Sprintf("candidates: the search stopped after %s (PRSCOUT_CANDIDATES_BUDGET); listing what it found", budget))
+	case ctx.Err() != nil:
+		return // the request is gone
+	default:
+		res.Warnings = append(res.Warnings, "candidates: none listed: "+err.Error())
+		return
+	}
+	skip := map[string]bool{}
+	for _, e := range res.Excluded {
+		skip[e.Path] = true
+	}
+	for _, c := range got {
+		if len(res.Candidates) == lim.CandidatesMax {
+			break
+		}
+		if skip[c.Path] || scope.IsSecretPath(c.Path) || scope.IsDefaultPath(c.Path) {
+			continue
+		}
+		res.Candidates = append(res.Candidates, pipeline.Candidate{
+			Path: c.Path, Kind: string(c.Kind), Reason: c.Reason, Symbols: nonNil(c.Symbols),
+			Method: string(c.Method), Score: c.Score,
+		})
+	}
+}
+
+// changesOf turns the shown files' diffs into the engine's changes (paths,
+// statuses and changed lines; contents are read later).
+func changesOf(files []pipeline.ChangedFile) []candidates.Change {
+	var out []candidates.Change
+	for _, f := range files {
+		cs, err := candidates.ChangesFromDiff(f.Diff)
+		if err != nil || len(cs) != 1 {
+			continue // a rename or mode change only, or a diff the parser refuses
+		}
+		c := cs[0]
+		if c.Path != f.Path {
+			continue // the section names another file: never guess
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// readOld reads the old side of the changes that have one. Failures leave
+// Old nil: removed declarations of that file then go unseen.
+func readOld(ctx context.Context, meta ContextMeta, changes []candidates.Change) {
+	old := meta.ReviewedCommit
+	if meta.Mode != "delta" || old == "" {
+		if meta.Base == "" {
+			return
+		}
+		old = meta.Base
+		if mb, err := meta.Search.MergeBase(ctx, meta.Repo, meta.Base, meta.Head); err == nil && mb != "" {
+			old = mb
+		}
+	}
+	tree, err := meta.Search.OpenTree(ctx, meta.Repo, old)
+	if err != nil {
+		return
+	}
+	defer tree.Close()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, oldReadParallel)
+	for i := range changes {
+		c := &changes[i]
+		if c.Status == candidates.StatusAdded {
+			continue
+		}
+		p := c.Path
+		if c.OldPath != "" {
+			p = c.OldPath
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if b, err := tree.ReadFile(ctx, p); err == nil {
+				c.Old = b
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// candidatesPrompt renders the candidates for the scout: one line each, the
+// weaker textual evidence labelled.
+func candidatesPrompt(cs []pipeline.Candidate) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n# Candidates (" + strconv.Itoa(len(cs)) + ")\n\n")
+	b.WriteString("prscout found these files outside the change by reading the code: \"uses\" files declare names the change uses, \"impact\" files refer to names the change modified or removed. You may ask for these; ask only for those the review needs.\n\n")
+	for _, c := range cs {
+		b.WriteString("- " + c.Path + " (" + c.Kind)
+		if c.Method == string(candidates.MethodIdentifier) {
+			b.WriteString(", identifier search")
+		}
+		b.WriteString("): " + pipeline.OneLine(c.Reason) + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,309 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// memSearch is a CodeSearch over in-memory commits.
+type memSearch struct {
+	commits   map[string]map[string]string // commit -> path -> content
+	mergeBase string
+	block     bool // OpenTree waits for the context to end
+
+	mu     sync.Mutex
+	opened []string
+}
+
+var _ pipeline.CodeSearch = (*memSearch)(nil)
+
+func (m *memSearch) OpenTree(ctx context.Context, _ pipeline.Repo, commit string) (pipeline.CodeTree, error) {
+	if m.block {
+		<-ctx.Done()
+		return nil, fmt.Errorf("mirror not ready: %w", ctx.Err())
+	}
+	files, ok := m.commits[commit]
+	if !ok {
+		return nil, fmt.Errorf("commit %s: %w", commit, pipeline.ErrNotFound)
+	}
+	m.mu.Lock()
+	m.opened = append(m.opened, commit)
+	m.mu.Unlock()
+	return memCodeTree(files), nil
+}
+
+func (m *memSearch) MergeBase(context.Context, pipeline.Repo, string, string) (string, error) {
+	return m.mergeBase, nil
+}
+
+type memCodeTree map[string]string
+
+func (t memCodeTree) Grep(_ context.Context, words, _ []string, _ int) ([]string, error) {
+	var out []string
+	for p, src := range t {
+		for _, w := range words {
+			if hasWord(src, w) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func hasWord(src, w string) bool {
+	isWord := func(c byte) bool {
+		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for i := 0; ; {
+		j := strings.Index(src[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isWord(src[j-1])) && (end == len(src) || !isWord(src[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func (t memCodeTree) ReadFile(_ context.Context, p string) ([]byte, error) {
+	if src, ok := t[p]; ok {
+		return []byte(src), nil
+	}
+	return nil, fmt.Errorf("%s: %w", p, pipeline.ErrNotFound)
+}
+
+func (t memCodeTree) ListDir(_ context.Context, dir string) ([]string, error) {
+	var out []string
+	for p := range t {
+		d := ""
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			d = p[:i]
+		}
+		if d == strings.TrimPrefix(dir, ".") {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (memCodeTree) Close() error { return nil }
+
+const (
+	candAddOld = "package pkg\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
+	candAddNew = "package pkg\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b + 0\n}\n"
+	candDiff   = "diff --git a/pkg/add.go b/pkg/add.go\nindex 1111111..2222222 100644\n--- a/pkg/add.go\n+++ b/pkg/add.go\n" +
+		"@@ -3,4 +3,4 @@\n // Add adds.\n func Add(a, b int) int {\n-\treturn a + b\n+\treturn a + b + 0\n }\n"
+	candCaller = "package main\n\nimport \"example.com/app/pkg\"\n\nfunc main() { println(pkg.Add(1, 2)) }\n"
+)
+
+// candSearch is a repository where pkg/add.go's Add changes its body: main.go
+// calls it, and so do a vendored copy, a secret-looking file and a changed
+// file the review excludes.
+func candSearch() *memSearch {
+	tree := func(add string) map[string]string {
+		return map[string]string{
+			"go.mod":             "module example.com/app\n",
+			"pkg/add.go":         add,
+			"main.go":            candCaller,
+			"vendor/lib/use.go":  strings.Replace(candCaller, "package main", "package lib", 1),
+			"gen/excluded.go":    strings.Replace(candCaller, "package main", "package gen", 1),
+			"secrets/id_rsa.go":  strings.Replace(candCaller, "package main", "package secrets", 1),
+			"cmd/tool/helper.go": "package main\n\nfunc helper() int { return 1 }\n",
+		}
+	}
+	return &memSearch{
+		commits:   map[string]map[string]string{"head": tree(candAddNew), "mb": tree(candAddOld), "reviewed": tree(candAddOld)},
+		mergeBase: "mb",
+	}
+}
+
+func candResult() *ContextResult {
+	res := newContextResult(ContextMeta{Head: "head"}, 0)
+	res.Files = []pipeline.ChangedFile{{Path: "pkg/add.go", Status: "modified", Diff: candDiff}}
+	res.Excluded = []pipeline.Excluded{{Path: "gen/excluded.go", Reason: "generated"}}
+	return &res
+}
+
+func candPaths(cs []pipeline.Candidate) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Path+" "+c.Kind+" "+c.Method)
+	}
+	return out
+}
+
+func TestFindCandidates(t *testing.T) {
+	lim := pipeline.DefaultLimits()
+	tests := []struct {
+		name    string
+		meta    ContextMeta
+		want    []string
+		opened  []string
+		warning string
+	}{
+		{
+			name: "full review: old side at the merge base",
+			meta: ContextMeta{Mode: "full", Head: "head", Base: "base"},
+			// Not the vendored copy (a default path), not the secret path,
+			// not the excluded changed file.
+			want:   []string{"main.go impact go"},
+			opened: []string{"head", "mb"},
+		},
+		{
+			name:   "delta review: old side at the reviewed commit",
+			meta:   ContextMeta{Mode: "delta", Head: "head", Base: "base", ReviewedCommit: "reviewed"},
+			want:   []string{"main.go impact go"},
+			opened: []string{"head", "reviewed"},
+		},
+		{
+			name:    "no code search",
+			meta:    ContextMeta{Mode: "full", Head: "head", Base: "base", SearchOff: "the Bitbucket mirror is off (PRSCOUT_MIRROR_DIR is not set)"},
+			warning: "candidates: none listed: the Bitbucket mirror is off (PRSCOUT_MIRROR_DIR is not set)",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := candSearch()
+			meta := tt.meta
+			if tt.warning == "" {
+				meta.Search = s
+			}
+			res := candResult()
+			res.findCandidates(context.Background(), meta, lim)
+			if diff := cmp.Diff(tt.want, candPaths(res.Candidates)); diff != "" {
+				t.Errorf("candidates (-want +got):\n%s", diff)
+			}
+			if tt.warning != "" {
+				if len(res.Warnings) != 1 || res.Warnings[0] != tt.warning {
+					t.Errorf("warnings = %q, want %q", res.Warnings, tt.warning)
+				}
+				return
+			}
+			if len(res.Warnings) != 0 {
+				t.Errorf("warnings = %q, want none", res.Warnings)
+			}
+			sort.Strings(s.opened)
+			if diff := cmp.Diff(tt.opened, s.opened); diff != "" {
+				t.Errorf("trees opened (-want +got):\n%s", diff)
+			}
+			c := res.Candidates[0]
+			if !strings.Contains(c.Reason, "`Add`") || !cmp.Equal(c.Symbols, []string{"Add"}) || c.Score <= 0 {
+				t.Errorf("candidate = %+v, want a reason and symbol naming Add", c)
+			}
+		})
+	}
+}
+
+func TestFindCandidatesOff(t *testing.T) {
+	lim := pipeline.DefaultLimits()
+	lim.CandidatesMax = 0
+	res := candResult()
+	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: candSearch()}, lim)
+	if len(res.Candidates) != 0 || len(res.Warnings) != 0 {
+		t.Errorf("CandidatesMax 0: candidates %v, warnings %v; want none", res.Candidates, res.Warnings)
+	}
+}
+
+// TestFindCandidatesBudget: a search that cannot start within the budget
+// lists nothing and says why; the request goes on.
+func TestFindCandidatesBudget(t *testing.T) {
+	lim := pipeline.DefaultLimits()
+	lim.CandidatesBudget = 30 * time.Millisecond
+	s := candSearch()
+	s.block = true
+	res := candResult()
+	start := time.Now()
+	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: s}, lim)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("findCandidates took %s with a 30ms budget", d)
+	}
+	if len(res.Candidates) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not searchable within 30ms (PRSCOUT_CANDIDATES_BUDGET)") {
+		t.Errorf("candidates %v, warnings %q; want none and one budget warning", res.Candidates, res.Warnings)
+	}
+}
+
+// TestScoutPromptListsCandidates: the scout sees each candidate with its
+// reason, and the weaker identifier search is labelled.
+func TestScoutPromptListsCandidates(t *testing.T) {
+	res := candResult()
+	res.Candidates = []pipeline.Candidate{
+		{Path: "main.go", Kind: "impact", Reason: "calls `Add`, whose body changed", Method: "go"},
+		{Path: "lib/add.c", Kind: "impact", Reason: "mentions `add`", Method: "identifier-search"},
+	}
+	p := scoutPrompt(*res, pipeline.DefaultLimits()).User
+	for _, want := range []string{
+		"# Candidates (2)", "You may ask for these",
+		"- main.go (impact): calls `Add`, whose body changed\n",
+		"- lib/add.c (impact, identifier search): mentions `add`\n",
+	} {
+		if !strings.Contains(p, want) {
+			t.Errorf("scout prompt lacks %q:\n%s", want, p)
+		}
+	}
+	res.Candidates = nil
+	if p := scoutPrompt(*res, pipeline.DefaultLimits()).User; strings.Contains(p, "# Candidates") {
+		t.Errorf("scout prompt without candidates has a candidates section")
+	}
+}
+
+// TestCollectListsCandidates runs the whole context stage with a repository
+// that can search code: the answer carries the candidates.
+func TestCollectListsCandidates(t *testing.T) {
+	s := candSearch()
+	repo := &searchRepo{memSearch: s, diff: []byte(candDiff)}
+	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo},
+		ContextInput{Workspace: "acme", RepoSlug: "app", Base: "base", Head: "head"}, pipeline.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"main.go impact go"}, candPaths(res.Candidates)); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(res.ScoutPrompt.User, "- main.go (impact): calls `Add`") {
+		t.Errorf("scout prompt lacks the candidate")
+	}
+}
+
+// searchRepo is a Repository and DiffSource that also searches code.
+type searchRepo struct {
+	*memSearch
+	diff []byte
+}
+
+func (r *searchRepo) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
+	if _, ok := r.commits[rev]; ok || rev == "base" {
+		return rev, nil
+	}
+	return "", pipeline.ErrNotFound
+}
+
+func (r *searchRepo) ReadFile(_ context.Context, _ pipeline.Repo, commit, p string, _ int64) ([]byte, error) {
+	if src, ok := r.commits[commit][p]; ok {
+		return []byte(src), nil
+	}
+	return nil, errors.Join(pipeline.ErrNotFound)
+}
+
+func (r *searchRepo) ListDir(context.Context, pipeline.Repo, string, string, int) ([]pipeline.DirEntry, bool, error) {
+	return nil, false, nil
+}
+
+func (r *searchRepo) Diff(context.Context, pipeline.Repo, string, string, pipeline.DiffOptions) ([]byte, error) {
+	return r.diff, nil
+}

@@ -1,0 +1,677 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/groups"
+	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/redact"
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// ContextInput is the /v1/context request for a base..head review.
+type ContextInput struct {
+	Workspace    string   `json:"workspace"`
+	RepoSlug     string   `json:"repoSlug"`
+	PRID         int      `json:"prId,omitempty"`
+	Base         string   `json:"base"`
+	Head         string   `json:"head"`
+	ContextLines *int     `json:"contextLines,omitempty"`
+	JiraKeys     []string `json:"jiraKeys,omitempty"`
+	// PR metadata when the caller knows it (local provider).
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Requirements is free requirements text (a string), or acceptance
+	// criteria to judge ([{id, issue, text}]) besides the linked issues'.
+	// Rules is free rules text for the whole review (a string) or a rule
+	// file object, the highest rule layer (see RuleSet).
+	Requirements pipeline.RequirementsField `json:"requirements,omitempty"`
+	Rules        scope.RulesField           `json:"rules,omitempty"`
+	// Include and Exclude are file gate globs (see FileGates): an exclude
+	// match leaves a file out; an include match skips the unsupported_ext
+	// and default_path gates (it is not an allow-list).
+	Include []string `json:"include,omitempty"`
+	Exclude []string `json:"exclude,omitempty"`
+	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), set by
+	// the API, never by the request; ServiceRulesSource names it.
+	ServiceRules       *scope.RuleFile `json:"-"`
+	ServiceRulesSource string          `json:"-"`
+	// Jira holds the issues of JiraKeys when the caller has looked them up
+	// (collectRange has no issue lookup of its own).
+	Jira []pipeline.Issue `json:"-"`
+	// Surfaces switch the build status set through ContextSources.Reporter
+	// (PRSCOUT_BUILD_STATUS), set by the API, never by the request.
+	Surfaces insights.Settings `json:"-"`
+
+	// search and searchOff come from ContextSources (see Collect).
+	search    pipeline.CodeSearch
+	searchOff string
+}
+
+// ContextMeta is what assemble needs besides the raw diff: where the
+// change lives, which commits it spans and what the prompt shows about it.
+type ContextMeta struct {
+	Repo pipeline.Repo
+	PRID int
+	// Head and Base are full commit ids; sources are read at Head.
+	Head, Base     string
+	ReviewedCommit string
+	// Mode is "full" (default), "delta" or "skip"; skip yields no files.
+	Mode string
+	// SkipReason says why a skip skips (see ContextResult.SkipReason).
+	SkipReason string
+	// Interdiff marks a delta whose files carry the pull request's own diff
+	// (see ContextResult.Interdiff).
+	Interdiff bool
+	PR        pipeline.PullRequest
+	Jira      []pipeline.Issue
+	Rules     string
+	Warnings  []string
+	// ContextLines is the diff's context (it also pads source windows).
+	ContextLines int
+	// MaxSourceBytes bounds one changed file's source read for the prompt
+	// (0: DefaultMaxSourceBytes); a larger file keeps its diff, shows no
+	// source and gets a warning.
+	MaxSourceBytes int64
+	// MaxTotalSourceBytes guards memory: once the sources kept (whole or
+	// windows) reach it, further files show no source and get a warning
+	// (0: DefaultMaxTotalSourceBytes). Limiting what a prompt may hold is the
+	// too-large gate's job, not this guard's.
+	MaxTotalSourceBytes int64
+	// Gates are the file gates (include/exclude globs).
+	Gates scope.FileGates
+	// PathRules resolves each shown file's review rules (nil: none).
+	PathRules *scope.RuleSet
+
+	// RequirementsText is free requirements text; Criteria are acceptance
+	// criteria the request gave, judged with the linked issues' own.
+	RequirementsText string
+	Criteria         []pipeline.Requirement
+	// Search finds the context candidates (nil: none, with a warning that
+	// gives SearchOff as the reason).
+	Search    pipeline.CodeSearch
+	SearchOff string
+}
+
+// defaultMaxSourceBytes bounds one changed file's new source.
+const defaultMaxSourceBytes = 8 << 20
+
+// defaultMaxTotalSourceBytes bounds the sources one context keeps.
+const defaultMaxTotalSourceBytes = 64 << 20
+
+// errSourceGuard marks a source left out by MaxTotalSourceBytes.
+var errSourceGuard = errors.New("sources over the memory guard")
+
+// maxContextLines is the largest contextLines accepted.
+const maxContextLines = 1000
+
+// sourceParallel is how many sources are read at once through ReadFile.
+const sourceParallel = 8
+
+// ContextResult is the /v1/context answer. Slices are never nil, so JSON
+// never holds null where a list is expected.
+type ContextResult struct {
+	Mode string `json:"mode"` // full | delta | skip
+	Skip bool   `json:"skip"`
+	// SkipReason says why mode is skip: the head was already reviewed, the
+	// pull request is MERGED/DECLINED/SUPERSEDED, or a merge from the
+	// destination changed nothing of the pull request's own.
+	SkipReason string `json:"skipReason,omitempty"`
+	// Interdiff marks a delta after the source branch merged the
+	// destination: files carry the pull request's own diff (merge
+	// base..head) of the files whose changes differ from the reviewed
+	// commit, not the diff from the reviewed commit. /v1/comments reads it
+	// (review memory compares by code there, not by line).
+	Interdiff      bool                   `json:"interdiff,omitempty"`
+	Workspace      string                 `json:"workspace"`
+	RepoSlug       string                 `json:"repoSlug"`
+	PRID           int                    `json:"prId,omitempty"`
+	Ref            string                 `json:"ref"`  // head commit id (full)
+	Base           string                 `json:"base"` // base commit id (full)
+	ReviewedCommit string                 `json:"reviewedCommit"`
+	PR             pipeline.PullRequest   `json:"pr"`
+	Jira           []pipeline.Issue       `json:"jira"`
+	Rules          string                 `json:"rules"`
+	Files          []pipeline.ChangedFile `json:"files"`
+	Excluded       []pipeline.Excluded    `json:"excluded"`
+	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
+	// Candidates are files outside the change that the code ties to it,
+	// best first (see findCandidates); the scout prompt lists them.
+	Candidates []pipeline.Candidate `json:"candidates"`
+	Stats      ContextStats         `json:"stats"`
+	// Coverage says how many changed files were reviewed, excluded (by
+	// reason) and dropped for budget.
+	Coverage pipeline.Coverage `json:"coverage"`
+	Warnings []string          `json:"warnings"`
+	// BuildStatus says whether the INPROGRESS build status was set on the
+	// head (a full or delta pull request review with a provider that has
+	// commit statuses); absent otherwise.
+	BuildStatus *insights.StatusResult `json:"buildStatus,omitempty"`
+
+	// RequirementsText is the request's free requirements text.
+	RequirementsText string `json:"requirementsText,omitempty"`
+	// Requirements are the acceptance criteria the review judges one by
+	// one: the request's, then each linked issue's, in issue order.
+	Requirements []pipeline.Requirement `json:"requirements"`
+
+	// answerOnly counts redactions in text the answer carries but the scout
+	// prompt does not show (Jira acceptance criteria items); finish adds
+	// them to Stats.Redactions after the prompt's note is written.
+	answerOnly map[string]int
+	// Groups are the review groups (groups.go): exactly one, mirroring the
+	// fields above, when the change fits one review; otherwise each group's
+	// files, scout prompt, stats and coverage fit Limits.MaxPromptChars.
+	// Absent in mode skip.
+	Groups []ContextGroup `json:"groups,omitempty"`
+	// Group and Part are set on a review group's item only.
+	Group string       `json:"group,omitempty"`
+	Part  *groups.Part `json:"part,omitempty"`
+}
+
+// ContextStats measures the context and its scout prompt. Character counts
+// are Unicode code points, as a model's context window counts characters.
+type ContextStats struct {
+	// PromptChars is the scout prompt's size, system and user message.
+	PromptChars int `json:"promptChars"`
+	// ReviewPromptChars is the review prompt's size before any additional
+	// context, as /v1/merge builds it from these files (0 at the top of a
+	// change split into groups: see each group's). Budget is
+	// Limits.MaxPromptChars: the scout prompt stays within it, and the review
+	// prompt within 3/4 of it before context.
+	ReviewPromptChars int `json:"reviewPromptChars"`
+	Budget            int `json:"budget"`
+	// SourceChars is the size of all new sources shown (whole or windows).
+	SourceChars int `json:"sourceChars"`
+	// SourceShare is SourceChars / PromptChars, rounded to 4 decimals (0 when
+	// the prompt is empty); for a change split into groups, over the groups'
+	// scout prompts together.
+	SourceShare float64 `json:"sourceShare"`
+	// DiffChars is the size of all shown files' diffs.
+	DiffChars int `json:"diffChars"`
+	// Files is the number of changed files shown, Excluded of those left out.
+	Files    int `json:"files"`
+	Excluded int `json:"excluded"`
+	// ExcludedByReason counts excluded files per reason (GateOrder codes).
+	ExcludedByReason map[string]int `json:"excludedByReason"`
+	// WholeSources and WindowedSources count files whose source is shown
+	// whole or as labelled windows; NoSource counts shown files without one.
+	WholeSources    int `json:"wholeSources"`
+	WindowedSources int `json:"windowedSources"`
+	NoSource        int `json:"noSource"`
+	// ShownRanges lists every shown source as "path: 910-1031 of 1031"
+	// (windows joined by ", ").
+	ShownRanges []string `json:"shownRanges"`
+	// Additions and Deletions are the shown files' added and removed lines.
+	Additions int `json:"additions"`
+	Deletions int `json:"deletions"`
+	// DiffBytes is the raw diff's size in bytes.
+	DiffBytes int `json:"diffBytes"`
+	// Redactions counts secrets replaced in this answer, by kind
+	// (redact.Kinds): in the pull request's title and description, Jira
+	// text, rules, requirements, the shown diffs and sources, and warnings.
+	Redactions map[string]int `json:"redactions"`
+	// CandidatesMs is the time spent finding candidates, in milliseconds.
+	CandidatesMs int `json:"candidatesMs"`
+}
+
+// collectRange resolves base and head, diffs head against their merge base
+// with in.ContextLines (default lim.ContextLines, 30), reads the
+// new sources at head and assembles the context and the scout prompt. When
+// diffs is a ChangeLister and repo a FilesReader, the sources are read while
+// the diff runs.
+//
+// Missing head or base and contextLines outside 0..1000 fail with an
+// *InvalidError naming the field; an unknown revision wraps ErrNotFound and
+// names it.
+func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
+	if strings.TrimSpace(in.Head) == "" {
+		return ContextResult{}, pipeline.Invalidf("head", "required")
+	}
+	if strings.TrimSpace(in.Base) == "" {
+		return ContextResult{}, pipeline.Invalidf("base", "required")
+	}
+	contextLines := lim.WithDefaults().ContextLines
+	if in.ContextLines != nil {
+		contextLines = *in.ContextLines
+		if contextLines < 0 || contextLines > maxContextLines {
+			return ContextResult{}, pipeline.Invalidf("contextLines", "must be between 0 and %d", maxContextLines)
+		}
+	}
+	r := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	search := in.search
+	if search == nil {
+		search, _ = repo.(pipeline.CodeSearch)
+	}
+	head, err := pipeline.ResolveCommit(ctx, repo, r, "head", in.Head)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	base, err := pipeline.ResolveCommit(ctx, repo, r, "base", in.Base)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	gates, rules, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	opts := pipeline.DiffOptions{ContextLines: contextLines}
+	preCtx, cancelPre := context.WithCancel(ctx)
+	defer cancelPre()
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
+	raw, err := diffs.Diff(ctx, r, base, head, opts)
+	if pre != nil {
+		if err != nil {
+			cancelPre()
+		}
+		repo = pre.wait()
+	}
+	if err != nil {
+		return ContextResult{}, fmt.Errorf("diff %s..%s: %w", in.Base, in.Head, err)
+	}
+	meta := ContextMeta{
+		Repo:         r,
+		PRID:         in.PRID,
+		Head:         head,
+		Base:         base,
+		Mode:         "full",
+		PR:           pipeline.PullRequest{Title: in.Title, Description: in.Description},
+		Jira:         in.Jira,
+		Rules:        in.Rules.Text,
+		ContextLines: contextLines,
+		Gates:        gates,
+		PathRules:    rules,
+		Warnings:     scopeWarnings,
+		Search:       search,
+		SearchOff:    in.searchOff,
+	}
+	meta.RequirementsText, meta.Criteria = in.Requirements.Text, in.Requirements.Criteria
+	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
+		meta.Warnings = append(meta.Warnings, "jira keys "+strings.Join(in.JiraKeys, ", ")+" were not looked up")
+	}
+	return assemble(ctx, repo, meta, raw, lim)
+}
+
+// assemble is the provider-neutral core of /v1/context: it takes an
+// already-fetched raw git diff (merge base..head, with meta.ContextLines of
+// context), sorts its files into shown and excluded, reads the shown files'
+// new sources at meta.Head (whole up to lim.FullSourceLines lines, otherwise
+// labelled windows around the changes) and builds the scout prompt and stats.
+//
+// Each changed file passes meta.Gates (FileGates.Decide, in GateOrder) or is
+// excluded with the gate's reason; a secret path's diff never reaches the
+// prompt. A source that turns out binary when read is excluded as "binary".
+//
+// To keep a 20 MB change cheap, the result's strings alias rawDiff and the
+// source bytes the repository returns instead of copying them: neither may be
+// modified after the call.
+func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, rawDiff []byte, lim pipeline.Limits) (ContextResult, error) {
+	res := newContextResult(meta, len(rawDiff))
+	if res.Mode == "skip" {
+		res.Skip = true
+		res.redactWarnings()
+		return res, nil
+	}
+	lim.FullSourceLines = lim.WithDefaults().FullSourceLines
+	pad := meta.ContextLines
+	if pad < 0 {
+		pad = 0
+	}
+	maxSource := meta.MaxSourceBytes
+	if maxSource <= 0 {
+		maxSource = defaultMaxSourceBytes
+	}
+
+	// No copy: every file's Diff is a substring of the raw diff itself.
+	preamble, sections := splitDiff(bytesString(rawDiff))
+	if strings.TrimSpace(preamble) != "" {
+		res.Warnings = append(res.Warnings, "diff text before the first file ignored")
+	}
+	parsed, err := parseSections(ctx, sections)
+	if err != nil {
+		return ContextResult{}, err
+	}
+	shown := res.gate(parsed, meta.Gates)
+
+	// Read the new sources of shown files that have changed lines.
+	var want []int
+	for i, d := range shown {
+		if !d.Symlink && len(d.Ranges) > 0 {
+			want = append(want, i)
+		}
+	}
+	guard := meta.MaxTotalSourceBytes
+	if guard <= 0 {
+		guard = defaultMaxTotalSourceBytes
+	}
+	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines)
+	if err != nil {
+		return ContextResult{}, err
+	}
+
+	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
+	for i, d := range shown {
+		f := pipeline.ChangedFile{
+			Path:     d.Path,
+			OldPath:  d.OldPath,
+			Status:   d.Status,
+			Language: scope.Language(d.Path),
+			Diff:     d.Section,
+		}
+		if meta.PathRules != nil {
+			m := meta.PathRules.Resolve(d.Path)
+			f.Rules, f.RuleSource = rules.Redact(m.Rule), ruleSourceLabel(m)
+		}
+		if sh, ok := sources[i]; ok {
+			switch {
+			case errors.Is(sh.Err, pipeline.ErrBinary):
+				res.exclude(d.Path, "binary")
+				continue
+			case errors.Is(sh.Err, pipeline.ErrTooLarge):
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (over %d bytes); the diff is shown", d.Path, maxSource))
+			case errors.Is(sh.Err, errSourceGuard):
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (sources of this change over %d bytes); the diff is shown", d.Path, guard))
+			case sh.Err != nil:
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown: %v", d.Path, sh.Err))
+			default:
+				f.Source, f.SourceRange = sh.Source, sh.Range
+			}
+		}
+		// Nothing leaves prscout for a prompt before secrets are redacted.
+		f.Diff = redact.Secrets(f.Diff, res.Stats.Redactions)
+		f.Source = redact.Secrets(f.Source, res.Stats.Redactions)
+		res.Stats.Additions += d.Additions
+		res.Stats.Deletions += d.Deletions
+		res.Files = append(res.Files, f)
+		shown[i] = diffFile{} // drop parsed ranges early
+	}
+
+	res.findCandidates(ctx, meta, lim)
+	res.finish(lim)
+	res.redactWarnings()
+	return res, nil
+}
+
+// newContextResult starts the answer from meta: every list empty, never
+// nil, and the mode full unless meta says otherwise. The pull request's
+// text, Jira text, rules and requirements are redacted here, before
+// anything else reads them.
+func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
+	redactions, answerOnly := map[string]int{}, map[string]int{}
+	meta.PR = pipeline.RedactPR(meta.PR, redactions)
+	meta.Jira = pipeline.RedactIssues(meta.Jira, redactions, answerOnly)
+	meta.Rules = redact.Secrets(meta.Rules, redactions)
+	meta.RequirementsText = redact.Secrets(meta.RequirementsText, redactions)
+	meta.Criteria = pipeline.RedactCriteria(meta.Criteria, redactions)
+	res := ContextResult{
+		Mode:           meta.Mode,
+		SkipReason:     meta.SkipReason,
+		Interdiff:      meta.Interdiff,
+		Workspace:      meta.Repo.Workspace,
+		RepoSlug:       meta.Repo.RepoSlug,
+		PRID:           meta.PRID,
+		Ref:            meta.Head,
+		Base:           meta.Base,
+		ReviewedCommit: meta.ReviewedCommit,
+		PR:             meta.PR,
+		Jira:           nonNil(meta.Jira),
+		Rules:          meta.Rules,
+		Files:          []pipeline.ChangedFile{},
+		Excluded:       []pipeline.Excluded{},
+		Candidates:     []pipeline.Candidate{},
+		Warnings:       append([]string{}, meta.Warnings...),
+	}
+	res.RequirementsText, res.Requirements = meta.RequirementsText, pipeline.CriteriaOf(meta.Criteria, meta.Jira)
+	res.Stats.ExcludedByReason = map[string]int{}
+	res.Stats.ShownRanges = []string{}
+	res.Stats.Redactions = redactions
+	res.answerOnly = answerOnly
+	res.Coverage = pipeline.CoverageOf(0, nil)
+	res.Stats.DiffBytes = diffBytes
+	if res.Mode == "" {
+		res.Mode = "full"
+	}
+	return res
+}
+
+// gate runs the file gates over the parsed diff: excluded files are recorded
+// with their reason, the rest are returned to be shown.
+func (res *ContextResult) gate(parsed []diffFile, gates scope.FileGates) []diffFile {
+	var shown []diffFile
+	for _, d := range parsed {
+		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
+		if reason := gates.Decide(gf); reason != "" {
+			res.exclude(d.Path, reason)
+			continue
+		}
+		shown = append(shown, d)
+	}
+
+	return shown
+}
+
+// finish counts the shown files' stats and coverage, forms the review
+// groups and writes the scout prompt (formGroups).
+func (res *ContextResult) finish(lim pipeline.Limits) {
+	res.recount()
+	res.formGroups(lim)
+	// Split into groups, the sources are shown by the groups' prompts.
+	prompts := res.Stats.PromptChars
+	if len(res.Groups) > 1 {
+		prompts = 0
+		for _, g := range res.Groups {
+			prompts += g.Stats.PromptChars
+		}
+	}
+	if prompts > 0 {
+		res.Stats.SourceShare = math.Round(float64(res.Stats.SourceChars)/float64(prompts)*1e4) / 1e4
+	}
+	for i := range res.Groups {
+		if st := &res.Groups[i].Stats; st.PromptChars > 0 {
+			st.SourceShare = math.Round(float64(st.SourceChars)/float64(st.PromptChars)*1e4) / 1e4
+		}
+	}
+}
+
+// redactWarnings redacts the warnings (they may quote upstream error text)
+// and adds the counts that only the answer carries: the last step of an
+// answer, after the scout prompt's note is written.
+func (res *ContextResult) redactWarnings() {
+	pipeline.AddCounts(res.Stats.Redactions, res.answerOnly)
+	res.answerOnly = nil
+	for i, w := range res.Warnings {
+		res.Warnings[i] = redact.Secrets(w, res.Stats.Redactions)
+	}
+}
+
+// parseSections parses diff sections on all cores, keeping their order.
+func parseSections(ctx context.Context, sections []string) ([]diffFile, error) {
+	out := make([]diffFile, len(sections))
+	workers := min(runtime.GOMAXPROCS(0), len(sections), 8)
+	if workers <= 1 {
+		for i, sec := range sections {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			d, err := parseSection(sec)
+			if err != nil {
+				return nil, fmt.Errorf("parse diff: %w", err)
+			}
+			out[i] = d
+		}
+		return out, nil
+	}
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+		next  atomic.Int64
+	)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(sections) {
+					return
+				}
+				if ctx.Err() != nil {
+					return
+				}
+				d, err := parseSection(sections[i])
+				if err != nil {
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("parse diff: %w", err)
+					}
+					mu.Unlock()
+					return
+				}
+				out[i] = d
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if first != nil {
+		return nil, first
+	}
+	return out, nil
+}
+
+// bytesString views b as a string without copying. The context stage owns
+// the raw diff and the source bytes handed to it and never changes them; the
+// strings it returns alias them.
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// exclude records an excluded file.
+func (r *ContextResult) exclude(p, reason string) {
+	r.Excluded = append(r.Excluded, pipeline.Excluded{Path: p, Reason: reason})
+	r.Stats.ExcludedByReason[reason]++
+}
+
+// shapedSource is a changed file's source as the prompt shows it, or why not.
+type shapedSource struct {
+	Source string
+	Range  *pipeline.SourceRange
+	Err    error
+}
+
+// readSources reads the new sources of shown[want...] at commit and shapes
+// each as soon as it arrives (whole, or labelled windows padded by pad lines),
+// so a long file costs only its windows. It reads through FilesReader when the
+// repository offers it (in file order), otherwise with ReadFile, at most
+// sourceParallel at once. Once the kept sources reach guard bytes, further
+// files get errSourceGuard. Per-file failures are in the map; only a
+// cancelled context or a whole-call failure is an error.
+func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, shown []diffFile, want []int,
+	maxBytes, guard int64, pad, fullLines int) (map[int]shapedSource, error) {
+	out := make(map[int]shapedSource, len(want))
+	if len(want) == 0 {
+		return out, nil
+	}
+	var (
+		mu   sync.Mutex
+		kept int64
+	)
+	shape := func(i int, data []byte, err error) {
+		sh := shapedSource{Err: err}
+		if err == nil {
+			sh.Source, sh.Range = shapeSource(data, shown[i].Ranges, pad, fullLines)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if sh.Err == nil {
+			if kept+int64(len(sh.Source)) > guard {
+				sh = shapedSource{Err: errSourceGuard}
+			} else {
+				kept += int64(len(sh.Source))
+			}
+		}
+		out[i] = sh
+	}
+	if fr, ok := repo.(pipeline.FilesReader); ok {
+		paths := make([]string, len(want))
+		for k, i := range want {
+			paths[k] = shown[i].Path
+		}
+		calls := 0
+		err := fr.ReadFiles(ctx, r, commit, paths, maxBytes, func(k int, data []byte, err error) {
+			if k < 0 || k >= len(want) {
+				return
+			}
+			calls++
+			shape(want[k], data, err)
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read changed sources: %w", err)
+		}
+		if calls != len(want) {
+			return nil, fmt.Errorf("read changed sources: %d answers for %d files", calls, len(want))
+		}
+		return out, nil
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, sourceParallel)
+	for _, i := range want {
+		if ctx.Err() != nil {
+			break
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			data, err := repo.ReadFile(ctx, r, commit, shown[i].Path, maxBytes)
+			shape(i, data, err)
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("read changed sources: %w", err)
+	}
+	return out, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// ruleSourceLabel names where a file's rules came from, e.g.
+// "repository .prscout/rules.json@1a2b3c4d5e6f, pattern src/**/*.go".
+func ruleSourceLabel(m scope.RuleMatch) string {
+	switch m.Layer {
+	case scope.LayerNone:
+		return ""
+	case scope.LayerBuiltin:
+		return "built-in " + m.Pattern
+	}
+	s := m.Layer
+	if m.Source != "" && m.Source != m.Layer {
+		s += " " + m.Source
+	}
+	s += ", pattern " + m.Pattern
+	if m.MergedSystemRule {
+		s += " + built-in"
+	}
+	return s
+}

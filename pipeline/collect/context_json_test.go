@@ -1,0 +1,66 @@
+package collect
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+func TestWriteJSONMatchesMarshal(t *testing.T) {
+	repo := ctxBasicRepo(t)
+	res, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tricky := strings.Repeat("x", 300) + "<a href=\"&\">\u2028\u2029\x00\x1f\t\r\n\b\f\\ \xff\xfe 한국어 " + string([]byte{0xe2, 0x80})
+	odd := res
+	odd.Files = append([]pipeline.ChangedFile{{Path: "t<&>.go", Status: "added", Diff: tricky, Source: tricky}}, res.Files...)
+	odd.ScoutPrompt.User = tricky + odd.ScoutPrompt.User
+	// A small field holding a placeholder-like text must not confuse it.
+	spoof := res
+	spoof.PR.Title = "\x00prscout:fixed:0\x00"
+	defer func(old func() string) { placeholderNonce = old }(placeholderNonce)
+	placeholderNonce = func() string { return "fixed" }
+	for name, r := range map[string]ContextResult{"basic": res, "tricky strings": odd, "spoof": spoof, "empty": {}} {
+		t.Run(name, func(t *testing.T) {
+			want, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			if err := r.WriteJSON(&got); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want) {
+				t.Errorf("WriteJSON differs from json.Marshal:\n%s", ctxFirstDiff(string(want), got.String()))
+			}
+		})
+	}
+}
+
+// FuzzWriteJSONString: the streaming escaper writes what encoding/json writes.
+func FuzzWriteJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "<&>", "\u2028", "\xff", "\x00\x1f\"\\", "é\xe2\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		w := bufio.NewWriter(&got)
+		writeJSONString(w, s)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%q: got %s, want %s", s, got.Bytes(), want)
+		}
+	})
+}

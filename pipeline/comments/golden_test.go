@@ -1,6 +1,0 @@
-package comments
-
-import "flag"
-
-// update rewrites the golden files under testdata/: go test ./pipeline/comments -update.
-var update = flag.Bool("update", false, "rewrite golden files under testdata/")

@@ -1,0 +1,362 @@
+package groups
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// Plan partitions files (by index) into groups of at most room cost,
+// related files together:
+//
+//  1. a file over room is a group alone (windowed later);
+//  2. each directory (package) is one piece when it fits; a larger one is
+//     cut into as few pieces as it can: its files (a file and its test
+//     together) joined along the change's own names first, then packed by
+//     size;
+//  3. pieces of different directories joined along the change's own names
+//     (strongest links first) while they fit;
+//  4. the rest packed by size, largest first, each into the group sharing
+//     the most of its directory that still has room (the fullest on a tie).
+//
+// Groups and their files come in path order.
+func Plan(files []pipeline.ChangedFile, costs []int, room int) [][]pipeline.ChangedFile {
+	links := nameLinks(files)
+	byDir := map[string][]int{}
+	var dirs []string
+	var out [][]pipeline.ChangedFile
+	emit := func(idx []int) {
+		sort.Slice(idx, func(a, b int) bool { return files[idx[a]].Path < files[idx[b]].Path })
+		g := make([]pipeline.ChangedFile, len(idx))
+		for k, i := range idx {
+			g[k] = files[i]
+		}
+		out = append(out, g)
+	}
+	for i, f := range files {
+		if costs[i] > room {
+			emit([]int{i})
+			continue
+		}
+		d := path.Dir(f.Path)
+		if _, ok := byDir[d]; !ok {
+			dirs = append(dirs, d)
+		}
+		byDir[d] = append(byDir[d], i)
+	}
+	sort.Strings(dirs)
+
+	var pieces []piece
+	for _, d := range dirs {
+		idx := byDir[d]
+		sort.Slice(idx, func(a, b int) bool { return files[idx[a]].Path < files[idx[b]].Path })
+		total := 0
+		for _, i := range idx {
+			total += costs[i]
+		}
+		if total <= room {
+			pieces = append(pieces, piece{members: idx, cost: total, dir: d})
+			continue
+		}
+		var parts []piece
+		for _, i := range idx {
+			st := stem(files[i].Path)
+			if n := len(parts); n > 0 && stem(files[parts[n-1].members[0]].Path) == st && parts[n-1].cost+costs[i] <= room {
+				parts[n-1].members = append(parts[n-1].members, i)
+				parts[n-1].cost += costs[i]
+				continue
+			}
+			parts = append(parts, piece{members: []int{i}, cost: costs[i], dir: d})
+		}
+		pieces = append(pieces, packPieces(joinLinked(parts, links, room), room)...)
+	}
+	for _, b := range packPieces(joinLinked(pieces, links, room), room) {
+		emit(b.members)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i][0].Path < out[j][0].Path })
+	return out
+}
+
+// piece is a set of files (by index) planned to share a group.
+type piece struct {
+	members []int
+	cost    int
+	dir     string // the directory of its first file
+	dirs    map[string]bool
+}
+
+// joinLinked joins pieces along the name links (file index pairs), the
+// pairs of pieces with the most links first, while the joined cost fits in
+// room.
+func joinLinked(ps []piece, links [][2]int, room int) []piece {
+	of := map[int]int{}
+	for pi, p := range ps {
+		for _, i := range p.members {
+			of[i] = pi
+		}
+	}
+	weights := map[[2]int]int{}
+	for _, l := range links {
+		a, okA := of[l[0]]
+		b, okB := of[l[1]]
+		if !okA || !okB || a == b {
+			continue
+		}
+		weights[[2]int{min(a, b), max(a, b)}]++
+	}
+	type pair struct{ a, b, w int }
+	pairs := make([]pair, 0, len(weights))
+	for k, w := range weights {
+		pairs = append(pairs, pair{k[0], k[1], w})
+	}
+	sort.Slice(pairs, func(i, j int) bool {
+		if pairs[i].w != pairs[j].w {
+			return pairs[i].w > pairs[j].w
+		}
+		if pairs[i].a != pairs[j].a {
+			return pairs[i].a < pairs[j].a
+		}
+		return pairs[i].b < pairs[j].b
+	})
+	parent := make([]int, len(ps))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	for _, p := range pairs {
+		ra, rb := find(p.a), find(p.b)
+		if ra == rb || ps[ra].cost+ps[rb].cost > room {
+			continue
+		}
+		if rb < ra {
+			ra, rb = rb, ra
+		}
+		parent[rb] = ra
+		ps[ra].members = append(ps[ra].members, ps[rb].members...)
+		ps[ra].cost += ps[rb].cost
+	}
+	var out []piece
+	for i := range ps {
+		if find(i) == i {
+			out = append(out, ps[i])
+		}
+	}
+	return out
+}
+
+// packPieces packs pieces into groups of at most room cost: largest first,
+// each into the group sharing the most of its directory that still has
+// room, the fullest such group on a tie, a new group when none has room.
+func packPieces(ps []piece, room int) []piece {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].cost != ps[j].cost {
+			return ps[i].cost > ps[j].cost
+		}
+		return ps[i].dir < ps[j].dir
+	})
+	var bins []*piece
+	for _, p := range ps {
+		var best *piece
+		bestShare, bestLeft := -1, 0
+		for _, b := range bins {
+			left := room - b.cost - p.cost
+			if left < 0 {
+				continue
+			}
+			share := 0
+			for d := range b.dirs {
+				share = max(share, sharedDirs(d, p.dir))
+			}
+			if share > bestShare || (share == bestShare && left < bestLeft) {
+				best, bestShare, bestLeft = b, share, left
+			}
+		}
+		if best == nil {
+			best = &piece{dir: p.dir, dirs: map[string]bool{}}
+			bins = append(bins, best)
+		}
+		best.members = append(best.members, p.members...)
+		best.cost += p.cost
+		best.dirs[p.dir] = true
+		for d := range p.dirs {
+			best.dirs[d] = true
+		}
+	}
+	out := make([]piece, len(bins))
+	for i, b := range bins {
+		out[i] = *b
+	}
+	return out
+}
+
+// sharedDirs counts the leading directory names a and b share; the same
+// directory (the root included) outranks any shared prefix.
+func sharedDirs(a, b string) int {
+	if a == b {
+		return 1 << 20
+	}
+	if a == "." || b == "." {
+		return 0
+	}
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
+}
+
+// stem is a file's name without its extension and test affixes, so that
+// "mux.go" and "mux_test.go", "app.ts" and "app.spec.ts", "util.py" and
+// "test_util.py" share one.
+func stem(p string) string {
+	base := path.Base(p)
+	if i := strings.IndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	for _, suffix := range []string{"_test", "_spec", "Tests", "Test", "Spec"} {
+		base = strings.TrimSuffix(base, suffix)
+	}
+	return strings.TrimPrefix(base, "test_")
+}
+
+// Bounds of the name links: the part of a diff scanned, the shortest name
+// that counts, and how many changed files may declare one name before it is
+// too common to link anything (String, Error, New...).
+const (
+	maxLinkScan       = 1 << 20
+	minLinkName       = 3
+	maxDeclaringFiles = 4
+)
+
+// declKeywords precede a declared name in the languages prscout reviews
+// (Go, JavaScript and TypeScript, Python, Rust, Kotlin, Swift, Java/C#
+// types, Ruby, PHP...).
+var declKeywords = map[string]bool{
+	"func": true, "function": true, "def": true, "fn": true, "fun": true, "class": true, "interface": true,
+	"struct": true, "enum": true, "trait": true, "type": true, "record": true, "module": true, "object": true,
+	"protocol": true, "const": true, "let": true, "var": true, "val": true, "typedef": true, "macro": true,
+}
+
+// nameLinks returns a pair (declaring file, using file) for every name
+// declared in one changed file's added lines and used in another changed
+// file's added or removed lines: a changed function and its changed callers.
+// Each file's diff is scanned once (at most maxLinkScan bytes of it).
+func nameLinks(files []pipeline.ChangedFile) [][2]int {
+	declared := map[string][]int{}
+	uses := make([]map[string]bool, len(files))
+	for i, f := range files {
+		uses[i] = map[string]bool{}
+		diff := f.Diff
+		if len(diff) > maxLinkScan {
+			diff = diff[:maxLinkScan]
+		}
+		seenDecl := map[string]bool{}
+		for len(diff) > 0 {
+			line, rest, _ := strings.Cut(diff, "\n")
+			diff = rest
+			if line == "" || strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") {
+				continue
+			}
+			added := line[0] == '+'
+			if !added && line[0] != '-' {
+				continue
+			}
+			toks := identifiers(line[1:])
+			for k, t := range toks {
+				if len(t) >= minLinkName && !declKeywords[t] {
+					uses[i][t] = true
+				}
+				if !added || !declKeywords[t] {
+					continue
+				}
+				if name := declaredAfter(line[1:], toks, k); name != "" && !seenDecl[name] {
+					seenDecl[name] = true
+					declared[name] = append(declared[name], i)
+				}
+			}
+		}
+	}
+	var out [][2]int
+	for u := range files {
+		for name := range uses[u] {
+			by := declared[name]
+			if len(by) > maxDeclaringFiles {
+				continue
+			}
+			for _, d := range by {
+				if d != u {
+					out = append(out, [2]int{d, u})
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i][0] != out[j][0] {
+			return out[i][0] < out[j][0]
+		}
+		return out[i][1] < out[j][1]
+	})
+	return out
+}
+
+// declaredAfter returns the name a declaration keyword toks[k] declares:
+// the next identifier, skipping a Go method receiver "(r *T)".
+func declaredAfter(line string, toks []string, k int) string {
+	if toks[k] == "func" {
+		if i := strings.Index(line, "func"); i >= 0 {
+			rest := strings.TrimLeft(line[i+4:], " \t")
+			if strings.HasPrefix(rest, "(") {
+				if j := strings.IndexByte(rest, ')'); j > 0 {
+					if ids := identifiers(rest[j+1:]); len(ids) > 0 {
+						return keepName(ids[0])
+					}
+					return ""
+				}
+			}
+		}
+	}
+	if k+1 < len(toks) {
+		return keepName(toks[k+1])
+	}
+	return ""
+}
+
+func keepName(n string) string {
+	if len(n) < minLinkName || declKeywords[n] {
+		return ""
+	}
+	return n
+}
+
+// identifiers splits s into its identifier-like tokens ([A-Za-z_$][\w$]*).
+func identifiers(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		c := byte(0)
+		if i < len(s) {
+			c = s[i]
+		}
+		word := c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || (start >= 0 && c >= '0' && c <= '9')
+		if word {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	return out
+}

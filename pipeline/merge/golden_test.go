@@ -1,0 +1,6 @@
+package merge
+
+import "flag"
+
+// update rewrites the golden files under testdata/: go test ./pipeline/merge -update.
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")

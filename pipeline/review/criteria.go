@@ -1,0 +1,226 @@
+package review
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
+)
+
+// CriterionResult is one acceptance criterion of the request with the
+// review's verdict on it (unclear when the review gave none).
+type CriterionResult struct {
+	pipeline.Requirement
+	Verdict  string                  `json:"verdict"`
+	Evidence []reviewanswer.Evidence `json:"evidence"`
+	Note     string                  `json:"note,omitempty"`
+	// Judged is false when the review gave no verdict on the criterion.
+	Judged bool `json:"judged"`
+}
+
+// RequirementCounts is the comments answer's "requirements": the verdicts
+// counted, and each criterion with its verdict in request order.
+type RequirementCounts struct {
+	Met      int               `json:"met"`
+	NotMet   int               `json:"notMet"`
+	Unclear  int               `json:"unclear"`
+	Criteria []CriterionResult `json:"criteria"`
+}
+
+// Total is the number of criteria judged.
+func (c RequirementCounts) Total() int { return c.Met + c.NotMet + c.Unclear }
+
+// Sentence is the coverage line's part: "criteria: 1 met, 1 not met, 1 unclear".
+func (c RequirementCounts) Sentence() string {
+	return fmt.Sprintf("criteria: %d met, %d not met, %d unclear", c.Met, c.NotMet, c.Unclear)
+}
+
+// severityCounts counts the rendered findings by severity (critical, high,
+// medium, low; every key present) with each not-met acceptance criterion
+// counted as one more high finding (insights.WithNotMet): the figures the
+// build status and Code Insights threshold compare against.
+func (r Rendered) severityCounts() map[string]int {
+	out := make(map[string]int, len(reviewanswer.Severities))
+	for _, s := range reviewanswer.Severities {
+		out[s] = r.Stats.BySeverity[s]
+	}
+	return insights.WithNotMet(out, r.Requirements.NotMet)
+}
+
+// judgeCriteria pairs the request's criteria with the review's verdicts, in
+// request order, evidence paths resolved to the changed files they name.
+// Verdicts for ids the request does not carry are dropped, a criterion
+// without a verdict is unclear, each with a warning; a review with no
+// verdicts at all makes every criterion unclear with one warning.
+func judgeCriteria(criteria []pipeline.Requirement, verdicts []reviewanswer.Verdict, given bool, ix *anchor.Index) (RequirementCounts, []string) {
+	out := RequirementCounts{Criteria: []CriterionResult{}}
+	var warnings []string
+	if len(criteria) == 0 {
+		if len(verdicts) > 0 {
+			warnings = append(warnings, fmt.Sprintf(
+				"the review judged %s, but the request carries no requirements (pass the merge answer's requirements along): verdicts dropped",
+				criteriaNoun(len(verdicts))))
+		}
+		return out, warnings
+	}
+	index := map[string]int{}
+	for i, c := range criteria {
+		index[criterionKey(c.ID)] = i
+	}
+	byCriterion := make([]*reviewanswer.Verdict, len(criteria))
+	for i := range verdicts {
+		v := &verdicts[i]
+		at, ok := index[criterionKey(v.ID)]
+		switch {
+		case !ok:
+			warnings = append(warnings, fmt.Sprintf("verdict for unknown criterion %q: dropped", pipeline.ClipRunes(v.ID, 60)))
+		case byCriterion[at] != nil:
+			warnings = append(warnings, fmt.Sprintf("second verdict for %s: dropped (the first is kept)", criteria[at].ID))
+		default:
+			byCriterion[at] = v
+		}
+	}
+	if !given || len(verdicts) == 0 {
+		warnings = append(warnings, fmt.Sprintf("the review gave no verdicts on the %s: all unclear",
+			criteriaNoun(len(criteria))))
+	}
+	for i, c := range criteria {
+		r := CriterionResult{Requirement: c, Verdict: reviewanswer.VerdictUnclear, Evidence: []reviewanswer.Evidence{}}
+		if v := byCriterion[i]; v != nil {
+			r.Verdict, r.Judged = v.Verdict, true
+			r.Note, _ = marker.StripMarkers(v.Note)
+			for _, e := range v.Evidence {
+				if p, ok := ix.ResolvePath(e.Path); ok {
+					e.Path = p
+				}
+				r.Evidence = append(r.Evidence, e)
+			}
+		} else if given && len(verdicts) > 0 {
+			warnings = append(warnings, fmt.Sprintf("no verdict for %s: unclear", c.ID))
+		}
+		switch r.Verdict {
+		case reviewanswer.VerdictMet:
+			out.Met++
+		case reviewanswer.VerdictNotMet:
+			out.NotMet++
+		default:
+			out.Unclear++
+		}
+		out.Criteria = append(out.Criteria, r)
+	}
+	return out, warnings
+}
+
+// criteriaNoun is "1 acceptance criterion" or "n acceptance criteria".
+func criteriaNoun(n int) string {
+	if n == 1 {
+		return "1 acceptance criterion"
+	}
+	return fmt.Sprintf("%d acceptance criteria", n)
+}
+
+// criterionKey is how verdict ids are matched to criteria: case, space and
+// the brackets or backticks a model may wrap an id in do not matter.
+func criterionKey(id string) string {
+	return strings.ToUpper(strings.Trim(strings.TrimSpace(id), "[]`*\"' "))
+}
+
+// writeCriteriaTable writes the "Acceptance criteria" table: criterion,
+// verdict, evidence linked to the diff, note.
+func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Index, prURL string) {
+	if len(rc.Criteria) == 0 {
+		return
+	}
+	b.WriteString("### Acceptance criteria\n\n")
+	b.WriteString("| Criterion | Verdict | Evidence | Note |\n| --- | --- | --- | --- |\n")
+	for _, c := range rc.Criteria {
+		var ev []string
+		for _, e := range c.Evidence {
+			ev = append(ev, evidenceLink(e, ix, prURL))
+		}
+		evidence := strings.Join(ev, ", ")
+		if evidence == "" {
+			evidence = "-"
+		}
+		criterion := "**" + cell(c.ID) + "** " + cell(pipeline.ClipRunes(pipeline.OneLine(c.Text), maxCriterionRunes))
+		note := cell(c.Note)
+		if !c.Judged {
+			note = "no verdict in the review"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", criterion, verdictLabel(c.Verdict), evidence, note)
+	}
+	b.WriteString("\n")
+}
+
+// maxCriterionRunes bounds a criterion's text in the table.
+const maxCriterionRunes = 300
+
+func verdictLabel(v string) string {
+	switch v {
+	case reviewanswer.VerdictMet:
+		return "Met"
+	case reviewanswer.VerdictNotMet:
+		return "**Not met**"
+	}
+	return "Unclear"
+}
+
+// evidenceLink shows one place: a link into the pull request's diff when the
+// path is a changed file and the PR's web page is known, else a code span.
+//
+// Bitbucket Cloud's diff page anchors a file as #chg-{path} and a new-side
+// line as #L{path}T{line}; both forms are seen in links Bitbucket users share,
+// Atlassian does not document them.
+func evidenceLink(e reviewanswer.Evidence, ix *anchor.Index, prURL string) string {
+	path, changed := ix.ResolvePath(e.Path)
+	if path == "" {
+		path = anchor.NormalizePath(e.Path)
+	}
+	text := path
+	if e.Line > 0 {
+		text = fmt.Sprintf("%s:%d", path, e.Line)
+	}
+	span := strings.ReplaceAll(codeSpan(text), "|", `\|`)
+	if !changed {
+		return span + " (not in this PR)"
+	}
+	if prURL == "" {
+		return span
+	}
+	frag := "chg-" + escapeAnchorPath(path)
+	if e.Line > 0 && ix.HasLine(path, e.Line) {
+		frag = "L" + escapeAnchorPath(path) + "T" + strconv.Itoa(e.Line)
+	}
+	return "[" + span + "](" + prURL + "/diff#" + frag + ")"
+}
+
+// escapeAnchorPath escapes each path segment for a URL fragment inside a
+// Markdown link (spaces, parentheses and the like), keeping the slashes.
+func escapeAnchorPath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// pullRequestURL checks the request's prUrl: an absolute http(s) URL without
+// query or fragment, trailing slashes removed; "" (no links) otherwise.
+func pullRequestURL(raw string) (string, bool) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", true
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" ||
+		strings.ContainsAny(raw, " ()<>\"`\n") {
+		return "", false
+	}
+	return strings.TrimRight(u.String(), "/"), true
+}

@@ -1,0 +1,61 @@
+package review
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
+)
+
+// ReportFindings lists a rendering's findings for the commit surfaces:
+// the inline ones (with their anchored line), then the unanchored ones
+// (line 0). Fingerprints are the ones the comments carry, so an
+// annotation's external id matches its inline comment's marker.
+func ReportFindings(r Rendered) []pipeline.ReportFinding {
+	out := make([]pipeline.ReportFinding, 0, len(r.Inline)+len(r.Unanchored))
+	for _, c := range r.Inline {
+		out = append(out, pipeline.ReportFinding{
+			Path: c.Path, Line: c.Line, Severity: c.Severity, Title: c.Title,
+			Body: inlineBodyText(c.Body), Fingerprint: c.Fingerprint,
+		})
+	}
+	for _, f := range r.Unanchored {
+		out = append(out, pipeline.ReportFinding{
+			Path: f.Path, Severity: f.Severity, Title: f.Title, Body: strings.TrimSpace(f.Body),
+			Fingerprint: marker.Fingerprint(f.Path, f.Title, unanchoredCode(f)),
+		})
+	}
+	return out
+}
+
+// unanchoredCode is the code Render fingerprints a finding that is
+// not on a diff line by: its quoted code, else its (off-diff) line.
+func unanchoredCode(f pipeline.Finding) string {
+	if strings.TrimSpace(f.ExistingCode) != "" {
+		return f.ExistingCode
+	}
+	if f.Line > 0 {
+		return fmt.Sprintf("line:%d", f.Line)
+	}
+	return ""
+}
+
+// inlineBodyText takes the finding's own text back out of an inline
+// comment body built by inlineBody: without the severity and title line and
+// without the marker line.
+func inlineBodyText(body string) string {
+	_, rest, found := strings.Cut(body, "\n")
+	if !found {
+		return ""
+	}
+	rest = strings.TrimRight(rest, "\n")
+	if i := strings.LastIndex(rest, "\n"); i >= 0 {
+		if _, ok := marker.ParseFindingMarker(rest[i+1:]); ok {
+			rest = rest[:i]
+		}
+	} else if _, ok := marker.ParseFindingMarker(rest); ok {
+		rest = ""
+	}
+	return strings.TrimSpace(rest)
+}
