@@ -1,4 +1,6 @@
-package candidates
+package tokens
+
+import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
 
 // A small lexer for TypeScript/JavaScript, Python and Java (and a generic
 // C-like or #-comment fallback). It only needs to tell identifiers from
@@ -188,7 +190,7 @@ func lex(src []byte, mode lexMode) []tok {
 				i++
 			}
 			i++
-			for i < n && isIdentByte(src[i]) {
+			for i < n && engine.IsIdentByte(src[i]) {
 				i++
 			}
 			emit(tkString, "", start)
@@ -201,14 +203,14 @@ func lex(src []byte, mode lexMode) []tok {
 			continue
 		case '0' <= c && c <= '9':
 			start := i
-			for i < n && (isIdentByte(src[i]) || src[i] == '.') {
+			for i < n && (engine.IsIdentByte(src[i]) || src[i] == '.') {
 				i++
 			}
 			emit(tkNumber, string(src[start:i]), start)
 			continue
-		case isIdentByte(c) && (c != '$' || mode == lexJS):
+		case engine.IsIdentByte(c) && (c != '$' || mode == lexJS):
 			start := i
-			for i < n && isIdentByte(src[i]) && (src[i] != '$' || mode == lexJS) {
+			for i < n && engine.IsIdentByte(src[i]) && (src[i] != '$' || mode == lexJS) {
 				i++
 			}
 			// Python string prefixes: r"..", b'..', f"..", rb"..".

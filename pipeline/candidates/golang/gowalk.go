@@ -1,4 +1,4 @@
-package candidates
+package golang
 
 import (
 	"go/ast"

@@ -1,6 +1,13 @@
-package candidates
+// Package tokens is the candidates engine for TypeScript/JavaScript, Python
+// and Java, read as tokens by a lexer (names in strings and comments do not
+// count), with declarations found by token patterns and imports narrowing
+// which files can refer to which; and the identifier-search fallback for
+// other programming languages (ident.go).
+package tokens
 
 import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+
 	"context"
 	"fmt"
 	"path"
@@ -83,10 +90,10 @@ func familyGlobs(l lang) []string {
 	return nil
 }
 
-func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) error {
+func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	var aliases *pathAliases
 	for _, c := range cs {
-		if c.lang() == langJS {
+		if langOf(c.Path) == langJS {
 			aliases = loadAliases(ctx, tree)
 			break
 		}
@@ -100,7 +107,7 @@ func findTokens(ctx context.Context, tree Tree, cs []*change, ev *evidence) erro
 }
 
 // tokensOf adds the evidence of one changed file.
-func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, ev *evidence) error {
+func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *pathAliases, ev *engine.Evidence) error {
 	var nf, of *tfile
 	if c.New != nil {
 		nf = lexFile(c.Path, c.New)
@@ -116,19 +123,19 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 	}
 	type csym struct {
 		d      tdecl
-		change declChange
+		change engine.DeclChange
 	}
 	syms := map[string]*csym{}
 	var order []string
 	if nf != nil {
 		for _, d := range nf.decls {
-			if hitDecl(c.added, d) {
+			if hitDecl(c.Added, d) {
 				k := d.container + "." + d.name
 				if syms[k] == nil {
 					order = append(order, k)
-					ch := changedBody
-					if c.added[d.from] {
-						ch = changedSignature
+					ch := engine.ChangedBody
+					if c.Added[d.from] {
+						ch = engine.ChangedSignature
 					}
 					syms[k] = &csym{d, ch}
 				}
@@ -143,16 +150,16 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 			}
 		}
 		for _, d := range of.decls {
-			if !hitDecl(c.removed, d) {
+			if !hitDecl(c.Removed, d) {
 				continue
 			}
 			k := d.container + "." + d.name
-			ch := changedBody
+			ch := engine.ChangedBody
 			if !newNames[k] {
-				ch = removedDecl
+				ch = engine.RemovedDecl
 			}
 			if s := syms[k]; s != nil {
-				if ch == removedDecl {
+				if ch == engine.RemovedDecl {
 					s.change = ch
 				}
 				continue
@@ -173,7 +180,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 			own[d.name] = true
 		}
 		for i, t := range nf.toks {
-			if t.kind != tkIdent || !c.added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
+			if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
 				continue
 			}
 			member := i > 0 && nf.toks[i-1].text == "."
@@ -193,7 +200,7 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 	impactNames := map[string][]*csym{}
 	for _, k := range order {
 		s := syms[k]
-		if len(s.d.name) < 2 || isKeyword(c.lang(), s.d.name) || commonMember[s.d.name] {
+		if len(s.d.name) < 2 || isKeyword(langOf(c.Path), s.d.name) || commonMember[s.d.name] {
 			continue
 		}
 		if _, ok := impactNames[s.d.name]; !ok {
@@ -209,14 +216,14 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, familyGlobs(c.lang()), tokGrepLimit)
+	paths, err := tree.Grep(ctx, words, familyGlobs(langOf(c.Path)), tokGrepLimit)
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
 	var files []*tfile
 	declaredBy := map[string]int{} // member name -> files declaring it
 	for _, p := range paths {
-		if ev.changed[p] || skippedPath(p) || family(langOf(p)) != family(c.lang()) {
+		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(c.Path)) {
 			continue
 		}
 		src, err := tree.ReadFile(ctx, p)
@@ -290,8 +297,8 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 					verb = "calls"
 				}
 				name := tokDisplay(s.d)
-				ev.add(g.path, item{kind: KindImpact, symbol: name, method: MethodTokens, score: score, call: call,
-					reason: fmt.Sprintf("%s `%s`, %s", verb, name, s.change.phrase())})
+				ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+					Reason: fmt.Sprintf("%s `%s`, %s", verb, name, s.change.Phrase())})
 			}
 		}
 		// Uses: g declares a name used on an added line of c.
@@ -322,8 +329,8 @@ func tokensOf(ctx context.Context, tree Tree, c *change, aliases *pathAliases, e
 				continue
 			}
 			name := tokDisplay(d)
-			ev.add(g.path, item{kind: KindUses, symbol: name, method: MethodTokens, score: score,
-				reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, pathBase(c.Path))})
+			ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(c.Path))})
 		}
 	}
 	return nil
@@ -367,7 +374,7 @@ func refersTo(f *tfile, name string) bool {
 
 // samePackage: Java files of one directory share a package.
 func samePackage(a, b *tfile) bool {
-	return a.lang == langJava && b.lang == langJava && dirOf(a.path) == dirOf(b.path)
+	return a.lang == langJava && b.lang == langJava && engine.DirOf(a.path) == engine.DirOf(b.path)
 }
 
 // hitDecl reports whether lines touch declaration d: a class, interface or
@@ -377,24 +384,7 @@ func hitDecl(lines map[int]bool, d tdecl) bool {
 	case "class", "interface", "enum":
 		return lines[d.from]
 	}
-	return spanHit(lines, d.from, d.to)
-}
-
-func spanHit(lines map[int]bool, from, to int) bool {
-	if to-from < len(lines) {
-		for l := from; l <= to; l++ {
-			if lines[l] {
-				return true
-			}
-		}
-		return false
-	}
-	for l := range lines {
-		if l >= from && l <= to {
-			return true
-		}
-	}
-	return false
+	return engine.SpanHit(lines, d.from, d.to)
 }
 
 // moduleReceiver reports whether the member token toks[i] of JS file f
@@ -470,7 +460,7 @@ func importsName(f *tfile, target, name string) bool {
 // importsFile reports whether one of f's imports resolves to target, or,
 // for Java, whether they share a package.
 func importsFile(f *tfile, target string) bool {
-	if f.lang == langJava && dirOf(f.path) == dirOf(target) {
+	if f.lang == langJava && engine.DirOf(f.path) == engine.DirOf(target) {
 		return true
 	}
 	for _, im := range f.imports {
@@ -493,7 +483,7 @@ func resolves(f *tfile, im timport, target string) bool {
 	case langJava:
 		mod := strings.ReplaceAll(im.spec, ".", "/")
 		if im.wildcard {
-			return strings.HasSuffix("/"+dirOf(target), "/"+mod)
+			return strings.HasSuffix("/"+engine.DirOf(target), "/"+mod)
 		}
 		return strings.HasSuffix("/"+t, "/"+mod)
 	case langPython:
@@ -501,16 +491,16 @@ func resolves(f *tfile, im timport, target string) bool {
 		base := ""
 		if strings.HasPrefix(spec, ".") {
 			dots := len(spec) - len(strings.TrimLeft(spec, "."))
-			base = dirOf(f.path)
+			base = engine.DirOf(f.path)
 			for i := 1; i < dots; i++ {
-				base = dirOf(base)
+				base = engine.DirOf(base)
 			}
 			spec = spec[dots:]
 		}
 		mod := strings.ReplaceAll(spec, ".", "/")
-		cands := []string{joinDir(base, mod)}
+		cands := []string{engine.JoinDir(base, mod)}
 		for _, n := range im.names {
-			cands = append(cands, joinDir(joinDir(base, mod), n))
+			cands = append(cands, engine.JoinDir(engine.JoinDir(base, mod), n))
 		}
 		for _, m := range cands {
 			m = strings.Trim(m, "/")
@@ -531,11 +521,11 @@ func resolves(f *tfile, im timport, target string) bool {
 	default:
 		spec := im.spec
 		if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
-			m := stripExt(path.Join(dirOf(f.path), spec))
+			m := stripExt(path.Join(engine.DirOf(f.path), spec))
 			if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
 				m = stripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
 			}
-			return t == m || t == m+"/index" || t == path.Join(dirOf(f.path), spec)+"/index"
+			return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.path), spec)+"/index"
 		}
 		// A tsconfig path alias; else another alias or a package name:
 		// compare the tail.

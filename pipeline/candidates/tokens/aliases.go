@@ -1,6 +1,8 @@
-package candidates
+package tokens
 
 import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+
 	"context"
 	"encoding/json"
 	"path"
@@ -23,7 +25,7 @@ type aliasRule struct {
 
 // loadAliases reads the root tsconfig.json or jsconfig.json; a missing or
 // unreadable file means no aliases.
-func loadAliases(ctx context.Context, tree Tree) *pathAliases {
+func loadAliases(ctx context.Context, tree engine.Tree) *pathAliases {
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 		src, err := tree.ReadFile(ctx, name)
 		if err != nil {
