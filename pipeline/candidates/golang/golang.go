@@ -69,6 +69,50 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 			e.heads[c.Path] = c.New
 		}
 	}
+	order, usesFiles, err := e.touched(gos)
+	if err != nil {
+		return err
+	}
+	// The search for the changed names runs in the background while the
+	// uses of the added lines are resolved.
+	plan := e.impactPlan(order)
+	type grepResult struct {
+		paths []string
+		err   error
+	}
+	done := make(chan grepResult, 1)
+	if len(plan.words) > 0 {
+		go func() {
+			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
+			done <- grepResult{paths, err}
+		}()
+	}
+	for _, j := range usesFiles {
+		e.usesOf(j.f, j.c, ev)
+	}
+	if len(plan.words) == 0 {
+		return e.err
+	}
+	res := <-done
+	if res.err != nil {
+		return fmt.Errorf("search for changed names: %w", res.err)
+	}
+	if err := e.impactOf(plan, res.paths, ev); err != nil {
+		return err
+	}
+	return e.err
+}
+
+// usesJob is a changed file whose added lines' uses are to be resolved.
+type usesJob struct {
+	f *goFile
+	c *engine.Change
+}
+
+// touched returns the declarations the changes touched, in the order
+// found, with how each changed, and the changed files whose added lines'
+// uses are to be resolved.
+func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 	syms := map[string]*goSym{}
 	var order []*goSym
 	addSym := func(s *goSym) {
@@ -83,10 +127,6 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	}
 	var olds []*goSym
 	oldSig := map[string]string{}
-	type usesJob struct {
-		f *goFile
-		c *engine.Change
-	}
 	var usesFiles []usesJob
 	for _, c := range gos {
 		if engine.SkippedPath(c.Path) {
@@ -123,7 +163,7 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 			}
 		}
 		if e.err != nil {
-			return e.err
+			return nil, nil, e.err
 		}
 	}
 	// A declaration that lost lines is changed when the head still has it,
@@ -149,34 +189,7 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 			}
 		}
 	}
-	// The search for the changed names runs in the background while the
-	// uses of the added lines are resolved.
-	plan := e.impactPlan(order)
-	type grepResult struct {
-		paths []string
-		err   error
-	}
-	done := make(chan grepResult, 1)
-	if len(plan.words) > 0 {
-		go func() {
-			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
-			done <- grepResult{paths, err}
-		}()
-	}
-	for _, j := range usesFiles {
-		e.usesOf(j.f, j.c, ev)
-	}
-	if len(plan.words) == 0 {
-		return e.err
-	}
-	res := <-done
-	if res.err != nil {
-		return fmt.Errorf("search for changed names: %w", res.err)
-	}
-	if err := e.impactOf(plan, res.paths, ev); err != nil {
-		return err
-	}
-	return e.err
+	return order, usesFiles, nil
 }
 
 // existsAtHead reports whether the declaration named by s exists at the head.

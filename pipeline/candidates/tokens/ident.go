@@ -92,17 +92,13 @@ func enclosingDecls(toks []tok, lines map[int]bool) map[string]bool {
 	return out
 }
 
-func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *engine.Evidence) error {
-	mode := lexCLike
-	switch strings.ToLower(path.Ext(c.Path)) {
-	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
-		mode = lexHash
-	}
-	changedDecl := map[string]bool{}
-	useNames := map[string]bool{}
-	var newToks []tok
+// changedNames returns the names of the declarations enclosing changed
+// lines, and the names used on added lines (of at least four characters)
+// that the file does not declare.
+func changedNames(c *engine.Change, mode lexMode) (changedDecl, useNames map[string]bool) {
+	changedDecl, useNames = map[string]bool{}, map[string]bool{}
 	if c.New != nil {
-		newToks = lex(c.New, mode)
+		newToks := lex(c.New, mode)
 		for n := range enclosingDecls(newToks, c.Added) {
 			changedDecl[n] = true
 		}
@@ -120,6 +116,16 @@ func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *
 			changedDecl[n] = true
 		}
 	}
+	return changedDecl, useNames
+}
+
+func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *engine.Evidence) error {
+	mode := lexCLike
+	switch strings.ToLower(path.Ext(c.Path)) {
+	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
+		mode = lexHash
+	}
+	changedDecl, useNames := changedNames(c, mode)
 	var words []string
 	for n := range changedDecl {
 		words = append(words, n)

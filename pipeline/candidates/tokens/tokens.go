@@ -10,9 +10,7 @@ import (
 
 	"context"
 	"fmt"
-	"path"
 	"slices"
-	"strings"
 )
 
 // The token engine serves TypeScript/JavaScript, Python and Java: a file's
@@ -121,81 +119,8 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 		of = lexFile(op, c.Old)
 		of.aliases = aliases
 	}
-	type csym struct {
-		d      tdecl
-		change engine.DeclChange
-	}
-	syms := map[string]*csym{}
-	var order []string
-	if nf != nil {
-		for _, d := range nf.decls {
-			if hitDecl(c.Added, d) {
-				k := d.container + "." + d.name
-				if syms[k] == nil {
-					order = append(order, k)
-					ch := engine.ChangedBody
-					if c.Added[d.from] {
-						ch = engine.ChangedSignature
-					}
-					syms[k] = &csym{d, ch}
-				}
-			}
-		}
-	}
-	if of != nil {
-		newNames := map[string]bool{}
-		if nf != nil {
-			for _, d := range nf.decls {
-				newNames[d.container+"."+d.name] = true
-			}
-		}
-		for _, d := range of.decls {
-			if !hitDecl(c.Removed, d) {
-				continue
-			}
-			k := d.container + "." + d.name
-			ch := engine.ChangedBody
-			if !newNames[k] {
-				ch = engine.RemovedDecl
-			}
-			if s := syms[k]; s != nil {
-				if ch == engine.RemovedDecl {
-					s.change = ch
-				}
-				continue
-			}
-			order = append(order, k)
-			syms[k] = &csym{d, ch}
-		}
-	}
-	// Names used on added lines that the file does not declare itself;
-	// memberOnly marks those used only after a '.' whose receiver is no
-	// module (a JS top-level declaration cannot be reached that way:
-	// this.#options.timeout is not the function timeout).
-	useNames := map[string]bool{}
-	memberOnly := map[string]bool{}
-	if nf != nil {
-		own := map[string]bool{}
-		for _, d := range nf.decls {
-			own[d.name] = true
-		}
-		for i, t := range nf.toks {
-			if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
-				continue
-			}
-			member := i > 0 && nf.toks[i-1].text == "."
-			if member && len(t.text) < tokMinMemberLength {
-				continue
-			}
-			if !useNames[t.text] {
-				memberOnly[t.text] = true
-			}
-			useNames[t.text] = true
-			if !member || nf.lang != langJS || moduleReceiver(nf, i) {
-				memberOnly[t.text] = false
-			}
-		}
-	}
+	syms, order := changedDecls(c, nf, of)
+	useNames, memberOnly := usedNames(c, nf)
 	var words []string
 	impactNames := map[string][]*csym{}
 	for _, k := range order {
@@ -220,10 +145,127 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
-	var files []*tfile
-	declaredBy := map[string]int{} // member name -> files declaring it
+	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{}}
+	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
+		return err
+	}
+	for _, g := range s.files {
+		s.impactIn(g, ev)
+		if nf != nil {
+			s.usesIn(g, ev)
+		}
+	}
+	return nil
+}
+
+// csym is a declaration of the changed file that the change touched.
+type csym struct {
+	d      tdecl
+	change engine.DeclChange
+}
+
+// changedDecls returns the declarations the change touched, by
+// "container.name", in the order found: those of the new side holding an
+// added line (a signature change when it is their first line), then those
+// of the old side holding a removed line (removed when the new side no
+// longer declares them).
+func changedDecls(c *engine.Change, nf, of *tfile) (map[string]*csym, []string) {
+	syms := map[string]*csym{}
+	var order []string
+	if nf != nil {
+		for _, d := range nf.decls {
+			if hitDecl(c.Added, d) {
+				k := d.container + "." + d.name
+				if syms[k] == nil {
+					order = append(order, k)
+					ch := engine.ChangedBody
+					if c.Added[d.from] {
+						ch = engine.ChangedSignature
+					}
+					syms[k] = &csym{d, ch}
+				}
+			}
+		}
+	}
+	if of == nil {
+		return syms, order
+	}
+	newNames := map[string]bool{}
+	if nf != nil {
+		for _, d := range nf.decls {
+			newNames[d.container+"."+d.name] = true
+		}
+	}
+	for _, d := range of.decls {
+		if !hitDecl(c.Removed, d) {
+			continue
+		}
+		k := d.container + "." + d.name
+		ch := engine.ChangedBody
+		if !newNames[k] {
+			ch = engine.RemovedDecl
+		}
+		if s := syms[k]; s != nil {
+			if ch == engine.RemovedDecl {
+				s.change = ch
+			}
+			continue
+		}
+		order = append(order, k)
+		syms[k] = &csym{d, ch}
+	}
+	return syms, order
+}
+
+// usedNames returns the names used on added lines that the file does not
+// declare itself; memberOnly marks those used only after a '.' whose
+// receiver is no module (a JS top-level declaration cannot be reached that
+// way: this.#options.timeout is not the function timeout).
+func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]bool) {
+	useNames, memberOnly = map[string]bool{}, map[string]bool{}
+	if nf == nil {
+		return useNames, memberOnly
+	}
+	own := map[string]bool{}
+	for _, d := range nf.decls {
+		own[d.name] = true
+	}
+	for i, t := range nf.toks {
+		if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
+			continue
+		}
+		member := i > 0 && nf.toks[i-1].text == "."
+		if member && len(t.text) < tokMinMemberLength {
+			continue
+		}
+		if !useNames[t.text] {
+			memberOnly[t.text] = true
+		}
+		useNames[t.text] = true
+		if !member || nf.lang != langJS || moduleReceiver(nf, i) {
+			memberOnly[t.text] = false
+		}
+	}
+	return useNames, memberOnly
+}
+
+// tokSearch is the search of one changed file's names in the files that
+// mention them.
+type tokSearch struct {
+	c           *engine.Change
+	nf          *tfile // the changed file's new side; nil when deleted
+	impactNames map[string][]*csym
+	useNames    map[string]bool
+	memberOnly  map[string]bool
+	files       []*tfile       // the searched files of the same family
+	declaredBy  map[string]int // member name -> searched files declaring it
+	indexes     []*tfile       // the searched files that re-export other files' names
+}
+
+// read lexes the searched files of the changed file's family.
+func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, ev *engine.Evidence) error {
 	for _, p := range paths {
-		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(c.Path)) {
+		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(s.c.Path)) {
 			continue
 		}
 		src, err := tree.ReadFile(ctx, p)
@@ -235,105 +277,106 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 		}
 		f := lexFile(p, src)
 		f.aliases = aliases
-		files = append(files, f)
+		s.files = append(s.files, f)
 		seen := map[string]bool{}
 		for _, d := range f.decls {
 			if !seen[d.name] {
 				seen[d.name] = true
-				declaredBy[d.name]++
+				s.declaredBy[d.name]++
 			}
 		}
 	}
-	// indexes are the searched files that re-export other files' names.
-	var indexes []*tfile
-	for _, f := range files {
+	for _, f := range s.files {
 		if slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
-			indexes = append(indexes, f)
+			s.indexes = append(s.indexes, f)
 		}
 	}
-	for _, g := range files {
-		// Impact: g refers to a changed declaration of c.
-		gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
-		viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
-		if !gImportsC && len(indexes) > 0 {
-			for name, ss := range impactNames {
-				if ss[0].d.container == "" && reexported(indexes, g, c.Path, name) {
-					viaIndex[name] = true
-				}
+	return nil
+}
+
+// impactIn records g's references to the changed declarations.
+func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
+	c := s.c
+	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
+	if !gImportsC && len(s.indexes) > 0 {
+		for name, ss := range s.impactNames {
+			if ss[0].d.container == "" && reexported(s.indexes, g, c.Path, name) {
+				viaIndex[name] = true
 			}
 		}
-		for i, t := range g.toks {
-			ss := impactNames[t.text]
-			if t.kind != tkIdent || len(ss) == 0 {
-				continue
-			}
-			member := i > 0 && g.toks[i-1].text == "."
-			call := i+1 < len(g.toks) && g.toks[i+1].text == "("
-			if declaresAt(g, t) {
-				continue
-			}
-			for _, s := range ss {
-				// A static member is reached through its class's name:
-				// x.create is not a call of the static Ky.create.
-				if s.d.static && member && (i < 2 || g.toks[i-2].text != s.d.container) {
-					continue
-				}
-				score := 0.0
-				switch {
-				case s.d.container == "" && !member && (gImportsC || viaIndex[s.d.name]):
-					score = scoreTokImported
-				case s.d.container != "" && member && (gImportsC || refersTo(g, s.d.container)):
-					score = scoreTokMember
-				case s.d.container != "" && member && declaredBy[s.d.name] == 0 && len(s.d.name) >= 6:
-					score = scoreTokUnrelated
-				case s.d.container != "" && !member && s.d.kind != "method" && s.d.kind != "field" && gImportsC:
-					score = scoreTokImported
-				}
-				if score == 0 {
-					continue
-				}
-				verb := "uses"
-				if call {
-					verb = "calls"
-				}
-				name := tokDisplay(s.d)
-				ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
-					Reason: fmt.Sprintf("%s `%s`, %s", verb, name, s.change.Phrase())})
-			}
-		}
-		// Uses: g declares a name used on an added line of c.
-		if nf == nil {
+	}
+	for i, t := range g.toks {
+		ss := s.impactNames[t.text]
+		if t.kind != tkIdent || len(ss) == 0 {
 			continue
 		}
-		cImportsG := importsFile(nf, g.path)
-		for _, d := range g.decls {
-			if !useNames[d.name] || (d.container == "" && memberOnly[d.name]) {
+		member := i > 0 && g.toks[i-1].text == "."
+		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
+		if declaresAt(g, t) {
+			continue
+		}
+		for _, sym := range ss {
+			// A static member is reached through its class's name:
+			// x.create is not a call of the static Ky.create.
+			if sym.d.static && member && (i < 2 || g.toks[i-2].text != sym.d.container) {
 				continue
 			}
 			score := 0.0
 			switch {
-			case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
+			case sym.d.container == "" && !member && (gImportsC || viaIndex[sym.d.name]):
 				score = scoreTokImported
-			case d.container == "" && reexported(indexes, nf, g.path, d.name):
+			case sym.d.container != "" && member && (gImportsC || refersTo(g, sym.d.container)):
+				score = scoreTokMember
+			case sym.d.container != "" && member && s.declaredBy[sym.d.name] == 0 && len(sym.d.name) >= 6:
+				score = scoreTokUnrelated
+			case sym.d.container != "" && !member && sym.d.kind != "method" && sym.d.kind != "field" && gImportsC:
 				score = scoreTokImported
-			case d.container == "" && cImportsG:
-				score = scoreTokMember
-			case d.container != "" && cImportsG:
-				score = scoreTokMember
-			case d.container == "" && d.kind == "class" && samePackage(nf, g):
-				score = scoreTokImported
-			case d.container != "" && samePackage(nf, g) && refersTo(nf, d.container):
-				score = scoreTokMember
 			}
 			if score == 0 {
 				continue
 			}
-			name := tokDisplay(d)
-			ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(c.Path))})
+			verb := "uses"
+			if call {
+				verb = "calls"
+			}
+			name := tokDisplay(sym.d)
+			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.change.Phrase())})
 		}
 	}
-	return nil
+}
+
+// usesIn records g's declarations of names used on added lines.
+func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
+	nf := s.nf
+	cImportsG := importsFile(nf, g.path)
+	for _, d := range g.decls {
+		if !s.useNames[d.name] || (d.container == "" && s.memberOnly[d.name]) {
+			continue
+		}
+		score := 0.0
+		switch {
+		case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
+			score = scoreTokImported
+		case d.container == "" && reexported(s.indexes, nf, g.path, d.name):
+			score = scoreTokImported
+		case d.container == "" && cImportsG:
+			score = scoreTokMember
+		case d.container != "" && cImportsG:
+			score = scoreTokMember
+		case d.container == "" && d.kind == "class" && samePackage(nf, g):
+			score = scoreTokImported
+		case d.container != "" && samePackage(nf, g) && refersTo(nf, d.container):
+			score = scoreTokMember
+		}
+		if score == 0 {
+			continue
+		}
+		name := tokDisplay(d)
+		ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+			Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(s.c.Path))})
+	}
 }
 
 // commonMember names are declared by nearly every class; searching their
@@ -413,344 +456,4 @@ func moduleReceiver(f *tfile, i int) bool {
 		}
 	}
 	return false
-}
-
-// reexported reports whether f imports name from one of indexes that
-// re-exports it from target (export {name} from "./target", export * from),
-// as a package's index does.
-func reexported(indexes []*tfile, f *tfile, target, name string) bool {
-	if f.lang != langJS {
-		return false
-	}
-	for _, i := range indexes {
-		if i == f || i.path == target || !importsName(f, i.path, name) {
-			continue
-		}
-		for _, im := range i.imports {
-			if !im.export || !resolves(i, im, target) {
-				continue
-			}
-			if im.wildcard || slices.Contains(im.names, name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// importsName reports whether f imports name from the module that is
-// target (or imports target as a whole, which Python and Java allow).
-func importsName(f *tfile, target, name string) bool {
-	for _, im := range f.imports {
-		if !resolves(f, im, target) {
-			continue
-		}
-		if len(im.names) == 0 || im.wildcard {
-			return true
-		}
-		for _, n := range im.names {
-			if n == name || n == "*" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// importsFile reports whether one of f's imports resolves to target, or,
-// for Java, whether they share a package.
-func importsFile(f *tfile, target string) bool {
-	if f.lang == langJava && engine.DirOf(f.path) == engine.DirOf(target) {
-		return true
-	}
-	for _, im := range f.imports {
-		if resolves(f, im, target) {
-			return true
-		}
-	}
-	return false
-}
-
-// stripExt removes a source extension.
-func stripExt(p string) string {
-	return strings.TrimSuffix(p, path.Ext(p))
-}
-
-// resolves reports whether import im of file f can name file target.
-func resolves(f *tfile, im timport, target string) bool {
-	t := stripExt(target)
-	switch f.lang {
-	case langJava:
-		mod := strings.ReplaceAll(im.spec, ".", "/")
-		if im.wildcard {
-			return strings.HasSuffix("/"+engine.DirOf(target), "/"+mod)
-		}
-		return strings.HasSuffix("/"+t, "/"+mod)
-	case langPython:
-		spec := im.spec
-		base := ""
-		if strings.HasPrefix(spec, ".") {
-			dots := len(spec) - len(strings.TrimLeft(spec, "."))
-			base = engine.DirOf(f.path)
-			for i := 1; i < dots; i++ {
-				base = engine.DirOf(base)
-			}
-			spec = spec[dots:]
-		}
-		mod := strings.ReplaceAll(spec, ".", "/")
-		cands := []string{engine.JoinDir(base, mod)}
-		for _, n := range im.names {
-			cands = append(cands, engine.JoinDir(engine.JoinDir(base, mod), n))
-		}
-		for _, m := range cands {
-			m = strings.Trim(m, "/")
-			if m == "" {
-				continue
-			}
-			if base != "" {
-				if t == m || t == m+"/__init__" {
-					return true
-				}
-				continue
-			}
-			if strings.HasSuffix("/"+t, "/"+m) || strings.HasSuffix("/"+t, "/"+m+"/__init__") {
-				return true
-			}
-		}
-		return false
-	default:
-		spec := im.spec
-		if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
-			m := stripExt(path.Join(engine.DirOf(f.path), spec))
-			if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
-				m = stripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
-			}
-			return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.path), spec)+"/index"
-		}
-		// A tsconfig path alias; else another alias or a package name:
-		// compare the tail.
-		if f.lang == langJS {
-			for _, p := range f.aliases.resolve(spec) {
-				if m := stripExt(p); t == m || t == m+"/index" {
-					return true
-				}
-			}
-		}
-		spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
-		spec = stripExt(spec)
-		if spec == "" || !strings.Contains(spec, "/") {
-			return false
-		}
-		return strings.HasSuffix("/"+t, "/"+spec) || strings.HasSuffix("/"+t, "/"+spec+"/index")
-	}
-}
-
-// jsImports reads import/export ... from "x", import "x", require("x") and
-// import("x"), with the names bound by import clauses.
-func jsImports(toks []tok) []timport {
-	var out []timport
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind != tkIdent {
-			continue
-		}
-		switch t.text {
-		case "require", "import":
-			if i+2 < len(toks) && toks[i+1].text == "(" && toks[i+2].kind == tkString {
-				out = append(out, timport{spec: toks[i+2].text})
-				continue
-			}
-			if t.text != "import" || (i > 0 && toks[i-1].text == ".") {
-				continue
-			}
-			if i+1 < len(toks) && toks[i+1].kind == tkString {
-				out = append(out, timport{spec: toks[i+1].text})
-				continue
-			}
-			var names []string
-			for j := i + 1; j < len(toks) && j < i+200; j++ {
-				u := toks[j]
-				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					out = append(out, timport{spec: toks[j+1].text, names: names})
-					i = j + 1
-					break
-				}
-				if u.text == ";" {
-					break
-				}
-				if u.kind == tkIdent && u.text != "type" && u.text != "as" && u.text != "from" {
-					if j+1 < len(toks) && toks[j+1].text == "as" {
-						continue // the local name follows "as"
-					}
-					names = append(names, u.text)
-				}
-			}
-		case "export":
-			var names []string
-			star := false
-			for j := i + 1; j < len(toks) && j < i+200; j++ {
-				u := toks[j]
-				if u.text == ";" || (u.kind == tkIdent && (u.text == "function" || u.text == "class" || u.text == "const" || u.text == "interface")) {
-					break
-				}
-				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					// export {a, b as c} from "x" binds both a name of x
-					// and the name it exports; export * from "x" all of x.
-					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true})
-					break
-				}
-				if u.text == "*" {
-					star = true
-				} else if u.kind == tkIdent && u.text != "type" && u.text != "as" {
-					names = append(names, u.text)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// pythonImports reads "import a.b [as c]" and "from x import a, b as c".
-func pythonImports(toks []tok) []timport {
-	var out []timport
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind != tkIdent || t.col != t.indentCol() {
-			continue
-		}
-		switch t.text {
-		case "import":
-			j := i + 1
-			for j < len(toks) && toks[j].line == t.line {
-				mod, next := dottedName(toks, j)
-				if mod == "" {
-					break
-				}
-				j = next
-				local := mod
-				if k := strings.IndexByte(mod, '.'); k >= 0 {
-					local = mod[:k]
-				}
-				if j+1 < len(toks) && toks[j].text == "as" {
-					local = toks[j+1].text
-					j += 2
-				}
-				out = append(out, timport{spec: mod, names: nil})
-				_ = local
-				if j < len(toks) && toks[j].text == "," {
-					j++
-					continue
-				}
-				break
-			}
-			i = j - 1
-		case "from":
-			mod, j := dottedName(toks, i+1)
-			if j >= len(toks) || toks[j].text != "import" {
-				continue
-			}
-			im := timport{spec: mod}
-			paren := false
-			for j++; j < len(toks); j++ {
-				u := toks[j]
-				if u.text == "(" {
-					paren = true
-					continue
-				}
-				if u.text == ")" || (!paren && u.line != t.line && toks[j-1].text != "\\") {
-					break
-				}
-				if u.text == "*" {
-					im.wildcard = true
-				}
-				if u.kind == tkIdent && u.text != "as" {
-					if j+1 < len(toks) && toks[j+1].text == "as" {
-						im.names = append(im.names, u.text)
-						j += 2
-						continue
-					}
-					im.names = append(im.names, u.text)
-				}
-			}
-			out = append(out, im)
-			i = j - 1
-		}
-	}
-	return out
-}
-
-// indentCol is the column where the token's line starts.
-func (t tok) indentCol() int { return t.indent }
-
-// dottedName reads "a.b.c" or "..a" from toks[i:], returning the name and
-// the index after it.
-func dottedName(toks []tok, i int) (string, int) {
-	var b strings.Builder
-	for i < len(toks) {
-		t := toks[i]
-		if t.text == "." || (t.kind == tkIdent && t.text != "import" && t.text != "as") {
-			if t.kind == tkIdent && b.Len() > 0 && !strings.HasSuffix(b.String(), ".") {
-				break
-			}
-			b.WriteString(t.text)
-			i++
-			continue
-		}
-		break
-	}
-	return b.String(), i
-}
-
-// javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
-func javaImports(toks []tok) ([]timport, string) {
-	var out []timport
-	pkg := ""
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind != tkIdent || (t.text != "import" && t.text != "package") {
-			continue
-		}
-		if i > 0 && toks[i-1].text != ";" && toks[i-1].text != "}" {
-			continue
-		}
-		j := i + 1
-		static := false
-		if j < len(toks) && toks[j].text == "static" {
-			static = true
-			j++
-		}
-		var parts []string
-		wildcard := false
-		for ; j < len(toks) && toks[j].text != ";"; j++ {
-			switch {
-			case toks[j].kind == tkIdent:
-				parts = append(parts, toks[j].text)
-			case toks[j].text == "*":
-				wildcard = true
-			}
-		}
-		if t.text == "package" {
-			pkg = strings.Join(parts, ".")
-			continue
-		}
-		if len(parts) == 0 {
-			continue
-		}
-		if static && !wildcard && len(parts) > 1 {
-			// import static a.b.C.member: the file is a/b/C.
-			out = append(out, timport{spec: strings.Join(parts[:len(parts)-1], "."), names: []string{parts[len(parts)-1]}})
-			continue
-		}
-		if static && wildcard {
-			out = append(out, timport{spec: strings.Join(parts, ".")})
-			continue
-		}
-		im := timport{spec: strings.Join(parts, "."), wildcard: wildcard}
-		if !wildcard {
-			im.names = []string{parts[len(parts)-1]}
-		}
-		out = append(out, im)
-		i = j
-	}
-	return out, pkg
 }
