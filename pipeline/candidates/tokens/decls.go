@@ -8,50 +8,7 @@ import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
 
 // braceDecls finds declarations in TypeScript/JavaScript or Java tokens.
 func braceDecls(toks []tok, l lang) []tdecl {
-	type frame struct {
-		kind  string // class, func, block
-		name  string // class name
-		decl  int    // index in out of the declaration the frame closes, -1 if none
-		paren int    // paren depth when opened
-	}
-	var out []tdecl
-	var stack []frame
-	paren := 0
-	pendingDecl := -1 // a declaration waiting for its body's '{'
-	pendingKind := "" // class or func
-	pendingName := "" // class name
-	simple := -1      // a body-less declaration whose span is still open
-	simpleDepth := 0  // len(stack) at its start
-	simpleCol := 0    // its first token's column
-	stmtStart := true // the next token starts a statement or member
-	headerStart := -1 // Java/TS class member header start
-	top := func() string {
-		for i := len(stack) - 1; i >= 0; i-- {
-			if stack[i].kind != "block" || stack[i].name != "" {
-				return stack[i].kind
-			}
-		}
-		return ""
-	}
-	className := func() string {
-		if n := len(stack); n > 0 && stack[n-1].kind == "class" {
-			return stack[n-1].name
-		}
-		return ""
-	}
-	closeSimple := func(line int) {
-		if simple >= 0 {
-			if line < out[simple].from {
-				line = out[simple].from
-			}
-			out[simple].to = line
-			simple = -1
-		}
-	}
-	add := func(name, kind, container string, line int) int {
-		out = append(out, tdecl{name: name, kind: kind, container: container, from: line, to: line})
-		return len(out) - 1
-	}
+	s := &braceScan{toks: toks, l: l, pendingDecl: -1, simple: -1, stmtStart: true, headerStart: -1}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		prevLine := 0
@@ -60,160 +17,247 @@ func braceDecls(toks []tok, l lang) []tdecl {
 		}
 		// A body-less declaration ends at ';' or where a new statement
 		// starts at its depth and column.
-		if simple >= 0 && len(stack) == simpleDepth && paren == 0 && i > 0 {
-			if t.line > prevLine && t.col <= simpleCol && t.text != "}" && t.text != ")" && t.text != "]" && t.text != "." {
-				closeSimple(prevLine)
+		if s.simple >= 0 && len(s.stack) == s.simpleDepth && s.paren == 0 && i > 0 {
+			if t.line > prevLine && t.col <= s.simpleCol && t.text != "}" && t.text != ")" && t.text != "]" && t.text != "." {
+				s.closeSimple(prevLine)
 			}
 		}
-		inClass := len(stack) > 0 && stack[len(stack)-1].kind == "class" && paren == stack[len(stack)-1].paren
-		atTop := len(stack) == 0 && paren == 0
+		inClass := len(s.stack) > 0 && s.stack[len(s.stack)-1].kind == "class" && s.paren == s.stack[len(s.stack)-1].paren
+		atTop := len(s.stack) == 0 && s.paren == 0
 		if l == langJS && atTop && t.line > prevLine {
-			stmtStart = true
-		}
-		switch t.text {
-		case "(", "[":
-			paren++
-			continue
-		case ")", "]":
-			if paren > 0 {
-				paren--
-			}
-			continue
-		case "{":
-			f := frame{kind: "block", decl: -1, paren: paren}
-			if pendingDecl >= 0 || pendingKind == "class" {
-				f.kind, f.decl, f.name = pendingKind, pendingDecl, pendingName
-				pendingDecl, pendingKind, pendingName = -1, "", ""
-			}
-			stack = append(stack, f)
-			stmtStart = true
-			headerStart = -1
-			continue
-		case "}":
-			if n := len(stack); n > 0 {
-				f := stack[n-1]
-				stack = stack[:n-1]
-				if f.decl >= 0 {
-					out[f.decl].to = t.line
-				}
-				paren = f.paren
-			}
-			if simple >= 0 && len(stack) < simpleDepth {
-				closeSimple(t.line)
-			}
-			stmtStart = true
-			headerStart = -1
-			continue
-		case ";":
-			if simple >= 0 && len(stack) == simpleDepth && paren == 0 {
-				closeSimple(t.line)
-			}
-			if pendingKind == "func" && pendingDecl >= 0 && paren == 0 {
-				pendingDecl, pendingKind = -1, "" // an abstract or interface method
-			}
-			stmtStart = true
-			headerStart = -1
-			continue
-		}
-		if t.kind != tkIdent {
-			if t.text == "@" && i+1 < len(toks) { // annotation or decorator
-				i++
-				if i+1 < len(toks) && toks[i+1].text == "(" {
-					depth := 0
-					for i++; i < len(toks); i++ {
-						if toks[i].text == "(" {
-							depth++
-						} else if toks[i].text == ")" {
-							depth--
-							if depth == 0 {
-								break
-							}
-						}
-					}
-				}
-			}
-			if inClass && headerStart >= 0 && (t.text == "=" || t.text == ":" || t.text == "?" || t.text == "!" || (t.text == "<" && l == langJS)) {
-				// A field (or a TS generic method): the name precedes.
-				if name := lastIdent(toks, headerStart, i); name != "" {
-					kind := "field"
-					if t.text == "<" {
-						kind = "method"
-						pendingKind = "func"
-					}
-					d := add(name, kind, className(), toks[headerStart].line)
-					out[d].static = hasStatic(toks, headerStart, i)
-					if kind == "method" {
-						pendingDecl = d
-					} else {
-						simple, simpleDepth, simpleCol = d, len(stack), toks[headerStart].col
-					}
-				}
-				headerStart = -1
-			}
-			continue
+			s.stmtStart = true
 		}
 		switch {
-		case (atTop || inClass || top() == "") && isTypeKeyword(l, t.text) && i+1 < len(toks) && toks[i+1].kind == tkIdent && (i == 0 || toks[i-1].text != "."):
-			d := add(toks[i+1].text, typeKind(t.text), className(), t.line)
-			pendingDecl, pendingKind, pendingName = d, "class", toks[i+1].text
-			i++
-			headerStart = -1
-		case l == langJS && atTop && t.text == "function":
-			j := i + 1
-			if j < len(toks) && toks[j].text == "*" {
-				j++
-			}
-			if j < len(toks) && toks[j].kind == tkIdent {
-				pendingDecl, pendingKind = add(toks[j].text, "function", "", t.line), "func"
-				i = j
-			}
-		case l == langJS && atTop && stmtStart && (t.text == "const" || t.text == "let" || t.text == "var" || t.text == "type") && i+1 < len(toks) && toks[i+1].kind == tkIdent:
-			kind := "variable"
-			if t.text == "type" {
-				kind = "type"
-			} else if i+3 < len(toks) && toks[i+2].text == "=" && (toks[i+3].text == "(" || toks[i+3].text == "async" || toks[i+3].text == "function") {
-				kind = "function"
-			}
-			closeSimple(prevLine)
-			d := add(toks[i+1].text, kind, "", t.line)
-			simple, simpleDepth, simpleCol = d, 0, t.col
-			i++
-			stmtStart = false
-		case inClass && isModifier(l, t.text):
-			if headerStart < 0 {
-				headerStart = i
-			}
-		case inClass:
-			if headerStart < 0 && (stmtStart || t.line > prevLine) {
-				headerStart = i
-			}
-			if headerStart < 0 {
-				continue
-			}
-			if i+1 < len(toks) && toks[i+1].text == "(" && !isKeyword(l, t.text) {
-				pendingDecl, pendingKind = add(t.text, "method", className(), toks[headerStart].line), "func"
-				out[pendingDecl].static = hasStatic(toks, headerStart, i)
-				headerStart = -1
-			} else if l == langJava && i+1 < len(toks) && (toks[i+1].text == ";" || toks[i+1].text == "=" || toks[i+1].text == ",") {
-				d := add(t.text, "field", className(), toks[headerStart].line)
-				out[d].static = hasStatic(toks, headerStart, i)
-				simple, simpleDepth, simpleCol = d, len(stack), toks[headerStart].col
-				headerStart = -1
-			}
-			stmtStart = false
+		case s.bracket(t):
+		case t.kind != tkIdent:
+			i = s.punct(i, inClass)
 		default:
-			if atTop && !isModifier(l, t.text) {
-				stmtStart = false
+			i = s.word(i, prevLine, inClass, atTop)
+		}
+	}
+	s.closeSimple(lastLine(toks))
+	for i := range s.out {
+		if s.out[i].to < s.out[i].from {
+			s.out[i].to = s.out[i].from
+		}
+	}
+	return s.out
+}
+
+// braceScan is the state of braceDecls's walk over the tokens.
+type braceScan struct {
+	toks        []tok
+	l           lang
+	out         []tdecl
+	stack       []braceFrame
+	paren       int
+	pendingDecl int    // a declaration waiting for its body's '{'
+	pendingKind string // class or func
+	pendingName string // class name
+	simple      int    // a body-less declaration whose span is still open
+	simpleDepth int    // len(stack) at its start
+	simpleCol   int    // its first token's column
+	stmtStart   bool   // the next token starts a statement or member
+	headerStart int    // Java/TS class member header start
+}
+
+// braceFrame is one open brace.
+type braceFrame struct {
+	kind  string // class, func, block
+	name  string // class name
+	decl  int    // index in out of the declaration the frame closes, -1 if none
+	paren int    // paren depth when opened
+}
+
+func (s *braceScan) top() string {
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if s.stack[i].kind != "block" || s.stack[i].name != "" {
+			return s.stack[i].kind
+		}
+	}
+	return ""
+}
+
+func (s *braceScan) className() string {
+	if n := len(s.stack); n > 0 && s.stack[n-1].kind == "class" {
+		return s.stack[n-1].name
+	}
+	return ""
+}
+
+func (s *braceScan) closeSimple(line int) {
+	if s.simple >= 0 {
+		if line < s.out[s.simple].from {
+			line = s.out[s.simple].from
+		}
+		s.out[s.simple].to = line
+		s.simple = -1
+	}
+}
+
+func (s *braceScan) add(name, kind, container string, line int) int {
+	s.out = append(s.out, tdecl{name: name, kind: kind, container: container, from: line, to: line})
+	return len(s.out) - 1
+}
+
+// bracket follows parentheses, braces and semicolons; it reports whether t
+// was one.
+func (s *braceScan) bracket(t tok) bool {
+	switch t.text {
+	case "(", "[":
+		s.paren++
+	case ")", "]":
+		if s.paren > 0 {
+			s.paren--
+		}
+	case "{":
+		f := braceFrame{kind: "block", decl: -1, paren: s.paren}
+		if s.pendingDecl >= 0 || s.pendingKind == "class" {
+			f.kind, f.decl, f.name = s.pendingKind, s.pendingDecl, s.pendingName
+			s.pendingDecl, s.pendingKind, s.pendingName = -1, "", ""
+		}
+		s.stack = append(s.stack, f)
+		s.stmtStart = true
+		s.headerStart = -1
+	case "}":
+		if n := len(s.stack); n > 0 {
+			f := s.stack[n-1]
+			s.stack = s.stack[:n-1]
+			if f.decl >= 0 {
+				s.out[f.decl].to = t.line
+			}
+			s.paren = f.paren
+		}
+		if s.simple >= 0 && len(s.stack) < s.simpleDepth {
+			s.closeSimple(t.line)
+		}
+		s.stmtStart = true
+		s.headerStart = -1
+	case ";":
+		if s.simple >= 0 && len(s.stack) == s.simpleDepth && s.paren == 0 {
+			s.closeSimple(t.line)
+		}
+		if s.pendingKind == "func" && s.pendingDecl >= 0 && s.paren == 0 {
+			s.pendingDecl, s.pendingKind = -1, "" // an abstract or interface method
+		}
+		s.stmtStart = true
+		s.headerStart = -1
+	default:
+		return false
+	}
+	return true
+}
+
+// punct handles the other punctuation at toks[i]: an annotation or
+// decorator is skipped, a class member header ending in '=', ':', '?', '!'
+// (or a TS '<') declares a field (or a generic method). It returns the
+// index of the last token consumed.
+func (s *braceScan) punct(i int, inClass bool) int {
+	toks, t := s.toks, s.toks[i]
+	if t.text == "@" && i+1 < len(toks) { // annotation or decorator
+		i++
+		if i+1 < len(toks) && toks[i+1].text == "(" {
+			depth := 0
+			for i++; i < len(toks); i++ {
+				if toks[i].text == "(" {
+					depth++
+				} else if toks[i].text == ")" {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
 			}
 		}
 	}
-	closeSimple(lastLine(toks))
-	for i := range out {
-		if out[i].to < out[i].from {
-			out[i].to = out[i].from
+	if inClass && s.headerStart >= 0 && (t.text == "=" || t.text == ":" || t.text == "?" || t.text == "!" || (t.text == "<" && s.l == langJS)) {
+		// A field (or a TS generic method): the name precedes.
+		if name := lastIdent(toks, s.headerStart, i); name != "" {
+			kind := "field"
+			if t.text == "<" {
+				kind = "method"
+				s.pendingKind = "func"
+			}
+			d := s.add(name, kind, s.className(), toks[s.headerStart].line)
+			s.out[d].static = hasStatic(toks, s.headerStart, i)
+			if kind == "method" {
+				s.pendingDecl = d
+			} else {
+				s.simple, s.simpleDepth, s.simpleCol = d, len(s.stack), toks[s.headerStart].col
+			}
+		}
+		s.headerStart = -1
+	}
+	return i
+}
+
+// word handles the identifier at toks[i]: type keywords, JS functions and
+// top-level variables, class member headers. It returns the index of the
+// last token consumed.
+func (s *braceScan) word(i, prevLine int, inClass, atTop bool) int {
+	toks, t, l := s.toks, s.toks[i], s.l
+	switch {
+	case (atTop || inClass || s.top() == "") && isTypeKeyword(l, t.text) && i+1 < len(toks) && toks[i+1].kind == tkIdent && (i == 0 || toks[i-1].text != "."):
+		d := s.add(toks[i+1].text, typeKind(t.text), s.className(), t.line)
+		s.pendingDecl, s.pendingKind, s.pendingName = d, "class", toks[i+1].text
+		i++
+		s.headerStart = -1
+	case l == langJS && atTop && t.text == "function":
+		j := i + 1
+		if j < len(toks) && toks[j].text == "*" {
+			j++
+		}
+		if j < len(toks) && toks[j].kind == tkIdent {
+			s.pendingDecl, s.pendingKind = s.add(toks[j].text, "function", "", t.line), "func"
+			i = j
+		}
+	case l == langJS && atTop && s.stmtStart && (t.text == "const" || t.text == "let" || t.text == "var" || t.text == "type") && i+1 < len(toks) && toks[i+1].kind == tkIdent:
+		kind := "variable"
+		if t.text == "type" {
+			kind = "type"
+		} else if i+3 < len(toks) && toks[i+2].text == "=" && (toks[i+3].text == "(" || toks[i+3].text == "async" || toks[i+3].text == "function") {
+			kind = "function"
+		}
+		s.closeSimple(prevLine)
+		d := s.add(toks[i+1].text, kind, "", t.line)
+		s.simple, s.simpleDepth, s.simpleCol = d, 0, t.col
+		i++
+		s.stmtStart = false
+	case inClass && isModifier(l, t.text):
+		if s.headerStart < 0 {
+			s.headerStart = i
+		}
+	case inClass:
+		s.member(i, prevLine)
+	default:
+		if atTop && !isModifier(l, t.text) {
+			s.stmtStart = false
 		}
 	}
-	return out
+	return i
+}
+
+// member handles an identifier in a class body: it starts a member header,
+// or names a method (before '(') or a Java field (before ';', '=' or ',').
+func (s *braceScan) member(i, prevLine int) {
+	toks, t, l := s.toks, s.toks[i], s.l
+	if s.headerStart < 0 && (s.stmtStart || t.line > prevLine) {
+		s.headerStart = i
+	}
+	if s.headerStart < 0 {
+		return
+	}
+	if i+1 < len(toks) && toks[i+1].text == "(" && !isKeyword(l, t.text) {
+		s.pendingDecl, s.pendingKind = s.add(t.text, "method", s.className(), toks[s.headerStart].line), "func"
+		s.out[s.pendingDecl].static = hasStatic(toks, s.headerStart, i)
+		s.headerStart = -1
+	} else if l == langJava && i+1 < len(toks) && (toks[i+1].text == ";" || toks[i+1].text == "=" || toks[i+1].text == ",") {
+		d := s.add(t.text, "field", s.className(), toks[s.headerStart].line)
+		s.out[d].static = hasStatic(toks, s.headerStart, i)
+		s.simple, s.simpleDepth, s.simpleCol = d, len(s.stack), toks[s.headerStart].col
+		s.headerStart = -1
+	}
+	s.stmtStart = false
 }
 
 func lastLine(toks []tok) int {
