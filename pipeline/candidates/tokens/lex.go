@@ -48,186 +48,215 @@ func lexModeOf(l lang) lexMode {
 
 // lex splits src into tokens, dropping comments and whitespace.
 func lex(src []byte, mode lexMode) []tok {
-	var out []tok
-	line, lineStart, indent := 1, 0, 0
-	atLineStart := true
-	i := 0
-	n := len(src)
-	// prevSignificant decides whether '/' starts a regex in JS.
-	regexOK := func() bool {
-		if len(out) == 0 {
-			return true
-		}
-		p := out[len(out)-1]
-		switch p.kind {
-		case tkIdent:
-			switch p.text {
-			case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
-				return true
-			}
-			return false
-		case tkNumber, tkString:
-			return false
-		case tkPunct:
-			return p.text != ")" && p.text != "]" && p.text != "}"
-		}
-		return true
-	}
-	emit := func(k tokKind, text string, start int) {
-		out = append(out, tok{kind: k, text: text, line: line, col: start - lineStart, indent: indent})
-	}
-	// skipString consumes a quoted string from i (at the quote) and returns
-	// its content; it counts newlines.
-	skipString := func(q byte, triple bool) string {
-		start := i
-		if triple {
-			i += 3
-		} else {
-			i++
-		}
-		cstart := i
-		for i < n {
-			c := src[i]
-			switch {
-			case c == '\\':
-				i += 2
-				continue
-			case c == '\n':
-				line++
-				lineStart = i + 1
-				if !triple && q != '`' {
-					i++
-					return string(src[cstart : i-1])
-				}
-			case c == q:
-				if !triple {
-					i++
-					return string(src[cstart : i-1])
-				}
-				if i+2 < n && src[i+1] == q && src[i+2] == q {
-					i += 3
-					return string(src[cstart : i-3])
-				}
-			case q == '`' && c == '$' && i+1 < n && src[i+1] == '{':
-				// A template substitution: skip to its closing brace.
-				depth := 0
-				for i < n {
-					if src[i] == '{' {
-						depth++
-					} else if src[i] == '}' {
-						depth--
-						if depth == 0 {
-							break
-						}
-					} else if src[i] == '\n' {
-						line++
-						lineStart = i + 1
-					}
-					i++
-				}
-			}
-			i++
-		}
-		_ = start
-		return string(src[cstart:min(i, n)])
-	}
-	for i < n {
-		c := src[i]
+	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true}
+	for x.i < x.n {
+		c := src[x.i]
 		if c == '\n' {
-			line++
-			i++
-			lineStart = i
-			atLineStart = true
-			indent = 0
+			x.line++
+			x.i++
+			x.lineStart = x.i
+			x.atLineStart = true
+			x.indent = 0
 			continue
 		}
 		if c == ' ' || c == '\t' || c == '\r' || c == '\f' {
-			if atLineStart {
-				indent++
+			if x.atLineStart {
+				x.indent++
 			}
-			i++
+			x.i++
 			continue
 		}
-		atLineStart = false
-		switch {
-		case (mode == lexPython || mode == lexHash) && c == '#':
-			for i < n && src[i] != '\n' {
-				i++
-			}
-			continue
-		case mode != lexPython && mode != lexHash && c == '/' && i+1 < n && src[i+1] == '/':
-			for i < n && src[i] != '\n' {
-				i++
-			}
-			continue
-		case mode != lexPython && mode != lexHash && c == '/' && i+1 < n && src[i+1] == '*':
-			i += 2
-			for i+1 < n && !(src[i] == '*' && src[i+1] == '/') {
-				if src[i] == '\n' {
-					line++
-					lineStart = i + 1
-				}
-				i++
-			}
-			i += 2
-			continue
-		case mode == lexJS && c == '/' && regexOK():
-			start := i
-			i++
-			inClass := false
-			for i < n && src[i] != '\n' {
-				if src[i] == '\\' {
-					i += 2
-					continue
-				}
-				if src[i] == '[' {
-					inClass = true
-				} else if src[i] == ']' {
-					inClass = false
-				} else if src[i] == '/' && !inClass {
-					break
-				}
-				i++
-			}
-			i++
-			for i < n && engine.IsIdentByte(src[i]) {
-				i++
-			}
-			emit(tkString, "", start)
-			continue
-		case c == '"' || c == '\'' || (c == '`' && mode == lexJS):
-			start := i
-			triple := mode == lexPython && i+2 < n && src[i+1] == c && src[i+2] == c
-			s := skipString(c, triple)
-			emit(tkString, s, start)
-			continue
-		case '0' <= c && c <= '9':
-			start := i
-			for i < n && (engine.IsIdentByte(src[i]) || src[i] == '.') {
-				i++
-			}
-			emit(tkNumber, string(src[start:i]), start)
-			continue
-		case engine.IsIdentByte(c) && (c != '$' || mode == lexJS):
-			start := i
-			for i < n && engine.IsIdentByte(src[i]) && (src[i] != '$' || mode == lexJS) {
-				i++
-			}
-			// Python string prefixes: r"..", b'..', f"..", rb"..".
-			if mode == lexPython && i < n && (src[i] == '"' || src[i] == '\'') && i-start <= 2 && isStringPrefix(src[start:i]) {
-				q := src[i]
-				triple := i+2 < n && src[i+1] == q && src[i+2] == q
-				s := skipString(q, triple)
-				emit(tkString, s, start)
-				continue
-			}
-			emit(tkIdent, string(src[start:i]), start)
-			continue
+		x.atLineStart = false
+		if !x.comment(c) {
+			x.token(c)
 		}
-		emit(tkPunct, string(c), i)
-		i++
 	}
-	return out
+	return x.out
+}
+
+// lexer is the state of lex's walk over the source.
+type lexer struct {
+	src  []byte
+	n, i int
+	mode lexMode
+	out  []tok
+	// line and lineStart are the current line and its offset; indent is
+	// its indentation width so far.
+	line, lineStart, indent int
+	atLineStart             bool
+}
+
+// hashComments reports whether the mode's comments start with '#'.
+func (x *lexer) hashComments() bool { return x.mode == lexPython || x.mode == lexHash }
+
+// comment skips a comment starting at c, and reports whether there was one.
+func (x *lexer) comment(c byte) bool {
+	src, n := x.src, x.n
+	switch {
+	case x.hashComments() && c == '#', !x.hashComments() && c == '/' && x.i+1 < n && src[x.i+1] == '/':
+		for x.i < n && src[x.i] != '\n' {
+			x.i++
+		}
+	case !x.hashComments() && c == '/' && x.i+1 < n && src[x.i+1] == '*':
+		x.i += 2
+		for x.i+1 < n && !(src[x.i] == '*' && src[x.i+1] == '/') {
+			if src[x.i] == '\n' {
+				x.line++
+				x.lineStart = x.i + 1
+			}
+			x.i++
+		}
+		x.i += 2
+	default:
+		return false
+	}
+	return true
+}
+
+// token reads the token starting at c: a JS regex literal, a string, a
+// number, an identifier (or a Python prefixed string), or one punctuation
+// byte.
+func (x *lexer) token(c byte) {
+	src, n, mode := x.src, x.n, x.mode
+	start := x.i
+	switch {
+	case mode == lexJS && c == '/' && x.regexOK():
+		x.skipRegex()
+		x.emit(tkString, "", start)
+	case c == '"' || c == '\'' || (c == '`' && mode == lexJS):
+		triple := mode == lexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
+		x.emit(tkString, x.skipString(c, triple), start)
+	case '0' <= c && c <= '9':
+		for x.i < n && (engine.IsIdentByte(src[x.i]) || src[x.i] == '.') {
+			x.i++
+		}
+		x.emit(tkNumber, string(src[start:x.i]), start)
+	case engine.IsIdentByte(c) && (c != '$' || mode == lexJS):
+		for x.i < n && engine.IsIdentByte(src[x.i]) && (src[x.i] != '$' || mode == lexJS) {
+			x.i++
+		}
+		// Python string prefixes: r"..", b'..', f"..", rb"..".
+		if mode == lexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
+			q := src[x.i]
+			triple := x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q
+			x.emit(tkString, x.skipString(q, triple), start)
+			return
+		}
+		x.emit(tkIdent, string(src[start:x.i]), start)
+	default:
+		x.emit(tkPunct, string(c), x.i)
+		x.i++
+	}
+}
+
+// regexOK decides whether '/' starts a regex in JS, by the token before.
+func (x *lexer) regexOK() bool {
+	if len(x.out) == 0 {
+		return true
+	}
+	p := x.out[len(x.out)-1]
+	switch p.kind {
+	case tkIdent:
+		switch p.text {
+		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+			return true
+		}
+		return false
+	case tkNumber, tkString:
+		return false
+	case tkPunct:
+		return p.text != ")" && p.text != "]" && p.text != "}"
+	}
+	return true
+}
+
+func (x *lexer) emit(k tokKind, text string, start int) {
+	x.out = append(x.out, tok{kind: k, text: text, line: x.line, col: start - x.lineStart, indent: x.indent})
+}
+
+// skipRegex consumes a JS regex literal from its '/' to its flags.
+func (x *lexer) skipRegex() {
+	src, n := x.src, x.n
+	x.i++
+	inClass := false
+	for x.i < n && src[x.i] != '\n' {
+		if src[x.i] == '\\' {
+			x.i += 2
+			continue
+		}
+		if src[x.i] == '[' {
+			inClass = true
+		} else if src[x.i] == ']' {
+			inClass = false
+		} else if src[x.i] == '/' && !inClass {
+			break
+		}
+		x.i++
+	}
+	x.i++
+	for x.i < n && engine.IsIdentByte(src[x.i]) {
+		x.i++
+	}
+}
+
+// skipString consumes a quoted string from i (at the quote) and returns its
+// content; it counts newlines.
+func (x *lexer) skipString(q byte, triple bool) string {
+	src, n := x.src, x.n
+	if triple {
+		x.i += 3
+	} else {
+		x.i++
+	}
+	cstart := x.i
+	for x.i < n {
+		c := src[x.i]
+		switch {
+		case c == '\\':
+			x.i += 2
+			continue
+		case c == '\n':
+			x.line++
+			x.lineStart = x.i + 1
+			if !triple && q != '`' {
+				x.i++
+				return string(src[cstart : x.i-1])
+			}
+		case c == q:
+			if !triple {
+				x.i++
+				return string(src[cstart : x.i-1])
+			}
+			if x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q {
+				x.i += 3
+				return string(src[cstart : x.i-3])
+			}
+		case q == '`' && c == '$' && x.i+1 < n && src[x.i+1] == '{':
+			x.skipSubstitution()
+		}
+		x.i++
+	}
+	return string(src[cstart:min(x.i, n)])
+}
+
+// skipSubstitution skips a template literal's ${...} to its closing brace.
+func (x *lexer) skipSubstitution() {
+	src, n := x.src, x.n
+	depth := 0
+	for x.i < n {
+		if src[x.i] == '{' {
+			depth++
+		} else if src[x.i] == '}' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		} else if src[x.i] == '\n' {
+			x.line++
+			x.lineStart = x.i + 1
+		}
+		x.i++
+	}
 }
 
 func isStringPrefix(b []byte) bool {
