@@ -1,8 +1,6 @@
 package golang
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-
 	"bytes"
 	"context"
 	"go/ast"
@@ -10,6 +8,9 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // goEngine resolves Go names over the head tree. Everything is read lazily
@@ -245,17 +246,13 @@ func scanDecls(src []byte, add func(string)) (pkg string) {
 
 // leadingIdent returns the identifier at the start of b.
 func leadingIdent(b []byte) []byte {
-	i := 0
-	for i < len(b) && engine.IsIdentByte(b[i]) && b[i] != '$' {
-		i++
-	}
-	return b[:i]
+	return b[:ident.End(b, 0, goChars)]
 }
 
 // leadingNames returns "a, b" from "a, b int = ...".
 func leadingNames(b []byte) []byte {
 	i := 0
-	for i < len(b) && (engine.IsIdentByte(b[i]) || b[i] == ',' || b[i] == ' ') {
+	for i < len(b) && (goChars.IsByte(b[i]) || b[i] == ',' || b[i] == ' ') {
 		if b[i] == ' ' {
 			j := i
 			for j < len(b) && b[j] == ' ' {

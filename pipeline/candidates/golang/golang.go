@@ -7,8 +7,6 @@
 package golang
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-
 	"context"
 	"fmt"
 	"go/ast"
@@ -18,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // Scores of Go evidence. Exact means the name resolved to one declaration;
@@ -434,7 +435,7 @@ func (e *goEngine) fieldsNamed(pk pkgKey, name string) []found {
 	g := e.dir(pk.dir)
 	for _, p := range g.paths {
 		src := e.read(p)
-		if src == nil || !containsWord(src, name) {
+		if src == nil || !ident.Contains(src, name, ident.Dollar|ident.Unicode) {
 			continue
 		}
 		f := e.parse(p)
@@ -712,16 +713,13 @@ const (
 // first.
 func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 	var found map[string]uint8
-	for i := 0; i < len(src); {
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goChars)
+		if !ok {
+			break
+		}
+		at = j
 		c := src[i]
-		if !engine.IsIdentByte(c) || c == '$' {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(src) && engine.IsIdentByte(src[j]) && src[j] != '$' {
-			j++
-		}
 		if n := j - i; n < len(ws.lens) && ws.lens[n] && ws.first[c] && ws.words[string(src[i:j])] {
 			if found == nil {
 				found = map[string]uint8{}
@@ -742,7 +740,6 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 				return found
 			}
 		}
-		i = j
 	}
 	return found
 }

@@ -5,7 +5,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // Reads reports whether the Go engine reads the file at p.
@@ -21,22 +21,6 @@ func isGeneratedGo(src []byte) bool {
 	return bytes.Contains(head, []byte("// Code generated ")) && bytes.Contains(head, []byte("DO NOT EDIT"))
 }
 
-// containsWord reports whether src contains w as a whole identifier.
-func containsWord(src []byte, w string) bool {
-	if w == "" {
-		return false
-	}
-	wb := []byte(w)
-	for off := 0; ; {
-		i := bytes.Index(src[off:], wb)
-		if i < 0 {
-			return false
-		}
-		i += off
-		end := i + len(wb)
-		if (i == 0 || !engine.IsIdentByte(src[i-1])) && (end == len(src) || !engine.IsIdentByte(src[end])) {
-			return true
-		}
-		off = i + 1
-	}
-}
+// goChars are the bytes of Go identifiers as the engine reads them: every
+// non-ASCII byte counts, '$' does not.
+const goChars = ident.Unicode

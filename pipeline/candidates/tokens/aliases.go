@@ -1,12 +1,12 @@
 package tokens
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-
 	"context"
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // pathAliases are the module path aliases of the repository's root

@@ -1,12 +1,12 @@
 package tokens
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-
 	"context"
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // The identifier-search fallback serves languages without an engine. It

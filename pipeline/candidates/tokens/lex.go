@@ -1,6 +1,6 @@
 package tokens
 
-import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+import "github.com/prscout/prscout/pipeline/ident"
 
 // A small lexer for TypeScript/JavaScript, Python and Java (and a generic
 // C-like or #-comment fallback). It only needs to tell identifiers from
@@ -86,6 +86,17 @@ type lexer struct {
 	atLineStart             bool
 }
 
+// numberChars are the bytes a number or a regex's flags run over.
+const numberChars = ident.Dollar | ident.Unicode
+
+// chars are the identifier bytes of the mode: '$' only in JavaScript.
+func (x *lexer) chars() ident.Chars {
+	if x.mode == lexJS {
+		return ident.Dollar | ident.Unicode
+	}
+	return ident.Unicode
+}
+
 // hashComments reports whether the mode's comments start with '#'.
 func (x *lexer) hashComments() bool { return x.mode == lexPython || x.mode == lexHash }
 
@@ -127,14 +138,12 @@ func (x *lexer) token(c byte) {
 		triple := mode == lexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
 		x.emit(tkString, x.skipString(c, triple), start)
 	case '0' <= c && c <= '9':
-		for x.i < n && (engine.IsIdentByte(src[x.i]) || src[x.i] == '.') {
+		for x.i < n && (numberChars.IsByte(src[x.i]) || src[x.i] == '.') {
 			x.i++
 		}
 		x.emit(tkNumber, string(src[start:x.i]), start)
-	case engine.IsIdentByte(c) && (c != '$' || mode == lexJS):
-		for x.i < n && engine.IsIdentByte(src[x.i]) && (src[x.i] != '$' || mode == lexJS) {
-			x.i++
-		}
+	case x.chars().IsByte(c):
+		x.i = ident.End(src, x.i, x.chars())
 		// Python string prefixes: r"..", b'..', f"..", rb"..".
 		if mode == lexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
 			q := src[x.i]
@@ -194,9 +203,7 @@ func (x *lexer) skipRegex() {
 		x.i++
 	}
 	x.i++
-	for x.i < n && engine.IsIdentByte(src[x.i]) {
-		x.i++
-	}
+	x.i = ident.End(src, x.i, numberChars)
 }
 
 // skipString consumes a quoted string from i (at the quote) and returns its

@@ -6,11 +6,11 @@
 package tokens
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // The token engine serves TypeScript/JavaScript, Python and Java: a file's

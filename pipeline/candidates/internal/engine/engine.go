@@ -181,15 +181,3 @@ func Words(s string) map[string]bool {
 	}
 	return m
 }
-
-// identBytes marks the bytes that can be part of an identifier ('$' for
-// JavaScript, and every non-ASCII byte).
-var identBytes = func() (t [256]bool) {
-	for b := 0; b < 256; b++ {
-		t[b] = b == '_' || b == '$' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
-	}
-	return t
-}()
-
-// IsIdentByte reports whether b can be part of an identifier.
-func IsIdentByte(b byte) bool { return identBytes[b] }
