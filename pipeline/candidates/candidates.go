@@ -43,8 +43,11 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/golang"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/tokens"
 )
 
 // Kind says why a candidate matters to the review.
@@ -53,9 +56,9 @@ type Kind string
 // The kinds of candidate.
 const (
 	// KindUses marks a file that declares a name used on a changed line.
-	KindUses Kind = "uses"
+	KindUses = Kind(engine.KindUses)
 	// KindImpact marks a file that refers to a name the change modified or removed.
-	KindImpact Kind = "impact"
+	KindImpact = Kind(engine.KindImpact)
 )
 
 // Method names how a candidate was found.
@@ -63,9 +66,9 @@ type Method string
 
 // The methods, from the most to the least precise.
 const (
-	MethodGo         Method = "go"
-	MethodTokens     Method = "tokens"
-	MethodIdentifier Method = "identifier-search"
+	MethodGo         = Method(engine.MethodGo)
+	MethodTokens     = Method(engine.MethodTokens)
+	MethodIdentifier = Method(engine.MethodIdentifier)
 )
 
 // Status is a changed file's status in the diff.
@@ -164,18 +167,19 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	if err != nil {
 		return nil, err
 	}
-	if err := readMissing(ctx, tree, cs); err != nil {
+	if err := readMissing(ctx, tree, changes, cs); err != nil {
 		return nil, err
 	}
-	ev := newEvidence(cs)
-	var goChanges, tokChanges, otherChanges []*change
-	for _, c := range cs {
+	ev := engine.NewEvidence(cs)
+	var goChanges, tokChanges, otherChanges []*engine.Change
+	for i, c := range cs {
+		hasText := len(changes[i].AddedLines)+len(changes[i].RemovedLines) > 0
 		switch {
-		case c.lang() == langGo:
+		case golang.Reads(c.Path):
 			goChanges = append(goChanges, c)
-		case c.lang() != langOther:
+		case tokens.Reads(c.Path):
 			tokChanges = append(tokChanges, c)
-		case c.hasText() && isCodePath(c.Path):
+		case hasText && tokens.IsCode(c.Path):
 			otherChanges = append(otherChanges, c)
 		}
 	}
@@ -183,41 +187,32 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	// caller with a time budget lists that much rather than nothing.
 	stopped := func(err error) ([]Candidate, error) {
 		if ctx.Err() != nil {
-			return ev.rank(opts.Max), err
+			return rank(ev, opts.Max), err
 		}
 		return nil, err
 	}
 	if len(goChanges) > 0 {
-		if err := findGo(ctx, tree, cs, goChanges, ev); err != nil {
+		if err := golang.Find(ctx, tree, cs, goChanges, ev); err != nil {
 			return stopped(err)
 		}
 	}
 	if len(tokChanges) > 0 {
-		if err := findTokens(ctx, tree, tokChanges, ev); err != nil {
+		if err := tokens.Find(ctx, tree, tokChanges, ev); err != nil {
 			return stopped(err)
 		}
 	}
 	if len(otherChanges) > 0 {
-		if err := findIdentifiers(ctx, tree, otherChanges, ev); err != nil {
+		if err := tokens.FindIdentifiers(ctx, tree, otherChanges, ev); err != nil {
 			return stopped(err)
 		}
 	}
-	return ev.rank(opts.Max), nil
+	return rank(ev, opts.Max), nil
 }
 
-// change is a validated Change with its line sets.
-type change struct {
-	Change
-	added   map[int]bool
-	removed map[int]bool
-}
-
-func (c *change) lang() lang { return langOf(c.Path) }
-
-func (c *change) hasText() bool { return len(c.AddedLines)+len(c.RemovedLines) > 0 }
-
-func normalize(changes []Change) ([]*change, error) {
-	out := make([]*change, 0, len(changes))
+// normalize validates the changes and turns them into the engines' form
+// (clean paths, line sets), in order.
+func normalize(changes []Change) ([]*engine.Change, error) {
+	out := make([]*engine.Change, 0, len(changes))
 	for i, ch := range changes {
 		field := fmt.Sprintf("changes[%d]", i)
 		p, err := cleanPath(ch.Path)
@@ -237,15 +232,15 @@ func normalize(changes []Change) ([]*change, error) {
 		default:
 			return nil, fmt.Errorf("candidates: %s.status: %q is not added, modified, deleted or renamed", field, ch.Status)
 		}
-		c := &change{Change: ch, added: map[int]bool{}, removed: map[int]bool{}}
+		c := &engine.Change{Path: ch.Path, OldPath: ch.OldPath, Old: ch.Old, New: ch.New, Added: map[int]bool{}, Removed: map[int]bool{}}
 		for _, l := range ch.AddedLines {
 			if l > 0 {
-				c.added[l] = true
+				c.Added[l] = true
 			}
 		}
 		for _, l := range ch.RemovedLines {
 			if l > 0 {
-				c.removed[l] = true
+				c.Removed[l] = true
 			}
 		}
 		if ch.Status == StatusAdded {
@@ -272,9 +267,9 @@ func cleanPath(p string) (string, error) {
 }
 
 // readMissing reads the head content of changed files given without it.
-func readMissing(ctx context.Context, tree Tree, cs []*change) error {
-	for _, c := range cs {
-		if c.New != nil || c.Status == StatusDeleted {
+func readMissing(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change) error {
+	for i, c := range cs {
+		if c.New != nil || changes[i].Status == StatusDeleted {
 			continue
 		}
 		b, err := tree.ReadFile(ctx, c.Path)
@@ -288,108 +283,3 @@ func readMissing(ctx context.Context, tree Tree, cs []*change) error {
 	}
 	return nil
 }
-
-// evidence collects the reasons found for each file and ranks them.
-type evidence struct {
-	changed   map[string]bool
-	generated map[string]bool
-	files     map[string]*fileEvidence
-}
-
-type fileEvidence struct {
-	path  string
-	items []item
-}
-
-// item is one reason to list a file.
-type item struct {
-	kind   Kind
-	symbol string
-	reason string
-	score  float64
-	method Method
-	call   bool // the reference is a call: preferred for the reason
-}
-
-func newEvidence(cs []*change) *evidence {
-	e := &evidence{changed: map[string]bool{}, generated: map[string]bool{}, files: map[string]*fileEvidence{}}
-	for _, c := range cs {
-		e.changed[c.Path] = true
-		if c.OldPath != "" {
-			e.changed[c.OldPath] = true
-		}
-	}
-	return e
-}
-
-// add records a reason to list path; paths of the change are ignored.
-func (e *evidence) add(path string, it item) {
-	if e.changed[path] || path == "" {
-		return
-	}
-	f := e.files[path]
-	if f == nil {
-		f = &fileEvidence{path: path}
-		e.files[path] = f
-	}
-	f.items = append(f.items, it)
-}
-
-// score is the file's best item, raised a little for each further distinct
-// symbol, and scaled down for tests and generated files.
-func (f *fileEvidence) score(generated bool) (float64, item, []string) {
-	sort.SliceStable(f.items, func(i, j int) bool {
-		if f.items[i].score != f.items[j].score {
-			return f.items[i].score > f.items[j].score
-		}
-		return f.items[i].call && !f.items[j].call
-	})
-	best := f.items[0]
-	seen := map[string]bool{}
-	var syms []string
-	for _, it := range f.items {
-		if !seen[it.symbol] {
-			seen[it.symbol] = true
-			syms = append(syms, it.symbol)
-		}
-	}
-	s := best.score
-	for i := 1; i < len(syms) && i <= 4; i++ {
-		s += (1 - s) * 0.15
-	}
-	if generated || isTestPath(f.path) || isGeneratedPath(f.path) {
-		s *= testFactor
-	}
-	return s, best, syms
-}
-
-func (e *evidence) rank(max int) []Candidate {
-	out := make([]Candidate, 0, len(e.files))
-	for _, f := range e.files {
-		s, best, syms := f.score(e.generated[f.path])
-		if len(syms) > 8 {
-			syms = syms[:8]
-		}
-		reason := best.reason
-		if n := len(syms) - 1; n > 0 {
-			reason += fmt.Sprintf(" (and %d more)", n)
-		}
-		out = append(out, Candidate{
-			Path: f.path, Kind: best.kind, Reason: reason, Symbols: syms,
-			Score: float64(int(s*1000+0.5)) / 1000, Method: best.method,
-		})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].Path < out[j].Path
-	})
-	if len(out) > max {
-		out = out[:max]
-	}
-	return out
-}
-
-// markGenerated flags a file whose content says it is generated.
-func (e *evidence) markGenerated(path string) { e.generated[path] = true }

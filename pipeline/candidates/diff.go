@@ -2,54 +2,29 @@ package candidates
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/bluekeyes/go-gitdiff/gitdiff"
+	"github.com/prscout/prscout/pipeline/diff"
 )
 
 // ChangesFromDiff reads a git unified diff into Changes with their paths,
 // statuses and changed line numbers on both sides; Old and New are left for
-// the caller to fill (or New to be read from the Tree). Binary files are
-// skipped; a copy counts as an added file.
-func ChangesFromDiff(diff string) ([]Change, error) {
-	files, _, err := gitdiff.Parse(strings.NewReader(diff))
-	if err != nil {
-		return nil, fmt.Errorf("candidates: parse diff: %w", err)
-	}
-	out := make([]Change, 0, len(files))
-	for _, f := range files {
-		if f.IsBinary {
+// the caller to fill (or New to be read from the Tree). Binary files and
+// bare hunks without a file header are skipped; a copy counts as an added
+// file. A diff that go-gitdiff refuses (see pipeline/diff) is an error.
+func ChangesFromDiff(text string) ([]Change, error) {
+	d := diff.Parse(text)
+	out := make([]Change, 0, len(d.Files))
+	for _, f := range d.Files {
+		if f.Lenient != nil {
+			return nil, fmt.Errorf("candidates: parse diff: %w", f.Lenient)
+		}
+		if f.Binary || f.Path == "" {
 			continue
 		}
-		c := Change{Status: StatusModified, Path: f.NewName}
-		switch {
-		case f.IsDelete:
-			c.Status, c.Path = StatusDeleted, f.OldName
-		case f.IsNew || f.IsCopy:
-			c.Status = StatusAdded
-		case f.IsRename:
-			c.Status, c.OldPath = StatusRenamed, f.OldName
-		}
-		if c.Path == "" {
-			c.Path = f.OldName
-		}
-		for _, frag := range f.TextFragments {
-			oldLine, newLine := int(frag.OldPosition), int(frag.NewPosition)
-			for _, l := range frag.Lines {
-				switch l.Op {
-				case gitdiff.OpContext:
-					oldLine++
-					newLine++
-				case gitdiff.OpAdd:
-					c.AddedLines = append(c.AddedLines, newLine)
-					newLine++
-				case gitdiff.OpDelete:
-					c.RemovedLines = append(c.RemovedLines, oldLine)
-					oldLine++
-				}
-			}
-		}
-		out = append(out, c)
+		out = append(out, Change{
+			Path: f.Path, OldPath: f.OldPath, Status: Status(f.Status),
+			AddedLines: f.AddedLines(), RemovedLines: f.RemovedLines(),
+		})
 	}
 	return out, nil
 }

@@ -1,10 +1,12 @@
-package candidates
+package tokens
 
 import (
 	"context"
 	"encoding/json"
 	"path"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // pathAliases are the module path aliases of the repository's root
@@ -23,7 +25,7 @@ type aliasRule struct {
 
 // loadAliases reads the root tsconfig.json or jsconfig.json; a missing or
 // unreadable file means no aliases.
-func loadAliases(ctx context.Context, tree Tree) *pathAliases {
+func loadAliases(ctx context.Context, tree engine.Tree) *pathAliases {
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 		src, err := tree.ReadFile(ctx, name)
 		if err != nil {

@@ -1,10 +1,12 @@
-package candidates
+package tokens
 
 import (
 	"context"
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // The identifier-search fallback serves languages without an engine. It
@@ -23,9 +25,9 @@ const (
 	identMaxFiles = 15
 )
 
-var declKeywords = words("fn func function def class struct interface trait type module sub proc procedure enum union impl object record macro defmodule defp defn let val var const")
+var declKeywords = engine.Words("fn func function def class struct interface trait type module sub proc procedure enum union impl object record macro defmodule defp defn let val var const")
 
-func findIdentifiers(ctx context.Context, tree Tree, cs []*change, ev *evidence) error {
+func FindIdentifiers(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	for _, c := range cs {
 		if err := identifiersOf(ctx, tree, c, ev); err != nil {
 			return err
@@ -90,23 +92,19 @@ func enclosingDecls(toks []tok, lines map[int]bool) map[string]bool {
 	return out
 }
 
-func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) error {
-	mode := lexCLike
-	switch strings.ToLower(path.Ext(c.Path)) {
-	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
-		mode = lexHash
-	}
-	changedDecl := map[string]bool{}
-	useNames := map[string]bool{}
-	var newToks []tok
+// changedNames returns the names of the declarations enclosing changed
+// lines, and the names used on added lines (of at least four characters)
+// that the file does not declare.
+func changedNames(c *engine.Change, mode lexMode) (changedDecl, useNames map[string]bool) {
+	changedDecl, useNames = map[string]bool{}, map[string]bool{}
 	if c.New != nil {
-		newToks = lex(c.New, mode)
-		for n := range enclosingDecls(newToks, c.added) {
+		newToks := lex(c.New, mode)
+		for n := range enclosingDecls(newToks, c.Added) {
 			changedDecl[n] = true
 		}
 		own := declaredNames(newToks)
 		for _, t := range newToks {
-			if t.kind == tkIdent && c.added[t.line] && len(t.text) >= 4 && !declKeywords[t.text] && !isKeyword(langOther, t.text) {
+			if t.kind == tkIdent && c.Added[t.line] && len(t.text) >= 4 && !declKeywords[t.text] && !isKeyword(langOther, t.text) {
 				if _, mine := own[t.text]; !mine {
 					useNames[t.text] = true
 				}
@@ -114,10 +112,20 @@ func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) erro
 		}
 	}
 	if c.Old != nil {
-		for n := range enclosingDecls(lex(c.Old, mode), c.removed) {
+		for n := range enclosingDecls(lex(c.Old, mode), c.Removed) {
 			changedDecl[n] = true
 		}
 	}
+	return changedDecl, useNames
+}
+
+func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *engine.Evidence) error {
+	mode := lexCLike
+	switch strings.ToLower(path.Ext(c.Path)) {
+	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
+		mode = lexHash
+	}
+	changedDecl, useNames := changedNames(c, mode)
 	var words []string
 	for n := range changedDecl {
 		words = append(words, n)
@@ -141,11 +149,11 @@ func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) erro
 	ext := strings.ToLower(path.Ext(c.Path))
 	type hit struct {
 		path string
-		kind Kind
+		kind engine.Kind
 	}
 	byName := map[string][]hit{}
 	for _, p := range paths {
-		if ev.changed[p] || skippedPath(p) || strings.ToLower(path.Ext(p)) != ext {
+		if ev.Changed[p] || engine.SkippedPath(p) || strings.ToLower(path.Ext(p)) != ext {
 			continue
 		}
 		src, err := tree.ReadFile(ctx, p)
@@ -166,13 +174,13 @@ func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) erro
 		for n := range changedDecl {
 			if mentioned[n] {
 				if _, d := decl[n]; !d {
-					byName[n] = append(byName[n], hit{p, KindImpact})
+					byName[n] = append(byName[n], hit{p, engine.KindImpact})
 				}
 			}
 		}
 		for n := range useNames {
 			if _, d := decl[n]; d {
-				byName[n] = append(byName[n], hit{p, KindUses})
+				byName[n] = append(byName[n], hit{p, engine.KindUses})
 			}
 		}
 	}
@@ -181,18 +189,18 @@ func identifiersOf(ctx context.Context, tree Tree, c *change, ev *evidence) erro
 			continue
 		}
 		for _, h := range hits {
-			it := item{kind: h.kind, symbol: n, method: MethodIdentifier}
-			if h.kind == KindImpact {
-				it.score = scoreIdentImpact
-				it.reason = fmt.Sprintf("mentions `%s`, which the change declares or alters in %s (identifier search)", n, pathBase(c.Path))
+			it := engine.Item{Kind: h.kind, Symbol: n, Method: engine.MethodIdentifier}
+			if h.kind == engine.KindImpact {
+				it.Score = scoreIdentImpact
+				it.Reason = fmt.Sprintf("mentions `%s`, which the change declares or alters in %s (identifier search)", n, engine.PathBase(c.Path))
 			} else {
-				it.score = scoreIdentUses
+				it.Score = scoreIdentUses
 				if len(hits) > 1 {
-					it.score /= 2
+					it.Score /= 2
 				}
-				it.reason = fmt.Sprintf("seems to declare `%s`, used by the change in %s (identifier search)", n, pathBase(c.Path))
+				it.Reason = fmt.Sprintf("seems to declare `%s`, used by the change in %s (identifier search)", n, engine.PathBase(c.Path))
 			}
-			ev.add(h.path, it)
+			ev.Add(h.path, it)
 		}
 	}
 	return nil

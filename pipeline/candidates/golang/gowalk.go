@@ -1,4 +1,4 @@
-package candidates
+package golang
 
 import (
 	"go/ast"
@@ -168,61 +168,9 @@ func (w *goWalker) stmt(sc *scope, s ast.Stmt) {
 	case *ast.ExprStmt:
 		w.expr(sc, s.X)
 	case *ast.AssignStmt:
-		for _, r := range s.Rhs {
-			w.expr(sc, r)
-		}
-		if s.Tok != token.DEFINE {
-			for _, l := range s.Lhs {
-				w.expr(sc, l)
-			}
-			return
-		}
-		for i, l := range s.Lhs {
-			id, ok := l.(*ast.Ident)
-			if !ok {
-				continue
-			}
-			if sc.names[id.Name] != nil { // redeclared in a multi-assign: keeps its type
-				continue
-			}
-			b := &binding{f: w.f, sc: sc}
-			if len(s.Rhs) == len(s.Lhs) {
-				b.val = s.Rhs[i]
-			} else if len(s.Rhs) == 1 {
-				b.val, b.idx, b.multi = s.Rhs[0], i, true
-			}
-			sc.define(id.Name, b)
-		}
+		w.assign(sc, s)
 	case *ast.DeclStmt:
-		gd, ok := s.Decl.(*ast.GenDecl)
-		if !ok {
-			return
-		}
-		for _, sp := range gd.Specs {
-			switch sp := sp.(type) {
-			case *ast.ValueSpec:
-				if sp.Type != nil {
-					w.expr(sc, sp.Type)
-				}
-				for _, v := range sp.Values {
-					w.expr(sc, v)
-				}
-				for i, n := range sp.Names {
-					b := &binding{f: w.f, sc: sc, typ: sp.Type}
-					if sp.Type == nil {
-						if len(sp.Values) == len(sp.Names) {
-							b.val = sp.Values[i]
-						} else if len(sp.Values) == 1 {
-							b.val, b.idx, b.multi = sp.Values[0], i, true
-						}
-					}
-					sc.define(n.Name, b)
-				}
-			case *ast.TypeSpec:
-				sc.define(sp.Name.Name, &binding{opaque: true})
-				w.expr(sc, sp.Type)
-			}
-		}
+		w.declStmt(sc, s)
 	case *ast.IfStmt:
 		sc = newScope(sc)
 		w.stmt(sc, s.Init)
@@ -238,24 +186,7 @@ func (w *goWalker) stmt(sc *scope, s ast.Stmt) {
 		w.stmt(sc, s.Post)
 		w.stmt(sc, s.Body)
 	case *ast.RangeStmt:
-		w.expr(sc, s.X)
-		sc = newScope(sc)
-		if s.Tok == token.DEFINE {
-			if id, ok := s.Key.(*ast.Ident); ok {
-				sc.define(id.Name, &binding{f: w.f, sc: sc.parent, rng: s.X, rngKey: true})
-			}
-			if id, ok := s.Value.(*ast.Ident); ok {
-				sc.define(id.Name, &binding{f: w.f, sc: sc.parent, rng: s.X})
-			}
-		} else {
-			if s.Key != nil {
-				w.expr(sc, s.Key)
-			}
-			if s.Value != nil {
-				w.expr(sc, s.Value)
-			}
-		}
-		w.stmt(sc, s.Body)
+		w.rangeStmt(sc, s)
 	case *ast.SwitchStmt:
 		sc = newScope(sc)
 		w.stmt(sc, s.Init)
@@ -271,35 +202,7 @@ func (w *goWalker) stmt(sc *scope, s ast.Stmt) {
 			w.stmtList(csc, cc.Body)
 		}
 	case *ast.TypeSwitchStmt:
-		sc = newScope(sc)
-		w.stmt(sc, s.Init)
-		var name string
-		switch a := s.Assign.(type) {
-		case *ast.AssignStmt:
-			if len(a.Lhs) == 1 && len(a.Rhs) == 1 {
-				if id, ok := a.Lhs[0].(*ast.Ident); ok {
-					name = id.Name
-				}
-				w.expr(sc, a.Rhs[0])
-			}
-		case *ast.ExprStmt:
-			w.expr(sc, a.X)
-		}
-		for _, c := range s.Body.List {
-			cc := c.(*ast.CaseClause)
-			csc := newScope(sc)
-			for _, x := range cc.List {
-				w.expr(csc, x)
-			}
-			if name != "" {
-				b := &binding{f: w.f, sc: sc, opaque: true}
-				if len(cc.List) == 1 {
-					b = &binding{f: w.f, sc: sc, typ: cc.List[0]}
-				}
-				csc.define(name, b)
-			}
-			w.stmtList(csc, cc.Body)
-		}
+		w.typeSwitch(sc, s)
 	case *ast.SelectStmt:
 		for _, c := range s.Body.List {
 			cc := c.(*ast.CommClause)
@@ -322,6 +225,123 @@ func (w *goWalker) stmt(sc *scope, s ast.Stmt) {
 		w.expr(sc, s.Value)
 	case *ast.IncDecStmt:
 		w.expr(sc, s.X)
+	}
+}
+
+// assign walks an assignment; := defines its new names, typed by their values.
+func (w *goWalker) assign(sc *scope, s *ast.AssignStmt) {
+	for _, r := range s.Rhs {
+		w.expr(sc, r)
+	}
+	if s.Tok != token.DEFINE {
+		for _, l := range s.Lhs {
+			w.expr(sc, l)
+		}
+		return
+	}
+	for i, l := range s.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if sc.names[id.Name] != nil { // redeclared in a multi-assign: keeps its type
+			continue
+		}
+		b := &binding{f: w.f, sc: sc}
+		if len(s.Rhs) == len(s.Lhs) {
+			b.val = s.Rhs[i]
+		} else if len(s.Rhs) == 1 {
+			b.val, b.idx, b.multi = s.Rhs[0], i, true
+		}
+		sc.define(id.Name, b)
+	}
+}
+
+// declStmt walks a local var, const or type declaration and defines its names.
+func (w *goWalker) declStmt(sc *scope, s *ast.DeclStmt) {
+	gd, ok := s.Decl.(*ast.GenDecl)
+	if !ok {
+		return
+	}
+	for _, sp := range gd.Specs {
+		switch sp := sp.(type) {
+		case *ast.ValueSpec:
+			if sp.Type != nil {
+				w.expr(sc, sp.Type)
+			}
+			for _, v := range sp.Values {
+				w.expr(sc, v)
+			}
+			for i, n := range sp.Names {
+				b := &binding{f: w.f, sc: sc, typ: sp.Type}
+				if sp.Type == nil {
+					if len(sp.Values) == len(sp.Names) {
+						b.val = sp.Values[i]
+					} else if len(sp.Values) == 1 {
+						b.val, b.idx, b.multi = sp.Values[0], i, true
+					}
+				}
+				sc.define(n.Name, b)
+			}
+		case *ast.TypeSpec:
+			sc.define(sp.Name.Name, &binding{opaque: true})
+			w.expr(sc, sp.Type)
+		}
+	}
+}
+
+// rangeStmt walks a range loop; := defines its key and value, typed by what it ranges over.
+func (w *goWalker) rangeStmt(sc *scope, s *ast.RangeStmt) {
+	w.expr(sc, s.X)
+	sc = newScope(sc)
+	if s.Tok == token.DEFINE {
+		if id, ok := s.Key.(*ast.Ident); ok {
+			sc.define(id.Name, &binding{f: w.f, sc: sc.parent, rng: s.X, rngKey: true})
+		}
+		if id, ok := s.Value.(*ast.Ident); ok {
+			sc.define(id.Name, &binding{f: w.f, sc: sc.parent, rng: s.X})
+		}
+	} else {
+		if s.Key != nil {
+			w.expr(sc, s.Key)
+		}
+		if s.Value != nil {
+			w.expr(sc, s.Value)
+		}
+	}
+	w.stmt(sc, s.Body)
+}
+
+// typeSwitch walks a type switch; its bound name takes the type of a one-type case.
+func (w *goWalker) typeSwitch(sc *scope, s *ast.TypeSwitchStmt) {
+	sc = newScope(sc)
+	w.stmt(sc, s.Init)
+	var name string
+	switch a := s.Assign.(type) {
+	case *ast.AssignStmt:
+		if len(a.Lhs) == 1 && len(a.Rhs) == 1 {
+			if id, ok := a.Lhs[0].(*ast.Ident); ok {
+				name = id.Name
+			}
+			w.expr(sc, a.Rhs[0])
+		}
+	case *ast.ExprStmt:
+		w.expr(sc, a.X)
+	}
+	for _, c := range s.Body.List {
+		cc := c.(*ast.CaseClause)
+		csc := newScope(sc)
+		for _, x := range cc.List {
+			w.expr(csc, x)
+		}
+		if name != "" {
+			b := &binding{f: w.f, sc: sc, opaque: true}
+			if len(cc.List) == 1 {
+				b = &binding{f: w.f, sc: sc, typ: cc.List[0]}
+			}
+			csc.define(name, b)
+		}
+		w.stmtList(csc, cc.Body)
 	}
 }
 

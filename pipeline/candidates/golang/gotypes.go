@@ -1,4 +1,4 @@
-package candidates
+package golang
 
 import (
 	"go/ast"
@@ -200,64 +200,9 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 	case *ast.BasicLit:
 		return basicType
 	case *ast.SelectorExpr:
-		if id, ok := x.X.(*ast.Ident); ok && sc.lookup(id.Name) == nil {
-			if !e.isTop(f, id.Name) {
-				if ip, dir, inRepo, ok := e.importedPkg(f, id.Name); ok {
-					if !inRepo {
-						return &gtype{kind: tNamed, ext: ip, name: x.Sel.Name}
-					}
-					return e.topType(pkgKey{dir: dir}, x.Sel.Name, f.test)
-				}
-			}
-		}
-		xt := e.typeOf(f, sc, x.X)
-		if isExternal(xt) {
-			return deref(xt) // whatever an outside type yields stays outside
-		}
-		m := e.member(xt, x.Sel.Name, 0)
-		if m == nil {
-			return nil
-		}
-		return m.typeOf(e)
+		return e.selectorType(f, sc, x)
 	case *ast.CallExpr:
-		if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && sc.lookup(id.Name) == nil && universe[id.Name] {
-			switch id.Name {
-			case "new":
-				if len(x.Args) == 1 {
-					return &gtype{kind: tPointer, elem: e.resolveType(f, sc, x.Args[0])}
-				}
-			case "make":
-				if len(x.Args) > 0 {
-					return e.resolveType(f, sc, x.Args[0])
-				}
-			case "append":
-				if len(x.Args) > 0 {
-					return e.typeOf(f, sc, x.Args[0])
-				}
-			}
-			if !e.isTop(f, id.Name) {
-				return basicType
-			}
-		}
-		if at, ok := x.Fun.(*ast.ArrayType); ok {
-			return e.resolveType(f, sc, at)
-		}
-		ft := e.typeOf(f, sc, x.Fun)
-		if ft == nil {
-			return nil
-		}
-		if isExternal(ft) {
-			return deref(ft)
-		}
-		switch ft.kind {
-		case tTypeName:
-			return ft.elem
-		case tFunc:
-			if len(ft.results) > 0 {
-				return ft.results[0]
-			}
-		}
-		return nil
+		return e.callType(f, sc, x)
 	case *ast.StarExpr:
 		t := e.typeOf(f, sc, x.X)
 		if t != nil && t.kind == tPointer {
@@ -319,6 +264,72 @@ func (e *goEngine) typeOf(f *goFile, sc *scope, x ast.Expr) *gtype {
 		return e.typeOf(f, sc, x.X)
 	case *ast.ArrayType, *ast.MapType, *ast.ChanType, *ast.FuncType, *ast.StructType, *ast.InterfaceType:
 		return &gtype{kind: tTypeName, elem: e.resolveType(f, sc, x)}
+	}
+	return nil
+}
+
+// selectorType is the type of pkg.Name or x.Member.
+func (e *goEngine) selectorType(f *goFile, sc *scope, x *ast.SelectorExpr) *gtype {
+	if id, ok := x.X.(*ast.Ident); ok && sc.lookup(id.Name) == nil {
+		if !e.isTop(f, id.Name) {
+			if ip, dir, inRepo, ok := e.importedPkg(f, id.Name); ok {
+				if !inRepo {
+					return &gtype{kind: tNamed, ext: ip, name: x.Sel.Name}
+				}
+				return e.topType(pkgKey{dir: dir}, x.Sel.Name, f.test)
+			}
+		}
+	}
+	xt := e.typeOf(f, sc, x.X)
+	if isExternal(xt) {
+		return deref(xt) // whatever an outside type yields stays outside
+	}
+	m := e.member(xt, x.Sel.Name, 0)
+	if m == nil {
+		return nil
+	}
+	return m.typeOf(e)
+}
+
+// callType is the type a call yields: of a builtin (new, make, append), a
+// conversion, or a function's first result.
+func (e *goEngine) callType(f *goFile, sc *scope, x *ast.CallExpr) *gtype {
+	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && sc.lookup(id.Name) == nil && universe[id.Name] {
+		switch id.Name {
+		case "new":
+			if len(x.Args) == 1 {
+				return &gtype{kind: tPointer, elem: e.resolveType(f, sc, x.Args[0])}
+			}
+		case "make":
+			if len(x.Args) > 0 {
+				return e.resolveType(f, sc, x.Args[0])
+			}
+		case "append":
+			if len(x.Args) > 0 {
+				return e.typeOf(f, sc, x.Args[0])
+			}
+		}
+		if !e.isTop(f, id.Name) {
+			return basicType
+		}
+	}
+	if at, ok := x.Fun.(*ast.ArrayType); ok {
+		return e.resolveType(f, sc, at)
+	}
+	ft := e.typeOf(f, sc, x.Fun)
+	if ft == nil {
+		return nil
+	}
+	if isExternal(ft) {
+		return deref(ft)
+	}
+	switch ft.kind {
+	case tTypeName:
+		return ft.elem
+	case tFunc:
+		if len(ft.results) > 0 {
+			return ft.results[0]
+		}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package candidates
+package golang
 
 import (
 	"bytes"
@@ -6,9 +6,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path"
 	"strconv"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // goEngine resolves Go names over the head tree. Everything is read lazily
@@ -17,7 +19,7 @@ import (
 // the name (or when it is a candidate to inspect).
 type goEngine struct {
 	ctx  context.Context
-	tree Tree
+	tree engine.Tree
 	fset *token.FileSet
 	err  error
 
@@ -79,7 +81,7 @@ type topDecl struct {
 	index int // the name's index in val
 }
 
-func newGoEngine(ctx context.Context, tree Tree) *goEngine {
+func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, fset: token.NewFileSet(),
 		heads: map[string][]byte{}, content: map[string][]byte{},
@@ -135,7 +137,7 @@ func (e *goEngine) dir(d string) *goDir {
 	}
 	var paths []string
 	for _, p := range list {
-		if strings.HasSuffix(p, ".go") && dirOf(p) == d {
+		if strings.HasSuffix(p, ".go") && engine.DirOf(p) == d {
 			paths = append(paths, p)
 		}
 	}
@@ -244,17 +246,13 @@ func scanDecls(src []byte, add func(string)) (pkg string) {
 
 // leadingIdent returns the identifier at the start of b.
 func leadingIdent(b []byte) []byte {
-	i := 0
-	for i < len(b) && isIdentByte(b[i]) && b[i] != '$' {
-		i++
-	}
-	return b[:i]
+	return b[:ident.End(b, 0, goChars)]
 }
 
 // leadingNames returns "a, b" from "a, b int = ...".
 func leadingNames(b []byte) []byte {
 	i := 0
-	for i < len(b) && (isIdentByte(b[i]) || b[i] == ',' || b[i] == ' ') {
+	for i < len(b) && (goChars.IsByte(b[i]) || b[i] == ',' || b[i] == ' ') {
 		if b[i] == ' ' {
 			j := i
 			for j < len(b) && b[j] == ' ' {
@@ -312,7 +310,7 @@ func (e *goEngine) parseSrc(p string, src []byte) *goFile {
 		path: p, tf: tf, pkgName: a.Name.Name, test: strings.HasSuffix(p, "_test.go"), src: src, ast: a,
 		imports: map[string]string{}, top: map[string]topDecl{}, methods: map[string]*ast.FuncDecl{},
 	}
-	f.pk = pkgKey{dir: dirOf(p), xtest: f.test && strings.HasSuffix(f.pkgName, "_test")}
+	f.pk = pkgKey{dir: engine.DirOf(p), xtest: f.test && strings.HasSuffix(f.pkgName, "_test")}
 	for _, im := range a.Imports {
 		ip, err := strconv.Unquote(im.Path.Value)
 		if err != nil {
@@ -412,13 +410,13 @@ func (e *goEngine) module(dir string) *goModule {
 		return m
 	}
 	var m *goModule
-	if src := e.read(joinDir(dir, "go.mod")); src != nil {
+	if src := e.read(engine.JoinDir(dir, "go.mod")); src != nil {
 		if mp := modulePath(src); mp != "" {
 			m = &goModule{dir: dir, path: mp}
 		}
 	}
 	if m == nil && dir != "" {
-		m = e.module(dirOf(dir))
+		m = e.module(engine.DirOf(dir))
 	}
 	e.modules[dir] = m
 	return m
@@ -453,7 +451,7 @@ func (e *goEngine) importDir(from *goFile, ip string) (string, bool) {
 			return m.dir, true
 		}
 		if rest, ok := strings.CutPrefix(ip, m.path+"/"); ok {
-			return joinDir(m.dir, rest), true
+			return engine.JoinDir(m.dir, rest), true
 		}
 		return "", false
 	}
@@ -576,6 +574,3 @@ var universe = map[string]bool{
 	"copy": true, "delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
 	"new": true, "panic": true, "print": true, "println": true, "real": true, "recover": true, "_": true,
 }
-
-// pathBase is path.Base for display.
-func pathBase(p string) string { return path.Base(p) }

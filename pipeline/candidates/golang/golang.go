@@ -1,4 +1,10 @@
-package candidates
+// Package golang is the candidates engine for Go: files are parsed with
+// go/parser, names resolved per package (directory) and import path (go.mod's
+// module path maps imports to directories), methods by receiver type and
+// fields by struct, with the types of local variables inferred from their
+// declarations. There is no type checker at run time, so a selector whose
+// operand type cannot be inferred still counts, with a lower score.
+package golang
 
 import (
 	"context"
@@ -10,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // Scores of Go evidence. Exact means the name resolved to one declaration;
@@ -26,28 +35,6 @@ const (
 	goWalkLimit = 400
 )
 
-// change kinds of a declaration, for the wording of reasons.
-type declChange int
-
-const (
-	changedBody declChange = iota + 1
-	changedSignature
-	changedDecl
-	removedDecl
-)
-
-func (c declChange) phrase() string {
-	switch c {
-	case changedBody:
-		return "whose body changed"
-	case changedSignature:
-		return "whose signature changed"
-	case removedDecl:
-		return "which the change removes"
-	}
-	return "whose declaration changed"
-}
-
 // goSym is a declaration the change touched.
 type goSym struct {
 	pk     pkgKey
@@ -56,7 +43,7 @@ type goSym struct {
 	member bool
 	ptr    bool // pointer receiver
 	field  bool
-	change declChange
+	change engine.DeclChange
 	from   string // the changed file, for reasons
 	sig    string // a function's signature text, to tell body from signature changes
 }
@@ -75,93 +62,17 @@ func (s *goSym) display() string {
 	return s.name
 }
 
-// findGo adds the Go evidence of the change to ev.
-func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) error {
+// Find adds the Go evidence of the change to ev.
+func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *engine.Evidence) error {
 	e := newGoEngine(ctx, tree)
 	for _, c := range all {
 		if c.New != nil {
 			e.heads[c.Path] = c.New
 		}
 	}
-	syms := map[string]*goSym{}
-	var order []*goSym
-	addSym := func(s *goSym) {
-		if old, ok := syms[s.key()]; ok {
-			if s.change > old.change && old.change != removedDecl {
-				old.change = s.change
-			}
-			return
-		}
-		syms[s.key()] = s
-		order = append(order, s)
-	}
-	var olds []*goSym
-	oldSig := map[string]string{}
-	type usesJob struct {
-		f *goFile
-		c *change
-	}
-	var usesFiles []usesJob
-	for _, c := range gos {
-		if skippedPath(c.Path) {
-			continue
-		}
-		if c.New != nil {
-			if f := e.parse(c.Path); f != nil {
-				for _, s := range changedSyms(e.fset, f, c.added) {
-					s.from = c.Path
-					addSym(s)
-				}
-				usesFiles = append(usesFiles, usesJob{f, c})
-			}
-		}
-		if c.Old != nil && len(c.removed) > 0 {
-			op := c.Path
-			if c.OldPath != "" {
-				op = c.OldPath
-			}
-			if f := e.parseSrc(op, c.Old); f != nil {
-				for _, s := range changedSyms(e.fset, f, c.removed) {
-					s.from = c.Path
-					olds = append(olds, s)
-				}
-				all := map[int]bool{}
-				for l := 1; l <= f.tf.LineCount(); l++ {
-					all[l] = true
-				}
-				for _, s := range changedSyms(e.fset, f, all) {
-					if s.sig != "" {
-						oldSig[s.key()] = s.sig
-					}
-				}
-			}
-		}
-		if e.err != nil {
-			return e.err
-		}
-	}
-	// A declaration that lost lines is changed when the head still has it,
-	// removed otherwise (renamed counts as removed: its users still name it).
-	for _, s := range olds {
-		if _, ok := syms[s.key()]; ok {
-			addSym(s)
-			continue
-		}
-		if !e.existsAtHead(s) {
-			s.change = removedDecl
-		}
-		addSym(s)
-	}
-	// A function whose signature text is the same on both sides changed its
-	// body only, whatever lines the diff touched.
-	for _, s := range order {
-		if old, ok := oldSig[s.key()]; ok && s.sig != "" && s.change != removedDecl {
-			if old == s.sig {
-				s.change = changedBody
-			} else {
-				s.change = changedSignature
-			}
-		}
+	order, usesFiles, err := e.touched(gos)
+	if err != nil {
+		return err
 	}
 	// The search for the changed names runs in the background while the
 	// uses of the added lines are resolved.
@@ -191,6 +102,95 @@ func findGo(ctx context.Context, tree Tree, all, gos []*change, ev *evidence) er
 		return err
 	}
 	return e.err
+}
+
+// usesJob is a changed file whose added lines' uses are to be resolved.
+type usesJob struct {
+	f *goFile
+	c *engine.Change
+}
+
+// touched returns the declarations the changes touched, in the order
+// found, with how each changed, and the changed files whose added lines'
+// uses are to be resolved.
+func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
+	syms := map[string]*goSym{}
+	var order []*goSym
+	addSym := func(s *goSym) {
+		if old, ok := syms[s.key()]; ok {
+			if s.change > old.change && old.change != engine.RemovedDecl {
+				old.change = s.change
+			}
+			return
+		}
+		syms[s.key()] = s
+		order = append(order, s)
+	}
+	var olds []*goSym
+	oldSig := map[string]string{}
+	var usesFiles []usesJob
+	for _, c := range gos {
+		if engine.SkippedPath(c.Path) {
+			continue
+		}
+		if c.New != nil {
+			if f := e.parse(c.Path); f != nil {
+				for _, s := range changedSyms(e.fset, f, c.Added) {
+					s.from = c.Path
+					addSym(s)
+				}
+				usesFiles = append(usesFiles, usesJob{f, c})
+			}
+		}
+		if c.Old != nil && len(c.Removed) > 0 {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			if f := e.parseSrc(op, c.Old); f != nil {
+				for _, s := range changedSyms(e.fset, f, c.Removed) {
+					s.from = c.Path
+					olds = append(olds, s)
+				}
+				all := map[int]bool{}
+				for l := 1; l <= f.tf.LineCount(); l++ {
+					all[l] = true
+				}
+				for _, s := range changedSyms(e.fset, f, all) {
+					if s.sig != "" {
+						oldSig[s.key()] = s.sig
+					}
+				}
+			}
+		}
+		if e.err != nil {
+			return nil, nil, e.err
+		}
+	}
+	// A declaration that lost lines is changed when the head still has it,
+	// removed otherwise (renamed counts as removed: its users still name it).
+	for _, s := range olds {
+		if _, ok := syms[s.key()]; ok {
+			addSym(s)
+			continue
+		}
+		if !e.existsAtHead(s) {
+			s.change = engine.RemovedDecl
+		}
+		addSym(s)
+	}
+	// A function whose signature text is the same on both sides changed its
+	// body only, whatever lines the diff touched.
+	for _, s := range order {
+		if old, ok := oldSig[s.key()]; ok && s.sig != "" && s.change != engine.RemovedDecl {
+			if old == s.sig {
+				s.change = engine.ChangedBody
+			} else {
+				s.change = engine.ChangedSignature
+			}
+		}
+	}
+	return order, usesFiles, nil
 }
 
 // existsAtHead reports whether the declaration named by s exists at the head.
@@ -233,13 +233,13 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 			if !hit(from, to) {
 				continue
 			}
-			s := &goSym{pk: f.pk, name: d.Name.Name, change: changedBody}
+			s := &goSym{pk: f.pk, name: d.Name.Name, change: engine.ChangedBody}
 			sigEnd := to
 			if d.Body != nil {
 				sigEnd = line(d.Body.Lbrace)
 			}
 			if hit(from, sigEnd) {
-				s.change = changedSignature
+				s.change = engine.ChangedSignature
 			}
 			s.sig = sigText(fset, f.src, d)
 			if d.Recv != nil && len(d.Recv.List) > 0 {
@@ -266,7 +266,7 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 					}
 					for _, n := range sp.Names {
 						if n.Name != "_" {
-							out = append(out, &goSym{pk: f.pk, name: n.Name, change: changedDecl})
+							out = append(out, &goSym{pk: f.pk, name: n.Name, change: engine.ChangedDecl})
 						}
 					}
 				}
@@ -308,11 +308,11 @@ func typeSyms(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, hit func(in
 	case *ast.InterfaceType:
 		fields, method = t.Methods, true
 	default:
-		return []*goSym{{pk: f.pk, name: sp.Name.Name, change: changedDecl}}
+		return []*goSym{{pk: f.pk, name: sp.Name.Name, change: engine.ChangedDecl}}
 	}
 	var out []*goSym
 	if hit(from, line(fields.Opening)) {
-		out = append(out, &goSym{pk: f.pk, name: sp.Name.Name, change: changedDecl})
+		out = append(out, &goSym{pk: f.pk, name: sp.Name.Name, change: engine.ChangedDecl})
 	}
 	for _, fld := range fields.List {
 		if !hit(line(fld.Pos()), line(fld.End())) {
@@ -321,7 +321,7 @@ func typeSyms(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, hit func(in
 		names := fld.Names
 		if len(names) == 0 {
 			if method {
-				out = append(out, &goSym{pk: f.pk, name: sp.Name.Name, change: changedDecl})
+				out = append(out, &goSym{pk: f.pk, name: sp.Name.Name, change: engine.ChangedDecl})
 				continue
 			}
 			n := recvName(fld.Type)
@@ -333,9 +333,9 @@ func typeSyms(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, hit func(in
 			}
 		}
 		for _, n := range names {
-			s := &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, field: !method, change: changedDecl}
+			s := &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, field: !method, change: engine.ChangedDecl}
 			if method {
-				s.change = changedSignature
+				s.change = engine.ChangedSignature
 			}
 			out = append(out, s)
 		}
@@ -345,12 +345,12 @@ func typeSyms(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, hit func(in
 
 // usesOf records the declarations outside the change that the added lines
 // of changed file f refer to.
-func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
-	if len(c.added) == 0 {
+func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
+	if len(c.Added) == 0 {
 		return
 	}
 	tf := f.tf
-	onAdded := func(id *ast.Ident) bool { return c.added[tf.Line(id.Pos())] }
+	onAdded := func(id *ast.Ident) bool { return c.Added[tf.Line(id.Pos())] }
 	type amb struct {
 		name string
 		call bool
@@ -364,12 +364,12 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 			if p == "" || p == f.path {
 				return
 			}
-			ev.add(p, item{kind: KindUses, symbol: r.name, method: MethodGo, score: scoreGoUses,
-				reason: fmt.Sprintf("declares `%s`, used by the change in %s", r.name, pathBase(f.path))})
+			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: r.name, Method: engine.MethodGo, Score: scoreGoUses,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", r.name, engine.PathBase(f.path))})
 		case r.exact && r.decl != nil:
 			s := memberDisplay(r.decl)
-			ev.add(r.decl.f.path, item{kind: KindUses, symbol: s, method: MethodGo, score: scoreGoUses,
-				reason: fmt.Sprintf("declares `%s`, used by the change in %s", s, pathBase(f.path))})
+			ev.Add(r.decl.f.path, engine.Item{Kind: engine.KindUses, Symbol: s, Method: engine.MethodGo, Score: scoreGoUses,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", s, engine.PathBase(f.path))})
 		case !r.exact:
 			if !seen[r.name] {
 				seen[r.name] = true
@@ -377,7 +377,7 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 			}
 		}
 	}}
-	w.skip = func(d ast.Decl) bool { return !spanHit(c.added, tf.Line(d.Pos()), tf.Line(d.End())) }
+	w.skip = func(d ast.Decl) bool { return !engine.SpanHit(c.Added, tf.Line(d.Pos()), tf.Line(d.End())) }
 	w.walkFile()
 	for _, a := range ambiguous {
 		if !commonMethods[a.name] {
@@ -388,7 +388,7 @@ func (e *goEngine) usesOf(f *goFile, c *change, ev *evidence) {
 
 // ambiguousUses records the declarations of members named name in f's own
 // package and the repository packages it imports, when there are few.
-func (e *goEngine) ambiguousUses(f *goFile, name string, ev *evidence) {
+func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 	dirs := []pkgKey{f.pk}
 	if f.pk.xtest {
 		dirs = append(dirs, pkgKey{dir: f.pk.dir})
@@ -423,8 +423,8 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *evidence) {
 	}
 	score := scoreGoUsesAmbiguous / float64(len(uniq))
 	for p, s := range uniq {
-		ev.add(p, item{kind: KindUses, symbol: s, method: MethodGo, score: score,
-			reason: fmt.Sprintf("may declare `%s`, used by the change in %s (operand type not inferred)", s, pathBase(f.path))})
+		ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: s, Method: engine.MethodGo, Score: score,
+			Reason: fmt.Sprintf("may declare `%s`, used by the change in %s (operand type not inferred)", s, engine.PathBase(f.path))})
 	}
 }
 
@@ -435,7 +435,7 @@ func (e *goEngine) fieldsNamed(pk pkgKey, name string) []found {
 	g := e.dir(pk.dir)
 	for _, p := range g.paths {
 		src := e.read(p)
-		if src == nil || !containsWord(src, name) {
+		if src == nil || !ident.Contains(src, name, ident.Dollar|ident.Unicode) {
 			continue
 		}
 		f := e.parse(p)
@@ -469,7 +469,7 @@ func (e *goEngine) fieldsNamed(pk pkgKey, name string) []found {
 // library (interfaces such as error, fmt.Stringer, io.Closer, sort.Interface,
 // http.Handler) and in most code bases. A selector with such a name and an
 // operand of unknown type says nothing about which type it means.
-var commonMethods = words("Error String Close Read Write Len Less Swap ServeHTTP Header WriteHeader Flush Unwrap Is As Format GoString MarshalJSON UnmarshalJSON MarshalText UnmarshalText MarshalYAML UnmarshalYAML Add Get Set Delete Del Values Value Run Do Name Type Key Next Reset Init Start Stop Wait Done Err Context Handle Parse Clone Copy Equal Compare Lock Unlock RLock RUnlock Load Store Apply Validate Open Scan Seek Sum Size Bytes Len Cap Append Push Pop Peek Contains Keys Find Match Exec Call Send Recv Close Shutdown Serve Listen Accept Dial Print Printf Println Sprintf Errorf Fatal Fatalf Log Logf Info Warn Debug With WithField WithFields WithContext WithError")
+var commonMethods = engine.Words("Error String Close Read Write Len Less Swap ServeHTTP Header WriteHeader Flush Unwrap Is As Format GoString MarshalJSON UnmarshalJSON MarshalText UnmarshalText MarshalYAML UnmarshalYAML Add Get Set Delete Del Values Value Run Do Name Type Key Next Reset Init Start Stop Wait Done Err Context Handle Parse Clone Copy Equal Compare Lock Unlock RLock RUnlock Load Store Apply Validate Open Scan Seek Sum Size Bytes Len Cap Append Push Pop Peek Contains Keys Find Match Exec Call Send Recv Close Shutdown Serve Listen Accept Dial Print Printf Println Sprintf Errorf Fatal Fatalf Log Logf Info Warn Debug With WithField WithFields WithContext WithError")
 
 // uniqueMember reports whether no other type of the member's package
 // declares a method or field with its name, so that a selector of unknown
@@ -559,7 +559,7 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 			}
 			r := 2
 			switch {
-			case dirOf(p) == s.pk.dir:
+			case engine.DirOf(p) == s.pk.dir:
 				r = 0
 			case occ&occSelector == 0:
 				continue // another package writes pkg.Name or x.Name
@@ -590,10 +590,10 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 // impactOf records the files among paths that refer to the changed or
 // removed declarations of plan. Files are read, filtered and parsed in
 // parallel; references are resolved one file after another.
-func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *evidence) error {
+func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *engine.Evidence) error {
 	var todo []string
 	for _, p := range paths {
-		if strings.HasSuffix(p, ".go") && !ev.changed[p] && !skippedPath(p) {
+		if strings.HasSuffix(p, ".go") && !ev.Changed[p] && !engine.SkippedPath(p) {
 			todo = append(todo, p)
 		}
 	}
@@ -635,7 +635,7 @@ func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *evidence) erro
 			continue
 		}
 		if isGeneratedGo(f.src) {
-			ev.markGenerated(f.path)
+			ev.MarkGenerated(f.path)
 		}
 		e.impactIn(f, c.names, c.rank, plan.byName, ev)
 	}
@@ -713,16 +713,13 @@ const (
 // first.
 func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 	var found map[string]uint8
-	for i := 0; i < len(src); {
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goChars)
+		if !ok {
+			break
+		}
+		at = j
 		c := src[i]
-		if !isIdentByte(c) || c == '$' {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(src) && isIdentByte(src[j]) && src[j] != '$' {
-			j++
-		}
 		if n := j - i; n < len(ws.lens) && ws.lens[n] && ws.first[c] && ws.words[string(src[i:j])] {
 			if found == nil {
 				found = map[string]uint8{}
@@ -743,7 +740,6 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 				return found
 			}
 		}
-		i = j
 	}
 	return found
 }
@@ -754,7 +750,7 @@ func containsQuoted(src []byte, ip string) bool {
 }
 
 // impactIn records the references of file f to the changed declarations.
-func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName map[string][]*goSym, ev *evidence) {
+func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	ns := newWordSet(names)
 	w.skip = func(d ast.Decl) bool {
@@ -778,18 +774,18 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName m
 			if score == 0 {
 				continue
 			}
-			if score == scoreGoImpact && (s.change == changedSignature || s.change == removedDecl) {
+			if score == scoreGoImpact && (s.change == engine.ChangedSignature || s.change == engine.RemovedDecl) {
 				score = scoreGoImpactBreak
 			}
 			verb := "uses"
 			if r.call {
 				verb = "calls"
 			}
-			reason := fmt.Sprintf("%s `%s`, %s", verb, s.display(), s.change.phrase())
+			reason := fmt.Sprintf("%s `%s`, %s", verb, s.display(), s.change.Phrase())
 			if score == scoreGoImpactAmbig {
 				reason += " (operand type not inferred)"
 			}
-			ev.add(f.path, item{kind: KindImpact, symbol: s.display(), reason: reason, score: score, method: MethodGo, call: r.call})
+			ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Reason: reason, Score: score, Method: engine.MethodGo, Call: r.call})
 		}
 	}
 	w.walkFile()

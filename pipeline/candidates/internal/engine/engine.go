@@ -1,0 +1,183 @@
+// Package engine holds what the candidates engines share: the tree they
+// read, the changed files they start from, the evidence they collect and
+// the path conventions they follow. Package candidates ranks the evidence.
+package engine
+
+import (
+	"context"
+	"path"
+	"strings"
+)
+
+// Tree is candidates.Tree (the repository at the head commit).
+type Tree interface {
+	Grep(ctx context.Context, words, globs []string, limit int) ([]string, error)
+	ReadFile(ctx context.Context, path string) ([]byte, error)
+	ListDir(ctx context.Context, dir string) ([]string, error)
+}
+
+// Kind is candidates.Kind.
+type Kind string
+
+// The kinds of evidence.
+const (
+	KindUses   Kind = "uses"
+	KindImpact Kind = "impact"
+)
+
+// Method is candidates.Method.
+type Method string
+
+// The methods, from the most to the least precise.
+const (
+	MethodGo         Method = "go"
+	MethodTokens     Method = "tokens"
+	MethodIdentifier Method = "identifier-search"
+)
+
+// Change is a validated changed file: clean paths, the contents given or
+// read (Old nil for an added file, New nil for a deleted one) and the
+// changed lines as sets (head-side added, base-side removed).
+type Change struct {
+	Path, OldPath  string
+	Old, New       []byte
+	Added, Removed map[int]bool
+}
+
+// Evidence collects the reasons found for each file.
+type Evidence struct {
+	// Changed holds the paths of the change (both sides); they are never
+	// evidence.
+	Changed map[string]bool
+	// Generated marks files whose content says they are generated.
+	Generated map[string]bool
+	Files     map[string]*FileEvidence
+}
+
+// FileEvidence is the reasons to list one file.
+type FileEvidence struct {
+	Path  string
+	Items []Item
+}
+
+// Item is one reason to list a file.
+type Item struct {
+	Kind   Kind
+	Symbol string
+	Reason string
+	Score  float64
+	Method Method
+	Call   bool // the reference is a call: preferred for the reason
+}
+
+// NewEvidence starts the evidence of a change.
+func NewEvidence(cs []*Change) *Evidence {
+	e := &Evidence{Changed: map[string]bool{}, Generated: map[string]bool{}, Files: map[string]*FileEvidence{}}
+	for _, c := range cs {
+		e.Changed[c.Path] = true
+		if c.OldPath != "" {
+			e.Changed[c.OldPath] = true
+		}
+	}
+	return e
+}
+
+// Add records a reason to list path; paths of the change are ignored.
+func (e *Evidence) Add(path string, it Item) {
+	if e.Changed[path] || path == "" {
+		return
+	}
+	f := e.Files[path]
+	if f == nil {
+		f = &FileEvidence{Path: path}
+		e.Files[path] = f
+	}
+	f.Items = append(f.Items, it)
+}
+
+// MarkGenerated flags a file whose content says it is generated.
+func (e *Evidence) MarkGenerated(path string) { e.Generated[path] = true }
+
+// DeclChange is how the change touched a declaration, for the wording of
+// reasons.
+type DeclChange int
+
+// The ways a declaration changes, from the least to the most breaking.
+const (
+	ChangedBody DeclChange = iota + 1
+	ChangedSignature
+	ChangedDecl
+	RemovedDecl
+)
+
+// Phrase words the change for a reason: "whose body changed".
+func (c DeclChange) Phrase() string {
+	switch c {
+	case ChangedBody:
+		return "whose body changed"
+	case ChangedSignature:
+		return "whose signature changed"
+	case RemovedDecl:
+		return "which the change removes"
+	}
+	return "whose declaration changed"
+}
+
+// SpanHit reports whether one of lines lies in [from, to].
+func SpanHit(lines map[int]bool, from, to int) bool {
+	if to-from < len(lines) {
+		for l := from; l <= to; l++ {
+			if lines[l] {
+				return true
+			}
+		}
+		return false
+	}
+	for l := range lines {
+		if l >= from && l <= to {
+			return true
+		}
+	}
+	return false
+}
+
+// SkippedPath reports files that are not part of a build: vendored code,
+// test fixtures and directories the go tool ignores.
+func SkippedPath(p string) bool {
+	for _, dir := range strings.Split(path.Dir(p), "/") {
+		if dir == "vendor" || dir == "testdata" || dir == "node_modules" ||
+			(len(dir) > 1 && (dir[0] == '.' || dir[0] == '_')) {
+			return true
+		}
+	}
+	return false
+}
+
+// DirOf is path.Dir with "" for the root.
+func DirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// JoinDir joins a directory ("" for the root) and a name.
+func JoinDir(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// PathBase is path.Base for display.
+func PathBase(p string) string { return path.Base(p) }
+
+// Words makes a set of the space-separated words of s.
+func Words(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}

@@ -1,0 +1,351 @@
+package tokens
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// Imports: reading them per language and resolving them to files.
+
+// reexported reports whether f imports name from one of indexes that
+// re-exports it from target (export {name} from "./target", export * from),
+// as a package's index does.
+func reexported(indexes []*tfile, f *tfile, target, name string) bool {
+	if f.lang != langJS {
+		return false
+	}
+	for _, i := range indexes {
+		if i == f || i.path == target || !importsName(f, i.path, name) {
+			continue
+		}
+		for _, im := range i.imports {
+			if !im.export || !resolves(i, im, target) {
+				continue
+			}
+			if im.wildcard || slices.Contains(im.names, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// importsName reports whether f imports name from the module that is
+// target (or imports target as a whole, which Python and Java allow).
+func importsName(f *tfile, target, name string) bool {
+	for _, im := range f.imports {
+		if !resolves(f, im, target) {
+			continue
+		}
+		if len(im.names) == 0 || im.wildcard {
+			return true
+		}
+		for _, n := range im.names {
+			if n == name || n == "*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// importsFile reports whether one of f's imports resolves to target, or,
+// for Java, whether they share a package.
+func importsFile(f *tfile, target string) bool {
+	if f.lang == langJava && engine.DirOf(f.path) == engine.DirOf(target) {
+		return true
+	}
+	for _, im := range f.imports {
+		if resolves(f, im, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripExt removes a source extension.
+func stripExt(p string) string {
+	return strings.TrimSuffix(p, path.Ext(p))
+}
+
+// resolves reports whether import im of file f can name file target.
+func resolves(f *tfile, im timport, target string) bool {
+	t := stripExt(target)
+	switch f.lang {
+	case langJava:
+		mod := strings.ReplaceAll(im.spec, ".", "/")
+		if im.wildcard {
+			return strings.HasSuffix("/"+engine.DirOf(target), "/"+mod)
+		}
+		return strings.HasSuffix("/"+t, "/"+mod)
+	case langPython:
+		spec := im.spec
+		base := ""
+		if strings.HasPrefix(spec, ".") {
+			dots := len(spec) - len(strings.TrimLeft(spec, "."))
+			base = engine.DirOf(f.path)
+			for i := 1; i < dots; i++ {
+				base = engine.DirOf(base)
+			}
+			spec = spec[dots:]
+		}
+		mod := strings.ReplaceAll(spec, ".", "/")
+		cands := []string{engine.JoinDir(base, mod)}
+		for _, n := range im.names {
+			cands = append(cands, engine.JoinDir(engine.JoinDir(base, mod), n))
+		}
+		for _, m := range cands {
+			m = strings.Trim(m, "/")
+			if m == "" {
+				continue
+			}
+			if base != "" {
+				if t == m || t == m+"/__init__" {
+					return true
+				}
+				continue
+			}
+			if strings.HasSuffix("/"+t, "/"+m) || strings.HasSuffix("/"+t, "/"+m+"/__init__") {
+				return true
+			}
+		}
+		return false
+	default:
+		spec := im.spec
+		if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+			m := stripExt(path.Join(engine.DirOf(f.path), spec))
+			if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
+				m = stripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
+			}
+			return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.path), spec)+"/index"
+		}
+		// A tsconfig path alias; else another alias or a package name:
+		// compare the tail.
+		if f.lang == langJS {
+			for _, p := range f.aliases.resolve(spec) {
+				if m := stripExt(p); t == m || t == m+"/index" {
+					return true
+				}
+			}
+		}
+		spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
+		spec = stripExt(spec)
+		if spec == "" || !strings.Contains(spec, "/") {
+			return false
+		}
+		return strings.HasSuffix("/"+t, "/"+spec) || strings.HasSuffix("/"+t, "/"+spec+"/index")
+	}
+}
+
+// jsImports reads import/export ... from "x", import "x", require("x") and
+// import("x"), with the names bound by import clauses.
+func jsImports(toks []tok) []timport {
+	var out []timport
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent {
+			continue
+		}
+		switch t.text {
+		case "require", "import":
+			if i+2 < len(toks) && toks[i+1].text == "(" && toks[i+2].kind == tkString {
+				out = append(out, timport{spec: toks[i+2].text})
+				continue
+			}
+			if t.text != "import" || (i > 0 && toks[i-1].text == ".") {
+				continue
+			}
+			if i+1 < len(toks) && toks[i+1].kind == tkString {
+				out = append(out, timport{spec: toks[i+1].text})
+				continue
+			}
+			var names []string
+			for j := i + 1; j < len(toks) && j < i+200; j++ {
+				u := toks[j]
+				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
+					out = append(out, timport{spec: toks[j+1].text, names: names})
+					i = j + 1
+					break
+				}
+				if u.text == ";" {
+					break
+				}
+				if u.kind == tkIdent && u.text != "type" && u.text != "as" && u.text != "from" {
+					if j+1 < len(toks) && toks[j+1].text == "as" {
+						continue // the local name follows "as"
+					}
+					names = append(names, u.text)
+				}
+			}
+		case "export":
+			var names []string
+			star := false
+			for j := i + 1; j < len(toks) && j < i+200; j++ {
+				u := toks[j]
+				if u.text == ";" || (u.kind == tkIdent && (u.text == "function" || u.text == "class" || u.text == "const" || u.text == "interface")) {
+					break
+				}
+				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
+					// export {a, b as c} from "x" binds both a name of x
+					// and the name it exports; export * from "x" all of x.
+					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true})
+					break
+				}
+				if u.text == "*" {
+					star = true
+				} else if u.kind == tkIdent && u.text != "type" && u.text != "as" {
+					names = append(names, u.text)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pythonImports reads "import a.b [as c]" and "from x import a, b as c".
+func pythonImports(toks []tok) []timport {
+	var out []timport
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent || t.col != t.indentCol() {
+			continue
+		}
+		switch t.text {
+		case "import":
+			j := i + 1
+			for j < len(toks) && toks[j].line == t.line {
+				mod, next := dottedName(toks, j)
+				if mod == "" {
+					break
+				}
+				j = next
+				local := mod
+				if k := strings.IndexByte(mod, '.'); k >= 0 {
+					local = mod[:k]
+				}
+				if j+1 < len(toks) && toks[j].text == "as" {
+					local = toks[j+1].text
+					j += 2
+				}
+				out = append(out, timport{spec: mod, names: nil})
+				_ = local
+				if j < len(toks) && toks[j].text == "," {
+					j++
+					continue
+				}
+				break
+			}
+			i = j - 1
+		case "from":
+			mod, j := dottedName(toks, i+1)
+			if j >= len(toks) || toks[j].text != "import" {
+				continue
+			}
+			im := timport{spec: mod}
+			paren := false
+			for j++; j < len(toks); j++ {
+				u := toks[j]
+				if u.text == "(" {
+					paren = true
+					continue
+				}
+				if u.text == ")" || (!paren && u.line != t.line && toks[j-1].text != "\\") {
+					break
+				}
+				if u.text == "*" {
+					im.wildcard = true
+				}
+				if u.kind == tkIdent && u.text != "as" {
+					if j+1 < len(toks) && toks[j+1].text == "as" {
+						im.names = append(im.names, u.text)
+						j += 2
+						continue
+					}
+					im.names = append(im.names, u.text)
+				}
+			}
+			out = append(out, im)
+			i = j - 1
+		}
+	}
+	return out
+}
+
+// indentCol is the column where the token's line starts.
+func (t tok) indentCol() int { return t.indent }
+
+// dottedName reads "a.b.c" or "..a" from toks[i:], returning the name and
+// the index after it.
+func dottedName(toks []tok, i int) (string, int) {
+	var b strings.Builder
+	for i < len(toks) {
+		t := toks[i]
+		if t.text == "." || (t.kind == tkIdent && t.text != "import" && t.text != "as") {
+			if t.kind == tkIdent && b.Len() > 0 && !strings.HasSuffix(b.String(), ".") {
+				break
+			}
+			b.WriteString(t.text)
+			i++
+			continue
+		}
+		break
+	}
+	return b.String(), i
+}
+
+// javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
+func javaImports(toks []tok) ([]timport, string) {
+	var out []timport
+	pkg := ""
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent || (t.text != "import" && t.text != "package") {
+			continue
+		}
+		if i > 0 && toks[i-1].text != ";" && toks[i-1].text != "}" {
+			continue
+		}
+		j := i + 1
+		static := false
+		if j < len(toks) && toks[j].text == "static" {
+			static = true
+			j++
+		}
+		var parts []string
+		wildcard := false
+		for ; j < len(toks) && toks[j].text != ";"; j++ {
+			switch {
+			case toks[j].kind == tkIdent:
+				parts = append(parts, toks[j].text)
+			case toks[j].text == "*":
+				wildcard = true
+			}
+		}
+		if t.text == "package" {
+			pkg = strings.Join(parts, ".")
+			continue
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if static && !wildcard && len(parts) > 1 {
+			// import static a.b.C.member: the file is a/b/C.
+			out = append(out, timport{spec: strings.Join(parts[:len(parts)-1], "."), names: []string{parts[len(parts)-1]}})
+			continue
+		}
+		if static && wildcard {
+			out = append(out, timport{spec: strings.Join(parts, ".")})
+			continue
+		}
+		im := timport{spec: strings.Join(parts, "."), wildcard: wildcard}
+		if !wildcard {
+			im.names = []string{parts[len(parts)-1]}
+		}
+		out = append(out, im)
+		i = j
+	}
+	return out, pkg
+}

@@ -1,0 +1,48 @@
+package tokens
+
+import (
+	"path"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// lang is the family of engine a file is read with.
+type lang int
+
+const (
+	langOther lang = iota
+	langGo
+	langJS // TypeScript and JavaScript
+	langPython
+	langJava
+)
+
+func langOf(p string) lang {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".go":
+		return langGo
+	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
+		return langJS
+	case ".py", ".pyi":
+		return langPython
+	case ".java":
+		return langJava
+	}
+	return langOther
+}
+
+// Reads reports whether the token engine reads the file at p: TypeScript,
+// JavaScript, Python or Java.
+func Reads(p string) bool {
+	l := langOf(p)
+	return l != langOther && l != langGo
+}
+
+// codeExts are the extensions of programming languages that the
+// identifier-search fallback reads.
+var codeExts = engine.Words(".c .h .cc .cpp .cxx .hh .hpp .hxx .cs .fs .rs .rb .php .kt .kts .swift .scala .sc .groovy .gradle .dart .lua .pl .pm .r .m .mm .ex .exs .erl .hrl .hs .ml .mli .clj .cljs .elm .jl .nim .zig .v .sh .bash .zsh .ps1 .vue .svelte .sol .tf .proto .graphql .sql")
+
+// IsCode reports whether p is a source file of a language without an
+// engine of its own, which the identifier search reads.
+func IsCode(p string) bool { return codeExts[strings.ToLower(path.Ext(p))] }

@@ -1,0 +1,278 @@
+package tokens
+
+import "github.com/prscout/prscout/pipeline/ident"
+
+// A small lexer for TypeScript/JavaScript, Python and Java (and a generic
+// C-like or #-comment fallback). It only needs to tell identifiers from
+// strings, comments, numbers and punctuation, and to track lines and braces.
+// A library lexer was measured first: chroma's regexp-driven lexers ran at
+// 0.2-1 MB/s here (0.35 s for a 330 KB TypeScript file), too slow for the
+// tens of files a search reads; this one runs at memory speed.
+
+type tokKind uint8
+
+const (
+	tkIdent tokKind = iota + 1
+	tkPunct
+	tkString // a string literal; Text holds its content for import paths
+	tkNumber
+)
+
+type tok struct {
+	kind tokKind
+	text string
+	line int
+	// col is the token's column (0-based) on its line; indent is the
+	// line's indentation width (Python blocks).
+	col, indent int
+}
+
+type lexMode int
+
+const (
+	lexCLike  lexMode = iota // // and /* */ comments, ' " ` strings
+	lexJS                    // lexCLike plus template literals and regex literals
+	lexPython                // # comments, ''' and """ strings, string prefixes
+	lexHash                  // # comments, ' " strings (shell, Ruby, YAML, ...)
+)
+
+func lexModeOf(l lang) lexMode {
+	switch l {
+	case langJS:
+		return lexJS
+	case langPython:
+		return lexPython
+	}
+	return lexCLike
+}
+
+// lex splits src into tokens, dropping comments and whitespace.
+func lex(src []byte, mode lexMode) []tok {
+	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true}
+	for x.i < x.n {
+		c := src[x.i]
+		if c == '\n' {
+			x.line++
+			x.i++
+			x.lineStart = x.i
+			x.atLineStart = true
+			x.indent = 0
+			continue
+		}
+		if c == ' ' || c == '\t' || c == '\r' || c == '\f' {
+			if x.atLineStart {
+				x.indent++
+			}
+			x.i++
+			continue
+		}
+		x.atLineStart = false
+		if !x.comment(c) {
+			x.token(c)
+		}
+	}
+	return x.out
+}
+
+// lexer is the state of lex's walk over the source.
+type lexer struct {
+	src  []byte
+	n, i int
+	mode lexMode
+	out  []tok
+	// line and lineStart are the current line and its offset; indent is
+	// its indentation width so far.
+	line, lineStart, indent int
+	atLineStart             bool
+}
+
+// numberChars are the bytes a number or a regex's flags run over.
+const numberChars = ident.Dollar | ident.Unicode
+
+// chars are the identifier bytes of the mode: '$' only in JavaScript.
+func (x *lexer) chars() ident.Chars {
+	if x.mode == lexJS {
+		return ident.Dollar | ident.Unicode
+	}
+	return ident.Unicode
+}
+
+// hashComments reports whether the mode's comments start with '#'.
+func (x *lexer) hashComments() bool { return x.mode == lexPython || x.mode == lexHash }
+
+// comment skips a comment starting at c, and reports whether there was one.
+func (x *lexer) comment(c byte) bool {
+	src, n := x.src, x.n
+	switch {
+	case x.hashComments() && c == '#', !x.hashComments() && c == '/' && x.i+1 < n && src[x.i+1] == '/':
+		for x.i < n && src[x.i] != '\n' {
+			x.i++
+		}
+	case !x.hashComments() && c == '/' && x.i+1 < n && src[x.i+1] == '*':
+		x.i += 2
+		for x.i+1 < n && !(src[x.i] == '*' && src[x.i+1] == '/') {
+			if src[x.i] == '\n' {
+				x.line++
+				x.lineStart = x.i + 1
+			}
+			x.i++
+		}
+		x.i += 2
+	default:
+		return false
+	}
+	return true
+}
+
+// token reads the token starting at c: a JS regex literal, a string, a
+// number, an identifier (or a Python prefixed string), or one punctuation
+// byte.
+func (x *lexer) token(c byte) {
+	src, n, mode := x.src, x.n, x.mode
+	start := x.i
+	switch {
+	case mode == lexJS && c == '/' && x.regexOK():
+		x.skipRegex()
+		x.emit(tkString, "", start)
+	case c == '"' || c == '\'' || (c == '`' && mode == lexJS):
+		triple := mode == lexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
+		x.emit(tkString, x.skipString(c, triple), start)
+	case '0' <= c && c <= '9':
+		for x.i < n && (numberChars.IsByte(src[x.i]) || src[x.i] == '.') {
+			x.i++
+		}
+		x.emit(tkNumber, string(src[start:x.i]), start)
+	case x.chars().IsByte(c):
+		x.i = ident.End(src, x.i, x.chars())
+		// Python string prefixes: r"..", b'..', f"..", rb"..".
+		if mode == lexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
+			q := src[x.i]
+			triple := x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q
+			x.emit(tkString, x.skipString(q, triple), start)
+			return
+		}
+		x.emit(tkIdent, string(src[start:x.i]), start)
+	default:
+		x.emit(tkPunct, string(c), x.i)
+		x.i++
+	}
+}
+
+// regexOK decides whether '/' starts a regex in JS, by the token before.
+func (x *lexer) regexOK() bool {
+	if len(x.out) == 0 {
+		return true
+	}
+	p := x.out[len(x.out)-1]
+	switch p.kind {
+	case tkIdent:
+		switch p.text {
+		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+			return true
+		}
+		return false
+	case tkNumber, tkString:
+		return false
+	case tkPunct:
+		return p.text != ")" && p.text != "]" && p.text != "}"
+	}
+	return true
+}
+
+func (x *lexer) emit(k tokKind, text string, start int) {
+	x.out = append(x.out, tok{kind: k, text: text, line: x.line, col: start - x.lineStart, indent: x.indent})
+}
+
+// skipRegex consumes a JS regex literal from its '/' to its flags.
+func (x *lexer) skipRegex() {
+	src, n := x.src, x.n
+	x.i++
+	inClass := false
+	for x.i < n && src[x.i] != '\n' {
+		if src[x.i] == '\\' {
+			x.i += 2
+			continue
+		}
+		if src[x.i] == '[' {
+			inClass = true
+		} else if src[x.i] == ']' {
+			inClass = false
+		} else if src[x.i] == '/' && !inClass {
+			break
+		}
+		x.i++
+	}
+	x.i++
+	x.i = ident.End(src, x.i, numberChars)
+}
+
+// skipString consumes a quoted string from i (at the quote) and returns its
+// content; it counts newlines.
+func (x *lexer) skipString(q byte, triple bool) string {
+	src, n := x.src, x.n
+	if triple {
+		x.i += 3
+	} else {
+		x.i++
+	}
+	cstart := x.i
+	for x.i < n {
+		c := src[x.i]
+		switch {
+		case c == '\\':
+			x.i += 2
+			continue
+		case c == '\n':
+			x.line++
+			x.lineStart = x.i + 1
+			if !triple && q != '`' {
+				x.i++
+				return string(src[cstart : x.i-1])
+			}
+		case c == q:
+			if !triple {
+				x.i++
+				return string(src[cstart : x.i-1])
+			}
+			if x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q {
+				x.i += 3
+				return string(src[cstart : x.i-3])
+			}
+		case q == '`' && c == '$' && x.i+1 < n && src[x.i+1] == '{':
+			x.skipSubstitution()
+		}
+		x.i++
+	}
+	return string(src[cstart:min(x.i, n)])
+}
+
+// skipSubstitution skips a template literal's ${...} to its closing brace.
+func (x *lexer) skipSubstitution() {
+	src, n := x.src, x.n
+	depth := 0
+	for x.i < n {
+		if src[x.i] == '{' {
+			depth++
+		} else if src[x.i] == '}' {
+			depth--
+			if depth == 0 {
+				break
+			}
+		} else if src[x.i] == '\n' {
+			x.line++
+			x.lineStart = x.i + 1
+		}
+		x.i++
+	}
+}
+
+func isStringPrefix(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case 'r', 'R', 'b', 'B', 'f', 'F', 'u', 'U':
+		default:
+			return false
+		}
+	}
+	return true
+}

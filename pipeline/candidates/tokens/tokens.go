@@ -1,0 +1,459 @@
+// Package tokens is the candidates engine for TypeScript/JavaScript, Python
+// and Java, read as tokens by a lexer (names in strings and comments do not
+// count), with declarations found by token patterns and imports narrowing
+// which files can refer to which; and the identifier-search fallback for
+// other programming languages (ident.go).
+package tokens
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// The token engine serves TypeScript/JavaScript, Python and Java: a file's
+// declarations come from token patterns (function, class, interface, def,
+// methods in class bodies, module-level variables), its references are
+// identifier tokens outside strings and comments, and its imports decide
+// which files can see which declarations.
+
+const (
+	scoreTokImported   = 0.85 // declared in, or referring through, an import of the file
+	scoreTokMember     = 0.6  // a method or field of a class in an imported file
+	scoreTokUnrelated  = 0.3  // a member name only one searched file declares
+	tokGrepLimit       = 1000
+	tokMinMemberLength = 4
+)
+
+// tdecl is a declaration found by token patterns.
+type tdecl struct {
+	name      string
+	kind      string // function, class, interface, type, enum, method, field, variable
+	container string // the class of a method or field
+	static    bool   // a static method or field, reached through its class's name
+	from, to  int    // line span
+}
+
+// tfile is a lexed file with its declarations and imports.
+type tfile struct {
+	path    string
+	lang    lang
+	toks    []tok
+	decls   []tdecl
+	imports []timport
+	pkg     string // Java package
+	aliases *pathAliases
+}
+
+// timport is one import: the module specifier and the names it brings.
+type timport struct {
+	spec     string
+	names    []string // local names bound by the import
+	wildcard bool     // Java a.b.*, JS export * from
+	export   bool     // JS export ... from: the file re-exports the names
+}
+
+func lexFile(p string, src []byte) *tfile {
+	l := langOf(p)
+	f := &tfile{path: p, lang: l, toks: lex(src, lexModeOf(l))}
+	switch l {
+	case langPython:
+		f.decls = pythonDecls(f.toks)
+		f.imports = pythonImports(f.toks)
+	case langJava:
+		f.decls = braceDecls(f.toks, langJava)
+		f.imports, f.pkg = javaImports(f.toks)
+	default:
+		f.decls = braceDecls(f.toks, langJS)
+		f.imports = jsImports(f.toks)
+	}
+	return f
+}
+
+// family groups languages whose files can refer to each other.
+func family(l lang) lang { return l }
+
+// familyGlobs are the pathspecs of a language family's files.
+func familyGlobs(l lang) []string {
+	switch l {
+	case langJS:
+		return []string{"*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs"}
+	case langPython:
+		return []string{"*.py", "*.pyi"}
+	case langJava:
+		return []string{"*.java"}
+	}
+	return nil
+}
+
+func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	var aliases *pathAliases
+	for _, c := range cs {
+		if langOf(c.Path) == langJS {
+			aliases = loadAliases(ctx, tree)
+			break
+		}
+	}
+	for _, c := range cs {
+		if err := tokensOf(ctx, tree, c, aliases, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tokensOf adds the evidence of one changed file.
+func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *pathAliases, ev *engine.Evidence) error {
+	var nf, of *tfile
+	if c.New != nil {
+		nf = lexFile(c.Path, c.New)
+		nf.aliases = aliases
+	}
+	if c.Old != nil {
+		op := c.Path
+		if c.OldPath != "" {
+			op = c.OldPath
+		}
+		of = lexFile(op, c.Old)
+		of.aliases = aliases
+	}
+	syms, order := changedDecls(c, nf, of)
+	useNames, memberOnly := usedNames(c, nf)
+	var words []string
+	impactNames := map[string][]*csym{}
+	for _, k := range order {
+		s := syms[k]
+		if len(s.d.name) < 2 || isKeyword(langOf(c.Path), s.d.name) || commonMember[s.d.name] {
+			continue
+		}
+		if _, ok := impactNames[s.d.name]; !ok {
+			words = append(words, s.d.name)
+		}
+		impactNames[s.d.name] = append(impactNames[s.d.name], s)
+	}
+	for n := range useNames {
+		if _, ok := impactNames[n]; !ok {
+			words = append(words, n)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	paths, err := tree.Grep(ctx, words, familyGlobs(langOf(c.Path)), tokGrepLimit)
+	if err != nil {
+		return fmt.Errorf("search for changed names: %w", err)
+	}
+	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{}}
+	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
+		return err
+	}
+	for _, g := range s.files {
+		s.impactIn(g, ev)
+		if nf != nil {
+			s.usesIn(g, ev)
+		}
+	}
+	return nil
+}
+
+// csym is a declaration of the changed file that the change touched.
+type csym struct {
+	d      tdecl
+	change engine.DeclChange
+}
+
+// changedDecls returns the declarations the change touched, by
+// "container.name", in the order found: those of the new side holding an
+// added line (a signature change when it is their first line), then those
+// of the old side holding a removed line (removed when the new side no
+// longer declares them).
+func changedDecls(c *engine.Change, nf, of *tfile) (map[string]*csym, []string) {
+	syms := map[string]*csym{}
+	var order []string
+	if nf != nil {
+		for _, d := range nf.decls {
+			if hitDecl(c.Added, d) {
+				k := d.container + "." + d.name
+				if syms[k] == nil {
+					order = append(order, k)
+					ch := engine.ChangedBody
+					if c.Added[d.from] {
+						ch = engine.ChangedSignature
+					}
+					syms[k] = &csym{d, ch}
+				}
+			}
+		}
+	}
+	if of == nil {
+		return syms, order
+	}
+	newNames := map[string]bool{}
+	if nf != nil {
+		for _, d := range nf.decls {
+			newNames[d.container+"."+d.name] = true
+		}
+	}
+	for _, d := range of.decls {
+		if !hitDecl(c.Removed, d) {
+			continue
+		}
+		k := d.container + "." + d.name
+		ch := engine.ChangedBody
+		if !newNames[k] {
+			ch = engine.RemovedDecl
+		}
+		if s := syms[k]; s != nil {
+			if ch == engine.RemovedDecl {
+				s.change = ch
+			}
+			continue
+		}
+		order = append(order, k)
+		syms[k] = &csym{d, ch}
+	}
+	return syms, order
+}
+
+// usedNames returns the names used on added lines that the file does not
+// declare itself; memberOnly marks those used only after a '.' whose
+// receiver is no module (a JS top-level declaration cannot be reached that
+// way: this.#options.timeout is not the function timeout).
+func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]bool) {
+	useNames, memberOnly = map[string]bool{}, map[string]bool{}
+	if nf == nil {
+		return useNames, memberOnly
+	}
+	own := map[string]bool{}
+	for _, d := range nf.decls {
+		own[d.name] = true
+	}
+	for i, t := range nf.toks {
+		if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
+			continue
+		}
+		member := i > 0 && nf.toks[i-1].text == "."
+		if member && len(t.text) < tokMinMemberLength {
+			continue
+		}
+		if !useNames[t.text] {
+			memberOnly[t.text] = true
+		}
+		useNames[t.text] = true
+		if !member || nf.lang != langJS || moduleReceiver(nf, i) {
+			memberOnly[t.text] = false
+		}
+	}
+	return useNames, memberOnly
+}
+
+// tokSearch is the search of one changed file's names in the files that
+// mention them.
+type tokSearch struct {
+	c           *engine.Change
+	nf          *tfile // the changed file's new side; nil when deleted
+	impactNames map[string][]*csym
+	useNames    map[string]bool
+	memberOnly  map[string]bool
+	files       []*tfile       // the searched files of the same family
+	declaredBy  map[string]int // member name -> searched files declaring it
+	indexes     []*tfile       // the searched files that re-export other files' names
+}
+
+// read lexes the searched files of the changed file's family.
+func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, ev *engine.Evidence) error {
+	for _, p := range paths {
+		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(s.c.Path)) {
+			continue
+		}
+		src, err := tree.ReadFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		f := lexFile(p, src)
+		f.aliases = aliases
+		s.files = append(s.files, f)
+		seen := map[string]bool{}
+		for _, d := range f.decls {
+			if !seen[d.name] {
+				seen[d.name] = true
+				s.declaredBy[d.name]++
+			}
+		}
+	}
+	for _, f := range s.files {
+		if slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
+			s.indexes = append(s.indexes, f)
+		}
+	}
+	return nil
+}
+
+// impactIn records g's references to the changed declarations.
+func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
+	c := s.c
+	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
+	if !gImportsC && len(s.indexes) > 0 {
+		for name, ss := range s.impactNames {
+			if ss[0].d.container == "" && reexported(s.indexes, g, c.Path, name) {
+				viaIndex[name] = true
+			}
+		}
+	}
+	for i, t := range g.toks {
+		ss := s.impactNames[t.text]
+		if t.kind != tkIdent || len(ss) == 0 {
+			continue
+		}
+		member := i > 0 && g.toks[i-1].text == "."
+		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
+		if declaresAt(g, t) {
+			continue
+		}
+		for _, sym := range ss {
+			// A static member is reached through its class's name:
+			// x.create is not a call of the static Ky.create.
+			if sym.d.static && member && (i < 2 || g.toks[i-2].text != sym.d.container) {
+				continue
+			}
+			score := 0.0
+			switch {
+			case sym.d.container == "" && !member && (gImportsC || viaIndex[sym.d.name]):
+				score = scoreTokImported
+			case sym.d.container != "" && member && (gImportsC || refersTo(g, sym.d.container)):
+				score = scoreTokMember
+			case sym.d.container != "" && member && s.declaredBy[sym.d.name] == 0 && len(sym.d.name) >= 6:
+				score = scoreTokUnrelated
+			case sym.d.container != "" && !member && sym.d.kind != "method" && sym.d.kind != "field" && gImportsC:
+				score = scoreTokImported
+			}
+			if score == 0 {
+				continue
+			}
+			verb := "uses"
+			if call {
+				verb = "calls"
+			}
+			name := tokDisplay(sym.d)
+			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.change.Phrase())})
+		}
+	}
+}
+
+// usesIn records g's declarations of names used on added lines.
+func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
+	nf := s.nf
+	cImportsG := importsFile(nf, g.path)
+	for _, d := range g.decls {
+		if !s.useNames[d.name] || (d.container == "" && s.memberOnly[d.name]) {
+			continue
+		}
+		score := 0.0
+		switch {
+		case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
+			score = scoreTokImported
+		case d.container == "" && reexported(s.indexes, nf, g.path, d.name):
+			score = scoreTokImported
+		case d.container == "" && cImportsG:
+			score = scoreTokMember
+		case d.container != "" && cImportsG:
+			score = scoreTokMember
+		case d.container == "" && d.kind == "class" && samePackage(nf, g):
+			score = scoreTokImported
+		case d.container != "" && samePackage(nf, g) && refersTo(nf, d.container):
+			score = scoreTokMember
+		}
+		if score == 0 {
+			continue
+		}
+		name := tokDisplay(d)
+		ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+			Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(s.c.Path))})
+	}
+}
+
+// commonMember names are declared by nearly every class; searching their
+// callers lists noise.
+var commonMember = map[string]bool{
+	"constructor": true, "__init__": true, "toString": true, "equals": true, "hashCode": true,
+	"render": true, "main": true, "get": true, "set": true, "run": true, "init": true,
+	"__str__": true, "__repr__": true, "__eq__": true, "__hash__": true,
+}
+
+func tokDisplay(d tdecl) string {
+	if d.container != "" {
+		return d.container + "." + d.name
+	}
+	return d.name
+}
+
+// declaresAt reports whether token t of f is the name of one of f's
+// declarations (its own declaration, not a reference).
+func declaresAt(f *tfile, t tok) bool {
+	for _, d := range f.decls {
+		if d.from == t.line && d.name == t.text {
+			return true
+		}
+	}
+	return false
+}
+
+// refersTo reports whether f mentions name as an identifier.
+func refersTo(f *tfile, name string) bool {
+	for _, t := range f.toks {
+		if t.kind == tkIdent && t.text == name {
+			return true
+		}
+	}
+	return false
+}
+
+// samePackage: Java files of one directory share a package.
+func samePackage(a, b *tfile) bool {
+	return a.lang == langJava && b.lang == langJava && engine.DirOf(a.path) == engine.DirOf(b.path)
+}
+
+// hitDecl reports whether lines touch declaration d: a class, interface or
+// enum counts only by its header line (its members count on their own).
+func hitDecl(lines map[int]bool, d tdecl) bool {
+	switch d.kind {
+	case "class", "interface", "enum":
+		return lines[d.from]
+	}
+	return engine.SpanHit(lines, d.from, d.to)
+}
+
+// moduleReceiver reports whether the member token toks[i] of JS file f
+// follows a name bound to a module: a namespace or default import,
+// x = require(...), x = import(...) or x = await import(...).
+func moduleReceiver(f *tfile, i int) bool {
+	if i < 2 || f.toks[i-2].kind != tkIdent || (i >= 3 && f.toks[i-3].text == ".") {
+		return false
+	}
+	r := f.toks[i-2].text
+	for _, im := range f.imports {
+		if slices.Contains(im.names, r) {
+			return true
+		}
+	}
+	for j := 0; j+2 < len(f.toks); j++ {
+		if f.toks[j].text != r || f.toks[j+1].text != "=" {
+			continue
+		}
+		k := j + 2
+		if f.toks[k].text == "await" && k+1 < len(f.toks) {
+			k++
+		}
+		if f.toks[k].text == "require" || f.toks[k].text == "import" {
+			return true
+		}
+	}
+	return false
+}
