@@ -18,7 +18,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
 // Requests built to exhaust the server (issue: "no request can take prscout
@@ -26,28 +26,31 @@ import (
 // 500 or unbounded work.
 
 // blockingRepo resolves revisions only when released (or its context ends),
-// standing in for a stage waiting on Bitbucket.
+// standing in for a stage waiting on Bitbucket; it holds no files.
 type blockingRepo struct {
-	fakeRepo
+	*pipelinetest.Fake
 	started chan struct{}
 	release chan struct{}
 	ctxErr  chan error
 }
 
 func newBlockingRepo() *blockingRepo {
-	b := &blockingRepo{started: make(chan struct{}, 16), release: make(chan struct{}), ctxErr: make(chan error, 16)}
-	b.resolve = func(ctx context.Context, _ string) (string, error) {
+	b := &blockingRepo{Fake: pipelinetest.New().ResolveAll(sha).SetDiff("*", ""),
+		started: make(chan struct{}, 16), release: make(chan struct{}), ctxErr: make(chan error, 16)}
+	b.Hook = func(ctx context.Context, op, _ string) error {
+		if op != pipelinetest.OpResolve {
+			return nil
+		}
 		b.started <- struct{}{}
 		select {
 		case <-b.release:
 			b.ctxErr <- nil
-			return sha, nil
+			return nil
 		case <-ctx.Done():
 			b.ctxErr <- ctx.Err()
-			return "", ctx.Err()
+			return ctx.Err()
 		}
 	}
-	b.read = func(context.Context, string, string) ([]byte, error) { return nil, pipeline.ErrNotFound }
 	return b
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
 // slowServer answers lookups after delay and fails to resolve ref "boom"
@@ -31,22 +32,18 @@ func slowServer(t *testing.T, delay time.Duration) *Server {
 			return ctx.Err()
 		}
 	}
-	f := &fakeRepo{
-		resolve: func(ctx context.Context, rev string) (string, error) {
-			if err := wait(ctx); err != nil {
-				return "", err
-			}
-			if rev == "boom" {
-				return "", fmt.Errorf("bitbucket answered 503: %w", pipeline.ErrUpstream)
-			}
-			return sha, nil
-		},
-		read: func(ctx context.Context, _, path string) ([]byte, error) {
-			if err := wait(ctx); err != nil {
-				return nil, err
-			}
-			return []byte("package a\n"), nil
-		},
+	f := newFake()
+	f.Hook = func(ctx context.Context, op, arg string) error {
+		if op != pipelinetest.OpResolve && op != pipelinetest.OpRead {
+			return nil
+		}
+		if err := wait(ctx); err != nil {
+			return err
+		}
+		if op == pipelinetest.OpResolve && arg == "boom" {
+			return fmt.Errorf("bitbucket answered 503: %w", pipeline.ErrUpstream)
+		}
+		return nil
 	}
 	s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 	return s
@@ -243,10 +240,11 @@ func TestKeepalivePanic(t *testing.T) {
 		{"n8n", "X-Prscout-Keepalive", "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeRepo{resolve: func(context.Context, string) (string, error) {
+			f := newFake()
+			f.Hook = func(context.Context, string, string) error {
 				time.Sleep(50 * time.Millisecond)
 				panic("boom")
-			}}
+			}
 			s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 			path, body := stageCall("boom", "")
 			rec, _ := do(s, "POST", path, body, tc.header, tc.value)
