@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -213,14 +214,21 @@ func TestKeepaliveMode(t *testing.T) {
 // A client that leaves mid-stage must not leave the handler goroutine
 // behind: the wrapper waits for it before gin reuses the context.
 func TestKeepaliveClientGone(t *testing.T) {
-	s := slowServer(t, time.Hour)
+	f := newFake()
+	waiting := make(chan struct{}, 1)
+	f.Hook = func(ctx context.Context, op, _ string) error {
+		waiting <- struct{}{}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	path, body := stageCall(sha, "?keepalive=1")
 	req := httptest.NewRequest("POST", path, strings.NewReader(body)).WithContext(ctx)
 	rec := httptest.NewRecorder()
 	done := make(chan struct{})
 	go func() { s.ServeHTTP(rec, req); close(done) }()
-	time.Sleep(50 * time.Millisecond)
+	<-waiting // the stage waits upstream: the client leaves
 	cancel()
 	select {
 	case <-done:
@@ -232,6 +240,21 @@ func TestKeepaliveClientGone(t *testing.T) {
 	}
 }
 
+// writeSignal is a ResponseRecorder that signals its first write.
+type writeSignal struct {
+	*httptest.ResponseRecorder
+	once  sync.Once
+	wrote chan struct{}
+}
+
+func (w *writeSignal) Write(b []byte) (int, error) {
+	n, err := w.ResponseRecorder.Write(b)
+	w.once.Do(func() { close(w.wrote) })
+	return n, err
+}
+
+func (w *writeSignal) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
+
 // A panic in a stage that already sent heartbeats still ends the answer with
 // an error the client can read, and is logged and counted like any panic.
 func TestKeepalivePanic(t *testing.T) {
@@ -240,14 +263,17 @@ func TestKeepalivePanic(t *testing.T) {
 		{"n8n", "X-Prscout-Keepalive", "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			rec := &writeSignal{ResponseRecorder: httptest.NewRecorder(), wrote: make(chan struct{})}
 			f := newFake()
 			f.Hook = func(context.Context, string, string) error {
-				time.Sleep(50 * time.Millisecond)
+				<-rec.wrote // a heartbeat is out
 				panic("boom")
 			}
 			s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 			path, body := stageCall("boom", "")
-			rec, _ := do(s, "POST", path, body, tc.header, tc.value)
+			req := httptest.NewRequest("POST", path, strings.NewReader(body))
+			req.Header.Set(tc.header, tc.value)
+			s.ServeHTTP(rec, req)
 			if rec.Code != 200 {
 				t.Fatalf("status %d: %s", rec.Code, rec.Body)
 			}

@@ -87,8 +87,15 @@ func TestRoutes(t *testing.T) {
 		}
 	}
 
-	// A fault hits its operation only, with Bitbucket's 429 headers.
+	// A fault hits its operation only, with Bitbucket's 429 headers; the
+	// faulted request is counted, and wakes a waiter for it.
 	s.Fail(OpGetDiff, Fault{Status: http.StatusTooManyRequests, RetryAfter: "3"})
+	reached, already := s.CallsReached(OpGetDiff, s.Calls(OpGetDiff)+1), s.CallsReached(OpGetDiff, 1)
+	select {
+	case <-reached:
+		t.Error("CallsReached closed before the call")
+	case <-already:
+	}
 	resp, err := s.Client().Get(s.BaseURL + repo + "/diff/" + head + ".." + base)
 	if err != nil {
 		t.Fatal(err)
@@ -96,5 +103,10 @@ func TestRoutes(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" || resp.Header.Get("X-RateLimit-NearLimit") != "true" {
 		t.Errorf("fault: %d %v", resp.StatusCode, resp.Header)
+	}
+	select {
+	case <-reached:
+	default:
+		t.Error("CallsReached still open after the call")
 	}
 }

@@ -182,6 +182,7 @@ type Server struct {
 	denied                  map[string]bool         // operations answered 403 for a missing scope
 	nextID                  int64
 	self                    string // the authenticated account's id
+	waiters                 []callWaiter
 }
 
 // NewServer starts a fake; Close it when done.
@@ -381,6 +382,39 @@ func (s *Server) Calls(op string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls[op]
+}
+
+// CallsReached returns a channel that is closed once op has received n
+// requests (faulted ones included), for a test to wait on instead of
+// polling Calls.
+func (s *Server) CallsReached(op string, n int) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	if s.calls[op] >= n {
+		close(ch)
+		return ch
+	}
+	s.waiters = append(s.waiters, callWaiter{op, n, ch})
+	return ch
+}
+
+type callWaiter struct {
+	op string
+	n  int
+	ch chan struct{}
+}
+
+// countLocked counts one request of op and wakes the waiters it satisfies.
+func (s *Server) countLocked(op string) {
+	s.calls[op]++
+	s.waiters = slices.DeleteFunc(s.waiters, func(w callWaiter) bool {
+		if w.op == op && s.calls[op] >= w.n {
+			close(w.ch)
+			return true
+		}
+		return false
+	})
 }
 
 // Requests returns every request received, in order.
@@ -602,7 +636,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 	raw := r.URL.EscapedPath()
 
 	s.mu.Lock()
-	s.calls[c.op]++
+	s.countLocked(c.op)
 	s.requests = append(s.requests, Request{Op: c.op, Method: r.Method, EscapedPath: raw, Query: r.URL.Query(), Body: body, Authorization: r.Header.Get("Authorization")})
 	var fault *Fault
 	if q := s.faults[c.op]; len(q) > 0 {

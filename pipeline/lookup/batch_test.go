@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -250,46 +251,50 @@ func TestBatchJSONShape(t *testing.T) {
 }
 
 func TestBatchTimeoutIsolatedAndNotCached(t *testing.T) {
-	repo := newBatchFakeRepo()
-	repo.Hook = func(ctx context.Context, _, path string) error {
-		if path == "src/slow.go" {
-			<-ctx.Done()
-			return ctx.Err()
+	// In a bubble the 50ms timeout passes on the fake clock, as soon as
+	// everything else waits.
+	synctest.Test(t, func(t *testing.T) {
+		repo := newBatchFakeRepo()
+		repo.Hook = func(ctx context.Context, _, path string) error {
+			if path == "src/slow.go" {
+				<-ctx.Done()
+				return ctx.Err()
+			}
+			return nil
 		}
-		return nil
-	}
-	lim := pipeline.DefaultLimits()
-	lim.LookupTimeout = 50 * time.Millisecond
-	b := NewBatcher(repo, lim, 1<<20)
-	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []pipeline.Request{
-		{Path: "src/a.go"}, {Path: "src/slow.go"}, {Path: "src/b.go"},
-	}}
-	for run := 1; run <= 2; run++ {
-		// A repeat while the timed-out upstream call is still winding down
-		// would join it; wait until it has ended.
-		for repo.InFlight() != 0 {
-			time.Sleep(time.Millisecond)
+		lim := pipeline.DefaultLimits()
+		lim.LookupTimeout = 50 * time.Millisecond
+		b := NewBatcher(repo, lim, 1<<20)
+		in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []pipeline.Request{
+			{Path: "src/a.go"}, {Path: "src/slow.go"}, {Path: "src/b.go"},
+		}}
+		for run := 1; run <= 2; run++ {
+			// A repeat while the timed-out upstream call is still winding
+			// down would join it: let it end and its flight be forgotten.
+			synctest.Wait()
+			if n := repo.InFlight(); n != 0 {
+				t.Fatalf("run %d: %d upstream calls still running", run, n)
+			}
+			got, _ := b.Run(context.Background(), in)
+			want := []pipeline.LookupResult{
+				lookupOK("src/a.go", "package a\n"),
+				lookupFail(pipeline.OpGetFile, "src/slow.go", "timed out after 50ms", pipeline.LookupTimeout),
+				lookupOK("src/b.go", "package b\n"),
+			}
+			if run == 2 {
+				want[0].Cached, want[2].Cached = true, true
+			}
+			if diff := cmp.Diff(want, got.Results); diff != "" {
+				t.Errorf("run %d results (-want +got):\n%s", run, diff)
+			}
+			if c := repo.Calls(pipelinetest.OpRead, "src/slow.go"); c != run {
+				t.Errorf("run %d: slow file read %d times, want %d (timeouts are never cached)", run, c, run)
+			}
+			if run == 2 && (got.Stats.UpstreamCalls != 1 || got.Stats.CacheHits != 2) {
+				t.Errorf("run 2 stats = %+v, want 1 upstream call and 2 cache hits", got.Stats)
+			}
 		}
-		time.Sleep(10 * time.Millisecond) // and its flight has been forgotten
-		got, _ := b.Run(context.Background(), in)
-		want := []pipeline.LookupResult{
-			lookupOK("src/a.go", "package a\n"),
-			lookupFail(pipeline.OpGetFile, "src/slow.go", "timed out after 50ms", pipeline.LookupTimeout),
-			lookupOK("src/b.go", "package b\n"),
-		}
-		if run == 2 {
-			want[0].Cached, want[2].Cached = true, true
-		}
-		if diff := cmp.Diff(want, got.Results); diff != "" {
-			t.Errorf("run %d results (-want +got):\n%s", run, diff)
-		}
-		if c := repo.Calls(pipelinetest.OpRead, "src/slow.go"); c != run {
-			t.Errorf("run %d: slow file read %d times, want %d (timeouts are never cached)", run, c, run)
-		}
-		if run == 2 && (got.Stats.UpstreamCalls != 1 || got.Stats.CacheHits != 2) {
-			t.Errorf("run 2 stats = %+v, want 1 upstream call and 2 cache hits", got.Stats)
-		}
-	}
+	})
 }
 
 func TestBatchUpstreamErrorsNotCached(t *testing.T) {
@@ -346,68 +351,98 @@ func TestBatchRepeatAtSameCommitMakesNoUpstreamCalls(t *testing.T) {
 	}
 }
 
+// TestBatchCoalescesIdenticalLookups: identical lookups in flight at the
+// same time, within one batch and across concurrent batches, make one
+// upstream call. In a bubble, synctest.Wait holds the one upstream call
+// until every lookup has started and is waiting, so none of them can be
+// answered by the cache instead: each must have joined the flight.
 func TestBatchCoalescesIdenticalLookups(t *testing.T) {
-	repo := newBatchFakeRepo()
-	entered := make(chan struct{}, 8)
-	release := make(chan struct{})
-	repo.Hook = func(context.Context, string, string) error {
-		entered <- struct{}{}
-		<-release
-		return nil
-	}
-	b := NewBatcher(repo, pipeline.DefaultLimits(), 1<<20)
-	in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []pipeline.Request{
-		{Path: "src/a.go"}, {Path: "/src/a.go"}, {Path: "./src//a.go"},
-	}}
-	var wg sync.WaitGroup
-	results := make([]BatchResult, 2)
-	for i := range results {
-		wg.Go(func() { results[i], _ = b.Run(context.Background(), in) })
-	}
-	<-entered
-	time.Sleep(50 * time.Millisecond) // let the other five lookups join
-	close(release)
-	wg.Wait()
-	if c := repo.Calls(pipelinetest.OpRead, "src/a.go"); c != 1 {
-		t.Errorf("six identical lookups made %d upstream calls, want 1", c)
-	}
-	shared := 0
-	for _, r := range results {
-		shared += r.Stats.Coalesced + r.Stats.CacheHits
-		for i, l := range r.Results {
-			if !l.OK || *l.Content != "package a\n" {
-				t.Errorf("result %d = %+v", i, l)
+	synctest.Test(t, func(t *testing.T) {
+		repo := newBatchFakeRepo()
+		release := make(chan struct{})
+		repo.Hook = func(context.Context, string, string) error {
+			<-release
+			return nil
+		}
+		b := NewBatcher(repo, pipeline.DefaultLimits(), 1<<20)
+		in := BatchInput{Workspace: "ws", RepoSlug: "repo", Ref: batchCommit, Requests: []pipeline.Request{
+			{Path: "src/a.go"}, {Path: "/src/a.go"}, {Path: "./src//a.go"},
+		}}
+		var wg sync.WaitGroup
+		results := make([]BatchResult, 4)
+		for i := range results {
+			wg.Go(func() { results[i], _ = b.Run(context.Background(), in) })
+		}
+		synctest.Wait() // every lookup waits: on the repository, or on its flight
+		if n := repo.InFlight(); n != 1 {
+			t.Errorf("%d upstream calls in flight for twelve identical lookups, want 1", n)
+		}
+		close(release)
+		wg.Wait()
+		if c := repo.Calls(pipelinetest.OpRead, "src/a.go"); c != 1 {
+			t.Errorf("twelve identical lookups made %d upstream calls, want 1", c)
+		}
+		coalesced, hits, upstream := 0, 0, 0
+		for _, r := range results {
+			coalesced += r.Stats.Coalesced
+			hits += r.Stats.CacheHits
+			upstream += r.Stats.UpstreamCalls
+			for i, l := range r.Results {
+				if !l.OK || *l.Content != "package a\n" || l.Cached {
+					t.Errorf("result %d = %+v, want the file, not from the cache", i, l)
+				}
 			}
 		}
-	}
-	if shared != 5 {
-		t.Errorf("coalesced + cache hits = %d, want 5", shared)
-	}
+		if coalesced != 11 || hits != 0 || upstream != 1 {
+			t.Errorf("coalesced %d, cache hits %d, upstream calls %d; want 11, 0 and 1", coalesced, hits, upstream)
+		}
+	})
 }
 
+// TestBatchParallelismIsBounded: with BatchParallel 2, two upstream calls
+// run while the others wait their turn.
 func TestBatchParallelismIsBounded(t *testing.T) {
-	repo := newBatchFakeRepo()
-	repo.Hook = func(context.Context, string, string) error { time.Sleep(20 * time.Millisecond); return nil }
-	lim := pipeline.DefaultLimits()
-	lim.BatchParallel = 2
-	var reqs []pipeline.Request
-	for _, p := range []string{"src/a.go", "src/b.go", "src/slow.go", "src/flaky.go", "huge.sql", "nope"} {
-		reqs = append(reqs, pipeline.Request{Path: p})
-	}
-	got, _ := NewBatcher(repo, lim, 0).Run(context.Background(), BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit, Requests: reqs})
-	if m := repo.MaxInFlight(); m > 2 || m < 1 {
-		t.Errorf("max concurrent upstream calls = %d, want 1..2", m)
-	}
-	if got.Stats.UpstreamCalls != 6 {
-		t.Errorf("upstream calls = %d with the cache disabled, want 6", got.Stats.UpstreamCalls)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		repo := newBatchFakeRepo()
+		release := make(chan struct{})
+		repo.Hook = func(context.Context, string, string) error { <-release; return nil }
+		lim := pipeline.DefaultLimits()
+		lim.BatchParallel = 2
+		var reqs []pipeline.Request
+		for _, p := range []string{"src/a.go", "src/b.go", "src/slow.go", "src/flaky.go", "huge.sql", "nope"} {
+			reqs = append(reqs, pipeline.Request{Path: p})
+		}
+		var got BatchResult
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			got, _ = NewBatcher(repo, lim, 0).Run(context.Background(), BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit, Requests: reqs})
+		}()
+		synctest.Wait()
+		if n := repo.InFlight(); n != 2 {
+			t.Errorf("%d upstream calls running while all wait, want BatchParallel = 2", n)
+		}
+		close(release)
+		<-done
+		if m := repo.MaxInFlight(); m != 2 {
+			t.Errorf("max concurrent upstream calls = %d, want 2", m)
+		}
+		if got.Stats.UpstreamCalls != 6 {
+			t.Errorf("upstream calls = %d with the cache disabled, want 6", got.Stats.UpstreamCalls)
+		}
+	})
 }
 
+// TestBatchCancelledContext: a batch whose caller leaves while a lookup
+// waits upstream answers that lookup cancelled.
 func TestBatchCancelledContext(t *testing.T) {
 	repo := newBatchFakeRepo()
-	repo.Hook = func(ctx context.Context, _, _ string) error { <-ctx.Done(); return ctx.Err() }
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
+	repo.Hook = func(ctx context.Context, _, _ string) error {
+		cancel() // the caller leaves while the lookup waits upstream
+		<-ctx.Done()
+		return ctx.Err()
+	}
 	got, err := NewBatcher(repo, pipeline.DefaultLimits(), 0).Run(ctx, BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit,
 		Requests: []pipeline.Request{{Path: "src/a.go"}}})
 	if err != nil || got.Results[0].Reason != pipeline.LookupCancelled {
