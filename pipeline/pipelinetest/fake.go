@@ -6,7 +6,8 @@
 //
 // The optional port extensions change what a stage does when they are
 // present, so Fake does not implement them itself: wrap it (ThreadStore,
-// MergeBaseRepo, FilesRepo, ListingDiffs) when a test wants one.
+// MergeBaseRepo, FilesRepo, ListingDiffs, CommitsRepo, Issues, SearchRepo)
+// when a test wants one.
 package pipelinetest
 
 import (
@@ -38,6 +39,9 @@ const (
 	OpUpdateComment = "update_comment" // UpdateComment; arg: the comment id
 	OpDeleteComment = "delete_comment" // DeleteComment; arg: the comment id
 	OpResolveThread = "resolve_thread" // ThreadStore.ResolveThread; arg: the comment id
+	OpPRCommits     = "pr_commits"     // CommitsRepo.PullRequestCommitMessages; arg: the id
+	OpRangeCommits  = "range_commits"  // CommitsRepo.CommitMessages; arg: "base..head"
+	OpOpenTree      = "open_tree"      // SearchRepo.OpenTree; arg: the commit
 	OpIssue         = "issue"          // LookupIssue; arg: the key
 	OpSetStatus     = "set_status"     // SetBuildStatus; arg: the commit
 	OpPutReport     = "put_report"     // PutReport; arg: the commit
@@ -55,8 +59,9 @@ type Fake struct {
 
 	mu sync.Mutex
 	// commits maps every known commit id to its parents.
-	commits map[string][]string
-	refs    map[string]string
+	commits  map[string][]string
+	messages map[string]string
+	refs     map[string]string
 	// defaultCommit answers revisions nothing else resolves.
 	defaultCommit string
 	// files maps a commit ("" for every commit) to path -> content.
@@ -110,6 +115,7 @@ func (e *TooLargeError) FileSize() int64 { return e.Size }
 func New() *Fake {
 	return &Fake{
 		commits:  map[string][]string{},
+		messages: map[string]string{},
 		refs:     map[string]string{},
 		files:    map[string]map[string]string{},
 		listings: map[string][]pipeline.DirEntry{},
@@ -141,6 +147,16 @@ func (f *Fake) addCommitLocked(commit string) {
 	if _, ok := f.commits[commit]; !ok && commit != "" {
 		f.commits[commit] = nil
 	}
+}
+
+// SetCommitMessage gives commit (made known) its message, which
+// CommitsRepo reads.
+func (f *Fake) SetCommitMessage(commit, message string) *Fake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.addCommitLocked(commit)
+	f.messages[commit] = message
+	return f
 }
 
 // AddRef makes the revision name (a branch or tag) resolve to commit.

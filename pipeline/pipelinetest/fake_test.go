@@ -289,3 +289,81 @@ func TestHookAndCounts(t *testing.T) {
 		t.Errorf("ReadFiles = %v, %v", got, err)
 	}
 }
+
+func TestCommitMessages(t *testing.T) {
+	// base <- c1 <- c2 (the pull request's source), base <- side (the destination moved on)
+	f := pipelinetest.New().AddCommit(base).SetCommitMessage(base, "base").
+		AddCommit(head, base).SetCommitMessage(head, "PAY-1 first").
+		AddCommit("c2", head).SetCommitMessage("c2", "PAY-2 second").
+		AddCommit(side, base).SetCommitMessage(side, "main moves").
+		AddPullRequest(pipeline.PullRequestInfo{ID: 5, SourceCommit: "c2", DestinationCommit: side[:12]})
+	r := pipelinetest.CommitsRepo{Fake: f}
+	ctx := context.Background()
+	if got, err := r.PullRequestCommitMessages(ctx, repo, 5, 10); err != nil || strings.Join(got, "|") != "PAY-2 second|PAY-1 first" {
+		t.Errorf("pull request messages = %q, %v", got, err)
+	}
+	if got, _ := r.PullRequestCommitMessages(ctx, repo, 5, 1); len(got) != 1 {
+		t.Errorf("limit 1 gave %q", got)
+	}
+	if _, err := r.PullRequestCommitMessages(ctx, repo, 6, 10); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("unknown pull request: %v", err)
+	}
+	if got, err := r.CommitMessages(ctx, repo, side, "c2", 10); err != nil || strings.Join(got, "|") != "PAY-2 second|PAY-1 first" {
+		t.Errorf("range messages = %q, %v", got, err)
+	}
+	if _, err := r.CommitMessages(ctx, repo, "nope", "c2", 10); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("unknown base: %v", err)
+	}
+	is := pipelinetest.Issues{Fake: f, Max: 3, ProjectKeys: []string{"PAY"}}
+	if is.MaxIssues() != 3 || is.Projects()[0] != "PAY" {
+		t.Errorf("Issues = %d %v", is.MaxIssues(), is.Projects())
+	}
+}
+
+func TestSearchRepo(t *testing.T) {
+	f := pipelinetest.New().AddCommit(head).AddFiles(head, map[string]string{
+		"pkg/add.go":      "package pkg\n\nfunc Add(a, b int) int { return a + b }\n",
+		"pkg/add_test.go": "package pkg\n\nfunc TestAddAll(t *testing.T) {}\n",
+		"main.go":         "package main\n\nfunc main() { pkg.Add(1, 2) }\n",
+		"docs/add.md":     "Add adds.\n",
+		"logo.bin":        "Add\x00",
+	})
+	s := pipelinetest.NewSearchRepo(f)
+	ctx := context.Background()
+	if _, err := s.OpenTree(ctx, repo, base); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("OpenTree(unknown) = %v", err)
+	}
+	tree, err := s.OpenTree(ctx, repo, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	for _, tt := range []struct {
+		words, globs []string
+		limit        int
+		want         string
+	}{
+		{[]string{"Add"}, nil, 0, "docs/add.md,main.go,pkg/add.go"}, // not TestAddAll, not the binary
+		{[]string{"Add"}, []string{"*.go"}, 0, "main.go,pkg/add.go"},
+		{[]string{"Add"}, []string{"pkg"}, 0, "pkg/add.go"},
+		{[]string{"t", "main"}, []string{"*_test.go", "m?in.go"}, 0, "main.go,pkg/add_test.go"},
+		{[]string{"package"}, nil, 1, "main.go"},
+	} {
+		got, err := tree.Grep(ctx, tt.words, tt.globs, tt.limit)
+		if err != nil || strings.Join(got, ",") != tt.want {
+			t.Errorf("Grep(%v, %v, %d) = %v, %v; want %s", tt.words, tt.globs, tt.limit, got, err, tt.want)
+		}
+	}
+	if _, err := tree.ReadFile(ctx, "logo.bin"); !errors.Is(err, pipeline.ErrBinary) {
+		t.Errorf("ReadFile(binary) = %v", err)
+	}
+	if _, err := tree.ReadFile(ctx, "pkg"); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("ReadFile(dir) = %v", err)
+	}
+	if got, _ := tree.ListDir(ctx, "."); strings.Join(got, ",") != "logo.bin,main.go" {
+		t.Errorf("ListDir(.) = %v", got)
+	}
+	if got, _ := tree.ListDir(ctx, "pkg"); strings.Join(got, ",") != "pkg/add.go,pkg/add_test.go" {
+		t.Errorf("ListDir(pkg) = %v", got)
+	}
+}
