@@ -3,6 +3,7 @@ package pipelinetest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -254,6 +255,10 @@ func (r SearchRepo) OpenTree(ctx context.Context, _ pipeline.Repo, commit string
 	}
 	return codeTree(files), nil
 }
+
+// NewTree returns files (path -> content) as a pipeline.CodeTree, the tree
+// SearchRepo.OpenTree opens, for tests of code that takes a tree.
+func NewTree(files map[string]string) pipeline.CodeTree { return codeTree(maps.Clone(files)) }
 
 // codeTree is one commit's files, searched as git grep -l -w searches them.
 type codeTree map[string]string

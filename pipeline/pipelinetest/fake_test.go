@@ -366,4 +366,8 @@ func TestSearchRepo(t *testing.T) {
 	if got, _ := tree.ListDir(ctx, "pkg"); strings.Join(got, ",") != "pkg/add.go,pkg/add_test.go" {
 		t.Errorf("ListDir(pkg) = %v", got)
 	}
+	standalone := pipelinetest.NewTree(map[string]string{"a.go": "x := Add(1)"})
+	if got, _ := standalone.Grep(ctx, []string{"Add"}, nil, 0); strings.Join(got, ",") != "a.go" {
+		t.Errorf("NewTree Grep = %v", got)
+	}
 }
