@@ -14,11 +14,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
 // Requests built to exhaust the server (issue: "no request can take prscout
@@ -26,28 +27,31 @@ import (
 // 500 or unbounded work.
 
 // blockingRepo resolves revisions only when released (or its context ends),
-// standing in for a stage waiting on Bitbucket.
+// standing in for a stage waiting on Bitbucket; it holds no files.
 type blockingRepo struct {
-	fakeRepo
+	*pipelinetest.Fake
 	started chan struct{}
 	release chan struct{}
 	ctxErr  chan error
 }
 
 func newBlockingRepo() *blockingRepo {
-	b := &blockingRepo{started: make(chan struct{}, 16), release: make(chan struct{}), ctxErr: make(chan error, 16)}
-	b.resolve = func(ctx context.Context, _ string) (string, error) {
+	b := &blockingRepo{Fake: pipelinetest.New().ResolveAll(sha).SetDiff("*", ""),
+		started: make(chan struct{}, 16), release: make(chan struct{}), ctxErr: make(chan error, 16)}
+	b.Hook = func(ctx context.Context, op, _ string) error {
+		if op != pipelinetest.OpResolve {
+			return nil
+		}
 		b.started <- struct{}{}
 		select {
 		case <-b.release:
 			b.ctxErr <- nil
-			return sha, nil
+			return nil
 		case <-ctx.Done():
 			b.ctxErr <- ctx.Err()
-			return "", ctx.Err()
+			return ctx.Err()
 		}
 	}
-	b.read = func(context.Context, string, string) ([]byte, error) { return nil, pipeline.ErrNotFound }
 	return b
 }
 
@@ -214,44 +218,113 @@ func TestAbuseSlowBodyCut(t *testing.T) {
 // TestAbuseTimeoutsKeepLongStages: the read and write timeouts bound the
 // body and each write, not the stage: a stage much longer than both ends
 // normally, plainly and in the keep-alive modes, with its context alive.
+// It runs in a synctest bubble over an in-memory network, so the stage's
+// second (five read and write timeouts) passes on the fake clock, which the
+// connections' deadlines follow.
 func TestAbuseTimeoutsKeepLongStages(t *testing.T) {
 	for _, mode := range []string{"plain", "n8n", "ndjson"} {
 		t.Run(mode, func(t *testing.T) {
-			repo := newBlockingRepo()
-			srv, _ := newTestServer(t, Options{Repo: repo, Diffs: repo, KeepaliveInterval: 100 * time.Millisecond,
-				RequestLimits: RequestLimits{ReadTimeout: 200 * time.Millisecond, WriteTimeout: 200 * time.Millisecond}})
-			ts := httptest.NewServer(srv)
-			defer ts.Close()
-			go func() {
+			synctest.Test(t, func(t *testing.T) {
+				repo := newBlockingRepo()
+				srv, _ := newTestServer(t, Options{Repo: repo, Diffs: repo, KeepaliveInterval: 100 * time.Millisecond,
+					RequestLimits: RequestLimits{ReadTimeout: 200 * time.Millisecond, WriteTimeout: 200 * time.Millisecond}})
+				client := servePipe(t, srv)
+				req, _ := http.NewRequest("POST", "http://prscout/v1/context", strings.NewReader(contextBody))
+				switch mode {
+				case "n8n":
+					req.Header.Set("X-Prscout-Keepalive", "1")
+				case "ndjson":
+					req.Header.Set("Accept", "application/x-ndjson")
+				}
+				type answer struct {
+					status int
+					body   []byte
+					err    error
+				}
+				answered := make(chan answer, 1)
+				go func() {
+					resp, err := client.Do(req)
+					if err != nil {
+						answered <- answer{err: err}
+						return
+					}
+					body, err := io.ReadAll(resp.Body)
+					resp.Body.Close()
+					answered <- answer{resp.StatusCode, body, err}
+				}()
 				<-repo.started
-				time.Sleep(time.Second) // 5 read and write timeouts
+				time.Sleep(time.Second) // on the fake clock: 5 read and write timeouts
+				select {
+				case a := <-answered:
+					t.Fatalf("answered before the stage ended: %d %q %v", a.status, a.body, a.err)
+				default:
+				}
 				close(repo.release)
-			}()
-			req, _ := http.NewRequest("POST", ts.URL+"/v1/context", strings.NewReader(contextBody))
-			switch mode {
-			case "n8n":
-				req.Header.Set("X-Prscout-Keepalive", "1")
-			case "ndjson":
-				req.Header.Set("Accept", "application/x-ndjson")
-			}
-			resp, err := ts.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, err := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if err != nil {
-				t.Fatalf("answer cut: %v (%q)", err, body)
-			}
-			if err := <-repo.ctxErr; err != nil {
-				t.Fatalf("the stage's context ended: %v", err)
-			}
-			if resp.StatusCode != http.StatusOK || !json.Valid([]byte(strings.TrimSpace(string(lastLine(body))))) {
-				t.Fatalf("%d %q", resp.StatusCode, body)
-			}
+				a := <-answered
+				if a.err != nil {
+					t.Fatalf("answer cut: %v (%q)", a.err, a.body)
+				}
+				if err := <-repo.ctxErr; err != nil {
+					t.Fatalf("the stage's context ended: %v", err)
+				}
+				if a.status != http.StatusOK || !json.Valid([]byte(strings.TrimSpace(string(lastLine(a.body))))) {
+					t.Fatalf("%d %q", a.status, a.body)
+				}
+			})
 		})
 	}
 }
+
+// servePipe serves h over in-memory connections (net.Pipe, whose deadlines
+// follow the bubble's clock) and returns a client dialling them. Both are
+// closed when the test ends.
+func servePipe(t *testing.T, h http.Handler) *http.Client {
+	l := &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+	hs := &http.Server{Handler: h}
+	served := make(chan struct{})
+	go func() { defer close(served); _ = hs.Serve(l) }()
+	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		c, s := net.Pipe()
+		select {
+		case l.conns <- s:
+			return c, nil
+		case <-l.done:
+			return nil, net.ErrClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		_ = hs.Close()
+		<-served
+	})
+	return &http.Client{Transport: tr}
+}
+
+// pipeListener hands out the server ends of servePipe's connections.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error   { l.once.Do(func() { close(l.done) }); return nil }
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
 
 func lastLine(b []byte) []byte {
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")

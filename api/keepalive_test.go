@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
 // slowServer answers lookups after delay and fails to resolve ref "boom"
@@ -31,22 +33,18 @@ func slowServer(t *testing.T, delay time.Duration) *Server {
 			return ctx.Err()
 		}
 	}
-	f := &fakeRepo{
-		resolve: func(ctx context.Context, rev string) (string, error) {
-			if err := wait(ctx); err != nil {
-				return "", err
-			}
-			if rev == "boom" {
-				return "", fmt.Errorf("bitbucket answered 503: %w", pipeline.ErrUpstream)
-			}
-			return sha, nil
-		},
-		read: func(ctx context.Context, _, path string) ([]byte, error) {
-			if err := wait(ctx); err != nil {
-				return nil, err
-			}
-			return []byte("package a\n"), nil
-		},
+	f := newFake()
+	f.Hook = func(ctx context.Context, op, arg string) error {
+		if op != pipelinetest.OpResolve && op != pipelinetest.OpRead {
+			return nil
+		}
+		if err := wait(ctx); err != nil {
+			return err
+		}
+		if op == pipelinetest.OpResolve && arg == "boom" {
+			return fmt.Errorf("bitbucket answered 503: %w", pipeline.ErrUpstream)
+		}
+		return nil
 	}
 	s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 	return s
@@ -216,14 +214,21 @@ func TestKeepaliveMode(t *testing.T) {
 // A client that leaves mid-stage must not leave the handler goroutine
 // behind: the wrapper waits for it before gin reuses the context.
 func TestKeepaliveClientGone(t *testing.T) {
-	s := slowServer(t, time.Hour)
+	f := newFake()
+	waiting := make(chan struct{}, 1)
+	f.Hook = func(ctx context.Context, op, _ string) error {
+		waiting <- struct{}{}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	path, body := stageCall(sha, "?keepalive=1")
 	req := httptest.NewRequest("POST", path, strings.NewReader(body)).WithContext(ctx)
 	rec := httptest.NewRecorder()
 	done := make(chan struct{})
 	go func() { s.ServeHTTP(rec, req); close(done) }()
-	time.Sleep(50 * time.Millisecond)
+	<-waiting // the stage waits upstream: the client leaves
 	cancel()
 	select {
 	case <-done:
@@ -235,6 +240,21 @@ func TestKeepaliveClientGone(t *testing.T) {
 	}
 }
 
+// writeSignal is a ResponseRecorder that signals its first write.
+type writeSignal struct {
+	*httptest.ResponseRecorder
+	once  sync.Once
+	wrote chan struct{}
+}
+
+func (w *writeSignal) Write(b []byte) (int, error) {
+	n, err := w.ResponseRecorder.Write(b)
+	w.once.Do(func() { close(w.wrote) })
+	return n, err
+}
+
+func (w *writeSignal) WriteString(s string) (int, error) { return w.Write([]byte(s)) }
+
 // A panic in a stage that already sent heartbeats still ends the answer with
 // an error the client can read, and is logged and counted like any panic.
 func TestKeepalivePanic(t *testing.T) {
@@ -243,13 +263,17 @@ func TestKeepalivePanic(t *testing.T) {
 		{"n8n", "X-Prscout-Keepalive", "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeRepo{resolve: func(context.Context, string) (string, error) {
-				time.Sleep(50 * time.Millisecond)
+			rec := &writeSignal{ResponseRecorder: httptest.NewRecorder(), wrote: make(chan struct{})}
+			f := newFake()
+			f.Hook = func(context.Context, string, string) error {
+				<-rec.wrote // a heartbeat is out
 				panic("boom")
-			}}
+			}
 			s, _ := newTestServer(t, Options{Repo: f, Diffs: f, KeepaliveInterval: 10 * time.Millisecond})
 			path, body := stageCall("boom", "")
-			rec, _ := do(s, "POST", path, body, tc.header, tc.value)
+			req := httptest.NewRequest("POST", path, strings.NewReader(body))
+			req.Header.Set(tc.header, tc.value)
+			s.ServeHTTP(rec, req)
 			if rec.Code != 200 {
 				t.Fatalf("status %d: %s", rec.Code, rec.Body)
 			}

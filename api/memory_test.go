@@ -34,7 +34,7 @@ func TestCommentsMemory(t *testing.T) {
 	if got := testutil.ToFloat64(m.WithLabelValues("acme/shop", "resolved")); got != 0 {
 		t.Errorf("resolved = %v, want 0 (pre-initialised with the repository)", got)
 	}
-	before := len(store.list)
+	before := len(store.Comments(42))
 
 	rec, v := call(t, srv, http.MethodPost, "/v1/comments", body("2222222222222222222222222222222222222222", true), hdr)
 	if rec.Code != 200 {
@@ -49,8 +49,8 @@ func TestCommentsMemory(t *testing.T) {
 	if p := ans["posted"].(map[string]any); p["summary"] != "dry-run" {
 		t.Errorf("dry run posted %v", p)
 	}
-	if len(store.list) != before {
-		t.Errorf("the dry run wrote %d comments", len(store.list)-before)
+	if len(store.Comments(42)) != before {
+		t.Errorf("the dry run wrote %d comments", len(store.Comments(42))-before)
 	}
 	if got := testutil.ToFloat64(m.WithLabelValues("acme/shop", "still_open")); got != 0 {
 		t.Errorf("the dry run counted still_open = %v", got)

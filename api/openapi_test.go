@@ -18,7 +18,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/goccy/go-yaml"
@@ -29,6 +28,7 @@ import (
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/lookup"
 	"github.com/prscout/prscout/pipeline/merge"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/pipeline/preview"
 	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
@@ -608,144 +608,28 @@ const specDiff = "diff --git a/src/billing/invoice.go b/src/billing/invoice.go\n
 	"-a v1\n" +
 	"+a v2\n"
 
-type specRepo struct{}
-
 var specFiles = map[string]string{
 	"src/billing/invoice.go": "package billing\n\n// Total sums the invoice lines, rounded half-even.\nfunc Total() int { return 0 }\n",
 	"src/money/round.go":     "package money\n\nfunc RoundHalfEven(c int64) int64 { return c }\n",
 }
 
-func (specRepo) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
-	switch {
-	case rev == "main", len(rev) >= 7 && strings.HasPrefix(specBase, rev):
-		return specBase, nil
-	case rev == "feature/PAY-17-rounding", len(rev) >= 7 && strings.HasPrefix(specHead, rev):
-		return specHead, nil
-	}
-	return "", fmt.Errorf("revision %s: %w", rev, pipeline.ErrNotFound)
+// newSpecFake is the pull request of the spec's examples: #42 of
+// acme/billing-api, head specHead on base specBase, with its diff, its files
+// at every commit, and comments linked as Bitbucket links them.
+func newSpecFake() *pipelinetest.Fake {
+	n := int64(len(specFiles["src/money/round.go"]))
+	return pipelinetest.New().
+		AddCommit(specHead, specBase).
+		AddRef("main", specBase).AddRef("feature/PAY-17-rounding", specHead).
+		AddFiles("", specFiles).
+		SetListing("", "src/money", []pipeline.DirEntry{{Path: "src/money/round.go", Type: "file", Size: &n}, {Path: "src/money/testdata", Type: "dir"}}).
+		SetDiff("*", specDiff).
+		AddPullRequest(pipeline.PullRequestInfo{ID: 42, State: "OPEN", SourceCommit: specHead[:12], DestinationCommit: specBase[:12],
+			PullRequest: pipeline.PullRequest{Title: "PAY-17: round invoice totals half-even", Author: "Dana Kim",
+				SourceBranch: "feature/PAY-17-rounding", DestinationBranch: "main",
+				URL: "https://bitbucket.example/acme/billing-api/pull-requests/42"}}).
+		SetCommentURLs("https://bitbucket.example/acme/billing-api/pull-requests/42/_/diff#comment-%d")
 }
-
-func (specRepo) ReadFile(_ context.Context, _ pipeline.Repo, _, path string, _ int64) ([]byte, error) {
-	if s, ok := specFiles[path]; ok {
-		return []byte(s), nil
-	}
-	if path == "src/money" {
-		return nil, fmt.Errorf("%s: %w", path, pipeline.ErrIsDir)
-	}
-	return nil, fmt.Errorf("%s: %w", path, pipeline.ErrNotFound)
-}
-
-func (specRepo) ListDir(_ context.Context, _ pipeline.Repo, _, path string, _ int) ([]pipeline.DirEntry, bool, error) {
-	if path == "src/money" {
-		n := int64(len(specFiles["src/money/round.go"]))
-		return []pipeline.DirEntry{{Path: "src/money/round.go", Type: "file", Size: &n}, {Path: "src/money/testdata", Type: "dir"}}, false, nil
-	}
-	return nil, false, fmt.Errorf("%s: %w", path, pipeline.ErrNotFound)
-}
-
-type specDiffs struct{}
-
-func (specDiffs) Diff(context.Context, pipeline.Repo, string, string, pipeline.DiffOptions) ([]byte, error) {
-	return []byte(specDiff), nil
-}
-
-type specPRs struct{}
-
-func (specPRs) PullRequest(_ context.Context, _ pipeline.Repo, id int) (pipeline.PullRequestInfo, error) {
-	if id != 42 {
-		return pipeline.PullRequestInfo{}, fmt.Errorf("pull request %d: %w", id, pipeline.ErrNotFound)
-	}
-	return pipeline.PullRequestInfo{ID: 42, State: "OPEN", SourceCommit: specHead[:12], DestinationCommit: specBase[:12],
-		PullRequest: pipeline.PullRequest{Title: "PAY-17: round invoice totals half-even", Author: "Dana Kim",
-			SourceBranch: "feature/PAY-17-rounding", DestinationBranch: "main",
-			URL: "https://bitbucket.example/acme/billing-api/pull-requests/42"}}, nil
-}
-
-func (specPRs) IsAncestor(context.Context, pipeline.Repo, string, string) (bool, error) {
-	return true, nil
-}
-
-// specComments is an in-memory comment store.
-type specComments struct {
-	mu   sync.Mutex
-	next int64
-	list []pipeline.Comment
-}
-
-func (c *specComments) ListComments(context.Context, pipeline.Repo, int) ([]pipeline.Comment, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]pipeline.Comment(nil), c.list...), nil
-}
-
-func (c *specComments) CreateComment(_ context.Context, _ pipeline.Repo, _ int, nc pipeline.NewComment) (pipeline.Comment, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.next++
-	cm := pipeline.Comment{ID: c.next, Body: nc.Body, Inline: nc.Inline,
-		URL: fmt.Sprintf("https://bitbucket.example/acme/billing-api/pull-requests/42/_/diff#comment-%d", c.next)}
-	c.list = append(c.list, cm)
-	return cm, nil
-}
-
-func (c *specComments) UpdateComment(_ context.Context, _ pipeline.Repo, _ int, id int64, body string) (pipeline.Comment, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := range c.list {
-		if c.list[i].ID == id {
-			c.list[i].Body = body
-			return c.list[i], nil
-		}
-	}
-	return pipeline.Comment{}, fmt.Errorf("comment %d: %w", id, pipeline.ErrNotFound)
-}
-
-func (c *specComments) DeleteComment(_ context.Context, _ pipeline.Repo, _ int, id int64) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := range c.list {
-		if c.list[i].ID == id {
-			c.list = append(c.list[:i], c.list[i+1:]...)
-			return nil
-		}
-	}
-	return fmt.Errorf("comment %d: %w", id, pipeline.ErrNotFound)
-}
-
-// specReporter keeps the last build status and report per commit.
-type specReporter struct {
-	mu       sync.Mutex
-	statuses map[string]pipeline.BuildStatus
-	reports  map[string][]pipeline.Annotation
-}
-
-func (r *specReporter) SetBuildStatus(_ context.Context, _ pipeline.Repo, commit string, s pipeline.BuildStatus) error {
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.statuses[commit] = s
-	return nil
-}
-
-func (r *specReporter) PutReport(_ context.Context, _ pipeline.Repo, commit, _ string, rep pipeline.InsightsReport, as []pipeline.Annotation) (pipeline.PutReportResult, error) {
-	if err := rep.Validate(); err != nil {
-		return pipeline.PutReportResult{}, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reports[commit] = as
-	return pipeline.PutReportResult{Annotations: len(as), Warnings: []string{}}, nil
-}
-
-var (
-	_ pipeline.CommitReporter = (*specReporter)(nil)
-	_ pipeline.Repository     = specRepo{}
-	_ pipeline.DiffSource     = specDiffs{}
-	_ pipeline.PullRequests   = specPRs{}
-	_ pipeline.CommentStore   = (*specComments)(nil)
-)
 
 func specParseWebhook(body []byte) (pipeline.Repo, int, error) {
 	var ev struct {
@@ -775,12 +659,11 @@ func specSign(body []byte) string {
 // newSpecServer builds a Server with every port faked, the API key and the
 // webhook on. maxBody 0 keeps the default limit; forwardURL "" acknowledges
 // webhooks without forwarding.
-func newSpecServer(t *testing.T, maxBody int64, forwardURL string) (*Server, *specComments) {
+func newSpecServer(t *testing.T, maxBody int64, forwardURL string) (*Server, *pipelinetest.Fake) {
 	t.Helper()
-	store := &specComments{}
+	store := newSpecFake()
 	srv := mustServer(t, Options{
-		Repo: specRepo{}, Diffs: specDiffs{}, PRs: specPRs{}, Comments: store,
-		Reporter:     &specReporter{statuses: map[string]pipeline.BuildStatus{}, reports: map[string][]pipeline.Annotation{}},
+		Repo: store, Diffs: store, PRs: store, Comments: store, Reporter: store,
 		Surfaces:     insights.DefaultSettings(),
 		ParseWebhook: specParseWebhook,
 		Webhook: &WebhookOptions{
@@ -945,7 +828,7 @@ func TestOpenAPIExamplesRoundTrip(t *testing.T) {
 	if ran < 12 {
 		t.Errorf("only %d examples ran", ran)
 	}
-	if len(store.list) == 0 {
+	if len(store.Comments(42)) == 0 {
 		t.Fatal("no example posted a comment: the posting path went unchecked")
 	}
 	// The same pull request again: its head is reviewed now, so skip.

@@ -1,26 +1,16 @@
 package api
 
 import (
-	"context"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 )
-
-// diffRepo serves a fixed diff and files at any commit.
-type diffRepo struct {
-	fakeRepo
-	diff string
-}
-
-func (d *diffRepo) Diff(context.Context, pipeline.Repo, string, string, pipeline.DiffOptions) ([]byte, error) {
-	return []byte(d.diff), nil
-}
 
 // scopeKey is an AWS access key id assembled at run time (so this file
 // holds no string a secret scanner would flag); not AWS's documented
@@ -35,15 +25,9 @@ func newScopeServer(t *testing.T, opts Options) *Server {
 		"vendor/x/x.go":     "package x\n",
 		scope.RepoRulesPath: `{"rules":[{"path":"*.go","rule":"repository rule"}]}`,
 	}
-	d := &diffRepo{diff: "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1,2 @@\n package a\n+const k = \"" + key + "\"\n" +
-		"diff --git a/vendor/x/x.go b/vendor/x/x.go\n--- a/vendor/x/x.go\n+++ b/vendor/x/x.go\n@@ -1 +1 @@\n-package y\n+package x\n"}
-	d.resolve = func(context.Context, string) (string, error) { return sha, nil }
-	d.read = func(_ context.Context, _, p string) ([]byte, error) {
-		if c, ok := files[p]; ok {
-			return []byte(c), nil
-		}
-		return nil, pipeline.ErrNotFound
-	}
+	d := pipelinetest.New().ResolveAll(sha).AddFiles("", files).SetDiff("*",
+		"diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1 +1,2 @@\n package a\n+const k = \""+key+"\"\n"+
+			"diff --git a/vendor/x/x.go b/vendor/x/x.go\n--- a/vendor/x/x.go\n+++ b/vendor/x/x.go\n@@ -1 +1 @@\n-package y\n+package x\n")
 	opts.Repo, opts.Diffs = d, d
 	s, _ := newTestServer(t, opts)
 	return s

@@ -13,37 +13,18 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
-	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
-
-// fakeRepo is a func-field fake of the repository ports.
-type fakeRepo struct {
-	resolve func(ctx context.Context, rev string) (string, error)
-	read    func(ctx context.Context, commit, path string) ([]byte, error)
-}
-
-var (
-	_ pipeline.Repository = (*fakeRepo)(nil)
-	_ pipeline.DiffSource = (*fakeRepo)(nil)
-)
-
-func (f *fakeRepo) ResolveCommit(ctx context.Context, _ pipeline.Repo, rev string) (string, error) {
-	return f.resolve(ctx, rev)
-}
-
-func (f *fakeRepo) ReadFile(ctx context.Context, _ pipeline.Repo, commit, path string, _ int64) ([]byte, error) {
-	return f.read(ctx, commit, path)
-}
-
-func (f *fakeRepo) ListDir(context.Context, pipeline.Repo, string, string, int) ([]pipeline.DirEntry, bool, error) {
-	return nil, false, pipeline.ErrNotFound
-}
-
-func (f *fakeRepo) Diff(context.Context, pipeline.Repo, string, string, pipeline.DiffOptions) ([]byte, error) {
-	return nil, nil
-}
 
 const sha = "0123456789abcdef0123456789abcdef01234567"
+
+// newFake is the repository behind newTestServer: every revision resolves
+// to sha, a.go holds a package clause, and every diff is empty.
+func newFake() *pipelinetest.Fake {
+	return pipelinetest.New().ResolveAll(sha).
+		AddFiles("", map[string]string{"a.go": "package a\n"}).
+		SetDiff("*", "")
+}
 
 func newTestServer(t *testing.T, opts Options) (*Server, *prometheus.Registry) {
 	t.Helper()
@@ -53,15 +34,7 @@ func newTestServer(t *testing.T, opts Options) (*Server, *prometheus.Registry) {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if opts.Repo == nil {
-		f := &fakeRepo{
-			resolve: func(context.Context, string) (string, error) { return sha, nil },
-			read: func(_ context.Context, _, path string) ([]byte, error) {
-				if path == "a.go" {
-					return []byte("package a\n"), nil
-				}
-				return nil, pipeline.ErrNotFound
-			},
-		}
+		f := newFake()
 		opts.Repo, opts.Diffs = f, f
 	}
 	return mustServer(t, opts), reg
@@ -114,10 +87,8 @@ func TestAuth(t *testing.T) {
 }
 
 func TestErrorPath(t *testing.T) {
-	panicky := &fakeRepo{
-		resolve: func(context.Context, string) (string, error) { panic("boom") },
-		read:    func(context.Context, string, string) ([]byte, error) { panic("boom") },
-	}
+	panicky := newFake()
+	panicky.Hook = func(context.Context, string, string) error { panic("boom") }
 	s, reg := newTestServer(t, Options{MaxBodyBytes: 2048, Repo: panicky, Diffs: panicky})
 	cases := []struct {
 		name, method, path, body string

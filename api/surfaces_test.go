@@ -7,59 +7,40 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/sarif/sariftest"
 )
 
-// recReporter records the commit surface calls; statusErr and reportErr
-// make them fail.
-type recReporter struct {
-	mu                   sync.Mutex
-	statuses             []pipeline.BuildStatus
-	commits              []string
-	reports              []pipeline.InsightsReport
-	annotations          [][]pipeline.Annotation
-	statusErr, reportErr error
-}
-
-var _ pipeline.CommitReporter = (*recReporter)(nil)
-
-func (r *recReporter) SetBuildStatus(_ context.Context, _ pipeline.Repo, commit string, s pipeline.BuildStatus) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.statusErr != nil {
-		return r.statusErr
+// failSurfaces makes f's build status and report writes fail with these
+// errors (nil: they succeed).
+func failSurfaces(f *pipelinetest.Fake, statusErr, reportErr error) *pipelinetest.Fake {
+	f.Hook = func(_ context.Context, op, _ string) error {
+		switch op {
+		case pipelinetest.OpSetStatus:
+			return statusErr
+		case pipelinetest.OpPutReport:
+			return reportErr
+		}
+		return nil
 	}
-	if err := s.Validate(); err != nil {
-		return err
-	}
-	r.statuses, r.commits = append(r.statuses, s), append(r.commits, commit)
-	return nil
-}
-
-func (r *recReporter) PutReport(_ context.Context, _ pipeline.Repo, _, _ string, rep pipeline.InsightsReport, as []pipeline.Annotation) (pipeline.PutReportResult, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.reportErr != nil {
-		return pipeline.PutReportResult{Warnings: []string{}}, r.reportErr
-	}
-	r.reports, r.annotations = append(r.reports, rep), append(r.annotations, as)
-	return pipeline.PutReportResult{Annotations: len(as), Warnings: []string{}}, nil
+	return f
 }
 
 var errScope = fmt.Errorf("bitbucket set_status: 403: %w", pipeline.ErrMissingScope)
 
-func surfaceServer(t *testing.T, rep pipeline.CommitReporter, set insights.Settings) *Server {
+// surfaceServer serves the spec's pull request from f, which also records
+// the build statuses and reports.
+func surfaceServer(t *testing.T, f *pipelinetest.Fake, set insights.Settings) *Server {
 	t.Helper()
 	srv, _ := newTestServer(t, Options{
-		Repo: specRepo{}, Diffs: specDiffs{}, PRs: specPRs{}, Comments: &specComments{},
-		Reporter: rep, Surfaces: set,
+		Repo: f, Diffs: f, PRs: f, Comments: f,
+		Reporter: f, Surfaces: set,
 	})
 	return srv
 }
@@ -92,7 +73,7 @@ func commentsBody(t *testing.T, extra map[string]any) string {
 }
 
 func TestContextSetsInProgress(t *testing.T) {
-	rep := &recReporter{}
+	rep := newSpecFake()
 	srv := surfaceServer(t, rep, insights.DefaultSettings())
 	rec, out := do(srv, http.MethodPost, "/v1/context", `{"workspace":"acme","repoSlug":"billing-api","prId":42}`)
 	if rec.Code != 200 {
@@ -102,42 +83,40 @@ func TestContextSetsInProgress(t *testing.T) {
 	if bs["outcome"] != "ok" || bs["state"] != "INPROGRESS" || bs["url"] != "https://bitbucket.example/acme/billing-api/pull-requests/42" {
 		t.Errorf("buildStatus = %v", bs)
 	}
-	if len(rep.statuses) != 1 || rep.statuses[0].State != pipeline.StatusInProgress || rep.statuses[0].Key != "prscout" || rep.commits[0] != specHead {
-		t.Errorf("statuses = %+v on %v, want one INPROGRESS on the full head", rep.statuses, rep.commits)
+	if len(rep.Statuses()) != 1 || rep.Statuses()[0].Status.State != pipeline.StatusInProgress || rep.Statuses()[0].Status.Key != "prscout" || rep.Statuses()[0].Commit != specHead {
+		t.Errorf("statuses = %+v on %v, want one INPROGRESS on the full head", rep.Statuses(), rep.Statuses())
 	}
 	if n := surfaceCount(t, srv, "status", "ok"); n != 1 {
 		t.Errorf("status/ok = %v, want 1", n)
 	}
 
 	// base..head has no pull request: no status; /v1/preview never sets one.
-	rep.statuses = nil
+	before := len(rep.Statuses())
 	rec, out = do(srv, http.MethodPost, "/v1/context", `{"workspace":"acme","repoSlug":"billing-api","base":"main","head":"feature/PAY-17-rounding"}`)
-	if rec.Code != 200 || out["buildStatus"] != nil || len(rep.statuses) != 0 {
-		t.Errorf("base..head: status %d, buildStatus %v, reporter saw %v", rec.Code, out["buildStatus"], rep.statuses)
+	if rec.Code != 200 || out["buildStatus"] != nil || len(rep.Statuses()) != before {
+		t.Errorf("base..head: status %d, buildStatus %v, reporter saw %v", rec.Code, out["buildStatus"], rep.Statuses())
 	}
 	rec, _ = do(srv, http.MethodPost, "/v1/preview", `{"workspace":"acme","repoSlug":"billing-api","prId":42}`)
-	if rec.Code != 200 || len(rep.statuses) != 0 {
-		t.Errorf("preview: status %d, reporter saw %v", rec.Code, rep.statuses)
+	if rec.Code != 200 || len(rep.Statuses()) != before {
+		t.Errorf("preview: status %d, reporter saw %v", rec.Code, rep.Statuses())
 	}
 }
 
 func TestContextSkipSetsNoStatus(t *testing.T) {
-	rep := &recReporter{}
-	srv, _ := newTestServer(t, Options{
-		Repo: specRepo{}, Diffs: specDiffs{}, PRs: specPRs{}, Reporter: rep, Surfaces: insights.DefaultSettings(),
-		Comments: &specComments{list: []pipeline.Comment{{ID: 1, Body: "Review\n\n[prscout]: # \"review head=" + specHead + " v=1\""}}},
-	})
+	rep := newSpecFake()
+	rep.AddComment(42, pipeline.Comment{ID: 1, Body: "Review\n\n[prscout]: # \"review head=" + specHead + " v=1\""})
+	srv := surfaceServer(t, rep, insights.DefaultSettings())
 	rec, out := do(srv, http.MethodPost, "/v1/context", `{"workspace":"acme","repoSlug":"billing-api","prId":42}`)
 	if rec.Code != 200 || out["mode"] != "skip" {
 		t.Fatalf("status %d mode %v, want a skip", rec.Code, out["mode"])
 	}
-	if out["buildStatus"] != nil || len(rep.statuses) != 0 {
-		t.Errorf("skip set a status: %v %v", out["buildStatus"], rep.statuses)
+	if out["buildStatus"] != nil || len(rep.Statuses()) != 0 {
+		t.Errorf("skip set a status: %v %v", out["buildStatus"], rep.Statuses())
 	}
 }
 
 func TestContextMissingScopeIsAWarning(t *testing.T) {
-	rep := &recReporter{statusErr: errScope}
+	rep := failSurfaces(newSpecFake(), errScope, nil)
 	srv := surfaceServer(t, rep, insights.DefaultSettings())
 	rec, out := do(srv, http.MethodPost, "/v1/context", `{"workspace":"acme","repoSlug":"billing-api","prId":42}`)
 	if rec.Code != 200 {
@@ -163,7 +142,7 @@ func TestCommentsPublishByThreshold(t *testing.T) {
 		{"high", pipeline.StatusFailed, pipeline.ReportFailed},
 	} {
 		t.Run(tc.failOn, func(t *testing.T) {
-			rep := &recReporter{}
+			rep := newSpecFake()
 			srv := surfaceServer(t, rep, insights.Settings{FailOn: tc.failOn, BuildStatus: true, Report: true})
 			rec, out := do(srv, http.MethodPost, "/v1/comments", commentsBody(t, map[string]any{"models": map[string]string{"scout": "s-1", "review": "r-1"}}))
 			if rec.Code != 200 {
@@ -179,18 +158,18 @@ func TestCommentsPublishByThreshold(t *testing.T) {
 			if rr["outcome"] != "ok" || rr["result"] != tc.result || rr["annotations"] != float64(3) {
 				t.Errorf("report = %v, want %s with 3 annotations", rr, tc.result)
 			}
-			if len(rep.reports) != 1 || len(rep.statuses) != 1 {
-				t.Fatalf("reporter saw %d reports, %d statuses", len(rep.reports), len(rep.statuses))
+			if len(rep.Reports()) != 1 || len(rep.Statuses()) != 1 {
+				t.Fatalf("reporter saw %d reports, %d statuses", len(rep.Reports()), len(rep.Statuses()))
 			}
 			data := map[string]any{}
-			for _, d := range rep.reports[0].Data {
+			for _, d := range rep.Reports()[0].Report.Data {
 				data[d.Title] = d.Value
 			}
 			if data["High"] != 2 || data["Medium"] != 1 || data["Mode"] != "full" || data["Models"] != "s-1 (scout), r-1 (review)" || data["Files reviewed"] != "1 of 1" {
 				t.Errorf("report data = %v", data)
 			}
 			lines := map[string]int{}
-			for _, a := range rep.annotations[0] {
+			for _, a := range rep.Reports()[0].Annotations {
 				if !strings.HasPrefix(a.ExternalID, "prscout-") {
 					t.Errorf("annotation external id %q lacks the prscout- prefix", a.ExternalID)
 				}
@@ -204,15 +183,15 @@ func TestCommentsPublishByThreshold(t *testing.T) {
 }
 
 func TestCommentsSurfacesOffOrDryRun(t *testing.T) {
-	rep := &recReporter{}
+	rep := newSpecFake()
 	srv := surfaceServer(t, rep, insights.Settings{FailOn: "none"})
 	rec, out := do(srv, http.MethodPost, "/v1/comments", commentsBody(t, nil))
 	posted, _ := out["posted"].(map[string]any)
 	if rec.Code != 200 || obj(posted["buildStatus"])["outcome"] != "skipped" || obj(posted["report"])["outcome"] != "skipped" {
 		t.Errorf("switched off: status %d, posted %v", rec.Code, posted)
 	}
-	if len(rep.statuses)+len(rep.reports) != 0 {
-		t.Errorf("switched off but the reporter saw %v %v", rep.statuses, rep.reports)
+	if len(rep.Statuses())+len(rep.Reports()) != 0 {
+		t.Errorf("switched off but the reporter saw %v %v", rep.Statuses(), rep.Reports())
 	}
 	if n := surfaceCount(t, srv, "report", "skipped"); n != 1 {
 		t.Errorf("report/skipped = %v, want 1", n)
@@ -220,13 +199,13 @@ func TestCommentsSurfacesOffOrDryRun(t *testing.T) {
 	srv = surfaceServer(t, rep, insights.DefaultSettings())
 	_, out = do(srv, http.MethodPost, "/v1/comments", commentsBody(t, map[string]any{"dryRun": true}))
 	posted, _ = out["posted"].(map[string]any)
-	if posted["summary"] != "dry-run" || posted["buildStatus"] != nil || posted["report"] != nil || len(rep.statuses)+len(rep.reports) != 0 {
-		t.Errorf("dry run posted %v; reporter saw %v %v", posted, rep.statuses, rep.reports)
+	if posted["summary"] != "dry-run" || posted["buildStatus"] != nil || posted["report"] != nil || len(rep.Statuses())+len(rep.Reports()) != 0 {
+		t.Errorf("dry run posted %v; reporter saw %v %v", posted, rep.Statuses(), rep.Reports())
 	}
 }
 
 func TestCommentsMissingScopeStillPosts(t *testing.T) {
-	rep := &recReporter{statusErr: errScope, reportErr: fmt.Errorf("bitbucket put_report: 403: %w", pipeline.ErrMissingScope)}
+	rep := failSurfaces(newSpecFake(), errScope, fmt.Errorf("bitbucket put_report: 403: %w", pipeline.ErrMissingScope))
 	srv := surfaceServer(t, rep, insights.DefaultSettings())
 	rec, out := do(srv, http.MethodPost, "/v1/comments", commentsBody(t, nil))
 	if rec.Code != 200 {
@@ -247,7 +226,7 @@ func TestCommentsMissingScopeStillPosts(t *testing.T) {
 			t.Errorf("%s/missing_scope = %v, want 1", s, n)
 		}
 	}
-	rep = &recReporter{statusErr: errors.New("bitbucket set_status: 500")}
+	rep = failSurfaces(newSpecFake(), errors.New("bitbucket set_status: 500"), nil)
 	srv = surfaceServer(t, rep, insights.DefaultSettings())
 	rec, out = do(srv, http.MethodPost, "/v1/comments", commentsBody(t, nil))
 	if rec.Code != 200 || obj(obj(out["posted"])["buildStatus"])["outcome"] != "error" {
@@ -256,7 +235,7 @@ func TestCommentsMissingScopeStillPosts(t *testing.T) {
 }
 
 func TestCommentsSARIF(t *testing.T) {
-	srv := surfaceServer(t, nil, insights.DefaultSettings())
+	srv := surfaceServer(t, newSpecFake(), insights.DefaultSettings())
 	check := func(name string, body []byte) {
 		t.Helper()
 		var out struct {
@@ -287,7 +266,7 @@ func TestCommentsSARIF(t *testing.T) {
 }
 
 func TestStatusEndpoint(t *testing.T) {
-	rep := &recReporter{}
+	rep := newSpecFake()
 	srv := surfaceServer(t, rep, insights.DefaultSettings())
 	// prId only: the pull request's head and page.
 	rec, out := do(srv, http.MethodPost, "/v1/status", `{"workspace":"acme","repoSlug":"billing-api","prId":42,"reason":"Review LLM:\ntimeout"}`)
@@ -299,13 +278,13 @@ func TestStatusEndpoint(t *testing.T) {
 		bs["url"] != "https://bitbucket.example/acme/billing-api/pull-requests/42" {
 		t.Errorf("answer = %v", out)
 	}
-	if len(rep.statuses) != 1 || rep.commits[0] != specHead || rep.statuses[0].State != pipeline.StatusStopped {
-		t.Errorf("reporter saw %+v on %v", rep.statuses, rep.commits)
+	if len(rep.Statuses()) != 1 || rep.Statuses()[0].Commit != specHead || rep.Statuses()[0].Status.State != pipeline.StatusStopped {
+		t.Errorf("reporter saw %+v on %v", rep.Statuses(), rep.Statuses())
 	}
 	// ref and url: FAILED on that commit, no pull request read.
 	rec, out = do(srv, http.MethodPost, "/v1/status", `{"workspace":"acme","repoSlug":"billing-api","ref":"`+specBase+`","url":"https://n8n.example/execution/7","state":"failed","reason":"boom"}`)
-	if rec.Code != 200 || out["ref"] != specBase || obj(out["buildStatus"])["state"] != "FAILED" || rep.commits[1] != specBase {
-		t.Errorf("ref+url: %d %v (reporter %v)", rec.Code, out, rep.commits)
+	if rec.Code != 200 || out["ref"] != specBase || obj(out["buildStatus"])["state"] != "FAILED" || rep.Statuses()[1].Commit != specBase {
+		t.Errorf("ref+url: %d %v (reporter %v)", rec.Code, out, rep.Statuses())
 	}
 	if n := surfaceCount(t, srv, "status", "ok"); n != 2 {
 		t.Errorf("status/ok = %v, want 2", n)
@@ -323,7 +302,8 @@ func TestStatusEndpoint(t *testing.T) {
 		}
 	}
 	// No reporter (the local provider): nothing to close, not an error.
-	srv = surfaceServer(t, nil, insights.DefaultSettings())
+	f := newSpecFake()
+	srv, _ = newTestServer(t, Options{Repo: f, Diffs: f, PRs: f, Comments: f, Surfaces: insights.DefaultSettings()})
 	rec, out = do(srv, http.MethodPost, "/v1/status", `{"workspace":"acme","repoSlug":"billing-api","prId":42}`)
 	if rec.Code != 200 || obj(out["buildStatus"])["outcome"] != "skipped" || len(list(out["warnings"])) != 1 {
 		t.Errorf("no reporter: %d %v", rec.Code, out)

@@ -18,6 +18,7 @@ import (
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
 const token = "mirror-test-token-5f1e"
@@ -236,56 +237,6 @@ func TestMirrorFetchByID(t *testing.T) {
 	}
 }
 
-// remoteFake is a REST adapter that counts the calls reaching it.
-type remoteFake struct {
-	mu    sync.Mutex
-	calls map[string]int
-}
-
-func (r *remoteFake) count(op string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.calls == nil {
-		r.calls = map[string]int{}
-	}
-	r.calls[op]++
-}
-
-func (r *remoteFake) total() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := 0
-	for _, v := range r.calls {
-		n += v
-	}
-	return n
-}
-
-func (r *remoteFake) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
-	r.count("resolve")
-	return "", fmt.Errorf("rest resolve %s: %w", rev, pipeline.ErrNotFound)
-}
-
-func (r *remoteFake) ReadFile(_ context.Context, _ pipeline.Repo, _, path string, _ int64) ([]byte, error) {
-	r.count("read")
-	return []byte("from rest: " + path), nil
-}
-
-func (r *remoteFake) ListDir(context.Context, pipeline.Repo, string, string, int) ([]pipeline.DirEntry, bool, error) {
-	r.count("list")
-	return []pipeline.DirEntry{{Path: "rest", Type: "file"}}, false, nil
-}
-
-func (r *remoteFake) PullRequest(context.Context, pipeline.Repo, int) (pipeline.PullRequestInfo, error) {
-	r.count("pr")
-	return pipeline.PullRequestInfo{}, errors.New("not used")
-}
-
-func (r *remoteFake) IsAncestor(context.Context, pipeline.Repo, string, string) (bool, error) {
-	r.count("ancestor")
-	return false, errors.New("rest ancestor")
-}
-
 // TestProviderReads: with the commit in the mirror, reads, listings, commit
 // resolution, ancestry and code search make no REST call; a commit the mirror
 // lacks is read through REST.
@@ -295,7 +246,8 @@ func TestProviderReads(t *testing.T) {
 	if err := m.Fetch(context.Background(), repo, Want{Branches: []string{"feature", "main"}, Commits: []string{u.head, u.base}}); err != nil {
 		t.Fatal(err)
 	}
-	rest := &remoteFake{}
+	// The REST side knows one file at every commit, and no branch.
+	rest := pipelinetest.New().AddFiles("", map[string]string{"pkg/add.go": "from rest: pkg/add.go"})
 	p := NewProvider(m, rest, localgit.New(m.cfg.Dir))
 	ctx := context.Background()
 
@@ -338,8 +290,8 @@ func TestProviderReads(t *testing.T) {
 	if mb, err := p.MergeBase(ctx, repo, u.base, u.head); err != nil || mb != u.base {
 		t.Errorf("MergeBase = %s, %v", mb, err)
 	}
-	if n := rest.total(); n != 0 {
-		t.Errorf("REST calls with a warm mirror: %v", rest.calls)
+	if n := rest.TotalCalls(); n != 0 {
+		t.Errorf("%d REST calls with a warm mirror", n)
 	}
 	if obs.mirror == 0 || obs.rest != 0 {
 		t.Errorf("reads: %d from the mirror, %d from REST", obs.mirror, obs.rest)
@@ -350,11 +302,11 @@ func TestProviderReads(t *testing.T) {
 	if b, err := p.ReadFile(ctx, repo, other, "pkg/add.go", 1<<20); err != nil || string(b) != "from rest: pkg/add.go" {
 		t.Errorf("ReadFile(unknown commit) = %q, %v", b, err)
 	}
-	if _, _, err := p.ListDir(ctx, repo, other, "pkg", 10); err != nil || rest.calls["list"] != 1 {
-		t.Errorf("ListDir(unknown commit) went to REST %d times, err %v", rest.calls["list"], err)
+	if _, _, err := p.ListDir(ctx, repo, other, "pkg", 10); err != nil || rest.Calls(pipelinetest.OpList, "") != 1 {
+		t.Errorf("ListDir(unknown commit) went to REST %d times, err %v", rest.Calls(pipelinetest.OpList, ""), err)
 	}
-	if _, err := p.ResolveCommit(ctx, repo, "main"); err == nil || rest.calls["resolve"] != 1 {
-		t.Errorf("a branch name is resolved by REST (the mirror's may be stale): %v, %v", rest.calls, err)
+	if _, err := p.ResolveCommit(ctx, repo, "main"); err == nil || rest.Calls(pipelinetest.OpResolve, "main") != 1 {
+		t.Errorf("a branch name is resolved by REST (the mirror's may be stale): %d calls, %v", rest.Calls(pipelinetest.OpResolve, "main"), err)
 	}
 }
 
@@ -366,7 +318,7 @@ func TestProviderConcurrentReads(t *testing.T) {
 	if err := m.Fetch(context.Background(), repo, Want{Branches: []string{"main"}, Commits: []string{u.base}}); err != nil {
 		t.Fatal(err)
 	}
-	p := NewProvider(m, &remoteFake{}, localgit.New(m.cfg.Dir))
+	p := NewProvider(m, pipelinetest.New(), localgit.New(m.cfg.Dir))
 	m.Prefetch(repo, Want{Branches: []string{"feature"}, Commits: []string{u.head}})
 	var wg sync.WaitGroup
 	errs := make(chan error, 32)

@@ -215,8 +215,8 @@ func TestFieldListFailureHonoursRetryAfter(t *testing.T) {
 // ends does not wait for another caller's slow fetch.
 func TestSlowFieldListBlocksNoOne(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
-	hang := make(chan struct{})
-	fj.push(fault{hang: hang})
+	hang, arrived := make(chan struct{}), make(chan struct{})
+	fj.push(fault{hang: hang, arrived: arrived})
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: 5 * time.Second})
 
 	first := make(chan error, 1)
@@ -224,8 +224,9 @@ func TestSlowFieldListBlocksNoOne(t *testing.T) {
 		_, err := c.LookupIssue(context.Background(), "PROJ-123")
 		first <- err
 	}()
-	for fj.calls("/rest/api/2/field") == 0 {
-		time.Sleep(5 * time.Millisecond)
+	<-arrived // the first lookup's field list hangs upstream
+	if n := fj.calls("/rest/api/2/field"); n != 1 {
+		t.Fatalf("the hanging request is not the field list (%d field requests)", n)
 	}
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)

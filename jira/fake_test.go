@@ -45,6 +45,8 @@ type fault struct {
 	body   string
 	delay  time.Duration
 	hang   chan struct{} // if set, block until closed or the client gives up
+	// arrived, if set, is closed when the request arrives, before hanging.
+	arrived chan struct{}
 	// partial with hang: send 200 headers and half a body first.
 	partial bool
 }
@@ -122,6 +124,9 @@ func (f *fakeJira) record(next http.Handler) http.Handler {
 			// Jira Cloud answers bad or missing credentials with 401.
 			writeJiraError(w, http.StatusUnauthorized, nil, "You are not authenticated. Authentication required to perform this operation.")
 			return
+		}
+		if ft != nil && ft.arrived != nil {
+			close(ft.arrived)
 		}
 		if ft != nil {
 			if ft.hang != nil {

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -27,14 +27,22 @@ func (f *fakeAPI) getIssue(ctx context.Context, key string, fields []string) (ra
 
 func (f *fakeAPI) listFields(ctx context.Context) ([]rawField, error) { return f.listFieldsFn(ctx) }
 
+// TestConcurrentLookupsResolveFieldOnce: lookups that start while the field
+// list is being fetched share that fetch. In a bubble, synctest.Wait holds
+// the fetch until every lookup has started and waits for it.
 func TestConcurrentLookupsResolveFieldOnce(t *testing.T) {
+	synctest.Test(t, testConcurrentLookupsResolveFieldOnce)
+}
+
+func testConcurrentLookupsResolveFieldOnce(t *testing.T) {
 	var lists atomic.Int32
 	var mu sync.Mutex
 	seenFields := map[string][]string{}
+	release := make(chan struct{})
 	api := &fakeAPI{
 		listFieldsFn: func(context.Context) ([]rawField, error) {
 			lists.Add(1)
-			time.Sleep(20 * time.Millisecond) // let the other lookups pile up
+			<-release
 			return []rawField{{ID: "customfield_1", Name: "Other"}, {ID: "customfield_7", Name: "Acceptance criteria", Custom: true}}, nil
 		},
 		getIssueFn: func(_ context.Context, key string, fields []string) (rawIssue, error) {
@@ -47,7 +55,16 @@ func TestConcurrentLookupsResolveFieldOnce(t *testing.T) {
 	}
 	c := &Client{api: api, browseURL: "https://j.example/browse/", acField: "ACCEPTANCE CRITERIA"}
 	keys := []string{"AB-1", "AB-2", "AB-3", "AB-4", "AB-5"}
-	issues, warnings := collect.LookupAll(context.Background(), c, keys)
+	var issues []pipeline.Issue
+	var warnings []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		issues, warnings = collect.LookupAll(context.Background(), c, keys)
+	}()
+	synctest.Wait() // every lookup waits for the one field list fetch
+	close(release)
+	<-done
 	if len(warnings) != 0 || len(issues) != 5 {
 		t.Fatalf("issues %d warnings %q", len(issues), warnings)
 	}

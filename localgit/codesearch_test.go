@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -223,17 +224,74 @@ func TestOpenTreeUnknownCommit(t *testing.T) {
 	}
 }
 
+// grepRepo builds a repository of four commits whose files mix the words
+// TestGrepIndexMatchesGitGrep searches with identifiers that hold them
+// (FindAll, ctx_err, x1), punctuation, non-ASCII letters and a binary file,
+// over more files than a search indexes inline, so that the first search of
+// each commit leaves the rest to the background fill. It returns the
+// repository and its commits, newest first.
+func grepRepo(t *testing.T) (string, []string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo")
+	git(t, "", "init", "-q", "-b", "main", dir)
+	rng := rand.New(rand.NewPCG(7, 21))
+	words := []string{"Find", "FindAll", "Grep", "grep", "ctx", "ctx_err", "err", "errs", "x", "x1", "_", "1", "10",
+		"package", "func", "Prompt", "PromptText", "the", "The", "CodeTree", "OpenTree", "héllo", "naïve"}
+	seps := []string{" ", " ", ".", "(", ")", ":", "-", "\t", ", ", "!=", "\""}
+	line := func() string {
+		var b strings.Builder
+		for k := 1 + rng.IntN(7); k > 0; k-- {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		return b.String()
+	}
+	file := func(p string) {
+		var b strings.Builder
+		if strings.HasSuffix(p, ".go") {
+			b.WriteString("package " + filepath.Base(filepath.Dir(p)) + "\n\n")
+		}
+		for k := 2 + rng.IntN(10); k > 0; k-- {
+			b.WriteString(line() + "\n")
+		}
+		write(t, filepath.Join(dir, p), []byte(b.String()))
+	}
+	var paths []string
+	for _, d := range []string{"", "pipeline/", "pipeline/sub/", "localgit/", "docs/"} {
+		for i := range 16 {
+			paths = append(paths, fmt.Sprintf("%sf%02d.go", d, i))
+		}
+		paths = append(paths, d+"f_test.go", d+"README.md", d+"notes.MD", d+"data.txt")
+	}
+	for _, p := range paths {
+		file(p)
+	}
+	write(t, filepath.Join(dir, "logo.bin"), []byte("GIF89a\x00x Find Grep ctx the\x00"))
+	var commits []string
+	for c := range 4 {
+		if c > 0 {
+			for range 12 { // rewrite, delete and add files
+				switch p := paths[rng.IntN(len(paths))]; rng.IntN(3) {
+				case 0:
+					_ = os.Remove(filepath.Join(dir, p))
+				default:
+					file(p)
+				}
+			}
+			file(fmt.Sprintf("pipeline/new%d.go", c))
+		}
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", c))
+		commits = append([]string{git(t, dir, "rev-parse", "HEAD")}, commits...)
+	}
+	return dir, commits
+}
+
 // TestGrepIndexMatchesGitGrep compares the identifier index's answers with
-// git grep's on this repository's own history, for words and globs of the
-// kinds the candidate engine searches.
+// git grep's on a repository built for it, for words and globs of the kinds
+// the candidate engine searches.
 func TestGrepIndexMatchesGitGrep(t *testing.T) {
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := exec.Command("git", "-C", root, "rev-parse", "--verify", "HEAD~3").Output(); err != nil {
-		t.Skip("no git history here")
-	}
+	root, commits := grepRepo(t)
 	p := New(root)
 	ctx := context.Background()
 	tests := []struct {
@@ -251,7 +309,8 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 		{words: []string{"the"}, globs: []string{"*.[mM][dD]"}},
 		{words: []string{"_", "1"}, globs: []string{"*.go"}},
 	}
-	for _, commit := range []string{"HEAD", strings.TrimSpace(git(t, root, "rev-parse", "HEAD~3"))} {
+	waited := 0
+	for _, commit := range []string{commits[0], commits[3]} {
 		tree, err := p.OpenTree(ctx, anyRepo, commit)
 		if err != nil {
 			t.Fatal(err)
@@ -268,7 +327,9 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 			}
 			if !ok {
 				// The first search of a large tree runs git grep and
-				// fills the index in the background; wait for it.
+				// fills the index in the background, with a git process
+				// of its own: poll for it, within a deadline.
+				waited++
 				for i := 0; i < 200 && !ok; i++ {
 					time.Sleep(50 * time.Millisecond)
 					got, ok, err = ct.grepIndexed(ctx, tt.words, tt.globs, tt.limit)
@@ -286,6 +347,9 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 			}
 		}
 		_ = tree.Close()
+	}
+	if waited == 0 {
+		t.Error("every search was answered inline: the background fill went untested")
 	}
 }
 

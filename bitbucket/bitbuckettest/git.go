@@ -105,7 +105,7 @@ func (s *Server) serveGit(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	s.mu.Lock()
-	s.calls[op]++
+	s.countLocked(op)
 	s.requests = append(s.requests, Request{Op: op, Method: r.Method, EscapedPath: r.URL.EscapedPath(), Query: r.URL.Query(), Authorization: r.Header.Get("Authorization")})
 	var fault *Fault
 	if q := s.faults[op]; len(q) > 0 {

@@ -194,39 +194,6 @@ func (s *Server) Annotations(ws, slug, commit, reportID string) []Annotation {
 	return out
 }
 
-// insightsRoute names the operation of a /commit/{c}/... request, or ""
-// for the commit itself.
-func insightsRoute(method string, seg []string) string {
-	if len(seg) < 4 {
-		return ""
-	}
-	switch {
-	case seg[2] == "statuses" && seg[3] == "build" && len(seg) == 4 && method == http.MethodPost:
-		return OpSetStatus
-	case seg[2] == "statuses" && seg[3] == "build" && len(seg) == 5 && method == http.MethodGet:
-		return OpGetStatus
-	case seg[2] == "reports" && len(seg) == 4:
-		switch method {
-		case http.MethodPut:
-			return OpPutReport
-		case http.MethodDelete:
-			return OpDeleteReport
-		case http.MethodGet:
-			return OpGetReport
-		}
-	case seg[2] == "reports" && len(seg) == 5 && seg[4] == "annotations":
-		switch method {
-		case http.MethodPost:
-			return OpPostAnnotations
-		case http.MethodGet:
-			return OpListAnnotations
-		}
-	case seg[2] == "reports" && len(seg) == 6 && seg[4] == "annotations" && method == http.MethodDelete:
-		return OpDeleteAnnotation
-	}
-	return "unsupported"
-}
-
 // writeFieldError answers 400 in the shape Bitbucket uses for a bad field:
 // {"type":"error","error":{"message":"url: Enter a valid URL.","fields":{"url":["Enter a valid URL."]}}}.
 func writeFieldError(w http.ResponseWriter, field, msg string) {
@@ -285,8 +252,9 @@ func validURL(s string) bool {
 }
 
 // insights serves the statuses and Code Insights operations; s.mu is held.
-func (s *Server) insights(w http.ResponseWriter, r *http.Request, op string, rd *repoData, rest []string, body []byte) {
-	commit, ok := s.resolve(rd, rest[1])
+func (s *Server) insights(c *call) {
+	w, r, op, rd, body := c.w, c.r, c.op, c.rd, c.body
+	commit, ok := s.resolve(rd, r.PathValue("commit"))
 	if !ok {
 		writeError(w, http.StatusNotFound, "Commit not found")
 		return
@@ -295,16 +263,16 @@ func (s *Server) insights(w http.ResponseWriter, r *http.Request, op string, rd 
 	case OpSetStatus:
 		s.setStatus(w, rd, commit, body)
 	case OpGetStatus:
-		st := rd.statuses[commit][rest[4]]
+		st := rd.statuses[commit][r.PathValue("key")]
 		if st == nil {
 			writeError(w, http.StatusNotFound, "No such build status")
 			return
 		}
 		writeJSON(w, http.StatusOK, statusJSON(commit, st))
 	case OpPutReport:
-		s.putReport(w, rd, commit, rest[3], body)
+		s.putReport(w, rd, commit, r.PathValue("report"), body)
 	case OpGetReport, OpDeleteReport:
-		rep := findReport(rd.reports[commit], rest[3])
+		rep := findReport(rd.reports[commit], r.PathValue("report"))
 		if rep == nil {
 			writeError(w, http.StatusNotFound, "Report not found")
 			return
@@ -316,7 +284,7 @@ func (s *Server) insights(w http.ResponseWriter, r *http.Request, op string, rd 
 		}
 		writeJSON(w, http.StatusOK, reportJSON(commit, &rep.Report))
 	case OpPostAnnotations, OpListAnnotations, OpDeleteAnnotation:
-		rep := findReport(rd.reports[commit], rest[3])
+		rep := findReport(rd.reports[commit], r.PathValue("report"))
 		if rep == nil {
 			writeError(w, http.StatusNotFound, "Report not found")
 			return
@@ -331,7 +299,7 @@ func (s *Server) insights(w http.ResponseWriter, r *http.Request, op string, rd 
 			}
 			s.writePage(w, r, vals, 10)
 		default:
-			aid := rest[5]
+			aid := r.PathValue("annotation")
 			i := slices.IndexFunc(rep.annotations, func(a *Annotation) bool { return a.ExternalID == aid || a.UUID == aid })
 			if i < 0 {
 				writeError(w, http.StatusNotFound, "Annotation not found")

@@ -182,6 +182,7 @@ type Server struct {
 	denied                  map[string]bool         // operations answered 403 for a missing scope
 	nextID                  int64
 	self                    string // the authenticated account's id
+	waiters                 []callWaiter
 }
 
 // NewServer starts a fake; Close it when done.
@@ -193,7 +194,7 @@ func NewServer() *Server {
 		nextID: 1000,
 		self:   DefaultAccountID,
 	}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.Server = httptest.NewServer(s.routes())
 	s.BaseURL = s.URL + "/2.0"
 	return s
 }
@@ -383,6 +384,39 @@ func (s *Server) Calls(op string) int {
 	return s.calls[op]
 }
 
+// CallsReached returns a channel that is closed once op has received n
+// requests (faulted ones included), for a test to wait on instead of
+// polling Calls.
+func (s *Server) CallsReached(op string, n int) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := make(chan struct{})
+	if s.calls[op] >= n {
+		close(ch)
+		return ch
+	}
+	s.waiters = append(s.waiters, callWaiter{op, n, ch})
+	return ch
+}
+
+type callWaiter struct {
+	op string
+	n  int
+	ch chan struct{}
+}
+
+// countLocked counts one request of op and wakes the waiters it satisfies.
+func (s *Server) countLocked(op string) {
+	s.calls[op]++
+	s.waiters = slices.DeleteFunc(s.waiters, func(w callWaiter) bool {
+		if w.op == op && s.calls[op] >= w.n {
+			close(w.ch)
+			return true
+		}
+		return false
+	})
+}
+
 // Requests returns every request received, in order.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -518,370 +552,400 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"message": msg}})
 }
 
-// route names the operation of a request and splits its path into unescaped
-// segments after /2.0/repositories/{ws}/{slug}/.
-func route(method string, seg []string) string {
-	if len(seg) < 1 {
-		return ""
-	}
-	switch seg[0] {
-	case "pullrequests":
-		switch {
-		case len(seg) == 2 && method == http.MethodGet:
-			return OpGetPullRequest
-		case len(seg) == 3 && seg[2] == "diff":
-			return OpPRDiff
-		case len(seg) == 3 && seg[2] == "diffstat":
-			return OpPRDiffstat
-		case len(seg) == 3 && seg[2] == "commits" && method == http.MethodGet:
-			return OpPRCommits
-		case (len(seg) == 3 || len(seg) == 4 && seg[3] == "") && seg[2] == "comments":
-			if method == http.MethodPost {
-				return OpCreateComment
-			}
-			return OpListComments
-		case len(seg) == 5 && seg[2] == "comments" && seg[4] == "resolve":
-			switch method {
-			case http.MethodPost:
-				return OpResolveComment
-			case http.MethodDelete:
-				return OpReopenComment
-			}
-		case len(seg) == 4 && seg[2] == "comments":
-			switch method {
-			case http.MethodPut:
-				return OpUpdateComment
-			case http.MethodDelete:
-				return OpDeleteComment
-			default:
-				return OpGetComment
-			}
-		}
-	case "diff":
-		return OpGetDiff
-	case "diffstat":
-		return OpDiffstat
-	case "commit":
-		if op := insightsRoute(method, seg); op != "" {
-			return op
-		}
-		return OpGetCommit
-	case "merge-base":
-		return OpMergeBase
-	case "src":
-		return OpGetSrc // list_dir decided later
-	}
-	return ""
+// call is one API request on its way to its handler: the operation it is
+// counted under, its body, and the repository its path names (nil for
+// GET /user).
+type call struct {
+	w        http.ResponseWriter
+	r        *http.Request
+	op       string
+	ws, slug string
+	rd       *repoData
+	body     []byte
 }
 
-func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
-	if s.serveGit(w, r) {
-		return
+// routes maps every endpoint the fake serves to its operation and handler,
+// with the method and path patterns of Bitbucket's API reference.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	handle := func(pattern, op string, h func(*call)) {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { s.serveAPI(w, r, op, h) })
 	}
-	body, _ := io.ReadAll(r.Body)
-	raw := r.URL.EscapedPath()
-	const prefix = "/2.0/repositories/"
-	var (
-		op, ws, slug string
-		rest         []string
-	)
-	switch {
-	case (raw == "/2.0/user" || raw == "/2.0/user/") && r.Method == http.MethodGet:
-		op = OpGetUser
-	case !strings.HasPrefix(raw, prefix):
-		writeError(w, http.StatusNotFound, "Resource not found")
-		return
-	default:
-		parts := strings.Split(strings.TrimPrefix(raw, prefix), "/")
-		seg := make([]string, len(parts))
-		for i, p := range parts {
-			u, err := url.PathUnescape(p)
-			if err != nil {
-				writeError(w, http.StatusBadRequest, "bad path escape")
-				return
-			}
-			seg[i] = u
-		}
-		if len(seg) < 3 {
+	const repo = "/2.0/repositories/{workspace}/{repo}"
+	const pr = repo + "/pullrequests/{id}"
+	const commit = repo + "/commit/{commit}"
+
+	handle("GET /2.0/user", OpGetUser, s.getUser)
+	handle("GET /2.0/user/{$}", OpGetUser, s.getUser)
+
+	handle("GET "+pr, OpGetPullRequest, s.getPullRequest)
+	handle("GET "+pr+"/diff", OpPRDiff, s.prRedirect("diff"))
+	handle("GET "+pr+"/diffstat", OpPRDiffstat, s.prRedirect("diffstat"))
+	handle("GET "+pr+"/commits", OpPRCommits, s.listPRCommits)
+	for _, p := range []string{pr + "/comments", pr + "/comments/{$}"} {
+		handle("GET "+p, OpListComments, s.listComments)
+		handle("POST "+p, OpCreateComment, s.createComment)
+	}
+	handle("GET "+pr+"/comments/{comment}", OpGetComment, s.comment)
+	handle("PUT "+pr+"/comments/{comment}", OpUpdateComment, s.comment)
+	handle("DELETE "+pr+"/comments/{comment}", OpDeleteComment, s.comment)
+	handle("POST "+pr+"/comments/{comment}/resolve", OpResolveComment, s.resolveThread)
+	handle("DELETE "+pr+"/comments/{comment}/resolve", OpReopenComment, s.resolveThread)
+
+	// {spec...} keeps the slashes of a fork-qualified spec ("ws/repo:a\rb").
+	handle("GET "+repo+"/diff/{spec...}", OpGetDiff, s.getDiff)
+	handle("GET "+repo+"/diffstat/{spec...}", OpDiffstat, s.getDiffstat)
+	handle("GET "+repo+"/merge-base/{spec...}", OpMergeBase, s.getMergeBase)
+	// {rev...}: a branch name may hold slashes.
+	handle("GET "+repo+"/commit/{rev...}", OpGetCommit, s.getCommit)
+	// The root listing needs the trailing slash; without one the fake
+	// lists the root too instead of redirecting.
+	handle("GET "+repo+"/src/{commit}", OpGetSrc, s.src)
+	handle("GET "+repo+"/src/{commit}/{path...}", OpGetSrc, s.src)
+
+	handle("POST "+commit+"/statuses/build", OpSetStatus, s.insights)
+	handle("GET "+commit+"/statuses/build/{key}", OpGetStatus, s.insights)
+	handle("PUT "+commit+"/reports/{report}", OpPutReport, s.insights)
+	handle("GET "+commit+"/reports/{report}", OpGetReport, s.insights)
+	handle("DELETE "+commit+"/reports/{report}", OpDeleteReport, s.insights)
+	handle("POST "+commit+"/reports/{report}/annotations", OpPostAnnotations, s.insights)
+	handle("GET "+commit+"/reports/{report}/annotations", OpListAnnotations, s.insights)
+	handle("DELETE "+commit+"/reports/{report}/annotations/{annotation}", OpDeleteAnnotation, s.insights)
+
+	// Any other request of a repository is counted, checked and answered
+	// 404 like a known one (so it also answers 404 for a method the
+	// endpoint lacks); one outside the API is a git clone URL or 404.
+	handle(repo+"/{rest...}", "", func(c *call) { writeError(c.w, http.StatusNotFound, "Resource not found") })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if !s.serveGit(w, r) {
 			writeError(w, http.StatusNotFound, "Resource not found")
-			return
 		}
-		ws, slug, rest = seg[0], seg[1], seg[2:]
-		op = route(r.Method, rest)
-		if op == OpGetSrc && r.URL.Query().Get("format") != "meta" && s.isListing(ws, slug, rest) {
-			op = OpListDir
-		}
+	})
+	return mux
+}
+
+// serveAPI runs one API request: it is counted and recorded under op,
+// takes the next injected fault of op, must carry the required credentials
+// and scope, and must name a known repository; h then runs with s.mu held.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h func(*call)) {
+	body, _ := io.ReadAll(r.Body)
+	c := &call{w: w, r: r, op: op, ws: r.PathValue("workspace"), slug: r.PathValue("repo"), body: body}
+	if op == OpGetSrc && r.URL.Query().Get("format") != "meta" && s.isListing(c.ws, c.slug, r.PathValue("commit"), r.PathValue("path")) {
+		c.op = OpListDir
 	}
+	raw := r.URL.EscapedPath()
 
 	s.mu.Lock()
-	s.calls[op]++
-	s.requests = append(s.requests, Request{Op: op, Method: r.Method, EscapedPath: raw, Query: r.URL.Query(), Body: body, Authorization: r.Header.Get("Authorization")})
+	s.countLocked(c.op)
+	s.requests = append(s.requests, Request{Op: c.op, Method: r.Method, EscapedPath: raw, Query: r.URL.Query(), Body: body, Authorization: r.Header.Get("Authorization")})
 	var fault *Fault
-	if q := s.faults[op]; len(q) > 0 {
+	if q := s.faults[c.op]; len(q) > 0 {
 		f := q[0]
 		fault = &f
 		q[0].Times--
 		if q[0].Times <= 0 {
-			s.faults[op] = q[1:]
+			s.faults[c.op] = q[1:]
 		}
 	}
 	auth := s.auth
 	s.mu.Unlock()
 
-	if fault != nil {
-		if fault.Delay > 0 {
-			select {
-			case <-time.After(fault.Delay):
-			case <-r.Context().Done():
-				return
-			}
-		}
-		if fault.Status != 0 {
-			if fault.RetryAfter != "" {
-				w.Header().Set("Retry-After", fault.RetryAfter)
-			}
-			if fault.Status == http.StatusTooManyRequests {
-				w.Header().Set("X-RateLimit-Limit", "1000")
-				w.Header().Set("X-RateLimit-NearLimit", "true")
-			}
-			if fault.Body != "" {
-				w.WriteHeader(fault.Status)
-				_, _ = io.WriteString(w, fault.Body)
-				return
-			}
-			msg := http.StatusText(fault.Status)
-			switch fault.Status {
-			case http.StatusTooManyRequests:
-				msg = "Rate limit for this resource has been exceeded"
-			case 555:
-				msg = "Service Timeout: the diff is too large"
-			}
-			writeError(w, fault.Status, msg)
-			return
-		}
+	if fault != nil && !s.serveFault(w, r, fault) {
+		return
 	}
 	if auth != "" && r.Header.Get("Authorization") != auth {
 		writeError(w, http.StatusUnauthorized, "Unauthorized")
 		return
 	}
-	if s.scopeDenied(op) {
+	if s.scopeDenied(c.op) {
 		writeScopeError(w)
 		return
 	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if op == OpGetUser {
-		u := account(botName, s.self)
-		u["created_on"] = "2026-01-05T09:00:00.000000+00:00"
-		writeJSON(w, http.StatusOK, u)
+	if c.ws != "" {
+		if c.rd = s.repos[repoKey{c.ws, c.slug}]; c.rd == nil {
+			writeError(w, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
+			return
+		}
+	}
+	h(c)
+}
+
+// serveFault applies an injected fault: it waits out its delay, then
+// answers its status (429 with Bitbucket's rate limit headers, 555 with the
+// diff timeout message). It reports whether the request goes on normally.
+func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, fault *Fault) bool {
+	if fault.Delay > 0 {
+		select {
+		case <-time.After(fault.Delay):
+		case <-r.Context().Done():
+			return false
+		}
+	}
+	if fault.Status == 0 {
+		return true
+	}
+	if fault.RetryAfter != "" {
+		w.Header().Set("Retry-After", fault.RetryAfter)
+	}
+	if fault.Status == http.StatusTooManyRequests {
+		w.Header().Set("X-RateLimit-Limit", "1000")
+		w.Header().Set("X-RateLimit-NearLimit", "true")
+	}
+	if fault.Body != "" {
+		w.WriteHeader(fault.Status)
+		_, _ = io.WriteString(w, fault.Body)
+		return false
+	}
+	msg := http.StatusText(fault.Status)
+	switch fault.Status {
+	case http.StatusTooManyRequests:
+		msg = "Rate limit for this resource has been exceeded"
+	case 555:
+		msg = "Service Timeout: the diff is too large"
+	}
+	writeError(w, fault.Status, msg)
+	return false
+}
+
+func (s *Server) getUser(c *call) {
+	u := account(botName, s.self)
+	u["created_on"] = "2026-01-05T09:00:00.000000+00:00"
+	writeJSON(c.w, http.StatusOK, u)
+}
+
+// pullRequest returns the pull request {id} names, or answers 404.
+func (s *Server) pullRequest(c *call) *PullRequest {
+	pr := s.pr(c.rd, c.r.PathValue("id"))
+	if pr == nil {
+		writeError(c.w, http.StatusNotFound, "Pull request not found")
+	}
+	return pr
+}
+
+func (s *Server) getPullRequest(c *call) {
+	if pr := s.pullRequest(c); pr != nil {
+		writeJSON(c.w, http.StatusOK, s.prJSON(c.ws, c.slug, pr))
+	}
+}
+
+// prRedirect answers a pull request's diff or diffstat with a 302 to its
+// link; like Bitbucket, the redirect carries the link's own query only.
+func (s *Server) prRedirect(kind string) func(*call) {
+	return func(c *call) {
+		pr := s.pullRequest(c)
+		if pr == nil {
+			return
+		}
+		links := s.prJSON(c.ws, c.slug, pr)["links"].(map[string]any)
+		http.Redirect(c.w, c.r, links[kind].(map[string]any)["href"].(string), http.StatusFound)
+	}
+}
+
+func (s *Server) listPRCommits(c *call) {
+	pr := s.pullRequest(c)
+	if pr == nil {
 		return
 	}
-	rd := s.repos[repoKey{ws, slug}]
-	if rd == nil {
-		writeError(w, http.StatusNotFound, "Repository "+ws+"/"+slug+" not found")
+	var vals []any
+	for _, id := range prCommits(c.rd, pr.SourceCommit, pr.DestinationCommit) {
+		vals = append(vals, map[string]any{"type": "commit", "hash": id, "message": c.rd.messages[id], "parents": parentsJSON(c.rd.commits[id])})
+	}
+	s.writePage(c.w, c.r, vals, 10)
+}
+
+// diffSpec resolves {spec}, or answers 404.
+func (s *Server) diffSpec(c *call) (head, base string, ok bool) {
+	head, base, ok = s.spec(c.rd, c.r.PathValue("spec"))
+	if !ok {
+		writeError(c.w, http.StatusNotFound, "Commit not found")
+	}
+	return head, base, ok
+}
+
+// getDiff answers the raw diff as stored, bytes as they are.
+func (s *Server) getDiff(c *call) {
+	head, base, ok := s.diffSpec(c)
+	if !ok {
 		return
 	}
-	switch op {
-	case OpGetPullRequest:
-		pr := s.pr(rd, rest[1])
-		if pr == nil {
-			writeError(w, http.StatusNotFound, "Pull request not found")
+	d, ok := c.rd.diffs[[2]string{head, base}]
+	if !ok {
+		writeError(c.w, http.StatusNotFound, "No diff stored for "+head+".."+base)
+		return
+	}
+	c.w.Header().Set("Content-Type", "text/plain")
+	_, _ = io.WriteString(c.w, d)
+}
+
+func (s *Server) getDiffstat(c *call) {
+	head, base, ok := s.diffSpec(c)
+	if !ok {
+		return
+	}
+	entries := c.rd.stats[[2]string{head, base}]
+	vals := make([]any, 0, len(entries))
+	for _, e := range entries {
+		vals = append(vals, diffstatJSON(s, c.ws, c.slug, head, base, e))
+	}
+	s.writePage(c.w, c.r, vals, 500)
+}
+
+func (s *Server) getCommit(c *call) {
+	id, ok := s.resolve(c.rd, c.r.PathValue("rev"))
+	if !ok {
+		writeError(c.w, http.StatusNotFound, "Commit not found")
+		return
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"type": "commit", "hash": id, "message": c.rd.messages[id], "parents": parentsJSON(c.rd.commits[id])})
+}
+
+func (s *Server) getMergeBase(c *call) {
+	a, b, found := strings.Cut(c.r.PathValue("spec"), "..")
+	ia, oka := s.resolve(c.rd, a)
+	ib, okb := s.resolve(c.rd, b)
+	if !found || !oka || !okb {
+		writeError(c.w, http.StatusNotFound, "Commit not found")
+		return
+	}
+	mb := mergeBase(c.rd, ia, ib)
+	if mb == "" {
+		writeError(c.w, http.StatusNotFound, "No common ancestor")
+		return
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"type": "commit", "hash": mb})
+}
+
+// prID returns the pull request id of the path, or answers 404 when no such
+// pull request exists.
+func (s *Server) prID(c *call) (int, bool) {
+	id, _ := strconv.Atoi(c.r.PathValue("id"))
+	if c.rd.prs[id] == nil {
+		writeError(c.w, http.StatusNotFound, "Pull request not found")
+		return 0, false
+	}
+	return id, true
+}
+
+func (s *Server) listComments(c *call) {
+	prID, ok := s.prID(c)
+	if !ok {
+		return
+	}
+	var vals []any
+	for _, cm := range c.rd.comments[prID] {
+		vals = append(vals, commentJSON(s, c.ws, c.slug, prID, cm))
+	}
+	s.writePage(c.w, c.r, vals, 100)
+}
+
+func (s *Server) createComment(c *call) {
+	prID, ok := s.prID(c)
+	if !ok {
+		return
+	}
+	var in struct {
+		Content struct {
+			Raw string `json:"raw"`
+		} `json:"content"`
+		Inline *struct {
+			Path string `json:"path"`
+			From *int   `json:"from"`
+			To   *int   `json:"to"`
+		} `json:"inline"`
+		Parent *struct {
+			ID int64 `json:"id"`
+		} `json:"parent"`
+	}
+	if err := json.Unmarshal(c.body, &in); err != nil || in.Content.Raw == "" {
+		writeError(c.w, http.StatusBadRequest, "content.raw: required")
+		return
+	}
+	cm := &Comment{Body: in.Content.Raw, Author: botName, AccountID: s.self}
+	if in.Inline != nil {
+		if in.Inline.Path == "" {
+			writeError(c.w, http.StatusBadRequest, "inline.path: required")
 			return
 		}
-		writeJSON(w, http.StatusOK, s.prJSON(ws, slug, pr))
-	case OpPRDiff, OpPRDiffstat:
-		pr := s.pr(rd, rest[1])
-		if pr == nil {
-			writeError(w, http.StatusNotFound, "Pull request not found")
-			return
+		cm.Path, cm.From, cm.To = in.Inline.Path, in.Inline.From, in.Inline.To
+	}
+	if in.Parent != nil {
+		cm.Parent = &in.Parent.ID
+	}
+	s.nextID++
+	cm.ID = s.nextID
+	c.rd.comments[prID] = append(c.rd.comments[prID], cm)
+	m := commentJSON(s, c.ws, c.slug, prID, cm)
+	c.w.Header().Set("Location", m["links"].(map[string]any)["self"].(map[string]any)["href"].(string))
+	writeJSON(c.w, http.StatusCreated, m)
+}
+
+// liveComment returns the comment {comment} of pull request {id} unless it
+// is unknown or deleted (then nil).
+func liveComment(c *call) (int, *Comment) {
+	prID, _ := strconv.Atoi(c.r.PathValue("id"))
+	id, _ := strconv.ParseInt(c.r.PathValue("comment"), 10, 64)
+	for _, x := range c.rd.comments[prID] {
+		if x.ID == id && !x.Deleted {
+			return prID, x
 		}
-		links := s.prJSON(ws, slug, pr)["links"].(map[string]any)
-		kind := "diff"
-		if op == OpPRDiffstat {
-			kind = "diffstat"
-		}
-		// Like Bitbucket, the redirect carries the link's own query only.
-		http.Redirect(w, r, links[kind].(map[string]any)["href"].(string), http.StatusFound)
-	case OpGetDiff, OpDiffstat:
-		head, base, ok := s.spec(rd, strings.Join(rest[1:], "/"))
-		if !ok {
-			writeError(w, http.StatusNotFound, "Commit not found")
-			return
-		}
-		if op == OpGetDiff {
-			d, ok := rd.diffs[[2]string{head, base}]
-			if !ok {
-				writeError(w, http.StatusNotFound, "No diff stored for "+head+".."+base)
-				return
-			}
-			w.Header().Set("Content-Type", "text/plain")
-			_, _ = io.WriteString(w, d)
-			return
-		}
-		entries := rd.stats[[2]string{head, base}]
-		vals := make([]any, 0, len(entries))
-		for _, e := range entries {
-			vals = append(vals, diffstatJSON(s, ws, slug, head, base, e))
-		}
-		s.writePage(w, r, vals, 500)
-	case OpGetCommit:
-		id, ok := s.resolve(rd, strings.Join(rest[1:], "/"))
-		if !ok {
-			writeError(w, http.StatusNotFound, "Commit not found")
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"type": "commit", "hash": id, "message": rd.messages[id], "parents": parentsJSON(rd.commits[id])})
-	case OpPRCommits:
-		pr := s.pr(rd, rest[1])
-		if pr == nil {
-			writeError(w, http.StatusNotFound, "Pull request not found")
-			return
-		}
-		var vals []any
-		for _, id := range prCommits(rd, pr.SourceCommit, pr.DestinationCommit) {
-			vals = append(vals, map[string]any{"type": "commit", "hash": id, "message": rd.messages[id], "parents": parentsJSON(rd.commits[id])})
-		}
-		s.writePage(w, r, vals, 10)
-	case OpMergeBase:
-		a, b, found := strings.Cut(strings.Join(rest[1:], "/"), "..")
-		ia, oka := s.resolve(rd, a)
-		ib, okb := s.resolve(rd, b)
-		if !found || !oka || !okb {
-			writeError(w, http.StatusNotFound, "Commit not found")
-			return
-		}
-		mb := mergeBase(rd, ia, ib)
-		if mb == "" {
-			writeError(w, http.StatusNotFound, "No common ancestor")
-			return
-		}
-		writeJSON(w, http.StatusOK, map[string]any{"type": "commit", "hash": mb})
-	case OpGetSrc, OpListDir:
-		s.src(w, r, ws, slug, rd, rest)
-	case OpSetStatus, OpGetStatus, OpPutReport, OpGetReport, OpDeleteReport,
-		OpPostAnnotations, OpListAnnotations, OpDeleteAnnotation:
-		s.insights(w, r, op, rd, rest, body)
-	case OpListComments:
-		prID, _ := strconv.Atoi(rest[1])
-		if rd.prs[prID] == nil {
-			writeError(w, http.StatusNotFound, "Pull request not found")
-			return
-		}
-		var vals []any
-		for _, c := range rd.comments[prID] {
-			vals = append(vals, commentJSON(s, ws, slug, prID, c))
-		}
-		s.writePage(w, r, vals, 100)
-	case OpCreateComment:
-		prID, _ := strconv.Atoi(rest[1])
-		if rd.prs[prID] == nil {
-			writeError(w, http.StatusNotFound, "Pull request not found")
-			return
-		}
+	}
+	return prID, nil
+}
+
+// comment answers GET, PUT and DELETE of one comment; like Bitbucket, only
+// a comment's author may edit or delete it.
+func (s *Server) comment(c *call) {
+	prID, cm := liveComment(c)
+	if cm == nil {
+		writeError(c.w, http.StatusNotFound, "Comment not found")
+		return
+	}
+	if c.op != OpGetComment && cm.AccountID != s.self {
+		writeError(c.w, http.StatusForbidden, "You are not allowed to modify this comment")
+		return
+	}
+	switch c.op {
+	case OpUpdateComment:
 		var in struct {
 			Content struct {
 				Raw string `json:"raw"`
 			} `json:"content"`
-			Inline *struct {
-				Path string `json:"path"`
-				From *int   `json:"from"`
-				To   *int   `json:"to"`
-			} `json:"inline"`
-			Parent *struct {
-				ID int64 `json:"id"`
-			} `json:"parent"`
 		}
-		if err := json.Unmarshal(body, &in); err != nil || in.Content.Raw == "" {
-			writeError(w, http.StatusBadRequest, "content.raw: required")
+		if err := json.Unmarshal(c.body, &in); err != nil || in.Content.Raw == "" {
+			writeError(c.w, http.StatusBadRequest, "content.raw: required")
 			return
 		}
-		c := &Comment{Body: in.Content.Raw, Author: botName, AccountID: s.self}
-		if in.Inline != nil {
-			if in.Inline.Path == "" {
-				writeError(w, http.StatusBadRequest, "inline.path: required")
-				return
-			}
-			c.Path, c.From, c.To = in.Inline.Path, in.Inline.From, in.Inline.To
-		}
-		if in.Parent != nil {
-			c.Parent = &in.Parent.ID
-		}
-		s.nextID++
-		c.ID = s.nextID
-		rd.comments[prID] = append(rd.comments[prID], c)
-		m := commentJSON(s, ws, slug, prID, c)
-		w.Header().Set("Location", m["links"].(map[string]any)["self"].(map[string]any)["href"].(string))
-		writeJSON(w, http.StatusCreated, m)
-	case OpResolveComment, OpReopenComment:
-		s.resolveThread(w, rd, rest, op)
-	case OpGetComment, OpUpdateComment, OpDeleteComment:
-		prID, _ := strconv.Atoi(rest[1])
-		id, _ := strconv.ParseInt(rest[3], 10, 64)
-		var c *Comment
-		for _, x := range rd.comments[prID] {
-			if x.ID == id && !x.Deleted {
-				c = x
-			}
-		}
-		if c == nil {
-			writeError(w, http.StatusNotFound, "Comment not found")
-			return
-		}
-		if op != OpGetComment && c.AccountID != s.self {
-			// Bitbucket lets only a comment's author edit or delete it.
-			writeError(w, http.StatusForbidden, "You are not allowed to modify this comment")
-			return
-		}
-		switch op {
-		case OpUpdateComment:
-			var in struct {
-				Content struct {
-					Raw string `json:"raw"`
-				} `json:"content"`
-			}
-			if err := json.Unmarshal(body, &in); err != nil || in.Content.Raw == "" {
-				writeError(w, http.StatusBadRequest, "content.raw: required")
-				return
-			}
-			c.Body = in.Content.Raw
-		case OpDeleteComment:
-			c.Deleted = true
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
-		writeJSON(w, http.StatusOK, commentJSON(s, ws, slug, prID, c))
-	default:
-		writeError(w, http.StatusNotFound, "Resource not found")
+		cm.Body = in.Content.Raw
+	case OpDeleteComment:
+		cm.Deleted = true
+		c.w.WriteHeader(http.StatusNoContent)
+		return
 	}
+	writeJSON(c.w, http.StatusOK, commentJSON(s, c.ws, c.slug, prID, cm))
 }
 
 // resolveThread answers POST and DELETE .../comments/{id}/resolve with the
 // documented rules: 404 for an unknown comment, 403 for a reply or a
 // comment that is not on the diff, 409 when resolving a resolved thread;
 // 200 with the comment_resolution, or 204 for a reopen.
-func (s *Server) resolveThread(w http.ResponseWriter, rd *repoData, rest []string, op string) {
-	prID, _ := strconv.Atoi(rest[1])
-	id, _ := strconv.ParseInt(rest[3], 10, 64)
-	var c *Comment
-	for _, x := range rd.comments[prID] {
-		if x.ID == id && !x.Deleted {
-			c = x
-		}
-	}
+func (s *Server) resolveThread(c *call) {
+	_, cm := liveComment(c)
 	switch {
-	case c == nil:
-		writeError(w, http.StatusNotFound, "Comment not found")
-	case c.Parent != nil || c.Path == "":
-		writeError(w, http.StatusForbidden, "Only top-level comments on the diff can be resolved")
-	case op == OpReopenComment:
-		c.Resolved, c.ResolvedBy = false, ""
-		w.WriteHeader(http.StatusNoContent)
-	case c.Resolved:
-		writeError(w, http.StatusConflict, "This comment thread is already resolved")
+	case cm == nil:
+		writeError(c.w, http.StatusNotFound, "Comment not found")
+	case cm.Parent != nil || cm.Path == "":
+		writeError(c.w, http.StatusForbidden, "Only top-level comments on the diff can be resolved")
+	case c.op == OpReopenComment:
+		cm.Resolved, cm.ResolvedBy = false, ""
+		c.w.WriteHeader(http.StatusNoContent)
+	case cm.Resolved:
+		writeError(c.w, http.StatusConflict, "This comment thread is already resolved")
 	default:
-		c.Resolved, c.ResolvedBy = true, s.self
-		writeJSON(w, http.StatusOK, resolutionJSON(c))
+		cm.Resolved, cm.ResolvedBy = true, s.self
+		writeJSON(c.w, http.StatusOK, resolutionJSON(cm))
 	}
 }
 
@@ -1012,32 +1076,25 @@ func mergeBase(rd *repoData, a, b string) string {
 
 // isListing reports whether a /src request names a directory: a trailing
 // slash, the root, or a path with files below it.
-func (s *Server) isListing(ws, slug string, rest []string) bool {
-	if len(rest) < 2 {
-		return false
-	}
-	p := strings.Join(rest[2:], "/")
+func (s *Server) isListing(ws, slug, commit, p string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rd := s.repos[repoKey{ws, slug}]
 	if p == "" || strings.HasSuffix(p, "/") {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		rd := s.repos[repoKey{ws, slug}]
 		if rd == nil {
 			return true
 		}
-		id, ok := s.resolve(rd, rest[1])
+		id, ok := s.resolve(rd, commit)
 		if !ok {
 			return true
 		}
 		_, isFile := rd.files[id][strings.Trim(p, "/")]
 		return !isFile
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	rd := s.repos[repoKey{ws, slug}]
 	if rd == nil {
 		return false
 	}
-	id, _ := s.resolve(rd, rest[1])
+	id, _ := s.resolve(rd, commit)
 	return isDir(rd.files[id], p)
 }
 
@@ -1050,18 +1107,16 @@ func isDir(files map[string]file, dir string) bool {
 	return false
 }
 
-func (s *Server) src(w http.ResponseWriter, r *http.Request, ws, slug string, rd *repoData, rest []string) {
-	if len(rest) < 2 {
-		writeError(w, http.StatusNotFound, "Resource not found")
-		return
-	}
-	id, ok := s.resolve(rd, rest[1])
+// src answers a file's bytes (or ?format=meta) or a directory's listing.
+func (s *Server) src(c *call) {
+	w, r, rd := c.w, c.r, c.rd
+	id, ok := s.resolve(rd, r.PathValue("commit"))
 	if !ok {
 		writeError(w, http.StatusNotFound, "Commit not found")
 		return
 	}
 	files := rd.files[id]
-	p := strings.Join(rest[2:], "/")
+	p := r.PathValue("path")
 	clean := strings.Trim(p, "/")
 	meta := r.URL.Query().Get("format") == "meta"
 	commit := map[string]any{"type": "commit", "hash": id}

@@ -917,13 +917,10 @@ func TestGracefulShutdown(t *testing.T) {
 		done <- answer{code, out}
 	}()
 	// Wait until both lookups are being held upstream, then stop the server.
-	for f.fake.Calls(bitbuckettest.OpGetSrc) < 2 {
-		select {
-		case a := <-done:
-			t.Fatalf("batch answered before the delay: %d %v", a.code, a.out)
-		default:
-		}
-		time.Sleep(10 * time.Millisecond)
+	select {
+	case <-f.fake.CallsReached(bitbuckettest.OpGetSrc, 2):
+	case a := <-done:
+		t.Fatalf("batch answered before the delay: %d %v", a.code, a.out)
 	}
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -330,12 +331,11 @@ scrape_configs:
 		}
 		return out.Data.Result
 	}
+	// Prometheus is another process: its scrapes and rule evaluations are
+	// waited for by polling its API, within a deadline.
 	deadline := time.Now().Add(60 * time.Second)
-	for len(query(`up{job="prscout"} == 1`)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("prometheus never scraped prscout successfully")
-		}
-		time.Sleep(500 * time.Millisecond)
+	if !pollUntil(deadline, func() bool { return len(query(`up{job="prscout"} == 1`)) > 0 }) {
+		t.Fatal("prometheus never scraped prscout successfully")
 	}
 	for q, min := range map[string]int{
 		`prscout_build_info{job="prscout"}`:                                               1,
@@ -348,29 +348,54 @@ scrape_configs:
 			t.Errorf("%s: %d series, want at least %d", q, got, min)
 		}
 	}
-	// The rules loaded and evaluate without errors.
-	resp, err := http.Get("http://" + addr + "/api/v1/rules")
-	if err != nil {
-		t.Fatal(err)
+	// The rules loaded and, once each has been evaluated, evaluate without
+	// errors.
+	type rule struct {
+		Name   string `json:"name"`
+		Health string `json:"health"` // "unknown" until the first evaluation
 	}
-	defer resp.Body.Close()
-	var rs struct {
-		Data struct {
-			Groups []struct {
-				Rules []struct {
-					Name   string `json:"name"`
-					Health string `json:"health"`
-				} `json:"rules"`
-			} `json:"groups"`
-		} `json:"data"`
+	listRules := func() ([]rule, error) {
+		resp, err := http.Get("http://" + addr + "/api/v1/rules")
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		var rs struct {
+			Data struct {
+				Groups []struct {
+					Rules []rule `json:"rules"`
+				} `json:"groups"`
+			} `json:"data"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&rs); err != nil || len(rs.Data.Groups) != 1 || len(rs.Data.Groups[0].Rules) < 5 {
+			return nil, fmt.Errorf("rules API: %v %+v", err, rs)
+		}
+		return rs.Data.Groups[0].Rules, nil
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&rs); err != nil || len(rs.Data.Groups) != 1 || len(rs.Data.Groups[0].Rules) < 5 {
-		t.Fatalf("rules API: %v %+v", err, rs)
+	var got []rule
+	var rerr error
+	evaluated := pollUntil(deadline, func() bool {
+		got, rerr = listRules()
+		return rerr == nil && !slices.ContainsFunc(got, func(r rule) bool { return r.Health == "unknown" })
+	})
+	if !evaluated {
+		t.Fatalf("the rules were never all evaluated: %v %+v", rerr, got)
 	}
-	time.Sleep(2 * time.Second) // one more evaluation round
-	for _, r := range rs.Data.Groups[0].Rules {
-		if r.Health == "err" {
-			t.Errorf("rule %s evaluates with an error", r.Name)
+	for _, r := range got {
+		if r.Health != "ok" {
+			t.Errorf("rule %s evaluates with health %q", r.Name, r.Health)
 		}
 	}
+}
+
+// pollUntil calls cond every 200ms until it holds (true) or the deadline
+// passes (false). Only for another process's state, which nothing signals.
+func pollUntil(deadline time.Time, cond func() bool) bool {
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return true
 }

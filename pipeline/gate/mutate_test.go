@@ -13,25 +13,34 @@ import (
 	"testing"
 )
 
-// TestDifferentialMutations feeds mutated corpus snippets to the gate and to
-// V8 (node) and reports every disagreement by class. It needs node and the
-// corpus, and runs only with PRSCOUT_DIFFERENTIAL=<number of mutants> (it
-// spawns node once, but checking thousands of snippets takes a while);
-// PRSCOUT_DIFFERENTIAL_SEED picks another set of mutants.
+// TestDifferentialMutations feeds mutated snippets to the gate and to V8
+// (node, spawned once) and reports every disagreement by class. The
+// snippets are the repository's own: the valid Code node cases of
+// differential_test.go and the Code nodes of testdata/golden, plus the
+// corpus's when PRSCOUT_CORPUS names one. It checks
+// PRSCOUT_DIFFERENTIAL mutants (default differentialDefault, a second or
+// so); PRSCOUT_DIFFERENTIAL_SEED picks another set. It needs node, which
+// the test command installs.
 func TestDifferentialMutations(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("PRSCOUT_DIFFERENTIAL"))
-	if n <= 0 {
-		t.Skip("set PRSCOUT_DIFFERENTIAL=<mutants> to run")
-	}
+	n := differentialCount(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not installed")
 	}
-	dir := corpusDir(t)
 	var snippets []string
-	files, _ := filepath.Glob(filepath.Join(dir, "workflows", "*", "*", "*.json"))
-	more, _ := filepath.Glob(filepath.Join(dir, "workflows", "*", "*.json"))
-	files = append(files, more...)
+	for _, c := range v8Cases {
+		if c.ok && !c.fn {
+			snippets = append(snippets, c.code)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.json"))
+	if os.Getenv("PRSCOUT_CORPUS") != "" {
+		dir := corpusDir(t)
+		more, _ := filepath.Glob(filepath.Join(dir, "workflows", "*", "*", "*.json"))
+		files = append(files, more...)
+		more, _ = filepath.Glob(filepath.Join(dir, "workflows", "*", "*.json"))
+		files = append(files, more...)
+	}
 	sort.Strings(files)
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -53,8 +62,8 @@ func TestDifferentialMutations(t *testing.T) {
 			}
 		}
 	}
-	if len(snippets) == 0 {
-		t.Skip("no snippets")
+	if len(snippets) < 20 {
+		t.Fatalf("only %d snippets to mutate", len(snippets))
 	}
 	seed, _ := strconv.ParseInt(os.Getenv("PRSCOUT_DIFFERENTIAL_SEED"), 10, 64)
 	rng := rand.New(rand.NewSource(seed + 1))
@@ -131,6 +140,24 @@ func TestDifferentialMutations(t *testing.T) {
 	if falseAlarms+misses > 0 {
 		t.Errorf("%d disagreements with V8", falseAlarms+misses)
 	}
+}
+
+// differentialDefault is how many cases each differential test checks when
+// PRSCOUT_DIFFERENTIAL does not say: enough to catch a regression in the
+// common paths, few enough for every run of the test command.
+const differentialDefault = 300
+
+// differentialCount is PRSCOUT_DIFFERENTIAL, or differentialDefault.
+func differentialCount(t *testing.T) int {
+	v := os.Getenv("PRSCOUT_DIFFERENTIAL")
+	if v == "" {
+		return differentialDefault
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		t.Fatalf("PRSCOUT_DIFFERENTIAL=%q: want a positive count", v)
+	}
+	return n
 }
 
 func excerptAround(code string, line int) string {

@@ -4,21 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand"
-	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestRegExpDifferential compares validateRegExp with V8 on random patterns
-// built from regexp syntax pieces, in non-unicode, u and v modes. It needs
-// node and runs with PRSCOUT_DIFFERENTIAL=<count> (see TestDifferentialMutations).
+// built from regexp syntax pieces, in non-unicode, u and v modes: as many
+// as differentialCount says (see TestDifferentialMutations). It needs node.
 func TestRegExpDifferential(t *testing.T) {
-	n, _ := strconv.Atoi(os.Getenv("PRSCOUT_DIFFERENTIAL"))
-	if n <= 0 {
-		t.Skip("set PRSCOUT_DIFFERENTIAL=<count> to run")
-	}
+	n := differentialCount(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not installed")

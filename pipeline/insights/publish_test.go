@@ -8,27 +8,20 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
-// fakeReporter records statuses and reports; err fails every call.
-type fakeReporter struct {
-	statuses []pipeline.BuildStatus
-	commits  []string
-	reports  int
-	err      error
-}
-
-func (f *fakeReporter) SetBuildStatus(_ context.Context, _ pipeline.Repo, commit string, s pipeline.BuildStatus) error {
-	if f.err != nil {
-		return f.err
+// failing is a Fake whose status and report writes all fail with err (nil:
+// they succeed).
+func failing(err error) *pipelinetest.Fake {
+	f := pipelinetest.New()
+	f.Hook = func(_ context.Context, op, _ string) error {
+		if op == pipelinetest.OpSetStatus || op == pipelinetest.OpPutReport {
+			return err
+		}
+		return nil
 	}
-	f.statuses, f.commits = append(f.statuses, s), append(f.commits, commit)
-	return nil
-}
-
-func (f *fakeReporter) PutReport(context.Context, pipeline.Repo, string, string, pipeline.InsightsReport, []pipeline.Annotation) (pipeline.PutReportResult, error) {
-	f.reports++
-	return pipeline.PutReportResult{Warnings: []string{}}, f.err
+	return f
 }
 
 const (
@@ -37,37 +30,10 @@ const (
 	prURL = "https://bitbucket.example/acme/app/pull-requests/7"
 )
 
-// fakePRs serves pull request 7 whose head has moved on to `moved`, and
-// resolves 12-digit ids.
-type fakePRs struct{ reads int }
-
-func (f *fakePRs) PullRequest(_ context.Context, _ pipeline.Repo, id int) (pipeline.PullRequestInfo, error) {
-	f.reads++
-	if id != 7 {
-		return pipeline.PullRequestInfo{}, fmt.Errorf("pull request %d: %w", id, pipeline.ErrNotFound)
-	}
-	return pipeline.PullRequestInfo{ID: 7, SourceCommit: moved[:12], PullRequest: pipeline.PullRequest{URL: prURL}}, nil
-}
-
-func (f *fakePRs) IsAncestor(context.Context, pipeline.Repo, string, string) (bool, error) {
-	return true, nil
-}
-
-func (f *fakePRs) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
-	for _, c := range []string{head, moved} {
-		if len(rev) >= 7 && strings.HasPrefix(c, rev) {
-			return c, nil
-		}
-	}
-	return "", fmt.Errorf("revision %s: %w", rev, pipeline.ErrNotFound)
-}
-
-func (f *fakePRs) ReadFile(context.Context, pipeline.Repo, string, string, int64) ([]byte, error) {
-	return nil, pipeline.ErrNotFound
-}
-
-func (f *fakePRs) ListDir(context.Context, pipeline.Repo, string, string, int) ([]pipeline.DirEntry, bool, error) {
-	return nil, false, pipeline.ErrNotFound
+// newPRs serves pull request 7 whose head has moved on to `moved`.
+func newPRs() *pipelinetest.Fake {
+	return pipelinetest.New().AddCommit(head).AddCommit(moved, head).
+		AddPullRequest(pipeline.PullRequestInfo{ID: 7, SourceCommit: moved[:12], PullRequest: pipeline.PullRequest{URL: prURL}})
 }
 
 var acme = pipeline.Repo{Workspace: "acme", RepoSlug: "app"}
@@ -94,10 +60,10 @@ func TestSetStatusOutcomes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := &fakeReporter{err: tt.err}
+			rep := failing(tt.err)
 			got := setStatus(ctx, rep, tt.on, acme, head, InProgress(tt.url))
-			if got.Outcome != tt.outcome || got.State != pipeline.StatusInProgress || len(rep.statuses) != tt.sent {
-				t.Errorf("got %+v (sent %d), want outcome %s, %d sent", got, len(rep.statuses), tt.outcome, tt.sent)
+			if got.Outcome != tt.outcome || got.State != pipeline.StatusInProgress || len(rep.Statuses()) != tt.sent {
+				t.Errorf("got %+v (sent %d), want outcome %s, %d sent", got, len(rep.Statuses()), tt.outcome, tt.sent)
 			}
 			if w := strings.Join(got.Warnings, "|"); (tt.warn == "") != (w == "") || !strings.Contains(w, tt.warn) {
 				t.Errorf("warnings %q, want one containing %q", w, tt.warn)
@@ -108,13 +74,13 @@ func TestSetStatusOutcomes(t *testing.T) {
 
 func TestPublishSwitches(t *testing.T) {
 	findings := []pipeline.ReportFinding{{Path: "a.go", Line: 3, Severity: "critical", Title: "t", Fingerprint: "f1"}}
-	rep := &fakeReporter{}
+	rep := pipelinetest.New()
 	st, rr := Publish(context.Background(), rep, Settings{FailOn: FailOnCritical, BuildStatus: true}, PublishInput{Repo: acme, Commit: head, Findings: findings, Link: prURL})
-	if rep.reports != 0 || rr.Outcome != OutcomeSkipped || rr.Result != pipeline.ReportFailed {
-		t.Errorf("report off: %d reports sent, result %+v", rep.reports, rr)
+	if len(rep.Reports()) != 0 || rr.Outcome != OutcomeSkipped || rr.Result != pipeline.ReportFailed {
+		t.Errorf("report off: %d reports sent, result %+v", len(rep.Reports()), rr)
 	}
-	if st.Outcome != OutcomeOK || st.State != pipeline.StatusFailed || rep.statuses[0].Description != "1 critical" {
-		t.Errorf("status = %+v (%+v), want FAILED \"1 critical\"", st, rep.statuses)
+	if st.Outcome != OutcomeOK || st.State != pipeline.StatusFailed || rep.Statuses()[0].Status.Description != "1 critical" {
+		t.Errorf("status = %+v (%+v), want FAILED \"1 critical\"", st, rep.Statuses())
 	}
 	if st, rr := Publish(context.Background(), nil, DefaultSettings(), PublishInput{}); st != nil || rr != nil {
 		t.Errorf("no reporter: %+v %+v, want nil", st, rr)
@@ -123,8 +89,8 @@ func TestPublishSwitches(t *testing.T) {
 
 func TestStopReview(t *testing.T) {
 	ctx := context.Background()
-	prs := &fakePRs{}
-	rep := &fakeReporter{}
+	prs := newPRs()
+	rep := pipelinetest.New()
 	src := StopSources{Repo: prs, PRs: prs, Reporter: rep}
 
 	// ref wins over the pull request's moved head; the link is the PR's.
@@ -132,22 +98,22 @@ func TestStopReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ref != head || rep.commits[0] != head || rep.statuses[0].URL != prURL || rep.statuses[0].State != pipeline.StatusStopped ||
-		rep.statuses[0].Description != "review stopped: LLM timed out" || res.BuildStatus.Outcome != OutcomeOK {
-		t.Errorf("with ref: %+v, sent %+v on %v", res, rep.statuses, rep.commits)
+	if res.Ref != head || rep.Statuses()[0].Commit != head || rep.Statuses()[0].Status.URL != prURL || rep.Statuses()[0].Status.State != pipeline.StatusStopped ||
+		rep.Statuses()[0].Status.Description != "review stopped: LLM timed out" || res.BuildStatus.Outcome != OutcomeOK {
+		t.Errorf("with ref: %+v, sent %+v", res, rep.Statuses())
 	}
 	// prId alone: the pull request's head, resolved to the full id.
 	res, err = StopReview(ctx, src, DefaultSettings(), StopInput{Workspace: "acme", RepoSlug: "app", PRID: 7, State: "failed"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Ref != moved || rep.commits[1] != moved || rep.statuses[1].State != pipeline.StatusFailed || rep.statuses[1].Description != "review failed" {
-		t.Errorf("prId only: %+v, sent %+v on %v", res, rep.statuses[1], rep.commits[1])
+	if res.Ref != moved || rep.Statuses()[1].Commit != moved || rep.Statuses()[1].Status.State != pipeline.StatusFailed || rep.Statuses()[1].Status.Description != "review failed" {
+		t.Errorf("prId only: %+v, sent %+v", res, rep.Statuses())
 	}
 	// ref and url: no pull request read.
-	before := prs.reads
-	if _, err := StopReview(ctx, src, DefaultSettings(), StopInput{Workspace: "acme", RepoSlug: "app", Ref: head, URL: "https://ci.example/run/1"}); err != nil || prs.reads != before {
-		t.Errorf("ref+url: err %v, %d pull request reads", err, prs.reads-before)
+	before := prs.Calls(pipelinetest.OpPullRequest, "")
+	if _, err := StopReview(ctx, src, DefaultSettings(), StopInput{Workspace: "acme", RepoSlug: "app", Ref: head, URL: "https://ci.example/run/1"}); err != nil || prs.Calls(pipelinetest.OpPullRequest, "") != before {
+		t.Errorf("ref+url: err %v, %d pull request reads", err, prs.Calls(pipelinetest.OpPullRequest, "")-before)
 	}
 	// An unknown pull request is the adapter's error, for a 404.
 	if _, err := StopReview(ctx, src, DefaultSettings(), StopInput{Workspace: "acme", RepoSlug: "app", PRID: 8}); !errors.Is(err, pipeline.ErrNotFound) {
@@ -158,16 +124,16 @@ func TestStopReview(t *testing.T) {
 		src StopSources
 		set Settings
 	}{{src, Settings{}}, {StopSources{PRs: prs}, DefaultSettings()}} {
-		before, sent := prs.reads, len(rep.statuses)
+		before, sent := prs.Calls(pipelinetest.OpPullRequest, ""), len(rep.Statuses())
 		res, err := StopReview(ctx, tc.src, tc.set, StopInput{Workspace: "acme", RepoSlug: "app", PRID: 7})
-		if err != nil || res.BuildStatus.Outcome != OutcomeSkipped || prs.reads != before || len(rep.statuses) != sent {
+		if err != nil || res.BuildStatus.Outcome != OutcomeSkipped || prs.Calls(pipelinetest.OpPullRequest, "") != before || len(rep.Statuses()) != sent {
 			t.Errorf("off/no reporter: %+v, %v", res, err)
 		}
 	}
 }
 
 func TestStopReviewBadInput(t *testing.T) {
-	src := StopSources{Reporter: &fakeReporter{}}
+	src := StopSources{Reporter: pipelinetest.New()}
 	for _, tc := range []struct {
 		in    StopInput
 		field string

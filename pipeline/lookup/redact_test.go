@@ -31,7 +31,7 @@ func TestBatchRedacts(t *testing.T) {
 	pass := randomFrom(r, b62, 8) + "-" + randomFrom(r, b62, 5) + "!7"
 	content := "package cfg\n\n// GitHub token for the release job.\nconst token = \"" + gh + "\"\n\nvar dsn = \"postgres://app:" + pass + "@db:5432/app\"\n"
 	repo := newBatchFakeRepo()
-	repo.files["src/cfg.go"] = content
+	repo.AddFiles("", map[string]string{"src/cfg.go": content})
 	b := NewBatcher(repo, pipeline.DefaultLimits(), 1<<20)
 	in := BatchInput{Workspace: "w", RepoSlug: "r", Ref: batchCommit, Requests: []pipeline.Request{
 		{Op: "get_file", Path: "src/cfg.go"}, {Op: "get_file", Path: "src/a.go"},
