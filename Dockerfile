@@ -33,13 +33,16 @@ LABEL org.opencontainers.image.title="prscout" \
       org.opencontainers.image.description="Deterministic stages for two-pass AI code review of Bitbucket Cloud pull requests, called from n8n" \
       org.opencontainers.image.licenses="Apache-2.0"
 # git (with its HTTPS transport) and CA certificates; the same uid/gid as
-# distroless's nonroot user. safe.directory: the repositories the image reads
-# are mounted from the host and owned by another uid, which git would
-# otherwise refuse to open.
+# distroless's nonroot user. safe.directory: the repositories the local
+# provider reads are mounted from the host and owned by another uid, which git
+# refuses to open otherwise; prscout runs git without the system config, so
+# the setting lives in the global config GIT_CONFIG_GLOBAL names (the mirrors
+# use none of it: their git runs with GIT_CONFIG_GLOBAL=/dev/null).
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends git ca-certificates \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
- && git config --system --add safe.directory '*' \
+ && mkdir -p /etc/prscout \
+ && git config --file /etc/prscout/gitconfig --add safe.directory '*' \
  && groupadd --system --gid 65532 nonroot \
  && useradd --system --uid 65532 --gid 65532 --home-dir /var/lib/prscout --no-create-home --shell /usr/sbin/nologin nonroot \
  && mkdir -p /var/lib/prscout/mirrors \
@@ -48,7 +51,8 @@ COPY --from=build /out/prscout /usr/local/bin/prscout
 USER 65532:65532
 WORKDIR /var/lib/prscout
 ENV PRSCOUT_ADDR=0.0.0.0:8080 \
-    PRSCOUT_MIRROR_DIR=/var/lib/prscout/mirrors
+    PRSCOUT_MIRROR_DIR=/var/lib/prscout/mirrors \
+    GIT_CONFIG_GLOBAL=/etc/prscout/gitconfig
 VOLUME ["/var/lib/prscout"]
 EXPOSE 8080
 # /healthz on the port of PRSCOUT_ADDR, through bash's /dev/tcp: the image
