@@ -52,7 +52,7 @@ cleanup() {
   if $compose_up; then
     "${compose[@]}" down -v --remove-orphans >/dev/null 2>&1
   fi
-  for c in "${containers[@]}"; do "$docker" rm -f "$c" >/dev/null 2>&1; done
+  for c in "${containers[@]}"; do "$docker" rm -f -v "$c" >/dev/null 2>&1; done
   for v in "${volumes[@]}"; do "$docker" volume rm -f "$v" >/dev/null 2>&1; done
   if [ -n "$dockerd_pid" ]; then
     kill "$dockerd_pid" 2>/dev/null
