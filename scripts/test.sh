@@ -40,4 +40,6 @@ if ! $quick; then
   ./scripts/nginx-keepalive.sh
   echo "== the shipped n8n workflow in a real n8n"
   ./scripts/e2e-n8n.sh
+  echo "== the container image, built and run (docs/container.md)"
+  ./scripts/docker-check.sh
 fi
