@@ -13,7 +13,8 @@
 // token with x-token-auth. The credential is passed to each git command that
 // talks to Bitbucket as an http.<url>.extraHeader in the command's
 // environment (GIT_CONFIG_COUNT), never in the clone URL, the mirror's
-// config, an argument or a log.
+// config, an argument or a log; git never follows a redirect
+// (http.followRedirects false), so the credential never reaches another host.
 package gitmirror
 
 import (
@@ -349,7 +350,9 @@ func (m *Mirror) clone(ctx context.Context, repo pipeline.Repo) error {
 	if _, err := m.git(ctx, parent, nil, true, "clone", "--quiet", "--bare", "--filter=blob:none", "--no-tags", "--", m.cloneURL(repo), tmp); err != nil {
 		return fmt.Errorf("clone %s: %w", m.cloneURL(repo), err)
 	}
-	for _, kv := range [][2]string{{"gc.auto", "0"}, {"core.logAllRefUpdates", "false"}, {"fetch.writeCommitGraph", "false"}} {
+	// http.followRedirects false also holds for git's own lazy fetches,
+	// which run without prscout's environment.
+	for _, kv := range [][2]string{{"gc.auto", "0"}, {"core.logAllRefUpdates", "false"}, {"fetch.writeCommitGraph", "false"}, {"http.followRedirects", "false"}} {
 		if _, err := m.git(ctx, tmp, nil, false, "config", kv[0], kv[1]); err != nil {
 			return err
 		}
@@ -533,10 +536,16 @@ func (m *Mirror) env(auth bool) []string {
 		}
 	}
 	out = append(out, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "LC_ALL=C")
+	// Redirects are never followed: git's default ("initial") moves every
+	// later request of the command to the redirect's host, extraHeader
+	// included, so a redirect would hand the credential to another host.
+	config := [][2]string{{"http.followRedirects", "false"}}
 	if auth && m.header != "" {
-		out = append(out, "GIT_CONFIG_COUNT=2",
-			"GIT_CONFIG_KEY_0=http."+m.base.String()+"/.extraHeader", "GIT_CONFIG_VALUE_0="+m.header,
-			"GIT_CONFIG_KEY_1=credential.helper", "GIT_CONFIG_VALUE_1=")
+		config = append(config, [2]string{"http." + m.base.String() + "/.extraHeader", m.header}, [2]string{"credential.helper", ""})
+	}
+	out = append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(config)))
+	for i, kv := range config {
+		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", i, kv[1]))
 	}
 	return out
 }
