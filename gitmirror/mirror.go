@@ -166,13 +166,20 @@ func New(cfg Config) (*Mirror, error) {
 	return m, nil
 }
 
-// Bitbucket's workspace ids and repository slugs.
+// Bitbucket's workspace ids and repository slugs: no path separator, no
+// "..", never absolute, so Dir/<workspace>/<repoSlug> stays under Dir.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// maxNameLen bounds a workspace id or slug (Bitbucket's are far shorter).
+const maxNameLen = 128
+
+// checkRepo refuses a workspace or slug that is not one path element under
+// the mirror's directory. Every method that builds a path or runs git calls
+// it first.
 func checkRepo(repo pipeline.Repo) error {
-	for _, v := range []string{repo.Workspace, repo.RepoSlug} {
-		if !namePattern.MatchString(v) || strings.Contains(v, "..") {
-			return pipeline.Invalidf("repoSlug", "invalid repository %s/%s", repo.Workspace, repo.RepoSlug)
+	for _, f := range [][2]string{{"workspace", repo.Workspace}, {"repoSlug", repo.RepoSlug}} {
+		if v := f[1]; len(v) > maxNameLen || !namePattern.MatchString(v) || strings.Contains(v, "..") {
+			return pipeline.Invalidf(f[0], "invalid %s %q: letters, digits, '.', '_' and '-' only, no \"..\", at most %d characters", f[0], pipeline.ClipRunes(v, 80), maxNameLen)
 		}
 	}
 	return nil
@@ -199,8 +206,12 @@ func (m *Mirror) state(repo pipeline.Repo) *repoState {
 	return st
 }
 
-// exists reports whether repo's mirror has been cloned.
+// exists reports whether repo's mirror has been cloned (never for a name
+// checkRepo refuses).
 func (m *Mirror) exists(repo pipeline.Repo) bool {
+	if checkRepo(repo) != nil {
+		return false
+	}
 	_, err := os.Stat(filepath.Join(m.Path(repo), "HEAD"))
 	return err == nil
 }
