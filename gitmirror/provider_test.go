@@ -96,9 +96,18 @@ func TestProviderRefusesRepoNamesOutsideTheMirror(t *testing.T) {
 		{Workspace: "acme", RepoSlug: strings.Repeat("a", 200)},
 	}
 	methods := map[string]func(p *Provider, r pipeline.Repo) error{
-		"ResolveCommit": func(p *Provider, r pipeline.Repo) error { _, err := p.ResolveCommit(context.Background(), r, sha); return err },
-		"IsAncestor":    func(p *Provider, r pipeline.Repo) error { _, err := p.IsAncestor(context.Background(), r, sha, sha); return err },
-		"MergeBase":     func(p *Provider, r pipeline.Repo) error { _, err := p.MergeBase(context.Background(), r, sha, sha); return err },
+		"ResolveCommit": func(p *Provider, r pipeline.Repo) error {
+			_, err := p.ResolveCommit(context.Background(), r, sha)
+			return err
+		},
+		"IsAncestor": func(p *Provider, r pipeline.Repo) error {
+			_, err := p.IsAncestor(context.Background(), r, sha, sha)
+			return err
+		},
+		"MergeBase": func(p *Provider, r pipeline.Repo) error {
+			_, err := p.MergeBase(context.Background(), r, sha, sha)
+			return err
+		},
 		"ReadFile": func(p *Provider, r pipeline.Repo) error {
 			_, err := p.ReadFile(context.Background(), r, sha, "secret.txt", 1<<20)
 			return err
@@ -117,7 +126,10 @@ func TestProviderRefusesRepoNamesOutsideTheMirror(t *testing.T) {
 			}
 			return err
 		},
-		"PullRequest": func(p *Provider, r pipeline.Repo) error { _, err := p.PullRequest(context.Background(), r, 1); return err },
+		"PullRequest": func(p *Provider, r pipeline.Repo) error {
+			_, err := p.PullRequest(context.Background(), r, 1)
+			return err
+		},
 		"PullRequestCommitMessages": func(p *Provider, r pipeline.Repo) error {
 			_, err := p.PullRequestCommitMessages(context.Background(), r, 1, 10)
 			return err
