@@ -101,6 +101,8 @@ type Server struct {
 	inflight chan struct{}
 	// replays deduplicates webhook deliveries (nil: off).
 	replays *replayGuard
+	// relay holds the webhook relay's limits and delivery slots (webhook.go).
+	relay *webhookRelay
 }
 
 // NewServer builds the router. It panics on no input: every option has a default.
@@ -160,6 +162,7 @@ func NewServer(opts Options) *Server {
 			}
 			s.replays = newReplayGuard(w, 0)
 		}
+		s.relay = newWebhookRelay(opts.Webhook, opts.MaxBodyBytes)
 		e.POST("/v1/webhooks/bitbucket", s.webhook)
 	}
 	v1 := e.Group("/v1", s.auth)

@@ -38,6 +38,15 @@ type WebhookOptions struct {
 	// 202 "duplicate" and not forwarded again. 0 means an hour; negative
 	// switches deduplication off.
 	DedupWindow time.Duration
+	// MaxBodyBytes bounds an event's body (PRSCOUT_WEBHOOK_MAX_BODY_BYTES):
+	// Bitbucket's events are at most 256 KB. 0 means 256 KiB; never more
+	// than the server's own body limit.
+	MaxBodyBytes int64
+	// MaxInflight caps the deliveries read, verified or forwarded at once
+	// (PRSCOUT_WEBHOOK_MAX_INFLIGHT); past it a delivery is answered 429
+	// with Retry-After before its body is read. 0 means 16. Memory is then
+	// bounded by MaxInflight × MaxBodyBytes (and a few copies of each).
+	MaxInflight int
 	// ForwardURL is n8n's Webhook URL; empty means verify and acknowledge only.
 	ForwardURL    string
 	ForwardHeader string
@@ -53,13 +62,91 @@ type WebhookOptions struct {
 // forwards may be redacted (n8n checks the relay's own header instead).
 var forwardedHeaders = []string{"X-Event-Key", "X-Request-UUID", "X-Hook-UUID", "X-Attempt-Number"}
 
+// Defaults and bounds of the relay (WebhookOptions).
+const (
+	defaultWebhookBodyBytes = 256 << 10
+	defaultWebhookInflight  = 16
+	// webhookReadTimeout bounds the arrival of an event's body: 256 KB
+	// arrive in well under a second from Bitbucket; a sender trickling
+	// its body holds a delivery slot this long at most.
+	webhookReadTimeout = 10 * time.Second
+	// maxSignatureLen bounds X-Hub-Signature ("sha256=" and 64 hex digits).
+	maxSignatureLen = 256
+	// webhookRetryAfter is the Retry-After of the relay's 429.
+	webhookRetryAfter = "10"
+)
+
+// webhookRelay is the relay's state beyond the replay guard: the limits in
+// force and one slot per delivery being handled.
+type webhookRelay struct {
+	maxBody     int64
+	slots       chan struct{}
+	readTimeout time.Duration // webhookReadTimeout
+}
+
+func newWebhookRelay(wo *WebhookOptions, serverMaxBody int64) *webhookRelay {
+	r := &webhookRelay{maxBody: wo.MaxBodyBytes, readTimeout: webhookReadTimeout}
+	if r.maxBody <= 0 {
+		r.maxBody = defaultWebhookBodyBytes
+	}
+	if serverMaxBody > 0 && r.maxBody > serverMaxBody {
+		r.maxBody = serverMaxBody
+	}
+	n := wo.MaxInflight
+	if n <= 0 {
+		n = defaultWebhookInflight
+	}
+	r.slots = make(chan struct{}, n)
+	return r
+}
+
 // webhook answers fast: it verifies, forwards synchronously with a short
 // timeout and returns 202. A failed forward is a 502, so Bitbucket retries
 // the delivery (it tries twice more); the stages downstream are idempotent,
 // so a retried event never duplicates a comment.
+//
+// What costs nothing is checked before the body is read: the event key,
+// that a signature is there at all, the declared length, and a free
+// delivery slot. Only then is the body read, under the relay's own small
+// limit and read timeout. Operations: docs/operations-webhook.md.
 func (s *Server) webhook(c *gin.Context) {
 	wo := s.opts.Webhook
-	body, err := s.readBody(c)
+	relay := s.relay
+	event := c.GetHeader("X-Event-Key")
+	if !contains(wo.Events, event) {
+		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
+		refuseEarly(c, http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
+			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", pipeline.ClipRunes(event, 80), wo.Events), Field: "X-Event-Key"})
+		return
+	}
+	if sig := strings.TrimSpace(c.GetHeader("X-Hub-Signature")); sig == "" || len(sig) > maxSignatureLen {
+		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
+		refuseEarly(c, http.StatusUnauthorized, ErrorBody{Error: "bad_signature",
+			Message: fmt.Sprintf("webhook signature rejected: X-Hub-Signature is missing or longer than %d bytes", maxSignatureLen), Field: "X-Hub-Signature"})
+		return
+	}
+	if n := c.Request.ContentLength; n > relay.maxBody {
+		s.metrics.WebhooksReceived.WithLabelValues("too_large").Inc()
+		refuseEarly(c, http.StatusRequestEntityTooLarge, ErrorBody{Error: "too_large",
+			Message: fmt.Sprintf("the event's body is %d bytes, over the %d-byte limit (PRSCOUT_WEBHOOK_MAX_BODY_BYTES)", n, relay.maxBody)})
+		return
+	}
+	select {
+	case relay.slots <- struct{}{}:
+		defer func() { <-relay.slots }()
+	default:
+		s.metrics.WebhooksReceived.WithLabelValues("busy").Inc()
+		c.Header("Retry-After", webhookRetryAfter)
+		refuseEarly(c, http.StatusTooManyRequests, ErrorBody{Error: "busy",
+			Message: fmt.Sprintf("%d webhook deliveries are already being handled (PRSCOUT_WEBHOOK_MAX_INFLIGHT); retry after %s seconds", cap(relay.slots), webhookRetryAfter)})
+		return
+	}
+	if v, ok := c.Get(readDeadlineKey); ok {
+		if rc, ok := v.(*http.ResponseController); ok {
+			_ = rc.SetReadDeadline(time.Now().Add(min(relay.readTimeout, s.opts.RequestLimits.ReadTimeout)))
+		}
+	}
+	body, err := s.readBodyLimit(c, relay.maxBody, "PRSCOUT_WEBHOOK_MAX_BODY_BYTES")
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -67,13 +154,6 @@ func (s *Server) webhook(c *gin.Context) {
 	if err := wo.Verify(body, c.GetHeader("X-Hub-Signature")); err != nil {
 		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
 		c.AbortWithStatusJSON(http.StatusUnauthorized, ErrorBody{Error: "bad_signature", Message: "webhook signature rejected: " + err.Error(), Field: "X-Hub-Signature"})
-		return
-	}
-	event := c.GetHeader("X-Event-Key")
-	if !contains(wo.Events, event) {
-		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
-		c.AbortWithStatusJSON(http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
-			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", event, wo.Events), Field: "X-Event-Key"})
 		return
 	}
 	if wo.CheckEvent != nil {
@@ -120,6 +200,14 @@ func (s *Server) webhook(c *gin.Context) {
 	}
 	s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 	c.JSON(http.StatusAccepted, gin.H{"status": "forwarded", "event": event, "forwarded": true, "n8nStatus": status})
+}
+
+// refuseEarly answers before the body was read, and makes the server drop
+// the connection rather than drain a body nobody will look at.
+func refuseEarly(c *gin.Context, status int, body ErrorBody) {
+	bodyRead(c, false)
+	c.Header("Connection", "close")
+	c.AbortWithStatusJSON(status, body)
 }
 
 func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int, error) {

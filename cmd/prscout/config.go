@@ -82,6 +82,11 @@ type Config struct {
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
+	// WebhookMaxBodyBytes and WebhookMaxInflight bound the relay: an
+	// event's body and the deliveries handled at once (0: the relay's
+	// defaults, 256 KiB and 16).
+	WebhookMaxBodyBytes int64
+	WebhookMaxInflight  int
 
 	// MirrorDir holds the Bitbucket repository mirrors ("": no mirror);
 	// MirrorGitURL is the root of the clone URLs ("": derived from
@@ -323,6 +328,10 @@ func settings() []setting {
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })
+	add(mk("PRSCOUT_WEBHOOK_MAX_BODY_BYTES", "webhook-max-body-bytes", "largest webhook event body (bytes; KiB/MiB suffixes allowed; Bitbucket's are at most 256 KB); larger ones get 413, a declared larger length before the body is read; 0 means 256 KiB", gy, sy))
+	gi, si = integer(func(c *Config) *int { return &c.WebhookMaxInflight })
+	add(mk("PRSCOUT_WEBHOOK_MAX_INFLIGHT", "webhook-max-inflight", "webhook deliveries read, verified or forwarded at once; the next gets 429 with Retry-After before its body is read; 0 means 16", gi, si))
 
 	gi, si = integer(func(c *Config) *int { return &c.Limits.CandidatesMax })
 	add(mk("PRSCOUT_CANDIDATES_MAX", "candidates-max", "context candidates /v1/context lists at most (files outside the change the code ties to it); 0 lists none", gi, si))

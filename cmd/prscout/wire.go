@@ -127,6 +127,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			Events:        []string{"pullrequest:created", "pullrequest:updated"},
 			CheckEvent:    bitbucket.CheckEventBody,
 			DedupWindow:   dedup,
+			MaxBodyBytes:  cfg.WebhookMaxBodyBytes,
+			MaxInflight:   cfg.WebhookMaxInflight,
 			ForwardURL:    cfg.ForwardURL,
 			ForwardHeader: cfg.ForwardHeader,
 			ForwardToken:  cfg.ForwardToken,
