@@ -184,7 +184,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_upstream_ratelimit_near", Help: "1 when the upstream said the rate limit is near (X-RateLimit-NearLimit), else 0.",
 		}, []string{"service"}),
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy).",
+			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy, in_flight).",
 		}, []string{"outcome"}),
 		KeepaliveRequests: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_requests_total", Help: "Stage requests answered in a keep-alive mode (ndjson: Accept: application/x-ndjson; n8n: X-Prscout-Keepalive or ?keepalive=1).",
@@ -254,7 +254,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.RateLimitLimit.WithLabelValues(s).Set(-1)
 		m.RateLimitNear.WithLabelValues(s).Set(0)
 	}
-	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy"} {
+	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight"} {
 		m.WebhooksReceived.WithLabelValues(o)
 	}
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {

@@ -35,8 +35,8 @@ type WebhookOptions struct {
 	CheckEvent func(eventKey string, body []byte) error
 	// DedupWindow is how long a delivery is remembered: a replay of it (same
 	// X-Request-UUID, or same event and body) within the window is answered
-	// 202 "duplicate" and not forwarded again. 0 means an hour; negative
-	// switches deduplication off.
+	// 202 "duplicate" and not forwarded again, once its first forward
+	// succeeded. 0 means an hour; negative switches deduplication off.
 	DedupWindow time.Duration
 	// MaxBodyBytes bounds an event's body (PRSCOUT_WEBHOOK_MAX_BODY_BYTES):
 	// Bitbucket's events are at most 256 KB. 0 means 256 KiB; never more
@@ -70,9 +70,12 @@ const (
 	// arrive in well under a second from Bitbucket; a sender trickling
 	// its body holds a delivery slot this long at most.
 	webhookReadTimeout = 10 * time.Second
+	// webhookWait is how long a copy of a delivery whose first forward is
+	// still running waits for it before it is answered 409.
+	webhookWait = 5 * time.Second
 	// maxSignatureLen bounds X-Hub-Signature ("sha256=" and 64 hex digits).
 	maxSignatureLen = 256
-	// webhookRetryAfter is the Retry-After of the relay's 429.
+	// webhookRetryAfter is the Retry-After of the relay's 409 and 429.
 	webhookRetryAfter = "10"
 )
 
@@ -82,10 +85,11 @@ type webhookRelay struct {
 	maxBody     int64
 	slots       chan struct{}
 	readTimeout time.Duration // webhookReadTimeout
+	wait        time.Duration // webhookWait
 }
 
 func newWebhookRelay(wo *WebhookOptions, serverMaxBody int64) *webhookRelay {
-	r := &webhookRelay{maxBody: wo.MaxBodyBytes, readTimeout: webhookReadTimeout}
+	r := &webhookRelay{maxBody: wo.MaxBodyBytes, readTimeout: webhookReadTimeout, wait: webhookWait}
 	if r.maxBody <= 0 {
 		r.maxBody = defaultWebhookBodyBytes
 	}
@@ -164,19 +168,28 @@ func (s *Server) webhook(c *gin.Context) {
 		}
 	}
 	var keys []string
+	var d *delivery
+	forwarded := false
 	if s.replays != nil {
 		digest := sha256.Sum256(body)
 		keys = []string{event + " " + hex.EncodeToString(digest[:])}
 		if id := strings.TrimSpace(c.GetHeader("X-Request-UUID")); id != "" && len(id) <= 128 {
 			keys = append(keys, "uuid "+id)
 		}
-		if !s.replays.reserve(keys...) {
+		switch d = s.awaitDelivery(c, keys); {
+		case d == nil && c.IsAborted():
+			return
+		case d == nil:
 			s.metrics.WebhooksReceived.WithLabelValues("duplicate").Inc()
 			c.JSON(http.StatusAccepted, gin.H{"status": "duplicate", "event": event, "forwarded": false})
 			return
 		}
+		// Whatever happens next (a panic included), copies waiting on this
+		// delivery wake up, and a failed one is forgotten.
+		defer func() { s.replays.finish(d, forwarded, keys...) }()
 	}
 	if wo.ForwardURL == "" {
+		forwarded = true
 		s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 		c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false})
 		return
@@ -189,17 +202,50 @@ func (s *Server) webhook(c *gin.Context) {
 	s.countRedactions(redactions)
 	status, err := s.forward(c.Request.Context(), c.Request.Header, out)
 	if err != nil {
-		if s.replays != nil {
-			// Bitbucket retries a failed delivery: let the retry through.
-			s.replays.release(keys...)
-		}
+		// Bitbucket retries a failed delivery: finish forgets it, so the
+		// retry goes through.
 		s.metrics.WebhooksReceived.WithLabelValues("forward_failed").Inc()
 		s.log.WarnContext(c.Request.Context(), "webhook forward failed", "err", err, "request_id", requestID(c))
 		c.AbortWithStatusJSON(http.StatusBadGateway, ErrorBody{Error: "forward_failed", Message: "could not forward the event to n8n: " + err.Error()})
 		return
 	}
+	forwarded = true
 	s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 	c.JSON(http.StatusAccepted, gin.H{"status": "forwarded", "event": event, "forwarded": true, "n8nStatus": status})
+}
+
+// awaitDelivery reserves keys for this copy of a delivery and returns it.
+// When a copy of the same delivery is being forwarded, it waits for that
+// one up to the relay's wait (webhookWait): forwarded, this copy is a duplicate (nil); failed,
+// this copy takes over. Still running, this copy is answered 409 with
+// Retry-After (nil, and c aborted): Bitbucket retries it later, when the
+// first one's outcome is known, so a retry is never acknowledged for an
+// event that then failed to reach n8n.
+func (s *Server) awaitDelivery(c *gin.Context, keys []string) *delivery {
+	timer := time.NewTimer(s.relay.wait)
+	defer timer.Stop()
+	for {
+		d, prior := s.replays.reserve(keys...)
+		if prior == nil {
+			return d
+		}
+		select {
+		case <-prior.done:
+			if prior.ok {
+				return nil
+			}
+			// The first copy failed and was forgotten: reserve again.
+		case <-timer.C:
+			s.metrics.WebhooksReceived.WithLabelValues("in_flight").Inc()
+			c.Header("Retry-After", webhookRetryAfter)
+			c.AbortWithStatusJSON(http.StatusConflict, ErrorBody{Error: "in_flight",
+				Message: "this delivery is still being forwarded to n8n; retry after " + webhookRetryAfter + " seconds"})
+			return nil
+		case <-c.Request.Context().Done():
+			c.Abort()
+			return nil
+		}
+	}
 }
 
 // refuseEarly answers before the body was read, and makes the server drop

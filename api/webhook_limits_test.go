@@ -224,3 +224,94 @@ func TestWebhookChunkedBodyOverLimit(t *testing.T) {
 		t.Errorf("a 4 KiB chunked body over a 1 KiB limit: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestWebhookRetryDuringSlowForward: a copy of a delivery arriving while
+// the first is still being forwarded is not answered "duplicate": it waits
+// for the first; forwarded, it is a duplicate; failed, it is forwarded
+// itself (the event is not lost); still running past the wait, it is
+// answered 409 with Retry-After, and a retry after the first succeeded is
+// a duplicate.
+func TestWebhookRetryDuringSlowForward(t *testing.T) {
+	var got atomic.Int32
+	release := make(chan int, 8) // status n8n answers the next forward with
+	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		code := <-release
+		if code < 300 {
+			got.Add(1)
+		}
+		w.WriteHeader(code)
+	}))
+	defer n8n.Close()
+	srv := webhookServer(t, n8n.URL, nil)
+	srv.relay.wait = 300 * time.Millisecond
+	post := func(uuid string) (int, map[string]any, http.Header) {
+		rec, out := do(srv, "POST", "/v1/webhooks/bitbucket", hookBody, hookHeaders(hookBody, "pullrequest:updated", uuid)...)
+		return rec.Code, out, rec.Header()
+	}
+	type answer struct {
+		code   int
+		status string
+	}
+	first := make(chan answer, 1)
+	go func() { code, out, _ := post("uuid-slow"); first <- answer{code, fmt.Sprint(out["status"])} }()
+	waitInFlight := func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if d, prior := srv.replays.reserve("uuid uuid-slow"); prior != nil {
+				return
+			} else {
+				srv.replays.finish(d, false, "uuid uuid-slow")
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("the first delivery never got in flight")
+	}
+
+	// Still running past the wait: 409 with Retry-After.
+	waitInFlight()
+	code, out, hdr := post("uuid-slow")
+	if code != http.StatusConflict || out["error"] != "in_flight" || hdr.Get("Retry-After") == "" {
+		t.Errorf("a retry while the forward runs: %d %v Retry-After %q, want 409 in_flight", code, out, hdr.Get("Retry-After"))
+	}
+
+	// The first fails while the retry waits: the retry forwards it itself.
+	retry := make(chan answer, 1)
+	go func() { code, out, _ := post("uuid-slow"); retry <- answer{code, fmt.Sprint(out["status"])} }()
+	time.Sleep(50 * time.Millisecond)
+	release <- http.StatusServiceUnavailable // the first forward
+	if a := <-first; a.code != http.StatusBadGateway {
+		t.Errorf("the first delivery: %v, want 502", a)
+	}
+	release <- http.StatusOK // the retry's own forward
+	if a := <-retry; a.code != http.StatusAccepted || a.status != "forwarded" {
+		t.Errorf("the retry after the first failed: %v, want 202 forwarded", a)
+	}
+
+	// Forwarded now: a later copy is a duplicate.
+	if code, out, _ := post("uuid-slow"); code != http.StatusAccepted || out["status"] != "duplicate" {
+		t.Errorf("a copy after the forward succeeded: %d %v", code, out)
+	}
+
+	// A copy that waits for a first forward which then succeeds: duplicate.
+	other := strings.Replace(hookBody, "42", "44", 1)
+	postOther := func(uuid string) answer {
+		rec, out := do(srv, "POST", "/v1/webhooks/bitbucket", other, hookHeaders(other, "pullrequest:updated", uuid)...)
+		return answer{rec.Code, fmt.Sprint(out["status"])}
+	}
+	srv.relay.wait = 5 * time.Second
+	a1, a2 := make(chan answer, 1), make(chan answer, 1)
+	go func() { a1 <- postOther("uuid-b") }()
+	time.Sleep(100 * time.Millisecond)
+	go func() { a2 <- postOther("uuid-b") }()
+	time.Sleep(100 * time.Millisecond)
+	release <- http.StatusOK
+	if a := <-a1; a.code != http.StatusAccepted || a.status != "forwarded" {
+		t.Errorf("first copy: %v", a)
+	}
+	if a := <-a2; a.code != http.StatusAccepted || a.status != "duplicate" {
+		t.Errorf("a copy that waited for a successful forward: %v, want 202 duplicate", a)
+	}
+	if n := got.Load(); n != 2 {
+		t.Errorf("n8n took %d events, want 2 (one per event)", n)
+	}
+}
