@@ -73,6 +73,11 @@ type Metrics struct {
 	MirrorFetches       *prometheus.CounterVec
 	MirrorFetchDuration prometheus.Histogram
 	MirrorReads         *prometheus.CounterVec
+	// MirrorBytes is the mirror directory's size after the last fetch;
+	// MirrorEvictions counts repositories removed to keep it under
+	// PRSCOUT_MIRROR_MAX_BYTES.
+	MirrorBytes     prometheus.Gauge
+	MirrorEvictions prometheus.Counter
 }
 
 // Known label values, pre-initialised at start.
@@ -324,6 +329,12 @@ func (m *Metrics) registerCandidates(f promauto.Factory) {
 	m.MirrorReads = f.NewCounterVec(prometheus.CounterOpts{
 		Name: "prscout_mirror_reads_total", Help: "Repository reads of the Bitbucket provider, by where they were served from (mirror, rest).",
 	}, []string{"source"})
+	m.MirrorBytes = f.NewGauge(prometheus.GaugeOpts{
+		Name: "prscout_mirror_bytes", Help: "Size of the repository mirror directory (PRSCOUT_MIRROR_DIR), measured after each fetch.",
+	})
+	m.MirrorEvictions = f.NewCounter(prometheus.CounterOpts{
+		Name: "prscout_mirror_evictions_total", Help: "Repositories removed from the mirror, least recently used first, to keep it under PRSCOUT_MIRROR_MAX_BYTES.",
+	})
 	for _, o := range knownCandidateOutcomes {
 		m.Candidates.WithLabelValues(o)
 	}
@@ -360,6 +371,12 @@ func (o MirrorObserver) MirrorRead(fromMirror bool) {
 	}
 	o.m.MirrorReads.WithLabelValues(source).Inc()
 }
+
+// MirrorBytes records the mirror directory's size.
+func (o MirrorObserver) MirrorBytes(n int64) { o.m.MirrorBytes.Set(float64(n)) }
+
+// MirrorEvicted records one repository removed by the quota.
+func (o MirrorObserver) MirrorEvicted() { o.m.MirrorEvictions.Inc() }
 
 // KnownUpstreamOperations pre-initialises the upstream series of service's
 // operations (status 200, no retries), so dashboards and alerts on upstream

@@ -2,7 +2,8 @@
 // reviews: a bare, blob-less partial clone under a directory of its own
 // (`git clone --bare --filter=blob:none`), updated by fetching the pull
 // request's head and destination, with the blobs of the commits under review
-// fetched in one request. Provider serves repository reads, code search and
+// fetched in one request, except those over the read limit, and the whole
+// directory kept under a size quota (quota.go). Provider serves repository reads, code search and
 // pull request ancestry from the mirror when it has the commit, and from the
 // REST adapter otherwise, so a candidate search costs no REST call and batch
 // lookups cost none once the mirror is warm.
@@ -81,6 +82,15 @@ type Config struct {
 	// fetch in flight into an existing mirror before asking REST (default
 	// 3s). Reads never wait for a first clone.
 	ReadWait time.Duration
+	// BlobLimit is the read limit (PRSCOUT_MAX_FILE_BYTES): blobs larger
+	// than this are never fetched (quota.go). 0: no limit.
+	BlobLimit int64
+	// MaxBytes is the quota of Dir (PRSCOUT_MIRROR_MAX_BYTES): past it the
+	// least recently used repositories are removed (quota.go). 0 means
+	// 20 GiB; negative: no quota.
+	MaxBytes int64
+	// Observer receives fetches and reads; when it also implements
+	// SizeObserver, the directory's size and the removals.
 	Observer Observer
 	Logger   *slog.Logger
 }
@@ -110,6 +120,8 @@ type Mirror struct {
 
 	mu    sync.Mutex
 	repos map[pipeline.Repo]*repoState
+
+	quotaMu sync.Mutex // one measurement at a time
 }
 
 // repoState is one repository's mirror state.
@@ -123,6 +135,8 @@ type repoState struct {
 	ready    map[string]bool // commits whose tree blobs are all present
 	notReady map[string]int  // commit -> gen when found not ready
 	lastErr  error           // the last fetch's failure
+	large    map[string]bool // blobs left out as too large (nil: not read yet)
+	touched  time.Time       // when usedFile was last updated
 }
 
 // New checks cfg, creates Dir and applies defaults.
@@ -145,6 +159,12 @@ func New(cfg Config) (*Mirror, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("the Bitbucket mirror needs git: %w", err)
 	}
+	if cfg.MaxBytes == 0 {
+		cfg.MaxBytes = defaultMaxBytes
+	}
+	if cfg.BlobLimit < 0 {
+		cfg.BlobLimit = 0
+	}
 	if cfg.FetchTimeout <= 0 {
 		cfg.FetchTimeout = defaultFetchTimeout
 	}
@@ -163,6 +183,7 @@ func New(cfg Config) (*Mirror, error) {
 	if cfg.Token != "" {
 		m.header = "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.User+":"+cfg.Token))
 	}
+	m.enforceQuota(pipeline.Repo{})
 	return m, nil
 }
 
@@ -232,7 +253,9 @@ func (m *Mirror) Prefetch(repo pipeline.Repo, want Want) {
 		defer cancel()
 		if err := m.fetch(ctx, repo, st, want); err != nil {
 			m.log.Warn("bitbucket mirror: fetch failed; reads go to the REST API", "repo", repo.Workspace+"/"+repo.RepoSlug, "err", err.Error())
+			return
 		}
+		m.enforceQuota(repo)
 	}()
 }
 
@@ -245,7 +268,11 @@ func (m *Mirror) Fetch(ctx context.Context, repo pipeline.Repo, want Want) error
 	st.mu.Lock()
 	st.pending++
 	st.mu.Unlock()
-	return m.fetch(ctx, repo, st, want)
+	if err := m.fetch(ctx, repo, st, want); err != nil {
+		return err
+	}
+	m.enforceQuota(repo)
+	return nil
 }
 
 // fetch runs one fetch (st.pending already counts it): a first clone when
@@ -318,23 +345,48 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 			}
 		}
 	}
+	m.touch(repo, st)
 	if len(full) == 0 {
 		return nil
 	}
+	large := m.large(repo, st)
 	missing, err := m.missingBlobs(ctx, dir, full)
 	if err != nil {
 		return err
 	}
+	st.mu.Lock()
+	missing = without(missing, large)
+	st.mu.Unlock()
 	if len(missing) > 0 {
-		// One request for every blob the trees lack, as git's own lazy
-		// fetch asks for them, but all at once.
-		in := strings.NewReader(strings.Join(missing, "\n") + "\n")
-		if _, err := m.git(ctx, dir, in, true, "-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-tags", "--no-write-fetch-head",
-			"--recurse-submodules=no", "--filter=blob:none", "--stdin", "origin"); err != nil {
-			return fmt.Errorf("fetch %d blobs: %w", len(missing), err)
+		if m.cfg.BlobLimit > 0 {
+			// The trees that hold them, without the blobs over the limit.
+			if err := m.fetchSmallBlobs(ctx, dir, full, missing); err != nil {
+				return fmt.Errorf("fetch %d blobs: %w", len(missing), err)
+			}
+		} else {
+			// One request for every blob the trees lack, as git's own
+			// lazy fetch asks for them, but all at once.
+			in := strings.NewReader(strings.Join(missing, "\n") + "\n")
+			if _, err := m.git(ctx, dir, in, true, "-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-tags", "--no-write-fetch-head",
+				"--recurse-submodules=no", "--filter=blob:none", "--stdin", "origin"); err != nil {
+				return fmt.Errorf("fetch %d blobs: %w", len(missing), err)
+			}
 		}
 		if missing, err = m.missingBlobs(ctx, dir, full); err != nil {
 			return err
+		}
+		st.mu.Lock()
+		missing = without(missing, large)
+		st.mu.Unlock()
+		if len(missing) > 0 && m.cfg.BlobLimit > 0 {
+			// What the filtered fetch left out is over the limit: never
+			// read, so never fetched.
+			if err := m.recordLarge(ctx, repo, st, missing); err != nil {
+				return err
+			}
+			m.log.Info("bitbucket mirror: blobs over the read limit left out", "repo", repo.Workspace+"/"+repo.RepoSlug,
+				"blobs", len(missing), "limit_bytes", m.cfg.BlobLimit)
+			missing = nil
 		}
 		if len(missing) > 0 {
 			return fmt.Errorf("%d blobs still missing after the fetch", len(missing))
@@ -423,6 +475,7 @@ func (m *Mirror) Has(ctx context.Context, repo pipeline.Repo, commit string, wai
 		ready, pending, ch := st.ready[commit], st.pending, st.changed
 		st.mu.Unlock()
 		if ready {
+			m.touch(repo, st)
 			return true
 		}
 		if pending == 0 || !m.exists(repo) {
@@ -454,7 +507,11 @@ func (m *Mirror) check(ctx context.Context, repo pipeline.Repo, st *repoState, c
 	if m.exists(repo) {
 		dir := m.Path(repo)
 		if _, err := m.git(ctx, dir, nil, false, "cat-file", "-e", commit+"^{commit}"); err == nil {
+			large := m.large(repo, st)
 			missing, err := m.missingBlobs(ctx, dir, []string{commit})
+			st.mu.Lock()
+			missing = without(missing, large)
+			st.mu.Unlock()
 			ok = err == nil && len(missing) == 0
 		}
 	}

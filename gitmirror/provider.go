@@ -174,7 +174,7 @@ func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, pat
 	}
 	if p.m.Has(ctx, repo, commit, p.readWait(repo)) {
 		data, err := p.local.ReadFile(ctx, repo, commit, path, maxBytes)
-		if err == nil || final(err) {
+		if (err == nil || final(err)) && !p.m.leftOut(ctx, repo, commit, path, data, err) {
 			p.m.obs.MirrorRead(true)
 			if err != nil {
 				return nil, err
@@ -236,7 +236,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 				if err == nil {
 					data, err = checkLFS(paths[i], data)
 				}
-				if err != nil && !final(err) {
+				if (err != nil && !final(err)) || p.m.leftOut(ctx, repo, commit, paths[i], data, err) {
 					p.m.obs.MirrorRead(false)
 					data, err = p.remote.ReadFile(ctx, repo, commit, paths[i], maxBytes)
 				} else {

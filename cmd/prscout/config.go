@@ -94,6 +94,9 @@ type Config struct {
 	MirrorDir          string
 	MirrorGitURL       string
 	MirrorFetchTimeout time.Duration
+	// MirrorMaxBytes is the mirror directory's quota (0: 20 GiB; negative:
+	// none).
+	MirrorMaxBytes int64
 }
 
 // DefaultConfig returns the defaults: loopback, the local git provider on the
@@ -345,6 +348,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_MIRROR_GIT_URL", "mirror-git-url", "root of the HTTPS clone URLs (<url>/<workspace>/<repoSlug>.git); empty: https://bitbucket.org for Bitbucket Cloud, else PRSCOUT_BITBUCKET_BASE_URL without /2.0", g, s))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.MirrorFetchTimeout })
 	add(mk("PRSCOUT_MIRROR_FETCH_TIMEOUT", "mirror-fetch-timeout", "timeout of one fetch into a mirror, a first clone included (it runs in the background)", gd, sd))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.MirrorMaxBytes })
+	add(mk("PRSCOUT_MIRROR_MAX_BYTES", "mirror-max-bytes", "quota of the mirror directory (bytes; KiB/MiB/GiB suffixes allowed): past it, the least recently used repositories are removed after a fetch (cloned again when next reviewed); 0 means 20 GiB, -1 switches the quota off. Blobs over PRSCOUT_MAX_FILE_BYTES are never fetched", gy, sy))
 	return out
 }
 
