@@ -313,9 +313,14 @@ func mirrorClasses(bin, work string, fx fixture) {
 		fake.AddPullRequest("acme", slug, bitbuckettest.PullRequest{ID: 1, Title: "huge", SourceBranch: "huge", DestinationBranch: "main", SourceCommit: fx.hugeSHA, DestinationCommit: fx.mainSHA})
 	}
 
-	// Redirects: the git URL answers 302 to a host recording credentials.
+	// Redirects: the git URL answers 302 to a host recording credentials,
+	// which serves the repository without asking for any (so a git that
+	// follows the redirect goes on talking to it).
 	var thiefAll, thiefCreds atomic.Int32
-	target, _ := url.Parse(fake.URL)
+	open := bitbuckettest.NewServer()
+	defer open.Close()
+	must(open.ServeGit("acme", "app", gitDir))
+	target, _ := url.Parse(open.URL)
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	thief := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		thiefAll.Add(1)
@@ -337,14 +342,17 @@ func mirrorClasses(bin, work string, fx fixture) {
 		"git URL answers 302 to another host: context %s, fetch failed %v time(s) in %s; requests that reached the other host: %d, with a credential: %d",
 		a, failed, round(time.Since(start)), thiefAll.Load(), thiefCreds.Load())
 
-	// Repository names that would leave the mirror's directory.
+	// Repository names that would leave the mirror's directory: a
+	// repository next to it (work/victim is Dir/../victim) holding the
+	// fixture's commits, asked for by an abbreviated id (which the mirror
+	// resolves itself).
 	victim := filepath.Join(work, "victim")
-	git(work, "init", "-q", "--bare", victim)
+	git(work, "clone", "-q", "--bare", fx.dir, victim)
 	bad := 0
 	var got []string
 	leaked := false
 	for _, r := range [][2]string{{"..", "victim"}, {"acme", "../../victim"}, {"acme", "/etc"}, {"acme/..", "victim"}} {
-		a := callOn(red, "POST", "/v1/repository/batch", map[string]any{"workspace": r[0], "repoSlug": r[1], "ref": fx.mainSHA,
+		a := callOn(red, "POST", "/v1/repository/batch", map[string]any{"workspace": r[0], "repoSlug": r[1], "ref": fx.mainSHA[:12],
 			"requests": []map[string]any{{"op": "get_file", "path": "HEAD"}}})
 		var out struct {
 			Results []struct {
