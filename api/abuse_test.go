@@ -555,7 +555,7 @@ func TestReplayGuardBounded(t *testing.T) {
 	now := time.Unix(0, 0)
 	g.now = func() time.Time { return now }
 	for i := 0; i < 10_000; i++ {
-		if !g.reserve(fmt.Sprint("k", i)) {
+		if d, _ := g.reserve(fmt.Sprint("k", i)); d == nil {
 			t.Fatalf("new key %d refused", i)
 		}
 		now = now.Add(time.Millisecond)
@@ -563,11 +563,11 @@ func TestReplayGuardBounded(t *testing.T) {
 	if len(g.seen) > 100 || len(g.order) > 300 {
 		t.Errorf("guard holds %d keys and %d entries, bound 100", len(g.seen), len(g.order))
 	}
-	if g.reserve("k9999") {
+	if d, _ := g.reserve("k9999"); d != nil {
 		t.Error("a recent key was forgotten")
 	}
 	now = now.Add(2 * time.Hour)
-	if !g.reserve("k9999") {
+	if d, _ := g.reserve("k9999"); d == nil {
 		t.Error("a key older than the window is still refused")
 	}
 }

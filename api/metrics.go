@@ -73,6 +73,11 @@ type Metrics struct {
 	MirrorFetches       *prometheus.CounterVec
 	MirrorFetchDuration prometheus.Histogram
 	MirrorReads         *prometheus.CounterVec
+	// MirrorBytes is the mirror directory's size after the last fetch;
+	// MirrorEvictions counts repositories removed to keep it under
+	// PRSCOUT_MIRROR_MAX_BYTES.
+	MirrorBytes     prometheus.Gauge
+	MirrorEvictions prometheus.Counter
 }
 
 // Known label values, pre-initialised at start.
@@ -184,7 +189,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_upstream_ratelimit_near", Help: "1 when the upstream said the rate limit is near (X-RateLimit-NearLimit), else 0.",
 		}, []string{"service"}),
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed).",
+			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy, in_flight).",
 		}, []string{"outcome"}),
 		KeepaliveRequests: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_requests_total", Help: "Stage requests answered in a keep-alive mode (ndjson: Accept: application/x-ndjson; n8n: X-Prscout-Keepalive or ?keepalive=1).",
@@ -254,7 +259,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.RateLimitLimit.WithLabelValues(s).Set(-1)
 		m.RateLimitNear.WithLabelValues(s).Set(0)
 	}
-	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch"} {
+	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight"} {
 		m.WebhooksReceived.WithLabelValues(o)
 	}
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
@@ -324,6 +329,12 @@ func (m *Metrics) registerCandidates(f promauto.Factory) {
 	m.MirrorReads = f.NewCounterVec(prometheus.CounterOpts{
 		Name: "prscout_mirror_reads_total", Help: "Repository reads of the Bitbucket provider, by where they were served from (mirror, rest).",
 	}, []string{"source"})
+	m.MirrorBytes = f.NewGauge(prometheus.GaugeOpts{
+		Name: "prscout_mirror_bytes", Help: "Size of the repository mirror directory (PRSCOUT_MIRROR_DIR), measured after each fetch.",
+	})
+	m.MirrorEvictions = f.NewCounter(prometheus.CounterOpts{
+		Name: "prscout_mirror_evictions_total", Help: "Repositories removed from the mirror, least recently used first, to keep it under PRSCOUT_MIRROR_MAX_BYTES.",
+	})
 	for _, o := range knownCandidateOutcomes {
 		m.Candidates.WithLabelValues(o)
 	}
@@ -360,6 +371,12 @@ func (o MirrorObserver) MirrorRead(fromMirror bool) {
 	}
 	o.m.MirrorReads.WithLabelValues(source).Inc()
 }
+
+// MirrorBytes records the mirror directory's size.
+func (o MirrorObserver) MirrorBytes(n int64) { o.m.MirrorBytes.Set(float64(n)) }
+
+// MirrorEvicted records one repository removed by the quota.
+func (o MirrorObserver) MirrorEvicted() { o.m.MirrorEvictions.Inc() }
 
 // KnownUpstreamOperations pre-initialises the upstream series of service's
 // operations (status 200, no retries), so dashboards and alerts on upstream

@@ -105,6 +105,8 @@ type Server struct {
 	inflight chan struct{}
 	// replays deduplicates webhook deliveries (nil: off).
 	replays *replayGuard
+	// relay holds the webhook relay's limits and delivery slots (webhook.go).
+	relay *webhookRelay
 }
 
 // NewServer builds the router. The API invents no setting: a bound that is
@@ -163,6 +165,7 @@ func NewServer(opts Options) (*Server, error) {
 		if w := opts.Webhook.DedupWindow; w > 0 {
 			s.replays = newReplayGuard(w, 0)
 		}
+		s.relay = newWebhookRelay(opts.Webhook, opts.MaxBodyBytes)
 		e.POST("/v1/webhooks/bitbucket", s.webhook)
 	}
 	v1 := e.Group("/v1", s.auth)

@@ -35,9 +35,20 @@ type WebhookOptions struct {
 	CheckEvent func(eventKey string, body []byte) error
 	// DedupWindow is how long a delivery is remembered: a replay of it (same
 	// X-Request-UUID, or same event and body) within the window is answered
-	// 202 "duplicate" and not forwarded again. 0 or less switches
+	// 202 "duplicate" and not forwarded again, once its first forward
+	// succeeded. 0 or less switches
 	// deduplication off.
 	DedupWindow time.Duration
+	// MaxBodyBytes bounds an event's body (PRSCOUT_WEBHOOK_MAX_BODY_BYTES):
+	// Bitbucket's events are at most 256 KB. 0 or less means the server's
+	// own body limit, which it never exceeds.
+	MaxBodyBytes int64
+	// MaxInflight caps the deliveries read, verified or forwarded at once
+	// (PRSCOUT_WEBHOOK_MAX_INFLIGHT); past it a delivery is answered 429
+	// with Retry-After before its body is read; 0 or less switches the cap
+	// off. With a cap, memory is
+	// bounded by MaxInflight × MaxBodyBytes (and a few copies of each).
+	MaxInflight int
 	// ForwardURL is n8n's Webhook URL; empty means verify and acknowledge only.
 	ForwardURL    string
 	ForwardHeader string
@@ -53,13 +64,90 @@ type WebhookOptions struct {
 // forwards may be redacted (n8n checks the relay's own header instead).
 var forwardedHeaders = []string{"X-Event-Key", "X-Request-UUID", "X-Hook-UUID", "X-Attempt-Number"}
 
+// Fixed bounds of the relay (its settings are WebhookOptions).
+const (
+	// webhookReadTimeout bounds the arrival of an event's body: 256 KB
+	// arrive in well under a second from Bitbucket; a sender trickling
+	// its body holds a delivery slot this long at most.
+	webhookReadTimeout = 10 * time.Second
+	// webhookWait is how long a copy of a delivery whose first forward is
+	// still running waits for it before it is answered 409.
+	webhookWait = 5 * time.Second
+	// maxSignatureLen bounds X-Hub-Signature ("sha256=" and 64 hex digits).
+	maxSignatureLen = 256
+	// webhookRetryAfter is the Retry-After of the relay's 409 and 429.
+	webhookRetryAfter = "10"
+)
+
+// webhookRelay is the relay's state beyond the replay guard: the limits in
+// force and one slot per delivery being handled.
+type webhookRelay struct {
+	maxBody     int64
+	slots       chan struct{}
+	readTimeout time.Duration // webhookReadTimeout
+	wait        time.Duration // webhookWait
+}
+
+func newWebhookRelay(wo *WebhookOptions, serverMaxBody int64) *webhookRelay {
+	r := &webhookRelay{maxBody: wo.MaxBodyBytes, readTimeout: webhookReadTimeout, wait: webhookWait}
+	if r.maxBody <= 0 || (serverMaxBody > 0 && r.maxBody > serverMaxBody) {
+		r.maxBody = serverMaxBody
+	}
+	if wo.MaxInflight > 0 {
+		r.slots = make(chan struct{}, wo.MaxInflight)
+	}
+	return r
+}
+
 // webhook answers fast: it verifies, forwards synchronously with a short
 // timeout and returns 202. A failed forward is a 502, so Bitbucket retries
 // the delivery (it tries twice more); the stages downstream are idempotent,
 // so a retried event never duplicates a comment.
+//
+// What costs nothing is checked before the body is read: the event key,
+// that a signature is there at all, the declared length, and a free
+// delivery slot. Only then is the body read, under the relay's own small
+// limit and read timeout. Operations: docs/operations-webhook.md.
 func (s *Server) webhook(c *gin.Context) {
 	wo := s.opts.Webhook
-	body, err := s.readBody(c)
+	relay := s.relay
+	event := c.GetHeader("X-Event-Key")
+	if !contains(wo.Events, event) {
+		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
+		refuseEarly(c, http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
+			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", pipeline.ClipRunes(event, 80), wo.Events), Field: "X-Event-Key"})
+		return
+	}
+	if sig := strings.TrimSpace(c.GetHeader("X-Hub-Signature")); sig == "" || len(sig) > maxSignatureLen {
+		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
+		refuseEarly(c, http.StatusUnauthorized, ErrorBody{Error: "bad_signature",
+			Message: fmt.Sprintf("webhook signature rejected: X-Hub-Signature is missing or longer than %d bytes", maxSignatureLen), Field: "X-Hub-Signature"})
+		return
+	}
+	if n := c.Request.ContentLength; n > relay.maxBody {
+		s.metrics.WebhooksReceived.WithLabelValues("too_large").Inc()
+		refuseEarly(c, http.StatusRequestEntityTooLarge, ErrorBody{Error: "too_large",
+			Message: fmt.Sprintf("the event's body is %d bytes, over the %d-byte limit (PRSCOUT_WEBHOOK_MAX_BODY_BYTES)", n, relay.maxBody)})
+		return
+	}
+	if relay.slots != nil {
+		select {
+		case relay.slots <- struct{}{}:
+			defer func() { <-relay.slots }()
+		default:
+			s.metrics.WebhooksReceived.WithLabelValues("busy").Inc()
+			c.Header("Retry-After", webhookRetryAfter)
+			refuseEarly(c, http.StatusTooManyRequests, ErrorBody{Error: "busy",
+				Message: fmt.Sprintf("%d webhook deliveries are already being handled (PRSCOUT_WEBHOOK_MAX_INFLIGHT); retry after %s seconds", cap(relay.slots), webhookRetryAfter)})
+			return
+		}
+	}
+	if v, ok := c.Get(readDeadlineKey); ok {
+		if rc, ok := v.(*http.ResponseController); ok {
+			_ = rc.SetReadDeadline(time.Now().Add(min(relay.readTimeout, s.opts.RequestLimits.ReadTimeout)))
+		}
+	}
+	body, err := s.readBodyLimit(c, relay.maxBody, "PRSCOUT_WEBHOOK_MAX_BODY_BYTES")
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -67,13 +155,6 @@ func (s *Server) webhook(c *gin.Context) {
 	if err := wo.Verify(body, c.GetHeader("X-Hub-Signature")); err != nil {
 		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
 		c.AbortWithStatusJSON(http.StatusUnauthorized, ErrorBody{Error: "bad_signature", Message: "webhook signature rejected: " + err.Error(), Field: "X-Hub-Signature"})
-		return
-	}
-	event := c.GetHeader("X-Event-Key")
-	if !contains(wo.Events, event) {
-		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
-		c.AbortWithStatusJSON(http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
-			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", event, wo.Events), Field: "X-Event-Key"})
 		return
 	}
 	if wo.CheckEvent != nil {
@@ -84,19 +165,28 @@ func (s *Server) webhook(c *gin.Context) {
 		}
 	}
 	var keys []string
+	var d *delivery
+	forwarded := false
 	if s.replays != nil {
 		digest := sha256.Sum256(body)
 		keys = []string{event + " " + hex.EncodeToString(digest[:])}
 		if id := strings.TrimSpace(c.GetHeader("X-Request-UUID")); id != "" && len(id) <= 128 {
 			keys = append(keys, "uuid "+id)
 		}
-		if !s.replays.reserve(keys...) {
+		switch d = s.awaitDelivery(c, keys); {
+		case d == nil && c.IsAborted():
+			return
+		case d == nil:
 			s.metrics.WebhooksReceived.WithLabelValues("duplicate").Inc()
 			c.JSON(http.StatusAccepted, gin.H{"status": "duplicate", "event": event, "forwarded": false})
 			return
 		}
+		// Whatever happens next (a panic included), copies waiting on this
+		// delivery wake up, and a failed one is forgotten.
+		defer func() { s.replays.finish(d, forwarded, keys...) }()
 	}
 	if wo.ForwardURL == "" {
+		forwarded = true
 		s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 		c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false})
 		return
@@ -109,17 +199,58 @@ func (s *Server) webhook(c *gin.Context) {
 	s.countRedactions(redactions)
 	status, err := s.forward(c.Request.Context(), c.Request.Header, out)
 	if err != nil {
-		if s.replays != nil {
-			// Bitbucket retries a failed delivery: let the retry through.
-			s.replays.release(keys...)
-		}
+		// Bitbucket retries a failed delivery: finish forgets it, so the
+		// retry goes through.
 		s.metrics.WebhooksReceived.WithLabelValues("forward_failed").Inc()
 		s.log.WarnContext(c.Request.Context(), "webhook forward failed", "err", err, "request_id", requestID(c))
 		c.AbortWithStatusJSON(http.StatusBadGateway, ErrorBody{Error: "forward_failed", Message: "could not forward the event to n8n: " + err.Error()})
 		return
 	}
+	forwarded = true
 	s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 	c.JSON(http.StatusAccepted, gin.H{"status": "forwarded", "event": event, "forwarded": true, "n8nStatus": status})
+}
+
+// awaitDelivery reserves keys for this copy of a delivery and returns it.
+// When a copy of the same delivery is being forwarded, it waits for that
+// one up to the relay's wait (webhookWait): forwarded, this copy is a duplicate (nil); failed,
+// this copy takes over. Still running, this copy is answered 409 with
+// Retry-After (nil, and c aborted): Bitbucket retries it later, when the
+// first one's outcome is known, so a retry is never acknowledged for an
+// event that then failed to reach n8n.
+func (s *Server) awaitDelivery(c *gin.Context, keys []string) *delivery {
+	timer := time.NewTimer(s.relay.wait)
+	defer timer.Stop()
+	for {
+		d, prior := s.replays.reserve(keys...)
+		if prior == nil {
+			return d
+		}
+		select {
+		case <-prior.done:
+			if prior.ok {
+				return nil
+			}
+			// The first copy failed and was forgotten: reserve again.
+		case <-timer.C:
+			s.metrics.WebhooksReceived.WithLabelValues("in_flight").Inc()
+			c.Header("Retry-After", webhookRetryAfter)
+			c.AbortWithStatusJSON(http.StatusConflict, ErrorBody{Error: "in_flight",
+				Message: "this delivery is still being forwarded to n8n; retry after " + webhookRetryAfter + " seconds"})
+			return nil
+		case <-c.Request.Context().Done():
+			c.Abort()
+			return nil
+		}
+	}
+}
+
+// refuseEarly answers before the body was read, and makes the server drop
+// the connection rather than drain a body nobody will look at.
+func refuseEarly(c *gin.Context, status int, body ErrorBody) {
+	bodyRead(c, false)
+	c.Header("Connection", "close")
+	c.AbortWithStatusJSON(status, body)
 }
 
 func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int, error) {

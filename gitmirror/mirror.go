@@ -2,7 +2,8 @@
 // reviews: a bare, blob-less partial clone under a directory of its own
 // (`git clone --bare --filter=blob:none`), updated by fetching the pull
 // request's head and destination, with the blobs of the commits under review
-// fetched in one request. Provider serves repository reads, code search and
+// fetched in one request, except those over the read limit, and the whole
+// directory kept under a size quota (quota.go). Provider serves repository reads, code search and
 // pull request ancestry from the mirror when it has the commit, and from the
 // REST adapter otherwise, so a candidate search costs no REST call and batch
 // lookups cost none once the mirror is warm.
@@ -13,7 +14,8 @@
 // token with x-token-auth. The credential is passed to each git command that
 // talks to Bitbucket as an http.<url>.extraHeader in the command's
 // environment (GIT_CONFIG_COUNT), never in the clone URL, the mirror's
-// config, an argument or a log.
+// config, an argument or a log; git never follows a redirect
+// (http.followRedirects false), so the credential never reaches another host.
 package gitmirror
 
 import (
@@ -80,6 +82,15 @@ type Config struct {
 	// fetch in flight into an existing mirror before asking REST (default
 	// 3s). Reads never wait for a first clone.
 	ReadWait time.Duration
+	// BlobLimit is the read limit (PRSCOUT_MAX_FILE_BYTES): blobs larger
+	// than this are never fetched (quota.go). 0: no limit.
+	BlobLimit int64
+	// MaxBytes is the quota of Dir (PRSCOUT_MIRROR_MAX_BYTES): past it the
+	// least recently used repositories are removed (quota.go). 0 or less:
+	// no quota.
+	MaxBytes int64
+	// Observer receives fetches and reads; when it also implements
+	// SizeObserver, the directory's size and the removals.
 	Observer Observer
 	Logger   *slog.Logger
 }
@@ -109,6 +120,8 @@ type Mirror struct {
 
 	mu    sync.Mutex
 	repos map[pipeline.Repo]*repoState
+
+	quotaMu sync.Mutex // one measurement at a time
 }
 
 // repoState is one repository's mirror state.
@@ -122,6 +135,8 @@ type repoState struct {
 	ready    map[string]bool // commits whose tree blobs are all present
 	notReady map[string]int  // commit -> gen when found not ready
 	lastErr  error           // the last fetch's failure
+	large    map[string]bool // blobs left out as too large (nil: not read yet)
+	touched  time.Time       // when usedFile was last updated
 }
 
 // New checks cfg, creates Dir and applies defaults.
@@ -144,6 +159,9 @@ func New(cfg Config) (*Mirror, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("the Bitbucket mirror needs git: %w", err)
 	}
+	if cfg.BlobLimit < 0 {
+		cfg.BlobLimit = 0
+	}
 	if cfg.FetchTimeout <= 0 {
 		cfg.FetchTimeout = defaultFetchTimeout
 	}
@@ -162,16 +180,24 @@ func New(cfg Config) (*Mirror, error) {
 	if cfg.Token != "" {
 		m.header = "Authorization: Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.User+":"+cfg.Token))
 	}
+	m.enforceQuota(pipeline.Repo{})
 	return m, nil
 }
 
-// Bitbucket's workspace ids and repository slugs.
+// Bitbucket's workspace ids and repository slugs: no path separator, no
+// "..", never absolute, so Dir/<workspace>/<repoSlug> stays under Dir.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
+// maxNameLen bounds a workspace id or slug (Bitbucket's are far shorter).
+const maxNameLen = 128
+
+// checkRepo refuses a workspace or slug that is not one path element under
+// the mirror's directory. Every method that builds a path or runs git calls
+// it first.
 func checkRepo(repo pipeline.Repo) error {
-	for _, v := range []string{repo.Workspace, repo.RepoSlug} {
-		if !namePattern.MatchString(v) || strings.Contains(v, "..") {
-			return pipeline.Invalidf("repoSlug", "invalid repository %s/%s", repo.Workspace, repo.RepoSlug)
+	for _, f := range [][2]string{{"workspace", repo.Workspace}, {"repoSlug", repo.RepoSlug}} {
+		if v := f[1]; len(v) > maxNameLen || !namePattern.MatchString(v) || strings.Contains(v, "..") {
+			return pipeline.Invalidf(f[0], "invalid %s %q: letters, digits, '.', '_' and '-' only, no \"..\", at most %d characters", f[0], pipeline.ClipRunes(v, 80), maxNameLen)
 		}
 	}
 	return nil
@@ -198,8 +224,12 @@ func (m *Mirror) state(repo pipeline.Repo) *repoState {
 	return st
 }
 
-// exists reports whether repo's mirror has been cloned.
+// exists reports whether repo's mirror has been cloned (never for a name
+// checkRepo refuses).
 func (m *Mirror) exists(repo pipeline.Repo) bool {
+	if checkRepo(repo) != nil {
+		return false
+	}
 	_, err := os.Stat(filepath.Join(m.Path(repo), "HEAD"))
 	return err == nil
 }
@@ -220,7 +250,9 @@ func (m *Mirror) Prefetch(repo pipeline.Repo, want Want) {
 		defer cancel()
 		if err := m.fetch(ctx, repo, st, want); err != nil {
 			m.log.Warn("bitbucket mirror: fetch failed; reads go to the REST API", "repo", repo.Workspace+"/"+repo.RepoSlug, "err", err.Error())
+			return
 		}
+		m.enforceQuota(repo)
 	}()
 }
 
@@ -233,7 +265,11 @@ func (m *Mirror) Fetch(ctx context.Context, repo pipeline.Repo, want Want) error
 	st.mu.Lock()
 	st.pending++
 	st.mu.Unlock()
-	return m.fetch(ctx, repo, st, want)
+	if err := m.fetch(ctx, repo, st, want); err != nil {
+		return err
+	}
+	m.enforceQuota(repo)
+	return nil
 }
 
 // fetch runs one fetch (st.pending already counts it): a first clone when
@@ -306,23 +342,48 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 			}
 		}
 	}
+	m.touch(repo, st)
 	if len(full) == 0 {
 		return nil
 	}
+	large := m.large(repo, st)
 	missing, err := m.missingBlobs(ctx, dir, full)
 	if err != nil {
 		return err
 	}
+	st.mu.Lock()
+	missing = without(missing, large)
+	st.mu.Unlock()
 	if len(missing) > 0 {
-		// One request for every blob the trees lack, as git's own lazy
-		// fetch asks for them, but all at once.
-		in := strings.NewReader(strings.Join(missing, "\n") + "\n")
-		if _, err := m.git(ctx, dir, in, true, "-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-tags", "--no-write-fetch-head",
-			"--recurse-submodules=no", "--filter=blob:none", "--stdin", "origin"); err != nil {
-			return fmt.Errorf("fetch %d blobs: %w", len(missing), err)
+		if m.cfg.BlobLimit > 0 {
+			// The trees that hold them, without the blobs over the limit.
+			if err := m.fetchSmallBlobs(ctx, dir, full, missing); err != nil {
+				return fmt.Errorf("fetch %d blobs: %w", len(missing), err)
+			}
+		} else {
+			// One request for every blob the trees lack, as git's own
+			// lazy fetch asks for them, but all at once.
+			in := strings.NewReader(strings.Join(missing, "\n") + "\n")
+			if _, err := m.git(ctx, dir, in, true, "-c", "fetch.negotiationAlgorithm=noop", "fetch", "--no-tags", "--no-write-fetch-head",
+				"--recurse-submodules=no", "--filter=blob:none", "--stdin", "origin"); err != nil {
+				return fmt.Errorf("fetch %d blobs: %w", len(missing), err)
+			}
 		}
 		if missing, err = m.missingBlobs(ctx, dir, full); err != nil {
 			return err
+		}
+		st.mu.Lock()
+		missing = without(missing, large)
+		st.mu.Unlock()
+		if len(missing) > 0 && m.cfg.BlobLimit > 0 {
+			// What the filtered fetch left out is over the limit: never
+			// read, so never fetched.
+			if err := m.recordLarge(ctx, repo, st, missing); err != nil {
+				return err
+			}
+			m.log.Info("bitbucket mirror: blobs over the read limit left out", "repo", repo.Workspace+"/"+repo.RepoSlug,
+				"blobs", len(missing), "limit_bytes", m.cfg.BlobLimit)
+			missing = nil
 		}
 		if len(missing) > 0 {
 			return fmt.Errorf("%d blobs still missing after the fetch", len(missing))
@@ -349,7 +410,9 @@ func (m *Mirror) clone(ctx context.Context, repo pipeline.Repo) error {
 	if _, err := m.git(ctx, parent, nil, true, "clone", "--quiet", "--bare", "--filter=blob:none", "--no-tags", "--", m.cloneURL(repo), tmp); err != nil {
 		return fmt.Errorf("clone %s: %w", m.cloneURL(repo), err)
 	}
-	for _, kv := range [][2]string{{"gc.auto", "0"}, {"core.logAllRefUpdates", "false"}, {"fetch.writeCommitGraph", "false"}} {
+	// http.followRedirects false also holds for git's own lazy fetches,
+	// which run without prscout's environment.
+	for _, kv := range [][2]string{{"gc.auto", "0"}, {"core.logAllRefUpdates", "false"}, {"fetch.writeCommitGraph", "false"}, {"http.followRedirects", "false"}} {
 		if _, err := m.git(ctx, tmp, nil, false, "config", kv[0], kv[1]); err != nil {
 			return err
 		}
@@ -409,6 +472,7 @@ func (m *Mirror) Has(ctx context.Context, repo pipeline.Repo, commit string, wai
 		ready, pending, ch := st.ready[commit], st.pending, st.changed
 		st.mu.Unlock()
 		if ready {
+			m.touch(repo, st)
 			return true
 		}
 		if pending == 0 || !m.exists(repo) {
@@ -440,7 +504,11 @@ func (m *Mirror) check(ctx context.Context, repo pipeline.Repo, st *repoState, c
 	if m.exists(repo) {
 		dir := m.Path(repo)
 		if _, err := m.git(ctx, dir, nil, false, "cat-file", "-e", commit+"^{commit}"); err == nil {
+			large := m.large(repo, st)
 			missing, err := m.missingBlobs(ctx, dir, []string{commit})
+			st.mu.Lock()
+			missing = without(missing, large)
+			st.mu.Unlock()
 			ok = err == nil && len(missing) == 0
 		}
 	}
@@ -533,10 +601,16 @@ func (m *Mirror) env(auth bool) []string {
 		}
 	}
 	out = append(out, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "LC_ALL=C")
+	// Redirects are never followed: git's default ("initial") moves every
+	// later request of the command to the redirect's host, extraHeader
+	// included, so a redirect would hand the credential to another host.
+	config := [][2]string{{"http.followRedirects", "false"}}
 	if auth && m.header != "" {
-		out = append(out, "GIT_CONFIG_COUNT=2",
-			"GIT_CONFIG_KEY_0=http."+m.base.String()+"/.extraHeader", "GIT_CONFIG_VALUE_0="+m.header,
-			"GIT_CONFIG_KEY_1=credential.helper", "GIT_CONFIG_VALUE_1=")
+		config = append(config, [2]string{"http." + m.base.String() + "/.extraHeader", m.header}, [2]string{"credential.helper", ""})
+	}
+	out = append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", len(config)))
+	for i, kv := range config {
+		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", i, kv[0]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", i, kv[1]))
 	}
 	return out
 }

@@ -32,6 +32,9 @@ type Local interface {
 // commit (waiting up to Config.ReadWait for a fetch in flight), otherwise by
 // the REST adapter; code search only from the mirror, fetching what it
 // lacks; reading a pull request starts a fetch of its head and destination.
+// Every method checks the workspace and repository slug before anything
+// else (checkRepo): a path is never built from a name that could leave the
+// mirror's directory, and such a request never reaches REST either.
 type Provider struct {
 	m      *Mirror
 	remote Remote
@@ -57,6 +60,9 @@ func (p *Provider) Mirror() *Mirror { return p.m }
 // source and destination (branches and commits, and the merge base's
 // blobs) into the mirror, so that the rest of the review finds them there.
 func (p *Provider) PullRequest(ctx context.Context, repo pipeline.Repo, id int) (pipeline.PullRequestInfo, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
 	pr, err := p.remote.PullRequest(ctx, repo, id)
 	if err != nil {
 		return pr, err
@@ -72,6 +78,9 @@ func (p *Provider) PullRequest(ctx context.Context, repo pipeline.Repo, id int) 
 // IsAncestor answers from the mirror (`git merge-base`) when it has both
 // commits, otherwise from REST.
 func (p *Provider) IsAncestor(ctx context.Context, repo pipeline.Repo, ancestor, head string) (bool, error) {
+	if err := checkRepo(repo); err != nil {
+		return false, err
+	}
 	if p.m.exists(repo) && isHex(ancestor) && isHex(head) {
 		p.waitFetch(ctx, repo)
 		a, errA := p.m.resolveIn(ctx, repo, ancestor)
@@ -92,6 +101,9 @@ func (p *Provider) IsAncestor(ctx context.Context, repo pipeline.Repo, ancestor,
 // (branch names, which the mirror may hold stale, and commits it lacks) is
 // resolved by REST.
 func (p *Provider) ResolveCommit(ctx context.Context, repo pipeline.Repo, rev string) (string, error) {
+	if err := checkRepo(repo); err != nil {
+		return "", err
+	}
 	if p.m.exists(repo) && isHex(rev) && len(rev) >= 7 {
 		p.waitFetch(ctx, repo)
 		if sha, err := p.m.resolveIn(ctx, repo, rev); err == nil {
@@ -126,6 +138,9 @@ func (p *Provider) waitFetch(ctx context.Context, repo pipeline.Repo) {
 
 // resolveIn resolves an abbreviated or full commit id in repo's mirror.
 func (m *Mirror) resolveIn(ctx context.Context, repo pipeline.Repo, rev string) (string, error) {
+	if err := checkRepo(repo); err != nil {
+		return "", err
+	}
 	if sha, ok := m.resolve(ctx, m.Path(repo), rev); ok {
 		return sha, nil
 	}
@@ -154,9 +169,12 @@ func checkLFS(path string, data []byte) ([]byte, error) {
 
 // ReadFile reads from the mirror when it has the commit, else from REST.
 func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path string, maxBytes int64) ([]byte, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
 	if p.m.Has(ctx, repo, commit, p.readWait(repo)) {
 		data, err := p.local.ReadFile(ctx, repo, commit, path, maxBytes)
-		if err == nil || final(err) {
+		if (err == nil || final(err)) && !p.m.leftOut(ctx, repo, commit, path, data, err) {
 			p.m.obs.MirrorRead(true)
 			if err != nil {
 				return nil, err
@@ -178,6 +196,9 @@ func (p *Provider) readWait(repo pipeline.Repo) time.Duration {
 
 // ListDir lists from the mirror when it has the commit, else from REST.
 func (p *Provider) ListDir(ctx context.Context, repo pipeline.Repo, commit, path string, limit int) ([]pipeline.DirEntry, bool, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, false, err
+	}
 	if p.m.Has(ctx, repo, commit, p.readWait(repo)) {
 		entries, more, err := p.local.ListDir(ctx, repo, commit, path, limit)
 		if err == nil || final(err) {
@@ -196,6 +217,9 @@ const restParallel = 8
 // ReadFiles reads many files: in one pass over the mirror when it has the
 // commit, else through REST, restParallel at a time, answering in order.
 func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
 	if p.m.Has(ctx, repo, commit, p.readWait(repo)) {
 		results := make([]struct {
 			data []byte
@@ -212,7 +236,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 				if err == nil {
 					data, err = checkLFS(paths[i], data)
 				}
-				if err != nil && !final(err) {
+				if (err != nil && !final(err)) || p.m.leftOut(ctx, repo, commit, paths[i], data, err) {
 					p.m.obs.MirrorRead(false)
 					data, err = p.remote.ReadFile(ctx, repo, commit, paths[i], maxBytes)
 				} else {
@@ -255,6 +279,9 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 // OpenTree opens the mirror's tree at commit, fetching the commit when the
 // mirror lacks it and waiting for that as long as ctx allows.
 func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit string) (pipeline.CodeTree, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
 	if err := p.m.Ensure(ctx, repo, commit); err != nil {
 		return nil, err
 	}
@@ -264,6 +291,9 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 // MergeBase computes the merge base in the mirror, once it has both commits
 // (fetching the ones it lacks).
 func (p *Provider) MergeBase(ctx context.Context, repo pipeline.Repo, a, b string) (string, error) {
+	if err := checkRepo(repo); err != nil {
+		return "", err
+	}
 	for _, c := range []string{a, b} {
 		if _, err := p.m.resolveIn(ctx, repo, c); err == nil {
 			continue
@@ -284,6 +314,9 @@ var _ pipeline.PullRequestCommits = (*Provider)(nil)
 // the REST adapter (pipeline.PullRequestCommits): the pull request's own
 // commits are the provider's to list, not the mirror's.
 func (p *Provider) PullRequestCommitMessages(ctx context.Context, repo pipeline.Repo, prID, limit int) ([]string, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
 	pc, ok := p.remote.(pipeline.PullRequestCommits)
 	if !ok {
 		return nil, errors.New("the Bitbucket provider cannot list a pull request's commits")

@@ -82,6 +82,11 @@ type Config struct {
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
+	// WebhookMaxBodyBytes and WebhookMaxInflight bound the relay: an
+	// event's body and the deliveries handled at once (0: the relay's
+	// defaults, 256 KiB and 16).
+	WebhookMaxBodyBytes int64
+	WebhookMaxInflight  int
 
 	// MirrorDir holds the Bitbucket repository mirrors ("": no mirror);
 	// MirrorGitURL is the root of the clone URLs ("": derived from
@@ -89,6 +94,8 @@ type Config struct {
 	MirrorDir          string
 	MirrorGitURL       string
 	MirrorFetchTimeout time.Duration
+	// MirrorMaxBytes is the mirror directory's quota (0: none).
+	MirrorMaxBytes int64
 }
 
 // DefaultConfig returns the defaults: loopback, the local git provider on the
@@ -116,6 +123,9 @@ func DefaultConfig() Config {
 		ValidateMaxDepth:     500,
 		ValidateMaxCodeBytes: 1 << 20,
 		WebhookDedupWindow:   time.Hour,
+		WebhookMaxBodyBytes:  256 << 10,
+		WebhookMaxInflight:   16,
+		MirrorMaxBytes:       20 << 30,
 		LocalRoot:            wd,
 		Limits:               pipeline.DefaultLimits(),
 		CacheBytes:           64 << 20,
@@ -323,6 +333,10 @@ func settings() []setting {
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })
+	add(mk("PRSCOUT_WEBHOOK_MAX_BODY_BYTES", "webhook-max-body-bytes", "largest webhook event body (bytes; KiB/MiB suffixes allowed; Bitbucket's are at most 256 KB); larger ones get 413, a declared larger length before the body is read; 0 means PRSCOUT_MAX_BODY_BYTES", gy, sy))
+	gi, si = integer(func(c *Config) *int { return &c.WebhookMaxInflight })
+	add(mk("PRSCOUT_WEBHOOK_MAX_INFLIGHT", "webhook-max-inflight", "webhook deliveries read, verified or forwarded at once; the next gets 429 with Retry-After before its body is read; 0 switches the cap off", gi, si))
 
 	gi, si = integer(func(c *Config) *int { return &c.Limits.CandidatesMax })
 	add(mk("PRSCOUT_CANDIDATES_MAX", "candidates-max", "context candidates /v1/context lists at most (files outside the change the code ties to it); 0 lists none", gi, si))
@@ -336,6 +350,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_MIRROR_GIT_URL", "mirror-git-url", "root of the HTTPS clone URLs (<url>/<workspace>/<repoSlug>.git); empty: https://bitbucket.org for Bitbucket Cloud, else PRSCOUT_BITBUCKET_BASE_URL without /2.0", g, s))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.MirrorFetchTimeout })
 	add(mk("PRSCOUT_MIRROR_FETCH_TIMEOUT", "mirror-fetch-timeout", "timeout of one fetch into a mirror, a first clone included (it runs in the background)", gd, sd))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.MirrorMaxBytes })
+	add(mk("PRSCOUT_MIRROR_MAX_BYTES", "mirror-max-bytes", "quota of the mirror directory (bytes; KiB/MiB/GiB suffixes allowed): past it, the least recently used repositories are removed after a fetch (cloned again when next reviewed); 0 switches the quota off. Blobs over PRSCOUT_MAX_FILE_BYTES are never fetched", gy, sy))
 	return out
 }
 

@@ -163,10 +163,14 @@ func insightsFromSARIF(log sarif.Log, title, wd string) (pipeline.InsightsReport
 		if tool == "" {
 			tool = run.Tool.Driver.Name
 		}
+		var levels map[string]string // built on the first result without a level
 		for _, r := range run.Results {
 			level := r.Level
 			if level == "" {
-				level = ruleLevel(run, r)
+				if levels == nil {
+					levels = ruleLevels(run)
+				}
+				level = ruleLevel(run, levels, r)
 			}
 			counts[level]++
 			a := pipeline.Annotation{AnnotationType: pipeline.AnnotationBug, Result: pipeline.AnnotationFailed, Severity: annotationSeverity(r, level)}
@@ -227,19 +231,32 @@ func insightsFromSARIF(log sarif.Log, title, wd string) (pipeline.InsightsReport
 	return rep, anns
 }
 
-// ruleLevel is a result's level from its rule's default configuration,
-// else SARIF's default, warning.
-func ruleLevel(run sarif.Run, r sarif.Result) string {
+// ruleLevels indexes a run's rules by id: the default level of the first
+// rule with that id that has one. One pass per run, so a log of many rules
+// and many results costs their sum, not their product.
+func ruleLevels(run sarif.Run) map[string]string {
+	levels := make(map[string]string, len(run.Tool.Driver.Rules))
+	for _, rule := range run.Tool.Driver.Rules {
+		if dc := rule.DefaultConfiguration; dc != nil && dc.Level != "" {
+			if _, seen := levels[rule.ID]; !seen {
+				levels[rule.ID] = dc.Level
+			}
+		}
+	}
+	return levels
+}
+
+// ruleLevel is a result's level from its rule's default configuration (by
+// ruleIndex, else by ruleId through levels), else SARIF's default, warning.
+func ruleLevel(run sarif.Run, levels map[string]string, r sarif.Result) string {
 	rules := run.Tool.Driver.Rules
 	if r.RuleIndex != nil && *r.RuleIndex >= 0 && *r.RuleIndex < len(rules) {
 		if dc := rules[*r.RuleIndex].DefaultConfiguration; dc != nil && dc.Level != "" {
 			return dc.Level
 		}
 	}
-	for _, rule := range rules {
-		if rule.ID == r.RuleID && rule.DefaultConfiguration != nil && rule.DefaultConfiguration.Level != "" {
-			return rule.DefaultConfiguration.Level
-		}
+	if l, ok := levels[r.RuleID]; ok {
+		return l
 	}
 	return sarif.LevelWarning
 }

@@ -123,6 +123,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			Events:        []string{"pullrequest:created", "pullrequest:updated"},
 			CheckEvent:    bitbucket.CheckEventBody,
 			DedupWindow:   cfg.WebhookDedupWindow,
+			MaxBodyBytes:  cfg.WebhookMaxBodyBytes,
+			MaxInflight:   cfg.WebhookMaxInflight,
 			ForwardURL:    cfg.ForwardURL,
 			ForwardHeader: cfg.ForwardHeader,
 			ForwardToken:  cfg.ForwardToken,
@@ -141,6 +143,9 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 // static user x-bitbucket-api-token-auth, an access token as x-token-auth;
 // the mirrors are read through the local git provider rooted at the mirror
 // directory.
+// The API's mirror observer also takes the mirror's size and removals.
+var _ gitmirror.SizeObserver = api.MirrorObserver{}
+
 func buildMirror(cfg Config, bb *bitbucket.Client, m *api.Metrics, log *slog.Logger) (*gitmirror.Provider, error) {
 	user, token := gitmirror.APITokenUser, cfg.BitbucketToken
 	if cfg.BitbucketAccessToken != "" {
@@ -149,6 +154,7 @@ func buildMirror(cfg Config, bb *bitbucket.Client, m *api.Metrics, log *slog.Log
 	mr, err := gitmirror.New(gitmirror.Config{
 		Dir: cfg.MirrorDir, BaseURL: cfg.MirrorGitBase(), User: user, Token: token,
 		FetchTimeout: cfg.MirrorFetchTimeout, Observer: m.Mirror(), Logger: log,
+		BlobLimit: cfg.Limits.MaxFileBytes, MaxBytes: cfg.MirrorMaxBytes,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("bitbucket mirror: %w", err)

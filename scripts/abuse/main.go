@@ -53,12 +53,13 @@ const (
 )
 
 var (
-	bin       = flag.String("bin", "", "prscout binary (required)")
-	maxRSSMB  = flag.Int("max-rss-mb", 150, "RSS the server must be back under after the run (MB)")
-	settle    = flag.Duration("settle", 90*time.Second, "how long RSS and goroutines may take to come back")
-	slowAfter = flag.Duration("quick", 5*time.Second, "an answer slower than this is not quick")
-	failures  atomic.Int32
-	out       sync.Mutex
+	bin        = flag.String("bin", "", "prscout binary (required)")
+	maxRSSMB   = flag.Int("max-rss-mb", 150, "RSS the server must be back under after the run (MB)")
+	settle     = flag.Duration("settle", 90*time.Second, "how long RSS and goroutines may take to come back")
+	slowAfter  = flag.Duration("quick", 5*time.Second, "an answer slower than this is not quick")
+	round2Only = flag.Bool("round2-only", false, "run only the second round's classes (round2.go)")
+	failures   atomic.Int32
+	out        sync.Mutex
 )
 
 func main() {
@@ -72,6 +73,7 @@ func main() {
 	defer os.RemoveAll(work)
 	repo := filepath.Join(work, "repo")
 	fx := buildRepo(repo)
+	addHugeBranch(&fx)
 
 	n8n := newFakeN8N()
 	defer n8n.close()
@@ -85,24 +87,32 @@ func main() {
 	// Classes that take long (they wait out the server's timeouts) run in
 	// the background while the others go on.
 	var slow sync.WaitGroup
-	inflightCapped(srv) // first: it needs every in-flight slot free
-	slow.Add(2)
-	go func() { defer slow.Done(); slowBody(srv) }()
-	go func() { defer slow.Done(); slowReader(srv, fx) }()
+	if !*round2Only {
+		inflightCapped(srv) // first: it needs every in-flight slot free
+		slow.Add(2)
+		go func() { defer slow.Done(); slowBody(srv) }()
+		go func() { defer slow.Done(); slowReader(srv, fx) }()
 
-	nesting(srv)
-	statementsAndParams(srv)
-	needsAndLists(srv, fx)
-	refs(srv, fx)
-	secretPaths(srv, fx)
-	scoutBudget(srv, fx)
-	markdownInjection(srv, fx)
-	webhooks(srv, n8n)
-	metricsProtected(srv)
-	shortAPIKey(*bin, repo)
-	skip("marker-trust", "a forged marker without an identity needs the Bitbucket provider (GET /user)")
-	globs(srv, fx)
-	slow.Wait()
+		nesting(srv)
+		statementsAndParams(srv)
+		needsAndLists(srv, fx)
+		refs(srv, fx)
+		secretPaths(srv, fx)
+		scoutBudget(srv, fx)
+		markdownInjection(srv, fx)
+		webhooks(srv, n8n)
+		metricsProtected(srv)
+		shortAPIKey(*bin, repo)
+		skip("marker-trust", "a forged marker without an identity needs the Bitbucket provider (GET /user)")
+		globs(srv, fx)
+		slow.Wait()
+	}
+	// Second round (round2.go), one after the other: each measures the
+	// server's RSS on its own.
+	webhookFlood(srv)
+	webhookRetryInFlight(srv, n8n)
+	sarifRules(*bin, work)
+	mirrorClasses(*bin, work, fx)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)
@@ -136,6 +146,7 @@ func skip(class, why string) {
 type fixture struct {
 	dir                         string
 	mainSHA, featureSHA, bigSHA string
+	hugeSHA                     string   // adds one hugeBytes file (round2.go)
 	changed                     []string // paths changed on feature
 }
 
@@ -224,6 +235,9 @@ func newFakeN8N() *fakeN8N {
 	}))
 	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte("slow-forward")) {
+			time.Sleep(7 * time.Second) // longer than the relay's wait for a first forward
+		}
 		if bytes.Contains(body, []byte("redirect-me")) {
 			http.Redirect(w, r, f.thief.URL+"/collect", http.StatusTemporaryRedirect)
 			return
