@@ -419,10 +419,28 @@ func (c Config) Surfaces() insights.Settings {
 	return insights.Settings{FailOn: failOn, BuildStatus: c.BuildStatus, Report: c.InsightsReport}
 }
 
-// Validate checks the configuration and names the variable at fault.
+// Validate checks the configuration and names the variable at fault; every
+// problem is reported, in the order of the steps below.
 func (c Config) Validate() error {
-	var errs []error
-	bad := func(env, format string, args ...any) { errs = append(errs, fmt.Errorf(env+": "+format, args...)) }
+	var p problems
+	c.validateServing(&p)
+	c.validateLimits(&p)
+	c.validateFeatures(&p)
+	c.validateUpstreams(&p)
+	return errors.Join(p...)
+}
+
+// problems collects configuration errors, each prefixed with its variable.
+type problems []error
+
+func (p *problems) bad(env, format string, args ...any) {
+	*p = append(*p, fmt.Errorf(env+": "+format, args...))
+}
+
+// validateServing checks the listener, its keys, the server's own bounds and
+// the logs.
+func (c Config) validateServing(p *problems) {
+	bad := p.bad
 	host, _, err := net.SplitHostPort(c.Addr)
 	if err != nil {
 		bad("PRSCOUT_ADDR", "not host:port: %q", c.Addr)
@@ -455,6 +473,12 @@ func (c Config) Validate() error {
 	if c.LogFormat != "json" && c.LogFormat != "text" {
 		bad("PRSCOUT_LOG_FORMAT", "must be json or text, got %q", c.LogFormat)
 	}
+}
+
+// validateLimits checks the review limits and the request bounds: each must
+// be positive, some within a range.
+func (c Config) validateLimits(p *problems) {
+	bad := p.bad
 	l := c.Limits
 	positive := []struct {
 		env string
@@ -490,6 +514,12 @@ func (c Config) Validate() error {
 	if l.CandidatesBudget <= 0 {
 		bad("PRSCOUT_CANDIDATES_BUDGET", "must be positive")
 	}
+}
+
+// validateFeatures checks the mirror, the cache, the in-flight cap, the gate,
+// the webhook relay, rules and the commit surfaces.
+func (c Config) validateFeatures(p *problems) {
+	bad := p.bad
 	if c.MirrorFetchTimeout <= 0 {
 		bad("PRSCOUT_MIRROR_FETCH_TIMEOUT", "must be positive")
 	}
@@ -498,7 +528,7 @@ func (c Config) Validate() error {
 			bad("PRSCOUT_MIRROR_GIT_URL", "must be an absolute http(s) URL without credentials, got %q", c.MirrorGitURL)
 		}
 	}
-	if l.NeedsPerFile > l.NeedsTotal {
+	if l := c.Limits; l.NeedsPerFile > l.NeedsTotal {
 		bad("PRSCOUT_NEEDS_PER_FILE", "(%d) cannot exceed PRSCOUT_NEEDS_TOTAL (%d)", l.NeedsPerFile, l.NeedsTotal)
 	}
 	if c.CacheBytes < 0 {
@@ -515,6 +545,15 @@ func (c Config) Validate() error {
 	if c.ValidateMaxCodeBytes < 1024 || c.ValidateMaxCodeBytes > 64<<20 {
 		bad("PRSCOUT_VALIDATE_MAX_CODE_BYTES", "must be between 1024 and 67108864, got %d", c.ValidateMaxCodeBytes)
 	}
+	if c.MirrorMaxBytes < 0 {
+		bad("PRSCOUT_MIRROR_MAX_BYTES", "must not be negative (0 switches the quota off), got %d", c.MirrorMaxBytes)
+	}
+	if c.WebhookMaxBodyBytes < 0 {
+		bad("PRSCOUT_WEBHOOK_MAX_BODY_BYTES", "must not be negative (0 means PRSCOUT_MAX_BODY_BYTES), got %d", c.WebhookMaxBodyBytes)
+	}
+	if c.WebhookMaxInflight < 0 {
+		bad("PRSCOUT_WEBHOOK_MAX_INFLIGHT", "must not be negative (0 switches the cap off), got %d", c.WebhookMaxInflight)
+	}
 	if c.WebhookDedupWindow < 0 {
 		bad("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "must not be negative (0 switches deduplication off)")
 	}
@@ -529,6 +568,11 @@ func (c Config) Validate() error {
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)
 	}
+}
+
+// validateUpstreams checks Bitbucket's credentials and the Jira and n8n URLs.
+func (c Config) validateUpstreams(p *problems) {
+	bad := p.bad
 	if c.BitbucketEnabled() {
 		if _, err := url.ParseRequestURI(c.BitbucketBaseURL); err != nil {
 			bad("PRSCOUT_BITBUCKET_BASE_URL", "not a URL: %q", c.BitbucketBaseURL)
@@ -557,7 +601,6 @@ func (c Config) Validate() error {
 			bad("PRSCOUT_WEBHOOK_SECRET", "is required when PRSCOUT_FORWARD_URL is set: unsigned events are never forwarded")
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // MirrorGitBase is the root of the mirror's clone URLs: PRSCOUT_MIRROR_GIT_URL,
