@@ -99,6 +99,44 @@ func newWebhookRelay(wo *WebhookOptions, serverMaxBody int64) *webhookRelay {
 	return r
 }
 
+// admitDelivery makes the checks that cost nothing before a body is read:
+// the event key, that a signature is there at all, the declared length, and
+// a free delivery slot (release frees it). A refused delivery is answered.
+func (s *Server) admitDelivery(c *gin.Context, event string) (release func(), ok bool) {
+	wo, relay := s.opts.Webhook, s.relay
+	if !contains(wo.Events, event) {
+		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
+		refuseEarly(c, http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
+			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", pipeline.ClipRunes(event, 80), wo.Events), Field: "X-Event-Key"})
+		return nil, false
+	}
+	if sig := strings.TrimSpace(c.GetHeader("X-Hub-Signature")); sig == "" || len(sig) > maxSignatureLen {
+		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
+		refuseEarly(c, http.StatusUnauthorized, ErrorBody{Error: "bad_signature",
+			Message: fmt.Sprintf("webhook signature rejected: X-Hub-Signature is missing or longer than %d bytes", maxSignatureLen), Field: "X-Hub-Signature"})
+		return nil, false
+	}
+	if n := c.Request.ContentLength; n > relay.maxBody {
+		s.metrics.WebhooksReceived.WithLabelValues("too_large").Inc()
+		refuseEarly(c, http.StatusRequestEntityTooLarge, ErrorBody{Error: "too_large",
+			Message: fmt.Sprintf("the event's body is %d bytes, over the %d-byte limit (PRSCOUT_WEBHOOK_MAX_BODY_BYTES)", n, relay.maxBody)})
+		return nil, false
+	}
+	if relay.slots != nil {
+		select {
+		case relay.slots <- struct{}{}:
+			return func() { <-relay.slots }, true
+		default:
+			s.metrics.WebhooksReceived.WithLabelValues("busy").Inc()
+			c.Header("Retry-After", webhookRetryAfter)
+			refuseEarly(c, http.StatusTooManyRequests, ErrorBody{Error: "busy",
+				Message: fmt.Sprintf("%d webhook deliveries are already being handled (PRSCOUT_WEBHOOK_MAX_INFLIGHT); retry after %s seconds", cap(relay.slots), webhookRetryAfter)})
+			return nil, false
+		}
+	}
+	return func() {}, true
+}
+
 // webhook answers fast: it verifies, forwards synchronously with a short
 // timeout and returns 202. A failed forward is a 502, so Bitbucket retries
 // the delivery (it tries twice more); the stages downstream are idempotent,
@@ -112,36 +150,11 @@ func (s *Server) webhook(c *gin.Context) {
 	wo := s.opts.Webhook
 	relay := s.relay
 	event := c.GetHeader("X-Event-Key")
-	if !contains(wo.Events, event) {
-		s.metrics.WebhooksReceived.WithLabelValues("ignored").Inc()
-		refuseEarly(c, http.StatusBadRequest, ErrorBody{Error: "unsupported_event",
-			Message: fmt.Sprintf("event %q is not reviewed; subscribe the webhook to %v only", pipeline.ClipRunes(event, 80), wo.Events), Field: "X-Event-Key"})
+	release, ok := s.admitDelivery(c, event)
+	if !ok {
 		return
 	}
-	if sig := strings.TrimSpace(c.GetHeader("X-Hub-Signature")); sig == "" || len(sig) > maxSignatureLen {
-		s.metrics.WebhooksReceived.WithLabelValues("bad_signature").Inc()
-		refuseEarly(c, http.StatusUnauthorized, ErrorBody{Error: "bad_signature",
-			Message: fmt.Sprintf("webhook signature rejected: X-Hub-Signature is missing or longer than %d bytes", maxSignatureLen), Field: "X-Hub-Signature"})
-		return
-	}
-	if n := c.Request.ContentLength; n > relay.maxBody {
-		s.metrics.WebhooksReceived.WithLabelValues("too_large").Inc()
-		refuseEarly(c, http.StatusRequestEntityTooLarge, ErrorBody{Error: "too_large",
-			Message: fmt.Sprintf("the event's body is %d bytes, over the %d-byte limit (PRSCOUT_WEBHOOK_MAX_BODY_BYTES)", n, relay.maxBody)})
-		return
-	}
-	if relay.slots != nil {
-		select {
-		case relay.slots <- struct{}{}:
-			defer func() { <-relay.slots }()
-		default:
-			s.metrics.WebhooksReceived.WithLabelValues("busy").Inc()
-			c.Header("Retry-After", webhookRetryAfter)
-			refuseEarly(c, http.StatusTooManyRequests, ErrorBody{Error: "busy",
-				Message: fmt.Sprintf("%d webhook deliveries are already being handled (PRSCOUT_WEBHOOK_MAX_INFLIGHT); retry after %s seconds", cap(relay.slots), webhookRetryAfter)})
-			return
-		}
-	}
+	defer release()
 	if v, ok := c.Get(readDeadlineKey); ok {
 		if rc, ok := v.(*http.ResponseController); ok {
 			_ = rc.SetReadDeadline(time.Now().Add(min(relay.readTimeout, s.opts.RequestLimits.ReadTimeout)))
