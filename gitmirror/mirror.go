@@ -298,8 +298,29 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 			return err
 		}
 	}
+	if err := m.fetchBranches(ctx, dir, want.Branches); err != nil {
+		return err
+	}
+	full, err := m.fetchCommits(ctx, repo, dir, want)
+	if err != nil {
+		return err
+	}
+	m.touch(repo, st)
+	if len(full) == 0 {
+		return nil
+	}
+	if err := m.fetchBlobs(ctx, repo, st, dir, full); err != nil {
+		return err
+	}
+	done = full
+	return nil
+}
+
+// fetchBranches brings the wanted branches (a branch of a fork, or one
+// deleted meanwhile: every branch).
+func (m *Mirror) fetchBranches(ctx context.Context, dir string, branches []string) error {
 	var specs []string
-	for _, b := range want.Branches {
+	for _, b := range branches {
 		if validBranch(b) {
 			specs = append(specs, "+refs/heads/"+b+":refs/heads/"+b)
 		}
@@ -307,11 +328,15 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 	if len(specs) > 0 {
 		if _, err := m.git(ctx, dir, nil, true, append([]string{"fetch", "--no-tags", "--no-write-fetch-head", "origin"}, specs...)...); err != nil {
 			// A branch of a fork, or one deleted meanwhile: every branch.
-			if err := m.fetchAllBranches(ctx, dir); err != nil {
-				return err
-			}
+			return m.fetchAllBranches(ctx, dir)
 		}
 	}
+	return nil
+}
+
+// fetchCommits brings the wanted commits by id when the branches did not,
+// and answers their full ids (with their merge base when asked).
+func (m *Mirror) fetchCommits(ctx context.Context, repo pipeline.Repo, dir string, want Want) ([]string, error) {
 	var full, byID []string
 	for _, c := range want.Commits {
 		if sha, ok := m.resolve(ctx, dir, c); ok {
@@ -324,13 +349,13 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 		if _, err := m.git(ctx, dir, nil, true, append([]string{"fetch", "--no-tags", "--no-write-fetch-head", "origin"}, byID...)...); err != nil {
 			// The server does not hand out commits by id: every branch.
 			if err := m.fetchAllBranches(ctx, dir); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		for _, c := range byID {
 			sha, ok := m.resolve(ctx, dir, c)
 			if !ok {
-				return fmt.Errorf("commit %s is not in %s", c, m.cloneURL(repo))
+				return nil, fmt.Errorf("commit %s is not in %s", c, m.cloneURL(repo))
 			}
 			full = append(full, sha)
 		}
@@ -342,10 +367,12 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 			}
 		}
 	}
-	m.touch(repo, st)
-	if len(full) == 0 {
-		return nil
-	}
+	return full, nil
+}
+
+// fetchBlobs brings the blobs the commits' trees lack, all at once; with a
+// blob limit, the ones over it are left out and recorded, never fetched.
+func (m *Mirror) fetchBlobs(ctx context.Context, repo pipeline.Repo, st *repoState, dir string, full []string) error {
 	large := m.large(repo, st)
 	missing, err := m.missingBlobs(ctx, dir, full)
 	if err != nil {
@@ -389,7 +416,6 @@ func (m *Mirror) fetch(ctx context.Context, repo pipeline.Repo, st *repoState, w
 			return fmt.Errorf("%d blobs still missing after the fetch", len(missing))
 		}
 	}
-	done = full
 	return nil
 }
 
