@@ -396,22 +396,6 @@ var (
 	javaKeywords = engine.Words("abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var record String Object Override List Map")
 )
 
-func words(s string) map[string]bool {
-	m := map[string]bool{}
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		if i == len(s) || s[i] == ' ' {
-			if start >= 0 {
-				m[s[start:i]] = true
-			}
-			start = -1
-		} else if start < 0 {
-			start = i
-		}
-	}
-	return m
-}
-
 // isKeyword reports words of the language (and a few ubiquitous built-ins)
 // that are never looked up as declarations.
 func isKeyword(l lang, w string) bool {
