@@ -3,72 +3,18 @@ package candidates
 import (
 	"context"
 	"errors"
-	"path"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
-// memTree is a Tree over files held in memory.
-type memTree map[string]string
-
-var _ Tree = memTree{}
-
-func (m memTree) Grep(_ context.Context, words, globs []string, limit int) ([]string, error) {
-	var out []string
-	for p, src := range m {
-		if !matchGlobs(p, globs) {
-			continue
-		}
-		for _, w := range words {
-			if containsWord([]byte(src), w) {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
-}
-
-// matchGlobs matches "*.ext" globs against the base name, as git pathspecs
-// without a slash do.
-func matchGlobs(p string, globs []string) bool {
-	if len(globs) == 0 {
-		return true
-	}
-	for _, g := range globs {
-		if ok, _ := path.Match(g, path.Base(p)); ok {
-			return true
-		}
-	}
-	return false
-}
-
-func (m memTree) ReadFile(_ context.Context, p string) ([]byte, error) {
-	src, ok := m[p]
-	if !ok {
-		return nil, errors.New("not found: " + p)
-	}
-	return []byte(src), nil
-}
-
-func (m memTree) ListDir(_ context.Context, dir string) ([]string, error) {
-	var out []string
-	for p := range m {
-		if dirOf(p) == dir {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
+// memTree is a Tree over files (path -> content), searched as git grep
+// searches them.
+func memTree(files map[string]string) Tree { return pipelinetest.NewTree(files) }
 
 // lineDiff returns the head-side added and base-side removed line numbers
 // of a line diff of old and new (longest common subsequence).
@@ -121,7 +67,7 @@ type repo struct {
 // run applies the change, builds the Changes from a line diff and runs Find.
 func (r repo) run(t *testing.T) []Candidate {
 	t.Helper()
-	head := memTree{}
+	head := map[string]string{}
 	for p, s := range r.base {
 		head[p] = s
 	}
@@ -151,7 +97,7 @@ func (r repo) run(t *testing.T) []Candidate {
 		c.AddedLines, c.RemovedLines = lineDiff(old, src)
 		changes = append(changes, c)
 	}
-	got, err := Find(context.Background(), head, changes, Options{})
+	got, err := Find(context.Background(), memTree(head), changes, Options{})
 	if err != nil {
 		t.Fatalf("Find: %v", err)
 	}
@@ -482,7 +428,7 @@ func TestFindOtherLanguage(t *testing.T) {
 
 func TestFindValidates(t *testing.T) {
 	ctx := context.Background()
-	tree := memTree{}
+	tree := memTree(nil)
 	tests := []struct {
 		name    string
 		tree    Tree
@@ -511,7 +457,7 @@ func TestFindMax(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		base["cmd/use"+string(rune('a'+i))+".go"] = "package cmd\n\nfunc u" + string(rune('a'+i)) + "() { _ = helper(\"x\") }\n"
 	}
-	head := memTree{}
+	head := map[string]string{}
 	for p, s := range base {
 		head[p] = s
 	}
@@ -519,14 +465,14 @@ func TestFindMax(t *testing.T) {
 	head["cmd/command.go"] = newSrc
 	added, removed := lineDiff(commandGo, newSrc)
 	ch := []Change{{Path: "cmd/command.go", Old: []byte(commandGo), New: []byte(newSrc), AddedLines: added, RemovedLines: removed}}
-	got, err := Find(context.Background(), head, ch, Options{Max: 3})
+	got, err := Find(context.Background(), memTree(head), ch, Options{Max: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 3 {
 		t.Fatalf("got %d, want 3 (Max)", len(got))
 	}
-	all, err := Find(context.Background(), head, ch, Options{})
+	all, err := Find(context.Background(), memTree(head), ch, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,9 +551,9 @@ func TestFindGoInfersOperandTypes(t *testing.T) {
 	})
 }
 
-// stalledGrep is a memTree whose Grep waits for the context to end, as a
+// stalledGrep is a Tree whose Grep waits for the context to end, as a
 // search over a huge repository outlasting its time budget does.
-type stalledGrep struct{ memTree }
+type stalledGrep struct{ Tree }
 
 func (s stalledGrep) Grep(ctx context.Context, _, _ []string, _ int) ([]string, error) {
 	<-ctx.Done()
@@ -620,7 +566,7 @@ func (s stalledGrep) Grep(ctx context.Context, _, _ []string, _ int) ([]string, 
 func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
 	base := "package app\n\nfunc Run() int {\n\treturn 1\n}\n"
 	head := "package app\n\nfunc Run() int {\n\treturn helper.Twice(1)\n}\n"
-	tree := memTree{
+	tree := map[string]string{
 		"go.mod":        "module example.com/app\n",
 		"app.go":        head,
 		"helper/two.go": "package helper\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
@@ -631,7 +577,7 @@ func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
 	change := Change{Path: "app.go", Status: StatusModified, Old: []byte(base), New: []byte(head),
 		AddedLines: []int{3, 4, 5, 6}, RemovedLines: []int{4}}
 
-	full, err := Find(context.Background(), tree, []Change{change}, Options{})
+	full, err := Find(context.Background(), memTree(tree), []Change{change}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -649,7 +595,7 @@ func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	got, err := Find(ctx, stalledGrep{tree}, []Change{change}, Options{})
+	got, err := Find(ctx, stalledGrep{memTree(tree)}, []Change{change}, Options{})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Find with a stalled search = %v, want the deadline error", err)
 	}

@@ -14,7 +14,7 @@ func FuzzFind(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, old, new string) {
 		for _, p := range []string{"cmd/a.go", "src/a.ts", "pkg/a.py", "src/A.java", "lib/a.rb"} {
-			tree := memTree{"go.mod": goMod, "cmd/command.go": commandGo, "cmd/root.go": rootGo, "main.go": mainGo, p: new}
+			tree := memTree(map[string]string{"go.mod": goMod, "cmd/command.go": commandGo, "cmd/root.go": rootGo, "main.go": mainGo, p: new})
 			added, removed := make([]int, 0), make([]int, 0)
 			for i := 1; i <= strings.Count(new, "\n")+1 && i < 200; i++ {
 				added = append(added, i)

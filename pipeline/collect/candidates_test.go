@@ -2,107 +2,16 @@ package collect
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
-
-// memSearch is a CodeSearch over in-memory commits.
-type memSearch struct {
-	commits   map[string]map[string]string // commit -> path -> content
-	mergeBase string
-	block     bool // OpenTree waits for the context to end
-
-	mu     sync.Mutex
-	opened []string
-}
-
-var _ pipeline.CodeSearch = (*memSearch)(nil)
-
-func (m *memSearch) OpenTree(ctx context.Context, _ pipeline.Repo, commit string) (pipeline.CodeTree, error) {
-	if m.block {
-		<-ctx.Done()
-		return nil, fmt.Errorf("mirror not ready: %w", ctx.Err())
-	}
-	files, ok := m.commits[commit]
-	if !ok {
-		return nil, fmt.Errorf("commit %s: %w", commit, pipeline.ErrNotFound)
-	}
-	m.mu.Lock()
-	m.opened = append(m.opened, commit)
-	m.mu.Unlock()
-	return memCodeTree(files), nil
-}
-
-func (m *memSearch) MergeBase(context.Context, pipeline.Repo, string, string) (string, error) {
-	return m.mergeBase, nil
-}
-
-type memCodeTree map[string]string
-
-func (t memCodeTree) Grep(_ context.Context, words, _ []string, _ int) ([]string, error) {
-	var out []string
-	for p, src := range t {
-		for _, w := range words {
-			if hasWord(src, w) {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func hasWord(src, w string) bool {
-	isWord := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	for i := 0; ; {
-		j := strings.Index(src[i:], w)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(w)
-		if (j == 0 || !isWord(src[j-1])) && (end == len(src) || !isWord(src[end])) {
-			return true
-		}
-		i = j + 1
-	}
-}
-
-func (t memCodeTree) ReadFile(_ context.Context, p string) ([]byte, error) {
-	if src, ok := t[p]; ok {
-		return []byte(src), nil
-	}
-	return nil, fmt.Errorf("%s: %w", p, pipeline.ErrNotFound)
-}
-
-func (t memCodeTree) ListDir(_ context.Context, dir string) ([]string, error) {
-	var out []string
-	for p := range t {
-		d := ""
-		if i := strings.LastIndexByte(p, '/'); i >= 0 {
-			d = p[:i]
-		}
-		if d == strings.TrimPrefix(dir, ".") {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func (memCodeTree) Close() error { return nil }
 
 const (
 	candAddOld = "package pkg\n\n// Add adds.\nfunc Add(a, b int) int {\n\treturn a + b\n}\n"
@@ -114,8 +23,9 @@ const (
 
 // candSearch is a repository where pkg/add.go's Add changes its body: main.go
 // calls it, and so do a vendored copy, a secret-looking file and a changed
-// file the review excludes.
-func candSearch() *memSearch {
+// file the review excludes. head and base branch off mb; reviewed is an
+// earlier review's commit.
+func candSearch() *pipelinetest.Fake {
 	tree := func(add string) map[string]string {
 		return map[string]string{
 			"go.mod":             "module example.com/app\n",
@@ -127,10 +37,23 @@ func candSearch() *memSearch {
 			"cmd/tool/helper.go": "package main\n\nfunc helper() int { return 1 }\n",
 		}
 	}
-	return &memSearch{
-		commits:   map[string]map[string]string{"head": tree(candAddNew), "mb": tree(candAddOld), "reviewed": tree(candAddOld)},
-		mergeBase: "mb",
+	return pipelinetest.New().AddCommit("head", "mb").AddCommit("base", "mb").AddCommit("reviewed", "mb").
+		AddFiles("head", tree(candAddNew)).AddFiles("mb", tree(candAddOld)).AddFiles("reviewed", tree(candAddOld)).
+		SetDiff("*", candDiff)
+}
+
+// candOpened lists the commits whose trees were opened, sorted.
+func candOpened(f *pipelinetest.Fake) []string {
+	var out []string
+	for _, c := range []string{"base", "head", "mb", "reviewed"} {
+		for range f.Calls(pipelinetest.OpOpenTree, c) {
+			out = append(out, c)
+		}
 	}
+	if n := f.Calls(pipelinetest.OpOpenTree, ""); n != len(out) {
+		out = append(out, fmt.Sprintf("%d other trees", n-len(out)))
+	}
+	return out
 }
 
 func candResult() *ContextResult {
@@ -179,10 +102,10 @@ func TestFindCandidates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := candSearch()
+			f := candSearch()
 			meta := tt.meta
 			if tt.warning == "" {
-				meta.Search = s
+				meta.Search = pipelinetest.NewSearchRepo(f)
 			}
 			res := candResult()
 			res.findCandidates(context.Background(), meta, lim)
@@ -198,8 +121,7 @@ func TestFindCandidates(t *testing.T) {
 			if len(res.Warnings) != 0 {
 				t.Errorf("warnings = %q, want none", res.Warnings)
 			}
-			sort.Strings(s.opened)
-			if diff := cmp.Diff(tt.opened, s.opened); diff != "" {
+			if diff := cmp.Diff(tt.opened, candOpened(f)); diff != "" {
 				t.Errorf("trees opened (-want +got):\n%s", diff)
 			}
 			c := res.Candidates[0]
@@ -214,7 +136,7 @@ func TestFindCandidatesOff(t *testing.T) {
 	lim := pipeline.DefaultLimits()
 	lim.CandidatesMax = 0
 	res := candResult()
-	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: candSearch()}, lim)
+	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim)
 	if len(res.Candidates) != 0 || len(res.Warnings) != 0 {
 		t.Errorf("CandidatesMax 0: candidates %v, warnings %v; want none", res.Candidates, res.Warnings)
 	}
@@ -225,11 +147,17 @@ func TestFindCandidatesOff(t *testing.T) {
 func TestFindCandidatesBudget(t *testing.T) {
 	lim := pipeline.DefaultLimits()
 	lim.CandidatesBudget = 30 * time.Millisecond
-	s := candSearch()
-	s.block = true
+	f := candSearch()
+	f.Hook = func(ctx context.Context, op, _ string) error {
+		if op == pipelinetest.OpOpenTree {
+			<-ctx.Done()
+			return fmt.Errorf("mirror not ready: %w", ctx.Err())
+		}
+		return nil
+	}
 	res := candResult()
 	start := time.Now()
-	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: s}, lim)
+	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("findCandidates took %s with a 30ms budget", d)
 	}
@@ -265,9 +193,8 @@ func TestScoutPromptListsCandidates(t *testing.T) {
 // TestCollectListsCandidates runs the whole context stage with a repository
 // that can search code: the answer carries the candidates.
 func TestCollectListsCandidates(t *testing.T) {
-	s := candSearch()
-	repo := &searchRepo{memSearch: s, diff: []byte(candDiff)}
-	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo},
+	f := candSearch()
+	res, err := Collect(context.Background(), ContextSources{Repo: pipelinetest.NewSearchRepo(f), Diffs: f},
 		ContextInput{Workspace: "acme", RepoSlug: "app", Base: "base", Head: "head"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
@@ -278,32 +205,4 @@ func TestCollectListsCandidates(t *testing.T) {
 	if !strings.Contains(res.ScoutPrompt.User, "- main.go (impact): calls `Add`") {
 		t.Errorf("scout prompt lacks the candidate")
 	}
-}
-
-// searchRepo is a Repository and DiffSource that also searches code.
-type searchRepo struct {
-	*memSearch
-	diff []byte
-}
-
-func (r *searchRepo) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
-	if _, ok := r.commits[rev]; ok || rev == "base" {
-		return rev, nil
-	}
-	return "", pipeline.ErrNotFound
-}
-
-func (r *searchRepo) ReadFile(_ context.Context, _ pipeline.Repo, commit, p string, _ int64) ([]byte, error) {
-	if src, ok := r.commits[commit][p]; ok {
-		return []byte(src), nil
-	}
-	return nil, errors.Join(pipeline.ErrNotFound)
-}
-
-func (r *searchRepo) ListDir(context.Context, pipeline.Repo, string, string, int) ([]pipeline.DirEntry, bool, error) {
-	return nil, false, nil
-}
-
-func (r *searchRepo) Diff(context.Context, pipeline.Repo, string, string, pipeline.DiffOptions) ([]byte, error) {
-	return r.diff, nil
 }

@@ -13,7 +13,7 @@ import (
 
 func TestWriteJSONMatchesMarshal(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	res, err := collectRange(context.Background(), repo.f, repo.f, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}

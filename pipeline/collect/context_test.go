@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,90 +14,73 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/pipeline/scope"
 )
-
-// ctxDirRepo is a fake Repository serving a directory as the head tree of every
-// commit. It fails the test when asked for a secret path: secrets must never
-// be read.
-type ctxDirRepo struct {
-	t       testing.TB
-	dir     string
-	commits map[string]string // revision -> full id
-	diff    []byte
-
-	mu    sync.Mutex
-	reads []string
-}
-
-var (
-	_ pipeline.Repository = (*ctxDirRepo)(nil)
-	_ pipeline.DiffSource = (*ctxDirRepo)(nil)
-)
-
-func (r *ctxDirRepo) ResolveCommit(_ context.Context, _ pipeline.Repo, rev string) (string, error) {
-	if sha, ok := r.commits[rev]; ok {
-		return sha, nil
-	}
-	return "", fmt.Errorf("revision %q: %w", rev, pipeline.ErrNotFound)
-}
-
-func (r *ctxDirRepo) ReadFile(ctx context.Context, _ pipeline.Repo, _, p string, maxBytes int64) ([]byte, error) {
-	if scope.IsSecretPath(p) {
-		r.t.Errorf("secret path %q was read", p)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	r.mu.Lock()
-	r.reads = append(r.reads, p)
-	r.mu.Unlock()
-	data, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(p)))
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("%s: %w", p, pipeline.ErrNotFound)
-	case err != nil:
-		return nil, err
-	case maxBytes > 0 && int64(len(data)) > maxBytes:
-		return nil, fmt.Errorf("%s: %w", p, pipeline.ErrTooLarge)
-	case bytes.IndexByte(data, 0) >= 0:
-		return nil, fmt.Errorf("%s: %w", p, pipeline.ErrBinary)
-	}
-	return data, nil
-}
-
-func (r *ctxDirRepo) ListDir(context.Context, pipeline.Repo, string, string, int) ([]pipeline.DirEntry, bool, error) {
-	return nil, false, errors.New("not used")
-}
-
-func (r *ctxDirRepo) Diff(_ context.Context, _ pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]byte, error) {
-	return r.diff, nil
-}
-
-// ctxBatchRepo adds FilesReader to ctxDirRepo.
-type ctxBatchRepo struct{ *ctxDirRepo }
-
-func (b ctxBatchRepo) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(int, []byte, error)) error {
-	for i, p := range paths {
-		data, err := b.ReadFile(ctx, repo, commit, p, maxBytes)
-		fn(i, data, err)
-	}
-	return nil
-}
 
 const (
 	ctxHeadSHA = "1111111111111111111111111111111111111111"
 	ctxBaseSHA = "2222222222222222222222222222222222222222"
 )
 
-func ctxBasicRepo(t testing.TB) *ctxDirRepo {
+// ctxFixture is the basic change: testdata/context/basic/head is the tree
+// of every commit and diff.patch every diff. Reading a secret path fails the
+// test (secrets must never be read); reads records every path read, one by
+// one or in a batch.
+type ctxFixture struct {
+	f    *pipelinetest.Fake
+	diff []byte
+
+	mu    sync.Mutex
+	reads []string
+}
+
+func ctxBasicRepo(t testing.TB) *ctxFixture {
 	t.Helper()
 	raw, err := os.ReadFile("testdata/context/basic/diff.patch")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &ctxDirRepo{t: t, dir: "testdata/context/basic/head", diff: raw,
-		commits: map[string]string{"feature": ctxHeadSHA, "main": ctxBaseSHA}}
+	fx := &ctxFixture{diff: raw, f: pipelinetest.New().AddRef("feature", ctxHeadSHA).AddRef("main", ctxBaseSHA).
+		AddFiles("", ctxTree(t, "testdata/context/basic/head")).SetDiff("*", string(raw))}
+	fx.f.Hook = func(_ context.Context, op, arg string) error {
+		var paths []string
+		switch op {
+		case pipelinetest.OpRead:
+			paths = []string{arg}
+		case pipelinetest.OpReadFiles:
+			paths = strings.Split(arg, ",")
+		}
+		fx.mu.Lock()
+		defer fx.mu.Unlock()
+		for _, p := range paths {
+			if scope.IsSecretPath(p) {
+				t.Errorf("secret path %q was read", p)
+			}
+			fx.reads = append(fx.reads, p)
+		}
+		return nil
+	}
+	return fx
+}
+
+// ctxTree reads the files under dir as path -> content.
+func ctxTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func ctxBasicInput() ContextInput {
@@ -148,7 +132,7 @@ func ctxFirstDiff(want, got string) string {
 
 func TestCollectRangeGolden(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	res, err := collectRange(context.Background(), repo.f, repo.f, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,11 +190,11 @@ func TestCollectRangeGolden(t *testing.T) {
 
 func TestFilesReaderGivesSameContext(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	plain, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	plain, err := collectRange(context.Background(), repo.f, repo.f, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	batched, err := collectRange(context.Background(), ctxBatchRepo{repo}, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	batched, err := collectRange(context.Background(), pipelinetest.FilesRepo{Fake: repo.f}, repo.f, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +226,7 @@ func TestCollectRangeInvalid(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := ctxBasicInput()
 			tt.edit(&in)
-			_, err := collectRange(context.Background(), repo, repo, in, pipeline.DefaultLimits())
+			_, err := collectRange(context.Background(), repo.f, repo.f, in, pipeline.DefaultLimits())
 			if tt.field != "" {
 				var inv *pipeline.InvalidError
 				if !errors.As(err, &inv) || inv.Field != tt.field {
@@ -259,14 +243,14 @@ func TestCollectRangeInvalid(t *testing.T) {
 
 func TestAssembleSkipAndEmpty(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := assemble(context.Background(), repo, ContextMeta{Mode: "skip", Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits())
+	res, err := assemble(context.Background(), repo.f, ContextMeta{Mode: "skip", Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !res.Skip || len(res.Files) != 0 || res.ScoutPrompt.User != "" {
 		t.Errorf("skip: %+v", res)
 	}
-	res, err = assemble(context.Background(), repo, ContextMeta{Head: ctxHeadSHA}, nil, pipeline.DefaultLimits())
+	res, err = assemble(context.Background(), repo.f, ContextMeta{Head: ctxHeadSHA}, nil, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,14 +269,14 @@ func TestAssembleCancelled(t *testing.T) {
 	repo := ctxBasicRepo(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := assemble(ctx, repo, ContextMeta{Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits()); !errors.Is(err, context.Canceled) {
+	if _, err := assemble(ctx, repo.f, ContextMeta{Head: ctxHeadSHA}, repo.diff, pipeline.DefaultLimits()); !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
 
 func TestSourceTooLargeKeepsDiff(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	res, err := assemble(context.Background(), repo, ContextMeta{Head: ctxHeadSHA, MaxSourceBytes: 1000, ContextLines: 30}, repo.diff, pipeline.DefaultLimits())
+	res, err := assemble(context.Background(), repo.f, ContextMeta{Head: ctxHeadSHA, MaxSourceBytes: 1000, ContextLines: 30}, repo.diff, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +296,7 @@ func TestSourceMemoryGuard(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		repo pipeline.Repository
-	}{{"ReadFile", ctxBasicRepo(t)}, {"FilesReader", ctxBatchRepo{ctxBasicRepo(t)}}} {
+	}{{"ReadFile", ctxBasicRepo(t).f}, {"FilesReader", pipelinetest.FilesRepo{Fake: ctxBasicRepo(t).f}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, _ := os.ReadFile("testdata/context/basic/diff.patch")
 			// README.md (31 bytes) fits; every later source would pass 40 bytes.
@@ -335,24 +319,16 @@ func TestSourceMemoryGuard(t *testing.T) {
 	}
 }
 
-// ctxListingRepo adds ChangeLister to ctxBatchRepo: it names every new path of
-// the basic change, secret and noise ones included (the stage must skip them).
-type ctxListingRepo struct{ ctxBatchRepo }
-
-func (l ctxListingRepo) ChangedPaths(context.Context, pipeline.Repo, string, string, pipeline.DiffOptions) ([]string, error) {
-	return []string{".env", "README.md", "added.ts", "config/secrets.yaml", "data.bin", "dist/app.js", "link",
-		"logo.png", "new.py", "pkg/add.go", "pkg/long.txt", "pure2.txt"}, nil
-}
-
 func TestPrefetchGivesSameContext(t *testing.T) {
 	repo := ctxBasicRepo(t)
-	plain, err := collectRange(context.Background(), repo, repo, ctxBasicInput(), pipeline.DefaultLimits())
+	plain, err := collectRange(context.Background(), repo.f, repo.f, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	lister := ctxListingRepo{ctxBatchRepo{repo}}
+	// The listing names every new path of the change, secret and noise ones
+	// included: the stage must skip them.
 	repo.reads = nil
-	pre, err := collectRange(context.Background(), lister, lister, ctxBasicInput(), pipeline.DefaultLimits())
+	pre, err := collectRange(context.Background(), pipelinetest.FilesRepo{Fake: repo.f}, pipelinetest.ListingDiffs{Fake: repo.f}, ctxBasicInput(), pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,6 +339,9 @@ func TestPrefetchGivesSameContext(t *testing.T) {
 	}
 	// Each file is read once: ahead of the diff, never again.
 	seen := map[string]int{}
+	if len(repo.reads) == 0 {
+		t.Fatal("no source was read")
+	}
 	for _, p := range repo.reads {
 		seen[p]++
 		if seen[p] > 1 {

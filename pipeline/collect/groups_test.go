@@ -12,11 +12,12 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/groups"
 	"github.com/prscout/prscout/pipeline/merge"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
 // changeRepo builds a scopeRepo whose head adds the given files (path ->
 // content) to an empty base.
-func changeRepo(files map[string]string, order []string) *scopeRepo {
+func changeRepo(files map[string]string, order []string) *pipelinetest.Fake {
 	head := map[string]string{}
 	var diff strings.Builder
 	for _, p := range order {
@@ -28,10 +29,10 @@ func changeRepo(files map[string]string, order []string) *scopeRepo {
 			diff.WriteString("+" + strings.TrimSuffix(l, "\n") + "\n")
 		}
 	}
-	return &scopeRepo{files: map[string]map[string]string{"base": {}, "head": head}, diff: diff.String()}
+	return scopeRepo(map[string]string{}, head, diff.String())
 }
 
-func collectChange(t *testing.T, repo *scopeRepo, lim pipeline.Limits) ContextResult {
+func collectChange(t *testing.T, repo *pipelinetest.Fake, lim pipeline.Limits) ContextResult {
 	t.Helper()
 	res, err := Collect(t.Context(), ContextSources{Repo: repo, Diffs: repo}, ContextInput{Base: "base", Head: "head", Title: "Big change"}, lim)
 	if err != nil {

@@ -5,34 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
+	"testing/synctest"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
-
-// issueLookupFunc is a func-field fake of IssueLookup.
-type issueLookupFunc func(ctx context.Context, key string) (pipeline.Issue, error)
-
-func (f issueLookupFunc) LookupIssue(ctx context.Context, key string) (pipeline.Issue, error) {
-	return f(ctx, key)
-}
-
-var _ pipeline.IssueLookup = issueLookupFunc(nil)
 
 func TestLookupAll(t *testing.T) {
 	down := fmt.Errorf("unreachable: connection refused: %w", pipeline.ErrUpstream)
-	fake := issueLookupFunc(func(_ context.Context, key string) (pipeline.Issue, error) {
-		switch key {
-		case "GONE-1":
-			return pipeline.Issue{}, fmt.Errorf("issue %s: %w", key, pipeline.ErrNotFound)
-		case "DOWN-1":
-			return pipeline.Issue{}, down
+	// GONE-1 is not held: the Fake answers it not found.
+	fake := pipelinetest.New()
+	for _, key := range []string{"A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "A-7", "B-1", "OK-1"} {
+		fake.AddIssue(pipeline.Issue{Key: key, Summary: "s " + key})
+	}
+	fake.Hook = func(_ context.Context, op, key string) error {
+		if op == pipelinetest.OpIssue && key == "DOWN-1" {
+			return down
 		}
-		return pipeline.Issue{Key: key, Summary: "s " + key}, nil
-	})
+		return nil
+	}
 	tests := []struct {
 		name         string
 		l            pipeline.IssueLookup
@@ -76,35 +68,45 @@ func TestLookupAll(t *testing.T) {
 	}
 }
 
+// TestLookupAllBoundedConcurrency: lookups that wait upstream run
+// issueLookupParallel at a time, the others waiting their turn.
 func TestLookupAllBoundedConcurrency(t *testing.T) {
-	var running, peak atomic.Int32
-	var mu sync.Mutex
-	fake := issueLookupFunc(func(_ context.Context, key string) (pipeline.Issue, error) {
-		n := running.Add(1)
-		mu.Lock()
-		if n > peak.Load() {
-			peak.Store(n)
+	synctest.Test(t, func(t *testing.T) {
+		keys := []string{"A-1", "A-2", "A-3", "A-4", "A-5"}
+		fake := pipelinetest.New()
+		for _, key := range keys {
+			fake.AddIssue(pipeline.Issue{Key: key})
 		}
-		mu.Unlock()
-		time.Sleep(20 * time.Millisecond)
-		running.Add(-1)
-		return pipeline.Issue{Key: key}, nil
+		release := make(chan struct{})
+		fake.Hook = func(context.Context, string, string) error { <-release; return nil }
+		var issues []pipeline.Issue
+		var warnings []string
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			issues, warnings = LookupAll(context.Background(), fake, keys)
+		}()
+		synctest.Wait()
+		if n := fake.InFlight(); n != issueLookupParallel {
+			t.Errorf("%d lookups running while all wait, want issueLookupParallel = %d", n, issueLookupParallel)
+		}
+		close(release)
+		<-done
+		if len(issues) != len(keys) || len(warnings) != 0 {
+			t.Fatalf("got %d issues, warnings %q", len(issues), warnings)
+		}
+		if m := fake.MaxInFlight(); m != issueLookupParallel {
+			t.Errorf("max concurrent lookups = %d, want %d", m, issueLookupParallel)
+		}
 	})
-	issues, warnings := LookupAll(context.Background(), fake, []string{"A-1", "A-2", "A-3", "A-4", "A-5"})
-	if len(issues) != 5 || len(warnings) != 0 {
-		t.Fatalf("got %d issues, warnings %q", len(issues), warnings)
-	}
-	if p := peak.Load(); p > issueLookupParallel || p < 2 {
-		t.Errorf("peak concurrency %d, want 2..%d", p, issueLookupParallel)
-	}
 }
 
 func TestLookupAllPassesContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	fake := issueLookupFunc(func(ctx context.Context, key string) (pipeline.Issue, error) {
-		return pipeline.Issue{}, fmt.Errorf("lookup %s: %w", key, ctx.Err())
-	})
+	fake := pipelinetest.New().AddIssue(pipeline.Issue{Key: "A-1"})
+	// The lookup answers with the context it was given.
+	fake.Hook = func(ctx context.Context, _, key string) error { return fmt.Errorf("lookup %s: %w", key, ctx.Err()) }
 	_, warnings := LookupAll(ctx, fake, []string{"A-1"})
 	if len(warnings) != 1 || !errors.Is(ctx.Err(), context.Canceled) || warnings[0] != "jira A-1: lookup A-1: context canceled" {
 		t.Errorf("warnings = %q", warnings)

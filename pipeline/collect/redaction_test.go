@@ -60,13 +60,9 @@ func TestContextRedacts(t *testing.T) {
 	codeKey := g.awsKey()
 	acText := "- connects with postgres://app:" + acPass + "@db:5432/app"
 	repoRules := `{"rules":[{"path":"*.go","rule":"Slack bots use tokens such as ` + repoRuleTok + `"}]}`
-	repo := &scopeRepo{
-		files: map[string]map[string]string{
-			"base": {scope.RepoRulesPath: repoRules},
-			"head": {"cfg.go": "package cfg\n\nconst k = \"" + codeKey + "\"\n"},
-		},
-		diff: fileDiff("cfg.go", "package cfg", "const k = \""+codeKey+"\""),
-	}
+	diff := fileDiff("cfg.go", "package cfg", "const k = \""+codeKey+"\"")
+	repo := scopeRepo(map[string]string{scope.RepoRulesPath: repoRules},
+		map[string]string{"cfg.go": "package cfg\n\nconst k = \"" + codeKey + "\"\n"}, diff)
 	in := ContextInput{
 		Base: "base", Head: "head",
 		Title:        "Rotate " + title,
@@ -106,7 +102,7 @@ func TestContextRedacts(t *testing.T) {
 	if !strings.Contains(res.ScoutPrompt.User, "replaced 10 secrets") {
 		t.Errorf("scout prompt lacks the note for 10 secrets:\n%s", res.ScoutPrompt.User)
 	}
-	if got, want := strings.Count(res.Files[0].Diff, "\n"), strings.Count(repo.diff, "\n"); got != want {
+	if got, want := strings.Count(res.Files[0].Diff, "\n"), strings.Count(diff, "\n"); got != want {
 		t.Errorf("redacted diff has %d lines, want %d", got, want)
 	}
 	if res.Files[0].Rules != "Slack bots use tokens such as [REDACTED:slack_token]" {

@@ -7,90 +7,74 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/merge"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
-// linkedLookup is an issue lookup with a bound and a project filter; every
-// issue has two criteria. It records the keys it was asked for.
-type linkedLookup struct {
-	max      int
-	projects []string
-
-	mu     sync.Mutex
-	looked []string
+// linkedLookup is an issue tracker with a bound and a project filter
+// holding keys; every issue has two criteria.
+func linkedLookup(max int, projects []string, keys ...string) pipelinetest.Issues {
+	f := pipelinetest.New()
+	for _, key := range keys {
+		f.AddIssue(pipeline.Issue{Key: key, Summary: "about " + key, Requirements: []pipeline.Requirement{
+			{ID: key + "#1", Issue: key, Text: "first of " + key},
+			{ID: key + "#2", Issue: key, Text: "second of " + key},
+		}})
+	}
+	return pipelinetest.Issues{Fake: f, Max: max, ProjectKeys: projects}
 }
 
-func (l *linkedLookup) LookupIssue(_ context.Context, key string) (pipeline.Issue, error) {
-	l.mu.Lock()
-	l.looked = append(l.looked, key)
-	l.mu.Unlock()
-	return pipeline.Issue{Key: key, Summary: "about " + key, Requirements: []pipeline.Requirement{
-		{ID: key + "#1", Issue: key, Text: "first of " + key},
-		{ID: key + "#2", Issue: key, Text: "second of " + key},
-	}}, nil
-}
-
-func (l *linkedLookup) MaxIssues() int     { return l.max }
-func (l *linkedLookup) Projects() []string { return l.projects }
-
-func (l *linkedLookup) keys() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := slices.Clone(l.looked)
+// lookedUp lists the keys looked up among keys, sorted; lookups of any
+// other key show as "other".
+func lookedUp(l pipelinetest.Issues, keys ...string) []string {
+	var out []string
+	for _, k := range keys {
+		for range l.Calls(pipelinetest.OpIssue, k) {
+			out = append(out, k)
+		}
+	}
+	for range l.Calls(pipelinetest.OpIssue, "") - len(out) {
+		out = append(out, "other")
+	}
 	slices.Sort(out)
 	return out
 }
 
-var (
-	_ pipeline.IssueBound    = (*linkedLookup)(nil)
-	_ pipeline.IssueProjects = (*linkedLookup)(nil)
-)
-
-// commitsRepo is scopeRepo with commit messages for a pull request and for
-// a base..head range.
-type commitsRepo struct {
-	*scopeRepo
-	pr      pipeline.PullRequestInfo
-	msgs    []string
-	err     error
-	limits  []int
-	ranges  []string
-	prReads int
-}
-
-func (r *commitsRepo) PullRequest(context.Context, pipeline.Repo, int) (pipeline.PullRequestInfo, error) {
-	return r.pr, nil
-}
-
-func (r *commitsRepo) PullRequestCommitMessages(_ context.Context, _ pipeline.Repo, _ int, limit int) ([]string, error) {
-	r.prReads++
-	r.limits = append(r.limits, limit)
-	return r.msgs, r.err
-}
-
-func (r *commitsRepo) CommitMessages(_ context.Context, _ pipeline.Repo, base, head string, limit int) ([]string, error) {
-	r.ranges = append(r.ranges, base+".."+head)
-	r.limits = append(r.limits, limit)
-	return r.msgs, r.err
-}
-
-var (
-	_ pipeline.PullRequestCommits = (*commitsRepo)(nil)
-	_ pipeline.RangeCommits       = (*commitsRepo)(nil)
-)
-
-func newCommitsRepo(title, branch, description string, msgs ...string) *commitsRepo {
-	base := &scopeRepo{
-		files: map[string]map[string]string{"base": {"a.go": "package a\n"}, "head": {"a.go": "package b\n"}},
-		diff:  fileDiff("a.go", "package a", "package b"),
+// newCommitsRepo is scopeRepo's change as pull request 7 with a history:
+// head and, below it, one commit per further message down to base (msgs
+// newest first), read as a pull request's commits and as a base..head range.
+func newCommitsRepo(title, branch, description string, msgs ...string) pipelinetest.CommitsRepo {
+	f := pipelinetest.New().AddFiles("base", map[string]string{"a.go": "package a\n"}).
+		AddFiles("head", map[string]string{"a.go": "package b\n"}).SetDiff("*", fileDiff("a.go", "package a", "package b"))
+	for i, m := range msgs {
+		id, parent := fmt.Sprintf("c%d", i), fmt.Sprintf("c%d", i+1)
+		if i == 0 {
+			id = "head"
+		}
+		if i == len(msgs)-1 {
+			parent = "base"
+		}
+		f.AddCommit(id, parent).SetCommitMessage(id, m)
 	}
-	pr := pipeline.PullRequestInfo{ID: 7, SourceCommit: "head", DestinationCommit: "base",
-		PullRequest: pipeline.PullRequest{Title: title, SourceBranch: branch, Description: description}}
-	return &commitsRepo{scopeRepo: base, pr: pr, msgs: msgs}
+	if len(msgs) == 0 {
+		f.AddCommit("head", "base")
+	}
+	f.AddPullRequest(pipeline.PullRequestInfo{ID: 7, SourceCommit: "head", DestinationCommit: "base",
+		PullRequest: pipeline.PullRequest{Title: title, SourceBranch: branch, Description: description}})
+	return pipelinetest.CommitsRepo{Fake: f}
+}
+
+// commitsRead fails the reads of commit messages with err.
+func commitsRead(err error) func(context.Context, string, string) error {
+	return func(_ context.Context, op, _ string) error {
+		if op == pipelinetest.OpPRCommits || op == pipelinetest.OpRangeCommits {
+			return err
+		}
+		return nil
+	}
 }
 
 // TestContextLinksIssuesFromCommits: keys come from the branch, the
@@ -100,17 +84,18 @@ func newCommitsRepo(title, branch, description string, msgs ...string) *commitsR
 func TestContextLinksIssuesFromCommits(t *testing.T) {
 	repo := newCommitsRepo("Limit cart size", "feature/SHOP-12-limit", "Fixes SHOP-12. See OPS-3.",
 		"OPS-4 tidy the build", "SHOP-14 #comment limit reached", "SHOP-15 and SHOP-16")
-	look := &linkedLookup{max: 2, projects: []string{"shop"}}
+	linked := []string{"OPS-3", "OPS-4", "SHOP-12", "SHOP-14", "SHOP-15", "SHOP-16"}
+	look := linkedLookup(2, []string{"shop"}, linked...)
 	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, PRs: repo, Issues: look},
 		ContextInput{Workspace: "w", RepoSlug: "r", PRID: 7}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := look.keys(), []string{"SHOP-12", "SHOP-14"}; !slices.Equal(got, want) {
+	if got, want := lookedUp(look, linked...), []string{"SHOP-12", "SHOP-14"}; !slices.Equal(got, want) {
 		t.Errorf("looked up %v, want %v (OPS-* dropped, bound 2)", got, want)
 	}
-	if !slices.Equal(repo.limits, []int{pipeline.MaxCommitMessages}) {
-		t.Errorf("commit messages read with limits %v, want one read of %d", repo.limits, pipeline.MaxCommitMessages)
+	if n, want := repo.Calls(pipelinetest.OpPRCommits, ""), repo.Calls(pipelinetest.OpPRCommits, fmt.Sprint("7 ", pipeline.MaxCommitMessages)); n != 1 || want != 1 {
+		t.Errorf("commit messages read %d times, %d with limit %d; want one read of %d", n, want, pipeline.MaxCommitMessages, pipeline.MaxCommitMessages)
 	}
 	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "jira: 2 more keys not looked up (limit 2): SHOP-15, SHOP-16") {
 		t.Errorf("warnings = %q, want the keys over the bound named", res.Warnings)
@@ -132,15 +117,15 @@ func TestContextLinksIssuesFromCommits(t *testing.T) {
 func TestContextCommitProblems(t *testing.T) {
 	t.Run("unreadable commits are a warning", func(t *testing.T) {
 		repo := newCommitsRepo("SHOP-1 limit", "main-work", "")
-		repo.err = fmt.Errorf("list commits: %w", pipeline.ErrUpstream)
-		look := &linkedLookup{}
+		repo.Hook = commitsRead(fmt.Errorf("list commits: %w", pipeline.ErrUpstream))
+		look := linkedLookup(0, nil, "SHOP-1")
 		res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, PRs: repo, Issues: look},
 			ContextInput{Workspace: "w", RepoSlug: "r", PRID: 7}, pipeline.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(look.keys(), []string{"SHOP-1"}) {
-			t.Errorf("looked up %v, want the title's SHOP-1", look.keys())
+		if got := lookedUp(look, "SHOP-1"); !slices.Equal(got, []string{"SHOP-1"}) {
+			t.Errorf("looked up %v, want the title's SHOP-1", got)
 		}
 		if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, "jira: commit messages not read for issue keys (list commits: upstream error)") {
 			t.Errorf("warnings = %q", res.Warnings)
@@ -153,20 +138,22 @@ func TestContextCommitProblems(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if repo.prReads != 0 || len(res.Requirements) != 0 || res.Requirements == nil {
-			t.Errorf("commit reads %d, requirements %#v; want none read and an empty list", repo.prReads, res.Requirements)
+		if n := repo.Calls(pipelinetest.OpPRCommits, ""); n != 0 || len(res.Requirements) != 0 || res.Requirements == nil {
+			t.Errorf("commit reads %d, requirements %#v; want none read and an empty list", n, res.Requirements)
 		}
 	})
 	t.Run("range review reads base..head", func(t *testing.T) {
 		repo := newCommitsRepo("", "", "", "Fixes SHOP-9")
-		look := &linkedLookup{}
+		look := linkedLookup(0, nil, "OPS-1", "SHOP-9")
 		res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, Issues: look},
 			ContextInput{Workspace: "w", RepoSlug: "r", Base: "base", Head: "head", Title: "OPS-1 x"}, pipeline.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(repo.ranges, []string{"base..head"}) || !slices.Equal(look.keys(), []string{"OPS-1", "SHOP-9"}) {
-			t.Errorf("ranges %v, looked up %v; want base..head read and OPS-1, SHOP-9", repo.ranges, look.keys())
+		ranges, looked := repo.Calls(pipelinetest.OpRangeCommits, fmt.Sprint("base..head ", pipeline.MaxCommitMessages)), lookedUp(look, "OPS-1", "SHOP-9")
+		if ranges != 1 || repo.Calls(pipelinetest.OpRangeCommits, "") != 1 || !slices.Equal(looked, []string{"OPS-1", "SHOP-9"}) {
+			t.Errorf("base..head read %d times of %d, looked up %v; want base..head read once and OPS-1, SHOP-9",
+				ranges, repo.Calls(pipelinetest.OpRangeCommits, ""), looked)
 		}
 		if len(res.Requirements) != 4 || res.Requirements[0].ID != "OPS-1#1" {
 			t.Errorf("requirements = %v, want OPS-1's then SHOP-9's", res.Requirements)
@@ -179,7 +166,7 @@ func TestContextCommitProblems(t *testing.T) {
 			"requirements":[{"id":"LOCAL#1","text":"works offline"}]}`), &in); err != nil {
 			t.Fatal(err)
 		}
-		res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, Issues: &linkedLookup{}}, in, pipeline.DefaultLimits())
+		res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, Issues: linkedLookup(0, nil, "SHOP-3")}, in, pipeline.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,11 +180,11 @@ func TestLookupAllUsesTheLookupsBound(t *testing.T) {
 	for _, tt := range []struct {
 		max, looked int
 	}{{0, 5}, {-1, 5}, {2, 2}, {7, 7}} {
-		look := &linkedLookup{max: tt.max}
 		keys := []string{"A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "A-7", "A-8"}
+		look := linkedLookup(tt.max, nil, keys...)
 		issues, warnings := LookupAll(context.Background(), look, keys)
-		if len(issues) != tt.looked || len(look.keys()) != tt.looked {
-			t.Errorf("MaxIssues %d: %d issues (%d lookups), want %d", tt.max, len(issues), len(look.keys()), tt.looked)
+		if n := look.Calls(pipelinetest.OpIssue, ""); len(issues) != tt.looked || n != tt.looked {
+			t.Errorf("MaxIssues %d: %d issues (%d lookups), want %d", tt.max, len(issues), n, tt.looked)
 		}
 		want := fmt.Sprintf("jira: %d more keys not looked up (limit %d)", len(keys)-tt.looked, tt.looked)
 		if len(warnings) != 1 || !strings.HasPrefix(warnings[0], want) {

@@ -94,11 +94,11 @@ func FuzzAssemble(f *testing.F) {
 	f.Add("diff --git a/a b/b\nsimilarity index 100%\nrename from a\nrename to b\n", 3)
 	f.Add("diff --git \"a/\\tq\" \"b/\\tq\"\nnew file mode 100644\n--- /dev/null\n+++ \"b/\\tq\"\n@@ -0,0 +1 @@\n+x\n", 1)
 	f.Fuzz(func(t *testing.T, raw string, pad int) {
-		fake := &ctxDirRepo{t: t, dir: "testdata/context/basic/head", commits: map[string]string{}}
+		fake := ctxBasicRepo(t)
 		meta := ContextMeta{Head: ctxHeadSHA, ContextLines: pad % 50}
 		lim := pipeline.DefaultLimits()
 		lim.FullSourceLines = 3
-		res, err := assemble(context.Background(), fake, meta, []byte(raw), lim)
+		res, err := assemble(context.Background(), fake.f, meta, []byte(raw), lim)
 		if err != nil {
 			return
 		}

@@ -143,7 +143,7 @@ type CommitsRepo struct{ *Fake }
 // messages SetCommitMessage gave of the commits reachable from the pull
 // request's source and not from its destination, newest first.
 func (r CommitsRepo) PullRequestCommitMessages(ctx context.Context, _ pipeline.Repo, prID, limit int) ([]string, error) {
-	done, err := r.enter(ctx, OpPRCommits, strconv.Itoa(prID))
+	done, err := r.enter(ctx, OpPRCommits, strconv.Itoa(prID)+" "+strconv.Itoa(limit))
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func (r CommitsRepo) PullRequestCommitMessages(ctx context.Context, _ pipeline.R
 
 // CommitMessages implements pipeline.RangeCommits for base..head.
 func (r CommitsRepo) CommitMessages(ctx context.Context, _ pipeline.Repo, base, head string, limit int) ([]string, error) {
-	done, err := r.enter(ctx, OpRangeCommits, base+".."+head)
+	done, err := r.enter(ctx, OpRangeCommits, base+".."+head+" "+strconv.Itoa(limit))
 	if err != nil {
 		return nil, err
 	}

@@ -39,8 +39,8 @@ const (
 	OpUpdateComment = "update_comment" // UpdateComment; arg: the comment id
 	OpDeleteComment = "delete_comment" // DeleteComment; arg: the comment id
 	OpResolveThread = "resolve_thread" // ThreadStore.ResolveThread; arg: the comment id
-	OpPRCommits     = "pr_commits"     // CommitsRepo.PullRequestCommitMessages; arg: the id
-	OpRangeCommits  = "range_commits"  // CommitsRepo.CommitMessages; arg: "base..head"
+	OpPRCommits     = "pr_commits"     // CommitsRepo.PullRequestCommitMessages; arg: the id and the limit, "7 50"
+	OpRangeCommits  = "range_commits"  // CommitsRepo.CommitMessages; arg: "base..head 50" (with the limit)
 	OpOpenTree      = "open_tree"      // SearchRepo.OpenTree; arg: the commit
 	OpIssue         = "issue"          // LookupIssue; arg: the key
 	OpSetStatus     = "set_status"     // SetBuildStatus; arg: the commit

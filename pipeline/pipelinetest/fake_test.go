@@ -314,6 +314,12 @@ func TestCommitMessages(t *testing.T) {
 	if _, err := r.CommitMessages(ctx, repo, "nope", "c2", 10); !errors.Is(err, pipeline.ErrNotFound) {
 		t.Errorf("unknown base: %v", err)
 	}
+	// The limit is part of what a call records: a stage's bound is asserted with it.
+	if f.Calls(pipelinetest.OpPRCommits, "5 10") != 1 || f.Calls(pipelinetest.OpPRCommits, "5 1") != 1 ||
+		f.Calls(pipelinetest.OpRangeCommits, side+"..c2 10") != 1 || f.Calls(pipelinetest.OpRangeCommits, "") != 2 {
+		t.Errorf("calls: pr %d %d, range %d of %d", f.Calls(pipelinetest.OpPRCommits, "5 10"), f.Calls(pipelinetest.OpPRCommits, "5 1"),
+			f.Calls(pipelinetest.OpRangeCommits, side+"..c2 10"), f.Calls(pipelinetest.OpRangeCommits, ""))
+	}
 	is := pipelinetest.Issues{Fake: f, Max: 3, ProjectKeys: []string{"PAY"}}
 	if is.MaxIssues() != 3 || is.Projects()[0] != "PAY" {
 		t.Errorf("Issues = %d %v", is.MaxIssues(), is.Projects())

@@ -6,37 +6,42 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/pipeline/review"
 )
 
-// surfaceRecorder is a CommitReporter that records what it is given.
-type surfaceRecorder struct {
-	calls       []string // "report <commit>" or "status <state> <commit>", in order
-	statuses    []pipeline.BuildStatus
-	reports     []pipeline.InsightsReport
-	annotations [][]pipeline.Annotation
-	err         error
+// reporter is a CommitReporter (a pipelinetest.Fake) that also lists its
+// calls in order, "put_report <commit>" or "set_status <commit>", and answers
+// err to each (nil: accepts them).
+type reporter struct {
+	f *pipelinetest.Fake
+
+	mu    sync.Mutex
+	calls []string
 }
 
-var _ pipeline.CommitReporter = (*surfaceRecorder)(nil)
-
-func (r *surfaceRecorder) SetBuildStatus(_ context.Context, _ pipeline.Repo, commit string, s pipeline.BuildStatus) error {
-	r.calls = append(r.calls, "status "+s.State+" "+commit)
-	r.statuses = append(r.statuses, s)
-	return r.err
+func newReporter(err error) *reporter {
+	r := &reporter{f: pipelinetest.New()}
+	r.f.Hook = func(_ context.Context, op, arg string) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.calls = append(r.calls, op+" "+arg)
+		return err
+	}
+	return r
 }
 
-func (r *surfaceRecorder) PutReport(_ context.Context, _ pipeline.Repo, commit, key string, rep pipeline.InsightsReport, as []pipeline.Annotation) (pipeline.PutReportResult, error) {
-	r.calls = append(r.calls, "report "+key+" "+commit)
-	r.reports = append(r.reports, rep)
-	r.annotations = append(r.annotations, as)
-	return pipeline.PutReportResult{Annotations: len(as), Warnings: []string{}}, r.err
+func (r *reporter) order() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.calls)
 }
 
 func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
@@ -48,10 +53,10 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	}
 	store := newFakeCommentStore(7)
 	store.withURLs = true
-	rep := &surfaceRecorder{}
+	rep := newReporter(nil)
 	set := insights.Settings{FailOn: insights.FailOnHigh, BuildStatus: true, Report: true}
 
-	first, err := publishTo(context.Background(), store, rep, set, in)
+	first, err := publishTo(context.Background(), store, rep.f, set, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +64,16 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	if len(summaries) != 1 || first.SummaryURL == "" || first.SummaryURL != summaries[0].URL {
 		t.Fatalf("SummaryURL = %q, want the summary's link (%v)", first.SummaryURL, summaries)
 	}
-	wantCalls := []string{"report prscout " + in.Ref, "status " + first.BuildStatus.State + " " + in.Ref}
-	if d := cmp.Diff(wantCalls, rep.calls); d != "" {
+	wantCalls := []string{pipelinetest.OpPutReport + " " + in.Ref, pipelinetest.OpSetStatus + " " + in.Ref}
+	if d := cmp.Diff(wantCalls, rep.order()); d != "" {
 		t.Errorf("calls (-want +got):\n%s", d)
 	}
-	if rep.statuses[0].URL != first.SummaryURL || rep.reports[0].Link != first.SummaryURL {
-		t.Errorf("status links to %q, report to %q, want the summary %q", rep.statuses[0].URL, rep.reports[0].Link, first.SummaryURL)
+	statuses, reports := rep.f.Statuses(), rep.f.Reports()
+	if len(statuses) != 1 || len(reports) != 1 || reports[0].Key != "prscout" || statuses[0].Status.State != first.BuildStatus.State {
+		t.Fatalf("statuses %+v, reports %+v: want one report keyed prscout and one status in the answer's state %s", statuses, reports, first.BuildStatus.State)
+	}
+	if statuses[0].Status.URL != first.SummaryURL || reports[0].Report.Link != first.SummaryURL {
+		t.Errorf("status links to %q, report to %q, want the summary %q", statuses[0].Status.URL, reports[0].Report.Link, first.SummaryURL)
 	}
 	findings := review.ReportFindings(r.Rendered)
 	counts := insights.Count(findings)
@@ -76,11 +85,11 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 		first.BuildStatus.Description != insights.Description(counts, r.Coverage) {
 		t.Errorf("buildStatus = %+v, want %s with %q", first.BuildStatus, wantState, insights.Description(counts, r.Coverage))
 	}
-	if first.Report.Outcome != insights.OutcomeOK || first.Report.Annotations != len(findings) || len(rep.annotations[0]) != len(findings) {
-		t.Errorf("report = %+v, annotations sent %d, want one per finding (%d)", first.Report, len(rep.annotations[0]), len(findings))
+	if first.Report.Outcome != insights.OutcomeOK || first.Report.Annotations != len(findings) || len(reports[0].Annotations) != len(findings) {
+		t.Errorf("report = %+v, annotations sent %d, want one per finding (%d)", first.Report, len(reports[0].Annotations), len(findings))
 	}
 	var models any
-	for _, d := range rep.reports[0].Data {
+	for _, d := range reports[0].Report.Data {
 		if d.Title == "Models" {
 			models = d.Value
 		}
@@ -90,12 +99,16 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	}
 
 	// The same request again: the summary is unchanged and still linked.
-	again, err := publishTo(context.Background(), store, rep, set, in)
+	again, err := publishTo(context.Background(), store, rep.f, set, in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if again.Summary != summaryUnchanged || again.SummaryURL != first.SummaryURL || rep.statuses[1].URL != first.SummaryURL {
-		t.Errorf("again: summary %s, url %q, status url %q, want unchanged and %q", again.Summary, again.SummaryURL, rep.statuses[1].URL, first.SummaryURL)
+	statuses = rep.f.Statuses()
+	if len(statuses) != 2 {
+		t.Fatalf("%d statuses after the second request, want 2", len(statuses))
+	}
+	if again.Summary != summaryUnchanged || again.SummaryURL != first.SummaryURL || statuses[1].Status.URL != first.SummaryURL {
+		t.Errorf("again: summary %s, url %q, status url %q, want unchanged and %q", again.Summary, again.SummaryURL, statuses[1].Status.URL, first.SummaryURL)
 	}
 }
 
@@ -105,13 +118,13 @@ func TestPublishWithoutReporterOrStore(t *testing.T) {
 	if err != nil || p.Summary != summaryCreated || p.BuildStatus != nil || p.Report != nil || len(p.SurfaceWarnings()) != 0 {
 		t.Errorf("no reporter: %+v, %v; want comments posted and no surfaces", p, err)
 	}
-	rep := &surfaceRecorder{}
-	p, err = publishTo(context.Background(), nil, rep, insights.DefaultSettings(), in)
-	if err != nil || p.Summary != summaryDryRun || len(rep.calls) != 0 {
-		t.Errorf("no store: %+v, %v, reporter calls %v; want a dry run", p, err, rep.calls)
+	rep := newReporter(nil)
+	p, err = publishTo(context.Background(), nil, rep.f, insights.DefaultSettings(), in)
+	if err != nil || p.Summary != summaryDryRun || rep.f.TotalCalls() != 0 {
+		t.Errorf("no store: %+v, %v, reporter calls %v; want a dry run", p, err, rep.order())
 	}
 	in.PRID = 0
-	if _, err := publishTo(context.Background(), newFakeCommentStore(3), rep, insights.DefaultSettings(), in); err == nil || !strings.Contains(err.Error(), "prId") {
+	if _, err := publishTo(context.Background(), newFakeCommentStore(3), rep.f, insights.DefaultSettings(), in); err == nil || !strings.Contains(err.Error(), "prId") {
 		t.Errorf("no prId: err %v, want one naming prId", err)
 	}
 }
@@ -120,8 +133,8 @@ func TestPublishMissingScopeIsAWarning(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
 	store := newFakeCommentStore(4)
 	store.withURLs = true
-	rep := &surfaceRecorder{err: fmt.Errorf("bitbucket: 403: %w", pipeline.ErrMissingScope)}
-	p, err := publishTo(context.Background(), store, rep, insights.DefaultSettings(), in)
+	rep := newReporter(fmt.Errorf("bitbucket: 403: %w", pipeline.ErrMissingScope))
+	p, err := publishTo(context.Background(), store, rep.f, insights.DefaultSettings(), in)
 	if err != nil {
 		t.Fatalf("a missing scope failed the call: %v", err)
 	}
@@ -147,20 +160,20 @@ func publishTo(ctx context.Context, store pipeline.CommentStore, rep pipeline.Co
 func TestPublishDryRun(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
 	store := newFakeCommentStore(5)
-	rep := &surfaceRecorder{}
-	if _, err := publishTo(context.Background(), store, rep, insights.DefaultSettings(), in); err != nil {
+	rep := newReporter(nil)
+	if _, err := publishTo(context.Background(), store, rep.f, insights.DefaultSettings(), in); err != nil {
 		t.Fatal(err)
 	}
 	before := len(store.comments)
-	calls := len(rep.calls)
+	calls := rep.f.TotalCalls()
 
 	in.DryRun = true
-	r, p, err := Publish(context.Background(), Ports{Comments: store, Reporter: rep, Surfaces: insights.DefaultSettings()}, in, PostOptions{ResolveThreads: true})
+	r, p, err := Publish(context.Background(), Ports{Comments: store, Reporter: rep.f, Surfaces: insights.DefaultSettings()}, in, PostOptions{ResolveThreads: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Summary != summaryDryRun || len(store.comments) != before || len(rep.calls) != calls {
-		t.Errorf("dry run: posted %+v, %d comments (was %d), %d reporter calls (was %d); want nothing written", p, len(store.comments), before, len(rep.calls), calls)
+	if p.Summary != summaryDryRun || len(store.comments) != before || rep.f.TotalCalls() != calls {
+		t.Errorf("dry run: posted %+v, %d comments (was %d), %d reporter calls (was %d); want nothing written", p, len(store.comments), before, rep.f.TotalCalls(), calls)
 	}
 	if r.Memory == nil || r.Memory.EarlierHead == "" || !strings.Contains(r.Markdown, "Findings by state") {
 		t.Errorf("dry run: memory %+v; want the compare with the earlier review in the rendering", r.Memory)
