@@ -5,7 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"golang.org/x/sync/errgroup"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
@@ -254,19 +254,18 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 		data []byte
 		err  error
 	}, len(paths))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, restParallel)
+	// Each read keeps its own error (one failed read never fails the
+	// others), so the goroutines return nil.
+	var g errgroup.Group
+	g.SetLimit(restParallel)
 	for i, path := range paths {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			p.m.obs.MirrorRead(false)
 			results[i].data, results[i].err = p.remote.ReadFile(ctx, repo, commit, path, maxBytes)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return err
 	}
