@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/sync/errgroup"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"golang.org/x/sync/errgroup"
 )
 
 // Remote is the REST adapter the mirror stands in front of (the Bitbucket
