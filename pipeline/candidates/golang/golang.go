@@ -209,22 +209,7 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 		return nil
 	}
 	line := func(p token.Pos) int { return fset.Position(p).Line }
-	hit := func(from, to int) bool {
-		if to-from < len(lines) {
-			for l := from; l <= to; l++ {
-				if lines[l] {
-					return true
-				}
-			}
-			return false
-		}
-		for l := range lines {
-			if l >= from && l <= to {
-				return true
-			}
-		}
-		return false
-	}
+	hit := func(from, to int) bool { return engine.SpanHit(lines, from, to) }
 	var out []*goSym
 	for _, d := range f.ast.Decls {
 		switch d := d.(type) {
