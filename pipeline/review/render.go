@@ -330,7 +330,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
-	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL)
+	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
 	if x.mem != nil {
 		writeMemoryTable(&b, x.mem)
 	} else {
