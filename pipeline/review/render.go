@@ -339,6 +339,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
 	b.WriteString(unpostedText(x.failed, x.deferred))
+	defuseDataLines(&b)
 	if x.mem != nil {
 		tail := marker.ReviewMarker(ref) + "\n"
 		// Room for the data, with a margin for the dropped-count line.
@@ -717,4 +718,26 @@ func cell(s string) string {
 		return " "
 	}
 	return s
+}
+
+// defuseDataLines makes sure no line of the summary written so far reads as
+// hidden review data (marker.ParseFindingData): only prscout's own data
+// block, written after it, may. Every caller- or model-supplied string is
+// already on one line inside a code span, a table row or the sanitizer's
+// output; this is the guard should one slip through.
+func defuseDataLines(b *strings.Builder) {
+	s := b.String()
+	if !strings.Contains(s, "[prscout-f:") || len(marker.ParseFindingData(s)) == 0 {
+		return
+	}
+	lines := strings.SplitAfter(s, "\n")
+	for i, line := range lines {
+		if len(marker.ParseFindingData(line)) > 0 {
+			lines[i] = strings.Replace(line, "[prscout-f:", `\[prscout-f:`, 1)
+		}
+	}
+	b.Reset()
+	for _, line := range lines {
+		b.WriteString(line)
+	}
 }
