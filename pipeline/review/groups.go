@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
@@ -144,7 +145,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 	in.Dropped = uniqueDropped(dropped)
 	cov.ContextDropped = len(in.Dropped)
 	in.Coverage = &cov
-	out, sum := renderParsed(in, ref, merged, failed)
+	out, sum := renderParsed(in, ref, merged, failed, groupsCover(outcomes))
 	return out, sum, nil
 }
 
@@ -340,6 +341,27 @@ func mergeOutcomes(outcomes []groupOutcome, warnings []string) reviewanswer.Pars
 		merged.Format = "none"
 	}
 	return merged
+}
+
+// groupsCover is which files the groups' reviews covered: a file of a group
+// whose review failed, was cut off or could not be read was not.
+func groupsCover(outcomes []groupOutcome) reviewCover {
+	c := reviewCover{files: map[string]string{}}
+	for _, o := range outcomes {
+		why := o.failed
+		if why == "" {
+			why = answerCover(o.parsed, "its group's review").all
+		} else {
+			why = "its group's review failed: " + why
+		}
+		if why == "" {
+			continue
+		}
+		for _, p := range o.files {
+			c.files[anchor.NormalizePath(p)] = why
+		}
+	}
+	return c
 }
 
 // summaryLine is a group's summary in the combined summary: as is for a
