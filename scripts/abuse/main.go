@@ -120,6 +120,7 @@ func main() {
 	sanitizerNesting(srv, fx)
 	criteriaTable(srv, fx)
 	groupIDs(srv, fx)
+	memoryUnreviewed(*bin, work)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)

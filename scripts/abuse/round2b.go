@@ -9,9 +9,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/prscout/prscout/bitbucket/bitbuckettest"
 )
 
 // activeMarkup lists the active Markdown kinds found in s (see
@@ -132,4 +136,81 @@ func groupIDs(srv *proc, fx fixture) {
 	report(refused && b.code == 200 && strings.Contains(res.Markdown, "Not reviewed") && !planted2 && len(active) == 0, "group-id-data-line",
 		"group id with a data line: %s field=%v; label and path with one in a failed group: %s, data line in the summary: %v, active markup %q",
 		a, m["field"], b, planted2, active)
+}
+
+// memoryUnreviewed: on a fake Bitbucket, a full review posts a finding; a
+// later push rewrites its line, but that push's review is unreadable, cut
+// off, or its group's review failed. No thread may be resolved.
+func memoryUnreviewed(bin, work string) {
+	fake := bitbuckettest.NewServer()
+	defer fake.Close()
+	h1, h2 := strings.Repeat("1", 40), strings.Repeat("2", 40)
+	fake.AddCommit("acme", "app", h1)
+	fake.AddCommit("acme", "app", h2, h1)
+	p := bbServer(bin, fake, filepath.Join(work, "memory-mirror"), "")
+	defer p.stop()
+	full := "diff --git a/a.go b/a.go\nnew file mode 100644\n--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,3 @@\n+package a\n+\n+func A() { x := load(); use(x) }\n"
+	delta := "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,3 +1,3 @@\n package a\n \n-func A() { x := load(); use(x) }\n+func A() { x, err := load(); use(x, err) }\n"
+	finding := map[string]any{"path": "a.go", "line": 3, "existingCode": "func A() { x := load(); use(x) }", "severity": "high", "title": "load error ignored", "body": "Check it."}
+	first, _ := json.Marshal(map[string]any{"summary": "one finding", "findings": []any{finding}})
+	cut := string(first[:len(first)-30])
+	files := []any{map[string]any{"path": "a.go", "status": "modified", "diff": delta}}
+	start := time.Now()
+	stop := peakRSS(p.cmd.Process.Pid)
+	var got []string
+	held := true
+	posted, resolved := 0, 0
+	for i, tc := range []struct {
+		name string
+		body map[string]any
+	}{
+		{"unreadable", map[string]any{"review": "{{{{ not json ]]]"}},
+		{"cut off", map[string]any{"review": cut}},
+		{"failed group", map[string]any{"groups": []any{map[string]any{"id": "g1", "files": files}},
+			"reviews": []any{map[string]any{"group": "g1", "review": map[string]any{"error": map[string]any{"message": "timeout of 600000ms exceeded"}}}}}},
+	} {
+		// Each case on its own pull request: a first full review at h1
+		// posts the finding, then the push to h2.
+		pr := i + 1
+		fake.AddPullRequest("acme", "app", bitbuckettest.PullRequest{ID: pr, Title: "abuse", SourceCommit: h2, DestinationCommit: h1})
+		a := callOn(p, "POST", "/v1/comments", map[string]any{"workspace": "acme", "repoSlug": "app", "prId": pr, "ref": h1, "mode": "full",
+			"files": []any{map[string]any{"path": "a.go", "status": "added", "diff": full}}, "review": string(first)})
+		inline := 0
+		for _, c := range fake.Comments("acme", "app", pr) {
+			if c.Path != "" {
+				inline++
+			}
+		}
+		posted += inline
+		held = held && a.code == 200 && inline == 1
+		req := map[string]any{"workspace": "acme", "repoSlug": "app", "prId": pr, "ref": h2, "mode": "delta", "files": files}
+		for k, v := range tc.body {
+			req[k] = v
+		}
+		r := callOn(p, "POST", "/v1/comments", req)
+		var res struct {
+			Memory struct {
+				Entries []struct{ Title, State string } `json:"entries"`
+			} `json:"memory"`
+		}
+		_ = json.Unmarshal(r.body, &res)
+		state := "-"
+		for _, e := range res.Memory.Entries {
+			if e.Title == "load error ignored" {
+				state = e.State
+			}
+		}
+		got = append(got, fmt.Sprintf("%s: %s, state %s", tc.name, r, state))
+		held = held && r.code == 200 && state == "unreviewed"
+		for _, c := range fake.Comments("acme", "app", pr) {
+			if c.Resolved {
+				resolved++
+			}
+		}
+	}
+	peak := stop()
+	calls := fake.Calls(bitbuckettest.OpResolveComment)
+	report(held && resolved == 0 && calls == 0 && p.alive(), "memory-unreviewed",
+		"in %s: %d finding(s) posted by first reviews; later pushes %s; threads resolved %d (%d resolve calls to Bitbucket); peak RSS %d MB",
+		round(time.Since(start)), posted, strings.Join(got, "; "), resolved, calls, peak)
 }
