@@ -121,6 +121,7 @@ func main() {
 	criteriaTable(srv, fx)
 	groupIDs(srv, fx)
 	memoryUnreviewed(*bin, work)
+	sharedNames(srv, fx)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)
