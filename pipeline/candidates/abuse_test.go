@@ -15,7 +15,7 @@ func pathological() map[string]memTree {
 	members := "import { Store } from './store';\nconst st = new Store();\n" + strings.Repeat("st.persist('a');\n", 40_000)
 	tsconfig := strings.Repeat("/* a comment */\n", 90_000) + "{}\n"
 	return map[string]memTree{
-		"member-accesses": {"src/store.ts": changed, "src/use.ts": members},
+		"member-accesses":  {"src/store.ts": changed, "src/use.ts": members},
 		"comment-tsconfig": {"src/store.ts": changed, "tsconfig.json": tsconfig, "src/use.ts": "import { Store } from './store';\nnew Store().persist('a');\n"},
 		"both":             {"src/store.ts": changed, "tsconfig.json": tsconfig, "src/use.ts": members, "src/use2.ts": members},
 	}
