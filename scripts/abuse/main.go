@@ -121,6 +121,7 @@ func main() {
 	criteriaTable(srv, fx)
 	groupIDs(srv, fx)
 	memoryUnreviewed(*bin, work)
+	candidatesBudget(srv, fx)
 	sharedNames(srv, fx)
 
 	fmt.Println()

@@ -254,3 +254,32 @@ func sharedNames(srv *proc, fx fixture) {
 	report(held, "groups-shared-names", "context of %d files sharing %d names: %s, %d groups, %d MB answer, peak RSS %d MB",
 		n, names, a, len(res.Groups), len(a.body)>>20, peak)
 }
+
+// candidatesBudget: /v1/context on a change to a TypeScript method whose
+// repository holds two files of 40,000 one-line calls of it and a 1.4 MB
+// comment-only tsconfig.json: answered within the candidates budget.
+func candidatesBudget(srv *proc, fx fixture) {
+	dir := fx.dir
+	git(dir, "checkout", "-q", "-b", "candidates-pathological", fx.mainSHA)
+	store := "export class Store {\n  persist(s: string): string {\n    return s;\n  }\n}\n"
+	members := "import { Store } from './store';\nconst st = new Store();\n" + strings.Repeat("st.persist('a');\n", 40_000)
+	write(filepath.Join(dir, "web", "store.ts"), store)
+	write(filepath.Join(dir, "web", "use.ts"), members)
+	write(filepath.Join(dir, "web", "use2.ts"), members)
+	write(filepath.Join(dir, "tsconfig.json"), strings.Repeat("/* a comment */\n", 90_000)+"{}\n")
+	git(dir, "add", "-A")
+	git(dir, "commit", "-q", "-m", "pathological sources")
+	base := git(dir, "rev-parse", "HEAD")
+	write(filepath.Join(dir, "web", "store.ts"), strings.Replace(store, "return s;", "return s.trim();", 1))
+	git(dir, "commit", "-q", "-am", "change persist")
+	head := git(dir, "rev-parse", "HEAD")
+	git(dir, "checkout", "-q", "feature")
+
+	before := rssKB(srv.cmd.Process.Pid) / 1024
+	stop := peakRSS(srv.cmd.Process.Pid)
+	a := post("/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": base, "head": head}, 60*time.Second)
+	peak := stop()
+	found := strings.Contains(string(a.body), "web/use.ts")
+	report(a.code == 200 && a.dur < 6*time.Second && peak-before < *maxRSSMB && srv.alive(), "candidates-budget",
+		"context of a method change with 2 x 40,000 member calls and a 1.4 MB comment-only tsconfig.json: %s, callers listed: %v, RSS %d MB before, peak %d MB", a, found, before, peak)
+}
