@@ -128,6 +128,7 @@ func main() {
 	finalChecks(srv, baseGoroutines)
 	if n := failures.Load(); n > 0 {
 		fmt.Printf("\n%d check(s) failed\n", n)
+		srv.stop() // os.Exit runs no deferred call
 		os.Exit(1)
 	}
 	fmt.Println("\nall classes held")
