@@ -129,6 +129,7 @@ func main() {
 	if n := failures.Load(); n > 0 {
 		fmt.Printf("\n%d check(s) failed\n", n)
 		srv.stop() // os.Exit runs no deferred call
+		os.RemoveAll(work)
 		os.Exit(1)
 	}
 	fmt.Println("\nall classes held")
