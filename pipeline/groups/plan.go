@@ -249,55 +249,55 @@ var declKeywords = map[string]bool{
 // nameLinks returns a pair (declaring file, using file) for every name
 // declared in one changed file's added lines and used in another changed
 // file's added or removed lines: a changed function and its changed callers.
-// Each file's diff is scanned once (at most maxLinkScan bytes of it).
+// Each file's diff is scanned twice (declarations, then uses; at most
+// maxLinkScan bytes of it), and a file gets at most maxLinksPerFile links,
+// to the names it uses first: thousands of files sharing names cost time
+// and memory linear in the change, not in its pairs of files.
 func nameLinks(files []pipeline.ChangedFile) [][2]int {
 	declared := map[string][]int{}
-	uses := make([]map[string]bool, len(files))
 	for i, f := range files {
-		uses[i] = map[string]bool{}
-		diff := f.Diff
-		if len(diff) > maxLinkScan {
-			diff = diff[:maxLinkScan]
-		}
 		seenDecl := map[string]bool{}
-		for len(diff) > 0 {
-			line, rest, _ := strings.Cut(diff, "\n")
-			diff = rest
-			if line == "" || strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") {
-				continue
+		eachChangedLine(f.Diff, func(line string, added bool) {
+			if !added {
+				return
 			}
-			added := line[0] == '+'
-			if !added && line[0] != '-' {
-				continue
-			}
-			toks := identifiers(line[1:])
+			toks := identifiers(line)
 			for k, t := range toks {
-				if len(t) >= minLinkName && !declKeywords[t] {
-					uses[i][t] = true
-				}
-				if !added || !declKeywords[t] {
+				if !declKeywords[t] {
 					continue
 				}
-				if name := declaredAfter(line[1:], toks, k); name != "" && !seenDecl[name] {
+				if name := declaredAfter(line, toks, k); name != "" && !seenDecl[name] {
 					seenDecl[name] = true
 					declared[name] = append(declared[name], i)
 				}
 			}
-		}
+		})
 	}
 	var out [][2]int
-	for u := range files {
-		for name := range uses[u] {
-			by := declared[name]
-			if len(by) > maxDeclaringFiles {
-				continue
+	for u, f := range files {
+		seen := map[string]bool{}
+		n := 0
+		eachChangedLine(f.Diff, func(line string, _ bool) {
+			if n >= maxLinksPerFile {
+				return
 			}
-			for _, d := range by {
-				if d != u {
-					out = append(out, [2]int{d, u})
+			for _, t := range identifiers(line) {
+				if len(t) < minLinkName || declKeywords[t] || seen[t] {
+					continue
+				}
+				seen[t] = true
+				by := declared[t]
+				if len(by) > maxDeclaringFiles {
+					continue
+				}
+				for _, d := range by {
+					if d != u && n < maxLinksPerFile {
+						out = append(out, [2]int{d, u})
+						n++
+					}
 				}
 			}
-		}
+		})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i][0] != out[j][0] {
@@ -306,6 +306,27 @@ func nameLinks(files []pipeline.ChangedFile) [][2]int {
 		return out[i][1] < out[j][1]
 	})
 	return out
+}
+
+// maxLinksPerFile bounds the name links of one using file.
+const maxLinksPerFile = 16
+
+// eachChangedLine calls fn with each added or removed line of the first
+// maxLinkScan bytes of diff (without its +/- sign), file headers left out.
+func eachChangedLine(diff string, fn func(line string, added bool)) {
+	if len(diff) > maxLinkScan {
+		diff = diff[:maxLinkScan]
+	}
+	for len(diff) > 0 {
+		line, rest, _ := strings.Cut(diff, "\n")
+		diff = rest
+		if line == "" || strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") {
+			continue
+		}
+		if line[0] == '+' || line[0] == '-' {
+			fn(line[1:], line[0] == '+')
+		}
+	}
 }
 
 // declaredAfter returns the name a declaration keyword toks[k] declares:

@@ -132,8 +132,10 @@ func criterionKey(id string) string {
 }
 
 // writeCriteriaTable writes the "Acceptance criteria" table: criterion,
-// verdict, evidence linked to the diff, note.
-func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Index, prURL string) {
+// verdict, evidence linked to the diff, note. The criteria come from Jira
+// and the notes from the model: both go through the sanitizer like the
+// model's summary (no HTML, images, foreign links or mentions).
+func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Index, prURL string, hosts []string) {
 	if len(rc.Criteria) == 0 {
 		return
 	}
@@ -148,8 +150,9 @@ func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Ind
 		if evidence == "" {
 			evidence = "-"
 		}
-		criterion := "**" + cell(c.ID) + "** " + cell(pipeline.ClipRunes(pipeline.OneLine(c.Text), maxCriterionRunes))
-		note := cell(c.Note)
+		inert := func(s string) string { return cell(sanitizeMarkdown(pipeline.OneLine(s), hosts)) }
+		criterion := "**" + inert(c.ID) + "** " + inert(pipeline.ClipRunes(pipeline.OneLine(c.Text), maxCriterionRunes))
+		note := inert(c.Note)
 		if !c.Judged {
 			note = "no verdict in the review"
 		}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 )
@@ -47,6 +49,19 @@ func (g *GroupID) UnmarshalJSON(data []byte) error {
 }
 
 var typeOfGroupID = reflect.TypeFor[GroupID]()
+
+// groupIDRe is what a group id may be: the context answer writes "g1",
+// "g2", ...; a workflow may number them. Anything else (a newline, Markdown,
+// a hidden data line) is refused before a word of the summary is written.
+var groupIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// checkGroupID refuses an id groupIDRe does not accept, naming the field.
+func checkGroupID(field, id string) error {
+	if id == "" || groupIDRe.MatchString(id) {
+		return nil
+	}
+	return pipeline.Invalidf(field, "%q is not a group id: letters, digits, '.', '_' and '-', at most 64, as the context answer's groups[].id", pipeline.ClipRunes(id, 40))
+}
 
 // CommentsGroup is one review group as /v1/comments reads it from the
 // context answer's groups[]: its id (id or group), label and files.
@@ -130,7 +145,7 @@ func renderGroups(in CommentsInput, ref string) (Rendered, *Summary, error) {
 	in.Dropped = uniqueDropped(dropped)
 	cov.ContextDropped = len(in.Dropped)
 	in.Coverage = &cov
-	out, sum := renderParsed(in, ref, merged, failed)
+	out, sum := renderParsed(in, ref, merged, failed, groupsCover(outcomes))
 	return out, sum, nil
 }
 
@@ -147,6 +162,9 @@ func pairReviews(in CommentsInput) (groups []CommentsGroup, reviewOf map[string]
 	byID := map[string]int{}
 	for i, g := range groups {
 		id := g.id()
+		if err := checkGroupID(fmt.Sprintf("groups[%d].id", i), id); err != nil {
+			return nil, nil, nil, err
+		}
 		if id == "" {
 			return nil, nil, nil, pipeline.Invalidf(fmt.Sprintf("groups[%d].id", i), "required: the group's id from the context answer")
 		}
@@ -158,6 +176,9 @@ func pairReviews(in CommentsInput) (groups []CommentsGroup, reviewOf map[string]
 	reviewOf = map[string]int{}
 	for i, r := range in.Reviews {
 		id := string(r.Group)
+		if err := checkGroupID(fmt.Sprintf("reviews[%d].group", i), id); err != nil {
+			return nil, nil, nil, err
+		}
 		if id == "" {
 			if len(in.Reviews) == 1 && len(groups) <= 1 {
 				if len(groups) == 1 {
@@ -322,17 +343,56 @@ func mergeOutcomes(outcomes []groupOutcome, warnings []string) reviewanswer.Pars
 	return merged
 }
 
+// groupsCover is which files the groups' reviews covered: a file of a group
+// whose review failed, was cut off or could not be read was not.
+func groupsCover(outcomes []groupOutcome) reviewCover {
+	c := reviewCover{files: map[string]string{}}
+	for _, o := range outcomes {
+		why := o.failed
+		if why == "" {
+			why = answerCover(o.parsed, "its group's review").all
+		} else {
+			why = "its group's review failed: " + why
+		}
+		if why == "" {
+			continue
+		}
+		for _, p := range o.files {
+			c.files[anchor.NormalizePath(p)] = why
+		}
+	}
+	return c
+}
+
 // summaryLine is a group's summary in the combined summary: as is for a
 // single group, prefixed with the group otherwise.
 func (o groupOutcome) summaryLine(s string, groups int) string {
 	if groups == 1 {
 		return s
 	}
-	head := "**" + o.id
+	head := o.name()
 	if o.label != "" {
-		head += " (" + pipeline.OneLine(o.label) + ")"
+		head += " (" + o.inertLabel() + ")"
 	}
-	return head + ":** " + s
+	return "**" + head + ":** " + s
+}
+
+// name is the group's id as the summary shows it: as is when it is
+// letters, digits, '.' and '-' only (nothing Markdown reads), else in a code
+// span.
+func (o groupOutcome) name() string {
+	if plainIDRe.MatchString(o.id) {
+		return o.id
+	}
+	return codeSpan(o.id)
+}
+
+var plainIDRe = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
+
+// inertLabel is the group's label (caller-supplied) on one line, through
+// the sanitizer.
+func (o groupOutcome) inertLabel() string {
+	return sanitizeMarkdown(pipeline.OneLine(o.label), nil)
 }
 
 // sumCoverage is the coverage of the whole change: the context's top-level
@@ -507,9 +567,9 @@ func writeNotReviewedGroups(b *strings.Builder, failed []groupOutcome) {
 	}
 	fmt.Fprintf(b, "### Not reviewed (%s)\n\n", pipeline.CountNoun(len(failed), "group"))
 	for _, o := range failed {
-		fmt.Fprintf(b, "- **%s**", o.id)
+		fmt.Fprintf(b, "- **%s**", o.name())
 		if o.label != "" {
-			fmt.Fprintf(b, " (%s)", pipeline.OneLine(o.label))
+			fmt.Fprintf(b, " (%s)", o.inertLabel())
 		}
 		fmt.Fprintf(b, ": %s; %s not reviewed", o.failed, pipeline.CountNoun(len(o.files), "file"))
 		if len(o.files) > 0 {

@@ -26,8 +26,10 @@ import (
 //     changed code);
 //   - outdated: its file left the pull request, was deleted, or has no text
 //     lines left to anchor to;
-//   - unreviewed: its file is out of this review's scope (excluded); it
-//     stays open.
+//   - unreviewed: its file is out of this review's scope (excluded), or
+//     no usable review covered it (the answer could not be read or was cut
+//     off, or the file's group's review failed); it stays open, its thread
+//     too. Only a review that covered a finding's file resolves it.
 //
 // Each finding of this review is new or still_open. Only findings placed on
 // a diff line are remembered: the others have no anchored code to compare.
@@ -127,6 +129,9 @@ type memoryInput struct {
 	excluded  []pipeline.Excluded
 	rows      []findingRow
 	comments  []pipeline.Comment
+	// cover is which files the review covered: a finding on a file it did
+	// not cover is never resolved.
+	cover reviewCover
 }
 
 var inlineTitleRe = regexp.MustCompile(`^\*\*([A-Za-z]+)\*\* · (.*)$`)
@@ -488,6 +493,17 @@ func (m *Memory) ToResolve() []*MemoryEntry {
 // finding's line and path in this review's head. StateResolved here means
 // "changed": step 3 of remember still looks for it by its title.
 func (in memoryInput) judge(d marker.FindingData) (state, reason string, line int, path string) {
+	state, reason, line, path = in.judgeDiff(d)
+	if state == StateResolved {
+		if why := in.cover.uncovered(path); why != "" {
+			return StateUnreviewed, "its file was not reviewed this time (" + why + ")", d.Line, path
+		}
+	}
+	return state, reason, line, path
+}
+
+// judgeDiff is judge from the diff alone.
+func (in memoryInput) judgeDiff(d marker.FindingData) (state, reason string, line int, path string) {
 	path = in.ix.CurrentPath(d.Path)
 	line = d.Line
 	for _, x := range in.excluded {

@@ -133,14 +133,53 @@ func Prepare(in CommentsInput) (Rendered, *Summary, error) {
 	if err != nil {
 		return Rendered{}, nil, err
 	}
-	r, sum := renderParsed(in, ref, parsed, nil)
+	r, sum := renderParsed(in, ref, parsed, nil, singleCoverage(in, parsed))
 	return r, sum, nil
+}
+
+// reviewCover says which files a review actually covered, so review memory
+// resolves only findings a usable review looked at (memory.go): all says
+// why no file was covered ("" when the answer was read whole), files why a
+// given file was not (its group's review failed, was cut off or could not
+// be read).
+type reviewCover struct {
+	all   string
+	files map[string]string
+}
+
+// uncovered returns why path was not covered, or "".
+func (c reviewCover) uncovered(path string) string {
+	if c.all != "" {
+		return c.all
+	}
+	return c.files[anchor.NormalizePath(path)]
+}
+
+// singleCoverage is the cover of one review answer: none when it is a
+// failed call, unreadable or cut off (what was cut may have been about any
+// file).
+func singleCoverage(in CommentsInput, parsed reviewanswer.Parsed) reviewCover {
+	if msg, failed := reviewFailure(in.Review); failed && len(parsed.Findings) == 0 {
+		return reviewCover{all: "no review was received: " + msg}
+	}
+	return answerCover(parsed, "the review")
+}
+
+// answerCover is why a parsed answer covers nothing ("" when it is whole).
+func answerCover(parsed reviewanswer.Parsed, what string) reviewCover {
+	switch {
+	case parsed.Unreadable:
+		return reviewCover{all: what + " could not be read"}
+	case parsed.CutOff:
+		return reviewCover{all: what + " was cut off"}
+	}
+	return reviewCover{}
 }
 
 // renderParsed renders a parsed review (the groups' reviews merged into one
 // when the change was reviewed in groups; failed names the groups without a
 // review).
-func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome) (Rendered, *Summary) {
+func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome, cover reviewCover) (Rendered, *Summary) {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
 	if in.Coverage != nil {
@@ -216,7 +255,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	for i, w := range out.Warnings {
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
-	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID)}
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover}
 	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
 	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
 	st.MarkdownChars = len(out.Markdown)
@@ -302,6 +341,8 @@ type summaryExtras struct {
 	failed, deferred []InlineComment
 	// failedGroups are the review groups without a usable review.
 	failedGroups []groupOutcome
+	// cover is which files the review covered, for review memory.
+	cover reviewCover
 	// notice says how the model's answer was read when a person must
 	// know: cut off, or not readable at all (answerNotice).
 	notice string
@@ -330,7 +371,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
-	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL)
+	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
 	if x.mem != nil {
 		writeMemoryTable(&b, x.mem)
 	} else {
@@ -339,6 +380,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	writeOffDiff(&b, rows)
 	writeContextTable(&b, in, st)
 	b.WriteString(unpostedText(x.failed, x.deferred))
+	defuseDataLines(&b)
 	if x.mem != nil {
 		tail := marker.ReviewMarker(ref) + "\n"
 		// Room for the data, with a margin for the dropped-count line.
@@ -373,7 +415,7 @@ func isAre(n int) string {
 func (p *Summary) Remember(comments []pipeline.Comment) *Memory {
 	return remember(memoryInput{
 		ref: p.ref, mode: p.in.Mode, interdiff: p.in.Interdiff, ix: p.x.ix,
-		excluded: p.in.Excluded, rows: p.rows, comments: comments,
+		excluded: p.in.Excluded, rows: p.rows, comments: comments, cover: p.x.cover,
 	})
 }
 
@@ -717,4 +759,26 @@ func cell(s string) string {
 		return " "
 	}
 	return s
+}
+
+// defuseDataLines makes sure no line of the summary written so far reads as
+// hidden review data (marker.ParseFindingData): only prscout's own data
+// block, written after it, may. Every caller- or model-supplied string is
+// already on one line inside a code span, a table row or the sanitizer's
+// output; this is the guard should one slip through.
+func defuseDataLines(b *strings.Builder) {
+	s := b.String()
+	if !strings.Contains(s, "[prscout-f:") || len(marker.ParseFindingData(s)) == 0 {
+		return
+	}
+	lines := strings.SplitAfter(s, "\n")
+	for i, line := range lines {
+		if len(marker.ParseFindingData(line)) > 0 {
+			lines[i] = strings.Replace(line, "[prscout-f:", `\[prscout-f:`, 1)
+		}
+	}
+	b.Reset()
+	for _, line := range lines {
+		b.WriteString(line)
+	}
 }

@@ -33,6 +33,7 @@ func sanitizeMarkdown(s string, hosts []string) string {
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	fence := ""
+	markers := 0
 	for _, line := range strings.SplitAfter(s, "\n") {
 		body := strings.TrimRight(line, "\r\n")
 		if f := fenceOpen(body); fence == "" && f != "" {
@@ -50,7 +51,7 @@ func sanitizeMarkdown(s string, hosts []string) string {
 			b.WriteString(line[len(body):]) // keep the line break, drop the definition
 			continue
 		}
-		b.WriteString(sanitizeInline(body, hosts))
+		b.WriteString(sanitizeInline(body, hosts, &markers))
 		b.WriteString(line[len(body):])
 	}
 	return b.String()
@@ -80,89 +81,226 @@ func fenceOpen(line string) string {
 // urlRe matches a bare URL or a dangerous scheme outside a link.
 var urlRe = regexp.MustCompile(`^(?i)(?:https?://|ftp://|javascript:|data:|vbscript:|file:)[^\s<>()\[\]` + "`" + `]*`)
 
-// mentionRe matches a mention at a word start: @{account id} or @name.
-var mentionRe = regexp.MustCompile(`(^|[\s(\[{,;:!?"'])(@(?:\{[^}\s]{1,80}\}|[A-Za-z0-9_][A-Za-z0-9_.\-]*))`)
+// The sanitizer is one pass over each line: bracket and parenthesis pairs
+// are matched once up front, a link or image is rewritten where it stands
+// (its text is never sanitized a second time) and nothing is escaped twice.
+// So its time is linear in its input and its output is bounded:
+//
+//	len(sanitizeMarkdown(s)) <= 5*len(s)/2 + maxLinkMarkers*len(linkMarker)
+//
+// the worst case per byte being "<a" → "&lt;a"; every other rewrite at most
+// doubles what it replaces, and only the first maxLinkMarkers removed links
+// of a text say so (later ones keep their text only).
+const (
+	// maxLinkNesting is how many links and images may be open inside each
+	// other; an opener deeper than that is escaped ("\[") and shown as text.
+	maxLinkNesting = 8
+	// maxLinkMarkers is how many removed links are marked as removed.
+	maxLinkMarkers = 16
+	linkMarker     = " (link removed)"
+)
 
 // sanitizeInline sanitizes one line outside fenced code, leaving inline code
 // spans as written.
-func sanitizeInline(line string, hosts []string) string {
+func sanitizeInline(line string, hosts []string, markers *int) string {
 	var b strings.Builder
-	rest := line
-	for rest != "" {
-		i := strings.IndexByte(rest, '`')
-		if i < 0 {
-			b.WriteString(sanitizeText(rest, hosts))
-			break
-		}
-		b.WriteString(sanitizeText(rest[:i], hosts))
-		run := 0
-		for i+run < len(rest) && rest[i+run] == '`' {
-			run++
-		}
-		ticks := rest[i : i+run]
-		after := rest[i+run:]
-		end := indexRun(after, ticks)
-		if end < 0 { // no closing run: the backticks are literal text
-			b.WriteString(ticks)
-			rest = after
-			continue
-		}
-		b.WriteString(ticks + after[:end] + ticks)
-		rest = after[end+run:]
+	b.Grow(len(line) + len(line)/8)
+	spans := codeSpans(line)
+	from := 0
+	for _, sp := range spans {
+		sanitizeText(&b, line[from:sp[0]], hosts, markers)
+		b.WriteString(line[sp[0]:sp[1]])
+		from = sp[1]
 	}
+	sanitizeText(&b, line[from:], hosts, markers)
 	return b.String()
 }
 
-// indexRun finds a run of exactly len(ticks) backticks in s.
-func indexRun(s, ticks string) int {
-	for from := 0; ; {
-		j := strings.Index(s[from:], ticks)
-		if j < 0 {
-			return -1
+// codeSpans returns the [start, end) of each inline code span of line: a
+// backtick run closed by the next run of the same length. Each run is looked
+// at once (a queue of later runs per length), so unmatched runs of many
+// lengths cost no rescans.
+func codeSpans(line string) [][2]int {
+	type run struct{ at, n int }
+	var runs []run
+	for i := 0; i < len(line); {
+		if line[i] != '`' {
+			i++
+			continue
 		}
-		j += from
-		k := j + len(ticks)
-		if (j == 0 || s[j-1] != '`') && (k == len(s) || s[k] != '`') {
-			return j
+		j := i
+		for j < len(line) && line[j] == '`' {
+			j++
 		}
-		for k < len(s) && s[k] == '`' {
-			k++
-		}
-		from = k
+		runs = append(runs, run{i, j - i})
+		i = j
 	}
+	if len(runs) < 2 {
+		return nil
+	}
+	byLen := map[int][]int{} // run length -> indexes into runs, in order
+	for k, r := range runs {
+		byLen[r.n] = append(byLen[r.n], k)
+	}
+	var spans [][2]int
+	for k := 0; k < len(runs); k++ {
+		q := byLen[runs[k].n]
+		for len(q) > 0 && q[0] <= k {
+			q = q[1:]
+		}
+		byLen[runs[k].n] = q
+		if len(q) == 0 {
+			continue // no closing run: the backticks are literal text
+		}
+		closer := q[0]
+		spans = append(spans, [2]int{runs[k].at, runs[closer].at + runs[closer].n})
+		k = closer // runs inside the span are its text
+	}
+	return spans
 }
 
-// sanitizeText handles text without code: images, links, URLs, HTML and
-// mentions.
-func sanitizeText(s string, hosts []string) string {
-	if s == "" {
-		return s
+// matchPairs returns, for each opening byte of s, the index of the closing
+// byte that balances it (or -1), skipping backslash-escaped bytes: one pass
+// with a stack.
+func matchPairs(s string, open, close byte) []int32 {
+	var match []int32
+	var stack []int32
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case open:
+			if match == nil {
+				match = make([]int32, len(s))
+				for k := range match {
+					match[k] = -1
+				}
+			}
+			stack = append(stack, int32(i))
+		case close:
+			if n := len(stack); n > 0 {
+				match[stack[n-1]] = int32(i)
+				stack = stack[:n-1]
+			}
+		}
 	}
-	var b strings.Builder
+	return match
+}
+
+// linkFrame is a link or image whose text is being written.
+type linkFrame struct {
+	closeAt int    // index of the "]" that ends the text
+	resume  int    // index after the ")" that ends the target
+	kind    byte   // 'i' image, 'k' kept link, 'r' removed link
+	target  string // a kept link's target
+}
+
+// sanitizeText writes s (text without code) with images, links, URLs, HTML
+// and mentions made inert.
+func sanitizeText(b *strings.Builder, s string, hosts []string, markers *int) {
+	if s == "" {
+		return
+	}
+	brackets := matchPairs(s, '[', ']')
+	var parens []int32
+	if brackets != nil {
+		parens = matchPairs(s, '(', ')')
+	}
+	var frames []linkFrame
+	last := byte(0) // the last byte written, for mentions' word starts
+	write := func(t string) {
+		if t != "" {
+			b.WriteString(t)
+			last = t[len(t)-1]
+		}
+	}
+	// link reports the "[text](target)" whose "[" is at i: the "]" and the
+	// index after the ")". It must end inside the open frame's text.
+	link := func(i int) (closeAt, resume int, ok bool) {
+		if brackets == nil || brackets[i] < 0 {
+			return 0, 0, false
+		}
+		c := int(brackets[i])
+		if c+1 >= len(s) || s[c+1] != '(' || parens[c+1] < 0 {
+			return 0, 0, false
+		}
+		p := int(parens[c+1])
+		if n := len(frames); n > 0 && p >= frames[n-1].closeAt {
+			return 0, 0, false
+		}
+		return c, p + 1, true
+	}
+	imageDepth := 0
 	for i := 0; i < len(s); {
+		if n := len(frames); n > 0 && i == frames[n-1].closeAt {
+			f := frames[n-1]
+			frames = frames[:n-1]
+			switch f.kind {
+			case 'i':
+				imageDepth--
+				if f.resume < len(s) && (s[f.resume] == '(' || s[f.resume] == '[') {
+					write(`\]`) // "[image: x](y)" would be a link
+				} else {
+					write("]")
+				}
+			case 'k':
+				write("](" + f.target + ")")
+			case 'r':
+				if *markers < maxLinkMarkers {
+					*markers++
+					write(linkMarker)
+				}
+			}
+			i = f.resume
+			continue
+		}
 		c := s[i]
 		switch {
-		case c == '!' && i+1 < len(s) && s[i+1] == '[':
-			if text, _, n, ok := parseLink(s[i+1:]); ok {
-				b.WriteString("[image: " + escapeBrackets(sanitizeText(text, hosts)) + "]")
-				i += 1 + n
+		case c == '[' || c == ']':
+			if imageDepth > 0 {
+				write(`\` + string(c)) // an image's text is shown, never parsed
+				i++
 				continue
 			}
-		case c == '[':
-			if text, target, n, ok := parseLink(s[i:]); ok {
-				text = sanitizeText(text, hosts)
-				if allowedLink(target, hosts) {
-					b.WriteString("[" + text + "](" + target + ")")
-				} else {
-					b.WriteString(text + " (link removed)")
+			if c == '[' {
+				if closeAt, resume, ok := link(i); ok && len(frames) < maxLinkNesting {
+					target := strings.TrimSpace(s[closeAt+2 : resume-1])
+					f := linkFrame{closeAt: closeAt, resume: resume, kind: 'r'}
+					if allowedLink(target, hosts) {
+						f.kind, f.target = 'k', target
+						write("[")
+					}
+					frames = append(frames, f)
+					i++
+					continue
+				} else if ok {
+					write(`\[`) // nested too deep: shown as text
+					i++
+					continue
 				}
-				i += n
+			}
+		case c == '!' && i+1 < len(s) && s[i+1] == '[' && imageDepth == 0:
+			if closeAt, resume, ok := link(i + 1); ok {
+				if len(frames) < maxLinkNesting {
+					frames = append(frames, linkFrame{closeAt: closeAt, resume: resume, kind: 'i'})
+					imageDepth++
+					write("[image: ")
+				} else {
+					write(`!\[`)
+				}
+				i += 2
 				continue
 			}
 		case c == '<':
 			if i+1 < len(s) && (isASCIILetter(s[i+1]) || s[i+1] == '/' || s[i+1] == '!' || s[i+1] == '?') {
-				b.WriteString("&lt;")
+				write("&lt;")
 				i++
+				continue
+			}
+		case c == '@' && mentionStart(last):
+			if n := mentionLen(s[i:]); n > 0 {
+				write("`" + s[i:i+n] + "`")
+				i += n
 				continue
 			}
 		}
@@ -170,68 +308,55 @@ func sanitizeText(s string, hosts []string) string {
 			if loc := urlRe.FindStringIndex(s[i:]); loc != nil {
 				u := s[i : i+loc[1]]
 				if allowedLink(u, hosts) {
-					b.WriteString(u)
+					write(u)
 				} else {
-					b.WriteString(codeSpan(u))
+					write(codeSpan(u))
 				}
 				i += loc[1]
 				continue
 			}
 		}
 		b.WriteByte(c)
+		last = c
 		i++
 	}
-	return mentionRe.ReplaceAllStringFunc(b.String(), func(m string) string {
-		sub := mentionRe.FindStringSubmatch(m)
-		return sub[1] + "`" + sub[2] + "`"
-	})
 }
 
-// parseLink reads "[text](target)" at the start of s (a title after the
-// target is kept in it) and returns the text, the target and the length.
-func parseLink(s string) (text, target string, n int, ok bool) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '[':
-			depth++
-		case ']':
-			depth--
-			if depth == 0 {
-				if i+1 >= len(s) || s[i+1] != '(' {
-					return "", "", 0, false
-				}
-				end := closingParen(s[i+2:])
-				if end < 0 {
-					return "", "", 0, false
-				}
-				return s[1:i], strings.TrimSpace(s[i+2 : i+2+end]), i + 3 + end, true
-			}
-		}
-	}
-	return "", "", 0, false
+// mentionStart reports whether a mention may start after the byte before it
+// (0 at the start of the text).
+func mentionStart(prev byte) bool {
+	return prev == 0 || strings.IndexByte(" \t\r\f\v([{,;:!?\"'", prev) >= 0
 }
 
-// closingParen finds the ")" that closes a link target, counting nested
-// parentheses as Markdown does ("javascript:alert(1)").
-func closingParen(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '(':
-			depth++
-		case ')':
-			if depth == 0 {
-				return i
-			}
-			depth--
-		}
+// mentionLen returns the length of the mention at the start of s ("@{id}" of
+// at most 80 bytes, or "@name"), 0 when there is none. Neither form holds a
+// "]", so a mention never runs past the end of the link text it is in.
+func mentionLen(s string) int {
+	if len(s) < 2 {
+		return 0
 	}
-	return -1
+	if s[1] == '{' {
+		for j := 2; j < len(s) && j <= 82; j++ {
+			switch c := s[j]; {
+			case c == '}':
+				if j == 2 {
+					return 0
+				}
+				return j + 1
+			case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c == ']':
+				return 0
+			}
+		}
+		return 0
+	}
+	if !isWordByte(s[1]) {
+		return 0
+	}
+	j := 2
+	for j < len(s) && (isWordByte(s[j]) || s[j] == '.' || s[j] == '-') {
+		j++
+	}
+	return j
 }
 
 // allowedLink reports whether a link target may stay clickable: a relative
@@ -258,10 +383,6 @@ func allowedLink(target string, hosts []string) bool {
 		}
 	}
 	return false
-}
-
-func escapeBrackets(s string) string {
-	return strings.NewReplacer("[", `\[`, "]", `\]`).Replace(s)
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -53,13 +53,14 @@ const (
 )
 
 var (
-	bin        = flag.String("bin", "", "prscout binary (required)")
-	maxRSSMB   = flag.Int("max-rss-mb", 150, "RSS the server must be back under after the run (MB)")
-	settle     = flag.Duration("settle", 90*time.Second, "how long RSS and goroutines may take to come back")
-	slowAfter  = flag.Duration("quick", 5*time.Second, "an answer slower than this is not quick")
-	round2Only = flag.Bool("round2-only", false, "run only the second round's classes (round2.go)")
-	failures   atomic.Int32
-	out        sync.Mutex
+	bin         = flag.String("bin", "", "prscout binary (required)")
+	maxRSSMB    = flag.Int("max-rss-mb", 150, "RSS the server must be back under after the run (MB)")
+	settle      = flag.Duration("settle", 90*time.Second, "how long RSS and goroutines may take to come back")
+	slowAfter   = flag.Duration("quick", 5*time.Second, "an answer slower than this is not quick")
+	round2Only  = flag.Bool("round2-only", false, "run only the second round's classes (round2.go, round2b.go)")
+	writersOnly = flag.Bool("writers-only", false, "run only the comment writers' and groups' classes (round2b.go)")
+	failures    atomic.Int32
+	out         sync.Mutex
 )
 
 func main() {
@@ -87,7 +88,7 @@ func main() {
 	// Classes that take long (they wait out the server's timeouts) run in
 	// the background while the others go on.
 	var slow sync.WaitGroup
-	if !*round2Only {
+	if !*round2Only && !*writersOnly {
 		inflightCapped(srv) // first: it needs every in-flight slot free
 		slow.Add(2)
 		go func() { defer slow.Done(); slowBody(srv) }()
@@ -109,15 +110,26 @@ func main() {
 	}
 	// Second round (round2.go), one after the other: each measures the
 	// server's RSS on its own.
-	webhookFlood(srv)
-	webhookRetryInFlight(srv, n8n)
-	sarifRules(*bin, work)
-	mirrorClasses(*bin, work, fx)
+	if !*writersOnly {
+		webhookFlood(srv)
+		webhookRetryInFlight(srv, n8n)
+		sarifRules(*bin, work)
+		mirrorClasses(*bin, work, fx)
+	}
+	// The comment writers and review groups (round2b.go).
+	sanitizerNesting(srv, fx)
+	criteriaTable(srv, fx)
+	groupIDs(srv, fx)
+	memoryUnreviewed(*bin, work)
+	candidatesBudget(srv, fx)
+	sharedNames(srv, fx)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)
 	if n := failures.Load(); n > 0 {
 		fmt.Printf("\n%d check(s) failed\n", n)
+		srv.stop() // os.Exit runs no deferred call
+		os.RemoveAll(work)
 		os.Exit(1)
 	}
 	fmt.Println("\nall classes held")

@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path"
@@ -128,7 +129,7 @@ func stripJSONC(src []byte) []byte {
 				out = append(out, '\n')
 			}
 		case b == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
+			end := bytes.Index(src[i+2:], []byte("*/")) // no copy of the rest per comment
 			if end < 0 {
 				return out
 			}

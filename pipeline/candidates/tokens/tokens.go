@@ -45,6 +45,50 @@ type tfile struct {
 	imports []timport
 	pkg     string // Java package
 	aliases *pathAliases
+	idx     *tindex // built on first use (index)
+}
+
+// tindex answers refersTo, declaresAt and moduleReceiver's assignment scan
+// in constant time: without it each member access of a file rescanned the
+// whole file (quadratic on a file of one-line member accesses).
+type tindex struct {
+	idents  map[string]bool
+	declAt  map[declAtKey]bool
+	modVars map[string]bool // names assigned require(...) or (await) import(...)
+}
+
+type declAtKey struct {
+	line int
+	name string
+}
+
+func (f *tfile) index() *tindex {
+	if f.idx != nil {
+		return f.idx
+	}
+	x := &tindex{idents: map[string]bool{}, declAt: map[declAtKey]bool{}, modVars: map[string]bool{}}
+	for _, t := range f.toks {
+		if t.kind == tkIdent {
+			x.idents[t.text] = true
+		}
+	}
+	for _, d := range f.decls {
+		x.declAt[declAtKey{d.from, d.name}] = true
+	}
+	for j := 0; j+2 < len(f.toks); j++ {
+		if f.toks[j+1].text != "=" {
+			continue
+		}
+		k := j + 2
+		if f.toks[k].text == "await" && k+1 < len(f.toks) {
+			k++
+		}
+		if f.toks[k].text == "require" || f.toks[k].text == "import" {
+			x.modVars[f.toks[j].text] = true
+		}
+	}
+	f.idx = x
+	return x
 }
 
 // timport is one import: the module specifier and the names it brings.
@@ -150,6 +194,9 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 		return err
 	}
 	for _, g := range s.files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		s.impactIn(g, ev)
 		if nf != nil {
 			s.usesIn(g, ev)
@@ -265,6 +312,9 @@ type tokSearch struct {
 // read lexes the searched files of the changed file's family.
 func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, ev *engine.Evidence) error {
 	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(s.c.Path)) {
 			continue
 		}
@@ -277,6 +327,11 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		}
 		f := lexFile(p, src)
 		f.aliases = aliases
+		if !slices.ContainsFunc(f.toks, func(t tok) bool { return t.kind == tkIdent && len(s.impactNames[t.text]) > 0 }) {
+			// No changed name in it: its tokens can give no impact
+			// evidence, only its declarations and imports are kept.
+			f.toks = nil
+		}
 		s.files = append(s.files, f)
 		seen := map[string]bool{}
 		for _, d := range f.decls {
@@ -397,22 +452,12 @@ func tokDisplay(d tdecl) string {
 // declaresAt reports whether token t of f is the name of one of f's
 // declarations (its own declaration, not a reference).
 func declaresAt(f *tfile, t tok) bool {
-	for _, d := range f.decls {
-		if d.from == t.line && d.name == t.text {
-			return true
-		}
-	}
-	return false
+	return f.index().declAt[declAtKey{t.line, t.text}]
 }
 
 // refersTo reports whether f mentions name as an identifier.
 func refersTo(f *tfile, name string) bool {
-	for _, t := range f.toks {
-		if t.kind == tkIdent && t.text == name {
-			return true
-		}
-	}
-	return false
+	return f.index().idents[name]
 }
 
 // samePackage: Java files of one directory share a package.
@@ -443,17 +488,5 @@ func moduleReceiver(f *tfile, i int) bool {
 			return true
 		}
 	}
-	for j := 0; j+2 < len(f.toks); j++ {
-		if f.toks[j].text != r || f.toks[j+1].text != "=" {
-			continue
-		}
-		k := j + 2
-		if f.toks[k].text == "await" && k+1 < len(f.toks) {
-			k++
-		}
-		if f.toks[k].text == "require" || f.toks[k].text == "import" {
-			return true
-		}
-	}
-	return false
+	return f.index().modVars[r]
 }

@@ -1,0 +1,121 @@
+package review
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// sanitizeBound is the output bound sanitize.go states.
+func sanitizeBound(in string) int {
+	return 5*len(in)/2 + maxLinkMarkers*len(linkMarker)
+}
+
+// nestedMarkdown returns hostile model summaries of about n bytes each: deep
+// and wide image and link nesting, unclosed openers, backtick runs of every
+// length, tag openers and mentions.
+func nestedMarkdown(n int) map[string]string {
+	rep := func(s string) string { return strings.Repeat(s, n/len(s)+1)[:n] }
+	var ticks strings.Builder
+	for k := 1; ticks.Len() < n; k++ {
+		ticks.WriteString(strings.Repeat("`", k) + " x ")
+	}
+	depth := n / 16
+	return map[string]string{
+		"nested-images":    strings.Repeat("![", depth) + "a" + strings.Repeat("](https://evil.example/p)", depth),
+		"nested-links":     strings.Repeat("[", depth) + "a" + strings.Repeat("](javascript:alert(1))", depth),
+		"nested-mixed":     strings.Repeat("[![", depth/2) + "a" + strings.Repeat("](x:y)](javascript:z)", depth/2),
+		"unclosed-openers": rep("[!["),
+		"unclosed-targets": rep("[a]("),
+		"removed-links":    rep("[](x:y)"),
+		"tags":             rep("<a"),
+		"mentions":         rep("@a "),
+		"backtick-runs":    ticks.String(),
+		"parens":           "[a](" + rep("(") + ")",
+	}
+}
+
+// TestAbuseSanitizerNesting: a hostile summary of 64 KiB is sanitized in
+// well under 100ms, its output stays within the stated bound, and no image
+// or foreign link survives.
+func TestAbuseSanitizerNesting(t *testing.T) {
+	hosts := []string{"bitbucket.org"}
+	for name, in := range nestedMarkdown(64 << 10) {
+		start := time.Now()
+		got := sanitizeMarkdown(in, hosts)
+		d := time.Since(start)
+		if d > timeScale*100*time.Millisecond {
+			t.Errorf("%s: %d bytes took %s", name, len(in), d)
+		}
+		if len(got) > sanitizeBound(in) {
+			t.Errorf("%s: %d bytes grew to %d (bound %d)", name, len(in), len(got), sanitizeBound(in))
+		}
+		if imageRe.MatchString(got) || strings.Contains(got, "](javascript:") || strings.Contains(got, "](https://evil.example") {
+			t.Errorf("%s: active markup survived: %.200q", name, got)
+		}
+	}
+}
+
+// TestAbuseSanitizerLinear: doubling a hostile input at most a little more
+// than doubles the time it takes (a quadratic sanitizer quadruples it).
+func TestAbuseSanitizerLinear(t *testing.T) {
+	hosts := []string{"bitbucket.org"}
+	timeOf := func(in string) time.Duration {
+		best := time.Hour
+		for range 5 {
+			start := time.Now()
+			sanitizeMarkdown(in, hosts)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	small, large := nestedMarkdown(32<<10), nestedMarkdown(128<<10)
+	for name := range small {
+		ts, tl := timeOf(small[name]), timeOf(large[name])
+		if tl > 10*ts+2*time.Millisecond { // 4x the input: linear is ~4x
+			t.Errorf("%s: 32 KiB in %s, 128 KiB in %s: not linear", name, ts, tl)
+		}
+	}
+}
+
+// TestAbuseSanitizerEscapesOnce: text inside nested images is escaped once
+// (no backslashes piling up per level), and an image followed by "(" cannot
+// become a link.
+func TestAbuseSanitizerEscapesOnce(t *testing.T) {
+	hosts := []string{"bitbucket.org"}
+	got := sanitizeMarkdown("![![![a](x)](y)](z)", hosts)
+	if strings.Contains(got, `\\`) || got != `[image: !\[!\[a\](x)\](y)]` {
+		t.Errorf("nested images: %q", got)
+	}
+	got = sanitizeMarkdown("![a](x)(javascript:alert(1))", hosts)
+	if strings.Contains(strings.ReplaceAll(got, `\]`, ""), "](") {
+		t.Errorf("image then target became a link: %q", got)
+	}
+	deep := strings.Repeat("[", 20) + "a" + strings.Repeat("](https://bitbucket.org/x)", 20)
+	got = sanitizeMarkdown(deep, hosts)
+	if n := strings.Count(got, "[") - strings.Count(got, `\[`); n > maxLinkNesting {
+		t.Errorf("%d links nested in each other kept, cap %d: %q", n, maxLinkNesting, got)
+	}
+}
+
+// FuzzSanitizerNesting: any input of at most 64 KiB is sanitized within
+// 100ms and within the stated output bound.
+func FuzzSanitizerNesting(f *testing.F) {
+	for _, s := range nestedMarkdown(2 << 10) {
+		f.Add(s)
+	}
+	f.Add("[[![a](b)](c)](d)")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 64<<10 {
+			return
+		}
+		start := time.Now()
+		got := sanitizeMarkdown(s, []string{"bitbucket.org"})
+		if d := time.Since(start); d > timeScale*100*time.Millisecond {
+			t.Fatalf("%d bytes took %s", len(s), d)
+		}
+		if len(got) > sanitizeBound(s) {
+			t.Fatalf("%d bytes grew to %d (bound %d): %q", len(s), len(got), sanitizeBound(s), s)
+		}
+	})
+}
