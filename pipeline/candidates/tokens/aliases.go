@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -16,8 +18,20 @@ import (
 // imports itself by its own name ("zustand/middleware") resolves through
 // them.
 type pathAliases struct {
-	rules []aliasRule
+	exact map[string][]string // patterns without a star, looked up at once
+	wild  []aliasRule         // patterns with one star, at most maxAliasRules
 }
+
+// Bounds of an alias table, so a crafted tsconfig cannot make every import
+// cost a scan of thousands of rules (real ones hold a handful): patterns
+// beyond maxAliasRules and targets beyond maxAliasTargets per pattern are
+// ignored, in the patterns' sorted order; a config over maxAliasConfigBytes
+// is not read.
+const (
+	maxAliasRules       = 256
+	maxAliasTargets     = 8
+	maxAliasConfigBytes = 1 << 20
+)
 
 type aliasRule struct {
 	pattern string   // "zustand" or "zustand/*"
@@ -31,6 +45,9 @@ func loadAliases(ctx context.Context, tree engine.Tree) *pathAliases {
 		src, err := tree.ReadFile(ctx, name)
 		if err != nil {
 			continue
+		}
+		if len(src) > maxAliasConfigBytes || ctx.Err() != nil {
+			return nil
 		}
 		return parseAliases(src)
 	}
@@ -53,24 +70,34 @@ func parseAliases(src []byte) *pathAliases {
 	if strings.HasPrefix(base, "/") || strings.HasPrefix(base, "..") {
 		return nil
 	}
-	a := &pathAliases{}
-	for pattern, targets := range cfg.CompilerOptions.Paths {
-		if strings.Count(pattern, "*") > 1 {
+	a := &pathAliases{exact: map[string][]string{}}
+	for _, pattern := range slices.Sorted(maps.Keys(cfg.CompilerOptions.Paths)) {
+		if len(a.exact)+len(a.wild) >= maxAliasRules {
+			break
+		}
+		stars := strings.Count(pattern, "*")
+		if stars > 1 {
 			continue
 		}
 		r := aliasRule{pattern: pattern}
-		for _, t := range targets {
+		for _, t := range cfg.CompilerOptions.Paths[pattern] {
 			p := path.Join(base, t)
 			if strings.HasPrefix(p, "/") || strings.HasPrefix(p, "..") || strings.Count(p, "*") > 1 {
 				continue
 			}
-			r.targets = append(r.targets, p)
+			if r.targets = append(r.targets, p); len(r.targets) == maxAliasTargets {
+				break
+			}
 		}
-		if len(r.targets) > 0 {
-			a.rules = append(a.rules, r)
+		switch {
+		case len(r.targets) == 0:
+		case stars == 0:
+			a.exact[pattern] = r.targets
+		default:
+			a.wild = append(a.wild, r)
 		}
 	}
-	if len(a.rules) == 0 {
+	if len(a.exact)+len(a.wild) == 0 {
 		return nil
 	}
 	return a
@@ -82,18 +109,14 @@ func (a *pathAliases) resolve(spec string) []string {
 	if a == nil {
 		return nil
 	}
-	var out []string
-	for _, r := range a.rules {
-		star := ""
-		if i := strings.IndexByte(r.pattern, '*'); i >= 0 {
-			prefix, suffix := r.pattern[:i], r.pattern[i+1:]
-			if len(spec) < len(prefix)+len(suffix) || !strings.HasPrefix(spec, prefix) || !strings.HasSuffix(spec, suffix) {
-				continue
-			}
-			star = spec[len(prefix) : len(spec)-len(suffix)]
-		} else if spec != r.pattern {
+	out := slices.Clone(a.exact[spec])
+	for _, r := range a.wild {
+		i := strings.IndexByte(r.pattern, '*')
+		prefix, suffix := r.pattern[:i], r.pattern[i+1:]
+		if len(spec) < len(prefix)+len(suffix) || !strings.HasPrefix(spec, prefix) || !strings.HasSuffix(spec, suffix) {
 			continue
 		}
+		star := spec[len(prefix) : len(spec)-len(suffix)]
 		for _, t := range r.targets {
 			out = append(out, strings.Replace(t, "*", star, 1))
 		}
