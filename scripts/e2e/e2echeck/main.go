@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -85,18 +84,6 @@ func (e execution) output(node string) map[string]any {
 		}
 	}
 	return nil
-}
-
-type comment struct {
-	ID       int64
-	Body     string
-	Path     string
-	From     *int
-	To       *int
-	Parent   *int64
-	Deleted  bool
-	Author   string
-	Resolved bool
 }
 
 // showComments prints the comments' visible text (markers hidden).
@@ -450,74 +437,6 @@ func (c *checker) chain(e execution, want []string) {
 	c.check(e.LastNode == want[len(want)-1], "last node is %q (got %q)", want[len(want)-1], e.LastNode)
 }
 
-// insightsState is the fake's /_fake/insights answer (bitbuckettest's
-// CommitStatus, Report and Annotation).
-type insightsState struct {
-	Status *struct {
-		State, Description, URL string
-		States                  []string
-	}
-	Reports map[string]struct {
-		Title, Details, ReportType, Result, Link string
-		Data                                     json.RawMessage
-		Puts                                     int
-	}
-	Annotations []struct {
-		ExternalID, Path, Summary, Severity, AnnotationType string
-		Line                                                int
-	}
-}
-
-// insights checks the head commit's build status and Code Insights report
-// against the /v1/comments answer: the states posted (oldest first), one
-// report "prscout" written puts times, and one annotation per finding (the
-// inline ones on their line, the unanchored ones without).
-func (c *checker) insights(control, ref string, answer map[string]any, wantStates string, puts int) {
-	var st insightsState
-	if err := getJSON(control+"/_fake/insights?commit="+ref, &st); err != nil {
-		c.check(false, "read the build status and report of %s: %v", ref, err)
-		return
-	}
-	posted, _ := answer["posted"].(map[string]any)
-	summaryURL := str(posted["summaryUrl"])
-	short := ref
-	if len(short) > 12 {
-		short = short[:12]
-	}
-	if c.check(st.Status != nil, "build status prscout on %s", short); st.Status != nil {
-		c.check(strings.Join(st.Status.States, ",") == wantStates, "build status states %s (got %s)", wantStates, strings.Join(st.Status.States, ","))
-		c.check(st.Status.URL == summaryURL && strings.Contains(summaryURL, "#comment-"), "build status links to the summary comment %s (got %s)", summaryURL, st.Status.URL)
-		c.check(strings.Contains(st.Status.Description, "files reviewed"), "build status says %q", st.Status.Description)
-	}
-	bs, _ := posted["buildStatus"].(map[string]any)
-	rr, _ := posted["report"].(map[string]any)
-	c.check(bs["outcome"] == "ok" && rr["outcome"] == "ok", "/v1/comments answered posted.buildStatus and posted.report ok: %v / %v", bs["outcome"], rr["outcome"])
-	rep, ok := st.Reports["prscout"]
-	c.check(len(st.Reports) == 1 && ok && rep.Result == "PASSED" && rep.ReportType == "BUG" && rep.Link == summaryURL && rep.Puts == puts,
-		"one Code Insights report prscout, PASSED, BUG, linked to the summary, written %d time(s) (got %d report(s), %s %s, puts %d)",
-		puts, len(st.Reports), rep.Result, rep.ReportType, rep.Puts)
-	inline, unanchored := list(answer["inline"]), list(answer["unanchored"])
-	c.check(len(st.Annotations) == len(inline)+len(unanchored) && num(rr["annotations"]) == float64(len(st.Annotations)),
-		"one annotation per finding: %d inline + %d unanchored (got %d; posted.report.annotations %v)", len(inline), len(unanchored), len(st.Annotations), rr["annotations"])
-	byID := map[string]int{}
-	lines := map[int]int{}
-	for _, a := range st.Annotations {
-		byID[a.ExternalID]++
-		lines[a.Line]++
-	}
-	for _, in := range inline {
-		fp := "prscout-" + str(in["fingerprint"])
-		found := false
-		for _, a := range st.Annotations {
-			if a.ExternalID == fp {
-				found = a.Path == str(in["path"]) && float64(a.Line) == num(in["line"]) && a.AnnotationType == "BUG"
-			}
-		}
-		c.check(byID[fp] == 1 && found, "annotation %s on %s:%v", fp, str(in["path"]), in["line"])
-	}
-	c.check(lines[0] == len(unanchored), "%d unanchored finding(s) annotated without a line (got %d)", len(unanchored), lines[0])
-}
-
 // criteria checks the acceptance criteria through the chain: /v1/context
 // answers their ids, /v1/merge carries them and the PR's page on to
 // /v1/comments, whose answer counts the verdicts (met, not met, unclear).
@@ -535,186 +454,9 @@ func (c *checker) criteria(e execution, ids []string, verdicts [3]int, prID int)
 		"/v1/comments counted %d met, %d not met, %d unclear (got %v/%v/%v)", verdicts[0], verdicts[1], verdicts[2], rc["met"], rc["notMet"], rc["unclear"])
 }
 
-// inlineCount checks how many inline comments PR id shows.
-func (c *checker) inlineCount(control string, id, want int) {
-	var cs []comment
-	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
-		c.check(false, "read comments: %v", err)
-		return
-	}
-	n := 0
-	for _, cm := range cs {
-		if !cm.Deleted && cm.Path != "" {
-			n++
-		}
-	}
-	c.check(n == want, "PR %d has %d inline comment(s) (got %d)", id, want, n)
-}
-
-var (
-	htmlRe    = regexp.MustCompile(`(?i)<!--|</?(details|summary|sub|sup|br|p|div|span|table|tr|td|a|img|b|i)\b[^>]*>`)
-	linkRefRe = regexp.MustCompile(`^\[[^\]]+\]:\s*#\s*"[^"]*"\s*$`)
-)
-
-// visible returns what Bitbucket renders of a Markdown body: link reference
-// definitions (prscout's hidden markers) render as nothing. It reports a
-// marker that is not on its own line after a blank line.
-func visible(body string) (string, []string) {
-	var out []string
-	var problems []string
-	lines := strings.Split(body, "\n")
-	for i, l := range lines {
-		if linkRefRe.MatchString(strings.TrimSpace(l)) {
-			if i > 0 && strings.TrimSpace(lines[i-1]) != "" && !linkRefRe.MatchString(strings.TrimSpace(lines[i-1])) {
-				problems = append(problems, fmt.Sprintf("marker on line %d does not follow a blank line", i+1))
-			}
-			continue
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n"), problems
-}
-
-// comments checks the PR as a person sees it: one summary, the expected
-// inline comments on the right lines, no HTML, no visible marker, nothing twice.
-func (c *checker) comments(control string, pr fixture.PR) {
-	c.commentsAs(control, pr.ID, pr.SummaryHas, pr.Inline, fixture.HeadFiles(pr))
-	c.inlineCount(control, pr.ID, len(pr.Inline))
-}
-
-// summaryText returns PR id's summary comment as Bitbucket shows it.
-func (c *checker) summaryText(control string, id int) string {
-	var cs []comment
-	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
-		c.check(false, "read comments: %v", err)
-		return ""
-	}
-	for _, cm := range cs {
-		if !cm.Deleted && cm.Path == "" {
-			text, _ := visible(cm.Body)
-			return text
-		}
-	}
-	return ""
-}
-
 func asList(v any) []any {
 	a, _ := v.([]any)
 	return a
-}
-
-// commentsAs checks PR id's comments against the given expectations; files
-// are the head files the inline comments' lines are counted in. Other
-// comments by earlier reviews may remain, but none may appear twice.
-func (c *checker) commentsAs(control string, id int, summaryHas []string, want []fixture.ExpectedInline, head map[string]string) {
-	var cs []comment
-	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
-		c.check(false, "read comments: %v", err)
-		return
-	}
-	var summaries, inline []comment
-	if showComments {
-		for _, cm := range cs {
-			where := "summary"
-			if cm.Path != "" {
-				where = fmt.Sprintf("inline %s:%d", cm.Path, deint(cm.To))
-			}
-			text, _ := visible(cm.Body)
-			fmt.Printf("  --- comment %d (%s), as shown:\n      %s\n", cm.ID, where, strings.ReplaceAll(strings.TrimSpace(text), "\n", "\n      "))
-		}
-	}
-	for _, cm := range cs {
-		if cm.Deleted {
-			continue
-		}
-		if cm.Path == "" {
-			summaries = append(summaries, cm)
-		} else {
-			inline = append(inline, cm)
-		}
-	}
-	c.check(len(summaries) == 1, "PR %d has exactly one summary comment (got %d)", id, len(summaries))
-	for _, s := range summaries {
-		text, problems := visible(s.Body)
-		c.check(len(problems) == 0, "summary markers are hidden link definitions after a blank line %v", problems)
-		c.check(!htmlRe.MatchString(s.Body), "summary holds no HTML (Bitbucket shows it as text)")
-		c.check(!strings.Contains(text, "head=") && !strings.Contains(text, "[prscout"), "summary shows no marker text")
-		for _, s := range summaryHas {
-			c.check(strings.Contains(text, s), "summary shows %q", s)
-		}
-	}
-	seen := map[string]int{}
-	for _, cm := range inline {
-		seen[fmt.Sprintf("%s:%d %s", cm.Path, deint(cm.To), firstLine(cm.Body))]++
-	}
-	dups := 0
-	for k, n := range seen {
-		if n > 1 {
-			dups++
-			c.check(false, "inline comment posted %d times: %s", n, k)
-		}
-	}
-	c.check(dups == 0, "PR %d: no inline comment appears twice (%d inline in all)", id, len(inline))
-	for _, want := range want {
-		line := fixture.LineOf(head[want.Path], want.LineText)
-		n := 0
-		for _, cm := range inline {
-			if cm.Path == want.Path && cm.To != nil && *cm.To == line && strings.Contains(cm.Body, want.BodyHas) {
-				n++
-				text, problems := visible(cm.Body)
-				c.check(len(problems) == 0 && !htmlRe.MatchString(cm.Body) && !strings.Contains(text, "[prscout"),
-					"inline comment on %s:%d has no HTML and no visible marker", want.Path, line)
-			}
-		}
-		c.check(n == 1, "one inline comment %q on %s:%d (%s) (got %d)", want.BodyHas, want.Path, line, strings.TrimSpace(want.LineText), n)
-	}
-}
-
-// memory checks review memory as a person sees it after a push: the
-// summary table's rows ("State | Severity | title", in order), and the inline
-// threads: those of the resolved findings resolved, the others open.
-func (c *checker) memory(control string, id int, rows, resolved []string) {
-	var cs []comment
-	if err := getJSON(fmt.Sprintf("%s/_fake/comments?pr=%d", control, id), &cs); err != nil {
-		c.check(false, "read comments: %v", err)
-		return
-	}
-	var got []string
-	for _, cm := range cs {
-		if cm.Deleted || cm.Path != "" || !strings.Contains(cm.Body, "| State | Severity | Where | Finding |") {
-			continue
-		}
-		// The findings table: from its header to the next blank line.
-		in := false
-		for _, l := range strings.Split(cm.Body, "\n") {
-			switch {
-			case strings.HasPrefix(l, "| State | Severity | Where | Finding |"):
-				in = true
-				continue
-			case strings.TrimSpace(l) == "":
-				in = false
-			}
-			cells := strings.Split(strings.Trim(l, "| "), " | ")
-			if !in || len(cells) != 4 || strings.HasPrefix(cells[0], "---") {
-				continue
-			}
-			got = append(got, cells[0]+" | "+cells[1]+" | "+cells[3])
-			c.check(strings.Contains(cells[2], "](") && strings.Contains(cells[2], "#comment-"), "table row %q links its inline comment: %s", cells[3], cells[2])
-		}
-	}
-	c.check(strings.Join(got, "\n") == strings.Join(rows, "\n"), "summary table rows (new / still open / resolved):\n      %s\n    want\n      %s",
-		strings.Join(got, "\n      "), strings.Join(rows, "\n      "))
-	for _, cm := range cs {
-		if cm.Deleted || cm.Path == "" || cm.Parent != nil {
-			continue
-		}
-		title := firstLine(cm.Body)
-		want := false
-		for _, r := range resolved {
-			want = want || strings.Contains(title, r)
-		}
-		c.check(cm.Resolved == want, "inline thread %d (%s) resolved=%v, want %v", cm.ID, title, cm.Resolved, want)
-	}
 }
 
 // findingMetrics prints prscout_findings_total for repository and the
@@ -749,11 +491,6 @@ func (c *checker) findingMetrics(prscout, repository string) {
 	}
 }
 
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	return l
-}
-
 // groupsPR is the fixture's pull request reviewed in groups.
 func groupsPR() fixture.PR {
 	for _, pr := range fixture.PRs {
@@ -763,64 +500,6 @@ func groupsPR() fixture.PR {
 	}
 	fatal(fmt.Errorf("the fixture has no pull request reviewed in groups"))
 	return fixture.PR{}
-}
-
-// llmCall is one request of the fake LLM's log.
-type llmCall struct {
-	Kind   string `json:"kind"`
-	PR     int    `json:"pr"`
-	Part   string `json:"part"`
-	AuthOK bool   `json:"authOk"`
-	User   string `json:"user"`
-	System string `json:"system"`
-	Status int    `json:"status"`
-}
-
-// llmCalls reads the fake LLM's log entries for pull request pr.
-func llmCalls(c *checker, path string, pr int) []llmCall {
-	f, err := os.Open(path)
-	if err != nil {
-		c.check(false, "read LLM log: %v", err)
-		return nil
-	}
-	defer f.Close()
-	var out []llmCall
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e llmCall
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.PR == pr {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-func llmPrompt(c *checker, path string, pr int, kind string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		c.check(false, "read LLM log: %v", err)
-		return ""
-	}
-	defer f.Close()
-	var prompt string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var e struct {
-			Kind   string `json:"kind"`
-			PR     int    `json:"pr"`
-			AuthOK bool   `json:"authOk"`
-			User   string `json:"user"`
-			System string `json:"system"`
-		}
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Kind == kind && e.PR == pr {
-			c.check(e.AuthOK, "the %s LLM call carried the LLM credential's key", kind)
-			prompt = e.System + "\n" + e.User
-		}
-	}
-	c.check(prompt != "", "the fake LLM received a %s request for PR %d", kind, pr)
-	return prompt
 }
 
 func printTimings(execs []execution) {

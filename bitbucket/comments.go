@@ -1,0 +1,233 @@
+package bitbucket
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// ListComments returns every comment of the pull request, deleted ones
+// included (Deleted set), following `next` links: GET
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments?pagelen=100.
+//
+// Each comment another account wrote is marked Foreign, so its markers are
+// not trusted. prscout's own account is learnt once from GET /user (op
+// get_user) and cached; if that fails, Config.AccountID is used; if neither
+// is known, every comment is marked Unverified (its markers decide nothing
+// and it is never edited) until prscout creates a comment, whose author is
+// then its own account. A /user failure never fails the listing.
+func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int) ([]pipeline.Comment, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	self := c.selfIDs(ctx)
+	var out []pipeline.Comment
+	err := walk(func(next string) (string, error) {
+		p, err := c.api.commentsPage(ctx, repo, prID, next)
+		for _, v := range p.Values {
+			cm := comment(v)
+			cm.Foreign = self != nil && !isSelf(self, v.User)
+			cm.Unverified = self == nil
+			out = append(out, cm)
+		}
+		return p.Next, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list comments of pull request %d: %w", prID, err)
+	}
+	return out, nil
+}
+
+// selfIDs returns prscout's own account ids (normalised), or nil when
+// unknown. GET /user is asked until it answers or refuses the credentials
+// (401/403/404: then Config.AccountID, or unknown, for good); after another
+// failure Config.AccountID is used for good, or, without it, /user is asked
+// again on the next listing.
+func (c *Client) selfIDs(ctx context.Context) []string {
+	s := &c.self
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.settled {
+		return s.ids
+	}
+	log := s.log
+	if log == nil {
+		log = slog.Default()
+	}
+	u, err := c.api.currentUser(ctx)
+	if err == nil {
+		for _, id := range []string{u.AccountID, u.UUID} {
+			if id = normID(id); id != "" {
+				s.ids = append(s.ids, id)
+			}
+		}
+		if s.ids != nil {
+			s.settled = true
+			return s.ids
+		}
+		err = fmt.Errorf("bitbucket get_user: answer has neither account_id nor uuid: %w", pipeline.ErrUpstream)
+	}
+	if s.configured != "" {
+		s.settled, s.ids = true, []string{normID(s.configured)}
+		log.Info("bitbucket: GET /user failed; using PRSCOUT_BITBUCKET_ACCOUNT_ID as prscout's own account", "error", err.Error())
+		return s.ids
+	}
+	switch statusOf(err) {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound:
+		s.settled = true
+	}
+	if !s.warned {
+		s.warned = true
+		log.Warn("bitbucket: prscout's own account is unknown (GET /user failed and PRSCOUT_BITBUCKET_ACCOUNT_ID is not set): earlier markers are not trusted and no comment is edited until prscout has posted one", "error", err.Error())
+	}
+	return nil
+}
+
+// isSelf reports whether the account is one of ids (account_id or uuid).
+func isSelf(ids []string, u wireAccount) bool {
+	for _, id := range []string{u.AccountID, u.UUID} {
+		if id = normID(id); id != "" && slices.Contains(ids, id) {
+			return true
+		}
+	}
+	return false
+}
+
+// normID compares account ids and uuids with or without braces, any case.
+func normID(id string) string {
+	return strings.ToLower(strings.Trim(strings.TrimSpace(id), "{}"))
+}
+
+func comment(v wireComment) pipeline.Comment {
+	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName, URL: v.Links.HTML.Href}
+	if v.Parent != nil {
+		c.ParentID = v.Parent.ID
+	}
+	if r := strings.TrimSpace(string(v.Resolution)); r != "" && r != "null" {
+		c.Resolved = true
+	}
+	if c.Author == "" {
+		c.Author = v.User.Nickname
+	}
+	if v.Inline != nil {
+		a := &pipeline.InlineAnchor{Path: v.Inline.Path}
+		switch {
+		case v.Inline.To != nil:
+			a.Line = *v.Inline.To
+		case v.Inline.From != nil:
+			// Anchored on a removed line (old version only); 0 marks "no new line".
+			a.Line = 0
+		}
+		c.Inline = a
+	}
+	return c
+}
+
+// CreateComment posts a general comment, or an inline one on line
+// Inline.Line of the new version of Inline.Path (inline {path, to}): POST
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments.
+// It is retried only after 429, never after a timeout or 5xx, so a comment is
+// not posted twice.
+func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int, nc pipeline.NewComment) (pipeline.Comment, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.Comment{}, err
+	}
+	if strings.TrimSpace(nc.Body) == "" {
+		return pipeline.Comment{}, pipeline.Invalidf("body", "comment body is empty")
+	}
+	var inline *wireInline
+	if nc.Inline != nil {
+		p := cleanPath(nc.Inline.Path)
+		if p == "" {
+			return pipeline.Comment{}, pipeline.Invalidf("inline.path", "inline comment needs a path")
+		}
+		if nc.Inline.Line < 1 {
+			return pipeline.Comment{}, pipeline.Invalidf("inline.line", "must be >= 1, got %d", nc.Inline.Line)
+		}
+		line := nc.Inline.Line
+		inline = &wireInline{Path: p, To: &line}
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	v, err := c.api.createComment(ctx, repo, prID, nc.Body, inline)
+	if err != nil {
+		return pipeline.Comment{}, fmt.Errorf("create comment on pull request %d: %w", prID, err)
+	}
+	c.learnSelf(v.User)
+	return comment(v), nil
+}
+
+// learnSelf takes prscout's own account from a comment it has just created,
+// when neither GET /user nor Config.AccountID told it: the author of that
+// comment is, by construction, the account prscout posts as.
+func (c *Client) learnSelf(u wireAccount) {
+	s := &c.self
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ids != nil || !(s.settled || s.warned) {
+		return // known, or GET /user not asked yet: it is the first source
+	}
+	for _, id := range []string{u.AccountID, u.UUID} {
+		if id = normID(id); id != "" {
+			s.ids = append(s.ids, id)
+		}
+	}
+	if s.ids != nil {
+		s.settled = true
+	}
+}
+
+// UpdateComment replaces a comment's body: PUT
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}.
+func (c *Client) UpdateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (pipeline.Comment, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.Comment{}, err
+	}
+	if strings.TrimSpace(body) == "" {
+		return pipeline.Comment{}, pipeline.Invalidf("body", "comment body is empty")
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	v, err := c.api.updateComment(ctx, repo, prID, id, body)
+	if err != nil {
+		return pipeline.Comment{}, fmt.Errorf("update comment %d on pull request %d: %w", id, prID, err)
+	}
+	return comment(v), nil
+}
+
+// ResolveThread resolves the thread of top-level comment id: POST
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}/resolve.
+// Bitbucket's 409 (the thread is already resolved) is not an error. Like
+// every POST it is retried only after 429.
+func (c *Client) ResolveThread(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	if err := c.api.resolveComment(ctx, repo, prID, id); err != nil && statusOf(err) != http.StatusConflict {
+		return fmt.Errorf("resolve thread of comment %d on pull request %d: %w", id, prID, err)
+	}
+	return nil
+}
+
+// DeleteComment deletes a comment: DELETE
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id} (204).
+func (c *Client) DeleteComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	if err := c.api.deleteComment(ctx, repo, prID, id); err != nil {
+		return fmt.Errorf("delete comment %d on pull request %d: %w", id, prID, err)
+	}
+	return nil
+}
