@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja/ast"
+
+	"github.com/prscout/prscout/pipeline/gate/jsregexp"
 )
 
 // finding is the first problem of one kind found on the AST.
@@ -22,7 +24,7 @@ func (f *finding) set(off int, msg string, undecided bool) {
 
 // inspect walks the AST once and
 //   - validates regular expression literals as V8 does (then empties them,
-//     see checkRegExp),
+//     see jsregexp.Check),
 //   - applies V8 early errors goja accepts (see earlyError),
 //   - rewrites constructs V8 accepts and goja's compiler refuses, keeping
 //     what matters for early errors: async generators ("not supported yet" in
@@ -34,7 +36,7 @@ func inspect(prg *ast.Program, src []byte, mayBeStrict bool) (regexpErr, early f
 	walk(prg, func(n any, stack []any) {
 		switch n := n.(type) {
 		case *ast.RegExpLiteral:
-			if off, msg, und, bad := checkRegExp(n, src); bad {
+			if off, msg, und, bad := jsregexp.Check(n, src); bad {
 				regexpErr.set(off, msg, und)
 			}
 		case *ast.FunctionLiteral:

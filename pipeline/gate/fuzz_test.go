@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"unicode/utf8"
 )
 
 // FuzzCheckCode: any snippet gets a verdict without panicking, and a non-ok
@@ -39,21 +38,6 @@ func FuzzCheckCode(f *testing.F) {
 		default:
 			t.Fatalf("verdict %q", res.Verdict)
 		}
-	})
-}
-
-// FuzzValidateRegExp: the pattern checker never panics.
-func FuzzValidateRegExp(f *testing.F) {
-	for _, s := range []string{`(?<a>x)\k<a>`, `[\p{L}--[a-z]]`, `[\q{abc|d}]`, `a{2,1}`, `\1(a)`, `[😀-😂]`, `(?<=a)*`} {
-		for _, flags := range []string{"", "u", "v", "gimsyd"} {
-			f.Add(s, flags)
-		}
-	}
-	f.Fuzz(func(t *testing.T, pattern, flags string) {
-		if !utf8.ValidString(pattern) {
-			return
-		}
-		validateRegExp(pattern, flags)
 	})
 }
 

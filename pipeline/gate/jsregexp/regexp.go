@@ -1,4 +1,8 @@
-package gate
+// Package jsregexp checks JavaScript regular expression literals as V8 (the
+// engine of node 20 that n8n 2.x runs on) compiles them: which patterns and
+// flags it refuses, with its error message, and which the checker cannot
+// decide. pipeline/gate calls Check on every literal goja parses.
+package jsregexp
 
 import (
 	"strings"
@@ -7,11 +11,11 @@ import (
 	"github.com/dop251/goja/ast"
 )
 
-// checkRegExp validates a regular expression literal as V8 (11.3, the engine
+// Check validates a regular expression literal as V8 (11.3, the engine
 // of node 20 that n8n 2.x runs on) does at compile time, then empties it so
 // that goja's compiler, whose regexp engines differ from V8's, does not judge
 // it a second time.
-func checkRegExp(re *ast.RegExpLiteral, src []byte) (off int, msg string, undecided, bad bool) {
+func Check(re *ast.RegExpLiteral, src []byte) (off int, msg string, undecided, bad bool) {
 	// goja's scanner does not report a regexp literal cut by the end of a
 	// line (it keeps an empty pattern); V8 does.
 	start := int(re.Idx) - 1
@@ -20,7 +24,7 @@ func checkRegExp(re *ast.RegExpLiteral, src []byte) (off int, msg string, undeci
 		strings.ContainsAny(re.Pattern, "\n\r\u2028\u2029") {
 		off, bad = int(re.Idx)-1, true
 		msg = "Invalid regular expression: missing /"
-	} else if m, und := validateRegExp(re.Pattern, re.Flags); m != "" {
+	} else if m, und := validate(re.Pattern, re.Flags); m != "" {
 		off, undecided, bad = int(re.Idx)-1, und, true
 		if und {
 			msg = "cannot decide whether V8 accepts /" + re.Pattern + "/" + re.Flags + ": " + m
@@ -32,9 +36,9 @@ func checkRegExp(re *ast.RegExpLiteral, src []byte) (off int, msg string, undeci
 	return off, msg, undecided, bad
 }
 
-// validateRegExp returns V8's error message for pattern/flags, or "" when V8
+// validate returns V8's error message for pattern/flags, or "" when V8
 // accepts it. und reports that the gate cannot decide (message says why).
-func validateRegExp(pattern, flags string) (message string, und bool) {
+func validate(pattern, flags string) (message string, und bool) {
 	seen := map[rune]bool{}
 	for _, f := range flags {
 		if !strings.ContainsRune("dgimsuyv", f) || seen[f] {

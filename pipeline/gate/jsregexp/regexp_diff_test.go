@@ -1,17 +1,19 @@
-package gate
+package jsregexp
 
 import (
 	"bytes"
 	"encoding/json"
 	"math/rand"
+	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// TestRegExpDifferential compares validateRegExp with V8 on random patterns
+// TestRegExpDifferential compares validate with V8 on random patterns
 // built from regexp syntax pieces, in non-unicode, u and v modes: as many
-// as differentialCount says (see TestDifferentialMutations). It needs node.
+// as differentialCount says. It needs node.
 func TestRegExpDifferential(t *testing.T) {
 	n := differentialCount(t)
 	node, err := exec.LookPath("node")
@@ -56,7 +58,7 @@ func TestRegExpDifferential(t *testing.T) {
 	}
 	var agree, bad, und int
 	for i, c := range cases {
-		msg, undecided := validateRegExp(c.p, c.f)
+		msg, undecided := validate(c.p, c.f)
 		switch {
 		case undecided:
 			und++
@@ -70,4 +72,21 @@ func TestRegExpDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("regexps: %d: %d agreements, %d disagreements, %d undecided", len(cases), agree, bad, und)
+}
+
+// differentialDefault is how many patterns TestRegExpDifferential checks when
+// PRSCOUT_DIFFERENTIAL does not say, as for pipeline/gate's differential tests.
+const differentialDefault = 300
+
+// differentialCount is PRSCOUT_DIFFERENTIAL, or differentialDefault.
+func differentialCount(t *testing.T) int {
+	v := os.Getenv("PRSCOUT_DIFFERENTIAL")
+	if v == "" {
+		return differentialDefault
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		t.Fatalf("PRSCOUT_DIFFERENTIAL=%q: want a positive count", v)
+	}
+	return n
 }
