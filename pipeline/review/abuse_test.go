@@ -1,14 +1,20 @@
 package review
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
+
+// imageRe matches a Markdown image with a target.
+var imageRe = regexp.MustCompile(`!\[[^\]\n]*\]\([^)\n]*\)`)
 
 // sanitizeBound is the output bound sanitize.go states.
 func sanitizeBound(in string) int {
-	return 5*len(in)/2 + maxLinkMarkers*len(linkMarker)
+	return sanitize.Bound(len(in))
 }
 
 // nestedMarkdown returns hostile model summaries of about n bytes each: deep
@@ -42,7 +48,7 @@ func TestAbuseSanitizerNesting(t *testing.T) {
 	hosts := []string{"bitbucket.org"}
 	for name, in := range nestedMarkdown(64 << 10) {
 		start := time.Now()
-		got := sanitizeMarkdown(in, hosts)
+		got := sanitize.Markdown(in, hosts)
 		d := time.Since(start)
 		if d > timeScale*100*time.Millisecond {
 			t.Errorf("%s: %d bytes took %s", name, len(in), d)
@@ -64,7 +70,7 @@ func TestAbuseSanitizerLinear(t *testing.T) {
 		best := time.Hour
 		for range 5 {
 			start := time.Now()
-			sanitizeMarkdown(in, hosts)
+			sanitize.Markdown(in, hosts)
 			best = min(best, time.Since(start))
 		}
 		return best
@@ -83,18 +89,18 @@ func TestAbuseSanitizerLinear(t *testing.T) {
 // become a link.
 func TestAbuseSanitizerEscapesOnce(t *testing.T) {
 	hosts := []string{"bitbucket.org"}
-	got := sanitizeMarkdown("![![![a](x)](y)](z)", hosts)
+	got := sanitize.Markdown("![![![a](x)](y)](z)", hosts)
 	if strings.Contains(got, `\\`) || got != `[image: !\[!\[a\](x)\](y)]` {
 		t.Errorf("nested images: %q", got)
 	}
-	got = sanitizeMarkdown("![a](x)(javascript:alert(1))", hosts)
+	got = sanitize.Markdown("![a](x)(javascript:alert(1))", hosts)
 	if strings.Contains(strings.ReplaceAll(got, `\]`, ""), "](") {
 		t.Errorf("image then target became a link: %q", got)
 	}
 	deep := strings.Repeat("[", 20) + "a" + strings.Repeat("](https://bitbucket.org/x)", 20)
-	got = sanitizeMarkdown(deep, hosts)
-	if n := strings.Count(got, "[") - strings.Count(got, `\[`); n > maxLinkNesting {
-		t.Errorf("%d links nested in each other kept, cap %d: %q", n, maxLinkNesting, got)
+	got = sanitize.Markdown(deep, hosts)
+	if n := strings.Count(got, "[") - strings.Count(got, `\[`); n > sanitize.MaxLinkNesting {
+		t.Errorf("%d links nested in each other kept, cap %d: %q", n, sanitize.MaxLinkNesting, got)
 	}
 }
 
@@ -110,7 +116,7 @@ func FuzzSanitizerNesting(f *testing.F) {
 			return
 		}
 		start := time.Now()
-		got := sanitizeMarkdown(s, []string{"bitbucket.org"})
+		got := sanitize.Markdown(s, []string{"bitbucket.org"})
 		if d := time.Since(start); d > timeScale*100*time.Millisecond {
 			t.Fatalf("%d bytes took %s", len(s), d)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // CriterionResult is one acceptance criterion of the request with the
@@ -150,7 +151,7 @@ func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Ind
 		if evidence == "" {
 			evidence = "-"
 		}
-		inert := func(s string) string { return cell(sanitizeMarkdown(pipeline.OneLine(s), hosts)) }
+		inert := func(s string) string { return cell(sanitize.Markdown(pipeline.OneLine(s), hosts)) }
 		criterion := "**" + inert(c.ID) + "** " + inert(pipeline.ClipRunes(pipeline.OneLine(c.Text), maxCriterionRunes))
 		note := inert(c.Note)
 		if !c.Judged {
@@ -189,7 +190,7 @@ func evidenceLink(e reviewanswer.Evidence, ix *anchor.Index, prURL string) strin
 	if e.Line > 0 {
 		text = fmt.Sprintf("%s:%d", path, e.Line)
 	}
-	span := strings.ReplaceAll(codeSpan(text), "|", `\|`)
+	span := strings.ReplaceAll(sanitize.CodeSpan(text), "|", `\|`)
 	if !changed {
 		return span + " (not in this PR)"
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // A change too large for one review is reviewed in groups (the context
@@ -384,7 +385,7 @@ func (o groupOutcome) name() string {
 	if plainIDRe.MatchString(o.id) {
 		return o.id
 	}
-	return codeSpan(o.id)
+	return sanitize.CodeSpan(o.id)
 }
 
 var plainIDRe = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
@@ -392,7 +393,7 @@ var plainIDRe = regexp.MustCompile(`^[A-Za-z0-9.-]+$`)
 // inertLabel is the group's label (caller-supplied) on one line, through
 // the sanitizer.
 func (o groupOutcome) inertLabel() string {
-	return sanitizeMarkdown(pipeline.OneLine(o.label), nil)
+	return sanitize.Markdown(pipeline.OneLine(o.label), nil)
 }
 
 // sumCoverage is the coverage of the whole change: the context's top-level
@@ -579,7 +580,7 @@ func writeNotReviewedGroups(b *strings.Builder, failed []groupOutcome) {
 					names = append(names, "and "+strconv.Itoa(len(o.files)-i)+" more")
 					break
 				}
-				names = append(names, codeSpan(p))
+				names = append(names, sanitize.CodeSpan(p))
 			}
 			b.WriteString(": " + strings.Join(names, ", "))
 		}

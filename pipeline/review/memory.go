@@ -10,6 +10,7 @@ import (
 	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // Review memory: what became of the findings of earlier reviews of a pull
@@ -616,7 +617,7 @@ func (e *MemoryEntry) where() string {
 	if e.data.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", e.data.Path, e.data.Line)
 	}
-	span := codeSpan(loc)
+	span := sanitize.CodeSpan(loc)
 	switch {
 	case e.URL != "":
 		return "[" + span + "](" + linkTarget(e.URL) + ")"

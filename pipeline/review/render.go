@@ -10,6 +10,7 @@ import (
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // InlineComment is one finding placed on a new-file line.
@@ -205,7 +206,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	// model saw redacted text, but the review is still untrusted input.
 	summary, n := marker.StripMarkers(parsed.Summary)
 	st.MarkersStripped += n
-	summary = sanitizeMarkdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
+	summary = sanitize.Markdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
 	if in.AdditionalContext != nil {
 		items := make([]pipeline.ContextItem, len(in.AdditionalContext))
 		for i, c := range in.AdditionalContext {
@@ -304,7 +305,7 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats
 		seen[fp] = true
 		st.ByAnchor[a.Anchor]++
 		st.BySeverity[f.Severity]++
-		f.Title, f.Body = sanitizeMarkdown(f.Title, hosts), sanitizeMarkdown(f.Body, hosts)
+		f.Title, f.Body = sanitize.Markdown(f.Title, hosts), sanitize.Markdown(f.Body, hosts)
 		rows = append(rows, findingRow{f: f, a: a, fp: fp})
 	}
 	return rows, warnings
@@ -442,7 +443,7 @@ func answerNotice(p reviewanswer.Parsed, requestID string) string {
 	case p.Unreadable:
 		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
 		if id := strings.TrimSpace(requestID); id != "" {
-			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", codeSpan(id))
+			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", sanitize.CodeSpan(id))
 		} else {
 			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
 		}
@@ -461,7 +462,7 @@ func reasonNote(finish string) string {
 	if finish == "" {
 		return ""
 	}
-	return " (finish reason " + codeSpan(finish) + ")"
+	return " (finish reason " + sanitize.CodeSpan(finish) + ")"
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
@@ -516,7 +517,7 @@ func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCou
 				ex = append(ex, fmt.Sprintf("and %d more", len(in.Excluded)-maxListed))
 				break
 			}
-			item := codeSpan(e.Path)
+			item := sanitize.CodeSpan(e.Path)
 			if e.Reason != "" {
 				item += " (" + pipeline.OneLine(e.Reason) + ")"
 			}
@@ -589,7 +590,7 @@ func writeContextTable(b *strings.Builder, in CommentsInput, st *CommentStats) {
 	} else {
 		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
 		for _, r := range ctxRows {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", cell(codeSpan(r[0])), cell(r[1]), cell(r[2]))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", cell(sanitize.CodeSpan(r[0])), cell(r[1]), cell(r[2]))
 		}
 		b.WriteString("\n")
 	}
@@ -668,40 +669,15 @@ func where(r findingRow) string {
 	}
 	switch r.a.Anchor {
 	case anchor.Line, anchor.Snippet:
-		return codeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
+		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
 	case anchor.OnFile:
-		return codeSpan(p) + " (file)"
+		return sanitize.CodeSpan(p) + " (file)"
 	default:
 		if p == "" {
 			return "(no file)"
 		}
-		return codeSpan(p) + " (not in this PR)"
+		return sanitize.CodeSpan(p) + " (not in this PR)"
 	}
-}
-
-// codeSpan wraps s in a backtick code span long enough for the backticks s
-// holds (CommonMark), on one line.
-func codeSpan(s string) string {
-	s = pipeline.OneLine(s)
-	if s == "" {
-		return "``"
-	}
-	longest, run := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			if run > longest {
-				longest = run
-			}
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
 }
 
 // closeFences closes a fenced code block model text leaves open (a reply cut

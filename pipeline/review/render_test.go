@@ -13,6 +13,7 @@ import (
 	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // TestRenderGolden renders every testdata/comments/<case>.json and
@@ -254,8 +255,8 @@ func TestCodeSpanAndCell(t *testing.T) {
 		{"", "``", " "},
 	}
 	for _, tt := range tests {
-		if got := codeSpan(tt.in); got != tt.span {
-			t.Errorf("codeSpan(%q) = %q, want %q", tt.in, got, tt.span)
+		if got := sanitize.CodeSpan(tt.in); got != tt.span {
+			t.Errorf("sanitize.CodeSpan(%q) = %q, want %q", tt.in, got, tt.span)
 		}
 		if got := cell(tt.in); got != tt.cell {
 			t.Errorf("cell(%q) = %q, want %q", tt.in, got, tt.cell)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // MaxInlinePerPost caps the inline comments one call creates (Bitbucket has
@@ -49,7 +50,7 @@ func unpostedText(failed, deferred []InlineComment) string {
 	list := func(ics []InlineComment) {
 		for _, ic := range ics {
 			text, _ := marker.StripMarkers(ic.Body)
-			fmt.Fprintf(&b, "%s\n\n%s\n\n", codeSpan(fmt.Sprintf("%s:%d", ic.Path, ic.Line)), strings.TrimSpace(text))
+			fmt.Fprintf(&b, "%s\n\n%s\n\n", sanitize.CodeSpan(fmt.Sprintf("%s:%d", ic.Path, ic.Line)), strings.TrimSpace(text))
 		}
 	}
 	if len(failed) > 0 {

@@ -1,14 +1,19 @@
-package review
+// Package sanitize makes model- and caller-written Markdown inert before it
+// is posted: no HTML, no images, no links to foreign hosts, no mentions, no
+// link reference definitions; code is left as written.
+package sanitize
 
 import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // Model-written text (the summary, each finding's title and body) is posted
 // as Markdown on the pull request, where it is read by people and by
-// Bitbucket's renderer. sanitizeMarkdown makes it inert:
+// Bitbucket's renderer. Markdown makes it inert:
 //
 //   - HTML is never rendered: every "<" that could open a tag, a comment or
 //     an autolink outside code becomes "&lt;";
@@ -26,7 +31,7 @@ import (
 //
 // Code (fenced blocks and inline code spans) is left exactly as written: it
 // is shown literally, never rendered.
-func sanitizeMarkdown(s string, hosts []string) string {
+func Markdown(s string, hosts []string) string {
 	if s == "" {
 		return s
 	}
@@ -86,19 +91,22 @@ var urlRe = regexp.MustCompile(`^(?i)(?:https?://|ftp://|javascript:|data:|vbscr
 // (its text is never sanitized a second time) and nothing is escaped twice.
 // So its time is linear in its input and its output is bounded:
 //
-//	len(sanitizeMarkdown(s)) <= 5*len(s)/2 + maxLinkMarkers*len(linkMarker)
+//	len(Markdown(s)) <= 5*len(s)/2 + MaxLinkMarkers*len(linkMarker)
 //
 // the worst case per byte being "<a" → "&lt;a"; every other rewrite at most
-// doubles what it replaces, and only the first maxLinkMarkers removed links
+// doubles what it replaces, and only the first MaxLinkMarkers removed links
 // of a text say so (later ones keep their text only).
 const (
-	// maxLinkNesting is how many links and images may be open inside each
+	// MaxLinkNesting is how many links and images may be open inside each
 	// other; an opener deeper than that is escaped ("\[") and shown as text.
-	maxLinkNesting = 8
-	// maxLinkMarkers is how many removed links are marked as removed.
-	maxLinkMarkers = 16
+	MaxLinkNesting = 8
+	// MaxLinkMarkers is how many removed links are marked as removed.
+	MaxLinkMarkers = 16
 	linkMarker     = " (link removed)"
 )
+
+// Bound is the most bytes Markdown answers for an input of n bytes.
+func Bound(n int) int { return 5*n/2 + MaxLinkMarkers*len(linkMarker) }
 
 // sanitizeInline sanitizes one line outside fenced code, leaving inline code
 // spans as written.
@@ -246,7 +254,7 @@ func sanitizeText(b *strings.Builder, s string, hosts []string, markers *int) {
 			case 'k':
 				write("](" + f.target + ")")
 			case 'r':
-				if *markers < maxLinkMarkers {
+				if *markers < MaxLinkMarkers {
 					*markers++
 					write(linkMarker)
 				}
@@ -263,7 +271,7 @@ func sanitizeText(b *strings.Builder, s string, hosts []string, markers *int) {
 				continue
 			}
 			if c == '[' {
-				if closeAt, resume, ok := link(i); ok && len(frames) < maxLinkNesting {
+				if closeAt, resume, ok := link(i); ok && len(frames) < MaxLinkNesting {
 					target := strings.TrimSpace(s[closeAt+2 : resume-1])
 					f := linkFrame{closeAt: closeAt, resume: resume, kind: 'r'}
 					if allowedLink(target, hosts) {
@@ -281,7 +289,7 @@ func sanitizeText(b *strings.Builder, s string, hosts []string, markers *int) {
 			}
 		case c == '!' && i+1 < len(s) && s[i+1] == '[' && imageDepth == 0:
 			if closeAt, resume, ok := link(i + 1); ok {
-				if len(frames) < maxLinkNesting {
+				if len(frames) < MaxLinkNesting {
 					frames = append(frames, linkFrame{closeAt: closeAt, resume: resume, kind: 'i'})
 					imageDepth++
 					write("[image: ")
@@ -310,7 +318,7 @@ func sanitizeText(b *strings.Builder, s string, hosts []string, markers *int) {
 				if allowedLink(u, hosts) {
 					write(u)
 				} else {
-					write(codeSpan(u))
+					write(CodeSpan(u))
 				}
 				i += loc[1]
 				continue
@@ -388,3 +396,28 @@ func allowedLink(target string, hosts []string) bool {
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 func isWordByte(c byte) bool { return isASCIILetter(c) || c >= '0' && c <= '9' || c == '_' }
+
+// CodeSpan wraps s in a backtick code span long enough for the backticks s
+// holds (CommonMark), on one line.
+func CodeSpan(s string) string {
+	s = pipeline.OneLine(s)
+	if s == "" {
+		return "``"
+	}
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			if run > longest {
+				longest = run
+			}
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}

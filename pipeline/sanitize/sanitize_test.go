@@ -1,4 +1,4 @@
-package review
+package sanitize
 
 import (
 	"regexp"
@@ -38,8 +38,8 @@ func TestAbuseMarkdownInjection(t *testing.T) {
 		{"line1\r\n<b>", "line1\r\n&lt;b>"},
 	}
 	for _, c := range cases {
-		if got := sanitizeMarkdown(c.in, hosts); got != c.want {
-			t.Errorf("sanitizeMarkdown(%q)\n got %q\nwant %q", c.in, got, c.want)
+		if got := Markdown(c.in, hosts); got != c.want {
+			t.Errorf("Markdown(%q)\n got %q\nwant %q", c.in, got, c.want)
 		}
 	}
 }
@@ -51,7 +51,7 @@ func FuzzSanitizeMarkdown(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := sanitizeMarkdown(s, []string{"bitbucket.org"})
+		got := Markdown(s, []string{"bitbucket.org"})
 		if strings.Count(got, "\n") != strings.Count(s, "\n") {
 			t.Fatalf("line count changed: %q -> %q", s, got)
 		}
