@@ -12,11 +12,11 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/prscout/prscout/api"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/sarif"
+	"golang.org/x/sync/errgroup"
 )
 
 const validateUsage = `usage: prscout validate-workflow [flags] PATH...
@@ -192,30 +192,25 @@ func workflowFiles(path string) ([]string, error) {
 // checkFiles checks files in parallel and returns the reports in file order.
 func checkFiles(ctx context.Context, files []string, opt gate.Options) []gate.Report {
 	reports := make([]gate.Report, len(files))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				name := filepath.ToSlash(files[i])
-				data, err := os.ReadFile(files[i])
-				if err != nil {
-					r := gate.NewReport()
-					r.Stats.Files = 1
-					r.AddProblem(name, fmt.Sprintf("cannot read: %v", err))
-					reports[i] = r
-					continue
-				}
-				reports[i] = gate.CheckExportContext(ctx, name, data, opt)
-			}
-		}()
-	}
+	// A file that cannot be read is a problem in its own report, so the
+	// goroutines return nil.
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range files {
-		jobs <- i
+		g.Go(func() error {
+			name := filepath.ToSlash(files[i])
+			data, err := os.ReadFile(files[i])
+			if err != nil {
+				r := gate.NewReport()
+				r.Stats.Files = 1
+				r.AddProblem(name, fmt.Sprintf("cannot read: %v", err))
+				reports[i] = r
+				return nil
+			}
+			reports[i] = gate.CheckExportContext(ctx, name, data, opt)
+			return nil
+		})
 	}
-	close(jobs)
-	wg.Wait()
+	_ = g.Wait()
 	return reports
 }

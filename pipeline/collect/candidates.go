@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/scope"
+	"golang.org/x/sync/errgroup"
 )
 
 // noSearchReason is the warning's reason when the provider cannot search
@@ -130,8 +130,10 @@ func readOld(ctx context.Context, meta ContextMeta, changes []candidates.Change)
 		return
 	}
 	defer tree.Close()
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, oldReadParallel)
+	// A file whose old side cannot be read is left without it: the
+	// goroutines return nil.
+	var g errgroup.Group
+	g.SetLimit(oldReadParallel)
 	for i := range changes {
 		c := &changes[i]
 		if c.Status == candidates.StatusAdded {
@@ -141,17 +143,14 @@ func readOld(ctx context.Context, meta ContextMeta, changes []candidates.Change)
 		if c.OldPath != "" {
 			p = c.OldPath
 		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			if b, err := tree.ReadFile(ctx, p); err == nil {
 				c.Old = b
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 }
 
 // candidatesPrompt renders the candidates for the scout: one line each, the

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline"
@@ -16,6 +15,7 @@ import (
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
+	"golang.org/x/sync/errgroup"
 )
 
 // ContextInput is the /v1/context request for a base..head review.
@@ -509,38 +509,25 @@ func parseSections(ctx context.Context, sections []string) ([]diffFile, error) {
 		}
 		return out, nil
 	}
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-		next  atomic.Int64
-	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(sections) {
-					return
-				}
-				if ctx.Err() != nil {
-					return
-				}
-				d, err := parseSection(sections[i])
-				if err != nil {
-					mu.Lock()
-					if first == nil {
-						first = fmt.Errorf("parse diff: %w", err)
-					}
-					mu.Unlock()
-					return
-				}
-				out[i] = d
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i, sec := range sections {
+		if ctx.Err() != nil {
+			break
+		}
+		g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
 			}
-		}()
+			d, err := parseSection(sec)
+			if err != nil {
+				return fmt.Errorf("parse diff: %w", err)
+			}
+			out[i] = d
+			return nil
+		})
 	}
-	wg.Wait()
+	first := g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -627,22 +614,21 @@ func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo,
 		}
 		return out, nil
 	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, sourceParallel)
+	// Each file keeps its own read error (shape records it), so the
+	// goroutines return nil: one failed read never fails the others.
+	var g errgroup.Group
+	g.SetLimit(sourceParallel)
 	for _, i := range want {
 		if ctx.Err() != nil {
 			break
 		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
 			data, err := repo.ReadFile(ctx, r, commit, shown[i].Path, maxBytes)
 			shape(i, data, err)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("read changed sources: %w", err)
 	}

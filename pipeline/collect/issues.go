@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/prscout/prscout/pipeline"
+	"golang.org/x/sync/errgroup"
 )
 
 // Issue lookup bounds.
@@ -64,19 +64,18 @@ func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 		err   error
 	}
 	results := make([]result, len(keys))
-	sem := make(chan struct{}, issueLookupParallel)
-	var wg sync.WaitGroup
+	// Each issue keeps its own error (a warning below), so the goroutines
+	// return nil: one failed lookup never fails the others.
+	var g errgroup.Group
+	g.SetLimit(issueLookupParallel)
 	for i, k := range keys {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
+		g.Go(func() error {
 			iss, err := l.LookupIssue(ctx, k)
 			results[i] = result{iss, err}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait()
 
 	var issues []pipeline.Issue
 	var warnings []string
