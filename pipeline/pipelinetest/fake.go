@@ -56,6 +56,10 @@ type Fake struct {
 	// and may block it (on a channel or the context) or fail it: a non-nil
 	// error is the call's answer. op is one of the Op constants.
 	Hook func(ctx context.Context, op, arg string) error
+	// CreateHook, when set, runs in CreateComment after Hook, outside the
+	// Fake's lock, with the comment asked for: it may fail the call or
+	// write (AddComment) as another replica would at the same time.
+	CreateHook func(ctx context.Context, prID int, c pipeline.NewComment) error
 
 	mu sync.Mutex
 	// commits maps every known commit id to its parents.
@@ -278,6 +282,19 @@ func (f *Fake) AddComment(prID int, c pipeline.Comment) pipeline.Comment {
 	c.Inline = cloneAnchor(c.Inline)
 	f.comments[prID] = append(f.comments[prID], c)
 	return c
+}
+
+// SetUnverified marks pull request prID's comments ids Unverified (their
+// author could not be checked), as an adapter lists them then.
+func (f *Fake) SetUnverified(prID int, ids ...int64) *Fake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.comments[prID] {
+		if slices.Contains(ids, f.comments[prID][i].ID) {
+			f.comments[prID][i].Unverified = true
+		}
+	}
+	return f
 }
 
 // Comments returns pull request prID's comments in the order they were
@@ -620,6 +637,11 @@ func (f *Fake) CreateComment(ctx context.Context, _ pipeline.Repo, prID int, c p
 		return pipeline.Comment{}, err
 	}
 	defer done()
+	if f.CreateHook != nil {
+		if err := f.CreateHook(ctx, prID, c); err != nil {
+			return pipeline.Comment{}, err
+		}
+	}
 	f.mu.Lock()
 	account := f.account
 	f.mu.Unlock()

@@ -377,3 +377,36 @@ func TestSearchRepo(t *testing.T) {
 		t.Errorf("NewTree Grep = %v", got)
 	}
 }
+
+func TestCreateHookAndUnverified(t *testing.T) {
+	f := pipelinetest.New().SetAccount("prscout")
+	ctx := context.Background()
+	refused := errors.New("refused")
+	f.CreateHook = func(ctx context.Context, prID int, c pipeline.NewComment) error {
+		if c.Inline != nil {
+			return refused
+		}
+		// Another writer lands first; the hook runs outside the lock.
+		f.AddComment(prID, pipeline.Comment{Body: "other " + c.Body, Author: "prscout"})
+		return nil
+	}
+	if _, err := f.CreateComment(ctx, pipeline.Repo{}, 7, pipeline.NewComment{Body: "x", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 1}}); !errors.Is(err, refused) {
+		t.Fatalf("inline create: err = %v, want the hook's", err)
+	}
+	c, err := f.CreateComment(ctx, pipeline.Repo{}, 7, pipeline.NewComment{Body: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := f.Comments(7)
+	if len(got) != 2 || got[0].Body != "other s" || got[1].ID != c.ID || got[1].Body != "s" {
+		t.Fatalf("comments %+v", got)
+	}
+	if n := f.Calls(pipelinetest.OpCreateComment, "7"); n != 2 {
+		t.Errorf("%d create calls, want 2", n)
+	}
+	f.SetUnverified(7, c.ID)
+	got = f.Comments(7)
+	if got[0].Unverified || !got[1].Unverified {
+		t.Errorf("unverified: %v, %v; want only comment %d", got[0].Unverified, got[1].Unverified, c.ID)
+	}
+}

@@ -10,43 +10,9 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/pipeline/review"
 )
-
-// ResolveThread makes the fake a pipeline.ThreadResolver: it marks a
-// top-level comment resolved and counts the call (409-like error when it
-// already is, as Bitbucket answers).
-func (s *fakeCommentStore) ResolveThread(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.resolves++
-	for i := range s.comments {
-		c := &s.comments[i]
-		if c.ID != id || c.Deleted {
-			continue
-		}
-		if c.Resolved {
-			return fmt.Errorf("resolve %d: already resolved: %w", id, pipeline.ErrUpstream)
-		}
-		c.Resolved = true
-		return nil
-	}
-	return fmt.Errorf("resolve %d: %w", id, pipeline.ErrNotFound)
-}
-
-var _ pipeline.ThreadResolver = (*fakeCommentStore)(nil)
-
-// reply adds a reply by another account to comment parent.
-func (s *fakeCommentStore) reply(parent int64, body string) {
-	c := s.addForeign(pipeline.NewComment{Body: body})
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.comments {
-		if s.comments[i].ID == c.ID {
-			s.comments[i].ParentID = parent
-		}
-	}
-}
 
 // The memory scenario's file, a.go, at three heads.
 const (
@@ -123,7 +89,7 @@ func renderMemFiles(t *testing.T, ref, mode string, interdiff bool, files []pipe
 	return prepared{r, sum}
 }
 
-func mustPost(t *testing.T, store *fakeCommentStore, r *prepared, opt PostOptions) Posted {
+func mustPost(t *testing.T, store pipelinetest.ThreadStore, r *prepared, opt PostOptions) Posted {
 	t.Helper()
 	p, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, opt)
 	if err != nil {
@@ -157,18 +123,18 @@ func wantStates(t *testing.T, step string, m *review.Memory, want ...string) {
 	}
 }
 
-func summaryOf(t *testing.T, store *fakeCommentStore) string {
+func summaryOf(t *testing.T, store pipelinetest.ThreadStore) string {
 	t.Helper()
-	sums, _ := store.live()
+	sums, _ := live(store, 42)
 	if len(sums) != 1 {
 		t.Fatalf("%d summaries", len(sums))
 	}
 	return sums[0].Body
 }
 
-func commentOf(t *testing.T, store *fakeCommentStore, title string) pipeline.Comment {
+func commentOf(t *testing.T, store pipelinetest.ThreadStore, title string) pipeline.Comment {
 	t.Helper()
-	_, inline := store.live()
+	_, inline := live(store, 42)
 	for _, c := range inline {
 		if strings.Contains(pipeline.FirstLine(c.Body), title) {
 			return c
@@ -183,7 +149,7 @@ func commentOf(t *testing.T, store *fakeCommentStore, title string) pipeline.Com
 // other is still open (its code is unchanged), a third is new. A retry of
 // the second request changes nothing and counts nothing.
 func TestMemoryDeltaResolvesAndKeeps(t *testing.T) {
-	store := newFakeCommentStore(11)
+	store := newStore(11)
 	r1 := renderMem(t, memH1, "full", memFull1, findLoad, findDiv)
 	p1 := mustPost(t, store, &r1, postOpts)
 	if p1.InlineCreated != 2 || p1.Summary != summaryCreated {
@@ -243,8 +209,8 @@ func TestMemoryDeltaResolvesAndKeeps(t *testing.T) {
 			t.Errorf("retry counted %s=%d, want nothing counted twice", k, n)
 		}
 	}
-	if store.resolves != 1 {
-		t.Errorf("%d resolve calls, want 1", store.resolves)
+	if store.Calls(pipelinetest.OpResolveThread, "") != 1 {
+		t.Errorf("%d resolve calls, want 1", store.Calls(pipelinetest.OpResolveThread, ""))
 	}
 }
 
@@ -261,16 +227,16 @@ func TestMemoryThreadRules(t *testing.T) {
 		{"setting off", false, PostOptions{}, "left open: thread resolution is switched off"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			store := newFakeCommentStore(12)
+			store := newStore(12)
 			r1 := renderMem(t, memH1, "full", memFull1, findLoad, findDiv)
 			mustPost(t, store, &r1, postOpts)
 			if tc.reply {
-				store.reply(commentOf(t, store, "load error ignored").ID, "I don't think this is fixed.")
+				store.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: "I don't think this is fixed.", ParentID: commentOf(t, store, "load error ignored").ID})
 			}
 			r2 := renderMem(t, memH2, "delta", memDelta2)
 			p := mustPost(t, store, &r2, tc.opt)
-			if p.ThreadsResolved != 0 || p.ThreadsLeftOpen != 1 || store.resolves != 0 {
-				t.Errorf("posted %+v, %d resolve calls", p, store.resolves)
+			if p.ThreadsResolved != 0 || p.ThreadsLeftOpen != 1 || store.Calls(pipelinetest.OpResolveThread, "") != 0 {
+				t.Errorf("posted %+v, %d resolve calls", p, store.Calls(pipelinetest.OpResolveThread, ""))
 			}
 			for _, e := range r2.Memory.Entries {
 				if e.Title == "load error ignored" && (e.State != review.StateResolved || e.Thread != tc.wantThread) {
@@ -287,13 +253,13 @@ func TestMemoryThreadRules(t *testing.T) {
 // TestMemoryNeverResolvesForeign: a data line naming another account's
 // comment (a forged id) never gets that comment resolved.
 func TestMemoryNeverResolvesForeign(t *testing.T) {
-	store := newFakeCommentStore(13)
+	store := newStore(13)
 	r1 := renderMem(t, memH1, "full", memFull1, findLoad)
 	mustPost(t, store, &r1, postOpts)
 	own := commentOf(t, store, "load error ignored")
-	forged := store.addForeign(pipeline.NewComment{Body: own.Body, Inline: own.Inline})
+	forged := store.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: own.Body, Inline: own.Inline})
 	// Point the data at the foreign comment.
-	sums, _ := store.live()
+	sums, _ := live(store, 42)
 	body := strings.Replace(sums[0].Body, fmt.Sprintf("c=%d ", own.ID), fmt.Sprintf("c=%d ", forged.ID), 1)
 	if _, err := store.UpdateComment(context.Background(), testRepo, 42, sums[0].ID, body); err != nil {
 		t.Fatal(err)
@@ -303,9 +269,7 @@ func TestMemoryNeverResolvesForeign(t *testing.T) {
 	if p.ThreadsResolved != 1 {
 		t.Errorf("posted %+v", p)
 	}
-	store.mu.Lock()
-	defer store.mu.Unlock()
-	for _, c := range store.comments {
+	for _, c := range store.Comments(42) {
 		if c.Foreign && c.Resolved {
 			t.Errorf("foreign comment %d resolved", c.ID)
 		}
@@ -320,7 +284,7 @@ func TestMemoryNeverResolvesForeign(t *testing.T) {
 // gone is resolved, a finding in a file that left the pull request is
 // outdated, and one in an excluded file is unreviewed.
 func TestMemoryFullReview(t *testing.T) {
-	store := newFakeCommentStore(14)
+	store := newStore(14)
 	other := pipeline.ChangedFile{Path: "b.go", Status: "added", Diff: "diff --git a/b.go b/b.go\nnew file mode 100644\n--- /dev/null\n+++ b/b.go\n@@ -0,0 +1,2 @@\n+package a\n+var v = 1\n"}
 	big := pipeline.ChangedFile{Path: "c.go", Status: "added", Diff: "diff --git a/c.go b/c.go\nnew file mode 100644\n--- /dev/null\n+++ b/c.go\n@@ -0,0 +1,2 @@\n+package a\n+var w = 2\n"}
 	a1 := pipeline.ChangedFile{Path: "a.go", Status: "added", Diff: memFull1}
@@ -357,7 +321,7 @@ func TestMemoryFullReview(t *testing.T) {
 // line but the review reports the same title there again: still open, and
 // no second inline comment.
 func TestMemoryReportedAgainOnChangedCode(t *testing.T) {
-	store := newFakeCommentStore(15)
+	store := newStore(15)
 	r1 := renderMem(t, memH1, "full", memFull1, findLoad)
 	mustPost(t, store, &r1, postOpts)
 	again := findLoad
@@ -381,10 +345,10 @@ func TestMemoryReportedAgainOnChangedCode(t *testing.T) {
 // summary data: its inline comments are the memory; without recorded code
 // a full review resolves nothing, a delta follows the lines.
 func TestMemoryLegacyComments(t *testing.T) {
-	store := newFakeCommentStore(16)
+	store := newStore(16)
 	fp := marker.Fingerprint("a.go", findLoad.Title, findLoad.ExistingCode)
-	store.add(pipeline.NewComment{Body: "**High** · load error ignored\n\nCheck it.\n\n<!-- prscout finding fp=" + fp + " -->", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
-	store.add(pipeline.NewComment{Body: "old summary\n\n<!-- prscout review head=" + memH1 + " -->"})
+	store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "**High** · load error ignored\n\nCheck it.\n\n<!-- prscout finding fp=" + fp + " -->", Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
+	store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "old summary\n\n<!-- prscout review head=" + memH1 + " -->"})
 	r := renderMemFiles(t, memH2, "full", false, []pipeline.ChangedFile{{Path: "a.go", Status: "added", Diff: memFull1}}, nil)
 	mustPost(t, store, &r, postOpts)
 	wantStates(t, "legacy full", r.Memory, "still_open load error ignored")
@@ -394,8 +358,8 @@ func TestMemoryLegacyComments(t *testing.T) {
 		}
 	}
 
-	store = newFakeCommentStore(17)
-	store.add(pipeline.NewComment{Body: "**High** · load error ignored\n\n" + marker.FindingMarker(fp), Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
+	store = newStore(17)
+	store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "**High** · load error ignored\n\n" + marker.FindingMarker(fp), Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
 	r = renderMem(t, memH2, "delta", memDelta2)
 	p := mustPost(t, store, &r, postOpts)
 	wantStates(t, "legacy delta", r.Memory, "resolved load error ignored")
@@ -407,7 +371,7 @@ func TestMemoryLegacyComments(t *testing.T) {
 // TestMemoryInterdiff: with the pull request's own diff (interdiff), an
 // earlier finding in a file the interdiff leaves out did not change.
 func TestMemoryInterdiff(t *testing.T) {
-	store := newFakeCommentStore(18)
+	store := newStore(18)
 	r1 := renderMem(t, memH1, "full", memFull1, findLoad, findDiv)
 	mustPost(t, store, &r1, postOpts)
 	other := pipeline.ChangedFile{Path: "b.go", Status: "added", Diff: "diff --git a/b.go b/b.go\nnew file mode 100644\n--- /dev/null\n+++ b/b.go\n@@ -0,0 +1,1 @@\n+package a\n"}
@@ -425,7 +389,7 @@ func TestMemoryInterdiff(t *testing.T) {
 // TestMemoryDeletedFile: a finding whose file the pull request now deletes
 // (the context excludes it as "deleted") is outdated, not unreviewed.
 func TestMemoryDeletedFile(t *testing.T) {
-	store := newFakeCommentStore(19)
+	store := newStore(19)
 	r1 := renderMem(t, memH1, "full", memFull1, findLoad)
 	mustPost(t, store, &r1, postOpts)
 	r2 := renderMemFiles(t, memH2, "delta", false, []pipeline.ChangedFile{}, []pipeline.Excluded{{Path: "a.go", Reason: pipeline.GateDeleted}})
@@ -439,17 +403,17 @@ func TestMemoryDeletedFile(t *testing.T) {
 // TestMemoryUnverifiedNotResolved: with prscout's account unknown, its
 // comments are unverified: never remembered as its own, never resolved.
 func TestMemoryUnverifiedNotResolved(t *testing.T) {
-	store := newFakeCommentStore(20)
+	store := newStore(20)
 	r1 := renderMem(t, memH1, "full", memFull1, findLoad)
 	mustPost(t, store, &r1, postOpts)
-	store.mu.Lock()
-	for i := range store.comments {
-		store.comments[i].Unverified = true
+	var ids []int64
+	for _, c := range store.Comments(42) {
+		ids = append(ids, c.ID)
 	}
-	store.mu.Unlock()
+	store.SetUnverified(42, ids...)
 	r2 := renderMem(t, memH2, "delta", memDelta2)
 	p := mustPost(t, store, &r2, postOpts)
-	if p.ThreadsResolved != 0 || store.resolves != 0 || len(r2.Memory.Entries) != 0 {
-		t.Errorf("posted %+v, %d resolve calls, memory %+v: unverified comments were taken for prscout's", p, store.resolves, r2.Memory.Entries)
+	if p.ThreadsResolved != 0 || store.Calls(pipelinetest.OpResolveThread, "") != 0 || len(r2.Memory.Entries) != 0 {
+		t.Errorf("posted %+v, %d resolve calls, memory %+v: unverified comments were taken for prscout's", p, store.Calls(pipelinetest.OpResolveThread, ""), r2.Memory.Entries)
 	}
 }

@@ -5,145 +5,38 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 	"github.com/prscout/prscout/pipeline/review"
 )
 
-// fakeCommentStore is an in-memory CommentStore that lists comments in a
-// random order (the port promises none) and can fail or race on demand.
-type fakeCommentStore struct {
-	mu       sync.Mutex
-	next     int64
-	comments []pipeline.Comment
-	rng      *rand.Rand
-
-	// failCreate, when set, makes CreateComment fail for matching comments.
-	failCreate func(pipeline.NewComment) bool
-	// beforeCreate runs (without the lock) before each create: a hook for
-	// another replica's writes landing at the same time.
-	beforeCreate func(pipeline.NewComment)
-	failList     bool
-
-	// withURLs gives every comment a web link, as Bitbucket's links.html.
-	withURLs bool
-
-	creates, updates, deletes, resolves int
-	// foreignWrites counts attempts to update or delete a Foreign comment
-	// (refused, as Bitbucket answers 403 for another author's comment).
-	foreignWrites int
+// newStore returns the comment store the tests post to:
+// pipelinetest's Fake, writing as prscout, with threads that resolve and
+// comments listed in an order drawn from seed (the port promises none).
+func newStore(seed int64) pipelinetest.ThreadStore {
+	return pipelinetest.ThreadStore{Fake: pipelinetest.New().SetAccount("prscout").ShuffleComments(seed)}
 }
 
-var _ pipeline.CommentStore = (*fakeCommentStore)(nil)
+// errUpstream is the failure the tests' hooks answer, as an adapter wraps
+// a refusal.
+func errUpstream(op string) error { return fmt.Errorf("%s: %w", op, pipeline.ErrUpstream) }
 
-func newFakeCommentStore(seed int64) *fakeCommentStore {
-	return &fakeCommentStore{next: 1000, rng: rand.New(rand.NewSource(seed))}
-}
-
-func (s *fakeCommentStore) ListComments(ctx context.Context, repo pipeline.Repo, prID int) ([]pipeline.Comment, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.failList {
-		return nil, fmt.Errorf("list: %w", pipeline.ErrUpstream)
-	}
-	out := append([]pipeline.Comment(nil), s.comments...)
-	s.rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	return out, nil
-}
-
-func (s *fakeCommentStore) add(c pipeline.NewComment) pipeline.Comment {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.next++
-	cm := pipeline.Comment{ID: s.next, Body: c.Body, Author: "prscout"}
-	if s.withURLs {
-		cm.URL = fmt.Sprintf("https://bitbucket.example/acme/shop/pull-requests/42/_/diff#comment-%d", s.next)
-	}
-	if c.Inline != nil {
-		in := *c.Inline
-		cm.Inline = &in
-	}
-	s.comments = append(s.comments, cm)
-	return cm
-}
-
-func (s *fakeCommentStore) CreateComment(ctx context.Context, repo pipeline.Repo, prID int, c pipeline.NewComment) (pipeline.Comment, error) {
-	if s.beforeCreate != nil {
-		s.beforeCreate(c)
-	}
-	if s.failCreate != nil && s.failCreate(c) {
-		return pipeline.Comment{}, fmt.Errorf("create: %w", pipeline.ErrUpstream)
-	}
-	s.mu.Lock()
-	s.creates++
-	s.mu.Unlock()
-	return s.add(c), nil
-}
-
-func (s *fakeCommentStore) UpdateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (pipeline.Comment, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.comments {
-		if s.comments[i].ID == id && s.comments[i].Foreign {
-			s.foreignWrites++
-			return pipeline.Comment{}, fmt.Errorf("update %d: another account's comment: %w", id, pipeline.ErrUpstream)
-		}
-		if s.comments[i].ID == id && !s.comments[i].Deleted {
-			s.comments[i].Body = body
-			s.updates++
-			return s.comments[i], nil
-		}
-	}
-	return pipeline.Comment{}, fmt.Errorf("update %d: %w", id, pipeline.ErrNotFound)
-}
-
-func (s *fakeCommentStore) DeleteComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.comments {
-		if s.comments[i].ID == id && s.comments[i].Foreign {
-			s.foreignWrites++
-			return fmt.Errorf("delete %d: another account's comment: %w", id, pipeline.ErrUpstream)
-		}
-		if s.comments[i].ID == id && !s.comments[i].Deleted {
-			s.comments[i].Deleted = true
-			s.deletes++
-			return nil
-		}
-	}
-	return fmt.Errorf("delete %d: %w", id, pipeline.ErrNotFound)
-}
-
-// addForeign adds a comment written by another account.
-func (s *fakeCommentStore) addForeign(c pipeline.NewComment) pipeline.Comment {
-	cm := s.add(c)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i := range s.comments {
-		if s.comments[i].ID == cm.ID {
-			s.comments[i].Foreign, s.comments[i].Author = true, "participant"
-			cm = s.comments[i]
-		}
-	}
-	return cm
-}
-
-// live returns prscout's own non-deleted summaries and inline comments, by
-// id (Foreign comments are left out).
-func (s *fakeCommentStore) live() (summaries, inline []pipeline.Comment) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, c := range s.comments {
+// live returns prscout's own non-deleted summaries and inline comments on
+// pull request prID, by id (Foreign comments are left out).
+func live(s pipelinetest.ThreadStore, prID int) (summaries, inline []pipeline.Comment) {
+	for _, c := range s.Comments(prID) {
 		switch {
 		case c.Deleted, c.Foreign:
 		case c.Inline != nil:
@@ -159,9 +52,9 @@ func (s *fakeCommentStore) live() (summaries, inline []pipeline.Comment) {
 
 // assertOneSummaryNoDuplicates checks the store holds exactly one summary
 // with wantBody and one inline comment per fingerprint in wantFPs.
-func (s *fakeCommentStore) assertOneSummaryNoDuplicates(t *testing.T, wantBody string, wantFPs []string) {
+func assertOneSummaryNoDuplicates(t *testing.T, s pipelinetest.ThreadStore, prID int, wantBody string, wantFPs []string) {
 	t.Helper()
-	summaries, inline := s.live()
+	summaries, inline := live(s, prID)
 	if len(summaries) != 1 {
 		t.Fatalf("%d summaries, want 1: %v", len(summaries), commentIDs(summaries))
 	}
@@ -214,7 +107,7 @@ var postOpts = PostOptions{ResolveThreads: true}
 
 func TestPostSameRequestThreeTimes(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(1)
+	store := newStore(1)
 	want := []Posted{
 		{Summary: summaryCreated, SummaryID: 1004, InlineCreated: 3, Errors: []string{}},
 		{Summary: summaryUnchanged, SummaryID: 1004, InlineSkipped: 3, Errors: []string{}},
@@ -229,21 +122,21 @@ func TestPostSameRequestThreeTimes(t *testing.T) {
 			t.Errorf("call %d: posted %+v, want %+v", i+1, got, w)
 		}
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
-	_, inline := store.live()
+	assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fingerprints(r))
+	_, inline := live(store, 42)
 	for i, c := range inline {
 		if c.Inline.Path != r.Inline[i].Path || c.Inline.Line != r.Inline[i].Line {
 			t.Errorf("inline %d anchored at %+v, want %s:%d", i, *c.Inline, r.Inline[i].Path, r.Inline[i].Line)
 		}
 	}
-	if store.updates != 0 || store.deletes != 0 {
-		t.Errorf("retries wrote: %d updates, %d deletes", store.updates, store.deletes)
+	if store.Calls(pipelinetest.OpUpdateComment, "") != 0 || store.Calls(pipelinetest.OpDeleteComment, "") != 0 {
+		t.Errorf("retries wrote: %d updates, %d deletes", store.Calls(pipelinetest.OpUpdateComment, ""), store.Calls(pipelinetest.OpDeleteComment, ""))
 	}
 }
 
 func TestPostConcurrentRequests(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(2)
+	store := newStore(2)
 	const n = 4
 	var wg sync.WaitGroup
 	results := make([]Posted, n)
@@ -272,7 +165,7 @@ func TestPostConcurrentRequests(t *testing.T) {
 	if created != 1 || inlineCreated != 3 {
 		t.Errorf("summaries created %d, inline created %d; want 1 and 3: %+v", created, inlineCreated, results)
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+	assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fingerprints(r))
 }
 
 // TestPostCrossReplicaRace lets "another replica" (which does not
@@ -280,19 +173,20 @@ func TestPostConcurrentRequests(t *testing.T) {
 // comment just before we do: reconciling keeps the lowest ids.
 func TestPostCrossReplicaRace(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(3)
+	store := newStore(3)
 	raced := map[bool]bool{}
-	store.beforeCreate = func(c pipeline.NewComment) {
+	store.CreateHook = func(_ context.Context, _ int, c pipeline.NewComment) error {
 		isInline := c.Inline != nil
 		if raced[isInline] {
-			return
+			return nil
 		}
 		raced[isInline] = true
 		body := c.Body
 		if !isInline {
 			body = strings.Replace(body, "## prscout review", "## prscout review (other replica)", 1)
 		}
-		store.add(pipeline.NewComment{Body: body, Inline: c.Inline})
+		store.AddComment(42, pipeline.Comment{Author: "prscout", Body: body, Inline: c.Inline})
+		return nil
 	}
 	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
@@ -301,15 +195,15 @@ func TestPostCrossReplicaRace(t *testing.T) {
 	if got.Summary != summaryUpdated || got.SummaryID != 1005 || got.DuplicatesDeleted != 2 || got.InlineCreated != 3 {
 		t.Errorf("posted %+v; want the other replica's summary 1005 updated and 2 duplicates deleted", got)
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
-	summaries, inline := store.live()
+	assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fingerprints(r))
+	summaries, inline := live(store, 42)
 	if !raced[true] || !raced[false] || summaries[0].ID != 1005 || inline[0].ID != 1001 {
 		t.Errorf("survivors %d and %d, want the lowest ids 1005 and 1001", summaries[0].ID, inline[0].ID)
 	}
 }
 
 func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
-	store := newFakeCommentStore(4)
+	store := newStore(4)
 	first := mustRenderCase(t, "basic", nil)
 	if _, err := postCopy(context.Background(), store, testRepo, 42, first); err != nil {
 		t.Fatal(err)
@@ -351,16 +245,16 @@ func TestPostDeltaRunAddsOnlyTheNewFinding(t *testing.T) {
 	if got.Summary != summaryUpdated || got.InlineCreated != 1 || got.InlineSkipped != 3 {
 		t.Errorf("posted %+v; want summary updated, 1 created, 3 skipped", got)
 	}
-	store.assertOneSummaryNoDuplicates(t, second.Markdown, fingerprints(second))
-	if sha, _, ok := marker.LastReviewedCommit(store.comments); !ok || sha != "89abcdef0123456789abcdef0123456789abcdef" {
+	assertOneSummaryNoDuplicates(t, store, 42, second.Markdown, fingerprints(second))
+	if sha, _, ok := marker.LastReviewedCommit(store.Comments(42)); !ok || sha != "89abcdef0123456789abcdef0123456789abcdef" {
 		t.Errorf("last reviewed commit = %q, %v", sha, ok)
 	}
 }
 
 func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(5)
-	old := store.add(pipeline.NewComment{Body: "old\n\n" + marker.ReviewMarker("aaa")})
+	store := newStore(5)
+	old := store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "old\n\n" + marker.ReviewMarker("aaa")})
 	if err := store.DeleteComment(context.Background(), testRepo, 42, old.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -371,16 +265,16 @@ func TestPostIgnoresDeletedSummaries(t *testing.T) {
 	if got.Summary != summaryCreated || got.SummaryID == old.ID {
 		t.Errorf("posted %+v; want a new summary, not the deleted %d", got, old.ID)
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+	assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fingerprints(r))
 }
 
 func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(6)
-	store.add(pipeline.NewComment{Body: "human comment"})
-	a := store.add(pipeline.NewComment{Body: "<!-- prscout review head=aaa -->"})
-	store.add(pipeline.NewComment{Body: "b\n\n" + marker.ReviewMarker("bbb")})
-	store.add(pipeline.NewComment{Body: "c\n\n" + marker.ReviewMarker("ccc")})
+	store := newStore(6)
+	store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "human comment"})
+	a := store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "<!-- prscout review head=aaa -->"})
+	store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "b\n\n" + marker.ReviewMarker("bbb")})
+	store.AddComment(42, pipeline.Comment{Author: "prscout", Body: "c\n\n" + marker.ReviewMarker("ccc")})
 	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
@@ -388,15 +282,18 @@ func TestPostCollapsesSeveralSummaries(t *testing.T) {
 	if got.Summary != summaryUpdated || got.SummaryID != a.ID || got.DuplicatesDeleted != 2 {
 		t.Errorf("posted %+v; want %d updated and 2 deleted", got, a.ID)
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+	assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fingerprints(r))
 }
 
 func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(7)
+	store := newStore(7)
 	bad := r.Inline[1]
-	store.failCreate = func(c pipeline.NewComment) bool {
-		return c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path
+	store.CreateHook = func(_ context.Context, _ int, c pipeline.NewComment) error {
+		if c.Inline != nil && c.Inline.Line == bad.Line && c.Inline.Path == bad.Path {
+			return errUpstream("create")
+		}
+		return nil
 	}
 	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
@@ -406,7 +303,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 		got.Errors[0] != "create inline comment api/handler.go:16: create: upstream error" {
 		t.Errorf("posted %+v", got)
 	}
-	summaries, _ := store.live()
+	summaries, _ := live(store, 42)
 	if len(summaries) != 1 || !strings.Contains(summaries[0].Body, "### Could not be posted on the diff (1)") ||
 		!strings.Contains(summaries[0].Body, bad.Title) {
 		t.Fatalf("failed finding not in the summary:\n%s", summaries[0].Body)
@@ -415,7 +312,7 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 		t.Errorf("summary carries the failed finding's fingerprint %s: a retry would skip it", fp)
 	}
 	// The retry succeeds: the finding is posted and leaves the summary.
-	store.failCreate = nil
+	store.CreateHook = nil
 	got, err = Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
@@ -423,18 +320,29 @@ func TestPostFailedInlineGoesToSummary(t *testing.T) {
 	if got.Summary != summaryUpdated || got.InlineCreated != 1 || got.InlineSkipped != 2 {
 		t.Errorf("retry posted %+v", got)
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+	assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fingerprints(r))
 }
 
 func TestPostErrors(t *testing.T) {
 	r := mustRenderCase(t, "basic", nil)
-	store := newFakeCommentStore(8)
-	store.failList = true
+	store := newStore(8)
+	failList := true
+	store.Hook = func(_ context.Context, op, _ string) error {
+		if op == pipelinetest.OpListComments && failList {
+			return errUpstream("list")
+		}
+		return nil
+	}
 	if _, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts); !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "list PR comments: ") {
 		t.Errorf("list failure: err = %v", err)
 	}
-	store.failList = false
-	store.failCreate = func(c pipeline.NewComment) bool { return c.Inline == nil }
+	failList = false
+	store.CreateHook = func(_ context.Context, _ int, c pipeline.NewComment) error {
+		if c.Inline == nil {
+			return errUpstream("create")
+		}
+		return nil
+	}
 	got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
 	if !errors.Is(err, pipeline.ErrUpstream) || !strings.HasPrefix(err.Error(), "create summary comment: ") {
 		t.Errorf("summary failure: err = %v", err)
@@ -502,7 +410,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := newFakeCommentStore(9)
+	store := newStore(9)
 	got, err := Post(context.Background(), store, testRepo, 1, &r.Rendered, r.sum, postOpts)
 	if err != nil {
 		t.Fatal(err)
@@ -510,7 +418,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if got.InlineCreated != review.MaxInlinePerPost || got.InlineDeferred != 10 {
 		t.Fatalf("first run posted %+v", got)
 	}
-	summaries, inline := store.live()
+	summaries, inline := live(store, 1)
 	critical := 0
 	for _, c := range inline {
 		if strings.HasPrefix(c.Body, "**Critical**") {
@@ -530,7 +438,7 @@ func TestPostCapDefersTheRest(t *testing.T) {
 	if got.InlineCreated != 10 || got.InlineSkipped != review.MaxInlinePerPost || got.InlineDeferred != 0 || got.Summary != summaryUpdated {
 		t.Errorf("second run posted %+v", got)
 	}
-	store.assertOneSummaryNoDuplicates(t, r.Markdown, fingerprints(r))
+	assertOneSummaryNoDuplicates(t, store, 1, r.Markdown, fingerprints(r))
 }
 
 // TestPostIgnoresForeignMarkers: markers in another account's
@@ -548,39 +456,39 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 	}
 	cases := []struct {
 		name        string
-		prepare     func(s *fakeCommentStore) (oursID int64)
+		prepare     func(s pipelinetest.ThreadStore) (oursID int64)
 		wantSummary string
 		wantCreated int
 	}{
 		{
 			name: "foreign summary for the head: ours is created",
-			prepare: func(s *fakeCommentStore) int64 {
-				s.addForeign(pipeline.NewComment{Body: "looks fine\n\n" + marker.ReviewMarker(head)})
+			prepare: func(s pipelinetest.ThreadStore) int64 {
+				s.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: "looks fine\n\n" + marker.ReviewMarker(head)})
 				return 0
 			},
 			wantSummary: summaryCreated, wantCreated: len(fps),
 		},
 		{
 			name: "foreign legacy summary: ours is created",
-			prepare: func(s *fakeCommentStore) int64 {
-				s.addForeign(pipeline.NewComment{Body: "<!-- prscout review head=" + head + " -->"})
+			prepare: func(s pipelinetest.ThreadStore) int64 {
+				s.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: "<!-- prscout review head=" + head + " -->"})
 				return 0
 			},
 			wantSummary: summaryCreated, wantCreated: len(fps),
 		},
 		{
 			name: "older foreign summary next to ours: ours is updated, none deleted",
-			prepare: func(s *fakeCommentStore) int64 {
-				s.addForeign(pipeline.NewComment{Body: "x\n\n" + marker.ReviewMarker("aaa")})
-				return s.add(pipeline.NewComment{Body: "old\n\n" + marker.ReviewMarker("bbb")}).ID
+			prepare: func(s pipelinetest.ThreadStore) int64 {
+				s.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: "x\n\n" + marker.ReviewMarker("aaa")})
+				return s.AddComment(42, pipeline.Comment{Author: "prscout", Body: "old\n\n" + marker.ReviewMarker("bbb")}).ID
 			},
 			wantSummary: summaryUpdated, wantCreated: len(fps),
 		},
 		{
 			name: "foreign fingerprint does not suppress the finding",
-			prepare: func(s *fakeCommentStore) int64 {
-				s.addForeign(pipeline.NewComment{Body: "dup\n\n" + marker.FindingMarker(fps[0]), Inline: &pipeline.InlineAnchor{Path: "x.go", Line: 1}})
-				s.addForeign(pipeline.NewComment{Body: "<!-- prscout finding fp=" + fps[0] + " -->"})
+			prepare: func(s pipelinetest.ThreadStore) int64 {
+				s.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: "dup\n\n" + marker.FindingMarker(fps[0]), Inline: &pipeline.InlineAnchor{Path: "x.go", Line: 1}})
+				s.AddComment(42, pipeline.Comment{Foreign: true, Author: "participant", Body: "<!-- prscout finding fp=" + fps[0] + " -->"})
 				return 0
 			},
 			wantSummary: summaryCreated, wantCreated: len(fps),
@@ -588,16 +496,27 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			store := newFakeCommentStore(int64(100 + i))
+			store := newStore(int64(100 + i))
 			oursID := tc.prepare(store)
-			store.mu.Lock()
+			// Bitbucket refuses writes to another account's comment (403),
+			// as the Fake does; count any attempt.
+			var foreignWrites atomic.Int64
+			store.Hook = func(_ context.Context, op, arg string) error {
+				if op == pipelinetest.OpUpdateComment || op == pipelinetest.OpDeleteComment {
+					for _, c := range store.Comments(42) {
+						if c.Foreign && strconv.FormatInt(c.ID, 10) == arg {
+							foreignWrites.Add(1)
+						}
+					}
+				}
+				return nil
+			}
 			foreignBefore := map[int64]pipeline.Comment{}
-			for _, c := range store.comments {
+			for _, c := range store.Comments(42) {
 				if c.Foreign {
 					foreignBefore[c.ID] = c
 				}
 			}
-			store.mu.Unlock()
 
 			r := r
 			got, err := Post(context.Background(), store, testRepo, 42, &r.Rendered, r.sum, postOpts)
@@ -613,21 +532,19 @@ func TestPostIgnoresForeignMarkers(t *testing.T) {
 			if oursID != 0 && got.SummaryID != oursID {
 				t.Errorf("summary id %d, want ours %d", got.SummaryID, oursID)
 			}
-			if store.foreignWrites != 0 {
-				t.Errorf("%d writes attempted on foreign comments", store.foreignWrites)
+			if n := foreignWrites.Load(); n != 0 {
+				t.Errorf("%d writes attempted on foreign comments", n)
 			}
-			store.mu.Lock()
-			for _, c := range store.comments {
+			for _, c := range store.Comments(42) {
 				if before, ok := foreignBefore[c.ID]; ok && !reflect.DeepEqual(c, before) {
 					t.Errorf("foreign comment %d changed: %+v, was %+v", c.ID, c, before)
 				}
 			}
-			store.mu.Unlock()
-			store.assertOneSummaryNoDuplicates(t, r.Markdown, fps)
+			assertOneSummaryNoDuplicates(t, store, 42, r.Markdown, fps)
 			// The foreign comments, one summary (created or ours updated)
 			// and one inline comment per finding: nothing else was written.
-			if want := len(foreignBefore) + len(fps) + 1; len(store.comments) != want {
-				t.Errorf("%d comments stored, want %d", len(store.comments), want)
+			if want := len(foreignBefore) + len(fps) + 1; len(store.Comments(42)) != want {
+				t.Errorf("%d comments stored, want %d", len(store.Comments(42)), want)
 			}
 		})
 	}

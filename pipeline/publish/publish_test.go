@@ -51,8 +51,8 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := newFakeCommentStore(7)
-	store.withURLs = true
+	store := newStore(7)
+	store.SetCommentURLs("https://bitbucket.example/acme/shop/pull-requests/42/_/diff#comment-%d")
 	rep := newReporter(nil)
 	set := insights.Settings{FailOn: insights.FailOnHigh, BuildStatus: true, Report: true}
 
@@ -60,7 +60,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	summaries, _ := store.live()
+	summaries, _ := live(store, 42)
 	if len(summaries) != 1 || first.SummaryURL == "" || first.SummaryURL != summaries[0].URL {
 		t.Fatalf("SummaryURL = %q, want the summary's link (%v)", first.SummaryURL, summaries)
 	}
@@ -114,7 +114,7 @@ func TestPublishLinksTheSummaryAndReportsFirst(t *testing.T) {
 
 func TestPublishWithoutReporterOrStore(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	p, err := publishTo(context.Background(), newFakeCommentStore(3), nil, insights.DefaultSettings(), in)
+	p, err := publishTo(context.Background(), newStore(3), nil, insights.DefaultSettings(), in)
 	if err != nil || p.Summary != summaryCreated || p.BuildStatus != nil || p.Report != nil || len(p.SurfaceWarnings()) != 0 {
 		t.Errorf("no reporter: %+v, %v; want comments posted and no surfaces", p, err)
 	}
@@ -124,15 +124,15 @@ func TestPublishWithoutReporterOrStore(t *testing.T) {
 		t.Errorf("no store: %+v, %v, reporter calls %v; want a dry run", p, err, rep.order())
 	}
 	in.PRID = 0
-	if _, err := publishTo(context.Background(), newFakeCommentStore(3), rep.f, insights.DefaultSettings(), in); err == nil || !strings.Contains(err.Error(), "prId") {
+	if _, err := publishTo(context.Background(), newStore(3), rep.f, insights.DefaultSettings(), in); err == nil || !strings.Contains(err.Error(), "prId") {
 		t.Errorf("no prId: err %v, want one naming prId", err)
 	}
 }
 
 func TestPublishMissingScopeIsAWarning(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	store := newFakeCommentStore(4)
-	store.withURLs = true
+	store := newStore(4)
+	store.SetCommentURLs("https://bitbucket.example/acme/shop/pull-requests/42/_/diff#comment-%d")
 	rep := newReporter(fmt.Errorf("bitbucket: 403: %w", pipeline.ErrMissingScope))
 	p, err := publishTo(context.Background(), store, rep.f, insights.DefaultSettings(), in)
 	if err != nil {
@@ -159,12 +159,12 @@ func publishTo(ctx context.Context, store pipeline.CommentStore, rep pipeline.Co
 // read.
 func TestPublishDryRun(t *testing.T) {
 	in := mustReadCommentsInput(t, filepath.Join("testdata", "comments", "basic.json"))
-	store := newFakeCommentStore(5)
+	store := newStore(5)
 	rep := newReporter(nil)
 	if _, err := publishTo(context.Background(), store, rep.f, insights.DefaultSettings(), in); err != nil {
 		t.Fatal(err)
 	}
-	before := len(store.comments)
+	before := len(store.Comments(42))
 	calls := rep.f.TotalCalls()
 
 	in.DryRun = true
@@ -172,14 +172,19 @@ func TestPublishDryRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Summary != summaryDryRun || len(store.comments) != before || rep.f.TotalCalls() != calls {
-		t.Errorf("dry run: posted %+v, %d comments (was %d), %d reporter calls (was %d); want nothing written", p, len(store.comments), before, rep.f.TotalCalls(), calls)
+	if p.Summary != summaryDryRun || len(store.Comments(42)) != before || rep.f.TotalCalls() != calls {
+		t.Errorf("dry run: posted %+v, %d comments (was %d), %d reporter calls (was %d); want nothing written", p, len(store.Comments(42)), before, rep.f.TotalCalls(), calls)
 	}
 	if r.Memory == nil || r.Memory.EarlierHead == "" || !strings.Contains(r.Markdown, "Findings by state") {
 		t.Errorf("dry run: memory %+v; want the compare with the earlier review in the rendering", r.Memory)
 	}
 
-	store.failList = true
+	store.Hook = func(_ context.Context, op, _ string) error {
+		if op == pipelinetest.OpListComments {
+			return errUpstream("list")
+		}
+		return nil
+	}
 	r, p, err = Publish(context.Background(), Ports{Comments: store}, in, PostOptions{})
 	if err != nil || p.Summary != summaryDryRun || r.Memory != nil || !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, "earlier reviews not read: ") }) {
 		t.Errorf("failed read: %+v, memory %v, warnings %q, err %v; want a dry run with a warning", p, r.Memory, r.Warnings, err)
