@@ -31,7 +31,7 @@ func TestAbuseMemoryUnreviewed(t *testing.T) {
 			Reviews: []review.GroupReview{{Group: "g1", Review: mustJSON(t, string(cut[:len(cut)-40]))}, {Group: "g2", Review: json.RawMessage(`{"summary":"fine","findings":[]}`)}}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			store := newFakeCommentStore(11)
+			store := newStore(11)
 			r1 := renderMem(t, memH1, "full", memFull1, findLoad, findDiv)
 			mustPost(t, store, &r1, postOpts)
 
@@ -74,7 +74,7 @@ func TestAbuseMemoryCoveredStillResolves(t *testing.T) {
 			Reviews: []review.GroupReview{{Group: "g1", Review: whole}, {Group: "g2", Review: json.RawMessage(`{"error":{"message":"boom"}}`)}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			store := newFakeCommentStore(11)
+			store := newStore(11)
 			r1 := renderMem(t, memH1, "full", memFull1, findLoad, findDiv)
 			mustPost(t, store, &r1, postOpts)
 			in.Workspace, in.RepoSlug, in.PRID, in.Ref, in.Mode, in.Files = "acme", "shop", 42, memH2, "delta", files
