@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/diff"
 	"github.com/prscout/prscout/pipeline/groups"
 	"github.com/prscout/prscout/pipeline/merge"
 	"github.com/prscout/prscout/pipeline/redact"
@@ -391,10 +392,10 @@ func windowFile(f pipeline.ChangedFile, room int) pipeline.ChangedFile {
 	// (at most groups.MaxNamedRanges of them, about 16 characters each).
 	overhead := max(runeCount(probe.String()), runeCount(scoutFileSection(1, pipeline.ChangedFile{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Language: f.Language, Rules: f.Rules, RuleSource: f.RuleSource, DiffOmitted: []pipeline.LineRange{{From: 1, To: 1}}}, map[string]string{})))
 	overhead += 200 + groups.MaxNamedRanges*16 + 40
-	diff, omitted := groups.WindowDiff(f.Diff, room-overhead)
+	windowed, omitted := diff.Window(f.Diff, room-overhead)
 	if len(omitted) == 0 {
 		return f
 	}
-	f.Diff, f.DiffOmitted = diff, omitted
+	f.Diff, f.DiffOmitted = windowed, omitted
 	return f
 }
