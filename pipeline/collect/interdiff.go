@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/diff"
 )
 
 // A delta review diffs the reviewed commit against the head. When the
@@ -103,14 +104,14 @@ func interdiff(ctx context.Context, before, now []byte) (raw []byte, changed, le
 	}
 	was := map[string]string{}
 	for _, d := range bf {
-		was[fileKey(d)] = changeSignature(d.Section)
+		was[fileKey(d)] = diff.Signature(d.Section)
 	}
 	var b strings.Builder
 	seen := map[string]bool{}
 	for _, d := range nf {
 		k := fileKey(d)
 		seen[k] = true
-		if sig, ok := was[k]; ok && sig == changeSignature(d.Section) {
+		if sig, ok := was[k]; ok && sig == diff.Signature(d.Section) {
 			continue
 		}
 		changed++
@@ -134,27 +135,4 @@ func fileKey(d diffFile) string {
 		return d.Path
 	}
 	return d.OldPath
-}
-
-// changeSignature is what a file's pull request diff changes: its removed
-// and added lines in order, without context, hunk positions or blob ids;
-// for a section without hunks, its header lines but the index line.
-func changeSignature(section string) string {
-	var b strings.Builder
-	inHunk := false
-	for _, l := range strings.Split(section, "\n") {
-		switch {
-		case strings.HasPrefix(l, "@@"):
-			inHunk = true
-		case !inHunk:
-			if !strings.HasPrefix(l, "index ") {
-				b.WriteString(l)
-				b.WriteByte('\n')
-			}
-		case strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-"):
-			b.WriteString(l)
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }

@@ -180,19 +180,3 @@ func TestClosedPullRequestSkipped(t *testing.T) {
 		t.Errorf("an open pull request was skipped: %q", res.SkipReason)
 	}
 }
-
-func TestChangeSignature(t *testing.T) {
-	a := modDiff("x.go", 10, "old", "new")
-	b := modDiff("x.go", 90, "old", "new")
-	if changeSignature(a) != changeSignature(b) {
-		t.Error("the same change at another position differs")
-	}
-	if changeSignature(a) == changeSignature(modDiff("x.go", 10, "old", "newer")) {
-		t.Error("another change has the same signature")
-	}
-	bin1 := "diff --git a/i.png b/i.png\nindex 1111111..2222222 100644\nBinary files a/i.png and b/i.png differ\n"
-	bin2 := "diff --git a/i.png b/i.png\nindex 3333333..2222222 100644\nBinary files a/i.png and b/i.png differ\n"
-	if changeSignature(bin1) != changeSignature(bin2) {
-		t.Error("a hunkless section's signature depends on the index line")
-	}
-}
