@@ -315,12 +315,11 @@ say "mirror volume: $("$docker" inspect -f '{{range .Mounts}}{{if eq .Destinatio
   || { cat "$work/gate.txt"; fail "validate-workflow on workflows/ from the image"; }
 say "validate-workflow /workflows: $(tail -1 "$work/gate.txt")"
 
-# serve -h against the settings table (docs/configuration.md when it holds the
-# table, else the README): the same variables, flags and defaults. The image's
+# serve -h against the settings table (docs/configuration.md, generated from
+# cmd/prscout's settings): the same variables, flags and defaults. The image's
 # own PRSCOUT_ADDR and PRSCOUT_MIRROR_DIR are unset so that -h shows the
 # built-in defaults.
-table=README.md
-grep -q '^| `PRSCOUT_' docs/configuration.md 2>/dev/null && table=docs/configuration.md
+table=docs/configuration.md
 "$docker" run --rm --network none --entrypoint /usr/bin/env "$image" -u PRSCOUT_ADDR -u PRSCOUT_MIRROR_DIR \
   /usr/local/bin/prscout serve -h >"$work/serve-h.txt" 2>&1 || true
 awk '/^  -[a-z]/ { flag = "-" $1; next }
