@@ -6,14 +6,11 @@ package anchor
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
-	"github.com/bluekeyes/go-gitdiff/gitdiff"
-
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/diff"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -94,10 +91,10 @@ type Placed struct {
 	Reason string
 }
 
-// NewIndex parses each file's diff (a complete `diff --git` section, or bare
-// @@ hunks) with go-gitdiff. A diff go-gitdiff refuses (for example a hunk
-// whose line counts do not add up because the text was cut) is read again by
-// a tolerant hunk walker and reported in the warnings; a file whose diff has
+// NewIndex reads each file's diff (a complete `diff --git` section, or bare
+// @@ hunks) with pipeline/diff. A diff go-gitdiff refuses (for example a
+// hunk whose line counts do not add up because the text was cut) is read by
+// diff's lenient walker and reported in the warnings; a file whose diff has
 // no hunks at all (binary, mode change, deleted) can only take file-level
 // findings.
 func NewIndex(files []pipeline.ChangedFile) (*Index, []string) {
@@ -137,24 +134,17 @@ func NewIndex(files []pipeline.ChangedFile) (*Index, []string) {
 }
 
 // parseSides returns the new-side lines of diff per hunk, and its old side.
-func parseSides(diff, path string) ([][]diffLine, oldSide, error) {
+// Sections naming path are read; when none does (bare hunks, a model's
+// paths) every section is. The error is why the lenient reader was needed.
+func parseSides(raw, path string) ([][]diffLine, oldSide, error) {
 	old := oldSide{removed: map[int]bool{}, toNew: map[int]int{}}
-	if strings.TrimSpace(diff) == "" {
+	if strings.TrimSpace(raw) == "" {
 		return nil, old, nil
 	}
-	text := diff
-	if !strings.HasPrefix(text, "diff --git") && !strings.Contains(text, "\ndiff --git") &&
-		!strings.HasPrefix(text, "--- ") && !strings.Contains(text, "\n--- ") {
-		text = "--- a/" + path + "\n+++ b/" + path + "\n" + text
-	}
-	files, _, err := gitdiff.Parse(strings.NewReader(text))
-	if err != nil {
-		hunks, lold := lenientSides(diff)
-		return hunks, lold, err
-	}
-	var pick []*gitdiff.File
+	files := diff.Parse(raw).Files
+	var pick []diff.File
 	for _, f := range files {
-		if NormalizePath(f.NewName) == path {
+		if NormalizePath(f.Path) == path {
 			pick = append(pick, f)
 		}
 	}
@@ -162,108 +152,32 @@ func parseSides(diff, path string) ([][]diffLine, oldSide, error) {
 		pick = files
 	}
 	var hunks [][]diffLine
+	var lenient error
 	for _, f := range pick {
-		for _, frag := range f.TextFragments {
-			n, o := int(frag.NewPosition), int(frag.OldPosition)
+		if f.Lenient != nil && lenient == nil {
+			lenient = f.Lenient
+		}
+		for _, dh := range f.Hunks {
 			old.hasHunks = true
-			old.spans = append(old.spans, hunkSpan{oldStart: o, oldLines: int(frag.OldLines), newStart: n, newLines: int(frag.NewLines)})
+			old.spans = append(old.spans, hunkSpan{oldStart: dh.OldStart, oldLines: dh.OldLines, newStart: dh.NewStart, newLines: dh.NewLines})
 			var h []diffLine
-			for _, l := range frag.Lines {
+			for _, l := range dh.Lines {
 				switch l.Op {
-				case gitdiff.OpDelete:
-					old.removed[o] = true
-					o++
+				case diff.Delete:
+					old.removed[l.Old] = true
 					continue
-				case gitdiff.OpContext:
-					old.toNew[o] = n
-					o++
+				case diff.Context:
+					old.toNew[l.Old] = l.New
 				}
-				h = append(h, newDiffLine(n, strings.TrimRight(l.Line, "\r\n"), l.Op == gitdiff.OpAdd))
-				n++
+				// Line numbers below 1 cannot be anchored.
+				if l.New >= 1 {
+					h = append(h, newDiffLine(l.New, l.Text, l.Op == diff.Add))
+				}
 			}
 			hunks = append(hunks, h)
 		}
 	}
-	return hunks, old, nil
-}
-
-var hunkHeaderRe = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@`)
-
-// lenientSides walks @@ hunks without checking their counts: a hunk ends
-// at the next header or at the next line that is not ' ', '+', '-' or '\'.
-// The old side's spans are counted from the lines seen.
-func lenientSides(diff string) ([][]diffLine, oldSide) {
-	old := oldSide{removed: map[int]bool{}, toNew: map[int]int{}}
-	var hunks [][]diffLine
-	var cur []diffLine
-	in := false
-	n, o := 0, 0
-	closeSpan := func() {
-		if k := len(old.spans) - 1; k >= 0 && old.spans[k].oldLines < 0 {
-			sp := &old.spans[k]
-			sp.oldLines, sp.newLines = o-sp.oldStart, n-sp.newStart
-		}
-	}
-	for _, line := range strings.Split(diff, "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if m := hunkHeaderRe.FindStringSubmatch(line); m != nil {
-			closeSpan()
-			if len(cur) > 0 {
-				hunks = append(hunks, cur)
-			}
-			cur = nil
-			ostart, oerr := strconv.Atoi(m[1])
-			start, err := strconv.Atoi(m[3])
-			in = err == nil && oerr == nil && start <= 1<<30 && ostart <= 1<<30
-			n, o = start, ostart
-			if in {
-				old.hasHunks = true
-				old.spans = append(old.spans, hunkSpan{oldStart: o, oldLines: -1, newStart: n, newLines: -1})
-			}
-			continue
-		}
-		if !in {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(line, "+++ ") || strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "diff --git"):
-			closeSpan()
-			in = false
-		case strings.HasPrefix(line, "+"):
-			cur = append(cur, newDiffLine(n, line[1:], true))
-			n++
-		case strings.HasPrefix(line, " "):
-			cur = append(cur, newDiffLine(n, line[1:], false))
-			old.toNew[o] = n
-			n++
-			o++
-		case line == "":
-			// git never writes an empty line inside a hunk; a trailing split does.
-		case strings.HasPrefix(line, "-"):
-			old.removed[o] = true
-			o++
-		case strings.HasPrefix(line, `\`):
-		default:
-			closeSpan()
-			in = false
-		}
-	}
-	closeSpan()
-	if len(cur) > 0 {
-		hunks = append(hunks, cur)
-	}
-	// Line numbers below 1 cannot be anchored.
-	for i, h := range hunks {
-		k := 0
-		for _, l := range h {
-			if l.n >= 1 {
-				h[k] = l
-				k++
-			}
-		}
-		hunks[i] = h[:k]
-	}
-	return hunks, old
+	return hunks, old, lenient
 }
 
 func newDiffLine(n int, text string, added bool) diffLine {

@@ -58,7 +58,12 @@ func TestOldSideFollow(t *testing.T) {
 			t.Errorf("follow(%d) = %d, %v; want %d", tc.line, got, removed, tc.want)
 		}
 	}
-	_, lold := lenientSides(diff)
+	// The same hunks with a wrong count: read leniently, spans counted from the lines.
+	cut := strings.Replace(diff, "@@ -10,2 +10,4 @@", "@@ -10,3 +10,4 @@", 1)
+	_, lold, err := parseSides(cut, "x")
+	if err == nil {
+		t.Fatal("a hunk whose counts do not add up was read strictly")
+	}
 	if fmt.Sprint(lold.spans) != fmt.Sprint(old.spans) {
 		t.Errorf("lenient spans %v, want %v", lold.spans, old.spans)
 	}
