@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/diff"
 	"github.com/prscout/prscout/pipeline/groups"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/redact"
@@ -331,7 +332,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	// No copy: every file's Diff is a substring of the raw diff itself.
-	preamble, sections := splitDiff(bytesString(rawDiff))
+	preamble, sections := diff.Split(bytesString(rawDiff))
 	if strings.TrimSpace(preamble) != "" {
 		res.Warnings = append(res.Warnings, "diff text before the first file ignored")
 	}

@@ -92,8 +92,8 @@ func deltaDiff(ctx context.Context, src ContextSources, meta *ContextMeta, base,
 // changes differ from its diff before (new files included), and counts the
 // files of before that are no longer in the pull request.
 func interdiff(ctx context.Context, before, now []byte) (raw []byte, changed, left int, err error) {
-	_, bs := splitDiff(bytesString(before))
-	_, ns := splitDiff(bytesString(now))
+	_, bs := diff.Split(bytesString(before))
+	_, ns := diff.Split(bytesString(now))
 	bf, err := parseSections(ctx, bs)
 	if err != nil {
 		return nil, 0, 0, err

@@ -62,19 +62,6 @@ func TestShapeSource(t *testing.T) {
 	}
 }
 
-func TestSplitDiff(t *testing.T) {
-	raw := "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-diff --git a/y b/y\n+ diff --git a/z b/z\n" +
-		"diff --git a/y b/y\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n"
-	pre, secs := splitDiff(raw)
-	if pre != "" || len(secs) != 2 || strings.Join(secs, "") != raw || !strings.HasPrefix(secs[1], "diff --git a/y b/y\n--- a/y") {
-		t.Fatalf("preamble %q, sections %q", pre, secs)
-	}
-	pre, secs = splitDiff("no diff here\n")
-	if pre != "no diff here\n" || secs != nil {
-		t.Errorf("preamble %q, sections %q", pre, secs)
-	}
-}
-
 func TestLanguage(t *testing.T) {
 	for p, want := range map[string]string{"a/b.go": "go", "x.TSX": "tsx", "Dockerfile": "dockerfile",
 		"build.gradle": "groovy", "README": "", "a.min.js": "javascript", "deploy/Dockerfile.prod": "dockerfile"} {
