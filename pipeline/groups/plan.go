@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // Plan partitions files (by index) into groups of at most room cost,
@@ -255,13 +256,14 @@ var declKeywords = map[string]bool{
 // and memory linear in the change, not in its pairs of files.
 func nameLinks(files []pipeline.ChangedFile) [][2]int {
 	declared := map[string][]int{}
+	var toks []string // reused for every line
 	for i, f := range files {
 		seenDecl := map[string]bool{}
 		eachChangedLine(f.Diff, func(line string, added bool) {
 			if !added {
 				return
 			}
-			toks := identifiers(line)
+			toks = ident.AppendAll(toks[:0], line, ident.Dollar)
 			for k, t := range toks {
 				if !declKeywords[t] {
 					continue
@@ -281,7 +283,8 @@ func nameLinks(files []pipeline.ChangedFile) [][2]int {
 			if n >= maxLinksPerFile {
 				return
 			}
-			for _, t := range identifiers(line) {
+			toks = ident.AppendAll(toks[:0], line, ident.Dollar)
+			for _, t := range toks {
 				if len(t) < minLinkName || declKeywords[t] || seen[t] {
 					continue
 				}
@@ -337,7 +340,7 @@ func declaredAfter(line string, toks []string, k int) string {
 			rest := strings.TrimLeft(line[i+4:], " \t")
 			if strings.HasPrefix(rest, "(") {
 				if j := strings.IndexByte(rest, ')'); j > 0 {
-					if ids := identifiers(rest[j+1:]); len(ids) > 0 {
+					if ids := ident.All(rest[j+1:], ident.Dollar); len(ids) > 0 {
 						return keepName(ids[0])
 					}
 					return ""
@@ -356,28 +359,4 @@ func keepName(n string) string {
 		return ""
 	}
 	return n
-}
-
-// identifiers splits s into its identifier-like tokens ([A-Za-z_$][\w$]*).
-func identifiers(s string) []string {
-	var out []string
-	start := -1
-	for i := 0; i <= len(s); i++ {
-		c := byte(0)
-		if i < len(s) {
-			c = s[i]
-		}
-		word := c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || (start >= 0 && c >= '0' && c <= '9')
-		if word {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, s[start:i])
-			start = -1
-		}
-	}
-	return out
 }

@@ -62,14 +62,17 @@ func Next[T ~string | ~[]byte](s T, i int, c Chars) (start, end int, ok bool) {
 }
 
 // All returns the identifiers of s, in order.
-func All(s string, c Chars) []string {
-	var out []string
+func All(s string, c Chars) []string { return AppendAll(nil, s, c) }
+
+// AppendAll appends the identifiers of s to dst, in order: a caller reading
+// many lines reuses one slice.
+func AppendAll(dst []string, s string, c Chars) []string {
 	for i := 0; ; {
 		start, end, ok := Next(s, i, c)
 		if !ok {
-			return out
+			return dst
 		}
-		out = append(out, s[start:end])
+		dst = append(dst, s[start:end])
 		i = end
 	}
 }
