@@ -307,7 +307,7 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 		{words: []string{"func"}, globs: []string{"*_test.go"}},
 		{words: []string{"Prompt"}, globs: []string{"pipeline/*.go"}},
 		{words: []string{"the"}, globs: []string{"*.[mM][dD]"}},
-		{words: []string{"_", "1"}, globs: []string{"*.go"}},
+		{words: []string{"_", "ok"}, globs: []string{"*.go"}},
 	}
 	waited := 0
 	for _, commit := range []string{commits[0], commits[3]} {
@@ -345,6 +345,10 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 			if len(want) == 0 && tt.words[0] != "CodeTree" && tt.words[0] != "the" {
 				t.Errorf("%s: %v %v matched nothing: the comparison proves little", commit, tt.words, tt.globs)
 			}
+		}
+		// Numbers are not indexed: a search for one is left to git grep.
+		if _, ok, err := ct.grepIndexed(ctx, []string{"_", "1"}, []string{"*.go"}, 0); ok || err != nil {
+			t.Errorf("%s: the index answered a search for a number (ok %v, err %v)", commit, ok, err)
 		}
 		_ = tree.Close()
 	}

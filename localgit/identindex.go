@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // A code tree answers Grep from an index of the identifiers of each blob
@@ -67,17 +69,13 @@ func identsOf(data []byte) identSet {
 		return nil
 	}
 	seen := make(map[uint64]struct{}, 256)
-	for i := 0; i < len(data); {
-		if !isWordByte(data[i]) {
-			i++
-			continue
+	for i := 0; ; {
+		start, end, ok := ident.Next(data, i, 0)
+		if !ok {
+			break
 		}
-		j := i + 1
-		for j < len(data) && isWordByte(data[j]) {
-			j++
-		}
-		seen[maphash.Bytes(identSeed, data[i:j])] = struct{}{}
-		i = j
+		seen[maphash.Bytes(identSeed, data[start:end])] = struct{}{}
+		i = end
 	}
 	out := make(identSet, 0, len(seen))
 	for h := range seen {
@@ -85,10 +83,6 @@ func identsOf(data []byte) identSet {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // identIndex maps blob ids to their identifiers, bounded by size: once full
@@ -134,16 +128,13 @@ func (x *identIndex) put(oid string, s identSet) bool {
 	return true
 }
 
-// wordsOnly reports whether every word is made of word characters only.
+// wordsOnly reports whether every word is an identifier the index holds:
+// word characters only, not starting with a digit (numbers are not
+// indexed; a search for one runs git grep).
 func wordsOnly(words []string) bool {
 	for _, w := range words {
-		if w == "" {
+		if w == "" || w[0] >= '0' && w[0] <= '9' || ident.End(w, 0, 0) != len(w) {
 			return false
-		}
-		for i := 0; i < len(w); i++ {
-			if !isWordByte(w[i]) {
-				return false
-			}
 		}
 	}
 	return true
