@@ -8,14 +8,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// TestModelAnswersCounted: /v1/needs and /v1/comments count the model
-// answers they read by stage and quality (series pre-initialised), and an
+// TestModelAnswersCounted: /v1/needs and /v1/comments (review and verify
+// answers) count the model answers they read by stage and quality (series
+// pre-initialised), and an
 // unreadable review's summary points to the request (the n8n execution),
 // never to the answer.
 func TestModelAnswersCounted(t *testing.T) {
 	s, reg := newTestServer(t, Options{})
-	if n, err := testutil.GatherAndCount(reg, "prscout_model_answers_total"); err != nil || n != 8 {
-		t.Fatalf("prscout_model_answers_total: %d series (err %v), want 8 pre-initialised", n, err)
+	if n, err := testutil.GatherAndCount(reg, "prscout_model_answers_total"); err != nil || n != 12 {
+		t.Fatalf("prscout_model_answers_total: %d series (err %v), want 12 pre-initialised", n, err)
 	}
 	text := func(s string) string {
 		b, _ := json.Marshal(s)

@@ -57,6 +57,11 @@ type Metrics struct {
 	// /v1/comments (stage review) read, by how they were read
 	// (llmanswer.Quality: clean, repaired, salvaged, unreadable).
 	ModelAnswers *prometheus.CounterVec
+	// VerifyPrompts counts /v1/verify answers by whether they ask for the
+	// verify call; VerifyFindings the findings a verify answer kept or
+	// dropped at /v1/comments.
+	VerifyPrompts  *prometheus.CounterVec
+	VerifyFindings *prometheus.CounterVec
 	// CommitSurfaces counts build status and report writes by outcome.
 	CommitSurfaces *prometheus.CounterVec
 	// Candidates counts context candidates by outcome: listed by
@@ -200,6 +205,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ModelAnswers: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_model_answers_total", Help: "Model answers read, by stage (scout, review) and quality (clean, repaired, salvaged: cut off, unreadable).",
 		}, []string{"stage", "quality"}),
+		VerifyPrompts: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_verify_prompts_total", Help: "Verify prompts answered by /v1/verify, by whether the verify call is asked for (verify: true, false).",
+		}, []string{"verify"}),
+		VerifyFindings: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_verify_findings_total", Help: "Findings a verify answer was applied to at /v1/comments, by outcome (kept, dropped).",
+		}, []string{"outcome"}),
 		CommitSurfaces: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_commit_surface_total", Help: "Build status (status) and Code Insights report (report) writes on reviewed commits, by outcome (ok, missing_scope, error, skipped).",
 		}, []string{"surface", "outcome"}),
@@ -266,7 +277,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.KeepaliveRequests.WithLabelValues(mode)
 		m.KeepaliveHeartbeats.WithLabelValues(mode)
 	}
-	for _, stage := range []string{"scout", "review"} {
+	for _, v := range []string{"true", "false"} {
+		m.VerifyPrompts.WithLabelValues(v)
+	}
+	for _, o := range []string{"kept", "dropped"} {
+		m.VerifyFindings.WithLabelValues(o)
+	}
+	for _, stage := range []string{"scout", "review", "verify"} {
 		for _, q := range llmanswer.Qualities {
 			m.ModelAnswers.WithLabelValues(stage, string(q))
 		}

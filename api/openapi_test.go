@@ -280,6 +280,7 @@ var stageTypes = []struct {
 	{"POST /v1/repository/batch", reflect.TypeFor[lookup.BatchInput](), "BatchRequest", reflect.TypeFor[lookup.BatchResult](), "BatchResult", "200"},
 	{"POST /v1/merge", reflect.TypeFor[merge.MergeInput](), "MergeRequest", reflect.TypeFor[merge.MergeResult](), "MergeResult", "200"},
 	{"POST /v1/comments", reflect.TypeFor[review.CommentsInput](), "CommentsRequest", reflect.TypeFor[commentsAnswer](), "CommentsResult", "200"},
+	{"POST /v1/verify", reflect.TypeFor[review.VerifyInput](), "VerifyRequest", reflect.TypeFor[review.VerifyResult](), "VerifyResult", "200"},
 	{"GET /healthz", nil, "", nil, "Health", "200"},
 	{"GET /readyz", nil, "", nil, "Health", "200"},
 	{"POST /v1/webhooks/bitbucket", nil, "", nil, "WebhookAccepted", "202"},
@@ -769,7 +770,7 @@ func TestOpenAPIExamplesRoundTrip(t *testing.T) {
 	ops := specOps(spec)
 	// Workflow order: the context runs before comments post a summary.
 	names := []string{"GET /healthz", "GET /readyz", "GET /metrics", "POST /v1/context", "POST /v1/needs",
-		"POST /v1/repository/batch", "POST /v1/merge", "POST /v1/comments", "POST /v1/workflows/validate",
+		"POST /v1/repository/batch", "POST /v1/merge", "POST /v1/verify", "POST /v1/comments", "POST /v1/workflows/validate",
 		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check", "POST /v1/status"}
 	if len(names) != len(ops) {
 		t.Errorf("the spec has %d operations, this test orders %d: add the new one", len(ops), len(names))
@@ -963,7 +964,8 @@ var designContract = map[string][]string{
 	"MergeResult":     {"reviewPass", "additionalContext", "reviewPrompt", "stats"},
 	"ContextItem":     {"ok", "op", "path", "content", "error"},
 	"MergeStats":      {"promptChars", "dropped"},
-	"CommentsRequest": {"workspace", "repoSlug", "prId", "ref", "files", "review", "dryRun"},
+	"CommentsRequest": {"workspace", "repoSlug", "prId", "ref", "files", "review", "dryRun", "verify"},
+	"VerifyResult":    {"verify", "verifyPrompt"},
 	"Review":          {"summary", "findings"},
 	"Finding":         {"path", "line", "existingCode", "severity", "title", "body"},
 	"CommentsResult":  {"markdown", "inline", "unanchored", "posted"},

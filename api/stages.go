@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -52,6 +53,7 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/needs", heavy(jsonStage(st.s, st.needs, st.s.countNeeds)))
 	g.POST("/repository/batch", heavy(jsonStage(st.s, st.batch, st.s.countBatch)))
 	g.POST("/merge", heavy(jsonStage(st.s, st.merge, st.s.countMerge)))
+	g.POST("/verify", heavy(jsonStage(st.s, st.verify, st.s.countVerify)))
 	g.POST("/comments", heavy(st.comments))
 	g.POST("/workflows/validate", heavy(st.validate))
 	g.POST("/preview", heavy(st.preview))
@@ -287,6 +289,22 @@ func (st *stages) comments(c *gin.Context) {
 	c.JSON(http.StatusOK, answer)
 }
 
+// verify bounds a /v1/verify request as /v1/comments is bounded and runs
+// the stage (review.VerifyPrompt).
+func (st *stages) verify(ctx context.Context, in review.VerifyInput) (review.VerifyResult, error) {
+	o := st.s.opts
+	if lim := o.RequestLimits; len(in.Files) > lim.MaxFiles {
+		return review.VerifyResult{}, tooMany("files", len(in.Files), lim.MaxFiles, "PRSCOUT_MAX_FILES")
+	}
+	in.RequestID = pipeline.RequestID(ctx)
+	in.LinkHosts = o.LinkHosts
+	return review.VerifyPrompt(in)
+}
+
+func (s *Server) countVerify(res review.VerifyResult) {
+	s.metrics.VerifyPrompts.WithLabelValues(strconv.FormatBool(res.Verify)).Inc()
+}
+
 // postComments bounds a /v1/comments request and runs the stage
 // (publish.Publish: render, then post, or compare only in a dry run, and the
 // commit surfaces), with the findings as SARIF when the request or its
@@ -328,6 +346,11 @@ func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	s.countRedactions(rendered.Stats.Redactions)
 	if q := rendered.Stats.ReviewQuality; q != "" {
 		m.ModelAnswers.WithLabelValues("review", q).Inc()
+	}
+	if q := rendered.Stats.VerifyQuality; q != "" {
+		m.ModelAnswers.WithLabelValues("verify", q).Inc()
+		m.VerifyFindings.WithLabelValues("kept").Add(float64(rendered.Stats.Findings))
+		m.VerifyFindings.WithLabelValues("dropped").Add(float64(rendered.Stats.VerifyDropped))
 	}
 	for anchor, n := range rendered.Stats.ByAnchor {
 		m.Findings.WithLabelValues(anchor).Add(float64(n))

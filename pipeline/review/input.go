@@ -72,6 +72,10 @@ type CommentsInput struct {
 	// (id, label and files are read). With reviews, review is not read.
 	Groups  []CommentsGroup `json:"groups,omitempty"`
 	Reviews []GroupReview   `json:"reviews,omitempty"`
+	// Verify is the verify call's answer on the findings /v1/verify asked
+	// about (any shape verify.Read reads); the findings it drops are
+	// recorded and never posted. Absent: no verify pass.
+	Verify json.RawMessage `json:"verify,omitempty"`
 }
 
 // PostTarget validates the fields posting needs and returns them.

@@ -43,6 +43,12 @@ type CommentStats struct {
 	DroppedFindings int `json:"droppedFindings"`
 	// Duplicates counts findings dropped for repeating another's fingerprint.
 	Duplicates int `json:"duplicates"`
+	// VerifyDropped counts findings the verify pass dropped (not posted,
+	// not counted in Findings).
+	VerifyDropped int `json:"verifyDropped"`
+	// VerifyQuality is how the verify answer was read (a metric label);
+	// "" without one.
+	VerifyQuality string `json:"verifyQuality,omitempty"`
 	// MarkersStripped counts lines of model text removed because they could
 	// be read as a prscout marker.
 	MarkersStripped int `json:"markersStripped"`
@@ -218,6 +224,9 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 
 	rows, warns := findingRows(parsed.Findings, ix, st, in.LinkHosts)
 	out.Warnings = append(out.Warnings, warns...)
+	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
+	out.Warnings = append(out.Warnings, warns...)
+	st.VerifyDropped = len(verifyDropped)
 	st.Findings = len(rows)
 	if st.MarkersStripped > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
@@ -256,7 +265,8 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	for i, w := range out.Warnings {
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
-	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover}
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover,
+		verifyDropped: verifyDropped}
 	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
 	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
 	st.MarkdownChars = len(out.Markdown)
@@ -347,6 +357,8 @@ type summaryExtras struct {
 	// notice says how the model's answer was read when a person must
 	// know: cut off, or not readable at all (answerNotice).
 	notice string
+	// verifyDropped are the findings the verify pass dropped.
+	verifyDropped []droppedRow
 }
 
 // renderSummary writes the summary. With x.mem, the findings table is the
@@ -366,6 +378,9 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	if x.notice != "" {
 		b.WriteString(x.notice)
 		b.WriteString("\n\n")
+	}
+	if n := len(x.verifyDropped); n > 0 {
+		fmt.Fprintf(&b, "A second check (the verify pass) dropped %s of the review as not supported by the code.\n\n", pipeline.CountNoun(n, "finding"))
 	}
 	// The model's summary.
 	if s := strings.TrimSpace(summary); s != "" {
