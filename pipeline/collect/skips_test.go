@@ -110,7 +110,9 @@ func TestSkips(t *testing.T) {
 	author := func(a pipeline.Account) func(*pipeline.PullRequestInfo) {
 		return func(p *pipeline.PullRequestInfo) { p.AuthorAccount, p.Author = a, a.DisplayName }
 	}
-	title := func(s string) func(*pipeline.PullRequestInfo) { return func(p *pipeline.PullRequestInfo) { p.Title = s } }
+	title := func(s string) func(*pipeline.PullRequestInfo) {
+		return func(p *pipeline.PullRequestInfo) { p.Title = s }
+	}
 	pushOff := on
 	pushOff.Push = scope.PushOff
 	pushDelta := on
