@@ -1,6 +1,10 @@
 package scope
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 func TestTrivialClass(t *testing.T) {
 	for p, want := range map[string]string{
@@ -46,5 +50,20 @@ func TestPushReviews(t *testing.T) {
 	}
 	if _, err := ParseRuleFile([]byte(`{"reviews": {"push": "off", "pull": 1}}`), "rules"); err == nil {
 		t.Error("an unknown key under reviews was accepted")
+	}
+}
+
+// TestRulesCheckPushWarning: the rules check shows the warning a review
+// gives for a bad reviews.push, and none for a good one.
+func TestRulesCheckPushWarning(t *testing.T) {
+	for push, want := range map[string]int{"off": 0, "sometimes": 1} {
+		res, err := RulesCheck(context.Background(), nil, RulesCheckInput{Paths: []string{"a.go"},
+			Rules: RulesField{File: &RuleFile{Reviews: &ReviewSettings{Push: push}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Warnings) != want || (want > 0 && !strings.Contains(res.Warnings[0], `rules.reviews.push: "sometimes"`)) {
+			t.Errorf("push %q: warnings %q, want %d", push, res.Warnings, want)
+		}
 	}
 }
