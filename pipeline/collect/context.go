@@ -432,7 +432,7 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 	meta.Criteria = pipeline.RedactCriteria(meta.Criteria, redactions)
 	res := ContextResult{
 		Mode:           meta.Mode,
-		SkipReason:     meta.SkipReason,
+		SkipReason:     redact.Secrets(meta.SkipReason, redactions), // it may quote the author's name
 		SkipCode:       meta.SkipCode,
 		Interdiff:      meta.Interdiff,
 		Workspace:      meta.Repo.Workspace,
