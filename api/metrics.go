@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/redact"
@@ -35,7 +36,11 @@ type Metrics struct {
 	ContextDropped    prometheus.Counter
 	Redactions        *prometheus.CounterVec
 	ReviewModes       *prometheus.CounterVec
-	Findings          *prometheus.CounterVec
+	// ReviewsSkipped counts /v1/context answers in mode skip by skip code
+	// (collect.SkipCodes: closed, draft, bot_author, title_marker, reviewed,
+	// merge_unchanged, push_off, trivial).
+	ReviewsSkipped *prometheus.CounterVec
+	Findings       *prometheus.CounterVec
 	// FindingStates counts review memory by repository and state (posted,
 	// resolved, outdated, still_open): the code-resolution rate is
 	// resolved ÷ posted.
@@ -162,6 +167,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ReviewModes: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_review_mode_total", Help: "Context answers by review mode (full, delta, skip).",
 		}, []string{"mode"}),
+		ReviewsSkipped: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_reviews_skipped_total", Help: "Reviews /v1/context skipped, by reason (skipCode: closed, draft, bot_author, title_marker, reviewed, merge_unchanged, push_off, trivial).",
+		}, []string{"reason"}),
 		Findings: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_findings_anchored_total", Help: "Review findings rendered, by how they were anchored (line, snippet, file, unanchored).",
 		}, []string{"anchor"}),
@@ -247,6 +255,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	for _, mode := range knownReviewModes {
 		m.ReviewModes.WithLabelValues(mode)
+	}
+	for _, code := range collect.SkipCodes {
+		m.ReviewsSkipped.WithLabelValues(code)
 	}
 	for _, a := range knownAnchors {
 		m.Findings.WithLabelValues(a)

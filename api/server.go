@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -57,6 +58,10 @@ type Options struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding a later commit resolved (PRSCOUT_RESOLVE_THREADS).
 	ResolveThreads bool
+	// Skips say which pull request reviews /v1/context skips: drafts, bot
+	// accounts' pull requests, trivial changes, pushes (the zero value:
+	// none of these).
+	Skips collect.SkipPolicy
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

@@ -209,6 +209,7 @@ func (st *stages) context(c *gin.Context) {
 	// (for the INPROGRESS build status).
 	src := s.contextSources()
 	src.Reporter, in.Surfaces = s.opts.Reporter, s.opts.Surfaces
+	in.Skips = s.opts.Skips
 	res, err := collect.Collect(c.Request.Context(), src, in, s.opts.Limits)
 	if err != nil {
 		s.writeError(c, err)
@@ -230,11 +231,14 @@ func (s *Server) contextSources() collect.ContextSources {
 }
 
 // countContext turns a context answer into metrics: one gate decision per
-// changed file, the mode, redactions and the scout prompt sizes (one per
+// changed file, the mode and a skip's code, redactions and the scout prompt sizes (one per
 // review group).
 func (s *Server) countContext(res collect.ContextResult) {
 	m := s.metrics
 	m.ReviewModes.WithLabelValues(res.Mode).Inc()
+	if res.Skip {
+		m.ReviewsSkipped.WithLabelValues(res.SkipCode).Inc()
+	}
 	m.ContextFiles.WithLabelValues("reviewed").Add(float64(len(res.Files)))
 	for _, e := range res.Excluded {
 		m.ContextFiles.WithLabelValues(e.Reason).Inc()

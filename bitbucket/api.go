@@ -80,6 +80,7 @@ type (
 		Description string       `json:"description"`
 		Summary     wireText     `json:"summary"`
 		State       string       `json:"state"`
+		Draft       bool         `json:"draft"`
 		Author      wireAccount  `json:"author"`
 		Source      wireEndpoint `json:"source"`
 		Destination wireEndpoint `json:"destination"`

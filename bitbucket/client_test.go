@@ -88,6 +88,10 @@ func TestPullRequestFixture(t *testing.T) {
 		State:             "OPEN",
 		SourceCommit:      "668218c13e04",
 		DestinationCommit: "6c5f0bc9b2aa",
+		AuthorAccount: pipeline.Account{
+			DisplayName: "Mina Park", Nickname: "mpark",
+			AccountID: "557058:0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9", UUID: "{5b8e2f0c-9d51-4e7a-a0c3-1f2e3d4c5b6a}",
+		},
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("PullRequest (-want +got):\n%s", d)
@@ -128,6 +132,43 @@ func TestPullRequestFake(t *testing.T) {
 	}
 	if _, err := c.PullRequest(context.Background(), pipeline.Repo{Workspace: "acme", RepoSlug: "a/b"}, 1); !errors.As(err, new(*pipeline.InvalidError)) {
 		t.Fatalf("bad slug error = %v", err)
+	}
+}
+
+// TestPullRequestDraft reads Bitbucket's draft flag and the author's names
+// from the fake: a draft is Draft until it is marked ready, and a bot
+// account is known by its nickname, display name and account id.
+func TestPullRequestDraft(t *testing.T) {
+	s := newFake(t)
+	s.AddPullRequest("acme", "uploader", bitbuckettest.PullRequest{
+		ID: 43, Title: "Bump lodash", Author: "Renovate Bot", AuthorID: "557058:renovate", Draft: true,
+		SourceBranch: "renovate/lodash", DestinationBranch: "main", SourceCommit: headFull, DestinationCommit: baseFull,
+	})
+	c, _ := newClient(t, s, nil)
+	got, err := c.PullRequest(context.Background(), acme, 43)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Draft {
+		t.Errorf("draft pull request read with Draft = false")
+	}
+	wantAccount := pipeline.Account{DisplayName: "Renovate Bot", Nickname: "renovatebot", AccountID: "557058:renovate"}
+	if got.AuthorAccount.UUID == "" || !strings.HasPrefix(got.AuthorAccount.UUID, "{") {
+		t.Errorf("author uuid = %q, want Bitbucket's {uuid}", got.AuthorAccount.UUID)
+	}
+	got.AuthorAccount.UUID = ""
+	if d := cmp.Diff(wantAccount, got.AuthorAccount); d != "" {
+		t.Errorf("author account (-want +got):\n%s", d)
+	}
+	if !s.SetPullRequestDraft("acme", "uploader", 43, false) {
+		t.Fatal("SetPullRequestDraft: no pull request 43")
+	}
+	if got, err = c.PullRequest(context.Background(), acme, 43); err != nil || got.Draft {
+		t.Errorf("after marked ready: Draft = %v, err %v; want false", got.Draft, err)
+	}
+	// The pull request of newFake was never a draft.
+	if got, err = c.PullRequest(context.Background(), acme, 42); err != nil || got.Draft {
+		t.Errorf("pull request 42: Draft = %v, err %v; want false", got.Draft, err)
 	}
 }
 

@@ -49,6 +49,11 @@ func prInfo(pr wirePR) pipeline.PullRequestInfo {
 		State:             pr.State,
 		SourceCommit:      pr.Source.Commit.Hash,
 		DestinationCommit: pr.Destination.Commit.Hash,
+		Draft:             pr.Draft,
+		AuthorAccount: pipeline.Account{
+			DisplayName: pr.Author.DisplayName, Nickname: pr.Author.Nickname,
+			AccountID: pr.Author.AccountID, UUID: pr.Author.UUID,
+		},
 	}
 }
 

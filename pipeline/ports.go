@@ -65,6 +65,22 @@ type PullRequestInfo struct {
 	// Repository.ResolveCommit expands them.
 	SourceCommit      string `json:"sourceCommit"`
 	DestinationCommit string `json:"destinationCommit"`
+	// Draft marks a pull request its author has not marked ready for
+	// review (Bitbucket Cloud's draft; false where a provider has none).
+	Draft bool `json:"draft,omitempty"`
+	// AuthorAccount is every name the provider knows the author by, so a
+	// bot account is recognised by any of them (PullRequest.Author is the
+	// one the prompts show).
+	AuthorAccount Account `json:"authorAccount,omitzero"`
+}
+
+// Account is a provider account's names; each is "" when the provider does
+// not give it.
+type Account struct {
+	DisplayName string `json:"displayName,omitempty"`
+	Nickname    string `json:"nickname,omitempty"`
+	AccountID   string `json:"accountId,omitempty"`
+	UUID        string `json:"uuid,omitempty"`
 }
 
 // PullRequests reads pull request metadata and commit ancestry.

@@ -10,11 +10,15 @@ import (
 // PullRequest is a pull request held by the fake. Commits are full ids; the
 // payload shows their first 12 characters like Bitbucket does.
 type PullRequest struct {
-	ID                int
-	Title             string
-	Description       string
-	Author            string
-	State             string // default "OPEN"
+	ID          int
+	Title       string
+	Description string
+	Author      string
+	// AuthorID is the author's account_id (default "user-<nickname>").
+	AuthorID string
+	State    string // default "OPEN"
+	// Draft is Bitbucket's draft flag: not yet marked ready for review.
+	Draft             bool
 	SourceBranch      string
 	DestinationBranch string
 	SourceCommit      string
@@ -50,6 +54,19 @@ func (s *Server) SetPullRequestState(ws, slug string, id int, state string) bool
 	return true
 }
 
+// SetPullRequestDraft sets a stored pull request's draft flag (false: marked
+// ready for review) and reports whether the pull request exists.
+func (s *Server) SetPullRequestDraft(ws, slug string, id int, draft bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pr := s.repo(ws, slug).prs[id]
+	if pr == nil {
+		return false
+	}
+	pr.Draft = draft
+	return true
+}
+
 // PullRequestEvent returns a webhook body {actor, pullrequest, repository}
 // for a stored pull request, as Bitbucket posts for pullrequest:created and
 // pullrequest:updated. Sign it with bitbucket.Sign.
@@ -61,7 +78,7 @@ func (s *Server) PullRequestEvent(ws, slug string, id int) []byte {
 		return nil
 	}
 	b, _ := json.Marshal(map[string]any{
-		"actor":       account(pr.Author, ""),
+		"actor":       account(pr.Author, pr.AuthorID),
 		"pullrequest": s.prJSON(ws, slug, pr),
 		"repository":  repository(ws, slug),
 	})
@@ -85,7 +102,7 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 		"type": "pullrequest", "id": pr.ID, "title": pr.Title, "description": pr.Description,
 		"summary":  text(pr.Description),
 		"rendered": map[string]any{"title": text(pr.Title), "description": text(pr.Description)},
-		"state":    pr.State, "author": account(pr.Author, ""),
+		"state":    pr.State, "draft": pr.Draft, "author": account(pr.Author, pr.AuthorID),
 		"source":       endpoint(pr.SourceBranch, pr.SourceCommit),
 		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit),
 		"merge_commit": nil, "comment_count": 0, "task_count": 0, "close_source_branch": false, "reason": "",

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -79,6 +80,13 @@ type Config struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
+	// SkipDrafts, SkipBots with BotAuthors, SkipTrivial and PushReviews
+	// say which pull request reviews /v1/context skips (collect.SkipPolicy).
+	SkipDrafts  bool
+	SkipBots    bool
+	BotAuthors  []string
+	SkipTrivial bool
+	PushReviews string
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
@@ -139,6 +147,13 @@ func DefaultConfig() Config {
 		ForwardHeader:        "X-Prscout-Token",
 		ForwardTimeout:       10 * time.Second,
 		ResolveThreads:       true,
+		SkipDrafts:           true,
+		SkipBots:             true,
+		// Renovate's and Dependabot's usual account names: the GitHub-style
+		// app names and the nicknames self-hosted bot accounts are given.
+		BotAuthors:  []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
+		SkipTrivial: true,
+		PushReviews: scope.PushDelta,
 		// A first clone of a large repository takes minutes; it runs in the
 		// background and reviews meanwhile read through REST.
 		MirrorFetchTimeout: 10 * time.Minute,
@@ -331,6 +346,16 @@ func settings() []setting {
 	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
 	gb, sb = boolean(func(c *Config) *bool { return &c.ResolveThreads })
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
+	gb, sb = boolean(func(c *Config) *bool { return &c.SkipDrafts })
+	add(mk("PRSCOUT_SKIP_DRAFTS", "skip-drafts", "skip draft pull requests (skipCode draft) until they are marked ready; Bitbucket then sends pullrequest:updated and the next run reviews", gb, sb))
+	gb, sb = boolean(func(c *Config) *bool { return &c.SkipBots })
+	add(mk("PRSCOUT_SKIP_BOTS", "skip-bots", "skip pull requests by the accounts in PRSCOUT_BOT_AUTHORS (skipCode bot_author)", gb, sb))
+	add(mk("PRSCOUT_BOT_AUTHORS", "bot-authors", "comma-separated bot accounts whose pull requests are skipped: each is compared, case-insensitively, with the author's nickname, display name, account_id and uuid", func(c *Config) string { return strings.Join(c.BotAuthors, ",") },
+		func(c *Config, v string) error { c.BotAuthors = splitList(v); return nil }))
+	gb, sb = boolean(func(c *Config) *bool { return &c.SkipTrivial })
+	add(mk("PRSCOUT_SKIP_TRIVIAL", "skip-trivial", "skip a change whose every file is a lock file, generated code or docs (skipCode trivial); a file an include glob names counts as code", gb, sb))
+	g, s = str(func(c *Config) *string { return &c.PushReviews })
+	add(mk("PRSCOUT_PUSH_REVIEWS", "push-reviews", "how a push to a reviewed pull request is reviewed: delta (the change since the reviewed commit) or off (skipped, skipCode push_off; the first review still runs); a rule file's reviews.push overrides it", g, s))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })
@@ -417,6 +442,18 @@ func loadConfig(args []string, getenv func(string) string, fs *flag.FlagSet) (Co
 func (c Config) Surfaces() insights.Settings {
 	failOn, _ := insights.ParseFailOn(c.FailOn) // Validate refused a bad one
 	return insights.Settings{FailOn: failOn, BuildStatus: c.BuildStatus, Report: c.InsightsReport}
+}
+
+// Skips is the skip policy of /v1/context (PRSCOUT_SKIP_DRAFTS,
+// PRSCOUT_SKIP_BOTS, PRSCOUT_BOT_AUTHORS, PRSCOUT_SKIP_TRIVIAL,
+// PRSCOUT_PUSH_REVIEWS).
+func (c Config) Skips() collect.SkipPolicy {
+	push, _ := scope.ParsePushMode(c.PushReviews) // Validate refused a bad one
+	p := collect.SkipPolicy{Drafts: c.SkipDrafts, Trivial: c.SkipTrivial, Push: push}
+	if c.SkipBots {
+		p.BotAuthors = append([]string(nil), c.BotAuthors...)
+	}
+	return p
 }
 
 // Validate checks the configuration and names the variable at fault; every
@@ -553,6 +590,9 @@ func (c Config) validateFeatures(p *problems) {
 	}
 	if c.WebhookMaxInflight < 0 {
 		bad("PRSCOUT_WEBHOOK_MAX_INFLIGHT", "must not be negative (0 switches the cap off), got %d", c.WebhookMaxInflight)
+	}
+	if _, ok := scope.ParsePushMode(c.PushReviews); !ok {
+		bad("PRSCOUT_PUSH_REVIEWS", "must be delta or off, got %q", c.PushReviews)
 	}
 	if c.WebhookDedupWindow < 0 {
 		bad("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "must not be negative (0 switches deduplication off)")

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -158,5 +159,37 @@ func TestConfigGivesTheAPIEveryBound(t *testing.T) {
 	}
 	if l := requestLimits(cfg); l.MaxNeeds != 7 || l.MaxInflight != 0 || l.Gate.MaxDepth != 40 {
 		t.Errorf("requestLimits = %+v; want MaxNeeds 7, MaxInflight 0 (no cap), Gate.MaxDepth 40", l)
+	}
+}
+
+// TestSkipSettings: the skip policy follows its settings, a bot list is
+// dropped with PRSCOUT_SKIP_BOTS=false, and a push mode other than delta or
+// off names its variable.
+func TestSkipSettings(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	cfg, err := loadConfig(nil, env(nil), flag.NewFlagSet("t", flag.ContinueOnError))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := cfg.Skips()
+	if !p.Drafts || !p.Trivial || p.Push != "delta" || !slices.Contains(p.BotAuthors, "renovate[bot]") || !slices.Contains(p.BotAuthors, "dependabot") {
+		t.Errorf("default skip policy %+v", p)
+	}
+	cfg, err = loadConfig(nil, env(map[string]string{
+		"PRSCOUT_SKIP_DRAFTS": "false", "PRSCOUT_SKIP_TRIVIAL": "false", "PRSCOUT_PUSH_REVIEWS": " OFF ", "PRSCOUT_BOT_AUTHORS": "ci-bot, {uuid}",
+	}), flag.NewFlagSet("t", flag.ContinueOnError))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p = cfg.Skips(); p.Drafts || p.Trivial || p.Push != "off" || !slices.Equal(p.BotAuthors, []string{"ci-bot", "{uuid}"}) {
+		t.Errorf("configured skip policy %+v", p)
+	}
+	cfg, err = loadConfig([]string{"--skip-bots=false"}, env(nil), flag.NewFlagSet("t", flag.ContinueOnError))
+	if err != nil || cfg.Skips().BotAuthors != nil {
+		t.Errorf("--skip-bots=false: bots %v, err %v; want none", cfg.Skips().BotAuthors, err)
+	}
+	_, err = loadConfig(nil, env(map[string]string{"PRSCOUT_PUSH_REVIEWS": "sometimes"}), flag.NewFlagSet("t", flag.ContinueOnError))
+	if err == nil || !strings.Contains(err.Error(), "PRSCOUT_PUSH_REVIEWS") {
+		t.Errorf("a bad push mode: err %v, want one naming PRSCOUT_PUSH_REVIEWS", err)
 	}
 }

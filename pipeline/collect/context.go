@@ -52,6 +52,10 @@ type ContextInput struct {
 	// Surfaces switch the build status set through ContextSources.Reporter
 	// (PRSCOUT_BUILD_STATUS), set by the API, never by the request.
 	Surfaces insights.Settings `json:"-"`
+	// Skips say which pull request reviews are skipped (drafts, bot
+	// authors, trivial changes, pushes), set by the API from the service's
+	// settings, never by the request.
+	Skips SkipPolicy `json:"-"`
 
 	// search and searchOff come from ContextSources (see Collect).
 	search    pipeline.CodeSearch
@@ -68,8 +72,12 @@ type ContextMeta struct {
 	ReviewedCommit string
 	// Mode is "full" (default), "delta" or "skip"; skip yields no files.
 	Mode string
-	// SkipReason says why a skip skips (see ContextResult.SkipReason).
-	SkipReason string
+	// SkipCode and SkipReason say why a skip skips (see
+	// ContextResult.SkipCode).
+	SkipCode, SkipReason string
+	// SkipTrivial makes assemble skip a change whose every file is a lock
+	// file, generated code or docs (trivialReason).
+	SkipTrivial bool
 	// Interdiff marks a delta whose files carry the pull request's own diff
 	// (see ContextResult.Interdiff).
 	Interdiff bool
@@ -123,10 +131,14 @@ const sourceParallel = 8
 type ContextResult struct {
 	Mode string `json:"mode"` // full | delta | skip
 	Skip bool   `json:"skip"`
-	// SkipReason says why mode is skip: the head was already reviewed, the
-	// pull request is MERGED/DECLINED/SUPERSEDED, or a merge from the
-	// destination changed nothing of the pull request's own.
+	// SkipReason says why mode is skip, for people: the head was already
+	// reviewed, the pull request is MERGED/DECLINED/SUPERSEDED, a draft or
+	// a bot account's, its title asks for no review, a merge from the
+	// destination changed nothing of the pull request's own, push reviews
+	// are off, or only lock files, generated files or docs changed.
+	// SkipCode says the same for machines: one of SkipCodes.
 	SkipReason string `json:"skipReason,omitempty"`
+	SkipCode   string `json:"skipCode,omitempty"`
 	// Interdiff marks a delta after the source branch merged the
 	// destination: files carry the pull request's own diff (merge
 	// base..head) of the files whose changes differ from the reviewed
@@ -340,6 +352,13 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if err != nil {
 		return ContextResult{}, err
 	}
+	if meta.SkipTrivial {
+		if reason := trivialReason(parsed, meta.Gates); reason != "" {
+			res.Mode, res.Skip, res.SkipCode, res.SkipReason = "skip", true, SkipTrivial, reason
+			res.redactWarnings()
+			return res, nil
+		}
+	}
 	shown := res.gate(parsed, meta.Gates)
 
 	// Read the new sources of shown files that have changed lines.
@@ -414,7 +433,8 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 	meta.Criteria = pipeline.RedactCriteria(meta.Criteria, redactions)
 	res := ContextResult{
 		Mode:           meta.Mode,
-		SkipReason:     meta.SkipReason,
+		SkipReason:     redact.Secrets(meta.SkipReason, redactions), // it may quote the author's name
+		SkipCode:       meta.SkipCode,
 		Interdiff:      meta.Interdiff,
 		Workspace:      meta.Repo.Workspace,
 		RepoSlug:       meta.Repo.RepoSlug,

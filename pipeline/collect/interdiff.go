@@ -71,7 +71,7 @@ func deltaDiff(ctx context.Context, src ContextSources, meta *ContextMeta, base,
 		return prNow, nil
 	}
 	if changed == 0 {
-		meta.Mode = "skip"
+		meta.Mode, meta.SkipCode = "skip", SkipMergeUnchanged
 		meta.SkipReason = fmt.Sprintf("the source branch merged the destination since the reviewed commit %s and the pull request's own changes are the same", pipeline.ShortCommit(reviewed))
 		if left > 0 {
 			meta.SkipReason += fmt.Sprintf(" (%s left the pull request)", pipeline.CountNoun(left, "file"))

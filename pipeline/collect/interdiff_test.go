@@ -128,7 +128,7 @@ func TestDeltaAfterMergeOnlyDestination(t *testing.T) {
 	r := newMergeRepo(true)
 	r.SetDiff("d1...h", mergeDiffAtR)
 	res := collectMerge(t, r)
-	if res.Mode != "skip" || !res.Skip || !strings.Contains(res.SkipReason, "merged the destination") || len(res.Files) != 0 {
+	if res.Mode != "skip" || !res.Skip || res.SkipCode != SkipMergeUnchanged || !strings.Contains(res.SkipReason, "merged the destination") || len(res.Files) != 0 {
 		t.Errorf("mode %s skip %v reason %q files %v, want skip: nothing of the pull request changed", res.Mode, res.Skip, res.SkipReason, paths(res))
 	}
 }
@@ -168,7 +168,7 @@ func TestClosedPullRequestSkipped(t *testing.T) {
 		r.AddPullRequest(mergePR(state))
 		res := collectMerge(t, r)
 		want := "the pull request is " + strings.ToUpper(state)
-		if res.Mode != "skip" || !res.Skip || res.SkipReason != want || len(res.Files) != 0 {
+		if res.Mode != "skip" || !res.Skip || res.SkipReason != want || res.SkipCode != SkipClosed || len(res.Files) != 0 {
 			t.Errorf("%s: mode %s skip %v reason %q, want skip with %q", state, res.Mode, res.Skip, res.SkipReason, want)
 		}
 		if n := r.TotalCalls(); n != 1 || r.Calls(pipelinetest.OpPullRequest, "3") != 1 {

@@ -84,8 +84,13 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 //   - otherwise (rebase, force-push, marker unreadable) → mode "full", the
 //     reason in warnings.
 //
-// A pull request that is MERGED, DECLINED or SUPERSEDED is skipped first,
-// with that reason in skipReason: nothing is read but the pull request.
+// A pull request that is MERGED, DECLINED or SUPERSEDED, a draft, a bot
+// account's or one whose title asks for no review is skipped first (prSkip,
+// in.Skips), with that reason in skipReason and skipCode: nothing is read but
+// the pull request. A push to a reviewed pull request is skipped when the
+// rules or in.Skips.Push say push reviews are off (after the rules are read
+// at the destination), and a change of only lock files, generated files and
+// docs when in.Skips.Trivial (after the diff is read).
 func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pipeline.Limits) (ContextResult, error) {
 	contextLines, err := checkPRInput(src, in, lim)
 	if err != nil {
@@ -96,9 +101,9 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, err // the adapter's error already names the pull request
 	}
-	if reason := closedReason(pr.State); reason != "" {
+	if code, reason := prSkip(in.Skips, pr); code != "" {
 		meta := ContextMeta{Repo: repo, PRID: in.PRID, Mode: "skip", Head: pr.SourceCommit, Base: pr.DestinationCommit,
-			PR: pr.PullRequest, SkipReason: reason, ContextLines: contextLines}
+			PR: pr.PullRequest, SkipCode: code, SkipReason: reason, ContextLines: contextLines}
 		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
 	// Earlier reviews first: when the marker already names the head, the
@@ -116,7 +121,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 	if reviewed != "" && pipeline.SameCommit(reviewed, pr.SourceCommit) {
 		meta.Mode, meta.Head = "skip", reviewed
-		meta.SkipReason = skipReviewed
+		meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
 		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
 
@@ -136,15 +141,9 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 			meta.Warnings = append(meta.Warnings, warn)
 		}
 		if meta.Mode == "skip" {
-			meta.SkipReason = skipReviewed
+			meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
 			return assemble(ctx, src.Repo, meta, nil, lim)
 		}
-	}
-
-	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		var warns []string
-		meta.Jira, warns = prIssues(ctx, src, repo, in, pr.PullRequest)
-		meta.Warnings = append(meta.Warnings, warns...)
 	}
 
 	// Rules come from the destination commit, never from the PR's head
@@ -155,6 +154,25 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	}
 	meta.Gates, meta.PathRules = gates, rules
 	meta.Warnings = append(meta.Warnings, scopeWarnings...)
+	meta.SkipTrivial = in.Skips.Trivial
+
+	// A push to a reviewed pull request: the rule files' reviews.push, else
+	// the setting, say whether it is reviewed. The first review always is.
+	if reviewed != "" {
+		push, _, warns := rules.PushReviews(in.Skips.Push)
+		meta.Warnings = append(meta.Warnings, warns...)
+		if push == scope.PushOff {
+			meta.Mode = "skip"
+			meta.SkipCode, meta.SkipReason = SkipPushOff, skipPushOffReason
+			return assemble(ctx, src.Repo, meta, nil, lim)
+		}
+	}
+
+	if src.Issues != nil || len(in.JiraKeys) > 0 {
+		var warns []string
+		meta.Jira, warns = prIssues(ctx, src, repo, in, pr.PullRequest)
+		meta.Warnings = append(meta.Warnings, warns...)
+	}
 
 	var raw []byte
 	if meta.Mode == "delta" {
@@ -166,8 +184,8 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
 	}
 	res, err := assemble(ctx, src.Repo, meta, raw, lim)
-	if err != nil {
-		return res, err
+	if err != nil || res.Skip {
+		return res, err // a trivial change: skipped, and no build status
 	}
 	// The review starts now: INPROGRESS on the head until /v1/comments
 	// sets the result (or the workflow's error path, POST /v1/status, stops

@@ -44,6 +44,33 @@ type RuleFile struct {
 	Exclude []string   `json:"exclude,omitempty"`
 	Include []string   `json:"include,omitempty"`
 	Rules   []PathRule `json:"rules,omitempty"`
+	// Reviews says when reviews run (see ReviewSettings).
+	Reviews *ReviewSettings `json:"reviews,omitempty"`
+}
+
+// ReviewSettings are the "reviews" object of a rule file. Push is how a
+// push to an already reviewed pull request is reviewed: PushDelta (the
+// change since the reviewed commit) or PushOff (not at all; the first
+// review still runs); it overrides PRSCOUT_PUSH_REVIEWS. An unknown value
+// is a warning and no setting, never a failed review: RuleSet.PushReviews.
+type ReviewSettings struct {
+	Push string `json:"push,omitempty"`
+}
+
+// Push review modes (ReviewSettings.Push, PRSCOUT_PUSH_REVIEWS).
+const (
+	PushDelta = "delta"
+	PushOff   = "off"
+)
+
+// ParsePushMode reads a push review mode, case and spaces forgiven;
+// ok is false for anything but PushDelta and PushOff.
+func ParsePushMode(v string) (mode string, ok bool) {
+	switch m := strings.ToLower(strings.TrimSpace(v)); m {
+	case PushDelta, PushOff:
+		return m, true
+	}
+	return "", false
 }
 
 // ParseRuleFile decodes a rule file strictly (unknown fields are errors, so
@@ -54,7 +81,7 @@ func ParseRuleFile(data []byte, field string) (*RuleFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rf); err != nil {
-		return nil, pipeline.Invalidf(field, "not a rule file ({exclude?, include?, rules: [{path, rule, merge_system_rule?}]}): %v", err)
+		return nil, pipeline.Invalidf(field, "not a rule file ({exclude?, include?, rules: [{path, rule, merge_system_rule?}], reviews?: {push?}}): %v", err)
 	}
 	if _, err := rf.compile(layerRequest, "", field); err != nil {
 		return nil, err
@@ -111,10 +138,16 @@ type RuleLayer struct {
 	Include []Glob
 	Exclude []Glob
 	rules   []compiledRule
+	// push is the layer's reviews.push as written ("": not set); field
+	// names it in warnings.
+	push, pushField string
 }
 
 func (rf *RuleFile) compile(name, source, field string) (RuleLayer, error) {
 	l := RuleLayer{Name: name, Source: source}
+	if rf.Reviews != nil {
+		l.push, l.pushField = rf.Reviews.Push, field+".reviews.push"
+	}
 	var err error
 	if l.Include, err = CompileGlobs(field+".include", rf.Include); err != nil {
 		return l, err
@@ -198,6 +231,28 @@ func (rs *RuleSet) Gates(include, exclude []Glob) FileGates {
 		g.Exclude = append(g.Exclude, l.Exclude...)
 	}
 	return g
+}
+
+// PushReviews is how a push to an already reviewed pull request is
+// reviewed: the highest layer's reviews.push, else fallback (the setting).
+// from names where the mode came from ("" for the fallback). A value that
+// is neither delta nor off is a warning and the next layer decides.
+func (rs *RuleSet) PushReviews(fallback string) (mode, from string, warnings []string) {
+	if rs != nil {
+		for _, l := range rs.Layers {
+			if strings.TrimSpace(l.push) == "" {
+				continue
+			}
+			if m, ok := ParsePushMode(l.push); ok {
+				return m, l.pushField, warnings
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: %q is not a push review mode (delta or off): ignored", l.pushField, l.push))
+		}
+	}
+	if m, ok := ParsePushMode(fallback); ok {
+		return m, "", warnings
+	}
+	return PushDelta, "", warnings
 }
 
 // Resolve returns the rule that wins for path.

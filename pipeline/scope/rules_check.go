@@ -84,6 +84,10 @@ func RulesCheck(ctx context.Context, repo pipeline.Repository, in RulesCheckInpu
 		out.Layers = append(out.Layers, name)
 	}
 	out.Layers = append(out.Layers, LayerBuiltin)
+	// A rule file's reviews.push is read by /v1/context; a bad value is
+	// shown here as the warning a review would give.
+	_, _, pushWarnings := rs.PushReviews("")
+	out.Warnings = append(out.Warnings, pushWarnings...)
 	out.Results = rs.Check(include, exclude, paths)
 	return out, nil
 }

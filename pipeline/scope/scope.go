@@ -212,6 +212,13 @@ type GateFile struct {
 	Submodule     bool
 }
 
+// Includes reports whether an include glob names p: the request or a rule
+// file asks for it to be reviewed.
+func (g FileGates) Includes(p string) bool {
+	_, ok := firstMatch(g.Include, p)
+	return ok
+}
+
 // Decide runs the gates in GateOrder and returns the first failed gate's
 // reason, or "" when the file is reviewed.
 func (g FileGates) Decide(f GateFile) string {
