@@ -248,12 +248,18 @@ func testWebhookRetryDuringSlowForward(t *testing.T) {
 	release := make(chan int, 8)    // status n8n answers the next forward with
 	n8n := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		arrived <- r.Header.Get("X-Request-UUID")
-		code := <-release
+		code, ok := <-release
+		if !ok {
+			code = http.StatusServiceUnavailable // the test ended early
+		}
 		if code < 300 {
 			got.Add(1)
 		}
 		w.WriteHeader(code)
 	})
+	// A test that stops early lets the forwards it holds end, so the
+	// bubble's goroutines exit and only its own failure is reported.
+	t.Cleanup(func() { close(release) })
 	srv := webhookServer(t, "http://n8n/webhook/prscout", nil)
 	srv.opts.Webhook.Client = &http.Client{Transport: handlerTransport{n8n}}
 	post := func(uuid string) (int, map[string]any, http.Header) {
@@ -273,11 +279,28 @@ func testWebhookRetryDuringSlowForward(t *testing.T) {
 		default:
 		}
 	}
+	// forwardOf checks that the copies in flight got exactly as far as one
+	// forward to n8n, of delivery id.
+	forwardOf := func(id, what string) {
+		t.Helper()
+		synctest.Wait()
+		select {
+		case got := <-arrived:
+			if got != id {
+				t.Fatalf("n8n got a forward of %q, want %s (%q)", got, what, id)
+			}
+		default:
+			t.Fatalf("n8n got no forward, want %s (%q)", what, id)
+		}
+		select {
+		case got := <-arrived:
+			t.Fatalf("n8n got a second forward (of %q) with %s", got, what)
+		default:
+		}
+	}
 	first := make(chan answer, 1)
 	go func() { code, out, _ := post("uuid-slow"); first <- answer{code, fmt.Sprint(out["status"])} }()
-	if id := <-arrived; id != "uuid-slow" {
-		t.Fatalf("n8n got %q, want the first delivery", id)
-	}
+	forwardOf("uuid-slow", "the first delivery")
 
 	// Still running past the wait: 409 with Retry-After, after the wait.
 	start := time.Now()
@@ -297,9 +320,7 @@ func testWebhookRetryDuringSlowForward(t *testing.T) {
 	if a := <-first; a.code != http.StatusBadGateway {
 		t.Errorf("the first delivery: %v, want 502", a)
 	}
-	if id := <-arrived; id != "uuid-slow" {
-		t.Fatalf("n8n got %q, want the retry's own forward", id)
-	}
+	forwardOf("uuid-slow", "the retry's own forward")
 	release <- http.StatusOK // the retry's own forward
 	if a := <-retry; a.code != http.StatusAccepted || a.status != "forwarded" {
 		t.Errorf("the retry after the first failed: %v, want 202 forwarded", a)
@@ -318,9 +339,7 @@ func testWebhookRetryDuringSlowForward(t *testing.T) {
 	}
 	a1, a2 := make(chan answer, 1), make(chan answer, 1)
 	go func() { a1 <- postOther("uuid-b") }()
-	if id := <-arrived; id != "uuid-b" {
-		t.Fatalf("n8n got %q, want the other event's first copy", id)
-	}
+	forwardOf("uuid-b", "the other event's first copy")
 	go func() { a2 <- postOther("uuid-b") }()
 	pending("a second copy", a2)
 	release <- http.StatusOK
