@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -231,19 +232,36 @@ func TestWebhookChunkedBodyOverLimit(t *testing.T) {
 // itself (the event is not lost); still running past the wait, it is
 // answered 409 with Retry-After, and a retry after the first succeeded is
 // a duplicate.
+//
+// It runs in a synctest bubble with n8n in memory: each forward reports
+// its arrival and then holds until the test names its status, and
+// synctest.Wait returns once every copy is parked (in n8n, or waiting on
+// the first copy in awaitDelivery). The relay's wait passes on the fake
+// clock, only when nothing else can run.
 func TestWebhookRetryDuringSlowForward(t *testing.T) {
+	synctest.Test(t, testWebhookRetryDuringSlowForward)
+}
+
+func testWebhookRetryDuringSlowForward(t *testing.T) {
 	var got atomic.Int32
-	release := make(chan int, 8) // status n8n answers the next forward with
-	n8n := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		code := <-release
+	arrived := make(chan string, 8) // X-Request-UUID of each forward n8n receives
+	release := make(chan int, 8)    // status n8n answers the next forward with
+	n8n := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- r.Header.Get("X-Request-UUID")
+		code, ok := <-release
+		if !ok {
+			code = http.StatusServiceUnavailable // the test ended early
+		}
 		if code < 300 {
 			got.Add(1)
 		}
 		w.WriteHeader(code)
-	}))
-	defer n8n.Close()
-	srv := webhookServer(t, n8n.URL, nil)
-	srv.relay.wait = 300 * time.Millisecond
+	})
+	// A test that stops early lets the forwards it holds end, so the
+	// bubble's goroutines exit and only its own failure is reported.
+	t.Cleanup(func() { close(release) })
+	srv := webhookServer(t, "http://n8n/webhook/prscout", nil)
+	srv.opts.Webhook.Client = &http.Client{Transport: handlerTransport{n8n}}
 	post := func(uuid string) (int, map[string]any, http.Header) {
 		rec, out := do(srv, "POST", "/v1/webhooks/bitbucket", hookBody, hookHeaders(hookBody, "pullrequest:updated", uuid)...)
 		return rec.Code, out, rec.Header()
@@ -252,36 +270,57 @@ func TestWebhookRetryDuringSlowForward(t *testing.T) {
 		code   int
 		status string
 	}
+	pending := func(what string, ch <-chan answer) {
+		t.Helper()
+		synctest.Wait()
+		select {
+		case a := <-ch:
+			t.Fatalf("%s answered %v while the first forward runs, want it to wait", what, a)
+		default:
+		}
+	}
+	// forwardOf checks that the copies in flight got exactly as far as one
+	// forward to n8n, of delivery id.
+	forwardOf := func(id, what string) {
+		t.Helper()
+		synctest.Wait()
+		select {
+		case got := <-arrived:
+			if got != id {
+				t.Fatalf("n8n got a forward of %q, want %s (%q)", got, what, id)
+			}
+		default:
+			t.Fatalf("n8n got no forward, want %s (%q)", what, id)
+		}
+		select {
+		case got := <-arrived:
+			t.Fatalf("n8n got a second forward (of %q) with %s", got, what)
+		default:
+		}
+	}
 	first := make(chan answer, 1)
 	go func() { code, out, _ := post("uuid-slow"); first <- answer{code, fmt.Sprint(out["status"])} }()
-	waitInFlight := func() {
-		deadline := time.Now().Add(5 * time.Second)
-		for time.Now().Before(deadline) {
-			if d, prior := srv.replays.reserve("uuid uuid-slow"); prior != nil {
-				return
-			} else {
-				srv.replays.finish(d, false, "uuid uuid-slow")
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		t.Fatal("the first delivery never got in flight")
-	}
+	forwardOf("uuid-slow", "the first delivery")
 
-	// Still running past the wait: 409 with Retry-After.
-	waitInFlight()
+	// Still running past the wait: 409 with Retry-After, after the wait.
+	start := time.Now()
 	code, out, hdr := post("uuid-slow")
 	if code != http.StatusConflict || out["error"] != "in_flight" || hdr.Get("Retry-After") == "" {
 		t.Errorf("a retry while the forward runs: %d %v Retry-After %q, want 409 in_flight", code, out, hdr.Get("Retry-After"))
+	}
+	if waited := time.Since(start); waited != webhookWait {
+		t.Errorf("the retry was answered after %v, want the relay's wait %v", waited, webhookWait)
 	}
 
 	// The first fails while the retry waits: the retry forwards it itself.
 	retry := make(chan answer, 1)
 	go func() { code, out, _ := post("uuid-slow"); retry <- answer{code, fmt.Sprint(out["status"])} }()
-	time.Sleep(50 * time.Millisecond)
+	pending("a retry", retry)
 	release <- http.StatusServiceUnavailable // the first forward
 	if a := <-first; a.code != http.StatusBadGateway {
 		t.Errorf("the first delivery: %v, want 502", a)
 	}
+	forwardOf("uuid-slow", "the retry's own forward")
 	release <- http.StatusOK // the retry's own forward
 	if a := <-retry; a.code != http.StatusAccepted || a.status != "forwarded" {
 		t.Errorf("the retry after the first failed: %v, want 202 forwarded", a)
@@ -298,12 +337,11 @@ func TestWebhookRetryDuringSlowForward(t *testing.T) {
 		rec, out := do(srv, "POST", "/v1/webhooks/bitbucket", other, hookHeaders(other, "pullrequest:updated", uuid)...)
 		return answer{rec.Code, fmt.Sprint(out["status"])}
 	}
-	srv.relay.wait = 5 * time.Second
 	a1, a2 := make(chan answer, 1), make(chan answer, 1)
 	go func() { a1 <- postOther("uuid-b") }()
-	time.Sleep(100 * time.Millisecond)
+	forwardOf("uuid-b", "the other event's first copy")
 	go func() { a2 <- postOther("uuid-b") }()
-	time.Sleep(100 * time.Millisecond)
+	pending("a second copy", a2)
 	release <- http.StatusOK
 	if a := <-a1; a.code != http.StatusAccepted || a.status != "forwarded" {
 		t.Errorf("first copy: %v", a)
@@ -314,4 +352,18 @@ func TestWebhookRetryDuringSlowForward(t *testing.T) {
 	if n := got.Load(); n != 2 {
 		t.Errorf("n8n took %d events, want 2 (one per event)", n)
 	}
+}
+
+// handlerTransport serves a client's requests with h in memory: no
+// connection, so a handler blocked on a channel is durably blocked in a
+// synctest bubble.
+type handlerTransport struct{ h http.Handler }
+
+func (tr handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	tr.h.ServeHTTP(rec, r)
+	if r.Body != nil {
+		r.Body.Close()
+	}
+	return rec.Result(), nil
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
@@ -327,11 +326,13 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 			}
 			if !ok {
 				// The first search of a large tree runs git grep and
-				// fills the index in the background, with a git process
-				// of its own: poll for it, within a deadline.
+				// fills the index in the background. Once that fill
+				// ended the search is answered from the index; when
+				// another search's fill was running instead, this one
+				// starts its own fill, and the next try is answered.
 				waited++
-				for i := 0; i < 200 && !ok; i++ {
-					time.Sleep(50 * time.Millisecond)
+				for i := 0; i < 2 && !ok && err == nil; i++ {
+					ct.idents.fills.Wait()
 					got, ok, err = ct.grepIndexed(ctx, tt.words, tt.globs, tt.limit)
 				}
 				if !ok || err != nil {

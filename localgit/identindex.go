@@ -93,6 +93,7 @@ type identIndex struct {
 	bytes    int64
 	sets     map[string]identSet
 	filling  map[string]bool // repository directories being indexed in the background
+	fills    sync.WaitGroup  // the background fills running (tests wait on it)
 }
 
 func newIdentIndex(maxBytes int64) *identIndex {
@@ -304,12 +305,14 @@ func (t *codeTree) fillLater(entries []treeEntry) {
 		return
 	}
 	x.filling[t.dir] = true
+	x.fills.Add(1)
 	x.mu.Unlock()
 	go func() {
 		defer func() {
 			x.mu.Lock()
 			delete(x.filling, t.dir)
 			x.mu.Unlock()
+			x.fills.Done()
 		}()
 		br, err := startBlobReader(t.dir)
 		if err != nil {
