@@ -78,8 +78,8 @@ type diffLine struct {
 
 // Placed is where a finding goes.
 type Placed struct {
-	Path   string // the changed file's path ("" or the finding's own when unanchored)
-	Line   int    // the new-file line; 0 for file-level and unanchored
+	Path string // the changed file's path ("" or the finding's own when unanchored)
+	Line int    // the new-file line; 0 for file-level and unanchored
 	// EndLine is the last line of a multi-line anchor Line..EndLine: both
 	// are new-side lines of the same hunk (so one comment can span them);
 	// 0 for a one-line anchor.
