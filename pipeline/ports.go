@@ -145,6 +145,9 @@ type Task struct {
 	CommentID int64  `json:"commentId,omitempty"`
 	Body      string `json:"body"`
 	Resolved  bool   `json:"resolved,omitempty"`
+	// Foreign marks a task another account created (or one whose creator
+	// is unknown): prscout never resolves it.
+	Foreign bool `json:"foreign,omitempty"`
 }
 
 // TaskStore is an optional CommentStore extension for providers with pull
