@@ -9,18 +9,18 @@ import (
 
 // Comment is a pull request comment held by the fake.
 type Comment struct {
-	ID      int64
-	Body    string
-	Path    string // inline path; "" for a general comment
-	From    *int
-	To      *int
+	ID   int64
+	Body string
+	Path string // inline path; "" for a general comment
+	From *int
+	To   *int
 	// StartTo is the first new-side line of a multi-line comment (To its
 	// last); StartFrom the same on the old side.
 	StartTo   *int
 	StartFrom *int
-	Parent  *int64
-	Deleted bool
-	Author  string // display name
+	Parent    *int64
+	Deleted   bool
+	Author    string // display name
 	// AccountID is the author's account id; AddComment derives one from
 	// Author when empty. Comments created through the API carry the
 	// authenticated account's.
