@@ -139,8 +139,8 @@ func comment(v wireComment) pipeline.Comment {
 // first and the last line): POST
 // /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments.
 // Bitbucket refuses a multi-line anchor it cannot place on the diff with a
-// 400; the comment is then posted on Inline.Line alone, and the answer's
-// Inline.EndLine is 0. It is retried only after 429, never after a timeout
+// 400; the comment is then posted on its last line alone (where Bitbucket
+// shows a multi-line comment), and the answer's Inline.EndLine is 0. It is retried only after 429, never after a timeout
 // or 5xx, so a comment is not posted twice.
 func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int, nc pipeline.NewComment) (pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
@@ -173,7 +173,7 @@ func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int
 	defer cancel()
 	v, err := c.api.createComment(ctx, repo, prID, nc.Body, inline)
 	if err != nil && inline != nil && inline.StartTo != nil && statusOf(err) == http.StatusBadRequest {
-		line := *inline.StartTo
+		line := *inline.To
 		v, err = c.api.createComment(ctx, repo, prID, nc.Body, &wireInline{Path: inline.Path, To: &line})
 	}
 	if err != nil {

@@ -43,7 +43,7 @@ func postBodies(s *bitbuckettest.Server, op string) []string {
 
 // TestMultiLineComments: a range of one hunk is posted as start_to..to and
 // listed back as Line..EndLine; one the fake refuses (400, off the diff) is
-// posted on its first line.
+// posted on its last line.
 func TestMultiLineComments(t *testing.T) {
 	s := newFake(t)
 	s.SetDiff("acme", "uploader", baseFull, headFull, prDiff)
@@ -61,13 +61,13 @@ func TestMultiLineComments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *across.Inline != (pipeline.InlineAnchor{Path: "a.go", Line: 12}) {
-		t.Fatalf("refused range fell back to %+v, want line 12 alone", *across.Inline)
+	if *across.Inline != (pipeline.InlineAnchor{Path: "a.go", Line: 31}) {
+		t.Fatalf("refused range fell back to %+v, want its end line 31 alone", *across.Inline)
 	}
 	want := []string{
 		`{"content":{"raw":"range"},"inline":{"path":"a.go","to":13,"start_to":11}}`,
 		`{"content":{"raw":"across hunks"},"inline":{"path":"a.go","to":31,"start_to":12}}`,
-		`{"content":{"raw":"across hunks"},"inline":{"path":"a.go","to":12}}`,
+		`{"content":{"raw":"across hunks"},"inline":{"path":"a.go","to":31}}`,
 	}
 	if d := cmp.Diff(want, postBodies(s, bitbuckettest.OpCreateComment)); d != "" {
 		t.Fatalf("POST bodies (-want +got):\n%s", d)

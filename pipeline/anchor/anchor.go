@@ -271,7 +271,9 @@ func (ix *Index) HasLine(path string, line int) bool {
 //
 // A placed finding spans lines (Placed.EndLine) when its quoted code covers
 // several lines, or its line and EndLine are both new-side lines of the same
-// hunk; otherwise it is on one line.
+// hunk. A range whose ends are in different hunks is placed on its end line
+// alone (where Bitbucket shows a multi-line comment); one whose end is not
+// in the diff on its first line.
 //
 // Step 2 runs before 3 because models get line numbers wrong far more often
 // than they misquote code; a snippet that is found nowhere does not veto a
@@ -306,7 +308,12 @@ func (ix *Index) Anchor(f pipeline.Finding) Placed {
 				a.Code, a.EndLine = df.codeOf(start, end), df.endLine(start, end)
 			}
 		}
-		if j, ok := df.lines[f.EndLine]; ok && a.EndLine == 0 && f.EndLine > f.Line && df.sameHunk(i, j) {
+		if j, ok := df.lines[f.EndLine]; ok && a.EndLine == 0 && f.EndLine > f.Line {
+			if !df.sameHunk(i, j) {
+				// The range cannot be one comment: one line, its end, where
+				// Bitbucket shows a multi-line comment too.
+				return Placed{Path: path, Line: f.EndLine, Anchor: Line, Text: df.text[j].text, Code: df.codeOf(j, j)}
+			}
 			a.Code, a.EndLine = df.codeOf(i, j), f.EndLine
 		}
 		if a.Code == nil {

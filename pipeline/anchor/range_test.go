@@ -32,7 +32,7 @@ func TestAnchorRanges(t *testing.T) {
 		codeLines int
 	}{
 		{"range in one hunk", pipeline.Finding{Line: 20, EndLine: 22}, Line, 20, 22, 3},
-		{"range across hunks is one line", pipeline.Finding{Line: 2, EndLine: 21}, Line, 2, 0, 1},
+		{"range across hunks is its end line", pipeline.Finding{Line: 2, EndLine: 21}, Line, 21, 0, 1},
 		{"end outside the diff is one line", pipeline.Finding{Line: 22, EndLine: 30}, Line, 22, 0, 1},
 		{"start outside the diff anchors the end", pipeline.Finding{Line: 15, EndLine: 21}, Line, 21, 0, 1},
 		{"no end is one line", pipeline.Finding{Line: 21}, Line, 21, 0, 1},
