@@ -57,6 +57,9 @@ type Options struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding a later commit resolved (PRSCOUT_RESOLVE_THREADS).
 	ResolveThreads bool
+	// Tasks lets /v1/comments open a task on each critical finding's
+	// inline comment and resolve it with the finding (PRSCOUT_TASKS).
+	Tasks bool
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

@@ -79,6 +79,9 @@ type Config struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
+	// Tasks lets /v1/comments open a pull request task on each critical
+	// finding's inline comment and resolve it with the finding.
+	Tasks bool
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
@@ -331,6 +334,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
 	gb, sb = boolean(func(c *Config) *bool { return &c.ResolveThreads })
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
+	gb, sb = boolean(func(c *Config) *bool { return &c.Tasks })
+	add(mk("PRSCOUT_TASKS", "tasks", "open a pull request task on the inline comment of each critical finding (a merge check on open tasks then holds the merge) and resolve it when a later commit resolves the finding; Bitbucket only", gb, sb))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })
