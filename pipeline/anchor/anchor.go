@@ -48,6 +48,10 @@ type File struct {
 	lines  map[int]int  // new line number -> index into text (flattened)
 	text   []diffLine   // all new-side lines, in order
 	old    oldSide      // the old side, for review memory
+	// source is the whole file at the head, by line (from the request's
+	// files[].source when it shows the whole file; nil otherwise): where a
+	// fix's code is looked for when it is outside the diff.
+	source []string
 	// codeIndex maps a window size n to the CodeHash of every n-line window
 	// of non-blank new-side lines and where it starts (FindCode; built on
 	// first use).
@@ -128,6 +132,9 @@ func NewIndex(files []pipeline.ChangedFile) (*Index, []string) {
 			if len(kept) > 0 {
 				df.hunks = append(df.hunks, kept)
 			}
+		}
+		if sr := cf.SourceRange; cf.Source != "" && (sr == nil || sr.From == 1 && sr.To == sr.Total && len(sr.Windows) == 0) {
+			df.source = strings.Split(strings.TrimSuffix(strings.ReplaceAll(cf.Source, "\r\n", "\n"), "\n"), "\n")
 		}
 		ix.files[p] = df
 		if op := NormalizePath(cf.OldPath); op != "" && op != p {
@@ -367,7 +374,8 @@ func (df *File) sameHunk(i, j int) bool {
 // compared without whitespace and blank lines skipped (the exact step of
 // the snippet matcher, also after stripping diff markers; never
 // containment, since the lines found are what a fix replaces), the match
-// nearest near when several. It answers the head's own text of the
+// nearest near when several; else, the same way, in the whole file at the
+// head when the request's files[].source shows all of it. It answers the head's own text of the
 // matched lines, blank lines between them included, and their first and
 // last line numbers.
 func (ix *Index) HeadLines(path, code string, near int) (lines []string, first, last int, ok bool) {
@@ -383,12 +391,13 @@ func (ix *Index) HeadLines(path, code string, near int) (lines []string, first, 
 	if len(matches) == 0 {
 		if s, stripped := stripDiffMarkers(code); stripped {
 			if w := snippetLines(s); len(w) > 0 {
+				want = w
 				matches = df.matchLines(w, false)
 			}
 		}
 	}
 	if len(matches) == 0 {
-		return nil, 0, 0, false
+		return df.sourceLines(want, near)
 	}
 	best := matches[0]
 	for _, m := range matches[1:] {
@@ -400,6 +409,35 @@ func (ix *Index) HeadLines(path, code string, near int) (lines []string, first, 
 		lines = append(lines, df.text[i].text)
 	}
 	return lines, df.text[best.start].n, df.text[best.end].n, true
+}
+
+// sourceLines finds want (whitespace-free, non-blank lines) in the whole
+// file at the head, when the request gave it: the match nearest near.
+func (df *File) sourceLines(want []string, near int) (lines []string, first, last int, ok bool) {
+	var idx []int // non-blank lines of the source, 0-based
+	norm := make([]string, len(df.source))
+	for i, l := range df.source {
+		if norm[i] = pipeline.StripSpace(l); norm[i] != "" {
+			idx = append(idx, i)
+		}
+	}
+	bestS, bestE := -1, -1
+	for s := 0; s+len(want) <= len(idx); s++ {
+		match := true
+		for k, w := range want {
+			if norm[idx[s+k]] != w {
+				match = false
+				break
+			}
+		}
+		if match && (bestS < 0 || near > 0 && absInt(idx[s]+1-near) < absInt(bestS+1-near)) {
+			bestS, bestE = idx[s], idx[s+len(want)-1]
+		}
+	}
+	if bestS < 0 {
+		return nil, 0, 0, false
+	}
+	return append([]string(nil), df.source[bestS:bestE+1]...), bestS + 1, bestE + 1, true
 }
 
 // snippetLines splits a snippet into whitespace-free, non-empty lines.

@@ -69,3 +69,20 @@ func TestHeadLines(t *testing.T) {
 		t.Fatal("a file outside the change matched")
 	}
 }
+
+// TestHeadLinesInSource: code outside the diff is found in the whole
+// source the request gave, never in a windowed one.
+func TestHeadLinesInSource(t *testing.T) {
+	src := "package svc\n\nvar limit = 10\n\nfunc helper() int {\n\treturn limit\n}\n"
+	whole := &pipeline.SourceRange{From: 1, To: 7, Total: 7}
+	ix, _ := NewIndex([]pipeline.ChangedFile{{Path: "svc/svc.go", Status: "modified", Diff: twoHunkDiff, Source: src, SourceRange: whole}})
+	lines, first, last, ok := ix.HeadLines("svc/svc.go", "func helper() int {\n  return limit", 0)
+	if !ok || first != 5 || last != 6 || lines[1] != "\treturn limit" {
+		t.Fatalf("HeadLines in the source = %q %d-%d %v", lines, first, last, ok)
+	}
+	windowed := &pipeline.SourceRange{From: 1, To: 7, Total: 900, Windows: []pipeline.LineRange{{From: 1, To: 7}}}
+	ix, _ = NewIndex([]pipeline.ChangedFile{{Path: "svc/svc.go", Status: "modified", Diff: twoHunkDiff, Source: src, SourceRange: windowed}})
+	if _, _, _, ok := ix.HeadLines("svc/svc.go", "func helper() int {", 0); ok {
+		t.Fatal("matched in a windowed source")
+	}
+}

@@ -23,8 +23,9 @@ type shownFix struct {
 // suggestion API, so a fix can only be a ```diff block, and a reader may
 // apply it by hand: it is shown only when the code it replaces ("before",
 // else the quoted existingCode, else the anchored line) is at the head, in
-// the new-side lines of the file's diff (anchor.HeadLines: whitespace
-// ignored, never a partial line). The block's "-" lines are then the
+// the new-side lines of the file's diff, or in the whole file at the head
+// when the request's files[].source shows all of it (anchor.HeadLines:
+// whitespace ignored, never a partial line). The block's "-" lines are then the
 // head's own text, not the model's copy of it. A fix whose code is not
 // there was written against code that does not exist and is left out (with
 // a warning): shown, it would be a patch that cannot apply. Its text is
@@ -49,7 +50,7 @@ func checkFix(f pipeline.Finding, a anchor.Placed, ix *anchor.Index, st *Comment
 	}
 	head, first, last, ok := ix.HeadLines(a.Path, before, a.Line)
 	if !ok {
-		return drop("the code it replaces is not among the head's lines of the diff")
+		return drop("the code it replaces is not at the head (not among the diff's new-side lines, nor in the file's whole source)")
 	}
 	after, n := marker.StripMarkers(redact.Secrets(f.Fix.After, st.Redactions))
 	st.MarkersStripped += n
