@@ -139,6 +139,9 @@ type Finding struct {
 	Severity     string `json:"severity"` // critical, high, medium, low
 	Title        string `json:"title"`
 	Body         string `json:"body"`
+	// Confidence is the model's confidence in the finding, 0 to 1; 0 when
+	// the answer gives none. It breaks severity ties for the inline budget.
+	Confidence float64 `json:"confidence,omitempty"`
 }
 
 // DroppedContext is one context file /v1/merge left out to meet the prompt
