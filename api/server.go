@@ -21,6 +21,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -57,6 +58,13 @@ type Options struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding a later commit resolved (PRSCOUT_RESOLVE_THREADS).
 	ResolveThreads bool
+	// CommentPolicy decides which findings of /v1/comments become inline
+	// comments: review profile, comment budget, inline severity floor and
+	// what becomes of unverified findings (PRSCOUT_REVIEW_PROFILE,
+	// PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
+	// Its zero value places every finding on a diff line inline. A
+	// request's commentPolicy lies over it.
+	CommentPolicy review.Policy
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

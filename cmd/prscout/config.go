@@ -13,6 +13,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -79,6 +80,13 @@ type Config struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
+	// ReviewProfile, InlineMax, InlineMinSeverity and Unverified are the
+	// /v1/comments placement policy (review.Policy): which findings become
+	// inline comments.
+	ReviewProfile     string
+	InlineMax         int
+	InlineMinSeverity string
+	Unverified        string
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
@@ -139,6 +147,8 @@ func DefaultConfig() Config {
 		ForwardHeader:        "X-Prscout-Token",
 		ForwardTimeout:       10 * time.Second,
 		ResolveThreads:       true,
+		ReviewProfile:        review.ProfileBalanced,
+		Unverified:           review.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
 		// background and reviews meanwhile read through REST.
 		MirrorFetchTimeout: 10 * time.Minute,
@@ -331,6 +341,14 @@ func settings() []setting {
 	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
 	gb, sb = boolean(func(c *Config) *bool { return &c.ResolveThreads })
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
+	g, s = str(func(c *Config) *string { return &c.ReviewProfile })
+	add(mk("PRSCOUT_REVIEW_PROFILE", "review-profile", "review profile of /v1/comments: quiet (at most 5 inline comments, high and critical only), balanced (10, medium and up) or thorough (no budget, every severity); PRSCOUT_INLINE_MAX and PRSCOUT_INLINE_MIN_SEVERITY override its parts; what is not inline is in the summary", g, s))
+	gi, si = integer(func(c *Config) *int { return &c.InlineMax })
+	add(mk("PRSCOUT_INLINE_MAX", "inline-max", "most inline comments of one review, most severe first (ties: the model's confidence); the rest are in the summary; 0 means the profile's", gi, si))
+	g, s = str(func(c *Config) *string { return &c.InlineMinSeverity })
+	add(mk("PRSCOUT_INLINE_MIN_SEVERITY", "inline-min-severity", "lowest severity posted inline (critical, high, medium, low); less severe findings are in the summary only; empty means the profile's", g, s))
+	g, s = str(func(c *Config) *string { return &c.Unverified })
+	add(mk("PRSCOUT_UNVERIFIED", "unverified", "findings whose quoted code is not in the file they name as the review was shown: fold (listed in the summary, not inline, not counted in the build status or report), drop (also left out of the summary) or keep (placed as verified)", g, s))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })
@@ -417,6 +435,12 @@ func loadConfig(args []string, getenv func(string) string, fs *flag.FlagSet) (Co
 func (c Config) Surfaces() insights.Settings {
 	failOn, _ := insights.ParseFailOn(c.FailOn) // Validate refused a bad one
 	return insights.Settings{FailOn: failOn, BuildStatus: c.BuildStatus, Report: c.InsightsReport}
+}
+
+// CommentPolicy is the /v1/comments placement policy (PRSCOUT_REVIEW_PROFILE,
+// PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
+func (c Config) CommentPolicy() review.Policy {
+	return review.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
 }
 
 // Validate checks the configuration and names the variable at fault; every
@@ -564,6 +588,18 @@ func (c Config) validateFeatures(p *problems) {
 	}
 	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
 		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)
+	}
+	if _, err := review.ParseProfile(c.ReviewProfile); err != nil {
+		bad("PRSCOUT_REVIEW_PROFILE", "%v", err)
+	}
+	if c.InlineMax < 0 {
+		bad("PRSCOUT_INLINE_MAX", "must not be negative, got %d", c.InlineMax)
+	}
+	if _, err := review.ParseMinSeverity(c.InlineMinSeverity); err != nil {
+		bad("PRSCOUT_INLINE_MIN_SEVERITY", "%v", err)
+	}
+	if _, err := review.ParseUnverified(c.Unverified); err != nil {
+		bad("PRSCOUT_UNVERIFIED", "%v", err)
 	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)

@@ -297,7 +297,11 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p Policy) {
 	b.WriteString("Not posted on the diff and not counted: the code they quote was not found where they say in what the review was shown.\n\n")
 	for _, r := range un {
 		text := pipeline.ClipRunes(pipeline.OneLine(r.f.Body), maxUnverifiedBody)
-		fmt.Fprintf(b, "- %s · %s · %s (%s)", reviewanswer.SeverityLabel(r.f.Severity), unverifiedWhere(r), pipeline.OneLine(r.f.Title), r.ev.Reason)
+		reason := r.ev.Reason
+		if r.ev.Verdict == evidence.Elsewhere {
+			reason = "the quoted code is in " + sanitize.CodeSpan(r.ev.FoundIn) + ", not in the file it names"
+		}
+		fmt.Fprintf(b, "- %s · %s · %s (%s)", reviewanswer.SeverityLabel(r.f.Severity), unverifiedWhere(r), pipeline.OneLine(r.f.Title), reason)
 		if text != "" {
 			b.WriteString(": " + text)
 		}

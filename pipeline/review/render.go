@@ -98,9 +98,9 @@ type Rendered struct {
 	Unverified []UnverifiedFinding `json:"unverified"`
 	// Policy is the placement policy applied (the service's settings with
 	// the request's commentPolicy over them).
-	Policy Policy       `json:"policy"`
-	Stats  CommentStats `json:"stats"`
-	Warnings   []string           `json:"warnings"`
+	Policy   Policy       `json:"policy"`
+	Stats    CommentStats `json:"stats"`
+	Warnings []string     `json:"warnings"`
 	// Coverage is what the summary's coverage line states: changed files
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
