@@ -286,15 +286,15 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p Policy) {
 		return
 	}
 	if p.Unverified == UnverifiedDrop {
-		fmt.Fprintf(b, "%s left out: the code %s quote%s was not found in what the review was shown.\n\n",
-			pipeline.CountNoun(len(un), "unverified finding"), pronoun(len(un)), verbS(len(un)))
+		fmt.Fprintf(b, "%s left out: %s quoted code is missing, or is not in the file %s name%s as the review was shown.\n\n",
+			pipeline.CountNoun(len(un), "unverified finding"), possessive(len(un)), pronoun(len(un)), verbS(len(un)))
 		return
 	}
 	sort.SliceStable(un, func(i, j int) bool {
 		return reviewanswer.SeverityRank(un[i].f.Severity) < reviewanswer.SeverityRank(un[j].f.Severity)
 	})
 	fmt.Fprintf(b, "### Unverified findings (%d)\n\n", len(un))
-	b.WriteString("Not posted on the diff and not counted: the code they quote was not found where they say in what the review was shown.\n\n")
+	b.WriteString("Not posted on the diff and not counted in the build status: their quoted code is missing, or is not in the file they name as the review was shown.\n\n")
 	for _, r := range un {
 		text := pipeline.ClipRunes(pipeline.OneLine(r.f.Body), maxUnverifiedBody)
 		reason := r.ev.Reason
@@ -322,6 +322,13 @@ func unverifiedWhere(r findingRow) string {
 		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.f.Line))
 	}
 	return sanitize.CodeSpan(p)
+}
+
+func possessive(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
 }
 
 func pronoun(n int) string {

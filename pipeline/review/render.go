@@ -530,7 +530,7 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 	counted := len(rows) - st.Unverified
 	unverified := ""
 	if st.Unverified > 0 {
-		unverified = fmt.Sprintf(" %s without evidence in the code shown, not counted (below).", pipeline.CountNoun(st.Unverified, "unverified finding"))
+		unverified = fmt.Sprintf(" Not counted: %s (their evidence was not found).", pipeline.CountNoun(st.Unverified, "unverified finding"))
 	}
 	if counted == 0 {
 		b.WriteString("No findings." + unverified + "\n\n")
