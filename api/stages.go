@@ -303,7 +303,7 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 	if err != nil {
 		return commentsAnswer{}, err
 	}
-	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces}, in,
+	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo}, in,
 		publish.PostOptions{ResolveThreads: o.ResolveThreads})
 	if err != nil {
 		return commentsAnswer{}, err
