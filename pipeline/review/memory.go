@@ -403,7 +403,11 @@ func (e *MemoryEntry) take(r *findingRow) {
 	case PlacementSummary:
 		d.Placement = marker.PlacementSummary
 	case PlacementUnverified:
-		d.Placement = marker.PlacementUnverified
+		// A finding posted inline by an earlier review stays what it was:
+		// its comment is on the pull request and its thread may be resolved.
+		if d.CommentID == 0 {
+			d.Placement = marker.PlacementUnverified
+		}
 	default:
 		d.Placement = ""
 	}
