@@ -108,20 +108,17 @@ func (s *Shown) Check(f pipeline.Finding) Result {
 	if p, ok := s.ix.ResolvePath(f.Path); ok {
 		named = p
 	}
-	var elsewhere string
-	for _, sf := range s.all() {
-		if !sf.hasNew(quote) {
-			continue
-		}
-		if sf.path == named {
+	all := s.all()
+	// The named file first: the common case costs one file's search.
+	for _, sf := range all {
+		if sf.path == named && sf.hasNew(quote) {
 			return Result{Verdict: Verified}
 		}
-		if elsewhere == "" {
-			elsewhere = sf.path
-		}
 	}
-	if elsewhere != "" {
-		return Result{Verdict: Elsewhere, FoundIn: elsewhere, Reason: "the quoted code is in " + elsewhere + ", not in the file the finding names"}
+	for _, sf := range all {
+		if sf.path != named && sf.hasNew(quote) {
+			return Result{Verdict: Elsewhere, FoundIn: sf.path, Reason: "the quoted code is in " + sf.path + ", not in the file the finding names"}
+		}
 	}
 	q := withoutMarkers(quote)
 	for _, sf := range s.changed {
