@@ -50,18 +50,43 @@ type Result struct {
 // OK reports whether the finding's evidence holds.
 func (r Result) OK() bool { return r.Verdict == Verified }
 
-// Shown is what the review model was shown, indexed for quotes.
+// Shown is what the review model was shown, indexed for quotes. It is not
+// safe for concurrent use (its files are indexed on first use).
 type Shown struct {
 	ix      *anchor.Index
-	changed []shownFile // changed files, in request order
-	context []shownFile // additional context files read whole, in request order
+	changed []*shownFile // changed files, in request order
+	context []*shownFile // additional context files read whole, in request order
 }
 
+// shownFile is one file as shown; its source and old side are indexed on
+// first use (most quotes are found in the diff the anchor index holds).
 type shownFile struct {
 	path    string
 	diff    *anchor.File // new-side diff lines (nil for context files)
-	source  *anchor.Text // the new source or the context file's content
+	rawSrc  string       // the new source or the context file's content
+	rawDiff string
+	source  *anchor.Text // rawSrc indexed
 	removed *anchor.Text // the diff's old side per hunk: removed and context lines
+	built   bool
+	oldDone bool
+}
+
+func (sf *shownFile) sourceText() *anchor.Text {
+	if !sf.built {
+		sf.built = true
+		if sf.rawSrc != "" {
+			sf.source = anchor.NewText(splitLines(sf.rawSrc))
+		}
+	}
+	return sf.source
+}
+
+func (sf *shownFile) oldText() *anchor.Text {
+	if !sf.oldDone {
+		sf.oldDone = true
+		sf.removed = oldSide(sf.rawDiff)
+	}
+	return sf.removed
 }
 
 // New indexes what the review was shown: files are the changed files (diff,
@@ -75,14 +100,10 @@ func New(ix *anchor.Index, files []pipeline.ChangedFile, context []pipeline.Cont
 		if p == "" {
 			continue
 		}
-		sf := shownFile{path: p}
+		sf := &shownFile{path: p, rawSrc: cf.Source, rawDiff: cf.Diff}
 		if df, ok := ix.File(p); ok {
 			sf.diff = df
 		}
-		if cf.Source != "" {
-			sf.source = anchor.NewText(splitLines(cf.Source))
-		}
-		sf.removed = oldSide(cf.Diff)
 		s.changed = append(s.changed, sf)
 	}
 	for _, c := range context {
@@ -93,7 +114,7 @@ func New(ix *anchor.Index, files []pipeline.ChangedFile, context []pipeline.Cont
 		if p == "" {
 			continue
 		}
-		s.context = append(s.context, shownFile{path: p, source: anchor.NewText(splitLines(c.Content))})
+		s.context = append(s.context, &shownFile{path: p, rawSrc: c.Content})
 	}
 	return s
 }
@@ -122,24 +143,24 @@ func (s *Shown) Check(f pipeline.Finding) Result {
 	}
 	q := withoutMarkers(quote)
 	for _, sf := range s.changed {
-		if sf.removed.HasQuote(q) {
+		if sf.oldText().HasQuote(q) {
 			return Result{Verdict: Unverified, Reason: ReasonDeleted}
 		}
 	}
 	return Result{Verdict: Unverified, Reason: ReasonNotFound}
 }
 
-func (s *Shown) all() []shownFile {
-	return append(append([]shownFile(nil), s.changed...), s.context...)
+func (s *Shown) all() []*shownFile {
+	return append(append([]*shownFile(nil), s.changed...), s.context...)
 }
 
 // hasNew reports whether quote is in the file's new code as shown: the
 // diff's added and context lines, or the whole source.
-func (sf shownFile) hasNew(quote string) bool {
+func (sf *shownFile) hasNew(quote string) bool {
 	if sf.diff != nil && sf.diff.HasQuote(quote) {
 		return true
 	}
-	return sf.source.HasQuote(quote)
+	return sf.sourceText().HasQuote(quote)
 }
 
 // oldSide returns the old version's lines of each hunk of a diff (context
