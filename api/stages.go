@@ -195,6 +195,7 @@ func (s *Server) contextRequest(c *gin.Context) (collect.ContextInput, error) {
 		return in, errNoRepository
 	}
 	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
+	in.Instructions = s.opts.Instructions
 	return in, nil
 }
 

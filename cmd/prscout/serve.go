@@ -101,6 +101,8 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		ParseWebhook:       p.parseWebhook,
 		ResolveThreads:     cfg.ResolveThreads,
 		Skips:              cfg.Skips(),
+		Instructions:       cfg.Instructions(),
+		Learnings:          cfg.Learnings,
 		Tasks:              cfg.Tasks,
 		CommentPolicy:      cfg.CommentPolicy(),
 		Limits:             cfg.Limits,

@@ -56,6 +56,10 @@ type ContextInput struct {
 	// authors, trivial changes, pushes), set by the API from the service's
 	// settings, never by the request.
 	Skips SkipPolicy `json:"-"`
+	// Instructions say which instruction files (AGENTS.md, REVIEW.md, ...)
+	// are read at the destination commit, set by the API, never by the
+	// request.
+	Instructions InstructionSettings `json:"-"`
 
 	// search and searchOff come from ContextSources (see Collect).
 	search    pipeline.CodeSearch
@@ -84,7 +88,10 @@ type ContextMeta struct {
 	PR        pipeline.PullRequest
 	Jira      []pipeline.Issue
 	Rules     string
-	Warnings  []string
+	// Instructions are the repository's instruction files read at the
+	// destination commit (not yet redacted).
+	Instructions []pipeline.InstructionFile
+	Warnings     []string
 	// ContextLines is the diff's context (it also pads source windows).
 	ContextLines int
 	// MaxSourceBytes bounds one changed file's source read for the prompt
@@ -144,19 +151,24 @@ type ContextResult struct {
 	// base..head) of the files whose changes differ from the reviewed
 	// commit, not the diff from the reviewed commit. /v1/comments reads it
 	// (review memory compares by code there, not by line).
-	Interdiff      bool                   `json:"interdiff,omitempty"`
-	Workspace      string                 `json:"workspace"`
-	RepoSlug       string                 `json:"repoSlug"`
-	PRID           int                    `json:"prId,omitempty"`
-	Ref            string                 `json:"ref"`  // head commit id (full)
-	Base           string                 `json:"base"` // base commit id (full)
-	ReviewedCommit string                 `json:"reviewedCommit"`
-	PR             pipeline.PullRequest   `json:"pr"`
-	Jira           []pipeline.Issue       `json:"jira"`
-	Rules          string                 `json:"rules"`
-	Files          []pipeline.ChangedFile `json:"files"`
-	Excluded       []pipeline.Excluded    `json:"excluded"`
-	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
+	Interdiff      bool                 `json:"interdiff,omitempty"`
+	Workspace      string               `json:"workspace"`
+	RepoSlug       string               `json:"repoSlug"`
+	PRID           int                  `json:"prId,omitempty"`
+	Ref            string               `json:"ref"`  // head commit id (full)
+	Base           string               `json:"base"` // base commit id (full)
+	ReviewedCommit string               `json:"reviewedCommit"`
+	PR             pipeline.PullRequest `json:"pr"`
+	Jira           []pipeline.Issue     `json:"jira"`
+	Rules          string               `json:"rules"`
+	// Instructions are the instruction files teams keep for reviewers and
+	// agents (AGENTS.md, REVIEW.md, ...), read at the destination commit,
+	// redacted and bounded: the review prompt shows them as repository
+	// guidance, and the summary's coverage line names them.
+	Instructions []pipeline.InstructionFile `json:"instructions,omitempty"`
+	Files        []pipeline.ChangedFile     `json:"files"`
+	Excluded     []pipeline.Excluded        `json:"excluded"`
+	ScoutPrompt  pipeline.Prompt            `json:"scoutPrompt"`
 	// Candidates are files outside the change that the code ties to it,
 	// best first (see findCandidates); the scout prompt lists them.
 	Candidates []pipeline.Candidate `json:"candidates"`
@@ -272,10 +284,12 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 	if err != nil {
 		return ContextResult{}, err
 	}
-	gates, rules, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
+	gates, rules, root, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
 	if err != nil {
 		return ContextResult{}, err
 	}
+	instructions, warns := readInstructions(ctx, repo, r, base, in.Instructions, root)
+	scopeWarnings = append(scopeWarnings, warns...)
 	opts := pipeline.DiffOptions{ContextLines: contextLines}
 	preCtx, cancelPre := context.WithCancel(ctx)
 	defer cancelPre()
@@ -302,6 +316,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		ContextLines: contextLines,
 		Gates:        gates,
 		PathRules:    rules,
+		Instructions: instructions,
 		Warnings:     scopeWarnings,
 		Search:       search,
 		SearchOff:    in.searchOff,
@@ -429,6 +444,11 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 	meta.PR = pipeline.RedactPR(meta.PR, redactions)
 	meta.Jira = pipeline.RedactIssues(meta.Jira, redactions, answerOnly)
 	meta.Rules = redact.Secrets(meta.Rules, redactions)
+	instructions := make([]pipeline.InstructionFile, 0, len(meta.Instructions))
+	for _, f := range meta.Instructions {
+		f.Content = redact.Secrets(f.Content, redactions)
+		instructions = append(instructions, f)
+	}
 	meta.RequirementsText = redact.Secrets(meta.RequirementsText, redactions)
 	meta.Criteria = pipeline.RedactCriteria(meta.Criteria, redactions)
 	res := ContextResult{
@@ -445,6 +465,7 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 		PR:             meta.PR,
 		Jira:           nonNil(meta.Jira),
 		Rules:          meta.Rules,
+		Instructions:   instructions,
 		Files:          []pipeline.ChangedFile{},
 		Excluded:       []pipeline.Excluded{},
 		Candidates:     []pipeline.Candidate{},
