@@ -172,9 +172,9 @@ func DefaultConfig() Config {
 		SkipBots:             true,
 		// Renovate's and Dependabot's usual account names: the GitHub-style
 		// app names and the nicknames self-hosted bot accounts are given.
-		BotAuthors:    []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
-		SkipTrivial:   true,
-		PushReviews:   scope.PushDelta,
+		BotAuthors:  []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
+		SkipTrivial: true,
+		PushReviews: scope.PushDelta,
 		// The files teams write for reviewers and agents; 8 KiB each, 24 KiB
 		// in all keep them a small part of the review prompt.
 		InstructionFiles:      []string{"AGENTS.md", "CLAUDE.md", "REVIEW.md", ".github/copilot-instructions.md", ".rovodev/.review-agent.md"},
@@ -182,7 +182,7 @@ func DefaultConfig() Config {
 		InstructionTotalBytes: 24 << 10,
 		// A proposal answers with the rule it would add and writes nothing
 		// until an operator turns learnings on (it needs write access).
-		Learnings: learn.ModeDryRun,
+		Learnings:     learn.ModeDryRun,
 		ReviewProfile: review.ProfileBalanced,
 		Unverified:    review.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
