@@ -246,6 +246,10 @@ type ContextStats struct {
 	Redactions map[string]int `json:"redactions"`
 	// CandidatesMs is the time spent finding candidates, in milliseconds.
 	CandidatesMs int `json:"candidatesMs"`
+	// LearnedRules counts the learned rules (rule file entries with a
+	// source: proposed in a review thread, approved by merging the review
+	// rules pull request) that won for at least one shown file.
+	LearnedRules int `json:"learnedRules,omitempty"`
 }
 
 // collectRange resolves base and head, diffs head against their merge base
@@ -393,7 +397,9 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
+	learned := map[string]bool{}
 	for i, d := range shown {
+		learnedRule := ""
 		f := pipeline.ChangedFile{
 			Path:     d.Path,
 			OldPath:  d.OldPath,
@@ -404,6 +410,9 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		if meta.PathRules != nil {
 			m := meta.PathRules.Resolve(d.Path)
 			f.Rules, f.RuleSource = rules.Redact(m.Rule), ruleSourceLabel(m)
+			if m.Learned {
+				learnedRule = m.Layer + "\x00" + m.Pattern + "\x00" + m.Rule
+			}
 		}
 		if sh, ok := sources[i]; ok {
 			switch {
@@ -426,9 +435,13 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		res.Stats.Additions += d.Additions
 		res.Stats.Deletions += d.Deletions
 		res.Files = append(res.Files, f)
+		if learnedRule != "" {
+			learned[learnedRule] = true
+		}
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
+	res.Stats.LearnedRules = len(learned)
 	res.findCandidates(ctx, meta, lim)
 	res.finish(lim)
 	res.redactWarnings()
