@@ -28,6 +28,12 @@ type providers struct {
 	// reporter writes build statuses and Code Insights reports (Bitbucket
 	// only; nil for the local provider, which has neither).
 	reporter pipeline.CommitReporter
+	// committer writes the review rules pull request (Bitbucket only; nil
+	// for the local provider, which cannot take proposed rules); rulesRepo
+	// reads the rule file it changes, always over REST (a mirror may not
+	// have fetched the commit just made).
+	committer pipeline.BranchCommitter
+	rulesRepo pipeline.Repository
 	// search finds context candidates; searchOff says why there is none.
 	search    pipeline.CodeSearch
 	searchOff string
@@ -48,6 +54,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	// shipped dashboard and alert rules never query a missing metric.
 	m.KnownUpstreamOperations("bitbucket", bitbucket.Operations)
 	m.KnownUpstreamOperations("bitbucket", bitbucket.InsightsOperations)
+	m.KnownUpstreamOperations("bitbucket", bitbucket.RulesOperations)
 	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
 		bb, err := bitbucket.New(bitbucket.Config{
@@ -65,6 +72,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
+		p.committer, p.rulesRepo = bb, bb
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 		p.searchOff = gitmirror.Off
