@@ -103,6 +103,8 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		Skips:              cfg.Skips(),
 		Instructions:       cfg.Instructions(),
 		Learnings:          cfg.Learnings,
+		Committer:          p.committer,
+		RulesRepo:          p.rulesRepo,
 		Tasks:              cfg.Tasks,
 		CommentPolicy:      cfg.CommentPolicy(),
 		Limits:             cfg.Limits,

@@ -137,7 +137,7 @@ func Propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal) (
 		return Result{}, err
 	}
 	if mode == ModeOff {
-		return Result{}, pipeline.Invalidf("", "learnings are off (PRSCOUT_LEARNINGS=off): no rule is proposed")
+		return Result{}, &RefusedError{Code: "learnings_off", Msg: "learnings are off (PRSCOUT_LEARNINGS=off): no rule is proposed"}
 	}
 	rule, err := check(repo, p)
 	if err != nil {
@@ -149,7 +149,7 @@ func Propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal) (
 		return res, nil
 	}
 	if ports.Committer == nil {
-		return Result{}, pipeline.Invalidf("", "the configured provider cannot commit files or open pull requests: learnings need the Bitbucket provider (PRSCOUT_LEARNINGS=dry-run answers the rule only)")
+		return Result{}, &RefusedError{Code: "unsupported_provider", Msg: "the configured provider cannot commit files or open pull requests (the local git provider cannot): learnings need the Bitbucket provider; PRSCOUT_LEARNINGS=dry-run answers the rule only"}
 	}
 	key := repo.Workspace + "/" + repo.RepoSlug
 	mu, _ := locks.LoadOrStore(key, &sync.Mutex{})
@@ -302,16 +302,39 @@ func readRules(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, c
 	source := scope.RepoRulesPath + "@" + pipeline.ShortCommit(commit)
 	rf, err := scope.ParseRuleFile(data, source)
 	if err != nil {
-		return scope.RuleFile{}, true, &ConflictError{Msg: fmt.Sprintf("%s is not a valid rule file, so no rule is added to it (fix it first): %v", source, err)}
+		return scope.RuleFile{}, true, &RefusedError{Code: "invalid_rule_file", Msg: fmt.Sprintf("%s is not a valid rule file, so no rule is added to it (fix it first): %v", source, err)}
 	}
 	return *rf, true, nil
 }
 
-// ConflictError says the repository's state does not allow the proposal
-// (a broken rule file): a 409.
-type ConflictError struct{ Msg string }
+// RefusedError says the service or the repository does not allow the
+// proposal: learnings are off, the provider cannot commit, or the rule
+// file does not parse. The API answers it 409 with Code as the error.
+type RefusedError struct{ Code, Msg string }
 
-func (e *ConflictError) Error() string { return e.Msg }
+func (e *RefusedError) Error() string { return e.Msg }
+
+// Request is the body of POST /v1/rules/propose: the repository and the
+// proposal, flat (so a decoding error names the field as sent).
+type Request struct {
+	Workspace         string `json:"workspace"`
+	RepoSlug          string `json:"repoSlug"`
+	Path              string `json:"path"`
+	Rule              string `json:"rule"`
+	SourcePRID        int    `json:"sourcePrId"`
+	SourceCommentID   int64  `json:"sourceCommentId,omitempty"`
+	SourceURL         string `json:"sourceUrl,omitempty"`
+	Author            string `json:"author,omitempty"`
+	DestinationBranch string `json:"destinationBranch,omitempty"`
+}
+
+// Split returns the request's repository and proposal.
+func (r Request) Split() (pipeline.Repo, Proposal) {
+	return pipeline.Repo{Workspace: r.Workspace, RepoSlug: r.RepoSlug}, Proposal{
+		Path: r.Path, Rule: r.Rule, SourcePRID: r.SourcePRID, SourceCommentID: r.SourceCommentID,
+		SourceURL: r.SourceURL, Author: r.Author, DestinationBranch: r.DestinationBranch,
+	}
+}
 
 // holds reports whether f already has rule r: the same glob and the same
 // text, case of the glob and runs of spaces forgiven.

@@ -210,13 +210,13 @@ func TestDryRunChangesNothing(t *testing.T) {
 		t.Errorf("a dry run made %d calls", n)
 	}
 	_, err = learn.Propose(context.Background(), ports(f, c, learn.ModeOff), repo, proposal("Wrap errors."))
-	var inv *pipeline.InvalidError
-	if !errors.As(err, &inv) || !strings.Contains(err.Error(), "off") {
-		t.Errorf("off: %v, want an InvalidError saying learnings are off", err)
+	var re *learn.RefusedError
+	if !errors.As(err, &re) || re.Code != "learnings_off" {
+		t.Errorf("off: %v, want a RefusedError saying learnings are off", err)
 	}
 	_, err = learn.Propose(context.Background(), learn.Ports{Repo: f, PRs: f, Mode: learn.ModeOn}, repo, proposal("Wrap errors."))
-	if !errors.As(err, &inv) || !strings.Contains(err.Error(), "cannot commit") {
-		t.Errorf("no committer: %v, want an InvalidError saying the provider cannot commit", err)
+	if !errors.As(err, &re) || re.Code != "unsupported_provider" || !strings.Contains(err.Error(), "cannot commit") {
+		t.Errorf("no committer: %v, want a RefusedError saying the provider cannot commit", err)
 	}
 }
 
@@ -253,9 +253,9 @@ func TestProposalChecked(t *testing.T) {
 func TestBrokenRuleFileRefused(t *testing.T) {
 	f, c := fixture(`{"rules": [{"path": "src/**", "rule": "x",}]}`)
 	_, err := learn.Propose(context.Background(), ports(f, c, learn.ModeOn), repo, proposal("Wrap errors."))
-	var ce *learn.ConflictError
-	if !errors.As(err, &ce) || !strings.Contains(err.Error(), scope.RepoRulesPath) {
-		t.Errorf("broken rule file: %v, want a ConflictError naming it", err)
+	var re *learn.RefusedError
+	if !errors.As(err, &re) || re.Code != "invalid_rule_file" || !strings.Contains(err.Error(), scope.RepoRulesPath) {
+		t.Errorf("broken rule file: %v, want a RefusedError naming it", err)
 	}
 	if n := f.Calls(pipelinetest.OpCommitFiles, learn.Branch); n != 0 {
 		t.Errorf("%d commits onto a broken rule file", n)
