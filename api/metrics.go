@@ -177,7 +177,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head). Code-resolution rate: resolved / posted.",
 		}, []string{"repository", "state"}),
 		Comments: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_comments_total", Help: "Pull request comments, by kind (summary, inline) and action (created, updated, unchanged, skipped, failed, dry_run).",
+			Name: "prscout_comments_total", Help: "Pull request comments and tasks, by kind (summary, inline, task) and action (created, updated, unchanged, skipped, failed, single_line: a multi-line inline comment posted on one line, resolved: a task, dry_run).",
 		}, []string{"kind", "action"}),
 		GateNodes: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_gate_nodes_total", Help: "n8n Code nodes checked by the workflow gate, by verdict.",

@@ -62,6 +62,9 @@ type Options struct {
 	// accounts' pull requests, trivial changes, pushes (the zero value:
 	// none of these).
 	Skips collect.SkipPolicy
+	// Tasks lets /v1/comments open a task on each critical finding's
+	// inline comment and resolve it with the finding (PRSCOUT_TASKS).
+	Tasks bool
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

@@ -325,7 +325,7 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 		return commentsAnswer{}, err
 	}
 	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces}, in,
-		publish.PostOptions{ResolveThreads: o.ResolveThreads})
+		publish.PostOptions{ResolveThreads: o.ResolveThreads, Tasks: o.Tasks})
 	if err != nil {
 		return commentsAnswer{}, err
 	}
@@ -367,6 +367,9 @@ func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	m.Comments.WithLabelValues("inline", "created").Add(float64(posted.InlineCreated))
 	m.Comments.WithLabelValues("inline", "skipped").Add(float64(posted.InlineSkipped))
 	m.Comments.WithLabelValues("inline", "failed").Add(float64(posted.InlineFailed))
+	m.Comments.WithLabelValues("inline", "single_line").Add(float64(posted.InlineSingleLine))
+	m.Comments.WithLabelValues("task", "created").Add(float64(posted.TasksCreated))
+	m.Comments.WithLabelValues("task", "resolved").Add(float64(posted.TasksResolved))
 	m.countSurfaces(posted.BuildStatus, posted.Report)
 }
 

@@ -44,6 +44,9 @@ type apiClient interface {
 	updateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (wireComment, error)
 	deleteComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
 	resolveComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
+	tasksPage(ctx context.Context, repo pipeline.Repo, prID int, next string) (page[wireTask], error)
+	createTask(ctx context.Context, repo pipeline.Repo, prID int, commentID int64, body string) (wireTask, error)
+	resolveTask(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
 	currentUser(ctx context.Context) (wireAccount, error)
 }
 
@@ -90,10 +93,26 @@ type (
 			HTML     wireLink `json:"html"`
 		} `json:"links"`
 	}
+	// wireInline is a comment's anchor: to (new side) or from (old side)
+	// is its line, or the last line of a multi-line comment whose first
+	// line is start_to (start_from).
 	wireInline struct {
-		Path string `json:"path"`
-		From *int   `json:"from,omitempty"`
-		To   *int   `json:"to,omitempty"`
+		Path      string `json:"path"`
+		From      *int   `json:"from,omitempty"`
+		To        *int   `json:"to,omitempty"`
+		StartFrom *int   `json:"start_from,omitempty"`
+		StartTo   *int   `json:"start_to,omitempty"`
+	}
+	// wireTask is a pullrequest_comment_task: state RESOLVED or
+	// UNRESOLVED, the comment it is attached to, when any.
+	wireTask struct {
+		ID      int64       `json:"id"`
+		Content wireText    `json:"content"`
+		State   string      `json:"state"`
+		Creator wireAccount `json:"creator"`
+		Comment *struct {
+			ID int64 `json:"id"`
+		} `json:"comment,omitempty"`
 	}
 	wireComment struct {
 		ID      int64       `json:"id"`
@@ -421,7 +440,8 @@ func (a *httpAPI) prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, p
 
 // createComment calls POST /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments
 // (201). General comments go through go-bitbucket's AddComment; inline ones
-// are an own request because go-bitbucket has no `inline` field.
+// are an own request because go-bitbucket has no `inline` field (nor its
+// multi-line start_to / start_from).
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-comments-post
 func (a *httpAPI) createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline) (wireComment, error) {
 	const op = "create_comment"
@@ -489,6 +509,58 @@ func (a *httpAPI) deleteComment(ctx context.Context, repo pipeline.Repo, prID in
 func (a *httpAPI) resolveComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
 	_, err := a.do(ctx, "resolve_comment", http.MethodPost,
 		a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10), "resolve"), nil, a.maxJSON)
+	return err
+}
+
+// tasksPage calls GET /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks
+// or its `next` link. Missing in go-bitbucket.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-tasks-get
+func (a *httpAPI) tasksPage(ctx context.Context, repo pipeline.Repo, prID int, next string) (page[wireTask], error) {
+	var p page[wireTask]
+	u := next
+	if u == "" {
+		u = a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "tasks") + "?pagelen=" + strconv.Itoa(a.pagelen)
+	}
+	err := a.getJSON(ctx, "list_tasks", u, &p)
+	return p, err
+}
+
+// createTask calls POST /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks
+// with {"content": {"raw": body}, "comment": {"id": commentID}} (201, a
+// pullrequest_comment_task). Missing in go-bitbucket.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-tasks-post
+func (a *httpAPI) createTask(ctx context.Context, repo pipeline.Repo, prID int, commentID int64, body string) (wireTask, error) {
+	const op = "create_task"
+	type ref struct {
+		ID int64 `json:"id"`
+	}
+	payload := struct {
+		Content wireText `json:"content"`
+		Comment *ref     `json:"comment,omitempty"`
+	}{Content: wireText{Raw: body}}
+	if commentID > 0 {
+		payload.Comment = &ref{ID: commentID}
+	}
+	var t wireTask
+	b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "tasks"), payload, a.maxJSON)
+	if err != nil {
+		return t, err
+	}
+	if err := json.Unmarshal(b, &t); err != nil {
+		return t, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
+	}
+	return t, nil
+}
+
+// resolveTask calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks/{task_id}
+// with {"state": "RESOLVED"} (200). Missing in go-bitbucket.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-tasks-task-id-put
+func (a *httpAPI) resolveTask(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
+	payload := struct {
+		State string `json:"state"`
+	}{"RESOLVED"}
+	_, err := a.do(ctx, "update_task", http.MethodPut,
+		a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "tasks", strconv.FormatInt(id, 10)), payload, a.maxJSON)
 	return err
 }
 

@@ -122,6 +122,7 @@ var (
 	_ pipeline.PullRequests   = (*Client)(nil)
 	_ pipeline.CommentStore   = (*Client)(nil)
 	_ pipeline.ThreadResolver = (*Client)(nil)
+	_ pipeline.TaskStore      = (*Client)(nil)
 	_ pipeline.MergeBases     = (*Client)(nil)
 )
 

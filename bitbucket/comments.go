@@ -119,6 +119,9 @@ func comment(v wireComment) pipeline.Comment {
 	if v.Inline != nil {
 		a := &pipeline.InlineAnchor{Path: v.Inline.Path}
 		switch {
+		case v.Inline.To != nil && v.Inline.StartTo != nil && *v.Inline.StartTo < *v.Inline.To:
+			// A multi-line comment: start_to..to.
+			a.Line, a.EndLine = *v.Inline.StartTo, *v.Inline.To
 		case v.Inline.To != nil:
 			a.Line = *v.Inline.To
 		case v.Inline.From != nil:
@@ -131,10 +134,14 @@ func comment(v wireComment) pipeline.Comment {
 }
 
 // CreateComment posts a general comment, or an inline one on line
-// Inline.Line of the new version of Inline.Path (inline {path, to}): POST
+// Inline.Line of the new version of Inline.Path (inline {path, to}), or on
+// its lines Inline.Line..Inline.EndLine (inline {path, start_to, to}: the
+// first and the last line): POST
 // /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments.
-// It is retried only after 429, never after a timeout or 5xx, so a comment is
-// not posted twice.
+// Bitbucket refuses a multi-line anchor it cannot place on the diff with a
+// 400; the comment is then posted on its last line alone (where Bitbucket
+// shows a multi-line comment), and the answer's Inline.EndLine is 0. It is retried only after 429, never after a timeout
+// or 5xx, so a comment is not posted twice.
 func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int, nc pipeline.NewComment) (pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
 		return pipeline.Comment{}, err
@@ -153,10 +160,22 @@ func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int
 		}
 		line := nc.Inline.Line
 		inline = &wireInline{Path: p, To: &line}
+		if end := nc.Inline.EndLine; end != 0 {
+			if end < line {
+				return pipeline.Comment{}, pipeline.Invalidf("inline.endLine", "must be >= line %d, got %d", line, end)
+			}
+			if end > line {
+				inline = &wireInline{Path: p, StartTo: &line, To: &end}
+			}
+		}
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	v, err := c.api.createComment(ctx, repo, prID, nc.Body, inline)
+	if err != nil && inline != nil && inline.StartTo != nil && statusOf(err) == http.StatusBadRequest {
+		line := *inline.To
+		v, err = c.api.createComment(ctx, repo, prID, nc.Body, &wireInline{Path: inline.Path, To: &line})
+	}
 	if err != nil {
 		return pipeline.Comment{}, fmt.Errorf("create comment on pull request %d: %w", prID, err)
 	}
@@ -228,6 +247,75 @@ func (c *Client) DeleteComment(ctx context.Context, repo pipeline.Repo, prID int
 	defer cancel()
 	if err := c.api.deleteComment(ctx, repo, prID, id); err != nil {
 		return fmt.Errorf("delete comment %d on pull request %d: %w", id, prID, err)
+	}
+	return nil
+}
+
+// ListTasks returns every task of the pull request, following `next` links:
+// GET /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks.
+// A task another account created is marked Foreign (as comments are).
+func (c *Client) ListTasks(ctx context.Context, repo pipeline.Repo, prID int) ([]pipeline.Task, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	self := c.selfIDs(ctx)
+	var out []pipeline.Task
+	err := walk(func(next string) (string, error) {
+		p, err := c.api.tasksPage(ctx, repo, prID, next)
+		for _, v := range p.Values {
+			t := task(v)
+			t.Foreign = self == nil || !isSelf(self, v.Creator)
+			out = append(out, t)
+		}
+		return p.Next, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list tasks of pull request %d: %w", prID, err)
+	}
+	return out, nil
+}
+
+func task(v wireTask) pipeline.Task {
+	t := pipeline.Task{ID: v.ID, Body: v.Content.Raw, Resolved: strings.EqualFold(v.State, "RESOLVED")}
+	if v.Comment != nil {
+		t.CommentID = v.Comment.ID
+	}
+	return t
+}
+
+// CreateTask opens a task attached to comment commentID: POST
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks
+// with {"content": {"raw": body}, "comment": {"id": commentID}}. Like every
+// POST it is retried only after 429.
+func (c *Client) CreateTask(ctx context.Context, repo pipeline.Repo, prID int, commentID int64, body string) (pipeline.Task, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.Task{}, err
+	}
+	if strings.TrimSpace(body) == "" {
+		return pipeline.Task{}, pipeline.Invalidf("body", "task body is empty")
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	v, err := c.api.createTask(ctx, repo, prID, commentID, body)
+	if err != nil {
+		return pipeline.Task{}, fmt.Errorf("create task on pull request %d: %w", prID, err)
+	}
+	return task(v), nil
+}
+
+// ResolveTask resolves task id: PUT
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks/{task_id}
+// with {"state": "RESOLVED"}.
+func (c *Client) ResolveTask(ctx context.Context, repo pipeline.Repo, prID int, id int64) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	if err := c.api.resolveTask(ctx, repo, prID, id); err != nil {
+		return fmt.Errorf("resolve task %d on pull request %d: %w", id, prID, err)
 	}
 	return nil
 }

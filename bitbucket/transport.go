@@ -23,7 +23,7 @@ import (
 // the pull request's diff link), "diffstat", "get_commit", "merge_base",
 // "get_src" (file meta and raw content), "list_dir", "list_comments",
 // "create_comment", "update_comment", "delete_comment", "resolve_comment",
-// "get_user".
+// "get_user", "list_tasks", "create_task", "update_task".
 type Observer interface {
 	// UpstreamCall reports one attempt. status is the HTTP status, or 0 for a
 	// transport error or timeout; retry is true for every attempt after the
@@ -41,6 +41,7 @@ var Operations = []string{
 	"get_pullrequest", "get_diff", "diffstat", "get_commit", "merge_base",
 	"get_src", "list_dir", "list_comments", "create_comment", "update_comment",
 	"delete_comment", "get_user", "list_pr_commits", "resolve_comment",
+	"list_tasks", "create_task", "update_task",
 }
 
 type nopObserver struct{}

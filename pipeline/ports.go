@@ -91,10 +91,13 @@ type PullRequests interface {
 	IsAncestor(ctx context.Context, repo Repo, ancestor, head string) (bool, error)
 }
 
-// InlineAnchor places a comment on a line of the new version of a file.
+// InlineAnchor places a comment on a line of the new version of a file, or
+// on the lines Line..EndLine of it (a multi-line comment).
 type InlineAnchor struct {
 	Path string `json:"path"`
 	Line int    `json:"line"`
+	// EndLine is the last line of a multi-line anchor; 0 for one line.
+	EndLine int `json:"endLine,omitempty"`
 }
 
 // Comment is a pull request comment as a provider lists it.
@@ -150,6 +153,31 @@ type ThreadResolver interface {
 	// ResolveThread resolves the thread of top-level comment id. A thread
 	// that is already resolved is not an error.
 	ResolveThread(ctx context.Context, repo Repo, prID int, id int64) error
+}
+
+// Task is a pull request task, attached to the comment CommentID (0: none).
+type Task struct {
+	ID        int64  `json:"id"`
+	CommentID int64  `json:"commentId,omitempty"`
+	Body      string `json:"body"`
+	Resolved  bool   `json:"resolved,omitempty"`
+	// Foreign marks a task another account created (or one whose creator
+	// is unknown): prscout never resolves it.
+	Foreign bool `json:"foreign,omitempty"`
+}
+
+// TaskStore is an optional CommentStore extension for providers with pull
+// request tasks (Bitbucket Cloud), which a merge check can require to be
+// resolved. The comments stage opens a task on the inline comment of each
+// critical finding when asked to, and resolves it when review memory
+// resolves the finding. A provider without tasks does not implement it.
+type TaskStore interface {
+	// ListTasks returns every task of the pull request (all pages).
+	ListTasks(ctx context.Context, repo Repo, prID int) ([]Task, error)
+	// CreateTask opens a task with body, attached to comment commentID.
+	CreateTask(ctx context.Context, repo Repo, prID int, commentID int64, body string) (Task, error)
+	// ResolveTask marks task id resolved; a resolved task is not an error.
+	ResolveTask(ctx context.Context, repo Repo, prID int, id int64) error
 }
 
 // MergeBases is an optional PullRequests extension: the best common

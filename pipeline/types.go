@@ -133,12 +133,24 @@ type Review struct {
 
 // Finding is one review finding as the review LLM answers it.
 type Finding struct {
-	Path         string `json:"path"`
-	Line         int    `json:"line,omitempty"`
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+	// EndLine is the last new-file line of a finding that spans lines
+	// (Line..EndLine); 0 when the finding names one line.
+	EndLine      int    `json:"endLine,omitempty"`
 	ExistingCode string `json:"existingCode,omitempty"`
 	Severity     string `json:"severity"` // critical, high, medium, low
 	Title        string `json:"title"`
 	Body         string `json:"body"`
+	// Fix is the change the model proposes, when it proposes one.
+	Fix *Fix `json:"fix,omitempty"`
+}
+
+// Fix is a proposed change: Before is the code as the model read it at the
+// head, After what it should become. Both are code, never Markdown.
+type Fix struct {
+	Before string `json:"before,omitempty"`
+	After  string `json:"after"`
 }
 
 // DroppedContext is one context file /v1/merge left out to meet the prompt

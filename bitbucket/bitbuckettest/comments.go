@@ -9,14 +9,18 @@ import (
 
 // Comment is a pull request comment held by the fake.
 type Comment struct {
-	ID      int64
-	Body    string
-	Path    string // inline path; "" for a general comment
-	From    *int
-	To      *int
-	Parent  *int64
-	Deleted bool
-	Author  string // display name
+	ID   int64
+	Body string
+	Path string // inline path; "" for a general comment
+	From *int
+	To   *int
+	// StartTo is the first new-side line of a multi-line comment (To its
+	// last); StartFrom the same on the old side.
+	StartTo   *int
+	StartFrom *int
+	Parent    *int64
+	Deleted   bool
+	Author    string // display name
 	// AccountID is the author's account id; AddComment derives one from
 	// Author when empty. Comments created through the API carry the
 	// authenticated account's.
@@ -93,6 +97,12 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 		if c.To != nil {
 			in["to"] = *c.To
 		}
+		if c.StartTo != nil {
+			in["start_to"] = *c.StartTo
+		}
+		if c.StartFrom != nil {
+			in["start_from"] = *c.StartFrom
+		}
 		m["inline"] = in
 	}
 	if c.Parent != nil {
@@ -123,9 +133,11 @@ func (s *Server) createComment(c *call) {
 			Raw string `json:"raw"`
 		} `json:"content"`
 		Inline *struct {
-			Path string `json:"path"`
-			From *int   `json:"from"`
-			To   *int   `json:"to"`
+			Path      string `json:"path"`
+			From      *int   `json:"from"`
+			To        *int   `json:"to"`
+			StartFrom *int   `json:"start_from"`
+			StartTo   *int   `json:"start_to"`
 		} `json:"inline"`
 		Parent *struct {
 			ID int64 `json:"id"`
@@ -141,7 +153,12 @@ func (s *Server) createComment(c *call) {
 			writeError(c.w, http.StatusBadRequest, "inline.path: required")
 			return
 		}
+		if msg := s.checkMultiLine(c, prID, in.Inline.Path, in.Inline.StartTo, in.Inline.To, in.Inline.StartFrom, in.Inline.From); msg != "" {
+			writeErrorDetail(c.w, http.StatusBadRequest, "Bad request", msg)
+			return
+		}
 		cm.Path, cm.From, cm.To = in.Inline.Path, in.Inline.From, in.Inline.To
+		cm.StartTo, cm.StartFrom = in.Inline.StartTo, in.Inline.StartFrom
 	}
 	if in.Parent != nil {
 		cm.Parent = &in.Parent.ID

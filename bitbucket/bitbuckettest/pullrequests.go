@@ -98,6 +98,12 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 	text := func(s string) map[string]any {
 		return map[string]any{"raw": s, "markup": "markdown", "html": "<p>" + s + "</p>"}
 	}
+	open := 0 // task_count: the pull request's unresolved tasks
+	for _, t := range s.repo(ws, slug).tasks[pr.ID] {
+		if !t.Resolved {
+			open++
+		}
+	}
 	return map[string]any{
 		"type": "pullrequest", "id": pr.ID, "title": pr.Title, "description": pr.Description,
 		"summary":  text(pr.Description),
@@ -105,7 +111,7 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 		"state":    pr.State, "draft": pr.Draft, "author": account(pr.Author, pr.AuthorID),
 		"source":       endpoint(pr.SourceBranch, pr.SourceCommit),
 		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit),
-		"merge_commit": nil, "comment_count": 0, "task_count": 0, "close_source_branch": false, "reason": "",
+		"merge_commit": nil, "comment_count": 0, "task_count": open, "close_source_branch": false, "reason": "",
 		"created_on": "2026-11-02T09:14:07.118226+00:00", "updated_on": "2026-11-02T10:01:44.530841+00:00",
 		"links": map[string]any{
 			"self":     map[string]any{"href": self},

@@ -5,7 +5,9 @@
 // their messages), pull request comments (POST, PUT and DELETE change the
 // state and are recorded; POST and DELETE on .../comments/{id}/resolve
 // resolve and reopen a top-level inline comment's thread, 409 when it is
-// already resolved, 403 for a reply or a general comment), pull request
+// already resolved, 403 for a reply or a general comment; a multi-line
+// anchor off the pull request's diff is a 400), pull request tasks (see
+// tasks.go), pull request
 // states (SetPullRequestState), the authenticated account
 // (GET /user), commit build statuses and Code Insights reports with their
 // annotations (see insights.go for the documented rules the fake enforces,
@@ -64,6 +66,11 @@ const (
 	// DELETE on the same path.
 	OpResolveComment = "resolve_comment"
 	OpReopenComment  = "reopen_comment"
+	// Pull request tasks: GET and POST .../tasks, GET and PUT .../tasks/{id}.
+	OpListTasks  = "list_tasks"
+	OpCreateTask = "create_task"
+	OpGetTask    = "get_task"
+	OpUpdateTask = "update_task"
 )
 
 // DefaultAccountID is the authenticated account's id until SetAccountID.
@@ -117,6 +124,7 @@ type repoData struct {
 	stats    map[[2]string][]DiffstatEntry
 	prs      map[int]*PullRequest
 	comments map[int][]*Comment
+	tasks    map[int][]*Task
 	statuses map[string]map[string]*CommitStatus // full commit id -> key ->
 	reports  map[string]map[string]*storedReport // full commit id -> external id ->
 }
@@ -187,6 +195,7 @@ func (s *Server) repo(ws, slug string) *repoData {
 			files: map[string]map[string]file{}, diffs: map[[2]string]string{},
 			stats: map[[2]string][]DiffstatEntry{}, prs: map[int]*PullRequest{},
 			comments: map[int][]*Comment{},
+			tasks:    map[int][]*Task{},
 			statuses: map[string]map[string]*CommitStatus{},
 			reports:  map[string]map[string]*storedReport{},
 		}
@@ -360,6 +369,11 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"message": msg}})
 }
 
+// writeErrorDetail answers Bitbucket's error object with its detail.
+func writeErrorDetail(w http.ResponseWriter, status int, msg, detail string) {
+	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]any{"message": msg, "detail": detail}})
+}
+
 // call is one API request on its way to its handler: the operation it is
 // counted under, its body, and the repository its path names (nil for
 // GET /user).
@@ -399,6 +413,12 @@ func (s *Server) routes() *http.ServeMux {
 	handle("DELETE "+pr+"/comments/{comment}", OpDeleteComment, s.comment)
 	handle("POST "+pr+"/comments/{comment}/resolve", OpResolveComment, s.resolveThread)
 	handle("DELETE "+pr+"/comments/{comment}/resolve", OpReopenComment, s.resolveThread)
+	for _, p := range []string{pr + "/tasks", pr + "/tasks/{$}"} {
+		handle("GET "+p, OpListTasks, s.listTasks)
+		handle("POST "+p, OpCreateTask, s.createTask)
+	}
+	handle("GET "+pr+"/tasks/{task}", OpGetTask, s.task)
+	handle("PUT "+pr+"/tasks/{task}", OpUpdateTask, s.task)
 
 	// {spec...} keeps the slashes of a fork-qualified spec ("ws/repo:a\rb").
 	handle("GET "+repo+"/diff/{spec...}", OpGetDiff, s.getDiff)

@@ -87,6 +87,9 @@ type Config struct {
 	BotAuthors  []string
 	SkipTrivial bool
 	PushReviews string
+	// Tasks lets /v1/comments open a pull request task on each critical
+	// finding's inline comment and resolve it with the finding.
+	Tasks bool
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
@@ -356,6 +359,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_SKIP_TRIVIAL", "skip-trivial", "skip a change whose every file is a lock file, generated code or docs (skipCode trivial); a file an include glob names counts as code", gb, sb))
 	g, s = str(func(c *Config) *string { return &c.PushReviews })
 	add(mk("PRSCOUT_PUSH_REVIEWS", "push-reviews", "how a push to a reviewed pull request is reviewed: delta (the change since the reviewed commit) or off (skipped, skipCode push_off; the first review still runs); a rule file's reviews.push overrides it", g, s))
+	gb, sb = boolean(func(c *Config) *bool { return &c.Tasks })
+	add(mk("PRSCOUT_TASKS", "tasks", "open a pull request task on the inline comment of each critical finding (a merge check on open tasks then holds the merge) and resolve it when a later commit resolves the finding; Bitbucket only", gb, sb))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })

@@ -101,6 +101,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		ParseWebhook:       p.parseWebhook,
 		ResolveThreads:     cfg.ResolveThreads,
 		Skips:              cfg.Skips(),
+		Tasks:              cfg.Tasks,
 		Limits:             cfg.Limits,
 		ServiceRules:       serviceRules,
 		ServiceRulesSource: cfg.RulesFile,

@@ -48,6 +48,10 @@ type File struct {
 	lines  map[int]int  // new line number -> index into text (flattened)
 	text   []diffLine   // all new-side lines, in order
 	old    oldSide      // the old side, for review memory
+	// source is the whole file at the head, by line (from the request's
+	// files[].source when it shows the whole file; nil otherwise): where a
+	// fix's code is looked for when it is outside the diff.
+	source []string
 	// codeIndex maps a window size n to the CodeHash of every n-line window
 	// of non-blank new-side lines and where it starts (FindCode; built on
 	// first use).
@@ -78,9 +82,13 @@ type diffLine struct {
 
 // Placed is where a finding goes.
 type Placed struct {
-	Path   string // the changed file's path ("" or the finding's own when unanchored)
-	Line   int    // the new-file line; 0 for file-level and unanchored
-	Anchor string // Line, Snippet, OnFile or Unanchored
+	Path string // the changed file's path ("" or the finding's own when unanchored)
+	Line int    // the new-file line; 0 for file-level and unanchored
+	// EndLine is the last line of a multi-line anchor Line..EndLine: both
+	// are new-side lines of the same hunk (so one comment can span them);
+	// 0 for a one-line anchor.
+	EndLine int
+	Anchor  string // Line, Snippet, OnFile or Unanchored
 	// Text is the anchored line's content ("" when not on a line).
 	Text string
 	// Code is the anchored code as whitespace-free non-blank new-side lines:
@@ -124,6 +132,9 @@ func NewIndex(files []pipeline.ChangedFile) (*Index, []string) {
 			if len(kept) > 0 {
 				df.hunks = append(df.hunks, kept)
 			}
+		}
+		if sr := cf.SourceRange; cf.Source != "" && (sr == nil || sr.From == 1 && sr.To == sr.Total && len(sr.Windows) == 0) {
+			df.source = strings.Split(strings.TrimSuffix(strings.ReplaceAll(cf.Source, "\r\n", "\n"), "\n"), "\n")
 		}
 		ix.files[p] = df
 		if op := NormalizePath(cf.OldPath); op != "" && op != p {
@@ -261,7 +272,15 @@ func (ix *Index) HasLine(path string, line int) bool {
 //     "snippet" agree, and the comment sits where the reader starts reading
 //     the code it is about.
 //  3. Else, if the finding's line is a new-side line of the diff: "line".
-//  4. Else "file": the path is changed, but no line can be chosen.
+//  4. Else, if the finding spans lines (EndLine) and only its end is a
+//     new-side line: "line" on the end.
+//  5. Else "file": the path is changed, but no line can be chosen.
+//
+// A placed finding spans lines (Placed.EndLine) when its quoted code covers
+// several lines, or its line and EndLine are both new-side lines of the same
+// hunk. A range whose ends are in different hunks is placed on its end line
+// alone (where Bitbucket shows a multi-line comment); one whose end is not
+// in the diff on its first line.
 //
 // Step 2 runs before 3 because models get line numbers wrong far more often
 // than they misquote code; a snippet that is found nowhere does not veto a
@@ -283,7 +302,7 @@ func (ix *Index) Anchor(f pipeline.Finding) Placed {
 	if strings.TrimSpace(f.ExistingCode) != "" {
 		if start, end, covers, found := df.findSnippet(f.ExistingCode, f.Line); found && !(lineOK && covers) {
 			l := df.text[start]
-			return Placed{Path: path, Line: l.n, Anchor: Snippet, Text: l.text, Code: df.codeOf(start, end)}
+			return Placed{Path: path, Line: l.n, EndLine: df.endLine(start, end), Anchor: Snippet, Text: l.text, Code: df.codeOf(start, end)}
 		}
 	}
 	if lineOK {
@@ -293,13 +312,26 @@ func (ix *Index) Anchor(f pipeline.Finding) Placed {
 			// The quoted code's lines that follow the anchored line, when they
 			// are there; else the anchored line alone.
 			if start, end, _, found := df.findSnippet(f.ExistingCode, f.Line); found && start == i {
-				a.Code = df.codeOf(start, end)
+				a.Code, a.EndLine = df.codeOf(start, end), df.endLine(start, end)
 			}
+		}
+		if j, ok := df.lines[f.EndLine]; ok && a.EndLine == 0 && f.EndLine > f.Line {
+			if !df.sameHunk(i, j) {
+				// The range cannot be one comment: one line, its end, where
+				// Bitbucket shows a multi-line comment too.
+				return Placed{Path: path, Line: f.EndLine, Anchor: Line, Text: df.text[j].text, Code: df.codeOf(j, j)}
+			}
+			a.Code, a.EndLine = df.codeOf(i, j), f.EndLine
 		}
 		if a.Code == nil {
 			a.Code = df.codeOf(i, i)
 		}
 		return a
+	}
+	if j, ok := df.lines[f.EndLine]; ok && f.EndLine > f.Line {
+		// The range starts outside the diff and ends in it: one line, the
+		// end (the last line the finding is about that the diff shows).
+		return Placed{Path: path, Line: f.EndLine, Anchor: Line, Text: df.text[j].text, Code: df.codeOf(j, j)}
 	}
 	var reason string
 	switch {
@@ -315,6 +347,97 @@ func (ix *Index) Anchor(f pipeline.Finding) Placed {
 		reason = "no line given"
 	}
 	return Placed{Path: path, Anchor: OnFile, Reason: reason}
+}
+
+// endLine is the new line number of text[end] when text[start..end] span
+// more than one line of one hunk (a multi-line anchor), else 0.
+func (df *File) endLine(start, end int) int {
+	if end <= start || !df.sameHunk(start, end) {
+		return 0
+	}
+	return df.text[end].n
+}
+
+// sameHunk reports whether text[i] and text[j] are lines of the same hunk.
+func (df *File) sameHunk(i, j int) bool {
+	base := 0
+	for _, h := range df.hunks {
+		if i >= base && i < base+len(h) {
+			return j >= base && j < base+len(h)
+		}
+		base += len(h)
+	}
+	return false
+}
+
+// HeadLines finds code among path's new-side lines of one hunk, lines
+// compared without whitespace and blank lines skipped (the exact step of
+// the snippet matcher, also after stripping diff markers; never
+// containment, since the lines found are what a fix replaces), the match
+// nearest near when several; else, the same way, in the whole file at the
+// head when the request's files[].source shows all of it. It answers the head's own text of the
+// matched lines, blank lines between them included, and their first and
+// last line numbers.
+func (ix *Index) HeadLines(path, code string, near int) (lines []string, first, last int, ok bool) {
+	df, found := ix.files[path]
+	if !found {
+		return nil, 0, 0, false
+	}
+	want := snippetLines(code)
+	if len(want) == 0 {
+		return nil, 0, 0, false
+	}
+	matches := df.matchLines(want, false)
+	if len(matches) == 0 {
+		if s, stripped := stripDiffMarkers(code); stripped {
+			if w := snippetLines(s); len(w) > 0 {
+				want = w
+				matches = df.matchLines(w, false)
+			}
+		}
+	}
+	if len(matches) == 0 {
+		return df.sourceLines(want, near)
+	}
+	best := matches[0]
+	for _, m := range matches[1:] {
+		if near > 0 && absInt(df.text[m.start].n-near) < absInt(df.text[best.start].n-near) {
+			best = m
+		}
+	}
+	for i := best.start; i <= best.end; i++ {
+		lines = append(lines, df.text[i].text)
+	}
+	return lines, df.text[best.start].n, df.text[best.end].n, true
+}
+
+// sourceLines finds want (whitespace-free, non-blank lines) in the whole
+// file at the head, when the request gave it: the match nearest near.
+func (df *File) sourceLines(want []string, near int) (lines []string, first, last int, ok bool) {
+	var idx []int // non-blank lines of the source, 0-based
+	norm := make([]string, len(df.source))
+	for i, l := range df.source {
+		if norm[i] = pipeline.StripSpace(l); norm[i] != "" {
+			idx = append(idx, i)
+		}
+	}
+	bestS, bestE := -1, -1
+	for s := 0; s+len(want) <= len(idx); s++ {
+		match := true
+		for k, w := range want {
+			if norm[idx[s+k]] != w {
+				match = false
+				break
+			}
+		}
+		if match && (bestS < 0 || near > 0 && absInt(idx[s]+1-near) < absInt(bestS+1-near)) {
+			bestS, bestE = idx[s], idx[s+len(want)-1]
+		}
+	}
+	if bestS < 0 {
+		return nil, 0, 0, false
+	}
+	return append([]string(nil), df.source[bestS:bestE+1]...), bestS + 1, bestE + 1, true
 }
 
 // snippetLines splits a snippet into whitespace-free, non-empty lines.

@@ -39,6 +39,9 @@ const (
 	OpUpdateComment = "update_comment" // UpdateComment; arg: the comment id
 	OpDeleteComment = "delete_comment" // DeleteComment; arg: the comment id
 	OpResolveThread = "resolve_thread" // ThreadStore.ResolveThread; arg: the comment id
+	OpListTasks     = "list_tasks"     // ListTasks; arg: the pull request id
+	OpCreateTask    = "create_task"    // CreateTask; arg: the comment id
+	OpResolveTask   = "resolve_task"   // ResolveTask; arg: the task id
 	OpPRCommits     = "pr_commits"     // CommitsRepo.PullRequestCommitMessages; arg: the id and the limit, "7 50"
 	OpRangeCommits  = "range_commits"  // CommitsRepo.CommitMessages; arg: "base..head 50" (with the limit)
 	OpOpenTree      = "open_tree"      // SearchRepo.OpenTree; arg: the commit
@@ -75,6 +78,7 @@ type Fake struct {
 	diffs    map[string]string
 	prs      map[int]pipeline.PullRequestInfo
 	comments map[int][]pipeline.Comment
+	tasks    map[int][]pipeline.Task
 	nextID   int64
 	urlFmt   string
 	account  string
@@ -127,6 +131,7 @@ func New() *Fake {
 		diffs:    map[string]string{},
 		prs:      map[int]pipeline.PullRequestInfo{},
 		comments: map[int][]pipeline.Comment{},
+		tasks:    map[int][]pipeline.Task{},
 		nextID:   1000,
 		issues:   map[string]pipeline.Issue{},
 		calls:    map[string]int{},
@@ -774,6 +779,7 @@ var (
 	_ pipeline.DiffSource     = (*Fake)(nil)
 	_ pipeline.PullRequests   = (*Fake)(nil)
 	_ pipeline.CommentStore   = (*Fake)(nil)
+	_ pipeline.TaskStore      = (*Fake)(nil)
 	_ pipeline.IssueLookup    = (*Fake)(nil)
 	_ pipeline.CommitReporter = (*Fake)(nil)
 )

@@ -31,6 +31,9 @@ type Posted struct {
 	// InlineDeferred counts new inline comments beyond review.MaxInlinePerPost: they
 	// are listed in the summary and posted by a later run.
 	InlineDeferred int `json:"inlineDeferred"`
+	// InlineSingleLine counts findings spanning lines whose multi-line
+	// anchor the provider refused: each was posted on its last line.
+	InlineSingleLine int `json:"inlineSingleLine,omitempty"`
 	// DuplicatesDeleted counts prscout comments deleted because another
 	// request (another replica) created the same summary or finding at the
 	// same time.
@@ -40,6 +43,11 @@ type Posted struct {
 	// the thread, the setting off, or a failed call: see memory.entries[].thread).
 	ThreadsResolved int `json:"threadsResolved"`
 	ThreadsLeftOpen int `json:"threadsLeftOpen"`
+	// TasksCreated counts pull request tasks opened on the inline comment
+	// of a critical finding, TasksResolved prscout's tasks resolved with
+	// their finding (PostOptions.Tasks; see syncTasks).
+	TasksCreated  int `json:"tasksCreated,omitempty"`
+	TasksResolved int `json:"tasksResolved,omitempty"`
 	// Errors describe failed writes that did not fail the call.
 	Errors []string `json:"errors"`
 	// Warnings say what was left alone and why, e.g. summaries that could
@@ -59,6 +67,10 @@ type PostOptions struct {
 	// (PRSCOUT_RESOLVE_THREADS, default true). Never a thread with a reply,
 	// never another account's comment (see resolveThreads).
 	ResolveThreads bool
+	// Tasks opens a pull request task on the inline comment of each
+	// critical finding and resolves it with the finding, when the store is
+	// a pipeline.TaskStore (PRSCOUT_TASKS, default false).
+	Tasks bool
 	// DryRun reads the comments and compares with earlier reviews, but
 	// writes nothing (posted.summary "dry-run").
 	DryRun bool
@@ -151,6 +163,9 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 	var body string
 	if mem != nil {
 		out.resolveThreads(ctx, store, repo, prID, mem, comments, opt.ResolveThreads)
+		if opt.Tasks {
+			out.syncTasks(ctx, store, repo, prID, mem)
+		}
 		body = sum.Write(mem, failed, deferred)
 		mem.Sync()
 	} else {
@@ -216,12 +231,17 @@ func (out *Posted) postInline(ctx context.Context, store pipeline.CommentStore, 
 		if err := ctx.Err(); err != nil {
 			return created, failed, deferred, fmt.Errorf("post inline comments: %w", err)
 		}
-		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line}})
+		c, err := store.CreateComment(ctx, repo, prID, pipeline.NewComment{Body: ic.Body, Inline: &pipeline.InlineAnchor{Path: ic.Path, Line: ic.Line, EndLine: ic.EndLine}})
 		if err != nil {
 			out.InlineFailed++
 			out.Errors = append(out.Errors, fmt.Sprintf("create inline comment %s:%d: %v", ic.Path, ic.Line, err))
 			failed = append(failed, ic)
 			continue
+		}
+		if ic.EndLine > 0 && c.Inline != nil && c.Inline.EndLine == 0 {
+			// The provider placed it on one line (Bitbucket refused the range).
+			out.InlineSingleLine++
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s:%d-%d: the multi-line anchor was refused; posted on line %d", ic.Path, ic.Line, ic.EndLine, c.Inline.Line))
 		}
 		out.InlineCreated++
 		have[ic.Fingerprint] = true

@@ -15,8 +15,11 @@ import (
 
 // InlineComment is one finding placed on a new-file line.
 type InlineComment struct {
-	Path        string `json:"path"`
-	Line        int    `json:"line"`   // new-file line: Bitbucket's inline.to
+	Path string `json:"path"`
+	Line int    `json:"line"` // new-file line: Bitbucket's inline.to, or start_to of a range
+	// EndLine is the last line of a comment spanning Line..EndLine
+	// (Bitbucket's inline.to, with start_to Line); 0 for one line.
+	EndLine     int    `json:"endLine,omitempty"`
 	Anchor      string `json:"anchor"` // AnchorLine or AnchorSnippet
 	Body        string `json:"body"`   // Markdown, ends with the fingerprint marker
 	Fingerprint string `json:"fingerprint"`
@@ -41,6 +44,10 @@ type CommentStats struct {
 	SeverityNormalized int `json:"severityNormalized"`
 	// DroppedFindings counts findings[] entries that were not findings.
 	DroppedFindings int `json:"droppedFindings"`
+	// FixesShown counts proposed fixes shown as a diff block; FixesDropped
+	// those left out because the code they replace is not at the head.
+	FixesShown   int `json:"fixesShown,omitempty"`
+	FixesDropped int `json:"fixesDropped,omitempty"`
 	// Duplicates counts findings dropped for repeating another's fingerprint.
 	Duplicates int `json:"duplicates"`
 	// VerifyDropped counts findings the verify pass dropped (not posted,
@@ -245,8 +252,8 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	for _, r := range rows {
 		if r.a.Anchor == anchor.Line || r.a.Anchor == anchor.Snippet {
 			out.Inline = append(out.Inline, InlineComment{
-				Path: r.a.Path, Line: r.a.Line, Anchor: r.a.Anchor,
-				Body: inlineBody(r.f, r.fp), Fingerprint: r.fp,
+				Path: r.a.Path, Line: r.a.Line, EndLine: r.a.EndLine, Anchor: r.a.Anchor,
+				Body: inlineBody(r.f, r.fix, r.fp), Fingerprint: r.fp,
 				Severity: r.f.Severity, Title: r.f.Title,
 			})
 		} else {
@@ -286,6 +293,8 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats
 	seen := map[string]bool{}
 	for i, f := range findings {
 		a := ix.Anchor(f)
+		// The fix is matched before redaction, against the diff as given.
+		fx, w := checkFix(f, a, ix, st, i)
 		f.Title, n = marker.StripMarkers(f.Title)
 		st.MarkersStripped += n
 		if f.Title == "" {
@@ -308,32 +317,49 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats
 		}
 		fp := marker.Fingerprint(f.Path, f.Title, code)
 		if seen[fp] {
+			if fx != nil {
+				st.FixesShown--
+			} else if w != "" {
+				st.FixesDropped--
+			}
 			st.Duplicates++
 			warnings = append(warnings, fmt.Sprintf("findings[%d] repeats an earlier finding (%s): dropped", i, fp))
 			continue
 		}
 		seen[fp] = true
+		if w != "" {
+			warnings = append(warnings, w)
+		}
 		st.ByAnchor[a.Anchor]++
 		st.BySeverity[f.Severity]++
 		f.Title, f.Body = sanitize.Markdown(f.Title, hosts), sanitize.Markdown(f.Body, hosts)
-		rows = append(rows, findingRow{f: f, a: a, fp: fp})
+		if f.Fix != nil {
+			// Echoed with the unanchored findings: redacted like the rest.
+			f.Fix = &pipeline.Fix{Before: redact.Secrets(f.Fix.Before, st.Redactions), After: redact.Secrets(f.Fix.After, st.Redactions)}
+		}
+		rows = append(rows, findingRow{f: f, a: a, fp: fp, fix: fx})
 	}
 	return rows, warnings
 }
 
 type findingRow struct {
-	f  pipeline.Finding
-	a  anchor.Placed
-	fp string
+	f   pipeline.Finding
+	a   anchor.Placed
+	fp  string
+	fix *shownFix // the proposed fix, when it is shown (checkFix)
 }
 
-func inlineBody(f pipeline.Finding, fp string) string {
+func inlineBody(f pipeline.Finding, fx *shownFix, fp string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s** · %s\n", reviewanswer.SeverityLabel(f.Severity), pipeline.OneLine(f.Title))
 	if body := strings.TrimSpace(f.Body); body != "" {
 		b.WriteString("\n")
 		b.WriteString(body)
 		b.WriteString("\n")
+	}
+	if fix := fixMarkdown(fx); fix != "" {
+		b.WriteString("\n")
+		b.WriteString(fix)
 	}
 	b.WriteString("\n")
 	b.WriteString(marker.FindingMarker(fp))
@@ -589,6 +615,10 @@ func writeOffDiff(b *strings.Builder, rows []findingRow) {
 			if body := strings.TrimSpace(r.f.Body); body != "" {
 				b.WriteString(body)
 				b.WriteString("\n\n")
+			}
+			if fix := fixMarkdown(r.fix); fix != "" {
+				b.WriteString(fix)
+				b.WriteString("\n")
 			}
 		}
 	}

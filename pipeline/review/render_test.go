@@ -83,7 +83,11 @@ func goldenText(r Rendered) string {
 	var b strings.Builder
 	b.WriteString(r.Markdown)
 	for _, ic := range r.Inline {
-		fmt.Fprintf(&b, "\n======== inline %s:%d anchor=%s severity=%s fp=%s\n%s\n", ic.Path, ic.Line, ic.Anchor, ic.Severity, ic.Fingerprint, ic.Body)
+		lines := fmt.Sprint(ic.Line)
+		if ic.EndLine > 0 {
+			lines += fmt.Sprintf("-%d", ic.EndLine)
+		}
+		fmt.Fprintf(&b, "\n======== inline %s:%s anchor=%s severity=%s fp=%s\n%s\n", ic.Path, lines, ic.Anchor, ic.Severity, ic.Fingerprint, ic.Body)
 	}
 	for _, f := range r.Unanchored {
 		fmt.Fprintf(&b, "\n======== unanchored %s line=%d severity=%s title=%q\n", f.Path, f.Line, f.Severity, f.Title)

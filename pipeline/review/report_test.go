@@ -53,7 +53,7 @@ func TestReportFindings(t *testing.T) {
 func TestInlineBodyText(t *testing.T) {
 	for _, body := range []string{"", "one line", "line one\n\n```go\nx := 1\n```"} {
 		f := pipeline.Finding{Severity: "medium", Title: "T", Body: body}
-		if got := inlineBodyText(inlineBody(f, "0123456789abcdef")); got != body {
+		if got := inlineBodyText(inlineBody(f, nil, "0123456789abcdef")); got != body {
 			t.Errorf("inlineBodyText(inlineBody(%q)) = %q", body, got)
 		}
 	}

@@ -104,7 +104,7 @@ type Parsed struct {
 //
 // Every finding has a path and a title. Findings are repaired field by
 // field: "line" may be a number or a numeric string ("42", "L42", "42-45"
-// -> 42); severity is normalised (see normalizeSeverity); a missing title
+// -> 42, with endLine 45; see fix.go for ranges and proposed fixes); severity is normalised (see normalizeSeverity); a missing title
 // is taken from the body's first line. A finding that names no file is
 // moved into the summary, under "Findings not tied to a file".
 func Parse(raw json.RawMessage) (Parsed, error) {
@@ -446,6 +446,8 @@ func (p *reviewParser) findings(a []any, ptr string, located bool) []pipeline.Fi
 				break
 			}
 		}
+		p.readSpan(m, &f, i)
+		p.readFix(m, &f, i)
 		if f.Title == "" && f.Body == "" {
 			p.dropped++
 			p.warn("findings[%d] has neither title nor body: dropped", i)

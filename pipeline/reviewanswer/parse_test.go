@@ -132,7 +132,7 @@ func TestParseReviewFindingRepair(t *testing.T) {
 	want := []pipeline.Finding{
 		{Path: "a.go", Line: 42, Severity: "high", Title: "t1", Body: "b"},
 		{Path: "a.go", Line: 7, Severity: "low", Title: "first line", Body: "first line\nsecond"},
-		{Path: "a.go", Line: 12, Severity: "medium", Title: "multi line title"},
+		{Path: "a.go", Line: 12, EndLine: 15, Severity: "medium", Title: "multi line title"}, // "12-15": a range
 		{Path: "a.go", Line: 3, Severity: "critical", Title: "t4"},
 		{Path: "a.go", Line: 0, Severity: "medium", Title: "t5"},
 		{Path: "a.go", Line: 0, Severity: "medium", Title: "t6"},

@@ -421,3 +421,39 @@ func CodeSpan(s string) string {
 	}
 	return fence + s + fence
 }
+
+// CodeBlock writes lines as a fenced code block with the info string info:
+// the fence is a backtick run longer than any run in the lines (at least
+// three), so no line of the code can close it, in CommonMark or in
+// Python-Markdown (whose closing fence must equal the opening one). The
+// code is shown literally, never rendered.
+func CodeBlock(info string, lines []string) string {
+	longest := 2
+	for _, l := range lines {
+		run := 0
+		for i := 0; i < len(l); i++ {
+			if l[i] == '`' {
+				run++
+				longest = max(longest, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	var b strings.Builder
+	b.WriteString(fence)
+	b.WriteString(strings.Map(func(r rune) rune {
+		if r == '`' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, info))
+	b.WriteByte('\n')
+	for _, l := range lines {
+		b.WriteString(strings.TrimRight(l, "\r"))
+		b.WriteByte('\n')
+	}
+	b.WriteString(fence)
+	return b.String()
+}
