@@ -4,7 +4,8 @@
 #
 #   fake Bitbucket --signed webhook--> prscout /v1/webhooks/bitbucket --token--> n8n Webhook
 #   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
-#   n8n --> fake OpenAI-compatible LLM (scout, review);  prscout --> fake Bitbucket, fake Jira
+#   n8n --> prscout /v1/verify;  n8n --> fake OpenAI-compatible LLM (scout, review, verify)
+#   prscout --> fake Bitbucket, fake Jira
 #
 # prscout keeps a mirror of the repository (PRSCOUT_MIRROR_DIR), fetched from
 # the fake Bitbucket over git's smart HTTP with the same token, and lists the
@@ -35,7 +36,16 @@
 # carries the other two groups' findings and names the failed group. (8) PR 4,
 # whose review answer stops at the token limit in its third finding
 # (finish_reason "length"): its two complete findings are posted inline,
-# the summary says what was cut, nothing raw is shown. Then
+# the summary says what was cut, nothing raw is shown. Every review so far
+# has fewer than Config.verifyMinFindings findings: /v1/verify declines and
+# no verify call is made. (9) PR 5 opened as a draft: skipped with skipCode
+# draft and its reason, nothing posted, no model asked; marked ready (the
+# fake flips its draft flag) and delivered as pullrequest:updated: reviewed,
+# one summary. (10) PR 6 by renovate[bot]: skipped with skipCode bot_author,
+# nothing posted. (11) PR 7, whose review has 14 findings (3 without
+# evidence, 5 low): n8n makes the verify call with Config.verifyModel, the
+# fake LLM drops one finding by its title, and that finding is posted
+# nowhere while the summary says the verify pass dropped 1 finding. Then
 # per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);

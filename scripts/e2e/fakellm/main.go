@@ -1,18 +1,17 @@
 // Command fakellm is an OpenAI-compatible chat-completions server for the
 // n8n end-to-end test. POST /v1/chat/completions answers with the fixture's
-// fixed scout or review text: the request is a review when its messages ask
-// for "findings" (the review prompt's answer format), a scout otherwise, and
-// the pull request is found by its title in the messages; a review whose
-// prompt says "Review mode: delta" gets the fixture's answer for the push; a
-// pull request reviewed in groups gets the answer of the group whose file the
-// review prompt shows, and HTTP 500 for its failing group; a review the
-// fixture cuts off comes with finish_reason "length". A verify call (its
-// system prompt starts "You check another reviewer's findings") is answered
-// {"verdicts":[...]} keeping every finding but the one whose title the
-// fixture's VerifyDrop names; its PR is the one with that drop title (0 when
-// none). Every request is
-// appended to -log as one JSON line so the test can check what n8n sent.
-// It listens on loopback only.
+// fixed scout, review or verify text: the request is a verify call when its
+// system prompt starts "You check another reviewer's findings" (answered
+// {"verdicts":[...]}, keeping every finding but the one titled as the
+// fixture's VerifyDrop; its PR is the one with that drop title, 0 when
+// none), a review when its messages ask for "findings" (the review prompt's
+// answer format), a scout otherwise, and the pull request is found by its
+// title in the messages; a review whose prompt says "Review mode: delta"
+// gets the fixture's answer for the push; a pull request reviewed in groups
+// gets the answer of the group whose file the review prompt shows, and HTTP
+// 500 for its failing group; a review the fixture cuts off comes with
+// finish_reason "length". Every request is appended to -log as one JSON line
+// so the test can check what n8n sent. It listens on loopback only.
 package main
 
 import (
