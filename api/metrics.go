@@ -9,9 +9,11 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
+	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/redact"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -41,6 +43,11 @@ type Metrics struct {
 	// merge_unchanged, push_off, trivial).
 	ReviewsSkipped *prometheus.CounterVec
 	Findings       *prometheus.CounterVec
+	// Placements counts findings by placement (inline, summary,
+	// unverified); Evidence by evidence verdict (verified, elsewhere,
+	// unverified).
+	Placements *prometheus.CounterVec
+	Evidence   *prometheus.CounterVec
 	// FindingStates counts review memory by repository and state (posted,
 	// resolved, outdated, still_open): the code-resolution rate is
 	// resolved ÷ posted.
@@ -173,6 +180,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		Findings: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_findings_anchored_total", Help: "Review findings rendered, by how they were anchored (line, snippet, file, unanchored).",
 		}, []string{"anchor"}),
+		Placements: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_findings_placed_total", Help: "Review findings rendered, by placement: inline (an inline comment), summary (summary only: not on a diff line, below the inline severity floor or past the comment budget), unverified (quoted code not found in what the review was shown; not inline, not counted).",
+		}, []string{"placement"}),
+		Evidence: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_findings_evidence_total", Help: "Review findings rendered, by the check of their quoted code against what the review was shown: verified (in the file named), elsewhere (in another file shown), unverified (no quote, not found, or only in removed lines).",
+		}, []string{"verdict"}),
 		FindingStates: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head). Code-resolution rate: resolved / posted.",
 		}, []string{"repository", "state"}),
@@ -261,6 +274,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	for _, a := range knownAnchors {
 		m.Findings.WithLabelValues(a)
+	}
+	for _, p := range review.Placements {
+		m.Placements.WithLabelValues(p)
+	}
+	for _, v := range evidence.Verdicts {
+		m.Evidence.WithLabelValues(v)
 	}
 	// No repository is known at start: the states are pre-initialised with
 	// an empty repository (the same as no label), so totals show zeros.

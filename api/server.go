@@ -22,6 +22,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -65,6 +66,13 @@ type Options struct {
 	// Tasks lets /v1/comments open a task on each critical finding's
 	// inline comment and resolve it with the finding (PRSCOUT_TASKS).
 	Tasks bool
+	// CommentPolicy decides which findings of /v1/comments become inline
+	// comments: review profile, comment budget, inline severity floor and
+	// what becomes of unverified findings (PRSCOUT_REVIEW_PROFILE,
+	// PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
+	// Its zero value places every finding on a diff line inline. A
+	// request's commentPolicy lies over it.
+	CommentPolicy review.Policy
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

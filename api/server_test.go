@@ -160,6 +160,8 @@ func TestMetricsPreinitialised(t *testing.T) {
 		"prscout_lookups_total":           2 * len(knownLookupOutcomes),
 		"prscout_review_mode_total":       len(knownReviewModes),
 		"prscout_findings_anchored_total": len(knownAnchors),
+		"prscout_findings_placed_total":   3, // inline, summary, unverified
+		"prscout_findings_evidence_total": 3, // verified, elsewhere, unverified
 		"prscout_findings_total":          len(knownFindingStates),
 		"prscout_gate_nodes_total":        len(knownGateVerdicts),
 	} {

@@ -320,11 +320,12 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 	}
 	in.RequestID = pipeline.RequestID(ctx)
 	in.LinkHosts = o.LinkHosts
+	in.Policy = o.CommentPolicy
 	wantSARIF, err := in.WantsSARIF()
 	if err != nil {
 		return commentsAnswer{}, err
 	}
-	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces}, in,
+	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo}, in,
 		publish.PostOptions{ResolveThreads: o.ResolveThreads, Tasks: o.Tasks})
 	if err != nil {
 		return commentsAnswer{}, err
@@ -358,6 +359,12 @@ func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	}
 	for anchor, n := range rendered.Stats.ByAnchor {
 		m.Findings.WithLabelValues(anchor).Add(float64(n))
+	}
+	for placement, n := range rendered.Stats.ByPlacement {
+		m.Placements.WithLabelValues(placement).Add(float64(n))
+	}
+	for verdict, n := range rendered.Stats.ByEvidence {
+		m.Evidence.WithLabelValues(verdict).Add(float64(n))
 	}
 	action := posted.Summary
 	if action == "dry-run" {

@@ -144,6 +144,9 @@ type Finding struct {
 	Body         string `json:"body"`
 	// Fix is the change the model proposes, when it proposes one.
 	Fix *Fix `json:"fix,omitempty"`
+	// Confidence is the model's confidence in the finding, 0 to 1; 0 when
+	// the answer gives none. It breaks severity ties for the inline budget.
+	Confidence float64 `json:"confidence,omitempty"`
 }
 
 // Fix is a proposed change: Before is the code as the model read it at the

@@ -14,6 +14,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -90,6 +91,13 @@ type Config struct {
 	// Tasks lets /v1/comments open a pull request task on each critical
 	// finding's inline comment and resolve it with the finding.
 	Tasks bool
+	// ReviewProfile, InlineMax, InlineMinSeverity and Unverified are the
+	// /v1/comments placement policy (review.Policy): which findings become
+	// inline comments.
+	ReviewProfile     string
+	InlineMax         int
+	InlineMinSeverity string
+	Unverified        string
 	// WebhookDedupWindow is how long a webhook delivery is remembered to
 	// drop its replays.
 	WebhookDedupWindow time.Duration
@@ -154,9 +162,11 @@ func DefaultConfig() Config {
 		SkipBots:             true,
 		// Renovate's and Dependabot's usual account names: the GitHub-style
 		// app names and the nicknames self-hosted bot accounts are given.
-		BotAuthors:  []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
-		SkipTrivial: true,
-		PushReviews: scope.PushDelta,
+		BotAuthors:    []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
+		SkipTrivial:   true,
+		PushReviews:   scope.PushDelta,
+		ReviewProfile: review.ProfileBalanced,
+		Unverified:    review.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
 		// background and reviews meanwhile read through REST.
 		MirrorFetchTimeout: 10 * time.Minute,
@@ -361,6 +371,14 @@ func settings() []setting {
 	add(mk("PRSCOUT_PUSH_REVIEWS", "push-reviews", "how a push to a reviewed pull request is reviewed: delta (the change since the reviewed commit) or off (skipped, skipCode push_off; the first review still runs); a rule file's reviews.push overrides it", g, s))
 	gb, sb = boolean(func(c *Config) *bool { return &c.Tasks })
 	add(mk("PRSCOUT_TASKS", "tasks", "open a pull request task on the inline comment of each critical finding (a merge check on open tasks then holds the merge) and resolve it when a later commit resolves the finding; Bitbucket only", gb, sb))
+	g, s = str(func(c *Config) *string { return &c.ReviewProfile })
+	add(mk("PRSCOUT_REVIEW_PROFILE", "review-profile", "review profile of /v1/comments: quiet (at most 5 inline comments, high and critical only), balanced (10, medium and up) or thorough (no budget, every severity); PRSCOUT_INLINE_MAX and PRSCOUT_INLINE_MIN_SEVERITY override its parts; what is not inline is in the summary", g, s))
+	gi, si = integer(func(c *Config) *int { return &c.InlineMax })
+	add(mk("PRSCOUT_INLINE_MAX", "inline-max", "most inline comments of one review, most severe first (ties: the model's confidence); the rest are in the summary; 0 means the profile's", gi, si))
+	g, s = str(func(c *Config) *string { return &c.InlineMinSeverity })
+	add(mk("PRSCOUT_INLINE_MIN_SEVERITY", "inline-min-severity", "lowest severity posted inline (critical, high, medium, low); less severe findings are in the summary only; empty means the profile's", g, s))
+	g, s = str(func(c *Config) *string { return &c.Unverified })
+	add(mk("PRSCOUT_UNVERIFIED", "unverified", "findings whose quoted code is not in the file they name as the review was shown: fold (listed in the summary, not inline, not counted in the build status or report), drop (also left out of the summary) or keep (placed as verified)", g, s))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.WebhookDedupWindow })
 	add(mk("PRSCOUT_WEBHOOK_DEDUP_WINDOW", "webhook-dedup-window", "how long a webhook delivery is remembered: a replay (same X-Request-UUID, or same event and body) is acknowledged, not forwarded again; 0 switches it off", gd, sd))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.WebhookMaxBodyBytes })
@@ -459,6 +477,12 @@ func (c Config) Skips() collect.SkipPolicy {
 		p.BotAuthors = append([]string(nil), c.BotAuthors...)
 	}
 	return p
+}
+
+// CommentPolicy is the /v1/comments placement policy (PRSCOUT_REVIEW_PROFILE,
+// PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
+func (c Config) CommentPolicy() review.Policy {
+	return review.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
 }
 
 // Validate checks the configuration and names the variable at fault; every
@@ -609,6 +633,18 @@ func (c Config) validateFeatures(p *problems) {
 	}
 	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
 		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)
+	}
+	if _, err := review.ParseProfile(c.ReviewProfile); err != nil {
+		bad("PRSCOUT_REVIEW_PROFILE", "%v", err)
+	}
+	if c.InlineMax < 0 {
+		bad("PRSCOUT_INLINE_MAX", "must not be negative, got %d", c.InlineMax)
+	}
+	if _, err := review.ParseMinSeverity(c.InlineMinSeverity); err != nil {
+		bad("PRSCOUT_INLINE_MIN_SEVERITY", "%v", err)
+	}
+	if _, err := review.ParseUnverified(c.Unverified); err != nil {
+		bad("PRSCOUT_UNVERIFIED", "%v", err)
 	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)

@@ -128,7 +128,13 @@ func startServer(t *testing.T, env ...string) *server {
 	t.Helper()
 	addr := freeAddr(t)
 	cmd := exec.Command(binPath, "serve")
-	cmd.Env = append(os.Environ(), append([]string{"PRSCOUT_ADDR=" + addr, "PRSCOUT_API_KEYS=e2e-key"}, env...)...)
+	// Every finding of these runs is placed as posted before the placement
+	// policy existed (no budget, no floor, unverified kept): they check
+	// posting, memory and the commit surfaces of each finding. The policy
+	// has tests of its own (pipeline/review, TestCommentPolicyDefaults);
+	// env given by a test wins (the last value of a key counts).
+	policy := []string{"PRSCOUT_REVIEW_PROFILE=thorough", "PRSCOUT_UNVERIFIED=keep"}
+	cmd.Env = append(os.Environ(), append(append(policy, "PRSCOUT_ADDR="+addr, "PRSCOUT_API_KEYS=e2e-key"), env...)...)
 	logs := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = logs, logs
 	if err := cmd.Start(); err != nil {

@@ -102,6 +102,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		ResolveThreads:     cfg.ResolveThreads,
 		Skips:              cfg.Skips(),
 		Tasks:              cfg.Tasks,
+		CommentPolicy:      cfg.CommentPolicy(),
 		Limits:             cfg.Limits,
 		ServiceRules:       serviceRules,
 		ServiceRulesSource: cfg.RulesFile,

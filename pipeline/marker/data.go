@@ -60,7 +60,19 @@ type FindingData struct {
 	Severity    string // critical, high, medium, low; "" when unknown
 	Since       string // head (12 digits) of the review that first reported it
 	Changed     string // head (12 digits) of the review that set State
+	// Placement is where the finding was put when it was not an inline
+	// comment: PlacementSummary (kept out of the diff by the comment
+	// budget or the severity floor) or PlacementUnverified (its quoted code
+	// was not found in what the review was shown); "" for an inline one
+	// (and in data written before placements were recorded).
+	Placement string
 }
+
+// FindingData.Placement values (key w).
+const (
+	PlacementSummary    = "s"
+	PlacementUnverified = "u"
+)
 
 var severityCode = map[string]string{"critical": "c", "high": "h", "medium": "m", "low": "l"}
 
@@ -85,6 +97,9 @@ func FindingDataLine(d FindingData) string {
 	}
 	if d.Changed != "" {
 		b.WriteString(" h=" + d.Changed)
+	}
+	if d.Placement == PlacementSummary || d.Placement == PlacementUnverified {
+		b.WriteString(" w=" + d.Placement)
 	}
 	b.WriteString(" p=" + escapeDataPath(d.Path) + `"`)
 	return b.String()
@@ -167,6 +182,10 @@ func parseDataFields(fp, title string) (FindingData, bool) {
 			}
 		case "g":
 			d.Severity = codeSevs[v]
+		case "w":
+			if v == PlacementSummary || v == PlacementUnverified {
+				d.Placement = v
+			}
 		case "f":
 			if headRe.MatchString(v) {
 				d.Since = v

@@ -18,13 +18,14 @@ Review only the changes of the changed files: the lines their diffs add or modif
 The additional context (other files and directory listings of the repository at the pull request's head, chosen by a first pass) is there to help you understand callers, types and contracts. It is for understanding only: do not report issues in it. Some requested context could not be read; it is listed with the reason. Do not guess what it contains, and say in the summary when missing context limited the review.
 
 Answer with a single JSON object and nothing else (no Markdown code fence, no text before or after it), exactly in this format:
-{"summary":"<markdown, 1-5 sentences>","findings":[{"path":"<changed file path>","line":<new-file line number in the diff>,"endLine":<last line, only when the problem spans lines>,"existingCode":"<the exact line(s) from the new code the finding is about>","severity":"critical|high|medium|low","title":"<short>","body":"<markdown explanation and fix>","fix":{"before":"<the exact new-code lines to replace>","after":"<their replacement>"}}]}
+{"summary":"<markdown, 1-5 sentences>","findings":[{"path":"<changed file path>","line":<new-file line number in the diff>,"endLine":<last line, only when the problem spans lines>,"existingCode":"<the exact line(s) from the new code the finding is about>","severity":"critical|high|medium|low","confidence":<0 to 1>,"title":"<short>","body":"<markdown explanation and fix>","fix":{"before":"<the exact new-code lines to replace>","after":"<their replacement>"}}]}
 
 - path: the changed file's path exactly as the prompt shows it.
 - line: the line number in the new version of the file, on a line the diff adds or shows.
-- existingCode: copied verbatim from the new code, so that the comment can be placed on it.
+- existingCode: your evidence, required: the line(s) of the changed file's new code the finding is about, copied verbatim (no paraphrase, no "..."), from its diff's added or unchanged lines or its new source. A finding is checked against it: one whose code is not found in the file it names, or is only in removed lines, is not posted on the diff.
 - endLine and fix are optional: give fix only for a small, certain change, with before copied verbatim from the new code.
 - severity: critical, high, medium or low.
+- confidence: how sure you are that the problem is real, from 0 to 1.
 - One finding per problem; findings only on changed files.
 When nothing is wrong, answer {"summary":"...","findings":[]}.`
 

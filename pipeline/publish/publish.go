@@ -6,7 +6,10 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/review"
 )
 
@@ -18,7 +21,20 @@ type Ports struct {
 	Comments pipeline.CommentStore
 	Reporter pipeline.CommitReporter
 	Surfaces insights.Settings
+	// Sources reads a changed file at the head when the request carries
+	// its diff but not its new source (/v1/merge echoes files without
+	// them) and a finding's quoted code was not found in the diff: the
+	// review prompt showed that source, so the evidence check reads it
+	// (sourcesForEvidence). Nil checks against the request alone.
+	Sources pipeline.Repository
 }
+
+// Bounds of the head reads for the evidence check: files per request and
+// bytes per file (a larger file is not read; its findings stay as checked).
+const (
+	maxEvidenceReads     = 20
+	maxEvidenceReadBytes = 1 << 20
+)
 
 // Publish is the /v1/comments stage. It renders the review (review.Prepare)
 // and posts it to the pull request (Post, with review memory: the rendering
@@ -38,6 +54,15 @@ func Publish(ctx context.Context, to Ports, in review.CommentsInput, opt PostOpt
 	if err != nil {
 		return review.Rendered{}, Posted{Errors: []string{}}, err
 	}
+	filled, warnings := sourcesForEvidence(ctx, to.Sources, in, r)
+	if filled != nil {
+		// The same request with the sources read: rendering is pure, so
+		// the second rendering differs only by the evidence verdicts.
+		if r2, sum2, err := review.Prepare(*filled); err == nil {
+			in, r, sum = *filled, r2, sum2
+		}
+	}
+	r.Warnings = append(r.Warnings, warnings...)
 	if to.Comments == nil {
 		return r, DryRunPosted(), nil
 	}
@@ -81,4 +106,59 @@ func (p Posted) SurfaceWarnings() []string {
 		out = append(out, p.BuildStatus.Warnings...)
 	}
 	return out
+}
+
+// sourcesForEvidence reads at the head (in.Ref) the new source of each
+// changed file that the request carries without one, when an unverified
+// finding names it and its quote was not found: the request with those
+// sources, or nil when nothing was read. Deleted files are not read; at
+// most maxEvidenceReads files of at most maxEvidenceReadBytes each; a
+// failed read is a warning and leaves the finding as checked.
+func sourcesForEvidence(ctx context.Context, repo pipeline.Repository, in review.CommentsInput, r review.Rendered) (*review.CommentsInput, []string) {
+	if repo == nil || len(r.Unverified) == 0 || strings.TrimSpace(in.Workspace) == "" || strings.TrimSpace(in.RepoSlug) == "" {
+		return nil, nil
+	}
+	byPath := map[string]int{}
+	for i, f := range in.Files {
+		if f.Source == "" && f.Status != "deleted" {
+			byPath[anchor.NormalizePath(f.Path)] = i
+		}
+	}
+	var want []int
+	seen := map[int]bool{}
+	for _, u := range r.Unverified {
+		if u.Evidence.Reason != evidence.ReasonNotFound && u.Evidence.Reason != evidence.ReasonDeleted {
+			continue
+		}
+		if i, ok := byPath[anchor.NormalizePath(u.Path)]; ok && !seen[i] {
+			seen[i] = true
+			want = append(want, i)
+		}
+	}
+	if len(want) == 0 {
+		return nil, nil
+	}
+	var warnings []string
+	if len(want) > maxEvidenceReads {
+		warnings = append(warnings, fmt.Sprintf("evidence: %d changed files without their source in the request; the first %d were read at the head", len(want), maxEvidenceReads))
+		want = want[:maxEvidenceReads]
+	}
+	files := append([]pipeline.ChangedFile(nil), in.Files...)
+	target := pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}
+	read := 0
+	for _, i := range want {
+		data, err := repo.ReadFile(ctx, target, strings.TrimSpace(in.Ref), files[i].Path, maxEvidenceReadBytes)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("evidence: %s not read at the head: %v", files[i].Path, err))
+			continue
+		}
+		files[i].Source = redact.Secrets(string(data), nil)
+		read++
+	}
+	if read == 0 {
+		return nil, warnings
+	}
+	out := in
+	out.Files = files
+	return &out, warnings
 }

@@ -76,6 +76,15 @@ type CommentsInput struct {
 	// about (any shape verify.Read reads); the findings it drops are
 	// recorded and never posted. Absent: no verify pass.
 	Verify json.RawMessage `json:"verify,omitempty"`
+
+	// Policy is the service's placement policy (its settings: profile,
+	// comment budget, severity floor, unverified findings); set by the
+	// service, never by the request.
+	Policy Policy `json:"-"`
+	// CommentPolicy is the request's override of Policy (see Policy.Over).
+	CommentPolicy *Policy `json:"commentPolicy,omitempty"`
+	// policy is the effective policy (checkCommentsInput).
+	policy Policy
 }
 
 // PostTarget validates the fields posting needs and returns them.
@@ -167,5 +176,13 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 	if len(in.Dropped) == 0 {
 		in.Dropped = in.MergeStats.Dropped
 	}
+	pol := in.Policy
+	if in.CommentPolicy != nil {
+		if err := in.CommentPolicy.Check("commentPolicy"); err != nil {
+			return "", err
+		}
+		pol = in.CommentPolicy.Over(pol)
+	}
+	in.policy = pol.Effective()
 	return ref, nil
 }

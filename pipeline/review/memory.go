@@ -88,6 +88,11 @@ type MemoryEntry struct {
 	// Thread says what became of a resolved finding's inline thread:
 	// "resolved", "already resolved" or why it was left open.
 	Thread string `json:"thread,omitempty"`
+	// Placement is where this review put the finding (inline, summary,
+	// unverified) and Evidence its evidence verdict (verified, elsewhere,
+	// unverified); empty for findings this review did not report.
+	Placement string `json:"placement,omitempty"`
+	Evidence  string `json:"evidence,omitempty"`
 
 	data    marker.FindingData
 	tracked bool // kept in the hidden data (placed on a diff line)
@@ -288,7 +293,7 @@ func (mem *Memory) judgeEarlier(in memoryInput) []*MemoryEntry {
 		d := &e.data
 		switch {
 		case e.row != nil:
-			e.shown = true
+			e.shown = e.row.placement != PlacementUnverified
 			switch {
 			case d.State != marker.StateOpen:
 				e.State, e.Reason = StateStillOpen, "reported again after it was "+d.State
@@ -299,6 +304,12 @@ func (mem *Memory) judgeEarlier(in memoryInput) []*MemoryEntry {
 				e.State, e.Reason = StateStillOpen, "reported again"
 			}
 			e.take(e.row)
+		case d.Placement == marker.PlacementUnverified:
+			// An unverified finding is remembered for the review that
+			// reported it only: not reported again, it is let go (never
+			// resolved, never counted).
+			e.tracked = false
+			e.State, e.Reason = StateOutdated, "an unverified finding not reported again is not kept"
 		case d.State != marker.StateOpen:
 			// Resolved or outdated earlier: shown only when that happened at
 			// this head (a retried request).
@@ -369,12 +380,14 @@ func (mem *Memory) addNew(rows []*findingRow, matched map[*findingRow]*MemoryEnt
 		if matched[r] != nil {
 			continue
 		}
-		e := &MemoryEntry{State: StateNew, Reason: "reported by this review", shown: true, row: r,
+		e := &MemoryEntry{State: StateNew, Reason: "reported by this review", shown: r.placement != PlacementUnverified, row: r,
 			data: marker.FindingData{Fingerprint: r.fp, State: marker.StateOpen, Since: ref, Changed: ref}}
 		e.take(r)
 		if r.inline() {
 			e.tracked = true
-			mem.Counted["posted"]++
+			if r.placement != PlacementUnverified {
+				mem.Counted["posted"]++
+			}
 		}
 		mem.entries = append(mem.entries, e)
 	}
@@ -385,6 +398,19 @@ func (mem *Memory) addNew(rows []*findingRow, matched map[*findingRow]*MemoryEnt
 func (e *MemoryEntry) take(r *findingRow) {
 	d := &e.data
 	e.anchor = r.a.Anchor
+	e.Placement, e.Evidence = r.placement, r.ev.Verdict
+	switch r.placement {
+	case PlacementSummary:
+		d.Placement = marker.PlacementSummary
+	case PlacementUnverified:
+		// A finding posted inline by an earlier review stays what it was:
+		// its comment is on the pull request and its thread may be resolved.
+		if d.CommentID == 0 {
+			d.Placement = marker.PlacementUnverified
+		}
+	default:
+		d.Placement = ""
+	}
 	e.Title = pipeline.OneLine(r.f.Title)
 	d.Severity = r.f.Severity
 	d.TitleHash = marker.TitleHash(r.f.Title)

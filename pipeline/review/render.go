@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
@@ -38,7 +39,21 @@ type CommentStats struct {
 	// ByAnchor counts findings per anchor: line, snippet, file, unanchored
 	// (all four keys always present).
 	ByAnchor map[string]int `json:"byAnchor"`
-	// BySeverity counts findings per severity: critical, high, medium, low.
+	// ByPlacement counts findings per placement: inline, summary (not on a
+	// diff line, below the severity floor or past the comment budget) and
+	// unverified (all three keys always present).
+	ByPlacement map[string]int `json:"byPlacement"`
+	// ByEvidence counts findings per evidence verdict: verified, elsewhere,
+	// unverified (all three keys always present), whatever the policy did
+	// with them.
+	ByEvidence map[string]int `json:"byEvidence"`
+	// SummaryOnly counts findings on a diff line kept out of the inline
+	// comments by the budget or the floor; Unverified those placed as
+	// unverified.
+	SummaryOnly int `json:"summaryOnly"`
+	Unverified  int `json:"unverified"`
+	// BySeverity counts findings per severity: critical, high, medium, low
+	// (unverified ones kept off the diff are not counted).
 	BySeverity map[string]int `json:"bySeverity"`
 	// SeverityNormalized counts findings whose severity was mapped or defaulted.
 	SeverityNormalized int `json:"severityNormalized"`
@@ -88,8 +103,17 @@ type Rendered struct {
 	Markdown   string             `json:"markdown"`
 	Inline     []InlineComment    `json:"inline"`
 	Unanchored []pipeline.Finding `json:"unanchored"`
-	Stats      CommentStats       `json:"stats"`
-	Warnings   []string           `json:"warnings"`
+	// SummaryOnly are the findings on a diff line that the comment budget
+	// or the severity floor kept out of the inline comments.
+	SummaryOnly []SummaryFinding `json:"summaryOnly"`
+	// Unverified are the findings whose quoted code was not found where
+	// they say (placed as unverified: not inline, not counted).
+	Unverified []UnverifiedFinding `json:"unverified"`
+	// Policy is the placement policy applied (the service's settings with
+	// the request's commentPolicy over them).
+	Policy   Policy       `json:"policy"`
+	Stats    CommentStats `json:"stats"`
+	Warnings []string     `json:"warnings"`
 	// Coverage is what the summary's coverage line states: changed files
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
@@ -194,7 +218,8 @@ func answerCover(parsed reviewanswer.Parsed, what string) reviewCover {
 // when the change was reviewed in groups; failed names the groups without a
 // review).
 func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome, cover reviewCover) (Rendered, *Summary) {
-	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, Warnings: []string{}}
+	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, SummaryOnly: []SummaryFinding{},
+		Unverified: []UnverifiedFinding{}, Warnings: []string{}, Policy: in.policy}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
 	if in.Coverage != nil {
 		out.Coverage = *in.Coverage
@@ -202,6 +227,8 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	out.Warnings = append(out.Warnings, parsed.Warnings...)
 	st := &out.Stats
 	st.ByAnchor = map[string]int{anchor.Line: 0, anchor.Snippet: 0, anchor.OnFile: 0, anchor.Unanchored: 0}
+	st.ByPlacement = map[string]int{PlacementInline: 0, PlacementSummary: 0, PlacementUnverified: 0}
+	st.ByEvidence = map[string]int{evidence.Verified: 0, evidence.Elsewhere: 0, evidence.Unverified: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
 	st.ReviewQuality = parsed.Quality
@@ -229,12 +256,16 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 		in.AdditionalContext = items
 	}
 
-	rows, warns := findingRows(parsed.Findings, ix, st, in.LinkHosts)
+	// The evidence is checked against the context as the request carries
+	// it (the model saw it redacted the same way /v1/merge redacts it).
+	shown := evidence.New(ix, in.Files, in.AdditionalContext)
+	rows, warns := findingRows(parsed.Findings, ix, shown, st, in.LinkHosts)
 	out.Warnings = append(out.Warnings, warns...)
 	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
 	out.Warnings = append(out.Warnings, warns...)
 	st.VerifyDropped = len(verifyDropped)
 	st.Findings = len(rows)
+	place(rows, in.policy)
 	if st.MarkersStripped > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
 	}
@@ -250,16 +281,27 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	}
 
 	for _, r := range rows {
-		if r.a.Anchor == anchor.Line || r.a.Anchor == anchor.Snippet {
+		st.ByPlacement[r.placement]++
+		switch {
+		case r.placement == PlacementUnverified:
+			st.BySeverity[r.f.Severity]--
+			out.Unverified = append(out.Unverified, UnverifiedFinding{Finding: r.f, Fingerprint: r.fp, Evidence: r.ev})
+		case r.placement == PlacementInline:
 			out.Inline = append(out.Inline, InlineComment{
 				Path: r.a.Path, Line: r.a.Line, EndLine: r.a.EndLine, Anchor: r.a.Anchor,
 				Body: inlineBody(r.f, r.fix, r.fp), Fingerprint: r.fp,
 				Severity: r.f.Severity, Title: r.f.Title,
 			})
-		} else {
+		case r.inline():
+			out.SummaryOnly = append(out.SummaryOnly, SummaryFinding{
+				Path: r.a.Path, Line: r.a.Line, Anchor: r.a.Anchor, Severity: r.f.Severity, Title: r.f.Title,
+				Body: r.f.Body, Confidence: r.f.Confidence, Fingerprint: r.fp, Reason: r.why,
+			})
+		default:
 			out.Unanchored = append(out.Unanchored, r.f)
 		}
 	}
+	st.SummaryOnly, st.Unverified = len(out.SummaryOnly), len(out.Unverified)
 	sort.SliceStable(out.Inline, func(i, j int) bool {
 		a, b := out.Inline[i], out.Inline[j]
 		if a.Path != b.Path {
@@ -286,7 +328,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 // matches a diff the caller did not redact), fingerprints it, drops repeats
 // and makes its text inert Markdown (sanitizeMarkdown, after fingerprinting:
 // the fingerprint stays that of what the model wrote), counting into st.
-func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats, hosts []string) ([]findingRow, []string) {
+func findingRows(findings []pipeline.Finding, ix *anchor.Index, shown *evidence.Shown, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
 	var n int
 	var rows []findingRow
@@ -295,6 +337,7 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats
 		a := ix.Anchor(f)
 		// The fix is matched before redaction, against the diff as given.
 		fx, w := checkFix(f, a, ix, st, i)
+		ev := shown.Check(f)
 		f.Title, n = marker.StripMarkers(f.Title)
 		st.MarkersStripped += n
 		if f.Title == "" {
@@ -331,22 +374,29 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, st *CommentStats
 			warnings = append(warnings, w)
 		}
 		st.ByAnchor[a.Anchor]++
+		st.ByEvidence[ev.Verdict]++
 		st.BySeverity[f.Severity]++
 		f.Title, f.Body = sanitize.Markdown(f.Title, hosts), sanitize.Markdown(f.Body, hosts)
 		if f.Fix != nil {
 			// Echoed with the unanchored findings: redacted like the rest.
 			f.Fix = &pipeline.Fix{Before: redact.Secrets(f.Fix.Before, st.Redactions), After: redact.Secrets(f.Fix.After, st.Redactions)}
 		}
-		rows = append(rows, findingRow{f: f, a: a, fp: fp, fix: fx})
+		rows = append(rows, findingRow{f: f, a: a, fp: fp, fix: fx, ev: ev})
 	}
 	return rows, warnings
 }
 
 type findingRow struct {
-	f   pipeline.Finding
-	a   anchor.Placed
-	fp  string
-	fix *shownFix // the proposed fix, when it is shown (checkFix)
+	f  pipeline.Finding
+	a  anchor.Placed
+	fp string
+	ev evidence.Result
+	// fix is the proposed fix, when it is shown (checkFix).
+	fix *shownFix
+	// placement is inline, summary or unverified (place); why says why a
+	// finding on a diff line is in the summary only.
+	placement string
+	why       string
 }
 
 func inlineBody(f pipeline.Finding, fx *shownFix, fp string) string {
@@ -420,6 +470,8 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		writeFindingsTable(&b, rows)
 	}
 	writeOffDiff(&b, rows)
+	writeSummaryOnly(&b, rows)
+	writeUnverified(&b, rows, in.policy)
 	writeContextTable(&b, in, st)
 	b.WriteString(unpostedText(x.failed, x.deferred))
 	defuseDataLines(&b)
@@ -517,8 +569,13 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 		label = "delta review: the pull request's own changes since the last reviewed commit; the destination merged in is not reviewed"
 	}
 	fmt.Fprintf(b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), label)
-	if len(rows) == 0 {
-		b.WriteString("No findings.\n\n")
+	counted := len(rows) - st.Unverified
+	unverified := ""
+	if st.Unverified > 0 {
+		unverified = fmt.Sprintf(" Not counted: %s (their evidence was not found).", pipeline.CountNoun(st.Unverified, "unverified finding"))
+	}
+	if counted == 0 {
+		b.WriteString("No findings." + unverified + "\n\n")
 	} else {
 		var parts []string
 		for _, s := range reviewanswer.Severities {
@@ -526,11 +583,11 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 				parts = append(parts, fmt.Sprintf("%d %s", n, s))
 			}
 		}
-		fmt.Fprintf(b, "%s (%s): %d on diff lines", pipeline.CountNoun(len(rows), "finding"), strings.Join(parts, ", "), st.Inline)
-		if st.Unanchored > 0 {
-			fmt.Fprintf(b, ", %d below", st.Unanchored)
+		fmt.Fprintf(b, "%s (%s): %d on diff lines", pipeline.CountNoun(counted, "finding"), strings.Join(parts, ", "), st.Inline)
+		if below := st.Unanchored + st.SummaryOnly; below > 0 {
+			fmt.Fprintf(b, ", %d below", below)
 		}
-		b.WriteString(".\n\n")
+		b.WriteString("." + unverified + "\n\n")
 	}
 
 }
@@ -573,8 +630,13 @@ func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCou
 // writeFindingsTable writes every finding as a table row, most severe first.
 func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 	// Findings table, most severe first.
-	if len(rows) > 0 {
-		sorted := append([]findingRow(nil), rows...)
+	var sorted []findingRow
+	for _, r := range rows {
+		if r.placement != PlacementUnverified {
+			sorted = append(sorted, r)
+		}
+	}
+	if len(sorted) > 0 {
 		sort.SliceStable(sorted, func(i, j int) bool {
 			x, y := sorted[i], sorted[j]
 			if ra, rb := reviewanswer.SeverityRank(x.f.Severity), reviewanswer.SeverityRank(y.f.Severity); ra != rb {
@@ -600,7 +662,7 @@ func writeOffDiff(b *strings.Builder, rows []findingRow) {
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
-		if r.a.Anchor == anchor.OnFile || r.a.Anchor == anchor.Unanchored {
+		if !r.inline() && r.placement != PlacementUnverified {
 			off = append(off, r)
 		}
 	}
@@ -714,6 +776,9 @@ func where(r findingRow) string {
 	}
 	switch r.a.Anchor {
 	case anchor.Line, anchor.Snippet:
+		if r.placement == PlacementSummary {
+			return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line)) + " (summary only)"
+		}
 		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
 	case anchor.OnFile:
 		return sanitize.CodeSpan(p) + " (file)"

@@ -9,15 +9,23 @@ import (
 )
 
 // ReportFindings lists a rendering's findings for the commit surfaces:
-// the inline ones (with their anchored line), then the unanchored ones
-// (line 0). Fingerprints are the ones the comments carry, so an
+// the inline ones (with their anchored line), those on a diff line kept in
+// the summary by the comment budget or the severity floor (with their
+// line), then the unanchored ones (line 0). Unverified findings are not
+// listed: they count in neither the build status nor the report. Fingerprints are the ones the comments carry, so an
 // annotation's external id matches its inline comment's marker.
 func ReportFindings(r Rendered) []pipeline.ReportFinding {
-	out := make([]pipeline.ReportFinding, 0, len(r.Inline)+len(r.Unanchored))
+	out := make([]pipeline.ReportFinding, 0, len(r.Inline)+len(r.SummaryOnly)+len(r.Unanchored))
 	for _, c := range r.Inline {
 		out = append(out, pipeline.ReportFinding{
 			Path: c.Path, Line: c.Line, Severity: c.Severity, Title: c.Title,
 			Body: inlineBodyText(c.Body), Fingerprint: c.Fingerprint,
+		})
+	}
+	for _, f := range r.SummaryOnly {
+		out = append(out, pipeline.ReportFinding{
+			Path: f.Path, Line: f.Line, Severity: f.Severity, Title: f.Title,
+			Body: strings.TrimSpace(f.Body), Fingerprint: f.Fingerprint,
 		})
 	}
 	for _, f := range r.Unanchored {

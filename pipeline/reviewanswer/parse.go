@@ -403,8 +403,10 @@ func decodeWholeJSON(s string) (any, bool) {
 
 // findingKeys are the keys a finding's fields are read from.
 var (
-	pathKeys     = []string{"path", "file", "filePath", "file_path", "filename"}
-	codeKeys     = []string{"existingCode", "existing_code", "code", "snippet"}
+	pathKeys = []string{"path", "file", "filePath", "file_path", "filename"}
+	// evidence and quote: the quoted code under the name the prompt's
+	// rules give it; existingCode first, as the answer format asks.
+	codeKeys     = []string{"existingCode", "existing_code", "evidence", "quote", "code", "snippet"}
 	titleKeys    = []string{"title", "summary", "name"}
 	bodyKeys     = []string{"body", "comment", "message", "description", "details", "text"}
 	lineKeys     = []string{"line", "lineNumber", "line_number", "startLine", "start_line", "newLine"}
@@ -448,6 +450,7 @@ func (p *reviewParser) findings(a []any, ptr string, located bool) []pipeline.Fi
 		}
 		p.readSpan(m, &f, i)
 		p.readFix(m, &f, i)
+		f.Confidence = parseConfidence(m["confidence"])
 		if f.Title == "" && f.Body == "" {
 			p.dropped++
 			p.warn("findings[%d] has neither title nor body: dropped", i)
@@ -526,6 +529,50 @@ func SeverityRank(s string) int {
 		}
 	}
 	return len(Severities)
+}
+
+// parseConfidence reads a finding's optional confidence: a number from 0
+// to 1, a percentage (above 1, at most 100), or a word (high, medium, low).
+// Anything else is 0: not given.
+func parseConfidence(v any) float64 {
+	var f float64
+	switch x := v.(type) {
+	case json.Number:
+		n, err := x.Float64()
+		if err != nil {
+			return 0
+		}
+		f = n
+	case float64:
+		f = x
+	case string:
+		t := strings.TrimSpace(strings.ToLower(x))
+		switch t {
+		case "high", "very high", "certain":
+			return 0.9
+		case "medium", "moderate":
+			return 0.6
+		case "low":
+			return 0.3
+		}
+		n, err := strconv.ParseFloat(strings.TrimSuffix(t, "%"), 64)
+		if err != nil {
+			return 0
+		}
+		f = n
+		if strings.HasSuffix(t, "%") {
+			f /= 100
+		}
+	default:
+		return 0
+	}
+	if f > 1 && f <= 100 {
+		f /= 100
+	}
+	if f <= 0 || f > 1 {
+		return 0
+	}
+	return f
 }
 
 var lineNumRe = regexp.MustCompile(`^\s*[Ll]?(?:ine\s*)?(\d{1,9})`)

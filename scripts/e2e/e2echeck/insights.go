@@ -25,8 +25,10 @@ type insightsState struct {
 
 // insights checks the head commit's build status and Code Insights report
 // against the /v1/comments answer: the states posted (oldest first), one
-// report "prscout" written puts times, and one annotation per finding (the
-// inline ones on their line, the unanchored ones without).
+// report "prscout" written puts times, and one annotation per counted
+// finding (the inline ones and those the comment budget or severity floor
+// kept in the summary on their line, the unanchored ones without; the
+// unverified ones are not counted).
 func (c *checker) insights(control, ref string, answer map[string]any, wantStates string, puts int) {
 	var st insightsState
 	if err := getJSON(control+"/_fake/insights?commit="+ref, &st); err != nil {
@@ -51,16 +53,16 @@ func (c *checker) insights(control, ref string, answer map[string]any, wantState
 	c.check(len(st.Reports) == 1 && ok && rep.Result == "PASSED" && rep.ReportType == "BUG" && rep.Link == summaryURL && rep.Puts == puts,
 		"one Code Insights report prscout, PASSED, BUG, linked to the summary, written %d time(s) (got %d report(s), %s %s, puts %d)",
 		puts, len(st.Reports), rep.Result, rep.ReportType, rep.Puts)
-	inline, unanchored := list(answer["inline"]), list(answer["unanchored"])
-	c.check(len(st.Annotations) == len(inline)+len(unanchored) && num(rr["annotations"]) == float64(len(st.Annotations)),
-		"one annotation per finding: %d inline + %d unanchored (got %d; posted.report.annotations %v)", len(inline), len(unanchored), len(st.Annotations), rr["annotations"])
+	inline, summaryOnly, unanchored := list(answer["inline"]), list(answer["summaryOnly"]), list(answer["unanchored"])
+	c.check(len(st.Annotations) == len(inline)+len(summaryOnly)+len(unanchored) && num(rr["annotations"]) == float64(len(st.Annotations)),
+		"one annotation per finding: %d inline + %d summary only + %d unanchored (got %d; posted.report.annotations %v)", len(inline), len(summaryOnly), len(unanchored), len(st.Annotations), rr["annotations"])
 	byID := map[string]int{}
 	lines := map[int]int{}
 	for _, a := range st.Annotations {
 		byID[a.ExternalID]++
 		lines[a.Line]++
 	}
-	for _, in := range inline {
+	for _, in := range append(append([]map[string]any(nil), inline...), summaryOnly...) {
 		fp := "prscout-" + str(in["fingerprint"])
 		found := false
 		for _, a := range st.Annotations {

@@ -1,0 +1,46 @@
+package anchor
+
+// Quotes checked against text: the matcher Anchor places snippets with
+// (findSnippet: whitespace ignored, exact lines first, then containment for
+// snippets of at least snippetMinChars, a snippet copied with diff markers
+// read without them), offered to callers that check a model's quote against
+// what it was shown.
+
+// HasQuote reports whether quote is found in the file's new-side diff lines
+// (added or context), as Anchor would find an existingCode snippet.
+func (df *File) HasQuote(quote string) bool {
+	_, _, _, found := df.findSnippet(quote, 0)
+	return found
+}
+
+// Text is lines of text a quote is looked for in with Anchor's matcher:
+// each block a run of consecutive lines (a whole file, or one hunk's lines).
+// Build it with NewText.
+type Text struct{ f File }
+
+// NewText indexes blocks of lines; a quote matches within one block.
+func NewText(blocks ...[]string) *Text {
+	t := &Text{f: File{lines: map[int]int{}}}
+	n := 0
+	for _, b := range blocks {
+		var h []diffLine
+		for _, l := range b {
+			n++
+			dl := newDiffLine(n, l, false)
+			t.f.text = append(t.f.text, dl)
+			h = append(h, dl)
+		}
+		if len(h) > 0 {
+			t.f.hunks = append(t.f.hunks, h)
+		}
+	}
+	return t
+}
+
+// HasQuote reports whether quote is found in the text.
+func (t *Text) HasQuote(quote string) bool {
+	if t == nil {
+		return false
+	}
+	return t.f.HasQuote(quote)
+}
