@@ -264,6 +264,11 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
 	out.Warnings = append(out.Warnings, warns...)
 	st.VerifyDropped = len(verifyDropped)
+	for _, d := range verifyDropped {
+		// Not posted, so not counted: the headline and the build status
+		// count severities from BySeverity.
+		st.BySeverity[d.row.f.Severity]--
+	}
 	st.Findings = len(rows)
 	place(rows, in.policy)
 	if st.MarkersStripped > 0 {
