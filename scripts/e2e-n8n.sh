@@ -42,10 +42,14 @@
 # draft and its reason, nothing posted, no model asked; marked ready (the
 # fake flips its draft flag) and delivered as pullrequest:updated: reviewed,
 # one summary. (10) PR 6 by renovate[bot]: skipped with skipCode bot_author,
-# nothing posted. (11) PR 7, whose review has 14 findings (3 without
-# evidence, 5 low): n8n makes the verify call with Config.verifyModel, the
-# fake LLM drops one finding by its title, and that finding is posted
-# nowhere while the summary says the verify pass dropped 1 finding. Then
+# nothing posted. (11) With prscout restarted at PRSCOUT_INLINE_MAX=3, PR
+# 7, whose review has 14 findings (3 without evidence, 5 low): n8n makes the
+# verify call with Config.verifyModel, the fake LLM drops one finding by its
+# title, and that finding is posted nowhere while the summary says the
+# verify pass dropped 1 finding; the 3 high findings with evidence are
+# posted inline, the other 7 verified ones are in the summary (past the
+# budget or below the medium floor), the 3 unverified ones folded into the
+# summary's "Unverified findings" list. Then
 # per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
@@ -344,10 +348,12 @@ wait_finished 10
 check -step bot -creates 12 -updates 1
 BOT_MS=$(last_ms)
 
-log "step 11: PR 7 reviewed with 14 findings -> the verify call drops one, few inline"
+log "step 11: PR 7 reviewed with 14 findings at an inline budget of $("$WORK/bin/e2echeck" -print-busy-inline-max) -> the verify call drops one, few inline"
+stop_prscout
+start_prscout PRSCOUT_INLINE_MAX="$("$WORK/bin/e2echeck" -print-busy-inline-max)"
 expect_status 202 "$(deliver 7 pullrequest:created)"
 wait_finished 11
-check -step busy -show
+check -step busy -creates 16 -updates 1 -show
 BUSY_MS=$(last_ms)
 
 log "per-node execution times (n8n execution data: start offset, execution time):"

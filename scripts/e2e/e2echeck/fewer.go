@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
@@ -126,6 +127,32 @@ func (c *checker) busy(e execution, control, llmLog string, pr fixture.PR) {
 			shown = shown || cm.Path != "" && strings.Contains(cm.Body, f.Title)
 		}
 		c.check(shown, "kept finding %q is shown (inline or in the summary)", f.Title)
+	}
+	// Placement: the budget and the floor keep the verified findings but
+	// the high ones in the summary; the unverified ones are folded there.
+	answer := e.output(nComments)
+	for _, place := range []struct{ field, want string }{{"inline", "inline"}, {"summaryOnly", "summary"}, {"unverified", "unverified"}} {
+		var got, want []string
+		for _, f := range list(answer[place.field]) {
+			got = append(got, str(f["title"]))
+		}
+		for _, f := range fixture.BusyFindings {
+			if fixture.BusyPlacement(f) == place.want {
+				want = append(want, f.Title)
+			}
+		}
+		sort.Strings(got)
+		sort.Strings(want)
+		c.check(strings.Join(got, "|") == strings.Join(want, "|"), "/v1/comments answered %s[] = %q (want %q)", place.field, got, want)
+	}
+	c.check(inline <= fixture.BusyInlineMax && inline == len(pr.Inline), "PR %d has %d inline comments, within the budget of %d", pr.ID, inline, fixture.BusyInlineMax)
+	if _, unv, ok := strings.Cut(text, "### Unverified findings"); c.check(ok, "the summary folds the unverified findings under their own heading") {
+		unv, _, _ = strings.Cut(unv, "\n### ")
+		for _, f := range fixture.BusyFindings {
+			if fixture.BusyPlacement(f) == "unverified" {
+				c.check(strings.Contains(unv, f.Title), "unverified finding %q is listed under Unverified findings", f.Title)
+			}
+		}
 	}
 	done := e.output(nDone)
 	c.check(done["summary"] == "created" && num(done["inlineCreated"]) == float64(inline), "n8n's last node says summary created, %d inline: %v", inline, done)

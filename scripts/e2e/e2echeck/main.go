@@ -4,7 +4,7 @@
 // n8n-executions.js and the fake LLM's request log.
 //
 //	e2echeck -step review|skip|empty-needs|push|merged|groups|cut-review|draft|ready|bot|busy|timings [flags]
-//	e2echeck -print-groups-budget
+//	e2echeck -print-groups-budget | -print-busy-inline-max
 //
 // It prints one line per check and exits 1 when any fails.
 package main
@@ -116,6 +116,7 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 func main() {
 	step := flag.String("step", "", "review | skip | empty-needs | push | merged | groups | cut-review | draft | ready | bot | busy | timings")
 	printBudget := flag.Bool("print-groups-budget", false, "print the prompt budget at which the groups PR needs three review groups, and exit")
+	printInlineMax := flag.Bool("print-busy-inline-max", false, "print PRSCOUT_INLINE_MAX for the busy PR's step, and exit")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
@@ -129,6 +130,10 @@ func main() {
 	flag.Parse()
 	if *printBudget {
 		fmt.Println(fixture.GroupsPromptChars)
+		return
+	}
+	if *printInlineMax {
+		fmt.Println(fixture.BusyInlineMax)
 		return
 	}
 
