@@ -109,6 +109,9 @@ type Rendered struct {
 	// Unverified are the findings whose quoted code was not found where
 	// they say (placed as unverified: not inline, not counted).
 	Unverified []UnverifiedFinding `json:"unverified"`
+	// VerifyDropped are the findings the verify pass dropped: recorded
+	// here, never posted.
+	VerifyDropped []VerifyDroppedFinding `json:"verifyDropped"`
 	// Policy is the placement policy applied (the service's settings with
 	// the request's commentPolicy over them).
 	Policy   Policy       `json:"policy"`
@@ -264,10 +267,12 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
 	out.Warnings = append(out.Warnings, warns...)
 	st.VerifyDropped = len(verifyDropped)
+	out.VerifyDropped = make([]VerifyDroppedFinding, 0, len(verifyDropped))
 	for _, d := range verifyDropped {
-		// Not posted, so not counted: the headline and the build status
-		// count severities from BySeverity.
 		st.BySeverity[d.row.f.Severity]--
+		st.ByAnchor[d.row.a.Anchor]--
+		out.VerifyDropped = append(out.VerifyDropped, VerifyDroppedFinding{Path: d.row.f.Path, Line: d.row.a.Line,
+			Severity: d.row.f.Severity, Title: d.row.f.Title, Fingerprint: d.row.fp, Reason: d.reason})
 	}
 	st.Findings = len(rows)
 	place(rows, in.policy)

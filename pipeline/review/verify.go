@@ -110,3 +110,16 @@ type droppedRow struct {
 	row    findingRow
 	reason string
 }
+
+// VerifyDroppedFinding is a finding the verify pass dropped, as the
+// /v1/comments answer records it.
+type VerifyDroppedFinding struct {
+	Path        string `json:"path"`
+	Line        int    `json:"line"`
+	Severity    string `json:"severity"`
+	Title       string `json:"title"`
+	Fingerprint string `json:"fingerprint"`
+	// Reason is the verify answer's reason (sanitized Markdown is not
+	// needed: it is never posted).
+	Reason string `json:"reason"`
+}

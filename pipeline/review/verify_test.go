@@ -56,7 +56,10 @@ func TestVerifyPromptAndDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Stats.VerifyDropped != 1 || r.Stats.Findings != 2 || len(r.Inline) != 2 {
+	if len(r.VerifyDropped) != 1 || r.VerifyDropped[0].Title != "Rate is a global" || r.VerifyDropped[0].Reason != "rate is a constant" {
+		t.Errorf("recorded drops: %+v", r.VerifyDropped)
+	}
+	if r.Stats.VerifyDropped != 1 || r.Stats.Findings != 2 || len(r.Inline) != 2 || r.Stats.BySeverity["medium"] != 0 {
 		t.Fatalf("stats %+v, %d inline", r.Stats, len(r.Inline))
 	}
 	for _, c := range r.Inline {
