@@ -107,6 +107,9 @@ func (c *checker) busy(e execution, control, llmLog string, pr fixture.PR) {
 	}
 	st, _ := e.output(nComments)["stats"].(map[string]any)
 	c.check(num(st["verifyDropped"]) == 1 && st["verifyQuality"] != nil, "/v1/comments dropped 1 finding by the verify answer: verifyDropped=%v verifyQuality=%v", st["verifyDropped"], st["verifyQuality"])
+	vd := list(e.output(nComments)["verifyDropped"])
+	c.check(len(vd) == 1 && str(vd[0]["title"]) == pr.VerifyDrop && str(vd[0]["reason"]) != "",
+		"/v1/comments recorded the dropped finding %q with the verify answer's reason: %v", pr.VerifyDrop, vd)
 	c.comments(control, pr)
 	text := c.summaryText(control, pr.ID)
 	c.check(strings.Contains(text, "dropped 1 finding"), "the summary says the verify pass dropped 1 finding")
