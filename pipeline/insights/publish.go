@@ -37,11 +37,12 @@ const (
 	OutcomeMissingScope = "missing_scope"
 	OutcomeError        = "error"
 	OutcomeSkipped      = "skipped" // switched off, or nothing to link to
+	OutcomeDeferred     = "deferred" // not written: the upstream's rate limit is near (Defer)
 )
 
 // Outcomes lists every outcome; Surfaces every surface label.
 var (
-	Outcomes = []string{OutcomeOK, OutcomeMissingScope, OutcomeError, OutcomeSkipped}
+	Outcomes = []string{OutcomeOK, OutcomeMissingScope, OutcomeError, OutcomeSkipped, OutcomeDeferred}
 	Surfaces = []string{SurfaceStatus, SurfaceReport}
 )
 
@@ -166,6 +167,57 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 	}
 	st := setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage))
 	return st, rr
+}
+
+// What Defer leaves out, in the order it gives them up: the annotations
+// cost the most calls (a listing, deletes, a post per 100) and say least
+// that the comments do not; the report is one call; the build status goes
+// last, since merge checks may wait for it.
+const (
+	DeferAnnotations = "annotations"
+	DeferReport      = "report"
+	DeferStatus      = "status"
+)
+
+// Deferrable lists what Defer can leave out, in its order (the `what` label
+// of prscout_deferred_total).
+var Deferrable = []string{DeferAnnotations, DeferReport, DeferStatus}
+
+// Defer is Publish when the upstream's rate limit is near (why says how the
+// budget said so): it calls nothing and answers what Publish would have
+// written, each switched-on surface with OutcomeDeferred and a warning, and
+// deferred lists them in Deferrable's order: the annotations (when the
+// report is on and has findings to annotate), the report, the build status.
+// The next review of the pull request writes them (the same keys). Either
+// result is nil when rep is nil, as for Publish.
+func Defer(rep pipeline.CommitReporter, set Settings, in PublishInput, why string) (st *StatusResult, rr *ReportResult, deferred []string) {
+	if rep == nil {
+		return nil, nil, nil
+	}
+	deferred = []string{}
+	report := Report(in.Findings, ReportOptions{FailOn: set.FailOn, Coverage: in.Coverage, Mode: in.Mode, Models: in.Models, Link: in.Link, NotMet: in.NotMet})
+	rr = &ReportResult{Outcome: OutcomeSkipped, Result: report.Result, Warnings: []string{}}
+	if set.Report {
+		if n := len(Annotations(in.Findings)); n > 0 {
+			deferred = append(deferred, DeferAnnotations)
+			rr.Warnings = append(rr.Warnings, fmt.Sprintf("%d Code Insights annotations deferred: %s; the comments carry every finding", n, why))
+		}
+		deferred = append(deferred, DeferReport)
+		rr.Outcome = OutcomeDeferred
+		rr.Warnings = append(rr.Warnings, fmt.Sprintf("Code Insights report %s deferred: %s; the next review of this pull request writes it", Key, why))
+	}
+	status := Finished(in.Link, set.FailOn, Count(in.Findings), in.NotMet, in.Coverage)
+	st = &StatusResult{Outcome: OutcomeSkipped, State: status.State, Description: status.Description, URL: status.URL, Warnings: []string{}}
+	switch {
+	case !set.BuildStatus:
+	case strings.TrimSpace(status.URL) == "":
+		st.Warnings = append(st.Warnings, "build status not written: no link to point it at")
+	default:
+		deferred = append(deferred, DeferStatus)
+		st.Outcome = OutcomeDeferred
+		st.Warnings = append(st.Warnings, fmt.Sprintf("build status %s deferred: %s; the status set when the review started stays until the next review of this pull request", status.State, why))
+	}
+	return st, rr, deferred
 }
 
 // StopInput is the POST /v1/status request: the workflow's error path
