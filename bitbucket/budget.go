@@ -42,13 +42,15 @@ func NewBudget() *Budget {
 	return &Budget{now: time.Now, last: map[string]pipeline.Headroom{}}
 }
 
-// Record keeps the rate-limit headers of one answer and returns what it
-// read; ok is false (nothing recorded) when the answer carried none.
-func (b *Budget) Record(h http.Header) (hr pipeline.Headroom, ok bool) {
+// Record keeps the rate-limit headers of one answer of status and returns
+// what it read; ok is false (nothing recorded) when the answer carried none.
+// A 429 marks the budget spent.
+func (b *Budget) Record(status int, h http.Header) (hr pipeline.Headroom, ok bool) {
 	hr, ok = parseRateLimit(h)
 	if !ok {
 		return hr, false
 	}
+	hr.Spent = status == http.StatusTooManyRequests || hr.Remaining == 0
 	hr.Seen = b.now()
 	b.mu.Lock()
 	b.last[hr.Resource] = hr

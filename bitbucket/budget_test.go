@@ -104,6 +104,16 @@ func TestBudgetFromFake(t *testing.T) {
 	if a := rec.got(); a[len(a)-1].Status != http.StatusTooManyRequests {
 		t.Fatalf("last attempt = %+v", a[len(a)-1])
 	}
+	if h := c.Budget().Headroom(); !h.Spent || !h.SpentAt(time.Now()) {
+		t.Fatalf("headroom after a 429 = %+v, want spent", h)
+	}
+	s.SetRateLimit(bitbuckettest.RateLimit{}, 0) // a new window
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.Spent || h.Near {
+		t.Fatalf("headroom in a new window = %+v", h)
+	}
 }
 
 // TestBudgetSharedByClients: two clients built with one Budget (one token)

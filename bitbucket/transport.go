@@ -114,7 +114,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		status := 0
 		if err == nil {
 			status = resp.StatusCode
-			t.reportRateLimit(op, resp.Header)
+			t.reportRateLimit(op, resp.StatusCode, resp.Header)
 		}
 		d := t.now().Sub(start)
 		t.obs.UpstreamCall(op, status, d, attempt > 0)
@@ -192,8 +192,8 @@ func (t *transport) retryWait(req *http.Request, resp *http.Response, attempt in
 
 // reportRateLimit records an answer's rate-limit headers in the budget and
 // reports them to the Observer; an answer without any changes nothing.
-func (t *transport) reportRateLimit(op string, h http.Header) {
-	hr, ok := t.budget.Record(h)
+func (t *transport) reportRateLimit(op string, status int, h http.Header) {
+	hr, ok := t.budget.Record(status, h)
 	if !ok {
 		return
 	}

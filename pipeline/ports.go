@@ -247,11 +247,14 @@ type Headroom struct {
 	Known bool `json:"known"`
 	// Resource is the resource group the budget belongs to
 	// (X-RateLimit-Resource, "api" for /2.0/repositories); "" when unnamed.
-	Resource  string    `json:"resource"`
-	Limit     int       `json:"limit"`
-	Remaining int       `json:"remaining"`
-	Near      bool      `json:"near"`
-	Seen      time.Time `json:"seen"`
+	Resource  string `json:"resource"`
+	Limit     int    `json:"limit"`
+	Remaining int    `json:"remaining"`
+	Near      bool   `json:"near"`
+	// Spent is true when the answer was a 429 (the budget is used up) or
+	// reported 0 remaining.
+	Spent bool      `json:"spent"`
+	Seen  time.Time `json:"seen"`
 }
 
 // RateWindow is how long a reported headroom stays true: Bitbucket's limits
@@ -259,11 +262,18 @@ type Headroom struct {
 const RateWindow = time.Hour
 
 // NearLimit reports whether h says the budget is nearly spent at now: the
-// upstream said so (Near), or it reported a remaining count below below.
+// upstream said so (Near), the budget is spent, or it reported a remaining
+// count below below.
 // An unknown headroom, or one seen longer than RateWindow ago, is not near.
 func (h Headroom) NearLimit(below int, now time.Time) bool {
 	if !h.Known || now.Sub(h.Seen) > RateWindow {
 		return false
 	}
-	return h.Near || (h.Remaining >= 0 && h.Remaining < below)
+	return h.Near || h.Spent || h.Remaining == 0 || (h.Remaining >= 0 && h.Remaining < below)
+}
+
+// SpentAt reports whether h says the budget is used up at now: the latest
+// answer was a 429 or reported nothing left, within RateWindow.
+func (h Headroom) SpentAt(now time.Time) bool {
+	return h.Known && now.Sub(h.Seen) <= RateWindow && (h.Spent || h.Remaining == 0)
 }

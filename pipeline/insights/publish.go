@@ -36,7 +36,7 @@ const (
 	OutcomeOK           = "ok"
 	OutcomeMissingScope = "missing_scope"
 	OutcomeError        = "error"
-	OutcomeSkipped      = "skipped" // switched off, or nothing to link to
+	OutcomeSkipped      = "skipped"  // switched off, or nothing to link to
 	OutcomeDeferred     = "deferred" // not written: the upstream's rate limit is near (Defer)
 )
 
@@ -172,7 +172,8 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 // What Defer leaves out, in the order it gives them up: the annotations
 // cost the most calls (a listing, deletes, a post per 100) and say least
 // that the comments do not; the report is one call; the build status goes
-// last, since merge checks may wait for it.
+// last, since merge checks may wait for it and a deferred one leaves the
+// INPROGRESS of /v1/context on the head.
 const (
 	DeferAnnotations = "annotations"
 	DeferReport      = "report"
@@ -184,13 +185,14 @@ const (
 var Deferrable = []string{DeferAnnotations, DeferReport, DeferStatus}
 
 // Defer is Publish when the upstream's rate limit is near (why says how the
-// budget said so): it calls nothing and answers what Publish would have
-// written, each switched-on surface with OutcomeDeferred and a warning, and
-// deferred lists them in Deferrable's order: the annotations (when the
-// report is on and has findings to annotate), the report, the build status.
-// The next review of the pull request writes them (the same keys). Either
+// budget said so): the report and its annotations are not written but
+// answered as Publish would have written them, with OutcomeDeferred and a
+// warning; the build status too when status is true (the budget is spent),
+// else it is set as Publish sets it (one call). deferred lists what was
+// left out in Deferrable's order: the annotations (when the report is on
+// and has findings to annotate), the report, the build status. Either
 // result is nil when rep is nil, as for Publish.
-func Defer(rep pipeline.CommitReporter, set Settings, in PublishInput, why string) (st *StatusResult, rr *ReportResult, deferred []string) {
+func Defer(ctx context.Context, rep pipeline.CommitReporter, set Settings, in PublishInput, why string, status bool) (st *StatusResult, rr *ReportResult, deferred []string) {
 	if rep == nil {
 		return nil, nil, nil
 	}
@@ -204,19 +206,16 @@ func Defer(rep pipeline.CommitReporter, set Settings, in PublishInput, why strin
 		}
 		deferred = append(deferred, DeferReport)
 		rr.Outcome = OutcomeDeferred
-		rr.Warnings = append(rr.Warnings, fmt.Sprintf("Code Insights report %s deferred: %s; the next review of this pull request writes it", Key, why))
+		rr.Warnings = append(rr.Warnings, fmt.Sprintf("Code Insights report %s deferred: %s; sending this request again later writes it", Key, why))
 	}
-	status := Finished(in.Link, set.FailOn, Count(in.Findings), in.NotMet, in.Coverage)
-	st = &StatusResult{Outcome: OutcomeSkipped, State: status.State, Description: status.Description, URL: status.URL, Warnings: []string{}}
-	switch {
-	case !set.BuildStatus:
-	case strings.TrimSpace(status.URL) == "":
-		st.Warnings = append(st.Warnings, "build status not written: no link to point it at")
-	default:
-		deferred = append(deferred, DeferStatus)
-		st.Outcome = OutcomeDeferred
-		st.Warnings = append(st.Warnings, fmt.Sprintf("build status %s deferred: %s; the status set when the review started stays until the next review of this pull request", status.State, why))
+	final := Finished(in.Link, set.FailOn, Count(in.Findings), in.NotMet, in.Coverage)
+	if !status || !set.BuildStatus || strings.TrimSpace(final.URL) == "" {
+		return setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, final), rr, deferred
 	}
+	deferred = append(deferred, DeferStatus)
+	st = &StatusResult{Outcome: OutcomeDeferred, State: final.State, Description: final.Description, URL: final.URL, Warnings: []string{
+		fmt.Sprintf("build status %s deferred: %s; the head keeps the status set when the review started until this request is sent again or the next push is reviewed", final.State, why),
+	}}
 	return st, rr, deferred
 }
 
