@@ -61,7 +61,8 @@ type Config struct {
 	UpstreamTimeout      time.Duration
 	UpstreamRetries      int
 	// DeferBelow is the remaining Bitbucket calls under which /v1/comments
-	// defers the commit surfaces (as on X-RateLimit-NearLimit); -1: never.
+	// defers the Code Insights report (as on X-RateLimit-NearLimit); -1:
+	// never.
 	DeferBelow int
 	// FailOn, BuildStatus and InsightsReport drive the commit surfaces
 	// (insights.Settings).
@@ -330,7 +331,7 @@ func settings() []setting {
 	gi, si = integer(func(c *Config) *int { return &c.UpstreamRetries })
 	add(mk("PRSCOUT_UPSTREAM_RETRIES", "upstream-retries", "retries of a Bitbucket or Jira call after 429 or 5xx", gi, si))
 	gi, si = integer(func(c *Config) *int { return &c.DeferBelow })
-	add(mk("PRSCOUT_DEFER_BELOW", "defer-below", "remaining Bitbucket calls (X-RateLimit-Remaining, where sent) under which /v1/comments posts the comments and defers annotations, report and build status, as it does on X-RateLimit-NearLimit; -1 never defers", gi, si))
+	add(mk("PRSCOUT_DEFER_BELOW", "defer-below", "remaining Bitbucket calls (X-RateLimit-Remaining, where sent) under which /v1/comments posts the comments and defers the Code Insights annotations and report, as it does on X-RateLimit-NearLimit (the build status too once the budget is spent); -1 never defers", gi, si))
 	g, s = str(func(c *Config) *string { return &c.FailOn })
 	add(mk("PRSCOUT_FAIL_ON", "fail-on", "severity at which a review's build status and report are FAILED: none, critical, high or medium", g, s))
 	gb, sb = boolean(func(c *Config) *bool { return &c.BuildStatus })
