@@ -60,6 +60,8 @@ type Metrics struct {
 	RateLimitRemaining *prometheus.GaugeVec
 	RateLimitLimit     *prometheus.GaugeVec
 	RateLimitNear      *prometheus.GaugeVec
+	RateLimitSeen      *prometheus.GaugeVec
+	Deferred           *prometheus.CounterVec
 	WebhooksReceived   *prometheus.CounterVec
 	// KeepaliveRequests counts stage requests answered in a keep-alive mode
 	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
@@ -214,6 +216,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RateLimitNear: f.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "prscout_upstream_ratelimit_near", Help: "1 when the upstream said the rate limit is near (X-RateLimit-NearLimit), else 0.",
 		}, []string{"service"}),
+		RateLimitSeen: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "prscout_upstream_ratelimit_seen_timestamp_seconds", Help: "When the upstream last reported rate-limit headers for a resource group (X-RateLimit-Resource; empty when unnamed), Unix time.",
+		}, []string{"service", "resource"}),
+		Deferred: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_deferred_total", Help: "Commit surfaces /v1/comments did not write because the Bitbucket rate limit was near (annotations, report, status); the comments are always posted.",
+		}, []string{"what"}),
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy, in_flight).",
 		}, []string{"outcome"}),
@@ -299,6 +307,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.RateLimitRemaining.WithLabelValues(s).Set(-1)
 		m.RateLimitLimit.WithLabelValues(s).Set(-1)
 		m.RateLimitNear.WithLabelValues(s).Set(0)
+	}
+	for _, w := range insights.Deferrable {
+		m.Deferred.WithLabelValues(w)
 	}
 	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight"} {
 		m.WebhooksReceived.WithLabelValues(o)
@@ -458,8 +469,11 @@ func (o UpstreamObserver) UpstreamCall(operation string, status int, d time.Dura
 }
 
 // RateLimit records the rate-limit headroom the upstream reported on a
-// response; -1 means the header was absent.
-func (o UpstreamObserver) RateLimit(operation string, limit, remaining int, nearLimit bool) {
+// response; -1 means the header was absent. resource is the resource group
+// the budget belongs to (X-RateLimit-Resource), recorded as the time it was
+// last reported; the headroom gauges hold the latest report of any group.
+func (o UpstreamObserver) RateLimit(operation, resource string, limit, remaining int, nearLimit bool) {
+	o.m.RateLimitSeen.WithLabelValues(o.service, resource).SetToCurrentTime()
 	if remaining >= 0 {
 		o.m.RateLimitRemaining.WithLabelValues(o.service).Set(float64(remaining))
 	}

@@ -47,6 +47,12 @@ type Options struct {
 	// start from insights.DefaultSettings()).
 	Reporter pipeline.CommitReporter
 	Surfaces insights.Settings
+	// Budget is the rate-limit budget of the credentials Comments and
+	// Reporter use; near the limit /v1/comments posts the comments and
+	// defers the commit surfaces (publish.Ports.Budget). Nil never defers.
+	// DeferBelow is PRSCOUT_DEFER_BELOW.
+	Budget     pipeline.RateBudget
+	DeferBelow int
 	// Search finds context candidates; nil uses Repo when it implements
 	// pipeline.CodeSearch. SearchOff says why there is none (a warning).
 	Search    pipeline.CodeSearch

@@ -325,7 +325,10 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 	if err != nil {
 		return commentsAnswer{}, err
 	}
-	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo}, in,
+	rendered, posted, err := publish.Publish(ctx, publish.Ports{
+		Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo,
+		Budget: o.Budget, DeferBelow: o.DeferBelow,
+	}, in,
 		publish.PostOptions{ResolveThreads: o.ResolveThreads, Tasks: o.Tasks})
 	if err != nil {
 		return commentsAnswer{}, err
@@ -378,6 +381,9 @@ func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	m.Comments.WithLabelValues("task", "created").Add(float64(posted.TasksCreated))
 	m.Comments.WithLabelValues("task", "resolved").Add(float64(posted.TasksResolved))
 	m.countSurfaces(posted.BuildStatus, posted.Report)
+	for _, what := range posted.Deferred {
+		m.Deferred.WithLabelValues(what).Inc()
+	}
 }
 
 // commentsAnswer is the /v1/comments answer: the rendering plus what was

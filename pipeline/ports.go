@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Repo addresses one repository with the flat names of the stage contract (docs/architecture.md).
@@ -227,4 +228,52 @@ type FilesReader interface {
 // the diff is still being produced.
 type ChangeLister interface {
 	ChangedPaths(ctx context.Context, repo Repo, base, head string, opts DiffOptions) ([]string, error)
+}
+
+// RateBudget is an upstream's rate-limit budget as its latest answers
+// reported it (bitbucket.Budget): one per credential, shared by every call
+// the process makes with it. Stages read it before writes that can wait
+// (see publish.Ports.Budget); it never blocks and never calls out.
+type RateBudget interface {
+	Headroom() Headroom
+}
+
+// Headroom is the latest rate-limit state an upstream reported for one
+// resource group. Limit and Remaining are -1 when the answer did not carry
+// them (Bitbucket sends X-RateLimit-Limit and X-RateLimit-NearLimit, and no
+// remaining count).
+type Headroom struct {
+	// Known is false until an answer carried a rate-limit header.
+	Known bool `json:"known"`
+	// Resource is the resource group the budget belongs to
+	// (X-RateLimit-Resource, "api" for /2.0/repositories); "" when unnamed.
+	Resource  string `json:"resource"`
+	Limit     int    `json:"limit"`
+	Remaining int    `json:"remaining"`
+	Near      bool   `json:"near"`
+	// Spent is true when the answer was a 429 (the budget is used up) or
+	// reported 0 remaining.
+	Spent bool      `json:"spent"`
+	Seen  time.Time `json:"seen"`
+}
+
+// RateWindow is how long a reported headroom stays true: Bitbucket's limits
+// count a rolling hour, so an older report says nothing of the budget now.
+const RateWindow = time.Hour
+
+// NearLimit reports whether h says the budget is nearly spent at now: the
+// upstream said so (Near), the budget is spent, or it reported a remaining
+// count below below.
+// An unknown headroom, or one seen longer than RateWindow ago, is not near.
+func (h Headroom) NearLimit(below int, now time.Time) bool {
+	if !h.Known || now.Sub(h.Seen) > RateWindow {
+		return false
+	}
+	return h.Near || h.Spent || h.Remaining == 0 || (h.Remaining >= 0 && h.Remaining < below)
+}
+
+// SpentAt reports whether h says the budget is used up at now: the latest
+// answer was a 429 or reported nothing left, within RateWindow.
+func (h Headroom) SpentAt(now time.Time) bool {
+	return h.Known && now.Sub(h.Seen) <= RateWindow && (h.Spent || h.Remaining == 0)
 }

@@ -60,6 +60,10 @@ type Config struct {
 	BitbucketAccountID   string
 	UpstreamTimeout      time.Duration
 	UpstreamRetries      int
+	// DeferBelow is the remaining Bitbucket calls under which /v1/comments
+	// defers the Code Insights report (as on X-RateLimit-NearLimit); -1:
+	// never.
+	DeferBelow int
 	// FailOn, BuildStatus and InsightsReport drive the commit surfaces
 	// (insights.Settings).
 	FailOn         string
@@ -151,6 +155,7 @@ func DefaultConfig() Config {
 		BitbucketBaseURL:     "https://api.bitbucket.org/2.0",
 		UpstreamTimeout:      15 * time.Second,
 		UpstreamRetries:      3,
+		DeferBelow:           100,
 		FailOn:               insights.FailOnNone,
 		BuildStatus:          true,
 		InsightsReport:       true,
@@ -325,6 +330,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_UPSTREAM_TIMEOUT", "upstream-timeout", "timeout of one Bitbucket or Jira HTTP attempt", gd, sd))
 	gi, si = integer(func(c *Config) *int { return &c.UpstreamRetries })
 	add(mk("PRSCOUT_UPSTREAM_RETRIES", "upstream-retries", "retries of a Bitbucket or Jira call after 429 or 5xx", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.DeferBelow })
+	add(mk("PRSCOUT_DEFER_BELOW", "defer-below", "remaining Bitbucket calls (X-RateLimit-Remaining, where sent) under which /v1/comments posts the comments and defers the Code Insights annotations and report, as it does on X-RateLimit-NearLimit (the build status too once the budget is spent); -1 never defers", gi, si))
 	g, s = str(func(c *Config) *string { return &c.FailOn })
 	add(mk("PRSCOUT_FAIL_ON", "fail-on", "severity at which a review's build status and report are FAILED: none, critical, high or medium", g, s))
 	gb, sb = boolean(func(c *Config) *bool { return &c.BuildStatus })
@@ -645,6 +652,9 @@ func (c Config) validateFeatures(p *problems) {
 	}
 	if _, err := review.ParseUnverified(c.Unverified); err != nil {
 		bad("PRSCOUT_UNVERIFIED", "%v", err)
+	}
+	if c.DeferBelow < -1 {
+		bad("PRSCOUT_DEFER_BELOW", "must be -1 (never defer) or a count of calls, got %d", c.DeferBelow)
 	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)

@@ -28,6 +28,8 @@ type providers struct {
 	// reporter writes build statuses and Code Insights reports (Bitbucket
 	// only; nil for the local provider, which has neither).
 	reporter pipeline.CommitReporter
+	// budget is the Bitbucket token's rate-limit budget; nil without Bitbucket.
+	budget pipeline.RateBudget
 	// search finds context candidates; searchOff says why there is none.
 	search    pipeline.CodeSearch
 	searchOff string
@@ -50,7 +52,11 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	m.KnownUpstreamOperations("bitbucket", bitbucket.InsightsOperations)
 	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
+		// One budget per token: every Bitbucket client of the process records
+		// into it and /v1/comments reads it.
+		budget := bitbucket.NewBudget()
 		bb, err := bitbucket.New(bitbucket.Config{
+			Budget:      budget,
 			BaseURL:     cfg.BitbucketBaseURL,
 			Email:       cfg.BitbucketEmail,
 			Token:       cfg.BitbucketToken,
@@ -65,6 +71,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
+		p.budget = budget
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 		p.searchOff = gitmirror.Off

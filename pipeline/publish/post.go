@@ -53,6 +53,10 @@ type Posted struct {
 	// Warnings say what was left alone and why, e.g. summaries that could
 	// not be proven prscout's own.
 	Warnings []string `json:"warnings,omitempty"`
+	// Deferred lists the commit surfaces not written because the rate limit
+	// was near (insights.Deferrable, in that order: annotations, report,
+	// status); absent when nothing was deferred.
+	Deferred []string `json:"deferred,omitempty"`
 	// BuildStatus and Report say what Publish put on the head commit; both
 	// are absent when nothing was posted or no provider has commit
 	// surfaces (see insights.Publish).
