@@ -11,6 +11,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 	"github.com/prscout/prscout/pipeline/sanitize"
@@ -605,7 +606,7 @@ func mergeVerdicts(outcomes []groupOutcome) []reviewanswer.Verdict {
 			continue
 		}
 		for _, v := range o.parsed.Verdicts {
-			key := criterionKey(v.ID)
+			key := criteria.Key(v.ID)
 			i, seen := at[key]
 			switch {
 			case !seen:

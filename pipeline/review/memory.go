@@ -615,7 +615,7 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 		if title == "" {
 			title = "(title not kept)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), reviewanswer.SeverityLabel(e.data.Severity), cell(e.where()), cell(title))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), reviewanswer.SeverityLabel(e.data.Severity), sanitize.TableCell(e.where()), sanitize.TableCell(title))
 	}
 	b.WriteString("\n")
 	var parts []string

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/redact"
@@ -123,7 +124,7 @@ type Rendered struct {
 	Coverage pipeline.Coverage `json:"coverage"`
 	// Requirements are the acceptance criteria with the review's verdicts
 	// and their counts (see severityCounts for the build status).
-	Requirements RequirementCounts `json:"requirements"`
+	Requirements criteria.Counts `json:"requirements"`
 	// Memory is the compare with earlier reviews (memory.go), set when the
 	// comments were read from a CommentStore (publish.Post); nil otherwise.
 	Memory *Memory `json:"memory,omitempty"`
@@ -150,7 +151,7 @@ type Summary struct {
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
 // coverage line (with the acceptance criteria's verdict counts), the model's
 // summary, the "Acceptance criteria" table (criterion, verdict, evidence
-// linked to the diff, note; see judgeCriteria), a findings table (severity,
+// linked to the diff, note; see criteria.Judge), a findings table (severity,
 // where, title), every finding that could not be placed on a line in full,
 // the table of context the scout asked for, and the hidden review marker as
 // the last line. Model-written lines that look like prscout markers are
@@ -280,12 +281,12 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
 	}
 
-	out.Requirements, warns = judgeCriteria(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
+	out.Requirements, warns = criteria.Judge(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
 	out.Warnings = append(out.Warnings, warns...)
 	if in.PRURL == "" {
 		in.PRURL = in.PR.URL
 	}
-	prURL, ok := pullRequestURL(in.PRURL)
+	prURL, ok := criteria.PullRequestURL(in.PRURL)
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
 	}
@@ -431,7 +432,7 @@ func inlineBody(f pipeline.Finding, fx *shownFix, fp string) string {
 // Post adds: the memory table with its hidden data, and the findings
 // whose inline comment was not posted.
 type summaryExtras struct {
-	criteria         RequirementCounts
+	criteria         criteria.Counts
 	ix               *anchor.Index
 	prURL            string
 	mem              *Memory
@@ -473,7 +474,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		b.WriteString(s)
 		b.WriteString("\n\n")
 	}
-	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
+	criteria.WriteTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
 	if x.mem != nil {
 		writeMemoryTable(&b, x.mem)
 	} else {
@@ -603,7 +604,7 @@ func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *
 }
 
 // writeCoverage writes the coverage line and the files not reviewed.
-func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCounts) {
+func writeCoverage(b *strings.Builder, in CommentsInput, criteria criteria.Counts) {
 	// Coverage: how many changed files the review saw, so "no findings"
 	// never hides a partial review.
 	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -660,7 +661,7 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 		b.WriteString("### Findings\n\n")
 		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
 		for _, r := range sorted {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), sanitize.TableCell(where(r)), sanitize.TableCell(pipeline.OneLine(r.f.Title)))
 		}
 		b.WriteString("\n")
 	}
@@ -707,7 +708,7 @@ func writeContextTable(b *strings.Builder, in CommentsInput, st *CommentStats) {
 	} else {
 		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
 		for _, r := range ctxRows {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", cell(sanitize.CodeSpan(r[0])), cell(r[1]), cell(r[2]))
+			fmt.Fprintf(b, "| %s | %s | %s |\n", sanitize.TableCell(sanitize.CodeSpan(r[0])), sanitize.TableCell(r[1]), sanitize.TableCell(r[2]))
 		}
 		b.WriteString("\n")
 	}
@@ -843,18 +844,6 @@ func fenceRun(t string) string {
 		return ""
 	}
 	return t[:n]
-}
-
-// cell makes text safe inside a pipe-table cell: one line (tables cannot
-// hold line breaks on Bitbucket) and every '|' escaped.
-func cell(s string) string {
-	s = pipeline.OneLine(s)
-	s = strings.ReplaceAll(s, `\|`, `|`)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	if s == "" {
-		return " "
-	}
-	return s
 }
 
 // defuseDataLines makes sure no line of the summary written so far reads as

@@ -13,7 +13,6 @@ import (
 	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
-	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // TestRenderGolden renders every testdata/comments/<case>.json and
@@ -245,25 +244,6 @@ func TestPostTarget(t *testing.T) {
 			t.Errorf("%+v: got %+v %d", tt.in, repo, id)
 		case tt.wantField != "" && (!errors.As(err, &ie) || ie.Field != tt.wantField):
 			t.Errorf("%+v: err = %v, want field %q", tt.in, err, tt.wantField)
-		}
-	}
-}
-
-func TestCodeSpanAndCell(t *testing.T) {
-	tests := []struct{ in, span, cell string }{
-		{"a.go", "`a.go`", "a.go"},
-		{"we`ird.go", "``we`ird.go``", "we`ird.go"},
-		{"`x`", "`` `x` ``", "`x`"},
-		{"a|b\nc", "`a|b c`", `a\|b c`},
-		{`already \| escaped`, "`already \\| escaped`", `already \| escaped`},
-		{"", "``", " "},
-	}
-	for _, tt := range tests {
-		if got := sanitize.CodeSpan(tt.in); got != tt.span {
-			t.Errorf("sanitize.CodeSpan(%q) = %q, want %q", tt.in, got, tt.span)
-		}
-		if got := cell(tt.in); got != tt.cell {
-			t.Errorf("cell(%q) = %q, want %q", tt.in, got, tt.cell)
 		}
 	}
 }

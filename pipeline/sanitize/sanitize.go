@@ -422,6 +422,18 @@ func CodeSpan(s string) string {
 	return fence + s + fence
 }
 
+// TableCell makes text safe inside a pipe-table cell: one line (tables cannot
+// hold line breaks on Bitbucket) and every '|' escaped.
+func TableCell(s string) string {
+	s = pipeline.OneLine(s)
+	s = strings.ReplaceAll(s, `\|`, `|`)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if s == "" {
+		return " "
+	}
+	return s
+}
+
 // CodeBlock writes lines as a fenced code block with the info string info:
 // the fence is a backtick run longer than any run in the lines (at least
 // three), so no line of the code can close it, in CommonMark or in

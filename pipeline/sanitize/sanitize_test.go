@@ -68,3 +68,22 @@ func FuzzSanitizeMarkdown(f *testing.F) {
 		}
 	})
 }
+
+func TestCodeSpanAndCell(t *testing.T) {
+	tests := []struct{ in, span, cell string }{
+		{"a.go", "`a.go`", "a.go"},
+		{"we`ird.go", "``we`ird.go``", "we`ird.go"},
+		{"`x`", "`` `x` ``", "`x`"},
+		{"a|b\nc", "`a|b c`", `a\|b c`},
+		{`already \| escaped`, "`already \\| escaped`", `already \| escaped`},
+		{"", "``", " "},
+	}
+	for _, tt := range tests {
+		if got := CodeSpan(tt.in); got != tt.span {
+			t.Errorf("CodeSpan(%q) = %q, want %q", tt.in, got, tt.span)
+		}
+		if got := TableCell(tt.in); got != tt.cell {
+			t.Errorf("TableCell(%q) = %q, want %q", tt.in, got, tt.cell)
+		}
+	}
+}
