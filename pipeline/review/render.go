@@ -10,6 +10,7 @@ import (
 	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 	"github.com/prscout/prscout/pipeline/sanitize"
@@ -115,9 +116,9 @@ type Rendered struct {
 	VerifyDropped []VerifyDroppedFinding `json:"verifyDropped"`
 	// Policy is the placement policy applied (the service's settings with
 	// the request's commentPolicy over them).
-	Policy   Policy       `json:"policy"`
-	Stats    CommentStats `json:"stats"`
-	Warnings []string     `json:"warnings"`
+	Policy   placement.Policy `json:"policy"`
+	Stats    CommentStats     `json:"stats"`
+	Warnings []string         `json:"warnings"`
 	// Coverage is what the summary's coverage line states: changed files
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
@@ -231,7 +232,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	out.Warnings = append(out.Warnings, parsed.Warnings...)
 	st := &out.Stats
 	st.ByAnchor = map[string]int{anchor.Line: 0, anchor.Snippet: 0, anchor.OnFile: 0, anchor.Unanchored: 0}
-	st.ByPlacement = map[string]int{PlacementInline: 0, PlacementSummary: 0, PlacementUnverified: 0}
+	st.ByPlacement = map[string]int{placement.Inline: 0, placement.Summary: 0, placement.Unverified: 0}
 	st.ByEvidence = map[string]int{evidence.Verified: 0, evidence.Elsewhere: 0, evidence.Unverified: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
@@ -294,10 +295,10 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	for _, r := range rows {
 		st.ByPlacement[r.placement]++
 		switch {
-		case r.placement == PlacementUnverified:
+		case r.placement == placement.Unverified:
 			st.BySeverity[r.f.Severity]--
 			out.Unverified = append(out.Unverified, UnverifiedFinding{Finding: r.f, Fingerprint: r.fp, Evidence: r.ev})
-		case r.placement == PlacementInline:
+		case r.placement == placement.Inline:
 			out.Inline = append(out.Inline, InlineComment{
 				Path: r.a.Path, Line: r.a.Line, EndLine: r.a.EndLine, Anchor: r.a.Anchor,
 				Body: inlineBody(r.f, r.fix, r.fp), Fingerprint: r.fp,
@@ -643,7 +644,7 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 	// Findings table, most severe first.
 	var sorted []findingRow
 	for _, r := range rows {
-		if r.placement != PlacementUnverified {
+		if r.placement != placement.Unverified {
 			sorted = append(sorted, r)
 		}
 	}
@@ -673,7 +674,7 @@ func writeOffDiff(b *strings.Builder, rows []findingRow) {
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
-		if !r.inline() && r.placement != PlacementUnverified {
+		if !r.inline() && r.placement != placement.Unverified {
 			off = append(off, r)
 		}
 	}
@@ -787,7 +788,7 @@ func where(r findingRow) string {
 	}
 	switch r.a.Anchor {
 	case anchor.Line, anchor.Snippet:
-		if r.placement == PlacementSummary {
+		if r.placement == placement.Summary {
 			return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line)) + " (summary only)"
 		}
 		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
