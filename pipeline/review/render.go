@@ -466,4 +466,3 @@ func (p *Summary) Write(mem *Memory, failed, deferred []InlineComment) string {
 	x.mem, x.failed, x.deferred = mem, failed, deferred
 	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, x)
 }
-
