@@ -221,8 +221,55 @@ func answerCover(parsed reviewanswer.Parsed, what string) reviewCover {
 
 // renderParsed renders a parsed review (the groups' reviews merged into one
 // when the change was reviewed in groups; failed names the groups without a
-// review).
+// review): the findings anchored, checked, placed by the policy and sorted
+// into the answer's lists, the criteria judged, the summary written.
 func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome, cover reviewCover) (Rendered, *Summary) {
+	out := newRendered(in, parsed)
+	st := &out.Stats
+
+	ix, warns := anchor.NewIndex(in.Files)
+	out.Warnings = append(out.Warnings, warns...)
+
+	// Nothing is echoed or posted before its secrets are redacted: the
+	// model saw redacted text, but the review is still untrusted input.
+	summary, n := marker.StripMarkers(parsed.Summary)
+	st.MarkersStripped += n
+	summary = sanitize.Markdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
+	in.AdditionalContext = redactContextErrors(in.AdditionalContext, st.Redactions)
+
+	// The evidence is checked against the context as the request carries
+	// it (the model saw it redacted the same way /v1/merge redacts it).
+	shown := evidence.New(ix, in.Files, in.AdditionalContext)
+	rows, warns := findingRows(parsed.Findings, ix, shown, st, in.LinkHosts)
+	out.Warnings = append(out.Warnings, warns...)
+	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
+	out.Warnings = append(out.Warnings, warns...)
+	out.recordVerifyDropped(verifyDropped)
+	st.Findings = len(rows)
+	place(rows, in.policy)
+	if st.MarkersStripped > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
+	}
+
+	prURL := out.judgeCriteria(&in, parsed, ix)
+	out.addPlaced(rows)
+
+	for i, w := range out.Warnings {
+		out.Warnings[i] = redact.Secrets(w, st.Redactions)
+	}
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover,
+		verifyDropped: verifyDropped}
+	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
+	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
+	st.MarkdownChars = len(out.Markdown)
+	sum.st = *st
+	return out, sum
+}
+
+// newRendered is the answer before any finding is added: empty lists (never
+// null in the JSON), the coverage, every count's keys present and what
+// parsing the answer found.
+func newRendered(in CommentsInput, parsed reviewanswer.Parsed) Rendered {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, SummaryOnly: []SummaryFinding{},
 		Unverified: []UnverifiedFinding{}, Warnings: []string{}, Policy: in.policy}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -243,45 +290,44 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	st.SeverityNormalized = parsed.SeverityNormalized
 	st.DroppedFindings = parsed.DroppedFindings
 	st.Redactions = map[string]int{}
+	return out
+}
 
-	ix, warns := anchor.NewIndex(in.Files)
-	out.Warnings = append(out.Warnings, warns...)
-
-	// Nothing is echoed or posted before its secrets are redacted: the
-	// model saw redacted text, but the review is still untrusted input.
-	summary, n := marker.StripMarkers(parsed.Summary)
-	st.MarkersStripped += n
-	summary = sanitize.Markdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
-	if in.AdditionalContext != nil {
-		items := make([]pipeline.ContextItem, len(in.AdditionalContext))
-		for i, c := range in.AdditionalContext {
-			c.Error = redact.Secrets(c.Error, st.Redactions)
-			items[i] = c
-		}
-		in.AdditionalContext = items
+// redactContextErrors returns the context items with their fetch errors
+// redacted (the context table echoes them), counting into redactions; the
+// request's own slice is left as it is.
+func redactContextErrors(items []pipeline.ContextItem, redactions map[string]int) []pipeline.ContextItem {
+	if items == nil {
+		return nil
 	}
+	out := make([]pipeline.ContextItem, len(items))
+	for i, c := range items {
+		c.Error = redact.Secrets(c.Error, redactions)
+		out[i] = c
+	}
+	return out
+}
 
-	// The evidence is checked against the context as the request carries
-	// it (the model saw it redacted the same way /v1/merge redacts it).
-	shown := evidence.New(ix, in.Files, in.AdditionalContext)
-	rows, warns := findingRows(parsed.Findings, ix, shown, st, in.LinkHosts)
-	out.Warnings = append(out.Warnings, warns...)
-	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
-	out.Warnings = append(out.Warnings, warns...)
-	st.VerifyDropped = len(verifyDropped)
-	out.VerifyDropped = make([]VerifyDroppedFinding, 0, len(verifyDropped))
-	for _, d := range verifyDropped {
+// recordVerifyDropped lists the findings the verify pass dropped in the
+// answer and takes them out of the severity and anchor counts.
+func (out *Rendered) recordVerifyDropped(dropped []droppedRow) {
+	st := &out.Stats
+	st.VerifyDropped = len(dropped)
+	out.VerifyDropped = make([]VerifyDroppedFinding, 0, len(dropped))
+	for _, d := range dropped {
 		st.BySeverity[d.row.f.Severity]--
 		st.ByAnchor[d.row.a.Anchor]--
 		out.VerifyDropped = append(out.VerifyDropped, VerifyDroppedFinding{Path: d.row.f.Path, Line: d.row.a.Line,
 			Severity: d.row.f.Severity, Title: d.row.f.Title, Fingerprint: d.row.fp, Reason: d.reason})
 	}
-	st.Findings = len(rows)
-	place(rows, in.policy)
-	if st.MarkersStripped > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
-	}
+}
 
+// judgeCriteria sets the answer's requirements (criteria.Judge) and
+// returns the pull request's page the evidence links point into ("" when
+// the request's prUrl, or else its pr.url, is missing or not a page
+// address, with a warning for the latter).
+func (out *Rendered) judgeCriteria(in *CommentsInput, parsed reviewanswer.Parsed, ix *anchor.Index) string {
+	var warns []string
 	out.Requirements, warns = criteria.Judge(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
 	out.Warnings = append(out.Warnings, warns...)
 	if in.PRURL == "" {
@@ -291,7 +337,13 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
 	}
+	return prURL
+}
 
+// addPlaced adds each placed row to the answer's list for its placement
+// (inline comments sorted by path and line) and counts them.
+func (out *Rendered) addPlaced(rows []findingRow) {
+	st := &out.Stats
 	for _, r := range rows {
 		st.ByPlacement[r.placement]++
 		switch {
@@ -322,17 +374,6 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 		return a.Line < b.Line
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
-
-	for i, w := range out.Warnings {
-		out.Warnings[i] = redact.Secrets(w, st.Redactions)
-	}
-	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover,
-		verifyDropped: verifyDropped}
-	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
-	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
-	st.MarkdownChars = len(out.Markdown)
-	sum.st = *st
-	return out, sum
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
