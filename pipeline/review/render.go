@@ -202,7 +202,7 @@ func (c reviewCover) uncovered(path string) string {
 // failed call, unreadable or cut off (what was cut may have been about any
 // file).
 func singleCoverage(in CommentsInput, parsed reviewanswer.Parsed) reviewCover {
-	if msg, failed := reviewFailure(in.Review); failed && len(parsed.Findings) == 0 {
+	if msg, failed := reviewanswer.Failure(in.Review); failed && len(parsed.Findings) == 0 {
 		return reviewCover{all: "no review was received: " + msg}
 	}
 	return answerCover(parsed, "the review")
