@@ -234,7 +234,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	// model saw redacted text, but the review is still untrusted input.
 	summary, n := marker.StripMarkers(parsed.Summary)
 	st.MarkersStripped += n
-	summary = sanitize.Markdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
+	summary = sanitize.Markdown(sanitize.CloseFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
 	in.AdditionalContext = redactContextErrors(in.AdditionalContext, st.Redactions)
 
 	// The evidence is checked against the context as the request carries
@@ -399,7 +399,7 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, shown *evidence.
 		f.Body, n = marker.StripMarkers(f.Body)
 		st.MarkersStripped += n
 		f.Title = redact.Secrets(f.Title, st.Redactions)
-		f.Body = closeFences(redact.Secrets(f.Body, st.Redactions))
+		f.Body = sanitize.CloseFences(redact.Secrets(f.Body, st.Redactions))
 		f.ExistingCode = redact.Secrets(f.ExistingCode, st.Redactions)
 		code := f.ExistingCode
 		if strings.TrimSpace(code) == "" {

@@ -306,51 +306,6 @@ func where(r findingRow) string {
 	}
 }
 
-// closeFences closes a fenced code block model text leaves open (a reply cut
-// at its token limit does): left open, it would swallow everything after it,
-// our tables and the hidden marker included, into a visible code block.
-func closeFences(s string) string {
-	var open string // the opening fence run ("```", "~~~~", ...), "" when none
-	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimRight(strings.TrimLeft(line, " "), "\r")
-		if len(line)-len(strings.TrimLeft(line, " ")) > 3 {
-			continue // indented code, not a fence
-		}
-		run := fenceRun(t)
-		if run == "" {
-			continue
-		}
-		switch {
-		case open == "":
-			if run[0] == '`' && strings.Contains(t[len(run):], "`") {
-				continue // a backtick fence's info string cannot hold a backtick
-			}
-			open = run
-		case run[0] == open[0] && len(run) >= len(open) && strings.TrimSpace(t[len(run):]) == "":
-			open = ""
-		}
-	}
-	if open == "" {
-		return s
-	}
-	return strings.TrimRight(s, "\n") + "\n" + open
-}
-
-// fenceRun returns the leading run of 3+ backticks or tildes of t, or "".
-func fenceRun(t string) string {
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return ""
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 {
-		return ""
-	}
-	return t[:n]
-}
-
 // defuseDataLines makes sure no line of the summary written so far reads as
 // hidden review data (marker.ParseFindingData): only prscout's own data
 // block, written after it, may. Every caller- or model-supplied string is

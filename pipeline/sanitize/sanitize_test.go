@@ -87,3 +87,21 @@ func TestCodeSpanAndCell(t *testing.T) {
 		}
 	}
 }
+
+func TestCloseFences(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"text", "text"},
+		{"```go\nx\n```", "```go\nx\n```"},
+		{"```go\nx := 1", "```go\nx := 1\n```"},
+		{"~~~~\ncode\n~~~", "~~~~\ncode\n~~~\n~~~~"},
+		{"````\n```\nstill open", "````\n```\nstill open\n````"},
+		{"    ```\nindented is code, not a fence", "    ```\nindented is code, not a fence"},
+		{"``` not`a fence\ntext", "``` not`a fence\ntext"},
+		{"a\n```\nb\n```\n```py\nc\n", "a\n```\nb\n```\n```py\nc\n```"},
+	}
+	for _, tt := range tests {
+		if got := CloseFences(tt.in); got != tt.want {
+			t.Errorf("CloseFences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
