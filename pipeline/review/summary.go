@@ -51,7 +51,11 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	writeUnverified(&b, rows, in.policy)
 	writeContextTable(&b, in, st)
 	b.WriteString(unpostedText(x.failed, x.deferred))
-	defuseDataLines(&b)
+	// Only prscout's own data block, written after this, may read as hidden
+	// review data (marker.DefuseData is the guard should a line slip through).
+	defused := marker.DefuseData(b.String())
+	b.Reset()
+	b.WriteString(defused)
 	if x.mem != nil {
 		tail := marker.ReviewMarker(ref) + "\n"
 		// Room for the data, with a margin for the dropped-count line.
@@ -225,13 +229,7 @@ func writeContextTable(b *strings.Builder, in CommentsInput, st *CommentStats) {
 // ok:false additionalContext entry and lists it in stats.dropped; such an
 // entry shows as "dropped for budget", not as a failure.
 func contextRows(in CommentsInput, st *CommentStats) [][3]string {
-	opOr := func(op string) string {
-		if op == "" {
-			return "get_file"
-		}
-		return op
-	}
-	key := func(op, path string) string { return opOr(op) + "\x00" + path }
+	key := func(op, path string) string { return opOrGetFile(op) + "\x00" + path }
 	dropped := map[string]pipeline.DroppedContext{}
 	for _, d := range in.Dropped {
 		dropped[key(d.Op, d.Path)] = d
@@ -256,7 +254,7 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 			result = "failed: " + pipeline.OneLine(reason)
 			st.ContextFailed++
 		}
-		rows = append(rows, [3]string{c.Path, opOr(c.Op), result})
+		rows = append(rows, [3]string{c.Path, opOrGetFile(c.Op), result})
 	}
 	for _, d := range in.Dropped {
 		k := key(d.Op, d.Path)
@@ -264,7 +262,7 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 			continue
 		}
 		listed[k] = true
-		rows = append(rows, [3]string{d.Path, opOr(d.Op), droppedText(d)})
+		rows = append(rows, [3]string{d.Path, opOrGetFile(d.Op), droppedText(d)})
 		st.ContextDropped++
 	}
 	return rows
@@ -303,28 +301,6 @@ func where(r findingRow) string {
 			return "(no file)"
 		}
 		return sanitize.CodeSpan(p) + " (not in this PR)"
-	}
-}
-
-// defuseDataLines makes sure no line of the summary written so far reads as
-// hidden review data (marker.ParseFindingData): only prscout's own data
-// block, written after it, may. Every caller- or model-supplied string is
-// already on one line inside a code span, a table row or the sanitizer's
-// output; this is the guard should one slip through.
-func defuseDataLines(b *strings.Builder) {
-	s := b.String()
-	if !strings.Contains(s, "[prscout-f:") || len(marker.ParseFindingData(s)) == 0 {
-		return
-	}
-	lines := strings.SplitAfter(s, "\n")
-	for i, line := range lines {
-		if len(marker.ParseFindingData(line)) > 0 {
-			lines[i] = strings.Replace(line, "[prscout-f:", `\[prscout-f:`, 1)
-		}
-	}
-	b.Reset()
-	for _, line := range lines {
-		b.WriteString(line)
 	}
 }
 
