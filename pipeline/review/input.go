@@ -47,7 +47,7 @@ type CommentsInput struct {
 	RequestID string `json:"-"`
 	// LinkHosts are the hosts model-written links may point at (the pull
 	// request's own host); set by the service, never by the request. Other
-	// links lose their target (see sanitizeMarkdown).
+	// links lose their target (see sanitize.Markdown).
 	LinkHosts []string `json:"-"`
 	// Models names the models of the review (the workflow passes them),
 	// shown in the Code Insights report.

@@ -379,7 +379,7 @@ func (out *Rendered) addPlaced(rows []findingRow) {
 // findingRows anchors each finding, strips marker look-alikes from its
 // text, redacts secrets in it (after anchoring, so that a snippet still
 // matches a diff the caller did not redact), fingerprints it, drops repeats
-// and makes its text inert Markdown (sanitizeMarkdown, after fingerprinting:
+// and makes its text inert Markdown (sanitize.Markdown, after fingerprinting:
 // the fingerprint stays that of what the model wrote), counting into st.
 func findingRows(findings []pipeline.Finding, ix *anchor.Index, shown *evidence.Shown, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
