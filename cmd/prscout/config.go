@@ -14,7 +14,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
-	"github.com/prscout/prscout/pipeline/review"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -96,7 +96,7 @@ type Config struct {
 	// finding's inline comment and resolve it with the finding.
 	Tasks bool
 	// ReviewProfile, InlineMax, InlineMinSeverity and Unverified are the
-	// /v1/comments placement policy (review.Policy): which findings become
+	// /v1/comments placement policy (placement.Policy): which findings become
 	// inline comments.
 	ReviewProfile     string
 	InlineMax         int
@@ -170,8 +170,8 @@ func DefaultConfig() Config {
 		BotAuthors:    []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
 		SkipTrivial:   true,
 		PushReviews:   scope.PushDelta,
-		ReviewProfile: review.ProfileBalanced,
-		Unverified:    review.UnverifiedFold,
+		ReviewProfile: placement.ProfileBalanced,
+		Unverified:    placement.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
 		// background and reviews meanwhile read through REST.
 		MirrorFetchTimeout: 10 * time.Minute,
@@ -488,8 +488,8 @@ func (c Config) Skips() collect.SkipPolicy {
 
 // CommentPolicy is the /v1/comments placement policy (PRSCOUT_REVIEW_PROFILE,
 // PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
-func (c Config) CommentPolicy() review.Policy {
-	return review.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
+func (c Config) CommentPolicy() placement.Policy {
+	return placement.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
 }
 
 // Validate checks the configuration and names the variable at fault; every
@@ -641,16 +641,16 @@ func (c Config) validateFeatures(p *problems) {
 	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
 		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)
 	}
-	if _, err := review.ParseProfile(c.ReviewProfile); err != nil {
+	if _, err := placement.ParseProfile(c.ReviewProfile); err != nil {
 		bad("PRSCOUT_REVIEW_PROFILE", "%v", err)
 	}
 	if c.InlineMax < 0 {
 		bad("PRSCOUT_INLINE_MAX", "must not be negative, got %d", c.InlineMax)
 	}
-	if _, err := review.ParseMinSeverity(c.InlineMinSeverity); err != nil {
+	if _, err := placement.ParseMinSeverity(c.InlineMinSeverity); err != nil {
 		bad("PRSCOUT_INLINE_MIN_SEVERITY", "%v", err)
 	}
-	if _, err := review.ParseUnverified(c.Unverified); err != nil {
+	if _, err := placement.ParseUnverified(c.Unverified); err != nil {
 		bad("PRSCOUT_UNVERIFIED", "%v", err)
 	}
 	if c.DeferBelow < -1 {
