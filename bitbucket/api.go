@@ -123,7 +123,7 @@ type (
 		User    wireAccount `json:"user"`
 		// CreatedOn is an ISO 8601 time ("2026-11-02T10:05:00.123456+00:00").
 		CreatedOn string `json:"created_on"`
-		Parent  *struct {
+		Parent    *struct {
 			ID int64 `json:"id"`
 		} `json:"parent,omitempty"`
 		// Resolution is the thread's comment_resolution object; null or
