@@ -171,6 +171,11 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 	} else {
 		body = review.WithUnposted(r.Markdown, failed, deferred)
 	}
+	// The review state (paused by a thread command) lives in the summary's
+	// hidden data: a rewritten summary keeps it.
+	if st, _, ok := marker.CurrentState(comments); ok {
+		body = marker.WithState(body, marker.StateLine(st))
+	}
 	r.Markdown = body
 	r.Stats.MarkdownChars = len(body)
 	summaries := review.LiveSummaries(comments)
