@@ -431,3 +431,11 @@ func (k *keyedMutex) lock(ctx context.Context, key string) (unlock func(), err e
 		})
 	}, nil
 }
+
+// LockPR takes the per-pull-request lock Post holds while it writes, so
+// another stage writing prscout's comments of the same pull request (a
+// thread command updating the summary's data) does not interleave with a
+// review's summary inside this process. unlock releases it.
+func LockPR(ctx context.Context, repo pipeline.Repo, prID int) (unlock func(), err error) {
+	return prLocks.lock(ctx, fmt.Sprintf("%s/%s#%d", strings.ToLower(repo.Workspace), strings.ToLower(repo.RepoSlug), prID))
+}
