@@ -2,7 +2,6 @@ package thread
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
