@@ -3,6 +3,7 @@ package thread
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -410,10 +411,14 @@ func postReply(ctx context.Context, d Deps, v *view, o Options, text string) (*R
 // Markdown made inert (no HTML, mentions, foreign links), bounded.
 func Clean(text string, hosts []string) string {
 	text, _ = marker.StripMarkers(text)
+	// A marker look-alike inside a line (a dismiss reason) loses its bracket.
+	text = markerLikeRe.ReplaceAllString(text, "$1")
 	text = redact.Secrets(text, nil)
 	text = pipeline.ClipRunes(text, maxReplyRunes)
 	return strings.TrimSpace(sanitize.Markdown(text, hosts))
 }
+
+var markerLikeRe = regexp.MustCompile(`(?i)\[(prscout)`)
 
 // setPaused writes the review state into prscout's summary (and any short
 // state comment), creating a short one when there is no summary yet.
@@ -615,4 +620,3 @@ func dismissInData(body, fp string, root pipeline.Comment, reason, by string) st
 	}
 	return strings.TrimRight(body, "\n") + "\n\n" + line
 }
-
