@@ -102,26 +102,11 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	if cfg.JiraBaseURL != "" {
-		jc, err := jira.New(jira.Config{
-			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
-			AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
-			Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
-			Observer: m.Upstream("jira"),
-			Logger:   log,
-		})
+		jc, err := buildJira(cfg, m, log)
 		if err != nil {
-			return p, fmt.Errorf("jira: %w", err)
+			return p, err
 		}
 		p.issues = jc
-		if cfg.JiraACField != "" {
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
-				defer cancel()
-				if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
-					log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
-				}
-			}()
-		}
 	}
 	if cfg.WebhookSecret != "" {
 		secret := []byte(cfg.WebhookSecret)
@@ -145,6 +130,32 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	return p, nil
+}
+
+// buildJira builds the Jira client and, when an acceptance-criteria field
+// is named, resolves it in the background (a failure is a warning: the
+// description's section is read instead).
+func buildJira(cfg Config, m *api.Metrics, log *slog.Logger) (*jira.Client, error) {
+	jc, err := jira.New(jira.Config{
+		BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
+		AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
+		Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
+		Observer: m.Upstream("jira"),
+		Logger:   log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jira: %w", err)
+	}
+	if cfg.JiraACField != "" {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
+			defer cancel()
+			if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
+				log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
+			}
+		}()
+	}
+	return jc, nil
 }
 
 // buildMirror puts the repository mirror in front of the Bitbucket client:

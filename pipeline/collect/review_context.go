@@ -101,11 +101,6 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, err // the adapter's error already names the pull request
 	}
-	switch in.Command {
-	case "", CommandReview, CommandFullReview:
-	default:
-		return ContextResult{}, pipeline.Invalidf("command", "want %q or %q, got %q", CommandReview, CommandFullReview, pipeline.ClipRunes(in.Command, 40))
-	}
 	if code, reason := prSkip(in.Skips, pr, in.Command); code != "" {
 		meta := ContextMeta{Repo: repo, PRID: in.PRID, Mode: "skip", Head: pr.SourceCommit, Base: pr.DestinationCommit,
 			PR: pr.PullRequest, SkipCode: code, SkipReason: reason, ContextLines: contextLines}
@@ -240,6 +235,11 @@ func prDiff(ctx context.Context, src ContextSources, meta *ContextMeta, prID int
 // that is malformed, before any upstream call, and returns the diff's
 // context lines.
 func checkPRInput(src ContextSources, in ContextInput, lim pipeline.Limits) (int, error) {
+	switch in.Command {
+	case "", CommandReview, CommandFullReview:
+	default:
+		return 0, pipeline.Invalidf("command", "want %q or %q, got %q", CommandReview, CommandFullReview, pipeline.ClipRunes(in.Command, 40))
+	}
 	if src.PRs == nil {
 		return 0, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
 	}
