@@ -193,10 +193,7 @@ func (st *stages) rulesPropose(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	mode := s.opts.Learnings
-	if mode == "" {
-		mode = learn.ModeDryRun
-	}
+	mode := s.learningsMode()
 	ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode}
 	if ports.Repo == nil {
 		ports.Repo = s.opts.Repo

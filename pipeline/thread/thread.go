@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/publish"
 	"github.com/prscout/prscout/pipeline/redact"
@@ -70,6 +71,9 @@ type Deps struct {
 	// (command is CmdReview or CmdFullReview, by the account that asked);
 	// nil when no review workflow is configured.
 	StartReview func(ctx context.Context, repo pipeline.Repo, pr pipeline.PullRequestInfo, command, by string, commentID int64) error
+	// Propose turns a dismissal's reason into a proposed review rule
+	// (learn.Propose with the service's mode); nil when learnings are off.
+	Propose func(ctx context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error)
 }
 
 // Options are the service's settings for threads.
@@ -585,7 +589,48 @@ func dismiss(ctx context.Context, d Deps, v *view, o Options, reason string) (st
 			}
 		}
 	}
-	return fmt.Sprintf("Dismissed at the request of %s: %s\n\nprscout will not raise this finding again on this pull request.", displayName(v.target), reason), warnings, nil
+	text := fmt.Sprintf("Dismissed at the request of %s: %s\n\nprscout will not raise this finding again on this pull request.", displayName(v.target), reason)
+	if proposed, warn := proposeFromDismissal(ctx, d, v, reason); warn != "" {
+		warnings = append(warnings, warn)
+	} else if proposed != "" {
+		text += "\n\n" + proposed
+	}
+	return text, warnings, nil
+}
+
+// findingPath is the file of the finding whose thread v is: its inline
+// comment's path.
+func findingPath(v *view) string {
+	if v.root.Inline != nil {
+		return v.root.Inline.Path
+	}
+	return ""
+}
+
+// proposeFromDismissal proposes the dismissal's reason as a review rule for
+// the finding's file, when a reason was given and learnings are on (or in
+// a dry run): the text says what was proposed and where; warn says why
+// nothing was.
+func proposeFromDismissal(ctx context.Context, d Deps, v *view, reason string) (text, warn string) {
+	if d.Propose == nil || reason == "no reason given" {
+		return "", ""
+	}
+	path := findingPath(v)
+	if path == "" {
+		return "", "no rule was proposed: the finding's file is not known"
+	}
+	res, err := d.Propose(ctx, v.repo, learn.Proposal{Path: path, Rule: reason, SourcePRID: v.in.PRID,
+		SourceCommentID: v.target.ID, SourceURL: v.target.URL, Author: accountOf(v.target)})
+	if err != nil {
+		return "", fmt.Sprintf("no rule was proposed: %v", err)
+	}
+	switch {
+	case res.Mode == learn.ModeDryRun:
+		return "Proposed review rule (not written: learnings run as a dry run):\n\n" + res.Text, ""
+	case res.PullRequest != nil:
+		return fmt.Sprintf("Proposed as a review rule (%s) in the review rules pull request #%d: merging it applies the rule to later reviews.", res.Status, res.PullRequest.ID), ""
+	}
+	return fmt.Sprintf("Review rule: %s.", res.Status), ""
 }
 
 // dismissInData returns the summary body with finding fp's data line

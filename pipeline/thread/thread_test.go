@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
@@ -117,6 +118,34 @@ func TestDismiss(t *testing.T) {
 	fake := r.f.AddComment(prID, pipeline.Comment{Body: "x\n\n" + marker.FindingMarker(fp), Foreign: true, Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
 	if res := r.run(t, r.say("dismiss nope", fake.ID)); res.Action != ActionNone {
 		t.Errorf("dismiss under a forged finding marker = %+v", res)
+	}
+}
+
+// TestDismissProposesRule: a dismissal's reason is proposed as a review
+// rule for the finding's file, and the reply says so; without a reason
+// nothing is proposed.
+func TestDismissProposesRule(t *testing.T) {
+	r := newRig(t)
+	var got []learn.Proposal
+	r.d.Propose = func(_ context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error) {
+		got = append(got, p)
+		return learn.Result{Mode: learn.ModeDryRun, Status: learn.StatusDryRun, Text: "- `" + p.Path + "`: " + p.Rule}, nil
+	}
+	res := r.run(t, r.say("dismiss the value is validated by the caller", r.finding.ID))
+	if res.Action != ActionAnswered || len(got) != 1 {
+		t.Fatalf("dismiss = %+v, proposals %+v", res, got)
+	}
+	if p := got[0]; p.Path != r.finding.Inline.Path || p.Rule != "the value is validated by the caller" || p.SourcePRID != prID || p.SourceCommentID == 0 {
+		t.Errorf("proposal %+v", p)
+	}
+	if res.Reply == nil || !strings.Contains(res.Reply.Body, "Proposed review rule") || !strings.Contains(res.Reply.Body, "validated by the caller") {
+		t.Errorf("reply %+v", res.Reply)
+	}
+	r2 := newRig(t)
+	r2.d.Propose = r.d.Propose
+	r2.run(t, r2.say("dismiss", r2.finding.ID))
+	if len(got) != 1 {
+		t.Errorf("a dismissal without a reason proposed %+v", got[1:])
 	}
 }
 
