@@ -105,6 +105,10 @@ func (s *Server) countThread(res thread.Result) {
 			m.Dismissals.Inc()
 			m.FindingStates.WithLabelValues(res.Workspace+"/"+res.RepoSlug, "dismissed").Inc()
 		}
+	case res.Outcome == thread.OutcomeDismissed:
+		// A person resolved an open finding's thread.
+		m.Dismissals.Inc()
+		m.FindingStates.WithLabelValues(res.Workspace+"/"+res.RepoSlug, "dismissed").Inc()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -41,11 +42,14 @@ const (
 	OutcomeRateLimited     = "rate_limited"
 	OutcomeNotAddressed    = "not_addressed"
 	OutcomeNotFinding      = "not_finding_thread"
+	// OutcomeDismissed: a person resolved the thread of an open finding;
+	// it is remembered as dismissed.
+	OutcomeDismissed = "dismissed"
 )
 
 // Outcomes lists every outcome, to pre-initialise metric labels.
 var Outcomes = []string{OutcomeCommand, OutcomeQuestion, OutcomeAnswered, OutcomeNotFound, OutcomeDeleted, OutcomeOwn, OutcomeSelfUnknown,
-	OutcomeBot, OutcomeEdit, OutcomeThreadState, OutcomeAlreadyAnswered, OutcomeRateLimited, OutcomeNotAddressed, OutcomeNotFinding}
+	OutcomeBot, OutcomeEdit, OutcomeThreadState, OutcomeAlreadyAnswered, OutcomeRateLimited, OutcomeNotAddressed, OutcomeNotFinding, OutcomeDismissed}
 
 // Limits of one thread.
 const (
@@ -335,12 +339,15 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if res, ok := guard(v, o); !ok {
-		return res, nil
-	}
 	var self []string
 	if si, ok := d.Comments.(pipeline.SelfIdentity); ok {
 		self = si.SelfAccountIDs(ctx)
+	}
+	if in.Event == EventResolved {
+		return resolved(ctx, d, v, self)
+	}
+	if res, ok := guard(v, o); !ok {
+		return res, nil
 	}
 	p := parseCommand(v.target.Body, self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
@@ -664,4 +671,59 @@ func dismissInData(body, fp string, root pipeline.Comment, reason, by string) st
 		}
 	}
 	return strings.TrimRight(body, "\n") + "\n\n" + line
+}
+
+// resolved handles a resolved thread: when a person (not prscout) resolved
+// the thread of one of prscout's findings that review memory still has
+// open (its code unchanged since it was reported), the finding is
+// remembered as dismissed, as a dismiss command would, without a reply.
+func resolved(ctx context.Context, d Deps, v *view, self []string) (Result, error) {
+	none := func(why string) (Result, error) { return v.result(ActionNone, OutcomeThreadState, why), nil }
+	switch {
+	case v.fp == "" || v.target.ID != v.root.ID:
+		return none("a resolved thread that is not one of prscout's findings: nothing to do")
+	case v.in.Actor == "":
+		return none("the event does not say who resolved the thread: nothing is recorded")
+	case slices.ContainsFunc(self, func(id string) bool { return normID(id) == normID(v.in.Actor) }):
+		return none("prscout resolved the thread itself")
+	}
+	unlock, err := publish.LockPR(ctx, v.repo, v.in.PRID)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	var sum *pipeline.Comment
+	for i := len(v.comments) - 1; i >= 0; i-- {
+		if marker.IsSummaryComment(v.comments[i]) {
+			sum = &v.comments[i]
+			break
+		}
+	}
+	if sum == nil {
+		return none("no summary comment: the finding is not remembered")
+	}
+	state := ""
+	for _, fd := range marker.ParseFindingData(sum.Body) {
+		if fd.Fingerprint == v.fp {
+			state = fd.State
+		}
+	}
+	if state != marker.StateOpen {
+		return none(fmt.Sprintf("the finding is %s in review memory, not open: resolving its thread dismisses nothing", orUnknown(state)))
+	}
+	reason := "resolved by " + v.in.Actor + " without a code change"
+	body := dismissInData(sum.Body, v.fp, v.root, reason, v.in.Actor)
+	if _, err := d.Comments.UpdateComment(ctx, v.repo, v.in.PRID, sum.ID, body); err != nil {
+		return Result{}, fmt.Errorf("record the dismissal in the summary %d: %w", sum.ID, err)
+	}
+	res := v.result(ActionNone, OutcomeDismissed, reason)
+	res.Command = CmdDismiss
+	return res, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }

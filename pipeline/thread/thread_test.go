@@ -149,6 +149,48 @@ func TestDismissProposesRule(t *testing.T) {
 	}
 }
 
+// TestResolvedByPersonDismisses: a person resolving an open finding's
+// thread dismisses it; prscout resolving it, or an unknown actor, does not.
+func TestResolvedByPersonDismisses(t *testing.T) {
+	for _, tc := range []struct {
+		actor   string
+		outcome string
+	}{{"", OutcomeThreadState}, {"prscout-id", OutcomeThreadState}, {"mina-id", OutcomeDismissed}} {
+		r := newRig(t)
+		r.f.SetSelf("prscout-id")
+		res, err := Thread(context.Background(), r.d, Input{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: r.finding.ID,
+			Event: EventResolved, Actor: tc.actor}, r.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != tc.outcome {
+			t.Errorf("actor %q: %+v, want %s", tc.actor, res, tc.outcome)
+		}
+		var sum pipeline.Comment
+		for _, c := range r.f.Comments(prID) {
+			if c.ID == r.summary.ID {
+				sum = c
+			}
+		}
+		d := marker.ParseFindingData(sum.Body)
+		dismissed := len(d) == 1 && d[0].State == marker.StateDismissed
+		if dismissed != (tc.outcome == OutcomeDismissed) {
+			t.Errorf("actor %q: data %+v", tc.actor, d)
+		}
+		if dismissed && (d[0].DismissedBy != "mina-id" || !strings.Contains(d[0].Reason, "without a code change")) {
+			t.Errorf("actor %q: dismissal %+v", tc.actor, d[0])
+		}
+		// A second delivery of the same event finds the finding dismissed.
+		if tc.outcome == OutcomeDismissed {
+			res, _ := Thread(context.Background(), r.d, Input{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: r.finding.ID,
+				Event: EventResolved, Actor: tc.actor}, r.o)
+			if res.Outcome != OutcomeThreadState {
+				t.Errorf("second delivery: %+v", res)
+			}
+		}
+	}
+}
+
 func TestLoopGuard(t *testing.T) {
 	r := newRig(t)
 	own := r.f.AddComment(prID, pipeline.Comment{Body: "prscout review", ParentID: r.finding.ID})
