@@ -358,7 +358,7 @@ if [ -n "$FAULTS" ]; then
 fi
 wait "$DELIVER_PID" || die "a webhook delivery was not accepted (202)"
 forget "$DELIVER_PID"
-read -r R429 R5XX <"$WORK/all.txt.retries"
+read -r R429 R5XX <"$WORK/all.txt.retries" || true # the file has no final newline
 log "  $(cat "$WORK/burst.out") webhooks accepted (202) in $(( $(now_ms) - BURST )) ms; sent again: $R429 after prscout's 429 (PRSCOUT_WEBHOOK_MAX_INFLIGHT), $R5XX after a 5xx (a replica down)"
 wait_settled 40 420
 # Heads still open (their execution died with a worker) get their webhook again.
