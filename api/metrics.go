@@ -7,13 +7,15 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"github.com/prscout/prscout/pipeline/thread"
+
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/llmanswer"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/redact"
-	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -60,7 +62,19 @@ type Metrics struct {
 	RateLimitRemaining *prometheus.GaugeVec
 	RateLimitLimit     *prometheus.GaugeVec
 	RateLimitNear      *prometheus.GaugeVec
+	RateLimitSeen      *prometheus.GaugeVec
+	Deferred           *prometheus.CounterVec
 	WebhooksReceived   *prometheus.CounterVec
+	// ThreadEvents counts /v1/thread and /v1/thread/answer answers by event
+	// kind (created, resolved, reopened, updated, answer) and outcome
+	// (thread.Outcomes); ThreadCommands the commands carried out, by name;
+	// ThreadAnswers the answers posted; Dismissals the findings dismissed;
+	// ThreadReviews the reviews a command started.
+	ThreadEvents   *prometheus.CounterVec
+	ThreadCommands *prometheus.CounterVec
+	ThreadAnswers  prometheus.Counter
+	Dismissals     prometheus.Counter
+	ThreadReviews  *prometheus.CounterVec
 	// KeepaliveRequests counts stage requests answered in a keep-alive mode
 	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
 	KeepaliveRequests   *prometheus.CounterVec
@@ -116,7 +130,7 @@ var (
 	knownAnchors     = []string{"line", "snippet", "file", "unanchored"}
 	// knownFindingStates are prscout_findings_total's states
 	// (review.FindingCounts).
-	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open"}
+	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open", "dismissed"}
 	knownGateVerdicts  = []string{"ok", "syntax_error", "undecided", "missing_code", "too_deep", "too_large", "timeout"}
 )
 
@@ -187,7 +201,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_findings_evidence_total", Help: "Review findings rendered, by the check of their quoted code against what the review was shown: verified (in the file named), elsewhere (in another file shown), unverified (no quote, not found, or only in removed lines).",
 		}, []string{"verdict"}),
 		FindingStates: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head). Code-resolution rate: resolved / posted.",
+			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head), dismissed (in its thread). Code-resolution rate: resolved / posted.",
 		}, []string{"repository", "state"}),
 		Comments: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_comments_total", Help: "Pull request comments and tasks, by kind (summary, inline, task) and action (created, updated, unchanged, skipped, failed, single_line: a multi-line inline comment posted on one line, resolved: a task, dry_run).",
@@ -214,9 +228,30 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		RateLimitNear: f.NewGaugeVec(prometheus.GaugeOpts{
 			Name: "prscout_upstream_ratelimit_near", Help: "1 when the upstream said the rate limit is near (X-RateLimit-NearLimit), else 0.",
 		}, []string{"service"}),
+		RateLimitSeen: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "prscout_upstream_ratelimit_seen_timestamp_seconds", Help: "When the upstream last reported rate-limit headers for a resource group (X-RateLimit-Resource; empty when unnamed), Unix time.",
+		}, []string{"service", "resource"}),
+		Deferred: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_deferred_total", Help: "Commit surfaces /v1/comments did not write because the Bitbucket rate limit was near (annotations, report, status); the comments are always posted.",
+		}, []string{"what"}),
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy, in_flight).",
 		}, []string{"outcome"}),
+		ThreadEvents: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_thread_events_total", Help: "Comment events read by /v1/thread (and answers by /v1/thread/answer), by kind (created, resolved, reopened, updated, answer) and outcome (command, question, answered, own_comment, bot, deleted, edit, thread_state, already_answered, rate_limited, not_addressed, not_finding_thread, not_found, self_unknown).",
+		}, []string{"kind", "outcome"}),
+		ThreadCommands: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_thread_commands_total", Help: "Thread commands carried out and answered, by command (review, full review, pause, resume, dismiss, help, unknown).",
+		}, []string{"command"}),
+		ThreadAnswers: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_thread_answers_total", Help: "Answers to questions in findings' threads posted by /v1/thread/answer.",
+		}),
+		Dismissals: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_dismissals_total", Help: "Findings dismissed in their thread (prscout dismiss <reason>).",
+		}),
+		ThreadReviews: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_thread_reviews_total", Help: "Reviews started by a thread command and forwarded to the review workflow, by command (review, full review).",
+		}, []string{"command"}),
 		KeepaliveRequests: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_requests_total", Help: "Stage requests answered in a keep-alive mode (ndjson: Accept: application/x-ndjson; n8n: X-Prscout-Keepalive or ?keepalive=1).",
 		}, []string{"mode"}),
@@ -275,7 +310,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, a := range knownAnchors {
 		m.Findings.WithLabelValues(a)
 	}
-	for _, p := range review.Placements {
+	for _, p := range placement.All {
 		m.Placements.WithLabelValues(p)
 	}
 	for _, v := range evidence.Verdicts {
@@ -300,8 +335,22 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.RateLimitLimit.WithLabelValues(s).Set(-1)
 		m.RateLimitNear.WithLabelValues(s).Set(0)
 	}
-	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight"} {
+	for _, w := range insights.Deferrable {
+		m.Deferred.WithLabelValues(w)
+	}
+	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight", "comment_forwarded", "comment_not_forwarded"} {
 		m.WebhooksReceived.WithLabelValues(o)
+	}
+	for _, k := range []string{"created", "resolved", "reopened", "updated", "answer"} {
+		for _, o := range thread.Outcomes {
+			m.ThreadEvents.WithLabelValues(k, o)
+		}
+	}
+	for _, c := range thread.Commands {
+		m.ThreadCommands.WithLabelValues(c)
+	}
+	for _, c := range []string{thread.CmdReview, thread.CmdFullReview} {
+		m.ThreadReviews.WithLabelValues(c)
 	}
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
 		m.KeepaliveRequests.WithLabelValues(mode)
@@ -458,8 +507,11 @@ func (o UpstreamObserver) UpstreamCall(operation string, status int, d time.Dura
 }
 
 // RateLimit records the rate-limit headroom the upstream reported on a
-// response; -1 means the header was absent.
-func (o UpstreamObserver) RateLimit(operation string, limit, remaining int, nearLimit bool) {
+// response; -1 means the header was absent. resource is the resource group
+// the budget belongs to (X-RateLimit-Resource), recorded as the time it was
+// last reported; the headroom gauges hold the latest report of any group.
+func (o UpstreamObserver) RateLimit(operation, resource string, limit, remaining int, nearLimit bool) {
+	o.m.RateLimitSeen.WithLabelValues(o.service, resource).SetToCurrentTime()
 	if remaining >= 0 {
 		o.m.RateLimitRemaining.WithLabelValues(o.service).Set(float64(remaining))
 	}

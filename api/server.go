@@ -22,7 +22,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
-	"github.com/prscout/prscout/pipeline/review"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -47,6 +47,12 @@ type Options struct {
 	// start from insights.DefaultSettings()).
 	Reporter pipeline.CommitReporter
 	Surfaces insights.Settings
+	// Budget is the rate-limit budget of the credentials Comments and
+	// Reporter use; near the limit /v1/comments posts the comments and
+	// defers the commit surfaces (publish.Ports.Budget). Nil never defers.
+	// DeferBelow is PRSCOUT_DEFER_BELOW.
+	Budget     pipeline.RateBudget
+	DeferBelow int
 	// Search finds context candidates; nil uses Repo when it implements
 	// pipeline.CodeSearch. SearchOff says why there is none (a warning).
 	Search    pipeline.CodeSearch
@@ -72,7 +78,10 @@ type Options struct {
 	// PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
 	// Its zero value places every finding on a diff line inline. A
 	// request's commentPolicy lies over it.
-	CommentPolicy review.Policy
+	CommentPolicy placement.Policy
+	// ThreadMaxAnswers bounds prscout's replies per comment thread in a
+	// rolling hour (PRSCOUT_THREAD_MAX_ANSWERS).
+	ThreadMaxAnswers int
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

@@ -59,6 +59,8 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/preview", heavy(st.preview))
 	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
 	g.POST("/status", ka(jsonStage(st.s, st.status, st.s.countStatus)))
+	g.POST("/thread", heavy(st.thread))
+	g.POST("/thread/answer", heavy(jsonStage(st.s, st.threadAnswer, st.s.countThread)))
 }
 
 // jsonStage is the shape most stages share: decode the request into In
@@ -325,7 +327,10 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 	if err != nil {
 		return commentsAnswer{}, err
 	}
-	rendered, posted, err := publish.Publish(ctx, publish.Ports{Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo}, in,
+	rendered, posted, err := publish.Publish(ctx, publish.Ports{
+		Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo,
+		Budget: o.Budget, DeferBelow: o.DeferBelow,
+	}, in,
 		publish.PostOptions{ResolveThreads: o.ResolveThreads, Tasks: o.Tasks})
 	if err != nil {
 		return commentsAnswer{}, err
@@ -378,6 +383,9 @@ func (s *Server) countComments(in review.CommentsInput, answer commentsAnswer) {
 	m.Comments.WithLabelValues("task", "created").Add(float64(posted.TasksCreated))
 	m.Comments.WithLabelValues("task", "resolved").Add(float64(posted.TasksResolved))
 	m.countSurfaces(posted.BuildStatus, posted.Report)
+	for _, what := range posted.Deferred {
+		m.Deferred.WithLabelValues(what).Inc()
+	}
 }
 
 // commentsAnswer is the /v1/comments answer: the rendering plus what was
@@ -445,7 +453,19 @@ func (s *Server) contextInput(data []byte) (collect.ContextInput, error) {
 	if err != nil {
 		return in, err
 	}
-	return collect.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
+	// A review a thread command started carries prscout.command (the relay
+	// refuses Bitbucket deliveries with a top-level prscout key).
+	var cmd struct {
+		Prscout *struct {
+			Command string `json:"command"`
+		} `json:"prscout"`
+	}
+	_ = json.Unmarshal(hook, &cmd)
+	in = collect.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}
+	if cmd.Prscout != nil {
+		in.Command = cmd.Prscout.Command
+	}
+	return in, nil
 }
 
 // validate runs the workflow gate on one export (object or array). The

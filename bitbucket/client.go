@@ -91,6 +91,10 @@ type Config struct {
 	HTTPClient *http.Client
 	// Observer is an optional metrics hook.
 	Observer Observer
+	// Budget records the rate-limit headers of every answer. Give every
+	// Client that uses the same token the same Budget; nil: the Client
+	// makes its own (Client.Budget).
+	Budget *Budget
 	// Logger receives the adapter's rare warnings (default slog.Default())
 	// and, when set, every upstream attempt: debug level for good answers,
 	// warn for failures, 429s and retries, with the request id of the
@@ -103,7 +107,11 @@ type Client struct {
 	api     apiClient
 	overall time.Duration
 	self    selfAccount
+	budget  *Budget
 }
+
+// Budget is the rate-limit budget the Client records into (Config.Budget).
+func (c *Client) Budget() *Budget { return c.budget }
 
 // selfAccount is prscout's own account, learnt once (lazily) from GET /user,
 // else the configured Config.AccountID.
@@ -176,6 +184,10 @@ func New(cfg Config) (*Client, error) {
 	if obs == nil {
 		obs = nopObserver{}
 	}
+	budget := cfg.Budget
+	if budget == nil {
+		budget = NewBudget()
+	}
 	email, token, bearer := cfg.Email, cfg.Token, cfg.AccessToken
 	tr := &transport{
 		base: baseRT,
@@ -196,15 +208,17 @@ func New(cfg Config) (*Client, error) {
 			Final:                []int{statusDiffTooLarge},
 			RetryTransportErrors: true,
 		},
-		obs: obs,
-		log: cfg.Logger,
-		now: time.Now,
+		obs:    obs,
+		budget: budget,
+		log:    cfg.Logger,
+		now:    time.Now,
 	}
 	// The whole call: every attempt plus every allowed sleep.
 	overall := cfg.Timeout*time.Duration(cfg.MaxRetries+1) + cfg.MaxRetryWait
 	hc := &http.Client{Transport: tr, Timeout: overall, CheckRedirect: checkRedirect(base.Host)}
 	return &Client{
 		overall: overall,
+		budget:  budget,
 		self:    selfAccount{configured: strings.TrimSpace(cfg.AccountID), log: cfg.Logger},
 		api: &httpAPI{
 			base: base, baseStr: base.String(), hc: hc,

@@ -540,6 +540,13 @@ func TestComments(t *testing.T) {
 	if created.URL != want[3].URL {
 		t.Errorf("created comment URL = %q, want %q", created.URL, want[3].URL)
 	}
+	// Authors' accounts and creation times are checked in TestCommentReplies.
+	for i := range got {
+		if got[i].CreatedOn.IsZero() || got[i].AuthorAccount.AccountID == "" {
+			t.Errorf("comment %d: CreatedOn %v, AuthorAccount %+v: want both set", got[i].ID, got[i].CreatedOn, got[i].AuthorAccount)
+		}
+		got[i].CreatedOn, got[i].AuthorAccount = time.Time{}, pipeline.Account{}
+	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("ListComments (-want +got):\n%s", d)
 	}
@@ -601,7 +608,8 @@ func TestRetries(t *testing.T) {
 		if d := cmp.Diff(want, rec.got()); d != "" {
 			t.Fatalf("attempts (-want +got):\n%s", d)
 		}
-		if len(rec.limits) != 2 || rec.limits[0] != 1000 {
+		// Every answer carries the headers, the 429s included.
+		if len(rec.limits) != 3 || rec.limits[0] != 1000 {
 			t.Fatalf("rate limit reports = %v", rec.limits)
 		}
 	})

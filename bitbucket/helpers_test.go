@@ -29,6 +29,14 @@ type recorder struct {
 	mu       sync.Mutex
 	attempts []attempt
 	limits   []int
+	rates    []rateReport
+}
+
+// rateReport is one Observer.RateLimit.
+type rateReport struct {
+	Op, Resource     string
+	Limit, Remaining int
+	Near             bool
 }
 
 func (r *recorder) UpstreamCall(op string, status int, _ time.Duration, retry bool) {
@@ -37,10 +45,11 @@ func (r *recorder) UpstreamCall(op string, status int, _ time.Duration, retry bo
 	r.attempts = append(r.attempts, attempt{op, status, retry})
 }
 
-func (r *recorder) RateLimit(_ string, limit, remaining int, near bool) {
+func (r *recorder) RateLimit(op, resource string, limit, remaining int, near bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.limits = append(r.limits, limit)
+	r.rates = append(r.rates, rateReport{op, resource, limit, remaining, near})
 }
 
 func (r *recorder) got() []attempt {

@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
@@ -29,10 +27,12 @@ type Observer interface {
 	// transport error or timeout; retry is true for every attempt after the
 	// first one of a call.
 	UpstreamCall(operation string, status int, d time.Duration, retry bool)
-	// RateLimit reports Bitbucket's rate-limit headers when a response carries
-	// any: X-RateLimit-Limit, X-RateLimit-Remaining (-1 when absent) and
-	// X-RateLimit-NearLimit.
-	RateLimit(operation string, limit, remaining int, nearLimit bool)
+	// RateLimit reports Bitbucket's rate-limit headers when a response
+	// carries any (a 429 included): X-RateLimit-Resource (the resource group
+	// the budget belongs to, "" when absent), X-RateLimit-Limit and
+	// X-RateLimit-Remaining (-1 when absent or unreadable) and
+	// X-RateLimit-NearLimit (false unless "true").
+	RateLimit(operation, resource string, limit, remaining int, nearLimit bool)
 }
 
 // Operations lists every operation name the Observer can receive, for
@@ -47,7 +47,7 @@ var Operations = []string{
 type nopObserver struct{}
 
 func (nopObserver) UpstreamCall(string, int, time.Duration, bool) {}
-func (nopObserver) RateLimit(string, int, int, bool)              {}
+func (nopObserver) RateLimit(string, string, int, int, bool)      {}
 
 type opKey struct{}
 
@@ -81,6 +81,7 @@ type transport struct {
 	timeout   time.Duration // per attempt
 	policy    retry.Policy
 	obs       Observer
+	budget    *Budget      // records every answer's rate-limit headers
 	log       *slog.Logger // nil: no logs
 	now       func() time.Time
 }
@@ -113,7 +114,7 @@ func (t *transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		status := 0
 		if err == nil {
 			status = resp.StatusCode
-			t.reportRateLimit(op, resp.Header)
+			t.reportRateLimit(op, resp.StatusCode, resp.Header)
 		}
 		d := t.now().Sub(start)
 		t.obs.UpstreamCall(op, status, d, attempt > 0)
@@ -189,20 +190,14 @@ func (t *transport) retryWait(req *http.Request, resp *http.Response, attempt in
 	return t.policy.Next(req.Context(), a)
 }
 
-func (t *transport) reportRateLimit(op string, h http.Header) {
-	ls, rs, ns := h.Get("X-RateLimit-Limit"), h.Get("X-RateLimit-Remaining"), h.Get("X-RateLimit-NearLimit")
-	if ls == "" && rs == "" && ns == "" {
+// reportRateLimit records an answer's rate-limit headers in the budget and
+// reports them to the Observer; an answer without any changes nothing.
+func (t *transport) reportRateLimit(op string, status int, h http.Header) {
+	hr, ok := t.budget.Record(status, h)
+	if !ok {
 		return
 	}
-	atoi := func(s string) int {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			return -1
-		}
-		return n
-	}
-	near, _ := strconv.ParseBool(strings.TrimSpace(ns))
-	t.obs.RateLimit(op, atoi(ls), atoi(rs), near)
+	t.obs.RateLimit(op, hr.Resource, hr.Limit, hr.Remaining, hr.Near)
 }
 
 // cancelBody releases the attempt's context when the body is closed, so the

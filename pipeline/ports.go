@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 )
 
 // Repo addresses one repository with the flat names of the stage contract (docs/architecture.md).
@@ -81,6 +83,16 @@ type Account struct {
 	Nickname    string `json:"nickname,omitempty"`
 	AccountID   string `json:"accountId,omitempty"`
 	UUID        string `json:"uuid,omitempty"`
+	// Type is the provider's account type where it says one (Bitbucket:
+	// "user", "team", "app_user" for an access token's bot account).
+	Type string `json:"type,omitempty"`
+}
+
+// IsBot reports whether the account's type names an automated account
+// (Bitbucket's app_user, or any type containing "bot" or "app").
+func (a Account) IsBot() bool {
+	t := strings.ToLower(strings.TrimSpace(a.Type))
+	return t != "" && t != "user" && t != "team" && (strings.Contains(t, "bot") || strings.Contains(t, "app"))
 }
 
 // PullRequests reads pull request metadata and commit ancestry.
@@ -123,12 +135,27 @@ type Comment struct {
 	// URL is the comment's web link ("" when the provider has none); the
 	// build status and the report of a review link to its summary comment.
 	URL string `json:"url,omitempty"`
+	// CreatedOn is when the comment was written (zero when the provider
+	// does not say).
+	CreatedOn time.Time `json:"createdOn,omitzero"`
+	// AuthorAccount is every name the provider knows the author by.
+	AuthorAccount Account `json:"authorAccount,omitzero"`
 }
 
-// NewComment is a comment to create: general when Inline is nil.
+// NewComment is a comment to create: general when Inline is nil, a reply
+// in the thread of comment ParentID when it is not 0 (Inline is then
+// ignored: a reply sits where its thread does).
 type NewComment struct {
-	Body   string
-	Inline *InlineAnchor
+	Body     string
+	Inline   *InlineAnchor
+	ParentID int64
+}
+
+// SelfIdentity is an optional CommentStore extension: the ids prscout's
+// own account is known by (account id, uuid; normalised lower case
+// without braces), so a mention of it can be recognised. nil when unknown.
+type SelfIdentity interface {
+	SelfAccountIDs(ctx context.Context) []string
 }
 
 // CommentStore lists and writes pull request comments.
@@ -227,4 +254,52 @@ type FilesReader interface {
 // the diff is still being produced.
 type ChangeLister interface {
 	ChangedPaths(ctx context.Context, repo Repo, base, head string, opts DiffOptions) ([]string, error)
+}
+
+// RateBudget is an upstream's rate-limit budget as its latest answers
+// reported it (bitbucket.Budget): one per credential, shared by every call
+// the process makes with it. Stages read it before writes that can wait
+// (see publish.Ports.Budget); it never blocks and never calls out.
+type RateBudget interface {
+	Headroom() Headroom
+}
+
+// Headroom is the latest rate-limit state an upstream reported for one
+// resource group. Limit and Remaining are -1 when the answer did not carry
+// them (Bitbucket sends X-RateLimit-Limit and X-RateLimit-NearLimit, and no
+// remaining count).
+type Headroom struct {
+	// Known is false until an answer carried a rate-limit header.
+	Known bool `json:"known"`
+	// Resource is the resource group the budget belongs to
+	// (X-RateLimit-Resource, "api" for /2.0/repositories); "" when unnamed.
+	Resource  string `json:"resource"`
+	Limit     int    `json:"limit"`
+	Remaining int    `json:"remaining"`
+	Near      bool   `json:"near"`
+	// Spent is true when the answer was a 429 (the budget is used up) or
+	// reported 0 remaining.
+	Spent bool      `json:"spent"`
+	Seen  time.Time `json:"seen"`
+}
+
+// RateWindow is how long a reported headroom stays true: Bitbucket's limits
+// count a rolling hour, so an older report says nothing of the budget now.
+const RateWindow = time.Hour
+
+// NearLimit reports whether h says the budget is nearly spent at now: the
+// upstream said so (Near), the budget is spent, or it reported a remaining
+// count below below.
+// An unknown headroom, or one seen longer than RateWindow ago, is not near.
+func (h Headroom) NearLimit(below int, now time.Time) bool {
+	if !h.Known || now.Sub(h.Seen) > RateWindow {
+		return false
+	}
+	return h.Near || h.Spent || h.Remaining == 0 || (h.Remaining >= 0 && h.Remaining < below)
+}
+
+// SpentAt reports whether h says the budget is used up at now: the latest
+// answer was a 429 or reported nothing left, within RateWindow.
+func (h Headroom) SpentAt(now time.Time) bool {
+	return h.Known && now.Sub(h.Seen) <= RateWindow && (h.Spent || h.Remaining == 0)
 }

@@ -4,7 +4,8 @@
 #
 #   fake Bitbucket --signed webhook--> prscout /v1/webhooks/bitbucket --token--> n8n Webhook
 #   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
-#   n8n --> fake OpenAI-compatible LLM (scout, review);  prscout --> fake Bitbucket, fake Jira
+#   n8n --> prscout /v1/verify;  n8n --> fake OpenAI-compatible LLM (scout, review, verify)
+#   prscout --> fake Bitbucket, fake Jira
 #
 # prscout keeps a mirror of the repository (PRSCOUT_MIRROR_DIR), fetched from
 # the fake Bitbucket over git's smart HTTP with the same token, and lists the
@@ -35,7 +36,20 @@
 # carries the other two groups' findings and names the failed group. (8) PR 4,
 # whose review answer stops at the token limit in its third finding
 # (finish_reason "length"): its two complete findings are posted inline,
-# the summary says what was cut, nothing raw is shown. Then
+# the summary says what was cut, nothing raw is shown. Every review so far
+# has fewer than Config.verifyMinFindings findings: /v1/verify declines and
+# no verify call is made. (9) PR 5 opened as a draft: skipped with skipCode
+# draft and its reason, nothing posted, no model asked; marked ready (the
+# fake flips its draft flag) and delivered as pullrequest:updated: reviewed,
+# one summary. (10) PR 6 by renovate[bot]: skipped with skipCode bot_author,
+# nothing posted. (11) With prscout restarted at PRSCOUT_INLINE_MAX=3, PR
+# 7, whose review has 14 findings (3 without evidence, 5 low): n8n makes the
+# verify call with Config.verifyModel, the fake LLM drops one finding by its
+# title, and that finding is posted nowhere while the summary says the
+# verify pass dropped 1 finding; the 3 high findings with evidence are
+# posted inline, the other 7 verified ones are in the summary (past the
+# budget or below the medium floor), the 3 unverified ones folded into the
+# summary's "Unverified findings" list. Then
 # per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
@@ -215,7 +229,7 @@ node -e '
 const fs = require("fs");
 const [src, out, prscout, llm] = process.argv.slice(1);
 const wf = JSON.parse(fs.readFileSync(src));
-const set = { prscoutUrl: prscout, llmBaseUrl: llm, scoutModel: "e2e-scout", reviewModel: "e2e-review" };
+const set = { prscoutUrl: prscout, llmBaseUrl: llm, scoutModel: "e2e-scout", reviewModel: "e2e-review", verifyModel: "e2e-verify" };
 const cfg = wf.nodes.find((n) => n.name === "Config");
 for (const a of cfg.parameters.assignments.assignments) if (a.name in set) a.value = set[a.name];
 fs.writeFileSync(out, JSON.stringify(wf));' "$WF_SRC" "$WORK/workflow.json" "$PRSCOUT" "$LLM_BASE"
@@ -257,6 +271,7 @@ deliver() { # deliver PR EVENT [badsig]: Bitbucket delivers the webhook to prsco
 }
 check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -jira "$JIRA" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
 	-prscout "$PRSCOUT" -api-key "$API_KEY" -workflow "$WF_SRC" "$@"; }
+last_ms() { node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json"; }
 expect_status() { # expect_status WANT JSON
 	got=$(node -e 'console.log(JSON.parse(process.argv[1]).status)' "$2")
 	[ "$got" = "$1" ] || die "webhook delivery answered $got, want $1: $2"
@@ -316,9 +331,34 @@ wait_finished 7
 check -step cut-review -creates 11 -updates 1 -show
 CUT_MS=$(node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json")
 
+log "step 9: PR 5 opened as a draft -> skipped (draft), nothing posted; marked ready -> reviewed"
+expect_status 202 "$(deliver 5 pullrequest:created)"
+wait_finished 8
+check -step draft -creates 11 -updates 1
+DRAFT_MS=$(last_ms)
+http_post "$BB_CTL/_fake/draft?pr=5&draft=false" >/dev/null
+expect_status 202 "$(deliver 5 pullrequest:updated)"
+wait_finished 9
+check -step ready -creates 12 -updates 1
+READY_MS=$(last_ms)
+
+log "step 10: PR 6 opened by renovate[bot] -> skipped (bot_author), nothing posted"
+expect_status 202 "$(deliver 6 pullrequest:created)"
+wait_finished 10
+check -step bot -creates 12 -updates 1
+BOT_MS=$(last_ms)
+
+log "step 11: PR 7 reviewed with 14 findings at an inline budget of $("$WORK/bin/e2echeck" -print-busy-inline-max) -> the verify call drops one, few inline"
+stop_prscout
+start_prscout PRSCOUT_INLINE_MAX="$("$WORK/bin/e2echeck" -print-busy-inline-max)"
+expect_status 202 "$(deliver 7 pullrequest:created)"
+wait_finished 11
+check -step busy -creates 16 -updates 1 -show
+BUSY_MS=$(last_ms)
+
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
 
 log "git requests prscout's mirror made to the fake Bitbucket: $(node -e 'fetch(process.argv[1]).then(r=>r.json()).then(c=>console.log("info/refs "+c.git_info_refs+", upload-pack "+c.git_upload_pack))' "$BB_CTL/_fake/calls")"
 
-echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms cut-review=${CUT_MS}ms total=$(ms "$T0")ms"
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms cut-review=${CUT_MS}ms draft=${DRAFT_MS}ms ready=${READY_MS}ms bot=${BOT_MS}ms busy=${BUSY_MS}ms total=$(ms "$T0")ms"

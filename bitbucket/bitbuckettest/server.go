@@ -38,6 +38,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -91,11 +92,16 @@ type DiffstatEntry struct {
 
 // Fault is an injected failure for the next Times requests of an operation.
 type Fault struct {
-	Status     int           // answer status; 0 answers normally (after Delay)
-	Times      int           // how many requests it hits (default 1)
-	RetryAfter string        // Retry-After header value, when non-empty
-	Delay      time.Duration // wait before answering (cut short when the client goes away)
-	Body       string        // answer body; default an error JSON
+	// PathContains, when non-empty, limits the fault to requests whose
+	// escaped path contains it (one pull request's calls,
+	// "/pullrequests/7/"); other requests of the operation pass and leave
+	// it in place.
+	PathContains string
+	Status       int           // answer status; 0 answers normally (after Delay)
+	Times        int           // how many requests it hits (default 1)
+	RetryAfter   string        // Retry-After header value, when non-empty
+	Delay        time.Duration // wait before answering (cut short when the client goes away)
+	Body         string        // answer body; default an error JSON
 }
 
 // Request is one request the fake received.
@@ -152,6 +158,70 @@ type Server struct {
 	nextID                  int64
 	self                    string // the authenticated account's id
 	waiters                 []callWaiter
+	rate                    RateLimit
+	rateUsed                int
+}
+
+// RateLimit is the fake's rate limit. Like Bitbucket for an access token,
+// every API answer carries X-RateLimit-Limit, X-RateLimit-Resource ("api")
+// and X-RateLimit-NearLimit ("true" when less than a fifth of the limit is
+// left, else "false"); every API request uses one call. The default is a
+// limit of 1000 that is reported and never enforced.
+type RateLimit struct {
+	// Limit is the calls per window (default 1000).
+	Limit int
+	// Enforce answers 429 "Rate limit for this resource has been exceeded"
+	// once Limit calls were used, with Retry-After when RetryAfter is set.
+	Enforce    bool
+	RetryAfter string
+	// SendRemaining adds X-RateLimit-Remaining (Bitbucket does not send
+	// it; Jira-style upstreams do), for tests of a remaining threshold.
+	SendRemaining bool
+}
+
+// SetRateLimit replaces the rate limit and sets the calls already used in
+// the window (used counts as requests made before).
+func (s *Server) SetRateLimit(rl RateLimit, used int) {
+	if rl.Limit <= 0 {
+		rl.Limit = defaultRateLimit
+	}
+	s.mu.Lock()
+	s.rate, s.rateUsed = rl, used
+	s.mu.Unlock()
+}
+
+// RateUsed is how many calls of the window were used.
+func (s *Server) RateUsed() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rateUsed
+}
+
+// defaultRateLimit is Bitbucket's base limit of /2.0/repositories/* per
+// hour.
+const defaultRateLimit = 1000
+
+// useRateLocked counts one call against the rate limit and writes the
+// rate-limit headers on w; it reports whether the limit is exceeded (the
+// answer must be 429).
+func (s *Server) useRateLocked(w http.ResponseWriter) (exceeded bool) {
+	rl := s.rate
+	s.rateUsed++
+	left := max(rl.Limit-s.rateUsed, 0)
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(rl.Limit))
+	h.Set("X-RateLimit-Resource", "api")
+	h.Set("X-RateLimit-NearLimit", strconv.FormatBool(left*5 < rl.Limit))
+	if rl.SendRemaining {
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(left))
+	}
+	if rl.Enforce && s.rateUsed > rl.Limit {
+		if rl.RetryAfter != "" {
+			h.Set("Retry-After", rl.RetryAfter)
+		}
+		return true
+	}
+	return false
 }
 
 // NewServer starts a fake; Close it when done.
@@ -162,6 +232,7 @@ func NewServer() *Server {
 		calls:  map[string]int{},
 		nextID: 1000,
 		self:   DefaultAccountID,
+		rate:   RateLimit{Limit: defaultRateLimit},
 	}
 	s.Server = httptest.NewServer(s.routes())
 	s.BaseURL = s.URL + "/2.0"
@@ -467,17 +538,27 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 	s.countLocked(c.op)
 	s.requests = append(s.requests, Request{Op: c.op, Method: r.Method, EscapedPath: raw, Query: r.URL.Query(), Body: body, Authorization: r.Header.Get("Authorization")})
 	var fault *Fault
-	if q := s.faults[c.op]; len(q) > 0 {
-		f := q[0]
-		fault = &f
-		q[0].Times--
-		if q[0].Times <= 0 {
-			s.faults[c.op] = q[1:]
+	q := s.faults[c.op]
+	for i := range q {
+		if q[i].PathContains != "" && !strings.Contains(raw, q[i].PathContains) {
+			continue
 		}
+		f := q[i]
+		fault = &f
+		q[i].Times--
+		if q[i].Times <= 0 {
+			s.faults[c.op] = slices.Delete(q, i, i+1)
+		}
+		break
 	}
+	exceeded := s.useRateLocked(w)
 	auth := s.auth
 	s.mu.Unlock()
 
+	if exceeded {
+		writeError(w, http.StatusTooManyRequests, "Rate limit for this resource has been exceeded")
+		return
+	}
 	if fault != nil && !s.serveFault(w, r, fault) {
 		return
 	}
@@ -519,7 +600,6 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, fault *Fault
 		w.Header().Set("Retry-After", fault.RetryAfter)
 	}
 	if fault.Status == http.StatusTooManyRequests {
-		w.Header().Set("X-RateLimit-Limit", "1000")
 		w.Header().Set("X-RateLimit-NearLimit", "true")
 	}
 	if fault.Body != "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
-	"github.com/prscout/prscout/pipeline/review"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -60,24 +60,33 @@ type Config struct {
 	BitbucketAccountID   string
 	UpstreamTimeout      time.Duration
 	UpstreamRetries      int
+	// DeferBelow is the remaining Bitbucket calls under which /v1/comments
+	// defers the Code Insights report (as on X-RateLimit-NearLimit); -1:
+	// never.
+	DeferBelow int
 	// FailOn, BuildStatus and InsightsReport drive the commit surfaces
 	// (insights.Settings).
 	FailOn         string
 	BuildStatus    bool
 	InsightsReport bool
 
-	JiraBaseURL    string
-	JiraEmail      string
-	JiraToken      string
-	JiraPAT        string
-	JiraACField    string
-	JiraMaxIssues  int
-	JiraProjects   string
-	WebhookSecret  string
-	ForwardURL     string
-	ForwardHeader  string
-	ForwardToken   string
-	ForwardTimeout time.Duration
+	JiraBaseURL   string
+	JiraEmail     string
+	JiraToken     string
+	JiraPAT       string
+	JiraACField   string
+	JiraMaxIssues int
+	JiraProjects  string
+	WebhookSecret string
+	ForwardURL    string
+	// CommentForwardURL is the conversation workflow's n8n Webhook URL
+	// that comment events are forwarded to; empty: acknowledged only.
+	CommentForwardURL string
+	// ThreadMaxAnswers bounds prscout's replies per thread per hour.
+	ThreadMaxAnswers int
+	ForwardHeader    string
+	ForwardToken     string
+	ForwardTimeout   time.Duration
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
@@ -92,7 +101,7 @@ type Config struct {
 	// finding's inline comment and resolve it with the finding.
 	Tasks bool
 	// ReviewProfile, InlineMax, InlineMinSeverity and Unverified are the
-	// /v1/comments placement policy (review.Policy): which findings become
+	// /v1/comments placement policy (placement.Policy): which findings become
 	// inline comments.
 	ReviewProfile     string
 	InlineMax         int
@@ -151,12 +160,14 @@ func DefaultConfig() Config {
 		BitbucketBaseURL:     "https://api.bitbucket.org/2.0",
 		UpstreamTimeout:      15 * time.Second,
 		UpstreamRetries:      3,
+		DeferBelow:           100,
 		FailOn:               insights.FailOnNone,
 		BuildStatus:          true,
 		InsightsReport:       true,
 		JiraMaxIssues:        5,
 		ForwardHeader:        "X-Prscout-Token",
 		ForwardTimeout:       10 * time.Second,
+		ThreadMaxAnswers:     3,
 		ResolveThreads:       true,
 		SkipDrafts:           true,
 		SkipBots:             true,
@@ -165,8 +176,8 @@ func DefaultConfig() Config {
 		BotAuthors:    []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
 		SkipTrivial:   true,
 		PushReviews:   scope.PushDelta,
-		ReviewProfile: review.ProfileBalanced,
-		Unverified:    review.UnverifiedFold,
+		ReviewProfile: placement.ProfileBalanced,
+		Unverified:    placement.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
 		// background and reviews meanwhile read through REST.
 		MirrorFetchTimeout: 10 * time.Minute,
@@ -325,6 +336,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_UPSTREAM_TIMEOUT", "upstream-timeout", "timeout of one Bitbucket or Jira HTTP attempt", gd, sd))
 	gi, si = integer(func(c *Config) *int { return &c.UpstreamRetries })
 	add(mk("PRSCOUT_UPSTREAM_RETRIES", "upstream-retries", "retries of a Bitbucket or Jira call after 429 or 5xx", gi, si))
+	gi, si = integer(func(c *Config) *int { return &c.DeferBelow })
+	add(mk("PRSCOUT_DEFER_BELOW", "defer-below", "remaining Bitbucket calls (X-RateLimit-Remaining, where sent) under which /v1/comments posts the comments and defers the Code Insights annotations and report, as it does on X-RateLimit-NearLimit (the build status too once the budget is spent); -1 never defers", gi, si))
 	g, s = str(func(c *Config) *string { return &c.FailOn })
 	add(mk("PRSCOUT_FAIL_ON", "fail-on", "severity at which a review's build status and report are FAILED: none, critical, high or medium", g, s))
 	gb, sb = boolean(func(c *Config) *bool { return &c.BuildStatus })
@@ -351,6 +364,10 @@ func settings() []setting {
 	add(secret(mk("PRSCOUT_WEBHOOK_SECRET", "webhook-secret", "secret of the Bitbucket webhook (X-Hub-Signature: sha256=...)", g, s)))
 	g, s = str(func(c *Config) *string { return &c.ForwardURL })
 	add(mk("PRSCOUT_FORWARD_URL", "forward-url", "n8n Webhook URL that verified Bitbucket events are forwarded to", g, s))
+	g, s = str(func(c *Config) *string { return &c.CommentForwardURL })
+	add(mk("PRSCOUT_COMMENT_FORWARD_URL", "comment-forward-url", "n8n Webhook URL of the conversation workflow that verified comment events (pullrequest:comment_created, comment_resolved, comment_reopened) are forwarded to; empty: they are acknowledged, not forwarded", g, s))
+	gi, si = integer(func(c *Config) *int { return &c.ThreadMaxAnswers })
+	add(mk("PRSCOUT_THREAD_MAX_ANSWERS", "thread-max-answers", "most replies prscout posts in one comment thread in a rolling hour (counted from its own replies' times); 0 answers nothing", gi, si))
 	g, s = str(func(c *Config) *string { return &c.ForwardHeader })
 	add(mk("PRSCOUT_FORWARD_HEADER", "forward-header", "header carrying PRSCOUT_FORWARD_TOKEN to n8n's Webhook node (header auth)", g, s))
 	g, s = str(func(c *Config) *string { return &c.ForwardToken })
@@ -481,8 +498,8 @@ func (c Config) Skips() collect.SkipPolicy {
 
 // CommentPolicy is the /v1/comments placement policy (PRSCOUT_REVIEW_PROFILE,
 // PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
-func (c Config) CommentPolicy() review.Policy {
-	return review.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
+func (c Config) CommentPolicy() placement.Policy {
+	return placement.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
 }
 
 // Validate checks the configuration and names the variable at fault; every
@@ -634,17 +651,20 @@ func (c Config) validateFeatures(p *problems) {
 	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
 		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)
 	}
-	if _, err := review.ParseProfile(c.ReviewProfile); err != nil {
+	if _, err := placement.ParseProfile(c.ReviewProfile); err != nil {
 		bad("PRSCOUT_REVIEW_PROFILE", "%v", err)
 	}
 	if c.InlineMax < 0 {
 		bad("PRSCOUT_INLINE_MAX", "must not be negative, got %d", c.InlineMax)
 	}
-	if _, err := review.ParseMinSeverity(c.InlineMinSeverity); err != nil {
+	if _, err := placement.ParseMinSeverity(c.InlineMinSeverity); err != nil {
 		bad("PRSCOUT_INLINE_MIN_SEVERITY", "%v", err)
 	}
-	if _, err := review.ParseUnverified(c.Unverified); err != nil {
+	if _, err := placement.ParseUnverified(c.Unverified); err != nil {
 		bad("PRSCOUT_UNVERIFIED", "%v", err)
+	}
+	if c.DeferBelow < -1 {
+		bad("PRSCOUT_DEFER_BELOW", "must be -1 (never defer) or a count of calls, got %d", c.DeferBelow)
 	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > 10 {
 		bad("PRSCOUT_UPSTREAM_RETRIES", "must be between 0 and 10, got %d", c.UpstreamRetries)
@@ -673,6 +693,14 @@ func (c Config) validateUpstreams(p *problems) {
 		if _, err := url.ParseRequestURI(c.JiraBaseURL); err != nil {
 			bad("PRSCOUT_JIRA_BASE_URL", "not a URL: %q", c.JiraBaseURL)
 		}
+	}
+	if c.CommentForwardURL != "" {
+		if _, err := url.ParseRequestURI(c.CommentForwardURL); err != nil {
+			bad("PRSCOUT_COMMENT_FORWARD_URL", "not a URL: %q", c.CommentForwardURL)
+		}
+	}
+	if c.ThreadMaxAnswers < 0 {
+		bad("PRSCOUT_THREAD_MAX_ANSWERS", "must not be negative, got %d", c.ThreadMaxAnswers)
 	}
 	if c.ForwardURL != "" {
 		if _, err := url.ParseRequestURI(c.ForwardURL); err != nil {

@@ -80,6 +80,7 @@ func TestConfigErrors(t *testing.T) {
 		{"zero needs", map[string]string{"PRSCOUT_MAX_NEEDS": "0"}, nil, `PRSCOUT_MAX_NEEDS: must be positive, got 0`},
 		{"candidates auto over the cap", map[string]string{"PRSCOUT_CANDIDATES_AUTO": "13"}, nil, `PRSCOUT_CANDIDATES_AUTO: must be between 0 and PRSCOUT_NEEDS_TOTAL (12), got 13`},
 		{"negative candidates", map[string]string{"PRSCOUT_CANDIDATES_MAX": "-1"}, nil, `PRSCOUT_CANDIDATES_MAX: must be between 0 and 100, got -1`},
+		{"defer below", map[string]string{"PRSCOUT_DEFER_BELOW": "-2"}, nil, `PRSCOUT_DEFER_BELOW: must be -1 (never defer) or a count of calls, got -2`},
 		{"candidates budget", map[string]string{"PRSCOUT_CANDIDATES_BUDGET": "0s"}, nil, `PRSCOUT_CANDIDATES_BUDGET: must be positive`},
 		{"git url with credentials", map[string]string{"PRSCOUT_MIRROR_GIT_URL": "https://x-token-auth:secret@bitbucket.org"}, nil,
 			`PRSCOUT_MIRROR_GIT_URL: must be an absolute http(s) URL without credentials`},

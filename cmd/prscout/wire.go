@@ -28,6 +28,8 @@ type providers struct {
 	// reporter writes build statuses and Code Insights reports (Bitbucket
 	// only; nil for the local provider, which has neither).
 	reporter pipeline.CommitReporter
+	// budget is the Bitbucket token's rate-limit budget; nil without Bitbucket.
+	budget pipeline.RateBudget
 	// search finds context candidates; searchOff says why there is none.
 	search    pipeline.CodeSearch
 	searchOff string
@@ -50,7 +52,11 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	m.KnownUpstreamOperations("bitbucket", bitbucket.InsightsOperations)
 	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
+		// One budget per token: every Bitbucket client of the process records
+		// into it and /v1/comments reads it.
+		budget := bitbucket.NewBudget()
 		bb, err := bitbucket.New(bitbucket.Config{
+			Budget:      budget,
 			BaseURL:     cfg.BitbucketBaseURL,
 			Email:       cfg.BitbucketEmail,
 			Token:       cfg.BitbucketToken,
@@ -65,6 +71,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
+		p.budget = budget
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 		p.searchOff = gitmirror.Off
@@ -95,39 +102,26 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	if cfg.JiraBaseURL != "" {
-		jc, err := jira.New(jira.Config{
-			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
-			AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
-			Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
-			Observer: m.Upstream("jira"),
-			Logger:   log,
-		})
+		jc, err := buildJira(cfg, m, log)
 		if err != nil {
-			return p, fmt.Errorf("jira: %w", err)
+			return p, err
 		}
 		p.issues = jc
-		if cfg.JiraACField != "" {
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
-				defer cancel()
-				if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
-					log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
-				}
-			}()
-		}
 	}
 	if cfg.WebhookSecret != "" {
 		secret := []byte(cfg.WebhookSecret)
 		p.webhook = &api.WebhookOptions{
-			Verify:        func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
-			Events:        []string{"pullrequest:created", "pullrequest:updated"},
-			CheckEvent:    bitbucket.CheckEventBody,
-			DedupWindow:   cfg.WebhookDedupWindow,
-			MaxBodyBytes:  cfg.WebhookMaxBodyBytes,
-			MaxInflight:   cfg.WebhookMaxInflight,
-			ForwardURL:    cfg.ForwardURL,
-			ForwardHeader: cfg.ForwardHeader,
-			ForwardToken:  cfg.ForwardToken,
+			Verify:            func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
+			Events:            []string{"pullrequest:created", "pullrequest:updated", "pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"},
+			CommentEvents:     []string{"pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"},
+			CommentForwardURL: cfg.CommentForwardURL,
+			CheckEvent:        bitbucket.CheckEventBody,
+			DedupWindow:       cfg.WebhookDedupWindow,
+			MaxBodyBytes:      cfg.WebhookMaxBodyBytes,
+			MaxInflight:       cfg.WebhookMaxInflight,
+			ForwardURL:        cfg.ForwardURL,
+			ForwardHeader:     cfg.ForwardHeader,
+			ForwardToken:      cfg.ForwardToken,
 			Client: &http.Client{
 				Timeout: cfg.ForwardTimeout,
 				// The forward carries the header-auth token: never to another host.
@@ -136,6 +130,32 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	return p, nil
+}
+
+// buildJira builds the Jira client and, when an acceptance-criteria field
+// is named, resolves it in the background (a failure is a warning: the
+// description's section is read instead).
+func buildJira(cfg Config, m *api.Metrics, log *slog.Logger) (*jira.Client, error) {
+	jc, err := jira.New(jira.Config{
+		BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
+		AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
+		Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
+		Observer: m.Upstream("jira"),
+		Logger:   log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jira: %w", err)
+	}
+	if cfg.JiraACField != "" {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
+			defer cancel()
+			if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
+				log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
+			}
+		}()
+	}
+	return jc, nil
 }
 
 // buildMirror puts the repository mirror in front of the Bitbucket client:

@@ -101,7 +101,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, err // the adapter's error already names the pull request
 	}
-	if code, reason := prSkip(in.Skips, pr); code != "" {
+	if code, reason := prSkip(in.Skips, pr, in.Command); code != "" {
 		meta := ContextMeta{Repo: repo, PRID: in.PRID, Mode: "skip", Head: pr.SourceCommit, Base: pr.DestinationCommit,
 			PR: pr.PullRequest, SkipCode: code, SkipReason: reason, ContextLines: contextLines}
 		return assemble(ctx, src.Repo, meta, nil, lim)
@@ -109,7 +109,11 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	// Earlier reviews first: when the marker already names the head, the
 	// answer is skip and nothing else is fetched (no commit resolution, no
 	// diff), which keeps a no-op webhook at 2 upstream calls.
-	reviewed, warnings := lastReviewed(ctx, src.Comments, repo, in.PRID)
+	reviewed, state, warnings := lastReviewed(ctx, src.Comments, repo, in.PRID)
+	if in.Command == CommandFullReview {
+		// Asked for in a thread: the whole pull request again.
+		reviewed = ""
+	}
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
 		PR: pr.PullRequest, Rules: in.Rules.Text, ContextLines: contextLines,
@@ -124,27 +128,19 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
 		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
+	if state.Paused && in.Command == "" {
+		meta.Mode, meta.Head = "skip", pr.SourceCommit
+		meta.SkipCode, meta.SkipReason = SkipPaused, pausedReason(state)
+		return assemble(ctx, src.Repo, meta, nil, lim)
+	}
 
-	head, err := src.Repo.ResolveCommit(ctx, repo, pr.SourceCommit)
-	if err != nil {
-		return ContextResult{}, fmt.Errorf("resolve pull request head %s: %w", pr.SourceCommit, err)
+	if err := resolveCommits(ctx, src, pr.SourceCommit, pr.DestinationCommit, &meta); err != nil {
+		return ContextResult{}, err
 	}
-	base, err := src.Repo.ResolveCommit(ctx, repo, pr.DestinationCommit)
-	if err != nil {
-		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
+	if meta.Mode == "skip" {
+		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
-	meta.Head, meta.Base = head, base
-	if reviewed != "" {
-		var warn string
-		meta.Mode, warn = reviewMode(ctx, src.PRs, repo, reviewed, head)
-		if warn != "" {
-			meta.Warnings = append(meta.Warnings, warn)
-		}
-		if meta.Mode == "skip" {
-			meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
-			return assemble(ctx, src.Repo, meta, nil, lim)
-		}
-	}
+	head, base := meta.Head, meta.Base
 
 	// Rules come from the destination commit, never from the PR's head
 	// (read only now: a skipped review needs none).
@@ -158,7 +154,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 
 	// A push to a reviewed pull request: the rule files' reviews.push, else
 	// the setting, say whether it is reviewed. The first review always is.
-	if reviewed != "" {
+	if reviewed != "" && in.Command == "" {
 		push, _, warns := rules.PushReviews(in.Skips.Push)
 		meta.Warnings = append(meta.Warnings, warns...)
 		if push == scope.PushOff {
@@ -174,14 +170,9 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		meta.Warnings = append(meta.Warnings, warns...)
 	}
 
-	var raw []byte
-	if meta.Mode == "delta" {
-		raw, err = deltaDiff(ctx, src, &meta, base, head)
-	} else {
-		raw, err = src.Diffs.Diff(ctx, repo, base, head, pipeline.DiffOptions{ContextLines: contextLines})
-	}
+	raw, err := prDiff(ctx, src, &meta, in.PRID)
 	if err != nil {
-		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
+		return ContextResult{}, err
 	}
 	res, err := assemble(ctx, src.Repo, meta, raw, lim)
 	if err != nil || res.Skip {
@@ -197,10 +188,58 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	return res, nil
 }
 
+// resolveCommits resolves the pull request's head and destination into
+// meta and, after an earlier review (meta.ReviewedCommit), the review's
+// mode: delta, full, or skip when the head adds nothing to review.
+func resolveCommits(ctx context.Context, src ContextSources, headRef, baseRef string, meta *ContextMeta) error {
+	head, err := src.Repo.ResolveCommit(ctx, meta.Repo, headRef)
+	if err != nil {
+		return fmt.Errorf("resolve pull request head %s: %w", headRef, err)
+	}
+	base, err := src.Repo.ResolveCommit(ctx, meta.Repo, baseRef)
+	if err != nil {
+		return fmt.Errorf("resolve pull request destination %s: %w", baseRef, err)
+	}
+	meta.Head, meta.Base = head, base
+	if meta.ReviewedCommit == "" {
+		return nil
+	}
+	var warn string
+	meta.Mode, warn = reviewMode(ctx, src.PRs, meta.Repo, meta.ReviewedCommit, head)
+	if warn != "" {
+		meta.Warnings = append(meta.Warnings, warn)
+	}
+	if meta.Mode == "skip" {
+		meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
+	}
+	return nil
+}
+
+// prDiff fetches the diff the review reads: since the last reviewed commit
+// in delta mode (deltaDiff), else from the destination to the head.
+func prDiff(ctx context.Context, src ContextSources, meta *ContextMeta, prID int) ([]byte, error) {
+	var raw []byte
+	var err error
+	if meta.Mode == "delta" {
+		raw, err = deltaDiff(ctx, src, meta, meta.Base, meta.Head)
+	} else {
+		raw, err = src.Diffs.Diff(ctx, meta.Repo, meta.Base, meta.Head, pipeline.DiffOptions{ContextLines: meta.ContextLines})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("diff pull request %d (%s): %w", prID, meta.Mode, err)
+	}
+	return raw, nil
+}
+
 // checkPRInput refuses a pull request request the provider cannot answer or
 // that is malformed, before any upstream call, and returns the diff's
 // context lines.
 func checkPRInput(src ContextSources, in ContextInput, lim pipeline.Limits) (int, error) {
+	switch in.Command {
+	case "", CommandReview, CommandFullReview:
+	default:
+		return 0, pipeline.Invalidf("command", "want %q or %q, got %q", CommandReview, CommandFullReview, pipeline.ClipRunes(in.Command, 40))
+	}
 	if src.PRs == nil {
 		return 0, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
 	}
@@ -279,22 +318,23 @@ func closedReason(state string) string {
 
 // lastReviewed reads the head that prscout's own summary marker says was
 // reviewed last ("" when none); any reason for a full review is a warning.
-func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int) (string, []string) {
+func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int) (string, marker.State, []string) {
 	if store == nil {
-		return "", []string{"no comment access configured: full review"}
+		return "", marker.State{}, []string{"no comment access configured: full review"}
 	}
 	comments, err := store.ListComments(ctx, repo, prID)
 	if err != nil {
-		return "", []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
+		return "", marker.State{}, []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
 	}
+	state, _, _ := marker.CurrentState(comments)
 	var warnings []string
 	if n := marker.UnverifiedSummaries(comments); n > 0 {
 		warnings = append(warnings, fmt.Sprintf("prscout's own account is unknown, so %s with a review marker cannot be proven prscout's: ignored (full review, a new summary); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
 	}
 	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
-		return sha, warnings
+		return sha, state, warnings
 	}
-	return "", warnings
+	return "", state, warnings
 }
 
 // reviewMode decides how to review head after reviewed: skip when it is the

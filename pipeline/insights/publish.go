@@ -36,12 +36,13 @@ const (
 	OutcomeOK           = "ok"
 	OutcomeMissingScope = "missing_scope"
 	OutcomeError        = "error"
-	OutcomeSkipped      = "skipped" // switched off, or nothing to link to
+	OutcomeSkipped      = "skipped"  // switched off, or nothing to link to
+	OutcomeDeferred     = "deferred" // not written: the upstream's rate limit is near (Defer)
 )
 
 // Outcomes lists every outcome; Surfaces every surface label.
 var (
-	Outcomes = []string{OutcomeOK, OutcomeMissingScope, OutcomeError, OutcomeSkipped}
+	Outcomes = []string{OutcomeOK, OutcomeMissingScope, OutcomeError, OutcomeSkipped, OutcomeDeferred}
 	Surfaces = []string{SurfaceStatus, SurfaceReport}
 )
 
@@ -166,6 +167,56 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 	}
 	st := setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage))
 	return st, rr
+}
+
+// What Defer leaves out, in the order it gives them up: the annotations
+// cost the most calls (a listing, deletes, a post per 100) and say least
+// that the comments do not; the report is one call; the build status goes
+// last, since merge checks may wait for it and a deferred one leaves the
+// INPROGRESS of /v1/context on the head.
+const (
+	DeferAnnotations = "annotations"
+	DeferReport      = "report"
+	DeferStatus      = "status"
+)
+
+// Deferrable lists what Defer can leave out, in its order (the `what` label
+// of prscout_deferred_total).
+var Deferrable = []string{DeferAnnotations, DeferReport, DeferStatus}
+
+// Defer is Publish when the upstream's rate limit is near (why says how the
+// budget said so): the report and its annotations are not written but
+// answered as Publish would have written them, with OutcomeDeferred and a
+// warning; the build status too when status is true (the budget is spent),
+// else it is set as Publish sets it (one call). deferred lists what was
+// left out in Deferrable's order: the annotations (when the report is on
+// and has findings to annotate), the report, the build status. Either
+// result is nil when rep is nil, as for Publish.
+func Defer(ctx context.Context, rep pipeline.CommitReporter, set Settings, in PublishInput, why string, status bool) (st *StatusResult, rr *ReportResult, deferred []string) {
+	if rep == nil {
+		return nil, nil, nil
+	}
+	deferred = []string{}
+	report := Report(in.Findings, ReportOptions{FailOn: set.FailOn, Coverage: in.Coverage, Mode: in.Mode, Models: in.Models, Link: in.Link, NotMet: in.NotMet})
+	rr = &ReportResult{Outcome: OutcomeSkipped, Result: report.Result, Warnings: []string{}}
+	if set.Report {
+		if n := len(Annotations(in.Findings)); n > 0 {
+			deferred = append(deferred, DeferAnnotations)
+			rr.Warnings = append(rr.Warnings, fmt.Sprintf("%d Code Insights annotations deferred: %s; the comments carry every finding", n, why))
+		}
+		deferred = append(deferred, DeferReport)
+		rr.Outcome = OutcomeDeferred
+		rr.Warnings = append(rr.Warnings, fmt.Sprintf("Code Insights report %s deferred: %s; sending this request again later writes it", Key, why))
+	}
+	final := Finished(in.Link, set.FailOn, Count(in.Findings), in.NotMet, in.Coverage)
+	if !status || !set.BuildStatus || strings.TrimSpace(final.URL) == "" {
+		return setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, final), rr, deferred
+	}
+	deferred = append(deferred, DeferStatus)
+	st = &StatusResult{Outcome: OutcomeDeferred, State: final.State, Description: final.Description, URL: final.URL, Warnings: []string{
+		fmt.Sprintf("build status %s deferred: %s; the head keeps the status set when the review started until this request is sent again or the next push is reviewed", final.State, why),
+	}}
+	return st, rr, deferred
 }
 
 // StopInput is the POST /v1/status request: the workflow's error path

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -82,6 +83,8 @@ type Fake struct {
 	nextID   int64
 	urlFmt   string
 	account  string
+	selfIDs  []string
+	now      func() time.Time
 	shuffle  *rand.Rand
 	issues   map[string]pipeline.Issue
 	statuses []StatusCall
@@ -243,71 +246,6 @@ func (f *Fake) AddPullRequest(pr pipeline.PullRequestInfo) *Fake {
 	defer f.mu.Unlock()
 	f.prs[pr.ID] = pr
 	return f
-}
-
-// SetCommentURLs gives every comment the web link format makes of its id
-// (format holds one %d), as Bitbucket's links.html.
-func (f *Fake) SetCommentURLs(format string) *Fake {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.urlFmt = format
-	return f
-}
-
-// SetAccount names the author of the comments CreateComment writes.
-func (f *Fake) SetAccount(name string) *Fake {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.account = name
-	return f
-}
-
-// ShuffleComments makes ListComments answer in a random order drawn from
-// seed (the port promises none).
-func (f *Fake) ShuffleComments(seed int64) *Fake {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.shuffle = rand.New(rand.NewSource(seed))
-	return f
-}
-
-// AddComment adds c to pull request prID as it is (Foreign, Deleted,
-// Resolved and ParentID included), giving it the next id when it has none,
-// and returns it.
-func (f *Fake) AddComment(prID int, c pipeline.Comment) pipeline.Comment {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if c.ID == 0 {
-		f.nextID++
-		c.ID = f.nextID
-	}
-	if c.URL == "" && f.urlFmt != "" {
-		c.URL = fmt.Sprintf(f.urlFmt, c.ID)
-	}
-	c.Inline = cloneAnchor(c.Inline)
-	f.comments[prID] = append(f.comments[prID], c)
-	return c
-}
-
-// SetUnverified marks pull request prID's comments ids Unverified (their
-// author could not be checked), as an adapter lists them then.
-func (f *Fake) SetUnverified(prID int, ids ...int64) *Fake {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for i := range f.comments[prID] {
-		if slices.Contains(ids, f.comments[prID][i].ID) {
-			f.comments[prID][i].Unverified = true
-		}
-	}
-	return f
-}
-
-// Comments returns pull request prID's comments in the order they were
-// written, deleted ones included (marked Deleted, as Bitbucket lists them).
-func (f *Fake) Comments(prID int) []pipeline.Comment {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return cloneComments(f.comments[prID])
 }
 
 // AddIssue adds (or replaces) the issue is.Key.
@@ -619,95 +557,6 @@ func (f *Fake) ancestorsLocked(commit string) map[string]bool {
 	return seen
 }
 
-// ListComments implements pipeline.CommentStore.
-func (f *Fake) ListComments(ctx context.Context, _ pipeline.Repo, prID int) ([]pipeline.Comment, error) {
-	done, err := f.enter(ctx, OpListComments, strconv.Itoa(prID))
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := cloneComments(f.comments[prID])
-	if f.shuffle != nil {
-		f.shuffle.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	}
-	return out, nil
-}
-
-// CreateComment implements pipeline.CommentStore.
-func (f *Fake) CreateComment(ctx context.Context, _ pipeline.Repo, prID int, c pipeline.NewComment) (pipeline.Comment, error) {
-	done, err := f.enter(ctx, OpCreateComment, strconv.Itoa(prID))
-	if err != nil {
-		return pipeline.Comment{}, err
-	}
-	defer done()
-	if f.CreateHook != nil {
-		if err := f.CreateHook(ctx, prID, c); err != nil {
-			return pipeline.Comment{}, err
-		}
-	}
-	f.mu.Lock()
-	account := f.account
-	f.mu.Unlock()
-	return f.AddComment(prID, pipeline.Comment{Body: c.Body, Inline: c.Inline, Author: account}), nil
-}
-
-// writable finds comment id for an update or delete: another account's
-// comment is refused as Bitbucket refuses it (403), a deleted or unknown
-// one wraps ErrNotFound.
-func (f *Fake) writableLocked(prID int, id int64, op string) (*pipeline.Comment, error) {
-	for i := range f.comments[prID] {
-		c := &f.comments[prID][i]
-		switch {
-		case c.ID != id:
-			continue
-		case c.Foreign:
-			return nil, fmt.Errorf("%s comment %d: another account's comment: %w", op, id, pipeline.ErrUpstream)
-		case !c.Deleted:
-			return c, nil
-		}
-	}
-	return nil, fmt.Errorf("%s comment %d: %w", op, id, pipeline.ErrNotFound)
-}
-
-// UpdateComment implements pipeline.CommentStore.
-func (f *Fake) UpdateComment(ctx context.Context, _ pipeline.Repo, prID int, id int64, body string) (pipeline.Comment, error) {
-	done, err := f.enter(ctx, OpUpdateComment, strconv.FormatInt(id, 10))
-	if err != nil {
-		return pipeline.Comment{}, err
-	}
-	defer done()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, err := f.writableLocked(prID, id, "update")
-	if err != nil {
-		return pipeline.Comment{}, err
-	}
-	c.Body = body
-	out := *c
-	out.Inline = cloneAnchor(c.Inline)
-	return out, nil
-}
-
-// DeleteComment implements pipeline.CommentStore: the comment stays listed,
-// marked Deleted.
-func (f *Fake) DeleteComment(ctx context.Context, _ pipeline.Repo, prID int, id int64) error {
-	done, err := f.enter(ctx, OpDeleteComment, strconv.FormatInt(id, 10))
-	if err != nil {
-		return err
-	}
-	defer done()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, err := f.writableLocked(prID, id, "delete")
-	if err != nil {
-		return err
-	}
-	c.Deleted = true
-	return nil
-}
-
 // LookupIssue implements pipeline.IssueLookup.
 func (f *Fake) LookupIssue(ctx context.Context, key string) (pipeline.Issue, error) {
 	done, err := f.enter(ctx, OpIssue, key)
@@ -756,22 +605,6 @@ func (f *Fake) PutReport(ctx context.Context, _ pipeline.Repo, commit, key strin
 	defer f.mu.Unlock()
 	f.reports = append(f.reports, ReportCall{Commit: commit, Key: key, Report: r, Annotations: slices.Clone(annotations)})
 	return pipeline.PutReportResult{Annotations: len(annotations), Warnings: []string{}}, nil
-}
-
-func cloneAnchor(a *pipeline.InlineAnchor) *pipeline.InlineAnchor {
-	if a == nil {
-		return nil
-	}
-	c := *a
-	return &c
-}
-
-func cloneComments(cs []pipeline.Comment) []pipeline.Comment {
-	out := slices.Clone(cs)
-	for i := range out {
-		out[i].Inline = cloneAnchor(out[i].Inline)
-	}
-	return out
 }
 
 var (

@@ -53,6 +53,10 @@ type Posted struct {
 	// Warnings say what was left alone and why, e.g. summaries that could
 	// not be proven prscout's own.
 	Warnings []string `json:"warnings,omitempty"`
+	// Deferred lists the commit surfaces not written because the rate limit
+	// was near (insights.Deferrable, in that order: annotations, report,
+	// status); absent when nothing was deferred.
+	Deferred []string `json:"deferred,omitempty"`
 	// BuildStatus and Report say what Publish put on the head commit; both
 	// are absent when nothing was posted or no provider has commit
 	// surfaces (see insights.Publish).
@@ -170,6 +174,11 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 		mem.Sync()
 	} else {
 		body = review.WithUnposted(r.Markdown, failed, deferred)
+	}
+	// The review state (paused by a thread command) lives in the summary's
+	// hidden data: a rewritten summary keeps it.
+	if st, _, ok := marker.CurrentState(comments); ok {
+		body = marker.WithState(body, marker.StateLine(st))
 	}
 	r.Markdown = body
 	r.Stats.MarkdownChars = len(body)
@@ -425,4 +434,12 @@ func (k *keyedMutex) lock(ctx context.Context, key string) (unlock func(), err e
 			release()
 		})
 	}, nil
+}
+
+// LockPR takes the per-pull-request lock Post holds while it writes, so
+// another stage writing prscout's comments of the same pull request (a
+// thread command updating the summary's data) does not interleave with a
+// review's summary inside this process. unlock releases it.
+func LockPR(ctx context.Context, repo pipeline.Repo, prID int) (unlock func(), err error) {
+	return prLocks.lock(ctx, fmt.Sprintf("%s/%s#%d", strings.ToLower(repo.Workspace), strings.ToLower(repo.RepoSlug), prID))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
@@ -27,6 +28,17 @@ type Ports struct {
 	// review prompt showed that source, so the evidence check reads it
 	// (sourcesForEvidence). Nil checks against the request alone.
 	Sources pipeline.Repository
+	// Budget is the rate-limit budget of the credentials Comments and
+	// Reporter use; nil never defers. When it is near the limit
+	// (pipeline.Headroom.NearLimit with DeferBelow) after the comments are
+	// posted, the annotations and the report are deferred, and the build
+	// status too when the budget is spent (insights.Defer): the comments are
+	// never given up for the budget.
+	Budget pipeline.RateBudget
+	// DeferBelow is the remaining count under which the budget counts as
+	// near the limit even when the upstream does not say so
+	// (PRSCOUT_DEFER_BELOW); a negative value never defers.
+	DeferBelow int
 }
 
 // Bounds of the head reads for the evidence check: files per request and
@@ -86,13 +98,45 @@ func Publish(ctx context.Context, to Ports, in review.CommentsInput, opt PostOpt
 	if err != nil {
 		return r, posted, err
 	}
-	posted.BuildStatus, posted.Report = insights.Publish(ctx, to.Reporter, to.Surfaces, insights.PublishInput{
+	surfaces := insights.PublishInput{
 		Repo: repo, Commit: strings.TrimSpace(in.Ref), Findings: review.ReportFindings(r),
 		Coverage: r.Coverage, Mode: in.Mode, Models: in.Models.Names(), Link: posted.SummaryURL,
 		NotMet: r.Requirements.NotMet,
-	})
+	}
+	if why, spent := nearLimit(to); why != "" {
+		posted.BuildStatus, posted.Report, posted.Deferred = insights.Defer(ctx, to.Reporter, to.Surfaces, surfaces, why, spent)
+	} else {
+		posted.BuildStatus, posted.Report = insights.Publish(ctx, to.Reporter, to.Surfaces, surfaces)
+	}
 	r.Warnings = append(r.Warnings, posted.SurfaceWarnings()...)
 	return r, posted, nil
+}
+
+// nearLimit says why the budget of to is near its limit, or "" when it is
+// not (or there is no budget), and whether it is spent (the latest answer
+// was a 429). It is read after the comments are posted, so their own
+// answers count.
+func nearLimit(to Ports) (why string, spent bool) {
+	if to.Budget == nil || to.DeferBelow < 0 {
+		return "", false
+	}
+	h, now := to.Budget.Headroom(), time.Now()
+	if !h.NearLimit(to.DeferBelow, now) {
+		return "", false
+	}
+	res := h.Resource
+	if res == "" {
+		res = "unnamed"
+	}
+	switch {
+	case h.SpentAt(now):
+		why = fmt.Sprintf("the rate limit of resource %s is spent (429, limit %d)", res, h.Limit)
+	case h.Near:
+		why = fmt.Sprintf("the rate limit of resource %s is near (X-RateLimit-NearLimit, limit %d)", res, h.Limit)
+	default:
+		why = fmt.Sprintf("the rate limit of resource %s is near (%d of %d left, below %d)", res, h.Remaining, h.Limit, to.DeferBelow)
+	}
+	return why, h.SpentAt(now)
 }
 
 // SurfaceWarnings lists the warnings of the build status and the report,

@@ -70,6 +70,10 @@ func TestVerifyPromptAndDrop(t *testing.T) {
 	if strings.Contains(r.Markdown, "Rate is a global") || !strings.Contains(r.Markdown, "dropped 1 finding") {
 		t.Errorf("summary:\n%s", r.Markdown)
 	}
+	// Nor is it counted: the headline's severities add up to its findings.
+	if r.Stats.BySeverity["medium"] != 0 || !strings.Contains(r.Markdown, "2 findings (1 high, 1 low)") {
+		t.Errorf("the dropped finding is counted: bySeverity %v, summary:\n%s", r.Stats.BySeverity, r.Markdown)
+	}
 
 	// An unreadable answer keeps all three and says so.
 	in.Verify = json.RawMessage(`"I think they are fine"`)

@@ -11,13 +11,14 @@ type llmCall struct {
 	Kind   string `json:"kind"`
 	PR     int    `json:"pr"`
 	Part   string `json:"part"`
+	Model  string `json:"model"`
 	AuthOK bool   `json:"authOk"`
 	User   string `json:"user"`
 	System string `json:"system"`
 	Status int    `json:"status"`
 }
 
-// llmCalls reads the fake LLM's log entries for pull request pr.
+// llmCalls reads the fake LLM's log entries for pull request pr (-1: all).
 func llmCalls(c *checker, path string, pr int) []llmCall {
 	f, err := os.Open(path)
 	if err != nil {
@@ -30,7 +31,7 @@ func llmCalls(c *checker, path string, pr int) []llmCall {
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for sc.Scan() {
 		var e llmCall
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.PR == pr {
+		if json.Unmarshal(sc.Bytes(), &e) == nil && (pr < 0 || e.PR == pr) {
 			out = append(out, e)
 		}
 	}

@@ -3,8 +3,8 @@
 // execution. It reads the fake's control API, the n8n executions dumped by
 // n8n-executions.js and the fake LLM's request log.
 //
-//	e2echeck -step review|skip|empty-needs|push|merged|groups|cut-review|timings [flags]
-//	e2echeck -print-groups-budget
+//	e2echeck -step review|skip|empty-needs|push|merged|groups|cut-review|draft|ready|bot|busy|timings [flags]
+//	e2echeck -print-groups-budget | -print-busy-inline-max
 //
 // It prints one line per check and exits 1 when any fails.
 package main
@@ -41,12 +41,22 @@ const (
 	nReview   = "Review LLM"
 	nTag      = "Group review"
 	nGather   = "Gather reviews"
+	nVerifyOn = "Verify on?"
+	nVPrompt  = "Verify prompt"
+	nWorthIt  = "Worth verifying?"
+	nVerify   = "Verify LLM"
+	nVerdicts = "With verdicts"
 	nComments = "Post comments"
 	nDone     = "Review posted"
 	nSkipped  = "Skipped: already reviewed"
 )
 
-var reviewChain = []string{nWebhook, nConfig, nContext, nIf, nSplit, nScout, nNeeds, nBatch, nMerge, nReview, nTag, nGather, nComments, nDone}
+// reviewChain is a review whose findings are too few for the verify pass:
+// /v1/verify says so and the verify call is not made.
+var reviewChain = []string{nWebhook, nConfig, nContext, nIf, nSplit, nScout, nNeeds, nBatch, nMerge, nReview, nTag, nGather, nVerifyOn, nVPrompt, nWorthIt, nComments, nDone}
+
+// verifiedChain is a review checked by the verify pass before it is posted.
+var verifiedChain = []string{nWebhook, nConfig, nContext, nIf, nSplit, nScout, nNeeds, nBatch, nMerge, nReview, nTag, nGather, nVerifyOn, nVPrompt, nWorthIt, nVerify, nVerdicts, nComments, nDone}
 var skipChain = []string{nWebhook, nConfig, nContext, nIf, nSkipped}
 
 type execution struct {
@@ -104,8 +114,9 @@ func (c *checker) check(ok bool, format string, args ...any) bool {
 }
 
 func main() {
-	step := flag.String("step", "", "review | skip | empty-needs | push | merged | groups | cut-review | timings")
+	step := flag.String("step", "", "review | skip | empty-needs | push | merged | groups | cut-review | draft | ready | bot | busy | timings")
 	printBudget := flag.Bool("print-groups-budget", false, "print the prompt budget at which the groups PR needs three review groups, and exit")
+	printInlineMax := flag.Bool("print-busy-inline-max", false, "print PRSCOUT_INLINE_MAX for the busy PR's step, and exit")
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	jira := flag.String("jira", "", "fake Jira URL (its /_fake/asked lists the issue keys asked for)")
 	execFile := flag.String("executions", "", "n8n executions JSON (n8n-executions.js)")
@@ -119,6 +130,10 @@ func main() {
 	flag.Parse()
 	if *printBudget {
 		fmt.Println(fixture.GroupsPromptChars)
+		return
+	}
+	if *printInlineMax {
+		fmt.Println(fixture.BusyInlineMax)
 		return
 	}
 
@@ -140,6 +155,7 @@ func main() {
 	case "review":
 		pr := fixture.PRs[0]
 		c.chain(last, reviewChain)
+		c.verifySkipped(last, *llmLog)
 		needs := last.output(nNeeds)
 		c.check(needs["skip"] == false, "/v1/needs kept requests (skip=false)")
 		var refused []string
@@ -229,6 +245,7 @@ func main() {
 	case "push":
 		pr := fixture.PRs[0]
 		c.chain(last, reviewChain)
+		c.verifySkipped(last, *llmLog)
 		ctx := last.output(nContext)
 		c.check(ctx["mode"] == "delta" && ctx["skip"] == false, "/v1/context answered mode delta after the push: mode=%v", ctx["mode"])
 		prompt := llmPrompt(c, *llmLog, pr.ID, "delta-review")
@@ -258,6 +275,7 @@ func main() {
 	case "empty-needs":
 		pr := fixture.PRs[1]
 		c.chain(last, reviewChain)
+		c.verifySkipped(last, *llmLog)
 		needs := last.output(nNeeds)
 		c.candidates(last, pr, *workflow)
 		if passesCandidates(*workflow) {
@@ -296,6 +314,7 @@ func main() {
 	case "groups":
 		pr := groupsPR()
 		c.chain(last, reviewChain)
+		c.verifySkipped(last, *llmLog)
 		ctx := last.output(nContext)
 		c.check(len(list(ctx["groups"])) == 3, "/v1/context answered 3 review groups at a %d-character budget (got %d)", fixture.GroupsPromptChars, len(list(ctx["groups"])))
 		for _, n := range []string{nSplit, nScout, nNeeds, nBatch, nMerge, nReview, nTag} {
@@ -337,6 +356,7 @@ func main() {
 		// answer reaches the pull request.
 		pr := fixture.PRs[3]
 		c.chain(last, reviewChain)
+		c.verifySkipped(last, *llmLog)
 		st, _ := last.output(nComments)["stats"].(map[string]any)
 		c.check(st["reviewQuality"] == "salvaged" && st["reviewCutOff"] == true && num(st["incompleteFindings"]) == 1 && st["reviewFinishReason"] == "length",
 			"/v1/comments read the answer as salvaged, cut off (finish reason length), 1 incomplete finding: %v", st)
@@ -354,6 +374,14 @@ func main() {
 		for _, s := range pr.SummaryLacks {
 			c.check(!strings.Contains(text, s), "summary shows nothing raw: no %q", s)
 		}
+	case "draft", "bot":
+		// Skipped before anything is read or asked: nothing posted, no
+		// model call, the reason in n8n's last node.
+		c.skippedFirst(last, *control, *llmLog, prByID(map[string]int{"draft": 5, "bot": 6}[*step]))
+	case "ready":
+		c.ready(last, *control, *llmLog, prByID(5))
+	case "busy":
+		c.busy(last, *control, *llmLog, prByID(7))
 	default:
 		fatal(fmt.Errorf("unknown -step %q", *step))
 	}

@@ -16,6 +16,8 @@
 //	GET  /_fake/event?pr=N             the pullrequest webhook body
 //	POST /_fake/push?pr=N              move the PR's head to its prepared push commit
 //	POST /_fake/state?pr=N&state=S     set the PR's state (OPEN, MERGED, DECLINED)
+//	POST /_fake/draft?pr=N&draft=B     set the PR's draft flag (false: marked ready for
+//	                                   review); the fixture opens its draft PRs as drafts
 //	POST /_fake/deliver?pr=N&event=K   deliver that webhook to -webhook-url as Bitbucket
 //	                                   does (X-Event-Key, X-Hub-Signature sha256 HMAC of
 //	                                   the raw body, X-Request-UUID); &badsig=1 signs with
@@ -137,7 +139,7 @@ func main() {
 			pr := fixture.PRs[i]
 			fake.SetBranch(fixture.Workspace, fixture.RepoSlug, pr.Branch, st.Push)
 			fake.AddPullRequest(fixture.Workspace, fixture.RepoSlug, bitbuckettest.PullRequest{
-				ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: "Mina Park",
+				ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: fixture.AuthorOf(pr),
 				SourceBranch: pr.Branch, DestinationBranch: fixture.Base,
 				SourceCommit: st.Push, DestinationCommit: st.Base,
 			})
@@ -160,6 +162,19 @@ func main() {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"state": state})
+	})
+	ctl.HandleFunc("POST /_fake/draft", func(w http.ResponseWriter, r *http.Request) {
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		draft, err := strconv.ParseBool(r.URL.Query().Get("draft"))
+		if err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "draft must be true or false"})
+			return
+		}
+		if !fake.SetPullRequestDraft(fixture.Workspace, fixture.RepoSlug, id, draft) {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such pull request"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]bool{"draft": draft})
 	})
 	ctl.HandleFunc("GET /_fake/event", func(w http.ResponseWriter, r *http.Request) {
 		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
@@ -348,7 +363,8 @@ func loadInto(fake *bitbuckettest.Server, dir string) ([]prState, error) {
 		fake.SetDiff(ws, slug, base, head, diff)
 		fake.SetDiffstat(ws, slug, base, head, stats)
 		fake.AddPullRequest(ws, slug, bitbuckettest.PullRequest{
-			ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: "Mina Park",
+			ID: pr.ID, Title: pr.Title, Description: pr.Description, Author: fixture.AuthorOf(pr),
+			Draft:        pr.Draft,
 			SourceBranch: pr.Branch, DestinationBranch: fixture.Base,
 			SourceCommit: head, DestinationCommit: base,
 		})

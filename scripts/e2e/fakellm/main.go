@@ -1,14 +1,17 @@
 // Command fakellm is an OpenAI-compatible chat-completions server for the
 // n8n end-to-end test. POST /v1/chat/completions answers with the fixture's
-// fixed scout or review text: the request is a review when its messages ask
-// for "findings" (the review prompt's answer format), a scout otherwise, and
-// the pull request is found by its title in the messages; a review whose
-// prompt says "Review mode: delta" gets the fixture's answer for the push; a
-// pull request reviewed in groups gets the answer of the group whose file the
-// review prompt shows, and HTTP 500 for its failing group; a review the
-// fixture cuts off comes with finish_reason "length". Every request is
-// appended to -log as one JSON line so the test can check what n8n sent.
-// It listens on loopback only.
+// fixed scout, review or verify text: the request is a verify call when its
+// system prompt starts "You check another reviewer's findings" (answered
+// {"verdicts":[...]}, keeping every finding but the one titled as the
+// fixture's VerifyDrop; its PR is the one with that drop title, 0 when
+// none), a review when its messages ask for "findings" (the review prompt's
+// answer format), a scout otherwise, and the pull request is found by its
+// title in the messages; a review whose prompt says "Review mode: delta"
+// gets the fixture's answer for the push; a pull request reviewed in groups
+// gets the answer of the group whose file the review prompt shows, and HTTP
+// 500 for its failing group; a review the fixture cuts off comes with
+// finish_reason "length". Every request is appended to -log as one JSON line
+// so the test can check what n8n sent. It listens on loopback only.
 package main
 
 import (
@@ -42,7 +45,7 @@ type message struct {
 
 // Logged is one request as written to the log.
 type Logged struct {
-	Kind string `json:"kind"` // scout | review | delta-review | unknown
+	Kind string `json:"kind"` // scout | review | delta-review | verify | unknown
 	PR   int    `json:"pr"`
 	// Part is the "# Part k of n" line of a review group's prompt.
 	Part      string `json:"part,omitempty"`
@@ -155,6 +158,18 @@ func answer(r *http.Request, in *chatRequest, entry *Logged) (int, any) {
 	}
 	if in.Model == "" || len(in.Messages) == 0 {
 		return http.StatusBadRequest, openAIError("model and messages are required")
+	}
+	if strings.HasPrefix(entry.System, "You check another reviewer's findings") {
+		// The verify pass: its prompt shows findings, not the pull request;
+		// the PR is the one whose drop title it shows (none: keep all).
+		entry.Kind = "verify"
+		pr, _ := fixture.ByVerifyPrompt(entry.User)
+		entry.PR = pr.ID
+		answer, ids := fixture.VerifyAnswer(entry.User, pr.VerifyDrop)
+		if len(ids) == 0 {
+			return http.StatusBadRequest, openAIError("fakellm: the verify prompt lists no \"## Finding <id>\" section")
+		}
+		return http.StatusOK, answer
 	}
 	pr, ok := fixture.ByTitle(entry.User)
 	if !ok {

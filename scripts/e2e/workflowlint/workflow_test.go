@@ -4,6 +4,7 @@ package workflowlint
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -20,9 +21,66 @@ type node struct {
 		ID   string `json:"id"`
 		Name string `json:"name"`
 	} `json:"credentials"`
-	RetryOnFail bool   `json:"retryOnFail"`
-	MaxTries    int    `json:"maxTries"`
-	OnError     string `json:"onError"`
+	RetryOnFail bool `json:"retryOnFail"`
+	MaxTries    int  `json:"maxTries"`
+	// WaitBetweenTries is in milliseconds; 0 when absent (n8n then waits
+	// 1000).
+	WaitBetweenTries int    `json:"waitBetweenTries"`
+	OnError          string `json:"onError"`
+}
+
+// The retry settings of a node calling prscout. They must ride over a
+// replica restart (a rolling deploy, a crashed container coming back):
+// the process stops listening on SIGTERM and a new one listens within a few
+// seconds, so the node retries 3 to 5 times (n8n's maximum is 5), 2 to 5
+// seconds apart (n8n's maximum is 5), at least minRetryWaitMs in all. A
+// retried request is safe: every stage is idempotent, /v1/comments by its
+// fingerprints and summary marker (cmd/prscout
+// TestBitbucketCommentsIdempotent: the same body to two replicas at once
+// leaves one summary and no duplicate inline comment).
+const (
+	minPrscoutTries, maxPrscoutTries = 3, 5
+	minWaitMs, maxWaitMs             = 2000, 5000
+	minRetryWaitMs                   = 6000
+)
+
+// checkPrscoutRetry says what is wrong with a prscout node's retry
+// settings, or "".
+func checkPrscoutRetry(n node) string {
+	switch {
+	case !n.RetryOnFail:
+		return "retryOnFail must be on"
+	case n.MaxTries < minPrscoutTries || n.MaxTries > maxPrscoutTries:
+		return fmt.Sprintf("maxTries %d, want %d to %d", n.MaxTries, minPrscoutTries, maxPrscoutTries)
+	case n.WaitBetweenTries < minWaitMs || n.WaitBetweenTries > maxWaitMs:
+		return fmt.Sprintf("waitBetweenTries %d ms, want %d to %d", n.WaitBetweenTries, minWaitMs, maxWaitMs)
+	case (n.MaxTries-1)*n.WaitBetweenTries < minRetryWaitMs:
+		return fmt.Sprintf("%d retries %d ms apart wait %d ms in all, want at least %d to ride over a replica restart",
+			n.MaxTries-1, n.WaitBetweenTries, (n.MaxTries-1)*n.WaitBetweenTries, minRetryWaitMs)
+	}
+	return ""
+}
+
+// TestPrscoutRetryRule: the rule refuses what would not ride over a restart.
+func TestPrscoutRetryRule(t *testing.T) {
+	cases := []struct {
+		n  node
+		ok bool
+	}{
+		{node{RetryOnFail: true, MaxTries: 4, WaitBetweenTries: 3000}, true},
+		{node{RetryOnFail: true, MaxTries: 3, WaitBetweenTries: 3000}, true},
+		{node{RetryOnFail: false, MaxTries: 4, WaitBetweenTries: 3000}, false},
+		{node{RetryOnFail: true, MaxTries: 2, WaitBetweenTries: 5000}, false},
+		{node{RetryOnFail: true, MaxTries: 6, WaitBetweenTries: 3000}, false},
+		{node{RetryOnFail: true, MaxTries: 4}, false},                         // n8n's default 1 s
+		{node{RetryOnFail: true, MaxTries: 3, WaitBetweenTries: 2000}, false}, // 4 s in all
+		{node{RetryOnFail: true, MaxTries: 4, WaitBetweenTries: 6000}, false},
+	}
+	for _, tc := range cases {
+		if got := checkPrscoutRetry(tc.n); (got == "") != tc.ok {
+			t.Errorf("%+v: %q, want ok=%v", tc.n, got, tc.ok)
+		}
+	}
 }
 
 // secretish matches values that look like keys or tokens.
@@ -89,6 +147,11 @@ func TestShippedWorkflows(t *testing.T) {
 						t.Errorf("%s: retry on fail must be on", n.Name)
 					}
 					url, _ := p["url"].(string)
+					if strings.Contains(url, "prscoutUrl") || strings.Contains(url, "/v1/") {
+						if why := checkPrscoutRetry(n); why != "" {
+							t.Errorf("%s: calls prscout: %s", n.Name, why)
+						}
+					}
 					// A review group whose LLM call fails must not lose the
 					// others: the call's error goes on as the group's item.
 					if strings.HasSuffix(url, "/chat/completions") && n.OnError != "continueRegularOutput" {
