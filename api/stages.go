@@ -362,6 +362,15 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 	if err != nil {
 		return commentsAnswer{}, err
 	}
+	if o.PostTimeout > 0 {
+		// A caller that goes away (an n8n worker killed mid-request) must
+		// not leave the head's build status INPROGRESS after the comments
+		// were posted: the redelivered webhook then skips the head as
+		// reviewed. Posting runs to its end, bounded.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), o.PostTimeout)
+		defer cancel()
+	}
 	rendered, posted, err := publish.Publish(ctx, publish.Ports{
 		Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo,
 		Budget: o.Budget, DeferBelow: o.DeferBelow,
