@@ -7,6 +7,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promauto"
 
+	"github.com/prscout/prscout/pipeline/thread"
+
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/evidence"
@@ -63,6 +65,16 @@ type Metrics struct {
 	RateLimitSeen      *prometheus.GaugeVec
 	Deferred           *prometheus.CounterVec
 	WebhooksReceived   *prometheus.CounterVec
+	// ThreadEvents counts /v1/thread and /v1/thread/answer answers by event
+	// kind (created, resolved, reopened, updated, answer) and outcome
+	// (thread.Outcomes); ThreadCommands the commands carried out, by name;
+	// ThreadAnswers the answers posted; Dismissals the findings dismissed;
+	// ThreadReviews the reviews a command started.
+	ThreadEvents   *prometheus.CounterVec
+	ThreadCommands *prometheus.CounterVec
+	ThreadAnswers  prometheus.Counter
+	Dismissals     prometheus.Counter
+	ThreadReviews  *prometheus.CounterVec
 	// KeepaliveRequests counts stage requests answered in a keep-alive mode
 	// (ndjson, n8n); KeepaliveHeartbeats the heartbeats sent.
 	KeepaliveRequests   *prometheus.CounterVec
@@ -118,7 +130,7 @@ var (
 	knownAnchors     = []string{"line", "snippet", "file", "unanchored"}
 	// knownFindingStates are prscout_findings_total's states
 	// (review.FindingCounts).
-	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open"}
+	knownFindingStates = []string{"posted", "resolved", "outdated", "still_open", "dismissed"}
 	knownGateVerdicts  = []string{"ok", "syntax_error", "undecided", "missing_code", "too_deep", "too_large", "timeout"}
 )
 
@@ -189,7 +201,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_findings_evidence_total", Help: "Review findings rendered, by the check of their quoted code against what the review was shown: verified (in the file named), elsewhere (in another file shown), unverified (no quote, not found, or only in removed lines).",
 		}, []string{"verdict"}),
 		FindingStates: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head). Code-resolution rate: resolved / posted.",
+			Name: "prscout_findings_total", Help: "Findings on diff lines by review memory state, per repository (workspace/repoSlug): posted (first reported), resolved (anchored code changed, not reported again), outdated (file left the pull request), still_open (per reviewed head), dismissed (in its thread). Code-resolution rate: resolved / posted.",
 		}, []string{"repository", "state"}),
 		Comments: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_comments_total", Help: "Pull request comments and tasks, by kind (summary, inline, task) and action (created, updated, unchanged, skipped, failed, single_line: a multi-line inline comment posted on one line, resolved: a task, dry_run).",
@@ -225,6 +237,21 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		WebhooksReceived: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy, in_flight).",
 		}, []string{"outcome"}),
+		ThreadEvents: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_thread_events_total", Help: "Comment events read by /v1/thread (and answers by /v1/thread/answer), by kind (created, resolved, reopened, updated, answer) and outcome (command, question, answered, own_comment, bot, deleted, edit, thread_state, already_answered, rate_limited, not_addressed, not_finding_thread, not_found, self_unknown).",
+		}, []string{"kind", "outcome"}),
+		ThreadCommands: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_thread_commands_total", Help: "Thread commands carried out and answered, by command (review, full review, pause, resume, dismiss, help, unknown).",
+		}, []string{"command"}),
+		ThreadAnswers: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_thread_answers_total", Help: "Answers to questions in findings' threads posted by /v1/thread/answer.",
+		}),
+		Dismissals: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_dismissals_total", Help: "Findings dismissed in their thread (prscout dismiss <reason>).",
+		}),
+		ThreadReviews: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_thread_reviews_total", Help: "Reviews started by a thread command and forwarded to the review workflow, by command (review, full review).",
+		}, []string{"command"}),
 		KeepaliveRequests: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_keepalive_requests_total", Help: "Stage requests answered in a keep-alive mode (ndjson: Accept: application/x-ndjson; n8n: X-Prscout-Keepalive or ?keepalive=1).",
 		}, []string{"mode"}),
@@ -311,8 +338,19 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, w := range insights.Deferrable {
 		m.Deferred.WithLabelValues(w)
 	}
-	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight"} {
+	for _, o := range []string{"forwarded", "ignored", "bad_signature", "forward_failed", "duplicate", "event_mismatch", "too_large", "busy", "in_flight", "comment_forwarded", "comment_not_forwarded"} {
 		m.WebhooksReceived.WithLabelValues(o)
+	}
+	for _, k := range []string{"created", "resolved", "reopened", "updated", "answer"} {
+		for _, o := range thread.Outcomes {
+			m.ThreadEvents.WithLabelValues(k, o)
+		}
+	}
+	for _, c := range thread.Commands {
+		m.ThreadCommands.WithLabelValues(c)
+	}
+	for _, c := range []string{thread.CmdReview, thread.CmdFullReview} {
+		m.ThreadReviews.WithLabelValues(c)
 	}
 	for _, mode := range []string{keepaliveNDJSON, keepaliveN8N} {
 		m.KeepaliveRequests.WithLabelValues(mode)

@@ -32,6 +32,7 @@ import (
 	"github.com/prscout/prscout/pipeline/preview"
 	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
+	"github.com/prscout/prscout/pipeline/thread"
 )
 
 // The tests below keep api/openapi.yaml honest: routes, field names and
@@ -288,6 +289,8 @@ var stageTypes = []struct {
 	{"POST /v1/preview", reflect.TypeFor[collect.ContextInput](), "ContextRequest", reflect.TypeFor[preview.PreviewResult](), "PreviewResult", "200"},
 	{"POST /v1/rules/check", reflect.TypeFor[scope.RulesCheckInput](), "RulesCheckRequest", reflect.TypeFor[scope.RulesCheckResult](), "RulesCheckResult", "200"},
 	{"POST /v1/status", reflect.TypeFor[insights.StopInput](), "StatusRequest", reflect.TypeFor[insights.StopResult](), "StatusResult", "200"},
+	{"POST /v1/thread", reflect.TypeFor[thread.Input](), "ThreadRequest", reflect.TypeFor[thread.Result](), "ThreadResult", "200"},
+	{"POST /v1/thread/answer", reflect.TypeFor[thread.AnswerInput](), "ThreadAnswerRequest", reflect.TypeFor[thread.Result](), "ThreadResult", "200"},
 }
 
 // schemaRefs collects the $refs a schema names directly or through
@@ -771,7 +774,7 @@ func TestOpenAPIExamplesRoundTrip(t *testing.T) {
 	// Workflow order: the context runs before comments post a summary.
 	names := []string{"GET /healthz", "GET /readyz", "GET /metrics", "POST /v1/context", "POST /v1/needs",
 		"POST /v1/repository/batch", "POST /v1/merge", "POST /v1/verify", "POST /v1/comments", "POST /v1/workflows/validate",
-		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check", "POST /v1/status"}
+		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check", "POST /v1/status", "POST /v1/thread", "POST /v1/thread/answer"}
 	if len(names) != len(ops) {
 		t.Errorf("the spec has %d operations, this test orders %d: add the new one", len(ops), len(names))
 	}

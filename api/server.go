@@ -79,6 +79,9 @@ type Options struct {
 	// Its zero value places every finding on a diff line inline. A
 	// request's commentPolicy lies over it.
 	CommentPolicy review.Policy
+	// ThreadMaxAnswers bounds prscout's replies per comment thread in a
+	// rolling hour (PRSCOUT_THREAD_MAX_ANSWERS).
+	ThreadMaxAnswers int
 
 	// Limits are the stages' limits (pipeline.DefaultLimits() or the
 	// configured ones); the zero value is refused.

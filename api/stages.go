@@ -59,6 +59,8 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/preview", heavy(st.preview))
 	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
 	g.POST("/status", ka(jsonStage(st.s, st.status, st.s.countStatus)))
+	g.POST("/thread", heavy(st.thread))
+	g.POST("/thread/answer", heavy(jsonStage(st.s, st.threadAnswer, st.s.countThread)))
 }
 
 // jsonStage is the shape most stages share: decode the request into In
@@ -451,7 +453,19 @@ func (s *Server) contextInput(data []byte) (collect.ContextInput, error) {
 	if err != nil {
 		return in, err
 	}
-	return collect.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}, nil
+	// A review a thread command started carries prscout.command (the relay
+	// refuses Bitbucket deliveries with a top-level prscout key).
+	var cmd struct {
+		Prscout *struct {
+			Command string `json:"command"`
+		} `json:"prscout"`
+	}
+	_ = json.Unmarshal(hook, &cmd)
+	in = collect.ContextInput{Workspace: repo.Workspace, RepoSlug: repo.RepoSlug, PRID: id}
+	if cmd.Prscout != nil {
+		in.Command = cmd.Prscout.Command
+	}
+	return in, nil
 }
 
 // validate runs the workflow gate on one export (object or array). The

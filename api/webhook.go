@@ -50,9 +50,16 @@ type WebhookOptions struct {
 	// bounded by MaxInflight × MaxBodyBytes (and a few copies of each).
 	MaxInflight int
 	// ForwardURL is n8n's Webhook URL; empty means verify and acknowledge only.
-	ForwardURL    string
-	ForwardHeader string
-	ForwardToken  string
+	ForwardURL string
+	// CommentEvents are the X-Event-Key values forwarded to
+	// CommentForwardURL (the conversation workflow) instead of ForwardURL;
+	// they are in Events too. CommentForwardURL empty: they are
+	// acknowledged 202 with a reason, not forwarded
+	// (PRSCOUT_COMMENT_FORWARD_URL).
+	CommentEvents     []string
+	CommentForwardURL string
+	ForwardHeader     string
+	ForwardToken      string
 	// Client sends the forward; its Timeout bounds it. Redirects are never
 	// followed, whatever its CheckRedirect says: the token and the body would
 	// go to another host.
@@ -170,6 +177,13 @@ func (s *Server) webhook(c *gin.Context) {
 		c.AbortWithStatusJSON(http.StatusUnauthorized, ErrorBody{Error: "bad_signature", Message: "webhook signature rejected: " + err.Error(), Field: "X-Hub-Signature"})
 		return
 	}
+	if hasTopKey(body, "prscout") {
+		// Only prscout's own forwards carry a prscout key (a thread
+		// command's review); a delivery with one is not Bitbucket's.
+		s.metrics.WebhooksReceived.WithLabelValues("event_mismatch").Inc()
+		c.AbortWithStatusJSON(http.StatusBadRequest, ErrorBody{Error: "event_mismatch", Message: "a Bitbucket event has no top-level \"prscout\" key", Field: "prscout"})
+		return
+	}
 	if wo.CheckEvent != nil {
 		if err := wo.CheckEvent(event, body); err != nil {
 			s.metrics.WebhooksReceived.WithLabelValues("event_mismatch").Inc()
@@ -198,7 +212,18 @@ func (s *Server) webhook(c *gin.Context) {
 		// delivery wake up, and a failed one is forgotten.
 		defer func() { s.replays.finish(d, forwarded, keys...) }()
 	}
-	if wo.ForwardURL == "" {
+	target, outcome := wo.ForwardURL, "forwarded"
+	if contains(wo.CommentEvents, event) {
+		target, outcome = wo.CommentForwardURL, "comment_forwarded"
+		if target == "" {
+			forwarded = true
+			s.metrics.WebhooksReceived.WithLabelValues("comment_not_forwarded").Inc()
+			c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false,
+				"reason": "comment events are not forwarded: PRSCOUT_COMMENT_FORWARD_URL is not set"})
+			return
+		}
+	}
+	if target == "" {
 		forwarded = true
 		s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
 		c.JSON(http.StatusAccepted, gin.H{"status": "verified", "event": event, "forwarded": false})
@@ -210,7 +235,7 @@ func (s *Server) webhook(c *gin.Context) {
 	redactions := map[string]int{}
 	out := redactJSONStrings(body, redactions)
 	s.countRedactions(redactions)
-	status, err := s.forward(c.Request.Context(), c.Request.Header, out)
+	status, err := s.forwardTo(c.Request.Context(), target, c.Request.Header, out)
 	if err != nil {
 		// Bitbucket retries a failed delivery: finish forgets it, so the
 		// retry goes through.
@@ -220,7 +245,7 @@ func (s *Server) webhook(c *gin.Context) {
 		return
 	}
 	forwarded = true
-	s.metrics.WebhooksReceived.WithLabelValues("forwarded").Inc()
+	s.metrics.WebhooksReceived.WithLabelValues(outcome).Inc()
 	c.JSON(http.StatusAccepted, gin.H{"status": "forwarded", "event": event, "forwarded": true, "n8nStatus": status})
 }
 
@@ -266,7 +291,9 @@ func refuseEarly(c *gin.Context, status int, body ErrorBody) {
 	c.AbortWithStatusJSON(status, body)
 }
 
-func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int, error) {
+// forwardTo posts body to url (an n8n Webhook URL) with Bitbucket's
+// forwarded headers from in and the relay's header auth.
+func (s *Server) forwardTo(ctx context.Context, url string, in http.Header, body []byte) (int, error) {
 	wo := s.opts.Webhook
 	client := &http.Client{Timeout: 10 * time.Second}
 	if wo.Client != nil {
@@ -274,7 +301,7 @@ func (s *Server) forward(ctx context.Context, in http.Header, body []byte) (int,
 		client = &c
 	}
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, wo.ForwardURL, bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, fmt.Errorf("build forward request: %w", err)
 	}
@@ -356,4 +383,14 @@ func redactJSONStrings(body []byte, counts map[string]int) []byte {
 		return body
 	}
 	return out
+}
+
+// hasTopKey reports whether body is a JSON object with key at its top level.
+func hasTopKey(body []byte, key string) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(body, &top) != nil {
+		return false
+	}
+	_, ok := top[key]
+	return ok
 }

@@ -40,7 +40,7 @@ type apiClient interface {
 	srcPage(ctx context.Context, repo pipeline.Repo, commit, dir, next string) (page[wireEntry], error)
 	commentsPage(ctx context.Context, repo pipeline.Repo, prID int, next string) (page[wireComment], error)
 	prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, pagelen int, next string) (page[wireCommit], error)
-	createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline) (wireComment, error)
+	createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline, parent int64) (wireComment, error)
 	updateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (wireComment, error)
 	deleteComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
 	resolveComment(ctx context.Context, repo pipeline.Repo, prID int, id int64) error
@@ -64,6 +64,7 @@ type (
 		Nickname    string `json:"nickname"`
 		AccountID   string `json:"account_id"`
 		UUID        string `json:"uuid"`
+		Type        string `json:"type"`
 	}
 	wireEndpoint struct {
 		Branch struct {
@@ -120,7 +121,9 @@ type (
 		Inline  *wireInline `json:"inline,omitempty"`
 		Deleted bool        `json:"deleted"`
 		User    wireAccount `json:"user"`
-		Parent  *struct {
+		// CreatedOn is an ISO 8601 time ("2026-11-02T10:05:00.123456+00:00").
+		CreatedOn string `json:"created_on"`
+		Parent    *struct {
 			ID int64 `json:"id"`
 		} `json:"parent,omitempty"`
 		// Resolution is the thread's comment_resolution object; null or
@@ -443,14 +446,22 @@ func (a *httpAPI) prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, p
 // are an own request because go-bitbucket has no `inline` field (nor its
 // multi-line start_to / start_from).
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-comments-post
-func (a *httpAPI) createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline) (wireComment, error) {
+func (a *httpAPI) createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline, parent int64) (wireComment, error) {
 	const op = "create_comment"
 	var c wireComment
-	if inline != nil {
+	if inline != nil || parent > 0 {
+		// go-bitbucket's AddComment sends neither inline nor parent.
+		type wireParent struct {
+			ID int64 `json:"id"`
+		}
 		payload := struct {
 			Content wireText    `json:"content"`
-			Inline  *wireInline `json:"inline"`
-		}{wireText{Raw: body}, inline}
+			Inline  *wireInline `json:"inline,omitempty"`
+			Parent  *wireParent `json:"parent,omitempty"`
+		}{Content: wireText{Raw: body}, Inline: inline}
+		if parent > 0 {
+			payload.Inline, payload.Parent = nil, &wireParent{ID: parent}
+		}
 		b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments"), payload, a.maxJSON)
 		if err != nil {
 			return c, err

@@ -540,6 +540,13 @@ func TestComments(t *testing.T) {
 	if created.URL != want[3].URL {
 		t.Errorf("created comment URL = %q, want %q", created.URL, want[3].URL)
 	}
+	// Authors' accounts and creation times are checked in TestCommentReplies.
+	for i := range got {
+		if got[i].CreatedOn.IsZero() || got[i].AuthorAccount.AccountID == "" {
+			t.Errorf("comment %d: CreatedOn %v, AuthorAccount %+v: want both set", got[i].ID, got[i].CreatedOn, got[i].AuthorAccount)
+		}
+		got[i].CreatedOn, got[i].AuthorAccount = time.Time{}, pipeline.Account{}
+	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("ListComments (-want +got):\n%s", d)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -90,6 +91,14 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 	return nil
 }
 
+// SelfAccountIDs implements pipeline.SelfIdentity: prscout's own account
+// ids (account_id, uuid; lower case, no braces), nil when unknown.
+func (c *Client) SelfAccountIDs(ctx context.Context) []string {
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	return append([]string(nil), c.selfIDs(ctx)...)
+}
+
 // isSelf reports whether the account is one of ids (account_id or uuid).
 func isSelf(ids []string, u wireAccount) bool {
 	for _, id := range []string{u.AccountID, u.UUID} {
@@ -106,7 +115,11 @@ func normID(id string) string {
 }
 
 func comment(v wireComment) pipeline.Comment {
-	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName, URL: v.Links.HTML.Href}
+	c := pipeline.Comment{ID: v.ID, Body: v.Content.Raw, Deleted: v.Deleted, Author: v.User.DisplayName, URL: v.Links.HTML.Href,
+		AuthorAccount: pipeline.Account{DisplayName: v.User.DisplayName, Nickname: v.User.Nickname, AccountID: v.User.AccountID, UUID: v.User.UUID, Type: v.User.Type}}
+	if t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(v.CreatedOn)); err == nil {
+		c.CreatedOn = t
+	}
 	if v.Parent != nil {
 		c.ParentID = v.Parent.ID
 	}
@@ -171,10 +184,16 @@ func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	v, err := c.api.createComment(ctx, repo, prID, nc.Body, inline)
+	if nc.ParentID < 0 {
+		return pipeline.Comment{}, pipeline.Invalidf("parentId", "must be a comment id, got %d", nc.ParentID)
+	}
+	if nc.ParentID > 0 {
+		inline = nil // a reply sits in its parent's thread
+	}
+	v, err := c.api.createComment(ctx, repo, prID, nc.Body, inline, nc.ParentID)
 	if err != nil && inline != nil && inline.StartTo != nil && statusOf(err) == http.StatusBadRequest {
 		line := *inline.To
-		v, err = c.api.createComment(ctx, repo, prID, nc.Body, &wireInline{Path: inline.Path, To: &line})
+		v, err = c.api.createComment(ctx, repo, prID, nc.Body, &wireInline{Path: inline.Path, To: &line}, 0)
 	}
 	if err != nil {
 		return pipeline.Comment{}, fmt.Errorf("create comment on pull request %d: %w", prID, err)

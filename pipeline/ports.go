@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -82,6 +83,16 @@ type Account struct {
 	Nickname    string `json:"nickname,omitempty"`
 	AccountID   string `json:"accountId,omitempty"`
 	UUID        string `json:"uuid,omitempty"`
+	// Type is the provider's account type where it says one (Bitbucket:
+	// "user", "team", "app_user" for an access token's bot account).
+	Type string `json:"type,omitempty"`
+}
+
+// IsBot reports whether the account's type names an automated account
+// (Bitbucket's app_user, or any type containing "bot" or "app").
+func (a Account) IsBot() bool {
+	t := strings.ToLower(strings.TrimSpace(a.Type))
+	return t != "" && t != "user" && t != "team" && (strings.Contains(t, "bot") || strings.Contains(t, "app"))
 }
 
 // PullRequests reads pull request metadata and commit ancestry.
@@ -124,12 +135,27 @@ type Comment struct {
 	// URL is the comment's web link ("" when the provider has none); the
 	// build status and the report of a review link to its summary comment.
 	URL string `json:"url,omitempty"`
+	// CreatedOn is when the comment was written (zero when the provider
+	// does not say).
+	CreatedOn time.Time `json:"createdOn,omitzero"`
+	// AuthorAccount is every name the provider knows the author by.
+	AuthorAccount Account `json:"authorAccount,omitzero"`
 }
 
-// NewComment is a comment to create: general when Inline is nil.
+// NewComment is a comment to create: general when Inline is nil, a reply
+// in the thread of comment ParentID when it is not 0 (Inline is then
+// ignored: a reply sits where its thread does).
 type NewComment struct {
-	Body   string
-	Inline *InlineAnchor
+	Body     string
+	Inline   *InlineAnchor
+	ParentID int64
+}
+
+// SelfIdentity is an optional CommentStore extension: the ids prscout's
+// own account is known by (account id, uuid; normalised lower case
+// without braces), so a mention of it can be recognised. nil when unknown.
+type SelfIdentity interface {
+	SelfAccountIDs(ctx context.Context) []string
 }
 
 // CommentStore lists and writes pull request comments.

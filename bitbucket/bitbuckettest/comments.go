@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // Comment is a pull request comment held by the fake.
@@ -29,6 +30,13 @@ type Comment struct {
 	// DELETE on it); ResolvedBy is the account that resolved the thread.
 	Resolved   bool
 	ResolvedBy string
+	// CreatedOn is the comment's created_on; zero gives the fake's fixed
+	// time (2026-11-02T10:05:00Z). Comments created through the API get
+	// the server's clock (Server.Now, else the wall clock).
+	CreatedOn time.Time
+	// AccountType is the author's account type ("user" when empty;
+	// "app_user" is an access token's bot account).
+	AccountType string
 }
 
 // AddComment stores a comment and returns its id. Author defaults to
@@ -74,12 +82,25 @@ func resolutionJSON(c *Comment) map[string]any {
 	return map[string]any{"type": "comment_resolution", "user": account(c.ResolvedBy, c.ResolvedBy), "created_on": "2026-11-02T11:00:00.000000+00:00"}
 }
 
+// typedAccount is account with the account type t ("user" when empty).
+func typedAccount(name, id, t string) map[string]any {
+	a := account(name, id)
+	if t != "" {
+		a["type"] = t
+	}
+	return a
+}
+
 func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]any {
+	created := "2026-11-02T10:05:00.000000+00:00"
+	if !c.CreatedOn.IsZero() {
+		created = c.CreatedOn.UTC().Format("2006-01-02T15:04:05.000000+00:00")
+	}
 	m := map[string]any{
 		"type": "pullrequest_comment", "id": c.ID, "deleted": c.Deleted, "pending": false,
 		"content":    map[string]any{"raw": c.Body, "markup": "markdown", "html": "<p>" + c.Body + "</p>", "type": "rendered"},
-		"user":       account(c.Author, c.AccountID),
-		"created_on": "2026-11-02T10:05:00.000000+00:00", "updated_on": "2026-11-02T10:05:00.000000+00:00",
+		"user":       typedAccount(c.Author, c.AccountID, c.AccountType),
+		"created_on": created, "updated_on": created,
 		"links": map[string]any{
 			"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/comments/%d", s.BaseURL, ws, slug, prID, c.ID)},
 			"html": map[string]any{"href": fmt.Sprintf("https://bitbucket.example/%s/%s/pull-requests/%d/_/diff#comment-%d", ws, slug, prID, c.ID)},
@@ -147,7 +168,7 @@ func (s *Server) createComment(c *call) {
 		writeError(c.w, http.StatusBadRequest, "content.raw: required")
 		return
 	}
-	cm := &Comment{Body: in.Content.Raw, Author: botName, AccountID: s.self}
+	cm := &Comment{Body: in.Content.Raw, Author: botName, AccountID: s.self, CreatedOn: time.Now()}
 	if in.Inline != nil {
 		if in.Inline.Path == "" {
 			writeError(c.w, http.StatusBadRequest, "inline.path: required")

@@ -70,18 +70,23 @@ type Config struct {
 	BuildStatus    bool
 	InsightsReport bool
 
-	JiraBaseURL    string
-	JiraEmail      string
-	JiraToken      string
-	JiraPAT        string
-	JiraACField    string
-	JiraMaxIssues  int
-	JiraProjects   string
-	WebhookSecret  string
-	ForwardURL     string
-	ForwardHeader  string
-	ForwardToken   string
-	ForwardTimeout time.Duration
+	JiraBaseURL   string
+	JiraEmail     string
+	JiraToken     string
+	JiraPAT       string
+	JiraACField   string
+	JiraMaxIssues int
+	JiraProjects  string
+	WebhookSecret string
+	ForwardURL    string
+	// CommentForwardURL is the conversation workflow's n8n Webhook URL
+	// that comment events are forwarded to; empty: acknowledged only.
+	CommentForwardURL string
+	// ThreadMaxAnswers bounds prscout's replies per thread per hour.
+	ThreadMaxAnswers int
+	ForwardHeader    string
+	ForwardToken     string
+	ForwardTimeout   time.Duration
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
@@ -162,6 +167,7 @@ func DefaultConfig() Config {
 		JiraMaxIssues:        5,
 		ForwardHeader:        "X-Prscout-Token",
 		ForwardTimeout:       10 * time.Second,
+		ThreadMaxAnswers:     3,
 		ResolveThreads:       true,
 		SkipDrafts:           true,
 		SkipBots:             true,
@@ -358,6 +364,10 @@ func settings() []setting {
 	add(secret(mk("PRSCOUT_WEBHOOK_SECRET", "webhook-secret", "secret of the Bitbucket webhook (X-Hub-Signature: sha256=...)", g, s)))
 	g, s = str(func(c *Config) *string { return &c.ForwardURL })
 	add(mk("PRSCOUT_FORWARD_URL", "forward-url", "n8n Webhook URL that verified Bitbucket events are forwarded to", g, s))
+	g, s = str(func(c *Config) *string { return &c.CommentForwardURL })
+	add(mk("PRSCOUT_COMMENT_FORWARD_URL", "comment-forward-url", "n8n Webhook URL of the conversation workflow that verified comment events (pullrequest:comment_created, comment_resolved, comment_reopened) are forwarded to; empty: they are acknowledged, not forwarded", g, s))
+	gi, si = integer(func(c *Config) *int { return &c.ThreadMaxAnswers })
+	add(mk("PRSCOUT_THREAD_MAX_ANSWERS", "thread-max-answers", "most replies prscout posts in one comment thread in a rolling hour (counted from its own replies' times); 0 answers nothing", gi, si))
 	g, s = str(func(c *Config) *string { return &c.ForwardHeader })
 	add(mk("PRSCOUT_FORWARD_HEADER", "forward-header", "header carrying PRSCOUT_FORWARD_TOKEN to n8n's Webhook node (header auth)", g, s))
 	g, s = str(func(c *Config) *string { return &c.ForwardToken })
@@ -683,6 +693,14 @@ func (c Config) validateUpstreams(p *problems) {
 		if _, err := url.ParseRequestURI(c.JiraBaseURL); err != nil {
 			bad("PRSCOUT_JIRA_BASE_URL", "not a URL: %q", c.JiraBaseURL)
 		}
+	}
+	if c.CommentForwardURL != "" {
+		if _, err := url.ParseRequestURI(c.CommentForwardURL); err != nil {
+			bad("PRSCOUT_COMMENT_FORWARD_URL", "not a URL: %q", c.CommentForwardURL)
+		}
+	}
+	if c.ThreadMaxAnswers < 0 {
+		bad("PRSCOUT_THREAD_MAX_ANSWERS", "must not be negative, got %d", c.ThreadMaxAnswers)
 	}
 	if c.ForwardURL != "" {
 		if _, err := url.ParseRequestURI(c.ForwardURL); err != nil {

@@ -126,15 +126,17 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	if cfg.WebhookSecret != "" {
 		secret := []byte(cfg.WebhookSecret)
 		p.webhook = &api.WebhookOptions{
-			Verify:        func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
-			Events:        []string{"pullrequest:created", "pullrequest:updated"},
-			CheckEvent:    bitbucket.CheckEventBody,
-			DedupWindow:   cfg.WebhookDedupWindow,
-			MaxBodyBytes:  cfg.WebhookMaxBodyBytes,
-			MaxInflight:   cfg.WebhookMaxInflight,
-			ForwardURL:    cfg.ForwardURL,
-			ForwardHeader: cfg.ForwardHeader,
-			ForwardToken:  cfg.ForwardToken,
+			Verify:            func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
+			Events:            []string{"pullrequest:created", "pullrequest:updated", "pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"},
+			CommentEvents:     []string{"pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"},
+			CommentForwardURL: cfg.CommentForwardURL,
+			CheckEvent:        bitbucket.CheckEventBody,
+			DedupWindow:       cfg.WebhookDedupWindow,
+			MaxBodyBytes:      cfg.WebhookMaxBodyBytes,
+			MaxInflight:       cfg.WebhookMaxInflight,
+			ForwardURL:        cfg.ForwardURL,
+			ForwardHeader:     cfg.ForwardHeader,
+			ForwardToken:      cfg.ForwardToken,
 			Client: &http.Client{
 				Timeout: cfg.ForwardTimeout,
 				// The forward carries the header-auth token: never to another host.

@@ -101,7 +101,12 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, err // the adapter's error already names the pull request
 	}
-	if code, reason := prSkip(in.Skips, pr); code != "" {
+	switch in.Command {
+	case "", CommandReview, CommandFullReview:
+	default:
+		return ContextResult{}, pipeline.Invalidf("command", "want %q or %q, got %q", CommandReview, CommandFullReview, pipeline.ClipRunes(in.Command, 40))
+	}
+	if code, reason := prSkip(in.Skips, pr, in.Command); code != "" {
 		meta := ContextMeta{Repo: repo, PRID: in.PRID, Mode: "skip", Head: pr.SourceCommit, Base: pr.DestinationCommit,
 			PR: pr.PullRequest, SkipCode: code, SkipReason: reason, ContextLines: contextLines}
 		return assemble(ctx, src.Repo, meta, nil, lim)
@@ -109,7 +114,11 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	// Earlier reviews first: when the marker already names the head, the
 	// answer is skip and nothing else is fetched (no commit resolution, no
 	// diff), which keeps a no-op webhook at 2 upstream calls.
-	reviewed, warnings := lastReviewed(ctx, src.Comments, repo, in.PRID)
+	reviewed, state, warnings := lastReviewed(ctx, src.Comments, repo, in.PRID)
+	if in.Command == CommandFullReview {
+		// Asked for in a thread: the whole pull request again.
+		reviewed = ""
+	}
 	meta := ContextMeta{
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
 		PR: pr.PullRequest, Rules: in.Rules.Text, ContextLines: contextLines,
@@ -122,6 +131,11 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if reviewed != "" && pipeline.SameCommit(reviewed, pr.SourceCommit) {
 		meta.Mode, meta.Head = "skip", reviewed
 		meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
+		return assemble(ctx, src.Repo, meta, nil, lim)
+	}
+	if state.Paused && in.Command == "" {
+		meta.Mode, meta.Head = "skip", pr.SourceCommit
+		meta.SkipCode, meta.SkipReason = SkipPaused, pausedReason(state)
 		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
 
@@ -158,7 +172,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 
 	// A push to a reviewed pull request: the rule files' reviews.push, else
 	// the setting, say whether it is reviewed. The first review always is.
-	if reviewed != "" {
+	if reviewed != "" && in.Command == "" {
 		push, _, warns := rules.PushReviews(in.Skips.Push)
 		meta.Warnings = append(meta.Warnings, warns...)
 		if push == scope.PushOff {
@@ -279,22 +293,23 @@ func closedReason(state string) string {
 
 // lastReviewed reads the head that prscout's own summary marker says was
 // reviewed last ("" when none); any reason for a full review is a warning.
-func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int) (string, []string) {
+func lastReviewed(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, prID int) (string, marker.State, []string) {
 	if store == nil {
-		return "", []string{"no comment access configured: full review"}
+		return "", marker.State{}, []string{"no comment access configured: full review"}
 	}
 	comments, err := store.ListComments(ctx, repo, prID)
 	if err != nil {
-		return "", []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
+		return "", marker.State{}, []string{fmt.Sprintf("could not read earlier reviews (%v): full review", err)}
 	}
+	state, _, _ := marker.CurrentState(comments)
 	var warnings []string
 	if n := marker.UnverifiedSummaries(comments); n > 0 {
 		warnings = append(warnings, fmt.Sprintf("prscout's own account is unknown, so %s with a review marker cannot be proven prscout's: ignored (full review, a new summary); set PRSCOUT_BITBUCKET_ACCOUNT_ID", pipeline.CountNoun(n, "comment")))
 	}
 	if sha, _, ok := marker.LastReviewedCommit(comments); ok {
-		return sha, warnings
+		return sha, state, warnings
 	}
-	return "", warnings
+	return "", state, warnings
 }
 
 // reviewMode decides how to review head after reviewed: skip when it is the

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -30,10 +31,21 @@ const (
 	// SkipTrivial: every changed file is a lock file, generated or docs
 	// (SkipPolicy.Trivial).
 	SkipTrivial = "trivial"
+	// SkipIgnored: a line of the description says "prscout ignore".
+	SkipIgnored = "ignored"
+	// SkipPaused: reviews were paused in a thread (`prscout pause`); the
+	// reason names who paused them.
+	SkipPaused = "paused"
 )
 
 // SkipCodes lists every skip code, in the order the checks run.
-var SkipCodes = []string{SkipClosed, SkipDraft, SkipBotAuthor, SkipTitleMarker, SkipReviewed, SkipMergeUnchanged, SkipPushOff, SkipTrivial}
+var SkipCodes = []string{SkipClosed, SkipDraft, SkipBotAuthor, SkipTitleMarker, SkipIgnored, SkipReviewed, SkipMergeUnchanged, SkipPaused, SkipPushOff, SkipTrivial}
+
+// Commands a review may be started by (ContextInput.Command).
+const (
+	CommandReview     = "review"
+	CommandFullReview = "full review"
+)
 
 // SkipPolicy is when a pull request review is skipped, set by the API from
 // the service's settings, never by the request. The zero policy skips only
@@ -69,9 +81,15 @@ const skipPushOffReason = "push reviews are off: comment to review"
 // prSkip decides from the pull request alone (no further upstream call)
 // whether its review is skipped: closed, draft, bot author, title marker,
 // in that order. It returns the code and reason, or "" and "".
-func prSkip(p SkipPolicy, pr pipeline.PullRequestInfo) (code, reason string) {
+func prSkip(p SkipPolicy, pr pipeline.PullRequestInfo, command string) (code, reason string) {
 	if reason := closedReason(pr.State); reason != "" {
 		return SkipClosed, reason
+	}
+	if ignoredDescription(pr.Description) {
+		return SkipIgnored, "the description says prscout ignore"
+	}
+	if command != "" {
+		return "", "" // asked for in a thread: drafts, bots and title markers do not hold it
 	}
 	if p.Drafts && pr.Draft {
 		return SkipDraft, skipDraftReason
@@ -152,4 +170,31 @@ func joinAnd(words []string) string {
 		return words[0]
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// ignoredDescription reports a description line that is, case-insensitively
+// and spaces collapsed, "prscout ignore", "@prscout ignore" or "/prscout ignore".
+func ignoredDescription(d string) bool {
+	if !strings.Contains(strings.ToLower(d), "ignore") {
+		return false
+	}
+	for _, l := range strings.Split(d, "\n") {
+		switch strings.ToLower(strings.Join(strings.Fields(l), " ")) {
+		case "prscout ignore", "@prscout ignore", "/prscout ignore":
+			return true
+		}
+	}
+	return false
+}
+
+// pausedReason is the skip reason of a paused pull request.
+func pausedReason(s marker.State) string {
+	r := "reviews are paused"
+	if s.By != "" {
+		r += " by " + s.By
+	}
+	if !s.At.IsZero() {
+		r += " since " + s.At.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return r + ": comment prscout resume (or prscout review for one review)"
 }

@@ -30,6 +30,8 @@ import (
 //	f  the head (12 digits) at which the finding was first reported
 //	h  the head (12 digits) at which the state was entered
 //	p  the path, percent-escaped like a URL path ('/' kept)
+//	r  why a dismissed finding was dismissed, percent-escaped (s=dismissed)
+//	b  who dismissed it (an account id)
 //
 // Unknown keys are ignored, so later versions can add fields.
 const dataVersion = 1
@@ -39,7 +41,13 @@ const (
 	StateOpen     = "open"
 	StateResolved = "resolved"
 	StateOutdated = "outdated"
+	// StateDismissed: a participant dismissed the finding in its thread
+	// (`prscout dismiss <reason>`); it is never posted again.
+	StateDismissed = "dismissed"
 )
+
+// MaxReason bounds a dismissal's reason in the data (runes).
+const MaxReason = 200
 
 var findingDataRe = regexp.MustCompile(`^\s{0,3}\[prscout-f:([0-9a-f]{16})\]:\s*#\s+"([^"]*)"\s*$`)
 
@@ -66,6 +74,10 @@ type FindingData struct {
 	// was not found in what the review was shown); "" for an inline one
 	// (and in data written before placements were recorded).
 	Placement string
+	// Reason is why a dismissed finding was dismissed, DismissedBy who did
+	// ("" for other states).
+	Reason      string
+	DismissedBy string
 }
 
 // FindingData.Placement values (key w).
@@ -100,6 +112,14 @@ func FindingDataLine(d FindingData) string {
 	}
 	if d.Placement == PlacementSummary || d.Placement == PlacementUnverified {
 		b.WriteString(" w=" + d.Placement)
+	}
+	if d.State == StateDismissed {
+		if r := strings.TrimSpace(pipeline.ClipRunes(d.Reason, MaxReason)); r != "" {
+			b.WriteString(" r=" + url.PathEscape(r))
+		}
+		if accountRe.MatchString(d.DismissedBy) {
+			b.WriteString(" b=" + d.DismissedBy)
+		}
 	}
 	b.WriteString(" p=" + escapeDataPath(d.Path) + `"`)
 	return b.String()
@@ -194,6 +214,14 @@ func parseDataFields(fp, title string) (FindingData, bool) {
 			if headRe.MatchString(v) {
 				d.Changed = v
 			}
+		case "r":
+			if r, err := url.PathUnescape(v); err == nil {
+				d.Reason = pipeline.ClipRunes(r, MaxReason)
+			}
+		case "b":
+			if accountRe.MatchString(v) {
+				d.DismissedBy = v
+			}
 		case "p":
 			p, err := url.PathUnescape(v)
 			if err != nil || p == "" {
@@ -203,7 +231,7 @@ func parseDataFields(fp, title string) (FindingData, bool) {
 		}
 	}
 	switch d.State {
-	case StateOpen, StateResolved, StateOutdated:
+	case StateOpen, StateResolved, StateOutdated, StateDismissed:
 	default:
 		return d, false
 	}

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -82,6 +83,8 @@ type Fake struct {
 	nextID   int64
 	urlFmt   string
 	account  string
+	selfIDs  []string
+	now      func() time.Time
 	shuffle  *rand.Rand
 	issues   map[string]pipeline.Issue
 	statuses []StatusCall
@@ -259,6 +262,32 @@ func (f *Fake) SetAccount(name string) *Fake {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.account = name
+	return f
+}
+
+// SetSelf gives the Fake prscout's own account ids (pipeline.SelfIdentity)
+// and makes CreateComment write as that account (AuthorAccount.AccountID
+// the first id).
+func (f *Fake) SetSelf(ids ...string) *Fake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.selfIDs = append([]string(nil), ids...)
+	return f
+}
+
+// SelfAccountIDs implements pipeline.SelfIdentity (nil until SetSelf).
+func (f *Fake) SelfAccountIDs(context.Context) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.selfIDs...)
+}
+
+// SetNow sets the clock CreateComment stamps CreatedOn with (the wall
+// clock by default).
+func (f *Fake) SetNow(now func() time.Time) *Fake {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = now
 	return f
 }
 
@@ -648,9 +677,21 @@ func (f *Fake) CreateComment(ctx context.Context, _ pipeline.Repo, prID int, c p
 		}
 	}
 	f.mu.Lock()
-	account := f.account
+	account, now := f.account, time.Now()
+	if f.now != nil {
+		now = f.now()
+	}
+	var acct pipeline.Account
+	if len(f.selfIDs) > 0 {
+		acct.AccountID = f.selfIDs[0]
+	}
 	f.mu.Unlock()
-	return f.AddComment(prID, pipeline.Comment{Body: c.Body, Inline: c.Inline, Author: account}), nil
+	acct.DisplayName = account
+	inline := c.Inline
+	if c.ParentID > 0 {
+		inline = nil // a reply sits in its parent's thread
+	}
+	return f.AddComment(prID, pipeline.Comment{Body: c.Body, Inline: inline, Author: account, ParentID: c.ParentID, CreatedOn: now, AuthorAccount: acct}), nil
 }
 
 // writable finds comment id for an update or delete: another account's

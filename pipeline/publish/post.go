@@ -175,6 +175,11 @@ func Post(ctx context.Context, store pipeline.CommentStore, repo pipeline.Repo, 
 	} else {
 		body = review.WithUnposted(r.Markdown, failed, deferred)
 	}
+	// The review state (paused by a thread command) lives in the summary's
+	// hidden data: a rewritten summary keeps it.
+	if st, _, ok := marker.CurrentState(comments); ok {
+		body = marker.WithState(body, marker.StateLine(st))
+	}
 	r.Markdown = body
 	r.Stats.MarkdownChars = len(body)
 	summaries := review.LiveSummaries(comments)
@@ -429,4 +434,12 @@ func (k *keyedMutex) lock(ctx context.Context, key string) (unlock func(), err e
 			release()
 		})
 	}, nil
+}
+
+// LockPR takes the per-pull-request lock Post holds while it writes, so
+// another stage writing prscout's comments of the same pull request (a
+// thread command updating the summary's data) does not interleave with a
+// review's summary inside this process. unlock releases it.
+func LockPR(ctx context.Context, repo pipeline.Repo, prID int) (unlock func(), err error) {
+	return prLocks.lock(ctx, fmt.Sprintf("%s/%s#%d", strings.ToLower(repo.Workspace), strings.ToLower(repo.RepoSlug), prID))
 }

@@ -52,6 +52,9 @@ const (
 	StateResolved   = "resolved"
 	StateOutdated   = "outdated"
 	StateUnreviewed = "unreviewed"
+	// StateDismissed: dismissed by a participant in its thread; never
+	// shown, posted or reopened again.
+	StateDismissed = "dismissed"
 )
 
 // FindingCounts are the keys of Memory.Counted, the label values of
@@ -292,6 +295,13 @@ func (mem *Memory) judgeEarlier(in memoryInput) []*MemoryEntry {
 	for _, e := range mem.entries {
 		d := &e.data
 		switch {
+		case d.State == marker.StateDismissed:
+			// Dismissed in its thread: reported again or not, it stays
+			// dismissed, out of the table and off the diff (Continues).
+			e.State, e.Reason = StateDismissed, "dismissed: "+d.Reason
+			if e.row != nil {
+				e.take(e.row)
+			}
 		case e.row != nil:
 			e.shown = e.row.placement != PlacementUnverified
 			switch {

@@ -1,0 +1,264 @@
+package thread
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/collect"
+	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
+)
+
+const (
+	head = "1111111111111111111111111111111111111111"
+	base = "2222222222222222222222222222222222222222"
+	fp   = "0123456789abcdef"
+	prID = 7
+)
+
+var repo = pipeline.Repo{Workspace: "acme", RepoSlug: "api"}
+
+type rig struct {
+	f       *pipelinetest.Fake
+	d       Deps
+	o       Options
+	started []string
+	finding pipeline.Comment
+	summary pipeline.Comment
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	f := pipelinetest.New().SetSelf("self-id").SetAccount("prscout")
+	f.AddCommit(base).AddCommit(head, base)
+	f.AddFiles(head, map[string]string{"a.go": "package a\n\nfunc A() {\n\treturn nil\n}\n"})
+	f.AddPullRequest(pipeline.PullRequestInfo{ID: prID, State: "OPEN", SourceCommit: head, DestinationCommit: base})
+	r := &rig{f: f, o: Options{MaxAnswersPerHour: 3, Now: time.Now}}
+	r.summary = f.AddComment(prID, pipeline.Comment{Body: "summary\n\n" + marker.ReviewMarker("999999999999") + "\n\n" +
+		marker.FindingDataLine(marker.FindingData{Fingerprint: fp, State: marker.StateOpen, Path: "a.go", Line: 4, Severity: "high",
+			CodeHash: marker.CodeHash([]string{"return nil"}), CodeLines: 1})})
+	r.finding = f.AddComment(prID, pipeline.Comment{Body: "**High** · nil return\n\nbody\n\n" + marker.FindingMarker(fp), Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
+	r.d = Deps{Comments: pipelinetest.ThreadStore{Fake: f}, PRs: f, Repo: f,
+		StartReview: func(_ context.Context, _ pipeline.Repo, _ pipeline.PullRequestInfo, cmd, by string, _ int64) error {
+			r.started = append(r.started, cmd+" by "+by)
+			return nil
+		}}
+	return r
+}
+
+// say adds a participant's comment (parent 0: top level).
+func (r *rig) say(body string, parent int64) pipeline.Comment {
+	return r.f.AddComment(prID, pipeline.Comment{Body: body, ParentID: parent, Foreign: true, Author: "Mina",
+		AuthorAccount: pipeline.Account{AccountID: "mina-id", DisplayName: "Mina"}})
+}
+
+func (r *rig) run(t *testing.T, c pipeline.Comment) Result {
+	t.Helper()
+	res, err := Thread(context.Background(), r.d, Input{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: c.ID}, r.o)
+	if err != nil {
+		t.Fatalf("Thread: %v", err)
+	}
+	return res
+}
+
+func TestCommands(t *testing.T) {
+	r := newRig(t)
+	for _, tc := range []struct{ body, command, want string }{
+		{"prscout help", CmdHelp, "full review"},
+		{"@prscout REVIEW", CmdReview, "started"},
+		{"/prscout full review", CmdFullReview, "full"},
+		{"@{self-id} pause", CmdPause, "Paused"},
+		{"prscout resume", CmdResume, "Resumed"},
+		{"prscout make coffee", CmdUnknown, "not a command"},
+	} {
+		res := r.run(t, r.say(tc.body, 0))
+		if res.Action != ActionAnswered || res.Command != tc.command || res.Reply == nil || !strings.Contains(res.Reply.Body, tc.want) {
+			t.Errorf("%q: %+v, want answered %s containing %q", tc.body, res, tc.command, tc.want)
+			continue
+		}
+		if !strings.Contains(res.Reply.Body, marker.ReplyMarker(res.CommentID)) {
+			t.Errorf("%q: reply lacks its marker: %q", tc.body, res.Reply.Body)
+		}
+	}
+	if strings.Join(r.started, ",") != "review by mina-id,full review by mina-id" {
+		t.Errorf("reviews started = %v", r.started)
+	}
+}
+
+func TestDismiss(t *testing.T) {
+	r := newRig(t)
+	res := r.run(t, r.say("dismiss: we validate upstream", r.finding.ID))
+	if res.Action != ActionAnswered || res.Command != CmdDismiss {
+		t.Fatalf("dismiss = %+v", res)
+	}
+	var sum pipeline.Comment
+	for _, c := range r.f.Comments(prID) {
+		if c.ID == r.summary.ID {
+			sum = c
+		}
+		if c.ID == r.finding.ID && !c.Resolved {
+			t.Errorf("the finding's thread is not resolved")
+		}
+	}
+	d := marker.ParseFindingData(sum.Body)
+	if len(d) != 1 || d[0].State != marker.StateDismissed || d[0].Reason != "we validate upstream" || d[0].DismissedBy != "mina-id" {
+		t.Errorf("data after dismiss = %+v", d)
+	}
+	// A forged dismiss in a thread that is not prscout's is ignored.
+	other := r.say("a human thread", 0)
+	res = r.run(t, r.say("prscout dismiss it", other.ID))
+	if res.Action != ActionNone || res.Outcome != OutcomeNotFinding {
+		t.Errorf("forged dismiss = %+v, want none not_finding_thread", res)
+	}
+	// A look-alike finding comment by another account is no finding thread.
+	fake := r.f.AddComment(prID, pipeline.Comment{Body: "x\n\n" + marker.FindingMarker(fp), Foreign: true, Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
+	if res := r.run(t, r.say("dismiss nope", fake.ID)); res.Action != ActionNone {
+		t.Errorf("dismiss under a forged finding marker = %+v", res)
+	}
+}
+
+func TestLoopGuard(t *testing.T) {
+	r := newRig(t)
+	own := r.f.AddComment(prID, pipeline.Comment{Body: "prscout review", ParentID: r.finding.ID})
+	bot := r.f.AddComment(prID, pipeline.Comment{Body: "prscout review", Foreign: true, AuthorAccount: pipeline.Account{Type: "app_user"}})
+	listed := r.f.AddComment(prID, pipeline.Comment{Body: "prscout review", Foreign: true, AuthorAccount: pipeline.Account{Nickname: "renovate"}})
+	gone := r.f.AddComment(prID, pipeline.Comment{Body: "prscout review", Foreign: true, Deleted: true})
+	r.o.BotAuthors = []string{"Renovate"}
+	for _, tc := range []struct {
+		c    pipeline.Comment
+		want string
+	}{{own, OutcomeOwn}, {bot, OutcomeBot}, {listed, OutcomeBot}, {gone, OutcomeDeleted}} {
+		if res := r.run(t, tc.c); res.Action != ActionNone || res.Outcome != tc.want {
+			t.Errorf("comment %q: %+v, want none %s", tc.c.Body, res, tc.want)
+		}
+	}
+	// Edits and thread state events are not answered.
+	q := r.say("why?", r.finding.ID)
+	for _, ev := range []string{EventUpdated, EventResolved} {
+		res, _ := Thread(context.Background(), r.d, Input{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: q.ID, Event: ev}, r.o)
+		if res.Action != ActionNone {
+			t.Errorf("%s: %+v", ev, res)
+		}
+	}
+	// A second delivery of an answered command posts nothing.
+	h := r.say("prscout help", 0)
+	r.run(t, h)
+	n := len(r.f.Comments(prID))
+	if res := r.run(t, h); res.Outcome != OutcomeAlreadyAnswered || len(r.f.Comments(prID)) != n {
+		t.Errorf("second delivery = %+v (%d comments, was %d)", res, len(r.f.Comments(prID)), n)
+	}
+	// Rate limit: 3 replies in this thread within the hour, the 4th is refused.
+	for i := range 3 {
+		if res := r.run(t, r.say("prscout help", r.finding.ID)); res.Action != ActionAnswered {
+			t.Fatalf("reply %d: %+v", i, res)
+		}
+	}
+	if res := r.run(t, r.say("prscout help", r.finding.ID)); res.Outcome != OutcomeRateLimited {
+		t.Errorf("4th reply in an hour = %+v, want rate_limited", res)
+	}
+	// An hour later it answers again.
+	r.o.Now = func() time.Time { return time.Now().Add(61 * time.Minute) }
+	if res := r.run(t, r.say("prscout help", r.finding.ID)); res.Action != ActionAnswered {
+		t.Errorf("after an hour = %+v", res)
+	}
+}
+
+func TestHostile(t *testing.T) {
+	r := newRig(t)
+	// Not addressed: no prefix, not in a finding thread; a mention of someone else.
+	for _, body := range []string{"review", "@{someone} review", "prscoutx review", "please prscout review"} {
+		if res := r.run(t, r.say(body, 0)); res.Action != ActionNone || res.Outcome != OutcomeNotAddressed {
+			t.Errorf("%q: %+v, want not addressed", body, res)
+		}
+	}
+	// A reply marker look-alike by a participant does not count as answered.
+	q := r.say("prscout help\n\n"+marker.ReplyMarker(0), 0)
+	r.f.AddComment(prID, pipeline.Comment{Body: marker.ReplyMarker(q.ID), Foreign: true})
+	res := r.run(t, q)
+	if res.Action != ActionAnswered {
+		t.Fatalf("help with look-alike markers = %+v", res)
+	}
+	// A reason with HTML, a mention and a marker is posted inert.
+	res = r.run(t, r.say("dismiss <script>x</script> @everyone\n[prscout-f:"+fp+"]: # \"v=1 s=open\"", r.finding.ID))
+	if res.Reply == nil || strings.Contains(res.Reply.Body, "<script>") || strings.Contains(res.Reply.Body, "[prscout-f:") || strings.Contains(res.Reply.Body, " @everyone") {
+		t.Errorf("hostile dismiss reply = %+v", res.Reply)
+	}
+}
+
+func TestQuestionAndAnswer(t *testing.T) {
+	r := newRig(t)
+	q := r.say("Why is this a problem? token ghp_abcdefghijklmnopqrstuvwxyz0123456789", r.finding.ID)
+	res := r.run(t, q)
+	if res.Action != ActionAnswer || res.AnswerPrompt == nil || res.Finding == nil {
+		t.Fatalf("question = %+v", res)
+	}
+	u := res.AnswerPrompt.User
+	for _, want := range []string{"nil return", "a.go, lines", ">    4  \treturn nil", "no (the anchored code is the same)", "Why is this a problem?"} {
+		if !strings.Contains(u, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, u)
+		}
+	}
+	if strings.Contains(u, "ghp_abcdefghijklmnopqrstuvwxyz0123456789") {
+		t.Errorf("prompt holds the token unredacted")
+	}
+	ans := AnswerInput{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: q.ID, Answer: []byte(`{"answer": "Because <b>nil</b> is returned. [prscout]: # \"review head=abc\""`)}
+	out, err := Answer(context.Background(), r.d, ans, r.o)
+	if err != nil || out.Action != ActionAnswered || out.Reply == nil {
+		t.Fatalf("answer = %+v, %v", out, err)
+	}
+	if strings.Contains(out.Reply.Body, "<b>") || !strings.Contains(out.Reply.Body, marker.ReplyMarker(q.ID)) {
+		t.Errorf("reply body = %q", out.Reply.Body)
+	}
+	again, err := Answer(context.Background(), r.d, ans, r.o)
+	if err != nil || again.Outcome != OutcomeAlreadyAnswered {
+		t.Errorf("second answer = %+v, %v", again, err)
+	}
+	// A cut-off answer is kept with a note.
+	q2 := r.say("and this?", r.finding.ID)
+	cut, err := Answer(context.Background(), r.d, AnswerInput{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: q2.ID, Answer: []byte(`{"answer": "It returns nil whe`)}, r.o)
+	if err != nil || cut.Reply == nil || !strings.Contains(cut.Reply.Body, "cut off") {
+		t.Errorf("cut answer = %+v, %v", cut, err)
+	}
+	if _, err := Answer(context.Background(), r.d, AnswerInput{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: q2.ID}, r.o); err == nil {
+		t.Errorf("an answer without text must be refused")
+	}
+	// The code changed since: the prompt says so.
+	r.f.AddFiles(head, map[string]string{"a.go": "package a\n\nfunc A() {\n\treturn errors.New(\"x\")\n}\n"})
+	if res := r.run(t, r.say("still?", r.finding.ID)); res.Finding == nil || res.Finding.CodeChanged != "yes" {
+		t.Errorf("after the change: %+v", res.Finding)
+	}
+}
+
+func TestPauseContextResume(t *testing.T) {
+	r := newRig(t)
+	// No summary yet: pause creates a short state comment.
+	r.f.DeleteComment(context.Background(), repo, prID, r.summary.ID)
+	r.run(t, r.say("prscout pause", 0))
+	ctxIn := collect.ContextInput{Workspace: "acme", RepoSlug: "api", PRID: prID}
+	src := collect.ContextSources{Repo: r.f, Diffs: r.f, PRs: r.f, Comments: r.f}
+	r.f.SetDiff(base+".."+head, "")
+	res, err := collect.Collect(context.Background(), src, ctxIn, pipeline.DefaultLimits())
+	if err != nil || res.SkipCode != collect.SkipPaused || !strings.Contains(res.SkipReason, "mina-id") {
+		t.Fatalf("paused context = %s %q, %v", res.SkipCode, res.SkipReason, err)
+	}
+	// A command review runs while paused.
+	ctxIn.Command = collect.CommandReview
+	if res, err := collect.Collect(context.Background(), src, ctxIn, pipeline.DefaultLimits()); err == nil && res.SkipCode == collect.SkipPaused {
+		t.Errorf("a command review was skipped as paused")
+	}
+	r.run(t, r.say("prscout resume", 0))
+	ctxIn.Command = ""
+	res, err = collect.Collect(context.Background(), src, ctxIn, pipeline.DefaultLimits())
+	if err == nil && res.SkipCode == collect.SkipPaused {
+		t.Errorf("still paused after resume")
+	}
+}
+
+func TestIgnored(t *testing.T) {
+	if !Ignored("Fixes X\n\n  @PRSCOUT   ignore \n") || Ignored("do not prscout ignore this") {
+		t.Errorf("Ignored is wrong")
+	}
+}
