@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/learn"
 )
 
 // ErrorBody is every 4xx/5xx answer: `error` is a stable code, `message`
@@ -85,6 +86,10 @@ func classify(err error) (int, ErrorBody) {
 	var inv *pipeline.InvalidError
 	if errors.As(err, &inv) {
 		return http.StatusBadRequest, ErrorBody{Error: "invalid", Message: inv.Error(), Field: inv.Field}
+	}
+	var refused *learn.RefusedError
+	if errors.As(err, &refused) {
+		return http.StatusConflict, ErrorBody{Error: refused.Code, Message: refused.Msg}
 	}
 	for _, row := range errorTable {
 		if errors.Is(err, row.target) {

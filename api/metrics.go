@@ -13,6 +13,7 @@ import (
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/review"
@@ -44,7 +45,13 @@ type Metrics struct {
 	// (collect.SkipCodes: closed, draft, bot_author, title_marker, reviewed,
 	// merge_unchanged, push_off, trivial).
 	ReviewsSkipped *prometheus.CounterVec
-	Findings       *prometheus.CounterVec
+	// RulesProposed counts POST /v1/rules/propose answers by status
+	// (dry-run, added, duplicate, approved, refused, invalid);
+	// LearnedRulesApplied counts, per review, the learned rules (approved by
+	// merging the review rules pull request) that won for a reviewed file.
+	RulesProposed       *prometheus.CounterVec
+	LearnedRulesApplied prometheus.Counter
+	Findings            *prometheus.CounterVec
 	// Placements counts findings by placement (inline, summary,
 	// unverified); Evidence by evidence verdict (verified, elsewhere,
 	// unverified).
@@ -116,10 +123,12 @@ var (
 	knownRoutes = []string{
 		"/v1/context", "/v1/needs", "/v1/repository/batch", "/v1/merge", "/v1/comments",
 		"/v1/workflows/validate", "/v1/webhooks/bitbucket", "/v1/preview", "/v1/rules/check",
-		"/v1/status",
+		"/v1/rules/propose", "/v1/status",
 	}
-	knownNeedsReasons   = scope.Reasons
-	knownLookupOutcomes = []string{
+	// knownProposalStatuses are prscout_rules_proposed_total's statuses.
+	knownProposalStatuses = []string{learn.StatusDryRun, learn.StatusAdded, learn.StatusDuplicate, learn.StatusApproved, "refused", "invalid"}
+	knownNeedsReasons     = scope.Reasons
+	knownLookupOutcomes   = []string{
 		"ok", pipeline.LookupNotFound, pipeline.LookupBinary, pipeline.LookupTooLarge, pipeline.LookupIsDir,
 		pipeline.LookupNotDir, pipeline.LookupSecret, pipeline.LookupTimeout, pipeline.LookupCancelled,
 		pipeline.LookupUpstream, pipeline.LookupBatchLimit, pipeline.LookupUnsupportedOp,
@@ -191,6 +200,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ReviewsSkipped: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_reviews_skipped_total", Help: "Reviews /v1/context skipped, by reason (skipCode: closed, draft, bot_author, title_marker, reviewed, merge_unchanged, push_off, trivial).",
 		}, []string{"reason"}),
+		RulesProposed: f.NewCounterVec(prometheus.CounterOpts{
+			Name: "prscout_rules_proposed_total", Help: "Review rules proposed through POST /v1/rules/propose, by status: dry-run (answered only), added (committed onto the review rules pull request), duplicate (already on it), approved (already on the destination branch), refused (learnings off, provider cannot commit, broken rule file), invalid.",
+		}, []string{"status"}),
+		LearnedRulesApplied: f.NewCounter(prometheus.CounterOpts{
+			Name: "prscout_learned_rules_applied_total", Help: "Learned rules (rule file entries with a source, on the destination branch only once their review rules pull request is merged: the approval) that won for at least one reviewed file, summed over reviews.",
+		}),
 		Findings: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_findings_anchored_total", Help: "Review findings rendered, by how they were anchored (line, snippet, file, unanchored).",
 		}, []string{"anchor"}),
@@ -306,6 +321,9 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	for _, code := range collect.SkipCodes {
 		m.ReviewsSkipped.WithLabelValues(code)
+	}
+	for _, st := range knownProposalStatuses {
+		m.RulesProposed.WithLabelValues(st)
 	}
 	for _, a := range knownAnchors {
 		m.Findings.WithLabelValues(a)

@@ -774,7 +774,7 @@ func TestOpenAPIExamplesRoundTrip(t *testing.T) {
 	// Workflow order: the context runs before comments post a summary.
 	names := []string{"GET /healthz", "GET /readyz", "GET /metrics", "POST /v1/context", "POST /v1/needs",
 		"POST /v1/repository/batch", "POST /v1/merge", "POST /v1/verify", "POST /v1/comments", "POST /v1/workflows/validate",
-		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check", "POST /v1/status", "POST /v1/thread", "POST /v1/thread/answer"}
+		"POST /v1/webhooks/bitbucket", "POST /v1/preview", "POST /v1/rules/check", "POST /v1/rules/propose", "POST /v1/status", "POST /v1/thread", "POST /v1/thread/answer"}
 	if len(names) != len(ops) {
 		t.Errorf("the spec has %d operations, this test orders %d: add the new one", len(ops), len(names))
 	}

@@ -90,6 +90,16 @@ type Options struct {
 	// pull requests' own web host); model-written links elsewhere lose their
 	// target. Empty: only relative links.
 	LinkHosts []string
+	// Instructions say which instruction files /v1/context reads at the
+	// destination commit (PRSCOUT_INSTRUCTION_FILES; zero: none).
+	Instructions collect.InstructionSettings
+	// Learnings is PRSCOUT_LEARNINGS for POST /v1/rules/propose: off,
+	// dry-run ("" too) or on. Committer writes the review rules pull
+	// request and RulesRepo reads the rule file it changes (nil: Repo);
+	// without a Committer only a dry run answers.
+	Learnings string
+	Committer pipeline.BranchCommitter
+	RulesRepo pipeline.Repository
 	// ServiceRules is the service's rule file (PRSCOUT_RULES_FILE), the
 	// third rule layer; ServiceRulesSource names it. nil: no such layer.
 	ServiceRules       *scope.RuleFile

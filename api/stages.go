@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/lookup"
 	"github.com/prscout/prscout/pipeline/merge"
 	"github.com/prscout/prscout/pipeline/preview"
@@ -58,6 +60,7 @@ func (st *stages) register(g *gin.RouterGroup) {
 	g.POST("/workflows/validate", heavy(st.validate))
 	g.POST("/preview", heavy(st.preview))
 	g.POST("/rules/check", ka(jsonStage(st.s, st.rulesCheck, nil)))
+	g.POST("/rules/propose", ka(st.rulesPropose))
 	g.POST("/status", ka(jsonStage(st.s, st.status, st.s.countStatus)))
 	g.POST("/thread", heavy(st.thread))
 	g.POST("/thread/answer", heavy(jsonStage(st.s, st.threadAnswer, st.s.countThread)))
@@ -181,6 +184,39 @@ func (st *stages) rulesCheck(ctx context.Context, in scope.RulesCheckInput) (sco
 	return scope.RulesCheck(ctx, st.s.opts.Repo, in)
 }
 
+// rulesPropose adds a rule proposed in a review thread to the review rules
+// pull request (learn.Propose), or answers it only (PRSCOUT_LEARNINGS).
+func (st *stages) rulesPropose(c *gin.Context) {
+	s := st.s
+	var in learn.Request
+	if _, err := s.decodeJSON(c, &in); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	mode := s.opts.Learnings
+	if mode == "" {
+		mode = learn.ModeDryRun
+	}
+	ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode}
+	if ports.Repo == nil {
+		ports.Repo = s.opts.Repo
+	}
+	repo, proposal := in.Split()
+	res, err := learn.Propose(c.Request.Context(), ports, repo, proposal)
+	if err != nil {
+		status := "refused"
+		var inv *pipeline.InvalidError
+		if errors.As(err, &inv) {
+			status = "invalid"
+		}
+		s.metrics.RulesProposed.WithLabelValues(status).Inc()
+		s.writeError(c, err)
+		return
+	}
+	s.metrics.RulesProposed.WithLabelValues(res.Status).Inc()
+	c.JSON(http.StatusOK, res)
+}
+
 // contextRequest reads a /v1/context-shaped request (also used by
 // /v1/preview): the body, a raw webhook or the stage's own fields, the
 // provider check and the service's rule file.
@@ -197,6 +233,7 @@ func (s *Server) contextRequest(c *gin.Context) (collect.ContextInput, error) {
 		return in, errNoRepository
 	}
 	in.ServiceRules, in.ServiceRulesSource = s.opts.ServiceRules, s.opts.ServiceRulesSource
+	in.Instructions = s.opts.Instructions
 	return in, nil
 }
 
@@ -246,6 +283,7 @@ func (s *Server) countContext(res collect.ContextResult) {
 		m.ContextFiles.WithLabelValues(e.Reason).Inc()
 	}
 	s.countRedactions(res.Stats.Redactions)
+	m.LearnedRulesApplied.Add(float64(res.Stats.LearnedRules))
 	switch {
 	case len(res.Groups) > 1:
 		// A change split into review groups: each group's scout prompt is sent.

@@ -502,6 +502,8 @@ func (s *Server) routes() *http.ServeMux {
 	handle("GET "+repo+"/src/{commit}", OpGetSrc, s.src)
 	handle("GET "+repo+"/src/{commit}/{path...}", OpGetSrc, s.src)
 
+	s.branchRoutes(handle, repo)
+
 	handle("POST "+commit+"/statuses/build", OpSetStatus, s.insights)
 	handle("GET "+commit+"/statuses/build/{key}", OpGetStatus, s.insights)
 	handle("PUT "+commit+"/reports/{report}", OpPutReport, s.insights)

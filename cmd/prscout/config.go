@@ -14,6 +14,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -100,6 +101,15 @@ type Config struct {
 	// Tasks lets /v1/comments open a pull request task on each critical
 	// finding's inline comment and resolve it with the finding.
 	Tasks bool
+	// InstructionFiles are the instruction files /v1/context reads at the
+	// destination commit (empty: none), each shown up to
+	// InstructionFileBytes, all together up to InstructionTotalBytes.
+	InstructionFiles      []string
+	InstructionFileBytes  int64
+	InstructionTotalBytes int64
+	// Learnings is how POST /v1/rules/propose treats a proposed rule: off,
+	// dry-run (the rule text only) or on (the review rules pull request).
+	Learnings string
 	// ReviewProfile, InlineMax, InlineMinSeverity and Unverified are the
 	// /v1/comments placement policy (review.Policy): which findings become
 	// inline comments.
@@ -173,9 +183,17 @@ func DefaultConfig() Config {
 		SkipBots:             true,
 		// Renovate's and Dependabot's usual account names: the GitHub-style
 		// app names and the nicknames self-hosted bot accounts are given.
-		BotAuthors:    []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
-		SkipTrivial:   true,
-		PushReviews:   scope.PushDelta,
+		BotAuthors:  []string{"renovate[bot]", "renovate-bot", "renovate", "dependabot[bot]", "dependabot"},
+		SkipTrivial: true,
+		PushReviews: scope.PushDelta,
+		// The files teams write for reviewers and agents; 8 KiB each, 24 KiB
+		// in all keep them a small part of the review prompt.
+		InstructionFiles:      []string{"AGENTS.md", "CLAUDE.md", "REVIEW.md", ".github/copilot-instructions.md", ".rovodev/.review-agent.md"},
+		InstructionFileBytes:  8 << 10,
+		InstructionTotalBytes: 24 << 10,
+		// A proposal answers with the rule it would add and writes nothing
+		// until an operator turns learnings on (it needs write access).
+		Learnings:     learn.ModeDryRun,
 		ReviewProfile: review.ProfileBalanced,
 		Unverified:    review.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
@@ -386,6 +404,14 @@ func settings() []setting {
 	add(mk("PRSCOUT_SKIP_TRIVIAL", "skip-trivial", "skip a change whose every file is a lock file, generated code or docs (skipCode trivial); a file an include glob names counts as code", gb, sb))
 	g, s = str(func(c *Config) *string { return &c.PushReviews })
 	add(mk("PRSCOUT_PUSH_REVIEWS", "push-reviews", "how a push to a reviewed pull request is reviewed: delta (the change since the reviewed commit) or off (skipped, skipCode push_off; the first review still runs); a rule file's reviews.push overrides it", g, s))
+	add(mk("PRSCOUT_INSTRUCTION_FILES", "instruction-files", "comma-separated instruction files read at the destination commit and shown in the review prompt as repository guidance (the summary's coverage line names them); empty: none", func(c *Config) string { return strings.Join(c.InstructionFiles, ",") },
+		func(c *Config, v string) error { c.InstructionFiles = splitList(v); return nil }))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.InstructionFileBytes })
+	add(mk("PRSCOUT_INSTRUCTION_FILE_BYTES", "instruction-file-bytes", "most bytes of one instruction file the review prompt shows (KiB suffix allowed); the rest is cut with a note", gy, sy))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.InstructionTotalBytes })
+	add(mk("PRSCOUT_INSTRUCTION_TOTAL_BYTES", "instruction-total-bytes", "most bytes of all instruction files together (KiB suffix allowed); later files are cut or left out with a note", gy, sy))
+	g, s = str(func(c *Config) *string { return &c.Learnings })
+	add(mk("PRSCOUT_LEARNINGS", "learnings", "POST /v1/rules/propose: off (refused), dry-run (answers the rule it would add, changes nothing) or on (adds it to .prscout/rules.json on the review rules pull request, branch prscout/review-rules; Bitbucket only, needs repository and pull request write access)", g, s))
 	gb, sb = boolean(func(c *Config) *bool { return &c.Tasks })
 	add(mk("PRSCOUT_TASKS", "tasks", "open a pull request task on the inline comment of each critical finding (a merge check on open tasks then holds the merge) and resolve it when a later commit resolves the finding; Bitbucket only", gb, sb))
 	g, s = str(func(c *Config) *string { return &c.ReviewProfile })
@@ -482,6 +508,16 @@ func loadConfig(args []string, getenv func(string) string, fs *flag.FlagSet) (Co
 func (c Config) Surfaces() insights.Settings {
 	failOn, _ := insights.ParseFailOn(c.FailOn) // Validate refused a bad one
 	return insights.Settings{FailOn: failOn, BuildStatus: c.BuildStatus, Report: c.InsightsReport}
+}
+
+// Instructions are the instruction files /v1/context reads
+// (PRSCOUT_INSTRUCTION_FILES, PRSCOUT_INSTRUCTION_FILE_BYTES,
+// PRSCOUT_INSTRUCTION_TOTAL_BYTES).
+func (c Config) Instructions() collect.InstructionSettings {
+	return collect.InstructionSettings{
+		Paths:        append([]string(nil), c.InstructionFiles...),
+		MaxFileBytes: int(c.InstructionFileBytes), MaxTotalBytes: int(c.InstructionTotalBytes),
+	}
 }
 
 // Skips is the skip policy of /v1/context (PRSCOUT_SKIP_DRAFTS,
@@ -647,6 +683,15 @@ func (c Config) validateFeatures(p *problems) {
 		if _, err := loadRulesFile(c.RulesFile); err != nil {
 			bad("PRSCOUT_RULES_FILE", "%v", err)
 		}
+	}
+	if _, err := learn.ParseMode(c.Learnings); err != nil {
+		bad("PRSCOUT_LEARNINGS", "%v", err)
+	}
+	if c.InstructionFileBytes < 0 {
+		bad("PRSCOUT_INSTRUCTION_FILE_BYTES", "must not be negative, got %d", c.InstructionFileBytes)
+	}
+	if c.InstructionTotalBytes < 0 {
+		bad("PRSCOUT_INSTRUCTION_TOTAL_BYTES", "must not be negative, got %d", c.InstructionTotalBytes)
 	}
 	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
 		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)

@@ -30,6 +30,12 @@ type providers struct {
 	reporter pipeline.CommitReporter
 	// budget is the Bitbucket token's rate-limit budget; nil without Bitbucket.
 	budget pipeline.RateBudget
+	// committer writes the review rules pull request (Bitbucket only; nil
+	// for the local provider, which cannot take proposed rules); rulesRepo
+	// reads the rule file it changes, always over REST (a mirror may not
+	// have fetched the commit just made).
+	committer pipeline.BranchCommitter
+	rulesRepo pipeline.Repository
 	// search finds context candidates; searchOff says why there is none.
 	search    pipeline.CodeSearch
 	searchOff string
@@ -50,6 +56,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 	// shipped dashboard and alert rules never query a missing metric.
 	m.KnownUpstreamOperations("bitbucket", bitbucket.Operations)
 	m.KnownUpstreamOperations("bitbucket", bitbucket.InsightsOperations)
+	m.KnownUpstreamOperations("bitbucket", bitbucket.RulesOperations)
 	m.KnownUpstreamOperations("jira", jira.Operations)
 	if cfg.BitbucketEnabled() {
 		// One budget per token: every Bitbucket client of the process records
@@ -72,6 +79,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
 		p.budget = budget
+		p.committer, p.rulesRepo = bb, bb
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 		p.searchOff = gitmirror.Off

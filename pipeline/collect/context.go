@@ -60,6 +60,10 @@ type ContextInput struct {
 	// (CommandReview, CommandFullReview): full review ignores earlier
 	// reviews' markers; both run while paused or with push reviews off.
 	Command string `json:"command,omitempty"`
+	// Instructions say which instruction files (AGENTS.md, REVIEW.md, ...)
+	// are read at the destination commit, set by the API, never by the
+	// request.
+	Instructions InstructionSettings `json:"-"`
 
 	// search and searchOff come from ContextSources (see Collect).
 	search    pipeline.CodeSearch
@@ -88,7 +92,10 @@ type ContextMeta struct {
 	PR        pipeline.PullRequest
 	Jira      []pipeline.Issue
 	Rules     string
-	Warnings  []string
+	// Instructions are the repository's instruction files read at the
+	// destination commit (not yet redacted).
+	Instructions []pipeline.InstructionFile
+	Warnings     []string
 	// ContextLines is the diff's context (it also pads source windows).
 	ContextLines int
 	// MaxSourceBytes bounds one changed file's source read for the prompt
@@ -148,19 +155,24 @@ type ContextResult struct {
 	// base..head) of the files whose changes differ from the reviewed
 	// commit, not the diff from the reviewed commit. /v1/comments reads it
 	// (review memory compares by code there, not by line).
-	Interdiff      bool                   `json:"interdiff,omitempty"`
-	Workspace      string                 `json:"workspace"`
-	RepoSlug       string                 `json:"repoSlug"`
-	PRID           int                    `json:"prId,omitempty"`
-	Ref            string                 `json:"ref"`  // head commit id (full)
-	Base           string                 `json:"base"` // base commit id (full)
-	ReviewedCommit string                 `json:"reviewedCommit"`
-	PR             pipeline.PullRequest   `json:"pr"`
-	Jira           []pipeline.Issue       `json:"jira"`
-	Rules          string                 `json:"rules"`
-	Files          []pipeline.ChangedFile `json:"files"`
-	Excluded       []pipeline.Excluded    `json:"excluded"`
-	ScoutPrompt    pipeline.Prompt        `json:"scoutPrompt"`
+	Interdiff      bool                 `json:"interdiff,omitempty"`
+	Workspace      string               `json:"workspace"`
+	RepoSlug       string               `json:"repoSlug"`
+	PRID           int                  `json:"prId,omitempty"`
+	Ref            string               `json:"ref"`  // head commit id (full)
+	Base           string               `json:"base"` // base commit id (full)
+	ReviewedCommit string               `json:"reviewedCommit"`
+	PR             pipeline.PullRequest `json:"pr"`
+	Jira           []pipeline.Issue     `json:"jira"`
+	Rules          string               `json:"rules"`
+	// Instructions are the instruction files teams keep for reviewers and
+	// agents (AGENTS.md, REVIEW.md, ...), read at the destination commit,
+	// redacted and bounded: the review prompt shows them as repository
+	// guidance, and the summary's coverage line names them.
+	Instructions []pipeline.InstructionFile `json:"instructions,omitempty"`
+	Files        []pipeline.ChangedFile     `json:"files"`
+	Excluded     []pipeline.Excluded        `json:"excluded"`
+	ScoutPrompt  pipeline.Prompt            `json:"scoutPrompt"`
 	// Candidates are files outside the change that the code ties to it,
 	// best first (see findCandidates); the scout prompt lists them.
 	Candidates []pipeline.Candidate `json:"candidates"`
@@ -238,6 +250,10 @@ type ContextStats struct {
 	Redactions map[string]int `json:"redactions"`
 	// CandidatesMs is the time spent finding candidates, in milliseconds.
 	CandidatesMs int `json:"candidatesMs"`
+	// LearnedRules counts the learned rules (rule file entries with a
+	// source: proposed in a review thread, approved by merging the review
+	// rules pull request) that won for at least one shown file.
+	LearnedRules int `json:"learnedRules,omitempty"`
 }
 
 // collectRange resolves base and head, diffs head against their merge base
@@ -276,10 +292,12 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 	if err != nil {
 		return ContextResult{}, err
 	}
-	gates, rules, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
+	gates, rules, root, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
 	if err != nil {
 		return ContextResult{}, err
 	}
+	instructions, warns := readInstructions(ctx, repo, r, base, in.Instructions, root)
+	scopeWarnings = append(scopeWarnings, warns...)
 	opts := pipeline.DiffOptions{ContextLines: contextLines}
 	preCtx, cancelPre := context.WithCancel(ctx)
 	defer cancelPre()
@@ -306,6 +324,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		ContextLines: contextLines,
 		Gates:        gates,
 		PathRules:    rules,
+		Instructions: instructions,
 		Warnings:     scopeWarnings,
 		Search:       search,
 		SearchOff:    in.searchOff,
@@ -382,7 +401,9 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
+	learned := map[string]bool{}
 	for i, d := range shown {
+		learnedRule := ""
 		f := pipeline.ChangedFile{
 			Path:     d.Path,
 			OldPath:  d.OldPath,
@@ -393,6 +414,9 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		if meta.PathRules != nil {
 			m := meta.PathRules.Resolve(d.Path)
 			f.Rules, f.RuleSource = rules.Redact(m.Rule), ruleSourceLabel(m)
+			if m.Learned {
+				learnedRule = m.Layer + "\x00" + m.Pattern + "\x00" + m.Rule
+			}
 		}
 		if sh, ok := sources[i]; ok {
 			switch {
@@ -415,9 +439,13 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		res.Stats.Additions += d.Additions
 		res.Stats.Deletions += d.Deletions
 		res.Files = append(res.Files, f)
+		if learnedRule != "" {
+			learned[learnedRule] = true
+		}
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
+	res.Stats.LearnedRules = len(learned)
 	res.findCandidates(ctx, meta, lim)
 	res.finish(lim)
 	res.redactWarnings()
@@ -433,6 +461,11 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 	meta.PR = pipeline.RedactPR(meta.PR, redactions)
 	meta.Jira = pipeline.RedactIssues(meta.Jira, redactions, answerOnly)
 	meta.Rules = redact.Secrets(meta.Rules, redactions)
+	instructions := make([]pipeline.InstructionFile, 0, len(meta.Instructions))
+	for _, f := range meta.Instructions {
+		f.Content = redact.Secrets(f.Content, redactions)
+		instructions = append(instructions, f)
+	}
 	meta.RequirementsText = redact.Secrets(meta.RequirementsText, redactions)
 	meta.Criteria = pipeline.RedactCriteria(meta.Criteria, redactions)
 	res := ContextResult{
@@ -449,6 +482,7 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 		PR:             meta.PR,
 		Jira:           nonNil(meta.Jira),
 		Rules:          meta.Rules,
+		Instructions:   instructions,
 		Files:          []pipeline.ChangedFile{},
 		Excluded:       []pipeline.Excluded{},
 		Candidates:     []pipeline.Candidate{},

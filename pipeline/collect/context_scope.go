@@ -9,24 +9,27 @@ import (
 
 // scopeOf compiles the request's globs and rule layers (the repository's
 // read at base) into the gates and rule set of a review. Bad request globs
-// are *InvalidError values; a bad repository rule file is a warning.
-func scopeOf(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, base string, in ContextInput) (scope.FileGates, *scope.RuleSet, []string, error) {
+// are *InvalidError values; a bad repository rule file is a warning. When
+// instruction files are read, the root at base is listed first and returned:
+// the rule file is then read only when a .prscout directory exists.
+func scopeOf(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, base string, in ContextInput) (scope.FileGates, *scope.RuleSet, *rootListing, []string, error) {
 	include, err := scope.CompileGlobs("include", in.Include)
 	if err != nil {
-		return scope.FileGates{}, nil, nil, err
+		return scope.FileGates{}, nil, nil, nil, err
 	}
 	exclude, err := scope.CompileGlobs("exclude", in.Exclude)
 	if err != nil {
-		return scope.FileGates{}, nil, nil, err
+		return scope.FileGates{}, nil, nil, nil, err
 	}
 	var warnings []string
-	repoRules, source, warn := scope.LoadRepoRules(ctx, repo, r, base)
+	root := listRoot(ctx, repo, r, base, in.Instructions)
+	repoRules, source, warn := loadRepoRulesListed(ctx, repo, r, base, root)
 	if warn != "" {
 		warnings = append(warnings, warn)
 	}
 	rs, err := scope.NewRuleSet(in.Rules.File, repoRules, source, in.ServiceRules, in.ServiceRulesSource)
 	if err != nil {
-		return scope.FileGates{}, nil, warnings, err
+		return scope.FileGates{}, nil, nil, warnings, err
 	}
-	return rs.Gates(include, exclude), rs, warnings, nil
+	return rs.Gates(include, exclude), rs, root, warnings, nil
 }

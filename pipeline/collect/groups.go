@@ -271,7 +271,7 @@ func mergeContextOf(res ContextResult) merge.MergeContext {
 	cov := res.Coverage
 	return merge.MergeContext{
 		Mode: res.Mode, Workspace: res.Workspace, RepoSlug: res.RepoSlug, PRID: res.PRID, Ref: res.Ref, Base: res.Base,
-		ReviewedCommit: res.ReviewedCommit, PR: res.PR, Jira: res.Jira, Rules: res.Rules, Requirements: pipeline.RequirementsField{Text: res.RequirementsText, Criteria: res.Requirements},
+		ReviewedCommit: res.ReviewedCommit, PR: res.PR, Jira: res.Jira, Rules: res.Rules, Instructions: res.Instructions, Requirements: pipeline.RequirementsField{Text: res.RequirementsText, Criteria: res.Requirements},
 		Files: res.Files, Excluded: res.Excluded, Coverage: &cov, Group: res.Group, Part: res.Part,
 	}
 }

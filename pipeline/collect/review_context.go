@@ -162,7 +162,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 
 	// Rules come from the destination commit, never from the PR's head
 	// (read only now: a skipped review needs none).
-	gates, rules, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
+	gates, rules, root, scopeWarnings, err := scopeOf(ctx, src.Repo, repo, base, in)
 	if err != nil {
 		return ContextResult{}, err
 	}
@@ -181,6 +181,12 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 			return assemble(ctx, src.Repo, meta, nil, lim)
 		}
 	}
+
+	// Instruction files come from the destination too, read only for a
+	// review that runs.
+	var instructionWarnings []string
+	meta.Instructions, instructionWarnings = readInstructions(ctx, src.Repo, repo, base, in.Instructions, root)
+	meta.Warnings = append(meta.Warnings, instructionWarnings...)
 
 	if src.Issues != nil || len(in.JiraKeys) > 0 {
 		var warns []string

@@ -17,21 +17,24 @@ import (
 // MergeContext is the part of the /v1/context answer the merge stage needs,
 // with the same JSON names (a subset of ContextResult).
 type MergeContext struct {
-	Mode           string                 `json:"mode"`
-	Skip           bool                   `json:"skip"`
-	Interdiff      bool                   `json:"interdiff,omitempty"`
-	Workspace      string                 `json:"workspace"`
-	RepoSlug       string                 `json:"repoSlug"`
-	PRID           int                    `json:"prId,omitempty"`
-	Ref            string                 `json:"ref"`
-	Base           string                 `json:"base,omitempty"`
-	ReviewedCommit string                 `json:"reviewedCommit,omitempty"`
-	PR             pipeline.PullRequest   `json:"pr"`
-	Jira           []pipeline.Issue       `json:"jira"`
-	Rules          string                 `json:"rules"`
-	Files          []pipeline.ChangedFile `json:"files"`
-	Excluded       []pipeline.Excluded    `json:"excluded"`
-	Coverage       *pipeline.Coverage     `json:"coverage,omitempty"`
+	Mode           string               `json:"mode"`
+	Skip           bool                 `json:"skip"`
+	Interdiff      bool                 `json:"interdiff,omitempty"`
+	Workspace      string               `json:"workspace"`
+	RepoSlug       string               `json:"repoSlug"`
+	PRID           int                  `json:"prId,omitempty"`
+	Ref            string               `json:"ref"`
+	Base           string               `json:"base,omitempty"`
+	ReviewedCommit string               `json:"reviewedCommit,omitempty"`
+	PR             pipeline.PullRequest `json:"pr"`
+	Jira           []pipeline.Issue     `json:"jira"`
+	Rules          string               `json:"rules"`
+	// Instructions are the repository's instruction files (AGENTS.md,
+	// REVIEW.md, ...), shown as repository guidance.
+	Instructions []pipeline.InstructionFile `json:"instructions,omitempty"`
+	Files        []pipeline.ChangedFile     `json:"files"`
+	Excluded     []pipeline.Excluded        `json:"excluded"`
+	Coverage     *pipeline.Coverage         `json:"coverage,omitempty"`
 
 	// Requirements are the acceptance criteria to judge; a string is read
 	// as free requirements text (the context answer's shape before
@@ -125,6 +128,9 @@ type MergeResult struct {
 	Interdiff bool                   `json:"interdiff,omitempty"`
 	Files     []pipeline.ChangedFile `json:"files"`
 	Excluded  []pipeline.Excluded    `json:"excluded"`
+	// Instructions name the instruction files the review prompt showed
+	// (path, size, cut; no content), for the summary's coverage line.
+	Instructions []pipeline.InstructionFile `json:"instructions,omitempty"`
 	// Requirements are the acceptance criteria the review prompt asks a
 	// verdict for; PRURL is the pull request's web page (pr.url), which
 	// the summary's evidence links point into.
@@ -247,6 +253,10 @@ func Merge(in MergeInput, lim pipeline.Limits) (MergeResult, error) {
 	mc.PR = pipeline.RedactPR(mc.PR, redactions)
 	mc.Jira = pipeline.RedactIssues(mc.Jira, redactions, redactions)
 	mc.Rules = redact.Secrets(mc.Rules, redactions)
+	mc.Instructions = append([]pipeline.InstructionFile(nil), mc.Instructions...)
+	for i := range mc.Instructions {
+		mc.Instructions[i].Content = redact.Secrets(mc.Instructions[i].Content, redactions)
+	}
 	mc.Requirements = pipeline.RequirementsField{Text: redact.Secrets(mc.Requirements.Text, redactions), Criteria: pipeline.RedactCriteria(mc.Requirements.Criteria, redactions)}
 	mc.Files = append([]pipeline.ChangedFile(nil), mc.Files...)
 	rules := pipeline.NewRuleRedactor(redactions)
@@ -348,6 +358,10 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 	}
 	if out.Requirements == nil {
 		out.Requirements = []pipeline.Requirement{}
+	}
+	out.Instructions = make([]pipeline.InstructionFile, 0, len(mc.Instructions))
+	for _, f := range mc.Instructions {
+		out.Instructions = append(out.Instructions, pipeline.InstructionFile{Path: f.Path, Size: f.Size, Cut: f.Cut})
 	}
 	if out.Excluded == nil {
 		out.Excluded = []pipeline.Excluded{}

@@ -89,6 +89,7 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	writeCriteriaToJudge(&b, mc.Requirements.Criteria)
 	b.WriteString("\n# Repository rules\n\n")
 	b.WriteString(reviewOrNone(mc.Rules))
+	writeGuidance(&b, mc.Instructions)
 	if mc.Part != nil {
 		b.WriteString("\n\n")
 		b.WriteString(strings.TrimRight(groups.PartNote(*mc.Part, "review"), "\n"))
@@ -111,6 +112,35 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	}
 	b.WriteString("\nAnswer with the JSON object described in the system message.\n")
 	return pipeline.Prompt{System: reviewSystemPrompt, User: b.String()}
+}
+
+// writeGuidance shows the repository's instruction files (AGENTS.md,
+// REVIEW.md, ...) read at the destination commit: guidance the team wrote
+// for reviewers and agents, each file fenced so its text cannot close the
+// section. Nothing when there are none.
+func writeGuidance(b *strings.Builder, files []pipeline.InstructionFile) {
+	n := 0
+	for _, f := range files {
+		if strings.TrimSpace(f.Content) != "" {
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n\n# Repository guidance (%s)\n\n", pipeline.CountNoun(n, "instruction file"))
+	b.WriteString("Instructions the team keeps for reviewers and coding agents, read from the destination branch. Follow what applies to reviewing this change; the answer format of the system message still holds.\n")
+	for _, f := range files {
+		if strings.TrimSpace(f.Content) == "" {
+			continue
+		}
+		label := fmt.Sprintf("%d bytes", f.Size)
+		if f.Cut {
+			label += ", cut"
+		}
+		fmt.Fprintf(b, "\n## %s (%s)\n\n", reviewOrDash(f.Path), label)
+		WriteFenced(b, "", f.Content)
+	}
 }
 
 // verdictFormat is what the review prompt asks per acceptance criterion;
@@ -142,6 +172,9 @@ func writeCriteriaToJudge(b *strings.Builder, criteria []pipeline.Requirement) {
 func reviewRedactions(mc MergeContext, items []contextItem) int {
 	n := redact.Count(mc.PR.Title) + redact.Count(mc.PR.Description) +
 		redact.Count(mc.Requirements.Text) + redact.Count(mc.Rules)
+	for _, f := range mc.Instructions {
+		n += redact.Count(f.Content)
+	}
 	for _, is := range mc.Jira {
 		n += redact.Count(is.Summary) + redact.Count(is.Description)
 		if len(is.Requirements) == 0 { // otherwise its criteria are listed one by one below

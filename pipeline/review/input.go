@@ -37,6 +37,10 @@ type CommentsInput struct {
 	} `json:"stats"`
 	// Excluded is the context's excluded[], for the coverage line.
 	Excluded []pipeline.Excluded `json:"excluded,omitempty"`
+	// Instructions are the instruction files the review prompt showed
+	// (the context's or merge's instructions[]; paths are read), named in
+	// the coverage line.
+	Instructions []pipeline.InstructionFile `json:"instructions,omitempty"`
 	// Coverage is the context's or merge's coverage; when absent it is
 	// computed from files, excluded and dropped.
 	Coverage *pipeline.Coverage `json:"coverage,omitempty"`

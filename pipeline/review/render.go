@@ -617,6 +617,9 @@ func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCou
 	if criteria.Total() > 0 {
 		fmt.Fprintf(b, "; %s", criteria.Sentence())
 	}
+	if names := instructionNames(in.Instructions); names != "" {
+		fmt.Fprintf(b, "; instructions: %s", names)
+	}
 	if len(in.Excluded) > 0 {
 		const maxListed = 10
 		var ex []string
@@ -635,6 +638,20 @@ func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCou
 	}
 	b.WriteString(".\n\n")
 
+}
+
+// instructionNames lists the instruction files a review read, as code
+// spans (at most 10 named).
+func instructionNames(files []pipeline.InstructionFile) string {
+	var names []string
+	for i, f := range files {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(files)-i))
+			break
+		}
+		names = append(names, sanitize.CodeSpan(pipeline.OneLine(f.Path)))
+	}
+	return strings.Join(names, ", ")
 }
 
 // writeFindingsTable writes every finding as a table row, most severe first.

@@ -35,6 +35,19 @@ type PathRule struct {
 	Path            string `json:"path"`
 	Rule            string `json:"rule"`
 	MergeSystemRule bool   `json:"merge_system_rule,omitempty"`
+	// Source names the review thread a learned rule was proposed from
+	// (pipeline/learn); nil for a rule written by hand. The rule applies
+	// the same either way.
+	Source *RuleSource `json:"source,omitempty"`
+}
+
+// RuleSource is where a learned rule comes from: the pull request and
+// comment of the thread it was proposed in, its link, and who proposed it.
+type RuleSource struct {
+	PR      int    `json:"pr,omitempty"`
+	Comment int64  `json:"comment,omitempty"`
+	URL     string `json:"url,omitempty"`
+	Author  string `json:"author,omitempty"`
 }
 
 // RuleFile is the shape of .prscout/rules.json, PRSCOUT_RULES_FILE and the
@@ -81,7 +94,7 @@ func ParseRuleFile(data []byte, field string) (*RuleFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rf); err != nil {
-		return nil, pipeline.Invalidf(field, "not a rule file ({exclude?, include?, rules: [{path, rule, merge_system_rule?}], reviews?: {push?}}): %v", err)
+		return nil, pipeline.Invalidf(field, "not a rule file ({exclude?, include?, rules: [{path, rule, merge_system_rule?, source?}], reviews?: {push?}}): %v", err)
 	}
 	if _, err := rf.compile(layerRequest, "", field); err != nil {
 		return nil, err
@@ -126,9 +139,10 @@ func (r RulesField) MarshalJSON() ([]byte, error) {
 }
 
 type compiledRule struct {
-	glob  Glob
-	rule  string
-	merge bool
+	glob    Glob
+	rule    string
+	merge   bool
+	learned bool // the rule carries a source (a learned rule)
 }
 
 // RuleLayer is one compiled layer of rules.
@@ -163,7 +177,7 @@ func (rf *RuleFile) compile(name, source, field string) (RuleLayer, error) {
 		if strings.TrimSpace(r.Rule) == "" {
 			return l, pipeline.Invalidf(fmt.Sprintf("%s.rules[%d].rule", field, i), "required")
 		}
-		l.rules = append(l.rules, compiledRule{glob: g, rule: strings.TrimSpace(r.Rule), merge: r.MergeSystemRule})
+		l.rules = append(l.rules, compiledRule{glob: g, rule: strings.TrimSpace(r.Rule), merge: r.MergeSystemRule, learned: r.Source != nil})
 	}
 	return l, nil
 }
@@ -186,6 +200,9 @@ type RuleMatch struct {
 	Rule string `json:"rule"`
 	// MergedSystemRule is true when the built-in rule was appended.
 	MergedSystemRule bool `json:"mergedSystemRule,omitempty"`
+	// Learned marks a rule that carries a source: proposed from a review
+	// thread and merged with the review rules pull request.
+	Learned bool `json:"learned,omitempty"`
 	// Gate is the file gate decision for the path alone ("" = reviewed;
 	// binary and deleted need the diff and are not checked).
 	Gate string `json:"gate"`
@@ -263,7 +280,7 @@ func (rs *RuleSet) Resolve(p string) RuleMatch {
 				if !r.glob.Match(p) {
 					continue
 				}
-				m := RuleMatch{Path: p, Layer: l.Name, Source: l.Source, Pattern: r.glob.Raw, Rule: r.rule}
+				m := RuleMatch{Path: p, Layer: l.Name, Source: l.Source, Pattern: r.glob.Raw, Rule: r.rule, Learned: r.learned}
 				if r.merge {
 					if b := builtinRule(p); b != "" {
 						m.Rule += "\n\n" + b

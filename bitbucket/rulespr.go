@@ -1,0 +1,299 @@
+package bitbucket
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
+)
+
+// This file is the write side prscout's review rules pull request needs
+// (pipeline.BranchCommitter): a branch's head, a commit of files through the
+// src endpoint, and pull requests from a branch. All are own requests: the
+// SDK's WriteFileContent sends no `parents` and drops the context, and its
+// pull request create/update send reviewers and an empty message.
+
+var _ pipeline.BranchCommitter = (*Client)(nil)
+
+// RulesOperations are the operation names of the write side, as the
+// Observer sees them.
+var RulesOperations = []string{"get_branch", "commit_src", "list_pullrequests", "create_pullrequest", "update_pullrequest"}
+
+// branchAPI is the HTTP layer of BranchCommitter; httpAPI implements it.
+type branchAPI interface {
+	branch(ctx context.Context, repo pipeline.Repo, name string) (wireBranch, error)
+	commitFiles(ctx context.Context, repo pipeline.Repo, c pipeline.FileCommit) error
+	pullRequestsFrom(ctx context.Context, repo pipeline.Repo, branch string) (page[wirePR], error)
+	createPullRequest(ctx context.Context, repo pipeline.Repo, pr pipeline.NewPullRequest) (wirePR, error)
+	updatePullRequest(ctx context.Context, repo pipeline.Repo, id int, title, description string) (wirePR, error)
+}
+
+// wireBranch is a branch as GET .../refs/branches/{name} gives it.
+type wireBranch struct {
+	Name   string     `json:"name"`
+	Target wireCommit `json:"target"`
+}
+
+func (c *Client) branchAPI() (branchAPI, error) {
+	b, ok := c.api.(branchAPI)
+	if !ok {
+		return nil, fmt.Errorf("bitbucket: this client cannot write branches or pull requests")
+	}
+	return b, nil
+}
+
+// checkBranch refuses a branch name that could change a URL's or a query's
+// meaning.
+func checkBranch(field, name string) error {
+	if name == "" || strings.Contains(name, "..") || strings.ContainsAny(name, " \t\r\n?#\\~^:\"*[") || strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/") {
+		return pipeline.Invalidf(field, "invalid branch name %q", name)
+	}
+	return nil
+}
+
+// BranchHead returns the full commit id branch points at: GET
+// /repositories/{workspace}/{repo_slug}/refs/branches/{name}. An unknown
+// branch wraps pipeline.ErrNotFound.
+func (c *Client) BranchHead(ctx context.Context, repo pipeline.Repo, branch string) (string, error) {
+	if err := checkRepo(repo); err != nil {
+		return "", err
+	}
+	if err := checkBranch("branch", branch); err != nil {
+		return "", err
+	}
+	api, err := c.branchAPI()
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	b, err := api.branch(ctx, repo, branch)
+	if err != nil {
+		return "", fmt.Errorf("branch %s: %w", branch, err)
+	}
+	if b.Target.Hash == "" {
+		return "", fmt.Errorf("branch %s: no target commit in the answer: %w", branch, pipeline.ErrUpstream)
+	}
+	return b.Target.Hash, nil
+}
+
+// CommitFiles commits c.Files onto c.Branch in one commit: POST
+// /repositories/{workspace}/{repo_slug}/src, a form with one field per
+// file (its path, its content), message, branch and parents. Bitbucket
+// creates the branch at the parents when it does not exist.
+func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipeline.FileCommit) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	if err := checkBranch("branch", fc.Branch); err != nil {
+		return err
+	}
+	if len(fc.Files) == 0 {
+		return pipeline.Invalidf("files", "nothing to commit")
+	}
+	for _, p := range fc.Parents {
+		if err := checkRev("parents", p); err != nil {
+			return err
+		}
+	}
+	for p := range fc.Files {
+		if clean := cleanPath(p); clean == "" || strings.Contains("/"+clean+"/", "/../") {
+			return pipeline.Invalidf("files", "invalid path %q", p)
+		}
+	}
+	api, err := c.branchAPI()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	if err := api.commitFiles(ctx, repo, fc); err != nil {
+		return fmt.Errorf("commit onto %s: %w", fc.Branch, err)
+	}
+	return nil
+}
+
+// OpenPullRequestFrom returns the open pull request from branch: GET
+// /repositories/{workspace}/{repo_slug}/pullrequests?q=source.branch.name="..." AND state="OPEN".
+// When several are open, the lowest id (the oldest) is taken.
+func (c *Client) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, branch string) (pipeline.PullRequestInfo, bool, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.PullRequestInfo{}, false, err
+	}
+	if err := checkBranch("branch", branch); err != nil {
+		return pipeline.PullRequestInfo{}, false, err
+	}
+	api, err := c.branchAPI()
+	if err != nil {
+		return pipeline.PullRequestInfo{}, false, err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	p, err := api.pullRequestsFrom(ctx, repo, branch)
+	if err != nil {
+		return pipeline.PullRequestInfo{}, false, fmt.Errorf("list pull requests from %s: %w", branch, err)
+	}
+	var open []wirePR
+	for _, pr := range p.Values {
+		if pr.Source.Branch.Name == branch && strings.EqualFold(pr.State, "OPEN") {
+			open = append(open, pr)
+		}
+	}
+	if len(open) == 0 {
+		return pipeline.PullRequestInfo{}, false, nil
+	}
+	sort.Slice(open, func(i, j int) bool { return open[i].ID < open[j].ID })
+	return prInfo(open[0]), true, nil
+}
+
+// CreatePullRequest opens a pull request: POST
+// /repositories/{workspace}/{repo_slug}/pullrequests with title,
+// description, source and destination branches (the source branch is kept
+// after the merge: close_source_branch false).
+func (c *Client) CreatePullRequest(ctx context.Context, repo pipeline.Repo, pr pipeline.NewPullRequest) (pipeline.PullRequestInfo, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
+	if err := checkBranch("sourceBranch", pr.SourceBranch); err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
+	if err := checkBranch("destinationBranch", pr.DestinationBranch); err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
+	api, err := c.branchAPI()
+	if err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	w, err := api.createPullRequest(ctx, repo, pr)
+	if err != nil {
+		return pipeline.PullRequestInfo{}, fmt.Errorf("create pull request from %s: %w", pr.SourceBranch, err)
+	}
+	return prInfo(w), nil
+}
+
+// UpdatePullRequest sets a pull request's title and description: PUT
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}.
+func (c *Client) UpdatePullRequest(ctx context.Context, repo pipeline.Repo, id int, title, description string) (pipeline.PullRequestInfo, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
+	if id <= 0 {
+		return pipeline.PullRequestInfo{}, pipeline.Invalidf("prId", "must be a positive pull request id, got %d", id)
+	}
+	api, err := c.branchAPI()
+	if err != nil {
+		return pipeline.PullRequestInfo{}, err
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	w, err := api.updatePullRequest(ctx, repo, id, title, description)
+	if err != nil {
+		return pipeline.PullRequestInfo{}, fmt.Errorf("update pull request %d: %w", id, err)
+	}
+	return prInfo(w), nil
+}
+
+// branch calls GET /repositories/{workspace}/{repo_slug}/refs/branches/{name}.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-refs/#api-repositories-workspace-repo-slug-refs-branches-name-get
+func (a *httpAPI) branch(ctx context.Context, repo pipeline.Repo, name string) (wireBranch, error) {
+	var b wireBranch
+	err := a.getJSON(ctx, "get_branch", a.repoURL(repo, "refs", "branches", escapePath(name)), &b)
+	return b, err
+}
+
+// commitFiles calls POST /repositories/{workspace}/{repo_slug}/src with an
+// application/x-www-form-urlencoded body: each file as a field named by its
+// path, and message, branch and parents (comma-separated). 201 on success.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-source/#api-repositories-workspace-repo-slug-src-post
+func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipeline.FileCommit) error {
+	const op = "commit_src"
+	form := url.Values{}
+	for p, data := range c.Files {
+		form.Set("/"+cleanPath(p), string(data))
+	}
+	if c.Message != "" {
+		form.Set("message", c.Message)
+	}
+	form.Set("branch", c.Branch)
+	if len(c.Parents) > 0 {
+		form.Set("parents", strings.Join(c.Parents, ","))
+	}
+	req, err := http.NewRequestWithContext(withOp(ctx, op), http.MethodPost, a.repoURL(repo, "src"), strings.NewReader(form.Encode()))
+	if err != nil {
+		return fmt.Errorf("bitbucket %s: %w", op, err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := a.hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("bitbucket %s: %w: %w", op, pipeline.ErrUpstream, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return &UnexpectedResponseError{Op: op, Status: resp.StatusCode, Body: string(b), RetryAfter: retry.After(resp.Header, time.Now())}
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+	return nil
+}
+
+// pullRequestsFrom calls GET /repositories/{workspace}/{repo_slug}/pullrequests
+// with q=source.branch.name="<branch>" AND state="OPEN" (one page of 50:
+// there is at most a handful).
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-get
+func (a *httpAPI) pullRequestsFrom(ctx context.Context, repo pipeline.Repo, branch string) (page[wirePR], error) {
+	var p page[wirePR]
+	q := url.Values{}
+	q.Set("q", fmt.Sprintf(`source.branch.name="%s" AND state="OPEN"`, branch))
+	q.Set("pagelen", "50")
+	err := a.getJSON(ctx, "list_pullrequests", a.repoURL(repo, "pullrequests")+"?"+q.Encode(), &p)
+	return p, err
+}
+
+// createPullRequest calls POST /repositories/{workspace}/{repo_slug}/pullrequests (201).
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-post
+func (a *httpAPI) createPullRequest(ctx context.Context, repo pipeline.Repo, pr pipeline.NewPullRequest) (wirePR, error) {
+	const op = "create_pullrequest"
+	type branchRef struct {
+		Branch struct {
+			Name string `json:"name"`
+		} `json:"branch"`
+	}
+	var src, dst branchRef
+	src.Branch.Name, dst.Branch.Name = pr.SourceBranch, pr.DestinationBranch
+	body := map[string]any{
+		"title": pr.Title, "description": pr.Description,
+		"source": src, "destination": dst, "close_source_branch": false,
+	}
+	return a.prWrite(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests"), body)
+}
+
+// updatePullRequest calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}
+// with title and description.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-put
+func (a *httpAPI) updatePullRequest(ctx context.Context, repo pipeline.Repo, id int, title, description string) (wirePR, error) {
+	return a.prWrite(ctx, "update_pullrequest", http.MethodPut, a.repoURL(repo, "pullrequests", strconv.Itoa(id)),
+		map[string]any{"title": title, "description": description})
+}
+
+func (a *httpAPI) prWrite(ctx context.Context, op, method, u string, body any) (wirePR, error) {
+	var pr wirePR
+	b, err := a.do(ctx, op, method, u, body, a.maxJSON)
+	if err != nil {
+		return pr, err
+	}
+	if err := json.Unmarshal(b, &pr); err != nil {
+		return pr, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
+	}
+	return pr, nil
+}

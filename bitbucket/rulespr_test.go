@@ -1,0 +1,116 @@
+package bitbucket
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/bitbucket/bitbuckettest"
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/learn"
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// TestRulesPullRequestOnBitbucket runs the review rules pull request
+// against the fake: the first proposal commits .prscout/rules.json onto a
+// new branch through POST /src (form fields path=content, message, branch,
+// parents) and opens the pull request; the second commits onto the branch
+// and updates it; merging it puts the rule on main.
+func TestRulesPullRequestOnBitbucket(t *testing.T) {
+	s := newFake(t)
+	s.SetFile("acme", "uploader", baseFull, scope.RepoRulesPath, []byte(`{"rules":[{"path":"src/api/**","rule":"Handlers validate the body first."}]}`))
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn}
+	p := learn.Proposal{Path: "**/*.go", Rule: "Wrap errors with %w.", SourcePRID: 42, SourceCommentID: 7,
+		SourceURL: "https://bitbucket.org/acme/uploader/pull-requests/42#comment-7", Author: "Mina Park"}
+
+	r1, err := learn.Propose(ctx, ports, acme, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r1.Status != learn.StatusAdded || r1.PullRequest == nil || !r1.PullRequest.Created || r1.DestinationBranch != "main" {
+		t.Fatalf("first proposal %+v", r1)
+	}
+	var commit bitbuckettest.Request
+	for _, rq := range s.Requests() {
+		if rq.Op == bitbuckettest.OpCommitSrc {
+			commit = rq
+		}
+	}
+	form, err := url.ParseQuery(string(commit.Body))
+	if err != nil || form.Get("branch") != learn.Branch || form.Get("parents") != baseFull || !strings.Contains(form.Get("message"), "pull request #42") {
+		t.Errorf("src commit form %v (%v)", form, err)
+	}
+	if body := form.Get("/" + scope.RepoRulesPath); !strings.Contains(body, `"Wrap errors with %w."`) || !strings.Contains(body, `"Handlers validate the body first."`) {
+		t.Errorf("committed rule file:\n%s", body)
+	}
+
+	p.Rule = "Close response bodies."
+	r2, err := learn.Propose(ctx, ports, acme, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Status != learn.StatusAdded || r2.PullRequest.ID != r1.PullRequest.ID || r2.PullRequest.Created {
+		t.Fatalf("second proposal %+v: want the same pull request updated", r2)
+	}
+	prs := s.PullRequests("acme", "uploader")
+	pr := prs[r1.PullRequest.ID]
+	if pr.SourceBranch != learn.Branch || pr.DestinationBranch != "main" || pr.State != "OPEN" ||
+		!strings.Contains(pr.Description, "Close response bodies.") || !strings.Contains(pr.Description, "[pull request #42](https://bitbucket.org/acme/uploader/pull-requests/42#comment-7)") {
+		t.Errorf("rules pull request %+v", pr)
+	}
+	if n := s.Calls(bitbuckettest.OpCreatePullRequest); n != 1 {
+		t.Errorf("%d pull requests created, want 1", n)
+	}
+	if n := s.Calls(bitbuckettest.OpUpdatePullRequest); n != 1 {
+		t.Errorf("%d pull request updates, want 1", n)
+	}
+
+	if !s.MergePullRequest("acme", "uploader", r1.PullRequest.ID) {
+		t.Fatal("merge")
+	}
+	data, ok := s.FileAt("acme", "uploader", "main", scope.RepoRulesPath)
+	rf, err := scope.ParseRuleFile(data, "rules")
+	if !ok || err != nil || len(rf.Rules) != 3 || rf.Rules[2].Source == nil || rf.Rules[2].Source.Comment != 7 {
+		t.Errorf("main's rule file after the merge (%v): %s", err, data)
+	}
+	again, err := learn.Propose(ctx, ports, acme, p)
+	if err != nil || again.Status != learn.StatusApproved {
+		t.Errorf("after the merge: %+v, %v: want approved", again, err)
+	}
+}
+
+// TestBranchCommitterErrors: an unknown branch is ErrNotFound; a commit
+// onto a branch that moved is refused; bad names never reach a URL.
+func TestBranchCommitterErrors(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	if _, err := c.BranchHead(ctx, acme, "nope"); !errors.Is(err, pipeline.ErrNotFound) {
+		t.Errorf("unknown branch: %v", err)
+	}
+	if head, err := c.BranchHead(ctx, acme, "main"); err != nil || head != baseFull {
+		t.Errorf("main = %q, %v", head, err)
+	}
+	err := c.CommitFiles(ctx, acme, pipeline.FileCommit{Branch: "main", Parents: []string{rootFull}, Message: "m", Files: map[string][]byte{"a.txt": []byte("a")}})
+	if statusOf(err) != 409 {
+		t.Errorf("commit onto a moved branch: %v, want 409", err)
+	}
+	before := len(s.Requests())
+	var inv *pipeline.InvalidError
+	if _, err := c.BranchHead(ctx, acme, "a b"); !errors.As(err, &inv) {
+		t.Errorf("bad branch name: %v", err)
+	}
+	if err := c.CommitFiles(ctx, acme, pipeline.FileCommit{Branch: "x", Parents: []string{baseFull}, Files: map[string][]byte{"../etc": nil}}); !errors.As(err, &inv) {
+		t.Errorf("bad path: %v", err)
+	}
+	if len(s.Requests()) != before {
+		t.Errorf("refused calls reached Bitbucket")
+	}
+	if _, ok, err := c.OpenPullRequestFrom(ctx, acme, learn.Branch); ok || err != nil {
+		t.Errorf("no rules pull request yet: ok %v, %v", ok, err)
+	}
+}
