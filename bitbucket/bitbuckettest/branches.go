@@ -1,6 +1,8 @@
 package bitbuckettest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -154,7 +156,7 @@ func (s *Server) commitSrc(c *call) {
 		return
 	}
 	s.nextID++
-	id := fmt.Sprintf("%040x", 0xc0ffee0000+s.nextID)
+	id := newCommitID(s.nextID, parents)
 	rd.commits[id] = parents
 	rd.messages[id] = form.Get("message")
 	rd.files[id] = files
@@ -293,7 +295,7 @@ func (s *Server) MergePullRequest(ws, slug string, id int) bool {
 	}
 	src, dst := rd.branches[pr.SourceBranch], rd.branches[pr.DestinationBranch]
 	s.nextID++
-	merged := fmt.Sprintf("%040x", 0xc0ffee0000+s.nextID)
+	merged := newCommitID(s.nextID, []string{dst, src})
 	rd.commits[merged] = []string{dst, src}
 	rd.files[merged] = maps.Clone(rd.files[src])
 	rd.branches[pr.DestinationBranch] = merged
@@ -319,3 +321,18 @@ type nopCloser struct{ *strings.Reader }
 func (nopCloser) Close() error { return nil }
 
 func ioNopCloser(b []byte) nopCloser { return nopCloser{strings.NewReader(string(b))} }
+
+// BranchHead returns the commit a branch points at.
+func (s *Server) BranchHead(ws, slug, name string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.repo(ws, slug).branches[name]
+	return id, ok
+}
+
+// newCommitID makes a 40-hex commit id unique in the fake and distinct in
+// its first 12 characters (pull request payloads abbreviate to them).
+func newCommitID(n int64, parents []string) string {
+	sum := sha256.Sum256([]byte(fmt.Sprint(n, parents)))
+	return hex.EncodeToString(sum[:20])
+}

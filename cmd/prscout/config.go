@@ -404,8 +404,14 @@ func settings() []setting {
 	add(mk("PRSCOUT_SKIP_TRIVIAL", "skip-trivial", "skip a change whose every file is a lock file, generated code or docs (skipCode trivial); a file an include glob names counts as code", gb, sb))
 	g, s = str(func(c *Config) *string { return &c.PushReviews })
 	add(mk("PRSCOUT_PUSH_REVIEWS", "push-reviews", "how a push to a reviewed pull request is reviewed: delta (the change since the reviewed commit) or off (skipped, skipCode push_off; the first review still runs); a rule file's reviews.push overrides it", g, s))
-	add(mk("PRSCOUT_INSTRUCTION_FILES", "instruction-files", "comma-separated instruction files read at the destination commit and shown in the review prompt as repository guidance (the summary's coverage line names them); empty: none", func(c *Config) string { return strings.Join(c.InstructionFiles, ",") },
-		func(c *Config, v string) error { c.InstructionFiles = splitList(v); return nil }))
+	add(mk("PRSCOUT_INSTRUCTION_FILES", "instruction-files", "comma-separated instruction files read at the destination commit and shown in the review prompt as repository guidance (the summary's coverage line names them); off (or an empty --instruction-files) reads none: an empty variable is unset and keeps the default", func(c *Config) string { return strings.Join(c.InstructionFiles, ",") },
+		func(c *Config, v string) error {
+			if l := strings.ToLower(strings.TrimSpace(v)); l == "off" || l == "none" {
+				v = ""
+			}
+			c.InstructionFiles = splitList(v)
+			return nil
+		}))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.InstructionFileBytes })
 	add(mk("PRSCOUT_INSTRUCTION_FILE_BYTES", "instruction-file-bytes", "most bytes of one instruction file the review prompt shows (KiB suffix allowed); the rest is cut with a note", gy, sy))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.InstructionTotalBytes })

@@ -6,7 +6,8 @@
 //
 // The optional port extensions change what a stage does when they are
 // present, so Fake does not implement them itself: wrap it (ThreadStore,
-// MergeBaseRepo, FilesRepo, ListingDiffs, CommitsRepo, Issues, SearchRepo)
+// MergeBaseRepo, FilesRepo, ListingDiffs, CommitsRepo, Issues, SearchRepo,
+// Committer)
 // when a test wants one.
 package pipelinetest
 
