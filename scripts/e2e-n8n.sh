@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end run of the shipped workflow (workflows/pr-review.json) in a real
+# End-to-end run of the shipped workflows (workflows/pr-review.json and
+# workflows/pr-comments.json) in a real
 # n8n 2.8.4 against prscout, all on loopback:
 #
 #   fake Bitbucket --signed webhook--> prscout /v1/webhooks/bitbucket --token--> n8n Webhook
 #   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
-#   n8n --> prscout /v1/verify;  n8n --> fake OpenAI-compatible LLM (scout, review, verify)
+#   n8n --> prscout /v1/verify;  n8n --> fake OpenAI-compatible LLM (scout, review, verify, answer)
+#   fake Bitbucket --signed comment event--> prscout --token--> n8n comment Webhook
+#   n8n --> prscout /v1/thread, /v1/thread/answer
 #   prscout --> fake Bitbucket, fake Jira
 #
 # prscout keeps a mirror of the repository (PRSCOUT_MIRROR_DIR), fetched from
@@ -49,8 +52,26 @@
 # verify pass dropped 1 finding; the 3 high findings with evidence are
 # posted inline, the other 7 verified ones are in the summary (past the
 # budget or below the medium floor), the 3 unverified ones folded into the
-# summary's "Unverified findings" list. Then
-# per-node times from n8n's execution data and one result line.
+# summary's "Unverified findings" list. Then the conversation workflow
+# (workflows/pr-comments.json, PRSCOUT_COMMENT_FORWARD_URL) on PR 8, reviewed
+# with two inline findings (12): (13) a reply "why is this a problem?" under
+# one is a question: one answer call with Config.answerModel, whose prompt
+# shows the finding, its code and the question, and exactly one reply in
+# that thread, nothing else posted; (14) the same comment event delivered
+# again ends in "Nothing to do" (already answered): still one answer;
+# (15) "dismiss the value is validated by the caller" under the other
+# resolves its thread and marks it dismissed with the reason in the
+# summary's data; (16) a rule proposed from that thread (POST
+# /v1/rules/propose, PRSCOUT_LEARNINGS=on) opens the review rules pull
+# request with .prscout/rules.json; (17) that pull request merged (the fake
+# moves main and PR 8's destination) and a push to PR 8: the delta review's
+# prompt carries the rule, the model reports the dismissed finding again and
+# it is posted nowhere, its thread stays resolved, /v1/comments counts it
+# dismissed; (18) "prscout pause": the next push is skipped (skipCode
+# paused); (19) "prscout resume": that push is reviewed; (20) a comment by
+# prscout's own account and one by a bot account: forwarded, and n8n ends in
+# "Nothing to do" (own_comment, bot) with nothing posted and no model call.
+# Then per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
