@@ -413,10 +413,20 @@ wait_finished 13
 check -step convo-question -comment "$Q_ID"
 QUESTION_MS=$(last_ms)
 
-log "step 14: the same comment event delivered again -> still one answer"
+log "step 14: the same comment event delivered again -> the relay drops the copy; after a restart (no replay memory) it reaches n8n: still one answer"
+out=$(http_post "$BB_CTL/_fake/deliver?pr=8&event=pullrequest:comment_created&comment=$Q_ID")
+expect_status 202 "$out"
+[ "$(node -e 'console.log(JSON.parse(JSON.parse(process.argv[1]).body).status)' "$out")" = duplicate ] ||
+	die "the relay forwarded a copy of a delivery it had forwarded: $out"
+log "  ok   prscout's relay answered the copy as a duplicate"
+stop_prscout
+start_prscout
 expect_status 202 "$(http_post "$BB_CTL/_fake/deliver?pr=8&event=pullrequest:comment_created&comment=$Q_ID")"
 wait_finished 14
 check -step convo-duplicate -comment "$Q_ID"
+executions
+n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).length)' "$WORK/executions.json")
+[ "$n" -eq 14 ] || die "the copies of one comment event started $((n - 13)) executions, want 1 ($n executions)"
 
 log "step 15: dismiss under the other finding -> thread resolved, dismissed with the reason in the summary's data"
 out=$(reply 8 human "under=$(urlq "Note text sliced")" "dismiss the value is validated by the caller")
