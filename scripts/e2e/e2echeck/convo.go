@@ -132,8 +132,14 @@ func (c *checker) convo(step string, last execution, o convoOpts) bool {
 		c.check(strings.Contains(prompt, fixture.ConvoRule), "the review prompt carries the merged rule %q", fixture.ConvoRule)
 		out := last.output(nComments)
 		mem, _ := out["memory"].(map[string]any)
-		states, _ := mem["states"].(map[string]any)
-		c.check(num(states["dismissed"]) == 1, "/v1/comments' memory counts 1 dismissed finding: %v", states)
+		var dismissed []string
+		for _, e := range list(mem["entries"]) {
+			if e["state"] == "dismissed" {
+				dismissed = append(dismissed, str(e["title"])+": "+str(e["reason"]))
+			}
+		}
+		c.check(len(dismissed) == 1 && strings.Contains(dismissed[0], fixture.ConvoDismissed) && strings.Contains(dismissed[0], fixture.ConvoDismissReason),
+			"/v1/comments' review memory keeps the finding reported again dismissed, with the reason: %v (states %v)", dismissed, mem["states"])
 		done := last.output(nDone)
 		c.check(done["summary"] == "updated" && num(done["inlineCreated"]) == 0, "summary updated, no inline comment posted again: %v", done)
 		c.inlineCount(o.control, pr.ID, len(pr.Inline))

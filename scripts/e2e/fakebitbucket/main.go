@@ -35,9 +35,11 @@
 //	POST /_fake/commit?pr=N[&path=P]   a new commit on the PR's branch (a line added at the
 //	                                   end of file P, else one more file under notes/),
 //	                                   with its diffs, made the PR's head
-//	POST /_fake/merge?pr=N             merge any pull request of the fake (one prscout opened
-//	                                   too): the destination branch gets the source's files;
-//	                                   open fixture PRs into that branch follow its new head
+//	POST /_fake/merge?pr=N[&path=P...] merge any pull request of the fake (one prscout opened
+//	                                   too): a commit on the destination branch, in git and
+//	                                   in the fake, with the source branch's versions of the
+//	                                   files P (default .prscout/rules.json); open fixture
+//	                                   PRs into that branch follow its new head
 //	GET  /_fake/pullrequests           every pull request of the fake, by id: {id, title,
 //	                                   description, state, source, destination}
 //	GET  /_fake/file?rev=R&path=P      a file at a branch or commit (404 when absent)
@@ -325,17 +327,22 @@ func main() {
 	ctl.HandleFunc("POST /_fake/merge", func(w http.ResponseWriter, r *http.Request) {
 		ctlMu.Lock()
 		defer ctlMu.Unlock()
-		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		q := r.URL.Query()
+		id, _ := strconv.Atoi(q.Get("pr"))
 		pr, ok := fake.PullRequests(fixture.Workspace, fixture.RepoSlug)[id]
 		if !ok || pr.State != "OPEN" {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no open pull request with this id"})
 			return
 		}
-		if !fake.MergePullRequest(fixture.Workspace, fixture.RepoSlug, id) {
-			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such pull request"})
+		files := q["path"]
+		if len(files) == 0 {
+			files = []string{".prscout/rules.json"}
+		}
+		merged, err := g.merge(fake, pr, files)
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
 			return
 		}
-		merged, _ := fake.BranchHead(fixture.Workspace, fixture.RepoSlug, pr.DestinationBranch)
 		// Open fixture PRs into the branch now compare with its new head;
 		// their changes (three-dot, from the merge base) are the same.
 		followed := []int{}
@@ -721,16 +728,8 @@ func (g *gitRepo) commitOn(fake *bitbuckettest.Server, pr bitbuckettest.PullRequ
 	fake.AddCommit(ws, slug, head, prev)
 	fake.SetCommitMessage(ws, slug, head, msg)
 	fake.SetBranch(ws, slug, pr.SourceBranch, head)
-	names, err := g.run("ls-tree", "-r", "--name-only", head)
-	if err != nil {
+	if err := g.loadFiles(fake, head); err != nil {
 		return "", err
-	}
-	for _, p := range strings.Fields(names) {
-		c, err := g.run("show", head+":"+p)
-		if err != nil {
-			return "", err
-		}
-		fake.SetFile(ws, slug, head, p, []byte(c))
 	}
 	froms := map[string]string{g.base: g.base}
 	for _, h := range heads {
@@ -749,6 +748,71 @@ func (g *gitRepo) commitOn(fake *bitbuckettest.Server, pr bitbuckettest.PullRequ
 	pr.SourceCommit = head
 	fake.AddPullRequest(ws, slug, pr)
 	return head, nil
+}
+
+// merge merges pull request pr as a commit on its destination branch in git
+// (so prscout's mirror has it too) and in the fake: the source branch's
+// versions of files are written onto the destination's head (a branch
+// prscout made through the API exists only in the fake, not in git), and
+// the pull request is MERGED.
+func (g *gitRepo) merge(fake *bitbuckettest.Server, pr bitbuckettest.PullRequest, files []string) (string, error) {
+	ws, slug := fixture.Workspace, fixture.RepoSlug
+	dst, ok := fake.BranchHead(ws, slug, pr.DestinationBranch)
+	if !ok {
+		return "", fmt.Errorf("no branch %s", pr.DestinationBranch)
+	}
+	if _, err := g.run("checkout", "-q", "-B", pr.DestinationBranch, dst); err != nil {
+		return "", err
+	}
+	for _, p := range files {
+		b, ok := fake.FileAt(ws, slug, pr.SourceBranch, p)
+		if !ok || strings.Contains(p, "..") {
+			return "", fmt.Errorf("%s is not on %s", p, pr.SourceBranch)
+		}
+		full := filepath.Join(g.dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(full, b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	msg := fmt.Sprintf("Merged in %s (pull request #%d)", pr.SourceBranch, pr.ID)
+	if _, err := g.run("add", "-A"); err != nil {
+		return "", err
+	}
+	if _, err := g.run("commit", "-q", "-m", msg); err != nil {
+		return "", err
+	}
+	out, err := g.run("rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	merged := strings.TrimSpace(out)
+	fake.AddCommit(ws, slug, merged, dst)
+	fake.SetCommitMessage(ws, slug, merged, msg)
+	if err := g.loadFiles(fake, merged); err != nil {
+		return "", err
+	}
+	fake.SetBranch(ws, slug, pr.DestinationBranch, merged)
+	fake.SetPullRequestState(ws, slug, pr.ID, "MERGED")
+	return merged, nil
+}
+
+// loadFiles loads every file of commit into the fake.
+func (g *gitRepo) loadFiles(fake *bitbuckettest.Server, commit string) error {
+	names, err := g.run("ls-tree", "-r", "--name-only", commit)
+	if err != nil {
+		return err
+	}
+	for _, p := range strings.Fields(names) {
+		c, err := g.run("show", commit+":"+p)
+		if err != nil {
+			return err
+		}
+		fake.SetFile(fixture.Workspace, fixture.RepoSlug, commit, p, []byte(c))
+	}
+	return nil
 }
 
 // setDiffs stores git's diff and diffstat from..head in the fake as the
