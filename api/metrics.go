@@ -15,8 +15,8 @@ import (
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/llmanswer"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/redact"
-	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -328,7 +328,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, a := range knownAnchors {
 		m.Findings.WithLabelValues(a)
 	}
-	for _, p := range review.Placements {
+	for _, p := range placement.All {
 		m.Placements.WithLabelValues(p)
 	}
 	for _, v := range evidence.Verdicts {

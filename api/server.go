@@ -22,7 +22,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
-	"github.com/prscout/prscout/pipeline/review"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -78,7 +78,7 @@ type Options struct {
 	// PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
 	// Its zero value places every finding on a diff line inline. A
 	// request's commentPolicy lies over it.
-	CommentPolicy review.Policy
+	CommentPolicy placement.Policy
 	// ThreadMaxAnswers bounds prscout's replies per comment thread in a
 	// rolling hour (PRSCOUT_THREAD_MAX_ANSWERS).
 	ThreadMaxAnswers int

@@ -256,6 +256,45 @@ type ChangeLister interface {
 	ChangedPaths(ctx context.Context, repo Repo, base, head string, opts DiffOptions) ([]string, error)
 }
 
+// FileCommit is one commit of whole files onto a branch.
+type FileCommit struct {
+	// Branch receives the commit; it is created when it does not exist.
+	Branch string
+	// Parents are the new commit's parents, the first giving the content
+	// the files are laid over. When Branch exists, its head must be one of
+	// them (a commit never drops the branch's history).
+	Parents []string
+	Message string
+	// Files are repository paths and their whole new content.
+	Files map[string][]byte
+}
+
+// NewPullRequest is a pull request to open.
+type NewPullRequest struct {
+	Title, Description string
+	SourceBranch       string
+	DestinationBranch  string
+}
+
+// BranchCommitter is an optional provider extension for providers that can
+// commit files onto a branch and open pull requests from it (Bitbucket
+// Cloud). pipeline/learn keeps the review rules pull request with it; a
+// provider without it cannot take proposed rules.
+type BranchCommitter interface {
+	// BranchHead returns the full commit id branch points at; an unknown
+	// branch wraps ErrNotFound.
+	BranchHead(ctx context.Context, repo Repo, branch string) (string, error)
+	// CommitFiles makes one commit of c.Files onto c.Branch.
+	CommitFiles(ctx context.Context, repo Repo, c FileCommit) error
+	// OpenPullRequestFrom returns the open pull request whose source is
+	// branch; ok is false when there is none.
+	OpenPullRequestFrom(ctx context.Context, repo Repo, branch string) (pr PullRequestInfo, ok bool, err error)
+	// CreatePullRequest opens a pull request.
+	CreatePullRequest(ctx context.Context, repo Repo, pr NewPullRequest) (PullRequestInfo, error)
+	// UpdatePullRequest sets the title and description of pull request id.
+	UpdatePullRequest(ctx context.Context, repo Repo, id int, title, description string) (PullRequestInfo, error)
+}
+
 // RateBudget is an upstream's rate-limit budget as its latest answers
 // reported it (bitbucket.Budget): one per credential, shared by every call
 // the process makes with it. Stages read it before writes that can wait
@@ -302,43 +341,4 @@ func (h Headroom) NearLimit(below int, now time.Time) bool {
 // answer was a 429 or reported nothing left, within RateWindow.
 func (h Headroom) SpentAt(now time.Time) bool {
 	return h.Known && now.Sub(h.Seen) <= RateWindow && (h.Spent || h.Remaining == 0)
-}
-
-// FileCommit is one commit of whole files onto a branch.
-type FileCommit struct {
-	// Branch receives the commit; it is created when it does not exist.
-	Branch string
-	// Parents are the new commit's parents, the first giving the content
-	// the files are laid over. When Branch exists, its head must be one of
-	// them (a commit never drops the branch's history).
-	Parents []string
-	Message string
-	// Files are repository paths and their whole new content.
-	Files map[string][]byte
-}
-
-// NewPullRequest is a pull request to open.
-type NewPullRequest struct {
-	Title, Description string
-	SourceBranch       string
-	DestinationBranch  string
-}
-
-// BranchCommitter is an optional provider extension for providers that can
-// commit files onto a branch and open pull requests from it (Bitbucket
-// Cloud). pipeline/learn keeps the review rules pull request with it; a
-// provider without it cannot take proposed rules.
-type BranchCommitter interface {
-	// BranchHead returns the full commit id branch points at; an unknown
-	// branch wraps ErrNotFound.
-	BranchHead(ctx context.Context, repo Repo, branch string) (string, error)
-	// CommitFiles makes one commit of c.Files onto c.Branch.
-	CommitFiles(ctx context.Context, repo Repo, c FileCommit) error
-	// OpenPullRequestFrom returns the open pull request whose source is
-	// branch; ok is false when there is none.
-	OpenPullRequestFrom(ctx context.Context, repo Repo, branch string) (pr PullRequestInfo, ok bool, err error)
-	// CreatePullRequest opens a pull request.
-	CreatePullRequest(ctx context.Context, repo Repo, pr NewPullRequest) (PullRequestInfo, error)
-	// UpdatePullRequest sets the title and description of pull request id.
-	UpdatePullRequest(ctx context.Context, repo Repo, id int, title, description string) (PullRequestInfo, error)
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/learn"
-	"github.com/prscout/prscout/pipeline/review"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
@@ -111,7 +111,7 @@ type Config struct {
 	// dry-run (the rule text only) or on (the review rules pull request).
 	Learnings string
 	// ReviewProfile, InlineMax, InlineMinSeverity and Unverified are the
-	// /v1/comments placement policy (review.Policy): which findings become
+	// /v1/comments placement policy (placement.Policy): which findings become
 	// inline comments.
 	ReviewProfile     string
 	InlineMax         int
@@ -194,8 +194,8 @@ func DefaultConfig() Config {
 		// A proposal answers with the rule it would add and writes nothing
 		// until an operator turns learnings on (it needs write access).
 		Learnings:     learn.ModeDryRun,
-		ReviewProfile: review.ProfileBalanced,
-		Unverified:    review.UnverifiedFold,
+		ReviewProfile: placement.ProfileBalanced,
+		Unverified:    placement.UnverifiedFold,
 		// A first clone of a large repository takes minutes; it runs in the
 		// background and reviews meanwhile read through REST.
 		MirrorFetchTimeout: 10 * time.Minute,
@@ -540,8 +540,8 @@ func (c Config) Skips() collect.SkipPolicy {
 
 // CommentPolicy is the /v1/comments placement policy (PRSCOUT_REVIEW_PROFILE,
 // PRSCOUT_INLINE_MAX, PRSCOUT_INLINE_MIN_SEVERITY, PRSCOUT_UNVERIFIED).
-func (c Config) CommentPolicy() review.Policy {
-	return review.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
+func (c Config) CommentPolicy() placement.Policy {
+	return placement.Policy{Profile: c.ReviewProfile, MaxInline: c.InlineMax, MinSeverity: c.InlineMinSeverity, Unverified: c.Unverified}
 }
 
 // Validate checks the configuration and names the variable at fault; every
@@ -702,16 +702,16 @@ func (c Config) validateFeatures(p *problems) {
 	if _, err := insights.ParseFailOn(c.FailOn); err != nil {
 		bad("PRSCOUT_FAIL_ON", "must be none, critical, high or medium, got %q", c.FailOn)
 	}
-	if _, err := review.ParseProfile(c.ReviewProfile); err != nil {
+	if _, err := placement.ParseProfile(c.ReviewProfile); err != nil {
 		bad("PRSCOUT_REVIEW_PROFILE", "%v", err)
 	}
 	if c.InlineMax < 0 {
 		bad("PRSCOUT_INLINE_MAX", "must not be negative, got %d", c.InlineMax)
 	}
-	if _, err := review.ParseMinSeverity(c.InlineMinSeverity); err != nil {
+	if _, err := placement.ParseMinSeverity(c.InlineMinSeverity); err != nil {
 		bad("PRSCOUT_INLINE_MIN_SEVERITY", "%v", err)
 	}
-	if _, err := review.ParseUnverified(c.Unverified); err != nil {
+	if _, err := placement.ParseUnverified(c.Unverified); err != nil {
 		bad("PRSCOUT_UNVERIFIED", "%v", err)
 	}
 	if c.DeferBelow < -1 {

@@ -28,14 +28,14 @@ type providers struct {
 	// reporter writes build statuses and Code Insights reports (Bitbucket
 	// only; nil for the local provider, which has neither).
 	reporter pipeline.CommitReporter
-	// budget is the Bitbucket token's rate-limit budget; nil without Bitbucket.
-	budget pipeline.RateBudget
 	// committer writes the review rules pull request (Bitbucket only; nil
 	// for the local provider, which cannot take proposed rules); rulesRepo
 	// reads the rule file it changes, always over REST (a mirror may not
 	// have fetched the commit just made).
 	committer pipeline.BranchCommitter
 	rulesRepo pipeline.Repository
+	// budget is the Bitbucket token's rate-limit budget; nil without Bitbucket.
+	budget pipeline.RateBudget
 	// search finds context candidates; searchOff says why there is none.
 	search    pipeline.CodeSearch
 	searchOff string
@@ -78,8 +78,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("bitbucket: %w", err)
 		}
 		p.name, p.repo, p.diffs, p.prs, p.comments, p.reporter = "bitbucket", bb, bb, bb, bb, bb
-		p.budget = budget
 		p.committer, p.rulesRepo = bb, bb
+		p.budget = budget
 		p.linkHosts = []string{webHost(cfg.BitbucketBaseURL)}
 		p.parseWebhook = parseWebhookBody
 		p.searchOff = gitmirror.Off
@@ -110,26 +110,11 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	if cfg.JiraBaseURL != "" {
-		jc, err := jira.New(jira.Config{
-			BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
-			AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
-			Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
-			Observer: m.Upstream("jira"),
-			Logger:   log,
-		})
+		jc, err := buildJira(cfg, m, log)
 		if err != nil {
-			return p, fmt.Errorf("jira: %w", err)
+			return p, err
 		}
 		p.issues = jc
-		if cfg.JiraACField != "" {
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
-				defer cancel()
-				if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
-					log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
-				}
-			}()
-		}
 	}
 	if cfg.WebhookSecret != "" {
 		secret := []byte(cfg.WebhookSecret)
@@ -153,6 +138,32 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		}
 	}
 	return p, nil
+}
+
+// buildJira builds the Jira client and, when an acceptance-criteria field
+// is named, resolves it in the background (a failure is a warning: the
+// description's section is read instead).
+func buildJira(cfg Config, m *api.Metrics, log *slog.Logger) (*jira.Client, error) {
+	jc, err := jira.New(jira.Config{
+		BaseURL: cfg.JiraBaseURL, Email: cfg.JiraEmail, Token: cfg.JiraToken, PAT: cfg.JiraPAT,
+		AcceptanceField: cfg.JiraACField, MaxIssues: cfg.JiraMaxIssues, Projects: splitList(cfg.JiraProjects),
+		Timeout: cfg.UpstreamTimeout, MaxRetries: adapterRetries(cfg.UpstreamRetries),
+		Observer: m.Upstream("jira"),
+		Logger:   log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jira: %w", err)
+	}
+	if cfg.JiraACField != "" {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), cfg.UpstreamTimeout)
+			defer cancel()
+			if _, err := jc.ResolveAcceptanceField(ctx); err != nil {
+				log.Warn("jira acceptance-criteria field not resolved", "field", cfg.JiraACField, "err", err)
+			}
+		}()
+	}
+	return jc, nil
 }
 
 // buildMirror puts the repository mirror in front of the Bitbucket client:

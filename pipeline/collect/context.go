@@ -56,14 +56,14 @@ type ContextInput struct {
 	// authors, trivial changes, pushes), set by the API from the service's
 	// settings, never by the request.
 	Skips SkipPolicy `json:"-"`
-	// Command is set when a thread command started the review
-	// (CommandReview, CommandFullReview): full review ignores earlier
-	// reviews' markers; both run while paused or with push reviews off.
-	Command string `json:"command,omitempty"`
 	// Instructions say which instruction files (AGENTS.md, REVIEW.md, ...)
 	// are read at the destination commit, set by the API, never by the
 	// request.
 	Instructions InstructionSettings `json:"-"`
+	// Command is set when a thread command started the review
+	// (CommandReview, CommandFullReview): full review ignores earlier
+	// reviews' markers; both run while paused or with push reviews off.
+	Command string `json:"command,omitempty"`
 
 	// search and searchOff come from ContextSources (see Collect).
 	search    pipeline.CodeSearch

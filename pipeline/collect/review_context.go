@@ -101,11 +101,6 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	if err != nil {
 		return ContextResult{}, err // the adapter's error already names the pull request
 	}
-	switch in.Command {
-	case "", CommandReview, CommandFullReview:
-	default:
-		return ContextResult{}, pipeline.Invalidf("command", "want %q or %q, got %q", CommandReview, CommandFullReview, pipeline.ClipRunes(in.Command, 40))
-	}
 	if code, reason := prSkip(in.Skips, pr, in.Command); code != "" {
 		meta := ContextMeta{Repo: repo, PRID: in.PRID, Mode: "skip", Head: pr.SourceCommit, Base: pr.DestinationCommit,
 			PR: pr.PullRequest, SkipCode: code, SkipReason: reason, ContextLines: contextLines}
@@ -139,26 +134,13 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
 
-	head, err := src.Repo.ResolveCommit(ctx, repo, pr.SourceCommit)
-	if err != nil {
-		return ContextResult{}, fmt.Errorf("resolve pull request head %s: %w", pr.SourceCommit, err)
+	if err := resolveCommits(ctx, src, pr.SourceCommit, pr.DestinationCommit, &meta); err != nil {
+		return ContextResult{}, err
 	}
-	base, err := src.Repo.ResolveCommit(ctx, repo, pr.DestinationCommit)
-	if err != nil {
-		return ContextResult{}, fmt.Errorf("resolve pull request destination %s: %w", pr.DestinationCommit, err)
+	if meta.Mode == "skip" {
+		return assemble(ctx, src.Repo, meta, nil, lim)
 	}
-	meta.Head, meta.Base = head, base
-	if reviewed != "" {
-		var warn string
-		meta.Mode, warn = reviewMode(ctx, src.PRs, repo, reviewed, head)
-		if warn != "" {
-			meta.Warnings = append(meta.Warnings, warn)
-		}
-		if meta.Mode == "skip" {
-			meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
-			return assemble(ctx, src.Repo, meta, nil, lim)
-		}
-	}
+	head, base := meta.Head, meta.Base
 
 	// Rules come from the destination commit, never from the PR's head
 	// (read only now: a skipped review needs none).
@@ -194,14 +176,9 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		meta.Warnings = append(meta.Warnings, warns...)
 	}
 
-	var raw []byte
-	if meta.Mode == "delta" {
-		raw, err = deltaDiff(ctx, src, &meta, base, head)
-	} else {
-		raw, err = src.Diffs.Diff(ctx, repo, base, head, pipeline.DiffOptions{ContextLines: contextLines})
-	}
+	raw, err := prDiff(ctx, src, &meta, in.PRID)
 	if err != nil {
-		return ContextResult{}, fmt.Errorf("diff pull request %d (%s): %w", in.PRID, meta.Mode, err)
+		return ContextResult{}, err
 	}
 	res, err := assemble(ctx, src.Repo, meta, raw, lim)
 	if err != nil || res.Skip {
@@ -217,10 +194,58 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	return res, nil
 }
 
+// resolveCommits resolves the pull request's head and destination into
+// meta and, after an earlier review (meta.ReviewedCommit), the review's
+// mode: delta, full, or skip when the head adds nothing to review.
+func resolveCommits(ctx context.Context, src ContextSources, headRef, baseRef string, meta *ContextMeta) error {
+	head, err := src.Repo.ResolveCommit(ctx, meta.Repo, headRef)
+	if err != nil {
+		return fmt.Errorf("resolve pull request head %s: %w", headRef, err)
+	}
+	base, err := src.Repo.ResolveCommit(ctx, meta.Repo, baseRef)
+	if err != nil {
+		return fmt.Errorf("resolve pull request destination %s: %w", baseRef, err)
+	}
+	meta.Head, meta.Base = head, base
+	if meta.ReviewedCommit == "" {
+		return nil
+	}
+	var warn string
+	meta.Mode, warn = reviewMode(ctx, src.PRs, meta.Repo, meta.ReviewedCommit, head)
+	if warn != "" {
+		meta.Warnings = append(meta.Warnings, warn)
+	}
+	if meta.Mode == "skip" {
+		meta.SkipCode, meta.SkipReason = SkipReviewed, skipReviewed
+	}
+	return nil
+}
+
+// prDiff fetches the diff the review reads: since the last reviewed commit
+// in delta mode (deltaDiff), else from the destination to the head.
+func prDiff(ctx context.Context, src ContextSources, meta *ContextMeta, prID int) ([]byte, error) {
+	var raw []byte
+	var err error
+	if meta.Mode == "delta" {
+		raw, err = deltaDiff(ctx, src, meta, meta.Base, meta.Head)
+	} else {
+		raw, err = src.Diffs.Diff(ctx, meta.Repo, meta.Base, meta.Head, pipeline.DiffOptions{ContextLines: meta.ContextLines})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("diff pull request %d (%s): %w", prID, meta.Mode, err)
+	}
+	return raw, nil
+}
+
 // checkPRInput refuses a pull request request the provider cannot answer or
 // that is malformed, before any upstream call, and returns the diff's
 // context lines.
 func checkPRInput(src ContextSources, in ContextInput, lim pipeline.Limits) (int, error) {
+	switch in.Command {
+	case "", CommandReview, CommandFullReview:
+	default:
+		return 0, pipeline.Invalidf("command", "want %q or %q, got %q", CommandReview, CommandFullReview, pipeline.ClipRunes(in.Command, 40))
+	}
 	if src.PRs == nil {
 		return 0, pipeline.Invalidf("prId", "the configured provider has no pull requests: send base and head instead")
 	}

@@ -1,4 +1,5 @@
-// Package criteria extracts acceptance criteria from a Jira issue's text.
+// Package criteria extracts acceptance criteria from a Jira issue's text
+// and judges them against a review's verdicts.
 //
 // The criteria come from the acceptance criteria field when it has a
 // value, else from an "Acceptance criteria" / "AC" / "Definition of done"
@@ -8,8 +9,13 @@
 // numbered lists, checkboxes, plain paragraphs and Gherkin scenarios are
 // understood; see Extract for the rules.
 //
-// The package is pure: no I/O, no dependency on the rest of prscout, and no
-// input makes it panic.
+// Judge pairs the request's criteria with the review's verdicts and
+// WriteTable writes them as the summary's "Acceptance criteria" table, the
+// evidence linked to the pull request's diff.
+//
+// The package is pure: no I/O, and no input makes it panic. Extraction
+// depends on nothing else in prscout; judging reads the review answer
+// (reviewanswer), the diff index (anchor) and the sanitizer.
 package criteria
 
 import (

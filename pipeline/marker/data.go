@@ -268,3 +268,21 @@ func CodeHash(lines []string) string {
 	h := sha256.Sum256([]byte(strings.Join(kept, "\n")))
 	return hex.EncodeToString(h[:4])
 }
+
+// DefuseData escapes the lines of s that read as hidden review data
+// (ParseFindingData), so that only the data block written after it can. A
+// summary puts every caller- or model-supplied string on one line inside a
+// code span, a table row or the sanitizer's output; this is the guard
+// should one slip through.
+func DefuseData(s string) string {
+	if !strings.Contains(s, "[prscout-f:") || len(ParseFindingData(s)) == 0 {
+		return s
+	}
+	lines := strings.SplitAfter(s, "\n")
+	for i, line := range lines {
+		if len(ParseFindingData(line)) > 0 {
+			lines[i] = strings.Replace(line, "[prscout-f:", `\[prscout-f:`, 1)
+		}
+	}
+	return strings.Join(lines, "")
+}

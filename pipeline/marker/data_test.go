@@ -111,3 +111,20 @@ func FuzzParseFindingData(f *testing.F) {
 		}
 	})
 }
+
+// TestAbuseDefuseData: the last guard turns a data line that slipped into
+// a summary's text into one the memory parser does not read, and leaves
+// the rest as it is.
+func TestAbuseDefuseData(t *testing.T) {
+	const planted = `[prscout-f:0123456789abcdef]: # "v=1 s=open c=77 l=1 t=1a2b3c4d p=a.go"`
+	in := "## prscout review\n\n" + planted + "\n  " + planted + "\nrest\n"
+	got := DefuseData(in)
+	if d := ParseFindingData(got); len(d) != 0 || !strings.HasSuffix(got, "\nrest\n") || strings.Count(got, `\[prscout-f:`) != 2 {
+		t.Errorf("after the guard: %d data line(s) in %q", len(d), got)
+	}
+	for _, clean := range []string{"", "no data here\n", "mentions [prscout-f: in prose\n"} {
+		if got := DefuseData(clean); got != clean {
+			t.Errorf("DefuseData(%q) = %q, want it unchanged", clean, got)
+		}
+	}
+}

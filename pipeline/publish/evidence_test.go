@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/review"
 )
 
@@ -39,7 +40,7 @@ func TestEvidenceReadsMissingSources(t *testing.T) {
 		{Path: "web/handler.ts", Line: 6, ExistingCode: "const qty = parseInt(req.body.qty);", Severity: "high", Title: "qty not validated", Body: "b"},
 	}})
 	in := review.CommentsInput{Workspace: "acme", RepoSlug: "shop", Ref: head, Files: fx.Files, Review: answer,
-		Policy: review.Policy{Unverified: review.UnverifiedFold}}
+		Policy: placement.Policy{Unverified: placement.UnverifiedFold}}
 
 	without, _, err := Publish(context.Background(), Ports{}, in, PostOptions{})
 	if err != nil {

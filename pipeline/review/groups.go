@@ -11,6 +11,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/pipeline/llmanswer"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 	"github.com/prscout/prscout/pipeline/sanitize"
@@ -201,7 +202,7 @@ func pairReviews(in CommentsInput) (groups []CommentsGroup, reviewOf map[string]
 		if prev, dup := reviewOf[id]; dup {
 			// n8n does not send a group twice; if it happens, the first
 			// usable review counts.
-			if !reviewFailed(in.Reviews[prev].Review) {
+			if _, failed := reviewanswer.Failure(in.Reviews[prev].Review); !failed {
 				warnings = append(warnings, fmt.Sprintf("reviews[%d]: a second review of group %s: ignored", i, pipeline.ClipRunes(id, 40)))
 				continue
 			}
@@ -271,7 +272,7 @@ func groupOutcomes(in CommentsInput, groups []CommentsGroup, reviewOf map[string
 					o.files = append(o.files, f.Path)
 				}
 			}
-			if msg, failed := reviewFailure(r.Review); failed {
+			if msg, failed := reviewanswer.Failure(r.Review); failed {
 				o.failed = msg
 				break
 			}
@@ -430,96 +431,6 @@ func sumCoverage(in CommentsInput, groups []CommentsGroup) pipeline.Coverage {
 	return cov
 }
 
-// reviewFailed reports whether a review is missing or a failed call.
-func reviewFailed(raw json.RawMessage) bool {
-	_, failed := reviewFailure(raw)
-	return failed
-}
-
-// reviewFailure tells a failed or missing review from an answer: nothing
-// (or null), n8n's item of an HTTP Request node that continued on fail
-// ({"error": {"message": ...}}), or an OpenAI-style error body ({"error":
-// {"message": ...}}). It returns the reason shown in the summary.
-func reviewFailure(raw json.RawMessage) (string, bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) || bytes.Equal(raw, []byte(`""`)) || bytes.Equal(raw, []byte("{}")) {
-		return "the review is empty (the review call gave nothing)", true
-	}
-	if raw[0] != '{' {
-		return "", false
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return "", false
-	}
-	e, hasError := m["error"]
-	if !hasError {
-		return "", false
-	}
-	for _, k := range []string{"choices", "summary", "findings", "output", "text", "content"} {
-		if _, ok := m[k]; ok {
-			return "", false
-		}
-	}
-	msg := ""
-	var obj struct {
-		Message     string          `json:"message"`
-		Description string          `json:"description"`
-		Status      json.RawMessage `json:"status"`
-	}
-	var s string
-	switch {
-	case json.Unmarshal(e, &obj) == nil:
-		msg = obj.Message
-		if msg == "" {
-			msg = obj.Description
-		}
-	case json.Unmarshal(e, &s) == nil:
-		msg = s
-	}
-	if msg = pipeline.ClipRunes(pipeline.OneLine(readableCallError(msg)), 200); msg == "" {
-		msg = "no message"
-	}
-	return "the review call failed (" + msg + ")", true
-}
-
-// readableCallError shortens n8n's HTTP Request error message, `500 -
-// "<raw body>"`, to `HTTP 500: <the body's error message>` when the body is
-// JSON with an error message (OpenAI's {"error": {"message"}} or
-// {"message"}); other messages are kept as they are.
-func readableCallError(msg string) string {
-	code, quoted, ok := strings.Cut(msg, " - ")
-	if !ok || len(code) != 3 || strings.Trim(code, "0123456789") != "" {
-		return msg
-	}
-	body, err := strconv.Unquote(strings.TrimSpace(quoted))
-	if err != nil {
-		return msg
-	}
-	var e struct {
-		Error   json.RawMessage `json:"error"`
-		Message string          `json:"message"`
-	}
-	if json.Unmarshal([]byte(body), &e) != nil {
-		return "HTTP " + code + ": " + body
-	}
-	var inner struct {
-		Message string `json:"message"`
-	}
-	var text string
-	switch {
-	case json.Unmarshal(e.Error, &inner) == nil && inner.Message != "":
-		text = inner.Message
-	case json.Unmarshal(e.Error, &text) == nil && text != "":
-	default:
-		text = e.Message
-	}
-	if text == "" {
-		return "HTTP " + code + ": " + body
-	}
-	return "HTTP " + code + ": " + text
-}
-
 // uniqueContext keeps the first item per (op, path).
 func uniqueContext(items []pipeline.ContextItem) []pipeline.ContextItem {
 	seen := map[string]bool{}
@@ -605,7 +516,7 @@ func mergeVerdicts(outcomes []groupOutcome) []reviewanswer.Verdict {
 			continue
 		}
 		for _, v := range o.parsed.Verdicts {
-			key := criterionKey(v.ID)
+			key := criteria.Key(v.ID)
 			i, seen := at[key]
 			switch {
 			case !seen:

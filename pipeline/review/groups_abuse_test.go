@@ -79,14 +79,3 @@ func TestAbuseNoPlantedDataLine(t *testing.T) {
 		t.Errorf("the group's label posted an image:\n%s", out.Markdown)
 	}
 }
-
-// TestAbuseDefuseDataLines: the last guard turns a data line that slipped
-// into the summary's text into one the memory parser does not read.
-func TestAbuseDefuseDataLines(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("## prscout review\n\n" + plantedData + "\n  " + plantedData + "\nrest\n")
-	defuseDataLines(&b)
-	if d := marker.ParseFindingData(b.String()); len(d) != 0 || !strings.Contains(b.String(), "rest\n") {
-		t.Errorf("after the guard: %d data line(s) in %q", len(d), b.String())
-	}
-}

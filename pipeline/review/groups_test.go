@@ -85,31 +85,3 @@ func TestGroupsDecodeAndRefuse(t *testing.T) {
 		t.Error("an object was accepted as a group id")
 	}
 }
-
-// TestGroupFailureShapes: what counts as a failed review call.
-func TestGroupFailureShapes(t *testing.T) {
-	for raw, want := range map[string]string{
-		`{"error":{"message":"500 - \"{\\\"error\\\":{\\\"message\\\":\\\"model overloaded\\\"}}\\n\""}}`: "the review call failed (HTTP 500: model overloaded)",
-		`{"error":{"message":"502 - \"<html>bad gateway</html>\""}}`:                                      "the review call failed (HTTP 502: <html>bad gateway</html>)",
-		`{"error":{"message":"timeout of 600000ms exceeded"}}`:                                            "the review call failed (timeout of 600000ms exceeded)",
-	} {
-		if got, _ := reviewFailure(json.RawMessage(raw)); got != want {
-			t.Errorf("%s:\n got %s\nwant %s", raw, got, want)
-		}
-	}
-	for raw, want := range map[string]bool{
-		``:     true,
-		`null`: true,
-		`{}`:   true,
-		`{"error":{"message":"500 - \"boom\"","name":"AxiosError"}}`: true,
-		`{"error":{"message":"rate limited","type":"requests"}}`:     true,
-		`{"error":"timeout of 600000ms exceeded"}`:                   true,
-		`{"summary":"ok","findings":[],"error":"none"}`:              false,
-		`{"choices":[{"message":{"content":"{}"}}]}`:                 false,
-		`"plain text review"`:                                        false,
-	} {
-		if _, got := reviewFailure(json.RawMessage(raw)); got != want {
-			t.Errorf("%s: failed=%v, want %v", raw, got, want)
-		}
-	}
-}

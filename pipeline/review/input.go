@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/placement"
 )
 
 // CommentsInput is the /v1/comments request.
@@ -50,7 +51,7 @@ type CommentsInput struct {
 	RequestID string `json:"-"`
 	// LinkHosts are the hosts model-written links may point at (the pull
 	// request's own host); set by the service, never by the request. Other
-	// links lose their target (see sanitizeMarkdown).
+	// links lose their target (see sanitize.Markdown).
 	LinkHosts []string `json:"-"`
 	// Models names the models of the review (the workflow passes them),
 	// shown in the Code Insights report.
@@ -84,11 +85,11 @@ type CommentsInput struct {
 	// Policy is the service's placement policy (its settings: profile,
 	// comment budget, severity floor, unverified findings); set by the
 	// service, never by the request.
-	Policy Policy `json:"-"`
-	// CommentPolicy is the request's override of Policy (see Policy.Over).
-	CommentPolicy *Policy `json:"commentPolicy,omitempty"`
+	Policy placement.Policy `json:"-"`
+	// CommentPolicy is the request's override of Policy (see placement.Policy.Over).
+	CommentPolicy *placement.Policy `json:"commentPolicy,omitempty"`
 	// policy is the effective policy (checkCommentsInput).
-	policy Policy
+	policy placement.Policy
 }
 
 // PostTarget validates the fields posting needs and returns them.

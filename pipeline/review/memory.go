@@ -9,6 +9,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 	"github.com/prscout/prscout/pipeline/sanitize"
 )
@@ -303,7 +304,7 @@ func (mem *Memory) judgeEarlier(in memoryInput) []*MemoryEntry {
 				e.take(e.row)
 			}
 		case e.row != nil:
-			e.shown = e.row.placement != PlacementUnverified
+			e.shown = e.row.placement != placement.Unverified
 			switch {
 			case d.State != marker.StateOpen:
 				e.State, e.Reason = StateStillOpen, "reported again after it was "+d.State
@@ -390,12 +391,12 @@ func (mem *Memory) addNew(rows []*findingRow, matched map[*findingRow]*MemoryEnt
 		if matched[r] != nil {
 			continue
 		}
-		e := &MemoryEntry{State: StateNew, Reason: "reported by this review", shown: r.placement != PlacementUnverified, row: r,
+		e := &MemoryEntry{State: StateNew, Reason: "reported by this review", shown: r.placement != placement.Unverified, row: r,
 			data: marker.FindingData{Fingerprint: r.fp, State: marker.StateOpen, Since: ref, Changed: ref}}
 		e.take(r)
 		if r.inline() {
 			e.tracked = true
-			if r.placement != PlacementUnverified {
+			if r.placement != placement.Unverified {
 				mem.Counted["posted"]++
 			}
 		}
@@ -410,9 +411,9 @@ func (e *MemoryEntry) take(r *findingRow) {
 	e.anchor = r.a.Anchor
 	e.Placement, e.Evidence = r.placement, r.ev.Verdict
 	switch r.placement {
-	case PlacementSummary:
+	case placement.Summary:
 		d.Placement = marker.PlacementSummary
-	case PlacementUnverified:
+	case placement.Unverified:
 		// A finding posted inline by an earlier review stays what it was:
 		// its comment is on the pull request and its thread may be resolved.
 		if d.CommentID == 0 {
@@ -625,7 +626,7 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 		if title == "" {
 			title = "(title not kept)"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), reviewanswer.SeverityLabel(e.data.Severity), cell(e.where()), cell(title))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), reviewanswer.SeverityLabel(e.data.Severity), sanitize.TableCell(e.where()), sanitize.TableCell(title))
 	}
 	b.WriteString("\n")
 	var parts []string

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/placement"
 )
 
 // policyDiff is a new file of 20 lines line01() .. line20().
@@ -27,7 +28,7 @@ func pf(n int, sev string, conf float64) pipeline.Finding {
 		Title: fmt.Sprintf("finding %d", n), Body: fmt.Sprintf("body %d", n)}
 }
 
-func renderPolicy(t *testing.T, pol Policy, findings ...pipeline.Finding) Rendered {
+func renderPolicy(t *testing.T, pol placement.Policy, findings ...pipeline.Finding) Rendered {
 	t.Helper()
 	answer, _ := json.Marshal(pipeline.Review{Summary: "s", Findings: findings})
 	r, err := Render(CommentsInput{Ref: "abc123", Files: []pipeline.ChangedFile{{Path: "p.go", Status: "added", Diff: policyDiff}}, Review: answer, Policy: pol})
@@ -52,19 +53,19 @@ func TestPolicyBudgetAndFloor(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name    string
-		pol     Policy
+		pol     placement.Policy
 		inline  []string // most severe first (BySeverity is stable on the line order)
 		summary int
 	}{
-		{"zero policy: all inline", Policy{}, []string{"finding 3", "finding 2", "finding 4", "finding 6", "finding 5", "finding 7", "finding 1"}, 0},
-		{"budget 2: critical, then the most confident high", Policy{MaxInline: 2}, []string{"finding 3", "finding 4"}, 5},
-		{"budget 3: unknown confidence (0.5) beats 0.4", Policy{MaxInline: 3}, []string{"finding 3", "finding 4", "finding 6"}, 4},
-		{"floor high", Policy{MinSeverity: "high"}, []string{"finding 3", "finding 2", "finding 4", "finding 6"}, 3},
-		{"quiet: 5, high and up", Policy{Profile: ProfileQuiet}, []string{"finding 3", "finding 2", "finding 4", "finding 6"}, 3},
-		{"balanced: 10, medium and up", Policy{Profile: ProfileBalanced}, []string{"finding 3", "finding 2", "finding 4", "finding 6", "finding 5", "finding 7"}, 1},
-		{"balanced with budget 1", Policy{Profile: ProfileBalanced, MaxInline: 1}, []string{"finding 3"}, 6},
-		{"quiet with floor low", Policy{Profile: ProfileQuiet, MinSeverity: "low"}, []string{"finding 3", "finding 4", "finding 2", "finding 6", "finding 7"}, 2},
-		{"thorough: everything", Policy{Profile: ProfileThorough}, []string{"finding 3", "finding 2", "finding 4", "finding 6", "finding 5", "finding 7", "finding 1"}, 0},
+		{"zero policy: all inline", placement.Policy{}, []string{"finding 3", "finding 2", "finding 4", "finding 6", "finding 5", "finding 7", "finding 1"}, 0},
+		{"budget 2: critical, then the most confident high", placement.Policy{MaxInline: 2}, []string{"finding 3", "finding 4"}, 5},
+		{"budget 3: unknown confidence (0.5) beats 0.4", placement.Policy{MaxInline: 3}, []string{"finding 3", "finding 4", "finding 6"}, 4},
+		{"floor high", placement.Policy{MinSeverity: "high"}, []string{"finding 3", "finding 2", "finding 4", "finding 6"}, 3},
+		{"quiet: 5, high and up", placement.Policy{Profile: placement.ProfileQuiet}, []string{"finding 3", "finding 2", "finding 4", "finding 6"}, 3},
+		{"balanced: 10, medium and up", placement.Policy{Profile: placement.ProfileBalanced}, []string{"finding 3", "finding 2", "finding 4", "finding 6", "finding 5", "finding 7"}, 1},
+		{"balanced with budget 1", placement.Policy{Profile: placement.ProfileBalanced, MaxInline: 1}, []string{"finding 3"}, 6},
+		{"quiet with floor low", placement.Policy{Profile: placement.ProfileQuiet, MinSeverity: "low"}, []string{"finding 3", "finding 4", "finding 2", "finding 6", "finding 7"}, 2},
+		{"thorough: everything", placement.Policy{Profile: placement.ProfileThorough}, []string{"finding 3", "finding 2", "finding 4", "finding 6", "finding 5", "finding 7", "finding 1"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := renderPolicy(t, tc.pol, findings...)
@@ -72,7 +73,7 @@ func TestPolicyBudgetAndFloor(t *testing.T) {
 			if strings.Join(got, ",") != strings.Join(sortedLike(tc.inline, got), ",") {
 				t.Errorf("inline = %v, want the set %v", got, tc.inline)
 			}
-			if len(r.SummaryOnly) != tc.summary || r.Stats.ByPlacement[PlacementSummary] != tc.summary {
+			if len(r.SummaryOnly) != tc.summary || r.Stats.ByPlacement[placement.Summary] != tc.summary {
 				t.Errorf("summary only = %d (stats %v), want %d", len(r.SummaryOnly), r.Stats.ByPlacement, tc.summary)
 			}
 			assertNothingLost(t, r, findings)
@@ -102,7 +103,7 @@ func sortedLike(want, got []string) []string {
 // TestPolicyBudgetOrder: the budget takes most severe first, ties by
 // confidence; the rest are in the summary with the reason.
 func TestPolicyBudgetOrder(t *testing.T) {
-	r := renderPolicy(t, Policy{MaxInline: 2}, pf(1, "medium", 0.99), pf(2, "high", 0.2), pf(3, "high", 0.7), pf(4, "high", 0))
+	r := renderPolicy(t, placement.Policy{MaxInline: 2}, pf(1, "medium", 0.99), pf(2, "high", 0.2), pf(3, "high", 0.7), pf(4, "high", 0))
 	got := map[string]bool{}
 	for _, ic := range r.Inline {
 		got[ic.Title] = true
@@ -128,20 +129,20 @@ func TestPolicyUnverified(t *testing.T) {
 		inline, unverifd  int
 		listed, countedHi bool
 	}{
-		{UnverifiedFold, 1, 2, true, false},
-		{UnverifiedDrop, 1, 2, false, false},
-		{UnverifiedKeep, 3, 0, false, true},
+		{placement.UnverifiedFold, 1, 2, true, false},
+		{placement.UnverifiedDrop, 1, 2, false, false},
+		{placement.UnverifiedKeep, 3, 0, false, true},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			findings := []pipeline.Finding{noQuote, wrong, pf(6, "medium", 0)}
-			r := renderPolicy(t, Policy{Unverified: tc.mode}, findings...)
+			r := renderPolicy(t, placement.Policy{Unverified: tc.mode}, findings...)
 			if len(r.Inline) != tc.inline || len(r.Unverified) != tc.unverifd {
 				t.Fatalf("inline %d, unverified %d; want %d, %d", len(r.Inline), len(r.Unverified), tc.inline, tc.unverifd)
 			}
 			if got := strings.Contains(r.Markdown, "### Unverified findings (2)"); got != tc.listed {
 				t.Errorf("unverified section listed = %v, want %v:\n%s", got, tc.listed, r.Markdown)
 			}
-			if tc.mode == UnverifiedDrop && !strings.Contains(r.Markdown, "2 unverified findings left out") {
+			if tc.mode == placement.UnverifiedDrop && !strings.Contains(r.Markdown, "2 unverified findings left out") {
 				t.Errorf("drop does not say what it left out:\n%s", r.Markdown)
 			}
 			// The build status and the report count what ReportFindings lists.
@@ -157,7 +158,7 @@ func TestPolicyUnverified(t *testing.T) {
 			if r.Stats.ByEvidence["unverified"] != 2 || r.Stats.ByEvidence["verified"] != 1 {
 				t.Errorf("byEvidence = %v", r.Stats.ByEvidence)
 			}
-			if tc.mode != UnverifiedDrop {
+			if tc.mode != placement.UnverifiedDrop {
 				assertNothingLost(t, r, findings)
 			}
 		})
@@ -190,7 +191,7 @@ func TestPolicyMemory(t *testing.T) {
 	answer, _ := json.Marshal(pipeline.Review{Summary: "s", Findings: []pipeline.Finding{pf(1, "high", 0), pf(2, "low", 0), wrong}})
 	in := CommentsInput{Workspace: "acme", RepoSlug: "shop", PRID: 1, Ref: memH1, Mode: "full",
 		Files: []pipeline.ChangedFile{{Path: "p.go", Status: "added", Diff: policyDiff}}, Review: answer,
-		Policy: Policy{Profile: ProfileBalanced, Unverified: UnverifiedFold}}
+		Policy: placement.Policy{Profile: placement.ProfileBalanced, Unverified: placement.UnverifiedFold}}
 	_, sum, err := Prepare(in)
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +201,7 @@ func TestPolicyMemory(t *testing.T) {
 	for _, e := range mem.Entries {
 		byTitle[e.Title] = e
 	}
-	for title, want := range map[string]string{"finding 1": PlacementInline, "finding 2": PlacementSummary, "wrong quote": PlacementUnverified} {
+	for title, want := range map[string]string{"finding 1": placement.Inline, "finding 2": placement.Summary, "wrong quote": placement.Unverified} {
 		if e, ok := byTitle[title]; !ok || e.Placement != want || e.State != StateNew {
 			t.Errorf("%s: memory entry %+v, want placement %s, state new", title, e, want)
 		}
@@ -256,38 +257,10 @@ func tableOf(md string) string {
 	return rest
 }
 
-func TestPolicyCheck(t *testing.T) {
-	for _, tc := range []struct {
-		p     Policy
-		field string
-	}{
-		{Policy{Profile: "loud"}, "commentPolicy.profile"},
-		{Policy{MaxInline: -1}, "commentPolicy.maxInline"},
-		{Policy{MinSeverity: "urgent"}, "commentPolicy.minSeverity"},
-		{Policy{Unverified: "hide"}, "commentPolicy.unverified"},
-	} {
-		err := tc.p.Check("commentPolicy")
-		var inv *pipeline.InvalidError
-		if !asInvalid(err, &inv) || inv.Field != tc.field {
-			t.Errorf("%+v: error %v, want one naming %s", tc.p, err, tc.field)
-		}
-	}
-	if err := (Policy{Profile: "Quiet", MinSeverity: "HIGH", Unverified: "Drop"}).Check("x"); err != nil {
-		t.Errorf("case is forgiven: %v", err)
-	}
-	// A request's profile sets budget and floor again; its fields win.
-	base := Policy{Profile: ProfileQuiet, MaxInline: 3, MinSeverity: "critical", Unverified: UnverifiedFold}
-	got := Policy{Profile: ProfileThorough}.Over(base).Effective()
-	if got.MaxInline != 0 || got.MinSeverity != "low" || got.Unverified != UnverifiedFold {
-		t.Errorf("thorough over quiet = %+v", got)
-	}
-	got = Policy{MaxInline: 7}.Over(base).Effective()
-	if got.MaxInline != 7 || got.MinSeverity != "critical" {
-		t.Errorf("maxInline over quiet = %+v", got)
-	}
-	// A bad request policy is a 400 naming its field.
+// TestRenderBadCommentPolicy: a bad request policy is a 400 naming its field.
+func TestRenderBadCommentPolicy(t *testing.T) {
 	answer, _ := json.Marshal(pipeline.Review{Summary: "s"})
-	_, err := Render(CommentsInput{Ref: "abc", Review: answer, CommentPolicy: &Policy{Unverified: "hide"}})
+	_, err := Render(CommentsInput{Ref: "abc", Review: answer, CommentPolicy: &placement.Policy{Unverified: "hide"}})
 	var inv *pipeline.InvalidError
 	if !asInvalid(err, &inv) || inv.Field != "commentPolicy.unverified" {
 		t.Errorf("Render with a bad commentPolicy: %v", err)

@@ -7,8 +7,10 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/pipeline/evidence"
 	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/placement"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 	"github.com/prscout/prscout/pipeline/sanitize"
@@ -114,16 +116,16 @@ type Rendered struct {
 	VerifyDropped []VerifyDroppedFinding `json:"verifyDropped"`
 	// Policy is the placement policy applied (the service's settings with
 	// the request's commentPolicy over them).
-	Policy   Policy       `json:"policy"`
-	Stats    CommentStats `json:"stats"`
-	Warnings []string     `json:"warnings"`
+	Policy   placement.Policy `json:"policy"`
+	Stats    CommentStats     `json:"stats"`
+	Warnings []string         `json:"warnings"`
 	// Coverage is what the summary's coverage line states: changed files
 	// reviewed, excluded by reason and dropped for budget, so a "no issues"
 	// answer never hides a partial review.
 	Coverage pipeline.Coverage `json:"coverage"`
 	// Requirements are the acceptance criteria with the review's verdicts
 	// and their counts (see severityCounts for the build status).
-	Requirements RequirementCounts `json:"requirements"`
+	Requirements criteria.Counts `json:"requirements"`
 	// Memory is the compare with earlier reviews (memory.go), set when the
 	// comments were read from a CommentStore (publish.Post); nil otherwise.
 	Memory *Memory `json:"memory,omitempty"`
@@ -150,7 +152,7 @@ type Summary struct {
 // The summary is Bitbucket-safe Markdown with no HTML at all: a heading, a
 // coverage line (with the acceptance criteria's verdict counts), the model's
 // summary, the "Acceptance criteria" table (criterion, verdict, evidence
-// linked to the diff, note; see judgeCriteria), a findings table (severity,
+// linked to the diff, note; see criteria.Judge), a findings table (severity,
 // where, title), every finding that could not be placed on a line in full,
 // the table of context the scout asked for, and the hidden review marker as
 // the last line. Model-written lines that look like prscout markers are
@@ -200,7 +202,7 @@ func (c reviewCover) uncovered(path string) string {
 // failed call, unreadable or cut off (what was cut may have been about any
 // file).
 func singleCoverage(in CommentsInput, parsed reviewanswer.Parsed) reviewCover {
-	if msg, failed := reviewFailure(in.Review); failed && len(parsed.Findings) == 0 {
+	if msg, failed := reviewanswer.Failure(in.Review); failed && len(parsed.Findings) == 0 {
 		return reviewCover{all: "no review was received: " + msg}
 	}
 	return answerCover(parsed, "the review")
@@ -219,8 +221,55 @@ func answerCover(parsed reviewanswer.Parsed, what string) reviewCover {
 
 // renderParsed renders a parsed review (the groups' reviews merged into one
 // when the change was reviewed in groups; failed names the groups without a
-// review).
+// review): the findings anchored, checked, placed by the policy and sorted
+// into the answer's lists, the criteria judged, the summary written.
 func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, failed []groupOutcome, cover reviewCover) (Rendered, *Summary) {
+	out := newRendered(in, parsed)
+	st := &out.Stats
+
+	ix, warns := anchor.NewIndex(in.Files)
+	out.Warnings = append(out.Warnings, warns...)
+
+	// Nothing is echoed or posted before its secrets are redacted: the
+	// model saw redacted text, but the review is still untrusted input.
+	summary, n := marker.StripMarkers(parsed.Summary)
+	st.MarkersStripped += n
+	summary = sanitize.Markdown(sanitize.CloseFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
+	in.AdditionalContext = redactContextErrors(in.AdditionalContext, st.Redactions)
+
+	// The evidence is checked against the context as the request carries
+	// it (the model saw it redacted the same way /v1/merge redacts it).
+	shown := evidence.New(ix, in.Files, in.AdditionalContext)
+	rows, warns := findingRows(parsed.Findings, ix, shown, st, in.LinkHosts)
+	out.Warnings = append(out.Warnings, warns...)
+	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
+	out.Warnings = append(out.Warnings, warns...)
+	out.recordVerifyDropped(verifyDropped)
+	st.Findings = len(rows)
+	place(rows, in.policy)
+	if st.MarkersStripped > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
+	}
+
+	prURL := out.judgeCriteria(&in, parsed, ix)
+	out.addPlaced(rows)
+
+	for i, w := range out.Warnings {
+		out.Warnings[i] = redact.Secrets(w, st.Redactions)
+	}
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover,
+		verifyDropped: verifyDropped}
+	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
+	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
+	st.MarkdownChars = len(out.Markdown)
+	sum.st = *st
+	return out, sum
+}
+
+// newRendered is the answer before any finding is added: empty lists (never
+// null in the JSON), the coverage, every count's keys present and what
+// parsing the answer found.
+func newRendered(in CommentsInput, parsed reviewanswer.Parsed) Rendered {
 	out := Rendered{Inline: []InlineComment{}, Unanchored: []pipeline.Finding{}, SummaryOnly: []SummaryFinding{},
 		Unverified: []UnverifiedFinding{}, Warnings: []string{}, Policy: in.policy}
 	out.Coverage = pipeline.CoverageOf(len(in.Files), in.Excluded)
@@ -230,7 +279,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	out.Warnings = append(out.Warnings, parsed.Warnings...)
 	st := &out.Stats
 	st.ByAnchor = map[string]int{anchor.Line: 0, anchor.Snippet: 0, anchor.OnFile: 0, anchor.Unanchored: 0}
-	st.ByPlacement = map[string]int{PlacementInline: 0, PlacementSummary: 0, PlacementUnverified: 0}
+	st.ByPlacement = map[string]int{placement.Inline: 0, placement.Summary: 0, placement.Unverified: 0}
 	st.ByEvidence = map[string]int{evidence.Verified: 0, evidence.Elsewhere: 0, evidence.Unverified: 0}
 	st.BySeverity = map[string]int{"critical": 0, "high": 0, "medium": 0, "low": 0}
 	st.ReviewFormat = parsed.Format
@@ -241,62 +290,67 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	st.SeverityNormalized = parsed.SeverityNormalized
 	st.DroppedFindings = parsed.DroppedFindings
 	st.Redactions = map[string]int{}
+	return out
+}
 
-	ix, warns := anchor.NewIndex(in.Files)
-	out.Warnings = append(out.Warnings, warns...)
-
-	// Nothing is echoed or posted before its secrets are redacted: the
-	// model saw redacted text, but the review is still untrusted input.
-	summary, n := marker.StripMarkers(parsed.Summary)
-	st.MarkersStripped += n
-	summary = sanitize.Markdown(closeFences(redact.Secrets(summary, st.Redactions)), in.LinkHosts)
-	if in.AdditionalContext != nil {
-		items := make([]pipeline.ContextItem, len(in.AdditionalContext))
-		for i, c := range in.AdditionalContext {
-			c.Error = redact.Secrets(c.Error, st.Redactions)
-			items[i] = c
-		}
-		in.AdditionalContext = items
+// redactContextErrors returns the context items with their fetch errors
+// redacted (the context table echoes them), counting into redactions; the
+// request's own slice is left as it is.
+func redactContextErrors(items []pipeline.ContextItem, redactions map[string]int) []pipeline.ContextItem {
+	if items == nil {
+		return nil
 	}
+	out := make([]pipeline.ContextItem, len(items))
+	for i, c := range items {
+		c.Error = redact.Secrets(c.Error, redactions)
+		out[i] = c
+	}
+	return out
+}
 
-	// The evidence is checked against the context as the request carries
-	// it (the model saw it redacted the same way /v1/merge redacts it).
-	shown := evidence.New(ix, in.Files, in.AdditionalContext)
-	rows, warns := findingRows(parsed.Findings, ix, shown, st, in.LinkHosts)
-	out.Warnings = append(out.Warnings, warns...)
-	rows, verifyDropped, warns := verifiedRows(rows, in.Verify, st)
-	out.Warnings = append(out.Warnings, warns...)
-	st.VerifyDropped = len(verifyDropped)
-	out.VerifyDropped = make([]VerifyDroppedFinding, 0, len(verifyDropped))
-	for _, d := range verifyDropped {
+// recordVerifyDropped lists the findings the verify pass dropped in the
+// answer and takes them out of the severity and anchor counts.
+func (out *Rendered) recordVerifyDropped(dropped []droppedRow) {
+	st := &out.Stats
+	st.VerifyDropped = len(dropped)
+	out.VerifyDropped = make([]VerifyDroppedFinding, 0, len(dropped))
+	for _, d := range dropped {
 		st.BySeverity[d.row.f.Severity]--
 		st.ByAnchor[d.row.a.Anchor]--
 		out.VerifyDropped = append(out.VerifyDropped, VerifyDroppedFinding{Path: d.row.f.Path, Line: d.row.a.Line,
 			Severity: d.row.f.Severity, Title: d.row.f.Title, Fingerprint: d.row.fp, Reason: d.reason})
 	}
-	st.Findings = len(rows)
-	place(rows, in.policy)
-	if st.MarkersStripped > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("removed %d line(s) of model text that looked like prscout markers", st.MarkersStripped))
-	}
+}
 
-	out.Requirements, warns = judgeCriteria(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
+// judgeCriteria sets the answer's requirements (criteria.Judge) and
+// returns the pull request's page the evidence links point into ("" when
+// the request's prUrl, or else its pr.url, is missing or not a page
+// address, with a warning for the latter).
+func (out *Rendered) judgeCriteria(in *CommentsInput, parsed reviewanswer.Parsed, ix *anchor.Index) string {
+	var warns []string
+	out.Requirements, warns = criteria.Judge(in.Requirements.Criteria, parsed.Verdicts, parsed.VerdictsGiven, ix)
 	out.Warnings = append(out.Warnings, warns...)
 	if in.PRURL == "" {
 		in.PRURL = in.PR.URL
 	}
-	prURL, ok := pullRequestURL(in.PRURL)
+	prURL, ok := criteria.PullRequestURL(in.PRURL)
 	if !ok {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("prUrl %q is not an http(s) page address: evidence is not linked", pipeline.ClipRunes(in.PRURL, 80)))
 	}
+	return prURL
+}
 
+// addPlaced adds each placed row to the answer's list for its placement
+// (inline comments sorted by path and line) and counts them.
+func (out *Rendered) addPlaced(rows []findingRow) {
+	st := &out.Stats
 	for _, r := range rows {
 		st.ByPlacement[r.placement]++
 		switch {
-		case r.placement == PlacementUnverified:
+		case r.placement == placement.Unverified:
 			st.BySeverity[r.f.Severity]--
 			out.Unverified = append(out.Unverified, UnverifiedFinding{Finding: r.f, Fingerprint: r.fp, Evidence: r.ev})
-		case r.placement == PlacementInline:
+		case r.placement == placement.Inline:
 			out.Inline = append(out.Inline, InlineComment{
 				Path: r.a.Path, Line: r.a.Line, EndLine: r.a.EndLine, Anchor: r.a.Anchor,
 				Body: inlineBody(r.f, r.fix, r.fp), Fingerprint: r.fp,
@@ -320,23 +374,12 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 		return a.Line < b.Line
 	})
 	st.Inline, st.Unanchored = len(out.Inline), len(out.Unanchored)
-
-	for i, w := range out.Warnings {
-		out.Warnings[i] = redact.Secrets(w, st.Redactions)
-	}
-	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover,
-		verifyDropped: verifyDropped}
-	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
-	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
-	st.MarkdownChars = len(out.Markdown)
-	sum.st = *st
-	return out, sum
 }
 
 // findingRows anchors each finding, strips marker look-alikes from its
 // text, redacts secrets in it (after anchoring, so that a snippet still
 // matches a diff the caller did not redact), fingerprints it, drops repeats
-// and makes its text inert Markdown (sanitizeMarkdown, after fingerprinting:
+// and makes its text inert Markdown (sanitize.Markdown, after fingerprinting:
 // the fingerprint stays that of what the model wrote), counting into st.
 func findingRows(findings []pipeline.Finding, ix *anchor.Index, shown *evidence.Shown, st *CommentStats, hosts []string) ([]findingRow, []string) {
 	var warnings []string
@@ -356,7 +399,7 @@ func findingRows(findings []pipeline.Finding, ix *anchor.Index, shown *evidence.
 		f.Body, n = marker.StripMarkers(f.Body)
 		st.MarkersStripped += n
 		f.Title = redact.Secrets(f.Title, st.Redactions)
-		f.Body = closeFences(redact.Secrets(f.Body, st.Redactions))
+		f.Body = sanitize.CloseFences(redact.Secrets(f.Body, st.Redactions))
 		f.ExistingCode = redact.Secrets(f.ExistingCode, st.Redactions)
 		code := f.ExistingCode
 		if strings.TrimSpace(code) == "" {
@@ -431,7 +474,7 @@ func inlineBody(f pipeline.Finding, fx *shownFix, fp string) string {
 // Post adds: the memory table with its hidden data, and the findings
 // whose inline comment was not posted.
 type summaryExtras struct {
-	criteria         RequirementCounts
+	criteria         criteria.Counts
 	ix               *anchor.Index
 	prURL            string
 	mem              *Memory
@@ -445,73 +488,6 @@ type summaryExtras struct {
 	notice string
 	// verifyDropped are the findings the verify pass dropped.
 	verifyDropped []droppedRow
-}
-
-// renderSummary writes the summary. With x.mem, the findings table is the
-// memory table and the hidden data comes before the review marker, within
-// the summary's size bound (memory.go); the findings whose inline comment
-// was not posted come after the context table.
-func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
-	var b strings.Builder
-	b.WriteString("## prscout review\n\n")
-	mode := in.Mode
-	if mode == "delta" && in.Interdiff {
-		mode = "interdiff"
-	}
-	writeHeadline(&b, mode, ref, rows, st)
-	writeCoverage(&b, in, x.criteria)
-	writeNotReviewedGroups(&b, x.failedGroups)
-	if x.notice != "" {
-		b.WriteString(x.notice)
-		b.WriteString("\n\n")
-	}
-	if n := len(x.verifyDropped); n > 0 {
-		fmt.Fprintf(&b, "A second check (the verify pass) dropped %s of the review as not supported by the code.\n\n", pipeline.CountNoun(n, "finding"))
-	}
-	// The model's summary.
-	if s := strings.TrimSpace(summary); s != "" {
-		b.WriteString(s)
-		b.WriteString("\n\n")
-	}
-	writeCriteriaTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
-	if x.mem != nil {
-		writeMemoryTable(&b, x.mem)
-	} else {
-		writeFindingsTable(&b, rows)
-	}
-	writeOffDiff(&b, rows)
-	writeSummaryOnly(&b, rows)
-	writeUnverified(&b, rows, in.policy)
-	writeContextTable(&b, in, st)
-	b.WriteString(unpostedText(x.failed, x.deferred))
-	defuseDataLines(&b)
-	if x.mem != nil {
-		tail := marker.ReviewMarker(ref) + "\n"
-		// Room for the data, with a margin for the dropped-count line.
-		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
-		lines, dropped := x.mem.dataBlock(max(budget, 0))
-		x.mem.DataDropped = dropped
-		if dropped > 0 {
-			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
-				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
-		}
-		if len(lines) > 0 {
-			b.WriteString(strings.Join(lines, "\n"))
-			b.WriteString("\n\n")
-		}
-		b.WriteString(tail)
-		return b.String()
-	}
-	b.WriteString(marker.ReviewMarker(ref))
-	b.WriteString("\n")
-	return b.String()
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 // Remember compares the review's findings with the earlier reviews among
@@ -530,368 +506,4 @@ func (p *Summary) Write(mem *Memory, failed, deferred []InlineComment) string {
 	x := p.x
 	x.mem, x.failed, x.deferred = mem, failed, deferred
 	return renderSummary(p.in, p.ref, p.summary, p.rows, &st, x)
-}
-
-// answerNotice says, in the summary, what a person must know about how the
-// model's answer was read: that it could not be read at all (how long it
-// was, where the raw answer is: the n8n execution, never the answer
-// itself), or that it was cut off and what was kept.
-func answerNotice(p reviewanswer.Parsed, requestID string) string {
-	var b strings.Builder
-	limit := ""
-	if p.CutOff {
-		limit = "; it was cut off at the model's token limit" + reasonNote(p.FinishReason)
-	}
-	switch {
-	case p.Unreadable:
-		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
-		if id := strings.TrimSpace(requestID); id != "" {
-			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", sanitize.CodeSpan(id))
-		} else {
-			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
-		}
-		if p.CutOff {
-			b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`).")
-		}
-	case p.CutOff:
-		fmt.Fprintf(&b, "**The model's review answer was cut off** at its token limit%s: %s kept, %d incomplete dropped.",
-			reasonNote(p.FinishReason), pipeline.CountNoun(p.Kept, "complete finding"), p.Incomplete)
-		b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`) for a full review.")
-	}
-	return b.String()
-}
-
-func reasonNote(finish string) string {
-	if finish == "" {
-		return ""
-	}
-	return " (finish reason " + sanitize.CodeSpan(finish) + ")"
-}
-
-// writeHeadline writes the head, the mode and the finding counts.
-func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *CommentStats) {
-	// Headline: head, mode, counts.
-	label := "full review"
-	switch mode {
-	case "delta":
-		label = "delta review: changes since the last reviewed commit"
-	case "interdiff":
-		label = "delta review: the pull request's own changes since the last reviewed commit; the destination merged in is not reviewed"
-	}
-	fmt.Fprintf(b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), label)
-	counted := len(rows) - st.Unverified
-	unverified := ""
-	if st.Unverified > 0 {
-		unverified = fmt.Sprintf(" Not counted: %s (their evidence was not found).", pipeline.CountNoun(st.Unverified, "unverified finding"))
-	}
-	if counted == 0 {
-		b.WriteString("No findings." + unverified + "\n\n")
-	} else {
-		var parts []string
-		for _, s := range reviewanswer.Severities {
-			if n := st.BySeverity[s]; n > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", n, s))
-			}
-		}
-		fmt.Fprintf(b, "%s (%s): %d on diff lines", pipeline.CountNoun(counted, "finding"), strings.Join(parts, ", "), st.Inline)
-		if below := st.Unanchored + st.SummaryOnly; below > 0 {
-			fmt.Fprintf(b, ", %d below", below)
-		}
-		b.WriteString("." + unverified + "\n\n")
-	}
-
-}
-
-// writeCoverage writes the coverage line and the files not reviewed.
-func writeCoverage(b *strings.Builder, in CommentsInput, criteria RequirementCounts) {
-	// Coverage: how many changed files the review saw, so "no findings"
-	// never hides a partial review.
-	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
-	if in.Coverage != nil {
-		cov = *in.Coverage
-	}
-	if cov.ContextDropped == 0 {
-		cov.ContextDropped = len(in.Dropped)
-	}
-	fmt.Fprintf(b, "**Coverage:** %s", cov.Sentence())
-	if criteria.Total() > 0 {
-		fmt.Fprintf(b, "; %s", criteria.Sentence())
-	}
-	if names := instructionNames(in.Instructions); names != "" {
-		fmt.Fprintf(b, "; instructions: %s", names)
-	}
-	if len(in.Excluded) > 0 {
-		const maxListed = 10
-		var ex []string
-		for i, e := range in.Excluded {
-			if i == maxListed {
-				ex = append(ex, fmt.Sprintf("and %d more", len(in.Excluded)-maxListed))
-				break
-			}
-			item := sanitize.CodeSpan(e.Path)
-			if e.Reason != "" {
-				item += " (" + pipeline.OneLine(e.Reason) + ")"
-			}
-			ex = append(ex, item)
-		}
-		fmt.Fprintf(b, ". Not reviewed: %s", strings.Join(ex, ", "))
-	}
-	b.WriteString(".\n\n")
-
-}
-
-// instructionNames lists the instruction files a review read, as code
-// spans (at most 10 named).
-func instructionNames(files []pipeline.InstructionFile) string {
-	var names []string
-	for i, f := range files {
-		if i == 10 {
-			names = append(names, fmt.Sprintf("and %d more", len(files)-i))
-			break
-		}
-		names = append(names, sanitize.CodeSpan(pipeline.OneLine(f.Path)))
-	}
-	return strings.Join(names, ", ")
-}
-
-// writeFindingsTable writes every finding as a table row, most severe first.
-func writeFindingsTable(b *strings.Builder, rows []findingRow) {
-	// Findings table, most severe first.
-	var sorted []findingRow
-	for _, r := range rows {
-		if r.placement != PlacementUnverified {
-			sorted = append(sorted, r)
-		}
-	}
-	if len(sorted) > 0 {
-		sort.SliceStable(sorted, func(i, j int) bool {
-			x, y := sorted[i], sorted[j]
-			if ra, rb := reviewanswer.SeverityRank(x.f.Severity), reviewanswer.SeverityRank(y.f.Severity); ra != rb {
-				return ra < rb
-			}
-			if x.a.Path != y.a.Path {
-				return x.a.Path < y.a.Path
-			}
-			return x.a.Line < y.a.Line
-		})
-		b.WriteString("### Findings\n\n")
-		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
-		for _, r := range sorted {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), cell(where(r)), cell(pipeline.OneLine(r.f.Title)))
-		}
-		b.WriteString("\n")
-	}
-
-}
-
-// writeOffDiff writes in full the findings that are not on a diff line.
-func writeOffDiff(b *strings.Builder, rows []findingRow) {
-	// Findings that are not on a line, in full.
-	var off []findingRow
-	for _, r := range rows {
-		if !r.inline() && r.placement != PlacementUnverified {
-			off = append(off, r)
-		}
-	}
-	if len(off) > 0 {
-		sort.SliceStable(off, func(i, j int) bool {
-			return reviewanswer.SeverityRank(off[i].f.Severity) < reviewanswer.SeverityRank(off[j].f.Severity)
-		})
-		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
-		for _, r := range off {
-			fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
-			fmt.Fprintf(b, "%s: %s.\n\n", where(r), r.a.Reason)
-			if body := strings.TrimSpace(r.f.Body); body != "" {
-				b.WriteString(body)
-				b.WriteString("\n\n")
-			}
-			if fix := fixMarkdown(r.fix); fix != "" {
-				b.WriteString(fix)
-				b.WriteString("\n")
-			}
-		}
-	}
-
-}
-
-// writeContextTable writes the table of context the scout asked for.
-func writeContextTable(b *strings.Builder, in CommentsInput, st *CommentStats) {
-	// Context the scout asked for.
-	b.WriteString("### Context the scout asked for\n\n")
-	ctxRows := contextRows(in, st)
-	if len(ctxRows) == 0 {
-		b.WriteString("The scout asked for no extra context.\n\n")
-	} else {
-		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
-		for _, r := range ctxRows {
-			fmt.Fprintf(b, "| %s | %s | %s |\n", cell(sanitize.CodeSpan(r[0])), cell(r[1]), cell(r[2]))
-		}
-		b.WriteString("\n")
-	}
-
-}
-
-// contextRows lists the context table: every additionalContext item, then
-// each dropped item not listed there. /v1/merge turns a dropped item into an
-// ok:false additionalContext entry and lists it in stats.dropped; such an
-// entry shows as "dropped for budget", not as a failure.
-func contextRows(in CommentsInput, st *CommentStats) [][3]string {
-	opOr := func(op string) string {
-		if op == "" {
-			return "get_file"
-		}
-		return op
-	}
-	key := func(op, path string) string { return opOr(op) + "\x00" + path }
-	dropped := map[string]pipeline.DroppedContext{}
-	for _, d := range in.Dropped {
-		dropped[key(d.Op, d.Path)] = d
-	}
-	var rows [][3]string
-	listed := map[string]bool{}
-	for _, c := range in.AdditionalContext {
-		k := key(c.Op, c.Path)
-		var result string
-		if d, ok := dropped[k]; ok {
-			result = droppedText(d)
-			listed[k] = true
-			st.ContextDropped++
-		} else if c.OK {
-			result = "fetched"
-			st.ContextFetched++
-		} else {
-			reason := strings.TrimSpace(c.Error)
-			if reason == "" {
-				reason = "unknown error"
-			}
-			result = "failed: " + pipeline.OneLine(reason)
-			st.ContextFailed++
-		}
-		rows = append(rows, [3]string{c.Path, opOr(c.Op), result})
-	}
-	for _, d := range in.Dropped {
-		k := key(d.Op, d.Path)
-		if listed[k] {
-			continue
-		}
-		listed[k] = true
-		rows = append(rows, [3]string{d.Path, opOr(d.Op), droppedText(d)})
-		st.ContextDropped++
-	}
-	return rows
-}
-
-func droppedText(d pipeline.DroppedContext) string {
-	s := "dropped for budget"
-	if d.Chars > 0 {
-		s += fmt.Sprintf(" (%d chars)", d.Chars)
-	}
-	switch r := strings.TrimSpace(d.Reason); r {
-	case "", "budget":
-	case "over_budget":
-		s += ": the changed files alone fill the budget"
-	default:
-		s += ": " + pipeline.OneLine(r)
-	}
-	return s
-}
-
-func where(r findingRow) string {
-	p := r.a.Path
-	if p == "" {
-		p = r.f.Path
-	}
-	switch r.a.Anchor {
-	case anchor.Line, anchor.Snippet:
-		if r.placement == PlacementSummary {
-			return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line)) + " (summary only)"
-		}
-		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
-	case anchor.OnFile:
-		return sanitize.CodeSpan(p) + " (file)"
-	default:
-		if p == "" {
-			return "(no file)"
-		}
-		return sanitize.CodeSpan(p) + " (not in this PR)"
-	}
-}
-
-// closeFences closes a fenced code block model text leaves open (a reply cut
-// at its token limit does): left open, it would swallow everything after it,
-// our tables and the hidden marker included, into a visible code block.
-func closeFences(s string) string {
-	var open string // the opening fence run ("```", "~~~~", ...), "" when none
-	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimRight(strings.TrimLeft(line, " "), "\r")
-		if len(line)-len(strings.TrimLeft(line, " ")) > 3 {
-			continue // indented code, not a fence
-		}
-		run := fenceRun(t)
-		if run == "" {
-			continue
-		}
-		switch {
-		case open == "":
-			if run[0] == '`' && strings.Contains(t[len(run):], "`") {
-				continue // a backtick fence's info string cannot hold a backtick
-			}
-			open = run
-		case run[0] == open[0] && len(run) >= len(open) && strings.TrimSpace(t[len(run):]) == "":
-			open = ""
-		}
-	}
-	if open == "" {
-		return s
-	}
-	return strings.TrimRight(s, "\n") + "\n" + open
-}
-
-// fenceRun returns the leading run of 3+ backticks or tildes of t, or "".
-func fenceRun(t string) string {
-	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
-		return ""
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	if n < 3 {
-		return ""
-	}
-	return t[:n]
-}
-
-// cell makes text safe inside a pipe-table cell: one line (tables cannot
-// hold line breaks on Bitbucket) and every '|' escaped.
-func cell(s string) string {
-	s = pipeline.OneLine(s)
-	s = strings.ReplaceAll(s, `\|`, `|`)
-	s = strings.ReplaceAll(s, "|", `\|`)
-	if s == "" {
-		return " "
-	}
-	return s
-}
-
-// defuseDataLines makes sure no line of the summary written so far reads as
-// hidden review data (marker.ParseFindingData): only prscout's own data
-// block, written after it, may. Every caller- or model-supplied string is
-// already on one line inside a code span, a table row or the sanitizer's
-// output; this is the guard should one slip through.
-func defuseDataLines(b *strings.Builder) {
-	s := b.String()
-	if !strings.Contains(s, "[prscout-f:") || len(marker.ParseFindingData(s)) == 0 {
-		return
-	}
-	lines := strings.SplitAfter(s, "\n")
-	for i, line := range lines {
-		if len(marker.ParseFindingData(line)) > 0 {
-			lines[i] = strings.Replace(line, "[prscout-f:", `\[prscout-f:`, 1)
-		}
-	}
-	b.Reset()
-	for _, line := range lines {
-		b.WriteString(line)
-	}
 }

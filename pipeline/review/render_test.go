@@ -249,25 +249,6 @@ func TestPostTarget(t *testing.T) {
 	}
 }
 
-func TestCodeSpanAndCell(t *testing.T) {
-	tests := []struct{ in, span, cell string }{
-		{"a.go", "`a.go`", "a.go"},
-		{"we`ird.go", "``we`ird.go``", "we`ird.go"},
-		{"`x`", "`` `x` ``", "`x`"},
-		{"a|b\nc", "`a|b c`", `a\|b c`},
-		{`already \| escaped`, "`already \\| escaped`", `already \| escaped`},
-		{"", "``", " "},
-	}
-	for _, tt := range tests {
-		if got := sanitize.CodeSpan(tt.in); got != tt.span {
-			t.Errorf("sanitize.CodeSpan(%q) = %q, want %q", tt.in, got, tt.span)
-		}
-		if got := cell(tt.in); got != tt.cell {
-			t.Errorf("cell(%q) = %q, want %q", tt.in, got, tt.cell)
-		}
-	}
-}
-
 func ExampleRender() {
 	diff := "diff --git a/main.go b/main.go\n" +
 		"--- a/main.go\n+++ b/main.go\n" +
@@ -313,24 +294,6 @@ func ExampleRender() {
 	// [prscout-finding]: # "fp=f8ce5808387e75d8 v=1"
 }
 
-func TestCloseFences(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"text", "text"},
-		{"```go\nx\n```", "```go\nx\n```"},
-		{"```go\nx := 1", "```go\nx := 1\n```"},
-		{"~~~~\ncode\n~~~", "~~~~\ncode\n~~~\n~~~~"},
-		{"````\n```\nstill open", "````\n```\nstill open\n````"},
-		{"    ```\nindented is code, not a fence", "    ```\nindented is code, not a fence"},
-		{"``` not`a fence\ntext", "``` not`a fence\ntext"},
-		{"a\n```\nb\n```\n```py\nc\n", "a\n```\nb\n```\n```py\nc\n```"},
-	}
-	for _, tt := range tests {
-		if got := closeFences(tt.in); got != tt.want {
-			t.Errorf("closeFences(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}
-
 // TestRenderCutReplyKeepsMarkerHidden: a review cut inside a code
 // block must not swallow the tables and the marker into that block.
 func TestRenderCutReplyKeepsMarkerHidden(t *testing.T) {
@@ -347,7 +310,7 @@ func TestRenderCutReplyKeepsMarkerHidden(t *testing.T) {
 		if strings.Count(md, "```")%2 != 0 {
 			t.Errorf("unbalanced fences:\n%s", md)
 		}
-		if closeFences(md) != md {
+		if sanitize.CloseFences(md) != md {
 			t.Errorf("a fence is left open:\n%s", md)
 		}
 	}
@@ -391,7 +354,7 @@ func FuzzRender(f *testing.F) {
 		if markers != 1 {
 			t.Fatalf("%d review markers in the summary, want 1:\n%s", markers, r.Markdown)
 		}
-		if closeFences(r.Markdown) != r.Markdown {
+		if sanitize.CloseFences(r.Markdown) != r.Markdown {
 			t.Fatalf("summary leaves a code fence open:\n%s", r.Markdown)
 		}
 		if rc := r.Requirements; rc.Total() != 2 || len(rc.Criteria) != 2 || r.severityCounts()["high"] != r.Stats.BySeverity["high"]+rc.NotMet {

@@ -1,6 +1,7 @@
 // Package reviewanswer reads the review model's answer (through llmanswer,
 // whatever shape it comes in) into a summary, findings with normalized
-// severities and verdicts on acceptance criteria. Pure: no I/O.
+// severities and verdicts on acceptance criteria, and tells a failed or
+// missing review call from an answer (Failure). Pure: no I/O.
 package reviewanswer
 
 import (

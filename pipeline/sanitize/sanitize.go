@@ -1,6 +1,8 @@
 // Package sanitize makes model- and caller-written Markdown inert before it
 // is posted: no HTML, no images, no links to foreign hosts, no mentions, no
-// link reference definitions; code is left as written.
+// link reference definitions; code is left as written. It also writes the
+// inert pieces the summaries are built of: code spans and blocks, table
+// cells, and a code fence the model left open closed (CloseFences).
 package sanitize
 
 import (
@@ -420,6 +422,63 @@ func CodeSpan(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// TableCell makes text safe inside a pipe-table cell: one line (tables cannot
+// hold line breaks on Bitbucket) and every '|' escaped.
+func TableCell(s string) string {
+	s = pipeline.OneLine(s)
+	s = strings.ReplaceAll(s, `\|`, `|`)
+	s = strings.ReplaceAll(s, "|", `\|`)
+	if s == "" {
+		return " "
+	}
+	return s
+}
+
+// CloseFences closes a fenced code block model text leaves open (a reply cut
+// at its token limit does): left open, it would swallow everything after it,
+// our tables and the hidden marker included, into a visible code block.
+func CloseFences(s string) string {
+	var open string // the opening fence run ("```", "~~~~", ...), "" when none
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimRight(strings.TrimLeft(line, " "), "\r")
+		if len(line)-len(strings.TrimLeft(line, " ")) > 3 {
+			continue // indented code, not a fence
+		}
+		run := fenceRun(t)
+		if run == "" {
+			continue
+		}
+		switch {
+		case open == "":
+			if run[0] == '`' && strings.Contains(t[len(run):], "`") {
+				continue // a backtick fence's info string cannot hold a backtick
+			}
+			open = run
+		case run[0] == open[0] && len(run) >= len(open) && strings.TrimSpace(t[len(run):]) == "":
+			open = ""
+		}
+	}
+	if open == "" {
+		return s
+	}
+	return strings.TrimRight(s, "\n") + "\n" + open
+}
+
+// fenceRun returns the leading run of 3+ backticks or tildes of t, or "".
+func fenceRun(t string) string {
+	if len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+		return ""
+	}
+	n := 0
+	for n < len(t) && t[n] == t[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return t[:n]
 }
 
 // CodeBlock writes lines as a fenced code block with the info string info:

@@ -68,3 +68,40 @@ func FuzzSanitizeMarkdown(f *testing.F) {
 		}
 	})
 }
+
+func TestCodeSpanAndCell(t *testing.T) {
+	tests := []struct{ in, span, cell string }{
+		{"a.go", "`a.go`", "a.go"},
+		{"we`ird.go", "``we`ird.go``", "we`ird.go"},
+		{"`x`", "`` `x` ``", "`x`"},
+		{"a|b\nc", "`a|b c`", `a\|b c`},
+		{`already \| escaped`, "`already \\| escaped`", `already \| escaped`},
+		{"", "``", " "},
+	}
+	for _, tt := range tests {
+		if got := CodeSpan(tt.in); got != tt.span {
+			t.Errorf("CodeSpan(%q) = %q, want %q", tt.in, got, tt.span)
+		}
+		if got := TableCell(tt.in); got != tt.cell {
+			t.Errorf("TableCell(%q) = %q, want %q", tt.in, got, tt.cell)
+		}
+	}
+}
+
+func TestCloseFences(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"text", "text"},
+		{"```go\nx\n```", "```go\nx\n```"},
+		{"```go\nx := 1", "```go\nx := 1\n```"},
+		{"~~~~\ncode\n~~~", "~~~~\ncode\n~~~\n~~~~"},
+		{"````\n```\nstill open", "````\n```\nstill open\n````"},
+		{"    ```\nindented is code, not a fence", "    ```\nindented is code, not a fence"},
+		{"``` not`a fence\ntext", "``` not`a fence\ntext"},
+		{"a\n```\nb\n```\n```py\nc\n", "a\n```\nb\n```\n```py\nc\n```"},
+	}
+	for _, tt := range tests {
+		if got := CloseFences(tt.in); got != tt.want {
+			t.Errorf("CloseFences(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package review
+package criteria
 
 import (
 	"fmt"
@@ -8,15 +8,14 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
-	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/reviewanswer"
 	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
-// CriterionResult is one acceptance criterion of the request with the
-// review's verdict on it (unclear when the review gave none).
-type CriterionResult struct {
+// Judgment is one acceptance criterion of the request with the review's
+// verdict on it (unclear when the review gave none).
+type Judgment struct {
 	pipeline.Requirement
 	Verdict  string                  `json:"verdict"`
 	Evidence []reviewanswer.Evidence `json:"evidence"`
@@ -25,42 +24,30 @@ type CriterionResult struct {
 	Judged bool `json:"judged"`
 }
 
-// RequirementCounts is the comments answer's "requirements": the verdicts
-// counted, and each criterion with its verdict in request order.
-type RequirementCounts struct {
-	Met      int               `json:"met"`
-	NotMet   int               `json:"notMet"`
-	Unclear  int               `json:"unclear"`
-	Criteria []CriterionResult `json:"criteria"`
+// Counts is the comments answer's "requirements": the verdicts counted,
+// and each criterion with its verdict in request order.
+type Counts struct {
+	Met      int        `json:"met"`
+	NotMet   int        `json:"notMet"`
+	Unclear  int        `json:"unclear"`
+	Criteria []Judgment `json:"criteria"`
 }
 
 // Total is the number of criteria judged.
-func (c RequirementCounts) Total() int { return c.Met + c.NotMet + c.Unclear }
+func (c Counts) Total() int { return c.Met + c.NotMet + c.Unclear }
 
 // Sentence is the coverage line's part: "criteria: 1 met, 1 not met, 1 unclear".
-func (c RequirementCounts) Sentence() string {
+func (c Counts) Sentence() string {
 	return fmt.Sprintf("criteria: %d met, %d not met, %d unclear", c.Met, c.NotMet, c.Unclear)
 }
 
-// severityCounts counts the rendered findings by severity (critical, high,
-// medium, low; every key present) with each not-met acceptance criterion
-// counted as one more high finding (insights.WithNotMet): the figures the
-// build status and Code Insights threshold compare against.
-func (r Rendered) severityCounts() map[string]int {
-	out := make(map[string]int, len(reviewanswer.Severities))
-	for _, s := range reviewanswer.Severities {
-		out[s] = r.Stats.BySeverity[s]
-	}
-	return insights.WithNotMet(out, r.Requirements.NotMet)
-}
-
-// judgeCriteria pairs the request's criteria with the review's verdicts, in
+// Judge pairs the request's criteria with the review's verdicts, in
 // request order, evidence paths resolved to the changed files they name.
 // Verdicts for ids the request does not carry are dropped, a criterion
 // without a verdict is unclear, each with a warning; a review with no
 // verdicts at all makes every criterion unclear with one warning.
-func judgeCriteria(criteria []pipeline.Requirement, verdicts []reviewanswer.Verdict, given bool, ix *anchor.Index) (RequirementCounts, []string) {
-	out := RequirementCounts{Criteria: []CriterionResult{}}
+func Judge(criteria []pipeline.Requirement, verdicts []reviewanswer.Verdict, given bool, ix *anchor.Index) (Counts, []string) {
+	out := Counts{Criteria: []Judgment{}}
 	var warnings []string
 	if len(criteria) == 0 {
 		if len(verdicts) > 0 {
@@ -72,12 +59,12 @@ func judgeCriteria(criteria []pipeline.Requirement, verdicts []reviewanswer.Verd
 	}
 	index := map[string]int{}
 	for i, c := range criteria {
-		index[criterionKey(c.ID)] = i
+		index[Key(c.ID)] = i
 	}
 	byCriterion := make([]*reviewanswer.Verdict, len(criteria))
 	for i := range verdicts {
 		v := &verdicts[i]
-		at, ok := index[criterionKey(v.ID)]
+		at, ok := index[Key(v.ID)]
 		switch {
 		case !ok:
 			warnings = append(warnings, fmt.Sprintf("verdict for unknown criterion %q: dropped", pipeline.ClipRunes(v.ID, 60)))
@@ -92,7 +79,7 @@ func judgeCriteria(criteria []pipeline.Requirement, verdicts []reviewanswer.Verd
 			criteriaNoun(len(criteria))))
 	}
 	for i, c := range criteria {
-		r := CriterionResult{Requirement: c, Verdict: reviewanswer.VerdictUnclear, Evidence: []reviewanswer.Evidence{}}
+		r := Judgment{Requirement: c, Verdict: reviewanswer.VerdictUnclear, Evidence: []reviewanswer.Evidence{}}
 		if v := byCriterion[i]; v != nil {
 			r.Verdict, r.Judged = v.Verdict, true
 			r.Note, _ = marker.StripMarkers(v.Note)
@@ -126,17 +113,17 @@ func criteriaNoun(n int) string {
 	return fmt.Sprintf("%d acceptance criteria", n)
 }
 
-// criterionKey is how verdict ids are matched to criteria: case, space and
+// Key is how verdict ids are matched to criteria: case, space and
 // the brackets or backticks a model may wrap an id in do not matter.
-func criterionKey(id string) string {
+func Key(id string) string {
 	return strings.ToUpper(strings.Trim(strings.TrimSpace(id), "[]`*\"' "))
 }
 
-// writeCriteriaTable writes the "Acceptance criteria" table: criterion,
+// WriteTable writes the "Acceptance criteria" table: criterion,
 // verdict, evidence linked to the diff, note. The criteria come from Jira
 // and the notes from the model: both go through the sanitizer like the
 // model's summary (no HTML, images, foreign links or mentions).
-func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Index, prURL string, hosts []string) {
+func WriteTable(b *strings.Builder, rc Counts, ix *anchor.Index, prURL string, hosts []string) {
 	if len(rc.Criteria) == 0 {
 		return
 	}
@@ -151,7 +138,7 @@ func writeCriteriaTable(b *strings.Builder, rc RequirementCounts, ix *anchor.Ind
 		if evidence == "" {
 			evidence = "-"
 		}
-		inert := func(s string) string { return cell(sanitize.Markdown(pipeline.OneLine(s), hosts)) }
+		inert := func(s string) string { return sanitize.TableCell(sanitize.Markdown(pipeline.OneLine(s), hosts)) }
 		criterion := "**" + inert(c.ID) + "** " + inert(pipeline.ClipRunes(pipeline.OneLine(c.Text), maxCriterionRunes))
 		note := inert(c.Note)
 		if !c.Judged {
@@ -214,9 +201,9 @@ func escapeAnchorPath(p string) string {
 	return strings.Join(segs, "/")
 }
 
-// pullRequestURL checks the request's prUrl: an absolute http(s) URL without
+// PullRequestURL checks the request's prUrl: an absolute http(s) URL without
 // query or fragment, trailing slashes removed; "" (no links) otherwise.
-func pullRequestURL(raw string) (string, bool) {
+func PullRequestURL(raw string) (string, bool) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", true

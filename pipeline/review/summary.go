@@ -1,0 +1,365 @@
+package review
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/anchor"
+	"github.com/prscout/prscout/pipeline/criteria"
+	"github.com/prscout/prscout/pipeline/marker"
+	"github.com/prscout/prscout/pipeline/placement"
+	"github.com/prscout/prscout/pipeline/reviewanswer"
+	"github.com/prscout/prscout/pipeline/sanitize"
+)
+
+// renderSummary writes the summary. With x.mem, the findings table is the
+// memory table and the hidden data comes before the review marker, within
+// the summary's size bound (memory.go); the findings whose inline comment
+// was not posted come after the context table.
+func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
+	var b strings.Builder
+	b.WriteString("## prscout review\n\n")
+	mode := in.Mode
+	if mode == "delta" && in.Interdiff {
+		mode = "interdiff"
+	}
+	writeHeadline(&b, mode, ref, rows, st)
+	writeCoverage(&b, in, x.criteria)
+	writeNotReviewedGroups(&b, x.failedGroups)
+	if x.notice != "" {
+		b.WriteString(x.notice)
+		b.WriteString("\n\n")
+	}
+	if n := len(x.verifyDropped); n > 0 {
+		fmt.Fprintf(&b, "A second check (the verify pass) dropped %s of the review as not supported by the code.\n\n", pipeline.CountNoun(n, "finding"))
+	}
+	// The model's summary.
+	if s := strings.TrimSpace(summary); s != "" {
+		b.WriteString(s)
+		b.WriteString("\n\n")
+	}
+	criteria.WriteTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
+	if x.mem != nil {
+		writeMemoryTable(&b, x.mem)
+	} else {
+		writeFindingsTable(&b, rows)
+	}
+	writeOffDiff(&b, rows)
+	writeSummaryOnly(&b, rows)
+	writeUnverified(&b, rows, in.policy)
+	writeContextTable(&b, in, st)
+	b.WriteString(unpostedText(x.failed, x.deferred))
+	// Only prscout's own data block, written after this, may read as hidden
+	// review data (marker.DefuseData is the guard should a line slip through).
+	defused := marker.DefuseData(b.String())
+	b.Reset()
+	b.WriteString(defused)
+	if x.mem != nil {
+		tail := marker.ReviewMarker(ref) + "\n"
+		// Room for the data, with a margin for the dropped-count line.
+		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
+		lines, dropped := x.mem.dataBlock(max(budget, 0))
+		x.mem.DataDropped = dropped
+		if dropped > 0 {
+			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
+				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
+		}
+		if len(lines) > 0 {
+			b.WriteString(strings.Join(lines, "\n"))
+			b.WriteString("\n\n")
+		}
+		b.WriteString(tail)
+		return b.String()
+	}
+	b.WriteString(marker.ReviewMarker(ref))
+	b.WriteString("\n")
+	return b.String()
+}
+
+// writeHeadline writes the head, the mode and the finding counts.
+func writeHeadline(b *strings.Builder, mode, ref string, rows []findingRow, st *CommentStats) {
+	// Headline: head, mode, counts.
+	label := "full review"
+	switch mode {
+	case "delta":
+		label = "delta review: changes since the last reviewed commit"
+	case "interdiff":
+		label = "delta review: the pull request's own changes since the last reviewed commit; the destination merged in is not reviewed"
+	}
+	fmt.Fprintf(b, "Head `%s` (%s). ", pipeline.ShortCommit(ref), label)
+	counted := len(rows) - st.Unverified
+	unverified := ""
+	if st.Unverified > 0 {
+		unverified = fmt.Sprintf(" Not counted: %s (their evidence was not found).", pipeline.CountNoun(st.Unverified, "unverified finding"))
+	}
+	if counted == 0 {
+		b.WriteString("No findings." + unverified + "\n\n")
+	} else {
+		var parts []string
+		for _, s := range reviewanswer.Severities {
+			if n := st.BySeverity[s]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, s))
+			}
+		}
+		fmt.Fprintf(b, "%s (%s): %d on diff lines", pipeline.CountNoun(counted, "finding"), strings.Join(parts, ", "), st.Inline)
+		if below := st.Unanchored + st.SummaryOnly; below > 0 {
+			fmt.Fprintf(b, ", %d below", below)
+		}
+		b.WriteString("." + unverified + "\n\n")
+	}
+
+}
+
+// writeCoverage writes the coverage line and the files not reviewed.
+func writeCoverage(b *strings.Builder, in CommentsInput, criteria criteria.Counts) {
+	// Coverage: how many changed files the review saw, so "no findings"
+	// never hides a partial review.
+	cov := pipeline.CoverageOf(len(in.Files), in.Excluded)
+	if in.Coverage != nil {
+		cov = *in.Coverage
+	}
+	if cov.ContextDropped == 0 {
+		cov.ContextDropped = len(in.Dropped)
+	}
+	fmt.Fprintf(b, "**Coverage:** %s", cov.Sentence())
+	if criteria.Total() > 0 {
+		fmt.Fprintf(b, "; %s", criteria.Sentence())
+	}
+	if names := instructionNames(in.Instructions); names != "" {
+		fmt.Fprintf(b, "; instructions: %s", names)
+	}
+	if len(in.Excluded) > 0 {
+		const maxListed = 10
+		var ex []string
+		for i, e := range in.Excluded {
+			if i == maxListed {
+				ex = append(ex, fmt.Sprintf("and %d more", len(in.Excluded)-maxListed))
+				break
+			}
+			item := sanitize.CodeSpan(e.Path)
+			if e.Reason != "" {
+				item += " (" + pipeline.OneLine(e.Reason) + ")"
+			}
+			ex = append(ex, item)
+		}
+		fmt.Fprintf(b, ". Not reviewed: %s", strings.Join(ex, ", "))
+	}
+	b.WriteString(".\n\n")
+
+}
+
+// instructionNames lists the instruction files a review read, as code
+// spans (at most 10 named).
+func instructionNames(files []pipeline.InstructionFile) string {
+	var names []string
+	for i, f := range files {
+		if i == 10 {
+			names = append(names, fmt.Sprintf("and %d more", len(files)-i))
+			break
+		}
+		names = append(names, sanitize.CodeSpan(pipeline.OneLine(f.Path)))
+	}
+	return strings.Join(names, ", ")
+}
+
+// writeFindingsTable writes every finding as a table row, most severe first.
+func writeFindingsTable(b *strings.Builder, rows []findingRow) {
+	// Findings table, most severe first.
+	var sorted []findingRow
+	for _, r := range rows {
+		if r.placement != placement.Unverified {
+			sorted = append(sorted, r)
+		}
+	}
+	if len(sorted) > 0 {
+		sort.SliceStable(sorted, func(i, j int) bool {
+			x, y := sorted[i], sorted[j]
+			if ra, rb := reviewanswer.SeverityRank(x.f.Severity), reviewanswer.SeverityRank(y.f.Severity); ra != rb {
+				return ra < rb
+			}
+			if x.a.Path != y.a.Path {
+				return x.a.Path < y.a.Path
+			}
+			return x.a.Line < y.a.Line
+		})
+		b.WriteString("### Findings\n\n")
+		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
+		for _, r := range sorted {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), sanitize.TableCell(where(r)), sanitize.TableCell(pipeline.OneLine(r.f.Title)))
+		}
+		b.WriteString("\n")
+	}
+
+}
+
+// writeOffDiff writes in full the findings that are not on a diff line.
+func writeOffDiff(b *strings.Builder, rows []findingRow) {
+	// Findings that are not on a line, in full.
+	var off []findingRow
+	for _, r := range rows {
+		if !r.inline() && r.placement != placement.Unverified {
+			off = append(off, r)
+		}
+	}
+	if len(off) > 0 {
+		sort.SliceStable(off, func(i, j int) bool {
+			return reviewanswer.SeverityRank(off[i].f.Severity) < reviewanswer.SeverityRank(off[j].f.Severity)
+		})
+		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
+		for _, r := range off {
+			fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
+			fmt.Fprintf(b, "%s: %s.\n\n", where(r), r.a.Reason)
+			if body := strings.TrimSpace(r.f.Body); body != "" {
+				b.WriteString(body)
+				b.WriteString("\n\n")
+			}
+			if fix := fixMarkdown(r.fix); fix != "" {
+				b.WriteString(fix)
+				b.WriteString("\n")
+			}
+		}
+	}
+
+}
+
+// writeContextTable writes the table of context the scout asked for.
+func writeContextTable(b *strings.Builder, in CommentsInput, st *CommentStats) {
+	// Context the scout asked for.
+	b.WriteString("### Context the scout asked for\n\n")
+	ctxRows := contextRows(in, st)
+	if len(ctxRows) == 0 {
+		b.WriteString("The scout asked for no extra context.\n\n")
+	} else {
+		b.WriteString("| Path | Op | Result |\n| --- | --- | --- |\n")
+		for _, r := range ctxRows {
+			fmt.Fprintf(b, "| %s | %s | %s |\n", sanitize.TableCell(sanitize.CodeSpan(r[0])), sanitize.TableCell(r[1]), sanitize.TableCell(r[2]))
+		}
+		b.WriteString("\n")
+	}
+
+}
+
+// contextRows lists the context table: every additionalContext item, then
+// each dropped item not listed there. /v1/merge turns a dropped item into an
+// ok:false additionalContext entry and lists it in stats.dropped; such an
+// entry shows as "dropped for budget", not as a failure.
+func contextRows(in CommentsInput, st *CommentStats) [][3]string {
+	key := func(op, path string) string { return opOrGetFile(op) + "\x00" + path }
+	dropped := map[string]pipeline.DroppedContext{}
+	for _, d := range in.Dropped {
+		dropped[key(d.Op, d.Path)] = d
+	}
+	var rows [][3]string
+	listed := map[string]bool{}
+	for _, c := range in.AdditionalContext {
+		k := key(c.Op, c.Path)
+		var result string
+		if d, ok := dropped[k]; ok {
+			result = droppedText(d)
+			listed[k] = true
+			st.ContextDropped++
+		} else if c.OK {
+			result = "fetched"
+			st.ContextFetched++
+		} else {
+			reason := strings.TrimSpace(c.Error)
+			if reason == "" {
+				reason = "unknown error"
+			}
+			result = "failed: " + pipeline.OneLine(reason)
+			st.ContextFailed++
+		}
+		rows = append(rows, [3]string{c.Path, opOrGetFile(c.Op), result})
+	}
+	for _, d := range in.Dropped {
+		k := key(d.Op, d.Path)
+		if listed[k] {
+			continue
+		}
+		listed[k] = true
+		rows = append(rows, [3]string{d.Path, opOrGetFile(d.Op), droppedText(d)})
+		st.ContextDropped++
+	}
+	return rows
+}
+
+func droppedText(d pipeline.DroppedContext) string {
+	s := "dropped for budget"
+	if d.Chars > 0 {
+		s += fmt.Sprintf(" (%d chars)", d.Chars)
+	}
+	switch r := strings.TrimSpace(d.Reason); r {
+	case "", "budget":
+	case "over_budget":
+		s += ": the changed files alone fill the budget"
+	default:
+		s += ": " + pipeline.OneLine(r)
+	}
+	return s
+}
+
+func where(r findingRow) string {
+	p := r.a.Path
+	if p == "" {
+		p = r.f.Path
+	}
+	switch r.a.Anchor {
+	case anchor.Line, anchor.Snippet:
+		if r.placement == placement.Summary {
+			return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line)) + " (summary only)"
+		}
+		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.a.Line))
+	case anchor.OnFile:
+		return sanitize.CodeSpan(p) + " (file)"
+	default:
+		if p == "" {
+			return "(no file)"
+		}
+		return sanitize.CodeSpan(p) + " (not in this PR)"
+	}
+}
+
+// answerNotice says, in the summary, what a person must know about how the
+// model's answer was read: that it could not be read at all (how long it
+// was, where the raw answer is: the n8n execution, never the answer
+// itself), or that it was cut off and what was kept.
+func answerNotice(p reviewanswer.Parsed, requestID string) string {
+	var b strings.Builder
+	limit := ""
+	if p.CutOff {
+		limit = "; it was cut off at the model's token limit" + reasonNote(p.FinishReason)
+	}
+	switch {
+	case p.Unreadable:
+		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
+		if id := strings.TrimSpace(requestID); id != "" {
+			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", sanitize.CodeSpan(id))
+		} else {
+			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
+		}
+		if p.CutOff {
+			b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`).")
+		}
+	case p.CutOff:
+		fmt.Fprintf(&b, "**The model's review answer was cut off** at its token limit%s: %s kept, %d incomplete dropped.",
+			reasonNote(p.FinishReason), pipeline.CountNoun(p.Kept, "complete finding"), p.Incomplete)
+		b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`) for a full review.")
+	}
+	return b.String()
+}
+
+func reasonNote(finish string) string {
+	if finish == "" {
+		return ""
+	}
+	return " (finish reason " + sanitize.CodeSpan(finish) + ")"
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
