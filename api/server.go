@@ -65,6 +65,10 @@ type Options struct {
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding a later commit resolved (PRSCOUT_RESOLVE_THREADS).
 	ResolveThreads bool
+	// PostTimeout bounds how long /v1/comments goes on after its caller
+	// disconnected: posting is not abandoned between the comments and the
+	// build status (0: it stops with the request).
+	PostTimeout time.Duration
 	// Skips say which pull request reviews /v1/context skips: drafts, bot
 	// accounts' pull requests, trivial changes, pushes (the zero value:
 	// none of these).

@@ -193,10 +193,7 @@ func (st *stages) rulesPropose(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	mode := s.opts.Learnings
-	if mode == "" {
-		mode = learn.ModeDryRun
-	}
+	mode := s.learningsMode()
 	ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode}
 	if ports.Repo == nil {
 		ports.Repo = s.opts.Repo
@@ -364,6 +361,15 @@ func (st *stages) postComments(ctx context.Context, in review.CommentsInput, acc
 	wantSARIF, err := in.WantsSARIF()
 	if err != nil {
 		return commentsAnswer{}, err
+	}
+	if o.PostTimeout > 0 {
+		// A caller that goes away (an n8n worker killed mid-request) must
+		// not leave the head's build status INPROGRESS after the comments
+		// were posted: the redelivered webhook then skips the head as
+		// reviewed. Posting runs to its end, bounded.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), o.PostTimeout)
+		defer cancel()
 	}
 	rendered, posted, err := publish.Publish(ctx, publish.Ports{
 		Comments: o.Comments, Reporter: o.Reporter, Surfaces: o.Surfaces, Sources: o.Repo,

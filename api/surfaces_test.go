@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -317,5 +319,36 @@ func TestCommitSurfaceMetricsPreinitialised(t *testing.T) {
 	n, err := testutil.GatherAndCount(reg, "prscout_commit_surface_total")
 	if want := len(insights.Surfaces) * len(insights.Outcomes); err != nil || n != want {
 		t.Errorf("prscout_commit_surface_total: %d series (err %v), want %d", n, err, want)
+	}
+}
+
+// TestCommentsOutliveTheirCaller: when n8n's connection drops after the
+// first comment is posted (a worker killed), posting goes on to the build
+// status, so the head is not left INPROGRESS (its redelivered webhook
+// skips it as reviewed). With PostTimeout 0 it stops with the request.
+func TestCommentsOutliveTheirCaller(t *testing.T) {
+	for _, tc := range []struct {
+		timeout    time.Duration
+		wantStatus bool
+	}{{time.Minute, true}, {0, false}} {
+		rep := newSpecFake()
+		ctx, cancel := context.WithCancel(context.Background())
+		rep.CreateHook = func(context.Context, int, pipeline.NewComment) error {
+			cancel() // the caller is gone once the first comment is written
+			return nil
+		}
+		srv, _ := newTestServer(t, Options{Repo: rep, Diffs: rep, PRs: rep, Comments: rep, Reporter: rep,
+			Surfaces: insights.DefaultSettings(), PostTimeout: tc.timeout})
+		req := httptest.NewRequest(http.MethodPost, "/v1/comments", strings.NewReader(commentsBody(t, nil))).WithContext(ctx)
+		srv.ServeHTTP(httptest.NewRecorder(), req)
+		final := false
+		for _, s := range rep.Statuses() {
+			if s.Status.State != pipeline.StatusInProgress {
+				final = true
+			}
+		}
+		if final != tc.wantStatus {
+			t.Errorf("PostTimeout %v: final build status written %v, want %v (statuses %+v)", tc.timeout, final, tc.wantStatus, rep.Statuses())
+		}
 	}
 }

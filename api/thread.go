@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/thread"
 )
 
@@ -47,6 +48,19 @@ func (s *Server) threadDeps() thread.Deps {
 	d := thread.Deps{Comments: s.opts.Comments, PRs: s.opts.PRs, Repo: s.opts.Repo}
 	if wo := s.opts.Webhook; wo != nil && wo.ForwardURL != "" {
 		d.StartReview = s.startReview
+	}
+	if mode := s.learningsMode(); mode != learn.ModeOff {
+		ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode}
+		if ports.Repo == nil {
+			ports.Repo = s.opts.Repo
+		}
+		d.Propose = func(ctx context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error) {
+			res, err := learn.Propose(ctx, ports, repo, p)
+			if err == nil {
+				s.metrics.RulesProposed.WithLabelValues(res.Status).Inc()
+			}
+			return res, err
+		}
 	}
 	return d
 }
@@ -91,6 +105,10 @@ func (s *Server) countThread(res thread.Result) {
 			m.Dismissals.Inc()
 			m.FindingStates.WithLabelValues(res.Workspace+"/"+res.RepoSlug, "dismissed").Inc()
 		}
+	case res.Outcome == thread.OutcomeDismissed:
+		// A person resolved an open finding's thread.
+		m.Dismissals.Inc()
+		m.FindingStates.WithLabelValues(res.Workspace+"/"+res.RepoSlug, "dismissed").Inc()
 	}
 }
 
@@ -109,4 +127,12 @@ func eventKind(ev string) string {
 		return "answer"
 	}
 	return "other"
+}
+
+// learningsMode is PRSCOUT_LEARNINGS, dry-run when unset.
+func (s *Server) learningsMode() string {
+	if s.opts.Learnings == "" {
+		return learn.ModeDryRun
+	}
+	return s.opts.Learnings
 }

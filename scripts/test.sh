@@ -5,7 +5,9 @@
 #   - Debian's prometheus (promtool) and nginx for the operations tests and
 #     the keep-alive proof (scripts/install-ops-tools.sh, needs root);
 #   - n8n 2.8.4, once, into ${PRSCOUT_N8N_CACHE:-~/.cache/prscout-n8n} for the
-#     real-n8n end-to-end run of the shipped workflow (scripts/e2e-n8n.sh).
+#     real-n8n end-to-end run of the shipped workflow (scripts/e2e-n8n.sh);
+#   - Debian's postgresql and redis-server for its run at scale in n8n's
+#     queue mode (scripts/e2e-scale.sh, needs root; no service is started).
 # Both runs check that no build output is tracked, gofmt, go vet, staticcheck
 # (pinned below, built by `go run` from the module proxy, nothing installed
 # globally), go test -race and the workflow gate; --quick stops there (tests
@@ -40,6 +42,10 @@ if ! $quick; then
   ./scripts/nginx-keepalive.sh
   echo "== the shipped n8n workflow in a real n8n"
   ./scripts/e2e-n8n.sh
+  echo "== the shipped workflow at scale: n8n queue mode, prscout replicas, faults"
+  scale_t0=$(date +%s)
+  ./scripts/e2e-scale.sh
+  echo "e2e-scale took $(( $(date +%s) - scale_t0 )) s"
   echo "== the container image, built and run (docs/container.md)"
   ./scripts/docker-check.sh
 fi

@@ -88,6 +88,9 @@ type Config struct {
 	ForwardHeader    string
 	ForwardToken     string
 	ForwardTimeout   time.Duration
+	// PostTimeout bounds how long /v1/comments goes on posting once its
+	// caller is gone (PRSCOUT_POST_TIMEOUT).
+	PostTimeout time.Duration
 	// ResolveThreads lets /v1/comments resolve the inline thread of a
 	// finding that a later commit resolved.
 	ResolveThreads bool
@@ -177,6 +180,7 @@ func DefaultConfig() Config {
 		JiraMaxIssues:        5,
 		ForwardHeader:        "X-Prscout-Token",
 		ForwardTimeout:       10 * time.Second,
+		PostTimeout:          2 * time.Minute,
 		ThreadMaxAnswers:     3,
 		ResolveThreads:       true,
 		SkipDrafts:           true,
@@ -392,6 +396,8 @@ func settings() []setting {
 	add(secret(mk("PRSCOUT_FORWARD_TOKEN", "forward-token", "value of the forward header that n8n's header-auth credential checks", g, s)))
 	gd, sd = duration(func(c *Config) *time.Duration { return &c.ForwardTimeout })
 	add(mk("PRSCOUT_FORWARD_TIMEOUT", "forward-timeout", "timeout of forwarding one webhook to n8n", gd, sd))
+	gd, sd = duration(func(c *Config) *time.Duration { return &c.PostTimeout })
+	add(mk("PRSCOUT_POST_TIMEOUT", "post-timeout", "how long /v1/comments goes on posting after its caller disconnected (an n8n worker killed, a timeout), so the comments, the summary and the build status are written together; 0 stops with the request", gd, sd))
 	gb, sb = boolean(func(c *Config) *bool { return &c.ResolveThreads })
 	add(mk("PRSCOUT_RESOLVE_THREADS", "resolve-threads", "resolve the inline thread of a finding a later commit resolved (never a thread someone replied in, never another account's comment)", gb, sb))
 	gb, sb = boolean(func(c *Config) *bool { return &c.SkipDrafts })

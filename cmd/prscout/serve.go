@@ -101,6 +101,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		Webhook:            p.webhook,
 		ParseWebhook:       p.parseWebhook,
 		ResolveThreads:     cfg.ResolveThreads,
+		PostTimeout:        cfg.PostTimeout,
 		ThreadMaxAnswers:   cfg.ThreadMaxAnswers,
 		Skips:              cfg.Skips(),
 		Instructions:       cfg.Instructions(),

@@ -27,6 +27,9 @@ type Input struct {
 	CommentID int64  `json:"commentId"`
 	// Event is the X-Event-Key; "" is read as pullrequest:comment_created.
 	Event string `json:"event,omitempty"`
+	// Actor is who caused the event (its account id, else uuid, else
+	// nickname): for a resolved thread, who resolved it.
+	Actor string `json:"actor,omitempty"`
 }
 
 // AnswerInput is the /v1/thread/answer request: the comment answered and
@@ -51,6 +54,11 @@ type wireEvent struct {
 	Comment struct {
 		ID int64 `json:"id"`
 	} `json:"comment"`
+	Actor struct {
+		AccountID string `json:"account_id"`
+		UUID      string `json:"uuid"`
+		Nickname  string `json:"nickname"`
+	} `json:"actor"`
 }
 
 // ParseInput reads a /v1/thread body. Errors are *pipeline.InvalidError
@@ -90,7 +98,8 @@ func ParseInput(data []byte) (Input, error) {
 		if !ok {
 			return Input{}, pipeline.Invalidf("repository.full_name", "want workspace/repo_slug, got %q", pipeline.ClipRunes(ev.Repository.FullName, 80))
 		}
-		in := Input{Workspace: ws, RepoSlug: slug, PRID: ev.PullRequest.ID, CommentID: ev.Comment.ID, Event: event}
+		in := Input{Workspace: ws, RepoSlug: slug, PRID: ev.PullRequest.ID, CommentID: ev.Comment.ID, Event: event,
+			Actor: firstOf(ev.Actor.AccountID, ev.Actor.UUID, ev.Actor.Nickname)}
 		return in, in.check("pullrequest.id", "comment.id")
 	}
 	var in Input
@@ -126,4 +135,14 @@ func (in Input) check(prField, commentField string) error {
 func isObject(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) > 0 && raw[0] == '{'
+}
+
+// firstOf returns the first non-blank of vs, trimmed.
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
 }

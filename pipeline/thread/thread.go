@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/publish"
 	"github.com/prscout/prscout/pipeline/redact"
@@ -40,11 +42,14 @@ const (
 	OutcomeRateLimited     = "rate_limited"
 	OutcomeNotAddressed    = "not_addressed"
 	OutcomeNotFinding      = "not_finding_thread"
+	// OutcomeDismissed: a person resolved the thread of an open finding;
+	// it is remembered as dismissed.
+	OutcomeDismissed = "dismissed"
 )
 
 // Outcomes lists every outcome, to pre-initialise metric labels.
 var Outcomes = []string{OutcomeCommand, OutcomeQuestion, OutcomeAnswered, OutcomeNotFound, OutcomeDeleted, OutcomeOwn, OutcomeSelfUnknown,
-	OutcomeBot, OutcomeEdit, OutcomeThreadState, OutcomeAlreadyAnswered, OutcomeRateLimited, OutcomeNotAddressed, OutcomeNotFinding}
+	OutcomeBot, OutcomeEdit, OutcomeThreadState, OutcomeAlreadyAnswered, OutcomeRateLimited, OutcomeNotAddressed, OutcomeNotFinding, OutcomeDismissed}
 
 // Limits of one thread.
 const (
@@ -70,6 +75,9 @@ type Deps struct {
 	// (command is CmdReview or CmdFullReview, by the account that asked);
 	// nil when no review workflow is configured.
 	StartReview func(ctx context.Context, repo pipeline.Repo, pr pipeline.PullRequestInfo, command, by string, commentID int64) error
+	// Propose turns a dismissal's reason into a proposed review rule
+	// (learn.Propose with the service's mode); nil when learnings are off.
+	Propose func(ctx context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error)
 }
 
 // Options are the service's settings for threads.
@@ -331,12 +339,15 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	if res, ok := guard(v, o); !ok {
-		return res, nil
-	}
 	var self []string
 	if si, ok := d.Comments.(pipeline.SelfIdentity); ok {
 		self = si.SelfAccountIDs(ctx)
+	}
+	if in.Event == EventResolved {
+		return resolved(ctx, d, v, self)
+	}
+	if res, ok := guard(v, o); !ok {
+		return res, nil
 	}
 	p := parseCommand(v.target.Body, self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
@@ -585,7 +596,48 @@ func dismiss(ctx context.Context, d Deps, v *view, o Options, reason string) (st
 			}
 		}
 	}
-	return fmt.Sprintf("Dismissed at the request of %s: %s\n\nprscout will not raise this finding again on this pull request.", displayName(v.target), reason), warnings, nil
+	text := fmt.Sprintf("Dismissed at the request of %s: %s\n\nprscout will not raise this finding again on this pull request.", displayName(v.target), reason)
+	if proposed, warn := proposeFromDismissal(ctx, d, v, reason); warn != "" {
+		warnings = append(warnings, warn)
+	} else if proposed != "" {
+		text += "\n\n" + proposed
+	}
+	return text, warnings, nil
+}
+
+// findingPath is the file of the finding whose thread v is: its inline
+// comment's path.
+func findingPath(v *view) string {
+	if v.root.Inline != nil {
+		return v.root.Inline.Path
+	}
+	return ""
+}
+
+// proposeFromDismissal proposes the dismissal's reason as a review rule for
+// the finding's file, when a reason was given and learnings are on (or in
+// a dry run): the text says what was proposed and where; warn says why
+// nothing was.
+func proposeFromDismissal(ctx context.Context, d Deps, v *view, reason string) (text, warn string) {
+	if d.Propose == nil || reason == "no reason given" {
+		return "", ""
+	}
+	path := findingPath(v)
+	if path == "" {
+		return "", "no rule was proposed: the finding's file is not known"
+	}
+	res, err := d.Propose(ctx, v.repo, learn.Proposal{Path: path, Rule: reason, SourcePRID: v.in.PRID,
+		SourceCommentID: v.target.ID, SourceURL: v.target.URL, Author: accountOf(v.target)})
+	if err != nil {
+		return "", fmt.Sprintf("no rule was proposed: %v", err)
+	}
+	switch {
+	case res.Mode == learn.ModeDryRun:
+		return "Proposed review rule (not written: learnings run as a dry run):\n\n" + res.Text, ""
+	case res.PullRequest != nil:
+		return fmt.Sprintf("Proposed as a review rule (%s) in the review rules pull request #%d: merging it applies the rule to later reviews.", res.Status, res.PullRequest.ID), ""
+	}
+	return fmt.Sprintf("Review rule: %s.", res.Status), ""
 }
 
 // dismissInData returns the summary body with finding fp's data line
@@ -619,4 +671,59 @@ func dismissInData(body, fp string, root pipeline.Comment, reason, by string) st
 		}
 	}
 	return strings.TrimRight(body, "\n") + "\n\n" + line
+}
+
+// resolved handles a resolved thread: when a person (not prscout) resolved
+// the thread of one of prscout's findings that review memory still has
+// open (its code unchanged since it was reported), the finding is
+// remembered as dismissed, as a dismiss command would, without a reply.
+func resolved(ctx context.Context, d Deps, v *view, self []string) (Result, error) {
+	none := func(why string) (Result, error) { return v.result(ActionNone, OutcomeThreadState, why), nil }
+	switch {
+	case v.fp == "" || v.target.ID != v.root.ID:
+		return none("a resolved thread that is not one of prscout's findings: nothing to do")
+	case v.in.Actor == "":
+		return none("the event does not say who resolved the thread: nothing is recorded")
+	case slices.ContainsFunc(self, func(id string) bool { return normID(id) == normID(v.in.Actor) }):
+		return none("prscout resolved the thread itself")
+	}
+	unlock, err := publish.LockPR(ctx, v.repo, v.in.PRID)
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	var sum *pipeline.Comment
+	for i := len(v.comments) - 1; i >= 0; i-- {
+		if marker.IsSummaryComment(v.comments[i]) {
+			sum = &v.comments[i]
+			break
+		}
+	}
+	if sum == nil {
+		return none("no summary comment: the finding is not remembered")
+	}
+	state := ""
+	for _, fd := range marker.ParseFindingData(sum.Body) {
+		if fd.Fingerprint == v.fp {
+			state = fd.State
+		}
+	}
+	if state != marker.StateOpen {
+		return none(fmt.Sprintf("the finding is %s in review memory, not open: resolving its thread dismisses nothing", orUnknown(state)))
+	}
+	reason := "resolved by " + v.in.Actor + " without a code change"
+	body := dismissInData(sum.Body, v.fp, v.root, reason, v.in.Actor)
+	if _, err := d.Comments.UpdateComment(ctx, v.repo, v.in.PRID, sum.ID, body); err != nil {
+		return Result{}, fmt.Errorf("record the dismissal in the summary %d: %w", sum.ID, err)
+	}
+	res := v.result(ActionNone, OutcomeDismissed, reason)
+	res.Command = CmdDismiss
+	return res, nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }

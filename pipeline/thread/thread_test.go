@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
+	"github.com/prscout/prscout/pipeline/learn"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
@@ -117,6 +118,76 @@ func TestDismiss(t *testing.T) {
 	fake := r.f.AddComment(prID, pipeline.Comment{Body: "x\n\n" + marker.FindingMarker(fp), Foreign: true, Inline: &pipeline.InlineAnchor{Path: "a.go", Line: 4}})
 	if res := r.run(t, r.say("dismiss nope", fake.ID)); res.Action != ActionNone {
 		t.Errorf("dismiss under a forged finding marker = %+v", res)
+	}
+}
+
+// TestDismissProposesRule: a dismissal's reason is proposed as a review
+// rule for the finding's file, and the reply says so; without a reason
+// nothing is proposed.
+func TestDismissProposesRule(t *testing.T) {
+	r := newRig(t)
+	var got []learn.Proposal
+	r.d.Propose = func(_ context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error) {
+		got = append(got, p)
+		return learn.Result{Mode: learn.ModeDryRun, Status: learn.StatusDryRun, Text: "- `" + p.Path + "`: " + p.Rule}, nil
+	}
+	res := r.run(t, r.say("dismiss the value is validated by the caller", r.finding.ID))
+	if res.Action != ActionAnswered || len(got) != 1 {
+		t.Fatalf("dismiss = %+v, proposals %+v", res, got)
+	}
+	if p := got[0]; p.Path != r.finding.Inline.Path || p.Rule != "the value is validated by the caller" || p.SourcePRID != prID || p.SourceCommentID == 0 {
+		t.Errorf("proposal %+v", p)
+	}
+	if res.Reply == nil || !strings.Contains(res.Reply.Body, "Proposed review rule") || !strings.Contains(res.Reply.Body, "validated by the caller") {
+		t.Errorf("reply %+v", res.Reply)
+	}
+	r2 := newRig(t)
+	r2.d.Propose = r.d.Propose
+	r2.run(t, r2.say("dismiss", r2.finding.ID))
+	if len(got) != 1 {
+		t.Errorf("a dismissal without a reason proposed %+v", got[1:])
+	}
+}
+
+// TestResolvedByPersonDismisses: a person resolving an open finding's
+// thread dismisses it; prscout resolving it, or an unknown actor, does not.
+func TestResolvedByPersonDismisses(t *testing.T) {
+	for _, tc := range []struct {
+		actor   string
+		outcome string
+	}{{"", OutcomeThreadState}, {"prscout-id", OutcomeThreadState}, {"mina-id", OutcomeDismissed}} {
+		r := newRig(t)
+		r.f.SetSelf("prscout-id")
+		res, err := Thread(context.Background(), r.d, Input{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: r.finding.ID,
+			Event: EventResolved, Actor: tc.actor}, r.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != tc.outcome {
+			t.Errorf("actor %q: %+v, want %s", tc.actor, res, tc.outcome)
+		}
+		var sum pipeline.Comment
+		for _, c := range r.f.Comments(prID) {
+			if c.ID == r.summary.ID {
+				sum = c
+			}
+		}
+		d := marker.ParseFindingData(sum.Body)
+		dismissed := len(d) == 1 && d[0].State == marker.StateDismissed
+		if dismissed != (tc.outcome == OutcomeDismissed) {
+			t.Errorf("actor %q: data %+v", tc.actor, d)
+		}
+		if dismissed && (d[0].DismissedBy != "mina-id" || !strings.Contains(d[0].Reason, "without a code change")) {
+			t.Errorf("actor %q: dismissal %+v", tc.actor, d[0])
+		}
+		// A second delivery of the same event finds the finding dismissed.
+		if tc.outcome == OutcomeDismissed {
+			res, _ := Thread(context.Background(), r.d, Input{Workspace: "acme", RepoSlug: "api", PRID: prID, CommentID: r.finding.ID,
+				Event: EventResolved, Actor: tc.actor}, r.o)
+			if res.Outcome != OutcomeThreadState {
+				t.Errorf("second delivery: %+v", res)
+			}
+		}
 	}
 }
 
