@@ -60,15 +60,15 @@
 # that thread, nothing else posted; (14) the same comment event delivered
 # again ends in "Nothing to do" (already answered): still one answer;
 # (15) "dismiss the value is validated by the caller" under the other
-# resolves its thread and marks it dismissed with the reason in the
-# summary's data; (16) a rule proposed from that thread (POST
-# /v1/rules/propose, PRSCOUT_LEARNINGS=on) opens the review rules pull
-# request with .prscout/rules.json; (17) that pull request merged (the fake
-# moves main and PR 8's destination) and a push to PR 8: the delta review's
-# prompt carries the rule, the model reports the dismissed finding again and
-# it is posted nowhere, its thread stays resolved, /v1/comments counts it
-# dismissed; (18) "prscout pause": the next push is skipped (skipCode
-# paused); (19) "prscout resume": that push is reviewed; (20) a comment by
+# resolves its thread, marks it dismissed with the reason in the summary's
+# data and (PRSCOUT_LEARNINGS=on) proposes the reason as a rule for the
+# finding's file: the review rules pull request opens with
+# .prscout/rules.json; (16) that pull request merged (a commit on main in
+# git and in the fake; PR 8's destination follows) and a push to PR 8: the
+# delta review's prompt carries the rule, the model reports the dismissed
+# finding again and it is posted nowhere, its thread stays resolved, review
+# memory keeps it dismissed; (17) "prscout pause": the next push is skipped
+# (skipCode paused); (18) "prscout resume": the next push is reviewed; (19) a comment by
 # prscout's own account and one by a bot account: forwarded, and n8n ends in
 # "Nothing to do" (own_comment, bot) with nothing posted and no model call.
 # Then per-node times from n8n's execution data and one result line.
@@ -428,19 +428,16 @@ executions
 n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).length)' "$WORK/executions.json")
 [ "$n" -eq 14 ] || die "the copies of one comment event started $((n - 13)) executions, want 1 ($n executions)"
 
-log "step 15: dismiss under the other finding -> thread resolved, dismissed with the reason in the summary's data"
+log "step 15: dismiss under the other finding -> thread resolved, dismissed with the reason in the summary's data, the reason proposed as a rule on the review rules PR"
 out=$(reply 8 human "under=$(urlq "Note text sliced")" "dismiss the value is validated by the caller")
 expect_status 202 "$out"
 D_ID=$(field "$out" commentId)
 wait_finished 15
 check -step convo-dismiss -comment "$D_ID"
 DISMISS_MS=$(last_ms)
-
-log "step 16: a rule proposed from the dismissed thread -> on the review rules pull request (PRSCOUT_LEARNINGS=on)"
-check -step convo-propose -comment "$D_ID"
 RULES_PR=$(node -e 'fetch(process.argv[1]).then(r=>r.json()).then(ps=>console.log(ps.find(p=>p.source==="prscout/review-rules"&&p.state==="OPEN").id))' "$BB_CTL/_fake/pullrequests")
 
-log "step 17: rules PR $RULES_PR merged, a push to PR 8 -> the rule in the review prompt, the dismissed finding not re-reported"
+log "step 16: rules PR $RULES_PR merged, a push to PR 8 -> the rule in the review prompt, the dismissed finding not re-reported"
 http_post "$BB_CTL/_fake/merge?pr=$RULES_PR" >/dev/null
 http_post "$BB_CTL/_fake/commit?pr=8&path=internal/api/notes.go" >/dev/null
 expect_status 202 "$(deliver 8 pullrequest:updated)"
@@ -448,7 +445,7 @@ wait_finished 16
 check -step convo-push
 RULED_MS=$(last_ms)
 
-log "step 18: prscout pause -> the next push is skipped with the reason"
+log "step 17: prscout pause -> the next push is skipped with the reason"
 out=$(reply 8 human "" "prscout pause")
 expect_status 202 "$out"
 wait_finished 17
@@ -459,16 +456,17 @@ wait_finished 18
 check -step convo-paused
 PAUSED_MS=$(last_ms)
 
-log "step 19: prscout resume -> the push is reviewed"
+log "step 18: prscout resume -> the next push is reviewed"
 out=$(reply 8 human "" "prscout resume")
 expect_status 202 "$out"
 wait_finished 19
 check -step convo-resume -comment "$(field "$out" commentId)"
+http_post "$BB_CTL/_fake/commit?pr=8" >/dev/null
 expect_status 202 "$(deliver 8 pullrequest:updated)"
 wait_finished 20
 check -step convo-resumed
 
-log "step 20: comments by prscout itself and by a bot account -> nothing done"
+log "step 19: comments by prscout itself and by a bot account -> nothing done"
 out=$(reply 8 self "under=$(urlq "Decode error ignored")" "prscout help")
 expect_status 202 "$out"
 wait_finished 21

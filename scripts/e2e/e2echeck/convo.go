@@ -80,47 +80,12 @@ func (c *checker) convo(step string, last execution, o convoOpts) bool {
 		cs := liveComments(c, o.control, pr.ID)
 		root := c.rootOf(cs, o.commentID)
 		c.check(root != nil && root.Resolved && strings.Contains(root.Body, fixture.ConvoDismissed), "the dismissed finding's thread is resolved: %v", root != nil && root.Resolved)
-		c.replyTo(cs, o.commentID, "Dismissed")
+		c.replyTo(cs, o.commentID, "Dismissed at the request of "+convoUser)
+		c.replyTo(cs, o.commentID, "Proposed as a review rule (added) in the review rules pull request #")
 		c.dismissedInData(cs)
 		c.check(len(cs) == 7, "PR %d shows 7 comments (summary, 2 findings, question, answer, dismiss, its reply): %d", pr.ID, len(cs))
-		var prs []map[string]any
-		if err := getJSON(o.control+"/_fake/pullrequests", &prs); err == nil {
-			opened := false
-			for _, p := range prs {
-				opened = opened || p["source"] == "prscout/review-rules"
-			}
-			fmt.Printf("  NOTE the dismissal itself opened a review rules pull request: %v\n", opened)
-		}
-	case "convo-propose":
-		cs := liveComments(c, o.control, pr.ID)
-		root := c.rootOf(cs, o.commentID)
-		if root == nil {
-			c.check(false, "the dismissed comment %d has a thread", o.commentID)
-			break
-		}
-		var got map[string]any
-		status, err := postJSON(o.prscout+"/v1/rules/propose", o.apiKey, map[string]any{
-			"workspace": fixture.Workspace, "repoSlug": fixture.RepoSlug, "path": fixture.ConvoRulePath, "rule": fixture.ConvoRule,
-			"sourcePrId": pr.ID, "sourceCommentId": root.ID, "sourceUrl": fixture.PRURL(pr.ID), "author": convoUser,
-		}, &got)
-		prInfo, _ := got["pullRequest"].(map[string]any)
-		c.check(err == nil && status == 200 && (got["status"] == "added" || got["status"] == "duplicate") && num(prInfo["id"]) > 0,
-			"POST /v1/rules/propose put the rule on the review rules pull request: status %d %v, pull request %v, err %v", status, got["status"], prInfo, err)
-		var prs []map[string]any
-		_ = getJSON(o.control+"/_fake/pullrequests", &prs)
-		var open []string
-		for _, p := range prs {
-			if p["source"] == "prscout/review-rules" && p["state"] == "OPEN" {
-				open = append(open, fmt.Sprintf("#%v %s -> %s", p["id"], p["title"], p["destination"]))
-			}
-		}
-		c.check(len(open) == 1, "one open review rules pull request: %v", open)
-		var file string
-		if err := getText(o.control+"/_fake/file?rev=prscout/review-rules&path=.prscout/rules.json", &file); err != nil || !strings.Contains(file, fixture.ConvoRule) {
-			c.check(false, "the review rules branch's .prscout/rules.json holds the rule: %v\n%s", err, file)
-		} else {
-			c.check(true, "the review rules branch's .prscout/rules.json holds the rule for %s, with its source thread %d: %v", fixture.ConvoRulePath, root.ID, strings.Contains(file, fmt.Sprint(root.ID)))
-		}
+		c.check(len(kindCalls(c, o.llmLog, "answer")) == 1, "a command makes no model call")
+		c.rulesPR(o, root)
 	case "convo-push":
 		// The rules PR merged, then a push: the review's prompt carries the
 		// rule; the model reports the dismissed finding again and it is
@@ -129,7 +94,7 @@ func (c *checker) convo(step string, last execution, o convoOpts) bool {
 		ctx := last.output(nContext)
 		c.check(ctx["mode"] == "delta", "/v1/context answered mode delta after the push: %v", ctx["mode"])
 		prompt := lastPrompt(c, o.llmLog, pr.ID, "review")
-		c.check(strings.Contains(prompt, fixture.ConvoRule), "the review prompt carries the merged rule %q", fixture.ConvoRule)
+		c.check(strings.Contains(prompt, fixture.ConvoDismissReason), "the review prompt carries the merged rule %q", fixture.ConvoDismissReason)
 		out := last.output(nComments)
 		mem, _ := out["memory"].(map[string]any)
 		var dismissed []string
@@ -197,6 +162,31 @@ func (c *checker) convo(step string, last execution, o convoOpts) bool {
 		return false
 	}
 	return true
+}
+
+// rulesPR checks that the dismissal proposed its reason as a review rule
+// for the finding's file: one open review rules pull request whose branch's
+// .prscout/rules.json holds the rule and names its source thread.
+func (c *checker) rulesPR(o convoOpts, root *comment) {
+	var prs []map[string]any
+	if err := getJSON(o.control+"/_fake/pullrequests", &prs); err != nil {
+		c.check(false, "read the fake's pull requests: %v", err)
+		return
+	}
+	var open []string
+	for _, p := range prs {
+		if p["source"] == "prscout/review-rules" && p["state"] == "OPEN" {
+			open = append(open, fmt.Sprintf("#%v %q -> %v", p["id"], p["title"], p["destination"]))
+		}
+	}
+	c.check(len(open) == 1, "the dismissal opened one review rules pull request (PRSCOUT_LEARNINGS=on): %v", open)
+	var file string
+	err := getText(o.control+"/_fake/file?rev=prscout/review-rules&path=.prscout/rules.json", &file)
+	c.check(err == nil && strings.Contains(file, fixture.ConvoDismissReason) && strings.Contains(file, fixture.ConvoRulePath),
+		"its branch's .prscout/rules.json holds the reason as the rule for %s: %v\n%s", fixture.ConvoRulePath, err, file)
+	if root != nil {
+		c.check(strings.Contains(file, fmt.Sprint(o.commentID)) || strings.Contains(file, fmt.Sprint(root.ID)), "the rule names its source thread")
+	}
 }
 
 // oneAnswer checks that the question has exactly one reply, prscout's

@@ -4,7 +4,7 @@
 // n8n-executions.js and the fake LLM's request log.
 //
 //	e2echeck -step review|skip|empty-needs|push|merged|groups|cut-review|draft|ready|bot|busy|timings [flags]
-//	e2echeck -step convo-review|convo-question|convo-duplicate|convo-dismiss|convo-propose|convo-push|
+//	e2echeck -step convo-review|convo-question|convo-duplicate|convo-dismiss|convo-push|
 //	               convo-pause|convo-paused|convo-resume|convo-resumed|convo-ignored [-comment ID] [-outcome O]
 //	e2echeck -print-groups-budget | -print-busy-inline-max
 //
