@@ -461,7 +461,7 @@ out=$(reply 8 human "" "prscout resume")
 expect_status 202 "$out"
 wait_finished 19
 check -step convo-resume -comment "$(field "$out" commentId)"
-http_post "$BB_CTL/_fake/commit?pr=8" >/dev/null
+http_post "$BB_CTL/_fake/commit?pr=8&path=internal/api/notes.go" >/dev/null
 expect_status 202 "$(deliver 8 pullrequest:updated)"
 wait_finished 20
 check -step convo-resumed
