@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# End-to-end run of the shipped workflow (workflows/pr-review.json) in a real
+# End-to-end run of the shipped workflows (workflows/pr-review.json and
+# workflows/pr-comments.json) in a real
 # n8n 2.8.4 against prscout, all on loopback:
 #
 #   fake Bitbucket --signed webhook--> prscout /v1/webhooks/bitbucket --token--> n8n Webhook
 #   n8n --> prscout /v1/context, /v1/needs, /v1/repository/batch, /v1/merge, /v1/comments
-#   n8n --> prscout /v1/verify;  n8n --> fake OpenAI-compatible LLM (scout, review, verify)
+#   n8n --> prscout /v1/verify;  n8n --> fake OpenAI-compatible LLM (scout, review, verify, answer)
+#   fake Bitbucket --signed comment event--> prscout --token--> n8n comment Webhook
+#   n8n --> prscout /v1/thread, /v1/thread/answer
 #   prscout --> fake Bitbucket, fake Jira
 #
 # prscout keeps a mirror of the repository (PRSCOUT_MIRROR_DIR), fetched from
@@ -49,8 +52,26 @@
 # verify pass dropped 1 finding; the 3 high findings with evidence are
 # posted inline, the other 7 verified ones are in the summary (past the
 # budget or below the medium floor), the 3 unverified ones folded into the
-# summary's "Unverified findings" list. Then
-# per-node times from n8n's execution data and one result line.
+# summary's "Unverified findings" list. Then the conversation workflow
+# (workflows/pr-comments.json, PRSCOUT_COMMENT_FORWARD_URL) on PR 8, reviewed
+# with two inline findings (12): (13) a reply "why is this a problem?" under
+# one is a question: one answer call with Config.answerModel, whose prompt
+# shows the finding, its code and the question, and exactly one reply in
+# that thread, nothing else posted; (14) the same comment event delivered
+# again ends in "Nothing to do" (already answered): still one answer;
+# (15) "dismiss the value is validated by the caller" under the other
+# resolves its thread, marks it dismissed with the reason in the summary's
+# data and (PRSCOUT_LEARNINGS=on) proposes the reason as a rule for the
+# finding's file: the review rules pull request opens with
+# .prscout/rules.json; (16) that pull request merged (a commit on main in
+# git and in the fake; PR 8's destination follows) and a push to PR 8: the
+# delta review's prompt carries the rule, the model reports the dismissed
+# finding again and it is posted nowhere, its thread stays resolved, review
+# memory keeps it dismissed; (17) "prscout pause": the next push is skipped
+# (skipCode paused); (18) "prscout resume": the next push is reviewed; (19) a comment by
+# prscout's own account and one by a bot account: forwarded, and n8n ends in
+# "Nothing to do" (own_comment, bot) with nothing posted and no model call.
+# Then per-node times from n8n's execution data and one result line.
 #
 # Needs Go, Node 20 (>= 20.19), git and the npm registry (first run only);
 # HTTP goes through Node's fetch (no curl).
@@ -151,6 +172,7 @@ BROKER_PORT=$(freeport)
 PRSCOUT="http://127.0.0.1:$PRSCOUT_PORT"
 N8N="http://127.0.0.1:$N8N_PORT"
 HOOK_PATH=prscout-review
+COMMENT_HOOK_PATH=prscout-comments
 rand() { node -e 'console.log(require("crypto").randomBytes(18).toString("hex"))'; }
 API_KEY=$(rand) LLM_KEY=$(rand) FORWARD_TOKEN=$(rand) WEBHOOK_SECRET=$(rand) BB_TOKEN=$(rand) JIRA_PAT=$(rand)
 
@@ -184,6 +206,7 @@ start_prscout() {
 	env "$@" PRSCOUT_ADDR="127.0.0.1:$PRSCOUT_PORT" PRSCOUT_API_KEYS="$API_KEY" PRSCOUT_LOG_FORMAT=text \
 		PRSCOUT_BITBUCKET_BASE_URL="$BB_API" PRSCOUT_BITBUCKET_ACCESS_TOKEN="$BB_TOKEN" \
 		PRSCOUT_WEBHOOK_SECRET="$WEBHOOK_SECRET" PRSCOUT_FORWARD_URL="$N8N/webhook/$HOOK_PATH" \
+		PRSCOUT_COMMENT_FORWARD_URL="$N8N/webhook/$COMMENT_HOOK_PATH" PRSCOUT_LEARNINGS=on \
 		PRSCOUT_FORWARD_TOKEN="$FORWARD_TOKEN" PRSCOUT_UPSTREAM_RETRIES=1 PRSCOUT_MIRROR_DIR="$WORK/mirrors" \
 		PRSCOUT_JIRA_BASE_URL="$JIRA" PRSCOUT_JIRA_PAT="$JIRA_PAT" PRSCOUT_JIRA_PROJECTS=SHOP \
 		"$WORK/bin/prscout" serve >>"$WORK/prscout.log" 2>&1 &
@@ -222,24 +245,36 @@ require("fs").writeFileSync(out, JSON.stringify([
   c("PrscoutLlmKey001", "LLM API key", "Authorization", "Bearer " + llm),
   c("PrscoutHookTok01", "prscout webhook token", "X-Prscout-Token", tok),
 ]));' "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$FORWARD_TOKEN"
-# The shipped workflow (or PRSCOUT_E2E_WORKFLOW) with its Config node edited as a user would.
+# The shipped workflows (or PRSCOUT_E2E_WORKFLOW instead of the review one)
+# with their Config nodes edited as a user would, imported in one call.
 WF_SRC=${PRSCOUT_E2E_WORKFLOW:-$ROOT/workflows/pr-review.json}
+CWF_SRC=$ROOT/workflows/pr-comments.json
 [ -f "$WF_SRC" ] || die "no workflow export at $WF_SRC"
+[ -f "$CWF_SRC" ] || die "no workflow export at $CWF_SRC"
 node -e '
 const fs = require("fs");
-const [src, out, prscout, llm] = process.argv.slice(1);
-const wf = JSON.parse(fs.readFileSync(src));
-const set = { prscoutUrl: prscout, llmBaseUrl: llm, scoutModel: "e2e-scout", reviewModel: "e2e-review", verifyModel: "e2e-verify" };
-const cfg = wf.nodes.find((n) => n.name === "Config");
-for (const a of cfg.parameters.assignments.assignments) if (a.name in set) a.value = set[a.name];
-fs.writeFileSync(out, JSON.stringify(wf));' "$WF_SRC" "$WORK/workflow.json" "$PRSCOUT" "$LLM_BASE"
+const [src, csrc, out, cout, both, prscout, llm] = process.argv.slice(1);
+const edit = (file, set) => {
+  const wf = JSON.parse(fs.readFileSync(file));
+  const cfg = wf.nodes.find((n) => n.name === "Config");
+  for (const a of cfg.parameters.assignments.assignments) if (a.name in set) a.value = set[a.name];
+  return wf;
+};
+const wf = edit(src, { prscoutUrl: prscout, llmBaseUrl: llm, scoutModel: "e2e-scout", reviewModel: "e2e-review", verifyModel: "e2e-verify" });
+const cwf = edit(csrc, { prscoutUrl: prscout, llmBaseUrl: llm, answerModel: "e2e-answer" });
+fs.writeFileSync(out, JSON.stringify(wf));
+fs.writeFileSync(cout, JSON.stringify(cwf));
+fs.writeFileSync(both, JSON.stringify([wf, cwf]));' "$WF_SRC" "$CWF_SRC" "$WORK/workflow.json" "$WORK/comments-workflow.json" "$WORK/workflows.json" "$PRSCOUT" "$LLM_BASE"
 WF_ID=$(json "$WORK/workflow.json" id)
+CWF_ID=$(json "$WORK/comments-workflow.json" id)
 t=$(date +%s%N)
 node "$N8N_BIN" import:credentials --input="$WORK/creds.json" >>"$WORK/n8n-cli.log" 2>&1 || die "import:credentials failed (see $WORK/n8n-cli.log)"
-node "$N8N_BIN" import:workflow --input="$WORK/workflow.json" >>"$WORK/n8n-cli.log" 2>&1 || die "import:workflow failed (see $WORK/n8n-cli.log)"
-node "$N8N_BIN" publish:workflow --id="$WF_ID" >>"$WORK/n8n-cli.log" 2>&1 || die "publish:workflow failed (see $WORK/n8n-cli.log)"
+node "$N8N_BIN" import:workflow --input="$WORK/workflows.json" >>"$WORK/n8n-cli.log" 2>&1 || die "import:workflow failed (see $WORK/n8n-cli.log)"
+for id in "$WF_ID" "$CWF_ID"; do
+	node "$N8N_BIN" publish:workflow --id="$id" >>"$WORK/n8n-cli.log" 2>&1 || die "publish:workflow $id failed (see $WORK/n8n-cli.log)"
+done
 IMPORT_MS=$(ms "$t")
-log "imported credentials and workflow $WF_ID: $IMPORT_MS ms"
+log "imported credentials and workflows $WF_ID, $CWF_ID: $IMPORT_MS ms"
 
 t=$(date +%s%N)
 node "$N8N_BIN" start >"$WORK/n8n.log" 2>&1 &
@@ -270,7 +305,7 @@ deliver() { # deliver PR EVENT [badsig]: Bitbucket delivers the webhook to prsco
 	http_post "$BB_CTL/_fake/deliver?pr=$1&event=$2${3:+&badsig=1}"
 }
 check() { "$WORK/bin/e2echeck" -control "$BB_CTL" -jira "$JIRA" -executions "$WORK/executions.json" -llm-log "$WORK/llm-requests.jsonl" \
-	-prscout "$PRSCOUT" -api-key "$API_KEY" -workflow "$WF_SRC" "$@"; }
+	-prscout "$PRSCOUT" -api-key "$API_KEY" -workflow "$WF_SRC" -comment-workflow-id "$CWF_ID" "$@"; }
 last_ms() { node -e 'const e=JSON.parse(require("fs").readFileSync(process.argv[1]));console.log(e[e.length-1].wallMs)' "$WORK/executions.json"; }
 expect_status() { # expect_status WANT JSON
 	got=$(node -e 'console.log(JSON.parse(process.argv[1]).status)' "$2")
@@ -356,9 +391,95 @@ wait_finished 11
 check -step busy -creates 16 -updates 1 -show
 BUSY_MS=$(last_ms)
 
+# --- 6. conversations: the comment workflow on PR 8 -----------------------------
+urlq() { node -e 'console.log(encodeURIComponent(process.argv[1]))' "$1"; }
+# reply PR AS WHERE TEXT: a comment by AS (human, self, bot) as a reply
+# (WHERE: under=<finding text> or parent=<id>; "" a general comment), its
+# comment_created event delivered; prints the control API's answer.
+reply() { http_post "$BB_CTL/_fake/reply?pr=$1&as=$2&${3:+$3&}body=$(urlq "$4")"; }
+field() { node -e 'console.log(JSON.parse(process.argv[1])[process.argv[2]])' "$1" "$2"; }
+T_CONVO=$(date +%s%N)
+
+log "step 12: PR 8 opened -> reviewed, two findings inline"
+expect_status 202 "$(deliver 8 pullrequest:created)"
+wait_finished 12
+check -step convo-review -show
+
+log "step 13: a reply under a finding asks a question -> one answer in that thread, nothing else posted"
+out=$(reply 8 human "under=$(urlq "Decode error ignored")" "why is this a problem?")
+expect_status 202 "$out"
+Q_ID=$(field "$out" commentId)
+wait_finished 13
+check -step convo-question -comment "$Q_ID"
+QUESTION_MS=$(last_ms)
+
+log "step 14: the same comment event delivered again -> the relay drops the copy; after a restart (no replay memory) it reaches n8n: still one answer"
+out=$(http_post "$BB_CTL/_fake/deliver?pr=8&event=pullrequest:comment_created&comment=$Q_ID")
+expect_status 202 "$out"
+[ "$(node -e 'console.log(JSON.parse(JSON.parse(process.argv[1]).body).status)' "$out")" = duplicate ] ||
+	die "the relay forwarded a copy of a delivery it had forwarded: $out"
+log "  ok   prscout's relay answered the copy as a duplicate"
+stop_prscout
+start_prscout
+expect_status 202 "$(http_post "$BB_CTL/_fake/deliver?pr=8&event=pullrequest:comment_created&comment=$Q_ID")"
+wait_finished 14
+check -step convo-duplicate -comment "$Q_ID"
+executions
+n=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1])).length)' "$WORK/executions.json")
+[ "$n" -eq 14 ] || die "the copies of one comment event started $((n - 13)) executions, want 1 ($n executions)"
+
+log "step 15: dismiss under the other finding -> thread resolved, dismissed with the reason in the summary's data, the reason proposed as a rule on the review rules PR"
+out=$(reply 8 human "under=$(urlq "Note text sliced")" "dismiss the value is validated by the caller")
+expect_status 202 "$out"
+D_ID=$(field "$out" commentId)
+wait_finished 15
+check -step convo-dismiss -comment "$D_ID"
+DISMISS_MS=$(last_ms)
+RULES_PR=$(node -e 'fetch(process.argv[1]).then(r=>r.json()).then(ps=>console.log(ps.find(p=>p.source==="prscout/review-rules"&&p.state==="OPEN").id))' "$BB_CTL/_fake/pullrequests")
+
+log "step 16: rules PR $RULES_PR merged, a push to PR 8 -> the rule in the review prompt, the dismissed finding not re-reported"
+http_post "$BB_CTL/_fake/merge?pr=$RULES_PR" >/dev/null
+http_post "$BB_CTL/_fake/commit?pr=8&path=internal/api/notes.go" >/dev/null
+expect_status 202 "$(deliver 8 pullrequest:updated)"
+wait_finished 16
+check -step convo-push
+RULED_MS=$(last_ms)
+
+log "step 17: prscout pause -> the next push is skipped with the reason"
+out=$(reply 8 human "" "prscout pause")
+expect_status 202 "$out"
+wait_finished 17
+check -step convo-pause -comment "$(field "$out" commentId)"
+http_post "$BB_CTL/_fake/commit?pr=8" >/dev/null
+expect_status 202 "$(deliver 8 pullrequest:updated)"
+wait_finished 18
+check -step convo-paused
+PAUSED_MS=$(last_ms)
+
+log "step 18: prscout resume -> the next push is reviewed"
+out=$(reply 8 human "" "prscout resume")
+expect_status 202 "$out"
+wait_finished 19
+check -step convo-resume -comment "$(field "$out" commentId)"
+http_post "$BB_CTL/_fake/commit?pr=8&path=internal/api/notes.go" >/dev/null
+expect_status 202 "$(deliver 8 pullrequest:updated)"
+wait_finished 20
+check -step convo-resumed
+
+log "step 19: comments by prscout itself and by a bot account -> nothing done"
+out=$(reply 8 self "under=$(urlq "Decode error ignored")" "prscout help")
+expect_status 202 "$out"
+wait_finished 21
+check -step convo-ignored -comment "$(field "$out" commentId)" -outcome own_comment
+out=$(reply 8 bot "under=$(urlq "Decode error ignored")" "prscout help")
+expect_status 202 "$out"
+wait_finished 22
+check -step convo-ignored -comment "$(field "$out" commentId)" -outcome bot
+CONVO_MS=$(ms "$T_CONVO")
+
 log "per-node execution times (n8n execution data: start offset, execution time):"
 check -step timings
 
 log "git requests prscout's mirror made to the fake Bitbucket: $(node -e 'fetch(process.argv[1]).then(r=>r.json()).then(c=>console.log("info/refs "+c.git_info_refs+", upload-pack "+c.git_upload_pack))' "$BB_CTL/_fake/calls")"
 
-echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms cut-review=${CUT_MS}ms draft=${DRAFT_MS}ms ready=${READY_MS}ms bot=${BOT_MS}ms busy=${BUSY_MS}ms total=$(ms "$T0")ms"
+echo "e2e-n8n: PASS install=$INSTALL:${INSTALL_MS}ms import=${IMPORT_MS}ms n8n-start=${N8N_START_MS}ms review=${REVIEW_MS}ms skip=${SKIP_MS}ms empty-needs=${EMPTY_MS}ms delta=${DELTA_MS}ms groups=${GROUPS_MS}ms cut-review=${CUT_MS}ms draft=${DRAFT_MS}ms ready=${READY_MS}ms bot=${BOT_MS}ms busy=${BUSY_MS}ms question=${QUESTION_MS}ms dismiss=${DISMISS_MS}ms ruled-push=${RULED_MS}ms paused=${PAUSED_MS}ms conversations=${CONVO_MS}ms total=$(ms "$T0")ms"

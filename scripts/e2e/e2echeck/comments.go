@@ -18,6 +18,8 @@ type comment struct {
 	Deleted  bool
 	Author   string
 	Resolved bool
+	// AccountID is the author's account id.
+	AccountID string
 }
 
 // inlineCount checks how many inline comments PR id shows.

@@ -4,6 +4,8 @@
 // n8n-executions.js and the fake LLM's request log.
 //
 //	e2echeck -step review|skip|empty-needs|push|merged|groups|cut-review|draft|ready|bot|busy|timings [flags]
+//	e2echeck -step convo-review|convo-question|convo-duplicate|convo-dismiss|convo-push|
+//	               convo-pause|convo-paused|convo-resume|convo-resumed|convo-ignored [-comment ID] [-outcome O]
 //	e2echeck -print-groups-budget | -print-busy-inline-max
 //
 // It prints one line per check and exits 1 when any fails.
@@ -127,6 +129,9 @@ func main() {
 	updates := flag.Int("updates", 0, "update_comment calls expected on the fake so far (with -creates)")
 	flag.BoolVar(&showComments, "show", false, "print the comments as Bitbucket shows them")
 	workflow := flag.String("workflow", "", "the workflow export n8n runs (tells whether its needs request passes the context's candidates)")
+	flag.String("comment-workflow-id", "", "the comment workflow's id in n8n (its executions end in its nodes)")
+	commentID := flag.Int64("comment", 0, "conversation steps: the comment the step delivered")
+	outcome := flag.String("outcome", "", "convo-ignored: the /v1/thread outcome expected (own_comment, bot)")
 	flag.Parse()
 	if *printBudget {
 		fmt.Println(fixture.GroupsPromptChars)
@@ -383,7 +388,9 @@ func main() {
 	case "busy":
 		c.busy(last, *control, *llmLog, prByID(7))
 	default:
-		fatal(fmt.Errorf("unknown -step %q", *step))
+		if !c.convo(*step, last, convoOpts{control: *control, llmLog: *llmLog, prscout: *prscout, apiKey: *apiKey, commentID: *commentID, outcome: *outcome}) {
+			fatal(fmt.Errorf("unknown -step %q", *step))
+		}
 	}
 	if *creates >= 0 {
 		var calls map[string]int
@@ -575,6 +582,20 @@ func getJSON(url string, v any) error {
 		return fmt.Errorf("GET %s: %s: %s", url, resp.Status, b)
 	}
 	return json.NewDecoder(resp.Body).Decode(v)
+}
+
+func getText(url string, out *string) error {
+	resp, err := client.Get(url)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	*out = string(b)
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("GET %s: %s", url, resp.Status)
+	}
+	return nil
 }
 
 func postJSON(url, key string, body, v any) (int, error) {

@@ -22,6 +22,27 @@
 //	                                   does (X-Event-Key, X-Hub-Signature sha256 HMAC of
 //	                                   the raw body, X-Request-UUID); &badsig=1 signs with
 //	                                   a wrong secret. Answers {status, body}.
+//	                                   &comment=ID delivers a comment event
+//	                                   (pullrequest:comment_*) about that comment instead
+//	POST /_fake/reply?pr=N&parent=ID&as=WHO&body=TEXT
+//	                                   a comment by WHO (human: a reviewer; self: prscout's
+//	                                   own account; bot: an app_user account), a reply to
+//	                                   comment ID (&under=TEXT: to the top-level inline
+//	                                   comment whose body contains TEXT; neither: a
+//	                                   general comment), then its pullrequest:comment_created
+//	                                   event delivered as above (&deliver=0: not delivered).
+//	                                   Answers {commentId, parentId, status, body}
+//	POST /_fake/commit?pr=N[&path=P]   a new commit on the PR's branch (a line added at the
+//	                                   end of file P, else one more file under notes/),
+//	                                   with its diffs, made the PR's head
+//	POST /_fake/merge?pr=N[&path=P...] merge any pull request of the fake (one prscout opened
+//	                                   too): a commit on the destination branch, in git and
+//	                                   in the fake, with the source branch's versions of the
+//	                                   files P (default .prscout/rules.json); open fixture
+//	                                   PRs into that branch follow its new head
+//	GET  /_fake/pullrequests           every pull request of the fake, by id: {id, title,
+//	                                   description, state, source, destination}
+//	GET  /_fake/file?rev=R&path=P      a file at a branch or commit (404 when absent)
 //
 // The repository is also served over git's smart HTTP at the API's host,
 // {host}/acme/shop.git, behind the same token (x-token-auth), for prscout's
@@ -52,6 +73,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -89,6 +111,14 @@ func main() {
 	// {api without /2.0}/acme/shop.git, behind the same token.
 	if err := fake.ServeGit(fixture.Workspace, fixture.RepoSlug, filepath.Join(gitDir, ".git")); err != nil {
 		log.Fatalf("fakebitbucket: serve git: %v", err)
+	}
+
+	g := &gitRepo{dir: gitDir, base: prs[0].Base}
+	var ctlMu sync.Mutex // /_fake/commit and /_fake/merge change prs and the repository
+	// history[id] is every head PR id had, the current one last.
+	history := map[int][]string{}
+	for _, st := range prs {
+		history[st.ID] = []string{st.Head}
 	}
 
 	ctl := http.NewServeMux()
@@ -190,6 +220,12 @@ func main() {
 		q := r.URL.Query()
 		id, _ := strconv.Atoi(q.Get("pr"))
 		body := fake.PullRequestEvent(fixture.Workspace, fixture.RepoSlug, id)
+		if cid, _ := strconv.ParseInt(q.Get("comment"), 10, 64); cid > 0 && body != nil {
+			if body = commentEvent(fake, id, cid); body == nil {
+				writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such comment on the pull request"})
+				return
+			}
+		}
 		if body == nil || *webhookURL == "" {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "unknown pr or no -webhook-url"})
 			return
@@ -208,6 +244,140 @@ func main() {
 			return
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"status": status, "body": answer})
+	})
+
+	ctl.HandleFunc("POST /_fake/reply", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		id, _ := strconv.Atoi(q.Get("pr"))
+		if fake.PullRequestEvent(fixture.Workspace, fixture.RepoSlug, id) == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such pull request"})
+			return
+		}
+		c := bitbuckettest.Comment{Body: q.Get("body"), CreatedOn: time.Now()}
+		if strings.TrimSpace(c.Body) == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "body: required"})
+			return
+		}
+		switch q.Get("as") {
+		case "human", "":
+			c.Author, c.AccountID = "Jo Reviewer", "user-joreviewer"
+		case "self":
+			c.Author, c.AccountID = "prscout bot", bitbuckettest.DefaultAccountID
+		case "bot":
+			c.Author, c.AccountID, c.AccountType = "Deploy Bot", "deploy-bot", "app_user"
+		default:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "as: want human, self or bot"})
+			return
+		}
+		var parent int64
+		if v := q.Get("parent"); v != "" {
+			parent, _ = strconv.ParseInt(v, 10, 64)
+		} else if under := q.Get("under"); under != "" {
+			for _, cm := range fake.Comments(fixture.Workspace, fixture.RepoSlug, id) {
+				if cm.Parent == nil && cm.Path != "" && !cm.Deleted && strings.Contains(cm.Body, under) {
+					parent = cm.ID
+				}
+			}
+			if parent == 0 {
+				writeJSON(w, http.StatusNotFound, map[string]string{"error": "no inline comment holds " + strconv.Quote(under)})
+				return
+			}
+		}
+		if parent > 0 {
+			c.Parent = &parent
+		}
+		cid := fake.AddComment(fixture.Workspace, fixture.RepoSlug, id, c)
+		out := map[string]any{"commentId": cid, "parentId": parent}
+		if q.Get("deliver") != "0" {
+			body := commentEvent(fake, id, cid)
+			status, answer, err := deliver(r.Context(), *webhookURL, "pullrequest:comment_created", []byte(*secret), body)
+			if err != nil {
+				writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
+				return
+			}
+			out["status"], out["body"] = status, answer
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+	ctl.HandleFunc("POST /_fake/commit", func(w http.ResponseWriter, r *http.Request) {
+		ctlMu.Lock()
+		defer ctlMu.Unlock()
+		id, _ := strconv.Atoi(r.URL.Query().Get("pr"))
+		cur, ok := fake.PullRequests(fixture.Workspace, fixture.RepoSlug)[id]
+		if !ok {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such pull request"})
+			return
+		}
+		path := r.URL.Query().Get("path")
+		if path == "" {
+			path = fmt.Sprintf("notes/change-%d.md", len(history[id]))
+		}
+		if strings.Contains(path, "..") || strings.HasPrefix(path, "/") {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "path: want a path inside the repository"})
+			return
+		}
+		head, err := g.commitOn(fake, cur, history[id], path)
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+			return
+		}
+		history[id] = append(history[id], head)
+		writeJSON(w, http.StatusOK, map[string]string{"head": head})
+	})
+	ctl.HandleFunc("POST /_fake/merge", func(w http.ResponseWriter, r *http.Request) {
+		ctlMu.Lock()
+		defer ctlMu.Unlock()
+		q := r.URL.Query()
+		id, _ := strconv.Atoi(q.Get("pr"))
+		pr, ok := fake.PullRequests(fixture.Workspace, fixture.RepoSlug)[id]
+		if !ok || pr.State != "OPEN" {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no open pull request with this id"})
+			return
+		}
+		files := q["path"]
+		if len(files) == 0 {
+			files = []string{".prscout/rules.json"}
+		}
+		merged, err := g.merge(fake, pr, files)
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+			return
+		}
+		// Open fixture PRs into the branch now compare with its new head;
+		// their changes (three-dot, from the merge base) are the same.
+		followed := []int{}
+		for _, other := range fake.PullRequests(fixture.Workspace, fixture.RepoSlug) {
+			if other.State != "OPEN" || other.DestinationBranch != pr.DestinationBranch || history[other.ID] == nil {
+				continue
+			}
+			if err := g.setDiffs(fake, g.base, merged, other.SourceCommit); err != nil {
+				writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+				return
+			}
+			other.DestinationCommit = merged
+			fake.AddPullRequest(fixture.Workspace, fixture.RepoSlug, other)
+			followed = append(followed, other.ID)
+		}
+		sort.Ints(followed)
+		writeJSON(w, http.StatusOK, map[string]any{"merged": merged, "followed": followed})
+	})
+	ctl.HandleFunc("GET /_fake/pullrequests", func(w http.ResponseWriter, r *http.Request) {
+		all := fake.PullRequests(fixture.Workspace, fixture.RepoSlug)
+		out := []map[string]any{}
+		for _, pr := range all {
+			out = append(out, map[string]any{"id": pr.ID, "title": pr.Title, "description": pr.Description, "state": pr.State,
+				"source": pr.SourceBranch, "destination": pr.DestinationBranch})
+		}
+		sort.Slice(out, func(i, j int) bool { return out[i]["id"].(int) < out[j]["id"].(int) })
+		writeJSON(w, http.StatusOK, out)
+	})
+	ctl.HandleFunc("GET /_fake/file", func(w http.ResponseWriter, r *http.Request) {
+		b, ok := fake.FileAt(fixture.Workspace, fixture.RepoSlug, r.URL.Query().Get("rev"), r.URL.Query().Get("path"))
+		if !ok {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no such file"})
+			return
+		}
+		_, _ = w.Write(b)
 	})
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -461,4 +631,202 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// commentEvent is the body of a pullrequest:comment_* webhook about comment
+// cid of pull request prID, nil when there is no such comment: the pull
+// request event with the comment and its author as the actor.
+func commentEvent(fake *bitbuckettest.Server, prID int, cid int64) []byte {
+	var ev map[string]any
+	if json.Unmarshal(fake.PullRequestEvent(fixture.Workspace, fixture.RepoSlug, prID), &ev) != nil {
+		return nil
+	}
+	for _, c := range fake.Comments(fixture.Workspace, fixture.RepoSlug, prID) {
+		if c.ID != cid {
+			continue
+		}
+		t := c.AccountType
+		if t == "" {
+			t = "user"
+		}
+		user := map[string]any{"type": t, "display_name": c.Author, "account_id": c.AccountID}
+		cm := map[string]any{
+			"type": "pullrequest_comment", "id": c.ID, "deleted": c.Deleted,
+			"content": map[string]any{"raw": c.Body, "markup": "markdown"},
+			"user":    user,
+			"links": map[string]any{"html": map[string]any{
+				"href": fmt.Sprintf("%s/_/diff#comment-%d", fixture.PRURL(prID), c.ID)}},
+		}
+		if c.Parent != nil {
+			cm["parent"] = map[string]any{"id": *c.Parent}
+		}
+		if c.Path != "" {
+			cm["inline"] = map[string]any{"path": c.Path, "to": c.To, "from": c.From}
+		}
+		ev["comment"], ev["actor"] = cm, user
+		b, _ := json.Marshal(ev)
+		return b
+	}
+	return nil
+}
+
+// gitRepo is the fixture's git repository, for the commits the control API
+// makes after the start; base is the fixture's base commit.
+type gitRepo struct {
+	dir, base string
+}
+
+func (g *gitRepo) run(args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = g.dir
+	cmd.Env = append(os.Environ(),
+		"GIT_AUTHOR_NAME=Mina Park", "GIT_AUTHOR_EMAIL=mina@example.invalid",
+		"GIT_COMMITTER_NAME=Mina Park", "GIT_COMMITTER_EMAIL=mina@example.invalid",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, out)
+	}
+	return string(out), nil
+}
+
+// commitOn makes a commit on pr's branch adding file path (or a line at
+// the end of it when it exists), loads it into
+// the fake with its diffs from the base and every earlier head, and makes
+// it the pull request's head.
+func (g *gitRepo) commitOn(fake *bitbuckettest.Server, pr bitbuckettest.PullRequest, heads []string, path string) (string, error) {
+	ws, slug := fixture.Workspace, fixture.RepoSlug
+	prev := pr.SourceCommit
+	if _, err := g.run("checkout", "-q", "-B", pr.SourceBranch, prev); err != nil {
+		return "", err
+	}
+	full := filepath.Join(g.dir, filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return "", err
+	}
+	content := fmt.Sprintf("# %s\n\nChange %d of %s.\n", pr.Title, len(heads), pr.SourceBranch)
+	if old, err := os.ReadFile(full); err == nil {
+		// An existing file gets a comment line at its end: the lines
+		// above keep their numbers.
+		content = string(old) + fmt.Sprintf("\n// Change %d of %s.\n", len(heads), pr.SourceBranch)
+	}
+	if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+		return "", err
+	}
+	msg := fmt.Sprintf("%s (change %d)", pr.Title, len(heads))
+	if _, err := g.run("add", "-A"); err != nil {
+		return "", err
+	}
+	if _, err := g.run("commit", "-q", "-m", msg); err != nil {
+		return "", err
+	}
+	out, err := g.run("rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	head := strings.TrimSpace(out)
+	fake.AddCommit(ws, slug, head, prev)
+	fake.SetCommitMessage(ws, slug, head, msg)
+	fake.SetBranch(ws, slug, pr.SourceBranch, head)
+	if err := g.loadFiles(fake, head); err != nil {
+		return "", err
+	}
+	froms := map[string]string{g.base: g.base}
+	for _, h := range heads {
+		froms[h] = h
+	}
+	if pr.DestinationCommit != g.base {
+		// A destination the fake merged into (not in git): the changes
+		// from the merge base, the fixture's base.
+		froms[pr.DestinationCommit] = g.base
+	}
+	for key, from := range froms {
+		if err := g.setDiffs(fake, from, key, head); err != nil {
+			return "", err
+		}
+	}
+	pr.SourceCommit = head
+	fake.AddPullRequest(ws, slug, pr)
+	return head, nil
+}
+
+// merge merges pull request pr as a commit on its destination branch in git
+// (so prscout's mirror has it too) and in the fake: the source branch's
+// versions of files are written onto the destination's head (a branch
+// prscout made through the API exists only in the fake, not in git), and
+// the pull request is MERGED.
+func (g *gitRepo) merge(fake *bitbuckettest.Server, pr bitbuckettest.PullRequest, files []string) (string, error) {
+	ws, slug := fixture.Workspace, fixture.RepoSlug
+	dst, ok := fake.BranchHead(ws, slug, pr.DestinationBranch)
+	if !ok {
+		return "", fmt.Errorf("no branch %s", pr.DestinationBranch)
+	}
+	if _, err := g.run("checkout", "-q", "-B", pr.DestinationBranch, dst); err != nil {
+		return "", err
+	}
+	for _, p := range files {
+		b, ok := fake.FileAt(ws, slug, pr.SourceBranch, p)
+		if !ok || strings.Contains(p, "..") {
+			return "", fmt.Errorf("%s is not on %s", p, pr.SourceBranch)
+		}
+		full := filepath.Join(g.dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(full, b, 0o644); err != nil {
+			return "", err
+		}
+	}
+	msg := fmt.Sprintf("Merged in %s (pull request #%d)", pr.SourceBranch, pr.ID)
+	if _, err := g.run("add", "-A"); err != nil {
+		return "", err
+	}
+	if _, err := g.run("commit", "-q", "-m", msg); err != nil {
+		return "", err
+	}
+	out, err := g.run("rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	merged := strings.TrimSpace(out)
+	fake.AddCommit(ws, slug, merged, dst)
+	fake.SetCommitMessage(ws, slug, merged, msg)
+	if err := g.loadFiles(fake, merged); err != nil {
+		return "", err
+	}
+	fake.SetBranch(ws, slug, pr.DestinationBranch, merged)
+	fake.SetPullRequestState(ws, slug, pr.ID, "MERGED")
+	return merged, nil
+}
+
+// loadFiles loads every file of commit into the fake.
+func (g *gitRepo) loadFiles(fake *bitbuckettest.Server, commit string) error {
+	names, err := g.run("ls-tree", "-r", "--name-only", commit)
+	if err != nil {
+		return err
+	}
+	for _, p := range strings.Fields(names) {
+		c, err := g.run("show", commit+":"+p)
+		if err != nil {
+			return err
+		}
+		fake.SetFile(fixture.Workspace, fixture.RepoSlug, commit, p, []byte(c))
+	}
+	return nil
+}
+
+// setDiffs stores git's diff and diffstat from..head in the fake as the
+// diff from key (a commit id the fake knows) to head.
+func (g *gitRepo) setDiffs(fake *bitbuckettest.Server, from, key, head string) error {
+	diff, err := g.run("diff", "-U30", from, head)
+	if err != nil {
+		return err
+	}
+	stats, err := diffstat(g.run, from, head)
+	if err != nil {
+		return err
+	}
+	fake.SetDiff(fixture.Workspace, fixture.RepoSlug, key, head, diff)
+	fake.SetDiffstat(fixture.Workspace, fixture.RepoSlug, key, head, stats)
+	return nil
 }

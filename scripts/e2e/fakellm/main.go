@@ -10,7 +10,9 @@
 // gets the fixture's answer for the push; a pull request reviewed in groups
 // gets the answer of the group whose file the review prompt shows, and HTTP
 // 500 for its failing group; a review the fixture cuts off comes with
-// finish_reason "length". Every request is appended to -log as one JSON line
+// finish_reason "length". A thread's answer prompt (its system prompt starts
+// "You are prscout, an AI code reviewer. A participant ...") is answered
+// {"answer": fixture.ConvoAnswer}. Every request is appended to -log as one JSON line
 // so the test can check what n8n sent. It listens on loopback only.
 package main
 
@@ -45,7 +47,7 @@ type message struct {
 
 // Logged is one request as written to the log.
 type Logged struct {
-	Kind string `json:"kind"` // scout | review | delta-review | verify | unknown
+	Kind string `json:"kind"` // scout | review | delta-review | verify | answer | unknown
 	PR   int    `json:"pr"`
 	// Part is the "# Part k of n" line of a review group's prompt.
 	Part      string `json:"part,omitempty"`
@@ -170,6 +172,16 @@ func answer(r *http.Request, in *chatRequest, entry *Logged) (int, any) {
 			return http.StatusBadRequest, openAIError("fakellm: the verify prompt lists no \"## Finding <id>\" section")
 		}
 		return http.StatusOK, answer
+	}
+	if strings.HasPrefix(entry.System, "You are prscout, an AI code reviewer. A participant of a pull request replied") {
+		// A question under one of prscout's findings: the prompt shows the
+		// finding and the thread, not the pull request's title.
+		entry.Kind = "answer"
+		if strings.Contains(entry.User, fixture.ConvoAsked) {
+			entry.PR = fixture.ConvoPRID
+		}
+		b, _ := json.Marshal(map[string]string{"answer": fixture.ConvoAnswer})
+		return http.StatusOK, string(b)
 	}
 	pr, ok := fixture.ByTitle(entry.User)
 	if !ok {
