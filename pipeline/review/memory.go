@@ -164,6 +164,12 @@ func remember(in memoryInput) *Memory {
 	mem.keepReportedOnChange(in, rows, matched, changed)
 	mem.addNew(rows, matched)
 	for _, e := range mem.entries {
+		if e.State == StateDismissed {
+			// Not in the table, but counted: the summary says how many
+			// findings its readers dismissed.
+			mem.States[e.State]++
+			continue
+		}
 		if e.shown {
 			mem.States[e.State]++
 			if !mem.sameHead && e.tracked && (e.State == StateStillOpen || e.State == StateUnreviewed) {
@@ -617,6 +623,9 @@ func stateLabel(s string) string {
 func writeMemoryTable(b *strings.Builder, m *Memory) {
 	rows := m.tableOrder()
 	if len(rows) == 0 {
+		if n := m.States[StateDismissed]; n > 0 {
+			fmt.Fprintf(b, "**Findings by state:** %d dismissed in their thread.\n\n", n)
+		}
 		return
 	}
 	b.WriteString("### Findings\n\n")
@@ -630,11 +639,14 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 	}
 	b.WriteString("\n")
 	var parts []string
-	for _, s := range []string{StateNew, StateStillOpen, StateUnreviewed, StateResolved, StateOutdated} {
+	for _, s := range []string{StateNew, StateStillOpen, StateUnreviewed, StateResolved, StateOutdated, StateDismissed} {
 		if n := m.States[s]; n > 0 {
 			label := strings.ReplaceAll(s, "_", " ")
-			if s == StateUnreviewed {
+			switch s {
+			case StateUnreviewed:
 				label = "still open but not reviewed this time"
+			case StateDismissed:
+				label = "dismissed in their thread"
 			}
 			parts = append(parts, fmt.Sprintf("%d %s", n, label))
 		}
