@@ -117,7 +117,8 @@ func (c *checker) convo(step string, last execution, o convoOpts) bool {
 		c.dismissedInData(cs)
 		text := c.summaryText(o.control, pr.ID)
 		c.check(!strings.Contains(tableOf(text), fixture.ConvoDismissed), "the summary's findings table does not list the dismissed finding")
-		fmt.Printf("  NOTE the visible summary says %q about dismissed findings\n", lineWith(text, "ismissed"))
+		c.check(strings.Contains(text, "1 dismissed in their thread") && func() bool { st, _ := mem["states"].(map[string]any); return num(st["dismissed"]) == 1 }(),
+			"the summary counts the dismissed finding: %q (states %v)", lineWith(text, "ismissed"), mem["states"])
 	case "convo-pause", "convo-resume":
 		c.chain(last, commandChain)
 		rt := last.output(cRead)
