@@ -96,7 +96,7 @@ type Options struct {
 	LinkHosts []string
 	// Instructions say which instruction files /v1/context reads at the
 	// destination commit (PRSCOUT_INSTRUCTION_FILES; zero: none).
-	Instructions collect.InstructionSettings
+	Instructions scope.InstructionSettings
 	// Learnings is PRSCOUT_LEARNINGS for POST /v1/rules/propose: off,
 	// dry-run ("" too) or on. Committer writes the review rules pull
 	// request and RulesRepo reads the rule file it changes (nil: Repo);

@@ -59,7 +59,7 @@ type ContextInput struct {
 	// Instructions say which instruction files (AGENTS.md, REVIEW.md, ...)
 	// are read at the destination commit, set by the API, never by the
 	// request.
-	Instructions InstructionSettings `json:"-"`
+	Instructions scope.InstructionSettings `json:"-"`
 	// Command is set when a thread command started the review
 	// (CommandReview, CommandFullReview): full review ignores earlier
 	// reviews' markers; both run while paused or with push reviews off.
@@ -296,7 +296,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 	if err != nil {
 		return ContextResult{}, err
 	}
-	instructions, warns := readInstructions(ctx, repo, r, base, in.Instructions, root)
+	instructions, warns := scope.ReadInstructions(ctx, repo, r, base, in.Instructions, root)
 	scopeWarnings = append(scopeWarnings, warns...)
 	opts := pipeline.DiffOptions{ContextLines: contextLines}
 	preCtx, cancelPre := context.WithCancel(ctx)
@@ -403,44 +403,9 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
 	learned := map[string]bool{}
 	for i, d := range shown {
-		learnedRule := ""
-		f := pipeline.ChangedFile{
-			Path:     d.Path,
-			OldPath:  d.OldPath,
-			Status:   d.Status,
-			Language: scope.Language(d.Path),
-			Diff:     d.Section,
-		}
-		if meta.PathRules != nil {
-			m := meta.PathRules.Resolve(d.Path)
-			f.Rules, f.RuleSource = rules.Redact(m.Rule), ruleSourceLabel(m)
-			if m.Learned {
-				learnedRule = m.Layer + "\x00" + m.Pattern + "\x00" + m.Rule
-			}
-		}
-		if sh, ok := sources[i]; ok {
-			switch {
-			case errors.Is(sh.Err, pipeline.ErrBinary):
-				res.exclude(d.Path, "binary")
-				continue
-			case errors.Is(sh.Err, pipeline.ErrTooLarge):
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (over %d bytes); the diff is shown", d.Path, maxSource))
-			case errors.Is(sh.Err, errSourceGuard):
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (sources of this change over %d bytes); the diff is shown", d.Path, guard))
-			case sh.Err != nil:
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown: %v", d.Path, sh.Err))
-			default:
-				f.Source, f.SourceRange = sh.Source, sh.Range
-			}
-		}
-		// Nothing leaves prscout for a prompt before secrets are redacted.
-		f.Diff = redact.Secrets(f.Diff, res.Stats.Redactions)
-		f.Source = redact.Secrets(f.Source, res.Stats.Redactions)
-		res.Stats.Additions += d.Additions
-		res.Stats.Deletions += d.Deletions
-		res.Files = append(res.Files, f)
-		if learnedRule != "" {
-			learned[learnedRule] = true
+		sh, hasSource := sources[i]
+		if rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard); kept && rule != "" {
+			learned[rule] = true
 		}
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
@@ -450,6 +415,44 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	res.finish(lim)
 	res.redactWarnings()
 	return res, nil
+}
+
+// addShown adds one shown file to the answer: its path rule, its source
+// (or a warning saying why it is not shown), everything redacted. A source
+// that turns out binary excludes the file (kept false). rule names the
+// learned rule that applied, "" when none did.
+func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, pathRules *scope.RuleSet, rules *pipeline.RuleRedactor,
+	maxSource, guard int64) (rule string, kept bool) {
+	f := pipeline.ChangedFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Language: scope.Language(d.Path), Diff: d.Section}
+	if pathRules != nil {
+		m := pathRules.Resolve(d.Path)
+		f.Rules, f.RuleSource = rules.Redact(m.Rule), ruleSourceLabel(m)
+		if m.Learned {
+			rule = m.Layer + "\x00" + m.Pattern + "\x00" + m.Rule
+		}
+	}
+	if hasSource {
+		switch {
+		case errors.Is(sh.Err, pipeline.ErrBinary):
+			res.exclude(d.Path, "binary")
+			return "", false
+		case errors.Is(sh.Err, pipeline.ErrTooLarge):
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (over %d bytes); the diff is shown", d.Path, maxSource))
+		case errors.Is(sh.Err, errSourceGuard):
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown (sources of this change over %d bytes); the diff is shown", d.Path, guard))
+		case sh.Err != nil:
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: source not shown: %v", d.Path, sh.Err))
+		default:
+			f.Source, f.SourceRange = sh.Source, sh.Range
+		}
+	}
+	// Nothing leaves prscout for a prompt before secrets are redacted.
+	f.Diff = redact.Secrets(f.Diff, res.Stats.Redactions)
+	f.Source = redact.Secrets(f.Source, res.Stats.Redactions)
+	res.Stats.Additions += d.Additions
+	res.Stats.Deletions += d.Deletions
+	res.Files = append(res.Files, f)
+	return rule, true
 }
 
 // newContextResult starts the answer from meta: every list empty, never

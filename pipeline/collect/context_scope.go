@@ -12,7 +12,7 @@ import (
 // are *InvalidError values; a bad repository rule file is a warning. When
 // instruction files are read, the root at base is listed first and returned:
 // the rule file is then read only when a .prscout directory exists.
-func scopeOf(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, base string, in ContextInput) (scope.FileGates, *scope.RuleSet, *rootListing, []string, error) {
+func scopeOf(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, base string, in ContextInput) (scope.FileGates, *scope.RuleSet, *scope.RootListing, []string, error) {
 	include, err := scope.CompileGlobs("include", in.Include)
 	if err != nil {
 		return scope.FileGates{}, nil, nil, nil, err
@@ -22,8 +22,8 @@ func scopeOf(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, bas
 		return scope.FileGates{}, nil, nil, nil, err
 	}
 	var warnings []string
-	root := listRoot(ctx, repo, r, base, in.Instructions)
-	repoRules, source, warn := loadRepoRulesListed(ctx, repo, r, base, root)
+	root := scope.ListRoot(ctx, repo, r, base, in.Instructions)
+	repoRules, source, warn := scope.LoadRepoRulesListed(ctx, repo, r, base, root)
 	if warn != "" {
 		warnings = append(warnings, warn)
 	}

@@ -32,7 +32,7 @@ func TestInstructionFilesFromDestination(t *testing.T) {
 		{Workspace: "w", RepoSlug: "r", Base: "base", Head: "head"},
 	} {
 		repo := scopeRepo(base, head, fileDiff("AGENTS.md", "Destination", "Head")+fileDiff("src/a.go", "package a // old", "package a // new"))
-		in.Instructions = InstructionSettings{Paths: fiveInstructionFiles, MaxFileBytes: 8 << 10, MaxTotalBytes: 24 << 10}
+		in.Instructions = scope.InstructionSettings{Paths: fiveInstructionFiles, MaxFileBytes: 8 << 10, MaxTotalBytes: 24 << 10}
 		res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, PRs: repo}, in, pipeline.DefaultLimits())
 		if err != nil {
 			t.Fatal(err)
@@ -108,7 +108,7 @@ func TestInstructionBounds(t *testing.T) {
 	}
 	repo := scopeRepo(base, map[string]string{"a.go": "package a\n"}, fileDiff("a.go", "package b", "package a"))
 	in := ContextInput{Workspace: "w", RepoSlug: "r", PRID: 7,
-		Instructions: InstructionSettings{Paths: fiveInstructionFiles, MaxFileBytes: 1000, MaxTotalBytes: 1600}}
+		Instructions: scope.InstructionSettings{Paths: fiveInstructionFiles, MaxFileBytes: 1000, MaxTotalBytes: 1600}}
 	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, PRs: repo}, in, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
@@ -126,10 +126,6 @@ func TestInstructionBounds(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Warnings, "\n"), "instruction file REVIEW.md left out") {
 		t.Errorf("warnings %q: want REVIEW.md left out", res.Warnings)
 	}
-	// A bound on a multi-byte rune never splits it.
-	if got, cut := cutText("ééé", 3); !cut || got != "é" {
-		t.Errorf("cutText(ééé, 3) = %q, %v", got, cut)
-	}
 }
 
 // TestInvalidRulesFileWarns: a rule file a human edit made invalid is a
@@ -138,7 +134,7 @@ func TestInstructionBounds(t *testing.T) {
 func TestInvalidRulesFileWarns(t *testing.T) {
 	base := map[string]string{scope.RepoRulesPath: `{"rules":[{"path":"src/**","rule":"x",}]}`, "AGENTS.md": "guidance\n"}
 	repo := scopeRepo(base, map[string]string{"src/a.go": "package a\n"}, fileDiff("src/a.go", "package b", "package a"))
-	in := ContextInput{Workspace: "w", RepoSlug: "r", PRID: 7, Instructions: InstructionSettings{Paths: fiveInstructionFiles}}
+	in := ContextInput{Workspace: "w", RepoSlug: "r", PRID: 7, Instructions: scope.InstructionSettings{Paths: fiveInstructionFiles}}
 	res, err := Collect(context.Background(), ContextSources{Repo: repo, Diffs: repo, PRs: repo}, in, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatalf("a broken rule file failed the review: %v", err)

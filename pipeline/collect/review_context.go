@@ -164,17 +164,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		}
 	}
 
-	// Instruction files come from the destination too, read only for a
-	// review that runs.
-	var instructionWarnings []string
-	meta.Instructions, instructionWarnings = readInstructions(ctx, src.Repo, repo, base, in.Instructions, root)
-	meta.Warnings = append(meta.Warnings, instructionWarnings...)
-
-	if src.Issues != nil || len(in.JiraKeys) > 0 {
-		var warns []string
-		meta.Jira, warns = prIssues(ctx, src, repo, in, pr.PullRequest)
-		meta.Warnings = append(meta.Warnings, warns...)
-	}
+	readGuidance(ctx, src, in, pr.PullRequest, root, &meta)
 
 	raw, err := prDiff(ctx, src, &meta, in.PRID)
 	if err != nil {
@@ -356,5 +346,17 @@ func reviewMode(ctx context.Context, prs pipeline.PullRequests, repo pipeline.Re
 		return "full", fmt.Sprintf("the reviewed commit %s is no longer an ancestor of the head %s (rebase or force-push): full review", pipeline.ShortCommit(reviewed), pipeline.ShortCommit(head))
 	default:
 		return "delta", ""
+	}
+}
+
+// readGuidance reads what a review that runs is told besides the change:
+// the instruction files at the destination commit and the Jira issues.
+func readGuidance(ctx context.Context, src ContextSources, in ContextInput, pr pipeline.PullRequest, root *scope.RootListing, meta *ContextMeta) {
+	var warns []string
+	meta.Instructions, warns = scope.ReadInstructions(ctx, src.Repo, meta.Repo, meta.Base, in.Instructions, root)
+	meta.Warnings = append(meta.Warnings, warns...)
+	if src.Issues != nil || len(in.JiraKeys) > 0 {
+		meta.Jira, warns = prIssues(ctx, src, meta.Repo, in, pr)
+		meta.Warnings = append(meta.Warnings, warns...)
 	}
 }

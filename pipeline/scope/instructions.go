@@ -1,4 +1,4 @@
-package collect
+package scope
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // InstructionSettings say which instruction files a review reads at the
@@ -30,18 +29,18 @@ const maxInstructionRead = 1 << 20
 // A longer root is read file by file for what the page did not show.
 const rootListLimit = 100
 
-// rootListing is the destination's root directory, listed once so that the
+// RootListing is the destination's root directory, listed once so that the
 // rule file and instruction files are read only where they exist. nil: not
 // listed (every file is read directly, a missing one costs its 404).
-type rootListing struct {
+type RootListing struct {
 	names     map[string]string // entry name -> type
 	truncated bool
 }
 
-// mayHold reports whether p can exist: its first segment is in the listing,
+// MayHold reports whether p can exist: its first segment is in the listing,
 // as a file for a root file and as a directory for a nested one, or the
 // listing was cut before it.
-func (l *rootListing) mayHold(p string) bool {
+func (l *RootListing) MayHold(p string) bool {
 	if l == nil || l.truncated {
 		return true
 	}
@@ -56,9 +55,9 @@ func (l *rootListing) mayHold(p string) bool {
 	return typ != "dir"
 }
 
-// listRoot lists the root at commit when instruction files are read; an
+// ListRoot lists the root at commit when instruction files are read; an
 // error leaves it nil (files are read directly).
-func listRoot(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, set InstructionSettings) *rootListing {
+func ListRoot(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, set InstructionSettings) *RootListing {
 	if len(set.Paths) == 0 {
 		return nil
 	}
@@ -66,19 +65,19 @@ func listRoot(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, co
 	if err != nil {
 		return nil
 	}
-	l := &rootListing{names: make(map[string]string, len(entries)), truncated: truncated}
+	l := &RootListing{names: make(map[string]string, len(entries)), truncated: truncated}
 	for _, e := range entries {
 		l.names[path.Base(strings.Trim(e.Path, "/"))] = e.Type
 	}
 	return l
 }
 
-// readInstructions reads the instruction files set names at commit, where
+// ReadInstructions reads the instruction files set names at commit, where
 // the root listing says they may exist, and bounds them: each to
 // MaxFileBytes, all together to MaxTotalBytes, cut on a line (or rune)
 // boundary with a note. A missing file is silent; any other failure is a
 // warning and the file is left out.
-func readInstructions(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, set InstructionSettings, root *rootListing) ([]pipeline.InstructionFile, []string) {
+func ReadInstructions(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, set InstructionSettings, root *RootListing) ([]pipeline.InstructionFile, []string) {
 	var (
 		out      []pipeline.InstructionFile
 		warnings []string
@@ -87,7 +86,7 @@ func readInstructions(ctx context.Context, repo pipeline.Repository, r pipeline.
 	perFile, total := set.MaxFileBytes, set.MaxTotalBytes
 	for _, p := range set.Paths {
 		p = strings.Trim(strings.TrimSpace(p), "/")
-		if p == "" || !root.mayHold(p) {
+		if p == "" || !root.MayHold(p) {
 			continue
 		}
 		data, err := repo.ReadFile(ctx, r, commit, p, maxInstructionRead)
@@ -141,11 +140,11 @@ func cutText(s string, n int) (string, bool) {
 	return head, true
 }
 
-// loadRepoRulesListed is scope.LoadRepoRules, skipped (no rule file, no
+// LoadRepoRulesListed is LoadRepoRules, skipped (no rule file, no
 // call) when the root listing shows no .prscout directory.
-func loadRepoRulesListed(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, root *rootListing) (*scope.RuleFile, string, string) {
-	if !root.mayHold(scope.RepoRulesPath) {
-		return nil, scope.RepoRulesPath + "@" + pipeline.ShortCommit(commit), ""
+func LoadRepoRulesListed(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, root *RootListing) (*RuleFile, string, string) {
+	if !root.MayHold(RepoRulesPath) {
+		return nil, RepoRulesPath + "@" + pipeline.ShortCommit(commit), ""
 	}
-	return scope.LoadRepoRules(ctx, repo, r, commit)
+	return LoadRepoRules(ctx, repo, r, commit)
 }
