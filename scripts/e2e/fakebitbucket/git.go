@@ -163,7 +163,7 @@ func (g *gitRepo) setDiffs(fake *bitbuckettest.Server, from, key, head string) e
 	if err != nil {
 		return err
 	}
-	stats, err := diffstat(g.run, from, head)
+	stats, err := bitbuckettest.GitDiffstat(g.run, from, head)
 	if err != nil {
 		return err
 	}

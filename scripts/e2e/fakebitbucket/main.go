@@ -523,7 +523,7 @@ func loadInto(fake *bitbuckettest.Server, dir string) ([]prState, error) {
 		if err != nil {
 			return nil, err
 		}
-		stats, err := diffstat(git, base, head)
+		stats, err := bitbuckettest.GitDiffstat(git, base, head)
 		if err != nil {
 			return nil, err
 		}
@@ -557,7 +557,7 @@ func loadInto(fake *bitbuckettest.Server, dir string) ([]prState, error) {
 				if err != nil {
 					return nil, err
 				}
-				stats, err := diffstat(git, from, st.Push)
+				stats, err := bitbuckettest.GitDiffstat(git, from, st.Push)
 				if err != nil {
 					return nil, err
 				}
@@ -584,47 +584,6 @@ func setFiles(fake *bitbuckettest.Server, commit string, files map[string]string
 	for p, c := range files {
 		fake.SetFile(fixture.Workspace, fixture.RepoSlug, commit, p, []byte(c))
 	}
-}
-
-// diffstat reads git's numstat and name-status into Bitbucket diffstat entries.
-func diffstat(git func(...string) (string, error), base, head string) ([]bitbuckettest.DiffstatEntry, error) {
-	ns, err := git("diff", "--no-renames", "--name-status", base, head)
-	if err != nil {
-		return nil, err
-	}
-	num, err := git("diff", "--no-renames", "--numstat", base, head)
-	if err != nil {
-		return nil, err
-	}
-	counts := map[string][2]int{}
-	for _, l := range strings.Split(strings.TrimSpace(num), "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) == 3 {
-			a, _ := strconv.Atoi(f[0])
-			d, _ := strconv.Atoi(f[1])
-			counts[f[2]] = [2]int{a, d}
-		}
-	}
-	var out []bitbuckettest.DiffstatEntry
-	for _, l := range strings.Split(strings.TrimSpace(ns), "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) != 2 {
-			continue
-		}
-		p, c := f[1], counts[f[1]]
-		e := bitbuckettest.DiffstatEntry{LinesAdded: c[0], LinesRemoved: c[1]}
-		switch f[0] {
-		case "A":
-			e.Status, e.Path = "added", p
-		case "D":
-			e.Status, e.OldPath = "removed", p
-		default:
-			e.Status, e.Path, e.OldPath = "modified", p, p
-		}
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].OldPath < out[j].Path+out[j].OldPath })
-	return out, nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -41,7 +41,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -445,7 +444,7 @@ func loadRepo(fake *bitbuckettest.Server, r int, dir string) ([]*prState, error)
 			if err != nil {
 				return nil, err
 			}
-			stats, err := diffstat(git, d[0], d[1])
+			stats, err := bitbuckettest.GitDiffstat(git, d[0], d[1])
 			if err != nil {
 				return nil, err
 			}
@@ -465,47 +464,6 @@ func copyMap(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// diffstat reads git's numstat and name-status into Bitbucket diffstat entries.
-func diffstat(git func(...string) (string, error), base, head string) ([]bitbuckettest.DiffstatEntry, error) {
-	ns, err := git("diff", "--no-renames", "--name-status", base, head)
-	if err != nil {
-		return nil, err
-	}
-	num, err := git("diff", "--no-renames", "--numstat", base, head)
-	if err != nil {
-		return nil, err
-	}
-	counts := map[string][2]int{}
-	for _, l := range strings.Split(strings.TrimSpace(num), "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) == 3 {
-			a, _ := strconv.Atoi(f[0])
-			d, _ := strconv.Atoi(f[1])
-			counts[f[2]] = [2]int{a, d}
-		}
-	}
-	var out []bitbuckettest.DiffstatEntry
-	for _, l := range strings.Split(strings.TrimSpace(ns), "\n") {
-		f := strings.Split(l, "\t")
-		if len(f) != 2 {
-			continue
-		}
-		p, c := f[1], counts[f[1]]
-		e := bitbuckettest.DiffstatEntry{LinesAdded: c[0], LinesRemoved: c[1]}
-		switch f[0] {
-		case "A":
-			e.Status, e.Path = "added", p
-		case "D":
-			e.Status, e.OldPath = "removed", p
-		default:
-			e.Status, e.Path, e.OldPath = "modified", p, p
-		}
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path+out[i].OldPath < out[j].Path+out[j].OldPath })
-	return out, nil
 }
 
 // deliver posts a webhook the way Bitbucket Cloud does; it returns the
