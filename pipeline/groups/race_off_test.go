@@ -1,0 +1,5 @@
+//go:build !race
+
+package groups
+
+const raceEnabled = false
