@@ -52,17 +52,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
@@ -79,6 +73,7 @@ import (
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
 	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
+	"github.com/prscout/prscout/scripts/e2e/internal/webhook"
 )
 
 type prState struct {
@@ -238,12 +233,12 @@ func main() {
 		if q.Get("badsig") != "" {
 			key = []byte("not-the-secret")
 		}
-		status, answer, err := deliver(r.Context(), *webhookURL, event, key, body)
+		a, err := webhook.Deliver(r.Context(), *webhookURL, event, key, body)
 		if err != nil {
 			writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"status": status, "body": answer})
+		writeJSON(w, http.StatusOK, map[string]any{"status": a.Status, "body": a.Body})
 	})
 
 	ctl.HandleFunc("POST /_fake/reply", func(w http.ResponseWriter, r *http.Request) {
@@ -290,12 +285,12 @@ func main() {
 		out := map[string]any{"commentId": cid, "parentId": parent}
 		if q.Get("deliver") != "0" {
 			body := commentEvent(fake, id, cid)
-			status, answer, err := deliver(r.Context(), *webhookURL, "pullrequest:comment_created", []byte(*secret), body)
+			a, err := webhook.Deliver(r.Context(), *webhookURL, "pullrequest:comment_created", []byte(*secret), body)
 			if err != nil {
 				writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
 				return
 			}
-			out["status"], out["body"] = status, answer
+			out["status"], out["body"] = a.Status, a.Body
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -403,31 +398,6 @@ func main() {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Fatal(err)
 	}
-}
-
-// deliver posts a webhook the way Bitbucket Cloud does.
-func deliver(ctx context.Context, url, event string, secret, body []byte) (int, string, error) {
-	mac := hmac.New(sha256.New, secret)
-	mac.Write(body)
-	var u [16]byte
-	_, _ = rand.Read(u[:])
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "Bitbucket-Webhooks/2.0")
-	req.Header.Set("X-Event-Key", event)
-	req.Header.Set("X-Hub-Signature", "sha256="+hex.EncodeToString(mac.Sum(nil)))
-	req.Header.Set("X-Request-UUID", fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]))
-	req.Header.Set("X-Attempt-Number", "1")
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		return 0, "", fmt.Errorf("deliver webhook: %w", err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return resp.StatusCode, string(b), nil
 }
 
 // loadFixture builds the fixture's git repository and loads it into the

@@ -20,17 +20,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"net/http"
@@ -48,6 +42,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
+	"github.com/prscout/prscout/scripts/e2e/internal/webhook"
 	"github.com/prscout/prscout/scripts/e2e/scale/world"
 )
 
@@ -237,12 +232,12 @@ func main() {
 			event = "pullrequest:created"
 		}
 		body := fake.PullRequestEvent(world.Workspace, p.Slug, p.ID)
-		status, answer, retryAfter, err := deliver(r.Context(), *webhookURL, event, []byte(*secret), body)
+		a, err := webhook.Deliver(r.Context(), *webhookURL, event, []byte(*secret), body)
 		if err != nil {
 			writeJSON(w, 502, map[string]string{"error": err.Error()})
 			return
 		}
-		writeJSON(w, 200, map[string]any{"status": status, "body": answer, "retryAfter": retryAfter})
+		writeJSON(w, 200, map[string]any{"status": a.Status, "body": a.Body, "retryAfter": a.RetryAfter})
 	})
 	ctl.HandleFunc("POST /_fake/push", func(w http.ResponseWriter, r *http.Request) {
 		p := find(r.URL.Query())
@@ -464,32 +459,6 @@ func copyMap(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
-}
-
-// deliver posts a webhook the way Bitbucket Cloud does; it returns the
-// answer's status, body and Retry-After header.
-func deliver(ctx context.Context, url, event string, secret, body []byte) (int, string, string, error) {
-	mac := hmac.New(sha256.New, secret)
-	mac.Write(body)
-	var u [16]byte
-	_, _ = rand.Read(u[:])
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, "", "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "Bitbucket-Webhooks/2.0")
-	req.Header.Set("X-Event-Key", event)
-	req.Header.Set("X-Hub-Signature", "sha256="+hex.EncodeToString(mac.Sum(nil)))
-	req.Header.Set("X-Request-UUID", fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:]))
-	req.Header.Set("X-Attempt-Number", "1")
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
-	if err != nil {
-		return 0, "", "", fmt.Errorf("deliver webhook: %w", err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	return resp.StatusCode, string(b), resp.Header.Get("Retry-After"), nil
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
