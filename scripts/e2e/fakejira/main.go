@@ -9,20 +9,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"log"
-	"net"
 	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/prscout/prscout/jira/jiratest"
 	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
+	"github.com/prscout/prscout/scripts/e2e/internal/serve"
 )
 
 func main() {
@@ -48,27 +41,5 @@ func main() {
 	})
 	mux.Handle("/", fake)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		log.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
-	if *addrFile != "" {
-		if err := os.WriteFile(*addrFile, []byte(base), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	log.Printf("fakejira: %s", base)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Fatal(err)
-	}
+	serve.Run("fakejira", "127.0.0.1:0", *addrFile, "http://", mux)
 }

@@ -17,22 +17,19 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/prscout/prscout/scripts/e2e/internal/fixture"
+	"github.com/prscout/prscout/scripts/e2e/internal/serve"
 )
 
 type chatRequest struct {
@@ -116,28 +113,7 @@ func main() {
 		_ = json.NewEncoder(w).Encode(body)
 	})
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		log.Fatal(err)
-	}
-	if *addrFile != "" {
-		if err := os.WriteFile(*addrFile, []byte(ln.Addr().String()), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	log.Printf("fakellm listening on %s", ln.Addr())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Fatal(err)
-	}
+	serve.Run("fakellm", *addr, *addrFile, "", mux)
 }
 
 // answer picks the fixed reply: the message content on success, an

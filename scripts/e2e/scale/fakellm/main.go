@@ -7,22 +7,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
-	"log"
 	"math/rand/v2"
-	"net"
 	"net/http"
-	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/prscout/prscout/scripts/e2e/internal/serve"
 	"github.com/prscout/prscout/scripts/e2e/scale/world"
 )
 
@@ -104,26 +98,5 @@ func main() {
 			"usage": map[string]any{"prompt_tokens": user.Len() / 4, "completion_tokens": 100, "total_tokens": user.Len()/4 + 100},
 		})
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		log.Fatal(err)
-	}
-	if *addrFile != "" {
-		if err := os.WriteFile(*addrFile, []byte(ln.Addr().String()), 0o644); err != nil {
-			log.Fatal(err)
-		}
-	}
-	log.Printf("fakellm listening on %s", ln.Addr())
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(sctx)
-	}()
-	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		log.Fatal(err)
-	}
+	serve.Run("fakellm", "127.0.0.1:0", *addrFile, "", mux)
 }
