@@ -14,6 +14,7 @@ import (
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/publish"
 	"github.com/prscout/prscout/pipeline/redact"
+	"github.com/prscout/prscout/pipeline/review"
 	"github.com/prscout/prscout/pipeline/sanitize"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -173,6 +174,15 @@ func (v *view) result(action, outcome, reason string) Result {
 	}
 	return Result{Action: action, Outcome: outcome, Reason: reason, Event: ev, Workspace: v.in.Workspace, RepoSlug: v.in.RepoSlug,
 		PRID: v.in.PRID, CommentID: v.in.CommentID, ThreadID: v.root.ID, Warnings: []string{}}
+}
+
+// summary is prscout's newest live summary comment, nil when there is none.
+func (v *view) summary() *pipeline.Comment {
+	live := review.LiveSummaries(v.comments)
+	if len(live) == 0 {
+		return nil
+	}
+	return &live[len(live)-1]
 }
 
 func own(c pipeline.Comment) bool { return !c.Foreign && !c.Unverified && !c.Deleted }
@@ -579,13 +589,7 @@ func dismiss(ctx context.Context, d Deps, v *view, o Options, reason string) (st
 			warnings = append(warnings, fmt.Sprintf("the thread was not resolved: %v", err))
 		}
 	}
-	var sum *pipeline.Comment
-	for i := len(v.comments) - 1; i >= 0; i-- {
-		if marker.IsSummaryComment(v.comments[i]) {
-			sum = &v.comments[i]
-			break
-		}
-	}
+	sum := v.summary()
 	if sum == nil {
 		warnings = append(warnings, "no summary comment yet: the dismissal is kept by the finding's own comment only")
 	} else {
@@ -692,13 +696,7 @@ func resolved(ctx context.Context, d Deps, v *view, self []string) (Result, erro
 		return Result{}, err
 	}
 	defer unlock()
-	var sum *pipeline.Comment
-	for i := len(v.comments) - 1; i >= 0; i-- {
-		if marker.IsSummaryComment(v.comments[i]) {
-			sum = &v.comments[i]
-			break
-		}
-	}
+	sum := v.summary()
 	if sum == nil {
 		return none("no summary comment: the finding is not remembered")
 	}
