@@ -45,7 +45,8 @@ type tfile struct {
 	imports []timport
 	pkg     string // Java package
 	aliases *pathAliases
-	idx     *tindex // built on first use (index)
+	idx     *tindex    // built on first use (index)
+	types   *typeModel // the declared-type model (typemodel.go), filled by the language's reader
 }
 
 // tindex answers refersTo, declaresAt and moduleReceiver's assignment scan
