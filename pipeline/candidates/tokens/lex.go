@@ -174,6 +174,9 @@ func (x *lexer) regexOK() bool {
 	case tkNumber, tkString:
 		return false
 	case tkPunct:
+		if p.text == "<" && p.line == x.line && p.col == x.i-x.lineStart-1 {
+			return false // a JSX closing tag </div>
+		}
 		return p.text != ")" && p.text != "]" && p.text != "}"
 	}
 	return true
@@ -202,8 +205,10 @@ func (x *lexer) skipRegex() {
 		}
 		x.i++
 	}
-	x.i++
-	x.i = ident.End(src, x.i, numberChars)
+	if x.i < n && src[x.i] == '/' {
+		x.i++
+		x.i = ident.End(src, x.i, numberChars)
+	}
 }
 
 // skipString consumes a quoted string from i (at the quote) and returns its
@@ -246,24 +251,50 @@ func (x *lexer) skipString(q byte, triple bool) string {
 	return string(src[cstart:min(x.i, n)])
 }
 
-// skipSubstitution skips a template literal's ${...} to its closing brace.
+// skipSubstitution skips a template literal's ${...} to its closing brace,
+// over the strings, nested templates and regex literals inside it (whose
+// braces do not count).
 func (x *lexer) skipSubstitution() {
 	src, n := x.src, x.n
 	depth := 0
+	prev := byte('{')
 	for x.i < n {
-		if src[x.i] == '{' {
+		c := src[x.i]
+		switch {
+		case c == '{':
 			depth++
-		} else if src[x.i] == '}' {
+		case c == '}':
 			depth--
 			if depth == 0 {
-				break
+				return
 			}
-		} else if src[x.i] == '\n' {
+		case c == '\n':
 			x.line++
 			x.lineStart = x.i + 1
+		case c == '"' || c == '\'' || c == '`':
+			x.skipString(c, false)
+			prev = c
+			continue
+		case c == '/' && x.i+1 < n && src[x.i+1] != '/' && src[x.i+1] != '*' && regexStarts(prev):
+			x.skipRegex()
+			prev = 'a'
+			continue
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			prev = c
 		}
 		x.i++
 	}
+}
+
+// regexStarts reports whether a '/' after the byte prev starts a regex
+// literal rather than a division.
+func regexStarts(prev byte) bool {
+	switch prev {
+	case '(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', '+', '-', '*', '%', '<', '>', '~', '^':
+		return true
+	}
+	return false
 }
 
 func isStringPrefix(b []byte) bool {

@@ -34,6 +34,9 @@ type tdecl struct {
 	container string // the class of a method or field
 	static    bool   // a static method or field, reached through its class's name
 	from, to  int    // line span
+	// headTo is the last line of a JS class or interface header (its
+	// body's '{'), of an enum its last: a changed line there touches it.
+	headTo int
 }
 
 // tfile is a lexed file with its declarations and imports.
@@ -111,7 +114,8 @@ func lexFile(p string, src []byte) *tfile {
 		f.decls = braceDecls(f.toks, langJava)
 		f.imports, f.pkg = javaImports(f.toks)
 	default:
-		f.decls = braceDecls(f.toks, langJS)
+		f.types = newTypeModel()
+		f.decls = jsDecls(f.toks, f.types)
 		f.imports = jsImports(f.toks)
 	}
 	return f
@@ -469,6 +473,9 @@ func samePackage(a, b *tfile) bool {
 // hitDecl reports whether lines touch declaration d: a class, interface or
 // enum counts only by its header line (its members count on their own).
 func hitDecl(lines map[int]bool, d tdecl) bool {
+	if d.headTo > 0 {
+		return engine.SpanHit(lines, d.from, d.headTo)
+	}
 	switch d.kind {
 	case "class", "interface", "enum":
 		return lines[d.from]

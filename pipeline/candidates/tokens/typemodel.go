@@ -21,10 +21,13 @@ type typeModel struct {
 	returns map[string][]string
 	// supers maps a class or interface to its direct supertypes.
 	supers map[string][]string
+	// calls maps a receiver to the functions whose results it was assigned
+	// (x = f(), x = await obj.f()): its types are their return types.
+	calls map[string][]string
 }
 
 func newTypeModel() *typeModel {
-	return &typeModel{vars: map[string][]string{}, returns: map[string][]string{}, supers: map[string][]string{}}
+	return &typeModel{vars: map[string][]string{}, returns: map[string][]string{}, supers: map[string][]string{}, calls: map[string][]string{}}
 }
 
 func addUnique(m map[string][]string, k, v string) {
@@ -39,6 +42,9 @@ func (m *typeModel) addVar(name, typ string) { addUnique(m.vars, name, typ) }
 
 // addReturn records that function or method fn returns typ.
 func (m *typeModel) addReturn(fn, typ string) { addUnique(m.returns, fn, typ) }
+
+// addCall records that receiver name was assigned the result of calling fn.
+func (m *typeModel) addCall(name, fn string) { addUnique(m.calls, name, fn) }
 
 // addSuper records that class extends or implements super.
 func (m *typeModel) addSuper(class, super string) {
@@ -107,7 +113,15 @@ func (m *typeModel) typesOf(r string) []string {
 		slices.Sort(out)
 		return out
 	}
-	return m.vars[r]
+	out := m.vars[r]
+	for _, fn := range m.calls[r] {
+		for _, t := range m.typesOf(fn + "()") {
+			if !slices.Contains(out, t) {
+				out = append(slices.Clip(out), t)
+			}
+		}
+	}
+	return out
 }
 
 func cutSuffix(s, suffix string) (string, bool) {
