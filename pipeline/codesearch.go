@@ -60,9 +60,12 @@ type Candidate struct {
 	// Symbols are the names that tie the file to the change, best first.
 	Symbols []string `json:"symbols"`
 	// Method says how it was found: "go" (parsed and resolved), "tokens"
-	// (lexed TypeScript/JavaScript, Python, Java) or "identifier-search"
-	// (identifiers searched as text: weaker evidence).
+	// (lexed TypeScript/JavaScript, Python, Java), "textual" (a name they
+	// did not resolve, found as text) or "identifier-search" (other
+	// languages' identifiers searched as text: weaker evidence).
 	Method string `json:"method"`
 	// Score orders the candidates: 1 is certain, lower is weaker evidence.
 	Score float64 `json:"score"`
+	// Test marks a test file; tests follow every production file.
+	Test bool `json:"test,omitempty"`
 }
