@@ -30,6 +30,12 @@ func TestFindCommentOnlyEditIsNoBodyChange(t *testing.T) {
 			docEdit: "when it is missing, with mode 0600. */", codeEdit: "return path.trim();",
 		},
 		{
+			name: "go comment", path: "store/store.go", callerPath: "api/api.go",
+			src:     "package store\n\nfunc Open(path string) string {\n\t/* The store is created\n\t   when missing. */\n\treturn path\n}\n",
+			caller:  "package api\n\nimport \"example.com/m/store\"\n\nfunc Handle() string {\n\treturn store.Open(\"x\")\n}\n",
+			docEdit: "   when it is missing, with mode 0600. */", codeEdit: "return path + \"/\"",
+		},
+		{
 			name: "java javadoc", path: "src/main/java/a/Store.java", callerPath: "src/main/java/a/Api.java",
 			src:     "package a;\n\npublic class Store {\n    public String open(String path) {\n        /** The store is created\n         * when missing. */\n        return path;\n    }\n}\n",
 			caller:  "package a;\n\npublic class Api {\n    String handle(Store s) {\n        return s.open(\"x\");\n    }\n}\n",
@@ -37,7 +43,7 @@ func TestFindCommentOnlyEditIsNoBodyChange(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := map[string]string{tc.path: tc.src, tc.callerPath: tc.caller}
+			base := map[string]string{tc.path: tc.src, tc.callerPath: tc.caller, "go.mod": "module example.com/m\n"}
 			lines := strings.Split(tc.src, "\n")
 			edit := func(replacement string, code bool) string {
 				out := append([]string(nil), lines...)
