@@ -48,7 +48,7 @@ func (d decl) key() string { return d.container + "." + d.name }
 
 type tally struct {
 	files, treeDecls, found, from, to, extra, engineDecls, parseErrors int
-	mismatches                                                        []string
+	mismatches                                                         []string
 }
 
 func main() {
