@@ -48,6 +48,13 @@ const (
 	CandidateImpact = "impact"
 )
 
+// The methods of a candidate found as text, not resolved: weaker evidence
+// (see Candidate.Method).
+const (
+	MethodTextual    = "textual"
+	MethodIdentifier = "identifier-search"
+)
+
 // Candidate is one file outside the change that the review probably needs,
 // found by code (see pipeline/candidates), as /v1/context lists it and
 // /v1/needs takes it back.
