@@ -89,7 +89,7 @@ func (res *ContextResult) findCandidates(ctx context.Context, meta ContextMeta, 
 		}
 		res.Candidates = append(res.Candidates, pipeline.Candidate{
 			Path: c.Path, Kind: string(c.Kind), Reason: c.Reason, Symbols: nonNil(c.Symbols),
-			Method: string(c.Method), Score: c.Score,
+			Method: string(c.Method), Score: c.Score, Test: c.Test,
 		})
 	}
 }
@@ -164,8 +164,14 @@ func candidatesPrompt(cs []pipeline.Candidate) string {
 	b.WriteString("prscout found these files outside the change by reading the code: \"uses\" files declare names the change uses, \"impact\" files refer to names the change modified or removed. You may ask for these; ask only for those the review needs.\n\n")
 	for _, c := range cs {
 		b.WriteString("- " + c.Path + " (" + c.Kind)
-		if c.Method == string(candidates.MethodIdentifier) {
+		switch c.Method {
+		case string(candidates.MethodIdentifier):
 			b.WriteString(", identifier search")
+		case string(candidates.MethodTextual):
+			b.WriteString(", textual")
+		}
+		if c.Test {
+			b.WriteString(", test")
 		}
 		b.WriteString("): " + pipeline.OneLine(c.Reason) + "\n")
 	}

@@ -134,7 +134,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 		}
 		if c.New != nil {
 			if f := e.parse(c.Path); f != nil {
-				for _, s := range changedSyms(e.fset, f, c.Added) {
+				for _, s := range changedSyms(e.fset, f, CodeLines(f.src, c.Added)) {
 					s.from = c.Path
 					addSym(s)
 				}
@@ -147,7 +147,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 				op = c.OldPath
 			}
 			if f := e.parseSrc(op, c.Old); f != nil {
-				for _, s := range changedSyms(e.fset, f, c.Removed) {
+				for _, s := range changedSyms(e.fset, f, CodeLines(c.Old, c.Removed)) {
 					s.from = c.Path
 					olds = append(olds, s)
 				}
