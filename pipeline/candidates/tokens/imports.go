@@ -10,29 +10,6 @@ import (
 
 // Imports: reading them per language and resolving them to files.
 
-// reexported reports whether f imports name from one of indexes that
-// re-exports it from target (export {name} from "./target", export * from),
-// as a package's index does.
-func reexported(indexes []*tfile, f *tfile, target, name string) bool {
-	if f.lang != langJS {
-		return false
-	}
-	for _, i := range indexes {
-		if i == f || i.path == target || !importsName(f, i.path, name) {
-			continue
-		}
-		for _, im := range i.imports {
-			if !im.export || !resolves(i, im, target) {
-				continue
-			}
-			if im.wildcard || slices.Contains(im.names, name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // importsName reports whether f imports name from the module that is
 // target (or imports target as a whole, which Python and Java allow).
 func importsName(f *tfile, target, name string) bool {
@@ -40,7 +17,7 @@ func importsName(f *tfile, target, name string) bool {
 		if !resolves(f, im, target) {
 			continue
 		}
-		if len(im.names) == 0 || im.wildcard {
+		if len(im.names) == 0 || im.wildcard || im.namespace != "" {
 			return true
 		}
 		for _, n := range im.names {
@@ -144,6 +121,7 @@ func resolves(f *tfile, im timport, target string) bool {
 // import("x"), with the names bound by import clauses.
 func jsImports(toks []tok) []timport {
 	var out []timport
+	var reexports []string // the names of export {a, b} without from
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.kind != tkIdent {
@@ -163,15 +141,19 @@ func jsImports(toks []tok) []timport {
 				continue
 			}
 			var names []string
+			ns := ""
 			for j := i + 1; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
 				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					out = append(out, timport{spec: toks[j+1].text, names: names})
+					out = append(out, timport{spec: toks[j+1].text, names: names, namespace: ns})
 					i = j + 1
 					break
 				}
 				if u.text == ";" {
 					break
+				}
+				if u.text == "*" && j+2 < len(toks) && toks[j+1].text == "as" && toks[j+2].kind == tkIdent {
+					ns = toks[j+2].text
 				}
 				if u.kind == tkIdent && u.text != "type" && u.text != "as" && u.text != "from" {
 					if j+1 < len(toks) && toks[j+1].text == "as" {
@@ -182,8 +164,9 @@ func jsImports(toks []tok) []timport {
 			}
 		case "export":
 			var names []string
-			star := false
-			for j := i + 1; j < len(toks) && j < i+200; j++ {
+			star, braces, ns := false, false, ""
+			j := i + 1
+			for ; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
 				if u.text == ";" || (u.kind == tkIdent && (u.text == "function" || u.text == "class" || u.text == "const" || u.text == "interface")) {
 					break
@@ -191,14 +174,38 @@ func jsImports(toks []tok) []timport {
 				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
 					// export {a, b as c} from "x" binds both a name of x
 					// and the name it exports; export * from "x" all of x.
-					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true})
+					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true, namespace: ns})
+					braces = false
 					break
+				}
+				if u.text == "{" {
+					braces = true
+				}
+				if u.text == "}" && braces {
+					if j+1 >= len(toks) || toks[j+1].text != "from" {
+						break
+					}
 				}
 				if u.text == "*" {
 					star = true
+					if j+2 < len(toks) && toks[j+1].text == "as" {
+						ns = toks[j+2].text
+					}
 				} else if u.kind == tkIdent && u.text != "type" && u.text != "as" {
 					names = append(names, u.text)
 				}
+			}
+			if braces && j < len(toks) && toks[j].text == "}" {
+				reexports = append(reexports, names...)
+			}
+		}
+	}
+	// export {x} of a name the file imports re-exports it from there.
+	for _, name := range reexports {
+		for _, im := range out {
+			if !im.export && slices.Contains(im.names, name) {
+				out = append(out, timport{spec: im.spec, names: []string{name}, export: true})
+				break
 			}
 		}
 	}

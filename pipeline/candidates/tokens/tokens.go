@@ -101,6 +101,9 @@ type timport struct {
 	names    []string // local names bound by the import
 	wildcard bool     // Java a.b.*, JS export * from
 	export   bool     // JS export ... from: the file re-exports the names
+	// namespace is the local name of a JS namespace import (import * as ns,
+	// export * as ns): the module's names are reached as ns.name.
+	namespace string
 }
 
 func lexFile(p string, src []byte) *tfile {
@@ -145,8 +148,9 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			break
 		}
 	}
+	mods := newJSModules()
 	for _, c := range cs {
-		if err := tokensOf(ctx, tree, c, aliases, ev); err != nil {
+		if err := tokensOf(ctx, tree, c, aliases, mods, ev); err != nil {
 			return err
 		}
 	}
@@ -154,7 +158,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 }
 
 // tokensOf adds the evidence of one changed file.
-func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *pathAliases, ev *engine.Evidence) error {
+func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
 	var nf, of *tfile
 	if c.New != nil {
 		nf = lexFile(c.Path, c.New)
@@ -175,7 +179,14 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 	impactNames := map[string][]*csym{}
 	for _, k := range order {
 		s := syms[k]
-		if len(s.d.name) < 2 || isKeyword(langOf(c.Path), s.d.name) || commonMember[s.d.name] {
+		if s.d.name == "constructor" && s.d.container != "" && nf != nil && langOf(c.Path) == langJS {
+			// A changed constructor reaches its class's new C(...).
+			s = &csym{d: tdecl{name: s.d.container, kind: "class"}, change: s.change, ctor: true}
+		}
+		// A JS module-level function is imported by name: a common member
+		// name (run, get) is no noise there.
+		common := commonMember[s.d.name] && (s.d.container != "" || langOf(c.Path) != langJS)
+		if len(s.d.name) < 2 || isKeyword(langOf(c.Path), s.d.name) || common {
 			continue
 		}
 		if _, ok := impactNames[s.d.name]; !ok {
@@ -199,6 +210,20 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
 	}
+	if langOf(c.Path) == langJS {
+		look := []string{c.Path}
+		if c.OldPath != "" {
+			look = append(look, c.OldPath)
+		}
+		if nf != nil {
+			look = append(look, importDirs(nf)...)
+		}
+		mods.lookUp(ctx, tree, look, aliases)
+		for _, f := range s.indexes {
+			mods.re.add(f)
+		}
+		s.re = mods.re
+	}
 	for _, g := range s.files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -215,6 +240,9 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 type csym struct {
 	d      tdecl
 	change engine.DeclChange
+	// ctor marks the class of a touched constructor: its new C(...)
+	// expressions are the references.
+	ctor bool
 }
 
 // changedDecls returns the declarations the change touched, by
@@ -235,7 +263,7 @@ func changedDecls(c *engine.Change, nf, of *tfile) (map[string]*csym, []string) 
 					if c.Added[d.from] {
 						ch = engine.ChangedSignature
 					}
-					syms[k] = &csym{d, ch}
+					syms[k] = &csym{d: d, change: ch}
 				}
 			}
 		}
@@ -265,7 +293,7 @@ func changedDecls(c *engine.Change, nf, of *tfile) (map[string]*csym, []string) 
 			continue
 		}
 		order = append(order, k)
-		syms[k] = &csym{d, ch}
+		syms[k] = &csym{d: d, change: ch}
 	}
 	return syms, order
 }
@@ -313,6 +341,7 @@ type tokSearch struct {
 	files       []*tfile       // the searched files of the same family
 	declaredBy  map[string]int // member name -> searched files declaring it
 	indexes     []*tfile       // the searched files that re-export other files' names
+	re          *reexports     // JS re-exports, followed transitively
 }
 
 // read lexes the searched files of the changed file's family.
@@ -360,12 +389,18 @@ func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
 	c := s.c
 	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
 	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
-	if !gImportsC && len(s.indexes) > 0 {
-		for name, ss := range s.impactNames {
-			if ss[0].d.container == "" && reexported(s.indexes, g, c.Path, name) {
-				viaIndex[name] = true
+	var namespaces []string       // g's namespace imports of c (import * as ns)
+	gReaches := gImportsC
+	if s.re != nil {
+		if !gImportsC {
+			for name, ss := range s.impactNames {
+				if ss[0].d.container == "" && s.re.importsVia(g, c.Path, name) {
+					viaIndex[name] = true
+				}
 			}
+			gReaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
 		}
+		namespaces = s.re.namespaceOf(g, c.Path)
 	}
 	for i, t := range g.toks {
 		ss := s.impactNames[t.text]
@@ -385,9 +420,15 @@ func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
 			}
 			score := 0.0
 			switch {
+			case sym.ctor:
+				if i > 0 && g.toks[i-1].text == "new" && (gImportsC || viaIndex[sym.d.name]) {
+					score = scoreTokImported
+				}
 			case sym.d.container == "" && !member && (gImportsC || viaIndex[sym.d.name]):
 				score = scoreTokImported
-			case sym.d.container != "" && member && (gImportsC || refersTo(g, sym.d.container)):
+			case sym.d.container == "" && member && i >= 2 && slices.Contains(namespaces, g.toks[i-2].text):
+				score = scoreTokImported
+			case sym.d.container != "" && member && (gReaches || refersTo(g, sym.d.container)):
 				score = scoreTokMember
 			case sym.d.container != "" && member && s.declaredBy[sym.d.name] == 0 && len(sym.d.name) >= 6:
 				score = scoreTokUnrelated
@@ -420,7 +461,7 @@ func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
 		switch {
 		case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
 			score = scoreTokImported
-		case d.container == "" && reexported(s.indexes, nf, g.path, d.name):
+		case d.container == "" && s.re.importsVia(nf, g.path, d.name):
 			score = scoreTokImported
 		case d.container == "" && cImportsG:
 			score = scoreTokMember
