@@ -78,3 +78,35 @@ func TestFindTypeScriptConstructor(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/make.ts", KindImpact, MethodTokens, "Client"}})
 }
+
+// A workspace package imports its sibling by its package.json name and
+// subpath exports (built paths read as their sources), and a package
+// imports itself by its own name.
+func TestFindTypeScriptWorkspacePackages(t *testing.T) {
+	base := map[string]string{
+		"package.json":                      `{"name": "root", "private": true, "workspaces": ["packages/*"]}`,
+		"packages/server/package.json":      `{"name": "@acme/server", "exports": {".": {"import": "./dist/index.mjs"}, "./http": {"types": "./dist/http/index.d.ts"}}}`,
+		"packages/server/src/index.ts":      "export {route} from './route.js';\n",
+		"packages/server/src/route.ts":      "export function route(p: string): string {\n  return p;\n}\n",
+		"packages/server/src/http/index.ts": "export function serve(port: number): number {\n  return port;\n}\n",
+		"packages/client/package.json":      `{"name": "@acme/client", "main": "./lib/main.js"}`,
+		"packages/client/src/main.ts":       "import {route} from '@acme/server';\nimport {serve} from '@acme/server/http';\n\nexport const routed = route('/');\nexport const s = serve(1);\n",
+		"packages/client/src/self.ts":       "import {routed} from '@acme/client';\n\nexport const again = routed;\n",
+		"packages/other/src/route.ts":       "export function route(): void {}\nexport function serve(): void {}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"packages/server/src/route.ts":      strings.Replace(base["packages/server/src/route.ts"], "return p;", "return '/' + p;", 1),
+		"packages/server/src/http/index.ts": strings.Replace(base["packages/server/src/http/index.ts"], "return port;", "return port + 1;", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"packages/client/src/main.ts", KindImpact, MethodTokens, "calls `"},
+		{"packages/server/src/index.ts", KindImpact, MethodTokens, "uses `route`"},
+	})
+	got = repo{base: base, changed: map[string]string{
+		"packages/client/src/main.ts": strings.Replace(base["packages/client/src/main.ts"], "route('/')", "route('/a')", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"packages/client/src/self.ts", KindImpact, MethodTokens, "uses `routed`"},
+		{"packages/server/src/route.ts", KindUses, MethodTokens, "declares `route`"},
+	})
+}

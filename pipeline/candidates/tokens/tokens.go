@@ -144,7 +144,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	var aliases *pathAliases
 	for _, c := range cs {
 		if langOf(c.Path) == langJS {
-			aliases = loadAliases(ctx, tree)
+			aliases = loadWorkspaces(ctx, tree, loadAliases(ctx, tree))
 			break
 		}
 	}
