@@ -110,3 +110,23 @@ func TestFindTypeScriptWorkspacePackages(t *testing.T) {
 		{"packages/server/src/route.ts", KindUses, MethodTokens, "declares `route`"},
 	})
 }
+
+// A member used on a changed line belongs to the class its receiver's
+// declared type names: a field's annotation, new C(), this (the enclosing
+// class, and members inherited from its base class); another class
+// declaring a member of that name in an imported file is not listed.
+func TestFindTypeScriptMembersByDeclaredType(t *testing.T) {
+	base := map[string]string{
+		"src/http.ts":   "export class HttpClient {\n  request(u: string): string {\n    return u;\n  }\n}\n",
+		"src/base.ts":   "export class Base {\n  retries = 0;\n  describe(): string {\n    return '';\n  }\n}\n",
+		"src/marker.ts": "export class Marker {\n  request(u: string): string {\n    return u;\n  }\n  describe(): string {\n    return 'm';\n  }\n}\n",
+		"src/api.ts":    "import {HttpClient} from './http.js';\nimport {Base} from './base.js';\nimport {Marker} from './marker.js';\n\nexport class Api extends Base {\n  client: HttpClient = new HttpClient();\n  mark = new Marker();\n  run(): string {\n    return '';\n  }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/api.ts": strings.Replace(base["src/api.ts"], "    return '';", "    return this.client.request('/') + this.describe();", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/base.ts", KindUses, MethodTokens, "declares `Base.describe`"},
+		{"src/http.ts", KindUses, MethodTokens, "declares `HttpClient.request`"},
+	})
+}

@@ -206,7 +206,8 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
-	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{}}
+	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+		recv: memberReceivers(c, nf)}
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
 	}
@@ -338,10 +339,11 @@ type tokSearch struct {
 	impactNames map[string][]*csym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
-	files       []*tfile       // the searched files of the same family
-	declaredBy  map[string]int // member name -> searched files declaring it
-	indexes     []*tfile       // the searched files that re-export other files' names
-	re          *reexports     // JS re-exports, followed transitively
+	files       []*tfile              // the searched files of the same family
+	declaredBy  map[string]int        // member name -> searched files declaring it
+	indexes     []*tfile              // the searched files that re-export other files' names
+	re          *reexports            // JS re-exports, followed transitively
+	recv        map[string]*receivers // JS members used on added lines: their receivers' types
 }
 
 // read lexes the searched files of the changed file's family.
@@ -458,7 +460,17 @@ func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
 			continue
 		}
 		score := 0.0
+		if rc := s.recv[d.name]; rc != nil && d.container != "" && s.memberOnly[d.name] {
+			// A member's receivers of known types name its class.
+			switch {
+			case rc.classes[d.container]:
+				score = scoreTokImported
+			case !rc.unknown:
+				continue
+			}
+		}
 		switch {
+		case score > 0:
 		case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
 			score = scoreTokImported
 		case d.container == "" && s.re.importsVia(nf, g.path, d.name):

@@ -1,0 +1,84 @@
+package tokens
+
+import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+
+// Members through the declared-type model: a member used on an added line,
+// recv.m, belongs to the class its receiver's declared type names (this:
+// the enclosing class; a field, parameter or local: its annotation or
+// new C(); a call: its return type), or to one of that class's supertypes.
+// A receiver of a known type rules out the other classes declaring m; one
+// of unknown type leaves them all possible.
+
+// receivers is what the receivers of one member name resolve to.
+type receivers struct {
+	classes map[string]bool // the classes (and their supertypes) receivers resolve to
+	unknown bool            // some receiver's type is not known
+}
+
+// memberReceivers returns, per member name used after a '.' on an added
+// line of the JS file nf, what its receivers resolve to.
+func memberReceivers(c *engine.Change, nf *tfile) map[string]*receivers {
+	out := map[string]*receivers{}
+	if nf == nil || nf.lang != langJS || nf.types == nil {
+		return out
+	}
+	for i, t := range nf.toks {
+		if t.kind != tkIdent || !c.Added[t.line] || i < 2 || nf.toks[i-1].text != "." {
+			continue
+		}
+		rc := out[t.text]
+		if rc == nil {
+			rc = &receivers{classes: map[string]bool{}}
+			out[t.text] = rc
+		}
+		types := receiverTypes(nf, i)
+		if len(types) == 0 {
+			rc.unknown = true
+			continue
+		}
+		for _, typ := range types {
+			addWithSupers(rc.classes, nf.types, typ)
+		}
+	}
+	return out
+}
+
+// receiverTypes returns the declared types of the receiver of the member
+// token toks[i] of f.
+func receiverTypes(f *tfile, i int) []string {
+	toks := f.toks
+	// this.#x.m: the private field #x.
+	if i >= 5 && toks[i-3].text == "#" && toks[i-4].text == "." && toks[i-5].text == "this" {
+		return f.types.typesOf("this.#" + toks[i-2].text)
+	}
+	r := receiver(toks, i)
+	if r == "this" {
+		if c := enclosingClass(f, toks[i].line); c != "" {
+			return []string{c}
+		}
+		return nil
+	}
+	return f.types.typesOf(r)
+}
+
+// enclosingClass returns the innermost class of f whose body holds line.
+func enclosingClass(f *tfile, line int) string {
+	best, span := "", -1
+	for _, d := range f.decls {
+		if d.kind == "class" && d.from <= line && line <= d.to && (span < 0 || d.to-d.from < span) {
+			best, span = d.name, d.to-d.from
+		}
+	}
+	return best
+}
+
+// addWithSupers adds typ and its supertypes (as far as m knows them).
+func addWithSupers(set map[string]bool, m *typeModel, typ string) {
+	if set[typ] {
+		return
+	}
+	set[typ] = true
+	for _, s := range m.supers[typ] {
+		addWithSupers(set, m, s)
+	}
+}
