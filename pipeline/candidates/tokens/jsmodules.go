@@ -239,9 +239,14 @@ func importDirs(f *tfile) []string {
 type jsModules struct {
 	re     *reexports
 	looked map[string]bool
+	// lexed are the searched files read so far: the changes of one diff
+	// search many of the same files.
+	lexed map[string]*tfile
 }
 
-func newJSModules() *jsModules { return &jsModules{re: newReexports(), looked: map[string]bool{}} }
+func newJSModules() *jsModules {
+	return &jsModules{re: newReexports(), looked: map[string]bool{}, lexed: map[string]*tfile{}}
+}
 
 // lookUp reads the index candidates of paths not read yet and records the
 // re-exporters among them.

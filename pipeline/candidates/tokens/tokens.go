@@ -207,7 +207,7 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 		return fmt.Errorf("search for changed names: %w", err)
 	}
 	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf)}
+		recv: memberReceivers(c, nf), lexed: mods.lexed}
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
 	}
@@ -344,6 +344,7 @@ type tokSearch struct {
 	indexes     []*tfile              // the searched files that re-export other files' names
 	re          *reexports            // JS re-exports, followed transitively
 	recv        map[string]*receivers // JS members used on added lines: their receivers' types
+	lexed       map[string]*tfile     // the files lexed by this Find, shared by its changes
 }
 
 // read lexes the searched files of the changed file's family.
@@ -355,19 +356,30 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(s.c.Path)) {
 			continue
 		}
-		src, err := tree.ReadFile(ctx, p)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+		lexed := s.lexed[p]
+		if lexed == nil {
+			src, err := tree.ReadFile(ctx, p)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				continue
 			}
-			continue
+			lexed = lexFile(p, src)
+			lexed.aliases = aliases
+			if s.lexed != nil {
+				s.lexed[p] = lexed
+			}
 		}
-		f := lexFile(p, src)
-		f.aliases = aliases
+		// Each search keeps its own copy: it may drop the tokens.
+		f := new(tfile)
+		*f = *lexed
 		if !slices.ContainsFunc(f.toks, func(t tok) bool { return t.kind == tkIdent && len(s.impactNames[t.text]) > 0 }) {
 			// No changed name in it: its tokens can give no impact
 			// evidence, only its declarations and imports are kept.
-			f.toks = nil
+			f.toks, f.idx = nil, nil
+		} else {
+			f.idx = lexed.index()
 		}
 		s.files = append(s.files, f)
 		seen := map[string]bool{}
