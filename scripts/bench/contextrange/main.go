@@ -136,12 +136,16 @@ func pickRange(repo, head string, files int) (changeRange, error) {
 	if err != nil {
 		return r, err
 	}
-	// Records: ":<old mode> <new mode> <old id> <new id> <status>\0<path>\0".
+	// Records: ":<old mode> <new mode> <old id> <new id> <status>\0<path>\0",
+	// with a second path for renames and copies (status R<n> or C<n>).
 	f := strings.Split(raw, "\x00")
 	for i := 0; i+1 < len(f); i += 2 {
 		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
 		if len(meta) != 5 {
 			return r, fmt.Errorf("unexpected diff --raw record %q", f[i])
+		}
+		if meta[4][0] == 'R' || meta[4][0] == 'C' {
+			i++
 		}
 		r.Files++
 		if meta[4] != "D" && meta[1] != "120000" && meta[1] != "160000" {
@@ -275,7 +279,9 @@ func median(ds []time.Duration) time.Duration {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-func ms(d time.Duration) string { return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms" }
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
+}
 
 func timed(f func() error) (time.Duration, error) {
 	start := time.Now()
@@ -412,6 +418,7 @@ func profile(args []string) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile here")
 	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
+	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -444,6 +451,7 @@ func profile(args []string) error {
 		}
 		in := collect.ContextInput{Workspace: "bench", RepoSlug: "range", Base: r.Base, Head: r.Head, Title: "bench"}
 		var res collect.ContextResult
+		cpu0 := cpuTime()
 		d, err := timed(func() error {
 			var err error
 			res, err = collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p}, in, lim)
@@ -459,7 +467,40 @@ func profile(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("run %d: %s, %d files, %d candidates (candidatesMs %d)\n", i+1, ms(d), len(res.Files), len(res.Candidates), res.Stats.CandidatesMs)
+		self, children := cpuTime().sub(cpu0)
+		fmt.Printf("run %d: %s, cpu prscout %s + git %s, %d files, %d candidates (candidatesMs %d)\n", i+1, ms(d), ms(self), ms(children),
+			len(res.Files), len(res.Candidates), res.Stats.CandidatesMs)
+		if *dump != "" && i == *n-1 {
+			res.Stats.CandidatesMs = 0
+			data, err := json.MarshalIndent(struct {
+				Candidates any
+				Groups     any
+				Files      any
+				Warnings   any
+			}{res.Candidates, res.Groups, res.Files, res.Warnings}, "", " ")
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(*dump, data, 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// cpu is the CPU time (user and system) of this process and of its
+// finished children (git).
+type cpu struct{ self, children time.Duration }
+
+func cpuTime() cpu {
+	var a, b syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &a)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &b)
+	t := func(r syscall.Rusage) time.Duration { return time.Duration(r.Utime.Nano() + r.Stime.Nano()) }
+	return cpu{t(a), t(b)}
+}
+
+func (c cpu) sub(o cpu) (self, children time.Duration) {
+	return c.self - o.self, c.children - o.children
 }
