@@ -292,21 +292,39 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 	if err != nil {
 		return ContextResult{}, err
 	}
+	// The diff, the read-ahead of the changed sources and the rule and
+	// instruction files run at once: the diff is the longest, and none
+	// needs another's answer. A scope failure still wins over a diff one.
+	opts := pipeline.DiffOptions{ContextLines: contextLines}
+	preCtx, cancelPre := context.WithCancel(ctx)
+	defer cancelPre()
+	type diffAnswer struct {
+		raw []byte
+		err error
+	}
+	diffDone := make(chan diffAnswer, 1)
+	go func() {
+		raw, err := diffs.Diff(preCtx, r, base, head, opts)
+		if err != nil {
+			cancelPre()
+		}
+		diffDone <- diffAnswer{raw, err}
+	}()
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
 	gates, rules, root, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
 	if err != nil {
+		cancelPre()
+		<-diffDone
+		if pre != nil {
+			pre.wait()
+		}
 		return ContextResult{}, err
 	}
 	instructions, warns := scope.ReadInstructions(ctx, repo, r, base, in.Instructions, root)
 	scopeWarnings = append(scopeWarnings, warns...)
-	opts := pipeline.DiffOptions{ContextLines: contextLines}
-	preCtx, cancelPre := context.WithCancel(ctx)
-	defer cancelPre()
-	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
-	raw, err := diffs.Diff(ctx, r, base, head, opts)
+	d := <-diffDone
+	raw, err := d.raw, d.err
 	if pre != nil {
-		if err != nil {
-			cancelPre()
-		}
 		repo = pre.wait()
 	}
 	if err != nil {
