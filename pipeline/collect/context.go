@@ -413,7 +413,9 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if guard <= 0 {
 		guard = defaultMaxTotalSourceBytes
 	}
-	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines)
+	// The candidates read the same head sources: they are kept for them.
+	heads := map[string][]byte{}
+	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines, heads)
 	if err != nil {
 		return ContextResult{}, err
 	}
@@ -429,7 +431,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	res.Stats.LearnedRules = len(learned)
-	res.findCandidates(ctx, meta, lim)
+	res.findCandidates(ctx, repo, meta, lim, heads)
 	res.finish(lim)
 	res.redactWarnings()
 	return res, nil
@@ -646,9 +648,11 @@ type shapedSource struct {
 // repository offers it (in file order), otherwise with ReadFile, at most
 // sourceParallel at once. Once the kept sources reach guard bytes, further
 // files get errSourceGuard. Per-file failures are in the map; only a
-// cancelled context or a whole-call failure is an error.
+// cancelled context or a whole-call failure is an error. When heads is not
+// nil, the bytes of each source read, up to candidateSourceMax, are kept in
+// it by path.
 func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, shown []diffFile, want []int,
-	maxBytes, guard int64, pad, fullLines int) (map[int]shapedSource, error) {
+	maxBytes, guard int64, pad, fullLines int, heads map[string][]byte) (map[int]shapedSource, error) {
 	out := make(map[int]shapedSource, len(want))
 	if len(want) == 0 {
 		return out, nil
@@ -664,6 +668,9 @@ func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo,
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		if err == nil && heads != nil && len(data) <= candidateSourceMax {
+			heads[shown[i].Path] = data
+		}
 		if sh.Err == nil {
 			if kept+int64(len(sh.Source)) > guard {
 				sh = shapedSource{Err: errSourceGuard}
