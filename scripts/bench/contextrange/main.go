@@ -117,7 +117,10 @@ func pickRange(repo, head string, files int) (changeRange, error) {
 		if n >= files {
 			break
 		}
-		lo, hi = hi, hi*2
+		if hi == len(chain)-1 {
+			return changeRange{}, fmt.Errorf("%s has fewer than %d changed files along its first parents", head, files)
+		}
+		lo, hi = hi, min(hi*2, len(chain)-1)
 	}
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
