@@ -1,7 +1,7 @@
 #!/bin/sh
 # Benchmark: /v1/context on a real range of about 200 changed files against
 # the git work it cannot avoid (issue #22). The figures in
-# docs/benchmarks.md are hashicorp/terraform (Go) and encode/httpx (Python),
+# docs/benchmarks.md are hashicorp/terraform (Go) and google/gson (Java),
 # public repositories on GitHub: the first-parent range of the main branch
 # ending at its tip that first reaches 200 changed files (the script prints
 # both commit ids).
