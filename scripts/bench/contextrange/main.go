@@ -12,8 +12,9 @@
 // git: `git diff -U30 base head` plus `git cat-file --batch` fed the changed
 // files' head blob ids. It prints the medians and the ratios, and, for a
 // process that has cached nothing yet, the first request of a fresh server
-// against the raw git just before it. It exits 1 when a median ratio with
-// candidates is over -max-ratio.
+// against the raw git just before it, and the CPU per request of each side
+// (less sensitive than wall time to a busy machine). It exits 1 when a
+// median ratio with candidates is over -max-ratio.
 //
 // profile runs the same stage in-process (collect.Collect over the local
 // provider, the answer streamed as the API does) to write a CPU profile.
@@ -224,6 +225,29 @@ func startServer(bin, root string, env ...string) (*server, error) {
 	return nil, fmt.Errorf("prscout did not start:\n%s", logs)
 }
 
+// cpu is the server's CPU time so far with its finished children's
+// (utime, stime, cutime and cstime of /proc/<pid>/stat).
+func (s *server) cpu() time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The command name in parentheses may hold spaces: fields start after it.
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	if len(f) < 15 {
+		return 0
+	}
+	var ticks int64
+	for _, v := range f[11:15] {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/<pid>/stat times.
+const clockTicks = 100
+
 func (s *server) stop() {
 	_ = s.cmd.Process.Signal(syscall.SIGTERM)
 	done := make(chan struct{})
@@ -337,6 +361,10 @@ func run(args []string) error {
 		return err
 	}
 	var tRaw, tWith, tWithout []time.Duration
+	// CPU: the servers' own and their finished git children's (from
+	// /proc), the raw git's from this process's finished children.
+	var cRawCPU, cWithCPU, cWithoutCPU time.Duration
+	withCPU0, withoutCPU0, rawCPU0 := with.cpu(), without.cpu(), cpuTime()
 	for i := range *n {
 		steps := []func() error{
 			func() error {
@@ -362,6 +390,9 @@ func run(args []string) error {
 			}
 		}
 	}
+
+	_, rawChildren := cpuTime().sub(rawCPU0)
+	cRawCPU, cWithCPU, cWithoutCPU = rawChildren/time.Duration(*n), (with.cpu()-withCPU0)/time.Duration(*n), (without.cpu()-withoutCPU0)/time.Duration(*n)
 
 	// Cold: a fresh server's first request, right after the raw git.
 	var cRaw, cWith []time.Duration
@@ -398,6 +429,8 @@ func run(args []string) error {
 	fmt.Printf("%-36s %12s %12s %8.2f\n", "with candidates", ms(mWith), ms(mRaw), ratio(mWith, mRaw))
 	fmt.Printf("%-36s %12s %12s %8.2f\n", "without candidates", ms(mWithout), ms(mRaw), ratio(mWithout, mRaw))
 	fmt.Printf("%-36s %12s %12s %8.2f\n", fmt.Sprintf("first request, fresh server (%d)", *cold), ms(mcWith), ms(mcRaw), ratio(mcWith, mcRaw))
+	fmt.Printf("%-36s %12s %12s %8.2f\n", "cpu per request, with candidates", ms(cWithCPU), ms(cRawCPU), ratio(cWithCPU, cRawCPU))
+	fmt.Printf("%-36s %12s %12s %8.2f\n", "cpu per request, without", ms(cWithoutCPU), ms(cRawCPU), ratio(cWithoutCPU, cRawCPU))
 	var errs []string
 	if q := ratio(mWith, mRaw); q > *maxRatio {
 		errs = append(errs, fmt.Sprintf("with candidates %.2f", q))
