@@ -12,9 +12,9 @@
 # PRSCOUT_CANDIDATES_MAX=0) and, in N alternating rounds, times POST
 # /v1/context of the range against `git diff -U30 base head` plus
 # `git cat-file --batch` of the changed files' head blobs. It prints the
-# medians and ratios and exits non-zero when the ratio with candidates is
-# over MAX_RATIO (1.5), in the warm rounds or on a fresh server's first
-# request.
+# medians, the ratios and the CPU per request of each side, and exits
+# non-zero when the ratio with candidates is over MAX_RATIO (1.5), in the
+# warm rounds or on a fresh server's first request.
 #
 # Usage: scripts/bench-context-range.sh REPO [N]
 #   env: FILES (200), HEAD_REF (origin/main or origin/master of the clone),
