@@ -413,8 +413,12 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if guard <= 0 {
 		guard = defaultMaxTotalSourceBytes
 	}
-	// The candidates read the same head sources: they are kept for them.
-	heads := map[string][]byte{}
+	// The candidates read the same head sources: they are kept for them
+	// when the candidates will run.
+	var heads map[string][]byte
+	if lim.CandidatesMax > 0 && meta.Search != nil {
+		heads = map[string][]byte{}
+	}
 	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines, heads)
 	if err != nil {
 		return ContextResult{}, err
