@@ -398,9 +398,17 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 		}
 		hits = append(hits, e.fieldsNamed(pk, name)...)
 	}
+	// The declarations come from maps: sorted, each path keeps the same
+	// symbol from one run to the next.
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].path != hits[j].path {
+			return hits[i].path < hits[j].path
+		}
+		return hits[i].sym < hits[j].sym
+	})
 	uniq := map[string]string{}
 	for _, h := range hits {
-		if h.path != f.path {
+		if _, ok := uniq[h.path]; !ok && h.path != f.path {
 			uniq[h.path] = h.sym
 		}
 	}
