@@ -233,9 +233,16 @@ func collect(lang string, n *sitter.Node, src []byte, container string, out *[]d
 			return ""
 		}
 		add := func(nm string) {
-			if nm != "" {
-				*out = append(*out, decl{container, nm, int(c.StartPoint().Row) + 1, int(c.EndPoint().Row) + 1})
+			if nm == "" {
+				return
 			}
+			start := c.StartPoint().Row
+			if n.Type() == "decorated_definition" {
+				// A Python declaration starts at its first decorator:
+				// a changed decorator changes the declaration.
+				start = n.StartPoint().Row
+			}
+			*out = append(*out, decl{container, nm, int(start) + 1, int(c.EndPoint().Row) + 1})
 		}
 		switch c.Type() {
 		case "function_definition", "function_declaration", "generator_function_declaration",
