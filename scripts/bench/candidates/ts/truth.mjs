@@ -14,7 +14,8 @@
 //           the language service's findReferences returns for a touched
 //           declaration: a function, class member, interface member, type,
 //           enum or variable whose span holds an added line, or whose base
-//           span held a removed line and which the head still declares; a
+//           span held a removed line and which the head still declares (a
+//           line holding only comments touches nothing); a
 //           touched constructor counts the `new` expressions of its class;
 //   errors  semantic diagnostics in the changed files (the truth may miss
 //           files where the program does not type-check, e.g. imports of
@@ -187,6 +188,27 @@ const hit = (lines, d) => {
 	return false;
 };
 
+// codeLines keeps the lines of lines that hold a token: a line with only
+// comments changes no behaviour, so it touches no declaration.
+const codeLines = (sf, lines) => {
+	const out = new Set();
+	if (lines.size === 0) {
+		return out;
+	}
+	const text = sf.getFullText();
+	const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, sf.languageVariant, text);
+	for (let k = scanner.scan(); k !== ts.SyntaxKind.EndOfFileToken; k = scanner.scan()) {
+		const from = sf.getLineAndCharacterOfPosition(scanner.getTokenStart ? scanner.getTokenStart() : scanner.getTokenPos()).line + 1;
+		const to = sf.getLineAndCharacterOfPosition(scanner.getTextPos()).line + 1;
+		for (let l = from; l <= to; l++) {
+			if (lines.has(l)) {
+				out.add(l);
+			}
+		}
+	}
+	return out;
+};
+
 const touched = []; // {fileName, d}
 let bodyChanged = false;
 let errors = 0;
@@ -202,15 +224,16 @@ for (const c of input.changes) {
 	errors += program.getSemanticDiagnostics(sf).length;
 	const added = new Set(c.added || []);
 	const headDecls = declarations(sf);
+	const addedCode = codeLines(sf, added);
 	for (const d of headDecls) {
-		if (d.name && hit(added, d)) {
+		if (d.name && hit(addedCode, d)) {
 			touched.push(d);
 			bodyChanged ||= d.fn;
 		}
 	}
 	if (c.old && (c.removed || []).length > 0) {
 		const oldSf = ts.createSourceFile(c.oldPath || c.path, c.old, ts.ScriptTarget.Latest, true);
-		const removed = new Set(c.removed);
+		const removed = codeLines(oldSf, new Set(c.removed));
 		const byKey = new Map(headDecls.map(d => [d.container + '.' + d.name, d]));
 		for (const od of declarations(oldSf)) {
 			if (!od.name || !hit(removed, od)) {
