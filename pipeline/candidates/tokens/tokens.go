@@ -456,8 +456,14 @@ func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
 			if call {
 				verb = "calls"
 			}
+			// A member name no import or type ties to the class is text
+			// evidence: labelled textual, few of them listed.
+			method := engine.MethodTokens
+			if score == scoreTokUnrelated {
+				method = engine.MethodTextual
+			}
 			name := tokDisplay(sym.d)
-			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call,
 				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.change.Phrase())})
 		}
 	}
