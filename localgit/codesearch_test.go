@@ -373,3 +373,31 @@ func firstDiff(a, b []string) string {
 	}
 	return "none"
 }
+
+// A blob the object store lacks (a partial clone) has no identifiers: the
+// index covers it as empty, so searches stay answered from the index and
+// the other files are still found.
+func TestGrepIndexCoversMissingBlob(t *testing.T) {
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	write(t, filepath.Join(dir, "a.go"), []byte("package a\n\nfunc Find() {}\n"))
+	write(t, filepath.Join(dir, "img.png"), []byte("\x89PNG Find"))
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "one")
+	oid := git(t, dir, "rev-parse", "HEAD:img.png")
+	if err := os.Remove(filepath.Join(dir, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := New(dir).OpenTree(context.Background(), anyRepo, "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	got, ok, err := tree.(*codeTree).grepIndexed(context.Background(), []string{"Find"}, nil, 0)
+	if err != nil || !ok {
+		t.Fatalf("grepIndexed: ok %v, err %v; want the index to answer", ok, err)
+	}
+	if strings.Join(got, ",") != "a.go" {
+		t.Errorf("grepIndexed = %v, want [a.go]", got)
+	}
+}

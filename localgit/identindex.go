@@ -2,12 +2,14 @@ package localgit
 
 import (
 	"context"
+	"errors"
 	"hash/maphash"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
@@ -254,12 +256,15 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 	}
 	for _, e := range missing {
 		data, err := t.indexBlob(ctx, e)
-		if err != nil {
+		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
 			if ctx.Err() != nil {
 				return nil, false, ctx.Err()
 			}
 			return nil, false, nil
 		}
+		// A blob the object store lacks (a partial clone) has no
+		// identifiers git grep could match: indexed as empty, it no longer
+		// sends every search back to git grep.
 		if !t.idents.put(e.OID, identsOf(data)) {
 			return nil, false, nil // the index is full
 		}
@@ -325,7 +330,7 @@ func (t *codeTree) fillLater(entries []treeEntry) {
 			}
 			data, ok := t.blobs.get(e.OID)
 			if !ok {
-				if data, err = br.read(context.Background(), e.OID, identMaxBlob); err != nil {
+				if data, err = br.read(context.Background(), e.OID, identMaxBlob); err != nil && !errors.Is(err, pipeline.ErrNotFound) {
 					return
 				}
 			}
