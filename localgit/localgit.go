@@ -218,7 +218,10 @@ func parseTreeEntry(rec []byte) (treeEntry, error) {
 		return treeEntry{}, fmt.Errorf("malformed ls-tree record %q", rec)
 	}
 	e := treeEntry{Mode: f[0], Type: f[1], OID: f[2], Size: -1, Path: string(rec[tab+1:])}
-	if f[3] != "-" {
+	// "-" is a tree's or a submodule's size; "BAD" a blob missing from the
+	// object store (a partial clone): its size is unknown, and reading it
+	// fails for that file alone instead of failing the whole listing.
+	if f[3] != "-" && f[3] != "BAD" {
 		n, err := strconv.ParseInt(f[3], 10, 64)
 		if err != nil {
 			return treeEntry{}, fmt.Errorf("malformed ls-tree size %q", f[3])

@@ -482,3 +482,28 @@ func TestCommitMessages(t *testing.T) {
 		t.Errorf("an option as a revision was accepted")
 	}
 }
+
+func TestParseTreeEntry(t *testing.T) {
+	for _, tc := range []struct {
+		rec     string
+		size    int64
+		wantErr bool
+	}{
+		{"100644 blob 0123abcd      42\ta/b.go", 42, false},
+		{"040000 tree 0123abcd       -\ta", -1, false},
+		// A blob a partial clone lacks: its size is unknown, the rest of
+		// the listing stands.
+		{"100644 blob 0123abcd     BAD\ta/penguin.png", -1, false},
+		{"100644 blob 0123abcd     4x2\ta/b.go", 0, true},
+		{"100644 blob 0123abcd 42 a/b.go", 0, true},
+	} {
+		e, err := parseTreeEntry([]byte(tc.rec))
+		if (err != nil) != tc.wantErr {
+			t.Errorf("parseTreeEntry(%q) error %v, want error %v", tc.rec, err, tc.wantErr)
+			continue
+		}
+		if err == nil && e.Size != tc.size {
+			t.Errorf("parseTreeEntry(%q).Size = %d, want %d", tc.rec, e.Size, tc.size)
+		}
+	}
+}

@@ -4,11 +4,7 @@ go 1.26.8
 
 require github.com/prscout/prscout v0.0.0
 
-require (
-	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
-	github.com/go-json-experiment/json v0.0.0-20251027170946-4849db3c2f7e // indirect
-	github.com/kaptinlin/jsonrepair v0.2.15 // indirect
-)
+require github.com/maypok86/otter/v2 v2.4.0 // indirect
 
 require (
 	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect

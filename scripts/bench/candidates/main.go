@@ -4,7 +4,8 @@
 //
 //	candidates recall -repos DIR [-n 20] [-cache DIR] [-v]
 //	candidates recall -lang ts -tsdir DIR -repos DIR [-n 20] [-v]
-//	candidates speed  -repo DIR [-files 20] [-runs 10]
+//	candidates recall -lang py|java [-analyzers DIR] -repos DIR [-n 20] [-v]
+//	candidates speed  -repo DIR [-lang go|ts|py|java] [-files 20] [-runs 10]
 //
 // recall reads the clones DIR/<owner>+<name> of the repositories in
 // benchRepos, picks the newest -n commits of each that change a Go function
@@ -16,8 +17,11 @@
 // it exits 1 when the engine misses a target over all repositories and 2
 // when a repository is missing. The clones are checked out commit by commit.
 //
-// speed finds a commit range of the repository with -files changed Go files
-// and times candidates.Find over it; it exits 1 above 300 ms.
+// recall -lang ts, py or java does the same for that language against its
+// own analyzer (langbench.go), held to the per-language targets.
+//
+// speed finds a commit range of the repository with -files changed files of
+// the language and times candidates.Find over it; it exits 1 above 300 ms.
 package main
 
 import (
@@ -179,8 +183,9 @@ func recall(args []string) int {
 	cacheDir := fs.String("cache", "", "directory caching the type checker's truth per commit (default: <repos>/.truth)")
 	verbose := fs.Bool("v", false, "print each commit's misses and extra candidates")
 	only := fs.String("only", "", "run only this repository (<owner>+<name>)")
-	lang := fs.String("lang", "go", "go: the Go repositories against the Go type checker; ts: the TypeScript repositories against the TypeScript compiler (needs node and -tsdir)")
+	lang := fs.String("lang", "go", "go: the Go repositories against the Go type checker; ts, py, java: that language's repositories against its analyzer (the TypeScript language service, jedi, javac)")
 	tsDir := fs.String("tsdir", "", "with -lang ts: a copy of ts/ with its dependencies installed by npm ci")
+	scriptsDir := fs.String("analyzers", ".", "with -lang py or java: the directory holding py/truth.py and java/Truth.java (this command's source directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -191,13 +196,21 @@ func recall(args []string) int {
 	if *cacheDir == "" {
 		*cacheDir = filepath.Join(*reposDir, ".truth")
 	}
-	switch *lang {
-	case "go":
-	case "ts":
-		return recallTS(*reposDir, *n, *cacheDir, *tsDir, *verbose, *only)
-	default:
-		fmt.Fprintf(os.Stderr, "recall: -lang %q: want go or ts\n", *lang)
-		return 2
+	if *lang != "go" {
+		l := langByKey(*lang)
+		if l == nil {
+			fmt.Fprintf(os.Stderr, "recall: -lang %q: want go, ts, py or java\n", *lang)
+			return 2
+		}
+		dir := *scriptsDir
+		if l.key == "ts" {
+			if *tsDir == "" {
+				fmt.Fprintln(os.Stderr, "recall: -lang ts needs -tsdir, a copy of scripts/bench/candidates/ts with its dependencies installed (npm ci)")
+				return 2
+			}
+			dir = *tsDir
+		}
+		return recallLang(l, *reposDir, *n, *cacheDir, dir, *verbose, *only)
 	}
 	var missing []string
 	for _, r := range benchRepos {

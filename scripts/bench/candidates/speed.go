@@ -22,7 +22,8 @@ import (
 func speed(args []string) int {
 	fs := flag.NewFlagSet("speed", flag.ContinueOnError)
 	repo := fs.String("repo", "", "a clone of a repository with at least 5,000 files")
-	files := fs.Int("files", 20, "changed Go files")
+	files := fs.Int("files", 20, "changed files of the language")
+	langKey := fs.String("lang", "go", "the language of the changed files: go, ts, py or java")
 	runs := fs.Int("runs", 10, "timed runs (after one warm-up)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
 	treeKind := fs.String("tree", "worktree", "the Tree: worktree (git grep + work tree reads), localgit (prscout's production tree: localgit.OpenTree at HEAD, opened per run) or mirror (the same over a warm blob-less gitmirror clone of -repo)")
@@ -37,13 +38,22 @@ func speed(args []string) int {
 		fmt.Fprintf(os.Stderr, "speed: %s is no git clone: %v\n", *repo, err)
 		return 2
 	}
-	ls, err := git(*repo, "ls-files")
+	ls, err := git(*repo, "ls-tree", "-r", "--name-only", "HEAD")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		return 1
 	}
 	nFiles := strings.Count(ls, "\n")
-	changes, base, err := speedChange(*repo, *files)
+	globs := []string{"*.go"}
+	if *langKey != "go" {
+		l := langByKey(*langKey)
+		if l == nil {
+			fmt.Fprintf(os.Stderr, "speed: -lang %q: want go, ts, py or java\n", *langKey)
+			return 2
+		}
+		globs = l.globs
+	}
+	changes, base, err := speedChange(*repo, *files, globs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "speed:", err)
 		return 1
@@ -99,7 +109,7 @@ func speed(args []string) int {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	sort.Slice(cpus, func(i, j int) bool { return cpus[i] < cpus[j] })
 	med := times[len(times)/2]
-	fmt.Printf("repository: %d files; change %s..HEAD: %d Go files; %d candidates; tree %s\n", nFiles, base[:10], len(changes), len(got), *treeKind)
+	fmt.Printf("repository: %d files; change %s..HEAD: %d changed files; %d candidates; tree %s\n", nFiles, base[:10], len(changes), len(got), *treeKind)
 	fmt.Printf("find: first run %.1f ms (the tree's blob cache cold); then best %.1f ms, median %.1f ms, worst %.1f ms over %d runs (target: median < %d ms)\n",
 		ms(firstRun), ms(times[0]), ms(med), ms(times[len(times)-1]), len(times), targetSpeedMS)
 	n := time.Duration(*runs + 1)
@@ -121,11 +131,11 @@ func speed(args []string) int {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // speedChange returns the changes of the newest range HEAD~k..HEAD that
-// modifies at least n Go files, keeping n of them.
-func speedChange(repo string, n int) ([]candidates.Change, string, error) {
+// modifies at least n files matching globs, keeping n of them.
+func speedChange(repo string, n int, globs []string) ([]candidates.Change, string, error) {
 	for k := 1; k <= 400; k++ {
 		base := fmt.Sprintf("HEAD~%d", k)
-		names, err := git(repo, "diff", "--name-only", "--diff-filter=M", base, "HEAD", "--", "*.go")
+		names, err := git(repo, append([]string{"diff", "--name-only", "--diff-filter=M", base, "HEAD", "--"}, globs...)...)
 		if err != nil {
 			return nil, "", err
 		}
@@ -156,13 +166,13 @@ func speedChange(repo string, n int) ([]candidates.Change, string, error) {
 			if s, err := git(repo, "show", sha+":"+c.Path); err == nil {
 				c.Old = []byte(s)
 			}
-			if b, err := os.ReadFile(filepath.Join(repo, c.Path)); err == nil {
-				c.New = b
+			if s, err := git(repo, "show", "HEAD:"+c.Path); err == nil {
+				c.New = []byte(s)
 			}
 		}
 		return changes, sha, nil
 	}
-	return nil, "", fmt.Errorf("no range of the last 400 commits changes %d Go files", n)
+	return nil, "", fmt.Errorf("no range of the last 400 commits changes %d files matching %v", n, globs)
 }
 
 // cpuTime is the user and system time of this process and its waited-for
