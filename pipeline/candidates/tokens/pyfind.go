@@ -1,0 +1,336 @@
+package tokens
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// The evidence of Python changes: uses are the files that names on added
+// code lines resolve to (pysearch.go); impact are the files whose
+// references resolve to a declaration the change touched. All Python
+// changes of one Find share one search and one resolver.
+
+const (
+	scorePyResolved = 0.85 // a name resolved through the module's bindings
+	scorePyTyped    = 0.75 // a member resolved through its receiver's type
+	scorePyLoose    = 0.45 // a member whose receiver is unknown, in a file that resolves its class
+	scorePyTextual  = 0.3  // a name nothing resolves, declared by few files
+	pyTextualMax    = 3    // textual candidates per change, at most
+)
+
+// pyChange is one changed Python file with what the change touched in it.
+type pyChange struct {
+	c       *engine.Change
+	nf      *pyFile
+	touched []*csym
+}
+
+// pyTouched returns the declarations whose span holds an added code line of
+// the head, or held a removed code line of the base (removed when the head
+// no longer declares them); a docstring or comment edit touches nothing.
+func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
+	var out []*csym
+	seen := map[string]*csym{}
+	if nf != nil {
+		added := codeOnly(c.Added, nf.code)
+		for i := range nf.decls {
+			d := nf.decls[i]
+			if !hitDecl(added, d) {
+				continue
+			}
+			ch := engine.ChangedBody
+			if added[d.from] {
+				ch = engine.ChangedSignature
+			}
+			s := &csym{d, ch}
+			seen[d.container+"."+d.name] = s
+			out = append(out, s)
+		}
+	}
+	if of == nil {
+		return out
+	}
+	removed := codeOnly(c.Removed, of.code)
+	head := map[string]bool{}
+	if nf != nil {
+		for _, d := range nf.decls {
+			head[d.container+"."+d.name] = true
+		}
+	}
+	for _, d := range of.decls {
+		k := d.container + "." + d.name
+		if !hitDecl(removed, d) || seen[k] != nil {
+			continue
+		}
+		ch := engine.ChangedBody
+		if !head[k] {
+			ch = engine.RemovedDecl
+		}
+		s := &csym{d, ch}
+		seen[k] = s
+		out = append(out, s)
+	}
+	return out
+}
+
+func codeOnly(lines map[int]bool, code map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	for l := range lines {
+		if code[l] {
+			out[l] = true
+		}
+	}
+	return out
+}
+
+// findPython adds the evidence of the Python changes cs.
+func findPython(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	r := newPyResolver(ctx, tree)
+	var pcs []*pyChange
+	for _, c := range cs {
+		pc := &pyChange{c: c}
+		var of *pyFile
+		if c.New != nil {
+			pc.nf = readPython(c.Path, c.New)
+			r.over[c.Path] = pc.nf
+		}
+		if c.Old != nil {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			of = readPython(op, c.Old)
+		}
+		pc.touched = pyTouched(c, pc.nf, of)
+		pcs = append(pcs, pc)
+	}
+	var loose []pyLoose
+	for _, pc := range pcs {
+		if pc.nf != nil {
+			loose = append(loose, pyUses(r, pc, ev)...)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return pyImpact(ctx, r, tree, pcs, loose, ev)
+}
+
+// pyLoose is a name on an added line that nothing resolved.
+type pyLoose struct {
+	pc     *pyChange
+	name   string
+	member bool
+}
+
+// pyUses records the files declaring what names on added code lines of pc
+// resolve to, and answers the names nothing resolved.
+func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
+	f := pc.nf
+	added := codeOnly(pc.c.Added, f.code)
+	var loose []pyLoose
+	seenLoose := map[string]bool{}
+	for i, t := range f.toks {
+		if t.kind != tkIdent || !added[t.line] || pyReserved[t.text] || declaresAt(f.tfile, t) {
+			continue
+		}
+		if i+1 < len(f.toks) && f.toks[i+1].text == "=" && i > 0 && (f.toks[i-1].text == "(" || f.toks[i-1].text == ",") &&
+			(i+2 >= len(f.toks) || f.toks[i+2].text != "=") {
+			continue // a keyword argument
+		}
+		ts, member, known := r.refTargets(f, i)
+		score := scorePyResolved
+		if member {
+			score = scorePyTyped
+		}
+		for _, tg := range ts {
+			name := t.text
+			if tg.d != nil {
+				name = tokDisplay(*tg.d)
+			}
+			ev.Add(tg.f.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(pc.c.Path))})
+		}
+		if len(ts) == 0 && !known && len(t.text) >= tokMinMemberLength && !pyBuiltins[t.text] && !f.locals[t.text] && !seenLoose[t.text] {
+			seenLoose[t.text] = true
+			loose = append(loose, pyLoose{pc, t.text, member})
+		}
+	}
+	return loose
+}
+
+// pySym is a touched declaration searched for references: name is the
+// token searched (a touched __init__ searches its class's constructions).
+type pySym struct {
+	pc   *pyChange
+	s    *csym
+	name string
+	ctor bool
+}
+
+// pyImpact records the files referring to touched declarations, and the
+// textual candidates of names nothing resolved.
+func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyChange, loose []pyLoose, ev *engine.Evidence) error {
+	byName := map[string][]pySym{}
+	var words []string
+	addWord := func(w string) {
+		if _, ok := byName[w]; !ok {
+			words = append(words, w)
+			byName[w] = nil
+		}
+	}
+	for _, pc := range pcs {
+		for _, s := range pc.touched {
+			name, ctor := s.d.name, false
+			if s.d.name == "__init__" && s.d.container != "" {
+				name, ctor = s.d.container, true
+			} else if len(name) < 2 || pyReserved[name] || (commonMember[name] && s.d.container != "") {
+				continue
+			}
+			addWord(name)
+			byName[name] = append(byName[name], pySym{pc, s, name, ctor})
+		}
+	}
+	looseNames := map[string]bool{}
+	for _, l := range loose {
+		if _, ok := byName[l.name]; !ok {
+			looseNames[l.name] = true
+			words = append(words, l.name)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	paths, err := tree.Grep(ctx, words, familyGlobs(langPython), tokGrepLimit)
+	if err != nil {
+		return fmt.Errorf("search for changed names: %w", err)
+	}
+	declaring := map[string][]string{} // loose name -> files declaring it
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if ev.Changed[p] || pyPathSkipped(p) || langOf(p) != langPython {
+			continue
+		}
+		g := r.file(p)
+		if g == nil {
+			continue
+		}
+		for n := range looseNames {
+			if g.top[n] != nil || declaresMember(g, n) {
+				declaring[n] = append(declaring[n], p)
+			}
+		}
+		pyImpactIn(r, g, byName, ev)
+	}
+	pyTextual(loose, declaring, ev)
+	return nil
+}
+
+func declaresMember(g *pyFile, n string) bool {
+	for _, ms := range g.members {
+		if ms[n] != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// pyImpactIn records g's references to the touched declarations.
+func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.Evidence) {
+	for i, t := range g.toks {
+		syms := byName[t.text]
+		if t.kind != tkIdent || len(syms) == 0 || declaresAt(g.tfile, t) || g.importToks[i] {
+			continue
+		}
+		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
+		ts, member, known := r.refTargets(g, i)
+		for _, sym := range syms {
+			if sym.ctor && !call {
+				continue
+			}
+			score := 0.0
+			for _, tg := range ts {
+				if pySame(tg, sym) {
+					score = scorePyResolved
+					if member && sym.s.d.container != "" {
+						score = scorePyTyped
+					}
+					break
+				}
+			}
+			if score == 0 && member && !known && sym.s.d.container != "" && !sym.ctor && knowsClass(r, g, sym) {
+				score = scorePyLoose
+			}
+			if score == 0 {
+				continue
+			}
+			verb := "uses"
+			name := tokDisplay(sym.s.d)
+			switch {
+			case sym.ctor:
+				verb = "constructs"
+			case call:
+				verb = "calls"
+			}
+			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.s.change.Phrase())})
+		}
+	}
+}
+
+// pySame reports whether target tg is the touched declaration (for a
+// touched __init__, its class).
+func pySame(tg pyTarget, sym pySym) bool {
+	if tg.d == nil || tg.f.path != sym.pc.c.Path {
+		return false
+	}
+	if sym.ctor {
+		return tg.d.kind == "class" && tg.d.name == sym.s.d.container
+	}
+	return tg.d.name == sym.s.d.name && tg.d.container == sym.s.d.container
+}
+
+// knowsClass reports whether g resolves the class declaring sym by a name
+// it mentions: g imports it (or a subclass of it), so an untyped receiver
+// may be one.
+func knowsClass(r *pyResolver, g *pyFile, sym pySym) bool {
+	cls := sym.s.d.container
+	if !refersTo(g.tfile, cls) {
+		return false
+	}
+	for _, tg := range r.resolveName(g, cls, 0) {
+		if tg.d != nil && tg.f.path == sym.pc.c.Path && tg.d.name == cls {
+			return true
+		}
+	}
+	return false
+}
+
+// pyTextual adds, for names nothing resolved, the few files that declare
+// them: at most pyTextualMax per change, none for a name declared widely.
+func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Evidence) {
+	added := map[*pyChange]int{}
+	for _, l := range loose {
+		ps := declaring[l.name]
+		if len(ps) == 0 || len(ps) > 2 {
+			continue
+		}
+		sort.Strings(ps)
+		for _, p := range ps {
+			if added[l.pc] >= pyTextualMax {
+				break
+			}
+			if ev.Files[p] != nil {
+				continue
+			}
+			added[l.pc]++
+			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: l.name, Method: engine.MethodIdentifier, Score: scorePyTextual,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s (textual: the name did not resolve)", l.name, engine.PathBase(l.pc.c.Path))})
+		}
+	}
+}

@@ -1,0 +1,392 @@
+package tokens
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// The Python search resolves names the way Python binds them: a name is
+// declared in its module or bound by an import, followed through package
+// __init__.py re-exports (from ._impl import *, from .util import helper) to
+// the file declaring it; a.b.c walks modules, submodules and class members;
+// a member's receiver is typed by the declared-type model (x = C(),
+// self.x = C(), annotations, return types, class bases).
+
+// pyTarget is what a name resolves to: a declaration of a file, or (d nil)
+// the module itself.
+type pyTarget struct {
+	f *pyFile
+	d *tdecl
+}
+
+// pyResolver reads and resolves Python files of one tree, caching both.
+type pyResolver struct {
+	ctx   context.Context
+	tree  engine.Tree
+	files map[string]*pyFile // nil: missing
+	names map[string][]pyTarget
+	busy  map[string]bool // resolutions under way (import cycles)
+	// over maps changed paths to their head side, read from the change.
+	over map[string]*pyFile
+}
+
+func newPyResolver(ctx context.Context, tree engine.Tree) *pyResolver {
+	return &pyResolver{ctx: ctx, tree: tree, files: map[string]*pyFile{}, names: map[string][]pyTarget{},
+		busy: map[string]bool{}, over: map[string]*pyFile{}}
+}
+
+// file reads p once; nil when it is missing.
+func (r *pyResolver) file(p string) *pyFile {
+	if f, ok := r.over[p]; ok {
+		return f
+	}
+	if f, ok := r.files[p]; ok {
+		return f
+	}
+	var f *pyFile
+	if r.ctx.Err() == nil {
+		if src, err := r.tree.ReadFile(r.ctx, p); err == nil {
+			f = readPython(p, src)
+		}
+	}
+	r.files[p] = f
+	return f
+}
+
+// moduleFile resolves module mod (".x", "..", "a.b") imported by from to
+// its file: mod.py, mod.pyi or mod/__init__.py.
+func (r *pyResolver) moduleFile(from *pyFile, mod string) *pyFile {
+	var bases []string
+	rest := mod
+	if strings.HasPrefix(mod, ".") {
+		dots := len(mod) - len(strings.TrimLeft(mod, "."))
+		base := engine.DirOf(from.path)
+		for i := 1; i < dots; i++ {
+			base = engine.DirOf(base)
+		}
+		bases = []string{base}
+		rest = mod[dots:]
+	} else {
+		bases = pyRoots(from.path, mod)
+	}
+	rel := strings.ReplaceAll(rest, ".", "/")
+	for _, b := range bases {
+		m := engine.JoinDir(b, rel)
+		if rel == "" {
+			m = b
+		}
+		var cands []string
+		if rel != "" {
+			cands = append(cands, m+".py", m+".pyi")
+		}
+		cands = append(cands, engine.JoinDir(m, "__init__.py"), engine.JoinDir(m, "__init__.pyi"))
+		for _, p := range cands {
+			if f := r.file(p); f != nil {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// pyRoots are the directories an absolute import of mod from file p may
+// start in: where p's own path names mod's top package, the root, src/ and
+// lib/.
+func pyRoots(p, mod string) []string {
+	first, _, _ := strings.Cut(mod, ".")
+	var out []string
+	seen := map[string]bool{}
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	parts := strings.Split(engine.DirOf(p), "/")
+	for k, c := range parts {
+		if c == first {
+			add(strings.Join(parts[:k], "/"))
+		}
+	}
+	add("")
+	add("src")
+	add("lib")
+	return out
+}
+
+const pyMaxDepth = 8
+
+// resolveName answers what name means at module level in f: its own
+// declaration, or what an import binding it leads to.
+func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
+	if f == nil || depth > pyMaxDepth {
+		return nil
+	}
+	key := f.path + "\x00" + name
+	if ts, ok := r.names[key]; ok {
+		return ts
+	}
+	if r.busy[key] {
+		return nil
+	}
+	r.busy[key] = true
+	defer delete(r.busy, key)
+	var out []pyTarget
+	if d := f.top[name]; d != nil {
+		out = append(out, pyTarget{f, d})
+	}
+	for _, i := range f.binds[name] {
+		im := f.imports[i]
+		if !im.from {
+			if g := r.moduleFile(f, im.mod); g != nil {
+				out = append(out, pyTarget{f: g})
+			}
+			continue
+		}
+		out = append(out, r.fromImport(f, im.mod, im.name, depth)...)
+	}
+	if len(out) == 0 {
+		for _, i := range f.stars {
+			g := r.moduleFile(f, f.imports[i].mod)
+			if g != nil && g != f {
+				out = append(out, r.resolveName(g, name, depth+1)...)
+			}
+		}
+	}
+	r.names[key] = out
+	return out
+}
+
+// fromImport resolves "from mod import name" in f: a submodule of a
+// package, or the name as the module binds it.
+func (r *pyResolver) fromImport(f *pyFile, mod, name string, depth int) []pyTarget {
+	g := r.moduleFile(f, mod)
+	if g == nil {
+		return nil
+	}
+	if g.isPkg {
+		if sub := r.moduleFile(g, "."+name); sub != nil && sub != g {
+			return []pyTarget{{f: sub}}
+		}
+	}
+	if g == f {
+		return nil
+	}
+	return r.resolveName(g, name, depth+1)
+}
+
+// attr resolves member name of what t is: a module's name or submodule, a
+// class's member (its bases searched), the members of what a function
+// returns or a variable holds.
+func (r *pyResolver) attr(t pyTarget, name string, depth int) []pyTarget {
+	if depth > pyMaxDepth {
+		return nil
+	}
+	if t.d == nil {
+		out := r.resolveName(t.f, name, depth+1)
+		if len(out) == 0 && t.f.isPkg {
+			if sub := r.moduleFile(t.f, "."+name); sub != nil && sub != t.f {
+				out = []pyTarget{{f: sub}}
+			}
+		}
+		return out
+	}
+	var out []pyTarget
+	for _, c := range r.instances(t, depth+1) {
+		out = append(out, r.member(c.f, c.d.name, name, depth+1)...)
+	}
+	return out
+}
+
+// instances answers the classes whose instances (or, for a class, whose
+// own attributes) t stands for: a class itself, what a function returns,
+// what a module variable holds.
+func (r *pyResolver) instances(t pyTarget, depth int) []pyTarget {
+	if t.d == nil || depth > pyMaxDepth {
+		return nil
+	}
+	switch t.d.kind {
+	case "class":
+		return []pyTarget{t}
+	case "function", "method":
+		key := t.d.name
+		if t.d.container != "" {
+			key = t.d.container + "." + t.d.name
+		}
+		return r.typeTargets(t.f, t.f.types.returns[key], depth+1)
+	case "variable":
+		return r.typeTargets(t.f, t.f.types.vars[t.d.name], depth+1)
+	case "field":
+		return r.typeTargets(t.f, t.f.types.vars["self."+t.d.name], depth+1)
+	}
+	return nil
+}
+
+// typeTargets resolves type names written in f (dotted chains) to classes.
+func (r *pyResolver) typeTargets(f *pyFile, chains []string, depth int) []pyTarget {
+	var out []pyTarget
+	for _, ch := range chains {
+		for _, t := range r.chain(f, ch, depth+1) {
+			out = append(out, r.instances(t, depth+1)...)
+		}
+	}
+	return out
+}
+
+// chain resolves a dotted chain written at module level of f.
+func (r *pyResolver) chain(f *pyFile, ch string, depth int) []pyTarget {
+	parts := strings.Split(ch, ".")
+	ts := r.resolveName(f, parts[0], depth+1)
+	for _, p := range parts[1:] {
+		var next []pyTarget
+		for _, t := range ts {
+			next = append(next, r.attr(t, p, depth+1)...)
+		}
+		ts = next
+	}
+	return ts
+}
+
+// member finds member m of class cls declared in f, or in its bases.
+func (r *pyResolver) member(f *pyFile, cls, m string, depth int) []pyTarget {
+	if depth > pyMaxDepth {
+		return nil
+	}
+	if d := f.members[cls][m]; d != nil {
+		return []pyTarget{{f, d}}
+	}
+	var out []pyTarget
+	for _, b := range f.types.supers[cls] {
+		for _, bt := range r.chain(f, b, depth+1) {
+			if bt.d != nil && bt.d.kind == "class" {
+				out = append(out, r.member(bt.f, bt.d.name, m, depth+1)...)
+			}
+		}
+	}
+	return out
+}
+
+// classAt is the class whose method holds line of f ("" outside one).
+func classAt(f *pyFile, line int) *tdecl {
+	name := ""
+	for i := range f.decls {
+		d := &f.decls[i]
+		if d.kind == "method" && d.from <= line && line <= d.to {
+			name = d.container
+		}
+	}
+	if name == "" {
+		return nil
+	}
+	for i := range f.decls {
+		if f.decls[i].kind == "class" && f.decls[i].name == name {
+			return &f.decls[i]
+		}
+	}
+	return nil
+}
+
+// value resolves the name toks[i] as an expression of f: self and cls, a
+// typed local or attribute, else a module-level name.
+func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
+	t := f.toks[i]
+	if t.text == "self" || t.text == "cls" {
+		if c := classAt(f, t.line); c != nil {
+			return []pyTarget{{f, c}}
+		}
+		return nil
+	}
+	if ts := f.types.vars[t.text]; len(ts) > 0 {
+		return r.typeTargets(f, ts, 0)
+	}
+	return r.resolveName(f, t.text, 0)
+}
+
+// receiverOf resolves the receiver of the member token toks[i] (after a
+// "."): a chain of names (self.x typed by the model), or a call's result.
+func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
+	toks := f.toks
+	if i < 2 || toks[i-1].text != "." {
+		return nil
+	}
+	if toks[i-2].kind == tkIdent {
+		ch, start := chainBefore(toks, i-2)
+		parts := strings.Split(ch, ".")
+		var ts []pyTarget
+		k := 1
+		if (parts[0] == "self" || parts[0] == "cls") && len(parts) > 1 {
+			if vs := f.types.vars["self."+parts[1]]; len(vs) > 0 {
+				ts = r.typeTargets(f, vs, 0)
+				k = 2
+			}
+		}
+		if k == 1 {
+			ts = r.value(f, start)
+		}
+		for _, p := range parts[k:] {
+			var next []pyTarget
+			for _, t := range ts {
+				next = append(next, r.attr(t, p, 0)...)
+			}
+			ts = next
+		}
+		return ts
+	}
+	if toks[i-2].text != ")" {
+		return nil
+	}
+	j := matchOpen(toks, i-2)
+	if j < 1 || toks[j-1].kind != tkIdent {
+		return nil
+	}
+	var callee []pyTarget
+	if j >= 2 && toks[j-2].text == "." {
+		for _, rt := range r.receiverOf(f, j-1) {
+			callee = append(callee, r.attr(rt, toks[j-1].text, 0)...)
+		}
+	} else {
+		callee = r.value(f, j-1)
+	}
+	var out []pyTarget
+	for _, c := range callee {
+		out = append(out, r.instances(c, 0)...)
+	}
+	return out
+}
+
+// refTargets resolves the name token toks[i] of f: a member through its
+// receiver, else a name of the module.
+func (r *pyResolver) refTargets(f *pyFile, i int) (ts []pyTarget, member, known bool) {
+	toks := f.toks
+	if i > 0 && toks[i-1].text == "." {
+		var out []pyTarget
+		rs := r.receiverOf(f, i)
+		for _, rt := range rs {
+			out = append(out, r.attr(rt, toks[i].text, 0)...)
+		}
+		return out, true, len(rs) > 0
+	}
+	if f.types.vars[toks[i].text] != nil || (f.locals[toks[i].text] && f.top[toks[i].text] == nil && len(f.binds[toks[i].text]) == 0) {
+		return nil, false, true // a local
+	}
+	ts = r.resolveName(f, toks[i].text, 0)
+	return ts, false, len(ts) > 0
+}
+
+// pyPathSkipped reports files the Python search leaves out: vendored code,
+// dependencies and virtual environments (engine.SkippedPath), build output.
+func pyPathSkipped(p string) bool {
+	if engine.SkippedPath(p) {
+		return true
+	}
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		switch d {
+		case "site-packages", "venv", "build", "dist", "__pycache__":
+			return true
+		}
+	}
+	return false
+}
