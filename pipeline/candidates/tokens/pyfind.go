@@ -320,6 +320,12 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 		if len(ps) == 0 || len(ps) > 2 {
 			continue
 		}
+		// A member of an unknown receiver is most often a library's
+		// (str.join, dict.values): only a distinctive name declared once
+		// counts.
+		if l.member && (len(ps) > 1 || len(l.name) < 6 || pyLibraryMembers[l.name]) {
+			continue
+		}
 		sort.Strings(ps)
 		for _, p := range ps {
 			if added[l.pc] >= pyTextualMax {
@@ -334,3 +340,7 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 		}
 	}
 }
+
+// pyLibraryMembers are methods of the builtin and standard library types
+// that a repository's classes often declare too.
+var pyLibraryMembers = engine.Words("append extend insert remove update values items keys decode encode format replace strip lstrip rstrip split rsplit splitlines startswith endswith lower upper join setdefault popitem discard isdigit isalpha casefold partition rpartition readline readlines write writelines flush close seek tell getvalue search match fullmatch findall finditer group groups groupdict")

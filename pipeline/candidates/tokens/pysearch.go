@@ -372,8 +372,11 @@ func (r *pyResolver) refTargets(f *pyFile, i int) (ts []pyTarget, member, known 
 	if f.types.vars[toks[i].text] != nil || (f.locals[toks[i].text] && f.top[toks[i].text] == nil && len(f.binds[toks[i].text]) == 0) {
 		return nil, false, true // a local
 	}
-	ts = r.resolveName(f, toks[i].text, 0)
-	return ts, false, len(ts) > 0
+	n := toks[i].text
+	ts = r.resolveName(f, n, 0)
+	// A name bound by an import of another library is known, though it
+	// resolves to no file of the repository.
+	return ts, false, len(ts) > 0 || len(f.binds[n]) > 0 || f.top[n] != nil || pyBuiltins[n]
 }
 
 // pyPathSkipped reports files the Python search leaves out: vendored code,
