@@ -3,6 +3,8 @@ package tokens
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"sort"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -19,6 +21,7 @@ const (
 	scorePyLoose    = 0.45 // a member whose receiver is unknown, in a file that resolves its class
 	scorePyTextual  = 0.3  // a name nothing resolves, declared by few files
 	pyTextualMax    = 3    // textual candidates per change, at most
+	pyLooseMax      = 12   // unresolved names searched textually, at most
 )
 
 // pyChange is one changed Python file with what the change touched in it.
@@ -35,7 +38,7 @@ func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
 	var out []*csym
 	seen := map[string]*csym{}
 	if nf != nil {
-		added := codeOnly(c.Added, nf.code)
+		added := codeOnly(c.Added, nf.codeLines())
 		for i := range nf.decls {
 			d := nf.decls[i]
 			if !hitDecl(added, d) {
@@ -53,7 +56,7 @@ func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
 	if of == nil {
 		return out
 	}
-	removed := codeOnly(c.Removed, of.code)
+	removed := codeOnly(c.Removed, of.codeLines())
 	head := map[string]bool{}
 	if nf != nil {
 		for _, d := range nf.decls {
@@ -130,11 +133,11 @@ type pyLoose struct {
 // resolve to, and answers the names nothing resolved.
 func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 	f := pc.nf
-	added := codeOnly(pc.c.Added, f.code)
+	added := codeOnly(pc.c.Added, f.codeLines())
 	var loose []pyLoose
 	seenLoose := map[string]bool{}
 	for i, t := range f.toks {
-		if t.kind != tkIdent || !added[t.line] || pyReserved[t.text] || declaresAt(f.tfile, t) {
+		if t.kind != tkIdent || !added[t.line] || pyReserved[t.text] || f.declares(t) {
 			continue
 		}
 		if i+1 < len(f.toks) && f.toks[i+1].text == "=" && i > 0 && (f.toks[i-1].text == "(" || f.toks[i-1].text == ",") &&
@@ -154,7 +157,7 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 			ev.Add(tg.f.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
 				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(pc.c.Path))})
 		}
-		if len(ts) == 0 && !known && len(t.text) >= tokMinMemberLength && !pyBuiltins[t.text] && !f.locals[t.text] && !seenLoose[t.text] {
+		if len(ts) == 0 && !known && len(t.text) >= tokMinMemberLength && !pyBuiltins[t.text] && !f.localNames()[t.text] && !seenLoose[t.text] {
 			seenLoose[t.text] = true
 			loose = append(loose, pyLoose{pc, t.text, member})
 		}
@@ -196,30 +199,50 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	}
 	looseNames := map[string]bool{}
 	for _, l := range loose {
-		if _, ok := byName[l.name]; !ok {
-			looseNames[l.name] = true
-			words = append(words, l.name)
+		if _, ok := byName[l.name]; ok || looseNames[l.name] || len(looseNames) >= pyLooseMax {
+			continue
 		}
+		// A member of an unknown receiver is most often a library's
+		// (str.join, dict.values): only a distinctive name is searched.
+		if l.member && (len(l.name) < 8 || pyLibraryMembers[l.name]) {
+			continue
+		}
+		looseNames[l.name] = true
+		words = append(words, l.name)
 	}
 	if len(words) == 0 {
 		return nil
 	}
 	paths, err := tree.Grep(ctx, words, familyGlobs(langPython), tokGrepLimit)
+	if os.Getenv("PYDEBUG") != "" {
+		fmt.Fprintln(os.Stderr, "words", words, len(paths), gateDebug(r, byName))
+	}
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
-	declaring := map[string][]string{} // loose name -> files declaring it
+	var keep []string
 	for _, p := range paths {
+		if !ev.Changed[p] && !pyPathSkipped(p) && langOf(p) == langPython {
+			keep = append(keep, p)
+		}
+	}
+	var gate []string
+	for _, ss := range byName {
+		for _, s := range ss {
+			gate = append(gate, r.gateWords(s.pc.c.Path, s.s.d.name, s.s.d.container)...)
+		}
+	}
+	for n := range looseNames {
+		gate = append(gate, n)
+	}
+	slices.Sort(gate)
+	gate = slices.Compact(gate)
+	declaring := map[string][]string{} // loose name -> files declaring it
+	for _, g := range r.prefetch(keep, gate) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if ev.Changed[p] || pyPathSkipped(p) || langOf(p) != langPython {
-			continue
-		}
-		g := r.file(p)
-		if g == nil {
-			continue
-		}
+		p := g.path
 		for n := range looseNames {
 			if g.top[n] != nil || declaresMember(g, n) {
 				declaring[n] = append(declaring[n], p)
@@ -244,7 +267,7 @@ func declaresMember(g *pyFile, n string) bool {
 func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.Evidence) {
 	for i, t := range g.toks {
 		syms := byName[t.text]
-		if t.kind != tkIdent || len(syms) == 0 || declaresAt(g.tfile, t) || g.importToks[i] {
+		if t.kind != tkIdent || len(syms) == 0 || g.declares(t) || g.importToks[i] {
 			continue
 		}
 		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
@@ -320,11 +343,8 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 		if len(ps) == 0 || len(ps) > 2 {
 			continue
 		}
-		// A member of an unknown receiver is most often a library's
-		// (str.join, dict.values): only a distinctive name declared once
-		// counts.
-		if l.member && (len(ps) > 1 || len(l.name) < 6 || pyLibraryMembers[l.name]) {
-			continue
+		if l.member && len(ps) > 1 {
+			continue // only a member name declared once counts
 		}
 		sort.Strings(ps)
 		for _, p := range ps {
@@ -343,4 +363,14 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 
 // pyLibraryMembers are methods of the builtin and standard library types
 // that a repository's classes often declare too.
-var pyLibraryMembers = engine.Words("append extend insert remove update values items keys decode encode format replace strip lstrip rstrip split rsplit splitlines startswith endswith lower upper join setdefault popitem discard isdigit isalpha casefold partition rpartition readline readlines write writelines flush close seek tell getvalue search match fullmatch findall finditer group groups groupdict")
+var pyLibraryMembers = engine.Words("readlines splitlines expanduser write_text read_text write_bytes read_bytes startswith endswith isidentifier removeprefix removesuffix append extend insert remove update values items keys decode encode format replace strip lstrip rstrip split rsplit splitlines startswith endswith lower upper join setdefault popitem discard isdigit isalpha casefold partition rpartition readline readlines write writelines flush close seek tell getvalue search match fullmatch findall finditer group groups groupdict")
+
+func gateDebug(r *pyResolver, byName map[string][]pySym) []string {
+	var gate []string
+	for _, ss := range byName {
+		for _, s := range ss {
+			gate = append(gate, r.gateWords(s.pc.c.Path, s.s.d.name, s.s.d.container)...)
+		}
+	}
+	return gate
+}

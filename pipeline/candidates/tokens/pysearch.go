@@ -1,9 +1,12 @@
 package tokens
 
 import (
+	"bytes"
 	"context"
 	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
@@ -54,6 +57,102 @@ func (r *pyResolver) file(p string) *pyFile {
 	}
 	r.files[p] = f
 	return f
+}
+
+// pyReaders is the number of files read and lexed at once.
+const pyReaders = 4
+
+// prefetch reads the files of paths, several at once, and answers those
+// that mention one of gate as a word (all of them when gate is empty),
+// lexed; the others are left unread by the search.
+func (r *pyResolver) prefetch(paths []string, gate []string) []*pyFile {
+	out := make([]*pyFile, len(paths))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < pyReaders; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				src, err := r.tree.ReadFile(r.ctx, paths[i])
+				if err != nil || (len(gate) > 0 && !slices.ContainsFunc(gate, func(w string) bool { return containsWord(src, w) })) {
+					continue
+				}
+				out[i] = readPython(paths[i], src)
+			}
+		}()
+	}
+	var files []*pyFile
+	for i, p := range paths {
+		if r.ctx.Err() != nil {
+			break
+		}
+		if f, ok := r.files[p]; ok || r.over[p] != nil {
+			out[i] = r.file(p)
+			if f == nil && r.over[p] == nil {
+				continue
+			}
+			continue
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for i, p := range paths {
+		if out[i] != nil {
+			if _, ok := r.files[p]; !ok && r.over[p] == nil {
+				r.files[p] = out[i]
+			}
+			files = append(files, out[i])
+		}
+	}
+	return files
+}
+
+// containsWord reports whether w occurs in src as a whole identifier.
+func containsWord(src []byte, w string) bool {
+	for k := 0; k < len(src); {
+		i := bytes.Index(src[k:], []byte(w))
+		if i < 0 {
+			return false
+		}
+		i += k
+		end := i + len(w)
+		if (i == 0 || !isIdentByte(src[i-1])) && (end >= len(src) || !isIdentByte(src[end])) {
+			return true
+		}
+		k = i + 1
+	}
+	return false
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c >= 0x80
+}
+
+// gateWords are the words a file referring to declaration name of file p
+// must mention: p's module name, the packages above it whose __init__.py
+// re-exports name, and for a class member or constructor the class.
+func (r *pyResolver) gateWords(p, name, class string) []string {
+	mod := strings.TrimSuffix(strings.TrimSuffix(engine.PathBase(p), ".py"), ".pyi")
+	dir := engine.DirOf(p)
+	if mod == "__init__" {
+		mod = engine.PathBase(dir)
+		dir = engine.DirOf(dir)
+	}
+	out := []string{mod}
+	if class != "" {
+		out = append(out, class)
+		name = class
+	}
+	for d := dir; d != ""; d = engine.DirOf(d) {
+		init := r.file(engine.JoinDir(d, "__init__.py"))
+		if init == nil || !slices.ContainsFunc(r.resolveName(init, name, 0), func(t pyTarget) bool { return t.f.path == p }) {
+			break
+		}
+		out = append(out, engine.PathBase(d))
+	}
+	return out
 }
 
 // moduleFile resolves module mod (".x", "..", "a.b") imported by from to
@@ -216,11 +315,11 @@ func (r *pyResolver) instances(t pyTarget, depth int) []pyTarget {
 		if t.d.container != "" {
 			key = t.d.container + "." + t.d.name
 		}
-		return r.typeTargets(t.f, t.f.types.returns[key], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().returns[key], depth+1)
 	case "variable":
-		return r.typeTargets(t.f, t.f.types.vars[t.d.name], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().vars[t.d.name], depth+1)
 	case "field":
-		return r.typeTargets(t.f, t.f.types.vars["self."+t.d.name], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().vars["self."+t.d.name], depth+1)
 	}
 	return nil
 }
@@ -259,7 +358,7 @@ func (r *pyResolver) member(f *pyFile, cls, m string, depth int) []pyTarget {
 		return []pyTarget{{f, d}}
 	}
 	var out []pyTarget
-	for _, b := range f.types.supers[cls] {
+	for _, b := range f.typeFacts().supers[cls] {
 		for _, bt := range r.chain(f, b, depth+1) {
 			if bt.d != nil && bt.d.kind == "class" {
 				out = append(out, r.member(bt.f, bt.d.name, m, depth+1)...)
@@ -299,7 +398,7 @@ func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
 		}
 		return nil
 	}
-	if ts := f.types.vars[t.text]; len(ts) > 0 {
+	if ts := f.typeFacts().vars[t.text]; len(ts) > 0 {
 		return r.typeTargets(f, ts, 0)
 	}
 	return r.resolveName(f, t.text, 0)
@@ -318,7 +417,7 @@ func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
 		var ts []pyTarget
 		k := 1
 		if (parts[0] == "self" || parts[0] == "cls") && len(parts) > 1 {
-			if vs := f.types.vars["self."+parts[1]]; len(vs) > 0 {
+			if vs := f.typeFacts().vars["self."+parts[1]]; len(vs) > 0 {
 				ts = r.typeTargets(f, vs, 0)
 				k = 2
 			}
@@ -369,7 +468,7 @@ func (r *pyResolver) refTargets(f *pyFile, i int) (ts []pyTarget, member, known 
 		}
 		return out, true, len(rs) > 0
 	}
-	if f.types.vars[toks[i].text] != nil || (f.locals[toks[i].text] && f.top[toks[i].text] == nil && len(f.binds[toks[i].text]) == 0) {
+	if f.typeFacts().vars[toks[i].text] != nil || (f.localNames()[toks[i].text] && f.top[toks[i].text] == nil && len(f.binds[toks[i].text]) == 0) {
 		return nil, false, true // a local
 	}
 	n := toks[i].text

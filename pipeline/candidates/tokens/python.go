@@ -40,8 +40,13 @@ type pyFile struct {
 	members map[string]map[string]*tdecl
 	locals  map[string]bool // names bound in a function: parameters, assignments, loop targets
 	code    map[int]bool    // lines holding code
+	// defAt marks the tokens (by line and name) that name a declaration.
+	defAt map[declAtKey]bool
 	isPkg   bool            // an __init__.py
 }
+
+// declares reports whether token t names one of f's declarations.
+func (f *pyFile) declares(t tok) bool { return f.defAt[declAtKey{t.line, t.text}] }
 
 func readPython(p string, src []byte) *pyFile {
 	f := &pyFile{tfile: lexFile(p, src), binds: map[string][]int{}, top: map[string]*tdecl{},
@@ -57,8 +62,17 @@ func readPython(p string, src []byte) *pyFile {
 		}
 		f.binds[im.local] = append(f.binds[im.local], i)
 	}
+	f.defAt = map[declAtKey]bool{}
+	for i, t := range f.toks {
+		if (t.text == "def" || t.text == "class") && t.kind == tkIdent && i+1 < len(f.toks) && f.toks[i+1].kind == tkIdent {
+			f.defAt[declAtKey{f.toks[i+1].line, f.toks[i+1].text}] = true
+		}
+	}
 	for i := range f.decls {
 		d := &f.decls[i]
+		if d.kind == "variable" || d.kind == "field" {
+			f.defAt[declAtKey{d.from, d.name}] = true
+		}
 		if d.container == "" {
 			if f.top[d.name] == nil {
 				f.top[d.name] = d
@@ -74,10 +88,32 @@ func readPython(p string, src []byte) *pyFile {
 			ms[d.name] = d
 		}
 	}
-	f.code = pyCodeLines(f.toks)
-	f.locals = pyLocals(f.toks)
-	f.types = pyTypes(f)
 	return f
+}
+
+// typeFacts answers the file's declared-type facts, read on first use:
+// most searched files never need them.
+func (f *pyFile) typeFacts() *typeModel {
+	if f.types == nil {
+		f.types = pyTypes(f)
+	}
+	return f.types
+}
+
+// localNames answers the names bound in functions, read on first use.
+func (f *pyFile) localNames() map[string]bool {
+	if f.locals == nil {
+		f.locals = pyLocals(f.toks)
+	}
+	return f.locals
+}
+
+// codeLines answers the lines holding code, read on first use.
+func (f *pyFile) codeLines() map[int]bool {
+	if f.code == nil {
+		f.code = pyCodeLines(f.toks)
+	}
+	return f.code
 }
 
 // pyImports reads "import a.b [as c], d" and "from x import a, b as c" (in
@@ -318,6 +354,17 @@ func chainAfter(toks []tok, i int) (string, int) {
 func pyTypes(f *pyFile) *typeModel {
 	m := newTypeModel()
 	toks := f.toks
+	// methods maps a method's def line and name to its class; a decorated
+	// method's declaration starts at its first decorator, so the def's own
+	// line is found by its name token.
+	methods := map[declAtKey]string{}
+	for _, d := range f.decls {
+		if d.kind == "method" {
+			for l := d.from; l <= d.to && l <= d.from+20; l++ {
+				methods[declAtKey{l, d.name}] = d.container
+			}
+		}
+	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		if t.kind != tkIdent {
@@ -339,7 +386,7 @@ func pyTypes(f *pyFile) *typeModel {
 				}
 			}
 		case t.text == "def" && i+1 < len(toks) && toks[i+1].kind == tkIdent:
-			pyDefTypes(f, m, i)
+			pyDefTypes(f, m, methods, i)
 		case t.col == t.indent:
 			pyAssignTypes(toks, m, i)
 		case i >= 2 && toks[i-1].text == "as" && toks[i-2].text == ")":
@@ -380,14 +427,12 @@ func pyAssignTypes(toks []tok, m *typeModel, i int) {
 
 // pyDefTypes records a def's parameter and return annotations; toks[i] is
 // "def".
-func pyDefTypes(f *pyFile, m *typeModel, i int) {
+func pyDefTypes(f *pyFile, m *typeModel, methods map[declAtKey]string, i int) {
 	toks := f.toks
 	name := toks[i+1].text
 	key := name
-	for _, d := range f.decls {
-		if d.from == toks[i].line && d.name == name && d.container != "" {
-			key = d.container + "." + name
-		}
+	if c, ok := methods[declAtKey{toks[i].line, name}]; ok {
+		key = c + "." + name
 	}
 	if i+2 >= len(toks) || toks[i+2].text != "(" {
 		return
