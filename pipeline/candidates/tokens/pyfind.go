@@ -3,8 +3,6 @@ package tokens
 import (
 	"context"
 	"fmt"
-	"os"
-	"slices"
 	"sort"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -214,9 +212,6 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 		return nil
 	}
 	paths, err := tree.Grep(ctx, words, familyGlobs(langPython), tokGrepLimit)
-	if os.Getenv("PYDEBUG") != "" {
-		fmt.Fprintln(os.Stderr, "words", words, len(paths), gateDebug(r, byName))
-	}
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
@@ -226,17 +221,17 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 			keep = append(keep, p)
 		}
 	}
-	var gate []string
-	for _, ss := range byName {
+	// A file is lexed when it mentions a touched name with one of its gate
+	// words, or an unresolved name.
+	var gate [][]string
+	for name, ss := range byName {
 		for _, s := range ss {
-			gate = append(gate, r.gateWords(s.pc.c.Path, s.s.d.name, s.s.d.container)...)
+			gate = append(gate, append([]string{name}, r.gateWords(s.pc.c.Path, s.s.d.name, s.s.d.container)...))
 		}
 	}
 	for n := range looseNames {
-		gate = append(gate, n)
+		gate = append(gate, []string{n})
 	}
-	slices.Sort(gate)
-	gate = slices.Compact(gate)
 	declaring := map[string][]string{} // loose name -> files declaring it
 	for _, g := range r.prefetch(keep, gate) {
 		if err := ctx.Err(); err != nil {
@@ -364,13 +359,3 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 // pyLibraryMembers are methods of the builtin and standard library types
 // that a repository's classes often declare too.
 var pyLibraryMembers = engine.Words("readlines splitlines expanduser write_text read_text write_bytes read_bytes startswith endswith isidentifier removeprefix removesuffix append extend insert remove update values items keys decode encode format replace strip lstrip rstrip split rsplit splitlines startswith endswith lower upper join setdefault popitem discard isdigit isalpha casefold partition rpartition readline readlines write writelines flush close seek tell getvalue search match fullmatch findall finditer group groups groupdict")
-
-func gateDebug(r *pyResolver, byName map[string][]pySym) []string {
-	var gate []string
-	for _, ss := range byName {
-		for _, s := range ss {
-			gate = append(gate, r.gateWords(s.pc.c.Path, s.s.d.name, s.s.d.container)...)
-		}
-	}
-	return gate
-}

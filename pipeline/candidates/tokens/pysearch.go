@@ -63,9 +63,10 @@ func (r *pyResolver) file(p string) *pyFile {
 const pyReaders = 4
 
 // prefetch reads the files of paths, several at once, and answers those
-// that mention one of gate as a word (all of them when gate is empty),
-// lexed; the others are left unread by the search.
-func (r *pyResolver) prefetch(paths []string, gate []string) []*pyFile {
+// that pass one of gate, lexed: a group passes when the file mentions its
+// first word and, if it has more, one of the others. The others are left
+// unread by the search.
+func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
 	out := make([]*pyFile, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -75,7 +76,7 @@ func (r *pyResolver) prefetch(paths []string, gate []string) []*pyFile {
 			defer wg.Done()
 			for i := range next {
 				src, err := r.tree.ReadFile(r.ctx, paths[i])
-				if err != nil || (len(gate) > 0 && !slices.ContainsFunc(gate, func(w string) bool { return containsWord(src, w) })) {
+				if err != nil || !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
 					continue
 				}
 				out[i] = readPython(paths[i], src)
@@ -107,6 +108,13 @@ func (r *pyResolver) prefetch(paths []string, gate []string) []*pyFile {
 		}
 	}
 	return files
+}
+
+func passes(src []byte, group []string) bool {
+	if !containsWord(src, group[0]) {
+		return false
+	}
+	return len(group) == 1 || slices.ContainsFunc(group[1:], func(w string) bool { return containsWord(src, w) })
 }
 
 // containsWord reports whether w occurs in src as a whole identifier.

@@ -42,7 +42,7 @@ type pyFile struct {
 	code    map[int]bool    // lines holding code
 	// defAt marks the tokens (by line and name) that name a declaration.
 	defAt map[declAtKey]bool
-	isPkg   bool            // an __init__.py
+	isPkg bool // an __init__.py
 }
 
 // declares reports whether token t names one of f's declarations.
