@@ -233,6 +233,9 @@ func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
 		return nil
 	}
 	key := f.path + "\x00" + name
+	if depth > 0 {
+		key += "\x00i" // reached through an import: a stub answers
+	}
 	if ts, ok := r.names[key]; ok {
 		return ts
 	}
@@ -242,6 +245,16 @@ func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
 	r.busy[key] = true
 	defer delete(r.busy, key)
 	var out []pyTarget
+	// A module reached through an import whose stub declares the name
+	// answers the stub's declaration, and itself as the place that binds
+	// it: the stub's types stand for the module, its re-exports are not
+	// followed further.
+	if st := r.stubOf(f); depth > 0 && st != nil && (st.top[name] != nil || len(st.binds[name]) > 0) {
+		out = append(out, pyTarget{f: f})
+		out = append(out, r.resolveName(st, name, depth+1)...)
+		r.names[key] = out
+		return out
+	}
 	if d := f.top[name]; d != nil {
 		out = append(out, pyTarget{f, d})
 	}
@@ -249,7 +262,7 @@ func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
 		im := f.imports[i]
 		if !im.from {
 			if g := r.moduleFile(f, im.mod); g != nil {
-				out = append(out, pyTarget{f: g})
+				out = append(out, r.module(g)...)
 			}
 			continue
 		}
@@ -274,15 +287,34 @@ func (r *pyResolver) fromImport(f *pyFile, mod, name string, depth int) []pyTarg
 	if g == nil {
 		return nil
 	}
-	if g.isPkg {
+	var out []pyTarget
+	if g != f {
+		out = r.resolveName(g, name, depth+1)
+	}
+	if len(out) == 0 && g.isPkg {
 		if sub := r.moduleFile(g, "."+name); sub != nil && sub != g {
-			return []pyTarget{{f: sub}}
+			return r.module(sub)
 		}
 	}
-	if g == f {
+	return out
+}
+
+// stubOf answers the stub x.pyi beside module x.py, nil if none.
+func (r *pyResolver) stubOf(f *pyFile) *pyFile {
+	if path.Ext(f.path) != ".py" {
 		return nil
 	}
-	return r.resolveName(g, name, depth+1)
+	return r.file(f.path + "i")
+}
+
+// module answers module g as a target, with its stub when it has one: a
+// name of the module leads to both.
+func (r *pyResolver) module(g *pyFile) []pyTarget {
+	out := []pyTarget{{f: g}}
+	if st := r.stubOf(g); st != nil {
+		out = append(out, pyTarget{f: st})
+	}
+	return out
 }
 
 // attr resolves member name of what t is: a module's name or submodule, a
@@ -296,7 +328,7 @@ func (r *pyResolver) attr(t pyTarget, name string, depth int) []pyTarget {
 		out := r.resolveName(t.f, name, depth+1)
 		if len(out) == 0 && t.f.isPkg {
 			if sub := r.moduleFile(t.f, "."+name); sub != nil && sub != t.f {
-				out = []pyTarget{{f: sub}}
+				out = r.module(sub)
 			}
 		}
 		return out
