@@ -148,6 +148,9 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 			score = scorePyTyped
 		}
 		for _, tg := range ts {
+			if tg.hide {
+				continue
+			}
 			name := t.text
 			if tg.d != nil {
 				name = tokDisplay(*tg.d)

@@ -23,6 +23,11 @@ import (
 type pyTarget struct {
 	f *pyFile
 	d *tdecl
+	// hide marks a target behind a stub: a re-export that a use does not
+	// follow (it stops at the module binding the name, and the stub's own
+	// declaration), though references still reach it; only marks that
+	// module, reported but not walked.
+	hide, only bool
 }
 
 // pyResolver reads and resolves Python files of one tree, caching both.
@@ -249,14 +254,33 @@ func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
 	// answers the stub's declaration, and itself as the place that binds
 	// it: the stub's types stand for the module, its re-exports are not
 	// followed further.
-	if st := r.stubOf(f); depth > 0 && st != nil && (st.top[name] != nil || len(st.binds[name]) > 0) {
-		out = append(out, pyTarget{f: f})
-		out = append(out, r.resolveName(st, name, depth+1)...)
+	if st := r.stubOf(f); depth > 0 && st != nil && f.top[name] == nil {
+		if len(f.binds[name]) > 0 {
+			out = append(out, pyTarget{f: f, only: true})
+			if d := st.top[name]; d != nil {
+				out = append(out, pyTarget{f: st, d: d})
+			}
+			for _, t := range r.boundName(f, name, depth) {
+				t.hide = true
+				out = append(out, t)
+			}
+		} else {
+			out = r.resolveName(st, name, depth+1)
+		}
 		r.names[key] = out
 		return out
 	}
+	out = r.boundName(f, name, depth)
+	r.names[key] = out
+	return out
+}
+
+// boundName is resolveName without a stub: f's declaration of name, or
+// what the imports binding it (or its star imports) lead to.
+func (r *pyResolver) boundName(f *pyFile, name string, depth int) []pyTarget {
+	var out []pyTarget
 	if d := f.top[name]; d != nil {
-		out = append(out, pyTarget{f, d})
+		out = append(out, pyTarget{f: f, d: d})
 	}
 	for _, i := range f.binds[name] {
 		im := f.imports[i]
@@ -276,7 +300,6 @@ func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
 			}
 		}
 	}
-	r.names[key] = out
 	return out
 }
 
@@ -307,21 +330,17 @@ func (r *pyResolver) stubOf(f *pyFile) *pyFile {
 	return r.file(f.path + "i")
 }
 
-// module answers module g as a target, with its stub when it has one: a
-// name of the module leads to both.
+// module answers module g as a target (a module name leads to the module,
+// not to its stub).
 func (r *pyResolver) module(g *pyFile) []pyTarget {
-	out := []pyTarget{{f: g}}
-	if st := r.stubOf(g); st != nil {
-		out = append(out, pyTarget{f: st})
-	}
-	return out
+	return []pyTarget{{f: g}}
 }
 
 // attr resolves member name of what t is: a module's name or submodule, a
 // class's member (its bases searched), the members of what a function
 // returns or a variable holds.
 func (r *pyResolver) attr(t pyTarget, name string, depth int) []pyTarget {
-	if depth > pyMaxDepth {
+	if depth > pyMaxDepth || t.only {
 		return nil
 	}
 	if t.d == nil {
@@ -344,7 +363,7 @@ func (r *pyResolver) attr(t pyTarget, name string, depth int) []pyTarget {
 // own attributes) t stands for: a class itself, what a function returns,
 // what a module variable holds.
 func (r *pyResolver) instances(t pyTarget, depth int) []pyTarget {
-	if t.d == nil || depth > pyMaxDepth {
+	if t.d == nil || t.only || depth > pyMaxDepth {
 		return nil
 	}
 	switch t.d.kind {
@@ -395,7 +414,7 @@ func (r *pyResolver) member(f *pyFile, cls, m string, depth int) []pyTarget {
 		return nil
 	}
 	if d := f.members[cls][m]; d != nil {
-		return []pyTarget{{f, d}}
+		return []pyTarget{{f: f, d: d}}
 	}
 	var out []pyTarget
 	for _, b := range f.typeFacts().supers[cls] {
@@ -434,7 +453,7 @@ func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
 	t := f.toks[i]
 	if t.text == "self" || t.text == "cls" {
 		if c := classAt(f, t.line); c != nil {
-			return []pyTarget{{f, c}}
+			return []pyTarget{{f: f, d: c}}
 		}
 		return nil
 	}
