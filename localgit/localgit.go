@@ -468,6 +468,9 @@ func diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOp
 	if opts.TwoDot {
 		return baseID, headID, nil
 	}
+	if mb, ok := mergeBases.get(dir, baseID+" "+headID); ok {
+		return mb, headID, nil
+	}
 	out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
 	if err != nil {
 		var ge *gitError
@@ -476,7 +479,11 @@ func diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOp
 		}
 		return "", "", fmt.Errorf("find merge base: %w", err)
 	}
-	return strings.TrimSpace(string(out)), headID, nil
+	mb := strings.TrimSpace(string(out))
+	if pipeline.IsFullCommit(mb) {
+		mergeBases.put(dir, baseID+" "+headID, mb)
+	}
+	return mb, headID, nil
 }
 
 // ChangedPaths lists the new paths of the files Diff would show, deleted

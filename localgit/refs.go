@@ -111,6 +111,12 @@ func resolve(ctx context.Context, dir, rev string) (string, error) {
 	if err := checkRev(rev); err != nil {
 		return "", err
 	}
+	full := pipeline.IsFullCommit(rev)
+	if full {
+		if sha, ok := verifiedCommits.get(dir, rev); ok {
+			return sha, nil
+		}
+	}
 	target := rev
 	if !isHexID(rev) {
 		full, err := revParse(ctx, dir, rev, "--symbolic-full-name", rev)
@@ -135,6 +141,9 @@ func resolve(ctx context.Context, dir, rev string) (string, error) {
 	}
 	if !pipeline.IsFullCommit(sha) {
 		return "", fmt.Errorf("resolve revision %q: unexpected output %q", rev, sha)
+	}
+	if full {
+		verifiedCommits.put(dir, rev, sha)
 	}
 	return sha, nil
 }

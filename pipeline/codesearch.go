@@ -48,6 +48,13 @@ const (
 	CandidateImpact = "impact"
 )
 
+// The methods of a candidate found as text, not resolved: weaker evidence
+// (see Candidate.Method).
+const (
+	MethodTextual    = "textual"
+	MethodIdentifier = "identifier-search"
+)
+
 // Candidate is one file outside the change that the review probably needs,
 // found by code (see pipeline/candidates), as /v1/context lists it and
 // /v1/needs takes it back.
@@ -60,9 +67,12 @@ type Candidate struct {
 	// Symbols are the names that tie the file to the change, best first.
 	Symbols []string `json:"symbols"`
 	// Method says how it was found: "go" (parsed and resolved), "tokens"
-	// (lexed TypeScript/JavaScript, Python, Java) or "identifier-search"
-	// (identifiers searched as text: weaker evidence).
+	// (lexed TypeScript/JavaScript, Python, Java), "textual" (a name they
+	// did not resolve, found as text) or "identifier-search" (other
+	// languages' identifiers searched as text: weaker evidence).
 	Method string `json:"method"`
 	// Score orders the candidates: 1 is certain, lower is weaker evidence.
 	Score float64 `json:"score"`
+	// Test marks a test file; tests follow every production file.
+	Test bool `json:"test,omitempty"`
 }

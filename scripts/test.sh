@@ -31,6 +31,9 @@ if [ -n "$unformatted" ]; then
 fi
 echo "== go vet"
 go vet ./...
+# The candidates benchmark is its own module (it needs golang.org/x/tools):
+# vetting it keeps it building against the engine it measures.
+(cd scripts/bench/candidates && go vet .)
 echo "== staticcheck $staticcheck_version"
 go run "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ./...
 echo "== go test -race"

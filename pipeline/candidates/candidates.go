@@ -14,11 +14,11 @@
 //
 // Only what the evidence supports is listed: a change that touches nothing
 // outside its own files lists nothing, and the list is never padded up to
-// Max. Test files (_test.go, *.test.ts, test_*.py, src/test/..., ...) and
-// generated files ("Code generated ... DO NOT EDIT", *.pb.go, ...) are kept,
-// since they do break, but are ranked below production code: their score is
-// scaled by testFactor, so they follow every production file of the same
-// confidence.
+// Max. Test files (_test.go, *.test.ts, test_*.py, src/test/..., ...) are
+// kept, since they do break, but are listed after every production file
+// (Candidate.Test marks them). Generated files ("Code generated ... DO NOT
+// EDIT", *.pb.go, *_pb2.py, *.min.js, ...) and vendored copies are never
+// listed: the change is reviewed against their source.
 //
 // How names are resolved depends on the language (Candidate.Method):
 //
@@ -69,6 +69,9 @@ const (
 	MethodGo         = Method(engine.MethodGo)
 	MethodTokens     = Method(engine.MethodTokens)
 	MethodIdentifier = Method(engine.MethodIdentifier)
+	// MethodTextual marks a name no engine resolved, found as text: at most
+	// three such candidates are listed.
+	MethodTextual = Method(engine.MethodTextual)
 )
 
 // Status is a changed file's status in the diff.
@@ -141,11 +144,9 @@ type Candidate struct {
 	// Score orders candidates: 1 is certain, lower is weaker evidence.
 	Score  float64 `json:"score"`
 	Method Method  `json:"method"`
+	// Test marks a test file: tests are listed after every production file.
+	Test bool `json:"test,omitempty"`
 }
-
-// testFactor scales the score of test and generated files so that they rank
-// below production files with the same evidence.
-const testFactor = 0.55
 
 // Find answers the files outside changes that declare names the change uses
 // or refer to names it changed, best first, at most opts.Max of them. Files

@@ -18,8 +18,13 @@ import (
 // code and the wiring gave no better one.
 const noSearchReason = "the repository provider cannot search code"
 
-// oldReadParallel is how many base-side sources are read at once.
+// oldReadParallel is how many base-side sources are read at once through
+// a code tree.
 const oldReadParallel = 4
+
+// candidateSourceMax is the largest source the candidates read, as large
+// as a code tree reads (larger files are generated code or data).
+const candidateSourceMax = 2 << 20
 
 // findCandidates lists the context candidates of the shown files (see
 // pipeline/candidates): files outside the change that declare what the
@@ -31,13 +36,21 @@ const oldReadParallel = 4
 // warning. A provider without code search lists none, with a warning.
 // Candidates never name a changed file (shown or excluded), a secret path or
 // a default path (/v1/needs would refuse them).
-func (res *ContextResult) findCandidates(ctx context.Context, meta ContextMeta, lim pipeline.Limits) {
+//
+// heads holds head sources already read (by path); repo, when it is a
+// FilesReader, reads the old sources in one batch.
+func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repository, meta ContextMeta, lim pipeline.Limits, heads map[string][]byte) {
 	if lim.CandidatesMax <= 0 || len(res.Files) == 0 {
 		return
 	}
 	changes := changesOf(res.Files)
 	if len(changes) == 0 {
 		return
+	}
+	for i := range changes {
+		if changes[i].Status != candidates.StatusDeleted {
+			changes[i].New = heads[changes[i].Path]
+		}
 	}
 	if meta.Search == nil {
 		reason := meta.SearchOff
@@ -63,7 +76,7 @@ func (res *ContextResult) findCandidates(ctx context.Context, meta ContextMeta, 
 		return
 	}
 	defer tree.Close()
-	readOld(cctx, meta, changes)
+	readOld(cctx, repo, meta, changes)
 
 	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4})
 	switch {
@@ -89,7 +102,7 @@ func (res *ContextResult) findCandidates(ctx context.Context, meta ContextMeta, 
 		}
 		res.Candidates = append(res.Candidates, pipeline.Candidate{
 			Path: c.Path, Kind: string(c.Kind), Reason: c.Reason, Symbols: nonNil(c.Symbols),
-			Method: string(c.Method), Score: c.Score,
+			Method: string(c.Method), Score: c.Score, Test: c.Test,
 		})
 	}
 }
@@ -112,9 +125,10 @@ func changesOf(files []pipeline.ChangedFile) []candidates.Change {
 	return out
 }
 
-// readOld reads the old side of the changes that have one. Failures leave
+// readOld reads the old side of the changes that have one: in one batch
+// when repo is a FilesReader, otherwise through a code tree. Failures leave
 // Old nil: removed declarations of that file then go unseen.
-func readOld(ctx context.Context, meta ContextMeta, changes []candidates.Change) {
+func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, changes []candidates.Change) {
 	old := meta.ReviewedCommit
 	if meta.Mode != "delta" || old == "" {
 		if meta.Base == "" {
@@ -124,6 +138,29 @@ func readOld(ctx context.Context, meta ContextMeta, changes []candidates.Change)
 		if mb, err := meta.Search.MergeBase(ctx, meta.Repo, meta.Base, meta.Head); err == nil && mb != "" {
 			old = mb
 		}
+	}
+	if fr, ok := repo.(pipeline.FilesReader); ok {
+		var paths []string
+		var idx []int
+		for i, c := range changes {
+			if c.Status == candidates.StatusAdded {
+				continue
+			}
+			p := c.Path
+			if c.OldPath != "" {
+				p = c.OldPath
+			}
+			paths, idx = append(paths, p), append(idx, i)
+		}
+		if len(paths) == 0 {
+			return
+		}
+		_ = fr.ReadFiles(ctx, meta.Repo, old, paths, candidateSourceMax, func(k int, data []byte, err error) {
+			if err == nil && k >= 0 && k < len(idx) {
+				changes[idx[k]].Old = data
+			}
+		})
+		return
 	}
 	tree, err := meta.Search.OpenTree(ctx, meta.Repo, old)
 	if err != nil {
@@ -164,8 +201,14 @@ func candidatesPrompt(cs []pipeline.Candidate) string {
 	b.WriteString("prscout found these files outside the change by reading the code: \"uses\" files declare names the change uses, \"impact\" files refer to names the change modified or removed. You may ask for these; ask only for those the review needs.\n\n")
 	for _, c := range cs {
 		b.WriteString("- " + c.Path + " (" + c.Kind)
-		if c.Method == string(candidates.MethodIdentifier) {
+		switch c.Method {
+		case string(candidates.MethodIdentifier):
 			b.WriteString(", identifier search")
+		case string(candidates.MethodTextual):
+			b.WriteString(", textual")
+		}
+		if c.Test {
+			b.WriteString(", test")
 		}
 		b.WriteString("): " + pipeline.OneLine(c.Reason) + "\n")
 	}

@@ -108,7 +108,7 @@ func TestFindCandidates(t *testing.T) {
 				meta.Search = pipelinetest.NewSearchRepo(f)
 			}
 			res := candResult()
-			res.findCandidates(context.Background(), meta, lim)
+			res.findCandidates(context.Background(), nil, meta, lim, nil)
 			if diff := cmp.Diff(tt.want, candPaths(res.Candidates)); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
@@ -136,7 +136,7 @@ func TestFindCandidatesOff(t *testing.T) {
 	lim := pipeline.DefaultLimits()
 	lim.CandidatesMax = 0
 	res := candResult()
-	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim)
+	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim, nil)
 	if len(res.Candidates) != 0 || len(res.Warnings) != 0 {
 		t.Errorf("CandidatesMax 0: candidates %v, warnings %v; want none", res.Candidates, res.Warnings)
 	}
@@ -157,7 +157,7 @@ func TestFindCandidatesBudget(t *testing.T) {
 	}
 	res := candResult()
 	start := time.Now()
-	res.findCandidates(context.Background(), ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim)
+	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim, nil)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("findCandidates took %s with a 30ms budget", d)
 	}
@@ -204,5 +204,25 @@ func TestCollectListsCandidates(t *testing.T) {
 	}
 	if !strings.Contains(res.ScoutPrompt.User, "- main.go (impact): calls `Add`") {
 		t.Errorf("scout prompt lacks the candidate")
+	}
+}
+
+// TestFindCandidatesBatchReads: with a repository that reads files in
+// batches and the head sources the stage already read, the old side comes
+// in one batch read and no tree is opened but the head's.
+func TestFindCandidatesBatchReads(t *testing.T) {
+	f := candSearch()
+	res := candResult()
+	meta := ContextMeta{Mode: "full", Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}
+	heads := map[string][]byte{"pkg/add.go": []byte(candAddNew)}
+	res.findCandidates(context.Background(), pipelinetest.FilesRepo{Fake: f}, meta, pipeline.DefaultLimits(), heads)
+	if diff := cmp.Diff([]string{"main.go impact go"}, candPaths(res.Candidates)); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"head"}, candOpened(f)); diff != "" {
+		t.Errorf("trees opened (-want +got):\n%s", diff)
+	}
+	if n := f.Calls(pipelinetest.OpReadFiles, "pkg/add.go"); n != 1 {
+		t.Errorf("old side read in %d batches, want 1", n)
 	}
 }

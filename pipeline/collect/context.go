@@ -292,21 +292,39 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 	if err != nil {
 		return ContextResult{}, err
 	}
+	// The diff, the read-ahead of the changed sources and the rule and
+	// instruction files run at once: the diff is the longest, and none
+	// needs another's answer. A scope failure still wins over a diff one.
+	opts := pipeline.DiffOptions{ContextLines: contextLines}
+	preCtx, cancelPre := context.WithCancel(ctx)
+	defer cancelPre()
+	type diffAnswer struct {
+		raw []byte
+		err error
+	}
+	diffDone := make(chan diffAnswer, 1)
+	go func() {
+		raw, err := diffs.Diff(preCtx, r, base, head, opts)
+		if err != nil {
+			cancelPre()
+		}
+		diffDone <- diffAnswer{raw, err}
+	}()
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
 	gates, rules, root, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
 	if err != nil {
+		cancelPre()
+		<-diffDone
+		if pre != nil {
+			pre.wait()
+		}
 		return ContextResult{}, err
 	}
 	instructions, warns := scope.ReadInstructions(ctx, repo, r, base, in.Instructions, root)
 	scopeWarnings = append(scopeWarnings, warns...)
-	opts := pipeline.DiffOptions{ContextLines: contextLines}
-	preCtx, cancelPre := context.WithCancel(ctx)
-	defer cancelPre()
-	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
-	raw, err := diffs.Diff(ctx, r, base, head, opts)
+	d := <-diffDone
+	raw, err := d.raw, d.err
 	if pre != nil {
-		if err != nil {
-			cancelPre()
-		}
 		repo = pre.wait()
 	}
 	if err != nil {
@@ -395,7 +413,13 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if guard <= 0 {
 		guard = defaultMaxTotalSourceBytes
 	}
-	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines)
+	// The candidates read the same head sources: they are kept for them
+	// when the candidates will run.
+	var heads map[string][]byte
+	if lim.CandidatesMax > 0 && meta.Search != nil {
+		heads = map[string][]byte{}
+	}
+	sources, err := readSources(ctx, repo, meta.Repo, meta.Head, shown, want, maxSource, guard, pad, lim.FullSourceLines, heads)
 	if err != nil {
 		return ContextResult{}, err
 	}
@@ -411,7 +435,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	res.Stats.LearnedRules = len(learned)
-	res.findCandidates(ctx, meta, lim)
+	res.findCandidates(ctx, repo, meta, lim, heads)
 	res.finish(lim)
 	res.redactWarnings()
 	return res, nil
@@ -628,9 +652,11 @@ type shapedSource struct {
 // repository offers it (in file order), otherwise with ReadFile, at most
 // sourceParallel at once. Once the kept sources reach guard bytes, further
 // files get errSourceGuard. Per-file failures are in the map; only a
-// cancelled context or a whole-call failure is an error.
+// cancelled context or a whole-call failure is an error. When heads is not
+// nil, the bytes of each source read, up to candidateSourceMax, are kept in
+// it by path.
 func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo, commit string, shown []diffFile, want []int,
-	maxBytes, guard int64, pad, fullLines int) (map[int]shapedSource, error) {
+	maxBytes, guard int64, pad, fullLines int, heads map[string][]byte) (map[int]shapedSource, error) {
 	out := make(map[int]shapedSource, len(want))
 	if len(want) == 0 {
 		return out, nil
@@ -646,6 +672,9 @@ func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo,
 		}
 		mu.Lock()
 		defer mu.Unlock()
+		if err == nil && heads != nil && len(data) <= candidateSourceMax {
+			heads[shown[i].Path] = data
+		}
 		if sh.Err == nil {
 			if kept+int64(len(sh.Source)) > guard {
 				sh = shapedSource{Err: errSourceGuard}

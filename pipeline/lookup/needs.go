@@ -381,13 +381,20 @@ func candidatePaths(cs []pipeline.Candidate, lim pipeline.Limits) map[string]boo
 func (st *needsState) addCandidates(cs []pipeline.Candidate) {
 	cst := &st.res.Stats.Candidates
 	cst.Listed = len(cs)
-	for i, c := range cs {
+	top := 0 // candidates with evidence seen so far, asked for or not
+	for _, c := range cs {
 		p, err := scope.NormalizePath(c.Path, st.lim.MaxPathLen)
+		weak := c.Method == pipeline.MethodTextual || c.Method == pipeline.MethodIdentifier
+		if !weak {
+			top++
+		}
 		if err == nil && st.asked[p] {
 			cst.AskedByScout++
 			continue
 		}
-		if i >= st.lim.CandidatesAuto || err != nil {
+		// A name found only as text is offered to the scout, never
+		// fetched on its own.
+		if weak || top > st.lim.CandidatesAuto || err != nil {
 			continue
 		}
 		n, _, err := scope.CheckNeed(pipeline.OpGetFile, p, st.lim)

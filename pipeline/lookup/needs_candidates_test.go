@@ -127,6 +127,17 @@ func TestNeedsAddsCandidates(t *testing.T) {
 			stats:  CandidateStats{Listed: 2, AskedByScout: 1},
 		},
 		{
+			name:  "a name found only as text is offered, not fetched",
+			scout: scoutText(`{"files":[]}`),
+			cands: func() []pipeline.Candidate {
+				cs := cands("pkg/x.go", "pkg/t1.py", "pkg/t2.rb", "pkg/y.go", "pkg/z.go", "pkg/w.go")
+				cs[1].Method, cs[2].Method = pipeline.MethodTextual, pipeline.MethodIdentifier
+				return cs
+			}(),
+			want:  []string{"get_file pkg/x.go candidate", "get_file pkg/y.go candidate", "get_file pkg/z.go candidate"},
+			stats: CandidateStats{Listed: 6, Added: 3},
+		},
+		{
 			name:  "no candidates: the placeholder as before",
 			scout: scoutText(`{"files":[]}`),
 			want:  nil,

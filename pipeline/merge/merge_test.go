@@ -434,3 +434,18 @@ func TestAuditMergeZeroBudgetIsDefault(t *testing.T) {
 		t.Errorf("budget %d, dropped %v: want the default budget %d and big.go dropped", res.Stats.Budget, res.Stats.Dropped, want)
 	}
 }
+
+// TestLongestRun: the longest run of a byte, at the start, in the middle,
+// at the end and nowhere.
+func TestLongestRun(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		want int
+	}{
+		{"", 0}, {"abc", 0}, {"`", 1}, {"``a```", 3}, {"a`b``", 2}, {"````x`", 4}, {"x``` ``` `", 3}, {"```````", 7},
+	} {
+		if got := longestRun(tt.s, '`'); got != tt.want {
+			t.Errorf("longestRun(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}

@@ -335,16 +335,21 @@ func reviewDisplayPath(p string) string {
 
 // longestRun is the length of the longest run of c in s.
 func longestRun(s string, c byte) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
+	// strings.IndexByte jumps to the next c (fences are measured on every
+	// diff and source, several times per request; c is rare in them).
+	best := 0
+	for {
+		i := strings.IndexByte(s, c)
+		if i < 0 {
+			return best
 		}
+		n := 1
+		for i+n < len(s) && s[i+n] == c {
+			n++
+		}
+		best = max(best, n)
+		s = s[i+n:]
 	}
-	return best
 }
 
 // Bounds of a prompt's list of changed files not shown: the list is for

@@ -61,6 +61,9 @@ type goFile struct {
 	imports map[string]string // local name -> import path
 	top     map[string]topDecl
 	methods map[string]*ast.FuncDecl // "Recv.Name"
+	// blanked holds the function bodies left out of the parse, by the
+	// offset of their "func" keyword (see skeleton.go).
+	blanked map[int]funcBody
 }
 
 type declKind int
@@ -280,25 +283,20 @@ func recvTypeName(b []byte) string {
 	return string(bytes.TrimLeft(f[len(f)-1], "*"))
 }
 
-// parse parses a head file once; nil when it cannot be read or is no Go.
-func (e *goEngine) parse(p string) *goFile {
-	if f, ok := e.files[p]; ok {
-		return f
-	}
-	e.files[p] = nil
-	src := e.read(p)
-	if src == nil {
-		return nil
-	}
-	f := e.parseSrc(p, src)
-	e.files[p] = f
-	return f
-}
+// parse parses a head file once for its declarations (function bodies
+// blanked, see skeleton.go); nil when it cannot be read or is no Go.
+func (e *goEngine) parse(p string) *goFile { return e.parseFor(p, nil) }
 
-// parseSrc parses Go source of path p; an AST with syntax errors is kept
-// for what it holds.
+// parseSrc parses all of Go source of path p; an AST with syntax errors is
+// kept for what it holds.
 func (e *goEngine) parseSrc(p string, src []byte) *goFile {
 	a, _ := parser.ParseFile(e.fset, p, src, parser.SkipObjectResolution)
+	return e.fileOf(p, src, a)
+}
+
+// fileOf indexes a parsed file: its package, imports and top-level
+// declarations. src is the file's own source, whatever the parser read.
+func (e *goEngine) fileOf(p string, src []byte, a *ast.File) *goFile {
 	if a == nil || a.Name == nil {
 		return nil
 	}

@@ -133,8 +133,10 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			continue
 		}
 		if c.New != nil {
-			if f := e.parse(c.Path); f != nil {
-				for _, s := range changedSyms(e.fset, f, c.Added) {
+			// The walk of usesOf reads the bodies that hold added lines.
+			added := c.Added
+			if f := e.parseFor(c.Path, func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }); f != nil {
+				for _, s := range changedSyms(e.fset, f, CodeLines(c.New, c.Added)) {
 					s.from = c.Path
 					addSym(s)
 				}
@@ -146,8 +148,8 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			if c.OldPath != "" {
 				op = c.OldPath
 			}
-			if f := e.parseSrc(op, c.Old); f != nil {
-				for _, s := range changedSyms(e.fset, f, c.Removed) {
+			if f := e.parseKeep(op, c.Old, nil); f != nil {
+				for _, s := range changedSyms(e.fset, f, CodeLines(c.Old, c.Removed)) {
 					s.from = c.Path
 					olds = append(olds, s)
 				}
@@ -396,9 +398,17 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 		}
 		hits = append(hits, e.fieldsNamed(pk, name)...)
 	}
+	// The declarations come from maps: sorted, each path keeps the same
+	// symbol from one run to the next.
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].path != hits[j].path {
+			return hits[i].path < hits[j].path
+		}
+		return hits[i].sym < hits[j].sym
+	})
 	uniq := map[string]string{}
 	for _, h := range hits {
-		if h.path != f.path {
+		if _, ok := uniq[h.path]; !ok && h.path != f.path {
 			uniq[h.path] = h.sym
 		}
 	}
@@ -600,15 +610,23 @@ func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *engine.Evidenc
 	if len(cands) > goWalkLimit {
 		cands = cands[:goWalkLimit]
 	}
-	parallel(len(cands), func(i int) {
-		if _, ok := e.files[cands[i].path]; !ok {
-			cands[i].f = e.parseSrc(cands[i].path, cands[i].src)
+	// impactIn walks the declarations whose text names a changed name: the
+	// parse keeps those bodies (a cached parse is used when it has them).
+	keeps := make([]func(funcBody) bool, len(cands))
+	var parse []int
+	for i, c := range cands {
+		ns, src := newWordSet(c.names), c.src
+		keeps[i] = func(b funcBody) bool { return ns.in(b.text(src), true) != nil }
+		if f, ok := e.files[c.path]; !ok || (f != nil && !f.covers(keeps[i])) {
+			parse = append(parse, i)
 		}
+	}
+	parallel(len(parse), func(k int) {
+		i := parse[k]
+		cands[i].f = e.parseKeep(cands[i].path, cands[i].src, keeps[i])
 	})
-	for _, c := range cands {
-		if _, ok := e.files[c.path]; !ok {
-			e.files[c.path] = c.f
-		}
+	for _, i := range parse {
+		e.files[cands[i].path] = cands[i].f
 	}
 	for _, c := range cands {
 		if e.err != nil {

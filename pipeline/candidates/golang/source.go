@@ -2,6 +2,8 @@ package golang
 
 import (
 	"bytes"
+	"go/scanner"
+	"go/token"
 	"path"
 	"strings"
 
@@ -24,3 +26,32 @@ func isGeneratedGo(src []byte) bool {
 // goChars are the bytes of Go identifiers as the engine reads them: every
 // non-ASCII byte counts, '$' does not.
 const goChars = ident.Unicode
+
+// CodeLines returns the lines of lines on which src has a token: a line
+// that only holds comments changes no behaviour, so it touches no
+// declaration. A multi-line raw string covers every line it spans.
+func CodeLines(src []byte, lines map[int]bool) map[int]bool {
+	if len(lines) == 0 {
+		return lines
+	}
+	fset := token.NewFileSet()
+	file := fset.AddFile("", -1, len(src))
+	var s scanner.Scanner
+	s.Init(file, src, nil, 0)
+	out := map[int]bool{}
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue // inserted at a line's end, not written
+		}
+		first := file.Line(pos)
+		for l := first; l <= first+strings.Count(lit, "\n"); l++ {
+			if lines[l] {
+				out[l] = true
+			}
+		}
+	}
+}

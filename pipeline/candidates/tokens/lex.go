@@ -220,6 +220,11 @@ func (x *lexer) skipString(q byte, triple bool) string {
 		c := src[x.i]
 		switch {
 		case c == '\\':
+			// An escaped newline continues the string on the next line.
+			if x.i+1 < n && src[x.i+1] == '\n' {
+				x.line++
+				x.lineStart = x.i + 2
+			}
 			x.i += 2
 			continue
 		case c == '\n':

@@ -172,6 +172,7 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 		of = lexFile(op, c.Old)
 		of.aliases = aliases
 	}
+	c = codeChange(c, nf, of)
 	syms, order := changedDecls(c, nf, of)
 	useNames, memberOnly := usedNames(c, nf)
 	var words []string

@@ -79,3 +79,18 @@ func TestHierarchy(t *testing.T) {
 		t.Errorf("related(Mid) = %v", got)
 	}
 }
+
+// An escaped newline inside a string continues it on the next line: the
+// tokens after it keep their line numbers.
+func TestLexEscapedNewlineKeepsLines(t *testing.T) {
+	for _, mode := range []lexMode{lexJS, lexPython, lexCLike} {
+		toks := lex([]byte("x = 'a\\\nb'\ny = 1\n"), mode)
+		i := slices.IndexFunc(toks, func(t tok) bool { return t.text == "y" })
+		if i < 0 || toks[i].line != 3 {
+			t.Errorf("mode %d: y at %+v, want line 3", mode, toks)
+		}
+		if s := toks[2]; s.kind != tkString || startLine(s) != 1 || s.line != 2 {
+			t.Errorf("mode %d: string %+v, want lines 1..2", mode, s)
+		}
+	}
+}

@@ -234,7 +234,7 @@ func recall(args []string) int {
 		}
 		dir := filepath.Join(*reposDir, r.name)
 		var se, sb score
-		if err := benchRepo(dir, r.name, *n, filepath.Join(*cacheDir, r.name), *verbose, &se, &sb); err != nil {
+		if err := benchRepo(dir, r.name, *n, filepath.Join(*cacheDir, r.name, "go-codelines"), *verbose, &se, &sb); err != nil {
 			fmt.Fprintf(os.Stderr, "recall: %s: %v\n", r.name, err)
 			return 1
 		}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/prscout/prscout/pipeline/candidates"
+	"github.com/prscout/prscout/pipeline/candidates/golang"
 )
 
 // truth is what the Go type checker says a commit's reviewer needs: the
@@ -81,7 +82,9 @@ func computeTruth(dir string, changes []candidates.Change) (truth, error) {
 		for _, l := range c.AddedLines {
 			m[l] = true
 		}
-		added[c.Path] = m
+		// A comment-only line touches no declaration (the engine's
+		// definition, golang.CodeLines).
+		added[c.Path] = golang.CodeLines(c.New, m)
 		if len(c.RemovedLines) > 0 && c.Old != nil {
 			olds = append(olds, c)
 		}
@@ -297,6 +300,7 @@ func oldTouchedNames(src []byte, removed []int) []oldName {
 	for _, l := range removed {
 		lines[l] = true
 	}
+	lines = golang.CodeLines(src, lines)
 	line := func(p token.Pos) int { return fset.Position(p).Line }
 	hit := func(a, b token.Pos) bool {
 		for l := line(a); l <= line(b); l++ {

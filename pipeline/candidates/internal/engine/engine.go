@@ -33,6 +33,10 @@ const (
 	MethodGo         Method = "go"
 	MethodTokens     Method = "tokens"
 	MethodIdentifier Method = "identifier-search"
+	// MethodTextual marks a fallback of a language engine: a name nothing
+	// resolved, found as text in a file that declares it. Few are listed
+	// (MaxTextual), the rarest names first.
+	MethodTextual Method = "textual"
 )
 
 // Change is a validated changed file: clean paths, the contents given or
@@ -140,6 +144,9 @@ func SpanHit(lines map[int]bool, from, to int) bool {
 	}
 	return false
 }
+
+// MaxTextual is the number of MethodTextual candidates listed at most.
+const MaxTextual = 3
 
 // SkippedPath reports files that are not part of a build: vendored code,
 // test fixtures, dot directories and the _directories the go tool ignores,

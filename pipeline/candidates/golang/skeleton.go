@@ -1,0 +1,197 @@
+package golang
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+)
+
+// Most of a Go file is function bodies, and the engine reads few of them:
+// lookups need declarations and signatures only, and a walk skips every
+// declaration that holds no added line or changed name. So a file is parsed
+// with the bodies it does not need blanked out: each byte between the braces
+// turned into a space (newlines kept), which leaves every offset and line of
+// the rest as they were and gives the parser an empty block to read.
+
+// funcBody is the body of one top-level function in gofmt-formatted source.
+type funcBody struct {
+	start       int // offset of the "func" keyword
+	open, close int // offsets of the body's braces
+	from, to    int // lines (1-based) of the keyword and of the closing brace
+}
+
+// text is the declaration's source from the keyword to the closing brace.
+func (b funcBody) text(src []byte) []byte { return src[b.start : b.close+1] }
+
+// funcBodies finds the bodies gofmt writes as a line "func ... {" at column
+// 0 and a line "}", with every line between them indented by a tab or empty
+// outside strings and comments (raw strings, comments and string literals
+// are skipped as Go's scanner reads them). Anything else (a one-line
+// function, a signature over several lines, code at column 0 in a body) is
+// left out: such a body is simply parsed.
+func funcBodies(src []byte) []funcBody {
+	var out []funcBody
+	var cur *funcBody
+	line := 1
+	for i := 0; i < len(src); {
+		if i == 0 || src[i-1] == '\n' {
+			// A line start outside strings and comments.
+			rest := src[i:]
+			switch {
+			case cur != nil && rest[0] == '}' && (len(rest) == 1 || rest[1] == '\n'):
+				cur.close, cur.to = i, line
+				out = append(out, *cur)
+				cur = nil
+			case cur != nil && rest[0] != '\t' && rest[0] != '\n':
+				cur = nil // not gofmt's layout: this body is parsed
+			}
+			if cur == nil && bytes.HasPrefix(rest, []byte("func ")) {
+				l := rest
+				if e := bytes.IndexByte(rest, '\n'); e >= 0 {
+					l = rest[:e]
+				}
+				if n := len(l); n > 6 && l[n-1] == '{' && l[n-2] == ' ' {
+					cur = &funcBody{start: i, open: i + n - 1, from: line}
+				}
+			}
+		}
+		switch c := src[i]; c {
+		case '\n':
+			line++
+			i++
+		case '`':
+			j := bytes.IndexByte(src[i+1:], '`')
+			if j < 0 {
+				return out // an unterminated raw string: the parser will say so
+			}
+			line += bytes.Count(src[i+1:i+1+j], []byte{'\n'})
+			i += j + 2
+		case '"', '\'':
+			i++
+			for i < len(src) && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i < len(src) && src[i] == c {
+				i++
+			}
+		case '/':
+			switch {
+			case i+1 < len(src) && src[i+1] == '/':
+				if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j // the newline is read as such
+				} else {
+					i = len(src)
+				}
+			case i+1 < len(src) && src[i+1] == '*':
+				j := bytes.Index(src[i+2:], []byte("*/"))
+				if j < 0 {
+					return out
+				}
+				line += bytes.Count(src[i+2:i+2+j], []byte{'\n'})
+				i += j + 4
+			default:
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	return out
+}
+
+// parseKeep parses Go source of path p with the bodies keep refuses blanked
+// (keep nil: all of them). When the blanked source does not parse cleanly
+// into the same functions (source gofmt did not write, a raw string holding a
+// line "}"), the whole source is parsed instead.
+func (e *goEngine) parseKeep(p string, src []byte, keep func(funcBody) bool) *goFile {
+	var blank []funcBody
+	for _, b := range funcBodies(src) {
+		if keep == nil || !keep(b) {
+			blank = append(blank, b)
+		}
+	}
+	if len(blank) == 0 {
+		return e.parseSrc(p, src)
+	}
+	buf := bytes.Clone(src)
+	for _, b := range blank {
+		for i := b.open + 1; i < b.close; i++ {
+			if buf[i] != '\n' {
+				buf[i] = ' '
+			}
+		}
+	}
+	a, err := parser.ParseFile(e.fset, p, buf, parser.SkipObjectResolution)
+	if err != nil || a == nil || !blankedAsFound(e, a, blank) {
+		return e.parseSrc(p, src)
+	}
+	f := e.fileOf(p, src, a)
+	if f != nil {
+		f.blanked = make(map[int]funcBody, len(blank))
+		for _, b := range blank {
+			f.blanked[b.start] = b
+		}
+	}
+	return f
+}
+
+// blankedAsFound reports whether every blanked body is the body of a
+// top-level function of a, brace for brace.
+func blankedAsFound(e *goEngine, a *ast.File, blank []funcBody) bool {
+	tf := e.fset.File(a.FileStart)
+	if tf == nil {
+		return false
+	}
+	want := make(map[int]int, len(blank))
+	for _, b := range blank {
+		want[b.open] = b.close
+	}
+	n := 0
+	for _, d := range a.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		open := tf.Offset(fd.Body.Lbrace)
+		if c, ok := want[open]; ok {
+			if tf.Offset(fd.Body.Rbrace) != c || len(fd.Body.List) != 0 {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(blank)
+}
+
+// covers reports whether f holds every body keep asks for.
+func (f *goFile) covers(keep func(funcBody) bool) bool {
+	if keep == nil {
+		return true
+	}
+	for _, b := range f.blanked {
+		if keep(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseFor returns head file p parsed with at least the bodies keep asks
+// for (nil: none): the cached parse when it has them, otherwise a new one
+// that replaces it. nil when p cannot be read or is no Go.
+func (e *goEngine) parseFor(p string, keep func(funcBody) bool) *goFile {
+	if f, ok := e.files[p]; ok && (f == nil || f.covers(keep)) {
+		return f
+	}
+	src := e.read(p)
+	if src == nil {
+		e.files[p] = nil
+		return nil
+	}
+	f := e.parseKeep(p, src, keep)
+	e.files[p] = f
+	return f
+}

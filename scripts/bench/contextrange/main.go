@@ -1,0 +1,542 @@
+// Command contextrange times /v1/context on a real range of a git
+// repository against the git work the stage cannot avoid.
+//
+//	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5]
+//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F
+//
+// run picks a first-parent range of R ending at -head with at least -files
+// changed files, starts `prscout serve` twice on loopback ports with the
+// local provider over R (one with candidates, one with
+// PRSCOUT_CANDIDATES_MAX=0) and times, in -n alternating rounds, a POST
+// /v1/context of that range on each (the answer read to its end) and the raw
+// git: `git diff -U30 base head` plus `git cat-file --batch` fed the changed
+// files' head blob ids. It prints the medians and the ratios, and, for a
+// process that has cached nothing yet, the first request of a fresh server
+// against the raw git just before it, and the CPU per request of each side
+// (less sensitive than wall time to a busy machine). It exits 1 when a
+// median ratio with candidates is over -max-ratio.
+//
+// profile runs the same stage in-process (collect.Collect over the local
+// provider, the answer streamed as the API does) to write a CPU profile.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/prscout/prscout/localgit"
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/collect"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: contextrange run|profile -repo R ...")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "run":
+		err = run(os.Args[2:])
+	case "profile":
+		err = profile(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "contextrange:", err)
+		os.Exit(1)
+	}
+}
+
+// git runs git in repo and returns its trimmed stdout.
+func git(repo string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// changeRange is a base..head range and the head blob ids of its changed
+// files (deleted files, symbolic links and submodules left out).
+type changeRange struct {
+	Base, Head string
+	Commits    int
+	Files      int
+	Blobs      []string
+}
+
+// pickRange walks back along head's first parents until base..head changes
+// at least files files: doubling the distance, then a binary search, so a
+// busy repository costs a dozen tree diffs.
+func pickRange(repo, head string, files int) (changeRange, error) {
+	headID, err := git(repo, "rev-parse", "--verify", head+"^{commit}")
+	if err != nil {
+		return changeRange{}, err
+	}
+	out, err := git(repo, "rev-list", "--first-parent", headID)
+	if err != nil {
+		return changeRange{}, err
+	}
+	chain := strings.Fields(out)
+	count := func(k int) (int, error) {
+		s, err := git(repo, "diff", "--name-only", "-z", chain[k], headID)
+		if err != nil {
+			return 0, err
+		}
+		return strings.Count(s, "\x00") + 1, nil
+	}
+	lo, hi := 0, 1
+	for {
+		if hi >= len(chain) {
+			return changeRange{}, fmt.Errorf("%s has fewer than %d changed files along its first parents", head, files)
+		}
+		n, err := count(hi)
+		if err != nil {
+			return changeRange{}, err
+		}
+		if n >= files {
+			break
+		}
+		if hi == len(chain)-1 {
+			return changeRange{}, fmt.Errorf("%s has fewer than %d changed files along its first parents", head, files)
+		}
+		lo, hi = hi, min(hi*2, len(chain)-1)
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		n, err := count(mid)
+		if err != nil {
+			return changeRange{}, err
+		}
+		if n >= files {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	r := changeRange{Base: chain[hi], Head: headID, Commits: hi}
+	raw, err := git(repo, "diff", "--raw", "-z", "--no-abbrev", r.Base, r.Head)
+	if err != nil {
+		return r, err
+	}
+	// Records: ":<old mode> <new mode> <old id> <new id> <status>\0<path>\0",
+	// with a second path for renames and copies (status R<n> or C<n>).
+	f := strings.Split(raw, "\x00")
+	for i := 0; i+1 < len(f); i += 2 {
+		meta := strings.Fields(strings.TrimPrefix(f[i], ":"))
+		if len(meta) != 5 {
+			return r, fmt.Errorf("unexpected diff --raw record %q", f[i])
+		}
+		if meta[4][0] == 'R' || meta[4][0] == 'C' {
+			i++
+		}
+		r.Files++
+		if meta[4] != "D" && meta[1] != "120000" && meta[1] != "160000" {
+			r.Blobs = append(r.Blobs, meta[3])
+		}
+	}
+	return r, nil
+}
+
+// rawGit is the git work the stage cannot avoid: the range's diff with 30
+// lines of context and the changed files' new sources through one
+// `git cat-file --batch`. It returns the bytes read.
+func rawGit(repo string, r changeRange) (int, error) {
+	cmd := exec.Command("git", "-C", repo, "diff", "-U30", r.Base, r.Head)
+	out, err := cmd.Output()
+	if err != nil {
+		return 0, fmt.Errorf("git diff: %v", err)
+	}
+	n := len(out)
+	cat := exec.Command("git", "-C", repo, "cat-file", "--batch")
+	cat.Stdin = strings.NewReader(strings.Join(r.Blobs, "\n") + "\n")
+	stdout, err := cat.StdoutPipe()
+	if err != nil {
+		return 0, err
+	}
+	if err := cat.Start(); err != nil {
+		return 0, err
+	}
+	m, _ := io.Copy(io.Discard, stdout)
+	if err := cat.Wait(); err != nil {
+		return 0, fmt.Errorf("git cat-file: %v", err)
+	}
+	return n + int(m), nil
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// server is one `prscout serve` process.
+type server struct {
+	cmd  *exec.Cmd
+	base string
+	logs *bytes.Buffer
+}
+
+func startServer(bin, root string, env ...string) (*server, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), append([]string{"PRSCOUT_ADDR=" + addr, "PRSCOUT_LOG_LEVEL=warn", "PRSCOUT_LOCAL_ROOT=" + root}, env...)...)
+	logs := &bytes.Buffer{}
+	cmd.Stdout, cmd.Stderr = logs, logs
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	s := &server{cmd: cmd, base: "http://" + addr, logs: logs}
+	for range 200 {
+		if resp, err := http.Get(s.base + "/healthz"); err == nil {
+			resp.Body.Close()
+			return s, nil
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	s.stop()
+	return nil, fmt.Errorf("prscout did not start:\n%s", logs)
+}
+
+// cpu is the server's CPU time so far with its finished children's
+// (utime, stime, cutime and cstime of /proc/<pid>/stat).
+func (s *server) cpu() time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The command name in parentheses may hold spaces: fields start after it.
+	f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	if len(f) < 15 {
+		return 0
+	}
+	var ticks int64
+	for _, v := range f[11:15] {
+		n, _ := strconv.ParseInt(v, 10, 64)
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc/<pid>/stat times.
+const clockTicks = 100
+
+func (s *server) stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// answer is what the benchmark reads of a /v1/context answer.
+type answer struct {
+	Files      []json.RawMessage `json:"files"`
+	Excluded   []json.RawMessage `json:"excluded"`
+	Candidates []json.RawMessage `json:"candidates"`
+	Warnings   []string          `json:"warnings"`
+	Stats      struct {
+		DiffBytes    int `json:"diffBytes"`
+		CandidatesMs int `json:"candidatesMs"`
+	} `json:"stats"`
+}
+
+// post sends one /v1/context request for r and reads the whole answer.
+func (s *server) post(r changeRange) (answer, int, error) {
+	body, _ := json.Marshal(map[string]string{"workspace": "bench", "repoSlug": "range", "base": r.Base, "head": r.Head, "title": "bench"})
+	resp, err := http.Post(s.base+"/v1/context", "application/json", bytes.NewReader(body))
+	if err != nil {
+		return answer{}, 0, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return answer{}, 0, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return answer{}, 0, fmt.Errorf("/v1/context: %s: %.300s", resp.Status, data)
+	}
+	var a answer
+	if err := json.Unmarshal(data, &a); err != nil {
+		return answer{}, 0, fmt.Errorf("/v1/context answer: %v", err)
+	}
+	return a, len(data), nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func ms(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + " ms"
+}
+
+func timed(f func() error) (time.Duration, error) {
+	start := time.Now()
+	err := f()
+	return time.Since(start), err
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	repo := fs.String("repo", "", "git repository (read-only: never checked out)")
+	bin := fs.String("bin", "", "prscout binary")
+	files := fs.Int("files", 200, "changed files the range has at least")
+	n := fs.Int("n", 7, "rounds (each: raw git, context with and without candidates, in alternating order)")
+	cold := fs.Int("cold", 3, "fresh servers whose first request is timed")
+	head := fs.String("head", "HEAD", "head of the range (a branch, tag or commit of -repo)")
+	maxRatio := fs.Float64("max-ratio", 1.5, "largest accepted ratio of the context's median (with candidates) to the raw git's")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *repo == "" || *bin == "" {
+		return errors.New("-repo and -bin are required")
+	}
+	r, err := pickRange(*repo, *head, *files)
+	if err != nil {
+		return err
+	}
+	rawBytes, err := rawGit(*repo, r) // also warms the page cache
+	if err != nil {
+		return err
+	}
+	with, err := startServer(*bin, *repo)
+	if err != nil {
+		return err
+	}
+	defer with.stop()
+	without, err := startServer(*bin, *repo, "PRSCOUT_CANDIDATES_MAX=0")
+	if err != nil {
+		return err
+	}
+	defer without.stop()
+
+	// The first request of each server fills its caches (code tree
+	// indexes, blobs, identifiers): it is timed in the cold series below,
+	// not here.
+	a, answerBytes, err := with.post(r)
+	if err != nil {
+		return err
+	}
+	if _, _, err := without.post(r); err != nil {
+		return err
+	}
+	var tRaw, tWith, tWithout []time.Duration
+	// CPU: the servers' own and their finished git children's (from
+	// /proc), the raw git's from this process's finished children.
+	var cRawCPU, cWithCPU, cWithoutCPU time.Duration
+	withCPU0, withoutCPU0, rawCPU0 := with.cpu(), without.cpu(), cpuTime()
+	for i := range *n {
+		steps := []func() error{
+			func() error {
+				d, err := timed(func() error { _, err := rawGit(*repo, r); return err })
+				tRaw = append(tRaw, d)
+				return err
+			},
+			func() error {
+				d, err := timed(func() error { _, _, err := with.post(r); return err })
+				tWith = append(tWith, d)
+				return err
+			},
+			func() error {
+				d, err := timed(func() error { _, _, err := without.post(r); return err })
+				tWithout = append(tWithout, d)
+				return err
+			},
+		}
+		// Rotate the order so no side always runs right after another.
+		for k := range steps {
+			if err := steps[(k+i)%len(steps)](); err != nil {
+				return err
+			}
+		}
+	}
+
+	_, rawChildren := cpuTime().sub(rawCPU0)
+	cRawCPU, cWithCPU, cWithoutCPU = rawChildren/time.Duration(*n), (with.cpu()-withCPU0)/time.Duration(*n), (without.cpu()-withoutCPU0)/time.Duration(*n)
+
+	// Cold: a fresh server's first request, right after the raw git.
+	var cRaw, cWith []time.Duration
+	for range *cold {
+		d, err := timed(func() error { _, err := rawGit(*repo, r); return err })
+		if err != nil {
+			return err
+		}
+		cRaw = append(cRaw, d)
+		s, err := startServer(*bin, *repo)
+		if err != nil {
+			return err
+		}
+		d, err = timed(func() error { _, _, err := s.post(r); return err })
+		s.stop()
+		if err != nil {
+			return err
+		}
+		cWith = append(cWith, d)
+	}
+
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("range: %s..%s, %d first-parent commits, %d changed files (%d new sources), raw git %.2f MB\n",
+		r.Base[:12], r.Head[:12], r.Commits, r.Files, len(r.Blobs), float64(rawBytes)/1e6)
+	fmt.Printf("answer: %d files shown, %d excluded, %d candidates (candidatesMs %d), %.2f MB; load average %s\n",
+		len(a.Files), len(a.Excluded), len(a.Candidates), a.Stats.CandidatesMs, float64(answerBytes)/1e6, strings.TrimSpace(string(load)))
+	for _, w := range a.Warnings {
+		fmt.Printf("warning: %s\n", w)
+	}
+	mRaw, mWith, mWithout := median(tRaw), median(tWith), median(tWithout)
+	mcRaw, mcWith := median(cRaw), median(cWith)
+	ratio := func(a, b time.Duration) float64 { return a.Seconds() / b.Seconds() }
+	fmt.Printf("%-36s %12s %12s %8s\n", fmt.Sprintf("median of %d rounds", *n), "context", "raw git", "ratio")
+	fmt.Printf("%-36s %12s %12s %8.2f\n", "with candidates", ms(mWith), ms(mRaw), ratio(mWith, mRaw))
+	fmt.Printf("%-36s %12s %12s %8.2f\n", "without candidates", ms(mWithout), ms(mRaw), ratio(mWithout, mRaw))
+	fmt.Printf("%-36s %12s %12s %8.2f\n", fmt.Sprintf("first request, fresh server (%d)", *cold), ms(mcWith), ms(mcRaw), ratio(mcWith, mcRaw))
+	fmt.Printf("%-36s %12s %12s %8.2f\n", "cpu per request, with candidates", ms(cWithCPU), ms(cRawCPU), ratio(cWithCPU, cRawCPU))
+	fmt.Printf("%-36s %12s %12s %8.2f\n", "cpu per request, without", ms(cWithoutCPU), ms(cRawCPU), ratio(cWithoutCPU, cRawCPU))
+	var errs []string
+	if q := ratio(mWith, mRaw); q > *maxRatio {
+		errs = append(errs, fmt.Sprintf("with candidates %.2f", q))
+	}
+	if q := ratio(mcWith, mcRaw); *cold > 0 && q > *maxRatio {
+		errs = append(errs, fmt.Sprintf("first request %.2f", q))
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("ratio over %.2f: %s", *maxRatio, strings.Join(errs, ", "))
+	}
+	fmt.Printf("ok: ratios within %.2f\n", *maxRatio)
+	return nil
+}
+
+func profile(args []string) error {
+	fs := flag.NewFlagSet("profile", flag.ContinueOnError)
+	repo := fs.String("repo", "", "git repository (read-only)")
+	files := fs.Int("files", 200, "changed files the range has at least")
+	n := fs.Int("n", 5, "runs")
+	head := fs.String("head", "HEAD", "head of the range")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile here")
+	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
+	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
+	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *repo == "" {
+		return errors.New("-repo is required")
+	}
+	r, err := pickRange(*repo, *head, *files)
+	if err != nil {
+		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	lim := pipeline.DefaultLimits()
+	if *noCandidates {
+		lim.CandidatesMax = 0
+	}
+	p := localgit.New(*repo)
+	for i := range *n {
+		if *fresh {
+			p = localgit.New(*repo)
+		}
+		in := collect.ContextInput{Workspace: "bench", RepoSlug: "range", Base: r.Base, Head: r.Head, Title: "bench"}
+		var res collect.ContextResult
+		cpu0 := cpuTime()
+		d, err := timed(func() error {
+			var err error
+			res, err = collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p}, in, lim)
+			if err != nil {
+				return err
+			}
+			w := bufio.NewWriter(io.Discard)
+			if err := res.WriteJSON(w); err != nil {
+				return err
+			}
+			return w.Flush()
+		})
+		if err != nil {
+			return err
+		}
+		self, children := cpuTime().sub(cpu0)
+		fmt.Printf("run %d: %s, cpu prscout %s + git %s, %d files, %d candidates (candidatesMs %d)\n", i+1, ms(d), ms(self), ms(children),
+			len(res.Files), len(res.Candidates), res.Stats.CandidatesMs)
+		if *dump != "" && i == *n-1 {
+			res.Stats.CandidatesMs = 0
+			data, err := json.MarshalIndent(struct {
+				Candidates any
+				Groups     any
+				Files      any
+				Warnings   any
+			}{res.Candidates, res.Groups, res.Files, res.Warnings}, "", " ")
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(*dump, data, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// cpu is the CPU time (user and system) of this process and of its
+// finished children (git).
+type cpu struct{ self, children time.Duration }
+
+func cpuTime() cpu {
+	var a, b syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &a)
+	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &b)
+	t := func(r syscall.Rusage) time.Duration { return time.Duration(r.Utime.Nano() + r.Stime.Nano()) }
+	return cpu{t(a), t(b)}
+}
+
+func (c cpu) sub(o cpu) (self, children time.Duration) {
+	return c.self - o.self, c.children - o.children
+}
