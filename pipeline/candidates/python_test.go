@@ -236,7 +236,7 @@ func TestFindPythonUnresolvedIsNotPadded(t *testing.T) {
 		"app.py": strings.Replace(base["app.py"], "return 0", "return obj.serialize(), obj.distinctive_name()", 1),
 	}}.run(t)
 	checkPaths(t, got, "only.py")
-	if len(got) == 1 && (got[0].Method != MethodIdentifier || !strings.Contains(got[0].Reason, "textual")) {
+	if len(got) == 1 && got[0].Method != MethodTextual {
 		t.Errorf("the unresolved name's candidate is %s %q, want it labelled textual", got[0].Method, got[0].Reason)
 	}
 }

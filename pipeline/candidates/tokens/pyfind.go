@@ -14,12 +14,12 @@ import (
 // changes of one Find share one search and one resolver.
 
 const (
-	scorePyResolved = 0.85 // a name resolved through the module's bindings
-	scorePyTyped    = 0.75 // a member resolved through its receiver's type
-	scorePyLoose    = 0.45 // a member whose receiver is unknown, in a file that resolves its class
-	scorePyTextual  = 0.3  // a name nothing resolves, declared by few files
-	pyTextualMax    = 3    // textual candidates per change, at most
-	pyLooseMax      = 12   // unresolved names searched textually, at most
+	scorePyResolved = 0.85              // a name resolved through the module's bindings
+	scorePyTyped    = 0.75              // a member resolved through its receiver's type
+	scorePyLoose    = 0.45              // a member whose receiver is unknown, in a file that resolves its class
+	scorePyTextual  = 0.3               // a name nothing resolves, declared by few files
+	pyTextualMax    = engine.MaxTextual // textual candidates per change, at most
+	pyLooseMax      = 12                // unresolved names searched textually, at most
 )
 
 // pyChange is one changed Python file with what the change touched in it.
@@ -36,7 +36,7 @@ func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
 	var out []*csym
 	seen := map[string]*csym{}
 	if nf != nil {
-		added := codeOnly(c.Added, nf.codeLines())
+		added := codeLines(nf.tfile, c.Added)
 		for i := range nf.decls {
 			d := nf.decls[i]
 			if !hitDecl(added, d) {
@@ -54,7 +54,7 @@ func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
 	if of == nil {
 		return out
 	}
-	removed := codeOnly(c.Removed, of.codeLines())
+	removed := codeLines(of.tfile, c.Removed)
 	head := map[string]bool{}
 	if nf != nil {
 		for _, d := range nf.decls {
@@ -73,16 +73,6 @@ func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
 		s := &csym{d, ch}
 		seen[k] = s
 		out = append(out, s)
-	}
-	return out
-}
-
-func codeOnly(lines map[int]bool, code map[int]bool) map[int]bool {
-	out := map[int]bool{}
-	for l := range lines {
-		if code[l] {
-			out[l] = true
-		}
 	}
 	return out
 }
@@ -131,7 +121,7 @@ type pyLoose struct {
 // resolve to, and answers the names nothing resolved.
 func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 	f := pc.nf
-	added := codeOnly(pc.c.Added, f.codeLines())
+	added := codeLines(f.tfile, pc.c.Added)
 	var loose []pyLoose
 	seenLoose := map[string]bool{}
 	for i, t := range f.toks {
@@ -353,8 +343,8 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 				continue
 			}
 			added[l.pc]++
-			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: l.name, Method: engine.MethodIdentifier, Score: scorePyTextual,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s (textual: the name did not resolve)", l.name, engine.PathBase(l.pc.c.Path))})
+			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: l.name, Method: engine.MethodTextual, Score: scorePyTextual,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s (the name did not resolve)", l.name, engine.PathBase(l.pc.c.Path))})
 		}
 	}
 }

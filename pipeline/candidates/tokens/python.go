@@ -7,8 +7,7 @@ import (
 )
 
 // Reading a Python file for the Python search (pysearch.go): its imports
-// with the names they bind, the lines that hold code (a comment or a
-// docstring is none), the names bound locally, and its declared-type facts
+// with the names they bind, the names bound locally, and its declared-type facts
 // (typemodel.go): x = C(), self.x = C(), with C() as x, annotations of
 // variables, parameters and returns, and class bases.
 
@@ -39,7 +38,6 @@ type pyFile struct {
 	// members maps a class to its members' declarations.
 	members map[string]map[string]*tdecl
 	locals  map[string]bool // names bound in a function: parameters, assignments, loop targets
-	code    map[int]bool    // lines holding code
 	// defAt marks the tokens (by line and name) that name a declaration.
 	defAt map[declAtKey]bool
 	isPkg bool // an __init__.py
@@ -106,14 +104,6 @@ func (f *pyFile) localNames() map[string]bool {
 		f.locals = pyLocals(f.toks)
 	}
 	return f.locals
-}
-
-// codeLines answers the lines holding code, read on first use.
-func (f *pyFile) codeLines() map[int]bool {
-	if f.code == nil {
-		f.code = pyCodeLines(f.toks)
-	}
-	return f.code
 }
 
 // pyImports reads "import a.b [as c], d" and "from x import a, b as c" (in
@@ -194,59 +184,6 @@ func pyImports(toks []tok, names map[int]bool) []pyImport {
 		}
 	}
 	return out
-}
-
-// pyCodeLines are the lines holding a token that is no string standing
-// alone as a statement (a docstring); comments are no tokens.
-func pyCodeLines(toks []tok) map[int]bool {
-	out := map[int]bool{}
-	depth := 0
-	for i, t := range toks {
-		first := t.line
-		if t.kind == tkString {
-			first = t.line - strings.Count(t.text, "\n")
-		}
-		if t.kind == tkString && depth == 0 && pyLoneString(toks, i, first) {
-			continue
-		}
-		for l := first; l <= t.line; l++ {
-			out[l] = true
-		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return out
-}
-
-// pyLoneString reports whether the string toks[i] (starting on line first)
-// is a statement of its own: nothing before it on its line but an
-// indentation or a header's colon, nothing after it but a new line.
-func pyLoneString(toks []tok, i, first int) bool {
-	if i > 0 {
-		p := toks[i-1]
-		if p.line >= first && p.text != ":" && p.text != ";" {
-			return false
-		}
-		if p.line < first && p.kind == tkPunct && strings.Contains("([{,=+-*%\\", p.text) {
-			return false
-		}
-	}
-	if i+1 < len(toks) {
-		n := toks[i+1]
-		if n.line == toks[i].line && n.text != ";" {
-			return false
-		}
-		if n.kind == tkPunct && strings.Contains(".%+)]},", n.text) {
-			return false
-		}
-	}
-	return true
 }
 
 // pyLocals are the names a function binds: parameters, assignment and
