@@ -374,7 +374,7 @@ func pythonDecls(toks []tok) []tdecl {
 			case container != "":
 				kind = "method"
 			}
-			out = append(out, tdecl{name: name, kind: kind, container: container, from: t.line, to: endOf(k, t.indent)})
+			out = append(out, tdecl{name: name, kind: kind, container: container, from: decoratorsFrom(toks, firsts, k), to: endOf(k, t.indent)})
 			continue
 		}
 		if t.kind == tkIdent && !inFunc && i+1 < len(toks) && (toks[i+1].text == "=" && (i+2 >= len(toks) || toks[i+2].text != "=") || toks[i+1].text == ":") && !isKeyword(langPython, t.text) {
@@ -382,12 +382,29 @@ func pythonDecls(toks []tok) []tdecl {
 			if container != "" {
 				kind = "field"
 			}
-			if t.indent == 0 || container != "" {
+			// A module-level variable may sit in an if/try block
+			// (if TYPE_CHECKING:, try: import ... except: X = None).
+			if t.indent == 0 || container != "" || len(stack) == 0 {
 				out = append(out, tdecl{name: t.text, kind: kind, container: container, from: t.line, to: endOf(k, t.indent)})
 			}
 		}
 	}
 	return out
+}
+
+// decoratorsFrom is the first line of the def or class starting the line
+// toks[firsts[k]]: its first decorator's, when decorators precede it.
+func decoratorsFrom(toks []tok, firsts []int, k int) int {
+	from := toks[firsts[k]].line
+	indent := toks[firsts[k]].indent
+	for j := k - 1; j >= 0; j-- {
+		t := toks[firsts[j]]
+		if t.text != "@" || t.indent != indent {
+			break
+		}
+		from = t.line
+	}
+	return from
 }
 
 var (

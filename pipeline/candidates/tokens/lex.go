@@ -48,7 +48,7 @@ func lexModeOf(l lang) lexMode {
 
 // lex splits src into tokens, dropping comments and whitespace.
 func lex(src []byte, mode lexMode) []tok {
-	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true}
+	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]tok, 0, len(src)/6)}
 	for x.i < x.n {
 		c := src[x.i]
 		if c == '\n' {

@@ -148,11 +148,19 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			break
 		}
 	}
+	var py []*engine.Change
 	mods := newJSModules()
 	for _, c := range cs {
+		if langOf(c.Path) == langPython {
+			py = append(py, c)
+			continue
+		}
 		if err := tokensOf(ctx, tree, c, aliases, mods, ev); err != nil {
 			return err
 		}
+	}
+	if len(py) > 0 {
+		return findPython(ctx, tree, py, ev)
 	}
 	return nil
 }

@@ -149,11 +149,13 @@ func SpanHit(lines map[int]bool, from, to int) bool {
 const MaxTextual = 3
 
 // SkippedPath reports files that are not part of a build: vendored code,
-// test fixtures and directories the go tool ignores.
+// test fixtures, dot directories and the _directories the go tool ignores,
+// except in Python, where _impl is an ordinary (private) package.
 func SkippedPath(p string) bool {
+	python := strings.HasSuffix(p, ".py") || strings.HasSuffix(p, ".pyi")
 	for _, dir := range strings.Split(path.Dir(p), "/") {
 		if dir == "vendor" || dir == "testdata" || dir == "node_modules" ||
-			(len(dir) > 1 && (dir[0] == '.' || dir[0] == '_')) {
+			(len(dir) > 1 && (dir[0] == '.' || (dir[0] == '_' && !python))) {
 			return true
 		}
 	}

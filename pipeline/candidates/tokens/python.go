@@ -1,0 +1,494 @@
+package tokens
+
+import (
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// Reading a Python file for the Python search (pysearch.go): its imports
+// with the names they bind, the names bound locally, and its declared-type facts
+// (typemodel.go): x = C(), self.x = C(), with C() as x, annotations of
+// variables, parameters and returns, and class bases.
+
+// pyImport is one import statement's binding.
+type pyImport struct {
+	// mod is the module as written: "a.b", ".x", "..".
+	mod string
+	// from: "from mod import name as local"; else "import mod [as local]".
+	from  bool
+	name  string // from-import: the imported name ("*" for a star import)
+	local string // the name bound in the importing file
+	// whole: "import a.b" binds local "a" to module "a" (mod is then "a").
+	line int
+}
+
+// pyFile is a Python file read for the search.
+type pyFile struct {
+	*tfile
+	imports []pyImport
+	// binds maps a local name to the imports binding it.
+	binds map[string][]int
+	stars []int // star imports
+	// importToks are the token indexes of names an import binds or
+	// imports: definitions, not references.
+	importToks map[int]bool
+	// top maps a module-level name to its declaration.
+	top map[string]*tdecl
+	// members maps a class to its members' declarations.
+	members map[string]map[string]*tdecl
+	locals  map[string]bool // names bound in a function: parameters, assignments, loop targets
+	// defAt marks the tokens (by line and name) that name a declaration.
+	defAt map[declAtKey]bool
+	isPkg bool // an __init__.py
+}
+
+// declares reports whether token t names one of f's declarations.
+func (f *pyFile) declares(t tok) bool { return f.defAt[declAtKey{t.line, t.text}] }
+
+func readPython(p string, src []byte) *pyFile {
+	f := &pyFile{tfile: lexFile(p, src), binds: map[string][]int{}, top: map[string]*tdecl{},
+		members: map[string]map[string]*tdecl{}}
+	base := engine.PathBase(p)
+	f.isPkg = base == "__init__.py" || base == "__init__.pyi"
+	f.importToks = map[int]bool{}
+	f.imports = pyImports(f.toks, f.importToks)
+	for i, im := range f.imports {
+		if im.name == "*" {
+			f.stars = append(f.stars, i)
+			continue
+		}
+		f.binds[im.local] = append(f.binds[im.local], i)
+	}
+	f.defAt = map[declAtKey]bool{}
+	for i, t := range f.toks {
+		if (t.text == "def" || t.text == "class") && t.kind == tkIdent && i+1 < len(f.toks) && f.toks[i+1].kind == tkIdent {
+			f.defAt[declAtKey{f.toks[i+1].line, f.toks[i+1].text}] = true
+		}
+	}
+	for i := range f.decls {
+		d := &f.decls[i]
+		if d.kind == "variable" || d.kind == "field" {
+			f.defAt[declAtKey{d.from, d.name}] = true
+		}
+		if d.container == "" {
+			if f.top[d.name] == nil {
+				f.top[d.name] = d
+			}
+			continue
+		}
+		ms := f.members[d.container]
+		if ms == nil {
+			ms = map[string]*tdecl{}
+			f.members[d.container] = ms
+		}
+		if ms[d.name] == nil {
+			ms[d.name] = d
+		}
+	}
+	return f
+}
+
+// typeFacts answers the file's declared-type facts, read on first use:
+// most searched files never need them.
+func (f *pyFile) typeFacts() *typeModel {
+	if f.types == nil {
+		f.types = pyTypes(f)
+	}
+	return f.types
+}
+
+// localNames answers the names bound in functions, read on first use.
+func (f *pyFile) localNames() map[string]bool {
+	if f.locals == nil {
+		f.locals = pyLocals(f.toks)
+	}
+	return f.locals
+}
+
+// pyImports reads "import a.b [as c], d" and "from x import a, b as c" (in
+// parentheses or continued with backslashes) anywhere in the file: imports
+// under if TYPE_CHECKING: or in a function bind names too.
+func pyImports(toks []tok, names map[int]bool) []pyImport {
+	var out []pyImport
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent || t.col != t.indent || (i > 0 && toks[i-1].line == t.line && toks[i-1].text != ";") {
+			continue
+		}
+		switch t.text {
+		case "import":
+			j := i + 1
+			for j < len(toks) {
+				mod, next := dottedName(toks, j)
+				if mod == "" || strings.HasPrefix(mod, ".") {
+					break
+				}
+				j = next
+				im := pyImport{mod: mod, local: mod, line: t.line}
+				if k := strings.IndexByte(mod, '.'); k >= 0 {
+					im.local = mod[:k]
+				}
+				if j+1 < len(toks) && toks[j].text == "as" {
+					im.local = toks[j+1].text
+					j += 2
+				} else {
+					im.mod = im.local // import a.b binds a, the package
+					if im.mod != mod {
+						// a.b is loaded too: a.b.x resolves through a's
+						// attribute b, a submodule.
+						out = append(out, pyImport{mod: im.mod, local: im.local, line: t.line})
+						im = pyImport{mod: mod, local: "", line: t.line}
+					}
+				}
+				out = append(out, im)
+				if j < len(toks) && toks[j].text == "," {
+					j++
+					continue
+				}
+				break
+			}
+			i = j - 1
+		case "from":
+			mod, j := dottedName(toks, i+1)
+			if mod == "" || j >= len(toks) || toks[j].text != "import" {
+				continue
+			}
+			paren := false
+			for j++; j < len(toks); j++ {
+				u := toks[j]
+				if u.text == "(" {
+					paren = true
+					continue
+				}
+				if u.text == ")" || (!paren && u.line != toks[j-1].line && toks[j-1].text != "\\") {
+					break
+				}
+				if u.text == "*" {
+					out = append(out, pyImport{mod: mod, from: true, name: "*", line: t.line})
+					continue
+				}
+				if u.kind != tkIdent || u.text == "as" {
+					continue
+				}
+				im := pyImport{mod: mod, from: true, name: u.text, local: u.text, line: t.line}
+				names[j] = true
+				if j+2 < len(toks) && toks[j+1].text == "as" && toks[j+2].kind == tkIdent {
+					im.local = toks[j+2].text
+					names[j+2] = true
+					j += 2
+				}
+				out = append(out, im)
+			}
+			i = j - 1
+		}
+	}
+	return out
+}
+
+// pyLocals are the names a function binds: parameters, assignment and
+// loop targets, with/except ... as x, comprehension variables, globals.
+func pyLocals(toks []tok) map[string]bool {
+	out := map[string]bool{}
+	inFor := false
+	for i, t := range toks {
+		if t.kind != tkIdent {
+			continue
+		}
+		switch {
+		case t.text == "for":
+			inFor = true
+			continue
+		case t.text == "in":
+			inFor = false
+			continue
+		}
+		prev, next := "", ""
+		if i > 0 {
+			prev = toks[i-1].text
+		}
+		if i+1 < len(toks) {
+			next = toks[i+1].text
+		}
+		member := prev == "."
+		switch {
+		case member:
+		case inFor:
+			out[t.text] = true
+		case prev == "as" || prev == "global" || prev == "nonlocal" || prev == "lambda":
+			out[t.text] = true
+		case next == "=" && (i+2 >= len(toks) || toks[i+2].text != "="):
+			out[t.text] = true
+		case next == "," || next == ")" || next == ":" || next == "=":
+			if pyInParams(toks, i) {
+				out[t.text] = true
+			}
+		}
+	}
+	return out
+}
+
+// pyInParams reports whether toks[i] is a parameter name of a def or
+// lambda: inside the parentheses of a def header, after "(" or ",".
+func pyInParams(toks []tok, i int) bool {
+	if i == 0 {
+		return false
+	}
+	p := toks[i-1].text
+	if p != "(" && p != "," && p != "*" && p != "**" {
+		return false
+	}
+	depth := 0
+	for j := i - 1; j >= 0 && j > i-400; j-- {
+		switch toks[j].text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			if depth == 0 {
+				return toks[j].text == "(" && j >= 2 && toks[j-1].kind == tkIdent && toks[j-2].text == "def"
+			}
+			depth--
+		case "lambda":
+			if depth == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chainBefore returns the dotted chain of names ending at toks[i]
+// ("a.b.c" for the c of a.b.c), and the index of its first token.
+func chainBefore(toks []tok, i int) (string, int) {
+	parts := []string{toks[i].text}
+	j := i
+	for j >= 2 && toks[j-1].text == "." && toks[j-2].kind == tkIdent {
+		j -= 2
+		parts = append(parts, toks[j].text)
+	}
+	for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {
+		parts[a], parts[b] = parts[b], parts[a]
+	}
+	return strings.Join(parts, "."), j
+}
+
+// chainAfter reads the dotted chain starting at toks[i], returning it and
+// the index after it.
+func chainAfter(toks []tok, i int) (string, int) {
+	if i >= len(toks) || toks[i].kind != tkIdent {
+		return "", i
+	}
+	parts := []string{toks[i].text}
+	j := i + 1
+	for j+1 < len(toks) && toks[j].text == "." && toks[j+1].kind == tkIdent {
+		parts = append(parts, toks[j+1].text)
+		j += 2
+	}
+	return strings.Join(parts, "."), j
+}
+
+// pyTypes fills the file's declared-type facts.
+func pyTypes(f *pyFile) *typeModel {
+	m := newTypeModel()
+	toks := f.toks
+	// methods maps a method's def line and name to its class; a decorated
+	// method's declaration starts at its first decorator, so the def's own
+	// line is found by its name token.
+	methods := map[declAtKey]string{}
+	for _, d := range f.decls {
+		if d.kind == "method" {
+			for l := d.from; l <= d.to && l <= d.from+20; l++ {
+				methods[declAtKey{l, d.name}] = d.container
+			}
+		}
+	}
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent {
+			continue
+		}
+		switch {
+		case t.text == "class" && i+1 < len(toks) && toks[i+1].kind == tkIdent && t.col == t.indent:
+			cls := toks[i+1].text
+			if i+2 < len(toks) && toks[i+2].text == "(" {
+				for j := i + 3; j < len(toks) && toks[j].text != ")" && toks[j].text != ":"; {
+					ch, next := chainAfter(toks, j)
+					if ch != "" && (next >= len(toks) || toks[next].text != "=") {
+						m.addSuper(cls, ch)
+					}
+					if next == j {
+						next++
+					}
+					j = next
+				}
+			}
+		case t.text == "def" && i+1 < len(toks) && toks[i+1].kind == tkIdent:
+			pyDefTypes(f, m, methods, i)
+		case t.col == t.indent:
+			pyAssignTypes(toks, m, i)
+		case i >= 2 && toks[i-1].text == "as" && toks[i-2].text == ")":
+			// with C(...) as x: the call's chain before the parentheses.
+			if j := matchOpen(toks, i-2); j > 0 && toks[j-1].kind == tkIdent {
+				ch, _ := chainBefore(toks, j-1)
+				m.addVar(t.text, ch)
+			}
+		}
+	}
+	return m
+}
+
+// pyAssignTypes records "x = C(...)", "self.x = C(...)", "x: C = ..." and
+// "self.x: C" starting at toks[i].
+func pyAssignTypes(toks []tok, m *typeModel, i int) {
+	name, j := chainAfter(toks, i)
+	if name == "" || j >= len(toks) || strings.Count(name, ".") > 1 || (strings.Contains(name, ".") && !strings.HasPrefix(name, "self.")) {
+		return
+	}
+	switch toks[j].text {
+	case "=":
+		if j+1 < len(toks) && toks[j+1].text != "=" {
+			k := j + 1
+			if toks[k].text == "await" {
+				k++
+			}
+			if ch, next := chainAfter(toks, k); ch != "" && next < len(toks) && toks[next].text == "(" {
+				m.addVar(name, ch)
+			}
+		}
+	case ":":
+		for _, ch := range annotationChains(toks, j+1) {
+			m.addVar(name, ch)
+		}
+	}
+}
+
+// pyDefTypes records a def's parameter and return annotations; toks[i] is
+// "def".
+func pyDefTypes(f *pyFile, m *typeModel, methods map[declAtKey]string, i int) {
+	toks := f.toks
+	name := toks[i+1].text
+	key := name
+	if c, ok := methods[declAtKey{toks[i].line, name}]; ok {
+		key = c + "." + name
+	}
+	if i+2 >= len(toks) || toks[i+2].text != "(" {
+		return
+	}
+	end := matchClose(toks, i+2)
+	if end < 0 {
+		return
+	}
+	depth := 0
+	for j := i + 3; j < end; j++ {
+		switch toks[j].text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+		}
+		if depth == 0 && toks[j].kind == tkIdent && j+1 < end && toks[j+1].text == ":" && (toks[j-1].text == "(" || toks[j-1].text == "," || toks[j-1].text == "*") {
+			for _, ch := range annotationChains(toks, j+2) {
+				m.addVar(toks[j].text, ch)
+			}
+		}
+	}
+	if end+1 < len(toks) && toks[end+1].text == "-" && end+2 < len(toks) && toks[end+2].text == ">" {
+		for _, ch := range annotationChains(toks, end+3) {
+			m.addReturn(key, ch)
+		}
+	}
+}
+
+// annotationChains returns the dotted names of the annotation starting at
+// toks[i] (up to a top-level ",", "=", ")" or ":"), quoted forward
+// references included; typing's wrappers resolve to nothing and drop out.
+func annotationChains(toks []tok, i int) []string {
+	var out []string
+	depth := 0
+	for j := i; j < len(toks) && j < i+60; j++ {
+		t := toks[j]
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+			continue
+		case ")", "]", "}":
+			if depth == 0 {
+				return out
+			}
+			depth--
+			continue
+		case ",", "=", ":":
+			if depth == 0 {
+				return out
+			}
+		}
+		if t.kind == tkString && isPyChain(t.text) {
+			out = append(out, t.text)
+			continue
+		}
+		if t.kind == tkIdent && (j == 0 || toks[j-1].text != ".") {
+			ch, next := chainAfter(toks, j)
+			if !pyBuiltins[ch] && !typingNames[ch] {
+				out = append(out, ch)
+			}
+			j = next - 1
+		}
+	}
+	return out
+}
+
+func isPyChain(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '.' || c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchClose returns the index of the bracket closing toks[i], -1 if none.
+func matchClose(toks []tok, i int) int {
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		switch toks[j].text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// matchOpen returns the index of the bracket opening toks[i], -1 if none.
+func matchOpen(toks []tok, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch toks[j].text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+var (
+	// pyReserved are Python's keywords: never names.
+	pyReserved = engine.Words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield")
+	// pyBuiltins are the builtins: names that resolve to nothing in the
+	// repository unless a file binds them (a module's own open or str).
+	pyBuiltins = engine.Words("self cls print len str int list dict set tuple bool float object super isinstance issubclass range type bytes bytearray open iter next enumerate zip map filter sorted reversed min max sum any all abs round repr hash id getattr setattr hasattr delattr callable vars dir format hex oct ord chr divmod pow input globals locals staticmethod classmethod property frozenset complex memoryview slice exec eval compile breakpoint help ascii bin NotImplemented Ellipsis Exception BaseException ValueError TypeError KeyError IndexError AttributeError RuntimeError NotImplementedError StopIteration StopAsyncIteration OSError IOError ImportError LookupError AssertionError ZeroDivisionError UnicodeDecodeError UnicodeEncodeError UnicodeError FileNotFoundError PermissionError TimeoutError ConnectionError KeyboardInterrupt SystemExit GeneratorExit Warning DeprecationWarning UserWarning RuntimeWarning __name__ __file__ __doc__ __all__ __class__ __dict__ __init__")
+	// typingNames are typing's and collections.abc's generic wrappers.
+	typingNames = engine.Words("typing t typing_extensions Optional Union List Dict Set Tuple FrozenSet Type Any Callable Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator Sequence MutableSequence Mapping MutableMapping Awaitable Coroutine Literal ClassVar Final Annotated TypeVar Generic Protocol NoReturn Never Self IO TextIO BinaryIO None")
+)
