@@ -164,12 +164,15 @@ func newAnalyzer(l *analyzedLang, dir, tmp string) (*analyzer, error) {
 		a.command = []string{"python3", script}
 	case ".java":
 		out := filepath.Join(tmp, "java-truth")
-		if b, err := exec.Command("javac", "-d", out, script).CombinedOutput(); err != nil {
+		// Truth.java uses JavacTaskImpl's enter() and analyze(classes),
+		// which jdk.compiler does not export.
+		export := "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED"
+		if b, err := exec.Command("javac", export, "-d", out, script).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("javac %s: %w: %s", script, err, b)
 		}
 		// C1 only and the serial collector: javac runs a few seconds per
 		// commit, too short for C2's compilations to pay off.
-		a.command = []string{"java", "-Xss16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", out, strings.TrimSuffix(filepath.Base(script), ".java")}
+		a.command = []string{"java", export, "-Xss16m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", out, strings.TrimSuffix(filepath.Base(script), ".java")}
 	default:
 		return nil, fmt.Errorf("%s: no runner for this kind of script", script)
 	}

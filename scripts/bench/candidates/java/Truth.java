@@ -2,8 +2,11 @@
 // commit's reviewer needs, for the candidates recall benchmark (see
 // ../javabench.go, subcommand "recall -lang java").
 //
-// Run: java Truth.java < request.json (source-launch mode), or compile it
-// once (javac -d DIR Truth.java) and run java -cp DIR Truth.
+// Run: java --add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED
+// Truth.java < request.json (source-launch mode), or compile it once (javac
+// with the same --add-exports, -d DIR) and run java --add-exports ... -cp DIR
+// Truth. The export gives JavacTaskImpl's enter() and analyze(classes): only
+// the files that can refer to a touched declaration are attributed.
 //
 // Input (stdin, JSON): {"dir": checkout at the head commit, "changes":
 // [{"path", "oldPath", "added": [head line numbers], "removed": [base line
@@ -171,26 +174,26 @@ public class Truth {
         for (CompilationUnitTree cu : task.parse()) {
             units.add(cu);
         }
+        long tParse = System.nanoTime();
+        long cParse = java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        Iterable<? extends Element> entered = ((com.sun.tools.javac.api.JavacTaskImpl) task).enter();
         long t1 = System.nanoTime();
-        task.analyze();
-        long t2 = System.nanoTime();
-        if (System.getenv("TRUTH_TIMING") != null) {
-            System.err.printf("files %d parse %d ms analyze %d ms errors %d%n", srcs.size(), (t1 - t0) / 1000000, (t2 - t1) / 1000000, errorsByFile.values().stream().mapToInt(Integer::intValue).sum());
-        }
 
         Map<String, CompilationUnitTree> byPath = new HashMap<>();
         for (CompilationUnitTree cu : units) {
             byPath.put(rel(cu), cu);
         }
         Set<Element> touched = new HashSet<>();
+        List<CompilationUnitTree> changedUnits = new ArrayList<>();
         for (Change c : changes) {
             if (!c.path.endsWith(".java")) {
                 continue;
             }
             CompilationUnitTree cu = byPath.get(c.path);
+            List<Decl> head = List.of();
             if (cu != null) {
-                errors += errorsByFile.getOrDefault(cu.getSourceFile().toUri().toString(), 0);
-                List<Decl> head = new DeclCollector(cu, trees.getSourcePositions()).collect();
+                changedUnits.add(cu);
+                head = new DeclCollector(cu, trees.getSourcePositions()).collect();
                 for (Decl d : head) {
                     if (d.hit(c.added)) {
                         touched.add(d.element(trees));
@@ -199,16 +202,56 @@ public class Truth {
                         bodyChanged = true;
                     }
                 }
-                if (c.old != null && !c.removed.isEmpty()) {
-                    matchBase(c, head, touched);
-                }
-                usesIn(cu, c.added);
-            } else if (c.old != null && !c.removed.isEmpty()) {
-                matchBase(c, List.of(), touched);
+            }
+            if (c.old != null && !c.removed.isEmpty()) {
+                matchBase(c, head, touched);
             }
         }
         touched.remove(null);
-        impactOf(units, touched);
+
+        // Only files whose text holds a touched name can refer to a touched
+        // declaration (a constructor by its class's name, an override by
+        // the method's): the others are entered but not attributed.
+        Set<String> names = new HashSet<>();
+        for (Element e : touched) {
+            names.add((e.getKind() == ElementKind.CONSTRUCTOR ? e.getEnclosingElement() : e).getSimpleName().toString());
+        }
+        Set<CompilationUnitTree> selected = Collections.newSetFromMap(new IdentityHashMap<>());
+        selected.addAll(changedUnits);
+        if (!names.isEmpty()) {
+            java.util.regex.Pattern word = java.util.regex.Pattern.compile("\\b(" + names.stream()
+                    .map(java.util.regex.Pattern::quote).collect(Collectors.joining("|")) + ")\\b");
+            for (CompilationUnitTree cu : units) {
+                if (word.matcher(source(cu)).find()) {
+                    selected.add(cu);
+                }
+            }
+        }
+        List<Element> classes = new ArrayList<>();
+        for (Element e : entered) {
+            TreePath p = e instanceof TypeElement ? trees.getPath(e) : null;
+            if (p != null && selected.contains(p.getCompilationUnit())) {
+                classes.add(e);
+            }
+        }
+        if (!classes.isEmpty()) {
+            ((com.sun.tools.javac.api.JavacTaskImpl) task).analyze(classes);
+        }
+        long t2 = System.nanoTime();
+        if (System.getenv("TRUTH_TIMING") != null) {
+            System.err.printf("files %d parse %d ms (cpu %d) enter %d ms analyze %d of them %d ms cpu total %d%n", srcs.size(), (tParse - t0) / 1000000, cParse / 1000000, (t1 - tParse) / 1000000,
+                    selected.size(), (t2 - t1) / 1000000, java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() / 1000000);
+        }
+        for (CompilationUnitTree cu : changedUnits) {
+            errors += errorsByFile.getOrDefault(cu.getSourceFile().toUri().toString(), 0);
+            for (Change c : changes) {
+                if (c.path.equals(rel(cu))) {
+                    usesIn(cu, c.added);
+                }
+            }
+        }
+        List<CompilationUnitTree> scanned = units.stream().filter(selected::contains).toList();
+        impactOf(scanned, touched);
         return "{\"uses\":" + Json.strings(uses) + ",\"impact\":" + Json.strings(impact) + ",\"errors\":" + errors
                 + ",\"bodyChanged\":" + bodyChanged + "}";
     }
