@@ -47,6 +47,7 @@ type tfile struct {
 	aliases *pathAliases
 	idx     *tindex    // built on first use (index)
 	types   *typeModel // the declared-type model (typemodel.go), filled by the language's reader
+	java    *javaFacts // Java: classes, declaring tokens, imports (javaparse.go)
 }
 
 // tindex answers refersTo, declaresAt and moduleReceiver's assignment scan
@@ -56,6 +57,7 @@ type tindex struct {
 	idents  map[string]bool
 	declAt  map[declAtKey]bool
 	modVars map[string]bool // names assigned require(...) or (await) import(...)
+	lines   map[int]bool    // lines holding a token (hasCodeOn), built on first use
 }
 
 type declAtKey struct {
@@ -108,7 +110,7 @@ func lexFile(p string, src []byte) *tfile {
 		f.decls = pythonDecls(f.toks)
 		f.imports = pythonImports(f.toks)
 	case langJava:
-		f.decls = braceDecls(f.toks, langJava)
+		f.decls, f.types, f.java = javaParse(f.toks)
 		f.imports, f.pkg = javaImports(f.toks)
 	default:
 		f.decls = braceDecls(f.toks, langJS)
@@ -141,10 +143,18 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			break
 		}
 	}
+	var javaChanges []*engine.Change
 	for _, c := range cs {
+		if langOf(c.Path) == langJava {
+			javaChanges = append(javaChanges, c)
+			continue
+		}
 		if err := tokensOf(ctx, tree, c, aliases, ev); err != nil {
 			return err
 		}
+	}
+	if len(javaChanges) > 0 {
+		return findJava(ctx, tree, javaChanges, ev)
 	}
 	return nil
 }

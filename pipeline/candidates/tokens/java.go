@@ -1,0 +1,873 @@
+package tokens
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// The Java search. Almost every Java call is receiver.method(), so names
+// are resolved through types: a receiver's declared type (field, local,
+// parameter, a method's return type), the class hierarchy (extends,
+// implements: inherited members and overrides), and Java's visibility rules
+// (the file's package, single-type, on-demand and static imports). A type
+// name is looked up in the files named after it (Type.java), as Java lays
+// public types out.
+
+const (
+	scoreJavaTyped    = 0.85 // resolved through a declared type or an import
+	scoreJavaOnDemand = 0.75 // through an on-demand import a.b.*
+	scoreJavaSees     = 0.6  // an untyped receiver in a file that sees the class
+	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare
+	javaTypeRounds    = 3    // supertype levels read beyond the named types
+)
+
+// javaSearch is the search of all the changed Java files together.
+type javaSearch struct {
+	tree     engine.Tree
+	ev       *engine.Evidence
+	h        *hierarchy
+	files    map[string]*tfile   // every file read, by path
+	classes  map[string][]*tfile // class simple name -> files declaring it
+	tried    map[string]bool     // type names looked up by file name
+	declared map[string]int      // member name -> files declaring it (read files)
+}
+
+// javaTouch is a declaration of a changed file that the change touched.
+type javaTouch struct {
+	f      *tfile
+	d      tdecl
+	change engine.DeclChange
+}
+
+func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	s := &javaSearch{tree: tree, ev: ev, h: newHierarchy(), files: map[string]*tfile{}, classes: map[string][]*tfile{},
+		tried: map[string]bool{}, declared: map[string]int{}}
+	var heads []*tfile
+	var touched []javaTouch
+	added := map[*tfile]map[int]bool{}
+	for _, c := range cs {
+		var nf, of *tfile
+		if c.New != nil {
+			nf = lexFile(c.Path, c.New)
+			heads = append(heads, nf)
+			added[nf] = c.Added
+			s.addFile(nf)
+		}
+		if c.Old != nil {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			of = lexFile(op, c.Old)
+		}
+		touched = append(touched, javaTouched(c, nf, of)...)
+	}
+	// The files that can refer to a touched name.
+	var words []string
+	seen := map[string]bool{}
+	for _, t := range touched {
+		if len(t.d.name) >= 2 && !seen[t.d.name] {
+			seen[t.d.name] = true
+			words = append(words, t.d.name)
+		}
+	}
+	var impactFiles []*tfile
+	if len(words) > 0 {
+		paths, err := tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
+		if err != nil {
+			return fmt.Errorf("search for changed names: %w", err)
+		}
+		for _, p := range paths {
+			f, err := s.read(ctx, p)
+			if err != nil {
+				return err
+			}
+			if f != nil {
+				impactFiles = append(impactFiles, f)
+			}
+		}
+	}
+	// The types the changed lines and the impact files name.
+	need := map[string]bool{}
+	for _, f := range heads {
+		for n := range javaNamedTypes(f, added[f]) {
+			need[n] = true
+		}
+	}
+	for _, t := range touched {
+		need[t.d.container] = true
+	}
+	for _, g := range impactFiles {
+		for n := range javaReceiverTypes(g, seen) {
+			need[n] = true
+		}
+		for _, c := range g.java.classes {
+			for _, sup := range c.supers {
+				need[sup] = true
+			}
+		}
+	}
+	if err := s.loadTypes(ctx, need); err != nil {
+		return err
+	}
+	// Chains a.b().c() type each call by the previous one's return type:
+	// the files of the types reached are read until no new type appears.
+	for round := 0; round < javaTypeRounds; round++ {
+		next := map[string]bool{}
+		for _, f := range heads {
+			for i, t := range f.toks {
+				if t.kind == tkIdent && i > 0 && f.toks[i-1].text == "." && added[f][t.line] {
+					for _, typ := range s.resolveTypes(f, i, 0) {
+						if !s.tried[typ] {
+							next[typ] = true
+						}
+					}
+				}
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		if err := s.loadTypes(ctx, next); err != nil {
+			return err
+		}
+	}
+	for _, f := range heads {
+		s.usesIn(f, added[f])
+	}
+	for _, g := range impactFiles {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.impactIn(g, touched)
+	}
+	return nil
+}
+
+// read reads and parses one file outside the change (nil when it cannot).
+func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
+	if f, ok := s.files[p]; ok {
+		return f, nil
+	}
+	if s.ev.Changed[p] || engine.SkippedPath(p) || langOf(p) != langJava {
+		return nil, nil
+	}
+	src, err := s.tree.ReadFile(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.files[p] = nil
+		return nil, nil
+	}
+	f := lexFile(p, src)
+	s.addFile(f)
+	return f, nil
+}
+
+func (s *javaSearch) addFile(f *tfile) {
+	s.files[f.path] = f
+	s.h.add(f)
+	seen := map[string]bool{}
+	for _, d := range f.decls {
+		switch d.kind {
+		case "class", "interface", "enum":
+			if !slices.Contains(s.classes[d.name], f) {
+				s.classes[d.name] = append(s.classes[d.name], f)
+			}
+		default:
+			if !seen[d.name] {
+				seen[d.name] = true
+				s.declared[d.name]++
+			}
+		}
+	}
+}
+
+// loadTypes reads the files named after the types in need (Type.java) and,
+// level by level, after their supertypes.
+func (s *javaSearch) loadTypes(ctx context.Context, need map[string]bool) error {
+	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
+		var words, globs []string
+		for n := range need {
+			if n == "" || s.tried[n] || javaNotType[n] || javaPrimitives[n] || isKeyword(langJava, n) || !isUpper(n) {
+				continue
+			}
+			s.tried[n] = true
+			words = append(words, n)
+			globs = append(globs, "*/"+n+".java", n+".java")
+		}
+		if len(words) == 0 {
+			return nil
+		}
+		slices.Sort(words)
+		slices.Sort(globs)
+		paths, err := s.tree.Grep(ctx, words, globs, tokGrepLimit)
+		if err != nil {
+			return fmt.Errorf("search for type files: %w", err)
+		}
+		next := map[string]bool{}
+		for _, p := range paths {
+			f, err := s.read(ctx, p)
+			if err != nil {
+				return err
+			}
+			if f == nil {
+				continue
+			}
+			for _, c := range f.java.classes {
+				for _, sup := range c.supers {
+					next[sup] = true
+				}
+			}
+		}
+		need = next
+	}
+	return nil
+}
+
+// javaTouched answers the declarations of one changed file that the change
+// touched: those of the head holding an added line (a signature change
+// when on their first line), and those of the base holding a removed line
+// that the head still declares. A class counts by its header.
+func javaTouched(c *engine.Change, nf, of *tfile) []javaTouch {
+	var out []javaTouch
+	seen := map[string]int{}
+	hit := func(f *tfile, lines map[int]bool, d tdecl) bool {
+		to := d.to
+		if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
+			to = javaHeaderEnd(f, d)
+		}
+		for l := d.from; l <= to; l++ {
+			if lines[l] && f.hasCodeOn(l) {
+				return true
+			}
+		}
+		return false
+	}
+	if nf != nil {
+		for _, d := range nf.decls {
+			if hit(nf, c.Added, d) {
+				k := d.container + "." + d.name + "." + d.kind
+				if _, ok := seen[k]; ok {
+					continue
+				}
+				ch := engine.ChangedBody
+				if c.Added[d.from] {
+					ch = engine.ChangedSignature
+				}
+				seen[k] = len(out)
+				out = append(out, javaTouch{nf, d, ch})
+			}
+		}
+	}
+	if of == nil || nf == nil {
+		return out
+	}
+	head := map[string]tdecl{}
+	for _, d := range nf.decls {
+		k := d.container + "." + d.name + "." + d.kind
+		if _, ok := head[k]; !ok {
+			head[k] = d
+		}
+	}
+	for _, d := range of.decls {
+		if !hit(of, c.Removed, d) {
+			continue
+		}
+		k := d.container + "." + d.name + "." + d.kind
+		hd, ok := head[k]
+		if !ok {
+			continue // removed: the head no longer refers to it
+		}
+		if i, ok := seen[k]; ok {
+			if c.Removed[d.from] {
+				out[i].change = engine.ChangedSignature
+			}
+			continue
+		}
+		ch := engine.ChangedBody
+		if c.Removed[d.from] {
+			ch = engine.ChangedSignature
+		}
+		seen[k] = len(out)
+		out = append(out, javaTouch{nf, hd, ch})
+	}
+	return out
+}
+
+// javaHeaderEnd is the line of a class's opening brace.
+func javaHeaderEnd(f *tfile, d tdecl) int {
+	if f.java != nil {
+		for _, c := range f.java.classes {
+			if f.decls[c.decl].from == d.from && c.name == d.name {
+				return f.toks[c.open].line
+			}
+		}
+	}
+	return d.from
+}
+
+// hasCodeOn reports whether line l holds a token (not only a comment).
+func (f *tfile) hasCodeOn(l int) bool {
+	x := f.index()
+	if x.lines == nil {
+		x.lines = map[int]bool{}
+		for _, t := range f.toks {
+			x.lines[t.line] = true
+		}
+	}
+	return x.lines[l]
+}
+
+// javaNamedTypes answers the type names the added lines of f name or
+// reach: capitalized identifiers, receivers' declared types, and the
+// supertypes of f's classes (members reached without a receiver).
+func javaNamedTypes(f *tfile, added map[int]bool) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range f.toks {
+		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] {
+			continue
+		}
+		if isUpper(t.text) {
+			out[t.text] = true
+		}
+		if i > 0 && f.toks[i-1].text == "." {
+			for _, typ := range f.types.typesOf(receiver(f.toks, i)) {
+				out[typ] = true
+			}
+		}
+	}
+	for _, c := range f.java.classes {
+		for _, s := range c.supers {
+			out[s] = true
+		}
+	}
+	for _, ts := range f.types.returns {
+		for _, t := range ts {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// javaReceiverTypes answers the declared types of the receivers of the
+// names in g (so that their hierarchy is known).
+func javaReceiverTypes(g *tfile, names map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range g.toks {
+		if t.kind != tkIdent || !names[t.text] || i == 0 || g.toks[i-1].text != "." {
+			continue
+		}
+		for _, typ := range g.types.typesOf(receiver(g.toks, i)) {
+			out[typ] = true
+		}
+	}
+	return out
+}
+
+// sees reports how g sees the top-level or nested class cls declared in
+// file p: scoreJavaTyped through its package or a single-type import,
+// scoreJavaOnDemand through an on-demand import, 0 when it does not.
+func javaSees(g, p *tfile, cls string) float64 {
+	if g == p {
+		return scoreJavaTyped
+	}
+	if g.pkg == p.pkg {
+		return scoreJavaTyped
+	}
+	tops := map[string]bool{}
+	for _, c := range p.java.classes {
+		if c.outer == "" {
+			tops[c.name] = true
+		}
+	}
+	best := 0.0
+	for _, im := range g.java.imports {
+		n := len(im.parts)
+		pkgLen := len(strings.Split(p.pkg, "."))
+		if p.pkg == "" {
+			pkgLen = 0
+		}
+		if n < pkgLen || strings.Join(im.parts[:pkgLen], ".") != p.pkg {
+			continue
+		}
+		rest := im.parts[pkgLen:]
+		switch {
+		case len(rest) == 0 && im.wildcard && !im.static:
+			best = max(best, scoreJavaOnDemand)
+		case len(rest) > 0 && tops[rest[0]] && (rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls):
+			best = max(best, scoreJavaTyped)
+		case len(rest) > 0 && tops[rest[0]]:
+			best = max(best, scoreJavaOnDemand)
+		}
+	}
+	return best
+}
+
+// typeFiles answers the files declaring class cls that f sees, with how.
+func (s *javaSearch) typeFiles(f *tfile, cls string) ([]*tfile, float64) {
+	var out []*tfile
+	best := 0.0
+	for _, p := range s.classes[cls] {
+		sc := javaSees(f, p, cls)
+		if sc == 0 {
+			// A class nested in a class of the same package (or of an
+			// imported file) is reached as Outer.Inner or by inheritance.
+			if s.nested(p, cls) && (f.pkg == p.pkg || javaSees(f, p, javaTop(p)) > 0) {
+				sc = scoreJavaOnDemand
+			}
+		}
+		switch {
+		case sc > best:
+			out, best = []*tfile{p}, sc
+		case sc == best && sc > 0:
+			out = append(out, p)
+		}
+	}
+	return out, best
+}
+
+func (s *javaSearch) nested(p *tfile, cls string) bool {
+	for _, c := range p.java.classes {
+		if c.name == cls && c.outer != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func javaTop(p *tfile) string {
+	for _, c := range p.java.classes {
+		if c.outer == "" {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// resolveTypes answers the types of the receiver of the member toks[i] of
+// f: a variable's declared types, a type name (static access), this and
+// super, or a call's return types (a chain a.b().c() resolved left to
+// right through the hierarchy).
+func (s *javaSearch) resolveTypes(f *tfile, i, depth int) []string {
+	toks := f.toks
+	if i < 2 || toks[i-1].text != "." || depth > 4 {
+		return nil
+	}
+	r := toks[i-2]
+	if r.kind == tkIdent {
+		if i >= 3 && toks[i-3].text == "." && r.text != "this" {
+			if i >= 4 && toks[i-4].text == "this" {
+				return f.types.typesOf("this." + r.text)
+			}
+			// a.b.c: b's type through a's.
+			var out []string
+			for _, t := range s.resolveTypes(f, i-2, depth+1) {
+				out = append(out, s.memberType(t, r.text, false)...)
+			}
+			return out
+		}
+		switch r.text {
+		case "this":
+			if c := f.java.classAt(i); c != nil {
+				return []string{c.name}
+			}
+			return nil
+		case "super":
+			if c := f.java.classAt(i); c != nil {
+				return c.supers
+			}
+			return nil
+		}
+		if ts := f.types.typesOf(r.text); len(ts) > 0 {
+			return ts
+		}
+		if isUpper(r.text) {
+			return []string{r.text}
+		}
+		return nil
+	}
+	if r.text != ")" {
+		return nil
+	}
+	open := -1
+	depthP := 0
+	for j := i - 2; j >= 0; j-- {
+		if toks[j].text == ")" {
+			depthP++
+		} else if toks[j].text == "(" {
+			depthP--
+			if depthP == 0 {
+				open = j
+				break
+			}
+		}
+	}
+	if open < 1 || toks[open-1].kind != tkIdent {
+		return nil
+	}
+	fn := open - 1
+	name := toks[fn].text
+	if fn >= 1 && toks[fn-1].text == "new" {
+		return []string{name}
+	}
+	if fn >= 1 && toks[fn-1].text == "." {
+		var out []string
+		for _, t := range s.resolveTypes(f, fn, depth+1) {
+			out = append(out, s.memberType(t, name, true)...)
+		}
+		return out
+	}
+	// An unqualified call: a method of the enclosing class or its supertypes.
+	if c := f.java.classAt(i); c != nil {
+		if ts := s.memberType(c.name, name, true); len(ts) > 0 {
+			return ts
+		}
+	}
+	return f.types.typesOf(name + "()")
+}
+
+// memberType answers the type of member name of class typ (a method's
+// return type when call), looked up in typ and its supertypes.
+func (s *javaSearch) memberType(typ, name string, call bool) []string {
+	for _, c := range s.h.declaring(typ, name) {
+		for _, f := range s.classes[c] {
+			if call {
+				if ts := f.types.returns[c+"."+name]; len(ts) > 0 {
+					return ts
+				}
+				continue
+			}
+			if ts := f.types.vars["this."+name]; len(ts) > 0 {
+				return ts
+			}
+		}
+	}
+	return nil
+}
+
+// declaringFiles answers the files declaring member name in typ or a
+// supertype, nearest first.
+func (s *javaSearch) declaringFiles(from *tfile, typ, name string) []*tfile {
+	var out []*tfile
+	for _, c := range s.h.declaring(typ, name) {
+		fs, _ := s.typeFiles(from, c)
+		if len(fs) == 0 {
+			fs = s.classes[c]
+		}
+		for _, f := range fs {
+			if !slices.Contains(out, f) && slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.container == c && d.name == name }) {
+				out = append(out, f)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return out
+}
+
+// usesIn records the files declaring what the added lines of f refer to.
+func (s *javaSearch) usesIn(f *tfile, added map[int]bool) {
+	for i, t := range f.toks {
+		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] || isKeyword(langJava, t.text) && t.text != "super" {
+			continue
+		}
+		member := i > 0 && f.toks[i-1].text == "."
+		call := i+1 < len(f.toks) && f.toks[i+1].text == "("
+		switch {
+		case member:
+			for _, typ := range s.resolveTypes(f, i, 0) {
+				for _, g := range s.declaringFiles(f, typ, t.text) {
+					s.addUse(g, typ+"."+t.text, f, scoreJavaTyped)
+				}
+			}
+		case t.text == "super" && call:
+			if c := f.java.classAt(i); c != nil {
+				for _, sup := range c.supers {
+					fs, sc := s.typeFiles(f, sup)
+					for _, g := range fs {
+						s.addUse(g, sup, f, sc)
+					}
+				}
+			}
+		case isUpper(t.text) && !call:
+			fs, sc := s.typeFiles(f, t.text)
+			for _, g := range fs {
+				s.addUse(g, t.text, f, sc)
+			}
+		case call:
+			s.usesUnqualified(f, i)
+		default:
+			// A field of the enclosing class's supertypes, or statically
+			// imported.
+			s.usesUnqualified(f, i)
+		}
+	}
+}
+
+// usesUnqualified resolves a name used without a receiver: a member the
+// enclosing class inherits, or a static import.
+func (s *javaSearch) usesUnqualified(f *tfile, i int) {
+	name := f.toks[i].text
+	if c := f.java.classAt(i); c != nil {
+		if slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.name == name && d.container != "" }) {
+			return // declared in the file itself
+		}
+		if f.types.vars[name] != nil && !isUpper(name) {
+			return // a local or parameter
+		}
+		for _, sup := range c.supers {
+			for _, g := range s.declaringFiles(f, sup, name) {
+				s.addUse(g, sup+"."+name, f, scoreJavaTyped)
+			}
+		}
+	}
+	for _, im := range f.java.imports {
+		if !im.static || len(im.parts) < 2 {
+			continue
+		}
+		cls := im.parts[len(im.parts)-1]
+		if !im.wildcard {
+			if cls != name {
+				continue
+			}
+			cls = im.parts[len(im.parts)-2]
+		}
+		for _, g := range s.classes[cls] {
+			if javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.decls, func(d tdecl) bool { return d.name == name && d.container == cls }) {
+				s.addUse(g, cls+"."+name, f, scoreJavaTyped)
+			}
+		}
+	}
+}
+
+func (s *javaSearch) addUse(g *tfile, sym string, from *tfile, score float64) {
+	if g == nil || g == from || s.ev.Changed[g.path] {
+		return
+	}
+	s.ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: sym, Method: engine.MethodTokens, Score: score,
+		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.path))})
+}
+
+// impactIn records g's references to the touched declarations.
+func (s *javaSearch) impactIn(g *tfile, touched []javaTouch) {
+	for _, t := range touched {
+		sc, call := s.refScore(g, t)
+		if sc == 0 {
+			continue
+		}
+		name := tokDisplay(t.d)
+		if t.d.kind == "constructor" {
+			name = "new " + t.d.name
+		}
+		verb := "uses"
+		if call {
+			verb = "calls"
+		}
+		s.ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: sc, Call: call,
+			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
+	}
+}
+
+// refScore answers how surely g refers to touched declaration t, and
+// whether by a call.
+func (s *javaSearch) refScore(g *tfile, t javaTouch) (float64, bool) {
+	d := t.d
+	cls := d.container
+	if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
+		cls = d.name
+	}
+	sees := javaSees(g, t.f, cls)
+	if sees == 0 && refersTo(g, cls) && s.fullyQualified(g, t.f, cls) {
+		sees = scoreJavaTyped
+	}
+	if sees == 0 && javaImportsOther(g, cls) {
+		return 0, false // g's cls is another package's class
+	}
+	best, call := 0.0, false
+	note := func(sc float64, isCall bool) {
+		if sc > best || (sc == best && isCall) {
+			best, call = sc, isCall
+		}
+	}
+	toks := g.toks
+	for i, k := range toks {
+		if k.kind != tkIdent || g.java.declTok[i] {
+			if k.kind == tkIdent && g.java.declTok[i] && k.text == d.name && d.kind == "method" && s.overrides(g, i, cls) {
+				note(scoreJavaTyped, false)
+			}
+			continue
+		}
+		member := i > 0 && toks[i-1].text == "."
+		ref := i > 0 && toks[i-1].text == ":" && i > 1 && toks[i-2].text == ":"
+		isCall := i+1 < len(toks) && toks[i+1].text == "("
+		switch d.kind {
+		case "class", "interface", "enum":
+			if k.text == d.name && !member && sees > 0 {
+				note(sees, isCall)
+			}
+		case "constructor":
+			if k.text == d.name && i > 0 && toks[i-1].text == "new" && sees > 0 {
+				note(sees, true)
+			}
+			if k.text == "new" && ref && i >= 3 && toks[i-3].text == d.name && sees > 0 {
+				note(sees, true)
+			}
+			if k.text == "super" && isCall && !member {
+				if c := g.java.classAt(i); c != nil && slices.Contains(c.supers, d.name) {
+					note(scoreJavaTyped, true)
+				}
+			}
+		default:
+			if k.text != d.name || (d.kind == "method" && !isCall && !ref) || (d.kind == "field" && isCall) {
+				continue
+			}
+			if member || ref {
+				var types []string
+				if member {
+					types = s.resolveTypes(g, i, 0)
+				} else if p := toks[i-3]; p.kind == tkIdent {
+					types = g.types.typesOf(p.text)
+					if len(types) == 0 && isUpper(p.text) {
+						types = []string{p.text}
+					}
+				}
+				switch {
+				case len(types) > 0 && s.anyReaches(types, cls, d.name):
+					note(scoreJavaTyped, isCall)
+				case len(types) > 0 && s.allKnown(types):
+					// a known type that does not reach the class
+				case commonMember[d.name] || javaCommonMember[d.name]:
+				case sees > 0 || refersTo(g, cls):
+					note(scoreJavaSees, isCall)
+				case s.declared[d.name] <= 1 && len(d.name) >= 6:
+					note(scoreJavaLoose, isCall)
+				}
+				continue
+			}
+			// Unqualified: in a subclass, or statically imported.
+			if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
+				note(scoreJavaTyped, isCall)
+			} else if d.static && s.staticImports(g, cls, d.name) {
+				note(scoreJavaTyped, isCall)
+			}
+		}
+	}
+	return best, call
+}
+
+// anyReaches reports whether a member name of one of types can be cls's:
+// the type is cls or a subtype of it, and no nearer class declares name.
+func (s *javaSearch) anyReaches(types []string, cls, name string) bool {
+	for _, t := range types {
+		if t == cls {
+			return true
+		}
+		decl := s.h.declaring(t, name)
+		if s.reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
+			return true
+		}
+	}
+	return false
+}
+
+// allKnown reports whether the hierarchy knows every one of types (their
+// files were read), so that not reaching a class is a fact.
+func (s *javaSearch) allKnown(types []string) bool {
+	for _, t := range types {
+		if len(s.classes[t]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// reaches reports whether class sub is cls or extends or implements it
+// (transitively).
+func (s *javaSearch) reaches(sub, cls string) bool {
+	seen := map[string]bool{}
+	queue := []string{sub}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == cls {
+			return true
+		}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		queue = append(queue, s.h.supers[c]...)
+	}
+	return false
+}
+
+// overrides reports whether the method declared at token i of g belongs
+// to a class that extends or implements cls.
+func (s *javaSearch) overrides(g *tfile, i int, cls string) bool {
+	c := g.java.classAt(i)
+	return c != nil && c.name != cls && s.reaches(c.name, cls)
+}
+
+// staticImports reports whether g imports member name of class cls
+// statically.
+func (s *javaSearch) staticImports(g *tfile, cls, name string) bool {
+	for _, im := range g.java.imports {
+		if !im.static || len(im.parts) < 2 {
+			continue
+		}
+		last := im.parts[len(im.parts)-1]
+		if (im.wildcard && last == cls) || (!im.wildcard && last == name && im.parts[len(im.parts)-2] == cls) {
+			return true
+		}
+	}
+	return false
+}
+
+// fullyQualified reports whether g writes cls with the package of p in
+// front (a.b.C).
+func (s *javaSearch) fullyQualified(g, p *tfile, cls string) bool {
+	if p.pkg == "" {
+		return false
+	}
+	parts := strings.Split(p.pkg, ".")
+	n := 2 * len(parts)
+	for i := n; i < len(g.toks); i++ {
+		if g.toks[i].text != cls || g.toks[i-1].text != "." {
+			continue
+		}
+		ok := true
+		for k, part := range parts {
+			at := i - n + 2*k
+			if g.toks[at].text != part || g.toks[at+1].text != "." {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// javaImportsOther reports whether g imports a class named cls by a
+// single-type import (one that javaSees did not match to the touched file).
+func javaImportsOther(g *tfile, cls string) bool {
+	for _, im := range g.java.imports {
+		if !im.static && !im.wildcard && len(im.parts) > 0 && im.parts[len(im.parts)-1] == cls {
+			return true
+		}
+	}
+	return false
+}
+
+// javaCommonMember are Java method names that nearly every class declares
+// or calls: without a typed receiver they say nothing.
+var javaCommonMember = wordSet("get set add put remove size isEmpty contains close apply accept of build create value values name type getName getValue getType write read next hasNext iterator compareTo clone length copy")
