@@ -110,6 +110,13 @@ func lexFile(p string, src []byte) *tfile {
 		f.decls = pythonDecls(f.toks)
 		f.imports = pythonImports(f.toks)
 	case langJava:
+		// A Java string's content is never a name or a bracket: case '}':
+		// must not close a block.
+		for i := range f.toks {
+			if f.toks[i].kind == tkString {
+				f.toks[i].text = `"`
+			}
+		}
 		f.decls, f.types, f.java = javaParse(f.toks)
 		f.imports, f.pkg = javaImports(f.toks)
 	default:
