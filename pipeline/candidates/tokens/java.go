@@ -1,8 +1,10 @@
 package tokens
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -14,8 +16,8 @@ import (
 // parameter, a method's return type), the class hierarchy (extends,
 // implements: inherited members and overrides), and Java's visibility rules
 // (the file's package, single-type, on-demand and static imports). A type
-// name is looked up in the files named after it (Type.java), as Java lays
-// public types out.
+// is looked for where those rules put it: Type.java in the package's
+// directory under the source roots known.
 
 const (
 	scoreJavaTyped    = 0.85 // resolved through a declared type or an import
@@ -23,6 +25,7 @@ const (
 	scoreJavaSees     = 0.6  // an untyped receiver in a file that sees the class
 	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare
 	javaTypeRounds    = 3    // supertype levels read beyond the named types
+	javaManyFiles     = 200  // more files than this name a touched name: javaNamesTouched filters them
 )
 
 // javaSearch is the search of all the changed Java files together.
@@ -30,10 +33,13 @@ type javaSearch struct {
 	tree     engine.Tree
 	ev       *engine.Evidence
 	h        *hierarchy
-	files    map[string]*tfile   // every file read, by path
-	classes  map[string][]*tfile // class simple name -> files declaring it
-	tried    map[string]bool     // type names looked up by file name
-	declared map[string]int      // member name -> files declaring it (read files)
+	files    map[string]*tfile          // every file read, by path
+	classes  map[string][]*tfile        // class simple name -> files declaring it
+	tried    map[string]bool            // file + type name looked up
+	declared map[string]int             // member name -> files declaring it (read files)
+	dirs     map[string]map[string]bool // directory -> the file names it lists
+	rootList []string                   // source roots known (roots)
+	rootSeen map[string]bool            // files whose root is in rootList
 }
 
 // javaTouch is a declaration of a changed file that the change touched.
@@ -45,7 +51,7 @@ type javaTouch struct {
 
 func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: newHierarchy(), files: map[string]*tfile{}, classes: map[string][]*tfile{},
-		tried: map[string]bool{}, declared: map[string]int{}}
+		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
 	var heads []*tfile
 	var touched []javaTouch
 	added := map[*tfile]map[int]bool{}
@@ -70,9 +76,15 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 	var words []string
 	seen := map[string]bool{}
 	for _, t := range touched {
-		if len(t.d.name) >= 2 && !seen[t.d.name] {
-			seen[t.d.name] = true
-			words = append(words, t.d.name)
+		w := t.d.name
+		if t.d.container != "" && (commonMember[w] || javaCommonMember[w] || len(w) < 3) {
+			// A name every other class declares or calls: the files that
+			// can reach it through a typed receiver name its class.
+			w = t.d.container
+		}
+		seen[t.d.name] = true
+		if !slices.Contains(words, w) {
+			words = append(words, w)
 		}
 	}
 	var impactFiles []*tfile
@@ -81,8 +93,14 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 		if err != nil {
 			return fmt.Errorf("search for changed names: %w", err)
 		}
+		// Many files: only those that also name a touched member's class
+		// are lexed (a typed receiver or an import names it).
+		var keep func(src []byte) bool
+		if len(paths) > javaManyFiles {
+			keep = func(src []byte) bool { return javaNamesTouched(src, touched) }
+		}
 		for _, p := range paths {
-			f, err := s.read(ctx, p)
+			f, err := s.readIf(ctx, p, keep)
 			if err != nil {
 				return err
 			}
@@ -91,23 +109,24 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 			}
 		}
 	}
-	// The types the changed lines and the impact files name.
-	need := map[string]bool{}
+	// The types the changed lines and the impact files name, each looked
+	// up from the file naming it.
+	need := map[typeRef]bool{}
 	for _, f := range heads {
 		for n := range javaNamedTypes(f, added[f]) {
-			need[n] = true
+			need[typeRef{f, n}] = true
 		}
 	}
 	for _, t := range touched {
-		need[t.d.container] = true
+		need[typeRef{t.f, t.d.container}] = true
 	}
 	for _, g := range impactFiles {
 		for n := range javaReceiverTypes(g, seen) {
-			need[n] = true
+			need[typeRef{g, n}] = true
 		}
 		for _, c := range g.java.classes {
 			for _, sup := range c.supers {
-				need[sup] = true
+				need[typeRef{g, sup}] = true
 			}
 		}
 	}
@@ -117,13 +136,13 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 	// Chains a.b().c() type each call by the previous one's return type:
 	// the files of the types reached are read until no new type appears.
 	for round := 0; round < javaTypeRounds; round++ {
-		next := map[string]bool{}
+		next := map[typeRef]bool{}
 		for _, f := range heads {
 			for i, t := range f.toks {
 				if t.kind == tkIdent && i > 0 && f.toks[i-1].text == "." && added[f][t.line] {
 					for _, typ := range s.resolveTypes(f, i, 0) {
-						if !s.tried[typ] {
-							next[typ] = true
+						if len(s.classes[typ]) == 0 && !s.tried[f.path+"\x00"+typ] {
+							next[typeRef{f, typ}] = true
 						}
 					}
 				}
@@ -150,6 +169,43 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 
 // read reads and parses one file outside the change (nil when it cannot).
 func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
+	return s.readIf(ctx, p, nil)
+}
+
+// javaNamesTouched reports whether src holds, for a touched declaration,
+// its name and its class's name as whole words.
+func javaNamesTouched(src []byte, touched []javaTouch) bool {
+	for _, t := range touched {
+		if hasWord(src, t.d.name) && (t.d.container == "" || hasWord(src, t.d.container)) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether w occurs in src as a whole identifier.
+func hasWord(src []byte, w string) bool {
+	for i := 0; ; {
+		j := bytes.Index(src[i:], []byte(w))
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(w)
+		if (j == 0 || !isIdentByte(src[j-1])) && (end >= len(src) || !isIdentByte(src[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
+
+// readIf is read, keeping the file only when keep (if any) accepts its
+// content.
+func (s *javaSearch) readIf(ctx context.Context, p string, keep func([]byte) bool) (*tfile, error) {
 	if f, ok := s.files[p]; ok {
 		return f, nil
 	}
@@ -162,6 +218,9 @@ func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
 			return nil, ctx.Err()
 		}
 		s.files[p] = nil
+		return nil, nil
+	}
+	if keep != nil && !keep(src) {
 		return nil, nil
 	}
 	f := lexFile(p, src)
@@ -188,46 +247,186 @@ func (s *javaSearch) addFile(f *tfile) {
 	}
 }
 
-// loadTypes reads the files named after the types in need (Type.java) and,
-// level by level, after their supertypes.
-func (s *javaSearch) loadTypes(ctx context.Context, need map[string]bool) error {
+// typeRef is a type name as file from names it.
+type typeRef struct {
+	from *tfile
+	name string
+}
+
+// loadTypes reads the files declaring the types in need and, level by
+// level, their supertypes. A type T named in file F is looked for where
+// Java's rules put it: T.java in F's package, in the package of a
+// single-type import of T (or the file of its outer class), of an
+// on-demand import, or of a static import's class, under every source root
+// known (the directories above the packages of the files read).
+func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error {
 	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
-		var words, globs []string
-		for n := range need {
-			if n == "" || s.tried[n] || javaNotType[n] || javaPrimitives[n] || isKeyword(langJava, n) || !isUpper(n) {
+		next := map[typeRef]bool{}
+		for r := range need {
+			n := r.name
+			key := r.from.path + "\x00" + n
+			if n == "" || s.tried[key] || javaNotType[n] || javaPrimitives[n] || isKeyword(langJava, n) || !isUpper(n) {
 				continue
 			}
-			s.tried[n] = true
-			words = append(words, n)
-			globs = append(globs, "*/"+n+".java", n+".java")
-		}
-		if len(words) == 0 {
-			return nil
-		}
-		slices.Sort(words)
-		slices.Sort(globs)
-		paths, err := s.tree.Grep(ctx, words, globs, tokGrepLimit)
-		if err != nil {
-			return fmt.Errorf("search for type files: %w", err)
-		}
-		next := map[string]bool{}
-		for _, p := range paths {
-			f, err := s.read(ctx, p)
-			if err != nil {
-				return err
-			}
-			if f == nil {
+			s.tried[key] = true
+			if slices.ContainsFunc(s.classes[n], func(p *tfile) bool { return javaSees(r.from, p, n) > 0 }) {
 				continue
 			}
-			for _, c := range f.java.classes {
-				for _, sup := range c.supers {
-					next[sup] = true
+			for _, p := range javaTypePlaces(r.from, n) {
+				f, err := s.readIn(ctx, r.from, p)
+				if err != nil {
+					return err
+				}
+				if f == nil {
+					continue
+				}
+				for _, c := range f.java.classes {
+					for _, sup := range c.supers {
+						next[typeRef{f, sup}] = true
+					}
 				}
 			}
 		}
 		need = next
 	}
 	return nil
+}
+
+// typePlace is a package directory (relative to a source root) and the
+// file name a type may be declared in; explicit places (single-type and
+// static imports) are looked for under every known root, the others (the
+// file's package, on-demand imports) under the file's own roots.
+type typePlace struct {
+	dir, file string
+	explicit  bool
+}
+
+func javaTypePlaces(f *tfile, n string) []typePlace {
+	pkgDir := func(parts []string) string { return strings.Join(parts, "/") }
+	out := []typePlace{{strings.ReplaceAll(f.pkg, ".", "/"), n + ".java", false}}
+	for _, im := range f.java.imports {
+		k := len(im.parts)
+		switch {
+		case im.wildcard && !im.static:
+			out = append(out, typePlace{pkgDir(im.parts), n + ".java", false})
+		case !im.wildcard && !im.static && im.parts[k-1] == n:
+			out = append(out, typePlace{pkgDir(im.parts[:k-1]), n + ".java", true})
+			// a.b.Outer.T: T nested in Outer.java.
+			if k >= 3 && isUpper(im.parts[k-2]) {
+				out = append(out, typePlace{pkgDir(im.parts[:k-2]), im.parts[k-2] + ".java", true})
+			}
+		case im.static && k >= 2:
+			cls := k - 1
+			if !im.wildcard {
+				cls = k - 2
+			}
+			if cls >= 1 && im.parts[cls] == n {
+				out = append(out, typePlace{pkgDir(im.parts[:cls]), n + ".java", true})
+			}
+		}
+	}
+	return out
+}
+
+// roots answers the source roots known: for each file read, its directory
+// less its package's path.
+func (s *javaSearch) roots() []string {
+	if s.rootList != nil && len(s.rootSeen) == len(s.files) {
+		return s.rootList
+	}
+	for p, f := range s.files {
+		if f == nil || s.rootSeen[p] {
+			continue
+		}
+		s.rootSeen[p] = true
+		dir := engine.DirOf(p)
+		pkg := strings.ReplaceAll(f.pkg, ".", "/")
+		root := dir
+		if pkg != "" {
+			if dir != pkg && !strings.HasSuffix(dir, "/"+pkg) {
+				continue
+			}
+			root = strings.TrimSuffix(strings.TrimSuffix(dir, pkg), "/")
+		}
+		// Maven and Gradle put a module's tests beside its sources.
+		for _, r := range []string{root, swapRoot(root, "src/main/", "src/test/"), swapRoot(root, "src/test/", "src/main/")} {
+			if r != "" && !slices.Contains(s.rootList, r) {
+				s.rootList = append(s.rootList, r)
+			}
+		}
+	}
+	slices.Sort(s.rootList)
+	return s.rootList
+}
+
+// ownRoots answers f's source root and its sibling main/test root.
+func (s *javaSearch) ownRoots(f *tfile) []string {
+	dir := engine.DirOf(f.path)
+	pkg := strings.ReplaceAll(f.pkg, ".", "/")
+	root := dir
+	if pkg != "" {
+		if dir != pkg && !strings.HasSuffix(dir, "/"+pkg) {
+			return []string{dir}
+		}
+		root = strings.TrimSuffix(strings.TrimSuffix(dir, pkg), "/")
+	}
+	out := []string{root}
+	for _, r := range []string{swapRoot(root, "src/main/", "src/test/"), swapRoot(root, "src/test/", "src/main/")} {
+		if r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// swapRoot answers root with the last from replaced by to, "" when root
+// has no from.
+func swapRoot(root, from, to string) string {
+	i := strings.LastIndex(root+"/", from)
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSuffix(root[:i]+to+(root + "/")[i+len(from):], "/")
+}
+
+// readIn reads the file of place p under the source roots where its
+// directory lists it: every known root for an explicit place, else the
+// roots of from (its own and its sibling main/test root).
+func (s *javaSearch) readIn(ctx context.Context, from *tfile, p typePlace) (*tfile, error) {
+	dir, file := p.dir, p.file
+	roots := s.roots()
+	if !p.explicit {
+		roots = s.ownRoots(from)
+	}
+	var found *tfile
+	for _, root := range roots {
+		d := engine.JoinDir(root, dir)
+		names, ok := s.dirs[d]
+		if !ok {
+			ps, err := s.tree.ListDir(ctx, d)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+			}
+			names = map[string]bool{}
+			for _, p := range ps {
+				names[path.Base(p)] = true
+			}
+			s.dirs[d] = names
+		}
+		if !names[file] {
+			continue
+		}
+		f, err := s.read(ctx, engine.JoinDir(d, file))
+		if err != nil {
+			return nil, err
+		}
+		if f != nil && found == nil {
+			found = f
+		}
+	}
+	return found, nil
 }
 
 // javaTouched answers the declarations of one changed file that the change
@@ -655,11 +854,46 @@ func (s *javaSearch) addUse(g *tfile, sym string, from *tfile, score float64) {
 		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.path))})
 }
 
-// impactIn records g's references to the touched declarations.
+// impactIn records g's references to the touched declarations. One walk
+// over g's tokens looks each identifier up among the touched names.
 func (s *javaSearch) impactIn(g *tfile, touched []javaTouch) {
-	for _, t := range touched {
-		sc, call := s.refScore(g, t)
-		if sc == 0 {
+	byName := map[string][]int{}
+	for k, t := range touched {
+		byName[t.d.name] = append(byName[t.d.name], k)
+		if t.d.kind == "constructor" {
+			byName["new"] = append(byName["new"], k)
+			byName["super"] = append(byName["super"], k)
+		}
+	}
+	best := make([]float64, len(touched))
+	calls := make([]bool, len(touched))
+	sees := make([]float64, len(touched))
+	for k := range sees {
+		sees[k] = -1
+	}
+	for i, tk := range g.toks {
+		if tk.kind != tkIdent {
+			continue
+		}
+		for _, k := range byName[tk.text] {
+			if sees[k] < 0 {
+				sees[k] = s.seesTouched(g, touched[k])
+				if sees[k] < 0 {
+					sees[k] = 0
+					best[k] = -1 // g's class of that name is another
+				}
+			}
+			if best[k] < 0 {
+				continue
+			}
+			sc, call := s.refAt(g, i, touched[k], sees[k])
+			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
+				best[k], calls[k] = sc, call
+			}
+		}
+	}
+	for k, t := range touched {
+		if best[k] <= 0 {
 			continue
 		}
 		name := tokDisplay(t.d)
@@ -667,99 +901,107 @@ func (s *javaSearch) impactIn(g *tfile, touched []javaTouch) {
 			name = "new " + t.d.name
 		}
 		verb := "uses"
-		if call {
+		if calls[k] {
 			verb = "calls"
 		}
-		s.ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: sc, Call: call,
+		s.ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: best[k], Call: calls[k],
 			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
 	}
 }
 
-// refScore answers how surely g refers to touched declaration t, and
-// whether by a call.
-func (s *javaSearch) refScore(g *tfile, t javaTouch) (float64, bool) {
-	d := t.d
-	cls := d.container
+// touchedClass is the class a touched declaration belongs to (a class:
+// itself).
+func touchedClass(d tdecl) string {
 	if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
-		cls = d.name
+		return d.name
 	}
+	return d.container
+}
+
+// seesTouched answers how g sees the class of touched declaration t
+// (javaSees, or a fully qualified name), -1 when g's class of that name
+// is another package's.
+func (s *javaSearch) seesTouched(g *tfile, t javaTouch) float64 {
+	cls := touchedClass(t.d)
 	sees := javaSees(g, t.f, cls)
 	if sees == 0 && refersTo(g, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
 	}
 	if sees == 0 && javaImportsOther(g, cls) {
-		return 0, false // g's cls is another package's class
+		return -1
 	}
-	best, call := 0.0, false
-	note := func(sc float64, isCall bool) {
-		if sc > best || (sc == best && isCall) {
-			best, call = sc, isCall
-		}
-	}
+	return sees
+}
+
+// refAt answers how surely token i of g refers to touched declaration t
+// (0: it does not), and whether by a call.
+func (s *javaSearch) refAt(g *tfile, i int, t javaTouch, sees float64) (float64, bool) {
+	d := t.d
+	cls := touchedClass(d)
 	toks := g.toks
-	for i, k := range toks {
-		if k.kind != tkIdent || g.java.declTok[i] {
-			if k.kind == tkIdent && g.java.declTok[i] && k.text == d.name && d.kind == "method" && s.overrides(g, i, cls) {
-				note(scoreJavaTyped, false)
-			}
-			continue
+	k := toks[i]
+	if g.java.declTok[i] {
+		if k.text == d.name && d.kind == "method" && s.overrides(g, i, cls) {
+			return scoreJavaTyped, false
 		}
-		member := i > 0 && toks[i-1].text == "."
-		ref := i > 0 && toks[i-1].text == ":" && i > 1 && toks[i-2].text == ":"
-		isCall := i+1 < len(toks) && toks[i+1].text == "("
-		switch d.kind {
-		case "class", "interface", "enum":
-			if k.text == d.name && !member && sees > 0 {
-				note(sees, isCall)
+		return 0, false
+	}
+	member := i > 0 && toks[i-1].text == "."
+	ref := i > 1 && toks[i-1].text == ":" && toks[i-2].text == ":"
+	isCall := i+1 < len(toks) && toks[i+1].text == "("
+	switch d.kind {
+	case "class", "interface", "enum":
+		if k.text == d.name && !member && sees > 0 {
+			return sees, isCall
+		}
+	case "constructor":
+		if k.text == d.name && i > 0 && toks[i-1].text == "new" && sees > 0 {
+			return sees, true
+		}
+		if k.text == "new" && ref && i >= 3 && toks[i-3].text == d.name && sees > 0 {
+			return sees, true
+		}
+		if k.text == "super" && isCall && !member {
+			if c := g.java.classAt(i); c != nil && slices.Contains(c.supers, d.name) {
+				return scoreJavaTyped, true
 			}
-		case "constructor":
-			if k.text == d.name && i > 0 && toks[i-1].text == "new" && sees > 0 {
-				note(sees, true)
-			}
-			if k.text == "new" && ref && i >= 3 && toks[i-3].text == d.name && sees > 0 {
-				note(sees, true)
-			}
-			if k.text == "super" && isCall && !member {
-				if c := g.java.classAt(i); c != nil && slices.Contains(c.supers, d.name) {
-					note(scoreJavaTyped, true)
+		}
+	default:
+		if k.text != d.name || (d.kind == "method" && !isCall && !ref) || (d.kind == "field" && isCall) {
+			return 0, false
+		}
+		if member || ref {
+			var types []string
+			if member {
+				types = s.resolveTypes(g, i, 0)
+			} else if p := toks[i-3]; p.kind == tkIdent {
+				types = g.types.typesOf(p.text)
+				if len(types) == 0 && isUpper(p.text) {
+					types = []string{p.text}
 				}
 			}
-		default:
-			if k.text != d.name || (d.kind == "method" && !isCall && !ref) || (d.kind == "field" && isCall) {
-				continue
+			switch {
+			case len(types) > 0 && s.anyReaches(types, cls, d.name):
+				return scoreJavaTyped, isCall
+			case len(types) > 0 && s.allKnown(types):
+				// a known type that does not reach the class
+			case commonMember[d.name] || javaCommonMember[d.name]:
+			case sees > 0 || refersTo(g, cls):
+				return scoreJavaSees, isCall
+			case s.declared[d.name] <= 1 && len(d.name) >= 6:
+				return scoreJavaLoose, isCall
 			}
-			if member || ref {
-				var types []string
-				if member {
-					types = s.resolveTypes(g, i, 0)
-				} else if p := toks[i-3]; p.kind == tkIdent {
-					types = g.types.typesOf(p.text)
-					if len(types) == 0 && isUpper(p.text) {
-						types = []string{p.text}
-					}
-				}
-				switch {
-				case len(types) > 0 && s.anyReaches(types, cls, d.name):
-					note(scoreJavaTyped, isCall)
-				case len(types) > 0 && s.allKnown(types):
-					// a known type that does not reach the class
-				case commonMember[d.name] || javaCommonMember[d.name]:
-				case sees > 0 || refersTo(g, cls):
-					note(scoreJavaSees, isCall)
-				case s.declared[d.name] <= 1 && len(d.name) >= 6:
-					note(scoreJavaLoose, isCall)
-				}
-				continue
-			}
-			// Unqualified: in a subclass, or statically imported.
-			if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
-				note(scoreJavaTyped, isCall)
-			} else if d.static && s.staticImports(g, cls, d.name) {
-				note(scoreJavaTyped, isCall)
-			}
+			return 0, false
+		}
+		// Unqualified: in a subclass, or statically imported.
+		if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
+			return scoreJavaTyped, isCall
+		}
+		if d.static && s.staticImports(g, cls, d.name) {
+			return scoreJavaTyped, isCall
 		}
 	}
-	return best, call
+	return 0, false
 }
 
 // anyReaches reports whether a member name of one of types can be cls's:
