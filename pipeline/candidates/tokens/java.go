@@ -1,7 +1,6 @@
 package tokens
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path"
@@ -93,14 +92,17 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 		if err != nil {
 			return fmt.Errorf("search for changed names: %w", err)
 		}
-		// Many files: only those that also name a touched member's class
-		// are lexed (a typed receiver or an import names it).
-		var keep func(src []byte) bool
+		// Many files: those naming most touched declarations together with
+		// their class (as a typed receiver or an import does) are lexed,
+		// at most javaManyFiles of them.
 		if len(paths) > javaManyFiles {
-			keep = func(src []byte) bool { return javaNamesTouched(src, touched) }
+			var err error
+			if paths, err = s.mostNaming(ctx, paths, touched); err != nil {
+				return err
+			}
 		}
 		for _, p := range paths {
-			f, err := s.readIf(ctx, p, keep)
+			f, err := s.read(ctx, p)
 			if err != nil {
 				return err
 			}
@@ -167,45 +169,69 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 	return nil
 }
 
-// read reads and parses one file outside the change (nil when it cannot).
-func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
-	return s.readIf(ctx, p, nil)
-}
-
-// javaNamesTouched reports whether src holds, for a touched declaration,
-// its name and its class's name as whole words.
-func javaNamesTouched(src []byte, touched []javaTouch) bool {
+// mostNaming answers the javaManyFiles paths whose content names the most
+// touched declarations together with their class's name.
+func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []javaTouch) ([]string, error) {
+	want := map[string]bool{}
 	for _, t := range touched {
-		if hasWord(src, t.d.name) && (t.d.container == "" || hasWord(src, t.d.container)) {
-			return true
+		want[t.d.name] = true
+		want[t.d.container] = true
+	}
+	type scored struct {
+		path string
+		n    int
+	}
+	var out []scored
+	for _, p := range paths {
+		if s.ev.Changed[p] || engine.SkippedPath(p) || langOf(p) != langJava {
+			continue
+		}
+		src, err := s.tree.ReadFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		found := map[string]bool{}
+		for i := 0; i < len(src); {
+			if !isIdentByte(src[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(src) && isIdentByte(src[j]) {
+				j++
+			}
+			if want[string(src[i:j])] {
+				found[string(src[i:j])] = true
+			}
+			i = j
+		}
+		n := 0
+		for _, t := range touched {
+			if found[t.d.name] && (t.d.container == "" || found[t.d.container]) {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, scored{p, n})
 		}
 	}
-	return false
-}
-
-// hasWord reports whether w occurs in src as a whole identifier.
-func hasWord(src []byte, w string) bool {
-	for i := 0; ; {
-		j := bytes.Index(src[i:], []byte(w))
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(w)
-		if (j == 0 || !isIdentByte(src[j-1])) && (end >= len(src) || !isIdentByte(src[end])) {
-			return true
-		}
-		i = j + 1
+	slices.SortStableFunc(out, func(a, b scored) int { return b.n - a.n })
+	var keep []string
+	for _, x := range out[:min(len(out), javaManyFiles)] {
+		keep = append(keep, x.path)
 	}
+	return keep, nil
 }
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
 }
 
-// readIf is read, keeping the file only when keep (if any) accepts its
-// content.
-func (s *javaSearch) readIf(ctx context.Context, p string, keep func([]byte) bool) (*tfile, error) {
+// read reads and parses one file outside the change (nil when it cannot).
+func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
 	if f, ok := s.files[p]; ok {
 		return f, nil
 	}
@@ -218,9 +244,6 @@ func (s *javaSearch) readIf(ctx context.Context, p string, keep func([]byte) boo
 			return nil, ctx.Err()
 		}
 		s.files[p] = nil
-		return nil, nil
-	}
-	if keep != nil && !keep(src) {
 		return nil, nil
 	}
 	f := lexFile(p, src)
@@ -573,6 +596,27 @@ func javaReceiverTypes(g *tfile, names map[string]bool) map[string]bool {
 // file p: scoreJavaTyped through its package or a single-type import,
 // scoreJavaOnDemand through an on-demand import, 0 when it does not.
 func javaSees(g, p *tfile, cls string) float64 {
+	if g == p || g.pkg == p.pkg {
+		return scoreJavaTyped
+	}
+	k := seesKey{p, cls}
+	if v, ok := g.java.sees[k]; ok {
+		return v
+	}
+	v := javaSeesImports(g, p, cls)
+	if g.java.sees == nil {
+		g.java.sees = map[seesKey]float64{}
+	}
+	g.java.sees[k] = v
+	return v
+}
+
+type seesKey struct {
+	p   *tfile
+	cls string
+}
+
+func javaSeesImports(g, p *tfile, cls string) float64 {
 	if g == p {
 		return scoreJavaTyped
 	}

@@ -15,6 +15,7 @@ type javaFacts struct {
 	// declTok marks token indexes that name a declaration (not references).
 	declTok map[int]bool
 	imports []jimport
+	sees    map[seesKey]float64 // javaSees's answers for this file
 }
 
 // jclass is one type declaration.
