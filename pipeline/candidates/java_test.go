@@ -173,3 +173,16 @@ func TestJavaPackagesAndImports(t *testing.T) {
 	}}.run(t)
 	checkPaths(t, got, map[string]Kind{util + "Numbers.java": KindUses})
 }
+
+// A single-type import of another module's class (its source root seen in
+// no other file of the search) still reaches the class's file.
+func TestJavaImportAcrossModules(t *testing.T) {
+	base := map[string]string{
+		"core/src/main/java/com/acme/core/Engine.java": "package com.acme.core;\n\npublic class Engine {\n    public static void start() {\n    }\n}\n",
+		"app/src/main/java/com/acme/app/Main.java":     "package com.acme.app;\n\nimport com.acme.core.Engine;\n\nclass Main {\n    void run() {\n    }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"app/src/main/java/com/acme/app/Main.java": edit(t, base["app/src/main/java/com/acme/app/Main.java"], "    void run() {\n", "    void run() {\n        Engine.start();\n"),
+	}}.run(t)
+	checkPaths(t, got, map[string]Kind{"core/src/main/java/com/acme/core/Engine.java": KindUses})
+}

@@ -283,6 +283,7 @@ type typeRef struct {
 // on-demand import, or of a static import's class, under every source root
 // known (the directories above the packages of the files read).
 func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error {
+	pending := map[string]bool{} // package dir + file of explicit imports not found
 	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
 		next := map[typeRef]bool{}
 		for r := range need {
@@ -301,6 +302,9 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 					return err
 				}
 				if f == nil {
+					if p.explicit && !javaPlatform(p.dir) {
+						pending[p.dir+"/"+p.file] = true
+					}
 					continue
 				}
 				for _, c := range f.java.classes {
@@ -310,9 +314,64 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 				}
 			}
 		}
+		// An import of a module whose source root no file read has shown:
+		// the files that name the type are searched for its path.
+		if len(pending) > 0 {
+			var words []string
+			for tail := range pending {
+				w := strings.TrimSuffix(path.Base(tail), ".java")
+				if !slices.Contains(words, w) {
+					words = append(words, w)
+				}
+			}
+			slices.Sort(words)
+			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
+			if err != nil {
+				return fmt.Errorf("search for imported types: %w", err)
+			}
+			for _, p := range paths {
+				if !javaTailPending(pending, p) {
+					continue
+				}
+				f, err := s.read(ctx, p)
+				if err != nil {
+					return err
+				}
+				if f == nil {
+					continue
+				}
+				for _, c := range f.java.classes {
+					for _, sup := range c.supers {
+						next[typeRef{f, sup}] = true
+					}
+				}
+			}
+			clear(pending)
+		}
 		need = next
 	}
 	return nil
+}
+
+// javaPlatform reports whether package directory dir is the JDK's.
+func javaPlatform(dir string) bool {
+	for _, p := range []string{"java/", "javax/", "jdk/", "sun/", "com/sun/", "org/w3c/", "org/xml/", "org/ietf/"} {
+		if strings.HasPrefix(dir+"/", p) {
+			return true
+		}
+	}
+	return false
+}
+
+// javaTailPending reports whether path p ends in one of pending's
+// package directory + file tails.
+func javaTailPending(pending map[string]bool, p string) bool {
+	for tail := range pending {
+		if p == tail || strings.HasSuffix(p, "/"+tail) {
+			return true
+		}
+	}
+	return false
 }
 
 // typePlace is a package directory (relative to a source root) and the
