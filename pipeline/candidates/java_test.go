@@ -186,3 +186,18 @@ func TestJavaImportAcrossModules(t *testing.T) {
 	}}.run(t)
 	checkPaths(t, got, map[string]Kind{"core/src/main/java/com/acme/core/Engine.java": KindUses})
 }
+
+// Classes of one simple name nested in different classes (every Spec's
+// Builder) are different classes.
+func TestJavaNestedClassesApart(t *testing.T) {
+	base := map[string]string{
+		javaRoot + "TypeSpec.java":  "package com.acme;\n\npublic class TypeSpec {\n    public static Builder builder() {\n        return new Builder();\n    }\n\n    public static class Builder {\n        public TypeSpec build() {\n            return new TypeSpec();\n        }\n    }\n}\n",
+		javaRoot + "FieldSpec.java": "package com.acme;\n\npublic class FieldSpec {\n    public static Builder builder() {\n        return new Builder();\n    }\n\n    public static class Builder {\n        public FieldSpec build() {\n            return new FieldSpec();\n        }\n    }\n}\n",
+		javaRoot + "Types.java":     "package com.acme;\n\nclass Types {\n    TypeSpec make() {\n        TypeSpec.Builder b = TypeSpec.builder();\n        return b.build();\n    }\n}\n",
+		javaRoot + "Fields.java":    "package com.acme;\n\nclass Fields {\n    FieldSpec make() {\n        FieldSpec.Builder b = FieldSpec.builder();\n        return b.build();\n    }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		javaRoot + "TypeSpec.java": edit(t, base[javaRoot+"TypeSpec.java"], "            return new TypeSpec();", "            TypeSpec t = new TypeSpec();\n            return t;"),
+	}}.run(t)
+	checkPaths(t, got, map[string]Kind{javaRoot + "Types.java": KindImpact})
+}

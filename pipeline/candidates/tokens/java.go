@@ -24,7 +24,7 @@ const (
 	scoreJavaSees     = 0.6  // an untyped receiver in a file that sees the class
 	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare
 	javaTypeRounds    = 3    // supertype levels read beyond the named types
-	javaManyFiles     = 200  // more files than this name a touched name: javaNamesTouched filters them
+	javaManyFiles     = 200  // more files than this name a touched name: mostNaming picks among them
 )
 
 // javaSearch is the search of all the changed Java files together.
@@ -79,7 +79,7 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 		if t.d.container != "" && (commonMember[w] || javaCommonMember[w] || len(w) < 3) {
 			// A name every other class declares or calls: the files that
 			// can reach it through a typed receiver name its class.
-			w = t.d.container
+			w = javaTopName(t.d.container)
 		}
 		seen[t.d.name] = true
 		if !slices.Contains(words, w) {
@@ -175,7 +175,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	want := map[string]bool{}
 	for _, t := range touched {
 		want[t.d.name] = true
-		want[t.d.container] = true
+		want[javaTopName(t.d.container)] = true
 	}
 	type scored struct {
 		path string
@@ -210,7 +210,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 		}
 		n := 0
 		for _, t := range touched {
-			if found[t.d.name] && (t.d.container == "" || found[t.d.container]) {
+			if found[t.d.name] && (t.d.container == "" || found[javaTopName(t.d.container)]) {
 				n++
 			}
 		}
@@ -258,8 +258,9 @@ func (s *javaSearch) addFile(f *tfile) {
 	for _, d := range f.decls {
 		switch d.kind {
 		case "class", "interface", "enum":
-			if !slices.Contains(s.classes[d.name], f) {
-				s.classes[d.name] = append(s.classes[d.name], f)
+			k := javaClassKey(d)
+			if !slices.Contains(s.classes[k], f) {
+				s.classes[k] = append(s.classes[k], f)
 			}
 		default:
 			if !seen[d.name] {
@@ -384,6 +385,7 @@ type typePlace struct {
 }
 
 func javaTypePlaces(f *tfile, n string) []typePlace {
+	n = javaTopName(n)
 	pkgDir := func(parts []string) string { return strings.Join(parts, "/") }
 	out := []typePlace{{strings.ReplaceAll(f.pkg, ".", "/"), n + ".java", false}}
 	for _, im := range f.java.imports {
@@ -615,7 +617,7 @@ func javaNamedTypes(f *tfile, added map[int]bool) map[string]bool {
 			continue
 		}
 		if isUpper(t.text) {
-			out[t.text] = true
+			out[f.java.qualify(t.text)] = true
 		}
 		if i > 0 && f.toks[i-1].text == "." {
 			for _, typ := range f.types.typesOf(receiver(f.toks, i)) {
@@ -676,6 +678,7 @@ type seesKey struct {
 }
 
 func javaSeesImports(g, p *tfile, cls string) float64 {
+	cls = javaTopName(cls)
 	if g == p {
 		return scoreJavaTyped
 	}
@@ -790,7 +793,7 @@ func (s *javaSearch) resolveTypes(f *tfile, i, depth int) []string {
 			return ts
 		}
 		if isUpper(r.text) {
-			return []string{r.text}
+			return []string{f.java.qualify(r.text)}
 		}
 		return nil
 	}
@@ -816,7 +819,7 @@ func (s *javaSearch) resolveTypes(f *tfile, i, depth int) []string {
 	fn := open - 1
 	name := toks[fn].text
 	if fn >= 1 && toks[fn-1].text == "new" {
-		return []string{name}
+		return []string{f.java.qualify(name)}
 	}
 	if fn >= 1 && toks[fn-1].text == "." {
 		var out []string
@@ -898,10 +901,11 @@ func (s *javaSearch) usesIn(f *tfile, added map[int]bool) {
 					}
 				}
 			}
-		case isUpper(t.text) && !call:
-			fs, sc := s.typeFiles(f, t.text)
+		case isUpper(t.text) && (!call || i > 0 && f.toks[i-1].text == "new"):
+			cls := f.java.qualify(t.text)
+			fs, sc := s.typeFiles(f, cls)
 			for _, g := range fs {
-				s.addUse(g, t.text, f, sc)
+				s.addUse(g, cls, f, sc)
 			}
 		case call:
 			s.usesUnqualified(f, i)
@@ -1016,9 +1020,26 @@ func (s *javaSearch) impactIn(g *tfile, touched []javaTouch) {
 // itself).
 func touchedClass(d tdecl) string {
 	if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
-		return d.name
+		return javaClassKey(d)
 	}
 	return d.container
+}
+
+// javaClassKey is a class declaration's name in the hierarchy: A.B for a
+// class B nested in A.
+func javaClassKey(d tdecl) string {
+	if d.container != "" {
+		return d.container + "." + d.name
+	}
+	return d.name
+}
+
+// javaTopName is the top-level class of a class key (A of A.B).
+func javaTopName(cls string) string {
+	if i := strings.IndexByte(cls, '.'); i >= 0 {
+		return cls[:i]
+	}
+	return cls
 }
 
 // seesTouched answers how g sees the class of touched declaration t
@@ -1065,7 +1086,7 @@ func (s *javaSearch) refAt(g *tfile, i int, t javaTouch, sees float64) (float64,
 			return sees, true
 		}
 		if k.text == "super" && isCall && !member {
-			if c := g.java.classAt(i); c != nil && slices.Contains(c.supers, d.name) {
+			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.container) || slices.Contains(c.supers, d.name)) {
 				return scoreJavaTyped, true
 			}
 		}

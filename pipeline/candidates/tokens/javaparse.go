@@ -16,6 +16,17 @@ type javaFacts struct {
 	declTok map[int]bool
 	imports []jimport
 	sees    map[seesKey]float64 // javaSees's answers for this file
+	// alias maps a simple class name to the nested class it names in this
+	// file ("Builder" -> "TypeSpec.Builder"): declared here or imported.
+	alias map[string]string
+}
+
+// qualify answers the class name n names in the file.
+func (x *javaFacts) qualify(n string) string {
+	if q, ok := x.alias[n]; ok {
+		return q
+	}
+	return n
 }
 
 // jclass is one type declaration.
@@ -59,7 +70,44 @@ func javaParse(toks []tok) ([]tdecl, *typeModel, *javaFacts) {
 	p := &jparser{toks: toks, m: newTypeModel(), facts: &javaFacts{declTok: map[int]bool{}}}
 	p.top()
 	p.vars()
+	p.qualifyNested()
 	return p.decls, p.m, p.facts
+}
+
+// qualifyNested names nested classes by their outer class in the model:
+// "Builder" written in TypeSpec.java is TypeSpec.Builder, and so is an
+// imported a.b.TypeSpec.Builder. Classes of one simple name nested in many
+// classes (every Spec's Builder) stay apart.
+func (p *jparser) qualifyNested() {
+	alias := map[string]string{}
+	for _, im := range p.facts.imports {
+		if k := len(im.parts); !im.static && !im.wildcard && k >= 2 && isUpper(im.parts[k-2]) {
+			alias[im.parts[k-1]] = im.parts[k-2] + "." + im.parts[k-1]
+		}
+	}
+	for _, c := range p.facts.classes {
+		if c.outer != "" {
+			_, simple, _ := cutLastDot(c.name)
+			alias[simple] = c.name
+		}
+	}
+	if len(alias) == 0 {
+		return
+	}
+	p.facts.alias = alias
+	for _, m := range []map[string][]string{p.m.vars, p.m.returns, p.m.supers} {
+		for k, ts := range m {
+			for i, t := range ts {
+				ts[i] = p.facts.qualify(t)
+			}
+			m[k] = ts
+		}
+	}
+	for i := range p.facts.classes {
+		for j, sup := range p.facts.classes[i].supers {
+			p.facts.classes[i].supers[j] = p.facts.qualify(sup)
+		}
+	}
 }
 
 func (p *jparser) text(i int) string {
@@ -210,8 +258,15 @@ func (p *jparser) typeAt(i int) (string, int) {
 	name := p.text(i)
 	j := i + 1
 	for p.text(j) == "." && p.isIdent(j+1) {
-		name = p.text(j + 1)
+		if isUpper(name) && isUpper(p.text(j+1)) {
+			name += "." + p.text(j+1) // Outer.Inner
+		} else {
+			name = p.text(j + 1)
+		}
 		j += 2
+	}
+	if k := strings.LastIndexByte(name, '.'); k >= 0 && strings.Count(name, ".") > 1 {
+		name = name[strings.LastIndexByte(name[:k], '.')+1:]
 	}
 	if p.text(j) == "<" {
 		j = p.skipAngle(j)
@@ -238,6 +293,10 @@ func (p *jparser) class(start, kw int, outer string) int {
 		kind = "interface"
 	}
 	name := p.text(kw + 1)
+	key := name // nested classes are named by their outer class: A.B
+	if outer != "" {
+		key = outer + "." + name
+	}
 	p.facts.declTok[kw+1] = true
 	j := kw + 2
 	if p.text(j) == "<" {
@@ -268,14 +327,14 @@ func (p *jparser) class(start, kw int, outer string) int {
 	}
 	d := p.add(tdecl{name: name, kind: kind, container: outer, from: p.line(start), to: p.line(j)})
 	for _, s := range supers {
-		p.m.addSuper(name, s)
+		p.m.addSuper(key, s)
 	}
 	if p.text(j) != "{" {
 		return j + 1
 	}
 	ci := len(p.facts.classes)
-	p.facts.classes = append(p.facts.classes, jclass{name: name, outer: outer, kind: kind, open: j, supers: supers, decl: d})
-	end := p.body(j, name, kind)
+	p.facts.classes = append(p.facts.classes, jclass{name: key, outer: outer, kind: kind, open: j, supers: supers, decl: d})
+	end := p.body(j, key, kind)
 	p.facts.classes[ci].close = end
 	p.decls[d].to = p.line(end)
 	return end + 1
@@ -390,10 +449,11 @@ func (p *jparser) member(start, i int, cls string) int {
 			static = true
 		}
 	}
-	if p.text(i) == cls && p.text(i+1) == "(" {
+	_, simple, _ := cutLastDot(cls)
+	if p.text(i) == simple && p.text(i+1) == "(" {
 		p.facts.declTok[i] = true
 		end := p.methodEnd(p.matchClose(i+1, "(", ")") + 1)
-		p.add(tdecl{name: cls, kind: "constructor", container: cls, from: p.line(start), to: p.line(end)})
+		p.add(tdecl{name: simple, kind: "constructor", container: cls, from: p.line(start), to: p.line(end)})
 		return end + 1
 	}
 	typ, j := p.typeAt(i)
@@ -511,6 +571,9 @@ func (p *jparser) vars() {
 		k := j
 		for k >= 2 && toks[k-1].text == "." && toks[k-2].kind == tkIdent {
 			k -= 2
+		}
+		if k < j && isUpper(toks[j-2].text) {
+			typ = toks[j-2].text + "." + typ // Outer.Inner
 		}
 		if k > 0 && !p.declStartsAfter(k-1) {
 			continue
