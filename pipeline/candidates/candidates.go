@@ -32,6 +32,11 @@
 //     tokens by a lexer, so names in strings and comments do not count;
 //     declarations are found by token patterns (function, class, def,
 //     interface, method) and imports narrow which files can refer to which.
+//     Java files are read structurally (classes with their supertypes,
+//     methods with return types, constructors, fields, the declared types
+//     of fields, parameters and locals): receiver.method() is resolved
+//     through the receiver's type and the class hierarchy, and a type is
+//     looked up where its package and the file's imports put it.
 //   - "identifier-search": other programming languages (C, C++, C#, Rust,
 //     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
 //     identifiers of the changed lines, with lower scores. Documentation,

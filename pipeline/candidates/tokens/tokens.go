@@ -50,6 +50,7 @@ type tfile struct {
 	aliases *pathAliases
 	idx     *tindex    // built on first use (index)
 	types   *typeModel // the declared-type model (typemodel.go), filled by the language's reader
+	java    *javaFacts // Java: classes, declaring tokens, imports (javaparse.go)
 }
 
 // tindex answers refersTo, declaresAt and moduleReceiver's assignment scan
@@ -59,6 +60,7 @@ type tindex struct {
 	idents  map[string]bool
 	declAt  map[declAtKey]bool
 	modVars map[string]bool // names assigned require(...) or (await) import(...)
+	lines   map[int]bool    // lines holding a token (hasCodeOn), built on first use
 }
 
 type declAtKey struct {
@@ -114,7 +116,14 @@ func lexFile(p string, src []byte) *tfile {
 		f.decls = pythonDecls(f.toks)
 		f.imports = pythonImports(f.toks)
 	case langJava:
-		f.decls = braceDecls(f.toks, langJava)
+		// A Java string's content is never a name or a bracket: case '}':
+		// must not close a block.
+		for i := range f.toks {
+			if f.toks[i].kind == tkString {
+				f.toks[i].text = `"`
+			}
+		}
+		f.decls, f.types, f.java = javaParse(f.toks)
 		f.imports, f.pkg = javaImports(f.toks)
 	default:
 		f.types = newTypeModel()
@@ -148,11 +157,15 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			break
 		}
 	}
-	var py []*engine.Change
+	var py, javaChanges []*engine.Change
 	mods := newJSModules()
 	for _, c := range cs {
-		if langOf(c.Path) == langPython {
+		switch langOf(c.Path) {
+		case langPython:
 			py = append(py, c)
+			continue
+		case langJava:
+			javaChanges = append(javaChanges, c)
 			continue
 		}
 		if err := tokensOf(ctx, tree, c, aliases, mods, ev); err != nil {
@@ -160,7 +173,12 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		}
 	}
 	if len(py) > 0 {
-		return findPython(ctx, tree, py, ev)
+		if err := findPython(ctx, tree, py, ev); err != nil {
+			return err
+		}
+	}
+	if len(javaChanges) > 0 {
+		return findJava(ctx, tree, javaChanges, ev)
 	}
 	return nil
 }

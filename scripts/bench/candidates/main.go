@@ -74,6 +74,8 @@ func main() {
 		code = recall(os.Args[2:])
 	case "speed":
 		code = speed(os.Args[2:])
+	case "one":
+		code = one(os.Args[2:])
 	default:
 		fmt.Fprintf(os.Stderr, "candidates: unknown subcommand %q\n", os.Args[1])
 		code = 2

@@ -1,0 +1,1239 @@
+package tokens
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// The Java search. Almost every Java call is receiver.method(), so names
+// are resolved through types: a receiver's declared type (field, local,
+// parameter, a method's return type), the class hierarchy (extends,
+// implements: inherited members and overrides), and Java's visibility rules
+// (the file's package, single-type, on-demand and static imports). A type
+// is looked for where those rules put it: Type.java in the package's
+// directory under the source roots known.
+
+const (
+	scoreJavaTyped    = 0.85 // resolved through a declared type or an import
+	scoreJavaOnDemand = 0.75 // through an on-demand import a.b.*
+	scoreJavaSees     = 0.6  // an untyped receiver in a file that sees the class
+	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare
+	javaTypeRounds    = 3    // supertype levels read beyond the named types
+	javaManyFiles     = 200  // more files than this name a touched name: mostNaming picks among them
+)
+
+// javaSearch is the search of all the changed Java files together.
+type javaSearch struct {
+	tree     engine.Tree
+	ev       *engine.Evidence
+	h        *hierarchy
+	files    map[string]*tfile          // every file read, by path
+	classes  map[string][]*tfile        // class simple name -> files declaring it
+	tried    map[string]bool            // file + type name looked up
+	declared map[string]int             // member name -> files declaring it (read files)
+	dirs     map[string]map[string]bool // directory -> the file names it lists
+	rootList []string                   // source roots known (roots)
+	rootSeen map[string]bool            // files whose root is in rootList
+}
+
+// javaTouch is a declaration of a changed file that the change touched.
+type javaTouch struct {
+	f      *tfile
+	d      tdecl
+	change engine.DeclChange
+}
+
+func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	s := &javaSearch{tree: tree, ev: ev, h: newHierarchy(), files: map[string]*tfile{}, classes: map[string][]*tfile{},
+		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
+	var heads []*tfile
+	var touched []javaTouch
+	added := map[*tfile]map[int]bool{}
+	for _, c := range cs {
+		var nf, of *tfile
+		if c.New != nil {
+			nf = lexFile(c.Path, c.New)
+			heads = append(heads, nf)
+			added[nf] = c.Added
+			s.addFile(nf)
+		}
+		if c.Old != nil {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			of = lexFile(op, c.Old)
+		}
+		touched = append(touched, javaTouched(c, nf, of)...)
+	}
+	// The files that can refer to a touched name.
+	var words []string
+	seen := map[string]bool{}
+	for _, t := range touched {
+		w := t.d.name
+		if t.d.container != "" && (commonMember[w] || javaCommonMember[w] || len(w) < 3) {
+			// A name every other class declares or calls: the files that
+			// can reach it through a typed receiver name its class.
+			w = javaTopName(t.d.container)
+		}
+		seen[t.d.name] = true
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	var impactFiles []*tfile
+	if len(words) > 0 {
+		paths, err := tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
+		if err != nil {
+			return fmt.Errorf("search for changed names: %w", err)
+		}
+		// Many files: those naming most touched declarations together with
+		// their class (as a typed receiver or an import does) are lexed,
+		// at most javaManyFiles of them.
+		if len(paths) > javaManyFiles {
+			var err error
+			if paths, err = s.mostNaming(ctx, paths, touched); err != nil {
+				return err
+			}
+		}
+		for _, p := range paths {
+			f, err := s.read(ctx, p)
+			if err != nil {
+				return err
+			}
+			if f != nil {
+				impactFiles = append(impactFiles, f)
+			}
+		}
+	}
+	// The types the changed lines and the impact files name, each looked
+	// up from the file naming it.
+	need := map[typeRef]bool{}
+	for _, f := range heads {
+		for n := range javaNamedTypes(f, added[f]) {
+			need[typeRef{f, n}] = true
+		}
+	}
+	for _, t := range touched {
+		need[typeRef{t.f, t.d.container}] = true
+	}
+	for _, g := range impactFiles {
+		for n := range javaReceiverTypes(g, seen) {
+			need[typeRef{g, n}] = true
+		}
+		for _, c := range g.java.classes {
+			for _, sup := range c.supers {
+				need[typeRef{g, sup}] = true
+			}
+		}
+	}
+	if err := s.loadTypes(ctx, need); err != nil {
+		return err
+	}
+	// Chains a.b().c() type each call by the previous one's return type:
+	// the files of the types reached are read until no new type appears.
+	for round := 0; round < javaTypeRounds; round++ {
+		next := map[typeRef]bool{}
+		for _, f := range heads {
+			for i, t := range f.toks {
+				if t.kind == tkIdent && i > 0 && f.toks[i-1].text == "." && added[f][t.line] {
+					for _, typ := range s.resolveTypes(f, i, 0) {
+						if len(s.classes[typ]) == 0 && !s.tried[f.path+"\x00"+typ] {
+							next[typeRef{f, typ}] = true
+						}
+					}
+				}
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		if err := s.loadTypes(ctx, next); err != nil {
+			return err
+		}
+	}
+	for _, f := range heads {
+		s.usesIn(f, added[f])
+	}
+	for _, g := range impactFiles {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.impactIn(g, touched)
+	}
+	return nil
+}
+
+// mostNaming answers the javaManyFiles paths whose content names the most
+// touched declarations together with their class's name.
+func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []javaTouch) ([]string, error) {
+	want := map[string]bool{}
+	for _, t := range touched {
+		want[t.d.name] = true
+		want[javaTopName(t.d.container)] = true
+	}
+	type scored struct {
+		path string
+		n    int
+	}
+	var out []scored
+	for _, p := range paths {
+		if s.ev.Changed[p] || engine.SkippedPath(p) || langOf(p) != langJava {
+			continue
+		}
+		src, err := s.tree.ReadFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		found := map[string]bool{}
+		for i := 0; i < len(src); {
+			if !isJavaIdentByte(src[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(src) && isJavaIdentByte(src[j]) {
+				j++
+			}
+			if want[string(src[i:j])] {
+				found[string(src[i:j])] = true
+			}
+			i = j
+		}
+		n := 0
+		for _, t := range touched {
+			if found[t.d.name] && (t.d.container == "" || found[javaTopName(t.d.container)]) {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, scored{p, n})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int { return b.n - a.n })
+	var keep []string
+	for _, x := range out[:min(len(out), javaManyFiles)] {
+		keep = append(keep, x.path)
+	}
+	return keep, nil
+}
+
+func isJavaIdentByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
+
+// read reads and parses one file outside the change (nil when it cannot).
+func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
+	if f, ok := s.files[p]; ok {
+		return f, nil
+	}
+	if s.ev.Changed[p] || engine.SkippedPath(p) || langOf(p) != langJava {
+		return nil, nil
+	}
+	src, err := s.tree.ReadFile(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.files[p] = nil
+		return nil, nil
+	}
+	f := lexFile(p, src)
+	s.addFile(f)
+	return f, nil
+}
+
+func (s *javaSearch) addFile(f *tfile) {
+	s.files[f.path] = f
+	s.h.add(f)
+	seen := map[string]bool{}
+	for _, d := range f.decls {
+		switch d.kind {
+		case "class", "interface", "enum":
+			k := javaClassKey(d)
+			if !slices.Contains(s.classes[k], f) {
+				s.classes[k] = append(s.classes[k], f)
+			}
+		default:
+			if !seen[d.name] {
+				seen[d.name] = true
+				s.declared[d.name]++
+			}
+		}
+	}
+}
+
+// typeRef is a type name as file from names it.
+type typeRef struct {
+	from *tfile
+	name string
+}
+
+// loadTypes reads the files declaring the types in need and, level by
+// level, their supertypes. A type T named in file F is looked for where
+// Java's rules put it: T.java in F's package, in the package of a
+// single-type import of T (or the file of its outer class), of an
+// on-demand import, or of a static import's class, under every source root
+// known (the directories above the packages of the files read).
+func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error {
+	pending := map[string]bool{} // package dir + file of explicit imports not found
+	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
+		next := map[typeRef]bool{}
+		for r := range need {
+			n := r.name
+			key := r.from.path + "\x00" + n
+			if n == "" || s.tried[key] || javaNotType[n] || javaPrimitives[n] || isKeyword(langJava, n) || !isUpper(n) {
+				continue
+			}
+			s.tried[key] = true
+			if slices.ContainsFunc(s.classes[n], func(p *tfile) bool { return javaSees(r.from, p, n) > 0 }) {
+				continue
+			}
+			for _, p := range javaTypePlaces(r.from, n) {
+				f, err := s.readIn(ctx, r.from, p)
+				if err != nil {
+					return err
+				}
+				if f == nil {
+					if p.explicit && !javaPlatform(p.dir) {
+						pending[p.dir+"/"+p.file] = true
+					}
+					continue
+				}
+				for _, c := range f.java.classes {
+					for _, sup := range c.supers {
+						next[typeRef{f, sup}] = true
+					}
+				}
+			}
+		}
+		// An import of a module whose source root no file read has shown:
+		// the files that name the type are searched for its path.
+		if len(pending) > 0 {
+			var words []string
+			for tail := range pending {
+				w := strings.TrimSuffix(path.Base(tail), ".java")
+				if !slices.Contains(words, w) {
+					words = append(words, w)
+				}
+			}
+			slices.Sort(words)
+			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
+			if err != nil {
+				return fmt.Errorf("search for imported types: %w", err)
+			}
+			for _, p := range paths {
+				if !javaTailPending(pending, p) {
+					continue
+				}
+				f, err := s.read(ctx, p)
+				if err != nil {
+					return err
+				}
+				if f == nil {
+					continue
+				}
+				for _, c := range f.java.classes {
+					for _, sup := range c.supers {
+						next[typeRef{f, sup}] = true
+					}
+				}
+			}
+			clear(pending)
+		}
+		need = next
+	}
+	return nil
+}
+
+// javaPlatform reports whether package directory dir is the JDK's.
+func javaPlatform(dir string) bool {
+	for _, p := range []string{"java/", "javax/", "jdk/", "sun/", "com/sun/", "org/w3c/", "org/xml/", "org/ietf/"} {
+		if strings.HasPrefix(dir+"/", p) {
+			return true
+		}
+	}
+	return false
+}
+
+// javaTailPending reports whether path p ends in one of pending's
+// package directory + file tails.
+func javaTailPending(pending map[string]bool, p string) bool {
+	for tail := range pending {
+		if p == tail || strings.HasSuffix(p, "/"+tail) {
+			return true
+		}
+	}
+	return false
+}
+
+// typePlace is a package directory (relative to a source root) and the
+// file name a type may be declared in; explicit places (single-type and
+// static imports) are looked for under every known root, the others (the
+// file's package, on-demand imports) under the file's own roots.
+type typePlace struct {
+	dir, file string
+	explicit  bool
+}
+
+func javaTypePlaces(f *tfile, n string) []typePlace {
+	n = javaTopName(n)
+	pkgDir := func(parts []string) string { return strings.Join(parts, "/") }
+	out := []typePlace{{strings.ReplaceAll(f.pkg, ".", "/"), n + ".java", false}}
+	for _, im := range f.java.imports {
+		k := len(im.parts)
+		switch {
+		case im.wildcard && !im.static:
+			out = append(out, typePlace{pkgDir(im.parts), n + ".java", false})
+		case !im.wildcard && !im.static && im.parts[k-1] == n:
+			out = append(out, typePlace{pkgDir(im.parts[:k-1]), n + ".java", true})
+			// a.b.Outer.T: T nested in Outer.java.
+			if k >= 3 && isUpper(im.parts[k-2]) {
+				out = append(out, typePlace{pkgDir(im.parts[:k-2]), im.parts[k-2] + ".java", true})
+			}
+		case im.static && k >= 2:
+			cls := k - 1
+			if !im.wildcard {
+				cls = k - 2
+			}
+			if cls >= 1 && im.parts[cls] == n {
+				out = append(out, typePlace{pkgDir(im.parts[:cls]), n + ".java", true})
+			}
+		}
+	}
+	return out
+}
+
+// roots answers the source roots known: for each file read, its directory
+// less its package's path.
+func (s *javaSearch) roots() []string {
+	if s.rootList != nil && len(s.rootSeen) == len(s.files) {
+		return s.rootList
+	}
+	for p, f := range s.files {
+		if f == nil || s.rootSeen[p] {
+			continue
+		}
+		s.rootSeen[p] = true
+		dir := engine.DirOf(p)
+		pkg := strings.ReplaceAll(f.pkg, ".", "/")
+		root := dir
+		if pkg != "" {
+			if dir != pkg && !strings.HasSuffix(dir, "/"+pkg) {
+				continue
+			}
+			root = strings.TrimSuffix(strings.TrimSuffix(dir, pkg), "/")
+		}
+		// Maven and Gradle put a module's tests beside its sources.
+		for _, r := range []string{root, swapRoot(root, "src/main/", "src/test/"), swapRoot(root, "src/test/", "src/main/")} {
+			if r != "" && !slices.Contains(s.rootList, r) {
+				s.rootList = append(s.rootList, r)
+			}
+		}
+	}
+	slices.Sort(s.rootList)
+	return s.rootList
+}
+
+// ownRoots answers f's source root and its sibling main/test root.
+func (s *javaSearch) ownRoots(f *tfile) []string {
+	dir := engine.DirOf(f.path)
+	pkg := strings.ReplaceAll(f.pkg, ".", "/")
+	root := dir
+	if pkg != "" {
+		if dir != pkg && !strings.HasSuffix(dir, "/"+pkg) {
+			return []string{dir}
+		}
+		root = strings.TrimSuffix(strings.TrimSuffix(dir, pkg), "/")
+	}
+	out := []string{root}
+	for _, r := range []string{swapRoot(root, "src/main/", "src/test/"), swapRoot(root, "src/test/", "src/main/")} {
+		if r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// swapRoot answers root with the last from replaced by to, "" when root
+// has no from.
+func swapRoot(root, from, to string) string {
+	i := strings.LastIndex(root+"/", from)
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSuffix(root[:i]+to+(root + "/")[i+len(from):], "/")
+}
+
+// readIn reads the file of place p under the source roots where its
+// directory lists it: every known root for an explicit place, else the
+// roots of from (its own and its sibling main/test root).
+func (s *javaSearch) readIn(ctx context.Context, from *tfile, p typePlace) (*tfile, error) {
+	dir, file := p.dir, p.file
+	roots := s.roots()
+	if !p.explicit {
+		roots = s.ownRoots(from)
+	}
+	var found *tfile
+	for _, root := range roots {
+		d := engine.JoinDir(root, dir)
+		names, ok := s.dirs[d]
+		if !ok {
+			ps, err := s.tree.ListDir(ctx, d)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+			}
+			names = map[string]bool{}
+			for _, p := range ps {
+				names[path.Base(p)] = true
+			}
+			s.dirs[d] = names
+		}
+		if !names[file] {
+			continue
+		}
+		f, err := s.read(ctx, engine.JoinDir(d, file))
+		if err != nil {
+			return nil, err
+		}
+		if f != nil && found == nil {
+			found = f
+		}
+	}
+	return found, nil
+}
+
+// javaTouched answers the declarations of one changed file that the change
+// touched: those of the head holding an added line (a signature change
+// when on their first line), and those of the base holding a removed line
+// that the head still declares. A class counts by its header.
+func javaTouched(c *engine.Change, nf, of *tfile) []javaTouch {
+	var out []javaTouch
+	seen := map[string]int{}
+	hit := func(f *tfile, lines map[int]bool, d tdecl) bool {
+		to := d.to
+		if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
+			to = javaHeaderEnd(f, d)
+		}
+		for l := d.from; l <= to; l++ {
+			if lines[l] && f.hasCodeOn(l) {
+				return true
+			}
+		}
+		return false
+	}
+	if nf != nil {
+		for _, d := range nf.decls {
+			if hit(nf, c.Added, d) {
+				k := d.container + "." + d.name + "." + d.kind
+				if _, ok := seen[k]; ok {
+					continue
+				}
+				ch := engine.ChangedBody
+				if c.Added[d.from] {
+					ch = engine.ChangedSignature
+				}
+				seen[k] = len(out)
+				out = append(out, javaTouch{nf, d, ch})
+			}
+		}
+	}
+	if of == nil || nf == nil {
+		return out
+	}
+	head := map[string]tdecl{}
+	for _, d := range nf.decls {
+		k := d.container + "." + d.name + "." + d.kind
+		if _, ok := head[k]; !ok {
+			head[k] = d
+		}
+	}
+	for _, d := range of.decls {
+		if !hit(of, c.Removed, d) {
+			continue
+		}
+		k := d.container + "." + d.name + "." + d.kind
+		hd, ok := head[k]
+		if !ok {
+			continue // removed: the head no longer refers to it
+		}
+		if i, ok := seen[k]; ok {
+			if c.Removed[d.from] {
+				out[i].change = engine.ChangedSignature
+			}
+			continue
+		}
+		ch := engine.ChangedBody
+		if c.Removed[d.from] {
+			ch = engine.ChangedSignature
+		}
+		seen[k] = len(out)
+		out = append(out, javaTouch{nf, hd, ch})
+	}
+	return out
+}
+
+// javaHeaderEnd is the line of a class's opening brace.
+func javaHeaderEnd(f *tfile, d tdecl) int {
+	if f.java != nil {
+		for _, c := range f.java.classes {
+			if f.decls[c.decl].from == d.from && c.name == d.name {
+				return f.toks[c.open].line
+			}
+		}
+	}
+	return d.from
+}
+
+// hasCodeOn reports whether line l holds a token (not only a comment).
+func (f *tfile) hasCodeOn(l int) bool {
+	x := f.index()
+	if x.lines == nil {
+		x.lines = map[int]bool{}
+		for _, t := range f.toks {
+			x.lines[t.line] = true
+		}
+	}
+	return x.lines[l]
+}
+
+// javaNamedTypes answers the type names the added lines of f name or
+// reach: capitalized identifiers, receivers' declared types, and the
+// supertypes of f's classes (members reached without a receiver).
+func javaNamedTypes(f *tfile, added map[int]bool) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range f.toks {
+		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] {
+			continue
+		}
+		if isUpper(t.text) {
+			out[f.java.qualify(t.text)] = true
+		}
+		if i > 0 && f.toks[i-1].text == "." {
+			for _, typ := range f.types.typesOf(receiver(f.toks, i)) {
+				out[typ] = true
+			}
+		}
+	}
+	for _, c := range f.java.classes {
+		for _, s := range c.supers {
+			out[s] = true
+		}
+	}
+	for _, ts := range f.types.returns {
+		for _, t := range ts {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// javaReceiverTypes answers the declared types of the receivers of the
+// names in g (so that their hierarchy is known).
+func javaReceiverTypes(g *tfile, names map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range g.toks {
+		if t.kind != tkIdent || !names[t.text] || i == 0 || g.toks[i-1].text != "." {
+			continue
+		}
+		for _, typ := range g.types.typesOf(receiver(g.toks, i)) {
+			out[typ] = true
+		}
+	}
+	return out
+}
+
+// sees reports how g sees the top-level or nested class cls declared in
+// file p: scoreJavaTyped through its package or a single-type import,
+// scoreJavaOnDemand through an on-demand import, 0 when it does not.
+func javaSees(g, p *tfile, cls string) float64 {
+	if g == p || g.pkg == p.pkg {
+		return scoreJavaTyped
+	}
+	k := seesKey{p, cls}
+	if v, ok := g.java.sees[k]; ok {
+		return v
+	}
+	v := javaSeesImports(g, p, cls)
+	if g.java.sees == nil {
+		g.java.sees = map[seesKey]float64{}
+	}
+	g.java.sees[k] = v
+	return v
+}
+
+type seesKey struct {
+	p   *tfile
+	cls string
+}
+
+func javaSeesImports(g, p *tfile, cls string) float64 {
+	cls = javaTopName(cls)
+	if g == p {
+		return scoreJavaTyped
+	}
+	if g.pkg == p.pkg {
+		return scoreJavaTyped
+	}
+	tops := map[string]bool{}
+	for _, c := range p.java.classes {
+		if c.outer == "" {
+			tops[c.name] = true
+		}
+	}
+	best := 0.0
+	for _, im := range g.java.imports {
+		n := len(im.parts)
+		pkgLen := len(strings.Split(p.pkg, "."))
+		if p.pkg == "" {
+			pkgLen = 0
+		}
+		if n < pkgLen || strings.Join(im.parts[:pkgLen], ".") != p.pkg {
+			continue
+		}
+		rest := im.parts[pkgLen:]
+		switch {
+		case len(rest) == 0 && im.wildcard && !im.static:
+			best = max(best, scoreJavaOnDemand)
+		case len(rest) > 0 && tops[rest[0]] && (rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls):
+			best = max(best, scoreJavaTyped)
+		case len(rest) > 0 && tops[rest[0]]:
+			best = max(best, scoreJavaOnDemand)
+		}
+	}
+	return best
+}
+
+// typeFiles answers the files declaring class cls that f sees, with how.
+func (s *javaSearch) typeFiles(f *tfile, cls string) ([]*tfile, float64) {
+	var out []*tfile
+	best := 0.0
+	for _, p := range s.classes[cls] {
+		sc := javaSees(f, p, cls)
+		if sc == 0 {
+			// A class nested in a class of the same package (or of an
+			// imported file) is reached as Outer.Inner or by inheritance.
+			if s.nested(p, cls) && (f.pkg == p.pkg || javaSees(f, p, javaTop(p)) > 0) {
+				sc = scoreJavaOnDemand
+			}
+		}
+		switch {
+		case sc > best:
+			out, best = []*tfile{p}, sc
+		case sc == best && sc > 0:
+			out = append(out, p)
+		}
+	}
+	return out, best
+}
+
+func (s *javaSearch) nested(p *tfile, cls string) bool {
+	for _, c := range p.java.classes {
+		if c.name == cls && c.outer != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func javaTop(p *tfile) string {
+	for _, c := range p.java.classes {
+		if c.outer == "" {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// resolveTypes answers the types of the receiver of the member toks[i] of
+// f: a variable's declared types, a type name (static access), this and
+// super, or a call's return types (a chain a.b().c() resolved left to
+// right through the hierarchy).
+func (s *javaSearch) resolveTypes(f *tfile, i, depth int) []string {
+	toks := f.toks
+	if i < 2 || toks[i-1].text != "." || depth > 4 {
+		return nil
+	}
+	r := toks[i-2]
+	if r.kind == tkIdent {
+		if i >= 3 && toks[i-3].text == "." && r.text != "this" {
+			if i >= 4 && toks[i-4].text == "this" {
+				return f.types.typesOf("this." + r.text)
+			}
+			// a.b.c: b's type through a's.
+			var out []string
+			for _, t := range s.resolveTypes(f, i-2, depth+1) {
+				out = append(out, s.memberType(t, r.text, false)...)
+			}
+			return out
+		}
+		switch r.text {
+		case "this":
+			if c := f.java.classAt(i); c != nil {
+				return []string{c.name}
+			}
+			return nil
+		case "super":
+			if c := f.java.classAt(i); c != nil {
+				return c.supers
+			}
+			return nil
+		}
+		if ts := f.types.typesOf(r.text); len(ts) > 0 {
+			return ts
+		}
+		if isUpper(r.text) {
+			return []string{f.java.qualify(r.text)}
+		}
+		return nil
+	}
+	if r.text != ")" {
+		return nil
+	}
+	open := -1
+	depthP := 0
+	for j := i - 2; j >= 0; j-- {
+		if toks[j].text == ")" {
+			depthP++
+		} else if toks[j].text == "(" {
+			depthP--
+			if depthP == 0 {
+				open = j
+				break
+			}
+		}
+	}
+	if open < 1 || toks[open-1].kind != tkIdent {
+		return nil
+	}
+	fn := open - 1
+	name := toks[fn].text
+	if fn >= 1 && toks[fn-1].text == "new" {
+		return []string{f.java.qualify(name)}
+	}
+	if fn >= 1 && toks[fn-1].text == "." {
+		var out []string
+		for _, t := range s.resolveTypes(f, fn, depth+1) {
+			out = append(out, s.memberType(t, name, true)...)
+		}
+		return out
+	}
+	// An unqualified call: a method of the enclosing class or its supertypes.
+	if c := f.java.classAt(i); c != nil {
+		if ts := s.memberType(c.name, name, true); len(ts) > 0 {
+			return ts
+		}
+	}
+	return f.types.typesOf(name + "()")
+}
+
+// memberType answers the type of member name of class typ (a method's
+// return type when call), looked up in typ and its supertypes.
+func (s *javaSearch) memberType(typ, name string, call bool) []string {
+	for _, c := range s.h.declaring(typ, name) {
+		for _, f := range s.classes[c] {
+			if call {
+				if ts := f.types.returns[c+"."+name]; len(ts) > 0 {
+					return ts
+				}
+				continue
+			}
+			if ts := f.types.vars["this."+name]; len(ts) > 0 {
+				return ts
+			}
+		}
+	}
+	return nil
+}
+
+// declaringFiles answers the files declaring member name in typ or a
+// supertype, nearest first.
+func (s *javaSearch) declaringFiles(from *tfile, typ, name string) []*tfile {
+	var out []*tfile
+	for _, c := range s.h.declaring(typ, name) {
+		fs, _ := s.typeFiles(from, c)
+		if len(fs) == 0 {
+			fs = s.classes[c]
+		}
+		for _, f := range fs {
+			if !slices.Contains(out, f) && slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.container == c && d.name == name }) {
+				out = append(out, f)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return out
+}
+
+// usesIn records the files declaring what the added lines of f refer to.
+func (s *javaSearch) usesIn(f *tfile, added map[int]bool) {
+	for i, t := range f.toks {
+		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] || isKeyword(langJava, t.text) && t.text != "super" {
+			continue
+		}
+		member := i > 0 && f.toks[i-1].text == "."
+		call := i+1 < len(f.toks) && f.toks[i+1].text == "("
+		switch {
+		case member:
+			for _, typ := range s.resolveTypes(f, i, 0) {
+				for _, g := range s.declaringFiles(f, typ, t.text) {
+					s.addUse(g, typ+"."+t.text, f, scoreJavaTyped)
+				}
+			}
+		case t.text == "super" && call:
+			if c := f.java.classAt(i); c != nil {
+				for _, sup := range c.supers {
+					fs, sc := s.typeFiles(f, sup)
+					for _, g := range fs {
+						s.addUse(g, sup, f, sc)
+					}
+				}
+			}
+		case isUpper(t.text) && (!call || i > 0 && f.toks[i-1].text == "new"):
+			cls := f.java.qualify(t.text)
+			fs, sc := s.typeFiles(f, cls)
+			for _, g := range fs {
+				s.addUse(g, cls, f, sc)
+			}
+		case call:
+			s.usesUnqualified(f, i)
+		default:
+			// A field of the enclosing class's supertypes, or statically
+			// imported.
+			s.usesUnqualified(f, i)
+		}
+	}
+}
+
+// usesUnqualified resolves a name used without a receiver: a member the
+// enclosing class inherits, or a static import.
+func (s *javaSearch) usesUnqualified(f *tfile, i int) {
+	name := f.toks[i].text
+	if c := f.java.classAt(i); c != nil {
+		if slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.name == name && d.container != "" }) {
+			return // declared in the file itself
+		}
+		if f.types.vars[name] != nil && !isUpper(name) {
+			return // a local or parameter
+		}
+		for _, sup := range c.supers {
+			for _, g := range s.declaringFiles(f, sup, name) {
+				s.addUse(g, sup+"."+name, f, scoreJavaTyped)
+			}
+		}
+	}
+	for _, im := range f.java.imports {
+		if !im.static || len(im.parts) < 2 {
+			continue
+		}
+		cls := im.parts[len(im.parts)-1]
+		if !im.wildcard {
+			if cls != name {
+				continue
+			}
+			cls = im.parts[len(im.parts)-2]
+		}
+		for _, g := range s.classes[cls] {
+			if javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.decls, func(d tdecl) bool { return d.name == name && d.container == cls }) {
+				s.addUse(g, cls+"."+name, f, scoreJavaTyped)
+			}
+		}
+	}
+}
+
+func (s *javaSearch) addUse(g *tfile, sym string, from *tfile, score float64) {
+	if g == nil || g == from || s.ev.Changed[g.path] {
+		return
+	}
+	s.ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: sym, Method: engine.MethodTokens, Score: score,
+		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.path))})
+}
+
+// impactIn records g's references to the touched declarations. One walk
+// over g's tokens looks each identifier up among the touched names.
+func (s *javaSearch) impactIn(g *tfile, touched []javaTouch) {
+	byName := map[string][]int{}
+	for k, t := range touched {
+		byName[t.d.name] = append(byName[t.d.name], k)
+		if t.d.kind == "constructor" {
+			byName["new"] = append(byName["new"], k)
+			byName["super"] = append(byName["super"], k)
+		}
+	}
+	best := make([]float64, len(touched))
+	calls := make([]bool, len(touched))
+	sees := make([]float64, len(touched))
+	for k := range sees {
+		sees[k] = -1
+	}
+	for i, tk := range g.toks {
+		if tk.kind != tkIdent {
+			continue
+		}
+		for _, k := range byName[tk.text] {
+			if sees[k] < 0 {
+				sees[k] = s.seesTouched(g, touched[k])
+				if sees[k] < 0 {
+					sees[k] = 0
+					best[k] = -1 // g's class of that name is another
+				}
+			}
+			if best[k] < 0 {
+				continue
+			}
+			sc, call := s.refAt(g, i, touched[k], sees[k])
+			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
+				best[k], calls[k] = sc, call
+			}
+		}
+	}
+	for k, t := range touched {
+		if best[k] <= 0 {
+			continue
+		}
+		name := tokDisplay(t.d)
+		if t.d.kind == "constructor" {
+			name = "new " + t.d.name
+		}
+		verb := "uses"
+		if calls[k] {
+			verb = "calls"
+		}
+		s.ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: best[k], Call: calls[k],
+			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
+	}
+}
+
+// touchedClass is the class a touched declaration belongs to (a class:
+// itself).
+func touchedClass(d tdecl) string {
+	if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
+		return javaClassKey(d)
+	}
+	return d.container
+}
+
+// javaClassKey is a class declaration's name in the hierarchy: A.B for a
+// class B nested in A.
+func javaClassKey(d tdecl) string {
+	if d.container != "" {
+		return d.container + "." + d.name
+	}
+	return d.name
+}
+
+// javaTopName is the top-level class of a class key (A of A.B).
+func javaTopName(cls string) string {
+	if i := strings.IndexByte(cls, '.'); i >= 0 {
+		return cls[:i]
+	}
+	return cls
+}
+
+// seesTouched answers how g sees the class of touched declaration t
+// (javaSees, or a fully qualified name), -1 when g's class of that name
+// is another package's.
+func (s *javaSearch) seesTouched(g *tfile, t javaTouch) float64 {
+	cls := touchedClass(t.d)
+	sees := javaSees(g, t.f, cls)
+	if sees == 0 && refersTo(g, cls) && s.fullyQualified(g, t.f, cls) {
+		sees = scoreJavaTyped
+	}
+	if sees == 0 && javaImportsOther(g, cls) {
+		return -1
+	}
+	return sees
+}
+
+// refAt answers how surely token i of g refers to touched declaration t
+// (0: it does not), and whether by a call.
+func (s *javaSearch) refAt(g *tfile, i int, t javaTouch, sees float64) (float64, bool) {
+	d := t.d
+	cls := touchedClass(d)
+	toks := g.toks
+	k := toks[i]
+	if g.java.declTok[i] {
+		if k.text == d.name && d.kind == "method" && s.overrides(g, i, cls) {
+			return scoreJavaTyped, false
+		}
+		return 0, false
+	}
+	member := i > 0 && toks[i-1].text == "."
+	ref := i > 1 && toks[i-1].text == ":" && toks[i-2].text == ":"
+	isCall := i+1 < len(toks) && toks[i+1].text == "("
+	switch d.kind {
+	case "class", "interface", "enum":
+		if k.text == d.name && !member && sees > 0 {
+			return sees, isCall
+		}
+	case "constructor":
+		if k.text == d.name && i > 0 && toks[i-1].text == "new" && sees > 0 {
+			return sees, true
+		}
+		if k.text == "new" && ref && i >= 3 && toks[i-3].text == d.name && sees > 0 {
+			return sees, true
+		}
+		if k.text == "super" && isCall && !member {
+			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.container) || slices.Contains(c.supers, d.name)) {
+				return scoreJavaTyped, true
+			}
+		}
+	default:
+		if k.text != d.name || (d.kind == "method" && !isCall && !ref) || (d.kind == "field" && isCall) {
+			return 0, false
+		}
+		if member || ref {
+			var types []string
+			if member {
+				types = s.resolveTypes(g, i, 0)
+			} else if p := toks[i-3]; p.kind == tkIdent {
+				types = g.types.typesOf(p.text)
+				if len(types) == 0 && isUpper(p.text) {
+					types = []string{p.text}
+				}
+			}
+			switch {
+			case len(types) > 0 && s.anyReaches(types, cls, d.name):
+				return scoreJavaTyped, isCall
+			case len(types) > 0 && s.allKnown(types):
+				// a known type that does not reach the class
+			case commonMember[d.name] || javaCommonMember[d.name]:
+			case sees > 0 || refersTo(g, cls):
+				return scoreJavaSees, isCall
+			case s.declared[d.name] <= 1 && len(d.name) >= 6:
+				return scoreJavaLoose, isCall
+			}
+			return 0, false
+		}
+		// Unqualified: in a subclass, or statically imported.
+		if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
+			return scoreJavaTyped, isCall
+		}
+		if d.static && s.staticImports(g, cls, d.name) {
+			return scoreJavaTyped, isCall
+		}
+	}
+	return 0, false
+}
+
+// anyReaches reports whether a member name of one of types can be cls's:
+// the type is cls or a subtype of it, and no nearer class declares name.
+func (s *javaSearch) anyReaches(types []string, cls, name string) bool {
+	for _, t := range types {
+		if t == cls {
+			return true
+		}
+		decl := s.h.declaring(t, name)
+		if s.reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
+			return true
+		}
+	}
+	return false
+}
+
+// allKnown reports whether the hierarchy knows every one of types (their
+// files were read), so that not reaching a class is a fact.
+func (s *javaSearch) allKnown(types []string) bool {
+	for _, t := range types {
+		if len(s.classes[t]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// reaches reports whether class sub is cls or extends or implements it
+// (transitively).
+func (s *javaSearch) reaches(sub, cls string) bool {
+	seen := map[string]bool{}
+	queue := []string{sub}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == cls {
+			return true
+		}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		queue = append(queue, s.h.supers[c]...)
+	}
+	return false
+}
+
+// overrides reports whether the method declared at token i of g belongs
+// to a class that extends or implements cls.
+func (s *javaSearch) overrides(g *tfile, i int, cls string) bool {
+	c := g.java.classAt(i)
+	return c != nil && c.name != cls && s.reaches(c.name, cls)
+}
+
+// staticImports reports whether g imports member name of class cls
+// statically.
+func (s *javaSearch) staticImports(g *tfile, cls, name string) bool {
+	for _, im := range g.java.imports {
+		if !im.static || len(im.parts) < 2 {
+			continue
+		}
+		last := im.parts[len(im.parts)-1]
+		if (im.wildcard && last == cls) || (!im.wildcard && last == name && im.parts[len(im.parts)-2] == cls) {
+			return true
+		}
+	}
+	return false
+}
+
+// fullyQualified reports whether g writes cls with the package of p in
+// front (a.b.C).
+func (s *javaSearch) fullyQualified(g, p *tfile, cls string) bool {
+	if p.pkg == "" {
+		return false
+	}
+	parts := strings.Split(p.pkg, ".")
+	n := 2 * len(parts)
+	for i := n; i < len(g.toks); i++ {
+		if g.toks[i].text != cls || g.toks[i-1].text != "." {
+			continue
+		}
+		ok := true
+		for k, part := range parts {
+			at := i - n + 2*k
+			if g.toks[at].text != part || g.toks[at+1].text != "." {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// javaImportsOther reports whether g imports a class named cls by a
+// single-type import (one that javaSees did not match to the touched file).
+func javaImportsOther(g *tfile, cls string) bool {
+	for _, im := range g.java.imports {
+		if !im.static && !im.wildcard && len(im.parts) > 0 && im.parts[len(im.parts)-1] == cls {
+			return true
+		}
+	}
+	return false
+}
+
+// javaCommonMember are Java method names that nearly every class declares
+// or calls: without a typed receiver they say nothing.
+var javaCommonMember = wordSet("get set add put remove size isEmpty contains close apply accept of build create value values name type getName getValue getType write read next hasNext iterator compareTo clone length copy")
