@@ -393,12 +393,25 @@ func pythonDecls(toks []tok) []tdecl {
 }
 
 // decoratorsFrom is the first line of the def or class starting the line
-// toks[firsts[k]]: its first decorator's, when decorators precede it.
+// toks[firsts[k]]: its first decorator's, when decorators precede it. A
+// decorator's arguments may span lines (@click.option(\n...\n)): the walk
+// back counts brackets, so only a line starting outside them ends it.
 func decoratorsFrom(toks []tok, firsts []int, k int) int {
 	from := toks[firsts[k]].line
 	indent := toks[firsts[k]].indent
-	for j := k - 1; j >= 0; j-- {
-		t := toks[firsts[j]]
+	depth := 0
+	for i := firsts[k] - 1; i >= 0; i-- {
+		t := toks[i]
+		switch t.text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+		}
+		lineStart := t.col == t.indent && (i == 0 || toks[i-1].line < t.line)
+		if depth != 0 || !lineStart || t.kind == tkString {
+			continue
+		}
 		if t.text != "@" || t.indent != indent {
 			break
 		}

@@ -7,7 +7,7 @@
 // checkout; node_modules, build output and dot directories are left out) it
 // parses the file with tree-sitter and lists the declarations the engine
 // records: functions, classes, interfaces, enums, type aliases, methods,
-// constructors and fields, outside function bodies. Each is matched with the
+// constructors and fields, outside function bodies and TS/JS blocks. Each is matched with the
 // engine's declaration of the same container and name (tokens.Declarations);
 // it prints, per language, the share of tree-sitter's declarations the
 // engine found (found), of those the share with the same first line (from)
@@ -256,8 +256,14 @@ func collect(lang string, n *sitter.Node, src []byte, container string, out *[]d
 			"enum_declaration", "record_declaration", "annotation_type_declaration", "type_alias_declaration":
 			nm := name()
 			add(nm)
+			inner := nm
+			if lang == "java" && container != "" {
+				// Java's nested classes are read as Outer.Inner: two
+				// nested Builders are two classes.
+				inner = container + "." + nm
+			}
 			if body := c.ChildByFieldName("body"); body != nil && nm != "" {
-				collect(lang, body, src, nm, out)
+				collect(lang, body, src, inner, out)
 			}
 			continue
 		case "field_declaration":
@@ -272,6 +278,10 @@ func collect(lang string, n *sitter.Node, src []byte, container string, out *[]d
 			}
 			continue
 		case "lexical_declaration", "variable_declaration", "expression_statement", "arrow_function", "function_expression", "function":
+			continue
+		case "statement_block":
+			// A TS/JS block's declarations are the block's, not the
+			// module's (the engine reads module and class scope).
 			continue
 		}
 		collect(lang, c, src, container, out)
