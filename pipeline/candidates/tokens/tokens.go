@@ -150,13 +150,51 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	}
 	var py []*engine.Change
 	mods := newJSModules()
+	var searches []*tokSearch
 	for _, c := range cs {
 		if langOf(c.Path) == langPython {
 			py = append(py, c)
 			continue
 		}
-		if err := tokensOf(ctx, tree, c, aliases, mods, ev); err != nil {
-			return err
+		if s := prepareSearch(c, aliases, mods); s != nil {
+			searches = append(searches, s)
+		}
+	}
+	// The JS changes share one search: the union of their words is looked
+	// up once, and each change keeps the files that hold one of its own
+	// words as an identifier. Each other change searches on its own.
+	var groups [][]*tokSearch
+	var js []*tokSearch
+	for _, s := range searches {
+		if langOf(s.c.Path) == langJS {
+			js = append(js, s)
+			s.shared = true
+		} else {
+			groups = append(groups, []*tokSearch{s})
+		}
+	}
+	if len(js) > 0 {
+		groups = append([][]*tokSearch{js}, groups...)
+	}
+	for _, group := range groups {
+		var words []string
+		seen := map[string]bool{}
+		for _, s := range group {
+			for _, w := range s.words {
+				if !seen[w] {
+					seen[w] = true
+					words = append(words, w)
+				}
+			}
+		}
+		paths, err := tree.Grep(ctx, words, familyGlobs(langOf(group[0].c.Path)), tokGrepLimit*len(group))
+		if err != nil {
+			return fmt.Errorf("search for changed names: %w", err)
+		}
+		for _, s := range group {
+			if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
+				return err
+			}
 		}
 	}
 	if len(py) > 0 {
@@ -165,8 +203,9 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	return nil
 }
 
-// tokensOf adds the evidence of one changed file.
-func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
+// prepareSearch lexes one changed file and returns the search of the names
+// its change touches and uses; nil when there are none.
+func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tokSearch {
 	var nf, of *tfile
 	if c.New != nil {
 		nf = lexFile(c.Path, c.New)
@@ -210,12 +249,15 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, familyGlobs(langOf(c.Path)), tokGrepLimit)
-	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
-	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+	slices.Sort(words[len(impactNames):])
+	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
 		recv: memberReceivers(c, nf), lexed: mods.lexed}
+}
+
+// run searches the files of paths (a search's answer for the words of
+// several changes) for the evidence of s's change.
+func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
+	c, nf := s.c, s.nf
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
 	}
@@ -320,6 +362,19 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 	for _, d := range nf.decls {
 		own[d.name] = true
 	}
+	// A JS name that no import of the repository's files binds names no
+	// declaration of another file: it is a local, a parameter or a global,
+	// unless a require(...) or side-effect import without names may bind
+	// it. Names of external packages (import {it} from 'vitest', path.join)
+	// are not searched either.
+	nameless := false
+	if nf.lang == langJS {
+		for _, im := range nf.imports {
+			if !im.export && len(im.names) == 0 && im.namespace == "" && !externalImport(nf, im) {
+				nameless = true
+			}
+		}
+	}
 	for i, t := range nf.toks {
 		if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
 			continue
@@ -327,6 +382,17 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 		member := i > 0 && nf.toks[i-1].text == "."
 		if member && len(t.text) < tokMinMemberLength {
 			continue
+		}
+		if nf.lang == langJS {
+			if !member {
+				if bound, external := bindingImports(nf, t.text); external || !bound && !nameless {
+					continue
+				}
+			} else if r := nf.toks[i-2]; r.kind == tkIdent && (i < 3 || nf.toks[i-3].text != ".") {
+				if _, external := bindingImports(nf, r.text); external {
+					continue
+				}
+			}
 		}
 		if !useNames[t.text] {
 			memberOnly[t.text] = true
@@ -343,7 +409,9 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	nf          *tfile // the changed file's new side; nil when deleted
+	nf          *tfile   // the changed file's new side; nil when deleted
+	words       []string // the names searched: the touched declarations', then those used
+	shared      bool     // the search's files were found for several changes' words
 	impactNames map[string][]*csym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
@@ -379,6 +447,9 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 				s.lexed[p] = lexed
 			}
 		}
+		if s.shared && !s.mentions(lexed) {
+			continue // found for another change's words
+		}
 		// Each search keeps its own copy: it may drop the tokens.
 		f := new(tfile)
 		*f = *lexed
@@ -404,6 +475,18 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		}
 	}
 	return nil
+}
+
+// mentions reports whether f holds one of the search's words as an
+// identifier.
+func (s *tokSearch) mentions(f *tfile) bool {
+	idents := f.index().idents
+	for _, w := range s.words {
+		if idents[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // impactIn records g's references to the changed declarations.
