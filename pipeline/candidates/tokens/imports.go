@@ -166,7 +166,7 @@ func jsImports(toks []tok) []timport {
 		switch t.text {
 		case "require", "import":
 			if i+2 < len(toks) && toks[i+1].text == "(" && toks[i+2].kind == tkString {
-				out = append(out, timport{spec: toks[i+2].text})
+				out = append(out, timport{spec: toks[i+2].text, call: true})
 				continue
 			}
 			if t.text != "import" || (i > 0 && toks[i-1].text == ".") {

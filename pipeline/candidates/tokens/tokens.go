@@ -101,6 +101,9 @@ type timport struct {
 	names    []string // local names bound by the import
 	wildcard bool     // Java a.b.*, JS export * from
 	export   bool     // JS export ... from: the file re-exports the names
+	// call marks require("x") and import("x"): the names their results
+	// are destructured into are not listed.
+	call bool
 	// namespace is the local name of a JS namespace import (import * as ns,
 	// export * as ns): the module's names are reached as ns.name.
 	namespace string
@@ -364,13 +367,12 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 	}
 	// A JS name that no import of the repository's files binds names no
 	// declaration of another file: it is a local, a parameter or a global,
-	// unless a require(...) or side-effect import without names may bind
-	// it. Names of external packages (import {it} from 'vitest', path.join)
+	// unless it may be destructured from a require(...) or import(...). Names of external packages (import {it} from 'vitest', path.join)
 	// are not searched either.
 	nameless := false
 	if nf.lang == langJS {
 		for _, im := range nf.imports {
-			if !im.export && len(im.names) == 0 && im.namespace == "" && !externalImport(nf, im) {
+			if im.call && !externalImport(nf, im) {
 				nameless = true
 			}
 		}
