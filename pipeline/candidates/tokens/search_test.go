@@ -31,6 +31,7 @@ func TestFindJSOneSearch(t *testing.T) {
 		"src/c.ts":     "import {a} from './a.js';\n\nexport function c(): string {\n  return 'c';\n}\n",
 		"src/it.ts":    "export function it(): void {}\n",
 		"src/local.ts": "export const local = 1;\n",
+		"src/old.js":   "exports.legacy = function legacy() {};\n\nfunction run() {\n  return 1;\n}\n",
 	}
 	head := map[string]string{}
 	for p, s := range files {
@@ -40,7 +41,8 @@ func TestFindJSOneSearch(t *testing.T) {
 	head["src/c.ts"] = strings.Replace(files["src/c.ts"], "return 'c';", "return a() + 'c';", 1)
 	tree := &grepLog{Tree: pipelinetest.NewTree(head)}
 	var cs []*engine.Change
-	for _, p := range []string{"src/a.ts", "src/c.ts"} {
+	head["src/old.js"] = strings.Replace(files["src/old.js"], "return 1;", "const {legacy} = require('./legacy.js');\n  return legacy();", 1)
+	for _, p := range []string{"src/a.ts", "src/c.ts", "src/old.js"} {
 		added, removed := map[int]bool{}, map[int]bool{}
 		ol, nl := strings.Split(files[p], "\n"), strings.Split(head[p], "\n")
 		for i, l := range nl {
@@ -68,7 +70,7 @@ func TestFindJSOneSearch(t *testing.T) {
 			t.Errorf("searched %q: %v", w, words)
 		}
 	}
-	for _, w := range []string{"a", "helper"} {
+	for _, w := range []string{"a", "helper", "legacy"} {
 		if !slices.Contains(words, w) {
 			t.Errorf("did not search %q: %v", w, words)
 		}

@@ -180,17 +180,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		groups = append([][]*tokSearch{js}, groups...)
 	}
 	for _, group := range groups {
-		var words []string
-		seen := map[string]bool{}
-		for _, s := range group {
-			for _, w := range s.words {
-				if !seen[w] {
-					seen[w] = true
-					words = append(words, w)
-				}
-			}
-		}
-		paths, err := tree.Grep(ctx, words, familyGlobs(langOf(group[0].c.Path)), tokGrepLimit*len(group))
+		paths, err := groupPaths(ctx, tree, group, aliases, mods)
 		if err != nil {
 			return fmt.Errorf("search for changed names: %w", err)
 		}
@@ -204,6 +194,84 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		return findPython(ctx, tree, py, ev)
 	}
 	return nil
+}
+
+// groupPaths searches the files that may hold the words of a group of
+// searches. A JS member name used after a receiver that is no module
+// (res.status, items.push) can only be evidence in a file the changed file
+// imports, directly or through re-exporting indexes: the files found for
+// those names alone are kept only then.
+func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *pathAliases, mods *jsModules) ([]string, error) {
+	var words, members []string
+	seen := map[string]bool{}
+	js := langOf(group[0].c.Path) == langJS
+	for _, s := range group {
+		for _, w := range s.words {
+			if js && len(s.impactNames[w]) == 0 && s.memberOnly[w] {
+				continue
+			}
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	for _, s := range group {
+		for _, w := range s.words {
+			if js && !seen[w] {
+				seen[w] = true
+				members = append(members, w)
+			}
+		}
+	}
+	globs := familyGlobs(langOf(group[0].c.Path))
+	limit := tokGrepLimit * len(group)
+	var paths []string
+	if len(words) > 0 {
+		var err error
+		if paths, err = tree.Grep(ctx, words, globs, limit); err != nil {
+			return nil, err
+		}
+	}
+	if len(members) == 0 {
+		return paths, nil
+	}
+	more, err := tree.Grep(ctx, members, globs, limit)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range group {
+		s.lookUp(ctx, tree, aliases, mods)
+	}
+	found := map[string]bool{}
+	for _, p := range paths {
+		found[p] = true
+	}
+	for _, p := range more {
+		if found[p] {
+			continue
+		}
+		if slices.ContainsFunc(group, func(s *tokSearch) bool {
+			return s.nf != nil && (importsFile(s.nf, p) || mods.re.importsAnyVia(s.nf, p))
+		}) {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// lookUp reads the JS indexes that may re-export the changed file or the
+// modules it imports.
+func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathAliases, mods *jsModules) {
+	c := s.c
+	look := []string{c.Path}
+	if c.OldPath != "" {
+		look = append(look, c.OldPath)
+	}
+	if s.nf != nil {
+		look = append(look, importDirs(s.nf)...)
+	}
+	mods.lookUp(ctx, tree, look, aliases)
 }
 
 // prepareSearch lexes one changed file and returns the search of the names
@@ -265,14 +333,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		return err
 	}
 	if langOf(c.Path) == langJS {
-		look := []string{c.Path}
-		if c.OldPath != "" {
-			look = append(look, c.OldPath)
-		}
-		if nf != nil {
-			look = append(look, importDirs(nf)...)
-		}
-		mods.lookUp(ctx, tree, look, aliases)
+		s.lookUp(ctx, tree, aliases, mods)
 		for _, f := range s.indexes {
 			mods.re.add(f)
 		}
@@ -367,15 +428,12 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 	}
 	// A JS name that no import of the repository's files binds names no
 	// declaration of another file: it is a local, a parameter or a global,
-	// unless it may be destructured from a require(...) or import(...). Names of external packages (import {it} from 'vitest', path.join)
-	// are not searched either.
-	nameless := false
+	// unless it is bound to (or destructured from) a require(...) or
+	// import(...) of such a file. Names of external packages
+	// (import {it} from 'vitest', path.join) are not searched either.
+	var required map[string]bool
 	if nf.lang == langJS {
-		for _, im := range nf.imports {
-			if im.call && !externalImport(nf, im) {
-				nameless = true
-			}
-		}
+		required = requiredNames(nf)
 	}
 	for i, t := range nf.toks {
 		if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
@@ -387,7 +445,7 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 		}
 		if nf.lang == langJS {
 			if !member {
-				if bound, external := bindingImports(nf, t.text); external || !bound && !nameless {
+				if bound, external := bindingImports(nf, t.text); external || !bound && !required[t.text] {
 					continue
 				}
 			} else if r := nf.toks[i-2]; r.kind == tkIdent && (i < 3 || nf.toks[i-3].text != ".") {
@@ -405,6 +463,51 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 		}
 	}
 	return useNames, memberOnly
+}
+
+// requiredNames returns the names f binds to the result of a require(...)
+// or import(...) of a module that is no external package: x in
+// x = require('./x'), a and b in {a, b: c} = await import('./y').
+func requiredNames(f *tfile) map[string]bool {
+	out := map[string]bool{}
+	toks := f.toks
+	for i := 1; i+2 < len(toks); i++ {
+		if (toks[i].text != "require" && toks[i].text != "import") || toks[i+1].text != "(" || toks[i+2].kind != tkString {
+			continue
+		}
+		if externalImport(f, timport{spec: toks[i+2].text}) {
+			continue
+		}
+		j := i - 1
+		if toks[j].text == "await" {
+			j--
+		}
+		if j < 1 || toks[j].text != "=" {
+			continue
+		}
+		j--
+		switch {
+		case toks[j].kind == tkIdent:
+			out[toks[j].text] = true
+		case toks[j].text == "}" || toks[j].text == "]":
+			depth := 0
+			for k := j; k >= 0; k-- {
+				switch toks[k].text {
+				case "}", "]":
+					depth++
+				case "{", "[":
+					depth--
+				}
+				if depth == 0 {
+					break
+				}
+				if toks[k].kind == tkIdent {
+					out[toks[k].text] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // tokSearch is the search of one changed file's names in the files that
