@@ -151,7 +151,7 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 	if len(globs) == 0 {
 		return func(string) bool { return true }, true
 	}
-	var prefixes []string
+	var prefixes, suffixes []string
 	var res []*regexp.Regexp
 	for _, g := range globs {
 		switch {
@@ -159,6 +159,11 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 			return nil, false
 		case !strings.ContainsAny(g, "*?["):
 			prefixes = append(prefixes, strings.TrimSuffix(g, "/"))
+		case g[0] == '*' && !strings.ContainsAny(g[1:], "*?["):
+			// "*.ts": '*' matches any run, '/' included, so the pattern
+			// is the suffix; a regular expression costs a backtracking
+			// match per path.
+			suffixes = append(suffixes, g[1:])
 		default:
 			re, err := globRegexp(g)
 			if err != nil {
@@ -170,6 +175,11 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 	return func(p string) bool {
 		for _, pre := range prefixes {
 			if p == pre || strings.HasPrefix(p, pre+"/") {
+				return true
+			}
+		}
+		for _, suf := range suffixes {
+			if strings.HasSuffix(p, suf) {
 				return true
 			}
 		}

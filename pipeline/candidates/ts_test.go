@@ -130,3 +130,16 @@ func TestFindTypeScriptMembersByDeclaredType(t *testing.T) {
 		{"src/http.ts", KindUses, MethodTokens, "declares `HttpClient.request`"},
 	})
 }
+
+// x instanceof C narrows x: a member used on it belongs to C too, though x
+// is declared with a base type.
+func TestFindTypeScriptInstanceofNarrowing(t *testing.T) {
+	base := map[string]string{
+		"src/errors.ts": "export class RetryError extends Error {\n  customRequest: Request | undefined;\n}\n",
+		"src/run.ts":    "import {RetryError} from './errors.js';\n\nexport function retry(error: Error): void {\n  if (error instanceof RetryError) {\n    console.log(1);\n  }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/run.ts": strings.Replace(base["src/run.ts"], "console.log(1);", "console.log(error.customRequest);", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/errors.ts", KindUses, MethodTokens, "declares `RetryError.customRequest`"}})
+}

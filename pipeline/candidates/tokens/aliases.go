@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
@@ -20,6 +21,10 @@ import (
 type pathAliases struct {
 	exact map[string][]string // patterns without a star, looked up at once
 	wild  []aliasRule         // patterns with one star, at most maxAliasRules
+	// memo keeps resolve's answers: a search resolves the same specifiers
+	// against every file it reads.
+	memoMu sync.Mutex
+	memo   map[string][]string
 }
 
 // Bounds of an alias table, so a crafted tsconfig cannot make every import
@@ -31,6 +36,7 @@ const (
 	maxAliasRules       = 256
 	maxAliasTargets     = 8
 	maxAliasConfigBytes = 1 << 20
+	maxAliasMemo        = 1 << 14
 )
 
 type aliasRule struct {
@@ -109,6 +115,11 @@ func (a *pathAliases) resolve(spec string) []string {
 	if a == nil {
 		return nil
 	}
+	a.memoMu.Lock()
+	defer a.memoMu.Unlock()
+	if out, ok := a.memo[spec]; ok {
+		return out
+	}
 	out := slices.Clone(a.exact[spec])
 	for _, r := range a.wild {
 		i := strings.IndexByte(r.pattern, '*')
@@ -120,6 +131,12 @@ func (a *pathAliases) resolve(spec string) []string {
 		for _, t := range r.targets {
 			out = append(out, strings.Replace(t, "*", star, 1))
 		}
+	}
+	if a.memo == nil {
+		a.memo = map[string][]string{}
+	}
+	if len(a.memo) < maxAliasMemo {
+		a.memo[spec] = out
 	}
 	return out
 }

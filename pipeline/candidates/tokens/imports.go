@@ -117,6 +117,42 @@ func resolves(f *tfile, im timport, target string) bool {
 	}
 }
 
+// externalImport reports whether the JS import im of f can name no file of
+// the repository: a bare package name ("vitest", "node:fs/promises") that no
+// path alias or workspace package maps, which resolves matches with no
+// path.
+func externalImport(f *tfile, im timport) bool {
+	spec := im.spec
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+		return false
+	}
+	if len(f.aliases.resolve(spec)) > 0 {
+		return false
+	}
+	if strings.HasPrefix(spec, "node:") {
+		return true
+	}
+	spec = stripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
+	return spec == "" || !strings.Contains(spec, "/")
+}
+
+// bindingImports reports whether a JS import of f binds name (as an
+// imported name or a namespace), and whether every import binding it is
+// external.
+func bindingImports(f *tfile, name string) (bound, external bool) {
+	external = true
+	for _, im := range f.imports {
+		if im.export || im.namespace != name && !slices.Contains(im.names, name) {
+			continue
+		}
+		bound = true
+		if !externalImport(f, im) {
+			external = false
+		}
+	}
+	return bound, bound && external
+}
+
 // jsImports reads import/export ... from "x", import "x", require("x") and
 // import("x"), with the names bound by import clauses.
 func jsImports(toks []tok) []timport {
@@ -130,7 +166,7 @@ func jsImports(toks []tok) []timport {
 		switch t.text {
 		case "require", "import":
 			if i+2 < len(toks) && toks[i+1].text == "(" && toks[i+2].kind == tkString {
-				out = append(out, timport{spec: toks[i+2].text})
+				out = append(out, timport{spec: toks[i+2].text, call: true})
 				continue
 			}
 			if t.text != "import" || (i > 0 && toks[i-1].text == ".") {

@@ -716,7 +716,8 @@ func (s *jsScan) bindingNames(i, end int) []string {
 
 // jsLocalTypes records the types that statements anywhere in the file give
 // names: const x = new C(), x: C, this.x = new C(), x = await f() and
-// x = f() (the latter as the call f(), whose return type is looked up).
+// x = f() (the latter as the call f(), whose return type is looked up), and
+// the narrowing x instanceof C.
 func jsLocalTypes(toks []tok, m *typeModel) {
 	s := &jsScan{toks: toks, types: m}
 	for j := 0; j+2 < len(toks); j++ {
@@ -725,6 +726,15 @@ func jsLocalTypes(toks []tok, m *typeModel) {
 		}
 		name := s.text(j)
 		k := j + 1
+		if s.text(k) == "instanceof" && s.isIdent(k+1) && !s.punctAt(j-1, ".") {
+			// x instanceof C narrows x to C where it holds.
+			n := k + 1
+			for s.punctAt(n+1, ".") && s.isIdent(n+2) {
+				n += 2
+			}
+			m.addVar(name, s.text(n))
+			continue
+		}
 		if s.punctAt(j-1, ".") {
 			if s.text(j-2) != "this" || s.punctAt(j-3, ".") {
 				continue

@@ -103,6 +103,9 @@ type timport struct {
 	names    []string // local names bound by the import
 	wildcard bool     // Java a.b.*, JS export * from
 	export   bool     // JS export ... from: the file re-exports the names
+	// call marks require("x") and import("x"): the names their results
+	// are destructured into are not listed.
+	call bool
 	// namespace is the local name of a JS namespace import (import * as ns,
 	// export * as ns): the module's names are reached as ns.name.
 	namespace string
@@ -159,6 +162,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	}
 	var py, javaChanges []*engine.Change
 	mods := newJSModules()
+	var searches []*tokSearch
 	for _, c := range cs {
 		switch langOf(c.Path) {
 		case langPython:
@@ -168,8 +172,35 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			javaChanges = append(javaChanges, c)
 			continue
 		}
-		if err := tokensOf(ctx, tree, c, aliases, mods, ev); err != nil {
-			return err
+		if s := prepareSearch(c, aliases, mods); s != nil {
+			searches = append(searches, s)
+		}
+	}
+	// The JS changes share one search: the union of their words is looked
+	// up once, and each change keeps the files that hold one of its own
+	// words as an identifier. Each other change searches on its own.
+	var groups [][]*tokSearch
+	var js []*tokSearch
+	for _, s := range searches {
+		if langOf(s.c.Path) == langJS {
+			js = append(js, s)
+			s.shared = true
+		} else {
+			groups = append(groups, []*tokSearch{s})
+		}
+	}
+	if len(js) > 0 {
+		groups = append([][]*tokSearch{js}, groups...)
+	}
+	for _, group := range groups {
+		paths, err := groupPaths(ctx, tree, group, aliases, mods)
+		if err != nil {
+			return fmt.Errorf("search for changed names: %w", err)
+		}
+		for _, s := range group {
+			if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
+				return err
+			}
 		}
 	}
 	if len(py) > 0 {
@@ -183,8 +214,87 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	return nil
 }
 
-// tokensOf adds the evidence of one changed file.
-func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
+// groupPaths searches the files that may hold the words of a group of
+// searches. A JS member name used after a receiver that is no module
+// (res.status, items.push) can only be evidence in a file the changed file
+// imports, directly or through re-exporting indexes: the files found for
+// those names alone are kept only then.
+func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *pathAliases, mods *jsModules) ([]string, error) {
+	var words, members []string
+	seen := map[string]bool{}
+	js := langOf(group[0].c.Path) == langJS
+	for _, s := range group {
+		for _, w := range s.words {
+			if js && len(s.impactNames[w]) == 0 && s.memberOnly[w] {
+				continue
+			}
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	for _, s := range group {
+		for _, w := range s.words {
+			if js && !seen[w] {
+				seen[w] = true
+				members = append(members, w)
+			}
+		}
+	}
+	globs := familyGlobs(langOf(group[0].c.Path))
+	limit := tokGrepLimit * len(group)
+	var paths []string
+	if len(words) > 0 {
+		var err error
+		if paths, err = tree.Grep(ctx, words, globs, limit); err != nil {
+			return nil, err
+		}
+	}
+	if len(members) == 0 {
+		return paths, nil
+	}
+	more, err := tree.Grep(ctx, members, globs, limit)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range group {
+		s.lookUp(ctx, tree, aliases, mods)
+	}
+	found := map[string]bool{}
+	for _, p := range paths {
+		found[p] = true
+	}
+	for _, p := range more {
+		if found[p] {
+			continue
+		}
+		if slices.ContainsFunc(group, func(s *tokSearch) bool {
+			return s.nf != nil && (importsFile(s.nf, p) || mods.re.importsAnyVia(s.nf, p))
+		}) {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// lookUp reads the JS indexes that may re-export the changed file or the
+// modules it imports.
+func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathAliases, mods *jsModules) {
+	c := s.c
+	look := []string{c.Path}
+	if c.OldPath != "" {
+		look = append(look, c.OldPath)
+	}
+	if s.nf != nil {
+		look = append(look, importDirs(s.nf)...)
+	}
+	mods.lookUp(ctx, tree, look, aliases)
+}
+
+// prepareSearch lexes one changed file and returns the search of the names
+// its change touches and uses; nil when there are none.
+func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tokSearch {
 	var nf, of *tfile
 	if c.New != nil {
 		nf = lexFile(c.Path, c.New)
@@ -228,24 +338,20 @@ func tokensOf(ctx context.Context, tree engine.Tree, c *engine.Change, aliases *
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, familyGlobs(langOf(c.Path)), tokGrepLimit)
-	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
-	s := &tokSearch{c: c, nf: nf, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+	slices.Sort(words[len(impactNames):])
+	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
 		recv: memberReceivers(c, nf), lexed: mods.lexed}
+}
+
+// run searches the files of paths (a search's answer for the words of
+// several changes) for the evidence of s's change.
+func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
+	c, nf := s.c, s.nf
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
 	}
 	if langOf(c.Path) == langJS {
-		look := []string{c.Path}
-		if c.OldPath != "" {
-			look = append(look, c.OldPath)
-		}
-		if nf != nil {
-			look = append(look, importDirs(nf)...)
-		}
-		mods.lookUp(ctx, tree, look, aliases)
+		s.lookUp(ctx, tree, aliases, mods)
 		for _, f := range s.indexes {
 			mods.re.add(f)
 		}
@@ -338,6 +444,15 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 	for _, d := range nf.decls {
 		own[d.name] = true
 	}
+	// A JS name that no import of the repository's files binds names no
+	// declaration of another file: it is a local, a parameter or a global,
+	// unless it is bound to (or destructured from) a require(...) or
+	// import(...) of such a file. Names of external packages
+	// (import {it} from 'vitest', path.join) are not searched either.
+	var required map[string]bool
+	if nf.lang == langJS {
+		required = requiredNames(nf)
+	}
 	for i, t := range nf.toks {
 		if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
 			continue
@@ -345,6 +460,17 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 		member := i > 0 && nf.toks[i-1].text == "."
 		if member && len(t.text) < tokMinMemberLength {
 			continue
+		}
+		if nf.lang == langJS {
+			if !member {
+				if bound, external := bindingImports(nf, t.text); external || !bound && !required[t.text] {
+					continue
+				}
+			} else if r := nf.toks[i-2]; r.kind == tkIdent && (i < 3 || nf.toks[i-3].text != ".") {
+				if _, external := bindingImports(nf, r.text); external {
+					continue
+				}
+			}
 		}
 		if !useNames[t.text] {
 			memberOnly[t.text] = true
@@ -357,11 +483,58 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 	return useNames, memberOnly
 }
 
+// requiredNames returns the names f binds to the result of a require(...)
+// or import(...) of a module that is no external package: x in
+// x = require('./x'), a and b in {a, b: c} = await import('./y').
+func requiredNames(f *tfile) map[string]bool {
+	out := map[string]bool{}
+	toks := f.toks
+	for i := 1; i+2 < len(toks); i++ {
+		if (toks[i].text != "require" && toks[i].text != "import") || toks[i+1].text != "(" || toks[i+2].kind != tkString {
+			continue
+		}
+		if externalImport(f, timport{spec: toks[i+2].text}) {
+			continue
+		}
+		j := i - 1
+		if toks[j].text == "await" {
+			j--
+		}
+		if j < 1 || toks[j].text != "=" {
+			continue
+		}
+		j--
+		switch {
+		case toks[j].kind == tkIdent:
+			out[toks[j].text] = true
+		case toks[j].text == "}" || toks[j].text == "]":
+			depth := 0
+			for k := j; k >= 0; k-- {
+				switch toks[k].text {
+				case "}", "]":
+					depth++
+				case "{", "[":
+					depth--
+				}
+				if depth == 0 {
+					break
+				}
+				if toks[k].kind == tkIdent {
+					out[toks[k].text] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
 // tokSearch is the search of one changed file's names in the files that
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	nf          *tfile // the changed file's new side; nil when deleted
+	nf          *tfile   // the changed file's new side; nil when deleted
+	words       []string // the names searched: the touched declarations', then those used
+	shared      bool     // the search's files were found for several changes' words
 	impactNames map[string][]*csym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
@@ -397,6 +570,9 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 				s.lexed[p] = lexed
 			}
 		}
+		if s.shared && !s.mentions(lexed) {
+			continue // found for another change's words
+		}
 		// Each search keeps its own copy: it may drop the tokens.
 		f := new(tfile)
 		*f = *lexed
@@ -422,6 +598,18 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		}
 	}
 	return nil
+}
+
+// mentions reports whether f holds one of the search's words as an
+// identifier.
+func (s *tokSearch) mentions(f *tfile) bool {
+	idents := f.index().idents
+	for _, w := range s.words {
+		if idents[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // impactIn records g's references to the changed declarations.

@@ -1,0 +1,24 @@
+package localgit
+
+import "testing"
+
+// A "*.ext" pattern matched as a suffix agrees with git's wildcard reading
+// of it ('*' matching '/' too), as the regular expression does.
+func TestPathspecMatcherSuffix(t *testing.T) {
+	paths := []string{"x.ts", "a/b/x.ts", "a/x.tsx", "a.ts/b.go", "ts", "a/.ts", "b/x.d.ts"}
+	for _, g := range []string{"*.ts", "*", "*x.ts", "*.d.ts"} {
+		fast, ok := pathspecMatcher([]string{g})
+		if !ok {
+			t.Fatalf("%q: not matched here", g)
+		}
+		re, err := globRegexp(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if got, want := fast(p), re.MatchString(p); got != want {
+				t.Errorf("%q on %q = %v, want %v", g, p, got, want)
+			}
+		}
+	}
+}
