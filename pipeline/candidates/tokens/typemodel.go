@@ -146,11 +146,10 @@ func cutLastDot(s string) (before, after string, ok bool) {
 type hierarchy struct {
 	members map[string]map[string]bool // class -> member names it declares
 	supers  map[string][]string        // class -> direct supertypes
-	subs    map[string][]string        // class -> direct subtypes
 }
 
 func newHierarchy() *hierarchy {
-	return &hierarchy{members: map[string]map[string]bool{}, supers: map[string][]string{}, subs: map[string][]string{}}
+	return &hierarchy{members: map[string]map[string]bool{}, supers: map[string][]string{}}
 }
 
 // add records f's classes, their members and their supertypes.
@@ -173,7 +172,6 @@ func (h *hierarchy) add(f *tfile) {
 		for _, s := range ss {
 			if !slices.Contains(h.supers[c], s) {
 				h.supers[c] = append(h.supers[c], s)
-				h.subs[s] = append(h.subs[s], c)
 			}
 		}
 	}
@@ -197,32 +195,5 @@ func (h *hierarchy) declaring(typ, member string) []string {
 		}
 		queue = append(queue, h.supers[c]...)
 	}
-	return out
-}
-
-// related answers typ with all its supertypes and subtypes (transitively):
-// the classes whose member m a call typ.m can reach, overrides included.
-func (h *hierarchy) related(typ string) []string {
-	seen := map[string]bool{}
-	var out []string
-	var walk func(c string, up bool)
-	walk = func(c string, up bool) {
-		if seen[c] && c != typ {
-			return
-		}
-		if !seen[c] {
-			seen[c] = true
-			out = append(out, c)
-		}
-		next := h.subs[c]
-		if up {
-			next = h.supers[c]
-		}
-		for _, n := range next {
-			walk(n, up)
-		}
-	}
-	walk(typ, true)
-	walk(typ, false)
 	return out
 }
