@@ -264,7 +264,7 @@ func recallLang(l *analyzedLang, reposDir string, n int, cacheDir, scriptsDir st
 	fmt.Println("recall@k = |top k ∩ truth| / min(k, |truth|), precision@12 = |top 12 ∩ truth| / |top 12|, averaged over commits whose truth is not empty; empty = files listed on average when it is")
 	fmt.Printf("%-28s %4s %4s %4s %5s | %-35s | %s\n", "", "", "", "", "", "engine", "baseline")
 	fmt.Printf("%-28s %4s %4s %4s %5s | %5s %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "|T|", "r@5", "r@12", "p@12", "listed", "empty", "ms", "r@5", "r@12", "p@12", "empty")
-	var tuneE, tuneB, heldE, heldB, allE, allB score
+	var sums repoSums
 	for _, r := range l.repos {
 		if only != "" && r.name != only {
 			continue
@@ -275,22 +275,9 @@ func recallLang(l *analyzedLang, reposDir string, n int, cacheDir, scriptsDir st
 			fmt.Fprintf(os.Stderr, "recall: %s: %v\n", r.name, err)
 			return 1
 		}
-		label := r.name
-		if r.heldOut {
-			label += " (held out)"
-			heldE.merge(&se)
-			heldB.merge(&sb)
-		} else {
-			tuneE.merge(&se)
-			tuneB.merge(&sb)
-		}
-		allE.merge(&se)
-		allB.merge(&sb)
-		fmt.Println(se.row(label, &sb))
+		sums.add(r.name, r.heldOut, &se, &sb)
 	}
-	fmt.Println(tuneE.row("tuning repositories", &tuneB))
-	fmt.Println(heldE.row("held-out repositories", &heldB))
-	fmt.Println(allE.row("all ("+l.title+")", &allB))
+	allE := sums.finish("all (" + l.title + ")")
 	r5, r12, p12, empty := allE.figures()
 	fmt.Printf("targets over all: recall@12 %.2f (>= %.2f), recall@5 %.2f (>= %.2f), precision@12 %.2f (>= %.2f), empty %.1f (<= %.1f)\n",
 		r12, langTargetRecall12, r5, langTargetRecall5, p12, langTargetPrecision, empty, langTargetEmptyAvg)

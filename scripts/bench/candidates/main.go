@@ -94,6 +94,37 @@ func git(dir string, args ...string) (string, error) {
 	return string(out), nil
 }
 
+// repoSums adds up the engine's (e) and the baseline's (b) scores of the
+// repositories: the tuning ones, the held-out ones and all.
+type repoSums struct {
+	tuneE, tuneB, heldE, heldB, allE, allB score
+}
+
+// add prints one repository's row and counts it in its set.
+func (t *repoSums) add(name string, heldOut bool, se, sb *score) {
+	label := name
+	if heldOut {
+		label += " (held out)"
+		t.heldE.merge(se)
+		t.heldB.merge(sb)
+	} else {
+		t.tuneE.merge(se)
+		t.tuneB.merge(sb)
+	}
+	t.allE.merge(se)
+	t.allB.merge(sb)
+	fmt.Println(se.row(label, sb))
+}
+
+// finish prints the rows of the tuning set, the held-out set and all, and
+// answers the engine's score over all.
+func (t *repoSums) finish(allLabel string) score {
+	fmt.Println(t.tuneE.row("tuning repositories", &t.tuneB))
+	fmt.Println(t.heldE.row("held-out repositories", &t.heldB))
+	fmt.Println(t.allE.row(allLabel, &t.allB))
+	return t.allE
+}
+
 // score is one side's figures over a set of commits.
 type score struct {
 	r5, r12, p12  float64
@@ -229,7 +260,7 @@ func recall(args []string) int {
 	fmt.Println("cmts = commits, T>0 / T=0 = commits with / without a truth, |T| = files in a non-empty truth on average, listed = files listed for those on average, ms = candidates.Find per commit")
 	fmt.Printf("%-28s %4s %4s %4s %5s | %-35s | %s\n", "", "", "", "", "", "engine", "baseline")
 	fmt.Printf("%-28s %4s %4s %4s %5s | %5s %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "|T|", "r@5", "r@12", "p@12", "listed", "empty", "ms", "r@5", "r@12", "p@12", "empty")
-	var tuneE, tuneB, heldE, heldB, allE, allB score
+	var sums repoSums
 	for _, r := range benchRepos {
 		if *only != "" && r.name != *only {
 			continue
@@ -240,22 +271,9 @@ func recall(args []string) int {
 			fmt.Fprintf(os.Stderr, "recall: %s: %v\n", r.name, err)
 			return 1
 		}
-		label := r.name
-		if r.heldOut {
-			label += " (held out)"
-			heldE.merge(&se)
-			heldB.merge(&sb)
-		} else {
-			tuneE.merge(&se)
-			tuneB.merge(&sb)
-		}
-		allE.merge(&se)
-		allB.merge(&sb)
-		fmt.Println(se.row(label, &sb))
+		sums.add(r.name, r.heldOut, &se, &sb)
 	}
-	fmt.Println(tuneE.row("tuning repositories", &tuneB))
-	fmt.Println(heldE.row("held-out repositories", &heldB))
-	fmt.Println(allE.row("all", &allB))
+	allE := sums.finish("all")
 	r5, r12, p12, empty := allE.figures()
 	fmt.Printf("targets over all: recall@12 %.2f (>= %.2f), recall@5 %.2f (>= %.2f), precision@12 %.2f (>= %.2f), empty %.1f (<= %.1f)\n",
 		r12, targetRecall12, r5, targetRecall5, p12, targetPrecision, empty, targetEmptyAvg)
