@@ -45,13 +45,21 @@ func identHash(s string) uint64 { return maphash.String(identSeed, s) }
 // nil means the blob is binary (git grep -I never matches it).
 type identSet []uint64
 
-// hasAny reports whether the blob has one of words (sorted hashes, also
-// given as a set): a walk over the blob's identifiers when they are few, a
-// binary search per word otherwise.
-func (s identSet) hasAny(words []uint64, set map[uint64]struct{}) bool {
-	if len(s) < 4*len(words) {
-		for _, h := range s {
-			if _, ok := set[h]; ok {
+// hasAny reports whether the blob has one of words (sorted hashes, without
+// duplicates): a merge walk of the two sorted lists when the blob's
+// identifiers are few against the words, a binary search per word
+// otherwise. Comparing integers in order costs less than hashing each of
+// the blob's identifiers into a set.
+func (s identSet) hasAny(words []uint64) bool {
+	if len(s) < 16*len(words) {
+		i, j := 0, 0
+		for i < len(s) && j < len(words) {
+			switch {
+			case s[i] < words[j]:
+				i++
+			case s[i] > words[j]:
+				j++
+			default:
 				return true
 			}
 		}
@@ -280,17 +288,17 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 		}
 	}
 	hashes := make([]uint64, len(words))
-	set := make(map[uint64]struct{}, len(words))
 	for i, w := range words {
 		hashes[i] = identHash(w)
-		set[hashes[i]] = struct{}{}
 	}
+	slices.Sort(hashes)
+	hashes = slices.Compact(hashes)
 	for _, c := range covered {
 		s, ok := t.idents.get(c.e.OID)
 		if !ok {
 			return nil, false, nil
 		}
-		if s.hasAny(hashes, set) {
+		if s.hasAny(hashes) {
 			paths = append(paths, c.path)
 			if limit > 0 && len(paths) >= limit {
 				break
