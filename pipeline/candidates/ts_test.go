@@ -143,3 +143,18 @@ func TestFindTypeScriptInstanceofNarrowing(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/errors.ts", KindUses, MethodTokens, "declares `RetryError.customRequest`"}})
 }
+
+// A default import binds the module's default export under the importer's
+// own name, and export default of an expression declares nothing by name:
+// the test's withServer is the helper file's generateHook(...) result.
+func TestFindTypeScriptDefaultExportExpression(t *testing.T) {
+	base := map[string]string{
+		"test/helpers/with-server.ts": "const generateHook = (install: boolean) => ({install});\n\nexport default generateHook(false);\n",
+		"test/helpers/other.ts":       "export default generateHook(true);\n",
+		"test/hooks.ts":               "import withServer from './helpers/with-server.js';\n\ntest('a', withServer, () => {});\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/hooks.ts": base["test/hooks.ts"] + "\ntest('b', withServer, () => {});\n",
+	}}.run(t)
+	check(t, got, []want{{"test/helpers/with-server.ts", KindUses, MethodTokens, "exports `withServer` by default"}})
+}

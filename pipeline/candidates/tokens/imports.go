@@ -177,11 +177,14 @@ func jsImports(toks []tok) []timport {
 				continue
 			}
 			var names []string
-			ns := ""
+			ns, dflt := "", ""
+			if i+1 < len(toks) && toks[i+1].kind == tkIdent && toks[i+1].text != "type" && toks[i+1].text != "from" {
+				dflt = toks[i+1].text
+			}
 			for j := i + 1; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
 				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					out = append(out, timport{spec: toks[j+1].text, names: names, namespace: ns})
+					out = append(out, timport{spec: toks[j+1].text, names: names, namespace: ns, dflt: dflt})
 					i = j + 1
 					break
 				}

@@ -370,7 +370,13 @@ func (s *jsScan) statement(i, end int, container string) int {
 			return close
 		}
 	}
-	return s.stmtEnd(i, end, false)
+	e := s.stmtEnd(i, end, false)
+	if container == "" && s.text(i) == "export" && s.text(i+1) == "default" {
+		// export default <expression>: the module's default export, bound
+		// by its importers under names of their own.
+		s.add(tdecl{name: "default", kind: "variable", from: from, to: s.toks[e].line})
+	}
+	return e
 }
 
 // decorator returns the index after the decorator "@a.b(...)" at i.

@@ -109,6 +109,9 @@ type timport struct {
 	// namespace is the local name of a JS namespace import (import * as ns,
 	// export * as ns): the module's names are reached as ns.name.
 	namespace string
+	// dflt is the local name of a JS default import (import x from, import
+	// x, {y} from): it binds the module's default export.
+	dflt string
 }
 
 func lexFile(p string, src []byte) *tfile {
@@ -311,6 +314,15 @@ func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tok
 	c = codeChange(c, nf, of)
 	syms, order := changedDecls(c, nf, of)
 	useNames, memberOnly := usedNames(c, nf)
+	if nf != nil && nf.lang == langJS {
+		// A used default import binds the default export of its module,
+		// searched as the member-like word "default" of imported files.
+		for _, im := range nf.imports {
+			if im.dflt != "" && useNames[im.dflt] && !useNames["default"] {
+				useNames["default"], memberOnly["default"] = true, true
+			}
+		}
+	}
 	var words []string
 	impactNames := map[string][]*csym{}
 	for _, k := range order {
@@ -688,6 +700,16 @@ func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
 	nf := s.nf
 	cImportsG := importsFile(nf, g.path)
 	for _, d := range g.decls {
+		if d.name == "default" && d.container == "" && s.useNames["default"] {
+			for _, im := range nf.imports {
+				if im.dflt != "" && s.useNames[im.dflt] && resolves(nf, im, g.path) {
+					ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: im.dflt, Method: engine.MethodTokens, Score: scoreTokImported,
+						Reason: fmt.Sprintf("exports `%s` by default, used by the change in %s", im.dflt, engine.PathBase(s.c.Path))})
+					break
+				}
+			}
+			continue
+		}
 		if !s.useNames[d.name] || (d.container == "" && s.memberOnly[d.name]) {
 			continue
 		}
