@@ -641,3 +641,57 @@ func wordSet(s string) map[string]bool {
 	}
 	return m
 }
+
+// javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
+func javaImports(toks []tok) ([]timport, string) {
+	var out []timport
+	pkg := ""
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent || (t.text != "import" && t.text != "package") {
+			continue
+		}
+		if i > 0 && toks[i-1].text != ";" && toks[i-1].text != "}" {
+			continue
+		}
+		j := i + 1
+		static := false
+		if j < len(toks) && toks[j].text == "static" {
+			static = true
+			j++
+		}
+		var parts []string
+		wildcard := false
+		for ; j < len(toks) && toks[j].text != ";"; j++ {
+			switch {
+			case toks[j].kind == tkIdent:
+				parts = append(parts, toks[j].text)
+			case toks[j].text == "*":
+				wildcard = true
+			}
+		}
+		if t.text == "package" {
+			pkg = strings.Join(parts, ".")
+			continue
+		}
+		if len(parts) == 0 {
+			continue
+		}
+		if static && !wildcard && len(parts) > 1 {
+			// import static a.b.C.member: the file is a/b/C.
+			out = append(out, timport{spec: strings.Join(parts[:len(parts)-1], "."), names: []string{parts[len(parts)-1]}})
+			continue
+		}
+		if static && wildcard {
+			out = append(out, timport{spec: strings.Join(parts, ".")})
+			continue
+		}
+		im := timport{spec: strings.Join(parts, "."), wildcard: wildcard}
+		if !wildcard {
+			im.names = []string{parts[len(parts)-1]}
+		}
+		out = append(out, im)
+		i = j
+	}
+	return out, pkg
+}

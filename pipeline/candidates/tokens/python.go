@@ -492,3 +492,72 @@ var (
 	// typingNames are typing's and collections.abc's generic wrappers.
 	typingNames = engine.Words("typing t typing_extensions Optional Union List Dict Set Tuple FrozenSet Type Any Callable Iterable Iterator AsyncIterable AsyncIterator Generator AsyncGenerator Sequence MutableSequence Mapping MutableMapping Awaitable Coroutine Literal ClassVar Final Annotated TypeVar Generic Protocol NoReturn Never Self IO TextIO BinaryIO None")
 )
+
+// pythonImports reads "import a.b [as c]" and "from x import a, b as c".
+func pythonImports(toks []tok) []timport {
+	var out []timport
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tkIdent || t.col != t.indentCol() {
+			continue
+		}
+		switch t.text {
+		case "import":
+			j := i + 1
+			for j < len(toks) && toks[j].line == t.line {
+				mod, next := dottedName(toks, j)
+				if mod == "" {
+					break
+				}
+				j = next
+				local := mod
+				if k := strings.IndexByte(mod, '.'); k >= 0 {
+					local = mod[:k]
+				}
+				if j+1 < len(toks) && toks[j].text == "as" {
+					local = toks[j+1].text
+					j += 2
+				}
+				out = append(out, timport{spec: mod, names: nil})
+				_ = local
+				if j < len(toks) && toks[j].text == "," {
+					j++
+					continue
+				}
+				break
+			}
+			i = j - 1
+		case "from":
+			mod, j := dottedName(toks, i+1)
+			if j >= len(toks) || toks[j].text != "import" {
+				continue
+			}
+			im := timport{spec: mod}
+			paren := false
+			for j++; j < len(toks); j++ {
+				u := toks[j]
+				if u.text == "(" {
+					paren = true
+					continue
+				}
+				if u.text == ")" || (!paren && u.line != t.line && toks[j-1].text != "\\") {
+					break
+				}
+				if u.text == "*" {
+					im.wildcard = true
+				}
+				if u.kind == tkIdent && u.text != "as" {
+					if j+1 < len(toks) && toks[j+1].text == "as" {
+						im.names = append(im.names, u.text)
+						j += 2
+						continue
+					}
+					im.names = append(im.names, u.text)
+				}
+			}
+			out = append(out, im)
+			i = j - 1
+		}
+	}
+	return out
+}
