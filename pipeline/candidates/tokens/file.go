@@ -107,7 +107,6 @@ func lexFile(p string, src []byte) *tfile {
 	switch l {
 	case langPython:
 		f.decls = pythonDecls(f.toks)
-		f.imports = pythonImports(f.toks)
 	case langJava:
 		// A Java string's content is never a name or a bracket: case '}':
 		// must not close a block.
