@@ -13,9 +13,6 @@ func stripExt(p string) string {
 	return strings.TrimSuffix(p, path.Ext(p))
 }
 
-// indentCol is the column where the token's line starts.
-func (t tok) indentCol() int { return t.indent }
-
 // dottedName reads "a.b.c" or "..a" from toks[i:], returning the name and
 // the index after it.
 func dottedName(toks []tok, i int) (string, int) {
