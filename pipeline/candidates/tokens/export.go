@@ -17,10 +17,17 @@ type Decl struct {
 // at p (TypeScript/JavaScript, Python or Java by its extension), in source
 // order; nil for other files.
 func Declarations(p string, src []byte) []Decl {
-	if l := langOf(p); l == langOther || l == langGo {
+	var f *tfile
+	switch langOf(p) {
+	case langJS:
+		f = readJS(p, src, nil).tfile
+	case langPython:
+		f = readPython(p, src).tfile
+	case langJava:
+		f = readJava(p, src).tfile
+	default:
 		return nil
 	}
-	f := lexFile(p, src)
 	out := make([]Decl, 0, len(f.decls))
 	for _, d := range f.decls {
 		out = append(out, Decl{Name: d.name, Kind: d.kind, Container: d.container, From: d.from, To: d.to})

@@ -33,11 +33,8 @@ type tfile struct {
 	toks    []tok
 	decls   []tdecl
 	imports []timport
-	pkg     string // Java package
-	aliases *pathAliases
 	idx     *tindex    // built on first use (index)
 	types   *typeModel // the declared-type model (typemodel.go), filled by the language's reader
-	java    *javaFacts // Java: classes, declaring tokens, imports (javaparse.go)
 }
 
 // tindex answers refersTo, declaresAt and moduleReceiver's assignment scan
@@ -101,28 +98,11 @@ type timport struct {
 	dflt string
 }
 
+// lexFile lexes the file at p in its language's mode; the language's
+// reader fills its declarations, imports and types.
 func lexFile(p string, src []byte) *tfile {
 	l := langOf(p)
-	f := &tfile{path: p, lang: l, toks: lex(src, lexModeOf(l))}
-	switch l {
-	case langPython:
-		f.decls = pythonDecls(f.toks)
-	case langJava:
-		// A Java string's content is never a name or a bracket: case '}':
-		// must not close a block.
-		for i := range f.toks {
-			if f.toks[i].kind == tkString {
-				f.toks[i].text = `"`
-			}
-		}
-		f.decls, f.types, f.java = javaParse(f.toks)
-		f.imports, f.pkg = javaImports(f.toks)
-	default:
-		f.types = newTypeModel()
-		f.decls = jsDecls(f.toks, f.types)
-		f.imports = jsImports(f.toks)
-	}
-	return f
+	return &tfile{path: p, lang: l, toks: lex(src, lexModeOf(l))}
 }
 
 // familyGlobs are the pathspecs of a language family's files.

@@ -31,8 +31,8 @@ type javaSearch struct {
 	tree     engine.Tree
 	ev       *engine.Evidence
 	h        *hierarchy
-	files    map[string]*tfile          // every file read, by path
-	classes  map[string][]*tfile        // class simple name -> files declaring it
+	files    map[string]*jfile          // every file read, by path
+	classes  map[string][]*jfile        // class simple name -> files declaring it
 	tried    map[string]bool            // file + type name looked up
 	declared map[string]int             // member name -> files declaring it (read files)
 	dirs     map[string]map[string]bool // directory -> the file names it lists
@@ -42,21 +42,21 @@ type javaSearch struct {
 
 // javaTouch is a declaration of a changed file that the change touched.
 type javaTouch struct {
-	f      *tfile
+	f      *jfile
 	d      tdecl
 	change engine.DeclChange
 }
 
 func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
-	s := &javaSearch{tree: tree, ev: ev, h: newHierarchy(), files: map[string]*tfile{}, classes: map[string][]*tfile{},
+	s := &javaSearch{tree: tree, ev: ev, h: newHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
 		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
-	var heads []*tfile
+	var heads []*jfile
 	var touched []javaTouch
-	added := map[*tfile]map[int]bool{}
+	added := map[*jfile]map[int]bool{}
 	for _, c := range cs {
-		var nf, of *tfile
+		var nf, of *jfile
 		if c.New != nil {
-			nf = lexFile(c.Path, c.New)
+			nf = readJava(c.Path, c.New)
 			heads = append(heads, nf)
 			added[nf] = c.Added
 			s.addFile(nf)
@@ -66,7 +66,7 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 			if c.OldPath != "" {
 				op = c.OldPath
 			}
-			of = lexFile(op, c.Old)
+			of = readJava(op, c.Old)
 		}
 		touched = append(touched, javaTouched(c, nf, of)...)
 	}
@@ -85,7 +85,7 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 			words = append(words, w)
 		}
 	}
-	var impactFiles []*tfile
+	var impactFiles []*jfile
 	if len(words) > 0 {
 		paths, err := tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
 		if err != nil {
@@ -230,7 +230,7 @@ func isJavaIdentByte(c byte) bool {
 }
 
 // read reads and parses one file outside the change (nil when it cannot).
-func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
+func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 	if f, ok := s.files[p]; ok {
 		return f, nil
 	}
@@ -245,14 +245,14 @@ func (s *javaSearch) read(ctx context.Context, p string) (*tfile, error) {
 		s.files[p] = nil
 		return nil, nil
 	}
-	f := lexFile(p, src)
+	f := readJava(p, src)
 	s.addFile(f)
 	return f, nil
 }
 
-func (s *javaSearch) addFile(f *tfile) {
+func (s *javaSearch) addFile(f *jfile) {
 	s.files[f.path] = f
-	s.h.add(f)
+	s.h.add(f.tfile)
 	seen := map[string]bool{}
 	for _, d := range f.decls {
 		switch d.kind {
@@ -274,10 +274,10 @@ func (s *javaSearch) addFile(f *tfile) {
 // touched: those of the head holding an added line (a signature change
 // when on their first line), and those of the base holding a removed line
 // that the head still declares. A class counts by its header.
-func javaTouched(c *engine.Change, nf, of *tfile) []javaTouch {
+func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	var out []javaTouch
 	seen := map[string]int{}
-	hit := func(f *tfile, lines map[int]bool, d tdecl) bool {
+	hit := func(f *jfile, lines map[int]bool, d tdecl) bool {
 		to := d.to
 		if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
 			to = javaHeaderEnd(f, d)
@@ -341,7 +341,7 @@ func javaTouched(c *engine.Change, nf, of *tfile) []javaTouch {
 }
 
 // javaHeaderEnd is the line of a class's opening brace.
-func javaHeaderEnd(f *tfile, d tdecl) int {
+func javaHeaderEnd(f *jfile, d tdecl) int {
 	if f.java != nil {
 		for _, c := range f.java.classes {
 			if f.decls[c.decl].from == d.from && c.name == d.name {
@@ -353,7 +353,7 @@ func javaHeaderEnd(f *tfile, d tdecl) int {
 }
 
 // hasCodeOn reports whether line l holds a token (not only a comment).
-func (f *tfile) hasCodeOn(l int) bool {
+func (f *jfile) hasCodeOn(l int) bool {
 	x := f.index()
 	if x.lines == nil {
 		x.lines = map[int]bool{}
@@ -365,7 +365,7 @@ func (f *tfile) hasCodeOn(l int) bool {
 }
 
 // usesIn records the files declaring what the added lines of f refer to.
-func (s *javaSearch) usesIn(f *tfile, added map[int]bool) {
+func (s *javaSearch) usesIn(f *jfile, added map[int]bool) {
 	for i, t := range f.toks {
 		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] || isKeyword(langJava, t.text) && t.text != "super" {
 			continue
@@ -406,7 +406,7 @@ func (s *javaSearch) usesIn(f *tfile, added map[int]bool) {
 
 // usesUnqualified resolves a name used without a receiver: a member the
 // enclosing class inherits, or a static import.
-func (s *javaSearch) usesUnqualified(f *tfile, i int) {
+func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 	name := f.toks[i].text
 	if c := f.java.classAt(i); c != nil {
 		if slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.name == name && d.container != "" }) {
@@ -440,7 +440,7 @@ func (s *javaSearch) usesUnqualified(f *tfile, i int) {
 	}
 }
 
-func (s *javaSearch) addUse(g *tfile, sym string, from *tfile, score float64) {
+func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 	if g == nil || g == from || s.ev.Changed[g.path] {
 		return
 	}
@@ -450,7 +450,7 @@ func (s *javaSearch) addUse(g *tfile, sym string, from *tfile, score float64) {
 
 // impactIn records g's references to the touched declarations. One walk
 // over g's tokens looks each identifier up among the touched names.
-func (s *javaSearch) impactIn(g *tfile, touched []javaTouch) {
+func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
 	byName := map[string][]int{}
 	for k, t := range touched {
 		byName[t.d.name] = append(byName[t.d.name], k)
@@ -532,10 +532,10 @@ func javaTopName(cls string) string {
 // seesTouched answers how g sees the class of touched declaration t
 // (javaSees, or a fully qualified name), -1 when g's class of that name
 // is another package's.
-func (s *javaSearch) seesTouched(g *tfile, t javaTouch) float64 {
+func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
 	cls := touchedClass(t.d)
 	sees := javaSees(g, t.f, cls)
-	if sees == 0 && refersTo(g, cls) && s.fullyQualified(g, t.f, cls) {
+	if sees == 0 && refersTo(g.tfile, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
 	}
 	if sees == 0 && javaImportsOther(g, cls) {
@@ -546,7 +546,7 @@ func (s *javaSearch) seesTouched(g *tfile, t javaTouch) float64 {
 
 // refAt answers how surely token i of g refers to touched declaration t
 // (0: it does not), and whether by a call.
-func (s *javaSearch) refAt(g *tfile, i int, t javaTouch, sees float64) (float64, bool) {
+func (s *javaSearch) refAt(g *jfile, i int, t javaTouch, sees float64) (float64, bool) {
 	d := t.d
 	cls := touchedClass(d)
 	toks := g.toks
@@ -597,7 +597,7 @@ func (s *javaSearch) refAt(g *tfile, i int, t javaTouch, sees float64) (float64,
 			case len(types) > 0 && s.allKnown(types):
 				// a known type that does not reach the class
 			case commonMember[d.name] || javaCommonMember[d.name]:
-			case sees > 0 || refersTo(g, cls):
+			case sees > 0 || refersTo(g.tfile, cls):
 				return scoreJavaSees, isCall
 			case s.declared[d.name] <= 1 && len(d.name) >= 6:
 				return scoreJavaLoose, isCall
@@ -663,14 +663,14 @@ func (s *javaSearch) reaches(sub, cls string) bool {
 
 // overrides reports whether the method declared at token i of g belongs
 // to a class that extends or implements cls.
-func (s *javaSearch) overrides(g *tfile, i int, cls string) bool {
+func (s *javaSearch) overrides(g *jfile, i int, cls string) bool {
 	c := g.java.classAt(i)
 	return c != nil && c.name != cls && s.reaches(c.name, cls)
 }
 
 // staticImports reports whether g imports member name of class cls
 // statically.
-func (s *javaSearch) staticImports(g *tfile, cls, name string) bool {
+func (s *javaSearch) staticImports(g *jfile, cls, name string) bool {
 	for _, im := range g.java.imports {
 		if !im.static || len(im.parts) < 2 {
 			continue
@@ -685,7 +685,7 @@ func (s *javaSearch) staticImports(g *tfile, cls, name string) bool {
 
 // fullyQualified reports whether g writes cls with the package of p in
 // front (a.b.C).
-func (s *javaSearch) fullyQualified(g, p *tfile, cls string) bool {
+func (s *javaSearch) fullyQualified(g, p *jfile, cls string) bool {
 	if p.pkg == "" {
 		return false
 	}
@@ -712,7 +712,7 @@ func (s *javaSearch) fullyQualified(g, p *tfile, cls string) bool {
 
 // javaImportsOther reports whether g imports a class named cls by a
 // single-type import (one that javaSees did not match to the touched file).
-func javaImportsOther(g *tfile, cls string) bool {
+func javaImportsOther(g *jfile, cls string) bool {
 	for _, im := range g.java.imports {
 		if !im.static && !im.wildcard && len(im.parts) > 0 && im.parts[len(im.parts)-1] == cls {
 			return true

@@ -16,7 +16,7 @@ import (
 
 // typeRef is a type name as file from names it.
 type typeRef struct {
-	from *tfile
+	from *jfile
 	name string
 }
 
@@ -37,7 +37,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 				continue
 			}
 			s.tried[key] = true
-			if slices.ContainsFunc(s.classes[n], func(p *tfile) bool { return javaSees(r.from, p, n) > 0 }) {
+			if slices.ContainsFunc(s.classes[n], func(p *jfile) bool { return javaSees(r.from, p, n) > 0 }) {
 				continue
 			}
 			for _, p := range javaTypePlaces(r.from, n) {
@@ -127,7 +127,7 @@ type typePlace struct {
 	explicit  bool
 }
 
-func javaTypePlaces(f *tfile, n string) []typePlace {
+func javaTypePlaces(f *jfile, n string) []typePlace {
 	n = javaTopName(n)
 	pkgDir := func(parts []string) string { return strings.Join(parts, "/") }
 	out := []typePlace{{strings.ReplaceAll(f.pkg, ".", "/"), n + ".java", false}}
@@ -187,7 +187,7 @@ func (s *javaSearch) roots() []string {
 }
 
 // ownRoots answers f's source root and its sibling main/test root.
-func (s *javaSearch) ownRoots(f *tfile) []string {
+func (s *javaSearch) ownRoots(f *jfile) []string {
 	dir := engine.DirOf(f.path)
 	pkg := strings.ReplaceAll(f.pkg, ".", "/")
 	root := dir
@@ -219,13 +219,13 @@ func swapRoot(root, from, to string) string {
 // readIn reads the file of place p under the source roots where its
 // directory lists it: every known root for an explicit place, else the
 // roots of from (its own and its sibling main/test root).
-func (s *javaSearch) readIn(ctx context.Context, from *tfile, p typePlace) (*tfile, error) {
+func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfile, error) {
 	dir, file := p.dir, p.file
 	roots := s.roots()
 	if !p.explicit {
 		roots = s.ownRoots(from)
 	}
-	var found *tfile
+	var found *jfile
 	for _, root := range roots {
 		d := engine.JoinDir(root, dir)
 		names, ok := s.dirs[d]

@@ -9,6 +9,28 @@ import "strings"
 // declared names of the file (fields, parameters, locals, catch and
 // pattern variables) by the pattern "Type name" followed by = ; : , or ).
 
+// jfile is a lexed Java file with its package and its Java facts.
+type jfile struct {
+	*tfile
+	pkg  string     // the package clause's name
+	java *javaFacts // classes, declaring tokens, imports
+}
+
+// readJava lexes and parses the Java file at p.
+func readJava(p string, src []byte) *jfile {
+	f := &jfile{tfile: lexFile(p, src)}
+	// A Java string's content is never a name or a bracket: case '}':
+	// must not close a block.
+	for i := range f.toks {
+		if f.toks[i].kind == tkString {
+			f.toks[i].text = `"`
+		}
+	}
+	f.decls, f.types, f.java = javaParse(f.toks)
+	f.imports, f.pkg = javaImports(f.toks)
+	return f
+}
+
 // javaFacts is what a Java file declares beyond its tdecls.
 type javaFacts struct {
 	classes []jclass

@@ -12,7 +12,7 @@ import (
 // javaNamedTypes answers the type names the added lines of f name or
 // reach: capitalized identifiers, receivers' declared types, and the
 // supertypes of f's classes (members reached without a receiver).
-func javaNamedTypes(f *tfile, added map[int]bool) map[string]bool {
+func javaNamedTypes(f *jfile, added map[int]bool) map[string]bool {
 	out := map[string]bool{}
 	for i, t := range f.toks {
 		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] {
@@ -42,7 +42,7 @@ func javaNamedTypes(f *tfile, added map[int]bool) map[string]bool {
 
 // javaReceiverTypes answers the declared types of the receivers of the
 // names in g (so that their hierarchy is known).
-func javaReceiverTypes(g *tfile, names map[string]bool) map[string]bool {
+func javaReceiverTypes(g *jfile, names map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for i, t := range g.toks {
 		if t.kind != tkIdent || !names[t.text] || i == 0 || g.toks[i-1].text != "." {
@@ -58,7 +58,7 @@ func javaReceiverTypes(g *tfile, names map[string]bool) map[string]bool {
 // sees reports how g sees the top-level or nested class cls declared in
 // file p: scoreJavaTyped through its package or a single-type import,
 // scoreJavaOnDemand through an on-demand import, 0 when it does not.
-func javaSees(g, p *tfile, cls string) float64 {
+func javaSees(g, p *jfile, cls string) float64 {
 	if g == p || g.pkg == p.pkg {
 		return scoreJavaTyped
 	}
@@ -75,11 +75,11 @@ func javaSees(g, p *tfile, cls string) float64 {
 }
 
 type seesKey struct {
-	p   *tfile
+	p   *jfile
 	cls string
 }
 
-func javaSeesImports(g, p *tfile, cls string) float64 {
+func javaSeesImports(g, p *jfile, cls string) float64 {
 	cls = javaTopName(cls)
 	if g == p {
 		return scoreJavaTyped
@@ -117,8 +117,8 @@ func javaSeesImports(g, p *tfile, cls string) float64 {
 }
 
 // typeFiles answers the files declaring class cls that f sees, with how.
-func (s *javaSearch) typeFiles(f *tfile, cls string) ([]*tfile, float64) {
-	var out []*tfile
+func (s *javaSearch) typeFiles(f *jfile, cls string) ([]*jfile, float64) {
+	var out []*jfile
 	best := 0.0
 	for _, p := range s.classes[cls] {
 		sc := javaSees(f, p, cls)
@@ -131,7 +131,7 @@ func (s *javaSearch) typeFiles(f *tfile, cls string) ([]*tfile, float64) {
 		}
 		switch {
 		case sc > best:
-			out, best = []*tfile{p}, sc
+			out, best = []*jfile{p}, sc
 		case sc == best && sc > 0:
 			out = append(out, p)
 		}
@@ -139,7 +139,7 @@ func (s *javaSearch) typeFiles(f *tfile, cls string) ([]*tfile, float64) {
 	return out, best
 }
 
-func (s *javaSearch) nested(p *tfile, cls string) bool {
+func (s *javaSearch) nested(p *jfile, cls string) bool {
 	for _, c := range p.java.classes {
 		if c.name == cls && c.outer != "" {
 			return true
@@ -148,7 +148,7 @@ func (s *javaSearch) nested(p *tfile, cls string) bool {
 	return false
 }
 
-func javaTop(p *tfile) string {
+func javaTop(p *jfile) string {
 	for _, c := range p.java.classes {
 		if c.outer == "" {
 			return c.name
@@ -161,7 +161,7 @@ func javaTop(p *tfile) string {
 // f: a variable's declared types, a type name (static access), this and
 // super, or a call's return types (a chain a.b().c() resolved left to
 // right through the hierarchy).
-func (s *javaSearch) resolveTypes(f *tfile, i, depth int) []string {
+func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
 	toks := f.toks
 	if i < 2 || toks[i-1].text != "." || depth > 4 {
 		return nil
@@ -260,8 +260,8 @@ func (s *javaSearch) memberType(typ, name string, call bool) []string {
 
 // declaringFiles answers the files declaring member name in typ or a
 // supertype, nearest first.
-func (s *javaSearch) declaringFiles(from *tfile, typ, name string) []*tfile {
-	var out []*tfile
+func (s *javaSearch) declaringFiles(from *jfile, typ, name string) []*jfile {
+	var out []*jfile
 	for _, c := range s.h.declaring(typ, name) {
 		fs, _ := s.typeFiles(from, c)
 		if len(fs) == 0 {

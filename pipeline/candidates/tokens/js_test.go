@@ -47,7 +47,7 @@ export function after() {
   return </div>
 }
 `
-	f := lexFile("src/hono.tsx", []byte(src))
+	f := readJS("src/hono.tsx", []byte(src), nil)
 	var got []string
 	for _, d := range f.decls {
 		end := d.to

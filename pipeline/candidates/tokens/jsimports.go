@@ -10,9 +10,34 @@ import (
 
 // TypeScript/JavaScript imports: reading them and resolving them to files.
 
+// jsFile is a lexed TypeScript/JavaScript file with the path aliases and
+// workspace packages its bare imports resolve through.
+type jsFile struct {
+	*tfile
+	aliases *pathAliases
+}
+
+// readJS lexes the TypeScript/JavaScript file at p and reads its
+// declarations, declared types and imports.
+func readJS(p string, src []byte, aliases *pathAliases) *jsFile {
+	f := &jsFile{tfile: lexFile(p, src), aliases: aliases}
+	f.types = newTypeModel()
+	f.decls = jsDecls(f.toks, f.types)
+	f.imports = jsImports(f.toks)
+	return f
+}
+
+// base is f's lexed file; nil when f is nil.
+func (f *jsFile) base() *tfile {
+	if f == nil {
+		return nil
+	}
+	return f.tfile
+}
+
 // importsName reports whether f imports name from the module that is
-// target (or imports target as a whole, which Python and Java allow).
-func importsName(f *tfile, target, name string) bool {
+// target (or imports target as a whole).
+func importsName(f *jsFile, target, name string) bool {
 	for _, im := range f.imports {
 		if !resolves(f, im, target) {
 			continue
@@ -29,12 +54,8 @@ func importsName(f *tfile, target, name string) bool {
 	return false
 }
 
-// importsFile reports whether one of f's imports resolves to target, or,
-// for Java, whether they share a package.
-func importsFile(f *tfile, target string) bool {
-	if f.lang == langJava && engine.DirOf(f.path) == engine.DirOf(target) {
-		return true
-	}
+// importsFile reports whether one of f's imports resolves to target.
+func importsFile(f *jsFile, target string) bool {
 	for _, im := range f.imports {
 		if resolves(f, im, target) {
 			return true
@@ -44,79 +65,36 @@ func importsFile(f *tfile, target string) bool {
 }
 
 // resolves reports whether import im of file f can name file target.
-func resolves(f *tfile, im timport, target string) bool {
+func resolves(f *jsFile, im timport, target string) bool {
 	t := stripExt(target)
-	switch f.lang {
-	case langJava:
-		mod := strings.ReplaceAll(im.spec, ".", "/")
-		if im.wildcard {
-			return strings.HasSuffix("/"+engine.DirOf(target), "/"+mod)
+	spec := im.spec
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+		m := stripExt(path.Join(engine.DirOf(f.path), spec))
+		if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
+			m = stripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
 		}
-		return strings.HasSuffix("/"+t, "/"+mod)
-	case langPython:
-		spec := im.spec
-		base := ""
-		if strings.HasPrefix(spec, ".") {
-			dots := len(spec) - len(strings.TrimLeft(spec, "."))
-			base = engine.DirOf(f.path)
-			for i := 1; i < dots; i++ {
-				base = engine.DirOf(base)
-			}
-			spec = spec[dots:]
-		}
-		mod := strings.ReplaceAll(spec, ".", "/")
-		cands := []string{engine.JoinDir(base, mod)}
-		for _, n := range im.names {
-			cands = append(cands, engine.JoinDir(engine.JoinDir(base, mod), n))
-		}
-		for _, m := range cands {
-			m = strings.Trim(m, "/")
-			if m == "" {
-				continue
-			}
-			if base != "" {
-				if t == m || t == m+"/__init__" {
-					return true
-				}
-				continue
-			}
-			if strings.HasSuffix("/"+t, "/"+m) || strings.HasSuffix("/"+t, "/"+m+"/__init__") {
-				return true
-			}
-		}
-		return false
-	default:
-		spec := im.spec
-		if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
-			m := stripExt(path.Join(engine.DirOf(f.path), spec))
-			if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
-				m = stripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
-			}
-			return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.path), spec)+"/index"
-		}
-		// A tsconfig path alias; else another alias or a package name:
-		// compare the tail.
-		if f.lang == langJS {
-			for _, p := range f.aliases.resolve(spec) {
-				if m := stripExt(p); t == m || t == m+"/index" {
-					return true
-				}
-			}
-		}
-		spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
-		spec = stripExt(spec)
-		if spec == "" || !strings.Contains(spec, "/") {
-			return false
-		}
-		return strings.HasSuffix("/"+t, "/"+spec) || strings.HasSuffix("/"+t, "/"+spec+"/index")
+		return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.path), spec)+"/index"
 	}
+	// A tsconfig path alias; else another alias or a package name:
+	// compare the tail.
+	for _, p := range f.aliases.resolve(spec) {
+		if m := stripExt(p); t == m || t == m+"/index" {
+			return true
+		}
+	}
+	spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
+	spec = stripExt(spec)
+	if spec == "" || !strings.Contains(spec, "/") {
+		return false
+	}
+	return strings.HasSuffix("/"+t, "/"+spec) || strings.HasSuffix("/"+t, "/"+spec+"/index")
 }
 
 // externalImport reports whether the JS import im of f can name no file of
 // the repository: a bare package name ("vitest", "node:fs/promises") that no
 // path alias or workspace package maps, which resolves matches with no
 // path.
-func externalImport(f *tfile, im timport) bool {
+func externalImport(f *jsFile, im timport) bool {
 	spec := im.spec
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
 		return false
@@ -134,7 +112,7 @@ func externalImport(f *tfile, im timport) bool {
 // bindingImports reports whether a JS import of f binds name (as an
 // imported name or a namespace), and whether every import binding it is
 // external.
-func bindingImports(f *tfile, name string) (bound, external bool) {
+func bindingImports(f *jsFile, name string) (bound, external bool) {
 	external = true
 	for _, im := range f.imports {
 		if im.export || im.namespace != name && !slices.Contains(im.names, name) {

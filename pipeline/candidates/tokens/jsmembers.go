@@ -17,7 +17,7 @@ type receivers struct {
 
 // memberReceivers returns, per member name used after a '.' on an added
 // line of the JS file nf, what its receivers resolve to.
-func memberReceivers(c *engine.Change, nf *tfile) map[string]*receivers {
+func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
 	out := map[string]*receivers{}
 	if nf == nil || nf.lang != langJS || nf.types == nil {
 		return out
@@ -45,7 +45,7 @@ func memberReceivers(c *engine.Change, nf *tfile) map[string]*receivers {
 
 // receiverTypes returns the declared types of the receiver of the member
 // token toks[i] of f.
-func receiverTypes(f *tfile, i int) []string {
+func receiverTypes(f *jsFile, i int) []string {
 	toks := f.toks
 	// this.#x.m: the private field #x.
 	if i >= 5 && toks[i-3].text == "#" && toks[i-4].text == "." && toks[i-5].text == "this" {
@@ -62,7 +62,7 @@ func receiverTypes(f *tfile, i int) []string {
 }
 
 // enclosingClass returns the innermost class of f whose body holds line.
-func enclosingClass(f *tfile, line int) string {
+func enclosingClass(f *jsFile, line int) string {
 	best, span := "", -1
 	for _, d := range f.decls {
 		if d.kind == "class" && d.from <= line && line <= d.to && (span < 0 || d.to-d.from < span) {

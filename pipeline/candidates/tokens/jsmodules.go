@@ -25,18 +25,18 @@ const (
 
 // reexports answers which files re-export which names of a target file.
 type reexports struct {
-	files []*tfile                              // files with export ... from (or export {imported})
+	files []*jsFile                              // files with export ... from (or export {imported})
 	memo  map[string]map[string]map[string]bool // target -> re-exporter -> names ("*": all)
 }
 
 func newReexports() *reexports { return &reexports{memo: map[string]map[string]map[string]bool{}} }
 
 // add records f when it re-exports something (once per path).
-func (r *reexports) add(f *tfile) {
+func (r *reexports) add(f *jsFile) {
 	if f == nil || f.lang != langJS || !slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
 		return
 	}
-	if slices.ContainsFunc(r.files, func(g *tfile) bool { return g.path == f.path }) {
+	if slices.ContainsFunc(r.files, func(g *jsFile) bool { return g.path == f.path }) {
 		return
 	}
 	r.files = append(r.files, f)
@@ -108,7 +108,7 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 
 // importsVia reports whether f imports name from a file that re-exports it
 // from target.
-func (r *reexports) importsVia(f *tfile, target, name string) bool {
+func (r *reexports) importsVia(f *jsFile, target, name string) bool {
 	if r == nil || f.lang != langJS {
 		return false
 	}
@@ -122,7 +122,7 @@ func (r *reexports) importsVia(f *tfile, target, name string) bool {
 
 // importsAnyVia reports whether f imports from a file that re-exports
 // something of target.
-func (r *reexports) importsAnyVia(f *tfile, target string) bool {
+func (r *reexports) importsAnyVia(f *jsFile, target string) bool {
 	if r == nil || f.lang != langJS {
 		return false
 	}
@@ -136,7 +136,7 @@ func (r *reexports) importsAnyVia(f *tfile, target string) bool {
 
 // namespaceOf returns the namespace imports of f (import * as ns) that can
 // name target, directly or through a re-exporter.
-func (r *reexports) namespaceOf(f *tfile, target string) []string {
+func (r *reexports) namespaceOf(f *jsFile, target string) []string {
 	var out []string
 	for _, im := range f.imports {
 		if im.namespace == "" {
@@ -216,7 +216,7 @@ func isDirNamed(f string, paths []string) bool {
 
 // importDirs returns the directories the relative imports of f name (a
 // module's own directory, for ./dir/x, and ./dir itself).
-func importDirs(f *tfile) []string {
+func importDirs(f *jsFile) []string {
 	var out []string
 	for _, im := range f.imports {
 		if !strings.HasPrefix(im.spec, "./") && !strings.HasPrefix(im.spec, "../") {
@@ -241,11 +241,11 @@ type jsModules struct {
 	looked map[string]bool
 	// lexed are the searched files read so far: the changes of one diff
 	// search many of the same files.
-	lexed map[string]*tfile
+	lexed map[string]*jsFile
 }
 
 func newJSModules() *jsModules {
-	return &jsModules{re: newReexports(), looked: map[string]bool{}, lexed: map[string]*tfile{}}
+	return &jsModules{re: newReexports(), looked: map[string]bool{}, lexed: map[string]*jsFile{}}
 }
 
 // lookUp reads the index candidates of paths not read yet and records the
@@ -260,8 +260,7 @@ func (m *jsModules) lookUp(ctx context.Context, tree engine.Tree, paths []string
 		if err != nil {
 			continue
 		}
-		f := lexFile(p, src)
-		f.aliases = aliases
+		f := readJS(p, src, aliases)
 		m.re.add(f)
 	}
 }

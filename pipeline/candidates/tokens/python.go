@@ -49,6 +49,7 @@ func (f *pyFile) declares(t tok) bool { return f.defAt[declAtKey{t.line, t.text}
 func readPython(p string, src []byte) *pyFile {
 	f := &pyFile{tfile: lexFile(p, src), binds: map[string][]int{}, top: map[string]*tdecl{},
 		members: map[string]map[string]*tdecl{}}
+	f.decls = pythonDecls(f.toks)
 	base := engine.PathBase(p)
 	f.isPkg = base == "__init__.py" || base == "__init__.pyi"
 	f.importToks = map[int]bool{}

@@ -168,20 +168,18 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathA
 // prepareSearch lexes one changed file and returns the search of the names
 // its change touches and uses; nil when there are none.
 func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tokSearch {
-	var nf, of *tfile
+	var nf, of *jsFile
 	if c.New != nil {
-		nf = lexFile(c.Path, c.New)
-		nf.aliases = aliases
+		nf = readJS(c.Path, c.New, aliases)
 	}
 	if c.Old != nil {
 		op := c.Path
 		if c.OldPath != "" {
 			op = c.OldPath
 		}
-		of = lexFile(op, c.Old)
-		of.aliases = aliases
+		of = readJS(op, c.Old, aliases)
 	}
-	c = codeChange(c, nf, of)
+	c = codeChange(c, nf.base(), of.base())
 	syms, order := changedDecls(c, nf, of)
 	useNames, memberOnly := usedNames(c, nf)
 	if nf != nil && nf.lang == langJS {
@@ -256,7 +254,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 // added line (a signature change when it is their first line), then those
 // of the old side holding a removed line (removed when the new side no
 // longer declares them).
-func changedDecls(c *engine.Change, nf, of *tfile) (map[string]*csym, []string) {
+func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*csym, []string) {
 	syms := map[string]*csym{}
 	var order []string
 	if nf != nil {
@@ -308,7 +306,7 @@ func changedDecls(c *engine.Change, nf, of *tfile) (map[string]*csym, []string) 
 // declare itself; memberOnly marks those used only after a '.' whose
 // receiver is no module (a JS top-level declaration cannot be reached that
 // way: this.#options.timeout is not the function timeout).
-func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]bool) {
+func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bool) {
 	useNames, memberOnly = map[string]bool{}, map[string]bool{}
 	if nf == nil {
 		return useNames, memberOnly
@@ -359,7 +357,7 @@ func usedNames(c *engine.Change, nf *tfile) (useNames, memberOnly map[string]boo
 // requiredNames returns the names f binds to the result of a require(...)
 // or import(...) of a module that is no external package: x in
 // x = require('./x'), a and b in {a, b: c} = await import('./y').
-func requiredNames(f *tfile) map[string]bool {
+func requiredNames(f *jsFile) map[string]bool {
 	out := map[string]bool{}
 	toks := f.toks
 	for i := 1; i+2 < len(toks); i++ {
@@ -405,18 +403,18 @@ func requiredNames(f *tfile) map[string]bool {
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	nf          *tfile   // the changed file's new side; nil when deleted
+	nf          *jsFile   // the changed file's new side; nil when deleted
 	words       []string // the names searched: the touched declarations', then those used
 	shared      bool     // the search's files were found for several changes' words
 	impactNames map[string][]*csym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
-	files       []*tfile              // the searched files of the same family
+	files       []*jsFile              // the searched files of the same family
 	declaredBy  map[string]int        // member name -> searched files declaring it
-	indexes     []*tfile              // the searched files that re-export other files' names
+	indexes     []*jsFile              // the searched files that re-export other files' names
 	re          *reexports            // JS re-exports, followed transitively
 	recv        map[string]*receivers // JS members used on added lines: their receivers' types
-	lexed       map[string]*tfile     // the files lexed by this Find, shared by its changes
+	lexed       map[string]*jsFile     // the files lexed by this Find, shared by its changes
 }
 
 // read lexes the searched files of the changed file's family.
@@ -437,8 +435,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 				}
 				continue
 			}
-			lexed = lexFile(p, src)
-			lexed.aliases = aliases
+			lexed = readJS(p, src, aliases)
 			if s.lexed != nil {
 				s.lexed[p] = lexed
 			}
@@ -447,8 +444,8 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 			continue // found for another change's words
 		}
 		// Each search keeps its own copy: it may drop the tokens.
-		f := new(tfile)
-		*f = *lexed
+		f := &jsFile{tfile: new(tfile), aliases: lexed.aliases}
+		*f.tfile = *lexed.tfile
 		if !slices.ContainsFunc(f.toks, func(t tok) bool { return t.kind == tkIdent && len(s.impactNames[t.text]) > 0 }) {
 			// No changed name in it: its tokens can give no impact
 			// evidence, only its declarations and imports are kept.
@@ -475,7 +472,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 
 // mentions reports whether f holds one of the search's words as an
 // identifier.
-func (s *tokSearch) mentions(f *tfile) bool {
+func (s *tokSearch) mentions(f *jsFile) bool {
 	idents := f.index().idents
 	for _, w := range s.words {
 		if idents[w] {
@@ -486,7 +483,7 @@ func (s *tokSearch) mentions(f *tfile) bool {
 }
 
 // impactIn records g's references to the changed declarations.
-func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
+func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	c := s.c
 	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
 	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
@@ -510,7 +507,7 @@ func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
 		}
 		member := i > 0 && g.toks[i-1].text == "."
 		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
-		if declaresAt(g, t) {
+		if declaresAt(g.tfile, t) {
 			continue
 		}
 		for _, sym := range ss {
@@ -529,7 +526,7 @@ func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
 				score = scoreTokImported
 			case sym.d.container == "" && member && i >= 2 && slices.Contains(namespaces, g.toks[i-2].text):
 				score = scoreTokImported
-			case sym.d.container != "" && member && (gReaches || refersTo(g, sym.d.container)):
+			case sym.d.container != "" && member && (gReaches || refersTo(g.tfile, sym.d.container)):
 				score = scoreTokMember
 			case sym.d.container != "" && member && s.declaredBy[sym.d.name] == 0 && len(sym.d.name) >= 6:
 				score = scoreTokUnrelated
@@ -557,7 +554,7 @@ func (s *tokSearch) impactIn(g *tfile, ev *engine.Evidence) {
 }
 
 // usesIn records g's declarations of names used on added lines.
-func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
+func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 	nf := s.nf
 	cImportsG := importsFile(nf, g.path)
 	for _, d := range g.decls {
@@ -594,10 +591,6 @@ func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
 			score = scoreTokMember
 		case d.container != "" && cImportsG:
 			score = scoreTokMember
-		case d.container == "" && d.kind == "class" && samePackage(nf, g):
-			score = scoreTokImported
-		case d.container != "" && samePackage(nf, g) && refersTo(nf, d.container):
-			score = scoreTokMember
 		}
 		if score == 0 {
 			continue
@@ -608,15 +601,10 @@ func (s *tokSearch) usesIn(g *tfile, ev *engine.Evidence) {
 	}
 }
 
-// samePackage: Java files of one directory share a package.
-func samePackage(a, b *tfile) bool {
-	return a.lang == langJava && b.lang == langJava && engine.DirOf(a.path) == engine.DirOf(b.path)
-}
-
 // moduleReceiver reports whether the member token toks[i] of JS file f
 // follows a name bound to a module: a namespace or default import,
 // x = require(...), x = import(...) or x = await import(...).
-func moduleReceiver(f *tfile, i int) bool {
+func moduleReceiver(f *jsFile, i int) bool {
 	if i < 2 || f.toks[i-2].kind != tkIdent || (i >= 3 && f.toks[i-3].text == ".") {
 		return false
 	}
