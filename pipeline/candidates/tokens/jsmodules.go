@@ -25,7 +25,7 @@ const (
 
 // reexports answers which files re-export which names of a target file.
 type reexports struct {
-	files []*jsFile                              // files with export ... from (or export {imported})
+	files []*jsFile                             // files with export ... from (or export {imported})
 	memo  map[string]map[string]map[string]bool // target -> re-exporter -> names ("*": all)
 }
 

@@ -403,18 +403,18 @@ func requiredNames(f *jsFile) map[string]bool {
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	nf          *jsFile   // the changed file's new side; nil when deleted
+	nf          *jsFile  // the changed file's new side; nil when deleted
 	words       []string // the names searched: the touched declarations', then those used
 	shared      bool     // the search's files were found for several changes' words
 	impactNames map[string][]*csym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
-	files       []*jsFile              // the searched files of the same family
+	files       []*jsFile             // the searched files of the same family
 	declaredBy  map[string]int        // member name -> searched files declaring it
-	indexes     []*jsFile              // the searched files that re-export other files' names
+	indexes     []*jsFile             // the searched files that re-export other files' names
 	re          *reexports            // JS re-exports, followed transitively
 	recv        map[string]*receivers // JS members used on added lines: their receivers' types
-	lexed       map[string]*jsFile     // the files lexed by this Find, shared by its changes
+	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
 }
 
 // read lexes the searched files of the changed file's family.
