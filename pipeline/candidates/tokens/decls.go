@@ -6,22 +6,22 @@ import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
 // interfaces, enums, types and variables, and the methods and fields of
 // class bodies. Declarations inside function bodies are local and left out.
 
-// lastLine is the line of the last token (0 for none).
-func lastLine(toks []tok) int {
+// LastLine is the line of the last token (0 for none).
+func LastLine(toks []Tok) int {
 	if len(toks) == 0 {
 		return 0
 	}
-	return toks[len(toks)-1].line
+	return toks[len(toks)-1].Line
 }
 
-func typeKind(w string) string {
+func TypeKind(w string) string {
 	if w == "record" {
 		return "class"
 	}
 	return w
 }
 
-func isModifier(l lang, w string) bool {
+func IsModifier(l Lang, w string) bool {
 	switch w {
 	case "public", "private", "protected", "static", "readonly", "abstract", "async", "override",
 		"declare", "accessor", "get", "set", "final", "synchronized", "native", "transient", "volatile", "default", "export":
@@ -36,15 +36,15 @@ var (
 	javaKeywords = engine.Words("abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var record String Object Override List Map")
 )
 
-// isKeyword reports words of the language (and a few ubiquitous built-ins)
+// IsKeyword reports words of the language (and a few ubiquitous built-ins)
 // that are never looked up as declarations.
-func isKeyword(l lang, w string) bool {
+func IsKeyword(l Lang, w string) bool {
 	switch l {
-	case langPython:
+	case LangPython:
 		return pyKeywords[w]
-	case langJava:
+	case LangJava:
 		return javaKeywords[w]
-	case langJS:
+	case LangJS:
 		return jsKeywords[w]
 	}
 	return jsKeywords[w] || pyKeywords[w]

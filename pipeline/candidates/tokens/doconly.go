@@ -8,13 +8,13 @@ import (
 
 // A change that edits only comments or docstrings changes no behaviour: its
 // lines touch no declaration, so neither callers nor users are listed for it.
-// The lexer drops comments; codeLines also drops Python docstrings (a string
+// The lexer drops comments; CodeLines also drops Python docstrings (a string
 // that is the whole first statement of a module, class or function).
 
-// codeChange returns c with its added and removed lines cut to those that
+// CodeChange returns c with its added and removed lines cut to those that
 // hold code in nf and of (c itself when nothing is cut).
-func codeChange(c *engine.Change, nf, of *tfile) *engine.Change {
-	added, removed := codeLines(nf, c.Added), codeLines(of, c.Removed)
+func CodeChange(c *engine.Change, nf, of *File) *engine.Change {
+	added, removed := CodeLines(nf, c.Added), CodeLines(of, c.Removed)
 	if len(added) == len(c.Added) && len(removed) == len(c.Removed) {
 		return c
 	}
@@ -23,19 +23,19 @@ func codeChange(c *engine.Change, nf, of *tfile) *engine.Change {
 	return &cc
 }
 
-// codeLines returns the lines of lines on which f has a token that is not a
+// CodeLines returns the lines of lines on which f has a token that is not a
 // docstring (a multi-line string covers every line it spans).
-func codeLines(f *tfile, lines map[int]bool) map[int]bool {
+func CodeLines(f *File, lines map[int]bool) map[int]bool {
 	if f == nil || len(lines) == 0 {
 		return lines
 	}
 	out := map[int]bool{}
-	for i, t := range f.toks {
-		if f.lang == langPython && isDocstring(f.toks, i) {
+	for i, t := range f.Toks {
+		if f.Lang == LangPython && IsDocstring(f.Toks, i) {
 			continue
 		}
-		first := startLine(t)
-		for l := first; l <= t.line; l++ {
+		first := StartLine(t)
+		for l := first; l <= t.Line; l++ {
 			if lines[l] {
 				out[l] = true
 			}
@@ -44,28 +44,28 @@ func codeLines(f *tfile, lines map[int]bool) map[int]bool {
 	return out
 }
 
-// isDocstring reports whether toks[i] is a Python docstring: a string
+// IsDocstring reports whether toks[i] is a Python docstring: a string
 // starting its line, first in the file or right after a block's ':' on an
 // earlier line, and followed by nothing else on its statement.
-func isDocstring(toks []tok, i int) bool {
+func IsDocstring(toks []Tok, i int) bool {
 	t := toks[i]
-	if t.kind != tkString {
+	if t.Kind != TkString {
 		return false
 	}
 	if i > 0 {
 		p := toks[i-1]
-		if p.text != ":" || p.line == startLine(t) {
+		if p.Text != ":" || p.Line == StartLine(t) {
 			return false
 		}
 	}
-	return i+1 == len(toks) || toks[i+1].line > t.line
+	return i+1 == len(toks) || toks[i+1].Line > t.Line
 }
 
-// startLine is the line a token starts on: a string token carries the line
+// StartLine is the line a token starts on: a string token carries the line
 // it ends on.
-func startLine(t tok) int {
-	if t.kind == tkString {
-		return t.line - strings.Count(t.text, "\n")
+func StartLine(t Tok) int {
+	if t.Kind == TkString {
+		return t.Line - strings.Count(t.Text, "\n")
 	}
-	return t.line
+	return t.Line
 }

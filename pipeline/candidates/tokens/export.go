@@ -1,8 +1,8 @@
 package tokens
 
-// Decl is a declaration as the token engine reads it, for tools that check
+// Declaration is a declaration as the token engine reads it, for tools that check
 // the engine's reading of a file against a parser's.
-type Decl struct {
+type Declaration struct {
 	Name string
 	// Kind is function, class, interface, type, enum, method, constructor,
 	// field or variable.
@@ -16,21 +16,21 @@ type Decl struct {
 // Declarations returns the declarations the token engine reads in the file
 // at p (TypeScript/JavaScript, Python or Java by its extension), in source
 // order; nil for other files.
-func Declarations(p string, src []byte) []Decl {
-	var f *tfile
-	switch langOf(p) {
-	case langJS:
-		f = readJS(p, src, nil).tfile
-	case langPython:
-		f = readPython(p, src).tfile
-	case langJava:
-		f = readJava(p, src).tfile
+func Declarations(p string, src []byte) []Declaration {
+	var f *File
+	switch LangOf(p) {
+	case LangJS:
+		f = readJS(p, src, nil).File
+	case LangPython:
+		f = readPython(p, src).File
+	case LangJava:
+		f = readJava(p, src).File
 	default:
 		return nil
 	}
-	out := make([]Decl, 0, len(f.decls))
-	for _, d := range f.decls {
-		out = append(out, Decl{Name: d.name, Kind: d.kind, Container: d.container, From: d.from, To: d.to})
+	out := make([]Declaration, 0, len(f.Decls))
+	for _, d := range f.Decls {
+		out = append(out, Declaration{Name: d.Name, Kind: d.Kind, Container: d.Container, From: d.From, To: d.To})
 	}
 	return out
 }

@@ -37,7 +37,7 @@ func FindIdentifiers(ctx context.Context, tree engine.Tree, cs []*engine.Change,
 }
 
 // declaredNames returns the names that toks declare, by line.
-func declaredNames(toks []tok) map[string]int {
+func declaredNames(toks []Tok) map[string]int {
 	out := map[string]int{}
 	for _, d := range declSites(toks) {
 		out[d.name] = d.line
@@ -51,11 +51,11 @@ type declSite struct {
 	line, indent int
 }
 
-func declSites(toks []tok) []declSite {
+func declSites(toks []Tok) []declSite {
 	var out []declSite
 	for i := 0; i+1 < len(toks); i++ {
-		if toks[i].kind == tkIdent && declKeywords[toks[i].text] && toks[i+1].kind == tkIdent && !declKeywords[toks[i+1].text] {
-			out = append(out, declSite{toks[i+1].text, toks[i+1].line, toks[i].indent})
+		if toks[i].Kind == TkIdent && declKeywords[toks[i].Text] && toks[i+1].Kind == TkIdent && !declKeywords[toks[i+1].Text] {
+			out = append(out, declSite{toks[i+1].Text, toks[i+1].Line, toks[i].Indent})
 		}
 	}
 	return out
@@ -64,12 +64,12 @@ func declSites(toks []tok) []declSite {
 // enclosingDecls returns, for each of lines, the nearest declaration at or
 // above it that is less indented than the line (or on it): the function or
 // type the line most likely belongs to.
-func enclosingDecls(toks []tok, lines map[int]bool) map[string]bool {
+func enclosingDecls(toks []Tok, lines map[int]bool) map[string]bool {
 	sites := declSites(toks)
 	indentOf := map[int]int{}
 	for _, t := range toks {
-		if _, ok := indentOf[t.line]; !ok {
-			indentOf[t.line] = t.indent
+		if _, ok := indentOf[t.Line]; !ok {
+			indentOf[t.Line] = t.Indent
 		}
 	}
 	out := map[string]bool{}
@@ -95,24 +95,24 @@ func enclosingDecls(toks []tok, lines map[int]bool) map[string]bool {
 // changedNames returns the names of the declarations enclosing changed
 // lines, and the names used on added lines (of at least four characters)
 // that the file does not declare.
-func changedNames(c *engine.Change, mode lexMode) (changedDecl, useNames map[string]bool) {
+func changedNames(c *engine.Change, mode LexMode) (changedDecl, useNames map[string]bool) {
 	changedDecl, useNames = map[string]bool{}, map[string]bool{}
 	if c.New != nil {
-		newToks := lex(c.New, mode)
+		newToks := Tokens(c.New, mode)
 		for n := range enclosingDecls(newToks, c.Added) {
 			changedDecl[n] = true
 		}
 		own := declaredNames(newToks)
 		for _, t := range newToks {
-			if t.kind == tkIdent && c.Added[t.line] && len(t.text) >= 4 && !declKeywords[t.text] && !isKeyword(langOther, t.text) {
-				if _, mine := own[t.text]; !mine {
-					useNames[t.text] = true
+			if t.Kind == TkIdent && c.Added[t.Line] && len(t.Text) >= 4 && !declKeywords[t.Text] && !IsKeyword(LangOther, t.Text) {
+				if _, mine := own[t.Text]; !mine {
+					useNames[t.Text] = true
 				}
 			}
 		}
 	}
 	if c.Old != nil {
-		for n := range enclosingDecls(lex(c.Old, mode), c.Removed) {
+		for n := range enclosingDecls(Tokens(c.Old, mode), c.Removed) {
 			changedDecl[n] = true
 		}
 	}
@@ -120,10 +120,10 @@ func changedNames(c *engine.Change, mode lexMode) (changedDecl, useNames map[str
 }
 
 func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *engine.Evidence) error {
-	mode := lexCLike
+	mode := LexCLike
 	switch strings.ToLower(path.Ext(c.Path)) {
 	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
-		mode = lexHash
+		mode = LexHash
 	}
 	changedDecl, useNames := changedNames(c, mode)
 	var words []string
@@ -163,12 +163,12 @@ func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *
 			}
 			continue
 		}
-		toks := lex(src, mode)
+		toks := Tokens(src, mode)
 		decl := declaredNames(toks)
 		mentioned := map[string]bool{}
 		for _, t := range toks {
-			if t.kind == tkIdent {
-				mentioned[t.text] = true
+			if t.Kind == TkIdent {
+				mentioned[t.Text] = true
 			}
 		}
 		for n := range changedDecl {

@@ -30,7 +30,7 @@ const (
 type javaSearch struct {
 	tree     engine.Tree
 	ev       *engine.Evidence
-	h        *hierarchy
+	h        *Hierarchy
 	files    map[string]*jfile          // every file read, by path
 	classes  map[string][]*jfile        // class simple name -> files declaring it
 	tried    map[string]bool            // file + type name looked up
@@ -43,12 +43,12 @@ type javaSearch struct {
 // javaTouch is a declaration of a changed file that the change touched.
 type javaTouch struct {
 	f      *jfile
-	d      tdecl
+	d      Decl
 	change engine.DeclChange
 }
 
 func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
-	s := &javaSearch{tree: tree, ev: ev, h: newHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
+	s := &javaSearch{tree: tree, ev: ev, h: NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
 		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
 	var heads []*jfile
 	var touched []javaTouch
@@ -74,20 +74,20 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 	var words []string
 	seen := map[string]bool{}
 	for _, t := range touched {
-		w := t.d.name
-		if t.d.container != "" && (commonMember[w] || javaCommonMember[w] || len(w) < 3) {
+		w := t.d.Name
+		if t.d.Container != "" && (CommonMember[w] || javaCommonMember[w] || len(w) < 3) {
 			// A name every other class declares or calls: the files that
 			// can reach it through a typed receiver name its class.
-			w = javaTopName(t.d.container)
+			w = javaTopName(t.d.Container)
 		}
-		seen[t.d.name] = true
+		seen[t.d.Name] = true
 		if !slices.Contains(words, w) {
 			words = append(words, w)
 		}
 	}
 	var impactFiles []*jfile
 	if len(words) > 0 {
-		paths, err := tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
+		paths, err := tree.Grep(ctx, words, []string{"*.java"}, GrepLimit)
 		if err != nil {
 			return fmt.Errorf("search for changed names: %w", err)
 		}
@@ -119,7 +119,7 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 		}
 	}
 	for _, t := range touched {
-		need[typeRef{t.f, t.d.container}] = true
+		need[typeRef{t.f, t.d.Container}] = true
 	}
 	for _, g := range impactFiles {
 		for n := range javaReceiverTypes(g, seen) {
@@ -139,10 +139,10 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 	for round := 0; round < javaTypeRounds; round++ {
 		next := map[typeRef]bool{}
 		for _, f := range heads {
-			for i, t := range f.toks {
-				if t.kind == tkIdent && i > 0 && f.toks[i-1].text == "." && added[f][t.line] {
+			for i, t := range f.Toks {
+				if t.Kind == TkIdent && i > 0 && f.Toks[i-1].Text == "." && added[f][t.Line] {
 					for _, typ := range s.resolveTypes(f, i, 0) {
-						if len(s.classes[typ]) == 0 && !s.tried[f.path+"\x00"+typ] {
+						if len(s.classes[typ]) == 0 && !s.tried[f.Path+"\x00"+typ] {
 							next[typeRef{f, typ}] = true
 						}
 					}
@@ -173,8 +173,8 @@ func findJava(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *en
 func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []javaTouch) ([]string, error) {
 	want := map[string]bool{}
 	for _, t := range touched {
-		want[t.d.name] = true
-		want[javaTopName(t.d.container)] = true
+		want[t.d.Name] = true
+		want[javaTopName(t.d.Container)] = true
 	}
 	type scored struct {
 		path string
@@ -182,7 +182,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	}
 	var out []scored
 	for _, p := range paths {
-		if s.ev.Changed[p] || engine.SkippedPath(p) || langOf(p) != langJava {
+		if s.ev.Changed[p] || engine.SkippedPath(p) || LangOf(p) != LangJava {
 			continue
 		}
 		src, err := s.tree.ReadFile(ctx, p)
@@ -209,7 +209,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 		}
 		n := 0
 		for _, t := range touched {
-			if found[t.d.name] && (t.d.container == "" || found[javaTopName(t.d.container)]) {
+			if found[t.d.Name] && (t.d.Container == "" || found[javaTopName(t.d.Container)]) {
 				n++
 			}
 		}
@@ -234,7 +234,7 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 	if f, ok := s.files[p]; ok {
 		return f, nil
 	}
-	if s.ev.Changed[p] || engine.SkippedPath(p) || langOf(p) != langJava {
+	if s.ev.Changed[p] || engine.SkippedPath(p) || LangOf(p) != LangJava {
 		return nil, nil
 	}
 	src, err := s.tree.ReadFile(ctx, p)
@@ -251,20 +251,20 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 }
 
 func (s *javaSearch) addFile(f *jfile) {
-	s.files[f.path] = f
-	s.h.add(f.tfile)
+	s.files[f.Path] = f
+	s.h.Add(f.File)
 	seen := map[string]bool{}
-	for _, d := range f.decls {
-		switch d.kind {
+	for _, d := range f.Decls {
+		switch d.Kind {
 		case "class", "interface", "enum":
 			k := javaClassKey(d)
 			if !slices.Contains(s.classes[k], f) {
 				s.classes[k] = append(s.classes[k], f)
 			}
 		default:
-			if !seen[d.name] {
-				seen[d.name] = true
-				s.declared[d.name]++
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				s.declared[d.Name]++
 			}
 		}
 	}
@@ -277,12 +277,12 @@ func (s *javaSearch) addFile(f *jfile) {
 func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	var out []javaTouch
 	seen := map[string]int{}
-	hit := func(f *jfile, lines map[int]bool, d tdecl) bool {
-		to := d.to
-		if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
+	hit := func(f *jfile, lines map[int]bool, d Decl) bool {
+		to := d.To
+		if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
 			to = javaHeaderEnd(f, d)
 		}
-		for l := d.from; l <= to; l++ {
+		for l := d.From; l <= to; l++ {
 			if lines[l] && f.hasCodeOn(l) {
 				return true
 			}
@@ -290,14 +290,14 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 		return false
 	}
 	if nf != nil {
-		for _, d := range nf.decls {
+		for _, d := range nf.Decls {
 			if hit(nf, c.Added, d) {
-				k := d.container + "." + d.name + "." + d.kind
+				k := d.Container + "." + d.Name + "." + d.Kind
 				if _, ok := seen[k]; ok {
 					continue
 				}
 				ch := engine.ChangedBody
-				if c.Added[d.from] {
+				if c.Added[d.From] {
 					ch = engine.ChangedSignature
 				}
 				seen[k] = len(out)
@@ -308,30 +308,30 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	if of == nil || nf == nil {
 		return out
 	}
-	head := map[string]tdecl{}
-	for _, d := range nf.decls {
-		k := d.container + "." + d.name + "." + d.kind
+	head := map[string]Decl{}
+	for _, d := range nf.Decls {
+		k := d.Container + "." + d.Name + "." + d.Kind
 		if _, ok := head[k]; !ok {
 			head[k] = d
 		}
 	}
-	for _, d := range of.decls {
+	for _, d := range of.Decls {
 		if !hit(of, c.Removed, d) {
 			continue
 		}
-		k := d.container + "." + d.name + "." + d.kind
+		k := d.Container + "." + d.Name + "." + d.Kind
 		hd, ok := head[k]
 		if !ok {
 			continue // removed: the head no longer refers to it
 		}
 		if i, ok := seen[k]; ok {
-			if c.Removed[d.from] {
+			if c.Removed[d.From] {
 				out[i].change = engine.ChangedSignature
 			}
 			continue
 		}
 		ch := engine.ChangedBody
-		if c.Removed[d.from] {
+		if c.Removed[d.From] {
 			ch = engine.ChangedSignature
 		}
 		seen[k] = len(out)
@@ -341,45 +341,45 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 }
 
 // javaHeaderEnd is the line of a class's opening brace.
-func javaHeaderEnd(f *jfile, d tdecl) int {
+func javaHeaderEnd(f *jfile, d Decl) int {
 	if f.java != nil {
 		for _, c := range f.java.classes {
-			if f.decls[c.decl].from == d.from && c.name == d.name {
-				return f.toks[c.open].line
+			if f.Decls[c.decl].From == d.From && c.name == d.Name {
+				return f.Toks[c.open].Line
 			}
 		}
 	}
-	return d.from
+	return d.From
 }
 
 // hasCodeOn reports whether line l holds a token (not only a comment).
 func (f *jfile) hasCodeOn(l int) bool {
-	x := f.index()
-	if x.lines == nil {
-		x.lines = map[int]bool{}
-		for _, t := range f.toks {
-			x.lines[t.line] = true
+	x := f.Index()
+	if x.Lines == nil {
+		x.Lines = map[int]bool{}
+		for _, t := range f.Toks {
+			x.Lines[t.Line] = true
 		}
 	}
-	return x.lines[l]
+	return x.Lines[l]
 }
 
 // usesIn records the files declaring what the added lines of f refer to.
 func (s *javaSearch) usesIn(f *jfile, added map[int]bool) {
-	for i, t := range f.toks {
-		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] || isKeyword(langJava, t.text) && t.text != "super" {
+	for i, t := range f.Toks {
+		if t.Kind != TkIdent || !added[t.Line] || f.java.declTok[i] || IsKeyword(LangJava, t.Text) && t.Text != "super" {
 			continue
 		}
-		member := i > 0 && f.toks[i-1].text == "."
-		call := i+1 < len(f.toks) && f.toks[i+1].text == "("
+		member := i > 0 && f.Toks[i-1].Text == "."
+		call := i+1 < len(f.Toks) && f.Toks[i+1].Text == "("
 		switch {
 		case member:
 			for _, typ := range s.resolveTypes(f, i, 0) {
-				for _, g := range s.declaringFiles(f, typ, t.text) {
-					s.addUse(g, typ+"."+t.text, f, scoreJavaTyped)
+				for _, g := range s.declaringFiles(f, typ, t.Text) {
+					s.addUse(g, typ+"."+t.Text, f, scoreJavaTyped)
 				}
 			}
-		case t.text == "super" && call:
+		case t.Text == "super" && call:
 			if c := f.java.classAt(i); c != nil {
 				for _, sup := range c.supers {
 					fs, sc := s.typeFiles(f, sup)
@@ -388,8 +388,8 @@ func (s *javaSearch) usesIn(f *jfile, added map[int]bool) {
 					}
 				}
 			}
-		case isUpper(t.text) && (!call || i > 0 && f.toks[i-1].text == "new"):
-			cls := f.java.qualify(t.text)
+		case isUpper(t.Text) && (!call || i > 0 && f.Toks[i-1].Text == "new"):
+			cls := f.java.qualify(t.Text)
 			fs, sc := s.typeFiles(f, cls)
 			for _, g := range fs {
 				s.addUse(g, cls, f, sc)
@@ -407,12 +407,12 @@ func (s *javaSearch) usesIn(f *jfile, added map[int]bool) {
 // usesUnqualified resolves a name used without a receiver: a member the
 // enclosing class inherits, or a static import.
 func (s *javaSearch) usesUnqualified(f *jfile, i int) {
-	name := f.toks[i].text
+	name := f.Toks[i].Text
 	if c := f.java.classAt(i); c != nil {
-		if slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.name == name && d.container != "" }) {
+		if slices.ContainsFunc(f.Decls, func(d Decl) bool { return d.Name == name && d.Container != "" }) {
 			return // declared in the file itself
 		}
-		if f.types.vars[name] != nil && !isUpper(name) {
+		if f.Types.Vars[name] != nil && !isUpper(name) {
 			return // a local or parameter
 		}
 		for _, sup := range c.supers {
@@ -433,7 +433,7 @@ func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 			cls = im.parts[len(im.parts)-2]
 		}
 		for _, g := range s.classes[cls] {
-			if javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.decls, func(d tdecl) bool { return d.name == name && d.container == cls }) {
+			if javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.Decls, func(d Decl) bool { return d.Name == name && d.Container == cls }) {
 				s.addUse(g, cls+"."+name, f, scoreJavaTyped)
 			}
 		}
@@ -441,11 +441,11 @@ func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 }
 
 func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
-	if g == nil || g == from || s.ev.Changed[g.path] {
+	if g == nil || g == from || s.ev.Changed[g.Path] {
 		return
 	}
-	s.ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: sym, Method: engine.MethodTokens, Score: score,
-		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.path))})
+	s.ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: sym, Method: engine.MethodTokens, Score: score,
+		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.Path))})
 }
 
 // impactIn records g's references to the touched declarations. One walk
@@ -453,8 +453,8 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
 	byName := map[string][]int{}
 	for k, t := range touched {
-		byName[t.d.name] = append(byName[t.d.name], k)
-		if t.d.kind == "constructor" {
+		byName[t.d.Name] = append(byName[t.d.Name], k)
+		if t.d.Kind == "constructor" {
 			byName["new"] = append(byName["new"], k)
 			byName["super"] = append(byName["super"], k)
 		}
@@ -465,11 +465,11 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
 	for k := range sees {
 		sees[k] = -1
 	}
-	for i, tk := range g.toks {
-		if tk.kind != tkIdent {
+	for i, tk := range g.Toks {
+		if tk.Kind != TkIdent {
 			continue
 		}
-		for _, k := range byName[tk.text] {
+		for _, k := range byName[tk.Text] {
 			if sees[k] < 0 {
 				sees[k] = s.seesTouched(g, touched[k])
 				if sees[k] < 0 {
@@ -490,35 +490,35 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
 		if best[k] <= 0 {
 			continue
 		}
-		name := tokDisplay(t.d)
-		if t.d.kind == "constructor" {
-			name = "new " + t.d.name
+		name := Display(t.d)
+		if t.d.Kind == "constructor" {
+			name = "new " + t.d.Name
 		}
 		verb := "uses"
 		if calls[k] {
 			verb = "calls"
 		}
-		s.ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: best[k], Call: calls[k],
+		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: best[k], Call: calls[k],
 			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
 	}
 }
 
 // touchedClass is the class a touched declaration belongs to (a class:
 // itself).
-func touchedClass(d tdecl) string {
-	if d.kind == "class" || d.kind == "interface" || d.kind == "enum" {
+func touchedClass(d Decl) string {
+	if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
 		return javaClassKey(d)
 	}
-	return d.container
+	return d.Container
 }
 
 // javaClassKey is a class declaration's name in the hierarchy: A.B for a
 // class B nested in A.
-func javaClassKey(d tdecl) string {
-	if d.container != "" {
-		return d.container + "." + d.name
+func javaClassKey(d Decl) string {
+	if d.Container != "" {
+		return d.Container + "." + d.Name
 	}
-	return d.name
+	return d.Name
 }
 
 // javaTopName is the top-level class of a class key (A of A.B).
@@ -535,7 +535,7 @@ func javaTopName(cls string) string {
 func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
 	cls := touchedClass(t.d)
 	sees := javaSees(g, t.f, cls)
-	if sees == 0 && refersTo(g.tfile, cls) && s.fullyQualified(g, t.f, cls) {
+	if sees == 0 && RefersTo(g.File, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
 	}
 	if sees == 0 && javaImportsOther(g, cls) {
@@ -549,57 +549,57 @@ func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
 func (s *javaSearch) refAt(g *jfile, i int, t javaTouch, sees float64) (float64, bool) {
 	d := t.d
 	cls := touchedClass(d)
-	toks := g.toks
+	toks := g.Toks
 	k := toks[i]
 	if g.java.declTok[i] {
-		if k.text == d.name && d.kind == "method" && s.overrides(g, i, cls) {
+		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
 			return scoreJavaTyped, false
 		}
 		return 0, false
 	}
-	member := i > 0 && toks[i-1].text == "."
-	ref := i > 1 && toks[i-1].text == ":" && toks[i-2].text == ":"
-	isCall := i+1 < len(toks) && toks[i+1].text == "("
-	switch d.kind {
+	member := i > 0 && toks[i-1].Text == "."
+	ref := i > 1 && toks[i-1].Text == ":" && toks[i-2].Text == ":"
+	isCall := i+1 < len(toks) && toks[i+1].Text == "("
+	switch d.Kind {
 	case "class", "interface", "enum":
-		if k.text == d.name && !member && sees > 0 {
+		if k.Text == d.Name && !member && sees > 0 {
 			return sees, isCall
 		}
 	case "constructor":
-		if k.text == d.name && i > 0 && toks[i-1].text == "new" && sees > 0 {
+		if k.Text == d.Name && i > 0 && toks[i-1].Text == "new" && sees > 0 {
 			return sees, true
 		}
-		if k.text == "new" && ref && i >= 3 && toks[i-3].text == d.name && sees > 0 {
+		if k.Text == "new" && ref && i >= 3 && toks[i-3].Text == d.Name && sees > 0 {
 			return sees, true
 		}
-		if k.text == "super" && isCall && !member {
-			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.container) || slices.Contains(c.supers, d.name)) {
+		if k.Text == "super" && isCall && !member {
+			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.Container) || slices.Contains(c.supers, d.Name)) {
 				return scoreJavaTyped, true
 			}
 		}
 	default:
-		if k.text != d.name || (d.kind == "method" && !isCall && !ref) || (d.kind == "field" && isCall) {
+		if k.Text != d.Name || (d.Kind == "method" && !isCall && !ref) || (d.Kind == "field" && isCall) {
 			return 0, false
 		}
 		if member || ref {
 			var types []string
 			if member {
 				types = s.resolveTypes(g, i, 0)
-			} else if p := toks[i-3]; p.kind == tkIdent {
-				types = g.types.typesOf(p.text)
-				if len(types) == 0 && isUpper(p.text) {
-					types = []string{p.text}
+			} else if p := toks[i-3]; p.Kind == TkIdent {
+				types = g.Types.TypesOf(p.Text)
+				if len(types) == 0 && isUpper(p.Text) {
+					types = []string{p.Text}
 				}
 			}
 			switch {
-			case len(types) > 0 && s.anyReaches(types, cls, d.name):
+			case len(types) > 0 && s.anyReaches(types, cls, d.Name):
 				return scoreJavaTyped, isCall
 			case len(types) > 0 && s.allKnown(types):
 				// a known type that does not reach the class
-			case commonMember[d.name] || javaCommonMember[d.name]:
-			case sees > 0 || refersTo(g.tfile, cls):
+			case CommonMember[d.Name] || javaCommonMember[d.Name]:
+			case sees > 0 || RefersTo(g.File, cls):
 				return scoreJavaSees, isCall
-			case s.declared[d.name] <= 1 && len(d.name) >= 6:
+			case s.declared[d.Name] <= 1 && len(d.Name) >= 6:
 				return scoreJavaLoose, isCall
 			}
 			return 0, false
@@ -608,7 +608,7 @@ func (s *javaSearch) refAt(g *jfile, i int, t javaTouch, sees float64) (float64,
 		if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
 			return scoreJavaTyped, isCall
 		}
-		if d.static && s.staticImports(g, cls, d.name) {
+		if d.Static && s.staticImports(g, cls, d.Name) {
 			return scoreJavaTyped, isCall
 		}
 	}
@@ -622,7 +622,7 @@ func (s *javaSearch) anyReaches(types []string, cls, name string) bool {
 		if t == cls {
 			return true
 		}
-		decl := s.h.declaring(t, name)
+		decl := s.h.Declaring(t, name)
 		if s.reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
 			return true
 		}
@@ -691,14 +691,14 @@ func (s *javaSearch) fullyQualified(g, p *jfile, cls string) bool {
 	}
 	parts := strings.Split(p.pkg, ".")
 	n := 2 * len(parts)
-	for i := n; i < len(g.toks); i++ {
-		if g.toks[i].text != cls || g.toks[i-1].text != "." {
+	for i := n; i < len(g.Toks); i++ {
+		if g.Toks[i].Text != cls || g.Toks[i-1].Text != "." {
 			continue
 		}
 		ok := true
 		for k, part := range parts {
 			at := i - n + 2*k
-			if g.toks[at].text != part || g.toks[at+1].text != "." {
+			if g.Toks[at].Text != part || g.Toks[at+1].Text != "." {
 				ok = false
 				break
 			}

@@ -32,8 +32,8 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 		next := map[typeRef]bool{}
 		for r := range need {
 			n := r.name
-			key := r.from.path + "\x00" + n
-			if n == "" || s.tried[key] || javaNotType[n] || javaPrimitives[n] || isKeyword(langJava, n) || !isUpper(n) {
+			key := r.from.Path + "\x00" + n
+			if n == "" || s.tried[key] || javaNotType[n] || javaPrimitives[n] || IsKeyword(LangJava, n) || !isUpper(n) {
 				continue
 			}
 			s.tried[key] = true
@@ -69,7 +69,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 				}
 			}
 			slices.Sort(words)
-			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, tokGrepLimit)
+			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, GrepLimit)
 			if err != nil {
 				return fmt.Errorf("search for imported types: %w", err)
 			}
@@ -188,7 +188,7 @@ func (s *javaSearch) roots() []string {
 
 // ownRoots answers f's source root and its sibling main/test root.
 func (s *javaSearch) ownRoots(f *jfile) []string {
-	dir := engine.DirOf(f.path)
+	dir := engine.DirOf(f.Path)
 	pkg := strings.ReplaceAll(f.pkg, ".", "/")
 	root := dir
 	if pkg != "" {

@@ -11,23 +11,23 @@ import "strings"
 
 // jfile is a lexed Java file with its package and its Java facts.
 type jfile struct {
-	*tfile
+	*File
 	pkg  string     // the package clause's name
 	java *javaFacts // classes, declaring tokens, imports
 }
 
 // readJava lexes and parses the Java file at p.
 func readJava(p string, src []byte) *jfile {
-	f := &jfile{tfile: lexFile(p, src)}
+	f := &jfile{File: Read(p, src)}
 	// A Java string's content is never a name or a bracket: case '}':
 	// must not close a block.
-	for i := range f.toks {
-		if f.toks[i].kind == tkString {
-			f.toks[i].text = `"`
+	for i := range f.Toks {
+		if f.Toks[i].Kind == TkString {
+			f.Toks[i].Text = `"`
 		}
 	}
-	f.decls, f.types, f.java = javaParse(f.toks)
-	f.imports, f.pkg = javaImports(f.toks)
+	f.Decls, f.Types, f.java = javaParse(f.Toks)
+	f.Imports, f.pkg = javaImports(f.Toks)
 	return f
 }
 
@@ -80,16 +80,16 @@ func (x *javaFacts) classAt(i int) *jclass {
 }
 
 type jparser struct {
-	toks  []tok
-	decls []tdecl
-	m     *typeModel
+	toks  []Tok
+	decls []Decl
+	m     *TypeModel
 	facts *javaFacts
 }
 
 // javaParse reads the declarations, the declared-type model and the facts
 // of a Java file's tokens.
-func javaParse(toks []tok) ([]tdecl, *typeModel, *javaFacts) {
-	p := &jparser{toks: toks, m: newTypeModel(), facts: &javaFacts{declTok: map[int]bool{}}}
+func javaParse(toks []Tok) ([]Decl, *TypeModel, *javaFacts) {
+	p := &jparser{toks: toks, m: NewTypeModel(), facts: &javaFacts{declTok: map[int]bool{}}}
 	p.top()
 	p.vars()
 	p.qualifyNested()
@@ -109,7 +109,7 @@ func (p *jparser) qualifyNested() {
 	}
 	for _, c := range p.facts.classes {
 		if c.outer != "" {
-			_, simple, _ := cutLastDot(c.name)
+			_, simple, _ := CutLastDot(c.name)
 			alias[simple] = c.name
 		}
 	}
@@ -117,7 +117,7 @@ func (p *jparser) qualifyNested() {
 		return
 	}
 	p.facts.alias = alias
-	for _, m := range []map[string][]string{p.m.vars, p.m.returns, p.m.supers} {
+	for _, m := range []map[string][]string{p.m.Vars, p.m.Returns, p.m.Supers} {
 		for k, ts := range m {
 			for i, t := range ts {
 				ts[i] = p.facts.qualify(t)
@@ -136,11 +136,11 @@ func (p *jparser) text(i int) string {
 	if i < 0 || i >= len(p.toks) {
 		return ""
 	}
-	return p.toks[i].text
+	return p.toks[i].Text
 }
 
 func (p *jparser) isIdent(i int) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].kind == tkIdent
+	return i >= 0 && i < len(p.toks) && p.toks[i].Kind == TkIdent
 }
 
 func (p *jparser) line(i int) int {
@@ -148,9 +148,9 @@ func (p *jparser) line(i int) int {
 		return 0
 	}
 	if i >= len(p.toks) {
-		return lastLine(p.toks)
+		return LastLine(p.toks)
 	}
-	return p.toks[i].line
+	return p.toks[i].Line
 }
 
 // top walks the file's top level: imports, then type declarations.
@@ -159,12 +159,12 @@ func (p *jparser) top() {
 	for i := 0; i < len(p.toks); {
 		t := p.toks[i]
 		switch {
-		case t.text == ";" || t.text == "}":
+		case t.Text == ";" || t.Text == "}":
 			start = -1
 			i++
-		case t.kind == tkIdent && (t.text == "import" || t.text == "package") && start < 0:
+		case t.Kind == TkIdent && (t.Text == "import" || t.Text == "package") && start < 0:
 			i = p.importDecl(i)
-		case t.text == "@" && p.text(i+1) != "interface":
+		case t.Text == "@" && p.text(i+1) != "interface":
 			if start < 0 {
 				start = i
 			}
@@ -238,7 +238,7 @@ func (p *jparser) skipAnnotation(i int) int {
 func (p *jparser) matchClose(i int, open, close string) int {
 	depth := 0
 	for j := i; j < len(p.toks); j++ {
-		switch p.toks[j].text {
+		switch p.toks[j].Text {
 		case open:
 			depth++
 		case close:
@@ -256,7 +256,7 @@ func (p *jparser) matchClose(i int, open, close string) int {
 func (p *jparser) skipAngle(i int) int {
 	depth := 0
 	for j := i; j < len(p.toks); j++ {
-		switch p.toks[j].text {
+		switch p.toks[j].Text {
 		case "<":
 			depth++
 		case ">":
@@ -302,7 +302,7 @@ func (p *jparser) typeAt(i int) (string, int) {
 	return name, j
 }
 
-func (p *jparser) add(d tdecl) int {
+func (p *jparser) add(d Decl) int {
 	p.decls = append(p.decls, d)
 	return len(p.decls) - 1
 }
@@ -310,7 +310,7 @@ func (p *jparser) add(d tdecl) int {
 // class reads a type declaration whose keyword is at kw and whose header
 // starts at start; it answers the index after its closing brace.
 func (p *jparser) class(start, kw int, outer string) int {
-	kind := typeKind(p.text(kw))
+	kind := TypeKind(p.text(kw))
 	if p.text(kw-1) == "@" {
 		kind = "interface"
 	}
@@ -347,9 +347,9 @@ func (p *jparser) class(start, kw int, outer string) int {
 			j++
 		}
 	}
-	d := p.add(tdecl{name: name, kind: kind, container: outer, from: p.line(start), to: p.line(j)})
+	d := p.add(Decl{Name: name, Kind: kind, Container: outer, From: p.line(start), To: p.line(j)})
 	for _, s := range supers {
-		p.m.addSuper(key, s)
+		p.m.AddSuper(key, s)
 	}
 	if p.text(j) != "{" {
 		return j + 1
@@ -358,7 +358,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 	p.facts.classes = append(p.facts.classes, jclass{name: key, outer: outer, kind: kind, open: j, supers: supers, decl: d})
 	end := p.body(j, key, kind)
 	p.facts.classes[ci].close = end
-	p.decls[d].to = p.line(end)
+	p.decls[d].To = p.line(end)
 	return end + 1
 }
 
@@ -373,26 +373,26 @@ func (p *jparser) body(open int, cls, kind string) int {
 	for i < len(p.toks) {
 		t := p.toks[i]
 		switch {
-		case t.text == "}":
+		case t.Text == "}":
 			return i
-		case t.text == ";":
+		case t.Text == ";":
 			start = -1
 			i++
-		case t.text == "@" && p.text(i+1) == "interface":
+		case t.Text == "@" && p.text(i+1) == "interface":
 			if start < 0 {
 				start = i
 			}
 			i = p.class(start, i+1, cls)
 			start = -1
-		case t.text == "@":
+		case t.Text == "@":
 			if start < 0 {
 				start = i
 			}
 			i = p.skipAnnotation(i)
-		case t.text == "{": // an initializer block
+		case t.Text == "{": // an initializer block
 			i = p.matchClose(i, "{", "}") + 1
 			start = -1
-		case t.text == "<":
+		case t.Text == "<":
 			if start < 0 {
 				start = i
 			}
@@ -403,12 +403,12 @@ func (p *jparser) body(open int, cls, kind string) int {
 			}
 			i = p.class(start, i, cls)
 			start = -1
-		case t.kind == tkIdent && javaModifiers[t.text]:
+		case t.Kind == TkIdent && javaModifiers[t.Text]:
 			if start < 0 {
 				start = i
 			}
 			i++
-		case t.kind == tkIdent:
+		case t.Kind == TkIdent:
 			if start < 0 {
 				start = i
 			}
@@ -438,7 +438,7 @@ func (p *jparser) enumConstants(i int, cls string) int {
 			return i
 		}
 		p.facts.declTok[i] = true
-		d := p.add(tdecl{name: p.text(i), kind: "field", container: cls, static: true, from: p.line(i), to: p.line(i)})
+		d := p.add(Decl{Name: p.text(i), Kind: "field", Container: cls, Static: true, From: p.line(i), To: p.line(i)})
 		j := i + 1
 		if p.text(j) == "(" {
 			j = p.matchClose(j, "(", ")") + 1
@@ -446,7 +446,7 @@ func (p *jparser) enumConstants(i int, cls string) int {
 		if p.text(j) == "{" {
 			j = p.matchClose(j, "{", "}") + 1
 		}
-		p.decls[d].to = p.line(j - 1)
+		p.decls[d].To = p.line(j - 1)
 		switch p.text(j) {
 		case ",":
 			i = j + 1
@@ -471,11 +471,11 @@ func (p *jparser) member(start, i int, cls string) int {
 			static = true
 		}
 	}
-	_, simple, _ := cutLastDot(cls)
+	_, simple, _ := CutLastDot(cls)
 	if p.text(i) == simple && p.text(i+1) == "(" {
 		p.facts.declTok[i] = true
 		end := p.methodEnd(p.matchClose(i+1, "(", ")") + 1)
-		p.add(tdecl{name: simple, kind: "constructor", container: cls, from: p.line(start), to: p.line(end)})
+		p.add(Decl{Name: simple, Kind: "constructor", Container: cls, From: p.line(start), To: p.line(end)})
 		return end + 1
 	}
 	typ, j := p.typeAt(i)
@@ -485,15 +485,15 @@ func (p *jparser) member(start, i int, cls string) int {
 	if p.text(j+1) == "(" {
 		p.facts.declTok[j] = true
 		end := p.methodEnd(p.matchClose(j+1, "(", ")") + 1)
-		p.add(tdecl{name: p.text(j), kind: "method", container: cls, static: static, from: p.line(start), to: p.line(end)})
+		p.add(Decl{Name: p.text(j), Kind: "method", Container: cls, Static: static, From: p.line(start), To: p.line(end)})
 		if typ != "void" && !javaPrimitives[typ] {
-			p.m.addReturn(cls+"."+p.text(j), typ)
+			p.m.AddReturn(cls+"."+p.text(j), typ)
 		}
 		return end + 1
 	}
 	for {
 		p.facts.declTok[j] = true
-		d := p.add(tdecl{name: p.text(j), kind: "field", container: cls, static: static, from: p.line(start)})
+		d := p.add(Decl{Name: p.text(j), Kind: "field", Container: cls, Static: static, From: p.line(start)})
 		k := j + 1
 		for p.text(k) == "[" && p.text(k+1) == "]" {
 			k += 2
@@ -501,7 +501,7 @@ func (p *jparser) member(start, i int, cls string) int {
 		if p.text(k) == "=" {
 			k = p.skipInitializer(k + 1)
 		}
-		p.decls[d].to = p.line(k)
+		p.decls[d].To = p.line(k)
 		if p.text(k) == "," && p.isIdent(k+1) {
 			j = k + 1
 			continue
@@ -568,51 +568,51 @@ func isUpper(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
 func (p *jparser) vars() {
 	toks := p.toks
 	for i := 1; i+1 < len(toks); i++ {
-		if toks[i].kind != tkIdent {
+		if toks[i].Kind != TkIdent {
 			continue
 		}
-		switch toks[i+1].text {
+		switch toks[i+1].Text {
 		case "=", ";", ":", ",", ")":
 		default:
 			continue
 		}
 		j := i - 1
-		for j >= 1 && toks[j].text == "]" && toks[j-1].text == "[" {
+		for j >= 1 && toks[j].Text == "]" && toks[j-1].Text == "[" {
 			j -= 2
 		}
-		if j >= 2 && toks[j].text == "." && toks[j-1].text == "." && toks[j-2].text == "." {
+		if j >= 2 && toks[j].Text == "." && toks[j-1].Text == "." && toks[j-2].Text == "." {
 			j -= 3
 		}
-		if j >= 0 && toks[j].text == ">" {
+		if j >= 0 && toks[j].Text == ">" {
 			j = p.openAngle(j) - 1
 		}
-		if j < 0 || toks[j].kind != tkIdent || javaNotType[toks[j].text] {
+		if j < 0 || toks[j].Kind != TkIdent || javaNotType[toks[j].Text] {
 			continue
 		}
-		typ := toks[j].text
+		typ := toks[j].Text
 		k := j
-		for k >= 2 && toks[k-1].text == "." && toks[k-2].kind == tkIdent {
+		for k >= 2 && toks[k-1].Text == "." && toks[k-2].Kind == TkIdent {
 			k -= 2
 		}
-		if k < j && isUpper(toks[j-2].text) {
-			typ = toks[j-2].text + "." + typ // Outer.Inner
+		if k < j && isUpper(toks[j-2].Text) {
+			typ = toks[j-2].Text + "." + typ // Outer.Inner
 		}
 		if k > 0 && !p.declStartsAfter(k-1) {
 			continue
 		}
 		if typ == "var" {
 			typ = ""
-			if toks[i+1].text == "=" && p.text(i+2) == "new" {
+			if toks[i+1].Text == "=" && p.text(i+2) == "new" {
 				typ, _ = p.typeAt(i + 3)
 			}
 		}
 		if typ == "" || javaPrimitives[typ] {
 			continue
 		}
-		name := toks[i].text
+		name := toks[i].Text
 		p.facts.declTok[i] = true
-		p.m.addVar(name, typ)
-		p.m.addVar("this."+name, typ)
+		p.m.AddVar(name, typ)
+		p.m.AddVar("this."+name, typ)
 	}
 }
 
@@ -621,11 +621,11 @@ func (p *jparser) vars() {
 // annotation, or instanceof (a pattern).
 func (p *jparser) declStartsAfter(b int) bool {
 	t := p.toks[b]
-	switch t.text {
+	switch t.Text {
 	case "{", "}", ";", "(", ",", "instanceof":
 		return true
 	}
-	if t.kind == tkIdent && (javaModifiers[t.text] || p.text(b-1) == "@") {
+	if t.Kind == TkIdent && (javaModifiers[t.Text] || p.text(b-1) == "@") {
 		return true
 	}
 	return false
@@ -635,7 +635,7 @@ func (p *jparser) declStartsAfter(b int) bool {
 func (p *jparser) openAngle(j int) int {
 	depth := 0
 	for k := j; k >= 0; k-- {
-		switch p.toks[k].text {
+		switch p.toks[k].Text {
 		case ">":
 			depth++
 		case "<":
@@ -665,34 +665,34 @@ func wordSet(s string) map[string]bool {
 }
 
 // javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
-func javaImports(toks []tok) ([]timport, string) {
-	var out []timport
+func javaImports(toks []Tok) ([]Import, string) {
+	var out []Import
 	pkg := ""
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.kind != tkIdent || (t.text != "import" && t.text != "package") {
+		if t.Kind != TkIdent || (t.Text != "import" && t.Text != "package") {
 			continue
 		}
-		if i > 0 && toks[i-1].text != ";" && toks[i-1].text != "}" {
+		if i > 0 && toks[i-1].Text != ";" && toks[i-1].Text != "}" {
 			continue
 		}
 		j := i + 1
 		static := false
-		if j < len(toks) && toks[j].text == "static" {
+		if j < len(toks) && toks[j].Text == "static" {
 			static = true
 			j++
 		}
 		var parts []string
 		wildcard := false
-		for ; j < len(toks) && toks[j].text != ";"; j++ {
+		for ; j < len(toks) && toks[j].Text != ";"; j++ {
 			switch {
-			case toks[j].kind == tkIdent:
-				parts = append(parts, toks[j].text)
-			case toks[j].text == "*":
+			case toks[j].Kind == TkIdent:
+				parts = append(parts, toks[j].Text)
+			case toks[j].Text == "*":
 				wildcard = true
 			}
 		}
-		if t.text == "package" {
+		if t.Text == "package" {
 			pkg = strings.Join(parts, ".")
 			continue
 		}
@@ -701,16 +701,16 @@ func javaImports(toks []tok) ([]timport, string) {
 		}
 		if static && !wildcard && len(parts) > 1 {
 			// import static a.b.C.member: the file is a/b/C.
-			out = append(out, timport{spec: strings.Join(parts[:len(parts)-1], "."), names: []string{parts[len(parts)-1]}})
+			out = append(out, Import{Spec: strings.Join(parts[:len(parts)-1], "."), Names: []string{parts[len(parts)-1]}})
 			continue
 		}
 		if static && wildcard {
-			out = append(out, timport{spec: strings.Join(parts, ".")})
+			out = append(out, Import{Spec: strings.Join(parts, ".")})
 			continue
 		}
-		im := timport{spec: strings.Join(parts, "."), wildcard: wildcard}
+		im := Import{Spec: strings.Join(parts, "."), Wildcard: wildcard}
 		if !wildcard {
-			im.names = []string{parts[len(parts)-1]}
+			im.Names = []string{parts[len(parts)-1]}
 		}
 		out = append(out, im)
 		i = j

@@ -14,15 +14,15 @@ import (
 // supertypes of f's classes (members reached without a receiver).
 func javaNamedTypes(f *jfile, added map[int]bool) map[string]bool {
 	out := map[string]bool{}
-	for i, t := range f.toks {
-		if t.kind != tkIdent || !added[t.line] || f.java.declTok[i] {
+	for i, t := range f.Toks {
+		if t.Kind != TkIdent || !added[t.Line] || f.java.declTok[i] {
 			continue
 		}
-		if isUpper(t.text) {
-			out[f.java.qualify(t.text)] = true
+		if isUpper(t.Text) {
+			out[f.java.qualify(t.Text)] = true
 		}
-		if i > 0 && f.toks[i-1].text == "." {
-			for _, typ := range f.types.typesOf(receiver(f.toks, i)) {
+		if i > 0 && f.Toks[i-1].Text == "." {
+			for _, typ := range f.Types.TypesOf(Receiver(f.Toks, i)) {
 				out[typ] = true
 			}
 		}
@@ -32,7 +32,7 @@ func javaNamedTypes(f *jfile, added map[int]bool) map[string]bool {
 			out[s] = true
 		}
 	}
-	for _, ts := range f.types.returns {
+	for _, ts := range f.Types.Returns {
 		for _, t := range ts {
 			out[t] = true
 		}
@@ -44,11 +44,11 @@ func javaNamedTypes(f *jfile, added map[int]bool) map[string]bool {
 // names in g (so that their hierarchy is known).
 func javaReceiverTypes(g *jfile, names map[string]bool) map[string]bool {
 	out := map[string]bool{}
-	for i, t := range g.toks {
-		if t.kind != tkIdent || !names[t.text] || i == 0 || g.toks[i-1].text != "." {
+	for i, t := range g.Toks {
+		if t.Kind != TkIdent || !names[t.Text] || i == 0 || g.Toks[i-1].Text != "." {
 			continue
 		}
-		for _, typ := range g.types.typesOf(receiver(g.toks, i)) {
+		for _, typ := range g.Types.TypesOf(Receiver(g.Toks, i)) {
 			out[typ] = true
 		}
 	}
@@ -162,24 +162,24 @@ func javaTop(p *jfile) string {
 // super, or a call's return types (a chain a.b().c() resolved left to
 // right through the hierarchy).
 func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
-	toks := f.toks
-	if i < 2 || toks[i-1].text != "." || depth > 4 {
+	toks := f.Toks
+	if i < 2 || toks[i-1].Text != "." || depth > 4 {
 		return nil
 	}
 	r := toks[i-2]
-	if r.kind == tkIdent {
-		if i >= 3 && toks[i-3].text == "." && r.text != "this" {
-			if i >= 4 && toks[i-4].text == "this" {
-				return f.types.typesOf("this." + r.text)
+	if r.Kind == TkIdent {
+		if i >= 3 && toks[i-3].Text == "." && r.Text != "this" {
+			if i >= 4 && toks[i-4].Text == "this" {
+				return f.Types.TypesOf("this." + r.Text)
 			}
 			// a.b.c: b's type through a's.
 			var out []string
 			for _, t := range s.resolveTypes(f, i-2, depth+1) {
-				out = append(out, s.memberType(t, r.text, false)...)
+				out = append(out, s.memberType(t, r.Text, false)...)
 			}
 			return out
 		}
-		switch r.text {
+		switch r.Text {
 		case "this":
 			if c := f.java.classAt(i); c != nil {
 				return []string{c.name}
@@ -191,23 +191,23 @@ func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
 			}
 			return nil
 		}
-		if ts := f.types.typesOf(r.text); len(ts) > 0 {
+		if ts := f.Types.TypesOf(r.Text); len(ts) > 0 {
 			return ts
 		}
-		if isUpper(r.text) {
-			return []string{f.java.qualify(r.text)}
+		if isUpper(r.Text) {
+			return []string{f.java.qualify(r.Text)}
 		}
 		return nil
 	}
-	if r.text != ")" {
+	if r.Text != ")" {
 		return nil
 	}
 	open := -1
 	depthP := 0
 	for j := i - 2; j >= 0; j-- {
-		if toks[j].text == ")" {
+		if toks[j].Text == ")" {
 			depthP++
-		} else if toks[j].text == "(" {
+		} else if toks[j].Text == "(" {
 			depthP--
 			if depthP == 0 {
 				open = j
@@ -215,15 +215,15 @@ func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
 			}
 		}
 	}
-	if open < 1 || toks[open-1].kind != tkIdent {
+	if open < 1 || toks[open-1].Kind != TkIdent {
 		return nil
 	}
 	fn := open - 1
-	name := toks[fn].text
-	if fn >= 1 && toks[fn-1].text == "new" {
+	name := toks[fn].Text
+	if fn >= 1 && toks[fn-1].Text == "new" {
 		return []string{f.java.qualify(name)}
 	}
-	if fn >= 1 && toks[fn-1].text == "." {
+	if fn >= 1 && toks[fn-1].Text == "." {
 		var out []string
 		for _, t := range s.resolveTypes(f, fn, depth+1) {
 			out = append(out, s.memberType(t, name, true)...)
@@ -236,21 +236,21 @@ func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
 			return ts
 		}
 	}
-	return f.types.typesOf(name + "()")
+	return f.Types.TypesOf(name + "()")
 }
 
 // memberType answers the type of member name of class typ (a method's
 // return type when call), looked up in typ and its supertypes.
 func (s *javaSearch) memberType(typ, name string, call bool) []string {
-	for _, c := range s.h.declaring(typ, name) {
+	for _, c := range s.h.Declaring(typ, name) {
 		for _, f := range s.classes[c] {
 			if call {
-				if ts := f.types.returns[c+"."+name]; len(ts) > 0 {
+				if ts := f.Types.Returns[c+"."+name]; len(ts) > 0 {
 					return ts
 				}
 				continue
 			}
-			if ts := f.types.vars["this."+name]; len(ts) > 0 {
+			if ts := f.Types.Vars["this."+name]; len(ts) > 0 {
 				return ts
 			}
 		}
@@ -262,13 +262,13 @@ func (s *javaSearch) memberType(typ, name string, call bool) []string {
 // supertype, nearest first.
 func (s *javaSearch) declaringFiles(from *jfile, typ, name string) []*jfile {
 	var out []*jfile
-	for _, c := range s.h.declaring(typ, name) {
+	for _, c := range s.h.Declaring(typ, name) {
 		fs, _ := s.typeFiles(from, c)
 		if len(fs) == 0 {
 			fs = s.classes[c]
 		}
 		for _, f := range fs {
-			if !slices.Contains(out, f) && slices.ContainsFunc(f.decls, func(d tdecl) bool { return d.container == c && d.name == name }) {
+			if !slices.Contains(out, f) && slices.ContainsFunc(f.Decls, func(d Decl) bool { return d.Container == c && d.Name == name }) {
 				out = append(out, f)
 			}
 		}

@@ -16,14 +16,14 @@ import (
 
 // jsScan is the state of jsDecls's walk.
 type jsScan struct {
-	toks  []tok
-	out   []tdecl
-	types *typeModel
+	toks  []Tok
+	out   []Decl
+	types *TypeModel
 }
 
 // jsDecls reads the declarations of a TypeScript/JavaScript file's tokens
 // and fills types with what they declare.
-func jsDecls(toks []tok, types *typeModel) []tdecl {
+func jsDecls(toks []Tok, types *TypeModel) []Decl {
 	s := &jsScan{toks: toks, types: types}
 	s.module(0, len(toks), "")
 	jsLocalTypes(toks, types)
@@ -34,19 +34,19 @@ func (s *jsScan) text(i int) string {
 	if i < 0 || i >= len(s.toks) {
 		return ""
 	}
-	return s.toks[i].text
+	return s.toks[i].Text
 }
 
-func (s *jsScan) isIdent(i int) bool { return i >= 0 && i < len(s.toks) && s.toks[i].kind == tkIdent }
+func (s *jsScan) isIdent(i int) bool { return i >= 0 && i < len(s.toks) && s.toks[i].Kind == TkIdent }
 
 // punctAt reports whether toks[i] is the punctuation p.
 func (s *jsScan) punctAt(i int, p string) bool {
-	return i >= 0 && i < len(s.toks) && s.toks[i].kind == tkPunct && s.toks[i].text == p
+	return i >= 0 && i < len(s.toks) && s.toks[i].Kind == TkPunct && s.toks[i].Text == p
 }
 
 // arrowAt reports whether toks[i] is the '>' of "=>".
 func (s *jsScan) arrowAt(i int) bool {
-	return s.punctAt(i, ">") && s.punctAt(i-1, "=") && s.toks[i-1].line == s.toks[i].line && s.toks[i-1].col+1 == s.toks[i].col
+	return s.punctAt(i, ">") && s.punctAt(i-1, "=") && s.toks[i-1].Line == s.toks[i].Line && s.toks[i-1].Col+1 == s.toks[i].Col
 }
 
 // match returns the index of the bracket closing the one at i, or the last
@@ -54,10 +54,10 @@ func (s *jsScan) arrowAt(i int) bool {
 func (s *jsScan) match(i int) int {
 	depth := 0
 	for j := i; j < len(s.toks); j++ {
-		if s.toks[j].kind != tkPunct {
+		if s.toks[j].Kind != TkPunct {
 			continue
 		}
-		switch s.toks[j].text {
+		switch s.toks[j].Text {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -76,10 +76,10 @@ func (s *jsScan) skipAngle(i int) int {
 	depth := 0
 	for j := i; j < len(s.toks); j++ {
 		t := s.toks[j]
-		if t.kind != tkPunct {
+		if t.Kind != TkPunct {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "(", "[", "{":
 			j = s.match(j)
 		case "<":
@@ -103,28 +103,28 @@ func (s *jsScan) skipAngle(i int) int {
 // Map<K, V>): it follows a name without a space, where a comparison would
 // have one.
 func (s *jsScan) typeArgsAt(i int) bool {
-	return s.isIdent(i-1) && s.toks[i-1].line == s.toks[i].line && s.toks[i-1].col+len(s.toks[i-1].text) == s.toks[i].col
+	return s.isIdent(i-1) && s.toks[i-1].Line == s.toks[i].Line && s.toks[i-1].Col+len(s.toks[i-1].Text) == s.toks[i].Col
 }
 
 // continuesAfter reports whether a statement goes on after toks[j] when a
 // line break follows it.
 func (s *jsScan) continuesAfter(j int, typeCtx bool) bool {
 	t := s.toks[j]
-	if t.kind == tkIdent {
-		switch t.text {
+	if t.Kind == TkIdent {
+		switch t.Text {
 		case "extends", "keyof", "typeof", "in", "instanceof", "as", "satisfies", "new", "await", "infer", "is", "of", "implements", "readonly", "unique":
 			return true
 		}
 		return false
 	}
-	if t.kind != tkPunct {
+	if t.Kind != TkPunct {
 		return false
 	}
-	switch t.text {
+	switch t.Text {
 	case "=", ",", "|", "&", "?", ":", ".", "(", "[", "{", "*", "/", "%", "^", "~", "!":
-		return t.text != "!" || !s.isIdent(j-1) && !s.punctAt(j-1, ")") && !s.punctAt(j-1, "]")
+		return t.Text != "!" || !s.isIdent(j-1) && !s.punctAt(j-1, ")") && !s.punctAt(j-1, "]")
 	case "+", "-":
-		return !s.punctAt(j-1, t.text) // x++ and x-- end a statement
+		return !s.punctAt(j-1, t.Text) // x++ and x-- end a statement
 	case "<":
 		return true
 	case ">":
@@ -137,17 +137,17 @@ func (s *jsScan) continuesAfter(j int, typeCtx bool) bool {
 // starting with toks[j] follows it.
 func (s *jsScan) continuesBefore(j int) bool {
 	t := s.toks[j]
-	if t.kind == tkIdent {
-		switch t.text {
+	if t.Kind == TkIdent {
+		switch t.Text {
 		case "as", "satisfies", "extends", "instanceof", "implements":
 			return true
 		}
 		return false
 	}
-	if t.kind != tkPunct {
+	if t.Kind != TkPunct {
 		return false
 	}
-	switch t.text {
+	switch t.Text {
 	case ".", "?", ":", "|", "&", "=", ",", ">", "*", "/", "%", "+":
 		return true
 	}
@@ -162,8 +162,8 @@ func (s *jsScan) stmtEnd(i, end int, typeCtx bool) int {
 	angle := 0
 	for j := i; j < end; j++ {
 		t := s.toks[j]
-		if t.kind == tkPunct {
-			switch t.text {
+		if t.Kind == TkPunct {
+			switch t.Text {
 			case "(", "[", "{":
 				j = s.match(j)
 				if j >= end {
@@ -188,7 +188,7 @@ func (s *jsScan) stmtEnd(i, end int, typeCtx bool) int {
 		if j+1 >= end {
 			return j
 		}
-		if s.toks[j+1].line > s.toks[j].line && angle == 0 && !s.continuesAfter(j, typeCtx) && !s.continuesBefore(j+1) {
+		if s.toks[j+1].Line > s.toks[j].Line && angle == 0 && !s.continuesAfter(j, typeCtx) && !s.continuesBefore(j+1) {
 			return j
 		}
 	}
@@ -224,8 +224,8 @@ func (s *jsScan) skipType(i, end int) int { return s.skipTypeTo(i, end, false) }
 func (s *jsScan) skipTypeTo(i, end int, arrowEnds bool) int {
 	for j := i; j < end; j++ {
 		t := s.toks[j]
-		if t.kind == tkPunct {
-			switch t.text {
+		if t.Kind == TkPunct {
+			switch t.Text {
 			case "{":
 				if !s.typeLiteralAfter(j - 1) {
 					return j
@@ -243,7 +243,7 @@ func (s *jsScan) skipTypeTo(i, end int, arrowEnds bool) int {
 				}
 			}
 		}
-		if j+1 < end && s.toks[j+1].line > s.toks[j].line && !s.continuesAfter(j, true) && !s.continuesBefore(j+1) && !s.punctAt(j+1, "{") {
+		if j+1 < end && s.toks[j+1].Line > s.toks[j].Line && !s.continuesAfter(j, true) && !s.continuesBefore(j+1) && !s.punctAt(j+1, "{") {
 			return j + 1
 		}
 	}
@@ -277,7 +277,7 @@ func (s *jsScan) typeName(i, end int) string {
 		if s.text(j+1) == "is" {
 			return "" // a type predicate
 		}
-		if isKeyword(langJS, name) {
+		if IsKeyword(LangJS, name) {
 			return ""
 		}
 		return name
@@ -285,9 +285,9 @@ func (s *jsScan) typeName(i, end int) string {
 	return ""
 }
 
-func (s *jsScan) add(d tdecl) int {
-	if d.to < d.from {
-		d.to = d.from
+func (s *jsScan) add(d Decl) int {
+	if d.To < d.From {
+		d.To = d.From
 	}
 	s.out = append(s.out, d)
 	return len(s.out) - 1
@@ -317,7 +317,7 @@ func (s *jsScan) statement(i, end int, container string) int {
 	for s.isIdent(j) && jsStmtModifiers[s.text(j)] && j+1 < end && s.isIdent(j+1) {
 		j++
 	}
-	from := s.toks[min(i, len(s.toks)-1)].line
+	from := s.toks[min(i, len(s.toks)-1)].Line
 	static := container != ""
 	switch w := s.text(j); {
 	case !s.isIdent(j):
@@ -339,16 +339,16 @@ func (s *jsScan) statement(i, end int, container string) int {
 		}
 		if s.isIdent(j+1) && s.punctAt(j+2, "{") {
 			close := s.match(j + 2)
-			s.add(tdecl{name: s.text(j + 1), kind: "enum", container: container, static: static, from: from, to: s.toks[close].line, headTo: s.toks[close].line})
+			s.add(Decl{Name: s.text(j + 1), Kind: "enum", Container: container, Static: static, From: from, To: s.toks[close].Line, HeadTo: s.toks[close].Line})
 			return close
 		}
 	case w == "type" && s.isIdent(j+1) && (s.punctAt(j+2, "=") || s.punctAt(j+2, "<")):
 		e := s.stmtEnd(j+1, end, true)
-		s.add(tdecl{name: s.text(j + 1), kind: "type", container: container, static: static, from: from, to: s.toks[e].line})
+		s.add(Decl{Name: s.text(j + 1), Kind: "type", Container: container, Static: static, From: from, To: s.toks[e].Line})
 		return e
 	case w == "const" || w == "let" || w == "var":
 		return s.variables(i, j+1, end, container, static)
-	case (w == "namespace" || w == "module") && (s.isIdent(j+1) || s.toks[j+1].kind == tkString) || w == "global" && s.punctAt(j+1, "{"):
+	case (w == "namespace" || w == "module") && (s.isIdent(j+1) || s.toks[j+1].Kind == TkString) || w == "global" && s.punctAt(j+1, "{"):
 		k := j + 1
 		name := ""
 		if w != "global" && s.isIdent(k) {
@@ -374,7 +374,7 @@ func (s *jsScan) statement(i, end int, container string) int {
 	if container == "" && s.text(i) == "export" && s.text(i+1) == "default" {
 		// export default <expression>: the module's default export, bound
 		// by its importers under names of their own.
-		s.add(tdecl{name: "default", kind: "variable", from: from, to: s.toks[e].line})
+		s.add(Decl{Name: "default", Kind: "variable", From: from, To: s.toks[e].Line})
 	}
 	return e
 }
@@ -403,9 +403,9 @@ func (s *jsScan) function(from, k, end int, container string, static bool) int {
 	if container != "" {
 		fn = container + "." + name
 	}
-	s.types.addReturn(fn, ret)
-	s.types.addReturn(name, ret)
-	s.add(tdecl{name: name, kind: "function", container: container, static: static, from: from, to: s.toks[last].line})
+	s.types.AddReturn(fn, ret)
+	s.types.AddReturn(name, ret)
+	s.add(Decl{Name: name, Kind: "function", Container: container, Static: static, From: from, To: s.toks[last].Line})
 	return last
 }
 
@@ -445,15 +445,15 @@ func (s *jsScan) params(i, end int, inClass string) {
 		switch {
 		case s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{"):
 			j = s.match(j)
-		case s.isIdent(j) && (s.punctAt(j+1, ":") || s.punctAt(j+1, "?") && s.punctAt(j+2, ":")) && (j == i || s.punctAt(j-1, ",") || s.isIdent(j-1) && isModifier(langJS, s.text(j-1))):
+		case s.isIdent(j) && (s.punctAt(j+1, ":") || s.punctAt(j+1, "?") && s.punctAt(j+2, ":")) && (j == i || s.punctAt(j-1, ",") || s.isIdent(j-1) && IsModifier(LangJS, s.text(j-1))):
 			k := j + 2
 			if s.punctAt(j+1, "?") {
 				k++
 			}
 			if typ := s.typeName(k, end); typ != "" {
-				s.types.addVar(s.text(j), typ)
-				if inClass != "" && s.isIdent(j-1) && isModifier(langJS, s.text(j-1)) {
-					s.types.addVar("this."+s.text(j), typ)
+				s.types.AddVar(s.text(j), typ)
+				if inClass != "" && s.isIdent(j-1) && IsModifier(LangJS, s.text(j-1)) {
+					s.types.AddVar("this."+s.text(j), typ)
 				}
 			}
 		}
@@ -486,17 +486,17 @@ func (s *jsScan) class(from, k, end int, container, kind string) int {
 			for s.punctAt(n+1, ".") && s.isIdent(n+2) {
 				n += 2
 			}
-			s.types.addSuper(name, s.text(n))
+			s.types.AddSuper(name, s.text(n))
 			super = false
 			j = n
 		}
 	}
 	if j >= end {
-		s.add(tdecl{name: name, kind: kind, container: container, static: container != "", from: from, to: s.toks[end-1].line})
+		s.add(Decl{Name: name, Kind: kind, Container: container, Static: container != "", From: from, To: s.toks[end-1].Line})
 		return end - 1
 	}
 	close := s.match(j)
-	s.add(tdecl{name: name, kind: kind, container: container, static: container != "", from: from, to: s.toks[close].line, headTo: s.toks[j].line})
+	s.add(Decl{Name: name, Kind: kind, Container: container, Static: container != "", From: from, To: s.toks[close].Line, HeadTo: s.toks[j].Line})
 	s.members(j+1, close, name, kind == "interface")
 	return close
 }
@@ -518,7 +518,7 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 			static = static || s.text(j) == "static"
 			j++
 		}
-		if (s.text(j) == "get" || s.text(j) == "set") && s.startsName(j+1) && s.toks[j+1].line == s.toks[j].line {
+		if (s.text(j) == "get" || s.text(j) == "set") && s.startsName(j+1) && s.toks[j+1].Line == s.toks[j].Line {
 			j++
 		}
 		if s.punctAt(j, "*") {
@@ -533,7 +533,7 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		case s.punctAt(j, "#") && s.isIdent(j+1):
 			name = "#" + s.text(j+1)
 			j++
-		case s.isIdent(j) || s.toks[min(j, len(s.toks)-1)].kind == tkString:
+		case s.isIdent(j) || s.toks[min(j, len(s.toks)-1)].Kind == TkString:
 			name = s.text(j)
 		case s.punctAt(j, "["): // a computed name or an index signature
 			j = s.match(j)
@@ -545,7 +545,7 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		if s.punctAt(k, "?") || s.punctAt(k, "!") {
 			k++
 		}
-		from := s.toks[min(start, len(s.toks)-1)].line
+		from := s.toks[min(start, len(s.toks)-1)].Line
 		if s.punctAt(k, "(") || s.punctAt(k, "<") && !iface || s.punctAt(k, "<") && s.punctAt(s.skipAngle(k), "(") {
 			last, _, ret := s.signature(k, end)
 			if name == "constructor" {
@@ -559,8 +559,8 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 				last++
 			}
 			if name != "" {
-				s.types.addReturn(class+"."+name, ret)
-				s.add(tdecl{name: name, kind: "method", container: class, static: static, from: from, to: s.toks[last].line})
+				s.types.AddReturn(class+"."+name, ret)
+				s.add(Decl{Name: name, Kind: "method", Container: class, Static: static, From: from, To: s.toks[last].Line})
 			}
 			j = last
 			continue
@@ -568,11 +568,11 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		e := s.stmtEnd(k, end, iface)
 		if name != "" {
 			if s.punctAt(k, ":") {
-				s.types.addVar("this."+name, s.typeName(k+1, e+1))
+				s.types.AddVar("this."+name, s.typeName(k+1, e+1))
 			} else if s.punctAt(k, "=") && s.text(k+1) == "new" {
-				s.types.addVar("this."+name, s.typeName(k+2, e+1))
+				s.types.AddVar("this."+name, s.typeName(k+2, e+1))
 			}
-			s.add(tdecl{name: name, kind: "field", container: class, static: static, from: from, to: s.toks[e].line})
+			s.add(Decl{Name: name, Kind: "field", Container: class, Static: static, From: from, To: s.toks[e].Line})
 		}
 		j = e
 	}
@@ -585,7 +585,7 @@ func (s *jsScan) startsName(i int) bool {
 		return false
 	}
 	t := s.toks[i]
-	return t.kind == tkIdent || t.kind == tkString || t.text == "#" || t.text == "[" || t.text == "*"
+	return t.Kind == TkIdent || t.Kind == TkString || t.Text == "#" || t.Text == "[" || t.Text == "*"
 }
 
 // variables reads "const a = 1, {b, c} = d" from the first name at k; the
@@ -644,13 +644,13 @@ func (s *jsScan) variables(i, k, end int, container string, static bool) int {
 		j++
 	}
 	for _, p := range parts {
-		from := s.toks[p.from].line
+		from := s.toks[p.from].Line
 		if len(parts) == 1 {
-			from = s.toks[i].line
+			from = s.toks[i].Line
 		}
-		to := s.toks[p.to].line
+		to := s.toks[p.to].Line
 		for _, n := range s.bindingNames(p.from, p.to) {
-			s.add(tdecl{name: n, kind: s.variableKind(p.from, p.to), container: container, static: static, from: from, to: to})
+			s.add(Decl{Name: n, Kind: s.variableKind(p.from, p.to), Container: container, Static: static, From: from, To: to})
 		}
 	}
 	return e
@@ -724,7 +724,7 @@ func (s *jsScan) bindingNames(i, end int) []string {
 // names: const x = new C(), x: C, this.x = new C(), x = await f() and
 // x = f() (the latter as the call f(), whose return type is looked up), and
 // the narrowing x instanceof C.
-func jsLocalTypes(toks []tok, m *typeModel) {
+func jsLocalTypes(toks []Tok, m *TypeModel) {
 	s := &jsScan{toks: toks, types: m}
 	for j := 0; j+2 < len(toks); j++ {
 		if !s.isIdent(j) {
@@ -738,7 +738,7 @@ func jsLocalTypes(toks []tok, m *typeModel) {
 			for s.punctAt(n+1, ".") && s.isIdent(n+2) {
 				n += 2
 			}
-			m.addVar(name, s.text(n))
+			m.AddVar(name, s.text(n))
 			continue
 		}
 		if s.punctAt(j-1, ".") {
@@ -746,14 +746,14 @@ func jsLocalTypes(toks []tok, m *typeModel) {
 				continue
 			}
 			name = "this." + name
-		} else if w := s.text(j - 1); w != "const" && w != "let" && w != "var" && w != "," && w != "(" && !(s.isIdent(j-1) && isModifier(langJS, w)) {
+		} else if w := s.text(j - 1); w != "const" && w != "let" && w != "var" && w != "," && w != "(" && !(s.isIdent(j-1) && IsModifier(LangJS, w)) {
 			if !s.punctAt(k, "=") || s.punctAt(j-1, "=") {
 				continue
 			}
 		}
 		if s.punctAt(k, ":") && !strings.HasPrefix(name, "this.") {
 			if typ := s.typeName(k+1, len(toks)); typ != "" && !s.punctAt(k+1, "{") {
-				m.addVar(name, typ)
+				m.AddVar(name, typ)
 			}
 			continue
 		}
@@ -766,7 +766,7 @@ func jsLocalTypes(toks []tok, m *typeModel) {
 		}
 		if s.text(v) == "new" {
 			if typ := s.typeName(v+1, len(toks)); typ != "" {
-				m.addVar(name, typ)
+				m.AddVar(name, typ)
 			}
 			continue
 		}
@@ -776,7 +776,7 @@ func jsLocalTypes(toks []tok, m *typeModel) {
 			c += 2
 		}
 		if s.isIdent(c) && (s.punctAt(c+1, "(") || s.punctAt(c+1, "<")) {
-			m.addCall(name, s.text(c))
+			m.AddCall(name, s.text(c))
 		}
 	}
 }

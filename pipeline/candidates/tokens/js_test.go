@@ -49,12 +49,12 @@ export function after() {
 `
 	f := readJS("src/hono.tsx", []byte(src), nil)
 	var got []string
-	for _, d := range f.decls {
-		end := d.to
-		if d.headTo > 0 && d.kind != "enum" {
-			end = d.headTo
+	for _, d := range f.Decls {
+		end := d.To
+		if d.HeadTo > 0 && d.Kind != "enum" {
+			end = d.HeadTo
 		}
-		got = append(got, fmt.Sprintf("%s %s.%s %d-%d", d.kind, d.container, d.name, d.from, end))
+		got = append(got, fmt.Sprintf("%s %s.%s %d-%d", d.Kind, d.Container, d.Name, d.From, end))
 	}
 	want := []string{
 		"class .Hono 1-3",
@@ -72,10 +72,10 @@ export function after() {
 	if !slices.Equal(got, want) {
 		t.Errorf("declarations:\n got %q\nwant %q", got, want)
 	}
-	if !slices.Equal(f.types.supers["Hono"], []string{"Base", "Router"}) {
-		t.Errorf("supertypes of Hono = %v, want [Base Router]", f.types.supers["Hono"])
+	if !slices.Equal(f.Types.Supers["Hono"], []string{"Base", "Router"}) {
+		t.Errorf("supertypes of Hono = %v, want [Base Router]", f.Types.Supers["Hono"])
 	}
-	if got := f.types.typesOf("Hono.get()"); len(got) != 0 {
+	if got := f.Types.TypesOf("Hono.get()"); len(got) != 0 {
 		t.Errorf("typesOf(Hono.get()) = %v", got)
 	}
 }

@@ -13,39 +13,39 @@ import (
 // jsFile is a lexed TypeScript/JavaScript file with the path aliases and
 // workspace packages its bare imports resolve through.
 type jsFile struct {
-	*tfile
+	*File
 	aliases *pathAliases
 }
 
 // readJS lexes the TypeScript/JavaScript file at p and reads its
 // declarations, declared types and imports.
 func readJS(p string, src []byte, aliases *pathAliases) *jsFile {
-	f := &jsFile{tfile: lexFile(p, src), aliases: aliases}
-	f.types = newTypeModel()
-	f.decls = jsDecls(f.toks, f.types)
-	f.imports = jsImports(f.toks)
+	f := &jsFile{File: Read(p, src), aliases: aliases}
+	f.Types = NewTypeModel()
+	f.Decls = jsDecls(f.Toks, f.Types)
+	f.Imports = jsImports(f.Toks)
 	return f
 }
 
 // base is f's lexed file; nil when f is nil.
-func (f *jsFile) base() *tfile {
+func (f *jsFile) base() *File {
 	if f == nil {
 		return nil
 	}
-	return f.tfile
+	return f.File
 }
 
 // importsName reports whether f imports name from the module that is
 // target (or imports target as a whole).
 func importsName(f *jsFile, target, name string) bool {
-	for _, im := range f.imports {
+	for _, im := range f.Imports {
 		if !resolves(f, im, target) {
 			continue
 		}
-		if len(im.names) == 0 || im.wildcard || im.namespace != "" {
+		if len(im.Names) == 0 || im.Wildcard || im.Namespace != "" {
 			return true
 		}
-		for _, n := range im.names {
+		for _, n := range im.Names {
 			if n == name || n == "*" {
 				return true
 			}
@@ -56,7 +56,7 @@ func importsName(f *jsFile, target, name string) bool {
 
 // importsFile reports whether one of f's imports resolves to target.
 func importsFile(f *jsFile, target string) bool {
-	for _, im := range f.imports {
+	for _, im := range f.Imports {
 		if resolves(f, im, target) {
 			return true
 		}
@@ -65,25 +65,25 @@ func importsFile(f *jsFile, target string) bool {
 }
 
 // resolves reports whether import im of file f can name file target.
-func resolves(f *jsFile, im timport, target string) bool {
-	t := stripExt(target)
-	spec := im.spec
+func resolves(f *jsFile, im Import, target string) bool {
+	t := StripExt(target)
+	spec := im.Spec
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
-		m := stripExt(path.Join(engine.DirOf(f.path), spec))
+		m := StripExt(path.Join(engine.DirOf(f.Path), spec))
 		if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
-			m = stripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
+			m = StripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
 		}
-		return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.path), spec)+"/index"
+		return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.Path), spec)+"/index"
 	}
 	// A tsconfig path alias; else another alias or a package name:
 	// compare the tail.
 	for _, p := range f.aliases.resolve(spec) {
-		if m := stripExt(p); t == m || t == m+"/index" {
+		if m := StripExt(p); t == m || t == m+"/index" {
 			return true
 		}
 	}
 	spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
-	spec = stripExt(spec)
+	spec = StripExt(spec)
 	if spec == "" || !strings.Contains(spec, "/") {
 		return false
 	}
@@ -94,8 +94,8 @@ func resolves(f *jsFile, im timport, target string) bool {
 // the repository: a bare package name ("vitest", "node:fs/promises") that no
 // path alias or workspace package maps, which resolves matches with no
 // path.
-func externalImport(f *jsFile, im timport) bool {
-	spec := im.spec
+func externalImport(f *jsFile, im Import) bool {
+	spec := im.Spec
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
 		return false
 	}
@@ -105,7 +105,7 @@ func externalImport(f *jsFile, im timport) bool {
 	if strings.HasPrefix(spec, "node:") {
 		return true
 	}
-	spec = stripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
+	spec = StripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
 	return spec == "" || !strings.Contains(spec, "/")
 }
 
@@ -114,8 +114,8 @@ func externalImport(f *jsFile, im timport) bool {
 // external.
 func bindingImports(f *jsFile, name string) (bound, external bool) {
 	external = true
-	for _, im := range f.imports {
-		if im.export || im.namespace != name && !slices.Contains(im.names, name) {
+	for _, im := range f.Imports {
+		if im.Export || im.Namespace != name && !slices.Contains(im.Names, name) {
 			continue
 		}
 		bound = true
@@ -128,50 +128,50 @@ func bindingImports(f *jsFile, name string) (bound, external bool) {
 
 // jsImports reads import/export ... from "x", import "x", require("x") and
 // import("x"), with the names bound by import clauses.
-func jsImports(toks []tok) []timport {
-	var out []timport
+func jsImports(toks []Tok) []Import {
+	var out []Import
 	var reexports []string // the names of export {a, b} without from
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.kind != tkIdent {
+		if t.Kind != TkIdent {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "require", "import":
-			if i+2 < len(toks) && toks[i+1].text == "(" && toks[i+2].kind == tkString {
-				out = append(out, timport{spec: toks[i+2].text, call: true})
+			if i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Kind == TkString {
+				out = append(out, Import{Spec: toks[i+2].Text, Call: true})
 				continue
 			}
-			if t.text != "import" || (i > 0 && toks[i-1].text == ".") {
+			if t.Text != "import" || (i > 0 && toks[i-1].Text == ".") {
 				continue
 			}
-			if i+1 < len(toks) && toks[i+1].kind == tkString {
-				out = append(out, timport{spec: toks[i+1].text})
+			if i+1 < len(toks) && toks[i+1].Kind == TkString {
+				out = append(out, Import{Spec: toks[i+1].Text})
 				continue
 			}
 			var names []string
 			ns, dflt := "", ""
-			if i+1 < len(toks) && toks[i+1].kind == tkIdent && toks[i+1].text != "type" && toks[i+1].text != "from" {
-				dflt = toks[i+1].text
+			if i+1 < len(toks) && toks[i+1].Kind == TkIdent && toks[i+1].Text != "type" && toks[i+1].Text != "from" {
+				dflt = toks[i+1].Text
 			}
 			for j := i + 1; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
-				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
-					out = append(out, timport{spec: toks[j+1].text, names: names, namespace: ns, dflt: dflt})
+				if u.Kind == TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == TkString {
+					out = append(out, Import{Spec: toks[j+1].Text, Names: names, Namespace: ns, Default: dflt})
 					i = j + 1
 					break
 				}
-				if u.text == ";" {
+				if u.Text == ";" {
 					break
 				}
-				if u.text == "*" && j+2 < len(toks) && toks[j+1].text == "as" && toks[j+2].kind == tkIdent {
-					ns = toks[j+2].text
+				if u.Text == "*" && j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == TkIdent {
+					ns = toks[j+2].Text
 				}
-				if u.kind == tkIdent && u.text != "type" && u.text != "as" && u.text != "from" {
-					if j+1 < len(toks) && toks[j+1].text == "as" {
+				if u.Kind == TkIdent && u.Text != "type" && u.Text != "as" && u.Text != "from" {
+					if j+1 < len(toks) && toks[j+1].Text == "as" {
 						continue // the local name follows "as"
 					}
-					names = append(names, u.text)
+					names = append(names, u.Text)
 				}
 			}
 		case "export":
@@ -180,34 +180,34 @@ func jsImports(toks []tok) []timport {
 			j := i + 1
 			for ; j < len(toks) && j < i+200; j++ {
 				u := toks[j]
-				if u.text == ";" || (u.kind == tkIdent && (u.text == "function" || u.text == "class" || u.text == "const" || u.text == "interface")) {
+				if u.Text == ";" || (u.Kind == TkIdent && (u.Text == "function" || u.Text == "class" || u.Text == "const" || u.Text == "interface")) {
 					break
 				}
-				if u.kind == tkIdent && u.text == "from" && j+1 < len(toks) && toks[j+1].kind == tkString {
+				if u.Kind == TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == TkString {
 					// export {a, b as c} from "x" binds both a name of x
 					// and the name it exports; export * from "x" all of x.
-					out = append(out, timport{spec: toks[j+1].text, names: names, wildcard: star && len(names) == 0, export: true, namespace: ns})
+					out = append(out, Import{Spec: toks[j+1].Text, Names: names, Wildcard: star && len(names) == 0, Export: true, Namespace: ns})
 					braces = false
 					break
 				}
-				if u.text == "{" {
+				if u.Text == "{" {
 					braces = true
 				}
-				if u.text == "}" && braces {
-					if j+1 >= len(toks) || toks[j+1].text != "from" {
+				if u.Text == "}" && braces {
+					if j+1 >= len(toks) || toks[j+1].Text != "from" {
 						break
 					}
 				}
-				if u.text == "*" {
+				if u.Text == "*" {
 					star = true
-					if j+2 < len(toks) && toks[j+1].text == "as" {
-						ns = toks[j+2].text
+					if j+2 < len(toks) && toks[j+1].Text == "as" {
+						ns = toks[j+2].Text
 					}
-				} else if u.kind == tkIdent && u.text != "type" && u.text != "as" {
-					names = append(names, u.text)
+				} else if u.Kind == TkIdent && u.Text != "type" && u.Text != "as" {
+					names = append(names, u.Text)
 				}
 			}
-			if braces && j < len(toks) && toks[j].text == "}" {
+			if braces && j < len(toks) && toks[j].Text == "}" {
 				reexports = append(reexports, names...)
 			}
 		}
@@ -215,8 +215,8 @@ func jsImports(toks []tok) []timport {
 	// export {x} of a name the file imports re-exports it from there.
 	for _, name := range reexports {
 		for _, im := range out {
-			if !im.export && slices.Contains(im.names, name) {
-				out = append(out, timport{spec: im.spec, names: []string{name}, export: true})
+			if !im.Export && slices.Contains(im.Names, name) {
+				out = append(out, Import{Spec: im.Spec, Names: []string{name}, Export: true})
 				break
 			}
 		}

@@ -19,17 +19,17 @@ type receivers struct {
 // line of the JS file nf, what its receivers resolve to.
 func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
 	out := map[string]*receivers{}
-	if nf == nil || nf.lang != langJS || nf.types == nil {
+	if nf == nil || nf.Lang != LangJS || nf.Types == nil {
 		return out
 	}
-	for i, t := range nf.toks {
-		if t.kind != tkIdent || !c.Added[t.line] || i < 2 || nf.toks[i-1].text != "." {
+	for i, t := range nf.Toks {
+		if t.Kind != TkIdent || !c.Added[t.Line] || i < 2 || nf.Toks[i-1].Text != "." {
 			continue
 		}
-		rc := out[t.text]
+		rc := out[t.Text]
 		if rc == nil {
 			rc = &receivers{classes: map[string]bool{}}
-			out[t.text] = rc
+			out[t.Text] = rc
 		}
 		types := receiverTypes(nf, i)
 		if len(types) == 0 {
@@ -37,7 +37,7 @@ func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
 			continue
 		}
 		for _, typ := range types {
-			addWithSupers(rc.classes, nf.types, typ)
+			addWithSupers(rc.classes, nf.Types, typ)
 		}
 	}
 	return out
@@ -46,39 +46,39 @@ func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
 // receiverTypes returns the declared types of the receiver of the member
 // token toks[i] of f.
 func receiverTypes(f *jsFile, i int) []string {
-	toks := f.toks
+	toks := f.Toks
 	// this.#x.m: the private field #x.
-	if i >= 5 && toks[i-3].text == "#" && toks[i-4].text == "." && toks[i-5].text == "this" {
-		return f.types.typesOf("this.#" + toks[i-2].text)
+	if i >= 5 && toks[i-3].Text == "#" && toks[i-4].Text == "." && toks[i-5].Text == "this" {
+		return f.Types.TypesOf("this.#" + toks[i-2].Text)
 	}
-	r := receiver(toks, i)
+	r := Receiver(toks, i)
 	if r == "this" {
-		if c := enclosingClass(f, toks[i].line); c != "" {
+		if c := enclosingClass(f, toks[i].Line); c != "" {
 			return []string{c}
 		}
 		return nil
 	}
-	return f.types.typesOf(r)
+	return f.Types.TypesOf(r)
 }
 
 // enclosingClass returns the innermost class of f whose body holds line.
 func enclosingClass(f *jsFile, line int) string {
 	best, span := "", -1
-	for _, d := range f.decls {
-		if d.kind == "class" && d.from <= line && line <= d.to && (span < 0 || d.to-d.from < span) {
-			best, span = d.name, d.to-d.from
+	for _, d := range f.Decls {
+		if d.Kind == "class" && d.From <= line && line <= d.To && (span < 0 || d.To-d.From < span) {
+			best, span = d.Name, d.To-d.From
 		}
 	}
 	return best
 }
 
 // addWithSupers adds typ and its supertypes (as far as m knows them).
-func addWithSupers(set map[string]bool, m *typeModel, typ string) {
+func addWithSupers(set map[string]bool, m *TypeModel, typ string) {
 	if set[typ] {
 		return
 	}
 	set[typ] = true
-	for _, s := range m.supers[typ] {
+	for _, s := range m.Supers[typ] {
 		addWithSupers(set, m, s)
 	}
 }

@@ -33,10 +33,10 @@ func newReexports() *reexports { return &reexports{memo: map[string]map[string]m
 
 // add records f when it re-exports something (once per path).
 func (r *reexports) add(f *jsFile) {
-	if f == nil || f.lang != langJS || !slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
+	if f == nil || f.Lang != LangJS || !slices.ContainsFunc(f.Imports, func(im Import) bool { return im.Export }) {
 		return
 	}
-	if slices.ContainsFunc(r.files, func(g *jsFile) bool { return g.path == f.path }) {
+	if slices.ContainsFunc(r.files, func(g *jsFile) bool { return g.Path == f.Path }) {
 		return
 	}
 	r.files = append(r.files, f)
@@ -53,11 +53,11 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 	for changed, round := true, 0; changed && round < 8; round++ {
 		changed = false
 		for _, f := range r.files {
-			if f.path == target {
+			if f.Path == target {
 				continue
 			}
-			for _, im := range f.imports {
-				if !im.export {
+			for _, im := range f.Imports {
+				if !im.Export {
 					continue
 				}
 				var from map[string]bool
@@ -65,7 +65,7 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 					from = map[string]bool{"*": true}
 				} else {
 					for p, names := range reach {
-						if p != f.path && resolves(f, im, p) {
+						if p != f.Path && resolves(f, im, p) {
 							if from == nil {
 								from = map[string]bool{}
 							}
@@ -78,13 +78,13 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 				if from == nil {
 					continue
 				}
-				got := reach[f.path]
+				got := reach[f.Path]
 				if got == nil {
 					got = map[string]bool{}
-					reach[f.path] = got
+					reach[f.Path] = got
 				}
-				names := im.names
-				if im.wildcard {
+				names := im.Names
+				if im.Wildcard {
 					names = slices.Collect(func(yield func(string) bool) {
 						for n := range from {
 							if !yield(n) {
@@ -109,11 +109,11 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 // importsVia reports whether f imports name from a file that re-exports it
 // from target.
 func (r *reexports) importsVia(f *jsFile, target, name string) bool {
-	if r == nil || f.lang != langJS {
+	if r == nil || f.Lang != LangJS {
 		return false
 	}
 	for p, names := range r.reach(target) {
-		if p != f.path && (names[name] || names["*"]) && importsName(f, p, name) {
+		if p != f.Path && (names[name] || names["*"]) && importsName(f, p, name) {
 			return true
 		}
 	}
@@ -123,11 +123,11 @@ func (r *reexports) importsVia(f *jsFile, target, name string) bool {
 // importsAnyVia reports whether f imports from a file that re-exports
 // something of target.
 func (r *reexports) importsAnyVia(f *jsFile, target string) bool {
-	if r == nil || f.lang != langJS {
+	if r == nil || f.Lang != LangJS {
 		return false
 	}
 	for p := range r.reach(target) {
-		if p != f.path && importsFile(f, p) {
+		if p != f.Path && importsFile(f, p) {
 			return true
 		}
 	}
@@ -138,18 +138,18 @@ func (r *reexports) importsAnyVia(f *jsFile, target string) bool {
 // name target, directly or through a re-exporter.
 func (r *reexports) namespaceOf(f *jsFile, target string) []string {
 	var out []string
-	for _, im := range f.imports {
-		if im.namespace == "" {
+	for _, im := range f.Imports {
+		if im.Namespace == "" {
 			continue
 		}
 		if resolves(f, im, target) {
-			out = append(out, im.namespace)
+			out = append(out, im.Namespace)
 			continue
 		}
 		if r != nil {
 			for p, names := range r.reach(target) {
 				if names["*"] && resolves(f, im, p) {
-					out = append(out, im.namespace)
+					out = append(out, im.Namespace)
 					break
 				}
 			}
@@ -190,10 +190,10 @@ func indexCandidates(ctx context.Context, tree engine.Tree, paths []string) []st
 			continue
 		}
 		for _, f := range files {
-			if langOf(f) != langJS || engine.SkippedPath(f) {
+			if LangOf(f) != LangJS || engine.SkippedPath(f) {
 				continue
 			}
-			base := stripExt(path.Base(f))
+			base := StripExt(path.Base(f))
 			if base == "index" || base == "mod" || (dirs[d] != "" && base == dirs[d]) || isDirNamed(f, paths) {
 				out = append(out, f)
 			}
@@ -205,7 +205,7 @@ func indexCandidates(ctx context.Context, tree engine.Tree, paths []string) []st
 // isDirNamed reports whether f (dir/x.ts) is named like a directory dir/x/
 // holding one of paths.
 func isDirNamed(f string, paths []string) bool {
-	prefix := stripExt(f) + "/"
+	prefix := StripExt(f) + "/"
 	for _, p := range paths {
 		if strings.HasPrefix(p, prefix) {
 			return true
@@ -218,16 +218,16 @@ func isDirNamed(f string, paths []string) bool {
 // module's own directory, for ./dir/x, and ./dir itself).
 func importDirs(f *jsFile) []string {
 	var out []string
-	for _, im := range f.imports {
-		if !strings.HasPrefix(im.spec, "./") && !strings.HasPrefix(im.spec, "../") {
+	for _, im := range f.Imports {
+		if !strings.HasPrefix(im.Spec, "./") && !strings.HasPrefix(im.Spec, "../") {
 			continue
 		}
-		p := path.Join(engine.DirOf(f.path), im.spec)
+		p := path.Join(engine.DirOf(f.Path), im.Spec)
 		if strings.HasPrefix(p, "..") {
 			continue
 		}
 		out = append(out, p)
-		if path.Ext(im.spec) == "" {
+		if path.Ext(im.Spec) == "" {
 			out = append(out, p+"/x")
 		}
 	}

@@ -7,36 +7,36 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
-// lang is the family of engine a file is read with.
-type lang int
+// Lang is the family of engine a file is read with.
+type Lang int
 
 const (
-	langOther lang = iota
-	langGo
-	langJS // TypeScript and JavaScript
-	langPython
-	langJava
+	LangOther Lang = iota
+	LangGo
+	LangJS // TypeScript and JavaScript
+	LangPython
+	LangJava
 )
 
-func langOf(p string) lang {
+func LangOf(p string) Lang {
 	switch strings.ToLower(path.Ext(p)) {
 	case ".go":
-		return langGo
+		return LangGo
 	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
-		return langJS
+		return LangJS
 	case ".py", ".pyi":
-		return langPython
+		return LangPython
 	case ".java":
-		return langJava
+		return LangJava
 	}
-	return langOther
+	return LangOther
 }
 
 // Reads reports whether the token engine reads the file at p: TypeScript,
 // JavaScript, Python or Java.
 func Reads(p string) bool {
-	l := langOf(p)
-	return l != langOther && l != langGo
+	l := LangOf(p)
+	return l != LangOther && l != LangGo
 }
 
 // codeExts are the extensions of programming languages that the

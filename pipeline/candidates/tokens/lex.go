@@ -9,46 +9,46 @@ import "github.com/prscout/prscout/pipeline/ident"
 // 0.2-1 MB/s here (0.35 s for a 330 KB TypeScript file), too slow for the
 // tens of files a search reads; this one runs at memory speed.
 
-type tokKind uint8
+type TokKind uint8
 
 const (
-	tkIdent tokKind = iota + 1
-	tkPunct
-	tkString // a string literal; Text holds its content for import paths
-	tkNumber
+	TkIdent TokKind = iota + 1
+	TkPunct
+	TkString // a string literal; Text holds its content for import paths
+	TkNumber
 )
 
-type tok struct {
-	kind tokKind
-	text string
-	line int
+type Tok struct {
+	Kind TokKind
+	Text string
+	Line int
 	// col is the token's column (0-based) on its line; indent is the
 	// line's indentation width (Python blocks).
-	col, indent int
+	Col, Indent int
 }
 
-type lexMode int
+type LexMode int
 
 const (
-	lexCLike  lexMode = iota // // and /* */ comments, ' " ` strings
-	lexJS                    // lexCLike plus template literals and regex literals
-	lexPython                // # comments, ''' and """ strings, string prefixes
-	lexHash                  // # comments, ' " strings (shell, Ruby, YAML, ...)
+	LexCLike  LexMode = iota // // and /* */ comments, ' " ` strings
+	LexJS                    // lexCLike plus template literals and regex literals
+	LexPython                // # comments, ''' and """ strings, string prefixes
+	LexHash                  // # comments, ' " strings (shell, Ruby, YAML, ...)
 )
 
-func lexModeOf(l lang) lexMode {
+func LexModeOf(l Lang) LexMode {
 	switch l {
-	case langJS:
-		return lexJS
-	case langPython:
-		return lexPython
+	case LangJS:
+		return LexJS
+	case LangPython:
+		return LexPython
 	}
-	return lexCLike
+	return LexCLike
 }
 
-// lex splits src into tokens, dropping comments and whitespace.
-func lex(src []byte, mode lexMode) []tok {
-	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]tok, 0, len(src)/6)}
+// Tokens splits src into tokens, dropping comments and whitespace.
+func Tokens(src []byte, mode LexMode) []Tok {
+	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, len(src)/6)}
 	for x.i < x.n {
 		c := src[x.i]
 		if c == '\n' {
@@ -78,8 +78,8 @@ func lex(src []byte, mode lexMode) []tok {
 type lexer struct {
 	src  []byte
 	n, i int
-	mode lexMode
-	out  []tok
+	mode LexMode
+	out  []Tok
 	// line and lineStart are the current line and its offset; indent is
 	// its indentation width so far.
 	line, lineStart, indent int
@@ -91,14 +91,14 @@ const numberChars = ident.Dollar | ident.Unicode
 
 // chars are the identifier bytes of the mode: '$' only in JavaScript.
 func (x *lexer) chars() ident.Chars {
-	if x.mode == lexJS {
+	if x.mode == LexJS {
 		return ident.Dollar | ident.Unicode
 	}
 	return ident.Unicode
 }
 
 // hashComments reports whether the mode's comments start with '#'.
-func (x *lexer) hashComments() bool { return x.mode == lexPython || x.mode == lexHash }
+func (x *lexer) hashComments() bool { return x.mode == LexPython || x.mode == LexHash }
 
 // comment skips a comment starting at c, and reports whether there was one.
 func (x *lexer) comment(c byte) bool {
@@ -131,29 +131,29 @@ func (x *lexer) token(c byte) {
 	src, n, mode := x.src, x.n, x.mode
 	start := x.i
 	switch {
-	case mode == lexJS && c == '/' && x.regexOK():
+	case mode == LexJS && c == '/' && x.regexOK():
 		x.skipRegex()
-		x.emit(tkString, "", start)
-	case c == '"' || c == '\'' || (c == '`' && mode == lexJS):
-		triple := mode == lexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
-		x.emit(tkString, x.skipString(c, triple), start)
+		x.emit(TkString, "", start)
+	case c == '"' || c == '\'' || (c == '`' && mode == LexJS):
+		triple := mode == LexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
+		x.emit(TkString, x.skipString(c, triple), start)
 	case '0' <= c && c <= '9':
 		for x.i < n && (numberChars.IsByte(src[x.i]) || src[x.i] == '.') {
 			x.i++
 		}
-		x.emit(tkNumber, string(src[start:x.i]), start)
+		x.emit(TkNumber, string(src[start:x.i]), start)
 	case x.chars().IsByte(c):
 		x.i = ident.End(src, x.i, x.chars())
 		// Python string prefixes: r"..", b'..', f"..", rb"..".
-		if mode == lexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
+		if mode == LexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
 			q := src[x.i]
 			triple := x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q
-			x.emit(tkString, x.skipString(q, triple), start)
+			x.emit(TkString, x.skipString(q, triple), start)
 			return
 		}
-		x.emit(tkIdent, string(src[start:x.i]), start)
+		x.emit(TkIdent, string(src[start:x.i]), start)
 	default:
-		x.emit(tkPunct, string(c), x.i)
+		x.emit(TkPunct, string(c), x.i)
 		x.i++
 	}
 }
@@ -164,26 +164,26 @@ func (x *lexer) regexOK() bool {
 		return true
 	}
 	p := x.out[len(x.out)-1]
-	switch p.kind {
-	case tkIdent:
-		switch p.text {
+	switch p.Kind {
+	case TkIdent:
+		switch p.Text {
 		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
 			return true
 		}
 		return false
-	case tkNumber, tkString:
+	case TkNumber, TkString:
 		return false
-	case tkPunct:
-		if p.text == "<" && p.line == x.line && p.col == x.i-x.lineStart-1 {
+	case TkPunct:
+		if p.Text == "<" && p.Line == x.line && p.Col == x.i-x.lineStart-1 {
 			return false // a JSX closing tag </div>
 		}
-		return p.text != ")" && p.text != "]" && p.text != "}"
+		return p.Text != ")" && p.Text != "]" && p.Text != "}"
 	}
 	return true
 }
 
-func (x *lexer) emit(k tokKind, text string, start int) {
-	x.out = append(x.out, tok{kind: k, text: text, line: x.line, col: start - x.lineStart, indent: x.indent})
+func (x *lexer) emit(k TokKind, text string, start int) {
+	x.out = append(x.out, Tok{Kind: k, Text: text, Line: x.line, Col: start - x.lineStart, Indent: x.indent})
 }
 
 // skipRegex consumes a JS regex literal from its '/' to its flags.

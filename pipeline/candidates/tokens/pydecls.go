@@ -5,8 +5,8 @@ package tokens
 
 // pythonDecls finds def and class statements that are not inside a function,
 // and module-level assignments.
-func pythonDecls(toks []tok) []tdecl {
-	var out []tdecl
+func pythonDecls(toks []Tok) []Decl {
+	var out []Decl
 	type open struct {
 		kind, name string
 		indent     int
@@ -15,31 +15,31 @@ func pythonDecls(toks []tok) []tdecl {
 	// firsts are the indexes of tokens that start a line.
 	var firsts []int
 	for i, t := range toks {
-		if t.col == t.indent && (i == 0 || toks[i-1].line < t.line) {
+		if t.Col == t.Indent && (i == 0 || toks[i-1].Line < t.Line) {
 			firsts = append(firsts, i)
 		}
 	}
 	endOf := func(k, indent int) int {
 		// The last line before the next line-starting token at indent <= indent.
 		for _, j := range firsts[k+1:] {
-			if toks[j].indent <= indent && toks[j].text != ")" && toks[j].text != "]" && toks[j].text != "}" {
+			if toks[j].Indent <= indent && toks[j].Text != ")" && toks[j].Text != "]" && toks[j].Text != "}" {
 				if j > 0 {
-					return toks[j-1].line
+					return toks[j-1].Line
 				}
 			}
 		}
-		return lastLine(toks)
+		return LastLine(toks)
 	}
 	for k, i := range firsts {
 		t := toks[i]
-		for len(stack) > 0 && stack[len(stack)-1].indent >= t.indent {
+		for len(stack) > 0 && stack[len(stack)-1].indent >= t.Indent {
 			stack = stack[:len(stack)-1]
 		}
 		j := i
-		if t.text == "async" && j+1 < len(toks) {
+		if t.Text == "async" && j+1 < len(toks) {
 			j++
 		}
-		kw := toks[j].text
+		kw := toks[j].Text
 		inFunc := false
 		container := ""
 		for _, o := range stack {
@@ -50,9 +50,9 @@ func pythonDecls(toks []tok) []tdecl {
 		if n := len(stack); n > 0 && stack[n-1].kind == "class" {
 			container = stack[n-1].name
 		}
-		if (kw == "def" || kw == "class") && j+1 < len(toks) && toks[j+1].kind == tkIdent {
-			name := toks[j+1].text
-			stack = append(stack, open{kw, name, t.indent})
+		if (kw == "def" || kw == "class") && j+1 < len(toks) && toks[j+1].Kind == TkIdent {
+			name := toks[j+1].Text
+			stack = append(stack, open{kw, name, t.Indent})
 			if inFunc {
 				continue
 			}
@@ -63,18 +63,18 @@ func pythonDecls(toks []tok) []tdecl {
 			case container != "":
 				kind = "method"
 			}
-			out = append(out, tdecl{name: name, kind: kind, container: container, from: decoratorsFrom(toks, firsts, k), to: endOf(k, t.indent)})
+			out = append(out, Decl{Name: name, Kind: kind, Container: container, From: decoratorsFrom(toks, firsts, k), To: endOf(k, t.Indent)})
 			continue
 		}
-		if t.kind == tkIdent && !inFunc && i+1 < len(toks) && (toks[i+1].text == "=" && (i+2 >= len(toks) || toks[i+2].text != "=") || toks[i+1].text == ":") && !isKeyword(langPython, t.text) {
+		if t.Kind == TkIdent && !inFunc && i+1 < len(toks) && (toks[i+1].Text == "=" && (i+2 >= len(toks) || toks[i+2].Text != "=") || toks[i+1].Text == ":") && !IsKeyword(LangPython, t.Text) {
 			kind := "variable"
 			if container != "" {
 				kind = "field"
 			}
 			// A module-level variable may sit in an if/try block
 			// (if TYPE_CHECKING:, try: import ... except: X = None).
-			if t.indent == 0 || container != "" || len(stack) == 0 {
-				out = append(out, tdecl{name: t.text, kind: kind, container: container, from: t.line, to: endOf(k, t.indent)})
+			if t.Indent == 0 || container != "" || len(stack) == 0 {
+				out = append(out, Decl{Name: t.Text, Kind: kind, Container: container, From: t.Line, To: endOf(k, t.Indent)})
 			}
 		}
 	}
@@ -85,26 +85,26 @@ func pythonDecls(toks []tok) []tdecl {
 // toks[firsts[k]]: its first decorator's, when decorators precede it. A
 // decorator's arguments may span lines (@click.option(\n...\n)): the walk
 // back counts brackets, so only a line starting outside them ends it.
-func decoratorsFrom(toks []tok, firsts []int, k int) int {
-	from := toks[firsts[k]].line
-	indent := toks[firsts[k]].indent
+func decoratorsFrom(toks []Tok, firsts []int, k int) int {
+	from := toks[firsts[k]].Line
+	indent := toks[firsts[k]].Indent
 	depth := 0
 	for i := firsts[k] - 1; i >= 0; i-- {
 		t := toks[i]
-		switch t.text {
+		switch t.Text {
 		case ")", "]", "}":
 			depth++
 		case "(", "[", "{":
 			depth--
 		}
-		lineStart := t.col == t.indent && (i == 0 || toks[i-1].line < t.line)
-		if depth != 0 || !lineStart || t.kind == tkString {
+		lineStart := t.Col == t.Indent && (i == 0 || toks[i-1].Line < t.Line)
+		if depth != 0 || !lineStart || t.Kind == TkString {
 			continue
 		}
-		if t.text != "@" || t.indent != indent {
+		if t.Text != "@" || t.Indent != indent {
 			break
 		}
-		from = t.line
+		from = t.Line
 	}
 	return from
 }

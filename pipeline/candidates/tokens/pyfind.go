@@ -26,51 +26,51 @@ const (
 type pyChange struct {
 	c       *engine.Change
 	nf      *pyFile
-	touched []*csym
+	touched []*Sym
 }
 
 // pyTouched returns the declarations whose span holds an added code line of
 // the head, or held a removed code line of the base (removed when the head
 // no longer declares them); a docstring or comment edit touches nothing.
-func pyTouched(c *engine.Change, nf, of *pyFile) []*csym {
-	var out []*csym
-	seen := map[string]*csym{}
+func pyTouched(c *engine.Change, nf, of *pyFile) []*Sym {
+	var out []*Sym
+	seen := map[string]*Sym{}
 	if nf != nil {
-		added := codeLines(nf.tfile, c.Added)
-		for i := range nf.decls {
-			d := nf.decls[i]
-			if !hitDecl(added, d) {
+		added := CodeLines(nf.File, c.Added)
+		for i := range nf.Decls {
+			d := nf.Decls[i]
+			if !HitDecl(added, d) {
 				continue
 			}
 			ch := engine.ChangedBody
-			if added[d.from] {
+			if added[d.From] {
 				ch = engine.ChangedSignature
 			}
-			s := &csym{d: d, change: ch}
-			seen[d.container+"."+d.name] = s
+			s := &Sym{Decl: d, Change: ch}
+			seen[d.Container+"."+d.Name] = s
 			out = append(out, s)
 		}
 	}
 	if of == nil {
 		return out
 	}
-	removed := codeLines(of.tfile, c.Removed)
+	removed := CodeLines(of.File, c.Removed)
 	head := map[string]bool{}
 	if nf != nil {
-		for _, d := range nf.decls {
-			head[d.container+"."+d.name] = true
+		for _, d := range nf.Decls {
+			head[d.Container+"."+d.Name] = true
 		}
 	}
-	for _, d := range of.decls {
-		k := d.container + "." + d.name
-		if !hitDecl(removed, d) || seen[k] != nil {
+	for _, d := range of.Decls {
+		k := d.Container + "." + d.Name
+		if !HitDecl(removed, d) || seen[k] != nil {
 			continue
 		}
 		ch := engine.ChangedBody
 		if !head[k] {
 			ch = engine.RemovedDecl
 		}
-		s := &csym{d: d, change: ch}
+		s := &Sym{Decl: d, Change: ch}
 		seen[k] = s
 		out = append(out, s)
 	}
@@ -121,15 +121,15 @@ type pyLoose struct {
 // resolve to, and answers the names nothing resolved.
 func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 	f := pc.nf
-	added := codeLines(f.tfile, pc.c.Added)
+	added := CodeLines(f.File, pc.c.Added)
 	var loose []pyLoose
 	seenLoose := map[string]bool{}
-	for i, t := range f.toks {
-		if t.kind != tkIdent || !added[t.line] || pyReserved[t.text] || f.declares(t) {
+	for i, t := range f.Toks {
+		if t.Kind != TkIdent || !added[t.Line] || pyReserved[t.Text] || f.declares(t) {
 			continue
 		}
-		if i+1 < len(f.toks) && f.toks[i+1].text == "=" && i > 0 && (f.toks[i-1].text == "(" || f.toks[i-1].text == ",") &&
-			(i+2 >= len(f.toks) || f.toks[i+2].text != "=") {
+		if i+1 < len(f.Toks) && f.Toks[i+1].Text == "=" && i > 0 && (f.Toks[i-1].Text == "(" || f.Toks[i-1].Text == ",") &&
+			(i+2 >= len(f.Toks) || f.Toks[i+2].Text != "=") {
 			continue // a keyword argument
 		}
 		ts, member, known := r.refTargets(f, i)
@@ -141,16 +141,16 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 			if tg.hide {
 				continue
 			}
-			name := t.text
+			name := t.Text
 			if tg.d != nil {
-				name = tokDisplay(*tg.d)
+				name = Display(*tg.d)
 			}
-			ev.Add(tg.f.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+			ev.Add(tg.f.Path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
 				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(pc.c.Path))})
 		}
-		if len(ts) == 0 && !known && len(t.text) >= tokMinMemberLength && !pyBuiltins[t.text] && !f.localNames()[t.text] && !seenLoose[t.text] {
-			seenLoose[t.text] = true
-			loose = append(loose, pyLoose{pc, t.text, member})
+		if len(ts) == 0 && !known && len(t.Text) >= MinMemberLength && !pyBuiltins[t.Text] && !f.localNames()[t.Text] && !seenLoose[t.Text] {
+			seenLoose[t.Text] = true
+			loose = append(loose, pyLoose{pc, t.Text, member})
 		}
 	}
 	return loose
@@ -160,7 +160,7 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 // token searched (a touched __init__ searches its class's constructions).
 type pySym struct {
 	pc   *pyChange
-	s    *csym
+	s    *Sym
 	name string
 	ctor bool
 }
@@ -178,10 +178,10 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	}
 	for _, pc := range pcs {
 		for _, s := range pc.touched {
-			name, ctor := s.d.name, false
-			if s.d.name == "__init__" && s.d.container != "" {
-				name, ctor = s.d.container, true
-			} else if len(name) < 2 || pyReserved[name] || (commonMember[name] && s.d.container != "") {
+			name, ctor := s.Decl.Name, false
+			if s.Decl.Name == "__init__" && s.Decl.Container != "" {
+				name, ctor = s.Decl.Container, true
+			} else if len(name) < 2 || pyReserved[name] || (CommonMember[name] && s.Decl.Container != "") {
 				continue
 			}
 			addWord(name)
@@ -204,13 +204,13 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, familyGlobs(langPython), tokGrepLimit)
+	paths, err := tree.Grep(ctx, words, FamilyGlobs(LangPython), GrepLimit)
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
 	var keep []string
 	for _, p := range paths {
-		if !ev.Changed[p] && !pyPathSkipped(p) && langOf(p) == langPython {
+		if !ev.Changed[p] && !pyPathSkipped(p) && LangOf(p) == LangPython {
 			keep = append(keep, p)
 		}
 	}
@@ -219,7 +219,7 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	var gate [][]string
 	for name, ss := range byName {
 		for _, s := range ss {
-			gate = append(gate, append([]string{name}, r.gateWords(s.pc.c.Path, s.s.d.name, s.s.d.container)...))
+			gate = append(gate, append([]string{name}, r.gateWords(s.pc.c.Path, s.s.Decl.Name, s.s.Decl.Container)...))
 		}
 	}
 	for n := range looseNames {
@@ -230,7 +230,7 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		p := g.path
+		p := g.Path
 		for n := range looseNames {
 			if g.top[n] != nil || declaresMember(g, n) {
 				declaring[n] = append(declaring[n], p)
@@ -253,12 +253,12 @@ func declaresMember(g *pyFile, n string) bool {
 
 // pyImpactIn records g's references to the touched declarations.
 func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.Evidence) {
-	for i, t := range g.toks {
-		syms := byName[t.text]
-		if t.kind != tkIdent || len(syms) == 0 || g.declares(t) || g.importToks[i] {
+	for i, t := range g.Toks {
+		syms := byName[t.Text]
+		if t.Kind != TkIdent || len(syms) == 0 || g.declares(t) || g.importToks[i] {
 			continue
 		}
-		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
+		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
 		ts, member, known := r.refTargets(g, i)
 		for _, sym := range syms {
 			if sym.ctor && !call {
@@ -268,28 +268,28 @@ func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.
 			for _, tg := range ts {
 				if pySame(tg, sym) {
 					score = scorePyResolved
-					if member && sym.s.d.container != "" {
+					if member && sym.s.Decl.Container != "" {
 						score = scorePyTyped
 					}
 					break
 				}
 			}
-			if score == 0 && member && !known && sym.s.d.container != "" && !sym.ctor && knowsClass(r, g, sym) {
+			if score == 0 && member && !known && sym.s.Decl.Container != "" && !sym.ctor && knowsClass(r, g, sym) {
 				score = scorePyLoose
 			}
 			if score == 0 {
 				continue
 			}
 			verb := "uses"
-			name := tokDisplay(sym.s.d)
+			name := Display(sym.s.Decl)
 			switch {
 			case sym.ctor:
 				verb = "constructs"
 			case call:
 				verb = "calls"
 			}
-			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
-				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.s.change.Phrase())})
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.s.Change.Phrase())})
 		}
 	}
 }
@@ -297,25 +297,25 @@ func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.
 // pySame reports whether target tg is the touched declaration (for a
 // touched __init__, its class).
 func pySame(tg pyTarget, sym pySym) bool {
-	if tg.d == nil || tg.f.path != sym.pc.c.Path {
+	if tg.d == nil || tg.f.Path != sym.pc.c.Path {
 		return false
 	}
 	if sym.ctor {
-		return tg.d.kind == "class" && tg.d.name == sym.s.d.container
+		return tg.d.Kind == "class" && tg.d.Name == sym.s.Decl.Container
 	}
-	return tg.d.name == sym.s.d.name && tg.d.container == sym.s.d.container
+	return tg.d.Name == sym.s.Decl.Name && tg.d.Container == sym.s.Decl.Container
 }
 
 // knowsClass reports whether g resolves the class declaring sym by a name
 // it mentions: g imports it (or a subclass of it), so an untyped receiver
 // may be one.
 func knowsClass(r *pyResolver, g *pyFile, sym pySym) bool {
-	cls := sym.s.d.container
-	if !refersTo(g.tfile, cls) {
+	cls := sym.s.Decl.Container
+	if !RefersTo(g.File, cls) {
 		return false
 	}
 	for _, tg := range r.resolveName(g, cls, 0) {
-		if tg.d != nil && tg.f.path == sym.pc.c.Path && tg.d.name == cls {
+		if tg.d != nil && tg.f.Path == sym.pc.c.Path && tg.d.Name == cls {
 			return true
 		}
 	}

@@ -22,7 +22,7 @@ import (
 // the module itself.
 type pyTarget struct {
 	f *pyFile
-	d *tdecl
+	d *Decl
 	// hide marks a target behind a stub: a re-export that a use does not
 	// follow (it stops at the module binding the name, and the stub's own
 	// declaration), though references still reach it; only marks that
@@ -160,7 +160,7 @@ func (r *pyResolver) gateWords(p, name, class string) []string {
 	}
 	for d := dir; d != ""; d = engine.DirOf(d) {
 		init := r.file(engine.JoinDir(d, "__init__.py"))
-		if init == nil || !slices.ContainsFunc(r.resolveName(init, name, 0), func(t pyTarget) bool { return t.f.path == p }) {
+		if init == nil || !slices.ContainsFunc(r.resolveName(init, name, 0), func(t pyTarget) bool { return t.f.Path == p }) {
 			break
 		}
 		out = append(out, engine.PathBase(d))
@@ -175,14 +175,14 @@ func (r *pyResolver) moduleFile(from *pyFile, mod string) *pyFile {
 	rest := mod
 	if strings.HasPrefix(mod, ".") {
 		dots := len(mod) - len(strings.TrimLeft(mod, "."))
-		base := engine.DirOf(from.path)
+		base := engine.DirOf(from.Path)
 		for i := 1; i < dots; i++ {
 			base = engine.DirOf(base)
 		}
 		bases = []string{base}
 		rest = mod[dots:]
 	} else {
-		bases = pyRoots(from.path, mod)
+		bases = pyRoots(from.Path, mod)
 	}
 	rel := strings.ReplaceAll(rest, ".", "/")
 	for _, b := range bases {
@@ -237,7 +237,7 @@ func (r *pyResolver) resolveName(f *pyFile, name string, depth int) []pyTarget {
 	if f == nil || depth > pyMaxDepth {
 		return nil
 	}
-	key := f.path + "\x00" + name
+	key := f.Path + "\x00" + name
 	if depth > 0 {
 		key += "\x00i" // reached through an import: a stub answers
 	}
@@ -324,10 +324,10 @@ func (r *pyResolver) fromImport(f *pyFile, mod, name string, depth int) []pyTarg
 
 // stubOf answers the stub x.pyi beside module x.py, nil if none.
 func (r *pyResolver) stubOf(f *pyFile) *pyFile {
-	if path.Ext(f.path) != ".py" {
+	if path.Ext(f.Path) != ".py" {
 		return nil
 	}
-	return r.file(f.path + "i")
+	return r.file(f.Path + "i")
 }
 
 // module answers module g as a target (a module name leads to the module,
@@ -354,7 +354,7 @@ func (r *pyResolver) attr(t pyTarget, name string, depth int) []pyTarget {
 	}
 	var out []pyTarget
 	for _, c := range r.instances(t, depth+1) {
-		out = append(out, r.member(c.f, c.d.name, name, depth+1)...)
+		out = append(out, r.member(c.f, c.d.Name, name, depth+1)...)
 	}
 	return out
 }
@@ -366,19 +366,19 @@ func (r *pyResolver) instances(t pyTarget, depth int) []pyTarget {
 	if t.d == nil || t.only || depth > pyMaxDepth {
 		return nil
 	}
-	switch t.d.kind {
+	switch t.d.Kind {
 	case "class":
 		return []pyTarget{t}
 	case "function", "method":
-		key := t.d.name
-		if t.d.container != "" {
-			key = t.d.container + "." + t.d.name
+		key := t.d.Name
+		if t.d.Container != "" {
+			key = t.d.Container + "." + t.d.Name
 		}
-		return r.typeTargets(t.f, t.f.typeFacts().returns[key], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().Returns[key], depth+1)
 	case "variable":
-		return r.typeTargets(t.f, t.f.typeFacts().vars[t.d.name], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().Vars[t.d.Name], depth+1)
 	case "field":
-		return r.typeTargets(t.f, t.f.typeFacts().vars["self."+t.d.name], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().Vars["self."+t.d.Name], depth+1)
 	}
 	return nil
 }
@@ -417,10 +417,10 @@ func (r *pyResolver) member(f *pyFile, cls, m string, depth int) []pyTarget {
 		return []pyTarget{{f: f, d: d}}
 	}
 	var out []pyTarget
-	for _, b := range f.typeFacts().supers[cls] {
+	for _, b := range f.typeFacts().Supers[cls] {
 		for _, bt := range r.chain(f, b, depth+1) {
-			if bt.d != nil && bt.d.kind == "class" {
-				out = append(out, r.member(bt.f, bt.d.name, m, depth+1)...)
+			if bt.d != nil && bt.d.Kind == "class" {
+				out = append(out, r.member(bt.f, bt.d.Name, m, depth+1)...)
 			}
 		}
 	}
@@ -428,20 +428,20 @@ func (r *pyResolver) member(f *pyFile, cls, m string, depth int) []pyTarget {
 }
 
 // classAt is the class whose method holds line of f ("" outside one).
-func classAt(f *pyFile, line int) *tdecl {
+func classAt(f *pyFile, line int) *Decl {
 	name := ""
-	for i := range f.decls {
-		d := &f.decls[i]
-		if d.kind == "method" && d.from <= line && line <= d.to {
-			name = d.container
+	for i := range f.Decls {
+		d := &f.Decls[i]
+		if d.Kind == "method" && d.From <= line && line <= d.To {
+			name = d.Container
 		}
 	}
 	if name == "" {
 		return nil
 	}
-	for i := range f.decls {
-		if f.decls[i].kind == "class" && f.decls[i].name == name {
-			return &f.decls[i]
+	for i := range f.Decls {
+		if f.Decls[i].Kind == "class" && f.Decls[i].Name == name {
+			return &f.Decls[i]
 		}
 	}
 	return nil
@@ -450,33 +450,33 @@ func classAt(f *pyFile, line int) *tdecl {
 // value resolves the name toks[i] as an expression of f: self and cls, a
 // typed local or attribute, else a module-level name.
 func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
-	t := f.toks[i]
-	if t.text == "self" || t.text == "cls" {
-		if c := classAt(f, t.line); c != nil {
+	t := f.Toks[i]
+	if t.Text == "self" || t.Text == "cls" {
+		if c := classAt(f, t.Line); c != nil {
 			return []pyTarget{{f: f, d: c}}
 		}
 		return nil
 	}
-	if ts := f.typeFacts().vars[t.text]; len(ts) > 0 {
+	if ts := f.typeFacts().Vars[t.Text]; len(ts) > 0 {
 		return r.typeTargets(f, ts, 0)
 	}
-	return r.resolveName(f, t.text, 0)
+	return r.resolveName(f, t.Text, 0)
 }
 
 // receiverOf resolves the receiver of the member token toks[i] (after a
 // "."): a chain of names (self.x typed by the model), or a call's result.
 func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
-	toks := f.toks
-	if i < 2 || toks[i-1].text != "." {
+	toks := f.Toks
+	if i < 2 || toks[i-1].Text != "." {
 		return nil
 	}
-	if toks[i-2].kind == tkIdent {
+	if toks[i-2].Kind == TkIdent {
 		ch, start := chainBefore(toks, i-2)
 		parts := strings.Split(ch, ".")
 		var ts []pyTarget
 		k := 1
 		if (parts[0] == "self" || parts[0] == "cls") && len(parts) > 1 {
-			if vs := f.typeFacts().vars["self."+parts[1]]; len(vs) > 0 {
+			if vs := f.typeFacts().Vars["self."+parts[1]]; len(vs) > 0 {
 				ts = r.typeTargets(f, vs, 0)
 				k = 2
 			}
@@ -493,17 +493,17 @@ func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
 		}
 		return ts
 	}
-	if toks[i-2].text != ")" {
+	if toks[i-2].Text != ")" {
 		return nil
 	}
 	j := matchOpen(toks, i-2)
-	if j < 1 || toks[j-1].kind != tkIdent {
+	if j < 1 || toks[j-1].Kind != TkIdent {
 		return nil
 	}
 	var callee []pyTarget
-	if j >= 2 && toks[j-2].text == "." {
+	if j >= 2 && toks[j-2].Text == "." {
 		for _, rt := range r.receiverOf(f, j-1) {
-			callee = append(callee, r.attr(rt, toks[j-1].text, 0)...)
+			callee = append(callee, r.attr(rt, toks[j-1].Text, 0)...)
 		}
 	} else {
 		callee = r.value(f, j-1)
@@ -516,21 +516,21 @@ func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
 }
 
 // refTargets resolves the name token toks[i] of f: a member through its
-// receiver, else a name of the module.
+// Receiver, else a name of the module.
 func (r *pyResolver) refTargets(f *pyFile, i int) (ts []pyTarget, member, known bool) {
-	toks := f.toks
-	if i > 0 && toks[i-1].text == "." {
+	toks := f.Toks
+	if i > 0 && toks[i-1].Text == "." {
 		var out []pyTarget
 		rs := r.receiverOf(f, i)
 		for _, rt := range rs {
-			out = append(out, r.attr(rt, toks[i].text, 0)...)
+			out = append(out, r.attr(rt, toks[i].Text, 0)...)
 		}
 		return out, true, len(rs) > 0
 	}
-	if f.typeFacts().vars[toks[i].text] != nil || (f.localNames()[toks[i].text] && f.top[toks[i].text] == nil && len(f.binds[toks[i].text]) == 0) {
+	if f.typeFacts().Vars[toks[i].Text] != nil || (f.localNames()[toks[i].Text] && f.top[toks[i].Text] == nil && len(f.binds[toks[i].Text]) == 0) {
 		return nil, false, true // a local
 	}
-	n := toks[i].text
+	n := toks[i].Text
 	ts = r.resolveName(f, n, 0)
 	// A name bound by an import of another library is known, though it
 	// resolves to no file of the repository.

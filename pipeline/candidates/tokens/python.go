@@ -25,7 +25,7 @@ type pyImport struct {
 
 // pyFile is a Python file read for the search.
 type pyFile struct {
-	*tfile
+	*File
 	imports []pyImport
 	// binds maps a local name to the imports binding it.
 	binds map[string][]int
@@ -34,26 +34,26 @@ type pyFile struct {
 	// imports: definitions, not references.
 	importToks map[int]bool
 	// top maps a module-level name to its declaration.
-	top map[string]*tdecl
+	top map[string]*Decl
 	// members maps a class to its members' declarations.
-	members map[string]map[string]*tdecl
+	members map[string]map[string]*Decl
 	locals  map[string]bool // names bound in a function: parameters, assignments, loop targets
 	// defAt marks the tokens (by line and name) that name a declaration.
-	defAt map[declAtKey]bool
+	defAt map[DeclAt]bool
 	isPkg bool // an __init__.py
 }
 
 // declares reports whether token t names one of f's declarations.
-func (f *pyFile) declares(t tok) bool { return f.defAt[declAtKey{t.line, t.text}] }
+func (f *pyFile) declares(t Tok) bool { return f.defAt[DeclAt{t.Line, t.Text}] }
 
 func readPython(p string, src []byte) *pyFile {
-	f := &pyFile{tfile: lexFile(p, src), binds: map[string][]int{}, top: map[string]*tdecl{},
-		members: map[string]map[string]*tdecl{}}
-	f.decls = pythonDecls(f.toks)
+	f := &pyFile{File: Read(p, src), binds: map[string][]int{}, top: map[string]*Decl{},
+		members: map[string]map[string]*Decl{}}
+	f.Decls = pythonDecls(f.Toks)
 	base := engine.PathBase(p)
 	f.isPkg = base == "__init__.py" || base == "__init__.pyi"
 	f.importToks = map[int]bool{}
-	f.imports = pyImports(f.toks, f.importToks)
+	f.imports = pyImports(f.Toks, f.importToks)
 	for i, im := range f.imports {
 		if im.name == "*" {
 			f.stars = append(f.stars, i)
@@ -61,30 +61,30 @@ func readPython(p string, src []byte) *pyFile {
 		}
 		f.binds[im.local] = append(f.binds[im.local], i)
 	}
-	f.defAt = map[declAtKey]bool{}
-	for i, t := range f.toks {
-		if (t.text == "def" || t.text == "class") && t.kind == tkIdent && i+1 < len(f.toks) && f.toks[i+1].kind == tkIdent {
-			f.defAt[declAtKey{f.toks[i+1].line, f.toks[i+1].text}] = true
+	f.defAt = map[DeclAt]bool{}
+	for i, t := range f.Toks {
+		if (t.Text == "def" || t.Text == "class") && t.Kind == TkIdent && i+1 < len(f.Toks) && f.Toks[i+1].Kind == TkIdent {
+			f.defAt[DeclAt{f.Toks[i+1].Line, f.Toks[i+1].Text}] = true
 		}
 	}
-	for i := range f.decls {
-		d := &f.decls[i]
-		if d.kind == "variable" || d.kind == "field" {
-			f.defAt[declAtKey{d.from, d.name}] = true
+	for i := range f.Decls {
+		d := &f.Decls[i]
+		if d.Kind == "variable" || d.Kind == "field" {
+			f.defAt[DeclAt{d.From, d.Name}] = true
 		}
-		if d.container == "" {
-			if f.top[d.name] == nil {
-				f.top[d.name] = d
+		if d.Container == "" {
+			if f.top[d.Name] == nil {
+				f.top[d.Name] = d
 			}
 			continue
 		}
-		ms := f.members[d.container]
+		ms := f.members[d.Container]
 		if ms == nil {
-			ms = map[string]*tdecl{}
-			f.members[d.container] = ms
+			ms = map[string]*Decl{}
+			f.members[d.Container] = ms
 		}
-		if ms[d.name] == nil {
-			ms[d.name] = d
+		if ms[d.Name] == nil {
+			ms[d.Name] = d
 		}
 	}
 	return f
@@ -92,17 +92,17 @@ func readPython(p string, src []byte) *pyFile {
 
 // typeFacts answers the file's declared-type facts, read on first use:
 // most searched files never need them.
-func (f *pyFile) typeFacts() *typeModel {
-	if f.types == nil {
-		f.types = pyTypes(f)
+func (f *pyFile) typeFacts() *TypeModel {
+	if f.Types == nil {
+		f.Types = pyTypes(f)
 	}
-	return f.types
+	return f.Types
 }
 
 // localNames answers the names bound in functions, read on first use.
 func (f *pyFile) localNames() map[string]bool {
 	if f.locals == nil {
-		f.locals = pyLocals(f.toks)
+		f.locals = pyLocals(f.Toks)
 	}
 	return f.locals
 }
@@ -110,40 +110,40 @@ func (f *pyFile) localNames() map[string]bool {
 // pyImports reads "import a.b [as c], d" and "from x import a, b as c" (in
 // parentheses or continued with backslashes) anywhere in the file: imports
 // under if TYPE_CHECKING: or in a function bind names too.
-func pyImports(toks []tok, names map[int]bool) []pyImport {
+func pyImports(toks []Tok, names map[int]bool) []pyImport {
 	var out []pyImport
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.kind != tkIdent || t.col != t.indent || (i > 0 && toks[i-1].line == t.line && toks[i-1].text != ";") {
+		if t.Kind != TkIdent || t.Col != t.Indent || (i > 0 && toks[i-1].Line == t.Line && toks[i-1].Text != ";") {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "import":
 			j := i + 1
 			for j < len(toks) {
-				mod, next := dottedName(toks, j)
+				mod, next := DottedName(toks, j)
 				if mod == "" || strings.HasPrefix(mod, ".") {
 					break
 				}
 				j = next
-				im := pyImport{mod: mod, local: mod, line: t.line}
+				im := pyImport{mod: mod, local: mod, line: t.Line}
 				if k := strings.IndexByte(mod, '.'); k >= 0 {
 					im.local = mod[:k]
 				}
-				if j+1 < len(toks) && toks[j].text == "as" {
-					im.local = toks[j+1].text
+				if j+1 < len(toks) && toks[j].Text == "as" {
+					im.local = toks[j+1].Text
 					j += 2
 				} else {
 					im.mod = im.local // import a.b binds a, the package
 					if im.mod != mod {
 						// a.b is loaded too: a.b.x resolves through a's
 						// attribute b, a submodule.
-						out = append(out, pyImport{mod: im.mod, local: im.local, line: t.line})
-						im = pyImport{mod: mod, local: "", line: t.line}
+						out = append(out, pyImport{mod: im.mod, local: im.local, line: t.Line})
+						im = pyImport{mod: mod, local: "", line: t.Line}
 					}
 				}
 				out = append(out, im)
-				if j < len(toks) && toks[j].text == "," {
+				if j < len(toks) && toks[j].Text == "," {
 					j++
 					continue
 				}
@@ -151,31 +151,31 @@ func pyImports(toks []tok, names map[int]bool) []pyImport {
 			}
 			i = j - 1
 		case "from":
-			mod, j := dottedName(toks, i+1)
-			if mod == "" || j >= len(toks) || toks[j].text != "import" {
+			mod, j := DottedName(toks, i+1)
+			if mod == "" || j >= len(toks) || toks[j].Text != "import" {
 				continue
 			}
 			paren := false
 			for j++; j < len(toks); j++ {
 				u := toks[j]
-				if u.text == "(" {
+				if u.Text == "(" {
 					paren = true
 					continue
 				}
-				if u.text == ")" || (!paren && u.line != toks[j-1].line && toks[j-1].text != "\\") {
+				if u.Text == ")" || (!paren && u.Line != toks[j-1].Line && toks[j-1].Text != "\\") {
 					break
 				}
-				if u.text == "*" {
-					out = append(out, pyImport{mod: mod, from: true, name: "*", line: t.line})
+				if u.Text == "*" {
+					out = append(out, pyImport{mod: mod, from: true, name: "*", line: t.Line})
 					continue
 				}
-				if u.kind != tkIdent || u.text == "as" {
+				if u.Kind != TkIdent || u.Text == "as" {
 					continue
 				}
-				im := pyImport{mod: mod, from: true, name: u.text, local: u.text, line: t.line}
+				im := pyImport{mod: mod, from: true, name: u.Text, local: u.Text, line: t.Line}
 				names[j] = true
-				if j+2 < len(toks) && toks[j+1].text == "as" && toks[j+2].kind == tkIdent {
-					im.local = toks[j+2].text
+				if j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == TkIdent {
+					im.local = toks[j+2].Text
 					names[j+2] = true
 					j += 2
 				}
@@ -189,40 +189,40 @@ func pyImports(toks []tok, names map[int]bool) []pyImport {
 
 // pyLocals are the names a function binds: parameters, assignment and
 // loop targets, with/except ... as x, comprehension variables, globals.
-func pyLocals(toks []tok) map[string]bool {
+func pyLocals(toks []Tok) map[string]bool {
 	out := map[string]bool{}
 	inFor := false
 	for i, t := range toks {
-		if t.kind != tkIdent {
+		if t.Kind != TkIdent {
 			continue
 		}
 		switch {
-		case t.text == "for":
+		case t.Text == "for":
 			inFor = true
 			continue
-		case t.text == "in":
+		case t.Text == "in":
 			inFor = false
 			continue
 		}
 		prev, next := "", ""
 		if i > 0 {
-			prev = toks[i-1].text
+			prev = toks[i-1].Text
 		}
 		if i+1 < len(toks) {
-			next = toks[i+1].text
+			next = toks[i+1].Text
 		}
 		member := prev == "."
 		switch {
 		case member:
 		case inFor:
-			out[t.text] = true
+			out[t.Text] = true
 		case prev == "as" || prev == "global" || prev == "nonlocal" || prev == "lambda":
-			out[t.text] = true
-		case next == "=" && (i+2 >= len(toks) || toks[i+2].text != "="):
-			out[t.text] = true
+			out[t.Text] = true
+		case next == "=" && (i+2 >= len(toks) || toks[i+2].Text != "="):
+			out[t.Text] = true
 		case next == "," || next == ")" || next == ":" || next == "=":
 			if pyInParams(toks, i) {
-				out[t.text] = true
+				out[t.Text] = true
 			}
 		}
 	}
@@ -231,22 +231,22 @@ func pyLocals(toks []tok) map[string]bool {
 
 // pyInParams reports whether toks[i] is a parameter name of a def or
 // lambda: inside the parentheses of a def header, after "(" or ",".
-func pyInParams(toks []tok, i int) bool {
+func pyInParams(toks []Tok, i int) bool {
 	if i == 0 {
 		return false
 	}
-	p := toks[i-1].text
+	p := toks[i-1].Text
 	if p != "(" && p != "," && p != "*" && p != "**" {
 		return false
 	}
 	depth := 0
 	for j := i - 1; j >= 0 && j > i-400; j-- {
-		switch toks[j].text {
+		switch toks[j].Text {
 		case ")", "]", "}":
 			depth++
 		case "(", "[", "{":
 			if depth == 0 {
-				return toks[j].text == "(" && j >= 2 && toks[j-1].kind == tkIdent && toks[j-2].text == "def"
+				return toks[j].Text == "(" && j >= 2 && toks[j-1].Kind == TkIdent && toks[j-2].Text == "def"
 			}
 			depth--
 		case "lambda":
@@ -260,12 +260,12 @@ func pyInParams(toks []tok, i int) bool {
 
 // chainBefore returns the dotted chain of names ending at toks[i]
 // ("a.b.c" for the c of a.b.c), and the index of its first token.
-func chainBefore(toks []tok, i int) (string, int) {
-	parts := []string{toks[i].text}
+func chainBefore(toks []Tok, i int) (string, int) {
+	parts := []string{toks[i].Text}
 	j := i
-	for j >= 2 && toks[j-1].text == "." && toks[j-2].kind == tkIdent {
+	for j >= 2 && toks[j-1].Text == "." && toks[j-2].Kind == TkIdent {
 		j -= 2
-		parts = append(parts, toks[j].text)
+		parts = append(parts, toks[j].Text)
 	}
 	for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {
 		parts[a], parts[b] = parts[b], parts[a]
@@ -275,47 +275,47 @@ func chainBefore(toks []tok, i int) (string, int) {
 
 // chainAfter reads the dotted chain starting at toks[i], returning it and
 // the index after it.
-func chainAfter(toks []tok, i int) (string, int) {
-	if i >= len(toks) || toks[i].kind != tkIdent {
+func chainAfter(toks []Tok, i int) (string, int) {
+	if i >= len(toks) || toks[i].Kind != TkIdent {
 		return "", i
 	}
-	parts := []string{toks[i].text}
+	parts := []string{toks[i].Text}
 	j := i + 1
-	for j+1 < len(toks) && toks[j].text == "." && toks[j+1].kind == tkIdent {
-		parts = append(parts, toks[j+1].text)
+	for j+1 < len(toks) && toks[j].Text == "." && toks[j+1].Kind == TkIdent {
+		parts = append(parts, toks[j+1].Text)
 		j += 2
 	}
 	return strings.Join(parts, "."), j
 }
 
 // pyTypes fills the file's declared-type facts.
-func pyTypes(f *pyFile) *typeModel {
-	m := newTypeModel()
-	toks := f.toks
+func pyTypes(f *pyFile) *TypeModel {
+	m := NewTypeModel()
+	toks := f.Toks
 	// methods maps a method's def line and name to its class; a decorated
 	// method's declaration starts at its first decorator, so the def's own
 	// line is found by its name token.
-	methods := map[declAtKey]string{}
-	for _, d := range f.decls {
-		if d.kind == "method" {
-			for l := d.from; l <= d.to && l <= d.from+20; l++ {
-				methods[declAtKey{l, d.name}] = d.container
+	methods := map[DeclAt]string{}
+	for _, d := range f.Decls {
+		if d.Kind == "method" {
+			for l := d.From; l <= d.To && l <= d.From+20; l++ {
+				methods[DeclAt{l, d.Name}] = d.Container
 			}
 		}
 	}
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.kind != tkIdent {
+		if t.Kind != TkIdent {
 			continue
 		}
 		switch {
-		case t.text == "class" && i+1 < len(toks) && toks[i+1].kind == tkIdent && t.col == t.indent:
-			cls := toks[i+1].text
-			if i+2 < len(toks) && toks[i+2].text == "(" {
-				for j := i + 3; j < len(toks) && toks[j].text != ")" && toks[j].text != ":"; {
+		case t.Text == "class" && i+1 < len(toks) && toks[i+1].Kind == TkIdent && t.Col == t.Indent:
+			cls := toks[i+1].Text
+			if i+2 < len(toks) && toks[i+2].Text == "(" {
+				for j := i + 3; j < len(toks) && toks[j].Text != ")" && toks[j].Text != ":"; {
 					ch, next := chainAfter(toks, j)
-					if ch != "" && (next >= len(toks) || toks[next].text != "=") {
-						m.addSuper(cls, ch)
+					if ch != "" && (next >= len(toks) || toks[next].Text != "=") {
+						m.AddSuper(cls, ch)
 					}
 					if next == j {
 						next++
@@ -323,15 +323,15 @@ func pyTypes(f *pyFile) *typeModel {
 					j = next
 				}
 			}
-		case t.text == "def" && i+1 < len(toks) && toks[i+1].kind == tkIdent:
+		case t.Text == "def" && i+1 < len(toks) && toks[i+1].Kind == TkIdent:
 			pyDefTypes(f, m, methods, i)
-		case t.col == t.indent:
+		case t.Col == t.Indent:
 			pyAssignTypes(toks, m, i)
-		case i >= 2 && toks[i-1].text == "as" && toks[i-2].text == ")":
+		case i >= 2 && toks[i-1].Text == "as" && toks[i-2].Text == ")":
 			// with C(...) as x: the call's chain before the parentheses.
-			if j := matchOpen(toks, i-2); j > 0 && toks[j-1].kind == tkIdent {
+			if j := matchOpen(toks, i-2); j > 0 && toks[j-1].Kind == TkIdent {
 				ch, _ := chainBefore(toks, j-1)
-				m.addVar(t.text, ch)
+				m.AddVar(t.Text, ch)
 			}
 		}
 	}
@@ -340,39 +340,39 @@ func pyTypes(f *pyFile) *typeModel {
 
 // pyAssignTypes records "x = C(...)", "self.x = C(...)", "x: C = ..." and
 // "self.x: C" starting at toks[i].
-func pyAssignTypes(toks []tok, m *typeModel, i int) {
+func pyAssignTypes(toks []Tok, m *TypeModel, i int) {
 	name, j := chainAfter(toks, i)
 	if name == "" || j >= len(toks) || strings.Count(name, ".") > 1 || (strings.Contains(name, ".") && !strings.HasPrefix(name, "self.")) {
 		return
 	}
-	switch toks[j].text {
+	switch toks[j].Text {
 	case "=":
-		if j+1 < len(toks) && toks[j+1].text != "=" {
+		if j+1 < len(toks) && toks[j+1].Text != "=" {
 			k := j + 1
-			if toks[k].text == "await" {
+			if toks[k].Text == "await" {
 				k++
 			}
-			if ch, next := chainAfter(toks, k); ch != "" && next < len(toks) && toks[next].text == "(" {
-				m.addVar(name, ch)
+			if ch, next := chainAfter(toks, k); ch != "" && next < len(toks) && toks[next].Text == "(" {
+				m.AddVar(name, ch)
 			}
 		}
 	case ":":
 		for _, ch := range annotationChains(toks, j+1) {
-			m.addVar(name, ch)
+			m.AddVar(name, ch)
 		}
 	}
 }
 
 // pyDefTypes records a def's parameter and return annotations; toks[i] is
 // "def".
-func pyDefTypes(f *pyFile, m *typeModel, methods map[declAtKey]string, i int) {
-	toks := f.toks
-	name := toks[i+1].text
+func pyDefTypes(f *pyFile, m *TypeModel, methods map[DeclAt]string, i int) {
+	toks := f.Toks
+	name := toks[i+1].Text
 	key := name
-	if c, ok := methods[declAtKey{toks[i].line, name}]; ok {
+	if c, ok := methods[DeclAt{toks[i].Line, name}]; ok {
 		key = c + "." + name
 	}
-	if i+2 >= len(toks) || toks[i+2].text != "(" {
+	if i+2 >= len(toks) || toks[i+2].Text != "(" {
 		return
 	}
 	end := matchClose(toks, i+2)
@@ -381,21 +381,21 @@ func pyDefTypes(f *pyFile, m *typeModel, methods map[declAtKey]string, i int) {
 	}
 	depth := 0
 	for j := i + 3; j < end; j++ {
-		switch toks[j].text {
+		switch toks[j].Text {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
 			depth--
 		}
-		if depth == 0 && toks[j].kind == tkIdent && j+1 < end && toks[j+1].text == ":" && (toks[j-1].text == "(" || toks[j-1].text == "," || toks[j-1].text == "*") {
+		if depth == 0 && toks[j].Kind == TkIdent && j+1 < end && toks[j+1].Text == ":" && (toks[j-1].Text == "(" || toks[j-1].Text == "," || toks[j-1].Text == "*") {
 			for _, ch := range annotationChains(toks, j+2) {
-				m.addVar(toks[j].text, ch)
+				m.AddVar(toks[j].Text, ch)
 			}
 		}
 	}
-	if end+1 < len(toks) && toks[end+1].text == "-" && end+2 < len(toks) && toks[end+2].text == ">" {
+	if end+1 < len(toks) && toks[end+1].Text == "-" && end+2 < len(toks) && toks[end+2].Text == ">" {
 		for _, ch := range annotationChains(toks, end+3) {
-			m.addReturn(key, ch)
+			m.AddReturn(key, ch)
 		}
 	}
 }
@@ -403,12 +403,12 @@ func pyDefTypes(f *pyFile, m *typeModel, methods map[declAtKey]string, i int) {
 // annotationChains returns the dotted names of the annotation starting at
 // toks[i] (up to a top-level ",", "=", ")" or ":"), quoted forward
 // references included; typing's wrappers resolve to nothing and drop out.
-func annotationChains(toks []tok, i int) []string {
+func annotationChains(toks []Tok, i int) []string {
 	var out []string
 	depth := 0
 	for j := i; j < len(toks) && j < i+60; j++ {
 		t := toks[j]
-		switch t.text {
+		switch t.Text {
 		case "(", "[", "{":
 			depth++
 			continue
@@ -423,11 +423,11 @@ func annotationChains(toks []tok, i int) []string {
 				return out
 			}
 		}
-		if t.kind == tkString && isPyChain(t.text) {
-			out = append(out, t.text)
+		if t.Kind == TkString && isPyChain(t.Text) {
+			out = append(out, t.Text)
 			continue
 		}
-		if t.kind == tkIdent && (j == 0 || toks[j-1].text != ".") {
+		if t.Kind == TkIdent && (j == 0 || toks[j-1].Text != ".") {
 			ch, next := chainAfter(toks, j)
 			if !pyBuiltins[ch] && !typingNames[ch] {
 				out = append(out, ch)
@@ -451,10 +451,10 @@ func isPyChain(s string) bool {
 }
 
 // matchClose returns the index of the bracket closing toks[i], -1 if none.
-func matchClose(toks []tok, i int) int {
+func matchClose(toks []Tok, i int) int {
 	depth := 0
 	for j := i; j < len(toks); j++ {
-		switch toks[j].text {
+		switch toks[j].Text {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -468,10 +468,10 @@ func matchClose(toks []tok, i int) int {
 }
 
 // matchOpen returns the index of the bracket opening toks[i], -1 if none.
-func matchOpen(toks []tok, i int) int {
+func matchOpen(toks []Tok, i int) int {
 	depth := 0
 	for j := i; j >= 0; j-- {
-		switch toks[j].text {
+		switch toks[j].Text {
 		case ")", "]", "}":
 			depth++
 		case "(", "[", "{":

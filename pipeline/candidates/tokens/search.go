@@ -20,7 +20,7 @@ import (
 // which files can see which declarations.
 
 // family groups languages whose files can refer to each other.
-func family(l lang) lang { return l }
+func family(l Lang) Lang { return l }
 
 // Find lists the candidates of the TypeScript/JavaScript, Python and Java
 // changes of cs into ev: the TypeScript/JavaScript search is this file's,
@@ -28,7 +28,7 @@ func family(l lang) lang { return l }
 func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	var aliases *pathAliases
 	for _, c := range cs {
-		if langOf(c.Path) == langJS {
+		if LangOf(c.Path) == LangJS {
 			aliases = loadWorkspaces(ctx, tree, loadAliases(ctx, tree))
 			break
 		}
@@ -37,11 +37,11 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	mods := newJSModules()
 	var searches []*tokSearch
 	for _, c := range cs {
-		switch langOf(c.Path) {
-		case langPython:
+		switch LangOf(c.Path) {
+		case LangPython:
 			py = append(py, c)
 			continue
-		case langJava:
+		case LangJava:
 			javaChanges = append(javaChanges, c)
 			continue
 		}
@@ -55,7 +55,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	var groups [][]*tokSearch
 	var js []*tokSearch
 	for _, s := range searches {
-		if langOf(s.c.Path) == langJS {
+		if LangOf(s.c.Path) == LangJS {
 			js = append(js, s)
 			s.shared = true
 		} else {
@@ -95,7 +95,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *pathAliases, mods *jsModules) ([]string, error) {
 	var words, members []string
 	seen := map[string]bool{}
-	js := langOf(group[0].c.Path) == langJS
+	js := LangOf(group[0].c.Path) == LangJS
 	for _, s := range group {
 		for _, w := range s.words {
 			if js && len(s.impactNames[w]) == 0 && s.memberOnly[w] {
@@ -115,8 +115,8 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 			}
 		}
 	}
-	globs := familyGlobs(langOf(group[0].c.Path))
-	limit := tokGrepLimit * len(group)
+	globs := FamilyGlobs(LangOf(group[0].c.Path))
+	limit := GrepLimit * len(group)
 	var paths []string
 	if len(words) > 0 {
 		var err error
@@ -179,36 +179,36 @@ func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tok
 		}
 		of = readJS(op, c.Old, aliases)
 	}
-	c = codeChange(c, nf.base(), of.base())
+	c = CodeChange(c, nf.base(), of.base())
 	syms, order := changedDecls(c, nf, of)
 	useNames, memberOnly := usedNames(c, nf)
-	if nf != nil && nf.lang == langJS {
+	if nf != nil && nf.Lang == LangJS {
 		// A used default import binds the default export of its module,
 		// searched as the member-like word "default" of imported files.
-		for _, im := range nf.imports {
-			if im.dflt != "" && useNames[im.dflt] && !useNames["default"] {
+		for _, im := range nf.Imports {
+			if im.Default != "" && useNames[im.Default] && !useNames["default"] {
 				useNames["default"], memberOnly["default"] = true, true
 			}
 		}
 	}
 	var words []string
-	impactNames := map[string][]*csym{}
+	impactNames := map[string][]*Sym{}
 	for _, k := range order {
 		s := syms[k]
-		if s.d.name == "constructor" && s.d.container != "" && nf != nil && langOf(c.Path) == langJS {
+		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && LangOf(c.Path) == LangJS {
 			// A changed constructor reaches its class's new C(...).
-			s = &csym{d: tdecl{name: s.d.container, kind: "class"}, change: s.change, ctor: true}
+			s = &Sym{Decl: Decl{Name: s.Decl.Container, Kind: "class"}, Change: s.Change, Ctor: true}
 		}
 		// A JS module-level function is imported by name: a common member
 		// name (run, get) is no noise there.
-		common := commonMember[s.d.name] && (s.d.container != "" || langOf(c.Path) != langJS)
-		if len(s.d.name) < 2 || isKeyword(langOf(c.Path), s.d.name) || common {
+		common := CommonMember[s.Decl.Name] && (s.Decl.Container != "" || LangOf(c.Path) != LangJS)
+		if len(s.Decl.Name) < 2 || IsKeyword(LangOf(c.Path), s.Decl.Name) || common {
 			continue
 		}
-		if _, ok := impactNames[s.d.name]; !ok {
-			words = append(words, s.d.name)
+		if _, ok := impactNames[s.Decl.Name]; !ok {
+			words = append(words, s.Decl.Name)
 		}
-		impactNames[s.d.name] = append(impactNames[s.d.name], s)
+		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
 	}
 	for n := range useNames {
 		if _, ok := impactNames[n]; !ok {
@@ -230,7 +230,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
 	}
-	if langOf(c.Path) == langJS {
+	if LangOf(c.Path) == LangJS {
 		s.lookUp(ctx, tree, aliases, mods)
 		for _, f := range s.indexes {
 			mods.re.add(f)
@@ -254,20 +254,20 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 // added line (a signature change when it is their first line), then those
 // of the old side holding a removed line (removed when the new side no
 // longer declares them).
-func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*csym, []string) {
-	syms := map[string]*csym{}
+func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*Sym, []string) {
+	syms := map[string]*Sym{}
 	var order []string
 	if nf != nil {
-		for _, d := range nf.decls {
-			if hitDecl(c.Added, d) {
-				k := d.container + "." + d.name
+		for _, d := range nf.Decls {
+			if HitDecl(c.Added, d) {
+				k := d.Container + "." + d.Name
 				if syms[k] == nil {
 					order = append(order, k)
 					ch := engine.ChangedBody
-					if c.Added[d.from] {
+					if c.Added[d.From] {
 						ch = engine.ChangedSignature
 					}
-					syms[k] = &csym{d: d, change: ch}
+					syms[k] = &Sym{Decl: d, Change: ch}
 				}
 			}
 		}
@@ -277,34 +277,34 @@ func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*csym, []string)
 	}
 	newNames := map[string]bool{}
 	if nf != nil {
-		for _, d := range nf.decls {
-			newNames[d.container+"."+d.name] = true
+		for _, d := range nf.Decls {
+			newNames[d.Container+"."+d.Name] = true
 		}
 	}
-	for _, d := range of.decls {
-		if !hitDecl(c.Removed, d) {
+	for _, d := range of.Decls {
+		if !HitDecl(c.Removed, d) {
 			continue
 		}
-		k := d.container + "." + d.name
+		k := d.Container + "." + d.Name
 		ch := engine.ChangedBody
 		if !newNames[k] {
 			ch = engine.RemovedDecl
 		}
 		if s := syms[k]; s != nil {
 			if ch == engine.RemovedDecl {
-				s.change = ch
+				s.Change = ch
 			}
 			continue
 		}
 		order = append(order, k)
-		syms[k] = &csym{d: d, change: ch}
+		syms[k] = &Sym{Decl: d, Change: ch}
 	}
 	return syms, order
 }
 
 // usedNames returns the names used on added lines that the file does not
 // declare itself; memberOnly marks those used only after a '.' whose
-// receiver is no module (a JS top-level declaration cannot be reached that
+// Receiver is no module (a JS top-level declaration cannot be reached that
 // way: this.#options.timeout is not the function timeout).
 func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bool) {
 	useNames, memberOnly = map[string]bool{}, map[string]bool{}
@@ -312,8 +312,8 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 		return useNames, memberOnly
 	}
 	own := map[string]bool{}
-	for _, d := range nf.decls {
-		own[d.name] = true
+	for _, d := range nf.Decls {
+		own[d.Name] = true
 	}
 	// A JS name that no import of the repository's files binds names no
 	// declaration of another file: it is a local, a parameter or a global,
@@ -321,34 +321,34 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 	// import(...) of such a file. Names of external packages
 	// (import {it} from 'vitest', path.join) are not searched either.
 	var required map[string]bool
-	if nf.lang == langJS {
+	if nf.Lang == LangJS {
 		required = requiredNames(nf)
 	}
-	for i, t := range nf.toks {
-		if t.kind != tkIdent || !c.Added[t.line] || own[t.text] || isKeyword(nf.lang, t.text) {
+	for i, t := range nf.Toks {
+		if t.Kind != TkIdent || !c.Added[t.Line] || own[t.Text] || IsKeyword(nf.Lang, t.Text) {
 			continue
 		}
-		member := i > 0 && nf.toks[i-1].text == "."
-		if member && len(t.text) < tokMinMemberLength {
+		member := i > 0 && nf.Toks[i-1].Text == "."
+		if member && len(t.Text) < MinMemberLength {
 			continue
 		}
-		if nf.lang == langJS {
+		if nf.Lang == LangJS {
 			if !member {
-				if bound, external := bindingImports(nf, t.text); external || !bound && !required[t.text] {
+				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] {
 					continue
 				}
-			} else if r := nf.toks[i-2]; r.kind == tkIdent && (i < 3 || nf.toks[i-3].text != ".") {
-				if _, external := bindingImports(nf, r.text); external {
+			} else if r := nf.Toks[i-2]; r.Kind == TkIdent && (i < 3 || nf.Toks[i-3].Text != ".") {
+				if _, external := bindingImports(nf, r.Text); external {
 					continue
 				}
 			}
 		}
-		if !useNames[t.text] {
-			memberOnly[t.text] = true
+		if !useNames[t.Text] {
+			memberOnly[t.Text] = true
 		}
-		useNames[t.text] = true
-		if !member || nf.lang != langJS || moduleReceiver(nf, i) {
-			memberOnly[t.text] = false
+		useNames[t.Text] = true
+		if !member || nf.Lang != LangJS || moduleReceiver(nf, i) {
+			memberOnly[t.Text] = false
 		}
 	}
 	return useNames, memberOnly
@@ -359,29 +359,29 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 // x = require('./x'), a and b in {a, b: c} = await import('./y').
 func requiredNames(f *jsFile) map[string]bool {
 	out := map[string]bool{}
-	toks := f.toks
+	toks := f.Toks
 	for i := 1; i+2 < len(toks); i++ {
-		if (toks[i].text != "require" && toks[i].text != "import") || toks[i+1].text != "(" || toks[i+2].kind != tkString {
+		if (toks[i].Text != "require" && toks[i].Text != "import") || toks[i+1].Text != "(" || toks[i+2].Kind != TkString {
 			continue
 		}
-		if externalImport(f, timport{spec: toks[i+2].text}) {
+		if externalImport(f, Import{Spec: toks[i+2].Text}) {
 			continue
 		}
 		j := i - 1
-		if toks[j].text == "await" {
+		if toks[j].Text == "await" {
 			j--
 		}
-		if j < 1 || toks[j].text != "=" {
+		if j < 1 || toks[j].Text != "=" {
 			continue
 		}
 		j--
 		switch {
-		case toks[j].kind == tkIdent:
-			out[toks[j].text] = true
-		case toks[j].text == "}" || toks[j].text == "]":
+		case toks[j].Kind == TkIdent:
+			out[toks[j].Text] = true
+		case toks[j].Text == "}" || toks[j].Text == "]":
 			depth := 0
 			for k := j; k >= 0; k-- {
-				switch toks[k].text {
+				switch toks[k].Text {
 				case "}", "]":
 					depth++
 				case "{", "[":
@@ -390,8 +390,8 @@ func requiredNames(f *jsFile) map[string]bool {
 				if depth == 0 {
 					break
 				}
-				if toks[k].kind == tkIdent {
-					out[toks[k].text] = true
+				if toks[k].Kind == TkIdent {
+					out[toks[k].Text] = true
 				}
 			}
 		}
@@ -406,7 +406,7 @@ type tokSearch struct {
 	nf          *jsFile  // the changed file's new side; nil when deleted
 	words       []string // the names searched: the touched declarations', then those used
 	shared      bool     // the search's files were found for several changes' words
-	impactNames map[string][]*csym
+	impactNames map[string][]*Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
 	files       []*jsFile             // the searched files of the same family
@@ -423,7 +423,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if ev.Changed[p] || engine.SkippedPath(p) || family(langOf(p)) != family(langOf(s.c.Path)) {
+		if ev.Changed[p] || engine.SkippedPath(p) || family(LangOf(p)) != family(LangOf(s.c.Path)) {
 			continue
 		}
 		lexed := s.lexed[p]
@@ -444,26 +444,26 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 			continue // found for another change's words
 		}
 		// Each search keeps its own copy: it may drop the tokens.
-		f := &jsFile{tfile: new(tfile), aliases: lexed.aliases}
-		*f.tfile = *lexed.tfile
-		if !slices.ContainsFunc(f.toks, func(t tok) bool { return t.kind == tkIdent && len(s.impactNames[t.text]) > 0 }) {
+		f := &jsFile{File: new(File), aliases: lexed.aliases}
+		*f.File = *lexed.File
+		if !slices.ContainsFunc(f.Toks, func(t Tok) bool { return t.Kind == TkIdent && len(s.impactNames[t.Text]) > 0 }) {
 			// No changed name in it: its tokens can give no impact
 			// evidence, only its declarations and imports are kept.
-			f.toks, f.idx = nil, nil
+			f.Toks, f.idx = nil, nil
 		} else {
-			f.idx = lexed.index()
+			f.idx = lexed.Index()
 		}
 		s.files = append(s.files, f)
 		seen := map[string]bool{}
-		for _, d := range f.decls {
-			if !seen[d.name] {
-				seen[d.name] = true
-				s.declaredBy[d.name]++
+		for _, d := range f.Decls {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				s.declaredBy[d.Name]++
 			}
 		}
 	}
 	for _, f := range s.files {
-		if slices.ContainsFunc(f.imports, func(im timport) bool { return im.export }) {
+		if slices.ContainsFunc(f.Imports, func(im Import) bool { return im.Export }) {
 			s.indexes = append(s.indexes, f)
 		}
 	}
@@ -473,7 +473,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 // mentions reports whether f holds one of the search's words as an
 // identifier.
 func (s *tokSearch) mentions(f *jsFile) bool {
-	idents := f.index().idents
+	idents := f.Index().Idents
 	for _, w := range s.words {
 		if idents[w] {
 			return true
@@ -492,7 +492,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	if s.re != nil {
 		if !gImportsC {
 			for name, ss := range s.impactNames {
-				if ss[0].d.container == "" && s.re.importsVia(g, c.Path, name) {
+				if ss[0].Decl.Container == "" && s.re.importsVia(g, c.Path, name) {
 					viaIndex[name] = true
 				}
 			}
@@ -500,38 +500,38 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		}
 		namespaces = s.re.namespaceOf(g, c.Path)
 	}
-	for i, t := range g.toks {
-		ss := s.impactNames[t.text]
-		if t.kind != tkIdent || len(ss) == 0 {
+	for i, t := range g.Toks {
+		ss := s.impactNames[t.Text]
+		if t.Kind != TkIdent || len(ss) == 0 {
 			continue
 		}
-		member := i > 0 && g.toks[i-1].text == "."
-		call := i+1 < len(g.toks) && g.toks[i+1].text == "("
-		if declaresAt(g.tfile, t) {
+		member := i > 0 && g.Toks[i-1].Text == "."
+		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
+		if DeclaresAt(g.File, t) {
 			continue
 		}
 		for _, sym := range ss {
 			// A static member is reached through its class's name:
 			// x.create is not a call of the static Ky.create.
-			if sym.d.static && member && (i < 2 || g.toks[i-2].text != sym.d.container) {
+			if sym.Decl.Static && member && (i < 2 || g.Toks[i-2].Text != sym.Decl.Container) {
 				continue
 			}
 			score := 0.0
 			switch {
-			case sym.ctor:
-				if i > 0 && g.toks[i-1].text == "new" && (gImportsC || viaIndex[sym.d.name]) {
-					score = scoreTokImported
+			case sym.Ctor:
+				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name]) {
+					score = ScoreImported
 				}
-			case sym.d.container == "" && !member && (gImportsC || viaIndex[sym.d.name]):
-				score = scoreTokImported
-			case sym.d.container == "" && member && i >= 2 && slices.Contains(namespaces, g.toks[i-2].text):
-				score = scoreTokImported
-			case sym.d.container != "" && member && (gReaches || refersTo(g.tfile, sym.d.container)):
-				score = scoreTokMember
-			case sym.d.container != "" && member && s.declaredBy[sym.d.name] == 0 && len(sym.d.name) >= 6:
-				score = scoreTokUnrelated
-			case sym.d.container != "" && !member && sym.d.kind != "method" && sym.d.kind != "field" && gImportsC:
-				score = scoreTokImported
+			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name]):
+				score = ScoreImported
+			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
+				score = ScoreImported
+			case sym.Decl.Container != "" && member && (gReaches || RefersTo(g.File, sym.Decl.Container)):
+				score = ScoreMember
+			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
+				score = ScoreUnrelated
+			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
+				score = ScoreImported
 			}
 			if score == 0 {
 				continue
@@ -543,12 +543,12 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			// A member name no import or type ties to the class is text
 			// evidence: labelled textual, few of them listed.
 			method := engine.MethodTokens
-			if score == scoreTokUnrelated {
+			if score == ScoreUnrelated {
 				method = engine.MethodTextual
 			}
-			name := tokDisplay(sym.d)
-			ev.Add(g.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call,
-				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.change.Phrase())})
+			name := Display(sym.Decl)
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call,
+				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())})
 		}
 	}
 }
@@ -556,47 +556,47 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 // usesIn records g's declarations of names used on added lines.
 func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 	nf := s.nf
-	cImportsG := importsFile(nf, g.path)
-	for _, d := range g.decls {
-		if d.name == "default" && d.container == "" && s.useNames["default"] {
-			for _, im := range nf.imports {
-				if im.dflt != "" && s.useNames[im.dflt] && resolves(nf, im, g.path) {
-					ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: im.dflt, Method: engine.MethodTokens, Score: scoreTokImported,
-						Reason: fmt.Sprintf("exports `%s` by default, used by the change in %s", im.dflt, engine.PathBase(s.c.Path))})
+	cImportsG := importsFile(nf, g.Path)
+	for _, d := range g.Decls {
+		if d.Name == "default" && d.Container == "" && s.useNames["default"] {
+			for _, im := range nf.Imports {
+				if im.Default != "" && s.useNames[im.Default] && resolves(nf, im, g.Path) {
+					ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: im.Default, Method: engine.MethodTokens, Score: ScoreImported,
+						Reason: fmt.Sprintf("exports `%s` by default, used by the change in %s", im.Default, engine.PathBase(s.c.Path))})
 					break
 				}
 			}
 			continue
 		}
-		if !s.useNames[d.name] || (d.container == "" && s.memberOnly[d.name]) {
+		if !s.useNames[d.Name] || (d.Container == "" && s.memberOnly[d.Name]) {
 			continue
 		}
 		score := 0.0
-		if rc := s.recv[d.name]; rc != nil && d.container != "" && s.memberOnly[d.name] {
+		if rc := s.recv[d.Name]; rc != nil && d.Container != "" && s.memberOnly[d.Name] {
 			// A member's receivers of known types name its class.
 			switch {
-			case rc.classes[d.container]:
-				score = scoreTokImported
+			case rc.classes[d.Container]:
+				score = ScoreImported
 			case !rc.unknown:
 				continue
 			}
 		}
 		switch {
 		case score > 0:
-		case d.container == "" && (cImportsG && importsName(nf, g.path, d.name)):
-			score = scoreTokImported
-		case d.container == "" && s.re.importsVia(nf, g.path, d.name):
-			score = scoreTokImported
-		case d.container == "" && cImportsG:
-			score = scoreTokMember
-		case d.container != "" && cImportsG:
-			score = scoreTokMember
+		case d.Container == "" && (cImportsG && importsName(nf, g.Path, d.Name)):
+			score = ScoreImported
+		case d.Container == "" && s.re.importsVia(nf, g.Path, d.Name):
+			score = ScoreImported
+		case d.Container == "" && cImportsG:
+			score = ScoreMember
+		case d.Container != "" && cImportsG:
+			score = ScoreMember
 		}
 		if score == 0 {
 			continue
 		}
-		name := tokDisplay(d)
-		ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+		name := Display(d)
+		ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
 			Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(s.c.Path))})
 	}
 }
@@ -605,14 +605,14 @@ func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 // follows a name bound to a module: a namespace or default import,
 // x = require(...), x = import(...) or x = await import(...).
 func moduleReceiver(f *jsFile, i int) bool {
-	if i < 2 || f.toks[i-2].kind != tkIdent || (i >= 3 && f.toks[i-3].text == ".") {
+	if i < 2 || f.Toks[i-2].Kind != TkIdent || (i >= 3 && f.Toks[i-3].Text == ".") {
 		return false
 	}
-	r := f.toks[i-2].text
-	for _, im := range f.imports {
-		if slices.Contains(im.names, r) {
+	r := f.Toks[i-2].Text
+	for _, im := range f.Imports {
+		if slices.Contains(im.Names, r) {
 			return true
 		}
 	}
-	return f.index().modVars[r]
+	return f.Index().ModVars[r]
 }

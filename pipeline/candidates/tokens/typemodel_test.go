@@ -17,22 +17,22 @@ func TestReceiver(t *testing.T) {
 		{"(a + b).get()", "get", ""},
 		{"get()", "get", ""},
 	} {
-		toks := lex([]byte(tc.src), lexJS)
-		i := slices.IndexFunc(toks, func(t tok) bool { return t.text == tc.member })
-		if got := receiver(toks, i); got != tc.want {
+		toks := Tokens([]byte(tc.src), LexJS)
+		i := slices.IndexFunc(toks, func(t Tok) bool { return t.Text == tc.member })
+		if got := Receiver(toks, i); got != tc.want {
 			t.Errorf("receiver(%q) = %q, want %q", tc.src, got, tc.want)
 		}
 	}
 }
 
 func TestTypesOf(t *testing.T) {
-	m := newTypeModel()
-	m.addVar("c", "Client")
-	m.addVar("c", "Client")
-	m.addReturn("makeClient", "HttpClient")
-	m.addReturn("Factory.session", "Session")
-	m.addReturn("Other.session", "Session")
-	m.addReturn("Pool.session", "PooledSession")
+	m := NewTypeModel()
+	m.AddVar("c", "Client")
+	m.AddVar("c", "Client")
+	m.AddReturn("makeClient", "HttpClient")
+	m.AddReturn("Factory.session", "Session")
+	m.AddReturn("Other.session", "Session")
+	m.AddReturn("Pool.session", "PooledSession")
 	for r, want := range map[string][]string{
 		"c":            {"Client"},
 		"makeClient()": {"HttpClient"},
@@ -40,37 +40,37 @@ func TestTypesOf(t *testing.T) {
 		"nothing":      nil,
 		"":             nil,
 	} {
-		if got := m.typesOf(r); !slices.Equal(got, want) {
+		if got := m.TypesOf(r); !slices.Equal(got, want) {
 			t.Errorf("typesOf(%q) = %v, want %v", r, got, want)
 		}
 	}
-	var none *typeModel
-	if none.typesOf("c") != nil {
+	var none *TypeModel
+	if none.TypesOf("c") != nil {
 		t.Error("a nil model answers types")
 	}
 }
 
 func TestHierarchy(t *testing.T) {
-	h := newHierarchy()
-	base := &tfile{decls: []tdecl{{name: "get", container: "Base"}, {name: "close", container: "Closer"}}}
-	mid := &tfile{decls: []tdecl{{name: "get", container: "Mid"}}, types: newTypeModel()}
-	mid.types.addSuper("Mid", "Base")
-	mid.types.addSuper("Mid", "Closer")
-	leaf := &tfile{decls: []tdecl{{name: "post", container: "Leaf"}}, types: newTypeModel()}
-	leaf.types.addSuper("Leaf", "Mid")
-	leaf.types.addSuper("Leaf", "Leaf") // a self-reference is no supertype
-	loop := &tfile{types: newTypeModel()}
-	loop.types.addSuper("Base", "Leaf") // a cycle must not hang
-	for _, f := range []*tfile{base, mid, leaf, loop} {
-		h.add(f)
+	h := NewHierarchy()
+	base := &File{Decls: []Decl{{Name: "get", Container: "Base"}, {Name: "close", Container: "Closer"}}}
+	mid := &File{Decls: []Decl{{Name: "get", Container: "Mid"}}, Types: NewTypeModel()}
+	mid.Types.AddSuper("Mid", "Base")
+	mid.Types.AddSuper("Mid", "Closer")
+	leaf := &File{Decls: []Decl{{Name: "post", Container: "Leaf"}}, Types: NewTypeModel()}
+	leaf.Types.AddSuper("Leaf", "Mid")
+	leaf.Types.AddSuper("Leaf", "Leaf") // a self-reference is no supertype
+	loop := &File{Types: NewTypeModel()}
+	loop.Types.AddSuper("Base", "Leaf") // a cycle must not hang
+	for _, f := range []*File{base, mid, leaf, loop} {
+		h.Add(f)
 	}
-	if got := h.declaring("Leaf", "get"); !slices.Equal(got, []string{"Mid", "Base"}) {
+	if got := h.Declaring("Leaf", "get"); !slices.Equal(got, []string{"Mid", "Base"}) {
 		t.Errorf("declaring(Leaf, get) = %v, want [Mid Base]", got)
 	}
-	if got := h.declaring("Leaf", "close"); !slices.Equal(got, []string{"Closer"}) {
+	if got := h.Declaring("Leaf", "close"); !slices.Equal(got, []string{"Closer"}) {
 		t.Errorf("declaring(Leaf, close) = %v, want [Closer]", got)
 	}
-	if got := h.declaring("Leaf", "missing"); got != nil {
+	if got := h.Declaring("Leaf", "missing"); got != nil {
 		t.Errorf("declaring(Leaf, missing) = %v, want none", got)
 	}
 }
@@ -78,13 +78,13 @@ func TestHierarchy(t *testing.T) {
 // An escaped newline inside a string continues it on the next line: the
 // tokens after it keep their line numbers.
 func TestLexEscapedNewlineKeepsLines(t *testing.T) {
-	for _, mode := range []lexMode{lexJS, lexPython, lexCLike} {
-		toks := lex([]byte("x = 'a\\\nb'\ny = 1\n"), mode)
-		i := slices.IndexFunc(toks, func(t tok) bool { return t.text == "y" })
-		if i < 0 || toks[i].line != 3 {
+	for _, mode := range []LexMode{LexJS, LexPython, LexCLike} {
+		toks := Tokens([]byte("x = 'a\\\nb'\ny = 1\n"), mode)
+		i := slices.IndexFunc(toks, func(t Tok) bool { return t.Text == "y" })
+		if i < 0 || toks[i].Line != 3 {
 			t.Errorf("mode %d: y at %+v, want line 3", mode, toks)
 		}
-		if s := toks[2]; s.kind != tkString || startLine(s) != 1 || s.line != 2 {
+		if s := toks[2]; s.Kind != TkString || StartLine(s) != 1 || s.Line != 2 {
 			t.Errorf("mode %d: string %+v, want lines 1..2", mode, s)
 		}
 	}

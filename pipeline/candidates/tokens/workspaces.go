@@ -217,7 +217,7 @@ func appendEntry(targets []string, p string) []string {
 	if strings.HasPrefix(p, "..") || strings.HasPrefix(p, "/") {
 		return targets
 	}
-	p = strings.TrimSuffix(stripExt(p), ".d") // x.d.ts declares x
+	p = strings.TrimSuffix(StripExt(p), ".d") // x.d.ts declares x
 	var out []string
 	parts := strings.Split(p, "/")
 	for i, d := range parts[:len(parts)-1] {
