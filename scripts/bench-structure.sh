@@ -5,7 +5,7 @@
 #
 # Every TypeScript/JavaScript, Python and Java file of each DIR (checkouts, e.g. the clones
 # bench-candidates.sh uses) is parsed by tree-sitter (github.com/smacker/go-tree-sitter) and read
-# by pipeline/candidates/tokens; per language it prints the share of tree-sitter's declarations
+# by pipeline/candidates (typescript, python, java); per language it prints the share of tree-sitter's declarations
 # (functions, classes, interfaces, enums, type aliases, methods, constructors, Java fields, outside
 # function bodies) the engine found, and of those the share with the same first and last line,
 # and the engine's declarations tree-sitter does not have. Exit 1 below -min (default 0.97).

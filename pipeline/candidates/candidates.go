@@ -36,8 +36,10 @@
 //     methods with return types, constructors, fields, the declared types
 //     of fields, parameters and locals): receiver.method() is resolved
 //     through the receiver's type and the class hierarchy, and a type is
-//     looked up where its package and the file's imports put it.
-//   - "identifier-search": other programming languages (C, C++, C#, Rust,
+//     looked up where its package and the file's imports put it. Each
+//     language is a package (typescript, python, java) on the shared lexer
+//     and lexed-file model of internal/lexed.
+//   - "identifier-search" (package identsearch): other programming languages (C, C++, C#, Rust,
 //     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
 //     identifiers of the changed lines, with lower scores. Documentation,
 //     data and configuration files (Markdown, JSON, YAML, ...) are not read.
@@ -51,8 +53,12 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang"
+	"github.com/prscout/prscout/pipeline/candidates/identsearch"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-	"github.com/prscout/prscout/pipeline/candidates/tokens"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/java"
+	"github.com/prscout/prscout/pipeline/candidates/python"
+	"github.com/prscout/prscout/pipeline/candidates/typescript"
 )
 
 // Kind says why a candidate matters to the review.
@@ -177,15 +183,21 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		return nil, err
 	}
 	ev := engine.NewEvidence(cs)
-	var goChanges, tokChanges, otherChanges []*engine.Change
+	// Each change goes to its language's engine; a file of another
+	// programming language with changed lines to the identifier search.
+	var goChanges, jsChanges, pyChanges, javaChanges, otherChanges []*engine.Change
 	for i, c := range cs {
 		hasText := len(changes[i].AddedLines)+len(changes[i].RemovedLines) > 0
-		switch {
+		switch l := lexed.LangOf(c.Path); {
 		case golang.Reads(c.Path):
 			goChanges = append(goChanges, c)
-		case tokens.Reads(c.Path):
-			tokChanges = append(tokChanges, c)
-		case hasText && tokens.IsCode(c.Path):
+		case l == lexed.LangJS:
+			jsChanges = append(jsChanges, c)
+		case l == lexed.LangPython:
+			pyChanges = append(pyChanges, c)
+		case l == lexed.LangJava:
+			javaChanges = append(javaChanges, c)
+		case hasText && lexed.IsCode(c.Path):
 			otherChanges = append(otherChanges, c)
 		}
 	}
@@ -202,13 +214,19 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			return stopped(err)
 		}
 	}
-	if len(tokChanges) > 0 {
-		if err := tokens.Find(ctx, tree, tokChanges, ev); err != nil {
-			return stopped(err)
+	for _, e := range []struct {
+		cs   []*engine.Change
+		find func(context.Context, engine.Tree, []*engine.Change, *engine.Evidence) error
+	}{
+		{jsChanges, typescript.Find},
+		{pyChanges, python.Find},
+		{javaChanges, java.Find},
+		{otherChanges, identsearch.Find},
+	} {
+		if len(e.cs) == 0 {
+			continue
 		}
-	}
-	if len(otherChanges) > 0 {
-		if err := tokens.FindIdentifiers(ctx, tree, otherChanges, ev); err != nil {
+		if err := e.find(ctx, tree, e.cs, ev); err != nil {
 			return stopped(err)
 		}
 	}

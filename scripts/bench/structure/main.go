@@ -8,7 +8,7 @@
 // parses the file with tree-sitter and lists the declarations the engine
 // records: functions, classes, interfaces, enums, type aliases, methods,
 // constructors and fields, outside function bodies and TS/JS blocks. Each is matched with the
-// engine's declaration of the same container and name (tokens.Declarations);
+// engine's declaration of the same container and name (candidates.Declarations);
 // it prints, per language, the share of tree-sitter's declarations the
 // engine found (found), of those the share with the same first line (from)
 // and the same last line (to), and the engine's declarations tree-sitter has
@@ -36,7 +36,7 @@ import (
 	"github.com/smacker/go-tree-sitter/typescript/tsx"
 	"github.com/smacker/go-tree-sitter/typescript/typescript"
 
-	"github.com/prscout/prscout/pipeline/candidates/tokens"
+	"github.com/prscout/prscout/pipeline/candidates"
 )
 
 type decl struct {
@@ -142,7 +142,7 @@ func walk(dir string, tallies map[string]*tally, verbose int) error {
 		collect(lang, root, src, "", &want)
 		got := map[string][]decl{}
 		n := 0
-		for _, d := range tokens.Declarations(p, src) {
+		for _, d := range candidates.Declarations(p, src) {
 			if !compared(lang, d.Kind) {
 				continue
 			}

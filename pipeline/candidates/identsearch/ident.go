@@ -1,0 +1,208 @@
+package identsearch
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// The identifier-search fallback serves languages without an engine. It
+// cannot resolve names, so it keeps only names that look declared: a changed
+// line that declares a name (after fn, func, def, function, class, struct,
+// interface, trait, type, module, sub, proc, ...) makes the files that
+// mention the name "impact"; a name used on an added line makes the files
+// that declare it that way "uses". Both are scored low, and only files in
+// the changed file's language (by extension) count.
+
+const (
+	scoreIdentImpact = 0.35
+	scoreIdentUses   = 0.4
+	identGrepLimit   = 200
+	// identMaxFiles drops a name that too many files mention: it says little.
+	identMaxFiles = 15
+)
+
+var declKeywords = engine.Words("fn func function def class struct interface trait type module sub proc procedure enum union impl object record macro defmodule defp defn let val var const")
+
+func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	for _, c := range cs {
+		if err := identifiersOf(ctx, tree, c, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// declaredNames returns the names that toks declare, by line.
+func declaredNames(toks []lexed.Tok) map[string]int {
+	out := map[string]int{}
+	for _, d := range declSites(toks) {
+		out[d.name] = d.line
+	}
+	return out
+}
+
+// declSite is a name after a declaring keyword, with its line's indentation.
+type declSite struct {
+	name         string
+	line, indent int
+}
+
+func declSites(toks []lexed.Tok) []declSite {
+	var out []declSite
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].Kind == lexed.TkIdent && declKeywords[toks[i].Text] && toks[i+1].Kind == lexed.TkIdent && !declKeywords[toks[i+1].Text] {
+			out = append(out, declSite{toks[i+1].Text, toks[i+1].Line, toks[i].Indent})
+		}
+	}
+	return out
+}
+
+// enclosingDecls returns, for each of lines, the nearest declaration at or
+// above it that is less indented than the line (or on it): the function or
+// type the line most likely belongs to.
+func enclosingDecls(toks []lexed.Tok, lines map[int]bool) map[string]bool {
+	sites := declSites(toks)
+	indentOf := map[int]int{}
+	for _, t := range toks {
+		if _, ok := indentOf[t.Line]; !ok {
+			indentOf[t.Line] = t.Indent
+		}
+	}
+	out := map[string]bool{}
+	for l := range lines {
+		ind, ok := indentOf[l]
+		if !ok {
+			continue
+		}
+		for k := len(sites) - 1; k >= 0; k-- {
+			s := sites[k]
+			if s.line > l {
+				continue
+			}
+			if s.line == l || s.indent < ind {
+				out[s.name] = true
+				break
+			}
+		}
+	}
+	return out
+}
+
+// changedNames returns the names of the declarations enclosing changed
+// lines, and the names used on added lines (of at least four characters)
+// that the file does not declare.
+func changedNames(c *engine.Change, mode lexed.LexMode) (changedDecl, useNames map[string]bool) {
+	changedDecl, useNames = map[string]bool{}, map[string]bool{}
+	if c.New != nil {
+		newToks := lexed.Tokens(c.New, mode)
+		for n := range enclosingDecls(newToks, c.Added) {
+			changedDecl[n] = true
+		}
+		own := declaredNames(newToks)
+		for _, t := range newToks {
+			if t.Kind == lexed.TkIdent && c.Added[t.Line] && len(t.Text) >= 4 && !declKeywords[t.Text] && !lexed.IsKeyword(lexed.LangOther, t.Text) {
+				if _, mine := own[t.Text]; !mine {
+					useNames[t.Text] = true
+				}
+			}
+		}
+	}
+	if c.Old != nil {
+		for n := range enclosingDecls(lexed.Tokens(c.Old, mode), c.Removed) {
+			changedDecl[n] = true
+		}
+	}
+	return changedDecl, useNames
+}
+
+func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *engine.Evidence) error {
+	mode := lexed.LexCLike
+	switch strings.ToLower(path.Ext(c.Path)) {
+	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
+		mode = lexed.LexHash
+	}
+	changedDecl, useNames := changedNames(c, mode)
+	var words []string
+	for n := range changedDecl {
+		words = append(words, n)
+	}
+	for n := range useNames {
+		if !changedDecl[n] {
+			words = append(words, n)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	var globs []string
+	if ext := path.Ext(c.Path); ext != "" {
+		globs = []string{"*" + ext}
+	}
+	paths, err := tree.Grep(ctx, words, globs, identGrepLimit)
+	if err != nil {
+		return fmt.Errorf("search for changed names: %w", err)
+	}
+	ext := strings.ToLower(path.Ext(c.Path))
+	type hit struct {
+		path string
+		kind engine.Kind
+	}
+	byName := map[string][]hit{}
+	for _, p := range paths {
+		if ev.Changed[p] || engine.SkippedPath(p) || strings.ToLower(path.Ext(p)) != ext {
+			continue
+		}
+		src, err := tree.ReadFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue
+		}
+		toks := lexed.Tokens(src, mode)
+		decl := declaredNames(toks)
+		mentioned := map[string]bool{}
+		for _, t := range toks {
+			if t.Kind == lexed.TkIdent {
+				mentioned[t.Text] = true
+			}
+		}
+		for n := range changedDecl {
+			if mentioned[n] {
+				if _, d := decl[n]; !d {
+					byName[n] = append(byName[n], hit{p, engine.KindImpact})
+				}
+			}
+		}
+		for n := range useNames {
+			if _, d := decl[n]; d {
+				byName[n] = append(byName[n], hit{p, engine.KindUses})
+			}
+		}
+	}
+	for n, hits := range byName {
+		if len(hits) > identMaxFiles {
+			continue
+		}
+		for _, h := range hits {
+			it := engine.Item{Kind: h.kind, Symbol: n, Method: engine.MethodIdentifier}
+			if h.kind == engine.KindImpact {
+				it.Score = scoreIdentImpact
+				it.Reason = fmt.Sprintf("mentions `%s`, which the change declares or alters in %s (identifier search)", n, engine.PathBase(c.Path))
+			} else {
+				it.Score = scoreIdentUses
+				if len(hits) > 1 {
+					it.Score /= 2
+				}
+				it.Reason = fmt.Sprintf("seems to declare `%s`, used by the change in %s (identifier search)", n, engine.PathBase(c.Path))
+			}
+			ev.Add(h.path, it)
+		}
+	}
+	return nil
+}

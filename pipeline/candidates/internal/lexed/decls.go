@@ -1,0 +1,51 @@
+package lexed
+
+import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+
+// Declarations by token patterns: module-level functions, classes,
+// interfaces, enums, types and variables, and the methods and fields of
+// class bodies. Declarations inside function bodies are local and left out.
+
+// LastLine is the line of the last token (0 for none).
+func LastLine(toks []Tok) int {
+	if len(toks) == 0 {
+		return 0
+	}
+	return toks[len(toks)-1].Line
+}
+
+func TypeKind(w string) string {
+	if w == "record" {
+		return "class"
+	}
+	return w
+}
+
+func IsModifier(l Lang, w string) bool {
+	switch w {
+	case "public", "private", "protected", "static", "readonly", "abstract", "async", "override",
+		"declare", "accessor", "get", "set", "final", "synchronized", "native", "transient", "volatile", "default", "export":
+		return true
+	}
+	return false
+}
+
+var (
+	jsKeywords   = engine.Words("break case catch class const continue debugger default delete do else export extends finally for function if import in instanceof new return super switch this throw try typeof var void while with yield let static enum await implements package protected interface private public async of from as type any number string boolean undefined null true false readonly declare keyof unknown never abstract get set")
+	pyKeywords   = engine.Words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield self cls print len str int list dict set tuple bool float object super isinstance range")
+	javaKeywords = engine.Words("abstract assert boolean break byte case catch char class const continue default do double else enum extends final finally float for goto if implements import instanceof int interface long native new package private protected public return short static strictfp super switch synchronized this throw throws transient try void volatile while true false null var record String Object Override List Map")
+)
+
+// IsKeyword reports words of the language (and a few ubiquitous built-ins)
+// that are never looked up as declarations.
+func IsKeyword(l Lang, w string) bool {
+	switch l {
+	case LangPython:
+		return pyKeywords[w]
+	case LangJava:
+		return javaKeywords[w]
+	case LangJS:
+		return jsKeywords[w]
+	}
+	return jsKeywords[w] || pyKeywords[w]
+}

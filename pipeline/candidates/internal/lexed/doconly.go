@@ -1,0 +1,71 @@
+package lexed
+
+import (
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// A change that edits only comments or docstrings changes no behaviour: its
+// lines touch no declaration, so neither callers nor users are listed for it.
+// The lexer drops comments; CodeLines also drops Python docstrings (a string
+// that is the whole first statement of a module, class or function).
+
+// CodeChange returns c with its added and removed lines cut to those that
+// hold code in nf and of (c itself when nothing is cut).
+func CodeChange(c *engine.Change, nf, of *File) *engine.Change {
+	added, removed := CodeLines(nf, c.Added), CodeLines(of, c.Removed)
+	if len(added) == len(c.Added) && len(removed) == len(c.Removed) {
+		return c
+	}
+	cc := *c
+	cc.Added, cc.Removed = added, removed
+	return &cc
+}
+
+// CodeLines returns the lines of lines on which f has a token that is not a
+// docstring (a multi-line string covers every line it spans).
+func CodeLines(f *File, lines map[int]bool) map[int]bool {
+	if f == nil || len(lines) == 0 {
+		return lines
+	}
+	out := map[int]bool{}
+	for i, t := range f.Toks {
+		if f.Lang == LangPython && IsDocstring(f.Toks, i) {
+			continue
+		}
+		first := StartLine(t)
+		for l := first; l <= t.Line; l++ {
+			if lines[l] {
+				out[l] = true
+			}
+		}
+	}
+	return out
+}
+
+// IsDocstring reports whether toks[i] is a Python docstring: a string
+// starting its line, first in the file or right after a block's ':' on an
+// earlier line, and followed by nothing else on its statement.
+func IsDocstring(toks []Tok, i int) bool {
+	t := toks[i]
+	if t.Kind != TkString {
+		return false
+	}
+	if i > 0 {
+		p := toks[i-1]
+		if p.Text != ":" || p.Line == StartLine(t) {
+			return false
+		}
+	}
+	return i+1 == len(toks) || toks[i+1].Line > t.Line
+}
+
+// StartLine is the line a token starts on: a string token carries the line
+// it ends on.
+func StartLine(t Tok) int {
+	if t.Kind == TkString {
+		return t.Line - strings.Count(t.Text, "\n")
+	}
+	return t.Line
+}

@@ -1,0 +1,179 @@
+package lexed
+
+import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+
+// The lexed file every language reader fills (tokens, declarations,
+// imports, the declared-type model of typemodel.go) and the helpers the
+// TypeScript, Python and Java searches share.
+
+const (
+	ScoreImported   = 0.85 // declared in, or referring through, an import of the file
+	ScoreMember     = 0.6  // a method or field of a class in an imported file
+	ScoreUnrelated  = 0.3  // a member name only one searched file declares
+	GrepLimit       = 1000
+	MinMemberLength = 4
+)
+
+// Decl is a declaration found by token patterns.
+type Decl struct {
+	Name      string
+	Kind      string // function, class, interface, type, enum, method, field, variable
+	Container string // the class of a method or field
+	Static    bool   // a static method or field, reached through its class's name
+	From, To  int    // line span
+	// headTo is the last line of a JS class or interface header (its
+	// body's '{'), of an enum its last: a changed line there touches it.
+	HeadTo int
+}
+
+// File is a lexed file with its declarations and imports.
+type File struct {
+	Path    string
+	Lang    Lang
+	Toks    []Tok
+	Decls   []Decl
+	Imports []Import
+	idx     *Index     // built on first use (index)
+	Types   *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
+}
+
+// Index answers RefersTo, DeclaresAt and moduleReceiver's assignment scan
+// in constant time: without it each member access of a file rescanned the
+// whole file (quadratic on a file of one-line member accesses).
+type Index struct {
+	Idents  map[string]bool
+	DeclAt  map[DeclAt]bool
+	ModVars map[string]bool // names assigned require(...) or (await) import(...)
+	Lines   map[int]bool    // lines holding a token (hasCodeOn), built on first use
+}
+
+type DeclAt struct {
+	Line int
+	Name string
+}
+
+func (f *File) Index() *Index {
+	if f.idx != nil {
+		return f.idx
+	}
+	x := &Index{Idents: map[string]bool{}, DeclAt: map[DeclAt]bool{}, ModVars: map[string]bool{}}
+	for _, t := range f.Toks {
+		if t.Kind == TkIdent {
+			x.Idents[t.Text] = true
+		}
+	}
+	for _, d := range f.Decls {
+		x.DeclAt[DeclAt{d.From, d.Name}] = true
+	}
+	for j := 0; j+2 < len(f.Toks); j++ {
+		if f.Toks[j+1].Text != "=" {
+			continue
+		}
+		k := j + 2
+		if f.Toks[k].Text == "await" && k+1 < len(f.Toks) {
+			k++
+		}
+		if f.Toks[k].Text == "require" || f.Toks[k].Text == "import" {
+			x.ModVars[f.Toks[j].Text] = true
+		}
+	}
+	f.idx = x
+	return x
+}
+
+// Import is one import: the module specifier and the names it brings.
+type Import struct {
+	Spec     string
+	Names    []string // local names bound by the import
+	Wildcard bool     // Java a.b.*, JS export * from
+	Export   bool     // JS export ... from: the file re-exports the names
+	// call marks require("x") and import("x"): the names their results
+	// are destructured into are not listed.
+	Call bool
+	// namespace is the local name of a JS namespace import (import * as ns,
+	// export * as ns): the module's names are reached as ns.name.
+	Namespace string
+	// dflt is the local name of a JS default import (import x from, import
+	// x, {y} from): it binds the module's default export.
+	Default string
+}
+
+// Read lexes the file at p in its language's mode; the language's
+// reader fills its declarations, imports and types.
+func Read(p string, src []byte) *File {
+	l := LangOf(p)
+	return &File{Path: p, Lang: l, Toks: Tokens(src, LexModeOf(l))}
+}
+
+// FamilyGlobs are the pathspecs of a language family's files.
+func FamilyGlobs(l Lang) []string {
+	switch l {
+	case LangJS:
+		return []string{"*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs"}
+	case LangPython:
+		return []string{"*.py", "*.pyi"}
+	case LangJava:
+		return []string{"*.java"}
+	}
+	return nil
+}
+
+// Sym is a declaration of the changed file that the change touched.
+type Sym struct {
+	Decl   Decl
+	Change engine.DeclChange
+	// ctor marks the class of a touched constructor: its new C(...)
+	// expressions are the references.
+	Ctor bool
+}
+
+// CommonMember names are declared by nearly every class; searching their
+// callers lists noise.
+var CommonMember = map[string]bool{
+	"constructor": true, "__init__": true, "toString": true, "equals": true, "hashCode": true,
+	"render": true, "main": true, "get": true, "set": true, "run": true, "init": true,
+	"__str__": true, "__repr__": true, "__eq__": true, "__hash__": true,
+}
+
+func Display(d Decl) string {
+	if d.Container != "" {
+		return d.Container + "." + d.Name
+	}
+	return d.Name
+}
+
+// Clone returns a copy of f that shares its tokens and their index, or,
+// with dropTokens, holds only its declarations and imports.
+func (f *File) Clone(dropTokens bool) *File {
+	c := *f
+	if dropTokens {
+		c.Toks, c.idx = nil, nil
+	} else {
+		c.idx = f.Index()
+	}
+	return &c
+}
+
+// DeclaresAt reports whether token t of f is the name of one of f's
+// declarations (its own declaration, not a reference).
+func DeclaresAt(f *File, t Tok) bool {
+	return f.Index().DeclAt[DeclAt{t.Line, t.Text}]
+}
+
+// RefersTo reports whether f mentions name as an identifier.
+func RefersTo(f *File, name string) bool {
+	return f.Index().Idents[name]
+}
+
+// HitDecl reports whether lines touch declaration d: a class, interface or
+// enum counts only by its header line (its members count on their own).
+func HitDecl(lines map[int]bool, d Decl) bool {
+	if d.HeadTo > 0 {
+		return engine.SpanHit(lines, d.From, d.HeadTo)
+	}
+	switch d.Kind {
+	case "class", "interface", "enum":
+		return lines[d.From]
+	}
+	return engine.SpanHit(lines, d.From, d.To)
+}

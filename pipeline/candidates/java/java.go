@@ -1,0 +1,727 @@
+package java
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// The Java search. Almost every Java call is receiver.method(), so names
+// are resolved through types: a receiver's declared type (field, local,
+// parameter, a method's return type), the class hierarchy (extends,
+// implements: inherited members and overrides), and Java's visibility rules
+// (the file's package, single-type, on-demand and static imports). A type
+// is looked for where those rules put it: Type.java in the package's
+// directory under the source roots known.
+
+const (
+	scoreJavaTyped    = 0.85 // resolved through a declared type or an import
+	scoreJavaOnDemand = 0.75 // through an on-demand import a.b.*
+	scoreJavaSees     = 0.6  // an untyped receiver in a file that sees the class
+	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare
+	javaTypeRounds    = 3    // supertype levels read beyond the named types
+	javaManyFiles     = 200  // more files than this name a touched name: mostNaming picks among them
+)
+
+// javaSearch is the search of all the changed Java files together.
+type javaSearch struct {
+	tree     engine.Tree
+	ev       *engine.Evidence
+	h        *lexed.Hierarchy
+	files    map[string]*jfile          // every file read, by path
+	classes  map[string][]*jfile        // class simple name -> files declaring it
+	tried    map[string]bool            // file + type name looked up
+	declared map[string]int             // member name -> files declaring it (read files)
+	dirs     map[string]map[string]bool // directory -> the file names it lists
+	rootList []string                   // source roots known (roots)
+	rootSeen map[string]bool            // files whose root is in rootList
+}
+
+// javaTouch is a declaration of a changed file that the change touched.
+type javaTouch struct {
+	f      *jfile
+	d      lexed.Decl
+	change engine.DeclChange
+}
+
+func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
+		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
+	var heads []*jfile
+	var touched []javaTouch
+	added := map[*jfile]map[int]bool{}
+	for _, c := range cs {
+		var nf, of *jfile
+		if c.New != nil {
+			nf = readJava(c.Path, c.New)
+			heads = append(heads, nf)
+			added[nf] = c.Added
+			s.addFile(nf)
+		}
+		if c.Old != nil {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			of = readJava(op, c.Old)
+		}
+		touched = append(touched, javaTouched(c, nf, of)...)
+	}
+	// The files that can refer to a touched name.
+	var words []string
+	seen := map[string]bool{}
+	for _, t := range touched {
+		w := t.d.Name
+		if t.d.Container != "" && (lexed.CommonMember[w] || javaCommonMember[w] || len(w) < 3) {
+			// A name every other class declares or calls: the files that
+			// can reach it through a typed receiver name its class.
+			w = javaTopName(t.d.Container)
+		}
+		seen[t.d.Name] = true
+		if !slices.Contains(words, w) {
+			words = append(words, w)
+		}
+	}
+	var impactFiles []*jfile
+	if len(words) > 0 {
+		paths, err := tree.Grep(ctx, words, []string{"*.java"}, lexed.GrepLimit)
+		if err != nil {
+			return fmt.Errorf("search for changed names: %w", err)
+		}
+		// Many files: those naming most touched declarations together with
+		// their class (as a typed receiver or an import does) are lexed,
+		// at most javaManyFiles of them.
+		if len(paths) > javaManyFiles {
+			var err error
+			if paths, err = s.mostNaming(ctx, paths, touched); err != nil {
+				return err
+			}
+		}
+		for _, p := range paths {
+			f, err := s.read(ctx, p)
+			if err != nil {
+				return err
+			}
+			if f != nil {
+				impactFiles = append(impactFiles, f)
+			}
+		}
+	}
+	// The types the changed lines and the impact files name, each looked
+	// up from the file naming it.
+	need := map[typeRef]bool{}
+	for _, f := range heads {
+		for n := range javaNamedTypes(f, added[f]) {
+			need[typeRef{f, n}] = true
+		}
+	}
+	for _, t := range touched {
+		need[typeRef{t.f, t.d.Container}] = true
+	}
+	for _, g := range impactFiles {
+		for n := range javaReceiverTypes(g, seen) {
+			need[typeRef{g, n}] = true
+		}
+		for _, c := range g.java.classes {
+			for _, sup := range c.supers {
+				need[typeRef{g, sup}] = true
+			}
+		}
+	}
+	if err := s.loadTypes(ctx, need); err != nil {
+		return err
+	}
+	// Chains a.b().c() type each call by the previous one's return type:
+	// the files of the types reached are read until no new type appears.
+	for round := 0; round < javaTypeRounds; round++ {
+		next := map[typeRef]bool{}
+		for _, f := range heads {
+			for i, t := range f.Toks {
+				if t.Kind == lexed.TkIdent && i > 0 && f.Toks[i-1].Text == "." && added[f][t.Line] {
+					for _, typ := range s.resolveTypes(f, i, 0) {
+						if len(s.classes[typ]) == 0 && !s.tried[f.Path+"\x00"+typ] {
+							next[typeRef{f, typ}] = true
+						}
+					}
+				}
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		if err := s.loadTypes(ctx, next); err != nil {
+			return err
+		}
+	}
+	for _, f := range heads {
+		s.usesIn(f, added[f])
+	}
+	for _, g := range impactFiles {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.impactIn(g, touched)
+	}
+	return nil
+}
+
+// mostNaming answers the javaManyFiles paths whose content names the most
+// touched declarations together with their class's name.
+func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []javaTouch) ([]string, error) {
+	want := map[string]bool{}
+	for _, t := range touched {
+		want[t.d.Name] = true
+		want[javaTopName(t.d.Container)] = true
+	}
+	type scored struct {
+		path string
+		n    int
+	}
+	var out []scored
+	for _, p := range paths {
+		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
+			continue
+		}
+		src, err := s.tree.ReadFile(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		found := map[string]bool{}
+		for i := 0; i < len(src); {
+			if !isJavaIdentByte(src[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(src) && isJavaIdentByte(src[j]) {
+				j++
+			}
+			if want[string(src[i:j])] {
+				found[string(src[i:j])] = true
+			}
+			i = j
+		}
+		n := 0
+		for _, t := range touched {
+			if found[t.d.Name] && (t.d.Container == "" || found[javaTopName(t.d.Container)]) {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, scored{p, n})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b scored) int { return b.n - a.n })
+	var keep []string
+	for _, x := range out[:min(len(out), javaManyFiles)] {
+		keep = append(keep, x.path)
+	}
+	return keep, nil
+}
+
+func isJavaIdentByte(c byte) bool {
+	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+}
+
+// read reads and parses one file outside the change (nil when it cannot).
+func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
+	if f, ok := s.files[p]; ok {
+		return f, nil
+	}
+	if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
+		return nil, nil
+	}
+	src, err := s.tree.ReadFile(ctx, p)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		s.files[p] = nil
+		return nil, nil
+	}
+	f := readJava(p, src)
+	s.addFile(f)
+	return f, nil
+}
+
+func (s *javaSearch) addFile(f *jfile) {
+	s.files[f.Path] = f
+	s.h.Add(f.File)
+	seen := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d.Kind {
+		case "class", "interface", "enum":
+			k := javaClassKey(d)
+			if !slices.Contains(s.classes[k], f) {
+				s.classes[k] = append(s.classes[k], f)
+			}
+		default:
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				s.declared[d.Name]++
+			}
+		}
+	}
+}
+
+// javaTouched answers the declarations of one changed file that the change
+// touched: those of the head holding an added line (a signature change
+// when on their first line), and those of the base holding a removed line
+// that the head still declares. A class counts by its header.
+func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
+	var out []javaTouch
+	seen := map[string]int{}
+	hit := func(f *jfile, lines map[int]bool, d lexed.Decl) bool {
+		to := d.To
+		if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
+			to = javaHeaderEnd(f, d)
+		}
+		for l := d.From; l <= to; l++ {
+			if lines[l] && f.hasCodeOn(l) {
+				return true
+			}
+		}
+		return false
+	}
+	if nf != nil {
+		for _, d := range nf.Decls {
+			if hit(nf, c.Added, d) {
+				k := d.Container + "." + d.Name + "." + d.Kind
+				if _, ok := seen[k]; ok {
+					continue
+				}
+				ch := engine.ChangedBody
+				if c.Added[d.From] {
+					ch = engine.ChangedSignature
+				}
+				seen[k] = len(out)
+				out = append(out, javaTouch{nf, d, ch})
+			}
+		}
+	}
+	if of == nil || nf == nil {
+		return out
+	}
+	head := map[string]lexed.Decl{}
+	for _, d := range nf.Decls {
+		k := d.Container + "." + d.Name + "." + d.Kind
+		if _, ok := head[k]; !ok {
+			head[k] = d
+		}
+	}
+	for _, d := range of.Decls {
+		if !hit(of, c.Removed, d) {
+			continue
+		}
+		k := d.Container + "." + d.Name + "." + d.Kind
+		hd, ok := head[k]
+		if !ok {
+			continue // removed: the head no longer refers to it
+		}
+		if i, ok := seen[k]; ok {
+			if c.Removed[d.From] {
+				out[i].change = engine.ChangedSignature
+			}
+			continue
+		}
+		ch := engine.ChangedBody
+		if c.Removed[d.From] {
+			ch = engine.ChangedSignature
+		}
+		seen[k] = len(out)
+		out = append(out, javaTouch{nf, hd, ch})
+	}
+	return out
+}
+
+// javaHeaderEnd is the line of a class's opening brace.
+func javaHeaderEnd(f *jfile, d lexed.Decl) int {
+	if f.java != nil {
+		for _, c := range f.java.classes {
+			if f.Decls[c.decl].From == d.From && c.name == d.Name {
+				return f.Toks[c.open].Line
+			}
+		}
+	}
+	return d.From
+}
+
+// hasCodeOn reports whether line l holds a token (not only a comment).
+func (f *jfile) hasCodeOn(l int) bool {
+	x := f.Index()
+	if x.Lines == nil {
+		x.Lines = map[int]bool{}
+		for _, t := range f.Toks {
+			x.Lines[t.Line] = true
+		}
+	}
+	return x.Lines[l]
+}
+
+// usesIn records the files declaring what the added lines of f refer to.
+func (s *javaSearch) usesIn(f *jfile, added map[int]bool) {
+	for i, t := range f.Toks {
+		if t.Kind != lexed.TkIdent || !added[t.Line] || f.java.declTok[i] || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
+			continue
+		}
+		member := i > 0 && f.Toks[i-1].Text == "."
+		call := i+1 < len(f.Toks) && f.Toks[i+1].Text == "("
+		switch {
+		case member:
+			for _, typ := range s.resolveTypes(f, i, 0) {
+				for _, g := range s.declaringFiles(f, typ, t.Text) {
+					s.addUse(g, typ+"."+t.Text, f, scoreJavaTyped)
+				}
+			}
+		case t.Text == "super" && call:
+			if c := f.java.classAt(i); c != nil {
+				for _, sup := range c.supers {
+					fs, sc := s.typeFiles(f, sup)
+					for _, g := range fs {
+						s.addUse(g, sup, f, sc)
+					}
+				}
+			}
+		case isUpper(t.Text) && (!call || i > 0 && f.Toks[i-1].Text == "new"):
+			cls := f.java.qualify(t.Text)
+			fs, sc := s.typeFiles(f, cls)
+			for _, g := range fs {
+				s.addUse(g, cls, f, sc)
+			}
+		case call:
+			s.usesUnqualified(f, i)
+		default:
+			// A field of the enclosing class's supertypes, or statically
+			// imported.
+			s.usesUnqualified(f, i)
+		}
+	}
+}
+
+// usesUnqualified resolves a name used without a receiver: a member the
+// enclosing class inherits, or a static import.
+func (s *javaSearch) usesUnqualified(f *jfile, i int) {
+	name := f.Toks[i].Text
+	if c := f.java.classAt(i); c != nil {
+		if slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Name == name && d.Container != "" }) {
+			return // declared in the file itself
+		}
+		if f.Types.Vars[name] != nil && !isUpper(name) {
+			return // a local or parameter
+		}
+		for _, sup := range c.supers {
+			for _, g := range s.declaringFiles(f, sup, name) {
+				s.addUse(g, sup+"."+name, f, scoreJavaTyped)
+			}
+		}
+	}
+	for _, im := range f.java.imports {
+		if !im.static || len(im.parts) < 2 {
+			continue
+		}
+		cls := im.parts[len(im.parts)-1]
+		if !im.wildcard {
+			if cls != name {
+				continue
+			}
+			cls = im.parts[len(im.parts)-2]
+		}
+		for _, g := range s.classes[cls] {
+			if javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Name == name && d.Container == cls }) {
+				s.addUse(g, cls+"."+name, f, scoreJavaTyped)
+			}
+		}
+	}
+}
+
+func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
+	if g == nil || g == from || s.ev.Changed[g.Path] {
+		return
+	}
+	s.ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: sym, Method: engine.MethodTokens, Score: score,
+		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.Path))})
+}
+
+// impactIn records g's references to the touched declarations. One walk
+// over g's tokens looks each identifier up among the touched names.
+func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
+	byName := map[string][]int{}
+	for k, t := range touched {
+		byName[t.d.Name] = append(byName[t.d.Name], k)
+		if t.d.Kind == "constructor" {
+			byName["new"] = append(byName["new"], k)
+			byName["super"] = append(byName["super"], k)
+		}
+	}
+	best := make([]float64, len(touched))
+	calls := make([]bool, len(touched))
+	sees := make([]float64, len(touched))
+	for k := range sees {
+		sees[k] = -1
+	}
+	for i, tk := range g.Toks {
+		if tk.Kind != lexed.TkIdent {
+			continue
+		}
+		for _, k := range byName[tk.Text] {
+			if sees[k] < 0 {
+				sees[k] = s.seesTouched(g, touched[k])
+				if sees[k] < 0 {
+					sees[k] = 0
+					best[k] = -1 // g's class of that name is another
+				}
+			}
+			if best[k] < 0 {
+				continue
+			}
+			sc, call := s.refAt(g, i, touched[k], sees[k])
+			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
+				best[k], calls[k] = sc, call
+			}
+		}
+	}
+	for k, t := range touched {
+		if best[k] <= 0 {
+			continue
+		}
+		name := lexed.Display(t.d)
+		if t.d.Kind == "constructor" {
+			name = "new " + t.d.Name
+		}
+		verb := "uses"
+		if calls[k] {
+			verb = "calls"
+		}
+		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: best[k], Call: calls[k],
+			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
+	}
+}
+
+// touchedClass is the class a touched declaration belongs to (a class:
+// itself).
+func touchedClass(d lexed.Decl) string {
+	if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
+		return javaClassKey(d)
+	}
+	return d.Container
+}
+
+// javaClassKey is a class declaration's name in the hierarchy: A.B for a
+// class B nested in A.
+func javaClassKey(d lexed.Decl) string {
+	if d.Container != "" {
+		return d.Container + "." + d.Name
+	}
+	return d.Name
+}
+
+// javaTopName is the top-level class of a class key (A of A.B).
+func javaTopName(cls string) string {
+	if i := strings.IndexByte(cls, '.'); i >= 0 {
+		return cls[:i]
+	}
+	return cls
+}
+
+// seesTouched answers how g sees the class of touched declaration t
+// (javaSees, or a fully qualified name), -1 when g's class of that name
+// is another package's.
+func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
+	cls := touchedClass(t.d)
+	sees := javaSees(g, t.f, cls)
+	if sees == 0 && lexed.RefersTo(g.File, cls) && s.fullyQualified(g, t.f, cls) {
+		sees = scoreJavaTyped
+	}
+	if sees == 0 && javaImportsOther(g, cls) {
+		return -1
+	}
+	return sees
+}
+
+// refAt answers how surely token i of g refers to touched declaration t
+// (0: it does not), and whether by a call.
+func (s *javaSearch) refAt(g *jfile, i int, t javaTouch, sees float64) (float64, bool) {
+	d := t.d
+	cls := touchedClass(d)
+	toks := g.Toks
+	k := toks[i]
+	if g.java.declTok[i] {
+		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
+			return scoreJavaTyped, false
+		}
+		return 0, false
+	}
+	member := i > 0 && toks[i-1].Text == "."
+	ref := i > 1 && toks[i-1].Text == ":" && toks[i-2].Text == ":"
+	isCall := i+1 < len(toks) && toks[i+1].Text == "("
+	switch d.Kind {
+	case "class", "interface", "enum":
+		if k.Text == d.Name && !member && sees > 0 {
+			return sees, isCall
+		}
+	case "constructor":
+		if k.Text == d.Name && i > 0 && toks[i-1].Text == "new" && sees > 0 {
+			return sees, true
+		}
+		if k.Text == "new" && ref && i >= 3 && toks[i-3].Text == d.Name && sees > 0 {
+			return sees, true
+		}
+		if k.Text == "super" && isCall && !member {
+			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.Container) || slices.Contains(c.supers, d.Name)) {
+				return scoreJavaTyped, true
+			}
+		}
+	default:
+		if k.Text != d.Name || (d.Kind == "method" && !isCall && !ref) || (d.Kind == "field" && isCall) {
+			return 0, false
+		}
+		if member || ref {
+			var types []string
+			if member {
+				types = s.resolveTypes(g, i, 0)
+			} else if p := toks[i-3]; p.Kind == lexed.TkIdent {
+				types = g.Types.TypesOf(p.Text)
+				if len(types) == 0 && isUpper(p.Text) {
+					types = []string{p.Text}
+				}
+			}
+			switch {
+			case len(types) > 0 && s.anyReaches(types, cls, d.Name):
+				return scoreJavaTyped, isCall
+			case len(types) > 0 && s.allKnown(types):
+				// a known type that does not reach the class
+			case lexed.CommonMember[d.Name] || javaCommonMember[d.Name]:
+			case sees > 0 || lexed.RefersTo(g.File, cls):
+				return scoreJavaSees, isCall
+			case s.declared[d.Name] <= 1 && len(d.Name) >= 6:
+				return scoreJavaLoose, isCall
+			}
+			return 0, false
+		}
+		// Unqualified: in a subclass, or statically imported.
+		if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
+			return scoreJavaTyped, isCall
+		}
+		if d.Static && s.staticImports(g, cls, d.Name) {
+			return scoreJavaTyped, isCall
+		}
+	}
+	return 0, false
+}
+
+// anyReaches reports whether a member name of one of types can be cls's:
+// the type is cls or a subtype of it, and no nearer class declares name.
+func (s *javaSearch) anyReaches(types []string, cls, name string) bool {
+	for _, t := range types {
+		if t == cls {
+			return true
+		}
+		decl := s.h.Declaring(t, name)
+		if s.reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
+			return true
+		}
+	}
+	return false
+}
+
+// allKnown reports whether the hierarchy knows every one of types (their
+// files were read), so that not reaching a class is a fact.
+func (s *javaSearch) allKnown(types []string) bool {
+	for _, t := range types {
+		if len(s.classes[t]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// reaches reports whether class sub is cls or extends or implements it
+// (transitively).
+func (s *javaSearch) reaches(sub, cls string) bool {
+	seen := map[string]bool{}
+	queue := []string{sub}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == cls {
+			return true
+		}
+		if seen[c] {
+			continue
+		}
+		seen[c] = true
+		queue = append(queue, s.h.Supers[c]...)
+	}
+	return false
+}
+
+// overrides reports whether the method declared at token i of g belongs
+// to a class that extends or implements cls.
+func (s *javaSearch) overrides(g *jfile, i int, cls string) bool {
+	c := g.java.classAt(i)
+	return c != nil && c.name != cls && s.reaches(c.name, cls)
+}
+
+// staticImports reports whether g imports member name of class cls
+// statically.
+func (s *javaSearch) staticImports(g *jfile, cls, name string) bool {
+	for _, im := range g.java.imports {
+		if !im.static || len(im.parts) < 2 {
+			continue
+		}
+		last := im.parts[len(im.parts)-1]
+		if (im.wildcard && last == cls) || (!im.wildcard && last == name && im.parts[len(im.parts)-2] == cls) {
+			return true
+		}
+	}
+	return false
+}
+
+// fullyQualified reports whether g writes cls with the package of p in
+// front (a.b.C).
+func (s *javaSearch) fullyQualified(g, p *jfile, cls string) bool {
+	if p.pkg == "" {
+		return false
+	}
+	parts := strings.Split(p.pkg, ".")
+	n := 2 * len(parts)
+	for i := n; i < len(g.Toks); i++ {
+		if g.Toks[i].Text != cls || g.Toks[i-1].Text != "." {
+			continue
+		}
+		ok := true
+		for k, part := range parts {
+			at := i - n + 2*k
+			if g.Toks[at].Text != part || g.Toks[at+1].Text != "." {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// javaImportsOther reports whether g imports a class named cls by a
+// single-type import (one that javaSees did not match to the touched file).
+func javaImportsOther(g *jfile, cls string) bool {
+	for _, im := range g.java.imports {
+		if !im.static && !im.wildcard && len(im.parts) > 0 && im.parts[len(im.parts)-1] == cls {
+			return true
+		}
+	}
+	return false
+}
+
+// javaCommonMember are Java method names that nearly every class declares
+// or calls: without a typed receiver they say nothing.
+var javaCommonMember = wordSet("get set add put remove size isEmpty contains close apply accept of build create value values name type getName getValue getType write read next hasNext iterator compareTo clone length copy")

@@ -1,0 +1,258 @@
+package java
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// Where a Java type is declared: the source roots, the package
+// directories an import or the same package puts it in, and the reads
+// that load it.
+
+// typeRef is a type name as file from names it.
+type typeRef struct {
+	from *jfile
+	name string
+}
+
+// loadTypes reads the files declaring the types in need and, level by
+// level, their supertypes. A type T named in file F is looked for where
+// Java's rules put it: T.java in F's package, in the package of a
+// single-type import of T (or the file of its outer class), of an
+// on-demand import, or of a static import's class, under every source root
+// known (the directories above the packages of the files read).
+func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error {
+	pending := map[string]bool{} // package dir + file of explicit imports not found
+	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
+		next := map[typeRef]bool{}
+		for r := range need {
+			n := r.name
+			key := r.from.Path + "\x00" + n
+			if n == "" || s.tried[key] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !isUpper(n) {
+				continue
+			}
+			s.tried[key] = true
+			if slices.ContainsFunc(s.classes[n], func(p *jfile) bool { return javaSees(r.from, p, n) > 0 }) {
+				continue
+			}
+			for _, p := range javaTypePlaces(r.from, n) {
+				f, err := s.readIn(ctx, r.from, p)
+				if err != nil {
+					return err
+				}
+				if f == nil {
+					if p.explicit && !javaPlatform(p.dir) {
+						pending[p.dir+"/"+p.file] = true
+					}
+					continue
+				}
+				for _, c := range f.java.classes {
+					for _, sup := range c.supers {
+						next[typeRef{f, sup}] = true
+					}
+				}
+			}
+		}
+		// An import of a module whose source root no file read has shown:
+		// the files that name the type are searched for its path.
+		if len(pending) > 0 {
+			var words []string
+			for tail := range pending {
+				w := strings.TrimSuffix(path.Base(tail), ".java")
+				if !slices.Contains(words, w) {
+					words = append(words, w)
+				}
+			}
+			slices.Sort(words)
+			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, lexed.GrepLimit)
+			if err != nil {
+				return fmt.Errorf("search for imported types: %w", err)
+			}
+			for _, p := range paths {
+				if !javaTailPending(pending, p) {
+					continue
+				}
+				f, err := s.read(ctx, p)
+				if err != nil {
+					return err
+				}
+				if f == nil {
+					continue
+				}
+				for _, c := range f.java.classes {
+					for _, sup := range c.supers {
+						next[typeRef{f, sup}] = true
+					}
+				}
+			}
+			clear(pending)
+		}
+		need = next
+	}
+	return nil
+}
+
+// javaPlatform reports whether package directory dir is the JDK's.
+func javaPlatform(dir string) bool {
+	for _, p := range []string{"java/", "javax/", "jdk/", "sun/", "com/sun/", "org/w3c/", "org/xml/", "org/ietf/"} {
+		if strings.HasPrefix(dir+"/", p) {
+			return true
+		}
+	}
+	return false
+}
+
+// javaTailPending reports whether path p ends in one of pending's
+// package directory + file tails.
+func javaTailPending(pending map[string]bool, p string) bool {
+	for tail := range pending {
+		if p == tail || strings.HasSuffix(p, "/"+tail) {
+			return true
+		}
+	}
+	return false
+}
+
+// typePlace is a package directory (relative to a source root) and the
+// file name a type may be declared in; explicit places (single-type and
+// static imports) are looked for under every known root, the others (the
+// file's package, on-demand imports) under the file's own roots.
+type typePlace struct {
+	dir, file string
+	explicit  bool
+}
+
+func javaTypePlaces(f *jfile, n string) []typePlace {
+	n = javaTopName(n)
+	pkgDir := func(parts []string) string { return strings.Join(parts, "/") }
+	out := []typePlace{{strings.ReplaceAll(f.pkg, ".", "/"), n + ".java", false}}
+	for _, im := range f.java.imports {
+		k := len(im.parts)
+		switch {
+		case im.wildcard && !im.static:
+			out = append(out, typePlace{pkgDir(im.parts), n + ".java", false})
+		case !im.wildcard && !im.static && im.parts[k-1] == n:
+			out = append(out, typePlace{pkgDir(im.parts[:k-1]), n + ".java", true})
+			// a.b.Outer.T: T nested in Outer.java.
+			if k >= 3 && isUpper(im.parts[k-2]) {
+				out = append(out, typePlace{pkgDir(im.parts[:k-2]), im.parts[k-2] + ".java", true})
+			}
+		case im.static && k >= 2:
+			cls := k - 1
+			if !im.wildcard {
+				cls = k - 2
+			}
+			if cls >= 1 && im.parts[cls] == n {
+				out = append(out, typePlace{pkgDir(im.parts[:cls]), n + ".java", true})
+			}
+		}
+	}
+	return out
+}
+
+// roots answers the source roots known: for each file read, its directory
+// less its package's path.
+func (s *javaSearch) roots() []string {
+	if s.rootList != nil && len(s.rootSeen) == len(s.files) {
+		return s.rootList
+	}
+	for p, f := range s.files {
+		if f == nil || s.rootSeen[p] {
+			continue
+		}
+		s.rootSeen[p] = true
+		dir := engine.DirOf(p)
+		pkg := strings.ReplaceAll(f.pkg, ".", "/")
+		root := dir
+		if pkg != "" {
+			if dir != pkg && !strings.HasSuffix(dir, "/"+pkg) {
+				continue
+			}
+			root = strings.TrimSuffix(strings.TrimSuffix(dir, pkg), "/")
+		}
+		// Maven and Gradle put a module's tests beside its sources.
+		for _, r := range []string{root, swapRoot(root, "src/main/", "src/test/"), swapRoot(root, "src/test/", "src/main/")} {
+			if r != "" && !slices.Contains(s.rootList, r) {
+				s.rootList = append(s.rootList, r)
+			}
+		}
+	}
+	slices.Sort(s.rootList)
+	return s.rootList
+}
+
+// ownRoots answers f's source root and its sibling main/test root.
+func (s *javaSearch) ownRoots(f *jfile) []string {
+	dir := engine.DirOf(f.Path)
+	pkg := strings.ReplaceAll(f.pkg, ".", "/")
+	root := dir
+	if pkg != "" {
+		if dir != pkg && !strings.HasSuffix(dir, "/"+pkg) {
+			return []string{dir}
+		}
+		root = strings.TrimSuffix(strings.TrimSuffix(dir, pkg), "/")
+	}
+	out := []string{root}
+	for _, r := range []string{swapRoot(root, "src/main/", "src/test/"), swapRoot(root, "src/test/", "src/main/")} {
+		if r != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// swapRoot answers root with the last from replaced by to, "" when root
+// has no from.
+func swapRoot(root, from, to string) string {
+	i := strings.LastIndex(root+"/", from)
+	if i < 0 {
+		return ""
+	}
+	return strings.TrimSuffix(root[:i]+to+(root + "/")[i+len(from):], "/")
+}
+
+// readIn reads the file of place p under the source roots where its
+// directory lists it: every known root for an explicit place, else the
+// roots of from (its own and its sibling main/test root).
+func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfile, error) {
+	dir, file := p.dir, p.file
+	roots := s.roots()
+	if !p.explicit {
+		roots = s.ownRoots(from)
+	}
+	var found *jfile
+	for _, root := range roots {
+		d := engine.JoinDir(root, dir)
+		names, ok := s.dirs[d]
+		if !ok {
+			ps, err := s.tree.ListDir(ctx, d)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+			}
+			names = map[string]bool{}
+			for _, p := range ps {
+				names[path.Base(p)] = true
+			}
+			s.dirs[d] = names
+		}
+		if !names[file] {
+			continue
+		}
+		f, err := s.read(ctx, engine.JoinDir(d, file))
+		if err != nil {
+			return nil, err
+		}
+		if f != nil && found == nil {
+			found = f
+		}
+	}
+	return found, nil
+}

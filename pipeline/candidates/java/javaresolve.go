@@ -1,0 +1,281 @@
+package java
+
+import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"slices"
+	"strings"
+)
+
+// Resolving a Java receiver: the types named on added lines, the declared
+// types of receivers, which files a file sees, and the members of types
+// and their supertypes.
+
+// javaNamedTypes answers the type names the added lines of f name or
+// reach: capitalized identifiers, receivers' declared types, and the
+// supertypes of f's classes (members reached without a receiver).
+func javaNamedTypes(f *jfile, added map[int]bool) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range f.Toks {
+		if t.Kind != lexed.TkIdent || !added[t.Line] || f.java.declTok[i] {
+			continue
+		}
+		if isUpper(t.Text) {
+			out[f.java.qualify(t.Text)] = true
+		}
+		if i > 0 && f.Toks[i-1].Text == "." {
+			for _, typ := range f.Types.TypesOf(lexed.Receiver(f.Toks, i)) {
+				out[typ] = true
+			}
+		}
+	}
+	for _, c := range f.java.classes {
+		for _, s := range c.supers {
+			out[s] = true
+		}
+	}
+	for _, ts := range f.Types.Returns {
+		for _, t := range ts {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// javaReceiverTypes answers the declared types of the receivers of the
+// names in g (so that their hierarchy is known).
+func javaReceiverTypes(g *jfile, names map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for i, t := range g.Toks {
+		if t.Kind != lexed.TkIdent || !names[t.Text] || i == 0 || g.Toks[i-1].Text != "." {
+			continue
+		}
+		for _, typ := range g.Types.TypesOf(lexed.Receiver(g.Toks, i)) {
+			out[typ] = true
+		}
+	}
+	return out
+}
+
+// sees reports how g sees the top-level or nested class cls declared in
+// file p: scoreJavaTyped through its package or a single-type import,
+// scoreJavaOnDemand through an on-demand import, 0 when it does not.
+func javaSees(g, p *jfile, cls string) float64 {
+	if g == p || g.pkg == p.pkg {
+		return scoreJavaTyped
+	}
+	k := seesKey{p, cls}
+	if v, ok := g.java.sees[k]; ok {
+		return v
+	}
+	v := javaSeesImports(g, p, cls)
+	if g.java.sees == nil {
+		g.java.sees = map[seesKey]float64{}
+	}
+	g.java.sees[k] = v
+	return v
+}
+
+type seesKey struct {
+	p   *jfile
+	cls string
+}
+
+func javaSeesImports(g, p *jfile, cls string) float64 {
+	cls = javaTopName(cls)
+	if g == p {
+		return scoreJavaTyped
+	}
+	if g.pkg == p.pkg {
+		return scoreJavaTyped
+	}
+	tops := map[string]bool{}
+	for _, c := range p.java.classes {
+		if c.outer == "" {
+			tops[c.name] = true
+		}
+	}
+	best := 0.0
+	for _, im := range g.java.imports {
+		n := len(im.parts)
+		pkgLen := len(strings.Split(p.pkg, "."))
+		if p.pkg == "" {
+			pkgLen = 0
+		}
+		if n < pkgLen || strings.Join(im.parts[:pkgLen], ".") != p.pkg {
+			continue
+		}
+		rest := im.parts[pkgLen:]
+		switch {
+		case len(rest) == 0 && im.wildcard && !im.static:
+			best = max(best, scoreJavaOnDemand)
+		case len(rest) > 0 && tops[rest[0]] && (rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls):
+			best = max(best, scoreJavaTyped)
+		case len(rest) > 0 && tops[rest[0]]:
+			best = max(best, scoreJavaOnDemand)
+		}
+	}
+	return best
+}
+
+// typeFiles answers the files declaring class cls that f sees, with how.
+func (s *javaSearch) typeFiles(f *jfile, cls string) ([]*jfile, float64) {
+	var out []*jfile
+	best := 0.0
+	for _, p := range s.classes[cls] {
+		sc := javaSees(f, p, cls)
+		if sc == 0 {
+			// A class nested in a class of the same package (or of an
+			// imported file) is reached as Outer.Inner or by inheritance.
+			if s.nested(p, cls) && (f.pkg == p.pkg || javaSees(f, p, javaTop(p)) > 0) {
+				sc = scoreJavaOnDemand
+			}
+		}
+		switch {
+		case sc > best:
+			out, best = []*jfile{p}, sc
+		case sc == best && sc > 0:
+			out = append(out, p)
+		}
+	}
+	return out, best
+}
+
+func (s *javaSearch) nested(p *jfile, cls string) bool {
+	for _, c := range p.java.classes {
+		if c.name == cls && c.outer != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func javaTop(p *jfile) string {
+	for _, c := range p.java.classes {
+		if c.outer == "" {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// resolveTypes answers the types of the receiver of the member toks[i] of
+// f: a variable's declared types, a type name (static access), this and
+// super, or a call's return types (a chain a.b().c() resolved left to
+// right through the hierarchy).
+func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
+	toks := f.Toks
+	if i < 2 || toks[i-1].Text != "." || depth > 4 {
+		return nil
+	}
+	r := toks[i-2]
+	if r.Kind == lexed.TkIdent {
+		if i >= 3 && toks[i-3].Text == "." && r.Text != "this" {
+			if i >= 4 && toks[i-4].Text == "this" {
+				return f.Types.TypesOf("this." + r.Text)
+			}
+			// a.b.c: b's type through a's.
+			var out []string
+			for _, t := range s.resolveTypes(f, i-2, depth+1) {
+				out = append(out, s.memberType(t, r.Text, false)...)
+			}
+			return out
+		}
+		switch r.Text {
+		case "this":
+			if c := f.java.classAt(i); c != nil {
+				return []string{c.name}
+			}
+			return nil
+		case "super":
+			if c := f.java.classAt(i); c != nil {
+				return c.supers
+			}
+			return nil
+		}
+		if ts := f.Types.TypesOf(r.Text); len(ts) > 0 {
+			return ts
+		}
+		if isUpper(r.Text) {
+			return []string{f.java.qualify(r.Text)}
+		}
+		return nil
+	}
+	if r.Text != ")" {
+		return nil
+	}
+	open := -1
+	depthP := 0
+	for j := i - 2; j >= 0; j-- {
+		if toks[j].Text == ")" {
+			depthP++
+		} else if toks[j].Text == "(" {
+			depthP--
+			if depthP == 0 {
+				open = j
+				break
+			}
+		}
+	}
+	if open < 1 || toks[open-1].Kind != lexed.TkIdent {
+		return nil
+	}
+	fn := open - 1
+	name := toks[fn].Text
+	if fn >= 1 && toks[fn-1].Text == "new" {
+		return []string{f.java.qualify(name)}
+	}
+	if fn >= 1 && toks[fn-1].Text == "." {
+		var out []string
+		for _, t := range s.resolveTypes(f, fn, depth+1) {
+			out = append(out, s.memberType(t, name, true)...)
+		}
+		return out
+	}
+	// An unqualified call: a method of the enclosing class or its supertypes.
+	if c := f.java.classAt(i); c != nil {
+		if ts := s.memberType(c.name, name, true); len(ts) > 0 {
+			return ts
+		}
+	}
+	return f.Types.TypesOf(name + "()")
+}
+
+// memberType answers the type of member name of class typ (a method's
+// return type when call), looked up in typ and its supertypes.
+func (s *javaSearch) memberType(typ, name string, call bool) []string {
+	for _, c := range s.h.Declaring(typ, name) {
+		for _, f := range s.classes[c] {
+			if call {
+				if ts := f.Types.Returns[c+"."+name]; len(ts) > 0 {
+					return ts
+				}
+				continue
+			}
+			if ts := f.Types.Vars["this."+name]; len(ts) > 0 {
+				return ts
+			}
+		}
+	}
+	return nil
+}
+
+// declaringFiles answers the files declaring member name in typ or a
+// supertype, nearest first.
+func (s *javaSearch) declaringFiles(from *jfile, typ, name string) []*jfile {
+	var out []*jfile
+	for _, c := range s.h.Declaring(typ, name) {
+		fs, _ := s.typeFiles(from, c)
+		if len(fs) == 0 {
+			fs = s.classes[c]
+		}
+		for _, f := range fs {
+			if !slices.Contains(out, f) && slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Container == c && d.Name == name }) {
+				out = append(out, f)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return out
+}

@@ -1,0 +1,54 @@
+package typescript
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAbuseAliasTable: a tsconfig with 4,000 path aliases, each with many
+// targets, is read within its bounds (at most maxAliasRules patterns, at most
+// maxAliasTargets targets each), deterministically, and 20,000 imports
+// resolve through it within seconds even under the race detector.
+func TestAbuseAliasTable(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"compilerOptions": {"paths": {`)
+	targets := strings.Repeat(`"src/*", `, 20) + `"lib/*"`
+	for i := range 2_000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"p%05d/*": [%s], "p%05dx": ["src/e.ts"]`, i, targets, i)
+	}
+	b.WriteString(`}}}`)
+	a := parseAliases([]byte(b.String()))
+	if a == nil {
+		t.Fatal("the table was not read")
+	}
+	if n := len(a.exact) + len(a.wild); n != maxAliasRules {
+		t.Errorf("%d patterns kept, want the bound %d", n, maxAliasRules)
+	}
+	for _, r := range a.wild {
+		if len(r.targets) > maxAliasTargets {
+			t.Fatalf("%s keeps %d targets, over %d", r.pattern, len(r.targets), maxAliasTargets)
+		}
+	}
+	if again := parseAliases([]byte(b.String())); fmt.Sprint(again.wild) != fmt.Sprint(a.wild) {
+		t.Error("the patterns kept depend on the map's order")
+	}
+	start := time.Now()
+	hits := 0
+	for i := range 20_000 {
+		hits += len(a.resolve(fmt.Sprintf("p%05d/x", i%100)))
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("20,000 imports took %s", d)
+	}
+	if hits == 0 {
+		t.Error("no import resolved through the kept patterns")
+	}
+	if got := a.resolve("p00000x"); len(got) != 1 || got[0] != "src/e.ts" {
+		t.Errorf("exact pattern: %v", got)
+	}
+}

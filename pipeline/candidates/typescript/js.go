@@ -1,0 +1,785 @@
+package typescript
+
+import (
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// TypeScript/JavaScript declarations, read statement by statement: the
+// module-level functions, classes, interfaces, enums, type aliases and
+// variables (and those of namespace bodies), the members of class and
+// interface bodies, each with the span the compiler gives it (a statement
+// ends at ';', or at a line break where neither side continues it); and the
+// facts of the declared-type model (lexed.TypeModel) the declarations state:
+// supertypes, return types, the types of fields and parameters.
+
+// jsScan is the state of jsDecls's walk.
+type jsScan struct {
+	toks  []lexed.Tok
+	out   []lexed.Decl
+	types *lexed.TypeModel
+}
+
+// jsDecls reads the declarations of a TypeScript/JavaScript file's tokens
+// and fills types with what they declare.
+func jsDecls(toks []lexed.Tok, types *lexed.TypeModel) []lexed.Decl {
+	s := &jsScan{toks: toks, types: types}
+	s.module(0, len(toks), "")
+	jsLocalTypes(toks, types)
+	return s.out
+}
+
+func (s *jsScan) text(i int) string {
+	if i < 0 || i >= len(s.toks) {
+		return ""
+	}
+	return s.toks[i].Text
+}
+
+func (s *jsScan) isIdent(i int) bool {
+	return i >= 0 && i < len(s.toks) && s.toks[i].Kind == lexed.TkIdent
+}
+
+// punctAt reports whether toks[i] is the punctuation p.
+func (s *jsScan) punctAt(i int, p string) bool {
+	return i >= 0 && i < len(s.toks) && s.toks[i].Kind == lexed.TkPunct && s.toks[i].Text == p
+}
+
+// arrowAt reports whether toks[i] is the '>' of "=>".
+func (s *jsScan) arrowAt(i int) bool {
+	return s.punctAt(i, ">") && s.punctAt(i-1, "=") && s.toks[i-1].Line == s.toks[i].Line && s.toks[i-1].Col+1 == s.toks[i].Col
+}
+
+// match returns the index of the bracket closing the one at i, or the last
+// index when it is not closed.
+func (s *jsScan) match(i int) int {
+	depth := 0
+	for j := i; j < len(s.toks); j++ {
+		if s.toks[j].Kind != lexed.TkPunct {
+			continue
+		}
+		switch s.toks[j].Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(s.toks) - 1
+}
+
+// skipAngle returns the index after the type arguments or parameters
+// "<...>" opening at i.
+func (s *jsScan) skipAngle(i int) int {
+	depth := 0
+	for j := i; j < len(s.toks); j++ {
+		t := s.toks[j]
+		if t.Kind != lexed.TkPunct {
+			continue
+		}
+		switch t.Text {
+		case "(", "[", "{":
+			j = s.match(j)
+		case "<":
+			depth++
+		case ">":
+			if s.arrowAt(j) {
+				continue
+			}
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		case ";", ")", "]", "}":
+			return j // not type arguments after all
+		}
+	}
+	return len(s.toks)
+}
+
+// typeArgsAt reports whether the '<' at i opens type arguments (f<T>(),
+// Map<K, V>): it follows a name without a space, where a comparison would
+// have one.
+func (s *jsScan) typeArgsAt(i int) bool {
+	return s.isIdent(i-1) && s.toks[i-1].Line == s.toks[i].Line && s.toks[i-1].Col+len(s.toks[i-1].Text) == s.toks[i].Col
+}
+
+// continuesAfter reports whether a statement goes on after toks[j] when a
+// line break follows it.
+func (s *jsScan) continuesAfter(j int, typeCtx bool) bool {
+	t := s.toks[j]
+	if t.Kind == lexed.TkIdent {
+		switch t.Text {
+		case "extends", "keyof", "typeof", "in", "instanceof", "as", "satisfies", "new", "await", "infer", "is", "of", "implements", "readonly", "unique":
+			return true
+		}
+		return false
+	}
+	if t.Kind != lexed.TkPunct {
+		return false
+	}
+	switch t.Text {
+	case "=", ",", "|", "&", "?", ":", ".", "(", "[", "{", "*", "/", "%", "^", "~", "!":
+		return t.Text != "!" || !s.isIdent(j-1) && !s.punctAt(j-1, ")") && !s.punctAt(j-1, "]")
+	case "+", "-":
+		return !s.punctAt(j-1, t.Text) // x++ and x-- end a statement
+	case "<":
+		return true
+	case ">":
+		return s.arrowAt(j)
+	}
+	return false
+}
+
+// continuesBefore reports whether a statement goes on when the line
+// starting with toks[j] follows it.
+func (s *jsScan) continuesBefore(j int) bool {
+	t := s.toks[j]
+	if t.Kind == lexed.TkIdent {
+		switch t.Text {
+		case "as", "satisfies", "extends", "instanceof", "implements":
+			return true
+		}
+		return false
+	}
+	if t.Kind != lexed.TkPunct {
+		return false
+	}
+	switch t.Text {
+	case ".", "?", ":", "|", "&", "=", ",", ">", "*", "/", "%", "+":
+		return true
+	}
+	return false
+}
+
+// stmtEnd returns the index of the last token of the statement (or member)
+// starting at i, before end: a ';' at depth 0, the token before a line
+// break neither side continues, or the token before the closing bracket of
+// the enclosing block. typeCtx counts '<' '>' as brackets (type aliases).
+func (s *jsScan) stmtEnd(i, end int, typeCtx bool) int {
+	angle := 0
+	for j := i; j < end; j++ {
+		t := s.toks[j]
+		if t.Kind == lexed.TkPunct {
+			switch t.Text {
+			case "(", "[", "{":
+				j = s.match(j)
+				if j >= end {
+					return end - 1
+				}
+			case ")", "]", "}":
+				return max(j-1, i)
+			case ";":
+				if angle == 0 {
+					return j
+				}
+			case "<":
+				if typeCtx {
+					angle++
+				}
+			case ">":
+				if typeCtx && angle > 0 && !s.arrowAt(j) {
+					angle--
+				}
+			}
+		}
+		if j+1 >= end {
+			return j
+		}
+		if s.toks[j+1].Line > s.toks[j].Line && angle == 0 && !s.continuesAfter(j, typeCtx) && !s.continuesBefore(j+1) {
+			return j
+		}
+	}
+	return end - 1
+}
+
+// typeLiteralAfter reports whether a '{' after toks[j] opens an object type
+// rather than a body.
+func (s *jsScan) typeLiteralAfter(j int) bool {
+	if s.arrowAt(j) {
+		return true
+	}
+	if s.isIdent(j) {
+		switch s.text(j) {
+		case "extends", "keyof", "typeof", "readonly", "is":
+			return true
+		}
+		return false
+	}
+	switch s.text(j) {
+	case ":", "|", "&", "<", ",", "(", "=", "[", "?":
+		return true
+	}
+	return false
+}
+
+// skipType returns the index of the token ending the type starting at i: a
+// body's '{', or a ';', '=', ',', ')' or line end at depth 0.
+func (s *jsScan) skipType(i, end int) int { return s.skipTypeTo(i, end, false) }
+
+// skipTypeTo is skipType; with arrowEnds a "=>" at depth 0 ends the type too
+// (the return type of an arrow function).
+func (s *jsScan) skipTypeTo(i, end int, arrowEnds bool) int {
+	for j := i; j < end; j++ {
+		t := s.toks[j]
+		if t.Kind == lexed.TkPunct {
+			switch t.Text {
+			case "{":
+				if !s.typeLiteralAfter(j - 1) {
+					return j
+				}
+				j = s.match(j)
+			case "(", "[":
+				j = s.match(j)
+			case "<":
+				j = s.skipAngle(j) - 1
+			case ";", ",", ")", "]", "}":
+				return j
+			case "=":
+				if !s.arrowAt(j+1) || arrowEnds {
+					return j
+				}
+			}
+		}
+		if j+1 < end && s.toks[j+1].Line > s.toks[j].Line && !s.continuesAfter(j, true) && !s.continuesBefore(j+1) && !s.punctAt(j+1, "{") {
+			return j + 1
+		}
+	}
+	return end
+}
+
+// typeName returns the type a type expression starting at i names: its
+// first identifier, with Promise<T>, Awaited<T>, Readonly<T>, Partial<T>
+// and Required<T> unwrapped and a qualified a.B read as B; "" for none.
+func (s *jsScan) typeName(i, end int) string {
+	for j := i; j < end && j < i+12; j++ {
+		if !s.isIdent(j) {
+			if s.punctAt(j, "(") || s.punctAt(j, "{") || s.punctAt(j, "[") {
+				return ""
+			}
+			continue
+		}
+		name := s.text(j)
+		for s.punctAt(j+1, ".") && s.isIdent(j+2) {
+			j += 2
+			name = s.text(j)
+		}
+		switch name {
+		case "Promise", "Awaited", "Readonly", "Partial", "Required", "PromiseLike", "NonNullable":
+			if s.punctAt(j+1, "<") {
+				continue
+			}
+		case "typeof", "keyof", "readonly", "asserts", "new":
+			continue
+		}
+		if s.text(j+1) == "is" {
+			return "" // a type predicate
+		}
+		if lexed.IsKeyword(lexed.LangJS, name) {
+			return ""
+		}
+		return name
+	}
+	return ""
+}
+
+func (s *jsScan) add(d lexed.Decl) int {
+	if d.To < d.From {
+		d.To = d.From
+	}
+	s.out = append(s.out, d)
+	return len(s.out) - 1
+}
+
+var jsStmtModifiers = engine.Words("export default declare abstract async")
+
+// module reads the statements of toks[i:end] at module level (or of a
+// namespace body: container names the namespace, whose members are reached
+// through its name).
+func (s *jsScan) module(i, end int, container string) {
+	for i < end {
+		i = s.statement(i, end, container) + 1
+	}
+}
+
+// statement reads the statement starting at i and returns the index of its
+// last token.
+func (s *jsScan) statement(i, end int, container string) int {
+	if s.punctAt(i, ";") || s.punctAt(i, "}") {
+		return i
+	}
+	j := i
+	for s.punctAt(j, "@") { // decorators of a class
+		j = s.decorator(j)
+	}
+	for s.isIdent(j) && jsStmtModifiers[s.text(j)] && j+1 < end && s.isIdent(j+1) {
+		j++
+	}
+	from := s.toks[min(i, len(s.toks)-1)].Line
+	static := container != ""
+	switch w := s.text(j); {
+	case !s.isIdent(j):
+	case w == "function":
+		k := j + 1
+		if s.punctAt(k, "*") {
+			k++
+		}
+		if s.isIdent(k) {
+			return s.function(from, k, end, container, static)
+		}
+	case w == "class" && s.isIdent(j+1) && s.text(j+1) != "extends" && s.text(j+1) != "implements":
+		return s.class(from, j+1, end, container, "class")
+	case w == "interface" && s.isIdent(j+1):
+		return s.class(from, j+1, end, container, "interface")
+	case w == "enum" || w == "const" && s.text(j+1) == "enum":
+		if w == "const" {
+			j++
+		}
+		if s.isIdent(j+1) && s.punctAt(j+2, "{") {
+			close := s.match(j + 2)
+			s.add(lexed.Decl{Name: s.text(j + 1), Kind: "enum", Container: container, Static: static, From: from, To: s.toks[close].Line, HeadTo: s.toks[close].Line})
+			return close
+		}
+	case w == "type" && s.isIdent(j+1) && (s.punctAt(j+2, "=") || s.punctAt(j+2, "<")):
+		e := s.stmtEnd(j+1, end, true)
+		s.add(lexed.Decl{Name: s.text(j + 1), Kind: "type", Container: container, Static: static, From: from, To: s.toks[e].Line})
+		return e
+	case w == "const" || w == "let" || w == "var":
+		return s.variables(i, j+1, end, container, static)
+	case (w == "namespace" || w == "module") && (s.isIdent(j+1) || s.toks[j+1].Kind == lexed.TkString) || w == "global" && s.punctAt(j+1, "{"):
+		k := j + 1
+		name := ""
+		if w != "global" && s.isIdent(k) {
+			name = s.text(k)
+			for s.punctAt(k+1, ".") && s.isIdent(k+2) {
+				k += 2
+			}
+		}
+		if w == "global" {
+			k = j
+		}
+		if s.punctAt(k+1, "{") {
+			close := s.match(k + 1)
+			inner := container
+			if name != "" {
+				inner = name
+			}
+			s.module(k+2, close, inner)
+			return close
+		}
+	}
+	e := s.stmtEnd(i, end, false)
+	if container == "" && s.text(i) == "export" && s.text(i+1) == "default" {
+		// export default <expression>: the module's default export, bound
+		// by its importers under names of their own.
+		s.add(lexed.Decl{Name: "default", Kind: "variable", From: from, To: s.toks[e].Line})
+	}
+	return e
+}
+
+// decorator returns the index after the decorator "@a.b(...)" at i.
+func (s *jsScan) decorator(i int) int {
+	j := i + 1
+	for s.isIdent(j) && s.punctAt(j+1, ".") {
+		j += 2
+	}
+	j++
+	if s.punctAt(j, "(") {
+		j = s.match(j) + 1
+	}
+	return j
+}
+
+// function reads a function declaration whose name is at k.
+func (s *jsScan) function(from, k, end int, container string, static bool) int {
+	name := s.text(k)
+	last, body, ret := s.signature(k+1, end)
+	if body < 0 && ret == "" {
+		last = s.stmtEnd(k, end, false)
+	}
+	fn := name
+	if container != "" {
+		fn = container + "." + name
+	}
+	s.types.AddReturn(fn, ret)
+	s.types.AddReturn(name, ret)
+	s.add(lexed.Decl{Name: name, Kind: "function", Container: container, Static: static, From: from, To: s.toks[last].Line})
+	return last
+}
+
+// signature reads "<T>(params): R { body }" from i: it returns the index of
+// its last token, of the body's '{' (-1 without a body) and the return type.
+func (s *jsScan) signature(i, end int) (last, body int, ret string) {
+	j := i
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	if !s.punctAt(j, "(") {
+		return max(j-1, i-1), -1, ""
+	}
+	close := s.match(j)
+	s.params(j+1, close, "")
+	j = close + 1
+	last = close
+	if s.punctAt(j, ":") {
+		ret = s.typeName(j+1, end)
+		j = s.skipType(j+1, end)
+		last = j - 1
+	}
+	if s.punctAt(j, "{") {
+		close := s.match(j)
+		return close, j, ret
+	}
+	if s.punctAt(j, ";") {
+		last = j
+	}
+	return last, -1, ret
+}
+
+// params records the types of the parameters in toks[i:end] ("p: T",
+// "private p: T" also as the field this.p when inClass names a class).
+func (s *jsScan) params(i, end int, inClass string) {
+	for j := i; j < end; j++ {
+		switch {
+		case s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{"):
+			j = s.match(j)
+		case s.isIdent(j) && (s.punctAt(j+1, ":") || s.punctAt(j+1, "?") && s.punctAt(j+2, ":")) && (j == i || s.punctAt(j-1, ",") || s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, s.text(j-1))):
+			k := j + 2
+			if s.punctAt(j+1, "?") {
+				k++
+			}
+			if typ := s.typeName(k, end); typ != "" {
+				s.types.AddVar(s.text(j), typ)
+				if inClass != "" && s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, s.text(j-1)) {
+					s.types.AddVar("this."+s.text(j), typ)
+				}
+			}
+		}
+	}
+}
+
+// class reads a class or interface whose name is at k: its header's
+// supertypes and its body's members.
+func (s *jsScan) class(from, k, end int, container, kind string) int {
+	name := s.text(k)
+	j := k + 1
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	// The header runs to the body's '{' at depth 0: a '{' inside type
+	// arguments (extends Base<{}>) or a call (extends mixin({})) is none.
+	super := false
+	for ; j < end && !s.punctAt(j, "{"); j++ {
+		switch {
+		case s.punctAt(j, "<"):
+			j = s.skipAngle(j) - 1
+		case s.punctAt(j, "(") || s.punctAt(j, "["):
+			j = s.match(j)
+		case s.punctAt(j, ";"):
+			return j
+		case s.text(j) == "extends" || s.text(j) == "implements" || s.punctAt(j, ","):
+			super = true
+		case super && s.isIdent(j):
+			n := j
+			for s.punctAt(n+1, ".") && s.isIdent(n+2) {
+				n += 2
+			}
+			s.types.AddSuper(name, s.text(n))
+			super = false
+			j = n
+		}
+	}
+	if j >= end {
+		s.add(lexed.Decl{Name: name, Kind: kind, Container: container, Static: container != "", From: from, To: s.toks[end-1].Line})
+		return end - 1
+	}
+	close := s.match(j)
+	s.add(lexed.Decl{Name: name, Kind: kind, Container: container, Static: container != "", From: from, To: s.toks[close].Line, HeadTo: s.toks[j].Line})
+	s.members(j+1, close, name, kind == "interface")
+	return close
+}
+
+var jsMemberModifiers = engine.Words("public private protected static readonly abstract async override declare accessor")
+
+// members reads the members of a class or interface body toks[i:end].
+func (s *jsScan) members(i, end int, class string, iface bool) {
+	for j := i; j < end; j++ {
+		if s.punctAt(j, ";") || s.punctAt(j, ",") {
+			continue
+		}
+		start := j
+		for s.punctAt(j, "@") {
+			j = s.decorator(j)
+		}
+		static := false
+		for s.isIdent(j) && jsMemberModifiers[s.text(j)] && s.startsName(j+1) {
+			static = static || s.text(j) == "static"
+			j++
+		}
+		if (s.text(j) == "get" || s.text(j) == "set") && s.startsName(j+1) && s.toks[j+1].Line == s.toks[j].Line {
+			j++
+		}
+		if s.punctAt(j, "*") {
+			j++
+		}
+		name := ""
+		switch {
+		case iface && (s.text(j) == "new" && (s.punctAt(j+1, "(") || s.punctAt(j+1, "<")) || s.punctAt(j, "(") || s.punctAt(j, "<")):
+			// A call or construct signature of an interface: no member.
+			j = s.stmtEnd(j, end, true)
+			continue
+		case s.punctAt(j, "#") && s.isIdent(j+1):
+			name = "#" + s.text(j+1)
+			j++
+		case s.isIdent(j) || s.toks[min(j, len(s.toks)-1)].Kind == lexed.TkString:
+			name = s.text(j)
+		case s.punctAt(j, "["): // a computed name or an index signature
+			j = s.match(j)
+		case s.punctAt(j, "{"): // a static block
+			j = s.match(j)
+			continue
+		}
+		k := j + 1
+		if s.punctAt(k, "?") || s.punctAt(k, "!") {
+			k++
+		}
+		from := s.toks[min(start, len(s.toks)-1)].Line
+		if s.punctAt(k, "(") || s.punctAt(k, "<") && !iface || s.punctAt(k, "<") && s.punctAt(s.skipAngle(k), "(") {
+			last, _, ret := s.signature(k, end)
+			if name == "constructor" {
+				open := k
+				if s.punctAt(open, "<") {
+					open = s.skipAngle(open)
+				}
+				s.params(open+1, s.match(open), class)
+			}
+			if iface && s.punctAt(last+1, ";") {
+				last++
+			}
+			if name != "" {
+				s.types.AddReturn(class+"."+name, ret)
+				s.add(lexed.Decl{Name: name, Kind: "method", Container: class, Static: static, From: from, To: s.toks[last].Line})
+			}
+			j = last
+			continue
+		}
+		e := s.stmtEnd(k, end, iface)
+		if name != "" {
+			if s.punctAt(k, ":") {
+				s.types.AddVar("this."+name, s.typeName(k+1, e+1))
+			} else if s.punctAt(k, "=") && s.text(k+1) == "new" {
+				s.types.AddVar("this."+name, s.typeName(k+2, e+1))
+			}
+			s.add(lexed.Decl{Name: name, Kind: "field", Container: class, Static: static, From: from, To: s.toks[e].Line})
+		}
+		j = e
+	}
+}
+
+// startsName reports whether toks[i] can start a member name, so the word
+// before it is a modifier (static x) rather than the name (static(): void).
+func (s *jsScan) startsName(i int) bool {
+	if i >= len(s.toks) {
+		return false
+	}
+	t := s.toks[i]
+	return t.Kind == lexed.TkIdent || t.Kind == lexed.TkString || t.Text == "#" || t.Text == "[" || t.Text == "*"
+}
+
+// variables reads "const a = 1, {b, c} = d" from the first name at k; the
+// statement started at i.
+func (s *jsScan) variables(i, k, end int, container string, static bool) int {
+	e := s.stmtEnd(k, end, false)
+	type part struct{ from, to int }
+	var parts []part
+	for j := k; j < end; {
+		p := part{from: j}
+		switch {
+		case s.isIdent(j):
+			j++
+		case s.punctAt(j, "{") || s.punctAt(j, "["):
+			j = s.match(j) + 1
+		default:
+			return max(e, j)
+		}
+		if s.punctAt(j, "!") {
+			j++
+		}
+		if s.punctAt(j, ":") {
+			j = s.skipType(j+1, end)
+		}
+		p.to = j - 1
+		if s.punctAt(j, "=") {
+			e = s.stmtEnd(j, end, false)
+			p.to = e
+			for x := j + 1; x <= e; x++ {
+				switch {
+				case s.punctAt(x, "<") && (x == j+1 || s.text(x-1) == "async" || s.text(x-1) == "*" || s.typeArgsAt(x)):
+					x = s.skipAngle(x) - 1
+				case s.punctAt(x, "(") || s.punctAt(x, "[") || s.punctAt(x, "{"):
+					x = s.match(x)
+				case s.punctAt(x, ","):
+					p.to = x - 1
+					x = e + 1
+				}
+			}
+			j = p.to + 1
+		}
+		if p.to < p.from {
+			p.to = p.from
+		}
+		if p.to >= end {
+			p.to = end - 1
+		}
+		parts = append(parts, p)
+		if !s.punctAt(j, ",") {
+			e = p.to
+			if s.punctAt(j, ";") {
+				e = j
+			}
+			break
+		}
+		j++
+	}
+	for _, p := range parts {
+		from := s.toks[p.from].Line
+		if len(parts) == 1 {
+			from = s.toks[i].Line
+		}
+		to := s.toks[p.to].Line
+		for _, n := range s.bindingNames(p.from, p.to) {
+			s.add(lexed.Decl{Name: n, Kind: s.variableKind(p.from, p.to), Container: container, Static: static, From: from, To: to})
+		}
+	}
+	return e
+}
+
+// variableKind is "function" for a declarator initialized with an arrow
+// function or function expression, else "variable".
+func (s *jsScan) variableKind(i, end int) string {
+	for j := i; j <= end; j++ {
+		if s.punctAt(j, "=") && !s.arrowAt(j+1) {
+			k := j + 1
+			if s.text(k) == "async" {
+				k++
+			}
+			switch {
+			case s.text(k) == "function", s.isIdent(k) && s.arrowAt(k+2):
+				return "function"
+			case s.punctAt(k, "(") || s.punctAt(k, "<"):
+				c := k
+				if s.punctAt(c, "<") {
+					c = s.skipAngle(c)
+				}
+				if s.punctAt(c, "(") {
+					c = s.match(c) + 1
+					if s.punctAt(c, ":") {
+						c = s.skipTypeTo(c+1, end+1, true)
+					}
+					if s.arrowAt(c + 1) {
+						return "function"
+					}
+				}
+			}
+			return "variable"
+		}
+		if s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{") {
+			j = s.match(j)
+		}
+	}
+	return "variable"
+}
+
+// bindingNames returns the names a declarator toks[i:end] binds: a name, or
+// the names of an object or array pattern.
+func (s *jsScan) bindingNames(i, end int) []string {
+	if s.isIdent(i) {
+		return []string{s.text(i)}
+	}
+	if !s.punctAt(i, "{") && !s.punctAt(i, "[") {
+		return nil
+	}
+	close := min(s.match(i), end)
+	var out []string
+	for j := i + 1; j < close; j++ {
+		switch {
+		case s.punctAt(j, "="): // a default value: skip to the next element
+			for j < close && !s.punctAt(j+1, ",") {
+				if s.punctAt(j+1, "(") || s.punctAt(j+1, "[") || s.punctAt(j+1, "{") {
+					j = s.match(j + 1)
+					continue
+				}
+				j++
+			}
+		case s.isIdent(j) && !s.punctAt(j+1, ":"):
+			out = append(out, s.text(j))
+		}
+	}
+	return out
+}
+
+// jsLocalTypes records the types that statements anywhere in the file give
+// names: const x = new C(), x: C, this.x = new C(), x = await f() and
+// x = f() (the latter as the call f(), whose return type is looked up), and
+// the narrowing x instanceof C.
+func jsLocalTypes(toks []lexed.Tok, m *lexed.TypeModel) {
+	s := &jsScan{toks: toks, types: m}
+	for j := 0; j+2 < len(toks); j++ {
+		if !s.isIdent(j) {
+			continue
+		}
+		name := s.text(j)
+		k := j + 1
+		if s.text(k) == "instanceof" && s.isIdent(k+1) && !s.punctAt(j-1, ".") {
+			// x instanceof C narrows x to C where it holds.
+			n := k + 1
+			for s.punctAt(n+1, ".") && s.isIdent(n+2) {
+				n += 2
+			}
+			m.AddVar(name, s.text(n))
+			continue
+		}
+		if s.punctAt(j-1, ".") {
+			if s.text(j-2) != "this" || s.punctAt(j-3, ".") {
+				continue
+			}
+			name = "this." + name
+		} else if w := s.text(j - 1); w != "const" && w != "let" && w != "var" && w != "," && w != "(" && !(s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, w)) {
+			if !s.punctAt(k, "=") || s.punctAt(j-1, "=") {
+				continue
+			}
+		}
+		if s.punctAt(k, ":") && !strings.HasPrefix(name, "this.") {
+			if typ := s.typeName(k+1, len(toks)); typ != "" && !s.punctAt(k+1, "{") {
+				m.AddVar(name, typ)
+			}
+			continue
+		}
+		if !s.punctAt(k, "=") || s.punctAt(k+1, "=") || s.arrowAt(k+1) {
+			continue
+		}
+		v := k + 1
+		if s.text(v) == "await" {
+			v++
+		}
+		if s.text(v) == "new" {
+			if typ := s.typeName(v+1, len(toks)); typ != "" {
+				m.AddVar(name, typ)
+			}
+			continue
+		}
+		// A call: the callee is the last name before the '(' of a.b.f(.
+		c := v
+		for s.isIdent(c) && s.punctAt(c+1, ".") && s.isIdent(c+2) {
+			c += 2
+		}
+		if s.isIdent(c) && (s.punctAt(c+1, "(") || s.punctAt(c+1, "<")) {
+			m.AddCall(name, s.text(c))
+		}
+	}
+}

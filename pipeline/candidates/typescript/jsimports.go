@@ -1,0 +1,230 @@
+package typescript
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// TypeScript/JavaScript imports: reading them and resolving them to files.
+
+// jsFile is a lexed TypeScript/JavaScript file with the path aliases and
+// workspace packages its bare imports resolve through.
+type jsFile struct {
+	*lexed.File
+	aliases *pathAliases
+}
+
+// readJS lexes the TypeScript/JavaScript file at p and reads its
+// declarations, declared types and imports.
+func readJS(p string, src []byte, aliases *pathAliases) *jsFile {
+	f := &jsFile{File: lexed.Read(p, src), aliases: aliases}
+	f.Types = lexed.NewTypeModel()
+	f.Decls = jsDecls(f.Toks, f.Types)
+	f.Imports = jsImports(f.Toks)
+	return f
+}
+
+// base is f's lexed file; nil when f is nil.
+func (f *jsFile) base() *lexed.File {
+	if f == nil {
+		return nil
+	}
+	return f.File
+}
+
+// importsName reports whether f imports name from the module that is
+// target (or imports target as a whole).
+func importsName(f *jsFile, target, name string) bool {
+	for _, im := range f.Imports {
+		if !resolves(f, im, target) {
+			continue
+		}
+		if len(im.Names) == 0 || im.Wildcard || im.Namespace != "" {
+			return true
+		}
+		for _, n := range im.Names {
+			if n == name || n == "*" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// importsFile reports whether one of f's imports resolves to target.
+func importsFile(f *jsFile, target string) bool {
+	for _, im := range f.Imports {
+		if resolves(f, im, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolves reports whether import im of file f can name file target.
+func resolves(f *jsFile, im lexed.Import, target string) bool {
+	t := lexed.StripExt(target)
+	spec := im.Spec
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+		m := lexed.StripExt(path.Join(engine.DirOf(f.Path), spec))
+		if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
+			m = lexed.StripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
+		}
+		return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.Path), spec)+"/index"
+	}
+	// A tsconfig path alias; else another alias or a package name:
+	// compare the tail.
+	for _, p := range f.aliases.resolve(spec) {
+		if m := lexed.StripExt(p); t == m || t == m+"/index" {
+			return true
+		}
+	}
+	spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
+	spec = lexed.StripExt(spec)
+	if spec == "" || !strings.Contains(spec, "/") {
+		return false
+	}
+	return strings.HasSuffix("/"+t, "/"+spec) || strings.HasSuffix("/"+t, "/"+spec+"/index")
+}
+
+// externalImport reports whether the JS import im of f can name no file of
+// the repository: a bare package name ("vitest", "node:fs/promises") that no
+// path alias or workspace package maps, which resolves matches with no
+// path.
+func externalImport(f *jsFile, im lexed.Import) bool {
+	spec := im.Spec
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+		return false
+	}
+	if len(f.aliases.resolve(spec)) > 0 {
+		return false
+	}
+	if strings.HasPrefix(spec, "node:") {
+		return true
+	}
+	spec = lexed.StripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
+	return spec == "" || !strings.Contains(spec, "/")
+}
+
+// bindingImports reports whether a JS import of f binds name (as an
+// imported name or a namespace), and whether every import binding it is
+// external.
+func bindingImports(f *jsFile, name string) (bound, external bool) {
+	external = true
+	for _, im := range f.Imports {
+		if im.Export || im.Namespace != name && !slices.Contains(im.Names, name) {
+			continue
+		}
+		bound = true
+		if !externalImport(f, im) {
+			external = false
+		}
+	}
+	return bound, bound && external
+}
+
+// jsImports reads import/export ... from "x", import "x", require("x") and
+// import("x"), with the names bound by import clauses.
+func jsImports(toks []lexed.Tok) []lexed.Import {
+	var out []lexed.Import
+	var reexports []string // the names of export {a, b} without from
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.Kind != lexed.TkIdent {
+			continue
+		}
+		switch t.Text {
+		case "require", "import":
+			if i+2 < len(toks) && toks[i+1].Text == "(" && toks[i+2].Kind == lexed.TkString {
+				out = append(out, lexed.Import{Spec: toks[i+2].Text, Call: true})
+				continue
+			}
+			if t.Text != "import" || (i > 0 && toks[i-1].Text == ".") {
+				continue
+			}
+			if i+1 < len(toks) && toks[i+1].Kind == lexed.TkString {
+				out = append(out, lexed.Import{Spec: toks[i+1].Text})
+				continue
+			}
+			var names []string
+			ns, dflt := "", ""
+			if i+1 < len(toks) && toks[i+1].Kind == lexed.TkIdent && toks[i+1].Text != "type" && toks[i+1].Text != "from" {
+				dflt = toks[i+1].Text
+			}
+			for j := i + 1; j < len(toks) && j < i+200; j++ {
+				u := toks[j]
+				if u.Kind == lexed.TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == lexed.TkString {
+					out = append(out, lexed.Import{Spec: toks[j+1].Text, Names: names, Namespace: ns, Default: dflt})
+					i = j + 1
+					break
+				}
+				if u.Text == ";" {
+					break
+				}
+				if u.Text == "*" && j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == lexed.TkIdent {
+					ns = toks[j+2].Text
+				}
+				if u.Kind == lexed.TkIdent && u.Text != "type" && u.Text != "as" && u.Text != "from" {
+					if j+1 < len(toks) && toks[j+1].Text == "as" {
+						continue // the local name follows "as"
+					}
+					names = append(names, u.Text)
+				}
+			}
+		case "export":
+			var names []string
+			star, braces, ns := false, false, ""
+			j := i + 1
+			for ; j < len(toks) && j < i+200; j++ {
+				u := toks[j]
+				if u.Text == ";" || (u.Kind == lexed.TkIdent && (u.Text == "function" || u.Text == "class" || u.Text == "const" || u.Text == "interface")) {
+					break
+				}
+				if u.Kind == lexed.TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == lexed.TkString {
+					// export {a, b as c} from "x" binds both a name of x
+					// and the name it exports; export * from "x" all of x.
+					out = append(out, lexed.Import{Spec: toks[j+1].Text, Names: names, Wildcard: star && len(names) == 0, Export: true, Namespace: ns})
+					braces = false
+					break
+				}
+				if u.Text == "{" {
+					braces = true
+				}
+				if u.Text == "}" && braces {
+					if j+1 >= len(toks) || toks[j+1].Text != "from" {
+						break
+					}
+				}
+				if u.Text == "*" {
+					star = true
+					if j+2 < len(toks) && toks[j+1].Text == "as" {
+						ns = toks[j+2].Text
+					}
+				} else if u.Kind == lexed.TkIdent && u.Text != "type" && u.Text != "as" {
+					names = append(names, u.Text)
+				}
+			}
+			if braces && j < len(toks) && toks[j].Text == "}" {
+				reexports = append(reexports, names...)
+			}
+		}
+	}
+	// export {x} of a name the file imports re-exports it from there.
+	for _, name := range reexports {
+		for _, im := range out {
+			if !im.Export && slices.Contains(im.Names, name) {
+				out = append(out, lexed.Import{Spec: im.Spec, Names: []string{name}, Export: true})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Decls reads the declarations of the TypeScript/JavaScript file at p, in
+// source order.
+func Decls(p string, src []byte) []lexed.Decl { return readJS(p, src, nil).Decls }

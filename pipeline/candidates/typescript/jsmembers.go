@@ -1,0 +1,87 @@
+package typescript
+
+import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// Members through the declared-type model: a member used on an added line,
+// recv.m, belongs to the class its receiver's declared type names (this:
+// the enclosing class; a field, parameter or local: its annotation or
+// new C(); a call: its return type), or to one of that class's supertypes.
+// A receiver of a known type rules out the other classes declaring m; one
+// of unknown type leaves them all possible.
+
+// receivers is what the receivers of one member name resolve to.
+type receivers struct {
+	classes map[string]bool // the classes (and their supertypes) receivers resolve to
+	unknown bool            // some receiver's type is not known
+}
+
+// memberReceivers returns, per member name used after a '.' on an added
+// line of the JS file nf, what its receivers resolve to.
+func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
+	out := map[string]*receivers{}
+	if nf == nil || nf.Lang != lexed.LangJS || nf.Types == nil {
+		return out
+	}
+	for i, t := range nf.Toks {
+		if t.Kind != lexed.TkIdent || !c.Added[t.Line] || i < 2 || nf.Toks[i-1].Text != "." {
+			continue
+		}
+		rc := out[t.Text]
+		if rc == nil {
+			rc = &receivers{classes: map[string]bool{}}
+			out[t.Text] = rc
+		}
+		types := receiverTypes(nf, i)
+		if len(types) == 0 {
+			rc.unknown = true
+			continue
+		}
+		for _, typ := range types {
+			addWithSupers(rc.classes, nf.Types, typ)
+		}
+	}
+	return out
+}
+
+// receiverTypes returns the declared types of the receiver of the member
+// token toks[i] of f.
+func receiverTypes(f *jsFile, i int) []string {
+	toks := f.Toks
+	// this.#x.m: the private field #x.
+	if i >= 5 && toks[i-3].Text == "#" && toks[i-4].Text == "." && toks[i-5].Text == "this" {
+		return f.Types.TypesOf("this.#" + toks[i-2].Text)
+	}
+	r := lexed.Receiver(toks, i)
+	if r == "this" {
+		if c := enclosingClass(f, toks[i].Line); c != "" {
+			return []string{c}
+		}
+		return nil
+	}
+	return f.Types.TypesOf(r)
+}
+
+// enclosingClass returns the innermost class of f whose body holds line.
+func enclosingClass(f *jsFile, line int) string {
+	best, span := "", -1
+	for _, d := range f.Decls {
+		if d.Kind == "class" && d.From <= line && line <= d.To && (span < 0 || d.To-d.From < span) {
+			best, span = d.Name, d.To-d.From
+		}
+	}
+	return best
+}
+
+// addWithSupers adds typ and its supertypes (as far as m knows them).
+func addWithSupers(set map[string]bool, m *lexed.TypeModel, typ string) {
+	if set[typ] {
+		return
+	}
+	set[typ] = true
+	for _, s := range m.Supers[typ] {
+		addWithSupers(set, m, s)
+	}
+}

@@ -1,0 +1,578 @@
+// Package typescript is the candidates engine for TypeScript and
+// JavaScript: files read as tokens by the shared lexer (names in strings
+// and comments do not count), declarations found by token patterns
+// (js.go), imports, re-exports, path aliases and workspace packages
+// resolved to files (jsimports.go, jsmodules.go, aliases.go,
+// workspaces.go), and members followed through the declared-type model
+// (jsmembers.go).
+package typescript
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// Find lists the candidates of the TypeScript/JavaScript changes of cs into
+// ev (other files of cs are left to their engines). The changes share one
+// search: the union of their words is looked up once, and each change keeps
+// the files that hold one of its own words as an identifier.
+func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+	var group []*tokSearch
+	var aliases *pathAliases
+	loaded := false
+	mods := newJSModules()
+	for _, c := range cs {
+		if lexed.LangOf(c.Path) != lexed.LangJS {
+			continue
+		}
+		if !loaded {
+			aliases, loaded = loadWorkspaces(ctx, tree, loadAliases(ctx, tree)), true
+		}
+		if s := prepareSearch(c, aliases, mods); s != nil {
+			s.shared = true
+			group = append(group, s)
+		}
+	}
+	if len(group) == 0 {
+		return nil
+	}
+	paths, err := groupPaths(ctx, tree, group, aliases, mods)
+	if err != nil {
+		return fmt.Errorf("search for changed names: %w", err)
+	}
+	for _, s := range group {
+		if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// groupPaths searches the files that may hold the words of a group of
+// searches. A JS member name used after a receiver that is no module
+// (res.status, items.push) can only be evidence in a file the changed file
+// imports, directly or through re-exporting indexes: the files found for
+// those names alone are kept only then.
+func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *pathAliases, mods *jsModules) ([]string, error) {
+	var words, members []string
+	seen := map[string]bool{}
+	js := lexed.LangOf(group[0].c.Path) == lexed.LangJS
+	for _, s := range group {
+		for _, w := range s.words {
+			if js && len(s.impactNames[w]) == 0 && s.memberOnly[w] {
+				continue
+			}
+			if !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	for _, s := range group {
+		for _, w := range s.words {
+			if js && !seen[w] {
+				seen[w] = true
+				members = append(members, w)
+			}
+		}
+	}
+	globs := lexed.FamilyGlobs(lexed.LangOf(group[0].c.Path))
+	limit := lexed.GrepLimit * len(group)
+	var paths []string
+	if len(words) > 0 {
+		var err error
+		if paths, err = tree.Grep(ctx, words, globs, limit); err != nil {
+			return nil, err
+		}
+	}
+	if len(members) == 0 {
+		return paths, nil
+	}
+	more, err := tree.Grep(ctx, members, globs, limit)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range group {
+		s.lookUp(ctx, tree, aliases, mods)
+	}
+	found := map[string]bool{}
+	for _, p := range paths {
+		found[p] = true
+	}
+	for _, p := range more {
+		if found[p] {
+			continue
+		}
+		if slices.ContainsFunc(group, func(s *tokSearch) bool {
+			return s.nf != nil && (importsFile(s.nf, p) || mods.re.importsAnyVia(s.nf, p))
+		}) {
+			paths = append(paths, p)
+		}
+	}
+	return paths, nil
+}
+
+// lookUp reads the JS indexes that may re-export the changed file or the
+// modules it imports.
+func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathAliases, mods *jsModules) {
+	c := s.c
+	look := []string{c.Path}
+	if c.OldPath != "" {
+		look = append(look, c.OldPath)
+	}
+	if s.nf != nil {
+		look = append(look, importDirs(s.nf)...)
+	}
+	mods.lookUp(ctx, tree, look, aliases)
+}
+
+// prepareSearch lexes one changed file and returns the search of the names
+// its change touches and uses; nil when there are none.
+func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tokSearch {
+	var nf, of *jsFile
+	if c.New != nil {
+		nf = readJS(c.Path, c.New, aliases)
+	}
+	if c.Old != nil {
+		op := c.Path
+		if c.OldPath != "" {
+			op = c.OldPath
+		}
+		of = readJS(op, c.Old, aliases)
+	}
+	c = lexed.CodeChange(c, nf.base(), of.base())
+	syms, order := changedDecls(c, nf, of)
+	useNames, memberOnly := usedNames(c, nf)
+	if nf != nil && nf.Lang == lexed.LangJS {
+		// A used default import binds the default export of its module,
+		// searched as the member-like word "default" of imported files.
+		for _, im := range nf.Imports {
+			if im.Default != "" && useNames[im.Default] && !useNames["default"] {
+				useNames["default"], memberOnly["default"] = true, true
+			}
+		}
+	}
+	var words []string
+	impactNames := map[string][]*lexed.Sym{}
+	for _, k := range order {
+		s := syms[k]
+		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
+			// A changed constructor reaches its class's new C(...).
+			s = &lexed.Sym{Decl: lexed.Decl{Name: s.Decl.Container, Kind: "class"}, Change: s.Change, Ctor: true}
+		}
+		// A JS module-level function is imported by name: a common member
+		// name (run, get) is no noise there.
+		common := lexed.CommonMember[s.Decl.Name] && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
+		if len(s.Decl.Name) < 2 || lexed.IsKeyword(lexed.LangOf(c.Path), s.Decl.Name) || common {
+			continue
+		}
+		if _, ok := impactNames[s.Decl.Name]; !ok {
+			words = append(words, s.Decl.Name)
+		}
+		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
+	}
+	for n := range useNames {
+		if _, ok := impactNames[n]; !ok {
+			words = append(words, n)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	slices.Sort(words[len(impactNames):])
+	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+		recv: memberReceivers(c, nf), lexed: mods.lexed}
+}
+
+// run searches the files of paths (a search's answer for the words of
+// several changes) for the evidence of s's change.
+func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
+	c, nf := s.c, s.nf
+	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
+		return err
+	}
+	if lexed.LangOf(c.Path) == lexed.LangJS {
+		s.lookUp(ctx, tree, aliases, mods)
+		for _, f := range s.indexes {
+			mods.re.add(f)
+		}
+		s.re = mods.re
+	}
+	for _, g := range s.files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		s.impactIn(g, ev)
+		if nf != nil {
+			s.usesIn(g, ev)
+		}
+	}
+	return nil
+}
+
+// changedDecls returns the declarations the change touched, by
+// "container.name", in the order found: those of the new side holding an
+// added line (a signature change when it is their first line), then those
+// of the old side holding a removed line (removed when the new side no
+// longer declares them).
+func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*lexed.Sym, []string) {
+	syms := map[string]*lexed.Sym{}
+	var order []string
+	if nf != nil {
+		for _, d := range nf.Decls {
+			if lexed.HitDecl(c.Added, d) {
+				k := d.Container + "." + d.Name
+				if syms[k] == nil {
+					order = append(order, k)
+					ch := engine.ChangedBody
+					if c.Added[d.From] {
+						ch = engine.ChangedSignature
+					}
+					syms[k] = &lexed.Sym{Decl: d, Change: ch}
+				}
+			}
+		}
+	}
+	if of == nil {
+		return syms, order
+	}
+	newNames := map[string]bool{}
+	if nf != nil {
+		for _, d := range nf.Decls {
+			newNames[d.Container+"."+d.Name] = true
+		}
+	}
+	for _, d := range of.Decls {
+		if !lexed.HitDecl(c.Removed, d) {
+			continue
+		}
+		k := d.Container + "." + d.Name
+		ch := engine.ChangedBody
+		if !newNames[k] {
+			ch = engine.RemovedDecl
+		}
+		if s := syms[k]; s != nil {
+			if ch == engine.RemovedDecl {
+				s.Change = ch
+			}
+			continue
+		}
+		order = append(order, k)
+		syms[k] = &lexed.Sym{Decl: d, Change: ch}
+	}
+	return syms, order
+}
+
+// usedNames returns the names used on added lines that the file does not
+// declare itself; memberOnly marks those used only after a '.' whose
+// Receiver is no module (a JS top-level declaration cannot be reached that
+// way: this.#options.timeout is not the function timeout).
+func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bool) {
+	useNames, memberOnly = map[string]bool{}, map[string]bool{}
+	if nf == nil {
+		return useNames, memberOnly
+	}
+	own := map[string]bool{}
+	for _, d := range nf.Decls {
+		own[d.Name] = true
+	}
+	// A JS name that no import of the repository's files binds names no
+	// declaration of another file: it is a local, a parameter or a global,
+	// unless it is bound to (or destructured from) a require(...) or
+	// import(...) of such a file. Names of external packages
+	// (import {it} from 'vitest', path.join) are not searched either.
+	var required map[string]bool
+	if nf.Lang == lexed.LangJS {
+		required = requiredNames(nf)
+	}
+	for i, t := range nf.Toks {
+		if t.Kind != lexed.TkIdent || !c.Added[t.Line] || own[t.Text] || lexed.IsKeyword(nf.Lang, t.Text) {
+			continue
+		}
+		member := i > 0 && nf.Toks[i-1].Text == "."
+		if member && len(t.Text) < lexed.MinMemberLength {
+			continue
+		}
+		if nf.Lang == lexed.LangJS {
+			if !member {
+				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] {
+					continue
+				}
+			} else if r := nf.Toks[i-2]; r.Kind == lexed.TkIdent && (i < 3 || nf.Toks[i-3].Text != ".") {
+				if _, external := bindingImports(nf, r.Text); external {
+					continue
+				}
+			}
+		}
+		if !useNames[t.Text] {
+			memberOnly[t.Text] = true
+		}
+		useNames[t.Text] = true
+		if !member || nf.Lang != lexed.LangJS || moduleReceiver(nf, i) {
+			memberOnly[t.Text] = false
+		}
+	}
+	return useNames, memberOnly
+}
+
+// requiredNames returns the names f binds to the result of a require(...)
+// or import(...) of a module that is no external package: x in
+// x = require('./x'), a and b in {a, b: c} = await import('./y').
+func requiredNames(f *jsFile) map[string]bool {
+	out := map[string]bool{}
+	toks := f.Toks
+	for i := 1; i+2 < len(toks); i++ {
+		if (toks[i].Text != "require" && toks[i].Text != "import") || toks[i+1].Text != "(" || toks[i+2].Kind != lexed.TkString {
+			continue
+		}
+		if externalImport(f, lexed.Import{Spec: toks[i+2].Text}) {
+			continue
+		}
+		j := i - 1
+		if toks[j].Text == "await" {
+			j--
+		}
+		if j < 1 || toks[j].Text != "=" {
+			continue
+		}
+		j--
+		switch {
+		case toks[j].Kind == lexed.TkIdent:
+			out[toks[j].Text] = true
+		case toks[j].Text == "}" || toks[j].Text == "]":
+			depth := 0
+			for k := j; k >= 0; k-- {
+				switch toks[k].Text {
+				case "}", "]":
+					depth++
+				case "{", "[":
+					depth--
+				}
+				if depth == 0 {
+					break
+				}
+				if toks[k].Kind == lexed.TkIdent {
+					out[toks[k].Text] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// tokSearch is the search of one changed file's names in the files that
+// mention them.
+type tokSearch struct {
+	c           *engine.Change
+	nf          *jsFile  // the changed file's new side; nil when deleted
+	words       []string // the names searched: the touched declarations', then those used
+	shared      bool     // the search's files were found for several changes' words
+	impactNames map[string][]*lexed.Sym
+	useNames    map[string]bool
+	memberOnly  map[string]bool
+	files       []*jsFile             // the searched files
+	declaredBy  map[string]int        // member name -> searched files declaring it
+	indexes     []*jsFile             // the searched files that re-export other files' names
+	re          *reexports            // JS re-exports, followed transitively
+	recv        map[string]*receivers // JS members used on added lines: their receivers' types
+	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
+}
+
+// read lexes the searched TypeScript/JavaScript files.
+func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, ev *engine.Evidence) error {
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
+			continue
+		}
+		rf := s.lexed[p]
+		if rf == nil {
+			src, err := tree.ReadFile(ctx, p)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				continue
+			}
+			rf = readJS(p, src, aliases)
+			if s.lexed != nil {
+				s.lexed[p] = rf
+			}
+		}
+		if s.shared && !s.mentions(rf) {
+			continue // found for another change's words
+		}
+		// Each search keeps its own copy: it may drop the tokens. With no
+		// changed name in it, its tokens can give no impact evidence: only
+		// its declarations and imports are kept.
+		impact := slices.ContainsFunc(rf.Toks, func(t lexed.Tok) bool { return t.Kind == lexed.TkIdent && len(s.impactNames[t.Text]) > 0 })
+		f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases}
+		s.files = append(s.files, f)
+		seen := map[string]bool{}
+		for _, d := range f.Decls {
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				s.declaredBy[d.Name]++
+			}
+		}
+	}
+	for _, f := range s.files {
+		if slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return im.Export }) {
+			s.indexes = append(s.indexes, f)
+		}
+	}
+	return nil
+}
+
+// mentions reports whether f holds one of the search's words as an
+// identifier.
+func (s *tokSearch) mentions(f *jsFile) bool {
+	idents := f.Index().Idents
+	for _, w := range s.words {
+		if idents[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// impactIn records g's references to the changed declarations.
+func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
+	c := s.c
+	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
+	var namespaces []string       // g's namespace imports of c (import * as ns)
+	gReaches := gImportsC
+	if s.re != nil {
+		if !gImportsC {
+			for name, ss := range s.impactNames {
+				if ss[0].Decl.Container == "" && s.re.importsVia(g, c.Path, name) {
+					viaIndex[name] = true
+				}
+			}
+			gReaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
+		}
+		namespaces = s.re.namespaceOf(g, c.Path)
+	}
+	for i, t := range g.Toks {
+		ss := s.impactNames[t.Text]
+		if t.Kind != lexed.TkIdent || len(ss) == 0 {
+			continue
+		}
+		member := i > 0 && g.Toks[i-1].Text == "."
+		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
+		if lexed.DeclaresAt(g.File, t) {
+			continue
+		}
+		for _, sym := range ss {
+			// A static member is reached through its class's name:
+			// x.create is not a call of the static Ky.create.
+			if sym.Decl.Static && member && (i < 2 || g.Toks[i-2].Text != sym.Decl.Container) {
+				continue
+			}
+			score := 0.0
+			switch {
+			case sym.Ctor:
+				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name]) {
+					score = lexed.ScoreImported
+				}
+			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name]):
+				score = lexed.ScoreImported
+			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
+				score = lexed.ScoreImported
+			case sym.Decl.Container != "" && member && (gReaches || lexed.RefersTo(g.File, sym.Decl.Container)):
+				score = lexed.ScoreMember
+			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
+				score = lexed.ScoreUnrelated
+			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
+				score = lexed.ScoreImported
+			}
+			if score == 0 {
+				continue
+			}
+			verb := "uses"
+			if call {
+				verb = "calls"
+			}
+			// A member name no import or type ties to the class is text
+			// evidence: labelled textual, few of them listed.
+			method := engine.MethodTokens
+			if score == lexed.ScoreUnrelated {
+				method = engine.MethodTextual
+			}
+			name := lexed.Display(sym.Decl)
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call,
+				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())})
+		}
+	}
+}
+
+// usesIn records g's declarations of names used on added lines.
+func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
+	nf := s.nf
+	cImportsG := importsFile(nf, g.Path)
+	for _, d := range g.Decls {
+		if d.Name == "default" && d.Container == "" && s.useNames["default"] {
+			for _, im := range nf.Imports {
+				if im.Default != "" && s.useNames[im.Default] && resolves(nf, im, g.Path) {
+					ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: im.Default, Method: engine.MethodTokens, Score: lexed.ScoreImported,
+						Reason: fmt.Sprintf("exports `%s` by default, used by the change in %s", im.Default, engine.PathBase(s.c.Path))})
+					break
+				}
+			}
+			continue
+		}
+		if !s.useNames[d.Name] || (d.Container == "" && s.memberOnly[d.Name]) {
+			continue
+		}
+		score := 0.0
+		if rc := s.recv[d.Name]; rc != nil && d.Container != "" && s.memberOnly[d.Name] {
+			// A member's receivers of known types name its class.
+			switch {
+			case rc.classes[d.Container]:
+				score = lexed.ScoreImported
+			case !rc.unknown:
+				continue
+			}
+		}
+		switch {
+		case score > 0:
+		case d.Container == "" && (cImportsG && importsName(nf, g.Path, d.Name)):
+			score = lexed.ScoreImported
+		case d.Container == "" && s.re.importsVia(nf, g.Path, d.Name):
+			score = lexed.ScoreImported
+		case d.Container == "" && cImportsG:
+			score = lexed.ScoreMember
+		case d.Container != "" && cImportsG:
+			score = lexed.ScoreMember
+		}
+		if score == 0 {
+			continue
+		}
+		name := lexed.Display(d)
+		ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
+			Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(s.c.Path))})
+	}
+}
+
+// moduleReceiver reports whether the member token toks[i] of JS file f
+// follows a name bound to a module: a namespace or default import,
+// x = require(...), x = import(...) or x = await import(...).
+func moduleReceiver(f *jsFile, i int) bool {
+	if i < 2 || f.Toks[i-2].Kind != lexed.TkIdent || (i >= 3 && f.Toks[i-3].Text == ".") {
+		return false
+	}
+	r := f.Toks[i-2].Text
+	for _, im := range f.Imports {
+		if slices.Contains(im.Names, r) {
+			return true
+		}
+	}
+	return f.Index().ModVars[r]
+}

@@ -1,0 +1,81 @@
+package typescript
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
+)
+
+// grepLog records the words of each Grep.
+type grepLog struct {
+	engine.Tree
+	calls [][]string
+}
+
+func (g *grepLog) Grep(ctx context.Context, words, globs []string, limit int) ([]string, error) {
+	g.calls = append(g.calls, slices.Clone(words))
+	return g.Tree.Grep(ctx, words, globs, limit)
+}
+
+// The JS changes of one diff share one search, and it holds no name that
+// can name no file of the repository: names bound by external packages
+// (vitest's it, node:path's join) and locals no import binds.
+func TestFindJSOneSearch(t *testing.T) {
+	files := map[string]string{
+		"src/a.ts":     "import {it} from 'vitest';\nimport * as path from 'node:path';\nimport {helper} from './b.js';\n\nexport function a(): string {\n  return 'a';\n}\n",
+		"src/b.ts":     "export function helper(): number {\n  return 1;\n}\n",
+		"src/c.ts":     "import {a} from './a.js';\n\nexport function c(): string {\n  return 'c';\n}\n",
+		"src/it.ts":    "export function it(): void {}\n",
+		"src/local.ts": "export const local = 1;\n",
+		"src/old.js":   "exports.legacy = function legacy() {};\n\nfunction run() {\n  return 1;\n}\n",
+	}
+	head := map[string]string{}
+	for p, s := range files {
+		head[p] = s
+	}
+	head["src/a.ts"] = strings.Replace(files["src/a.ts"], "return 'a';", "const local = helper();\n  it(path.join('x', String(local)));\n  return 'a';", 1)
+	head["src/c.ts"] = strings.Replace(files["src/c.ts"], "return 'c';", "return a() + 'c';", 1)
+	tree := &grepLog{Tree: pipelinetest.NewTree(head)}
+	var cs []*engine.Change
+	head["src/old.js"] = strings.Replace(files["src/old.js"], "return 1;", "const {legacy} = require('./legacy.js');\n  return legacy();", 1)
+	for _, p := range []string{"src/a.ts", "src/c.ts", "src/old.js"} {
+		added, removed := map[int]bool{}, map[int]bool{}
+		ol, nl := strings.Split(files[p], "\n"), strings.Split(head[p], "\n")
+		for i, l := range nl {
+			if !slices.Contains(ol, l) {
+				added[i+1] = true
+			}
+		}
+		for i, l := range ol {
+			if !slices.Contains(nl, l) {
+				removed[i+1] = true
+			}
+		}
+		cs = append(cs, &engine.Change{Path: p, Old: []byte(files[p]), New: []byte(head[p]), Added: added, Removed: removed})
+	}
+	ev := engine.NewEvidence(cs)
+	if err := Find(context.Background(), tree, cs, ev); err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.calls) != 1 {
+		t.Fatalf("%d searches %v, want 1", len(tree.calls), tree.calls)
+	}
+	words := tree.calls[0]
+	for _, w := range []string{"it", "join", "local"} {
+		if slices.Contains(words, w) {
+			t.Errorf("searched %q: %v", w, words)
+		}
+	}
+	for _, w := range []string{"a", "helper", "legacy"} {
+		if !slices.Contains(words, w) {
+			t.Errorf("did not search %q: %v", w, words)
+		}
+	}
+	if ev.Files["src/b.ts"] == nil {
+		t.Errorf("src/b.ts (declares helper) not found: %v", ev.Files)
+	}
+}
