@@ -160,6 +160,7 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 		return func(string) bool { return true }, true
 	}
 	var prefixes, suffixes []string
+	var stars [][]string
 	var res []*regexp.Regexp
 	for _, g := range globs {
 		switch {
@@ -172,6 +173,11 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 			// is the suffix; a regular expression costs a backtracking
 			// match per path.
 			suffixes = append(suffixes, g[1:])
+		case !strings.ContainsAny(g, "?["):
+			// "packages/*/package.json": only stars, matched piece by
+			// piece (the workspace globs of a monorepo, one match per
+			// tracked path).
+			stars = append(stars, strings.Split(g, "*"))
 		default:
 			re, err := globRegexp(g)
 			if err != nil {
@@ -191,6 +197,11 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 				return true
 			}
 		}
+		for _, pieces := range stars {
+			if starMatch(pieces, p) {
+				return true
+			}
+		}
 		for _, re := range res {
 			if re.MatchString(p) {
 				return true
@@ -198,6 +209,27 @@ func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
 		}
 		return false
 	}, true
+}
+
+// starMatch reports whether p matches the pattern whose literal pieces,
+// between its stars, are pieces ('*' matching any run, '/' included): the
+// first piece starts p, the last ends it, and the others appear in order
+// between them. Taking each middle piece at its first place is right:
+// a later place leaves less room for the pieces after it.
+func starMatch(pieces []string, p string) bool {
+	first, last := pieces[0], pieces[len(pieces)-1]
+	if len(p) < len(first)+len(last) || !strings.HasPrefix(p, first) || !strings.HasSuffix(p, last) {
+		return false
+	}
+	rest := p[len(first) : len(p)-len(last)]
+	for _, piece := range pieces[1 : len(pieces)-1] {
+		i := strings.Index(rest, piece)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(piece):]
+	}
+	return true
 }
 
 // globRegexp turns a wildcard pattern into an anchored regular expression:

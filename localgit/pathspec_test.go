@@ -22,3 +22,30 @@ func TestPathspecMatcherSuffix(t *testing.T) {
 		}
 	}
 }
+
+// Star-only patterns matched piece by piece agree with the regular
+// expression on paths that overlap their pieces, repeat them or stop
+// short of them.
+func TestPathspecMatcherStars(t *testing.T) {
+	paths := []string{
+		"package.json", "packages/package.json", "packages/a/package.json", "packages/a/b/package.json",
+		"packages/integrations/react/package.json", "xpackages/a/package.json", "packages/a/package.jsonx",
+		"packages/package.json/package.json", "ab", "aba", "abab", "a/b/c", "abcab", "",
+	}
+	for _, g := range []string{"packages/*/package.json", "packages/integrations/*/package.json",
+		"*/package.json", "a*b", "a*b*a", "ab*ab", "*a*b*", "a**b", "packages/*", "*/*/*"} {
+		fast, ok := pathspecMatcher([]string{g})
+		if !ok {
+			t.Fatalf("%q: not matched here", g)
+		}
+		re, err := globRegexp(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if got, want := fast(p), re.MatchString(p); got != want {
+				t.Errorf("%q on %q = %v, want %v", g, p, got, want)
+			}
+		}
+	}
+}

@@ -16,6 +16,39 @@ import (
 type jsFile struct {
 	*lexed.File
 	aliases *pathAliases
+	forms   []importForm // what each of Imports can name, by index
+}
+
+// importForm is what one import of a file can name, worked out once when
+// the file is read: resolves compares it with each target instead of
+// joining and cleaning paths on every comparison (a search compares every
+// searched file's imports with every changed file).
+type importForm struct {
+	rel     bool     // a ./ or ../ specifier
+	joined  string   // a relative specifier joined to the file's directory
+	mod     string   // joined without its extension
+	modJS   string   // a .js specifier's module without the compiled name's extension too
+	jsSpec  bool     // the specifier ends in .js: it names a .ts file's module
+	ext     bool     // the specifier names its file's extension: no index file
+	aliased []string // the alias and workspace targets, without extensions
+	tail    string   // a bare specifier with a '/', compared with a path's tail; "" none
+}
+
+func newImportForm(dir string, aliases *pathAliases, spec string) importForm {
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+		j := path.Join(dir, spec)
+		m := lexed.StripExt(j)
+		return importForm{rel: true, joined: j, mod: m, modJS: lexed.StripExt(m), jsSpec: strings.HasSuffix(spec, ".js"), ext: m != j}
+	}
+	var fm importForm
+	for _, p := range aliases.resolve(spec) {
+		fm.aliased = append(fm.aliased, lexed.StripExt(p))
+	}
+	tail := lexed.StripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
+	if tail != "" && strings.Contains(tail, "/") {
+		fm.tail = tail
+	}
+	return fm
 }
 
 // readJS lexes the TypeScript/JavaScript file at p and reads its
@@ -25,6 +58,10 @@ func readJS(p string, src []byte, aliases *pathAliases) *jsFile {
 	f.Types = lexed.NewTypeModel()
 	f.Decls = jsDecls(f.Toks, f.Types)
 	f.Imports = jsImports(f.Toks)
+	f.forms = make([]importForm, len(f.Imports))
+	for i, im := range f.Imports {
+		f.forms[i] = newImportForm(engine.DirOf(p), aliases, im.Spec)
+	}
 	return f
 }
 
@@ -39,8 +76,9 @@ func (f *jsFile) base() *lexed.File {
 // importsName reports whether f imports name from the module that is
 // target (or imports target as a whole).
 func importsName(f *jsFile, target, name string) bool {
-	for _, im := range f.Imports {
-		if !resolves(f, im, target) {
+	t, targetJS := lexed.StripExt(target), strings.HasSuffix(target, ".js")
+	for i, im := range f.Imports {
+		if !f.forms[i].names(t, targetJS) {
 			continue
 		}
 		if len(im.Names) == 0 || im.Wildcard || im.Namespace != "" {
@@ -57,38 +95,57 @@ func importsName(f *jsFile, target, name string) bool {
 
 // importsFile reports whether one of f's imports resolves to target.
 func importsFile(f *jsFile, target string) bool {
-	for _, im := range f.Imports {
-		if resolves(f, im, target) {
+	t, targetJS := lexed.StripExt(target), strings.HasSuffix(target, ".js")
+	for i := range f.forms {
+		if f.forms[i].names(t, targetJS) {
 			return true
 		}
 	}
 	return false
 }
 
-// resolves reports whether import im of file f can name file target.
-func resolves(f *jsFile, im lexed.Import, target string) bool {
-	t := lexed.StripExt(target)
-	spec := im.Spec
-	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
-		m := lexed.StripExt(path.Join(engine.DirOf(f.Path), spec))
-		if strings.HasSuffix(spec, ".js") && !strings.HasSuffix(target, ".js") {
-			m = lexed.StripExt(m) // TypeScript imports compiled names: ./x.js is ./x.ts
+// resolves reports whether import i of file f can name file target.
+func resolves(f *jsFile, i int, target string) bool {
+	return f.forms[i].names(lexed.StripExt(target), strings.HasSuffix(target, ".js"))
+}
+
+// names reports whether the import can name the file whose path without
+// extension is t (targetJS: the file is a .js file).
+func (fm *importForm) names(t string, targetJS bool) bool {
+	if fm.rel {
+		m := fm.mod
+		if fm.jsSpec && !targetJS {
+			m = fm.modJS // TypeScript imports compiled names: ./x.js is ./x.ts
 		}
-		return t == m || t == m+"/index" || t == path.Join(engine.DirOf(f.Path), spec)+"/index"
+		// ./x names x.ts or x/index.ts, ./x.js names x.js, x.ts or the
+		// folder x.js's index.
+		return t == m || !fm.ext && isIndexOf(t, m) || isIndexOf(t, fm.joined)
 	}
-	// A tsconfig path alias; else another alias or a package name:
-	// compare the tail.
-	for _, p := range f.aliases.resolve(spec) {
-		if m := lexed.StripExt(p); t == m || t == m+"/index" {
+	// A tsconfig path alias or workspace package; else another alias or a
+	// package name: compare the tail.
+	for _, m := range fm.aliased {
+		if t == m || isIndexOf(t, m) {
 			return true
 		}
 	}
-	spec = strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/")
-	spec = lexed.StripExt(spec)
-	if spec == "" || !strings.Contains(spec, "/") {
+	if fm.tail == "" {
 		return false
 	}
-	return strings.HasSuffix("/"+t, "/"+spec) || strings.HasSuffix("/"+t, "/"+spec+"/index")
+	if endsWithPath(t, fm.tail) {
+		return true
+	}
+	rest, ok := strings.CutSuffix(t, "/index")
+	return ok && endsWithPath(rest, fm.tail)
+}
+
+// isIndexOf reports whether t is m + "/index".
+func isIndexOf(t, m string) bool {
+	return len(t) == len(m)+len("/index") && strings.HasPrefix(t, m) && strings.HasSuffix(t, "/index")
+}
+
+// endsWithPath reports whether t is tail or ends with "/" + tail.
+func endsWithPath(t, tail string) bool {
+	return t == tail || len(t) > len(tail) && strings.HasSuffix(t, tail) && t[len(t)-len(tail)-1] == '/'
 }
 
 // externalImport reports whether the JS import im of f can name no file of

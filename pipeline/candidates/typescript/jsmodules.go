@@ -57,16 +57,16 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 			if f.Path == target {
 				continue
 			}
-			for _, im := range f.Imports {
+			for i, im := range f.Imports {
 				if !im.Export {
 					continue
 				}
 				var from map[string]bool
-				if resolves(f, im, target) {
+				if resolves(f, i, target) {
 					from = map[string]bool{"*": true}
 				} else {
 					for p, names := range reach {
-						if p != f.Path && resolves(f, im, p) {
+						if p != f.Path && resolves(f, i, p) {
 							if from == nil {
 								from = map[string]bool{}
 							}
@@ -139,17 +139,17 @@ func (r *reexports) importsAnyVia(f *jsFile, target string) bool {
 // name target, directly or through a re-exporter.
 func (r *reexports) namespaceOf(f *jsFile, target string) []string {
 	var out []string
-	for _, im := range f.Imports {
+	for i, im := range f.Imports {
 		if im.Namespace == "" {
 			continue
 		}
-		if resolves(f, im, target) {
+		if resolves(f, i, target) {
 			out = append(out, im.Namespace)
 			continue
 		}
 		if r != nil {
 			for p, names := range r.reach(target) {
-				if names["*"] && resolves(f, im, p) {
+				if names["*"] && resolves(f, i, p) {
 					out = append(out, im.Namespace)
 					break
 				}

@@ -412,7 +412,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		// changed name in it, its tokens can give no impact evidence: only
 		// its declarations and imports are kept.
 		impact := slices.ContainsFunc(rf.Toks, func(t lexed.Tok) bool { return t.Kind == lexed.TkIdent && len(s.impactNames[t.Text]) > 0 })
-		f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases}
+		f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
 		s.files = append(s.files, f)
 		seen := map[string]bool{}
 		for _, d := range f.Decls {
@@ -519,8 +519,8 @@ func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 	cImportsG := importsFile(nf, g.Path)
 	for _, d := range g.Decls {
 		if d.Name == "default" && d.Container == "" && s.useNames["default"] {
-			for _, im := range nf.Imports {
-				if im.Default != "" && s.useNames[im.Default] && resolves(nf, im, g.Path) {
+			for i, im := range nf.Imports {
+				if im.Default != "" && s.useNames[im.Default] && resolves(nf, i, g.Path) {
 					ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: im.Default, Method: engine.MethodTokens, Score: lexed.ScoreImported,
 						Reason: fmt.Sprintf("exports `%s` by default, used by the change in %s", im.Default, engine.PathBase(s.c.Path))})
 					break

@@ -1,0 +1,50 @@
+package typescript
+
+import "testing"
+
+// TestResolves checks which files an import can name: relative specifiers
+// with and without extensions, TypeScript's compiled .js names, index
+// files, path aliases and bare specifiers compared by their tail.
+func TestResolves(t *testing.T) {
+	aliases := parseAliases([]byte(`{"compilerOptions": {"baseUrl": ".", "paths": {"@app/*": ["src/app/*"]}}}`))
+	src := `import a from "./util";
+import b from "./helpers/format.js";
+import c from "../shared";
+import d from "@app/client";
+import e from "lodash";
+import f from "pkg/sub/mod";
+`
+	f := readJS("src/lib/main.ts", []byte(src), aliases)
+	if len(f.Imports) != 6 {
+		t.Fatalf("read %d imports, want 6", len(f.Imports))
+	}
+	for _, tc := range []struct {
+		imp    int
+		target string
+		want   bool
+	}{
+		{0, "src/lib/util.ts", true},
+		{0, "src/lib/util/index.ts", true},
+		{0, "src/lib/util.js", true},
+		{0, "src/lib/utils.ts", false},
+		{0, "src/util.ts", false},
+		{1, "src/lib/helpers/format.ts", true}, // ./format.js names format.ts
+		{1, "src/lib/helpers/format.js", true},
+		{1, "src/lib/helpers/format/index.ts", false},
+		{2, "src/shared.ts", true},
+		{2, "src/shared/index.tsx", true},
+		{2, "src/lib/shared.ts", false},
+		{3, "src/app/client.ts", true},
+		{3, "src/app/client/index.ts", true},
+		{3, "src/app/clients.ts", false},
+		{4, "node_modules/lodash/index.js", false}, // a bare name without '/' names no file
+		{5, "packages/pkg/sub/mod.ts", true},
+		{5, "pkg/sub/mod/index.ts", true},
+		{5, "packages/xpkg/sub/mod.ts", false},
+		{5, "packages/pkg/sub/mode.ts", false},
+	} {
+		if got := resolves(f, tc.imp, tc.target); got != tc.want {
+			t.Errorf("import %q resolves %s = %v, want %v", f.Imports[tc.imp].Spec, tc.target, got, tc.want)
+		}
+	}
+}
