@@ -2,6 +2,7 @@ package candidates
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -157,4 +158,41 @@ func TestFindTypeScriptDefaultExportExpression(t *testing.T) {
 		"test/hooks.ts": base["test/hooks.ts"] + "\ntest('b', withServer, () => {});\n",
 	}}.run(t)
 	check(t, got, []want{{"test/helpers/with-server.ts", KindUses, MethodTokens, "exports `withServer` by default"}})
+}
+
+// The searched files' readings are kept across requests by path and
+// content, but what their imports name depends on each repository's
+// tsconfig: the same file under other path aliases resolves elsewhere.
+// Concurrent searches over the same files share the readings (run with
+// -race).
+func TestFindTypeScriptSharedReadings(t *testing.T) {
+	run := "export function run(s: string): string {\n  return s;\n}\n"
+	changed := map[string]string{"src/lib/run.ts": strings.Replace(run, "return s;", "return s + '!';", 1)}
+	main := "import {run} from '@lib/run';\n\nrun('x');\n"
+	here := repo{base: map[string]string{
+		"tsconfig.json":  `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["src/lib/*"]}}}`,
+		"src/lib/run.ts": run,
+		"app/main.ts":    main,
+	}, changed: changed}
+	elsewhere := repo{base: map[string]string{
+		"tsconfig.json":     `{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["vendor/lib/*"]}}}`,
+		"src/lib/run.ts":    run,
+		"vendor/lib/run.ts": run,
+		"app/main.ts":       main,
+	}, changed: changed}
+	wantHere := []want{{"app/main.ts", KindImpact, MethodTokens, "calls `run`, whose body changed"}}
+	check(t, here.run(t), wantHere)
+	if got := elsewhere.run(t); len(got) != 0 {
+		t.Fatalf("under aliases to vendor/lib, app/main.ts still listed:\n%s", dump(got))
+	}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() { check(t, here.run(t), wantHere) })
+		wg.Go(func() {
+			if got := elsewhere.run(t); len(got) != 0 {
+				t.Errorf("concurrent run under aliases to vendor/lib listed:\n%s", dump(got))
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -58,10 +58,30 @@ func readJS(p string, src []byte, aliases *pathAliases) *jsFile {
 	f.Types = lexed.NewTypeModel()
 	f.Decls = jsDecls(f.Toks, f.Types)
 	f.Imports = jsImports(f.Toks)
+	f.readForms()
+	return f
+}
+
+// readForms works out what each of f's imports can name.
+func (f *jsFile) readForms() {
 	f.forms = make([]importForm, len(f.Imports))
 	for i, im := range f.Imports {
-		f.forms[i] = newImportForm(engine.DirOf(p), aliases, im.Spec)
+		f.forms[i] = newImportForm(engine.DirOf(f.Path), f.aliases, im.Spec)
 	}
+}
+
+// cachedJS is readJS for a searched file, through the lexed cache: the
+// lexed file (tokens, declarations, types, imports, index) is shared with
+// other requests that read the same content, and must not be changed; the
+// import forms depend on this request's aliases and are its own.
+func cachedJS(p string, src []byte, aliases *pathAliases) *jsFile {
+	lf := lexed.Cached("typescript", p, src, func() (*lexed.File, int64) {
+		f := readJS(p, src, nil)
+		f.Index()
+		return f.File, lexed.Weight(f.File, len(src))
+	})
+	f := &jsFile{File: lf, aliases: aliases}
+	f.readForms()
 	return f
 }
 

@@ -261,7 +261,7 @@ func (m *jsModules) lookUp(ctx context.Context, tree engine.Tree, paths []string
 		if err != nil {
 			continue
 		}
-		f := readJS(p, src, aliases)
+		f := cachedJS(p, src, aliases)
 		m.re.add(f)
 	}
 }

@@ -400,7 +400,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 				}
 				continue
 			}
-			rf = readJS(p, src, aliases)
+			rf = cachedJS(p, src, aliases)
 			if s.lexed != nil {
 				s.lexed[p] = rf
 			}
@@ -411,7 +411,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		// Each search keeps its own copy: it may drop the tokens. With no
 		// changed name in it, its tokens can give no impact evidence: only
 		// its declarations and imports are kept.
-		impact := slices.ContainsFunc(rf.Toks, func(t lexed.Tok) bool { return t.Kind == lexed.TkIdent && len(s.impactNames[t.Text]) > 0 })
+		impact := s.mentionsTouched(rf)
 		f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
 		s.files = append(s.files, f)
 		seen := map[string]bool{}
@@ -436,6 +436,19 @@ func (s *tokSearch) mentions(f *jsFile) bool {
 	idents := f.Index().Idents
 	for _, w := range s.words {
 		if idents[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsTouched reports whether f holds the name of a touched
+// declaration as an identifier: a lookup of each touched name in f's
+// index, not a scan of its tokens.
+func (s *tokSearch) mentionsTouched(f *jsFile) bool {
+	idents := f.Index().Idents
+	for n, syms := range s.impactNames {
+		if len(syms) > 0 && idents[n] {
 			return true
 		}
 	}
