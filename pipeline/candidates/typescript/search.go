@@ -302,6 +302,8 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] {
 					continue
 				}
+			} else if i < 2 {
+				continue // a member with no receiver: ".name" opens the file
 			} else if r := nf.Toks[i-2]; r.Kind == lexed.TkIdent && (i < 3 || nf.Toks[i-3].Text != ".") {
 				if _, external := bindingImports(nf, r.Text); external {
 					continue
