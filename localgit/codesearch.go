@@ -34,8 +34,9 @@ const grepChunk = 256
 // git objects only (never the working tree): Grep runs `git grep` on the
 // commit's tree, ReadFile streams blobs through long-lived `git cat-file
 // --batch` processes, ListDir answers from one `git ls-tree -r` of the
-// commit, made on first use. The tree is safe for concurrent use; Close
-// stops its processes.
+// commit, made on first use and kept for the next trees of the commit (see
+// listing.go). The tree is safe for concurrent use; Close stops its
+// processes.
 func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit string) (pipeline.CodeTree, error) {
 	dir, err := p.repoDir(repo)
 	if err != nil {
@@ -45,7 +46,7 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 	if err != nil {
 		return nil, err
 	}
-	t := &codeTree{dir: dir, commit: sha, maxBytes: defaultTreeMaxBytes, blobs: p.blobs, idents: p.idents, idle: make(chan *blobReader, treeReaders)}
+	t := &codeTree{dir: dir, commit: sha, maxBytes: defaultTreeMaxBytes, listings: p.listings, blobs: p.blobs, idents: p.idents, idle: make(chan *blobReader, treeReaders)}
 	for range treeReaders {
 		t.idle <- nil // a slot: started on first use
 	}
@@ -69,46 +70,31 @@ type codeTree struct {
 	dir, commit string
 	maxBytes    int64
 
-	indexMu sync.Mutex
-	index   map[string]treeEntry // path -> entry, every blob and link of the commit
-	order   []string             // the index's paths in git's tree order
-	dirs    map[string][]string  // dir ("" root) -> regular files directly in it
-	blobs   *blobCache           // shared by the provider's trees
-	idents  *identIndex          // shared by the provider's trees
+	indexMu  sync.Mutex
+	listing  *treeListing  // the commit's paths; nil until loaded
+	listings *listingCache // shared by the provider's trees
+	blobs    *blobCache    // shared by the provider's trees
+	idents   *identIndex   // shared by the provider's trees
 
 	idle   chan *blobReader // reader slots; nil until started
 	mu     sync.Mutex
 	closed bool
 }
 
-// load builds the path index with `git ls-tree -r -l -z` on first use (a
-// failed attempt, such as one whose context ended, is tried again by the
-// next call).
+// load gets the commit's path index on first use, from the provider's
+// listing cache or one `git ls-tree -r -l -z` (a failed attempt, such as one
+// whose context ended, is tried again by the next call).
 func (t *codeTree) load(ctx context.Context) error {
 	t.indexMu.Lock()
 	defer t.indexMu.Unlock()
-	if t.index != nil {
+	if t.listing != nil {
 		return nil
 	}
-	entries, _, err := lsTreeOpts(ctx, t.dir, []string{"-r"}, t.commit, 0)
+	l, err := t.listings.listing(ctx, t.dir, t.commit)
 	if err != nil {
 		return err
 	}
-	index := make(map[string]treeEntry, len(entries))
-	order := make([]string, 0, len(entries))
-	dirs := map[string][]string{}
-	for _, e := range entries {
-		index[e.Path] = e
-		order = append(order, e.Path)
-		if e.kind() == "file" {
-			d := ""
-			if i := strings.LastIndexByte(e.Path, '/'); i >= 0 {
-				d = e.Path[:i]
-			}
-			dirs[d] = append(dirs[d], e.Path)
-		}
-	}
-	t.index, t.order, t.dirs = index, order, dirs
+	t.listing = l
 	return nil
 }
 
@@ -217,7 +203,7 @@ func (t *codeTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	if err := t.load(ctx); err != nil {
 		return nil, err
 	}
-	e, ok := t.index[clean]
+	e, ok := t.listing.index[clean]
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrNotFound)
@@ -245,7 +231,7 @@ func (t *codeTree) ListDir(ctx context.Context, dir string) ([]string, error) {
 	if err := t.load(ctx); err != nil {
 		return nil, err
 	}
-	return append([]string(nil), t.dirs[clean]...), nil
+	return append([]string(nil), t.listing.dirs[clean]...), nil
 }
 
 // Close stops the tree's git processes.

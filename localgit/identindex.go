@@ -286,8 +286,8 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 	var covered []cand
 	var missing []treeEntry
 	seenMissing := map[string]bool{}
-	for _, p := range t.order {
-		e := t.index[p]
+	for _, p := range t.listing.order {
+		e := t.listing.index[p]
 		if e.kind() != "file" || !match(p) {
 			continue
 		}

@@ -60,10 +60,11 @@ type Provider struct {
 	// wrapping pipeline.ErrTooLarge. Zero means defaultMaxDiffBytes.
 	MaxDiffBytes int64
 
-	// blobs and idents are shared by the code trees (OpenTree); nil keeps
-	// nothing.
-	blobs  *blobCache
-	idents *identIndex
+	// listings, blobs and idents are shared by the code trees (OpenTree);
+	// nil keeps nothing.
+	listings *listingCache
+	blobs    *blobCache
+	idents   *identIndex
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -75,7 +76,12 @@ func New(root string) *Provider {
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return &Provider{Root: root, blobs: newBlobCache(defaultBlobCacheBytes), idents: newIdentIndex(defaultIdentIndexBytes)}
+	return &Provider{
+		Root:     root,
+		listings: newListingCache(defaultListings, defaultListingEntries),
+		blobs:    newBlobCache(defaultBlobCacheBytes),
+		idents:   newIdentIndex(defaultIdentIndexBytes),
+	}
 }
 
 // isGitDir reports whether dir is a git repository: a work tree with a .git
