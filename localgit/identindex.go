@@ -279,45 +279,13 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 	if err := t.load(ctx); err != nil {
 		return nil, false, err
 	}
-	type cand struct {
-		path string
-		e    treeEntry
-	}
-	var covered []cand
-	var missing []treeEntry
-	seenMissing := map[string]bool{}
-	for _, p := range t.listing.order {
-		e := t.listing.index[p]
-		if e.kind() != "file" || !match(p) {
-			continue
+	key := strings.Join(globs, "\x00")
+	cov := t.listing.coverage(key)
+	if cov == nil {
+		if cov, err = t.cover(ctx, match); cov == nil || err != nil {
+			return nil, false, err
 		}
-		covered = append(covered, cand{p, e})
-		if _, ok := t.idents.get(e.OID); !ok && !seenMissing[e.OID] {
-			if e.Size > identMaxBlob {
-				return nil, false, nil
-			}
-			seenMissing[e.OID] = true
-			missing = append(missing, e)
-		}
-	}
-	if len(missing) > identInlineMax {
-		t.fillLater(missing)
-		return nil, false, nil
-	}
-	for _, e := range missing {
-		data, err := t.indexBlob(ctx, e)
-		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
-			if ctx.Err() != nil {
-				return nil, false, ctx.Err()
-			}
-			return nil, false, nil
-		}
-		// A blob the object store lacks (a partial clone) has no
-		// identifiers git grep could match: indexed as empty, it no longer
-		// sends every search back to git grep.
-		if !t.idents.put(e.OID, identsOf(data)) {
-			return nil, false, nil // the index is full
-		}
+		t.listing.keepCoverage(key, cov)
 	}
 	hashes := make([]uint64, len(words))
 	for i, w := range words {
@@ -325,19 +293,76 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 	}
 	slices.Sort(hashes)
 	hashes = slices.Compact(hashes)
-	for _, c := range covered {
-		s, ok := t.idents.get(c.e.OID)
-		if !ok {
-			return nil, false, nil
-		}
+	for i, s := range cov.sets {
 		if s.hasAny(hashes) {
-			paths = append(paths, c.path)
+			paths = append(paths, cov.paths[i])
 			if limit > 0 && len(paths) >= limit {
 				break
 			}
 		}
 	}
 	return paths, true, nil
+}
+
+// coverage is the regular files of a listing that a set of globs covers, in
+// git's order, with the identifiers of each. Blob ids name their content,
+// so the sets stay true for good and serve every later search of the
+// commit with the same globs.
+type coverage struct {
+	paths []string
+	sets  []identSet
+}
+
+// cover gathers the coverage of match from the identifier index, first
+// indexing up to identInlineMax missing blobs; nil when the index cannot
+// answer (more blobs missing, which are then indexed in the background, a
+// blob over identMaxBlob, or the index full).
+func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverage, error) {
+	var covered []treeEntry
+	var missing []treeEntry
+	seenMissing := map[string]bool{}
+	for _, p := range t.listing.order {
+		e := t.listing.index[p]
+		if e.kind() != "file" || !match(p) {
+			continue
+		}
+		covered = append(covered, e)
+		if _, ok := t.idents.get(e.OID); !ok && !seenMissing[e.OID] {
+			if e.Size > identMaxBlob {
+				return nil, nil
+			}
+			seenMissing[e.OID] = true
+			missing = append(missing, e)
+		}
+	}
+	if len(missing) > identInlineMax {
+		t.fillLater(missing)
+		return nil, nil
+	}
+	for _, e := range missing {
+		data, err := t.indexBlob(ctx, e)
+		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, nil
+		}
+		// A blob the object store lacks (a partial clone) has no
+		// identifiers git grep could match: indexed as empty, it no longer
+		// sends every search back to git grep.
+		if !t.idents.put(e.OID, identsOf(data)) {
+			return nil, nil // the index is full
+		}
+	}
+	cov := &coverage{paths: make([]string, len(covered)), sets: make([]identSet, len(covered))}
+	for i, e := range covered {
+		s, ok := t.idents.get(e.OID)
+		if !ok {
+			return nil, nil
+		}
+		cov.paths[i], cov.sets[i] = e.Path, s
+	}
+	return cov, nil
 }
 
 // indexBlob reads a blob to index it: from the blob cache, else through a

@@ -14,18 +14,45 @@ import (
 // all read the same head.
 
 // Bounds of a Provider's listing cache: at most defaultListings commits and
-// defaultListingEntries tree entries in all (about 200 bytes each). A
-// listing larger than the whole bound is built for its tree alone.
+// defaultListingEntries tree entries in all (about 300 bytes each, and 40
+// more per glob set searched). A listing larger than the whole bound is
+// built for its tree alone.
 const (
 	defaultListings       = 4
-	defaultListingEntries = 1 << 20
+	defaultListingEntries = 1 << 18
 )
 
-// treeListing is the path index of one commit; never changed once built.
+// maxCoverages bounds the glob sets whose coverage a listing keeps (the
+// candidate engine searches each language with one set).
+const maxCoverages = 8
+
+// treeListing is the path index of one commit, never changed once built,
+// and the coverage of the globs searched at the commit (identindex.go).
 type treeListing struct {
 	index map[string]treeEntry // path -> entry, every blob and link of the commit
 	order []string             // the index's paths in git's tree order
 	dirs  map[string][]string  // dir ("" root) -> regular files directly in it
+
+	mu        sync.Mutex
+	coverages map[string]*coverage // globs joined by NUL -> their coverage
+}
+
+func (l *treeListing) coverage(key string) *coverage {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.coverages[key]
+}
+
+// keepCoverage keeps cov for key unless maxCoverages are kept already.
+func (l *treeListing) keepCoverage(key string, cov *coverage) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.coverages == nil {
+		l.coverages = map[string]*coverage{}
+	}
+	if len(l.coverages) < maxCoverages {
+		l.coverages[key] = cov
+	}
 }
 
 // listTree builds the listing of commit with `git ls-tree -r -l -z`.

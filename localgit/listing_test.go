@@ -175,3 +175,32 @@ func TestTreeListingConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A commit's first indexed search with a set of globs keeps their coverage:
+// the next searches with those globs need the identifier index no more,
+// while other globs and other commits still do.
+func TestGrepCoverageKeptPerGlobs(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	search := func(commit string, words, globs []string) ([]string, bool) {
+		t.Helper()
+		got, ok, err := openTree(t, p, commit).(*codeTree).grepIndexed(ctx, words, globs, 0)
+		if err != nil {
+			t.Fatalf("grepIndexed(%v, %v) at %s: %v", words, globs, commit, err)
+		}
+		return got, ok
+	}
+	if got, ok := search(f.headSHA, []string{"A"}, []string{"*.go"}); !ok || !reflect.DeepEqual(got, []string{"a.go"}) {
+		t.Fatalf("first search = %q, ok %v; want [a.go] from the index", got, ok)
+	}
+	p.idents = newIdentIndex(0) // empty and full: takes no blob
+	if got, ok := search(f.headSHA, []string{"A", "package"}, []string{"*.go"}); !ok || !reflect.DeepEqual(got, []string{"a.go"}) {
+		t.Errorf("same globs = %q, ok %v; want [a.go] from the kept coverage", got, ok)
+	}
+	if got, ok := search(f.headSHA, []string{"A"}, []string{"*.txt"}); ok {
+		t.Errorf("other globs answered %q without the index", got)
+	}
+	if got, ok := search(f.forkSHA, []string{"A"}, []string{"*.go"}); ok {
+		t.Errorf("another commit answered %q without the index", got)
+	}
+}
