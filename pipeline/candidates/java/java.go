@@ -170,18 +170,26 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 }
 
 // mostNaming answers the javaManyFiles paths whose content names the most
-// touched declarations together with their class's name.
+// touched declarations together with their class's name (ties in grep's
+// order).
 func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []javaTouch) ([]string, error) {
-	want := map[string]bool{}
-	for _, t := range touched {
-		want[t.d.Name] = true
-		want[javaTopName(t.d.Container)] = true
+	var names nameSet
+	type pair struct{ name, class int32 } // class -1: none needed
+	pairs := make([]pair, len(touched))
+	for i, t := range touched {
+		pairs[i] = pair{names.add(t.d.Name), -1}
+		if t.d.Container != "" {
+			pairs[i].class = names.add(javaTopName(t.d.Container))
+		}
 	}
 	type scored struct {
 		path string
 		n    int
 	}
 	var out []scored
+	// seen[k] == stamp: name k occurs in the file being scored.
+	seen := make([]uint32, len(names.list))
+	stamp := uint32(0)
 	for _, p := range paths {
 		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
 			continue
@@ -193,24 +201,11 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 			}
 			continue
 		}
-		found := map[string]bool{}
-		for i := 0; i < len(src); {
-			if !isJavaIdentByte(src[i]) {
-				i++
-				continue
-			}
-			j := i
-			for j < len(src) && isJavaIdentByte(src[j]) {
-				j++
-			}
-			if want[string(src[i:j])] {
-				found[string(src[i:j])] = true
-			}
-			i = j
-		}
+		stamp++
+		names.scan(src, func(k int32) { seen[k] = stamp })
 		n := 0
-		for _, t := range touched {
-			if found[t.d.Name] && (t.d.Container == "" || found[javaTopName(t.d.Container)]) {
+		for _, pr := range pairs {
+			if seen[pr.name] == stamp && (pr.class < 0 || seen[pr.class] == stamp) {
 				n++
 			}
 		}
@@ -226,9 +221,65 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	return keep, nil
 }
 
-func isJavaIdentByte(c byte) bool {
-	return c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+// nameSet finds a few names among a file's identifiers. Most identifiers
+// are none of them, and a table of the names' first bytes and lengths
+// turns those away before the map is asked.
+type nameSet struct {
+	index map[string]int32
+	list  []string
+	// lens[c] has bit n set when a name of n bytes (n < 64; bit 63 for
+	// longer ones) starts with byte c.
+	lens [256]uint64
 }
+
+// add adds name and returns its number.
+func (ns *nameSet) add(name string) int32 {
+	if k, ok := ns.index[name]; ok {
+		return k
+	}
+	if ns.index == nil {
+		ns.index = map[string]int32{}
+	}
+	k := int32(len(ns.list))
+	ns.index[name] = k
+	ns.list = append(ns.list, name)
+	if name != "" {
+		ns.lens[name[0]] |= lenBit(len(name))
+	}
+	return k
+}
+
+func lenBit(n int) uint64 { return 1 << min(n, 63) }
+
+// scan calls found with the number of each name among src's identifiers
+// (maximal runs of javaIdentBytes), once per occurrence.
+func (ns *nameSet) scan(src []byte, found func(int32)) {
+	for i := 0; i < len(src); {
+		if !javaIdentBytes[src[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(src) && javaIdentBytes[src[j]] {
+			j++
+		}
+		if ns.lens[src[i]]&lenBit(j-i) != 0 {
+			if k, ok := ns.index[string(src[i:j])]; ok {
+				found(k)
+			}
+		}
+		i = j
+	}
+}
+
+// javaIdentBytes marks the bytes of Java identifiers (every non-ASCII byte
+// counts, as the letters of other scripts do).
+var javaIdentBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
+	}
+	return t
+}()
 
 // read reads and parses one file outside the change (nil when it cannot).
 func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
