@@ -235,8 +235,9 @@ func grepRepo(t *testing.T) (string, []string) {
 	git(t, "", "init", "-q", "-b", "main", dir)
 	rng := rand.New(rand.NewPCG(7, 21))
 	words := []string{"Find", "FindAll", "Grep", "grep", "ctx", "ctx_err", "err", "errs", "x", "x1", "_", "1", "10",
-		"package", "func", "Prompt", "PromptText", "the", "The", "CodeTree", "OpenTree", "héllo", "naïve"}
-	seps := []string{" ", " ", ".", "(", ")", ":", "-", "\t", ", ", "!=", "\""}
+		"package", "func", "Prompt", "PromptText", "the", "The", "CodeTree", "OpenTree", "héllo", "naïve",
+		"$el", "el", "$", "a$b", "$$el", "el$"}
+	seps := []string{" ", " ", ".", "(", ")", ":", "-", "\t", ", ", "!=", "\"", "$"}
 	line := func() string {
 		var b strings.Builder
 		for k := 1 + rng.IntN(7); k > 0; k-- {
@@ -307,6 +308,12 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 		{words: []string{"Prompt"}, globs: []string{"pipeline/*.go"}},
 		{words: []string{"the"}, globs: []string{"*.[mM][dD]"}},
 		{words: []string{"_", "ok"}, globs: []string{"*.go"}},
+		// Words with a '$' are looked for in the blobs holding their
+		// runs of word characters.
+		{words: []string{"$el"}, globs: []string{"*.go"}},
+		{words: []string{"a$b", "NoSuchIdentifierAnywhere"}, globs: []string{"*.go", "*.md"}},
+		{words: []string{"el$", "$el", "Prompt"}, globs: nil, limit: 30},
+		{words: []string{"x$", "b$a"}, globs: []string{"*.go"}},
 	}
 	waited := 0
 	for _, commit := range []string{commits[0], commits[3]} {
@@ -343,13 +350,15 @@ func TestGrepIndexMatchesGitGrep(t *testing.T) {
 				t.Errorf("%s: Grep(%v, %v, %d) from the index = %d paths, git grep = %d paths; first difference: %s",
 					commit, tt.words, tt.globs, tt.limit, len(got), len(want), firstDiff(got, want))
 			}
-			if len(want) == 0 && tt.words[0] != "CodeTree" && tt.words[0] != "the" {
+			if len(want) == 0 && tt.words[0] != "CodeTree" && tt.words[0] != "the" && tt.words[0] != "x$" {
 				t.Errorf("%s: %v %v matched nothing: the comparison proves little", commit, tt.words, tt.globs)
 			}
 		}
 		// Numbers are not indexed: a search for one is left to git grep.
-		if _, ok, err := ct.grepIndexed(ctx, []string{"_", "1"}, []string{"*.go"}, 0); ok || err != nil {
-			t.Errorf("%s: the index answered a search for a number (ok %v, err %v)", commit, ok, err)
+		for _, words := range [][]string{{"_", "1"}, {"$1"}, {"x", "$"}} {
+			if _, ok, err := ct.grepIndexed(ctx, words, []string{"*.go"}, 0); ok || err != nil {
+				t.Errorf("%s: the index answered a search for %q (ok %v, err %v)", commit, words, ok, err)
+			}
 		}
 		_ = tree.Close()
 	}

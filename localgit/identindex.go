@@ -139,12 +139,65 @@ func (x *identIndex) put(oid string, s identSet) bool {
 	return true
 }
 
-// wordsOnly reports whether every word is an identifier the index holds:
-// word characters only, not starting with a digit (numbers are not
-// indexed; a search for one runs git grep).
-func wordsOnly(words []string) bool {
+// searchWords are the words of a search as the index looks them up.
+type searchWords struct {
+	plain []uint64 // hashes of the words of word characters, sorted, distinct
+	// pieced are the other words: a blob can match one only if it holds
+	// every run of word characters of the word as an identifier, and its
+	// content then tells.
+	pieced []piecedWord
+}
+
+type piecedWord struct {
+	word   string
+	pieces []uint64 // hashes of the word's runs of word characters
+}
+
+// indexedWords sorts words for the index; ok is false when the index
+// cannot answer for one of them: a number, or a word whose runs of word
+// characters include a number or that has none ("$"). Numbers are not
+// indexed; a search for one runs git grep.
+func indexedWords(words []string) (sw searchWords, ok bool) {
 	for _, w := range words {
-		if w == "" || w[0] >= '0' && w[0] <= '9' || ident.End(w, 0, 0) != len(w) {
+		if w == "" || strings.IndexByte(w, '\n') >= 0 {
+			return searchWords{}, false
+		}
+		if w[0] < '0' || w[0] > '9' {
+			if ident.End(w, 0, 0) == len(w) {
+				sw.plain = append(sw.plain, identHash(w))
+				continue
+			}
+		}
+		// A -w match of w has no word character on either side, so each
+		// of w's runs of word characters is a whole identifier of the
+		// blob.
+		pw := piecedWord{word: w}
+		for i := 0; i < len(w); {
+			end := ident.End(w, i, 0)
+			if end == i {
+				i++
+				continue
+			}
+			if w[i] >= '0' && w[i] <= '9' {
+				return searchWords{}, false
+			}
+			pw.pieces = append(pw.pieces, identHash(w[i:end]))
+			i = end
+		}
+		if len(pw.pieces) == 0 {
+			return searchWords{}, false
+		}
+		sw.pieced = append(sw.pieced, pw)
+	}
+	slices.Sort(sw.plain)
+	sw.plain = slices.Compact(sw.plain)
+	return sw, true
+}
+
+// hasAll reports whether the blob has every one of hashes.
+func (s identSet) hasAll(hashes []uint64) bool {
+	for _, h := range hashes {
+		if _, ok := slices.BinarySearch(s, h); !ok {
 			return false
 		}
 	}
@@ -264,12 +317,19 @@ func globRegexp(g string) (*regexp.Regexp, error) {
 	return regexp.Compile(b.String())
 }
 
-// grepIndexed answers Grep from the identifier index when it can: every
-// word made of word characters, plain globs, and every blob the globs cover
-// indexed (after indexing up to identInlineMax missing ones). ok is false
-// otherwise; unindexed blobs are then indexed in the background.
+// grepIndexed answers Grep from the identifier index when it can: words
+// the index can look up (indexedWords), plain globs, and every blob the
+// globs cover indexed (after indexing up to identInlineMax missing ones).
+// ok is false otherwise; unindexed blobs are then indexed in the
+// background. A word with other characters than word characters ("$el"
+// in JavaScript) is looked for in the content of the blobs holding its
+// runs of word characters, as git grep -w matches it.
 func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit int) (paths []string, ok bool, err error) {
-	if t.idents == nil || !wordsOnly(words) {
+	if t.idents == nil {
+		return nil, false, nil
+	}
+	sw, ok := indexedWords(words)
+	if !ok {
 		return nil, false, nil
 	}
 	match, ok := pathspecMatcher(globs)
@@ -287,15 +347,26 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 		}
 		t.listing.keepCoverage(key, cov)
 	}
-	hashes := make([]uint64, len(words))
-	for i, w := range words {
-		hashes[i] = identHash(w)
-	}
-	slices.Sort(hashes)
-	hashes = slices.Compact(hashes)
 	for i, s := range cov.sets {
-		if s.hasAny(hashes) {
-			paths = append(paths, cov.paths[i])
+		hit := s.hasAny(sw.plain)
+		for _, pw := range sw.pieced {
+			if hit {
+				break
+			}
+			if !s.hasAll(pw.pieces) {
+				continue
+			}
+			data, err := t.indexBlob(ctx, cov.entries[i])
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, false, ctx.Err()
+				}
+				return nil, false, nil
+			}
+			hit = ident.Contains(data, pw.word, 0)
+		}
+		if hit {
+			paths = append(paths, cov.entries[i].Path)
 			if limit > 0 && len(paths) >= limit {
 				break
 			}
@@ -309,8 +380,8 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 // so the sets stay true for good and serve every later search of the
 // commit with the same globs.
 type coverage struct {
-	paths []string
-	sets  []identSet
+	entries []treeEntry
+	sets    []identSet
 }
 
 // cover gathers the coverage of match from the identifier index, first
@@ -354,13 +425,13 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 			return nil, nil // the index is full
 		}
 	}
-	cov := &coverage{paths: make([]string, len(covered)), sets: make([]identSet, len(covered))}
+	cov := &coverage{entries: covered, sets: make([]identSet, len(covered))}
 	for i, e := range covered {
 		s, ok := t.idents.get(e.OID)
 		if !ok {
 			return nil, nil
 		}
-		cov.paths[i], cov.sets[i] = e.Path, s
+		cov.sets[i] = s
 	}
 	return cov, nil
 }

@@ -14,7 +14,7 @@ import (
 // all read the same head.
 
 // Bounds of a Provider's listing cache: at most defaultListings commits and
-// defaultListingEntries tree entries in all (about 300 bytes each, and 40
+// defaultListingEntries tree entries in all (about 300 bytes each, and 110
 // more per glob set searched). A listing larger than the whole bound is
 // built for its tree alone.
 const (
