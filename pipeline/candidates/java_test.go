@@ -3,6 +3,7 @@ package candidates
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -200,4 +201,53 @@ func TestJavaNestedClassesApart(t *testing.T) {
 		javaRoot + "TypeSpec.java": edit(t, base[javaRoot+"TypeSpec.java"], "            return new TypeSpec();", "            TypeSpec t = new TypeSpec();\n            return t;"),
 	}}.run(t)
 	checkJavaPaths(t, got, map[string]Kind{javaRoot + "Types.java": KindImpact})
+}
+
+// Java readings are shared by every search that reads the same path and
+// content: concurrent searches of two repositories holding the same files
+// answer as each does alone (run with -race: what a search learns of a
+// file, such as how it sees another's classes, stays in the search).
+func TestJavaSharedReadings(t *testing.T) {
+	store := "package com.acme;\n\npublic class Store {\n    public String get(String k) {\n        return k;\n    }\n}\n"
+	page := "package com.acme.web;\n\nimport com.acme.Store;\n\nclass Page {\n    String title(Store s) {\n        return s.get(\"title\");\n    }\n}\n"
+	star := "package com.acme.api;\n\nimport com.acme.*;\n\nclass Api {\n    String name(Store s) {\n        return s.get(\"name\");\n    }\n}\n"
+	changed := map[string]string{javaRoot + "Store.java": strings.Replace(store, "return k;", "return k.trim();", 1)}
+	here := repo{base: map[string]string{
+		javaRoot + "Store.java":    store,
+		javaRoot + "web/Page.java": page,
+		javaRoot + "api/Api.java":  star,
+	}, changed: changed}
+	// Elsewhere, Page and Api are the same files but another package
+	// declares the Store they import.
+	elsewhere := repo{base: map[string]string{
+		javaRoot + "Store.java":              store,
+		javaRoot + "web/Page.java":           strings.Replace(page, "import com.acme.Store;", "import com.other.Store;", 1),
+		javaRoot + "api/Api.java":            star,
+		"src/main/java/com/other/Store.java": strings.Replace(store, "package com.acme;", "package com.other;", 1),
+	}, changed: changed}
+	// The concurrent runs come first, so that they fill the cache and
+	// their searches learn about the shared files at the same time.
+	var wg sync.WaitGroup
+	gotHere, gotElsewhere := make([]string, 4), make([]string, 4)
+	for i := range 4 {
+		wg.Go(func() { gotHere[i] = dump(here.run(t)) })
+		wg.Go(func() { gotElsewhere[i] = dump(elsewhere.run(t)) })
+	}
+	wg.Wait()
+	wantHere := dump(here.run(t))
+	if !strings.Contains(wantHere, "web/Page.java") || !strings.Contains(wantHere, "api/Api.java") {
+		t.Fatalf("Page and Api not both listed:\n%s", wantHere)
+	}
+	wantElsewhere := dump(elsewhere.run(t))
+	if strings.Contains(wantElsewhere, "web/Page.java") {
+		t.Fatalf("Page, which imports another Store, listed:\n%s", wantElsewhere)
+	}
+	for i := range 4 {
+		if gotHere[i] != wantHere {
+			t.Errorf("concurrent run:\n%s\nwant\n%s", gotHere[i], wantHere)
+		}
+		if gotElsewhere[i] != wantElsewhere {
+			t.Errorf("concurrent run elsewhere:\n%s\nwant\n%s", gotElsewhere[i], wantElsewhere)
+		}
+	}
 }

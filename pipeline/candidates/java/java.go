@@ -1,6 +1,7 @@
 package java
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -39,6 +40,7 @@ type javaSearch struct {
 	dirs     map[string]map[string]bool // directory -> the file names it lists
 	rootList []string                   // source roots known (roots)
 	rootSeen map[string]bool            // files whose root is in rootList
+	sees     map[seesKey]float64        // javaSees's answers
 }
 
 // javaTouch is a declaration of a changed file that the change touched.
@@ -57,7 +59,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	for _, c := range cs {
 		var nf, of *jfile
 		if c.New != nil {
-			nf = readJava(c.Path, c.New)
+			nf = cachedJava(c.Path, c.New)
 			heads = append(heads, nf)
 			added[nf] = c.Added
 			s.addFile(nf)
@@ -67,7 +69,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			if c.OldPath != "" {
 				op = c.OldPath
 			}
-			of = readJava(op, c.Old)
+			of = cachedJava(op, c.Old)
 		}
 		touched = append(touched, javaTouched(c, nf, of)...)
 	}
@@ -297,7 +299,7 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 		s.files[p] = nil
 		return nil, nil
 	}
-	f := readJava(p, src)
+	f := cachedJava(p, src)
 	s.addFile(f)
 	return f, nil
 }
@@ -404,16 +406,12 @@ func javaHeaderEnd(f *jfile, d lexed.Decl) int {
 	return d.From
 }
 
-// hasCodeOn reports whether line l holds a token (not only a comment).
+// hasCodeOn reports whether line l holds a token (not only a comment):
+// the tokens are in line order. A file may be shared by concurrent
+// searches, so nothing is built on it here.
 func (f *jfile) hasCodeOn(l int) bool {
-	x := f.Index()
-	if x.Lines == nil {
-		x.Lines = map[int]bool{}
-		for _, t := range f.Toks {
-			x.Lines[t.Line] = true
-		}
-	}
-	return x.Lines[l]
+	i, _ := slices.BinarySearchFunc(f.Toks, l, func(t lexed.Tok, l int) int { return cmp.Compare(t.Line, l) })
+	return i < len(f.Toks) && f.Toks[i].Line == l
 }
 
 // usesIn records the files declaring what the added lines of f refer to.
@@ -485,7 +483,7 @@ func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 			cls = im.parts[len(im.parts)-2]
 		}
 		for _, g := range s.classes[cls] {
-			if javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Name == name && d.Container == cls }) {
+			if s.javaSees(f, g, cls) > 0 && slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Name == name && d.Container == cls }) {
 				s.addUse(g, cls+"."+name, f, scoreJavaTyped)
 			}
 		}
@@ -586,7 +584,7 @@ func javaTopName(cls string) string {
 // is another package's.
 func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
 	cls := touchedClass(t.d)
-	sees := javaSees(g, t.f, cls)
+	sees := s.javaSees(g, t.f, cls)
 	if sees == 0 && lexed.RefersTo(g.File, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
 	}

@@ -38,7 +38,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 				continue
 			}
 			s.tried[key] = true
-			if slices.ContainsFunc(s.classes[n], func(p *jfile) bool { return javaSees(r.from, p, n) > 0 }) {
+			if slices.ContainsFunc(s.classes[n], func(p *jfile) bool { return s.javaSees(r.from, p, n) > 0 }) {
 				continue
 			}
 			for _, p := range javaTypePlaces(r.from, n) {

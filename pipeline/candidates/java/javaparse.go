@@ -34,13 +34,28 @@ func readJava(p string, src []byte) *jfile {
 	return f
 }
 
+// cachedJava is readJava through the lexed cache: the file read (tokens,
+// declarations, types, facts, index) is shared with every request that
+// reads the same path and content, so nothing may change it after; what a
+// search learns about it is kept in the search (javaSearch.sees).
+func cachedJava(p string, src []byte) *jfile {
+	return lexed.Cached("java", p, src, func() (*jfile, int64) {
+		f := readJava(p, src)
+		f.Index()
+		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*16 + int64(len(f.java.alias))*48
+		for _, c := range f.java.classes {
+			w += 128 + int64(len(c.supers))*32
+		}
+		return f, w + int64(len(f.java.imports))*64
+	})
+}
+
 // javaFacts is what a Java file declares beyond its tdecls.
 type javaFacts struct {
 	classes []jclass
 	// declTok marks token indexes that name a declaration (not references).
 	declTok map[int]bool
 	imports []jimport
-	sees    map[seesKey]float64 // javaSees's answers for this file
 	// alias maps a simple class name to the nested class it names in this
 	// file ("Builder" -> "TypeSpec.Builder"): declared here or imported.
 	alias map[string]string

@@ -56,28 +56,28 @@ func javaReceiverTypes(g *jfile, names map[string]bool) map[string]bool {
 	return out
 }
 
-// sees reports how g sees the top-level or nested class cls declared in
-// file p: scoreJavaTyped through its package or a single-type import,
+// javaSees reports how g sees the top-level or nested class cls declared
+// in file p: scoreJavaTyped through its package or a single-type import,
 // scoreJavaOnDemand through an on-demand import, 0 when it does not.
-func javaSees(g, p *jfile, cls string) float64 {
+func (s *javaSearch) javaSees(g, p *jfile, cls string) float64 {
 	if g == p || g.pkg == p.pkg {
 		return scoreJavaTyped
 	}
-	k := seesKey{p, cls}
-	if v, ok := g.java.sees[k]; ok {
+	k := seesKey{g, p, cls}
+	if v, ok := s.sees[k]; ok {
 		return v
 	}
 	v := javaSeesImports(g, p, cls)
-	if g.java.sees == nil {
-		g.java.sees = map[seesKey]float64{}
+	if s.sees == nil {
+		s.sees = map[seesKey]float64{}
 	}
-	g.java.sees[k] = v
+	s.sees[k] = v
 	return v
 }
 
 type seesKey struct {
-	p   *jfile
-	cls string
+	g, p *jfile
+	cls  string
 }
 
 func javaSeesImports(g, p *jfile, cls string) float64 {
@@ -122,11 +122,11 @@ func (s *javaSearch) typeFiles(f *jfile, cls string) ([]*jfile, float64) {
 	var out []*jfile
 	best := 0.0
 	for _, p := range s.classes[cls] {
-		sc := javaSees(f, p, cls)
+		sc := s.javaSees(f, p, cls)
 		if sc == 0 {
 			// A class nested in a class of the same package (or of an
 			// imported file) is reached as Outer.Inner or by inheritance.
-			if s.nested(p, cls) && (f.pkg == p.pkg || javaSees(f, p, javaTop(p)) > 0) {
+			if s.nested(p, cls) && (f.pkg == p.pkg || s.javaSees(f, p, javaTop(p)) > 0) {
 				sc = scoreJavaOnDemand
 			}
 		}

@@ -44,7 +44,6 @@ type Index struct {
 	Idents  map[string]bool
 	DeclAt  map[DeclAt]bool
 	ModVars map[string]bool // names assigned require(...) or (await) import(...)
-	Lines   map[int]bool    // lines holding a token (hasCodeOn), built on first use
 }
 
 type DeclAt struct {
