@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -238,5 +239,36 @@ func TestFindPythonUnresolvedIsNotPadded(t *testing.T) {
 	checkPaths(t, got, "only.py")
 	if len(got) == 1 && got[0].Method != MethodTextual {
 		t.Errorf("the unresolved name's candidate is %s %q, want it labelled textual", got[0].Method, got[0].Reason)
+	}
+}
+
+// Python readings are shared by every search that reads the same path and
+// content: concurrent searches, run first while the cache fills, answer as
+// one search alone does (run with -race: the facts a shared file reads on
+// first use, its types and local names, are read once).
+func TestFindPythonSharedReadings(t *testing.T) {
+	store := "class Store:\n    def fetch_value(self, k):\n        return k\n"
+	main := "from pkg.store import Store\n\n\ndef run():\n    s = Store()\n    return s.fetch_value(\"k\")\n"
+	other := "def get(k):\n    local = k\n    return local\n\n\ndef use(store):\n    return store.fetch_value(1)\n"
+	r := repo{base: map[string]string{
+		"pkg/__init__.py": "",
+		"pkg/store.py":    store,
+		"app/main.py":     main,
+		"app/other.py":    other,
+	}, changed: map[string]string{"pkg/store.py": strings.Replace(store, "return k", "return k.strip()", 1)}}
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for i := range got {
+		wg.Go(func() { got[i] = dump(r.run(t)) })
+	}
+	wg.Wait()
+	want := dump(r.run(t))
+	if !strings.Contains(want, "app/main.py") {
+		t.Fatalf("app/main.py, which calls Store.fetch_value on an instance, not listed:\n%s", want)
+	}
+	for i := range got {
+		if got[i] != want {
+			t.Errorf("concurrent run %d:\n%s\nwant\n%s", i, got[i], want)
+		}
 	}
 }

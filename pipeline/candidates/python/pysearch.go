@@ -58,7 +58,7 @@ func (r *pyResolver) file(p string) *pyFile {
 	var f *pyFile
 	if r.ctx.Err() == nil {
 		if src, err := r.tree.ReadFile(r.ctx, p); err == nil {
-			f = readPython(p, src)
+			f = cachedPython(p, src)
 		}
 	}
 	r.files[p] = f
@@ -85,7 +85,7 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
 				if err != nil || !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
 					continue
 				}
-				out[i] = readPython(paths[i], src)
+				out[i] = cachedPython(paths[i], src)
 			}
 		}()
 	}

@@ -2,6 +2,7 @@ package python
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -42,6 +43,9 @@ type pyFile struct {
 	// defAt marks the tokens (by line and name) that name a declaration.
 	defAt map[lexed.DeclAt]bool
 	isPkg bool // an __init__.py
+	// The facts read on first use; a searched file is shared by
+	// concurrent searches (cachedPython).
+	typesOnce, localsOnce sync.Once
 }
 
 // declares reports whether token t names one of f's declarations.
@@ -91,20 +95,38 @@ func readPython(p string, src []byte) *pyFile {
 	return f
 }
 
+// cachedPython is readPython for a searched file, through the lexed
+// cache: the file read is shared with every request that reads the same
+// path and content, so nothing may change it but its facts read on first
+// use (typeFacts, localNames), each once.
+func cachedPython(p string, src []byte) *pyFile {
+	return lexed.Cached("python", p, src, func() (*pyFile, int64) {
+		f := readPython(p, src)
+		f.Index()
+		w := lexed.Weight(f.File, len(src)) + int64(len(f.imports))*96 + int64(len(f.importToks)+len(f.defAt))*32 +
+			int64(len(f.top)+len(f.members))*48
+		return f, w
+	})
+}
+
 // typeFacts answers the file's declared-type facts, read on first use:
 // most searched files never need them.
 func (f *pyFile) typeFacts() *lexed.TypeModel {
-	if f.Types == nil {
-		f.Types = pyTypes(f)
-	}
+	f.typesOnce.Do(func() {
+		if f.Types == nil {
+			f.Types = pyTypes(f)
+		}
+	})
 	return f.Types
 }
 
 // localNames answers the names bound in functions, read on first use.
 func (f *pyFile) localNames() map[string]bool {
-	if f.locals == nil {
-		f.locals = pyLocals(f.Toks)
-	}
+	f.localsOnce.Do(func() {
+		if f.locals == nil {
+			f.locals = pyLocals(f.Toks)
+		}
+	})
 	return f.locals
 }
 
