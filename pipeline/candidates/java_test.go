@@ -251,3 +251,28 @@ func TestJavaSharedReadings(t *testing.T) {
 		}
 	}
 }
+
+// A reference whose receiver no type resolves, in a file that cannot see
+// the touched class, matches only by its rare name: it is listed, labelled
+// textual (few of them are kept).
+func TestJavaUnresolvedReceiverIsTextual(t *testing.T) {
+	other := "src/main/java/org/elsewhere/"
+	base := map[string]string{
+		javaRoot + "Digest.java": "package com.acme;\n\npublic class Digest {\n    public long computeChecksum(byte[] data) {\n        return data.length;\n    }\n}\n",
+		javaRoot + "Upload.java": "package com.acme;\n\npublic class Upload {\n    private final Digest digest = new Digest();\n\n    long sum(byte[] b) {\n        return digest.computeChecksum(b);\n    }\n}\n",
+		other + "Remote.java":    "package org.elsewhere;\n\npublic class Remote {\n    long sum(Object box, byte[] b) {\n        return ((Summer) box).computeChecksum(b);\n    }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		javaRoot + "Digest.java": edit(t, base[javaRoot+"Digest.java"], "return data.length;", "return data.length * 31L;"),
+	}}.run(t)
+	checkJavaPaths(t, got, map[string]Kind{javaRoot + "Upload.java": KindImpact, other + "Remote.java": KindImpact})
+	for _, c := range got {
+		want := MethodTokens
+		if c.Path == other+"Remote.java" {
+			want = MethodTextual
+		}
+		if c.Method != want {
+			t.Errorf("%s: method %s, want %s (%s)", c.Path, c.Method, want, c.Reason)
+		}
+	}
+}

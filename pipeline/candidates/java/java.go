@@ -23,7 +23,7 @@ const (
 	scoreJavaTyped    = 0.85 // resolved through a declared type or an import
 	scoreJavaOnDemand = 0.75 // through an on-demand import a.b.*
 	scoreJavaSees     = 0.6  // an untyped receiver in a file that sees the class
-	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare
+	scoreJavaLoose    = 0.3  // an untyped receiver, the member name rare: textual
 	javaTypeRounds    = 3    // supertype levels read beyond the named types
 	javaManyFiles     = 200  // more files than this name a touched name: mostNaming picks among them
 )
@@ -548,7 +548,11 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
 		if calls[k] {
 			verb = "calls"
 		}
-		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: best[k], Call: calls[k],
+		method := engine.MethodTokens
+		if best[k] <= scoreJavaLoose {
+			method = engine.MethodTextual // the receiver's type is unknown: the name matched as text
+		}
+		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: best[k], Call: calls[k],
 			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
 	}
 }
