@@ -9,7 +9,7 @@ import (
 // FuzzFind feeds arbitrary sources, as every language the engines read, to
 // Find: no input may panic.
 func FuzzFind(f *testing.F) {
-	for _, s := range []string{commandGo, rootGo, mainGo, "class A { m() { return `${x}` } }", "def f():\n    '''x'''\n", "package a;\nclass B { int c; }", "x = /re[/]/g; y = a / b"} {
+	for _, s := range []string{commandGo, rootGo, mainGo, "class A { m() { return `${x}` } }", "def f():\n    '''x'''\n", "s = f\"{a!r:>{w}}{{b}}\" + rf'''{c[\"k\"]}\n{d}'''\n", "package a;\nclass B { int c; }", "x = /re[/]/g; y = a / b"} {
 		f.Add(s, s+"\n// tail\n")
 	}
 	f.Fuzz(func(t *testing.T, old, new string) {

@@ -272,3 +272,24 @@ func TestFindPythonSharedReadings(t *testing.T) {
 		}
 	}
 }
+
+// Names in an f-string's replacement fields are references: a function
+// called only inside f"{...}" is a use of the change's and reaches the
+// change's callers, while the field-like text of a plain string does not.
+func TestFindPythonFStringFields(t *testing.T) {
+	base := map[string]string{
+		"pkg/fmt.py":   "def pretty(v):\n    return str(v)\n",
+		"pkg/log.py":   "from pkg.fmt import pretty\n\n\ndef line(v):\n    return f\"value: {pretty(v)!r:>10}\"\n",
+		"pkg/plain.py": "from pkg.fmt import pretty\n\n\ndef text(v):\n    return \"value: {pretty(v)}\".format()\n",
+		"app.py":       "def main():\n    return 0\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"pkg/fmt.py": strings.Replace(base["pkg/fmt.py"], "return str(v)", "return repr(v)", 1),
+	}}.run(t)
+	checkPaths(t, got, "pkg/log.py")
+
+	got = repo{base: base, changed: map[string]string{
+		"app.py": "from pkg.fmt import pretty\n\n\ndef main():\n    return f'{pretty(0)}'\n",
+	}}.run(t)
+	checkPaths(t, got, "pkg/fmt.py")
+}

@@ -1,6 +1,10 @@
 package lexed
 
-import "github.com/prscout/prscout/pipeline/ident"
+import (
+	"bytes"
+
+	"github.com/prscout/prscout/pipeline/ident"
+)
 
 // A small lexer for TypeScript/JavaScript, Python and Java (and a generic
 // C-like or #-comment fallback). It only needs to tell identifiers from
@@ -148,6 +152,10 @@ func (x *lexer) token(c byte) {
 		if mode == LexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
 			q := src[x.i]
 			triple := x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q
+			if bytes.ContainsAny(src[start:x.i], "fF") {
+				x.fstring(q, triple, start)
+				return
+			}
 			x.emit(TkString, x.skipString(q, triple), start)
 			return
 		}
@@ -213,7 +221,11 @@ func (x *lexer) skipRegex() {
 
 // skipString consumes a quoted string from i (at the quote) and returns its
 // content; it counts newlines.
-func (x *lexer) skipString(q byte, triple bool) string {
+func (x *lexer) skipString(q byte, triple bool) string { return x.scanString(q, triple, false) }
+
+// scanString is skipString; with fields, a Python f-string's replacement
+// fields are lexed as code (field).
+func (x *lexer) scanString(q byte, triple, fields bool) string {
 	src, n := x.src, x.n
 	if triple {
 		x.i += 3
@@ -250,10 +262,71 @@ func (x *lexer) skipString(q byte, triple bool) string {
 			}
 		case q == '`' && c == '$' && x.i+1 < n && src[x.i+1] == '{':
 			x.skipSubstitution()
+		case fields && c == '{' && x.i+1 < n && src[x.i+1] == '{':
+			x.i++ // an escaped brace
+		case fields && c == '{':
+			x.i++
+			x.field(q, triple)
+			continue
 		}
 		x.i++
 	}
 	return string(src[cstart:min(x.i, n)])
+}
+
+// fstring consumes a Python f-string from its quote. The expressions of
+// its replacement fields ({name.attr!r:>{width}}, not the escaped {{) are
+// code: their tokens are emitted between an empty string token at the
+// f-string's start (so that x = f"{C()}" does not read as x = C()) and the
+// string token at its end, which carries the content and the end line as
+// every string token does.
+func (x *lexer) fstring(q byte, triple bool, start int) {
+	x.emit(TkString, "", start)
+	x.emit(TkString, x.scanString(q, triple, true), start)
+}
+
+// field lexes the expression of an f-string's replacement field, from
+// after its '{' to its closing '}': a conversion (!r) and a format spec
+// (after ':') are text, but a spec's nested fields ({width}) are code. It
+// stops before the f-string's closing quote or, in a one-line f-string,
+// its line's end, so that a malformed field cannot swallow the file.
+func (x *lexer) field(q byte, triple bool) {
+	src, n := x.src, x.n
+	depth := 0
+	spec := false
+	for x.i < n {
+		c := src[x.i]
+		switch {
+		case c == q && (!triple || x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q):
+			return
+		case c == '\n':
+			if !triple {
+				return
+			}
+			x.line++
+			x.lineStart = x.i + 1
+		case c == '}' && depth == 0:
+			x.i++
+			return
+		case spec && c == '{':
+			x.i++
+			x.field(q, triple)
+			continue
+		case spec, c == ' ' || c == '\t' || c == '\r':
+		case depth == 0 && (c == ':' || c == '!' && (x.i+1 >= n || src[x.i+1] != '=')):
+			spec = true
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			x.emit(TkPunct, string(c), x.i)
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			x.emit(TkPunct, string(c), x.i)
+		default:
+			x.token(c)
+			continue
+		}
+		x.i++
+	}
 }
 
 // skipSubstitution skips a template literal's ${...} to its closing brace,

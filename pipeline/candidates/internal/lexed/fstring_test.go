@@ -1,0 +1,44 @@
+package lexed
+
+import (
+	"slices"
+	"testing"
+)
+
+// The expressions in a Python f-string's replacement fields are code; the
+// literal text, escaped braces, conversions and format specs are not, and
+// the tokens after the f-string keep their lines.
+func TestLexPythonFString(t *testing.T) {
+	for _, tc := range []struct {
+		src    string
+		idents []string
+		line   int // the line of the last token
+	}{
+		{`s = f"a{b.c!r:>{width}}{{lit}} {d['k']}" + tail`, []string{"s", "b", "c", "width", "d", "tail"}, 1},
+		{`s = rf'{x}\d{{y}}' if z else F"{w(v)=}"`, []string{"s", "x", "if", "z", "else", "w", "v"}, 1},
+		{"s = f'''\n{one}\n{two:{fmt}}\n''' + after", []string{"s", "one", "two", "fmt", "after"}, 4},
+		{`s = f"{x != y}" and f"{'lit'}"`, []string{"s", "x", "y", "and"}, 1},
+		{`s = f"{a:{b}{c}}" ; e`, []string{"s", "a", "b", "c", "e"}, 1},
+		{`s = "{not_code}" + b"{nor}" ; e`, []string{"s", "e"}, 1},
+		{"s = f\"{unclosed\nnext_line", []string{"s", "unclosed", "next_line"}, 2},
+	} {
+		toks := Tokens([]byte(tc.src), LexPython)
+		var idents []string
+		for _, tk := range toks {
+			if tk.Kind == TkIdent {
+				idents = append(idents, tk.Text)
+			}
+		}
+		if !slices.Equal(idents, tc.idents) {
+			t.Errorf("%q: identifiers %q, want %q", tc.src, idents, tc.idents)
+		}
+		if last := toks[len(toks)-1]; last.Line != tc.line {
+			t.Errorf("%q: last token %q on line %d, want %d", tc.src, last.Text, last.Line, tc.line)
+		}
+	}
+	// x = f"{C()}" is a string: an empty string token comes first.
+	toks := Tokens([]byte(`x = f"{C()}"`), LexPython)
+	if toks[2].Kind != TkString || toks[2].Text != "" || toks[3].Text != "C" || toks[len(toks)-1].Text != "{C()}" {
+		t.Errorf("f-string tokens %+v", toks)
+	}
+}
