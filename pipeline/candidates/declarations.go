@@ -38,6 +38,9 @@ func Declarations(p string, src []byte) []Declaration {
 	}
 	out := make([]Declaration, 0, len(decls))
 	for _, d := range decls {
+		if d.Literal {
+			continue // a member of a type alias's object type
+		}
 		out = append(out, Declaration{Name: d.Name, Kind: d.Kind, Container: d.Container, From: d.From, To: d.To})
 	}
 	return out

@@ -196,3 +196,44 @@ func TestFindTypeScriptSharedReadings(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A member's receiver typed in other modules: the test's ky is the index's
+// default export, createInstance()'s KyInstance (declared in a third file,
+// an object type whose get property is a function returning
+// ResponsePromise), and json is a member of ResponsePromise's object type,
+// which intersects Promise. The file declaring each member is listed; a
+// class the test imports that declares json too is not.
+func TestFindTypeScriptMembersAcrossModules(t *testing.T) {
+	base := map[string]string{
+		"src/types/response-promise.ts": "export type ResponsePromise<T = unknown> = {\n  json: <J = T>() => Promise<J>;\n  text: () => Promise<string>;\n} & Promise<Response>;\n",
+		"src/types/instance.ts":         "import type {ResponsePromise} from './response-promise.js';\n\nexport type KyInstance = {\n  get: <T>(url: string) => ResponsePromise<T>;\n  extend(o: object): KyInstance;\n};\n",
+		"src/index.ts":                  "import type {KyInstance} from './types/instance.js';\n\nconst createInstance = (): KyInstance => {\n  return {} as KyInstance;\n};\n\nconst ky = createInstance();\n\nexport default ky;\nexport type {KyInstance} from './types/instance.js';\n",
+		"src/body.ts":                   "export class Body {\n  json(): unknown {\n    return null;\n  }\n}\n",
+		"test/main.ts":                  "import ky from '../src/index.js';\nimport {Body} from '../src/body.js';\n\nexport const b = new Body();\n\ntest('x', async () => {\n  await ky('u');\n});\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/main.ts": strings.Replace(base["test/main.ts"], "await ky('u');", "await ky('u');\n  const data = await ky.extend({}).get('u').json();", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/index.ts", KindUses, MethodTokens, "`ky`"},
+		{"src/types/instance.ts", KindUses, MethodTokens, "declares `KyInstance."},
+		{"src/types/response-promise.ts", KindUses, MethodTokens, "declares `ResponsePromise.json`"},
+	})
+}
+
+// A member a class inherits from its base class in another module: the
+// app is a Hono, whose route and get come from HonoBase in the file Hono's
+// module imports; get returns this, so a chain stays on the app. Router,
+// which the test imports and which declares route too, is not listed.
+func TestFindTypeScriptInheritedMembersAcrossModules(t *testing.T) {
+	base := map[string]string{
+		"src/hono-base.ts": "export class HonoBase {\n  get(path: string): this {\n    return this;\n  }\n  route(path: string): this {\n    return this;\n  }\n}\n",
+		"src/hono.ts":      "import {HonoBase} from './hono-base.js';\n\nexport class Hono extends HonoBase {\n  fire(): void {}\n}\n",
+		"src/router.ts":    "export class Router {\n  route(path: string): void {}\n}\n",
+		"test/app.ts":      "import {Hono} from '../src/hono.js';\nimport {Router} from '../src/router.js';\n\nconst app = new Hono();\nexport const r = new Router();\napp.fire();\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/app.ts": base["test/app.ts"] + "app.get('/').route('/x');\n",
+	}}.run(t)
+	check(t, got, []want{{"src/hono-base.ts", KindUses, MethodTokens, "declares `HonoBase.route`"}})
+}

@@ -20,6 +20,9 @@ type jsScan struct {
 	toks  []lexed.Tok
 	out   []lexed.Decl
 	types *lexed.TypeModel
+	// literal is set while the members of a type alias's object type are
+	// read (lexed.Decl.literal).
+	literal bool
 }
 
 // jsDecls reads the declarations of a TypeScript/JavaScript file's tokens
@@ -292,6 +295,7 @@ func (s *jsScan) add(d lexed.Decl) int {
 	if d.To < d.From {
 		d.To = d.From
 	}
+	d.Literal = d.Literal || s.literal && d.Container != ""
 	s.out = append(s.out, d)
 	return len(s.out) - 1
 }
@@ -348,6 +352,7 @@ func (s *jsScan) statement(i, end int, container string) int {
 	case w == "type" && s.isIdent(j+1) && (s.punctAt(j+2, "=") || s.punctAt(j+2, "<")):
 		e := s.stmtEnd(j+1, end, true)
 		s.add(lexed.Decl{Name: s.text(j + 1), Kind: "type", Container: container, Static: static, From: from, To: s.toks[e].Line})
+		s.typeAlias(j+1, e+1)
 		return e
 	case w == "const" || w == "let" || w == "var":
 		return s.variables(i, j+1, end, container, static)
@@ -382,6 +387,59 @@ func (s *jsScan) statement(i, end int, container string) int {
 	return e
 }
 
+// typeAlias reads the type of the alias whose name is at k, up to end:
+// the members of its object types (type T = {m(): R} & Base) are T's, and
+// the types it intersects or unites (Base, Promise<R>) are its supertypes,
+// whose members a T has too.
+func (s *jsScan) typeAlias(k, end int) {
+	name := s.text(k)
+	j := k + 1
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	if !s.punctAt(j, "=") {
+		return
+	}
+	for j++; j < end; j++ {
+		if s.punctAt(j, "&") || s.punctAt(j, "|") {
+			continue
+		}
+		if s.punctAt(j, "{") {
+			close := min(s.match(j), end)
+			lit := s.literal
+			s.literal = true
+			s.members(j+1, close, name, true)
+			s.literal = lit
+			j = close
+			continue
+		}
+		// One part of the intersection or union: up to the next & or | at
+		// depth 0.
+		e := j
+		for e < end && !s.punctAt(e, "&") && !s.punctAt(e, "|") {
+			switch {
+			case s.punctAt(e, "<"):
+				e = s.skipAngle(e)
+				continue
+			case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
+				e = s.match(e)
+			}
+			e++
+		}
+		switch {
+		case s.punctAt(j, "(") || s.punctAt(j, "<"):
+			// A function type: a T is called like it (type Handler =
+			// (c: Context) => R).
+			if ret := s.arrowReturn(j, e); ret != "" {
+				s.types.AddReturn(name+"()", ret)
+			}
+		case s.isIdent(j) && s.text(j) != "typeof" && s.text(j) != "keyof":
+			s.types.AddSuper(name, s.typeName(j, e))
+		}
+		j = e - 1
+	}
+}
+
 // decorator returns the index after the decorator "@a.b(...)" at i.
 func (s *jsScan) decorator(i int) int {
 	j := i + 1
@@ -398,13 +456,16 @@ func (s *jsScan) decorator(i int) int {
 // function reads a function declaration whose name is at k.
 func (s *jsScan) function(from, k, end int, container string, static bool) int {
 	name := s.text(k)
-	last, body, ret := s.signature(k+1, end)
+	last, body, ret, _ := s.signature(k+1, end)
 	if body < 0 && ret == "" {
 		last = s.stmtEnd(k, end, false)
 	}
 	fn := name
 	if container != "" {
 		fn = container + "." + name
+	}
+	if ret == "this" {
+		ret = ""
 	}
 	s.types.AddReturn(fn, ret)
 	s.types.AddReturn(name, ret)
@@ -413,32 +474,37 @@ func (s *jsScan) function(from, k, end int, container string, static bool) int {
 }
 
 // signature reads "<T>(params): R { body }" from i: it returns the index of
-// its last token, of the body's '{' (-1 without a body) and the return type.
-func (s *jsScan) signature(i, end int) (last, body int, ret string) {
+// its last token, of the body's '{' (-1 without a body), the return type
+// and the index of the parameters' '(' (-1 for none).
+func (s *jsScan) signature(i, end int) (last, body int, ret string, open int) {
 	j := i
 	if s.punctAt(j, "<") {
 		j = s.skipAngle(j)
 	}
 	if !s.punctAt(j, "(") {
-		return max(j-1, i-1), -1, ""
+		return max(j-1, i-1), -1, "", -1
 	}
+	open = j
 	close := s.match(j)
 	s.params(j+1, close, "")
 	j = close + 1
 	last = close
 	if s.punctAt(j, ":") {
 		ret = s.typeName(j+1, end)
+		if s.text(j+1) == "this" {
+			ret = "this" // a method returning its receiver (members)
+		}
 		j = s.skipType(j+1, end)
 		last = j - 1
 	}
 	if s.punctAt(j, "{") {
 		close := s.match(j)
-		return close, j, ret
+		return close, j, ret, open
 	}
 	if s.punctAt(j, ";") {
 		last = j
 	}
-	return last, -1, ret
+	return last, -1, ret, open
 }
 
 // params records the types of the parameters in toks[i:end] ("p: T",
@@ -457,6 +523,7 @@ func (s *jsScan) params(i, end int, inClass string) {
 				s.types.AddVar(s.text(j), typ)
 				if inClass != "" && s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, s.text(j-1)) {
 					s.types.AddVar("this."+s.text(j), typ)
+					s.types.AddField(inClass+"."+s.text(j), typ)
 				}
 			}
 		}
@@ -530,7 +597,18 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		name := ""
 		switch {
 		case iface && (s.text(j) == "new" && (s.punctAt(j+1, "(") || s.punctAt(j+1, "<")) || s.punctAt(j, "(") || s.punctAt(j, "<")):
-			// A call or construct signature of an interface: no member.
+			// A call or construct signature of an interface: no member;
+			// a call signature's return type is what calling a C
+			// returns.
+			if s.text(j) != "new" {
+				c := j
+				if s.punctAt(c, "<") {
+					c = s.skipAngle(c)
+				}
+				if s.punctAt(c, "(") && s.punctAt(s.match(c)+1, ":") {
+					s.types.AddReturn(class+"()", s.typeName(s.match(c)+2, end))
+				}
+			}
 			j = s.stmtEnd(j, end, true)
 			continue
 		case s.punctAt(j, "#") && s.isIdent(j+1):
@@ -550,7 +628,7 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		}
 		from := s.toks[min(start, len(s.toks)-1)].Line
 		if s.punctAt(k, "(") || s.punctAt(k, "<") && !iface || s.punctAt(k, "<") && s.punctAt(s.skipAngle(k), "(") {
-			last, _, ret := s.signature(k, end)
+			last, _, ret, _ := s.signature(k, end)
 			if name == "constructor" {
 				open := k
 				if s.punctAt(open, "<") {
@@ -560,6 +638,9 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 			}
 			if iface && s.punctAt(last+1, ";") {
 				last++
+			}
+			if ret == "this" {
+				ret = class
 			}
 			if name != "" {
 				s.types.AddReturn(class+"."+name, ret)
@@ -571,14 +652,41 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		e := s.stmtEnd(k, end, iface)
 		if name != "" {
 			if s.punctAt(k, ":") {
-				s.types.AddVar("this."+name, s.typeName(k+1, e+1))
+				// A function-typed property (get: (u: string) => R) is
+				// called like a method returning R.
+				if ret := s.arrowReturn(k+1, e+1); ret != "" || s.punctAt(k+1, "(") || s.punctAt(k+1, "<") {
+					s.types.AddReturn(class+"."+name, ret)
+				} else {
+					typ := s.typeName(k+1, e+1)
+					s.types.AddVar("this."+name, typ)
+					s.types.AddField(class+"."+name, typ)
+				}
 			} else if s.punctAt(k, "=") && s.text(k+1) == "new" {
-				s.types.AddVar("this."+name, s.typeName(k+2, e+1))
+				typ := s.typeName(k+2, e+1)
+				s.types.AddVar("this."+name, typ)
+				s.types.AddField(class+"."+name, typ)
 			}
 			s.add(lexed.Decl{Name: name, Kind: "field", Container: class, Static: static, From: from, To: s.toks[e].Line})
 		}
 		j = e
 	}
+}
+
+// arrowReturn returns the type a function type starting at i returns
+// ("<T>(a: A) => R" answers R), "" when the type is no function type.
+func (s *jsScan) arrowReturn(i, end int) string {
+	j := i
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	if !s.punctAt(j, "(") {
+		return ""
+	}
+	j = s.match(j) + 1
+	if j+1 < end && s.punctAt(j, "=") && s.arrowAt(j+1) {
+		return s.typeName(j+2, end)
+	}
+	return ""
 }
 
 // startsName reports whether toks[i] can start a member name, so the word
@@ -652,11 +760,52 @@ func (s *jsScan) variables(i, k, end int, container string, static bool) int {
 			from = s.toks[i].Line
 		}
 		to := s.toks[p.to].Line
+		if s.isIdent(p.from) {
+			s.types.AddReturn(s.text(p.from), s.initReturn(p.from, p.to))
+		}
 		for _, n := range s.bindingNames(p.from, p.to) {
 			s.add(lexed.Decl{Name: n, Kind: s.variableKind(p.from, p.to), Container: container, Static: static, From: from, To: to})
 		}
 	}
 	return e
+}
+
+// initReturn returns the declared return type of a declarator
+// toks[i:end] initialized with an arrow function or function expression
+// (const f = (a: A): R => ..., const g = async function (): Promise<R>),
+// "" for none.
+func (s *jsScan) initReturn(i, end int) string {
+	j := i + 1
+	if s.punctAt(j, ":") {
+		return s.arrowReturn(j+1, end+1) // const f: (a: A) => R = ...
+	}
+	if !s.punctAt(j, "=") {
+		return ""
+	}
+	j++
+	if s.text(j) == "async" {
+		j++
+	}
+	if s.text(j) == "function" {
+		j++
+		if s.punctAt(j, "*") {
+			j++
+		}
+		if s.isIdent(j) {
+			j++
+		}
+	}
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	if !s.punctAt(j, "(") {
+		return ""
+	}
+	j = s.match(j) + 1
+	if !s.punctAt(j, ":") {
+		return ""
+	}
+	return s.typeName(j+1, end+1)
 }
 
 // variableKind is "function" for a declarator initialized with an arrow
@@ -764,6 +913,9 @@ func jsLocalTypes(toks []lexed.Tok, m *lexed.TypeModel) {
 			continue
 		}
 		v := k + 1
+		if len(m.Inits[name]) < 4 {
+			m.Inits[name] = append(m.Inits[name], v)
+		}
 		if s.text(v) == "await" {
 			v++
 		}

@@ -1,8 +1,11 @@
 package typescript
 
 import (
+	"slices"
+
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // Members through the declared-type model: a member used on an added line,
@@ -16,11 +19,12 @@ import (
 type receivers struct {
 	classes map[string]bool // the classes (and their supertypes) receivers resolve to
 	unknown bool            // some receiver's type is not known
+	files   []string        // the files declaring classes found across modules
 }
 
 // memberReceivers returns, per member name used after a '.' on an added
 // line of the JS file nf, what its receivers resolve to.
-func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
+func memberReceivers(c *engine.Change, nf *jsFile, w *modtypes.World) map[string]*receivers {
 	out := map[string]*receivers{}
 	if nf == nil || nf.Lang != lexed.LangJS || nf.Types == nil {
 		return out
@@ -34,6 +38,9 @@ func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
 			rc = &receivers{classes: map[string]bool{}}
 			out[t.Text] = rc
 		}
+		if w != nil && rc.across(w, nf, i) {
+			continue
+		}
 		types := receiverTypes(nf, i)
 		if len(types) == 0 {
 			rc.unknown = true
@@ -44,6 +51,20 @@ func memberReceivers(c *engine.Change, nf *jsFile) map[string]*receivers {
 		}
 	}
 	return out
+}
+
+// across resolves the receiver of the member token Toks[i] of f across
+// modules (modtypes) and records the nearest classes declaring the member;
+// it reports whether it found one.
+func (rc *receivers) across(w *modtypes.World, f *jsFile, i int) bool {
+	found := w.Declaring(f.File, i)
+	for _, t := range found {
+		rc.classes[t.Name] = true
+		if t.File.Path != f.Path && !slices.Contains(rc.files, t.File.Path) {
+			rc.files = append(rc.files, t.File.Path)
+		}
+	}
+	return len(found) > 0
 }
 
 // receiverTypes returns the declared types of the receiver of the member

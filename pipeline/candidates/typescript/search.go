@@ -14,6 +14,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // Find lists the candidates of the TypeScript/JavaScript changes of cs into
@@ -25,6 +26,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	var aliases *pathAliases
 	loaded := false
 	mods := newJSModules()
+	world := newTypeWorld(ctx, tree, aliases)
 	for _, c := range cs {
 		if lexed.LangOf(c.Path) != lexed.LangJS {
 			continue
@@ -32,7 +34,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		if !loaded {
 			aliases, loaded = loadWorkspaces(ctx, tree, loadAliases(ctx, tree)), true
 		}
-		if s := prepareSearch(c, aliases, mods); s != nil {
+		if s := prepareSearch(c, aliases, mods, world); s != nil {
 			s.shared = true
 			group = append(group, s)
 		}
@@ -89,6 +91,22 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 			return nil, err
 		}
 	}
+	// The files declaring the types of members' receivers are searched
+	// whether or not an import ties them to the change.
+	have := map[string]bool{}
+	for _, p := range paths {
+		have[p] = true
+	}
+	for _, s := range group {
+		for _, rc := range s.recv {
+			for _, p := range rc.files {
+				if !have[p] {
+					have[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
 	if len(members) == 0 {
 		return paths, nil
 	}
@@ -132,7 +150,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathA
 
 // prepareSearch lexes one changed file and returns the search of the names
 // its change touches and uses; nil when there are none.
-func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tokSearch {
+func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	var nf, of *jsFile
 	if c.New != nil {
 		nf = readJS(c.Path, c.New, aliases)
@@ -185,7 +203,7 @@ func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules) *tok
 	}
 	slices.Sort(words[len(impactNames):])
 	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf), lexed: mods.lexed}
+		recv: memberReceivers(c, nf, world), lexed: mods.lexed}
 }
 
 // run searches the files of paths (a search's answer for the words of
@@ -224,7 +242,7 @@ func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*lexed.Sym, []st
 	var order []string
 	if nf != nil {
 		for _, d := range nf.Decls {
-			if lexed.HitDecl(c.Added, d) {
+			if !d.Literal && lexed.HitDecl(c.Added, d) {
 				k := d.Container + "." + d.Name
 				if syms[k] == nil {
 					order = append(order, k)
@@ -247,7 +265,7 @@ func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*lexed.Sym, []st
 		}
 	}
 	for _, d := range of.Decls {
-		if !lexed.HitDecl(c.Removed, d) {
+		if d.Literal || !lexed.HitDecl(c.Removed, d) {
 			continue
 		}
 		k := d.Container + "." + d.Name
@@ -547,7 +565,7 @@ func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 			continue
 		}
 		score := 0.0
-		if rc := s.recv[d.Name]; rc != nil && d.Container != "" && s.memberOnly[d.Name] {
+		if rc := s.recv[d.Name]; rc != nil && d.Container != "" {
 			// A member's receivers of known types name its class.
 			switch {
 			case rc.classes[d.Container]:

@@ -24,6 +24,10 @@ type Decl struct {
 	// headTo is the last line of a JS class or interface header (its
 	// body's '{'), of an enum its last: a changed line there touches it.
 	HeadTo int
+	// Literal marks a member of a JS type alias's object type (type T =
+	// {m: ...}): it tells which file declares T.m, but a change to it
+	// touches the alias, not a member of its own.
+	Literal bool
 }
 
 // File is a lexed file with its declarations and imports.

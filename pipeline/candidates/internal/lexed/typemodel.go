@@ -24,11 +24,21 @@ type TypeModel struct {
 	// calls maps a receiver to the functions whose results it was assigned
 	// (x = f(), x = await obj.f()): its types are their return types.
 	Calls map[string][]string
+	// Fields maps a field or property "C.f" to its declared type names.
+	Fields map[string][]string
+	// Inits maps a JS name to the indexes of the first tokens of the
+	// expressions assigned to it (x = a.f().g), evaluated across modules
+	// by the TypeScript engine.
+	Inits map[string][]int
 }
 
 func NewTypeModel() *TypeModel {
-	return &TypeModel{Vars: map[string][]string{}, Returns: map[string][]string{}, Supers: map[string][]string{}, Calls: map[string][]string{}}
+	return &TypeModel{Vars: map[string][]string{}, Returns: map[string][]string{}, Supers: map[string][]string{}, Calls: map[string][]string{},
+		Fields: map[string][]string{}, Inits: map[string][]int{}}
 }
+
+// AddField records that field or property "C.f" has type typ.
+func (m *TypeModel) AddField(field, typ string) { AddUnique(m.Fields, field, typ) }
 
 func AddUnique(m map[string][]string, k, v string) {
 	if k == "" || v == "" || slices.Contains(m[k], v) {

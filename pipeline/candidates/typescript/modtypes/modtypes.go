@@ -1,0 +1,593 @@
+// Package modtypes resolves TypeScript/JavaScript types across modules
+// for the TypeScript engine: what an expression of a file evaluates to
+// when its names are declared in the files it imports (and theirs in
+// turn), and which type in a hierarchy declares a member.
+package modtypes
+
+import (
+	"context"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// Types across JS modules. A member used on an added line is often reached
+// through a value another module declares: ky.get(u).json() calls get on
+// the default export of the package's index (const ky = createInstance(),
+// whose return type KyInstance a third file declares), and json on what
+// KyInstance's get property returns. The files a changed file imports, and
+// theirs in turn, are read as far as such a chain needs: an imported name
+// is looked up in the file declaring it (through re-exporting indexes), a
+// type's members and supertypes in the file declaring the type.
+
+// Bounds of the reading, so a chain through a large monorepo costs a few
+// files: the files read per Find, and the steps of one lookup.
+const (
+	maxTypeFiles = 64
+	maxTypeDepth = 8
+	maxTypeSteps = 20000
+)
+
+// Type is a type name and the file declaring it (nil when no file of
+// the repository does, as for the standard library's Promise).
+type Type struct {
+	Name string
+	File *lexed.File
+}
+
+// World reads and remembers the files the lookups of one Find need.
+type World struct {
+	ctx     context.Context
+	tree    engine.Tree
+	host    Host
+	files   map[string]*lexed.File // the files read, by path
+	missing map[string]bool        // paths that are no file
+	dirs    map[string]map[string]bool
+	reads   int
+	steps   int
+}
+
+// Host is what the reading takes from the TypeScript engine: its lexing
+// and its import resolution.
+type Host interface {
+	// Lex reads the declarations, types and imports of the JS file at p.
+	Lex(p string, src []byte) *lexed.File
+	// Aliases returns the repository paths (with or without extensions) a
+	// bare specifier names through path aliases and workspace packages.
+	Aliases(spec string) []string
+	// External reports whether import im of f can name no file of the
+	// repository.
+	External(f *lexed.File, im lexed.Import) bool
+}
+
+// New returns the reading of one Find over tree.
+func New(ctx context.Context, tree engine.Tree, host Host) *World {
+	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, dirs: map[string]map[string]bool{}}
+}
+
+// file returns the lexed JS file at p, nil when there is none or the
+// reading budget is spent.
+func (w *World) file(p string) *lexed.File {
+	if f := w.files[p]; f != nil {
+		return f
+	}
+	if w.missing[p] || w.reads >= maxTypeFiles || w.ctx.Err() != nil || lexed.LangOf(p) != lexed.LangJS || engine.SkippedPath(p) {
+		return nil
+	}
+	w.reads++
+	src, err := w.tree.ReadFile(w.ctx, p)
+	if err != nil {
+		w.missing[p] = true
+		return nil
+	}
+	f := w.host.Lex(p, src)
+	w.files[p] = f
+	return f
+}
+
+var jsSourceExts = []string{".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"}
+
+// importFile returns the file an import specifier of f names: a relative
+// path or a path alias (workspace packages included), with TypeScript's
+// extension and index rules; nil for an external package.
+func (w *World) importFile(f *lexed.File, spec string) *lexed.File {
+	var bases []string
+	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+		b := path.Join(engine.DirOf(f.Path), spec)
+		if strings.HasPrefix(b, "..") {
+			return nil
+		}
+		bases = []string{b}
+	} else {
+		bases = w.host.Aliases(spec)
+	}
+	for _, b := range bases {
+		ext := path.Ext(b)
+		var cands []string
+		switch ext {
+		case ".js", ".jsx", ".mjs", ".cjs":
+			s := strings.TrimSuffix(b, ext)
+			for _, e := range jsSourceExts {
+				cands = append(cands, s+e)
+			}
+		case ".ts", ".tsx", ".mts", ".cts":
+			cands = []string{b}
+		default:
+			for _, e := range jsSourceExts {
+				cands = append(cands, b+e)
+			}
+			for _, e := range jsSourceExts {
+				cands = append(cands, b+"/index"+e)
+			}
+		}
+		for _, p := range cands {
+			if w.files[p] == nil && !w.exists(p) {
+				continue
+			}
+			if g := w.file(p); g != nil {
+				return g
+			}
+		}
+	}
+	return nil
+}
+
+// exists reports whether the tree holds a file at p, by the listing of its
+// directory (read once: cheaper than failed reads of every extension).
+func (w *World) exists(p string) bool {
+	dir := engine.DirOf(p)
+	have, ok := w.dirs[dir]
+	if !ok {
+		have = map[string]bool{}
+		if files, err := w.tree.ListDir(w.ctx, dir); err == nil {
+			for _, f := range files {
+				have[f] = true
+			}
+		}
+		w.dirs[dir] = have
+	}
+	return have[p]
+}
+
+// declOf returns the file declaring the top-level name as f sees it, and
+// the name it has there: f when it declares name, else the file an import
+// binding name leads to, through re-exporting indexes (export {x} from,
+// export * from, import {x}; export {x}). A default export of a declared
+// name (export default ky) answers that name.
+func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, string) {
+	if f == nil || name == "" || depth > maxTypeDepth {
+		return nil, ""
+	}
+	if declaresTop(f, name) {
+		if name == "default" {
+			if x := defaultName(f); x != "" && declaresTop(f, x) {
+				return f, x
+			}
+		}
+		return f, name
+	}
+	// export {Hono as HonoBase}, import {a as b}: the name it renames.
+	orig := renamedFrom(f, name)
+	if orig != "" && declaresTop(f, orig) {
+		return f, orig
+	}
+	for _, im := range f.Imports {
+		target := ""
+		switch {
+		case im.Call:
+			continue
+		case im.Default == name && !im.Export:
+			target = "default"
+		case slices.Contains(im.Names, name):
+			target = name
+			if orig != "" && slices.Contains(im.Names, orig) {
+				target = orig
+			}
+		case im.Export && im.Wildcard:
+			target = name
+		default:
+			continue
+		}
+		if w.host.External(f, im) {
+			continue
+		}
+		g := w.importFile(f, im.Spec)
+		if g == nil || g == f {
+			continue
+		}
+		if h, n := w.declOf(g, target, depth+1); h != nil {
+			return h, n
+		}
+	}
+	return nil, ""
+}
+
+// renamedFrom returns X of "X as name" in an import or export clause of
+// f ({X as name}), "" for none.
+func renamedFrom(f *lexed.File, name string) string {
+	toks := f.Toks
+	for i := 2; i < len(toks); i++ {
+		if toks[i].Text != name || toks[i-1].Text != "as" || toks[i-2].Kind != lexed.TkIdent {
+			continue
+		}
+		// Inside braces opened after import or export.
+		for j := i - 3; j >= 0 && j > i-200; j-- {
+			if t := toks[j].Text; t == ";" || t == "}" {
+				break
+			} else if t == "{" {
+				if p := textAt(toks, j-1); p == "export" || p == "import" || p == "type" {
+					return toks[i-2].Text
+				}
+				break
+			}
+		}
+	}
+	return ""
+}
+
+// declaresTop reports whether f declares name at module level.
+func declaresTop(f *lexed.File, name string) bool {
+	return slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name })
+}
+
+// defaultName returns the name f's default export binds: X of export
+// default X, export default class X, export default function X; "" for an
+// expression.
+func defaultName(f *lexed.File) string {
+	toks := f.Toks
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].Text != "export" || toks[i+1].Text != "default" {
+			continue
+		}
+		j := i + 2
+		if toks[j].Text == "async" {
+			j++
+		}
+		if j < len(toks) && (toks[j].Text == "class" || toks[j].Text == "function") {
+			j++
+			if j < len(toks) && toks[j].Text == "*" {
+				j++
+			}
+		}
+		if j < len(toks) && toks[j].Kind == lexed.TkIdent && (j+1 == len(toks) || toks[j+1].Text == ";" || toks[j+1].Line > toks[j].Line ||
+			toks[j+1].Text == "{" || toks[j+1].Text == "(" || toks[j+1].Text == "<" || toks[j+1].Text == "extends") {
+			return toks[j].Text
+		}
+		return ""
+	}
+	return ""
+}
+
+// named resolves the type names f writes to the files declaring them.
+func (w *World) named(f *lexed.File, names []string) []Type {
+	var out []Type
+	for _, n := range names {
+		g, m := w.declOf(f, n, 0)
+		if g == nil {
+			m = n
+		}
+		t := Type{Name: m, File: g}
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// valueTypes returns the types of the module-level value name as f sees
+// it: a class or interface used as a value is itself (Ky.create), a
+// variable has the types its declaring file gives it.
+func (w *World) valueTypes(f *lexed.File, name string, depth int) []Type {
+	g, n := w.declOf(f, name, 0)
+	if g == nil || depth > maxTypeDepth {
+		return nil
+	}
+	for _, d := range g.Decls {
+		if d.Container == "" && d.Name == n && (d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum") {
+			return []Type{{Name: n, File: g}}
+		}
+	}
+	return w.nameTypes(g, n, depth+1)
+}
+
+// nameTypes returns the types f gives name: its annotations and new C(),
+// and the types of the expressions assigned to it (x = a.f().g).
+func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
+	if depth > maxTypeDepth || !w.step() {
+		return nil
+	}
+	out := w.named(f, f.Types.Vars[name])
+	for _, k := range f.Types.Inits[name] {
+		out = appendNew(out, w.exprTypes(f, chainEnd(f.Toks, k), depth+1)...)
+	}
+	return out
+}
+
+// step counts one lookup against the budget of a Find, so cyclic or
+// deeply branching chains end.
+func (w *World) step() bool {
+	w.steps++
+	return w.steps <= maxTypeSteps
+}
+
+// callTypes returns what calling the module-level function fn of f
+// returns: its declared return type, or the call signature of the type of
+// a variable (const ky: KyInstance, ky(url)).
+func (w *World) callTypes(f *lexed.File, fn string, depth int) []Type {
+	if depth > maxTypeDepth {
+		return nil
+	}
+	if rs := f.Types.Returns[fn]; len(rs) > 0 {
+		return w.named(f, rs)
+	}
+	g, n := w.declOf(f, fn, 0)
+	if g == nil {
+		return nil
+	}
+	if rs := g.Types.Returns[n]; len(rs) > 0 {
+		return w.named(g, rs)
+	}
+	var out []Type
+	for _, t := range w.valueTypes(g, n, depth+1) {
+		if t.File != nil {
+			out = appendNew(out, w.named(t.File, t.File.Types.Returns[t.Name+"()"])...)
+		}
+	}
+	return out
+}
+
+// memberTypes returns the types of member m of t (what a call of it
+// returns when call is set), looked up in t's declaring file and then in
+// its supertypes'.
+func (w *World) memberTypes(t Type, m string, call bool, depth int) []Type {
+	if t.File == nil || depth > maxTypeDepth {
+		return nil
+	}
+	key := t.Name + "." + m
+	var names []string
+	if call {
+		names = t.File.Types.Returns[key]
+	} else {
+		names = t.File.Types.Fields[key]
+	}
+	if len(names) > 0 {
+		return w.named(t.File, names)
+	}
+	var out []Type
+	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
+		out = appendNew(out, w.memberTypes(s, m, call, depth+1)...)
+	}
+	return out
+}
+
+// declaring returns the nearest types among t and its supertypes whose
+// declaring files declare member m.
+func (w *World) declaring(t Type, m string, depth int) []Type {
+	if t.File == nil || depth > maxTypeDepth {
+		return nil
+	}
+	if slices.ContainsFunc(t.File.Decls, func(d lexed.Decl) bool { return d.Container == t.Name && d.Name == m }) {
+		return []Type{t}
+	}
+	var out []Type
+	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
+		out = appendNew(out, w.declaring(s, m, depth+1)...)
+	}
+	return out
+}
+
+func appendNew(out []Type, ts ...Type) []Type {
+	for _, t := range ts {
+		if !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// chainEnd returns the index of the last token of the member chain
+// starting at toks[k]: a name followed by .name, ?.name, !, (args) and
+// <type args>.
+func chainEnd(toks []lexed.Tok, k int) int {
+	if k >= len(toks) {
+		return len(toks) - 1
+	}
+	if toks[k].Text == "await" || toks[k].Text == "new" {
+		k++
+	}
+	j := k
+	for j+1 < len(toks) {
+		n := toks[j+1]
+		switch {
+		case n.Text == "." && j+2 < len(toks) && toks[j+2].Kind == lexed.TkIdent:
+			j += 2
+		case n.Text == "?" && j+3 < len(toks) && toks[j+2].Text == "." && toks[j+3].Kind == lexed.TkIdent:
+			j += 3
+		case n.Text == "!" && (j+2 >= len(toks) || toks[j+2].Text != "="):
+			j++
+		case n.Text == "(" || n.Text == "<" && n.Line == toks[j].Line && n.Col == toks[j].Col+len(toks[j].Text):
+			e := matchForward(toks, j+1)
+			if e < 0 {
+				return j
+			}
+			j = e
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// textAt is the text of toks[i], "" outside toks.
+func textAt(toks []lexed.Tok, i int) string {
+	if i < 0 || i >= len(toks) {
+		return ""
+	}
+	return toks[i].Text
+}
+
+// enclosingClass returns the innermost class of f whose body holds line.
+func enclosingClass(f *lexed.File, line int) string {
+	best, span := "", -1
+	for _, d := range f.Decls {
+		if d.Kind == "class" && d.From <= line && line <= d.To && (span < 0 || d.To-d.From < span) {
+			best, span = d.Name, d.To-d.From
+		}
+	}
+	return best
+}
+
+// matchForward returns the index of the bracket closing toks[i] ('(' or
+// '<'), -1 when it does not close.
+func matchForward(toks []lexed.Tok, i int) int {
+	open := toks[i].Text
+	close := ")"
+	if open == "<" {
+		close = ">"
+	}
+	depth := 0
+	for j := i; j < len(toks) && j < i+4096; j++ {
+		switch toks[j].Text {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return j
+			}
+		case ";", "{", "}":
+			if open == "<" {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// matchBackward returns the index of the bracket opening the one closing
+// at toks[i] (')' or '>'), -1 when there is none.
+func matchBackward(toks []lexed.Tok, i int) int {
+	close := toks[i].Text
+	open := "("
+	if close == ">" {
+		open = "<"
+	}
+	depth := 0
+	for j := i; j >= 0 && j > i-4096; j-- {
+		switch toks[j].Text {
+		case close:
+			depth++
+		case open:
+			depth--
+			if depth == 0 {
+				return j
+			}
+		case ";", "{", "}":
+			if close == ">" {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
+// exprTypes returns the types of the expression of f ending at toks[k]: a
+// name, a member x.m, a call f(...) or x.m(...), a new C(...), with
+// non-null assertions and parentheses ((await x.f()).m).
+func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
+	toks := f.Toks
+	if k < 0 || k >= len(toks) || depth > maxTypeDepth {
+		return nil
+	}
+	t := toks[k]
+	switch {
+	case t.Text == "!":
+		return w.exprTypes(f, k-1, depth+1)
+	case t.Text == ")":
+		p := matchBackward(toks, k)
+		if p < 1 {
+			return nil
+		}
+		c := p - 1
+		if toks[c].Text == ">" {
+			if q := matchBackward(toks, c); q > 0 {
+				c = q - 1
+			}
+		}
+		if toks[c].Kind != lexed.TkIdent {
+			return w.exprTypes(f, k-1, depth+1) // (expr).m
+		}
+		name := toks[c].Text
+		r, member := memberReceiverEnd(toks, c)
+		if !member && lexed.IsKeyword(lexed.LangJS, name) {
+			return nil // if (...), while (...)
+		}
+		if member {
+			var out []Type
+			for _, b := range w.exprTypes(f, r, depth+1) {
+				out = appendNew(out, w.memberTypes(b, name, true, depth+1)...)
+			}
+			return out
+		}
+		if c > 0 && toks[c-1].Text == "new" {
+			return w.named(f, []string{name})
+		}
+		return w.callTypes(f, name, depth+1)
+	case t.Kind != lexed.TkIdent:
+		return nil
+	}
+	name := t.Text
+	if k >= 2 && toks[k-1].Text == "#" && toks[k-2].Text == "." {
+		name = "#" + name
+		k--
+	}
+	if r, ok := memberReceiverEnd(toks, k); ok {
+		var out []Type
+		for _, b := range w.exprTypes(f, r, depth+1) {
+			out = appendNew(out, w.memberTypes(b, name, false, depth+1)...)
+		}
+		return out
+	}
+	if name == "this" {
+		if c := enclosingClass(f, t.Line); c != "" {
+			return []Type{{Name: c, File: f}}
+		}
+		return nil
+	}
+	if ts := w.nameTypes(f, name, depth+1); len(ts) > 0 {
+		return ts
+	}
+	return w.valueTypes(f, name, depth+1)
+}
+
+// memberReceiverEnd returns the index of the last token of the receiver of
+// the member name at toks[k] (x in x.m, x?.m, x!.m), and whether toks[k]
+// is a member at all.
+func memberReceiverEnd(toks []lexed.Tok, k int) (int, bool) {
+	if k < 2 || toks[k-1].Text != "." {
+		return 0, false
+	}
+	r := k - 2
+	if toks[r].Text == "?" && r > 0 {
+		r--
+	}
+	return r, true
+}
+
+// Declaring returns the nearest types declaring the member token f.Toks[i]
+// (m of x.m, x?.m, f().m) among the types of its receiver and their
+// supertypes, as far as the files read tell; nil when none is known.
+func (w *World) Declaring(f *lexed.File, i int) []Type {
+	r, ok := memberReceiverEnd(f.Toks, i)
+	if !ok {
+		return nil
+	}
+	var found []Type
+	for _, t := range w.exprTypes(f, r, 0) {
+		found = appendNew(found, w.declaring(t, f.Toks[i].Text, 0)...)
+	}
+	return found
+}
