@@ -237,3 +237,20 @@ func TestFindTypeScriptInheritedMembersAcrossModules(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/hono-base.ts", KindUses, MethodTokens, "declares `HonoBase.route`"}})
 }
+
+// A callback parameter named like an import shadows it: inside the test's
+// callback got is the parameter the hook passes, not the module's default
+// export, so the module is no evidence of it (withServer, used outside
+// any callback, is).
+func TestFindTypeScriptParameterShadowsImport(t *testing.T) {
+	base := map[string]string{
+		"source/index.ts":             "const got = (url: string): string => url;\n\nexport default got;\n",
+		"test/helpers/with-server.ts": "const withServer = (t: unknown, run: (t: unknown, got: (u: string) => string) => void): void => {};\n\nexport default withServer;\n",
+		"test/stream.ts":              "import got from '../source/index.js';\nimport withServer from './helpers/with-server.js';\n\ntest('a', async (t, got) => {\n  await got.stream('x');\n});\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/stream.ts": strings.Replace(base["test/stream.ts"], "  await got.stream('x');\n", "  await got.stream('x');\n  await got('y');\n  got.stream.on('data');\n", 1) +
+			"\ntest('b', withServer, () => {});\n",
+	}}.run(t)
+	check(t, got, []want{{"test/helpers/with-server.ts", KindUses, MethodTokens, "`withServer`"}})
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // TypeScript/JavaScript imports: reading them and resolving them to files.
@@ -16,7 +17,8 @@ import (
 type jsFile struct {
 	*lexed.File
 	aliases *pathAliases
-	forms   []importForm // what each of Imports can name, by index
+	forms   []importForm                // what each of Imports can name, by index
+	params  map[string][]modtypes.Scope // parameters by name (jsscopes.go), read on first use
 }
 
 // importForm is what one import of a file can name, worked out once when

@@ -9,13 +9,14 @@ import (
 )
 
 // modHost gives the reading of types across modules (modtypes) this
-// engine's lexing and import resolution, for one Find.
+// engine's lexing, import resolution and parameter scopes, for one Find.
 type modHost struct {
 	aliases *pathAliases
+	scopes  map[*lexed.File]map[string][]modtypes.Scope
 }
 
 func newTypeWorld(ctx context.Context, tree engine.Tree, aliases *pathAliases) *modtypes.World {
-	return modtypes.New(ctx, tree, &modHost{aliases: aliases})
+	return modtypes.New(ctx, tree, &modHost{aliases: aliases, scopes: map[*lexed.File]map[string][]modtypes.Scope{}})
 }
 
 func (h *modHost) Lex(p string, src []byte) *lexed.File { return cachedJS(p, src, h.aliases).File }
@@ -24,4 +25,13 @@ func (h *modHost) Aliases(spec string) []string { return h.aliases.resolve(spec)
 
 func (h *modHost) External(f *lexed.File, im lexed.Import) bool {
 	return externalImport(&jsFile{File: f, aliases: h.aliases}, im)
+}
+
+func (h *modHost) Scopes(f *lexed.File) map[string][]modtypes.Scope {
+	s, ok := h.scopes[f]
+	if !ok {
+		s = paramScopes(f.Toks)
+		h.scopes[f] = s
+	}
+	return s
 }

@@ -317,12 +317,12 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 		}
 		if nf.Lang == lexed.LangJS {
 			if !member {
-				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] {
+				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] || shadowedAt(nf, i) {
 					continue
 				}
 			} else if i < 2 {
 				continue // a member with no receiver: ".name" opens the file
-			} else if r := nf.Toks[i-2]; r.Kind == lexed.TkIdent && (i < 3 || nf.Toks[i-3].Text != ".") {
+			} else if r := nf.Toks[i-2]; r.Kind == lexed.TkIdent && (i < 3 || nf.Toks[i-3].Text != ".") && !shadowedAt(nf, i-2) {
 				if _, external := bindingImports(nf, r.Text); external {
 					continue
 				}
@@ -500,7 +500,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		}
 		member := i > 0 && g.Toks[i-1].Text == "."
 		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
-		if lexed.DeclaresAt(g.File, t) {
+		if lexed.DeclaresAt(g.File, t) || !member && shadowedAt(g, i) {
 			continue
 		}
 		for _, sym := range ss {
@@ -602,6 +602,9 @@ func moduleReceiver(f *jsFile, i int) bool {
 		return false
 	}
 	r := f.Toks[i-2].Text
+	if shadowedAt(f, i-2) {
+		return false // a parameter named like a module
+	}
 	for _, im := range f.Imports {
 		if slices.Contains(im.Names, r) {
 			return true

@@ -50,8 +50,8 @@ type World struct {
 	steps   int
 }
 
-// Host is what the reading takes from the TypeScript engine: its lexing
-// and its import resolution.
+// Host is what the reading takes from the TypeScript engine: its lexing,
+// its import resolution and its parameter scopes.
 type Host interface {
 	// Lex reads the declarations, types and imports of the JS file at p.
 	Lex(p string, src []byte) *lexed.File
@@ -61,6 +61,17 @@ type Host interface {
 	// External reports whether import im of f can name no file of the
 	// repository.
 	External(f *lexed.File, im lexed.Import) bool
+	// Scopes returns the parameter scopes of f by name.
+	Scopes(f *lexed.File) map[string][]Scope
+}
+
+// Scope is a parameter: its name, its position in its parameter list, and
+// the tokens of the function it binds in, from its parameter list's '('
+// (or the lone parameter of x => ...) to the end of the body.
+type Scope struct {
+	Name     string
+	Pos      int
+	From, To int
 }
 
 // New returns the reading of one Find over tree.
@@ -429,6 +440,17 @@ func textAt(toks []lexed.Tok, i int) string {
 	return toks[i].Text
 }
 
+// shadowedAt reports whether the name token f.Toks[i] is a parameter of a
+// function enclosing it.
+func (w *World) shadowedAt(f *lexed.File, i int) bool {
+	for _, p := range w.host.Scopes(f)[f.Toks[i].Text] {
+		if p.From <= i && i <= p.To {
+			return true
+		}
+	}
+	return false
+}
+
 // enclosingClass returns the innermost class of f whose body holds line.
 func enclosingClass(f *lexed.File, line int) string {
 	best, span := "", -1
@@ -559,6 +581,9 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 	}
 	if ts := w.nameTypes(f, name, depth+1); len(ts) > 0 {
 		return ts
+	}
+	if w.shadowedAt(f, k) {
+		return nil // a parameter named like an import is not the import
 	}
 	return w.valueTypes(f, name, depth+1)
 }
