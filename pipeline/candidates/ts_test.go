@@ -254,3 +254,21 @@ func TestFindTypeScriptParameterShadowsImport(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"test/helpers/with-server.ts", KindUses, MethodTokens, "`withServer`"}})
 }
+
+// An unannotated callback parameter has the type the callee's parameter
+// gives it: app.get's handler is an H, a union holding Handler, a function
+// type whose first parameter is a Context, so c.json is Context's. Other,
+// which the test imports and which declares json too, is not listed.
+func TestFindTypeScriptCallbackParameterTypes(t *testing.T) {
+	base := map[string]string{
+		"src/context.ts": "export class Context {\n  json(o: object): Response {\n    return new Response();\n  }\n}\n",
+		"src/types.ts":   "import type {Context} from './context.js';\n\nexport type Handler = (c: Context, next: () => void) => Response;\nexport type H = Handler | string;\nexport interface HandlerInterface {\n  (path: string, handler: H): void;\n}\n",
+		"src/hono.ts":    "import type {HandlerInterface} from './types.js';\n\nexport class Hono {\n  get!: HandlerInterface;\n}\n",
+		"src/other.ts":   "export class Other {\n  json(): string {\n    return '';\n  }\n}\n",
+		"test/app.ts":    "import {Hono} from '../src/hono.js';\nimport {Other} from '../src/other.js';\n\nconst app = new Hono();\nexport const o = new Other();\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/app.ts": base["test/app.ts"] + "app.get('/', (c) => c.json({}));\n",
+	}}.run(t)
+	check(t, got, []want{{"src/context.ts", KindUses, MethodTokens, "declares `Context.json`"}})
+}

@@ -430,8 +430,9 @@ func (s *jsScan) typeAlias(k, end int) {
 		case s.punctAt(j, "(") || s.punctAt(j, "<"):
 			// A function type: a T is called like it (type Handler =
 			// (c: Context) => R).
-			if ret := s.arrowReturn(j, e); ret != "" {
+			if ret := s.arrowReturn(j, e); ret != "" || s.arrowParams(j) != nil {
 				s.types.AddReturn(name+"()", ret)
+				s.types.AddParams(name+"()", s.arrowParams(j))
 			}
 		case s.isIdent(j) && s.text(j) != "typeof" && s.text(j) != "keyof":
 			s.types.AddSuper(name, s.typeName(j, e))
@@ -456,7 +457,7 @@ func (s *jsScan) decorator(i int) int {
 // function reads a function declaration whose name is at k.
 func (s *jsScan) function(from, k, end int, container string, static bool) int {
 	name := s.text(k)
-	last, body, ret, _ := s.signature(k+1, end)
+	last, body, ret, open := s.signature(k+1, end)
 	if body < 0 && ret == "" {
 		last = s.stmtEnd(k, end, false)
 	}
@@ -469,6 +470,10 @@ func (s *jsScan) function(from, k, end int, container string, static bool) int {
 	}
 	s.types.AddReturn(fn, ret)
 	s.types.AddReturn(name, ret)
+	if open >= 0 {
+		s.types.AddParams(fn, s.paramTypes(open+1, s.match(open)))
+		s.types.AddParams(name, s.paramTypes(open+1, s.match(open)))
+	}
 	s.add(lexed.Decl{Name: name, Kind: "function", Container: container, Static: static, From: from, To: s.toks[last].Line})
 	return last
 }
@@ -505,6 +510,36 @@ func (s *jsScan) signature(i, end int) (last, body int, ret string, open int) {
 		last = j
 	}
 	return last, -1, ret, open
+}
+
+// paramTypes returns the type names of each parameter of the list
+// toks[i:end] in order ("" for one without an annotation naming a type;
+// a function type's parameter as "(...)" is skipped the same way).
+func (s *jsScan) paramTypes(i, end int) []string {
+	var out []string
+	for j := i; j < end; {
+		// One parameter: up to the next ',' at depth 0.
+		e := j
+		colon := -1
+		for e < end && !s.punctAt(e, ",") {
+			switch {
+			case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
+				e = s.match(e)
+			case s.punctAt(e, "<"):
+				e = s.skipAngle(e) - 1
+			case s.punctAt(e, ":") && colon < 0:
+				colon = e
+			}
+			e++
+		}
+		typ := ""
+		if colon >= 0 {
+			typ = s.typeName(colon+1, e)
+		}
+		out = append(out, typ)
+		j = e + 1
+	}
+	return out
 }
 
 // params records the types of the parameters in toks[i:end] ("p: T",
@@ -605,8 +640,11 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 				if s.punctAt(c, "<") {
 					c = s.skipAngle(c)
 				}
-				if s.punctAt(c, "(") && s.punctAt(s.match(c)+1, ":") {
-					s.types.AddReturn(class+"()", s.typeName(s.match(c)+2, end))
+				if s.punctAt(c, "(") {
+					s.types.AddParams(class+"()", s.paramTypes(c+1, s.match(c)))
+					if s.punctAt(s.match(c)+1, ":") {
+						s.types.AddReturn(class+"()", s.typeName(s.match(c)+2, end))
+					}
 				}
 			}
 			j = s.stmtEnd(j, end, true)
@@ -628,7 +666,10 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 		}
 		from := s.toks[min(start, len(s.toks)-1)].Line
 		if s.punctAt(k, "(") || s.punctAt(k, "<") && !iface || s.punctAt(k, "<") && s.punctAt(s.skipAngle(k), "(") {
-			last, _, ret, _ := s.signature(k, end)
+			last, _, ret, open := s.signature(k, end)
+			if open >= 0 && name != "" {
+				s.types.AddParams(class+"."+name, s.paramTypes(open+1, s.match(open)))
+			}
 			if name == "constructor" {
 				open := k
 				if s.punctAt(open, "<") {
@@ -656,6 +697,7 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 				// called like a method returning R.
 				if ret := s.arrowReturn(k+1, e+1); ret != "" || s.punctAt(k+1, "(") || s.punctAt(k+1, "<") {
 					s.types.AddReturn(class+"."+name, ret)
+					s.types.AddParams(class+"."+name, s.arrowParams(k+1))
 				} else {
 					typ := s.typeName(k+1, e+1)
 					s.types.AddVar("this."+name, typ)
@@ -687,6 +729,19 @@ func (s *jsScan) arrowReturn(i, end int) string {
 		return s.typeName(j+2, end)
 	}
 	return ""
+}
+
+// arrowParams returns the parameter types of the function type starting
+// at i ("<T>(a: A, b) => R" answers [A ""]), nil for no function type.
+func (s *jsScan) arrowParams(i int) []string {
+	j := i
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	if !s.punctAt(j, "(") {
+		return nil
+	}
+	return s.paramTypes(j+1, s.match(j))
 }
 
 // startsName reports whether toks[i] can start a member name, so the word
@@ -762,6 +817,9 @@ func (s *jsScan) variables(i, k, end int, container string, static bool) int {
 		to := s.toks[p.to].Line
 		if s.isIdent(p.from) {
 			s.types.AddReturn(s.text(p.from), s.initReturn(p.from, p.to))
+			if ps := s.initParams(p.from, p.to); ps != nil {
+				s.types.AddParams(s.text(p.from), ps)
+			}
 		}
 		for _, n := range s.bindingNames(p.from, p.to) {
 			s.add(lexed.Decl{Name: n, Kind: s.variableKind(p.from, p.to), Container: container, Static: static, From: from, To: to})
@@ -806,6 +864,36 @@ func (s *jsScan) initReturn(i, end int) string {
 		return ""
 	}
 	return s.typeName(j+1, end+1)
+}
+
+// initParams returns the parameter types of the arrow function or
+// function expression initializing the declarator toks[i:end], nil for
+// none.
+func (s *jsScan) initParams(i, end int) []string {
+	j := i + 1
+	if !s.punctAt(j, "=") {
+		return nil
+	}
+	j++
+	if s.text(j) == "async" {
+		j++
+	}
+	if s.text(j) == "function" {
+		j++
+		if s.punctAt(j, "*") {
+			j++
+		}
+		if s.isIdent(j) {
+			j++
+		}
+	}
+	if s.punctAt(j, "<") {
+		j = s.skipAngle(j)
+	}
+	if !s.punctAt(j, "(") || s.match(j) > end {
+		return nil
+	}
+	return s.paramTypes(j+1, s.match(j))
 }
 
 // variableKind is "function" for a declarator initialized with an arrow

@@ -30,15 +30,39 @@ type TypeModel struct {
 	// expressions assigned to it (x = a.f().g), evaluated across modules
 	// by the TypeScript engine.
 	Inits map[string][]int
+	// Params maps a function ("f"), method ("C.m") or call signature
+	// ("C()") to its parameters' type names by position; overloads merge
+	// position by position.
+	Params map[string][][]string
 }
 
 func NewTypeModel() *TypeModel {
 	return &TypeModel{Vars: map[string][]string{}, Returns: map[string][]string{}, Supers: map[string][]string{}, Calls: map[string][]string{},
-		Fields: map[string][]string{}, Inits: map[string][]int{}}
+		Fields: map[string][]string{}, Inits: map[string][]int{}, Params: map[string][][]string{}}
 }
 
 // AddField records that field or property "C.f" has type typ.
 func (m *TypeModel) AddField(field, typ string) { AddUnique(m.Fields, field, typ) }
+
+// AddParams records the parameter types of fn by position.
+func (m *TypeModel) AddParams(fn string, types []string) {
+	if fn == "" {
+		return
+	}
+	ps := m.Params[fn]
+	for i, t := range types {
+		if i >= 16 {
+			break
+		}
+		for len(ps) <= i {
+			ps = append(ps, nil)
+		}
+		if t != "" && !slices.Contains(ps[i], t) {
+			ps[i] = append(ps[i], t)
+		}
+	}
+	m.Params[fn] = ps
+}
 
 func AddUnique(m map[string][]string, k, v string) {
 	if k == "" || v == "" || slices.Contains(m[k], v) {

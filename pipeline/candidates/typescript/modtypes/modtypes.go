@@ -583,7 +583,8 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		return ts
 	}
 	if w.shadowedAt(f, k) {
-		return nil // a parameter named like an import is not the import
+		// A parameter (named like an import or not) is not the import.
+		return w.callbackTypes(f, k, depth+1)
 	}
 	return w.valueTypes(f, name, depth+1)
 }
@@ -600,6 +601,168 @@ func memberReceiverEnd(toks []lexed.Tok, k int) (int, bool) {
 		r--
 	}
 	return r, true
+}
+
+// Callback parameters. An unannotated parameter of a function passed as an
+// argument (app.get('/', (c) => c.json(...))) has the type the callee's
+// parameter gives it: the callee's parameter type is a function type (or
+// an interface with a call signature, or a union of them) whose own
+// parameter at the same position is the callback parameter's type.
+
+// callbackTypes returns the types of the parameter name at toks[k] of f
+// from the call its function is an argument of; nil when it is none.
+func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
+	toks := f.Toks
+	name := toks[k].Text
+	var scope Scope
+	found := false
+	for _, p := range w.host.Scopes(f)[name] {
+		if p.From <= k && k <= p.To && (!found || p.From > scope.From) {
+			scope, found = p, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	pos, start := scope.Pos, scope.From
+	if textAt(toks, start-1) == "function" {
+		start--
+	}
+	if textAt(toks, start-1) == "async" {
+		start--
+	}
+	// The argument list holding the function: back over the arguments
+	// before it to the call's '('.
+	n := 0
+	j := start - 1
+	for ; j >= 0; j-- {
+		t := toks[j]
+		if t.Text == "," {
+			n++
+			continue
+		}
+		if t.Text == ")" || t.Text == "]" || t.Text == "}" {
+			if j = openingBracket(toks, j); j < 0 {
+				return nil
+			}
+			continue
+		}
+		if t.Text == "(" || t.Text == "[" || t.Text == "{" || t.Text == ";" {
+			break
+		}
+	}
+	if j < 1 || toks[j].Text != "(" {
+		return nil
+	}
+	c := j - 1
+	if toks[c].Text == ">" {
+		if q := matchBackward(toks, c); q > 0 {
+			c = q - 1
+		}
+	}
+	if toks[c].Kind != lexed.TkIdent {
+		return nil
+	}
+	var params []Type // the types of the callee's parameter n
+	if r, ok := memberReceiverEnd(toks, c); ok {
+		for _, b := range w.exprTypes(f, r, depth+1) {
+			params = appendNew(params, w.memberParams(b, toks[c].Text, n, depth+1)...)
+		}
+	} else {
+		params = w.funcParams(f, toks[c].Text, n, depth+1)
+	}
+	var out []Type
+	for _, p := range params {
+		out = appendNew(out, w.signatureParam(p, pos, depth+1)...)
+	}
+	return out
+}
+
+// openingBracket returns the index of the bracket opening the one closing
+// at toks[i] (')', ']' or '}'), -1 for none.
+func openingBracket(toks []lexed.Tok, i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		switch toks[j].Text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// at returns the type names of position n of a parameter list's types.
+func at(ps [][]string, n int) []string {
+	if n < 0 || n >= len(ps) {
+		return nil
+	}
+	return ps[n]
+}
+
+// memberParams returns the types of parameter n of member m of t: a
+// method's, or the call signature of a property's type
+// (get: HandlerInterface), looked up in t's supertypes too.
+func (w *World) memberParams(t Type, m string, n, depth int) []Type {
+	if t.File == nil || depth > maxTypeDepth || !w.step() {
+		return nil
+	}
+	key := t.Name + "." + m
+	if ps := at(t.File.Types.Params[key], n); len(ps) > 0 {
+		return w.named(t.File, ps)
+	}
+	var out []Type
+	for _, ft := range w.named(t.File, t.File.Types.Fields[key]) {
+		out = appendNew(out, w.signatureParam(ft, n, depth+1)...)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
+		out = appendNew(out, w.memberParams(s, m, n, depth+1)...)
+	}
+	return out
+}
+
+// funcParams returns the types of parameter n of the function fn as f
+// sees it (declared there or imported).
+func (w *World) funcParams(f *lexed.File, fn string, n, depth int) []Type {
+	if ps := at(f.Types.Params[fn], n); len(ps) > 0 {
+		return w.named(f, ps)
+	}
+	g, name := w.declOf(f, fn, 0)
+	if g == nil {
+		return nil
+	}
+	if ps := at(g.Types.Params[name], n); len(ps) > 0 {
+		return w.named(g, ps)
+	}
+	var out []Type
+	for _, t := range w.valueTypes(g, name, depth+1) {
+		out = appendNew(out, w.signatureParam(t, n, depth+1)...)
+	}
+	return out
+}
+
+// signatureParam returns the types of parameter n of calling a t: of its
+// call signature (a function type alias, an interface's call signature),
+// or of those of the types it unites or extends.
+func (w *World) signatureParam(t Type, n, depth int) []Type {
+	if t.File == nil || depth > maxTypeDepth || !w.step() {
+		return nil
+	}
+	if ps := at(t.File.Types.Params[t.Name+"()"], n); len(ps) > 0 {
+		return w.named(t.File, ps)
+	}
+	var out []Type
+	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
+		out = appendNew(out, w.signatureParam(s, n, depth+1)...)
+	}
+	return out
 }
 
 // Declaring returns the nearest types declaring the member token f.Toks[i]
