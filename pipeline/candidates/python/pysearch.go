@@ -497,7 +497,7 @@ func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
 	if toks[i-2].Text != ")" {
 		return nil
 	}
-	j := matchOpen(toks, i-2)
+	j := lexed.MatchOpen(toks, i-2)
 	if j < 1 || toks[j-1].Kind != lexed.TkIdent {
 		return nil
 	}

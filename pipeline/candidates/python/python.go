@@ -352,7 +352,7 @@ func pyTypes(f *pyFile) *lexed.TypeModel {
 			pyAssignTypes(toks, m, i)
 		case i >= 2 && toks[i-1].Text == "as" && toks[i-2].Text == ")":
 			// with C(...) as x: the call's chain before the parentheses.
-			if j := matchOpen(toks, i-2); j > 0 && toks[j-1].Kind == lexed.TkIdent {
+			if j := lexed.MatchOpen(toks, i-2); j > 0 && toks[j-1].Kind == lexed.TkIdent {
 				ch, _ := chainBefore(toks, j-1)
 				m.AddVar(t.Text, ch)
 			}
@@ -481,23 +481,6 @@ func matchClose(toks []lexed.Tok, i int) int {
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return -1
-}
-
-// matchOpen returns the index of the bracket opening toks[i], -1 if none.
-func matchOpen(toks []lexed.Tok, i int) int {
-	depth := 0
-	for j := i; j >= 0; j-- {
-		switch toks[j].Text {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
 			depth--
 			if depth == 0 {
 				return j

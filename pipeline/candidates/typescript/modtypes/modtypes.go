@@ -642,7 +642,7 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 			continue
 		}
 		if t.Text == ")" || t.Text == "]" || t.Text == "}" {
-			if j = openingBracket(toks, j); j < 0 {
+			if j = lexed.MatchOpen(toks, j); j < 0 {
 				return nil
 			}
 			continue
@@ -676,24 +676,6 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 		out = appendNew(out, w.signatureParam(p, pos, depth+1)...)
 	}
 	return out
-}
-
-// openingBracket returns the index of the bracket opening the one closing
-// at toks[i] (')', ']' or '}'), -1 for none.
-func openingBracket(toks []lexed.Tok, i int) int {
-	depth := 0
-	for j := i; j >= 0; j-- {
-		switch toks[j].Text {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return -1
 }
 
 // at returns the type names of position n of a parameter list's types.
