@@ -840,22 +840,7 @@ func (s *jsScan) initReturn(i, end int) string {
 	if !s.punctAt(j, "=") {
 		return ""
 	}
-	j++
-	if s.text(j) == "async" {
-		j++
-	}
-	if s.text(j) == "function" {
-		j++
-		if s.punctAt(j, "*") {
-			j++
-		}
-		if s.isIdent(j) {
-			j++
-		}
-	}
-	if s.punctAt(j, "<") {
-		j = s.skipAngle(j)
-	}
+	j = s.initParamsOpen(j + 1)
 	if !s.punctAt(j, "(") {
 		return ""
 	}
@@ -866,15 +851,10 @@ func (s *jsScan) initReturn(i, end int) string {
 	return s.typeName(j+1, end+1)
 }
 
-// initParams returns the parameter types of the arrow function or
-// function expression initializing the declarator toks[i:end], nil for
-// none.
-func (s *jsScan) initParams(i, end int) []string {
-	j := i + 1
-	if !s.punctAt(j, "=") {
-		return nil
-	}
-	j++
+// initParamsOpen skips, from toks[j] after a declarator's '=', the head of
+// a function expression or arrow function (async, function, *, its name,
+// its type parameters) to where its parameter list opens.
+func (s *jsScan) initParamsOpen(j int) int {
 	if s.text(j) == "async" {
 		j++
 	}
@@ -890,6 +870,18 @@ func (s *jsScan) initParams(i, end int) []string {
 	if s.punctAt(j, "<") {
 		j = s.skipAngle(j)
 	}
+	return j
+}
+
+// initParams returns the parameter types of the arrow function or
+// function expression initializing the declarator toks[i:end], nil for
+// none.
+func (s *jsScan) initParams(i, end int) []string {
+	j := i + 1
+	if !s.punctAt(j, "=") {
+		return nil
+	}
+	j = s.initParamsOpen(j + 1)
 	if !s.punctAt(j, "(") || s.match(j) > end {
 		return nil
 	}
