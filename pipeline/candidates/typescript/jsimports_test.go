@@ -9,7 +9,7 @@ func TestResolves(t *testing.T) {
 	aliases := parseAliases([]byte(`{"compilerOptions": {"baseUrl": ".", "paths": {"@app/*": ["src/app/*"]}}}`))
 	src := `import a from "./util";
 import b from "./helpers/format.js";
-import c from "../shared";
+import c from "../common";
 import d from "@app/client";
 import e from "lodash";
 import f from "pkg/sub/mod";
@@ -31,9 +31,9 @@ import f from "pkg/sub/mod";
 		{1, "src/lib/helpers/format.ts", true}, // ./format.js names format.ts
 		{1, "src/lib/helpers/format.js", true},
 		{1, "src/lib/helpers/format/index.ts", false},
-		{2, "src/shared.ts", true},
-		{2, "src/shared/index.tsx", true},
-		{2, "src/lib/shared.ts", false},
+		{2, "src/common.ts", true},
+		{2, "src/common/index.tsx", true},
+		{2, "src/lib/common.ts", false},
 		{3, "src/app/client.ts", true},
 		{3, "src/app/client/index.ts", true},
 		{3, "src/app/clients.ts", false},
