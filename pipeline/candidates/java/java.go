@@ -171,6 +171,23 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	return nil
 }
 
+// namingScore is a file with the number of touched declarations it names.
+type namingScore struct {
+	path string
+	n    int
+}
+
+// mostFirst answers the paths of the javaManyFiles files naming the most,
+// ties in their given order.
+func mostFirst(out []namingScore) []string {
+	slices.SortStableFunc(out, func(a, b namingScore) int { return b.n - a.n })
+	var keep []string
+	for _, x := range out[:min(len(out), javaManyFiles)] {
+		keep = append(keep, x.path)
+	}
+	return keep
+}
+
 // mostNaming answers the javaManyFiles paths whose content names the most
 // touched declarations together with their class's name (ties in grep's
 // order).
@@ -184,11 +201,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 			pairs[i].class = names.add(javaTopName(t.d.Container))
 		}
 	}
-	type scored struct {
-		path string
-		n    int
-	}
-	var out []scored
+	var out []namingScore
 	// seen[k] == stamp: name k occurs in the file being scored.
 	seen := make([]uint32, len(names.list))
 	stamp := uint32(0)
@@ -212,15 +225,10 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 			}
 		}
 		if n > 0 {
-			out = append(out, scored{p, n})
+			out = append(out, namingScore{p, n})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b scored) int { return b.n - a.n })
-	var keep []string
-	for _, x := range out[:min(len(out), javaManyFiles)] {
-		keep = append(keep, x.path)
-	}
-	return keep, nil
+	return mostFirst(out), nil
 }
 
 // nameSet finds a few names among a file's identifiers. Most identifiers

@@ -32,11 +32,7 @@ var identRE = regexp.MustCompile(`[A-Za-z0-9_$\x80-\xff]+`)
 // declarations whose name, and class's name when it has one, are among the
 // file's identifiers; ties in the given order; javaManyFiles at most.
 func naiveMostNaming(tree mapTree, changed map[string]bool, paths []string, touched []javaTouch) []string {
-	type scored struct {
-		path string
-		n    int
-	}
-	var out []scored
+	var out []namingScore
 	for _, p := range paths {
 		src, ok := tree[p]
 		if !ok || changed[p] || !strings.HasSuffix(p, ".java") {
@@ -53,15 +49,10 @@ func naiveMostNaming(tree mapTree, changed map[string]bool, paths []string, touc
 			}
 		}
 		if n > 0 {
-			out = append(out, scored{p, n})
+			out = append(out, namingScore{p, n})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b scored) int { return b.n - a.n })
-	var keep []string
-	for _, x := range out[:min(len(out), javaManyFiles)] {
-		keep = append(keep, x.path)
-	}
-	return keep
+	return mostFirst(out)
 }
 
 // mostNaming ranks files like the plain reading of its contract on random

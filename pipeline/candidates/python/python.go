@@ -398,7 +398,7 @@ func pyDefTypes(f *pyFile, m *lexed.TypeModel, methods map[lexed.DeclAt]string, 
 	if i+2 >= len(toks) || toks[i+2].Text != "(" {
 		return
 	}
-	end := matchClose(toks, i+2)
+	end := lexed.MatchClose(toks, i+2)
 	if end < 0 {
 		return
 	}
@@ -471,23 +471,6 @@ func isPyChain(s string) bool {
 		}
 	}
 	return true
-}
-
-// matchClose returns the index of the bracket closing toks[i], -1 if none.
-func matchClose(toks []lexed.Tok, i int) int {
-	depth := 0
-	for j := i; j < len(toks); j++ {
-		switch toks[j].Text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return -1
 }
 
 var (

@@ -77,23 +77,12 @@ func receiverTypes(f *jsFile, i int) []string {
 	}
 	r := lexed.Receiver(toks, i)
 	if r == "this" {
-		if c := enclosingClass(f, toks[i].Line); c != "" {
+		if c := lexed.EnclosingClass(f.File, toks[i].Line); c != "" {
 			return []string{c}
 		}
 		return nil
 	}
 	return f.Types.TypesOf(r)
-}
-
-// enclosingClass returns the innermost class of f whose body holds line.
-func enclosingClass(f *jsFile, line int) string {
-	best, span := "", -1
-	for _, d := range f.Decls {
-		if d.Kind == "class" && d.From <= line && line <= d.To && (span < 0 || d.To-d.From < span) {
-			best, span = d.Name, d.To-d.From
-		}
-	}
-	return best
 }
 
 // addWithSupers adds typ and its supertypes (as far as m knows them).

@@ -14,13 +14,7 @@ import (
 // shadowedAt reports whether the name token f.Toks[i] is a parameter of a
 // function enclosing it.
 func shadowedAt(f *jsFile, i int) bool {
-	name := f.Toks[i].Text
-	for _, p := range f.scopes()[name] {
-		if p.From <= i && i <= p.To {
-			return true
-		}
-	}
-	return false
+	return modtypes.InScope(f.scopes()[f.Toks[i].Text], i)
 }
 
 // scopes returns f's parameter scopes by name, read on first use (on the

@@ -17,3 +17,21 @@ func MatchOpen(toks []Tok, i int) int {
 	}
 	return -1
 }
+
+// MatchClose returns the index of the bracket closing the one opening at
+// toks[i] ('(', '[' or '{'), -1 for none.
+func MatchClose(toks []Tok, i int) int {
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		switch toks[j].Text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}

@@ -180,3 +180,15 @@ func HitDecl(lines map[int]bool, d Decl) bool {
 	}
 	return engine.SpanHit(lines, d.From, d.To)
 }
+
+// EnclosingClass returns the innermost class of f whose span holds line;
+// "" for none.
+func EnclosingClass(f *File, line int) string {
+	best, span := "", -1
+	for _, d := range f.Decls {
+		if d.Kind == "class" && d.From <= line && line <= d.To && (span < 0 || d.To-d.From < span) {
+			best, span = d.Name, d.To-d.From
+		}
+	}
+	return best
+}

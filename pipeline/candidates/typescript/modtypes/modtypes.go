@@ -443,23 +443,17 @@ func textAt(toks []lexed.Tok, i int) string {
 // shadowedAt reports whether the name token f.Toks[i] is a parameter of a
 // function enclosing it.
 func (w *World) shadowedAt(f *lexed.File, i int) bool {
-	for _, p := range w.host.Scopes(f)[f.Toks[i].Text] {
+	return InScope(w.host.Scopes(f)[f.Toks[i].Text], i)
+}
+
+// InScope reports whether token index i lies in one of scopes.
+func InScope(scopes []Scope, i int) bool {
+	for _, p := range scopes {
 		if p.From <= i && i <= p.To {
 			return true
 		}
 	}
 	return false
-}
-
-// enclosingClass returns the innermost class of f whose body holds line.
-func enclosingClass(f *lexed.File, line int) string {
-	best, span := "", -1
-	for _, d := range f.Decls {
-		if d.Kind == "class" && d.From <= line && line <= d.To && (span < 0 || d.To-d.From < span) {
-			best, span = d.Name, d.To-d.From
-		}
-	}
-	return best
 }
 
 // matchForward returns the index of the bracket closing toks[i] ('(' or
@@ -574,7 +568,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		return out
 	}
 	if name == "this" {
-		if c := enclosingClass(f, t.Line); c != "" {
+		if c := lexed.EnclosingClass(f, t.Line); c != "" {
 			return []Type{{Name: c, File: f}}
 		}
 		return nil
