@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -603,5 +604,48 @@ func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
 	}
 	if p := paths(got); !cmp.Equal(p, []string{"helper/two.go uses"}) {
 		t.Errorf("stopped Find answered %v, want what it found before the search: the helper", p)
+	}
+}
+
+// Go parses are shared by every search that reads the same path and
+// content: concurrent searches of two repositories holding the same caller
+// answer as each does alone (run with -race). Here the caller names its
+// import by a package name that is not its path's last element, which a
+// search resolves by reading the package: elsewhere, that directory
+// declares another package, and the caller's selector resolves to nothing.
+func TestGoSharedParses(t *testing.T) {
+	store := "package store\n\n// Get returns k.\nfunc Get(k string) string {\n\treturn k\n}\n"
+	app := "package app\n\nimport \"example.com/app/lib/v2store\"\n\nfunc Title() string {\n\treturn store.Get(\"title\")\n}\n"
+	changedStore := strings.Replace(store, "return k\n", "return k + \"!\"\n", 1)
+	here := repo{base: map[string]string{
+		"go.mod": goMod, "lib/v2store/store.go": store, "app/app.go": app,
+	}, changed: map[string]string{"lib/v2store/store.go": changedStore}}
+	elsewhere := repo{base: map[string]string{
+		"go.mod":               goMod,
+		"lib/v2store/store.go": strings.Replace(store, "package store", "package v2store", 1),
+		"app/app.go":           app,
+	}, changed: map[string]string{"lib/v2store/store.go": strings.Replace(changedStore, "package store", "package v2store", 1)}}
+	var wg sync.WaitGroup
+	gotHere, gotElsewhere := make([]string, 4), make([]string, 4)
+	for i := range 4 {
+		wg.Go(func() { gotHere[i] = dump(here.run(t)) })
+		wg.Go(func() { gotElsewhere[i] = dump(elsewhere.run(t)) })
+	}
+	wg.Wait()
+	wantHere := dump(here.run(t))
+	if !strings.Contains(wantHere, "app/app.go") {
+		t.Fatalf("the caller is not listed:\n%s", wantHere)
+	}
+	wantElsewhere := dump(elsewhere.run(t))
+	if strings.Contains(wantElsewhere, "app/app.go") {
+		t.Fatalf("a caller of another package listed:\n%s", wantElsewhere)
+	}
+	for i := range 4 {
+		if gotHere[i] != wantHere {
+			t.Errorf("concurrent run:\n%s\nwant\n%s", gotHere[i], wantHere)
+		}
+		if gotElsewhere[i] != wantElsewhere {
+			t.Errorf("concurrent run elsewhere:\n%s\nwant\n%s", gotElsewhere[i], wantElsewhere)
+		}
 	}
 }

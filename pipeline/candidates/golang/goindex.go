@@ -20,7 +20,6 @@ import (
 type goEngine struct {
 	ctx  context.Context
 	tree engine.Tree
-	fset *token.FileSet
 	err  error
 
 	heads    map[string][]byte // head content of changed files, authoritative over the tree
@@ -29,7 +28,11 @@ type goEngine struct {
 	dirs     map[string]*goDir
 	modules  map[string]*goModule // by directory; nil value: no go.mod there
 	typeMemo map[string]*gtype
-	depth    int
+	// aliases holds the imports found under a package name other than
+	// their path's last element, by file: parsed files are shared across
+	// requests and never changed.
+	aliases map[*goFile]map[string]string
+	depth   int
 }
 
 // goModule is a go.mod's module path and the directory it sits in.
@@ -64,6 +67,7 @@ type goFile struct {
 	// blanked holds the function bodies left out of the parse, by the
 	// offset of their "func" keyword (see skeleton.go).
 	blanked map[int]funcBody
+	weight  int64 // the estimate of the memory the parse takes
 }
 
 type declKind int
@@ -86,7 +90,7 @@ type topDecl struct {
 
 func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 	return &goEngine{
-		ctx: ctx, tree: tree, fset: token.NewFileSet(),
+		ctx: ctx, tree: tree, aliases: map[*goFile]map[string]string{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
@@ -289,18 +293,20 @@ func (e *goEngine) parse(p string) *goFile { return e.parseFor(p, nil) }
 
 // parseSrc parses all of Go source of path p; an AST with syntax errors is
 // kept for what it holds.
-func (e *goEngine) parseSrc(p string, src []byte) *goFile {
-	a, _ := parser.ParseFile(e.fset, p, src, parser.SkipObjectResolution)
-	return e.fileOf(p, src, a)
+func parseSrc(p string, src []byte) *goFile {
+	fset := token.NewFileSet()
+	a, _ := parser.ParseFile(fset, p, src, parser.SkipObjectResolution)
+	return fileOf(fset, p, src, a)
 }
 
 // fileOf indexes a parsed file: its package, imports and top-level
-// declarations. src is the file's own source, whatever the parser read.
-func (e *goEngine) fileOf(p string, src []byte, a *ast.File) *goFile {
+// declarations. src is the file's own source, whatever the parser read;
+// fset holds the file alone.
+func fileOf(fset *token.FileSet, p string, src []byte, a *ast.File) *goFile {
 	if a == nil || a.Name == nil {
 		return nil
 	}
-	tf := e.fset.File(a.FileStart)
+	tf := fset.File(a.FileStart)
 	if tf == nil {
 		return nil
 	}
@@ -484,7 +490,11 @@ func (e *goEngine) importPathOf(dir string) string {
 // importedPkg resolves a selector's package name in file f: the import it
 // names, and the package's directory when it is in the repository.
 func (e *goEngine) importedPkg(f *goFile, name string) (ip string, dir string, inRepo bool, ok bool) {
-	if ip, ok := f.imports[name]; ok {
+	ip, ok = f.imports[name]
+	if !ok {
+		ip, ok = e.aliases[f][name]
+	}
+	if ok {
 		d, in := e.importDir(f, ip)
 		return ip, d, in, true
 	}
@@ -504,7 +514,10 @@ func (e *goEngine) importedPkg(f *goFile, name string) (ip string, dir string, i
 		g := e.dir(d)
 		for _, p := range g.paths {
 			if !strings.HasSuffix(p, "_test.go") && g.names[p] == name {
-				f.imports[name] = ip
+				if e.aliases[f] == nil {
+					e.aliases[f] = map[string]string{}
+				}
+				e.aliases[f][name] = ip
 				return ip, d, true, true
 			}
 		}

@@ -136,7 +136,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			// The walk of usesOf reads the bodies that hold added lines.
 			added := c.Added
 			if f := e.parseFor(c.Path, func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }); f != nil {
-				for _, s := range changedSyms(e.fset, f, CodeLines(c.New, c.Added)) {
+				for _, s := range changedSyms(f, CodeLines(c.New, c.Added)) {
 					s.from = c.Path
 					addSym(s)
 				}
@@ -149,7 +149,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 				op = c.OldPath
 			}
 			if f := e.parseKeep(op, c.Old, nil); f != nil {
-				for _, s := range changedSyms(e.fset, f, CodeLines(c.Old, c.Removed)) {
+				for _, s := range changedSyms(f, CodeLines(c.Old, c.Removed)) {
 					s.from = c.Path
 					olds = append(olds, s)
 				}
@@ -157,7 +157,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 				for l := 1; l <= f.tf.LineCount(); l++ {
 					all[l] = true
 				}
-				for _, s := range changedSyms(e.fset, f, all) {
+				for _, s := range changedSyms(f, all) {
 					if s.sig != "" {
 						oldSig[s.key()] = s.sig
 					}
@@ -205,11 +205,11 @@ func (e *goEngine) existsAtHead(s *goSym) bool {
 // changedSyms returns the declarations of f that contain one of lines:
 // functions and methods (body or signature), types, struct fields,
 // interface methods, variables and constants. Doc comments do not count.
-func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
+func changedSyms(f *goFile, lines map[int]bool) []*goSym {
 	if len(lines) == 0 {
 		return nil
 	}
-	line := func(p token.Pos) int { return fset.Position(p).Line }
+	line := func(p token.Pos) int { return f.tf.Position(p).Line }
 	hit := func(from, to int) bool { return engine.SpanHit(lines, from, to) }
 	var out []*goSym
 	for _, d := range f.ast.Decls {
@@ -227,7 +227,7 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 			if hit(from, sigEnd) {
 				s.change = engine.ChangedSignature
 			}
-			s.sig = sigText(fset, f.src, d)
+			s.sig = sigText(f.tf, f.src, d)
 			if d.Recv != nil && len(d.Recv.List) > 0 {
 				s.recv = recvName(d.Recv.List[0].Type)
 				s.member = true
@@ -264,9 +264,9 @@ func changedSyms(fset *token.FileSet, f *goFile, lines map[int]bool) []*goSym {
 
 // sigText is the source of a function's receiver type and signature with
 // spaces collapsed.
-func sigText(fset *token.FileSet, src []byte, d *ast.FuncDecl) string {
+func sigText(tf *token.File, src []byte, d *ast.FuncDecl) string {
 	text := func(n ast.Node) string {
-		a, b := fset.Position(n.Pos()).Offset, fset.Position(n.End()).Offset
+		a, b := tf.Position(n.Pos()).Offset, tf.Position(n.End()).Offset
 		if a < 0 || b > len(src) || a > b {
 			return ""
 		}
@@ -379,9 +379,11 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 	if f.pk.xtest {
 		dirs = append(dirs, pkgKey{dir: f.pk.dir})
 	}
-	for _, ip := range f.imports {
-		if d, ok := e.importDir(f, ip); ok {
-			dirs = append(dirs, pkgKey{dir: d})
+	for _, ips := range []map[string]string{f.imports, e.aliases[f]} {
+		for _, ip := range ips {
+			if d, ok := e.importDir(f, ip); ok {
+				dirs = append(dirs, pkgKey{dir: d})
+			}
 		}
 	}
 	var hits []found
@@ -749,7 +751,7 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName m
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 			return true
 		}
-		a, b := e.fset.Position(d.Pos()).Offset, e.fset.Position(d.End()).Offset
+		a, b := f.tf.Position(d.Pos()).Offset, f.tf.Position(d.End()).Offset
 		return a < 0 || b > len(f.src) || a > b || ns.in(f.src[a:b], true) == nil
 	}
 	w.emit = func(r goRef) {

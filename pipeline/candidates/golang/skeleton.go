@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"go/ast"
 	"go/parser"
+	"go/token"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // Most of a Go file is function bodies, and the engine reads few of them:
@@ -102,46 +105,143 @@ func funcBodies(src []byte) []funcBody {
 	return out
 }
 
-// parseKeep parses Go source of path p with the bodies keep refuses blanked
-// (keep nil: all of them). When the blanked source does not parse cleanly
-// into the same functions (source gofmt did not write, a raw string holding a
-// line "}"), the whole source is parsed instead.
+// parseKeep returns Go source of path p parsed with at least the bodies
+// keep asks for (keep nil: none). A file's parses are kept across requests
+// by path and content (goParses): one that holds the bodies is shared,
+// else the source is parsed with the other bodies blanked. When the blanked
+// source does not parse cleanly into the same functions (source gofmt did
+// not write, a raw string holding a line "}"), the whole source is parsed
+// instead.
 func (e *goEngine) parseKeep(p string, src []byte, keep func(funcBody) bool) *goFile {
-	var blank []funcBody
-	for _, b := range funcBodies(src) {
-		if keep == nil || !keep(b) {
+	k := lexed.KeyOf("go", p, src)
+	ps, ok := lexed.Get[*goParses](k)
+	if !ok {
+		ps = &goParses{bodies: funcBodies(src)}
+	}
+	var kept, blank []funcBody
+	for _, b := range ps.bodies {
+		if keep != nil && keep(b) {
+			kept = append(kept, b)
+		} else {
 			blank = append(blank, b)
 		}
 	}
+	if ps.none {
+		return nil
+	}
+	for _, f := range ps.files {
+		if f.holds(kept) {
+			return f
+		}
+	}
+	f := parseBlanked(p, src, blank)
+	nps, w := ps.with(f, len(src))
+	lexed.Put(k, nps, w)
+	return f
+}
+
+// goParses is what is kept of one Go file's content across requests: its
+// function bodies and the parses made of it, each with other bodies
+// blanked (newest first), or none when it is no Go. A goParses and its
+// files never change once kept: a new parse makes a new goParses.
+type goParses struct {
+	bodies []funcBody
+	files  []*goFile
+	none   bool
+	weight int64
+}
+
+// maxParses bounds the parses kept of one content.
+const maxParses = 3
+
+// with returns ps with f added (nil: the source is no Go) and the parses f
+// holds every body of dropped, and the estimate of its memory.
+func (ps *goParses) with(f *goFile, n int) (*goParses, int64) {
+	out := &goParses{bodies: ps.bodies, none: f == nil}
+	if f != nil {
+		out.files = append(out.files, f)
+		for _, o := range ps.files {
+			if len(out.files) < maxParses && !o.holdsAllOf(f) {
+				out.files = append(out.files, o)
+			}
+		}
+	}
+	out.weight = int64(n) + int64(len(out.bodies))*48
+	for _, f := range out.files {
+		out.weight += f.weight
+	}
+	return out, out.weight
+}
+
+// parseBlanked parses src with the bodies blank blanked, or whole when
+// they do not blank cleanly.
+func parseBlanked(p string, src []byte, blank []funcBody) *goFile {
 	if len(blank) == 0 {
-		return e.parseSrc(p, src)
+		return parseWhole(p, src)
 	}
 	buf := bytes.Clone(src)
+	parsed := len(src)
 	for _, b := range blank {
 		for i := b.open + 1; i < b.close; i++ {
 			if buf[i] != '\n' {
 				buf[i] = ' '
 			}
 		}
+		parsed -= b.close - b.open - 1
 	}
-	a, err := parser.ParseFile(e.fset, p, buf, parser.SkipObjectResolution)
-	if err != nil || a == nil || !blankedAsFound(e, a, blank) {
-		return e.parseSrc(p, src)
+	fset := token.NewFileSet()
+	a, err := parser.ParseFile(fset, p, buf, parser.SkipObjectResolution)
+	if err != nil || a == nil || !blankedAsFound(fset, a, blank) {
+		return parseWhole(p, src)
 	}
-	f := e.fileOf(p, src, a)
+	f := fileOf(fset, p, src, a)
 	if f != nil {
 		f.blanked = make(map[int]funcBody, len(blank))
 		for _, b := range blank {
 			f.blanked[b.start] = b
 		}
+		f.weight = parsedWeight(parsed)
 	}
 	return f
 }
 
+// parseWhole parses all of src.
+func parseWhole(p string, src []byte) *goFile {
+	f := parseSrc(p, src)
+	if f != nil {
+		f.weight = parsedWeight(len(src))
+	}
+	return f
+}
+
+// parsedWeight estimates the memory the syntax tree of n bytes of Go takes
+// (about 6.6 bytes a byte for gofmt-formatted code).
+func parsedWeight(n int) int64 { return int64(n) * 7 }
+
+// holds reports whether f has every body of bodies.
+func (f *goFile) holds(bodies []funcBody) bool {
+	for _, b := range bodies {
+		if _, ok := f.blanked[b.start]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsAllOf reports whether f has every body g has.
+func (f *goFile) holdsAllOf(g *goFile) bool {
+	for start := range f.blanked {
+		if _, ok := g.blanked[start]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // blankedAsFound reports whether every blanked body is the body of a
 // top-level function of a, brace for brace.
-func blankedAsFound(e *goEngine, a *ast.File, blank []funcBody) bool {
-	tf := e.fset.File(a.FileStart)
+func blankedAsFound(fset *token.FileSet, a *ast.File, blank []funcBody) bool {
+	tf := fset.File(a.FileStart)
 	if tf == nil {
 		return false
 	}

@@ -58,7 +58,7 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 			return err
 		}
 		files++
-		full := newGoEngine(context.Background(), nil).parseSrc(p, src)
+		full := parseSrc(p, src)
 		skel := newGoEngine(context.Background(), nil).parseKeep(p, src, nil)
 		if full == nil || skel == nil {
 			t.Fatalf("%s: not parsed", p)
@@ -139,5 +139,37 @@ func TestSkeletonFallsBackToTheWholeSource(t *testing.T) {
 		if len(f.blanked) != 0 || len(fd.Body.List) == 0 {
 			t.Fatalf("%q: body blanked (%d statements left)", src, len(fd.Body.List))
 		}
+	}
+}
+
+// Parses are kept by path and content across engines: one that holds the
+// bodies asked for is shared, else a new parse is made and kept beside it.
+func TestParsesShared(t *testing.T) {
+	src := []byte("package shared\n\nfunc A() {\n\ta()\n}\n\nfunc B() {\n\tb()\n}\n")
+	engine := func() *goEngine { return newGoEngine(context.Background(), nil) }
+	onLine := func(l int) func(funcBody) bool { return func(b funcBody) bool { return b.from == l } }
+	skel := engine().parseKeep("shared.go", src, nil)
+	if again := engine().parseKeep("shared.go", src, nil); again != skel || len(skel.blanked) != 2 {
+		t.Fatalf("skeleton not shared (%d bodies blanked)", len(skel.blanked))
+	}
+	if other := engine().parseKeep("other.go", src, nil); other == skel {
+		t.Fatal("a parse shared with another path")
+	}
+	withA := engine().parseKeep("shared.go", src, onLine(3))
+	if withA == skel || !withA.covers(onLine(3)) || withA.covers(onLine(7)) {
+		t.Fatalf("body A not parsed alone: blanked %v", withA.blanked)
+	}
+	if again := engine().parseKeep("shared.go", src, onLine(3)); again != withA {
+		t.Fatal("the parse holding A not shared")
+	}
+	if f := engine().parseKeep("shared.go", src, nil); f != withA && f != skel {
+		t.Fatal("a new parse made for what a kept one holds")
+	}
+	whole := engine().parseKeep("shared.go", src, func(funcBody) bool { return true })
+	if len(whole.blanked) != 0 {
+		t.Fatalf("blanked %v, want none", whole.blanked)
+	}
+	if f := engine().parseKeep("shared.go", src, onLine(7)); f != whole {
+		t.Fatal("the whole parse not shared for B")
 	}
 }

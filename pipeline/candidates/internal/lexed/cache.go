@@ -43,17 +43,43 @@ var (
 // shared by every caller: read must return it complete (its Index built),
 // and no caller may change it.
 func Cached[T any](reader, p string, src []byte, read func() (T, int64)) T {
-	k := cacheKey{reader: reader, path: p, sum: maphash.Bytes(cacheSeed, src), n: len(src)}
-	if c, ok := cache.GetIfPresent(k); ok {
-		if v, ok := c.v.(T); ok {
-			return v
-		}
+	k := KeyOf(reader, p, src)
+	if v, ok := Get[T](k); ok {
+		return v
 	}
 	v, w := read()
-	if w <= cacheBytes/16 { // one huge file cannot flush the rest
-		cache.Set(k, cached{v: v, weight: w})
-	}
+	Put(k, v, w)
 	return v
+}
+
+// Key names what a reader keeps of one file: the reader, the path and the
+// content.
+type Key struct{ k cacheKey }
+
+// KeyOf is the key of what reader keeps of the file at p with content src.
+func KeyOf(reader, p string, src []byte) Key {
+	return Key{cacheKey{reader: reader, path: p, sum: maphash.Bytes(cacheSeed, src), n: len(src)}}
+}
+
+// Get returns the value kept under k, if there is one of type T. The value
+// is shared: no caller may change it.
+func Get[T any](k Key) (T, bool) {
+	if c, ok := cache.GetIfPresent(k.k); ok {
+		if v, ok := c.v.(T); ok {
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// Put keeps v under k with its weight (the memory it takes, in bytes),
+// replacing what was kept there. v is shared from then on: it must be
+// complete, and nobody may change it.
+func Put(k Key, v any, weight int64) {
+	if weight <= cacheBytes/16 { // one huge file cannot flush the rest
+		cache.Set(k.k, cached{v: v, weight: weight})
+	}
 }
 
 // Weight estimates the memory f takes, read from n bytes of source: its
