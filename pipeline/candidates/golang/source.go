@@ -7,6 +7,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
@@ -34,11 +35,33 @@ func CodeLines(src []byte, lines map[int]bool) map[int]bool {
 	if len(lines) == 0 {
 		return lines
 	}
+	code := lexed.Cached("go/code", "", src, func() (codeLines, int64) {
+		c := scanCodeLines(src)
+		return c, int64(len(c)) * 8
+	})
+	out := map[int]bool{}
+	for l := range lines {
+		if code.has(l) {
+			out[l] = true
+		}
+	}
+	return out
+}
+
+// codeLines is a set of lines (1-based), one bit a line.
+type codeLines []uint64
+
+func (c codeLines) has(l int) bool {
+	return l >= 0 && l/64 < len(c) && c[l/64]&(1<<(l%64)) != 0
+}
+
+// scanCodeLines returns the lines on which src has a token.
+func scanCodeLines(src []byte) codeLines {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
 	s.Init(file, src, nil, 0)
-	out := map[int]bool{}
+	var out codeLines
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -49,9 +72,10 @@ func CodeLines(src []byte, lines map[int]bool) map[int]bool {
 		}
 		first := file.Line(pos)
 		for l := first; l <= first+strings.Count(lit, "\n"); l++ {
-			if lines[l] {
-				out[l] = true
+			for l/64 >= len(out) {
+				out = append(out, 0)
 			}
+			out[l/64] |= 1 << (l % 64)
 		}
 	}
 }
