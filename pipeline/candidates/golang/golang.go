@@ -7,6 +7,7 @@
 package golang
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"go/ast"
@@ -677,20 +678,29 @@ func isTestFunc(s *goSym) bool {
 }
 
 // wordSet finds whole identifiers from a set in source text in one pass;
-// the lengths and first bytes of its words screen out most identifiers
+// a bit per length, first and last byte screens out most identifiers
 // before a map lookup.
 type wordSet struct {
-	words map[string]bool
-	lens  [65]bool
-	first [256]bool
+	words  map[string]bool
+	screen [screenBits / 64]uint64
+}
+
+const (
+	screenBits = 1 << 14
+	maxWord    = 64 // longer words are not looked for
+)
+
+// screenAt is the screen bit of a word of n bytes from first to last.
+func screenAt(n int, first, last byte) uint32 {
+	return (uint32(n)<<16 ^ uint32(first)<<8 ^ uint32(last)) * 0x9e3779b1 >> (32 - 14)
 }
 
 func newWordSet(words map[string]bool) *wordSet {
 	ws := &wordSet{words: words}
 	for w := range words {
-		if w != "" && len(w) < len(ws.lens) {
-			ws.lens[len(w)] = true
-			ws.first[w[0]] = true
+		if w != "" && len(w) <= maxWord {
+			b := screenAt(len(w), w[0], w[len(w)-1])
+			ws.screen[b/64] |= 1 << (b % 64)
 		}
 	}
 	return ws
@@ -713,8 +723,8 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 			break
 		}
 		at = j
-		c := src[i]
-		if n := j - i; n < len(ws.lens) && ws.lens[n] && ws.first[c] && ws.words[string(src[i:j])] {
+		b := screenAt(j-i, src[i], src[j-1])
+		if j-i <= maxWord && ws.screen[b/64]&(1<<(b%64)) != 0 && ws.words[string(src[i:j])] {
 			if found == nil {
 				found = map[string]uint8{}
 			}
@@ -740,7 +750,7 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 
 // containsQuoted reports whether src contains "ip" (an import of ip).
 func containsQuoted(src []byte, ip string) bool {
-	return strings.Contains(string(src), `"`+ip+`"`)
+	return bytes.Contains(src, []byte(`"`+ip+`"`))
 }
 
 // impactIn records the references of file f to the changed declarations.
