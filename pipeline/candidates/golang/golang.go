@@ -761,7 +761,7 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName m
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 			return true
 		}
-		a, b := f.tf.Position(d.Pos()).Offset, f.tf.Position(d.End()).Offset
+		a, b := f.tf.Offset(d.Pos()), f.tf.Offset(d.End())
 		return a < 0 || b > len(f.src) || a > b || ns.in(f.src[a:b], true) == nil
 	}
 	w.emit = func(r goRef) {

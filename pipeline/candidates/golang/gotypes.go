@@ -56,7 +56,8 @@ type scope struct {
 	names  map[string]*binding
 }
 
-func newScope(parent *scope) *scope { return &scope{parent: parent, names: map[string]*binding{}} }
+// newScope opens a scope in parent; its map is made by its first define.
+func newScope(parent *scope) *scope { return &scope{parent: parent} }
 
 func (s *scope) lookup(name string) *binding {
 	for ; s != nil; s = s.parent {
@@ -69,6 +70,9 @@ func (s *scope) lookup(name string) *binding {
 
 func (s *scope) define(name string, b *binding) {
 	if name != "_" && name != "" {
+		if s.names == nil {
+			s.names = map[string]*binding{}
+		}
 		s.names[name] = b
 	}
 }

@@ -32,29 +32,25 @@ type goWalker struct {
 	// wanted name.
 	skip func(ast.Decl) bool
 	// calls holds the idents that are called (f() or x.f()), for the wording
-	// of reasons.
+	// of reasons: each call's is marked when the walk reaches the call.
 	calls map[*ast.Ident]bool
 }
 
-// markCalls records the called idents of n.
-func (w *goWalker) markCalls(n ast.Node) {
-	ast.Inspect(n, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			switch fn := ast.Unparen(c.Fun).(type) {
-			case *ast.Ident:
-				w.calls[fn] = true
-			case *ast.SelectorExpr:
-				w.calls[fn.Sel] = true
-			case *ast.IndexExpr:
-				if id, ok := fn.X.(*ast.Ident); ok {
-					w.calls[id] = true
-				} else if s, ok := fn.X.(*ast.SelectorExpr); ok {
-					w.calls[s.Sel] = true
-				}
-			}
+// markCall records the ident c calls (f() or x.f()), before the walk
+// reaches it.
+func (w *goWalker) markCall(c *ast.CallExpr) {
+	switch fn := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		w.calls[fn] = true
+	case *ast.SelectorExpr:
+		w.calls[fn.Sel] = true
+	case *ast.IndexExpr:
+		if id, ok := fn.X.(*ast.Ident); ok {
+			w.calls[id] = true
+		} else if s, ok := fn.X.(*ast.SelectorExpr); ok {
+			w.calls[s.Sel] = true
 		}
-		return true
-	})
+	}
 }
 
 func (w *goWalker) walkFile() {
@@ -64,7 +60,6 @@ func (w *goWalker) walkFile() {
 		if w.skip != nil && w.skip(d) {
 			continue
 		}
-		w.markCalls(d)
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			sc := newScope(file)
@@ -379,6 +374,26 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 	case *ast.KeyValueExpr:
 		w.expr(sc, x.Key)
 		w.expr(sc, x.Value)
+	// The most frequent expressions, their operands in ast.Walk's order.
+	case *ast.CallExpr:
+		w.markCall(x)
+		w.expr(sc, x.Fun)
+		for _, a := range x.Args {
+			w.expr(sc, a)
+		}
+	case *ast.BasicLit:
+	case *ast.BinaryExpr:
+		w.expr(sc, x.X)
+		w.expr(sc, x.Y)
+	case *ast.UnaryExpr:
+		w.expr(sc, x.X)
+	case *ast.StarExpr:
+		w.expr(sc, x.X)
+	case *ast.ParenExpr:
+		w.expr(sc, x.X)
+	case *ast.IndexExpr:
+		w.expr(sc, x.X)
+		w.expr(sc, x.Index)
 	default:
 		ast.Inspect(x, func(n ast.Node) bool {
 			if n == x {
@@ -395,7 +410,7 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 
 // ident reports a bare name that is not declared locally.
 func (w *goWalker) ident(sc *scope, id *ast.Ident) {
-	if id.Name == "_" {
+	if id.Name == "_" || !w.want(id) {
 		return
 	}
 	if universe[id.Name] && w.f.top[id.Name] == (topDecl{}) {
@@ -403,7 +418,7 @@ func (w *goWalker) ident(sc *scope, id *ast.Ident) {
 			return
 		}
 	}
-	if sc.lookup(id.Name) != nil || !w.want(id) {
+	if sc.lookup(id.Name) != nil {
 		return
 	}
 	w.emit(goRef{id: id, pk: w.f.pk, name: id.Name, exact: true, call: w.calls[id]})
