@@ -154,11 +154,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 					s.from = c.Path
 					olds = append(olds, s)
 				}
-				all := map[int]bool{}
-				for l := 1; l <= f.tf.LineCount(); l++ {
-					all[l] = true
-				}
-				for _, s := range changedSyms(f, all) {
+				for _, s := range everySym(f) {
 					if s.sig != "" {
 						oldSig[s.key()] = s.sig
 					}
@@ -210,8 +206,21 @@ func changedSyms(f *goFile, lines map[int]bool) []*goSym {
 	if len(lines) == 0 {
 		return nil
 	}
+	return symsOn(f, func(from, to int) bool { return engine.SpanHit(lines, from, to) })
+}
+
+// everySym returns changedSyms of every line of f.
+func everySym(f *goFile) []*goSym {
+	n := f.tf.LineCount()
+	if n == 0 {
+		return nil
+	}
+	return symsOn(f, func(from, to int) bool { return max(from, 1) <= min(to, n) })
+}
+
+// symsOn returns the declarations of f whose lines hit accepts.
+func symsOn(f *goFile, hit func(from, to int) bool) []*goSym {
 	line := func(p token.Pos) int { return f.tf.Position(p).Line }
-	hit := func(from, to int) bool { return engine.SpanHit(lines, from, to) }
 	var out []*goSym
 	for _, d := range f.ast.Decls {
 		switch d := d.(type) {
@@ -428,6 +437,22 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 // fieldsNamed finds struct fields and interface methods named name in the
 // files of package pk that mention it.
 func (e *goEngine) fieldsNamed(pk pkgKey, name string) []found {
+	k := fieldsKey{pk, name}
+	if out, ok := e.fields[k]; ok {
+		return out
+	}
+	out := e.findFields(pk, name)
+	e.fields[k] = out
+	return out
+}
+
+// fieldsKey is a package and a member name.
+type fieldsKey struct {
+	pk   pkgKey
+	name string
+}
+
+func (e *goEngine) findFields(pk pkgKey, name string) []found {
 	var out []found
 	g := e.dir(pk.dir)
 	for _, p := range g.paths {
