@@ -32,7 +32,8 @@ type goEngine struct {
 	// their path's last element, by file: parsed files are shared across
 	// requests and never changed.
 	aliases map[*goFile]map[string]string
-	fields  map[fieldsKey][]found // fieldsNamed's answers
+	fields  map[fieldsKey][]found  // fieldsNamed's answers
+	idents  map[string]*fileIdents // of head files, by path
 	depth   int
 }
 
@@ -92,8 +93,8 @@ type topDecl struct {
 func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, aliases: map[*goFile]map[string]string{},
-		fields: map[fieldsKey][]found{},
-		heads:  map[string][]byte{}, content: map[string][]byte{},
+		fields: map[fieldsKey][]found{}, idents: map[string]*fileIdents{},
+		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}

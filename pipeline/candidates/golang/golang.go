@@ -457,7 +457,7 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 	g := e.dir(pk.dir)
 	for _, p := range g.paths {
 		src := e.read(p)
-		if src == nil || !ident.Contains(src, name, ident.Dollar|ident.Unicode) {
+		if src == nil || !e.containsIdent(p, src, name) {
 			continue
 		}
 		f := e.parse(p)
@@ -571,7 +571,7 @@ type impactCand struct {
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
 func (pl *impactPlan) filter(p string, src []byte) *impactCand {
-	present := pl.wantSet.in(src, false)
+	present := pl.wantSet.inIdents(identsOf(p, src))
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -753,18 +753,7 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 			if found == nil {
 				found = map[string]uint8{}
 			}
-			occ := occAny
-			if i > 0 && src[i-1] == '.' {
-				occ |= occSelector
-			}
-			k := j
-			for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
-				k++
-			}
-			if k < len(src) && src[k] == ':' && (k+1 == len(src) || src[k+1] != '=') {
-				occ |= occKey
-			}
-			found[string(src[i:j])] |= occ
+			found[string(src[i:j])] |= occurrence(src, i, j)
 			if first {
 				return found
 			}

@@ -1,0 +1,64 @@
+package golang
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/ident"
+)
+
+// A file's identifier list answers as reading the file does: which words
+// of a set occur and how, and whether a name occurs as a whole identifier
+// (with '$' counted as an identifier byte), over this repository's own Go
+// files and a few written for the edges.
+func TestFileIdentsAnswerAsTheSource(t *testing.T) {
+	srcs := map[string][]byte{
+		"dollar.go": []byte("package p\n\nvar s = \"a$Name b\" // Name\nvar Name = x.Other\n"),
+		"key.go":    []byte("package p\n\nvar v = T{Name: 1, Other :2}\nfunc f() { x := 1; Name := 2 }\n\u00e9Name := 1\n"),
+		"digit.go":  []byte("package p\n\nvar a = 1Name + Name2\n"),
+	}
+	root := filepath.Join("..", "..", "..")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") && len(srcs) < 120 {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			srcs[p] = src
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"Name", "Other", "x", "err", "ctx", "Find", "string", "Name2", "T", "notThere", "\u00e9Name",
+		strings.Repeat("a", 64), strings.Repeat("b", 65)}
+	words := map[string]bool{}
+	for _, n := range names {
+		words[n] = true
+	}
+	ws := newWordSet(words)
+	e := newGoEngine(context.Background(), nil)
+	for p, src := range srcs {
+		fi := listIdents(src)
+		if got, want := ws.inIdents(fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: words %v, reading the source %v", p, got, want)
+		}
+		for _, n := range append(names, "a$Name", "1Name", "") {
+			if got, want := e.containsIdent(p, src, n), ident.Contains(src, n, ident.Dollar|ident.Unicode); got != want {
+				t.Fatalf("%s: contains %q: %t, reading the source %t", p, n, got, want)
+			}
+		}
+	}
+}
