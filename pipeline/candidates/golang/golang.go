@@ -533,10 +533,11 @@ type impactPlan struct {
 	want        map[string]bool // changed names and the receiver types of changed members
 	wantSet     *wordSet
 	importPaths map[pkgKey]string
+	imports     map[pkgKey]*finder // "import path" of each, for the files that import it
 }
 
 func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
-	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}}
+	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey]*finder{}}
 	for _, s := range syms {
 		if isTestFunc(s) {
 			continue // nothing refers to a test function
@@ -551,6 +552,9 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 		}
 		if _, ok := p.importPaths[s.pk]; !ok {
 			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
+			if ip := p.importPaths[s.pk]; ip != "" {
+				p.imports[s.pk] = newFinder(`"` + ip + `"`)
+			}
 		}
 	}
 	sort.Strings(p.words)
@@ -590,7 +594,7 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 			default:
 				in, ok := imports[s.pk]
 				if !ok {
-					in = pl.importPaths[s.pk] != "" && containsQuoted(src, pl.importPaths[s.pk])
+					in = pl.importPaths[s.pk] != "" && pl.imports[s.pk].in(src)
 					imports[s.pk] = in
 				}
 				if in {
@@ -762,9 +766,38 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 	return found
 }
 
-// containsQuoted reports whether src contains "ip" (an import of ip).
-func containsQuoted(src []byte, ip string) bool {
-	return bytes.Contains(src, []byte(`"`+ip+`"`))
+// finder looks for one string in texts (Horspool's search: a long import
+// path is found or ruled out in a few steps per its length of text).
+type finder struct {
+	pat  []byte
+	skip [256]int
+}
+
+func newFinder(pat string) *finder {
+	f := &finder{pat: []byte(pat)}
+	m := len(pat)
+	for i := range f.skip {
+		f.skip[i] = m
+	}
+	for i := 0; i < m-1; i++ {
+		f.skip[pat[i]] = m - 1 - i
+	}
+	return f
+}
+
+// in reports whether s contains the string.
+func (f *finder) in(s []byte) bool {
+	m := len(f.pat)
+	if m == 0 {
+		return true
+	}
+	last := f.pat[m-1]
+	for i := m - 1; i < len(s); i += f.skip[s[i]] {
+		if s[i] == last && bytes.Equal(s[i-m+1:i+1], f.pat) {
+			return true
+		}
+	}
+	return false
 }
 
 // impactIn records the references of file f to the changed declarations.
