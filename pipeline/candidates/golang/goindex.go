@@ -27,6 +27,7 @@ type goEngine struct {
 	files    map[string]*goFile
 	dirs     map[string]*goDir
 	modules  map[string]*goModule // by directory; nil value: no go.mod there
+	modList  []*goModule          // the modules found, in the order found
 	typeMemo map[string]*gtype
 	// aliases holds the imports found under a package name other than
 	// their path's last element, by file: parsed files are shared across
@@ -420,6 +421,7 @@ func (e *goEngine) module(dir string) *goModule {
 	if src := e.read(engine.JoinDir(dir, "go.mod")); src != nil {
 		if mp := modulePath(src); mp != "" {
 			m = &goModule{dir: dir, path: mp}
+			e.modList = append(e.modList, m)
 		}
 	}
 	if m == nil && dir != "" {
@@ -457,15 +459,15 @@ func (e *goEngine) importDir(from *goFile, ip string) (string, bool) {
 		if ip == m.path {
 			return m.dir, true
 		}
-		if rest, ok := strings.CutPrefix(ip, m.path+"/"); ok {
-			return engine.JoinDir(m.dir, rest), true
+		if len(ip) > len(m.path) && ip[len(m.path)] == '/' && strings.HasPrefix(ip, m.path) {
+			return engine.JoinDir(m.dir, ip[len(m.path)+1:]), true
 		}
 		return "", false
 	}
 	if d, ok := try(e.module(from.pk.dir)); ok {
 		return d, true
 	}
-	for _, m := range e.modules {
+	for _, m := range e.modList {
 		if d, ok := try(m); ok {
 			return d, true
 		}
