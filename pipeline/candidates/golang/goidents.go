@@ -2,7 +2,6 @@ package golang
 
 import (
 	"bytes"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -23,20 +22,29 @@ type fileIdents struct {
 	ends   []uint32 // the end of each identifier in text
 	occ    []uint8  // how each occurs (occAny, occSelector, occKey)
 	dollar bool
+	// slots is an open-addressing table of the identifiers (index+1, by
+	// identHash; 0: free), for has.
+	slots []uint32
 }
 
 // identsOf returns the identifiers of the file at p with content src.
 func identsOf(p string, src []byte) *fileIdents {
 	return lexed.Cached("go/idents", p, src, func() (*fileIdents, int64) {
 		fi := listIdents(src)
-		return fi, int64(len(fi.text)+len(fi.ends)*5) + 64
+		return fi, int64(len(fi.text)+len(fi.ends)*5+len(fi.slots)*4) + 64
 	})
 }
 
 func listIdents(src []byte) *fileIdents {
-	at := map[string]int{}
-	var text strings.Builder
-	fi := &fileIdents{dollar: bytes.IndexByte(src, '$') >= 0}
+	fi := &fileIdents{dollar: bytes.IndexByte(src, '$') >= 0, slots: make([]uint32, 64)}
+	var text []byte
+	word := func(k uint32) []byte {
+		from := uint32(0)
+		if k > 0 {
+			from = fi.ends[k-1]
+		}
+		return text[from:fi.ends[k]]
+	}
 	for i := 0; ; {
 		s, e, ok := ident.Next(src, i, goChars)
 		if !ok {
@@ -44,17 +52,49 @@ func listIdents(src []byte) *fileIdents {
 		}
 		i = e
 		occ := occurrence(src, s, e)
-		if k, ok := at[string(src[s:e])]; ok {
-			fi.occ[k] |= occ
+		w := src[s:e]
+		mask := uint32(len(fi.slots) - 1)
+		j := identHash(w) & mask
+		for fi.slots[j] != 0 && !bytes.Equal(word(fi.slots[j]-1), w) {
+			j = (j + 1) & mask
+		}
+		if fi.slots[j] != 0 {
+			fi.occ[fi.slots[j]-1] |= occ
 			continue
 		}
-		at[string(src[s:e])] = len(fi.occ)
-		text.Write(src[s:e])
-		fi.ends = append(fi.ends, uint32(text.Len()))
+		text = append(text, w...)
+		fi.ends = append(fi.ends, uint32(len(text)))
 		fi.occ = append(fi.occ, occ)
+		fi.slots[j] = uint32(len(fi.ends))
+		if 2*len(fi.ends) > len(fi.slots) {
+			fi.grow(word)
+		}
 	}
-	fi.text = text.String()
+	fi.text = string(text)
 	return fi
+}
+
+// grow doubles the table of slots.
+func (fi *fileIdents) grow(word func(uint32) []byte) {
+	fi.slots = make([]uint32, 2*len(fi.slots))
+	mask := uint32(len(fi.slots) - 1)
+	for k := range fi.ends {
+		j := identHash(word(uint32(k))) & mask
+		for fi.slots[j] != 0 {
+			j = (j + 1) & mask
+		}
+		fi.slots[j] = uint32(k + 1)
+	}
+}
+
+// identHash is FNV-1a of w.
+func identHash[T ~string | ~[]byte](w T) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(w); i++ {
+		h ^= uint32(w[i])
+		h *= 16777619
+	}
+	return h
 }
 
 // occurrence says how the identifier src[i:j] occurs: after a dot
@@ -76,12 +116,16 @@ func occurrence(src []byte, i, j int) uint8 {
 
 // has reports whether w is one of the identifiers.
 func (fi *fileIdents) has(w string) bool {
-	from := uint32(0)
-	for _, to := range fi.ends {
-		if int(to-from) == len(w) && fi.text[from:to] == w {
+	mask := uint32(len(fi.slots) - 1)
+	for i := identHash(w) & mask; fi.slots[i] != 0; i = (i + 1) & mask {
+		k := fi.slots[i] - 1
+		from := uint32(0)
+		if k > 0 {
+			from = fi.ends[k-1]
+		}
+		if fi.text[from:fi.ends[k]] == w {
 			return true
 		}
-		from = to
 	}
 	return false
 }
