@@ -471,8 +471,8 @@ func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, 
 		}
 	}
 	// Nothing leaves prscout for a prompt before secrets are redacted.
-	f.Diff = redact.Secrets(f.Diff, res.Stats.Redactions)
-	f.Source = redact.Secrets(f.Source, res.Stats.Redactions)
+	f.Diff = redact.Kept(f.Diff, res.Stats.Redactions)
+	f.Source = redact.Kept(f.Source, res.Stats.Redactions)
 	res.Stats.Additions += d.Additions
 	res.Stats.Deletions += d.Deletions
 	res.Files = append(res.Files, f)
