@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
@@ -162,9 +163,8 @@ func (e *goEngine) dir(d string) *goDir {
 				return
 			}
 		}
-		r := scanned{src: src}
-		r.pkg = scanDecls(src, func(n string) { r.names = append(r.names, n) })
-		res[i] = r
+		d := declsOf(p, src)
+		res[i] = scanned{src: src, pkg: d.pkg, names: d.names}
 	})
 	for i, p := range paths {
 		r := res[i]
@@ -184,6 +184,26 @@ func (e *goEngine) dir(d string) *goDir {
 		e.err = e.ctx.Err()
 	}
 	return g
+}
+
+// fileDecls is what scanDecls reads of a file, kept across requests by
+// path and content (never changed once kept).
+type fileDecls struct {
+	pkg   string
+	names []string
+}
+
+// declsOf returns scanDecls's reading of the file at p with content src.
+func declsOf(p string, src []byte) *fileDecls {
+	return lexed.Cached("go/decls", p, src, func() (*fileDecls, int64) {
+		d := &fileDecls{}
+		w := int64(64)
+		d.pkg = scanDecls(src, func(n string) {
+			d.names = append(d.names, n)
+			w += int64(len(n)) + 16
+		})
+		return d, w
+	})
 }
 
 // scanDecls calls add for each top-level name that gofmt-formatted Go source
