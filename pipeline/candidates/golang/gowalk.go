@@ -31,30 +31,41 @@ type goWalker struct {
 	// skip, when set, leaves out top-level declarations that cannot hold a
 	// wanted name.
 	skip func(ast.Decl) bool
-	// calls holds the idents that are called (f() or x.f()), for the wording
-	// of reasons: each call's is marked when the walk reaches the call.
-	calls map[*ast.Ident]bool
+	// callees holds the idents called (f() or x.f()) by the calls whose
+	// function the walk is in, for the wording of reasons.
+	callees []*ast.Ident
 }
 
-// markCall records the ident c calls (f() or x.f()), before the walk
-// reaches it.
-func (w *goWalker) markCall(c *ast.CallExpr) {
+// callee returns the ident c calls (f() or x.f()), nil when none.
+func callee(c *ast.CallExpr) *ast.Ident {
 	switch fn := ast.Unparen(c.Fun).(type) {
 	case *ast.Ident:
-		w.calls[fn] = true
+		return fn
 	case *ast.SelectorExpr:
-		w.calls[fn.Sel] = true
+		return fn.Sel
 	case *ast.IndexExpr:
 		if id, ok := fn.X.(*ast.Ident); ok {
-			w.calls[id] = true
+			return id
 		} else if s, ok := fn.X.(*ast.SelectorExpr); ok {
-			w.calls[s.Sel] = true
+			return s.Sel
 		}
 	}
+	return nil
+}
+
+// called reports whether id is the ident a call calls: the walk reaches a
+// call's callee only while it walks the call's function, with the callee
+// on w.callees.
+func (w *goWalker) called(id *ast.Ident) bool {
+	for i := len(w.callees) - 1; i >= 0; i-- {
+		if w.callees[i] == id {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *goWalker) walkFile() {
-	w.calls = map[*ast.Ident]bool{}
 	file := newScope(nil)
 	for _, d := range w.f.ast.Decls {
 		if w.skip != nil && w.skip(d) {
@@ -376,8 +387,12 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 		w.expr(sc, x.Value)
 	// The most frequent expressions, their operands in ast.Walk's order.
 	case *ast.CallExpr:
-		w.markCall(x)
+		n := len(w.callees)
+		if id := callee(x); id != nil {
+			w.callees = append(w.callees, id)
+		}
 		w.expr(sc, x.Fun)
+		w.callees = w.callees[:n]
 		for _, a := range x.Args {
 			w.expr(sc, a)
 		}
@@ -421,7 +436,7 @@ func (w *goWalker) ident(sc *scope, id *ast.Ident) {
 	if sc.lookup(id.Name) != nil {
 		return
 	}
-	w.emit(goRef{id: id, pk: w.f.pk, name: id.Name, exact: true, call: w.calls[id]})
+	w.emit(goRef{id: id, pk: w.f.pk, name: id.Name, exact: true, call: w.called(id)})
 }
 
 // selector reports pkg.Name as a package-level name and x.Name as a member
@@ -431,7 +446,7 @@ func (w *goWalker) selector(sc *scope, s *ast.SelectorExpr) {
 		if _, isTop := w.f.top[id.Name]; !isTop {
 			if _, dir, inRepo, ok := w.e.importedPkg(w.f, id.Name); ok {
 				if inRepo && w.want(s.Sel) {
-					w.emit(goRef{id: s.Sel, pk: pkgKey{dir: dir}, name: s.Sel.Name, exact: true, call: w.calls[s.Sel]})
+					w.emit(goRef{id: s.Sel, pk: pkgKey{dir: dir}, name: s.Sel.Name, exact: true, call: w.called(s.Sel)})
 				}
 				return
 			}
@@ -446,7 +461,7 @@ func (w *goWalker) selector(sc *scope, s *ast.SelectorExpr) {
 
 // memberRef reports a member name used on a value of type t.
 func (w *goWalker) memberRef(sel *ast.Ident, t *gtype) {
-	r := goRef{id: sel, name: sel.Name, member: true, call: w.calls[sel]}
+	r := goRef{id: sel, name: sel.Name, member: true, call: w.called(sel)}
 	if d := deref(t); d != nil {
 		if d.kind != tNamed || d.ext != "" {
 			return // a member of a type outside the repository

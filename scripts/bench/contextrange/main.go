@@ -2,7 +2,7 @@
 // repository against the git work the stage cannot avoid.
 //
 //	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5]
-//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F
+//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F [-memprofile F]
 //
 // run picks a first-parent range of R ending at -head with at least -files
 // changed files, starts `prscout serve` twice on loopback ports with the
@@ -33,6 +33,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -452,6 +453,7 @@ func profile(args []string) error {
 	n := fs.Int("n", 5, "runs")
 	head := fs.String("head", "HEAD", "head of the range")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile here")
+	memProfile := fs.String("memprofile", "", "write an allocation profile of the runs after the first here")
 	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
@@ -482,6 +484,9 @@ func profile(args []string) error {
 	}
 	p := localgit.New(*repo)
 	for i := range *n {
+		if i == 1 && *memProfile != "" {
+			runtime.MemProfileRate = 4096
+		}
 		if *fresh {
 			p = localgit.New(*repo)
 		}
@@ -520,6 +525,17 @@ func profile(args []string) error {
 			if err := os.WriteFile(*dump, data, 0o644); err != nil {
 				return err
 			}
+		}
+	}
+	if *memProfile != "" {
+		runtime.GC()
+		f, err := os.Create(*memProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			return err
 		}
 	}
 	return nil
