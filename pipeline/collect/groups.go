@@ -286,9 +286,9 @@ func fileCost(f pipeline.ChangedFile, budget int) int {
 	if raw > 2*budget {
 		return raw
 	}
-	var b strings.Builder
-	merge.WriteChangedFile(&b, f, map[string]string{})
-	return max(runeCount(scoutFileSection(1, f, map[string]string{})), runeCount(b.String()))
+	var c merge.Counter
+	merge.WriteChangedFile(&c, f, map[string]string{})
+	return max(scoutFileSectionChars(1, f, map[string]string{}), c.N)
 }
 
 // groupUnit is one planned group: its files (windowed when alone over the
@@ -319,8 +319,8 @@ func (res ContextResult) fitUnit(files []pipeline.ChangedFile, room int, lim pip
 	for try := 0; ; try++ {
 		g := res.groupShell(files, groups.Part{Index: 99, Of: 99, Files: len(files), TotalFiles: len(res.Files), Dropped: len(res.Files), Label: strings.Repeat("x", groups.MaxLabelRunes)})
 		g.Excluded = res.Excluded
-		scout := promptChars(scoutPrompt(g, lim))
-		review := promptChars(merge.ReviewPrompt(mergeContextOf(g)))
+		scout := scoutPromptChars(g, lim)
+		review := merge.ReviewPromptChars(mergeContextOf(g))
 		over := max(scout-budget, review-reviewCap)
 		if over <= 0 || try == 3 {
 			return []groupUnit{{files: files, changed: groups.ChangedLines(files)}}

@@ -92,13 +92,34 @@ func scoutPromptWithin(res ContextResult, lim pipeline.Limits, budget int) pipel
 	return pipeline.Prompt{System: system, User: b.String()}
 }
 
+// scoutPromptChars is promptChars(scoutPrompt(res, lim)), counted as the
+// prompt would be written instead of built: with no budget, every file is
+// shown in order.
+func scoutPromptChars(res ContextResult, lim pipeline.Limits) int {
+	lim = lim.WithDefaults()
+	system := strings.NewReplacer("%TOTAL%", strconv.Itoa(lim.NeedsTotal), "%PERFILE%", strconv.Itoa(lim.NeedsPerFile)).Replace(scoutSystem)
+	var c merge.Counter
+	writeScoutHead(&c, res)
+	c.WriteString("# Changed files (" + strconv.Itoa(len(res.Files)) + ")\n")
+	if len(res.Files) == 0 {
+		c.WriteString("\nNo reviewable file changed.\n")
+	}
+	seenRules := map[string]string{}
+	for i, f := range res.Files {
+		writeScoutFileSection(&c, i+1, f, seenRules)
+	}
+	c.WriteString(candidatesPrompt(res.Candidates))
+	c.WriteString(scoutTail(res.Excluded))
+	return runeCount(system) + c.N
+}
+
 // scoutFilesHeadroom is what the budget keeps free for the list of changed
 // files not shown in full.
 const scoutFilesHeadroom = 400
 
 // writeScoutHead writes the scout prompt's fixed head: redaction note, pull
 // request, Jira, requirements, rules and the part of a large change.
-func writeScoutHead(b *strings.Builder, res ContextResult) {
+func writeScoutHead(b merge.Writer, res ContextResult) {
 	// The counts so far are exactly what this prompt shows (see
 	// ContextResult.answerOnly).
 	b.WriteString(redact.Note(sumCounts(res.Stats.Redactions)))
@@ -159,6 +180,20 @@ func writeScoutHead(b *strings.Builder, res ContextResult) {
 func scoutFileSection(n int, f pipeline.ChangedFile, seenRules map[string]string) string {
 	var b strings.Builder
 	b.Grow(len(f.Diff) + len(f.Source) + len(f.Path)*2 + 300)
+	writeScoutFileSection(&b, n, f, seenRules)
+	return b.String()
+}
+
+// scoutFileSectionChars is the size of scoutFileSection's answer in
+// characters, counted as it is written instead of built.
+func scoutFileSectionChars(n int, f pipeline.ChangedFile, seenRules map[string]string) int {
+	var c merge.Counter
+	writeScoutFileSection(&c, n, f, seenRules)
+	return c.N
+}
+
+// writeScoutFileSection writes scoutFileSection's answer to b.
+func writeScoutFileSection(b merge.Writer, n int, f pipeline.ChangedFile, seenRules map[string]string) {
 	b.WriteString("\n## " + strconv.Itoa(n) + ". " + f.Path + "\n\n")
 	b.WriteString("Status: " + f.Status)
 	if f.OldPath != "" {
@@ -173,18 +208,17 @@ func scoutFileSection(n int, f pipeline.ChangedFile, seenRules map[string]string
 	if len(f.DiffOmitted) > 0 {
 		b.WriteString(groups.OmittedNote(f) + "\n\n")
 	}
-	merge.WriteFenced(&b, "diff", f.Diff)
+	merge.WriteFenced(b, "diff", f.Diff)
 	switch {
 	case f.SourceRange == nil:
 		b.WriteString("\n### New source\n\nNot shown: " + noSourceReason(f) + ".\n")
 	case len(f.SourceRange.Windows) > 0:
 		b.WriteString("\n### New source (only lines " + rangeLabel(*f.SourceRange) + " shown; each window starts with a \"--- lines a-b of n ---\" label)\n\n")
-		merge.WriteFenced(&b, f.Language, f.Source)
+		merge.WriteFenced(b, f.Language, f.Source)
 	default:
 		b.WriteString("\n### New source (whole file, " + pipeline.CountNoun(f.SourceRange.Total, "line") + ")\n\n")
-		merge.WriteFenced(&b, f.Language, f.Source)
+		merge.WriteFenced(b, f.Language, f.Source)
 	}
-	return b.String()
 }
 
 // scoutNotShown lists changed files the budget had no room for, one line

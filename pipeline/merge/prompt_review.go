@@ -2,7 +2,9 @@ package merge
 
 import (
 	"fmt"
+	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/groups"
@@ -40,23 +42,37 @@ func ReviewPrompt(mc MergeContext) pipeline.Prompt { return renderReviewPrompt(m
 // gives the same bytes.
 func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	var b strings.Builder
+	writeReviewUser(&b, mc, items)
+	return pipeline.Prompt{System: reviewSystemPrompt, User: b.String()}
+}
+
+// ReviewPromptChars is the size of ReviewPrompt(mc) in characters
+// (runes), counted as it is written instead of built.
+func ReviewPromptChars(mc MergeContext) int {
+	var c Counter
+	writeReviewUser(&c, mc, nil)
+	return utf8.RuneCountInString(reviewSystemPrompt) + c.N
+}
+
+// writeReviewUser writes the review prompt's user message to b.
+func writeReviewUser(b Writer, mc MergeContext, items []contextItem) {
 	pr := mc.PR
 	b.WriteString(redact.Note(reviewRedactions(mc, items)))
 	b.WriteString("# Pull request\n\n")
-	reviewField(&b, "Title", pr.Title)
-	reviewField(&b, "Author", pr.Author)
+	reviewField(b, "Title", pr.Title)
+	reviewField(b, "Author", pr.Author)
 	if pr.SourceBranch != "" || pr.DestinationBranch != "" {
-		reviewField(&b, "Branches", pr.SourceBranch+" -> "+pr.DestinationBranch)
+		reviewField(b, "Branches", pr.SourceBranch+" -> "+pr.DestinationBranch)
 	}
 	if mc.Workspace != "" || mc.RepoSlug != "" {
-		reviewField(&b, "Repository", mc.Workspace+"/"+mc.RepoSlug)
+		reviewField(b, "Repository", mc.Workspace+"/"+mc.RepoSlug)
 	}
 	if mc.PRID > 0 {
-		reviewField(&b, "Pull request", fmt.Sprintf("#%d", mc.PRID))
+		reviewField(b, "Pull request", fmt.Sprintf("#%d", mc.PRID))
 	}
-	reviewField(&b, "Head commit", mc.Ref)
+	reviewField(b, "Head commit", mc.Ref)
 	if mc.Mode == "delta" && mc.ReviewedCommit != "" {
-		reviewField(&b, "Review mode", "delta: only the changes since the last reviewed commit "+mc.ReviewedCommit+" are shown")
+		reviewField(b, "Review mode", "delta: only the changes since the last reviewed commit "+mc.ReviewedCommit+" are shown")
 	}
 	b.WriteString("\n## Description\n\n")
 	b.WriteString(reviewOrNone(pr.Description))
@@ -65,9 +81,9 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 		b.WriteString("(none)\n")
 	}
 	for _, is := range mc.Jira {
-		fmt.Fprintf(&b, "## %s: %s", is.Key, is.Summary)
+		fmt.Fprintf(b, "## %s: %s", is.Key, is.Summary)
 		if is.Status != "" {
-			fmt.Fprintf(&b, " (%s)", is.Status)
+			fmt.Fprintf(b, " (%s)", is.Status)
 		}
 		b.WriteString("\n\n")
 		b.WriteString(reviewOrNone(is.Description))
@@ -86,39 +102,38 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 		b.WriteString(r)
 		b.WriteString("\n")
 	}
-	writeCriteriaToJudge(&b, mc.Requirements.Criteria)
+	writeCriteriaToJudge(b, mc.Requirements.Criteria)
 	b.WriteString("\n# Repository rules\n\n")
 	b.WriteString(reviewOrNone(mc.Rules))
-	writeGuidance(&b, mc.Instructions)
+	writeGuidance(b, mc.Instructions)
 	if mc.Part != nil {
 		b.WriteString("\n\n")
 		b.WriteString(strings.TrimRight(groups.PartNote(*mc.Part, "review"), "\n"))
 	}
-	fmt.Fprintf(&b, "\n\n# Changed files (%d)\n", len(mc.Files))
+	fmt.Fprintf(b, "\n\n# Changed files (%d)\n", len(mc.Files))
 	seenRules := map[string]string{}
 	for _, f := range mc.Files {
-		WriteChangedFile(&b, f, seenRules)
+		WriteChangedFile(b, f, seenRules)
 	}
 	if len(mc.Excluded) > 0 {
 		b.WriteString("\n# Changed files not shown\n\n")
-		WriteExcludedList(&b, mc.Excluded, func(e pipeline.Excluded) string { return "- " + e.Path + ": " + e.Reason + "\n" })
+		WriteExcludedList(b, mc.Excluded, func(e pipeline.Excluded) string { return "- " + e.Path + ": " + e.Reason + "\n" })
 	}
 	if len(items) > 0 {
-		fmt.Fprintf(&b, "\n# Additional context (%d items)\n\n", len(items))
+		fmt.Fprintf(b, "\n# Additional context (%d items)\n\n", len(items))
 		b.WriteString("For understanding only: do not report issues in these files. Items that could not be read say why.\n")
 		for _, it := range items {
 			b.WriteString(contextChunk(it))
 		}
 	}
 	b.WriteString("\nAnswer with the JSON object described in the system message.\n")
-	return pipeline.Prompt{System: reviewSystemPrompt, User: b.String()}
 }
 
 // writeGuidance shows the repository's instruction files (AGENTS.md,
 // REVIEW.md, ...) read at the destination commit: guidance the team wrote
 // for reviewers and agents, each file fenced so its text cannot close the
 // section. Nothing when there are none.
-func writeGuidance(b *strings.Builder, files []pipeline.InstructionFile) {
+func writeGuidance(b Writer, files []pipeline.InstructionFile) {
 	n := 0
 	for _, f := range files {
 		if strings.TrimSpace(f.Content) != "" {
@@ -152,7 +167,7 @@ met: the change does it (evidence: where); not_met: it does not, or breaks it; u
 
 // writeCriteriaToJudge lists the acceptance criteria by id and asks for a
 // verdict on each; nothing when there are none.
-func writeCriteriaToJudge(b *strings.Builder, criteria []pipeline.Requirement) {
+func writeCriteriaToJudge(b Writer, criteria []pipeline.Requirement) {
 	if len(criteria) == 0 {
 		return
 	}
@@ -225,7 +240,7 @@ func contextSection(it contextItem) string {
 	return b.String()
 }
 
-func WriteChangedFile(b *strings.Builder, f pipeline.ChangedFile, seenRules map[string]string) {
+func WriteChangedFile(b Writer, f pipeline.ChangedFile, seenRules map[string]string) {
 	fmt.Fprintf(b, "\n## %s (%s", f.Path, reviewOrDash(f.Status))
 	if f.OldPath != "" && f.OldPath != f.Path {
 		fmt.Fprintf(b, ", from %s", f.OldPath)
@@ -270,9 +285,31 @@ func reviewSourceLabel(sr *pipeline.SourceRange, src string) string {
 	return fmt.Sprintf("only lines %d~%d of %d shown", sr.From, sr.To, sr.Total)
 }
 
+// Writer is where prompts are written: a strings.Builder, or a Counter
+// that only counts what would be written.
+type Writer interface {
+	io.Writer
+	io.StringWriter
+}
+
+// Counter counts the characters (runes) written to it. A prompt is
+// written piece by piece, each piece a whole string, so the count is the
+// built prompt's.
+type Counter struct{ N int }
+
+func (c *Counter) Write(p []byte) (int, error) {
+	c.N += utf8.RuneCount(p)
+	return len(p), nil
+}
+
+func (c *Counter) WriteString(s string) (int, error) {
+	c.N += utf8.RuneCountInString(s)
+	return len(s), nil
+}
+
 // WriteFenced writes s in a Markdown code fence longer than any backtick run
 // inside it, so file content can never close the fence early.
-func WriteFenced(b *strings.Builder, lang, s string) {
+func WriteFenced(b Writer, lang, s string) {
 	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
 	b.WriteString(fence)
 	b.WriteString(fenceLang(lang))
@@ -306,7 +343,7 @@ func reviewLineCount(s string) int {
 	return n
 }
 
-func reviewField(b *strings.Builder, name, value string) {
+func reviewField(b Writer, name, value string) {
 	if value = strings.TrimSpace(value); value != "" {
 		fmt.Fprintf(b, "%s: %s\n", name, pipeline.OneLine(value))
 	}
@@ -362,7 +399,7 @@ const (
 
 // WriteExcludedList writes at most MaxListedExcluded entries (paths clipped
 // to maxListedExcludedPath characters) and counts the rest.
-func WriteExcludedList(b *strings.Builder, excluded []pipeline.Excluded, line func(pipeline.Excluded) string) {
+func WriteExcludedList(b Writer, excluded []pipeline.Excluded, line func(pipeline.Excluded) string) {
 	for i, e := range excluded {
 		if i == MaxListedExcluded {
 			b.WriteString("- and " + pipeline.CountNoun(len(excluded)-i, "more file") + "\n")
