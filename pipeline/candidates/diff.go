@@ -12,9 +12,10 @@ import (
 // bare hunks without a file header are skipped; a copy counts as an added
 // file. A diff that go-gitdiff refuses (see pipeline/diff) is an error.
 func ChangesFromDiff(text string) ([]Change, error) {
-	d := diff.Parse(text)
-	out := make([]Change, 0, len(d.Files))
-	for _, f := range d.Files {
+	_, sections := diff.Split(text)
+	out := make([]Change, 0, len(sections))
+	for _, sec := range sections {
+		f := diff.Summarize(sec)
 		if f.Lenient != nil {
 			return nil, fmt.Errorf("candidates: parse diff: %w", f.Lenient)
 		}
@@ -23,7 +24,7 @@ func ChangesFromDiff(text string) ([]Change, error) {
 		}
 		out = append(out, Change{
 			Path: f.Path, OldPath: f.OldPath, Status: Status(f.Status),
-			AddedLines: f.AddedLines(), RemovedLines: f.RemovedLines(),
+			AddedLines: f.Added, RemovedLines: f.Removed,
 		})
 	}
 	return out, nil

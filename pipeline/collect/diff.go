@@ -27,13 +27,13 @@ type diffFile struct {
 // parseSection reads one section with pipeline/diff. The diff comes from
 // git, so a section go-gitdiff refuses is an error, not a lenient read.
 func parseSection(section string) (diffFile, error) {
-	f := diff.ParseSection(section)
+	f := diff.Summarize(section)
 	if f.Lenient != nil {
 		return diffFile{}, fmt.Errorf("parse diff section: %w", f.Lenient)
 	}
 	return diffFile{
 		Path: f.Path, OldPath: f.OldPath, Status: string(f.Status), Section: section,
 		Binary: f.Binary, Symlink: f.Symlink, Submodule: f.Submodule,
-		Ranges: f.NewRanges(), Additions: f.Additions(), Deletions: f.Deletions(),
+		Ranges: f.NewRanges, Additions: len(f.Added), Deletions: len(f.Removed),
 	}, nil
 }
