@@ -85,3 +85,32 @@ func IsFullCommit(s string) bool {
 	}
 	return true
 }
+
+// RuneCount counts characters as code points, as utf8.RuneCountInString
+// does (an invalid byte counts as one), skipping through ASCII eight bytes
+// at a time: prompts are mostly ASCII, and the review groups count the same
+// diffs and sources several times.
+func RuneCount(s string) int {
+	const hi = 0x8080808080808080
+	n := 0
+	for len(s) > 0 {
+		if len(s) >= 8 {
+			w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+				uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+			if w&hi == 0 {
+				n += 8
+				s = s[8:]
+				continue
+			}
+		}
+		if s[0] < utf8.RuneSelf {
+			n++
+			s = s[1:]
+			continue
+		}
+		_, size := utf8.DecodeRuneInString(s)
+		n++
+		s = s[size:]
+	}
+	return n
+}

@@ -246,7 +246,7 @@ func (res *ContextResult) recount() {
 		st.Redactions = map[string]int{}
 	}
 	for _, f := range res.Files {
-		st.DiffChars += runeCount(f.Diff)
+		st.DiffChars += pipeline.RuneCount(f.Diff)
 		switch {
 		case f.SourceRange == nil:
 			st.NoSource++
@@ -256,7 +256,7 @@ func (res *ContextResult) recount() {
 		default:
 			st.WholeSources++
 		}
-		st.SourceChars += runeCount(f.Source)
+		st.SourceChars += pipeline.RuneCount(f.Source)
 		st.ShownRanges = append(st.ShownRanges, f.Path+": "+rangeLabel(*f.SourceRange))
 	}
 	st.Files = len(res.Files)
@@ -276,13 +276,15 @@ func mergeContextOf(res ContextResult) merge.MergeContext {
 	}
 }
 
-func promptChars(p pipeline.Prompt) int { return runeCount(p.System) + runeCount(p.User) }
+func promptChars(p pipeline.Prompt) int {
+	return pipeline.RuneCount(p.System) + pipeline.RuneCount(p.User)
+}
 
 // fileCost is the characters file f adds to the larger of its two prompt
 // sections (scout and review, its rules written out in full). A file far
 // over budget is not rendered: its diff and source size say enough.
 func fileCost(f pipeline.ChangedFile, budget int) int {
-	raw := runeCount(f.Diff) + runeCount(f.Source)
+	raw := pipeline.RuneCount(f.Diff) + pipeline.RuneCount(f.Source)
 	if raw > 2*budget {
 		return raw
 	}
@@ -390,7 +392,7 @@ func windowFile(f pipeline.ChangedFile, room int) pipeline.ChangedFile {
 	merge.WriteChangedFile(&probe, pipeline.ChangedFile{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Language: f.Language, Rules: f.Rules, RuleSource: f.RuleSource}, map[string]string{})
 	// The section without the diff, and the note naming the omitted ranges
 	// (at most groups.MaxNamedRanges of them, about 16 characters each).
-	overhead := max(runeCount(probe.String()), runeCount(scoutFileSection(1, pipeline.ChangedFile{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Language: f.Language, Rules: f.Rules, RuleSource: f.RuleSource, DiffOmitted: []pipeline.LineRange{{From: 1, To: 1}}}, map[string]string{})))
+	overhead := max(pipeline.RuneCount(probe.String()), pipeline.RuneCount(scoutFileSection(1, pipeline.ChangedFile{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Language: f.Language, Rules: f.Rules, RuleSource: f.RuleSource, DiffOmitted: []pipeline.LineRange{{From: 1, To: 1}}}, map[string]string{})))
 	overhead += 200 + groups.MaxNamedRanges*16 + 40
 	windowed, omitted := diff.Window(f.Diff, room-overhead)
 	if len(omitted) == 0 {

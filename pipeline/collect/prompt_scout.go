@@ -61,7 +61,7 @@ func scoutPromptWithin(res ContextResult, lim pipeline.Limits, budget int) pipel
 
 	tail := candidatesPrompt(res.Candidates) + scoutTail(res.Excluded)
 	// used counts the characters written so far plus the fixed ones to come.
-	used := runeCount(system) + runeCount(b.String()) + runeCount(tail)
+	used := pipeline.RuneCount(system) + pipeline.RuneCount(b.String()) + pipeline.RuneCount(tail)
 	var sections []string
 	var left []pipeline.ChangedFile
 	seenRules := map[string]string{}
@@ -71,11 +71,11 @@ func scoutPromptWithin(res ContextResult, lim pipeline.Limits, budget int) pipel
 			continue
 		}
 		sec := scoutFileSection(len(sections)+1, f, seenRules)
-		if budget > 0 && used+runeCount(sec)+scoutFilesHeadroom > budget {
+		if budget > 0 && used+pipeline.RuneCount(sec)+scoutFilesHeadroom > budget {
 			left = append(left, res.Files[i:i+1]...)
 			continue
 		}
-		used += runeCount(sec)
+		used += pipeline.RuneCount(sec)
 		sections = append(sections, sec)
 	}
 	b.WriteString("# Changed files (" + strconv.Itoa(len(res.Files)) + ")\n")
@@ -110,7 +110,7 @@ func scoutPromptChars(res ContextResult, lim pipeline.Limits) int {
 	}
 	c.WriteString(candidatesPrompt(res.Candidates))
 	c.WriteString(scoutTail(res.Excluded))
-	return runeCount(system) + c.N
+	return pipeline.RuneCount(system) + c.N
 }
 
 // scoutFilesHeadroom is what the budget keeps free for the list of changed
@@ -227,14 +227,14 @@ func scoutNotShown(left []pipeline.ChangedFile, room int) string {
 	var b strings.Builder
 	head := "\n# Changed files not shown in full (" + strconv.Itoa(len(left)) + ")\n\nOver the prompt budget: their paths are listed so you can ask for context about them; their diffs are not shown here.\n\n"
 	b.WriteString(head)
-	room -= runeCount(head) + 80 // the closing count line
+	room -= pipeline.RuneCount(head) + 80 // the closing count line
 	for i, f := range left {
 		line := "- " + pipeline.ClipRunes(pipeline.OneLine(f.Path), 200) + " (" + f.Status + ")\n"
-		if room-runeCount(line) < 0 {
+		if room-pipeline.RuneCount(line) < 0 {
 			b.WriteString("- and " + pipeline.CountNoun(len(left)-i, "more file") + "\n")
 			return b.String()
 		}
-		room -= runeCount(line)
+		room -= pipeline.RuneCount(line)
 		b.WriteString(line)
 	}
 	return b.String()

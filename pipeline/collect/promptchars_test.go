@@ -38,7 +38,7 @@ func TestPromptCharsAsBuilt(t *testing.T) {
 		}
 	}
 	for _, f := range files {
-		if got, want := scoutFileSectionChars(3, f, map[string]string{}), runeCount(scoutFileSection(3, f, map[string]string{})); got != want {
+		if got, want := scoutFileSectionChars(3, f, map[string]string{}), pipeline.RuneCount(scoutFileSection(3, f, map[string]string{})); got != want {
 			t.Errorf("%s: section counted %d, built %d", f.Path, got, want)
 		}
 	}

@@ -3,11 +3,9 @@ package collect
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/scope"
@@ -110,21 +108,4 @@ func FuzzAssemble(f *testing.F) {
 			}
 		}
 	})
-}
-
-// TestRuneCount: the ASCII fast path counts as utf8.RuneCountInString does,
-// invalid bytes and runes across the eight-byte steps included.
-func TestRuneCount(t *testing.T) {
-	parts := []string{"a", "abcdefgh", "é", "日本", "\xff", "\xe6\x97", "🙂", "\x80\x80", "\n\t", "0123456"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 2000 {
-		var b strings.Builder
-		for range rng.IntN(40) {
-			b.WriteString(parts[rng.IntN(len(parts))])
-		}
-		s := b.String()
-		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
-			t.Fatalf("case %d: runeCount(%q) = %d, want %d", i, s, got, want)
-		}
-	}
 }

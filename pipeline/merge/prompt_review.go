@@ -303,7 +303,7 @@ func (c *Counter) Write(p []byte) (int, error) {
 }
 
 func (c *Counter) WriteString(s string) (int, error) {
-	c.N += utf8.RuneCountInString(s)
+	c.N += pipeline.RuneCount(s)
 	return len(s), nil
 }
 

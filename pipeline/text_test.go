@@ -1,0 +1,25 @@
+package pipeline
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestRuneCount: the ASCII fast path counts as utf8.RuneCountInString does,
+// invalid bytes and runes across the eight-byte steps included.
+func TestRuneCount(t *testing.T) {
+	parts := []string{"a", "abcdefgh", "é", "日本", "\xff", "\xe6\x97", "🙂", "\x80\x80", "\n\t", "0123456"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		s := b.String()
+		if got, want := RuneCount(s), utf8.RuneCountInString(s); got != want {
+			t.Fatalf("case %d: RuneCount(%q) = %d, want %d", i, s, got, want)
+		}
+	}
+}
