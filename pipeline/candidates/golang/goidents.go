@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"unsafe"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -28,8 +29,8 @@ type fileIdents struct {
 }
 
 // identsOf returns the identifiers of the file at p with content src.
-func identsOf(p string, src []byte) *fileIdents {
-	return lexed.Cached("go/idents", p, src, func() (*fileIdents, int64) {
+func (e *goEngine) identsOf(p string, src []byte) *fileIdents {
+	return lexed.CachedAt(lexed.KeyAt("go/idents", p, e.sumOf(src)), func() (*fileIdents, int64) {
 		fi := listIdents(src)
 		return fi, int64(len(fi.text)+len(fi.ends)*5+len(fi.slots)*4) + 64
 	})
@@ -85,6 +86,32 @@ func (fi *fileIdents) grow(word func(uint32) []byte) {
 		}
 		fi.slots[j] = uint32(k + 1)
 	}
+}
+
+// srcID names a content by where it is in memory: a request reads each
+// file once and never changes what it read.
+type srcID struct {
+	data *byte
+	n    int
+}
+
+// sumOf returns lexed.SumOf(src), computed once a request for each
+// content however many readers key it.
+func (e *goEngine) sumOf(src []byte) lexed.Sum {
+	if len(src) == 0 {
+		return lexed.SumOf(src)
+	}
+	id := srcID{unsafe.SliceData(src), len(src)}
+	e.sumMu.Lock()
+	s, ok := e.sums[id]
+	e.sumMu.Unlock()
+	if !ok {
+		s = lexed.SumOf(src)
+		e.sumMu.Lock()
+		e.sums[id] = s
+		e.sumMu.Unlock()
+	}
+	return s
 }
 
 // identHash is FNV-1a of w.
@@ -160,7 +187,7 @@ func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
 	}
 	fi, ok := e.idents[p]
 	if !ok {
-		fi = identsOf(p, src)
+		fi = e.identsOf(p, src)
 		e.idents[p] = fi
 	}
 	if fi.dollar {

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -36,6 +37,8 @@ type goEngine struct {
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found  // fieldsNamed's answers
 	idents  map[string]*fileIdents // of head files, by path
+	sums    map[srcID]lexed.Sum    // sumOf's answers
+	sumMu   sync.Mutex
 	depth   int
 }
 
@@ -96,6 +99,7 @@ func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, aliases: map[*goFile]map[string]string{},
 		fields: map[fieldsKey][]found{}, idents: map[string]*fileIdents{},
+		sums:  map[srcID]lexed.Sum{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
@@ -163,7 +167,7 @@ func (e *goEngine) dir(d string) *goDir {
 				return
 			}
 		}
-		d := declsOf(p, src)
+		d := e.declsOf(p, src)
 		res[i] = scanned{src: src, pkg: d.pkg, names: d.names}
 	})
 	for i, p := range paths {
@@ -194,8 +198,8 @@ type fileDecls struct {
 }
 
 // declsOf returns scanDecls's reading of the file at p with content src.
-func declsOf(p string, src []byte) *fileDecls {
-	return lexed.Cached("go/decls", p, src, func() (*fileDecls, int64) {
+func (e *goEngine) declsOf(p string, src []byte) *fileDecls {
+	return lexed.CachedAt(lexed.KeyAt("go/decls", p, e.sumOf(src)), func() (*fileDecls, int64) {
 		d := &fileDecls{}
 		w := int64(64)
 		d.pkg = scanDecls(src, func(n string) {

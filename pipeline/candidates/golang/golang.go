@@ -137,7 +137,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			// The walk of usesOf reads the bodies that hold added lines.
 			added := c.Added
 			if f := e.parseFor(c.Path, func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }); f != nil {
-				for _, s := range changedSyms(f, CodeLines(c.New, c.Added)) {
+				for _, s := range changedSyms(f, e.codeLines(c.New, c.Added)) {
 					s.from = c.Path
 					addSym(s)
 				}
@@ -150,7 +150,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 				op = c.OldPath
 			}
 			if f := e.parseKeep(op, c.Old, nil); f != nil {
-				for _, s := range changedSyms(f, CodeLines(c.Old, c.Removed)) {
+				for _, s := range changedSyms(f, e.codeLines(c.Old, c.Removed)) {
 					s.from = c.Path
 					olds = append(olds, s)
 				}
@@ -574,8 +574,8 @@ type impactCand struct {
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
-func (pl *impactPlan) filter(p string, src []byte) *impactCand {
-	present := pl.wantSet.inIdents(identsOf(p, src))
+func (pl *impactPlan) filter(p string, src []byte, fi *fileIdents) *impactCand {
+	present := pl.wantSet.inIdents(fi)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -629,7 +629,7 @@ func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *engine.Evidenc
 		if err != nil {
 			return
 		}
-		found[i] = plan.filter(todo[i], src)
+		found[i] = plan.filter(todo[i], src, e.identsOf(todo[i], src))
 	})
 	var cands []*impactCand
 	for i, c := range found {

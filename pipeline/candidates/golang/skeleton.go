@@ -113,7 +113,7 @@ func funcBodies(src []byte) []funcBody {
 // not write, a raw string holding a line "}"), the whole source is parsed
 // instead.
 func (e *goEngine) parseKeep(p string, src []byte, keep func(funcBody) bool) *goFile {
-	k := lexed.KeyOf("go", p, src)
+	k := lexed.KeyAt("go", p, e.sumOf(src))
 	ps, ok := lexed.Get[*goParses](k)
 	if !ok {
 		ps = &goParses{bodies: funcBodies(src)}

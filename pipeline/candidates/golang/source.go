@@ -32,10 +32,19 @@ const goChars = ident.Unicode
 // that only holds comments changes no behaviour, so it touches no
 // declaration. A multi-line raw string covers every line it spans.
 func CodeLines(src []byte, lines map[int]bool) map[int]bool {
+	return codeLinesAt(lexed.SumOf, src, lines)
+}
+
+// codeLines is CodeLines with the content's Sum from the engine.
+func (e *goEngine) codeLines(src []byte, lines map[int]bool) map[int]bool {
+	return codeLinesAt(e.sumOf, src, lines)
+}
+
+func codeLinesAt(sum func([]byte) lexed.Sum, src []byte, lines map[int]bool) map[int]bool {
 	if len(lines) == 0 {
 		return lines
 	}
-	code := lexed.Cached("go/code", "", src, func() (codeLines, int64) {
+	code := lexed.CachedAt(lexed.KeyAt("go/code", "", sum(src)), func() (codeLines, int64) {
 		c := scanCodeLines(src)
 		return c, int64(len(c)) * 8
 	})

@@ -43,7 +43,11 @@ var (
 // shared by every caller: read must return it complete (its Index built),
 // and no caller may change it.
 func Cached[T any](reader, p string, src []byte, read func() (T, int64)) T {
-	k := KeyOf(reader, p, src)
+	return CachedAt(KeyOf(reader, p, src), read)
+}
+
+// CachedAt is Cached for the file k names.
+func CachedAt[T any](k Key, read func() (T, int64)) T {
 	if v, ok := Get[T](k); ok {
 		return v
 	}
@@ -57,8 +61,22 @@ func Cached[T any](reader, p string, src []byte, read func() (T, int64)) T {
 type Key struct{ k cacheKey }
 
 // KeyOf is the key of what reader keeps of the file at p with content src.
-func KeyOf(reader, p string, src []byte) Key {
-	return Key{cacheKey{reader: reader, path: p, sum: maphash.Bytes(cacheSeed, src), n: len(src)}}
+func KeyOf(reader, p string, src []byte) Key { return KeyAt(reader, p, SumOf(src)) }
+
+// Sum names a content (its hash and length): a reader that keeps several
+// things of one file hashes its content once.
+type Sum struct {
+	sum uint64
+	n   int
+}
+
+// SumOf is the Sum of src.
+func SumOf(src []byte) Sum { return Sum{maphash.Bytes(cacheSeed, src), len(src)} }
+
+// KeyAt is the key of what reader keeps of the file at p with the content
+// s names.
+func KeyAt(reader, p string, s Sum) Key {
+	return Key{cacheKey{reader: reader, path: p, sum: s.sum, n: s.n}}
 }
 
 // Get returns the value kept under k, if there is one of type T. The value
