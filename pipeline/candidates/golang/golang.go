@@ -14,6 +14,7 @@ import (
 	"go/token"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -49,7 +50,7 @@ type goSym struct {
 }
 
 func (s *goSym) key() string {
-	return fmt.Sprintf("%s\x00%t\x00%s\x00%s", s.pk.dir, s.pk.xtest, s.recv, s.name)
+	return s.pk.dir + "\x00" + strconv.FormatBool(s.pk.xtest) + "\x00" + s.recv + "\x00" + s.name
 }
 
 func (s *goSym) display() string {
