@@ -162,11 +162,12 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	for _, f := range heads {
 		s.usesIn(f, added[f])
 	}
+	byName := touchedByName(touched)
 	for _, g := range impactFiles {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		s.impactIn(g, touched)
+		s.impactIn(g, touched, byName)
 	}
 	return nil
 }
@@ -506,9 +507,9 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.Path))})
 }
 
-// impactIn records g's references to the touched declarations. One walk
-// over g's tokens looks each identifier up among the touched names.
-func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
+// touchedByName indexes the touched declarations by the identifiers that
+// refer to them (a constructor's also by new and super).
+func touchedByName(touched []javaTouch) map[string][]int {
 	byName := map[string][]int{}
 	for k, t := range touched {
 		byName[t.d.Name] = append(byName[t.d.Name], k)
@@ -517,6 +518,13 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch) {
 			byName["super"] = append(byName["super"], k)
 		}
 	}
+	return byName
+}
+
+// impactIn records g's references to the touched declarations (byName:
+// touchedByName's index of them). One walk over g's tokens looks each
+// identifier up among the touched names.
+func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName map[string][]int) {
 	best := make([]float64, len(touched))
 	calls := make([]bool, len(touched))
 	sees := make([]float64, len(touched))
