@@ -62,3 +62,53 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 		}
 	}
 }
+
+// A file that holds "ip" has the identifier ip ends with: over this
+// repository's files and every import path they hold, and a few written
+// for the edges.
+func TestImportTailInFilesThatImport(t *testing.T) {
+	for _, c := range []struct{ ip, tail string }{
+		{"fmt", "fmt"}, {"example.com/app/lib/v2store", "v2store"}, {"gopkg.in/yaml.v3", "v3"},
+		{"example.com/x/2", ""}, {"example.com/x/", ""}, {"example.com/\u00e9t\u00e9", "\u00e9t\u00e9"},
+	} {
+		if got := identTail(c.ip); got != c.tail {
+			t.Errorf("identTail(%q) = %q, want %q", c.ip, got, c.tail)
+		}
+	}
+	root := filepath.Join("..", "..", "..")
+	checked := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		f := parseSrc(p, src)
+		if f == nil {
+			return nil
+		}
+		fi := listIdents(src)
+		for _, im := range f.ast.Imports {
+			ip := strings.Trim(im.Path.Value, "\"`")
+			if tail := identTail(ip); tail != "" && !fi.has(tail) {
+				t.Fatalf("%s imports %q but has no identifier %q", p, ip, tail)
+			}
+			checked++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("%d imports checked", checked)
+	}
+}

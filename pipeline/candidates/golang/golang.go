@@ -535,10 +535,15 @@ type impactPlan struct {
 	wantSet     *wordSet
 	importPaths map[pkgKey]string
 	imports     map[pkgKey]*finder // "import path" of each, for the files that import it
+	// importTails holds the identifier an import path ends with, which a
+	// file that imports it has: the files without it are ruled out
+	// without reading them. "" when the path ends otherwise.
+	importTails map[pkgKey]string
 }
 
 func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
-	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey]*finder{}}
+	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey]*finder{},
+		importTails: map[pkgKey]string{}}
 	for _, s := range syms {
 		if isTestFunc(s) {
 			continue // nothing refers to a test function
@@ -555,6 +560,7 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
 			if ip := p.importPaths[s.pk]; ip != "" {
 				p.imports[s.pk] = newFinder(`"` + ip + `"`)
+				p.importTails[s.pk] = identTail(ip)
 			}
 		}
 	}
@@ -595,7 +601,8 @@ func (pl *impactPlan) filter(p string, src []byte, fi *fileIdents) *impactCand {
 			default:
 				in, ok := imports[s.pk]
 				if !ok {
-					in = pl.importPaths[s.pk] != "" && pl.imports[s.pk].in(src)
+					tail := pl.importTails[s.pk]
+					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.has(tail)) && pl.imports[s.pk].in(src)
 					imports[s.pk] = in
 				}
 				if in {
@@ -765,6 +772,20 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 		}
 	}
 	return found
+}
+
+// identTail returns the identifier ip ends with, as a file's identifier
+// list has it when the file holds "ip" (a run of goChars after a byte that
+// is none, not starting with a digit); "" when there is none.
+func identTail(ip string) string {
+	i := len(ip)
+	for i > 0 && goChars.IsByte(ip[i-1]) {
+		i--
+	}
+	if i == len(ip) || ip[i] >= '0' && ip[i] <= '9' {
+		return ""
+	}
+	return ip[i:]
 }
 
 // finder looks for one string in texts (Horspool's search: a long import
