@@ -272,3 +272,52 @@ func TestFindTypeScriptCallbackParameterTypes(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/context.ts", KindUses, MethodTokens, "declares `Context.json`"}})
 }
+
+// Types across modules resolve imports through workspace packages and
+// tsconfig paths as the search does: the router imports initTRPC from the
+// server package by name (its exports name the build output, read as the
+// sources), create() returns the root object whose procedure is a
+// ProcedureBuilder in a third file, and the added route calls its query.
+// The same chain through a tsconfig alias reaches the files under it.
+func TestFindTypeScriptMembersThroughPackageNames(t *testing.T) {
+	core := map[string]string{
+		"server/src/index.ts":        "export * from './core/index.js';\n",
+		"server/src/core/index.ts":   "export {\n  initTRPC,\n} from './init.js';\n",
+		"server/src/core/init.ts":    "import type {ProcedureBuilder} from './builder.js';\n\nexport interface RootObject<TContext> {\n  procedure: ProcedureBuilder<\n    TContext\n  >;\n}\n\nclass TRPCBuilder<TContext extends object> {\n  create<TOptions>(\n    opts?: TOptions,\n  ): RootObject<TContext> {\n    return {} as RootObject<TContext>;\n  }\n}\n\nexport const initTRPC = new TRPCBuilder();\n",
+		"server/src/core/builder.ts": "export interface ProcedureBuilder<TContext> {\n  query<$Output>(resolver: () => $Output): number;\n}\n",
+		"server/src/query.ts":        "export class Cache {\n  query(): void {}\n}\n",
+	}
+	for _, tc := range []struct {
+		name   string
+		config map[string]string
+		spec   string
+	}{
+		{"workspace package", map[string]string{
+			"package.json":                 `{"name": "root", "private": true}`,
+			"pnpm-workspace.yaml":          "packages:\n  - 'packages/*'\n",
+			"packages/server/package.json": `{"name": "@trpc/server", "exports": {".": {"import": {"types": "./dist/index.d.mts", "default": "./dist/index.mjs"}}}}`,
+		}, "@trpc/server"},
+		{"tsconfig paths", map[string]string{
+			"tsconfig.json": `{"compilerOptions": {"baseUrl": ".", "paths": {"@server": ["packages/server/src/index.ts"]}}}`,
+		}, "@server"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := map[string]string{}
+			for p, s := range tc.config {
+				base[p] = s
+			}
+			for p, s := range core {
+				base["packages/"+p] = s
+			}
+			base["packages/openapi/test/router.ts"] = "import {initTRPC} from '" + tc.spec + "';\n\nconst t = initTRPC.create();\n\nexport const router = {\n  a: t.procedure.query(() => 1),\n};\n"
+			got := repo{base: base, changed: map[string]string{
+				"packages/openapi/test/router.ts": strings.Replace(base["packages/openapi/test/router.ts"], "  a: t", "  b: t.procedure.query(() => 2),\n  a: t", 1),
+			}}.run(t)
+			check(t, got, []want{
+				{"packages/server/src/core/builder.ts", KindUses, MethodTokens, "declares `ProcedureBuilder.query`"},
+				{"packages/server/src/core/init.ts", KindUses, MethodTokens, "declares `RootObject.procedure`"},
+			})
+		})
+	}
+}
+

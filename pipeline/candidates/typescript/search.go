@@ -24,15 +24,17 @@ import (
 func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	var group []*tokSearch
 	var aliases *pathAliases
-	loaded := false
+	var world *modtypes.World
 	mods := newJSModules()
-	world := newTypeWorld(ctx, tree, aliases)
 	for _, c := range cs {
 		if lexed.LangOf(c.Path) != lexed.LangJS {
 			continue
 		}
-		if !loaded {
-			aliases, loaded = loadWorkspaces(ctx, tree, loadAliases(ctx, tree)), true
+		if world == nil {
+			// The reading of types across modules resolves imports
+			// through the same aliases and workspace packages.
+			aliases = loadWorkspaces(ctx, tree, loadAliases(ctx, tree))
+			world = newTypeWorld(ctx, tree, aliases)
 		}
 		if s := prepareSearch(c, aliases, mods, world); s != nil {
 			s.shared = true
