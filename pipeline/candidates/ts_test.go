@@ -320,4 +320,3 @@ func TestFindTypeScriptMembersThroughPackageNames(t *testing.T) {
 		})
 	}
 }
-

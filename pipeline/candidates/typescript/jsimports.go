@@ -206,6 +206,10 @@ func bindingImports(f *jsFile, name string) (bound, external bool) {
 	return bound, bound && external
 }
 
+// maxClauseTokens bounds the tokens of one import or export clause: a
+// package index re-exports a hundred names in one export {...} from.
+const maxClauseTokens = 8192
+
 // jsImports reads import/export ... from "x", import "x", require("x") and
 // import("x"), with the names bound by import clauses.
 func jsImports(toks []lexed.Tok) []lexed.Import {
@@ -234,15 +238,15 @@ func jsImports(toks []lexed.Tok) []lexed.Import {
 			if i+1 < len(toks) && toks[i+1].Kind == lexed.TkIdent && toks[i+1].Text != "type" && toks[i+1].Text != "from" {
 				dflt = toks[i+1].Text
 			}
-			for j := i + 1; j < len(toks) && j < i+200; j++ {
+			for j := i + 1; j < len(toks) && j < i+maxClauseTokens; j++ {
 				u := toks[j]
 				if u.Kind == lexed.TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == lexed.TkString {
 					out = append(out, lexed.Import{Spec: toks[j+1].Text, Names: names, Namespace: ns, Default: dflt})
 					i = j + 1
 					break
 				}
-				if u.Text == ";" {
-					break
+				if u.Text == ";" || u.Text == "=" || u.Kind == lexed.TkIdent && (u.Text == "import" || u.Text == "export") {
+					break // import x = require(...), or the next statement
 				}
 				if u.Text == "*" && j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == lexed.TkIdent {
 					ns = toks[j+2].Text
@@ -258,9 +262,10 @@ func jsImports(toks []lexed.Tok) []lexed.Import {
 			var names []string
 			star, braces, ns := false, false, ""
 			j := i + 1
-			for ; j < len(toks) && j < i+200; j++ {
+			for ; j < len(toks) && j < i+maxClauseTokens; j++ {
 				u := toks[j]
-				if u.Text == ";" || (u.Kind == lexed.TkIdent && (u.Text == "function" || u.Text == "class" || u.Text == "const" || u.Text == "interface")) {
+				if u.Text == ";" || u.Text == "=" || (u.Kind == lexed.TkIdent && (u.Text == "function" || u.Text == "class" || u.Text == "const" ||
+					u.Text == "let" || u.Text == "var" || u.Text == "interface" || u.Text == "enum" || u.Text == "import" || u.Text == "export")) {
 					break
 				}
 				if u.Kind == lexed.TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == lexed.TkString {

@@ -1,6 +1,11 @@
 package typescript
 
-import "testing"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
 
 // TestResolves checks which files an import can name: relative specifiers
 // with and without extensions, TypeScript's compiled .js names, index
@@ -46,5 +51,33 @@ import f from "pkg/sub/mod";
 		if got := resolves(f, tc.imp, tc.target); got != tc.want {
 			t.Errorf("import %q resolves %s = %v, want %v", f.Imports[tc.imp].Spec, tc.target, got, tc.want)
 		}
+	}
+}
+
+// TestImportClauses checks the names of long clauses (a package index
+// re-exporting 150 renamed names, with comments and type-only entries,
+// binds both names of each), of
+// import x = require(...), and that a clause never runs into the next
+// statement's from.
+func TestImportClauses(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("export {\n")
+	for i := range 150 {
+		fmt.Fprintf(&long, "  /** doc %d */\n  type T%d as U%d,\n", i, i, i)
+	}
+	long.WriteString("  initTRPC,\n} from '../../core';\n")
+	src := long.String() + "import fs = require('fs');\nimport {a} from './a';\nexport type X = {b: 1};\nexport {c} from './c';\n"
+	f := readJS("src/index.ts", []byte(src), nil)
+	var got []string
+	for _, im := range f.Imports {
+		last := ""
+		if len(im.Names) > 0 {
+			last = im.Names[len(im.Names)-1]
+		}
+		got = append(got, fmt.Sprintf("%s %d %s %v", im.Spec, len(im.Names), last, im.Call))
+	}
+	want := []string{"../../core 301 initTRPC false", "fs 0  true", "./a 1 a false", "./c 1 c false"}
+	if !slices.Equal(got, want) {
+		t.Errorf("imports = %q, want %q", got, want)
 	}
 }
