@@ -320,3 +320,30 @@ func TestFindTypeScriptMembersThroughPackageNames(t *testing.T) {
 		})
 	}
 }
+
+// A changed method of a class that implements an interface reaches what
+// the interface's member reaches: the app calls add on a field typed by
+// the interface, another router implements the same member, and its test
+// calls it; the interface's file declares the contract. A class with an
+// add of its own that implements nothing, and a caller of it, are not
+// listed.
+func TestFindTypeScriptImplementedMembers(t *testing.T) {
+	base := map[string]string{
+		"src/router.ts":           "export interface Router<T> {\n  add(method: string, path: string, handler: T): void\n  match(method: string, path: string): T[]\n}\n",
+		"src/linear/router.ts":    "import type {Router} from '../router'\n\nexport class LinearRouter<T> implements Router<T> {\n  routes: T[] = []\n  add(method: string, path: string, handler: T) {\n    this.routes.push(handler)\n  }\n  match(method: string, path: string): T[] {\n    return this.routes\n  }\n}\n",
+		"src/trie/router.ts":      "import type {Router} from '../router'\n\nexport class TrieRouter<T> implements Router<T> {\n  add(method: string, path: string, handler: T) {}\n  match(method: string, path: string): T[] {\n    return []\n  }\n}\n",
+		"src/trie/router.test.ts": "import {TrieRouter} from './router'\n\nconst router = new TrieRouter<string>()\nrouter.add('GET', '/', 'x')\n",
+		"src/app.ts":              "import type {Router} from './router'\n\nexport class App {\n  router!: Router<string>\n  route(p: string) {\n    this.router.add('GET', p, 'h')\n  }\n}\n",
+		"src/set.ts":              "export class Bag {\n  add(x: number) {}\n}\n",
+		"src/use-set.ts":          "import {Bag} from './set'\n\nnew Bag().add(1)\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/linear/router.ts": strings.Replace(base["src/linear/router.ts"], "this.routes.push(handler)", "this.routes.unshift(handler)", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/router.ts", KindImpact, MethodTokens, "declares `Router.add`, which the changed `LinearRouter.add` implements"},
+		{"src/app.ts", KindImpact, MethodTokens, "calls `Router.add`, implemented by `LinearRouter.add`"},
+		{"src/trie/router.ts", KindImpact, MethodTokens, "declares `TrieRouter.add`, which implements `Router.add`"},
+		{"src/trie/router.test.ts", KindImpact, MethodTokens, "calls `TrieRouter.add`, which implements `Router.add` as the changed `LinearRouter.add` does"},
+	})
+}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -195,6 +196,7 @@ func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules, worl
 		}
 		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
 	}
+	supers := implementedMembers(nf, world, impactNames)
 	for n := range useNames {
 		if _, ok := impactNames[n]; !ok {
 			words = append(words, n)
@@ -204,8 +206,95 @@ func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules, worl
 		return nil
 	}
 	slices.Sort(words[len(impactNames):])
+	// The supertypes' names find the classes implementing them too.
+	for _, im := range supers {
+		if !slices.Contains(words, im.sym.Decl.Container) {
+			words = append(words, im.sym.Decl.Container)
+		}
+	}
 	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf, world), lexed: mods.lexed}
+		recv: memberReceivers(c, nf, world), lexed: mods.lexed, supers: supers}
+}
+
+// implemented is a member of a supertype that a touched member implements
+// or overrides: sym is the supertype's member, path the file declaring it.
+type implemented struct {
+	sym    *lexed.Sym
+	path   string
+	member string // the touched member, "C.m"
+}
+
+// implementedMembers adds to impactNames, for each touched instance member
+// of a JS class, the members of its supertypes it implements or overrides
+// (Router.add for LinearRouter.add when LinearRouter implements Router):
+// code calling add on a Router reaches the change. It returns them with
+// the files declaring them.
+func implementedMembers(nf *jsFile, world *modtypes.World, impactNames map[string][]*lexed.Sym) []implemented {
+	if world == nil || nf == nil || nf.Lang != lexed.LangJS || nf.Types == nil {
+		return nil
+	}
+	var out []implemented
+	for _, ss := range impactNames {
+		for _, s := range ss {
+			d := s.Decl
+			if d.Container == "" || d.Static || s.Ctor || s.Via != "" || (d.Kind != "method" && d.Kind != "field") {
+				continue
+			}
+			for _, t := range world.Implemented(nf.File, d.Container, d.Name) {
+				if t.File == nil || t.Name == d.Container {
+					continue
+				}
+				up := &lexed.Sym{Decl: lexed.Decl{Name: d.Name, Container: t.Name, Kind: d.Kind}, Change: s.Change,
+					Via: "implemented by `" + lexed.Display(d) + "`"}
+				out = append(out, implemented{sym: up, path: t.File.Path, member: lexed.Display(d)})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b implemented) int {
+		return strings.Compare(a.path+" "+lexed.Display(a.sym.Decl), b.path+" "+lexed.Display(b.sym.Decl))
+	})
+	for _, im := range out {
+		impactNames[im.sym.Decl.Name] = append(impactNames[im.sym.Decl.Name], im.sym)
+	}
+	return out
+}
+
+// hierarchyIn records the files declaring the supertype members the
+// change's members implement, and the searched files' classes that
+// implement the same members (siblings), whose own references then reach
+// the change as well: a caller of TrieRouter.add runs the contract that
+// LinearRouter.add changed.
+func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
+	for _, im := range s.supers {
+		if ev.Changed[im.path] {
+			continue
+		}
+		name := lexed.Display(im.sym.Decl)
+		ev.Add(im.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreImported,
+			Reason: fmt.Sprintf("declares `%s`, which the changed `%s` implements", name, im.member)})
+	}
+	for _, g := range s.files {
+		for _, d := range g.Decls {
+			if d.Kind != "class" || g.Types == nil {
+				continue
+			}
+			for _, im := range s.supers {
+				up := im.sym.Decl
+				if d.Name == up.Container || d.Name+"."+up.Name == im.member || !slices.Contains(g.Types.Supers[d.Name], up.Container) ||
+					!slices.ContainsFunc(g.Decls, func(m lexed.Decl) bool { return m.Container == d.Name && m.Name == up.Name && !m.Static }) {
+					continue
+				}
+				sib := lexed.Decl{Name: up.Name, Container: d.Name, Kind: up.Kind}
+				name := lexed.Display(sib)
+				ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreMember,
+					Reason: fmt.Sprintf("declares `%s`, which implements `%s` as the changed `%s` does", name, lexed.Display(up), im.member)})
+				if !slices.ContainsFunc(s.impactNames[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
+					s.impactNames[up.Name] = append(s.impactNames[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,
+						Via: "which implements `" + lexed.Display(up) + "` as the changed `" + im.member + "` does"})
+				}
+			}
+		}
+	}
 }
 
 // run searches the files of paths (a search's answer for the words of
@@ -222,6 +311,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 		s.re = mods.re
 	}
+	s.hierarchyIn(ev)
 	for _, g := range s.files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -402,6 +492,7 @@ type tokSearch struct {
 	re          *reexports            // JS re-exports, followed transitively
 	recv        map[string]*receivers // JS members used on added lines: their receivers' types
 	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
+	supers      []implemented         // supertype members the touched members implement
 }
 
 // read lexes the searched TypeScript/JavaScript files.
@@ -542,8 +633,11 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				method = engine.MethodTextual
 			}
 			name := lexed.Display(sym.Decl)
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call,
-				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())})
+			reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
+			if sym.Via != "" {
+				reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
+			}
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason})
 		}
 	}
 }

@@ -128,6 +128,11 @@ type Sym struct {
 	// ctor marks the class of a touched constructor: its new C(...)
 	// expressions are the references.
 	Ctor bool
+	// Via, when set, says how Decl reaches the touched member through a
+	// class hierarchy ("implemented by `C.m`"): Decl is a supertype's
+	// member the touched one implements or overrides, or a sibling class's
+	// implementing the same one.
+	Via string
 }
 
 // CommonMember names are declared by nearly every class; searching their

@@ -755,3 +755,18 @@ func (w *World) Declaring(f *lexed.File, i int) []Type {
 	}
 	return found
 }
+
+// Implemented returns the nearest supertypes of class (as f declares it)
+// that declare member: the interface members a class's method implements
+// and the base class members it overrides, as far as the files read tell.
+// The class itself is not among them.
+func (w *World) Implemented(f *lexed.File, class, member string) []Type {
+	if f == nil || f.Types == nil {
+		return nil
+	}
+	var found []Type
+	for _, s := range w.named(f, f.Types.Supers[class]) {
+		found = appendNew(found, w.declaring(s, member, 0)...)
+	}
+	return found
+}
