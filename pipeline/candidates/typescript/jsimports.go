@@ -36,17 +36,28 @@ type importForm struct {
 	tail    string   // a bare specifier with a '/', compared with a path's tail; "" none
 }
 
+// specStem returns a module specifier without its file's JS extension, if
+// it names one: ./x.js and ./x.ts are the module ./x, while ./script.output
+// is the module script.output (of script.output.ts), not script.
+func specStem(spec string) string {
+	switch e := path.Ext(spec); e {
+	case ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts":
+		return strings.TrimSuffix(spec, e)
+	}
+	return spec
+}
+
 func newImportForm(dir string, aliases *pathAliases, spec string) importForm {
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
 		j := path.Join(dir, spec)
-		m := lexed.StripExt(j)
-		return importForm{rel: true, joined: j, mod: m, modJS: lexed.StripExt(m), jsSpec: strings.HasSuffix(spec, ".js"), ext: m != j}
+		m := specStem(j)
+		return importForm{rel: true, joined: j, mod: m, modJS: specStem(m), jsSpec: strings.HasSuffix(spec, ".js"), ext: m != j}
 	}
 	var fm importForm
 	for _, p := range aliases.resolve(spec) {
-		fm.aliased = append(fm.aliased, lexed.StripExt(p))
+		fm.aliased = append(fm.aliased, specStem(p))
 	}
-	tail := lexed.StripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
+	tail := specStem(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
 	if tail != "" && strings.Contains(tail, "/") {
 		fm.tail = tail
 	}
@@ -185,7 +196,7 @@ func externalImport(f *jsFile, im lexed.Import) bool {
 	if strings.HasPrefix(spec, "node:") {
 		return true
 	}
-	spec = lexed.StripExt(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
+	spec = specStem(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
 	return spec == "" || !strings.Contains(spec, "/")
 }
 

@@ -81,3 +81,25 @@ func TestImportClauses(t *testing.T) {
 		t.Errorf("imports = %q, want %q", got, want)
 	}
 }
+
+// TestResolvesDottedNames checks that only a JS extension is taken off a
+// specifier: ./script.output names script.output.ts, and ./x.service.js
+// names x.service.ts.
+func TestResolvesDottedNames(t *testing.T) {
+	f := readJS("src/app.tsx", []byte("import {all} from './script.output';\nimport {S} from './x.service.js';\n"), nil)
+	for _, tc := range []struct {
+		imp    int
+		target string
+		want   bool
+	}{
+		{0, "src/script.output.ts", true},
+		{0, "src/script.ts", false},
+		{0, "src/script.output/index.ts", true},
+		{1, "src/x.service.ts", true},
+		{1, "src/x.ts", false},
+	} {
+		if got := resolves(f, tc.imp, tc.target); got != tc.want {
+			t.Errorf("import %d resolves %s = %v, want %v", tc.imp, tc.target, got, tc.want)
+		}
+	}
+}
