@@ -347,3 +347,21 @@ func TestFindTypeScriptImplementedMembers(t *testing.T) {
 		{"src/trie/router.test.ts", KindImpact, MethodTokens, "calls `TrieRouter.add`, which implements `Router.add` as the changed `LinearRouter.add` does"},
 	})
 }
+
+// A package imports itself by the name its tsconfig paths give its index
+// (zustand: ./src/index.ts), which re-exports its modules with export *:
+// the example's create is the one react.ts declares.
+func TestFindTypeScriptSelfImportThroughIndex(t *testing.T) {
+	base := map[string]string{
+		"tsconfig.json":  `{"compilerOptions": {"baseUrl": ".", "paths": {"zustand": ["./src/index.ts"], "zustand/*": ["./src/*.ts"]}}}`,
+		"package.json":   `{"name": "zustand"}`,
+		"src/index.ts":   "export * from './vanilla.ts'\nexport * from './react.ts'\n",
+		"src/vanilla.ts": "export const createStore = () => ({})\n",
+		"src/react.ts":   "import {createStore} from './vanilla.ts'\n\nexport const create = () => createStore()\n",
+		"tests/other.ts": "export const create = () => 0\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"examples/starter/src/index.tsx": "import {create} from 'zustand'\n\nexport const useStore = create()\n",
+	}}.run(t)
+	check(t, got, []want{{"src/react.ts", KindUses, MethodTokens, "declares `create`"}})
+}

@@ -215,22 +215,29 @@ func isDirNamed(f string, paths []string) bool {
 	return false
 }
 
-// importDirs returns the directories the relative imports of f name (a
-// module's own directory, for ./dir/x, and ./dir itself).
+// importDirs returns the directories the relative and aliased imports of f
+// name (a module's own directory, for ./dir/x, and ./dir itself).
 func importDirs(f *jsFile) []string {
 	var out []string
-	for _, im := range f.Imports {
-		if !strings.HasPrefix(im.Spec, "./") && !strings.HasPrefix(im.Spec, "../") {
-			continue
-		}
-		p := path.Join(engine.DirOf(f.Path), im.Spec)
-		if strings.HasPrefix(p, "..") {
-			continue
+	add := func(p string) {
+		if strings.HasPrefix(p, "..") || strings.HasPrefix(p, "/") {
+			return
 		}
 		out = append(out, p)
-		if path.Ext(im.Spec) == "" {
+		if specStem(p) == p {
 			out = append(out, p+"/x")
 		}
+	}
+	for _, im := range f.Imports {
+		if !strings.HasPrefix(im.Spec, "./") && !strings.HasPrefix(im.Spec, "../") {
+			// A path alias or workspace package ("zustand" for src/index.ts)
+			// names files the same way.
+			for _, p := range f.aliases.resolve(im.Spec) {
+				add(p)
+			}
+			continue
+		}
+		add(path.Join(engine.DirOf(f.Path), im.Spec))
 	}
 	return out
 }
