@@ -365,3 +365,17 @@ func TestFindTypeScriptSelfImportThroughIndex(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/react.ts", KindUses, MethodTokens, "declares `create`"}})
 }
+
+// Pick<T, K> and Omit<T, K> keep (some of) T's members: a parameter typed
+// by an alias of Pick<StoreApi<T>, ...> calls StoreApi's getState.
+func TestFindTypeScriptPickedMembers(t *testing.T) {
+	base := map[string]string{
+		"src/vanilla.ts": "export interface StoreApi<T> {\n  getState: () => T\n  subscribe: (l: () => void) => () => void\n}\n",
+		"src/other.ts":   "export class Cache {\n  getState(): number {\n    return 1\n  }\n}\n",
+		"src/react.ts":   "import type {StoreApi} from './vanilla'\nimport {Cache} from './other'\n\ntype ReadonlyStoreApi<T> = Pick<\n  StoreApi<T>,\n  'getState' | 'subscribe'\n>\n\nexport const c = new Cache()\n\nexport function useStore<T>(api: ReadonlyStoreApi<T>) {\n  return api.subscribe(() => {})\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/react.ts": strings.Replace(base["src/react.ts"], "  return api.subscribe(() => {})", "  api.getState()\n  return api.subscribe(() => {})", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/vanilla.ts", KindUses, MethodTokens, "declares `StoreApi.getState`"}})
+}

@@ -257,8 +257,9 @@ func (s *jsScan) skipTypeTo(i, end int, arrowEnds bool) int {
 }
 
 // typeName returns the type a type expression starting at i names: its
-// first identifier, with Promise<T>, Awaited<T>, Readonly<T>, Partial<T>
-// and Required<T> unwrapped and a qualified a.B read as B; "" for none.
+// first identifier, with Promise<T>, Awaited<T>, Readonly<T>, Partial<T>,
+// Required<T>, Pick<T, K> and Omit<T, K> unwrapped (a T's members, or some
+// of them) and a qualified a.B read as B; "" for none.
 func (s *jsScan) typeName(i, end int) string {
 	for j := i; j < end && j < i+12; j++ {
 		if !s.isIdent(j) {
@@ -273,7 +274,7 @@ func (s *jsScan) typeName(i, end int) string {
 			name = s.text(j)
 		}
 		switch name {
-		case "Promise", "Awaited", "Readonly", "Partial", "Required", "PromiseLike", "NonNullable":
+		case "Promise", "Awaited", "Readonly", "Partial", "Required", "PromiseLike", "NonNullable", "Pick", "Omit":
 			if s.punctAt(j+1, "<") {
 				continue
 			}
