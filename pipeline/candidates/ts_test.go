@@ -379,3 +379,20 @@ func TestFindTypeScriptPickedMembers(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/vanilla.ts", KindUses, MethodTokens, "declares `StoreApi.getState`"}})
 }
+
+// A local bound to a callable value is called like its type: the test's
+// extended is the KyInstance extend returns, and calling it gives a
+// ResponsePromise, whose text the added line calls.
+func TestFindTypeScriptCallOfLocalValue(t *testing.T) {
+	base := map[string]string{
+		"source/types/ResponsePromise.ts": "export type ResponsePromise = {\n  text: () => Promise<string>;\n} & Promise<Response>;\n",
+		"source/types/ky.ts":              "import type {ResponsePromise} from './ResponsePromise.js';\n\nexport type KyInstance = {\n  (url: string): ResponsePromise;\n  extend: (o: object) => KyInstance;\n};\n",
+		"source/index.ts":                 "import type {KyInstance} from './types/ky.js';\n\nconst createInstance = (): KyInstance => {\n  return {} as KyInstance;\n};\n\nconst ky = createInstance();\n\nexport default ky;\n",
+		"source/body.ts":                  "export class Body {\n  text(): string {\n    return '';\n  }\n}\n",
+		"test/retry.ts":                   "import ky from '../source/index.js';\nimport {Body} from '../source/body.js';\n\nexport const b = new Body();\n\ntest('x', async () => {\n  const extended = ky.extend({});\n  await extended('u');\n});\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/retry.ts": strings.Replace(base["test/retry.ts"], "await extended('u');", "await extended('u').text();", 1),
+	}}.run(t)
+	check(t, got, []want{{"source/types/ResponsePromise.ts", KindUses, MethodTokens, "declares `ResponsePromise.text`"}})
+}

@@ -335,14 +335,20 @@ func (w *World) callTypes(f *lexed.File, fn string, depth int) []Type {
 		return w.named(f, rs)
 	}
 	g, n := w.declOf(f, fn, 0)
-	if g == nil {
-		return nil
-	}
-	if rs := g.Types.Returns[n]; len(rs) > 0 {
-		return w.named(g, rs)
+	var values []Type
+	switch {
+	case g == nil:
+		// A local bound to a callable value (const extended =
+		// ky.extend(...) in a test's body): the types of what it was
+		// given.
+		values = w.nameTypes(f, fn, depth+1)
+	case len(g.Types.Returns[n]) > 0:
+		return w.named(g, g.Types.Returns[n])
+	default:
+		values = w.valueTypes(g, n, depth+1)
 	}
 	var out []Type
-	for _, t := range w.valueTypes(g, n, depth+1) {
+	for _, t := range values {
 		if t.File != nil {
 			out = appendNew(out, w.named(t.File, t.File.Types.Returns[t.Name+"()"])...)
 		}
