@@ -396,3 +396,26 @@ func TestFindTypeScriptCallOfLocalValue(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"source/types/ResponsePromise.ts", KindUses, MethodTokens, "declares `ResponsePromise.text`"}})
 }
+
+// A callback passed after other arguments takes its parameter's type from
+// the callee's rest parameter (...handlers: [H & M, H], a tuple, one
+// position per element), and a getter's return type is its value's type:
+// c is the Context, c.req the HonoRequest whose parseBody the handler
+// calls.
+func TestFindTypeScriptRestParametersAndGetters(t *testing.T) {
+	base := map[string]string{
+		"src/request.ts":   "export class HonoRequest {\n  parseBody(): Promise<object> {\n    return Promise.resolve({})\n  }\n}\n",
+		"src/context.ts":   "import {HonoRequest} from './request'\n\nexport class Context {\n  get req(): HonoRequest {\n    return new HonoRequest()\n  }\n  json(v: unknown): Response {\n    return new Response()\n  }\n}\n",
+		"src/types.ts":     "import type {Context} from './context'\n\nexport type Handler = (c: Context, next: () => void) => Response\nexport type H = Handler | Middleware\nexport type Middleware = (c: Context, next: () => void) => Promise<void>\n\nexport interface HandlerInterface {\n  (handler: H): Hono\n  (path: string, ...handlers: [H & object, H]): Hono\n}\n",
+		"src/hono.ts":      "import type {HandlerInterface} from './types'\n\nexport class Hono {\n  post!: HandlerInterface\n}\n",
+		"src/form.ts":      "export class Form {\n  parseBody(): void {}\n  json(): void {}\n}\n",
+		"test/app.test.ts": "import {Hono} from '../src/hono'\nimport {Form} from '../src/form'\n\nexport const f = new Form()\n\nconst app = new Hono().post(\n  '/',\n  (c, next) => next(),\n  async (c) => {\n    return c.json({})\n  }\n)\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"test/app.test.ts": strings.Replace(base["test/app.test.ts"], "    return c.json({})", "    const body = await c.req.parseBody()\n    return c.json(body)", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/context.ts", KindUses, MethodTokens, "declares `Context.json`"},
+		{"src/request.ts", KindUses, MethodTokens, "declares `HonoRequest.parseBody`"},
+	})
+}

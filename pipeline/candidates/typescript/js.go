@@ -537,7 +537,43 @@ func (s *jsScan) paramTypes(i, end int) []string {
 		if colon >= 0 {
 			typ = s.typeName(colon+1, e)
 		}
-		out = append(out, typ)
+		switch rest := s.punctAt(j, "."); {
+		case rest && colon >= 0 && s.punctAt(colon+1, "["):
+			// ...handlers: [A, B & M, C]: one position per element.
+			out = append(out, s.tupleTypes(colon+1, min(s.match(colon+1), e))...)
+		case rest:
+			// ...args: T[]: every later position is a T.
+			for range maxRestPositions {
+				out = append(out, typ)
+			}
+		default:
+			out = append(out, typ)
+		}
+		j = e + 1
+	}
+	return out
+}
+
+// maxRestPositions is how many argument positions a rest parameter's
+// element type is recorded for.
+const maxRestPositions = 8
+
+// tupleTypes returns the type names of the elements of the tuple type
+// whose '[' is at i and whose ']' is at end.
+func (s *jsScan) tupleTypes(i, end int) []string {
+	var out []string
+	for j := i + 1; j < end; {
+		e := j
+		for e < end && !s.punctAt(e, ",") {
+			switch {
+			case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
+				e = s.match(e)
+			case s.punctAt(e, "<"):
+				e = s.skipAngle(e) - 1
+			}
+			e++
+		}
+		out = append(out, s.typeName(j, min(e, end)))
 		j = e + 1
 	}
 	return out
@@ -624,7 +660,9 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 			static = static || s.text(j) == "static"
 			j++
 		}
+		getter := false
 		if (s.text(j) == "get" || s.text(j) == "set") && s.startsName(j+1) && s.toks[j+1].Line == s.toks[j].Line {
+			getter = s.text(j) == "get"
 			j++
 		}
 		if s.punctAt(j, "*") {
@@ -686,6 +724,11 @@ func (s *jsScan) members(i, end int, class string, iface bool) {
 			}
 			if name != "" {
 				s.types.AddReturn(class+"."+name, ret)
+				if getter && ret != "" {
+					// get req(): HonoRequest is read as a field: c.req.m.
+					s.types.AddVar("this."+name, ret)
+					s.types.AddField(class+"."+name, ret)
+				}
 				s.add(lexed.Decl{Name: name, Kind: "method", Container: class, Static: static, From: from, To: s.toks[last].Line})
 			}
 			j = last
