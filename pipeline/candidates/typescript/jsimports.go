@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
@@ -16,7 +17,7 @@ import (
 // workspace packages its bare imports resolve through.
 type jsFile struct {
 	*lexed.File
-	aliases *pathAliases
+	aliases *modpaths.Aliases
 	forms   []importForm                // what each of Imports can name, by index
 	params  map[string][]modtypes.Scope // parameters by name (jsscopes.go), read on first use
 }
@@ -47,14 +48,14 @@ func specStem(spec string) string {
 	return spec
 }
 
-func newImportForm(dir string, aliases *pathAliases, spec string) importForm {
+func newImportForm(dir string, aliases *modpaths.Aliases, spec string) importForm {
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
 		j := path.Join(dir, spec)
 		m := specStem(j)
 		return importForm{rel: true, joined: j, mod: m, modJS: specStem(m), jsSpec: strings.HasSuffix(spec, ".js"), ext: m != j}
 	}
 	var fm importForm
-	for _, p := range aliases.resolve(spec) {
+	for _, p := range aliases.Resolve(spec) {
 		fm.aliased = append(fm.aliased, specStem(p))
 	}
 	tail := specStem(strings.TrimPrefix(strings.TrimPrefix(spec, "@/"), "~/"))
@@ -66,7 +67,7 @@ func newImportForm(dir string, aliases *pathAliases, spec string) importForm {
 
 // readJS lexes the TypeScript/JavaScript file at p and reads its
 // declarations, declared types and imports.
-func readJS(p string, src []byte, aliases *pathAliases) *jsFile {
+func readJS(p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	f := &jsFile{File: lexed.Read(p, src), aliases: aliases}
 	f.Types = lexed.NewTypeModel()
 	f.Decls = jsDecls(f.Toks, f.Types)
@@ -87,7 +88,7 @@ func (f *jsFile) readForms() {
 // lexed file (tokens, declarations, types, imports, index) is shared with
 // other requests that read the same content, and must not be changed; the
 // import forms depend on this request's aliases and are its own.
-func cachedJS(p string, src []byte, aliases *pathAliases) *jsFile {
+func cachedJS(p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	lf := lexed.Cached("typescript", p, src, func() (*lexed.File, int64) {
 		f := readJS(p, src, nil)
 		f.Index()
@@ -190,7 +191,7 @@ func externalImport(f *jsFile, im lexed.Import) bool {
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
 		return false
 	}
-	if len(f.aliases.resolve(spec)) > 0 {
+	if len(f.aliases.Resolve(spec)) > 0 {
 		return false
 	}
 	if strings.HasPrefix(spec, "node:") {

@@ -5,13 +5,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 )
 
 // TestResolves checks which files an import can name: relative specifiers
 // with and without extensions, TypeScript's compiled .js names, index
 // files, path aliases and bare specifiers compared by their tail.
 func TestResolves(t *testing.T) {
-	aliases := parseAliases([]byte(`{"compilerOptions": {"baseUrl": ".", "paths": {"@app/*": ["src/app/*"]}}}`))
+	aliases := modpaths.Parse([]byte(`{"compilerOptions": {"baseUrl": ".", "paths": {"@app/*": ["src/app/*"]}}}`))
 	src := `import a from "./util";
 import b from "./helpers/format.js";
 import c from "../common";

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 )
 
 // JS module re-exports, followed transitively: a package's index re-exports
@@ -232,7 +233,7 @@ func importDirs(f *jsFile) []string {
 		if !strings.HasPrefix(im.Spec, "./") && !strings.HasPrefix(im.Spec, "../") {
 			// A path alias or workspace package ("zustand" for src/index.ts)
 			// names files the same way.
-			for _, p := range f.aliases.resolve(im.Spec) {
+			for _, p := range f.aliases.Resolve(im.Spec) {
 				add(p)
 			}
 			continue
@@ -258,7 +259,7 @@ func newJSModules() *jsModules {
 
 // lookUp reads the index candidates of paths not read yet and records the
 // re-exporters among them.
-func (m *jsModules) lookUp(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases) {
+func (m *jsModules) lookUp(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases) {
 	for _, p := range indexCandidates(ctx, tree, paths) {
 		if m.looked[p] {
 			continue

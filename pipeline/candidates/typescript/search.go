@@ -2,9 +2,9 @@
 // JavaScript: files read as tokens by the shared lexer (names in strings
 // and comments do not count), declarations found by token patterns
 // (js.go), imports, re-exports, path aliases and workspace packages
-// resolved to files (jsimports.go, jsmodules.go, aliases.go,
-// workspaces.go), and members followed through the declared-type model
-// (jsmembers.go).
+// resolved to files (jsimports.go, jsmodules.go, package modpaths), members
+// followed through the declared-type model (jsmembers.go, package
+// modtypes) and class hierarchies (search.go).
 package typescript
 
 import (
@@ -15,6 +15,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
@@ -24,7 +25,7 @@ import (
 // the files that hold one of its own words as an identifier.
 func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	var group []*tokSearch
-	var aliases *pathAliases
+	var aliases *modpaths.Aliases
 	var world *modtypes.World
 	mods := newJSModules()
 	for _, c := range cs {
@@ -34,7 +35,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		if world == nil {
 			// The reading of types across modules resolves imports
 			// through the same aliases and workspace packages.
-			aliases = loadWorkspaces(ctx, tree, loadAliases(ctx, tree))
+			aliases = modpaths.Load(ctx, tree)
 			world = newTypeWorld(ctx, tree, aliases)
 		}
 		if s := prepareSearch(c, aliases, mods, world); s != nil {
@@ -62,7 +63,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 // (res.status, items.push) can only be evidence in a file the changed file
 // imports, directly or through re-exporting indexes: the files found for
 // those names alone are kept only then.
-func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *pathAliases, mods *jsModules) ([]string, error) {
+func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *modpaths.Aliases, mods *jsModules) ([]string, error) {
 	var words, members []string
 	seen := map[string]bool{}
 	js := lexed.LangOf(group[0].c.Path) == lexed.LangJS
@@ -139,7 +140,7 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 
 // lookUp reads the JS indexes that may re-export the changed file or the
 // modules it imports.
-func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathAliases, mods *jsModules) {
+func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, mods *jsModules) {
 	c := s.c
 	look := []string{c.Path}
 	if c.OldPath != "" {
@@ -153,7 +154,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *pathA
 
 // prepareSearch lexes one changed file and returns the search of the names
 // its change touches and uses; nil when there are none.
-func prepareSearch(c *engine.Change, aliases *pathAliases, mods *jsModules, world *modtypes.World) *tokSearch {
+func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	var nf, of *jsFile
 	if c.New != nil {
 		nf = readJS(c.Path, c.New, aliases)
@@ -299,7 +300,7 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 
 // run searches the files of paths (a search's answer for the words of
 // several changes) for the evidence of s's change.
-func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, mods *jsModules, ev *engine.Evidence) error {
+func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, mods *jsModules, ev *engine.Evidence) error {
 	c, nf := s.c, s.nf
 	if err := s.read(ctx, tree, paths, aliases, ev); err != nil {
 		return err
@@ -496,7 +497,7 @@ type tokSearch struct {
 }
 
 // read lexes the searched TypeScript/JavaScript files.
-func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *pathAliases, ev *engine.Evidence) error {
+func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) error {
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -1,4 +1,8 @@
-package typescript
+// Package modpaths maps the bare import specifiers of a TypeScript or
+// JavaScript repository to its files: the root tsconfig.json's (or
+// jsconfig.json's) compilerOptions.paths, and the workspace packages by
+// their package.json name and exports.
+package modpaths
 
 import (
 	"bytes"
@@ -13,15 +17,15 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
-// pathAliases are the module path aliases of the repository's root
+// Aliases are the module path aliases of the repository's root
 // tsconfig.json (or jsconfig.json): compilerOptions.paths, whose targets are
 // relative to compilerOptions.baseUrl or else to the root. A package that
 // imports itself by its own name ("zustand/middleware") resolves through
 // them.
-type pathAliases struct {
+type Aliases struct {
 	exact map[string][]string // patterns without a star, looked up at once
 	wild  []aliasRule         // patterns with one star, at most maxAliasRules
-	// memo keeps resolve's answers: a search resolves the same specifiers
+	// memo keeps Resolve's answers: a search resolves the same specifiers
 	// against every file it reads.
 	memoMu sync.Mutex
 	memo   map[string][]string
@@ -44,9 +48,15 @@ type aliasRule struct {
 	targets []string // repository paths, "src/*.ts"
 }
 
+// Load reads the repository's path aliases and workspace packages; nil
+// when it has neither (a nil *Aliases resolves nothing).
+func Load(ctx context.Context, tree engine.Tree) *Aliases {
+	return loadWorkspaces(ctx, tree, loadAliases(ctx, tree))
+}
+
 // loadAliases reads the root tsconfig.json or jsconfig.json; a missing or
 // unreadable file means no aliases.
-func loadAliases(ctx context.Context, tree engine.Tree) *pathAliases {
+func loadAliases(ctx context.Context, tree engine.Tree) *Aliases {
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
 		src, err := tree.ReadFile(ctx, name)
 		if err != nil {
@@ -55,14 +65,14 @@ func loadAliases(ctx context.Context, tree engine.Tree) *pathAliases {
 		if len(src) > maxAliasConfigBytes || ctx.Err() != nil {
 			return nil
 		}
-		return parseAliases(src)
+		return Parse(src)
 	}
 	return nil
 }
 
-// parseAliases reads compilerOptions.paths and baseUrl from a tsconfig; it
+// Parse reads compilerOptions.paths and baseUrl from a tsconfig; it
 // returns nil when there are none or the file is not JSON with comments.
-func parseAliases(src []byte) *pathAliases {
+func Parse(src []byte) *Aliases {
 	var cfg struct {
 		CompilerOptions struct {
 			BaseURL string              `json:"baseUrl"`
@@ -76,7 +86,7 @@ func parseAliases(src []byte) *pathAliases {
 	if strings.HasPrefix(base, "/") || strings.HasPrefix(base, "..") {
 		return nil
 	}
-	a := &pathAliases{exact: map[string][]string{}}
+	a := &Aliases{exact: map[string][]string{}}
 	for _, pattern := range slices.Sorted(maps.Keys(cfg.CompilerOptions.Paths)) {
 		if len(a.exact)+len(a.wild) >= maxAliasRules {
 			break
@@ -109,9 +119,9 @@ func parseAliases(src []byte) *pathAliases {
 	return a
 }
 
-// resolve returns the repository paths an import specifier can name through
+// Resolve returns the repository paths an import specifier can name through
 // the aliases.
-func (a *pathAliases) resolve(spec string) []string {
+func (a *Aliases) Resolve(spec string) []string {
 	if a == nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package typescript
+package modpaths
 
 import (
 	"slices"
@@ -21,9 +21,9 @@ func TestParseAliases(t *testing.T) {
   },
   "include": ["src/**/*", "http://not-a-comment"]
 }`
-	a := parseAliases([]byte(cfg))
+	a := Parse([]byte(cfg))
 	if a == nil {
-		t.Fatal("parseAliases returned nil")
+		t.Fatal("Parse returned nil")
 	}
 	for _, tc := range []struct {
 		spec string
@@ -37,19 +37,19 @@ func TestParseAliases(t *testing.T) {
 		{"up/x", nil},
 		{"react", nil},
 	} {
-		got := a.resolve(tc.spec)
+		got := a.Resolve(tc.spec)
 		slices.Sort(got)
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("resolve(%q) = %v, want %v", tc.spec, got, tc.want)
 		}
 	}
 	for _, bad := range []string{"", "not json", `{"compilerOptions": {}}`, `{"compilerOptions": {"baseUrl": "/abs", "paths": {"a": ["b"]}}}`, "/* open"} {
-		if a := parseAliases([]byte(bad)); a != nil {
-			t.Errorf("parseAliases(%q) = %+v, want nil", bad, a)
+		if a := Parse([]byte(bad)); a != nil {
+			t.Errorf("Parse(%q) = %+v, want nil", bad, a)
 		}
 	}
-	var none *pathAliases
-	if got := none.resolve("app"); got != nil {
+	var none *Aliases
+	if got := none.Resolve("app"); got != nil {
 		t.Errorf("nil aliases resolve to %v", got)
 	}
 }

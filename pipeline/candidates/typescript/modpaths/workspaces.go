@@ -1,4 +1,4 @@
-package typescript
+package modpaths
 
 import (
 	"context"
@@ -35,7 +35,7 @@ type packageJSON struct {
 
 // loadWorkspaces adds the repository's packages to a (nil: new aliases);
 // it answers a unchanged when there are none.
-func loadWorkspaces(ctx context.Context, tree engine.Tree, a *pathAliases) *pathAliases {
+func loadWorkspaces(ctx context.Context, tree engine.Tree, a *Aliases) *Aliases {
 	var pkgs []string // package.json paths
 	var patterns []string
 	if src, err := tree.ReadFile(ctx, "package.json"); err == nil && len(src) <= maxAliasConfigBytes {
@@ -79,7 +79,7 @@ func loadWorkspaces(ctx context.Context, tree engine.Tree, a *pathAliases) *path
 			continue
 		}
 		if a == nil {
-			a = &pathAliases{exact: map[string][]string{}}
+			a = &Aliases{exact: map[string][]string{}}
 		}
 		a.addPackage(pj, engine.DirOf(p))
 	}
@@ -122,7 +122,7 @@ func pnpmPatterns(src string) []string {
 
 // addPackage adds the specifiers of the package pj in dir: its name (the
 // entry) and name/sub (exports' subpaths, then dir/src/sub, dir/sub, ...).
-func (a *pathAliases) addPackage(pj packageJSON, dir string) {
+func (a *Aliases) addPackage(pj packageJSON, dir string) {
 	if len(a.exact)+len(a.wild) >= maxAliasRules*2 {
 		return
 	}

@@ -1,4 +1,4 @@
-package typescript
+package modpaths
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func TestAbuseAliasTable(t *testing.T) {
 		fmt.Fprintf(&b, `"p%05d/*": [%s], "p%05dx": ["src/e.ts"]`, i, targets, i)
 	}
 	b.WriteString(`}}}`)
-	a := parseAliases([]byte(b.String()))
+	a := Parse([]byte(b.String()))
 	if a == nil {
 		t.Fatal("the table was not read")
 	}
@@ -34,13 +34,13 @@ func TestAbuseAliasTable(t *testing.T) {
 			t.Fatalf("%s keeps %d targets, over %d", r.pattern, len(r.targets), maxAliasTargets)
 		}
 	}
-	if again := parseAliases([]byte(b.String())); fmt.Sprint(again.wild) != fmt.Sprint(a.wild) {
+	if again := Parse([]byte(b.String())); fmt.Sprint(again.wild) != fmt.Sprint(a.wild) {
 		t.Error("the patterns kept depend on the map's order")
 	}
 	start := time.Now()
 	hits := 0
 	for i := range 20_000 {
-		hits += len(a.resolve(fmt.Sprintf("p%05d/x", i%100)))
+		hits += len(a.Resolve(fmt.Sprintf("p%05d/x", i%100)))
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("20,000 imports took %s", d)
@@ -48,7 +48,7 @@ func TestAbuseAliasTable(t *testing.T) {
 	if hits == 0 {
 		t.Error("no import resolved through the kept patterns")
 	}
-	if got := a.resolve("p00000x"); len(got) != 1 || got[0] != "src/e.ts" {
+	if got := a.Resolve("p00000x"); len(got) != 1 || got[0] != "src/e.ts" {
 		t.Errorf("exact pattern: %v", got)
 	}
 }
