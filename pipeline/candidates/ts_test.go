@@ -102,6 +102,8 @@ func TestFindTypeScriptWorkspacePackages(t *testing.T) {
 	check(t, got, []want{
 		{"packages/client/src/main.ts", KindImpact, MethodTokens, "calls `"},
 		{"packages/server/src/index.ts", KindImpact, MethodTokens, "uses `route`"},
+		// main.ts's routed is what route returns: self.ts uses it.
+		{"packages/client/src/self.ts", KindImpact, MethodTokens, "uses `routed`, which `route` makes in main.ts"},
 	})
 	got = repo{base: base, changed: map[string]string{
 		"packages/client/src/main.ts": strings.Replace(base["packages/client/src/main.ts"], "route('/')", "route('/a')", 1),
@@ -417,5 +419,29 @@ func TestFindTypeScriptRestParametersAndGetters(t *testing.T) {
 	check(t, got, []want{
 		{"src/context.ts", KindUses, MethodTokens, "declares `Context.json`"},
 		{"src/request.ts", KindUses, MethodTokens, "declares `HonoRequest.parseBody`"},
+	})
+}
+
+// A module-level value made by calling a changed function carries the
+// change to the files using it: got's index holds const got =
+// create(defaults), and the tests importing got run create's new body.
+// A file importing another got, and one importing the index without using
+// got, are not listed.
+func TestFindTypeScriptValuesMadeByChangedFunction(t *testing.T) {
+	base := map[string]string{
+		"source/create.ts":     "const create = (defaults: object) => {\n  return () => defaults;\n};\n\nexport default create;\n",
+		"source/index.ts":      "import create from './create.js';\n\nconst got = create({});\n\nexport default got;\nexport {default as create} from './create.js';\n",
+		"test/abort.ts":        "import got from '../source/index.js';\n\ntest('abort', async () => {\n  await got();\n});\n",
+		"test/types.ts":        "import type got from '../source/index.js';\n\nexport type G = typeof got;\n",
+		"test/unused.ts":       "import got from '../source/index.js';\n",
+		"vendor-like/other.ts": "import got from 'got';\n\ngot();\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"source/create.ts": strings.Replace(base["source/create.ts"], "return () => defaults;", "return () => ({...defaults});", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"source/index.ts", KindImpact, MethodTokens, "calls `create`"},
+		{"test/abort.ts", KindImpact, MethodTokens, "uses `got`, which `create` makes in index.ts, whose body changed"},
+		{"test/types.ts", KindImpact, MethodTokens, "uses `got`, which `create` makes in index.ts"},
 	})
 }

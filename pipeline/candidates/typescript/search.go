@@ -4,7 +4,8 @@
 // (js.go), imports, re-exports, path aliases and workspace packages
 // resolved to files (jsimports.go, jsmodules.go, package modpaths), members
 // followed through the declared-type model (jsmembers.go, package
-// modtypes) and class hierarchies (search.go).
+// modtypes), class hierarchies (search.go) and the values a changed
+// function makes (madeby.go).
 package typescript
 
 import (
@@ -321,6 +322,9 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		if nf != nil {
 			s.usesIn(g, ev)
 		}
+	}
+	if made := s.madeValues(); len(made) > 0 {
+		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
 	return nil
 }

@@ -1,0 +1,162 @@
+package typescript
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
+)
+
+// Values a changed function makes. got's index holds const got =
+// create(defaults): with create's body changed, every got(...) of the
+// repository runs the new body, so the files that import got reach the
+// change as surely as the index does. The module-level values of the
+// searched files that are initialized by a call (or new) of a touched
+// function are looked up in the files importing them.
+
+// maxMadeValues bounds the values followed per change, each one search.
+const maxMadeValues = 4
+
+// scoreMade ranks a user of a made value after the direct evidence: the
+// change reaches it one step further.
+const scoreMade = 0.5
+
+// madeValue is a module-level value of another file made by a touched
+// function.
+type madeValue struct {
+	file *jsFile
+	name string     // the value's name in file
+	def  bool       // file exports it by default
+	by   *lexed.Sym // the touched function
+}
+
+// madeValues returns the values of the searched files that touched
+// module-level functions make: const x = f(...) or new F(...) where the
+// file imports f from the changed file.
+func (s *tokSearch) madeValues() []madeValue {
+	var out []madeValue
+	for _, g := range s.files {
+		if len(g.Toks) == 0 || g.Types == nil {
+			continue // no touched name in it
+		}
+		def := defaultExport(g)
+		for _, d := range g.Decls {
+			if d.Container != "" || d.Kind != "variable" || len(out) == maxMadeValues {
+				continue
+			}
+			makers := g.Types.Calls[d.Name]
+			makers = append(slices.Clone(makers), g.Types.Vars[d.Name]...) // new C(...)
+			for _, fn := range makers {
+				sym := s.touchedTop(fn)
+				if sym == nil || !(importsName(g, s.c.Path, fn) || s.re != nil && s.re.importsVia(g, s.c.Path, fn)) {
+					continue
+				}
+				out = append(out, madeValue{file: g, name: d.Name, def: def == d.Name, by: sym})
+				break
+			}
+		}
+	}
+	return out
+}
+
+// touchedTop returns the touched module-level function or class named
+// name, nil for none.
+func (s *tokSearch) touchedTop(name string) *lexed.Sym {
+	for _, sym := range s.impactNames[name] {
+		if sym.Decl.Container == "" && sym.Via == "" && (sym.Decl.Kind == "function" || sym.Decl.Kind == "class" || sym.Ctor) {
+			return sym
+		}
+	}
+	return nil
+}
+
+// defaultExport returns the name f exports by default (export default x),
+// "" for none or an expression.
+func defaultExport(f *jsFile) string {
+	toks := f.Toks
+	for i := 0; i+2 < len(toks); i++ {
+		if toks[i].Text == "export" && toks[i+1].Text == "default" && toks[i+2].Kind == lexed.TkIdent {
+			if i+3 == len(toks) || toks[i+3].Text == ";" || toks[i+3].Line > toks[i+2].Line {
+				return toks[i+2].Text
+			}
+		}
+	}
+	return ""
+}
+
+// madeUsesIn records the files importing the values of made, found by a
+// search of their names: each uses what the changed function made.
+func (s *tokSearch) madeUsesIn(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, made []madeValue, ev *engine.Evidence) error {
+	var words []string
+	for _, m := range made {
+		if !slices.Contains(words, m.name) {
+			words = append(words, m.name)
+		}
+	}
+	paths, err := tree.Grep(ctx, words, lexed.FamilyGlobs(lexed.LangJS), lexed.GrepLimit)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
+			continue
+		}
+		h := s.lexed[p]
+		if h == nil {
+			src, err := tree.ReadFile(ctx, p)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				continue
+			}
+			h = cachedJS(p, src, aliases)
+			if s.lexed != nil {
+				s.lexed[p] = h
+			}
+		}
+		for _, m := range made {
+			if p == m.file.Path || !importsValue(h, m) {
+				continue
+			}
+			fn := lexed.Display(m.by.Decl)
+			ev.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: m.name, Method: engine.MethodTokens, Score: scoreMade,
+				Reason: fmt.Sprintf("uses `%s`, which `%s` makes in %s, %s", m.name, fn, engine.PathBase(m.file.Path), m.by.Change.Phrase())})
+		}
+	}
+	return nil
+}
+
+// importsValue reports whether h imports m's value (by name, or as the
+// default export) and uses it beyond the import.
+func importsValue(h *jsFile, m madeValue) bool {
+	for i, im := range h.Imports {
+		// Only an import that names the file for sure: a relative path, an
+		// alias or a workspace package (a bare name compared by its tail
+		// could be another package's utils/trpc).
+		if im.Export || !h.forms[i].rel && len(h.forms[i].aliased) == 0 || !resolves(h, i, m.file.Path) {
+			continue
+		}
+		local := ""
+		switch {
+		case m.def && im.Default != "":
+			local = im.Default
+		case slices.Contains(im.Names, m.name):
+			local = m.name
+		default:
+			continue
+		}
+		n := 0
+		for _, t := range h.Toks {
+			if t.Text == local && t.Kind == lexed.TkIdent {
+				if n++; n > 1 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
