@@ -384,14 +384,16 @@ func TestFindTypeScriptPickedMembers(t *testing.T) {
 
 // A local bound to a callable value is called like its type: the test's
 // extended is the KyInstance extend returns, and calling it gives a
-// ResponsePromise, whose text the added line calls.
+// ResponsePromise, whose text the added line calls. The chain is as deep
+// as ky's: the index's ky is what createInstance returns (a local of that
+// name inside it has another type).
 func TestFindTypeScriptCallOfLocalValue(t *testing.T) {
 	base := map[string]string{
 		"source/types/ResponsePromise.ts": "export type ResponsePromise = {\n  text: () => Promise<string>;\n} & Promise<Response>;\n",
-		"source/types/ky.ts":              "import type {ResponsePromise} from './ResponsePromise.js';\n\nexport type KyInstance = {\n  (url: string): ResponsePromise;\n  extend: (o: object) => KyInstance;\n};\n",
-		"source/index.ts":                 "import type {KyInstance} from './types/ky.js';\n\nconst createInstance = (): KyInstance => {\n  return {} as KyInstance;\n};\n\nconst ky = createInstance();\n\nexport default ky;\n",
+		"source/types/ky.ts":              "import type {ResponsePromise} from './ResponsePromise.js';\n\nexport type KyInstance = {\n  (url: string): ResponsePromise;\n  create: (o: object) => KyInstance;\n  extend: (o: object | ((p: object) => object)) => KyInstance;\n};\n",
+		"source/index.ts":                 "import type {KyInstance} from './types/ky.js';\nimport type {Mutable} from './utils/types.js';\n\nconst createInstance = (): KyInstance => {\n  const ky: Partial<Mutable<KyInstance>> = {};\n  return ky as KyInstance;\n};\n\nconst ky = createInstance();\n\nexport default ky;\n",
 		"source/body.ts":                  "export class Body {\n  text(): string {\n    return '';\n  }\n}\n",
-		"test/retry.ts":                   "import ky from '../source/index.js';\nimport {Body} from '../source/body.js';\n\nexport const b = new Body();\n\ntest('x', async () => {\n  const extended = ky.extend({});\n  await extended('u');\n});\n",
+		"test/retry.ts":                   "import ky from '../source/index.js';\nimport {Body} from '../source/body.js';\n\nexport const b = new Body();\n\ntest('x', async () => {\n  const extended = ky.create({}).extend({});\n  await extended('u');\n});\n",
 	}
 	got := repo{base: base, changed: map[string]string{
 		"test/retry.ts": strings.Replace(base["test/retry.ts"], "await extended('u');", "await extended('u').text();", 1),
