@@ -189,23 +189,36 @@ const hit = (lines, d) => {
 };
 
 // codeLines keeps the lines of lines that hold a token: a line with only
-// comments changes no behaviour, so it touches no declaration.
+// comments changes no behaviour, so it touches no declaration. The tokens
+// are the parsed file's (a raw scanner loses its place after a template
+// literal's ${...} and reads the comments after it as code); JSDoc is
+// comment.
 const codeLines = (sf, lines) => {
 	const out = new Set();
 	if (lines.size === 0) {
 		return out;
 	}
-	const text = sf.getFullText();
-	const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, sf.languageVariant, text);
-	for (let k = scanner.scan(); k !== ts.SyntaxKind.EndOfFileToken; k = scanner.scan()) {
-		const from = sf.getLineAndCharacterOfPosition(scanner.getTokenStart ? scanner.getTokenStart() : scanner.getTokenPos()).line + 1;
-		const to = sf.getLineAndCharacterOfPosition(scanner.getTextPos()).line + 1;
+	const visit = n => {
+		if (n.kind >= ts.SyntaxKind.FirstJSDocNode && n.kind <= ts.SyntaxKind.LastJSDocNode) {
+			return;
+		}
+		const kids = n.getChildren(sf);
+		if (kids.length > 0) {
+			kids.forEach(visit);
+			return;
+		}
+		if (n.kind === ts.SyntaxKind.EndOfFileToken || n.end <= n.pos) {
+			return;
+		}
+		const from = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1;
+		const to = sf.getLineAndCharacterOfPosition(n.end).line + 1;
 		for (let l = from; l <= to; l++) {
 			if (lines.has(l)) {
 				out.add(l);
 			}
 		}
-	}
+	};
+	visit(sf);
 	return out;
 };
 
