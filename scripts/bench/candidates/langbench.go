@@ -279,7 +279,7 @@ func recallLang(l *analyzedLang, reposDir string, n int, cacheDir, scriptsDir st
 	}
 	allE := sums.finish("all (" + l.title + ")")
 	r5, r12, p12, empty := allE.figures()
-	fmt.Printf("targets over all: recall@12 %.2f (>= %.2f), recall@5 %.2f (>= %.2f), precision@12 %.2f (>= %.2f), empty %.1f (<= %.1f)\n",
+	fmt.Printf("targets over all: recall@12 %.3f (>= %.2f), recall@5 %.3f (>= %.2f), precision@12 %.3f (>= %.2f), empty %.1f (<= %.1f)\n",
 		r12, langTargetRecall12, r5, langTargetRecall5, p12, langTargetPrecision, empty, langTargetEmptyAvg)
 	if only != "" {
 		return 0

@@ -275,7 +275,7 @@ func recall(args []string) int {
 	}
 	allE := sums.finish("all")
 	r5, r12, p12, empty := allE.figures()
-	fmt.Printf("targets over all: recall@12 %.2f (>= %.2f), recall@5 %.2f (>= %.2f), precision@12 %.2f (>= %.2f), empty %.1f (<= %.1f)\n",
+	fmt.Printf("targets over all: recall@12 %.3f (>= %.2f), recall@5 %.3f (>= %.2f), precision@12 %.3f (>= %.2f), empty %.1f (<= %.1f)\n",
 		r12, targetRecall12, r5, targetRecall5, p12, targetPrecision, empty, targetEmptyAvg)
 	if allE.commits < 60 {
 		fmt.Printf("MISS: %d commits, fewer than 60\n", allE.commits)
