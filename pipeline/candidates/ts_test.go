@@ -447,3 +447,26 @@ func TestFindTypeScriptValuesMadeByChangedFunction(t *testing.T) {
 		{"test/types.ts", KindImpact, MethodTokens, "uses `got`, which `create` makes in index.ts"},
 	})
 }
+
+// A value cast with as takes the cast's type: the client module's api is
+// createProxy() as Api, so the page's api.fetchUser() is Api's; a class of
+// the page's imports declaring fetchUser too is not listed, nor is a cast
+// inside a call (f(x as Other)) taken for the value's.
+func TestFindTypeScriptCastValues(t *testing.T) {
+	base := map[string]string{
+		"src/api.ts":    "export interface Api {\n  fetchUser(id: string): Promise<string>;\n}\n",
+		"src/other.ts":  "export interface Other {\n  fetchUser(): void;\n}\n",
+		"src/proxy.ts":  "export function createProxy(x: unknown): unknown {\n  return x;\n}\n",
+		"src/client.ts": "import type {Api} from './api';\nimport type {Other} from './other';\nimport {createProxy} from './proxy';\n\nexport const api = createProxy({} as Other) as unknown as Api;\n",
+		"src/cache.ts":  "export class Cache {\n  fetchUser(): void {}\n}\n",
+		"src/page.ts":   "import {api} from './client';\nimport {Cache} from './cache';\n\nexport const c = new Cache();\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/page.ts": base["src/page.ts"] + "export const u = api.fetchUser('1');\n",
+	}}.run(t)
+	check(t, got, []want{
+		{"src/api.ts", KindUses, MethodTokens, "declares `Api.fetchUser`"},
+		{"src/client.ts", KindUses, MethodTokens, "declares `api`"},
+	})
+}
+

@@ -1040,6 +1040,10 @@ func jsLocalTypes(toks []lexed.Tok, m *lexed.TypeModel) {
 		if len(m.Inits[name]) < 4 {
 			m.Inits[name] = append(m.Inits[name], v)
 		}
+		if typ := s.castType(v, s.stmtEnd(v, len(toks), false)); typ != "" {
+			m.AddVar(name, typ) // x = expr as T
+			continue
+		}
 		if s.text(v) == "await" {
 			v++
 		}
@@ -1058,4 +1062,28 @@ func jsLocalTypes(toks []lexed.Tok, m *lexed.TypeModel) {
 			m.AddCall(name, s.text(c))
 		}
 	}
+}
+
+// castType returns T when the expression toks[i:e+1] ends in a cast
+// "as T" (as T<A>, as unknown as T) at its own level; "" for none, and
+// for as const.
+func (s *jsScan) castType(i, e int) string {
+	if s.punctAt(e, ";") {
+		e--
+	}
+	for p := e; p > i && p > e-24; p-- {
+		switch {
+		case s.punctAt(p, ")") || s.punctAt(p, "]") || s.punctAt(p, "}"):
+			// A bracket's inside is another level: f(a as B) casts a.
+			if p = lexed.MatchOpen(s.toks, p); p < 0 {
+				return ""
+			}
+		case s.isIdent(p) && s.text(p) == "as" && !s.punctAt(p-1, "."):
+			if s.text(p+1) == "const" {
+				return ""
+			}
+			return s.typeName(p+1, e+1)
+		}
+	}
+	return ""
 }
