@@ -470,3 +470,19 @@ func TestFindTypeScriptCastValues(t *testing.T) {
 	})
 }
 
+// A receiver typed null | T is a T, and a type alias whose members are
+// not declared one by one (ReturnType of a factory) still names the file
+// its member comes from: headDeferred.reject is the Deferred's, from
+// createDeferred.ts. A class of the change's imports declaring reject is
+// not listed.
+func TestFindTypeScriptAliasedReceiverTypes(t *testing.T) {
+	base := map[string]string{
+		"src/utils/createDeferred.ts": "export function createDeferred<T = void>() {\n  let resolve!: (v: T) => void;\n  let reject!: (e: unknown) => void;\n  const promise = new Promise<T>((res, rej) => {\n    resolve = res;\n    reject = rej;\n  });\n  return {promise, resolve, reject};\n}\nexport type Deferred<T> = ReturnType<typeof createDeferred<T>>;\n",
+		"src/queue.ts":                "export class Queue {\n  reject(): void {}\n}\n",
+		"src/jsonl.ts":                "import {createDeferred, type Deferred} from './utils/createDeferred';\nimport {Queue} from './queue';\n\nexport const q = new Queue();\n\nexport function consume() {\n  let headDeferred: null | Deferred<string> = createDeferred();\n  return headDeferred;\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/jsonl.ts": strings.Replace(base["src/jsonl.ts"], "  return headDeferred;", "  headDeferred.reject(new Error('closed'));\n  return headDeferred;", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/utils/createDeferred.ts", KindUses, MethodTokens, "declares `Deferred`, the type whose `reject` the change in jsonl.ts uses"}})
+}

@@ -280,6 +280,10 @@ func (s *jsScan) typeName(i, end int) string {
 			}
 		case "typeof", "keyof", "readonly", "asserts", "new":
 			continue
+		case "null", "undefined":
+			if s.punctAt(j+1, "|") {
+				continue // null | T is a T where it is used
+			}
 		}
 		if s.text(j+1) == "is" {
 			return "" // a type predicate

@@ -15,11 +15,20 @@ import (
 // A receiver of a known type rules out the other classes declaring m; one
 // of unknown type leaves them all possible.
 
+// maxTypedReceivers bounds the receiver types kept per member name.
+const maxTypedReceivers = 4
+
 // receivers is what the receivers of one member name resolve to.
 type receivers struct {
 	classes map[string]bool // the classes (and their supertypes) receivers resolve to
 	unknown bool            // some receiver's type is not known
 	files   []string        // the files declaring classes found across modules
+	// typed are the receivers' types declared in other files as type
+	// aliases where no member of that name was found (Deferred =
+	// ReturnType<typeof createDeferred>: its members are not declared one
+	// by one; a class's unfound member is more likely an external base
+	// class's).
+	typed []modtypes.Type
 }
 
 // memberReceivers returns, per member name used after a '.' on an added
@@ -58,6 +67,13 @@ func memberReceivers(c *engine.Change, nf *jsFile, w *modtypes.World) map[string
 // it reports whether it found one.
 func (rc *receivers) across(w *modtypes.World, f *jsFile, i int) bool {
 	found := w.Declaring(f.File, i)
+	if len(found) == 0 {
+		for _, t := range w.Receiver(f.File, i) {
+			if t.File != nil && t.File.Path != f.Path && isTypeAlias(t) && !slices.Contains(rc.typed, t) && len(rc.typed) < maxTypedReceivers {
+				rc.typed = append(rc.typed, t)
+			}
+		}
+	}
 	for _, t := range found {
 		rc.classes[t.Name] = true
 		if t.File.Path != f.Path && !slices.Contains(rc.files, t.File.Path) {
@@ -94,4 +110,9 @@ func addWithSupers(set map[string]bool, m *lexed.TypeModel, typ string) {
 	for _, s := range m.Supers[typ] {
 		addWithSupers(set, m, s)
 	}
+}
+
+// isTypeAlias reports whether t's file declares t as a type alias.
+func isTypeAlias(t modtypes.Type) bool {
+	return slices.ContainsFunc(t.File.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == t.Name && d.Kind == "type" })
 }

@@ -11,6 +11,7 @@ package typescript
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -323,6 +324,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 			s.usesIn(g, ev)
 		}
 	}
+	s.receiverTypesIn(ev)
 	if made := s.madeValues(); len(made) > 0 {
 		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
@@ -712,4 +714,19 @@ func moduleReceiver(f *jsFile, i int) bool {
 		}
 	}
 	return f.Index().ModVars[r]
+}
+
+// receiverTypesIn records the files declaring the types of receivers whose
+// member no declaration of that type names (a type made by ReturnType<>,
+// a mapped type): the type's file is what the member comes from.
+func (s *tokSearch) receiverTypesIn(ev *engine.Evidence) {
+	for _, m := range slices.Sorted(maps.Keys(s.recv)) {
+		for _, t := range s.recv[m].typed {
+			if ev.Changed[t.File.Path] || engine.SkippedPath(t.File.Path) {
+				continue
+			}
+			ev.Add(t.File.Path, engine.Item{Kind: engine.KindUses, Symbol: t.Name, Method: engine.MethodTokens, Score: lexed.ScoreMember,
+				Reason: fmt.Sprintf("declares `%s`, the type whose `%s` the change in %s uses", t.Name, m, engine.PathBase(s.c.Path))})
+		}
+	}
 }

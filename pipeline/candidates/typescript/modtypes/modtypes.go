@@ -750,16 +750,22 @@ func (w *World) signatureParam(t Type, n, depth int) []Type {
 	return out
 }
 
-// Declaring returns the nearest types declaring the member token f.Toks[i]
-// (m of x.m, x?.m, f().m) among the types of its receiver and their
-// supertypes, as far as the files read tell; nil when none is known.
-func (w *World) Declaring(f *lexed.File, i int) []Type {
+// Receiver returns the types of the receiver of the member token f.Toks[i]
+// (x of x.m), as far as the files read tell.
+func (w *World) Receiver(f *lexed.File, i int) []Type {
 	r, ok := memberReceiverEnd(f.Toks, i)
 	if !ok {
 		return nil
 	}
+	return w.exprTypes(f, r, 0)
+}
+
+// Declaring returns the nearest types declaring the member token f.Toks[i]
+// (m of x.m, x?.m, f().m) among the types of its receiver and their
+// supertypes, as far as the files read tell; nil when none is known.
+func (w *World) Declaring(f *lexed.File, i int) []Type {
 	var found []Type
-	for _, t := range w.exprTypes(f, r, 0) {
+	for _, t := range w.Receiver(f, i) {
 		found = appendNew(found, w.declaring(t, f.Toks[i].Text, 0)...)
 	}
 	return found
