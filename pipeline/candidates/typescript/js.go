@@ -523,20 +523,7 @@ func (s *jsScan) signature(i, end int) (last, body int, ret string, open int) {
 func (s *jsScan) paramTypes(i, end int) []string {
 	var out []string
 	for j := i; j < end; {
-		// One parameter: up to the next ',' at depth 0.
-		e := j
-		colon := -1
-		for e < end && !s.punctAt(e, ",") {
-			switch {
-			case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
-				e = s.match(e)
-			case s.punctAt(e, "<"):
-				e = s.skipAngle(e) - 1
-			case s.punctAt(e, ":") && colon < 0:
-				colon = e
-			}
-			e++
-		}
+		e, colon := s.listItem(j, end)
 		typ := ""
 		if colon >= 0 {
 			typ = s.typeName(colon+1, e)
@@ -558,6 +545,24 @@ func (s *jsScan) paramTypes(i, end int) []string {
 	return out
 }
 
+// listItem returns the end of the list item starting at toks[j] (the
+// index of the ',' after it at depth 0, or end) and the index of its
+// first ':' at that depth, -1 for none.
+func (s *jsScan) listItem(j, end int) (e, colon int) {
+	colon = -1
+	for e = j; e < end && !s.punctAt(e, ","); e++ {
+		switch {
+		case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
+			e = s.match(e)
+		case s.punctAt(e, "<"):
+			e = s.skipAngle(e) - 1
+		case s.punctAt(e, ":") && colon < 0:
+			colon = e
+		}
+	}
+	return e, colon
+}
+
 // maxRestPositions is how many argument positions a rest parameter's
 // element type is recorded for.
 const maxRestPositions = 8
@@ -567,16 +572,7 @@ const maxRestPositions = 8
 func (s *jsScan) tupleTypes(i, end int) []string {
 	var out []string
 	for j := i + 1; j < end; {
-		e := j
-		for e < end && !s.punctAt(e, ",") {
-			switch {
-			case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
-				e = s.match(e)
-			case s.punctAt(e, "<"):
-				e = s.skipAngle(e) - 1
-			}
-			e++
-		}
+		e, _ := s.listItem(j, end)
 		out = append(out, s.typeName(j, min(e, end)))
 		j = e + 1
 	}
