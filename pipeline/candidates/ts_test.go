@@ -486,3 +486,18 @@ func TestFindTypeScriptAliasedReceiverTypes(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/utils/createDeferred.ts", KindUses, MethodTokens, "declares `Deferred`, the type whose `reject` the change in jsonl.ts uses"}})
 }
+
+// A template literal's substitutions are code: the added line's
+// `${formatDate(d)}` uses the date module's function; a name in the
+// template's text (formatTime) is not a use.
+func TestFindTypeScriptTemplateSubstitutions(t *testing.T) {
+	base := map[string]string{
+		"src/date.ts": "export function formatDate(d: Date): string {\n  return d.toISOString();\n}\n",
+		"src/time.ts": "export function formatTime(d: Date): string {\n  return d.toTimeString();\n}\n",
+		"src/log.ts":  "import {formatDate} from './date';\nimport {formatTime} from './time';\n\nexport function log(d: Date): string {\n  return '';\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/log.ts": strings.Replace(base["src/log.ts"], "  return '';", "  return `at ${formatDate(d)} (formatTime)`;", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/date.ts", KindUses, MethodTokens, "declares `formatDate`, used by the change in log.ts"}})
+}

@@ -2,6 +2,7 @@ package lexed
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -40,5 +41,47 @@ func TestLexPythonFString(t *testing.T) {
 	toks := Tokens([]byte(`x = f"{C()}"`), LexPython)
 	if toks[2].Kind != TkString || toks[2].Text != "" || toks[3].Text != "C" || toks[len(toks)-1].Text != "{C()}" {
 		t.Errorf("f-string tokens %+v", toks)
+	}
+}
+
+// The expressions in a JS template literal's substitutions are code, nested
+// templates and strings inside them included; the literal text is not (a
+// lone '{' or '$' in it is text), and the tokens after the template keep
+// their lines.
+func TestLexJSTemplate(t *testing.T) {
+	for _, tc := range []struct {
+		src    string
+		idents []string
+		line   int // the line of the last token
+	}{
+		{"s = `a${f(x)}b {lit} $notcode ${`n${y}`}c` + tail", []string{"s", "f", "x", "y", "tail"}, 1},
+		{"s = `line\n${one.two}\n${ {k: v}.k }\n` + after", []string{"s", "one", "two", "k", "v", "k", "after"}, 4},
+		{"s = `${'}' + \"`\"}${/}/.test(z) /* } */}` ; e", []string{"s", "test", "z", "e"}, 1},
+		{"s = `${unclosed\nnext_line", []string{"s", "unclosed", "next_line"}, 2},
+		{"s = '${not}' + \"${code}\" ; e", []string{"s", "e"}, 1},
+	} {
+		toks := Tokens([]byte(tc.src), LexJS)
+		var idents []string
+		for _, tk := range toks {
+			if tk.Kind == TkIdent {
+				idents = append(idents, tk.Text)
+			}
+		}
+		if !slices.Equal(idents, tc.idents) {
+			t.Errorf("%q: identifiers %q, want %q", tc.src, idents, tc.idents)
+		}
+		if last := toks[len(toks)-1]; last.Line != tc.line {
+			t.Errorf("%q: last token %q on line %d, want %d", tc.src, last.Text, last.Line, tc.line)
+		}
+	}
+	// x = `${C()}` is a string: an empty string token comes first.
+	toks := Tokens([]byte("x = `${C()}`"), LexJS)
+	if toks[2].Kind != TkString || toks[2].Text != "" || toks[3].Text != "C" || toks[len(toks)-1].Text != "${C()}" {
+		t.Errorf("template tokens %+v", toks)
+	}
+	// Templates nested past the bound are text, not a deep recursion.
+	deep := strings.Repeat("`${", 5000) + "x" + strings.Repeat("}`", 5000)
+	if toks := Tokens([]byte("s = "+deep+" ; e"), LexJS); toks[len(toks)-1].Text != "e" {
+		t.Errorf("deep nesting: last token %+v", toks[len(toks)-1])
 	}
 }

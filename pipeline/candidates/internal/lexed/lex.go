@@ -88,6 +88,9 @@ type lexer struct {
 	// its indentation width so far.
 	line, lineStart, indent int
 	atLineStart             bool
+	// nested counts the JS template literals being lexed (one inside
+	// another's substitution).
+	nested int
 }
 
 // numberChars are the bytes a number or a regex's flags run over.
@@ -138,7 +141,9 @@ func (x *lexer) token(c byte) {
 	case mode == LexJS && c == '/' && x.regexOK():
 		x.skipRegex()
 		x.emit(TkString, "", start)
-	case c == '"' || c == '\'' || (c == '`' && mode == LexJS):
+	case c == '`' && mode == LexJS:
+		x.template(start)
+	case c == '"' || c == '\'':
 		triple := mode == LexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
 		x.emit(TkString, x.skipString(c, triple), start)
 	case '0' <= c && c <= '9':
@@ -261,7 +266,13 @@ func (x *lexer) scanString(q byte, triple, fields bool) string {
 				return string(src[cstart : x.i-3])
 			}
 		case q == '`' && c == '$' && x.i+1 < n && src[x.i+1] == '{':
+			if fields && x.nested < maxTemplateNesting {
+				x.i += 2
+				x.substitution()
+				continue
+			}
 			x.skipSubstitution()
+		case q == '`':
 		case fields && c == '{' && x.i+1 < n && src[x.i+1] == '{':
 			x.i++ // an escaped brace
 		case fields && c == '{':
@@ -326,6 +337,69 @@ func (x *lexer) field(q byte, triple bool) {
 			continue
 		}
 		x.i++
+	}
+}
+
+// maxTemplateNesting bounds the template literals lexed inside one
+// another's substitutions; deeper ones are skipped as text.
+const maxTemplateNesting = 32
+
+// template consumes a JS template literal from its backquote. The
+// expressions of its substitutions (${f(x)}) are code: their tokens are
+// emitted between an empty string token at the template's start (so that
+// x = `${C()}` does not read as x = C()) and the string token at its end,
+// which carries the content and the end line as every string token does.
+func (x *lexer) template(start int) {
+	x.emit(TkString, "", start)
+	x.nested++
+	text := x.scanString('`', false, true)
+	x.nested--
+	x.emit(TkString, text, start)
+}
+
+// substitution lexes the expression of a template literal's ${...}, from
+// after its "${" to its closing brace, which it consumes; strings, nested
+// templates, regex literals and comments inside are read as in code.
+func (x *lexer) substitution() {
+	src, n := x.src, x.n
+	depth := 0
+	prev := byte('{') // the last byte of code read: whether a '/' starts a regex
+	for x.i < n {
+		c := src[x.i]
+		if c == '/' && (x.i+1 >= n || src[x.i+1] != '/' && src[x.i+1] != '*') {
+			start := x.i
+			if regexStarts(prev) {
+				x.skipRegex()
+				x.emit(TkString, "", start)
+				prev = 'a'
+			} else {
+				x.emit(TkPunct, "/", start)
+				x.i++
+				prev = '/'
+			}
+			continue
+		}
+		switch {
+		case c == '\n':
+			x.line++
+			x.i++
+			x.lineStart = x.i
+			continue
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f':
+			x.i++
+			continue
+		case c == '}' && depth == 0:
+			x.i++
+			return
+		case x.comment(c):
+			continue
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+		}
+		x.token(c)
+		prev = src[x.i-1]
 	}
 }
 
