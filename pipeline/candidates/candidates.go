@@ -29,7 +29,8 @@
 //     type checker at run time, so a selector whose operand type cannot be
 //     inferred still counts, with a lower score.
 //   - "tokens": TypeScript/JavaScript, Python and Java files are split into
-//     tokens by a lexer, so names in strings and comments do not count;
+//     tokens by a lexer, so names in strings and comments do not count
+//     (those in a JS template's ${...} or a Python f-string's fields do);
 //     declarations are found by token patterns (function, class, def,
 //     interface, method) and imports narrow which files can refer to which.
 //     Java files are read structurally (classes with their supertypes,

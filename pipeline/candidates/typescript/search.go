@@ -1,6 +1,7 @@
 // Package typescript is the candidates engine for TypeScript and
 // JavaScript: files read as tokens by the shared lexer (names in strings
-// and comments do not count), declarations found by token patterns
+// and comments do not count, those in a template's ${...} do),
+// declarations found by token patterns
 // (js.go), imports, re-exports, path aliases and workspace packages
 // resolved to files (jsimports.go, jsmodules.go, package modpaths), members
 // followed through the declared-type model (jsmembers.go, package
