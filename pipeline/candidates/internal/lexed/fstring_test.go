@@ -23,19 +23,7 @@ func TestLexPythonFString(t *testing.T) {
 		{`s = "{not_code}" + b"{nor}" ; e`, []string{"s", "e"}, 1},
 		{"s = f\"{unclosed\nnext_line", []string{"s", "unclosed", "next_line"}, 2},
 	} {
-		toks := Tokens([]byte(tc.src), LexPython)
-		var idents []string
-		for _, tk := range toks {
-			if tk.Kind == TkIdent {
-				idents = append(idents, tk.Text)
-			}
-		}
-		if !slices.Equal(idents, tc.idents) {
-			t.Errorf("%q: identifiers %q, want %q", tc.src, idents, tc.idents)
-		}
-		if last := toks[len(toks)-1]; last.Line != tc.line {
-			t.Errorf("%q: last token %q on line %d, want %d", tc.src, last.Text, last.Line, tc.line)
-		}
+		checkIdents(t, LexPython, tc.src, tc.idents, tc.line)
 	}
 	// x = f"{C()}" is a string: an empty string token comes first.
 	toks := Tokens([]byte(`x = f"{C()}"`), LexPython)
@@ -60,19 +48,7 @@ func TestLexJSTemplate(t *testing.T) {
 		{"s = `${unclosed\nnext_line", []string{"s", "unclosed", "next_line"}, 2},
 		{"s = '${not}' + \"${code}\" ; e", []string{"s", "e"}, 1},
 	} {
-		toks := Tokens([]byte(tc.src), LexJS)
-		var idents []string
-		for _, tk := range toks {
-			if tk.Kind == TkIdent {
-				idents = append(idents, tk.Text)
-			}
-		}
-		if !slices.Equal(idents, tc.idents) {
-			t.Errorf("%q: identifiers %q, want %q", tc.src, idents, tc.idents)
-		}
-		if last := toks[len(toks)-1]; last.Line != tc.line {
-			t.Errorf("%q: last token %q on line %d, want %d", tc.src, last.Text, last.Line, tc.line)
-		}
+		checkIdents(t, LexJS, tc.src, tc.idents, tc.line)
 	}
 	// x = `${C()}` is a string: an empty string token comes first.
 	toks := Tokens([]byte("x = `${C()}`"), LexJS)
@@ -83,5 +59,24 @@ func TestLexJSTemplate(t *testing.T) {
 	deep := strings.Repeat("`${", 5000) + "x" + strings.Repeat("}`", 5000)
 	if toks := Tokens([]byte("s = "+deep+" ; e"), LexJS); toks[len(toks)-1].Text != "e" {
 		t.Errorf("deep nesting: last token %+v", toks[len(toks)-1])
+	}
+}
+
+// checkIdents checks the identifiers src lexes to in mode, and the line of
+// its last token.
+func checkIdents(t *testing.T, mode LexMode, src string, want []string, line int) {
+	t.Helper()
+	toks := Tokens([]byte(src), mode)
+	var idents []string
+	for _, tk := range toks {
+		if tk.Kind == TkIdent {
+			idents = append(idents, tk.Text)
+		}
+	}
+	if !slices.Equal(idents, want) {
+		t.Errorf("%q: identifiers %q, want %q", src, idents, want)
+	}
+	if last := toks[len(toks)-1]; last.Line != line {
+		t.Errorf("%q: last token %q on line %d, want %d", src, last.Text, last.Line, line)
 	}
 }
