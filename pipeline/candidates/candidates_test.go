@@ -625,6 +625,21 @@ func TestGoSharedParses(t *testing.T) {
 		"lib/v2store/store.go": strings.Replace(store, "package store", "package v2store", 1),
 		"app/app.go":           app,
 	}, changed: map[string]string{"lib/v2store/store.go": strings.Replace(changedStore, "package store", "package v2store", 1)}}
+	wantHere, wantElsewhere := runShared(t, here, elsewhere)
+	if !strings.Contains(wantHere, "app/app.go") {
+		t.Fatalf("the caller is not listed:\n%s", wantHere)
+	}
+	if strings.Contains(wantElsewhere, "app/app.go") {
+		t.Fatalf("a caller of another package listed:\n%s", wantElsewhere)
+	}
+}
+
+// runShared runs Find on here and elsewhere four times each at once (the
+// runs fill and share the reading cache), then once each alone, and fails
+// when a concurrent run's candidates differ from the lone run's; it
+// returns the lone runs' candidates for the caller's own checks.
+func runShared(t *testing.T, here, elsewhere repo) (wantHere, wantElsewhere string) {
+	t.Helper()
 	var wg sync.WaitGroup
 	gotHere, gotElsewhere := make([]string, 4), make([]string, 4)
 	for i := range 4 {
@@ -632,14 +647,7 @@ func TestGoSharedParses(t *testing.T) {
 		wg.Go(func() { gotElsewhere[i] = dump(elsewhere.run(t)) })
 	}
 	wg.Wait()
-	wantHere := dump(here.run(t))
-	if !strings.Contains(wantHere, "app/app.go") {
-		t.Fatalf("the caller is not listed:\n%s", wantHere)
-	}
-	wantElsewhere := dump(elsewhere.run(t))
-	if strings.Contains(wantElsewhere, "app/app.go") {
-		t.Fatalf("a caller of another package listed:\n%s", wantElsewhere)
-	}
+	wantHere, wantElsewhere = dump(here.run(t)), dump(elsewhere.run(t))
 	for i := range 4 {
 		if gotHere[i] != wantHere {
 			t.Errorf("concurrent run:\n%s\nwant\n%s", gotHere[i], wantHere)
@@ -648,4 +656,5 @@ func TestGoSharedParses(t *testing.T) {
 			t.Errorf("concurrent run elsewhere:\n%s\nwant\n%s", gotElsewhere[i], wantElsewhere)
 		}
 	}
+	return wantHere, wantElsewhere
 }

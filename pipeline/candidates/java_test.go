@@ -3,7 +3,6 @@ package candidates
 import (
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -227,28 +226,12 @@ func TestJavaSharedReadings(t *testing.T) {
 	}, changed: changed}
 	// The concurrent runs come first, so that they fill the cache and
 	// their searches learn about the shared files at the same time.
-	var wg sync.WaitGroup
-	gotHere, gotElsewhere := make([]string, 4), make([]string, 4)
-	for i := range 4 {
-		wg.Go(func() { gotHere[i] = dump(here.run(t)) })
-		wg.Go(func() { gotElsewhere[i] = dump(elsewhere.run(t)) })
-	}
-	wg.Wait()
-	wantHere := dump(here.run(t))
+	wantHere, wantElsewhere := runShared(t, here, elsewhere)
 	if !strings.Contains(wantHere, "web/Page.java") || !strings.Contains(wantHere, "api/Api.java") {
 		t.Fatalf("Page and Api not both listed:\n%s", wantHere)
 	}
-	wantElsewhere := dump(elsewhere.run(t))
 	if strings.Contains(wantElsewhere, "web/Page.java") {
 		t.Fatalf("Page, which imports another Store, listed:\n%s", wantElsewhere)
-	}
-	for i := range 4 {
-		if gotHere[i] != wantHere {
-			t.Errorf("concurrent run:\n%s\nwant\n%s", gotHere[i], wantHere)
-		}
-		if gotElsewhere[i] != wantElsewhere {
-			t.Errorf("concurrent run elsewhere:\n%s\nwant\n%s", gotElsewhere[i], wantElsewhere)
-		}
 	}
 }
 
