@@ -2,9 +2,6 @@ package golang
 
 import (
 	"context"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -22,26 +19,10 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 		"key.go":    []byte("package p\n\nvar v = T{Name: 1, Other :2}\nfunc f() { x := 1; Name := 2 }\n\u00e9Name := 1\n"),
 		"digit.go":  []byte("package p\n\nvar a = 1Name + Name2\n"),
 	}
-	root := filepath.Join("..", "..", "..")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") && len(srcs) < 120 {
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			srcs[p] = src
-		}
-		return nil
+	eachRepoGoFile(t, func(p string, src []byte) bool {
+		srcs[p] = src
+		return len(srcs) < 120
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	names := []string{"Name", "Other", "x", "err", "ctx", "Find", "string", "Name2", "T", "notThere", "\u00e9Name",
 		strings.Repeat("a", 64), strings.Repeat("b", 65)}
 	words := map[string]bool{}
@@ -75,25 +56,11 @@ func TestImportTailInFilesThatImport(t *testing.T) {
 			t.Errorf("identTail(%q) = %q, want %q", c.ip, got, c.tail)
 		}
 	}
-	root := filepath.Join("..", "..", "..")
 	checked := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachRepoGoFile(t, func(p string, src []byte) bool {
 		f := parseSrc(p, src)
 		if f == nil {
-			return nil
+			return true
 		}
 		fi := listIdents(src)
 		for _, im := range f.ast.Imports {
@@ -103,11 +70,8 @@ func TestImportTailInFilesThatImport(t *testing.T) {
 			}
 			checked++
 		}
-		return nil
+		return true
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 100 {
 		t.Fatalf("%d imports checked", checked)
 	}

@@ -41,22 +41,8 @@ func declShape(a *ast.File) []string {
 // whole and with every body blanked: the declarations, signatures and
 // positions must be the same, and most bodies must be blanked.
 func TestSkeletonKeepsDeclarations(t *testing.T) {
-	root := filepath.Join("..", "..", "..")
 	var files, blanked, bodies int
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachRepoGoFile(t, func(p string, src []byte) bool {
 		files++
 		full := parseSrc(p, src)
 		skel := newGoEngine(context.Background(), nil).parseKeep(p, src, nil)
@@ -80,11 +66,8 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 			}
 		}
 		blanked += len(skel.blanked)
-		return nil
+		return true
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if files < 100 || blanked < bodies*9/10 {
 		t.Fatalf("%d files: %d of %d non-empty bodies blanked", files, blanked, bodies)
 	}
@@ -171,5 +154,35 @@ func TestParsesShared(t *testing.T) {
 	}
 	if f := engine().parseKeep("shared.go", src, onLine(7)); f != whole {
 		t.Fatal("the whole parse not shared for B")
+	}
+}
+
+// eachRepoGoFile calls fn with the path and content of each Go file of
+// this repository (testdata and dot folders left out) until fn answers
+// false.
+func eachRepoGoFile(t *testing.T, fn func(p string, src []byte) bool) {
+	t.Helper()
+	root := filepath.Join("..", "..", "..")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && p != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if !fn(p, src) {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
