@@ -66,9 +66,10 @@ func memberReceivers(c *engine.Change, nf *jsFile, w *modtypes.World) map[string
 // modules (modtypes) and records the nearest classes declaring the member;
 // it reports whether it found one.
 func (rc *receivers) across(w *modtypes.World, f *jsFile, i int) bool {
-	found := w.Declaring(f.File, i)
+	recv := w.Receiver(f.File, i)
+	found := w.Declaring(recv, f.Toks[i].Text)
 	if len(found) == 0 {
-		for _, t := range w.Receiver(f.File, i) {
+		for _, t := range recv {
 			if t.File != nil && t.File.Path != f.Path && isTypeAlias(t) && !slices.Contains(rc.typed, t) && len(rc.typed) < maxTypedReceivers {
 				rc.typed = append(rc.typed, t)
 			}

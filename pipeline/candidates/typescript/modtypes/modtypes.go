@@ -760,13 +760,13 @@ func (w *World) Receiver(f *lexed.File, i int) []Type {
 	return w.exprTypes(f, r, 0)
 }
 
-// Declaring returns the nearest types declaring the member token f.Toks[i]
-// (m of x.m, x?.m, f().m) among the types of its receiver and their
-// supertypes, as far as the files read tell; nil when none is known.
-func (w *World) Declaring(f *lexed.File, i int) []Type {
+// Declaring returns the nearest types declaring member among the
+// receiver types recv (Receiver's answer) and their supertypes, as far as
+// the files read tell; nil when none is known.
+func (w *World) Declaring(recv []Type, member string) []Type {
 	var found []Type
-	for _, t := range w.Receiver(f, i) {
-		found = appendNew(found, w.declaring(t, f.Toks[i].Text, 0)...)
+	for _, t := range recv {
+		found = appendNew(found, w.declaring(t, member, 0)...)
 	}
 	return found
 }
