@@ -8,6 +8,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // Values a changed function makes. got's index holds const got =
@@ -42,7 +43,7 @@ func (s *tokSearch) madeValues() []madeValue {
 		if len(g.Toks) == 0 || g.Types == nil {
 			continue // no touched name in it
 		}
-		def := defaultExport(g)
+		def := modtypes.DefaultName(g.File)
 		for _, d := range g.Decls {
 			if d.Container != "" || d.Kind != "variable" || len(out) == maxMadeValues {
 				continue
@@ -71,20 +72,6 @@ func (s *tokSearch) touchedTop(name string) *lexed.Sym {
 		}
 	}
 	return nil
-}
-
-// defaultExport returns the name f exports by default (export default x),
-// "" for none or an expression.
-func defaultExport(f *jsFile) string {
-	toks := f.Toks
-	for i := 0; i+2 < len(toks); i++ {
-		if toks[i].Text == "export" && toks[i+1].Text == "default" && toks[i+2].Kind == lexed.TkIdent {
-			if i+3 == len(toks) || toks[i+3].Text == ";" || toks[i+3].Line > toks[i+2].Line {
-				return toks[i+2].Text
-			}
-		}
-	}
-	return ""
 }
 
 // madeUsesIn records the files importing the values of made, found by a

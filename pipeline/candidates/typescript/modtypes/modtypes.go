@@ -177,7 +177,7 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 	}
 	if declaresTop(f, name) {
 		if name == "default" {
-			if x := defaultName(f); x != "" && declaresTop(f, x) {
+			if x := DefaultName(f); x != "" && declaresTop(f, x) {
 				return f, x
 			}
 		}
@@ -247,10 +247,10 @@ func declaresTop(f *lexed.File, name string) bool {
 	return slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name })
 }
 
-// defaultName returns the name f's default export binds: X of export
+// DefaultName returns the name f's default export binds: X of export
 // default X, export default class X, export default function X; "" for an
 // expression.
-func defaultName(f *lexed.File) string {
+func DefaultName(f *lexed.File) string {
 	toks := f.Toks
 	for i := 0; i+2 < len(toks); i++ {
 		if toks[i].Text != "export" || toks[i+1].Text != "default" {
