@@ -91,19 +91,12 @@ func (s *tokSearch) madeUsesIn(ctx context.Context, tree engine.Tree, aliases *m
 		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
 			continue
 		}
-		h := s.lexed[p]
+		h, err := s.searchedFile(ctx, tree, p, aliases)
 		if h == nil {
-			src, err := tree.ReadFile(ctx, p)
 			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				continue
+				return err
 			}
-			h = cachedJS(p, src, aliases)
-			if s.lexed != nil {
-				s.lexed[p] = h
-			}
+			continue
 		}
 		for _, m := range made {
 			if p == m.file.Path || !importsValue(h, m) {

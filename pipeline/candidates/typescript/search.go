@@ -512,19 +512,12 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
 			continue
 		}
-		rf := s.lexed[p]
+		rf, err := s.searchedFile(ctx, tree, p, aliases)
 		if rf == nil {
-			src, err := tree.ReadFile(ctx, p)
 			if err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				continue
+				return err
 			}
-			rf = cachedJS(p, src, aliases)
-			if s.lexed != nil {
-				s.lexed[p] = rf
-			}
+			continue
 		}
 		if s.shared && !s.mentions(rf) {
 			continue // found for another change's words
@@ -549,6 +542,24 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		}
 	}
 	return nil
+}
+
+// searchedFile returns the lexed file at p, read once per Find (the
+// changes' searches share s.lexed); nil when it cannot be read, with the
+// context's error when that is why.
+func (s *tokSearch) searchedFile(ctx context.Context, tree engine.Tree, p string, aliases *modpaths.Aliases) (*jsFile, error) {
+	if f := s.lexed[p]; f != nil {
+		return f, nil
+	}
+	src, err := tree.ReadFile(ctx, p)
+	if err != nil {
+		return nil, ctx.Err()
+	}
+	f := cachedJS(p, src, aliases)
+	if s.lexed != nil {
+		s.lexed[p] = f
+	}
+	return f, nil
 }
 
 // mentions reports whether f holds one of the search's words as an
