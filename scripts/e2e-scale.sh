@@ -245,8 +245,14 @@ export N8N_USER_FOLDER="$WORK/n8n" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOS
 	EXECUTIONS_MODE=queue DB_TYPE=postgresdb DB_POSTGRESDB_HOST=127.0.0.1 DB_POSTGRESDB_PORT="$PG_PORT" \
 	DB_POSTGRESDB_DATABASE=n8n DB_POSTGRESDB_USER=n8n DB_POSTGRESDB_PASSWORD= \
 	QUEUE_BULL_REDIS_HOST=127.0.0.1 QUEUE_BULL_REDIS_PORT="$REDIS_PORT" \
-	QUEUE_WORKER_LOCK_DURATION=10000 QUEUE_WORKER_LOCK_RENEW_TIME=2000 QUEUE_WORKER_STALLED_INTERVAL=5000 \
-	N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL=0.25
+	QUEUE_WORKER_LOCK_DURATION=10000 QUEUE_WORKER_LOCK_RENEW_TIME=2000 QUEUE_WORKER_STALLED_INTERVAL=5000
+# The queue recovery (N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL) keeps n8n's
+# default of 180 minutes, so it runs once, at main's start: it marks crashed
+# any execution stored as new whose job is not yet in Redis, and a worker
+# drops a crashed execution unrun (workflows/README.md, "Running at scale").
+# The killed worker's executions need no recovery: n8n fails a stalled job
+# at once and ends its execution in error.
+unset N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL
 mkdir -p "$N8N_USER_FOLDER"
 node -e '
 const [out, api, llm, tok] = process.argv.slice(1);
