@@ -12,13 +12,16 @@
 # PRSCOUT_CANDIDATES_MAX=0) and, in N alternating rounds, times POST
 # /v1/context of the range against `git diff -U30 base head` plus
 # `git cat-file --batch` of the changed files' head blobs. It prints the
-# medians, the ratios and the CPU per request of each side, and exits
-# non-zero when the ratio with candidates is over MAX_RATIO (1.5), in the
-# warm rounds or on a fresh server's first request.
+# medians, the ratios and the CPU per request of each side. It also times
+# the range's first request on fresh servers, cold and after they served the
+# range that ends where this one begins (a long-running server meeting a new
+# change: what it kept is the unchanged files, not this range's readings).
+# It exits non-zero when a ratio with candidates is over MAX_RATIO (1.5).
 #
 # Usage: scripts/bench-context-range.sh REPO [N]
 #   env: FILES (200), HEAD_REF (origin/main or origin/master of the clone),
-#        COLD (3 fresh servers), MAX_RATIO (1.5)
+#        COLD (3 fresh servers), WARMED (3 servers warmed on the preceding
+#        range), MAX_RATIO (1.5)
 set -eu
 repo=${1:-${REPO:-}}
 if [ -z "$repo" ]; then
@@ -44,4 +47,4 @@ go build -o "$tmp/prscout" ./cmd/prscout
 go build -o "$tmp/contextrange" ./scripts/bench/contextrange
 echo "repository: $(basename "$repo"), head $head"
 "$tmp/contextrange" run -repo "$tmp/repo" -bin "$tmp/prscout" -head "$head" -n "$n" \
-	-files "${FILES:-200}" -cold "${COLD:-3}" -max-ratio "${MAX_RATIO:-1.5}"
+	-files "${FILES:-200}" -cold "${COLD:-3}" -warmed "${WARMED:-3}" -max-ratio "${MAX_RATIO:-1.5}"

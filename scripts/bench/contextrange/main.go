@@ -324,6 +324,7 @@ func run(args []string) error {
 	files := fs.Int("files", 200, "changed files the range has at least")
 	n := fs.Int("n", 7, "rounds (each: raw git, context with and without candidates, in alternating order)")
 	cold := fs.Int("cold", 3, "fresh servers whose first request is timed")
+	warmed := fs.Int("warmed", 3, "fresh servers that serve the preceding range first, then this one timed")
 	head := fs.String("head", "HEAD", "head of the range (a branch, tag or commit of -repo)")
 	maxRatio := fs.Float64("max-ratio", 1.5, "largest accepted ratio of the context's median (with candidates) to the raw git's")
 	if err := fs.Parse(args); err != nil {
@@ -415,6 +416,42 @@ func run(args []string) error {
 		cWith = append(cWith, d)
 	}
 
+	// Warmed: a long-running server meets a new change. Each fresh server
+	// first serves the range that ends where this one begins (the files it
+	// changes mostly differ from this range's), so what it kept is the
+	// repository's unchanged files, not this range's readings; then this
+	// range is timed against the raw git run just before it.
+	var wRaw, wWith []time.Duration
+	if *warmed > 0 {
+		prev, err := pickRange(*repo, r.Base, *files)
+		if err != nil {
+			return fmt.Errorf("the range before %s: %w", r.Base[:12], err)
+		}
+		for range *warmed {
+			s, err := startServer(*bin, *repo)
+			if err != nil {
+				return err
+			}
+			if _, _, err := s.post(prev); err != nil {
+				s.stop()
+				return err
+			}
+			d, err := timed(func() error { _, err := rawGit(*repo, r); return err })
+			if err != nil {
+				s.stop()
+				return err
+			}
+			wRaw = append(wRaw, d)
+			d, err = timed(func() error { _, _, err := s.post(r); return err })
+			s.stop()
+			if err != nil {
+				return err
+			}
+			wWith = append(wWith, d)
+		}
+		fmt.Printf("warmed on: %s..%s, %d first-parent commits, %d changed files\n", prev.Base[:12], prev.Head[:12], prev.Commits, prev.Files)
+	}
+
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("range: %s..%s, %d first-parent commits, %d changed files (%d new sources), raw git %.2f MB\n",
 		r.Base[:12], r.Head[:12], r.Commits, r.Files, len(r.Blobs), float64(rawBytes)/1e6)
@@ -430,6 +467,10 @@ func run(args []string) error {
 	fmt.Printf("%-36s %12s %12s %8.2f\n", "with candidates", ms(mWith), ms(mRaw), ratio(mWith, mRaw))
 	fmt.Printf("%-36s %12s %12s %8.2f\n", "without candidates", ms(mWithout), ms(mRaw), ratio(mWithout, mRaw))
 	fmt.Printf("%-36s %12s %12s %8.2f\n", fmt.Sprintf("first request, fresh server (%d)", *cold), ms(mcWith), ms(mcRaw), ratio(mcWith, mcRaw))
+	mwRaw, mwWith := median(wRaw), median(wWith)
+	if *warmed > 0 {
+		fmt.Printf("%-36s %12s %12s %8.2f\n", fmt.Sprintf("after the preceding range (%d)", *warmed), ms(mwWith), ms(mwRaw), ratio(mwWith, mwRaw))
+	}
 	fmt.Printf("%-36s %12s %12s %8.2f\n", "cpu per request, with candidates", ms(cWithCPU), ms(cRawCPU), ratio(cWithCPU, cRawCPU))
 	fmt.Printf("%-36s %12s %12s %8.2f\n", "cpu per request, without", ms(cWithoutCPU), ms(cRawCPU), ratio(cWithoutCPU, cRawCPU))
 	var errs []string
@@ -438,6 +479,9 @@ func run(args []string) error {
 	}
 	if q := ratio(mcWith, mcRaw); *cold > 0 && q > *maxRatio {
 		errs = append(errs, fmt.Sprintf("first request %.2f", q))
+	}
+	if q := ratio(mwWith, mwRaw); *warmed > 0 && q > *maxRatio {
+		errs = append(errs, fmt.Sprintf("after the preceding range %.2f", q))
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("ratio over %.2f: %s", *maxRatio, strings.Join(errs, ", "))
