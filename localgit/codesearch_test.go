@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -408,5 +409,75 @@ func TestGrepIndexCoversMissingBlob(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "a.go" {
 		t.Errorf("grepIndexed = %v, want [a.go]", got)
+	}
+}
+
+// TestGrepIndexNewHeadInline: once a repository is indexed, a new head
+// whose changed blobs are more than identInlineMax but at most a quarter of
+// what the search covers is answered from the index, its changed blobs
+// indexed inline, and the answer is git grep's; with more changed than
+// that, the search goes to git grep.
+func TestGrepIndexNewHeadInline(t *testing.T) {
+	const files = 400
+	dir := t.TempDir()
+	git(t, dir, "init", "-q", "-b", "main")
+	content := func(i, rev int) []byte {
+		word := "Other"
+		if i%7 == rev%7 {
+			word = "Needle"
+		}
+		return fmt.Appendf(nil, "package p\n\n// rev %d\nfunc F%d() { %s() }\n", rev, i, word)
+	}
+	commit := func(rev, changed int) string {
+		for i := range files {
+			if rev == 0 || i < changed {
+				write(t, filepath.Join(dir, fmt.Sprintf("f%03d.go", i)), content(i, rev))
+			}
+		}
+		git(t, dir, "add", "-A")
+		git(t, dir, "commit", "-q", "-m", fmt.Sprint("rev ", rev))
+		return git(t, dir, "rev-parse", "HEAD")
+	}
+	base := commit(0, files)
+	inline := commit(1, files/4)    // 100 changed blobs: more than identInlineMax, a quarter
+	tooMany := commit(2, files/4+1) // 101 changed against inline's head
+	if inlineLimit(files) != files/4 || files/4 <= identInlineMax {
+		t.Fatalf("the test needs a quarter of %d files (%d) above identInlineMax (%d)", files, files/4, identInlineMax)
+	}
+	p := New(dir)
+	ctx := context.Background()
+	grep := func(commit string) (paths []string, ok bool, want []string) {
+		t.Helper()
+		tree, err := p.OpenTree(ctx, anyRepo, commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tree.Close()
+		ct := tree.(*codeTree)
+		paths, ok, err = ct.grepIndexed(ctx, []string{"Needle"}, []string{"*.go"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want, err = ct.gitGrep(ctx, []string{"Needle"}, []string{"*.go"}, 0); err != nil {
+			t.Fatal(err)
+		}
+		return paths, ok, want
+	}
+	if _, ok, _ := grep(base); ok {
+		t.Fatalf("the first search of an empty index was answered from it; want git grep and a background fill")
+	}
+	p.idents.fills.Wait()
+	if got, ok, want := grep(base); !ok || !slices.Equal(got, want) {
+		t.Fatalf("after the fill, base: ok %v, %d paths; git grep %d paths", ok, len(got), len(want))
+	}
+	got, ok, want := grep(inline)
+	if !ok {
+		t.Fatalf("a new head with %d changed blobs of %d was not answered from the index", files/4, files)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("new head: the index answered %d paths, git grep %d", len(got), len(want))
+	}
+	if _, ok, _ := grep(tooMany); ok {
+		t.Errorf("a new head with %d changed blobs of %d was answered from the index; want git grep", files/4+1, files)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // [A-Za-z0-9_], which is exactly what `git grep -w` matches for words made
 // of word characters; words with other characters always go to git grep.
 // The index is filled from blobs the tree reads anyway, from the few blobs a
-// search lacks (up to identInlineMax), and in the background after a search
+// search lacks (up to inlineLimit), and in the background after a search
 // that had to run git grep.
 
 // defaultIdentIndexBytes bounds the identifier index of a Provider (8 bytes
@@ -28,9 +28,15 @@ import (
 const defaultIdentIndexBytes = 64 << 20
 
 // identInlineMax is how many unindexed blobs a search reads and indexes
-// itself before answering; with more, it runs git grep and leaves them to
-// the background.
+// itself before answering, or a quarter of the blobs it covers when that is
+// more: git grep reads every covered blob, so reading a quarter of them is
+// cheaper (a new head of an indexed repository, its changed files missing).
+// With more missing, it runs git grep and leaves them to the background.
 const identInlineMax = 64
+
+// inlineLimit is how many missing blobs a search over covered blobs indexes
+// inline (see identInlineMax).
+func inlineLimit(covered int) int { return max(identInlineMax, covered/4) }
 
 // identMaxBlob is the largest blob indexed; a search covering a larger one
 // runs git grep.
@@ -319,7 +325,7 @@ func globRegexp(g string) (*regexp.Regexp, error) {
 
 // grepIndexed answers Grep from the identifier index when it can: words
 // the index can look up (indexedWords), plain globs, and every blob the
-// globs cover indexed (after indexing up to identInlineMax missing ones).
+// globs cover indexed (after indexing up to inlineLimit missing ones).
 // ok is false otherwise; unindexed blobs are then indexed in the
 // background. A word with other characters than word characters ("$el"
 // in JavaScript) is looked for in the content of the blobs holding its
@@ -385,7 +391,7 @@ type coverage struct {
 }
 
 // cover gathers the coverage of match from the identifier index, first
-// indexing up to identInlineMax missing blobs; nil when the index cannot
+// indexing up to inlineLimit missing blobs; nil when the index cannot
 // answer (more blobs missing, which are then indexed in the background, a
 // blob over identMaxBlob, or the index full).
 func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverage, error) {
@@ -406,7 +412,7 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 			missing = append(missing, e)
 		}
 	}
-	if len(missing) > identInlineMax {
+	if len(missing) > inlineLimit(len(covered)) {
 		t.fillLater(missing)
 		return nil, nil
 	}
