@@ -246,6 +246,23 @@ func (s *server) cpu() time.Duration {
 	return time.Duration(ticks) * time.Second / clockTicks
 }
 
+// waitIdle waits until the server has used no CPU for half a second (its
+// background work after a request, such as filling the identifier index,
+// is done), at most limit; it reports how long it waited.
+func (s *server) waitIdle(limit time.Duration) time.Duration {
+	start := time.Now()
+	last := s.cpu()
+	for time.Since(start) < limit {
+		time.Sleep(500 * time.Millisecond)
+		now := s.cpu()
+		if now == last {
+			break
+		}
+		last = now
+	}
+	return time.Since(start)
+}
+
 // clockTicks is the kernel's USER_HZ, the unit of /proc/<pid>/stat times.
 const clockTicks = 100
 
@@ -421,7 +438,7 @@ func run(args []string) error {
 	// changes mostly differ from this range's), so what it kept is the
 	// repository's unchanged files, not this range's readings; then this
 	// range is timed against the raw git run just before it.
-	var wRaw, wWith []time.Duration
+	var wRaw, wWith, idle []time.Duration
 	if *warmed > 0 {
 		prev, err := pickRange(*repo, r.Base, *files)
 		if err != nil {
@@ -436,6 +453,9 @@ func run(args []string) error {
 				s.stop()
 				return err
 			}
+			// Between two pull requests a server is idle: let it finish
+			// what it does after a request.
+			idle = append(idle, s.waitIdle(time.Minute))
 			d, err := timed(func() error { _, err := rawGit(*repo, r); return err })
 			if err != nil {
 				s.stop()
@@ -449,7 +469,8 @@ func run(args []string) error {
 			}
 			wWith = append(wWith, d)
 		}
-		fmt.Printf("warmed on: %s..%s, %d first-parent commits, %d changed files\n", prev.Base[:12], prev.Head[:12], prev.Commits, prev.Files)
+		fmt.Printf("warmed on: %s..%s, %d first-parent commits, %d changed files; idle after it in %s (median)\n",
+			prev.Base[:12], prev.Head[:12], prev.Commits, prev.Files, ms(median(idle)))
 	}
 
 	load, _ := os.ReadFile("/proc/loadavg")
@@ -501,6 +522,7 @@ func profile(args []string) error {
 	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
+	warmFirst := fs.Bool("warmed", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -510,6 +532,21 @@ func profile(args []string) error {
 	r, err := pickRange(*repo, *head, *files)
 	if err != nil {
 		return err
+	}
+	lim := pipeline.DefaultLimits()
+	if *noCandidates {
+		lim.CandidatesMax = 0
+	}
+	p := localgit.New(*repo)
+	if *warmFirst {
+		prev, err := pickRange(*repo, r.Base, *files)
+		if err != nil {
+			return err
+		}
+		in := collect.ContextInput{Workspace: "bench", RepoSlug: "range", Base: prev.Base, Head: prev.Head, Title: "bench"}
+		if _, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p}, in, lim); err != nil {
+			return err
+		}
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -522,11 +559,6 @@ func profile(args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	lim := pipeline.DefaultLimits()
-	if *noCandidates {
-		lim.CandidatesMax = 0
-	}
-	p := localgit.New(*repo)
 	for i := range *n {
 		if i == 1 && *memProfile != "" {
 			runtime.MemProfileRate = 4096
