@@ -501,3 +501,25 @@ func TestFindTypeScriptTemplateSubstitutions(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{{"src/date.ts", KindUses, MethodTokens, "declares `formatDate`, used by the change in log.ts"}})
 }
+
+// An object literal's key names the member of the type the literal is
+// typed by: passed to a parameter of that type, or declared with it. A
+// changed interface member reaches those literals; a literal of another
+// type, an untyped one and a type literal with the same key do not.
+func TestFindTypeScriptObjectLiteralKeys(t *testing.T) {
+	base := map[string]string{
+		"src/options.ts": "export interface Options {\n  retry: number;\n  timeout: number;\n}\n",
+		"src/got.ts":     "import type {Options} from './options.js';\n\nexport function got(url: string, options: Options): string {\n  return url;\n}\n\nexport function log(url: string, meta: {retry: number}): string {\n  return url;\n}\n",
+		"src/app.ts":     "import {got} from './got.js';\n\nexport const a = got('u', {retry: 2});\n",
+		"src/conf.ts":    "import type {Options} from './options.js';\n\nexport const o: Options = {timeout: 1, retry: 3};\n",
+		"src/other.ts":   "import {got, log} from './got.js';\n\nexport const x = {retry: 1};\nexport const y = got('u', {timeout: 2});\nexport const z = log('u', {retry: 1});\n",
+		"src/types.ts":   "import type {Options} from './options.js';\n\nexport type Local = {retry: string};\nexport type Both = Options & {retry: 1};\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/options.ts": strings.Replace(base["src/options.ts"], "retry: number;", "retry: number | false;", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/app.ts", KindImpact, MethodTokens, "sets `Options.retry`"},
+		{"src/conf.ts", KindImpact, MethodTokens, "sets `Options.retry`"},
+	})
+}

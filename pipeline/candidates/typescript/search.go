@@ -217,7 +217,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		}
 	}
 	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf, world), lexed: mods.lexed, supers: supers}
+		recv: memberReceivers(c, nf, world), lexed: mods.lexed, supers: supers, world: world}
 }
 
 // implemented is a member of a supertype that a touched member implements
@@ -501,6 +501,7 @@ type tokSearch struct {
 	recv        map[string]*receivers // JS members used on added lines: their receivers' types
 	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
 	supers      []implemented         // supertype members the touched members implement
+	world       *modtypes.World       // types across modules; nil for other languages
 }
 
 // read lexes the searched TypeScript/JavaScript files.
@@ -616,6 +617,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			continue
 		}
 		for _, sym := range ss {
+			key := false
 			// A static member is reached through its class's name:
 			// x.create is not a call of the static Ky.create.
 			if sym.Decl.Static && member && (i < 2 || g.Toks[i-2].Text != sym.Decl.Container) {
@@ -635,6 +637,12 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				score = lexed.ScoreMember
 			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
 				score = lexed.ScoreUnrelated
+			case sym.Decl.Container != "" && !member && !sym.Decl.Static && (sym.Decl.Kind == "field" || sym.Decl.Kind == "method") &&
+				s.literalOf(g, i, sym.Decl.Container):
+				// An object literal's key names the member of the type
+				// the literal is passed as or declared as: got('u',
+				// {retry: 2}) sets the retry of got's options.
+				score, key = lexed.ScoreMember, true
 			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
 				score = lexed.ScoreImported
 			}
@@ -642,7 +650,10 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				continue
 			}
 			verb := "uses"
-			if call {
+			switch {
+			case key:
+				verb, call = "sets", false
+			case call:
 				verb = "calls"
 			}
 			// A member name no import or type ties to the class is text
@@ -659,6 +670,95 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason})
 		}
 	}
+}
+
+// literalOf reports whether g.Toks[i] is a key of an object literal typed
+// by the type named container: passed as an argument whose parameter has
+// that type (as far as the files read tell), or the value of a variable
+// annotated with it (const o: Options = {...}).
+func (s *tokSearch) literalOf(g *jsFile, i int, container string) bool {
+	b := objectKeyAt(g.Toks, i)
+	if b < 0 {
+		return false
+	}
+	toks := g.Toks
+	switch toks[b-1].Text {
+	case "=":
+		return b >= 3 && toks[b-2].Text == container && toks[b-3].Text == ":"
+	case "(", ",":
+		if s.world == nil {
+			return false
+		}
+		for _, t := range s.world.ArgumentTypes(g.File, b) {
+			if t.Name == container {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// objectLiteralAfter are the tokens before a '{' that opens an object
+// literal (a value) rather than a block, a type or a pattern: an argument,
+// an element, an assignment's, a return's or a default export's value, a
+// conditional's branch (punctuation is lexed one character a token, so =>
+// before a block ends in '>', not '='; | and & are left out, as they also
+// join type literals in unions and intersections).
+var objectLiteralAfter = map[string]bool{"(": true, ",": true, "=": true, "return": true, "?": true, "[": true,
+	"yield": true, "await": true, "default": true}
+
+// objectKeyAt returns the '{' of the object literal whose key toks[i] is
+// ({k: v}, {k} or {..., k, ...}), the '{' following a token of
+// objectLiteralAfter and opening no type alias's body (type T = {k: V});
+// -1 when toks[i] is no such key.
+func objectKeyAt(toks []lexed.Tok, i int) int {
+	if i == 0 || i+1 >= len(toks) {
+		return -1
+	}
+	if p := toks[i-1].Text; p != "{" && p != "," {
+		return -1
+	}
+	if n := toks[i+1].Text; n != ":" && n != "," && n != "}" {
+		return -1
+	}
+	depth := 0
+	for b := i - 1; b > 0; b-- {
+		if toks[b].Kind != lexed.TkPunct {
+			continue
+		}
+		switch toks[b].Text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[":
+			depth--
+		case "{":
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if !objectLiteralAfter[toks[b-1].Text] || toks[b-1].Text == "=" && typeAliasBefore(toks, b-1) {
+				return -1
+			}
+			return b
+		}
+		if depth < 0 {
+			return -1
+		}
+	}
+	return -1
+}
+
+// typeAliasBefore reports whether the statement holding toks[eq] (an '=')
+// declares a type alias: `type` opens it, after export or declare.
+func typeAliasBefore(toks []lexed.Tok, eq int) bool {
+	k := eq - 1
+	for k > 0 && toks[k-1].Text != ";" && toks[k-1].Text != "{" && toks[k-1].Text != "}" && toks[k-1].Line == toks[k].Line {
+		k--
+	}
+	for k < eq && (toks[k].Text == "export" || toks[k].Text == "declare") {
+		k++
+	}
+	return toks[k].Text == "type"
 }
 
 // usesIn records g's declarations of names used on added lines.

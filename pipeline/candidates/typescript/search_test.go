@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
@@ -77,5 +78,39 @@ func TestFindJSOneSearch(t *testing.T) {
 	}
 	if ev.Files["src/b.ts"] == nil {
 		t.Errorf("src/b.ts (declares helper) not found: %v", ev.Files)
+	}
+}
+
+// TestObjectKeyAt: which tokens named retry are keys of an object literal
+// (a value), not of a type literal, a block's label or a pattern.
+func TestObjectKeyAt(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"got('u', {retry: 2})", true},
+		{"got({timeout: 1, retry})", true},
+		{"const o: Options = {a: f(x), retry: 1}", true},
+		{"export default {retry: 1}", true},
+		{"return {retry}", true},
+		{"const x = cond ? {retry: 1} : null", true},
+		{"type T = {retry: number}", false},
+		{"export type T = {retry: number}", false},
+		{"function f(o: {retry: number}) {}", false},
+		{"type B = Options & {retry: 1}", false},
+		{"const {retry} = options", false},
+		{"const [a, retry] = list", false},
+		{"if (x) { retry: for (;;) {} }", false},
+		{"interface O { retry: number }", false},
+		{"f(a, retry)", false},
+	} {
+		f := readJS("a.ts", []byte(tt.src), nil)
+		k := slices.IndexFunc(f.Toks, func(tk lexed.Tok) bool { return tk.Text == "retry" })
+		if k < 0 {
+			t.Fatalf("%q: no retry token", tt.src)
+		}
+		if got := objectKeyAt(f.Toks, k) >= 0; got != tt.want {
+			t.Errorf("objectKeyAt(%q) = %v, want %v", tt.src, got, tt.want)
+		}
 	}
 }

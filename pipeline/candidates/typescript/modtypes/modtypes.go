@@ -634,7 +634,29 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 	if textAt(toks, start-1) == "async" {
 		start--
 	}
-	// The argument list holding the function: back over the arguments
+	var out []Type
+	for _, p := range w.argParams(f, start, depth) {
+		out = appendNew(out, w.signatureParam(p, pos, depth+1)...)
+	}
+	return out
+}
+
+// ArgumentTypes returns the types of the parameter that the argument
+// starting at f.Toks[k] is passed to (got('u', {retry: 2}): the type of
+// got's second parameter), as far as the files read tell; nil when
+// f.Toks[k] starts no argument of a call.
+func (w *World) ArgumentTypes(f *lexed.File, k int) []Type {
+	if f == nil || f.Types == nil {
+		return nil
+	}
+	return w.argParams(f, k, 0)
+}
+
+// argParams returns the types of the callee's parameter that the argument
+// starting at toks[start] of f is passed to.
+func (w *World) argParams(f *lexed.File, start, depth int) []Type {
+	toks := f.Toks
+	// The argument list holding the argument: back over the arguments
 	// before it to the call's '('.
 	n := 0
 	j := start - 1
@@ -674,11 +696,7 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 	} else {
 		params = w.funcParams(f, toks[c].Text, n, depth+1)
 	}
-	var out []Type
-	for _, p := range params {
-		out = appendNew(out, w.signatureParam(p, pos, depth+1)...)
-	}
-	return out
+	return params
 }
 
 // at returns the type names of position n of a parameter list's types.
