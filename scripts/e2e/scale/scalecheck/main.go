@@ -269,7 +269,7 @@ func main() {
 			}
 			must(getJSON(fmt.Sprintf("%s/_fake/status?repo=%d&commit=%s", *control, s.Repo, h), &bs))
 			closed := bs != nil && (bs.State == "SUCCESSFUL" || bs.State == "FAILED")
-			check(closed, "%s: head %.12s's build status closed SUCCESSFUL/FAILED (got %+v)", key, h, bs)
+			check(closed, "%s: head %.12s's build status closed SUCCESSFUL/FAILED (got %+v)%s", key, h, bs, headExecutions(prExecs[key], h))
 			if closed {
 				// Only /v1/comments closes a status: the head's review was
 				// posted, also when the n8n execution that asked for it died
@@ -525,4 +525,31 @@ func must(err error) {
 		fmt.Fprintln(os.Stderr, "scalecheck:", err)
 		os.Exit(2)
 	}
+}
+
+// headExecutions describes the executions of a pull request that reviewed
+// head h, for a failed check: their ids, statuses and last nodes, and why a
+// crashed one that ran no node past the webhook never set a status.
+func headExecutions(execs []execution, h string) string {
+	var parts []string
+	unrun := false
+	for _, e := range execs {
+		if e.Head == "" || !strings.HasPrefix(h, e.Head) {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("#%d %s after %q", e.ID, e.Status, e.LastNode))
+		// The webhook node's output is stored with the execution when it is
+		// created: one that never ran has no other node.
+		if e.Status == "crashed" && len(e.Nodes) <= 1 {
+			unrun = true
+		}
+	}
+	if len(parts) == 0 {
+		return "; no n8n execution names this head"
+	}
+	out := "; its executions: " + strings.Join(parts, ", ")
+	if unrun {
+		out += " (crashed before its first node: n8n's queue recovery marked it crashed before its job was queued, see workflows/README.md, \"Queue recovery\")"
+	}
+	return out
 }
