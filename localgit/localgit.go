@@ -518,6 +518,70 @@ func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, h
 	return paths, nil
 }
 
+// ChangedSides lists the paths on both sides of the files Diff would show
+// and the commit it starts from, with one `git diff --name-status -z -M`: New
+// as ChangedPaths answers, Old the paths at the start of the files that have
+// one (added and copied files left out, a rename's old path).
+func (p *Provider) ChangedSides(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) (pipeline.ChangedSides, error) {
+	dir, err := p.repoDir(repo)
+	if err != nil {
+		return pipeline.ChangedSides{}, err
+	}
+	from, headID, err := diffRange(ctx, dir, base, head, opts)
+	if err != nil {
+		return pipeline.ChangedSides{}, err
+	}
+	out, err := runGit(ctx, dir, 0, "diff", "--name-status", "-z", "--no-ext-diff", "--no-relative", "-M",
+		"--end-of-options", from, headID, "--")
+	if err != nil {
+		return pipeline.ChangedSides{}, fmt.Errorf("list changed paths: %w", err)
+	}
+	sides, err := parseNameStatus(out)
+	if err != nil {
+		return pipeline.ChangedSides{}, fmt.Errorf("list changed paths: %w", err)
+	}
+	sides.From = from
+	return sides, nil
+}
+
+// parseNameStatus reads `git diff --name-status -z` records: "<status>\0<path>\0",
+// with a second path after the first for renames and copies (R<n>, C<n>).
+func parseNameStatus(out []byte) (pipeline.ChangedSides, error) {
+	var sides pipeline.ChangedSides
+	recs := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
+	if len(out) == 0 {
+		return sides, nil
+	}
+	for i := 0; i < len(recs); {
+		st := recs[i]
+		if len(st) == 0 || i+1 >= len(recs) {
+			return pipeline.ChangedSides{}, fmt.Errorf("unexpected name-status record %q", st)
+		}
+		first := string(recs[i+1])
+		switch st[0] {
+		case 'R', 'C':
+			if i+2 >= len(recs) {
+				return pipeline.ChangedSides{}, fmt.Errorf("unexpected name-status record %q", st)
+			}
+			if st[0] == 'R' {
+				sides.Old = append(sides.Old, first)
+			}
+			sides.New = append(sides.New, string(recs[i+2]))
+			i += 3
+			continue
+		case 'A':
+			sides.New = append(sides.New, first)
+		case 'D':
+			sides.Old = append(sides.Old, first)
+		default:
+			sides.New = append(sides.New, first)
+			sides.Old = append(sides.Old, first)
+		}
+		i += 2
+	}
+	return sides, nil
+}
+
 // CommitMessages returns the full messages of at most limit commits of
 // base..head (reachable from head, not from base), newest first, with `git
 // log --format=%B -n <limit> <head> ^<base>`. An unknown revision wraps

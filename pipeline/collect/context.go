@@ -310,14 +310,20 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		}
 		diffDone <- diffAnswer{raw, err}
 	}()
-	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
+	// The old sides the candidates compare are read ahead too when they
+	// will run.
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts, lim.CandidatesMax > 0 && search != nil)
+	if pre != nil {
+		// A read-ahead nobody asked for ends with the request.
+		defer func() {
+			cancelPre()
+			pre.stop()
+		}()
+	}
 	gates, rules, root, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
 	if err != nil {
 		cancelPre()
 		<-diffDone
-		if pre != nil {
-			pre.wait()
-		}
 		return ContextResult{}, err
 	}
 	instructions, warns := scope.ReadInstructions(ctx, repo, r, base, in.Instructions, root)
