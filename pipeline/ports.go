@@ -256,28 +256,6 @@ type ChangeLister interface {
 	ChangedPaths(ctx context.Context, repo Repo, base, head string, opts DiffOptions) ([]string, error)
 }
 
-// SideLister is an optional ChangeLister extension: in the same cheap
-// listing it also names the commit the diff starts from and the paths there
-// of the files that have an old side, so the context stage can read the old
-// sources the context candidates compare while the diff is still being
-// produced.
-type SideLister interface {
-	ChangedSides(ctx context.Context, repo Repo, base, head string, opts DiffOptions) (ChangedSides, error)
-}
-
-// ChangedSides names both sides of the files a diff will show.
-type ChangedSides struct {
-	// From is the full id of the commit the diff starts from: the merge base
-	// of base and head, or base itself with DiffOptions.TwoDot.
-	From string
-	// New are the files' paths at head, deleted files left out: what
-	// ChangedPaths answers.
-	New []string
-	// Old are the files' paths at From, added and copied files left out (a
-	// renamed file's old path).
-	Old []string
-}
-
 // FileCommit is one commit of whole files onto a branch.
 type FileCommit struct {
 	// Branch receives the commit; it is created when it does not exist.

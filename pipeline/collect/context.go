@@ -120,6 +120,11 @@ type ContextMeta struct {
 	// gives SearchOff as the reason).
 	Search    pipeline.CodeSearch
 	SearchOff string
+	// OldFromDiff says the raw diff runs from the commit the candidates
+	// read old sources at (mode full, from the merge base of Base and
+	// Head): they are rebuilt from the diff and the new sources instead,
+	// where the diff says them (see diff.OldSide).
+	OldFromDiff bool
 }
 
 // defaultMaxSourceBytes bounds one changed file's new source.
@@ -310,20 +315,14 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		}
 		diffDone <- diffAnswer{raw, err}
 	}()
-	// The old sides the candidates compare are read ahead too when they
-	// will run.
-	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts, lim.CandidatesMax > 0 && search != nil)
-	if pre != nil {
-		// A read-ahead nobody asked for ends with the request.
-		defer func() {
-			cancelPre()
-			pre.stop()
-		}()
-	}
+	pre := startPrefetch(preCtx, repo, diffs, r, base, head, opts)
 	gates, rules, root, scopeWarnings, err := scopeOf(ctx, repo, r, base, in)
 	if err != nil {
 		cancelPre()
 		<-diffDone
+		if pre != nil {
+			pre.wait()
+		}
 		return ContextResult{}, err
 	}
 	instructions, warns := scope.ReadInstructions(ctx, repo, r, base, in.Instructions, root)
@@ -352,6 +351,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		Warnings:     scopeWarnings,
 		Search:       search,
 		SearchOff:    in.searchOff,
+		OldFromDiff:  true,
 	}
 	meta.RequirementsText, meta.Criteria = in.Requirements.Text, in.Requirements.Criteria
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
@@ -432,16 +432,24 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
 	learned := map[string]bool{}
+	// The candidates rebuild old sides from the shown files' diffs as git
+	// wrote them (the answer's are redacted).
+	var raws []string // by index in res.Files
+	keepRaw := heads != nil && meta.OldFromDiff
 	for i, d := range shown {
 		sh, hasSource := sources[i]
-		if rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard); kept && rule != "" {
+		rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard)
+		if kept && rule != "" {
 			learned[rule] = true
+		}
+		if kept && keepRaw {
+			raws = append(raws, d.Section)
 		}
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
 	res.Stats.LearnedRules = len(learned)
-	res.findCandidates(ctx, repo, meta, lim, heads)
+	res.findCandidates(ctx, repo, meta, lim, heads, raws)
 	res.finish(lim)
 	res.redactWarnings()
 	return res, nil

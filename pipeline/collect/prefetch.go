@@ -8,22 +8,12 @@ import (
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
-// prefetch reads changed sources in the background while the diff runs:
-// the new sides at head and, when asked and the diff source names them, the
-// old sides the candidates compare at the commit the diff starts from.
+// prefetch reads changed sources in the background while the diff runs.
 type prefetch struct {
-	repo  pipeline.Repository
-	fr    pipeline.FilesReader
-	head  *prefetchSide
-	old   *prefetchSide // nil: none read ahead
-	ended chan struct{} // closed when every read ahead has ended
-}
-
-// prefetchSide is the read-ahead of one commit.
-type prefetchSide struct {
-	commit   string
-	maxBytes int64 // the per-file limit of the read
-	done     chan struct{}
+	repo   pipeline.Repository
+	fr     pipeline.FilesReader
+	commit string
+	done   chan struct{}
 
 	mu    sync.Mutex
 	cache map[string]fileReadResult
@@ -38,13 +28,10 @@ type fileReadResult struct {
 
 // startPrefetch starts reading the sources of the change's files at head
 // when the diff source can list them and the repository reads in batches;
-// it returns nil otherwise. With old set and a diff source that is a
-// SideLister, the old sides are read next, at the commit the diff starts
-// from, up to candidateSourceMax each (as the candidates read them). Secret
-// and noise paths are never read ahead. Each side keeps at most
-// DefaultMaxTotalSourceBytes; files past that are read later as usual. Any
-// failure only means no read-ahead.
-func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, r pipeline.Repo, base, head string, opts pipeline.DiffOptions, old bool) *prefetch {
+// it returns nil otherwise. Secret and noise paths are never read ahead. The
+// read-ahead keeps at most DefaultMaxTotalSourceBytes; files past that are
+// read later as usual. Any failure only means no read-ahead.
+func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, r pipeline.Repo, base, head string, opts pipeline.DiffOptions) *prefetch {
 	cl, ok := diffs.(pipeline.ChangeLister)
 	if !ok {
 		return nil
@@ -53,126 +40,65 @@ func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline
 	if !ok {
 		return nil
 	}
-	var sides pipeline.ChangedSides
-	var err error
-	if sl, ok := diffs.(pipeline.SideLister); ok && old {
-		sides, err = sl.ChangedSides(ctx, r, base, head, opts)
-	} else {
-		sides.New, err = cl.ChangedPaths(ctx, r, base, head, opts)
-	}
-	if err != nil || len(sides.New)+len(sides.Old) == 0 {
+	paths, err := cl.ChangedPaths(ctx, r, base, head, opts)
+	if err != nil || len(paths) == 0 {
 		return nil
 	}
-	pf := &prefetch{repo: repo, fr: fr, ended: make(chan struct{})}
-	pf.head = newPrefetchSide(head, defaultMaxSourceBytes)
-	heads := readable(sides.New)
-	var olds []string
-	if sides.From != "" && sides.From != head {
-		olds = readable(sides.Old)
-	}
-	if len(olds) > 0 {
-		pf.old = newPrefetchSide(sides.From, candidateSourceMax)
-	}
-	go func() {
-		defer close(pf.ended)
-		pf.head.read(ctx, fr, r, heads)
-		if pf.old != nil {
-			pf.old.read(ctx, fr, r, olds)
-		}
-	}()
-	return pf
-}
-
-// readable leaves out the paths never read ahead.
-func readable(paths []string) []string {
 	keep := paths[:0:0]
 	for _, p := range paths {
 		if !scope.IsSecretPath(p) && !scope.IsDefaultPath(p) {
 			keep = append(keep, p)
 		}
 	}
-	return keep
+	pf := &prefetch{repo: repo, fr: fr, commit: head, done: make(chan struct{}), cache: make(map[string]fileReadResult, len(keep))}
+	go func() {
+		defer close(pf.done)
+		var kept int64
+		_ = fr.ReadFiles(ctx, r, head, keep, defaultMaxSourceBytes, func(i int, data []byte, err error) {
+			if i < 0 || i >= len(keep) || kept+int64(len(data)) > defaultMaxTotalSourceBytes {
+				return
+			}
+			kept += int64(len(data))
+			pf.mu.Lock()
+			pf.cache[keep[i]] = fileReadResult{Data: data, Err: err}
+			pf.mu.Unlock()
+		})
+	}()
+	return pf
 }
 
-func newPrefetchSide(commit string, maxBytes int64) *prefetchSide {
-	return &prefetchSide{commit: commit, maxBytes: maxBytes, done: make(chan struct{}), cache: map[string]fileReadResult{}}
-}
-
-// read reads paths into the side and marks it done.
-func (s *prefetchSide) read(ctx context.Context, fr pipeline.FilesReader, r pipeline.Repo, paths []string) {
-	defer close(s.done)
-	if len(paths) == 0 {
-		return
-	}
-	var kept int64
-	_ = fr.ReadFiles(ctx, r, s.commit, paths, s.maxBytes, func(i int, data []byte, err error) {
-		if i < 0 || i >= len(paths) || kept+int64(len(data)) > defaultMaxTotalSourceBytes {
-			return
-		}
-		kept += int64(len(data))
-		s.mu.Lock()
-		s.cache[paths[i]] = fileReadResult{Data: data, Err: err}
-		s.mu.Unlock()
-	})
-}
-
-// wait blocks until the read-ahead of the new sides ends and returns a
-// Repository that serves the read-ahead before asking the real one (the old
-// sides as soon as their read ends).
+// wait blocks until the read-ahead ends and returns a Repository that serves
+// it before asking the real one.
 func (pf *prefetch) wait() pipeline.Repository {
-	<-pf.head.done
+	<-pf.done
 	return prefetchRepo{Repository: pf.repo, pf: pf}
 }
 
-// stop waits for every read ahead to end (the caller cancels their context
-// first when it no longer needs them).
-func (pf *prefetch) stop() { <-pf.ended }
-
-// side returns the read-ahead of commit, once its read has ended; nil when
-// there is none or ctx ends first.
-func (pf *prefetch) side(ctx context.Context, commit string) *prefetchSide {
-	var s *prefetchSide
-	switch {
-	case commit == pf.head.commit:
-		s = pf.head
-	case pf.old != nil && commit == pf.old.commit:
-		s = pf.old
-	default:
-		return nil
+// take removes and returns a read-ahead file of commit.
+func (pf *prefetch) take(commit, p string) (fileReadResult, bool) {
+	if commit != pf.commit {
+		return fileReadResult{}, false
 	}
-	select {
-	case <-s.done:
-		return s
-	case <-ctx.Done():
-		return nil
-	}
-}
-
-// take removes and returns a read-ahead file.
-func (s *prefetchSide) take(p string) (fileReadResult, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	res, ok := s.cache[p]
+	pf.mu.Lock()
+	defer pf.mu.Unlock()
+	res, ok := pf.cache[p]
 	if ok {
-		delete(s.cache, p)
+		delete(pf.cache, p)
 	}
 	return res, ok
 }
 
 // prefetchRepo serves read-ahead files first, then the real repository. A
-// read-ahead used its side's per-file limit, so a smaller maxBytes is
-// applied again here, and a larger one reads again.
+// read-ahead used the default per-file limit, so a smaller maxBytes is
+// applied again here.
 type prefetchRepo struct {
 	pipeline.Repository
 	pf *prefetch
 }
 
-func (p prefetchRepo) hit(s *prefetchSide, path string, maxBytes int64) (fileReadResult, bool) {
-	if s == nil {
-		return fileReadResult{}, false
-	}
-	res, ok := s.take(path)
-	if !ok || maxBytes > s.maxBytes {
+func (p prefetchRepo) hit(commit, path string, maxBytes int64) (fileReadResult, bool) {
+	res, ok := p.pf.take(commit, path)
+	if !ok || (maxBytes > defaultMaxSourceBytes) {
 		return fileReadResult{}, false
 	}
 	if res.Err == nil && maxBytes > 0 && int64(len(res.Data)) > maxBytes {
@@ -183,7 +109,7 @@ func (p prefetchRepo) hit(s *prefetchSide, path string, maxBytes int64) (fileRea
 
 // ReadFile serves a read-ahead file or asks the real repository.
 func (p prefetchRepo) ReadFile(ctx context.Context, repo pipeline.Repo, commit, path string, maxBytes int64) ([]byte, error) {
-	if res, ok := p.hit(p.pf.side(ctx, commit), path, maxBytes); ok {
+	if res, ok := p.hit(commit, path, maxBytes); ok {
 		return res.Data, res.Err
 	}
 	return p.Repository.ReadFile(ctx, repo, commit, path, maxBytes)
@@ -195,9 +121,8 @@ func (p prefetchRepo) ReadFiles(ctx context.Context, repo pipeline.Repo, commit 
 	got := make([]fileReadResult, len(paths))
 	var missIdx []int
 	var missPaths []string
-	s := p.pf.side(ctx, commit)
 	for i, path := range paths {
-		if res, ok := p.hit(s, path, maxBytes); ok {
+		if res, ok := p.hit(commit, path, maxBytes); ok {
 			got[i] = res
 			continue
 		}
