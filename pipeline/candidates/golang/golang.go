@@ -420,14 +420,9 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 	}
 	var hits []found
 	for _, pk := range dirs {
-		g := e.dir(pk.dir)
-		for k, paths := range g.decls {
-			recv, meth, ok := strings.Cut(k, ".")
-			if !ok || meth != name {
-				continue
-			}
-			for _, p := range paths {
-				hits = append(hits, found{p, "(" + recv + ")." + name})
+		for _, m := range e.dir(pk.dir).methods(name) {
+			for _, p := range m.paths {
+				hits = append(hits, found{p, "(" + m.recv + ")." + name})
 			}
 		}
 		hits = append(hits, e.fieldsNamed(pk, name)...)
@@ -522,9 +517,8 @@ func (e *goEngine) uniqueMember(s *goSym) bool {
 	if commonMethods[s.name] {
 		return false
 	}
-	g := e.dir(s.pk.dir)
-	for k := range g.decls {
-		if recv, name, ok := strings.Cut(k, "."); ok && name == s.name && recv != s.recv {
+	for _, m := range e.dir(s.pk.dir).methods(s.name) {
+		if m.recv != s.recv {
 			return false
 		}
 	}
