@@ -197,6 +197,9 @@ type ContextResult struct {
 	// one: the request's, then each linked issue's, in issue order.
 	Requirements []pipeline.Requirement `json:"requirements"`
 
+	// planPrep, when set, brings the review groups' preparation made in
+	// the background (see startPlanPrep).
+	planPrep chan *planPrep
 	// answerOnly counts redactions in text the answer carries but the scout
 	// prompt does not show (Jira acceptance criteria items); finish adds
 	// them to Stats.Redactions after the prompt's note is written.
@@ -449,6 +452,11 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	res.Stats.LearnedRules = len(learned)
+	if heads != nil && len(res.Files) > 1 {
+		// The review groups' planning reads the files alone: its first
+		// part runs while the candidates are found.
+		res.startPlanPrep()
+	}
 	res.findCandidates(ctx, repo, meta, lim, heads, raws)
 	res.finish(lim)
 	res.redactWarnings()
