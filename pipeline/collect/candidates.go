@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
+	"github.com/prscout/prscout/pipeline/diff"
 	"github.com/prscout/prscout/pipeline/scope"
 	"golang.org/x/sync/errgroup"
 )
@@ -37,13 +39,15 @@ const candidateSourceMax = 2 << 20
 // Candidates never name a changed file (shown or excluded), a secret path or
 // a default path (/v1/needs would refuse them).
 //
-// heads holds head sources already read (by path); repo, when it is a
-// FilesReader, reads the old sources in one batch.
-func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repository, meta ContextMeta, lim pipeline.Limits, heads map[string][]byte) {
+// heads holds head sources already read (by path); with meta.OldFromDiff,
+// sections holds the raw diff sections of res.Files (by index), which
+// rebuild the old sources they can say. repo, when it is a FilesReader,
+// reads the other old sources in one batch.
+func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repository, meta ContextMeta, lim pipeline.Limits, heads map[string][]byte, sections []string) {
 	if lim.CandidatesMax <= 0 || len(res.Files) == 0 {
 		return
 	}
-	changes := changesOf(res.Files)
+	changes, from := changesOf(res.Files)
 	if len(changes) == 0 {
 		return
 	}
@@ -76,6 +80,13 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 		return
 	}
 	defer tree.Close()
+	if meta.OldFromDiff && len(sections) == len(res.Files) {
+		raws := make([]string, len(changes))
+		for i, k := range from {
+			raws[i] = sections[k]
+		}
+		rebuildOld(changes, raws)
+	}
 	readOld(cctx, repo, meta, changes)
 
 	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4})
@@ -108,10 +119,12 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 }
 
 // changesOf turns the shown files' diffs into the engine's changes (paths,
-// statuses and changed lines; contents are read later).
-func changesOf(files []pipeline.ChangedFile) []candidates.Change {
+// statuses and changed lines; contents are read later), each with the index
+// of its file.
+func changesOf(files []pipeline.ChangedFile) ([]candidates.Change, []int) {
 	var out []candidates.Change
-	for _, f := range files {
+	var from []int
+	for k, f := range files {
 		cs, err := candidates.ChangesFromDiff(f.Diff)
 		if err != nil || len(cs) != 1 {
 			continue // a rename or mode change only, or a diff the parser refuses
@@ -120,15 +133,55 @@ func changesOf(files []pipeline.ChangedFile) []candidates.Change {
 		if c.Path != f.Path {
 			continue // the section names another file: never guess
 		}
-		out = append(out, c)
+		out, from = append(out, c), append(from, k)
 	}
-	return out
+	return out, from
 }
 
-// readOld reads the old side of the changes that have one: in one batch
-// when repo is a FilesReader, otherwise through a code tree. Failures leave
-// Old nil: removed declarations of that file then go unseen.
+// rebuildOld sets the old side of the changes whose raw diff section (by
+// index) and new source say it (diff.OldSide) as a read at the diff's old
+// commit gives it: up to candidateSourceMax bytes, text only (no NUL byte in
+// the first binarySniff bytes). A change without its new source read is left
+// to readOld.
+func rebuildOld(changes []candidates.Change, sections []string) {
+	for i := range changes {
+		c := &changes[i]
+		sec := sections[i]
+		switch c.Status {
+		case candidates.StatusModified, candidates.StatusRenamed:
+			if c.New == nil {
+				continue
+			}
+		case candidates.StatusDeleted:
+		default:
+			continue
+		}
+		old, ok := diff.OldSide(sec, c.New)
+		if !ok || len(old) == 0 || len(old) > candidateSourceMax || bytes.IndexByte(old[:min(len(old), binarySniff)], 0) >= 0 {
+			continue
+		}
+		c.Old = old
+	}
+}
+
+// binarySniff is how many leading bytes tell a binary file by a NUL byte,
+// as git and the repositories tell them.
+const binarySniff = 8000
+
+// readOld reads the old side of the changes that have one and have none
+// yet: in one batch when repo is a FilesReader, otherwise through a code
+// tree. Failures leave Old nil: removed declarations of that file then go
+// unseen.
 func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, changes []candidates.Change) {
+	var todo []int
+	for i, c := range changes {
+		if c.Status != candidates.StatusAdded && c.Old == nil {
+			todo = append(todo, i)
+		}
+	}
+	if len(todo) == 0 {
+		return
+	}
 	old := meta.ReviewedCommit
 	if meta.Mode != "delta" || old == "" {
 		if meta.Base == "" {
@@ -142,10 +195,8 @@ func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, ch
 	if fr, ok := repo.(pipeline.FilesReader); ok {
 		var paths []string
 		var idx []int
-		for i, c := range changes {
-			if c.Status == candidates.StatusAdded {
-				continue
-			}
+		for _, i := range todo {
+			c := changes[i]
 			p := c.Path
 			if c.OldPath != "" {
 				p = c.OldPath
@@ -171,11 +222,8 @@ func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, ch
 	// goroutines return nil.
 	var g errgroup.Group
 	g.SetLimit(oldReadParallel)
-	for i := range changes {
+	for _, i := range todo {
 		c := &changes[i]
-		if c.Status == candidates.StatusAdded {
-			continue
-		}
 		p := c.Path
 		if c.OldPath != "" {
 			p = c.OldPath

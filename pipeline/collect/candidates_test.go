@@ -108,7 +108,7 @@ func TestFindCandidates(t *testing.T) {
 				meta.Search = pipelinetest.NewSearchRepo(f)
 			}
 			res := candResult()
-			res.findCandidates(context.Background(), nil, meta, lim, nil)
+			res.findCandidates(context.Background(), nil, meta, lim, nil, nil)
 			if diff := cmp.Diff(tt.want, candPaths(res.Candidates)); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
@@ -136,7 +136,7 @@ func TestFindCandidatesOff(t *testing.T) {
 	lim := pipeline.DefaultLimits()
 	lim.CandidatesMax = 0
 	res := candResult()
-	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim, nil)
+	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim, nil, nil)
 	if len(res.Candidates) != 0 || len(res.Warnings) != 0 {
 		t.Errorf("CandidatesMax 0: candidates %v, warnings %v; want none", res.Candidates, res.Warnings)
 	}
@@ -157,7 +157,7 @@ func TestFindCandidatesBudget(t *testing.T) {
 	}
 	res := candResult()
 	start := time.Now()
-	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim, nil)
+	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim, nil, nil)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("findCandidates took %s with a 30ms budget", d)
 	}
@@ -215,7 +215,7 @@ func TestFindCandidatesBatchReads(t *testing.T) {
 	res := candResult()
 	meta := ContextMeta{Mode: "full", Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}
 	heads := map[string][]byte{"pkg/add.go": []byte(candAddNew)}
-	res.findCandidates(context.Background(), pipelinetest.FilesRepo{Fake: f}, meta, pipeline.DefaultLimits(), heads)
+	res.findCandidates(context.Background(), pipelinetest.FilesRepo{Fake: f}, meta, pipeline.DefaultLimits(), heads, nil)
 	if diff := cmp.Diff([]string{"main.go impact go"}, candPaths(res.Candidates)); diff != "" {
 		t.Errorf("candidates (-want +got):\n%s", diff)
 	}

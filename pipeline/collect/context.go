@@ -120,6 +120,11 @@ type ContextMeta struct {
 	// gives SearchOff as the reason).
 	Search    pipeline.CodeSearch
 	SearchOff string
+	// OldFromDiff says the raw diff runs from the commit the candidates
+	// read old sources at (mode full, from the merge base of Base and
+	// Head): they are rebuilt from the diff and the new sources instead,
+	// where the diff says them (see diff.OldSide).
+	OldFromDiff bool
 }
 
 // defaultMaxSourceBytes bounds one changed file's new source.
@@ -192,6 +197,9 @@ type ContextResult struct {
 	// one: the request's, then each linked issue's, in issue order.
 	Requirements []pipeline.Requirement `json:"requirements"`
 
+	// planPrep, when set, brings the review groups' preparation made in
+	// the background (see startPlanPrep).
+	planPrep chan *planPrep
 	// answerOnly counts redactions in text the answer carries but the scout
 	// prompt does not show (Jira acceptance criteria items); finish adds
 	// them to Stats.Redactions after the prompt's note is written.
@@ -346,6 +354,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		Warnings:     scopeWarnings,
 		Search:       search,
 		SearchOff:    in.searchOff,
+		OldFromDiff:  true,
 	}
 	meta.RequirementsText, meta.Criteria = in.Requirements.Text, in.Requirements.Criteria
 	if len(in.JiraKeys) > 0 && len(in.Jira) == 0 {
@@ -426,16 +435,29 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
 	learned := map[string]bool{}
+	// The candidates rebuild old sides from the shown files' diffs as git
+	// wrote them (the answer's are redacted).
+	var raws []string // by index in res.Files
+	keepRaw := heads != nil && meta.OldFromDiff
 	for i, d := range shown {
 		sh, hasSource := sources[i]
-		if rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard); kept && rule != "" {
+		rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard)
+		if kept && rule != "" {
 			learned[rule] = true
+		}
+		if kept && keepRaw {
+			raws = append(raws, d.Section)
 		}
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
 
 	res.Stats.LearnedRules = len(learned)
-	res.findCandidates(ctx, repo, meta, lim, heads)
+	if heads != nil && len(res.Files) > 1 {
+		// The review groups' planning reads the files alone: its first
+		// part runs while the candidates are found.
+		res.startPlanPrep()
+	}
+	res.findCandidates(ctx, repo, meta, lim, heads, raws)
 	res.finish(lim)
 	res.redactWarnings()
 	return res, nil

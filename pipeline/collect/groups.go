@@ -151,20 +151,62 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 	}
 }
 
+// planPrep is what planning the review groups reads of the shown files
+// alone: the names that link them and each file's changed lines, counted on
+// the whole diffs, before any windowing.
+type planPrep struct {
+	files   []pipeline.ChangedFile // the files it was made of
+	links   groups.Links
+	changed map[string]int // by path
+}
+
+func makePlanPrep(files []pipeline.ChangedFile) *planPrep {
+	changed := make(map[string]int, len(files))
+	for _, f := range files {
+		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
+	}
+	return &planPrep{files: files, links: groups.NameLinks(files), changed: changed}
+}
+
+// startPlanPrep makes the plan's preparation of res.Files in the
+// background (the candidates, which the plan waits for, are found
+// meanwhile); planUnits takes it when the files are still the same.
+func (res *ContextResult) startPlanPrep() {
+	ch := make(chan *planPrep, 1)
+	files := res.Files
+	go func() { ch <- makePlanPrep(files) }()
+	res.planPrep = ch
+}
+
+// takePlanPrep returns the preparation made in the background for
+// res.Files, or makes it.
+func (res *ContextResult) takePlanPrep() *planPrep {
+	if res.planPrep != nil {
+		p := <-res.planPrep
+		res.planPrep = nil
+		if sameFiles(p.files, res.Files) {
+			return p
+		}
+	}
+	return makePlanPrep(res.Files)
+}
+
+// sameFiles reports whether a and b are the same slice of files.
+func sameFiles(a, b []pipeline.ChangedFile) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // planUnits plans the review groups of res.Files (groups.Plan) and fits
 // each to the real prompts (fitUnit), with its changed lines counted on the
 // whole diffs, before any windowing; in path order.
 func (res *ContextResult) planUnits(costs []int, room int, lim pipeline.Limits, budget, reviewCap int) []groupUnit {
-	plan := groups.Plan(res.Files, costs, room)
+	prep := res.takePlanPrep()
+	plan := groups.PlanLinked(res.Files, costs, room, prep.links)
 	var units []groupUnit
 	for _, g := range plan {
 		units = append(units, res.fitUnit(g, room, lim, budget, reviewCap)...)
 	}
-	// Changed lines are counted on the whole diffs, before any windowing.
-	changed := make(map[string]int, len(res.Files))
-	for _, f := range res.Files {
-		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
-	}
+	changed := prep.changed
 	for i := range units {
 		units[i].changed = 0
 		for _, f := range units[i].files {

@@ -395,3 +395,26 @@ func TestOneGroupMirrorsTopLevel(t *testing.T) {
 		t.Error("a change that fits has no part note")
 	}
 }
+
+// TestPlanPrepInBackground: the review groups' preparation made while the
+// candidates run is the one made in place, and is not used for other files.
+func TestPlanPrepInBackground(t *testing.T) {
+	files := []pipeline.ChangedFile{
+		{Path: "billing/total.go", Diff: "@@ -1,2 +1,3 @@\n package billing\n+func ComputeInvoiceTotal() int { return 1 }\n-var old = 1\n"},
+		{Path: "api/handler.go", Diff: "@@ -1 +1,2 @@\n package api\n+var _ = billing.ComputeInvoiceTotal()\n"},
+	}
+	res := &ContextResult{Files: files}
+	res.startPlanPrep()
+	got, want := res.takePlanPrep(), makePlanPrep(files)
+	if len(want.links) == 0 || want.changed["billing/total.go"] != 2 {
+		t.Fatalf("the files test nothing: links %v, changed %v", want.links, want.changed)
+	}
+	if fmt.Sprint(got.links, got.changed) != fmt.Sprint(want.links, want.changed) {
+		t.Errorf("background preparation %v %v, want %v %v", got.links, got.changed, want.links, want.changed)
+	}
+	res.startPlanPrep()
+	res.Files = files[:1]
+	if p := res.takePlanPrep(); len(p.files) != 1 || len(p.links) != 0 {
+		t.Errorf("preparation of other files used: %d files, links %v", len(p.files), p.links)
+	}
+}

@@ -59,7 +59,9 @@ func Label(files []pipeline.ChangedFile) string {
 func ChangedLines(files []pipeline.ChangedFile) int {
 	n := 0
 	for _, f := range files {
-		for _, line := range strings.Split(f.Diff, "\n") {
+		for rest := f.Diff; rest != ""; {
+			var line string
+			line, rest, _ = strings.Cut(rest, "\n")
 			if (strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++ ")) ||
 				(strings.HasPrefix(line, "-") && !strings.HasPrefix(line, "--- ")) {
 				n++

@@ -24,7 +24,18 @@ import (
 //
 // Groups and their files come in path order.
 func Plan(files []pipeline.ChangedFile, costs []int, room int) [][]pipeline.ChangedFile {
-	links := nameLinks(files)
+	return PlanLinked(files, costs, room, NameLinks(files))
+}
+
+// Links are the names that tie a change's files together (NameLinks).
+type Links [][2]int
+
+// NameLinks returns the links Plan joins files along: they depend on the
+// files alone, so a caller may make them while it waits for something else.
+func NameLinks(files []pipeline.ChangedFile) Links { return nameLinks(files) }
+
+// PlanLinked is Plan with the files' NameLinks already made.
+func PlanLinked(files []pipeline.ChangedFile, costs []int, room int, links Links) [][]pipeline.ChangedFile {
 	byDir := map[string][]int{}
 	var dirs []string
 	var out [][]pipeline.ChangedFile

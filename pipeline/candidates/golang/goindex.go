@@ -56,7 +56,30 @@ type pkgKey struct {
 type goDir struct {
 	paths []string
 	decls map[string][]string // top-level name or "Recv.Method" -> paths
-	names map[string]string   // package name by path
+	// byMethod holds the "Recv.Method" entries of decls by method name,
+	// made on first use (decls is complete once dir returns).
+	byMethod map[string][]recvDecl
+	names    map[string]string // package name by path
+}
+
+// recvDecl is a method or field name's receiver type and the files that
+// declare it.
+type recvDecl struct {
+	recv  string
+	paths []string
+}
+
+// methods returns the receivers that declare a method name in g.
+func (g *goDir) methods(name string) []recvDecl {
+	if g.byMethod == nil {
+		g.byMethod = map[string][]recvDecl{}
+		for k, paths := range g.decls {
+			if recv, meth, ok := strings.Cut(k, "."); ok {
+				g.byMethod[meth] = append(g.byMethod[meth], recvDecl{recv, paths})
+			}
+		}
+	}
+	return g.byMethod[name]
 }
 
 // goFile is one parsed Go file.

@@ -75,18 +75,20 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	if err != nil {
 		return err
 	}
-	// The search for the changed names runs in the background while the
-	// uses of the added lines are resolved.
+	// The search for the changed names, and the reading, filtering and
+	// parsing of the files it finds, run in the background while the uses
+	// of the added lines are resolved: none of it touches the engine's
+	// own maps, which only this goroutine changes.
 	plan := e.impactPlan(order)
-	type grepResult struct {
-		paths []string
-		err   error
-	}
-	done := make(chan grepResult, 1)
+	done := make(chan impactPrep, 1)
 	if len(plan.words) > 0 {
 		go func() {
 			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
-			done <- grepResult{paths, err}
+			if err != nil {
+				done <- impactPrep{err: err}
+				return
+			}
+			done <- e.prepareImpact(plan, paths, ev.Changed)
 		}()
 	}
 	for _, j := range usesFiles {
@@ -95,11 +97,11 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	if len(plan.words) == 0 {
 		return e.err
 	}
-	res := <-done
-	if res.err != nil {
-		return fmt.Errorf("search for changed names: %w", res.err)
+	prep := <-done
+	if prep.err != nil {
+		return fmt.Errorf("search for changed names: %w", prep.err)
 	}
-	if err := e.impactOf(plan, res.paths, ev); err != nil {
+	if err := e.impactOf(plan, prep, ev); err != nil {
 		return err
 	}
 	return e.err
@@ -130,14 +132,37 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 	var olds []*goSym
 	oldSig := map[string]string{}
 	var usesFiles []usesJob
-	for _, c := range gos {
+	// Both sides of every change are parsed first, in parallel; the
+	// declarations are then taken one change after another.
+	newFiles, oldFiles := make([]*goFile, len(gos)), make([]*goFile, len(gos))
+	keeps := make([]func(funcBody) bool, len(gos))
+	for i, c := range gos {
+		added := c.Added
+		// The walk of usesOf reads the bodies that hold added lines.
+		keeps[i] = func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }
+	}
+	parallel(len(gos), func(i int) {
+		c := gos[i]
+		if engine.SkippedPath(c.Path) {
+			return
+		}
+		if src := e.heads[c.Path]; c.New != nil && src != nil {
+			newFiles[i] = e.parseKeep(c.Path, src, keeps[i])
+		}
+		if c.Old != nil && len(c.Removed) > 0 {
+			op := c.Path
+			if c.OldPath != "" {
+				op = c.OldPath
+			}
+			oldFiles[i] = e.parseKeep(op, c.Old, nil)
+		}
+	})
+	for i, c := range gos {
 		if engine.SkippedPath(c.Path) {
 			continue
 		}
 		if c.New != nil {
-			// The walk of usesOf reads the bodies that hold added lines.
-			added := c.Added
-			if f := e.parseFor(c.Path, func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }); f != nil {
+			if f := e.parsedFor(c.Path, keeps[i], newFiles[i]); f != nil {
 				for _, s := range changedSyms(f, e.codeLines(c.New, c.Added)) {
 					s.from = c.Path
 					addSym(s)
@@ -146,11 +171,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			}
 		}
 		if c.Old != nil && len(c.Removed) > 0 {
-			op := c.Path
-			if c.OldPath != "" {
-				op = c.OldPath
-			}
-			if f := e.parseKeep(op, c.Old, nil); f != nil {
+			if f := oldFiles[i]; f != nil {
 				for _, s := range changedSyms(f, e.codeLines(c.Old, c.Removed)) {
 					s.from = c.Path
 					olds = append(olds, s)
@@ -399,14 +420,9 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 	}
 	var hits []found
 	for _, pk := range dirs {
-		g := e.dir(pk.dir)
-		for k, paths := range g.decls {
-			recv, meth, ok := strings.Cut(k, ".")
-			if !ok || meth != name {
-				continue
-			}
-			for _, p := range paths {
-				hits = append(hits, found{p, "(" + recv + ")." + name})
+		for _, m := range e.dir(pk.dir).methods(name) {
+			for _, p := range m.paths {
+				hits = append(hits, found{p, "(" + m.recv + ")." + name})
 			}
 		}
 		hits = append(hits, e.fieldsNamed(pk, name)...)
@@ -501,9 +517,8 @@ func (e *goEngine) uniqueMember(s *goSym) bool {
 	if commonMethods[s.name] {
 		return false
 	}
-	g := e.dir(s.pk.dir)
-	for k := range g.decls {
-		if recv, name, ok := strings.Cut(k, "."); ok && name == s.name && recv != s.recv {
+	for _, m := range e.dir(s.pk.dir).methods(s.name) {
+		if m.recv != s.recv {
 			return false
 		}
 	}
@@ -621,13 +636,27 @@ func (pl *impactPlan) filter(p string, src []byte, fi *fileIdents) *impactCand {
 	return c
 }
 
-// impactOf records the files among paths that refer to the changed or
-// removed declarations of plan. Files are read, filtered and parsed in
-// parallel; references are resolved one file after another.
-func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *engine.Evidence) error {
+// impactPrep is the part of the search for references that needs none of
+// the engine's maps: the files the search found that may refer to a changed
+// name, read and filtered, at most goWalkLimit of them, each with the
+// bodies its walk needs and a parse that keeps them.
+type impactPrep struct {
+	todo  []string
+	found []*impactCand // by todo index; nil: ruled out
+	cands []*impactCand
+	keeps []func(funcBody) bool
+	err   error
+}
+
+// prepareImpact reads and filters the files among paths that may refer to
+// the changed or removed declarations of plan, and parses those to walk,
+// all in parallel. It reads the tree and the shared caches only, so it may
+// run while the engine resolves other names; changed holds the change's
+// paths.
+func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[string]bool) impactPrep {
 	var todo []string
 	for _, p := range paths {
-		if strings.HasSuffix(p, ".go") && !ev.Changed[p] && !engine.SkippedPath(p) {
+		if strings.HasSuffix(p, ".go") && !changed[p] && !engine.SkippedPath(p) {
 			todo = append(todo, p)
 		}
 	}
@@ -640,10 +669,9 @@ func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *engine.Evidenc
 		found[i] = plan.filter(todo[i], src, e.identsOf(todo[i], src))
 	})
 	var cands []*impactCand
-	for i, c := range found {
+	for _, c := range found {
 		if c != nil {
 			cands = append(cands, c)
-			e.content[todo[i]] = c.src
 		}
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank < cands[j].rank })
@@ -653,20 +681,31 @@ func (e *goEngine) impactOf(plan *impactPlan, paths []string, ev *engine.Evidenc
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies (a cached parse is used when it has them).
 	keeps := make([]func(funcBody) bool, len(cands))
-	var parse []int
 	for i, c := range cands {
 		ns, src := newWordSet(c.names), c.src
 		keeps[i] = func(b funcBody) bool { return ns.in(b.text(src), true) != nil }
-		if f, ok := e.files[c.path]; !ok || (f != nil && !f.covers(keeps[i])) {
-			parse = append(parse, i)
-		}
 	}
-	parallel(len(parse), func(k int) {
-		i := parse[k]
+	parallel(len(cands), func(i int) {
 		cands[i].f = e.parseKeep(cands[i].path, cands[i].src, keeps[i])
 	})
-	for _, i := range parse {
-		e.files[cands[i].path] = cands[i].f
+	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
+}
+
+// impactOf records the files of prep that refer to the changed or removed
+// declarations of plan; references are resolved one file after another. A
+// file the engine has already parsed with the bodies the walk needs keeps
+// that parse.
+func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Evidence) error {
+	for i, c := range prep.found {
+		if c != nil {
+			e.content[prep.todo[i]] = c.src
+		}
+	}
+	cands := prep.cands
+	for i, c := range cands {
+		if f, ok := e.files[c.path]; !ok || (f != nil && !f.covers(prep.keeps[i])) {
+			e.files[c.path] = c.f
+		}
 	}
 	for _, c := range cands {
 		if e.err != nil {

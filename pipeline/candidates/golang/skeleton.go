@@ -283,6 +283,12 @@ func (f *goFile) covers(keep func(funcBody) bool) bool {
 // for (nil: none): the cached parse when it has them, otherwise a new one
 // that replaces it. nil when p cannot be read or is no Go.
 func (e *goEngine) parseFor(p string, keep func(funcBody) bool) *goFile {
+	return e.parsedFor(p, keep, nil)
+}
+
+// parsedFor is parseFor with a parse of p's head content already made with
+// keep (nil: none), used instead of parsing again.
+func (e *goEngine) parsedFor(p string, keep func(funcBody) bool, made *goFile) *goFile {
 	if f, ok := e.files[p]; ok && (f == nil || f.covers(keep)) {
 		return f
 	}
@@ -291,7 +297,10 @@ func (e *goEngine) parseFor(p string, keep func(funcBody) bool) *goFile {
 		e.files[p] = nil
 		return nil
 	}
-	f := e.parseKeep(p, src, keep)
+	f := made
+	if f == nil {
+		f = e.parseKeep(p, src, keep)
+	}
 	e.files[p] = f
 	return f
 }

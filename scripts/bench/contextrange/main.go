@@ -2,7 +2,7 @@
 // repository against the git work the stage cannot avoid.
 //
 //	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5]
-//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F [-memprofile F]
+//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F [-warm] [-memprofile F]
 //
 // run picks a first-parent range of R ending at -head with at least -files
 // changed files, starts `prscout serve` twice on loopback ports with the
@@ -520,9 +520,10 @@ func profile(args []string) error {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile here")
 	memProfile := fs.String("memprofile", "", "write an allocation profile of the runs after the first here")
 	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
+	warm := fs.Bool("warm", false, "start the CPU profile after the first run (the caches filled)")
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
-	warmFirst := fs.Bool("warmed", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
+	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -548,20 +549,36 @@ func profile(args []string) error {
 			return err
 		}
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
+	var profFile *os.File
+	startCPU := func() error {
+		if *cpuProfile == "" {
+			return nil
+		}
+		var err error
+		if profFile, err = os.Create(*cpuProfile); err != nil {
 			return err
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
+		return pprof.StartCPUProfile(profFile)
+	}
+	defer func() {
+		if profFile != nil {
+			pprof.StopCPUProfile()
+			profFile.Close()
+		}
+	}()
+	if !*warm {
+		if err := startCPU(); err != nil {
 			return err
 		}
-		defer pprof.StopCPUProfile()
 	}
 	for i := range *n {
 		if i == 1 && *memProfile != "" {
 			runtime.MemProfileRate = 4096
+		}
+		if i == 1 && *warm {
+			if err := startCPU(); err != nil {
+				return err
+			}
 		}
 		if *fresh {
 			p = localgit.New(*repo)
