@@ -68,6 +68,20 @@ func OldSide(section string, newSrc []byte) ([]byte, bool) {
 		}
 		leftOld, leftNew := h.oldLines, h.newLines
 		var last byte // the op of the previous hunk line
+		// takeNew consumes the hunk's next new-side line, which must be
+		// the new source's next line, text.
+		takeNew := func(text string) bool {
+			if leftNew == 0 {
+				return false
+			}
+			nl, ok := nextNew()
+			if !ok || string(nl) != text {
+				return false
+			}
+			leftNew--
+			newLine++
+			return true
+		}
 		for leftOld > 0 || leftNew > 0 || strings.HasPrefix(rest, "\\") {
 			if rest == "" {
 				return nil, false
@@ -82,31 +96,17 @@ func OldSide(section string, newSrc []byte) ([]byte, bool) {
 				if leftOld == 0 {
 					return nil, false
 				}
-				if l[0] == ' ' {
-					if leftNew == 0 {
-						return nil, false
-					}
-					nl, ok := nextNew()
-					if !ok || string(nl) != l[1:] {
-						return nil, false
-					}
-					leftNew--
-					newLine++
+				if l[0] == ' ' && !takeNew(l[1:]) {
+					return nil, false
 				}
 				leftOld--
 				oldLines++
 				out = append(out, l[1:]...)
 				out = append(out, '\n')
 			case '+':
-				if leftNew == 0 {
+				if !takeNew(l[1:]) {
 					return nil, false
 				}
-				nl, ok := nextNew()
-				if !ok || string(nl) != l[1:] {
-					return nil, false
-				}
-				leftNew--
-				newLine++
 			case '\\':
 				// "\ No newline at end of file": the line before ends its
 				// side(s) without a newline.

@@ -122,3 +122,23 @@ func TestOldSideRefuses(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOldSide: no section and content make OldSide panic, and a rebuilt
+// old side never holds more lines than the new content and the section
+// together (every line comes from one of them).
+func FuzzOldSide(f *testing.F) {
+	good := "diff --git a/f b/f\nindex 1111111..2222222 100644\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-x\n+b\n c\n"
+	f.Add(good, []byte("a\nb\nc\n"))
+	f.Add(good+"\\ No newline at end of file\n", []byte("a\nb\nc"))
+	f.Add("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -0,0 +1 @@\n+x\n", []byte("x\n"))
+	f.Add("diff --git a/f b/f\n--- a/f\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n", []byte(nil))
+	f.Fuzz(func(t *testing.T, section string, newSrc []byte) {
+		old, ok := OldSide(section, newSrc)
+		if !ok {
+			return
+		}
+		if n, max := bytes.Count(old, []byte("\n")), bytes.Count(newSrc, []byte("\n"))+strings.Count(section, "\n")+1; n > max {
+			t.Fatalf("rebuilt %d lines from %d of new content and a %d-line section", n, bytes.Count(newSrc, []byte("\n")), strings.Count(section, "\n"))
+		}
+	})
+}
