@@ -45,10 +45,6 @@ var (
 	errSubmodule = fmt.Errorf("submodule has no content in this repository: %w", pipeline.ErrNotFound)
 )
 
-// binarySniffLen is how much of a blob is searched for a NUL byte, as git's
-// own buffer_is_binary does.
-const binarySniffLen = 8000
-
 // defaultMaxDiffBytes bounds a raw diff read from git.
 const defaultMaxDiffBytes = 64 << 20
 
@@ -333,13 +329,8 @@ func entryError(e treeEntry, maxBytes int64) error {
 	return nil
 }
 
-// isBinary applies git's heuristic: a NUL byte in the first 8000 bytes.
-func isBinary(data []byte) bool {
-	if len(data) > binarySniffLen {
-		data = data[:binarySniffLen]
-	}
-	return bytes.IndexByte(data, 0) >= 0
-}
+// isBinary applies git's heuristic (pipeline.LooksBinary).
+func isBinary(data []byte) bool { return pipeline.LooksBinary(data) }
 
 // ReadFile returns the content of path at commit, read from the object
 // database (`git ls-tree` for the entry, `git cat-file blob` for the bytes).

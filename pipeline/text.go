@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -113,4 +114,13 @@ func RuneCount(s string) int {
 		s = s[size:]
 	}
 	return n
+}
+
+// BinarySniff is how many leading bytes of a file git searches for a NUL
+// byte to call it binary (its buffer_is_binary).
+const BinarySniff = 8000
+
+// LooksBinary applies git's rule: a NUL byte in the first BinarySniff bytes.
+func LooksBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), BinarySniff)], 0) >= 0
 }

@@ -23,3 +23,22 @@ func TestRuneCount(t *testing.T) {
 		}
 	}
 }
+
+func TestLooksBinary(t *testing.T) {
+	pad := strings.Repeat("a", BinarySniff-1)
+	for _, tt := range []struct {
+		name string
+		data string
+		want bool
+	}{
+		{"empty", "", false},
+		{"text", "package a\n", false},
+		{"NUL first", "\x00abc", true},
+		{"NUL last sniffed byte", pad + "\x00", true},
+		{"NUL past the sniff", pad + "a\x00", false},
+	} {
+		if got := LooksBinary([]byte(tt.data)); got != tt.want {
+			t.Errorf("%s: LooksBinary = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

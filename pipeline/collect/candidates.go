@@ -1,7 +1,6 @@
 package collect
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -140,9 +139,9 @@ func changesOf(files []pipeline.ChangedFile) ([]candidates.Change, []int) {
 
 // rebuildOld sets the old side of the changes whose raw diff section (by
 // index) and new source say it (diff.OldSide) as a read at the diff's old
-// commit gives it: up to candidateSourceMax bytes, text only (no NUL byte in
-// the first binarySniff bytes). A change without its new source read is left
-// to readOld.
+// commit gives it: up to candidateSourceMax bytes, text only
+// (pipeline.LooksBinary). A change without its new source read is left to
+// readOld.
 func rebuildOld(changes []candidates.Change, sections []string) {
 	for i := range changes {
 		c := &changes[i]
@@ -157,16 +156,12 @@ func rebuildOld(changes []candidates.Change, sections []string) {
 			continue
 		}
 		old, ok := diff.OldSide(sec, c.New)
-		if !ok || len(old) == 0 || len(old) > candidateSourceMax || bytes.IndexByte(old[:min(len(old), binarySniff)], 0) >= 0 {
+		if !ok || len(old) == 0 || len(old) > candidateSourceMax || pipeline.LooksBinary(old) {
 			continue
 		}
 		c.Old = old
 	}
 }
-
-// binarySniff is how many leading bytes tell a binary file by a NUL byte,
-// as git and the repositories tell them.
-const binarySniff = 8000
 
 // readOld reads the old side of the changes that have one and have none
 // yet: in one batch when repo is a FilesReader, otherwise through a code

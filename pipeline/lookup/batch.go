@@ -419,7 +419,7 @@ func (b *Batcher) fetch(ctx context.Context, k lookupKey) pipeline.LookupResult 
 		if size > b.lim.MaxFileBytes {
 			return lookupFailure(k.Op, k.Path, b.tooLargeMessage(size), pipeline.LookupTooLarge)
 		}
-		if lookupLooksBinary(data) {
+		if pipeline.LooksBinary(data) {
 			return lookupFailure(k.Op, k.Path, "binary file", pipeline.LookupBinary)
 		}
 		if !utf8.Valid(data) {
@@ -487,17 +487,6 @@ func lookupCacheable(r pipeline.LookupResult) bool {
 	switch r.Reason {
 	case pipeline.LookupNotFound, pipeline.LookupBinary, pipeline.LookupTooLarge, pipeline.LookupIsDir, pipeline.LookupNotDir, pipeline.LookupSecret:
 		return true
-	}
-	return false
-}
-
-// lookupLooksBinary applies git's rule: a NUL byte in the first 8000 bytes.
-func lookupLooksBinary(data []byte) bool {
-	n := min(len(data), 8000)
-	for _, c := range data[:n] {
-		if c == 0 {
-			return true
-		}
 	}
 	return false
 }
