@@ -452,7 +452,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 
 	res.Stats.LearnedRules = len(learned)
-	if heads != nil && len(res.Files) > 1 {
+	if heads != nil && res.mayGroup(lim) {
 		// The review groups' planning reads the files alone: its first
 		// part runs while the candidates are found.
 		res.startPlanPrep()

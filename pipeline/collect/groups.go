@@ -178,6 +178,25 @@ func (res *ContextResult) startPlanPrep() {
 	res.planPrep = ch
 }
 
+// mayGroup reports whether res.Files may be split into review groups, so
+// that preparing the plan ahead is worth it: more than one file, whose
+// diffs and sources hold more than half the prompt budget in bytes (never
+// fewer than the characters formGroups counts). A smaller change fits one
+// review unless the rest of the prompt is large, and then planUnits
+// prepares the plan itself.
+func (res *ContextResult) mayGroup(lim pipeline.Limits) bool {
+	if len(res.Files) < 2 {
+		return false
+	}
+	half, n := lim.WithDefaults().MaxPromptChars/2, 0
+	for _, f := range res.Files {
+		if n += len(f.Diff) + len(f.Source); n > half {
+			return true
+		}
+	}
+	return false
+}
+
 // takePlanPrep returns the preparation made in the background for
 // res.Files, or makes it.
 func (res *ContextResult) takePlanPrep() *planPrep {

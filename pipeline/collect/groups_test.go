@@ -418,3 +418,25 @@ func TestPlanPrepInBackground(t *testing.T) {
 		t.Errorf("preparation of other files used: %d files, links %v", len(p.files), p.links)
 	}
 }
+
+// TestMayGroup: the plan is prepared ahead only for changes large enough to
+// be split: more than one file holding over half the prompt budget.
+func TestMayGroup(t *testing.T) {
+	lim := pipeline.DefaultLimits()
+	big := strings.Repeat("x", lim.MaxPromptChars/3)
+	for _, tt := range []struct {
+		name  string
+		files []pipeline.ChangedFile
+		want  bool
+	}{
+		{"none", nil, false},
+		{"one large file", []pipeline.ChangedFile{{Path: "a.go", Diff: big, Source: big}}, false},
+		{"two small files", []pipeline.ChangedFile{{Path: "a.go", Diff: "+a"}, {Path: "b.go", Diff: "+b"}}, false},
+		{"two files over half", []pipeline.ChangedFile{{Path: "a.go", Diff: big}, {Path: "b.go", Source: big}}, true},
+	} {
+		res := &ContextResult{Files: tt.files}
+		if got := res.mayGroup(lim); got != tt.want {
+			t.Errorf("%s: mayGroup = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
