@@ -53,6 +53,9 @@ func listIdents(src []byte) *fileIdents {
 		}
 		i = e
 		occ := occurrence(src, s, e)
+		if fi.dollar && (s == 0 || src[s-1] != '$') && (e == len(src) || src[e] != '$') {
+			occ |= occNoDollar
+		}
 		w := src[s:e]
 		mask := uint32(len(fi.slots) - 1)
 		j := identHash(w) & mask
@@ -143,6 +146,12 @@ func occurrence(src []byte, i, j int) uint8 {
 
 // has reports whether w is one of the identifiers.
 func (fi *fileIdents) has(w string) bool {
+	_, ok := fi.index(w)
+	return ok
+}
+
+// index returns where w is in the list of identifiers.
+func (fi *fileIdents) index(w string) (uint32, bool) {
 	mask := uint32(len(fi.slots) - 1)
 	for i := identHash(w) & mask; fi.slots[i] != 0; i = (i + 1) & mask {
 		k := fi.slots[i] - 1
@@ -151,10 +160,10 @@ func (fi *fileIdents) has(w string) bool {
 			from = fi.ends[k-1]
 		}
 		if fi.text[from:fi.ends[k]] == w {
-			return true
+			return k, true
 		}
 	}
-	return false
+	return 0, false
 }
 
 // inIdents is in(src, false) over a file's identifiers.
@@ -170,7 +179,7 @@ func (ws *wordSet) inIdents(fi *fileIdents) map[string]uint8 {
 				if found == nil {
 					found = map[string]uint8{}
 				}
-				found[w] = fi.occ[k]
+				found[w] = fi.occ[k] &^ occNoDollar
 			}
 		}
 		from = to
@@ -180,7 +189,8 @@ func (ws *wordSet) inIdents(fi *fileIdents) map[string]uint8 {
 
 // containsIdent is ident.Contains(src, w, ident.Dollar|ident.Unicode) for
 // an identifier w of head file p with content src: without a '$' in the
-// file, the runs of identifier bytes are the same with '$' or without.
+// file, the runs of identifier bytes are the same with '$' or without;
+// with one, w must occur once with no '$' beside it.
 func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
 	if w == "" || w[0] >= '0' && w[0] <= '9' || ident.End(w, 0, goChars) != len(w) {
 		return ident.Contains(src, w, ident.Dollar|ident.Unicode)
@@ -190,8 +200,6 @@ func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
 		fi = e.identsOf(p, src)
 		e.idents[p] = fi
 	}
-	if fi.dollar {
-		return ident.Contains(src, w, ident.Dollar|ident.Unicode)
-	}
-	return fi.has(w)
+	k, ok := fi.index(w)
+	return ok && (!fi.dollar || fi.occ[k]&occNoDollar != 0)
 }

@@ -15,9 +15,11 @@ import (
 // files and a few written for the edges.
 func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 	srcs := map[string][]byte{
-		"dollar.go": []byte("package p\n\nvar s = \"a$Name b\" // Name\nvar Name = x.Other\n"),
-		"key.go":    []byte("package p\n\nvar v = T{Name: 1, Other :2}\nfunc f() { x := 1; Name := 2 }\n\u00e9Name := 1\n"),
-		"digit.go":  []byte("package p\n\nvar a = 1Name + Name2\n"),
+		"dollar.go":  []byte("package p\n\nvar s = \"a$Name b\" // Name\nvar Name = x.Other\n"),
+		"key.go":     []byte("package p\n\nvar v = T{Name: 1, Other :2}\nfunc f() { x := 1; Name := 2 }\n\u00e9Name := 1\n"),
+		"digit.go":   []byte("package p\n\nvar a = 1Name + Name2\n"),
+		"dollars.go": []byte("$Other Other$ x$y $Name2$ 1$Find Find$1 \u00e9$T $\u00e9Name\nctx err\n$"),
+		"dollar1.go": []byte("Other$Name2 string$"),
 	}
 	eachRepoGoFile(t, func(p string, src []byte) bool {
 		srcs[p] = src

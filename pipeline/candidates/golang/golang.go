@@ -787,6 +787,10 @@ const (
 	occAny      uint8 = 1 << iota
 	occSelector       // after a dot: x.Name or pkg.Name
 	occKey            // before a colon: a composite literal key Name: v
+	// occNoDollar marks, in a file's identifier list only, an occurrence
+	// with no '$' on either side: one ident.Dollar also reads as a whole
+	// identifier.
+	occNoDollar
 )
 
 // in returns which words occur in src and how; with first, it stops at the
