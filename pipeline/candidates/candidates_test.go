@@ -3,6 +3,7 @@ package candidates
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"sync"
@@ -657,4 +658,44 @@ func runShared(t *testing.T, here, elsewhere repo) (wantHere, wantElsewhere stri
 		}
 	}
 	return wantHere, wantElsewhere
+}
+
+// The references to a changed function are walked on two engines, the
+// search's files split between them by size: every caller is listed
+// whichever engine walked it, in every file order, and the answer is the
+// same on every run.
+func TestFindImpactOnBothEngines(t *testing.T) {
+	base := "package lib\n\nfunc Twice(n int) int { return 2 * n }\n"
+	head := "package lib\n\nfunc Twice(n, m int) int { return 2 * n * m }\n"
+	tree := map[string]string{"go.mod": "module example.com/app\n", "lib/lib.go": head}
+	var want []string
+	for i := range 9 {
+		p := fmt.Sprintf("use%d/use.go", i)
+		// Sizes differ so that the split falls inside the list.
+		pad := strings.Repeat("// filler\n", 1+i*i*5)
+		tree[p] = fmt.Sprintf("package use%d\n\nimport \"example.com/app/lib\"\n\n%sfunc F() int { return lib.Twice(%d) }\n", i, pad, i)
+		want = append(want, p+" impact")
+	}
+	added, removed := lineDiff(base, head)
+	change := Change{Path: "lib/lib.go", Status: StatusModified, Old: []byte(base), New: []byte(head), AddedLines: added, RemovedLines: removed}
+	var first []Candidate
+	for run := range 3 {
+		got, err := Find(context.Background(), memTree(tree), []Change{change}, Options{Max: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, c := range got {
+			paths = append(paths, c.Path+" "+string(c.Kind))
+		}
+		sort.Strings(paths)
+		if !cmp.Equal(paths, want) {
+			t.Fatalf("Find = %v, want every caller: %v", paths, want)
+		}
+		if run == 0 {
+			first = got
+		} else if !cmp.Equal(got, first) {
+			t.Fatalf("run %d answered %v, the first %v", run, got, first)
+		}
+	}
 }

@@ -37,8 +37,8 @@ type goEngine struct {
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found  // fieldsNamed's answers
 	idents  map[string]*fileIdents // of head files, by path
-	sums    map[srcID]lexed.Sum    // sumOf's answers
-	sumMu   sync.Mutex
+	sums    map[srcID]lexed.Sum    // sumOf's answers, shared with forks
+	sumMu   *sync.Mutex
 	depth   int
 }
 
@@ -122,11 +122,20 @@ func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, aliases: map[*goFile]map[string]string{},
 		fields: map[fieldsKey][]found{}, idents: map[string]*fileIdents{},
-		sums:  map[srcID]lexed.Sum{},
+		sums: map[srcID]lexed.Sum{}, sumMu: &sync.Mutex{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}
+}
+
+// fork returns a new engine over the same tree and change that shares
+// only what no walk changes (the changed files' head contents, the sums of
+// contents), so that it can resolve names beside e.
+func (e *goEngine) fork() *goEngine {
+	f := newGoEngine(e.ctx, e.tree)
+	f.heads, f.sums, f.sumMu = e.heads, e.sums, e.sumMu
+	return f
 }
 
 // read returns a head file's content, nil when it cannot be read.

@@ -91,20 +91,78 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 			done <- e.prepareImpact(plan, paths, ev.Changed)
 		}()
 	}
-	for _, j := range usesFiles {
-		e.usesOf(j.f, j.c, ev)
-	}
 	if len(plan.words) == 0 {
+		for _, j := range usesFiles {
+			e.usesOf(j.f, j.c, ev)
+		}
 		return e.err
 	}
-	prep := <-done
+	// The references to the changed names are resolved on two engines at
+	// once: a fork walks the first files the search found, as soon as they
+	// are ready, while e resolves the added lines' uses and then walks the
+	// rest. Each engine's memory of types depends on what it was asked
+	// before, so the split is a function of the files alone, never of
+	// timing or of the number of CPUs, and the reasons are added in the
+	// order one engine would find them.
+	usesEv, forkEv, restEv := ev.Fork(), ev.Fork(), ev.Fork()
+	fork := e.fork()
+	var prep impactPrep
+	var split int
+	ready := make(chan struct{})
+	forkDone := make(chan struct{})
+	go func() {
+		defer close(forkDone)
+		prep = <-done
+		if prep.err == nil {
+			split = impactSplit(prep.cands)
+		}
+		close(ready)
+		if prep.err == nil {
+			fork.impactOf(plan, prep, 0, split, forkEv)
+		}
+	}()
+	for _, j := range usesFiles {
+		e.usesOf(j.f, j.c, usesEv)
+	}
+	<-ready
+	if prep.err == nil && e.err == nil {
+		e.impactOf(plan, prep, split, len(prep.cands), restEv)
+	}
+	<-forkDone
+	// What was found is kept when the search or a walk stopped.
+	ev.Merge(usesEv)
+	ev.Merge(forkEv)
+	ev.Merge(restEv)
 	if prep.err != nil {
 		return fmt.Errorf("search for changed names: %w", prep.err)
 	}
-	if err := e.impactOf(plan, prep, ev); err != nil {
-		return err
+	for _, err := range []error{e.err, fork.err, ctx.Err()} {
+		if err != nil {
+			return err
+		}
 	}
-	return e.err
+	return nil
+}
+
+// forkShare is the part of the search's files, by size, that the fork
+// walks: it waits for the search while the other engine resolves the
+// added lines' uses, about as long on a large range (terraform's: 0.45,
+// 0.5 and 0.6 within the noise, 0.75 slower).
+const forkShare = 0.5
+
+// impactSplit returns how many of the first cands the fork walks: those
+// holding the first forkShare of their bytes.
+func impactSplit(cands []*impactCand) int {
+	total := 0
+	for _, c := range cands {
+		total += len(c.src)
+	}
+	n, sum := 0, 0
+	for n < len(cands) && float64(sum+len(cands[n].src)) <= forkShare*float64(total) {
+		sum += len(cands[n].src)
+		n++
+	}
+	return n
 }
 
 // usesJob is a changed file whose added lines' uses are to be resolved.
@@ -691,11 +749,11 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
 }
 
-// impactOf records the files of prep that refer to the changed or removed
-// declarations of plan; references are resolved one file after another. A
-// file the engine has already parsed with the bodies the walk needs keeps
-// that parse.
-func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Evidence) error {
+// impactOf records the files prep.cands[from:to] that refer to the changed
+// or removed declarations of plan; references are resolved one file after
+// another. A file the engine has already parsed with the bodies the walk
+// needs keeps that parse.
+func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev *engine.Evidence) {
 	for i, c := range prep.found {
 		if c != nil {
 			e.content[prep.todo[i]] = c.src
@@ -707,9 +765,9 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Eviden
 			e.files[c.path] = c.f
 		}
 	}
-	for _, c := range cands {
+	for _, c := range cands[from:to] {
 		if e.err != nil {
-			return e.err
+			return
 		}
 		f := e.files[c.path]
 		if f == nil {
@@ -720,7 +778,9 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Eviden
 		}
 		e.impactIn(f, c.names, c.rank, plan.byName, ev)
 	}
-	return e.ctx.Err()
+	if e.err == nil {
+		e.err = e.ctx.Err()
+	}
 }
 
 // parallel calls fn(0..n-1) on as many goroutines as there are CPUs.

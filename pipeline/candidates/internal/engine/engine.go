@@ -99,6 +99,25 @@ func (e *Evidence) Add(path string, it Item) {
 	f.Items = append(f.Items, it)
 }
 
+// Fork returns an empty evidence of the same change, for reasons found
+// aside and added back with Merge.
+func (e *Evidence) Fork() *Evidence {
+	return &Evidence{Changed: e.Changed, Generated: map[string]bool{}, Files: map[string]*FileEvidence{}}
+}
+
+// Merge adds o's reasons after e's own, each file's in the order o has
+// them, and o's generated marks.
+func (e *Evidence) Merge(o *Evidence) {
+	for p := range o.Generated {
+		e.Generated[p] = true
+	}
+	for p, f := range o.Files {
+		for _, it := range f.Items {
+			e.Add(p, it)
+		}
+	}
+}
+
 // MarkGenerated flags a file whose content says it is generated.
 func (e *Evidence) MarkGenerated(path string) { e.Generated[path] = true }
 
