@@ -78,3 +78,35 @@ func TestImportTailInFilesThatImport(t *testing.T) {
 		t.Fatalf("%d imports checked", checked)
 	}
 }
+
+// One reading of a file for the offsets of a set of names answers, for
+// each declaration and each function body, what reading its text does:
+// over this repository's own Go files, with names they hold and lack.
+func TestWordOffsetsAnswerAsTheText(t *testing.T) {
+	ws := newWordSet(map[string]bool{"err": true, "Find": true, "ctx": true, "goFile": true, "notThere": true, "e": true})
+	checked := 0
+	eachRepoGoFile(t, func(p string, src []byte) bool {
+		f := parseSrc(p, src)
+		if f == nil {
+			return true
+		}
+		at := ws.offsets(src)
+		for _, d := range f.ast.Decls {
+			a, b := f.tf.Offset(d.Pos()), f.tf.Offset(d.End())
+			if got, want := namedIn(at, a, b), ws.in(src[a:b], true) != nil; got != want {
+				t.Fatalf("%s: declaration at %d: offsets say %t, its text %t", p, a, got, want)
+			}
+			checked++
+		}
+		for _, fb := range funcBodies(src) {
+			if got, want := namedIn(at, fb.start, fb.close+1), ws.in(fb.text(src), true) != nil; got != want {
+				t.Fatalf("%s: body at %d: offsets say %t, its text %t", p, fb.start, got, want)
+			}
+			checked++
+		}
+		return true
+	})
+	if checked < 1000 {
+		t.Fatalf("%d declarations and bodies checked", checked)
+	}
+}

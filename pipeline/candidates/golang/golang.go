@@ -13,6 +13,7 @@ import (
 	"go/ast"
 	"go/token"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -649,6 +650,7 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
+	at    []int // where names occur in src, in order (wordSet.offsets)
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
@@ -740,8 +742,9 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	// parse keeps those bodies (a cached parse is used when it has them).
 	keeps := make([]func(funcBody) bool, len(cands))
 	for i, c := range cands {
-		ns, src := newWordSet(c.names), c.src
-		keeps[i] = func(b funcBody) bool { return ns.in(b.text(src), true) != nil }
+		c.at = newWordSet(c.names).offsets(c.src)
+		at := c.at
+		keeps[i] = func(b funcBody) bool { return namedIn(at, b.start, b.close+1) }
 	}
 	parallel(len(cands), func(i int) {
 		cands[i].f = e.parseKeep(cands[i].path, cands[i].src, keeps[i])
@@ -776,7 +779,7 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev 
 		if isGeneratedGo(f.src) {
 			ev.MarkGenerated(f.path)
 		}
-		e.impactIn(f, c.names, c.rank, plan.byName, ev)
+		e.impactIn(f, c.names, c.at, c.rank, plan.byName, ev)
 	}
 	if e.err == nil {
 		e.err = e.ctx.Err()
@@ -853,6 +856,31 @@ const (
 	occNoDollar
 )
 
+// offsets returns the offsets in src at which one of the words starts as
+// a whole identifier, in order: one reading of a file answers, for every
+// part of it that starts and ends at a token's edge, whether in would
+// find a word there (namedIn).
+func (ws *wordSet) offsets(src []byte) []int {
+	var out []int
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goChars)
+		if !ok {
+			return out
+		}
+		at = j
+		b := screenAt(j-i, src[i], src[j-1])
+		if j-i <= maxWord && ws.screen[b/64]&(1<<(b%64)) != 0 && ws.words[string(src[i:j])] {
+			out = append(out, i)
+		}
+	}
+}
+
+// namedIn reports whether one of the sorted offsets at lies in [from, to).
+func namedIn(at []int, from, to int) bool {
+	k, _ := slices.BinarySearch(at, from)
+	return k < len(at) && at[k] < to
+}
+
 // in returns which words occur in src and how; with first, it stops at the
 // first.
 func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
@@ -926,15 +954,16 @@ func (f *finder) in(s []byte) bool {
 }
 
 // impactIn records the references of file f to the changed declarations.
-func (e *goEngine) impactIn(f *goFile, names map[string]bool, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
+// at holds the offsets in f's content at which one of names occurs as an
+// identifier (wordSet.offsets): a declaration without one is not walked.
+func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
-	ns := newWordSet(names)
 	w.skip = func(d ast.Decl) bool {
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 			return true
 		}
 		a, b := f.tf.Offset(d.Pos()), f.tf.Offset(d.End())
-		return a < 0 || b > len(f.src) || a > b || ns.in(f.src[a:b], true) == nil
+		return a < 0 || b > len(f.src) || a > b || !namedIn(at, a, b)
 	}
 	w.emit = func(r goRef) {
 		for _, s := range byName[r.name] {
