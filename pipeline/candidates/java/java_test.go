@@ -108,3 +108,15 @@ func TestMostNamingMatchesNaive(t *testing.T) {
 		}
 	}
 }
+
+// joinedIs answers as joining the parts does.
+func TestJoinedIs(t *testing.T) {
+	parts := [][]string{nil, {}, {""}, {"com"}, {"com", "google"}, {"com", "google", "gson"}, {"com.google", "gson"}, {"", ""}, {"a", "", "b"}}
+	for _, ps := range parts {
+		for _, s := range []string{"", ".", "com", "com.google", "com.google.gson", "com.google.gson.x", "comgoogle", "com.googlegson", "a..b", "a.b"} {
+			if got, want := joinedIs(ps, s), strings.Join(ps, ".") == s; got != want {
+				t.Errorf("joinedIs(%q, %q) = %t, want %t", ps, s, got, want)
+			}
+		}
+	}
+}

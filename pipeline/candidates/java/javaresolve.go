@@ -88,33 +88,57 @@ func javaSeesImports(g, p *jfile, cls string) float64 {
 	if g.pkg == p.pkg {
 		return scoreJavaTyped
 	}
-	tops := map[string]bool{}
-	for _, c := range p.java.classes {
-		if c.outer == "" {
-			tops[c.name] = true
-		}
+	pkgLen := 0
+	if p.pkg != "" {
+		pkgLen = strings.Count(p.pkg, ".") + 1
 	}
+	var tops map[string]bool // p's top-level classes, made when an import reaches p's package
 	best := 0.0
 	for _, im := range g.java.imports {
-		n := len(im.parts)
-		pkgLen := len(strings.Split(p.pkg, "."))
-		if p.pkg == "" {
-			pkgLen = 0
-		}
-		if n < pkgLen || strings.Join(im.parts[:pkgLen], ".") != p.pkg {
+		if len(im.parts) < pkgLen || !joinedIs(im.parts[:pkgLen], p.pkg) {
 			continue
 		}
 		rest := im.parts[pkgLen:]
+		if len(rest) == 0 {
+			if im.wildcard && !im.static {
+				best = max(best, scoreJavaOnDemand)
+			}
+			continue
+		}
+		if tops == nil {
+			tops = map[string]bool{}
+			for _, c := range p.java.classes {
+				if c.outer == "" {
+					tops[c.name] = true
+				}
+			}
+		}
 		switch {
-		case len(rest) == 0 && im.wildcard && !im.static:
-			best = max(best, scoreJavaOnDemand)
-		case len(rest) > 0 && tops[rest[0]] && (rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls):
+		case tops[rest[0]] && (rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls):
 			best = max(best, scoreJavaTyped)
-		case len(rest) > 0 && tops[rest[0]]:
+		case tops[rest[0]]:
 			best = max(best, scoreJavaOnDemand)
 		}
 	}
 	return best
+}
+
+// joinedIs reports whether parts joined by dots are s, without joining
+// them.
+func joinedIs(parts []string, s string) bool {
+	for i, part := range parts {
+		if i > 0 {
+			if s == "" || s[0] != '.' {
+				return false
+			}
+			s = s[1:]
+		}
+		if !strings.HasPrefix(s, part) {
+			return false
+		}
+		s = s[len(part):]
+	}
+	return s == ""
 }
 
 // typeFiles answers the files declaring class cls that f sees, with how.
