@@ -114,13 +114,13 @@ func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	go func() {
 		defer close(forkDone)
 		prep = <-done
-		if prep.err == nil {
-			split = impactSplit(prep.cands)
+		if prep.err != nil {
+			close(ready)
+			return
 		}
+		split = impactSplit(prep.cands)
 		close(ready)
-		if prep.err == nil {
-			fork.impactOf(plan, prep, 0, split, forkEv)
-		}
+		fork.impactOf(plan, prep, 0, split, forkEv)
 	}()
 	for _, j := range usesFiles {
 		e.usesOf(j.f, j.c, usesEv)
@@ -868,11 +868,21 @@ func (ws *wordSet) offsets(src []byte) []int {
 			return out
 		}
 		at = j
-		b := screenAt(j-i, src[i], src[j-1])
-		if j-i <= maxWord && ws.screen[b/64]&(1<<(b%64)) != 0 && ws.words[string(src[i:j])] {
+		if ws.has(src[i:j]) {
 			out = append(out, i)
 		}
 	}
+}
+
+// has reports whether the identifier w is one of the words, its length
+// and first and last bytes screened before the map is asked.
+func (ws *wordSet) has(w []byte) bool {
+	n := len(w)
+	if n == 0 || n > maxWord {
+		return false
+	}
+	b := screenAt(n, w[0], w[n-1])
+	return ws.screen[b/64]&(1<<(b%64)) != 0 && ws.words[string(w)]
 }
 
 // namedIn reports whether one of the sorted offsets at lies in [from, to).
@@ -891,8 +901,7 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 			break
 		}
 		at = j
-		b := screenAt(j-i, src[i], src[j-1])
-		if j-i <= maxWord && ws.screen[b/64]&(1<<(b%64)) != 0 && ws.words[string(src[i:j])] {
+		if ws.has(src[i:j]) {
 			if found == nil {
 				found = map[string]uint8{}
 			}

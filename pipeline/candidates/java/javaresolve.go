@@ -92,35 +92,36 @@ func javaSeesImports(g, p *jfile, cls string) float64 {
 	if p.pkg != "" {
 		pkgLen = strings.Count(p.pkg, ".") + 1
 	}
-	var tops map[string]bool // p's top-level classes, made when an import reaches p's package
 	best := 0.0
 	for _, im := range g.java.imports {
 		if len(im.parts) < pkgLen || !joinedIs(im.parts[:pkgLen], p.pkg) {
 			continue
 		}
 		rest := im.parts[pkgLen:]
-		if len(rest) == 0 {
+		switch {
+		case len(rest) == 0:
 			if im.wildcard && !im.static {
 				best = max(best, scoreJavaOnDemand)
 			}
-			continue
-		}
-		if tops == nil {
-			tops = map[string]bool{}
-			for _, c := range p.java.classes {
-				if c.outer == "" {
-					tops[c.name] = true
-				}
-			}
-		}
-		switch {
-		case tops[rest[0]] && (rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls):
+		case !declaresTop(p, rest[0]):
+			// It imports a class of the package that p does not declare.
+		case rest[len(rest)-1] == cls || im.wildcard || im.static || rest[0] == cls:
 			best = max(best, scoreJavaTyped)
-		case tops[rest[0]]:
+		default:
 			best = max(best, scoreJavaOnDemand)
 		}
 	}
 	return best
+}
+
+// declaresTop reports whether p declares a top-level class named name.
+func declaresTop(p *jfile, name string) bool {
+	for _, c := range p.java.classes {
+		if c.outer == "" && c.name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // joinedIs reports whether parts joined by dots are s, without joining
