@@ -93,7 +93,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 	return catFileBatch(ctx, dir, oids, func(_ int, data []byte) {
 		i := next
 		next++
-		if isBinary(data) {
+		if pipeline.LooksBinary(data) {
 			fn(i, nil, fmt.Errorf("%s: %w", clean[i], pipeline.ErrBinary))
 		} else {
 			fn(i, data, nil)

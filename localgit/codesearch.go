@@ -216,7 +216,7 @@ func (t *codeTree) ReadFile(ctx context.Context, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", clean, err)
 	}
-	if isBinary(data) {
+	if pipeline.LooksBinary(data) {
 		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrBinary)
 	}
 	return data, nil

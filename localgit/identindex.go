@@ -81,7 +81,7 @@ func (s identSet) hasAny(words []uint64) bool {
 
 // identsOf indexes one blob's content.
 func identsOf(data []byte) identSet {
-	if isBinary(data) {
+	if pipeline.LooksBinary(data) {
 		return nil
 	}
 	seen := make(map[uint64]struct{}, 256)

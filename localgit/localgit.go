@@ -329,9 +329,6 @@ func entryError(e treeEntry, maxBytes int64) error {
 	return nil
 }
 
-// isBinary applies git's heuristic (pipeline.LooksBinary).
-func isBinary(data []byte) bool { return pipeline.LooksBinary(data) }
-
 // ReadFile returns the content of path at commit, read from the object
 // database (`git ls-tree` for the entry, `git cat-file blob` for the bytes).
 // Directories wrap pipeline.ErrIsDir; symbolic links (errSymlink) and
@@ -362,7 +359,7 @@ func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, pat
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", clean, err)
 	}
-	if isBinary(data) {
+	if pipeline.LooksBinary(data) {
 		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrBinary)
 	}
 	return data, nil

@@ -44,7 +44,7 @@ func TestAbuseSharedNames(t *testing.T) {
 	for i, f := range files {
 		costs[i] = len(f.Diff)
 	}
-	links := nameLinks(files)
+	links := NameLinks(files)
 	if len(links) > maxLinksPerFile*len(files) {
 		t.Errorf("%d name links for %d files: more than %d per file", len(links), len(files), maxLinksPerFile)
 	}
@@ -88,7 +88,7 @@ func TestAbuseSharedNamesNearLinear(t *testing.T) {
 		files := sharedNamesChange(n)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		nameLinks(files)
+		NameLinks(files)
 		runtime.ReadMemStats(&after)
 		return after.TotalAlloc - before.TotalAlloc
 	}
@@ -96,7 +96,7 @@ func TestAbuseSharedNamesNearLinear(t *testing.T) {
 	if float64(large) > 2.6*float64(small) {
 		t.Errorf("name links: %d KB allocated for 1,500 files, %d KB for 3,000", small>>10, large>>10)
 	}
-	if n := testing.AllocsPerRun(1, func() { nameLinks(sharedNamesChange(1000)) }); n > 2_000_000 {
+	if n := testing.AllocsPerRun(1, func() { NameLinks(sharedNamesChange(1000)) }); n > 2_000_000 {
 		t.Errorf("%.0f allocations for 1,000 files", n)
 	}
 }

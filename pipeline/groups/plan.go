@@ -30,10 +30,6 @@ func Plan(files []pipeline.ChangedFile, costs []int, room int) [][]pipeline.Chan
 // Links are the names that tie a change's files together (NameLinks).
 type Links [][2]int
 
-// NameLinks returns the links Plan joins files along: they depend on the
-// files alone, so a caller may make them while it waits for something else.
-func NameLinks(files []pipeline.ChangedFile) Links { return nameLinks(files) }
-
 // PlanLinked is Plan with the files' NameLinks already made.
 func PlanLinked(files []pipeline.ChangedFile, costs []int, room int, links Links) [][]pipeline.ChangedFile {
 	byDir := map[string][]int{}
@@ -258,14 +254,17 @@ var declKeywords = map[string]bool{
 	"protocol": true, "const": true, "let": true, "var": true, "val": true, "typedef": true, "macro": true,
 }
 
-// nameLinks returns a pair (declaring file, using file) for every name
-// declared in one changed file's added lines and used in another changed
-// file's added or removed lines: a changed function and its changed callers.
+// NameLinks returns the links Plan joins files along: a pair (declaring
+// file, using file) for every name declared in one changed file's added
+// lines and used in another changed file's added or removed lines: a
+// changed function and its changed callers.
 // Each file's diff is scanned twice (declarations, then uses; at most
 // maxLinkScan bytes of it), and a file gets at most maxLinksPerFile links,
 // to the names it uses first: thousands of files sharing names cost time
-// and memory linear in the change, not in its pairs of files.
-func nameLinks(files []pipeline.ChangedFile) [][2]int {
+// and memory linear in the change, not in its pairs of files. They depend
+// on the files alone, so a caller may make them while it waits for
+// something else.
+func NameLinks(files []pipeline.ChangedFile) Links {
 	declared := map[string][]int{}
 	var toks []string // reused for every line
 	for i, f := range files {

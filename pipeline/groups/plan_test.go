@@ -15,7 +15,7 @@ func TestStem(t *testing.T) {
 
 // TestNameLinksGoMethod links a Go method to a removed call of it.
 func TestNameLinksGoMethod(t *testing.T) {
-	if l := nameLinks([]pipeline.ChangedFile{{Path: "a.go", Diff: "+func (h *H) Serve() {}\n"}, {Path: "b.go", Diff: "-x := h.Serve()\n"}}); len(l) != 1 || l[0] != [2]int{0, 1} {
+	if l := NameLinks([]pipeline.ChangedFile{{Path: "a.go", Diff: "+func (h *H) Serve() {}\n"}, {Path: "b.go", Diff: "-x := h.Serve()\n"}}); len(l) != 1 || l[0] != [2]int{0, 1} {
 		t.Errorf("a Go method and its removed call: links %v", l)
 	}
 }

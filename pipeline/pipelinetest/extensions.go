@@ -263,15 +263,13 @@ func NewTree(files map[string]string) pipeline.CodeTree { return codeTree(maps.C
 // codeTree is one commit's files, searched as git grep -l -w searches them.
 type codeTree map[string]string
 
-func isBinaryText(s string) bool { return strings.IndexByte(s[:min(len(s), 8000)], 0) >= 0 }
-
 func (t codeTree) Grep(ctx context.Context, words, globs []string, limit int) ([]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var out []string
 	for p, src := range t {
-		if isBinaryText(src) || !matchesPathspec(p, globs) {
+		if pipeline.LooksBinary([]byte(src)) || !matchesPathspec(p, globs) {
 			continue
 		}
 		if slices.ContainsFunc(words, func(w string) bool { return hasWord(src, w) }) {
@@ -293,7 +291,7 @@ func (t codeTree) ReadFile(ctx context.Context, p string) ([]byte, error) {
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("%s: %w", p, pipeline.ErrNotFound)
-	case isBinaryText(src):
+	case pipeline.LooksBinary([]byte(src)):
 		return nil, fmt.Errorf("%s: %w", p, pipeline.ErrBinary)
 	}
 	return []byte(src), nil
