@@ -12,19 +12,8 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/diff"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
-
-func gitRun(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 func gitWrite(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
@@ -47,7 +36,7 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 		t.Skip("git not installed")
 	}
 	dir := filepath.Join(t.TempDir(), "app")
-	gitRun(t, "", "init", "-q", "-b", "main", dir)
+	pipelinetest.Git(t, "", "init", "-q", "-b", "main", dir)
 	long := strings.Repeat("// a line long enough for the rename to be found\n", 30)
 	gitWrite(t, dir, map[string]string{
 		"go.mod":         "module example.com/app\n",
@@ -66,9 +55,9 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 		}
 	}
 	gitWrite(t, dir, map[string]string{".gitattributes": "pkg/nul.go diff\n"})
-	gitRun(t, dir, "add", "-A")
-	gitRun(t, dir, "commit", "-q", "-m", "base")
-	gitRun(t, dir, "checkout", "-q", "-b", "feature")
+	pipelinetest.Git(t, dir, "add", "-A")
+	pipelinetest.Git(t, dir, "commit", "-q", "-m", "base")
+	pipelinetest.Git(t, dir, "checkout", "-q", "-b", "feature")
 	gitWrite(t, dir, map[string]string{
 		"pkg/add.go":     candAddNew,
 		"pkg/crlf.go":    "package pkg\r\n\r\nvar A = 3\r\nvar B = 2\r\n",
@@ -77,9 +66,9 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 		"pkg/big.go":     "package pkg\n\n" + strings.Repeat("var _ = 1\n", 500) + "var _ = 2\n" + strings.Repeat("var _ = 1\n", 499),
 		"pkg/new.go":     "package pkg\n\nvar N = 1\n",
 	})
-	gitRun(t, dir, "rm", "-q", "pkg/gone.go", "pkg/was_link.go")
+	pipelinetest.Git(t, dir, "rm", "-q", "pkg/gone.go", "pkg/was_link.go")
 	gitWrite(t, dir, map[string]string{"pkg/was_link.go": "package pkg\n\nvar L = 1\n"})
-	gitRun(t, dir, "mv", "pkg/sub.go", "pkg/minus.go")
+	pipelinetest.Git(t, dir, "mv", "pkg/sub.go", "pkg/minus.go")
 	gitWrite(t, dir, map[string]string{"pkg/minus.go": "package pkg\n\n" + long + "func Sub(a, b int) int { return b - a }\n"})
 	if err := os.Remove(filepath.Join(dir, "pkg", "link.go")); err != nil {
 		t.Fatal(err)
@@ -87,8 +76,8 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 	if err := os.Symlink("minus.go", filepath.Join(dir, "pkg", "link.go")); err != nil {
 		t.Fatal(err)
 	}
-	gitRun(t, dir, "add", "-A")
-	gitRun(t, dir, "commit", "-q", "-m", "feature")
+	pipelinetest.Git(t, dir, "add", "-A")
+	pipelinetest.Git(t, dir, "commit", "-q", "-m", "feature")
 
 	p := localgit.New(dir)
 	ctx := context.Background()
