@@ -555,6 +555,35 @@ func TestFindGoInfersOperandTypes(t *testing.T) {
 	})
 }
 
+// TestFindGoNamesDeepInStatements: the walks leave out the statements and
+// expressions that cannot hold a name they look for, yet a name bound by a
+// statement left out (c := p.NewClient()) still types a use further down,
+// inside a function literal and nested composite literals, on both sides:
+// a caller of a changed method and an added line's use.
+func TestFindGoNamesDeepInStatements(t *testing.T) {
+	client := "package p\n\ntype Client struct{}\n\nfunc NewClient() *Client { return &Client{} }\n\nfunc (c *Client) Fetch() int {\n\treturn 1\n}\n"
+	deep := "package %s\n\nimport \"example.com/app/p\"\n\ntype row struct{ n int }\n\nfunc run(f func()) { f() }\n\n" +
+		"func deep() {\n\tc := p.NewClient()\n\tvar d = p.NewClient()\n\tif true {\n\t\t_ = []row{{n: 1}, {n: 2}}\n\t}\n" +
+		"\trun(func() {\n\t\t_ = []row{{n: 3}, {n: %s}}\n\t})\n}\n"
+	base := map[string]string{
+		"go.mod":      goMod,
+		"p/client.go": client,
+		"p/size.go":   "package p\n\nfunc (c *Client) Size() int { return 0 }\n",
+		"p/other.go":  "package p\n\ntype Other struct{}\n\nfunc (o Other) Fetch() int { return 2 }\n\nfunc (o Other) Size() int { return 3 }\n",
+		"q/deep.go":   fmt.Sprintf(deep, "q", "c.Fetch() + d.Fetch()"),
+		"q/other.go":  "package q\n\nimport \"example.com/app/p\"\n\nfunc other() int { return p.Other{}.Fetch() }\n",
+		"r/r.go":      fmt.Sprintf(deep, "r", "4"),
+	}
+	got := repo{base: base, changed: map[string]string{
+		"p/client.go": strings.Replace(client, "\treturn 1", "\treturn 10", 1),
+		"r/r.go":      fmt.Sprintf(deep, "r", "c.Size()"),
+	}}.run(t)
+	check(t, got, []want{
+		{"p/size.go", KindUses, MethodGo, "declares `(*Client).Size`, used by the change in r.go"},
+		{"q/deep.go", KindImpact, MethodGo, "calls `(*Client).Fetch`, whose body changed"},
+	})
+}
+
 // stalledGrep is a Tree whose Grep waits for the context to end, as a
 // search over a huge repository outlasting its time budget does.
 type stalledGrep struct{ Tree }

@@ -454,7 +454,8 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 			}
 		}
 	}}
-	w.skip = func(d ast.Decl) bool { return !engine.SpanHit(c.Added, tf.Line(d.Pos()), tf.Line(d.End())) }
+	w.holds = func(from, to token.Pos) bool { return engine.SpanHit(c.Added, tf.Line(from), tf.Line(to)) }
+	w.skip = func(d ast.Decl) bool { return !w.holds(d.Pos(), d.End()) }
 	w.walkFile()
 	for _, a := range ambiguous {
 		if !commonMethods[a.name] {
@@ -971,8 +972,11 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int
 		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT {
 			return true
 		}
-		a, b := f.tf.Offset(d.Pos()), f.tf.Offset(d.End())
-		return a < 0 || b > len(f.src) || a > b || !namedIn(at, a, b)
+		return !w.holds(d.Pos(), d.End())
+	}
+	w.holds = func(from, to token.Pos) bool {
+		a, b := f.tf.Offset(from), f.tf.Offset(to)
+		return a >= 0 && b <= len(f.src) && a <= b && namedIn(at, a, b)
 	}
 	w.emit = func(r goRef) {
 		for _, s := range byName[r.name] {

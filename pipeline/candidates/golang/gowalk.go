@@ -31,6 +31,12 @@ type goWalker struct {
 	// skip, when set, leaves out top-level declarations that cannot hold a
 	// wanted name.
 	skip func(ast.Decl) bool
+	// holds, when set, reports whether the source between two positions
+	// may hold a wanted name. Every goRef comes from a wanted ident, and an
+	// expression or a compound statement binds nothing outside itself, so
+	// one that cannot hold a wanted name is not walked; assignments and
+	// declarations still define their names.
+	holds func(from, to token.Pos) bool
 	// callees holds the idents called (f() or x.f()) by the calls whose
 	// function the walk is in, for the wording of reasons.
 	callees []*ast.Ident
@@ -167,6 +173,13 @@ func (w *goWalker) stmtList(sc *scope, list []ast.Stmt) {
 }
 
 func (w *goWalker) stmt(sc *scope, s ast.Stmt) {
+	switch s.(type) {
+	case nil, *ast.AssignStmt, *ast.DeclStmt, *ast.LabeledStmt:
+	default:
+		if w.holds != nil && !w.holds(s.Pos(), s.End()) {
+			return
+		}
+	}
 	switch s := s.(type) {
 	case nil:
 	case *ast.BlockStmt:
@@ -352,6 +365,13 @@ func (w *goWalker) typeSwitch(sc *scope, s *ast.TypeSwitchStmt) {
 }
 
 func (w *goWalker) expr(sc *scope, x ast.Expr) {
+	switch x.(type) {
+	case nil, *ast.Ident, *ast.BasicLit:
+	default:
+		if w.holds != nil && !w.holds(x.Pos(), x.End()) {
+			return
+		}
+	}
 	switch x := x.(type) {
 	case nil:
 	case *ast.Ident:
@@ -480,6 +500,9 @@ func (w *goWalker) memberRef(sel *ast.Ident, t *gtype) {
 // composite visits a composite literal; hint is the type of an elided
 // literal's enclosing element.
 func (w *goWalker) composite(sc *scope, lit *ast.CompositeLit, hint func() *gtype) {
+	if w.holds != nil && !w.holds(lit.Pos(), lit.End()) {
+		return
+	}
 	if lit.Type != nil {
 		w.expr(sc, lit.Type)
 	}
