@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"slices"
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -89,6 +90,72 @@ func (fi *fileIdents) grow(word func(uint32) []byte) {
 		}
 		fi.slots[j] = uint32(k + 1)
 	}
+}
+
+// identAt is where a file's identifiers occur: the offsets of identifier
+// k of its fileIdents are at[first[k]:first[k+1]], ascending. It is listed
+// for the files a search walks, once per content, so that the offsets of a
+// request's names are a few lookups instead of a reading of the file.
+type identAt struct {
+	first []uint32
+	at    []uint32
+}
+
+// identAtOf returns where the identifiers fi lists occur in src, the
+// content of the file at p.
+func (e *goEngine) identAtOf(p string, src []byte, fi *fileIdents) *identAt {
+	return lexed.CachedAt(lexed.KeyAt("go/identat", p, e.sumOf(src)), func() (*identAt, int64) {
+		ia := listIdentAt(src, fi)
+		return ia, int64(len(ia.first)+len(ia.at))*4 + 48
+	})
+}
+
+func listIdentAt(src []byte, fi *fileIdents) *identAt {
+	var ks, offs []uint32
+	first := make([]uint32, len(fi.ends)+1)
+	for i := 0; ; {
+		s, e, ok := ident.Next(src, i, goChars)
+		if !ok {
+			break
+		}
+		i = e
+		k, ok := fi.index(unsafe.String(&src[s], e-s))
+		if !ok {
+			continue // not a listing of this content
+		}
+		ks, offs = append(ks, k), append(offs, uint32(s))
+		first[k+1]++
+	}
+	for k := 1; k < len(first); k++ {
+		first[k] += first[k-1]
+	}
+	ia := &identAt{first: first, at: make([]uint32, len(offs))}
+	next := slices.Clone(first[:len(first)-1])
+	for j, k := range ks {
+		ia.at[next[k]] = offs[j]
+		next[k]++
+	}
+	return ia
+}
+
+// offsets returns the sorted offsets at which one of names occurs as an
+// identifier in the content fi and ia list: one reading of the file
+// answers, for every part of it that starts and ends at a token's edge,
+// whether wordSet.in would find a name there (namedIn).
+func (fi *fileIdents) offsets(names map[string]bool, ia *identAt) []int {
+	var out []int
+	for name := range names {
+		if len(name) == 0 || len(name) > maxWord {
+			continue // never one of a wordSet's words
+		}
+		if k, ok := fi.index(name); ok {
+			for _, o := range ia.at[ia.first[k]:ia.first[k+1]] {
+				out = append(out, int(o))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // srcID names a content by where it is in memory: a request reads each

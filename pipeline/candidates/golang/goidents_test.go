@@ -3,6 +3,7 @@ package golang
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -108,5 +109,63 @@ func TestWordOffsetsAnswerAsTheText(t *testing.T) {
 	})
 	if checked < 1000 {
 		t.Fatalf("%d declarations and bodies checked", checked)
+	}
+}
+
+// TestIdentAtAnswersAsTheText: the offsets read from a file's listed
+// identifiers are those a reading of its text finds, for the files of this
+// repository and for edge cases ('$' beside a name, non-ASCII, a name
+// longer than a word set keeps).
+func TestIdentAtAnswersAsTheText(t *testing.T) {
+	long := strings.Repeat("x", maxWord+1)
+	sets := []map[string]bool{
+		{"err": true, "Find": true, "ctx": true, "goFile": true, "notThere": true, "e": true},
+		{"a": true, "b": true, "π": true, long: true, "x": true, "$": true},
+	}
+	extra := map[string]string{
+		"dollar.go":  "package p\n\nvar a$b = \"${a}\" + a + $b\n",
+		"unicode.go": "package p\n\nvar π, aπ = 1, 2 // π\nfunc b() { _ = π + aπ }\n",
+		"long.go":    "package p\n\nvar " + long + ", x = 1, 2\nvar _ = " + long + " + x + 1x\n",
+	}
+	checked := 0
+	check := func(p string, src []byte) {
+		fi := listIdents(src)
+		ia := listIdentAt(src, fi)
+		for _, names := range sets {
+			got, want := fi.offsets(names, ia), newWordSet(names).offsets(src)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: offsets of %v = %v, the text's %v", p, names, got, want)
+			}
+			checked += len(want)
+		}
+	}
+	for p, src := range extra {
+		check(p, []byte(src))
+	}
+	eachRepoGoFile(t, func(p string, src []byte) bool {
+		check(p, src)
+		return true
+	})
+	if checked < 1000 {
+		t.Fatalf("%d offsets checked", checked)
+	}
+}
+
+// offsets, the reference fileIdents.offsets is checked against, returns
+// the offsets in src at which one of the words starts as
+// a whole identifier, in order: one reading of a file answers, for every
+// part of it that starts and ends at a token's edge, whether in would
+// find a word there (namedIn).
+func (ws *wordSet) offsets(src []byte) []int {
+	var out []int
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goChars)
+		if !ok {
+			return out
+		}
+		at = j
+		if ws.has(src[i:j]) {
+			out = append(out, i)
+		}
 	}
 }

@@ -651,7 +651,9 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (wordSet.offsets)
+	at    []int // where names occur in src, in order (fileIdents.offsets)
+	// idents lists src's identifiers.
+	idents *fileIdents
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
@@ -659,7 +661,7 @@ type impactCand struct {
 // for a member, a file that also names the member's type.
 func (pl *impactPlan) filter(p string, src []byte, fi *fileIdents) *impactCand {
 	present := pl.wantSet.inIdents(fi)
-	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
+	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
 		for _, s := range pl.byName[name] {
@@ -742,13 +744,12 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies (a cached parse is used when it has them).
 	keeps := make([]func(funcBody) bool, len(cands))
-	for i, c := range cands {
-		c.at = newWordSet(c.names).offsets(c.src)
+	parallel(len(cands), func(i int) {
+		c := cands[i]
+		c.at = c.idents.offsets(c.names, e.identAtOf(c.path, c.src, c.idents))
 		at := c.at
 		keeps[i] = func(b funcBody) bool { return namedIn(at, b.start, b.close+1) }
-	}
-	parallel(len(cands), func(i int) {
-		cands[i].f = e.parseKeep(cands[i].path, cands[i].src, keeps[i])
+		c.f = e.parseKeep(c.path, c.src, keeps[i])
 	})
 	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
 }
@@ -857,24 +858,6 @@ const (
 	occNoDollar
 )
 
-// offsets returns the offsets in src at which one of the words starts as
-// a whole identifier, in order: one reading of a file answers, for every
-// part of it that starts and ends at a token's edge, whether in would
-// find a word there (namedIn).
-func (ws *wordSet) offsets(src []byte) []int {
-	var out []int
-	for at := 0; ; {
-		i, j, ok := ident.Next(src, at, goChars)
-		if !ok {
-			return out
-		}
-		at = j
-		if ws.has(src[i:j]) {
-			out = append(out, i)
-		}
-	}
-}
-
 // has reports whether the identifier w is one of the words, its length
 // and first and last bytes screened before the map is asked.
 func (ws *wordSet) has(w []byte) bool {
@@ -965,7 +948,7 @@ func (f *finder) in(s []byte) bool {
 
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (wordSet.offsets): a declaration without one is not walked.
+// identifier (fileIdents.offsets): a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {
