@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -70,7 +71,25 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 	defer cancel()
 	stopped := func(err error) bool { return ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) }
 
-	tree, err := meta.Search.OpenTree(cctx, meta.Repo, meta.Head)
+	// The code tree opens while the old sides are rebuilt from the diff.
+	type opened struct {
+		tree pipeline.CodeTree
+		err  error
+	}
+	treeDone := make(chan opened, 1)
+	go func() {
+		tree, err := meta.Search.OpenTree(cctx, meta.Repo, meta.Head)
+		treeDone <- opened{tree, err}
+	}()
+	if meta.OldFromDiff && len(sections) == len(res.Files) {
+		raws := make([]string, len(changes))
+		for i, k := range from {
+			raws[i] = sections[k]
+		}
+		rebuildOld(changes, raws)
+	}
+	o := <-treeDone
+	tree, err := o.tree, o.err
 	if err != nil {
 		if stopped(err) {
 			err = fmt.Errorf("the repository was not searchable within %s (PRSCOUT_CANDIDATES_BUDGET)", budget)
@@ -79,13 +98,6 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 		return
 	}
 	defer tree.Close()
-	if meta.OldFromDiff && len(sections) == len(res.Files) {
-		raws := make([]string, len(changes))
-		for i, k := range from {
-			raws[i] = sections[k]
-		}
-		rebuildOld(changes, raws)
-	}
 	readOld(cctx, repo, meta, changes)
 
 	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4})
@@ -140,12 +152,13 @@ func changesOf(files []pipeline.ChangedFile) ([]candidates.Change, []int) {
 // rebuildOld sets the old side of the changes whose raw diff section (by
 // index) and new source say it (diff.OldSide) as a read at the diff's old
 // commit gives it: up to candidateSourceMax bytes, text only
-// (pipeline.LooksBinary). A change without its new source read is left to
-// readOld.
+// (pipeline.LooksBinary), on every core. A change without its new source
+// read is left to readOld.
 func rebuildOld(changes []candidates.Change, sections []string) {
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range changes {
 		c := &changes[i]
-		sec := sections[i]
 		switch c.Status {
 		case candidates.StatusModified, candidates.StatusRenamed:
 			if c.New == nil {
@@ -155,12 +168,15 @@ func rebuildOld(changes []candidates.Change, sections []string) {
 		default:
 			continue
 		}
-		old, ok := diff.OldSide(sec, c.New)
-		if !ok || len(old) == 0 || len(old) > candidateSourceMax || pipeline.LooksBinary(old) {
-			continue
-		}
-		c.Old = old
+		g.Go(func() error {
+			old, ok := diff.OldSide(sections[i], c.New)
+			if ok && len(old) > 0 && len(old) <= candidateSourceMax && !pipeline.LooksBinary(old) {
+				c.Old = old
+			}
+			return nil
+		})
 	}
+	_ = g.Wait()
 }
 
 // readOld reads the old side of the changes that have one and have none
