@@ -191,9 +191,11 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 	var olds []*goSym
 	oldSig := map[string]string{}
 	var usesFiles []usesJob
-	// Both sides of every change are parsed first, in parallel; the
-	// declarations are then taken one change after another.
+	// Both sides of every change are parsed, and their changed
+	// declarations found, first, in parallel; the declarations are then
+	// taken one change after another.
 	newFiles, oldFiles := make([]*goFile, len(gos)), make([]*goFile, len(gos))
+	newSyms, oldSyms, oldEvery := make([][]*goSym, len(gos)), make([][]*goSym, len(gos)), make([][]*goSym, len(gos))
 	keeps := make([]func(funcBody) bool, len(gos))
 	for i, c := range gos {
 		added := c.Added
@@ -206,14 +208,18 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			return
 		}
 		if src := e.heads[c.Path]; c.New != nil && src != nil {
-			newFiles[i] = e.parseKeep(c.Path, src, keeps[i])
+			if f := e.parseKeep(c.Path, src, keeps[i]); f != nil {
+				newFiles[i], newSyms[i] = f, changedSyms(f, e.codeLines(c.New, c.Added))
+			}
 		}
 		if c.Old != nil && len(c.Removed) > 0 {
 			op := c.Path
 			if c.OldPath != "" {
 				op = c.OldPath
 			}
-			oldFiles[i] = e.parseKeep(op, c.Old, nil)
+			if f := e.parseKeep(op, c.Old, nil); f != nil {
+				oldFiles[i], oldSyms[i], oldEvery[i] = f, changedSyms(f, e.codeLines(c.Old, c.Removed)), everySym(f)
+			}
 		}
 	})
 	for i, c := range gos {
@@ -222,23 +228,25 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 		}
 		if c.New != nil {
 			if f := e.parsedFor(c.Path, keeps[i], newFiles[i]); f != nil {
-				for _, s := range changedSyms(f, e.codeLines(c.New, c.Added)) {
+				changed := newSyms[i]
+				if f != newFiles[i] {
+					changed = changedSyms(f, e.codeLines(c.New, c.Added))
+				}
+				for _, s := range changed {
 					s.from = c.Path
 					addSym(s)
 				}
 				usesFiles = append(usesFiles, usesJob{f, c})
 			}
 		}
-		if c.Old != nil && len(c.Removed) > 0 {
-			if f := oldFiles[i]; f != nil {
-				for _, s := range changedSyms(f, e.codeLines(c.Old, c.Removed)) {
-					s.from = c.Path
-					olds = append(olds, s)
-				}
-				for _, s := range everySym(f) {
-					if s.sig != "" {
-						oldSig[s.key()] = s.sig
-					}
+		if oldFiles[i] != nil {
+			for _, s := range oldSyms[i] {
+				s.from = c.Path
+				olds = append(olds, s)
+			}
+			for _, s := range oldEvery[i] {
+				if s.sig != "" {
+					oldSig[s.key()] = s.sig
 				}
 			}
 		}
