@@ -435,9 +435,13 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 	if max <= 0 {
 		max = defaultMaxDiffBytes
 	}
-	out, err := runGit(ctx, dir, max, "diff", "--no-color", "--no-ext-diff", "--no-textconv",
-		"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "-M", "-U"+strconv.Itoa(opts.ContextLines),
-		"--end-of-options", from, headID, "--")
+	args := []string{"diff", "--no-color", "--no-ext-diff", "--no-textconv",
+		"--src-prefix=a/", "--dst-prefix=b/", "--no-relative", "-M", "-U" + strconv.Itoa(opts.ContextLines),
+		"--end-of-options", from, headID}
+	out, parted, err := partedDiff(ctx, dir, int64(max), args, from, headID)
+	if !parted {
+		out, err = runGit(ctx, dir, int64(max), append(args, "--")...)
+	}
 	if err != nil {
 		if errors.Is(err, errOutputLimit) {
 			return nil, fmt.Errorf("diff %s..%s over %d bytes: %w", base, head, max, pipeline.ErrTooLarge)
@@ -481,8 +485,9 @@ func diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOp
 }
 
 // ChangedPaths lists the new paths of the files Diff would show, deleted
-// files left out, with `git diff --name-only -z -M --diff-filter=d`: a tree
-// comparison that reads no file content, so it answers long before the diff.
+// files left out, from `git diff --name-status -z -M` (nameStatus, shared
+// with Diff): a tree comparison that reads no file content, so it answers
+// long before the diff.
 func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, head string, opts pipeline.DiffOptions) ([]string, error) {
 	dir, err := p.repoDir(repo)
 	if err != nil {
@@ -492,15 +497,14 @@ func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, h
 	if err != nil {
 		return nil, err
 	}
-	out, err := runGit(ctx, dir, 0, "diff", "--name-only", "-z", "--no-ext-diff", "--no-relative", "-M", "--diff-filter=d",
-		"--end-of-options", from, headID, "--")
+	entries, err := nameStatus(ctx, dir, from, headID)
 	if err != nil {
 		return nil, fmt.Errorf("list changed paths: %w", err)
 	}
 	var paths []string
-	for _, rec := range bytes.Split(out, []byte{0}) {
-		if len(rec) > 0 {
-			paths = append(paths, string(rec))
+	for _, e := range entries {
+		if e.status != 'D' {
+			paths = append(paths, e.paths[len(e.paths)-1])
 		}
 	}
 	return paths, nil
