@@ -584,6 +584,31 @@ func TestFindGoNamesDeepInStatements(t *testing.T) {
 	})
 }
 
+// TestFindGoAmbiguousUses: a member used on an operand of unknown type
+// lists the files of the change's package and its imports that declare a
+// member of that name when there are one or two of them, none when there
+// are more.
+func TestFindGoAmbiguousUses(t *testing.T) {
+	base := map[string]string{
+		"go.mod":     goMod,
+		"p/frob.go":  "package p\n\ntype T struct{}\n\nfunc (T) Frob() {}\n",
+		"p/quux.go":  "package p\n\ntype Q struct{ Quux int }\n",
+		"p/quux2.go": "package p\n\ntype R struct{}\n\nfunc (R) Quux() int { return 0 }\n",
+		"p/zap1.go":  "package p\n\ntype Z1 struct{ Zap int }\n",
+		"p/zap2.go":  "package p\n\ntype Z2 struct{ Zap int }\n",
+		"p/zap3.go":  "package p\n\ntype Z3 struct{}\n\nfunc (Z3) Zap() {}\n",
+		"q/use.go":   "package q\n\nimport \"example.com/app/p\"\n\nvar _ p.T\n\nfunc use[V any](v V) {\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"q/use.go": "package q\n\nimport \"example.com/app/p\"\n\nvar _ p.T\n\nfunc use[V any](v V) {\n\tv.Frob()\n\t_ = v.Quux\n\t_ = v.Zap\n}\n",
+	}}.run(t)
+	check(t, got, []want{
+		{"p/frob.go", KindUses, MethodGo, "may declare `(T).Frob`, used by the change in use.go (operand type not inferred)"},
+		{"p/quux.go", KindUses, MethodGo, "may declare `Q.Quux`"},
+		{"p/quux2.go", KindUses, MethodGo, "may declare `(R).Quux`"},
+	})
+}
+
 // stalledGrep is a Tree whose Grep waits for the context to end, as a
 // search over a huge repository outlasting its time budget does.
 type stalledGrep struct{ Tree }

@@ -486,14 +486,31 @@ func (e *goEngine) ambiguousUses(f *goFile, name string, ev *engine.Evidence) {
 			}
 		}
 	}
+	// Only one or two declaring files are listed: the methods are looked
+	// up first, and the search for fields (which reads every file of a
+	// package naming the name) stops once more than two files declare it.
 	var hits []found
+	files := map[string]bool{}
+	add := func(h found) {
+		hits = append(hits, h)
+		if h.path != f.path {
+			files[h.path] = true
+		}
+	}
 	for _, pk := range dirs {
 		for _, m := range e.dir(pk.dir).methods(name) {
 			for _, p := range m.paths {
-				hits = append(hits, found{p, "(" + m.recv + ")." + name})
+				add(found{p, "(" + m.recv + ")." + name})
 			}
 		}
-		hits = append(hits, e.fieldsNamed(pk, name)...)
+	}
+	for _, pk := range dirs {
+		if len(files) > 2 {
+			return
+		}
+		for _, h := range e.fieldsNamed(pk, name) {
+			add(h)
+		}
 	}
 	// The declarations come from maps: sorted, each path keeps the same
 	// symbol from one run to the next.
