@@ -10,27 +10,8 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
-
-// writeFiles writes files (path -> content; "" removes) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, s := range files {
-		full := filepath.Join(dir, p)
-		if s == "" {
-			if err := os.Remove(full); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // body is a file of n numbered lines, tag in each.
 func body(tag string, n int) string {
@@ -57,7 +38,7 @@ func partsRepo(t *testing.T) (dir, base, head string) {
 	files["gone.go"] = body("gone", 10)
 	files["mode.sh"] = "#!/bin/sh\necho hi\n"
 	files["bin.dat"] = "\x00\x01\x02binary\x00"
-	writeFiles(t, dir, files)
+	pipelinetest.WriteFiles(t, dir, files)
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "base")
 	base = git(t, dir, "rev-parse", "HEAD")
@@ -81,7 +62,7 @@ func partsRepo(t *testing.T) (dir, base, head string) {
 			next[p] = strings.Replace(body(fmt.Sprint(i), 40), "line 20 ", "line twenty ", 1)
 		}
 	}
-	writeFiles(t, dir, next)
+	pipelinetest.WriteFiles(t, dir, next)
 	if err := os.Chmod(filepath.Join(dir, "mode.sh"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +138,11 @@ func TestDiffPartsRefuseOtherRenames(t *testing.T) {
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
 	git(t, dir, "config", "diff.renameLimit", "1")
-	writeFiles(t, dir, map[string]string{"p/a.go": body("p", 30), "q/a.go": body("q", 30)})
+	pipelinetest.WriteFiles(t, dir, map[string]string{"p/a.go": body("p", 30), "q/a.go": body("q", 30)})
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "base")
 	base := git(t, dir, "rev-parse", "HEAD")
-	writeFiles(t, dir, map[string]string{"p/a.go": "", "q/a.go": "", "p/b.go": body("p", 30) + "x\n", "q/b.go": body("q", 30) + "y\n"})
+	pipelinetest.WriteFiles(t, dir, map[string]string{"p/a.go": "", "q/a.go": "", "p/b.go": body("p", 30) + "x\n", "q/b.go": body("q", 30) + "y\n"})
 	git(t, dir, "add", "-A")
 	git(t, dir, "commit", "-qm", "head")
 	head := git(t, dir, "rev-parse", "HEAD")

@@ -15,19 +15,6 @@ import (
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
-func gitWrite(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestRebuiltOldSidesAreRead: the old sides the candidates rebuild from a
 // merge-base diff are the bytes a read at the merge base gives, and those
 // the diff cannot say are left for that read.
@@ -38,7 +25,7 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "app")
 	pipelinetest.Git(t, "", "init", "-q", "-b", "main", dir)
 	long := strings.Repeat("// a line long enough for the rename to be found\n", 30)
-	gitWrite(t, dir, map[string]string{
+	pipelinetest.WriteFiles(t, dir, map[string]string{
 		"go.mod":         "module example.com/app\n",
 		"pkg/add.go":     candAddOld,
 		"pkg/sub.go":     "package pkg\n\n" + long + "func Sub(a, b int) int { return a - b }\n",
@@ -54,11 +41,11 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gitWrite(t, dir, map[string]string{".gitattributes": "pkg/nul.go diff\n"})
+	pipelinetest.WriteFiles(t, dir, map[string]string{".gitattributes": "pkg/nul.go diff\n"})
 	pipelinetest.Git(t, dir, "add", "-A")
 	pipelinetest.Git(t, dir, "commit", "-q", "-m", "base")
 	pipelinetest.Git(t, dir, "checkout", "-q", "-b", "feature")
-	gitWrite(t, dir, map[string]string{
+	pipelinetest.WriteFiles(t, dir, map[string]string{
 		"pkg/add.go":     candAddNew,
 		"pkg/crlf.go":    "package pkg\r\n\r\nvar A = 3\r\nvar B = 2\r\n",
 		"pkg/nofinal.go": "package pkg\n\nvar C = 2\n",
@@ -67,9 +54,9 @@ func TestRebuiltOldSidesAreRead(t *testing.T) {
 		"pkg/new.go":     "package pkg\n\nvar N = 1\n",
 	})
 	pipelinetest.Git(t, dir, "rm", "-q", "pkg/gone.go", "pkg/was_link.go")
-	gitWrite(t, dir, map[string]string{"pkg/was_link.go": "package pkg\n\nvar L = 1\n"})
+	pipelinetest.WriteFiles(t, dir, map[string]string{"pkg/was_link.go": "package pkg\n\nvar L = 1\n"})
 	pipelinetest.Git(t, dir, "mv", "pkg/sub.go", "pkg/minus.go")
-	gitWrite(t, dir, map[string]string{"pkg/minus.go": "package pkg\n\n" + long + "func Sub(a, b int) int { return b - a }\n"})
+	pipelinetest.WriteFiles(t, dir, map[string]string{"pkg/minus.go": "package pkg\n\n" + long + "func Sub(a, b int) int { return b - a }\n"})
 	if err := os.Remove(filepath.Join(dir, "pkg", "link.go")); err != nil {
 		t.Fatal(err)
 	}
