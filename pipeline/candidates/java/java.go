@@ -55,13 +55,14 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
 	var heads []*jfile
 	var touched []javaTouch
-	added := map[*jfile]map[int]bool{}
+	// The indices of each head's tokens on its added lines.
+	added := map[*jfile][]int{}
 	for _, c := range cs {
 		var nf, of *jfile
 		if c.New != nil {
 			nf = cachedJava(c.Path, c.New)
 			heads = append(heads, nf)
-			added[nf] = c.Added
+			added[nf] = lexed.TokensOn(nf.Toks, c.Added)
 			s.addFile(nf)
 		}
 		if c.Old != nil {
@@ -139,15 +140,24 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	}
 	// Chains a.b().c() type each call by the previous one's return type:
 	// the files of the types reached are read until no new type appears.
+	// The members (x.name) on each head's added lines, found once.
+	members := map[*jfile][]int{}
+	for _, f := range heads {
+		var ms []int
+		for _, i := range added[f] {
+			if i > 0 && f.Toks[i].Kind == lexed.TkIdent && f.Toks[i-1].Text == "." {
+				ms = append(ms, i)
+			}
+		}
+		members[f] = ms
+	}
 	for round := 0; round < javaTypeRounds; round++ {
 		next := map[typeRef]bool{}
 		for _, f := range heads {
-			for i, t := range f.Toks {
-				if t.Kind == lexed.TkIdent && i > 0 && f.Toks[i-1].Text == "." && added[f][t.Line] {
-					for _, typ := range s.resolveTypes(f, i, 0) {
-						if len(s.classes[typ]) == 0 && !s.tried[f.Path+"\x00"+typ] {
-							next[typeRef{f, typ}] = true
-						}
+			for _, i := range members[f] {
+				for _, typ := range s.resolveTypes(f, i, 0) {
+					if len(s.classes[typ]) == 0 && !s.tried[f.Path+"\x00"+typ] {
+						next[typeRef{f, typ}] = true
 					}
 				}
 			}
@@ -423,10 +433,12 @@ func (f *jfile) hasCodeOn(l int) bool {
 	return i < len(f.Toks) && f.Toks[i].Line == l
 }
 
-// usesIn records the files declaring what the added lines of f refer to.
-func (s *javaSearch) usesIn(f *jfile, added map[int]bool) {
-	for i, t := range f.Toks {
-		if t.Kind != lexed.TkIdent || !added[t.Line] || f.java.declTok[i] || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
+// usesIn records the files declaring what the added lines of f refer to;
+// added holds the indices of the tokens on them (lexed.TokensOn).
+func (s *javaSearch) usesIn(f *jfile, added []int) {
+	for _, i := range added {
+		t := f.Toks[i]
+		if t.Kind != lexed.TkIdent || f.java.declTok[i] || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
 			continue
 		}
 		member := i > 0 && f.Toks[i-1].Text == "."

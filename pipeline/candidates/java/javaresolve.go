@@ -12,11 +12,13 @@ import (
 
 // javaNamedTypes answers the type names the added lines of f name or
 // reach: capitalized identifiers, receivers' declared types, and the
-// supertypes of f's classes (members reached without a receiver).
-func javaNamedTypes(f *jfile, added map[int]bool) map[string]bool {
+// supertypes of f's classes (members reached without a receiver). added
+// holds the indices of the tokens on the added lines (lexed.TokensOn).
+func javaNamedTypes(f *jfile, added []int) map[string]bool {
 	out := map[string]bool{}
-	for i, t := range f.Toks {
-		if t.Kind != lexed.TkIdent || !added[t.Line] || f.java.declTok[i] {
+	for _, i := range added {
+		t := f.Toks[i]
+		if t.Kind != lexed.TkIdent || f.java.declTok[i] {
 			continue
 		}
 		if isUpper(t.Text) {
