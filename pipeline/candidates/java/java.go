@@ -169,17 +169,18 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			return err
 		}
 	}
-	for _, f := range heads {
-		s.usesIn(f, added[f])
+	// Every file is read: the uses and the references are walked on every
+	// core.
+	err := s.inParts(ctx, heads, func(f *jfile) int { return len(added[f]) }, func(w *javaSearch, f *jfile) {
+		w.usesIn(f, added[f])
+	})
+	if err != nil {
+		return err
 	}
 	byName := touchedByName(touched)
-	for _, g := range impactFiles {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		s.impactIn(g, touched, byName)
-	}
-	return nil
+	return s.inParts(ctx, impactFiles, func(g *jfile) int { return len(g.Toks) }, func(w *javaSearch, g *jfile) {
+		w.impactIn(g, touched, byName)
+	})
 }
 
 // namingScore is a file with the number of touched declarations it names.
