@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/ident"
-	"golang.org/x/sync/errgroup"
 )
 
 // Scores of Go evidence. Exact means the name resolved to one declaration;
@@ -202,7 +200,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 		// The walk of usesOf reads the bodies that hold added lines.
 		keeps[i] = func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }
 	}
-	parallel(len(gos), func(i int) {
+	engine.Parallel(len(gos), func(i int) {
 		c := gos[i]
 		if engine.SkippedPath(c.Path) {
 			return
@@ -749,7 +747,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 		}
 	}
 	found := make([]*impactCand, len(todo))
-	parallel(len(todo), func(i int) {
+	engine.Parallel(len(todo), func(i int) {
 		src, err := e.tree.ReadFile(e.ctx, todo[i])
 		if err != nil {
 			return
@@ -769,7 +767,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies (a cached parse is used when it has them).
 	keeps := make([]func(funcBody) bool, len(cands))
-	parallel(len(cands), func(i int) {
+	engine.Parallel(len(cands), func(i int) {
 		c := cands[i]
 		c.at = c.idents.offsets(c.names, e.identAtOf(c.path, c.src, c.idents))
 		at := c.at
@@ -811,23 +809,6 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev 
 	if e.err == nil {
 		e.err = e.ctx.Err()
 	}
-}
-
-// parallel calls fn(0..n-1) on as many goroutines as there are CPUs.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			fn(i)
-		}
-		return
-	}
-	var g errgroup.Group
-	g.SetLimit(workers)
-	for i := range n {
-		g.Go(func() error { fn(i); return nil })
-	}
-	_ = g.Wait()
 }
 
 // isTestFunc reports a Test, Benchmark, Example or Fuzz function of a test file.

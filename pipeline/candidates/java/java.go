@@ -57,13 +57,20 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	var touched []javaTouch
 	// The indices of each head's tokens on its added lines.
 	added := map[*jfile][]int{}
-	for _, c := range cs {
+	// Each change's sides are read and its touched declarations found on
+	// every core; the search learns them in the change's order.
+	type side struct {
+		nf      *jfile
+		on      []int
+		touched []javaTouch
+	}
+	sides := make([]side, len(cs))
+	engine.Parallel(len(cs), func(i int) {
+		c := cs[i]
 		var nf, of *jfile
 		if c.New != nil {
 			nf = cachedJava(c.Path, c.New)
-			heads = append(heads, nf)
-			added[nf] = lexed.TokensOn(nf.Toks, c.Added)
-			s.addFile(nf)
+			sides[i].nf, sides[i].on = nf, lexed.TokensOn(nf.Toks, c.Added)
 		}
 		if c.Old != nil {
 			op := c.Path
@@ -72,7 +79,15 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			}
 			of = cachedJava(op, c.Old)
 		}
-		touched = append(touched, javaTouched(c, nf, of)...)
+		sides[i].touched = javaTouched(c, nf, of)
+	})
+	for _, sd := range sides {
+		if sd.nf != nil {
+			heads = append(heads, sd.nf)
+			added[sd.nf] = sd.on
+			s.addFile(sd.nf)
+		}
+		touched = append(touched, sd.touched...)
 	}
 	// The files that can refer to a touched name.
 	var words []string
@@ -117,8 +132,10 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	// The types the changed lines and the impact files name, each looked
 	// up from the file naming it.
 	need := map[typeRef]bool{}
-	for _, f := range heads {
-		for n := range javaNamedTypes(f, added[f]) {
+	named := make([]map[string]bool, len(heads))
+	engine.Parallel(len(heads), func(i int) { named[i] = javaNamedTypes(heads[i], added[heads[i]]) })
+	for i, f := range heads {
+		for n := range named[i] {
 			need[typeRef{f, n}] = true
 		}
 	}
