@@ -198,8 +198,9 @@ type ContextResult struct {
 	Requirements []pipeline.Requirement `json:"requirements"`
 
 	// planPrep, when set, brings the review groups' preparation made in
-	// the background (see startPlanPrep).
+	// the background (see startPlanPrep); prep is it once received.
 	planPrep chan *planPrep
+	prep     *planPrep
 	// answerOnly counts redactions in text the answer carries but the scout
 	// prompt does not show (Jira acceptance criteria items); finish adds
 	// them to Stats.Redactions after the prompt's note is written.
@@ -455,7 +456,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if heads != nil && res.mayGroup(lim) {
 		// The review groups' planning reads the files alone: its first
 		// part runs while the candidates are found.
-		res.startPlanPrep()
+		res.startPlanPrep(lim.WithDefaults().MaxPromptChars)
 	}
 	res.findCandidates(ctx, repo, meta, lim, heads, raws)
 	res.finish(lim)

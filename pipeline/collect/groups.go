@@ -64,11 +64,15 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 		return // nothing to review: no groups, no prompt
 	}
 
-	costs := make([]int, len(res.Files))
+	var costs []int
+	if p := res.waitPlanPrep(); p != nil && p.budget == budget {
+		costs = p.costs
+	} else {
+		costs = fileCosts(res.Files, budget)
+	}
 	total := 0
-	for i, f := range res.Files {
-		costs[i] = fileCost(f, budget)
-		total += costs[i]
+	for _, c := range costs {
+		total += c
 	}
 	gateExcluded := res.Excluded
 	shell := res.groupShell(nil, groups.Part{Index: 99, Of: 99, Files: len(res.Files), TotalFiles: len(res.Files), Dropped: len(res.Files), Label: strings.Repeat("x", groups.MaxLabelRunes)})
@@ -152,29 +156,48 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 }
 
 // planPrep is what planning the review groups reads of the shown files
-// alone: the names that link them and each file's changed lines, counted on
-// the whole diffs, before any windowing.
+// alone: the names that link them, each file's changed lines, counted on
+// the whole diffs, before any windowing, and, when made ahead, each
+// file's cost (fileCost) at budget.
 type planPrep struct {
 	files   []pipeline.ChangedFile // the files it was made of
 	links   groups.Links
 	changed map[string]int // by path
+	budget  int
+	costs   []int // nil unless budget > 0
 }
 
-func makePlanPrep(files []pipeline.ChangedFile) *planPrep {
+// makePlanPrep prepares the plan of files; with budget > 0, their costs
+// at that prompt budget too.
+func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
 	changed := make(map[string]int, len(files))
 	for _, f := range files {
 		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
 	}
-	return &planPrep{files: files, links: groups.NameLinks(files), changed: changed}
+	p := &planPrep{files: files, links: groups.NameLinks(files), changed: changed, budget: budget}
+	if budget > 0 {
+		p.costs = fileCosts(files, budget)
+	}
+	return p
 }
 
-// startPlanPrep makes the plan's preparation of res.Files in the
-// background (the candidates, which the plan waits for, are found
-// meanwhile); planUnits takes it when the files are still the same.
-func (res *ContextResult) startPlanPrep() {
+// fileCosts is each file's fileCost at budget.
+func fileCosts(files []pipeline.ChangedFile, budget int) []int {
+	costs := make([]int, len(files))
+	for i, f := range files {
+		costs[i] = fileCost(f, budget)
+	}
+	return costs
+}
+
+// startPlanPrep makes the plan's preparation of res.Files, their costs at
+// the prompt budget included, in the background (the candidates, which
+// the plan waits for, are found meanwhile); formGroups and planUnits take
+// it when the files are still the same.
+func (res *ContextResult) startPlanPrep(budget int) {
 	ch := make(chan *planPrep, 1)
 	files := res.Files
-	go func() { ch <- makePlanPrep(files) }()
+	go func() { ch <- makePlanPrep(files, budget) }()
 	res.planPrep = ch
 }
 
@@ -197,17 +220,27 @@ func (res *ContextResult) mayGroup(lim pipeline.Limits) bool {
 	return false
 }
 
-// takePlanPrep returns the preparation made in the background for
-// res.Files, or makes it.
-func (res *ContextResult) takePlanPrep() *planPrep {
+// waitPlanPrep waits for the preparation started in the background, once,
+// and returns it when it was made of res.Files (nil otherwise, or when
+// none was started).
+func (res *ContextResult) waitPlanPrep() *planPrep {
 	if res.planPrep != nil {
-		p := <-res.planPrep
+		res.prep = <-res.planPrep
 		res.planPrep = nil
-		if sameFiles(p.files, res.Files) {
-			return p
-		}
 	}
-	return makePlanPrep(res.Files)
+	if res.prep == nil || !sameFiles(res.prep.files, res.Files) {
+		return nil
+	}
+	return res.prep
+}
+
+// takePlanPrep returns the preparation made in the background for
+// res.Files, or makes it (without costs).
+func (res *ContextResult) takePlanPrep() *planPrep {
+	if p := res.waitPlanPrep(); p != nil {
+		return p
+	}
+	return makePlanPrep(res.Files, 0)
 }
 
 // sameFiles reports whether a and b are the same slice of files.

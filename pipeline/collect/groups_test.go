@@ -404,18 +404,26 @@ func TestPlanPrepInBackground(t *testing.T) {
 		{Path: "api/handler.go", Diff: "@@ -1 +1,2 @@\n package api\n+var _ = billing.ComputeInvoiceTotal()\n"},
 	}
 	res := &ContextResult{Files: files}
-	res.startPlanPrep()
-	got, want := res.takePlanPrep(), makePlanPrep(files)
+	res.startPlanPrep(5000)
+	got, want := res.takePlanPrep(), makePlanPrep(files, 5000)
 	if len(want.links) == 0 || want.changed["billing/total.go"] != 2 {
 		t.Fatalf("the files test nothing: links %v, changed %v", want.links, want.changed)
 	}
 	if fmt.Sprint(got.links, got.changed) != fmt.Sprint(want.links, want.changed) {
 		t.Errorf("background preparation %v %v, want %v %v", got.links, got.changed, want.links, want.changed)
 	}
-	res.startPlanPrep()
+	for i, f := range files {
+		if c := fileCost(f, 5000); got.costs[i] != c || c == 0 {
+			t.Errorf("%s: background cost %d, fileCost %d", f.Path, got.costs[i], c)
+		}
+	}
+	if p := res.waitPlanPrep(); p != got {
+		t.Errorf("waiting again gave another preparation")
+	}
+	res.startPlanPrep(5000)
 	res.Files = files[:1]
-	if p := res.takePlanPrep(); len(p.files) != 1 || len(p.links) != 0 {
-		t.Errorf("preparation of other files used: %d files, links %v", len(p.files), p.links)
+	if p := res.takePlanPrep(); len(p.files) != 1 || len(p.links) != 0 || p.costs != nil {
+		t.Errorf("preparation of other files used: %d files, links %v, costs %v", len(p.files), p.links, p.costs)
 	}
 }
 
