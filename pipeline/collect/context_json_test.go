@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -63,4 +66,27 @@ func FuzzWriteJSONString(f *testing.F) {
 			t.Errorf("%q: got %s, want %s", s, got.Bytes(), want)
 		}
 	})
+}
+
+// BenchmarkWriteJSONString writes this package's own sources as JSON
+// strings, as WriteJSON writes a context answer's diffs and sources.
+func BenchmarkWriteJSONString(b *testing.B) {
+	paths, _ := filepath.Glob("*.go")
+	var srcs []string
+	n := 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, string(src))
+		n += len(src)
+	}
+	w := bufio.NewWriter(io.Discard)
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, s := range srcs {
+			writeJSONString(w, s)
+		}
+	}
 }
