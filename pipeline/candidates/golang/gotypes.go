@@ -53,27 +53,75 @@ func deref(t *gtype) *gtype {
 // scope maps local names to what they were declared with.
 type scope struct {
 	parent *scope
-	names  map[string]*binding
+	// names are the scope's own definitions, one per name. A slice: most
+	// scopes define a few names, and a walk opens thousands of them, so a
+	// map each cost more to make than a linear search costs to read. Past
+	// scopeIndexed names (a long generated function), index says where
+	// each is.
+	names []scopeName
+	index map[string]int
 }
 
-// newScope opens a scope in parent; its map is made by its first define.
+type scopeName struct {
+	name string
+	b    *binding
+}
+
+// scopeIndexed is how many names a scope holds before it indexes them.
+const scopeIndexed = 32
+
+// newScope opens a scope in parent.
 func newScope(parent *scope) *scope { return &scope{parent: parent} }
 
 func (s *scope) lookup(name string) *binding {
 	for ; s != nil; s = s.parent {
-		if b, ok := s.names[name]; ok {
+		if b := s.own(name); b != nil {
 			return b
 		}
 	}
 	return nil
 }
 
-func (s *scope) define(name string, b *binding) {
-	if name != "_" && name != "" {
-		if s.names == nil {
-			s.names = map[string]*binding{}
+// own returns the binding s itself defines for name, nil when none.
+func (s *scope) own(name string) *binding {
+	if i := s.find(name); i >= 0 {
+		return s.names[i].b
+	}
+	return nil
+}
+
+func (s *scope) find(name string) int {
+	if s.index != nil {
+		if i, ok := s.index[name]; ok {
+			return i
 		}
-		s.names[name] = b
+		return -1
+	}
+	for i := range s.names {
+		if s.names[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *scope) define(name string, b *binding) {
+	if name == "_" || name == "" {
+		return
+	}
+	if i := s.find(name); i >= 0 {
+		s.names[i].b = b
+		return
+	}
+	s.names = append(s.names, scopeName{name, b})
+	switch {
+	case s.index != nil:
+		s.index[name] = len(s.names) - 1
+	case len(s.names) > scopeIndexed:
+		s.index = make(map[string]int, 2*len(s.names))
+		for i, n := range s.names {
+			s.index[n.name] = i
+		}
 	}
 }
 

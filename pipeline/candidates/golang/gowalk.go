@@ -263,7 +263,7 @@ func (w *goWalker) assign(sc *scope, s *ast.AssignStmt) {
 		if !ok {
 			continue
 		}
-		if sc.names[id.Name] != nil { // redeclared in a multi-assign: keeps its type
+		if sc.own(id.Name) != nil { // redeclared in a multi-assign: keeps its type
 			continue
 		}
 		b := &binding{f: w.f, sc: sc}
