@@ -12,8 +12,8 @@ import (
 func TestScopeAnswersAsMaps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{3, scopeIndexed, scopeIndexed + 1, 5 * scopeIndexed} {
-		outer, inner := newScope(nil), (*scope)(nil)
-		inner = newScope(outer)
+		outer := newScope(nil)
+		inner := newScope(outer)
 		model := map[*scope]map[string]*binding{outer: {}, inner: {}}
 		for range 4 * n {
 			sc := outer

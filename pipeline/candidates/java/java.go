@@ -155,8 +155,6 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if err := s.loadTypes(ctx, need); err != nil {
 		return err
 	}
-	// Chains a.b().c() type each call by the previous one's return type:
-	// the files of the types reached are read until no new type appears.
 	// The members (x.name) on each head's added lines, found once.
 	members := map[*jfile][]int{}
 	for _, f := range heads {
@@ -168,6 +166,8 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		}
 		members[f] = ms
 	}
+	// Chains a.b().c() type each call by the previous one's return type:
+	// the files of the types reached are read until no new type appears.
 	for round := 0; round < javaTypeRounds; round++ {
 		next := map[typeRef]bool{}
 		for _, f := range heads {

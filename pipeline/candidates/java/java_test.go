@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -13,11 +15,44 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
-// mapTree serves files from a map.
+// mapTree serves files from a map; Grep answers the files of a glob
+// holding a word (as text, as a fixed-string grep does).
 type mapTree map[string]string
 
-func (m mapTree) Grep(context.Context, []string, []string, int) ([]string, error) { return nil, nil }
-func (m mapTree) ListDir(context.Context, string) ([]string, error)               { return nil, nil }
+func (m mapTree) Grep(_ context.Context, words, globs []string, _ int) ([]string, error) {
+	var out []string
+	for p, src := range m {
+		ok := false
+		for _, g := range globs {
+			if m, _ := path.Match(g, path.Base(p)); m {
+				ok = true
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, w := range words {
+			if strings.Contains(src, w) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func (m mapTree) ListDir(_ context.Context, d string) ([]string, error) {
+	var out []string
+	for p := range m {
+		if path.Dir(p) == d {
+			out = append(out, path.Base(p))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
 func (m mapTree) ReadFile(_ context.Context, p string) ([]byte, error) {
 	s, ok := m[p]
 	if !ok {

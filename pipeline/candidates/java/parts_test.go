@@ -3,67 +3,20 @@ package java
 import (
 	"context"
 	"fmt"
-	"path"
 	"reflect"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
-// grepTree serves files from a map and greps them for whole words.
-type grepTree map[string]string
-
-func (m grepTree) Grep(_ context.Context, words, globs []string, _ int) ([]string, error) {
-	var out []string
-	for p, src := range m {
-		ok := false
-		for _, g := range globs {
-			if m, _ := path.Match(g, path.Base(p)); m {
-				ok = true
-			}
-		}
-		if !ok {
-			continue
-		}
-		for _, w := range words {
-			if strings.Contains(src, w) {
-				out = append(out, p)
-				break
-			}
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
-func (m grepTree) ReadFile(_ context.Context, p string) ([]byte, error) {
-	s, ok := m[p]
-	if !ok {
-		return nil, fmt.Errorf("%s: no such file", p)
-	}
-	return []byte(s), nil
-}
-
-func (m grepTree) ListDir(_ context.Context, d string) ([]string, error) {
-	var out []string
-	for p := range m {
-		if path.Dir(p) == d {
-			out = append(out, path.Base(p))
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
 // TestFindInPartsAnswersAsOneWalk finds the candidates of a change to a
 // class its package's callers use, walked in one part and in parts on
 // four cores: the evidence must be the same, item for item, and must name
 // the callers of every part.
 func TestFindInPartsAnswersAsOneWalk(t *testing.T) {
-	tree := grepTree{}
+	tree := mapTree{}
 	svcOld := "package a;\n\npublic class Svc {\n  public int run(int x) {\n    return x;\n  }\n  public Svc() {}\n}\n"
 	svcNew := "package a;\n\npublic class Svc {\n  public int run(int x) {\n    return x + 1;\n  }\n  public Svc() {\n    int y = 0;\n  }\n}\n"
 	tree["src/a/Svc.java"] = svcNew

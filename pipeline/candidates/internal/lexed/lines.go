@@ -6,7 +6,7 @@ import (
 )
 
 // TokensOn returns the indices of the tokens of toks (in line order, as
-// Lex gives them) that start on a line set in lines, in order. A search
+// Tokens gives them) that start on a line set in lines, in order. A search
 // that looks only at a change's added lines walks these instead of every
 // token of the file: a large file with a few added lines costs a few binary
 // searches, not a map lookup per token.
