@@ -78,6 +78,9 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 // cfg.ShutdownTimeout. listening, when not nil, receives the bound address.
 func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- string) error {
 	log := newLogger(cfg, logw)
+	gc := gcPolicy(os.Getenv, func() (int64, bool) { return readCgroupLimit(cgroupMemoryFiles) })
+	gc.apply()
+	log.Info("garbage collector", "settings", gc.says)
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := api.NewMetrics(reg)

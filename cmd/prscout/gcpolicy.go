@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strconv"
+)
+
+// The collector's settings for `prscout serve` (docs/operations.md,
+// "Memory and the garbage collector").
+//
+// Go's default (GOGC=100) starts a collection each time the heap doubles
+// its live part. prscout's live heap is mostly the candidates' kept
+// parses (up to 128 MiB by estimate, pointer-dense syntax trees), and
+// every cycle marks all of it: on a 200-file range of a large Go
+// repository a cycle came every second or third request and cost about
+// a third of the request's own CPU. With serveGCPercent a cycle comes
+// four times less often for the same marking, and the soft memory limit
+// makes the collector work harder before the heap nears what the
+// container may use.
+const (
+	// serveGCPercent is GOGC's value when the environment sets none.
+	serveGCPercent = 400
+	// serveMemoryLimit is the soft memory limit when neither GOMEMLIMIT
+	// nor a cgroup memory limit says one.
+	serveMemoryLimit = 1 << 30
+)
+
+// cgroupMemoryFiles are where the container's memory limit is read:
+// cgroup v2, then v1.
+var cgroupMemoryFiles = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
+
+// gcSettings is what serve sets of the collector: percent (0 to leave
+// GOGC as the environment says) and limit (0 to leave GOMEMLIMIT), with a
+// line for the log.
+type gcSettings struct {
+	percent int
+	limit   int64
+	says    string
+}
+
+// gcPolicy decides the collector's settings from the environment and the
+// container's memory limit (cgroupLimit: ok false when there is none). An
+// operator's GOGC or GOMEMLIMIT is left as it is. The soft limit is three
+// quarters of the container's, leaving room for what the collector does not
+// count (git's children, stacks, the binary), else serveMemoryLimit.
+func gcPolicy(getenv func(string) string, cgroupLimit func() (int64, bool)) gcSettings {
+	var s gcSettings
+	gogc, memlimit := getenv("GOGC"), getenv("GOMEMLIMIT")
+	if gogc == "" {
+		s.percent = serveGCPercent
+		s.says = "GOGC " + strconv.Itoa(serveGCPercent)
+	} else {
+		s.says = "GOGC " + gogc + " (environment)"
+	}
+	switch {
+	case memlimit != "":
+		s.says += ", memory limit " + memlimit + " (environment)"
+	default:
+		if n, ok := cgroupLimit(); ok && n > 0 {
+			s.limit = n / 4 * 3
+			s.says += fmt.Sprintf(", memory limit %d MiB (3/4 of the container's)", s.limit>>20)
+		} else {
+			s.limit = serveMemoryLimit
+			s.says += fmt.Sprintf(", memory limit %d MiB", s.limit>>20)
+		}
+	}
+	return s
+}
+
+// apply sets the collector as s says.
+func (s gcSettings) apply() {
+	if s.percent > 0 {
+		debug.SetGCPercent(s.percent)
+	}
+	if s.limit > 0 {
+		debug.SetMemoryLimit(s.limit)
+	}
+}
+
+// readCgroupLimit reads the container's memory limit from the first of
+// files that holds a number ("max" and unlimited v1 values mean none).
+func readCgroupLimit(files []string) (int64, bool) {
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(data)), 10, 64)
+		if err != nil {
+			return 0, false // "max": no limit
+		}
+		// cgroup v1 says "no limit" as a huge page-rounded number.
+		if n <= 0 || n >= 1<<60 {
+			return 0, false
+		}
+		return n, true
+	}
+	return 0, false
+}
