@@ -34,6 +34,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -541,6 +542,10 @@ func profile(args []string) error {
 	lim := pipeline.DefaultLimits()
 	if *noCandidates {
 		lim.CandidatesMax = 0
+	}
+	// The collector as prscout serve sets it (cmd/prscout/gcpolicy.go).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
 	}
 	p := localgit.New(*repo)
 	if *warmFirst {
