@@ -201,6 +201,9 @@ type ContextResult struct {
 	// the background (see startPlanPrep); prep is it once received.
 	planPrep chan *planPrep
 	prep     *planPrep
+	// ahead is what dropAhead dropped before the candidates were found
+	// (zero when it dropped nothing): formGroups counts it with its own.
+	ahead droppedAhead
 	// answerOnly counts redactions in text the answer carries but the scout
 	// prompt does not show (Jira acceptance criteria items); finish adds
 	// them to Stats.Redactions after the prompt's note is written.
@@ -454,9 +457,17 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 
 	res.Stats.LearnedRules = len(learned)
 	if heads != nil && res.mayGroup(lim) {
-		// The review groups' planning reads the files alone: its first
-		// part runs while the candidates are found.
+		// The review groups' planning reads the files alone: it starts
+		// in the background, and the groups a review cannot keep are
+		// dropped before the candidates are found for the files left.
 		res.startPlanPrep(lim.WithDefaults().MaxPromptChars)
+		if kept := res.dropAhead(lim); kept != nil && raws != nil {
+			left := make([]string, len(kept))
+			for i, k := range kept {
+				left[i] = raws[k]
+			}
+			raws = left
+		}
 	}
 	res.findCandidates(ctx, repo, meta, lim, heads, raws)
 	res.finish(lim)

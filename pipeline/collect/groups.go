@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/diff"
 	"github.com/prscout/prscout/pipeline/groups"
 	"github.com/prscout/prscout/pipeline/merge"
@@ -24,8 +25,9 @@ import (
 // callers), then the rest packed by size (groups.Plan). A file over the
 // budget on its own is reviewed alone with its hunks windowed, the omitted
 // lines named. Past Limits.MaxGroups the groups with the fewest changed lines
-// are dropped and their files named (reason max_groups). Everything here is
-// pure: no I/O.
+// are dropped and their files named (reason max_groups); when candidates
+// are listed, that is decided before they are found (dropAhead), so they
+// are the kept files' candidates. Everything here is pure: no I/O.
 
 // minGroupRoom is the least room for files a prompt must leave once its
 // fixed part (instructions, pull request, Jira, rules) is written; below
@@ -64,21 +66,14 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 		return // nothing to review: no groups, no prompt
 	}
 
-	var costs []int
-	if p := res.waitPlanPrep(); p != nil && p.budget == budget {
-		costs = p.costs
-	} else {
-		costs = fileCosts(res.Files, budget)
-	}
-	total := 0
-	for _, c := range costs {
-		total += c
+	// Groups dropped ahead leave the groups they kept (dropAhead);
+	// otherwise the files are planned here.
+	if res.ahead.groups > 0 {
+		res.formUnits(lim, res.Excluded[:len(res.Excluded)-res.ahead.files], res.ahead.units, nil)
+		return
 	}
 	gateExcluded := res.Excluded
-	shell := res.groupShell(nil, groups.Part{Index: 99, Of: 99, Files: len(res.Files), TotalFiles: len(res.Files), Dropped: len(res.Files), Label: strings.Repeat("x", groups.MaxLabelRunes)})
-	baseScout := promptChars(scoutPrompt(shell, lim)) + partNoteAllowance
-	baseReview := promptChars(merge.ReviewPrompt(mergeContextOf(shell))) + partNoteAllowance
-	room := min(budget-baseScout, reviewCap-baseReview)
+	costs, total, room, fixed := res.planRoom(lim, budget, reviewCap)
 
 	// One review when it all fits (checked on the real prompts).
 	if total <= room+partNoteAllowance || room < minGroupRoom {
@@ -88,7 +83,7 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 		if fits || room < minGroupRoom || len(res.Files) == 0 {
 			if !fits && len(res.Files) > 0 {
 				res.Warnings = append(res.Warnings, fmt.Sprintf(
-					"the prompts without any changed file take %d of the %d-character budget: the change is reviewed as one group over the budget", max(baseScout, baseReview)-partNoteAllowance, budget))
+					"the prompts without any changed file take %d of the %d-character budget: the change is reviewed as one group over the budget", fixed, budget))
 			}
 			res.ScoutPrompt = full
 			res.Stats.PromptChars = promptChars(full)
@@ -101,22 +96,31 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 	}
 
 	units, dropped := keepLargest(res.planUnits(costs, room, lim, budget, reviewCap), lim.MaxGroups)
+	res.formUnits(lim, gateExcluded, units, dropped)
+}
 
+// formUnits makes the review groups of units, the top-level files those of
+// all units, and names the files of dropped in excluded (max_groups), with
+// those dropAhead dropped; gateExcluded are the gates' exclusions, the
+// groups' excluded[].
+func (res *ContextResult) formUnits(lim pipeline.Limits, gateExcluded []pipeline.Excluded, units, dropped []groupUnit) {
+	budget := lim.MaxPromptChars
+	reviewCap := int(float64(budget) * (1 - groups.ContextReserve))
 	var files []pipeline.ChangedFile
 	for _, u := range units {
 		files = append(files, u.files...)
 	}
-	droppedFiles := 0
+	droppedGroups, droppedFiles := res.ahead.groups+len(dropped), res.ahead.files
 	for _, u := range dropped {
 		for _, f := range u.files {
 			res.exclude(f.Path, pipeline.GateMaxGroups)
 			droppedFiles++
 		}
 	}
-	if len(dropped) > 0 {
+	if droppedGroups > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%s (%s) dropped past the limit of %d review groups (PRSCOUT_MAX_GROUPS): named in excluded as max_groups",
-			pipeline.CountNoun(len(dropped), "review group"), pipeline.CountNoun(droppedFiles, "changed file"), lim.MaxGroups))
+			pipeline.CountNoun(droppedGroups, "review group"), pipeline.CountNoun(droppedFiles, "changed file"), lim.MaxGroups))
 	}
 	windowed := 0
 	for _, f := range files {
@@ -129,7 +133,7 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 	res.Files = files
 	res.recount()
 	res.Coverage.Groups = len(units)
-	res.Coverage.DroppedGroups = len(dropped)
+	res.Coverage.DroppedGroups = droppedGroups
 	res.Coverage.Windowed = windowed
 	res.ScoutPrompt = scoutPromptWithin(*res, lim, budget)
 	res.Stats.PromptChars = promptChars(res.ScoutPrompt)
@@ -153,6 +157,96 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 		}
 		res.Groups[i] = g
 	}
+}
+
+// planRoom is what planning res.Files reads at budget: each file's cost
+// (made in the background when the files are the same), their total and
+// the room a group's prompts leave for files once their fixed parts, the
+// part note and res.Candidates are written; fixed is the larger of the two
+// prompts' fixed parts.
+func (res *ContextResult) planRoom(lim pipeline.Limits, budget, reviewCap int) (costs []int, total, room, fixed int) {
+	if p := res.waitPlanPrep(); p != nil && p.budget == budget {
+		costs = p.costs
+	} else {
+		costs = fileCosts(res.Files, budget)
+	}
+	for _, c := range costs {
+		total += c
+	}
+	shell := res.groupShell(nil, groups.Part{Index: 99, Of: 99, Files: len(res.Files), TotalFiles: len(res.Files), Dropped: len(res.Files), Label: strings.Repeat("x", groups.MaxLabelRunes)})
+	baseScout := promptChars(scoutPrompt(shell, lim)) + partNoteAllowance
+	baseReview := promptChars(merge.ReviewPrompt(mergeContextOf(shell))) + partNoteAllowance
+	return costs, total, min(budget-baseScout, reviewCap-baseReview), max(baseScout, baseReview) - partNoteAllowance
+}
+
+// droppedAhead is what dropAhead dropped (groups, files) and the units it
+// kept.
+type droppedAhead struct {
+	groups, files int
+	units         []groupUnit
+}
+
+// dropAhead plans the review groups before the candidates are found, with
+// room for the longest candidates section lim allows (candidatesStandIn),
+// and when the plan drops groups past lim.MaxGroups drops them now: their
+// files move to excluded (max_groups) and leave res.Files, so the
+// candidates are found for the files the review keeps, not for files no
+// group shows. It returns the indices in res.Files of the files kept
+// (nil when nothing was dropped: a plan that drops nothing is discarded,
+// and formGroups plans as if this had not run). formGroups plans the kept
+// files again with the real candidates and counts these drops with its
+// own.
+func (res *ContextResult) dropAhead(lim pipeline.Limits) []int {
+	lim = lim.WithDefaults()
+	budget := lim.MaxPromptChars
+	reviewCap := int(float64(budget) * (1 - groups.ContextReserve))
+	if res.Skip || len(res.Files) < 2 || lim.MaxGroups <= 0 {
+		return nil
+	}
+	real := res.Candidates
+	res.Candidates = candidatesStandIn(lim.CandidatesMax)
+	defer func() { res.Candidates = real }()
+	costs, total, room, _ := res.planRoom(lim, budget, reviewCap)
+	if total <= room+partNoteAllowance || room < minGroupRoom {
+		return nil // one review, or one over the budget: nothing is dropped
+	}
+	units, dropped := keepLargest(res.planUnits(costs, room, lim, budget, reviewCap), lim.MaxGroups)
+	if len(dropped) == 0 {
+		return nil
+	}
+	gone := map[string]bool{}
+	for _, u := range dropped {
+		for _, f := range u.files {
+			gone[f.Path] = true
+		}
+	}
+	var kept []int
+	var files []pipeline.ChangedFile
+	for i, f := range res.Files {
+		if gone[f.Path] {
+			res.exclude(f.Path, pipeline.GateMaxGroups)
+			res.ahead.files++
+			continue
+		}
+		kept, files = append(kept, i), append(files, f)
+	}
+	res.ahead.groups, res.ahead.units = len(dropped), units
+	res.Files = files
+	return kept
+}
+
+// candidatesStandIn is n candidates whose section in the scout prompt is
+// at least as long as that of n real ones: paths and reasons longer than
+// the engines write (a longer one only costs a prompt a little over its
+// budget, with the warning formGroups gives).
+func candidatesStandIn(n int) []pipeline.Candidate {
+	c := pipeline.Candidate{Path: strings.Repeat("x", 160), Kind: "impact", Method: string(candidates.MethodIdentifier), Test: true,
+		Reason: strings.Repeat("x", 240)}
+	out := make([]pipeline.Candidate, n)
+	for i := range out {
+		out[i] = c
+	}
+	return out
 }
 
 // planPrep is what planning the review groups reads of the shown files
@@ -191,9 +285,8 @@ func fileCosts(files []pipeline.ChangedFile, budget int) []int {
 }
 
 // startPlanPrep makes the plan's preparation of res.Files, their costs at
-// the prompt budget included, in the background (the candidates, which
-// the plan waits for, are found meanwhile); formGroups and planUnits take
-// it when the files are still the same.
+// the prompt budget included, in the background; dropAhead, formGroups
+// and planUnits take it when the files are still the same.
 func (res *ContextResult) startPlanPrep(budget int) {
 	ch := make(chan *planPrep, 1)
 	files := res.Files

@@ -448,3 +448,72 @@ func TestMayGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesForKeptGroupsOnly: when review groups are dropped past the
+// limit, the candidates are found for the files the review keeps, not for
+// the dropped ones, and the groups, files and exclusions are those the
+// answer has without candidates.
+func TestCandidatesForKeptGroupsOnly(t *testing.T) {
+	base := map[string]string{"go.mod": "module example.com/app\n"}
+	head := map[string]string{"go.mod": base["go.mod"]}
+	var diff strings.Builder
+	for i, pkg := range []string{"a", "b", "c", "d"} {
+		helper := "Help" + strings.ToUpper(pkg)
+		lib := fmt.Sprintf("package lib\n\n// %s helps %s.\nfunc %s() int { return %d }\n", helper, pkg, helper, i)
+		base["lib/"+pkg+".go"], head["lib/"+pkg+".go"] = lib, lib
+		// d changes the most lines: c and d are kept.
+		src := goFile(pkg, "Do"+strings.ToUpper(pkg), []string{"lib." + helper}, 4000+i*500)
+		src = strings.Replace(src, "package "+pkg+"\n", "package "+pkg+"\n\nimport \"example.com/app/lib\"\n", 1)
+		p := pkg + "/x.go"
+		head[p] = src
+		lines := strings.Split(strings.TrimSuffix(src, "\n"), "\n")
+		fmt.Fprintf(&diff, "diff --git a/%s b/%s\nnew file mode 100644\nindex 0000000..1111111\n--- /dev/null\n+++ b/%s\n@@ -0,0 +1,%d @@\n", p, p, p, len(lines))
+		for _, l := range lines {
+			diff.WriteString("+" + l + "\n")
+		}
+	}
+	f := scopeRepo(base, head, diff.String())
+	lim := pipeline.DefaultLimits()
+	lim.MaxPromptChars = 20_000 // one file per review
+	lim.MaxGroups = 2
+	collectWith := func(lim pipeline.Limits) ContextResult {
+		t.Helper()
+		res, err := Collect(t.Context(), ContextSources{Repo: f, Diffs: f, Search: pipelinetest.NewSearchRepo(f)},
+			ContextInput{Base: "base", Head: "head", Title: "Big change"}, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := collectWith(lim)
+	checkGroups(t, res, lim)
+	var got []string
+	for _, c := range res.Candidates {
+		got = append(got, c.Path)
+	}
+	if strings.Join(got, " ") != "lib/c.go lib/d.go" && strings.Join(got, " ") != "lib/d.go lib/c.go" {
+		t.Errorf("candidates %v, want lib/c.go and lib/d.go: those the kept c/x.go and d/x.go use, none for the dropped a/ and b/", got)
+	}
+	off := lim
+	off.CandidatesMax = 0
+	without := collectWith(off)
+	shape := func(res ContextResult) string {
+		var b strings.Builder
+		for _, g := range res.Groups {
+			for _, f := range g.Files {
+				b.WriteString(g.ID + ":" + f.Path + " ")
+			}
+		}
+		for _, e := range res.Excluded {
+			b.WriteString(e.Path + "=" + e.Reason + " ")
+		}
+		fmt.Fprintf(&b, "%+v %q", res.Coverage, res.Warnings)
+		return b.String()
+	}
+	if a, b := shape(res), shape(without); a != b {
+		t.Errorf("with candidates:\n%s\nwithout:\n%s", a, b)
+	}
+	if res.Groups[0].Part.Dropped != 2 || !strings.Contains(res.Groups[0].ScoutPrompt.User, "2 further changed files over the limit of review groups") {
+		t.Errorf("part %+v: the prompt does not say files were dropped", res.Groups[0].Part)
+	}
+}
