@@ -188,17 +188,16 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	// programming language with changed lines to the identifier search.
 	var goChanges, jsChanges, pyChanges, javaChanges, otherChanges []*engine.Change
 	for i, c := range cs {
-		hasText := len(changes[i].AddedLines)+len(changes[i].RemovedLines) > 0
-		switch l := lexed.LangOf(c.Path); {
-		case golang.Reads(c.Path):
+		switch readerOf(changes[i]) {
+		case readerGo:
 			goChanges = append(goChanges, c)
-		case l == lexed.LangJS:
+		case readerJS:
 			jsChanges = append(jsChanges, c)
-		case l == lexed.LangPython:
+		case readerPython:
 			pyChanges = append(pyChanges, c)
-		case l == lexed.LangJava:
+		case readerJava:
 			javaChanges = append(javaChanges, c)
-		case hasText && lexed.IsCode(c.Path):
+		case readerIdent:
 			otherChanges = append(otherChanges, c)
 		}
 	}
@@ -291,10 +290,45 @@ func cleanPath(p string) (string, error) {
 	return p, nil
 }
 
+// reader names the engine that reads a change.
+type reader int
+
+const (
+	readerNone reader = iota
+	readerGo
+	readerJS
+	readerPython
+	readerJava
+	readerIdent // the identifier search
+)
+
+// readerOf is the engine that reads c: its language's, or for another
+// programming language the identifier search when c changes lines.
+func readerOf(c Change) reader {
+	switch l := lexed.LangOf(c.Path); {
+	case golang.Reads(c.Path):
+		return readerGo
+	case l == lexed.LangJS:
+		return readerJS
+	case l == lexed.LangPython:
+		return readerPython
+	case l == lexed.LangJava:
+		return readerJava
+	case len(c.AddedLines)+len(c.RemovedLines) > 0 && lexed.IsCode(c.Path):
+		return readerIdent
+	}
+	return readerNone
+}
+
+// Reads reports whether an engine reads change c, so its sources are
+// worth reading: a file of no language an engine knows, or of another
+// programming language without changed lines, is read by none.
+func Reads(c Change) bool { return readerOf(c) != readerNone }
+
 // readMissing reads the head content of changed files given without it.
 func readMissing(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change) error {
 	for i, c := range cs {
-		if c.New != nil || changes[i].Status == StatusDeleted {
+		if c.New != nil || changes[i].Status == StatusDeleted || readerOf(changes[i]) == readerNone {
 			continue
 		}
 		b, err := tree.ReadFile(ctx, c.Path)

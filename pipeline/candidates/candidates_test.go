@@ -753,3 +753,28 @@ func TestFindImpactOnBothEngines(t *testing.T) {
 		}
 	}
 }
+
+// TestReads: a change is read by its language's engine, a file of another
+// programming language by the identifier search only when it changes
+// lines, and anything else by none (its sources are never read for the
+// candidates).
+func TestReads(t *testing.T) {
+	lines := []int{3}
+	for _, tc := range []struct {
+		c    Change
+		want bool
+	}{
+		{Change{Path: "pkg/a.go", Status: StatusRenamed}, true},
+		{Change{Path: "web/a.ts", Status: StatusModified}, true},
+		{Change{Path: "app/a.py", Status: StatusModified}, true},
+		{Change{Path: "src/A.java", Status: StatusRenamed}, true},
+		{Change{Path: "lib/a.rb", Status: StatusModified, AddedLines: lines}, true},
+		{Change{Path: "lib/a.rb", Status: StatusRenamed}, false},
+		{Change{Path: "proto/a.proto", Status: StatusRenamed}, false},
+		{Change{Path: "docs/a.md", Status: StatusModified, RemovedLines: lines}, false},
+	} {
+		if got := Reads(tc.c); got != tc.want {
+			t.Errorf("Reads(%s, %s, %d lines) = %v, want %v", tc.c.Path, tc.c.Status, len(tc.c.AddedLines)+len(tc.c.RemovedLines), got, tc.want)
+		}
+	}
+}

@@ -180,13 +180,13 @@ func rebuildOld(changes []candidates.Change, sections []string) {
 }
 
 // readOld reads the old side of the changes that have one and have none
-// yet: in one batch when repo is a FilesReader, otherwise through a code
+// yet, when an engine reads them (candidates.Reads): in one batch when repo is a FilesReader, otherwise through a code
 // tree. Failures leave Old nil: removed declarations of that file then go
 // unseen.
 func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, changes []candidates.Change) {
 	var todo []int
 	for i, c := range changes {
-		if c.Status != candidates.StatusAdded && c.Old == nil {
+		if c.Status != candidates.StatusAdded && c.Old == nil && candidates.Reads(c) {
 			todo = append(todo, i)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
@@ -224,5 +225,23 @@ func TestFindCandidatesBatchReads(t *testing.T) {
 	}
 	if n := f.Calls(pipelinetest.OpReadFiles, "pkg/add.go"); n != 1 {
 		t.Errorf("old side read in %d batches, want 1", n)
+	}
+}
+
+// TestReadOldOnlyWhatEnginesRead: the old sides are read for the changes
+// an engine reads, not for a renamed file no engine reads.
+func TestReadOldOnlyWhatEnginesRead(t *testing.T) {
+	f := candSearch().AddFiles("mb", map[string]string{"proto/old.proto": "syntax = \"proto3\";\n"})
+	meta := ContextMeta{Mode: "full", Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}
+	changes := []candidates.Change{
+		{Path: "pkg/add.go", Status: candidates.StatusModified, AddedLines: []int{5}},
+		{Path: "proto/new.proto", OldPath: "proto/old.proto", Status: candidates.StatusRenamed},
+	}
+	readOld(context.Background(), pipelinetest.FilesRepo{Fake: f}, meta, changes)
+	if string(changes[0].Old) != candAddOld {
+		t.Errorf("pkg/add.go old side %q, want the merge base's", changes[0].Old)
+	}
+	if n := f.Calls(pipelinetest.OpReadFiles, "proto/old.proto"); n != 0 || changes[1].Old != nil {
+		t.Errorf("proto/old.proto read %d times (old side %q): no engine reads it", n, changes[1].Old)
 	}
 }
