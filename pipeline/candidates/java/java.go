@@ -119,11 +119,11 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 				return err
 			}
 		}
-		for _, p := range paths {
-			f, err := s.read(ctx, p)
-			if err != nil {
-				return err
-			}
+		fs, err := s.readAll(ctx, paths)
+		if err != nil {
+			return err
+		}
+		for _, f := range fs {
 			if f != nil {
 				impactFiles = append(impactFiles, f)
 			}
@@ -142,8 +142,10 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	for _, t := range touched {
 		need[typeRef{t.f, t.d.Container}] = true
 	}
-	for _, g := range impactFiles {
-		for n := range javaReceiverTypes(g, seen) {
+	recvs := make([]map[string]bool, len(impactFiles))
+	engine.Parallel(len(impactFiles), func(i int) { recvs[i] = javaReceiverTypes(impactFiles[i], seen) })
+	for i, g := range impactFiles {
+		for n := range recvs[i] {
 			need[typeRef{g, n}] = true
 		}
 		for _, c := range g.java.classes {
@@ -230,31 +232,32 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 			pairs[i].class = names.add(javaTopName(t.d.Container))
 		}
 	}
-	var out []namingScore
-	// seen[k] == stamp: name k occurs in the file being scored.
-	seen := make([]uint32, len(names.list))
-	stamp := uint32(0)
-	for _, p := range paths {
+	// Each file is read and scored on every core; counts[i] is paths[i]'s.
+	counts := make([]int, len(paths))
+	engine.Parallel(len(paths), func(i int) {
+		p := paths[i]
 		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
-			continue
+			return
 		}
 		src, err := s.tree.ReadFile(ctx, p)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			continue
+			return
 		}
-		stamp++
-		names.scan(src, func(k int32) { seen[k] = stamp })
-		n := 0
+		seen := make([]bool, len(names.list)) // seen[k]: name k occurs in the file
+		names.scan(src, func(k int32) { seen[k] = true })
 		for _, pr := range pairs {
-			if seen[pr.name] == stamp && (pr.class < 0 || seen[pr.class] == stamp) {
-				n++
+			if seen[pr.name] && (pr.class < 0 || seen[pr.class]) {
+				counts[i]++
 			}
 		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var out []namingScore
+	for i, n := range counts {
 		if n > 0 {
-			out = append(out, namingScore{p, n})
+			out = append(out, namingScore{paths[i], n})
 		}
 	}
 	return mostFirst(out), nil
@@ -339,6 +342,45 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 	f := cachedJava(p, src)
 	s.addFile(f)
 	return f, nil
+}
+
+// readAll reads the files at paths as read does, in order: those the
+// search does not know yet are read and lexed on every core, then added
+// in the order of paths.
+func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, error) {
+	type readFile struct {
+		f      *jfile
+		failed bool
+	}
+	got := make([]readFile, len(paths))
+	engine.Parallel(len(paths), func(i int) {
+		p := paths[i]
+		if _, ok := s.files[p]; ok || s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
+			return
+		}
+		src, err := s.tree.ReadFile(ctx, p)
+		if err != nil {
+			got[i].failed = true
+			return
+		}
+		got[i].f = cachedJava(p, src)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]*jfile, len(paths))
+	for i, p := range paths {
+		switch f, ok := s.files[p]; {
+		case ok:
+			out[i] = f
+		case got[i].failed:
+			s.files[p] = nil
+		case got[i].f != nil:
+			s.addFile(got[i].f)
+			out[i] = got[i].f
+		}
+	}
+	return out, nil
 }
 
 func (s *javaSearch) addFile(f *jfile) {
