@@ -2,9 +2,12 @@ package collect
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
@@ -268,20 +271,46 @@ func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
 	for _, f := range files {
 		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
 	}
-	p := &planPrep{files: files, links: groups.NameLinks(files), changed: changed, budget: budget}
+	p := &planPrep{files: files, changed: changed, budget: budget}
+	// The links on one core while the costs are counted on the others.
+	done := make(chan groups.Links, 1)
+	go func() { done <- groups.NameLinks(files) }()
 	if budget > 0 {
 		p.costs = fileCosts(files, budget)
 	}
+	p.links = <-done
 	return p
 }
 
-// fileCosts is each file's fileCost at budget.
+// fileCosts is each file's fileCost at budget, counted on every core.
 func fileCosts(files []pipeline.ChangedFile, budget int) []int {
 	costs := make([]int, len(files))
-	for i, f := range files {
-		costs[i] = fileCost(f, budget)
-	}
+	onEveryCore(len(files), func(i int) { costs[i] = fileCost(files[i], budget) })
 	return costs
+}
+
+// onEveryCore calls fn(0) … fn(n-1) on up to GOMAXPROCS goroutines and
+// returns when all have returned.
+func onEveryCore(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // startPlanPrep makes the plan's preparation of res.Files, their costs at
@@ -348,8 +377,12 @@ func (res *ContextResult) planUnits(costs []int, room int, lim pipeline.Limits, 
 	prep := res.takePlanPrep()
 	plan := groups.PlanLinked(res.Files, costs, room, prep.links)
 	var units []groupUnit
-	for _, g := range plan {
-		units = append(units, res.fitUnit(g, room, lim, budget, reviewCap)...)
+	// Each planned group is fitted on its own, on every core, and the
+	// units kept in plan order.
+	fitted := make([][]groupUnit, len(plan))
+	onEveryCore(len(plan), func(i int) { fitted[i] = res.fitUnit(plan[i], room, lim, budget, reviewCap) })
+	for _, f := range fitted {
+		units = append(units, f...)
 	}
 	changed := prep.changed
 	for i := range units {
