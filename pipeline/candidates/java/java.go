@@ -198,7 +198,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	}
 	byName := touchedByName(touched)
 	return s.inParts(ctx, impactFiles, func(g *jfile) int { return len(g.Toks) }, func(w *javaSearch, g *jfile) {
-		w.impactIn(g, touched, byName)
+		w.impactIn(g, touched, &byName)
 	})
 }
 
@@ -581,22 +581,45 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 
 // touchedByName indexes the touched declarations by the identifiers that
 // refer to them (a constructor's also by new and super).
-func touchedByName(touched []javaTouch) map[string][]int {
-	byName := map[string][]int{}
+func touchedByName(touched []javaTouch) touchedNames {
+	byName := touchedNames{at: map[string][]int{}}
+	add := func(n string, k int) {
+		byName.at[n] = append(byName.at[n], k)
+		if n != "" {
+			byName.lens[n[0]] |= lenBit(len(n))
+		}
+	}
 	for k, t := range touched {
-		byName[t.d.Name] = append(byName[t.d.Name], k)
+		add(t.d.Name, k)
 		if t.d.Kind == "constructor" {
-			byName["new"] = append(byName["new"], k)
-			byName["super"] = append(byName["super"], k)
+			add("new", k)
+			add("super", k)
 		}
 	}
 	return byName
 }
 
+// touchedNames indexes the touched declarations by name (at) with a table
+// of the names' first bytes and lengths (as nameSet's): most of a file's
+// identifiers are none of the names, and the table turns them away
+// without hashing them.
+type touchedNames struct {
+	at   map[string][]int
+	lens [256]uint64
+}
+
+// of returns the indices of the touched declarations named n.
+func (tn *touchedNames) of(n string) []int {
+	if n == "" || tn.lens[n[0]]&lenBit(len(n)) == 0 {
+		return nil
+	}
+	return tn.at[n]
+}
+
 // impactIn records g's references to the touched declarations (byName:
 // touchedByName's index of them). One walk over g's tokens looks each
 // identifier up among the touched names.
-func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName map[string][]int) {
+func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName *touchedNames) {
 	best := make([]float64, len(touched))
 	calls := make([]bool, len(touched))
 	sees := make([]float64, len(touched))
@@ -607,7 +630,7 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName map[string][
 		if tk.Kind != lexed.TkIdent {
 			continue
 		}
-		for _, k := range byName[tk.Text] {
+		for _, k := range byName.of(tk.Text) {
 			if sees[k] < 0 {
 				sees[k] = s.seesTouched(g, touched[k])
 				if sees[k] < 0 {
@@ -615,8 +638,8 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName map[string][
 					best[k] = -1 // g's class of that name is another
 				}
 			}
-			if best[k] < 0 {
-				continue
+			if best[k] < 0 || (best[k] == scoreJavaTyped && calls[k]) {
+				continue // another class's name, or a typed call found: nothing scores more
 			}
 			sc, call := s.refAt(g, i, touched[k], sees[k])
 			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
