@@ -2,12 +2,9 @@ package collect
 
 import (
 	"fmt"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
@@ -285,32 +282,8 @@ func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
 // fileCosts is each file's fileCost at budget, counted on every core.
 func fileCosts(files []pipeline.ChangedFile, budget int) []int {
 	costs := make([]int, len(files))
-	onEveryCore(len(files), func(i int) { costs[i] = fileCost(files[i], budget) })
+	pipeline.Parallel(len(files), func(i int) { costs[i] = fileCost(files[i], budget) })
 	return costs
-}
-
-// onEveryCore calls fn(0) … fn(n-1) on up to GOMAXPROCS goroutines and
-// returns when all have returned.
-func onEveryCore(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // startPlanPrep makes the plan's preparation of res.Files, their costs at
@@ -380,7 +353,7 @@ func (res *ContextResult) planUnits(costs []int, room int, lim pipeline.Limits, 
 	// Each planned group is fitted on its own, on every core, and the
 	// units kept in plan order.
 	fitted := make([][]groupUnit, len(plan))
-	onEveryCore(len(plan), func(i int) { fitted[i] = res.fitUnit(plan[i], room, lim, budget, reviewCap) })
+	pipeline.Parallel(len(plan), func(i int) { fitted[i] = res.fitUnit(plan[i], room, lim, budget, reviewCap) })
 	for _, f := range fitted {
 		units = append(units, f...)
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/bluekeyes/go-gitdiff/gitdiff"
@@ -516,19 +515,5 @@ func TestCandidatesForKeptGroupsOnly(t *testing.T) {
 	}
 	if res.Groups[0].Part.Dropped != 2 || !strings.Contains(res.Groups[0].ScoutPrompt.User, "2 further changed files over the limit of review groups") {
 		t.Errorf("part %+v: the prompt does not say files were dropped", res.Groups[0].Part)
-	}
-}
-
-// TestOnEveryCoreCallsEachIndexOnce: every index is called exactly once,
-// whatever the count.
-func TestOnEveryCoreCallsEachIndexOnce(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 7, 1000} {
-		calls := make([]int32, n)
-		onEveryCore(n, func(i int) { atomic.AddInt32(&calls[i], 1) })
-		for i, c := range calls {
-			if c != 1 {
-				t.Fatalf("n=%d: index %d called %d times", n, i, c)
-			}
-		}
 	}
 }

@@ -265,11 +265,13 @@ var declKeywords = map[string]bool{
 // on the files alone, so a caller may make them while it waits for
 // something else.
 func NameLinks(files []pipeline.ChangedFile) Links {
-	declared := map[string][]int{}
-	var toks []string // reused for every line
-	for i, f := range files {
+	// Both scans run on every core, a file at a time; the declared names
+	// are joined in file order between them.
+	decls := make([][]string, len(files)) // first occurrences, in order
+	pipeline.Parallel(len(files), func(i int) {
+		var toks []string // reused for every line
 		seenDecl := map[string]bool{}
-		eachChangedLine(f.Diff, func(line string, added bool) {
+		eachChangedLine(files[i].Diff, func(line string, added bool) {
 			if !added {
 				return
 			}
@@ -280,16 +282,23 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 				}
 				if name := declaredAfter(line, toks, k); name != "" && !seenDecl[name] {
 					seenDecl[name] = true
-					declared[name] = append(declared[name], i)
+					decls[i] = append(decls[i], name)
 				}
 			}
 		})
+	})
+	declared := map[string][]int{}
+	for i, names := range decls {
+		for _, name := range names {
+			declared[name] = append(declared[name], i)
+		}
 	}
-	var out [][2]int
-	for u, f := range files {
+	links := make([][][2]int, len(files))
+	pipeline.Parallel(len(files), func(u int) {
+		var toks []string
 		seen := map[string]bool{}
 		n := 0
-		eachChangedLine(f.Diff, func(line string, _ bool) {
+		eachChangedLine(files[u].Diff, func(line string, _ bool) {
 			if n >= maxLinksPerFile {
 				return
 			}
@@ -305,12 +314,16 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 				}
 				for _, d := range by {
 					if d != u && n < maxLinksPerFile {
-						out = append(out, [2]int{d, u})
+						links[u] = append(links[u], [2]int{d, u})
 						n++
 					}
 				}
 			}
 		})
+	})
+	var out [][2]int
+	for _, l := range links {
+		out = append(out, l...)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i][0] != out[j][0] {
