@@ -135,14 +135,19 @@ func (res *ContextResult) formUnits(lim pipeline.Limits, gateExcluded []pipeline
 	res.Coverage.Groups = len(units)
 	res.Coverage.DroppedGroups = droppedGroups
 	res.Coverage.Windowed = windowed
-	res.ScoutPrompt = scoutPromptWithin(*res, lim, budget)
-	res.Stats.PromptChars = promptChars(res.ScoutPrompt)
-	res.Stats.ReviewPromptChars = 0 // no single review prompt: see each group's
-
-	res.Groups = make([]ContextGroup, len(units))
-	for i, u := range units {
+	// The top-level scout prompt and each group's prompts are written on
+	// every core, from the answer as it stands here.
+	shared := *res
+	var top pipeline.Prompt
+	items := make([]ContextGroup, len(units))
+	pipeline.Parallel(len(units)+1, func(i int) {
+		if i == len(units) {
+			top = scoutPromptWithin(shared, lim, budget)
+			return
+		}
+		u := units[i]
 		part := groups.Part{Index: i + 1, Of: len(units), Files: len(u.files), TotalFiles: len(files), Dropped: droppedFiles, Label: groups.Label(u.files)}
-		g := res.groupItem("g"+strconv.Itoa(i+1), u.files, &part, lim)
+		g := shared.groupItem("g"+strconv.Itoa(i+1), u.files, &part, lim)
 		// A group's excluded[] is the gates' only (not max_groups), so its
 		// prompts stay the size they were planned at.
 		g.Excluded = nonNil(gateExcluded)
@@ -151,12 +156,18 @@ func (res *ContextResult) formUnits(lim pipeline.Limits, gateExcluded []pipeline
 		g.ScoutPrompt = scoutPrompt(g.ContextResult, lim)
 		g.Stats.PromptChars = promptChars(g.ScoutPrompt)
 		g.Stats.ReviewPromptChars = promptChars(merge.ReviewPrompt(mergeContextOf(g.ContextResult)))
+		items[i] = g
+	})
+	res.ScoutPrompt = top
+	res.Stats.PromptChars = promptChars(res.ScoutPrompt)
+	res.Stats.ReviewPromptChars = 0 // no single review prompt: see each group's
+	for _, g := range items {
 		if g.Stats.PromptChars > budget || g.Stats.ReviewPromptChars > reviewCap {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("review group %s: prompts of %d (scout) and %d (review) characters are over the budget of %d (review: %d before context)",
 				g.ID, g.Stats.PromptChars, g.Stats.ReviewPromptChars, budget, reviewCap))
 		}
-		res.Groups[i] = g
 	}
+	res.Groups = items
 }
 
 // planRoom is what planning res.Files reads at budget: each file's cost
