@@ -275,16 +275,24 @@ type planPrep struct {
 // makePlanPrep prepares the plan of files; with budget > 0, their costs
 // at that prompt budget too.
 func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
-	changed := make(map[string]int, len(files))
-	for _, f := range files {
-		changed[f.Path] = groups.ChangedLines([]pipeline.ChangedFile{f})
-	}
-	p := &planPrep{files: files, changed: changed, budget: budget}
-	// The links on one core while the costs are counted on the others.
+	p := &planPrep{files: files, budget: budget}
+	// The links are found while each file's changed lines and cost are
+	// counted, all on every core.
 	done := make(chan groups.Links, 1)
 	go func() { done <- groups.NameLinks(files) }()
+	lines := make([]int, len(files))
 	if budget > 0 {
-		p.costs = fileCosts(files, budget)
+		p.costs = make([]int, len(files))
+	}
+	pipeline.Parallel(len(files), func(i int) {
+		lines[i] = groups.ChangedLines(files[i : i+1])
+		if budget > 0 {
+			p.costs[i] = fileCost(files[i], budget)
+		}
+	})
+	p.changed = make(map[string]int, len(files))
+	for i, f := range files {
+		p.changed[f.Path] = lines[i]
 	}
 	p.links = <-done
 	return p
