@@ -18,7 +18,8 @@ import (
 // straight into w instead of first building the whole document in memory.
 // On a 20 MB change json.Marshal holds a buffer of about twice the answer
 // (escaping and growth by doubling) on top of the result itself; WriteJSON
-// holds only a small skeleton and a 64 KiB buffer. The API should answer
+// holds a small skeleton, a 64 KiB buffer and a bounded window of escaped
+// strings (escapeWindow, escapeKeep). The API should answer
 // /v1/context with it.
 func (r ContextResult) WriteJSON(w io.Writer) error {
 	// Marshal a skeleton whose large strings are unique placeholders.
@@ -99,16 +100,53 @@ func (r ContextResult) WriteJSON(w io.Writer) error {
 		return err
 	}
 
+	// The large strings are escaped on every core, a window of them at a
+	// time (at most escapeWindow bytes of text, so memory stays bounded),
+	// and written in order. A text seen before (a group repeats its files'
+	// diffs and sources) is written from the escaped copy kept, within
+	// escapeKeep bytes.
 	bw := bufio.NewWriterSize(w, 64<<10)
+	kept := map[string][]byte{}
+	keptBytes := 0
 	last := 0
-	for _, s := range spots {
-		bw.Write(doc[last:s.at])
-		writeJSONString(bw, big[s.k])
-		last = s.end
+	for i := 0; i < len(spots); {
+		j, size := i, 0
+		for j < len(spots) && (j == i || size+len(big[spots[j].k]) <= escapeWindow) {
+			size += len(big[spots[j].k])
+			j++
+		}
+		esc := make([][]byte, j-i)
+		pipeline.Parallel(j-i, func(x int) {
+			t := big[spots[i+x].k]
+			if b, ok := kept[t]; ok {
+				esc[x] = b
+				return
+			}
+			esc[x] = appendJSONString(make([]byte, 0, len(t)+len(t)/16+2), t)
+		})
+		for x, s := range spots[i:j] {
+			bw.Write(doc[last:s.at])
+			bw.Write(esc[x])
+			last = s.end
+			if t := big[s.k]; keptBytes+len(esc[x]) <= escapeKeep {
+				if _, ok := kept[t]; !ok {
+					kept[t] = esc[x]
+					keptBytes += len(esc[x])
+				}
+			}
+		}
+		i = j
 	}
 	bw.Write(doc[last:])
 	return bw.Flush()
 }
+
+// escapeWindow bounds the text WriteJSON escapes at once; escapeKeep the
+// escaped texts it keeps for their repeats (variables for the tests).
+var (
+	escapeWindow = 4 << 20
+	escapeKeep   = 8 << 20
+)
 
 // placeholderNonce makes WriteJSON's placeholders unguessable, so content
 // cannot imitate them (tests replace it).
@@ -127,12 +165,12 @@ var jsonPlain = func() (t [256]bool) {
 	return t
 }()
 
-// writeJSONString writes s as a JSON string exactly as encoding/json does
-// with HTML escaping (its default): <, > and & as \u003c, \u003e and \u0026,
-// control characters escaped, invalid UTF-8 as \ufffd, U+2028 and U+2029
-// escaped. Write errors surface at Flush.
-func writeJSONString(w *bufio.Writer, s string) {
-	w.WriteByte('"')
+// appendJSONString appends s as a JSON string to dst exactly as
+// encoding/json writes it with HTML escaping (its default): <, > and & as
+// \u003c, \u003e and \u0026, control characters escaped, invalid UTF-8 as
+// \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		b := s[i]
@@ -141,25 +179,23 @@ func writeJSONString(w *bufio.Writer, s string) {
 			continue
 		}
 		if b < utf8.RuneSelf {
-			w.WriteString(s[start:i])
+			dst = append(dst, s[start:i]...)
 			switch b {
 			case '\\', '"':
-				w.WriteByte('\\')
-				w.WriteByte(b)
+				dst = append(dst, '\\', b)
 			case '\b':
-				w.WriteString(`\b`)
+				dst = append(dst, `\b`...)
 			case '\f':
-				w.WriteString(`\f`)
+				dst = append(dst, `\f`...)
 			case '\n':
-				w.WriteString(`\n`)
+				dst = append(dst, `\n`...)
 			case '\r':
-				w.WriteString(`\r`)
+				dst = append(dst, `\r`...)
 			case '\t':
-				w.WriteString(`\t`)
+				dst = append(dst, `\t`...)
 			default:
-				w.WriteString(`\u00`)
-				w.WriteByte(hexDigits[b>>4])
-				w.WriteByte(hexDigits[b&0xF])
+				dst = append(dst, `\u00`...)
+				dst = append(dst, hexDigits[b>>4], hexDigits[b&0xF])
 			}
 			i++
 			start = i
@@ -167,22 +203,22 @@ func writeJSONString(w *bufio.Writer, s string) {
 		}
 		c, size := utf8.DecodeRuneInString(s[i:])
 		if c == utf8.RuneError && size == 1 {
-			w.WriteString(s[start:i])
-			w.WriteString(`\ufffd`)
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
 			i += size
 			start = i
 			continue
 		}
 		if c == '\u2028' || c == '\u2029' {
-			w.WriteString(s[start:i])
-			w.WriteString(`\u202`)
-			w.WriteByte(hexDigits[c&0xF])
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\u202`...)
+			dst = append(dst, hexDigits[c&0xF])
 			i += size
 			start = i
 			continue
 		}
 		i += size
 	}
-	w.WriteString(s[start:])
-	w.WriteByte('"')
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }

@@ -1,11 +1,10 @@
 package collect
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,7 +45,34 @@ func TestWriteJSONMatchesMarshal(t *testing.T) {
 	}
 }
 
-// FuzzWriteJSONString: the streaming escaper writes what encoding/json writes.
+// TestWriteJSONWindows: strings escaped a window at a time, some written
+// again from the copies kept and some past the room kept for them, give
+// json.Marshal's bytes.
+func TestWriteJSONWindows(t *testing.T) {
+	defer func(w, k int) { escapeWindow, escapeKeep = w, k }(escapeWindow, escapeKeep)
+	escapeWindow, escapeKeep = 1000, 2500
+	var r ContextResult
+	for i := range 12 {
+		body := strings.Repeat(fmt.Sprintf("line %d <&> \"x\" é\n", i), 20+i*7) // 400-1000 bytes
+		r.Files = append(r.Files, pipeline.ChangedFile{Path: fmt.Sprintf("f%d.go", i), Diff: body, Source: "src " + body})
+	}
+	for g := range 3 {
+		r.Groups = append(r.Groups, ContextGroup{ID: fmt.Sprintf("g%d", g+1), ContextResult: ContextResult{Files: r.Files[g*4 : g*4+4]}})
+	}
+	want, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := r.WriteJSON(&got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("WriteJSON differs from json.Marshal:\n%s", ctxFirstDiff(string(want), got.String()))
+	}
+}
+
+// FuzzWriteJSONString: the escaper appends what encoding/json writes.
 func FuzzWriteJSONString(f *testing.F) {
 	for _, s := range []string{"", "plain", "<&>", "\u2028", "\xff", "\x00\x1f\"\\", "é\xe2\x80"} {
 		f.Add(s)
@@ -56,14 +82,8 @@ func FuzzWriteJSONString(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got bytes.Buffer
-		w := bufio.NewWriter(&got)
-		writeJSONString(w, s)
-		if err := w.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("%q: got %s, want %s", s, got.Bytes(), want)
+		if got := appendJSONString([]byte("x"), s); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	})
 }
@@ -82,11 +102,11 @@ func BenchmarkWriteJSONString(b *testing.B) {
 		srcs = append(srcs, string(src))
 		n += len(src)
 	}
-	w := bufio.NewWriter(io.Discard)
+	var buf []byte
 	b.SetBytes(int64(n))
 	for b.Loop() {
 		for _, s := range srcs {
-			writeJSONString(w, s)
+			buf = appendJSONString(buf[:0], s)
 		}
 	}
 }
