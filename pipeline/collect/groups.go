@@ -537,7 +537,7 @@ func (res ContextResult) fitUnit(files []pipeline.ChangedFile, room int, lim pip
 		review := merge.ReviewPromptChars(mergeContextOf(g))
 		over := max(scout-budget, review-reviewCap)
 		if over <= 0 || try == 3 {
-			return []groupUnit{{files: files, changed: groups.ChangedLines(files)}}
+			return []groupUnit{{files: files}} // planUnits counts its changed lines
 		}
 		if len(files) > 1 {
 			half := splitByCost(files, budget)
