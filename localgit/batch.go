@@ -46,7 +46,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 	entries := make(map[string]treeEntry, len(valid))
 	for start := 0; start < len(valid); start += lsTreeChunk {
 		end := min(start+lsTreeChunk, len(valid))
-		list, _, err := lsTree(ctx, dir, sha, 0, valid[start:end]...)
+		list, _, err := p.ls.lsTree(ctx, dir, sha, 0, valid[start:end]...)
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 			// ls-tree leaves out a directory named next to paths inside it;
 			// ask for that path alone.
 			var err error
-			if e, err = statPath(ctx, dir, sha, c); err != nil {
+			if e, err = statPath(ctx, p.ls, dir, sha, c); err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}

@@ -61,6 +61,9 @@ type Provider struct {
 	listings *listingCache
 	blobs    *blobCache
 	idents   *identIndex
+	// ls keeps the ls-tree answers of ReadFile, ReadFiles and ListDir;
+	// nil keeps nothing.
+	ls *lsCache
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -77,6 +80,7 @@ func New(root string) *Provider {
 		listings: newListingCache(defaultListings, defaultListingEntries),
 		blobs:    newBlobCache(defaultBlobCacheBytes),
 		idents:   newIdentIndex(defaultIdentIndexBytes),
+		ls:       newLsCache(defaultLsCacheEntries),
 	}
 }
 
@@ -299,8 +303,8 @@ func lsTreeOpts(ctx context.Context, dir string, opts []string, commit string, l
 }
 
 // statPath returns the tree entry of one path at commit ("" is never asked).
-func statPath(ctx context.Context, dir, commit, p string) (treeEntry, error) {
-	entries, _, err := lsTree(ctx, dir, commit, 0, p)
+func statPath(ctx context.Context, ls *lsCache, dir, commit, p string) (treeEntry, error) {
+	entries, _, err := ls.lsTree(ctx, dir, commit, 0, p)
 	if err != nil {
 		return treeEntry{}, err
 	}
@@ -348,17 +352,23 @@ func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, pat
 	if err != nil {
 		return nil, err
 	}
-	e, err := statPath(ctx, dir, sha, clean)
+	e, err := statPath(ctx, p.ls, dir, sha, clean)
 	if err != nil {
 		return nil, err
 	}
 	if err := entryError(e, maxBytes); err != nil {
 		return nil, err
 	}
-	data, err := runGit(ctx, dir, e.Size+1, "cat-file", "blob", e.OID)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", clean, err)
+	// A blob id names its content: one read before (the code trees' too)
+	// answers again. The kept bytes are shared, so the caller gets a copy.
+	kept, ok := p.blobs.get(e.OID)
+	if !ok {
+		if kept, err = runGit(ctx, dir, e.Size+1, "cat-file", "blob", e.OID); err != nil {
+			return nil, fmt.Errorf("read %s: %w", clean, err)
+		}
+		p.blobs.put(e.OID, kept)
 	}
+	data := bytes.Clone(kept)
 	if pipeline.LooksBinary(data) {
 		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrBinary)
 	}
@@ -386,15 +396,15 @@ func (p *Provider) ListDir(ctx context.Context, repo pipeline.Repo, commit, path
 	var entries []treeEntry
 	var truncated bool
 	if clean == "" {
-		entries, truncated, err = lsTree(ctx, dir, sha, limit)
+		entries, truncated, err = p.ls.lsTree(ctx, dir, sha, limit)
 	} else {
-		entries, truncated, err = lsTree(ctx, dir, sha, limit, clean+"/")
+		entries, truncated, err = p.ls.lsTree(ctx, dir, sha, limit, clean+"/")
 	}
 	if err != nil {
 		return nil, false, err
 	}
 	if len(entries) == 0 && clean != "" {
-		e, err := statPath(ctx, dir, sha, clean)
+		e, err := statPath(ctx, p.ls, dir, sha, clean)
 		if err != nil {
 			return nil, false, err
 		}
