@@ -288,9 +288,11 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 		})
 	})
 	declared := map[string][]int{}
+	var lens ident.Lens // turns away the names no file declares
 	for i, names := range decls {
 		for _, name := range names {
 			declared[name] = append(declared[name], i)
+			lens.Add(name)
 		}
 	}
 	links := make([][][2]int, len(files))
@@ -304,7 +306,8 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 			}
 			toks = ident.AppendAll(toks[:0], line, ident.Dollar)
 			for _, t := range toks {
-				if len(t) < minLinkName || declKeywords[t] || seen[t] {
+				// A name no file declares links nothing, now or later.
+				if !lens.May(t) || len(t) < minLinkName || declKeywords[t] || seen[t] {
 					continue
 				}
 				seen[t] = true

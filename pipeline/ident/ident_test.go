@@ -2,6 +2,7 @@ package ident
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -72,4 +73,28 @@ func FuzzNext(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLensNeverTurnsAwayAName: every name added may be one, at any length;
+// names of other first bytes or lengths are turned away.
+func TestLensNeverTurnsAwayAName(t *testing.T) {
+	var l Lens
+	names := []string{"a", "Foo", "fooBar", strings.Repeat("x", 63), strings.Repeat("y", 200)}
+	for _, n := range names {
+		l.Add(n)
+	}
+	l.Add("")
+	for _, n := range names {
+		if !l.May(n) || !l.MayBytes(n[0], len(n)) {
+			t.Errorf("May(%q) false for a name added", n)
+		}
+	}
+	for _, n := range []string{"", "b", "Fo", "Fooo", "gooBar", strings.Repeat("x", 62)} {
+		if l.May(n) {
+			t.Errorf("May(%q) true for a name of another first byte or length", n)
+		}
+	}
+	if !l.May(strings.Repeat("y", 64)) {
+		t.Error("names of 63 bytes and more share one bit: May must say they may be")
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // The Java search. Almost every Java call is receiver.method(), so names
@@ -142,9 +143,9 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	for _, t := range touched {
 		need[typeRef{t.f, t.d.Container}] = true
 	}
-	var seenLens nameLens
+	var seenLens ident.Lens
 	for n := range seen {
-		seenLens.add(n)
+		seenLens.Add(n)
 	}
 	recvs := make([]map[string]bool, len(impactFiles))
 	engine.Parallel(len(impactFiles), func(i int) { recvs[i] = javaReceiverTypes(impactFiles[i], seen, &seenLens) })
@@ -274,7 +275,7 @@ type nameSet struct {
 	index map[string]int32
 	list  []string
 	// lens turns away most identifiers that are none of the names.
-	lens nameLens
+	lens ident.Lens
 }
 
 // add adds name and returns its number.
@@ -288,30 +289,9 @@ func (ns *nameSet) add(name string) int32 {
 	k := int32(len(ns.list))
 	ns.index[name] = k
 	ns.list = append(ns.list, name)
-	ns.lens.add(name)
+	ns.lens.Add(name)
 	return k
 }
-
-// nameLens is a table of names' first bytes and lengths: lens[c] has bit
-// n set when a name of n bytes (n < 63; bit 63 for longer ones) starts
-// with byte c. Most identifiers are none of a few names, and the table
-// turns them away before a map hashes them.
-type nameLens [256]uint64
-
-func lenBit(n int) uint64 { return 1 << min(n, 63) }
-
-// add adds name to the table.
-func (l *nameLens) add(name string) {
-	if name != "" {
-		l[name[0]] |= lenBit(len(name))
-	}
-}
-
-// may reports whether name may be one of the names added.
-func (l *nameLens) may(name string) bool { return name != "" && l[name[0]]&lenBit(len(name)) != 0 }
-
-// mayBytes is may for a name of n bytes starting with first.
-func (l *nameLens) mayBytes(first byte, n int) bool { return l[first]&lenBit(n) != 0 }
 
 // scan calls found with the number of each name among src's identifiers
 // (maximal runs of javaIdentBytes), once per occurrence.
@@ -325,7 +305,7 @@ func (ns *nameSet) scan(src []byte, found func(int32)) {
 		for j < len(src) && javaIdentBytes[src[j]] {
 			j++
 		}
-		if ns.lens.mayBytes(src[i], j-i) {
+		if ns.lens.MayBytes(src[i], j-i) {
 			if k, ok := ns.index[string(src[i:j])]; ok {
 				found(k)
 			}
@@ -605,7 +585,7 @@ func touchedByName(touched []javaTouch) touchedNames {
 	byName := touchedNames{at: map[string][]int{}}
 	add := func(n string, k int) {
 		byName.at[n] = append(byName.at[n], k)
-		byName.lens.add(n)
+		byName.lens.Add(n)
 	}
 	for k, t := range touched {
 		add(t.d.Name, k)
@@ -623,12 +603,12 @@ func touchedByName(touched []javaTouch) touchedNames {
 // without hashing them.
 type touchedNames struct {
 	at   map[string][]int
-	lens nameLens
+	lens ident.Lens
 }
 
 // of returns the indices of the touched declarations named n.
 func (tn *touchedNames) of(n string) []int {
-	if !tn.lens.may(n) {
+	if !tn.lens.May(n) {
 		return nil
 	}
 	return tn.at[n]
