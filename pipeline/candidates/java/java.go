@@ -36,7 +36,7 @@ type javaSearch struct {
 	h        *lexed.Hierarchy
 	files    map[string]*jfile          // every file read, by path
 	classes  map[string][]*jfile        // class simple name -> files declaring it
-	tried    map[string]bool            // file + type name looked up
+	tried    map[triedKey]bool          // the type names looked up from a file (by path)
 	declared map[string]int             // member name -> files declaring it (read files)
 	dirs     map[string]map[string]bool // directory -> the file names it lists
 	rootList []string                   // source roots known (roots)
@@ -53,7 +53,7 @@ type javaTouch struct {
 
 func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
-		tried: map[string]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
+		tried: map[triedKey]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
 	var heads []*jfile
 	var touched []javaTouch
 	// The indices of each head's tokens on its added lines.
@@ -180,7 +180,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		for _, f := range heads {
 			for _, i := range members[f] {
 				for _, typ := range s.resolveTypes(f, i, 0) {
-					if len(s.classes[typ]) == 0 && !s.tried[f.Path+"\x00"+typ] {
+					if len(s.classes[typ]) == 0 && !s.tried[triedKey{f.Path, typ}] {
 						next[typeRef{f, typ}] = true
 					}
 				}

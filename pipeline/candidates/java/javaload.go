@@ -21,6 +21,9 @@ type typeRef struct {
 	name string
 }
 
+// triedKey is a type name looked up from the file at a path.
+type triedKey struct{ path, name string }
+
 // loadTypes reads the files declaring the types in need and, level by
 // level, their supertypes. A type T named in file F is looked for where
 // Java's rules put it: T.java in F's package, in the package of a
@@ -33,11 +36,10 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 		next := map[typeRef]bool{}
 		for r := range need {
 			n := r.name
-			key := r.from.Path + "\x00" + n
-			if n == "" || s.tried[key] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !isUpper(n) {
+			if n == "" || s.tried[triedKey{r.from.Path, n}] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !isUpper(n) {
 				continue
 			}
-			s.tried[key] = true
+			s.tried[triedKey{r.from.Path, n}] = true
 			if slices.ContainsFunc(s.classes[n], func(p *jfile) bool { return s.javaSees(r.from, p, n) > 0 }) {
 				continue
 			}
