@@ -201,8 +201,9 @@ type ContextResult struct {
 	// the background (see startPlanPrep); prep is it once received.
 	planPrep chan *planPrep
 	prep     *planPrep
-	// ahead is what dropAhead dropped before the candidates were found
-	// (zero when it dropped nothing): formGroups counts it with its own.
+	// ahead is what dropAhead dropped before the candidates were found,
+	// and the units it kept (zero when it dropped nothing): formGroups
+	// makes the groups of those units.
 	ahead droppedAhead
 	// answerOnly counts redactions in text the answer carries but the scout
 	// prompt does not show (Jira acceptance criteria items); finish adds

@@ -204,9 +204,9 @@ type droppedAhead struct {
 // candidates are found for the files the review keeps, not for files no
 // group shows. It returns the indices in res.Files of the files kept
 // (nil when nothing was dropped: a plan that drops nothing is discarded,
-// and formGroups plans as if this had not run). formGroups plans the kept
-// files again with the real candidates and counts these drops with its
-// own.
+// and formGroups plans as if this had not run). Otherwise formGroups makes
+// the groups of the units kept here, whose room allowed for any candidate
+// list.
 func (res *ContextResult) dropAhead(lim pipeline.Limits) []int {
 	lim = lim.WithDefaults()
 	budget := lim.MaxPromptChars
