@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/maypok86/otter/v2"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // defaultLsCacheEntries bounds the tree entries a Provider keeps from the
@@ -43,7 +45,7 @@ func newLsCache(maxEntries int) *lsCache {
 // answer). A nil cache always runs it. The entries are shared: callers
 // must not change them.
 func (c *lsCache) lsTree(ctx context.Context, dir, commit string, limit int, paths ...string) ([]treeEntry, bool, error) {
-	if c == nil || !isFullCommitID(commit) {
+	if c == nil || !pipeline.IsFullCommit(commit) {
 		return lsTree(ctx, dir, commit, limit, paths...)
 	}
 	var k strings.Builder
@@ -67,19 +69,4 @@ func (c *lsCache) lsTree(ctx context.Context, dir, commit string, limit int, pat
 	}
 	c.c.Set(key, lsAnswer{entries: entries, more: more})
 	return entries, more, nil
-}
-
-// isFullCommitID reports whether s is a 40- or 64-digit lower-case hex
-// object id (what commitID resolves a revision to).
-func isFullCommitID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

@@ -48,17 +48,3 @@ func TestLsCacheAnswersAgainWithoutGit(t *testing.T) {
 		t.Errorf("reading again ran ls-tree %d times, want 0", again)
 	}
 }
-
-func TestIsFullCommitID(t *testing.T) {
-	for s, want := range map[string]bool{
-		"0123456789abcdef0123456789abcdef01234567": true,
-		"0123456789abcdef0123456789abcdef0123456":  false,
-		"0123456789ABCDEF0123456789abcdef01234567": false,
-		"HEAD": false, "": false,
-		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef": true,
-	} {
-		if got := isFullCommitID(s); got != want {
-			t.Errorf("isFullCommitID(%q) = %v, want %v", s, got, want)
-		}
-	}
-}

@@ -42,3 +42,18 @@ func TestLooksBinary(t *testing.T) {
 		}
 	}
 }
+
+func TestIsFullCommit(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0123456789abcdef0123456789abcdef01234567": true,
+		"0123456789ABCDEF0123456789abcdef01234567": true,
+		"0123456789abcdef0123456789abcdef0123456":  false,
+		"0123456789abcdef0123456789abcdef0123456g": false,
+		"HEAD": false, "": false,
+		"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef": true,
+	} {
+		if got := IsFullCommit(s); got != want {
+			t.Errorf("IsFullCommit(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
