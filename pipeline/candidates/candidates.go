@@ -328,7 +328,7 @@ func Reads(c Change) bool { return readerOf(c) != readerNone }
 // readMissing reads the head content of changed files given without it.
 func readMissing(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change) error {
 	for i, c := range cs {
-		if c.New != nil || changes[i].Status == StatusDeleted || readerOf(changes[i]) == readerNone {
+		if c.New != nil || changes[i].Status == StatusDeleted || !Reads(changes[i]) {
 			continue
 		}
 		b, err := tree.ReadFile(ctx, c.Path)

@@ -180,9 +180,9 @@ func rebuildOld(changes []candidates.Change, sections []string) {
 }
 
 // readOld reads the old side of the changes that have one and have none
-// yet, when an engine reads them (candidates.Reads): in one batch when repo is a FilesReader, otherwise through a code
-// tree. Failures leave Old nil: removed declarations of that file then go
-// unseen.
+// yet, when an engine reads them (candidates.Reads): in one batch when
+// repo is a FilesReader, otherwise through a code tree. Failures leave Old
+// nil: removed declarations of that file then go unseen.
 func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, changes []candidates.Change) {
 	var todo []int
 	for i, c := range changes {

@@ -211,7 +211,9 @@ func (res *ContextResult) dropAhead(lim pipeline.Limits) []int {
 	lim = lim.WithDefaults()
 	budget := lim.MaxPromptChars
 	reviewCap := int(float64(budget) * (1 - groups.ContextReserve))
-	if res.Skip || len(res.Files) < 2 || lim.MaxGroups <= 0 {
+	// Every unit holds a file at least: with no more files than the group
+	// limit nothing can be dropped, and the plan is not made twice.
+	if res.Skip || lim.MaxGroups <= 0 || len(res.Files) <= lim.MaxGroups {
 		return nil
 	}
 	real := res.Candidates
