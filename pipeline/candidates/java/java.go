@@ -498,7 +498,7 @@ func (f *jfile) hasCodeOn(l int) bool {
 func (s *javaSearch) usesIn(f *jfile, added []int) {
 	for _, i := range added {
 		t := f.Toks[i]
-		if t.Kind != lexed.TkIdent || f.java.declTok[i] || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
+		if t.Kind != lexed.TkIdent || f.java.declTok.has(i) || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
 			continue
 		}
 		member := i > 0 && f.Toks[i-1].Text == "."
@@ -580,20 +580,36 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 }
 
 // touchedByName indexes the touched declarations by the identifiers that
-// refer to them (a constructor's also by new and super).
+// refer to them (a constructor's also by new and super), with each one's
+// class and the number of its (declaring file, class) pair: how a file
+// sees a class is asked once per pair.
 func touchedByName(touched []javaTouch) touchedNames {
-	byName := touchedNames{at: map[string][]int{}}
+	byName := touchedNames{at: map[string][]int{}, cls: make([]string, len(touched)), seen: make([]int, len(touched))}
 	add := func(n string, k int) {
 		byName.at[n] = append(byName.at[n], k)
 		byName.lens.Add(n)
 	}
+	type pair struct {
+		f   *jfile
+		cls string
+	}
+	pairs := map[pair]int{}
 	for k, t := range touched {
 		add(t.d.Name, k)
 		if t.d.Kind == "constructor" {
 			add("new", k)
 			add("super", k)
 		}
+		byName.cls[k] = touchedClass(t.d)
+		pr := pair{t.f, byName.cls[k]}
+		id, ok := pairs[pr]
+		if !ok {
+			id = len(pairs)
+			pairs[pr] = id
+		}
+		byName.seen[k] = id
 	}
+	byName.pairs = len(pairs)
 	return byName
 }
 
@@ -604,6 +620,11 @@ func touchedByName(touched []javaTouch) touchedNames {
 type touchedNames struct {
 	at   map[string][]int
 	lens ident.Lens
+	// cls is each touched declaration's class (touchedClass); seen its
+	// (declaring file, class) pair's number, of pairs.
+	cls   []string
+	seen  []int
+	pairs int
 }
 
 // of returns the indices of the touched declarations named n.
@@ -620,26 +641,29 @@ func (tn *touchedNames) of(n string) []int {
 func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName *touchedNames) {
 	best := make([]float64, len(touched))
 	calls := make([]bool, len(touched))
-	sees := make([]float64, len(touched))
+	// sees[k] is how g sees touched pair k's class, -2 until asked.
+	sees := make([]float64, byName.pairs)
 	for k := range sees {
-		sees[k] = -1
+		sees[k] = -2
 	}
 	for i, tk := range g.Toks {
 		if tk.Kind != lexed.TkIdent {
 			continue
 		}
 		for _, k := range byName.of(tk.Text) {
-			if sees[k] < 0 {
-				sees[k] = s.seesTouched(g, touched[k])
-				if sees[k] < 0 {
-					sees[k] = 0
-					best[k] = -1 // g's class of that name is another
-				}
-			}
 			if best[k] < 0 || (best[k] == scoreJavaTyped && calls[k]) {
 				continue // another class's name, or a typed call found: nothing scores more
 			}
-			sc, call := s.refAt(g, i, touched[k], sees[k])
+			t := &touched[k]
+			sk := byName.seen[k]
+			if sees[sk] == -2 {
+				sees[sk] = s.seesTouched(g, t, byName.cls[k])
+			}
+			if sees[sk] < 0 {
+				best[k] = -1 // g's class of that name is another
+				continue
+			}
+			sc, call := s.refAt(g, i, t, byName.cls[k], sees[sk])
 			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
 				best[k], calls[k] = sc, call
 			}
@@ -692,11 +716,10 @@ func javaTopName(cls string) string {
 	return cls
 }
 
-// seesTouched answers how g sees the class of touched declaration t
+// seesTouched answers how g sees cls, the class of touched declaration t
 // (javaSees, or a fully qualified name), -1 when g's class of that name
 // is another package's.
-func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
-	cls := touchedClass(t.d)
+func (s *javaSearch) seesTouched(g *jfile, t *javaTouch, cls string) float64 {
 	sees := s.javaSees(g, t.f, cls)
 	if sees == 0 && lexed.RefersTo(g.File, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
@@ -708,13 +731,12 @@ func (s *javaSearch) seesTouched(g *jfile, t javaTouch) float64 {
 }
 
 // refAt answers how surely token i of g refers to touched declaration t
-// (0: it does not), and whether by a call.
-func (s *javaSearch) refAt(g *jfile, i int, t javaTouch, sees float64) (float64, bool) {
-	d := t.d
-	cls := touchedClass(d)
+// of class cls (0: it does not), and whether by a call.
+func (s *javaSearch) refAt(g *jfile, i int, t *javaTouch, cls string, sees float64) (float64, bool) {
+	d := &t.d
 	toks := g.Toks
 	k := toks[i]
-	if g.java.declTok[i] {
+	if g.java.declTok.has(i) {
 		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
 			return scoreJavaTyped, false
 		}

@@ -42,7 +42,7 @@ func cachedJava(p string, src []byte) *jfile {
 	return lexed.Cached("java", p, src, func() (*jfile, int64) {
 		f := readJava(p, src)
 		f.Index()
-		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*16 + int64(len(f.java.alias))*48
+		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*8 + int64(len(f.java.alias))*48
 		for _, c := range f.java.classes {
 			w += 128 + int64(len(c.supers))*32
 		}
@@ -54,7 +54,7 @@ func cachedJava(p string, src []byte) *jfile {
 type javaFacts struct {
 	classes []jclass
 	// declTok marks token indexes that name a declaration (not references).
-	declTok map[int]bool
+	declTok tokSet
 	imports []jimport
 	// alias maps a simple class name to the nested class it names in this
 	// file ("Builder" -> "TypeSpec.Builder"): declared here or imported.
@@ -107,7 +107,7 @@ type jparser struct {
 // javaParse reads the declarations, the declared-type model and the facts
 // of a Java file's tokens.
 func javaParse(toks []lexed.Tok) ([]lexed.Decl, *lexed.TypeModel, *javaFacts) {
-	p := &jparser{toks: toks, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: map[int]bool{}}}
+	p := &jparser{toks: toks, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: newTokSet(len(toks))}}
 	p.top()
 	p.vars()
 	p.qualifyNested()
@@ -337,7 +337,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 	if outer != "" {
 		key = outer + "." + name
 	}
-	p.facts.declTok[kw+1] = true
+	p.facts.declTok.add(kw+1)
 	j := kw + 2
 	if p.text(j) == "<" {
 		j = p.skipAngle(j)
@@ -455,7 +455,7 @@ func (p *jparser) enumConstants(i int, cls string) int {
 		default:
 			return i
 		}
-		p.facts.declTok[i] = true
+		p.facts.declTok.add(i)
 		d := p.add(lexed.Decl{Name: p.text(i), Kind: "field", Container: cls, Static: true, From: p.line(i), To: p.line(i)})
 		j := i + 1
 		if p.text(j) == "(" {
@@ -491,7 +491,7 @@ func (p *jparser) member(start, i int, cls string) int {
 	}
 	_, simple, _ := lexed.CutLastDot(cls)
 	if p.text(i) == simple && p.text(i+1) == "(" {
-		p.facts.declTok[i] = true
+		p.facts.declTok.add(i)
 		end := p.methodEnd(p.matchClose(i+1, "(", ")") + 1)
 		p.add(lexed.Decl{Name: simple, Kind: "constructor", Container: cls, From: p.line(start), To: p.line(end)})
 		return end + 1
@@ -501,7 +501,7 @@ func (p *jparser) member(start, i int, cls string) int {
 		return j
 	}
 	if p.text(j+1) == "(" {
-		p.facts.declTok[j] = true
+		p.facts.declTok.add(j)
 		end := p.methodEnd(p.matchClose(j+1, "(", ")") + 1)
 		p.add(lexed.Decl{Name: p.text(j), Kind: "method", Container: cls, Static: static, From: p.line(start), To: p.line(end)})
 		if typ != "void" && !javaPrimitives[typ] {
@@ -510,7 +510,7 @@ func (p *jparser) member(start, i int, cls string) int {
 		return end + 1
 	}
 	for {
-		p.facts.declTok[j] = true
+		p.facts.declTok.add(j)
 		d := p.add(lexed.Decl{Name: p.text(j), Kind: "field", Container: cls, Static: static, From: p.line(start)})
 		k := j + 1
 		for p.text(k) == "[" && p.text(k+1) == "]" {
@@ -628,7 +628,7 @@ func (p *jparser) vars() {
 			continue
 		}
 		name := toks[i].Text
-		p.facts.declTok[i] = true
+		p.facts.declTok.add(i)
 		p.m.AddVar(name, typ)
 		p.m.AddVar("this."+name, typ)
 	}
