@@ -34,14 +34,15 @@ type javaSearch struct {
 	tree     engine.Tree
 	ev       *engine.Evidence
 	h        *lexed.Hierarchy
-	files    map[string]*jfile          // every file read, by path
-	classes  map[string][]*jfile        // class simple name -> files declaring it
-	tried    map[triedKey]bool          // the type names looked up from a file (by path)
-	declared map[string]int             // member name -> files declaring it (read files)
-	dirs     map[string]map[string]bool // directory -> the file names it lists
-	rootList []string                   // source roots known (roots)
-	rootSeen map[string]bool            // files whose root is in rootList
-	sees     map[seesKey]float64        // javaSees's answers
+	files    map[string]*jfile           // every file read, by path
+	classes  map[string][]*jfile         // class simple name -> files declaring it
+	tried    map[triedKey]bool           // the type names looked up from a file (by path)
+	declared map[string]int              // member name -> files declaring it (read files)
+	dirs     map[rootDir]map[string]bool // directory -> the file names it lists
+	own      map[*jfile][]string         // ownRootsOf's answers
+	rootList []string                    // source roots known (roots)
+	rootSeen map[string]bool             // files whose root is in rootList
+	sees     map[seesKey]float64         // javaSees's answers
 }
 
 // javaTouch is a declaration of a changed file that the change touched.
@@ -53,7 +54,7 @@ type javaTouch struct {
 
 func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
-		tried: map[triedKey]bool{}, declared: map[string]int{}, dirs: map[string]map[string]bool{}, rootSeen: map[string]bool{}}
+		tried: map[triedKey]bool{}, declared: map[string]int{}, dirs: map[rootDir]map[string]bool{}, rootSeen: map[string]bool{}}
 	var heads []*jfile
 	var touched []javaTouch
 	// The indices of each head's tokens on its added lines.
@@ -720,7 +721,12 @@ func javaTopName(cls string) string {
 // (javaSees, or a fully qualified name), -1 when g's class of that name
 // is another package's.
 func (s *javaSearch) seesTouched(g *jfile, t *javaTouch, cls string) float64 {
-	sees := s.javaSees(g, t.f, cls)
+	// Each (file, class) pair is asked once (touchedNames.seen): javaSees's
+	// memo would only grow.
+	sees := scoreJavaTyped
+	if g != t.f && g.pkg != t.f.pkg {
+		sees = javaSeesImports(g, t.f, cls)
+	}
 	if sees == 0 && lexed.RefersTo(g.File, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
 	}
@@ -872,6 +878,11 @@ func (s *javaSearch) staticImports(g *jfile, cls, name string) bool {
 // front (a.b.C).
 func (s *javaSearch) fullyQualified(g, p *jfile, cls string) bool {
 	if p.pkg == "" {
+		return false
+	}
+	// The package's first name is one of g's identifiers, or no token
+	// spells the package.
+	if first, _, _ := strings.Cut(p.pkg, "."); !lexed.RefersTo(g.File, first) {
 		return false
 	}
 	parts := strings.Split(p.pkg, ".")

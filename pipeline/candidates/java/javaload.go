@@ -32,6 +32,8 @@ type triedKey struct{ path, name string }
 // known (the directories above the packages of the files read).
 func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error {
 	pending := map[string]bool{} // package dir + file of explicit imports not found
+	defer func() {
+	}()
 	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
 		next := map[typeRef]bool{}
 		for r := range need {
@@ -165,10 +167,15 @@ func (s *javaSearch) roots() []string {
 		return s.rootList
 	}
 	for p, f := range s.files {
-		if f == nil || s.rootSeen[p] {
+		if s.rootSeen[p] {
 			continue
 		}
+		// A file that could not be read counts as seen too: else every call
+		// walked every file again.
 		s.rootSeen[p] = true
+		if f == nil {
+			continue
+		}
 		dir := engine.DirOf(p)
 		pkg := strings.ReplaceAll(f.pkg, ".", "/")
 		root := dir
@@ -187,6 +194,22 @@ func (s *javaSearch) roots() []string {
 	}
 	slices.Sort(s.rootList)
 	return s.rootList
+}
+
+// rootDir is a package directory under a source root, as readIn lists it.
+type rootDir struct{ root, dir string }
+
+// ownRootsOf is ownRoots(f), found once per file by one search.
+func (s *javaSearch) ownRootsOf(f *jfile) []string {
+	if r, ok := s.own[f]; ok {
+		return r
+	}
+	if s.own == nil {
+		s.own = map[*jfile][]string{}
+	}
+	r := s.ownRoots(f)
+	s.own[f] = r
+	return r
 }
 
 // ownRoots answers f's source root and its sibling main/test root.
@@ -224,15 +247,17 @@ func swapRoot(root, from, to string) string {
 // roots of from (its own and its sibling main/test root).
 func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfile, error) {
 	dir, file := p.dir, p.file
-	roots := s.roots()
-	if !p.explicit {
-		roots = s.ownRoots(from)
+	var roots []string
+	if p.explicit {
+		roots = s.roots()
+	} else {
+		roots = s.ownRootsOf(from)
 	}
 	var found *jfile
 	for _, root := range roots {
-		d := engine.JoinDir(root, dir)
-		names, ok := s.dirs[d]
+		names, ok := s.dirs[rootDir{root, dir}]
 		if !ok {
+			d := engine.JoinDir(root, dir)
 			ps, err := s.tree.ListDir(ctx, d)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -243,12 +268,12 @@ func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfi
 			for _, p := range ps {
 				names[path.Base(p)] = true
 			}
-			s.dirs[d] = names
+			s.dirs[rootDir{root, dir}] = names
 		}
 		if !names[file] {
 			continue
 		}
-		f, err := s.read(ctx, engine.JoinDir(d, file))
+		f, err := s.read(ctx, engine.JoinDir(engine.JoinDir(root, dir), file))
 		if err != nil {
 			return nil, err
 		}

@@ -337,7 +337,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 	if outer != "" {
 		key = outer + "." + name
 	}
-	p.facts.declTok.add(kw+1)
+	p.facts.declTok.add(kw + 1)
 	j := kw + 2
 	if p.text(j) == "<" {
 		j = p.skipAngle(j)
