@@ -250,7 +250,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 			return
 		}
 		seen := make([]bool, len(names.list)) // seen[k]: name k occurs in the file
-		names.scan(src, func(k int32) { seen[k] = true })
+		names.within(cachedNames(p, src), func(k int32) { seen[k] = true })
 		for _, pr := range pairs {
 			if seen[pr.name] && (pr.class < 0 || seen[pr.class]) {
 				counts[i]++
@@ -294,25 +294,57 @@ func (ns *nameSet) add(name string) int32 {
 	return k
 }
 
-// scan calls found with the number of each name among src's identifiers
-// (maximal runs of javaIdentBytes), once per occurrence.
-func (ns *nameSet) scan(src []byte, found func(int32)) {
-	for i := 0; i < len(src); {
-		if !javaIdentBytes[src[i]] {
-			i++
-			continue
-		}
-		j := i + 1
-		for j < len(src) && javaIdentBytes[src[j]] {
-			j++
-		}
-		if ns.lens.MayBytes(src[i], j-i) {
-			if k, ok := ns.index[string(src[i:j])]; ok {
+// within calls found with the number of each name among a file's
+// distinct identifiers, once per name.
+func (ns *nameSet) within(fn *fileNames, found func(int32)) {
+	start := 0
+	for _, end := range fn.ends {
+		name := fn.all[start:end]
+		start = int(end)
+		if ns.lens.May(name) {
+			if k, ok := ns.index[name]; ok {
 				found(k)
 			}
 		}
-		i = j
 	}
+}
+
+// fileNames is the distinct identifiers of a file's bytes (maximal runs of
+// javaIdentBytes, in comments and strings too), joined in all, each ending
+// at its ends entry. Ranking a file asks of them, not of its bytes: the
+// files a range's names reach are mostly the same from one request to the
+// next, and a file holds far fewer names than bytes.
+type fileNames struct {
+	all  string
+	ends []int32
+}
+
+// cachedNames is the fileNames of the file at p with content src, kept
+// across requests.
+func cachedNames(p string, src []byte) *fileNames {
+	return lexed.Cached("java-names", p, src, func() (*fileNames, int64) {
+		seen := map[string]bool{}
+		var all []byte
+		var ends []int32
+		for i := 0; i < len(src); {
+			if !javaIdentBytes[src[i]] {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(src) && javaIdentBytes[src[j]] {
+				j++
+			}
+			if w := src[i:j]; !seen[string(w)] {
+				seen[string(w)] = true
+				all = append(all, w...)
+				ends = append(ends, int32(len(all)))
+			}
+			i = j
+		}
+		fn := &fileNames{all: string(all), ends: ends}
+		return fn, int64(len(all)) + 4*int64(len(ends)) + 64
+	})
 }
 
 // javaIdentBytes marks the bytes of Java identifiers (every non-ASCII byte
