@@ -254,6 +254,19 @@ var declKeywords = map[string]bool{
 	"protocol": true, "const": true, "let": true, "var": true, "val": true, "typedef": true, "macro": true,
 }
 
+// declKeywordLens turns away most identifiers that are no declaration
+// keyword before declKeywords is asked: the name links ask it of every
+// identifier on a change's added lines.
+var declKeywordLens = func() (l ident.Lens) {
+	for k := range declKeywords {
+		l.Add(k)
+	}
+	return l
+}()
+
+// isDeclKeyword reports whether t is one of declKeywords.
+func isDeclKeyword(t string) bool { return declKeywordLens.May(t) && declKeywords[t] }
+
 // NameLinks returns the links Plan joins files along: a pair (declaring
 // file, using file) for every name declared in one changed file's added
 // lines and used in another changed file's added or removed lines: a
@@ -277,7 +290,7 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 			}
 			toks = ident.AppendAll(toks[:0], line, ident.Dollar)
 			for k, t := range toks {
-				if !declKeywords[t] {
+				if !isDeclKeyword(t) {
 					continue
 				}
 				if name := declaredAfter(line, toks, k); name != "" && !seenDecl[name] {
@@ -307,7 +320,7 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 			toks = ident.AppendAll(toks[:0], line, ident.Dollar)
 			for _, t := range toks {
 				// A name no file declares links nothing, now or later.
-				if !lens.May(t) || len(t) < minLinkName || declKeywords[t] || seen[t] {
+				if !lens.May(t) || len(t) < minLinkName || isDeclKeyword(t) || seen[t] {
 					continue
 				}
 				seen[t] = true
