@@ -613,7 +613,8 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 }
 
 // touchedByName indexes the touched declarations by the identifiers that
-// refer to them (a constructor's also by new and super), with each one's
+// refer to them (a constructor's also by super; new C() and C::new are
+// found at C), with each one's
 // class and the number of its (declaring file, class) pair: how a file
 // sees a class is asked once per pair.
 func touchedByName(touched []javaTouch) touchedNames {
@@ -630,7 +631,6 @@ func touchedByName(touched []javaTouch) touchedNames {
 	for k, t := range touched {
 		add(t.d.Name, k)
 		if t.d.Kind == "constructor" {
-			add("new", k)
 			add("super", k)
 		}
 		byName.cls[k] = touchedClass(t.d)
@@ -792,8 +792,8 @@ func (s *javaSearch) refAt(g *jfile, i int, t *javaTouch, cls string, sees float
 		if k.Text == d.Name && i > 0 && toks[i-1].Text == "new" && sees > 0 {
 			return sees, true
 		}
-		if k.Text == "new" && ref && i >= 3 && toks[i-3].Text == d.Name && sees > 0 {
-			return sees, true
+		if k.Text == d.Name && i+3 < len(toks) && toks[i+1].Text == ":" && toks[i+2].Text == ":" && toks[i+3].Text == "new" && sees > 0 {
+			return sees, true // C::new
 		}
 		if k.Text == "super" && isCall && !member {
 			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.Container) || slices.Contains(c.supers, d.Name)) {
