@@ -40,9 +40,11 @@ type javaSearch struct {
 	declared map[string]int              // member name -> files declaring it (read files)
 	dirs     map[rootDir]map[string]bool // directory -> the file names it lists
 	own      map[*jfile][]string         // ownRootsOf's answers
-	rootList []string                    // source roots known (roots)
-	rootSeen map[string]bool             // files whose root is in rootList
-	sees     map[seesKey]float64         // javaSees's answers
+	// explicitAt is readIn's answers for explicit places.
+	explicitAt map[typePlace]placeAnswer
+	rootList   []string            // source roots known (roots)
+	rootSeen   map[string]bool     // files whose root is in rootList
+	sees       map[seesKey]float64 // javaSees's answers
 }
 
 // javaTouch is a declaration of a changed file that the change touched.

@@ -113,14 +113,18 @@ func javaPlatform(dir string) bool {
 }
 
 // javaTailPending reports whether path p ends in one of pending's
-// package directory + file tails.
+// package directory + file tails: is one of them, or ends in / and one.
 func javaTailPending(pending map[string]bool, p string) bool {
-	for tail := range pending {
-		if p == tail || strings.HasSuffix(p, "/"+tail) {
+	for tail := p; ; {
+		if pending[tail] {
 			return true
 		}
+		i := strings.IndexByte(tail, '/')
+		if i < 0 {
+			return false
+		}
+		tail = tail[i+1:]
 	}
-	return false
 }
 
 // typePlace is a package directory (relative to a source root) and the
@@ -196,6 +200,13 @@ func (s *javaSearch) roots() []string {
 	return s.rootList
 }
 
+// placeAnswer is readIn's answer for an explicit place and the number of
+// source roots it was looked for under.
+type placeAnswer struct {
+	f     *jfile
+	roots int
+}
+
 // rootDir is a package directory under a source root, as readIn lists it.
 type rootDir struct{ root, dir string }
 
@@ -250,6 +261,10 @@ func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfi
 	var roots []string
 	if p.explicit {
 		roots = s.roots()
+		// The roots only grow: while they are the same, so is the answer.
+		if a, ok := s.explicitAt[p]; ok && a.roots == len(roots) {
+			return a.f, nil
+		}
 	} else {
 		roots = s.ownRootsOf(from)
 	}
@@ -280,6 +295,12 @@ func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfi
 		if f != nil && found == nil {
 			found = f
 		}
+	}
+	if p.explicit {
+		if s.explicitAt == nil {
+			s.explicitAt = map[typePlace]placeAnswer{}
+		}
+		s.explicitAt[p] = placeAnswer{found, len(roots)}
 	}
 	return found, nil
 }
