@@ -685,6 +685,7 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName *touchedName
 		if tk.Kind != lexed.TkIdent {
 			continue
 		}
+		at := atTok{i: i}
 		for _, k := range byName.of(tk.Text) {
 			if best[k] < 0 || (best[k] == scoreJavaTyped && calls[k]) {
 				continue // another class's name, or a typed call found: nothing scores more
@@ -698,7 +699,7 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName *touchedName
 				best[k] = -1 // g's class of that name is another
 				continue
 			}
-			sc, call := s.refAt(g, i, t, byName.cls[k], sees[sk])
+			sc, call := s.refAt(g, &at, t, byName.cls[k], sees[sk])
 			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
 				best[k], calls[k] = sc, call
 			}
@@ -770,9 +771,33 @@ func (s *javaSearch) seesTouched(g *jfile, t *javaTouch, cls string) float64 {
 	return sees
 }
 
-// refAt answers how surely token i of g refers to touched declaration t
+// atTok is what refAt found of one token for one touched declaration, kept
+// for the next of the same name (overloads, one method of many classes).
+type atTok struct {
+	i                 int
+	typesDone, inDone bool
+	types             []string // resolveTypes(g, i, 0)
+	in                *jclass  // the class whose body holds the token
+}
+
+func (a *atTok) typesOf(s *javaSearch, g *jfile) []string {
+	if !a.typesDone {
+		a.types, a.typesDone = s.resolveTypes(g, a.i, 0), true
+	}
+	return a.types
+}
+
+func (a *atTok) classOf(g *jfile) *jclass {
+	if !a.inDone {
+		a.in, a.inDone = g.java.classAt(a.i), true
+	}
+	return a.in
+}
+
+// refAt answers how surely token at.i of g refers to touched declaration t
 // of class cls (0: it does not), and whether by a call.
-func (s *javaSearch) refAt(g *jfile, i int, t *javaTouch, cls string, sees float64) (float64, bool) {
+func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees float64) (float64, bool) {
+	i := at.i
 	d := &t.d
 	toks := g.Toks
 	k := toks[i]
@@ -798,7 +823,7 @@ func (s *javaSearch) refAt(g *jfile, i int, t *javaTouch, cls string, sees float
 			return sees, true // C::new
 		}
 		if k.Text == "super" && isCall && !member {
-			if c := g.java.classAt(i); c != nil && (slices.Contains(c.supers, d.Container) || slices.Contains(c.supers, d.Name)) {
+			if c := at.classOf(g); c != nil && (slices.Contains(c.supers, d.Container) || slices.Contains(c.supers, d.Name)) {
 				return scoreJavaTyped, true
 			}
 		}
@@ -809,7 +834,7 @@ func (s *javaSearch) refAt(g *jfile, i int, t *javaTouch, cls string, sees float
 		if member || ref {
 			var types []string
 			if member {
-				types = s.resolveTypes(g, i, 0)
+				types = at.typesOf(s, g)
 			} else if p := toks[i-3]; p.Kind == lexed.TkIdent {
 				types = g.Types.TypesOf(p.Text)
 				if len(types) == 0 && isUpper(p.Text) {
@@ -830,7 +855,7 @@ func (s *javaSearch) refAt(g *jfile, i int, t *javaTouch, cls string, sees float
 			return 0, false
 		}
 		// Unqualified: in a subclass, or statically imported.
-		if c := g.java.classAt(i); c != nil && s.reaches(c.name, cls) {
+		if c := at.classOf(g); c != nil && s.reaches(c.name, cls) {
 			return scoreJavaTyped, isCall
 		}
 		if d.Static && s.staticImports(g, cls, d.Name) {
