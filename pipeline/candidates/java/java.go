@@ -420,8 +420,7 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 
 func (s *javaSearch) addFile(f *jfile) {
 	s.files[f.Path] = f
-	s.h.Add(f.File)
-	seen := map[string]bool{}
+	s.h.AddWith(f.File, f.java.members)
 	for _, d := range f.Decls {
 		switch d.Kind {
 		case "class", "interface", "enum":
@@ -429,12 +428,10 @@ func (s *javaSearch) addFile(f *jfile) {
 			if !slices.Contains(s.classes[k], f) {
 				s.classes[k] = append(s.classes[k], f)
 			}
-		default:
-			if !seen[d.Name] {
-				seen[d.Name] = true
-				s.declared[d.Name]++
-			}
 		}
+	}
+	for _, n := range f.java.memberNames {
+		s.declared[n]++
 	}
 }
 

@@ -31,6 +31,18 @@ func readJava(p string, src []byte) *jfile {
 	}
 	f.Decls, f.Types, f.java = javaParse(f.Toks)
 	f.Imports, f.pkg = javaImports(f.Toks)
+	f.java.members = lexed.MembersOf(f.File)
+	seen := map[string]bool{}
+	for _, d := range f.Decls {
+		switch d.Kind {
+		case "class", "interface", "enum":
+		default:
+			if !seen[d.Name] {
+				seen[d.Name] = true
+				f.java.memberNames = append(f.java.memberNames, d.Name)
+			}
+		}
+	}
 	return f
 }
 
@@ -42,7 +54,8 @@ func cachedJava(p string, src []byte) *jfile {
 	return lexed.Cached("java", p, src, func() (*jfile, int64) {
 		f := readJava(p, src)
 		f.Index()
-		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*8 + int64(len(f.java.alias))*48
+		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*8 + int64(len(f.java.alias))*48 +
+			int64(len(f.Decls))*48 + int64(len(f.java.memberNames))*16
 		for _, c := range f.java.classes {
 			w += 128 + int64(len(c.supers))*32
 		}
@@ -56,6 +69,11 @@ type javaFacts struct {
 	// declTok marks token indexes that name a declaration (not references).
 	declTok tokSet
 	imports []jimport
+	// members is the file's member names by class (lexed.MembersOf), and
+	// memberNames the names of its declarations other than classes, each
+	// once: what a search adds of the file.
+	members     lexed.Members
+	memberNames []string
 	// alias maps a simple class name to the nested class it names in this
 	// file ("Builder" -> "TypeSpec.Builder"): declared here or imported.
 	alias map[string]string

@@ -178,26 +178,43 @@ func CutLastDot(s string) (before, after string, ok bool) {
 // members and which classes extend which: the part of the model that
 // crosses files.
 type Hierarchy struct {
-	members map[string]map[string]bool // class -> member names it declares
-	Supers  map[string][]string        // class -> direct supertypes
+	members map[string][]map[string]bool // class -> the member names each file adding it declares
+	Supers  map[string][]string          // class -> direct supertypes
 }
 
 func NewHierarchy() *Hierarchy {
-	return &Hierarchy{members: map[string]map[string]bool{}, Supers: map[string][]string{}}
+	return &Hierarchy{members: map[string][]map[string]bool{}, Supers: map[string][]string{}}
 }
 
-// add records f's classes, their members and their supertypes.
-func (h *Hierarchy) Add(f *File) {
+// Members is a file's member names by class (MembersOf): made once per
+// file, it lets each search add the file without rebuilding them.
+type Members map[string]map[string]bool
+
+// MembersOf answers the member names f declares in each class.
+func MembersOf(f *File) Members {
+	out := Members{}
 	for _, d := range f.Decls {
 		if d.Container == "" {
 			continue
 		}
-		ms := h.members[d.Container]
+		ms := out[d.Container]
 		if ms == nil {
 			ms = map[string]bool{}
-			h.members[d.Container] = ms
+			out[d.Container] = ms
 		}
 		ms[d.Name] = true
+	}
+	return out
+}
+
+// Add records f's classes, their members and their supertypes.
+func (h *Hierarchy) Add(f *File) { h.AddWith(f, MembersOf(f)) }
+
+// AddWith is Add with f's MembersOf made before; the hierarchy keeps
+// them, so they must not change after.
+func (h *Hierarchy) AddWith(f *File, members Members) {
+	for c, ms := range members {
+		h.members[c] = append(h.members[c], ms)
 	}
 	if f.Types == nil {
 		return
@@ -209,6 +226,16 @@ func (h *Hierarchy) Add(f *File) {
 			}
 		}
 	}
+}
+
+// declares reports whether a file added declares member in class c.
+func (h *Hierarchy) declares(c, member string) bool {
+	for _, ms := range h.members[c] {
+		if ms[member] {
+			return true
+		}
+	}
+	return false
 }
 
 // declaring answers the classes among typ and its supertypes (transitively)
@@ -224,7 +251,7 @@ func (h *Hierarchy) Declaring(typ, member string) []string {
 			continue
 		}
 		seen[c] = true
-		if h.members[c][member] {
+		if h.declares(c, member) {
 			out = append(out, c)
 		}
 		queue = append(queue, h.Supers[c]...)
