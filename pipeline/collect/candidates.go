@@ -12,6 +12,7 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/diff"
+	"github.com/prscout/prscout/pipeline/merge"
 	"github.com/prscout/prscout/pipeline/scope"
 	"golang.org/x/sync/errgroup"
 )
@@ -252,10 +253,16 @@ func readOld(ctx context.Context, repo pipeline.Repository, meta ContextMeta, ch
 // candidatesPrompt renders the candidates for the scout: one line each, the
 // weaker textual evidence labelled.
 func candidatesPrompt(cs []pipeline.Candidate) string {
-	if len(cs) == 0 {
-		return ""
-	}
 	var b strings.Builder
+	writeCandidatesPrompt(&b, cs)
+	return b.String()
+}
+
+// writeCandidatesPrompt writes candidatesPrompt's answer to b.
+func writeCandidatesPrompt(b merge.Writer, cs []pipeline.Candidate) {
+	if len(cs) == 0 {
+		return
+	}
 	b.WriteString("\n# Candidates (" + strconv.Itoa(len(cs)) + ")\n\n")
 	b.WriteString("prscout found these files outside the change by reading the code: \"uses\" files declare names the change uses, \"impact\" files refer to names the change modified or removed. You may ask for these; ask only for those the review needs.\n\n")
 	for _, c := range cs {
@@ -271,5 +278,4 @@ func candidatesPrompt(cs []pipeline.Candidate) string {
 		}
 		b.WriteString("): " + pipeline.OneLine(c.Reason) + "\n")
 	}
-	return b.String()
 }

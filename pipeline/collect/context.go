@@ -14,6 +14,7 @@ import (
 	"github.com/prscout/prscout/pipeline/diff"
 	"github.com/prscout/prscout/pipeline/groups"
 	"github.com/prscout/prscout/pipeline/insights"
+	"github.com/prscout/prscout/pipeline/merge"
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/scope"
 	"golang.org/x/sync/errgroup"
@@ -201,6 +202,10 @@ type ContextResult struct {
 	// the background (see startPlanPrep); prep is it once received.
 	planPrep chan *planPrep
 	prep     *planPrep
+	// countMemo counts each diff and source once for all the prompt sizes
+	// planning the groups asks (merge.TextMemo); it lives while the answer
+	// is assembled.
+	countMemo *merge.TextMemo
 	// ahead is what dropAhead dropped before the candidates were found,
 	// and the units it kept (zero when it dropped nothing): formGroups
 	// makes the groups of those units.
@@ -472,6 +477,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	}
 	res.findCandidates(ctx, repo, meta, lim, heads, raws)
 	res.finish(lim)
+	res.countMemo = nil
 	res.redactWarnings()
 	return res, nil
 }

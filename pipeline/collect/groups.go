@@ -179,7 +179,7 @@ func (res *ContextResult) planRoom(lim pipeline.Limits, budget, reviewCap int) (
 	if p := res.waitPlanPrep(); p != nil && p.budget == budget {
 		costs = p.costs
 	} else {
-		costs = fileCosts(res.Files, budget)
+		costs = fileCosts(res.Files, budget, res.countMemo)
 	}
 	for _, c := range costs {
 		total += c
@@ -276,7 +276,7 @@ type planPrep struct {
 
 // makePlanPrep prepares the plan of files; with budget > 0, their costs
 // at that prompt budget too.
-func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
+func makePlanPrep(files []pipeline.ChangedFile, budget int, memo *merge.TextMemo) *planPrep {
 	p := &planPrep{files: files, budget: budget}
 	// The links are found while each file's changed lines and cost are
 	// counted, all on every core.
@@ -289,7 +289,7 @@ func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
 	pipeline.Parallel(len(files), func(i int) {
 		lines[i] = groups.ChangedLines(files[i : i+1])
 		if budget > 0 {
-			p.costs[i] = fileCost(files[i], budget)
+			p.costs[i] = fileCost(files[i], budget, memo)
 		}
 	})
 	p.changed = make(map[string]int, len(files))
@@ -301,9 +301,9 @@ func makePlanPrep(files []pipeline.ChangedFile, budget int) *planPrep {
 }
 
 // fileCosts is each file's fileCost at budget, counted on every core.
-func fileCosts(files []pipeline.ChangedFile, budget int) []int {
+func fileCosts(files []pipeline.ChangedFile, budget int, memo *merge.TextMemo) []int {
 	costs := make([]int, len(files))
-	pipeline.Parallel(len(files), func(i int) { costs[i] = fileCost(files[i], budget) })
+	pipeline.Parallel(len(files), func(i int) { costs[i] = fileCost(files[i], budget, memo) })
 	return costs
 }
 
@@ -313,7 +313,11 @@ func fileCosts(files []pipeline.ChangedFile, budget int) []int {
 func (res *ContextResult) startPlanPrep(budget int) {
 	ch := make(chan *planPrep, 1)
 	files := res.Files
-	go func() { ch <- makePlanPrep(files, budget) }()
+	if res.countMemo == nil {
+		res.countMemo = &merge.TextMemo{}
+	}
+	memo := res.countMemo
+	go func() { ch <- makePlanPrep(files, budget, memo) }()
 	res.planPrep = ch
 }
 
@@ -356,7 +360,7 @@ func (res *ContextResult) takePlanPrep() *planPrep {
 	if p := res.waitPlanPrep(); p != nil {
 		return p
 	}
-	return makePlanPrep(res.Files, 0)
+	return makePlanPrep(res.Files, 0, res.countMemo)
 }
 
 // sameFiles reports whether a and b are the same slice of files.
@@ -497,14 +501,14 @@ func promptChars(p pipeline.Prompt) int {
 // fileCost is the characters file f adds to the larger of its two prompt
 // sections (scout and review, its rules written out in full). A file far
 // over budget is not rendered: its diff and source size say enough.
-func fileCost(f pipeline.ChangedFile, budget int) int {
-	raw := pipeline.RuneCount(f.Diff) + pipeline.RuneCount(f.Source)
+func fileCost(f pipeline.ChangedFile, budget int, memo *merge.TextMemo) int {
+	raw := memo.Runes(f.Diff) + memo.Runes(f.Source)
 	if raw > 2*budget {
 		return raw
 	}
-	var c merge.Counter
+	c := merge.Counter{Memo: memo}
 	merge.WriteChangedFile(&c, f, map[string]string{})
-	return max(scoutFileSectionChars(1, f, map[string]string{}), c.N)
+	return max(scoutFileSectionChars(1, f, map[string]string{}, memo), c.N)
 }
 
 // groupUnit is one planned group: its files (windowed when alone over the
@@ -529,20 +533,20 @@ func (u groupUnit) windowed() int {
 // group over the budget is halved (in path order) until it fits, a single
 // file over it is windowed, each time with the room the real prompts left.
 func (res ContextResult) fitUnit(files []pipeline.ChangedFile, room int, lim pipeline.Limits, budget, reviewCap int) []groupUnit {
-	if len(files) == 1 && fileCost(files[0], budget) > room {
+	if len(files) == 1 && fileCost(files[0], budget, res.countMemo) > room {
 		files = []pipeline.ChangedFile{windowFile(files[0], room)}
 	}
 	for try := 0; ; try++ {
 		g := res.groupShell(files, groups.Part{Index: 99, Of: 99, Files: len(files), TotalFiles: len(res.Files), Dropped: len(res.Files), Label: strings.Repeat("x", groups.MaxLabelRunes)})
 		g.Excluded = res.Excluded
 		scout := scoutPromptChars(g, lim)
-		review := merge.ReviewPromptChars(mergeContextOf(g))
+		review := merge.ReviewPromptCharsWith(mergeContextOf(g), res.countMemo)
 		over := max(scout-budget, review-reviewCap)
 		if over <= 0 || try == 3 {
 			return []groupUnit{{files: files}} // planUnits counts its changed lines
 		}
 		if len(files) > 1 {
-			half := splitByCost(files, budget)
+			half := splitByCost(files, budget, res.countMemo)
 			return append(res.fitUnit(files[:half], room, lim, budget, reviewCap), res.fitUnit(files[half:], room, lim, budget, reviewCap)...)
 		}
 		room -= over + 200
@@ -555,11 +559,11 @@ func (res ContextResult) fitUnit(files []pipeline.ChangedFile, room int, lim pip
 
 // splitByCost returns the index that splits files into two halves of about
 // the same cost (at least one file each).
-func splitByCost(files []pipeline.ChangedFile, budget int) int {
+func splitByCost(files []pipeline.ChangedFile, budget int, memo *merge.TextMemo) int {
 	total := 0
 	costs := make([]int, len(files))
 	for i, f := range files {
-		costs[i] = fileCost(f, budget)
+		costs[i] = fileCost(f, budget, memo)
 		total += costs[i]
 	}
 	acc := 0

@@ -405,7 +405,7 @@ func TestPlanPrepInBackground(t *testing.T) {
 	}
 	res := &ContextResult{Files: files}
 	res.startPlanPrep(5000)
-	got, want := res.takePlanPrep(), makePlanPrep(files, 5000)
+	got, want := res.takePlanPrep(), makePlanPrep(files, 5000, nil)
 	if len(want.links) == 0 || want.changed["billing/total.go"] != 2 {
 		t.Fatalf("the files test nothing: links %v, changed %v", want.links, want.changed)
 	}
@@ -413,7 +413,7 @@ func TestPlanPrepInBackground(t *testing.T) {
 		t.Errorf("background preparation %v %v, want %v %v", got.links, got.changed, want.links, want.changed)
 	}
 	for i, f := range files {
-		if c := fileCost(f, 5000); got.costs[i] != c || c == 0 {
+		if c := fileCost(f, 5000, nil); got.costs[i] != c || c == 0 {
 			t.Errorf("%s: background cost %d, fileCost %d", f.Path, got.costs[i], c)
 		}
 	}

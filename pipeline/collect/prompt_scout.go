@@ -97,8 +97,7 @@ func scoutPromptWithin(res ContextResult, lim pipeline.Limits, budget int) pipel
 // shown in order.
 func scoutPromptChars(res ContextResult, lim pipeline.Limits) int {
 	lim = lim.WithDefaults()
-	system := strings.NewReplacer("%TOTAL%", strconv.Itoa(lim.NeedsTotal), "%PERFILE%", strconv.Itoa(lim.NeedsPerFile)).Replace(scoutSystem)
-	var c merge.Counter
+	c := merge.Counter{Memo: res.countMemo}
 	writeScoutHead(&c, res)
 	c.WriteString("# Changed files (" + strconv.Itoa(len(res.Files)) + ")\n")
 	if len(res.Files) == 0 {
@@ -108,9 +107,24 @@ func scoutPromptChars(res ContextResult, lim pipeline.Limits) int {
 	for i, f := range res.Files {
 		writeScoutFileSection(&c, i+1, f, seenRules)
 	}
-	c.WriteString(candidatesPrompt(res.Candidates))
+	writeCandidatesPrompt(&c, res.Candidates)
 	c.WriteString(scoutTail(res.Excluded))
-	return pipeline.RuneCount(system) + c.N
+	return scoutSystemChars(lim) + c.N
+}
+
+// The scout's system message in characters, less its placeholders: each
+// count adds the limits' digits in their place.
+var (
+	scoutSystemFixed = pipeline.RuneCount(scoutSystem) - strings.Count(scoutSystem, "%TOTAL%")*len("%TOTAL%") -
+		strings.Count(scoutSystem, "%PERFILE%")*len("%PERFILE%")
+	scoutSystemTotals   = strings.Count(scoutSystem, "%TOTAL%")
+	scoutSystemPerFiles = strings.Count(scoutSystem, "%PERFILE%")
+)
+
+// scoutSystemChars is the length in characters of the scout's system
+// message for lim (lim with its defaults).
+func scoutSystemChars(lim pipeline.Limits) int {
+	return scoutSystemFixed + scoutSystemTotals*len(strconv.Itoa(lim.NeedsTotal)) + scoutSystemPerFiles*len(strconv.Itoa(lim.NeedsPerFile))
 }
 
 // scoutFilesHeadroom is what the budget keeps free for the list of changed
@@ -186,8 +200,8 @@ func scoutFileSection(n int, f pipeline.ChangedFile, seenRules map[string]string
 
 // scoutFileSectionChars is the size of scoutFileSection's answer in
 // characters, counted as it is written instead of built.
-func scoutFileSectionChars(n int, f pipeline.ChangedFile, seenRules map[string]string) int {
-	var c merge.Counter
+func scoutFileSectionChars(n int, f pipeline.ChangedFile, seenRules map[string]string, memo *merge.TextMemo) int {
+	c := merge.Counter{Memo: memo}
 	writeScoutFileSection(&c, n, f, seenRules)
 	return c.N
 }

@@ -48,10 +48,14 @@ func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 
 // ReviewPromptChars is the size of ReviewPrompt(mc) in characters
 // (runes), counted as it is written instead of built.
-func ReviewPromptChars(mc MergeContext) int {
-	var c Counter
+func ReviewPromptChars(mc MergeContext) int { return ReviewPromptCharsWith(mc, nil) }
+
+// ReviewPromptCharsWith is ReviewPromptChars counting the large texts
+// through memo (nil: none).
+func ReviewPromptCharsWith(mc MergeContext, memo *TextMemo) int {
+	c := Counter{Memo: memo}
 	writeReviewUser(&c, mc, nil)
-	return utf8.RuneCountInString(reviewSystemPrompt) + c.N
+	return reviewSystemChars + c.N
 }
 
 // writeReviewUser writes the review prompt's user message to b.
@@ -292,10 +296,17 @@ type Writer interface {
 	io.StringWriter
 }
 
+// reviewSystemChars is reviewSystemPrompt's length in characters.
+var reviewSystemChars = utf8.RuneCountInString(reviewSystemPrompt)
+
 // Counter counts the characters (runes) written to it. A prompt is
 // written piece by piece, each piece a whole string, so the count is the
 // built prompt's.
-type Counter struct{ N int }
+type Counter struct {
+	N int
+	// Memo, when set, counts each large fenced text once (TextMemo).
+	Memo *TextMemo
+}
 
 func (c *Counter) Write(p []byte) (int, error) {
 	c.N += utf8.RuneCount(p)
@@ -310,6 +321,9 @@ func (c *Counter) WriteString(s string) (int, error) {
 // WriteFenced writes s in a Markdown code fence longer than any backtick run
 // inside it, so file content can never close the fence early.
 func WriteFenced(b Writer, lang, s string) {
+	if c, ok := b.(*Counter); ok && countFenced(c, lang, s) {
+		return
+	}
 	fence := strings.Repeat("`", max(3, longestRun(s, '`')+1))
 	b.WriteString(fence)
 	b.WriteString(fenceLang(lang))
