@@ -146,12 +146,27 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	for _, t := range touched {
 		need[typeRef{t.f, t.d.Container}] = true
 	}
-	var seenLens ident.Lens
-	for n := range seen {
-		seenLens.Add(n)
-	}
+	// One walk over each impact file finds the tokens that name a touched
+	// declaration (the impact walk asks only those) and the declared types
+	// of the receivers of those names (so that their hierarchy is known).
+	byName := touchedByName(touched)
 	recvs := make([]map[string]bool, len(impactFiles))
-	engine.Parallel(len(impactFiles), func(i int) { recvs[i] = javaReceiverTypes(impactFiles[i], seen, &seenLens) })
+	hits := make([][]int32, len(impactFiles))
+	engine.Parallel(len(impactFiles), func(i int) {
+		g := impactFiles[i]
+		recvs[i] = map[string]bool{}
+		for k, tk := range g.Toks {
+			if tk.Kind != lexed.TkIdent || len(byName.of(tk.Text)) == 0 {
+				continue
+			}
+			hits[i] = append(hits[i], int32(k))
+			if k > 0 && g.Toks[k-1].Text == "." && seen[tk.Text] {
+				for _, typ := range g.Types.TypesOf(lexed.Receiver(g.Toks, k)) {
+					recvs[i][typ] = true
+				}
+			}
+		}
+	})
 	for i, g := range impactFiles {
 		for n := range recvs[i] {
 			need[typeRef{g, n}] = true
@@ -204,9 +219,13 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if err != nil {
 		return err
 	}
-	byName := touchedByName(touched)
-	return s.inParts(ctx, impactFiles, func(g *jfile) int { return len(g.Toks) }, func(w *javaSearch, g *jfile) {
-		w.impactIn(g, touched, &byName)
+	hitsOf := make(map[*jfile][]int32, len(impactFiles))
+	for i, g := range impactFiles {
+		hitsOf[g] = hits[i]
+	}
+	// The parts are cut by hits, each weighed as hitTokens tokens.
+	return s.inParts(ctx, impactFiles, func(g *jfile) int { return len(hitsOf[g]) * hitTokens }, func(w *javaSearch, g *jfile) {
+		w.impactIn(g, hitsOf[g], touched, &byName)
 	})
 }
 
@@ -667,10 +686,15 @@ func (tn *touchedNames) of(n string) []int {
 	return tn.at[n]
 }
 
+// hitTokens is what one token naming a touched declaration costs the
+// impact walk (refAt resolves its receiver), in the tokens of a plain walk
+// that inParts's partMinTokens counts.
+const hitTokens = 32
+
 // impactIn records g's references to the touched declarations (byName:
-// touchedByName's index of them). One walk over g's tokens looks each
-// identifier up among the touched names.
-func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName *touchedNames) {
+// touchedByName's index of them), asking each of hits, the indices of g's
+// tokens that name one, in order.
+func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byName *touchedNames) {
 	best := make([]float64, len(touched))
 	calls := make([]bool, len(touched))
 	// sees[k] is how g sees touched pair k's class, -2 until asked.
@@ -678,10 +702,8 @@ func (s *javaSearch) impactIn(g *jfile, touched []javaTouch, byName *touchedName
 	for k := range sees {
 		sees[k] = -2
 	}
-	for i, tk := range g.Toks {
-		if tk.Kind != lexed.TkIdent {
-			continue
-		}
+	for _, h := range hits {
+		i, tk := int(h), g.Toks[h]
 		at := atTok{i: i}
 		for _, k := range byName.of(tk.Text) {
 			if best[k] < 0 || (best[k] == scoreJavaTyped && calls[k]) {

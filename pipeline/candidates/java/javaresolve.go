@@ -2,7 +2,6 @@ package java
 
 import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
-	"github.com/prscout/prscout/pipeline/ident"
 	"slices"
 	"strings"
 )
@@ -39,21 +38,6 @@ func javaNamedTypes(f *jfile, added []int) map[string]bool {
 	for _, ts := range f.Types.Returns {
 		for _, t := range ts {
 			out[t] = true
-		}
-	}
-	return out
-}
-
-// javaReceiverTypes answers the declared types of the receivers of the
-// names in g (so that their hierarchy is known); lens is the names' table.
-func javaReceiverTypes(g *jfile, names map[string]bool, lens *ident.Lens) map[string]bool {
-	out := map[string]bool{}
-	for i, t := range g.Toks {
-		if t.Kind != lexed.TkIdent || i == 0 || g.Toks[i-1].Text != "." || !lens.May(t.Text) || !names[t.Text] {
-			continue
-		}
-		for _, typ := range g.Types.TypesOf(lexed.Receiver(g.Toks, i)) {
-			out[typ] = true
 		}
 	}
 	return out
