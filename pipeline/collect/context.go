@@ -443,6 +443,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		return ContextResult{}, err
 	}
 
+	redacted := redactShown(shown, sources)
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
 	learned := map[string]bool{}
 	// The candidates rebuild old sides from the shown files' diffs as git
@@ -451,7 +452,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	keepRaw := heads != nil && meta.OldFromDiff
 	for i, d := range shown {
 		sh, hasSource := sources[i]
-		rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard)
+		rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard, &redacted[i])
 		if kept && rule != "" {
 			learned[rule] = true
 		}
@@ -487,7 +488,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 // that turns out binary excludes the file (kept false). rule names the
 // learned rule that applied, "" when none did.
 func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, pathRules *scope.RuleSet, rules *pipeline.RuleRedactor,
-	maxSource, guard int64) (rule string, kept bool) {
+	maxSource, guard int64, red *redactedFile) (rule string, kept bool) {
 	f := pipeline.ChangedFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Language: scope.Language(d.Path), Diff: d.Section}
 	if pathRules != nil {
 		m := pathRules.Resolve(d.Path)
@@ -512,12 +513,40 @@ func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, 
 		}
 	}
 	// Nothing leaves prscout for a prompt before secrets are redacted.
-	f.Diff = redact.Kept(f.Diff, res.Stats.Redactions)
-	f.Source = redact.Kept(f.Source, res.Stats.Redactions)
+	f.Diff = red.diff
+	if f.Source != "" {
+		f.Source = red.source
+	}
+	for k, n := range red.counts {
+		res.Stats.Redactions[k] += n
+	}
 	res.Stats.Additions += d.Additions
 	res.Stats.Deletions += d.Deletions
 	res.Files = append(res.Files, f)
 	return rule, true
+}
+
+// redactedFile is a shown file's diff and source with secrets redacted
+// (redact.Kept), and what was redacted in them by kind.
+type redactedFile struct {
+	diff, source string
+	counts       map[string]int
+}
+
+// redactShown redacts each shown file's diff and the source addShown
+// would show (sources' entry without an error), on every core: addShown
+// takes them, and adds the counts of the files it keeps.
+func redactShown(shown []diffFile, sources map[int]shapedSource) []redactedFile {
+	out := make([]redactedFile, len(shown))
+	pipeline.Parallel(len(shown), func(i int) {
+		r := &out[i]
+		r.counts = map[string]int{}
+		r.diff = redact.Kept(shown[i].Section, r.counts)
+		if sh, ok := sources[i]; ok && sh.Err == nil && sh.Source != "" {
+			r.source = redact.Kept(sh.Source, r.counts)
+		}
+	})
+	return out
 }
 
 // newContextResult starts the answer from meta: every list empty, never
