@@ -632,9 +632,8 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 
 // touchedByName indexes the touched declarations by the identifiers that
 // refer to them (a constructor's also by super; new C() and C::new are
-// found at C), with each one's
-// class and the number of its (declaring file, class) pair: how a file
-// sees a class is asked once per pair.
+// found at C), with each one's class and the number of its (declaring
+// file, class) pair: how a file sees a class is asked once per pair.
 func touchedByName(touched []javaTouch) touchedNames {
 	byName := touchedNames{at: map[string][]int{}, cls: make([]string, len(touched)), seen: make([]int, len(touched))}
 	add := func(n string, k int) {
@@ -777,10 +776,7 @@ func javaTopName(cls string) string {
 func (s *javaSearch) seesTouched(g *jfile, t *javaTouch, cls string) float64 {
 	// Each (file, class) pair is asked once (touchedNames.seen): javaSees's
 	// memo would only grow.
-	sees := scoreJavaTyped
-	if g != t.f && g.pkg != t.f.pkg {
-		sees = javaSeesImports(g, t.f, cls)
-	}
+	sees := javaSeesImports(g, t.f, cls)
 	if sees == 0 && lexed.RefersTo(g.File, cls) && s.fullyQualified(g, t.f, cls) {
 		sees = scoreJavaTyped
 	}

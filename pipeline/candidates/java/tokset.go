@@ -15,8 +15,7 @@ func (t tokSet) add(i int) {
 	}
 }
 
-// has reports whether index i is in the set; an index past the file's
-// tokens is not.
+// has reports whether index i is in the set.
 func (t tokSet) has(i int) bool {
 	w := i >> 6
 	return i >= 0 && w < len(t) && t[w]&(1<<(i&63)) != 0
