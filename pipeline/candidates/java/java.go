@@ -439,7 +439,7 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 
 func (s *javaSearch) addFile(f *jfile) {
 	s.files[f.Path] = f
-	s.h.AddWith(f.File, f.java.members)
+	s.h.Add(f.File, f.java.members)
 	for _, d := range f.Decls {
 		switch d.Kind {
 		case "class", "interface", "enum":

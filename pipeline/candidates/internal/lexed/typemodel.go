@@ -207,12 +207,10 @@ func MembersOf(f *File) Members {
 	return out
 }
 
-// Add records f's classes, their members and their supertypes.
-func (h *Hierarchy) Add(f *File) { h.AddWith(f, MembersOf(f)) }
-
-// AddWith is Add with f's MembersOf made before; the hierarchy keeps
-// them, so they must not change after.
-func (h *Hierarchy) AddWith(f *File, members Members) {
+// Add records f's classes, their members (members, f's MembersOf, made
+// once per file: the hierarchy keeps them, so they must not change after)
+// and their supertypes.
+func (h *Hierarchy) Add(f *File, members Members) {
 	for c, ms := range members {
 		h.members[c] = append(h.members[c], ms)
 	}

@@ -62,7 +62,7 @@ func TestHierarchy(t *testing.T) {
 	loop := &File{Types: NewTypeModel()}
 	loop.Types.AddSuper("Base", "Leaf") // a cycle must not hang
 	for _, f := range []*File{base, mid, leaf, loop} {
-		h.Add(f)
+		h.Add(f, MembersOf(f))
 	}
 	if got := h.Declaring("Leaf", "get"); !slices.Equal(got, []string{"Mid", "Base"}) {
 		t.Errorf("declaring(Leaf, get) = %v, want [Mid Base]", got)
