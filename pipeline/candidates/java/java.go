@@ -1,7 +1,6 @@
 package java
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -45,6 +44,14 @@ type javaSearch struct {
 	rootList   []string            // source roots known (roots)
 	rootSeen   map[string]bool     // files whose root is in rootList
 	sees       map[seesKey]float64 // javaSees's answers
+}
+
+// base is f's lexed file; nil for none.
+func (f *jfile) base() *lexed.File {
+	if f == nil {
+		return nil
+	}
+	return f.File
 }
 
 // javaTouch is a declaration of a changed file that the change touched.
@@ -455,93 +462,17 @@ func (s *javaSearch) addFile(f *jfile) {
 }
 
 // javaTouched answers the declarations of one changed file that the change
-// touched: those of the head holding an added line (a signature change
-// when on their first line), and those of the base holding a removed line
-// that the head still declares. A class counts by its header.
+// touched (lexed.Touched), each with the side that declares it.
 func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	var out []javaTouch
-	seen := map[string]int{}
-	hit := func(f *jfile, lines map[int]bool, d lexed.Decl) bool {
-		to := d.To
-		if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
-			to = javaHeaderEnd(f, d)
+	for _, t := range lexed.Touched(c, nf.base(), of.base()) {
+		f := nf
+		if t.Base {
+			f = of
 		}
-		for l := d.From; l <= to; l++ {
-			if lines[l] && f.hasCodeOn(l) {
-				return true
-			}
-		}
-		return false
-	}
-	if nf != nil {
-		for _, d := range nf.Decls {
-			if hit(nf, c.Added, d) {
-				k := d.Container + "." + d.Name + "." + d.Kind
-				if _, ok := seen[k]; ok {
-					continue
-				}
-				ch := engine.ChangedBody
-				if c.Added[d.From] {
-					ch = engine.ChangedSignature
-				}
-				seen[k] = len(out)
-				out = append(out, javaTouch{nf, d, ch})
-			}
-		}
-	}
-	if of == nil || nf == nil {
-		return out
-	}
-	head := map[string]lexed.Decl{}
-	for _, d := range nf.Decls {
-		k := d.Container + "." + d.Name + "." + d.Kind
-		if _, ok := head[k]; !ok {
-			head[k] = d
-		}
-	}
-	for _, d := range of.Decls {
-		if !hit(of, c.Removed, d) {
-			continue
-		}
-		k := d.Container + "." + d.Name + "." + d.Kind
-		hd, ok := head[k]
-		if !ok {
-			continue // removed: the head no longer refers to it
-		}
-		if i, ok := seen[k]; ok {
-			if c.Removed[d.From] {
-				out[i].change = engine.ChangedSignature
-			}
-			continue
-		}
-		ch := engine.ChangedBody
-		if c.Removed[d.From] {
-			ch = engine.ChangedSignature
-		}
-		seen[k] = len(out)
-		out = append(out, javaTouch{nf, hd, ch})
+		out = append(out, javaTouch{f, t.Decl, t.Change})
 	}
 	return out
-}
-
-// javaHeaderEnd is the line of a class's opening brace.
-func javaHeaderEnd(f *jfile, d lexed.Decl) int {
-	if f.java != nil {
-		for _, c := range f.java.classes {
-			if f.Decls[c.decl].From == d.From && c.name == d.Name {
-				return f.Toks[c.open].Line
-			}
-		}
-	}
-	return d.From
-}
-
-// hasCodeOn reports whether line l holds a token (not only a comment):
-// the tokens are in line order. A file may be shared by concurrent
-// searches, so nothing is built on it here.
-func (f *jfile) hasCodeOn(l int) bool {
-	i, _ := slices.BinarySearchFunc(f.Toks, l, func(t lexed.Tok, l int) int { return cmp.Compare(t.Line, l) })
-	return i < len(f.Toks) && f.Toks[i].Line == l
 }
 
 // usesIn records the files declaring what the added lines of f refer to;

@@ -30,54 +30,6 @@ type pyChange struct {
 	touched []*lexed.Sym
 }
 
-// pyTouched returns the declarations whose span holds an added code line of
-// the head, or held a removed code line of the base (removed when the head
-// no longer declares them); a docstring or comment edit touches nothing.
-func pyTouched(c *engine.Change, nf, of *pyFile) []*lexed.Sym {
-	var out []*lexed.Sym
-	seen := map[string]*lexed.Sym{}
-	if nf != nil {
-		added := lexed.CodeLines(nf.File, c.Added)
-		for i := range nf.Decls {
-			d := nf.Decls[i]
-			if !lexed.HitDecl(added, d) {
-				continue
-			}
-			ch := engine.ChangedBody
-			if added[d.From] {
-				ch = engine.ChangedSignature
-			}
-			s := &lexed.Sym{Decl: d, Change: ch}
-			seen[d.Container+"."+d.Name] = s
-			out = append(out, s)
-		}
-	}
-	if of == nil {
-		return out
-	}
-	removed := lexed.CodeLines(of.File, c.Removed)
-	head := map[string]bool{}
-	if nf != nil {
-		for _, d := range nf.Decls {
-			head[d.Container+"."+d.Name] = true
-		}
-	}
-	for _, d := range of.Decls {
-		k := d.Container + "." + d.Name
-		if !lexed.HitDecl(removed, d) || seen[k] != nil {
-			continue
-		}
-		ch := engine.ChangedBody
-		if !head[k] {
-			ch = engine.RemovedDecl
-		}
-		s := &lexed.Sym{Decl: d, Change: ch}
-		seen[k] = s
-		out = append(out, s)
-	}
-	return out
-}
-
 // findPython adds the evidence of the Python changes cs.
 func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	r := newPyResolver(ctx, tree)
@@ -96,7 +48,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			}
 			of = readPython(op, c.Old)
 		}
-		pc.touched = pyTouched(c, pc.nf, of)
+		pc.touched = lexed.Touched(c, pc.nf.base(), of.base())
 		pcs = append(pcs, pc)
 	}
 	var loose []pyLoose
@@ -278,6 +230,9 @@ func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.
 			if score == 0 && member && !known && sym.s.Decl.Container != "" && !sym.ctor && knowsClass(r, g, sym) {
 				score = scorePyLoose
 			}
+			if score == 0 && !member && sym.s.Base && len(ts) == 0 && importsFrom(r, g, t.Text, sym.pc.c.Path) {
+				score = scorePyResolved // the name the module no longer declares
+			}
 			if score == 0 {
 				continue
 			}
@@ -293,6 +248,19 @@ func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.
 				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.s.Change.Phrase())})
 		}
 	}
+}
+
+// importsFrom reports whether g binds name by a from-import of the module
+// at path.
+func importsFrom(r *pyResolver, g *pyFile, name, path string) bool {
+	for _, i := range g.binds[name] {
+		if im := g.imports[i]; im.from {
+			if m := r.moduleFile(g, im.mod); m != nil && m.Path == path {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pySame reports whether target tg is the touched declaration (for a

@@ -170,7 +170,6 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		of = readJS(op, c.Old, aliases)
 	}
 	c = lexed.CodeChange(c, nf.base(), of.base())
-	syms, order := changedDecls(c, nf, of)
 	useNames, memberOnly := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {
 		// A used default import binds the default export of its module,
@@ -183,8 +182,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	}
 	var words []string
 	impactNames := map[string][]*lexed.Sym{}
-	for _, k := range order {
-		s := syms[k]
+	for _, s := range lexed.Touched(c, nf.base(), of.base()) {
 		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
 			// A changed constructor reaches its class's new C(...).
 			s = &lexed.Sym{Decl: lexed.Decl{Name: s.Decl.Container, Kind: "class"}, Change: s.Change, Ctor: true}
@@ -330,59 +328,6 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
 	return nil
-}
-
-// changedDecls returns the declarations the change touched, by
-// "container.name", in the order found: those of the new side holding an
-// added line (a signature change when it is their first line), then those
-// of the old side holding a removed line (removed when the new side no
-// longer declares them).
-func changedDecls(c *engine.Change, nf, of *jsFile) (map[string]*lexed.Sym, []string) {
-	syms := map[string]*lexed.Sym{}
-	var order []string
-	if nf != nil {
-		for _, d := range nf.Decls {
-			if !d.Literal && lexed.HitDecl(c.Added, d) {
-				k := d.Container + "." + d.Name
-				if syms[k] == nil {
-					order = append(order, k)
-					ch := engine.ChangedBody
-					if c.Added[d.From] {
-						ch = engine.ChangedSignature
-					}
-					syms[k] = &lexed.Sym{Decl: d, Change: ch}
-				}
-			}
-		}
-	}
-	if of == nil {
-		return syms, order
-	}
-	newNames := map[string]bool{}
-	if nf != nil {
-		for _, d := range nf.Decls {
-			newNames[d.Container+"."+d.Name] = true
-		}
-	}
-	for _, d := range of.Decls {
-		if d.Literal || !lexed.HitDecl(c.Removed, d) {
-			continue
-		}
-		k := d.Container + "." + d.Name
-		ch := engine.ChangedBody
-		if !newNames[k] {
-			ch = engine.RemovedDecl
-		}
-		if s := syms[k]; s != nil {
-			if ch == engine.RemovedDecl {
-				s.Change = ch
-			}
-			continue
-		}
-		order = append(order, k)
-		syms[k] = &lexed.Sym{Decl: d, Change: ch}
-	}
-	return syms, order
 }
 
 // usedNames returns the names used on added lines that the file does not

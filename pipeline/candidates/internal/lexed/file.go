@@ -133,6 +133,9 @@ type Sym struct {
 	// member the touched one implements or overrides, or a sibling class's
 	// implementing the same one.
 	Via string
+	// Base marks a declaration read from the base side: the head no longer
+	// declares it.
+	Base bool
 }
 
 // CommonMember names are declared by nearly every class; searching their
