@@ -6,7 +6,8 @@ import (
 )
 
 // languages maps file extensions (and a few whole names) to the language
-// named in the prompt's code fences.
+// named in the prompt's code fences. It is the one table of languages by
+// extension: the candidates' readers are chosen from it too (IsCode).
 var languages = map[string]string{
 	".go": "go", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "jsx",
 	".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
@@ -20,7 +21,31 @@ var languages = map[string]string{
 	".less": "less", ".vue": "vue", ".svelte": "svelte", ".tf": "terraform", ".proto": "protobuf",
 	".graphql": "graphql", ".gql": "graphql", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
 	".hs": "haskell", ".clj": "clojure", ".r": "r", ".pl": "perl", ".ini": "ini", ".properties": "properties",
+	".pyi": "python", ".fs": "fsharp", ".hh": "cpp", ".hxx": "cpp", ".sc": "scala", ".pm": "perl",
+	".mm": "objectivec", ".hrl": "erlang", ".ml": "ocaml", ".mli": "ocaml", ".cljs": "clojure", ".elm": "elm",
+	".jl": "julia", ".nim": "nim", ".zig": "zig", ".v": "v", ".sol": "solidity", ".cmake": "cmake",
 }
+
+// notCode are the languages of the table that hold data, markup, styles or
+// build settings rather than declarations and references.
+var notCode = map[string]bool{
+	"yaml": true, "json": true, "toml": true, "xml": true, "markdown": true, "html": true, "css": true,
+	"scss": true, "less": true, "ini": true, "properties": true, "dockerfile": true, "makefile": true,
+	"go.mod": true, "cmake": true,
+}
+
+// hashComments are the languages whose comments start with '#'.
+var hashComments = map[string]bool{
+	"ruby": true, "bash": true, "perl": true, "r": true, "yaml": true, "toml": true, "elixir": true,
+	"nim": true, "cmake": true, "terraform": true, "python": true,
+}
+
+// IsCode reports whether lang (a name Language answers) is a programming
+// language: its files declare and refer to names.
+func IsCode(lang string) bool { return lang != "" && !notCode[lang] }
+
+// HashComments reports whether lang's comments start with '#'.
+func HashComments(lang string) bool { return hashComments[lang] }
 
 var languageNames = map[string]string{
 	"dockerfile": "dockerfile", "makefile": "makefile", "jenkinsfile": "groovy", "gemfile": "ruby",

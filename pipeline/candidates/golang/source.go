@@ -2,15 +2,13 @@ package golang
 
 import (
 	"bytes"
-	"path"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // Reads reports whether the Go engine reads the file at p.
-func Reads(p string) bool { return strings.ToLower(path.Ext(p)) == ".go" }
+func Reads(p string) bool { return lexed.LangOf(p) == lexed.LangGo }
 
 // isGeneratedGo reports whether Go source carries the standard marker
 // "// Code generated ... DO NOT EDIT." before its package clause.

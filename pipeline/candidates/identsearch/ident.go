@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // The identifier-search fallback serves languages without an engine. It
@@ -122,8 +123,7 @@ func changedNames(c *engine.Change, mode lexed.LexMode) (changedDecl, useNames m
 
 func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *engine.Evidence) error {
 	mode := lexed.LexCLike
-	switch strings.ToLower(path.Ext(c.Path)) {
-	case ".rb", ".sh", ".bash", ".pl", ".pm", ".r", ".yaml", ".yml", ".toml", ".ex", ".exs", ".nim", ".cmake", ".tf":
+	if scope.HashComments(scope.Language(c.Path)) {
 		mode = lexed.LexHash
 	}
 	changedDecl, useNames := changedNames(c, mode)

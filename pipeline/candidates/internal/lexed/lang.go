@@ -1,11 +1,6 @@
 package lexed
 
-import (
-	"path"
-	"strings"
-
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-)
+import "github.com/prscout/prscout/pipeline/scope"
 
 // Lang is the family of engine a file is read with.
 type Lang int
@@ -18,24 +13,22 @@ const (
 	LangJava
 )
 
+// LangOf is the family of reader of the file at p, by its language
+// (scope.Language, the one table of languages by extension).
 func LangOf(p string) Lang {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".go":
+	switch scope.Language(p) {
+	case "go":
 		return LangGo
-	case ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs":
+	case "typescript", "tsx", "javascript", "jsx":
 		return LangJS
-	case ".py", ".pyi":
+	case "python":
 		return LangPython
-	case ".java":
+	case "java":
 		return LangJava
 	}
 	return LangOther
 }
 
-// codeExts are the extensions of programming languages that the
-// identifier-search fallback reads.
-var codeExts = engine.Words(".c .h .cc .cpp .cxx .hh .hpp .hxx .cs .fs .rs .rb .php .kt .kts .swift .scala .sc .groovy .gradle .dart .lua .pl .pm .r .m .mm .ex .exs .erl .hrl .hs .ml .mli .clj .cljs .elm .jl .nim .zig .v .sh .bash .zsh .ps1 .vue .svelte .sol .tf .proto .graphql .sql")
-
-// IsCode reports whether p is a source file of a language without an
-// engine of its own, which the identifier search reads.
-func IsCode(p string) bool { return codeExts[strings.ToLower(path.Ext(p))] }
+// IsCode reports whether p is a source file of a programming language
+// without a reader of its own, which the identifier search reads.
+func IsCode(p string) bool { return LangOf(p) == LangOther && scope.IsCode(scope.Language(p)) }
