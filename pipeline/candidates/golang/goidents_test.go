@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
@@ -35,7 +36,7 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 	ws := newWordSet(words)
 	e := newGoEngine(context.Background(), nil)
 	for p, src := range srcs {
-		fi := listIdents(src)
+		fi := goscan.ListIdents(src)
 		if got, want := ws.inIdents(fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: words %v, reading the source %v", p, got, want)
 		}
@@ -65,10 +66,10 @@ func TestImportTailInFilesThatImport(t *testing.T) {
 		if f == nil {
 			return true
 		}
-		fi := listIdents(src)
+		fi := goscan.ListIdents(src)
 		for _, im := range f.ast.Imports {
 			ip := strings.Trim(im.Path.Value, "\"`")
-			if tail := identTail(ip); tail != "" && !fi.has(tail) {
+			if tail := identTail(ip); tail != "" && !fi.Has(tail) {
 				t.Fatalf("%s imports %q but has no identifier %q", p, ip, tail)
 			}
 			checked++
@@ -99,9 +100,9 @@ func TestWordOffsetsAnswerAsTheText(t *testing.T) {
 			}
 			checked++
 		}
-		for _, fb := range funcBodies(src) {
-			if got, want := namedIn(at, fb.start, fb.close+1), ws.in(fb.text(src), true) != nil; got != want {
-				t.Fatalf("%s: body at %d: offsets say %t, its text %t", p, fb.start, got, want)
+		for _, fb := range goscan.Bodies(src) {
+			if got, want := namedIn(at, fb.Start, fb.Close+1), ws.in(fb.Text(src), true) != nil; got != want {
+				t.Fatalf("%s: body at %d: offsets say %t, its text %t", p, fb.Start, got, want)
 			}
 			checked++
 		}
@@ -129,10 +130,10 @@ func TestIdentAtAnswersAsTheText(t *testing.T) {
 	}
 	checked := 0
 	check := func(p string, src []byte) {
-		fi := listIdents(src)
-		ia := listIdentAt(src, fi)
+		fi := goscan.ListIdents(src)
+		ia := goscan.ListAt(src, fi)
 		for _, names := range sets {
-			got, want := fi.offsets(names, ia), newWordSet(names).offsets(src)
+			got, want := fi.Offsets(names, ia, maxWord), newWordSet(names).offsets(src)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s: offsets of %v = %v, the text's %v", p, names, got, want)
 			}
@@ -151,7 +152,7 @@ func TestIdentAtAnswersAsTheText(t *testing.T) {
 	}
 }
 
-// offsets, the reference fileIdents.offsets is checked against, returns
+// offsets, the reference goscan.Idents.offsets is checked against, returns
 // the offsets in src at which one of the words starts as
 // a whole identifier, in order: one reading of a file answers, for every
 // part of it that starts and ends at a token's edge, whether in would
@@ -159,7 +160,7 @@ func TestIdentAtAnswersAsTheText(t *testing.T) {
 func (ws *wordSet) offsets(src []byte) []int {
 	var out []int
 	for at := 0; ; {
-		i, j, ok := ident.Next(src, at, goChars)
+		i, j, ok := ident.Next(src, at, goscan.Chars)
 		if !ok {
 			return out
 		}

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"bytes"
 	"context"
 	"go/ast"
 	"go/parser"
@@ -10,9 +9,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
-	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // goEngine resolves Go names over the head tree. Everything is read lazily
@@ -35,9 +34,9 @@ type goEngine struct {
 	// their path's last element, by file: parsed files are shared across
 	// requests and never changed.
 	aliases map[*goFile]map[string]string
-	fields  map[fieldsKey][]found  // fieldsNamed's answers
-	idents  map[string]*fileIdents // of head files, by path
-	sums    map[srcID]lexed.Sum    // sumOf's answers, shared with forks
+	fields  map[fieldsKey][]found     // fieldsNamed's answers
+	idents  map[string]*goscan.Idents // of head files, by path
+	sums    map[srcID]lexed.Sum       // sumOf's answers, shared with forks
 	sumMu   *sync.Mutex
 	depth   int
 }
@@ -96,7 +95,7 @@ type goFile struct {
 	methods map[string]*ast.FuncDecl // "Recv.Name"
 	// blanked holds the function bodies left out of the parse, by the
 	// offset of their "func" keyword (see skeleton.go).
-	blanked map[int]funcBody
+	blanked map[int]goscan.Body
 	weight  int64 // the estimate of the memory the parse takes
 }
 
@@ -121,7 +120,7 @@ type topDecl struct {
 func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, aliases: map[*goFile]map[string]string{},
-		fields: map[fieldsKey][]found{}, idents: map[string]*fileIdents{},
+		fields: map[fieldsKey][]found{}, idents: map[string]*goscan.Idents{},
 		sums: map[srcID]lexed.Sum{}, sumMu: &sync.Mutex{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
@@ -222,129 +221,24 @@ func (e *goEngine) dir(d string) *goDir {
 	return g
 }
 
-// fileDecls is what scanDecls reads of a file, kept across requests by
+// fileDecls is what goscan.Decls reads of a file, kept across requests by
 // path and content (never changed once kept).
 type fileDecls struct {
 	pkg   string
 	names []string
 }
 
-// declsOf returns scanDecls's reading of the file at p with content src.
+// declsOf returns goscan.Decls's reading of the file at p with content src.
 func (e *goEngine) declsOf(p string, src []byte) *fileDecls {
 	return lexed.CachedAt(lexed.KeyAt("go/decls", p, e.sumOf(src)), func() (*fileDecls, int64) {
 		d := &fileDecls{}
 		w := int64(64)
-		d.pkg = scanDecls(src, func(n string) {
+		d.pkg = goscan.Decls(src, func(n string) {
 			d.names = append(d.names, n)
 			w += int64(len(n)) + 16
 		})
 		return d, w
 	})
-}
-
-// scanDecls calls add for each top-level name that gofmt-formatted Go source
-// declares ("Name", or "Recv.Name" for methods), reading only the lines that
-// start a declaration, and returns the package name.
-func scanDecls(src []byte, add func(string)) (pkg string) {
-	block := ""
-	for len(src) > 0 {
-		line := src
-		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
-		}
-		if block != "" {
-			if len(line) > 0 && line[0] == ')' {
-				block = ""
-				continue
-			}
-			if len(line) > 1 && line[0] == '\t' && line[1] != '\t' && line[1] != '/' {
-				rest := line[1:]
-				if block == "type" {
-					add(string(leadingIdent(rest)))
-				} else {
-					for _, n := range bytes.Split(leadingNames(rest), []byte(",")) {
-						add(string(bytes.TrimSpace(n)))
-					}
-				}
-			}
-			continue
-		}
-		switch {
-		case bytes.HasPrefix(line, []byte("func ")):
-			rest := bytes.TrimSpace(line[5:])
-			if len(rest) > 0 && rest[0] == '(' {
-				end := bytes.IndexByte(rest, ')')
-				if end < 0 {
-					continue
-				}
-				recv := recvTypeName(rest[1:end])
-				name := leadingIdent(bytes.TrimSpace(rest[end+1:]))
-				if recv != "" && len(name) > 0 {
-					add(recv + "." + string(name))
-				}
-				continue
-			}
-			add(string(leadingIdent(rest)))
-		case bytes.HasPrefix(line, []byte("type ")), bytes.HasPrefix(line, []byte("var ")), bytes.HasPrefix(line, []byte("const ")):
-			kw := string(line[:bytes.IndexByte(line, ' ')])
-			rest := bytes.TrimSpace(line[len(kw)+1:])
-			if len(rest) > 0 && rest[0] == '(' {
-				block = kw
-				if bytes.Contains(rest, []byte(")")) {
-					block = ""
-				}
-				continue
-			}
-			if kw == "type" {
-				add(string(leadingIdent(rest)))
-			} else {
-				for _, n := range bytes.Split(leadingNames(rest), []byte(",")) {
-					add(string(bytes.TrimSpace(n)))
-				}
-			}
-		case pkg == "" && bytes.HasPrefix(line, []byte("package ")):
-			pkg = string(leadingIdent(bytes.TrimSpace(line[8:])))
-		}
-	}
-	return pkg
-}
-
-// leadingIdent returns the identifier at the start of b.
-func leadingIdent(b []byte) []byte {
-	return b[:ident.End(b, 0, goChars)]
-}
-
-// leadingNames returns "a, b" from "a, b int = ...".
-func leadingNames(b []byte) []byte {
-	i := 0
-	for i < len(b) && (goChars.IsByte(b[i]) || b[i] == ',' || b[i] == ' ') {
-		if b[i] == ' ' {
-			j := i
-			for j < len(b) && b[j] == ' ' {
-				j++
-			}
-			if j < len(b) && b[j] != ',' && (i == 0 || b[i-1] != ',') {
-				break
-			}
-		}
-		i++
-	}
-	return b[:i]
-}
-
-// recvTypeName returns T from a receiver "r *T", "T", "r *T[K]".
-func recvTypeName(b []byte) string {
-	b = bytes.TrimSpace(b)
-	if i := bytes.IndexAny(b, "[("); i >= 0 {
-		b = b[:i]
-	}
-	f := bytes.Fields(b)
-	if len(f) == 0 {
-		return ""
-	}
-	return string(bytes.TrimLeft(f[len(f)-1], "*"))
 }
 
 // parse parses a head file once for its declarations (function bodies
@@ -380,7 +274,7 @@ func fileOf(fset *token.FileSet, p string, src []byte, a *ast.File) *goFile {
 		if err != nil {
 			continue
 		}
-		name := importName(ip)
+		name := goscan.ImportName(ip)
 		if im.Name != nil {
 			name = im.Name.Name
 		}
@@ -419,35 +313,6 @@ func fileOf(fset *token.FileSet, p string, src []byte, a *ast.File) *goFile {
 	return f
 }
 
-// importName guesses a package's name from its import path: the last
-// element without a major version suffix or a "go-" prefix.
-func importName(ip string) string {
-	parts := strings.Split(ip, "/")
-	n := parts[len(parts)-1]
-	if len(parts) > 1 && len(n) > 1 && n[0] == 'v' && isDigits(n[1:]) {
-		n = parts[len(parts)-2]
-	}
-	if i := strings.Index(n, ".v"); i > 0 && isDigits(n[i+2:]) {
-		n = n[:i]
-	}
-	n = strings.TrimPrefix(n, "go-")
-	n = strings.TrimSuffix(n, "-go")
-	n = strings.TrimSuffix(n, ".go")
-	return strings.ReplaceAll(n, "-", "")
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // recvName returns the base type name of a receiver type expression.
 func recvName(x ast.Expr) string {
 	for {
@@ -475,7 +340,7 @@ func (e *goEngine) module(dir string) *goModule {
 	}
 	var m *goModule
 	if src := e.read(engine.JoinDir(dir, "go.mod")); src != nil {
-		if mp := modulePath(src); mp != "" {
+		if mp := goscan.ModulePath(src); mp != "" {
 			m = &goModule{dir: dir, path: mp}
 			e.modList = append(e.modList, m)
 		}
@@ -485,24 +350,6 @@ func (e *goEngine) module(dir string) *goModule {
 	}
 	e.modules[dir] = m
 	return m
-}
-
-// modulePath reads the module directive of a go.mod file.
-func modulePath(src []byte) string {
-	for _, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
-			rest = strings.TrimSpace(rest)
-			if i := strings.Index(rest, "//"); i >= 0 {
-				rest = strings.TrimSpace(rest[:i])
-			}
-			if u, err := strconv.Unquote(rest); err == nil {
-				return u
-			}
-			return rest
-		}
-	}
-	return ""
 }
 
 // importDir maps an import path to its directory at the head, using the
@@ -634,15 +481,4 @@ func (e *goEngine) lookupMethod(pk pkgKey, recv, name string) (*goFile, *ast.Fun
 		}
 	}
 	return nil, nil
-}
-
-// universe holds Go's predeclared identifiers, which are never looked up.
-var universe = map[string]bool{
-	"bool": true, "byte": true, "complex64": true, "complex128": true, "error": true, "float32": true,
-	"float64": true, "int": true, "int8": true, "int16": true, "int32": true, "int64": true, "rune": true,
-	"string": true, "uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true,
-	"uintptr": true, "any": true, "comparable": true, "true": true, "false": true, "iota": true,
-	"nil": true, "append": true, "cap": true, "clear": true, "close": true, "complex": true,
-	"copy": true, "delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
-	"new": true, "panic": true, "print": true, "println": true, "real": true, "recover": true, "_": true,
 }

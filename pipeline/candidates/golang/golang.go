@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -45,7 +46,6 @@ type goSym struct {
 	field  bool
 	change engine.DeclChange
 	from   string // the changed file, for reasons
-	sig    string // a function's signature text, to tell body from signature changes
 }
 
 func (s *goSym) key() string {
@@ -418,28 +418,28 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (fileIdents.offsets)
+	at    []int // where names occur in src, in order (goscan.Idents.offsets)
 	// idents lists src's identifiers.
-	idents *fileIdents
+	idents *goscan.Idents
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
-func (pl *impactPlan) filter(p string, src []byte, fi *fileIdents) *impactCand {
+func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCand {
 	present := pl.wantSet.inIdents(fi)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
 		for _, s := range pl.byName[name] {
-			if s.member && occ&(occSelector|occKey) == 0 {
+			if s.member && occ&(goscan.OccSelector|goscan.OccKey) == 0 {
 				continue // a member is named after a dot or as a literal key
 			}
 			r := 2
 			switch {
 			case engine.DirOf(p) == s.pk.dir:
 				r = 0
-			case occ&occSelector == 0:
+			case occ&goscan.OccSelector == 0:
 				continue // another package writes pkg.Name or x.Name
 			case !ast.IsExported(s.name):
 				continue // unexported: only its own package can name it
@@ -447,7 +447,7 @@ func (pl *impactPlan) filter(p string, src []byte, fi *fileIdents) *impactCand {
 				in, ok := imports[s.pk]
 				if !ok {
 					tail := pl.importTails[s.pk]
-					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.has(tail)) && pl.imports[s.pk].in(src)
+					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.Has(tail)) && pl.imports[s.pk].in(src)
 					imports[s.pk] = in
 				}
 				if in {
@@ -474,7 +474,7 @@ type impactPrep struct {
 	todo  []string
 	found []*impactCand // by todo index; nil: ruled out
 	cands []*impactCand
-	keeps []func(funcBody) bool
+	keeps []func(goscan.Body) bool
 	err   error
 }
 
@@ -510,12 +510,12 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	}
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies (a cached parse is used when it has them).
-	keeps := make([]func(funcBody) bool, len(cands))
+	keeps := make([]func(goscan.Body) bool, len(cands))
 	engine.Parallel(len(cands), func(i int) {
 		c := cands[i]
-		c.at = c.idents.offsets(c.names, e.identAtOf(c.path, c.src, c.idents))
+		c.at = c.idents.Offsets(c.names, e.identAtOf(c.path, c.src, c.idents), maxWord)
 		at := c.at
-		keeps[i] = func(b funcBody) bool { return namedIn(at, b.start, b.close+1) }
+		keeps[i] = func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
 		c.f = e.parseKeep(c.path, c.src, keeps[i])
 	})
 	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
@@ -545,7 +545,7 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev 
 		if f == nil {
 			continue
 		}
-		if isGeneratedGo(f.src) {
+		if goscan.IsGenerated(f.src) {
 			ev.MarkGenerated(f.path)
 		}
 		e.impactIn(f, c.names, c.at, c.rank, plan.byName, ev)
@@ -569,54 +569,30 @@ func isTestFunc(s *goSym) bool {
 }
 
 // wordSet finds whole identifiers from a set in source text in one pass;
-// a bit per length, first and last byte screens out most identifiers
-// before a map lookup.
+// a table of the words' first bytes and lengths (ident.Lens) screens out
+// most identifiers before a map lookup.
 type wordSet struct {
-	words  map[string]bool
-	screen [screenBits / 64]uint64
+	words map[string]bool
+	lens  ident.Lens
 }
 
-const (
-	screenBits = 1 << 14
-	maxWord    = 64 // longer words are not looked for
-)
-
-// screenAt is the screen bit of a word of n bytes from first to last.
-func screenAt(n int, first, last byte) uint32 {
-	return (uint32(n)<<16 ^ uint32(first)<<8 ^ uint32(last)) * 0x9e3779b1 >> (32 - 14)
-}
+// maxWord is the length of the longest word looked for.
+const maxWord = 64
 
 func newWordSet(words map[string]bool) *wordSet {
 	ws := &wordSet{words: words}
 	for w := range words {
-		if w != "" && len(w) <= maxWord {
-			b := screenAt(len(w), w[0], w[len(w)-1])
-			ws.screen[b/64] |= 1 << (b % 64)
+		if len(w) <= maxWord {
+			ws.lens.Add(w)
 		}
 	}
 	return ws
 }
 
-// Where a word occurs, as bits of wordSet.in's answer.
-const (
-	occAny      uint8 = 1 << iota
-	occSelector       // after a dot: x.Name or pkg.Name
-	occKey            // before a colon: a composite literal key Name: v
-	// occNoDollar marks, in a file's identifier list only, an occurrence
-	// with no '$' on either side: one ident.Dollar also reads as a whole
-	// identifier.
-	occNoDollar
-)
-
-// has reports whether the identifier w is one of the words, its length
-// and first and last bytes screened before the map is asked.
+// has reports whether the identifier w is one of the words.
 func (ws *wordSet) has(w []byte) bool {
 	n := len(w)
-	if n == 0 || n > maxWord {
-		return false
-	}
-	b := screenAt(n, w[0], w[n-1])
-	return ws.screen[b/64]&(1<<(b%64)) != 0 && ws.words[string(w)]
+	return n > 0 && n <= maxWord && ws.lens.MayBytes(w[0], n) && ws.words[string(w)]
 }
 
 // namedIn reports whether one of the sorted offsets at lies in [from, to).
@@ -630,7 +606,7 @@ func namedIn(at []int, from, to int) bool {
 func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 	var found map[string]uint8
 	for at := 0; ; {
-		i, j, ok := ident.Next(src, at, goChars)
+		i, j, ok := ident.Next(src, at, goscan.Chars)
 		if !ok {
 			break
 		}
@@ -639,7 +615,7 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 			if found == nil {
 				found = map[string]uint8{}
 			}
-			found[string(src[i:j])] |= occurrence(src, i, j)
+			found[string(src[i:j])] |= goscan.Occurrence(src, i, j)
 			if first {
 				return found
 			}
@@ -649,11 +625,11 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 }
 
 // identTail returns the identifier ip ends with, as a file's identifier
-// list has it when the file holds "ip" (a run of goChars after a byte that
+// list has it when the file holds "ip" (a run of goscan.Chars after a byte that
 // is none, not starting with a digit); "" when there is none.
 func identTail(ip string) string {
 	i := len(ip)
-	for i > 0 && goChars.IsByte(ip[i-1]) {
+	for i > 0 && goscan.Chars.IsByte(ip[i-1]) {
 		i--
 	}
 	if i == len(ip) || ip[i] >= '0' && ip[i] <= '9' {
@@ -698,7 +674,7 @@ func (f *finder) in(s []byte) bool {
 
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (fileIdents.offsets): a declaration without one is not walked.
+// identifier (goscan.Idents.offsets): a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {

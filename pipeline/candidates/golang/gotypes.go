@@ -3,6 +3,8 @@ package golang
 import (
 	"go/ast"
 	"go/token"
+
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 )
 
 // This file infers the types of Go expressions from declarations alone, as
@@ -346,7 +348,7 @@ func (e *goEngine) selectorType(f *goFile, sc *scope, x *ast.SelectorExpr) *gtyp
 // callType is the type a call yields: of a builtin (new, make, append), a
 // conversion, or a function's first result.
 func (e *goEngine) callType(f *goFile, sc *scope, x *ast.CallExpr) *gtype {
-	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && sc.lookup(id.Name) == nil && universe[id.Name] {
+	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && sc.lookup(id.Name) == nil && goscan.Universe[id.Name] {
 		switch id.Name {
 		case "new":
 			if len(x.Args) == 1 {
@@ -396,7 +398,7 @@ func (e *goEngine) isTop(f *goFile, name string) bool {
 
 // topType is the type of a package-level name used as an expression.
 func (e *goEngine) topType(pk pkgKey, name string, fromTest bool) *gtype {
-	if universe[name] {
+	if goscan.Universe[name] {
 		return basicType
 	}
 	key := pk.dir + "\x00" + name
@@ -441,7 +443,7 @@ func (e *goEngine) resolveType(f *goFile, sc *scope, x ast.Expr) *gtype {
 		if b := sc.lookup(x.Name); b != nil {
 			return nil // a type parameter or a local type
 		}
-		if universe[x.Name] {
+		if goscan.Universe[x.Name] {
 			return basicType
 		}
 		if _, ok := f.top[x.Name]; !ok {

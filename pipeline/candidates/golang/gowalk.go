@@ -3,6 +3,8 @@ package golang
 import (
 	"go/ast"
 	"go/token"
+
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 )
 
 // goRef is one use of a name that may be declared elsewhere in the repository.
@@ -448,7 +450,7 @@ func (w *goWalker) ident(sc *scope, id *ast.Ident) {
 	if id.Name == "_" || !w.want(id) {
 		return
 	}
-	if universe[id.Name] && w.f.top[id.Name] == (topDecl{}) {
+	if goscan.Universe[id.Name] && w.f.top[id.Name] == (topDecl{}) {
 		if w.e.lookupTopPath(w.f.pk, id.Name, w.f.test) == "" {
 			return
 		}

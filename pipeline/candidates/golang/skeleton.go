@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
@@ -16,95 +17,6 @@ import (
 // turned into a space (newlines kept), which leaves every offset and line of
 // the rest as they were and gives the parser an empty block to read.
 
-// funcBody is the body of one top-level function in gofmt-formatted source.
-type funcBody struct {
-	start       int // offset of the "func" keyword
-	open, close int // offsets of the body's braces
-	from, to    int // lines (1-based) of the keyword and of the closing brace
-}
-
-// text is the declaration's source from the keyword to the closing brace.
-func (b funcBody) text(src []byte) []byte { return src[b.start : b.close+1] }
-
-// funcBodies finds the bodies gofmt writes as a line "func ... {" at column
-// 0 and a line "}", with every line between them indented by a tab or empty
-// outside strings and comments (raw strings, comments and string literals
-// are skipped as Go's scanner reads them). Anything else (a one-line
-// function, a signature over several lines, code at column 0 in a body) is
-// left out: such a body is simply parsed.
-func funcBodies(src []byte) []funcBody {
-	var out []funcBody
-	var cur *funcBody
-	line := 1
-	for i := 0; i < len(src); {
-		if i == 0 || src[i-1] == '\n' {
-			// A line start outside strings and comments.
-			rest := src[i:]
-			switch {
-			case cur != nil && rest[0] == '}' && (len(rest) == 1 || rest[1] == '\n'):
-				cur.close, cur.to = i, line
-				out = append(out, *cur)
-				cur = nil
-			case cur != nil && rest[0] != '\t' && rest[0] != '\n':
-				cur = nil // not gofmt's layout: this body is parsed
-			}
-			if cur == nil && bytes.HasPrefix(rest, []byte("func ")) {
-				l := rest
-				if e := bytes.IndexByte(rest, '\n'); e >= 0 {
-					l = rest[:e]
-				}
-				if n := len(l); n > 6 && l[n-1] == '{' && l[n-2] == ' ' {
-					cur = &funcBody{start: i, open: i + n - 1, from: line}
-				}
-			}
-		}
-		switch c := src[i]; c {
-		case '\n':
-			line++
-			i++
-		case '`':
-			j := bytes.IndexByte(src[i+1:], '`')
-			if j < 0 {
-				return out // an unterminated raw string: the parser will say so
-			}
-			line += bytes.Count(src[i+1:i+1+j], []byte{'\n'})
-			i += j + 2
-		case '"', '\'':
-			i++
-			for i < len(src) && src[i] != c && src[i] != '\n' {
-				if src[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i < len(src) && src[i] == c {
-				i++
-			}
-		case '/':
-			switch {
-			case i+1 < len(src) && src[i+1] == '/':
-				if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
-					i += j // the newline is read as such
-				} else {
-					i = len(src)
-				}
-			case i+1 < len(src) && src[i+1] == '*':
-				j := bytes.Index(src[i+2:], []byte("*/"))
-				if j < 0 {
-					return out
-				}
-				line += bytes.Count(src[i+2:i+2+j], []byte{'\n'})
-				i += j + 4
-			default:
-				i++
-			}
-		default:
-			i++
-		}
-	}
-	return out
-}
-
 // parseKeep returns Go source of path p parsed with at least the bodies
 // keep asks for (keep nil: none). A file's parses are kept across requests
 // by path and content (goParses): one that holds the bodies is shared,
@@ -112,13 +24,13 @@ func funcBodies(src []byte) []funcBody {
 // source does not parse cleanly into the same functions (source gofmt did
 // not write, a raw string holding a line "}"), the whole source is parsed
 // instead.
-func (e *goEngine) parseKeep(p string, src []byte, keep func(funcBody) bool) *goFile {
+func (e *goEngine) parseKeep(p string, src []byte, keep func(goscan.Body) bool) *goFile {
 	k := lexed.KeyAt("go", p, e.sumOf(src))
 	ps, ok := lexed.Get[*goParses](k)
 	if !ok {
-		ps = &goParses{bodies: funcBodies(src)}
+		ps = &goParses{bodies: goscan.Bodies(src)}
 	}
-	var kept, blank []funcBody
+	var kept, blank []goscan.Body
 	for _, b := range ps.bodies {
 		if keep != nil && keep(b) {
 			kept = append(kept, b)
@@ -145,7 +57,7 @@ func (e *goEngine) parseKeep(p string, src []byte, keep func(funcBody) bool) *go
 // blanked (newest first), or none when it is no Go. A goParses and its
 // files never change once kept: a new parse makes a new goParses.
 type goParses struct {
-	bodies []funcBody
+	bodies []goscan.Body
 	files  []*goFile
 	none   bool
 	weight int64
@@ -175,19 +87,19 @@ func (ps *goParses) with(f *goFile, n int) (*goParses, int64) {
 
 // parseBlanked parses src with the bodies blank blanked, or whole when
 // they do not blank cleanly.
-func parseBlanked(p string, src []byte, blank []funcBody) *goFile {
+func parseBlanked(p string, src []byte, blank []goscan.Body) *goFile {
 	if len(blank) == 0 {
 		return parseWhole(p, src)
 	}
 	buf := bytes.Clone(src)
 	parsed := len(src)
 	for _, b := range blank {
-		for i := b.open + 1; i < b.close; i++ {
+		for i := b.Open + 1; i < b.Close; i++ {
 			if buf[i] != '\n' {
 				buf[i] = ' '
 			}
 		}
-		parsed -= b.close - b.open - 1
+		parsed -= b.Close - b.Open - 1
 	}
 	fset := token.NewFileSet()
 	a, err := parser.ParseFile(fset, p, buf, parser.SkipObjectResolution)
@@ -196,9 +108,9 @@ func parseBlanked(p string, src []byte, blank []funcBody) *goFile {
 	}
 	f := fileOf(fset, p, src, a)
 	if f != nil {
-		f.blanked = make(map[int]funcBody, len(blank))
+		f.blanked = make(map[int]goscan.Body, len(blank))
 		for _, b := range blank {
-			f.blanked[b.start] = b
+			f.blanked[b.Start] = b
 		}
 		f.weight = parsedWeight(parsed)
 	}
@@ -219,9 +131,9 @@ func parseWhole(p string, src []byte) *goFile {
 func parsedWeight(n int) int64 { return int64(n) * 7 }
 
 // holds reports whether f has every body of bodies.
-func (f *goFile) holds(bodies []funcBody) bool {
+func (f *goFile) holds(bodies []goscan.Body) bool {
 	for _, b := range bodies {
-		if _, ok := f.blanked[b.start]; ok {
+		if _, ok := f.blanked[b.Start]; ok {
 			return false
 		}
 	}
@@ -240,14 +152,14 @@ func (f *goFile) holdsAllOf(g *goFile) bool {
 
 // blankedAsFound reports whether every blanked body is the body of a
 // top-level function of a, brace for brace.
-func blankedAsFound(fset *token.FileSet, a *ast.File, blank []funcBody) bool {
+func blankedAsFound(fset *token.FileSet, a *ast.File, blank []goscan.Body) bool {
 	tf := fset.File(a.FileStart)
 	if tf == nil {
 		return false
 	}
 	want := make(map[int]int, len(blank))
 	for _, b := range blank {
-		want[b.open] = b.close
+		want[b.Open] = b.Close
 	}
 	n := 0
 	for _, d := range a.Decls {
@@ -267,7 +179,7 @@ func blankedAsFound(fset *token.FileSet, a *ast.File, blank []funcBody) bool {
 }
 
 // covers reports whether f holds every body keep asks for.
-func (f *goFile) covers(keep func(funcBody) bool) bool {
+func (f *goFile) covers(keep func(goscan.Body) bool) bool {
 	if keep == nil {
 		return true
 	}
@@ -282,13 +194,13 @@ func (f *goFile) covers(keep func(funcBody) bool) bool {
 // parseFor returns head file p parsed with at least the bodies keep asks
 // for (nil: none): the cached parse when it has them, otherwise a new one
 // that replaces it. nil when p cannot be read or is no Go.
-func (e *goEngine) parseFor(p string, keep func(funcBody) bool) *goFile {
+func (e *goEngine) parseFor(p string, keep func(goscan.Body) bool) *goFile {
 	return e.parsedFor(p, keep, nil)
 }
 
 // parsedFor is parseFor with a parse of p's head content already made with
 // keep (nil: none), used instead of parsing again.
-func (e *goEngine) parsedFor(p string, keep func(funcBody) bool, made *goFile) *goFile {
+func (e *goEngine) parsedFor(p string, keep func(goscan.Body) bool, made *goFile) *goFile {
 	if f, ok := e.files[p]; ok && (f == nil || f.covers(keep)) {
 		return f
 	}

@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 )
 
 // declShape lists every node of a file outside function bodies, with its
@@ -75,7 +77,7 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 
 func TestSkeletonKeepsWhatIsAsked(t *testing.T) {
 	src := []byte("package p\n\nfunc A() {\n\tb()\n}\n\nfunc (t *T) B() int {\n\treturn 1\n}\n\nfunc C() { c() }\n")
-	f := newGoEngine(context.Background(), nil).parseKeep("p.go", src, func(b funcBody) bool { return b.from == 7 })
+	f := newGoEngine(context.Background(), nil).parseKeep("p.go", src, func(b goscan.Body) bool { return b.From == 7 })
 	if f == nil {
 		t.Fatal("not parsed")
 	}
@@ -88,7 +90,7 @@ func TestSkeletonKeepsWhatIsAsked(t *testing.T) {
 	if want := map[string]int{"A": 0, "B": 1, "C": 1}; !reflect.DeepEqual(got, want) {
 		t.Fatalf("statements per body: got %v, want %v", got, want)
 	}
-	if len(f.blanked) != 1 || f.covers(func(b funcBody) bool { return b.from == 3 }) || !f.covers(func(b funcBody) bool { return b.from == 7 }) {
+	if len(f.blanked) != 1 || f.covers(func(b goscan.Body) bool { return b.From == 3 }) || !f.covers(func(b goscan.Body) bool { return b.From == 7 }) {
 		t.Fatalf("blanked %v: covers answers wrong", f.blanked)
 	}
 }
@@ -97,8 +99,8 @@ func TestSkeletonKeepsWhatIsAsked(t *testing.T) {
 // not end the body.
 func TestSkeletonSkipsRawStrings(t *testing.T) {
 	src := "package p\n\nfunc A() {\n\ts := `\n}\nfunc B() {\n`\n\t_ = s /* } */\n\tb('`')\n}\n\nfunc C() {\n\tc()\n}\n"
-	bodies := funcBodies([]byte(src))
-	if len(bodies) != 2 || bodies[0].from != 3 || bodies[0].to != 10 || bodies[1].from != 12 {
+	bodies := goscan.Bodies([]byte(src))
+	if len(bodies) != 2 || bodies[0].From != 3 || bodies[0].To != 10 || bodies[1].From != 12 {
 		t.Fatalf("bodies %+v", bodies)
 	}
 	f := newGoEngine(context.Background(), nil).parseKeep("p.go", []byte(src), nil)
@@ -130,7 +132,7 @@ func TestSkeletonFallsBackToTheWholeSource(t *testing.T) {
 func TestParsesShared(t *testing.T) {
 	src := []byte("package shared\n\nfunc A() {\n\ta()\n}\n\nfunc B() {\n\tb()\n}\n")
 	engine := func() *goEngine { return newGoEngine(context.Background(), nil) }
-	onLine := func(l int) func(funcBody) bool { return func(b funcBody) bool { return b.from == l } }
+	onLine := func(l int) func(goscan.Body) bool { return func(b goscan.Body) bool { return b.From == l } }
 	skel := engine().parseKeep("shared.go", src, nil)
 	if again := engine().parseKeep("shared.go", src, nil); again != skel || len(skel.blanked) != 2 {
 		t.Fatalf("skeleton not shared (%d bodies blanked)", len(skel.blanked))
@@ -148,7 +150,7 @@ func TestParsesShared(t *testing.T) {
 	if f := engine().parseKeep("shared.go", src, nil); f != withA && f != skel {
 		t.Fatal("a new parse made for what a kept one holds")
 	}
-	whole := engine().parseKeep("shared.go", src, func(funcBody) bool { return true })
+	whole := engine().parseKeep("shared.go", src, func(goscan.Body) bool { return true })
 	if len(whole.blanked) != 0 {
 		t.Fatalf("blanked %v, want none", whole.blanked)
 	}

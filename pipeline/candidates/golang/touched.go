@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
 )
@@ -33,11 +34,11 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 	// change after another.
 	newFiles, oldFiles := make([]*goFile, len(gos)), make([]*goFile, len(gos))
 	newSides, oldSides := make([]*goSide, len(gos)), make([]*goSide, len(gos))
-	keeps := make([]func(funcBody) bool, len(gos))
+	keeps := make([]func(goscan.Body) bool, len(gos))
 	for i, c := range gos {
 		added := c.Added
 		// The walk of usesOf reads the bodies that hold added lines.
-		keeps[i] = func(b funcBody) bool { return engine.SpanHit(added, b.from, b.to) }
+		keeps[i] = func(b goscan.Body) bool { return engine.SpanHit(added, b.From, b.To) }
 	}
 	engine.Parallel(len(gos), func(i int) {
 		c := gos[i]

@@ -1,0 +1,92 @@
+package goscan
+
+import "bytes"
+
+// Body is the body of one top-level function in gofmt-formatted source.
+type Body struct {
+	Start       int // offset of the "func" keyword
+	Open, Close int // offsets of the body's braces
+	From, To    int // lines (1-based) of the keyword and of the closing brace
+}
+
+// Text is the declaration's source from the keyword to the closing brace.
+func (b Body) Text(src []byte) []byte { return src[b.Start : b.Close+1] }
+
+// Bodies finds the bodies gofmt writes as a line "func ... {" at column
+// 0 and a line "}", with every line between them indented by a tab or empty
+// outside strings and comments (raw strings, comments and string literals
+// are skipped as Go's scanner reads them). Anything else (a one-line
+// function, a signature over several lines, code at column 0 in a body) is
+// left out: such a body is simply parsed.
+func Bodies(src []byte) []Body {
+	var out []Body
+	var cur *Body
+	line := 1
+	for i := 0; i < len(src); {
+		if i == 0 || src[i-1] == '\n' {
+			// A line start outside strings and comments.
+			rest := src[i:]
+			switch {
+			case cur != nil && rest[0] == '}' && (len(rest) == 1 || rest[1] == '\n'):
+				cur.Close, cur.To = i, line
+				out = append(out, *cur)
+				cur = nil
+			case cur != nil && rest[0] != '\t' && rest[0] != '\n':
+				cur = nil // not gofmt's layout: this body is parsed
+			}
+			if cur == nil && bytes.HasPrefix(rest, []byte("func ")) {
+				l := rest
+				if e := bytes.IndexByte(rest, '\n'); e >= 0 {
+					l = rest[:e]
+				}
+				if n := len(l); n > 6 && l[n-1] == '{' && l[n-2] == ' ' {
+					cur = &Body{Start: i, Open: i + n - 1, From: line}
+				}
+			}
+		}
+		switch c := src[i]; c {
+		case '\n':
+			line++
+			i++
+		case '`':
+			j := bytes.IndexByte(src[i+1:], '`')
+			if j < 0 {
+				return out // an unterminated raw string: the parser will say so
+			}
+			line += bytes.Count(src[i+1:i+1+j], []byte{'\n'})
+			i += j + 2
+		case '"', '\'':
+			i++
+			for i < len(src) && src[i] != c && src[i] != '\n' {
+				if src[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i < len(src) && src[i] == c {
+				i++
+			}
+		case '/':
+			switch {
+			case i+1 < len(src) && src[i+1] == '/':
+				if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+					i += j // the newline is read as such
+				} else {
+					i = len(src)
+				}
+			case i+1 < len(src) && src[i+1] == '*':
+				j := bytes.Index(src[i+2:], []byte("*/"))
+				if j < 0 {
+					return out
+				}
+				line += bytes.Count(src[i+2:i+2+j], []byte{'\n'})
+				i += j + 4
+			default:
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	return out
+}

@@ -1,0 +1,223 @@
+// Package goscan reads what the Go reader needs of a file's bytes without
+// parsing it: the function bodies in gofmt's layout (so a parse can skip
+// them), the top-level names it declares, the lines that hold code, and its
+// distinct identifiers with how and where each occurs. Everything here is a
+// function of the content alone, so its answers can be kept by blob.
+package goscan
+
+import (
+	"bytes"
+	"slices"
+	"unsafe"
+
+	"github.com/prscout/prscout/pipeline/ident"
+)
+
+// Where a word occurs, as bits of wordSet.in's answer.
+const (
+	OccAny      uint8 = 1 << iota
+	OccSelector       // after a dot: x.Name or pkg.Name
+	OccKey            // before a colon: a composite literal key Name: v
+	// OccNoDollar marks, in a file's identifier list only, an occurrence
+	// with no '$' on either side: one ident.Dollar also reads as a whole
+	// identifier.
+	OccNoDollar
+)
+
+// Idents is the distinct identifiers of a file (those wordSet.in
+// reads: runs of Chars not starting with a digit) with how each occurs,
+// and whether the file has a '$' byte anywhere.
+type Idents struct {
+	text   string   // the identifiers, one after another
+	ends   []uint32 // the end of each identifier in text
+	occ    []uint8  // how each occurs (OccAny, OccSelector, OccKey)
+	dollar bool
+	// slots is an open-addressing table of the identifiers (index+1, by
+	// identHash; 0: free), for has.
+	slots []uint32
+}
+
+// ListIdents lists the distinct identifiers of src.
+func ListIdents(src []byte) *Idents {
+	fi := &Idents{dollar: bytes.IndexByte(src, '$') >= 0, slots: make([]uint32, 64)}
+	var text []byte
+	word := func(k uint32) []byte {
+		from := uint32(0)
+		if k > 0 {
+			from = fi.ends[k-1]
+		}
+		return text[from:fi.ends[k]]
+	}
+	for i := 0; ; {
+		s, e, ok := ident.Next(src, i, Chars)
+		if !ok {
+			break
+		}
+		i = e
+		occ := Occurrence(src, s, e)
+		if fi.dollar && (s == 0 || src[s-1] != '$') && (e == len(src) || src[e] != '$') {
+			occ |= OccNoDollar
+		}
+		w := src[s:e]
+		mask := uint32(len(fi.slots) - 1)
+		j := identHash(w) & mask
+		for fi.slots[j] != 0 && !bytes.Equal(word(fi.slots[j]-1), w) {
+			j = (j + 1) & mask
+		}
+		if fi.slots[j] != 0 {
+			fi.occ[fi.slots[j]-1] |= occ
+			continue
+		}
+		text = append(text, w...)
+		fi.ends = append(fi.ends, uint32(len(text)))
+		fi.occ = append(fi.occ, occ)
+		fi.slots[j] = uint32(len(fi.ends))
+		if 2*len(fi.ends) > len(fi.slots) {
+			fi.grow(word)
+		}
+	}
+	fi.text = string(text)
+	return fi
+}
+
+// grow doubles the table of slots.
+func (fi *Idents) grow(word func(uint32) []byte) {
+	fi.slots = make([]uint32, 2*len(fi.slots))
+	mask := uint32(len(fi.slots) - 1)
+	for k := range fi.ends {
+		j := identHash(word(uint32(k))) & mask
+		for fi.slots[j] != 0 {
+			j = (j + 1) & mask
+		}
+		fi.slots[j] = uint32(k + 1)
+	}
+}
+
+// At is where a file's identifiers occur: the offsets of identifier
+// k of its Idents are at[first[k]:first[k+1]], ascending. It is listed
+// for the files a search walks, once per content, so that the offsets of a
+// request's names are a few lookups instead of a reading of the file.
+type At struct {
+	first []uint32
+	at    []uint32
+}
+
+// ListAt lists where the identifiers fi lists occur in src.
+func ListAt(src []byte, fi *Idents) *At {
+	var ks, offs []uint32
+	first := make([]uint32, len(fi.ends)+1)
+	for i := 0; ; {
+		s, e, ok := ident.Next(src, i, Chars)
+		if !ok {
+			break
+		}
+		i = e
+		k, ok := fi.Index(unsafe.String(&src[s], e-s))
+		if !ok {
+			continue // not a listing of this content
+		}
+		ks, offs = append(ks, k), append(offs, uint32(s))
+		first[k+1]++
+	}
+	for k := 1; k < len(first); k++ {
+		first[k] += first[k-1]
+	}
+	ia := &At{first: first, at: make([]uint32, len(offs))}
+	next := slices.Clone(first[:len(first)-1])
+	for j, k := range ks {
+		ia.at[next[k]] = offs[j]
+		next[k]++
+	}
+	return ia
+}
+
+// Offsets returns the sorted offsets at which one of names occurs as an
+// identifier in the content fi and ia list: one reading of the file
+// answers, for every part of it that starts and ends at a token's edge,
+// whether a search for names would find one there. Names longer than
+// maxLen are none a search looks for.
+func (fi *Idents) Offsets(names map[string]bool, ia *At, maxLen int) []int {
+	var out []int
+	for name := range names {
+		if len(name) == 0 || len(name) > maxLen {
+			continue
+		}
+		if k, ok := fi.Index(name); ok {
+			for _, o := range ia.at[ia.first[k]:ia.first[k+1]] {
+				out = append(out, int(o))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// identHash is FNV-1a of w.
+func identHash[T ~string | ~[]byte](w T) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(w); i++ {
+		h ^= uint32(w[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// Occurrence says how the identifier src[i:j] occurs: after a dot
+// (OccSelector), before a colon that is not := (OccKey).
+func Occurrence(src []byte, i, j int) uint8 {
+	occ := OccAny
+	if i > 0 && src[i-1] == '.' {
+		occ |= OccSelector
+	}
+	k := j
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t') {
+		k++
+	}
+	if k < len(src) && src[k] == ':' && (k+1 == len(src) || src[k+1] != '=') {
+		occ |= OccKey
+	}
+	return occ
+}
+
+// Has reports whether w is one of the identifiers.
+func (fi *Idents) Has(w string) bool {
+	_, ok := fi.Index(w)
+	return ok
+}
+
+// Index returns where w is in the list of identifiers.
+func (fi *Idents) Index(w string) (uint32, bool) {
+	mask := uint32(len(fi.slots) - 1)
+	for i := identHash(w) & mask; fi.slots[i] != 0; i = (i + 1) & mask {
+		k := fi.slots[i] - 1
+		from := uint32(0)
+		if k > 0 {
+			from = fi.ends[k-1]
+		}
+		if fi.text[from:fi.ends[k]] == w {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
+// Len is the number of identifiers.
+func (fi *Idents) Len() int { return len(fi.ends) }
+
+// Word is identifier k, and how it occurs (Occ bits).
+func (fi *Idents) Word(k int) (string, uint8) {
+	from := uint32(0)
+	if k > 0 {
+		from = fi.ends[k-1]
+	}
+	return fi.text[from:fi.ends[k]], fi.occ[k]
+}
+
+// Dollar reports whether the file has a '$' byte anywhere.
+func (fi *Idents) Dollar() bool { return fi.dollar }
+
+// Weight is the bytes fi holds, for a cache's accounting.
+func (fi *Idents) Weight() int64 { return int64(len(fi.text)+len(fi.ends)*5+len(fi.slots)*4) + 64 }
+
+// Weight is the bytes ia holds, for a cache's accounting.
+func (ia *At) Weight() int64 { return int64(len(ia.first)+len(ia.at))*4 + 48 }
