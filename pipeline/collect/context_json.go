@@ -24,6 +24,26 @@ import (
 func (r ContextResult) WriteJSON(w io.Writer) error {
 	// Marshal a skeleton whose large strings are unique placeholders.
 	nonce := placeholderNonce()
+	skel, big := r.skeleton(nonce)
+	doc, err := json.Marshal(skel)
+	if err != nil {
+		return fmt.Errorf("encode context: %w", err)
+	}
+	spots, ok := findSpots(doc, nonce, len(big))
+	if !ok {
+		full, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("encode context: %w", err)
+		}
+		_, err = w.Write(full)
+		return err
+	}
+	return writeSpliced(w, doc, spots, big)
+}
+
+// skeleton is r with each string of 256 bytes or more replaced by a
+// placeholder naming its index in big.
+func (r ContextResult) skeleton(nonce string) (ContextResult, []string) {
 	var big []string
 	hold := func(s *string) {
 		if len(*s) < 256 {
@@ -32,45 +52,44 @@ func (r ContextResult) WriteJSON(w io.Writer) error {
 		big = append(big, *s)
 		*s = "\x00prscout:" + nonce + ":" + strconv.Itoa(len(big)-1) + "\x00"
 	}
+	holdFiles := func(fs []pipeline.ChangedFile) []pipeline.ChangedFile {
+		out := append([]pipeline.ChangedFile(nil), fs...)
+		if fs != nil && out == nil {
+			out = []pipeline.ChangedFile{}
+		}
+		for i := range out {
+			hold(&out[i].Diff)
+			hold(&out[i].Source)
+		}
+		return out
+	}
 	skel := r
-	skel.Files = append([]pipeline.ChangedFile(nil), r.Files...)
-	if r.Files != nil && skel.Files == nil {
-		skel.Files = []pipeline.ChangedFile{}
-	}
-	for i := range skel.Files {
-		hold(&skel.Files[i].Diff)
-		hold(&skel.Files[i].Source)
-	}
+	skel.Files = holdFiles(r.Files)
 	hold(&skel.ScoutPrompt.System)
 	hold(&skel.ScoutPrompt.User)
 	skel.Groups = append([]ContextGroup(nil), r.Groups...)
 	for g := range skel.Groups {
 		grp := &skel.Groups[g]
-		grp.Files = append([]pipeline.ChangedFile(nil), grp.Files...)
-		if r.Groups[g].Files != nil && grp.Files == nil {
-			grp.Files = []pipeline.ChangedFile{}
-		}
-		for i := range grp.Files {
-			hold(&grp.Files[i].Diff)
-			hold(&grp.Files[i].Source)
-		}
+		grp.Files = holdFiles(grp.Files)
 		hold(&grp.ScoutPrompt.System)
 		hold(&grp.ScoutPrompt.User)
 	}
-	doc, err := json.Marshal(skel)
-	if err != nil {
-		return fmt.Errorf("encode context: %w", err)
-	}
+	return skel, big
+}
 
-	// Find every placeholder (as json.Marshal escaped it) in one pass; each
-	// must occur exactly once, or a small field happened to hold the same
-	// text and streaming gives up.
-	type spot struct{ at, end, k int }
-	spots := make([]spot, 0, len(big))
-	seen := make([]bool, len(big))
+// spot is where a placeholder sits in the marshalled skeleton: doc[at:end]
+// stands for big[k].
+type spot struct{ at, end, k int }
+
+// findSpots finds every placeholder (as json.Marshal escaped it) in one
+// pass; each of the n must occur exactly once, or a small field happened to
+// hold the same text and streaming gives up (false).
+func findSpots(doc []byte, nonce string, n int) ([]spot, bool) {
+	spots := make([]spot, 0, n)
+	seen := make([]bool, n)
 	prefix := []byte(`"\u0000prscout:` + nonce + ":")
-	ok := true
-	for from := 0; ok; {
+	const tail = `\u0000"`
+	for from := 0; ; {
 		at := bytes.Index(doc[from:], prefix)
 		if at < 0 {
 			break
@@ -82,29 +101,22 @@ func (r ContextResult) WriteJSON(w io.Writer) error {
 			numEnd++
 		}
 		k, err := strconv.Atoi(string(doc[numStart:numEnd]))
-		const tail = `\u0000"`
-		if err != nil || k < 0 || k >= len(big) || seen[k] || !bytes.HasPrefix(doc[numEnd:], []byte(tail)) {
-			ok = false
-			break
+		if err != nil || k < 0 || k >= n || seen[k] || !bytes.HasPrefix(doc[numEnd:], []byte(tail)) {
+			return nil, false
 		}
 		seen[k] = true
 		spots = append(spots, spot{at: at, end: numEnd + len(tail), k: k})
 		from = numEnd + len(tail)
 	}
-	if !ok || len(spots) != len(big) {
-		full, err := json.Marshal(r)
-		if err != nil {
-			return fmt.Errorf("encode context: %w", err)
-		}
-		_, err = w.Write(full)
-		return err
-	}
+	return spots, len(spots) == n
+}
 
-	// The large strings are escaped on every core, a window of them at a
-	// time (at most escapeWindow bytes of text, so memory stays bounded),
-	// and written in order. A text seen before (a group repeats its files'
-	// diffs and sources) is written from the escaped copy kept, within
-	// escapeKeep bytes.
+// writeSpliced writes doc with each spot replaced by its string, escaped.
+// The large strings are escaped on every core, a window of them at a time
+// (at most escapeWindow bytes of text, so memory stays bounded), and written
+// in order. A text seen before (a group repeats its files' diffs and
+// sources) is written from the escaped copy kept, within escapeKeep bytes.
+func writeSpliced(w io.Writer, doc []byte, spots []spot, big []string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	kept := map[string][]byte{}
 	keptBytes := 0

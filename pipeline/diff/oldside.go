@@ -18,114 +18,134 @@ func OldSide(section string, newSrc []byte) ([]byte, bool) {
 	if !ok || !plainFile(head) {
 		return nil, false
 	}
-	out := make([]byte, 0, len(newSrc)+len(body)/2)
-	newPos, oldLines := 0, 0 // bytes of newSrc consumed, old lines written
-	nextNew := func() ([]byte, bool) {
-		if newPos >= len(newSrc) {
-			return nil, false
-		}
-		end := bytes.IndexByte(newSrc[newPos:], '\n')
-		var l []byte
-		if end < 0 {
-			l, newPos = newSrc[newPos:], len(newSrc)
-		} else {
-			l, newPos = newSrc[newPos:newPos+end], newPos+end+1
-		}
-		return l, true
-	}
-	newLine := 0 // new lines consumed
+	r := &rebuild{newSrc: newSrc, out: make([]byte, 0, len(newSrc)+len(body)/2)}
 	rest := body
 	for rest != "" {
 		var line string
 		line, rest = cutLine(rest)
 		h, ok := parseHeader(line)
-		if !ok {
+		if !ok || !r.upTo(h) {
 			return nil, false
 		}
-		// A range of no lines starts after the line it names.
-		oldFrom, newFrom := h.oldStart-1, h.newStart-1
-		if h.oldLines == 0 {
-			oldFrom = h.oldStart
-		}
-		if h.newLines == 0 {
-			newFrom = h.newStart
-		}
-		if oldFrom < oldLines || newFrom < newLine || oldFrom-oldLines != newFrom-newLine {
+		if rest, ok = r.hunk(h, rest); !ok {
 			return nil, false
-		}
-		// The lines before the hunk are the same on both sides.
-		for newLine < newFrom {
-			start := newPos
-			if _, ok := nextNew(); !ok {
-				return nil, false
-			}
-			out = append(out, newSrc[start:newPos]...)
-			if newPos == len(newSrc) && (newPos == 0 || newSrc[newPos-1] != '\n') {
-				return nil, false // a line without its end is the last line
-			}
-			newLine++
-			oldLines++
-		}
-		leftOld, leftNew := h.oldLines, h.newLines
-		var last byte // the op of the previous hunk line
-		// takeNew consumes the hunk's next new-side line, which must be
-		// the new source's next line, text.
-		takeNew := func(text string) bool {
-			if leftNew == 0 {
-				return false
-			}
-			nl, ok := nextNew()
-			if !ok || string(nl) != text {
-				return false
-			}
-			leftNew--
-			newLine++
-			return true
-		}
-		for leftOld > 0 || leftNew > 0 || strings.HasPrefix(rest, "\\") {
-			if rest == "" {
-				return nil, false
-			}
-			line, rest = cutLine(rest)
-			l := strings.TrimSuffix(line, "\n")
-			if l == "" {
-				return nil, false
-			}
-			switch l[0] {
-			case ' ', '-':
-				if leftOld == 0 {
-					return nil, false
-				}
-				if l[0] == ' ' && !takeNew(l[1:]) {
-					return nil, false
-				}
-				leftOld--
-				oldLines++
-				out = append(out, l[1:]...)
-				out = append(out, '\n')
-			case '+':
-				if !takeNew(l[1:]) {
-					return nil, false
-				}
-			case '\\':
-				// "\ No newline at end of file": the line before ends its
-				// side(s) without a newline.
-				switch last {
-				case ' ', '-':
-					out = out[:len(out)-1]
-				case '+':
-				default:
-					return nil, false
-				}
-			default:
-				return nil, false
-			}
-			last = l[0]
 		}
 	}
 	// The lines after the last hunk are the same on both sides.
-	out = append(out, newSrc[newPos:]...)
-	return out, true
+	r.out = append(r.out, newSrc[r.newPos:]...)
+	return r.out, true
+}
+
+// rebuild is OldSide's progress: the old side written so far, and how much
+// of the new source and of the old side the hunks have consumed.
+type rebuild struct {
+	newSrc   []byte
+	out      []byte
+	newPos   int // bytes of newSrc consumed
+	newLine  int // new lines consumed
+	oldLines int // old lines written
+}
+
+// nextNew consumes the new source's next line, without its newline.
+func (r *rebuild) nextNew() ([]byte, bool) {
+	if r.newPos >= len(r.newSrc) {
+		return nil, false
+	}
+	var l []byte
+	if end := bytes.IndexByte(r.newSrc[r.newPos:], '\n'); end < 0 {
+		l, r.newPos = r.newSrc[r.newPos:], len(r.newSrc)
+	} else {
+		l, r.newPos = r.newSrc[r.newPos:r.newPos+end], r.newPos+end+1
+	}
+	return l, true
+}
+
+// upTo copies the lines before hunk h, the same on both sides.
+func (r *rebuild) upTo(h header) bool {
+	// A range of no lines starts after the line it names.
+	oldFrom, newFrom := h.oldStart-1, h.newStart-1
+	if h.oldLines == 0 {
+		oldFrom = h.oldStart
+	}
+	if h.newLines == 0 {
+		newFrom = h.newStart
+	}
+	if oldFrom < r.oldLines || newFrom < r.newLine || oldFrom-r.oldLines != newFrom-r.newLine {
+		return false
+	}
+	for r.newLine < newFrom {
+		start := r.newPos
+		if _, ok := r.nextNew(); !ok {
+			return false
+		}
+		r.out = append(r.out, r.newSrc[start:r.newPos]...)
+		if r.newPos == len(r.newSrc) && (r.newPos == 0 || r.newSrc[r.newPos-1] != '\n') {
+			return false // a line without its end is the last line
+		}
+		r.newLine++
+		r.oldLines++
+	}
+	return true
+}
+
+// hunk writes the old side of hunk h, whose lines start rest, checking its
+// new side against the new source; it answers what follows the hunk.
+func (r *rebuild) hunk(h header, rest string) (string, bool) {
+	leftOld, leftNew := h.oldLines, h.newLines
+	var last byte // the op of the previous hunk line
+	// takeNew consumes the hunk's next new-side line, which must be the
+	// new source's next line, text.
+	takeNew := func(text string) bool {
+		if leftNew == 0 {
+			return false
+		}
+		nl, ok := r.nextNew()
+		if !ok || string(nl) != text {
+			return false
+		}
+		leftNew--
+		r.newLine++
+		return true
+	}
+	for leftOld > 0 || leftNew > 0 || strings.HasPrefix(rest, "\\") {
+		if rest == "" {
+			return "", false
+		}
+		var line string
+		line, rest = cutLine(rest)
+		l := strings.TrimSuffix(line, "\n")
+		if l == "" {
+			return "", false
+		}
+		switch l[0] {
+		case ' ', '-':
+			if leftOld == 0 || (l[0] == ' ' && !takeNew(l[1:])) {
+				return "", false
+			}
+			leftOld--
+			r.oldLines++
+			r.out = append(r.out, l[1:]...)
+			r.out = append(r.out, '\n')
+		case '+':
+			if !takeNew(l[1:]) {
+				return "", false
+			}
+		case '\\':
+			// "\ No newline at end of file": the line before ends its
+			// side(s) without a newline.
+			switch last {
+			case ' ', '-':
+				r.out = r.out[:len(r.out)-1]
+			case '+':
+			default:
+				return "", false
+			}
+		default:
+			return "", false
+		}
+		last = l[0]
+	}
+	return rest, true
 }
 
 // cutHunks splits a section into its header and its hunks, from the first

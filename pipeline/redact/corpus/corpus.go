@@ -207,120 +207,140 @@ const (
 // words for human-style passwords (a word, digits, a symbol).
 var humanWords = []string{"Falcon", "Marble", "Orchid", "Tundra", "Copper", "Willow", "Harbor", "Summit", "Lantern", "Cobalt", "Juniper", "Pepper", "Quartz", "Raven", "Sierra", "Velvet"}
 
+// alphabets are the generators that draw n characters from an alphabet.
+var alphabets = map[string]string{
+	"b62": b62, "hex": "0123456789abcdef", "HEX": "0123456789ABCDEF", "b64": b64, "b64u": b64u,
+	"dec": digits, "lower": lower, "upper": upper, "alnum": lower + digits, "ualnum": upper + digits,
+	"b32": upper + "234567", "bech32": strings.ToUpper("qpzry9x8gf2tvdw0s3jn54khce6mual7l"), "pw": b62 + pwSym, "upw": b62 + "-_.~!*",
+}
+
+// gen draws from one random source.
+type gen struct{ rng *rand.Rand }
+
+func (g gen) pick(alphabet string, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[g.rng.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+func (g gen) raw(n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(g.rng.IntN(256))
+	}
+	return b
+}
+
+func needLength(spec string, n int) error {
+	if n <= 0 || n > 4096 {
+		return fmt.Errorf("generator %q needs a length 1..4096", spec)
+	}
+	return nil
+}
+
 // generate expands one generator spec.
 func generate(spec string, rng *rand.Rand) (string, error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	n, _ := strconv.Atoi(arg)
-	pick := func(alphabet string, n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		return string(b)
-	}
-	raw := func(n int) []byte {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(rng.IntN(256))
-		}
-		return b
-	}
-	needN := func() error {
-		if n <= 0 || n > 4096 {
-			return fmt.Errorf("generator %q needs a length 1..4096", spec)
-		}
-		return nil
-	}
-	switch name {
-	case "b62", "hex", "HEX", "b64", "b64u", "dec", "lower", "upper", "alnum", "ualnum", "b32", "bech32", "pw", "upw":
-		if err := needN(); err != nil {
+	g := gen{rng}
+	if alphabet, ok := alphabets[name]; ok {
+		if err := needLength(spec, n); err != nil {
 			return "", err
 		}
-		alphabet := map[string]string{
-			"b62": b62, "hex": "0123456789abcdef", "HEX": "0123456789ABCDEF", "b64": b64, "b64u": b64u,
-			"dec": digits, "lower": lower, "upper": upper, "alnum": lower + digits, "ualnum": upper + digits,
-			"b32": upper + "234567", "bech32": strings.ToUpper("qpzry9x8gf2tvdw0s3jn54khce6mual7l"), "pw": b62 + pwSym, "upw": b62 + "-_.~!*",
-		}[name]
 		if name == "pw" || name == "upw" {
-			// A password: every class present, as password rules demand.
-			for {
-				v := pick(alphabet, n)
-				if n < 4 || strings.ContainsAny(v, lower) && strings.ContainsAny(v, upper) && strings.ContainsAny(v, digits) && strings.ContainsAny(v, pwSym+"-_.~!*") {
-					return v, nil
-				}
-			}
+			return g.password(alphabet, n), nil
 		}
-		return pick(alphabet, n), nil
+		return g.pick(alphabet, n), nil
+	}
+	switch name {
 	case "nl":
 		return "\n", nil // items spanning lines: a name above its value
 	case "human":
-		return humanWords[rng.IntN(len(humanWords))] + pick(digits, 2+rng.IntN(3)) + pick("!#%&*?@", 1), nil
+		return humanWords[rng.IntN(len(humanWords))] + g.pick(digits, 2+rng.IntN(3)) + g.pick("!#%&*?@", 1), nil
 	case "awssecret":
-		v := pick(b64, 40)
+		v := g.pick(b64, 40)
 		switch arg {
 		case "/", "+":
 			v = v[:39] + arg
 		}
 		return v, nil
-	case "wg":
-		return base64.StdEncoding.EncodeToString(raw(32)), nil
+	case "wg", "sbkey":
+		return base64.StdEncoding.EncodeToString(g.raw(32)), nil
 	case "azkey":
-		return base64.StdEncoding.EncodeToString(raw(64)), nil
-	case "sbkey":
-		return base64.StdEncoding.EncodeToString(raw(32)), nil
+		return base64.StdEncoding.EncodeToString(g.raw(64)), nil
 	case "azsecret":
-		return pick(b62, 3) + pick(digits, 1) + "Q~" + pick(b62+"_~.-", 34), nil
+		return g.pick(b62, 3) + g.pick(digits, 1) + "Q~" + g.pick(b62+"_~.-", 34), nil
 	case "discord":
 		id := strconv.FormatInt(1e17+rng.Int64N(9e17), 10)
-		return base64.RawURLEncoding.EncodeToString([]byte(id)) + "." + pick(b64u, 6) + "." + pick(b64u, 38), nil
+		return base64.RawURLEncoding.EncodeToString([]byte(id)) + "." + g.pick(b64u, 6) + "." + g.pick(b64u, 38), nil
 	case "telegram":
-		return strconv.FormatInt(1e9+rng.Int64N(8e9), 10) + ":AA" + pick(b64u, 33), nil
+		return strconv.FormatInt(1e9+rng.Int64N(8e9), 10) + ":AA" + g.pick(b64u, 33), nil
 	case "uuid":
-		b := raw(16)
+		b := g.raw(16)
 		b[6] = b[6]&0x0f | 0x40
 		b[8] = b[8]&0x3f | 0x80
 		h := hex.EncodeToString(b)
 		return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:], nil
 	case "sri":
-		return "sha512-" + base64.StdEncoding.EncodeToString(raw(64)), nil
+		return "sha512-" + base64.StdEncoding.EncodeToString(g.raw(64)), nil
 	case "b64raw":
-		if err := needN(); err != nil {
+		if err := needLength(spec, n); err != nil {
 			return "", err
 		}
-		return base64.StdEncoding.EncodeToString(raw(n)), nil
+		return base64.StdEncoding.EncodeToString(g.raw(n)), nil
 	case "basic":
-		return base64.StdEncoding.EncodeToString([]byte(pick(lower, 6) + ":" + pick(b62, 14))), nil
+		return base64.StdEncoding.EncodeToString([]byte(g.pick(lower, 6) + ":" + g.pick(b62, 14))), nil
 	case "jwt":
 		header := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
-		payload := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf(`{"sub":"%d","name":"%s","iat":%d}`, rng.IntN(1e9), pick(lower, 8), 1.6e9+rng.IntN(1e8))))
-		return header + "." + payload + "." + base64.RawURLEncoding.EncodeToString(raw(32)), nil
+		payload := base64.RawURLEncoding.EncodeToString([]byte(fmt.Sprintf(`{"sub":"%d","name":"%s","iat":%d}`, rng.IntN(1e9), g.pick(lower, 8), 1.6e9+rng.IntN(1e8))))
+		return header + "." + payload + "." + base64.RawURLEncoding.EncodeToString(g.raw(32)), nil
 	case "pem", "pemdiff", "pemjson", "pemnoend":
-		kind, block := arg, ""
-		if kind != "" {
-			kind += " "
-		}
-		if arg == "PGP" {
-			block = " BLOCK"
-		}
-		body := base64.StdEncoding.EncodeToString(raw(600))
-		var lines []string
-		for len(body) > 64 {
-			lines = append(lines, body[:64])
-			body = body[64:]
-		}
-		lines = append(lines, body)
-		begin, end := "-----BEGIN "+kind+"PRIVATE KEY"+block+"-----", "-----END "+kind+"PRIVATE KEY"+block+"-----"
-		switch name {
-		case "pemnoend":
-			return begin + "\n+" + strings.Join(lines[:4], "\n+"), nil
-		case "pemjson":
-			return begin + `\n` + strings.Join(lines, `\n`) + `\n` + end + `\n`, nil
-		case "pemdiff":
-			return begin + "\n+" + strings.Join(lines, "\n+") + "\n+" + end, nil
-		}
-		return begin + "\n" + strings.Join(lines, "\n") + "\n" + end, nil
+		return g.pem(name, arg), nil
 	}
 	return "", fmt.Errorf("unknown generator %q", spec)
+}
+
+// password draws n characters with every class present, as password
+// rules demand.
+func (g gen) password(alphabet string, n int) string {
+	for {
+		v := g.pick(alphabet, n)
+		if n < 4 || strings.ContainsAny(v, lower) && strings.ContainsAny(v, upper) && strings.ContainsAny(v, digits) && strings.ContainsAny(v, pwSym+"-_.~!*") {
+			return v
+		}
+	}
+}
+
+// pem is a private key block of the kind arg names (RSA, EC, PGP, ...), as
+// a file holds it, as a diff adds it, inside a JSON string, or cut before
+// its end.
+func (g gen) pem(name, arg string) string {
+	kind, block := arg, ""
+	if kind != "" {
+		kind += " "
+	}
+	if arg == "PGP" {
+		block = " BLOCK"
+	}
+	body := base64.StdEncoding.EncodeToString(g.raw(600))
+	var lines []string
+	for len(body) > 64 {
+		lines = append(lines, body[:64])
+		body = body[64:]
+	}
+	lines = append(lines, body)
+	begin, end := "-----BEGIN "+kind+"PRIVATE KEY"+block+"-----", "-----END "+kind+"PRIVATE KEY"+block+"-----"
+	switch name {
+	case "pemnoend":
+		return begin + "\n+" + strings.Join(lines[:4], "\n+")
+	case "pemjson":
+		return begin + `\n` + strings.Join(lines, `\n`) + `\n` + end + `\n`
+	case "pemdiff":
+		return begin + "\n+" + strings.Join(lines, "\n+") + "\n+" + end
+	}
+	return begin + "\n" + strings.Join(lines, "\n") + "\n" + end
 }
 
 // Samples expands every item of classes, in order. Each item draws from
