@@ -461,21 +461,31 @@ func (s *javaSearch) addFile(f *jfile) {
 func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	var out []javaTouch
 	seen := map[string]int{}
-	hit := func(f *jfile, lines map[int]bool, d lexed.Decl) bool {
-		to := d.To
-		if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
-			to = javaHeaderEnd(f, d)
-		}
-		for l := d.From; l <= to; l++ {
-			if lines[l] && f.hasCodeOn(l) {
-				return true
+	// A declaration is hit when one of the changed lines holding code is
+	// in its span: each side's such lines, sorted, are searched once per
+	// declaration (not each line of every span: nested spans are long).
+	coded := func(f *jfile, lines map[int]bool) []int {
+		var out []int
+		for l := range lines {
+			if f.hasCodeOn(l) {
+				out = append(out, l)
 			}
 		}
-		return false
+		slices.Sort(out)
+		return out
+	}
+	hit := func(f *jfile, lines []int, k int, d lexed.Decl) bool {
+		to := d.To
+		if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
+			to = javaHeaderEnd(f, k, d)
+		}
+		i, _ := slices.BinarySearch(lines, d.From)
+		return i < len(lines) && lines[i] <= to
 	}
 	if nf != nil {
-		for _, d := range nf.Decls {
-			if hit(nf, c.Added, d) {
+		added := coded(nf, c.Added)
+		for k, d := range nf.Decls {
+			if hit(nf, added, k, d) {
 				k := d.Container + "." + d.Name + "." + d.Kind
 				if _, ok := seen[k]; ok {
 					continue
@@ -499,8 +509,9 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 			head[k] = d
 		}
 	}
-	for _, d := range of.Decls {
-		if !hit(of, c.Removed, d) {
+	removed := coded(of, c.Removed)
+	for k, d := range of.Decls {
+		if !hit(of, removed, k, d) {
 			continue
 		}
 		k := d.Container + "." + d.Name + "." + d.Kind
@@ -524,13 +535,12 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	return out
 }
 
-// javaHeaderEnd is the line of a class's opening brace.
-func javaHeaderEnd(f *jfile, d lexed.Decl) int {
+// javaHeaderEnd is the line of the opening brace of class d, the k-th
+// declaration of f.
+func javaHeaderEnd(f *jfile, k int, d lexed.Decl) int {
 	if f.java != nil {
-		for _, c := range f.java.classes {
-			if f.Decls[c.decl].From == d.From && c.name == d.Name {
-				return f.Toks[c.open].Line
-			}
+		if l, ok := f.java.headEnd[k]; ok {
+			return l
 		}
 	}
 	return d.From
@@ -591,7 +601,7 @@ func (s *javaSearch) usesIn(f *jfile, added []int) {
 func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 	name := f.Toks[i].Text
 	if c := f.java.classAt(i); c != nil {
-		if slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Name == name && d.Container != "" }) {
+		if f.java.contained[name] {
 			return // declared in the file itself
 		}
 		if f.Types.Vars[name] != nil && !isUpper(name) {

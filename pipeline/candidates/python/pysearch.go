@@ -40,7 +40,20 @@ type pyResolver struct {
 	busy  map[string]bool // resolutions under way (import cycles)
 	// over maps changed paths to their head side, read from the change.
 	over map[string]*pyFile
+	// receivers memoizes receiverOf by file and token: each member of a
+	// chain a.m().m()... resolves its receiver from the one before.
+	receivers map[pyAt][]pyTarget
 }
+
+// pyAt is a token of a file.
+type pyAt struct {
+	f *pyFile
+	i int
+}
+
+// maxReceiverChain bounds the members and calls receiverOf follows back
+// from one member: a longer chain is not resolved.
+const maxReceiverChain = 64
 
 func newPyResolver(ctx context.Context, tree engine.Tree) *pyResolver {
 	return &pyResolver{ctx: ctx, tree: tree, files: map[string]*pyFile{}, names: map[string][]pyTarget{},
@@ -466,7 +479,28 @@ func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
 
 // receiverOf resolves the receiver of the member token toks[i] (after a
 // "."): a chain of names (self.x typed by the model), or a call's result.
-func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
+func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget { return r.receiverAt(f, i, 0) }
+
+// receiverAt is receiverOf at depth members and calls from the first
+// asked, memoized.
+func (r *pyResolver) receiverAt(f *pyFile, i, depth int) []pyTarget {
+	k := pyAt{f, i}
+	if ts, ok := r.receivers[k]; ok {
+		return ts
+	}
+	if depth > maxReceiverChain {
+		return nil
+	}
+	ts := r.receiverOnce(f, i, depth)
+	if r.receivers == nil {
+		r.receivers = map[pyAt][]pyTarget{}
+	}
+	r.receivers[k] = ts
+	return ts
+}
+
+// receiverOnce is receiverAt without the memo.
+func (r *pyResolver) receiverOnce(f *pyFile, i, depth int) []pyTarget {
 	toks := f.Toks
 	if i < 2 || toks[i-1].Text != "." {
 		return nil
@@ -503,7 +537,7 @@ func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
 	}
 	var callee []pyTarget
 	if j >= 2 && toks[j-2].Text == "." {
-		for _, rt := range r.receiverOf(f, j-1) {
+		for _, rt := range r.receiverAt(f, j-1, depth+1) {
 			callee = append(callee, r.attr(rt, toks[j-1].Text, 0)...)
 		}
 	} else {
