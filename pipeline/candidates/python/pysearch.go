@@ -3,6 +3,7 @@ package python
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -84,8 +85,9 @@ const pyReaders = 4
 // prefetch reads the files of paths, several at once, and answers those
 // that pass one of gate, lexed: a group passes when the file mentions its
 // first word and, if it has more, one of the others. The others are left
-// unread by the search.
-func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
+// unread by the search. The files kept take their tokens from ev's
+// bound (engine.MaxKeptTokens): past it, no more are read.
+func (r *pyResolver) prefetch(paths []string, gate [][]string, ev *engine.Evidence) []*pyFile {
 	out := make([]*pyFile, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -98,13 +100,21 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
 				if err != nil || !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
 					continue
 				}
-				out[i] = cachedPython(paths[i], src)
+				if f := cachedPython(paths[i], src); ev.Keep(len(f.Toks)) {
+					out[i] = f
+				}
 			}
 		}()
 	}
 	var files []*pyFile
+	noted := false
 	for i, p := range paths {
 		if r.ctx.Err() != nil {
+			break
+		}
+		if !ev.Keep(0) {
+			ev.Cut(fmt.Sprintf("%d Python files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-i, p, engine.MaxKeptTokens))
+			noted = true
 			break
 		}
 		if f, ok := r.files[p]; ok || r.over[p] != nil {
@@ -118,6 +128,9 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
 	}
 	close(next)
 	wg.Wait()
+	if !noted && !ev.Keep(0) {
+		ev.Cut(fmt.Sprintf("Python files holding the changed names were left unread: the files read before hold %d tokens", engine.MaxKeptTokens))
+	}
 	for i, p := range paths {
 		if out[i] != nil {
 			if _, ok := r.files[p]; !ok && r.over[p] == nil {
