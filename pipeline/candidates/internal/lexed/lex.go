@@ -415,7 +415,7 @@ func (x *lexer) substitution() {
 			depth--
 		}
 		x.token(c)
-		prev = src[x.i-1]
+		prev = src[min(x.i, n)-1] // an unclosed string or template ends past the source
 	}
 }
 
