@@ -165,7 +165,8 @@ type Candidate struct {
 // are read through tree at the head commit. It fails on invalid input and
 // when the tree fails for a reason other than a missing file. When ctx ends
 // during the search, it answers the candidates found so far together with
-// ctx's error.
+// ctx's error. When a bound of memory cut the search, it answers the
+// candidates found in what it read together with a *CutError.
 func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Candidate, error) {
 	if tree == nil {
 		return nil, errors.New("candidates: tree is nil")
@@ -230,7 +231,21 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			return stopped(err)
 		}
 	}
+	if cuts := ev.Cuts(); len(cuts) > 0 {
+		return rank(ev, opts.Max), &CutError{What: cuts}
+	}
 	return rank(ev, opts.Max), nil
+}
+
+// CutError is Find's error when a bound of the search (the tokens one Find
+// keeps, engine.MaxKeptTokens) left files unread: the candidates answered
+// with it are those found in the files read.
+type CutError struct {
+	What []string // what was left out, one phrase each
+}
+
+func (e *CutError) Error() string {
+	return "candidates: the search was cut: " + strings.Join(e.What, "; ")
 }
 
 // normalize validates the changes and turns them into the engines' form

@@ -102,8 +102,11 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 	readOld(cctx, repo, meta, changes)
 
 	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4})
+	var cut *candidates.CutError
 	switch {
 	case err == nil:
+	case errors.As(err, &cut):
+		res.Warnings = append(res.Warnings, "candidates: the search read only part of the files: "+strings.Join(cut.What, "; ")+"; listing what it found")
 	case stopped(err):
 		res.Warnings = append(res.Warnings, fmt.Sprintf("candidates: the search stopped after %s (PRSCOUT_CANDIDATES_BUDGET); listing what it found", budget))
 	case ctx.Err() != nil:

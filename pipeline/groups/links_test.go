@@ -22,12 +22,16 @@ func plainNameLinks(files []pipeline.ChangedFile) Links {
 			if !added {
 				return
 			}
-			toks := ident.All(line, ident.Dollar)
-			for k, t := range toks {
-				if !declKeywords[t] {
+			for at := 0; ; {
+				start, end, ok := ident.Next(line, at, ident.Dollar)
+				if !ok {
+					break
+				}
+				at = end
+				if !declKeywords[line[start:end]] {
 					continue
 				}
-				if name := declaredAfter(line, toks, k); name != "" && !seen[name] {
+				if name := declaredAfter(line, start, end); name != "" && !seen[name] {
 					seen[name] = true
 					declared[name] = append(declared[name], i)
 				}

@@ -282,18 +282,21 @@ func NameLinks(files []pipeline.ChangedFile) Links {
 	// are joined in file order between them.
 	decls := make([][]string, len(files)) // first occurrences, in order
 	pipeline.Parallel(len(files), func(i int) {
-		var toks []string // reused for every line
 		seenDecl := map[string]bool{}
 		eachChangedLine(files[i].Diff, func(line string, added bool) {
 			if !added {
 				return
 			}
-			toks = ident.AppendAll(toks[:0], line, ident.Dollar)
-			for k, t := range toks {
-				if !isDeclKeyword(t) {
+			for at := 0; ; {
+				start, end, ok := ident.Next(line, at, ident.Dollar)
+				if !ok {
+					break
+				}
+				at = end
+				if !isDeclKeyword(line[start:end]) {
 					continue
 				}
-				if name := declaredAfter(line, toks, k); name != "" && !seenDecl[name] {
+				if name := declaredAfter(line, start, end); name != "" && !seenDecl[name] {
 					seenDecl[name] = true
 					decls[i] = append(decls[i], name)
 				}
@@ -371,27 +374,29 @@ func eachChangedLine(diff string, fn func(line string, added bool)) {
 	}
 }
 
-// declaredAfter returns the name a declaration keyword toks[k] declares:
-// the next identifier, skipping a Go method receiver "(r *T)".
-func declaredAfter(line string, toks []string, k int) string {
-	if toks[k] == "func" {
-		if i := strings.Index(line, "func"); i >= 0 {
-			rest := strings.TrimLeft(line[i+4:], " \t")
-			if strings.HasPrefix(rest, "(") {
-				if j := strings.IndexByte(rest, ')'); j > 0 {
-					if ids := ident.All(rest[j+1:], ident.Dollar); len(ids) > 0 {
-						return keepName(ids[0])
-					}
-					return ""
-				}
+// declaredAfter returns the name the declaration keyword line[start:end]
+// declares: the next identifier, skipping a Go method receiver "(r *T)".
+// Both are looked for within declWindow bytes of the keyword, so that a
+// line of keywords costs time linear in its length.
+func declaredAfter(line string, start, end int) string {
+	window := line[end:min(len(line), end+declWindow)]
+	if line[start:end] == "func" {
+		rest := strings.TrimLeft(window, " \t")
+		if strings.HasPrefix(rest, "(") {
+			if j := strings.IndexByte(rest, ')'); j >= 0 {
+				window = rest[j+1:]
 			}
 		}
 	}
-	if k+1 < len(toks) {
-		return keepName(toks[k+1])
+	if s, e, ok := ident.Next(window, 0, ident.Dollar); ok {
+		return keepName(window[s:e])
 	}
 	return ""
 }
+
+// declWindow bounds how far after a declaration keyword its name is looked
+// for.
+const declWindow = 256
 
 func keepName(n string) string {
 	if len(n) < minLinkName || declKeywords[n] {

@@ -69,6 +69,11 @@ func main() {
 	work, err := os.MkdirTemp("", "prscout-abuse-")
 	must(err)
 	defer os.RemoveAll(work)
+	if *budgetOnly {
+		budgetShapes(*bin, work)
+		os.RemoveAll(work)
+		os.Exit(min(1, int(failures.Load())))
+	}
 	repo := filepath.Join(work, "repo")
 	fx := buildRepo(repo)
 	addHugeBranch(&fx)
@@ -120,6 +125,7 @@ func main() {
 	memoryUnreviewed(*bin, work)
 	candidatesBudget(srv, fx)
 	sharedNames(srv, fx)
+	budgetShapes(*bin, work) // each on its own server (budget.go)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -414,9 +415,14 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 		failed bool
 	}
 	got := make([]readFile, len(paths))
+	var unread atomic.Int32
 	engine.Parallel(len(paths), func(i int) {
 		p := paths[i]
 		if _, ok := s.files[p]; ok || s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
+			return
+		}
+		if ctx.Err() != nil || !s.ev.Keep(0) {
+			unread.Add(1)
 			return
 		}
 		src, err := s.tree.ReadFile(ctx, p)
@@ -424,10 +430,18 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 			got[i].failed = true
 			return
 		}
-		got[i].f = cachedJava(p, src)
+		// The files kept take their tokens from the Find's bound.
+		if f := cachedJava(p, src); s.ev.Keep(len(f.Toks)) {
+			got[i].f = f
+		} else {
+			unread.Add(1)
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if n := unread.Load(); n > 0 {
+		s.ev.Cut(fmt.Sprintf("%d Java files holding the changed names were not read: the files read before hold %d tokens", n, engine.MaxKeptTokens))
 	}
 	out := make([]*jfile, len(paths))
 	for i, p := range paths {
@@ -522,7 +536,7 @@ func (s *javaSearch) usesIn(f *jfile, added []int) {
 func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 	name := f.Toks[i].Text
 	if c := f.java.classAt(i); c != nil {
-		if slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Name == name && d.Container != "" }) {
+		if f.java.contained[name] {
 			return // declared in the file itself
 		}
 		if f.Types.Vars[name] != nil && !isUpper(name) {

@@ -54,7 +54,7 @@ func cachedJava(p string, src []byte) *jfile {
 	return lexed.Cached("java", p, src, func() (*jfile, int64) {
 		f := readJava(p, src)
 		f.Index()
-		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*8 + int64(len(f.java.alias))*48 +
+		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*8 + int64(len(f.java.alias))*48 + int64(len(f.java.inner))*4 +
 			int64(len(f.Decls))*48 + int64(len(f.java.memberNames))*16
 		for _, c := range f.java.classes {
 			w += 128 + int64(len(c.supers))*32
@@ -77,6 +77,11 @@ type javaFacts struct {
 	// alias maps a simple class name to the nested class it names in this
 	// file ("Builder" -> "TypeSpec.Builder"): declared here or imported.
 	alias map[string]string
+	// inner is the innermost class (index in classes, -1 for none) whose
+	// body holds each token (classAt).
+	inner []int32
+	// memberNames of the file's classes (declarations with a container).
+	contained map[string]bool
 }
 
 // qualify answers the class name n names in the file.
@@ -105,14 +110,31 @@ type jimport struct {
 
 // classAt answers the innermost class whose body holds token i, or nil.
 func (x *javaFacts) classAt(i int) *jclass {
-	var best *jclass
-	for k := range x.classes {
-		c := &x.classes[k]
-		if c.open < i && i < c.close && (best == nil || c.open > best.open) {
-			best = c
+	if i < 0 || i >= len(x.inner) || x.inner[i] < 0 {
+		return nil
+	}
+	return &x.classes[x.inner[i]]
+}
+
+// index fills inner and contained once the file is parsed.
+// Classes come outer first, and nesting is at most maxClassNesting deep:
+// filling each class's body costs the tokens times that depth at most.
+func (x *javaFacts) index(toks []lexed.Tok, decls []lexed.Decl) {
+	x.inner = make([]int32, len(toks))
+	for i := range x.inner {
+		x.inner[i] = -1
+	}
+	for k, c := range x.classes {
+		for i := c.open + 1; i < c.close && i < len(toks); i++ {
+			x.inner[i] = int32(k)
 		}
 	}
-	return best
+	x.contained = map[string]bool{}
+	for _, d := range decls {
+		if d.Container != "" {
+			x.contained[d.Name] = true
+		}
+	}
 }
 
 type jparser struct {
@@ -120,7 +142,13 @@ type jparser struct {
 	decls []lexed.Decl
 	m     *lexed.TypeModel
 	facts *javaFacts
+	depth int // the classes being read, one inside another
 }
+
+// maxClassNesting bounds the classes read one inside another; deeper ones
+// are skipped as balanced braces. Each nested class is named by its outer
+// ones (A.B.C): 20,000 nested classes would make names of 20,000 parts.
+const maxClassNesting = 32
 
 // javaParse reads the declarations, the declared-type model and the facts
 // of a Java file's tokens.
@@ -129,6 +157,7 @@ func javaParse(toks []lexed.Tok) ([]lexed.Decl, *lexed.TypeModel, *javaFacts) {
 	p.top()
 	p.vars()
 	p.qualifyNested()
+	p.facts.index(toks, p.decls)
 	return p.decls, p.m, p.facts
 }
 
@@ -350,6 +379,18 @@ func (p *jparser) class(start, kw int, outer string) int {
 	if p.text(kw-1) == "@" {
 		kind = "interface"
 	}
+	if p.depth >= maxClassNesting {
+		j := kw + 1
+		for j < len(p.toks) && p.text(j) != "{" && p.text(j) != ";" {
+			j++
+		}
+		if p.text(j) != "{" {
+			return j + 1
+		}
+		return p.matchClose(j, "{", "}") + 1
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	name := p.text(kw + 1)
 	key := name // nested classes are named by their outer class: A.B
 	if outer != "" {

@@ -3,6 +3,7 @@ package python
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -40,7 +41,20 @@ type pyResolver struct {
 	busy  map[string]bool // resolutions under way (import cycles)
 	// over maps changed paths to their head side, read from the change.
 	over map[string]*pyFile
+	// receivers memoizes receiverOf by file and token: each member of a
+	// chain a.m().m()... resolves its receiver from the one before.
+	receivers map[pyAt][]pyTarget
 }
+
+// pyAt is a token of a file.
+type pyAt struct {
+	f *pyFile
+	i int
+}
+
+// maxReceiverChain bounds the members and calls receiverOf follows back
+// from one member: a longer chain is not resolved.
+const maxReceiverChain = 64
 
 func newPyResolver(ctx context.Context, tree engine.Tree) *pyResolver {
 	return &pyResolver{ctx: ctx, tree: tree, files: map[string]*pyFile{}, names: map[string][]pyTarget{},
@@ -71,8 +85,9 @@ const pyReaders = 4
 // prefetch reads the files of paths, several at once, and answers those
 // that pass one of gate, lexed: a group passes when the file mentions its
 // first word and, if it has more, one of the others. The others are left
-// unread by the search.
-func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
+// unread by the search. The files kept take their tokens from ev's
+// bound (engine.MaxKeptTokens): past it, no more are read.
+func (r *pyResolver) prefetch(paths []string, gate [][]string, ev *engine.Evidence) []*pyFile {
 	out := make([]*pyFile, len(paths))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -85,13 +100,21 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
 				if err != nil || !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
 					continue
 				}
-				out[i] = cachedPython(paths[i], src)
+				if f := cachedPython(paths[i], src); ev.Keep(len(f.Toks)) {
+					out[i] = f
+				}
 			}
 		}()
 	}
 	var files []*pyFile
+	noted := false
 	for i, p := range paths {
 		if r.ctx.Err() != nil {
+			break
+		}
+		if !ev.Keep(0) {
+			ev.Cut(fmt.Sprintf("%d Python files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-i, p, engine.MaxKeptTokens))
+			noted = true
 			break
 		}
 		if f, ok := r.files[p]; ok || r.over[p] != nil {
@@ -105,6 +128,9 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string) []*pyFile {
 	}
 	close(next)
 	wg.Wait()
+	if !noted && !ev.Keep(0) {
+		ev.Cut(fmt.Sprintf("Python files holding the changed names were left unread: the files read before hold %d tokens", engine.MaxKeptTokens))
+	}
 	for i, p := range paths {
 		if out[i] != nil {
 			if _, ok := r.files[p]; !ok && r.over[p] == nil {
@@ -466,7 +492,28 @@ func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
 
 // receiverOf resolves the receiver of the member token toks[i] (after a
 // "."): a chain of names (self.x typed by the model), or a call's result.
-func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
+func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget { return r.receiverAt(f, i, 0) }
+
+// receiverAt is receiverOf at depth members and calls from the first
+// asked, memoized.
+func (r *pyResolver) receiverAt(f *pyFile, i, depth int) []pyTarget {
+	k := pyAt{f, i}
+	if ts, ok := r.receivers[k]; ok {
+		return ts
+	}
+	if depth > maxReceiverChain {
+		return nil
+	}
+	ts := r.receiverOnce(f, i, depth)
+	if r.receivers == nil {
+		r.receivers = map[pyAt][]pyTarget{}
+	}
+	r.receivers[k] = ts
+	return ts
+}
+
+// receiverOnce is receiverAt without the memo.
+func (r *pyResolver) receiverOnce(f *pyFile, i, depth int) []pyTarget {
 	toks := f.Toks
 	if i < 2 || toks[i-1].Text != "." {
 		return nil
@@ -503,7 +550,7 @@ func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget {
 	}
 	var callee []pyTarget
 	if j >= 2 && toks[j-2].Text == "." {
-		for _, rt := range r.receiverOf(f, j-1) {
+		for _, rt := range r.receiverAt(f, j-1, depth+1) {
 			callee = append(callee, r.attr(rt, toks[j-1].Text, 0)...)
 		}
 	} else {

@@ -294,7 +294,7 @@ func pyInParams(toks []lexed.Tok, i int) bool {
 func chainBefore(toks []lexed.Tok, i int) (string, int) {
 	parts := []string{toks[i].Text}
 	j := i
-	for j >= 2 && toks[j-1].Text == "." && toks[j-2].Kind == lexed.TkIdent {
+	for j >= 2 && toks[j-1].Text == "." && toks[j-2].Kind == lexed.TkIdent && len(parts) < maxChainParts {
 		j -= 2
 		parts = append(parts, toks[j].Text)
 	}
@@ -304,6 +304,10 @@ func chainBefore(toks []lexed.Tok, i int) (string, int) {
 	return strings.Join(parts, "."), j
 }
 
+// maxChainParts bounds the names chainBefore and chainAfter read: a chain
+// of thousands of names read once per member would be quadratic.
+const maxChainParts = 64
+
 // chainAfter reads the dotted chain starting at toks[i], returning it and
 // the index after it.
 func chainAfter(toks []lexed.Tok, i int) (string, int) {
@@ -312,7 +316,7 @@ func chainAfter(toks []lexed.Tok, i int) (string, int) {
 	}
 	parts := []string{toks[i].Text}
 	j := i + 1
-	for j+1 < len(toks) && toks[j].Text == "." && toks[j+1].Kind == lexed.TkIdent {
+	for j+1 < len(toks) && toks[j].Text == "." && toks[j+1].Kind == lexed.TkIdent && len(parts) < maxChainParts {
 		parts = append(parts, toks[j+1].Text)
 		j += 2
 	}

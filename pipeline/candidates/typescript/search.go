@@ -451,12 +451,16 @@ type tokSearch struct {
 
 // read lexes the searched TypeScript/JavaScript files.
 func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) error {
-	for _, p := range paths {
+	for k, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
 			continue
+		}
+		if !ev.Keep(0) {
+			ev.Cut(fmt.Sprintf("%d files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-k, p, engine.MaxKeptTokens))
+			break
 		}
 		rf, err := s.searchedFile(ctx, tree, p, aliases)
 		if rf == nil {
@@ -471,7 +475,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		// Each search keeps its own copy: it may drop the tokens. With no
 		// changed name in it, its tokens can give no impact evidence: only
 		// its declarations and imports are kept.
-		impact := s.mentionsTouched(rf)
+		impact := s.mentionsTouched(rf) && ev.Keep(len(rf.Toks))
 		f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
 		s.files = append(s.files, f)
 		seen := map[string]bool{}
@@ -490,6 +494,11 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 	return nil
 }
 
+// maxSharedTokens bounds the files the changes' searches share (s.lexed):
+// a larger one is read again by each search that needs it, rather than
+// kept for the whole Find.
+const maxSharedTokens = 1 << 16
+
 // searchedFile returns the lexed file at p, read once per Find (the
 // changes' searches share s.lexed); nil when it cannot be read, with the
 // context's error when that is why.
@@ -502,7 +511,7 @@ func (s *tokSearch) searchedFile(ctx context.Context, tree engine.Tree, p string
 		return nil, ctx.Err()
 	}
 	f := cachedJS(p, src, aliases)
-	if s.lexed != nil {
+	if s.lexed != nil && len(f.Toks) <= maxSharedTokens {
 		s.lexed[p] = f
 	}
 	return f, nil

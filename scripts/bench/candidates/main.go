@@ -28,6 +28,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -330,7 +331,9 @@ func scoreCommit(dir, name, sha string, changes []candidates.Change, t truth,
 	all := t.all()
 	start := time.Now()
 	got, err := candidates.Find(context.Background(), gitTree{dir}, changes, candidates.Options{})
-	if err != nil {
+	if cut := (*candidates.CutError)(nil); errors.As(err, &cut) {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", sha[:10], err) // scored on what was found
+	} else if err != nil {
 		return fmt.Errorf("%s: find: %w", sha[:10], err)
 	}
 	se.ms += float64(time.Since(start).Microseconds()) / 1000

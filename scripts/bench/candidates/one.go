@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -25,7 +26,9 @@ func one(args []string) int {
 		return 1
 	}
 	got, err := candidates.Find(context.Background(), gitTree{*repo}, changes, candidates.Options{})
-	if err != nil {
+	if cut := (*candidates.CutError)(nil); errors.As(err, &cut) {
+		fmt.Fprintln(os.Stderr, "one:", err) // what was found is listed
+	} else if err != nil {
 		fmt.Fprintln(os.Stderr, "one:", err)
 		return 1
 	}

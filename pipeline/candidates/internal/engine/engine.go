@@ -7,6 +7,8 @@ import (
 	"context"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // Tree is candidates.Tree (the repository at the head commit).
@@ -56,6 +58,42 @@ type Evidence struct {
 	// Generated marks files whose content says they are generated.
 	Generated map[string]bool
 	Files     map[string]*FileEvidence
+
+	kept atomic.Int64 // tokens kept by the searches (Keep)
+	mu   sync.Mutex
+	cuts []string // what a bound cut (Cut)
+}
+
+// MaxKeptTokens bounds the tokens the searches of one Find keep in memory
+// at once to read references in later (about 100 MB of them): past it, a
+// search reads no more files and works on those it has.
+const MaxKeptTokens = 1 << 21
+
+// Keep takes n tokens of the Find's MaxKeptTokens and reports whether they
+// fit; once one take does not fit, none does.
+func (e *Evidence) Keep(n int) bool {
+	if e.kept.Load() > MaxKeptTokens {
+		return false
+	}
+	return e.kept.Add(int64(n)) <= MaxKeptTokens
+}
+
+// Cut records that a bound left something out, in words a warning can
+// carry ("lib/a.js and 40 other files were not read"); the first few are
+// kept.
+func (e *Evidence) Cut(what string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if len(e.cuts) < 4 {
+		e.cuts = append(e.cuts, what)
+	}
+}
+
+// Cuts returns what Cut recorded, in order.
+func (e *Evidence) Cuts() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.cuts...)
 }
 
 // FileEvidence is the reasons to list one file.

@@ -50,10 +50,19 @@ func LexModeOf(l Lang) LexMode {
 	return LexCLike
 }
 
-// Tokens splits src into tokens, dropping comments and whitespace.
+// MaxTokens bounds the tokens Tokens makes of one source (about 12 MB of
+// them): what follows is not read. Sources are at most 2 MiB; the cap
+// cuts only ones of punctuation runs and one-byte names (generated code,
+// data, attacks), after their imports and first declarations.
+const MaxTokens = 1 << 18
+
+// Tokens splits src into tokens, dropping comments and whitespace; at
+// most MaxTokens of them. Token texts are cut from one copy of src, never
+// copied one by one: a string nested in another (a template literal in a
+// substitution, an f-string in a field) costs no copy of its content.
 func Tokens(src []byte, mode LexMode) []Tok {
-	x := &lexer{src: src, n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, len(src)/6)}
-	for x.i < x.n {
+	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, min(len(src)/6, MaxTokens))}
+	for x.i < x.n && len(x.out) < MaxTokens {
 		c := src[x.i]
 		if c == '\n' {
 			x.line++
@@ -81,6 +90,7 @@ func Tokens(src []byte, mode LexMode) []Tok {
 // lexer is the state of lex's walk over the source.
 type lexer struct {
 	src  []byte
+	text string // src, which token texts are cut from
 	n, i int
 	mode LexMode
 	out  []Tok
@@ -150,21 +160,21 @@ func (x *lexer) token(c byte) {
 		for x.i < n && (numberChars.IsByte(src[x.i]) || src[x.i] == '.') {
 			x.i++
 		}
-		x.emit(TkNumber, string(src[start:x.i]), start)
+		x.emit(TkNumber, x.text[start:x.i], start)
 	case x.chars().IsByte(c):
 		x.i = ident.End(src, x.i, x.chars())
 		// Python string prefixes: r"..", b'..', f"..", rb"..".
 		if mode == LexPython && x.i < n && (src[x.i] == '"' || src[x.i] == '\'') && x.i-start <= 2 && isStringPrefix(src[start:x.i]) {
 			q := src[x.i]
 			triple := x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q
-			if bytes.ContainsAny(src[start:x.i], "fF") {
+			if bytes.ContainsAny(src[start:x.i], "fF") && x.nested < maxTemplateNesting {
 				x.fstring(q, triple, start)
 				return
 			}
 			x.emit(TkString, x.skipString(q, triple), start)
 			return
 		}
-		x.emit(TkIdent, string(src[start:x.i]), start)
+		x.emit(TkIdent, x.text[start:x.i], start)
 	default:
 		x.emit(TkPunct, string(c), x.i)
 		x.i++
@@ -254,16 +264,16 @@ func (x *lexer) scanString(q byte, triple, fields bool) string {
 			x.lineStart = x.i + 1
 			if !triple && q != '`' {
 				x.i++
-				return string(src[cstart : x.i-1])
+				return x.text[cstart : x.i-1]
 			}
 		case c == q:
 			if !triple {
 				x.i++
-				return string(src[cstart : x.i-1])
+				return x.text[cstart : x.i-1]
 			}
 			if x.i+2 < n && src[x.i+1] == q && src[x.i+2] == q {
 				x.i += 3
-				return string(src[cstart : x.i-3])
+				return x.text[cstart : x.i-3]
 			}
 		case q == '`' && c == '$' && x.i+1 < n && src[x.i+1] == '{':
 			if fields && x.nested < maxTemplateNesting {
@@ -282,7 +292,7 @@ func (x *lexer) scanString(q byte, triple, fields bool) string {
 		}
 		x.i++
 	}
-	return string(src[cstart:min(x.i, n)])
+	return x.text[cstart:min(x.i, n)]
 }
 
 // fstring consumes a Python f-string from its quote. The expressions of
@@ -293,7 +303,10 @@ func (x *lexer) scanString(q byte, triple, fields bool) string {
 // every string token does.
 func (x *lexer) fstring(q byte, triple bool, start int) {
 	x.emit(TkString, "", start)
-	x.emit(TkString, x.scanString(q, triple, true), start)
+	x.nested++
+	text := x.scanString(q, triple, true)
+	x.nested--
+	x.emit(TkString, text, start)
 }
 
 // field lexes the expression of an f-string's replacement field, from
@@ -319,9 +332,11 @@ func (x *lexer) field(q byte, triple bool) {
 		case c == '}' && depth == 0:
 			x.i++
 			return
-		case spec && c == '{':
+		case spec && c == '{' && x.nested < maxTemplateNesting:
 			x.i++
+			x.nested++
 			x.field(q, triple)
+			x.nested--
 			continue
 		case spec, c == ' ' || c == '\t' || c == '\r':
 		case depth == 0 && (c == ':' || c == '!' && (x.i+1 >= n || src[x.i+1] != '=')):
@@ -340,8 +355,9 @@ func (x *lexer) field(q byte, triple bool) {
 	}
 }
 
-// maxTemplateNesting bounds the template literals lexed inside one
-// another's substitutions; deeper ones are skipped as text.
+// maxTemplateNesting bounds the template literals (and Python f-strings)
+// lexed inside one another's substitutions (fields); deeper ones are
+// skipped as text (a deeper f-string as a plain string).
 const maxTemplateNesting = 32
 
 // template consumes a JS template literal from its backquote. The
@@ -399,7 +415,7 @@ func (x *lexer) substitution() {
 			depth--
 		}
 		x.token(c)
-		prev = src[x.i-1]
+		prev = src[min(x.i, n)-1] // an unclosed string or template ends past the source
 	}
 }
 
@@ -423,14 +439,80 @@ func (x *lexer) skipSubstitution() {
 		case c == '\n':
 			x.line++
 			x.lineStart = x.i + 1
-		case c == '"' || c == '\'' || c == '`':
+		case c == '"' || c == '\'':
 			x.skipString(c, false)
+			prev = c
+			continue
+		case c == '`':
+			x.skipTemplate()
 			prev = c
 			continue
 		case c == '/' && x.i+1 < n && src[x.i+1] != '/' && src[x.i+1] != '*' && regexStarts(prev):
 			x.skipRegex()
 			prev = 'a'
 			continue
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			prev = c
+		}
+		x.i++
+	}
+}
+
+// skipTemplate skips a JS template literal from its backquote to after
+// its closing one, over the code of its substitutions and the templates
+// nested in them, however deep: it keeps a stack of what is open rather
+// than recursing, and copies nothing.
+func (x *lexer) skipTemplate() {
+	src, n := x.src, x.n
+	// open holds, innermost last, -1 for a template's text and the brace
+	// depth of a substitution's code.
+	open := []int{-1}
+	prev := byte('{')
+	x.i++
+	for x.i < n && len(open) > 0 {
+		c := src[x.i]
+		top := len(open) - 1
+		if c == '\n' {
+			x.line++
+			x.lineStart = x.i + 1
+		}
+		if open[top] < 0 { // template text
+			switch {
+			case c == '\\':
+				if x.i+1 < n && src[x.i+1] == '\n' {
+					x.line++
+					x.lineStart = x.i + 2
+				}
+				x.i++
+			case c == '`':
+				open = open[:top]
+				prev = 'a'
+			case c == '$' && x.i+1 < n && src[x.i+1] == '{':
+				open = append(open, 0)
+				prev = '{'
+				x.i++
+			}
+			x.i++
+			continue
+		}
+		switch {
+		case c == '"' || c == '\'':
+			x.skipString(c, false)
+			prev = 'a'
+			continue
+		case c == '`':
+			open = append(open, -1)
+		case c == '/' && x.i+1 < n && src[x.i+1] != '/' && src[x.i+1] != '*' && regexStarts(prev):
+			x.skipRegex()
+			prev = 'a'
+			continue
+		case c == '{':
+			open[top]++
+		case c == '}' && open[top] == 0:
+			open = open[:top]
+		case c == '}':
+			open[top]--
 		}
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			prev = c

@@ -51,7 +51,7 @@ func touchSide(f *File, lines map[int]bool) (*touch.Side, []int) {
 		case "function", "method", "constructor":
 			td.Callable = true
 		}
-		if td.HeadTo == 0 && (td.ByHeader || td.Callable) && engine.SpanHit(s.Lines, d.From, d.To) {
+		if td.HeadTo == 0 && (td.ByHeader || td.Callable) && s.In(d.From, d.To) {
 			td.HeadTo, _ = header(f, d, false)
 		}
 		s.Decls = append(s.Decls, td)

@@ -21,7 +21,11 @@
 //     declaration.
 package touch
 
-import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+import (
+	"slices"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
 
 // Decl is one declaration of one side of a changed file.
 type Decl struct {
@@ -61,14 +65,37 @@ type Side struct {
 	// Sig, when set, answers the header text of Decls[i] with its spaces
 	// collapsed; "" when it has none.
 	Sig func(i int) string
+
+	sorted []int // Lines in order, made on first use
+}
+
+// sort orders the side's lines once: each declaration then asks a binary
+// search, however long its span (nested spans cover the file many times).
+func (s *Side) sort() {
+	s.sorted = make([]int, 0, len(s.Lines))
+	for l, ok := range s.Lines {
+		if ok {
+			s.sorted = append(s.sorted, l)
+		}
+	}
+	slices.Sort(s.sorted)
+}
+
+// In reports whether a changed line lies in [from, to].
+func (s *Side) In(from, to int) bool {
+	if s.sorted == nil {
+		s.sort()
+	}
+	i, _ := slices.BinarySearch(s.sorted, from)
+	return i < len(s.sorted) && s.sorted[i] <= to
 }
 
 // hit reports whether a changed line lies in d's touching span.
 func (s *Side) hit(d *Decl) bool {
 	if d.ByHeader {
-		return engine.SpanHit(s.Lines, d.From, d.headTo())
+		return s.In(d.From, d.headTo())
 	}
-	return engine.SpanHit(s.Lines, d.From, d.To)
+	return s.In(d.From, d.To)
 }
 
 // change is how the side's lines changed d.
@@ -76,7 +103,7 @@ func (s *Side) change(d *Decl) engine.DeclChange {
 	switch {
 	case !d.Callable:
 		return engine.ChangedDecl
-	case engine.SpanHit(s.Lines, d.From, d.headTo()):
+	case s.In(d.From, d.headTo()):
 		return engine.ChangedSignature
 	}
 	return engine.ChangedBody

@@ -51,6 +51,7 @@ type World struct {
 	dirs    map[string]map[string]bool
 	reads   int
 	steps   int
+	renames map[*lexed.File]map[string]string // renamesOf, by file
 }
 
 // Host is what the reading takes from the TypeScript engine: its lexing,
@@ -184,7 +185,7 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 		return f, name
 	}
 	// export {Hono as HonoBase}, import {a as b}: the name it renames.
-	orig := renamedFrom(f, name)
+	orig := w.renamedFrom(f, name)
 	if orig != "" && declaresTop(f, orig) {
 		return f, orig
 	}
@@ -221,10 +222,32 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 
 // renamedFrom returns X of "X as name" in an import or export clause of
 // f ({X as name}), "" for none.
-func renamedFrom(f *lexed.File, name string) string {
+func renamedFrom(f *lexed.File, name string) string { return renamesOf(f)[name] }
+
+// renamedFrom is renamedFrom with each file's renames read once: a lookup
+// per member access of a file would otherwise rescan the file each time.
+func (w *World) renamedFrom(f *lexed.File, name string) string {
+	r, ok := w.renames[f]
+	if !ok {
+		if w.renames == nil {
+			w.renames = map[*lexed.File]map[string]string{}
+		}
+		r = renamesOf(f)
+		w.renames[f] = r
+	}
+	return r[name]
+}
+
+// renamesOf maps each name of f's import and export clauses bound by
+// "X as name" ({X as name}) to X, the first clause binding it winning.
+func renamesOf(f *lexed.File) map[string]string {
 	toks := f.Toks
+	var out map[string]string
 	for i := 2; i < len(toks); i++ {
-		if toks[i].Text != name || toks[i-1].Text != "as" || toks[i-2].Kind != lexed.TkIdent {
+		if toks[i-1].Text != "as" || toks[i-2].Kind != lexed.TkIdent || toks[i].Kind != lexed.TkIdent {
+			continue
+		}
+		if _, seen := out[toks[i].Text]; seen {
 			continue
 		}
 		// Inside braces opened after import or export.
@@ -233,13 +256,16 @@ func renamedFrom(f *lexed.File, name string) string {
 				break
 			} else if t == "{" {
 				if p := textAt(toks, j-1); p == "export" || p == "import" || p == "type" {
-					return toks[i-2].Text
+					if out == nil {
+						out = map[string]string{}
+					}
+					out[toks[i].Text] = toks[i-2].Text
 				}
 				break
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 // declaresTop reports whether f declares name at module level.

@@ -1,0 +1,93 @@
+package lexed
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// allocated is the bytes fn allocates on the heap.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// tokensBound is the most Tokens may allocate for n bytes: one copy of
+// the source, and the token slice grown from n/6 to at most one token a
+// byte (48 bytes a token, the growth's copies about five times over).
+func tokensBound(n int) uint64 { return uint64(n) + 320*uint64(n) + 8192 }
+
+// checkTokensWork lexes src in mode and fails when the tokens or the
+// bytes allocated are not bounded by the source's length.
+func checkTokensWork(t *testing.T, src []byte, mode LexMode) {
+	t.Helper()
+	var toks []Tok
+	got := allocated(func() { toks = Tokens(src, mode) })
+	if len(toks) > len(src)+1 || len(toks) > MaxTokens {
+		t.Fatalf("mode %d: %d tokens of %d bytes", mode, len(toks), len(src))
+	}
+	if bound := tokensBound(len(src)); got > bound {
+		t.Fatalf("mode %d: %d bytes allocated lexing %d bytes (bound %d)", mode, got, len(src), bound)
+	}
+}
+
+// deepSources are nested and single-line sources of about n bytes: nested
+// f-strings, template literals, braces, strings, comments and member
+// chains, each of which once cost a copy or a recursion per level.
+func deepSources(n int) []string {
+	d := n / 5
+	return []string{
+		strings.Repeat(`f"{`, d) + "x" + strings.Repeat(`}"`, d),
+		strings.Repeat(`f'''{`, d/2) + "x" + strings.Repeat(`}'''`, d/2),
+		strings.Repeat(`f"{x:{`, d/2) + strings.Repeat(`}}"`, d/2),
+		strings.Repeat("`${", d) + "x" + strings.Repeat("}`", d),
+		"x = `${" + strings.Repeat("{`${", d/2) + strings.Repeat("}`}", d/2) + "}`",
+		strings.Repeat("{", n/2) + strings.Repeat("}", n/2),
+		strings.Repeat("a.m()", n/5),
+		strings.Repeat("\"a\" ", n/4),
+		strings.Repeat("/* */", n/5),
+		strings.Repeat("class C{", n/8) + strings.Repeat("}", n/8),
+		strings.Repeat(";", n),
+	}
+}
+
+// TestTokensWorkBounded: on deep and long sources, every mode makes at
+// most a token per byte and allocates at most a fixed multiple of the
+// source (a nested string copying its content was quadratic).
+func TestTokensWorkBounded(t *testing.T) {
+	for _, src := range deepSources(100_000) {
+		for _, mode := range []LexMode{LexCLike, LexJS, LexPython, LexHash} {
+			checkTokensWork(t, []byte(src), mode)
+		}
+	}
+}
+
+// TestTokensCapped: a source of more than MaxTokens tokens is cut there,
+// its first tokens kept.
+func TestTokensCapped(t *testing.T) {
+	src := "import x\n" + strings.Repeat(";", 2*MaxTokens)
+	toks := Tokens([]byte(src), LexPython)
+	if len(toks) != MaxTokens || toks[0].Text != "import" || toks[1].Text != "x" {
+		t.Fatalf("%d tokens, first %+v", len(toks), toks[:2])
+	}
+}
+
+// FuzzTokens: any source, in every mode, lexes with work bounded by its
+// length (tokens and bytes allocated), never a clock.
+func FuzzTokens(f *testing.F) {
+	for _, s := range deepSources(2000) {
+		f.Add(s)
+	}
+	f.Add("s = f\"a{b.c!r:>{width}}{{lit}} {d['k']}\" + `${a}${`${b}`}` // c\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 64<<10 {
+			return
+		}
+		for _, mode := range []LexMode{LexCLike, LexJS, LexPython, LexHash} {
+			checkTokensWork(t, []byte(src), mode)
+		}
+	})
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package groups
-
-const raceEnabled = false
