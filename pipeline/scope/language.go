@@ -2,6 +2,7 @@ package scope
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -38,6 +39,19 @@ var notCode = map[string]bool{
 var hashComments = map[string]bool{
 	"ruby": true, "bash": true, "perl": true, "r": true, "yaml": true, "toml": true, "elixir": true,
 	"nim": true, "cmake": true, "terraform": true, "python": true,
+}
+
+// Extensions answers the extensions the table maps to one of langs, in
+// order.
+func Extensions(langs ...string) []string {
+	var out []string
+	for ext, l := range languages {
+		if slices.Contains(langs, l) {
+			out = append(out, ext)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // IsCode reports whether lang (a name Language answers) is a programming

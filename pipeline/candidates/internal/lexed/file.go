@@ -108,19 +108,6 @@ func Read(p string, src []byte) *File {
 	return &File{Path: p, Lang: l, Toks: Tokens(src, LexModeOf(l))}
 }
 
-// FamilyGlobs are the pathspecs of a language family's files.
-func FamilyGlobs(l Lang) []string {
-	switch l {
-	case LangJS:
-		return []string{"*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs"}
-	case LangPython:
-		return []string{"*.py", "*.pyi"}
-	case LangJava:
-		return []string{"*.java"}
-	}
-	return nil
-}
-
 // Sym is a declaration of the changed file that the change touched.
 type Sym struct {
 	Decl   Decl

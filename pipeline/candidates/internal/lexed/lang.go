@@ -13,20 +13,44 @@ const (
 	LangJava
 )
 
+// familyLangs are the languages (scope.Language's names) each family of
+// reader reads.
+var familyLangs = map[Lang][]string{
+	LangGo:     {"go"},
+	LangJS:     {"typescript", "tsx", "javascript", "jsx"},
+	LangPython: {"python"},
+	LangJava:   {"java"},
+}
+
+// familyGlobs are the pathspecs of each family's files, made once.
+var familyGlobs = func() map[Lang][]string {
+	out := map[Lang][]string{}
+	for l, langs := range familyLangs {
+		for _, ext := range scope.Extensions(langs...) {
+			out[l] = append(out[l], "*"+ext)
+		}
+	}
+	return out
+}()
+
+// langFamily is familyLangs inverted.
+var langFamily = func() map[string]Lang {
+	out := map[string]Lang{}
+	for l, langs := range familyLangs {
+		for _, n := range langs {
+			out[n] = l
+		}
+	}
+	return out
+}()
+
+// FamilyGlobs are the pathspecs of a language family's files.
+func FamilyGlobs(l Lang) []string { return familyGlobs[l] }
+
 // LangOf is the family of reader of the file at p, by its language
 // (scope.Language, the one table of languages by extension).
 func LangOf(p string) Lang {
-	switch scope.Language(p) {
-	case "go":
-		return LangGo
-	case "typescript", "tsx", "javascript", "jsx":
-		return LangJS
-	case "python":
-		return LangPython
-	case "java":
-		return LangJava
-	}
-	return LangOther
+	return langFamily[scope.Language(p)]
 }
 
 // IsCode reports whether p is a source file of a programming language

@@ -1,6 +1,9 @@
 package lexed
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestLangOf: readers are chosen from the one table of languages.
 func TestLangOf(t *testing.T) {
@@ -27,6 +30,21 @@ func TestLangOf(t *testing.T) {
 		}
 		if got := IsCode(tc.path); got != tc.code {
 			t.Errorf("IsCode(%q) = %v, want %v", tc.path, got, tc.code)
+		}
+	}
+}
+
+// TestFamilyGlobs: each family's pathspecs are its languages' extensions.
+func TestFamilyGlobs(t *testing.T) {
+	for l, want := range map[Lang][]string{
+		LangJS:     {"*.cjs", "*.cts", "*.js", "*.jsx", "*.mjs", "*.mts", "*.ts", "*.tsx"},
+		LangPython: {"*.py", "*.pyi"},
+		LangJava:   {"*.java"},
+		LangGo:     {"*.go"},
+		LangOther:  nil,
+	} {
+		if got := FamilyGlobs(l); !slices.Equal(got, want) {
+			t.Errorf("FamilyGlobs(%v) = %v, want %v", l, got, want)
 		}
 	}
 }
