@@ -56,7 +56,6 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/golang"
 	"github.com/prscout/prscout/pipeline/candidates/identsearch"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/java"
 	"github.com/prscout/prscout/pipeline/candidates/python"
 	"github.com/prscout/prscout/pipeline/candidates/typescript"
@@ -185,50 +184,25 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		return nil, err
 	}
 	ev := engine.NewEvidence(cs)
-	// Each change goes to its language's engine; a file of another
-	// programming language with changed lines to the identifier search.
-	var goChanges, jsChanges, pyChanges, javaChanges, otherChanges []*engine.Change
+	// Each change goes to the first reader that reads it.
+	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {
-		switch readerOf(changes[i]) {
-		case readerGo:
-			goChanges = append(goChanges, c)
-		case readerJS:
-			jsChanges = append(jsChanges, c)
-		case readerPython:
-			pyChanges = append(pyChanges, c)
-		case readerJava:
-			javaChanges = append(javaChanges, c)
-		case readerIdent:
-			otherChanges = append(otherChanges, c)
+		if r := readerOf(changes[i]); r >= 0 {
+			byReader[r] = append(byReader[r], c)
 		}
 	}
-	// When ctx ends, what was found so far is answered with its error: a
-	// caller with a time budget lists that much rather than nothing.
-	stopped := func(err error) ([]Candidate, error) {
-		if ctx.Err() != nil {
-			return rank(ev, opts.Max), err
-		}
-		return nil, err
-	}
-	if len(goChanges) > 0 {
-		if err := golang.Find(ctx, tree, cs, goChanges, ev); err != nil {
-			return stopped(err)
-		}
-	}
-	for _, e := range []struct {
-		cs   []*engine.Change
-		find func(context.Context, engine.Tree, []*engine.Change, *engine.Evidence) error
-	}{
-		{jsChanges, typescript.Find},
-		{pyChanges, python.Find},
-		{javaChanges, java.Find},
-		{otherChanges, identsearch.Find},
-	} {
-		if len(e.cs) == 0 {
+	for r, rcs := range byReader {
+		if len(rcs) == 0 {
 			continue
 		}
-		if err := e.find(ctx, tree, e.cs, ev); err != nil {
-			return stopped(err)
+		if err := readers[r].Find(ctx, tree, cs, rcs, ev); err != nil {
+			// When ctx ends, what was found so far is answered with its
+			// error: a caller with a time budget lists that much rather
+			// than nothing.
+			if ctx.Err() != nil {
+				return rank(ev, opts.Max), err
+			}
+			return nil, err
 		}
 	}
 	if cuts := ev.Cuts(); len(cuts) > 0 {
@@ -305,40 +279,24 @@ func cleanPath(p string) (string, error) {
 	return p, nil
 }
 
-// reader names the engine that reads a change.
-type reader int
+// readers are the languages' readers, in the order a change is offered to
+// them: the identifier search, which reads any programming language, last.
+var readers = []engine.Reader{golang.Reader, typescript.Reader, python.Reader, java.Reader, identsearch.Reader}
 
-const (
-	readerNone reader = iota
-	readerGo
-	readerJS
-	readerPython
-	readerJava
-	readerIdent // the identifier search
-)
-
-// readerOf is the engine that reads c: its language's, or for another
-// programming language the identifier search when c changes lines.
-func readerOf(c Change) reader {
-	switch l := lexed.LangOf(c.Path); {
-	case golang.Reads(c.Path):
-		return readerGo
-	case l == lexed.LangJS:
-		return readerJS
-	case l == lexed.LangPython:
-		return readerPython
-	case l == lexed.LangJava:
-		return readerJava
-	case len(c.AddedLines)+len(c.RemovedLines) > 0 && lexed.IsCode(c.Path):
-		return readerIdent
+// readerOf is the index in readers of the one that reads c; -1 for none.
+func readerOf(c Change) int {
+	for i, r := range readers {
+		if r.Reads(c.Path, len(c.AddedLines)+len(c.RemovedLines) > 0) {
+			return i
+		}
 	}
-	return readerNone
+	return -1
 }
 
 // Reads reports whether an engine reads change c, so its sources are
 // worth reading: a file of no language an engine knows, or of another
 // programming language without changed lines, is read by none.
-func Reads(c Change) bool { return readerOf(c) != readerNone }
+func Reads(c Change) bool { return readerOf(c) >= 0 }
 
 // readMissing reads the head content of changed files given without it.
 func readMissing(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change) error {

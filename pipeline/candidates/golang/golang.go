@@ -62,8 +62,8 @@ func (s *goSym) display() string {
 	return s.name
 }
 
-// Find adds the Go evidence of the change to ev.
-func Find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *engine.Evidence) error {
+// find adds the Go evidence of the change to ev.
+func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *engine.Evidence) error {
 	e := newGoEngine(ctx, tree)
 	for _, c := range all {
 		if c.New != nil {

@@ -29,7 +29,8 @@ const (
 
 var declKeywords = engine.Words("fn func function def class struct interface trait type module sub proc procedure enum union impl object record macro defmodule defp defn let val var const")
 
-func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+// find adds the evidence of the changes cs, by their identifiers, to ev.
+func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	for _, c := range cs {
 		if err := identifiersOf(ctx, tree, c, ev); err != nil {
 			return err
@@ -205,4 +206,16 @@ func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *
 		}
 	}
 	return nil
+}
+
+// Reader reads the changed lines of files of programming languages without
+// a reader of their own; it comes last in a list of readers.
+var Reader engine.Reader = reader{}
+
+type reader struct{}
+
+func (reader) Reads(p string, changesLines bool) bool { return changesLines && lexed.IsCode(p) }
+
+func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
+	return find(ctx, tree, cs, ev)
 }

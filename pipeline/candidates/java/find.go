@@ -9,7 +9,8 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
-func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+// find adds the evidence of the Java changes cs to ev.
+func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
 		tried: map[triedKey]bool{}, declared: map[string]int{}, dirs: map[rootDir]map[string]bool{}, rootSeen: map[string]bool{}}
 	heads, added, touched := s.readChanges(cs)
@@ -209,4 +210,15 @@ func (s *javaSearch) chainTypes(ctx context.Context, heads []*jfile, added map[*
 		}
 	}
 	return nil
+}
+
+// Reader reads Java changes.
+var Reader engine.Reader = reader{}
+
+type reader struct{}
+
+func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangJava }
+
+func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
+	return find(ctx, tree, cs, ev)
 }

@@ -30,8 +30,8 @@ type pyChange struct {
 	touched []*lexed.Sym
 }
 
-// findPython adds the evidence of the Python changes cs.
-func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+// find adds the evidence of the Python changes cs.
+func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	r := newPyResolver(ctx, tree)
 	var pcs []*pyChange
 	for _, c := range cs {
@@ -321,3 +321,14 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 // pyLibraryMembers are methods of the builtin and standard library types
 // that a repository's classes often declare too.
 var pyLibraryMembers = engine.Words("readlines splitlines expanduser write_text read_text write_bytes read_bytes startswith endswith isidentifier removeprefix removesuffix append extend insert remove update values items keys decode encode format replace strip lstrip rstrip split rsplit splitlines startswith endswith lower upper join setdefault popitem discard isdigit isalpha casefold partition rpartition readline readlines write writelines flush close seek tell getvalue search match fullmatch findall finditer group groups groupdict")
+
+// Reader reads Python changes.
+var Reader engine.Reader = reader{}
+
+type reader struct{}
+
+func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangPython }
+
+func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
+	return find(ctx, tree, cs, ev)
+}

@@ -22,11 +22,11 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
-// Find lists the candidates of the TypeScript/JavaScript changes of cs into
+// find lists the candidates of the TypeScript/JavaScript changes of cs into
 // ev (other files of cs are left to their engines). The changes share one
 // search: the union of their words is looked up once, and each change keeps
 // the files that hold one of its own words as an identifier.
-func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	var group []*tokSearch
 	var aliases *modpaths.Aliases
 	var world *modtypes.World
@@ -795,4 +795,15 @@ func (s *tokSearch) receiverTypesIn(ev *engine.Evidence) {
 				Reason: fmt.Sprintf("declares `%s`, the type whose `%s` the change in %s uses", t.Name, m, engine.PathBase(s.c.Path))})
 		}
 	}
+}
+
+// Reader reads TypeScript and JavaScript changes.
+var Reader engine.Reader = reader{}
+
+type reader struct{}
+
+func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangJS }
+
+func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
+	return find(ctx, tree, cs, ev)
 }

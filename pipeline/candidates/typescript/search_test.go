@@ -59,7 +59,7 @@ func TestFindJSOneSearch(t *testing.T) {
 		cs = append(cs, &engine.Change{Path: p, Old: []byte(files[p]), New: []byte(head[p]), Added: added, Removed: removed})
 	}
 	ev := engine.NewEvidence(cs)
-	if err := Find(context.Background(), tree, cs, ev); err != nil {
+	if err := find(context.Background(), tree, cs, ev); err != nil {
 		t.Fatal(err)
 	}
 	if len(tree.calls) != 1 {

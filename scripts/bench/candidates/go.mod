@@ -4,7 +4,10 @@ go 1.26.8
 
 require github.com/prscout/prscout v0.0.0
 
-require github.com/maypok86/otter/v2 v2.4.0 // indirect
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/maypok86/otter/v2 v2.4.0 // indirect
+)
 
 require (
 	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect

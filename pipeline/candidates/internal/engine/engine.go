@@ -18,6 +18,18 @@ type Tree interface {
 	ListDir(ctx context.Context, dir string) ([]string, error)
 }
 
+// Reader is one language's reader of changed files, the one search's
+// extension point: candidates.Find hands each change to the first reader of
+// its list that reads it. A new language is a Reader added to that list.
+type Reader interface {
+	// Reads reports whether the reader reads the changed file at path;
+	// changesLines says whether the change adds or removes lines in it.
+	Reads(path string, changesLines bool) bool
+	// Find adds to ev the evidence of cs, the changes it reads; all are
+	// every change of the request (a reader may read their heads).
+	Find(ctx context.Context, tree Tree, all, cs []*Change, ev *Evidence) error
+}
+
 // Kind is candidates.Kind.
 type Kind string
 
