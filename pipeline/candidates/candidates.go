@@ -62,27 +62,27 @@ import (
 )
 
 // Kind says why a candidate matters to the review.
-type Kind string
+type Kind = engine.Kind
 
 // The kinds of candidate.
 const (
 	// KindUses marks a file that declares a name used on a changed line.
-	KindUses = Kind(engine.KindUses)
+	KindUses = engine.KindUses
 	// KindImpact marks a file that refers to a name the change modified or removed.
-	KindImpact = Kind(engine.KindImpact)
+	KindImpact = engine.KindImpact
 )
 
 // Method names how a candidate was found.
-type Method string
+type Method = engine.Method
 
 // The methods, from the most to the least precise.
 const (
-	MethodGo         = Method(engine.MethodGo)
-	MethodTokens     = Method(engine.MethodTokens)
-	MethodIdentifier = Method(engine.MethodIdentifier)
-	// MethodTextual marks a name no engine resolved, found as text: at most
+	MethodGo         = engine.MethodGo
+	MethodTokens     = engine.MethodTokens
+	MethodIdentifier = engine.MethodIdentifier
+	// MethodTextual marks a name no reader resolved, found as text: at most
 	// three such candidates are listed.
-	MethodTextual = Method(engine.MethodTextual)
+	MethodTextual = engine.MethodTextual
 )
 
 // Status is a changed file's status in the diff.
@@ -122,21 +122,9 @@ type Change struct {
 	RemovedLines []int `json:"removedLines,omitempty"`
 }
 
-// Tree reads the repository at the head commit. Find calls it from several
-// goroutines at once.
-type Tree interface {
-	// Grep returns the paths of files that contain any of words as a whole
-	// identifier (like git grep -l -w -F -e w1 -e w2 -- globs...), among the
-	// files matching one of globs (git pathspec globs such as "*.go"; none:
-	// all files), at most limit of them. An empty result is not an error.
-	Grep(ctx context.Context, words, globs []string, limit int) ([]string, error)
-	// ReadFile returns a file's content. A missing file is an error; Find
-	// skips files it cannot read.
-	ReadFile(ctx context.Context, path string) ([]byte, error)
-	// ListDir returns the paths of the files directly in dir ("" or "." is
-	// the root), not of its subdirectories. A missing dir answers nothing.
-	ListDir(ctx context.Context, dir string) ([]string, error)
-}
+// Tree reads the repository at the head commit; Find calls it from
+// several goroutines at once.
+type Tree = engine.Tree
 
 // Options tune Find.
 type Options struct {

@@ -52,8 +52,8 @@ func rank(e *engine.Evidence, max int) []Candidate {
 			reason += fmt.Sprintf(" (and %d more)", n)
 		}
 		out = append(out, Candidate{
-			Path: f.Path, Kind: Kind(best.Kind), Reason: reason, Symbols: syms,
-			Score: float64(int(s*1000+0.5)) / 1000, Method: Method(best.Method), Test: isTestPath(f.Path),
+			Path: f.Path, Kind: best.Kind, Reason: reason, Symbols: syms,
+			Score: float64(int(s*1000+0.5)) / 1000, Method: best.Method, Test: isTestPath(f.Path),
 		})
 	}
 	sort.Slice(out, func(i, j int) bool {

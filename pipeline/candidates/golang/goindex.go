@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -189,7 +190,7 @@ func (e *goEngine) dir(d string) *goDir {
 		}
 	}
 	res := make([]scanned, len(paths))
-	engine.Parallel(len(paths), func(i int) {
+	pipeline.Parallel(len(paths), func(i int) {
 		p := paths[i]
 		src, ok := e.heads[p]
 		if !ok {

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
@@ -40,7 +41,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 		// The walk of usesOf reads the bodies that hold added lines.
 		keeps[i] = func(b goscan.Body) bool { return engine.SpanHit(added, b.From, b.To) }
 	}
-	engine.Parallel(len(gos), func(i int) {
+	pipeline.Parallel(len(gos), func(i int) {
 		c := gos[i]
 		if engine.SkippedPath(c.Path) {
 			return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
@@ -22,7 +23,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	// up from the file naming it.
 	need := map[typeRef]bool{}
 	named := make([]map[string]bool, len(heads))
-	engine.Parallel(len(heads), func(i int) { named[i] = javaNamedTypes(heads[i], added[heads[i]]) })
+	pipeline.Parallel(len(heads), func(i int) { named[i] = javaNamedTypes(heads[i], added[heads[i]]) })
 	for i, f := range heads {
 		for n := range named[i] {
 			need[typeRef{f, n}] = true
@@ -64,7 +65,7 @@ func (s *javaSearch) readChanges(cs []*engine.Change) ([]*jfile, map[*jfile][]in
 		touched []javaTouch
 	}
 	sides := make([]side, len(cs))
-	engine.Parallel(len(cs), func(i int) {
+	pipeline.Parallel(len(cs), func(i int) {
 		c := cs[i]
 		var nf, of *jfile
 		if c.New != nil {
@@ -146,7 +147,7 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 func impactHits(files []*jfile, byName *touchedNames, touched map[string]bool, need map[typeRef]bool) map[*jfile][]int32 {
 	recvs := make([]map[string]bool, len(files))
 	hits := make([][]int32, len(files))
-	engine.Parallel(len(files), func(i int) {
+	pipeline.Parallel(len(files), func(i int) {
 		g := files[i]
 		recvs[i] = map[string]bool{}
 		for k, tk := range g.Toks {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -94,7 +95,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	}
 	// Each file is read and scored on every core; counts[i] is paths[i]'s.
 	counts := make([]int, len(paths))
-	engine.Parallel(len(paths), func(i int) {
+	pipeline.Parallel(len(paths), func(i int) {
 		p := paths[i]
 		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
 			return
@@ -241,7 +242,7 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 	}
 	got := make([]readFile, len(paths))
 	var unread atomic.Int32
-	engine.Parallel(len(paths), func(i int) {
+	pipeline.Parallel(len(paths), func(i int) {
 		p := paths[i]
 		if _, ok := s.files[p]; ok || s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
 			return

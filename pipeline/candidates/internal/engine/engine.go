@@ -11,10 +11,19 @@ import (
 	"sync/atomic"
 )
 
-// Tree is candidates.Tree (the repository at the head commit).
+// Tree reads the repository at the head commit. Find calls it from several
+// goroutines at once.
 type Tree interface {
+	// Grep returns the paths of files that contain any of words as a whole
+	// identifier (like git grep -l -w -F -e w1 -e w2 -- globs...), among the
+	// files matching one of globs (git pathspec globs such as "*.go"; none:
+	// all files), at most limit of them. An empty result is not an error.
 	Grep(ctx context.Context, words, globs []string, limit int) ([]string, error)
+	// ReadFile returns a file's content. A missing file is an error; Find
+	// skips files it cannot read.
 	ReadFile(ctx context.Context, path string) ([]byte, error)
+	// ListDir returns the paths of the files directly in dir ("" or "." is
+	// the root), not of its subdirectories. A missing dir answers nothing.
 	ListDir(ctx context.Context, dir string) ([]string, error)
 }
 
@@ -30,7 +39,7 @@ type Reader interface {
 	Find(ctx context.Context, tree Tree, all, cs []*Change, ev *Evidence) error
 }
 
-// Kind is candidates.Kind.
+// Kind says why a candidate matters to the review (candidates.Kind).
 type Kind string
 
 // The kinds of evidence.
@@ -39,7 +48,7 @@ const (
 	KindImpact Kind = "impact"
 )
 
-// Method is candidates.Method.
+// Method names how a candidate was found (candidates.Method).
 type Method string
 
 // The methods, from the most to the least precise.
