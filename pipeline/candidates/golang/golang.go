@@ -377,7 +377,7 @@ type impactPlan struct {
 	want        map[string]bool // changed names and the receiver types of changed members
 	wantSet     *wordSet
 	importPaths map[pkgKey]string
-	imports     map[pkgKey]*finder // "import path" of each, for the files that import it
+	imports     map[pkgKey][]byte // "import path" of each, for the files that import it
 	// importTails holds the identifier an import path ends with, which a
 	// file that imports it has: the files without it are ruled out
 	// without reading them. "" when the path ends otherwise.
@@ -385,7 +385,7 @@ type impactPlan struct {
 }
 
 func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
-	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey]*finder{},
+	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{},
 		importTails: map[pkgKey]string{}}
 	for _, s := range syms {
 		if isTestFunc(s) {
@@ -402,7 +402,7 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 		if _, ok := p.importPaths[s.pk]; !ok {
 			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
 			if ip := p.importPaths[s.pk]; ip != "" {
-				p.imports[s.pk] = newFinder(`"` + ip + `"`)
+				p.imports[s.pk] = []byte(`"` + ip + `"`)
 				p.importTails[s.pk] = identTail(ip)
 			}
 		}
@@ -448,7 +448,7 @@ func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCan
 				in, ok := imports[s.pk]
 				if !ok {
 					tail := pl.importTails[s.pk]
-					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.Has(tail)) && pl.imports[s.pk].in(src)
+					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.Has(tail)) && bytes.Contains(src, pl.imports[s.pk])
 					imports[s.pk] = in
 				}
 				if in {
@@ -637,40 +637,6 @@ func identTail(ip string) string {
 		return ""
 	}
 	return ip[i:]
-}
-
-// finder looks for one string in texts (Horspool's search: a long import
-// path is found or ruled out in a few steps per its length of text).
-type finder struct {
-	pat  []byte
-	skip [256]int
-}
-
-func newFinder(pat string) *finder {
-	f := &finder{pat: []byte(pat)}
-	m := len(pat)
-	for i := range f.skip {
-		f.skip[i] = m
-	}
-	for i := 0; i < m-1; i++ {
-		f.skip[pat[i]] = m - 1 - i
-	}
-	return f
-}
-
-// in reports whether s contains the string.
-func (f *finder) in(s []byte) bool {
-	m := len(f.pat)
-	if m == 0 {
-		return true
-	}
-	last := f.pat[m-1]
-	for i := m - 1; i < len(s); i += f.skip[s[i]] {
-		if s[i] == last && bytes.Equal(s[i-m+1:i+1], f.pat) {
-			return true
-		}
-	}
-	return false
 }
 
 // impactIn records the references of file f to the changed declarations.
