@@ -1,0 +1,107 @@
+package typescript
+
+import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// The names a changed file's added lines use, and those it binds by require.
+
+// usedNames returns the names used on added lines that the file does not
+// declare itself; memberOnly marks those used only after a '.' whose
+// Receiver is no module (a JS top-level declaration cannot be reached that
+// way: this.#options.timeout is not the function timeout).
+func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bool) {
+	useNames, memberOnly = map[string]bool{}, map[string]bool{}
+	if nf == nil {
+		return useNames, memberOnly
+	}
+	own := map[string]bool{}
+	for _, d := range nf.Decls {
+		own[d.Name] = true
+	}
+	// A JS name that no import of the repository's files binds names no
+	// declaration of another file: it is a local, a parameter or a global,
+	// unless it is bound to (or destructured from) a require(...) or
+	// import(...) of such a file. Names of external packages
+	// (import {it} from 'vitest', path.join) are not searched either.
+	var required map[string]bool
+	if nf.Lang == lexed.LangJS {
+		required = requiredNames(nf)
+	}
+	for i, t := range nf.Toks {
+		if t.Kind != lexed.TkIdent || !c.Added[t.Line] || own[t.Text] || lexed.IsKeyword(nf.Lang, t.Text) {
+			continue
+		}
+		member := i > 0 && nf.Toks[i-1].Text == "."
+		if member && len(t.Text) < lexed.MinMemberLength {
+			continue
+		}
+		if nf.Lang == lexed.LangJS {
+			if !member {
+				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] || shadowedAt(nf, i) {
+					continue
+				}
+			} else if i < 2 {
+				continue // a member with no receiver: ".name" opens the file
+			} else if r := nf.Toks[i-2]; r.Kind == lexed.TkIdent && (i < 3 || nf.Toks[i-3].Text != ".") && !shadowedAt(nf, i-2) {
+				if _, external := bindingImports(nf, r.Text); external {
+					continue
+				}
+			}
+		}
+		if !useNames[t.Text] {
+			memberOnly[t.Text] = true
+		}
+		useNames[t.Text] = true
+		if !member || nf.Lang != lexed.LangJS || moduleReceiver(nf, i) {
+			memberOnly[t.Text] = false
+		}
+	}
+	return useNames, memberOnly
+}
+
+// requiredNames returns the names f binds to the result of a require(...)
+// or import(...) of a module that is no external package: x in
+// x = require('./x'), a and b in {a, b: c} = await import('./y').
+func requiredNames(f *jsFile) map[string]bool {
+	out := map[string]bool{}
+	toks := f.Toks
+	for i := 1; i+2 < len(toks); i++ {
+		if (toks[i].Text != "require" && toks[i].Text != "import") || toks[i+1].Text != "(" || toks[i+2].Kind != lexed.TkString {
+			continue
+		}
+		if externalImport(f, lexed.Import{Spec: toks[i+2].Text}) {
+			continue
+		}
+		j := i - 1
+		if toks[j].Text == "await" {
+			j--
+		}
+		if j < 1 || toks[j].Text != "=" {
+			continue
+		}
+		j--
+		switch {
+		case toks[j].Kind == lexed.TkIdent:
+			out[toks[j].Text] = true
+		case toks[j].Text == "}" || toks[j].Text == "]":
+			depth := 0
+			for k := j; k >= 0; k-- {
+				switch toks[k].Text {
+				case "}", "]":
+					depth++
+				case "{", "[":
+					depth--
+				}
+				if depth == 0 {
+					break
+				}
+				if toks[k].Kind == lexed.TkIdent {
+					out[toks[k].Text] = true
+				}
+			}
+		}
+	}
+	return out
+}
