@@ -207,11 +207,13 @@ func TestLineGrowthBounded(t *testing.T) {
 // the bytes, and at most a few bytes per byte of input.
 func TestLinear(t *testing.T) {
 	for name, in := range map[string]func(n int) string{
-		"begin lines":   func(n int) string { return strings.Repeat("+-----BEGIN RSA "+"PRIVATE KEY-----\n+x := 1\n", n) },
-		"keyword lines": func(n int) string { return strings.Repeat("\tcfg.Token = lookup(\"api_key\", key) // password: x\n", n) },
-		"keyword line":  func(n int) string { return strings.Repeat(`password="`, 5*n) },
-		"base64 line":   func(n int) string { return strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 3*n/2) },
-		"unclosed":      func(n int) string { return "token = \"" + strings.Repeat("a", 50*n) },
+		"begin lines": func(n int) string { return strings.Repeat("+-----BEGIN RSA "+"PRIVATE KEY-----\n+x := 1\n", n) },
+		"keyword lines": func(n int) string {
+			return strings.Repeat("\tcfg.Token = lookup(\"api_key\", key) // password: x\n", n)
+		},
+		"keyword line": func(n int) string { return strings.Repeat(`password="`, 5*n) },
+		"base64 line":  func(n int) string { return strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 3*n/2) },
+		"unclosed":     func(n int) string { return "token = \"" + strings.Repeat("a", 50*n) },
 	} {
 		once := func(s string) uint64 {
 			var before, after runtime.MemStats
