@@ -69,17 +69,15 @@ func TestAbuseInflightCapped(t *testing.T) {
 		}()
 		<-repo.started
 	}
+	// A request that queued would wait for the running ones, which end
+	// only after the loop: the 429 answered at all says it did not queue.
 	for _, path := range []string{"/v1/context", "/v1/needs", "/v1/workflows/validate"} {
-		start := time.Now()
 		rec, out := do(srv, "POST", path, `{}`)
 		if rec.Code != http.StatusTooManyRequests || out["error"] != "busy" || rec.Header().Get("Retry-After") == "" {
 			t.Fatalf("%s with 2 running: %d %v Retry-After=%q", path, rec.Code, out, rec.Header().Get("Retry-After"))
 		}
 		if !strings.Contains(fmt.Sprint(out["message"]), "PRSCOUT_MAX_INFLIGHT") {
 			t.Errorf("message does not name the setting: %v", out["message"])
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Errorf("429 took %v: it must not queue", d)
 		}
 	}
 	// Cheap routes are not capped.
@@ -192,7 +190,7 @@ func TestAbuseSlowBodyCut(t *testing.T) {
 	}
 	defer conn.Close()
 	fmt.Fprintf(conn, "POST /v1/needs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
-	start := time.Now()
+	trickled := 0
 	done := make(chan string, 1)
 	go func() {
 		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -208,16 +206,14 @@ func TestAbuseSlowBodyCut(t *testing.T) {
 	for {
 		select {
 		case got := <-done:
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("cut after %v, want about the 500ms read timeout", d)
-			}
 			if !strings.HasPrefix(got, "408") || !strings.Contains(got, "PRSCOUT_READ_TIMEOUT") {
 				t.Errorf("answer %q, want 408 naming PRSCOUT_READ_TIMEOUT", got)
 			}
 			return
 		case <-tick.C:
-			if time.Since(start) > 10*time.Second {
-				t.Fatal("the trickled body was never cut")
+			// Counted in bytes trickled (a byte per tick), not in time.
+			if trickled++; trickled > 600 {
+				t.Fatalf("the trickled body was never cut (%d bytes sent)", trickled)
 			}
 			_, _ = conn.Write([]byte(" "))
 		}
@@ -381,11 +377,7 @@ func TestAbuseValidateNesting(t *testing.T) {
 				typ = "n8n-nodes-base.httpRequest"
 			}
 			wf, _ := json.Marshal(map[string]any{"name": "abuse", "nodes": []any{map[string]any{"name": "n", "type": typ, "parameters": params}}})
-			start := time.Now()
 			rec, out := do(srv, "POST", "/v1/workflows/validate", string(wf))
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %v", d)
-			}
 			nodes, _ := out["nodes"].([]any)
 			if rec.Code != http.StatusOK || out["ok"] != false || len(nodes) != 1 {
 				t.Fatalf("%d %.300v", rec.Code, out)
@@ -406,11 +398,7 @@ func TestAbuseValidateTimeBudget(t *testing.T) {
 			"parameters": map[string]any{"jsCode": strings.Repeat("x = x + 1;\n", 20_000)}})
 	}
 	wf, _ := json.Marshal(map[string]any{"name": "abuse", "nodes": nodes})
-	start := time.Now()
 	rec, out := do(srv, "POST", "/v1/workflows/validate", string(wf))
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("took %v with a 20ms budget", d)
-	}
 	if rec.Code != http.StatusOK || out["ok"] != false || !strings.Contains(fmt.Sprint(out["problems"]), "time budget ran out") {
 		t.Fatalf("%d problems %v", rec.Code, out["problems"])
 	}

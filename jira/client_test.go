@@ -285,16 +285,13 @@ func TestRetryUsesRealWait(t *testing.T) {
 	if d := time.Since(start); d < time.Second {
 		t.Errorf("retried after %s, before Retry-After", d)
 	}
-	// A deadline shorter than Retry-After: no retry, no waiting.
-	fj.push(fault{status: 429, header: map[string]string{"Retry-After": "1"}})
-	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	// A deadline shorter than Retry-After: no retry, no waiting (a wait
+	// would end with the deadline, and say so: "canceled", "timed out").
+	fj.push(fault{status: 429, header: map[string]string{"Retry-After": "5"}})
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()
-	start = time.Now()
-	if _, err := c.LookupIssue(ctx, "PROJ-125"); !isStatus(err, 429) {
-		t.Fatalf("err = %v, want a 429", err)
-	}
-	if d := time.Since(start); d > 400*time.Millisecond {
-		t.Errorf("gave up after %s", d)
+	if _, err := c.LookupIssue(ctx, "PROJ-125"); !isStatus(err, 429) || strings.Contains(err.Error(), "cancel") || strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("err = %v, want a 429 answered at once", err)
 	}
 }
 
@@ -303,12 +300,9 @@ func TestSlowJiraTimesOut(t *testing.T) {
 	hang := make(chan struct{})
 	defer close(hang)
 	fj.push(fault{hang: hang})
+	// The fake hangs until the test ends: only the timeout returns.
 	c, rec, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: 150 * time.Millisecond, AcceptanceField: AcceptanceFieldNone})
-	start := time.Now()
 	_, err := c.LookupIssue(context.Background(), "PROJ-123")
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("timeout took %s", d)
-	}
 	if err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("err = %v", err)
 	}
@@ -318,25 +312,18 @@ func TestSlowJiraTimesOut(t *testing.T) {
 
 	// A body that stops half-way times out as well.
 	fj.push(fault{hang: hang, partial: true})
-	start = time.Now()
 	if _, err := c.LookupIssue(context.Background(), "PROJ-123"); err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("half a body: err = %v", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("half a body took %s", d)
-	}
 
-	// The caller's deadline cancels too.
-	fj.push(fault{delay: time.Second, status: 200})
+	// The caller's deadline cancels too (the fake hangs until the test
+	// ends; the client has no timeout of its own here).
+	fj.push(fault{hang: hang})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	c2, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), AcceptanceField: AcceptanceFieldNone})
-	start = time.Now()
+	c2, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: time.Hour, AcceptanceField: AcceptanceFieldNone})
 	if _, err := c2.LookupIssue(ctx, "PROJ-123"); err == nil || !strings.HasSuffix(err.Error(), "timed out") {
 		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("cancel took %s", d)
 	}
 }
 
@@ -454,14 +441,12 @@ func TestCancelWhileWaitingToRetry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Waiting the 3 s out would retry and succeed: only the cancel answers
+	// this error.
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	start := time.Now()
 	_, err = c.LookupIssue(ctx, "PROJ-1")
 	if err == nil || err.Error() != "get issue: canceled: Service Unavailable (retry after 3s)" || !isStatus(err, 503) {
 		t.Fatalf("err = %v", err)
-	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("cancel took %s", d)
 	}
 }

@@ -217,7 +217,9 @@ func TestSlowFieldListBlocksNoOne(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	hang, arrived := make(chan struct{}), make(chan struct{})
 	fj.push(fault{hang: hang, arrived: arrived})
-	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: 5 * time.Second})
+	// The first lookup hangs until the test ends (no client timeout cuts it
+	// short): a second caller waiting on it would never return.
+	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: time.Hour})
 
 	first := make(chan error, 1)
 	go func() {
@@ -231,11 +233,7 @@ func TestSlowFieldListBlocksNoOne(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := c.ResolveAcceptanceField(ctx)
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("second caller waited %s", d)
-	}
 	if !errors.Is(err, context.DeadlineExceeded) || err.Error() != "list fields: context deadline exceeded" {
 		t.Errorf("second caller err = %v", err)
 	}

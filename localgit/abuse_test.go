@@ -79,18 +79,16 @@ func TestAbuseGitStopsWithClient(t *testing.T) {
 	// A git that never answers stands in for a slow one: the wrapper
 	// sleeps, and must be killed with the context.
 	bin := t.TempDir()
-	script := "#!/bin/sh\nexec sleep 30\n"
+	// It sleeps an hour: a git not killed with the context would outlast
+	// go test's timeout.
+	script := "#!/bin/sh\nexec sleep 3600\n"
 	if err := os.WriteFile(filepath.Join(bin, "git"), []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	start := time.Now()
 	_, err := p.Diff(ctx, anyRepo, f.forkSHA, f.headSHA, pipeline.DiffOptions{})
-	if d := time.Since(start); d > gitWaitDelay+3*time.Second {
-		t.Errorf("Diff returned after %v; the killed git should end it within the context's deadline plus %v", d, gitWaitDelay)
-	}
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want context.DeadlineExceeded", err)
 	}

@@ -174,12 +174,9 @@ func TestSleep(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(20*time.Millisecond, cancel)
-	start = time.Now()
-	if err := Sleep(ctx, time.Minute); !errors.Is(err, context.Canceled) {
+	// An hour's sleep outlasts go test's timeout: only the cancel returns.
+	if err := Sleep(ctx, time.Hour); !errors.Is(err, context.Canceled) {
 		t.Errorf("Sleep canceled: err = %v", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Sleep canceled after %v", d)
 	}
 }
 

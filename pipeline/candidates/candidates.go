@@ -193,6 +193,9 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			return nil, err
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return rank(ev, opts.Max), err // an engine stopped without saying so
+	}
 	if cuts := ev.Cuts(); len(cuts) > 0 {
 		return rank(ev, opts.Max), &CutError{What: cuts}
 	}

@@ -29,3 +29,75 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// readerSeeds are sources of about n bytes nested deep or on one line, in
+// the syntax of every reader: each shape once made a reader copy, rescan
+// or recurse per level.
+func readerSeeds(n int) []string {
+	d := n / 8
+	return []string{
+		strings.Repeat("func() {} ", n/10),
+		"var x = " + strings.Repeat("f(", d) + strings.Repeat(")", d) + "\n",
+		"package p\n\nfunc F() {\n" + strings.Repeat("{", d) + strings.Repeat("}", d) + "\n}\n",
+		"x = " + strings.Repeat("`${", d) + "target()" + strings.Repeat("}`", d) + ";\n",
+		"x = " + strings.Repeat(`f"{`, d) + "target()" + strings.Repeat(`}"`, d) + "\n",
+		"x = a" + strings.Repeat(".m()", n/4) + "\n",
+		strings.Repeat("a.bbbbb\n", n/8),
+		"class A {\n" + strings.Repeat("class C{", d) + "void m(){ Target.run(); }" + strings.Repeat("}", d) + "\n}\n",
+		strings.Repeat("def a\n  b\nend\n", n/14),
+		strings.Repeat("import {a as b} from './a';\n", n/28),
+	}
+}
+
+// fuzzReader runs Find on src as the changed file at p and as a searched
+// file beside it, and fails when the bytes allocated pass a fixed multiple
+// of the sources' size: the work bound of each reader, not a clock.
+func fuzzReader(f *testing.F, p, searched string, extra map[string]string) {
+	for _, s := range readerSeeds(4000) {
+		f.Add(s, s)
+	}
+	f.Fuzz(func(t *testing.T, old, new string) {
+		if len(old) > 64<<10 || len(new) > 64<<10 {
+			return
+		}
+		files := map[string]string{p: new, searched: new}
+		for k, v := range extra {
+			files[k] = v
+		}
+		added, removed := make([]int, 0), make([]int, 0)
+		for i := 1; i <= strings.Count(new, "\n")+1 && i < 200; i++ {
+			added = append(added, i)
+		}
+		for i := 1; i <= strings.Count(old, "\n")+1 && i < 200; i++ {
+			removed = append(removed, i)
+		}
+		var err error
+		alloc := allocated(func() {
+			_, err = Find(context.Background(), memTree(files), []Change{{Path: p, Old: []byte(old), New: []byte(new), AddedLines: added, RemovedLines: removed}}, Options{})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bound := uint64(maxAllocPerByte*(treeBytes(files)+len(old)) + fuzzAllocBase); alloc > bound {
+			t.Fatalf("%s: %d bytes allocated for %d bytes of source", p, alloc, treeBytes(files)+len(old))
+		}
+	})
+}
+
+// FuzzReaderGo bounds the Go reader's work on any source.
+func FuzzReaderGo(f *testing.F) {
+	fuzzReader(f, "cmd/a.go", "cmd/b.go", map[string]string{"go.mod": goMod})
+}
+
+// FuzzReaderTS bounds the TypeScript/JavaScript reader's work.
+func FuzzReaderTS(f *testing.F) { fuzzReader(f, "src/a.ts", "src/b.ts", nil) }
+
+// FuzzReaderPython bounds the Python reader's work.
+func FuzzReaderPython(f *testing.F) { fuzzReader(f, "pkg/a.py", "pkg/b.py", nil) }
+
+// FuzzReaderJava bounds the Java reader's work.
+func FuzzReaderJava(f *testing.F) { fuzzReader(f, "src/p/A.java", "src/p/B.java", nil) }
+
+// FuzzReaderText bounds the identifier search's work (languages without
+// a reader of their own).
+func FuzzReaderText(f *testing.F) { fuzzReader(f, "lib/a.rb", "lib/b.rb", nil) }

@@ -157,11 +157,9 @@ func TestFindCandidatesBudget(t *testing.T) {
 		return nil
 	}
 	res := candResult()
-	start := time.Now()
+	// The hook holds the tree until the budget's context ends: only the
+	// budget returns.
 	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim, nil, nil)
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("findCandidates took %s with a 30ms budget", d)
-	}
 	if len(res.Candidates) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not searchable within 30ms (PRSCOUT_CANDIDATES_BUDGET)") {
 		t.Errorf("candidates %v, warnings %q; want none and one budget warning", res.Candidates, res.Warnings)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
@@ -121,13 +120,11 @@ func TestAbuseExponentialGlobInRuleFile(t *testing.T) {
 		map[string]string{scope.RepoRulesPath: `{"include":["` + bomb + `"]}`, "src/a.go": "package a // new\n"},
 		fileDiff("src/a.go", "package a // old", "package a // new"))
 	src := ContextSources{Repo: repo, Diffs: repo}
-	start := time.Now()
+	// Matching the glob would take hours: the review ending at all, with
+	// the warning, says it was refused.
 	res, err := Collect(context.Background(), src, ContextInput{Base: "base", Head: "head"}, pipeline.DefaultLimits())
 	if err != nil {
 		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("review took %v", d)
 	}
 	if len(res.Files) != 1 || !strings.Contains(strings.Join(res.Warnings, "\n"), "too complex") {
 		t.Errorf("files %d, warnings %q: want the file reviewed and a warning naming the glob", len(res.Files), res.Warnings)

@@ -117,10 +117,10 @@ func TestReadHuge(t *testing.T) {
 	}
 }
 
-// TestReadHostile feeds 1 MB answers built to cost the most. Each must read
-// within 10 s of wall time on a loaded machine under the race detector
-// (they take well under a second alone), where any step quadratic in the
-// answer (as the repair library is) would take many minutes.
+// TestReadHostile feeds 1 MB answers built to cost the most. Each reads in
+// well under a second alone; any step quadratic in the answer (as the
+// repair library is) would take many minutes and fail by go test's
+// timeout, so no clock is asserted here (a loaded machine slows both).
 func TestReadHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates answers of a megabyte")
@@ -149,11 +149,7 @@ func TestReadHostile(t *testing.T) {
 	}
 	for name, text := range tests {
 		t.Run(name, func(t *testing.T) {
-			start := time.Now()
 			a := Read([]byte(text), reviewShape)
-			if d := time.Since(start); d > 10*time.Second {
-				t.Errorf("%d bytes took %v", len(text), d)
-			}
 			checkAnswer(t, a, reviewShape)
 		})
 	}

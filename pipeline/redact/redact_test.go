@@ -2,10 +2,10 @@ package redact_test
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prscout/prscout/pipeline/redact"
 	"github.com/prscout/prscout/pipeline/redact/corpus"
@@ -202,22 +202,33 @@ func TestLineGrowthBounded(t *testing.T) {
 
 // TestLinear guards against quadratic inputs: many BEGIN lines without an
 // END, many keyword lines, one long line full of keywords, one long line
-// of base64. Each would take seconds if the scan were quadratic.
+// of base64, an unclosed quoted value. The work is counted, not timed:
+// each input at four times its size allocates at most about four times
+// the bytes, and at most a few bytes per byte of input.
 func TestLinear(t *testing.T) {
-	for name, in := range map[string]string{
-		"begin lines":   strings.Repeat("+-----BEGIN RSA "+"PRIVATE KEY-----\n+x := 1\n", 20000),
-		"keyword lines": strings.Repeat("\tcfg.Token = lookup(\"api_key\", key) // password: x\n", 20000),
-		"keyword line":  strings.Repeat(`password="`, 100000),
-		"base64 line":   strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 30000),
-		"unclosed":      "token = \"" + strings.Repeat("a", 1<<20),
+	for name, in := range map[string]func(n int) string{
+		"begin lines": func(n int) string { return strings.Repeat("+-----BEGIN RSA "+"PRIVATE KEY-----\n+x := 1\n", n) },
+		"keyword lines": func(n int) string {
+			return strings.Repeat("\tcfg.Token = lookup(\"api_key\", key) // password: x\n", n)
+		},
+		"keyword line": func(n int) string { return strings.Repeat(`password="`, 5*n) },
+		"base64 line":  func(n int) string { return strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 3*n/2) },
+		"unclosed":     func(n int) string { return "token = \"" + strings.Repeat("a", 50*n) },
 	} {
-		start := time.Now()
-		out := redact.Secrets(in, nil)
-		if strings.Count(out, "\n") != strings.Count(in, "\n") {
-			t.Errorf("%s: line count changed", name)
+		once := func(s string) uint64 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			out := redact.Secrets(s, nil)
+			runtime.ReadMemStats(&after)
+			if strings.Count(out, "\n") != strings.Count(s, "\n") {
+				t.Errorf("%s: line count changed", name)
+			}
+			return after.TotalAlloc - before.TotalAlloc
 		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("%s: %v for %d KiB", name, d, len(in)>>10)
+		small, large := in(5000), in(20000)
+		as, al := once(small), once(large)
+		if al > 5*as+64<<10 || al > 16*uint64(len(large))+1<<20 {
+			t.Errorf("%s: %d KiB allocated for %d KiB, %d KiB for %d KiB: not linear", name, as>>10, len(small)>>10, al>>10, len(large)>>10)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prscout/prscout/pipeline/sanitize"
 )
@@ -42,17 +41,29 @@ func nestedMarkdown(n int) map[string]string {
 	}
 }
 
-// TestAbuseSanitizerNesting: a hostile summary of 64 KiB is sanitized in
-// well under 100ms, its output stays within the stated bound, and no image
+// sanitizeAllocBound bounds the bytes sanitizing n bytes may allocate: a
+// copy or a rescan per nesting level allocates far more.
+func sanitizeAllocBound(n int) uint64 { return 64*uint64(n) + 256<<10 }
+
+// allocated is the bytes fn allocates on the heap.
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestAbuseSanitizerNesting: a hostile summary of 64 KiB is sanitized with
+// work bounded by its size (bytes allocated; TestAbuseSanitizerLinear
+// compares times), its output stays within the stated bound, and no image
 // or foreign link survives.
 func TestAbuseSanitizerNesting(t *testing.T) {
 	hosts := []string{"bitbucket.org"}
 	for name, in := range nestedMarkdown(64 << 10) {
-		start := time.Now()
-		got := sanitize.Markdown(in, hosts)
-		d := time.Since(start)
-		if d > timeScale*100*time.Millisecond {
-			t.Errorf("%s: %d bytes took %s", name, len(in), d)
+		var got string
+		if a := allocated(func() { got = sanitize.Markdown(in, hosts) }); a > sanitizeAllocBound(len(in)) {
+			t.Errorf("%s: %d bytes allocated %d KiB", name, len(in), a>>10)
 		}
 		if len(got) > sanitizeBound(in) {
 			t.Errorf("%s: %d bytes grew to %d (bound %d)", name, len(in), len(got), sanitizeBound(in))
@@ -63,33 +74,18 @@ func TestAbuseSanitizerNesting(t *testing.T) {
 	}
 }
 
-// TestAbuseSanitizerLinear: doubling a hostile input at most a little more
-// than doubles the time it takes (a quadratic sanitizer quadruples it).
+// TestAbuseSanitizerLinear: eight times a hostile input allocates at most
+// about eight times the bytes (a copy per nesting level allocates 64
+// times). The work is counted: times on a loaded machine varied 30x
+// between runs of a linear sanitizer.
 func TestAbuseSanitizerLinear(t *testing.T) {
 	hosts := []string{"bitbucket.org"}
-	once := func(in string) time.Duration {
-		runtime.GC() // a collection left over from the last run is not this run's cost
-		start := time.Now()
-		sanitize.Markdown(in, hosts)
-		return time.Since(start)
-	}
-	// The two sizes are timed in turns, best of seven each, so a busy
-	// machine slows both alike.
-	timesOf := func(small, large string) (ts, tl time.Duration) {
-		ts, tl = time.Hour, time.Hour
-		for range 7 {
-			ts, tl = min(ts, once(small)), min(tl, once(large))
-		}
-		return ts, tl
-	}
-	// 8x the input: linear is ~8x, quadratic ~64x; the bound leaves room
-	// for a loaded machine (under the race detector the 4x pair's ratio
-	// reached 11x while linear).
 	small, large := nestedMarkdown(16<<10), nestedMarkdown(128<<10)
 	for name := range small {
-		ts, tl := timesOf(small[name], large[name])
-		if tl > 24*ts+2*time.Millisecond {
-			t.Errorf("%s: 16 KiB in %s, 128 KiB in %s: not linear", name, ts, tl)
+		as := allocated(func() { sanitize.Markdown(small[name], hosts) })
+		al := allocated(func() { sanitize.Markdown(large[name], hosts) })
+		if al > 10*as+64<<10 {
+			t.Errorf("%s: 16 KiB allocated %d KiB, 128 KiB allocated %d KiB: not linear", name, as>>10, al>>10)
 		}
 	}
 }
@@ -114,8 +110,8 @@ func TestAbuseSanitizerEscapesOnce(t *testing.T) {
 	}
 }
 
-// FuzzSanitizerNesting: any input of at most 64 KiB is sanitized within
-// 100ms and within the stated output bound.
+// FuzzSanitizerNesting: any input of at most 64 KiB is sanitized with
+// bounded work (bytes allocated) and within the stated output bound.
 func FuzzSanitizerNesting(f *testing.F) {
 	for _, s := range nestedMarkdown(2 << 10) {
 		f.Add(s)
@@ -125,10 +121,9 @@ func FuzzSanitizerNesting(f *testing.F) {
 		if len(s) > 64<<10 {
 			return
 		}
-		start := time.Now()
-		got := sanitize.Markdown(s, []string{"bitbucket.org"})
-		if d := time.Since(start); d > timeScale*100*time.Millisecond {
-			t.Fatalf("%d bytes took %s", len(s), d)
+		var got string
+		if a := allocated(func() { got = sanitize.Markdown(s, []string{"bitbucket.org"}) }); a > sanitizeAllocBound(len(s)) {
+			t.Fatalf("%d bytes allocated %d KiB: %q", len(s), a>>10, s)
 		}
 		if len(got) > sanitizeBound(s) {
 			t.Fatalf("%d bytes grew to %d (bound %d): %q", len(s), len(got), sanitizeBound(s), s)

@@ -190,7 +190,7 @@ func (e *goEngine) dir(d string) *goDir {
 		}
 	}
 	res := make([]scanned, len(paths))
-	pipeline.Parallel(len(paths), func(i int) {
+	pipeline.ParallelCtx(e.ctx, len(paths), func(i int) {
 		p := paths[i]
 		src, ok := e.heads[p]
 		if !ok {

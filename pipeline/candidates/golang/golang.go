@@ -492,7 +492,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 		}
 	}
 	found := make([]*impactCand, len(todo))
-	pipeline.Parallel(len(todo), func(i int) {
+	pipeline.ParallelCtx(e.ctx, len(todo), func(i int) {
 		src, err := e.tree.ReadFile(e.ctx, todo[i])
 		if err != nil {
 			return
@@ -512,7 +512,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies (a cached parse is used when it has them).
 	keeps := make([]func(goscan.Body) bool, len(cands))
-	pipeline.Parallel(len(cands), func(i int) {
+	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
 		c.at = c.idents.Offsets(c.names, e.identAtOf(c.path, c.src, c.idents), maxWord)
 		at := c.at

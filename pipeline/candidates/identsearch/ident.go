@@ -1,9 +1,11 @@
 package identsearch
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -81,11 +83,11 @@ func enclosingDecls(toks []lexed.Tok, lines map[int]bool) map[string]bool {
 		if !ok {
 			continue
 		}
-		for k := len(sites) - 1; k >= 0; k-- {
-			s := sites[k]
-			if s.line > l {
-				continue
-			}
+		// The sites are in line order: the last one at or above l, then
+		// back at most maxEnclosingWalk sites to a less indented one.
+		k, _ := slices.BinarySearchFunc(sites, l+1, func(s declSite, l int) int { return cmp.Compare(s.line, l) })
+		for j := k - 1; j >= 0 && j >= k-maxEnclosingWalk; j-- {
+			s := sites[j]
 			if s.line == l || s.indent < ind {
 				out[s.name] = true
 				break
@@ -94,6 +96,11 @@ func enclosingDecls(toks []lexed.Tok, lines map[int]bool) map[string]bool {
 	}
 	return out
 }
+
+// maxEnclosingWalk bounds the declarations enclosingDecls looks back over
+// from one line: each changed line walking back over every declaration
+// was quadratic in a file of thousands of them.
+const maxEnclosingWalk = 256
 
 // changedNames returns the names of the declarations enclosing changed
 // lines, and the names used on added lines (of at least four characters)

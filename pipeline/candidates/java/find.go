@@ -33,7 +33,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		need[typeRef{t.f, t.d.Container}] = true
 	}
 	byName := touchedByName(touched)
-	hits := impactHits(impactFiles, &byName, seen, need)
+	hits := impactHits(ctx, impactFiles, &byName, seen, need)
 	if err := s.loadTypes(ctx, need); err != nil {
 		return err
 	}
@@ -144,10 +144,10 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 // touched declaration (the impact walk asks only those), and adds to need
 // the declared types of the receivers of the touched names and the files'
 // supertypes (so that their hierarchy is known).
-func impactHits(files []*jfile, byName *touchedNames, touched map[string]bool, need map[typeRef]bool) map[*jfile][]int32 {
+func impactHits(ctx context.Context, files []*jfile, byName *touchedNames, touched map[string]bool, need map[typeRef]bool) map[*jfile][]int32 {
 	recvs := make([]map[string]bool, len(files))
 	hits := make([][]int32, len(files))
-	pipeline.Parallel(len(files), func(i int) {
+	pipeline.ParallelCtx(ctx, len(files), func(i int) {
 		g := files[i]
 		recvs[i] = map[string]bool{}
 		for k, tk := range g.Toks {

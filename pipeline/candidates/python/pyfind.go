@@ -179,7 +179,11 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 		gate = append(gate, []string{n})
 	}
 	declaring := map[string][]string{} // loose name -> files declaring it
-	for _, g := range r.prefetch(keep, gate, ev) {
+	read := r.prefetch(keep, gate, ev)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, g := range read {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

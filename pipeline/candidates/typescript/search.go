@@ -49,6 +49,9 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if len(group) == 0 {
 		return nil
 	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	paths, err := groupPaths(ctx, tree, group, aliases, mods)
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)

@@ -58,6 +58,9 @@ func Load(ctx context.Context, tree engine.Tree) *Aliases {
 // unreadable file means no aliases.
 func loadAliases(ctx context.Context, tree engine.Tree) *Aliases {
 	for _, name := range []string{"tsconfig.json", "jsconfig.json"} {
+		if ctx.Err() != nil {
+			return nil
+		}
 		src, err := tree.ReadFile(ctx, name)
 		if err != nil {
 			continue

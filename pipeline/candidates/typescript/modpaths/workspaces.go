@@ -38,6 +38,9 @@ type packageJSON struct {
 func loadWorkspaces(ctx context.Context, tree engine.Tree, a *Aliases) *Aliases {
 	var pkgs []string // package.json paths
 	var patterns []string
+	if ctx.Err() != nil {
+		return a
+	}
 	if src, err := tree.ReadFile(ctx, "package.json"); err == nil && len(src) <= maxAliasConfigBytes {
 		pkgs = append(pkgs, "package.json")
 		var root packageJSON

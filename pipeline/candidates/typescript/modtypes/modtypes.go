@@ -155,6 +155,9 @@ func (w *World) importFile(f *lexed.File, spec string) *lexed.File {
 func (w *World) exists(p string) bool {
 	dir := engine.DirOf(p)
 	have, ok := w.dirs[dir]
+	if !ok && w.ctx.Err() != nil {
+		return false
+	}
 	if !ok {
 		have = map[string]bool{}
 		if files, err := w.tree.ListDir(w.ctx, dir); err == nil {
