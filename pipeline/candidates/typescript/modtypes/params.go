@@ -1,0 +1,162 @@
+package modtypes
+
+import "github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+
+// Parameters: the types a callback's parameter or a call's argument takes
+// from the callee's declared parameters.
+
+// callbackTypes returns the types of the parameter name at toks[k] of f
+// from the call its function is an argument of; nil when it is none.
+func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
+	toks := f.Toks
+	name := toks[k].Text
+	var scope Scope
+	found := false
+	for _, p := range w.host.Scopes(f)[name] {
+		if p.From <= k && k <= p.To && (!found || p.From > scope.From) {
+			scope, found = p, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	pos, start := scope.Pos, scope.From
+	if textAt(toks, start-1) == "function" {
+		start--
+	}
+	if textAt(toks, start-1) == "async" {
+		start--
+	}
+	var out []Type
+	for _, p := range w.argParams(f, start, depth) {
+		out = appendNew(out, w.signatureParam(p, pos, depth+1)...)
+	}
+	return out
+}
+
+// ArgumentTypes returns the types of the parameter that the argument
+// starting at f.Toks[k] is passed to (got('u', {retry: 2}): the type of
+// got's second parameter), as far as the files read tell; nil when
+// f.Toks[k] starts no argument of a call.
+func (w *World) ArgumentTypes(f *lexed.File, k int) []Type {
+	if f == nil || f.Types == nil {
+		return nil
+	}
+	return w.argParams(f, k, 0)
+}
+
+// argParams returns the types of the callee's parameter that the argument
+// starting at toks[start] of f is passed to.
+func (w *World) argParams(f *lexed.File, start, depth int) []Type {
+	toks := f.Toks
+	// The argument list holding the argument: back over the arguments
+	// before it to the call's '('.
+	n := 0
+	j := start - 1
+	for ; j >= 0; j-- {
+		t := toks[j]
+		if t.Text == "," {
+			n++
+			continue
+		}
+		if t.Text == ")" || t.Text == "]" || t.Text == "}" {
+			if j = lexed.MatchOpen(toks, j); j < 0 {
+				return nil
+			}
+			continue
+		}
+		if t.Text == "(" || t.Text == "[" || t.Text == "{" || t.Text == ";" {
+			break
+		}
+	}
+	if j < 1 || toks[j].Text != "(" {
+		return nil
+	}
+	c := j - 1
+	if toks[c].Text == ">" {
+		if q := matchBackward(toks, c); q > 0 {
+			c = q - 1
+		}
+	}
+	if toks[c].Kind != lexed.TkIdent {
+		return nil
+	}
+	var params []Type // the types of the callee's parameter n
+	if r, ok := memberReceiverEnd(toks, c); ok {
+		for _, b := range w.exprTypes(f, r, depth+1) {
+			params = appendNew(params, w.memberParams(b, toks[c].Text, n, depth+1)...)
+		}
+	} else {
+		params = w.funcParams(f, toks[c].Text, n, depth+1)
+	}
+	return params
+}
+
+// at returns the type names of position n of a parameter list's types.
+func at(ps [][]string, n int) []string {
+	if n < 0 || n >= len(ps) {
+		return nil
+	}
+	return ps[n]
+}
+
+// memberParams returns the types of parameter n of member m of t: a
+// method's, or the call signature of a property's type
+// (get: HandlerInterface), looked up in t's supertypes too.
+func (w *World) memberParams(t Type, m string, n, depth int) []Type {
+	if t.File == nil || depth > maxTypeDepth || !w.step() {
+		return nil
+	}
+	key := t.Name + "." + m
+	if ps := at(t.File.Types.Params[key], n); len(ps) > 0 {
+		return w.named(t.File, ps)
+	}
+	var out []Type
+	for _, ft := range w.named(t.File, t.File.Types.Fields[key]) {
+		out = appendNew(out, w.signatureParam(ft, n, depth+1)...)
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
+		out = appendNew(out, w.memberParams(s, m, n, depth+1)...)
+	}
+	return out
+}
+
+// funcParams returns the types of parameter n of the function fn as f
+// sees it (declared there or imported).
+func (w *World) funcParams(f *lexed.File, fn string, n, depth int) []Type {
+	if ps := at(f.Types.Params[fn], n); len(ps) > 0 {
+		return w.named(f, ps)
+	}
+	g, name := w.declOf(f, fn, 0)
+	if g == nil {
+		return nil
+	}
+	if ps := at(g.Types.Params[name], n); len(ps) > 0 {
+		return w.named(g, ps)
+	}
+	var out []Type
+	for _, t := range w.valueTypes(g, name, depth+1) {
+		out = appendNew(out, w.signatureParam(t, n, depth+1)...)
+	}
+	return out
+}
+
+// signatureParam returns the types of parameter n of calling a t: of its
+// call signature (a function type alias, an interface's call signature),
+// or of those of the types it unites or extends.
+func (w *World) signatureParam(t Type, n, depth int) []Type {
+	if t.File == nil || depth > maxTypeDepth || !w.step() {
+		return nil
+	}
+	if ps := at(t.File.Types.Params[t.Name+"()"], n); len(ps) > 0 {
+		return w.named(t.File, ps)
+	}
+	var out []Type
+	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
+		out = appendNew(out, w.signatureParam(s, n, depth+1)...)
+	}
+	return out
+}
