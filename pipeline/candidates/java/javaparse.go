@@ -1,8 +1,9 @@
 package java
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // A structural reader of Java tokens: type declarations (class, interface,
@@ -29,7 +30,7 @@ func readJava(p string, src []byte) *jfile {
 			f.Toks[i].Text = `"`
 		}
 	}
-	f.Decls, f.Types, f.java = javaParse(f.Toks)
+	f.Decls, f.Types, f.java = javaParse(f.Toks, f.Brackets)
 	f.Imports, f.pkg = javaImports(f.Toks)
 	f.java.members = lexed.MembersOf(f.File)
 	seen := map[string]bool{}
@@ -139,6 +140,7 @@ func (x *javaFacts) index(toks []lexed.Tok, decls []lexed.Decl) {
 
 type jparser struct {
 	toks  []lexed.Tok
+	br    lexed.Brackets // toks' brackets paired
 	decls []lexed.Decl
 	m     *lexed.TypeModel
 	facts *javaFacts
@@ -152,8 +154,8 @@ const maxClassNesting = 32
 
 // javaParse reads the declarations, the declared-type model and the facts
 // of a Java file's tokens.
-func javaParse(toks []lexed.Tok) ([]lexed.Decl, *lexed.TypeModel, *javaFacts) {
-	p := &jparser{toks: toks, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: newTokSet(len(toks))}}
+func javaParse(toks []lexed.Tok, br lexed.Brackets) ([]lexed.Decl, *lexed.TypeModel, *javaFacts) {
+	p := &jparser{toks: toks, br: br, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: newTokSet(len(toks))}}
 	p.top()
 	p.vars()
 	p.qualifyNested()
@@ -294,26 +296,19 @@ func (p *jparser) skipAnnotation(i int) int {
 		j++
 	}
 	if p.text(j) == "(" {
-		return p.matchClose(j, "(", ")") + 1
+		return p.matchClose(j) + 1
 	}
 	return j
 }
 
-// matchClose answers the index of the bracket closing the one at i.
-func (p *jparser) matchClose(i int, open, close string) int {
-	depth := 0
-	for j := i; j < len(p.toks); j++ {
-		switch p.toks[j].Text {
-		case open:
-			depth++
-		case close:
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
+// matchClose answers the index of the bracket closing the one at i, or
+// the last index when it is not closed.
+func (p *jparser) matchClose(i int) int {
+	n := p.br.Close(i)
+	if n < 0 {
+		n = len(p.toks) - 1
 	}
-	return len(p.toks) - 1
+	return n
 }
 
 // skipAngle skips type arguments or parameters <...> from i at '<'; it
@@ -387,7 +382,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		if p.text(j) != "{" {
 			return j + 1
 		}
-		return p.matchClose(j, "{", "}") + 1
+		return p.matchClose(j) + 1
 	}
 	p.depth++
 	defer func() { p.depth-- }()
@@ -402,7 +397,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		j = p.skipAngle(j)
 	}
 	if p.text(j) == "(" { // record components
-		j = p.matchClose(j, "(", ")") + 1
+		j = p.matchClose(j) + 1
 	}
 	var supers []string
 	mode := ""
@@ -467,7 +462,7 @@ func (p *jparser) body(open int, cls, kind string) int {
 			}
 			i = p.skipAnnotation(i)
 		case t.Text == "{": // an initializer block
-			i = p.matchClose(i, "{", "}") + 1
+			i = p.matchClose(i) + 1
 			start = -1
 		case t.Text == "<":
 			if start < 0 {
@@ -518,10 +513,10 @@ func (p *jparser) enumConstants(i int, cls string) int {
 		d := p.add(lexed.Decl{Name: p.text(i), Kind: "field", Container: cls, Static: true, From: p.line(i), To: p.line(i)})
 		j := i + 1
 		if p.text(j) == "(" {
-			j = p.matchClose(j, "(", ")") + 1
+			j = p.matchClose(j) + 1
 		}
 		if p.text(j) == "{" {
-			j = p.matchClose(j, "{", "}") + 1
+			j = p.matchClose(j) + 1
 		}
 		p.decls[d].To = p.line(j - 1)
 		switch p.text(j) {
@@ -551,7 +546,7 @@ func (p *jparser) member(start, i int, cls string) int {
 	_, simple, _ := lexed.CutLastDot(cls)
 	if p.text(i) == simple && p.text(i+1) == "(" {
 		p.facts.declTok.add(i)
-		end := p.methodEnd(p.matchClose(i+1, "(", ")") + 1)
+		end := p.methodEnd(p.matchClose(i+1) + 1)
 		p.add(lexed.Decl{Name: simple, Kind: "constructor", Container: cls, From: p.line(start), To: p.line(end)})
 		return end + 1
 	}
@@ -561,7 +556,7 @@ func (p *jparser) member(start, i int, cls string) int {
 	}
 	if p.text(j+1) == "(" {
 		p.facts.declTok.add(j)
-		end := p.methodEnd(p.matchClose(j+1, "(", ")") + 1)
+		end := p.methodEnd(p.matchClose(j+1) + 1)
 		p.add(lexed.Decl{Name: p.text(j), Kind: "method", Container: cls, Static: static, From: p.line(start), To: p.line(end)})
 		if typ != "void" && !javaPrimitives[typ] {
 			p.m.AddReturn(cls+"."+p.text(j), typ)
@@ -597,7 +592,7 @@ func (p *jparser) methodEnd(i int) int {
 	for i < len(p.toks) {
 		switch p.text(i) {
 		case "{":
-			return p.matchClose(i, "{", "}")
+			return p.matchClose(i)
 		case ";":
 			return i
 		case "}":
@@ -618,11 +613,11 @@ func (p *jparser) skipInitializer(i int) int {
 		t := p.text(i)
 		switch t {
 		case "(":
-			i = p.matchClose(i, "(", ")") + 1
+			i = p.matchClose(i) + 1
 		case "{":
-			i = p.matchClose(i, "{", "}") + 1
+			i = p.matchClose(i) + 1
 		case "[":
-			i = p.matchClose(i, "[", "]") + 1
+			i = p.matchClose(i) + 1
 		case "<":
 			if p.isIdent(i-1) && isUpper(p.text(i-1)) || p.text(i-1) == "." {
 				i = p.skipAngle(i)

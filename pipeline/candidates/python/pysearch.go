@@ -544,7 +544,7 @@ func (r *pyResolver) receiverOnce(f *pyFile, i, depth int) []pyTarget {
 	if toks[i-2].Text != ")" {
 		return nil
 	}
-	j := lexed.MatchOpen(toks, i-2)
+	j := f.Brackets.Open(i - 2)
 	if j < 1 || toks[j-1].Kind != lexed.TkIdent {
 		return nil
 	}

@@ -364,7 +364,7 @@ func pyTypes(f *pyFile) *lexed.TypeModel {
 			pyAssignTypes(toks, m, i)
 		case i >= 2 && toks[i-1].Text == "as" && toks[i-2].Text == ")":
 			// with C(...) as x: the call's chain before the parentheses.
-			if j := lexed.MatchOpen(toks, i-2); j > 0 && toks[j-1].Kind == lexed.TkIdent {
+			if j := f.Brackets.Open(i - 2); j > 0 && toks[j-1].Kind == lexed.TkIdent {
 				ch, _ := chainBefore(toks, j-1)
 				m.AddVar(t.Text, ch)
 			}
@@ -410,7 +410,7 @@ func pyDefTypes(f *pyFile, m *lexed.TypeModel, methods map[lexed.DeclAt]string, 
 	if i+2 >= len(toks) || toks[i+2].Text != "(" {
 		return
 	}
-	end := lexed.MatchClose(toks, i+2)
+	end := f.Brackets.Close(i + 2)
 	if end < 0 {
 		return
 	}

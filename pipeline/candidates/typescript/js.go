@@ -18,6 +18,7 @@ import (
 // jsScan is the state of jsDecls's walk.
 type jsScan struct {
 	toks  []lexed.Tok
+	br    lexed.Brackets // toks' brackets paired
 	out   []lexed.Decl
 	types *lexed.TypeModel
 	// literal is set while the members of a type alias's object type are
@@ -27,10 +28,10 @@ type jsScan struct {
 
 // jsDecls reads the declarations of a TypeScript/JavaScript file's tokens
 // and fills types with what they declare.
-func jsDecls(toks []lexed.Tok, types *lexed.TypeModel) []lexed.Decl {
-	s := &jsScan{toks: toks, types: types}
-	s.module(0, len(toks), "")
-	jsLocalTypes(toks, types)
+func jsDecls(f *lexed.File, types *lexed.TypeModel) []lexed.Decl {
+	s := &jsScan{toks: f.Toks, br: f.Brackets, types: types}
+	s.module(0, len(s.toks), "")
+	jsLocalTypes(f, types)
 	return s.out
 }
 
@@ -58,22 +59,11 @@ func (s *jsScan) arrowAt(i int) bool {
 // match returns the index of the bracket closing the one at i, or the last
 // index when it is not closed.
 func (s *jsScan) match(i int) int {
-	depth := 0
-	for j := i; j < len(s.toks); j++ {
-		if s.toks[j].Kind != lexed.TkPunct {
-			continue
-		}
-		switch s.toks[j].Text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
+	n := s.br.Close(i)
+	if n < 0 {
+		n = len(s.toks) - 1
 	}
-	return len(s.toks) - 1
+	return n
 }
 
 // skipAngle returns the index after the type arguments or parameters
@@ -606,8 +596,9 @@ func (s *jsScan) params(i, end int, inClass string) {
 // names: const x = new C(), x: C, this.x = new C(), x = await f() and
 // x = f() (the latter as the call f(), whose return type is looked up), and
 // the narrowing x instanceof C.
-func jsLocalTypes(toks []lexed.Tok, m *lexed.TypeModel) {
-	s := &jsScan{toks: toks, types: m}
+func jsLocalTypes(f *lexed.File, m *lexed.TypeModel) {
+	toks := f.Toks
+	s := &jsScan{toks: toks, br: f.Brackets, types: m}
 	for j := 0; j+2 < len(toks); j++ {
 		if !s.isIdent(j) {
 			continue
@@ -681,7 +672,7 @@ func (s *jsScan) castType(i, e int) string {
 		switch {
 		case s.punctAt(p, ")") || s.punctAt(p, "]") || s.punctAt(p, "}"):
 			// A bracket's inside is another level: f(a as B) casts a.
-			if p = lexed.MatchOpen(s.toks, p); p < 0 {
+			if p = s.br.Open(p); p < 0 {
 				return ""
 			}
 		case s.isIdent(p) && s.text(p) == "as" && !s.punctAt(p-1, "."):

@@ -70,7 +70,7 @@ func newImportForm(dir string, aliases *modpaths.Aliases, spec string) importFor
 func readJS(p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	f := &jsFile{File: lexed.Read(p, src), aliases: aliases}
 	f.Types = lexed.NewTypeModel()
-	f.Decls = jsDecls(f.Toks, f.Types)
+	f.Decls = jsDecls(f.File, f.Types)
 	f.Imports = jsImports(f.Toks)
 	f.readForms()
 	return f

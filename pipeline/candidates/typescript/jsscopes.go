@@ -21,7 +21,7 @@ func shadowedAt(f *jsFile, i int) bool {
 // request's own jsFile: the lexed file is shared and not changed).
 func (f *jsFile) scopes() map[string][]modtypes.Scope {
 	if f.params == nil {
-		f.params = paramScopes(f.Toks)
+		f.params = paramScopes(f.File)
 	}
 	return f.params
 }
@@ -29,8 +29,9 @@ func (f *jsFile) scopes() map[string][]modtypes.Scope {
 // paramScopes finds the parameter lists of a JS file's functions: "(...)"
 // followed by "=>" or, after an optional return type, by a body "{", and
 // the lone parameter of "x =>"; catch (e) binds e in its block.
-func paramScopes(toks []lexed.Tok) map[string][]modtypes.Scope {
-	s := &jsScan{toks: toks}
+func paramScopes(f *lexed.File) map[string][]modtypes.Scope {
+	toks := f.Toks
+	s := &jsScan{toks: toks, br: f.Brackets}
 	out := map[string][]modtypes.Scope{}
 	for j := 0; j < len(toks); j++ {
 		switch {

@@ -31,7 +31,7 @@ func (h *modHost) External(f *lexed.File, im lexed.Import) bool {
 func (h *modHost) Scopes(f *lexed.File) map[string][]modtypes.Scope {
 	s, ok := h.scopes[f]
 	if !ok {
-		s = paramScopes(f.Toks)
+		s = paramScopes(f)
 		h.scopes[f] = s
 	}
 	return s

@@ -1,37 +1,50 @@
 package lexed
 
-// MatchOpen returns the index of the bracket opening the one closing at
-// toks[i] (')', ']' or '}'), -1 for none.
-func MatchOpen(toks []Tok, i int) int {
-	depth := 0
-	for j := i; j >= 0; j-- {
-		switch toks[j].Text {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
-			depth--
-			if depth == 0 {
-				return j
+// Brackets pairs each bracket of a file's tokens ('(', '[', '{' and their
+// closers, punctuation only: a string holding one is no bracket) with its
+// partner, found in one pass with a stack: matching one is then a lookup,
+// however deep the nesting. As with counting depth, a closer pairs with the
+// innermost open bracket of any kind. A bracket never closed, or a closer
+// with nothing open, has no partner.
+type Brackets []int32
+
+// PairBrackets pairs the brackets of toks.
+func PairBrackets(toks []Tok) Brackets {
+	b := make(Brackets, len(toks))
+	var open []int32
+	for i, t := range toks {
+		b[i] = -1
+		if t.Kind != TkPunct || len(t.Text) != 1 {
+			continue
+		}
+		switch t.Text[0] {
+		case '(', '[', '{':
+			open = append(open, int32(i))
+		case ')', ']', '}':
+			if n := len(open); n > 0 {
+				j := open[n-1]
+				open = open[:n-1]
+				b[i], b[j] = j, int32(i)
 			}
 		}
 	}
-	return -1
+	return b
 }
 
-// MatchClose returns the index of the bracket closing the one opening at
-// toks[i] ('(', '[' or '{'), -1 for none.
-func MatchClose(toks []Tok, i int) int {
-	depth := 0
-	for j := i; j < len(toks); j++ {
-		switch toks[j].Text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
+// Close returns the index of the bracket closing the one opening at i; -1
+// when it is never closed, or toks[i] opens none.
+func (b Brackets) Close(i int) int {
+	if i < 0 || i >= len(b) || int(b[i]) < i {
+		return -1
 	}
-	return -1
+	return int(b[i])
+}
+
+// Open returns the index of the bracket opening the one closing at i; -1
+// when nothing opened it, or toks[i] closes none.
+func (b Brackets) Open(i int) int {
+	if i < 0 || i >= len(b) || b[i] < 0 || int(b[i]) > i {
+		return -1
+	}
+	return int(b[i])
 }

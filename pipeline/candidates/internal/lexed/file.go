@@ -32,13 +32,15 @@ type Decl struct {
 
 // File is a lexed file with its declarations and imports.
 type File struct {
-	Path    string
-	Lang    Lang
-	Toks    []Tok
-	Decls   []Decl
-	Imports []Import
-	idx     *Index     // built on first use (index)
-	Types   *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
+	Path string
+	Lang Lang
+	Toks []Tok
+	// Brackets pairs the brackets of Toks.
+	Brackets Brackets
+	Decls    []Decl
+	Imports  []Import
+	idx      *Index     // built on first use (index)
+	Types    *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
 }
 
 // Index answers RefersTo, DeclaresAt and moduleReceiver's assignment scan
@@ -105,7 +107,8 @@ type Import struct {
 // reader fills its declarations, imports and types.
 func Read(p string, src []byte) *File {
 	l := LangOf(p)
-	return &File{Path: p, Lang: l, Toks: Tokens(src, LexModeOf(l))}
+	toks := Tokens(src, LexModeOf(l))
+	return &File{Path: p, Lang: l, Toks: toks, Brackets: PairBrackets(toks)}
 }
 
 // Sym is a declaration of the changed file that the change touched.

@@ -154,7 +154,7 @@ func (x *lexer) token(c byte) {
 	case c == '`' && mode == LexJS:
 		x.template(start)
 	case c == '"' || c == '\'':
-		triple := mode == LexPython && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
+		triple := (mode == LexPython || mode == LexCLike && c == '"') && x.i+2 < n && src[x.i+1] == c && src[x.i+2] == c
 		x.emit(TkString, x.skipString(c, triple), start)
 	case '0' <= c && c <= '9':
 		for x.i < n && (numberChars.IsByte(src[x.i]) || src[x.i] == '.') {

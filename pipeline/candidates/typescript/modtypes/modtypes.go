@@ -344,7 +344,7 @@ func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
 	}
 	out := w.named(f, f.Types.Vars[name])
 	for _, k := range f.Types.Inits[name] {
-		out = appendNew(out, w.exprTypes(f, chainEnd(f.Toks, k), depth+1)...)
+		out = appendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
 	}
 	return out
 }
@@ -440,7 +440,8 @@ func appendNew(out []Type, ts ...Type) []Type {
 // chainEnd returns the index of the last token of the member chain
 // starting at toks[k]: a name followed by .name, ?.name, !, (args) and
 // <type args>.
-func chainEnd(toks []lexed.Tok, k int) int {
+func chainEnd(f *lexed.File, k int) int {
+	toks := f.Toks
 	if k >= len(toks) {
 		return len(toks) - 1
 	}
@@ -458,7 +459,7 @@ func chainEnd(toks []lexed.Tok, k int) int {
 		case n.Text == "!" && (j+2 >= len(toks) || toks[j+2].Text != "="):
 			j++
 		case n.Text == "(" || n.Text == "<" && n.Line == toks[j].Line && n.Col == toks[j].Col+len(toks[j].Text):
-			e := matchForward(toks, j+1)
+			e := closeOf(f, j+1)
 			if e < 0 {
 				return j
 			}
@@ -494,55 +495,42 @@ func InScope(scopes []Scope, i int) bool {
 	return false
 }
 
-// matchForward returns the index of the bracket closing toks[i] ('(' or
-// '<'), -1 when it does not close.
-func matchForward(toks []lexed.Tok, i int) int {
-	open := toks[i].Text
-	close := ")"
-	if open == "<" {
-		close = ">"
+// closeOf returns the index of the bracket closing f.Toks[i] ('(' or '<'),
+// -1 when it does not close.
+func closeOf(f *lexed.File, i int) int {
+	if f.Toks[i].Text == "<" {
+		return matchAngle(f.Toks, i, 1)
 	}
-	depth := 0
-	for j := i; j < len(toks) && j < i+4096; j++ {
-		switch toks[j].Text {
-		case open:
-			depth++
-		case close:
-			depth--
-			if depth == 0 {
-				return j
-			}
-		case ";", "{", "}":
-			if open == "<" {
-				return -1
-			}
-		}
-	}
-	return -1
+	return f.Brackets.Close(i)
 }
 
-// matchBackward returns the index of the bracket opening the one closing
-// at toks[i] (')' or '>'), -1 when there is none.
-func matchBackward(toks []lexed.Tok, i int) int {
-	close := toks[i].Text
-	open := "("
-	if close == ">" {
-		open = "<"
+// openOf returns the index of the bracket opening the one closing at
+// f.Toks[i] (')' or '>'), -1 when there is none.
+func openOf(f *lexed.File, i int) int {
+	if f.Toks[i].Text == ">" {
+		return matchAngle(f.Toks, i, -1)
 	}
+	return f.Brackets.Open(i)
+}
+
+// matchAngle returns the index of the angle bracket matching toks[i],
+// looking forward (step 1, from a '<') or backward (step -1, from a '>'):
+// type arguments hold no ';', '{' or '}', so one of those first means a
+// comparison (-1), as does no match within maxAngle tokens.
+func matchAngle(toks []lexed.Tok, i, step int) int {
+	const maxAngle = 4096
 	depth := 0
-	for j := i; j >= 0 && j > i-4096; j-- {
+	for j := i; j >= 0 && j < len(toks) && (j-i)*step < maxAngle; j += step {
 		switch toks[j].Text {
-		case close:
+		case toks[i].Text:
 			depth++
-		case open:
+		case "<", ">":
 			depth--
 			if depth == 0 {
 				return j
 			}
 		case ";", "{", "}":
-			if close == ">" {
-				return -1
-			}
+			return -1
 		}
 	}
 	return -1
@@ -561,13 +549,13 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 	case t.Text == "!":
 		return w.exprTypes(f, k-1, depth+1)
 	case t.Text == ")":
-		p := matchBackward(toks, k)
+		p := openOf(f, k)
 		if p < 1 {
 			return nil
 		}
 		c := p - 1
 		if toks[c].Text == ">" {
-			if q := matchBackward(toks, c); q > 0 {
+			if q := openOf(f, c); q > 0 {
 				c = q - 1
 			}
 		}

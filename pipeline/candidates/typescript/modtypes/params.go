@@ -60,7 +60,7 @@ func (w *World) argParams(f *lexed.File, start, depth int) []Type {
 			continue
 		}
 		if t.Text == ")" || t.Text == "]" || t.Text == "}" {
-			if j = lexed.MatchOpen(toks, j); j < 0 {
+			if j = f.Brackets.Open(j); j < 0 {
 				return nil
 			}
 			continue
@@ -74,7 +74,7 @@ func (w *World) argParams(f *lexed.File, start, depth int) []Type {
 	}
 	c := j - 1
 	if toks[c].Text == ">" {
-		if q := matchBackward(toks, c); q > 0 {
+		if q := openOf(f, c); q > 0 {
 			c = q - 1
 		}
 	}
