@@ -526,7 +526,7 @@ func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, 
 }
 
 // redactedFile is a shown file's diff and source with secrets redacted
-// (redact.Kept), and what was redacted in them by kind.
+// (redact.Secrets), and what was redacted in them by kind.
 type redactedFile struct {
 	diff, source string
 	counts       map[string]int
@@ -540,9 +540,9 @@ func redactShown(shown []diffFile, sources map[int]shapedSource) []redactedFile 
 	pipeline.Parallel(len(shown), func(i int) {
 		r := &out[i]
 		r.counts = map[string]int{}
-		r.diff = redact.Kept(shown[i].Section, r.counts)
+		r.diff = redact.Secrets(shown[i].Section, r.counts)
 		if sh, ok := sources[i]; ok && sh.Err == nil && sh.Source != "" {
-			r.source = redact.Kept(sh.Source, r.counts)
+			r.source = redact.Secrets(sh.Source, r.counts)
 		}
 	})
 	return out
