@@ -3,7 +3,7 @@
 //
 //	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5] [-max-first-ratio 0]
 //	contextrange stream -repo R -bin prscout [-ranges 8] [-commits 25] [-passes 3] [-max-median 1.3] [-max-worst 2] [-max-first 2.5]
-//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F [-warm] [-memprofile F]
+//	contextrange profile -repo R [-files 200 | -windows 8] [-n 5] -cpuprofile F [-warm] [-memprofile F]
 //
 // run picks a first-parent range of R ending at -head with at least -files
 // changed files, starts `prscout serve` twice on loopback ports with the
@@ -571,16 +571,27 @@ func profile(args []string) error {
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
+	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *repo == "" {
 		return errors.New("-repo is required")
 	}
-	r, err := pickRange(*repo, *head, *files)
-	if err != nil {
-		return err
+	var rs []changeRange
+	var err error
+	if *windows > 0 {
+		rs, err = pickWindows(*repo, *head, *windows, 25, 10)
+		*n = len(rs)
+	} else {
+		var r changeRange
+		r, err = pickRange(*repo, *head, *files)
+		rs = []changeRange{r}
 	}
+	if err != nil || len(rs) == 0 {
+		return fmt.Errorf("no range: %v", err)
+	}
+	r := rs[0]
 	lim := pipeline.DefaultLimits()
 	if *noCandidates {
 		lim.CandidatesMax = 0
@@ -634,6 +645,7 @@ func profile(args []string) error {
 		if *fresh {
 			p = localgit.New(*repo)
 		}
+		r := rs[i%len(rs)]
 		in := collect.ContextInput{Workspace: "bench", RepoSlug: "range", Base: r.Base, Head: r.Head, Title: "bench"}
 		var res collect.ContextResult
 		cpu0 := cpuTime()
