@@ -18,6 +18,7 @@
 #
 # Usage: scripts/bench-context-stream.sh REPO...
 #   env: RANGES (8), COMMITS (25), MIN_FILES (10), PASSES (3), HEAD_REF,
+#        SPAN (0: the ranges spread over the whole history; N: over the newest N commits),
 #        MAX_MEDIAN (1.3), MAX_WORST (2), MAX_FIRST (2.5)
 set -eu
 if [ $# -eq 0 ]; then
@@ -35,7 +36,7 @@ for repo in "$@"; do
 	git clone -q --no-checkout "$repo" "$tmp/$name"
 	echo "repository: $name"
 	"$tmp/contextrange" stream -repo "$tmp/$name" -bin "$tmp/prscout" -head "${HEAD_REF:-}" \
-		-ranges "${RANGES:-8}" -commits "${COMMITS:-25}" -min-files "${MIN_FILES:-10}" -passes "${PASSES:-3}" \
+		-ranges "${RANGES:-8}" -span "${SPAN:-0}" -commits "${COMMITS:-25}" -min-files "${MIN_FILES:-10}" -passes "${PASSES:-3}" \
 		-max-median "${MAX_MEDIAN:-1.3}" -max-worst "${MAX_WORST:-2}" -max-first "${MAX_FIRST:-2.5}" || failed=1
 	rm -rf "${tmp:?}/$name"
 done

@@ -571,6 +571,7 @@ func profile(args []string) error {
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
+	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
 	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -581,7 +582,7 @@ func profile(args []string) error {
 	var rs []changeRange
 	var err error
 	if *windows > 0 {
-		rs, err = pickWindows(*repo, *head, *windows, 25, 10)
+		rs, err = pickWindows(*repo, *head, *windows, 25, 10, *span)
 		*n = len(rs)
 	} else {
 		var r changeRange

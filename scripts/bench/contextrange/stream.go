@@ -11,18 +11,21 @@ import (
 )
 
 // pickWindows picks k disjoint first-parent windows of commits commits
-// each along head's history, spread evenly from the oldest to the newest
-// (a server meets changes of every age of a repository, not only the
-// newest). A window changing fewer than minFiles files, or no file with a
+// each along head's history (its newest span commits when span > 0),
+// spread evenly from the oldest to the newest (a server meets changes of
+// every age of a repository, not only the newest). A window changing fewer than minFiles files, or no file with a
 // new source, is slid towards the older end within its share of the
 // history; a share with no such window is left out. They come newest
 // first.
-func pickWindows(repo, head string, k, commits, minFiles int) ([]changeRange, error) {
+func pickWindows(repo, head string, k, commits, minFiles, span int) ([]changeRange, error) {
 	out, err := git(repo, "rev-list", "--first-parent", head)
 	if err != nil {
 		return nil, err
 	}
 	chain := strings.Fields(out) // chain[0] is head
+	if span > 0 && span+1 < len(chain) {
+		chain = chain[:span+1]
+	}
 	if k < 1 || commits < 1 || len(chain) < k*commits+1 {
 		return nil, fmt.Errorf("%s has %d first-parent commits, fewer than %d windows of %d", head, len(chain), k, commits)
 	}
@@ -121,6 +124,7 @@ func stream(args []string) error {
 	k := fs.Int("ranges", 8, "distinct ranges")
 	commits := fs.Int("commits", 25, "first-parent commits per range")
 	minFiles := fs.Int("min-files", 10, "changed files a range has at least")
+	span := fs.Int("span", 0, "spread the ranges over the newest span first-parent commits only (0: the whole history)")
 	passes := fs.Int("passes", 3, "fresh servers, each asked every range once (each starting at another range)")
 	maxMedian := fs.Float64("max-median", 1.3, "largest accepted median over the ranges of their ratio")
 	maxWorst := fs.Float64("max-worst", 2, "largest accepted ratio of any range")
@@ -135,7 +139,7 @@ func stream(args []string) error {
 		*head = defaultHead(*repo)
 	}
 	fmt.Printf("head: %s\n", *head)
-	rs, err := pickWindows(*repo, *head, *k, *commits, *minFiles)
+	rs, err := pickWindows(*repo, *head, *k, *commits, *minFiles, *span)
 	if err != nil {
 		return err
 	}
