@@ -37,17 +37,8 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 git clone -q --no-checkout "$repo" "$tmp/repo"
-head=${HEAD_REF:-}
-if [ -z "$head" ]; then
-	for b in origin/main origin/master; do
-		if git -C "$tmp/repo" rev-parse -q --verify "refs/remotes/$b" >/dev/null; then
-			head=$b
-			break
-		fi
-	done
-fi
 go build -o "$tmp/prscout" ./cmd/prscout
 go build -o "$tmp/contextrange" ./scripts/bench/contextrange
-echo "repository: $(basename "$repo"), head $head"
-"$tmp/contextrange" run -repo "$tmp/repo" -bin "$tmp/prscout" -head "$head" -n "$n" \
+echo "repository: $(basename "$repo")"
+"$tmp/contextrange" run -repo "$tmp/repo" -bin "$tmp/prscout" -head "${HEAD_REF:-}" -n "$n" \
 	-files "${FILES:-200}" -cold "${COLD:-3}" -warmed "${WARMED:-3}" -max-ratio "${MAX_RATIO:-1.5}" -max-first-ratio "${MAX_FIRST_RATIO:-0}"

@@ -19,13 +19,22 @@ func ChangesFromDiff(text string) ([]Change, error) {
 		if f.Lenient != nil {
 			return nil, fmt.Errorf("candidates: parse diff: %w", f.Lenient)
 		}
-		if f.Binary || f.Path == "" {
-			continue
+		if c, ok := ChangeOf(f); ok {
+			out = append(out, c)
 		}
-		out = append(out, Change{
-			Path: f.Path, OldPath: f.OldPath, Status: Status(f.Status),
-			AddedLines: f.Added, RemovedLines: f.Removed,
-		})
 	}
 	return out, nil
+}
+
+// ChangeOf is the Change one file section's summary says, its sources
+// left out; ok is false for a binary file and a bare hunk without a file
+// header.
+func ChangeOf(f diff.Summary) (Change, bool) {
+	if f.Binary || f.Path == "" {
+		return Change{}, false
+	}
+	return Change{
+		Path: f.Path, OldPath: f.OldPath, Status: Status(f.Status),
+		AddedLines: f.Added, RemovedLines: f.Removed,
+	}, true
 }

@@ -40,15 +40,16 @@ const candidateSourceMax = 2 << 20
 // Candidates never name a changed file (shown or excluded), a secret path or
 // a default path (/v1/needs would refuse them).
 //
-// heads holds head sources already read (by path); with meta.OldFromDiff,
-// sections holds the raw diff sections of res.Files (by index), which
-// rebuild the old sources they can say. repo, when it is a FilesReader,
-// reads the other old sources in one batch.
-func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repository, meta ContextMeta, lim pipeline.Limits, heads map[string][]byte, sections []string) {
+// shown holds the parsed diffs of res.Files (by index), as git wrote them,
+// which say the changes; with meta.OldFromDiff their sections rebuild the
+// old sources they can say. heads holds head sources already read (by
+// path). repo, when it is a FilesReader, reads the other old sources in one
+// batch.
+func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repository, meta ContextMeta, lim pipeline.Limits, heads map[string][]byte, shown []diffFile) {
 	if lim.CandidatesMax <= 0 || len(res.Files) == 0 {
 		return
 	}
-	changes, from := changesOf(res.Files)
+	changes, sections := changesOf(shown)
 	if len(changes) == 0 {
 		return
 	}
@@ -82,12 +83,8 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 		tree, err := meta.Search.OpenTree(cctx, meta.Repo, meta.Head)
 		treeDone <- opened{tree, err}
 	}()
-	if meta.OldFromDiff && len(sections) == len(res.Files) {
-		raws := make([]string, len(changes))
-		for i, k := range from {
-			raws[i] = sections[k]
-		}
-		rebuildOld(changes, raws)
+	if meta.OldFromDiff {
+		rebuildOld(changes, sections)
 	}
 	o := <-treeDone
 	tree, err := o.tree, o.err
@@ -133,24 +130,18 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 	}
 }
 
-// changesOf turns the shown files' diffs into the engine's changes (paths,
-// statuses and changed lines; contents are read later), each with the index
-// of its file.
-func changesOf(files []pipeline.ChangedFile) ([]candidates.Change, []int) {
+// changesOf turns the shown files' parsed diffs into the engine's changes
+// (paths, statuses and changed lines; contents are read later), each with
+// its diff section.
+func changesOf(shown []diffFile) ([]candidates.Change, []string) {
 	var out []candidates.Change
-	var from []int
-	for k, f := range files {
-		cs, err := candidates.ChangesFromDiff(f.Diff)
-		if err != nil || len(cs) != 1 {
-			continue // a rename or mode change only, or a diff the parser refuses
+	var sections []string
+	for _, d := range shown {
+		if c, ok := candidates.ChangeOf(d.Summary); ok {
+			out, sections = append(out, c), append(sections, d.Section)
 		}
-		c := cs[0]
-		if c.Path != f.Path {
-			continue // the section names another file: never guess
-		}
-		out, from = append(out, c), append(from, k)
 	}
-	return out, from
+	return out, sections
 }
 
 // rebuildOld sets the old side of the changes whose raw diff section (by

@@ -64,6 +64,16 @@ func candResult() *ContextResult {
 	return &res
 }
 
+// candShown is candResult's file as the stage parsed it.
+func candShown(t *testing.T) []diffFile {
+	t.Helper()
+	d, err := parseSection(candDiff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []diffFile{d}
+}
+
 func candPaths(cs []pipeline.Candidate) []string {
 	var out []string
 	for _, c := range cs {
@@ -109,7 +119,7 @@ func TestFindCandidates(t *testing.T) {
 				meta.Search = pipelinetest.NewSearchRepo(f)
 			}
 			res := candResult()
-			res.findCandidates(context.Background(), nil, meta, lim, nil, nil)
+			res.findCandidates(context.Background(), nil, meta, lim, nil, candShown(t))
 			if diff := cmp.Diff(tt.want, candPaths(res.Candidates)); diff != "" {
 				t.Errorf("candidates (-want +got):\n%s", diff)
 			}
@@ -137,7 +147,7 @@ func TestFindCandidatesOff(t *testing.T) {
 	lim := pipeline.DefaultLimits()
 	lim.CandidatesMax = 0
 	res := candResult()
-	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim, nil, nil)
+	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(candSearch())}, lim, nil, candShown(t))
 	if len(res.Candidates) != 0 || len(res.Warnings) != 0 {
 		t.Errorf("CandidatesMax 0: candidates %v, warnings %v; want none", res.Candidates, res.Warnings)
 	}
@@ -159,7 +169,7 @@ func TestFindCandidatesBudget(t *testing.T) {
 	res := candResult()
 	// The hook holds the tree until the budget's context ends: only the
 	// budget returns.
-	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim, nil, nil)
+	res.findCandidates(context.Background(), nil, ContextMeta{Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}, lim, nil, candShown(t))
 	if len(res.Candidates) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not searchable within 30ms (PRSCOUT_CANDIDATES_BUDGET)") {
 		t.Errorf("candidates %v, warnings %q; want none and one budget warning", res.Candidates, res.Warnings)
 	}
@@ -214,7 +224,7 @@ func TestFindCandidatesBatchReads(t *testing.T) {
 	res := candResult()
 	meta := ContextMeta{Mode: "full", Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}
 	heads := map[string][]byte{"pkg/add.go": []byte(candAddNew)}
-	res.findCandidates(context.Background(), pipelinetest.FilesRepo{Fake: f}, meta, pipeline.DefaultLimits(), heads, nil)
+	res.findCandidates(context.Background(), pipelinetest.FilesRepo{Fake: f}, meta, pipeline.DefaultLimits(), heads, candShown(t))
 	if diff := cmp.Diff([]string{"main.go impact go"}, candPaths(res.Candidates)); diff != "" {
 		t.Errorf("candidates (-want +got):\n%s", diff)
 	}
@@ -241,5 +251,24 @@ func TestReadOldOnlyWhatEnginesRead(t *testing.T) {
 	}
 	if n := f.Calls(pipelinetest.OpReadFiles, "proto/old.proto"); n != 0 || changes[1].Old != nil {
 		t.Errorf("proto/old.proto read %d times (old side %q): no engine reads it", n, changes[1].Old)
+	}
+}
+
+// TestFindCandidatesFromParsedDiff: the changes come from the diff as the
+// stage parsed it from git's text, not from the answer's diff (redacted,
+// so it may differ).
+func TestFindCandidatesFromParsedDiff(t *testing.T) {
+	f := candSearch()
+	res := candResult()
+	res.Files[0].Diff = ""
+	meta := ContextMeta{Mode: "full", Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)}
+	res.findCandidates(context.Background(), nil, meta, pipeline.DefaultLimits(), nil, candShown(t))
+	if diff := cmp.Diff([]string{"main.go impact go"}, candPaths(res.Candidates)); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+	res = candResult()
+	res.findCandidates(context.Background(), nil, meta, pipeline.DefaultLimits(), nil, nil)
+	if len(res.Candidates) != 0 {
+		t.Errorf("candidates %v without parsed diffs, want none", candPaths(res.Candidates))
 	}
 }

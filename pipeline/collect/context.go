@@ -424,7 +424,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	// Read the new sources of shown files that have changed lines.
 	var want []int
 	for i, d := range shown {
-		if !d.Symlink && len(d.Ranges) > 0 {
+		if !d.Symlink && len(d.NewRanges) > 0 {
 			want = append(want, i)
 		}
 	}
@@ -446,18 +446,17 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	redacted := redactShown(shown, sources)
 	rules := pipeline.NewRuleRedactor(res.Stats.Redactions)
 	learned := map[string]bool{}
-	// The candidates rebuild old sides from the shown files' diffs as git
-	// wrote them (the answer's are redacted).
-	var raws []string // by index in res.Files
-	keepRaw := heads != nil && meta.OldFromDiff
+	// The candidates are handed the shown files' diffs as parsed here, from
+	// the text git wrote (the answer's are redacted).
+	var parsedShown []diffFile // by index in res.Files
 	for i, d := range shown {
 		sh, hasSource := sources[i]
 		rule, kept := res.addShown(d, sh, hasSource, meta.PathRules, rules, maxSource, guard, &redacted[i])
 		if kept && rule != "" {
 			learned[rule] = true
 		}
-		if kept && keepRaw {
-			raws = append(raws, d.Section)
+		if kept && lim.CandidatesMax > 0 {
+			parsedShown = append(parsedShown, d)
 		}
 		shown[i] = diffFile{} // drop parsed ranges early
 	}
@@ -468,15 +467,15 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 		// in the background, and the groups a review cannot keep are
 		// dropped before the candidates are found for the files left.
 		res.startPlanPrep(lim.WithDefaults().MaxPromptChars)
-		if kept := res.dropAhead(lim); kept != nil && raws != nil {
-			left := make([]string, len(kept))
+		if kept := res.dropAhead(lim); kept != nil && parsedShown != nil {
+			left := make([]diffFile, len(kept))
 			for i, k := range kept {
-				left[i] = raws[k]
+				left[i] = parsedShown[k]
 			}
-			raws = left
+			parsedShown = left
 		}
 	}
-	res.findCandidates(ctx, repo, meta, lim, heads, raws)
+	res.findCandidates(ctx, repo, meta, lim, heads, parsedShown)
 	res.finish(lim)
 	res.countMemo = nil
 	res.redactWarnings()
@@ -489,7 +488,7 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 // learned rule that applied, "" when none did.
 func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, pathRules *scope.RuleSet, rules *pipeline.RuleRedactor,
 	maxSource, guard int64, red *redactedFile) (rule string, kept bool) {
-	f := pipeline.ChangedFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Language: scope.Language(d.Path), Diff: d.Section}
+	f := pipeline.ChangedFile{Path: d.Path, OldPath: d.OldPath, Status: string(d.Status), Language: scope.Language(d.Path), Diff: d.Section}
 	if pathRules != nil {
 		m := pathRules.Resolve(d.Path)
 		f.Rules, f.RuleSource = rules.Redact(m.Rule), ruleSourceLabel(m)
@@ -520,14 +519,14 @@ func (res *ContextResult) addShown(d diffFile, sh shapedSource, hasSource bool, 
 	for k, n := range red.counts {
 		res.Stats.Redactions[k] += n
 	}
-	res.Stats.Additions += d.Additions
-	res.Stats.Deletions += d.Deletions
+	res.Stats.Additions += len(d.Added)
+	res.Stats.Deletions += len(d.Removed)
 	res.Files = append(res.Files, f)
 	return rule, true
 }
 
 // redactedFile is a shown file's diff and source with secrets redacted
-// (redact.Kept), and what was redacted in them by kind.
+// (redact.Secrets), and what was redacted in them by kind.
 type redactedFile struct {
 	diff, source string
 	counts       map[string]int
@@ -541,9 +540,9 @@ func redactShown(shown []diffFile, sources map[int]shapedSource) []redactedFile 
 	pipeline.Parallel(len(shown), func(i int) {
 		r := &out[i]
 		r.counts = map[string]int{}
-		r.diff = redact.Kept(shown[i].Section, r.counts)
+		r.diff = redact.Secrets(shown[i].Section, r.counts)
 		if sh, ok := sources[i]; ok && sh.Err == nil && sh.Source != "" {
-			r.source = redact.Kept(sh.Source, r.counts)
+			r.source = redact.Secrets(sh.Source, r.counts)
 		}
 	})
 	return out
@@ -603,7 +602,7 @@ func newContextResult(meta ContextMeta, diffBytes int) ContextResult {
 func (res *ContextResult) gate(parsed []diffFile, gates scope.FileGates) []diffFile {
 	var shown []diffFile
 	for _, d := range parsed {
-		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: d.Status, Binary: d.Binary, Submodule: d.Submodule}
+		gf := scope.GateFile{Path: d.Path, OldPath: d.OldPath, Status: string(d.Status), Binary: d.Binary, Submodule: d.Submodule}
 		if reason := gates.Decide(gf); reason != "" {
 			res.exclude(d.Path, reason)
 			continue
@@ -738,7 +737,7 @@ func readSources(ctx context.Context, repo pipeline.Repository, r pipeline.Repo,
 	shape := func(i int, data []byte, err error) {
 		sh := shapedSource{Err: err}
 		if err == nil {
-			sh.Source, sh.Range = shapeSource(data, shown[i].Ranges, pad, fullLines)
+			sh.Source, sh.Range = shapeSource(data, shown[i].NewRanges, pad, fullLines)
 		}
 		mu.Lock()
 		defer mu.Unlock()

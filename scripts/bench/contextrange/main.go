@@ -2,7 +2,8 @@
 // repository against the git work the stage cannot avoid.
 //
 //	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5] [-max-first-ratio 0]
-//	contextrange profile -repo R [-files 200] [-n 5] -cpuprofile F [-warm] [-memprofile F]
+//	contextrange stream -repo R -bin prscout [-ranges 8] [-commits 25] [-passes 3] [-max-median 1.3] [-max-worst 2] [-max-first 2.5]
+//	contextrange profile -repo R [-files 200 | -windows 8] [-n 5] -cpuprofile F [-warm] [-memprofile F]
 //
 // run picks a first-parent range of R ending at -head with at least -files
 // changed files, starts `prscout serve` twice on loopback ports with the
@@ -17,6 +18,17 @@
 // median ratio with candidates over the rounds is over -max-ratio (issue
 // #22's target), or, with -max-first-ratio, when a fresh server's is over
 // that.
+//
+// stream picks -ranges disjoint first-parent windows of -commits commits
+// spread over R's history and, in each of -passes passes, starts a fresh
+// `prscout serve` and asks it every range once (each pass starting at
+// another range), each request paired with that range's raw git (the
+// order alternating), after the server went idle from the request before.
+// It prints each range's median context and raw git times and ratio, the
+// same ranges asked again on the same server (what a repeated range
+// measures; printed, not judged), and exits 1 when the median over the
+// ranges is over -max-median, the worst range over -max-worst, or a fresh
+// server's first request (median over the passes) over -max-first.
 //
 // profile runs the same stage in-process (collect.Collect over the local
 // provider, the answer streamed as the API does) to write a CPU profile.
@@ -51,13 +63,15 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: contextrange run|profile -repo R ...")
+		fmt.Fprintln(os.Stderr, "usage: contextrange run|stream|profile -repo R ...")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
 	case "run":
 		err = run(os.Args[2:])
+	case "stream":
+		err = stream(os.Args[2:])
 	case "profile":
 		err = profile(os.Args[2:])
 	default:
@@ -79,6 +93,16 @@ func git(repo string, args ...string) (string, error) {
 		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// defaultHead is the clone's origin/main or origin/master, else HEAD.
+func defaultHead(repo string) string {
+	for _, b := range []string{"origin/main", "origin/master"} {
+		if _, err := git(repo, "rev-parse", "-q", "--verify", "refs/remotes/"+b); err == nil {
+			return b
+		}
+	}
+	return "HEAD"
 }
 
 // changeRange is a base..head range and the head blob ids of its changed
@@ -139,7 +163,13 @@ func pickRange(repo, head string, files int) (changeRange, error) {
 			lo = mid
 		}
 	}
-	r := changeRange{Base: chain[hi], Head: headID, Commits: hi}
+	return rangeOf(repo, chain[hi], headID, hi)
+}
+
+// rangeOf reads base..head's changed files and their head blob ids;
+// commits is the first-parent distance, for the print.
+func rangeOf(repo, base, head string, commits int) (changeRange, error) {
+	r := changeRange{Base: base, Head: head, Commits: commits}
 	raw, err := git(repo, "diff", "--raw", "-z", "--no-abbrev", r.Base, r.Head)
 	if err != nil {
 		return r, err
@@ -349,7 +379,7 @@ func run(args []string) error {
 	n := fs.Int("n", 7, "rounds (each: raw git, context with and without candidates, in alternating order)")
 	cold := fs.Int("cold", 3, "fresh servers whose first request is timed")
 	warmed := fs.Int("warmed", 3, "fresh servers that serve the preceding range first, then this one timed")
-	head := fs.String("head", "HEAD", "head of the range (a branch, tag or commit of -repo)")
+	head := fs.String("head", "", "head of the range (a branch, tag or commit of -repo; origin/main or origin/master by default)")
 	maxRatio := fs.Float64("max-ratio", 1.5, "largest accepted ratio of the context's median (with candidates) to the raw git's, over the rounds")
 	maxFirst := fs.Float64("max-first-ratio", 0, "largest accepted ratio of a fresh server's first request (cold, and after the preceding range) to the raw git's; 0 prints them unjudged")
 	if err := fs.Parse(args); err != nil {
@@ -358,6 +388,10 @@ func run(args []string) error {
 	if *repo == "" || *bin == "" {
 		return errors.New("-repo and -bin are required")
 	}
+	if *head == "" {
+		*head = defaultHead(*repo)
+	}
+	fmt.Printf("head: %s\n", *head)
 	r, err := pickRange(*repo, *head, *files)
 	if err != nil {
 		return err
@@ -537,16 +571,28 @@ func profile(args []string) error {
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
+	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
+	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *repo == "" {
 		return errors.New("-repo is required")
 	}
-	r, err := pickRange(*repo, *head, *files)
-	if err != nil {
-		return err
+	var rs []changeRange
+	var err error
+	if *windows > 0 {
+		rs, err = pickWindows(*repo, *head, *windows, 25, 10, *span)
+		*n = len(rs)
+	} else {
+		var r changeRange
+		r, err = pickRange(*repo, *head, *files)
+		rs = []changeRange{r}
 	}
+	if err != nil || len(rs) == 0 {
+		return fmt.Errorf("no range: %v", err)
+	}
+	r := rs[0]
 	lim := pipeline.DefaultLimits()
 	if *noCandidates {
 		lim.CandidatesMax = 0
@@ -600,6 +646,7 @@ func profile(args []string) error {
 		if *fresh {
 			p = localgit.New(*repo)
 		}
+		r := rs[i%len(rs)]
 		in := collect.ContextInput{Workspace: "bench", RepoSlug: "range", Base: r.Base, Head: r.Head, Title: "bench"}
 		var res collect.ContextResult
 		cpu0 := cpuTime()
