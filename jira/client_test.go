@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/collect"
+	issuelookup "github.com/prscout/prscout/pipeline/issues"
 )
 
 const (
@@ -137,7 +137,7 @@ func TestLookupIssueDataCenterPATWithContextPath(t *testing.T) {
 func TestAcceptanceFieldResolvedOnceAndDuplicateNames(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), AcceptanceField: " acceptance CRITERIA "})
-	issues, warnings := collect.LookupAll(context.Background(), c, []string{"PROJ-123", "PROJ-124", "PROJ-125", "LONG-1"})
+	issues, warnings := issuelookup.LookupAll(context.Background(), c, []string{"PROJ-123", "PROJ-124", "PROJ-125", "LONG-1"})
 	if len(warnings) != 0 || len(issues) != 4 {
 		t.Fatalf("issues %d, warnings %q", len(issues), warnings)
 	}
@@ -339,7 +339,7 @@ func TestJiraDown(t *testing.T) {
 	c, rec, _ := newTestClient(t, Config{BaseURL: "http://" + addr, AcceptanceField: "Acceptance Criteria"})
 
 	keys := pipeline.ExtractKeys(nil, "PROJ-1: login", "feature/proj-2-x", "")
-	issues, warnings := collect.LookupAll(context.Background(), c, keys)
+	issues, warnings := issuelookup.LookupAll(context.Background(), c, keys)
 	if len(issues) != 0 || len(warnings) != 2 {
 		t.Fatalf("issues %v, warnings %q", issues, warnings)
 	}

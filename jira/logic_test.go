@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/collect"
+	issuelookup "github.com/prscout/prscout/pipeline/issues"
 )
 
 // fakeAPI is a func-field fake of apiClient: the logic without HTTP.
@@ -60,7 +60,7 @@ func testConcurrentLookupsResolveFieldOnce(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		issues, warnings = collect.LookupAll(context.Background(), c, keys)
+		issues, warnings = issuelookup.LookupAll(context.Background(), c, keys)
 	}()
 	synctest.Wait() // every lookup waits for the one field list fetch
 	close(release)

@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -64,44 +62,5 @@ func checkWriteJSON(t *testing.T, r ContextResult) {
 	}
 	if !bytes.Equal(got.Bytes(), want) {
 		t.Errorf("WriteJSON differs from json.Marshal:\n%s", ctxFirstDiff(string(want), got.String()))
-	}
-}
-
-// FuzzWriteJSONString: the escaper appends what encoding/json writes.
-func FuzzWriteJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", "<&>", "\u2028", "\xff", "\x00\x1f\"\\", "é\xe2\x80"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, err := json.Marshal(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := appendJSONString([]byte("x"), s); !bytes.Equal(got[1:], want) || got[0] != 'x' {
-			t.Errorf("%q: got %s, want %s", s, got, want)
-		}
-	})
-}
-
-// BenchmarkWriteJSONString writes this package's own sources as JSON
-// strings, as WriteJSON writes a context answer's diffs and sources.
-func BenchmarkWriteJSONString(b *testing.B) {
-	paths, _ := filepath.Glob("*.go")
-	var srcs []string
-	n := 0
-	for _, p := range paths {
-		src, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		srcs = append(srcs, string(src))
-		n += len(src)
-	}
-	var buf []byte
-	b.SetBytes(int64(n))
-	for b.Loop() {
-		for _, s := range srcs {
-			buf = appendJSONString(buf[:0], s)
-		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	issuespkg "github.com/prscout/prscout/pipeline/issues"
 	"github.com/prscout/prscout/pipeline/merge"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
@@ -182,7 +183,7 @@ func TestLookupAllUsesTheLookupsBound(t *testing.T) {
 	}{{0, 5}, {-1, 5}, {2, 2}, {7, 7}} {
 		keys := []string{"A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "A-7", "A-8"}
 		look := linkedLookup(tt.max, nil, keys...)
-		issues, warnings := LookupAll(context.Background(), look, keys)
+		issues, warnings := issuespkg.LookupAll(context.Background(), look, keys)
 		if n := look.Calls(pipelinetest.OpIssue, ""); len(issues) != tt.looked || n != tt.looked {
 			t.Errorf("MaxIssues %d: %d issues (%d lookups), want %d", tt.max, len(issues), n, tt.looked)
 		}

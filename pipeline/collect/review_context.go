@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
+	issuespkg "github.com/prscout/prscout/pipeline/issues"
 	"github.com/prscout/prscout/pipeline/marker"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -290,12 +291,12 @@ func linkIssues(ctx context.Context, issues pipeline.IssueLookup, ks pipeline.Ke
 		}
 		ks.Commits = msgs
 	}
-	ks.Projects = issueProjects(issues)
+	ks.Projects = issuespkg.Projects(issues)
 	keys := pipeline.ExtractKeysFrom(ks)
 	if len(keys) == 0 {
 		return nil, warnings
 	}
-	found, warns := LookupAll(ctx, issues, keys)
+	found, warns := issuespkg.LookupAll(ctx, issues, keys)
 	return found, append(warnings, warns...)
 }
 

@@ -1,4 +1,7 @@
-package collect
+// Package issues looks up the issues (Jira) a pull request names: a bounded
+// number, a few at a time, each failure a warning that never fails the
+// review.
+package issues
 
 import (
 	"context"
@@ -19,16 +22,6 @@ const (
 	issueLookupParallel = 3
 )
 
-// IssueStats are the counts of one LookupAll run, for metrics.
-type IssueStats struct {
-	Keys     int // distinct keys given
-	Looked   int // keys looked up (at most the bound)
-	Found    int // issues returned
-	NotFound int // lookups that answered "no such issue"
-	Failed   int // lookups that failed otherwise (Jira down, auth, rate limit, timeout)
-	Skipped  int // keys over the bound, not looked up
-}
-
 // LookupAll looks up the first keys (bounded concurrency), as many as the
 // lookup's pipeline.IssueBound says (PRSCOUT_JIRA_MAX_ISSUES; 5 without
 // one), and returns the issues found, in key order, plus one warning per problem:
@@ -37,27 +30,18 @@ type IssueStats struct {
 // an unreachable Jira must not fail a review. A nil l with keys yields a
 // single "not configured" warning.
 func LookupAll(ctx context.Context, l pipeline.IssueLookup, keys []string) ([]pipeline.Issue, []string) {
-	issues, warnings, _ := lookupAllStats(ctx, l, keys)
-	return issues, warnings
-}
-
-// lookupAllStats is LookupAll with its counts.
-func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) ([]pipeline.Issue, []string, IssueStats) {
 	keys = distinct(keys)
-	st := IssueStats{Keys: len(keys)}
 	if len(keys) == 0 {
-		return nil, nil, st
+		return nil, nil
 	}
 	if l == nil {
-		st.Skipped = len(keys)
-		return nil, []string{fmt.Sprintf("jira: not configured; keys not looked up: %s", strings.Join(keys, ", "))}, st
+		return nil, []string{fmt.Sprintf("jira: not configured; keys not looked up: %s", strings.Join(keys, ", "))}
 	}
 	limit := issueLimit(l)
 	var rest []string
 	if len(keys) > limit {
 		keys, rest = keys[:limit], keys[limit:]
 	}
-	st.Looked, st.Skipped = len(keys), len(rest)
 
 	type result struct {
 		issue pipeline.Issue
@@ -83,20 +67,17 @@ func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 		switch {
 		case r.err == nil:
 			issues = append(issues, r.issue)
-			st.Found++
 		case errors.Is(r.err, pipeline.ErrNotFound):
 			warnings = append(warnings, fmt.Sprintf("jira %s: not found", keys[i]))
-			st.NotFound++
 		default:
 			warnings = append(warnings, fmt.Sprintf("jira %s: %v", keys[i], r.err))
-			st.Failed++
 		}
 	}
 	if len(rest) > 0 {
 		warnings = append(warnings, fmt.Sprintf("jira: %d more keys not looked up (limit %d): %s",
 			len(rest), limit, strings.Join(rest, ", ")))
 	}
-	return issues, warnings, st
+	return issues, warnings
 }
 
 // issueLimit is the lookup's own bound, or maxIssueLookups.
@@ -107,8 +88,8 @@ func issueLimit(l pipeline.IssueLookup) int {
 	return maxIssueLookups
 }
 
-// issueProjects is the lookup's project filter (nil: any project).
-func issueProjects(l pipeline.IssueLookup) []string {
+// Projects is the lookup's project filter (nil: any project).
+func Projects(l pipeline.IssueLookup) []string {
 	if p, ok := l.(pipeline.IssueProjects); ok {
 		return p.Projects()
 	}

@@ -1,4 +1,4 @@
-package collect
+package issues
 
 import (
 	"context"
@@ -31,26 +31,22 @@ func TestLookupAll(t *testing.T) {
 		keys         []string
 		wantKeys     []string
 		wantWarnings []string
-		wantStats    IssueStats
 	}{
-		{name: "no keys", l: fake, wantStats: IssueStats{}},
+		{name: "no keys", l: fake},
 		{name: "found in order", l: fake, keys: []string{"B-1", "A-1", "B-1"},
-			wantKeys: []string{"B-1", "A-1"}, wantStats: IssueStats{Keys: 2, Looked: 2, Found: 2}},
+			wantKeys: []string{"B-1", "A-1"}},
 		{name: "missing and down are warnings", l: fake, keys: []string{"GONE-1", "OK-1", "DOWN-1"},
 			wantKeys:     []string{"OK-1"},
-			wantWarnings: []string{"jira GONE-1: not found", "jira DOWN-1: unreachable: connection refused: upstream error"},
-			wantStats:    IssueStats{Keys: 3, Looked: 3, Found: 1, NotFound: 1, Failed: 1}},
+			wantWarnings: []string{"jira GONE-1: not found", "jira DOWN-1: unreachable: connection refused: upstream error"}},
 		{name: "over the limit", l: fake, keys: []string{"A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "A-7"},
 			wantKeys:     []string{"A-1", "A-2", "A-3", "A-4", "A-5"},
-			wantWarnings: []string{"jira: 2 more keys not looked up (limit 5): A-6, A-7"},
-			wantStats:    IssueStats{Keys: 7, Looked: 5, Found: 5, Skipped: 2}},
+			wantWarnings: []string{"jira: 2 more keys not looked up (limit 5): A-6, A-7"}},
 		{name: "not configured", l: nil, keys: []string{"A-1", "A-2"},
-			wantWarnings: []string{"jira: not configured; keys not looked up: A-1, A-2"},
-			wantStats:    IssueStats{Keys: 2, Skipped: 2}},
+			wantWarnings: []string{"jira: not configured; keys not looked up: A-1, A-2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			issues, warnings, st := lookupAllStats(context.Background(), tt.l, tt.keys)
+			issues, warnings := LookupAll(context.Background(), tt.l, tt.keys)
 			var gotKeys []string
 			for _, is := range issues {
 				gotKeys = append(gotKeys, is.Key)
@@ -60,9 +56,6 @@ func TestLookupAll(t *testing.T) {
 			}
 			if !slices.Equal(warnings, tt.wantWarnings) {
 				t.Errorf("warnings = %q, want %q", warnings, tt.wantWarnings)
-			}
-			if st != tt.wantStats {
-				t.Errorf("stats = %+v, want %+v", st, tt.wantStats)
 			}
 		})
 	}

@@ -1,4 +1,6 @@
-package collect
+// Package readahead reads a change's sources in the background while its
+// diff is made, and serves them to the first reads that ask for them.
+package readahead
 
 import (
 	"context"
@@ -8,12 +10,14 @@ import (
 	"github.com/prscout/prscout/pipeline/scope"
 )
 
-// prefetch reads changed sources in the background while the diff runs.
-type prefetch struct {
+// Files reads a change's sources in the background while the diff runs.
+type Files struct {
 	repo   pipeline.Repository
 	fr     pipeline.FilesReader
 	commit string
 	done   chan struct{}
+
+	maxFile int64 // the per-file limit of the reads ahead
 
 	mu    sync.Mutex
 	cache map[string]fileReadResult
@@ -26,12 +30,13 @@ type fileReadResult struct {
 	Err  error
 }
 
-// startPrefetch starts reading the sources of the change's files at head
-// when the diff source can list them and the repository reads in batches;
-// it returns nil otherwise. Secret and noise paths are never read ahead. The
-// read-ahead keeps at most DefaultMaxTotalSourceBytes; files past that are
-// read later as usual. Any failure only means no read-ahead.
-func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, r pipeline.Repo, base, head string, opts pipeline.DiffOptions) *prefetch {
+// Start starts reading the sources of the change's files at head when the
+// diff source can list them and the repository reads in batches; it returns
+// nil otherwise. Secret and noise paths are never read ahead. Each file is
+// read within maxFile bytes, and the read-ahead keeps at most maxTotal;
+// files past that are read later as usual. Any failure only means no
+// read-ahead.
+func Start(ctx context.Context, repo pipeline.Repository, diffs pipeline.DiffSource, r pipeline.Repo, base, head string, opts pipeline.DiffOptions, maxFile, maxTotal int64) *Files {
 	cl, ok := diffs.(pipeline.ChangeLister)
 	if !ok {
 		return nil
@@ -50,12 +55,12 @@ func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline
 			keep = append(keep, p)
 		}
 	}
-	pf := &prefetch{repo: repo, fr: fr, commit: head, done: make(chan struct{}), cache: make(map[string]fileReadResult, len(keep))}
+	pf := &Files{repo: repo, fr: fr, commit: head, maxFile: maxFile, done: make(chan struct{}), cache: make(map[string]fileReadResult, len(keep))}
 	go func() {
 		defer close(pf.done)
 		var kept int64
-		_ = fr.ReadFiles(ctx, r, head, keep, defaultMaxSourceBytes, func(i int, data []byte, err error) {
-			if i < 0 || i >= len(keep) || kept+int64(len(data)) > defaultMaxTotalSourceBytes {
+		_ = fr.ReadFiles(ctx, r, head, keep, maxFile, func(i int, data []byte, err error) {
+			if i < 0 || i >= len(keep) || kept+int64(len(data)) > maxTotal {
 				return
 			}
 			kept += int64(len(data))
@@ -67,15 +72,15 @@ func startPrefetch(ctx context.Context, repo pipeline.Repository, diffs pipeline
 	return pf
 }
 
-// wait blocks until the read-ahead ends and returns a Repository that serves
+// Wait blocks until the read-ahead ends and returns a Repository that serves
 // it before asking the real one.
-func (pf *prefetch) wait() pipeline.Repository {
+func (pf *Files) Wait() pipeline.Repository {
 	<-pf.done
 	return prefetchRepo{Repository: pf.repo, pf: pf}
 }
 
 // take removes and returns a read-ahead file of commit.
-func (pf *prefetch) take(commit, p string) (fileReadResult, bool) {
+func (pf *Files) take(commit, p string) (fileReadResult, bool) {
 	if commit != pf.commit {
 		return fileReadResult{}, false
 	}
@@ -89,16 +94,16 @@ func (pf *prefetch) take(commit, p string) (fileReadResult, bool) {
 }
 
 // prefetchRepo serves read-ahead files first, then the real repository. A
-// read-ahead used the default per-file limit, so a smaller maxBytes is
+// read-ahead used its per-file limit, so a smaller maxBytes is
 // applied again here.
 type prefetchRepo struct {
 	pipeline.Repository
-	pf *prefetch
+	pf *Files
 }
 
 func (p prefetchRepo) hit(commit, path string, maxBytes int64) (fileReadResult, bool) {
 	res, ok := p.pf.take(commit, path)
-	if !ok || (maxBytes > defaultMaxSourceBytes) {
+	if !ok || maxBytes > p.pf.maxFile {
 		return fileReadResult{}, false
 	}
 	if res.Err == nil && maxBytes > 0 && int64(len(res.Data)) > maxBytes {
