@@ -179,6 +179,14 @@ func tooMany(field string, n, limit int, setting string) error {
 		msg: fmt.Sprintf("%s has %d entries, over the limit of %d (%s)", field, n, limit, setting)}
 }
 
+// bearerToken is the token of an Authorization: Bearer header, or "".
+func bearerToken(c *gin.Context) string {
+	if auth := c.GetHeader("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
+		return strings.TrimSpace(auth[7:])
+	}
+	return ""
+}
+
 // metricsAuth guards /metrics when PRSCOUT_METRICS_TOKEN or
 // PRSCOUT_METRICS_AUTH is set: a bearer token (what Prometheus sends with
 // `authorization: credentials_file`) equal to the metrics token or to an API
@@ -187,10 +195,7 @@ func (s *Server) metricsAuth(c *gin.Context) {
 	if s.opts.MetricsToken == "" && !s.opts.MetricsAuth {
 		return
 	}
-	got := ""
-	if auth := c.GetHeader("Authorization"); len(auth) > 7 && strings.EqualFold(auth[:7], "bearer ") {
-		got = strings.TrimSpace(auth[7:])
-	}
+	got := bearerToken(c)
 	key := c.GetHeader("X-API-Key")
 	ok := 0
 	if s.opts.MetricsToken != "" && got != "" {

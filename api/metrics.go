@@ -42,8 +42,8 @@ type Metrics struct {
 	Redactions        *prometheus.CounterVec
 	ReviewModes       *prometheus.CounterVec
 	// ReviewsSkipped counts /v1/context answers in mode skip by skip code
-	// (collect.SkipCodes: closed, draft, bot_author, title_marker, reviewed,
-	// merge_unchanged, push_off, trivial).
+	// (collect.SkipCodes: closed, draft, bot_author, title_marker, ignored,
+	// reviewed, merge_unchanged, paused, push_off, empty, trivial).
 	ReviewsSkipped *prometheus.CounterVec
 	// RulesProposed counts POST /v1/rules/propose answers by status
 	// (dry-run, added, duplicate, approved, refused, invalid);
@@ -198,7 +198,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_review_mode_total", Help: "Context answers by review mode (full, delta, skip).",
 		}, []string{"mode"}),
 		ReviewsSkipped: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_reviews_skipped_total", Help: "Reviews /v1/context skipped, by reason (skipCode: closed, draft, bot_author, title_marker, reviewed, merge_unchanged, push_off, trivial).",
+			Name: "prscout_reviews_skipped_total", Help: "Reviews /v1/context skipped, by reason (skipCode: closed, draft, bot_author, title_marker, reviewed, merge_unchanged, paused, push_off, empty, trivial).",
 		}, []string{"reason"}),
 		RulesProposed: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_rules_proposed_total", Help: "Review rules proposed through POST /v1/rules/propose, by status: dry-run (answered only), added (committed onto the review rules pull request), duplicate (already on it), approved (already on the destination branch), refused (learnings off, provider cannot commit, broken rule file), invalid.",

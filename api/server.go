@@ -228,21 +228,25 @@ func (s *Server) readyz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ready"})
 }
 
-// auth checks X-API-Key against the configured keys in constant time. With no
-// keys configured every request passes (cmd refuses to listen beyond loopback
-// then, unless told to).
+// auth checks the API key, from X-API-Key or else an Authorization: Bearer
+// header (what n8n's Bearer Auth credential sends), against the configured
+// keys in constant time. With no keys configured every request passes (cmd
+// refuses to listen beyond loopback then, unless told to).
 func (s *Server) auth(c *gin.Context) {
 	if len(s.keys) == 0 {
 		return
 	}
 	got := []byte(c.GetHeader("X-API-Key"))
+	if len(got) == 0 {
+		got = []byte(bearerToken(c))
+	}
 	ok := 0
 	for _, k := range s.keys {
 		// Compare against every key so timing does not tell which one matched.
 		ok |= subtle.ConstantTimeCompare(got, k)
 	}
 	if ok != 1 {
-		msg := "missing X-API-Key header"
+		msg := "missing API key (X-API-Key or Authorization: Bearer header)"
 		if len(got) > 0 {
 			msg = "invalid API key"
 		}

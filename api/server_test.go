@@ -61,7 +61,11 @@ func TestAuth(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"missing", nil, 401, "missing X-API-Key header"},
+		{"missing", nil, 401, "missing API key (X-API-Key or Authorization: Bearer header)"},
+		{"bearer", []string{"Authorization", "Bearer k1"}, 200, ""},
+		{"bearer, lower case", []string{"Authorization", "bearer k2"}, 200, ""},
+		{"wrong bearer", []string{"Authorization", "Bearer nope"}, 401, "invalid API key"},
+		{"basic is no key", []string{"Authorization", "Basic azE="}, 401, "missing API key (X-API-Key or Authorization: Bearer header)"},
 		{"wrong", []string{"X-API-Key", "nope"}, 401, "invalid API key"},
 		{"prefix of a key", []string{"X-API-Key", "k"}, 401, "invalid API key"},
 		{"first key", []string{"X-API-Key", "k1"}, 200, ""},

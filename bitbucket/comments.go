@@ -71,6 +71,7 @@ func (c *Client) selfIDs(ctx context.Context) []string {
 		}
 		if s.ids != nil {
 			s.settled = true
+			log.Info("bitbucket: prscout's own account, from GET /user (PRSCOUT_BITBUCKET_ACCOUNT_ID is not needed)", "account_id", u.AccountID, "uuid", u.UUID)
 			return s.ids
 		}
 		err = fmt.Errorf("bitbucket get_user: answer has neither account_id nor uuid: %w", pipeline.ErrUpstream)

@@ -177,3 +177,34 @@ func committedRef(full string) bool {
 	return full == "HEAD" || strings.HasPrefix(full, "refs/heads/") ||
 		strings.HasPrefix(full, "refs/tags/") || strings.HasPrefix(full, "refs/remotes/")
 }
+
+// ResolveRevision turns any revision git itself understands (HEAD~3,
+// main^, v1.2^{commit}, @{upstream}) into the full id of the commit it
+// names, in the repository at dir. It is for the command line, run by the
+// checkout's owner on their own repository: the service's stages accept
+// plain names only (ResolveCommit). A revision starting with '-' or holding
+// control characters is refused; one naming no commit wraps
+// pipeline.ErrNotFound.
+func ResolveRevision(ctx context.Context, dir, rev string) (string, error) {
+	switch {
+	case rev == "":
+		return "", pipeline.Invalidf("ref", "empty revision")
+	case strings.HasPrefix(rev, "-"):
+		return "", pipeline.Invalidf("ref", "revision %q must not start with '-'", rev)
+	case len(rev) > maxRevLen:
+		return "", pipeline.Invalidf("ref", "revision too long (%d bytes, at most %d)", len(rev), maxRevLen)
+	}
+	for _, r := range rev {
+		if r < 0x20 || r == 0x7f {
+			return "", pipeline.Invalidf("ref", "control character in revision")
+		}
+	}
+	sha, err := revParse(ctx, dir, rev, rev+"^{commit}")
+	if err != nil {
+		return "", err
+	}
+	if !pipeline.IsFullCommit(sha) {
+		return "", fmt.Errorf("resolve revision %q: unexpected output %q", rev, sha)
+	}
+	return sha, nil
+}

@@ -4,6 +4,9 @@
 //   - GET /api/v1/workflows/{id}
 //   - PUT /api/v1/workflows/{id}
 //
+// and, for `prscout deploy --setup` (setup.go), lists and creates
+// credentials and workflows and publishes them.
+//
 // Redirects are not followed: Go would send the API key (a custom header) to
 // any host a redirect names, and would turn a PUT answered with 301 or 302
 // into a GET that "succeeds" without changing anything. A 3xx is an APIError
@@ -98,11 +101,17 @@ func (c *Client) UpdateWorkflow(ctx context.Context, id string, body []byte) err
 }
 
 func (c *Client) do(ctx context.Context, method, id string, body []byte) ([]byte, error) {
+	return c.call(ctx, method, c.WorkflowURL(id), "workflow", body)
+}
+
+// call sends one request to url (what names the object in errors) and
+// returns the answer's body; a non-2xx answer is an *APIError.
+func (c *Client) call(ctx context.Context, method, url, what string, body []byte) ([]byte, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.WorkflowURL(id), rd)
+	req, err := http.NewRequestWithContext(ctx, method, url, rd)
 	if err != nil {
 		return nil, fmt.Errorf("build request: %w", err)
 	}
@@ -113,7 +122,7 @@ func (c *Client) do(ctx context.Context, method, id string, body []byte) ([]byte
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("%s workflow: %w", strings.ToLower(method), err)
+		return nil, fmt.Errorf("%s %s: %w", strings.ToLower(method), what, err)
 	}
 	defer resp.Body.Close()
 	out, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))

@@ -369,6 +369,15 @@ fi
 cver=$("${compose[@]}" version --short 2>/dev/null || "${compose[@]}" version | head -1)
 "${compose[@]}" -f deploy/compose.yaml --env-file deploy/.env.example config -q \
   || fail "deploy/compose.yaml does not validate with ${compose[*]} $cver"
+# Every published port binds to loopback with the example settings.
+# (compose v1 prints ports short, host:port:port; v2 long, host_ip and published)
+"${compose[@]}" -f deploy/compose.yaml --env-file deploy/.env.example config >"$work/compose.resolved.yaml"
+short_open=$(grep -E '^ *- "?[0-9.]*:?[0-9]+:[0-9]+' "$work/compose.resolved.yaml" | grep -vc '127\.0\.0\.1:' || true)
+published=$(grep -cE '^ *published:' "$work/compose.resolved.yaml" || true)
+local_ips=$(grep -cE '^ *host_ip: 127\.0\.0\.1' "$work/compose.resolved.yaml" || true)
+[ "$short_open" -eq 0 ] && [ "$published" -eq "$local_ips" ] \
+  || fail "deploy/compose.yaml publishes ports beyond loopback ($short_open short, $published published, $local_ips on 127.0.0.1)"
+say "compose: every published port binds to 127.0.0.1 with deploy/.env.example"
 say "compose: deploy/compose.yaml with deploy/.env.example is valid (${compose[*]} $cver); services: $("${compose[@]}" -f deploy/compose.yaml --env-file deploy/.env.example config --services | tr '\n' ' ')"
 mkdir -p "$work/prom/rules"
 printf 'check-token' >"$work/prom/token"
@@ -396,7 +405,17 @@ services:
       interval: 2s
       start_period: 1s
 EOF
-compose+=(-p "prscout-$tag" -f deploy/compose.yaml -f "$work/compose.check.yaml" --env-file deploy/.env.example)
+# The example's change-me values are refused at start (checked below); the
+# service starts with the example file's other settings and fresh secrets.
+sed "s/=change-me-.*/=check-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')-secret/" deploy/.env.example >"$work/check.env"
+refused=$(PRSCOUT_IMAGE=$image "${compose[@]}" -p "prscout-$tag-refuse" -f deploy/compose.yaml --env-file deploy/.env.example \
+  run --rm --no-deps -T prscout serve 2>&1 || true)
+case "$refused" in
+  *"PRSCOUT_API_KEYS: key 1 is the example value"*"PRSCOUT_WEBHOOK_SECRET: is the example value"*) ;;
+  *) echo "$refused" | tail -5; fail "prscout started with deploy/.env.example's change-me values";;
+esac
+say "compose: prscout refuses to start with deploy/.env.example's change-me values"
+compose+=(-p "prscout-$tag" -f deploy/compose.yaml -f "$work/compose.check.yaml" --env-file "$work/check.env")
 compose_up=true
 PRSCOUT_IMAGE=$image timeout 300 "${compose[@]}" up -d --no-build --no-deps prscout >"$work/compose-up.log" 2>&1 \
   || { cat "$work/compose-up.log"; fail "compose up prscout"; }
@@ -412,7 +431,7 @@ inside() {
   "$docker" exec "$cid" bash -c 'exec 3<>/dev/tcp/127.0.0.1/8080 &&
     printf "GET %s HTTP/1.0\r\n%s\r\n" "$1" "${2:+$2$'"'"'\r\n'"'"'}" >&3 && head -n1 <&3' _ "$@" | tr -d '\r'
 }
-mtoken=$(sed -n 's/^PRSCOUT_METRICS_TOKEN=//p' deploy/.env.example)
+mtoken=$(sed -n 's/^PRSCOUT_METRICS_TOKEN=//p' "$work/check.env")
 m_no=$(inside /metrics)
 m_yes=$(inside /metrics "Authorization: Bearer $mtoken")
 case "$m_no/$m_yes" in

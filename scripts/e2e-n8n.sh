@@ -21,7 +21,7 @@
 # SUCCESSFUL and its Code Insights report with one annotation per finding
 # (checked after every review; a skip adds no status, a re-sent comments
 # request replaces the report); (2) the same PR's webhook again: n8n ends
-# in "Skipped: already reviewed", nothing is posted twice, and re-sending the
+# in "Skipped" (skipCode reviewed), nothing is posted twice, and re-sending the
 # comments request changes nothing; (3) PR 2, whose scout needs nothing: the
 # top candidates are fetched anyway and the chain goes on to one summary; (4) a webhook with a bad signature is refused
 # and starts no execution; (5) a commit pushed to PR 1 is reviewed as a delta:
@@ -236,15 +236,8 @@ export N8N_USER_FOLDER="$WORK/n8n" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOS
 	N8N_RUNNERS_BROKER_LISTEN_ADDRESS=127.0.0.1 N8N_RUNNERS_BROKER_PORT="$BROKER_PORT" \
 	N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS=false N8N_LOG_LEVEL=info
 mkdir -p "$N8N_USER_FOLDER"
-# The credentials a user creates in the UI, with the ids the workflow names.
-node -e '
-const [out, api, llm, tok] = process.argv.slice(1);
-const c = (id, name, header, value) => ({ id, name, type: "httpHeaderAuth", data: { name: header, value } });
-require("fs").writeFileSync(out, JSON.stringify([
-  c("PrscoutApiKey001", "prscout API key", "X-API-Key", api),
-  c("PrscoutLlmKey001", "LLM API key", "Authorization", "Bearer " + llm),
-  c("PrscoutHookTok01", "prscout webhook token", "X-Prscout-Token", tok),
-]));' "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$FORWARD_TOKEN"
+# The credentials a user creates before importing (workflows/README.md), by the names the workflows give.
+node "$ROOT/deploy/n8n-credentials.js" "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$LLM_BASE" "$FORWARD_TOKEN" >/dev/null
 # The shipped workflows (or PRSCOUT_E2E_WORKFLOW instead of the review one)
 # with their Config nodes edited as a user would, imported in one call.
 WF_SRC=${PRSCOUT_E2E_WORKFLOW:-$ROOT/workflows/pr-review.json}

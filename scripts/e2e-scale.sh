@@ -254,14 +254,7 @@ export N8N_USER_FOLDER="$WORK/n8n" N8N_PORT N8N_LISTEN_ADDRESS=127.0.0.1 N8N_HOS
 # at once and ends its execution in error.
 unset N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL
 mkdir -p "$N8N_USER_FOLDER"
-node -e '
-const [out, api, llm, tok] = process.argv.slice(1);
-const c = (id, name, header, value) => ({ id, name, type: "httpHeaderAuth", data: { name: header, value } });
-require("fs").writeFileSync(out, JSON.stringify([
-  c("PrscoutApiKey001", "prscout API key", "X-API-Key", api),
-  c("PrscoutLlmKey001", "LLM API key", "Authorization", "Bearer " + llm),
-  c("PrscoutHookTok01", "prscout webhook token", "X-Prscout-Token", tok),
-]));' "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$FORWARD_TOKEN"
+node "$ROOT/deploy/n8n-credentials.js" "$WORK/creds.json" "$API_KEY" "$LLM_KEY" "$LLM_BASE" "$FORWARD_TOKEN" >/dev/null
 node -e '
 const fs = require("fs");
 const [src, out, prscout, llm] = process.argv.slice(1);

@@ -7,7 +7,10 @@
 #   - n8n 2.8.4, once, into ${PRSCOUT_N8N_CACHE:-~/.cache/prscout-n8n} for the
 #     real-n8n end-to-end run of the shipped workflow (scripts/e2e-n8n.sh);
 #   - Debian's postgresql and redis-server for its run at scale in n8n's
-#     queue mode (scripts/e2e-scale.sh, needs root; no service is started).
+#     queue mode (scripts/e2e-scale.sh, needs root; no service is started);
+#   - Debian's chromium and playwright-core (npm, no browser download) for
+#     the editor path in a real browser (scripts/e2e-browser.sh: credentials,
+#     Import from File, publish, one review; screenshots in artifacts/browser).
 # Both runs check that no build output is tracked, gofmt, go vet, staticcheck
 # (pinned below, built by `go run` from the module proxy, nothing installed
 # globally), go test -race and the workflow gate; --quick stops there (tests
@@ -45,6 +48,10 @@ if ! $quick; then
   ./scripts/nginx-keepalive.sh
   echo "== the shipped n8n workflow in a real n8n"
   ./scripts/e2e-n8n.sh
+  echo "== the editor path in a real browser: credentials, Import from File, publish, a review"
+  ./scripts/e2e-browser.sh
+  echo "== the README walk-through, as written"
+  ./scripts/readme-walkthrough.sh
   echo "== the shipped workflow at scale: n8n queue mode, prscout replicas, faults"
   scale_t0=$(date +%s)
   ./scripts/e2e-scale.sh

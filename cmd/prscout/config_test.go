@@ -194,3 +194,40 @@ func TestSkipSettings(t *testing.T) {
 		t.Errorf("a bad push mode: err %v, want one naming PRSCOUT_PUSH_REVIEWS", err)
 	}
 }
+
+// TestConfigRefusesExampleSecrets: every change-me value of
+// deploy/.env.example is refused at start, naming its variable; the same
+// settings with real values start.
+func TestConfigRefusesExampleSecrets(t *testing.T) {
+	data, err := os.ReadFile("../../deploy/.env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"PRSCOUT_ADDR": "0.0.0.0:8080"}
+	var refused []string
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(line, "=")
+		if !ok || strings.HasPrefix(line, "#") || !strings.HasPrefix(k, "PRSCOUT_") {
+			continue
+		}
+		env[k] = v
+		if strings.HasPrefix(v, "change-me") {
+			refused = append(refused, k)
+		}
+	}
+	if len(refused) < 4 {
+		t.Fatalf("deploy/.env.example has %d change-me values of prscout's (%v); the test reads the wrong file", len(refused), refused)
+	}
+	_, err = load(t, env)
+	for _, k := range refused {
+		if err == nil || !strings.Contains(err.Error(), k+": ") || !strings.Contains(err.Error(), "example value") {
+			t.Errorf("%s=%s was not refused: %v", k, env[k], err)
+		}
+	}
+	for _, k := range refused {
+		env[k] = "0123456789abcdef-" + strings.ToLower(k)
+	}
+	if _, err := load(t, env); err != nil && strings.Contains(err.Error(), "example value") {
+		t.Errorf("real values refused: %v", err)
+	}
+}

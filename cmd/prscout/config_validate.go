@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strings"
 
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/learn"
@@ -17,6 +18,7 @@ import (
 func (c Config) Validate() error {
 	var p problems
 	c.validateServing(&p)
+	c.validateSecrets(&p)
 	c.validateLimits(&p)
 	c.validateFeatures(&p)
 	c.validateUpstreams(&p)
@@ -65,6 +67,33 @@ func (c Config) validateServing(p *problems) {
 	}
 	if c.LogFormat != "json" && c.LogFormat != "text" {
 		bad("PRSCOUT_LOG_FORMAT", "must be json or text, got %q", c.LogFormat)
+	}
+}
+
+// examplePrefix starts every placeholder secret of deploy/.env.example:
+// a service started with one would trust a value published with prscout.
+const examplePrefix = "change-me"
+
+// validateSecrets refuses the example file's placeholder values
+// (examplePrefix, any case) in every key, token and secret setting.
+func (c Config) validateSecrets(p *problems) {
+	placeholder := func(v string) bool {
+		return strings.HasPrefix(strings.ToLower(strings.TrimSpace(v)), examplePrefix)
+	}
+	for i, k := range c.APIKeys {
+		if placeholder(k) {
+			p.bad("PRSCOUT_API_KEYS", "key %d is the example value %q: replace every change-me value of deploy/.env.example (openssl rand -hex 24)", i+1, k)
+		}
+	}
+	for _, s := range []struct{ env, v string }{
+		{"PRSCOUT_METRICS_TOKEN", c.MetricsToken}, {"PRSCOUT_WEBHOOK_SECRET", c.WebhookSecret},
+		{"PRSCOUT_FORWARD_TOKEN", c.ForwardToken}, {"PRSCOUT_BITBUCKET_TOKEN", c.BitbucketToken},
+		{"PRSCOUT_BITBUCKET_ACCESS_TOKEN", c.BitbucketAccessToken}, {"PRSCOUT_JIRA_TOKEN", c.JiraToken},
+		{"PRSCOUT_JIRA_PAT", c.JiraPAT},
+	} {
+		if placeholder(s.v) {
+			p.bad(s.env, "is the example value %q: replace every change-me value of deploy/.env.example (openssl rand -hex 24)", s.v)
+		}
 	}
 }
 

@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/n8n"
-	"github.com/prscout/prscout/pipeline/gate"
 )
 
 const deployUsage = `usage: prscout deploy [flags] EXPORT.json
        prscout deploy --rollback BACKUP.json [flags]
+       prscout deploy --setup [flags] [EXPORT.json...]
 
 Safe deploy of one n8n workflow through n8n's public API:
   1. gate the export: every Code/Function node must compile in V8 (as
@@ -30,6 +30,14 @@ Safe deploy of one n8n workflow through n8n's public API:
   3. PUT /api/v1/workflows/{id} with only {name, nodes, connections, settings}
      (n8n answers 400 to any other field; node and settings keys outside n8n's
      schema are dropped, with a warning).
+
+Setup: --setup is the one-command install of the shipped workflows
+(default workflows/pr-review.json and workflows/pr-comments.json): it finds
+the three credentials they name (by name and type) or creates them from
+PRSCOUT_API_KEYS (the first key), LLM_API_KEY and PRSCOUT_FORWARD_TOKEN,
+links every node to them, sets Config's prscoutUrl and llmBaseUrl when
+--prscout-url and --llm-base-url are given, creates each workflow (or
+updates the one of the same name, after a backup) and publishes it.
 
 Rollback: --rollback BACKUP.json deploys a backup file the same way: it is
 gated, the current live version is backed up first, then the backup is PUT.
@@ -71,6 +79,10 @@ func stringSet(keys ...string) map[string]bool {
 type deployOptions struct {
 	baseURL, apiKey, id, backupDir, rollback, file string
 	dryRun, allowUndecided, expressions            bool
+	// setup: --setup with its files and Config values (deploy_setup.go).
+	setup                  bool
+	setupFiles             []string
+	prscoutURL, llmBaseURL string
 }
 
 // deployExit is a step's failure: the exit code and the message for
@@ -89,7 +101,10 @@ func exitWith(code int, format string, args ...any) *deployExit {
 // PUT (deploy); a step's failure becomes its exit code.
 func runDeploy(args []string, stdout, stderr io.Writer) int {
 	o, e := parseDeployFlags(args, stderr)
-	if e == nil {
+	switch {
+	case e == nil && o.setup:
+		e = setup(o, stdout, stderr)
+	case e == nil:
 		e = deploy(o, stdout, stderr)
 	}
 	if e == nil {
@@ -115,6 +130,9 @@ func parseDeployFlags(args []string, stderr io.Writer) (deployOptions, *deployEx
 	fl.BoolVar(&o.dryRun, "dry-run", false, "gate and back up, print the body that would be PUT, change nothing")
 	fl.BoolVar(&o.allowUndecided, "allow-undecided", false, "let snippets the gate cannot decide through")
 	fl.BoolVar(&o.expressions, "expressions", true, "also gate n8n expressions")
+	fl.BoolVar(&o.setup, "setup", false, "create or find the credentials, then create or update and publish the shipped workflows")
+	fl.StringVar(&o.prscoutURL, "prscout-url", "", "with --setup: Config's prscoutUrl, prscout's URL as n8n reaches it")
+	fl.StringVar(&o.llmBaseURL, "llm-base-url", "", "with --setup: Config's llmBaseUrl, the OpenAI-compatible API root as n8n reaches it")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, deployUsage)
 		fl.PrintDefaults()
@@ -127,6 +145,9 @@ func parseDeployFlags(args []string, stderr io.Writer) (deployOptions, *deployEx
 	}
 	if o.apiKey == "" {
 		o.apiKey = os.Getenv("N8N_API_KEY")
+	}
+	if o.setup {
+		return o, setupArgs(&o, fl.Args())
 	}
 	o.file = o.rollback
 	switch {
@@ -178,22 +199,9 @@ func deploy(o deployOptions, stdout, stderr io.Writer) *deployExit {
 // gate reads the file, gates its Code and Function nodes and returns its
 // one workflow; the id falls back to the workflow's.
 func (d *deployer) gate() (map[string]any, *deployExit) {
-	data, err := os.ReadFile(d.file)
-	if err != nil {
-		return nil, exitWith(2, "read export: %v", err)
-	}
-	rep := gate.CheckExport(filepath.ToSlash(d.file), data, gate.Options{Expressions: d.expressions, AllowUndecided: d.allowUndecided})
-	if len(rep.Problems) > 0 {
-		_ = rep.WriteText(d.stderr)
-		return nil, &deployExit{code: 2}
-	}
-	if !rep.OK {
-		_ = rep.WriteText(d.stderr)
-		return nil, exitWith(1, "the gate failed; nothing was sent to n8n")
-	}
-	wf, err := singleWorkflow(data)
-	if err != nil {
-		return nil, exitWith(2, "%v", err)
+	wf, e := d.gateFile()
+	if e != nil {
+		return nil, e
 	}
 	if d.id == "" {
 		d.id, _ = wf["id"].(string)

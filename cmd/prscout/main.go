@@ -6,9 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/prscout/prscout/api"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	// The served version (logs, metrics, SARIF) is the one `prscout version`
+	// prints: set at link time, else taken from the build information.
+	api.Version = buildVersion()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // command is one subcommand: it gets the arguments after its name and returns
 // the process exit code.
@@ -27,6 +34,7 @@ func commands() []command {
 		{"rules", "rules check PATH...: show which rule layer and pattern win for each path", runRules},
 		{"sarif", "write a saved review (review answer + /v1/context answer) as SARIF 2.1.0", runSARIF},
 		{"report-insights", "put a SARIF log on a Bitbucket commit as a Code Insights report", runReportInsights},
+		{"version", "print the version, the Go version and the platform (also --version)", runVersion},
 		{"docs-config", "print docs/configuration.md from the settings table (-w writes it)", runDocsConfig},
 	}
 }
@@ -38,6 +46,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		return runVersion(args[1:], stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {

@@ -119,13 +119,28 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
 		return 2
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	// The command runs on the user's own checkout: any revision git
+	// understands (HEAD~3, main^) is resolved here, the stages then see
+	// commit ids.
+	baseID, err := localgit.ResolveRevision(ctx, sf.repo, *base)
+	if err == nil {
+		*head, err = localgit.ResolveRevision(ctx, sf.repo, *head)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
+		var inv *pipeline.InvalidError
+		if errors.As(err, &inv) {
+			return 2
+		}
+		return 1
+	}
 	in := collect.ContextInput{
-		Base: *base, Head: *head, Include: sf.include, Exclude: sf.exclude,
+		Base: baseID, Head: *head, Include: sf.include, Exclude: sf.exclude,
 		Rules: scope.RulesField{File: request}, ServiceRules: service, ServiceRulesSource: sf.rulesFile,
 	}
 	lg := localgit.New(sf.repo)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	res, err := preview.Preview(ctx, collect.ContextSources{Repo: lg, Diffs: lg}, in, lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "prscout preview: %v\n", err)

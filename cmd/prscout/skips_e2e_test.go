@@ -134,3 +134,28 @@ func logAnswer(t *testing.T, name string, out map[string]any) {
 	b, _ := json.Marshal(keep)
 	t.Logf("%s answer: %s", name, b)
 }
+
+// TestEndToEndEmptyChange: a context whose base is its head (or names the
+// same tree) is skipped with skipCode empty, so the workflow pays for no
+// scout and no review; the skip counts under its code.
+func TestEndToEndEmptyChange(t *testing.T) {
+	repo := makeReviewRepo(t)
+	git(t, repo, "branch", "same-tree", "feature")
+	s := startServer(t, "PRSCOUT_LOCAL_ROOT="+repo)
+	for _, c := range [][2]string{{"feature", "feature"}, {"main", "main"}, {"same-tree", "feature"}, {"feature", "main"}} {
+		code, out := s.post(t, "/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": c[0], "head": c[1]})
+		mustOK(t, "/v1/context", code, out)
+		if out["skip"] != true || out["mode"] != "skip" || out["skipCode"] != "empty" || out["skipReason"] != "nothing changed between base and head" || len(list(out["files"])) != 0 {
+			t.Errorf("base %s head %s: skip %v mode %v skipCode %v reason %v files %d, want an empty skip",
+				c[0], c[1], out["skip"], out["mode"], out["skipCode"], out["skipReason"], len(list(out["files"])))
+		}
+	}
+	code, out := s.post(t, "/v1/context", map[string]any{"workspace": "acme", "repoSlug": "app", "base": "main", "head": "feature"})
+	mustOK(t, "/v1/context", code, out)
+	if out["skip"] == true || out["skipCode"] != nil {
+		t.Errorf("a real change skipped: %v %v", out["skipCode"], out["skipReason"])
+	}
+	if n := s.metricValue(t, `prscout_reviews_skipped_total{reason="empty"}`); n != 4 {
+		t.Errorf(`prscout_reviews_skipped_total{reason="empty"} = %v, want 4`, n)
+	}
+}

@@ -49,6 +49,14 @@ type providers struct {
 
 // buildProviders is the one place that picks adapters from the
 // configuration: Bitbucket when its credentials are set, else the local git
+// The webhook events the relay accepts (docs/bitbucket-jira.md, "Set up
+// Bitbucket" lists them): pull request events go to PRSCOUT_FORWARD_URL,
+// comment events to PRSCOUT_COMMENT_FORWARD_URL; any other is refused.
+var (
+	reviewEvents  = []string{"pullrequest:created", "pullrequest:updated"}
+	commentEvents = []string{"pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"}
+)
+
 // provider; Jira when its base URL is set; the webhook relay when a secret is.
 func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, error) {
 	var p providers
@@ -120,8 +128,8 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 		secret := []byte(cfg.WebhookSecret)
 		p.webhook = &api.WebhookOptions{
 			Verify:            func(body []byte, sig string) error { return bitbucket.VerifySignature(secret, body, sig) },
-			Events:            []string{"pullrequest:created", "pullrequest:updated", "pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"},
-			CommentEvents:     []string{"pullrequest:comment_created", "pullrequest:comment_resolved", "pullrequest:comment_reopened"},
+			Events:            append(append([]string{}, reviewEvents...), commentEvents...),
+			CommentEvents:     commentEvents,
 			CommentForwardURL: cfg.CommentForwardURL,
 			CheckEvent:        bitbucket.CheckEventBody,
 			DedupWindow:       cfg.WebhookDedupWindow,

@@ -157,6 +157,11 @@ func assemble(ctx context.Context, repo pipeline.Repository, meta ContextMeta, r
 	if err != nil {
 		return ContextResult{}, err
 	}
+	if len(parsed) == 0 {
+		res.Mode, res.Skip, res.SkipCode, res.SkipReason = "skip", true, SkipEmpty, skipEmptyReason
+		res.redactWarnings()
+		return res, nil
+	}
 	if meta.SkipTrivial {
 		if reason := trivialReason(parsed, meta.Gates); reason != "" {
 			res.Mode, res.Skip, res.SkipCode, res.SkipReason = "skip", true, SkipTrivial, reason

@@ -260,8 +260,10 @@ func TestAssembleSkipAndEmpty(t *testing.T) {
 			t.Errorf("JSON holds %s", null)
 		}
 	}
-	if !strings.Contains(res.ScoutPrompt.User, "No reviewable file changed.") {
-		t.Errorf("empty change prompt: %q", res.ScoutPrompt.User)
+	// An empty diff is nothing to review: skipped with its own code, no
+	// prompt to pay a model for.
+	if !res.Skip || res.Mode != "skip" || res.SkipCode != SkipEmpty || res.SkipReason == "" || res.ScoutPrompt.User != "" {
+		t.Errorf("empty change: skip %v mode %q code %q reason %q prompt %q", res.Skip, res.Mode, res.SkipCode, res.SkipReason, res.ScoutPrompt.User)
 	}
 }
 

@@ -36,10 +36,13 @@ const (
 	// SkipPaused: reviews were paused in a thread (`prscout pause`); the
 	// reason names who paused them.
 	SkipPaused = "paused"
+	// SkipEmpty: the diff from base to head changes no file (base and head
+	// are the same commit or the same tree): nothing to scout or review.
+	SkipEmpty = "empty"
 )
 
 // SkipCodes lists every skip code, in the order the checks run.
-var SkipCodes = []string{SkipClosed, SkipDraft, SkipBotAuthor, SkipTitleMarker, SkipIgnored, SkipReviewed, SkipMergeUnchanged, SkipPaused, SkipPushOff, SkipTrivial}
+var SkipCodes = []string{SkipClosed, SkipDraft, SkipBotAuthor, SkipTitleMarker, SkipIgnored, SkipReviewed, SkipMergeUnchanged, SkipPaused, SkipPushOff, SkipEmpty, SkipTrivial}
 
 // Commands a review may be started by (ContextInput.Command).
 const (
@@ -77,6 +80,9 @@ const skipDraftReason = "draft: reviewed when marked ready"
 
 // skipPushOffReason is the skip reason of a push while push reviews are off.
 const skipPushOffReason = "push reviews are off: comment to review"
+
+// skipEmptyReason is SkipEmpty's reason.
+const skipEmptyReason = "nothing changed between base and head"
 
 // prSkip decides from the pull request alone (no further upstream call)
 // whether its review is skipped: closed, draft, bot author, title marker,

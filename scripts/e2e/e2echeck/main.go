@@ -34,7 +34,7 @@ const (
 	nWebhook  = "Bitbucket PR webhook"
 	nConfig   = "Config"
 	nContext  = "Get context"
-	nIf       = "Already reviewed?"
+	nIf       = "Skip?"
 	nSplit    = "Split groups"
 	nScout    = "Scout LLM"
 	nNeeds    = "Normalize needs"
@@ -50,7 +50,7 @@ const (
 	nVerdicts = "With verdicts"
 	nComments = "Post comments"
 	nDone     = "Review posted"
-	nSkipped  = "Skipped: already reviewed"
+	nSkipped  = "Skipped"
 )
 
 // reviewChain is a review whose findings are too few for the verify pass:

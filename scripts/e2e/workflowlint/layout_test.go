@@ -159,60 +159,236 @@ func TestCommentWorkflow(t *testing.T) {
 	}
 }
 
-// TestLayout: the editor shows each workflow without a tangle. A node's
-// first output (an IF's true, a Switch's first rule) goes straight on or
-// up, its later outputs straight on or down, in output order from top to
-// bottom; every connection goes left to right; no two connections cross
-// (drawn as straight lines between the nodes' positions).
+// Node boxes as n8n's canvas draws them: a node's position is its top
+// left corner, its box nodeSize square, its name under it; a sticky
+// note's box is its position, width and height.
+const (
+	nodeSize = 100
+	// labelBelow is the room a node's name takes under its box.
+	labelBelow = 60
+	// backwardDrop is how far under its source n8n draws the run of a
+	// connection that goes back to the left (to the next row).
+	backwardDrop = 130
+	// maxCanvasW, maxCanvasH bound the whole canvas, so that at
+	// fit-to-view on a 1600x900 editor node names stay legible (zoom
+	// about 0.6 or more); maxAspect keeps it from being one long row.
+	maxCanvasW, maxCanvasH, maxAspect = 2400, 1600, 2.5
+	// minStickyText is the least a section's note says.
+	minStickyText = 80
+)
+
+type rect struct{ x0, y0, x1, y1 float64 }
+
+func (r rect) inside(o rect) bool {
+	return r.x0 >= o.x0 && r.y0 >= o.y0 && r.x1 <= o.x1 && r.y1 <= o.y1
+}
+
+func (r rect) overlaps(o rect) bool {
+	return r.x0 < o.x1 && o.x0 < r.x1 && r.y0 < o.y1 && o.y0 < r.y1
+}
+
+// segmentHits reports whether the segment a-b passes through r.
+func segmentHits(a, b [2]float64, r rect) bool {
+	// Sample the segment finely: boxes are 100 px, steps are under 5 px.
+	n := int(max(abs(b[0]-a[0]), abs(b[1]-a[1]))/4) + 1
+	for i := 0; i <= n; i++ {
+		t := float64(i) / float64(n)
+		x, y := a[0]+(b[0]-a[0])*t, a[1]+(b[1]-a[1])*t
+		if x > r.x0 && x < r.x1 && y > r.y0 && y < r.y1 {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(f float64) float64 {
+	if f < 0 {
+		return -f
+	}
+	return f
+}
+
+// canvas is one export as the editor lays it out.
+type canvas struct {
+	file     string
+	pos      map[string][2]float64
+	box      map[string]rect // nodes, not sticky notes
+	section  map[string]int  // node -> index in stickies
+	stickies []struct {
+		name, text string
+		r          rect
+	}
+}
+
+func layoutOf(t *testing.T, f string, e export) canvas {
+	c := canvas{file: f, pos: map[string][2]float64{}, box: map[string]rect{}, section: map[string]int{}}
+	for _, n := range e.Nodes {
+		p := n.Position
+		c.pos[n.Name] = p
+		if n.Type == stickyType {
+			w, _ := n.Parameters["width"].(float64)
+			h, _ := n.Parameters["height"].(float64)
+			text, _ := n.Parameters["content"].(string)
+			c.stickies = append(c.stickies, struct {
+				name, text string
+				r          rect
+			}{n.Name, text, rect{p[0], p[1], p[0] + w, p[1] + h}})
+			continue
+		}
+		c.box[n.Name] = rect{p[0], p[1], p[0] + nodeSize, p[1] + nodeSize}
+	}
+	return c
+}
+
+const stickyType = "n8n-nodes-base.stickyNote"
+
+// TestLayout: the editor shows each workflow readably at fit-to-view.
+//   - Sections: every node sits, name included, inside exactly one sticky
+//     note; notes do not overlap, and each says what its section does
+//     under a "## " heading.
+//   - Size: the canvas is at most maxCanvasW x maxCanvasH and at most
+//     maxAspect times as wide as high: rows wrap.
+//   - Direction: a connection goes left to right, or back to the left
+//     only into a section wholly below its own (a wrapped row); a branch's
+//     first output (an IF's true) goes straight on or up, its later
+//     outputs (an IF's false) straight on or down, in output order.
+//   - Nothing hidden: no connection passes behind a node it does not
+//     join (drawn as the straight line between the handles; a wrapped
+//     one as n8n draws it, along a run under its source), and no two
+//     connections cross.
 func TestLayout(t *testing.T) {
 	for f, e := range readExports(t) {
-		pos := map[string][2]float64{}
-		for _, n := range e.Nodes {
-			pos[n.Name] = n.Position
+		c := layoutOf(t, f, e)
+		checkSections(t, c)
+		checkSize(t, c)
+		checkConnections(t, c, edges(e), e)
+	}
+}
+
+func checkSections(t *testing.T, c canvas) {
+	if len(c.stickies) < 2 {
+		t.Errorf("%s: %d sticky notes; group the nodes in sections under notes saying what each does", c.file, len(c.stickies))
+	}
+	for i, s := range c.stickies {
+		if !strings.HasPrefix(s.text, "## ") || len(s.text) < minStickyText {
+			t.Errorf("%s: sticky note %q must start with a \"## \" heading and say what its section does (%d chars, want %d)", c.file, s.name, len(s.text), minStickyText)
 		}
-		es := edges(e)
-		byOut := map[string]map[int][]float64{}
-		for _, ed := range es {
-			a, b := pos[ed.From], pos[ed.To]
-			if b[0] <= a[0] {
-				t.Errorf("%s: %s -> %s goes right to left (x %v -> %v)", f, ed.From, ed.To, a[0], b[0])
-			}
-			if ed.Out == 0 && b[1] > a[1] {
-				t.Errorf("%s: %s's first output goes down to %s; it must go straight on or up", f, ed.From, ed.To)
-			}
-			if ed.Out > 0 && b[1] < a[1] {
-				t.Errorf("%s: %s's output %d goes up to %s; later outputs go straight on or down", f, ed.From, ed.Out, ed.To)
-			}
-			if byOut[ed.From] == nil {
-				byOut[ed.From] = map[int][]float64{}
-			}
-			byOut[ed.From][ed.Out] = append(byOut[ed.From][ed.Out], b[1])
-		}
-		for src, outs := range byOut {
-			lowest := -1e18
-			for i := 0; i < len(e.Connections[src].Main); i++ {
-				top, bottom := 1e18, -1e18
-				for _, y := range outs[i] {
-					top, bottom = min(top, y), max(bottom, y)
-				}
-				if len(outs[i]) == 0 {
-					continue
-				}
-				if top < lowest {
-					t.Errorf("%s: %s's output %d leads above an earlier output's node", f, src, i)
-				}
-				lowest = bottom
+		for _, o := range c.stickies[i+1:] {
+			if s.r.overlaps(o.r) {
+				t.Errorf("%s: sticky notes %q and %q overlap", c.file, s.name, o.name)
 			}
 		}
-		for i := range es {
-			for j := i + 1; j < len(es); j++ {
-				a, b := es[i], es[j]
-				if a.From == b.From || a.To == b.To || a.From == b.To || a.To == b.From {
-					continue // lines that meet at a node do not cross
+	}
+	for name, b := range c.box {
+		withLabel := rect{b.x0, b.y0, b.x1, b.y1 + labelBelow}
+		in := -1
+		for i, s := range c.stickies {
+			if withLabel.inside(s.r) {
+				if in >= 0 {
+					t.Errorf("%s: %s is in two sections", c.file, name)
 				}
-				if crosses(pos[a.From], pos[a.To], pos[b.From], pos[b.To]) {
-					t.Errorf("%s: %s -> %s crosses %s -> %s", f, a.From, a.To, b.From, b.To)
+				in = i
+			}
+		}
+		if in < 0 {
+			t.Errorf("%s: %s (with its name under it) is in no section's sticky note", c.file, name)
+		}
+		c.section[name] = in
+		for other, o := range c.box {
+			if other != name && b.overlaps(rect{o.x0 - 20, o.y0 - 20, o.x1 + 20, o.y1 + labelBelow}) {
+				t.Errorf("%s: %s and %s overlap", c.file, name, other)
+			}
+		}
+	}
+}
+
+func checkSize(t *testing.T, c canvas) {
+	all := rect{1e18, 1e18, -1e18, -1e18}
+	grow := func(r rect) {
+		all = rect{min(all.x0, r.x0), min(all.y0, r.y0), max(all.x1, r.x1), max(all.y1, r.y1)}
+	}
+	for _, b := range c.box {
+		grow(b)
+	}
+	for _, s := range c.stickies {
+		grow(s.r)
+	}
+	w, h := all.x1-all.x0, all.y1-all.y0
+	if w > maxCanvasW || h > maxCanvasH || w > maxAspect*h {
+		t.Errorf("%s: canvas %.0f x %.0f px; want at most %d x %d and at most %.1f times as wide as high (wrap the rows)", c.file, w, h, maxCanvasW, maxCanvasH, maxAspect)
+	}
+}
+
+// handles are where a connection leaves its source and enters its target.
+func (c canvas) handles(ed edge) (a, b [2]float64) {
+	s, d := c.box[ed.From], c.box[ed.To]
+	return [2]float64{s.x1, (s.y0 + s.y1) / 2}, [2]float64{d.x0, (d.y0 + d.y1) / 2}
+}
+
+func checkConnections(t *testing.T, c canvas, es []edge, e export) {
+	byOut := map[string]map[int][]float64{}
+	for _, ed := range es {
+		a, b := c.pos[ed.From], c.pos[ed.To]
+		from, to := c.box[ed.From], c.box[ed.To]
+		ha, hb := c.handles(ed)
+		if b[0] <= a[0] {
+			// A wrapped row: into a section wholly below, along a run under
+			// the source that no node sits on.
+			si, di := c.section[ed.From], c.section[ed.To]
+			if si < 0 || di < 0 || c.stickies[di].r.y0 < c.stickies[si].r.y1 {
+				t.Errorf("%s: %s -> %s goes right to left within a row (x %v -> %v); only a wrap to a section below may", c.file, ed.From, ed.To, a[0], b[0])
+			}
+			run := rect{to.x0 - 40, from.y1, from.x1 + 40, ha[1] + backwardDrop + 20}
+			for name, o := range c.box {
+				if name != ed.From && name != ed.To && o.overlaps(run) {
+					t.Errorf("%s: the wrapped connection %s -> %s runs behind %s", c.file, ed.From, ed.To, name)
 				}
+			}
+			continue
+		}
+		if branch := len(e.Connections[ed.From].Main) > 1; branch && ed.Out == 0 && b[1] > a[1] {
+			t.Errorf("%s: %s's first output goes down to %s; it must go straight on or up", c.file, ed.From, ed.To)
+		}
+		if ed.Out > 0 && b[1] < a[1] {
+			t.Errorf("%s: %s's output %d goes up to %s; later outputs go straight on or down", c.file, ed.From, ed.Out, ed.To)
+		}
+		for name, o := range c.box {
+			if name != ed.From && name != ed.To && segmentHits(ha, hb, rect{o.x0 - 10, o.y0 - 10, o.x1 + 10, o.y1 + 10}) {
+				t.Errorf("%s: %s -> %s (output %d) passes behind %s", c.file, ed.From, ed.To, ed.Out, name)
+			}
+		}
+		if byOut[ed.From] == nil {
+			byOut[ed.From] = map[int][]float64{}
+		}
+		byOut[ed.From][ed.Out] = append(byOut[ed.From][ed.Out], b[1])
+	}
+	for src, outs := range byOut {
+		lowest := -1e18
+		for i := 0; i < len(e.Connections[src].Main); i++ {
+			top, bottom := 1e18, -1e18
+			for _, y := range outs[i] {
+				top, bottom = min(top, y), max(bottom, y)
+			}
+			if len(outs[i]) == 0 {
+				continue
+			}
+			if top < lowest {
+				t.Errorf("%s: %s's output %d leads above an earlier output's node", c.file, src, i)
+			}
+			lowest = bottom
+		}
+	}
+	for i := range es {
+		for j := i + 1; j < len(es); j++ {
+			a, b := es[i], es[j]
+			if a.From == b.From || a.To == b.To || a.From == b.To || a.To == b.From {
+				continue // lines that meet at a node do not cross
+			}
+			if c.pos[a.To][0] <= c.pos[a.From][0] || c.pos[b.To][0] <= c.pos[b.From][0] {
+				continue // wrapped rows run between the sections
+			}
+			if crosses(c.pos[a.From], c.pos[a.To], c.pos[b.From], c.pos[b.To]) {
+				t.Errorf("%s: %s -> %s crosses %s -> %s", c.file, a.From, a.To, b.From, b.To)
 			}
 		}
 	}

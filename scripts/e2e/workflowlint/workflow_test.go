@@ -18,8 +18,10 @@ type node struct {
 	TypeVersion float64        `json:"typeVersion"`
 	Parameters  map[string]any `json:"parameters"`
 	Credentials map[string]struct {
-		ID   string `json:"id"`
-		Name string `json:"name"`
+		// ID is nil for JSON null: the editor's Import from File keeps
+		// such a reference and links it by name.
+		ID   *string `json:"id"`
+		Name string  `json:"name"`
 	} `json:"credentials"`
 	RetryOnFail bool `json:"retryOnFail"`
 	MaxTries    int  `json:"maxTries"`
@@ -132,8 +134,8 @@ func TestShippedWorkflows(t *testing.T) {
 					t.Errorf("%s: a Code node; the shipped workflow needs none", n.Name)
 				case "n8n-nodes-base.httpRequest":
 					p := n.Parameters
-					if p["authentication"] != "genericCredentialType" || p["genericAuthType"] != "httpHeaderAuth" || n.Credentials["httpHeaderAuth"].Name == "" {
-						t.Errorf("%s: must use a Header Auth credential", n.Name)
+					if why := checkCredential(n); why != "" {
+						t.Errorf("%s: %s", n.Name, why)
 					}
 					body, _ := p["jsonBody"].(string)
 					if p["sendBody"] == true && (!strings.HasPrefix(body, "={{") || !strings.HasSuffix(body, "}}") || strings.Count(body, "{{") != 1 || strings.Count(body, "}}") != 1) {
@@ -190,6 +192,9 @@ func TestShippedWorkflows(t *testing.T) {
 				case "n8n-nodes-base.webhook":
 					if n.Parameters["authentication"] != "headerAuth" {
 						t.Errorf("%s: the webhook must check prscout's forward token (headerAuth)", n.Name)
+					}
+					if why := checkCredential(n); why != "" {
+						t.Errorf("%s: %s", n.Name, why)
 					}
 				}
 				var walk func(v any)
