@@ -77,7 +77,7 @@ type PullRequestInfo struct {
 	// SourceRepository is the full name ("workspace/slug") of the
 	// repository the source branch lives in, when the provider says:
 	// another repository's name marks a pull request from a fork.
-	SourceRepository string `json:"sourceRepository,omitempty"`
+	SourceRepository string `json:"-"`
 }
 
 // Account is a provider account's names; each is "" when the provider does
