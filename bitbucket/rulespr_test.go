@@ -23,7 +23,7 @@ func TestRulesPullRequestOnBitbucket(t *testing.T) {
 	s.SetFile("acme", "uploader", baseFull, scope.RepoRulesPath, []byte(`{"rules":[{"path":"src/api/**","rule":"Handlers validate the body first."}]}`))
 	c, _ := newClient(t, s, nil)
 	ctx := context.Background()
-	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn}
+	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn, LinkHosts: []string{"bitbucket.org"}}
 	p := learn.Proposal{Path: "**/*.go", Rule: "Wrap errors with %w.", SourcePRID: 42, SourceCommentID: 7,
 		SourceURL: "https://bitbucket.org/acme/uploader/pull-requests/42#comment-7", Author: "Mina Park"}
 
@@ -130,7 +130,7 @@ func TestRulesPullRequestNeverAStrangers(t *testing.T) {
 	if pr, ok, err := c.OpenPullRequestFrom(ctx, acme, learn.Branch); ok || err != nil {
 		t.Fatalf("a stranger's pull request was taken for prscout's: %+v, %v", pr, err)
 	}
-	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn}
+	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn, LinkHosts: []string{"bitbucket.org"}}
 	r, err := learn.Propose(ctx, ports, acme, learn.Proposal{Path: "src/**", Rule: "Wrap errors.", SourcePRID: 42})
 	if err != nil {
 		t.Fatal(err)

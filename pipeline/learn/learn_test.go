@@ -40,7 +40,7 @@ func proposal(rule string) learn.Proposal {
 }
 
 func ports(f *pipelinetest.Fake, c pipelinetest.Committer, mode string) learn.Ports {
-	return learn.Ports{Repo: f, PRs: f, Committer: c, Mode: mode}
+	return learn.Ports{Repo: f, PRs: f, Committer: c, Mode: mode, LinkHosts: []string{"bitbucket.example"}}
 }
 
 // rulesAt reads the rule file at a ref of the fake.

@@ -630,7 +630,13 @@ func proposeFromDismissal(ctx context.Context, d Deps, v *view, reason string) (
 	if path == "" {
 		return "", "no rule was proposed: the finding's file is not known"
 	}
-	res, err := d.Propose(ctx, v.repo, learn.Proposal{Path: path, Rule: reason, SourcePRID: v.in.PRID,
+	// The rule is for this file only: its path, wildcards and all, is
+	// matched literally.
+	glob, err := scope.LiteralGlob(path)
+	if err != nil {
+		return "", fmt.Sprintf("no rule was proposed: %v", err)
+	}
+	res, err := d.Propose(ctx, v.repo, learn.Proposal{Path: glob, Rule: reason, SourcePRID: v.in.PRID,
 		SourceCommentID: v.target.ID, SourceURL: v.target.URL, Author: accountOf(v.target)})
 	if err != nil {
 		return "", fmt.Sprintf("no rule was proposed: %v", err)
