@@ -69,6 +69,14 @@ func main() {
 	work, err := os.MkdirTemp("", "prscout-abuse-")
 	must(err)
 	defer os.RemoveAll(work)
+	if *threadOnly { // third round's thread classes alone (round3thread.go)
+		threadRound3(*bin, work)
+		os.RemoveAll(work)
+		if failures.Load() > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	repo := filepath.Join(work, "repo")
 	fx := buildRepo(repo)
 	addHugeBranch(&fx)
@@ -120,6 +128,8 @@ func main() {
 	memoryUnreviewed(*bin, work)
 	candidatesBudget(srv, fx)
 	sharedNames(srv, fx)
+	// Third round: threads and the sanitizer (round3thread.go).
+	threadRound3(*bin, work)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)
