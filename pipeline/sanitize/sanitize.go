@@ -6,6 +6,7 @@
 package sanitize
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -29,7 +30,9 @@ import (
 //   - mentions (@everyone, @here, @{account}, @name) are put in a code span,
 //     so a review never notifies anyone;
 //   - link reference definitions ("[x]: url") are dropped: they are
-//     invisible, and the only ones prscout writes are its own markers.
+//     invisible, and the only ones prscout writes are its own markers;
+//   - bidirectional controls are shown as their code points (ShowBidi),
+//     in code too, so what a reader sees is what they paste.
 //
 // Code (fenced blocks and inline code spans) is left exactly as written: it
 // is shown literally, never rendered.
@@ -37,6 +40,7 @@ func Markdown(s string, hosts []string) string {
 	if s == "" {
 		return s
 	}
+	s = ShowBidi(s)
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/8)
 	fence := ""
@@ -93,11 +97,13 @@ var urlRe = regexp.MustCompile(`^(?i)(?:https?://|ftp://|javascript:|data:|vbscr
 // (its text is never sanitized a second time) and nothing is escaped twice.
 // So its time is linear in its input and its output is bounded:
 //
-//	len(Markdown(s)) <= 5*len(s)/2 + MaxLinkMarkers*len(linkMarker)
+//	len(Markdown(s)) <= 6*len(s) + MaxLinkMarkers*len(linkMarker)
 //
-// the worst case per byte being "<a" → "&lt;a"; every other rewrite at most
-// doubles what it replaces, and only the first MaxLinkMarkers removed links
-// of a text say so (later ones keep their text only).
+// the worst case per byte being a bidirectional mark shown (ShowBidi:
+// the 2 bytes of U+061C become the 12 of "⟨U+061C⟩"); "<a" → "&lt;a" is
+// 5/2, every other rewrite at most doubles what it replaces, and only the
+// first MaxLinkMarkers removed links of a text say so (later ones keep
+// their text only).
 const (
 	// MaxLinkNesting is how many links and images may be open inside each
 	// other; an opener deeper than that is escaped ("\[") and shown as text.
@@ -108,7 +114,7 @@ const (
 )
 
 // Bound is the most bytes Markdown answers for an input of n bytes.
-func Bound(n int) int { return 5*n/2 + MaxLinkMarkers*len(linkMarker) }
+func Bound(n int) int { return 6*n + MaxLinkMarkers*len(linkMarker) }
 
 // sanitizeInline sanitizes one line outside fenced code, leaving inline code
 // spans as written.
@@ -402,7 +408,7 @@ func isWordByte(c byte) bool { return isASCIILetter(c) || c >= '0' && c <= '9' |
 // CodeSpan wraps s in a backtick code span long enough for the backticks s
 // holds (CommonMark), on one line.
 func CodeSpan(s string) string {
-	s = pipeline.OneLine(s)
+	s = ShowBidi(pipeline.OneLine(s))
 	if s == "" {
 		return "``"
 	}
@@ -427,7 +433,7 @@ func CodeSpan(s string) string {
 // TableCell makes text safe inside a pipe-table cell: one line (tables cannot
 // hold line breaks on Bitbucket) and every '|' escaped.
 func TableCell(s string) string {
-	s = pipeline.OneLine(s)
+	s = ShowBidi(pipeline.OneLine(s))
 	s = strings.ReplaceAll(s, `\|`, `|`)
 	s = strings.ReplaceAll(s, "|", `\|`)
 	if s == "" {
@@ -503,16 +509,52 @@ func CodeBlock(info string, lines []string) string {
 	var b strings.Builder
 	b.WriteString(fence)
 	b.WriteString(strings.Map(func(r rune) rune {
-		if r == '`' || r == '\n' || r == '\r' {
+		if r == '`' || r == '\n' || r == '\r' || isBidi(r) {
 			return -1
 		}
 		return r
 	}, info))
 	b.WriteByte('\n')
 	for _, l := range lines {
-		b.WriteString(strings.TrimRight(l, "\r"))
+		b.WriteString(ShowBidi(strings.TrimRight(l, "\r")))
 		b.WriteByte('\n')
 	}
 	b.WriteString(fence)
 	return b.String()
+}
+
+// ShowBidi replaces every bidirectional control character of s (the
+// embeddings, overrides and isolates U+202A–U+202E and U+2066–U+2069, the
+// marks U+200E, U+200F and U+061C) with its code point in sight, as
+// "⟨U+202E⟩": text or code that reorders itself when shown (Trojan Source)
+// reads as it is, and what a reader sees is what they paste. The brackets
+// have no meaning in Markdown, so the result is as inert as s.
+func ShowBidi(s string) string {
+	if !hasBidi(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	for _, r := range s {
+		if isBidi(r) {
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isBidi(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
+}
+
+// hasBidi reports whether s holds a bidirectional control: each is a
+// multi-byte rune whose first byte is 0xE2 (U+200E..U+2069) or 0xD8
+// (U+061C), so most text is passed over by a byte scan.
+func hasBidi(s string) bool {
+	if strings.IndexByte(s, 0xE2) < 0 && strings.IndexByte(s, 0xD8) < 0 {
+		return false
+	}
+	return strings.IndexFunc(s, isBidi) >= 0
 }

@@ -374,3 +374,12 @@ func TestDismissReasonInertInRulesPullRequest(t *testing.T) {
 		t.Errorf("the rule is not for the one file src/*.go:\n%s", desc)
 	}
 }
+
+// TestAnswerShowsBidi: a thread answer's bidirectional controls (in text
+// and in code) are posted in sight, never as controls.
+func TestAnswerShowsBidi(t *testing.T) {
+	got := Clean("Use `x\u202e := 1` here \u2067 ok\n```go\nif a \u2066 {\n```", nil)
+	if strings.ContainsAny(got, "\u202e\u2067\u2066") || !strings.Contains(got, "⟨U+202E⟩") || !strings.Contains(got, "⟨U+2066⟩") {
+		t.Errorf("answer posted as %q", got)
+	}
+}
