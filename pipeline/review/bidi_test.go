@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/placement"
 )
 
 // bidiControls are the bidirectional controls that make text shown differ
@@ -55,5 +56,23 @@ func TestTrojanSourceShown(t *testing.T) {
 	}
 	if !strings.Contains(body, "⟨U+202E⟩") || !strings.Contains(body, "```diff") {
 		t.Errorf("the inline comment does not show the controls, or has no fix block:\n%s", body)
+	}
+}
+
+// TestBraceQuoteNotPosted: a made-up critical finding whose only evidence
+// is "}" is not verified, so under the service's default policy (fold) it
+// is not posted on the diff.
+func TestBraceQuoteNotPosted(t *testing.T) {
+	diff := "diff --git a/a.go b/a.go\nnew file mode 100644\n--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,9 @@\n+package a\n+\n+func A() {\n+\tif x {\n+\t\ty()\n+\t}\n+}\n+\n+func B() {}\n"
+	review, _ := json.Marshal(map[string]any{"summary": "s", "findings": []map[string]any{{
+		"path": "a.go", "line": 7, "existingCode": "}", "severity": "critical", "title": "Made up", "body": "Nothing.",
+	}}})
+	out, err := Render(CommentsInput{Ref: "0123456789abcdef0123456789abcdef01234567", Review: review,
+		Files: []pipeline.ChangedFile{{Path: "a.go", Status: "added", Diff: diff}}, Policy: placement.Policy{Unverified: placement.UnverifiedFold}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Inline) != 0 || len(out.Unverified) != 1 || out.Stats.ByEvidence["verified"] != 0 {
+		t.Errorf("a finding quoting only \"}\" was verified: inline %d, unverified %d, by evidence %v", len(out.Inline), len(out.Unverified), out.Stats.ByEvidence)
 	}
 }
