@@ -176,6 +176,15 @@ type CommentStore interface {
 	DeleteComment(ctx context.Context, repo Repo, prID int, id int64) error
 }
 
+// CommentGetter is an optional CommentStore extension for providers that
+// read one comment by id (Bitbucket Cloud): a comment event is judged from
+// the comment and its parents, without listing every comment of the pull
+// request. The comment carries Foreign and Unverified as ListComments sets
+// them; an unknown comment wraps ErrNotFound.
+type CommentGetter interface {
+	Comment(ctx context.Context, repo Repo, prID int, id int64) (Comment, error)
+}
+
 // ThreadResolver is an optional CommentStore extension for providers whose
 // comment threads can be resolved (Bitbucket Cloud). The comments stage
 // resolves the thread of prscout's own inline comment when its finding is

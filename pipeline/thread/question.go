@@ -311,9 +311,12 @@ func Answer(ctx context.Context, d Deps, in AnswerInput, o Options) (Result, err
 	if note != "" {
 		text = strings.TrimSpace(text) + "\n\n_" + note + "_"
 	}
-	r, err := postReply(ctx, d, v, o, text)
+	r, won, err := postReply(ctx, d, v, o, text)
 	if err != nil {
 		return Result{}, err
+	}
+	if !won {
+		return alreadyAnswered(v, r), nil
 	}
 	res := v.result(ActionAnswered, OutcomeAnswered, "")
 	res.Reply = r
