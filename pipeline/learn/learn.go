@@ -145,7 +145,7 @@ func Propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal) (
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Mode: mode, Rule: rule, Text: ruleText(rule), Warnings: []string{}}
+	res := Result{Mode: mode, Rule: rule, Text: ruleText(rule, ports.LinkHosts), Warnings: []string{}}
 	if mode == ModeDryRun {
 		res.Status = StatusDryRun
 		return res, nil
@@ -383,9 +383,10 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// ruleText is the rule as Markdown for a comment in the thread.
-func ruleText(r scope.PathRule) string {
-	return fmt.Sprintf("Review rule for %s:\n\n> %s\n", sanitize.CodeSpan(r.Path), pipeline.OneLine(r.Rule))
+// ruleText is the rule as Markdown for a comment in the thread, as inert
+// as the description (a caller may post it as it is).
+func ruleText(r scope.PathRule, hosts []string) string {
+	return fmt.Sprintf("Review rule for %s:\n\n> %s\n", sanitize.CodeSpan(r.Path), sanitize.Markdown(pipeline.OneLine(r.Rule), hosts))
 }
 
 // Description is the review rules pull request's description: what merging

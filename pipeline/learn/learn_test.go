@@ -280,3 +280,16 @@ func TestProposeIgnoresStrangersRulesPullRequest(t *testing.T) {
 		t.Fatalf("proposal %+v: want prscout's own new pull request, strangers' untouched", r.PullRequest)
 	}
 }
+
+// TestRuleTextInert: the rule's text answered to the caller (who may post
+// it) is as inert as the pull request's description.
+func TestRuleTextInert(t *testing.T) {
+	f, c := fixture(handRules)
+	r, err := learn.Propose(context.Background(), ports(f, c, learn.ModeDryRun), repo, proposal("ok ![x](https://evil.example/p.png) @everyone"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Text, "![") || strings.Contains(r.Text, " @everyone") || !strings.Contains(r.Text, "`@everyone`") {
+		t.Errorf("rule text %q", r.Text)
+	}
+}
