@@ -66,17 +66,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: abuse -bin PRSCOUT_BINARY")
 		os.Exit(2)
 	}
+	if *threadOnly {
+		os.Exit(threadRound3Only(*bin))
+	}
 	work, err := os.MkdirTemp("", "prscout-abuse-")
 	must(err)
 	defer os.RemoveAll(work)
-	if *threadOnly { // third round's thread classes alone (round3thread.go)
-		threadRound3(*bin, work)
-		os.RemoveAll(work)
-		if failures.Load() > 0 {
-			os.Exit(1)
-		}
-		return
-	}
 	repo := filepath.Join(work, "repo")
 	fx := buildRepo(repo)
 	addHugeBranch(&fx)
@@ -125,11 +120,10 @@ func main() {
 	sanitizerNesting(srv, fx)
 	criteriaTable(srv, fx)
 	groupIDs(srv, fx)
+	threadRound3(*bin, work) // third round's thread shapes (round3thread.go)
 	memoryUnreviewed(*bin, work)
 	candidatesBudget(srv, fx)
 	sharedNames(srv, fx)
-	// Third round: threads and the sanitizer (round3thread.go).
-	threadRound3(*bin, work)
 
 	fmt.Println()
 	finalChecks(srv, baseGoroutines)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -23,6 +24,16 @@ const (
 	round3MaxTime  = 5500 * time.Millisecond
 	round3MaxRSSMB = 300
 )
+
+// threadRound3Only runs the third round's thread shapes alone (-thread-only)
+// and returns the exit code.
+func threadRound3Only(bin string) int {
+	work, err := os.MkdirTemp("", "prscout-abuse-")
+	must(err)
+	defer os.RemoveAll(work)
+	threadRound3(bin, work)
+	return min(1, int(failures.Load()))
+}
 
 // threadRound3 runs the third round's thread shapes on a fake Bitbucket.
 func threadRound3(bin, work string) {
