@@ -194,10 +194,7 @@ func (st *stages) rulesPropose(c *gin.Context) {
 		return
 	}
 	mode := s.learningsMode()
-	ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode}
-	if ports.Repo == nil {
-		ports.Repo = s.opts.Repo
-	}
+	ports := s.learnPorts(mode)
 	repo, proposal := in.Split()
 	res, err := learn.Propose(c.Request.Context(), ports, repo, proposal)
 	if err != nil {

@@ -50,10 +50,7 @@ func (s *Server) threadDeps() thread.Deps {
 		d.StartReview = s.startReview
 	}
 	if mode := s.learningsMode(); mode != learn.ModeOff {
-		ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode}
-		if ports.Repo == nil {
-			ports.Repo = s.opts.Repo
-		}
+		ports := s.learnPorts(mode)
 		d.Propose = func(ctx context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error) {
 			res, err := learn.Propose(ctx, ports, repo, p)
 			if err == nil {
@@ -63,6 +60,15 @@ func (s *Server) threadDeps() thread.Deps {
 		}
 	}
 	return d
+}
+
+// learnPorts are the ports of learn.Propose in mode.
+func (s *Server) learnPorts(mode string) learn.Ports {
+	ports := learn.Ports{Repo: s.opts.RulesRepo, PRs: s.opts.PRs, Committer: s.opts.Committer, Mode: mode, LinkHosts: s.opts.LinkHosts}
+	if ports.Repo == nil {
+		ports.Repo = s.opts.Repo
+	}
+	return ports
 }
 
 func (s *Server) threadOptions() thread.Options {

@@ -92,6 +92,7 @@ func TestPullRequestFixture(t *testing.T) {
 			DisplayName: "Mina Park", Nickname: "mpark",
 			AccountID: "557058:0f1e2d3c-4b5a-6978-8695-a4b3c2d1e0f9", UUID: "{5b8e2f0c-9d51-4e7a-a0c3-1f2e3d4c5b6a}",
 		},
+		SourceRepository: "acme/uploader",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("PullRequest (-want +got):\n%s", d)

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,49 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 		return nil, fmt.Errorf("list comments of pull request %d: %w", prID, err)
 	}
 	return out, nil
+}
+
+var _ pipeline.CommentGetter = (*Client)(nil)
+
+// commentAPI reads one comment; httpAPI implements it.
+type commentAPI interface {
+	comment(ctx context.Context, repo pipeline.Repo, prID int, id int64) (wireComment, error)
+}
+
+// Comment returns one comment of the pull request, Foreign and Unverified
+// set as ListComments sets them: GET
+// /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}.
+// An unknown comment wraps pipeline.ErrNotFound.
+func (c *Client) Comment(ctx context.Context, repo pipeline.Repo, prID int, id int64) (pipeline.Comment, error) {
+	if err := checkRepo(repo); err != nil {
+		return pipeline.Comment{}, err
+	}
+	if id <= 0 {
+		return pipeline.Comment{}, pipeline.Invalidf("commentId", "must be a positive comment id, got %d", id)
+	}
+	api, ok := c.api.(commentAPI)
+	if !ok {
+		return pipeline.Comment{}, fmt.Errorf("bitbucket: this client cannot read one comment")
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	self := c.selfIDs(ctx)
+	v, err := api.comment(ctx, repo, prID, id)
+	if err != nil {
+		return pipeline.Comment{}, fmt.Errorf("comment %d of pull request %d: %w", id, prID, err)
+	}
+	cm := comment(v)
+	cm.Foreign = self != nil && !isSelf(self, v.User)
+	cm.Unverified = self == nil
+	return cm, nil
+}
+
+// comment calls GET .../pullrequests/{pull_request_id}/comments/{comment_id}.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-comments-comment-id-get
+func (a *httpAPI) comment(ctx context.Context, repo pipeline.Repo, prID int, id int64) (wireComment, error) {
+	var v wireComment
+	err := a.getJSON(ctx, "get_comment", a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10)), &v)
+	return v, err
 }
 
 // selfIDs returns prscout's own account ids (normalised), or nil when

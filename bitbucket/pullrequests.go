@@ -54,6 +54,7 @@ func prInfo(pr wirePR) pipeline.PullRequestInfo {
 			DisplayName: pr.Author.DisplayName, Nickname: pr.Author.Nickname,
 			AccountID: pr.Author.AccountID, UUID: pr.Author.UUID,
 		},
+		SourceRepository: pr.Source.Repository.FullName,
 	}
 }
 

@@ -122,9 +122,13 @@ func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipelin
 	return nil
 }
 
-// OpenPullRequestFrom returns the open pull request from branch: GET
-// /repositories/{workspace}/{repo_slug}/pullrequests?q=source.branch.name="..." AND state="OPEN".
-// When several are open, the lowest id (the oldest) is taken.
+// OpenPullRequestFrom returns the open pull request prscout opened from
+// branch: GET /repositories/{workspace}/{repo_slug}/pullrequests?q=source.branch.name="..." AND state="OPEN",
+// keeping only those whose source repository is repo itself (a fork's
+// branch may have any name) and whose author is prscout's own account.
+// When several remain, the lowest id (the oldest) is taken. Without a known
+// own account no pull request can be told to be prscout's: that is an
+// error, not "none" (which would open a second one).
 func (c *Client) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, branch string) (pipeline.PullRequestInfo, bool, error) {
 	if err := checkRepo(repo); err != nil {
 		return pipeline.PullRequestInfo{}, false, err
@@ -138,13 +142,19 @@ func (c *Client) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, br
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
+	self := c.selfIDs(ctx)
+	if self == nil {
+		return pipeline.PullRequestInfo{}, false, fmt.Errorf("prscout's own account is unknown (set PRSCOUT_BITBUCKET_ACCOUNT_ID), so its pull request from %s cannot be told from anyone else's: %w", branch, pipeline.ErrUpstream)
+	}
 	p, err := api.pullRequestsFrom(ctx, repo, branch)
 	if err != nil {
 		return pipeline.PullRequestInfo{}, false, fmt.Errorf("list pull requests from %s: %w", branch, err)
 	}
+	full := repo.Workspace + "/" + repo.RepoSlug
 	var open []wirePR
 	for _, pr := range p.Values {
-		if pr.Source.Branch.Name == branch && strings.EqualFold(pr.State, "OPEN") {
+		if pr.Source.Branch.Name == branch && strings.EqualFold(pr.State, "OPEN") &&
+			strings.EqualFold(pr.Source.Repository.FullName, full) && isSelf(self, pr.Author) {
 			open = append(open, pr)
 		}
 	}

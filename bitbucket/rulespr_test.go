@@ -23,7 +23,7 @@ func TestRulesPullRequestOnBitbucket(t *testing.T) {
 	s.SetFile("acme", "uploader", baseFull, scope.RepoRulesPath, []byte(`{"rules":[{"path":"src/api/**","rule":"Handlers validate the body first."}]}`))
 	c, _ := newClient(t, s, nil)
 	ctx := context.Background()
-	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn}
+	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn, LinkHosts: []string{"bitbucket.org"}}
 	p := learn.Proposal{Path: "**/*.go", Rule: "Wrap errors with %w.", SourcePRID: 42, SourceCommentID: 7,
 		SourceURL: "https://bitbucket.org/acme/uploader/pull-requests/42#comment-7", Author: "Mina Park"}
 
@@ -112,5 +112,37 @@ func TestBranchCommitterErrors(t *testing.T) {
 	}
 	if _, ok, err := c.OpenPullRequestFrom(ctx, acme, learn.Branch); ok || err != nil {
 		t.Errorf("no rules pull request yet: ok %v, %v", ok, err)
+	}
+}
+
+// TestRulesPullRequestNeverAStrangers: open pull requests from a branch
+// named like the review rules branch, one from a fork and one by another
+// account of the repository itself, are never taken for prscout's: the
+// proposal opens its own pull request and leaves theirs untouched.
+func TestRulesPullRequestNeverAStrangers(t *testing.T) {
+	s := newFake(t)
+	s.AddPullRequest("acme", "uploader", bitbuckettest.PullRequest{ID: 2, Title: "fork", Description: "mine", Author: "Mallory",
+		SourceBranch: learn.Branch, DestinationBranch: "main", SourceCommit: headFull, DestinationCommit: baseFull, SourceRepo: "mallory/uploader"})
+	s.AddPullRequest("acme", "uploader", bitbuckettest.PullRequest{ID: 3, Title: "same repo", Description: "mine too", Author: "Eve",
+		SourceBranch: learn.Branch, DestinationBranch: "main", SourceCommit: headFull, DestinationCommit: baseFull})
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	if pr, ok, err := c.OpenPullRequestFrom(ctx, acme, learn.Branch); ok || err != nil {
+		t.Fatalf("a stranger's pull request was taken for prscout's: %+v, %v", pr, err)
+	}
+	ports := learn.Ports{Repo: c, PRs: c, Committer: c, Mode: learn.ModeOn, LinkHosts: []string{"bitbucket.org"}}
+	r, err := learn.Propose(ctx, ports, acme, learn.Proposal{Path: "src/**", Rule: "Wrap errors.", SourcePRID: 42})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PullRequest == nil || !r.PullRequest.Created || r.PullRequest.ID == 2 || r.PullRequest.ID == 3 {
+		t.Fatalf("proposal %+v: want a new pull request of prscout's own", r.PullRequest)
+	}
+	prs := s.PullRequests("acme", "uploader")
+	if prs[2].Description != "mine" || prs[3].Description != "mine too" || s.Calls(bitbuckettest.OpUpdatePullRequest) != 0 {
+		t.Errorf("a stranger's pull request was rewritten: %+v %+v", prs[2], prs[3])
+	}
+	if pr, ok, err := c.OpenPullRequestFrom(ctx, acme, learn.Branch); !ok || err != nil || pr.ID != r.PullRequest.ID {
+		t.Errorf("prscout's own pull request %d not found again: %+v, %v, %v", r.PullRequest.ID, pr, ok, err)
 	}
 }

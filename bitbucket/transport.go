@@ -20,7 +20,7 @@ import (
 // Operation names: "get_pullrequest", "get_diff" (diff between two commits and
 // the pull request's diff link), "diffstat", "get_commit", "merge_base",
 // "get_src" (file meta and raw content), "list_dir", "list_comments",
-// "create_comment", "update_comment", "delete_comment", "resolve_comment",
+// "get_comment", "create_comment", "update_comment", "delete_comment", "resolve_comment",
 // "get_user", "list_tasks", "create_task", "update_task".
 type Observer interface {
 	// UpstreamCall reports one attempt. status is the HTTP status, or 0 for a
@@ -39,7 +39,7 @@ type Observer interface {
 // pre-initialising metric label values.
 var Operations = []string{
 	"get_pullrequest", "get_diff", "diffstat", "get_commit", "merge_base",
-	"get_src", "list_dir", "list_comments", "create_comment", "update_comment",
+	"get_src", "list_dir", "list_comments", "get_comment", "create_comment", "update_comment",
 	"delete_comment", "get_user", "list_pr_commits", "resolve_comment",
 	"list_tasks", "create_task", "update_task",
 }

@@ -74,6 +74,10 @@ type PullRequestInfo struct {
 	// bot account is recognised by any of them (PullRequest.Author is the
 	// one the prompts show).
 	AuthorAccount Account `json:"authorAccount,omitzero"`
+	// SourceRepository is the full name ("workspace/slug") of the
+	// repository the source branch lives in, when the provider says:
+	// another repository's name marks a pull request from a fork.
+	SourceRepository string `json:"-"`
 }
 
 // Account is a provider account's names; each is "" when the provider does
@@ -170,6 +174,15 @@ type CommentStore interface {
 	CreateComment(ctx context.Context, repo Repo, prID int, c NewComment) (Comment, error)
 	UpdateComment(ctx context.Context, repo Repo, prID int, id int64, body string) (Comment, error)
 	DeleteComment(ctx context.Context, repo Repo, prID int, id int64) error
+}
+
+// CommentGetter is an optional CommentStore extension for providers that
+// read one comment by id (Bitbucket Cloud): a comment event is judged from
+// the comment and its parents, without listing every comment of the pull
+// request. The comment carries Foreign and Unverified as ListComments sets
+// them; an unknown comment wraps ErrNotFound.
+type CommentGetter interface {
+	Comment(ctx context.Context, repo Repo, prID int, id int64) (Comment, error)
 }
 
 // ThreadResolver is an optional CommentStore extension for providers whose
@@ -286,8 +299,11 @@ type BranchCommitter interface {
 	BranchHead(ctx context.Context, repo Repo, branch string) (string, error)
 	// CommitFiles makes one commit of c.Files onto c.Branch.
 	CommitFiles(ctx context.Context, repo Repo, c FileCommit) error
-	// OpenPullRequestFrom returns the open pull request whose source is
-	// branch; ok is false when there is none.
+	// OpenPullRequestFrom returns the open pull request prscout itself
+	// opened from branch of repo: its source is that branch of repo itself
+	// (not of a fork) and its author is prscout's own account. ok is false
+	// when there is none; anyone else's pull request from a branch of the
+	// same name is never returned.
 	OpenPullRequestFrom(ctx context.Context, repo Repo, branch string) (pr PullRequestInfo, ok bool, err error)
 	// CreatePullRequest opens a pull request.
 	CreatePullRequest(ctx context.Context, repo Repo, pr NewPullRequest) (PullRequestInfo, error)

@@ -9,7 +9,7 @@
 # under 150 MB and its goroutines are back to the baseline. Exits 1 when any
 # class or check failed. Takes about three minutes (two classes wait out the
 # server's read and write timeouts).
-#   ./scripts/abuse.sh [-max-rss-mb 150] [-settle 90s]
+#   ./scripts/abuse.sh [-max-rss-mb 150] [-settle 90s] [-thread-only]
 set -eu
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)

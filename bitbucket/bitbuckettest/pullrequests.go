@@ -23,6 +23,10 @@ type PullRequest struct {
 	DestinationBranch string
 	SourceCommit      string
 	DestinationCommit string
+	// SourceRepo is the full name of the repository the source branch is
+	// in ("owner/fork" for a pull request from a fork); "" is the
+	// repository itself.
+	SourceRepo string
 }
 
 // AddPullRequest stores a pull request; its commits are added if unknown.
@@ -88,11 +92,15 @@ func (s *Server) PullRequestEvent(ws, slug string, id int) []byte {
 func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 	self := fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d", s.BaseURL, ws, slug, pr.ID)
 	spec := fmt.Sprintf("%s/%s:%s%%0D%s?from_pullrequest_id=%d&topic=true", ws, slug, short(pr.SourceCommit), short(pr.DestinationCommit), pr.ID)
-	endpoint := func(branch, commit string) map[string]any {
+	endpoint := func(branch, commit, fullName string) map[string]any {
+		repo := repository(ws, slug)
+		if fullName != "" {
+			repo["full_name"] = fullName
+		}
 		return map[string]any{
 			"branch":     map[string]any{"name": branch},
 			"commit":     map[string]any{"type": "commit", "hash": short(commit)},
-			"repository": repository(ws, slug),
+			"repository": repo,
 		}
 	}
 	text := func(s string) map[string]any {
@@ -109,8 +117,8 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 		"summary":  text(pr.Description),
 		"rendered": map[string]any{"title": text(pr.Title), "description": text(pr.Description)},
 		"state":    pr.State, "draft": pr.Draft, "author": account(pr.Author, pr.AuthorID),
-		"source":       endpoint(pr.SourceBranch, pr.SourceCommit),
-		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit),
+		"source":       endpoint(pr.SourceBranch, pr.SourceCommit, pr.SourceRepo),
+		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit, ""),
 		"merge_commit": nil, "comment_count": 0, "task_count": open, "close_source_branch": false, "reason": "",
 		"created_on": "2026-11-02T09:14:07.118226+00:00", "updated_on": "2026-11-02T10:01:44.530841+00:00",
 		"links": map[string]any{

@@ -44,3 +44,36 @@ func (t *Text) HasQuote(quote string) bool {
 	}
 	return t.f.HasQuote(quote)
 }
+
+// QuoteUniqueAt reports whether quote, matched line by line exactly
+// (whitespace ignored), is found once and only once among the new-side lines
+// within radius of line, and that match covers line: the evidence a short
+// quote ("}", "i++") can give, since it alone says nothing about where it is.
+func (df *File) QuoteUniqueAt(quote string, line, radius int) bool {
+	want := snippetLines(quote)
+	if s, ok := stripDiffMarkers(quote); ok && len(df.matchLines(want, false)) == 0 {
+		want = snippetLines(s)
+	}
+	if len(want) == 0 || line <= 0 {
+		return false
+	}
+	near, covers := 0, false
+	for _, m := range df.matchLines(want, false) {
+		first, last := df.text[m.start].n, df.text[m.end].n
+		if last < line-radius || first > line+radius {
+			continue
+		}
+		near++
+		covers = first <= line && line <= last
+	}
+	return near == 1 && covers
+}
+
+// QuoteUniqueAt is File.QuoteUniqueAt over the text (lines numbered from 1
+// across its blocks).
+func (t *Text) QuoteUniqueAt(quote string, line, radius int) bool {
+	if t == nil {
+		return false
+	}
+	return t.f.QuoteUniqueAt(quote, line, radius)
+}

@@ -7,6 +7,7 @@ package evidence
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/anchor"
@@ -35,6 +36,16 @@ const (
 	ReasonNoQuote  = "no quoted code"
 	ReasonDeleted  = "the quoted code is only in removed lines"
 	ReasonNotFound = "the quoted code was not found in what the review was shown"
+	ReasonTooShort = "the quoted code is too short to be evidence (too few identifier characters) and is not the one match at the finding's line"
+)
+
+// A quote verifies a finding when it is found (see Check) and carries
+// evidence: at least MinQuoteIdentChars letters, digits or underscores, or,
+// when it has fewer ("}", "i++", ");"), a match that is the only one within
+// uniqueRadius lines of the finding's line and covers that line.
+const (
+	MinQuoteIdentChars = 4
+	uniqueRadius       = 10
 )
 
 // Result is one finding's verdict.
@@ -129,6 +140,9 @@ func (s *Shown) Check(f pipeline.Finding) Result {
 	if p, ok := s.ix.ResolvePath(f.Path); ok {
 		named = p
 	}
+	if identChars(quote) < MinQuoteIdentChars {
+		return s.checkShort(f, named)
+	}
 	all := s.all()
 	// The named file first: the common case costs one file's search.
 	for _, sf := range all {
@@ -148,6 +162,33 @@ func (s *Shown) Check(f pipeline.Finding) Result {
 		}
 	}
 	return Result{Verdict: Unverified, Reason: ReasonNotFound}
+}
+
+// checkShort judges a quote with too few identifier characters to say
+// where it is from: verified only when it is the one match near the
+// finding's line of the named file (its diff, else its source).
+func (s *Shown) checkShort(f pipeline.Finding, named string) Result {
+	for _, sf := range s.changed {
+		if sf.path != named {
+			continue
+		}
+		if sf.diff != nil && sf.diff.QuoteUniqueAt(f.ExistingCode, f.Line, uniqueRadius) ||
+			sf.sourceText().QuoteUniqueAt(f.ExistingCode, f.Line, uniqueRadius) {
+			return Result{Verdict: Verified}
+		}
+	}
+	return Result{Verdict: Unverified, Reason: ReasonTooShort}
+}
+
+// identChars counts the letters, digits and underscores of s.
+func identChars(s string) int {
+	n := 0
+	for _, r := range s {
+		if r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Shown) all() []*shownFile {

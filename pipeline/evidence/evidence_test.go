@@ -56,3 +56,53 @@ func TestCheck(t *testing.T) {
 		t.Error("a nil Text has no quote")
 	}
 }
+
+// TestBraceIsNoEvidence: a quote with too few identifier characters ("}",
+// "});", "i++") verifies a finding only when it is the one match near the
+// finding's line and covers it; "}" in a file of many closing braces, or
+// with no line, never does. A quote with identifiers verifies as before.
+func TestBraceIsNoEvidence(t *testing.T) {
+	src := "package a\n\nfunc A() {\n\tif x {\n\t\ty()\n\t}\n}\n\nfunc B() {\n\tfor i := 0; i < 3; i++ {\n\t\tz(i)\n\t}\n}\n"
+	d := "diff --git a/a.go b/a.go\nnew file mode 100644\n--- /dev/null\n+++ b/a.go\n@@ -0,0 +1,13 @@\n"
+	for _, l := range splitForDiff(src) {
+		d += "+" + l + "\n"
+	}
+	files := []pipeline.ChangedFile{{Path: "a.go", Status: "added", Diff: d, Source: src}}
+	ix, _ := anchor.NewIndex(files)
+	s := evidence.New(ix, files, nil)
+	for _, tc := range []struct {
+		quote string
+		line  int
+		want  string
+	}{
+		{"}", 7, evidence.Unverified},  // four "}" lines within reach
+		{"}", 0, evidence.Unverified},  // no line: nothing says which
+		{"}", 99, evidence.Unverified}, // none near
+		{"\t}\n}", 6, evidence.Unverified},
+		{"z(i)", 11, evidence.Verified}, // the one match, on its line
+		{"z(i)", 30, evidence.Unverified},
+		{"y()", 5, evidence.Verified},
+		{"func B() {", 0, evidence.Verified}, // identifiers enough: found anywhere in the file
+	} {
+		r := s.Check(pipeline.Finding{Path: "a.go", Line: tc.line, ExistingCode: tc.quote, Severity: "critical"})
+		if r.Verdict != tc.want {
+			t.Errorf("quote %q at line %d: %+v, want %s", tc.quote, tc.line, r, tc.want)
+		}
+	}
+}
+
+func splitForDiff(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		out = append(out, s[:i])
+		if i < len(s) {
+			i++
+		}
+		s = s[i:]
+	}
+	return out
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/sanitize"
 )
 
 // Key is the key of prscout's build status and the id of its report.
@@ -224,13 +225,14 @@ func annotationSeverity(s string) string {
 // Annotations turns findings into report annotations, one per finding:
 // external id "prscout-" + fingerprint (stable across runs, so a re-run
 // updates instead of duplicating), the title as summary and the body as
-// details. Findings not on a diff line keep their path without a line.
+// details, bidirectional controls shown (sanitize.ShowBidi). Findings not
+// on a diff line keep their path without a line.
 func Annotations(findings []pipeline.ReportFinding) []pipeline.Annotation {
 	out := make([]pipeline.Annotation, 0, len(findings))
 	for _, f := range findings {
 		a := pipeline.Annotation{
-			ExternalID: "prscout-" + f.Fingerprint, Path: f.Path, Summary: strings.TrimSpace(f.Title),
-			Details: strings.TrimSpace(f.Body), Severity: annotationSeverity(f.Severity),
+			ExternalID: "prscout-" + f.Fingerprint, Path: f.Path, Summary: sanitize.ShowBidi(strings.TrimSpace(f.Title)),
+			Details: sanitize.ShowBidi(strings.TrimSpace(f.Body)), Severity: annotationSeverity(f.Severity),
 			AnnotationType: pipeline.AnnotationBug, Result: pipeline.AnnotationFailed,
 		}
 		if f.Line > 0 && f.Path != "" {

@@ -81,12 +81,14 @@ type Proposal struct {
 // Ports are what Propose needs: Repo reads the rule file, PRs the source
 // pull request (for its destination branch), Committer writes the branch
 // and the pull request (nil: the provider cannot, and only a dry run
-// answers). Mode is PRSCOUT_LEARNINGS.
+// answers). Mode is PRSCOUT_LEARNINGS. LinkHosts are the hosts links in
+// the pull request's description may point at (as in posted comments).
 type Ports struct {
 	Repo      pipeline.Repository
 	PRs       pipeline.PullRequests
 	Committer pipeline.BranchCommitter
 	Mode      string
+	LinkHosts []string
 }
 
 // Result is the answer of Propose.
@@ -143,7 +145,7 @@ func Propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal) (
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Mode: mode, Rule: rule, Text: ruleText(rule), Warnings: []string{}}
+	res := Result{Mode: mode, Rule: rule, Text: ruleText(rule, ports.LinkHosts), Warnings: []string{}}
 	if mode == ModeDryRun {
 		res.Status = StatusDryRun
 		return res, nil
@@ -267,7 +269,7 @@ func propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal, r
 		res.Status = StatusAdded
 	}
 	res.Rules = learned(file, destFile)
-	desc := Description(res.Rules, dest)
+	desc := Description(res.Rules, dest, ports.LinkHosts)
 	var pr pipeline.PullRequestInfo
 	switch {
 	case hasOpen:
@@ -381,26 +383,30 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// ruleText is the rule as Markdown for a comment in the thread.
-func ruleText(r scope.PathRule) string {
-	return fmt.Sprintf("Review rule for %s:\n\n> %s\n", sanitize.CodeSpan(r.Path), pipeline.OneLine(r.Rule))
+// ruleText is the rule as Markdown for a comment in the thread, as inert
+// as the description (a caller may post it as it is).
+func ruleText(r scope.PathRule, hosts []string) string {
+	return fmt.Sprintf("Review rule for %s:\n\n> %s\n", sanitize.CodeSpan(r.Path), sanitize.Markdown(pipeline.OneLine(r.Rule), hosts))
 }
 
 // Description is the review rules pull request's description: what merging
-// it does, then each learned rule with its source link.
-func Description(rules []ListedRule, dest string) string {
+// it does, then each learned rule with its source link. What a commenter
+// wrote (the rule, the author's name, the link) is made inert as a posted
+// comment is (sanitize.Markdown with hosts): no HTML, images, mentions or
+// links to other hosts.
+func Description(rules []ListedRule, dest string, hosts []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Review rules proposed in review threads. Merging this pull request approves them: prscout reads `%s` from `%s`, so every later review applies them. Edit or remove a rule here to change it before approving.\n\n", scope.RepoRulesPath, dest)
+	fmt.Fprintf(&b, "Review rules proposed in review threads. Merging this pull request approves them: prscout reads `%s` from %s, so every later review applies them. Edit or remove a rule here to change it before approving.\n\n", scope.RepoRulesPath, sanitize.CodeSpan(dest))
 	for _, r := range rules {
-		fmt.Fprintf(&b, "- %s: %s", sanitize.CodeSpan(r.Path), pipeline.ClipRunes(pipeline.OneLine(r.Rule), 300))
+		fmt.Fprintf(&b, "- %s: %s", sanitize.CodeSpan(r.Path), sanitize.Markdown(pipeline.ClipRunes(pipeline.OneLine(r.Rule), 300), hosts))
 		if r.Source != nil {
 			src := "pull request #" + strconv.Itoa(r.Source.PR)
 			if r.Source.URL != "" && safeLink(r.Source.URL) {
-				src = "[" + src + "](" + r.Source.URL + ")"
+				src = sanitize.Markdown("["+src+"]("+r.Source.URL+")", hosts)
 			}
 			fmt.Fprintf(&b, " (from %s", src)
 			if r.Source.Author != "" {
-				fmt.Fprintf(&b, ", proposed by %s", pipeline.OneLine(r.Source.Author))
+				fmt.Fprintf(&b, ", proposed by %s", sanitize.Markdown(pipeline.ClipRunes(pipeline.OneLine(r.Source.Author), 80), hosts))
 			}
 			b.WriteString(")")
 		}

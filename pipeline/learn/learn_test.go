@@ -40,7 +40,7 @@ func proposal(rule string) learn.Proposal {
 }
 
 func ports(f *pipelinetest.Fake, c pipelinetest.Committer, mode string) learn.Ports {
-	return learn.Ports{Repo: f, PRs: f, Committer: c, Mode: mode}
+	return learn.Ports{Repo: f, PRs: f, Committer: c, Mode: mode, LinkHosts: []string{"bitbucket.example"}}
 }
 
 // rulesAt reads the rule file at a ref of the fake.
@@ -259,5 +259,37 @@ func TestBrokenRuleFileRefused(t *testing.T) {
 	}
 	if n := f.Calls(pipelinetest.OpCommitFiles, learn.Branch); n != 0 {
 		t.Errorf("%d commits onto a broken rule file", n)
+	}
+}
+
+// TestProposeIgnoresStrangersRulesPullRequest: an open pull request from a
+// fork's branch named like the rules branch, or by another account, is not
+// the review rules pull request: the proposal opens prscout's own.
+func TestProposeIgnoresStrangersRulesPullRequest(t *testing.T) {
+	f, c := fixture(handRules)
+	f.SetSelf("prscout-id").AddRef(learn.Branch, "head")
+	f.AddPullRequest(pipeline.PullRequestInfo{ID: 3, State: "OPEN", SourceRepository: "mallory/r", AuthorAccount: pipeline.Account{AccountID: "prscout-id"},
+		PullRequest: pipeline.PullRequest{SourceBranch: learn.Branch, DestinationBranch: "main", Description: "fork"}})
+	f.AddPullRequest(pipeline.PullRequestInfo{ID: 4, State: "OPEN", AuthorAccount: pipeline.Account{AccountID: "eve"},
+		PullRequest: pipeline.PullRequest{SourceBranch: learn.Branch, DestinationBranch: "main", Description: "eve's"}})
+	r, err := learn.Propose(context.Background(), ports(f, c, learn.ModeOn), repo, proposal("Wrap errors with %w."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PullRequest == nil || !r.PullRequest.Created || r.PullRequest.ID < 5 || f.Calls(pipelinetest.OpUpdatePR, "3")+f.Calls(pipelinetest.OpUpdatePR, "4") != 0 {
+		t.Fatalf("proposal %+v: want prscout's own new pull request, strangers' untouched", r.PullRequest)
+	}
+}
+
+// TestRuleTextInert: the rule's text answered to the caller (who may post
+// it) is as inert as the pull request's description.
+func TestRuleTextInert(t *testing.T) {
+	f, c := fixture(handRules)
+	r, err := learn.Propose(context.Background(), ports(f, c, learn.ModeDryRun), repo, proposal("ok ![x](https://evil.example/p.png) @everyone"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(r.Text, "![") || strings.Contains(r.Text, " @everyone") || !strings.Contains(r.Text, "`@everyone`") {
+		t.Errorf("rule text %q", r.Text)
 	}
 }

@@ -79,8 +79,10 @@ func (c Committer) CommitFiles(ctx context.Context, _ pipeline.Repo, fc pipeline
 }
 
 // OpenPullRequestFrom implements pipeline.BranchCommitter: the lowest-id
-// OPEN pull request whose source is branch.
-func (c Committer) OpenPullRequestFrom(ctx context.Context, _ pipeline.Repo, branch string) (pipeline.PullRequestInfo, bool, error) {
+// OPEN pull request whose source is branch of repo itself (SourceRepository
+// empty or repo's full name) and whose author is the Fake's own account
+// (SetSelf's first id; without SetSelf, SetAccount's name).
+func (c Committer) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, branch string) (pipeline.PullRequestInfo, bool, error) {
 	done, err := c.enter(ctx, OpOpenPRFrom, branch)
 	if err != nil {
 		return pipeline.PullRequestInfo{}, false, err
@@ -90,11 +92,23 @@ func (c Committer) OpenPullRequestFrom(ctx context.Context, _ pipeline.Repo, bra
 	defer c.mu.Unlock()
 	ids := slices.Sorted(maps.Keys(c.prs))
 	for _, id := range ids {
-		if pr := c.prs[id]; pr.SourceBranch == branch && (pr.State == "" || pr.State == "OPEN") {
+		if pr := c.prs[id]; pr.SourceBranch == branch && (pr.State == "" || pr.State == "OPEN") && c.ownPR(repo, pr) {
 			return pr, true, nil
 		}
 	}
 	return pipeline.PullRequestInfo{}, false, nil
+}
+
+// ownPR reports whether pr is from repo itself and by the Fake's account
+// (the caller holds c.mu).
+func (c Committer) ownPR(repo pipeline.Repo, pr pipeline.PullRequestInfo) bool {
+	if pr.SourceRepository != "" && !strings.EqualFold(pr.SourceRepository, repo.Workspace+"/"+repo.RepoSlug) {
+		return false
+	}
+	if len(c.selfIDs) > 0 {
+		return slices.Contains(c.selfIDs, pr.AuthorAccount.AccountID)
+	}
+	return pr.Author == c.account && pr.AuthorAccount.AccountID == ""
 }
 
 // CreatePullRequest implements pipeline.BranchCommitter: the next free id,
@@ -115,8 +129,12 @@ func (c Committer) CreatePullRequest(ctx context.Context, _ pipeline.Repo, pr pi
 	for k := range c.prs {
 		id = max(id, k+1)
 	}
+	var acct pipeline.Account
+	if len(c.selfIDs) > 0 {
+		acct.AccountID = c.selfIDs[0]
+	}
 	info := pipeline.PullRequestInfo{
-		ID: id, State: "OPEN", SourceCommit: src, DestinationCommit: c.refs[pr.DestinationBranch],
+		ID: id, State: "OPEN", SourceCommit: src, DestinationCommit: c.refs[pr.DestinationBranch], AuthorAccount: acct,
 		PullRequest: pipeline.PullRequest{
 			Title: pr.Title, Description: pr.Description, Author: c.account,
 			SourceBranch: pr.SourceBranch, DestinationBranch: pr.DestinationBranch,

@@ -19,6 +19,24 @@ import (
 // pipeline.ThreadResolver as well as a CommentStore.
 type ThreadStore struct{ *Fake }
 
+// Comment implements pipeline.CommentGetter: comment id of pull request
+// prID as ListComments gives it.
+func (s ThreadStore) Comment(ctx context.Context, _ pipeline.Repo, prID int, id int64) (pipeline.Comment, error) {
+	done, err := s.enter(ctx, OpGetComment, strconv.FormatInt(id, 10))
+	if err != nil {
+		return pipeline.Comment{}, err
+	}
+	defer done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.comments[prID] {
+		if c.ID == id {
+			return cloneComments([]pipeline.Comment{c})[0], nil
+		}
+	}
+	return pipeline.Comment{}, fmt.Errorf("comment %d: %w", id, pipeline.ErrNotFound)
+}
+
 // ResolveThread implements pipeline.ThreadResolver for top-level comment id
 // of any pull request. A thread already resolved answers an error wrapping
 // ErrUpstream, as Bitbucket answers 409.

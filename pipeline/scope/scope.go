@@ -21,13 +21,15 @@ type Glob struct {
 // compileGlob checks and compiles one pattern. Patterns use doublestar syntax
 // (`*`, `**`, `?`, `[a-z]`, `{a,b}`) over repository-relative paths and match
 // case-insensitively. A pattern without "/" matches the base name at any
-// depth ("*.go" is "**/*.go"), as in .gitignore. Spaces next to the commas
+// depth ("*.go" is "**/*.go"), as in .gitignore; a leading "/" anchors it at
+// the root ("/main.go" is only the root's main.go). Spaces next to the commas
 // and braces of an alternative are dropped, so "*.{ts, tsx}" matches .tsx
 // files instead of silently matching nothing. A pattern that is empty or
 // malformed (unclosed "{" or "[") is an error.
 func compileGlob(raw string) (Glob, error) {
 	p := strings.TrimSpace(raw)
 	p = strings.TrimPrefix(strings.ReplaceAll(p, "\\", "/"), "./")
+	anchored := strings.HasPrefix(p, "/")
 	p = strings.TrimPrefix(p, "/")
 	if p == "" {
 		return Glob{}, fmt.Errorf("empty pattern")
@@ -36,7 +38,7 @@ func compileGlob(raw string) (Glob, error) {
 	if strings.HasSuffix(p, "/") {
 		p += "**" // "vendor/" means everything under it
 	}
-	if !strings.Contains(p, "/") {
+	if !strings.Contains(p, "/") && !anchored {
 		p = "**/" + p
 	}
 	if !doublestar.ValidatePattern(p) {
@@ -184,6 +186,30 @@ func CompileGlobs(field string, raws []string) ([]Glob, error) {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// LiteralGlob returns a pattern that matches path and no other path: every
+// wildcard character is put in a one-character class ("src/*.go" becomes
+// "/src/[*].go"), and the pattern is anchored at the root. A path holding a
+// backslash (which patterns read as "/") has no such pattern: error.
+func LiteralGlob(path string) (string, error) {
+	path = strings.TrimPrefix(strings.TrimSpace(path), "/")
+	if path == "" || strings.Contains(path, "\\") || strings.TrimSpace(path) != path {
+		return "", fmt.Errorf("no pattern names exactly the path %q", pipeline.ClipRunes(path, 80))
+	}
+	var b strings.Builder
+	b.WriteByte('/')
+	for _, r := range path {
+		switch r {
+		case '*', '?', '[', '{', '}', ',':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), nil
 }
 
 // firstMatch returns the first glob matching p.

@@ -241,3 +241,29 @@ func FuzzGlobCost(f *testing.F) {
 		}
 	})
 }
+
+// TestLiteralGlobCoversOnlyItself: a file's path made a pattern (a rule
+// proposed from a finding) matches that file and no other, whatever
+// wildcard characters its name holds, at the root or deeper.
+func TestLiteralGlobCoversOnlyItself(t *testing.T) {
+	paths := []string{"src/*.go", "src/a.go", "src/b.go", "main.go", "cmd/main.go", "q?.go", "qa.go", "a[1].go", "a1.go",
+		"b{x,y}.go", "bx.go", "by.go", "src/**/x.go", "src/d/x.go", "c,d.go", "s/ }{ .go", "s/}{.go"}
+	for _, p := range paths {
+		lit, err := LiteralGlob(p)
+		if err != nil {
+			t.Fatalf("LiteralGlob(%q): %v", p, err)
+		}
+		gs, err := CompileGlobs("path", []string{lit})
+		if err != nil {
+			t.Fatalf("LiteralGlob(%q) = %q does not compile: %v", p, lit, err)
+		}
+		for _, q := range paths {
+			if got := gs[0].Match(q); got != (q == p) {
+				t.Errorf("LiteralGlob(%q) = %q matches %q: %v", p, lit, q, got)
+			}
+		}
+	}
+	if _, err := LiteralGlob(`a\b.go`); err == nil {
+		t.Error("a path with a backslash got a pattern")
+	}
+}

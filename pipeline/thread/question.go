@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
@@ -147,12 +148,12 @@ func codeAt(ctx context.Context, d Deps, v *view, ref *FindingRef, n int, data *
 	lines := strings.Split(strings.ReplaceAll(string(raw), "\r\n", "\n"), "\n")
 	line := ref.Line
 	if data != nil && data.CodeHash != "" {
-		switch at := findCode(lines, data.CodeHash, data.CodeLines, ref.Line); {
+		switch at, complete, _ := findCode(ctx, lines, data.CodeHash, data.CodeLines, ref.Line, findBudget); {
 		case at == ref.Line:
 			ref.CodeChanged = "no"
 		case at > 0:
 			ref.CodeChanged, line = "moved", at
-		default:
+		case complete:
 			ref.CodeChanged = "yes"
 		}
 	}
@@ -173,35 +174,57 @@ func codeAt(ctx context.Context, d Deps, v *view, ref *FindingRef, n int, data *
 	return b.String(), head, ""
 }
 
-// findCode returns the line where n non-blank lines hash to hash (the one
-// nearest near), 0 when none does.
-func findCode(lines []string, hash string, n, near int) int {
-	if n < 1 {
-		n = 1
-	}
-	type nb struct {
-		at   int
-		text string
-	}
-	var kept []nb
+// findBudget bounds the bytes findCode hashes for one question: windows
+// nearest the anchored line first, so moved code is found when it moved a
+// few thousand lines at most, and a file of a million lines under an anchor
+// of a thousand costs milliseconds, not a hash of every window.
+const findBudget = 8 << 20
+
+// findCode returns the line where n non-blank lines hash to hash, the one
+// nearest near (the lower line on a tie), 0 when none does. Windows are
+// tried outward from near and hashed until budget bytes are spent or ctx is
+// done: complete is false when the search stopped before every window was
+// tried (0 then says nothing). hashed is the bytes hashed.
+func findCode(ctx context.Context, lines []string, hash string, n, near, budget int) (at int, complete bool, hashed int) {
+	n = max(n, 1)
+	var kept []string // the non-blank lines, spaces stripped
+	var lineOf []int  // kept[i]'s line number
 	for i, l := range lines {
 		if s := pipeline.StripSpace(l); s != "" {
-			kept = append(kept, nb{i + 1, s})
+			kept, lineOf = append(kept, s), append(lineOf, i+1)
 		}
 	}
-	best := 0
-	for i := 0; i+n <= len(kept); i++ {
-		w := make([]string, n)
-		for j := range w {
-			w[j] = kept[i+j].text
+	last := len(kept) - n // the last window's first index
+	if last < 0 {
+		return 0, true, 0
+	}
+	size := make([]int, len(kept)+1) // size[i]: bytes of kept[:i], a "\n" after each
+	for i, s := range kept {
+		size[i+1] = size[i] + len(s) + 1
+	}
+	// r is the first window starting at or after near, l the one before.
+	r := sort.SearchInts(lineOf[:last+1], near)
+	l := r - 1
+	for tried := 0; l >= 0 || r <= last; tried++ {
+		if tried%64 == 0 && ctx.Err() != nil {
+			return 0, false, hashed
 		}
-		if marker.CodeHash(w) == hash {
-			if at := kept[i].at; best == 0 || absInt(at-near) < absInt(best-near) {
-				best = at
-			}
+		i := r
+		if r > last || l >= 0 && absInt(lineOf[l]-near) <= absInt(lineOf[r]-near) {
+			i, l = l, l-1
+		} else {
+			r++
+		}
+		w := size[i+n] - size[i]
+		if hashed+w > budget {
+			return 0, false, hashed
+		}
+		hashed += w
+		if marker.CodeHash(kept[i:i+n]) == hash {
+			return lineOf[i], true, hashed
 		}
 	}
-	return best
+	return 0, true, hashed
 }
 
 func absInt(n int) int {
@@ -288,9 +311,12 @@ func Answer(ctx context.Context, d Deps, in AnswerInput, o Options) (Result, err
 	if note != "" {
 		text = strings.TrimSpace(text) + "\n\n_" + note + "_"
 	}
-	r, err := postReply(ctx, d, v, o, text)
+	r, won, err := postReply(ctx, d, v, o, text)
 	if err != nil {
 		return Result{}, err
+	}
+	if !won {
+		return alreadyAnswered(v, r), nil
 	}
 	res := v.result(ActionAnswered, OutcomeAnswered, "")
 	res.Reply = r

@@ -345,13 +345,16 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	if err := in.check("prId", "commentId"); err != nil {
 		return Result{}, err
 	}
-	v, err := load(ctx, d, in)
-	if err != nil {
-		return Result{}, err
-	}
 	var self []string
 	if si, ok := d.Comments.(pipeline.SelfIdentity); ok {
 		self = si.SelfAccountIDs(ctx)
+	}
+	if res, done := precheck(ctx, d, in, o, self); done {
+		return res, nil
+	}
+	v, err := load(ctx, d, in)
+	if err != nil {
+		return Result{}, err
 	}
 	if in.Event == EventResolved {
 		return resolved(ctx, d, v, self)
@@ -362,7 +365,7 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	p := parseCommand(v.target.Body, self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
 	if !p.addressed && !inFinding {
-		return v.result(ActionNone, OutcomeNotAddressed, "not addressed to prscout (start with prscout, @prscout or /prscout, or reply in a thread of one of its findings)"), nil
+		return notAddressed(v), nil
 	}
 	switch {
 	case p.command == "" && inFinding:
@@ -389,11 +392,7 @@ func command(ctx context.Context, d Deps, v *view, o Options, p parsed, inFindin
 			return Result{}, err
 		}
 	case CmdReview, CmdFullReview:
-		var err error
-		text, err = startReview(ctx, d, v, p.command)
-		if err != nil {
-			return Result{}, err
-		}
+		return reviewCommand(ctx, d, v, o, p.command)
 	case CmdDismiss:
 		if !inFinding {
 			res := v.result(ActionNone, OutcomeNotFinding, "dismiss is honoured only in a reply in the thread of one of prscout's findings")
@@ -407,9 +406,12 @@ func command(ctx context.Context, d Deps, v *view, o Options, p parsed, inFindin
 		}
 	}
 
-	r, err := postReply(ctx, d, v, o, text)
+	r, won, err := postReply(ctx, d, v, o, text)
 	if err != nil {
 		return Result{}, err
+	}
+	if !won {
+		return alreadyAnswered(v, r), nil
 	}
 	res := v.result(ActionAnswered, OutcomeCommand, "")
 	res.Command, res.Reply = p.command, r
@@ -418,14 +420,20 @@ func command(ctx context.Context, d Deps, v *view, o Options, p parsed, inFindin
 }
 
 // postReply posts text (sanitized, redacted, markers stripped, bounded)
-// with the reply marker naming the comment answered.
-func postReply(ctx context.Context, d Deps, v *view, o Options, text string) (*Reply, error) {
-	body := Clean(text, o.LinkHosts) + "\n\n" + marker.ReplyMarker(v.target.ID)
+// with the reply marker naming the comment answered, then claims the
+// comment (claimReply): won is false when another call (another replica)
+// answered it first; the reply is then that one, and ours is deleted.
+func postReply(ctx context.Context, d Deps, v *view, o Options, text string) (r *Reply, won bool, err error) {
+	body := replyBody(text, v, o)
 	c, err := d.Comments.CreateComment(ctx, v.repo, v.in.PRID, pipeline.NewComment{Body: body, ParentID: v.target.ID})
 	if err != nil {
-		return nil, fmt.Errorf("reply to comment %d: %w", v.target.ID, err)
+		return nil, false, fmt.Errorf("reply to comment %d: %w", v.target.ID, err)
 	}
-	return &Reply{ID: c.ID, Body: body, URL: c.URL}, nil
+	return claimReply(ctx, d, v, &Reply{ID: c.ID, Body: body, URL: c.URL})
+}
+
+func replyBody(text string, v *view, o Options) string {
+	return Clean(text, o.LinkHosts) + "\n\n" + marker.ReplyMarker(v.target.ID)
 }
 
 // Clean makes text fit to post: markers stripped, secrets redacted,
@@ -517,39 +525,6 @@ func pausedBy(s marker.State, v *view) string {
 	return out
 }
 
-// startReview forwards a command review to the review workflow.
-func startReview(ctx context.Context, d Deps, v *view, cmd string) (string, error) {
-	if d.StartReview == nil {
-		return "I cannot start a review from here: the review workflow's webhook is not configured (PRSCOUT_FORWARD_URL).", nil
-	}
-	if d.PRs == nil {
-		return "I cannot start a review: the configured provider has no pull requests.", nil
-	}
-	pr, err := d.PRs.PullRequest(ctx, v.repo, v.in.PRID)
-	if err != nil {
-		return "", err
-	}
-	if s := strings.ToUpper(pr.State); s == "MERGED" || s == "DECLINED" || s == "SUPERSEDED" {
-		return "Not reviewed: the pull request is " + s + ".", nil
-	}
-	if Ignored(pr.Description) {
-		return "Not reviewed: the description says `prscout ignore`.", nil
-	}
-	if cmd == CmdReview {
-		if sha, _, ok := marker.LastReviewedCommit(v.comments); ok && pipeline.SameCommit(sha, pr.SourceCommit) {
-			return fmt.Sprintf("The head %s is already reviewed. `prscout full review` reviews the whole pull request again.", pipeline.ShortCommit(pr.SourceCommit)), nil
-		}
-	}
-	if err := d.StartReview(ctx, v.repo, pr, cmd, accountOf(v.target), v.target.ID); err != nil {
-		return "", fmt.Errorf("start the review: %w", err)
-	}
-	kind := "incremental: the changes since the last review"
-	if cmd == CmdFullReview {
-		kind = "full: the whole pull request, earlier reviews ignored"
-	}
-	return fmt.Sprintf("Review of %s started at the request of %s (%s).", pipeline.ShortCommit(pr.SourceCommit), displayName(v.target), kind), nil
-}
-
 // ignoreLines are the description lines that mean "never review".
 var ignoreLines = []string{"prscout ignore", "@prscout ignore", "/prscout ignore"}
 
@@ -630,7 +605,13 @@ func proposeFromDismissal(ctx context.Context, d Deps, v *view, reason string) (
 	if path == "" {
 		return "", "no rule was proposed: the finding's file is not known"
 	}
-	res, err := d.Propose(ctx, v.repo, learn.Proposal{Path: path, Rule: reason, SourcePRID: v.in.PRID,
+	// The rule is for this file only: its path, wildcards and all, is
+	// matched literally.
+	glob, err := scope.LiteralGlob(path)
+	if err != nil {
+		return "", fmt.Sprintf("no rule was proposed: %v", err)
+	}
+	res, err := d.Propose(ctx, v.repo, learn.Proposal{Path: glob, Rule: reason, SourcePRID: v.in.PRID,
 		SourceCommentID: v.target.ID, SourceURL: v.target.URL, Author: accountOf(v.target)})
 	if err != nil {
 		return "", fmt.Sprintf("no rule was proposed: %v", err)

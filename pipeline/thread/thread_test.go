@@ -135,7 +135,7 @@ func TestDismissProposesRule(t *testing.T) {
 	if res.Action != ActionAnswered || len(got) != 1 {
 		t.Fatalf("dismiss = %+v, proposals %+v", res, got)
 	}
-	if p := got[0]; p.Path != r.finding.Inline.Path || p.Rule != "the value is validated by the caller" || p.SourcePRID != prID || p.SourceCommentID == 0 {
+	if p := got[0]; p.Path != "/"+r.finding.Inline.Path || p.Rule != "the value is validated by the caller" || p.SourcePRID != prID || p.SourceCommentID == 0 {
 		t.Errorf("proposal %+v", p)
 	}
 	if res.Reply == nil || !strings.Contains(res.Reply.Body, "Proposed review rule") || !strings.Contains(res.Reply.Body, "validated by the caller") {
@@ -331,5 +331,55 @@ func TestPauseContextResume(t *testing.T) {
 func TestIgnored(t *testing.T) {
 	if !Ignored("Fixes X\n\n  @PRSCOUT   ignore \n") || Ignored("do not prscout ignore this") {
 		t.Errorf("Ignored is wrong")
+	}
+}
+
+// TestDismissReasonInertInRulesPullRequest: what a commenter writes in a
+// dismiss reaches the review rules pull request's description as inert as
+// a thread reply (no remote image, foreign link or live mention), and a
+// finding on a file literally named "src/*.go" proposes a rule for that file
+// only, not for every Go file of src.
+func TestDismissReasonInertInRulesPullRequest(t *testing.T) {
+	r := newRig(t)
+	r.f.AddRef("main", base).AddRef("feature", head)
+	r.f.AddPullRequest(pipeline.PullRequestInfo{ID: prID, State: "OPEN", SourceCommit: head, DestinationCommit: base,
+		PullRequest: pipeline.PullRequest{SourceBranch: "feature", DestinationBranch: "main"}})
+	hosts := []string{"bitbucket.example"}
+	r.o.LinkHosts = hosts
+	ports := learn.Ports{Repo: r.f, PRs: r.f, Committer: pipelinetest.Committer{Fake: r.f}, Mode: learn.ModeOn, LinkHosts: hosts}
+	rulesPR := 0
+	r.d.Propose = func(ctx context.Context, repo pipeline.Repo, p learn.Proposal) (learn.Result, error) {
+		lr, err := learn.Propose(ctx, ports, repo, p)
+		if lr.PullRequest != nil {
+			rulesPR = lr.PullRequest.ID
+		}
+		return lr, err
+	}
+	star := r.f.AddComment(prID, pipeline.Comment{Body: "**High** · x\n\nbody\n\n" + marker.FindingMarker(fp), Inline: &pipeline.InlineAnchor{Path: "src/*.go", Line: 4}})
+	res := r.run(t, r.say("dismiss ok ![x](https://evil.example/p.png) [docs](https://evil.example/a) <img src=x> @everyone @{557058:abc}", star.ID))
+	if res.Action != ActionAnswered || len(res.Warnings) != 0 {
+		t.Fatalf("dismiss = %+v", res)
+	}
+	pr, err := r.f.PullRequest(context.Background(), repo, rulesPR)
+	desc := pr.Description
+	if err != nil || desc == "" {
+		t.Fatalf("no review rules pull request: %v", err)
+	}
+	for _, live := range []string{"![", "](https://evil", "<img", " @everyone", " @{557058"} {
+		if strings.Contains(desc, live) {
+			t.Errorf("the description holds %q live:\n%s", live, desc)
+		}
+	}
+	if !strings.Contains(desc, "`/src/[*].go`") {
+		t.Errorf("the rule is not for the one file src/*.go:\n%s", desc)
+	}
+}
+
+// TestAnswerShowsBidi: a thread answer's bidirectional controls (in text
+// and in code) are posted in sight, never as controls.
+func TestAnswerShowsBidi(t *testing.T) {
+	got := Clean("Use `x\u202e := 1` here \u2067 ok\n```go\nif a \u2066 {\n```", nil)
+	if strings.ContainsAny(got, "\u202e\u2067\u2066") || !strings.Contains(got, "⟨U+202E⟩") || !strings.Contains(got, "⟨U+2066⟩") {
+		t.Errorf("answer posted as %q", got)
 	}
 }

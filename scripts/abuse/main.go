@@ -66,6 +66,9 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: abuse -bin PRSCOUT_BINARY")
 		os.Exit(2)
 	}
+	if *threadOnly {
+		os.Exit(threadRound3Only(*bin))
+	}
 	work, err := os.MkdirTemp("", "prscout-abuse-")
 	must(err)
 	defer os.RemoveAll(work)
@@ -122,6 +125,7 @@ func main() {
 	sanitizerNesting(srv, fx)
 	criteriaTable(srv, fx)
 	groupIDs(srv, fx)
+	threadRound3(*bin, work) // third round's thread shapes (round3thread.go)
 	memoryUnreviewed(*bin, work)
 	candidatesBudget(srv, fx)
 	sharedNames(srv, fx)
