@@ -87,6 +87,7 @@ type (
 		Name        string `json:"name,omitempty"`
 		Description string `json:"description,omitempty"`
 		URL         string `json:"url"`
+		RefName     string `json:"refname,omitempty"`
 	}
 	wireDatum struct {
 		Title string `json:"title"`
@@ -193,7 +194,7 @@ func (c *Client) SetBuildStatus(ctx context.Context, repo pipeline.Repo, commit 
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	w := wireStatus{Key: s.Key, State: s.State, Name: s.Name, Description: s.Description, URL: s.URL}
+	w := wireStatus{Key: s.Key, State: s.State, Name: s.Name, Description: s.Description, URL: s.URL, RefName: s.RefName}
 	if err := ia.setStatus(ctx, repo, commit, w); err != nil {
 		return fmt.Errorf("set build status %s on %s: %w", s.Key, commit, scopeError(err))
 	}
@@ -218,7 +219,9 @@ func (c *Client) SetBuildStatus(ctx context.Context, repo pipeline.Repo, commit 
 // least severe are not sent, the report's details say how many, and so do
 // PutReportResult.Omitted and its warnings. Annotations repeating an earlier
 // one's external id are dropped with a warning. A token without the scope
-// gives an error wrapping pipeline.ErrMissingScope.
+// gives an error wrapping pipeline.ErrMissingScope. A summary longer than
+// Bitbucket takes is cut at a word, the rest leading its details
+// (pipeline.Annotation.Fit).
 func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key string, r pipeline.InsightsReport, annotations []pipeline.Annotation) (pipeline.PutReportResult, error) {
 	res := pipeline.PutReportResult{Warnings: []string{}}
 	if err := checkRepo(repo); err != nil {
@@ -236,6 +239,7 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 	keep := make([]pipeline.Annotation, 0, len(annotations))
 	seen := map[string]bool{}
 	for i, a := range annotations {
+		a = a.Fit()
 		if err := a.Validate(); err != nil {
 			var ie *pipeline.InvalidError
 			if errors.As(err, &ie) {

@@ -320,3 +320,56 @@ func TestPipelinesProxy(t *testing.T) {
 		t.Error("an https proxy URL was accepted")
 	}
 }
+
+// A finding's 2,000-character title reaches Bitbucket as a summary it takes
+// (Bitbucket refuses more than 450 characters, and with it the whole
+// batch): cut at a word, the rest leading the details.
+func TestPutReportLongTitleFitsTheSummaryLimit(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	title := strings.TrimSpace(strings.Repeat("the upload handler trusts a size header ", 50))
+	findings := []pipeline.ReportFinding{
+		{Path: "app/upload.py", Line: 12, Severity: "high", Title: title, Body: "details here", Fingerprint: "aa11"},
+		{Path: "app/upload.py", Line: 14, Severity: "low", Title: "short", Fingerprint: "bb22"},
+	}
+	res, err := c.PutReport(context.Background(), acme, headFull, "prscout", insights.Report(findings, insights.ReportOptions{}), insights.Annotations(findings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Annotations != 2 {
+		t.Fatalf("%d annotations posted, want 2", res.Annotations)
+	}
+	got := s.Annotations("acme", "uploader", headFull, "prscout")
+	if len(got) != 2 {
+		t.Fatalf("fake holds %d annotations", len(got))
+	}
+	sum := got[0].Summary
+	if n := len([]rune(sum)); n > pipeline.MaxAnnotationSummary || !strings.HasSuffix(sum, "…") {
+		t.Fatalf("summary of %d characters: %q", n, sum)
+	}
+	if !strings.HasPrefix(got[0].Details, "…") || !strings.HasSuffix(got[0].Details, "details here") ||
+		len(strings.TrimSuffix(sum, "…"))+len(got[0].Details) < len(title) {
+		t.Fatalf("details %q do not carry the rest", got[0].Details)
+	}
+}
+
+// The fake refuses what Bitbucket refuses: a summary past 450 characters
+// fails the whole batch with 400.
+func TestFakeRefusesLongSummary(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	if _, err := c.PutReport(context.Background(), acme, headFull, "prscout", insights.Report(nil, insights.ReportOptions{}), nil); err != nil {
+		t.Fatal(err)
+	}
+	body := `[{"external_id":"x","annotation_type":"BUG","summary":"` + strings.Repeat("a", 451) + `"}]`
+	req, _ := http.NewRequest(http.MethodPost, s.BaseURL+"/repositories/acme/uploader/commit/"+headFull+"/reports/prscout/annotations", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("fake answered %d to a 451-character summary", resp.StatusCode)
+	}
+}

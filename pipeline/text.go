@@ -62,6 +62,28 @@ func ClipRunes(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// CutAtWord cuts s to at most n runes at a word boundary, marking the cut
+// with "…": head is the kept text with the mark, rest what was cut away,
+// space trimmed. Without a space in the second half of the kept part, the
+// cut falls inside the word. s that fits returns (s, "").
+func CutAtWord(s string, n int) (head, rest string) {
+	if utf8.RuneCountInString(s) <= n {
+		return s, ""
+	}
+	if n < 2 {
+		return "…", strings.TrimSpace(s)
+	}
+	r := []rune(s)
+	cut := n - 1
+	for i := cut; i > cut/2; i-- {
+		if unicode.IsSpace(r[i]) {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRightFunc(string(r[:cut]), unicode.IsSpace) + "…", strings.TrimSpace(string(r[cut:]))
+}
+
 // FirstLine is the first line of s, surrounding space trimmed.
 func FirstLine(s string) string {
 	s = strings.TrimSpace(s)

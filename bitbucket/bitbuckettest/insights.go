@@ -78,6 +78,8 @@ type CommitStatus struct {
 	Name        string
 	Description string
 	URL         string
+	// RefName is the refname sent (the pull request's source branch).
+	RefName string
 	// States lists every state posted for the key, oldest first.
 	States []string
 }
@@ -343,7 +345,7 @@ func (s *Server) setStatus(w http.ResponseWriter, rd *repoData, commit string, b
 		st = &CommitStatus{Key: f["key"]}
 		rd.statuses[commit][f["key"]] = st
 	}
-	st.State, st.Name, st.Description, st.URL = f["state"], f["name"], f["description"], f["url"]
+	st.State, st.Name, st.Description, st.URL, st.RefName = f["state"], f["name"], f["description"], f["url"], f["refname"]
 	st.States = append(st.States, f["state"])
 	writeJSON(w, http.StatusCreated, statusJSON(commit, st))
 }
@@ -351,7 +353,7 @@ func (s *Server) setStatus(w http.ResponseWriter, rd *repoData, commit string, b
 func statusJSON(commit string, st *CommitStatus) map[string]any {
 	return map[string]any{
 		"type": "build", "key": st.Key, "state": st.State, "name": st.Name, "description": st.Description,
-		"url": st.URL, "commit": map[string]any{"type": "commit", "hash": commit},
+		"url": st.URL, "commit": map[string]any{"type": "commit", "hash": commit}, "refname": st.RefName,
 		"created_on": "2026-11-02T10:06:00.000000+00:00", "updated_on": "2026-11-02T10:06:00.000000+00:00",
 	}
 }

@@ -572,6 +572,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		writeScopeError(w)
 		return
 	}
+	if !checkLimits(w, c.op, body) {
+		return
+	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()

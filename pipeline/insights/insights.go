@@ -224,7 +224,9 @@ func annotationSeverity(s string) string {
 // Annotations turns findings into report annotations, one per finding:
 // external id "prscout-" + fingerprint (stable across runs, so a re-run
 // updates instead of duplicating), the title as summary and the body as
-// details. Findings not on a diff line keep their path without a line.
+// details (a summary too long for the host cut at a word, the rest leading
+// the details: Annotation.Fit). Findings not on a diff line keep their path
+// without a line.
 func Annotations(findings []pipeline.ReportFinding) []pipeline.Annotation {
 	out := make([]pipeline.Annotation, 0, len(findings))
 	for _, f := range findings {
@@ -239,7 +241,7 @@ func Annotations(findings []pipeline.ReportFinding) []pipeline.Annotation {
 		if a.Summary == "" {
 			a.Summary = "(untitled)"
 		}
-		out = append(out, a)
+		out = append(out, a.Fit())
 	}
 	return out
 }
