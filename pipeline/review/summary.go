@@ -19,6 +19,40 @@ import (
 // the summary's size bound (memory.go); the findings whose inline comment
 // was not posted come after the context table.
 func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
+	tail := marker.ReviewMarker(ref) + "\n"
+	budget := maxSummaryBytes - len(tail)
+	if x.mem != nil {
+		budget -= min(maxDataBytes, x.mem.dataSize()) + foldRoom
+	}
+	var chosen CommentStats
+	visible := fitVisible(func(limit int) string {
+		chosen = *st // each rendering counts the context table afresh
+		return renderVisible(in, ref, summary, rows, &chosen, x, limit)
+	}, budget)
+	*st = chosen
+	var b strings.Builder
+	b.WriteString(visible)
+	if x.mem != nil {
+		// Room for the data, with a margin for the dropped-count line.
+		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
+		lines, dropped := x.mem.dataBlock(max(budget, 0))
+		x.mem.DataDropped = dropped
+		if dropped > 0 {
+			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
+				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
+		}
+		if len(lines) > 0 {
+			b.WriteString(strings.Join(lines, "\n"))
+			b.WriteString("\n\n")
+		}
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// renderVisible writes the summary up to its hidden data, each list
+// showing at most limit entries (unlimited: all), most severe first.
+func renderVisible(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras, limit int) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	mode := in.Mode
@@ -42,40 +76,27 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	}
 	criteria.WriteTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
 	if x.mem != nil {
-		writeMemoryTable(&b, x.mem)
+		writeMemoryTable(&b, x.mem, limit)
 	} else {
-		writeFindingsTable(&b, rows)
+		writeFindingsTable(&b, rows, limit)
 	}
-	writeOffDiff(&b, rows)
-	writeSummaryOnly(&b, rows)
-	writeUnverified(&b, rows, in.policy)
+	writeOffDiff(&b, rows, limit)
+	writeSummaryOnly(&b, rows, limit)
+	writeUnverified(&b, rows, in.policy, limit)
 	writeContextTable(&b, in, st)
 	b.WriteString(unpostedText(x.failed, x.deferred))
 	// Only prscout's own data block, written after this, may read as hidden
 	// review data (marker.DefuseData is the guard should a line slip through).
-	defused := marker.DefuseData(b.String())
-	b.Reset()
-	b.WriteString(defused)
-	if x.mem != nil {
-		tail := marker.ReviewMarker(ref) + "\n"
-		// Room for the data, with a margin for the dropped-count line.
-		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
-		lines, dropped := x.mem.dataBlock(max(budget, 0))
-		x.mem.DataDropped = dropped
-		if dropped > 0 {
-			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
-				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
-		}
-		if len(lines) > 0 {
-			b.WriteString(strings.Join(lines, "\n"))
-			b.WriteString("\n\n")
-		}
-		b.WriteString(tail)
-		return b.String()
+	return marker.DefuseData(b.String())
+}
+
+// rowSeverities lists the severities of rows.
+func rowSeverities(rows []findingRow) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.f.Severity
 	}
-	b.WriteString(marker.ReviewMarker(ref))
-	b.WriteString("\n")
-	return b.String()
+	return out
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
@@ -165,7 +186,7 @@ func instructionNames(files []pipeline.InstructionFile) string {
 }
 
 // writeFindingsTable writes every finding as a table row, most severe first.
-func writeFindingsTable(b *strings.Builder, rows []findingRow) {
+func writeFindingsTable(b *strings.Builder, rows []findingRow, limit int) {
 	// Findings table, most severe first.
 	var sorted []findingRow
 	for _, r := range rows {
@@ -185,17 +206,21 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 			return x.a.Line < y.a.Line
 		})
 		b.WriteString("### Findings\n\n")
-		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
-		for _, r := range sorted {
+		n := limitOf(len(sorted), limit)
+		if n > 0 {
+			b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
+		}
+		for _, r := range sorted[:n] {
 			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), sanitize.TableCell(where(r)), sanitize.TableCell(pipeline.OneLine(r.f.Title)))
 		}
 		b.WriteString("\n")
+		writeFolded(b, rowSeverities(sorted[n:]))
 	}
 
 }
 
 // writeOffDiff writes in full the findings that are not on a diff line.
-func writeOffDiff(b *strings.Builder, rows []findingRow) {
+func writeOffDiff(b *strings.Builder, rows []findingRow, limit int) {
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
@@ -208,7 +233,9 @@ func writeOffDiff(b *strings.Builder, rows []findingRow) {
 			return reviewanswer.SeverityRank(off[i].f.Severity) < reviewanswer.SeverityRank(off[j].f.Severity)
 		})
 		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
-		for _, r := range off {
+		n := limitOf(len(off), limit)
+		defer writeFolded(b, rowSeverities(off[n:]))
+		for _, r := range off[:n] {
 			fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
 			fmt.Fprintf(b, "%s: %s.\n\n", where(r), r.a.Reason)
 			if body := strings.TrimSpace(r.f.Body); body != "" {
