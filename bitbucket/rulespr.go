@@ -88,8 +88,9 @@ func (c *Client) BranchHead(ctx context.Context, repo pipeline.Repo, branch stri
 
 // CommitFiles commits c.Files onto c.Branch in one commit: POST
 // /repositories/{workspace}/{repo_slug}/src, a form with one field per
-// file (its path, its content), message, branch and parents. Bitbucket
-// creates the branch at the parents when it does not exist.
+// file (its path, its content), message, branch and its one parent.
+// Bitbucket creates the branch at the parent when it does not exist, and
+// refuses (409) a parent other than the tip of an existing branch.
 func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipeline.FileCommit) error {
 	if err := checkRepo(repo); err != nil {
 		return err
@@ -100,8 +101,8 @@ func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipelin
 	if len(fc.Files) == 0 {
 		return pipeline.Invalidf("files", "nothing to commit")
 	}
-	for _, p := range fc.Parents {
-		if err := checkRev("parents", p); err != nil {
+	if fc.Parent != "" {
+		if err := checkRev("parent", fc.Parent); err != nil {
 			return err
 		}
 	}
@@ -214,7 +215,8 @@ func (a *httpAPI) branch(ctx context.Context, repo pipeline.Repo, name string) (
 
 // commitFiles calls POST /repositories/{workspace}/{repo_slug}/src with an
 // application/x-www-form-urlencoded body: each file as a field named by its
-// path, and message, branch and parents (comma-separated). 201 on success.
+// path, and message, branch and parents (one commit: the API description
+// deprecates several, "only a single SHA1 is accepted"). 201 on success.
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-source/#api-repositories-workspace-repo-slug-src-post
 func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipeline.FileCommit) error {
 	const op = "commit_src"
@@ -226,8 +228,8 @@ func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipelin
 		form.Set("message", c.Message)
 	}
 	form.Set("branch", c.Branch)
-	if len(c.Parents) > 0 {
-		form.Set("parents", strings.Join(c.Parents, ","))
+	if c.Parent != "" {
+		form.Set("parents", c.Parent)
 	}
 	req, err := http.NewRequestWithContext(withOp(ctx, op), http.MethodPost, a.repoURL(repo, "src"), strings.NewReader(form.Encode()))
 	if err != nil {

@@ -260,10 +260,12 @@ type ChangeLister interface {
 type FileCommit struct {
 	// Branch receives the commit; it is created when it does not exist.
 	Branch string
-	// Parents are the new commit's parents, the first giving the content
-	// the files are laid over. When Branch exists, its head must be one of
-	// them (a commit never drops the branch's history).
-	Parents []string
+	// Parent is the new commit's one parent, whose content the files are
+	// laid over: when Branch exists, its tip (Bitbucket accepts a single
+	// parent and refuses any but the tip of an existing branch with 409, so
+	// a commit never drops the branch's history); otherwise the commit the
+	// new branch starts at.
+	Parent string
 	Message string
 	// Files are repository paths and their whole new content.
 	Files map[string][]byte
