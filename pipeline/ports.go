@@ -265,7 +265,7 @@ type FileCommit struct {
 	// parent and refuses any but the tip of an existing branch with 409, so
 	// a commit never drops the branch's history); otherwise the commit the
 	// new branch starts at.
-	Parent string
+	Parent  string
 	Message string
 	// Files are repository paths and their whole new content.
 	Files map[string][]byte
