@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/retry"
 )
 
 // BudgetResource is the resource group whose headroom Budget.Headroom
@@ -42,20 +43,43 @@ func NewBudget() *Budget {
 	return &Budget{now: time.Now, last: map[string]pipeline.Headroom{}}
 }
 
-// Record keeps the rate-limit headers of one answer of status and returns
-// what it read; ok is false (nothing recorded) when the answer carried none.
-// A 429 marks the budget spent.
+// Record keeps the rate-limit state one answer of status reports and
+// returns what its headers said; ok is false when it carried no rate-limit
+// header.
+//
+// The headers are an access-token feature: Bitbucket sends none to API
+// token (Basic) requests, which only ever see a 429 and its Retry-After.
+// So a 429 marks the budget spent with or without headers (without: under
+// no resource name), until its Retry-After when it gave one; and an answer
+// that was served (not a 429, not a 5xx) without headers shows the budget
+// is not spent now, which clears every spent state, so one 429 does not
+// hold the budget spent for RateWindow.
 func (b *Budget) Record(status int, h http.Header) (hr pipeline.Headroom, ok bool) {
 	hr, ok = parseRateLimit(h)
-	if !ok {
-		return hr, false
-	}
-	hr.Spent = status == http.StatusTooManyRequests || hr.Remaining == 0
-	hr.Seen = b.now()
+	limited := status == http.StatusTooManyRequests
+	now := b.now()
 	b.mu.Lock()
-	b.last[hr.Resource] = hr
-	b.mu.Unlock()
-	return hr, true
+	defer b.mu.Unlock()
+	switch {
+	case ok || limited:
+		hr.Known, hr.Seen = true, now
+		hr.Spent = limited || hr.Remaining == 0
+		if wait := retry.After(h, now); limited && wait > 0 {
+			hr.Until = now.Add(wait)
+		}
+		b.last[hr.Resource] = hr
+	case status < http.StatusInternalServerError:
+		for res, last := range b.last {
+			if last.Spent || last.Remaining == 0 {
+				last.Spent, last.Until, last.Seen = false, time.Time{}, now
+				if last.Remaining == 0 {
+					last.Remaining = -1
+				}
+				b.last[res] = last
+			}
+		}
+	}
+	return hr, ok
 }
 
 // Headroom is the latest headroom of BudgetResource, or of answers that

@@ -51,13 +51,17 @@ func TestParseRateLimit(t *testing.T) {
 	}
 }
 
+// withAccessToken configures a repository access token (Bearer), the
+// credential Bitbucket sends rate-limit headers to.
+func withAccessToken(c *Config) { c.Email, c.Token, c.AccessToken = "", "", "repo-access-token" }
+
 // TestBudgetFromFake: the fake sends the headers as Bitbucket does for an
 // access token; the budget and the Observer see them on every answer, the
 // NearLimit flag flips once less than a fifth is left, and a 429 reports too.
 func TestBudgetFromFake(t *testing.T) {
 	ctx := context.Background()
 	s := newFake(t)
-	c, rec := newClient(t, s, nil)
+	c, rec := newClient(t, s, withAccessToken)
 	if h := c.Budget().Headroom(); h.Known {
 		t.Fatalf("headroom before any call = %+v, want unknown", h)
 	}
@@ -122,8 +126,8 @@ func TestBudgetSharedByClients(t *testing.T) {
 	ctx := context.Background()
 	s := newFake(t)
 	b := NewBudget()
-	c1, _ := newClient(t, s, func(c *Config) { c.Budget = b })
-	c2, _ := newClient(t, s, func(c *Config) { c.Budget = b })
+	c1, _ := newClient(t, s, func(c *Config) { withAccessToken(c); c.Budget = b })
+	c2, _ := newClient(t, s, func(c *Config) { withAccessToken(c); c.Budget = b })
 	s.SetRateLimit(bitbuckettest.RateLimit{SendRemaining: true}, 949)
 	if _, err := c1.ResolveCommit(ctx, acme, "main"); err != nil {
 		t.Fatal(err)
@@ -140,5 +144,79 @@ func TestBudgetSharedByClients(t *testing.T) {
 	}
 	if got := b.Resources(); len(got) != 1 || got["api"].Remaining != 50 {
 		t.Fatalf("resources = %+v", got)
+	}
+}
+
+// TestBudgetAPIToken: an API token (Basic) gets no rate-limit headers, only
+// 429s with Retry-After. That is its normal path: a 429 that outlasts the
+// retries marks the budget spent until its Retry-After, and the next
+// answer that is served clears it; the budget never stays spent on one
+// 429 (it used to, for RateWindow, when later answers carried no headers).
+func TestBudgetAPIToken(t *testing.T) {
+	ctx := context.Background()
+	s := newFake(t)
+	s.RequireBasic("bot@acme.example", "api-token")
+	c, rec := newClient(t, s, nil)
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.Known {
+		t.Fatalf("headroom from an API token's answers = %+v, want unknown: no headers", h)
+	}
+	// A 429 within the retry budget is waited out and leaves nothing spent.
+	s.Fail(bitbuckettest.OpGetCommit, bitbuckettest.Fault{Status: 429, RetryAfter: "1"})
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.SpentAt(time.Now()) {
+		t.Fatalf("headroom after a 429 and a served retry = %+v, want not spent", h)
+	}
+	// A 429 past the retry budget: spent until its Retry-After.
+	s.SetRateLimit(bitbuckettest.RateLimit{Enforce: true, RetryAfter: "600"}, 1000)
+	if _, err := c.ResolveCommit(ctx, acme, "main"); !isRateLimited(err) {
+		t.Fatalf("err = %v, want a 429", err)
+	}
+	h := c.Budget().Headroom()
+	now := time.Now()
+	if !h.SpentAt(now) || !h.NearLimit(0, now) || h.Until.Sub(h.Seen) != 10*time.Minute {
+		t.Fatalf("headroom after a final 429 = %+v, want spent for its Retry-After", h)
+	}
+	if h.SpentAt(h.Until.Add(time.Second)) {
+		t.Fatal("still spent after the Retry-After")
+	}
+	// The window passes: the next served answer, without headers, clears it.
+	s.SetRateLimit(bitbuckettest.RateLimit{}, 0)
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.SpentAt(time.Now()) || h.NearLimit(0, time.Now()) {
+		t.Fatalf("headroom after a served answer = %+v, want the 429 forgotten", h)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.rates) != 0 {
+		t.Fatalf("rate-limit reports %v from answers without headers", rec.rates)
+	}
+}
+
+// TestBudgetNotStickyAfterHeaders: a 429 with headers (an access token),
+// then answers without any (a proxy that strips them): the first served
+// answer clears the spent state.
+func TestBudgetNotStickyAfterHeaders(t *testing.T) {
+	b := NewBudget()
+	h429 := http.Header{}
+	h429.Set("X-RateLimit-Limit", "1000")
+	h429.Set("X-RateLimit-Resource", "api")
+	b.Record(http.StatusTooManyRequests, h429)
+	if !b.Headroom().SpentAt(time.Now()) {
+		t.Fatalf("after a 429: %+v, want spent", b.Headroom())
+	}
+	b.Record(http.StatusServiceUnavailable, http.Header{})
+	if !b.Headroom().SpentAt(time.Now()) {
+		t.Fatal("a 503 is no sign of budget: still spent")
+	}
+	b.Record(http.StatusOK, http.Header{})
+	if h := b.Headroom(); h.SpentAt(time.Now()) || h.NearLimit(0, time.Now()) {
+		t.Fatalf("after a served answer without headers: %+v, want not spent", h)
 	}
 }
