@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +50,9 @@ func (e *MissingScopeError) Error() string {
 	if len(e.Required) > 0 {
 		s += " (" + strings.Join(e.Required, ", ") + ")"
 	}
+	if msg := errorMessage(e.Err.Body); msg != "" {
+		s += ": " + msg
+	}
 	return s
 }
 
@@ -65,16 +69,35 @@ func scopeError(err error) error {
 	e := &MissingScopeError{Op: ue.Op, Err: ue}
 	var body struct {
 		Error struct {
-			Detail struct {
-				Required []string `json:"required"`
-			} `json:"detail"`
+			Detail json.RawMessage `json:"detail"`
 		} `json:"error"`
 	}
-	if json.Unmarshal([]byte(ue.Body), &body) == nil {
-		e.Required = body.Error.Detail.Required
+	if json.Unmarshal([]byte(ue.Body), &body) != nil {
+		return e
+	}
+	// The API description's detail is a string ("Required scopes: ...");
+	// scope errors have also sent {"required": [...], "granted": [...]}.
+	var obj struct {
+		Required []string `json:"required"`
+	}
+	var text string
+	switch {
+	case json.Unmarshal(body.Error.Detail, &obj) == nil:
+		e.Required = obj.Required
+	case json.Unmarshal(body.Error.Detail, &text) == nil:
+		if _, after, ok := strings.Cut(text, "equired"); ok {
+			text = after
+		}
+		text, _, _ = strings.Cut(text, "ranted")
+		e.Required = scopeNames.FindAllString(text, -1)
 	}
 	return e
 }
+
+// scopeNames matches scope names in a detail text: granular ones
+// (write:repository:bitbucket) and the legacy single words Bitbucket
+// lists (repository:write, pullrequest).
+var scopeNames = regexp.MustCompile(`\b[a-z]+(?::[a-z]+){1,2}\b`)
 
 // isMissingScope reports whether err is a 403 for a missing scope.
 func isMissingScope(err error) bool { return errors.Is(err, pipeline.ErrMissingScope) }

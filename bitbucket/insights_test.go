@@ -229,7 +229,8 @@ func TestInsightsMissingScope(t *testing.T) {
 	if !isPermissionError(err) {
 		t.Error("a scope error is also a permission error")
 	}
-	want := "set build status prscout on " + headFull + ": bitbucket set_status: 403: the credentials lack a required scope (write:repository:bitbucket)"
+	want := "set build status prscout on " + headFull + ": bitbucket set_status: 403: the credentials lack a required scope (write:repository:bitbucket): " +
+		"Your credentials lack one or more required privilege scopes. (Required scopes: write:repository:bitbucket. Granted: read:repository:bitbucket, read:pullrequest:bitbucket, write:pullrequest:bitbucket.)"
 	if err.Error() != want {
 		t.Errorf("error %q\nwant  %q", err, want)
 	}
@@ -371,5 +372,37 @@ func TestFakeRefusesLongSummary(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusBadRequest {
 		t.Fatalf("fake answered %d to a 451-character summary", resp.StatusCode)
+	}
+}
+
+// TestErrorTextFromRealShapes: Bitbucket's error text reaches the error
+// (and through it the caller's cause) whether error.detail is the string
+// the API description gives or an object, as scope errors have sent; a
+// 403 that is not about scopes keeps its text too.
+func TestErrorTextFromRealShapes(t *testing.T) {
+	objectDetail := `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": {"required": ["write:repository:bitbucket"], "granted": ["read:repository:bitbucket", "read:pullrequest:bitbucket", "write:pullrequest:bitbucket", "read:account", "read:workspace:bitbucket"]}}}`
+	cases := []struct {
+		name, body, want string
+		required       []string
+	}{
+		{"detail string", bitbuckettest.ScopeErrorBody, "Required scopes: write:repository:bitbucket.", []string{"write:repository:bitbucket"}},
+		{"detail object", objectDetail, `"required":["write:repository:bitbucket"]`, []string{"write:repository:bitbucket"}},
+		{"not a scope", `{"type": "error", "error": {"message": "You may not write to this branch.", "detail": "Branch restrictions forbid writes to main."}}`,
+			"You may not write to this branch. (Branch restrictions forbid writes to main.)", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newFake(t)
+			s.Fail(bitbuckettest.OpSetStatus, bitbuckettest.Fault{Status: http.StatusForbidden, Body: tc.body})
+			c, _ := newClient(t, s, nil)
+			err := c.SetBuildStatus(context.Background(), acme, headFull, insights.InProgress(summaryURL))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to carry %q", err, tc.want)
+			}
+			var mse *MissingScopeError
+			if errors.As(err, &mse) != (tc.required != nil) || (mse != nil && !cmp.Equal(mse.Required, tc.required)) {
+				t.Fatalf("MissingScopeError %+v, want required %v", mse, tc.required)
+			}
+		})
 	}
 }

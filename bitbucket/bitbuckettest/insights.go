@@ -68,8 +68,9 @@ const (
 )
 
 // ScopeErrorBody is the 403 answer of a token without the scope an
-// operation needs, in the shape Bitbucket sends it.
-const ScopeErrorBody = `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": {"required": ["write:repository:bitbucket"], "granted": ["read:repository:bitbucket", "read:pullrequest:bitbucket", "write:pullrequest:bitbucket"]}}}`
+// operation needs, in the API description's error shape (error.detail a
+// string).
+const ScopeErrorBody = `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": "Required scopes: write:repository:bitbucket. Granted: read:repository:bitbucket, read:pullrequest:bitbucket, write:pullrequest:bitbucket."}}`
 
 // CommitStatus is a build status held by the fake.
 type CommitStatus struct {
