@@ -383,7 +383,7 @@ func TestErrorTextFromRealShapes(t *testing.T) {
 	objectDetail := `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": {"required": ["write:repository:bitbucket"], "granted": ["read:repository:bitbucket", "read:pullrequest:bitbucket", "write:pullrequest:bitbucket", "read:account", "read:workspace:bitbucket"]}}}`
 	cases := []struct {
 		name, body, want string
-		required       []string
+		required         []string
 	}{
 		{"detail string", bitbuckettest.ScopeErrorBody, "Required scopes: write:repository:bitbucket.", []string{"write:repository:bitbucket"}},
 		{"detail object", objectDetail, `"required":["write:repository:bitbucket"]`, []string{"write:repository:bitbucket"}},
