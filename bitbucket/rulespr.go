@@ -274,18 +274,19 @@ func (a *httpAPI) createPullRequest(ctx context.Context, repo pipeline.Repo, pr 
 	var src, dst branchRef
 	src.Branch.Name, dst.Branch.Name = pr.SourceBranch, pr.DestinationBranch
 	body := map[string]any{
-		"title": pr.Title, "description": pr.Description,
+		"type": "pullrequest", "title": pr.Title, "description": pr.Description,
 		"source": src, "destination": dst, "close_source_branch": false,
 	}
 	return a.prWrite(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests"), body)
 }
 
 // updatePullRequest calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}
-// with title and description.
+// with title and description. Both writes name the object's type, which
+// the API description's base object requires.
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-put
 func (a *httpAPI) updatePullRequest(ctx context.Context, repo pipeline.Repo, id int, title, description string) (wirePR, error) {
 	return a.prWrite(ctx, "update_pullrequest", http.MethodPut, a.repoURL(repo, "pullrequests", strconv.Itoa(id)),
-		map[string]any{"title": title, "description": description})
+		map[string]any{"type": "pullrequest", "title": title, "description": description})
 }
 
 func (a *httpAPI) prWrite(ctx context.Context, op, method, u string, body any) (wirePR, error) {

@@ -477,9 +477,15 @@ func checkDatum(el any) (string, string) {
 func reportJSON(commit string, r *Report) map[string]any {
 	m := map[string]any{
 		"type": "report", "uuid": r.UUID, "external_id": r.ExternalID, "commit_hash": commit,
-		"title": r.Title, "details": r.Details, "report_type": r.ReportType, "result": r.Result,
-		"reporter": r.Reporter, "link": r.Link,
+		"title": r.Title, "report_type": r.ReportType,
 		"created_on": "2026-11-02T10:06:00.000000+00:00", "updated_on": "2026-11-02T10:06:00.000000+00:00",
+	}
+	// Fields not sent are left out, not echoed empty: "" is no value of
+	// the result enum nor a link.
+	for k, v := range map[string]string{"details": r.Details, "result": r.Result, "reporter": r.Reporter, "link": r.Link} {
+		if v != "" {
+			m[k] = v
+		}
 	}
 	if r.Data != nil {
 		m["data"] = r.Data

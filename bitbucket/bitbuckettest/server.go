@@ -160,6 +160,8 @@ type Server struct {
 	waiters                 []callWaiter
 	rate                    RateLimit
 	rateUsed                int
+	violations              []string        // departures from the API description (spec.go)
+	specOps                 map[string]bool // operations of the description requested
 }
 
 // RateLimit is the fake's rate limit; every API request uses one call. Like
@@ -577,19 +579,32 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		writeScopeError(w)
 		return
 	}
+	if v, ok := checkRequest(c.op, r, body); !ok {
+		s.mu.Lock()
+		s.violations = append(s.violations, v.text)
+		s.mu.Unlock()
+		writeSpecError(w, v)
+		return
+	}
 	if !checkLimits(w, c.op, body) {
 		return
 	}
 
+	cw := &captureWriter{ResponseWriter: w}
+	c.w = cw
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.noteSpecLocked(c.op, r)
 	if c.ws != "" {
 		if c.rd = s.repos[repoKey{c.ws, c.slug}]; c.rd == nil {
-			writeError(w, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
+			writeError(cw, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
 			return
 		}
 	}
 	h(c)
+	if v := checkResponse(c.op, r, cw.status, cw.Header(), cw.body.Bytes()); v != "" {
+		s.violations = append(s.violations, v)
+	}
 }
 
 // serveFault applies an injected fault: it waits out its delay, then
