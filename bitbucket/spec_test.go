@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
+	"github.com/prscout/prscout/bitbucket/bitbuckettest/bbspec"
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/insights"
 )
@@ -47,7 +48,7 @@ var adapterOperations = []string{
 // names every operation of adapterOperations (a fake that cannot load it
 // would validate nothing).
 func TestSpecLoads(t *testing.T) {
-	doc, err := bitbuckettest.Spec()
+	doc, err := bbspec.Spec()
 	if err != nil {
 		t.Fatal(err)
 	}

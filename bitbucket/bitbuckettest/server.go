@@ -42,6 +42,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/prscout/prscout/bitbucket/bitbuckettest/bbspec"
 )
 
 // Operation names, the same as the adapter reports to its Observer, plus
@@ -579,32 +581,22 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		writeScopeError(w)
 		return
 	}
-	if v, ok := checkRequest(c.op, r, body); !ok {
-		s.mu.Lock()
-		s.violations = append(s.violations, v.text)
-		s.mu.Unlock()
-		writeSpecError(w, v)
-		return
-	}
-	if !checkLimits(w, c.op, body) {
+	if !s.checkSpec(w, c.op, r, body) {
 		return
 	}
 
-	cw := &captureWriter{ResponseWriter: w}
-	c.w = cw
+	rec := &bbspec.Recorder{ResponseWriter: w}
+	c.w = rec
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.noteSpecLocked(c.op, r)
+	defer s.checkAnswerLocked(c.op, r, rec)
 	if c.ws != "" {
 		if c.rd = s.repos[repoKey{c.ws, c.slug}]; c.rd == nil {
-			writeError(cw, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
+			writeError(rec, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
 			return
 		}
 	}
 	h(c)
-	if v := checkResponse(c.op, r, cw.status, cw.Header(), cw.body.Bytes()); v != "" {
-		s.violations = append(s.violations, v)
-	}
 }
 
 // serveFault applies an injected fault: it waits out its delay, then
