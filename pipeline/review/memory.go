@@ -624,7 +624,7 @@ func stateLabel(s string) string {
 func writeMemoryTable(b *strings.Builder, m *Memory, limit int) {
 	rows := m.tableOrder()
 	var folded []string
-	if n := limitOf(len(rows), limit); n < len(rows) {
+	if n := pipeline.FoldLimit(len(rows), limit); n < len(rows) {
 		// Folded: the most severe rows, in the table's order.
 		bySeverity := slices.Clone(rows)
 		sort.SliceStable(bySeverity, func(i, j int) bool {

@@ -98,7 +98,7 @@ func writeSummaryOnly(b *strings.Builder, rows []findingRow, limit int) {
 		return reviewanswer.SeverityRank(kept[i].f.Severity) < reviewanswer.SeverityRank(kept[j].f.Severity)
 	})
 	fmt.Fprintf(b, "### Not posted inline (%d)\n\n", len(kept))
-	n := limitOf(len(kept), limit)
+	n := pipeline.FoldLimit(len(kept), limit)
 	defer writeFolded(b, rowSeverities(kept[n:]))
 	for _, r := range kept[:n] {
 		fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
@@ -134,7 +134,7 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy, 
 	}
 	if p.Unverified == placement.UnverifiedDrop {
 		fmt.Fprintf(b, "%s left out: %s quoted code is missing, or is not in the file %s name%s as the review was shown.\n\n",
-			pipeline.CountNoun(len(un), "unverified finding"), possessive(len(un)), pronoun(len(un)), verbS(len(un)))
+			pipeline.CountNoun(len(un), "unverified finding"), pipeline.ByCount(len(un), "its", "their"), pipeline.ByCount(len(un), "it", "they"), pipeline.ByCount(len(un), "s", ""))
 		return
 	}
 	sort.SliceStable(un, func(i, j int) bool {
@@ -142,7 +142,7 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy, 
 	})
 	fmt.Fprintf(b, "### Unverified findings (%d)\n\n", len(un))
 	b.WriteString("Not posted on the diff and not counted in the build status: their quoted code is missing, or is not in the file they name as the review was shown.\n\n")
-	n := limitOf(len(un), limit)
+	n := pipeline.FoldLimit(len(un), limit)
 	for _, r := range un[:n] {
 		text := pipeline.ClipRunes(pipeline.OneLine(r.f.Body), maxUnverifiedBody)
 		reason := r.ev.Reason
@@ -171,25 +171,4 @@ func unverifiedWhere(r findingRow) string {
 		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.f.Line))
 	}
 	return sanitize.CodeSpan(p)
-}
-
-func possessive(n int) string {
-	if n == 1 {
-		return "its"
-	}
-	return "their"
-}
-
-func pronoun(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "they"
-}
-
-func verbS(n int) string {
-	if n == 1 {
-		return "s"
-	}
-	return ""
 }

@@ -25,10 +25,10 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		budget -= min(maxDataBytes, x.mem.dataSize()) + foldRoom
 	}
 	var chosen CommentStats
-	visible := fitVisible(func(limit int) string {
+	visible := pipeline.FitFolding(func(limit int) string {
 		chosen = *st // each rendering counts the context table afresh
 		return renderVisible(in, ref, summary, rows, &chosen, x, limit)
-	}, budget)
+	}, foldLimits, budget, foldCut)
 	*st = chosen
 	var b strings.Builder
 	b.WriteString(visible)
@@ -39,7 +39,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 		x.mem.DataDropped = dropped
 		if dropped > 0 {
 			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
-				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
+				pipeline.CountNoun(dropped, "finding"), pipeline.ByCount(dropped, "is", "are"), maxDataBytes)
 		}
 		if len(lines) > 0 {
 			b.WriteString(strings.Join(lines, "\n"))
@@ -51,7 +51,7 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 }
 
 // renderVisible writes the summary up to its hidden data, each list
-// showing at most limit entries (unlimited: all), most severe first.
+// showing at most limit entries (pipeline.Unlimited: all), most severe first.
 func renderVisible(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras, limit int) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
@@ -206,7 +206,7 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow, limit int) {
 			return x.a.Line < y.a.Line
 		})
 		b.WriteString("### Findings\n\n")
-		n := limitOf(len(sorted), limit)
+		n := pipeline.FoldLimit(len(sorted), limit)
 		if n > 0 {
 			b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
 		}
@@ -233,7 +233,7 @@ func writeOffDiff(b *strings.Builder, rows []findingRow, limit int) {
 			return reviewanswer.SeverityRank(off[i].f.Severity) < reviewanswer.SeverityRank(off[j].f.Severity)
 		})
 		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
-		n := limitOf(len(off), limit)
+		n := pipeline.FoldLimit(len(off), limit)
 		defer writeFolded(b, rowSeverities(off[n:]))
 		for _, r := range off[:n] {
 			fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
@@ -284,7 +284,7 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 		k := key(c.Op, c.Path)
 		var result string
 		if d, ok := dropped[k]; ok {
-			result = droppedText(d)
+			result = d.Text()
 			listed[k] = true
 			st.ContextDropped++
 		} else if c.OK {
@@ -306,25 +306,10 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 			continue
 		}
 		listed[k] = true
-		rows = append(rows, [3]string{d.Path, opOrGetFile(d.Op), droppedText(d)})
+		rows = append(rows, [3]string{d.Path, opOrGetFile(d.Op), d.Text()})
 		st.ContextDropped++
 	}
 	return rows
-}
-
-func droppedText(d pipeline.DroppedContext) string {
-	s := "dropped for budget"
-	if d.Chars > 0 {
-		s += fmt.Sprintf(" (%d chars)", d.Chars)
-	}
-	switch r := strings.TrimSpace(d.Reason); r {
-	case "", "budget":
-	case "over_budget":
-		s += ": the changed files alone fill the budget"
-	default:
-		s += ": " + pipeline.OneLine(r)
-	}
-	return s
 }
 
 func where(r findingRow) string {
@@ -346,47 +331,4 @@ func where(r findingRow) string {
 		}
 		return sanitize.CodeSpan(p) + " (not in this PR)"
 	}
-}
-
-// answerNotice says, in the summary, what a person must know about how the
-// model's answer was read: that it could not be read at all (how long it
-// was, where the raw answer is: the n8n execution, never the answer
-// itself), or that it was cut off and what was kept.
-func answerNotice(p reviewanswer.Parsed, requestID string) string {
-	var b strings.Builder
-	limit := ""
-	if p.CutOff {
-		limit = "; it was cut off at the model's token limit" + reasonNote(p.FinishReason)
-	}
-	switch {
-	case p.Unreadable:
-		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
-		if id := strings.TrimSpace(requestID); id != "" {
-			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", sanitize.CodeSpan(id))
-		} else {
-			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
-		}
-		if p.CutOff {
-			b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`).")
-		}
-	case p.CutOff:
-		fmt.Fprintf(&b, "**The model's review answer was cut off** at its token limit%s: %s kept, %d incomplete dropped.",
-			reasonNote(p.FinishReason), pipeline.CountNoun(p.Kept, "complete finding"), p.Incomplete)
-		b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`) for a full review.")
-	}
-	return b.String()
-}
-
-func reasonNote(finish string) string {
-	if finish == "" {
-		return ""
-	}
-	return " (finish reason " + sanitize.CodeSpan(finish) + ")"
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
