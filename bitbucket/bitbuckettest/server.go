@@ -43,7 +43,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/prscout/prscout/bitbucket/bitbuckettest/bbspec"
+	"github.com/prscout/prscout/internal/apicheck"
 )
 
 // Operation names, the same as the adapter reports to its Observer, plus
@@ -585,7 +585,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		return
 	}
 
-	rec := &bbspec.Recorder{ResponseWriter: w}
+	rec := &apicheck.Recorder{ResponseWriter: w}
 	c.w = rec
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest/bbspec"
+	"github.com/prscout/prscout/internal/apicheck"
 )
 
 // The fake holds itself and its clients to Bitbucket's published API
@@ -99,7 +100,12 @@ func (s *Server) checkSpec(w http.ResponseWriter, op string, r *http.Request, bo
 	if !known {
 		return true
 	}
-	v, ok := bbspec.CheckRequest(path, r, params, body)
+	doc, err := bbspec.Spec()
+	if err != nil { // the vendored description is tested to load (TestSpecLoads)
+		writeError(w, http.StatusInternalServerError, err.Error())
+		return false
+	}
+	v, ok := doc.CheckRequest(path, r, params, body)
 	if ok {
 		v, ok = bbspec.CheckLimits(r.Method, path, body)
 	}
@@ -119,16 +125,17 @@ func (s *Server) checkSpec(w http.ResponseWriter, op string, r *http.Request, bo
 
 // checkAnswerLocked validates what the handler answered to a request of
 // op and records a mismatch; s.mu is held.
-func (s *Server) checkAnswerLocked(op string, r *http.Request, rec *bbspec.Recorder) {
+func (s *Server) checkAnswerLocked(op string, r *http.Request, rec *apicheck.Recorder) {
 	path, params, known := specParamsOf(op, r)
-	if !known {
+	doc, err := bbspec.Spec()
+	if !known || err != nil {
 		return
 	}
 	if s.specOps == nil {
 		s.specOps = map[string]bool{}
 	}
-	s.specOps[bbspec.Operation(r.Method, path)] = true
-	if v := bbspec.CheckResponse(path, r, params, rec.Status, rec.Header(), rec.Body.Bytes()); v != "" {
+	s.specOps[apicheck.Operation(r.Method, path)] = true
+	if v := doc.CheckResponse(path, r, params, rec.Status, rec.Header(), rec.Body.Bytes()); v != "" {
 		s.violations = append(s.violations, v)
 	}
 }
