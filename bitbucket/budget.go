@@ -1,105 +1,14 @@
 package bitbucket
 
-import (
-	"net/http"
-	"strconv"
-	"strings"
-	"sync"
-	"time"
+import "github.com/prscout/prscout/bitbucket/ratelimit"
 
-	"github.com/prscout/prscout/pipeline"
-)
+// Budget is the rate-limit budget of one credential (ratelimit.Budget):
+// give every Client that uses the same token the same one (Config.Budget).
+type Budget = ratelimit.Budget
 
 // BudgetResource is the resource group whose headroom Budget.Headroom
-// answers: X-RateLimit-Resource "api" is /2.0/repositories/*, where every
-// write prscout makes goes (comments, tasks, build statuses, reports).
-const BudgetResource = "api"
-
-// Budget is the rate-limit budget of one credential as Bitbucket's latest
-// answers reported it: per resource group (X-RateLimit-Resource), the limit,
-// the remaining count when sent, the near-limit flag and when it was seen.
-// Every Client built with the same Budget (Config.Budget) records into it,
-// so everything in the process using the token sees one state.
-//
-// Across replicas no coordination is needed: Bitbucket counts the budget per
-// token and reports it on every answer, so each replica reads the token's
-// shared state from its own answers; a replica that has not called yet
-// knows nothing (Headroom().Known is false) and learns on its first answer.
-//
-// Budget is safe for concurrent use; it only records and never blocks a
-// request.
-type Budget struct {
-	now func() time.Time
-
-	mu   sync.Mutex
-	last map[string]pipeline.Headroom // resource -> latest headroom
-}
-
-var _ pipeline.RateBudget = (*Budget)(nil)
+// answers (ratelimit.Resource).
+const BudgetResource = ratelimit.Resource
 
 // NewBudget returns an empty budget.
-func NewBudget() *Budget {
-	return &Budget{now: time.Now, last: map[string]pipeline.Headroom{}}
-}
-
-// Record keeps the rate-limit headers of one answer of status and returns
-// what it read; ok is false (nothing recorded) when the answer carried none.
-// A 429 marks the budget spent.
-func (b *Budget) Record(status int, h http.Header) (hr pipeline.Headroom, ok bool) {
-	hr, ok = parseRateLimit(h)
-	if !ok {
-		return hr, false
-	}
-	hr.Spent = status == http.StatusTooManyRequests || hr.Remaining == 0
-	hr.Seen = b.now()
-	b.mu.Lock()
-	b.last[hr.Resource] = hr
-	b.mu.Unlock()
-	return hr, true
-}
-
-// Headroom is the latest headroom of BudgetResource, or of answers that
-// named no resource when they are more recent; Known is false before any.
-func (b *Budget) Headroom() pipeline.Headroom {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	api, named := b.last[BudgetResource]
-	if unnamed, ok := b.last[""]; ok && (!named || unnamed.Seen.After(api.Seen)) {
-		return unnamed
-	}
-	if !named {
-		return pipeline.Headroom{Resource: BudgetResource, Limit: -1, Remaining: -1}
-	}
-	return api
-}
-
-// Resources lists the latest headroom of every resource group seen.
-func (b *Budget) Resources() map[string]pipeline.Headroom {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := make(map[string]pipeline.Headroom, len(b.last))
-	for k, v := range b.last {
-		out[k] = v
-	}
-	return out
-}
-
-// parseRateLimit reads X-RateLimit-Limit, -Remaining, -NearLimit and
-// -Resource. A missing or unreadable count is -1; NearLimit is true only for
-// a boolean true ("true", "True", "1"); ok is false when none is present.
-func parseRateLimit(h http.Header) (pipeline.Headroom, bool) {
-	ls, rs := h.Get("X-RateLimit-Limit"), h.Get("X-RateLimit-Remaining")
-	ns, res := h.Get("X-RateLimit-NearLimit"), strings.TrimSpace(h.Get("X-RateLimit-Resource"))
-	if ls == "" && rs == "" && ns == "" && res == "" {
-		return pipeline.Headroom{Limit: -1, Remaining: -1}, false
-	}
-	count := func(s string) int {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 0 {
-			return -1
-		}
-		return n
-	}
-	near, _ := strconv.ParseBool(strings.TrimSpace(ns))
-	return pipeline.Headroom{Known: true, Resource: res, Limit: count(ls), Remaining: count(rs), Near: near}, true
-}
+func NewBudget() *Budget { return ratelimit.New() }

@@ -13,43 +13,9 @@ import (
 	"github.com/prscout/prscout/pipeline"
 )
 
-func TestParseRateLimit(t *testing.T) {
-	cases := []struct {
-		name   string
-		header map[string]string
-		want   pipeline.Headroom
-		ok     bool
-	}{
-		{"none", nil, pipeline.Headroom{Limit: -1, Remaining: -1}, false},
-		{"bitbucket access token", map[string]string{"X-RateLimit-Limit": "1000", "X-RateLimit-Resource": "api", "X-RateLimit-NearLimit": "false"},
-			pipeline.Headroom{Known: true, Resource: "api", Limit: 1000, Remaining: -1}, true},
-		{"near", map[string]string{"X-RateLimit-Limit": " 1000 ", "X-RateLimit-NearLimit": "true"},
-			pipeline.Headroom{Known: true, Limit: 1000, Remaining: -1, Near: true}, true},
-		{"near in capitals", map[string]string{"X-RateLimit-NearLimit": "TRUE"},
-			pipeline.Headroom{Known: true, Limit: -1, Remaining: -1, Near: true}, true},
-		{"unreadable", map[string]string{"X-RateLimit-Limit": "lots", "X-RateLimit-Remaining": "-3", "X-RateLimit-NearLimit": "maybe"},
-			pipeline.Headroom{Known: true, Limit: -1, Remaining: -1}, true},
-		{"resource only", map[string]string{"X-RateLimit-Resource": "raw"},
-			pipeline.Headroom{Known: true, Resource: "raw", Limit: -1, Remaining: -1}, true},
-		{"remaining", map[string]string{"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "12"},
-			pipeline.Headroom{Known: true, Limit: 1000, Remaining: 12}, true},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := http.Header{}
-			for k, v := range tc.header {
-				h.Set(k, v)
-			}
-			got, ok := parseRateLimit(h)
-			if ok != tc.ok {
-				t.Fatalf("ok = %v, want %v", ok, tc.ok)
-			}
-			if d := cmp.Diff(tc.want, got); d != "" {
-				t.Fatalf("headroom (-want +got):\n%s", d)
-			}
-		})
-	}
-}
+// withAccessToken configures a repository access token (Bearer), the
+// credential Bitbucket sends rate-limit headers to.
+func withAccessToken(c *Config) { c.Email, c.Token, c.AccessToken = "", "", "repo-access-token" }
 
 // TestBudgetFromFake: the fake sends the headers as Bitbucket does for an
 // access token; the budget and the Observer see them on every answer, the
@@ -57,7 +23,7 @@ func TestParseRateLimit(t *testing.T) {
 func TestBudgetFromFake(t *testing.T) {
 	ctx := context.Background()
 	s := newFake(t)
-	c, rec := newClient(t, s, nil)
+	c, rec := newClient(t, s, withAccessToken)
 	if h := c.Budget().Headroom(); h.Known {
 		t.Fatalf("headroom before any call = %+v, want unknown", h)
 	}
@@ -122,8 +88,8 @@ func TestBudgetSharedByClients(t *testing.T) {
 	ctx := context.Background()
 	s := newFake(t)
 	b := NewBudget()
-	c1, _ := newClient(t, s, func(c *Config) { c.Budget = b })
-	c2, _ := newClient(t, s, func(c *Config) { c.Budget = b })
+	c1, _ := newClient(t, s, func(c *Config) { withAccessToken(c); c.Budget = b })
+	c2, _ := newClient(t, s, func(c *Config) { withAccessToken(c); c.Budget = b })
 	s.SetRateLimit(bitbuckettest.RateLimit{SendRemaining: true}, 949)
 	if _, err := c1.ResolveCommit(ctx, acme, "main"); err != nil {
 		t.Fatal(err)
@@ -140,5 +106,57 @@ func TestBudgetSharedByClients(t *testing.T) {
 	}
 	if got := b.Resources(); len(got) != 1 || got["api"].Remaining != 50 {
 		t.Fatalf("resources = %+v", got)
+	}
+}
+
+// TestBudgetAPIToken: an API token (Basic) gets no rate-limit headers, only
+// 429s with Retry-After. That is its normal path: a 429 that outlasts the
+// retries marks the budget spent until its Retry-After, and the next
+// answer that is served clears it; the budget never stays spent on one
+// 429 (it used to, for RateWindow, when later answers carried no headers).
+func TestBudgetAPIToken(t *testing.T) {
+	ctx := context.Background()
+	s := newFake(t)
+	s.RequireBasic("bot@acme.example", "api-token")
+	c, rec := newClient(t, s, nil)
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.Known {
+		t.Fatalf("headroom from an API token's answers = %+v, want unknown: no headers", h)
+	}
+	// A 429 within the retry budget is waited out and leaves nothing spent.
+	s.Fail(bitbuckettest.OpGetCommit, bitbuckettest.Fault{Status: 429, RetryAfter: "1"})
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.SpentAt(time.Now()) {
+		t.Fatalf("headroom after a 429 and a served retry = %+v, want not spent", h)
+	}
+	// A 429 past the retry budget: spent until its Retry-After.
+	s.SetRateLimit(bitbuckettest.RateLimit{Enforce: true, RetryAfter: "600"}, 1000)
+	if _, err := c.ResolveCommit(ctx, acme, "main"); !isRateLimited(err) {
+		t.Fatalf("err = %v, want a 429", err)
+	}
+	h := c.Budget().Headroom()
+	now := time.Now()
+	if !h.SpentAt(now) || !h.NearLimit(0, now) || h.Until.Sub(h.Seen) != 10*time.Minute {
+		t.Fatalf("headroom after a final 429 = %+v, want spent for its Retry-After", h)
+	}
+	if h.SpentAt(h.Until.Add(time.Second)) {
+		t.Fatal("still spent after the Retry-After")
+	}
+	// The window passes: the next served answer, without headers, clears it.
+	s.SetRateLimit(bitbuckettest.RateLimit{}, 0)
+	if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
+		t.Fatal(err)
+	}
+	if h := c.Budget().Headroom(); h.SpentAt(time.Now()) || h.NearLimit(0, time.Now()) {
+		t.Fatalf("headroom after a served answer = %+v, want the 429 forgotten", h)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.rates) != 0 {
+		t.Fatalf("rate-limit reports %v from answers without headers", rec.rates)
 	}
 }

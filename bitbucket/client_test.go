@@ -601,7 +601,7 @@ func TestRetries(t *testing.T) {
 	t.Run("429 without Retry-After then success", func(t *testing.T) {
 		s := newFake(t)
 		s.Fail(bitbuckettest.OpGetCommit, bitbuckettest.Fault{Status: 429, Times: 2})
-		c, rec := newClient(t, s, nil)
+		c, rec := newClient(t, s, withAccessToken)
 		if _, err := c.ResolveCommit(ctx, acme, "main"); err != nil {
 			t.Fatal(err)
 		}
@@ -609,7 +609,8 @@ func TestRetries(t *testing.T) {
 		if d := cmp.Diff(want, rec.got()); d != "" {
 			t.Fatalf("attempts (-want +got):\n%s", d)
 		}
-		// Every answer carries the headers, the 429s included.
+		// Every answer to an access token carries the headers, the 429s
+		// included.
 		if len(rec.limits) != 3 || rec.limits[0] != 1000 {
 			t.Fatalf("rate limit reports = %v", rec.limits)
 		}

@@ -1,6 +1,7 @@
 package bitbucket
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,18 +57,22 @@ func (e *UnexpectedResponseError) Unwrap() []error {
 	}
 }
 
-// errorMessage extracts error.message from Bitbucket's error JSON
-// ({"type":"error","error":{"message":...}}), or a short plain-text body.
+// errorMessage extracts error.message and error.detail from Bitbucket's
+// error JSON ({"type":"error","error":{"message":...,"detail":...}}), or a
+// short plain-text body. The API description makes detail a string; a
+// detail of another shape (scope errors have sent an object of granted and
+// required scopes) is kept as compact JSON, so its text still reaches the
+// caller.
 func errorMessage(body string) string {
 	var e struct {
 		Error struct {
-			Message string `json:"message"`
-			Detail  string `json:"detail"`
+			Message string          `json:"message"`
+			Detail  json.RawMessage `json:"detail"`
 		} `json:"error"`
 	}
 	if json.Unmarshal([]byte(body), &e) == nil && e.Error.Message != "" {
-		if e.Error.Detail != "" {
-			return e.Error.Message + " (" + e.Error.Detail + ")"
+		if d := detailText(e.Error.Detail); d != "" {
+			return e.Error.Message + " (" + d + ")"
 		}
 		return e.Error.Message
 	}
@@ -76,6 +81,21 @@ func errorMessage(body string) string {
 		return ""
 	}
 	return body
+}
+
+// detailText renders an error's detail: a string as is, anything else but
+// null as compact JSON, cut to maxDetail characters.
+func detailText(raw json.RawMessage) string {
+	const maxDetail = 500
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return pipeline.ClipRunes(strings.TrimSpace(s), maxDetail)
+	}
+	var buf bytes.Buffer
+	if len(raw) == 0 || string(raw) == "null" || json.Compact(&buf, raw) != nil {
+		return ""
+	}
+	return pipeline.ClipRunes(buf.String(), maxDetail)
 }
 
 func statusOf(err error) int {

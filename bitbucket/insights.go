@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +50,9 @@ func (e *MissingScopeError) Error() string {
 	if len(e.Required) > 0 {
 		s += " (" + strings.Join(e.Required, ", ") + ")"
 	}
+	if msg := errorMessage(e.Err.Body); msg != "" {
+		s += ": " + msg
+	}
 	return s
 }
 
@@ -65,16 +69,35 @@ func scopeError(err error) error {
 	e := &MissingScopeError{Op: ue.Op, Err: ue}
 	var body struct {
 		Error struct {
-			Detail struct {
-				Required []string `json:"required"`
-			} `json:"detail"`
+			Detail json.RawMessage `json:"detail"`
 		} `json:"error"`
 	}
-	if json.Unmarshal([]byte(ue.Body), &body) == nil {
-		e.Required = body.Error.Detail.Required
+	if json.Unmarshal([]byte(ue.Body), &body) != nil {
+		return e
+	}
+	// The API description's detail is a string ("Required scopes: ...");
+	// scope errors have also sent {"required": [...], "granted": [...]}.
+	var obj struct {
+		Required []string `json:"required"`
+	}
+	var text string
+	switch {
+	case json.Unmarshal(body.Error.Detail, &obj) == nil:
+		e.Required = obj.Required
+	case json.Unmarshal(body.Error.Detail, &text) == nil:
+		if _, after, ok := strings.Cut(text, "equired"); ok {
+			text = after
+		}
+		text, _, _ = strings.Cut(text, "ranted")
+		e.Required = scopeNames.FindAllString(text, -1)
 	}
 	return e
 }
+
+// scopeNames matches scope names in a detail text: granular ones
+// (write:repository:bitbucket) and the legacy single words Bitbucket
+// lists (repository:write, pullrequest).
+var scopeNames = regexp.MustCompile(`\b[a-z]+(?::[a-z]+){1,2}\b`)
 
 // isMissingScope reports whether err is a 403 for a missing scope.
 func isMissingScope(err error) bool { return errors.Is(err, pipeline.ErrMissingScope) }
@@ -87,6 +110,7 @@ type (
 		Name        string `json:"name,omitempty"`
 		Description string `json:"description,omitempty"`
 		URL         string `json:"url"`
+		RefName     string `json:"refname,omitempty"`
 	}
 	wireDatum struct {
 		Title string `json:"title"`
@@ -193,7 +217,7 @@ func (c *Client) SetBuildStatus(ctx context.Context, repo pipeline.Repo, commit 
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	w := wireStatus{Key: s.Key, State: s.State, Name: s.Name, Description: s.Description, URL: s.URL}
+	w := wireStatus{Key: s.Key, State: s.State, Name: s.Name, Description: s.Description, URL: s.URL, RefName: s.RefName}
 	if err := ia.setStatus(ctx, repo, commit, w); err != nil {
 		return fmt.Errorf("set build status %s on %s: %w", s.Key, commit, scopeError(err))
 	}
@@ -218,7 +242,9 @@ func (c *Client) SetBuildStatus(ctx context.Context, repo pipeline.Repo, commit 
 // least severe are not sent, the report's details say how many, and so do
 // PutReportResult.Omitted and its warnings. Annotations repeating an earlier
 // one's external id are dropped with a warning. A token without the scope
-// gives an error wrapping pipeline.ErrMissingScope.
+// gives an error wrapping pipeline.ErrMissingScope. A summary longer than
+// Bitbucket takes is cut at a word, the rest leading its details
+// (pipeline.Annotation.Fit).
 func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key string, r pipeline.InsightsReport, annotations []pipeline.Annotation) (pipeline.PutReportResult, error) {
 	res := pipeline.PutReportResult{Warnings: []string{}}
 	if err := checkRepo(repo); err != nil {
@@ -236,6 +262,7 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 	keep := make([]pipeline.Annotation, 0, len(annotations))
 	seen := map[string]bool{}
 	for i, a := range annotations {
+		a = a.Fit()
 		if err := a.Validate(); err != nil {
 			var ie *pipeline.InvalidError
 			if errors.As(err, &ie) {

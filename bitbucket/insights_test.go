@@ -229,7 +229,8 @@ func TestInsightsMissingScope(t *testing.T) {
 	if !isPermissionError(err) {
 		t.Error("a scope error is also a permission error")
 	}
-	want := "set build status prscout on " + headFull + ": bitbucket set_status: 403: the credentials lack a required scope (write:repository:bitbucket)"
+	want := "set build status prscout on " + headFull + ": bitbucket set_status: 403: the credentials lack a required scope (write:repository:bitbucket): " +
+		"Your credentials lack one or more required privilege scopes. (Required scopes: write:repository:bitbucket. Granted: read:repository:bitbucket, read:pullrequest:bitbucket, write:pullrequest:bitbucket.)"
 	if err.Error() != want {
 		t.Errorf("error %q\nwant  %q", err, want)
 	}
@@ -318,5 +319,90 @@ func TestPipelinesProxy(t *testing.T) {
 	}
 	if _, err := PipelinesConfig("https://proxy.example:1"); err == nil {
 		t.Error("an https proxy URL was accepted")
+	}
+}
+
+// A finding's 2,000-character title reaches Bitbucket as a summary it takes
+// (Bitbucket refuses more than 450 characters, and with it the whole
+// batch): cut at a word, the rest leading the details.
+func TestPutReportLongTitleFitsTheSummaryLimit(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	title := strings.TrimSpace(strings.Repeat("the upload handler trusts a size header ", 50))
+	findings := []pipeline.ReportFinding{
+		{Path: "app/upload.py", Line: 12, Severity: "high", Title: title, Body: "details here", Fingerprint: "aa11"},
+		{Path: "app/upload.py", Line: 14, Severity: "low", Title: "short", Fingerprint: "bb22"},
+	}
+	res, err := c.PutReport(context.Background(), acme, headFull, "prscout", insights.Report(findings, insights.ReportOptions{}), insights.Annotations(findings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Annotations != 2 {
+		t.Fatalf("%d annotations posted, want 2", res.Annotations)
+	}
+	got := s.Annotations("acme", "uploader", headFull, "prscout")
+	if len(got) != 2 {
+		t.Fatalf("fake holds %d annotations", len(got))
+	}
+	sum := got[0].Summary
+	if n := len([]rune(sum)); n > pipeline.MaxAnnotationSummary || !strings.HasSuffix(sum, "…") {
+		t.Fatalf("summary of %d characters: %q", n, sum)
+	}
+	if !strings.HasPrefix(got[0].Details, "…") || !strings.HasSuffix(got[0].Details, "details here") ||
+		len(strings.TrimSuffix(sum, "…"))+len(got[0].Details) < len(title) {
+		t.Fatalf("details %q do not carry the rest", got[0].Details)
+	}
+}
+
+// The fake refuses what Bitbucket refuses: a summary past 450 characters
+// fails the whole batch with 400.
+func TestFakeRefusesLongSummary(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	if _, err := c.PutReport(context.Background(), acme, headFull, "prscout", insights.Report(nil, insights.ReportOptions{}), nil); err != nil {
+		t.Fatal(err)
+	}
+	body := `[{"external_id":"x","annotation_type":"BUG","summary":"` + strings.Repeat("a", 451) + `"}]`
+	req, _ := http.NewRequest(http.MethodPost, s.BaseURL+"/repositories/acme/uploader/commit/"+headFull+"/reports/prscout/annotations", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("fake answered %d to a 451-character summary", resp.StatusCode)
+	}
+}
+
+// TestErrorTextFromRealShapes: Bitbucket's error text reaches the error
+// (and through it the caller's cause) whether error.detail is the string
+// the API description gives or an object, as scope errors have sent; a
+// 403 that is not about scopes keeps its text too.
+func TestErrorTextFromRealShapes(t *testing.T) {
+	objectDetail := `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": {"required": ["write:repository:bitbucket"], "granted": ["read:repository:bitbucket", "read:pullrequest:bitbucket", "write:pullrequest:bitbucket", "read:account", "read:workspace:bitbucket"]}}}`
+	cases := []struct {
+		name, body, want string
+		required         []string
+	}{
+		{"detail string", bitbuckettest.ScopeErrorBody, "Required scopes: write:repository:bitbucket.", []string{"write:repository:bitbucket"}},
+		{"detail object", objectDetail, `"required":["write:repository:bitbucket"]`, []string{"write:repository:bitbucket"}},
+		{"not a scope", `{"type": "error", "error": {"message": "You may not write to this branch.", "detail": "Branch restrictions forbid writes to main."}}`,
+			"You may not write to this branch. (Branch restrictions forbid writes to main.)", nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newFake(t)
+			s.Fail(bitbuckettest.OpSetStatus, bitbuckettest.Fault{Status: http.StatusForbidden, Body: tc.body})
+			c, _ := newClient(t, s, nil)
+			err := c.SetBuildStatus(context.Background(), acme, headFull, insights.InProgress(summaryURL))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to carry %q", err, tc.want)
+			}
+			var mse *MissingScopeError
+			if errors.As(err, &mse) != (tc.required != nil) || (mse != nil && !cmp.Equal(mse.Required, tc.required)) {
+				t.Fatalf("MissingScopeError %+v, want required %v", mse, tc.required)
+			}
+		})
 	}
 }

@@ -88,8 +88,9 @@ func (c *Client) BranchHead(ctx context.Context, repo pipeline.Repo, branch stri
 
 // CommitFiles commits c.Files onto c.Branch in one commit: POST
 // /repositories/{workspace}/{repo_slug}/src, a form with one field per
-// file (its path, its content), message, branch and parents. Bitbucket
-// creates the branch at the parents when it does not exist.
+// file (its path, its content), message, branch and its one parent.
+// Bitbucket creates the branch at the parent when it does not exist, and
+// refuses (409) a parent other than the tip of an existing branch.
 func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipeline.FileCommit) error {
 	if err := checkRepo(repo); err != nil {
 		return err
@@ -100,8 +101,8 @@ func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipelin
 	if len(fc.Files) == 0 {
 		return pipeline.Invalidf("files", "nothing to commit")
 	}
-	for _, p := range fc.Parents {
-		if err := checkRev("parents", p); err != nil {
+	if fc.Parent != "" {
+		if err := checkRev("parent", fc.Parent); err != nil {
 			return err
 		}
 	}
@@ -224,7 +225,8 @@ func (a *httpAPI) branch(ctx context.Context, repo pipeline.Repo, name string) (
 
 // commitFiles calls POST /repositories/{workspace}/{repo_slug}/src with an
 // application/x-www-form-urlencoded body: each file as a field named by its
-// path, and message, branch and parents (comma-separated). 201 on success.
+// path, and message, branch and parents (one commit: the API description
+// deprecates several, "only a single SHA1 is accepted"). 201 on success.
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-source/#api-repositories-workspace-repo-slug-src-post
 func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipeline.FileCommit) error {
 	const op = "commit_src"
@@ -236,8 +238,8 @@ func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipelin
 		form.Set("message", c.Message)
 	}
 	form.Set("branch", c.Branch)
-	if len(c.Parents) > 0 {
-		form.Set("parents", strings.Join(c.Parents, ","))
+	if c.Parent != "" {
+		form.Set("parents", c.Parent)
 	}
 	req, err := http.NewRequestWithContext(withOp(ctx, op), http.MethodPost, a.repoURL(repo, "src"), strings.NewReader(form.Encode()))
 	if err != nil {
@@ -282,18 +284,19 @@ func (a *httpAPI) createPullRequest(ctx context.Context, repo pipeline.Repo, pr 
 	var src, dst branchRef
 	src.Branch.Name, dst.Branch.Name = pr.SourceBranch, pr.DestinationBranch
 	body := map[string]any{
-		"title": pr.Title, "description": pr.Description,
+		"type": "pullrequest", "title": pr.Title, "description": pr.Description,
 		"source": src, "destination": dst, "close_source_branch": false,
 	}
 	return a.prWrite(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests"), body)
 }
 
 // updatePullRequest calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}
-// with title and description.
+// with title and description. Both writes name the object's type, which
+// the API description's base object requires.
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-put
 func (a *httpAPI) updatePullRequest(ctx context.Context, repo pipeline.Repo, id int, title, description string) (wirePR, error) {
 	return a.prWrite(ctx, "update_pullrequest", http.MethodPut, a.repoURL(repo, "pullrequests", strconv.Itoa(id)),
-		map[string]any{"title": title, "description": description})
+		map[string]any{"type": "pullrequest", "title": title, "description": description})
 }
 
 func (a *httpAPI) prWrite(ctx context.Context, op, method, u string, body any) (wirePR, error) {

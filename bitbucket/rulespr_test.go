@@ -3,6 +3,7 @@ package bitbucket
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -81,6 +82,66 @@ func TestRulesPullRequestOnBitbucket(t *testing.T) {
 	if err != nil || again.Status != learn.StatusApproved {
 		t.Errorf("after the merge: %+v, %v: want approved", again, err)
 	}
+
+	// A new rule after the merge: the branch still exists at its old tip,
+	// so the commit's one parent is that tip, the file is main's with the
+	// new rule, and a new pull request opens.
+	tip, _ := s.BranchHead("acme", "uploader", learn.Branch)
+	p.Rule = "Log the request id."
+	r3, err := learn.Propose(ctx, ports, acme, p)
+	if err != nil {
+		t.Fatalf("the proposal after a merge: %v", err)
+	}
+	if r3.Status != learn.StatusAdded || r3.PullRequest == nil || !r3.PullRequest.Created || r3.PullRequest.ID == r1.PullRequest.ID {
+		t.Fatalf("the proposal after a merge: %+v, want a new pull request", r3)
+	}
+	reqs := s.Requests()
+	last := reqs[len(reqs)-1]
+	for i := len(reqs) - 1; i >= 0; i-- {
+		if reqs[i].Op == bitbuckettest.OpCommitSrc {
+			last = reqs[i]
+			break
+		}
+	}
+	form, _ = url.ParseQuery(string(last.Body))
+	if form.Get("parents") != tip {
+		t.Errorf("parents %q, want the branch tip %s alone", form.Get("parents"), tip)
+	}
+	data, _ = s.FileAt("acme", "uploader", learn.Branch, scope.RepoRulesPath)
+	if rf, err := scope.ParseRuleFile(data, "rules"); err != nil || len(rf.Rules) != 4 || rf.Rules[3].Rule != "Log the request id." {
+		t.Errorf("branch rule file after the second proposal (%v): %s", err, data)
+	}
+	if !s.MergePullRequest("acme", "uploader", r3.PullRequest.ID) {
+		t.Fatal("second merge")
+	}
+	data, _ = s.FileAt("acme", "uploader", "main", scope.RepoRulesPath)
+	if rf, err := scope.ParseRuleFile(data, "rules"); err != nil || len(rf.Rules) != 4 {
+		t.Errorf("main's rule file after the second merge (%v): %s", err, data)
+	}
+}
+
+// TestFakeRefusesSeveralParents: like Bitbucket, the fake takes one parent
+// for POST /src, and for an existing branch only its tip (409 otherwise).
+func TestFakeRefusesSeveralParents(t *testing.T) {
+	s := newFake(t)
+	post := func(form url.Values) int {
+		t.Helper()
+		resp, err := http.Post(s.BaseURL+"/repositories/acme/uploader/src", "application/x-www-form-urlencoded", strings.NewReader(form.Encode()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post(url.Values{"branch": {"main"}, "parents": {baseFull + "," + rootFull}, "/a.txt": {"a"}}); code != http.StatusBadRequest {
+		t.Errorf("two parents: %d, want 400", code)
+	}
+	if code := post(url.Values{"branch": {"main"}, "parents": {rootFull}, "/a.txt": {"a"}}); code != http.StatusConflict {
+		t.Errorf("a parent that is not main's tip: %d, want 409", code)
+	}
+	if code := post(url.Values{"branch": {"main"}, "parents": {baseFull}, "/a.txt": {"a"}}); code != http.StatusCreated {
+		t.Errorf("the tip as parent: %d, want 201", code)
+	}
 }
 
 // TestBranchCommitterErrors: an unknown branch is ErrNotFound; a commit
@@ -95,7 +156,7 @@ func TestBranchCommitterErrors(t *testing.T) {
 	if head, err := c.BranchHead(ctx, acme, "main"); err != nil || head != baseFull {
 		t.Errorf("main = %q, %v", head, err)
 	}
-	err := c.CommitFiles(ctx, acme, pipeline.FileCommit{Branch: "main", Parents: []string{rootFull}, Message: "m", Files: map[string][]byte{"a.txt": []byte("a")}})
+	err := c.CommitFiles(ctx, acme, pipeline.FileCommit{Branch: "main", Parent: rootFull, Message: "m", Files: map[string][]byte{"a.txt": []byte("a")}})
 	if statusOf(err) != 409 {
 		t.Errorf("commit onto a moved branch: %v, want 409", err)
 	}
@@ -104,7 +165,7 @@ func TestBranchCommitterErrors(t *testing.T) {
 	if _, err := c.BranchHead(ctx, acme, "a b"); !errors.As(err, &inv) {
 		t.Errorf("bad branch name: %v", err)
 	}
-	if err := c.CommitFiles(ctx, acme, pipeline.FileCommit{Branch: "x", Parents: []string{baseFull}, Files: map[string][]byte{"../etc": nil}}); !errors.As(err, &inv) {
+	if err := c.CommitFiles(ctx, acme, pipeline.FileCommit{Branch: "x", Parent: baseFull, Files: map[string][]byte{"../etc": nil}}); !errors.As(err, &inv) {
 		t.Errorf("bad path: %v", err)
 	}
 	if len(s.Requests()) != before {

@@ -273,10 +273,12 @@ type ChangeLister interface {
 type FileCommit struct {
 	// Branch receives the commit; it is created when it does not exist.
 	Branch string
-	// Parents are the new commit's parents, the first giving the content
-	// the files are laid over. When Branch exists, its head must be one of
-	// them (a commit never drops the branch's history).
-	Parents []string
+	// Parent is the new commit's one parent, whose content the files are
+	// laid over: when Branch exists, its tip (Bitbucket accepts a single
+	// parent and refuses any but the tip of an existing branch with 409, so
+	// a commit never drops the branch's history); otherwise the commit the
+	// new branch starts at.
+	Parent  string
 	Message string
 	// Files are repository paths and their whole new content.
 	Files map[string][]byte
@@ -333,9 +335,12 @@ type Headroom struct {
 	Remaining int    `json:"remaining"`
 	Near      bool   `json:"near"`
 	// Spent is true when the answer was a 429 (the budget is used up) or
-	// reported 0 remaining.
+	// reported 0 remaining, until a later answer was served.
 	Spent bool      `json:"spent"`
 	Seen  time.Time `json:"seen"`
+	// Until is when a spent budget is expected back: the 429's
+	// Retry-After from Seen; zero when the answer gave none.
+	Until time.Time `json:"until,omitzero"`
 }
 
 // RateWindow is how long a reported headroom stays true: Bitbucket's limits
@@ -343,18 +348,22 @@ type Headroom struct {
 const RateWindow = time.Hour
 
 // NearLimit reports whether h says the budget is nearly spent at now: the
-// upstream said so (Near), the budget is spent, or it reported a remaining
-// count below below.
+// upstream said so (Near), the budget is spent (SpentAt), or it reported a
+// remaining count below below.
 // An unknown headroom, or one seen longer than RateWindow ago, is not near.
 func (h Headroom) NearLimit(below int, now time.Time) bool {
 	if !h.Known || now.Sub(h.Seen) > RateWindow {
 		return false
 	}
-	return h.Near || h.Spent || h.Remaining == 0 || (h.Remaining >= 0 && h.Remaining < below)
+	return h.Near || h.SpentAt(now) || (h.Remaining > 0 && h.Remaining < below)
 }
 
 // SpentAt reports whether h says the budget is used up at now: the latest
-// answer was a 429 or reported nothing left, within RateWindow.
+// answer was a 429 or reported nothing left, and neither its Retry-After
+// (Until) nor RateWindow has passed since.
 func (h Headroom) SpentAt(now time.Time) bool {
-	return h.Known && now.Sub(h.Seen) <= RateWindow && (h.Spent || h.Remaining == 0)
+	if !h.Known || (!h.Spent && h.Remaining != 0) || now.Sub(h.Seen) > RateWindow {
+		return false
+	}
+	return h.Until.IsZero() || now.Before(h.Until)
 }

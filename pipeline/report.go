@@ -73,6 +73,15 @@ const (
 	AnnotationSkipped = "SKIPPED"
 )
 
+// The longest build status key, name and url Bitbucket takes (400 "Ensure
+// this value has at most N characters"); its published API description
+// states none of them. docs/bitbucket-jira.md names the sources.
+const (
+	MaxStatusKey  = 40
+	MaxStatusName = 255
+	MaxStatusURL  = 450
+)
+
 // BuildStatus is a commit's build status for one key (prscout's is
 // "prscout"); posting it again with the same key replaces it.
 type BuildStatus struct {
@@ -83,6 +92,10 @@ type BuildStatus struct {
 	// URL is where the status links to (the review's summary comment).
 	// Bitbucket refuses a status without a valid absolute URL.
 	URL string `json:"url"`
+	// RefName is the pull request's source branch: Bitbucket's API
+	// description says a status is associated with a pull request only
+	// when its refname is the source branch.
+	RefName string `json:"refname,omitempty"`
 }
 
 // InsightsReport is a report on a commit (Bitbucket Code Insights).
@@ -122,6 +135,28 @@ type Annotation struct {
 	AnnotationType string `json:"annotationType"`     // AnnotationBug, AnnotationVulnerability or AnnotationCodeSmell
 	Result         string `json:"result,omitempty"`   // Annotation{Passed,Failed,Ignored,Skipped}
 	Link           string `json:"link,omitempty"`
+}
+
+// MaxAnnotationSummary is the longest annotation summary Bitbucket takes:
+// a longer one is refused with 400 "The summary field cannot contain more
+// than 450 characters." together with every annotation of its request. The
+// published API description gives no limit; the answer is Bitbucket's own.
+const MaxAnnotationSummary = 450
+
+// Fit shortens a summary longer than MaxAnnotationSummary at a word, with
+// "…", and moves the cut text to the start of the details, so nothing is
+// lost and the host takes the annotation.
+func (a Annotation) Fit() Annotation {
+	head, rest := CutAtWord(strings.TrimSpace(a.Summary), MaxAnnotationSummary)
+	if rest == "" {
+		return a
+	}
+	a.Summary = head
+	if d := strings.TrimSpace(a.Details); d != "" {
+		rest += "\n\n" + d
+	}
+	a.Details = "…" + rest
+	return a
 }
 
 // PutReportResult says what PutReport did with the annotations.
@@ -178,6 +213,12 @@ func (s BuildStatus) Validate() error {
 		return Invalidf("state", "%q is not INPROGRESS, SUCCESSFUL, FAILED or STOPPED", s.State)
 	case !isAbsURL(s.URL):
 		return Invalidf("url", "required: an absolute http(s) URL, got %q", ClipRunes(s.URL, 80))
+	case RuneCount(s.Key) > MaxStatusKey:
+		return Invalidf("key", "more than %d characters", MaxStatusKey)
+	case RuneCount(s.Name) > MaxStatusName:
+		return Invalidf("name", "more than %d characters", MaxStatusName)
+	case RuneCount(s.URL) > MaxStatusURL:
+		return Invalidf("url", "more than %d characters", MaxStatusURL)
 	}
 	return nil
 }
@@ -262,6 +303,8 @@ func (a Annotation) Validate() error {
 		return Invalidf("externalId", "required")
 	case strings.TrimSpace(a.Summary) == "":
 		return Invalidf("summary", "required")
+	case RuneCount(a.Summary) > MaxAnnotationSummary:
+		return Invalidf("summary", "%d characters, more than %d (Fit shortens it)", RuneCount(a.Summary), MaxAnnotationSummary)
 	case !oneOf(a.AnnotationType, AnnotationBug, AnnotationVulnerability, AnnotationCodeSmell):
 		return Invalidf("annotationType", "%q is not BUG, VULNERABILITY or CODE_SMELL", a.AnnotationType)
 	case a.Severity != "" && !oneOf(a.Severity, AnnotationCritical, AnnotationHigh, AnnotationMedium, AnnotationLow):

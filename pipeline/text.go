@@ -16,6 +16,15 @@ func CountNoun(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
+// ByCount is one when n is 1, else many: the word agreeing with a count
+// ("is" or "are", "its" or "their").
+func ByCount(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // OneLine folds text onto one line: every whitespace run (line breaks
 // included) becomes one space, and leading and trailing space goes.
 func OneLine(s string) string {
@@ -60,6 +69,28 @@ func ClipRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// CutAtWord cuts s to at most n runes at a word boundary, marking the cut
+// with "…": head is the kept text with the mark, rest what was cut away,
+// space trimmed. Without a space in the second half of the kept part, the
+// cut falls inside the word. s that fits returns (s, "").
+func CutAtWord(s string, n int) (head, rest string) {
+	if utf8.RuneCountInString(s) <= n {
+		return s, ""
+	}
+	if n < 2 {
+		return "…", strings.TrimSpace(s)
+	}
+	r := []rune(s)
+	cut := n - 1
+	for i := cut; i > cut/2; i-- {
+		if unicode.IsSpace(r[i]) {
+			cut = i
+			break
+		}
+	}
+	return strings.TrimRightFunc(string(r[:cut]), unicode.IsSpace) + "…", strings.TrimSpace(string(r[cut:]))
 }
 
 // FirstLine is the first line of s, surrounding space trimmed.
@@ -123,4 +154,46 @@ const BinarySniff = 8000
 // LooksBinary applies git's rule: a NUL byte in the first BinarySniff bytes.
 func LooksBinary(data []byte) bool {
 	return bytes.IndexByte(data[:min(len(data), BinarySniff)], 0) >= 0
+}
+
+// Unlimited is the list limit of FitFolding's first rendering: every
+// entry.
+const Unlimited = -1
+
+// FitFolding renders text with render, passing the limit on list entries
+// to apply: Unlimited first, then each of limits (shortest last) until the
+// text takes at most budget bytes. Past the last limit it is cut at a line,
+// an open code fence closed, and note added on a line of its own.
+func FitFolding(render func(limit int) string, limits []int, budget int, note string) string {
+	s := render(Unlimited)
+	if len(s) <= budget {
+		return s
+	}
+	for _, limit := range limits {
+		if s = render(limit); len(s) <= budget {
+			return s
+		}
+	}
+	note = "\n\n" + note + "\n\n"
+	cut := max(budget-len(note)-8, 0)
+	if i := strings.LastIndexByte(s[:cut], '\n'); i > 0 {
+		cut = i
+	}
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	s = s[:cut]
+	if strings.Count("\n"+s, "\n```")%2 == 1 {
+		s += "\n```"
+	}
+	return s + note
+}
+
+// FoldLimit is how many of n entries a list shows under limit (Unlimited:
+// all).
+func FoldLimit(n, limit int) int {
+	if limit < 0 || limit > n {
+		return n
+	}
+	return limit
 }

@@ -1,5 +1,10 @@
 package pipeline
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Prompt is one LLM call's messages, built by prscout so n8n only forwards them.
 type Prompt struct {
 	System string `json:"system"`
@@ -163,4 +168,22 @@ type DroppedContext struct {
 	Op     string `json:"op,omitempty"`
 	Chars  int    `json:"chars"`
 	Reason string `json:"reason"`
+}
+
+// Text says in words why the item was dropped, for the summary's context
+// table: "dropped for budget (N chars)", and the reason when it is not the
+// budget.
+func (d DroppedContext) Text() string {
+	s := "dropped for budget"
+	if d.Chars > 0 {
+		s += fmt.Sprintf(" (%d chars)", d.Chars)
+	}
+	switch r := strings.TrimSpace(d.Reason); r {
+	case "", "budget":
+	case "over_budget":
+		s += ": the changed files alone fill the budget"
+	default:
+		s += ": " + OneLine(r)
+	}
+	return s
 }

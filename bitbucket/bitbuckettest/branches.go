@@ -30,12 +30,14 @@ const (
 //   - POST /src takes a form (application/x-www-form-urlencoded or
 //     multipart/form-data): every field other than message, author,
 //     branch, parents and files is a file, named by its path, with its
-//     content; parents are comma-separated commit ids, the first one giving
-//     the content the files are laid over (default: the main branch's
-//     head); branch receives the commit and is created when it does not
-//     exist. The fake refuses (409) a commit onto an existing branch whose
-//     head is not among the parents, and answers 201 with the new commit's
-//     Location. An open pull request from the branch follows its head.
+//     content; parents names the one parent commit, whose content the
+//     files are laid over (default: the branch's tip, else the main
+//     branch's head): the API description deprecates several parents,
+//     "only a single SHA1 is accepted" (the fake answers 400 to more), and
+//     for an existing branch the parent must be its tip (409 otherwise);
+//     branch receives the commit and is created when it does not exist.
+//     201 with the new commit's Location. An open pull request from the
+//     branch follows its head.
 //   - GET /pullrequests filters by q on source.branch.name and state
 //     (only `field="value"` terms joined by AND); without q it lists the
 //     OPEN ones.
@@ -122,14 +124,20 @@ func (s *Server) commitSrc(c *call) {
 		}
 		parents = append(parents, id)
 	}
+	if len(parents) > 1 {
+		writeFieldError(c.w, "parents", "Only a single SHA1 is accepted as parent.")
+		return
+	}
 	head, exists := rd.branches[branch]
 	if len(parents) == 0 {
-		if id, ok := rd.branches["main"]; ok {
+		if exists {
+			parents = []string{head}
+		} else if id, ok := rd.branches["main"]; ok {
 			parents = []string{id}
 		}
 	}
-	if exists && !slices.Contains(parents, head) {
-		writeError(c.w, http.StatusConflict, "The branch "+branch+" has moved: its head "+short(head)+" is not among the parents")
+	if exists && parents[0] != head {
+		writeError(c.w, http.StatusConflict, "The parent "+short(parents[0])+" is not the tip "+short(head)+" of branch "+branch)
 		return
 	}
 	files := map[string]file{}

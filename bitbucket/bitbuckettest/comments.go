@@ -105,7 +105,6 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 			"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/comments/%d", s.BaseURL, ws, slug, prID, c.ID)},
 			"html": map[string]any{"href": fmt.Sprintf("https://bitbucket.example/%s/%s/pull-requests/%d/_/diff#comment-%d", ws, slug, prID, c.ID)},
 		},
-		"resolution": nil,
 	}
 	if c.Resolved {
 		m["resolution"] = resolutionJSON(c)

@@ -10,32 +10,30 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/prscout/prscout/bitbucket/bitbuckettest/bbspec"
 )
 
 // This file fakes the commit build statuses and the Code Insights reports
-// and annotations, with the rules Bitbucket documents for them:
+// and annotations. The API description (bbspec) checks every request's
+// shape and enums, and the limits beyond it, before these handlers run;
+// they add what Bitbucket does beyond the description:
 //
 //   - POST .../commit/{commit}/statuses/build: key, state and url are
-//     required; state is INPROGRESS, SUCCESSFUL, FAILED or STOPPED; url must
-//     be an absolute http(s) URL (Bitbucket answers 400 "url: Enter a valid
-//     URL." otherwise, as captured in public bug reports, although the spec
-//     lists only key and state as required). A second POST with the same key
-//     replaces the status; every state posted is kept (CommitStatus.States).
+//     required; url must be an absolute http(s) URL (Bitbucket answers 400
+//     "url: Enter a valid URL." otherwise, as captured in public bug
+//     reports). A second POST with the same key replaces the status; every
+//     state posted is kept (CommitStatus.States).
 //   - PUT .../commit/{commit}/reports/{reportId}: title and report_type are
-//     required; report_type is SECURITY, COVERAGE, TEST or BUG; result is
-//     PASSED, FAILED or PENDING; data[].type is BOOLEAN, DATE, DURATION,
-//     LINK, NUMBER, PERCENTAGE or TEXT and the value must fit it (the
-//     documented "data field formats" table). A PUT replaces the report's
-//     fields. Bitbucket's documentation does not say what a PUT does to the
-//     report's annotations; the fake keeps them (so a client must remove
-//     stale ones itself), which is the stricter assumption for a client.
-//   - POST .../reports/{reportId}/annotations: a JSON array of 1 to 100
-//     annotations (400 above 100); each needs external_id, summary and
-//     annotation_type (VULNERABILITY, CODE_SMELL or BUG); severity is
-//     CRITICAL, HIGH, MEDIUM or LOW; result is PASSED, FAILED, IGNORED or
-//     SKIPPED; line is a whole number >= 0. Annotations are upserted by
-//     external_id. A report holds at most 1,000 annotations: a request that
-//     would pass that is refused whole with 400.
+//     required; a datum's value must fit its type (the documented "data
+//     field formats" table). A PUT replaces the report's fields. Bitbucket's
+//     documentation does not say what a PUT does to the report's
+//     annotations; the fake keeps them (so a client must remove stale ones
+//     itself), which is the stricter assumption for a client.
+//   - POST .../reports/{reportId}/annotations: each needs external_id,
+//     summary and annotation_type; line is a whole number >= 0. Annotations
+//     are upserted by external_id. A report holds at most 1,000
+//     annotations: a request that would pass that is refused whole with 400.
 //   - GET .../annotations lists them paged (creation order); DELETE
 //     .../annotations/{id} (external id or uuid) and DELETE .../reports/{id}
 //     (which removes its annotations) answer 204.
@@ -61,15 +59,15 @@ var InsightsOps = []string{
 	OpPostAnnotations, OpListAnnotations, OpDeleteAnnotation,
 }
 
-// Bitbucket's documented limits on annotations.
-const (
-	MaxAnnotationsPerRequest = 100
-	MaxAnnotationsPerReport  = 1000
-)
+// MaxAnnotationsPerReport is how many annotations a report holds
+// (bbspec.MaxAnnotationsPerReport); the 1 to 100 per request are the API
+// description's and bbspec's.
+const MaxAnnotationsPerReport = bbspec.MaxAnnotationsPerReport
 
 // ScopeErrorBody is the 403 answer of a token without the scope an
-// operation needs, in the shape Bitbucket sends it.
-const ScopeErrorBody = `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": {"required": ["write:repository:bitbucket"], "granted": ["read:repository:bitbucket", "read:pullrequest:bitbucket", "write:pullrequest:bitbucket"]}}}`
+// operation needs, in the API description's error shape (error.detail a
+// string).
+const ScopeErrorBody = `{"type": "error", "error": {"message": "Your credentials lack one or more required privilege scopes.", "detail": "Required scopes: write:repository:bitbucket. Granted: read:repository:bitbucket, read:pullrequest:bitbucket, write:pullrequest:bitbucket."}}`
 
 // CommitStatus is a build status held by the fake.
 type CommitStatus struct {
@@ -78,6 +76,8 @@ type CommitStatus struct {
 	Name        string
 	Description string
 	URL         string
+	// RefName is the refname sent (the pull request's source branch).
+	RefName string
 	// States lists every state posted for the key, oldest first.
 	States []string
 }
@@ -328,9 +328,6 @@ func (s *Server) setStatus(w http.ResponseWriter, rd *repoData, commit string, b
 	case f["state"] == "":
 		writeFieldError(w, "state", "This field is required.")
 		return
-	case !slices.Contains([]string{"INPROGRESS", "SUCCESSFUL", "FAILED", "STOPPED"}, f["state"]):
-		writeFieldError(w, "state", fmt.Sprintf("%q is not a valid choice.", f["state"]))
-		return
 	case !validURL(f["url"]):
 		writeFieldError(w, "url", "Enter a valid URL.")
 		return
@@ -343,7 +340,7 @@ func (s *Server) setStatus(w http.ResponseWriter, rd *repoData, commit string, b
 		st = &CommitStatus{Key: f["key"]}
 		rd.statuses[commit][f["key"]] = st
 	}
-	st.State, st.Name, st.Description, st.URL = f["state"], f["name"], f["description"], f["url"]
+	st.State, st.Name, st.Description, st.URL, st.RefName = f["state"], f["name"], f["description"], f["url"], f["refname"]
 	st.States = append(st.States, f["state"])
 	writeJSON(w, http.StatusCreated, statusJSON(commit, st))
 }
@@ -351,7 +348,7 @@ func (s *Server) setStatus(w http.ResponseWriter, rd *repoData, commit string, b
 func statusJSON(commit string, st *CommitStatus) map[string]any {
 	return map[string]any{
 		"type": "build", "key": st.Key, "state": st.State, "name": st.Name, "description": st.Description,
-		"url": st.URL, "commit": map[string]any{"type": "commit", "hash": commit},
+		"url": st.URL, "commit": map[string]any{"type": "commit", "hash": commit}, "refname": st.RefName,
 		"created_on": "2026-11-02T10:06:00.000000+00:00", "updated_on": "2026-11-02T10:06:00.000000+00:00",
 	}
 }
@@ -372,12 +369,6 @@ func (s *Server) putReport(w http.ResponseWriter, rd *repoData, commit, id strin
 		return
 	case f["report_type"] == "":
 		writeFieldError(w, "report_type", "This field is required.")
-		return
-	case !slices.Contains([]string{"SECURITY", "COVERAGE", "TEST", "BUG"}, f["report_type"]):
-		writeFieldError(w, "report_type", fmt.Sprintf("%q is not a valid choice.", f["report_type"]))
-		return
-	case f["result"] != "" && !slices.Contains([]string{"PASSED", "FAILED", "PENDING"}, f["result"]):
-		writeFieldError(w, "result", fmt.Sprintf("%q is not a valid choice.", f["result"]))
 		return
 	case f["link"] != "" && !validURL(f["link"]):
 		writeFieldError(w, "link", "Enter a valid URL.")
@@ -474,9 +465,15 @@ func checkDatum(el any) (string, string) {
 func reportJSON(commit string, r *Report) map[string]any {
 	m := map[string]any{
 		"type": "report", "uuid": r.UUID, "external_id": r.ExternalID, "commit_hash": commit,
-		"title": r.Title, "details": r.Details, "report_type": r.ReportType, "result": r.Result,
-		"reporter": r.Reporter, "link": r.Link,
+		"title": r.Title, "report_type": r.ReportType,
 		"created_on": "2026-11-02T10:06:00.000000+00:00", "updated_on": "2026-11-02T10:06:00.000000+00:00",
+	}
+	// Fields not sent are left out, not echoed empty: "" is no value of
+	// the result enum nor a link.
+	for k, v := range map[string]string{"details": r.Details, "result": r.Result, "reporter": r.Reporter, "link": r.Link} {
+		if v != "" {
+			m[k] = v
+		}
 	}
 	if r.Data != nil {
 		m["data"] = r.Data
@@ -490,14 +487,6 @@ func postAnnotations(w http.ResponseWriter, rep *storedReport, body []byte) {
 	var in []map[string]any
 	if err := decodeStrict(body, &in); err != nil {
 		writeError(w, http.StatusBadRequest, "body: a JSON array of annotations is required")
-		return
-	}
-	switch {
-	case len(in) == 0:
-		writeError(w, http.StatusBadRequest, "body: at least 1 annotation is required")
-		return
-	case len(in) > MaxAnnotationsPerRequest:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("body: at most %d annotations per request, got %d", MaxAnnotationsPerRequest, len(in)))
 		return
 	}
 	parsed := make([]Annotation, 0, len(in))
@@ -554,12 +543,6 @@ func parseAnnotation(obj map[string]any) (Annotation, string, string) {
 		return Annotation{}, "summary", "This field is required."
 	case f["annotation_type"] == "":
 		return Annotation{}, "annotation_type", "This field is required."
-	case !slices.Contains([]string{"VULNERABILITY", "CODE_SMELL", "BUG"}, f["annotation_type"]):
-		return Annotation{}, "annotation_type", fmt.Sprintf("%q is not a valid choice.", f["annotation_type"])
-	case f["severity"] != "" && !slices.Contains([]string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}, f["severity"]):
-		return Annotation{}, "severity", fmt.Sprintf("%q is not a valid choice.", f["severity"])
-	case f["result"] != "" && !slices.Contains([]string{"PASSED", "FAILED", "IGNORED", "SKIPPED"}, f["result"]):
-		return Annotation{}, "result", fmt.Sprintf("%q is not a valid choice.", f["result"])
 	case f["link"] != "" && !validURL(f["link"]):
 		return Annotation{}, "link", "Enter a valid URL."
 	}

@@ -69,8 +69,8 @@ func TestInsightsRules(t *testing.T) {
 		{"report percentage over 100", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"n","type":"PERCENTAGE","value":100.5}]}`, 400, "data.0.value: "},
 		{"report link without href", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"n","type":"LINK","value":{"text":"x"}}]}`, 400, "data.0.value: "},
 		{"report all data types", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"b","type":"BOOLEAN","value":false},{"title":"d","type":"DATE","value":1730000000000},{"title":"u","type":"DURATION","value":14},{"title":"l","type":"LINK","value":{"text":"x","href":"https://x.example/"}},{"title":"p","type":"PERCENTAGE","value":93},{"title":"t","type":"TEXT","value":"x"},{"title":"plain","value":3}]}`, 200, `"report_type":"BUG"`},
-		{"no annotations", http.MethodPost, report + "/annotations", `[]`, 400, "at least 1 annotation"},
-		{"101 annotations", http.MethodPost, report + "/annotations", annotationsJSON(0, 101, ""), 400, "at most 100 annotations per request, got 101"},
+		{"no annotations", http.MethodPost, report + "/annotations", `[]`, 400, "minimum number of items is 1"},                           // the description's minItems
+		{"101 annotations", http.MethodPost, report + "/annotations", annotationsJSON(0, 101, ""), 400, "maximum number of items is 100"}, // its maxItems
 		{"annotation without external id", http.MethodPost, report + "/annotations", `[{"summary":"s","annotation_type":"BUG"}]`, 400, "0.external_id: This field is required."},
 		{"annotation without summary", http.MethodPost, report + "/annotations", `[{"external_id":"x","annotation_type":"BUG"}]`, 400, "0.summary: This field is required."},
 		{"annotation without type", http.MethodPost, report + "/annotations", `[{"external_id":"x","summary":"s"}]`, 400, "0.annotation_type: This field is required."},

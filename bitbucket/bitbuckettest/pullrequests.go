@@ -117,9 +117,9 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 		"summary":  text(pr.Description),
 		"rendered": map[string]any{"title": text(pr.Title), "description": text(pr.Description)},
 		"state":    pr.State, "draft": pr.Draft, "author": account(pr.Author, pr.AuthorID),
-		"source":       endpoint(pr.SourceBranch, pr.SourceCommit, pr.SourceRepo),
-		"destination":  endpoint(pr.DestinationBranch, pr.DestinationCommit, ""),
-		"merge_commit": nil, "comment_count": 0, "task_count": open, "close_source_branch": false, "reason": "",
+		"source":        endpoint(pr.SourceBranch, pr.SourceCommit, pr.SourceRepo),
+		"destination":   endpoint(pr.DestinationBranch, pr.DestinationCommit, ""),
+		"comment_count": 0, "task_count": open, "close_source_branch": false, "reason": "",
 		"created_on": "2026-11-02T09:14:07.118226+00:00", "updated_on": "2026-11-02T10:01:44.530841+00:00",
 		"links": map[string]any{
 			"self":     map[string]any{"href": self},

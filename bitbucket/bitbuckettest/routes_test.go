@@ -96,7 +96,9 @@ func TestRoutes(t *testing.T) {
 		t.Error("CallsReached closed before the call")
 	case <-already:
 	}
-	resp, err := s.Client().Get(s.BaseURL + repo + "/diff/" + head + ".." + base)
+	req, _ := http.NewRequest(http.MethodGet, s.BaseURL+repo+"/diff/"+head+".."+base, nil)
+	req.Header.Set("Authorization", "Bearer access-token")
+	resp, err := s.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

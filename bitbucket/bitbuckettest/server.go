@@ -42,6 +42,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/prscout/prscout/internal/apicheck"
 )
 
 // Operation names, the same as the adapter reports to its Observer, plus
@@ -160,13 +162,17 @@ type Server struct {
 	waiters                 []callWaiter
 	rate                    RateLimit
 	rateUsed                int
+	violations              []string        // departures from the API description (spec.go)
+	specOps                 map[string]bool // operations of the description requested
 }
 
-// RateLimit is the fake's rate limit. Like Bitbucket for an access token,
-// every API answer carries X-RateLimit-Limit, X-RateLimit-Resource ("api")
+// RateLimit is the fake's rate limit; every API request uses one call. Like
+// Bitbucket, the headers are an access-token feature: every answer to a
+// Bearer request carries X-RateLimit-Limit, X-RateLimit-Resource ("api")
 // and X-RateLimit-NearLimit ("true" when less than a fifth of the limit is
-// left, else "false"); every API request uses one call. The default is a
-// limit of 1000 that is reported and never enforced.
+// left, else "false"); an API token (Basic) request gets none of them, only
+// the 429 (with Retry-After when set) once the limit is enforced and used
+// up. The default is a limit of 1000 that is never enforced.
 type RateLimit struct {
 	// Limit is the calls per window (default 1000).
 	Limit int
@@ -202,18 +208,20 @@ func (s *Server) RateUsed() int {
 const defaultRateLimit = 1000
 
 // useRateLocked counts one call against the rate limit and writes the
-// rate-limit headers on w; it reports whether the limit is exceeded (the
-// answer must be 429).
-func (s *Server) useRateLocked(w http.ResponseWriter) (exceeded bool) {
+// rate-limit headers on w for an access token (bearer); it reports whether
+// the limit is exceeded (the answer must be 429).
+func (s *Server) useRateLocked(w http.ResponseWriter, bearer bool) (exceeded bool) {
 	rl := s.rate
 	s.rateUsed++
 	left := max(rl.Limit-s.rateUsed, 0)
 	h := w.Header()
-	h.Set("X-RateLimit-Limit", strconv.Itoa(rl.Limit))
-	h.Set("X-RateLimit-Resource", "api")
-	h.Set("X-RateLimit-NearLimit", strconv.FormatBool(left*5 < rl.Limit))
-	if rl.SendRemaining {
-		h.Set("X-RateLimit-Remaining", strconv.Itoa(left))
+	if bearer {
+		h.Set("X-RateLimit-Limit", strconv.Itoa(rl.Limit))
+		h.Set("X-RateLimit-Resource", "api")
+		h.Set("X-RateLimit-NearLimit", strconv.FormatBool(left*5 < rl.Limit))
+		if rl.SendRemaining {
+			h.Set("X-RateLimit-Remaining", strconv.Itoa(left))
+		}
 	}
 	if rl.Enforce && s.rateUsed > rl.Limit {
 		if rl.RetryAfter != "" {
@@ -553,7 +561,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		}
 		break
 	}
-	exceeded := s.useRateLocked(w)
+	bearer := strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ")
+	exceeded := s.useRateLocked(w, bearer)
 	auth := s.auth
 	s.mu.Unlock()
 
@@ -561,7 +570,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		writeError(w, http.StatusTooManyRequests, "Rate limit for this resource has been exceeded")
 		return
 	}
-	if fault != nil && !s.serveFault(w, r, fault) {
+	if fault != nil && !s.serveFault(w, r, fault, bearer) {
 		return
 	}
 	if auth != "" && r.Header.Get("Authorization") != auth {
@@ -572,12 +581,18 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 		writeScopeError(w)
 		return
 	}
+	if !s.checkSpec(w, c.op, r, body) {
+		return
+	}
 
+	rec := &apicheck.Recorder{ResponseWriter: w}
+	c.w = rec
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.checkAnswerLocked(c.op, r, rec)
 	if c.ws != "" {
 		if c.rd = s.repos[repoKey{c.ws, c.slug}]; c.rd == nil {
-			writeError(w, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
+			writeError(rec, http.StatusNotFound, "Repository "+c.ws+"/"+c.slug+" not found")
 			return
 		}
 	}
@@ -585,9 +600,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 }
 
 // serveFault applies an injected fault: it waits out its delay, then
-// answers its status (429 with Bitbucket's rate limit headers, 555 with the
-// diff timeout message). It reports whether the request goes on normally.
-func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, fault *Fault) bool {
+// answers its status (429 with X-RateLimit-NearLimit for an access token,
+// 555 with the diff timeout message). It reports whether the request goes
+// on normally.
+func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, fault *Fault, bearer bool) bool {
 	if fault.Delay > 0 {
 		select {
 		case <-time.After(fault.Delay):
@@ -601,7 +617,7 @@ func (s *Server) serveFault(w http.ResponseWriter, r *http.Request, fault *Fault
 	if fault.RetryAfter != "" {
 		w.Header().Set("Retry-After", fault.RetryAfter)
 	}
-	if fault.Status == http.StatusTooManyRequests {
+	if fault.Status == http.StatusTooManyRequests && bearer {
 		w.Header().Set("X-RateLimit-NearLimit", "true")
 	}
 	if fault.Body != "" {

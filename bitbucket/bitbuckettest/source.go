@@ -61,7 +61,7 @@ func (s *Server) src(c *call) {
 		if meta {
 			writeJSON(w, http.StatusOK, map[string]any{
 				"type": "commit_file", "path": clean, "commit": commit, "attributes": nonNil(f.attrs),
-				"escaped_path": clean, "size": len(f.content), "mimetype": nil,
+				"escaped_path": clean, "size": len(f.content),
 			})
 			return
 		}

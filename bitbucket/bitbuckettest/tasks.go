@@ -57,7 +57,7 @@ func (s *Server) taskJSON(ws, slug string, prID int, t *Task) map[string]any {
 		"content":    map[string]any{"raw": t.Body, "markup": "markdown", "html": "<p>" + t.Body + "</p>", "type": "rendered"},
 		"creator":    account(t.CreatorID, t.CreatorID),
 		"created_on": "2026-11-02T10:06:00.000000+00:00", "updated_on": "2026-11-02T10:06:00.000000+00:00",
-		"resolved_on": nil, "resolved_by": nil,
+
 		"links": map[string]any{"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/pullrequests/%d/tasks/%d", s.BaseURL, ws, slug, prID, t.ID)}},
 	}
 	if t.Resolved {

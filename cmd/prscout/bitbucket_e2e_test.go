@@ -142,6 +142,22 @@ func startBB(t *testing.T, fake *bitbuckettest.Server, env ...string) *server {
 	}, env...)...)
 }
 
+// bbAccessToken is the repository access token of startBBAccessToken.
+const bbAccessToken = "repo-access-token"
+
+// startBBAccessToken starts the binary with a repository access token
+// (Bearer) instead of an API token: the credential Bitbucket sends
+// rate-limit headers to. The fake is set to require it.
+func startBBAccessToken(t *testing.T, fake *bitbuckettest.Server, env ...string) *server {
+	t.Helper()
+	fake.RequireBearer(bbAccessToken)
+	return startServer(t, append([]string{
+		"PRSCOUT_BITBUCKET_BASE_URL=" + fake.BaseURL,
+		"PRSCOUT_BITBUCKET_ACCESS_TOKEN=" + bbAccessToken,
+		"PRSCOUT_LOG_LEVEL=warn",
+	}, env...)...)
+}
+
 const bbScout = "Here is what I need:\n```json\n" + `{"files":[{"path":"pkg/api/handler.go","needs":[
  {"op":"get_file","path":"pkg/auth/token.go","reason":"Validate contract"},
  {"op":"list_dir","path":"pkg/auth/","reason":"other auth types"},

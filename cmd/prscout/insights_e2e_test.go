@@ -75,8 +75,8 @@ func TestBitbucketCommitSurfaces(t *testing.T) {
 	// /v1/context alone: INPROGRESS on the head, linking to the pull request.
 	code, ctxAns := s.post(t, "/v1/context", map[string]any{"workspace": bbWorkspace, "repoSlug": bbSlug, "prId": 7})
 	mustOK(t, "/v1/context", code, ctxAns)
-	if st := bbStatus(t, fake, f.h1); st.State != "INPROGRESS" || st.URL != prURL || st.Name == "" {
-		t.Errorf("after /v1/context the status is %+v, want INPROGRESS linking to %s", st, prURL)
+	if st := bbStatus(t, fake, f.h1); st.State != "INPROGRESS" || st.URL != prURL || st.Name == "" || st.RefName != "feature/tokens" {
+		t.Errorf("after /v1/context the status is %+v, want INPROGRESS linking to %s on refname feature/tokens", st, prURL)
 	}
 	if bs := obj(ctxAns["buildStatus"]); bs["outcome"] != "ok" || bs["state"] != "INPROGRESS" {
 		t.Errorf("context buildStatus = %v", bs)
@@ -97,6 +97,11 @@ func TestBitbucketCommitSurfaces(t *testing.T) {
 	}
 	if bs := obj(posted["buildStatus"]); bs["outcome"] != "ok" || bs["state"] != "SUCCESSFUL" {
 		t.Errorf("posted.buildStatus = %v", bs)
+	}
+	// Bitbucket associates a status with a pull request by its refname,
+	// the source branch: the final status carries it too.
+	if st.RefName != "feature/tokens" {
+		t.Errorf("final status refname %q, want the source branch feature/tokens", st.RefName)
 	}
 	reports := fake.Reports(bbWorkspace, bbSlug, f.h1)
 	rep, ok := reports["prscout"]
@@ -299,7 +304,7 @@ func TestBitbucketStatusErrorPath(t *testing.T) {
 	mustOK(t, "/v1/status", code, out)
 	st := bbStatus(t, f.fake, f.h1)
 	if st.State != "STOPPED" || st.Description != "review stopped: Review LLM: The service was not able to process your request (timeout)" ||
-		st.URL != "https://bitbucket.example/acme/app/pull-requests/7" || out["ref"] != f.h1 {
+		st.URL != "https://bitbucket.example/acme/app/pull-requests/7" || out["ref"] != f.h1 || st.RefName != "feature/tokens" {
 		t.Errorf("after the error path: %+v, answer %v", st, out)
 	}
 	// The next review of the same head replaces the status.

@@ -26,7 +26,8 @@ func prepareComments(t *testing.T, s *server, prID int) map[string]any {
 	return commentsRequest(merged, reviewOf("Two findings.", findingLookup, findingEmpty))
 }
 
-// TestBitbucketDefersNearLimit: with X-RateLimit-NearLimit true the
+// TestBitbucketDefersNearLimit: with an access token (the credential
+// Bitbucket sends rate-limit headers to) and X-RateLimit-NearLimit true the
 // comments are posted and the annotations and the report are deferred, in
 // that order, each with a warning and a count in prscout_deferred_total;
 // the build status (the budget is not spent) is set. Once the budget
@@ -35,7 +36,7 @@ func prepareComments(t *testing.T, s *server, prID int) map[string]any {
 func TestBitbucketDefersNearLimit(t *testing.T) {
 	f := newBBFixture(t)
 	f.pr(11, "Reject empty tokens", f.h1, f.base)
-	s := startBB(t, f.fake)
+	s := startBBAccessToken(t, f.fake)
 	in := prepareComments(t, s, 11)
 
 	f.fake.SetRateLimit(bitbuckettest.RateLimit{}, 850) // 150 left: NearLimit true
@@ -96,8 +97,8 @@ func TestBitbucketDefersNearLimit(t *testing.T) {
 
 	// A remaining count (where an upstream sends one) below the setting,
 	// without NearLimit: 400 left of 1000 is above Bitbucket's fifth.
-	strict := startBB(t, f.fake, "PRSCOUT_DEFER_BELOW=500")
-	off := startBB(t, f.fake, "PRSCOUT_DEFER_BELOW=-1")
+	strict := startBBAccessToken(t, f.fake, "PRSCOUT_DEFER_BELOW=500")
+	off := startBBAccessToken(t, f.fake, "PRSCOUT_DEFER_BELOW=-1")
 	f.fake.SetRateLimit(bitbuckettest.RateLimit{SendRemaining: true}, 599)
 	code, out = strict.post(t, "/v1/comments", in)
 	mustOK(t, "/v1/comments", code, out)
@@ -158,5 +159,62 @@ func TestBitbucket429DelaysOnlyItsPullRequest(t *testing.T) {
 		if summaries, inline := live(f.fake, pr); len(summaries) != 1 || len(inline) != 2 {
 			t.Errorf("PR %d: %d summaries, %d inline; want 1 and 2", pr, len(summaries), len(inline))
 		}
+	}
+}
+
+// TestBitbucketAPITokenUnder429s: an API token (Basic) install, the common
+// one, gets no rate-limit headers: Bitbucket only answers 429 with
+// Retry-After. 429s within the retry budget are waited out and the review
+// posts everything; a final 429 (Retry-After past the retry budget) fails
+// only the report, and does not leave the budget spent: the next request's
+// served answers clear it, so its report and final build status are written
+// instead of deferred (a deferred status would leave the head INPROGRESS).
+func TestBitbucketAPITokenUnder429s(t *testing.T) {
+	f := newBBFixture(t) // API token: RequireBasic
+	f.pr(11, "Reject empty tokens", f.h1, f.base)
+	s := startBB(t, f.fake)
+	in := prepareComments(t, s, 11)
+
+	f.fake.Fail(bitbuckettest.OpCreateComment, bitbuckettest.Fault{Status: 429, RetryAfter: "1"})
+	f.fake.Fail(bitbuckettest.OpSetStatus, bitbuckettest.Fault{Status: 429, RetryAfter: "1"})
+	code, out := s.post(t, "/v1/comments", in)
+	mustOK(t, "/v1/comments", code, out)
+	posted := obj(out["posted"])
+	if posted["deferred"] != nil || obj(posted["report"])["outcome"] != "ok" || obj(posted["buildStatus"])["outcome"] != "ok" {
+		t.Fatalf("under 429s within the retry budget: posted = %v, want everything written", posted)
+	}
+	if summaries, inline := live(f.fake, 11); len(summaries) != 1 || len(inline) != 2 {
+		t.Fatalf("%d summaries, %d inline; want 1 and 2", len(summaries), len(inline))
+	}
+	if st := bbStatus(t, f.fake, f.h1); st.State != "SUCCESSFUL" {
+		t.Fatalf("status %s, want SUCCESSFUL", st.State)
+	}
+	for _, rq := range f.fake.Requests() {
+		if !strings.HasPrefix(rq.Authorization, "Basic ") {
+			t.Fatalf("%s %s sent %q, want the API token", rq.Method, rq.EscapedPath, rq.Authorization)
+		}
+	}
+	text := s.metricsText(t)
+	if v := metricValue(text, `prscout_upstream_ratelimit_limit{service="bitbucket"}`); v > 0 {
+		t.Errorf("prscout_upstream_ratelimit_limit = %v from an API token, which gets no headers", v)
+	}
+
+	// A final 429: Retry-After longer than the request may wait.
+	f.fake.Fail(bitbuckettest.OpPutReport, bitbuckettest.Fault{Status: 429, RetryAfter: "3600"})
+	code, out = s.post(t, "/v1/comments", in)
+	mustOK(t, "/v1/comments", code, out)
+	posted = obj(out["posted"])
+	if obj(posted["report"])["outcome"] != "error" || obj(posted["buildStatus"])["outcome"] != "ok" {
+		t.Fatalf("after a final 429 on the report: posted = %v, want the report failed and the status set", posted)
+	}
+	// The next request: its served answers show the budget is back.
+	code, out = s.post(t, "/v1/comments", in)
+	mustOK(t, "/v1/comments", code, out)
+	posted = obj(out["posted"])
+	if posted["deferred"] != nil || obj(posted["report"])["outcome"] != "ok" || obj(posted["buildStatus"])["outcome"] != "ok" {
+		t.Fatalf("the request after a final 429: posted = %v, want nothing deferred", posted)
+	}
+	if st := bbStatus(t, f.fake, f.h1); st.State != "SUCCESSFUL" {
+		t.Fatalf("status %s after the budget came back, want SUCCESSFUL", st.State)
 	}
 }

@@ -203,7 +203,7 @@ func insightsFromSARIF(log sarif.Log, title, wd string) (pipeline.InsightsReport
 				h := sha256.Sum256([]byte(strings.Join([]string{r.RuleID, uri, fmt.Sprint(a.Line), r.Message.Text}, "\x00")))
 				a.ExternalID = "sarif-" + hex.EncodeToString(h[:8])
 			}
-			anns = append(anns, a)
+			anns = append(anns, a.Fit())
 		}
 	}
 	if title == "" {

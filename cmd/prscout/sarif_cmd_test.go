@@ -225,3 +225,36 @@ func TestRepoPath(t *testing.T) {
 		}
 	}
 }
+
+// A SARIF result with a 2,000-character first message line becomes an
+// annotation Bitbucket takes: the summary cut at a word at 450 characters
+// with "…", the rest leading the details.
+func TestReportInsightsLongMessage(t *testing.T) {
+	s := bitbuckettest.NewServer()
+	defer s.Close()
+	s.AddCommit("acme", "flows", gateCommit)
+	msg := strings.TrimSpace(strings.Repeat("the value flows into a shell command unchecked ", 43))
+	log := `{"version":"2.1.0","runs":[{"tool":{"driver":{"name":"lint"}},"results":[` +
+		`{"ruleId":"sh1","level":"error","message":{"text":"` + msg + `\nsecond line"},` +
+		`"locations":[{"physicalLocation":{"artifactLocation":{"uri":"run.sh"},"region":{"startLine":3}}}]}]}]}`
+	path := writeFile(t, t.TempDir(), "long.sarif", log)
+	env := map[string]string{
+		"PRSCOUT_BITBUCKET_BASE_URL": s.BaseURL, "PRSCOUT_BITBUCKET_ACCESS_TOKEN": "tok",
+		"BITBUCKET_WORKSPACE": "acme", "BITBUCKET_REPO_SLUG": "flows", "BITBUCKET_COMMIT": gateCommit,
+	}
+	var out, errOut bytes.Buffer
+	if code := reportInsights([]string{"--sarif", path, "--key", "lint"}, &out, &errOut, envOf(env)); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut.String())
+	}
+	anns := s.Annotations("acme", "flows", gateCommit, "lint")
+	if len(anns) != 1 {
+		t.Fatalf("%d annotations", len(anns))
+	}
+	a := anns[0]
+	if n := len([]rune(a.Summary)); n > 450 || !strings.HasSuffix(a.Summary, "…") || !strings.HasPrefix(a.Summary, "sh1: the value") {
+		t.Fatalf("summary of %d characters: %q", n, a.Summary)
+	}
+	if !strings.HasPrefix(a.Details, "…") || !strings.HasSuffix(a.Details, "second line") {
+		t.Fatalf("details %q", a.Details)
+	}
+}

@@ -17,6 +17,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+
+	"github.com/prscout/prscout/internal/apicheck"
 )
 
 // Operation names, the same as the adapter reports to its Observer.
@@ -50,6 +52,8 @@ type Fake struct {
 	asked  []string // issue keys asked for, upper case, in order
 	calls  map[string]int
 	auth   string // required Authorization value; "" accepts any
+	// violations are departures from the API description (spec.go).
+	violations []string
 }
 
 // Server is a Fake listening on a loopback port; URL is the Jira base URL.
@@ -129,6 +133,12 @@ func (f *Fake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "You are not authenticated. Authentication required to perform this operation.")
 		return
 	}
+	if !f.checkRequestLocked(w, op, r) {
+		return
+	}
+	rec := &apicheck.Recorder{ResponseWriter: w}
+	w = rec
+	defer f.checkAnswerLocked(op, r, rec)
 	switch op {
 	case OpGetIssue:
 		key := strings.ToUpper(path[len(issuePrefix):])

@@ -178,7 +178,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 	// The review starts now: INPROGRESS on the head until /v1/comments
 	// sets the result (or the workflow's error path, POST /v1/status, stops
 	// it). Set last, so a context that fails leaves no status behind.
-	if st := insights.Start(ctx, src.Reporter, in.Surfaces, repo, head, pr.URL); st != nil {
+	if st := insights.Start(ctx, src.Reporter, in.Surfaces, repo, head, pr.URL, pr.SourceBranch); st != nil {
 		res.BuildStatus = st
 		res.Warnings = append(res.Warnings, st.Warnings...)
 	}

@@ -225,8 +225,10 @@ func annotationSeverity(s string) string {
 // Annotations turns findings into report annotations, one per finding:
 // external id "prscout-" + fingerprint (stable across runs, so a re-run
 // updates instead of duplicating), the title as summary and the body as
-// details, bidirectional controls shown (sanitize.ShowBidi). Findings not
-// on a diff line keep their path without a line.
+// details (a summary too long for the host cut at a word, the rest leading
+// the details: Annotation.Fit), bidirectional controls shown
+// (sanitize.ShowBidi). Findings not on a diff line keep their path without
+// a line.
 func Annotations(findings []pipeline.ReportFinding) []pipeline.Annotation {
 	out := make([]pipeline.Annotation, 0, len(findings))
 	for _, f := range findings {
@@ -241,7 +243,7 @@ func Annotations(findings []pipeline.ReportFinding) []pipeline.Annotation {
 		if a.Summary == "" {
 			a.Summary = "(untitled)"
 		}
-		out = append(out, a)
+		out = append(out, a.Fit())
 	}
 	return out
 }

@@ -122,10 +122,13 @@ func setStatus(ctx context.Context, rep pipeline.CommitReporter, on bool, repo p
 }
 
 // Start sets the INPROGRESS status when a full or delta review of commit
-// starts (/v1/context), linking to the pull request at prURL. See setStatus
-// for the nil result and the outcomes.
-func Start(ctx context.Context, rep pipeline.CommitReporter, set Settings, repo pipeline.Repo, commit, prURL string) *StatusResult {
-	return setStatus(ctx, rep, set.BuildStatus, repo, commit, InProgress(prURL))
+// starts (/v1/context), linking to the pull request at prURL, on the pull
+// request's source branch. See setStatus for the nil result and the
+// outcomes.
+func Start(ctx context.Context, rep pipeline.CommitReporter, set Settings, repo pipeline.Repo, commit, prURL, branch string) *StatusResult {
+	s := InProgress(prURL)
+	s.RefName = branch
+	return setStatus(ctx, rep, set.BuildStatus, repo, commit, s)
 }
 
 // PublishInput is a finished review, for its build status and report.
@@ -139,6 +142,8 @@ type PublishInput struct {
 	Models   []string
 	// Link is the summary comment's URL (the status and the report link to it).
 	Link string
+	// Branch is the pull request's source branch (the status's refname).
+	Branch string
 	// NotMet counts the acceptance criteria the review judged not met; each
 	// counts as a high finding for the threshold.
 	NotMet int
@@ -165,7 +170,9 @@ func Publish(ctx context.Context, rep pipeline.CommitReporter, set Settings, in 
 			rr.Warnings = append(rr.Warnings, failure("Code Insights report "+Key, err))
 		}
 	}
-	st := setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage))
+	final := Finished(in.Link, set.FailOn, counts, in.NotMet, in.Coverage)
+	final.RefName = in.Branch
+	st := setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, final)
 	return st, rr
 }
 
@@ -209,6 +216,7 @@ func Defer(ctx context.Context, rep pipeline.CommitReporter, set Settings, in Pu
 		rr.Warnings = append(rr.Warnings, fmt.Sprintf("Code Insights report %s deferred: %s; sending this request again later writes it", Key, why))
 	}
 	final := Finished(in.Link, set.FailOn, Count(in.Findings), in.NotMet, in.Coverage)
+	final.RefName = in.Branch
 	if !status || !set.BuildStatus || strings.TrimSpace(final.URL) == "" {
 		return setStatus(ctx, rep, set.BuildStatus, in.Repo, in.Commit, final), rr, deferred
 	}
@@ -294,7 +302,9 @@ func StopReview(ctx context.Context, src StopSources, set Settings, in StopInput
 		}
 		return out, nil
 	}
-	if in.PRID > 0 && (out.Ref == "" || status.URL == "") {
+	if in.PRID > 0 {
+		// The pull request gives what the request left out, and the
+		// source branch the status belongs to.
 		if src.PRs == nil {
 			return out, pipeline.Invalidf("prId", "the configured provider has no pull requests: send ref and url instead")
 		}
@@ -305,6 +315,7 @@ func StopReview(ctx context.Context, src StopSources, set Settings, in StopInput
 		if out.Ref == "" {
 			out.Ref = pr.SourceCommit
 		}
+		status.RefName = pr.SourceBranch
 		if status.URL == "" {
 			status.URL = pr.URL
 		}

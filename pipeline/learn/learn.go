@@ -241,16 +241,18 @@ func propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal, r
 	}
 
 	// An open pull request: the rule joins the branch's file. Otherwise the
-	// branch starts again from the destination (a stale branch of a merged
-	// or declined pull request keeps its history as the second parent).
-	parents, file := []string{destHead}, destFile
+	// file starts again from the destination's. The commit's one parent is
+	// the branch's tip when the branch exists (a stale branch of a merged
+	// or declined pull request: the only parent Bitbucket accepts there),
+	// else the destination's head, where the new branch starts.
+	parent, file := destHead, destFile
+	if branchExists {
+		parent = branchHead
+	}
 	if hasOpen && branchExists {
 		if file, _, err = readRules(ctx, ports.Repo, repo, branchHead); err != nil {
 			return Result{}, err
 		}
-		parents = []string{branchHead}
-	} else if branchExists && !pipeline.SameCommit(branchHead, destHead) {
-		parents = append(parents, branchHead)
 	}
 	if holds(file, res.Rule) {
 		res.Status = StatusDuplicate
@@ -262,7 +264,7 @@ func propose(ctx context.Context, ports Ports, repo pipeline.Repo, p Proposal, r
 		}
 		msg := fmt.Sprintf("prscout: review rule for %s (proposed in pull request #%d)", res.Rule.Path, p.SourcePRID)
 		if err := c.CommitFiles(ctx, repo, pipeline.FileCommit{
-			Branch: Branch, Parents: parents, Message: msg, Files: map[string][]byte{scope.RepoRulesPath: data},
+			Branch: Branch, Parent: parent, Message: msg, Files: map[string][]byte{scope.RepoRulesPath: data},
 		}); err != nil {
 			return Result{}, fmt.Errorf("commit %s onto %s: %w", scope.RepoRulesPath, Branch, err)
 		}

@@ -136,6 +136,9 @@ type MergeResult struct {
 	// the summary's evidence links point into.
 	Requirements []pipeline.Requirement `json:"requirements"`
 	PRURL        string                 `json:"prUrl,omitempty"`
+	// SourceBranch is the pull request's source branch (pr.sourceBranch),
+	// which /v1/comments sets the build status on.
+	SourceBranch string `json:"sourceBranch,omitempty"`
 	// Coverage is the context's coverage with contextDropped set to the
 	// additional context dropped here.
 	Coverage pipeline.Coverage `json:"coverage"`
@@ -355,6 +358,7 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 		Part:              mc.Part,
 		Requirements:      mc.Requirements.Criteria,
 		PRURL:             mc.PR.URL,
+		SourceBranch:      mc.PR.SourceBranch,
 	}
 	if out.Requirements == nil {
 		out.Requirements = []pipeline.Requirement{}

@@ -51,22 +51,20 @@ func (c Committer) CommitFiles(ctx context.Context, _ pipeline.Repo, fc pipeline
 	defer done()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if len(fc.Parents) == 0 {
-		return pipeline.Invalidf("parents", "required")
+	if fc.Parent == "" {
+		return pipeline.Invalidf("parent", "required")
 	}
-	for _, p := range fc.Parents {
-		if _, ok := c.commits[p]; !ok {
-			return fmt.Errorf("parent %q: %w", p, pipeline.ErrNotFound)
-		}
+	if _, ok := c.commits[fc.Parent]; !ok {
+		return fmt.Errorf("parent %q: %w", fc.Parent, pipeline.ErrNotFound)
 	}
-	if head, ok := c.refs[fc.Branch]; ok && !slices.Contains(fc.Parents, head) {
-		return fmt.Errorf("branch %s is at %s, not among the parents %v: the commit would drop its history", fc.Branch, head, fc.Parents)
+	if head, ok := c.refs[fc.Branch]; ok && head != fc.Parent {
+		return fmt.Errorf("branch %s is at %s, not at the parent %s: the commit would drop its history", fc.Branch, head, fc.Parent)
 	}
 	c.nextID++
 	id := fmt.Sprintf("%040x", c.nextID)
-	c.commits[id] = slices.Clone(fc.Parents)
+	c.commits[id] = []string{fc.Parent}
 	c.messages[id] = fc.Message
-	files := maps.Clone(c.files[fc.Parents[0]])
+	files := maps.Clone(c.files[fc.Parent])
 	if files == nil {
 		files = map[string]string{}
 	}

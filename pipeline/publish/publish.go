@@ -101,7 +101,7 @@ func Publish(ctx context.Context, to Ports, in review.CommentsInput, opt PostOpt
 	surfaces := insights.PublishInput{
 		Repo: repo, Commit: strings.TrimSpace(in.Ref), Findings: review.ReportFindings(r),
 		Coverage: r.Coverage, Mode: in.Mode, Models: in.Models.Names(), Link: posted.SummaryURL,
-		NotMet: r.Requirements.NotMet,
+		NotMet: r.Requirements.NotMet, Branch: in.Branch(),
 	}
 	if why, spent := nearLimit(to); why != "" {
 		posted.BuildStatus, posted.Report, posted.Deferred = insights.Defer(ctx, to.Reporter, to.Surfaces, surfaces, why, spent)

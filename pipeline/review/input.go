@@ -70,8 +70,13 @@ type CommentsInput struct {
 	// pr.url is read instead.
 	PRURL string `json:"prUrl,omitempty"`
 	PR    struct {
-		URL string `json:"url"`
+		URL          string `json:"url"`
+		SourceBranch string `json:"sourceBranch"`
 	} `json:"pr"`
+	// SourceBranch is the pull request's source branch (merge's
+	// sourceBranch, or the context answer's pr.sourceBranch): the build
+	// status is set on it (Branch).
+	SourceBranch string `json:"sourceBranch,omitempty"`
 	// Reviews are the reviews of a change reviewed in groups, one per group
 	// (groups.go); Groups are the context answer's groups[] they belong to
 	// (id, label and files are read). With reviews, review is not read.
@@ -190,4 +195,13 @@ func checkCommentsInput(in *CommentsInput) (string, error) {
 	}
 	in.policy = pol.Effective()
 	return ref, nil
+}
+
+// Branch is the pull request's source branch the request carries
+// (sourceBranch, else pr.sourceBranch), "" when it carries none.
+func (in CommentsInput) Branch() string {
+	if b := strings.TrimSpace(in.SourceBranch); b != "" {
+		return b
+	}
+	return strings.TrimSpace(in.PR.SourceBranch)
 }

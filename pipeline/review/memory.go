@@ -3,6 +3,7 @@ package review
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -620,8 +621,24 @@ func stateLabel(s string) string {
 // review's findings (new or still open), the earlier findings still open,
 // and those resolved or outdated by this review, with links to their inline
 // comments; then a line of counts.
-func writeMemoryTable(b *strings.Builder, m *Memory) {
+func writeMemoryTable(b *strings.Builder, m *Memory, limit int) {
 	rows := m.tableOrder()
+	var folded []string
+	if n := pipeline.FoldLimit(len(rows), limit); n < len(rows) {
+		// Folded: the most severe rows, in the table's order.
+		bySeverity := slices.Clone(rows)
+		sort.SliceStable(bySeverity, func(i, j int) bool {
+			return reviewanswer.SeverityRank(bySeverity[i].data.Severity) < reviewanswer.SeverityRank(bySeverity[j].data.Severity)
+		})
+		keep := map[*MemoryEntry]bool{}
+		for _, e := range bySeverity[:n] {
+			keep[e] = true
+		}
+		for _, e := range bySeverity[n:] {
+			folded = append(folded, e.data.Severity)
+		}
+		rows = slices.DeleteFunc(rows, func(e *MemoryEntry) bool { return !keep[e] })
+	}
 	if len(rows) == 0 {
 		if n := m.States[StateDismissed]; n > 0 {
 			fmt.Fprintf(b, "**Findings by state:** %d dismissed in their thread.\n\n", n)
@@ -629,7 +646,9 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 		return
 	}
 	b.WriteString("### Findings\n\n")
-	b.WriteString("| State | Severity | Where | Finding |\n| --- | --- | --- | --- |\n")
+	if len(rows) > 0 {
+		b.WriteString("| State | Severity | Where | Finding |\n| --- | --- | --- | --- |\n")
+	}
 	for _, e := range rows {
 		title := e.Title
 		if title == "" {
@@ -638,6 +657,7 @@ func writeMemoryTable(b *strings.Builder, m *Memory) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", stateLabel(e.State), reviewanswer.SeverityLabel(e.data.Severity), sanitize.TableCell(e.where()), sanitize.TableCell(title))
 	}
 	b.WriteString("\n")
+	writeFolded(b, folded)
 	var parts []string
 	for _, s := range []string{StateNew, StateStillOpen, StateUnreviewed, StateResolved, StateOutdated, StateDismissed} {
 		if n := m.States[s]; n > 0 {

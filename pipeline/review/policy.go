@@ -84,7 +84,7 @@ type UnverifiedFinding struct {
 
 // writeSummaryOnly writes in full the findings on a diff line that the
 // budget or the floor kept out of the inline comments.
-func writeSummaryOnly(b *strings.Builder, rows []findingRow) {
+func writeSummaryOnly(b *strings.Builder, rows []findingRow, limit int) {
 	var kept []findingRow
 	for _, r := range rows {
 		if r.placement == placement.Summary && r.inline() {
@@ -98,7 +98,9 @@ func writeSummaryOnly(b *strings.Builder, rows []findingRow) {
 		return reviewanswer.SeverityRank(kept[i].f.Severity) < reviewanswer.SeverityRank(kept[j].f.Severity)
 	})
 	fmt.Fprintf(b, "### Not posted inline (%d)\n\n", len(kept))
-	for _, r := range kept {
+	n := pipeline.FoldLimit(len(kept), limit)
+	defer writeFolded(b, rowSeverities(kept[n:]))
+	for _, r := range kept[:n] {
 		fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
 		fmt.Fprintf(b, "%s: %s.\n\n", sanitizeWhere(r), r.why)
 		if body := strings.TrimSpace(r.f.Body); body != "" {
@@ -120,7 +122,7 @@ const maxUnverifiedBody = 240
 // writeUnverified lists the unverified findings, one line each (Bitbucket
 // renders no <details>: the list is the folded form), or with drop one line
 // saying how many were left out.
-func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy) {
+func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy, limit int) {
 	var un []findingRow
 	for _, r := range rows {
 		if r.placement == placement.Unverified {
@@ -132,7 +134,7 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy) 
 	}
 	if p.Unverified == placement.UnverifiedDrop {
 		fmt.Fprintf(b, "%s left out: %s quoted code is missing, or is not in the file %s name%s as the review was shown.\n\n",
-			pipeline.CountNoun(len(un), "unverified finding"), possessive(len(un)), pronoun(len(un)), verbS(len(un)))
+			pipeline.CountNoun(len(un), "unverified finding"), pipeline.ByCount(len(un), "its", "their"), pipeline.ByCount(len(un), "it", "they"), pipeline.ByCount(len(un), "s", ""))
 		return
 	}
 	sort.SliceStable(un, func(i, j int) bool {
@@ -140,7 +142,8 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy) 
 	})
 	fmt.Fprintf(b, "### Unverified findings (%d)\n\n", len(un))
 	b.WriteString("Not posted on the diff and not counted in the build status: their quoted code is missing, or is not in the file they name as the review was shown.\n\n")
-	for _, r := range un {
+	n := pipeline.FoldLimit(len(un), limit)
+	for _, r := range un[:n] {
 		text := pipeline.ClipRunes(pipeline.OneLine(r.f.Body), maxUnverifiedBody)
 		reason := r.ev.Reason
 		if r.ev.Verdict == evidence.Elsewhere {
@@ -153,6 +156,7 @@ func writeUnverified(b *strings.Builder, rows []findingRow, p placement.Policy) 
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
+	writeFolded(b, rowSeverities(un[n:]))
 }
 
 func unverifiedWhere(r findingRow) string {
@@ -167,25 +171,4 @@ func unverifiedWhere(r findingRow) string {
 		return sanitize.CodeSpan(fmt.Sprintf("%s:%d", p, r.f.Line))
 	}
 	return sanitize.CodeSpan(p)
-}
-
-func possessive(n int) string {
-	if n == 1 {
-		return "its"
-	}
-	return "their"
-}
-
-func pronoun(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "they"
-}
-
-func verbS(n int) string {
-	if n == 1 {
-		return "s"
-	}
-	return ""
 }

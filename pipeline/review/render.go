@@ -257,7 +257,7 @@ func renderParsed(in CommentsInput, ref string, parsed reviewanswer.Parsed, fail
 	for i, w := range out.Warnings {
 		out.Warnings[i] = redact.Secrets(w, st.Redactions)
 	}
-	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: answerNotice(parsed, in.RequestID), cover: cover,
+	x := summaryExtras{criteria: out.Requirements, ix: ix, prURL: prURL, failedGroups: failed, notice: parsed.Notice(in.RequestID), cover: cover,
 		verifyDropped: verifyDropped}
 	sum := &Summary{in: in, ref: ref, summary: summary, rows: rows, x: x}
 	out.Markdown = renderSummary(in, ref, summary, rows, st, x)
@@ -484,7 +484,7 @@ type summaryExtras struct {
 	// cover is which files the review covered, for review memory.
 	cover reviewCover
 	// notice says how the model's answer was read when a person must
-	// know: cut off, or not readable at all (answerNotice).
+	// know: cut off, or not readable at all (reviewanswer.Parsed.Notice).
 	notice string
 	// verifyDropped are the findings the verify pass dropped.
 	verifyDropped []droppedRow

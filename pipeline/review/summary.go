@@ -19,6 +19,40 @@ import (
 // the summary's size bound (memory.go); the findings whose inline comment
 // was not posted come after the context table.
 func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras) string {
+	tail := marker.ReviewMarker(ref) + "\n"
+	budget := maxSummaryBytes - len(tail)
+	if x.mem != nil {
+		budget -= min(maxDataBytes, x.mem.dataSize()) + foldRoom
+	}
+	var chosen CommentStats
+	visible := pipeline.FitFolding(func(limit int) string {
+		chosen = *st // each rendering counts the context table afresh
+		return renderVisible(in, ref, summary, rows, &chosen, x, limit)
+	}, foldLimits, budget, foldCut)
+	*st = chosen
+	var b strings.Builder
+	b.WriteString(visible)
+	if x.mem != nil {
+		// Room for the data, with a margin for the dropped-count line.
+		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
+		lines, dropped := x.mem.dataBlock(max(budget, 0))
+		x.mem.DataDropped = dropped
+		if dropped > 0 {
+			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
+				pipeline.CountNoun(dropped, "finding"), pipeline.ByCount(dropped, "is", "are"), maxDataBytes)
+		}
+		if len(lines) > 0 {
+			b.WriteString(strings.Join(lines, "\n"))
+			b.WriteString("\n\n")
+		}
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// renderVisible writes the summary up to its hidden data, each list
+// showing at most limit entries (pipeline.Unlimited: all), most severe first.
+func renderVisible(in CommentsInput, ref, summary string, rows []findingRow, st *CommentStats, x summaryExtras, limit int) string {
 	var b strings.Builder
 	b.WriteString("## prscout review\n\n")
 	mode := in.Mode
@@ -42,40 +76,27 @@ func renderSummary(in CommentsInput, ref, summary string, rows []findingRow, st 
 	}
 	criteria.WriteTable(&b, x.criteria, x.ix, x.prURL, in.LinkHosts)
 	if x.mem != nil {
-		writeMemoryTable(&b, x.mem)
+		writeMemoryTable(&b, x.mem, limit)
 	} else {
-		writeFindingsTable(&b, rows)
+		writeFindingsTable(&b, rows, limit)
 	}
-	writeOffDiff(&b, rows)
-	writeSummaryOnly(&b, rows)
-	writeUnverified(&b, rows, in.policy)
+	writeOffDiff(&b, rows, limit)
+	writeSummaryOnly(&b, rows, limit)
+	writeUnverified(&b, rows, in.policy, limit)
 	writeContextTable(&b, in, st)
 	b.WriteString(unpostedText(x.failed, x.deferred))
 	// Only prscout's own data block, written after this, may read as hidden
 	// review data (marker.DefuseData is the guard should a line slip through).
-	defused := marker.DefuseData(b.String())
-	b.Reset()
-	b.WriteString(defused)
-	if x.mem != nil {
-		tail := marker.ReviewMarker(ref) + "\n"
-		// Room for the data, with a margin for the dropped-count line.
-		budget := min(maxDataBytes, maxSummaryBytes-b.Len()-len(tail)-300)
-		lines, dropped := x.mem.dataBlock(max(budget, 0))
-		x.mem.DataDropped = dropped
-		if dropped > 0 {
-			fmt.Fprintf(&b, "%s of earlier reviews %s no longer remembered: this summary keeps at most %d characters of hidden review data (resolved and outdated findings are dropped first; open ones are found again from their inline comments).\n\n",
-				pipeline.CountNoun(dropped, "finding"), isAre(dropped), maxDataBytes)
-		}
-		if len(lines) > 0 {
-			b.WriteString(strings.Join(lines, "\n"))
-			b.WriteString("\n\n")
-		}
-		b.WriteString(tail)
-		return b.String()
+	return marker.DefuseData(b.String())
+}
+
+// rowSeverities lists the severities of rows.
+func rowSeverities(rows []findingRow) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.f.Severity
 	}
-	b.WriteString(marker.ReviewMarker(ref))
-	b.WriteString("\n")
-	return b.String()
+	return out
 }
 
 // writeHeadline writes the head, the mode and the finding counts.
@@ -165,7 +186,7 @@ func instructionNames(files []pipeline.InstructionFile) string {
 }
 
 // writeFindingsTable writes every finding as a table row, most severe first.
-func writeFindingsTable(b *strings.Builder, rows []findingRow) {
+func writeFindingsTable(b *strings.Builder, rows []findingRow, limit int) {
 	// Findings table, most severe first.
 	var sorted []findingRow
 	for _, r := range rows {
@@ -185,17 +206,21 @@ func writeFindingsTable(b *strings.Builder, rows []findingRow) {
 			return x.a.Line < y.a.Line
 		})
 		b.WriteString("### Findings\n\n")
-		b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
-		for _, r := range sorted {
+		n := pipeline.FoldLimit(len(sorted), limit)
+		if n > 0 {
+			b.WriteString("| Severity | Where | Finding |\n| --- | --- | --- |\n")
+		}
+		for _, r := range sorted[:n] {
 			fmt.Fprintf(b, "| %s | %s | %s |\n", reviewanswer.SeverityLabel(r.f.Severity), sanitize.TableCell(where(r)), sanitize.TableCell(pipeline.OneLine(r.f.Title)))
 		}
 		b.WriteString("\n")
+		writeFolded(b, rowSeverities(sorted[n:]))
 	}
 
 }
 
 // writeOffDiff writes in full the findings that are not on a diff line.
-func writeOffDiff(b *strings.Builder, rows []findingRow) {
+func writeOffDiff(b *strings.Builder, rows []findingRow, limit int) {
 	// Findings that are not on a line, in full.
 	var off []findingRow
 	for _, r := range rows {
@@ -208,7 +233,9 @@ func writeOffDiff(b *strings.Builder, rows []findingRow) {
 			return reviewanswer.SeverityRank(off[i].f.Severity) < reviewanswer.SeverityRank(off[j].f.Severity)
 		})
 		fmt.Fprintf(b, "### Not on a diff line (%d)\n\n", len(off))
-		for _, r := range off {
+		n := pipeline.FoldLimit(len(off), limit)
+		defer writeFolded(b, rowSeverities(off[n:]))
+		for _, r := range off[:n] {
 			fmt.Fprintf(b, "#### %s: %s\n\n", reviewanswer.SeverityLabel(r.f.Severity), pipeline.OneLine(r.f.Title))
 			fmt.Fprintf(b, "%s: %s.\n\n", where(r), r.a.Reason)
 			if body := strings.TrimSpace(r.f.Body); body != "" {
@@ -257,7 +284,7 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 		k := key(c.Op, c.Path)
 		var result string
 		if d, ok := dropped[k]; ok {
-			result = droppedText(d)
+			result = d.Text()
 			listed[k] = true
 			st.ContextDropped++
 		} else if c.OK {
@@ -279,25 +306,10 @@ func contextRows(in CommentsInput, st *CommentStats) [][3]string {
 			continue
 		}
 		listed[k] = true
-		rows = append(rows, [3]string{d.Path, opOrGetFile(d.Op), droppedText(d)})
+		rows = append(rows, [3]string{d.Path, opOrGetFile(d.Op), d.Text()})
 		st.ContextDropped++
 	}
 	return rows
-}
-
-func droppedText(d pipeline.DroppedContext) string {
-	s := "dropped for budget"
-	if d.Chars > 0 {
-		s += fmt.Sprintf(" (%d chars)", d.Chars)
-	}
-	switch r := strings.TrimSpace(d.Reason); r {
-	case "", "budget":
-	case "over_budget":
-		s += ": the changed files alone fill the budget"
-	default:
-		s += ": " + pipeline.OneLine(r)
-	}
-	return s
 }
 
 func where(r findingRow) string {
@@ -319,47 +331,4 @@ func where(r findingRow) string {
 		}
 		return sanitize.CodeSpan(p) + " (not in this PR)"
 	}
-}
-
-// answerNotice says, in the summary, what a person must know about how the
-// model's answer was read: that it could not be read at all (how long it
-// was, where the raw answer is: the n8n execution, never the answer
-// itself), or that it was cut off and what was kept.
-func answerNotice(p reviewanswer.Parsed, requestID string) string {
-	var b strings.Builder
-	limit := ""
-	if p.CutOff {
-		limit = "; it was cut off at the model's token limit" + reasonNote(p.FinishReason)
-	}
-	switch {
-	case p.Unreadable:
-		fmt.Fprintf(&b, "**The model's review answer could not be read** (%s%s), so no findings were posted.", pipeline.CountNoun(p.AnswerChars, "character"), limit)
-		if id := strings.TrimSpace(requestID); id != "" {
-			fmt.Fprintf(&b, " The raw answer is in the n8n execution of request %s (its Review LLM node).", sanitize.CodeSpan(id))
-		} else {
-			b.WriteString(" The raw answer is in the n8n execution (its Review LLM node).")
-		}
-		if p.CutOff {
-			b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`).")
-		}
-	case p.CutOff:
-		fmt.Fprintf(&b, "**The model's review answer was cut off** at its token limit%s: %s kept, %d incomplete dropped.",
-			reasonNote(p.FinishReason), pipeline.CountNoun(p.Kept, "complete finding"), p.Incomplete)
-		b.WriteString(" Raise the review's `max_tokens` (Config node `reviewMaxTokens`) for a full review.")
-	}
-	return b.String()
-}
-
-func reasonNote(finish string) string {
-	if finish == "" {
-		return ""
-	}
-	return " (finish reason " + sanitize.CodeSpan(finish) + ")"
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }

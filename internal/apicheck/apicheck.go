@@ -1,0 +1,153 @@
+// Package apicheck checks HTTP requests and answers against an OpenAPI
+// description with kin-openapi, for the test fakes of the upstreams
+// prscout calls (bitbuckettest, jiratest): a request that does not fit is a
+// Violation naming the field, an answer that does not fit is a violation
+// text. It routes by the description's path the caller names, so path
+// parameters may hold slashes (a branch, a file path, a diff spec).
+package apicheck
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+)
+
+// Doc is a loaded, valid OpenAPI description.
+type Doc struct{ *openapi3.T }
+
+// Load parses an OpenAPI 3 description (YAML or JSON) and validates it.
+// Examples are not validated: published descriptions carry some that do
+// not fit their own schemas (Jira's field list gives its example as a
+// string), and they fix nothing a request or answer must do.
+func Load(data []byte) (*Doc, error) {
+	doc, err := openapi3.NewLoader().LoadFromData(data)
+	if err != nil {
+		return nil, fmt.Errorf("load the API description: %w", err)
+	}
+	if err := doc.Validate(context.Background(), openapi3.DisableExamplesValidation()); err != nil {
+		return nil, fmt.Errorf("the API description is not valid OpenAPI: %w", err)
+	}
+	return &Doc{doc}, nil
+}
+
+// Operation names one operation of the description: "GET /user".
+func Operation(method, path string) string { return method + " " + path }
+
+// route returns the description's route for method on path; ok is false
+// when it has no such operation.
+func (d *Doc) route(method, path string) (*routers.Route, bool) {
+	doc := d.T
+	item := doc.Paths.Value(path)
+	if item == nil || item.GetOperation(method) == nil {
+		return nil, false
+	}
+	return &routers.Route{Spec: doc, Path: path, PathItem: item, Method: method, Operation: item.GetOperation(method)}, true
+}
+
+// options validate enums, schemas and statuses; authentication is the
+// fake's own.
+func options() *openapi3filter.Options {
+	return &openapi3filter.Options{IncludeResponseStatus: true, AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}
+}
+
+// Violation is a request that does not fit the description or a limit:
+// the whole account (Text), and the field and message Bitbucket's 400
+// names (Field "" when no single field is at fault).
+type Violation struct {
+	Text, Field, Msg string
+}
+
+// CheckRequest validates r, a request of the operation at path (the
+// description's path) with the path parameters params (by the
+// description's names) and body; ok is true when it fits, or when the
+// description has no such operation.
+func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]string, body []byte) (v Violation, ok bool) {
+	rt, known := d.route(r.Method, path)
+	if !known {
+		return v, true
+	}
+	rq := r.Clone(r.Context())
+	rq.Body = http.NoBody
+	if len(body) > 0 {
+		rq.Body = readCloser{bytes.NewReader(body)}
+	}
+	in := &openapi3filter.RequestValidationInput{Request: rq, PathParams: params, Route: rt, Options: options()}
+	err := openapi3filter.ValidateRequest(r.Context(), in)
+	if err == nil {
+		return v, true
+	}
+	v = Violation{Text: fmt.Sprintf("%s %s: request: %v", r.Method, path, err), Msg: err.Error()}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		// Bitbucket names the field as a dotted path ("data.0.type") and
+		// words an enum miss as "... is not a valid choice."
+		v.Field, v.Msg = strings.Join(se.JSONPointer(), "."), se.Reason
+		if se.SchemaField == "enum" {
+			v.Msg = fmt.Sprintf("%q is not a valid choice.", fmt.Sprint(se.Value))
+		}
+	}
+	return v, false
+}
+
+type readCloser struct{ *bytes.Reader }
+
+func (readCloser) Close() error { return nil }
+
+// CheckResponse validates an answer (status, header, body) to r, a request
+// of the operation at path; it returns the violation, or "". Only JSON
+// bodies are checked against a schema (raw diffs and file contents are
+// text); the status always is.
+func (d *Doc) CheckResponse(path string, r *http.Request, params map[string]string, status int, h http.Header, body []byte) string {
+	rt, known := d.route(r.Method, path)
+	if !known {
+		return ""
+	}
+	opts := options()
+	if mt, _, _ := mime.ParseMediaType(h.Get("Content-Type")); mt != "application/json" {
+		opts.ExcludeResponseBody = true
+	}
+	req := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: rt, Options: opts}
+	in := &openapi3filter.ResponseValidationInput{RequestValidationInput: req, Status: status, Header: h, Options: opts}
+	in.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(r.Context(), in); err != nil {
+		return fmt.Sprintf("%s %s: answer %d: %v", r.Method, path, status, err)
+	}
+	return ""
+}
+
+// Recorder is an http.ResponseWriter that keeps the status and (up to
+// 8 MiB of) the body it passes on, for CheckResponse.
+type Recorder struct {
+	http.ResponseWriter
+	Status int
+	Body   bytes.Buffer
+}
+
+// maxRecorded bounds the answer kept.
+const maxRecorded = 8 << 20
+
+// WriteHeader records the first status.
+func (w *Recorder) WriteHeader(status int) {
+	if w.Status == 0 {
+		w.Status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *Recorder) Write(p []byte) (int, error) {
+	if w.Status == 0 {
+		w.Status = http.StatusOK
+	}
+	if w.Body.Len() < maxRecorded {
+		w.Body.Write(p[:min(len(p), maxRecorded-w.Body.Len())])
+	}
+	return w.ResponseWriter.Write(p)
+}
