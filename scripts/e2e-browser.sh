@@ -15,9 +15,10 @@
 #   5. one review through the published workflow: the fake Bitbucket's
 #      signed webhook to prscout, forwarded to n8n, which ends in "Review
 #      posted" with the fake model's findings.
-# Steps 1-5 run in a network namespace of their own (unshare -n): only its
-# loopback exists, so Config's default ports are free and nothing leaves the
-# machine. Every process started is stopped by its PID.
+# Steps 1-5 run in namespaces of their own (unshare -n -p): only loopback
+# exists, so Config's default ports are free and nothing leaves the machine;
+# every process started is stopped by its PID, and none outlives the
+# namespace.
 # Needs Go, Node 20 (>= 20.19), git, unshare and ip; npm and apt on a first run.
 # Knobs: PRSCOUT_N8N_CACHE, PRSCOUT_BROWSER_CACHE (install folders),
 # PRSCOUT_BROWSER_ARTIFACTS, PRSCOUT_E2E_KEEP=1 (keep the work folder).
@@ -65,7 +66,7 @@ if [ "${1:-}" != --inner ]; then
 	(cd "$ROOT" && go build -o "$WORK/bin/prscout" ./cmd/prscout && go build -o "$WORK/bin/fakebitbucket" ./scripts/e2e/fakebitbucket &&
 		go build -o "$WORK/bin/fakellm" ./scripts/e2e/fakellm) || die "build failed"
 	rc=0
-	WORK=$WORK N8N_DIR=$N8N_DIR PW_DIR=$PW_DIR T0=$T0 unshare -n bash "$0" --inner || rc=$?
+	WORK=$WORK N8N_DIR=$N8N_DIR PW_DIR=$PW_DIR T0=$T0 unshare -n -p -f -m --mount-proc bash "$0" --inner || rc=$?
 	if [ "$rc" -ne 0 ] || [ -n "${PRSCOUT_E2E_KEEP:-}" ]; then
 		log "logs kept in $WORK"
 	else

@@ -175,7 +175,26 @@ const (
 	maxCanvasW, maxCanvasH, maxAspect = 2400, 1600, 2.5
 	// minStickyText is the least a section's note says.
 	minStickyText = 80
+	// A note's text as the editor sets it (measured on n8n 2.8.4's
+	// screenshots): the heading at about headCharW px per character in
+	// lines headLineH high, the rest at bodyCharW and bodyLineH, inside
+	// notePad px on each side.
+	headCharW, headLineH, bodyCharW, bodyLineH, notePad = 10, 24, 7.2, 18, 16
 )
+
+// textRoom is how far below a note's top its text reaches.
+func textRoom(text string, width float64) float64 {
+	head, body, _ := strings.Cut(text, "\n")
+	inner := width - 2*notePad
+	lines := func(s string, charW float64) float64 {
+		n := 0.0
+		for _, para := range strings.Split(strings.NewReplacer("**", "", "`", "").Replace(s), "\n") {
+			n += float64(int(float64(len([]rune(para)))*charW/max(1, inner)) + 1)
+		}
+		return n
+	}
+	return lines(strings.TrimPrefix(head, "## "), headCharW)*headLineH + lines(body, bodyCharW)*bodyLineH
+}
 
 type rect struct{ x0, y0, x1, y1 float64 }
 
@@ -292,6 +311,9 @@ func checkSections(t *testing.T, c canvas) {
 		}
 		if in < 0 {
 			t.Errorf("%s: %s (with its name under it) is in no section's sticky note", c.file, name)
+		} else if s := c.stickies[in]; b.y0 < s.r.y0+textRoom(s.text, s.r.x1-s.r.x0) {
+			t.Errorf("%s: %s sits on the text of %q (its text reaches %.0f px below the note's top, the node %.0f): widen the note or lower the node",
+				c.file, name, s.name, textRoom(s.text, s.r.x1-s.r.x0), b.y0-s.r.y0)
 		}
 		c.section[name] = in
 		for other, o := range c.box {
