@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -55,24 +54,6 @@ Exit codes:
 
 Flags:
 `
-
-// Public API schema of n8n 2.x (docs/operations.md, "Deploying a workflow"): fields a PUT may carry.
-var (
-	allowedNodeKeys = stringSet("id", "name", "webhookId", "disabled", "notesInFlow", "notes", "type", "typeVersion",
-		"executeOnce", "alwaysOutputData", "retryOnFail", "maxTries", "waitBetweenTries", "continueOnFail", "onError",
-		"position", "parameters", "credentials")
-	allowedSettingsKeys = stringSet("saveExecutionProgress", "saveManualExecutions", "saveDataErrorExecution",
-		"saveDataSuccessExecution", "executionTimeout", "errorWorkflow", "timezone", "executionOrder", "callerPolicy",
-		"callerIds", "timeSavedPerExecution", "availableInMCP")
-)
-
-func stringSet(keys ...string) map[string]bool {
-	m := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
-}
 
 // deployOptions are the flags of `prscout deploy`; file is the export (or
 // the backup, with --rollback) to deploy.
@@ -232,7 +213,7 @@ func (d *deployer) backUp(ctx context.Context) (live []byte, backup string, e *d
 func (d *deployer) put(ctx context.Context, wf map[string]any, live []byte, backup string) *deployExit {
 	var liveObj map[string]any
 	_ = json.Unmarshal(live, &liveObj)
-	body, dropped := putBody(wf, liveObj)
+	body, dropped := n8n.PutBody(wf, liveObj)
 	for _, k := range dropped {
 		fmt.Fprintf(d.stderr, "deploy: warning: dropped %s (not accepted by n8n's public API)\n", k)
 	}
@@ -270,88 +251,6 @@ func n8nHint(err error) string {
 		return "\nhint: n8n has no workflow with this id: check --id or the export's id"
 	}
 	return ""
-}
-
-// singleWorkflow returns the one workflow of an export: an object, or an
-// array holding exactly one workflow (export:workflow --id).
-func singleWorkflow(data []byte) (map[string]any, error) {
-	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
-	var doc any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("read export: %w", err)
-	}
-	if arr, ok := doc.([]any); ok {
-		if len(arr) != 1 {
-			return nil, fmt.Errorf("the export holds %d workflows; deploy one at a time", len(arr))
-		}
-		doc = arr[0]
-	}
-	wf, ok := doc.(map[string]any)
-	if !ok {
-		return nil, errors.New("the export is not a workflow object")
-	}
-	if inner, ok := wf["workflow"].(map[string]any); ok && wf["nodes"] == nil {
-		wf = inner
-	}
-	if _, ok := wf["nodes"].([]any); !ok {
-		return nil, errors.New("the export has no nodes array")
-	}
-	return wf, nil
-}
-
-// putBody builds the PUT body {name, nodes, connections, settings} from the
-// export, keeping only node and settings keys n8n's schema allows. The name
-// falls back to the live workflow's (a canvas copy has none).
-func putBody(wf, live map[string]any) (map[string]any, []string) {
-	var dropped []string
-	name, _ := wf["name"].(string)
-	if name == "" && live != nil {
-		name, _ = live["name"].(string)
-	}
-	var nodes []any
-	for i, raw := range wf["nodes"].([]any) {
-		n, ok := raw.(map[string]any)
-		if !ok {
-			nodes = append(nodes, raw)
-			continue
-		}
-		clean := map[string]any{}
-		for _, k := range sortedMapKeys(n) {
-			if allowedNodeKeys[k] {
-				clean[k] = n[k]
-			} else {
-				dropped = append(dropped, fmt.Sprintf("nodes[%d].%s", i, k))
-			}
-		}
-		nodes = append(nodes, clean)
-	}
-	settings := map[string]any{}
-	if s, ok := wf["settings"].(map[string]any); ok {
-		for _, k := range sortedMapKeys(s) {
-			if allowedSettingsKeys[k] {
-				settings[k] = s[k]
-			} else {
-				dropped = append(dropped, "settings."+k)
-			}
-		}
-	}
-	connections, ok := wf["connections"].(map[string]any)
-	if !ok {
-		connections = map[string]any{}
-	}
-	if nodes == nil {
-		nodes = []any{}
-	}
-	return map[string]any{"name": name, "nodes": nodes, "connections": connections, "settings": settings}, dropped
-}
-
-func sortedMapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func writeBackup(dir, id string, live []byte) (string, error) {

@@ -102,10 +102,10 @@ func setup(o deployOptions, stdout, stderr io.Writer) *deployExit {
 		return exitWith(3, "list workflows: %v%s", err, n8nHint(err))
 	}
 	for i, wf := range wfs {
-		if e := linkCredentials(wf, ids); e != nil {
+		if e := n8n.LinkCredentials(wf, ids); e != nil {
 			return exitWith(2, "%s: %v", o.setupFiles[i], e)
 		}
-		setConfig(wf, map[string]string{"prscoutUrl": o.prscoutURL, "llmBaseUrl": o.llmBaseURL})
+		n8n.SetConfig(wf, map[string]string{"prscoutUrl": o.prscoutURL, "llmBaseUrl": o.llmBaseURL})
 		if e := d.createOrUpdate(ctx, wf, existing); e != nil {
 			return e
 		}
@@ -129,7 +129,7 @@ func (d *deployer) gateFile() (map[string]any, *deployExit) {
 		_ = rep.WriteText(d.stderr)
 		return nil, exitWith(1, "the gate failed; nothing was sent to n8n")
 	}
-	wf, err := singleWorkflow(data)
+	wf, err := n8n.SingleWorkflow(data)
 	if err != nil {
 		return nil, exitWith(2, "%v", err)
 	}
@@ -173,44 +173,6 @@ func (d *deployer) ensureCredentials(ctx context.Context, want []setupCredential
 	return ids, nil
 }
 
-// linkCredentials sets the id of every credential a node of wf names.
-func linkCredentials(wf map[string]any, ids map[string]string) error {
-	for _, raw := range wf["nodes"].([]any) {
-		n, _ := raw.(map[string]any)
-		creds, _ := n["credentials"].(map[string]any)
-		for typ, v := range creds {
-			ref, _ := v.(map[string]any)
-			name, _ := ref["name"].(string)
-			id, ok := ids[typ+"/"+name]
-			if !ok {
-				return fmt.Errorf("node %v names a %s credential %q that --setup does not make", n["name"], typ, name)
-			}
-			ref["id"] = id
-		}
-	}
-	return nil
-}
-
-// setConfig sets the given fields of the workflow's Config node (empty
-// values are left as they are).
-func setConfig(wf map[string]any, set map[string]string) {
-	for _, raw := range wf["nodes"].([]any) {
-		n, _ := raw.(map[string]any)
-		if n["name"] != "Config" {
-			continue
-		}
-		p, _ := n["parameters"].(map[string]any)
-		as, _ := p["assignments"].(map[string]any)
-		list, _ := as["assignments"].([]any)
-		for _, a := range list {
-			m, _ := a.(map[string]any)
-			if v := set[fmt.Sprint(m["name"])]; v != "" {
-				m["value"] = v
-			}
-		}
-	}
-}
-
 // createOrUpdate creates wf, or updates the workflow of its name after a
 // backup, then publishes it.
 func (d *deployer) createOrUpdate(ctx context.Context, wf map[string]any, existing []n8n.Item) *deployExit {
@@ -233,7 +195,7 @@ func (d *deployer) createOrUpdate(ctx context.Context, wf map[string]any, existi
 			return e
 		}
 	} else {
-		body, _ := putBody(wf, nil)
+		body, _ := n8n.PutBody(wf, nil)
 		payload, err := json.Marshal(body)
 		if err != nil {
 			return exitWith(2, "encode body: %v", err)

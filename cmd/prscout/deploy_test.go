@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/prscout/prscout/n8n"
 )
 
 // fakeN8N mimics the parts of n8n 2.8.4's public API that deploy uses, with
@@ -66,9 +68,9 @@ func (f *fakeN8N) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // validatePut applies n8n's schema (additionalProperties:false at workflow,
 // node and settings level; required name, nodes, connections, settings).
 func validatePut(body map[string]any) string {
-	writable := stringSet("name", "nodes", "connections", "settings", "staticData", "shared", "activeVersion")
-	readOnly := stringSet("id", "active", "createdAt", "updatedAt", "tags")
-	keys := sortedMapKeys(body)
+	writable := n8n.StringSet("name", "nodes", "connections", "settings", "staticData", "shared", "activeVersion")
+	readOnly := n8n.StringSet("id", "active", "createdAt", "updatedAt", "tags")
+	keys := n8n.SortedKeys(body)
 	for _, k := range keys {
 		if readOnly[k] {
 			return "request/body/" + k + " is read-only"
@@ -84,13 +86,13 @@ func validatePut(body map[string]any) string {
 	}
 	for i, n := range body["nodes"].([]any) {
 		for k := range n.(map[string]any) {
-			if !allowedNodeKeys[k] {
+			if !n8n.AllowedNodeKeys[k] {
 				return fmt.Sprintf("request/body/nodes/%d must NOT have additional properties", i)
 			}
 		}
 	}
 	for k := range body["settings"].(map[string]any) {
-		if !allowedSettingsKeys[k] {
+		if !n8n.AllowedSettingsKeys[k] {
 			return "request/body/settings must NOT have additional properties"
 		}
 	}
@@ -151,7 +153,7 @@ func TestDeployAndRollback(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("deploy: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if keys := sortedMapKeys(f.lastPut); strings.Join(keys, ",") != "connections,name,nodes,settings" {
+	if keys := n8n.SortedKeys(f.lastPut); strings.Join(keys, ",") != "connections,name,nodes,settings" {
 		t.Errorf("PUT keys = %v, want exactly name, nodes, connections, settings", keys)
 	}
 	if _, ok := f.lastPut["settings"].(map[string]any)["binaryMode"]; ok {
