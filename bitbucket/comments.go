@@ -34,10 +34,7 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 	err := walk(func(next string) (string, error) {
 		p, err := c.api.commentsPage(ctx, repo, prID, next)
 		for _, v := range p.Values {
-			cm := comment(v)
-			cm.Foreign = self != nil && !isSelf(self, v.User)
-			cm.Unverified = self == nil
-			out = append(out, cm)
+			out = append(out, marked(v, self))
 		}
 		return p.Next, err
 	})
@@ -49,45 +46,32 @@ func (c *Client) ListComments(ctx context.Context, repo pipeline.Repo, prID int)
 
 var _ pipeline.CommentGetter = (*Client)(nil)
 
-// commentAPI reads one comment; httpAPI implements it.
-type commentAPI interface {
-	comment(ctx context.Context, repo pipeline.Repo, prID int, id int64) (wireComment, error)
-}
-
-// Comment returns one comment of the pull request, Foreign and Unverified
-// set as ListComments sets them: GET
+// Comment returns one comment, marked as ListComments marks them: GET
 // /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}.
-// An unknown comment wraps pipeline.ErrNotFound.
+// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-comments-comment-id-get
 func (c *Client) Comment(ctx context.Context, repo pipeline.Repo, prID int, id int64) (pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
 		return pipeline.Comment{}, err
 	}
-	if id <= 0 {
-		return pipeline.Comment{}, pipeline.Invalidf("commentId", "must be a positive comment id, got %d", id)
-	}
-	api, ok := c.api.(commentAPI)
-	if !ok {
-		return pipeline.Comment{}, fmt.Errorf("bitbucket: this client cannot read one comment")
+	a, ok := c.api.(*httpAPI)
+	if !ok || id <= 0 {
+		return pipeline.Comment{}, pipeline.Invalidf("commentId", "comment %d cannot be read alone", id)
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	self := c.selfIDs(ctx)
-	v, err := api.comment(ctx, repo, prID, id)
-	if err != nil {
+	var v wireComment
+	if err := a.getJSON(ctx, "get_comment", a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10)), &v); err != nil {
 		return pipeline.Comment{}, fmt.Errorf("comment %d of pull request %d: %w", id, prID, err)
 	}
-	cm := comment(v)
-	cm.Foreign = self != nil && !isSelf(self, v.User)
-	cm.Unverified = self == nil
-	return cm, nil
+	return marked(v, self), nil
 }
 
-// comment calls GET .../pullrequests/{pull_request_id}/comments/{comment_id}.
-// https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-comments-comment-id-get
-func (a *httpAPI) comment(ctx context.Context, repo pipeline.Repo, prID int, id int64) (wireComment, error) {
-	var v wireComment
-	err := a.getJSON(ctx, "get_comment", a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10)), &v)
-	return v, err
+// marked is v with Foreign and Unverified set from prscout's account ids.
+func marked(v wireComment, self []string) pipeline.Comment {
+	cm := comment(v)
+	cm.Foreign, cm.Unverified = self != nil && !isSelf(self, v.User), self == nil
+	return cm
 }
 
 // selfIDs returns prscout's own account ids (normalised), or nil when

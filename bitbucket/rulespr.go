@@ -1,13 +1,13 @@
 package bitbucket
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -43,12 +43,17 @@ type wireBranch struct {
 	Target wireCommit `json:"target"`
 }
 
-func (c *Client) branchAPI() (branchAPI, error) {
+// branchCall checks repo; it returns the write side and ctx bounded (cancel it).
+func (c *Client) branchCall(ctx context.Context, repo pipeline.Repo) (branchAPI, context.Context, context.CancelFunc, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, ctx, nil, err
+	}
 	b, ok := c.api.(branchAPI)
 	if !ok {
-		return nil, fmt.Errorf("bitbucket: this client cannot write branches or pull requests")
+		return nil, ctx, nil, fmt.Errorf("bitbucket: this client cannot write branches or pull requests")
 	}
-	return b, nil
+	ctx, cancel := c.bound(ctx)
+	return b, ctx, cancel, nil
 }
 
 // checkBranch refuses a branch name that could change a URL's or a query's
@@ -64,17 +69,13 @@ func checkBranch(field, name string) error {
 // /repositories/{workspace}/{repo_slug}/refs/branches/{name}. An unknown
 // branch wraps pipeline.ErrNotFound.
 func (c *Client) BranchHead(ctx context.Context, repo pipeline.Repo, branch string) (string, error) {
-	if err := checkRepo(repo); err != nil {
-		return "", err
-	}
 	if err := checkBranch("branch", branch); err != nil {
 		return "", err
 	}
-	api, err := c.branchAPI()
+	api, ctx, cancel, err := c.branchCall(ctx, repo)
 	if err != nil {
 		return "", err
 	}
-	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	b, err := api.branch(ctx, repo, branch)
 	if err != nil {
@@ -92,9 +93,6 @@ func (c *Client) BranchHead(ctx context.Context, repo pipeline.Repo, branch stri
 // Bitbucket creates the branch at the parent when it does not exist, and
 // refuses (409) a parent other than the tip of an existing branch.
 func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipeline.FileCommit) error {
-	if err := checkRepo(repo); err != nil {
-		return err
-	}
 	if err := checkBranch("branch", fc.Branch); err != nil {
 		return err
 	}
@@ -111,11 +109,10 @@ func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipelin
 			return pipeline.Invalidf("files", "invalid path %q", p)
 		}
 	}
-	api, err := c.branchAPI()
+	api, ctx, cancel, err := c.branchCall(ctx, repo)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	if err := api.commitFiles(ctx, repo, fc); err != nil {
 		return fmt.Errorf("commit onto %s: %w", fc.Branch, err)
@@ -131,17 +128,13 @@ func (c *Client) CommitFiles(ctx context.Context, repo pipeline.Repo, fc pipelin
 // own account no pull request can be told to be prscout's: that is an
 // error, not "none" (which would open a second one).
 func (c *Client) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, branch string) (pipeline.PullRequestInfo, bool, error) {
-	if err := checkRepo(repo); err != nil {
-		return pipeline.PullRequestInfo{}, false, err
-	}
 	if err := checkBranch("branch", branch); err != nil {
 		return pipeline.PullRequestInfo{}, false, err
 	}
-	api, err := c.branchAPI()
+	api, ctx, cancel, err := c.branchCall(ctx, repo)
 	if err != nil {
 		return pipeline.PullRequestInfo{}, false, err
 	}
-	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	self := c.selfIDs(ctx)
 	if self == nil {
@@ -151,19 +144,17 @@ func (c *Client) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, br
 	if err != nil {
 		return pipeline.PullRequestInfo{}, false, fmt.Errorf("list pull requests from %s: %w", branch, err)
 	}
-	full := repo.Workspace + "/" + repo.RepoSlug
-	var open []wirePR
-	for _, pr := range p.Values {
-		if pr.Source.Branch.Name == branch && strings.EqualFold(pr.State, "OPEN") &&
-			strings.EqualFold(pr.Source.Repository.FullName, full) && isSelf(self, pr.Author) {
-			open = append(open, pr)
+	var oldest *wirePR
+	for i, pr := range p.Values {
+		if pr.Source.Branch.Name == branch && strings.EqualFold(pr.State, "OPEN") && (oldest == nil || pr.ID < oldest.ID) &&
+			strings.EqualFold(pr.Source.Repository.FullName, repo.Workspace+"/"+repo.RepoSlug) && isSelf(self, pr.Author) {
+			oldest = &p.Values[i]
 		}
 	}
-	if len(open) == 0 {
+	if oldest == nil {
 		return pipeline.PullRequestInfo{}, false, nil
 	}
-	sort.Slice(open, func(i, j int) bool { return open[i].ID < open[j].ID })
-	return prInfo(open[0]), true, nil
+	return prInfo(*oldest), true, nil
 }
 
 // CreatePullRequest opens a pull request: POST
@@ -171,20 +162,13 @@ func (c *Client) OpenPullRequestFrom(ctx context.Context, repo pipeline.Repo, br
 // description, source and destination branches (the source branch is kept
 // after the merge: close_source_branch false).
 func (c *Client) CreatePullRequest(ctx context.Context, repo pipeline.Repo, pr pipeline.NewPullRequest) (pipeline.PullRequestInfo, error) {
-	if err := checkRepo(repo); err != nil {
+	if err := cmp.Or(checkBranch("sourceBranch", pr.SourceBranch), checkBranch("destinationBranch", pr.DestinationBranch)); err != nil {
 		return pipeline.PullRequestInfo{}, err
 	}
-	if err := checkBranch("sourceBranch", pr.SourceBranch); err != nil {
-		return pipeline.PullRequestInfo{}, err
-	}
-	if err := checkBranch("destinationBranch", pr.DestinationBranch); err != nil {
-		return pipeline.PullRequestInfo{}, err
-	}
-	api, err := c.branchAPI()
+	api, ctx, cancel, err := c.branchCall(ctx, repo)
 	if err != nil {
 		return pipeline.PullRequestInfo{}, err
 	}
-	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	w, err := api.createPullRequest(ctx, repo, pr)
 	if err != nil {
@@ -196,17 +180,13 @@ func (c *Client) CreatePullRequest(ctx context.Context, repo pipeline.Repo, pr p
 // UpdatePullRequest sets a pull request's title and description: PUT
 // /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}.
 func (c *Client) UpdatePullRequest(ctx context.Context, repo pipeline.Repo, id int, title, description string) (pipeline.PullRequestInfo, error) {
-	if err := checkRepo(repo); err != nil {
-		return pipeline.PullRequestInfo{}, err
-	}
 	if id <= 0 {
 		return pipeline.PullRequestInfo{}, pipeline.Invalidf("prId", "must be a positive pull request id, got %d", id)
 	}
-	api, err := c.branchAPI()
+	api, ctx, cancel, err := c.branchCall(ctx, repo)
 	if err != nil {
 		return pipeline.PullRequestInfo{}, err
 	}
-	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	w, err := api.updatePullRequest(ctx, repo, id, title, description)
 	if err != nil {

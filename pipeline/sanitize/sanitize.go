@@ -122,14 +122,31 @@ func digitRun(s string) int {
 	return n
 }
 
+// urlPrefixes start a bare URL or a dangerous scheme outside a link (case
+// aside).
+var urlPrefixes = []string{"http://", "https://", "ftp://", "javascript:", "data:", "vbscript:", "file:", "www."}
+
+// urlLen returns the length of the bare URL at the start of s (its prefix,
+// then every byte up to a space, "<", ">", a parenthesis, a bracket, a
+// backslash or a backtick), 0 when s does not start with one.
+func urlLen(s string) int {
+	for _, p := range urlPrefixes {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			n := len(p)
+			for n < len(s) && strings.IndexByte(" \t\n\r\f\v<>()[]\\`", s[n]) < 0 {
+				n++
+			}
+			return n
+		}
+	}
+	return 0
+}
+
 // loneCR matches a CR not followed by LF (and what follows it).
 var loneCR = regexp.MustCompile(`\r([^\n]|$)`)
 
 // linkRefDef matches a Markdown link reference definition line.
 var linkRefDef = regexp.MustCompile(`^ {0,3}\[[^\]]+\]:\s*\S`)
-
-// urlRe matches a bare URL or a dangerous scheme outside a link.
-var urlRe = regexp.MustCompile(`^(?i)(?:https?://|ftp://|javascript:|data:|vbscript:|file:|www\.)[^\s<>()\[\]\\` + "`" + `]*`)
 
 // The sanitizer is one pass over each line: bracket and parenthesis pairs
 // are matched once up front, a link or image is rewritten where it stands
@@ -305,8 +322,8 @@ func (w *inliner) step(i int) int {
 		}
 	}
 	if (i == 0 || s[i-1] == '_' || !isWordByte(s[i-1])) && isASCIILetter(c) {
-		if loc := urlRe.FindStringIndex(s[i:]); loc != nil {
-			u := s[i : i+loc[1]]
+		if n := urlLen(s[i:]); n > 0 {
+			u := s[i : i+n]
 			target := u
 			if len(u) >= 4 && strings.EqualFold(u[:4], "www.") {
 				target = "http://" + u // linked as such by GFM renderers
@@ -316,7 +333,7 @@ func (w *inliner) step(i int) int {
 			} else {
 				w.span(u)
 			}
-			return i + loc[1]
+			return i + n
 		}
 	}
 	w.b.WriteByte(c)
