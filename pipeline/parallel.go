@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"context"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -30,14 +29,4 @@ func Parallel(n int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-// ParallelCtx is Parallel calling fn(i) only while ctx lasts: once it
-// ends, the indexes not yet taken are skipped.
-func ParallelCtx(ctx context.Context, n int, fn func(i int)) {
-	Parallel(n, func(i int) {
-		if ctx.Err() == nil {
-			fn(i)
-		}
-	})
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -191,7 +190,7 @@ func (e *goEngine) dir(d string) *goDir {
 		}
 	}
 	res := make([]scanned, len(paths))
-	pipeline.ParallelCtx(e.ctx, len(paths), func(i int) {
+	engine.ParallelCtx(e.ctx, len(paths), func(i int) {
 		p := paths[i]
 		src, ok := e.heads[p]
 		if !ok {

@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -748,7 +747,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 		}
 	}
 	found := make([]*impactCand, len(todo))
-	pipeline.ParallelCtx(e.ctx, len(todo), func(i int) {
+	engine.ParallelCtx(e.ctx, len(todo), func(i int) {
 		src, err := e.tree.ReadFile(e.ctx, todo[i])
 		if err != nil {
 			return
@@ -768,7 +767,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies (a cached parse is used when it has them).
 	keeps := make([]func(funcBody) bool, len(cands))
-	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
+	engine.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
 		c.at = c.idents.offsets(c.names, e.identAtOf(c.path, c.src, c.idents))
 		at := c.at

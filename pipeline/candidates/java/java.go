@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -154,7 +153,7 @@ func Find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	byName := touchedByName(touched)
 	recvs := make([]map[string]bool, len(impactFiles))
 	hits := make([][]int32, len(impactFiles))
-	pipeline.ParallelCtx(ctx, len(impactFiles), func(i int) {
+	engine.ParallelCtx(ctx, len(impactFiles), func(i int) {
 		g := impactFiles[i]
 		recvs[i] = map[string]bool{}
 		for k, tk := range g.Toks {
@@ -263,7 +262,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	}
 	// Each file is read and scored on every core; counts[i] is paths[i]'s.
 	counts := make([]int, len(paths))
-	pipeline.ParallelCtx(ctx, len(paths), func(i int) {
+	engine.ParallelCtx(ctx, len(paths), func(i int) {
 		p := paths[i]
 		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
 			return
