@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/sarif"
@@ -51,13 +50,9 @@ func TestReportInsightsRuleLevelsIndexed(t *testing.T) {
 		// walks all 50,000 rules each time.
 		big.Results = append(big.Results, sarif.Result{RuleID: fmt.Sprint("rule-", n-1-i%10), Message: sarif.Message{Text: "m"}})
 	}
-	start := time.Now()
+	// Its time is measured by scripts/abuse.sh (sarif-rules-per-result),
+	// on a real server: a clock here would fail on a loaded machine.
 	rep, anns := insightsFromSARIF(sarif.Log{Runs: []sarif.Run{big}}, "", "")
-	d := time.Since(start)
-	t.Logf("%d rules, %d results: %s", n, n, d)
-	if d > 2*time.Second {
-		t.Errorf("%d rules and %d results took %s", n, n, d)
-	}
 	if len(anns) != n || rep.Result != pipeline.ReportFailed || rep.Data[0].Value != n/10 {
 		t.Errorf("report %s with %v errors, %d annotations; want FAILED, %d errors, %d annotations", rep.Result, rep.Data[0].Value, len(anns), n/10, n)
 	}

@@ -21,7 +21,7 @@ type budgetShape struct {
 	want   string
 }
 
-// budgetShapes are the red-team shapes of the candidates budget, scaled by
+// budgetShapes are the hostile shapes of the candidates budget, scaled by
 // scale (1 is the size that ran far past the budget; tests that only count
 // work use less).
 func budgetShapes(scale float64) []budgetShape {
@@ -164,7 +164,7 @@ func listed(got []Candidate, p string) bool {
 	return slices.ContainsFunc(got, func(c Candidate) bool { return c.Path == p })
 }
 
-// TestBudgetShapesFound: each red-team shape, at a quarter of its size,
+// TestBudgetShapesFound: each hostile shape, at a quarter of its size,
 // still lists the candidate it holds; the 150 large importers are cut by
 // the tokens one Find keeps, and what was read is listed with the cut.
 func TestBudgetShapesFound(t *testing.T) {

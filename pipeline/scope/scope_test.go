@@ -4,7 +4,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -223,10 +222,14 @@ func TestAbuseExponentialGlob(t *testing.T) {
 	}
 }
 
-// FuzzGlobCost: any pattern that compiles matches any path quickly, so the
-// compile-time bounds are the only guard matching needs.
+// globCostSeeds are patterns at and past the cost bounds.
+var globCostSeeds = []string{"{,}{,}{,}", "**/*.{a,b}", "*a*a*a*a", "{a,{b,{c,{d}}}}", "[a-z]*{x,y}", strings.Repeat("{,}", 26) + "*.go", strings.Repeat("*a", 12)}
+
+// FuzzGlobCost: any pattern that compiles is within the cost model matching
+// relies on (length, wildcards, brace alternatives), counted on the
+// compiled pattern, never timed; BenchmarkGlobCost times the worst ones.
 func FuzzGlobCost(f *testing.F) {
-	for _, s := range []string{"{,}{,}{,}", "**/*.{a,b}", "*a*a*a*a", "{a,{b,{c,{d}}}}", "[a-z]*{x,y}"} {
+	for _, s := range globCostSeeds {
 		f.Add(s, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b")
 	}
 	f.Fuzz(func(t *testing.T, pattern, p string) {
@@ -234,11 +237,16 @@ func FuzzGlobCost(f *testing.F) {
 		if err != nil || len(p) > 512 {
 			return
 		}
-		start := time.Now()
-		g.Match(p)
-		if d := time.Since(start); d > 250*time.Millisecond {
-			t.Fatalf("%q matched %q in %v", pattern, p, d)
+		stars := 0
+		for i := 0; i < len(g.pattern); i++ {
+			if g.pattern[i] == '*' && (i == 0 || g.pattern[i-1] != '*') {
+				stars++
+			}
 		}
+		if len(g.pattern) > maxGlobChars || stars > maxGlobStars || braceAlternatives(g.pattern) > maxGlobAlternatives {
+			t.Fatalf("%q compiled to %q: %d characters, %d wildcards, %d alternatives", pattern, g.pattern, len(g.pattern), stars, braceAlternatives(g.pattern))
+		}
+		g.Match(p)
 	})
 }
 
@@ -265,5 +273,22 @@ func TestLiteralGlobCoversOnlyItself(t *testing.T) {
 	}
 	if _, err := LiteralGlob(`a\b.go`); err == nil {
 		t.Error("a path with a backslash got a pattern")
+	}
+}
+
+// BenchmarkGlobCost times matching a long path with the costliest patterns
+// that compile.
+func BenchmarkGlobCost(b *testing.B) {
+	p := strings.Repeat("a", 46) + "/b"
+	var gs []Glob
+	for _, s := range globCostSeeds {
+		if g, err := compileGlob(s); err == nil {
+			gs = append(gs, g)
+		}
+	}
+	for b.Loop() {
+		for _, g := range gs {
+			g.Match(p)
+		}
 	}
 }
