@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -82,6 +83,9 @@ func lookupAllStats(ctx context.Context, l pipeline.IssueLookup, keys []string) 
 	for i, r := range results {
 		switch {
 		case r.err == nil:
+			// The lookup reads the tracker; splitting the acceptance
+			// criteria is this stage's.
+			criteria.Fill(&r.issue)
 			issues = append(issues, r.issue)
 			st.Found++
 		case errors.Is(r.err, pipeline.ErrNotFound):
