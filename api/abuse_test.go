@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/prscout/prscout/n8n"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
@@ -447,12 +448,11 @@ func webhookServer(t *testing.T, forwardURL string, check func(string, []byte) e
 			}
 			return nil
 		},
-		Events:        []string{"pullrequest:created", "pullrequest:updated"},
-		CheckEvent:    check,
-		ForwardURL:    forwardURL,
-		ForwardHeader: "X-Prscout-Token",
-		ForwardToken:  "n8n-secret-token",
-		Client:        &http.Client{Timeout: 5 * time.Second},
+		Events:     []string{"pullrequest:created", "pullrequest:updated"},
+		CheckEvent: check,
+		ForwardURL: forwardURL,
+		Forwarder: &n8n.Forwarder{Header: "X-Prscout-Token", Token: "n8n-secret-token",
+			HTTPClient: &http.Client{Timeout: 5 * time.Second}},
 	}})
 	return srv
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/goccy/go-yaml"
 
+	"github.com/prscout/prscout/n8n"
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/gate"
@@ -679,6 +680,7 @@ func newSpecServer(t *testing.T, maxBody int64, forwardURL string) (*Server, *pi
 			},
 			Events:     []string{"pullrequest:created", "pullrequest:updated"},
 			ForwardURL: forwardURL,
+			Forwarder:  &n8n.Forwarder{},
 		},
 		APIKeys:      []string{specAPIKey},
 		MaxBodyBytes: maxBody,

@@ -158,6 +158,8 @@ func NewServer(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("api: Options.MaxBodyBytes is not set")
 	case opts.Limits == (pipeline.Limits{}):
 		return nil, fmt.Errorf("api: Options.Limits is not set")
+	case opts.Webhook != nil && opts.Webhook.Forwarder == nil && (opts.Webhook.ForwardURL != "" || opts.Webhook.CommentForwardURL != ""):
+		return nil, fmt.Errorf("api: Options.Webhook.Forwarder is not set, and a forward URL is")
 	}
 	if err := opts.RequestLimits.Check(); err != nil {
 		return nil, fmt.Errorf("api: Options.%w", err)

@@ -6,8 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -58,12 +58,17 @@ type WebhookOptions struct {
 	// (PRSCOUT_COMMENT_FORWARD_URL).
 	CommentEvents     []string
 	CommentForwardURL string
-	ForwardHeader     string
-	ForwardToken      string
-	// Client sends the forward; its Timeout bounds it. Redirects are never
-	// followed, whatever its CheckRedirect says: the token and the body would
-	// go to another host.
-	Client *http.Client
+	// Forwarder sends the forwards (n8n.Forwarder: the relay's header auth,
+	// no redirects followed); required with ForwardURL or
+	// CommentForwardURL.
+	Forwarder WebhookForwarder
+}
+
+// WebhookForwarder posts a delivery to an n8n Webhook URL with the given
+// headers: the status n8n answered, or an error (an error status, a
+// redirect, n8n unreachable).
+type WebhookForwarder interface {
+	Forward(ctx context.Context, url string, header http.Header, body []byte) (int, error)
 }
 
 // forwardedHeaders are Bitbucket's headers passed on to n8n. Bitbucket's
@@ -291,45 +296,23 @@ func refuseEarly(c *gin.Context, status int, body ErrorBody) {
 	c.AbortWithStatusJSON(status, body)
 }
 
-// forwardTo posts body to url (an n8n Webhook URL) with Bitbucket's
-// forwarded headers from in and the relay's header auth.
+// forwardTo posts body to url (an n8n Webhook URL) through the
+// Forwarder, with Bitbucket's forwarded headers from in and the request id.
 func (s *Server) forwardTo(ctx context.Context, url string, in http.Header, body []byte) (int, error) {
-	wo := s.opts.Webhook
-	client := &http.Client{Timeout: 10 * time.Second}
-	if wo.Client != nil {
-		c := *wo.Client
-		client = &c
+	fw := s.opts.Webhook.Forwarder
+	if fw == nil {
+		return 0, errors.New("no webhook forwarder configured")
 	}
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, fmt.Errorf("build forward request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for _, h := range forwardedHeaders {
-		if v := in.Get(h); v != "" {
-			req.Header.Set(h, v)
+	h := http.Header{}
+	for _, name := range forwardedHeaders {
+		if v := in.Get(name); v != "" {
+			h.Set(name, v)
 		}
 	}
-	if wo.ForwardHeader != "" && wo.ForwardToken != "" {
-		req.Header.Set(wo.ForwardHeader, wo.ForwardToken)
-	}
 	if id := requestIDFrom(ctx); id != "" {
-		req.Header.Set("X-Request-Id", id)
+		h.Set("X-Request-Id", id)
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("post to n8n: %w", err)
-	}
-	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
-		return resp.StatusCode, fmt.Errorf("n8n answered %s to %s; redirects are not followed (the token and the body would go to another host): set PRSCOUT_FORWARD_URL to the final URL", resp.Status, resp.Header.Get("Location"))
-	}
-	if resp.StatusCode >= 400 {
-		return resp.StatusCode, fmt.Errorf("n8n answered %s", resp.Status)
-	}
-	return resp.StatusCode, nil
+	return fw.Forward(ctx, url, h, body)
 }
 
 func contains(list []string, s string) bool {

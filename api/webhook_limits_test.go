@@ -14,6 +14,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	n8nadapter "github.com/prscout/prscout/n8n"
 )
 
 // countingListener counts the bytes the server read from its connections:
@@ -261,7 +263,8 @@ func testWebhookRetryDuringSlowForward(t *testing.T) {
 	// bubble's goroutines exit and only its own failure is reported.
 	t.Cleanup(func() { close(release) })
 	srv := webhookServer(t, "http://n8n/webhook/prscout", nil)
-	srv.opts.Webhook.Client = &http.Client{Transport: handlerTransport{n8n}}
+	srv.opts.Webhook.Forwarder = &n8nadapter.Forwarder{Header: "X-Prscout-Token", Token: "n8n-secret-token",
+		HTTPClient: &http.Client{Transport: handlerTransport{n8n}}}
 	post := func(uuid string) (int, map[string]any, http.Header) {
 		rec, out := do(srv, "POST", "/v1/webhooks/bitbucket", hookBody, hookHeaders(hookBody, "pullrequest:updated", uuid)...)
 		return rec.Code, out, rec.Header()

@@ -12,8 +12,9 @@
 // Cloud authenticates with HTTP Basic (account email and API token), Data
 // Center with a personal access token (Bearer). 429 and 5xx answers other
 // than 500 are retried within bounds, honouring Retry-After (package retry).
-// Each issue's acceptance criteria are split into pipeline.Requirements by
-// package criteria, from the field or from a section of the description. Key
+// Each issue carries its acceptance criteria field's value and its
+// description unsplit (pipeline.Issue.CriteriaText): the context stage
+// splits them into pipeline.Requirements (package criteria). Key
 // extraction and the "failures are warnings" policy live in pipeline
 // (ExtractKeys, LookupAll); LookupIssues applies the same policy bounded by
 // Config.MaxIssues.
@@ -36,7 +37,6 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/prscout/prscout/pipeline"
-	"github.com/prscout/prscout/pipeline/criteria"
 	"github.com/prscout/prscout/retry"
 )
 
@@ -285,15 +285,15 @@ func projects(list []string) []string {
 // LookupIssue reads one issue by key (any case): summary, status name,
 // description (wiki markup lightly turned into Markdown, at most
 // maxDescriptionChars), the acceptance criteria field's text (at most
-// maxAcceptanceChars) and the criteria one by one as Requirements (from the
-// field, else from an acceptance criteria section of the description; see
-// package criteria). Issue.Key is the key Jira answers with (an issue moved
+// maxAcceptanceChars) and, unsplit, the criteria field's value and the
+// description (Issue.CriteriaText), which the context stage splits into
+// Requirements (criteria.Fill). Issue.Key is the key Jira answers with (an issue moved
 // to another project answers with its new key). A malformed key is a
 // *pipeline.InvalidError; a missing issue wraps pipeline.ErrNotFound; other
 // failures are *UpstreamError wrapping pipeline.ErrUpstream.
 //
 // An acceptance criteria field that cannot be resolved does not fail the
-// lookup: the issue comes back with criteria from its description only, and
+// lookup: the issue comes back with the description only, and
 // RequirementsWarnings says why.
 func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, error) {
 	key = strings.ToUpper(strings.TrimSpace(key))
@@ -316,11 +316,11 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 		Description: truncate(wikiToMarkdown(raw.Description), maxDescriptionChars),
 		URL:         c.browseURL + url.PathEscape(raw.Key),
 	}
-	in := criteria.Input{Key: raw.Key, Description: raw.Description}
+	iss.CriteriaText = &pipeline.CriteriaText{Description: raw.Description}
 	for _, id := range ac.ids {
 		if t := strings.TrimSpace(fieldText(raw.Other[id])); t != "" {
 			iss.AcceptanceCriteria = truncate(t, maxAcceptanceChars)
-			in.Field, in.FieldID, in.FieldName = raw.Other[id], id, ac.names[id]
+			iss.CriteriaText.Field, iss.CriteriaText.FieldID, iss.CriteriaText.FieldName = raw.Other[id], id, ac.names[id]
 			break
 		}
 	}
@@ -328,15 +328,6 @@ func (c *Client) LookupIssue(ctx context.Context, key string) (pipeline.Issue, e
 		iss.RequirementsWarnings = append(iss.RequirementsWarnings,
 			fmt.Sprintf("%s: acceptance criteria field not resolved (%v); criteria taken from the description", raw.Key, acErr))
 	}
-	res, err := criteria.Extract(in)
-	if err != nil {
-		iss.RequirementsWarnings = append(iss.RequirementsWarnings, fmt.Sprintf("%s: acceptance criteria not read: %v", raw.Key, err))
-	}
-	for _, cr := range res.Criteria {
-		iss.Requirements = append(iss.Requirements, pipeline.Requirement{ID: cr.ID, Issue: cr.Issue, Text: cr.Text})
-	}
-	iss.RequirementsSource = res.Source.String()
-	iss.RequirementsWarnings = append(iss.RequirementsWarnings, res.Warnings...)
 	return iss, nil
 }
 

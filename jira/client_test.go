@@ -83,7 +83,7 @@ func TestLookupIssueCloud(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	c, rec, _ := newTestClient(t, Config{BaseURL: fj.URL() + "/", AcceptanceField: "Acceptance Criteria"})
 
-	got, err := c.LookupIssue(context.Background(), "proj-123")
+	got, err := lookupSplit(context.Background(), c, "proj-123")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func TestLookupIssueCloud(t *testing.T) {
 func TestLookupIssueDataCenterPATWithContextPath(t *testing.T) {
 	fj := newFakeJira(t, "/jira", "Bearer "+testPAT)
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), PAT: testPAT, AcceptanceField: "customfield_10042"})
-	got, err := c.LookupIssue(context.Background(), "PROJ-124")
+	got, err := lookupSplit(context.Background(), c, "PROJ-124")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestAcceptanceFieldUnknownName(t *testing.T) {
 	if want := `PRSCOUT_JIRA_AC_FIELD "Definition of Done": Jira has no field with that name or id`; err == nil || err.Error() != want {
 		t.Fatalf("err = %v, want %s", err, want)
 	}
-	got, err := c.LookupIssue(context.Background(), "PROJ-123")
+	got, err := lookupSplit(context.Background(), c, "PROJ-123")
 	if err != nil || got.AcceptanceCriteria != "" || got.Summary == "" {
 		t.Fatalf("issue %+v, err %v", got, err)
 	}
@@ -173,11 +173,11 @@ func TestLookupIssueMovedAndTruncated(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	fj.moved["OLD-1"] = "NEW-5"
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL()})
-	got, err := c.LookupIssue(context.Background(), "OLD-1")
+	got, err := lookupSplit(context.Background(), c, "OLD-1")
 	if err != nil || got.Key != "NEW-5" || got.URL != fj.URL()+"/browse/NEW-5" {
 		t.Fatalf("moved issue %+v, %v", got, err)
 	}
-	got, err = c.LookupIssue(context.Background(), "LONG-1")
+	got, err = lookupSplit(context.Background(), c, "LONG-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestLookupIssueErrors(t *testing.T) {
 				cfg.PAT = tt.auth
 			}
 			c, rec, waits := newTestClient(t, cfg)
-			got, err := c.LookupIssue(context.Background(), tt.key)
+			got, err := lookupSplit(context.Background(), c, tt.key)
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("unexpected error %v", err)
@@ -279,7 +279,7 @@ func TestRetryUsesRealWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	if _, err := c.LookupIssue(context.Background(), "PROJ-125"); err != nil {
+	if _, err := lookupSplit(context.Background(), c, "PROJ-125"); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Since(start); d < time.Second {
@@ -290,7 +290,7 @@ func TestRetryUsesRealWait(t *testing.T) {
 	fj.push(fault{status: 429, header: map[string]string{"Retry-After": "5"}})
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Second)
 	defer cancel()
-	if _, err := c.LookupIssue(ctx, "PROJ-125"); !isStatus(err, 429) || strings.Contains(err.Error(), "cancel") || strings.Contains(err.Error(), "timed out") {
+	if _, err := lookupSplit(ctx, c, "PROJ-125"); !isStatus(err, 429) || strings.Contains(err.Error(), "cancel") || strings.Contains(err.Error(), "timed out") {
 		t.Fatalf("err = %v, want a 429 answered at once", err)
 	}
 }
@@ -302,7 +302,7 @@ func TestSlowJiraTimesOut(t *testing.T) {
 	fj.push(fault{hang: hang})
 	// The fake hangs until the test ends: only the timeout returns.
 	c, rec, _ := newTestClient(t, Config{BaseURL: fj.URL(), Timeout: 150 * time.Millisecond, AcceptanceField: AcceptanceFieldNone})
-	_, err := c.LookupIssue(context.Background(), "PROJ-123")
+	_, err := lookupSplit(context.Background(), c, "PROJ-123")
 	if err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("err = %v", err)
 	}
@@ -312,7 +312,7 @@ func TestSlowJiraTimesOut(t *testing.T) {
 
 	// A body that stops half-way times out as well.
 	fj.push(fault{hang: hang, partial: true})
-	if _, err := c.LookupIssue(context.Background(), "PROJ-123"); err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
+	if _, err := lookupSplit(context.Background(), c, "PROJ-123"); err == nil || err.Error() != "get issue: timed out" || !errors.Is(err, pipeline.ErrUpstream) {
 		t.Fatalf("half a body: err = %v", err)
 	}
 
@@ -370,7 +370,7 @@ func TestRedirectToOtherHostRefused(t *testing.T) {
 	}))
 	defer jira.Close()
 	c, _, _ := newTestClient(t, Config{BaseURL: jira.URL})
-	_, err := c.LookupIssue(context.Background(), "PROJ-1")
+	_, err := lookupSplit(context.Background(), c, "PROJ-1")
 	if err == nil || !strings.Contains(err.Error(), "redirect to another host") {
 		t.Errorf("err = %v", err)
 	}
@@ -445,7 +445,7 @@ func TestCancelWhileWaitingToRetry(t *testing.T) {
 	// this error.
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
-	_, err = c.LookupIssue(ctx, "PROJ-1")
+	_, err = lookupSplit(ctx, c, "PROJ-1")
 	if err == nil || err.Error() != "get issue: canceled: Service Unavailable (retry after 3s)" || !isStatus(err, 503) {
 		t.Fatalf("err = %v", err)
 	}

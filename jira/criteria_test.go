@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/criteria"
 )
 
 // fakeClock is a settable clock for the field cache.
@@ -35,7 +36,7 @@ func (c *fakeClock) add(d time.Duration) {
 func TestRequirementsFromConfiguredFieldID(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), AcceptanceField: "customfield_10042"})
-	got, err := c.LookupIssue(context.Background(), "PROJ-124")
+	got, err := lookupSplit(context.Background(), c, "PROJ-124")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestRequirementsFromConfiguredFieldID(t *testing.T) {
 func TestFieldFoundByNameOnce(t *testing.T) {
 	fj := newFakeJira(t, "", basicAuth)
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL(), MaxIssues: 10})
-	issues, warnings := c.LookupIssues(context.Background(), []string{"PROJ-123", "proj-124", "PROJ-125", "SHOP-12", "LONG-1", "PROJ-123"})
+	issues, warnings := lookupAllSplit(context.Background(), c, []string{"PROJ-123", "proj-124", "PROJ-125", "SHOP-12", "LONG-1", "PROJ-123"})
 	if len(warnings) != 0 || len(issues) != 5 {
 		t.Fatalf("issues %d, warnings %q", len(issues), warnings)
 	}
@@ -144,7 +145,7 @@ func TestFieldListFailureCachedThenRetried(t *testing.T) {
 	c.fields.now = clock.now
 	fj.push(fault{status: http.StatusInternalServerError})
 
-	got, err := c.LookupIssue(context.Background(), "SHOP-12")
+	got, err := lookupSplit(context.Background(), c, "SHOP-12")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestFieldListFailureCachedThenRetried(t *testing.T) {
 	}
 
 	clock.add(10 * time.Second)
-	got, err = c.LookupIssue(context.Background(), "PROJ-123")
+	got, err = lookupSplit(context.Background(), c, "PROJ-123")
 	if err != nil || got.AcceptanceCriteria != "" || len(got.Requirements) != 0 {
 		t.Fatalf("within the failure window: %+v, %v", got, err)
 	}
@@ -169,7 +170,7 @@ func TestFieldListFailureCachedThenRetried(t *testing.T) {
 	}
 
 	clock.add(21 * time.Second)
-	got, err = c.LookupIssue(context.Background(), "PROJ-123")
+	got, err = lookupSplit(context.Background(), c, "PROJ-123")
 	if err != nil || len(got.Requirements) != 2 || got.RequirementsWarnings != nil {
 		t.Fatalf("after the window: %+v, %v", got, err)
 	}
@@ -178,7 +179,7 @@ func TestFieldListFailureCachedThenRetried(t *testing.T) {
 	}
 	// A list that was read is kept for good.
 	clock.add(24 * time.Hour)
-	if _, err := c.LookupIssue(context.Background(), "PROJ-124"); err != nil {
+	if _, err := lookupSplit(context.Background(), c, "PROJ-124"); err != nil {
 		t.Fatal(err)
 	}
 	if n := fj.calls("/rest/api/2/field"); n != 2 {
@@ -223,7 +224,7 @@ func TestSlowFieldListBlocksNoOne(t *testing.T) {
 
 	first := make(chan error, 1)
 	go func() {
-		_, err := c.LookupIssue(context.Background(), "PROJ-123")
+		_, err := lookupSplit(context.Background(), c, "PROJ-123")
 		first <- err
 	}()
 	<-arrived // the first lookup's field list hangs upstream
@@ -258,7 +259,7 @@ func TestLookupIssuesBoundedByMaxIssues(t *testing.T) {
 	if c.MaxIssues() != 2 {
 		t.Fatalf("MaxIssues() = %d", c.MaxIssues())
 	}
-	issues, warnings := c.LookupIssues(context.Background(), []string{"PROJ-999", "proj-124", "PROJ-124", " ", "PROJ-125", "LONG-1"})
+	issues, warnings := lookupAllSplit(context.Background(), c, []string{"PROJ-999", "proj-124", "PROJ-124", " ", "PROJ-125", "LONG-1"})
 	if len(issues) != 1 || issues[0].Key != "PROJ-124" {
 		t.Errorf("issues %+v", issues)
 	}
@@ -274,7 +275,24 @@ func TestLookupIssuesBoundedByMaxIssues(t *testing.T) {
 	if err != nil || d.MaxIssues() != defaultMaxIssues {
 		t.Errorf("default MaxIssues() = %d, %v", d.MaxIssues(), err)
 	}
-	if issues, warnings := c.LookupIssues(context.Background(), nil); issues != nil || warnings != nil {
+	if issues, warnings := lookupAllSplit(context.Background(), c, nil); issues != nil || warnings != nil {
 		t.Errorf("no keys: %v %v", issues, warnings)
 	}
+}
+
+// lookupSplit is LookupIssue followed by the context stage's split of the
+// acceptance criteria (criteria.Fill): the issue as a review sees it.
+func lookupSplit(ctx context.Context, c *Client, key string) (pipeline.Issue, error) {
+	iss, err := c.LookupIssue(ctx, key)
+	criteria.Fill(&iss)
+	return iss, err
+}
+
+// lookupAllSplit is LookupIssues with the same split for each issue.
+func lookupAllSplit(ctx context.Context, c *Client, keys []string) ([]pipeline.Issue, []string) {
+	issues, warnings := c.LookupIssues(ctx, keys)
+	for i := range issues {
+		criteria.Fill(&issues[i])
+	}
+	return issues, warnings
 }

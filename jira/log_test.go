@@ -17,7 +17,7 @@ func TestUpstreamLogsCarryRequestID(t *testing.T) {
 	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	c, _, _ := newTestClient(t, Config{BaseURL: fj.URL() + "/", Logger: log, AcceptanceField: AcceptanceFieldNone})
 	ctx := pipeline.WithRequestID(context.Background(), "n8n-exec-7")
-	if _, err := c.LookupIssue(ctx, "PROJ-123"); err != nil {
+	if _, err := lookupSplit(ctx, c, "PROJ-123"); err != nil {
 		t.Fatal(err)
 	}
 	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))

@@ -33,10 +33,10 @@ func TestAdapterFollowsJiraSpec(t *testing.T) {
 	if _, err := c.ResolveAcceptanceField(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if is, err := c.LookupIssue(ctx, "PROJ-7"); err != nil || is.Summary != "Retry uploads" {
+	if is, err := lookupSplit(ctx, c, "PROJ-7"); err != nil || is.Summary != "Retry uploads" {
 		t.Fatalf("issue %+v, %v", is, err)
 	}
-	if _, err := c.LookupIssue(ctx, "PROJ-404"); !errors.Is(err, pipeline.ErrNotFound) {
+	if _, err := lookupSplit(ctx, c, "PROJ-404"); !errors.Is(err, pipeline.ErrNotFound) {
 		t.Fatalf("missing issue: %v", err)
 	}
 	for _, v := range s.Violations() {

@@ -1,4 +1,6 @@
-// Package n8n is the adapter for n8n's public REST API, authenticated with
+// Package n8n is the adapter for n8n: a Forwarder posts verified webhook
+// deliveries to a workflow's Webhook URL (forward.go), and a Client calls
+// n8n's public REST API, authenticated with
 // the X-N8N-API-KEY header (docs/operations.md, "Deploying a workflow"). It reads and replaces one
 // workflow, which is what `prscout deploy` needs:
 //   - GET /api/v1/workflows/{id}

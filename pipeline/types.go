@@ -37,6 +37,20 @@ type Issue struct {
 	Requirements         []Requirement `json:"requirements,omitempty"`
 	RequirementsSource   string        `json:"requirementsSource,omitempty"`
 	RequirementsWarnings []string      `json:"requirementsWarnings,omitempty"`
+	// CriteriaText is the issue's acceptance criteria as the tracker holds
+	// them, not yet split: an IssueLookup fills it, and the context stage
+	// splits it into Requirements (criteria.Fill). nil: nothing to split.
+	CriteriaText *CriteriaText `json:"-"`
+}
+
+// CriteriaText is what an issue tracker holds of an issue's acceptance
+// criteria: the criteria field's value (nil when unset) with its id and
+// name, and the description, each as the tracker's JSON holds it (a
+// string of wiki markup or Markdown, or an ADF document).
+type CriteriaText struct {
+	Field              any
+	FieldID, FieldName string
+	Description        any
 }
 
 // SourceRange says which lines of a new source a file shows: From..To of

@@ -14,6 +14,7 @@ import (
 	"github.com/prscout/prscout/gitmirror"
 	"github.com/prscout/prscout/jira"
 	"github.com/prscout/prscout/localgit"
+	"github.com/prscout/prscout/n8n"
 	"github.com/prscout/prscout/pipeline"
 )
 
@@ -136,13 +137,10 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			MaxBodyBytes:      cfg.WebhookMaxBodyBytes,
 			MaxInflight:       cfg.WebhookMaxInflight,
 			ForwardURL:        cfg.ForwardURL,
-			ForwardHeader:     cfg.ForwardHeader,
-			ForwardToken:      cfg.ForwardToken,
-			Client: &http.Client{
-				Timeout: cfg.ForwardTimeout,
-				// The forward carries the header-auth token: never to another host.
-				CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-			},
+			// The forward carries the header-auth token: n8n.Forwarder
+			// never follows a redirect to another host.
+			Forwarder: &n8n.Forwarder{Header: cfg.ForwardHeader, Token: cfg.ForwardToken,
+				HTTPClient: &http.Client{Timeout: cfg.ForwardTimeout}},
 		}
 	}
 	return p, nil

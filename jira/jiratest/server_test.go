@@ -9,6 +9,7 @@ import (
 	"github.com/prscout/prscout/jira"
 	"github.com/prscout/prscout/jira/jiratest"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/criteria"
 )
 
 // TestFakeWithTheAdapter: the adapter reads an issue, finds the acceptance
@@ -33,6 +34,7 @@ func TestFakeWithTheAdapter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	criteria.Fill(&is) // the context stage's split
 	want := []pipeline.Requirement{
 		{ID: "SHOP-12#1", Issue: "SHOP-12", Text: "At most 50 items"},
 		{ID: "SHOP-12#2", Issue: "SHOP-12", Text: "The 51st item is refused with a message"},
@@ -40,7 +42,9 @@ func TestFakeWithTheAdapter(t *testing.T) {
 	if is.Summary != "Limit cart size" || is.Status != "In Progress" || !slices.Equal(is.Requirements, want) {
 		t.Errorf("issue = %+v, want the summary, status and two criteria %v", is, want)
 	}
-	if is13, err := c.LookupIssue(context.Background(), "SHOP-13"); err != nil || len(is13.Requirements) != 1 {
+	is13, err := c.LookupIssue(context.Background(), "SHOP-13")
+	criteria.Fill(&is13)
+	if err != nil || len(is13.Requirements) != 1 {
 		t.Errorf("SHOP-13: %+v, %v; want one criterion from the description", is13, err)
 	}
 	if _, err := c.LookupIssue(context.Background(), "SHOP-99"); !errors.Is(err, pipeline.ErrNotFound) {

@@ -26,6 +26,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // Bounds. A criterion's text and the number of criteria are capped so one
@@ -379,4 +381,25 @@ func parseString(s string, f Format) ([]block, []string, error) {
 		return parseWiki(s), nil, nil
 	}
 	return parseMarkdown(s), nil, nil
+}
+
+// Fill splits the acceptance criteria an issue lookup left unsplit
+// (iss.CriteriaText) into iss.Requirements, with their source and warnings
+// appended to the issue's; CriteriaText is then cleared. An issue without
+// CriteriaText is left as it is.
+func Fill(iss *pipeline.Issue) {
+	ct := iss.CriteriaText
+	if ct == nil {
+		return
+	}
+	iss.CriteriaText = nil
+	res, err := Extract(Input{Key: iss.Key, Field: ct.Field, FieldID: ct.FieldID, FieldName: ct.FieldName, Description: ct.Description})
+	if err != nil {
+		iss.RequirementsWarnings = append(iss.RequirementsWarnings, fmt.Sprintf("%s: acceptance criteria not read: %v", iss.Key, err))
+	}
+	for _, cr := range res.Criteria {
+		iss.Requirements = append(iss.Requirements, pipeline.Requirement{ID: cr.ID, Issue: cr.Issue, Text: cr.Text})
+	}
+	iss.RequirementsSource = res.Source.String()
+	iss.RequirementsWarnings = append(iss.RequirementsWarnings, res.Warnings...)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/criteria"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -66,6 +67,9 @@ func LookupAll(ctx context.Context, l pipeline.IssueLookup, keys []string) ([]pi
 	for i, r := range results {
 		switch {
 		case r.err == nil:
+			// The lookup reads the tracker; splitting the acceptance
+			// criteria is this stage's.
+			criteria.Fill(&r.issue)
 			issues = append(issues, r.issue)
 		case errors.Is(r.err, pipeline.ErrNotFound):
 			warnings = append(warnings, fmt.Sprintf("jira %s: not found", keys[i]))

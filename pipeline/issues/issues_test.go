@@ -105,3 +105,33 @@ func TestLookupAllPassesContext(t *testing.T) {
 		t.Errorf("warnings = %q", warnings)
 	}
 }
+
+// oneIssue is an IssueLookup answering every key with the same raw issue.
+type oneIssue pipeline.Issue
+
+func (o oneIssue) LookupIssue(_ context.Context, key string) (pipeline.Issue, error) {
+	iss := pipeline.Issue(o)
+	iss.Key = key
+	if o.CriteriaText != nil {
+		ct := *o.CriteriaText
+		iss.CriteriaText = &ct
+	}
+	return iss, nil
+}
+
+// TestLookupAllSplitsCriteria: the adapter hands over the tracker's text
+// (CriteriaText); this stage splits it into requirements.
+func TestLookupAllSplitsCriteria(t *testing.T) {
+	raw := oneIssue{Summary: "s", CriteriaText: &pipeline.CriteriaText{
+		Field: "* carts hold at most 50 items\n* the 51st is refused", FieldID: "customfield_1", FieldName: "Acceptance Criteria",
+		Description: "no criteria here",
+	}}
+	issues, warnings := LookupAll(context.Background(), raw, []string{"SHOP-12"})
+	if len(warnings) != 0 || len(issues) != 1 {
+		t.Fatalf("issues %v, warnings %q", issues, warnings)
+	}
+	is := issues[0]
+	if len(is.Requirements) != 2 || is.Requirements[1].ID != "SHOP-12#2" || is.RequirementsSource == "" || is.CriteriaText != nil {
+		t.Fatalf("issue after the stage: %+v", is)
+	}
+}
