@@ -170,3 +170,35 @@ func (ws *wordSet) offsets(src []byte) []int {
 		}
 	}
 }
+
+// The reading of a whole text for the words, which the kept identifier
+// lists (inIdents, goscan.Idents.Offsets) must answer as.
+
+// has reports whether the identifier w is one of the words.
+func (ws *wordSet) has(w []byte) bool {
+	n := len(w)
+	return n > 0 && n <= maxWord && ws.lens.MayBytes(w[0], n) && ws.words[string(w)]
+}
+
+// in returns which words occur in src and how; with first, it stops at the
+// first.
+func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
+	var found map[string]uint8
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goscan.Chars)
+		if !ok {
+			break
+		}
+		at = j
+		if ws.has(src[i:j]) {
+			if found == nil {
+				found = map[string]uint8{}
+			}
+			found[string(src[i:j])] |= goscan.Occurrence(src, i, j)
+			if first {
+				return found
+			}
+		}
+	}
+	return found
+}

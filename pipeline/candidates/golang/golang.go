@@ -590,39 +590,10 @@ func newWordSet(words map[string]bool) *wordSet {
 	return ws
 }
 
-// has reports whether the identifier w is one of the words.
-func (ws *wordSet) has(w []byte) bool {
-	n := len(w)
-	return n > 0 && n <= maxWord && ws.lens.MayBytes(w[0], n) && ws.words[string(w)]
-}
-
 // namedIn reports whether one of the sorted offsets at lies in [from, to).
 func namedIn(at []int, from, to int) bool {
 	k, _ := slices.BinarySearch(at, from)
 	return k < len(at) && at[k] < to
-}
-
-// in returns which words occur in src and how; with first, it stops at the
-// first.
-func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
-	var found map[string]uint8
-	for at := 0; ; {
-		i, j, ok := ident.Next(src, at, goscan.Chars)
-		if !ok {
-			break
-		}
-		at = j
-		if ws.has(src[i:j]) {
-			if found == nil {
-				found = map[string]uint8{}
-			}
-			found[string(src[i:j])] |= goscan.Occurrence(src, i, j)
-			if first {
-				return found
-			}
-		}
-	}
-	return found
 }
 
 // identTail returns the identifier ip ends with, as a file's identifier

@@ -166,19 +166,6 @@ func RefersTo(f *File, name string) bool {
 	return f.Index().Idents[name]
 }
 
-// HitDecl reports whether lines touch declaration d: a class, interface or
-// enum counts only by its header line (its members count on their own).
-func HitDecl(lines map[int]bool, d Decl) bool {
-	if d.HeadTo > 0 {
-		return engine.SpanHit(lines, d.From, d.HeadTo)
-	}
-	switch d.Kind {
-	case "class", "interface", "enum":
-		return lines[d.From]
-	}
-	return engine.SpanHit(lines, d.From, d.To)
-}
-
 // EnclosingClass returns the innermost class of f whose span holds line;
 // "" for none.
 func EnclosingClass(f *File, line int) string {
