@@ -227,7 +227,7 @@ func TestLinear(t *testing.T) {
 		}
 		small, large := in(5000), in(20000)
 		as, al := once(small), once(large)
-		if al > 5*as+64<<10 || al > 16*uint64(len(large))+1<<20 {
+		if al > 5*as+64<<10 || al > perByteAlloc*uint64(len(large))+1<<20 {
 			t.Errorf("%s: %d KiB allocated for %d KiB, %d KiB for %d KiB: not linear", name, as>>10, len(small)>>10, al>>10, len(large)>>10)
 		}
 	}
