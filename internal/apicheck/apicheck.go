@@ -87,11 +87,15 @@ func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]strin
 	v = Violation{Text: fmt.Sprintf("%s %s: request: %v", r.Method, path, err), Msg: err.Error()}
 	var se *openapi3.SchemaError
 	if errors.As(err, &se) {
-		// Bitbucket names the field as a dotted path ("data.0.type") and
-		// words an enum miss as "... is not a valid choice."
+		// Bitbucket names the field as a dotted path ("data.0.type"),
+		// words an enum miss as "... is not a valid choice." and a
+		// missing field as "This field is required."
 		v.Field, v.Msg = strings.Join(se.JSONPointer(), "."), se.Reason
-		if se.SchemaField == "enum" {
+		switch se.SchemaField {
+		case "enum":
 			v.Msg = fmt.Sprintf("%q is not a valid choice.", fmt.Sprint(se.Value))
+		case "required":
+			v.Msg = "This field is required."
 		}
 	}
 	return v, false
