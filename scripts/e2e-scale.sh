@@ -22,7 +22,8 @@
 # summary, each planted finding exactly once on its line, no inline comment
 # twice, at most one execution posting a head), every build status closed
 # (SUCCESSFUL/FAILED; STOPPED with the reason in svc8), reviews that got 429s
-# within the untouched reviews' longest time + the Retry-After they got,
+# within the untouched reviews' longest time + the Retry-After they got
+# + 2 s + 0.5 s a 429,
 # every 429 honoured, REST calls per review within docs/bitbucket-jira.md's
 # bound. Exits non-zero when one fails.
 #

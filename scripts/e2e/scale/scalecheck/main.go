@@ -117,6 +117,10 @@ func check(ok bool, format string, args ...any) {
 	}
 }
 
+// retrySlackMs is what a throttled review may take beyond its Retry-After
+// for each 429 it received.
+const retrySlackMs = 500
+
 func main() {
 	control := flag.String("control", "", "fake Bitbucket control URL")
 	execFile := flag.String("executions", "", "executions JSON (executions-pg.js)")
@@ -177,7 +181,8 @@ func main() {
 	maxClean := int64(0)
 	type touched struct {
 		e  execution
-		ra int
+		ra int // seconds of Retry-After received
+		n  int // 429 answers received
 	}
 	var throttledReviews []touched
 	for _, s := range st.PRs {
@@ -294,10 +299,11 @@ func main() {
 			if e.WallMs > 0 {
 				shares = append(shares, float64(ps)/float64(e.WallMs))
 			}
-			ra, hit := 0, false
+			ra, n429, hit := 0, 0, false
 			for _, t := range thr {
 				if t.Repo == s.Repo && t.PR == s.ID && t.T >= e.StartedAt && t.T <= e.StoppedAt {
 					ra += t.RetryAfter
+					n429++
 					hit = true
 				}
 			}
@@ -312,7 +318,7 @@ func main() {
 				wallClean = append(wallClean, float64(e.WallMs))
 				maxClean = max(maxClean, e.WallMs)
 			case hit && !killed:
-				throttledReviews = append(throttledReviews, touched{e, ra})
+				throttledReviews = append(throttledReviews, touched{e, ra, n429})
 			}
 			// REST calls of a review that was the only execution of its phase.
 			delta := *pushAt > 0 && e.StartedAt >= *pushAt
@@ -374,10 +380,13 @@ func main() {
 		}
 	}
 	check(early == 0, "%d of %d 429 answers were retried before their Retry-After", early, len(thr))
+	// Each 429 costs its Retry-After plus the retried call's own round trip
+	// through a machine the burst keeps busy: the slack grows with the
+	// 429s, not only once per review.
 	for _, t := range throttledReviews {
-		limit := maxClean + int64(t.ra)*1000 + 2000
-		check(t.e.WallMs <= limit, "execution %d (%s#%d) got %d s of Retry-After and took %d ms, over %d ms (longest untouched %d ms + Retry-After + 2 s)",
-			t.e.ID, t.e.RepoSlug, t.e.PRID, t.ra, t.e.WallMs, limit, maxClean)
+		limit := maxClean + int64(t.ra)*1000 + 2000 + int64(t.n)*retrySlackMs
+		check(t.e.WallMs <= limit, "execution %d (%s#%d) got %d s of Retry-After in %d 429s and took %d ms, over %d ms (longest untouched %d ms + Retry-After + 2 s + %d ms a 429)",
+			t.e.ID, t.e.RepoSlug, t.e.PRID, t.ra, t.n, t.e.WallMs, limit, maxClean, retrySlackMs)
 	}
 	wantReviews := 0
 	for _, s := range st.PRs {
