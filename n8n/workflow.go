@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 )
 
 // Workflow exports as `prscout deploy` sends them: the one workflow of an
@@ -77,7 +78,7 @@ func PutBody(wf, live map[string]any) (map[string]any, []string) {
 			continue
 		}
 		clean := map[string]any{}
-		for _, k := range SortedKeys(n) {
+		for _, k := range slices.Sorted(maps.Keys(n)) {
 			if AllowedNodeKeys[k] {
 				clean[k] = n[k]
 			} else {
@@ -88,7 +89,7 @@ func PutBody(wf, live map[string]any) (map[string]any, []string) {
 	}
 	settings := map[string]any{}
 	if s, ok := wf["settings"].(map[string]any); ok {
-		for _, k := range SortedKeys(s) {
+		for _, k := range slices.Sorted(maps.Keys(s)) {
 			if AllowedSettingsKeys[k] {
 				settings[k] = s[k]
 			} else {
@@ -104,16 +105,6 @@ func PutBody(wf, live map[string]any) (map[string]any, []string) {
 		nodes = []any{}
 	}
 	return map[string]any{"name": name, "nodes": nodes, "connections": connections, "settings": settings}, dropped
-}
-
-// SortedKeys are m's keys in order.
-func SortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // LinkCredentials sets the id of every credential a node of wf names.

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -70,7 +72,7 @@ func (f *fakeN8N) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func validatePut(body map[string]any) string {
 	writable := n8n.StringSet("name", "nodes", "connections", "settings", "staticData", "shared", "activeVersion")
 	readOnly := n8n.StringSet("id", "active", "createdAt", "updatedAt", "tags")
-	keys := n8n.SortedKeys(body)
+	keys := slices.Sorted(maps.Keys(body))
 	for _, k := range keys {
 		if readOnly[k] {
 			return "request/body/" + k + " is read-only"
@@ -153,7 +155,7 @@ func TestDeployAndRollback(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("deploy: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if keys := n8n.SortedKeys(f.lastPut); strings.Join(keys, ",") != "connections,name,nodes,settings" {
+	if keys := slices.Sorted(maps.Keys(f.lastPut)); strings.Join(keys, ",") != "connections,name,nodes,settings" {
 		t.Errorf("PUT keys = %v, want exactly name, nodes, connections, settings", keys)
 	}
 	if _, ok := f.lastPut["settings"].(map[string]any)["binaryMode"]; ok {

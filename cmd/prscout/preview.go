@@ -129,12 +129,7 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 		*head, err = localgit.ResolveRevision(ctx, sf.repo, *head)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
-		var inv *pipeline.InvalidError
-		if errors.As(err, &inv) {
-			return 2
-		}
-		return 1
+		return previewFailed(stderr, err)
 	}
 	in := collect.ContextInput{
 		Base: baseID, Head: *head, Include: sf.include, Exclude: sf.exclude,
@@ -143,12 +138,7 @@ func runPreview(args []string, stdout, stderr io.Writer) int {
 	lg := localgit.New(sf.repo)
 	res, err := preview.Preview(ctx, collect.ContextSources{Repo: lg, Diffs: lg}, in, lim)
 	if err != nil {
-		fmt.Fprintf(stderr, "prscout preview: %v\n", err)
-		var inv *pipeline.InvalidError
-		if errors.As(err, &inv) {
-			return 2
-		}
-		return 1
+		return previewFailed(stderr, err)
 	}
 	if sf.json {
 		enc := json.NewEncoder(stdout)
@@ -229,4 +219,15 @@ func runRules(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, res.Text())
 	return 0
+}
+
+// previewFailed reports err and answers the exit code: 2 for invalid
+// input, 1 otherwise.
+func previewFailed(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "prscout preview: %v\n", err)
+	var inv *pipeline.InvalidError
+	if errors.As(err, &inv) {
+		return 2
+	}
+	return 1
 }
