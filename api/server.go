@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/collect"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/placement"
@@ -110,6 +111,9 @@ type Options struct {
 	ServiceRulesSource string
 	// CacheBytes bounds the lookup cache; 0 keeps no cache.
 	CacheBytes int64
+	// ReadingsBytes bounds the context candidates' readings of files kept
+	// across requests (candidates.NewCache); 0 keeps none.
+	ReadingsBytes int64
 	// MaxBodyBytes is the largest request body accepted; it must be set.
 	MaxBodyBytes int64
 	APIKeys      []string
@@ -146,6 +150,9 @@ type Server struct {
 	replays *replayGuard
 	// relay holds the webhook relay's limits and delivery slots (webhook.go).
 	relay *webhookRelay
+	// readings keeps the context candidates' readings of files across
+	// requests (nil: none kept).
+	readings *candidates.Cache
 }
 
 // NewServer builds the router. The API invents no setting: a bound that is
@@ -173,7 +180,7 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	s := &Server{opts: opts, metrics: opts.Metrics, log: opts.Logger}
+	s := &Server{opts: opts, metrics: opts.Metrics, log: opts.Logger, readings: candidates.NewCache(opts.ReadingsBytes)}
 	if n := opts.RequestLimits.MaxInflight; n > 0 {
 		s.inflight = make(chan struct{}, n)
 	}

@@ -260,7 +260,7 @@ func (st *stages) context(c *gin.Context) {
 
 func (s *Server) contextSources() collect.ContextSources {
 	return collect.ContextSources{Repo: s.opts.Repo, Diffs: s.opts.Diffs, PRs: s.opts.PRs, Comments: s.opts.Comments, Issues: s.opts.Issues,
-		Search: s.opts.Search, SearchOff: s.opts.SearchOff}
+		Search: s.opts.Search, SearchOff: s.opts.SearchOff, Readings: s.readings}
 }
 
 // countContext turns a context answer into metrics: one gate decision per

@@ -50,6 +50,9 @@ type Config struct {
 	LocalRoot  string
 	Limits     pipeline.Limits
 	CacheBytes int64
+	// ReadingsBytes bounds the candidates readers' readings kept across
+	// requests.
+	ReadingsBytes int64
 	// RulesFile is the service's rule file (the third rule layer).
 	RulesFile string
 
@@ -169,6 +172,7 @@ func DefaultConfig() Config {
 		LocalRoot:            wd,
 		Limits:               pipeline.DefaultLimits(),
 		CacheBytes:           64 << 20,
+		ReadingsBytes:        128 << 20,
 		BitbucketBaseURL:     "https://api.bitbucket.org/2.0",
 		UpstreamTimeout:      15 * time.Second,
 		UpstreamRetries:      3,
@@ -340,6 +344,8 @@ func settings() []setting {
 	add(mk("PRSCOUT_MAX_GROUPS", "max-groups", "review groups a change too large for one review may be split into; the files of further groups (fewest changed lines first) are dropped and named in coverage (max_groups)", gi, si))
 	gy, sy = bytesize(func(c *Config) *int64 { return &c.CacheBytes })
 	add(mk("PRSCOUT_CACHE_BYTES", "cache-bytes", "size of the per-replica (repository, commit, path) lookup cache", gy, sy))
+	gy, sy = bytesize(func(c *Config) *int64 { return &c.ReadingsBytes })
+	add(mk("PRSCOUT_READINGS_BYTES", "readings-bytes", "size of the per-replica cache of the context candidates' file readings (parses, tokens, identifier indexes by path and content), which the next pull request of a repository reuses; 0 keeps none", gy, sy))
 	g, s = str(func(c *Config) *string { return &c.RulesFile })
 	add(mk("PRSCOUT_RULES_FILE", "rules-file", "the service's review rule file (JSON: exclude, include, rules[{path, rule, merge_system_rule}]); below request and repository rules", g, s))
 

@@ -156,6 +156,9 @@ func (c Config) validateFeatures(p *problems) {
 	if c.CacheBytes < 0 {
 		bad("PRSCOUT_CACHE_BYTES", "must not be negative")
 	}
+	if c.ReadingsBytes < 0 {
+		bad("PRSCOUT_READINGS_BYTES", "must not be negative")
+	}
 	if c.MaxInflight < 0 {
 		bad("PRSCOUT_MAX_INFLIGHT", "must not be negative (0 switches the cap off), got %d", c.MaxInflight)
 	}

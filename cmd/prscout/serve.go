@@ -117,6 +117,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 		ServiceRules:       serviceRules,
 		ServiceRulesSource: cfg.RulesFile,
 		CacheBytes:         cfg.CacheBytes,
+		ReadingsBytes:      cfg.ReadingsBytes,
 		MaxBodyBytes:       cfg.MaxBodyBytes,
 		APIKeys:            cfg.APIKeys,
 		KeepaliveInterval:  cfg.KeepaliveInterval,

@@ -96,6 +96,10 @@ const (
 	StatusRenamed  Status = "renamed"
 )
 
+// callCacheBytes bounds the readings one call of Find keeps when its caller
+// keeps none across calls (Options.Cache nil).
+const callCacheBytes = 64 << 20
+
 // defaultMax is the number of candidates Find answers at most when
 // Options.Max is zero.
 const defaultMax = 12
@@ -130,7 +134,23 @@ type Tree = engine.Tree
 type Options struct {
 	// Max is the number of candidates answered at most (DefaultMax when 0).
 	Max int
+	// Cache keeps the readers' readings of files across calls, keyed by
+	// path and content (nil: each call reads afresh). A long-running
+	// caller keeps one and passes it to every call. Without one, a call
+	// keeps its readings until it returns (callCacheBytes).
+	Cache *Cache
 }
+
+// Cache keeps what the readers made of files (parses, tokens, declaration
+// and identifier indexes) across calls of Find, by path and content: the
+// files one pull request searches are mostly those the next one of the
+// same repository searches. It is safe for concurrent use.
+type Cache = engine.Cache
+
+// NewCache returns a Cache that keeps about maxBytes of readings, least
+// recently used out first; nil (nothing kept) when maxBytes is not
+// positive.
+func NewCache(maxBytes int64) *Cache { return engine.NewCache(maxBytes) }
 
 // Candidate is one file outside the change that the review should see.
 type Candidate struct {
@@ -172,6 +192,10 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		return nil, err
 	}
 	ev := engine.NewEvidence(cs)
+	ev.Cache = opts.Cache
+	if ev.Cache == nil {
+		ev.Cache = NewCache(callCacheBytes)
+	}
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {

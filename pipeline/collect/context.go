@@ -109,6 +109,7 @@ func collectRange(ctx context.Context, repo pipeline.Repository, diffs pipeline.
 		Warnings:     scopeWarnings,
 		Search:       search,
 		SearchOff:    in.searchOff,
+		Readings:     in.readings,
 		OldFromDiff:  true,
 	}
 	meta.RequirementsText, meta.Criteria = in.Requirements.Text, in.Requirements.Criteria

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/groups"
 	"github.com/prscout/prscout/pipeline/insights"
 	"github.com/prscout/prscout/pipeline/merge"
@@ -59,6 +60,7 @@ type ContextInput struct {
 	// search and searchOff come from ContextSources (see Collect).
 	search    pipeline.CodeSearch
 	searchOff string
+	readings  *candidates.Cache
 }
 
 // ContextMeta is what assemble needs besides the raw diff: where the
@@ -111,6 +113,8 @@ type ContextMeta struct {
 	// gives SearchOff as the reason).
 	Search    pipeline.CodeSearch
 	SearchOff string
+	// Readings keeps the candidates readers' readings across requests.
+	Readings *candidates.Cache
 	// OldFromDiff says the raw diff runs from the commit the candidates
 	// read old sources at (mode full, from the merge base of Base and
 	// Head): they are rebuilt from the diff and the new sources instead,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/insights"
 	issuespkg "github.com/prscout/prscout/pipeline/issues"
 	"github.com/prscout/prscout/pipeline/marker"
@@ -28,6 +29,9 @@ type ContextSources struct {
 	Search    pipeline.CodeSearch
 	SearchOff string
 	Reporter  pipeline.CommitReporter
+	// Readings keeps the candidates readers' readings of files across
+	// requests (nil: none kept); a server keeps one for its lifetime.
+	Readings *candidates.Cache
 }
 
 // search is the code search of src: Search, else Repo when it can search.
@@ -66,7 +70,7 @@ func Collect(ctx context.Context, src ContextSources, in ContextInput, lim pipel
 		}, commits)
 		in.JiraKeys = nil // looked up here: collectRange must not warn again
 	}
-	in.search, in.searchOff = src.search(), src.SearchOff
+	in.search, in.searchOff, in.readings = src.search(), src.SearchOff, src.Readings
 	res, err := collectRange(ctx, src.Repo, src.Diffs, in, lim)
 	if err != nil {
 		return res, err
@@ -119,7 +123,7 @@ func collectPR(ctx context.Context, src ContextSources, in ContextInput, lim pip
 		Repo: repo, PRID: in.PRID, Mode: "full", ReviewedCommit: reviewed, Warnings: warnings,
 		PR: pr.PullRequest, Rules: in.Rules.Text, ContextLines: contextLines,
 		RequirementsText: in.Requirements.Text, Criteria: in.Requirements.Criteria,
-		Search: src.search(), SearchOff: src.SearchOff,
+		Search: src.search(), SearchOff: src.SearchOff, Readings: src.Readings,
 	}
 	if in.Title != "" && meta.PR.Title == "" {
 		meta.PR.Title = in.Title

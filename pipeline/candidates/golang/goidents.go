@@ -4,7 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
@@ -17,7 +17,7 @@ import (
 
 // identsOf returns the identifiers of the file at p with content src.
 func (e *goEngine) identsOf(p string, src []byte) *goscan.Idents {
-	return lexed.CachedAt(lexed.KeyAt("go/idents", p, e.sumOf(src)), func() (*goscan.Idents, int64) {
+	return engine.CachedAt(e.cache, engine.KeyAt("go/idents", p, e.sumOf(src)), func() (*goscan.Idents, int64) {
 		fi := goscan.ListIdents(src)
 		return fi, fi.Weight()
 	})
@@ -26,7 +26,7 @@ func (e *goEngine) identsOf(p string, src []byte) *goscan.Idents {
 // identAtOf returns where the identifiers fi lists occur in src, the
 // content of the file at p.
 func (e *goEngine) identAtOf(p string, src []byte, fi *goscan.Idents) *goscan.At {
-	return lexed.CachedAt(lexed.KeyAt("go/identat", p, e.sumOf(src)), func() (*goscan.At, int64) {
+	return engine.CachedAt(e.cache, engine.KeyAt("go/identat", p, e.sumOf(src)), func() (*goscan.At, int64) {
 		ia := goscan.ListAt(src, fi)
 		return ia, ia.Weight()
 	})
@@ -39,18 +39,18 @@ type srcID struct {
 	n    int
 }
 
-// sumOf returns lexed.SumOf(src), computed once a request for each
+// sumOf returns engine.SumOf(src), computed once a request for each
 // content however many readers key it.
-func (e *goEngine) sumOf(src []byte) lexed.Sum {
+func (e *goEngine) sumOf(src []byte) engine.Sum {
 	if len(src) == 0 {
-		return lexed.SumOf(src)
+		return engine.SumOf(src)
 	}
 	id := srcID{unsafe.SliceData(src), len(src)}
 	e.sumMu.Lock()
 	s, ok := e.sums[id]
 	e.sumMu.Unlock()
 	if !ok {
-		s = lexed.SumOf(src)
+		s = engine.SumOf(src)
 		e.sumMu.Lock()
 		e.sums[id] = s
 		e.sumMu.Unlock()

@@ -34,7 +34,7 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 		words[n] = true
 	}
 	ws := newWordSet(words)
-	e := newGoEngine(context.Background(), nil)
+	e := newGoEngine(context.Background(), nil, nil)
 	for p, src := range srcs {
 		fi := goscan.ListIdents(src)
 		if got, want := ws.inIdents(fi), ws.in(src, false); !reflect.DeepEqual(got, want) {

@@ -12,7 +12,6 @@ import (
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // goEngine resolves Go names over the head tree. Everything is read lazily
@@ -37,7 +36,8 @@ type goEngine struct {
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found     // fieldsNamed's answers
 	idents  map[string]*goscan.Idents // of head files, by path
-	sums    map[srcID]lexed.Sum       // sumOf's answers, shared with forks
+	sums    map[srcID]engine.Sum      // sumOf's answers, shared with forks
+	cache   *engine.Cache             // readings kept across requests
 	sumMu   *sync.Mutex
 	depth   int
 }
@@ -118,11 +118,11 @@ type topDecl struct {
 	index int // the name's index in val
 }
 
-func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
+func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *goEngine {
 	return &goEngine{
-		ctx: ctx, tree: tree, aliases: map[*goFile]map[string]string{},
+		ctx: ctx, tree: tree, cache: cache, aliases: map[*goFile]map[string]string{},
 		fields: map[fieldsKey][]found{}, idents: map[string]*goscan.Idents{},
-		sums: map[srcID]lexed.Sum{}, sumMu: &sync.Mutex{},
+		sums: map[srcID]engine.Sum{}, sumMu: &sync.Mutex{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
@@ -133,7 +133,7 @@ func newGoEngine(ctx context.Context, tree engine.Tree) *goEngine {
 // only what no walk changes (the changed files' head contents, the sums of
 // contents), so that it can resolve names beside e.
 func (e *goEngine) fork() *goEngine {
-	f := newGoEngine(e.ctx, e.tree)
+	f := newGoEngine(e.ctx, e.tree, e.cache)
 	f.heads, f.sums, f.sumMu = e.heads, e.sums, e.sumMu
 	return f
 }
@@ -231,7 +231,7 @@ type fileDecls struct {
 
 // declsOf returns goscan.Decls's reading of the file at p with content src.
 func (e *goEngine) declsOf(p string, src []byte) *fileDecls {
-	return lexed.CachedAt(lexed.KeyAt("go/decls", p, e.sumOf(src)), func() (*fileDecls, int64) {
+	return engine.CachedAt(e.cache, engine.KeyAt("go/decls", p, e.sumOf(src)), func() (*fileDecls, int64) {
 		d := &fileDecls{}
 		w := int64(64)
 		d.pkg = goscan.Decls(src, func(n string) {

@@ -65,7 +65,7 @@ func (s *goSym) display() string {
 
 // find adds the Go evidence of the change to ev.
 func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *engine.Evidence) error {
-	e := newGoEngine(ctx, tree)
+	e := newGoEngine(ctx, tree, ev.Cache)
 	for _, c := range all {
 		if c.New != nil {
 			e.heads[c.Path] = c.New

@@ -7,7 +7,7 @@ import (
 	"go/token"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // Most of a Go file is function bodies, and the engine reads few of them:
@@ -25,8 +25,8 @@ import (
 // not write, a raw string holding a line "}"), the whole source is parsed
 // instead.
 func (e *goEngine) parseKeep(p string, src []byte, keep func(goscan.Body) bool) *goFile {
-	k := lexed.KeyAt("go", p, e.sumOf(src))
-	ps, ok := lexed.Get[*goParses](k)
+	k := engine.KeyAt("go", p, e.sumOf(src))
+	ps, ok := engine.Get[*goParses](e.cache, k)
 	if !ok {
 		ps = &goParses{bodies: goscan.Bodies(src)}
 	}
@@ -48,7 +48,7 @@ func (e *goEngine) parseKeep(p string, src []byte, keep func(goscan.Body) bool) 
 	}
 	f := parseBlanked(p, src, blank)
 	nps, w := ps.with(f, len(src))
-	lexed.Put(k, nps, w)
+	e.cache.Put(k, nps, w)
 	return f
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // declShape lists every node of a file outside function bodies, with its
@@ -47,7 +48,7 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 	eachRepoGoFile(t, func(p string, src []byte) bool {
 		files++
 		full := parseSrc(p, src)
-		skel := newGoEngine(context.Background(), nil).parseKeep(p, src, nil)
+		skel := newGoEngine(context.Background(), nil, nil).parseKeep(p, src, nil)
 		if full == nil || skel == nil {
 			t.Fatalf("%s: not parsed", p)
 		}
@@ -77,7 +78,7 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 
 func TestSkeletonKeepsWhatIsAsked(t *testing.T) {
 	src := []byte("package p\n\nfunc A() {\n\tb()\n}\n\nfunc (t *T) B() int {\n\treturn 1\n}\n\nfunc C() { c() }\n")
-	f := newGoEngine(context.Background(), nil).parseKeep("p.go", src, func(b goscan.Body) bool { return b.From == 7 })
+	f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", src, func(b goscan.Body) bool { return b.From == 7 })
 	if f == nil {
 		t.Fatal("not parsed")
 	}
@@ -103,7 +104,7 @@ func TestSkeletonSkipsRawStrings(t *testing.T) {
 	if len(bodies) != 2 || bodies[0].From != 3 || bodies[0].To != 10 || bodies[1].From != 12 {
 		t.Fatalf("bodies %+v", bodies)
 	}
-	f := newGoEngine(context.Background(), nil).parseKeep("p.go", []byte(src), nil)
+	f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", []byte(src), nil)
 	if f == nil || len(f.blanked) != 2 {
 		t.Fatalf("not parsed with both bodies blanked: %+v", f)
 	}
@@ -116,7 +117,7 @@ func TestSkeletonFallsBackToTheWholeSource(t *testing.T) {
 		"package p\n\nfunc A() {\nb()\n}\n",
 		"package p\n\nfunc A() {\n\tif x {\n}\n\tb()\n}\n",
 	} {
-		f := newGoEngine(context.Background(), nil).parseKeep("p.go", []byte(src), nil)
+		f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", []byte(src), nil)
 		if f == nil {
 			t.Fatalf("%q: not parsed", src)
 		}
@@ -127,11 +128,13 @@ func TestSkeletonFallsBackToTheWholeSource(t *testing.T) {
 	}
 }
 
-// Parses are kept by path and content across engines: one that holds the
-// bodies asked for is shared, else a new parse is made and kept beside it.
+// Parses are kept by path and content across engines sharing a cache: one
+// that holds the bodies asked for is shared, else a new parse is made and
+// kept beside it.
 func TestParsesShared(t *testing.T) {
 	src := []byte("package shared\n\nfunc A() {\n\ta()\n}\n\nfunc B() {\n\tb()\n}\n")
-	engine := func() *goEngine { return newGoEngine(context.Background(), nil) }
+	cache := engine.NewCache(1 << 20)
+	engine := func() *goEngine { return newGoEngine(context.Background(), nil, cache) }
 	onLine := func(l int) func(goscan.Body) bool { return func(b goscan.Body) bool { return b.From == l } }
 	skel := engine().parseKeep("shared.go", src, nil)
 	if again := engine().parseKeep("shared.go", src, nil); again != skel || len(skel.blanked) != 2 {

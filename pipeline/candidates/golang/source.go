@@ -24,19 +24,19 @@ func (reader) Find(ctx context.Context, tree engine.Tree, all, cs []*engine.Chan
 // that only holds comments changes no behaviour, so it touches no
 // declaration. A multi-line raw string covers every line it spans.
 func CodeLines(src []byte, lines map[int]bool) map[int]bool {
-	return codeLinesAt(lexed.SumOf, src, lines)
+	return codeLinesAt(nil, engine.SumOf, src, lines)
 }
 
 // codeLines is CodeLines with the content's Sum from the engine.
 func (e *goEngine) codeLines(src []byte, lines map[int]bool) map[int]bool {
-	return codeLinesAt(e.sumOf, src, lines)
+	return codeLinesAt(e.cache, e.sumOf, src, lines)
 }
 
-func codeLinesAt(sum func([]byte) lexed.Sum, src []byte, lines map[int]bool) map[int]bool {
+func codeLinesAt(cache *engine.Cache, sum func([]byte) engine.Sum, src []byte, lines map[int]bool) map[int]bool {
 	if len(lines) == 0 {
 		return lines
 	}
-	code := lexed.CachedAt(lexed.KeyAt("go/code", "", sum(src)), func() (goscan.Lines, int64) {
+	code := engine.CachedAt(cache, engine.KeyAt("go/code", "", sum(src)), func() (goscan.Lines, int64) {
 		c := goscan.ScanLines(src)
 		return c, int64(len(c)) * 8
 	})

@@ -69,7 +69,7 @@ func (s *javaSearch) readChanges(cs []*engine.Change) ([]*jfile, map[*jfile][]in
 		c := cs[i]
 		var nf, of *jfile
 		if c.New != nil {
-			nf = cachedJava(c.Path, c.New)
+			nf = cachedJava(s.ev.Cache, c.Path, c.New)
 			sides[i].nf, sides[i].on = nf, lexed.TokensOn(nf.Toks, c.Added)
 		}
 		if c.Old != nil {
@@ -77,7 +77,7 @@ func (s *javaSearch) readChanges(cs []*engine.Change) ([]*jfile, map[*jfile][]in
 			if c.OldPath != "" {
 				op = c.OldPath
 			}
-			of = cachedJava(op, c.Old)
+			of = cachedJava(s.ev.Cache, op, c.Old)
 		}
 		sides[i].touched = javaTouched(c, nf, of)
 	})

@@ -105,7 +105,7 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 			return
 		}
 		seen := make([]bool, len(names.list)) // seen[k]: name k occurs in the file
-		names.within(cachedNames(p, src), func(k int32) { seen[k] = true })
+		names.within(cachedNames(s.ev.Cache, p, src), func(k int32) { seen[k] = true })
 		for _, pr := range pairs {
 			if seen[pr.name] && (pr.class < 0 || seen[pr.class]) {
 				counts[i]++
@@ -176,8 +176,8 @@ type fileNames struct {
 
 // cachedNames is the fileNames of the file at p with content src, kept
 // across requests.
-func cachedNames(p string, src []byte) *fileNames {
-	return lexed.Cached("java-names", p, src, func() (*fileNames, int64) {
+func cachedNames(c *engine.Cache, p string, src []byte) *fileNames {
+	return engine.Cached(c, "java-names", p, src, func() (*fileNames, int64) {
 		seen := map[string]bool{}
 		var all []byte
 		var ends []int32
@@ -227,7 +227,7 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 		s.files[p] = nil
 		return nil, nil
 	}
-	f := cachedJava(p, src)
+	f := cachedJava(s.ev.Cache, p, src)
 	s.addFile(f)
 	return f, nil
 }
@@ -257,7 +257,7 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 			return
 		}
 		// The files kept take their tokens from the Find's bound.
-		if f := cachedJava(p, src); s.ev.Keep(len(f.Toks)) {
+		if f := cachedJava(s.ev.Cache, p, src); s.ev.Keep(len(f.Toks)) {
 			got[i].f = f
 		} else {
 			unread.Add(1)

@@ -3,6 +3,7 @@ package java
 import (
 	"strings"
 
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
@@ -47,12 +48,12 @@ func readJava(p string, src []byte) *jfile {
 	return f
 }
 
-// cachedJava is readJava through the lexed cache: the file read (tokens,
+// cachedJava is readJava through the readers' cache: the file read (tokens,
 // declarations, types, facts, index) is shared with every request that
 // reads the same path and content, so nothing may change it after; what a
 // search learns about it is kept in the search (javaSearch.sees).
-func cachedJava(p string, src []byte) *jfile {
-	return lexed.Cached("java", p, src, func() (*jfile, int64) {
+func cachedJava(c *engine.Cache, p string, src []byte) *jfile {
+	return engine.Cached(c, "java", p, src, func() (*jfile, int64) {
 		f := readJava(p, src)
 		f.Index()
 		w := lexed.Weight(f.File, len(src)) + int64(len(f.java.declTok))*8 + int64(len(f.java.alias))*48 + int64(len(f.java.inner))*4 +

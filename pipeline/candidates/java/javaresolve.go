@@ -1,9 +1,10 @@
 package java
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"slices"
 	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // Resolving a Java receiver: the types named on added lines, the declared

@@ -32,7 +32,7 @@ type pyChange struct {
 
 // find adds the evidence of the Python changes cs.
 func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
-	r := newPyResolver(ctx, tree)
+	r := newPyResolver(ctx, tree, ev.Cache)
 	var pcs []*pyChange
 	for _, c := range cs {
 		pc := &pyChange{c: c}

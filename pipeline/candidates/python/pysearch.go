@@ -44,6 +44,7 @@ type pyResolver struct {
 	// receivers memoizes receiverOf by file and token: each member of a
 	// chain a.m().m()... resolves its receiver from the one before.
 	receivers map[pyAt][]pyTarget
+	cache     *engine.Cache // readings kept across requests
 }
 
 // pyAt is a token of a file.
@@ -56,8 +57,8 @@ type pyAt struct {
 // from one member: a longer chain is not resolved.
 const maxReceiverChain = 64
 
-func newPyResolver(ctx context.Context, tree engine.Tree) *pyResolver {
-	return &pyResolver{ctx: ctx, tree: tree, files: map[string]*pyFile{}, names: map[string][]pyTarget{},
+func newPyResolver(ctx context.Context, tree engine.Tree, cache *engine.Cache) *pyResolver {
+	return &pyResolver{ctx: ctx, tree: tree, cache: cache, files: map[string]*pyFile{}, names: map[string][]pyTarget{},
 		busy: map[string]bool{}, over: map[string]*pyFile{}}
 }
 
@@ -72,7 +73,7 @@ func (r *pyResolver) file(p string) *pyFile {
 	var f *pyFile
 	if r.ctx.Err() == nil {
 		if src, err := r.tree.ReadFile(r.ctx, p); err == nil {
-			f = cachedPython(p, src)
+			f = cachedPython(r.cache, p, src)
 		}
 	}
 	r.files[p] = f
@@ -100,7 +101,7 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string, ev *engine.Eviden
 				if err != nil || !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
 					continue
 				}
-				if f := cachedPython(paths[i], src); ev.Keep(len(f.Toks)) {
+				if f := cachedPython(r.cache, paths[i], src); ev.Keep(len(f.Toks)) {
 					out[i] = f
 				}
 			}

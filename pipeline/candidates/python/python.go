@@ -107,8 +107,8 @@ func readPython(p string, src []byte) *pyFile {
 // cache: the file read is shared with every request that reads the same
 // path and content, so nothing may change it but its facts read on first
 // use (typeFacts, localNames), each once.
-func cachedPython(p string, src []byte) *pyFile {
-	return lexed.Cached("python", p, src, func() (*pyFile, int64) {
+func cachedPython(c *engine.Cache, p string, src []byte) *pyFile {
+	return engine.Cached(c, "python", p, src, func() (*pyFile, int64) {
 		f := readPython(p, src)
 		f.Index()
 		w := lexed.Weight(f.File, len(src)) + int64(len(f.imports))*96 + int64(len(f.importToks)+len(f.defAt))*32 +

@@ -251,10 +251,11 @@ type jsModules struct {
 	// lexed are the searched files read so far: the changes of one diff
 	// search many of the same files.
 	lexed map[string]*jsFile
+	cache *engine.Cache // readings kept across requests
 }
 
-func newJSModules() *jsModules {
-	return &jsModules{re: newReexports(), looked: map[string]bool{}, lexed: map[string]*jsFile{}}
+func newJSModules(cache *engine.Cache) *jsModules {
+	return &jsModules{cache: cache, re: newReexports(), looked: map[string]bool{}, lexed: map[string]*jsFile{}}
 }
 
 // lookUp reads the index candidates of paths not read yet and records the
@@ -269,7 +270,7 @@ func (m *jsModules) lookUp(ctx context.Context, tree engine.Tree, paths []string
 		if err != nil {
 			continue
 		}
-		f := cachedJS(p, src, aliases)
+		f := cachedJS(m.cache, p, src, aliases)
 		m.re.add(f)
 	}
 }

@@ -13,14 +13,17 @@ import (
 // engine's lexing, import resolution and parameter scopes, for one Find.
 type modHost struct {
 	aliases *modpaths.Aliases
+	cache   *engine.Cache
 	scopes  map[*lexed.File]map[string][]modtypes.Scope
 }
 
-func newTypeWorld(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases) *modtypes.World {
-	return modtypes.New(ctx, tree, &modHost{aliases: aliases, scopes: map[*lexed.File]map[string][]modtypes.Scope{}})
+func newTypeWorld(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, cache *engine.Cache) *modtypes.World {
+	return modtypes.New(ctx, tree, &modHost{aliases: aliases, cache: cache, scopes: map[*lexed.File]map[string][]modtypes.Scope{}})
 }
 
-func (h *modHost) Lex(p string, src []byte) *lexed.File { return cachedJS(p, src, h.aliases).File }
+func (h *modHost) Lex(p string, src []byte) *lexed.File {
+	return cachedJS(h.cache, p, src, h.aliases).File
+}
 
 func (h *modHost) Aliases(spec string) []string { return h.aliases.Resolve(spec) }
 

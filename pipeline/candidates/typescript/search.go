@@ -30,7 +30,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	var group []*tokSearch
 	var aliases *modpaths.Aliases
 	var world *modtypes.World
-	mods := newJSModules()
+	mods := newJSModules(ev.Cache)
 	for _, c := range cs {
 		if lexed.LangOf(c.Path) != lexed.LangJS {
 			continue
@@ -39,7 +39,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			// The reading of types across modules resolves imports
 			// through the same aliases and workspace packages.
 			aliases = modpaths.Load(ctx, tree)
-			world = newTypeWorld(ctx, tree, aliases)
+			world = newTypeWorld(ctx, tree, aliases, ev.Cache)
 		}
 		if s := prepareSearch(c, aliases, mods, world); s != nil {
 			s.shared = true
@@ -218,7 +218,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		}
 	}
 	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf, world), lexed: mods.lexed, supers: supers, world: world}
+		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world}
 }
 
 // implemented is a member of a supertype that a touched member implements
@@ -337,9 +337,10 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	nf          *jsFile  // the changed file's new side; nil when deleted
-	words       []string // the names searched: the touched declarations', then those used
-	shared      bool     // the search's files were found for several changes' words
+	cache       *engine.Cache // readings kept across requests
+	nf          *jsFile       // the changed file's new side; nil when deleted
+	words       []string      // the names searched: the touched declarations', then those used
+	shared      bool          // the search's files were found for several changes' words
 	impactNames map[string][]*lexed.Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
@@ -414,7 +415,7 @@ func (s *tokSearch) searchedFile(ctx context.Context, tree engine.Tree, p string
 	if err != nil {
 		return nil, ctx.Err()
 	}
-	f := cachedJS(p, src, aliases)
+	f := cachedJS(s.cache, p, src, aliases)
 	if s.lexed != nil && len(f.Toks) <= maxSharedTokens {
 		s.lexed[p] = f
 	}

@@ -58,6 +58,7 @@ import (
 
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/collect"
 )
 
@@ -602,13 +603,18 @@ func profile(args []string) error {
 		debug.SetGCPercent(400)
 	}
 	p := localgit.New(*repo)
+	// The readings a server keeps across requests (prscout serve's default size).
+	readings := candidates.NewCache(128 << 20)
+	if *fresh {
+		readings = nil
+	}
 	if *warmFirst {
 		prev, err := pickRange(*repo, r.Base, *files)
 		if err != nil {
 			return err
 		}
 		in := collect.ContextInput{Workspace: "bench", RepoSlug: "range", Base: prev.Base, Head: prev.Head, Title: "bench"}
-		if _, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p}, in, lim); err != nil {
+		if _, err := collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p, Readings: readings}, in, lim); err != nil {
 			return err
 		}
 	}
@@ -652,7 +658,7 @@ func profile(args []string) error {
 		cpu0 := cpuTime()
 		d, err := timed(func() error {
 			var err error
-			res, err = collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p}, in, lim)
+			res, err = collect.Collect(context.Background(), collect.ContextSources{Repo: p, Diffs: p, Search: p, Readings: readings}, in, lim)
 			if err != nil {
 				return err
 			}

@@ -79,6 +79,9 @@ type Evidence struct {
 	// Generated marks files whose content says they are generated.
 	Generated map[string]bool
 	Files     map[string]*FileEvidence
+	// Cache keeps the readers' readings of files across requests (nil:
+	// nothing is kept).
+	Cache *Cache
 
 	kept atomic.Int64 // tokens kept by the searches (Keep)
 	mu   sync.Mutex
@@ -161,7 +164,7 @@ func (e *Evidence) Add(path string, it Item) {
 // Fork returns an empty evidence of the same change, for reasons found
 // aside and added back with Merge.
 func (e *Evidence) Fork() *Evidence {
-	return &Evidence{Changed: e.Changed, Generated: map[string]bool{}, Files: map[string]*FileEvidence{}}
+	return &Evidence{Changed: e.Changed, Generated: map[string]bool{}, Files: map[string]*FileEvidence{}, Cache: e.Cache}
 }
 
 // Merge adds o's reasons after e's own, each file's in the order o has
