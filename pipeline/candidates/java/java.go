@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -236,50 +235,29 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 // search does not know yet are read and lexed on every core, then added
 // in the order of paths.
 func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, error) {
-	type readFile struct {
-		f      *jfile
-		failed bool
+	var todo []string
+	for _, p := range paths {
+		if _, ok := s.files[p]; !ok && !s.ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJava {
+			todo = append(todo, p)
+		}
 	}
-	got := make([]readFile, len(paths))
-	var unread atomic.Int32
-	pipeline.Parallel(len(paths), func(i int) {
-		p := paths[i]
-		if _, ok := s.files[p]; ok || s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
-			return
-		}
-		if ctx.Err() != nil || !s.ev.Keep(0) {
-			unread.Add(1)
-			return
-		}
-		src, err := s.tree.ReadFile(ctx, p)
-		if err != nil {
-			got[i].failed = true
-			return
-		}
-		// The files kept take their tokens from the Find's bound.
-		if f := cachedJava(s.ev.Cache, p, src); s.ev.Keep(len(f.Toks)) {
-			got[i].f = f
-		} else {
-			unread.Add(1)
-		}
+	got := engine.ReadFiles(ctx, s.tree, s.ev, "Java", todo, func(p string, src []byte) (*jfile, int, bool) {
+		f := cachedJava(s.ev.Cache, p, src)
+		return f, len(f.Toks), true
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if n := unread.Load(); n > 0 {
-		s.ev.Cut(fmt.Sprintf("%d Java files holding the changed names were not read: the files read before hold %d tokens", n, engine.MaxKeptTokens))
+	for i, f := range got {
+		if f != nil {
+			s.addFile(f)
+		} else {
+			s.files[todo[i]] = nil
+		}
 	}
 	out := make([]*jfile, len(paths))
 	for i, p := range paths {
-		switch f, ok := s.files[p]; {
-		case ok:
-			out[i] = f
-		case got[i].failed:
-			s.files[p] = nil
-		case got[i].f != nil:
-			s.addFile(got[i].f)
-			out[i] = got[i].f
-		}
+		out[i] = s.files[p]
 	}
 	return out, nil
 }

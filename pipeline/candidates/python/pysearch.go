@@ -3,11 +3,9 @@ package python
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -80,64 +78,40 @@ func (r *pyResolver) file(p string) *pyFile {
 	return f
 }
 
-// pyReaders is the number of files read and lexed at once.
-const pyReaders = 4
-
-// prefetch reads the files of paths, several at once, and answers those
-// that pass one of gate, lexed: a group passes when the file mentions its
-// first word and, if it has more, one of the others. The others are left
-// unread by the search. The files kept take their tokens from ev's
-// bound (engine.MaxKeptTokens): past it, no more are read.
+// prefetch reads the files of paths and answers, in order, those that
+// pass one of gate, lexed, and those read before: a group passes when the
+// file mentions its first word and, if it has more, one of the others. The
+// others are left unread by the search. The files kept take their tokens
+// from ev's bound (engine.ReadFiles).
 func (r *pyResolver) prefetch(paths []string, gate [][]string, ev *engine.Evidence) []*pyFile {
-	out := make([]*pyFile, len(paths))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < pyReaders; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				src, err := r.tree.ReadFile(r.ctx, paths[i])
-				if err != nil || !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
-					continue
-				}
-				if f := cachedPython(r.cache, paths[i], src); ev.Keep(len(f.Toks)) {
-					out[i] = f
-				}
-			}
-		}()
+	var todo []string
+	for _, p := range paths {
+		if _, ok := r.files[p]; !ok && r.over[p] == nil {
+			todo = append(todo, p)
+		}
+	}
+	got := engine.ReadFiles(r.ctx, r.tree, ev, "Python", todo, func(p string, src []byte) (*pyFile, int, bool) {
+		if !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
+			return nil, 0, false
+		}
+		f := cachedPython(r.cache, p, src)
+		return f, len(f.Toks), true
+	})
+	fetched := make(map[string]*pyFile, len(todo))
+	for i, p := range todo {
+		fetched[p] = got[i]
+		if got[i] != nil {
+			r.files[p] = got[i]
+		}
 	}
 	var files []*pyFile
-	noted := false
-	for i, p := range paths {
-		if r.ctx.Err() != nil {
-			break
+	for _, p := range paths {
+		f, ok := fetched[p]
+		if !ok {
+			f = r.file(p)
 		}
-		if !ev.Keep(0) {
-			ev.Cut(fmt.Sprintf("%d Python files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-i, p, engine.MaxKeptTokens))
-			noted = true
-			break
-		}
-		if f, ok := r.files[p]; ok || r.over[p] != nil {
-			out[i] = r.file(p)
-			if f == nil && r.over[p] == nil {
-				continue
-			}
-			continue
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if !noted && !ev.Keep(0) {
-		ev.Cut(fmt.Sprintf("Python files holding the changed names were left unread: the files read before hold %d tokens", engine.MaxKeptTokens))
-	}
-	for i, p := range paths {
-		if out[i] != nil {
-			if _, ok := r.files[p]; !ok && r.over[p] == nil {
-				r.files[p] = out[i]
-			}
-			files = append(files, out[i])
+		if f != nil {
+			files = append(files, f)
 		}
 	}
 	return files

@@ -354,8 +354,14 @@ type tokSearch struct {
 	world       *modtypes.World       // types across modules; nil for other languages
 }
 
+// readAhead is how many searched files read lexes at once, ahead of the
+// one it adds: a few, since each may hold lexed.MaxTokens tokens until it
+// is added.
+const readAhead = 8
+
 // read lexes the searched TypeScript/JavaScript files.
 func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) error {
+	var ahead map[string]*jsFile
 	for k, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -367,11 +373,14 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 			ev.Cut(fmt.Sprintf("%d files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-k, p, engine.MaxKeptTokens))
 			break
 		}
-		rf, err := s.searchedFile(ctx, tree, p, aliases)
+		if _, ok := ahead[p]; !ok && s.lexed[p] == nil {
+			ahead = s.readAhead(ctx, tree, paths[k:], aliases, ev)
+		}
+		rf := s.lexed[p]
 		if rf == nil {
-			if err != nil {
-				return err
-			}
+			rf = ahead[p]
+		}
+		if rf == nil {
 			continue
 		}
 		if s.shared && !s.mentions(rf) {
@@ -397,6 +406,32 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		}
 	}
 	return nil
+}
+
+// readAhead lexes, on every core, the next readAhead files of paths that
+// the search has not lexed: those the changes' searches share go to
+// s.lexed, all are answered by path (nil: unreadable).
+func (s *tokSearch) readAhead(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) map[string]*jsFile {
+	var todo []string
+	for _, p := range paths {
+		if len(todo) == readAhead {
+			break
+		}
+		if s.lexed[p] == nil && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS && !slices.Contains(todo, p) {
+			todo = append(todo, p)
+		}
+	}
+	got := engine.ReadFiles(ctx, tree, ev, "TypeScript/JavaScript", todo, func(p string, src []byte) (*jsFile, int, bool) {
+		return cachedJS(s.cache, p, src, aliases), 0, true
+	})
+	out := make(map[string]*jsFile, len(todo))
+	for i, p := range todo {
+		out[p] = got[i]
+		if f := got[i]; f != nil && s.lexed != nil && len(f.Toks) <= maxSharedTokens {
+			s.lexed[p] = f
+		}
+	}
+	return out
 }
 
 // maxSharedTokens bounds the files the changes' searches share (s.lexed):

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// ReadFiles reads the searched files at paths on every core, as long as
+// ctx lasts, and answers what read made of each, in paths' order: the
+// zero T for a file that cannot be read, one read refused (ok false) and
+// one the bound of kept tokens left out. read answers the number of tokens
+// its value keeps in memory; they are taken from the Find's bound
+// (Evidence.Keep), and once it is spent no more files are read, which the
+// evidence records as a cut naming lang's files. Each reader reads its
+// search's files here: the reading, its concurrency and its bound are the
+// same in every language.
+func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string, paths []string, read func(p string, src []byte) (v T, tokens int, ok bool)) []T {
+	out := make([]T, len(paths))
+	var unread atomic.Int32
+	pipeline.ParallelCtx(ctx, len(paths), func(i int) {
+		if !ev.Keep(0) {
+			unread.Add(1)
+			return
+		}
+		src, err := tree.ReadFile(ctx, paths[i])
+		if err != nil {
+			return
+		}
+		v, n, ok := read(paths[i], src)
+		if !ok {
+			return
+		}
+		if !ev.Keep(n) {
+			unread.Add(1)
+			return
+		}
+		out[i] = v
+	})
+	if n := unread.Load(); n > 0 {
+		ev.Cut(fmt.Sprintf("%d %s files holding the changed names were not read: the files read before hold %d tokens", n, lang, MaxKeptTokens))
+	}
+	return out
+}
