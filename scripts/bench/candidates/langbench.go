@@ -61,6 +61,7 @@ var analyzedLangs = []*analyzedLang{
 			{"sindresorhus+ky", false, "github:sindresorhus/ky"},
 			{"pmndrs+zustand", false, "github:pmndrs/zustand"},
 			{"jquense+yup", true, "github:jquense/yup"},
+			{"immerjs+immer", true, "github:immerjs/immer"},
 		},
 		globs:   []string{"*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs"},
 		ident:   regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*`),
@@ -79,6 +80,7 @@ var analyzedLangs = []*analyzedLang{
 			{"pallets+click", false, "github:pallets/click"},
 			{"python-attrs+attrs", false, "github:python-attrs/attrs"},
 			{"psf+requests", true, "github:psf/requests"},
+			{"marshmallow-code+marshmallow", true, "github:marshmallow-code/marshmallow"},
 		},
 		globs:   []string{"*.py", "*.pyi"},
 		ident:   regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`),
@@ -95,6 +97,7 @@ var analyzedLangs = []*analyzedLang{
 			{"jhy+jsoup", false, "github:jhy/jsoup"},
 			{"square+javapoet", false, "github:square/javapoet"},
 			{"apache+commons-cli", true, "github:apache/commons-cli"},
+			{"apache+commons-lang", true, "github:apache/commons-lang"},
 		},
 		globs:   []string{"*.java"},
 		ident:   regexp.MustCompile(`[A-Za-z_$][A-Za-z0-9_$]*`),
@@ -266,7 +269,7 @@ func recallLang(l *analyzedLang, reposDir string, n int, cacheDir, scriptsDir st
 	fmt.Printf("%-28s %4s %4s %4s %5s | %5s %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "|T|", "r@5", "r@12", "p@12", "listed", "empty", "ms", "r@5", "r@12", "p@12", "empty")
 	var sums repoSums
 	for _, r := range l.repos {
-		if only != "" && r.name != only {
+		if (only != "" && r.name != only) || !sample.runs(r.heldOut) {
 			continue
 		}
 		var se, sb score
@@ -278,10 +281,13 @@ func recallLang(l *analyzedLang, reposDir string, n int, cacheDir, scriptsDir st
 		sums.add(r.name, r.heldOut, &se, &sb)
 	}
 	allE := sums.finish("all (" + l.title + ")")
+	if sample.set == "held-out" {
+		return judgeHeldOut(allE)
+	}
 	r5, r12, p12, empty := allE.figures()
 	fmt.Printf("targets over all: recall@12 %.3f (>= %.2f), recall@5 %.3f (>= %.2f), precision@12 %.3f (>= %.2f), empty %.1f (<= %.1f)\n",
 		r12, langTargetRecall12, r5, langTargetRecall5, p12, langTargetPrecision, empty, langTargetEmptyAvg)
-	if only != "" {
+	if only != "" || sample.set == "tuned" {
 		return 0
 	}
 	if allE.commits < langMinCommits {
@@ -306,12 +312,12 @@ func benchRepoLang(a *analyzer, dir, name string, n int, cache string, verbose b
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return err
 	}
-	out, err := git(dir, append([]string{"rev-list", "--no-merges", orig, "--"}, a.lang.globs...)...)
+	shas, err := sample.commitsToTry(dir, orig, a.lang.globs...)
 	if err != nil {
 		return err
 	}
 	picked := 0
-	for _, sha := range strings.Fields(out) {
+	for _, sha := range shas {
 		if picked >= n {
 			break
 		}

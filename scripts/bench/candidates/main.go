@@ -219,6 +219,8 @@ func recall(args []string) int {
 	only := fs.String("only", "", "run only this repository (<owner>+<name>)")
 	lang := fs.String("lang", "go", "go: the Go repositories against the Go type checker; ts, py, java: that language's repositories against its analyzer (the TypeScript language service, jedi, javac)")
 	tsDir := fs.String("tsdir", "", "with -lang ts: a copy of ts/ with its dependencies installed by npm ci")
+	fs.StringVar(&sample.since, "since", "", "score a uniform sample of the commits since this date (e.g. 2020-01-01: commits taken in the order of their ids) instead of the newest")
+	fs.StringVar(&sample.set, "set", "all", "which repositories run: all, tuned or held-out")
 	scriptsDir := fs.String("analyzers", ".", "with -lang py or java: the directory holding py/truth.py and java/Truth.java (this command's source directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -229,6 +231,10 @@ func recall(args []string) int {
 	}
 	if *cacheDir == "" {
 		*cacheDir = filepath.Join(*reposDir, ".truth")
+	}
+	if sample.set != "all" && sample.set != "tuned" && sample.set != "held-out" {
+		fmt.Fprintf(os.Stderr, "recall: -set %q: want all, tuned or held-out\n", sample.set)
+		return 2
 	}
 	if *lang != "go" {
 		l := langByKey(*lang)
@@ -263,7 +269,7 @@ func recall(args []string) int {
 	fmt.Printf("%-28s %4s %4s %4s %5s | %5s %5s %5s %5s %5s %6s | %5s %5s %5s %5s\n", "repository", "cmts", "T>0", "T=0", "|T|", "r@5", "r@12", "p@12", "listed", "empty", "ms", "r@5", "r@12", "p@12", "empty")
 	var sums repoSums
 	for _, r := range benchRepos {
-		if *only != "" && r.name != *only {
+		if (*only != "" && r.name != *only) || !sample.runs(r.heldOut) {
 			continue
 		}
 		dir := filepath.Join(*reposDir, r.name)
@@ -275,6 +281,12 @@ func recall(args []string) int {
 		sums.add(r.name, r.heldOut, &se, &sb)
 	}
 	allE := sums.finish("all")
+	switch {
+	case sample.set == "held-out":
+		return judgeHeldOut(allE)
+	case sample.set == "tuned" || *only != "":
+		return 0
+	}
 	r5, r12, p12, empty := allE.figures()
 	fmt.Printf("targets over all: recall@12 %.3f (>= %.2f), recall@5 %.3f (>= %.2f), precision@12 %.3f (>= %.2f), empty %.1f (<= %.1f)\n",
 		r12, targetRecall12, r5, targetRecall5, p12, targetPrecision, empty, targetEmptyAvg)
@@ -389,16 +401,17 @@ func cachedTruth(dir, sha string, changes []candidates.Change, file string) (tru
 	return t, os.WriteFile(file, b, 0o644)
 }
 
-// pickCommits returns the newest n non-merge commits reachable from head
+// pickCommits returns n non-merge commits reachable from head (the newest,
+// or a sample: see sampling)
 // that have a go.mod and change the body of a Go function in a file that
 // exists on both sides, with at most 40 changed Go files.
 func pickCommits(dir, head string, n int) ([]string, error) {
-	out, err := git(dir, "rev-list", "--no-merges", head, "--", "*.go")
+	shas, err := sample.commitsToTry(dir, head, "*.go")
 	if err != nil {
 		return nil, err
 	}
 	var picked []string
-	for _, sha := range strings.Fields(out) {
+	for _, sha := range shas {
 		if len(picked) >= n {
 			break
 		}
