@@ -178,7 +178,8 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 		return
 	}
 	tf := f.tf
-	onAdded := func(id *ast.Ident) bool { return c.Added[tf.Line(id.Pos())] }
+	callees := enclosingCallees(f, c.Added)
+	onAdded := func(id *ast.Ident) bool { return c.Added[tf.Line(id.Pos())] || callees[id] }
 	type amb struct {
 		name string
 		call bool
@@ -205,7 +206,17 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 			}
 		}
 	}}
-	w.holds = func(from, to token.Pos) bool { return engine.SpanHit(c.Added, tf.Line(from), tf.Line(to)) }
+	w.holds = func(from, to token.Pos) bool {
+		if engine.SpanHit(c.Added, tf.Line(from), tf.Line(to)) {
+			return true
+		}
+		for id := range callees { // the callee of a changed argument line
+			if from <= id.Pos() && id.Pos() < to {
+				return true
+			}
+		}
+		return false
+	}
 	w.skip = func(d ast.Decl) bool { return !w.holds(d.Pos(), d.End()) }
 	w.walkFile()
 	for _, a := range ambiguous {

@@ -71,6 +71,10 @@ func (s *javaSearch) readChanges(cs []*engine.Change) ([]*jfile, map[*jfile][]in
 		if c.New != nil {
 			nf = cachedJava(s.ev.Cache, c.Path, c.New)
 			sides[i].nf, sides[i].on = nf, lexed.TokensOn(nf.Toks, c.Added)
+			for k := range lexed.EnclosingCalls(nf.File, c.Added) {
+				sides[i].on = append(sides[i].on, k)
+			}
+			slices.Sort(sides[i].on)
 		}
 		if c.Old != nil {
 			op := c.Path

@@ -75,10 +75,11 @@ type pyLoose struct {
 func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 	f := pc.nf
 	added := lexed.CodeLines(f.File, pc.c.Added)
+	calls := lexed.EnclosingCalls(f.File, added)
 	var loose []pyLoose
 	seenLoose := map[string]bool{}
 	for i, t := range f.Toks {
-		if t.Kind != lexed.TkIdent || !added[t.Line] || pyReserved[t.Text] || f.declares(t) {
+		if t.Kind != lexed.TkIdent || !added[t.Line] && !calls[i] || pyReserved[t.Text] || f.declares(t) {
 			continue
 		}
 		if i+1 < len(f.Toks) && f.Toks[i+1].Text == "=" && i > 0 && (f.Toks[i-1].Text == "(" || f.Toks[i-1].Text == ",") &&

@@ -29,8 +29,9 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 	if nf.Lang == lexed.LangJS {
 		required = requiredNames(nf)
 	}
+	calls := lexed.EnclosingCalls(nf.File, c.Added)
 	for i, t := range nf.Toks {
-		if t.Kind != lexed.TkIdent || !c.Added[t.Line] || own[t.Text] || lexed.IsKeyword(nf.Lang, t.Text) {
+		if t.Kind != lexed.TkIdent || !c.Added[t.Line] && !calls[i] || own[t.Text] || lexed.IsKeyword(nf.Lang, t.Text) {
 			continue
 		}
 		member := i > 0 && nf.Toks[i-1].Text == "."
