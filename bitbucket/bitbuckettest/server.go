@@ -99,6 +99,9 @@ type Fault struct {
 	// "/pullrequests/7/"); other requests of the operation pass and leave
 	// it in place.
 	PathContains string
+	// BodyContains, when non-empty, limits it likewise to requests whose
+	// body contains it (one comment's anchor, `"start_to":7`).
+	BodyContains string
 	Status       int           // answer status; 0 answers normally (after Delay)
 	Times        int           // how many requests it hits (default 1)
 	RetryAfter   string        // Retry-After header value, when non-empty
@@ -550,7 +553,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 	var fault *Fault
 	q := s.faults[c.op]
 	for i := range q {
-		if q[i].PathContains != "" && !strings.Contains(raw, q[i].PathContains) {
+		if q[i].PathContains != "" && !strings.Contains(raw, q[i].PathContains) ||
+			q[i].BodyContains != "" && !strings.Contains(string(body), q[i].BodyContains) {
 			continue
 		}
 		f := q[i]

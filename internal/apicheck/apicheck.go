@@ -90,6 +90,7 @@ func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]strin
 		// Bitbucket names the field as a dotted path ("data.0.type"),
 		// words an enum miss as "... is not a valid choice." and a
 		// missing field as "This field is required."
+		se = telling(se)
 		v.Field, v.Msg = strings.Join(se.JSONPointer(), "."), se.Reason
 		switch se.SchemaField {
 		case "enum":
@@ -99,6 +100,41 @@ func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]strin
 		}
 	}
 	return v, false
+}
+
+// telling returns the error of se that names what is wrong: for a value
+// that fits no branch of a oneOf or anyOf, the error of the branch it
+// failed deepest in, past the branch's discriminating enum or `not` (a
+// datum of type NUMBER whose value is a string: its value, not its type),
+// else the enum miss itself (a type no branch has); else se.
+func telling(se *openapi3.SchemaError) *openapi3.SchemaError {
+	if se.SchemaField != "oneOf" && se.SchemaField != "anyOf" {
+		return se
+	}
+	var branches openapi3.MultiError
+	if !errors.As(se.Origin, &branches) {
+		return se
+	}
+	var enum *openapi3.SchemaError
+	for _, b := range branches {
+		var be *openapi3.SchemaError
+		if !errors.As(b, &be) {
+			continue
+		}
+		switch be.SchemaField {
+		case "enum":
+			if enum == nil {
+				enum = be
+			}
+		case "not":
+		default:
+			return telling(be)
+		}
+	}
+	if enum != nil {
+		return enum
+	}
+	return se
 }
 
 type readCloser struct{ *bytes.Reader }
