@@ -194,12 +194,12 @@ func (s *Server) Annotations(ws, slug, commit, reportID string) []Annotation {
 	return out
 }
 
-// writeFieldError answers 400 in the shape Bitbucket uses for a bad field:
-// {"type":"error","error":{"message":"url: Enter a valid URL.","fields":{"url":["Enter a valid URL."]}}}.
+// writeFieldError answers 400 for a bad field, its message naming the
+// field as Bitbucket's does, in the description's error object (which
+// has no room for a per-field list):
+// {"type":"error","error":{"message":"url: Enter a valid URL."}}.
 func writeFieldError(w http.ResponseWriter, field, msg string) {
-	writeJSON(w, http.StatusBadRequest, map[string]any{"type": "error", "error": map[string]any{
-		"message": field + ": " + msg, "fields": map[string]any{field: []string{msg}},
-	}})
+	writeError(w, http.StatusBadRequest, field+": "+msg)
 }
 
 // fakeUUID derives a stable braced uuid from parts.

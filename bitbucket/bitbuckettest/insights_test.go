@@ -59,7 +59,7 @@ func TestInsightsRules(t *testing.T) {
 		{"status without key", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","state":"FAILED","url":"https://x.example/"}`, 400, `"key: This field is required."`},
 		{"status bad state", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"DONE","url":"https://x.example/"}`, 400, `state: \"DONE\" is not a valid choice.`},
 		{"status without url", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"FAILED"}`, 400, `"url: Enter a valid URL."`},
-		{"status relative url", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"FAILED","url":"/builds/1"}`, 400, `"fields":{"url":["Enter a valid URL."]}`},
+		{"status relative url", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"FAILED","url":"/builds/1"}`, 400, `"url: Enter a valid URL."`},
 		{"report without title", http.MethodPut, report, `{"type":"report","report_type":"BUG"}`, 400, "title: This field is required."},
 		{"report without type", http.MethodPut, report, `{"type":"report","title":"t"}`, 400, "report_type: This field is required."},
 		{"report bad type", http.MethodPut, report, `{"type":"report","title":"t","report_type":"LINT"}`, 400, "report_type: "},

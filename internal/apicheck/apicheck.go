@@ -143,17 +143,27 @@ func (readCloser) Close() error { return nil }
 
 // CheckResponse validates an answer (status, header, body) to r, a request
 // of the operation at path; it returns the violation, or "". Only JSON
-// bodies are checked against a schema (raw diffs and file contents are
-// text); the status always is.
+// bodies are checked against a schema (raw diffs are text); the status
+// always is.
 func (d *Doc) CheckResponse(path string, r *http.Request, params map[string]string, status int, h http.Header, body []byte) string {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return d.checkResponse(path, r, params, status, h, body, mt == "application/json")
+}
+
+// CheckStatus validates an answer's status and header but not its body:
+// for an answer whose body is content, not the API's JSON (a file served
+// with the type its name implies, application/json for a .json file).
+func (d *Doc) CheckStatus(path string, r *http.Request, params map[string]string, status int, h http.Header) string {
+	return d.checkResponse(path, r, params, status, h, nil, false)
+}
+
+func (d *Doc) checkResponse(path string, r *http.Request, params map[string]string, status int, h http.Header, body []byte, withBody bool) string {
 	rt, known := d.route(r.Method, path)
 	if !known {
 		return ""
 	}
 	opts := options()
-	if mt, _, _ := mime.ParseMediaType(h.Get("Content-Type")); mt != "application/json" {
-		opts.ExcludeResponseBody = true
-	}
+	opts.ExcludeResponseBody = !withBody
 	req := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: rt, Options: opts}
 	in := &openapi3filter.ResponseValidationInput{RequestValidationInput: req, Status: status, Header: h, Options: opts}
 	in.SetBodyBytes(body)
