@@ -25,8 +25,8 @@ import (
 //     reports). A second POST with the same key replaces the status; every
 //     state posted is kept (CommitStatus.States).
 //   - PUT .../commit/{commit}/reports/{reportId}: title and report_type are
-//     required; a datum's value must fit its type (the documented "data
-//     field formats" table). A PUT replaces the report's fields. Bitbucket's
+//     required (a datum's value fitting its type is the description's
+//     rule, as bbspec words it). A PUT replaces the report's fields. Bitbucket's
 //     documentation does not say what a PUT does to the report's
 //     annotations; the fake keeps them (so a client must remove stale ones
 //     itself), which is the stricter assumption for a client.
@@ -38,7 +38,9 @@ import (
 //     .../annotations/{id} (external id or uuid) and DELETE .../reports/{id}
 //     (which removes its annotations) answer 204.
 //
-// Unknown commits answer 404; annotations of an unknown report answer 404.
+// Unknown commits answer 404; annotations of an unknown report answer 404
+// (both listed, with their reasons, among the departures in the header of
+// bbspec's description).
 
 // Operation names of the statuses and Code Insights endpoints.
 const (

@@ -5,9 +5,10 @@
 // their messages), pull request comments (POST, PUT and DELETE change the
 // state and are recorded; POST and DELETE on .../comments/{id}/resolve
 // resolve and reopen a top-level inline comment's thread, 409 when it is
-// already resolved, 403 for a reply or a general comment; a multi-line
-// anchor off the pull request's diff is a 400), pull request tasks (see
-// tasks.go), pull request
+// already resolved, 403 for a reply or a general comment; an inline anchor
+// is taken when it fits the API description, on the diff or off it, as no
+// documentation says which ranges Bitbucket refuses), pull request tasks
+// (see tasks.go), pull request
 // states (SetPullRequestState), the authenticated account
 // (GET /user), commit build statuses and Code Insights reports with their
 // annotations (see insights.go for the documented rules the fake enforces,
