@@ -441,60 +441,62 @@ func (a *httpAPI) prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, p
 	return p, err
 }
 
+// commentType is the `type` of a pull request comment: the API
+// description's base object requires it of every comment a body sends (the
+// comment itself, its parent, a task's comment).
+const commentType = "pullrequest_comment"
+
+// wireCommentRef names a comment in a body: a reply's parent, a task's
+// comment.
+type wireCommentRef struct {
+	Type string `json:"type"`
+	ID   int64  `json:"id"`
+}
+
 // createComment calls POST /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments
-// (201). General comments go through go-bitbucket's AddComment; inline ones
-// are an own request because go-bitbucket has no `inline` field (nor its
-// multi-line start_to / start_from).
+// (201). Own request: go-bitbucket's AddComment sends neither `type` nor
+// `inline` (nor its multi-line start_to / start_from) nor `parent`.
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-comments-post
 func (a *httpAPI) createComment(ctx context.Context, repo pipeline.Repo, prID int, body string, inline *wireInline, parent int64) (wireComment, error) {
 	const op = "create_comment"
 	var c wireComment
-	if inline != nil || parent > 0 {
-		// go-bitbucket's AddComment sends neither inline nor parent.
-		type wireParent struct {
-			ID int64 `json:"id"`
-		}
-		payload := struct {
-			Content wireText    `json:"content"`
-			Inline  *wireInline `json:"inline,omitempty"`
-			Parent  *wireParent `json:"parent,omitempty"`
-		}{Content: wireText{Raw: body}, Inline: inline}
-		if parent > 0 {
-			payload.Inline, payload.Parent = nil, &wireParent{ID: parent}
-		}
-		b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments"), payload, a.maxJSON)
-		if err != nil {
-			return c, err
-		}
-		if err := json.Unmarshal(b, &c); err != nil {
-			return c, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
-		}
-		return c, nil
+	payload := struct {
+		Type    string          `json:"type"`
+		Content wireText        `json:"content"`
+		Inline  *wireInline     `json:"inline,omitempty"`
+		Parent  *wireCommentRef `json:"parent,omitempty"`
+	}{Type: commentType, Content: wireText{Raw: body}, Inline: inline}
+	if parent > 0 {
+		payload.Inline, payload.Parent = nil, &wireCommentRef{Type: commentType, ID: parent}
 	}
-	sdk, err := a.sdk(ctx, op)
+	b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments"), payload, a.maxJSON)
 	if err != nil {
 		return c, err
 	}
-	res, err := sdk.Repositories.PullRequests.AddComment(&bb.PullRequestCommentOptions{
-		Owner: repo.Workspace, RepoSlug: repo.RepoSlug, PullRequestID: strconv.Itoa(prID), Content: body,
-	})
-	return c, fromSDK(op, res, err, &c)
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
+	}
+	return c, nil
 }
 
 // updateComment calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}
-// through go-bitbucket (UpdateComment); the body is {"content":{"raw":...}}.
+// with {"type": "pullrequest_comment", "content": {"raw": ...}} (200). Own
+// request: go-bitbucket's UpdateComment sends no `type`.
 func (a *httpAPI) updateComment(ctx context.Context, repo pipeline.Repo, prID int, id int64, body string) (wireComment, error) {
 	const op = "update_comment"
 	var c wireComment
-	sdk, err := a.sdk(ctx, op)
+	payload := struct {
+		Type    string   `json:"type"`
+		Content wireText `json:"content"`
+	}{commentType, wireText{Raw: body}}
+	b, err := a.do(ctx, op, http.MethodPut, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10)), payload, a.maxJSON)
 	if err != nil {
 		return c, err
 	}
-	res, err := sdk.Repositories.PullRequests.UpdateComment(&bb.PullRequestCommentOptions{
-		Owner: repo.Workspace, RepoSlug: repo.RepoSlug, PullRequestID: strconv.Itoa(prID),
-		CommentId: strconv.FormatInt(id, 10), Content: body,
-	})
-	return c, fromSDK(op, res, err, &c)
+	if err := json.Unmarshal(b, &c); err != nil {
+		return c, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
+	}
+	return c, nil
 }
 
 // deleteComment calls DELETE /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}
@@ -537,20 +539,17 @@ func (a *httpAPI) tasksPage(ctx context.Context, repo pipeline.Repo, prID int, n
 }
 
 // createTask calls POST /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks
-// with {"content": {"raw": body}, "comment": {"id": commentID}} (201, a
+// with {"content": {"raw": body}, "comment": {"type": "pullrequest_comment", "id": commentID}} (201, a
 // pullrequest_comment_task). Missing in go-bitbucket.
 // https://developer.atlassian.com/cloud/bitbucket/rest/api-group-pullrequests/#api-repositories-workspace-repo-slug-pullrequests-pull-request-id-tasks-post
 func (a *httpAPI) createTask(ctx context.Context, repo pipeline.Repo, prID int, commentID int64, body string) (wireTask, error) {
 	const op = "create_task"
-	type ref struct {
-		ID int64 `json:"id"`
-	}
 	payload := struct {
-		Content wireText `json:"content"`
-		Comment *ref     `json:"comment,omitempty"`
+		Content wireText        `json:"content"`
+		Comment *wireCommentRef `json:"comment,omitempty"`
 	}{Content: wireText{Raw: body}}
 	if commentID > 0 {
-		payload.Comment = &ref{ID: commentID}
+		payload.Comment = &wireCommentRef{Type: commentType, ID: commentID}
 	}
 	var t wireTask
 	b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "tasks"), payload, a.maxJSON)

@@ -507,7 +507,7 @@ func TestComments(t *testing.T) {
 			posts = append(posts, string(r.Body))
 		}
 	}
-	wantPosts := []string{`{"content":{"raw":"prscout summary"}}`, `{"content":{"raw":"nit"},"inline":{"path":"dir/a b.go","to":7}}`}
+	wantPosts := []string{`{"type":"pullrequest_comment","content":{"raw":"prscout summary"}}`, `{"type":"pullrequest_comment","content":{"raw":"nit"},"inline":{"path":"dir/a b.go","to":7}}`}
 	if d := cmp.Diff(wantPosts, posts); d != "" {
 		t.Fatalf("POST bodies (-want +got):\n%s", d)
 	}

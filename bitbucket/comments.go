@@ -180,9 +180,10 @@ func comment(v wireComment) pipeline.Comment {
 // its lines Inline.Line..Inline.EndLine (inline {path, start_to, to}: the
 // first and the last line): POST
 // /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments.
-// Bitbucket refuses a multi-line anchor it cannot place on the diff with a
-// 400; the comment is then posted on its last line alone (where Bitbucket
-// shows a multi-line comment), and the answer's Inline.EndLine is 0. It is retried only after 429, never after a timeout
+// When Bitbucket refuses a multi-line anchor with a 400 (no documentation
+// says which ranges it refuses; one it cannot place on its own diff may
+// be), the comment is posted on its last line alone (where Bitbucket shows
+// a multi-line comment), and the answer's Inline.EndLine is 0. It is retried only after 429, never after a timeout
 // or 5xx, so a comment is not posted twice.
 func (c *Client) CreateComment(ctx context.Context, repo pipeline.Repo, prID int, nc pipeline.NewComment) (pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {

@@ -102,9 +102,13 @@ var scopeNames = regexp.MustCompile(`\b[a-z]+(?::[a-z]+){1,2}\b`)
 // isMissingScope reports whether err is a 403 for a missing scope.
 func isMissingScope(err error) bool { return errors.Is(err, pipeline.ErrMissingScope) }
 
-// Wire shapes of the statuses and Code Insights API.
+// Wire shapes of the statuses and Code Insights API. Each carries the
+// `type` the API description's base object requires of every status,
+// report and annotation ("build", "report", "report_annotation": the
+// types Bitbucket answers them with).
 type (
 	wireStatus struct {
+		Type        string `json:"type"`
 		Key         string `json:"key"`
 		State       string `json:"state"`
 		Name        string `json:"name,omitempty"`
@@ -118,6 +122,7 @@ type (
 		Value any    `json:"value"`
 	}
 	wireReport struct {
+		Type       string      `json:"type"`
 		Title      string      `json:"title"`
 		Details    string      `json:"details,omitempty"`
 		ReportType string      `json:"report_type"`
@@ -127,6 +132,7 @@ type (
 		Data       []wireDatum `json:"data,omitempty"`
 	}
 	wireAnnotation struct {
+		Type           string `json:"type"`
 		ExternalID     string `json:"external_id"`
 		UUID           string `json:"uuid,omitempty"`
 		Path           string `json:"path,omitempty"`
@@ -217,7 +223,7 @@ func (c *Client) SetBuildStatus(ctx context.Context, repo pipeline.Repo, commit 
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
-	w := wireStatus{Key: s.Key, State: s.State, Name: s.Name, Description: s.Description, URL: s.URL, RefName: s.RefName}
+	w := wireStatus{Type: "build", Key: s.Key, State: s.State, Name: s.Name, Description: s.Description, URL: s.URL, RefName: s.RefName}
 	if err := ia.setStatus(ctx, repo, commit, w); err != nil {
 		return fmt.Errorf("set build status %s on %s: %w", s.Key, commit, scopeError(err))
 	}
@@ -330,7 +336,7 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 		wire := make([]wireAnnotation, len(batch))
 		for i, a := range batch {
 			wire[i] = wireAnnotation{
-				ExternalID: a.ExternalID, Path: a.Path, Line: a.Line, Summary: a.Summary, Details: a.Details,
+				Type: "report_annotation", ExternalID: a.ExternalID, Path: a.Path, Line: a.Line, Summary: a.Summary, Details: a.Details,
 				Severity: a.Severity, AnnotationType: a.AnnotationType, Result: a.Result, Link: a.Link,
 			}
 		}
@@ -343,7 +349,7 @@ func (c *Client) PutReport(ctx context.Context, repo pipeline.Repo, commit, key 
 }
 
 func toWireReport(r pipeline.InsightsReport) wireReport {
-	w := wireReport{Title: r.Title, Details: r.Details, ReportType: r.ReportType, Result: r.Result, Reporter: r.Reporter, Link: r.Link}
+	w := wireReport{Type: "report", Title: r.Title, Details: r.Details, ReportType: r.ReportType, Result: r.Result, Reporter: r.Reporter, Link: r.Link}
 	for _, d := range r.Data {
 		w.Data = append(w.Data, wireDatum{Title: d.Title, Type: d.Type, Value: d.Value})
 	}

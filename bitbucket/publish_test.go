@@ -32,13 +32,14 @@ const wideDiff = `diff --git a/a.go b/a.go
 
 // TestPublishRangesAndFixes posts a review through the real adapter to the
 // fake Bitbucket: a finding spanning lines of Bitbucket's hunk gets a
-// multi-line comment with its fix as a diff block; one spanning context
-// lines Bitbucket's diff does not show is refused there (400) and posted
-// on its last line, and the answer says so; a critical finding gets one
-// task, and the same request again adds nothing.
+// multi-line comment with its fix as a diff block; one whose range
+// Bitbucket refuses (a 400, injected: no documentation says which ranges
+// it refuses) is posted on its last line, and the answer says so; a
+// critical finding gets one task, and the same request again adds nothing.
 func TestPublishRangesAndFixes(t *testing.T) {
 	s := newFake(t)
 	s.SetDiff("acme", "uploader", baseFull, headFull, prDiff)
+	s.Fail(bitbuckettest.OpCreateComment, bitbuckettest.Fault{BodyContains: `"start_to":7`, Status: 400})
 	c, _ := newClient(t, s, nil)
 	answer, _ := json.Marshal(map[string]any{"summary": "two findings", "findings": []any{
 		map[string]any{"path": "a.go", "line": 11, "endLine": 12, "severity": "critical", "title": "magic numbers", "body": "Name them.",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -41,12 +42,13 @@ func postBodies(s *bitbuckettest.Server, op string) []string {
 	return out
 }
 
-// TestMultiLineComments: a range of one hunk is posted as start_to..to and
-// listed back as Line..EndLine; one the fake refuses (400, off the diff) is
-// posted on its last line.
+// TestMultiLineComments: a range is posted as start_to..to and listed back
+// as Line..EndLine; one Bitbucket refuses with a 400 (an injected fault: no
+// documentation says which ranges it refuses) is posted on its last line.
 func TestMultiLineComments(t *testing.T) {
 	s := newFake(t)
 	s.SetDiff("acme", "uploader", baseFull, headFull, prDiff)
+	s.Fail(bitbuckettest.OpCreateComment, bitbuckettest.Fault{BodyContains: `"start_to":12`, Status: 400})
 	c, rec := newClient(t, s, nil)
 	ctx := context.Background()
 
@@ -65,9 +67,9 @@ func TestMultiLineComments(t *testing.T) {
 		t.Fatalf("refused range fell back to %+v, want its end line 31 alone", *across.Inline)
 	}
 	want := []string{
-		`{"content":{"raw":"range"},"inline":{"path":"a.go","to":13,"start_to":11}}`,
-		`{"content":{"raw":"across hunks"},"inline":{"path":"a.go","to":31,"start_to":12}}`,
-		`{"content":{"raw":"across hunks"},"inline":{"path":"a.go","to":31}}`,
+		`{"type":"pullrequest_comment","content":{"raw":"range"},"inline":{"path":"a.go","to":13,"start_to":11}}`,
+		`{"type":"pullrequest_comment","content":{"raw":"across hunks"},"inline":{"path":"a.go","to":31,"start_to":12}}`,
+		`{"type":"pullrequest_comment","content":{"raw":"across hunks"},"inline":{"path":"a.go","to":31}}`,
 	}
 	if d := cmp.Diff(want, postBodies(s, bitbuckettest.OpCreateComment)); d != "" {
 		t.Fatalf("POST bodies (-want +got):\n%s", d)
@@ -93,39 +95,43 @@ func TestMultiLineComments(t *testing.T) {
 	}
 }
 
-// TestFakeRefusesRangesOffTheDiff: the fake answers Bitbucket's error
-// object, with a 400, for a range it cannot show.
-func TestFakeRefusesRangesOffTheDiff(t *testing.T) {
+// TestFakeAnchorsAsDescribed: the fake takes every inline anchor the API
+// description allows, on the diff or off it (the description documents no
+// refusal of a range), and refuses one outside the description's
+// comment_inline with Bitbucket's error object and a 400 naming the field.
+func TestFakeAnchorsAsDescribed(t *testing.T) {
 	s := newFake(t)
 	s.SetDiff("acme", "uploader", baseFull, headFull, prDiff)
 	for _, tc := range []struct {
 		inline string
 		status int
+		field  string
 	}{
-		{`{"path":"a.go","start_to":10,"to":14}`, 201},
-		{`{"path":"a.go","start_to":30,"to":32}`, 201},
-		{`{"path":"a.go","start_to":14,"to":30}`, 400}, // two hunks
-		{`{"path":"a.go","start_to":12,"to":11}`, 400}, // backwards
-		{`{"path":"b.go","start_to":10,"to":11}`, 400}, // not in the diff
-		{`{"path":"a.go","start_from":27,"from":28}`, 201},
-		{`{"path":"a.go","to":99}`, 201}, // one line: accepted as before
+		{`{"path":"a.go","start_to":10,"to":14}`, 201, ""},
+		{`{"path":"a.go","start_to":14,"to":30}`, 201, ""}, // two hunks
+		{`{"path":"b.go","start_to":10,"to":11}`, 201, ""}, // not in the diff
+		{`{"path":"a.go","start_from":27,"from":28}`, 201, ""},
+		{`{"path":"a.go","to":99}`, 201, ""},
+		{`{"to":3}`, 400, "inline.path"},
+		{`{"path":"a.go","to":0}`, 400, "inline.to"},
+		{`{"path":"a.go","line":3}`, 400, "inline"}, // names the unknown field in its message
 	} {
 		resp, err := s.Client().Post(s.BaseURL+"/repositories/acme/uploader/pullrequests/42/comments", "application/json",
-			strings.NewReader(`{"content":{"raw":"x"},"inline":`+tc.inline+`}`))
+			strings.NewReader(`{"type":"pullrequest_comment","content":{"raw":"x"},"inline":`+tc.inline+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var body strings.Builder
-		buf := make([]byte, 512)
-		n, _ := resp.Body.Read(buf)
-		body.Write(buf[:n])
+		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != tc.status {
-			t.Errorf("%s: status %d, want %d (%s)", tc.inline, resp.StatusCode, tc.status, body.String())
+			t.Errorf("%s: status %d, want %d (%s)", tc.inline, resp.StatusCode, tc.status, b)
 		}
-		if tc.status == 400 && !strings.Contains(body.String(), `"type":"error"`) {
-			t.Errorf("%s: body %s is not Bitbucket's error object", tc.inline, body.String())
+		if tc.status == 400 && (!strings.Contains(string(b), `"type":"error"`) || !strings.Contains(string(b), `"`+tc.field+`:`)) {
+			t.Errorf("%s: body %s is not Bitbucket's error object naming %s", tc.inline, b, tc.field)
 		}
+	}
+	if v := s.Violations(); len(v) != 3 {
+		t.Errorf("violations %q, want the 3 refused anchors", v)
 	}
 }
 
@@ -160,7 +166,7 @@ func TestTasks(t *testing.T) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Fatalf("ListTasks (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{fmt.Sprintf(`{"content":{"raw":"Fix the critical finding"},"comment":{"id":%d}}`, cid)}, postBodies(s, bitbuckettest.OpCreateTask)); d != "" {
+	if d := cmp.Diff([]string{fmt.Sprintf(`{"content":{"raw":"Fix the critical finding"},"comment":{"type":"pullrequest_comment","id":%d}}`, cid)}, postBodies(s, bitbuckettest.OpCreateTask)); d != "" {
 		t.Fatalf("POST tasks bodies (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff([]string{`{"state":"RESOLVED"}`}, postBodies(s, bitbuckettest.OpUpdateTask)); d != "" {

@@ -98,7 +98,7 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 	}
 	m := map[string]any{
 		"type": "pullrequest_comment", "id": c.ID, "deleted": c.Deleted, "pending": false,
-		"content":    map[string]any{"raw": c.Body, "markup": "markdown", "html": "<p>" + c.Body + "</p>", "type": "rendered"},
+		"content":    map[string]any{"raw": c.Body, "markup": "markdown", "html": "<p>" + c.Body + "</p>"},
 		"user":       typedAccount(c.Author, c.AccountID, c.AccountType),
 		"created_on": created, "updated_on": created,
 		"links": map[string]any{
@@ -126,7 +126,7 @@ func commentJSON(s *Server, ws, slug string, prID int, c *Comment) map[string]an
 		m["inline"] = in
 	}
 	if c.Parent != nil {
-		m["parent"] = map[string]any{"id": *c.Parent}
+		m["parent"] = map[string]any{"type": "pullrequest_comment", "id": *c.Parent}
 	}
 	return m
 }
@@ -168,15 +168,7 @@ func (s *Server) createComment(c *call) {
 		return
 	}
 	cm := &Comment{Body: in.Content.Raw, Author: botName, AccountID: s.self, CreatedOn: time.Now()}
-	if in.Inline != nil {
-		if in.Inline.Path == "" {
-			writeError(c.w, http.StatusBadRequest, "inline.path: required")
-			return
-		}
-		if msg := s.checkMultiLine(c, prID, in.Inline.Path, in.Inline.StartTo, in.Inline.To, in.Inline.StartFrom, in.Inline.From); msg != "" {
-			writeErrorDetail(c.w, http.StatusBadRequest, "Bad request", msg)
-			return
-		}
+	if in.Inline != nil { // its shape is the description's (checkSpec)
 		cm.Path, cm.From, cm.To = in.Inline.Path, in.Inline.From, in.Inline.To
 		cm.StartTo, cm.StartFrom = in.Inline.StartTo, in.Inline.StartFrom
 	}

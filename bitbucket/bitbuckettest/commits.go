@@ -77,20 +77,20 @@ func parentsJSON(ps []string) []any {
 	return out
 }
 
+// diffstatJSON is a diffstat; the side a file does not have (old for an
+// added one, new for a removed one) is left out: the description's
+// commit_file is not nullable.
 func diffstatJSON(s *Server, ws, slug, head, base string, e DiffstatEntry) map[string]any {
-	side := func(commit, p string) any {
-		if p == "" {
-			return nil
-		}
-		return map[string]any{
-			"type": "commit_file", "path": p, "escaped_path": p,
-			"links": map[string]any{"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/src/%s/%s", s.BaseURL, ws, slug, commit, p)}},
+	m := map[string]any{"type": "diffstat", "status": e.Status, "lines_added": e.LinesAdded, "lines_removed": e.LinesRemoved}
+	for side, f := range map[string][2]string{"old": {base, e.OldPath}, "new": {head, e.Path}} {
+		if commit, p := f[0], f[1]; p != "" {
+			m[side] = map[string]any{
+				"type": "commit_file", "path": p, "escaped_path": p,
+				"links": map[string]any{"self": map[string]any{"href": fmt.Sprintf("%s/repositories/%s/%s/src/%s/%s", s.BaseURL, ws, slug, commit, p)}},
+			}
 		}
 	}
-	return map[string]any{
-		"type": "diffstat", "status": e.Status, "lines_added": e.LinesAdded, "lines_removed": e.LinesRemoved,
-		"old": side(base, e.OldPath), "new": side(head, e.Path),
-	}
+	return m
 }
 
 // resolve turns a full or abbreviated (>= 7) id or a branch name into a full id.

@@ -33,7 +33,7 @@ func newInsightsFake(t *testing.T) (*Server, func(method, path, body string) (in
 func annotationsJSON(from, n int, extra string) string {
 	var parts []string
 	for i := from; i < from+n; i++ {
-		parts = append(parts, fmt.Sprintf(`{"external_id":"a-%d","summary":"s","annotation_type":"BUG"%s}`, i, extra))
+		parts = append(parts, fmt.Sprintf(`{"type":"report_annotation","external_id":"a-%d","summary":"s","annotation_type":"BUG"%s}`, i, extra))
 	}
 	return "[" + strings.Join(parts, ",") + "]"
 }
@@ -45,7 +45,7 @@ func TestInsightsRules(t *testing.T) {
 	if code, body := call(http.MethodPost, report+"/annotations", annotationsJSON(0, 1, "")); code != http.StatusNotFound {
 		t.Fatalf("annotations before the report: %d %s", code, body)
 	}
-	if code, body := call(http.MethodPut, report, `{"title":"t","report_type":"BUG"}`); code != http.StatusOK || !strings.Contains(body, `"external_id":"prscout"`) {
+	if code, body := call(http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG"}`); code != http.StatusOK || !strings.Contains(body, `"external_id":"prscout"`) {
 		t.Fatalf("put report: %d %s", code, body)
 	}
 	tests := []struct {
@@ -53,27 +53,30 @@ func TestInsightsRules(t *testing.T) {
 		code                     int
 		contains                 string
 	}{
-		{"status ok", http.MethodPost, insCommit + "/statuses/build", `{"key":"prscout","state":"INPROGRESS","url":"https://x.example/1"}`, 201, `"state":"INPROGRESS"`},
-		{"status short commit", http.MethodPost, insCommit[:12] + "/statuses/build", `{"key":"prscout","state":"FAILED","url":"https://x.example/1"}`, 201, insCommit},
-		{"status unknown commit", http.MethodPost, "deadbeefdeadbeef/statuses/build", `{"key":"k","state":"FAILED","url":"https://x.example/"}`, 404, "Commit not found"},
-		{"status without key", http.MethodPost, insCommit + "/statuses/build", `{"state":"FAILED","url":"https://x.example/"}`, 400, `"key: This field is required."`},
-		{"status bad state", http.MethodPost, insCommit + "/statuses/build", `{"key":"k","state":"DONE","url":"https://x.example/"}`, 400, `state: \"DONE\" is not a valid choice.`},
-		{"status without url", http.MethodPost, insCommit + "/statuses/build", `{"key":"k","state":"FAILED"}`, 400, `"url: Enter a valid URL."`},
-		{"status relative url", http.MethodPost, insCommit + "/statuses/build", `{"key":"k","state":"FAILED","url":"/builds/1"}`, 400, `"fields":{"url":["Enter a valid URL."]}`},
-		{"report without title", http.MethodPut, report, `{"report_type":"BUG"}`, 400, "title: This field is required."},
-		{"report without type", http.MethodPut, report, `{"title":"t"}`, 400, "report_type: This field is required."},
-		{"report bad type", http.MethodPut, report, `{"title":"t","report_type":"LINT"}`, 400, "report_type: "},
-		{"report bad result", http.MethodPut, report, `{"title":"t","report_type":"BUG","result":"OK"}`, 400, "result: "},
-		{"report bad datum type", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"n","type":"COUNT","value":1}]}`, 400, "data.0.type: "},
-		{"report text as number", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"n","type":"NUMBER","value":"1"}]}`, 400, "data.0.value: "},
-		{"report percentage over 100", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"n","type":"PERCENTAGE","value":100.5}]}`, 400, "data.0.value: "},
-		{"report link without href", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"n","type":"LINK","value":{"text":"x"}}]}`, 400, "data.0.value: "},
-		{"report all data types", http.MethodPut, report, `{"title":"t","report_type":"BUG","data":[{"title":"b","type":"BOOLEAN","value":false},{"title":"d","type":"DATE","value":1730000000000},{"title":"u","type":"DURATION","value":14},{"title":"l","type":"LINK","value":{"text":"x","href":"https://x.example/"}},{"title":"p","type":"PERCENTAGE","value":93},{"title":"t","type":"TEXT","value":"x"},{"title":"plain","value":3}]}`, 200, `"report_type":"BUG"`},
+		{"status ok", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"prscout","state":"INPROGRESS","url":"https://x.example/1"}`, 201, `"state":"INPROGRESS"`},
+		{"status short commit", http.MethodPost, insCommit[:12] + "/statuses/build", `{"type":"build","key":"prscout","state":"FAILED","url":"https://x.example/1"}`, 201, insCommit},
+		{"status unknown commit", http.MethodPost, "deadbeefdeadbeef/statuses/build", `{"type":"build","key":"k","state":"FAILED","url":"https://x.example/"}`, 404, "Commit not found"},
+		{"status without key", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","state":"FAILED","url":"https://x.example/"}`, 400, `"key: This field is required."`},
+		{"status bad state", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"DONE","url":"https://x.example/"}`, 400, `state: \"DONE\" is not a valid choice.`},
+		{"status without url", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"FAILED"}`, 400, `"url: Enter a valid URL."`},
+		{"status relative url", http.MethodPost, insCommit + "/statuses/build", `{"type":"build","key":"k","state":"FAILED","url":"/builds/1"}`, 400, `"url: Enter a valid URL."`},
+		{"report without title", http.MethodPut, report, `{"type":"report","report_type":"BUG"}`, 400, "title: This field is required."},
+		{"status without its object type", http.MethodPost, insCommit + "/statuses/build", `{"key":"k","state":"FAILED","url":"https://x.example/"}`, 400, `"type: This field is required."`},
+		{"report without its object type", http.MethodPut, report, `{"title":"t","report_type":"BUG"}`, 400, `"type: This field is required."`},
+		{"report without report type", http.MethodPut, report, `{"type":"report","title":"t"}`, 400, "report_type: This field is required."},
+		{"report bad type", http.MethodPut, report, `{"type":"report","title":"t","report_type":"LINT"}`, 400, "report_type: "},
+		{"report bad result", http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG","result":"OK"}`, 400, "result: "},
+		{"report bad datum type", http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG","data":[{"title":"n","type":"COUNT","value":1}]}`, 400, "data.0.type: "},
+		{"report text as number", http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG","data":[{"title":"n","type":"NUMBER","value":"1"}]}`, 400, "data.0.value: "},
+		{"report percentage over 100", http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG","data":[{"title":"n","type":"PERCENTAGE","value":100.5}]}`, 400, "data.0.value: "},
+		{"report link without href", http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG","data":[{"title":"n","type":"LINK","value":{"text":"x"}}]}`, 400, "data.0.value.href: This field is required."},
+		{"report all data types", http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG","data":[{"title":"b","type":"BOOLEAN","value":false},{"title":"d","type":"DATE","value":1730000000000},{"title":"u","type":"DURATION","value":14},{"title":"l","type":"LINK","value":{"text":"x","href":"https://x.example/"}},{"title":"p","type":"PERCENTAGE","value":93},{"title":"t","type":"TEXT","value":"x"},{"title":"plain","value":3}]}`, 200, `"report_type":"BUG"`},
 		{"no annotations", http.MethodPost, report + "/annotations", `[]`, 400, "minimum number of items is 1"},                           // the description's minItems
 		{"101 annotations", http.MethodPost, report + "/annotations", annotationsJSON(0, 101, ""), 400, "maximum number of items is 100"}, // its maxItems
-		{"annotation without external id", http.MethodPost, report + "/annotations", `[{"summary":"s","annotation_type":"BUG"}]`, 400, "0.external_id: This field is required."},
-		{"annotation without summary", http.MethodPost, report + "/annotations", `[{"external_id":"x","annotation_type":"BUG"}]`, 400, "0.summary: This field is required."},
-		{"annotation without type", http.MethodPost, report + "/annotations", `[{"external_id":"x","summary":"s"}]`, 400, "0.annotation_type: This field is required."},
+		{"annotation without external id", http.MethodPost, report + "/annotations", `[{"type":"report_annotation","summary":"s","annotation_type":"BUG"}]`, 400, "0.external_id: This field is required."},
+		{"annotation without summary", http.MethodPost, report + "/annotations", `[{"type":"report_annotation","external_id":"x","annotation_type":"BUG"}]`, 400, "0.summary: This field is required."},
+		{"annotation without its object type", http.MethodPost, report + "/annotations", `[{"external_id":"x","summary":"s","annotation_type":"BUG"}]`, 400, "0.type: This field is required."},
+		{"annotation without annotation type", http.MethodPost, report + "/annotations", `[{"type":"report_annotation","external_id":"x","summary":"s"}]`, 400, "0.annotation_type: This field is required."},
 		{"annotation bad severity", http.MethodPost, report + "/annotations", annotationsJSON(0, 2, `,"severity":"high"`), 400, "0.severity: "},
 		{"annotation bad result", http.MethodPost, report + "/annotations", annotationsJSON(0, 1, `,"result":"PENDING"`), 400, "0.result: "},
 		{"annotation bad line", http.MethodPost, report + "/annotations", annotationsJSON(0, 1, `,"line":-2`), 400, "0.line: "},
@@ -94,7 +97,7 @@ func TestInsightsRules(t *testing.T) {
 func TestAnnotationsPerReport(t *testing.T) {
 	s, call := newInsightsFake(t)
 	report := insCommit + "/reports/prscout"
-	if code, _ := call(http.MethodPut, report, `{"title":"t","report_type":"BUG"}`); code != 200 {
+	if code, _ := call(http.MethodPut, report, `{"type":"report","title":"t","report_type":"BUG"}`); code != 200 {
 		t.Fatal("put report")
 	}
 	for i := range 10 {
@@ -117,7 +120,7 @@ func TestAnnotationsPerReport(t *testing.T) {
 	if code != 200 || strings.Count(body, `"external_id"`) != 100 || !strings.Contains(body, `"next"`) {
 		t.Fatalf("list: %d, %d values", code, strings.Count(body, `"external_id"`))
 	}
-	call(http.MethodPut, report, `{"title":"t2","report_type":"BUG","result":"PASSED"}`)
+	call(http.MethodPut, report, `{"type":"report","title":"t2","report_type":"BUG","result":"PASSED"}`)
 	if n := len(s.Annotations("acme", "shop", insCommit, "prscout")); n != 1000 {
 		t.Fatalf("a PUT left %d annotations", n)
 	}
@@ -138,15 +141,15 @@ func TestAnnotationsPerReport(t *testing.T) {
 func TestDenyScope(t *testing.T) {
 	s, call := newInsightsFake(t)
 	s.DenyScope(OpSetStatus)
-	code, body := call(http.MethodPost, insCommit+"/statuses/build", `{"key":"k","state":"FAILED","url":"https://x.example/"}`)
+	code, body := call(http.MethodPost, insCommit+"/statuses/build", `{"type":"build","key":"k","state":"FAILED","url":"https://x.example/"}`)
 	if code != http.StatusForbidden || body != ScopeErrorBody {
 		t.Fatalf("denied: %d %s", code, body)
 	}
-	if code, _ := call(http.MethodPut, insCommit+"/reports/r", `{"title":"t","report_type":"BUG"}`); code != 200 {
+	if code, _ := call(http.MethodPut, insCommit+"/reports/r", `{"type":"report","title":"t","report_type":"BUG"}`); code != 200 {
 		t.Fatalf("an operation not denied answered %d", code)
 	}
 	s.DenyScope()
-	if code, _ := call(http.MethodPost, insCommit+"/statuses/build", `{"key":"k","state":"FAILED","url":"https://x.example/"}`); code != 201 {
+	if code, _ := call(http.MethodPost, insCommit+"/statuses/build", `{"type":"build","key":"k","state":"FAILED","url":"https://x.example/"}`); code != 201 {
 		t.Fatalf("after lifting: %d", code)
 	}
 	if st, ok := s.Status("acme", "shop", insCommit, "k"); !ok || len(st.States) != 1 {

@@ -99,7 +99,7 @@ func (s *Server) prJSON(ws, slug string, pr *PullRequest) map[string]any {
 		}
 		return map[string]any{
 			"branch":     map[string]any{"name": branch},
-			"commit":     map[string]any{"type": "commit", "hash": short(commit)},
+			"commit":     map[string]any{"hash": short(commit)},
 			"repository": repo,
 		}
 	}

@@ -5,9 +5,10 @@
 // their messages), pull request comments (POST, PUT and DELETE change the
 // state and are recorded; POST and DELETE on .../comments/{id}/resolve
 // resolve and reopen a top-level inline comment's thread, 409 when it is
-// already resolved, 403 for a reply or a general comment; a multi-line
-// anchor off the pull request's diff is a 400), pull request tasks (see
-// tasks.go), pull request
+// already resolved, 403 for a reply or a general comment; an inline anchor
+// is taken when it fits the API description, on the diff or off it, as no
+// documentation says which ranges Bitbucket refuses), pull request tasks
+// (see tasks.go), pull request
 // states (SetPullRequestState), the authenticated account
 // (GET /user), commit build statuses and Code Insights reports with their
 // annotations (see insights.go for the documented rules the fake enforces,
@@ -99,6 +100,9 @@ type Fault struct {
 	// "/pullrequests/7/"); other requests of the operation pass and leave
 	// it in place.
 	PathContains string
+	// BodyContains, when non-empty, limits it likewise to requests whose
+	// body contains it (one comment's anchor, `"start_to":7`).
+	BodyContains string
 	Status       int           // answer status; 0 answers normally (after Delay)
 	Times        int           // how many requests it hits (default 1)
 	RetryAfter   string        // Retry-After header value, when non-empty
@@ -550,7 +554,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, op string, h f
 	var fault *Fault
 	q := s.faults[c.op]
 	for i := range q {
-		if q[i].PathContains != "" && !strings.Contains(raw, q[i].PathContains) {
+		if q[i].PathContains != "" && !strings.Contains(raw, q[i].PathContains) ||
+			q[i].BodyContains != "" && !strings.Contains(string(body), q[i].BodyContains) {
 			continue
 		}
 		f := q[i]

@@ -45,7 +45,7 @@ func TestCommentAuthors(t *testing.T) {
 		t.Fatalf("GET /user = %d %v", st, me)
 	}
 	const comments = "/repositories/acme/shop/pullrequests/1/comments"
-	st, ours := call(http.MethodPost, comments, `{"content":{"raw":"ours"}}`)
+	st, ours := call(http.MethodPost, comments, `{"type":"pullrequest_comment","content":{"raw":"ours"}}`)
 	if st != 201 || user(ours) != "bot-7" {
 		t.Fatalf("POST = %d %v", st, ours)
 	}
@@ -61,7 +61,7 @@ func TestCommentAuthors(t *testing.T) {
 		{http.MethodDelete, oursID, 204},
 	}
 	for _, tc := range tests {
-		st, m := call(tc.method, comments+"/"+tc.id, `{"content":{"raw":"edited"}}`)
+		st, m := call(tc.method, comments+"/"+tc.id, `{"type":"pullrequest_comment","content":{"raw":"edited"}}`)
 		if st != tc.want {
 			t.Errorf("%s comment %s = %d, want %d", tc.method, tc.id, st, tc.want)
 		}

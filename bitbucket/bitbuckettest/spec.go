@@ -135,7 +135,11 @@ func (s *Server) checkAnswerLocked(op string, r *http.Request, rec *apicheck.Rec
 		s.specOps = map[string]bool{}
 	}
 	s.specOps[apicheck.Operation(r.Method, path)] = true
-	if v := doc.CheckResponse(path, r, params, rec.Status, rec.Header(), rec.Body.Bytes()); v != "" {
+	v := doc.CheckResponse(path, r, params, rec.Status, rec.Header(), rec.Body.Bytes())
+	if op == OpGetSrc && r.URL.Query().Get("format") != "meta" {
+		v = doc.CheckStatus(path, r, params, rec.Status, rec.Header()) // a file's content, typed by its name
+	}
+	if v != "" {
 		s.violations = append(s.violations, v)
 	}
 }

@@ -53,8 +53,8 @@ func (s *Server) taskJSON(ws, slug string, prID int, t *Task) map[string]any {
 		state = "RESOLVED"
 	}
 	m := map[string]any{
-		"type": "pullrequest_comment_task", "id": t.ID, "state": state, "pending": false,
-		"content":    map[string]any{"raw": t.Body, "markup": "markdown", "html": "<p>" + t.Body + "</p>", "type": "rendered"},
+		"id": t.ID, "state": state, "pending": false,
+		"content":    map[string]any{"raw": t.Body, "markup": "markdown", "html": "<p>" + t.Body + "</p>"},
 		"creator":    account(t.CreatorID, t.CreatorID),
 		"created_on": "2026-11-02T10:06:00.000000+00:00", "updated_on": "2026-11-02T10:06:00.000000+00:00",
 

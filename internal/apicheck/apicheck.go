@@ -90,6 +90,7 @@ func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]strin
 		// Bitbucket names the field as a dotted path ("data.0.type"),
 		// words an enum miss as "... is not a valid choice." and a
 		// missing field as "This field is required."
+		se = telling(se)
 		v.Field, v.Msg = strings.Join(se.JSONPointer(), "."), se.Reason
 		switch se.SchemaField {
 		case "enum":
@@ -101,23 +102,68 @@ func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]strin
 	return v, false
 }
 
+// telling returns the error of se that names what is wrong: for a value
+// that fits no branch of a oneOf or anyOf, the error of the branch it
+// failed deepest in, past the branch's discriminating enum or `not` (a
+// datum of type NUMBER whose value is a string: its value, not its type),
+// else the enum miss itself (a type no branch has); else se.
+func telling(se *openapi3.SchemaError) *openapi3.SchemaError {
+	if se.SchemaField != "oneOf" && se.SchemaField != "anyOf" {
+		return se
+	}
+	var branches openapi3.MultiError
+	if !errors.As(se.Origin, &branches) {
+		return se
+	}
+	var enum *openapi3.SchemaError
+	for _, b := range branches {
+		var be *openapi3.SchemaError
+		if !errors.As(b, &be) {
+			continue
+		}
+		switch be.SchemaField {
+		case "enum":
+			if enum == nil {
+				enum = be
+			}
+		case "not":
+		default:
+			return telling(be)
+		}
+	}
+	if enum != nil {
+		return enum
+	}
+	return se
+}
+
 type readCloser struct{ *bytes.Reader }
 
 func (readCloser) Close() error { return nil }
 
 // CheckResponse validates an answer (status, header, body) to r, a request
 // of the operation at path; it returns the violation, or "". Only JSON
-// bodies are checked against a schema (raw diffs and file contents are
-// text); the status always is.
+// bodies are checked against a schema (raw diffs are text); the status
+// always is.
 func (d *Doc) CheckResponse(path string, r *http.Request, params map[string]string, status int, h http.Header, body []byte) string {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return d.checkResponse(path, r, params, status, h, body, mt == "application/json")
+}
+
+// CheckStatus validates an answer's status and header but not its body:
+// for an answer whose body is content, not the API's JSON (a file served
+// with the type its name implies, application/json for a .json file).
+func (d *Doc) CheckStatus(path string, r *http.Request, params map[string]string, status int, h http.Header) string {
+	return d.checkResponse(path, r, params, status, h, nil, false)
+}
+
+func (d *Doc) checkResponse(path string, r *http.Request, params map[string]string, status int, h http.Header, body []byte, withBody bool) string {
 	rt, known := d.route(r.Method, path)
 	if !known {
 		return ""
 	}
 	opts := options()
-	if mt, _, _ := mime.ParseMediaType(h.Get("Content-Type")); mt != "application/json" {
-		opts.ExcludeResponseBody = true
-	}
+	opts.ExcludeResponseBody = !withBody
 	req := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: rt, Options: opts}
 	in := &openapi3filter.ResponseValidationInput{RequestValidationInput: req, Status: status, Header: h, Options: opts}
 	in.SetBodyBytes(body)
