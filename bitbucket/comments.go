@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,6 +66,70 @@ func (c *Client) Comment(ctx context.Context, repo pipeline.Repo, prID int, id i
 		return pipeline.Comment{}, fmt.Errorf("comment %d of pull request %d: %w", id, prID, err)
 	}
 	return marked(v, self), nil
+}
+
+var _ pipeline.OwnCommentFinder = (*Client)(nil)
+
+// FindOwnComments implements pipeline.OwnCommentFinder with one filtered
+// request: GET .../pullrequests/{pull_request_id}/comments?q=...&sort=-created_on&pagelen=n,
+// q being `(user.account_id = "<id>" OR user.uuid = "{<id>}" ...) AND
+// (content.raw ~ "<any>" OR ...) AND content.raw ~ "<all>" ...` (the
+// operation "supports filtering and sorting"). Each answer is checked again
+// here, author and text, so only prscout's own account's comments are
+// returned whatever the filter matched.
+func (c *Client) FindOwnComments(ctx context.Context, repo pipeline.Repo, prID int, q pipeline.OwnCommentQuery) ([]pipeline.Comment, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
+	a, ok := c.api.(*httpAPI)
+	if !ok || q.Limit < 1 || q.Limit > 100 || len(q.AnyOf)+len(q.AllOf) == 0 {
+		return nil, pipeline.Invalidf("query", "own comments cannot be found by filter here (limit %d)", q.Limit)
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	self := c.selfIDs(ctx)
+	if self == nil {
+		return nil, fmt.Errorf("find prscout's comments on pull request %d: its own account is unknown: %w", prID, pipeline.ErrUpstream)
+	}
+	v := url.Values{}
+	v.Set("q", ownQuery(self, q))
+	v.Set("sort", "-created_on")
+	v.Set("pagelen", strconv.Itoa(q.Limit))
+	var p page[wireComment]
+	if err := a.getJSON(ctx, "list_comments", a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments")+"?"+v.Encode(), &p); err != nil {
+		return nil, fmt.Errorf("find prscout's comments on pull request %d: %w", prID, err)
+	}
+	var out []pipeline.Comment
+	for _, w := range p.Values {
+		if cm := marked(w, self); !cm.Foreign && q.Match(cm.Body) && len(out) < q.Limit {
+			out = append(out, cm)
+		}
+	}
+	return out, nil
+}
+
+// ownQuery is the BBQL filter of FindOwnComments.
+func ownQuery(self []string, q pipeline.OwnCommentQuery) string {
+	var who, anyOf []string
+	for _, id := range self {
+		who = append(who, "user.account_id = "+bbqlString(id), "user.uuid = "+bbqlString("{"+id+"}"))
+	}
+	for _, s := range q.AnyOf {
+		anyOf = append(anyOf, "content.raw ~ "+bbqlString(s))
+	}
+	parts := []string{"(" + strings.Join(who, " OR ") + ")"}
+	if len(anyOf) > 0 {
+		parts = append(parts, "("+strings.Join(anyOf, " OR ")+")")
+	}
+	for _, s := range q.AllOf {
+		parts = append(parts, "content.raw ~ "+bbqlString(s))
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// bbqlString quotes s as a BBQL string literal.
+func bbqlString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // marked is v with Foreign and Unverified set from prscout's account ids.

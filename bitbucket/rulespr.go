@@ -246,7 +246,7 @@ func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipelin
 func (a *httpAPI) pullRequestsFrom(ctx context.Context, repo pipeline.Repo, branch string) (page[wirePR], error) {
 	var p page[wirePR]
 	q := url.Values{}
-	q.Set("q", fmt.Sprintf(`source.branch.name="%s" AND state="OPEN"`, branch))
+	q.Set("q", "source.branch.name="+bbqlString(branch)+` AND state="OPEN"`)
 	q.Set("pagelen", "50")
 	err := a.getJSON(ctx, "list_pullrequests", a.repoURL(repo, "pullrequests")+"?"+q.Encode(), &p)
 	return p, err

@@ -293,7 +293,10 @@ func Answer(ctx context.Context, d Deps, in AnswerInput, o Options) (Result, err
 		return Result{}, err
 	}
 	defer unlock()
-	v, err := load(ctx, d, ti)
+	v, err := answerView(ctx, d, ti, o)
+	if errors.Is(err, errTooDeep) {
+		return (&view{in: ti}).result(ActionNone, OutcomeTooDeep, fmt.Sprintf("not followed: %v", err)), nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -321,6 +324,26 @@ func Answer(ctx context.Context, d Deps, in AnswerInput, o Options) (Result, err
 	res := v.result(ActionAnswered, OutcomeAnswered, "")
 	res.Reply = r
 	return res, nil
+}
+
+// answerView reads what posting an answer needs: the comment, its thread's
+// root and prscout's replies to it (scope.go), or every comment.
+func answerView(ctx context.Context, d Deps, in Input, o Options) (*view, error) {
+	g, _, ok := scoped(d)
+	if !ok {
+		return load(ctx, d, in)
+	}
+	v, err := readComment(ctx, g, in)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		return &view{in: in}, nil // answered as not found
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := v.walk(ctx, g); err != nil {
+		return nil, err
+	}
+	return v, loadScoped(ctx, d, v, o, true, false)
 }
 
 // readAnswer takes the text out of a model's answer: {answer} JSON, or the
