@@ -399,7 +399,7 @@ func complete(ctx context.Context, d Deps, in Input, o Options, v *view) (*view,
 		}
 	}
 	if ok && v != nil {
-		err := loadScoped(ctx, d, v, o, true, true)
+		err := loadScoped(ctx, d, v, o, true, needsSummary(v))
 		if err == nil {
 			return v, "", nil
 		}
@@ -408,6 +408,15 @@ func complete(ctx context.Context, d Deps, in Input, o Options, v *view) (*view,
 	}
 	lv, err := load(ctx, d, in)
 	return lv, "", err
+}
+
+// needsSummary reports whether carrying out the view's comment reads
+// prscout's summary or state: every command and question but help (and
+// text addressed to prscout that is no command, answered with the help).
+func needsSummary(v *view) bool {
+	p := parseCommand(v.target.Body, nil)
+	inFinding := v.fp != "" && v.root.ID != v.target.ID
+	return inFinding || (p.command != CmdHelp && p.command != "")
 }
 
 // act carries out a comment that passed the loop guard: a command, a
