@@ -93,7 +93,10 @@ func TestActedCommentEventCalls(t *testing.T) {
 		}
 		started := 0
 		d := thread.Deps{Comments: c, PRs: c, Repo: c,
-			StartReview: func(context.Context, pipeline.Repo, pipeline.PullRequestInfo, string, string, int64) error { started++; return nil }}
+			StartReview: func(context.Context, pipeline.Repo, pipeline.PullRequestInfo, string, string, int64) error {
+				started++
+				return nil
+			}}
 		o := thread.Options{MaxAnswersPerHour: 3}
 		in := func(id int64) thread.Input {
 			return thread.Input{Workspace: "acme", RepoSlug: "uploader", PRID: 42, CommentID: id}
