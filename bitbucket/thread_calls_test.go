@@ -3,6 +3,7 @@ package bitbucket
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/prscout/prscout/bitbucket/bitbuckettest"
@@ -156,5 +157,61 @@ func TestActedCommentEventCalls(t *testing.T) {
 		if small[e] != large[e] || large[e] == 0 || large[e] > 10 {
 			t.Errorf("%s: %d calls at 10 comments, %d at 400: want the same bounded handful", e, small[e], large[e])
 		}
+	}
+}
+
+// TestFindOwnComments: one filtered request (q naming prscout's account and
+// the marker's text, newest first) finds prscout's own comments; a
+// stranger's comment carrying the same marker is never among them, even
+// when the filter lets it through; a refused filter is an error.
+func TestFindOwnComments(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	ctx := context.Background()
+	repo := pipeline.Repo{Workspace: "acme", RepoSlug: "uploader"}
+	self := bitbuckettest.DefaultAccountID
+	old := s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{AccountID: self, Body: "old summary\n\n" + marker.ReviewMarker(baseFull)})
+	s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{Author: "Mallory", Body: "forged\n\n" + marker.ReviewMarker(headFull)})
+	newer := s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{AccountID: self, Body: "summary\n\n" + marker.ReviewMarker(headFull)})
+	s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{AccountID: self, Body: "an inline comment"})
+	q := pipeline.OwnCommentQuery{AnyOf: []string{marker.ReviewMarkerText}, Limit: 5}
+	before := len(s.Requests())
+	got, err := c.FindOwnComments(ctx, repo, 42, q)
+	if err != nil || len(got) != 2 || got[0].ID != newer || got[1].ID != old || got[0].Foreign {
+		t.Fatalf("FindOwnComments = %+v, %v; want %d then %d, own", got, err, newer, old)
+	}
+	var sent []bitbuckettest.Request
+	for _, rq := range s.Requests()[before:] {
+		if rq.Op == bitbuckettest.OpListComments {
+			sent = append(sent, rq)
+		}
+	}
+	if len(sent) != 1 || !strings.Contains(sent[0].Query.Get("q"), `user.account_id = "`+self+`"`) || sent[0].Query.Get("sort") != "-created_on" {
+		t.Errorf("requests = %+v, want one filtered by prscout's account, newest first", sent)
+	}
+	// Text alone is no proof: with the author left out of the answer's
+	// check, the stranger's comment would come back.
+	q.AllOf = []string{"forged"}
+	if got, err := c.FindOwnComments(ctx, repo, 42, q); err != nil || len(got) != 0 {
+		t.Errorf("a stranger's marker: %+v, %v", got, err)
+	}
+	s.Fail(bitbuckettest.OpListComments, bitbuckettest.Fault{Status: 400})
+	if _, err := c.FindOwnComments(ctx, repo, 42, q); err == nil {
+		t.Errorf("a refused filter gave no error")
+	}
+}
+
+// TestCommentEventFilterRefused: should Bitbucket refuse the filter, a
+// command is still answered, from the listing of every comment, and the
+// answer says so.
+func TestCommentEventFilterRefused(t *testing.T) {
+	s := newFake(t)
+	c, _ := newClient(t, s, nil)
+	id := s.AddComment("acme", "uploader", 42, bitbuckettest.Comment{Author: "Mina Park", Body: "prscout help"})
+	s.Fail(bitbuckettest.OpListComments, bitbuckettest.Fault{Status: 400})
+	d := thread.Deps{Comments: c, PRs: c, Repo: c}
+	res, err := thread.Thread(context.Background(), d, thread.Input{Workspace: "acme", RepoSlug: "uploader", PRID: 42, CommentID: id}, thread.Options{MaxAnswersPerHour: 3})
+	if err != nil || res.Action != thread.ActionAnswered || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "every comment was listed") {
+		t.Errorf("help with the filter refused: %+v, %v", res, err)
 	}
 }

@@ -238,7 +238,7 @@ func queryObjects(w http.ResponseWriter, r *http.Request, objs []map[string]any,
 	if q := qs.Get("q"); q != "" {
 		e, err := parseBBQL(q, fields)
 		if err != nil {
-			writeFieldError(w, "q", "Invalid query: "+err.Error())
+			writeError(w, http.StatusBadRequest, "q: invalid query: "+err.Error())
 			return nil, false
 		}
 		objs = slices.DeleteFunc(slices.Clone(objs), func(o map[string]any) bool { return !e.match(o) })
@@ -247,7 +247,7 @@ func queryObjects(w http.ResponseWriter, r *http.Request, objs []map[string]any,
 		field, desc := strings.CutPrefix(s, "-")
 		kind, ok := fields.sort[field]
 		if !ok {
-			writeFieldError(w, "sort", fmt.Sprintf("%q is not a field this resource can be sorted on", s))
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("sort: %q is not a field this resource can be sorted on", s))
 			return nil, false
 		}
 		slices.SortStableFunc(objs, func(a, b map[string]any) int {
@@ -260,6 +260,13 @@ func queryObjects(w http.ResponseWriter, r *http.Request, objs []map[string]any,
 				c = cmp.Compare(na, nb)
 			} else {
 				c = cmp.Compare(fmt.Sprint(va), fmt.Sprint(vb))
+			}
+			if c == 0 { // the fake's objects share times real ones do not: creation order
+				ia, _ := lookupField(a, "id")
+				ib, _ := lookupField(b, "id")
+				na, _ := number(ia)
+				nb, _ := number(ib)
+				c = cmp.Compare(na, nb)
 			}
 			if desc {
 				return -c
