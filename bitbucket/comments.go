@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prscout/prscout/internal/bbql"
 	"github.com/prscout/prscout/pipeline"
 )
 
@@ -70,31 +71,25 @@ func (c *Client) Comment(ctx context.Context, repo pipeline.Repo, prID int, id i
 
 var _ pipeline.OwnCommentFinder = (*Client)(nil)
 
-// FindOwnComments implements pipeline.OwnCommentFinder with one filtered
-// request: GET .../pullrequests/{pull_request_id}/comments?q=...&sort=-created_on&pagelen=n,
-// q being `(user.account_id = "<id>" OR user.uuid = "{<id>}" ...) AND
-// (content.raw ~ "<any>" OR ...) AND content.raw ~ "<all>" ...` (the
-// operation "supports filtering and sorting"). Each answer is checked again
-// here, author and text, so only prscout's own account's comments are
-// returned whatever the filter matched.
+// FindOwnComments implements pipeline.OwnCommentFinder with one request:
+// GET .../pullrequests/{pull_request_id}/comments?q=...&sort=-created_on&pagelen=n
+// (the operation "supports filtering and sorting"), q naming prscout's own
+// account and the texts. Author and text are checked again in the answer.
 func (c *Client) FindOwnComments(ctx context.Context, repo pipeline.Repo, prID int, q pipeline.OwnCommentQuery) ([]pipeline.Comment, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	a, ok := c.api.(*httpAPI)
 	if !ok || q.Limit < 1 || q.Limit > 100 || len(q.AnyOf)+len(q.AllOf) == 0 {
-		return nil, pipeline.Invalidf("query", "own comments cannot be found by filter here (limit %d)", q.Limit)
+		return nil, pipeline.Invalidf("query", "own comments cannot be found by this filter (limit %d)", q.Limit)
 	}
 	ctx, cancel := c.bound(ctx)
 	defer cancel()
 	self := c.selfIDs(ctx)
 	if self == nil {
-		return nil, fmt.Errorf("find prscout's comments on pull request %d: its own account is unknown: %w", prID, pipeline.ErrUpstream)
+		return nil, fmt.Errorf("find prscout's comments: its own account is unknown: %w", pipeline.ErrUpstream)
 	}
-	v := url.Values{}
-	v.Set("q", ownQuery(self, q))
-	v.Set("sort", "-created_on")
-	v.Set("pagelen", strconv.Itoa(q.Limit))
+	v := url.Values{"q": {bbql.CommentsBy(self, q.AnyOf, q.AllOf)}, "sort": {"-created_on"}, "pagelen": {strconv.Itoa(q.Limit)}}
 	var p page[wireComment]
 	if err := a.getJSON(ctx, "list_comments", a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments")+"?"+v.Encode(), &p); err != nil {
 		return nil, fmt.Errorf("find prscout's comments on pull request %d: %w", prID, err)
@@ -106,30 +101,6 @@ func (c *Client) FindOwnComments(ctx context.Context, repo pipeline.Repo, prID i
 		}
 	}
 	return out, nil
-}
-
-// ownQuery is the BBQL filter of FindOwnComments.
-func ownQuery(self []string, q pipeline.OwnCommentQuery) string {
-	var who, anyOf []string
-	for _, id := range self {
-		who = append(who, "user.account_id = "+bbqlString(id), "user.uuid = "+bbqlString("{"+id+"}"))
-	}
-	for _, s := range q.AnyOf {
-		anyOf = append(anyOf, "content.raw ~ "+bbqlString(s))
-	}
-	parts := []string{"(" + strings.Join(who, " OR ") + ")"}
-	if len(anyOf) > 0 {
-		parts = append(parts, "("+strings.Join(anyOf, " OR ")+")")
-	}
-	for _, s := range q.AllOf {
-		parts = append(parts, "content.raw ~ "+bbqlString(s))
-	}
-	return strings.Join(parts, " AND ")
-}
-
-// bbqlString quotes s as a BBQL string literal.
-func bbqlString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
 
 // marked is v with Foreign and Unverified set from prscout's account ids.
