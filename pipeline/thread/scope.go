@@ -162,13 +162,11 @@ var summaryQuery = pipeline.OwnCommentQuery{
 	Limit: summaryLimit,
 }
 
-// loadScoped completes a view readComment and walk read: prscout's replies (when replies)
-// and its summary and state comments (when summary).
+// loadScoped completes a view readComment and walk read (its thread so
+// far: the comments read): prscout's replies (when replies) and its
+// summary and state comments (when summary).
 func loadScoped(ctx context.Context, d Deps, v *view, o Options, replies, summary bool) error {
-	v.thread = v.thread[:0]
-	for _, c := range v.comments { // the target and its parents read
-		v.thread = append(v.thread, c)
-	}
+	v.thread = append(v.thread[:0], v.comments...)
 	v.setFinding()
 	if replies {
 		if err := v.find(ctx, d, v.repliesQuery(o)); err != nil {
