@@ -31,6 +31,10 @@ func precheck(ctx context.Context, d Deps, in Input, o Options, self []string) (
 		return Result{}, nil, false
 	}
 	v, err := readComment(ctx, g, in)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		res, _ := guard(&view{in: in}, o)
+		return res, nil, true
+	}
 	if err != nil {
 		return Result{}, nil, false // the listing says what became of it
 	}

@@ -77,3 +77,27 @@ func TestDeepThreadNotFollowed(t *testing.T) {
 		t.Errorf("a forged thread marker: %+v, want not_addressed in thread %d", res, top.ID)
 	}
 }
+
+// TestScopedReadsFindSummary: a pause addressed by a mention of prscout's
+// account writes its state into the summary found by filter (no new state
+// comment), and an event for a comment the pull request does not have is
+// answered not_found — neither lists every comment.
+func TestScopedReadsFindSummary(t *testing.T) {
+	r := newRig(t)
+	n := len(r.f.Comments(prID))
+	if res := r.run(t, r.say("@{self-id} pause", 0)); res.Command != CmdPause {
+		t.Fatalf("pause by mention: %+v", res)
+	}
+	var sum pipeline.Comment
+	for _, c := range r.f.Comments(prID) {
+		if c.ID == r.summary.ID {
+			sum = c
+		}
+	}
+	if st, ok := marker.ParseState(sum.Body); !ok || !st.Paused || len(r.f.Comments(prID)) != n+2 {
+		t.Errorf("pause: summary state %+v %v, %d comments (want %d: the command and the reply)", st, ok, len(r.f.Comments(prID)), n+2)
+	}
+	if res := r.run(t, pipeline.Comment{ID: 999999}); res.Outcome != OutcomeNotFound {
+		t.Errorf("an unknown comment: %+v, want not_found", res)
+	}
+}

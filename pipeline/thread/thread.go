@@ -367,7 +367,7 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	if done {
 		return res, nil
 	}
-	v, warn, err := complete(ctx, d, in, o, v)
+	v, warn, err := complete(ctx, d, in, o, v, self)
 	if err != nil {
 		return Result{}, err
 	}
@@ -388,7 +388,7 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 // the view precheck read and filtered requests when the provider can,
 // else the listing of every comment. warn says why a filtered read failed
 // and the listing was used.
-func complete(ctx context.Context, d Deps, in Input, o Options, v *view) (*view, string, error) {
+func complete(ctx context.Context, d Deps, in Input, o Options, v *view, self []string) (*view, string, error) {
 	g, _, ok := scoped(d)
 	if ok && v == nil && in.Event == EventResolved {
 		if rv, err := readComment(ctx, g, in); err == nil {
@@ -399,7 +399,7 @@ func complete(ctx context.Context, d Deps, in Input, o Options, v *view) (*view,
 		}
 	}
 	if ok && v != nil {
-		err := loadScoped(ctx, d, v, o, true, needsSummary(v))
+		err := loadScoped(ctx, d, v, o, true, needsSummary(v, self))
 		if err == nil {
 			return v, "", nil
 		}
@@ -413,8 +413,8 @@ func complete(ctx context.Context, d Deps, in Input, o Options, v *view) (*view,
 // needsSummary reports whether carrying out the view's comment reads
 // prscout's summary or state: every command and question but help (and
 // text addressed to prscout that is no command, answered with the help).
-func needsSummary(v *view) bool {
-	p := parseCommand(v.target.Body, nil)
+func needsSummary(v *view, self []string) bool {
+	p := parseCommand(v.target.Body, self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
 	return inFinding || (p.command != CmdHelp && p.command != "")
 }
