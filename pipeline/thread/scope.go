@@ -13,15 +13,18 @@ import (
 // pull request's comment count. With a provider that reads one comment
 // (pipeline.CommentGetter) and finds prscout's own comments by filter
 // (pipeline.OwnCommentFinder), an event prscout acts on reads:
-//   - the comment and its parents up to the thread's root (reach): at most
-//     contextDepth parents one by one, then the root named by the thread
-//     marker of prscout's nearest reply;
+//   - the comment and its parents up to the thread's root (readComment,
+//     walk): at most contextDepth parents one by one, then the root named
+//     by the thread marker of prscout's nearest reply;
 //   - prscout's replies to the comment and in its thread (one filtered
 //     request: their reply and thread markers);
 //   - prscout's summary and state comments (one filtered request: the
 //     review and state markers), for what needs them;
 //   - and, for a full review command, prscout's reply that started one.
-// Without those extensions every comment is listed (load).
+//
+// A thread whose root is further up than that is not followed. Without
+// those extensions, or when a filtered request fails, every comment is
+// listed (load).
 
 // Limits of the bounded reads.
 const (
@@ -135,10 +138,10 @@ func (v *view) inThread(c pipeline.Comment) bool {
 // find merges prscout's own comments matching q into a scoped view; a
 // listed view has them all already.
 func (v *view) find(ctx context.Context, d Deps, q pipeline.OwnCommentQuery) error {
-	if !v.scoped {
+	_, f, ok := scoped(d)
+	if !v.scoped || !ok {
 		return nil
 	}
-	_, f, _ := scoped(d)
 	cs, err := f.FindOwnComments(ctx, v.repo, v.in.PRID, q)
 	if err != nil {
 		return fmt.Errorf("find prscout's comments: %w", err)
