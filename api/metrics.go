@@ -253,7 +253,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "prscout_webhooks_total", Help: "Bitbucket webhooks received, by outcome (forwarded, ignored, bad_signature, forward_failed, duplicate, event_mismatch, too_large, busy, in_flight).",
 		}, []string{"outcome"}),
 		ThreadEvents: f.NewCounterVec(prometheus.CounterOpts{
-			Name: "prscout_thread_events_total", Help: "Comment events read by /v1/thread (and answers by /v1/thread/answer), by kind (created, resolved, reopened, updated, answer) and outcome (command, question, answered, own_comment, bot, deleted, edit, thread_state, already_answered, rate_limited, not_addressed, not_finding_thread, not_found, self_unknown).",
+			Name: "prscout_thread_events_total", Help: "Comment events read by /v1/thread (and answers by /v1/thread/answer), by kind (created, resolved, reopened, updated, answer) and outcome (command, question, answered, own_comment, bot, deleted, edit, thread_state, already_answered, rate_limited, not_addressed, not_finding_thread, not_found, self_unknown, thread_too_deep).",
 		}, []string{"kind", "outcome"}),
 		ThreadCommands: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "prscout_thread_commands_total", Help: "Thread commands carried out and answered, by command (review, full review, pause, resume, dismiss, help, unknown).",

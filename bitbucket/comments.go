@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/prscout/prscout/internal/bbql"
 	"github.com/prscout/prscout/pipeline"
 )
 
@@ -65,6 +67,40 @@ func (c *Client) Comment(ctx context.Context, repo pipeline.Repo, prID int, id i
 		return pipeline.Comment{}, fmt.Errorf("comment %d of pull request %d: %w", id, prID, err)
 	}
 	return marked(v, self), nil
+}
+
+var _ pipeline.OwnCommentFinder = (*Client)(nil)
+
+// FindOwnComments implements pipeline.OwnCommentFinder with one request:
+// GET .../pullrequests/{pull_request_id}/comments?q=...&sort=-created_on&pagelen=n
+// (the operation "supports filtering and sorting"), q naming prscout's own
+// account and the texts. Author and text are checked again in the answer.
+func (c *Client) FindOwnComments(ctx context.Context, repo pipeline.Repo, prID int, q pipeline.OwnCommentQuery) ([]pipeline.Comment, error) {
+	if err := checkRepo(repo); err != nil {
+		return nil, err
+	}
+	a, ok := c.api.(*httpAPI)
+	if !ok || q.Limit < 1 || q.Limit > 100 || len(q.AnyOf)+len(q.AllOf) == 0 {
+		return nil, pipeline.Invalidf("query", "own comments cannot be found by this filter (limit %d)", q.Limit)
+	}
+	ctx, cancel := c.bound(ctx)
+	defer cancel()
+	self := c.selfIDs(ctx)
+	if self == nil {
+		return nil, fmt.Errorf("find prscout's comments: its own account is unknown: %w", pipeline.ErrUpstream)
+	}
+	v := url.Values{"q": {bbql.CommentsBy(self, q.AnyOf, q.AllOf)}, "sort": {"-created_on"}, "pagelen": {strconv.Itoa(q.Limit)}}
+	var p page[wireComment]
+	if err := a.getJSON(ctx, "list_comments", a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments")+"?"+v.Encode(), &p); err != nil {
+		return nil, fmt.Errorf("find prscout's comments on pull request %d: %w", prID, err)
+	}
+	var out []pipeline.Comment
+	for _, w := range p.Values {
+		if cm := marked(w, self); !cm.Foreign && q.Match(cm.Body) && len(out) < q.Limit {
+			out = append(out, cm)
+		}
+	}
+	return out, nil
 }
 
 // marked is v with Foreign and Unverified set from prscout's account ids.

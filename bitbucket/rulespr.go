@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prscout/prscout/internal/bbql"
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/retry"
 )
@@ -246,7 +247,7 @@ func (a *httpAPI) commitFiles(ctx context.Context, repo pipeline.Repo, c pipelin
 func (a *httpAPI) pullRequestsFrom(ctx context.Context, repo pipeline.Repo, branch string) (page[wirePR], error) {
 	var p page[wirePR]
 	q := url.Values{}
-	q.Set("q", fmt.Sprintf(`source.branch.name="%s" AND state="OPEN"`, branch))
+	q.Set("q", bbql.All(bbql.Any("source.branch.name", "=", branch), `state = "OPEN"`))
 	q.Set("pagelen", "50")
 	err := a.getJSON(ctx, "list_pullrequests", a.repoURL(repo, "pullrequests")+"?"+q.Encode(), &p)
 	return p, err

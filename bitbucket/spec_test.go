@@ -109,6 +109,8 @@ func TestAdapterFollowsTheSpec(t *testing.T) {
 	must("update comment", err)
 	_, err = c.ListComments(ctx, acme, 42)
 	must("list comments", err)
+	_, err = c.FindOwnComments(ctx, acme, 42, pipeline.OwnCommentQuery{AnyOf: []string{"summary"}, AllOf: []string{"again"}, Limit: 5})
+	must("find own comments", err)
 	must("resolve thread", c.ResolveThread(ctx, acme, 42, inline.ID))
 	task, err := c.CreateTask(ctx, acme, 42, inline.ID, "fix it")
 	must("task", err)

@@ -185,6 +185,40 @@ type CommentGetter interface {
 	Comment(ctx context.Context, repo Repo, prID int, id int64) (Comment, error)
 }
 
+// OwnCommentFinder is an optional CommentStore extension for providers
+// that filter comments server-side (Bitbucket Cloud's `q`): prscout's own
+// comments are found by their hidden markers with one request, whatever
+// the pull request's comment count.
+type OwnCommentFinder interface {
+	// FindOwnComments returns comments of the pull request written by
+	// prscout's own account whose raw text contains one of q.AnyOf (and
+	// each of q.AllOf), case-insensitively, newest first, at most q.Limit
+	// (1 to 100). Deleted comments may be among them (Deleted set). It
+	// fails (never guesses) when prscout's own account is unknown.
+	FindOwnComments(ctx context.Context, repo Repo, prID int, q OwnCommentQuery) ([]Comment, error)
+}
+
+// OwnCommentQuery selects prscout's own comments by their text.
+type OwnCommentQuery struct {
+	AnyOf []string
+	AllOf []string
+	Limit int
+}
+
+// Match reports whether text satisfies q's text conditions, as
+// FindOwnComments applies them.
+func (q OwnCommentQuery) Match(text string) bool {
+	text = strings.ToLower(text)
+	ok := len(q.AnyOf) == 0
+	for _, s := range q.AnyOf {
+		ok = ok || strings.Contains(text, strings.ToLower(s))
+	}
+	for _, s := range q.AllOf {
+		ok = ok && strings.Contains(text, strings.ToLower(s))
+	}
+	return ok
+}
+
 // ThreadResolver is an optional CommentStore extension for providers whose
 // comment threads can be resolved (Bitbucket Cloud). The comments stage
 // resolves the thread of prscout's own inline comment when its finding is

@@ -10,7 +10,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"regexp"
 	"slices"
 
 	"strings"
@@ -178,39 +177,18 @@ func (s *Server) commitSrc(c *call) {
 	c.w.WriteHeader(http.StatusCreated)
 }
 
-// qTerm is one `field="value"` term of a q filter.
-var qTerm = regexp.MustCompile(`^\s*([a-z_.]+)\s*=\s*"((?:[^"\\]|\\.)*)"\s*$`)
-
 func (s *Server) listPullRequests(c *call) {
-	want := map[string]string{}
-	if q := c.r.URL.Query().Get("q"); q != "" {
-		for _, term := range strings.Split(q, " AND ") {
-			m := qTerm.FindStringSubmatch(term)
-			if m == nil {
-				writeError(c.w, http.StatusBadRequest, "Invalid q: "+term)
-				return
-			}
-			want[m[1]] = strings.ReplaceAll(m[2], `\"`, `"`)
-		}
-	} else {
-		want["state"] = "OPEN"
-	}
-	var vals []any
+	var objs []map[string]any
 	for _, id := range slices.Sorted(maps.Keys(c.rd.prs)) {
 		pr := c.rd.prs[id]
-		fields := map[string]string{"state": pr.State, "source.branch.name": pr.SourceBranch, "destination.branch.name": pr.DestinationBranch}
-		match := true
-		for k, v := range want {
-			got, known := fields[k]
-			if !known {
-				writeError(c.w, http.StatusBadRequest, "Unsupported q field "+k)
-				return
-			}
-			match = match && got == v
+		if c.r.URL.Query().Get("q") == "" && pr.State != "OPEN" {
+			continue // by default only open pull requests
 		}
-		if match {
-			vals = append(vals, s.prJSON(c.ws, c.slug, pr))
-		}
+		objs = append(objs, s.prJSON(c.ws, c.slug, pr))
+	}
+	vals, ok := queryObjects(c.w, c.r, objs, pullRequestQuery)
+	if !ok {
+		return
 	}
 	s.writePage(c.w, c.r, vals, 10)
 }

@@ -136,9 +136,13 @@ func (s *Server) listComments(c *call) {
 	if !ok {
 		return
 	}
-	var vals []any
+	var objs []map[string]any
 	for _, cm := range c.rd.comments[prID] {
-		vals = append(vals, commentJSON(s, c.ws, c.slug, prID, cm))
+		objs = append(objs, commentJSON(s, c.ws, c.slug, prID, cm))
+	}
+	vals, ok := queryObjects(c.w, c.r, objs, commentQuery)
+	if !ok {
+		return
 	}
 	s.writePage(c.w, c.r, vals, 100)
 }

@@ -74,6 +74,9 @@ func (d *Doc) CheckRequest(path string, r *http.Request, params map[string]strin
 	if !known {
 		return v, true
 	}
+	if v, ok := declaredQuery(rt, r); !ok {
+		return v, false
+	}
 	rq := r.Clone(r.Context())
 	rq.Body = http.NoBody
 	if len(body) > 0 {
@@ -135,6 +138,28 @@ func telling(se *openapi3.SchemaError) *openapi3.SchemaError {
 		return enum
 	}
 	return se
+}
+
+// queryLanguage are the filtering and sorting parameters: accepted only on
+// an operation whose description declares them, so a query the upstream
+// would not run is not taken for one it does. (Other undeclared query
+// parameters, such as paging, pass as the validator lets them.)
+var queryLanguage = []string{"q", "sort"}
+
+// declaredQuery reports a filtering or sorting parameter the operation of
+// rt does not declare.
+func declaredQuery(rt *routers.Route, r *http.Request) (Violation, bool) {
+	for _, name := range queryLanguage {
+		if !r.URL.Query().Has(name) {
+			continue
+		}
+		if rt.Operation.Parameters.GetByInAndName(openapi3.ParameterInQuery, name) == nil &&
+			rt.PathItem.Parameters.GetByInAndName(openapi3.ParameterInQuery, name) == nil {
+			msg := "the operation declares no such query parameter"
+			return Violation{Text: fmt.Sprintf("%s %s: request: query parameter %q: %s", r.Method, rt.Path, name, msg), Field: name, Msg: msg}, false
+		}
+	}
+	return Violation{}, true
 }
 
 type readCloser struct{ *bytes.Reader }

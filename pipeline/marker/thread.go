@@ -14,12 +14,14 @@ import (
 // Conversation markers (docs/review.md, "Conversations"):
 //
 //	[prscout-reply]: # "to=<comment id> v=1"                      (each reply prscout posts in a thread)
+//	[prscout-thread]: # "root=<comment id> v=1"                   (the same replies: the thread's top-level comment)
 //	[prscout-state]: # "v=1 paused=1 by=<account> at=<RFC 3339>"  (the summary's review state)
 //
 // Only prscout's own comments' markers count (pipeline.Comment.Foreign).
 var (
-	replyMarkerRe = regexp.MustCompile(`^\s{0,3}\[prscout-reply\]:\s*#\s+"to=([0-9]{1,19})(?:\s+v=\d+)?"\s*$`)
-	stateMarkerRe = regexp.MustCompile(`^\s{0,3}\[prscout-state\]:\s*#\s+"([^"]{0,400})"\s*$`)
+	replyMarkerRe  = regexp.MustCompile(`^\s{0,3}\[prscout-reply\]:\s*#\s+"to=([0-9]{1,19})(?:\s+v=\d+)?"\s*$`)
+	threadMarkerRe = regexp.MustCompile(`^\s{0,3}\[prscout-thread\]:\s*#\s+"root=([0-9]{1,19})(?:\s+v=\d+)?"\s*$`)
+	stateMarkerRe  = regexp.MustCompile(`^\s{0,3}\[prscout-state\]:\s*#\s+"([^"]{0,400})"\s*$`)
 	// stateLineRe finds the state line of a body to replace it.
 	stateLineRe = regexp.MustCompile(`(?m)^\s{0,3}\[prscout-state\]:[^\n]*\n?`)
 	// accountRe is what an account name in the state may hold: Bitbucket's
@@ -31,6 +33,42 @@ var (
 func ReplyMarker(id int64) string {
 	return fmt.Sprintf(`[prscout-reply]: # "to=%d v=%d"`, id, markerVersion)
 }
+
+// ThreadMarker is the hidden line of a reply prscout posts in the thread
+// whose top-level comment is root: it lets a later event find the thread's
+// root, and prscout's replies in it, without reading every comment.
+func ThreadMarker(root int64) string {
+	return fmt.Sprintf(`[prscout-thread]: # "root=%d v=%d"`, root, markerVersion)
+}
+
+// ParseThreadMarker returns the thread root a reply's thread marker names.
+func ParseThreadMarker(body string) (int64, bool) {
+	if !strings.Contains(body, "[prscout-thread]") {
+		return 0, false
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if m := threadMarkerRe.FindStringSubmatch(strings.TrimSuffix(line, "\r")); m != nil {
+			if id, err := strconv.ParseInt(m[1], 10, 64); err == nil && id > 0 {
+				return id, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// Texts a provider's server-side filter finds prscout's markers by
+// (pipeline.OwnCommentQuery); what it finds is parsed again.
+const (
+	ReviewMarkerText       = "[prscout]: #"
+	LegacyReviewMarkerText = "prscout review head="
+	StateMarkerText        = "[prscout-state]:"
+)
+
+// ReplyMarkerText finds prscout's replies to comment id.
+func ReplyMarkerText(id int64) string { return fmt.Sprintf("to=%d v=", id) }
+
+// ThreadMarkerText finds prscout's replies in the thread of root.
+func ThreadMarkerText(root int64) string { return fmt.Sprintf("root=%d v=", root) }
 
 // ParseReplyMarker returns the comment id a reply's marker names.
 func ParseReplyMarker(body string) (int64, bool) {

@@ -37,6 +37,30 @@ func (s ThreadStore) Comment(ctx context.Context, _ pipeline.Repo, prID int, id 
 	return pipeline.Comment{}, fmt.Errorf("comment %d: %w", id, pipeline.ErrNotFound)
 }
 
+// FindOwnComments implements pipeline.OwnCommentFinder: the comments not
+// marked Foreign or Unverified whose body matches q, highest id first. It
+// fails while the Fake has no own account ids (SetSelf), as a provider
+// that cannot tell its own comments does.
+func (s ThreadStore) FindOwnComments(ctx context.Context, _ pipeline.Repo, prID int, q pipeline.OwnCommentQuery) ([]pipeline.Comment, error) {
+	done, err := s.enter(ctx, OpFindComments, strconv.Itoa(prID))
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.selfIDs) == 0 {
+		return nil, fmt.Errorf("find own comments: own account unknown: %w", pipeline.ErrUpstream)
+	}
+	var out []pipeline.Comment
+	for _, c := range slices.Backward(s.comments[prID]) {
+		if !c.Foreign && !c.Unverified && q.Match(c.Body) && len(out) < q.Limit {
+			out = append(out, c)
+		}
+	}
+	return cloneComments(out), nil
+}
+
 // ResolveThread implements pipeline.ThreadResolver for top-level comment id
 // of any pull request. A thread already resolved answers an error wrapping
 // ErrUpstream, as Bitbucket answers 409.

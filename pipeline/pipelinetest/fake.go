@@ -37,6 +37,7 @@ const (
 	OpAncestor      = "ancestor"       // IsAncestor; arg: "ancestor|head"
 	OpMergeBase     = "merge_base"     // MergeBaseRepo.MergeBase; arg: "a|b"
 	OpListComments  = "list_comments"  // ListComments; arg: the pull request id
+	OpFindComments  = "find_comments"  // ThreadStore.FindOwnComments; arg: the pull request id
 	OpGetComment    = "get_comment"    // ThreadStore.Comment; arg: the comment id
 	OpCreateComment = "create_comment" // CreateComment; arg: the pull request id
 	OpUpdateComment = "update_comment" // UpdateComment; arg: the comment id

@@ -2,6 +2,7 @@ package thread
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -11,13 +12,6 @@ import (
 	"github.com/prscout/prscout/pipeline/marker"
 )
 
-// A comment event costs a bounded handful of provider calls, whatever the
-// pull request's comment count: precheck reads the comment and its parents
-// alone and answers every event prscout does nothing for (its own comments,
-// bots', deleted ones, and comments neither addressed to prscout nor in a
-// thread of one of its findings). Only an event prscout acts on lists the
-// pull request's comments.
-//
 // Replicas share no state but Bitbucket, so a comment is answered once by
 // claiming it there (claimReply): each call posts its reply, then reads the
 // replies to the comment; the lowest id is the answer, and every other
@@ -25,47 +19,42 @@ import (
 // the call whose claim stands, so two deliveries of one "prscout review"
 // start one review.
 
-// maxPrecheckDepth bounds the parents precheck reads to find a thread's
-// root; a deeper reply is judged from the full listing.
-const maxPrecheckDepth = 8
-
-// precheck judges a new comment from itself and its parents; done is false
-// when the event needs the pull request's comments (a command, or a reply
-// in a finding's thread), or the provider cannot read one comment (or
-// failed to: the listing then decides).
-func precheck(ctx context.Context, d Deps, in Input, o Options, self []string) (res Result, done bool) {
+// precheck judges a new comment from itself and its parents (scope.go):
+// done is true with the result when prscout does nothing for it (its own
+// comments, bots', deleted ones, comments neither addressed to prscout nor
+// in a thread of one of its findings, threads too deep to follow). When
+// not done, v is the comment and its thread's root as read (nil when the
+// provider cannot read one comment, or failed to: the listing decides).
+func precheck(ctx context.Context, d Deps, in Input, o Options, self []string) (res Result, v *view, done bool) {
 	g, ok := d.Comments.(pipeline.CommentGetter)
 	if !ok || (in.Event != "" && in.Event != EventCreated) {
-		return Result{}, false
+		return Result{}, nil, false
 	}
-	v := &view{in: in, repo: pipeline.Repo{Workspace: in.Workspace, RepoSlug: in.RepoSlug}}
-	t, err := g.Comment(ctx, v.repo, in.PRID, in.CommentID)
+	v, err := readComment(ctx, g, in)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		res, _ := guard(&view{in: in}, o)
+		return res, nil, true
+	}
 	if err != nil {
-		return Result{}, false // the listing says what became of it
+		return Result{}, nil, false // the listing says what became of it
 	}
-	v.target, v.root = t, t
+	t := v.target
 	if t.Deleted || t.Unverified || !t.Foreign || botReason(t, o.BotAuthors) != "" {
 		// the comment's own reasons: no reply count applies
 		res, _ := guard(v, Options{BotAuthors: o.BotAuthors, MaxAnswersPerHour: math.MaxInt})
-		return res, true
+		return res, nil, true
 	}
-	if parseCommand(t.Body, self).addressed {
-		return Result{}, false
+	switch err := v.walk(ctx, g); {
+	case errors.Is(err, errTooDeep):
+		return v.result(ActionNone, OutcomeTooDeep, fmt.Sprintf("not followed: %v", err)), nil, true
+	case err != nil:
+		return Result{}, nil, false
 	}
-	for i := 0; v.root.ParentID != 0; i++ {
-		if i == maxPrecheckDepth {
-			return Result{}, false
-		}
-		p, err := g.Comment(ctx, v.repo, in.PRID, v.root.ParentID)
-		if err != nil {
-			return Result{}, false
-		}
-		v.root = p
+	v.setFinding()
+	if !parseCommand(t.Body, self).addressed && v.fp == "" {
+		return notAddressed(v), nil, true
 	}
-	if _, finding := marker.ParseFindingMarker(v.root.Body); finding && own(v.root) && v.root.ParentID == 0 {
-		return Result{}, false // a reply to one of prscout's findings
-	}
-	return notAddressed(v), true
+	return Result{}, v, false
 }
 
 func notAddressed(v *view) Result {
@@ -83,7 +72,12 @@ func alreadyAnswered(v *view, r *Reply) Result {
 // first, and ours is deleted. won reports whether ours stands; r is the
 // standing reply.
 func claimReply(ctx context.Context, d Deps, v *view, ours *Reply) (r *Reply, won bool, err error) {
-	cs, err := d.Comments.ListComments(ctx, v.repo, v.in.PRID)
+	var cs []pipeline.Comment
+	if _, f, ok := scoped(d); ok && v.scoped {
+		cs, err = f.FindOwnComments(ctx, v.repo, v.in.PRID, pipeline.OwnCommentQuery{AnyOf: []string{marker.ReplyMarkerText(v.target.ID)}, Limit: 10})
+	} else {
+		cs, err = d.Comments.ListComments(ctx, v.repo, v.in.PRID)
+	}
 	if err != nil {
 		return ours, true, nil // nothing tells another answered: ours stands
 	}
@@ -163,6 +157,12 @@ func reviewPlan(ctx context.Context, d Deps, v *view, o Options, cmd string) (te
 	reviewed = reviewed && pipeline.SameCommit(sha, pr.SourceCommit)
 	if cmd == CmdReview && reviewed {
 		return fmt.Sprintf("The head %s is already reviewed. `prscout full review` reviews the whole pull request again.", head), pr, false, nil
+	}
+	if cmd == CmdFullReview {
+		q := pipeline.OwnCommentQuery{AllOf: []string{"Review of " + head + " started", "(full:"}, Limit: 1}
+		if err := v.find(ctx, d, q); err != nil {
+			return "", pr, false, err
+		}
 	}
 	if at, id, ok := startedFull(v, head); cmd == CmdFullReview && ok {
 		switch {

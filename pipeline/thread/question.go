@@ -64,7 +64,8 @@ func question(ctx context.Context, d Deps, v *view, o Options) (Result, error) {
 	fmt.Fprintf(&u, "## Finding (yours)\n\npath: %s, line: %d, severity: %s\n\n%s\n\n", orDash(ref.Path), ref.Line, orDash(ref.Severity),
 		redact.Secrets(pipeline.ClipRunes(strings.TrimSpace(finding), 4000), redactions))
 
-	code, head, warn := codeAt(ctx, d, v, ref, lines, data)
+	pr, prErr := pullRequestOf(ctx, d, v)
+	code, head, warn := codeAt(ctx, d, v, pr, prErr, ref, lines, data)
 	if warn != "" {
 		res.Warnings = append(res.Warnings, warn)
 	}
@@ -72,7 +73,7 @@ func question(ctx context.Context, d Deps, v *view, o Options) (Result, error) {
 		fmt.Fprintf(&u, "## Code at the head %s\n\n%s\n\n", pipeline.ShortCommit(head), redact.Secrets(code, redactions))
 	}
 	fmt.Fprintf(&u, "Code changed since the finding was posted: %s\n\n", changedWords(ref.CodeChanged))
-	if rule := rulesFor(ctx, d, v, o, ref.Path); rule != "" {
+	if rule := rulesFor(ctx, d, v, o, pr, prErr, ref.Path); rule != "" {
 		fmt.Fprintf(&u, "## Repository rules for %s\n\n%s\n\n", ref.Path, redact.Secrets(pipeline.ClipRunes(rule, 3000), redactions))
 	}
 	u.WriteString("## Thread (oldest first)\n\n")
@@ -125,15 +126,14 @@ func changedWords(c string) string {
 // codeAt reads the finding's file at the pull request's head and returns
 // the numbered window around the anchored lines, setting ref.CodeChanged
 // from the finding's code hash.
-func codeAt(ctx context.Context, d Deps, v *view, ref *FindingRef, n int, data *marker.FindingData) (code, head, warning string) {
+func codeAt(ctx context.Context, d Deps, v *view, pr pipeline.PullRequestInfo, prErr error, ref *FindingRef, n int, data *marker.FindingData) (code, head, warning string) {
 	if d.PRs == nil || d.Repo == nil || ref.Path == "" || ref.Path == "-" {
 		return "", "", ""
 	}
-	pr, err := d.PRs.PullRequest(ctx, v.repo, v.in.PRID)
-	if err != nil {
-		return "", "", fmt.Sprintf("the pull request was not read: %v", err)
+	if prErr != nil {
+		return "", "", fmt.Sprintf("the pull request was not read: %v", prErr)
 	}
-	head, err = d.Repo.ResolveCommit(ctx, v.repo, pr.SourceCommit)
+	head, err := d.Repo.ResolveCommit(ctx, v.repo, pr.SourceCommit)
 	if err != nil {
 		return "", "", fmt.Sprintf("the head %s was not resolved: %v", pipeline.ShortCommit(pr.SourceCommit), err)
 	}
@@ -234,14 +234,19 @@ func absInt(n int) int {
 	return n
 }
 
+// pullRequestOf reads the pull request a question's code and rules come
+// from, once.
+func pullRequestOf(ctx context.Context, d Deps, v *view) (pipeline.PullRequestInfo, error) {
+	if d.PRs == nil || d.Repo == nil {
+		return pipeline.PullRequestInfo{}, nil
+	}
+	return d.PRs.PullRequest(ctx, v.repo, v.in.PRID)
+}
+
 // rulesFor is the repository's rule for path (the rule layers at the
 // destination commit), "" when none applies.
-func rulesFor(ctx context.Context, d Deps, v *view, o Options, path string) string {
-	if d.PRs == nil || d.Repo == nil || path == "" {
-		return ""
-	}
-	pr, err := d.PRs.PullRequest(ctx, v.repo, v.in.PRID)
-	if err != nil {
+func rulesFor(ctx context.Context, d Deps, v *view, o Options, pr pipeline.PullRequestInfo, prErr error, path string) string {
+	if d.PRs == nil || d.Repo == nil || path == "" || prErr != nil {
 		return ""
 	}
 	base, err := d.Repo.ResolveCommit(ctx, v.repo, pr.DestinationCommit)
@@ -293,7 +298,10 @@ func Answer(ctx context.Context, d Deps, in AnswerInput, o Options) (Result, err
 		return Result{}, err
 	}
 	defer unlock()
-	v, err := load(ctx, d, ti)
+	v, err := answerView(ctx, d, ti, o)
+	if errors.Is(err, errTooDeep) {
+		return (&view{in: ti}).result(ActionNone, OutcomeTooDeep, fmt.Sprintf("not followed: %v", err)), nil
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -321,6 +329,26 @@ func Answer(ctx context.Context, d Deps, in AnswerInput, o Options) (Result, err
 	res := v.result(ActionAnswered, OutcomeAnswered, "")
 	res.Reply = r
 	return res, nil
+}
+
+// answerView reads what posting an answer needs: the comment, its thread's
+// root and prscout's replies to it (scope.go), or every comment.
+func answerView(ctx context.Context, d Deps, in Input, o Options) (*view, error) {
+	g, _, ok := scoped(d)
+	if !ok {
+		return load(ctx, d, in)
+	}
+	v, err := readComment(ctx, g, in)
+	if errors.Is(err, pipeline.ErrNotFound) {
+		return &view{in: in}, nil // answered as not found
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := v.walk(ctx, g); err != nil {
+		return nil, err
+	}
+	return v, loadScoped(ctx, d, v, o, true, false)
 }
 
 // readAnswer takes the text out of a model's answer: {answer} JSON, or the

@@ -46,11 +46,13 @@ const (
 	// OutcomeDismissed: a person resolved the thread of an open finding;
 	// it is remembered as dismissed.
 	OutcomeDismissed = "dismissed"
+	// OutcomeTooDeep: the thread's root is too far up to find (scope.go).
+	OutcomeTooDeep = "thread_too_deep"
 )
 
 // Outcomes lists every outcome, to pre-initialise metric labels.
 var Outcomes = []string{OutcomeCommand, OutcomeQuestion, OutcomeAnswered, OutcomeNotFound, OutcomeDeleted, OutcomeOwn, OutcomeSelfUnknown,
-	OutcomeBot, OutcomeEdit, OutcomeThreadState, OutcomeAlreadyAnswered, OutcomeRateLimited, OutcomeNotAddressed, OutcomeNotFinding, OutcomeDismissed}
+	OutcomeBot, OutcomeEdit, OutcomeThreadState, OutcomeAlreadyAnswered, OutcomeRateLimited, OutcomeNotAddressed, OutcomeNotFinding, OutcomeDismissed, OutcomeTooDeep}
 
 // Limits of one thread.
 const (
@@ -165,6 +167,18 @@ type view struct {
 	// fp is the fingerprint of the root when it is one of prscout's own
 	// finding comments ("" otherwise).
 	fp string
+	// scoped: the view holds the comments read for the event (scope.go),
+	// not the listing of every comment.
+	scoped bool
+}
+
+// setFinding sets fp from the root.
+func (v *view) setFinding() {
+	if own(v.root) && v.root.ParentID == 0 {
+		if fp, ok := marker.ParseFindingMarker(v.root.Body); ok {
+			v.fp = fp
+		}
+	}
 }
 
 func (v *view) result(action, outcome, reason string) Result {
@@ -220,11 +234,7 @@ func load(ctx context.Context, d Deps, in Input) (*view, error) {
 			v.thread = append(v.thread, c)
 		}
 	}
-	if own(v.root) && v.root.ParentID == 0 {
-		if fp, ok := marker.ParseFindingMarker(v.root.Body); ok {
-			v.fp = fp
-		}
-	}
+	v.setFinding()
 	return v, nil
 }
 
@@ -349,10 +359,15 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	if si, ok := d.Comments.(pipeline.SelfIdentity); ok {
 		self = si.SelfAccountIDs(ctx)
 	}
-	if res, done := precheck(ctx, d, in, o, self); done {
+	if in.Event == EventUpdated || in.Event == EventReopened {
+		res, _ := guard(&view{in: in}, o) // answered from the event alone
 		return res, nil
 	}
-	v, err := load(ctx, d, in)
+	res, v, done := precheck(ctx, d, in, o, self)
+	if done {
+		return res, nil
+	}
+	v, warn, err := complete(ctx, d, in, o, v, self)
 	if err != nil {
 		return Result{}, err
 	}
@@ -362,6 +377,51 @@ func Thread(ctx context.Context, d Deps, in Input, o Options) (Result, error) {
 	if res, ok := guard(v, o); !ok {
 		return res, nil
 	}
+	res, err = act(ctx, d, v, o, self)
+	if warn != "" {
+		res.Warnings = append(res.Warnings, warn)
+	}
+	return res, err
+}
+
+// complete reads what an event needs of the pull request's comments: from
+// the view precheck read and filtered requests when the provider can,
+// else the listing of every comment. warn says why a filtered read failed
+// and the listing was used.
+func complete(ctx context.Context, d Deps, in Input, o Options, v *view, self []string) (*view, string, error) {
+	g, _, ok := scoped(d)
+	if ok && v == nil && in.Event == EventResolved {
+		if rv, err := readComment(ctx, g, in); err == nil {
+			rv.setFinding()
+			if err = loadScoped(ctx, d, rv, o, false, rv.fp != "" && in.Actor != ""); err == nil {
+				return rv, "", nil
+			}
+		}
+	}
+	if ok && v != nil {
+		err := loadScoped(ctx, d, v, o, true, needsSummary(v, self))
+		if err == nil {
+			return v, "", nil
+		}
+		lv, lerr := load(ctx, d, in)
+		return lv, fmt.Sprintf("prscout's comments were not found by filter (%v): every comment was listed", err), lerr
+	}
+	lv, err := load(ctx, d, in)
+	return lv, "", err
+}
+
+// needsSummary reports whether carrying out the view's comment reads
+// prscout's summary or state: every command and question but help (and
+// text addressed to prscout that is no command, answered with the help).
+func needsSummary(v *view, self []string) bool {
+	p := parseCommand(v.target.Body, self)
+	inFinding := v.fp != "" && v.root.ID != v.target.ID
+	return inFinding || (p.command != CmdHelp && p.command != "")
+}
+
+// act carries out a comment that passed the loop guard: a command, a
+// question in a finding's thread, or nothing.
+func act(ctx context.Context, d Deps, v *view, o Options, self []string) (Result, error) {
 	p := parseCommand(v.target.Body, self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
 	if !p.addressed && !inFinding {
@@ -433,7 +493,7 @@ func postReply(ctx context.Context, d Deps, v *view, o Options, text string) (r 
 }
 
 func replyBody(text string, v *view, o Options) string {
-	return Clean(text, o.LinkHosts) + "\n\n" + marker.ReplyMarker(v.target.ID)
+	return Clean(text, o.LinkHosts) + "\n\n" + marker.ReplyMarker(v.target.ID) + "\n" + marker.ThreadMarker(v.root.ID)
 }
 
 // Clean makes text fit to post: markers stripped, secrets redacted,
