@@ -441,13 +441,12 @@ func (a *httpAPI) prCommitsPage(ctx context.Context, repo pipeline.Repo, prID, p
 	return p, err
 }
 
-// commentType is the `type` of a pull request comment: the API
-// description's base object requires it of every comment a body sends (the
-// comment itself, its parent, a task's comment).
+// commentType is the `type` of a pull request comment: the API description's
+// base object requires it of every comment a body sends (itself, its parent,
+// a task's comment).
 const commentType = "pullrequest_comment"
 
-// wireCommentRef names a comment in a body: a reply's parent, a task's
-// comment.
+// wireCommentRef names a comment in a body: a reply's parent, a task's comment.
 type wireCommentRef struct {
 	Type string `json:"type"`
 	ID   int64  `json:"id"`

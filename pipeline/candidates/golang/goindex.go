@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates/golang/goast"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
@@ -288,7 +289,7 @@ func fileOf(fset *token.FileSet, p string, src []byte, a *ast.File) *goFile {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			if d.Recv != nil && len(d.Recv.List) > 0 {
-				if r := recvName(d.Recv.List[0].Type); r != "" {
+				if r := goast.RecvName(d.Recv.List[0].Type); r != "" {
 					f.methods[r+"."+d.Name.Name] = d
 				}
 				continue
@@ -312,26 +313,6 @@ func fileOf(fset *token.FileSet, p string, src []byte, a *ast.File) *goFile {
 		}
 	}
 	return f
-}
-
-// recvName returns the base type name of a receiver type expression.
-func recvName(x ast.Expr) string {
-	for {
-		switch t := x.(type) {
-		case *ast.StarExpr:
-			x = t.X
-		case *ast.ParenExpr:
-			x = t.X
-		case *ast.IndexExpr:
-			x = t.X
-		case *ast.IndexListExpr:
-			x = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return ""
-		}
-	}
 }
 
 // module returns the module whose go.mod governs dir, nil when none.

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates/golang/goast"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -178,7 +179,7 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 		return
 	}
 	tf := f.tf
-	callees := enclosingCallees(f, c.Added)
+	callees := goast.EnclosingCallees(f.ast, f.tf, c.Added)
 	onAdded := func(id *ast.Ident) bool { return c.Added[tf.Line(id.Pos())] || callees[id] }
 	type amb struct {
 		name string

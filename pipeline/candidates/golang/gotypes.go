@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goast"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 )
 
@@ -538,7 +539,7 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 	case *ast.StructType:
 		for _, fld := range st.Fields.List {
 			if len(fld.Names) == 0 {
-				if recvName(fld.Type) == name || selName(fld.Type) == name {
+				if goast.RecvName(fld.Type) == name || goast.SelName(fld.Type) == name {
 					return &memberRef{pk: t.pk, recv: t.name, name: name, f: df, field: fld.Type}
 				}
 				embedded = append(embedded, e.resolveType(df, nil, fld.Type))
@@ -602,15 +603,4 @@ func (e *goEngine) hasExternalEmbed(t *gtype, depth int) bool {
 		}
 	}
 	return false
-}
-
-// selName returns Sel of an embedded pkg.T (or *pkg.T).
-func selName(x ast.Expr) string {
-	if s, ok := x.(*ast.StarExpr); ok {
-		x = s.X
-	}
-	if s, ok := x.(*ast.SelectorExpr); ok {
-		return s.Sel.Name
-	}
-	return ""
 }

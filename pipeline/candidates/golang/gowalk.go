@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 
+	"github.com/prscout/prscout/pipeline/candidates/golang/goast"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 )
 
@@ -42,23 +43,6 @@ type goWalker struct {
 	// callees holds the idents called (f() or x.f()) by the calls whose
 	// function the walk is in, for the wording of reasons.
 	callees []*ast.Ident
-}
-
-// callee returns the ident c calls (f() or x.f()), nil when none.
-func callee(c *ast.CallExpr) *ast.Ident {
-	switch fn := ast.Unparen(c.Fun).(type) {
-	case *ast.Ident:
-		return fn
-	case *ast.SelectorExpr:
-		return fn.Sel
-	case *ast.IndexExpr:
-		if id, ok := fn.X.(*ast.Ident); ok {
-			return id
-		} else if s, ok := fn.X.(*ast.SelectorExpr); ok {
-			return s.Sel
-		}
-	}
-	return nil
 }
 
 // called reports whether id is the ident a call calls: the walk reaches a
@@ -410,7 +394,7 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 	// The most frequent expressions, their operands in ast.Walk's order.
 	case *ast.CallExpr:
 		n := len(w.callees)
-		if id := callee(x); id != nil {
+		if id := goast.Callee(x); id != nil {
 			w.callees = append(w.callees, id)
 		}
 		w.expr(sc, x.Fun)

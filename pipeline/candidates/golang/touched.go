@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates/golang/goast"
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
@@ -148,7 +149,7 @@ func sideOf(f *goFile, lines map[int]bool) *goSide {
 				td.HeadTo = line(d.Body.Lbrace)
 			}
 			if d.Recv != nil && len(d.Recv.List) > 0 {
-				s.recv = recvName(d.Recv.List[0].Type)
+				s.recv = goast.RecvName(d.Recv.List[0].Type)
 				s.member = true
 				_, s.ptr = d.Recv.List[0].Type.(*ast.StarExpr)
 				if s.recv == "" {
@@ -213,9 +214,9 @@ func typeDecls(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, add func(t
 				add(touch.Decl{Name: sp.Name.Name, Kind: "type", From: ff, To: ft}, sym, nil)
 				continue
 			}
-			n := recvName(fld.Type)
+			n := goast.RecvName(fld.Type)
 			if n == "" {
-				n = selName(fld.Type)
+				n = goast.SelName(fld.Type)
 			}
 			if n != "" {
 				names = []*ast.Ident{{Name: n}}

@@ -10,6 +10,7 @@
 package typescript
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -354,11 +355,6 @@ type tokSearch struct {
 	world       *modtypes.World       // types across modules; nil for other languages
 }
 
-// readAhead is how many searched files read lexes at once, ahead of the
-// one it adds: a few, since each may hold lexed.MaxTokens tokens until it
-// is added.
-const readAhead = 8
-
 // read lexes the searched TypeScript/JavaScript files.
 func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) error {
 	var ahead map[string]*jsFile
@@ -376,10 +372,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		if _, ok := ahead[p]; !ok && s.lexed[p] == nil {
 			ahead = s.readAhead(ctx, tree, paths[k:], aliases, ev)
 		}
-		rf := s.lexed[p]
-		if rf == nil {
-			rf = ahead[p]
-		}
+		rf := cmp.Or(s.lexed[p], ahead[p])
 		if rf == nil {
 			continue
 		}
@@ -408,16 +401,13 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 	return nil
 }
 
-// readAhead lexes, on every core, the next readAhead files of paths that
-// the search has not lexed: those the changes' searches share go to
-// s.lexed, all are answered by path (nil: unreadable).
+// readAhead lexes, on every core, the next few files of paths the search
+// has not lexed (a few: each may hold lexed.MaxTokens tokens until it is
+// added); those the changes' searches share go to s.lexed.
 func (s *tokSearch) readAhead(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) map[string]*jsFile {
 	var todo []string
-	for _, p := range paths {
-		if len(todo) == readAhead {
-			break
-		}
-		if s.lexed[p] == nil && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS && !slices.Contains(todo, p) {
+	for k := 0; k < len(paths) && len(todo) < 8; k++ {
+		if p := paths[k]; s.lexed[p] == nil && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS && !slices.Contains(todo, p) {
 			todo = append(todo, p)
 		}
 	}

@@ -1,14 +1,13 @@
-package golang
+package goast
 
 import (
-	"context"
+	"go/parser"
+	"go/token"
 	"slices"
 	"testing"
-
-	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 )
 
-// The Go reader's enclosing calls follow lexed.EnclosingCalls's rule: the
+// The Go reader's enclosing calls follow engine.EnclosingCalls's rule, as lexed.EnclosingCalls's rule: the
 // innermost brackets open across an added line must be a call's.
 func TestEnclosingCallees(t *testing.T) {
 	for _, tc := range []struct {
@@ -26,16 +25,17 @@ func TestEnclosingCallees(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			src := []byte("package p\n\nfunc f() {\n" + tc.body + "}\n")
-			f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", src, func(goscan.Body) bool { return true })
-			if f == nil {
-				t.Fatalf("not parsed:\n%s", src)
+			fset := token.NewFileSet()
+			file, err := parser.ParseFile(fset, "p.go", src, 0)
+			if err != nil {
+				t.Fatalf("%v:\n%s", err, src)
 			}
 			added := map[int]bool{}
 			for _, l := range tc.added {
 				added[l] = true
 			}
 			var got []string
-			for id := range enclosingCallees(f, added) {
+			for id := range EnclosingCallees(file, fset.File(file.Pos()), added) {
 				got = append(got, id.Name)
 			}
 			slices.Sort(got)
