@@ -164,7 +164,7 @@ func (ns *nameSet) within(fn *fileNames, found func(int32)) {
 }
 
 // fileNames is the distinct identifiers of a file's bytes (maximal runs of
-// javaIdentBytes, in comments and strings too), joined in all, each ending
+// javaChars, in comments and strings too), joined in all, each ending
 // at its ends entry. Ranking a file asks of them, not of its bytes: the
 // files a range's names reach are mostly the same from one request to the
 // next, and a file holds far fewer names than bytes.
@@ -181,14 +181,11 @@ func cachedNames(c *engine.Cache, p string, src []byte) *fileNames {
 		var all []byte
 		var ends []int32
 		for i := 0; i < len(src); {
-			if !javaIdentBytes[src[i]] {
+			if !javaChars.IsByte(src[i]) {
 				i++
 				continue
 			}
-			j := i + 1
-			for j < len(src) && javaIdentBytes[src[j]] {
-				j++
-			}
+			j := ident.End(src, i, javaChars)
 			if w := src[i:j]; !seen[string(w)] {
 				seen[string(w)] = true
 				all = append(all, w...)
@@ -201,14 +198,9 @@ func cachedNames(c *engine.Cache, p string, src []byte) *fileNames {
 	})
 }
 
-// javaIdentBytes marks the bytes of Java identifiers (every non-ASCII byte
-// counts, as the letters of other scripts do).
-var javaIdentBytes = func() (t [256]bool) {
-	for c := range 256 {
-		t[c] = c == '_' || c == '$' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c >= 0x80
-	}
-	return t
-}()
+// javaChars are the bytes of Java identifiers besides ASCII letters, digits
+// and '_' (every non-ASCII byte counts, as the letters of other scripts do).
+const javaChars = ident.Dollar | ident.Unicode
 
 // read reads and parses one file outside the change (nil when it cannot).
 func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {

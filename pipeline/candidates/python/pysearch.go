@@ -1,7 +1,6 @@
 package python
 
 import (
-	"bytes"
 	"context"
 	"path"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // The Python search resolves names the way Python binds them: a name is
@@ -118,31 +118,10 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string, ev *engine.Eviden
 }
 
 func passes(src []byte, group []string) bool {
-	if !containsWord(src, group[0]) {
+	if !ident.Contains(src, group[0], ident.Unicode) {
 		return false
 	}
-	return len(group) == 1 || slices.ContainsFunc(group[1:], func(w string) bool { return containsWord(src, w) })
-}
-
-// containsWord reports whether w occurs in src as a whole identifier.
-func containsWord(src []byte, w string) bool {
-	for k := 0; k < len(src); {
-		i := bytes.Index(src[k:], []byte(w))
-		if i < 0 {
-			return false
-		}
-		i += k
-		end := i + len(w)
-		if (i == 0 || !isIdentByte(src[i-1])) && (end >= len(src) || !isIdentByte(src[end])) {
-			return true
-		}
-		k = i + 1
-	}
-	return false
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9') || c >= 0x80
+	return len(group) == 1 || slices.ContainsFunc(group[1:], func(w string) bool { return ident.Contains(src, w, ident.Unicode) })
 }
 
 // gateWords are the words a file referring to declaration name of file p
