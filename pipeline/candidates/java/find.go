@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -131,6 +132,11 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			return nil, nil, err
 		}
 	}
+	for _, p := range s.subtypeFiles(ctx, touched) {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
 	fs, err := s.readAll(ctx, paths)
 	if err != nil {
 		return nil, nil, err
@@ -227,3 +233,28 @@ func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.Lan
 func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	return find(ctx, tree, cs, ev)
 }
+
+// subtypeFiles answers the files declaring classes below the classes of
+// the touched methods (lexed.Subtypes): their overrides name neither.
+func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) []string {
+	var classes []string
+	for _, t := range touched {
+		if c := simpleName(t.d.Container); t.d.Kind == "method" && c != "" && !slices.Contains(classes, c) {
+			classes = append(classes, c)
+		}
+	}
+	if len(classes) == 0 {
+		return nil
+	}
+	paths, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", []string{"*.java"}, classes, func(p string, src []byte) map[string][]string {
+		out := map[string][]string{}
+		for _, c := range cachedJava(s.ev.Cache, p, src).java.classes {
+			out[simpleName(c.name)] = c.supers
+		}
+		return out
+	})
+	return paths
+}
+
+// simpleName is a nested class's own name (Outer.Inner: Inner).
+func simpleName(cls string) string { return cls[strings.LastIndexByte(cls, '.')+1:] }

@@ -437,6 +437,7 @@ const hitTokens = 32
 func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byName *touchedNames) {
 	best := make([]float64, len(touched))
 	calls := make([]bool, len(touched))
+	over := make([]bool, len(touched)) // the best reference is an override's declaration
 	// sees[k] is how g sees touched pair k's class, -2 until asked.
 	sees := make([]float64, byName.pairs)
 	for k := range sees {
@@ -460,7 +461,7 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 			}
 			sc, call := s.refAt(g, &at, t, byName.cls[k], sees[sk])
 			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
-				best[k], calls[k] = sc, call
+				best[k], calls[k], over[k] = sc, call, g.java.declTok.has(i)
 			}
 		}
 	}
@@ -473,7 +474,10 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 			name = "new " + t.d.Name
 		}
 		verb := "uses"
-		if calls[k] {
+		switch {
+		case over[k]:
+			verb = "overrides"
+		case calls[k]:
 			verb = "calls"
 		}
 		method := engine.MethodTokens

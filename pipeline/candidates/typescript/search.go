@@ -57,7 +57,14 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
+	below, edges := subtypes(ctx, tree, group, aliases, ev)
+	for _, p := range below {
+		if !slices.Contains(paths, p) {
+			paths = append(paths, p)
+		}
+	}
 	for _, s := range group {
+		s.edges = edges
 		if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
 			return err
 		}
@@ -318,11 +325,22 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		s.re = mods.re
 	}
 	s.hierarchyIn(ev)
+	h := lexed.NewHierarchy()
+	for _, g := range s.files {
+		h.Add(g.File, lexed.MembersOf(g.File))
+	}
+	for c, ss := range s.edges {
+		for _, x := range ss {
+			lexed.AddUnique(h.Supers, c, x)
+		}
+	}
+	touched := func(name string) []*lexed.Sym { return s.impactNames[name] }
 	for _, g := range s.files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		s.impactIn(g, ev)
+		lexed.OverridesIn(g.File, h, touched, ev)
 		if nf != nil {
 			s.usesIn(g, ev)
 		}
@@ -338,10 +356,11 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	cache       *engine.Cache // readings kept across requests
-	nf          *jsFile       // the changed file's new side; nil when deleted
-	words       []string      // the names searched: the touched declarations', then those used
-	shared      bool          // the search's files were found for several changes' words
+	edges       map[string][]string // supertypes found below the touched methods' classes
+	cache       *engine.Cache       // readings kept across requests
+	nf          *jsFile             // the changed file's new side; nil when deleted
+	words       []string            // the names searched: the touched declarations', then those used
+	shared      bool                // the search's files were found for several changes' words
 	impactNames map[string][]*lexed.Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
@@ -736,4 +755,29 @@ func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.Lan
 
 func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	return find(ctx, tree, cs, ev)
+}
+
+// subtypes answers the files declaring classes below the classes of the
+// group's touched methods, and the supertype edges between them
+// (lexed.Subtypes): their overrides name neither.
+func subtypes(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *modpaths.Aliases, ev *engine.Evidence) ([]string, map[string][]string) {
+	var classes []string
+	for _, s := range group {
+		for _, ss := range s.impactNames {
+			for _, sym := range ss {
+				if d := sym.Decl; d.Kind == "method" && d.Container != "" && sym.Via == "" && !slices.Contains(classes, d.Container) {
+					classes = append(classes, d.Container)
+				}
+			}
+		}
+	}
+	if len(classes) == 0 {
+		return nil, nil
+	}
+	return lexed.Subtypes(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), classes, func(p string, src []byte) map[string][]string {
+		if f := cachedJS(ev.Cache, p, src, aliases); f.Types != nil {
+			return f.Types.Supers
+		}
+		return nil
+	})
 }
