@@ -185,29 +185,26 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	below, edges := r.subtypes(byName, ev)
+	var touched []*lexed.Sym
+	for _, ss := range byName {
+		for _, s := range ss {
+			touched = append(touched, s.s)
+		}
+	}
+	overrides, below := lexed.FindOverrides(ctx, tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), touched, func(p string, src []byte) map[string][]string {
+		return cachedPython(r.cache, p, src).typeFacts().Supers
+	})
 	for _, p := range below {
 		if g := r.file(p); g != nil && !slices.Contains(read, g) {
 			read = append(read, g)
 		}
 	}
-	h := lexed.NewHierarchy()
-	for _, g := range read {
+	files := make([]*lexed.File, len(read))
+	for i, g := range read {
 		g.typeFacts()
-		h.Add(g.File, lexed.MembersOf(g.File))
+		files[i] = g.File
 	}
-	for c, ss := range edges {
-		for _, x := range ss {
-			lexed.AddUnique(h.Supers, c, x)
-		}
-	}
-	touched := func(name string) []*lexed.Sym {
-		var out []*lexed.Sym
-		for _, s := range byName[name] {
-			out = append(out, s.s)
-		}
-		return out
-	}
+	overrides.Record(files, ev)
 	for _, g := range read {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -219,7 +216,6 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 			}
 		}
 		pyImpactIn(r, g, byName, ev)
-		lexed.OverridesIn(g.File, h, touched, ev)
 	}
 	pyTextual(loose, declaring, ev)
 	return nil
@@ -361,24 +357,4 @@ func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.Lan
 
 func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	return find(ctx, tree, cs, ev)
-}
-
-// subtypes answers the files declaring classes below the classes of the
-// touched methods, and the supertype edges between them (lexed.Subtypes):
-// their overrides name neither.
-func (r *pyResolver) subtypes(byName map[string][]pySym, ev *engine.Evidence) ([]string, map[string][]string) {
-	var classes []string
-	for _, ss := range byName {
-		for _, s := range ss {
-			if d := s.s.Decl; d.Kind == "method" && d.Container != "" && !slices.Contains(classes, d.Container) {
-				classes = append(classes, d.Container)
-			}
-		}
-	}
-	if len(classes) == 0 {
-		return nil, nil
-	}
-	return lexed.Subtypes(r.ctx, r.tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), classes, func(p string, src []byte) map[string][]string {
-		return cachedPython(r.cache, p, src).typeFacts().Supers
-	})
 }

@@ -87,17 +87,7 @@ func requiredNames(f *jsFile) map[string]bool {
 		case toks[j].Kind == lexed.TkIdent:
 			out[toks[j].Text] = true
 		case toks[j].Text == "}" || toks[j].Text == "]":
-			depth := 0
-			for k := j; k >= 0; k-- {
-				switch toks[k].Text {
-				case "}", "]":
-					depth++
-				case "{", "[":
-					depth--
-				}
-				if depth == 0 {
-					break
-				}
+			for k := max(f.Brackets.Open(j), 0); k < j; k++ {
 				if toks[k].Kind == lexed.TkIdent {
 					out[toks[k].Text] = true
 				}

@@ -57,14 +57,22 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if err != nil {
 		return fmt.Errorf("search for changed names: %w", err)
 	}
-	below, edges := subtypes(ctx, tree, group, aliases, ev)
+	var touched []*lexed.Sym
+	for _, s := range group {
+		for _, ss := range s.impactNames {
+			touched = append(touched, ss...)
+		}
+	}
+	overrides, below := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) map[string][]string {
+		return cachedJS(ev.Cache, p, src, aliases).Types.SupersOf()
+	})
 	for _, p := range below {
 		if !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}
 	for _, s := range group {
-		s.edges = edges
+		s.overrides = overrides
 		if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
 			return err
 		}
@@ -325,22 +333,16 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		s.re = mods.re
 	}
 	s.hierarchyIn(ev)
-	h := lexed.NewHierarchy()
-	for _, g := range s.files {
-		h.Add(g.File, lexed.MembersOf(g.File))
+	files := make([]*lexed.File, len(s.files))
+	for i, g := range s.files {
+		files[i] = g.File
 	}
-	for c, ss := range s.edges {
-		for _, x := range ss {
-			lexed.AddUnique(h.Supers, c, x)
-		}
-	}
-	touched := func(name string) []*lexed.Sym { return s.impactNames[name] }
+	s.overrides.Record(files, ev)
 	for _, g := range s.files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		s.impactIn(g, ev)
-		lexed.OverridesIn(g.File, h, touched, ev)
 		if nf != nil {
 			s.usesIn(g, ev)
 		}
@@ -356,11 +358,11 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 // mention them.
 type tokSearch struct {
 	c           *engine.Change
-	edges       map[string][]string // supertypes found below the touched methods' classes
-	cache       *engine.Cache       // readings kept across requests
-	nf          *jsFile             // the changed file's new side; nil when deleted
-	words       []string            // the names searched: the touched declarations', then those used
-	shared      bool                // the search's files were found for several changes' words
+	overrides   *lexed.Overrides // the classes below the touched methods' classes
+	cache       *engine.Cache    // readings kept across requests
+	nf          *jsFile          // the changed file's new side; nil when deleted
+	words       []string         // the names searched: the touched declarations', then those used
+	shared      bool             // the search's files were found for several changes' words
 	impactNames map[string][]*lexed.Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
@@ -580,7 +582,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 // that type (as far as the files read tell), or the value of a variable
 // annotated with it (const o: Options = {...}).
 func (s *tokSearch) literalOf(g *jsFile, i int, container string) bool {
-	b := objectKeyAt(g.Toks, i)
+	b := objectKeyAt(g.File, i)
 	if b < 0 {
 		return false
 	}
@@ -614,7 +616,8 @@ var objectLiteralAfter = map[string]bool{"(": true, ",": true, "=": true, "retur
 // ({k: v}, {k} or {..., k, ...}), the '{' following a token of
 // objectLiteralAfter and opening no type alias's body (type T = {k: V});
 // -1 when toks[i] is no such key.
-func objectKeyAt(toks []lexed.Tok, i int) int {
+func objectKeyAt(f *lexed.File, i int) int {
+	toks := f.Toks
 	if i == 0 || i+1 >= len(toks) {
 		return -1
 	}
@@ -624,31 +627,11 @@ func objectKeyAt(toks []lexed.Tok, i int) int {
 	if n := toks[i+1].Text; n != ":" && n != "," && n != "}" {
 		return -1
 	}
-	depth := 0
-	for b := i - 1; b > 0; b-- {
-		if toks[b].Kind != lexed.TkPunct {
-			continue
-		}
-		switch toks[b].Text {
-		case ")", "]", "}":
-			depth++
-		case "(", "[":
-			depth--
-		case "{":
-			if depth > 0 {
-				depth--
-				continue
-			}
-			if !objectLiteralAfter[toks[b-1].Text] || toks[b-1].Text == "=" && typeAliasBefore(toks, b-1) {
-				return -1
-			}
-			return b
-		}
-		if depth < 0 {
-			return -1
-		}
+	b := f.Brackets.Enclosing(toks, i)
+	if b < 1 || toks[b].Text != "{" || !objectLiteralAfter[toks[b-1].Text] || toks[b-1].Text == "=" && typeAliasBefore(toks, b-1) {
+		return -1
 	}
-	return -1
+	return b
 }
 
 // typeAliasBefore reports whether the statement holding toks[eq] (an '=')
@@ -755,29 +738,4 @@ func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.Lan
 
 func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	return find(ctx, tree, cs, ev)
-}
-
-// subtypes answers the files declaring classes below the classes of the
-// group's touched methods, and the supertype edges between them
-// (lexed.Subtypes): their overrides name neither.
-func subtypes(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *modpaths.Aliases, ev *engine.Evidence) ([]string, map[string][]string) {
-	var classes []string
-	for _, s := range group {
-		for _, ss := range s.impactNames {
-			for _, sym := range ss {
-				if d := sym.Decl; d.Kind == "method" && d.Container != "" && sym.Via == "" && !slices.Contains(classes, d.Container) {
-					classes = append(classes, d.Container)
-				}
-			}
-		}
-	}
-	if len(classes) == 0 {
-		return nil, nil
-	}
-	return lexed.Subtypes(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), classes, func(p string, src []byte) map[string][]string {
-		if f := cachedJS(ev.Cache, p, src, aliases); f.Types != nil {
-			return f.Types.Supers
-		}
-		return nil
-	})
 }

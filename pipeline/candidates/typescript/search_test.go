@@ -109,7 +109,7 @@ func TestObjectKeyAt(t *testing.T) {
 		if k < 0 {
 			t.Fatalf("%q: no retry token", tt.src)
 		}
-		if got := objectKeyAt(f.Toks, k) >= 0; got != tt.want {
+		if got := objectKeyAt(f.File, k) >= 0; got != tt.want {
 			t.Errorf("objectKeyAt(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}

@@ -48,3 +48,23 @@ func (b Brackets) Open(i int) int {
 	}
 	return int(b[i])
 }
+
+// Enclosing returns the index of the innermost bracket of toks open around
+// token i (an opener before it whose partner, if any, comes after it),
+// stepping over the bracketed groups before i whole; -1 when none is.
+func (b Brackets) Enclosing(toks []Tok, i int) int {
+	for k := i - 1; k >= 0; k-- {
+		if t := toks[k]; t.Kind != TkPunct || len(t.Text) != 1 {
+			continue
+		}
+		switch toks[k].Text[0] {
+		case '(', '[', '{':
+			return k
+		case ')', ']', '}':
+			if o := b.Open(k); o >= 0 {
+				k = o // the group before i, stepped over whole
+			}
+		}
+	}
+	return -1
+}

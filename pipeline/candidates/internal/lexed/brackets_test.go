@@ -77,3 +77,34 @@ func TestJavaTextBlock(t *testing.T) {
 		t.Fatalf("the class body's '{' closes at %d, want the last token %d", c, len(f.Toks)-1)
 	}
 }
+
+// Enclosing finds the innermost bracket around a token as a backward scan
+// counting depth does, stepping over whole groups.
+func TestBracketsEnclosing(t *testing.T) {
+	for _, tc := range []struct {
+		src, at string
+		want    string // the enclosing bracket's text and the token after it, "" none
+	}{
+		{"f(a, {k: 1}, x)", "x", "(a"},
+		{"f(a, {k: 1}, x)", "k", "{k"},
+		{"g([1, 2], [3, y])", "y", "[3"},
+		{"top", "top", ""},
+		{"a) b", "b", ""},
+		{"{ (", "(", "{("},
+	} {
+		f := Read("a.ts", []byte(tc.src))
+		i := -1
+		for k, tk := range f.Toks {
+			if tk.Text == tc.at {
+				i = k
+			}
+		}
+		got := ""
+		if e := f.Brackets.Enclosing(f.Toks, i); e >= 0 {
+			got = f.Toks[e].Text + f.Toks[e+1].Text
+		}
+		if got != tc.want {
+			t.Errorf("%q at %q: enclosing %q, want %q", tc.src, tc.at, got, tc.want)
+		}
+	}
+}

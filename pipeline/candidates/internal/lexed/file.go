@@ -148,7 +148,7 @@ func Display(d Decl) string {
 func (f *File) Clone(dropTokens bool) *File {
 	c := *f
 	if dropTokens {
-		c.Toks, c.idx = nil, nil
+		c.Toks, c.Brackets, c.idx = nil, nil, nil
 	} else {
 		c.idx = f.Index()
 	}

@@ -3,6 +3,7 @@ package lexed
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -27,23 +28,65 @@ func (h *Hierarchy) Below(sub, super string) bool {
 	return false
 }
 
-// OverridesIn records that g overrides a touched method: a method g
-// declares in a class below the touched method's class (h's supertypes)
-// under the same name is bound to its signature and contract, as the
-// override of a changed Java method is (every reader records it alike).
-// touched answers the touched declarations of a name.
-func OverridesIn(g *File, h *Hierarchy, touched func(name string) []*Sym, ev *engine.Evidence) {
-	for _, d := range g.Decls {
-		if d.Kind != "method" || d.Container == "" || d.Static {
-			continue
+// Overrides is what a search knows of the classes below the classes of
+// its touched methods: their overrides are bound to the changed method's
+// signature and contract, as a Java override is (every reader records them
+// alike), yet name neither the method's class nor, a level down, it.
+type Overrides struct {
+	touched map[string][]*Sym   // the touched instance methods, by name
+	edges   map[string][]string // supertype edges found below their classes
+}
+
+// FindOverrides follows the classes of the touched methods down
+// (Subtypes) and answers the files below them, for the search to read
+// with its other files.
+func FindOverrides(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs []string, touched []*Sym, supers func(p string, src []byte) map[string][]string) (*Overrides, []string) {
+	o := &Overrides{touched: map[string][]*Sym{}}
+	var classes []string
+	for _, s := range touched {
+		if d := s.Decl; d.Kind == "method" && d.Container != "" && !d.Static && s.Via == "" {
+			o.touched[d.Name] = append(o.touched[d.Name], s)
+			if !slices.Contains(classes, d.Container) {
+				classes = append(classes, d.Container)
+			}
 		}
-		for _, s := range touched(d.Name) {
-			if s.Decl.Kind != "method" || s.Decl.Container == "" || s.Decl.Static || s.Via != "" || !h.Below(d.Container, s.Decl.Container) {
+	}
+	if len(classes) == 0 {
+		return o, nil
+	}
+	var paths []string
+	paths, o.edges = Subtypes(ctx, tree, ev, lang, globs, classes, supers)
+	return o, paths
+}
+
+// Record records, for each method of files declared in a class below a
+// touched method's class (through files' classes and the edges found)
+// under the same name, that it overrides it.
+func (o *Overrides) Record(files []*File, ev *engine.Evidence) {
+	if o == nil || len(o.touched) == 0 {
+		return
+	}
+	h := NewHierarchy()
+	for _, f := range files {
+		h.Add(f, MembersOf(f))
+	}
+	for c, ss := range o.edges {
+		for _, x := range ss {
+			AddUnique(h.Supers, c, x)
+		}
+	}
+	for _, g := range files {
+		for _, d := range g.Decls {
+			if d.Kind != "method" || d.Container == "" || d.Static {
 				continue
 			}
-			name := Display(s.Decl)
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: ScoreMember,
-				Reason: fmt.Sprintf("overrides `%s`, %s", name, s.Change.Phrase())})
+			for _, s := range o.touched[d.Name] {
+				if h.Below(d.Container, s.Decl.Container) {
+					name := Display(s.Decl)
+					ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: ScoreMember,
+						Reason: fmt.Sprintf("overrides `%s`, %s", name, s.Change.Phrase())})
+				}
+			}
 		}
 	}
 }

@@ -80,6 +80,14 @@ func (m *TypeModel) AddReturn(fn, typ string) { AddUnique(m.Returns, fn, typ) }
 // addCall records that receiver name was assigned the result of calling fn.
 func (m *TypeModel) AddCall(name, fn string) { AddUnique(m.Calls, name, fn) }
 
+// SupersOf answers m's supertypes by class (nil for no model).
+func (m *TypeModel) SupersOf() map[string][]string {
+	if m == nil {
+		return nil
+	}
+	return m.Supers
+}
+
 // addSuper records that class extends or implements super.
 func (m *TypeModel) AddSuper(class, super string) {
 	if class != super {
