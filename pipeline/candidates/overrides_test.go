@@ -99,3 +99,29 @@ func TestOverridesInEveryReader(t *testing.T) {
 		})
 	}
 }
+
+// Go's counterpart of an override: a changed interface method reaches the
+// methods of that name in packages that see the interface (its own, or
+// one importing it), not a same-named method elsewhere.
+func TestGoInterfaceMethodReachesImplementations(t *testing.T) {
+	base := map[string]string{
+		"go.mod":         "module example.com/m\n",
+		"conf/conf.go":   "package conf\n\ntype Section interface {\n\tValidate() error\n}\n",
+		"conf/server.go": "package conf\n\ntype Server struct{}\n\nfunc (Server) Validate() error { return nil }\n",
+		"app/client.go":  "package app\n\nimport \"example.com/m/conf\"\n\ntype Client struct{}\n\nfunc (Client) Validate() error { return nil }\n\nvar _ conf.Section = Client{}\n",
+		"other/x.go":     "package other\n\ntype X struct{}\n\nfunc (X) Validate() error { return nil }\n",
+	}
+	got := repo{base: base, changed: map[string]string{"conf/conf.go": "package conf\n\ntype Section interface {\n\tValidate(strict bool) error\n}\n"}}.run(t)
+	listed := map[string]string{}
+	for _, c := range got {
+		listed[c.Path] = c.Reason
+	}
+	for _, p := range []string{"conf/server.go", "app/client.go"} {
+		if !strings.Contains(listed[p], "implements `Section.Validate`, whose signature changed") {
+			t.Errorf("%s: want \"implements `Section.Validate`\", got:\n%s", p, dump(got))
+		}
+	}
+	if r, ok := listed["other/x.go"]; ok {
+		t.Errorf("other/x.go, which cannot see the interface, listed: %s", r)
+	}
+}

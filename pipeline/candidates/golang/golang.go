@@ -46,6 +46,7 @@ type goSym struct {
 	member bool
 	ptr    bool // pointer receiver
 	field  bool
+	iface  bool // a method of an interface type
 	change engine.DeclChange
 	from   string // the changed file, for reasons
 }
@@ -445,14 +446,14 @@ func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCan
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
 		for _, s := range pl.byName[name] {
-			if s.member && occ&(goscan.OccSelector|goscan.OccKey) == 0 {
-				continue // a member is named after a dot or as a literal key
+			if s.member && !s.iface && occ&(goscan.OccSelector|goscan.OccKey) == 0 {
+				continue // a member is named after a dot or as a literal key (or declared, implementing an interface)
 			}
 			r := 2
 			switch {
 			case engine.DirOf(p) == s.pk.dir:
 				r = 0
-			case occ&goscan.OccSelector == 0:
+			case occ&goscan.OccSelector == 0 && !s.iface:
 				continue // another package writes pkg.Name or x.Name
 			case !ast.IsExported(s.name):
 				continue // unexported: only its own package can name it
@@ -666,4 +667,37 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int
 		}
 	}
 	w.walkFile()
+	e.implementationsIn(f, names, byName, ev)
+}
+
+// implementationsIn records the methods f declares under the name of a
+// touched interface method, in a package that sees the interface (its own,
+// or one importing it): without a type checker a same-named method is taken
+// for an implementation, which must follow the interface's change.
+func (e *goEngine) implementationsIn(f *goFile, names map[string]bool, byName map[string][]*goSym, ev *engine.Evidence) {
+	for _, d := range f.ast.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || !names[fd.Name.Name] {
+			continue
+		}
+		for _, s := range byName[fd.Name.Name] {
+			if s.iface && e.sees(f, s.pk) {
+				ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Score: scoreGoImpactBreak, Method: engine.MethodGo,
+					Reason: fmt.Sprintf("implements `%s`, %s", s.display(), s.change.Phrase())})
+			}
+		}
+	}
+}
+
+// sees reports whether f is in package pk or imports it.
+func (e *goEngine) sees(f *goFile, pk pkgKey) bool {
+	if f.pk.dir == pk.dir {
+		return true
+	}
+	for name := range f.imports {
+		if _, dir, in, ok := e.importedPkg(f, name); ok && in && dir == pk.dir {
+			return true
+		}
+	}
+	return false
 }
