@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -423,11 +424,11 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 }
 
 // readAhead lexes, on every core, the next few files of paths the search
-// has not lexed (a few: each may hold lexed.MaxTokens tokens until it is
-// added); those the changes' searches share go to s.lexed.
+// has not lexed (one a core, at most 4: each may hold lexed.MaxTokens
+// tokens until it is added); those the changes' searches share go to s.lexed.
 func (s *tokSearch) readAhead(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) map[string]*jsFile {
 	var todo []string
-	for k := 0; k < len(paths) && len(todo) < 8; k++ {
+	for k := 0; k < len(paths) && len(todo) < min(runtime.GOMAXPROCS(0), 4); k++ {
 		if p := paths[k]; s.lexed[p] == nil && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS && !slices.Contains(todo, p) {
 			todo = append(todo, p)
 		}
