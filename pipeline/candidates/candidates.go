@@ -83,6 +83,10 @@ const (
 	// MethodTextual marks a name no reader resolved, found as text: at most
 	// three such candidates are listed.
 	MethodTextual = engine.MethodTextual
+	// MethodCoChange marks a file found by the history alone: it changed
+	// together with a changed file on the destination's history (at most
+	// four are listed).
+	MethodCoChange = engine.MethodCoChange
 )
 
 // Status is a changed file's status in the diff.
@@ -130,6 +134,10 @@ type Tree = engine.Tree
 type Options struct {
 	// Max is the number of candidates answered at most (DefaultMax when 0).
 	Max int
+	// HistoryAt is the destination commit whose first-parent history the
+	// co-change signal reads, when the tree keeps one (engine.History);
+	// empty reads none.
+	HistoryAt string
 }
 
 // Candidate is one file outside the change that the review should see.
@@ -192,6 +200,9 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			}
 			return nil, err
 		}
+	}
+	if err := coChange(ctx, tree, changes, cs, opts.HistoryAt, ev); err != nil {
+		return rank(ev, opts.Max), err
 	}
 	if err := ctx.Err(); err != nil {
 		return rank(ev, opts.Max), err // an engine stopped without saying so

@@ -98,7 +98,7 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 	defer tree.Close()
 	readOld(cctx, repo, meta, changes)
 
-	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4})
+	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4, HistoryAt: meta.Base})
 	var cut *candidates.CutError
 	switch {
 	case err == nil:
