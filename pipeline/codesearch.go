@@ -53,6 +53,9 @@ const (
 const (
 	MethodTextual    = "textual"
 	MethodIdentifier = "identifier-search"
+	// MethodCoChange: the file changed together with a changed file on the
+	// destination's history; no name ties them.
+	MethodCoChange = "co-change"
 )
 
 // Candidate is one file outside the change that the review probably needs,

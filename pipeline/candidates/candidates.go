@@ -44,6 +44,16 @@
 //     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
 //     identifiers of the changed lines, with lower scores. Documentation,
 //     data and configuration files (Markdown, JSON, YAML, ...) are not read.
+//
+// One signal is not a reader's: when the Tree keeps a history
+// (engine.History) and Options.HistoryAt names the destination commit, the
+// production code files that changed together with the changed code files
+// on its first-parent history (package cochange: support and confidence,
+// coChangeMinConfidence) are evidence too. Alone they are "co-change"
+// candidates (at most coChangeMax, scored below what a reader resolved and
+// above the textual fallback, the reason giving the counts); a file a
+// reader found that also changed together with the change is raised and
+// its reason says so.
 package candidates
 
 import (
