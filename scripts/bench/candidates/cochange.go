@@ -73,6 +73,7 @@ func cochangeBench(args []string) int {
 	nEmpty := fs.Int("empty", 8, "commits per repository that changed one non-test code file (empty truth)")
 	langs := fs.String("langs", "", "only these languages (comma-separated)")
 	only := fs.String("only", "", "only this repository")
+	set := fs.String("set", "", "only the tuning or the held-out repositories (tuning, held)")
 	workers := fs.Int("j", 2, "repositories benchmarked at once")
 	verbose := fs.Bool("v", false, "print every commit's lists")
 	fs.Float64Var(&ccMinConfidence, "minconf", ccMinConfidence, "the co-change baseline's confidence bound (tuning)")
@@ -85,7 +86,8 @@ func cochangeBench(args []string) int {
 	}
 	var todo []ccRepo
 	for _, r := range ccRepos {
-		if (*langs == "" || strings.Contains(","+*langs+",", ","+r.lang+",")) && (*only == "" || *only == r.name) {
+		inSet := *set == "" || *set == "tuning" && !r.heldOut || *set == "held" && r.heldOut
+		if inSet && (*langs == "" || strings.Contains(","+*langs+",", ","+r.lang+",")) && (*only == "" || *only == r.name) {
 			todo = append(todo, r)
 		}
 	}
@@ -119,13 +121,21 @@ func cochangeBench(args []string) int {
 		}()
 	}
 	wg.Wait()
+	var ok []ccRepo
+	var okResults []ccSums
+	failed := false
 	for i, err := range errs {
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "cochange: %s: %v\n", todo[i].name, err)
-			return 1
+			failed = true
+			continue
 		}
+		ok, okResults = append(ok, todo[i]), append(okResults, results[i])
 	}
-	return ccReport(todo, results)
+	if rc := ccReport(ok, okResults); rc != 0 || failed {
+		return 1
+	}
+	return 0
 }
 
 // ccReport prints the figures per repository and per language (tuning and
@@ -176,6 +186,9 @@ func ccReport(todo []ccRepo, results []ccSums) int {
 		s := byLang[l]
 		if s.tune[0].commits > 0 {
 			row(l+" tuning", &s.tune)
+		}
+		if s.held[0].commits == 0 {
+			continue
 		}
 		row(l+" held out", &s.held)
 		if miss := ccTargets(&s.held); miss != "" {
@@ -272,51 +285,38 @@ func ccMirror(src, dst string) (string, string, error) {
 	return "", "", errors.New("no default branch")
 }
 
-// ccFile is one file a commit changed and its changed lines.
-type ccFile struct {
-	path  string
-	lines int
-}
-
 // ccSample lists the non-merge commits since 2020 of ref's history with
 // at most cochange.DefaultBounds.MaxFiles files, and samples uniformly (a
 // fixed seed per repository) n that changed >= 2 non-test code files and
-// nEmpty that changed one, oldest first.
+// nEmpty that changed one, oldest first. A commit git cannot diff (a
+// blob missing upstream) is passed over.
 func ccSample(dir, ref, name string, n, nEmpty int) ([]ccCommit, error) {
-	out, err := git(dir, "log", "--no-merges", "--since=2020-01-01", "--no-renames", "--numstat", "--format=%x1e%H %P %ct", ref)
+	out, err := git(dir, "log", "--no-merges", "--since=2020-01-01", "--no-renames", "--name-only", "--format=%x1e%H %P %ct", ref)
 	if err != nil {
 		return nil, err
 	}
 	var multi, single []ccCommit
 	for _, rec := range strings.Split(out, "\x1e")[1:] {
-		lines := strings.Split(rec, "\n")
+		lines := strings.Split(strings.TrimSpace(rec), "\n")
 		head := strings.Fields(lines[0])
 		if len(head) < 3 {
 			continue // a root commit
 		}
-		var files, code []ccFile
+		files, code := 0, 0
 		for _, l := range lines[1:] {
-			f := strings.SplitN(l, "\t", 3)
-			if len(f) != 3 {
-				continue
-			}
-			a, _ := strconv.Atoi(f[0])
-			d, _ := strconv.Atoi(f[1])
-			files = append(files, ccFile{f[2], a + d})
-			if ccCode(f[2]) && a+d > 0 {
-				code = append(code, ccFile{f[2], a + d})
+			if l != "" {
+				files++
+				if ccCode(l) {
+					code++
+				}
 			}
 		}
-		if len(files) > cochange.DefaultBounds.MaxFiles || len(code) == 0 {
+		if files > cochange.DefaultBounds.MaxFiles || code == 0 {
 			continue
 		}
-		sort.SliceStable(code, func(i, j int) bool { return code[i].lines > code[j].lines })
 		t, _ := strconv.ParseInt(head[len(head)-1], 10, 64)
-		c := ccCommit{sha: head[0], parent: head[1], time: t, shown: code[0].path, truth: map[string]bool{}}
-		for _, f := range code[1:] {
-			c.truth[f.path] = true
-		}
-		if len(code) == 1 {
+		c := ccCommit{sha: head[0], parent: head[1], time: t}
+		if code == 1 {
 			single = append(single, c)
 		} else {
 			multi = append(multi, c)
@@ -325,29 +325,59 @@ func ccSample(dir, ref, name string, n, nEmpty int) ([]ccCommit, error) {
 	h := fnv.New64a()
 	h.Write([]byte(name))
 	rnd := rand.New(rand.NewPCG(45, h.Sum64()))
-	pick := func(cs []ccCommit, k int) []ccCommit {
+	var picked []ccCommit
+	pick := func(cs []ccCommit, k int, multi bool) {
 		rnd.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
-		return cs[:min(k, len(cs))]
-	}
-	picked := append(pick(multi, n), pick(single, nEmpty)...)
-	for i := range picked {
-		if err := ccPresentTruth(dir, &picked[i]); err != nil {
-			return nil, err
+		got := 0
+		for i := 0; i < len(cs) && got < k; i++ {
+			if ccTruth(dir, &cs[i]) && (len(cs[i].truth) > 0) == multi {
+				picked = append(picked, cs[i])
+				got++
+			}
 		}
 	}
+	pick(multi, n, true)
+	pick(single, nEmpty, false)
 	sort.Slice(picked, func(i, j int) bool { return picked[i].time < picked[j].time })
 	return picked, nil
 }
 
-// ccPresentTruth drops from the truth the files the commit deleted: no
-// method can list a file absent at the head.
-func ccPresentTruth(dir string, c *ccCommit) error {
-	for p := range c.truth {
-		if _, err := git(dir, "cat-file", "-e", c.sha+":"+p); err != nil {
-			delete(c.truth, p)
+// ccTruth sets the commit's shown file (the non-test code file with most
+// changed lines) and its truth (the other ones still present after the
+// commit: no method can list a deleted file); false when git cannot diff
+// the commit or it changed no code line.
+func ccTruth(dir string, c *ccCommit) bool {
+	out, err := git(dir, "diff", "--no-renames", "--numstat", c.parent, c.sha)
+	if err != nil {
+		return false
+	}
+	type file struct {
+		path  string
+		lines int
+	}
+	var code []file
+	for _, l := range strings.Split(out, "\n") {
+		f := strings.SplitN(l, "\t", 3)
+		if len(f) != 3 || !ccCode(f[2]) {
+			continue
+		}
+		a, _ := strconv.Atoi(f[0])
+		d, _ := strconv.Atoi(f[1])
+		if a+d > 0 {
+			code = append(code, file{f[2], a + d})
 		}
 	}
-	return nil
+	if len(code) == 0 {
+		return false
+	}
+	sort.SliceStable(code, func(i, j int) bool { return code[i].lines > code[j].lines })
+	c.shown, c.truth = code[0].path, map[string]bool{}
+	for _, f := range code[1:] {
+		if _, err := git(dir, "cat-file", "-e", c.sha+":"+f.path); err == nil {
+			c.truth[f.path] = true
+		}
+	}
+	return true
 }
 
 // ccCode reports whether p is production code the truth counts: a source
