@@ -21,7 +21,7 @@
 #     square+okio, square+moshi
 #
 # For each repository: the non-merge commits of the default branch since 2020 with at most 50 files
-# are sampled uniformly (a fixed seed per repository): N (default 25) that changed >= 2 non-test code
+# are sampled uniformly (a fixed seed per repository): N (default 35) that changed >= 2 non-test code
 # files and EMPTY (default 8) that changed one. The non-test code file with most changed lines is the
 # change (its diff against the commit's first parent; the tree read at the commit, the history as of
 # the first parent, so strictly before the commit); the truth is the commit's other non-test code
@@ -45,7 +45,7 @@ mkdir -p "$work"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$root/scripts/bench/candidates" && go build -o "$tmp/bench" .)
-args=(-repos "$dir" -work "$work" -n "${N:-25}" -empty "${EMPTY:-8}" -j "${J:-2}")
+args=(-repos "$dir" -work "$work" -n "${N:-35}" -empty "${EMPTY:-8}" -j "${J:-2}")
 [[ -n "${LANGS:-}" ]] && args+=(-langs "$LANGS")
 [[ "${VERBOSE:-}" == 1 ]] && args+=(-v)
 "$tmp/bench" cochange "${args[@]}"

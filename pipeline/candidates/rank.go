@@ -121,21 +121,27 @@ func candidateOf(f *engine.FileEvidence) Candidate {
 func round3(s float64) float64 { return float64(int(s*1000+0.5)) / 1000 }
 
 // isTestPath reports whether p names a test file by the conventions of the
-// supported languages.
+// supported languages and of those the identifier search reads: C#'s
+// Foo.Tests projects, Kotlin's jvmTest source sets, Ruby's spec files.
 func isTestPath(p string) bool {
 	base := path.Base(p)
 	lower := strings.ToLower(base)
+	stem := strings.TrimSuffix(base, path.Ext(base))
 	switch {
 	case strings.HasSuffix(lower, "_test.go"),
 		strings.HasPrefix(lower, "test_") && strings.HasSuffix(lower, ".py"),
 		strings.HasSuffix(lower, "_test.py"),
 		strings.Contains(lower, ".test.") || strings.Contains(lower, ".spec."),
-		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java") || strings.HasSuffix(base, "IT.java"):
+		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java") || strings.HasSuffix(base, "IT.java"),
+		strings.HasSuffix(lower, "_spec.rb") || strings.HasSuffix(lower, "_test.rb"),
+		(strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")) && strings.Contains(".cs.kt.php.swift.scala", path.Ext(lower)+"."):
 		return true
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {
-		switch dir {
-		case "test", "tests", "__tests__", "testdata":
+		switch {
+		case dir == "test", dir == "tests", dir == "__tests__", dir == "testdata", dir == "spec",
+			strings.HasSuffix(dir, ".Tests"), strings.HasSuffix(dir, ".Test"), strings.HasSuffix(dir, ".UnitTests"),
+			len(dir) > 4 && strings.HasSuffix(dir, "Test") && dir[0] >= 'a' && dir[0] <= 'z': // jvmTest, commonTest
 			return true
 		}
 	}

@@ -69,7 +69,7 @@ func cochangeBench(args []string) int {
 	fs := flag.NewFlagSet("cochange", flag.ContinueOnError)
 	reposDir := fs.String("repos", "", "directory holding the clones <owner>+<name> (read only)")
 	work := fs.String("work", "", "directory for this run's own mirror clones (kept between runs)")
-	n := fs.Int("n", 25, "commits per repository that changed >= 2 non-test code files")
+	n := fs.Int("n", 35, "commits per repository that changed >= 2 non-test code files")
 	nEmpty := fs.Int("empty", 8, "commits per repository that changed one non-test code file (empty truth)")
 	langs := fs.String("langs", "", "only these languages (comma-separated)")
 	only := fs.String("only", "", "only this repository")
