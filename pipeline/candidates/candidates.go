@@ -190,6 +190,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		return nil, err
 	}
 	ev := engine.NewEvidence(cs)
+	history := coChangeStart(ctx, tree, changes, cs, opts.HistoryAt)
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {
@@ -211,9 +212,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			return nil, err
 		}
 	}
-	if err := coChange(ctx, tree, changes, cs, opts.HistoryAt, ev); err != nil {
-		return rank(ev, opts.Max), err
-	}
+	coChange(ctx, tree, history(), ev)
 	if err := ctx.Err(); err != nil {
 		return rank(ev, opts.Max), err // an engine stopped without saying so
 	}

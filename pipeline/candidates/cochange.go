@@ -29,15 +29,15 @@ const (
 	coChangeChecked = 40
 )
 
-// coChange adds, when tree keeps a history (engine.History) and at names
-// the destination commit, the code files that changed together with the
-// changed code files on at's first-parent history: production files
-// present at the head, each once, with its best pair. A history that
-// cannot be read adds nothing: the signal is optional.
-func coChange(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change, at string, ev *engine.Evidence) error {
+// coChangeStart asks the history, when tree keeps one (engine.History)
+// and at names the destination commit, about the changed code files on
+// at's first-parent history, in the background while the readers search:
+// the answer returned waits for it. A history that cannot be read answers
+// nothing: the signal is optional.
+func coChangeStart(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change, at string) func() []cochange.Pair {
 	h, ok := tree.(engine.History)
 	if !ok || at == "" {
-		return nil
+		return func() []cochange.Pair { return nil }
 	}
 	var paths []string
 	for i, c := range cs {
@@ -49,28 +49,37 @@ func coChange(ctx context.Context, tree Tree, changes []Change, cs []*engine.Cha
 		}
 	}
 	if len(paths) == 0 {
-		return nil
+		return func() []cochange.Pair { return nil }
 	}
-	pairs, err := h.CoChanged(ctx, at, paths)
-	if err != nil {
-		return ctx.Err()
-	}
+	done := make(chan []cochange.Pair, 1)
+	go func() {
+		pairs, err := h.CoChanged(ctx, at, paths)
+		if err != nil {
+			pairs = nil
+		}
+		done <- pairs
+	}()
+	return func() []cochange.Pair { return <-done }
+}
+
+// coChange adds the files of pairs that changed together with the change:
+// production code present at the head, each once, with its best pair
+// (pairs come best first).
+func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.Evidence) {
 	seen := map[string]bool{}
 	dirs := map[string]map[string]bool{}
 	for _, p := range pairs {
-		if len(seen) == coChangeChecked {
-			break
+		if len(seen) == coChangeChecked || ctx.Err() != nil {
+			return
 		}
 		if seen[p.With] || ev.Changed[p.With] || p.Confidence() < coChangeMinConfidence || !coChangeListable(p.With) {
 			continue
 		}
 		seen[p.With] = true
-		if !present(ctx, tree, dirs, p.With) {
-			continue
+		if present(ctx, tree, dirs, p.With) {
+			ev.Add(p.With, coChangeItem(p))
 		}
-		ev.Add(p.With, coChangeItem(p))
 	}
-	return ctx.Err()
 }
 
 // coChangeListable reports whether the history may list p: production
