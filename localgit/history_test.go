@@ -91,3 +91,22 @@ func TestCoChangedFirstParentHistory(t *testing.T) {
 		t.Error("an unknown commit did not fail")
 	}
 }
+
+// A blob-less clone (the Bitbucket mirror's kind) answers without any blob:
+// its remote is gone, so a lazy fetch would fail.
+func TestCoChangedBloblessClone(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "src")
+	git(t, "", "init", "-q", "-b", "main", src)
+	commitFiles(t, src, "one", "a.go", "b.go")
+	commitFiles(t, src, "two", "a.go", "b.go")
+	commitFiles(t, src, "three", "a.go", "c.go")
+	git(t, src, "config", "uploadpack.allowfilter", "true")
+	mirror := filepath.Join(t.TempDir(), "mirror.git")
+	git(t, "", "clone", "-q", "--bare", "--filter=blob:none", "file://"+src, mirror)
+	git(t, mirror, "remote", "set-url", "origin", "file://"+filepath.Join(t.TempDir(), "gone"))
+	head := git(t, mirror, "rev-parse", "HEAD")
+	got := coChanged(t, New(mirror), head, head, "a.go")
+	if fmt.Sprint(got) != fmt.Sprint(map[string]string{"a.go>b.go": "2/3"}) {
+		t.Errorf("blob-less clone: %v", got)
+	}
+}

@@ -176,6 +176,7 @@ type Builder struct {
 	next    int64
 	done    bool
 	joined  bool
+	paths   map[string]string // each path once: commits share their strings
 }
 
 // NewBuilder starts a window with bounds b. known, when not nil, finds a
@@ -198,7 +199,7 @@ func (b *Builder) Add(c Commit) bool {
 	if len(b.commits) == 0 {
 		b.cutoff = c.Time - int64(b.bounds.MaxAge/time.Second)
 	}
-	if !b.take(c) {
+	if !b.take(c, true) {
 		return false
 	}
 	if b.known != nil {
@@ -209,8 +210,10 @@ func (b *Builder) Add(c Commit) bool {
 	return true
 }
 
-// take appends c when it fits the bounds, and ends the window when not.
-func (b *Builder) take(c Commit) bool {
+// take appends c when it fits the bounds, and ends the window when not;
+// a fresh commit's paths are made distinct and shared (intern), a kept
+// window's already are.
+func (b *Builder) take(c Commit, fresh bool) bool {
 	switch {
 	case len(b.commits) >= b.bounds.MaxCommits:
 		b.end, b.done = endCount, true
@@ -221,11 +224,26 @@ func (b *Builder) take(c Commit) bool {
 	}
 	if len(c.Paths) > b.bounds.MaxFiles {
 		c.Paths = nil
-	} else {
+	} else if fresh {
 		c.Paths = dedupe(c.Paths)
+		b.intern(c.Paths)
 	}
 	b.commits = append(b.commits, c)
 	return true
+}
+
+// intern replaces each of paths by the copy the builder keeps.
+func (b *Builder) intern(paths []string) {
+	if b.paths == nil {
+		b.paths = map[string]string{}
+	}
+	for i, p := range paths {
+		if q, ok := b.paths[p]; ok {
+			paths[i] = q
+		} else {
+			b.paths[p] = p
+		}
+	}
 }
 
 // join completes the window with w's commits after index i (the commit
@@ -237,7 +255,7 @@ func (b *Builder) join(w *Window, i int) bool {
 	}
 	mark := len(b.commits)
 	for _, c := range w.commits[i+1:] {
-		if !b.take(c) {
+		if !b.take(c, false) {
 			return true // ended inside w: what follows in w is past the bounds
 		}
 	}
