@@ -13,7 +13,9 @@ import (
 const (
 	// coChangeMinConfidence is the share of the commits changing a file
 	// that must also have changed the other (support at least
-	// cochange.MinSupport) for the history alone to list it.
+	// cochange.MinSupport; the share shrunk by one more commit, so that
+	// few commits count for less: cochange.Pair.Shrunk) for the history to
+	// tie them.
 	coChangeMinConfidence = 0.3
 	// coChangeMax is the number of files the history alone lists at most.
 	coChangeMax = 4
@@ -72,7 +74,7 @@ func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.
 		if len(seen) == coChangeChecked || ctx.Err() != nil {
 			return
 		}
-		if seen[p.With] || ev.Changed[p.With] || p.Confidence() < coChangeMinConfidence || !coChangeListable(p.With) {
+		if seen[p.With] || ev.Changed[p.With] || p.Shrunk() < coChangeMinConfidence || !coChangeListable(p.With) {
 			continue
 		}
 		seen[p.With] = true
@@ -106,7 +108,7 @@ func present(ctx context.Context, tree Tree, dirs map[string]map[string]bool, p 
 
 // coChangeItem is the evidence of one pair, worded with its counts.
 func coChangeItem(p cochange.Pair) engine.Item {
-	c := p.Confidence()
+	c := p.Shrunk()
 	return engine.Item{
 		Kind: engine.KindImpact, Symbol: p.Path, Method: engine.MethodCoChange,
 		Score:  scoreCoChangeMin + (scoreCoChangeMax-scoreCoChangeMin)*c,

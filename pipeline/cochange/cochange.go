@@ -111,9 +111,16 @@ func (p Pair) Confidence() float64 {
 	return float64(p.Together) / float64(p.Touching)
 }
 
+// Shrunk is the confidence with one more commit counted that changed Path
+// without With: a pair seen in few commits counts for less (2 of 2 is
+// 0.67, 7 of 9 is 0.7), a pair seen in many keeps its share.
+func (p Pair) Shrunk() float64 {
+	return float64(p.Together) / float64(p.Touching+1)
+}
+
 // CoChanged answers, for each of paths, the other files that changed
 // together with it in at least MinSupport commits, the paths asked about
-// left out; by confidence, then support, then path.
+// left out; by shrunk confidence, then support, then path.
 func (w *Window) CoChanged(paths []string) []Pair {
 	asked := map[string]bool{}
 	for _, p := range paths {
@@ -138,7 +145,7 @@ func (w *Window) CoChanged(paths []string) []Pair {
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if ca, cb := a.Confidence(), b.Confidence(); ca != cb {
+		if ca, cb := a.Shrunk(), b.Shrunk(); ca != cb {
 			return ca > cb
 		}
 		if a.Together != b.Together {

@@ -72,6 +72,12 @@ func TestCoChangedSupportAndConfidence(t *testing.T) {
 	if c := (Pair{Together: 3, Touching: 4}).Confidence(); c != 0.75 {
 		t.Errorf("confidence 3/4 = %v", c)
 	}
+	if c := (Pair{Together: 2, Touching: 2}).Shrunk(); c < 0.66 || c > 0.67 {
+		t.Errorf("shrunk confidence 2/2 = %v, want 2/3", c)
+	}
+	if c := (Pair{Together: 7, Touching: 9}).Shrunk(); c != 0.7 {
+		t.Errorf("shrunk confidence 7/9 = %v, want 0.7", c)
+	}
 }
 
 func TestBounds(t *testing.T) {

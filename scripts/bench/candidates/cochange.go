@@ -49,7 +49,7 @@ var ccRepos = []ccRepo{
 }
 
 // The co-change baseline's rule, the one pipeline/candidates applies
-// (support >= cochange.MinSupport, confidence >= ccMinConfidence), without
+// (support >= cochange.MinSupport, shrunk confidence >= ccMinConfidence), without
 // its cap on how many it lists; -minconf tries another confidence.
 var ccMinConfidence = 0.3
 
@@ -621,7 +621,7 @@ func ccHistory(ctx context.Context, tree pipeline.CodeTree, dir string, c ccComm
 		if len(paths) == 12 {
 			break
 		}
-		if p.Confidence() < ccMinConfidence || !ccCode(p.With) {
+		if p.Shrunk() < ccMinConfidence || !ccCode(p.With) {
 			continue
 		}
 		if _, err := git(dir, "cat-file", "-e", c.sha+":"+p.With); err == nil {
