@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/cochange"
 )
 
 var _ pipeline.CodeSearch = (*Provider)(nil)
@@ -46,7 +47,8 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 	if err != nil {
 		return nil, err
 	}
-	t := &codeTree{dir: dir, commit: sha, maxBytes: defaultTreeMaxBytes, listings: p.listings, blobs: p.blobs, idents: p.idents, idle: make(chan *blobReader, treeReaders)}
+	t := &codeTree{dir: dir, commit: sha, maxBytes: defaultTreeMaxBytes, listings: p.listings, blobs: p.blobs, idents: p.idents,
+		histories: p.histories, idle: make(chan *blobReader, treeReaders)}
 	for range treeReaders {
 		t.idle <- nil // a slot: started on first use
 	}
@@ -75,6 +77,9 @@ type codeTree struct {
 	listings *listingCache // shared by the provider's trees
 	blobs    *blobCache    // shared by the provider's trees
 	idents   *identIndex   // shared by the provider's trees
+	// histories keeps co-change windows (history.go), shared by the
+	// provider's trees; nil keeps none.
+	histories *cochange.Cache
 
 	idle   chan *blobReader // reader slots; nil until started
 	mu     sync.Mutex

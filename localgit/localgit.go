@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/cochange"
 )
 
 // Compile-time checks that Provider implements the ports it serves.
@@ -64,6 +65,9 @@ type Provider struct {
 	// ls keeps the ls-tree answers of ReadFile, ReadFiles and ListDir;
 	// nil keeps nothing.
 	ls *lsCache
+	// histories keeps the co-change windows of recent destination heads
+	// (history.go); nil keeps none.
+	histories *cochange.Cache
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -81,6 +85,8 @@ func New(root string) *Provider {
 		blobs:    newBlobCache(defaultBlobCacheBytes),
 		idents:   newIdentIndex(defaultIdentIndexBytes),
 		ls:       newLsCache(defaultLsCacheEntries),
+
+		histories: cochange.NewCache(defaultHistories, cochange.DefaultBounds),
 	}
 }
 

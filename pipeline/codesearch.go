@@ -53,6 +53,9 @@ const (
 const (
 	MethodTextual    = "textual"
 	MethodIdentifier = "identifier-search"
+	// MethodCoChange: the file changed together with a changed file on the
+	// destination's history; no name ties them.
+	MethodCoChange = "co-change"
 )
 
 // Candidate is one file outside the change that the review probably needs,
@@ -68,8 +71,10 @@ type Candidate struct {
 	Symbols []string `json:"symbols"`
 	// Method says how it was found: "go" (parsed and resolved), "tokens"
 	// (lexed TypeScript/JavaScript, Python, Java), "textual" (a name they
-	// did not resolve, found as text) or "identifier-search" (other
-	// languages' identifiers searched as text: weaker evidence).
+	// did not resolve, found as text), "identifier-search" (other
+	// languages' identifiers searched as text: weaker evidence) or
+	// "co-change" (it changed together with a changed file on the
+	// destination's history).
 	Method string `json:"method"`
 	// Score orders the candidates: 1 is certain, lower is weaker evidence.
 	Score float64 `json:"score"`

@@ -44,6 +44,16 @@
 //     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
 //     identifiers of the changed lines, with lower scores. Documentation,
 //     data and configuration files (Markdown, JSON, YAML, ...) are not read.
+//
+// One signal is not a reader's: when the Tree keeps a history
+// (engine.History) and Options.HistoryAt names the destination commit, the
+// production code files that changed together with the changed code files
+// on its first-parent history (package cochange: support and confidence,
+// coChangeMinConfidence) are evidence too. Alone they are "co-change"
+// candidates (at most coChangeMax, scored below what a reader resolved and
+// above the textual fallback, the reason giving the counts); a file a
+// reader found that also changed together with the change is raised and
+// its reason says so.
 package candidates
 
 import (
@@ -83,6 +93,10 @@ const (
 	// MethodTextual marks a name no reader resolved, found as text: at most
 	// three such candidates are listed.
 	MethodTextual = engine.MethodTextual
+	// MethodCoChange marks a file found by the history alone: it changed
+	// together with a changed file on the destination's history (at most
+	// four are listed).
+	MethodCoChange = engine.MethodCoChange
 )
 
 // Status is a changed file's status in the diff.
@@ -139,6 +153,10 @@ type Options struct {
 	// caller keeps one and passes it to every call. Without one, a call
 	// keeps its readings until it returns (callCacheBytes).
 	Cache *Cache
+	// HistoryAt is the destination commit whose first-parent history the
+	// co-change signal reads, when the tree keeps one (engine.History);
+	// empty reads none.
+	HistoryAt string
 }
 
 // Cache keeps what the readers made of files (parses, tokens, declaration
@@ -196,6 +214,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	if ev.Cache == nil {
 		ev.Cache = NewCache(callCacheBytes)
 	}
+	history := coChangeStart(ctx, tree, changes, cs, opts.HistoryAt)
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {
@@ -217,6 +236,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			return nil, err
 		}
 	}
+	coChange(ctx, tree, history(), ev)
 	if err := ctx.Err(); err != nil {
 		return rank(ev, opts.Max), err // an engine stopped without saying so
 	}

@@ -36,25 +36,17 @@ func score(f *engine.FileEvidence) (float64, engine.Item, []string) {
 
 // rank turns the evidence into candidates, best first, at most max:
 // production files by score, then test files by score; generated files are
-// left out, and at most engine.MaxTextual textual candidates are kept.
+// left out, and at most engine.MaxTextual textual candidates and
+// coChangeMax found by the history alone are kept. A file a reader found
+// that the history also ties to the change is raised (coChangeBoost) and
+// says so.
 func rank(e *engine.Evidence, max int) []Candidate {
 	out := make([]Candidate, 0, len(e.Files))
 	for _, f := range e.Files {
 		if e.Generated[f.Path] || isGeneratedPath(f.Path) {
 			continue
 		}
-		s, best, syms := score(f)
-		if len(syms) > 8 {
-			syms = syms[:8]
-		}
-		reason := best.Reason
-		if n := len(syms) - 1; n > 0 {
-			reason += fmt.Sprintf(" (and %d more)", n)
-		}
-		out = append(out, Candidate{
-			Path: f.Path, Kind: best.Kind, Reason: reason, Symbols: syms,
-			Score: float64(int(s*1000+0.5)) / 1000, Method: best.Method, Test: isTestPath(f.Path),
-		})
+		out = append(out, candidateOf(f))
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Test != out[j].Test {
@@ -65,13 +57,19 @@ func rank(e *engine.Evidence, max int) []Candidate {
 		}
 		return out[i].Path < out[j].Path
 	})
-	kept, textual := out[:0], 0
+	kept, textual, history := out[:0], 0, 0
 	for _, c := range out {
-		if c.Method == MethodTextual {
+		switch c.Method {
+		case MethodTextual:
 			if textual == engine.MaxTextual {
 				continue
 			}
 			textual++
+		case MethodCoChange:
+			if history == coChangeMax {
+				continue
+			}
+			history++
 		}
 		kept = append(kept, c)
 	}
@@ -82,22 +80,68 @@ func rank(e *engine.Evidence, max int) []Candidate {
 	return out
 }
 
+// candidateOf is one file's candidate: its readers' evidence scored, the
+// history's raising it, or the history's alone.
+func candidateOf(f *engine.FileEvidence) Candidate {
+	var hist []engine.Item
+	items := f.Items[:0:0]
+	for _, it := range f.Items {
+		if it.Method == engine.MethodCoChange {
+			hist = append(hist, it)
+		} else {
+			items = append(items, it)
+		}
+	}
+	sort.SliceStable(hist, func(i, j int) bool { return hist[i].Score > hist[j].Score })
+	if len(items) == 0 {
+		h := hist[0]
+		return Candidate{Path: f.Path, Kind: h.Kind, Reason: h.Reason, Symbols: []string{h.Symbol},
+			Score: round3(h.Score), Method: h.Method, Test: isTestPath(f.Path)}
+	}
+	f.Items = items
+	s, best, syms := score(f)
+	if len(syms) > 8 {
+		syms = syms[:8]
+	}
+	reason := best.Reason
+	if n := len(syms) - 1; n > 0 {
+		reason += fmt.Sprintf(" (and %d more)", n)
+	}
+	if len(hist) > 0 {
+		s += (1 - s) * coChangeBoost
+		reason += "; " + hist[0].Reason
+	}
+	return Candidate{
+		Path: f.Path, Kind: best.Kind, Reason: reason, Symbols: syms,
+		Score: round3(s), Method: best.Method, Test: isTestPath(f.Path),
+	}
+}
+
+// round3 rounds a score to three decimals.
+func round3(s float64) float64 { return float64(int(s*1000+0.5)) / 1000 }
+
 // isTestPath reports whether p names a test file by the conventions of the
-// supported languages.
+// supported languages and of those the identifier search reads: C#'s
+// Foo.Tests projects, Kotlin's jvmTest source sets, Ruby's spec files.
 func isTestPath(p string) bool {
 	base := path.Base(p)
 	lower := strings.ToLower(base)
+	stem := strings.TrimSuffix(base, path.Ext(base))
 	switch {
 	case strings.HasSuffix(lower, "_test.go"),
 		strings.HasPrefix(lower, "test_") && strings.HasSuffix(lower, ".py"),
 		strings.HasSuffix(lower, "_test.py"),
 		strings.Contains(lower, ".test.") || strings.Contains(lower, ".spec."),
-		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java") || strings.HasSuffix(base, "IT.java"):
+		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java") || strings.HasSuffix(base, "IT.java"),
+		strings.HasSuffix(lower, "_spec.rb") || strings.HasSuffix(lower, "_test.rb"),
+		(strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")) && strings.Contains(".cs.kt.php.swift.scala", path.Ext(lower)+"."):
 		return true
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {
-		switch dir {
-		case "test", "tests", "__tests__", "testdata":
+		switch {
+		case dir == "test", dir == "tests", dir == "__tests__", dir == "testdata", dir == "spec",
+			strings.HasSuffix(dir, ".Tests"), strings.HasSuffix(dir, ".Test"), strings.HasSuffix(dir, ".UnitTests"),
+			len(dir) > 4 && strings.HasSuffix(dir, "Test") && dir[0] >= 'a' && dir[0] <= 'z': // jvmTest, commonTest
 			return true
 		}
 	}

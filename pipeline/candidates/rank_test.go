@@ -52,3 +52,18 @@ func TestRankOrderAndLimits(t *testing.T) {
 		t.Errorf("rank(max 2) = %v", got)
 	}
 }
+
+func TestIsTestPath(t *testing.T) {
+	for p, want := range map[string]bool{
+		"pkg/a_test.go": true, "tests/test_api.py": true, "src/a.spec.ts": true, "src/test/java/a/ATest.java": true,
+		"Src/Newtonsoft.Json.Tests/JsonConvertTest.cs": true, "Src/Lib.Tests/Helpers.cs": true, "src/Lib/ContestTest.cs": true,
+		"okio/src/jvmTest/kotlin/okio/BufferTest.kt": true, "okio/src/commonTest/kotlin/okio/Util.kt": true,
+		"spec/sinatra/base_spec.rb": true, "lib/a_spec.rb": true, "tests/Unit/ClientTest.php": true,
+		"pkg/a.go": false, "Src/Newtonsoft.Json/JsonConvert.cs": false, "lib/latest.rb": false, "src/Contest.cs": false,
+		"okio/src/jvmMain/kotlin/okio/Buffer.kt": false, "src/Attest/a.php": false, "lib/test_helpers.rb": false,
+	} {
+		if got := isTestPath(p); got != want {
+			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

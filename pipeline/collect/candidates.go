@@ -98,7 +98,7 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 	defer tree.Close()
 	readOld(cctx, repo, meta, changes)
 
-	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4, Cache: meta.Readings})
+	got, err := candidates.Find(cctx, tree, changes, candidates.Options{Max: lim.CandidatesMax + len(res.Excluded) + 4, Cache: meta.Readings, HistoryAt: meta.Base})
 	var cut *candidates.CutError
 	switch {
 	case err == nil:
@@ -258,7 +258,7 @@ func writeCandidatesPrompt(b merge.Writer, cs []pipeline.Candidate) {
 		return
 	}
 	b.WriteString("\n# Candidates (" + strconv.Itoa(len(cs)) + ")\n\n")
-	b.WriteString("prscout found these files outside the change by reading the code: \"uses\" files declare names the change uses, \"impact\" files refer to names the change modified or removed. You may ask for these; ask only for those the review needs.\n\n")
+	b.WriteString("prscout found these files outside the change by reading the code: \"uses\" files declare names the change uses, \"impact\" files refer to names the change modified or removed (\"history\": files that changed together with the changed ones before). You may ask for these; ask only for those the review needs.\n\n")
 	for _, c := range cs {
 		b.WriteString("- " + c.Path + " (" + c.Kind)
 		switch c.Method {
@@ -266,6 +266,8 @@ func writeCandidatesPrompt(b merge.Writer, cs []pipeline.Candidate) {
 			b.WriteString(", identifier search")
 		case string(candidates.MethodTextual):
 			b.WriteString(", textual")
+		case string(candidates.MethodCoChange):
+			b.WriteString(", history")
 		}
 		if c.Test {
 			b.WriteString(", test")

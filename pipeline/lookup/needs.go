@@ -384,7 +384,7 @@ func (st *needsState) addCandidates(cs []pipeline.Candidate) {
 	top := 0 // candidates with evidence seen so far, asked for or not
 	for _, c := range cs {
 		p, err := scope.NormalizePath(c.Path, st.lim.MaxPathLen)
-		weak := c.Method == pipeline.MethodTextual || c.Method == pipeline.MethodIdentifier
+		weak := c.Method == pipeline.MethodTextual || c.Method == pipeline.MethodIdentifier || c.Method == pipeline.MethodCoChange
 		if !weak {
 			top++
 		}
@@ -392,8 +392,8 @@ func (st *needsState) addCandidates(cs []pipeline.Candidate) {
 			cst.AskedByScout++
 			continue
 		}
-		// A name found only as text is offered to the scout, never
-		// fetched on its own.
+		// A name found only as text, or a file only the history ties to
+		// the change, is offered to the scout, never fetched on its own.
 		if weak || top > st.lim.CandidatesAuto || err != nil {
 			continue
 		}

@@ -6,6 +6,7 @@
 //	candidates recall -lang ts -tsdir DIR -repos DIR [-n 20] [-v]
 //	candidates recall -lang py|java [-analyzers DIR] -repos DIR [-n 20] [-v]
 //	candidates speed  -repo DIR [-lang go|ts|py|java] [-files 20] [-runs 10]
+//	candidates cochange -repos DIR -work DIR [-n 25] [-empty 8] [-langs go,rust] [-v]
 //
 // recall reads the clones DIR/<owner>+<name> of the repositories in
 // benchRepos, picks the newest -n commits of each that change a Go function
@@ -19,6 +20,9 @@
 //
 // recall -lang ts, py or java does the same for that language against its
 // own analyzer (langbench.go), held to the per-language targets.
+//
+// cochange scores the candidates against a second truth, the other code
+// files of real commits (cochange.go), next to three baselines.
 //
 // speed finds a commit range of the repository with -files changed files of
 // the language and times candidates.Find over it; it exits 1 above 300 ms.
@@ -77,6 +81,8 @@ func main() {
 		code = speed(os.Args[2:])
 	case "one":
 		code = one(os.Args[2:])
+	case "cochange":
+		code = cochangeBench(os.Args[2:])
 	default:
 		fmt.Fprintf(os.Stderr, "candidates: unknown subcommand %q\n", os.Args[1])
 		code = 2

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/prscout/prscout/pipeline/cochange"
 )
 
 // Tree reads the repository at the head commit. Find calls it from several
@@ -25,6 +27,14 @@ type Tree interface {
 	// ListDir returns the paths of the files directly in dir ("" or "." is
 	// the root), not of its subdirectories. A missing dir answers nothing.
 	ListDir(ctx context.Context, dir string) ([]string, error)
+}
+
+// History is what a Tree may also implement: the co-change history of the
+// repository's branches (package cochange).
+type History interface {
+	// CoChanged answers, for each of paths, the files that changed together
+	// with it on the first-parent history of commit at, with counts.
+	CoChanged(ctx context.Context, at string, paths []string) ([]cochange.Pair, error)
 }
 
 // Reader is one language's reader of changed files, the one search's
@@ -60,6 +70,9 @@ const (
 	// resolved, found as text in a file that declares it. Few are listed
 	// (MaxTextual), the rarest names first.
 	MethodTextual Method = "textual"
+	// MethodCoChange marks a file found by the history alone: it changed
+	// together with a changed file in earlier commits (package cochange).
+	MethodCoChange Method = "co-change"
 )
 
 // Change is a validated changed file: clean paths, the contents given or

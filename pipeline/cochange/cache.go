@@ -1,0 +1,91 @@
+package cochange
+
+import "sync"
+
+// Cache keeps the windows of recent commits, at most max of them over all
+// repositories, the least recently used dropped first. It is safe for
+// concurrent use; its owner sizes it (a window of 2,000 commits takes
+// about a megabyte).
+type Cache struct {
+	bounds Bounds
+	max    int
+
+	mu   sync.Mutex
+	kept []keptWindow // most recently used last
+}
+
+type keptWindow struct {
+	repo string
+	w    *Window
+}
+
+// NewCache returns a cache of at most max windows (none kept when max is
+// not positive) built with bounds b.
+func NewCache(max int, b Bounds) *Cache {
+	return &Cache{bounds: b, max: max}
+}
+
+// Reader streams a first-parent history newest first into add until add
+// answers false or the history ends (then it returns nil).
+type Reader func(add func(Commit) bool) error
+
+// Window answers the window of repo as of commit at (a full commit id):
+// the kept one, or one built with read, which reads only the commits up to
+// the first one a kept window of repo holds when that window's older
+// commits are those the new window needs.
+func (c *Cache) Window(repo, at string, read Reader) (*Window, error) {
+	if w := c.get(repo, at); w != nil {
+		return w, nil
+	}
+	b := NewBuilder(c.bounds, func(id string) (*Window, int) { return c.holding(repo, id) })
+	if err := read(b.Add); err != nil {
+		return nil, err
+	}
+	w := b.Window()
+	c.put(repo, w)
+	return w, nil
+}
+
+// get returns the kept window of repo whose head is at, marked as used.
+func (c *Cache) get(repo, at string) *Window {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, k := range c.kept {
+		if k.repo == repo && k.w.Head() == at {
+			c.kept = append(append(c.kept[:i:i], c.kept[i+1:]...), k)
+			return k.w
+		}
+	}
+	return nil
+}
+
+// holding returns a kept window of repo that holds commit id, and where.
+func (c *Cache) holding(repo, id string) (*Window, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.kept) - 1; i >= 0; i-- {
+		k := c.kept[i]
+		if j, ok := k.w.pos[id]; ok && k.repo == repo {
+			return k.w, j
+		}
+	}
+	return nil, 0
+}
+
+// put keeps w, dropping the least recently used window past max.
+func (c *Cache) put(repo string, w *Window) {
+	if c.max <= 0 || w.Len() == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, k := range c.kept {
+		if k.repo == repo && k.w.Head() == w.Head() {
+			return // built twice at once: keep the first
+		}
+	}
+	c.kept = append(c.kept, keptWindow{repo, w})
+	if len(c.kept) > c.max {
+		c.kept = append(c.kept[:0:0], c.kept[len(c.kept)-c.max:]...)
+	}
+}
