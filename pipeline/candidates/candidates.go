@@ -58,6 +58,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/java"
 	"github.com/prscout/prscout/pipeline/candidates/python"
+	"github.com/prscout/prscout/pipeline/candidates/treesit"
 	"github.com/prscout/prscout/pipeline/candidates/typescript"
 )
 
@@ -79,6 +80,7 @@ type Method = engine.Method
 const (
 	MethodGo         = engine.MethodGo
 	MethodTokens     = engine.MethodTokens
+	MethodSyntax     = engine.MethodSyntax
 	MethodIdentifier = engine.MethodIdentifier
 	// MethodTextual marks a name no reader resolved, found as text: at most
 	// three such candidates are listed.
@@ -296,7 +298,7 @@ func cleanPath(p string) (string, error) {
 
 // readers are the languages' readers, in the order a change is offered to
 // them: the identifier search, which reads any programming language, last.
-var readers = []engine.Reader{golang.Reader, typescript.Reader, python.Reader, java.Reader, identsearch.Reader}
+var readers = []engine.Reader{golang.Reader, typescript.Reader, python.Reader, java.Reader, treesit.Reader, identsearch.Reader}
 
 // readerOf is the index in readers of the one that reads c; -1 for none.
 func readerOf(c Change) int {

@@ -1,0 +1,179 @@
+package treesit
+
+import (
+	"fmt"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// uses adds, for each name an added line uses, the files declaring it:
+// those its file sees when there are any, else all of them when they are
+// few.
+func (s *search) uses(us []use, files []*file) {
+	declaring := map[string][]*file{}
+	for _, g := range files {
+		for n := range g.declares {
+			declaring[n] = append(declaring[n], g)
+		}
+	}
+	for _, u := range us {
+		gs := declaring[u.name]
+		if len(gs) == 0 {
+			continue
+		}
+		best := unseen
+		sights := make([]sight, len(gs))
+		for i, g := range gs {
+			sights[i] = sees(u.f, g)
+			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+				sights[i] = visible
+			}
+			best = max(best, sights[i])
+		}
+		if best == unseen && len(gs) > maxUnseen {
+			continue
+		}
+		for i, g := range gs {
+			if sights[i] < best {
+				continue
+			}
+			sc := usesScore[sights[i]]
+			if len(gs) > 1 && sights[i] < visible {
+				sc /= 2
+			}
+			s.ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: u.name, Score: sc, Method: engine.MethodSyntax,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", u.name, engine.PathBase(u.f.path))})
+		}
+	}
+}
+
+// declaresMemberOf reports whether g declares name as a member of the type
+// recv names (a static call Type.name), or of a type that is.
+func declaresMemberOf(g *file, name, recv string) bool {
+	for _, d := range g.decls {
+		if d.name == name && d.container == recv {
+			return true
+		}
+	}
+	return false
+}
+
+// impact adds, for each touched declaration, the files referring to it:
+// those that see its file when there are any, else all of them when they
+// are few; a file overriding a touched member in a subtype counts too.
+func (s *search) impact(ts []touched, files []*file) {
+	for _, t := range ts {
+		type hit struct {
+			g     *file
+			sight sight
+			why   string
+		}
+		var hits []hit
+		best := unseen
+		for _, g := range files {
+			h, ok := s.refersTo(g, t)
+			if !ok {
+				continue
+			}
+			hits = append(hits, hit{g, h.sight, h.why})
+			best = max(best, h.sight)
+		}
+		if best == unseen && len(hits) > maxUnseen {
+			continue
+		}
+		for _, h := range hits {
+			if h.sight < best && h.sight < nearby {
+				continue
+			}
+			s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax,
+				Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
+		}
+	}
+}
+
+// reference is how a file refers to a touched declaration.
+type reference struct {
+	sight sight
+	why   string
+}
+
+// refersTo reports whether g refers to t's declaration, and how well it
+// sees it.
+func (s *search) refersTo(g *file, t touched) (reference, bool) {
+	d := t.d
+	if d.container != "" && overrides(g, d) {
+		return reference{visible, "overrides"}, true
+	}
+	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
+		// A prototype or an interface's member declaring it again.
+		sg := sees(g, t.f)
+		if stem(g.path) == stem(t.f.path) {
+			sg = visible
+		}
+		return reference{sg, "declares"}, true
+	}
+	if !g.mentions[d.name] {
+		return reference{}, false
+	}
+	if d.container == "" && g.declares[d.name] && !callableKinds[d.kind] {
+		return reference{}, false // its own declaration of the name
+	}
+	sg := sees(g, t.f)
+	if d.container != "" {
+		byType := g.mentions[d.container]
+		if commonName(d.name) && !byType {
+			return reference{}, false
+		}
+		if byType {
+			sg = max(sg, nearby)
+		}
+		for _, r := range g.refs {
+			if r.name == d.name && r.recv == d.container {
+				sg = visible
+				break
+			}
+		}
+	}
+	return reference{sg, "refers to"}, true
+}
+
+// declaresToo reports whether g declares a callable of d's name in d's
+// container.
+func declaresToo(g *file, d *decl) bool {
+	for _, m := range g.decls {
+		if m.name == d.name && m.container == d.container && callableKinds[m.kind] {
+			return true
+		}
+	}
+	return false
+}
+
+// overrides reports whether g declares d's name in a type whose stated
+// supertypes include d's container.
+func overrides(g *file, d *decl) bool {
+	types := map[string]bool{}
+	for _, c := range g.decls {
+		for _, sup := range c.supers {
+			if sup == d.container {
+				types[c.name] = true
+			}
+		}
+	}
+	if len(types) == 0 {
+		return false
+	}
+	for _, m := range g.decls {
+		if m.name == d.name && types[m.container] {
+			return true
+		}
+	}
+	return false
+}
+
+// qualified names a declaration with its container: Calc.compute.
+func qualified(d *decl) string {
+	if d.container == "" {
+		return d.name
+	}
+	return d.container + "." + d.name
+}

@@ -1,0 +1,150 @@
+package treesit
+
+import (
+	"errors"
+	"sort"
+	"strings"
+)
+
+var errTooLarge = errors.New("treesit: file too large to parse")
+
+// file is what the reader keeps of one parsed file; it is shared through
+// the readings cache and never changed once made.
+type file struct {
+	path       string
+	lang       *language
+	decls      []decl
+	refs       []ref // by line
+	imports    []string
+	namespaces []string
+	// comments are the byte spans [from, to) of the comments, in order.
+	comments [][2]int32
+	// mentions are the distinct names of refs.
+	mentions map[string]bool
+	// declares are the distinct names of decls, but impl blocks'.
+	declares map[string]bool
+}
+
+// decl is one declaration.
+type decl struct {
+	name, kind, container string
+	from, to, headTo      int // lines (1-based); headTo the header's last
+	// sig is the header's text with its spaces collapsed: a callable's or
+	// container's up to its body, another declaration's whole; "" past
+	// maxSigBytes.
+	sig    string
+	supers []string // a container's supertypes, by their last names
+}
+
+// ref is one reference to a name.
+type ref struct {
+	name string
+	line int
+	// recv is a member access's receiver when it is a single name ("" for
+	// none, or an expression).
+	recv   string
+	member bool
+}
+
+// maxSigBytes bounds a header's text: a longer one is compared by its
+// changed lines alone.
+const maxSigBytes = 4 << 10
+
+// The kinds of declarations, as the query files' @decl.KIND name them.
+var (
+	callableKinds  = map[string]bool{"function": true, "method": true, "constructor": true}
+	containerKinds = map[string]bool{"class": true, "interface": true, "struct": true, "enum": true, "trait": true,
+		"module": true, "object": true, "protocol": true, "impl": true}
+)
+
+// weight estimates the bytes f keeps, for the readings cache.
+func (f *file) weight() int64 {
+	n := int64(len(f.path)) + 256
+	for _, d := range f.decls {
+		n += int64(len(d.name)+len(d.container)+len(d.sig)) + 96
+	}
+	n += int64(len(f.refs)) * 48
+	for m := range f.mentions {
+		n += int64(len(m)) + 24
+	}
+	for _, s := range f.imports {
+		n += int64(len(s)) + 16
+	}
+	return n + int64(len(f.comments))*8
+}
+
+// index fills mentions and declares, and orders refs by line.
+func (f *file) index() {
+	sort.SliceStable(f.refs, func(i, j int) bool { return f.refs[i].line < f.refs[j].line })
+	f.mentions = map[string]bool{}
+	for _, r := range f.refs {
+		f.mentions[r.name] = true
+	}
+	f.declares = map[string]bool{}
+	for _, d := range f.decls {
+		if d.kind != "impl" {
+			f.declares[d.name] = true
+		}
+	}
+}
+
+// refsOn answers the refs on lines.
+func (f *file) refsOn(lines map[int]bool) []ref {
+	var out []ref
+	for _, r := range f.refs {
+		if lines[r.line] {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// codeLines answers the lines of src among lines that hold something other
+// than spaces and comments.
+func (f *file) codeLines(src []byte, lines map[int]bool) map[int]bool {
+	out := map[int]bool{}
+	line, start := 1, 0
+	for i := 0; i <= len(src); i++ {
+		if i < len(src) && src[i] != '\n' {
+			continue
+		}
+		if lines[line] && f.holdsCode(src, start, i) {
+			out[line] = true
+		}
+		line++
+		start = i + 1
+	}
+	return out
+}
+
+// holdsCode reports whether src[from:to] holds a byte outside spaces and
+// comments.
+func (f *file) holdsCode(src []byte, from, to int) bool {
+	k := sort.Search(len(f.comments), func(k int) bool { return int(f.comments[k][1]) > from })
+	for i := from; i < to; i++ {
+		if strings.IndexByte(" \t\r\f\v", src[i]) >= 0 {
+			continue
+		}
+		for k < len(f.comments) && int(f.comments[k][1]) <= i {
+			k++
+		}
+		if k < len(f.comments) && int(f.comments[k][0]) <= i {
+			i = int(f.comments[k][1]) - 1
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// collapse joins s's fields by single spaces; "" past maxSigBytes.
+func collapse(s []byte) string {
+	if len(s) > 4*maxSigBytes {
+		return ""
+	}
+	out := strings.Join(strings.Fields(string(s)), " ")
+	if len(out) > maxSigBytes {
+		return ""
+	}
+	return out
+}

@@ -1,0 +1,79 @@
+package treesit
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/scope"
+)
+
+// rules are a language family's resolution rules: how a file's imports and
+// declared namespaces say which other files it sees.
+type rules struct {
+	// namespaces: a file sees the files declaring its own namespace (or an
+	// enclosing one) and those whose namespace it imports, alone (using
+	// A.B) or as the parent of an imported name (import a.b.C, use A\B\C).
+	namespaces bool
+	// sep separates the parts of a namespace or import path.
+	sep string
+	// paths: an import names files by path: "last" by its last part's stem
+	// (#include "x/foo.h", require_relative "../foo", use App\Foo), "any"
+	// by any part (use crate::config::Settings reaches config.rs).
+	paths string
+	// global: every file of the project sees every other (Ruby's
+	// autoloaded constants, a Swift module's files).
+	global bool
+}
+
+// language is one language the reader reads.
+type language struct {
+	name   string // scope.Language's name, and the query file's
+	family string // the languages whose files see each other's names
+	rules  rules
+}
+
+// languages are the languages read, by name. A new language is an entry
+// here, a grammar (grammars) and a query file (queries/NAME.scm).
+var languages = map[string]*language{
+	"csharp": {name: "csharp", family: "csharp", rules: rules{namespaces: true, sep: "."}},
+}
+
+// headerAs reads these extensions with another language's grammar than the
+// table of languages says: a .h file is as often C++ as C, and the C++
+// grammar reads both.
+var headerAs = map[string]string{}
+
+// languageOf is the language the reader reads p in; nil for none.
+func languageOf(p string) *language {
+	if l, ok := headerAs[strings.ToLower(path.Ext(p))]; ok {
+		return languages[l]
+	}
+	return languages[scope.Language(p)]
+}
+
+// Covers reports whether p is in a language of this reader, whether or not
+// this build can read it (Built), and names the language.
+func Covers(p string) (string, bool) {
+	l := languageOf(p)
+	if l == nil {
+		return "", false
+	}
+	return l.name, true
+}
+
+// familyGlobs are the pathspec globs of a family's files.
+func familyGlobs(family string) []string {
+	var names []string
+	for _, l := range languages {
+		if l.family == family {
+			names = append(names, l.name)
+		}
+	}
+	var out []string
+	for _, ext := range scope.Extensions(names...) {
+		out = append(out, "*"+ext)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,276 @@
+//go:build cgo
+
+package treesit
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// maxParseBytes bounds a file the reader parses: a larger one (generated
+// code, a bundle) is not read.
+const maxParseBytes = 1 << 20
+
+// maxNameBytes bounds a name, an import or a receiver kept: longer text is
+// an expression, not a name.
+const maxNameBytes = 256
+
+
+// parse reads src, the file at p in language l, into a file. Its work is
+// bounded by maxParseBytes and ends with ctx.
+func parse(ctx context.Context, l *language, p string, src []byte) (*file, error) {
+	f, _, err := parseCounted(ctx, l, p, src)
+	return f, err
+}
+
+// parseCounted is parse, answering also the number of query captures it
+// handled (the fuzz target bounds it).
+func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file, int, error) {
+	if len(src) > maxParseBytes {
+		return nil, 0, errTooLarge
+	}
+	c, err := compile(l)
+	if err != nil {
+		return nil, 0, err
+	}
+	ps := c.parsers.Get().(*sitter.Parser)
+	tree, err := ps.ParseCtx(ctx, nil, src)
+	if err != nil {
+		ps.Reset() // a cancelled parse would resume on the next call
+		c.parsers.Put(ps)
+		return nil, 0, err
+	}
+	c.parsers.Put(ps)
+	defer tree.Close()
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(c.query, tree.RootNode())
+	b := &builder{c: c, src: src, f: &file{path: p, lang: l}, names: map[uint32]bool{}, members: map[uint32]bool{}}
+	work := 0
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		if work%1024 == 0 && ctx.Err() != nil {
+			return nil, work, ctx.Err()
+		}
+		work += len(m.Captures)
+		if c.hasPredicates(m.PatternIndex) {
+			if m = qc.FilterPredicates(m, src); len(m.Captures) == 0 {
+				continue
+			}
+		}
+		b.match(m)
+	}
+	b.finish()
+	return b.f, work, nil
+}
+
+// hasPredicates reports whether a pattern of the query has predicates,
+// asked of the query once per pattern.
+func (c *compiled) hasPredicates(pattern uint16) bool {
+	c.predOnce.Do(func() {
+		c.preds = make([]bool, c.query.PatternCount())
+		for i := range c.preds {
+			c.preds[i] = len(c.query.PredicatesForPattern(uint32(i))) > 0
+		}
+	})
+	return int(pattern) < len(c.preds) && c.preds[pattern]
+}
+
+// builder gathers a file's facts from the query's matches.
+type builder struct {
+	c   *compiled
+	src []byte
+	f   *file
+	// names are the start bytes of declarations' names, members those of
+	// member names: neither is a plain ref.
+	names, members map[uint32]bool
+	decls          []spanDecl
+	supers         []spanText
+	refs           []spanRef
+}
+
+type spanDecl struct {
+	from, to, bodyAt uint32 // bytes; bodyAt 0 for no body
+	d                decl
+}
+
+type spanText struct {
+	at   uint32
+	text string
+}
+
+type spanRef struct {
+	at uint32
+	r  ref
+}
+
+func (b *builder) text(n *sitter.Node) string {
+	s, e := n.StartByte(), n.EndByte()
+	if e-s > maxNameBytes || e > uint32(len(b.src)) {
+		return ""
+	}
+	return string(b.src[s:e])
+}
+
+func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+
+// match takes one match's captures.
+func (b *builder) match(m *sitter.QueryMatch) {
+	var declNode, nameNode, bodyNode, memberNode, recvNode *sitter.Node
+	kind := ""
+	for _, cp := range m.Captures {
+		n := cp.Node
+		switch b.c.roles[cp.Index] {
+		case roleDecl:
+			declNode, kind = n, b.c.kinds[cp.Index]
+		case roleName:
+			nameNode = n
+		case roleBody:
+			bodyNode = n
+		case roleMember:
+			memberNode = n
+		case roleRecv:
+			recvNode = n
+		case roleSuper:
+			if t := lastName(b.text(n)); t != "" {
+				b.supers = append(b.supers, spanText{n.StartByte(), t})
+			}
+		case roleRef:
+			if t := b.text(n); t != "" {
+				b.refs = append(b.refs, spanRef{n.StartByte(), ref{name: t, line: line(n)}})
+			}
+		case roleImport:
+			if t := importText(b.text(n)); t != "" {
+				b.f.imports = append(b.f.imports, t)
+			}
+		case rolePackage:
+			if t := strings.Join(strings.Fields(b.text(n)), ""); t != "" {
+				b.f.namespaces = append(b.f.namespaces, t)
+			}
+		case roleComment:
+			b.f.comments = append(b.f.comments, [2]int32{int32(n.StartByte()), int32(n.EndByte())})
+		}
+	}
+	if declNode != nil && nameNode != nil {
+		b.decl(declNode, nameNode, bodyNode, kind)
+	}
+	if memberNode != nil {
+		r := ref{name: b.text(memberNode), line: line(memberNode), member: true}
+		if recvNode != nil && recvNode.NamedChildCount() == 0 {
+			r.recv = b.text(recvNode)
+		}
+		if r.name != "" {
+			b.members[memberNode.StartByte()] = true
+			b.refs = append(b.refs, spanRef{memberNode.StartByte(), r})
+		}
+	}
+}
+
+// decl takes one declaration.
+func (b *builder) decl(dn, name, body *sitter.Node, kind string) {
+	nm := lastName(b.text(name))
+	if nm == "" {
+		return
+	}
+	b.names[name.StartByte()] = true
+	d := decl{name: nm, kind: kind, from: line(dn), to: int(dn.EndPoint().Row) + 1}
+	sd := spanDecl{from: dn.StartByte(), to: dn.EndByte()}
+	end := dn.EndByte()
+	if body != nil && body.StartByte() >= dn.StartByte() {
+		sd.bodyAt = body.StartByte()
+		d.headTo = line(body)
+		end = body.StartByte()
+	}
+	if callableKinds[kind] || containerKinds[kind] || body == nil {
+		d.sig = collapse(b.src[dn.StartByte():min(end, uint32(len(b.src)))])
+	}
+	sd.d = d
+	b.decls = append(b.decls, sd)
+}
+
+// finish sets each declaration's container and supertypes and keeps the
+// refs that are not declarations' names.
+func (b *builder) finish() {
+	sort.SliceStable(b.decls, func(i, j int) bool {
+		if b.decls[i].from != b.decls[j].from {
+			return b.decls[i].from < b.decls[j].from
+		}
+		return b.decls[i].to > b.decls[j].to
+	})
+	sort.Slice(b.supers, func(i, j int) bool { return b.supers[i].at < b.supers[j].at })
+	var stack []int // enclosing containers, indices in b.decls
+	k := 0          // next super
+	for i := range b.decls {
+		sd := &b.decls[i]
+		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 {
+			sd.d.container = b.decls[stack[len(stack)-1]].d.name
+		}
+		if containerKinds[sd.d.kind] {
+			stack = append(stack, i)
+			// The supertypes stated in its header.
+			for k < len(b.supers) && b.supers[k].at < sd.from {
+				k++
+			}
+			for k < len(b.supers) && b.supers[k].at < sd.to && (sd.bodyAt == 0 || b.supers[k].at < sd.bodyAt) {
+				sd.d.supers = append(sd.d.supers, b.supers[k].text)
+				k++
+			}
+		}
+	}
+	b.f.decls = make([]decl, len(b.decls))
+	for i, sd := range b.decls {
+		b.f.decls[i] = sd.d
+	}
+	for _, r := range b.refs {
+		if b.names[r.at] || (!r.r.member && b.members[r.at]) {
+			continue
+		}
+		b.f.refs = append(b.f.refs, r.r)
+	}
+	sort.Slice(b.f.comments, func(i, j int) bool { return b.f.comments[i][0] < b.f.comments[j][0] })
+	b.f.index()
+}
+
+// lastName is the last name of a qualified or generic name: Base<T> is
+// Base, a.b.C is C, A\B is B, a::b is b.
+func lastName(s string) string {
+	if i := strings.IndexAny(s, "<(["); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimLeft(s, "$@&*")
+	if s == "" || strings.ContainsAny(s, " \t\n\"'{};,=") {
+		return ""
+	}
+	return s
+}
+
+// importText is an import's path without quotes, brackets, aliases and
+// wildcards: "x/foo.h", <x/foo.h>, a.b.*, a.b._, a::b::{C, D}, A\B.
+func importText(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.Trim(s, `"'<>`+"`")
+	if i := strings.IndexByte(s, '{'); i >= 0 {
+		s = s[:i]
+	}
+	for _, w := range []string{".*", "._", "::*", `\*`} {
+		s = strings.TrimSuffix(s, w)
+	}
+	s = strings.TrimRight(strings.TrimSpace(s), `.:\`)
+	if s == "" || strings.ContainsAny(s, " \t\n;") {
+		return ""
+	}
+	return s
+}
