@@ -17,7 +17,11 @@
 //   - @ref on an identifier referenced, @member on a member's name in a
 //     member access with @recv its receiver.
 //   - @import on what a file imports, uses, includes or requires, and
-//     @package on the package or namespace it declares.
+//     @package on the package or namespace it declares. A match holding a
+//     @call counts only when it calls one of the language's import or
+//     mixin functions (language.calls: Ruby's require, include).
+//   - @skip on a name bound as a parameter or local variable, and @scope
+//     on the type qualifying a declaration's name (C++'s A::f).
 //   - @comment on a comment: changed lines holding only comments touch
 //     nothing.
 //

@@ -2,6 +2,7 @@ package treesit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
@@ -25,7 +26,7 @@ func (s *search) uses(us []use, files []*file) {
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
 			sights[i] = sees(u.f, g)
-			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+			if (u.recv != "" && declaresMemberOf(g, u.name, u.recv)) || (u.f.lang.rules.constPaths && stem(g.path) == snake(u.name)) {
 				sights[i] = visible
 			}
 			best = max(best, sights[i])
@@ -45,6 +46,23 @@ func (s *search) uses(us []use, files []*file) {
 				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", u.name, engine.PathBase(u.f.path))})
 		}
 	}
+}
+
+// snake is a constant's file name by Ruby's autoloading convention:
+// UserPolicy is user_policy.
+func snake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 && (s[i-1] < 'A' || s[i-1] > 'Z') {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // declaresMemberOf reports whether g declares name as a member of the type

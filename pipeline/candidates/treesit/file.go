@@ -23,6 +23,9 @@ type file struct {
 	mentions map[string]bool
 	// declares are the distinct names of decls, but impl blocks'.
 	declares map[string]bool
+	// locals are the names the file binds as parameters and local
+	// variables: an added line's use of one is no use of another file.
+	locals map[string]bool
 }
 
 // decl is one declaration.

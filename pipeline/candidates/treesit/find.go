@@ -129,7 +129,7 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 	seen := map[string]bool{}
 	for _, r := range nf.refsOn(head.Lines) {
 		k := r.name + "\x00" + r.recv
-		if len(r.name) < minNameLen || nf.declares[r.name] || seen[k] || (r.member && r.recv == "" && lexed.CommonMember[r.name]) {
+		if len(r.name) < minNameLen || nf.declares[r.name] || nf.locals[r.name] || seen[k] || (r.member && r.recv == "" && lexed.CommonMember[r.name]) {
 			continue
 		}
 		seen[k] = true

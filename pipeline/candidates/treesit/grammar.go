@@ -43,9 +43,6 @@ type compiled struct {
 	kinds []string
 	// parsers are the parsers of the grammar not in use.
 	parsers sync.Pool
-	// preds says which patterns have predicates (hasPredicates).
-	predOnce sync.Once
-	preds    []bool
 }
 
 type role uint8
@@ -62,11 +59,15 @@ const (
 	roleImport
 	rolePackage
 	roleComment
+	roleScope
+	roleSkip
+	roleCall
 )
 
 var roleNames = map[string]role{
 	"name": roleName, "body": roleBody, "super": roleSuper, "ref": roleRef, "member": roleMember,
 	"recv": roleRecv, "import": roleImport, "package": rolePackage, "comment": roleComment,
+	"scope": roleScope, "skip": roleSkip, "call": roleCall,
 }
 
 var (
@@ -101,7 +102,7 @@ func compileNow(name string) (*compiled, error) {
 			continue
 		}
 		r, ok := roleNames[capName]
-		if !ok && capName[0] != '_' { // @_x: a capture for a predicate
+		if !ok {
 			return nil, fmt.Errorf("treesit: queries/%s.scm: unknown capture @%s", name, capName)
 		}
 		c.roles[i] = r

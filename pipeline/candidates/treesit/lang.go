@@ -24,6 +24,10 @@ type rules struct {
 	// global: every file of the project sees every other (Ruby's
 	// autoloaded constants, a Swift module's files).
 	global bool
+	// constPaths: a constant Admin::UserPolicy lives in
+	// admin/user_policy.rb (Ruby's autoloading): the file whose stem is a
+	// used constant's snake_case name is seen.
+	constPaths bool
 }
 
 // language is one language the reader reads.
@@ -31,18 +35,30 @@ type language struct {
 	name   string // scope.Language's name, and the query file's
 	family string // the languages whose files see each other's names
 	rules  rules
+	// calls are the functions whose calls' arguments are imports or
+	// supertypes (a query's @call): Ruby's require and include.
+	calls map[string]bool
 }
 
 // languages are the languages read, by name. A new language is an entry
 // here, a grammar (grammars) and a query file (queries/NAME.scm).
 var languages = map[string]*language{
 	"csharp": {name: "csharp", family: "csharp", rules: rules{namespaces: true, sep: "."}},
+	"kotlin": {name: "kotlin", family: "kotlin", rules: rules{namespaces: true, sep: ".", paths: "last"}},
+	"scala":  {name: "scala", family: "scala", rules: rules{namespaces: true, sep: ".", paths: "last"}},
+	"php":    {name: "php", family: "php", rules: rules{namespaces: true, sep: `\`, paths: "last"}},
+	"ruby": {name: "ruby", family: "ruby", rules: rules{global: true, sep: "::", paths: "last", constPaths: true},
+		calls: map[string]bool{"require": true, "require_relative": true, "load": true, "include": true, "extend": true, "prepend": true}},
+	"rust":  {name: "rust", family: "rust", rules: rules{sep: "::", paths: "any"}},
+	"c":     {name: "c", family: "c", rules: rules{paths: "last"}},
+	"cpp":   {name: "cpp", family: "c", rules: rules{namespaces: true, sep: "::", paths: "last"}},
+	"swift": {name: "swift", family: "swift", rules: rules{global: true, sep: "."}},
 }
 
 // headerAs reads these extensions with another language's grammar than the
 // table of languages says: a .h file is as often C++ as C, and the C++
 // grammar reads both.
-var headerAs = map[string]string{}
+var headerAs = map[string]string{".h": "cpp"}
 
 // languageOf is the language the reader reads p in; nil for none.
 func languageOf(p string) *language {

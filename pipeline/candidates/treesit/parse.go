@@ -18,7 +18,6 @@ const maxParseBytes = 1 << 20
 // an expression, not a name.
 const maxNameBytes = 256
 
-
 // parse reads src, the file at p in language l, into a file. Its work is
 // bounded by maxParseBytes and ends with ctx.
 func parse(ctx context.Context, l *language, p string, src []byte) (*file, error) {
@@ -48,7 +47,8 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
 	qc.Exec(c.query, tree.RootNode())
-	b := &builder{c: c, src: src, f: &file{path: p, lang: l}, names: map[uint32]bool{}, members: map[uint32]bool{}}
+	b := &builder{c: c, src: src, f: &file{path: p, lang: l, locals: map[string]bool{}},
+		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{}}
 	work := 0
 	for {
 		m, ok := qc.NextMatch()
@@ -59,27 +59,10 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file
 			return nil, work, ctx.Err()
 		}
 		work += len(m.Captures)
-		if c.hasPredicates(m.PatternIndex) {
-			if m = qc.FilterPredicates(m, src); len(m.Captures) == 0 {
-				continue
-			}
-		}
 		b.match(m)
 	}
 	b.finish()
 	return b.f, work, nil
-}
-
-// hasPredicates reports whether a pattern of the query has predicates,
-// asked of the query once per pattern.
-func (c *compiled) hasPredicates(pattern uint16) bool {
-	c.predOnce.Do(func() {
-		c.preds = make([]bool, c.query.PatternCount())
-		for i := range c.preds {
-			c.preds[i] = len(c.query.PredicatesForPattern(uint32(i))) > 0
-		}
-	})
-	return int(pattern) < len(c.preds) && c.preds[pattern]
 }
 
 // builder gathers a file's facts from the query's matches.
@@ -90,9 +73,12 @@ type builder struct {
 	// names are the start bytes of declarations' names, members those of
 	// member names: neither is a plain ref.
 	names, members map[uint32]bool
-	decls          []spanDecl
-	supers         []spanText
-	refs           []spanRef
+	// declAt is the index in decls of the declaration named at a byte.
+	declAt map[uint32]int
+	intern map[string]string
+	decls  []spanDecl
+	supers []spanText
+	refs   []spanRef
 }
 
 type spanDecl struct {
@@ -110,20 +96,34 @@ type spanRef struct {
 	r  ref
 }
 
+// text is n's text, one string per distinct text of the file; "" past
+// maxNameBytes.
 func (b *builder) text(n *sitter.Node) string {
 	s, e := n.StartByte(), n.EndByte()
 	if e-s > maxNameBytes || e > uint32(len(b.src)) {
 		return ""
 	}
-	return string(b.src[s:e])
+	if t, ok := b.intern[string(b.src[s:e])]; ok {
+		return t
+	}
+	t := string(b.src[s:e])
+	b.intern[t] = t
+	return t
 }
 
 func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
 
 // match takes one match's captures.
 func (b *builder) match(m *sitter.QueryMatch) {
-	var declNode, nameNode, bodyNode, memberNode, recvNode *sitter.Node
+	var declNode, nameNode, bodyNode, memberNode, recvNode, scopeNode *sitter.Node
 	kind := ""
+	for _, cp := range m.Captures {
+		// A call's arguments are imports or supertypes when it calls one
+		// of the language's import or mixin functions (require, include).
+		if b.c.roles[cp.Index] == roleCall && !b.f.lang.calls[b.text(cp.Node)] {
+			return
+		}
+	}
 	for _, cp := range m.Captures {
 		n := cp.Node
 		switch b.c.roles[cp.Index] {
@@ -137,6 +137,13 @@ func (b *builder) match(m *sitter.QueryMatch) {
 			memberNode = n
 		case roleRecv:
 			recvNode = n
+		case roleScope:
+			scopeNode = n
+		case roleSkip:
+			if t := b.text(n); t != "" {
+				b.names[n.StartByte()] = true
+				b.f.locals[t] = true
+			}
 		case roleSuper:
 			if t := lastName(b.text(n)); t != "" {
 				b.supers = append(b.supers, spanText{n.StartByte(), t})
@@ -158,7 +165,7 @@ func (b *builder) match(m *sitter.QueryMatch) {
 		}
 	}
 	if declNode != nil && nameNode != nil {
-		b.decl(declNode, nameNode, bodyNode, kind)
+		b.decl(declNode, nameNode, bodyNode, scopeNode, kind)
 	}
 	if memberNode != nil {
 		r := ref{name: b.text(memberNode), line: line(memberNode), member: true}
@@ -173,25 +180,52 @@ func (b *builder) match(m *sitter.QueryMatch) {
 }
 
 // decl takes one declaration.
-func (b *builder) decl(dn, name, body *sitter.Node, kind string) {
+// A declaration two patterns match (with and without its body) is kept
+// once, with its body.
+func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
 	nm := lastName(b.text(name))
 	if nm == "" {
 		return
 	}
-	b.names[name.StartByte()] = true
+	at := name.StartByte()
+	if k, ok := b.declAt[at]; ok && (body == nil || b.decls[k].bodyAt != 0) {
+		return
+	}
+	b.names[at] = true
 	d := decl{name: nm, kind: kind, from: line(dn), to: int(dn.EndPoint().Row) + 1}
+	if scope != nil {
+		d.container = lastName(b.text(scope))
+	}
 	sd := spanDecl{from: dn.StartByte(), to: dn.EndByte()}
 	end := dn.EndByte()
 	if body != nil && body.StartByte() >= dn.StartByte() {
 		sd.bodyAt = body.StartByte()
 		d.headTo = line(body)
+		if d.headTo > d.from && startsLine(b.src, int(sd.bodyAt)) {
+			d.headTo-- // a body on lines of its own (Ruby, an Allman brace)
+		}
 		end = body.StartByte()
 	}
 	if callableKinds[kind] || containerKinds[kind] || body == nil {
 		d.sig = collapse(b.src[dn.StartByte():min(end, uint32(len(b.src)))])
 	}
 	sd.d = d
+	if k, ok := b.declAt[at]; ok {
+		b.decls[k] = sd
+		return
+	}
+	b.declAt[at] = len(b.decls)
 	b.decls = append(b.decls, sd)
+}
+
+// startsLine reports whether only spaces precede src[at] on its line.
+func startsLine(src []byte, at int) bool {
+	for i := min(at, len(src)) - 1; i >= 0 && src[i] != '\n'; i-- {
+		if src[i] != ' ' && src[i] != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // finish sets each declaration's container and supertypes and keeps the
@@ -211,7 +245,7 @@ func (b *builder) finish() {
 		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
 			stack = stack[:len(stack)-1]
 		}
-		if len(stack) > 0 {
+		if len(stack) > 0 && sd.d.container == "" {
 			sd.d.container = b.decls[stack[len(stack)-1]].d.name
 		}
 		if containerKinds[sd.d.kind] {
@@ -261,6 +295,7 @@ func lastName(s string) string {
 // wildcards: "x/foo.h", <x/foo.h>, a.b.*, a.b._, a::b::{C, D}, A\B.
 func importText(s string) string {
 	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimPrefix(s, "import "))
 	s = strings.Trim(s, `"'<>`+"`")
 	if i := strings.IndexByte(s, '{'); i >= 0 {
 		s = s[:i]

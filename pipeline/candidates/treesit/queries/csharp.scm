@@ -22,6 +22,8 @@
 
 (member_access_expression expression: (_) @recv name: (identifier) @member)
 (member_access_expression expression: (_) @recv name: (generic_name (identifier) @member))
+(parameter name: (identifier) @skip)
+(variable_declarator name: (identifier) @skip)
 (identifier) @ref
 
 (comment) @comment

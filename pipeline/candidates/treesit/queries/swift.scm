@@ -1,0 +1,25 @@
+; Swift: declarations, supertypes, imports, references. A module's files
+; see each other without imports.
+
+(class_declaration name: (type_identifier) @name body: (enum_class_body) @body) @decl.enum
+(class_declaration name: (type_identifier) @name body: (class_body) @body) @decl.class
+(class_declaration name: (user_type (type_identifier) @name) body: (_) @body) @decl.impl
+(protocol_declaration name: (type_identifier) @name body: (_) @body) @decl.protocol
+(function_declaration name: (simple_identifier) @name body: (_) @body) @decl.function
+(protocol_function_declaration name: (simple_identifier) @name) @decl.function
+(init_declaration "init" @name body: (_)? @body) @decl.constructor
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @decl.property
+(typealias_declaration name: (type_identifier) @name) @decl.type
+(enum_entry name: (simple_identifier) @name) @decl.constant
+
+(inheritance_specifier inherits_from: (user_type (type_identifier) @super))
+
+(import_declaration (identifier) @import)
+
+(navigation_expression target: (_) @recv suffix: (navigation_suffix suffix: (simple_identifier) @member))
+(parameter name: (simple_identifier) @skip)
+(simple_identifier) @ref
+(type_identifier) @ref
+
+(comment) @comment
+(multiline_comment) @comment
