@@ -26,7 +26,10 @@ func (s *search) uses(us []use, files []*file) {
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
 			sights[i] = sees(u.f, g)
-			if (u.recv != "" && declaresMemberOf(g, u.name, u.recv)) || (u.f.lang.rules.constPaths && stem(g.path) == snake(u.name)) {
+			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
+			}
+			if u.f.lang.rules.constPaths && stem(g.path) == snake(u.name) {
 				sights[i] = visible
 			}
 			best = max(best, sights[i])
@@ -100,7 +103,7 @@ func (s *search) impact(ts []touched, files []*file) {
 			continue
 		}
 		for _, h := range hits {
-			if h.sight < best && h.sight < nearby {
+			if h.sight < best {
 				continue
 			}
 			s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax,
@@ -125,8 +128,8 @@ func (s *search) refersTo(g *file, t touched) (reference, bool) {
 	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
 		// A prototype or an interface's member declaring it again.
 		sg := sees(g, t.f)
-		if stem(g.path) == stem(t.f.path) {
-			sg = visible
+		if stem(g.path) == stem(t.f.path) && engine.DirOf(g.path) == engine.DirOf(t.f.path) {
+			sg = visible // calc.h beside calc.c
 		}
 		return reference{sg, "declares"}, true
 	}
@@ -145,11 +148,24 @@ func (s *search) refersTo(g *file, t touched) (reference, bool) {
 		if byType {
 			sg = max(sg, nearby)
 		}
+		own, other := false, 0
 		for _, r := range g.refs {
-			if r.name == d.name && r.recv == d.container {
-				sg = visible
-				break
+			if r.name != d.name {
+				continue
 			}
+			switch {
+			case r.recv == d.container:
+				own = true
+			case r.recv != "" && isTypeName(r.recv) && !g.mentions[d.container]:
+				other++ // Other.name: another type's member
+			default:
+				other = -1 << 30
+			}
+		}
+		if own {
+			sg = min(sg+1, visible)
+		} else if other > 0 {
+			return reference{}, false
 		}
 	}
 	return reference{sg, "refers to"}, true
@@ -187,6 +203,10 @@ func overrides(g *file, d *decl) bool {
 	}
 	return false
 }
+
+// isTypeName reports whether a receiver names a type rather than a value:
+// it starts with a capital.
+func isTypeName(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
 
 // qualified names a declaration with its container: Calc.compute.
 func qualified(d *decl) string {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline/ident"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -169,14 +170,46 @@ func (b *builder) match(m *sitter.QueryMatch) {
 	}
 	if memberNode != nil {
 		r := ref{name: b.text(memberNode), line: line(memberNode), member: true}
-		if recvNode != nil && recvNode.NamedChildCount() == 0 {
-			r.recv = b.text(recvNode)
+		if recvNode != nil {
+			r.recv = b.receiver(recvNode)
 		}
 		if r.name != "" {
 			b.members[memberNode.StartByte()] = true
 			b.refs = append(b.refs, spanRef{memberNode.StartByte(), r})
 		}
 	}
+}
+
+// receiver is a member access's receiver by its last name when it is a
+// name or a path of names (a, A::B, a.b); "" for another expression.
+//
+// A grammar that reads a + B.f() as (a + B).f() gives the whole sum as
+// the receiver: its last operand is taken.
+func (b *builder) receiver(n *sitter.Node) string {
+	t := b.text(n)
+	if t == "" || len(t) > 64 {
+		return ""
+	}
+	if n.NamedChildCount() == 0 {
+		return t
+	}
+	i := len(t)
+	for i > 0 && (ident.Unicode.IsByte(t[i-1]) || strings.IndexByte(`.:\`, t[i-1]) >= 0) {
+		i--
+	}
+	if i > 0 && strings.IndexByte(" \t\n+-*/%&|^<>=!?,;(", t[i-1]) < 0 {
+		return "" // a call's or an index's result
+	}
+	return b.intern1(lastName(t[i:]))
+}
+
+// intern1 is s, one string per distinct text of the file.
+func (b *builder) intern1(s string) string {
+	if t, ok := b.intern[s]; ok {
+		return t
+	}
+	b.intern[s] = s
+	return s
 }
 
 // decl takes one declaration.
