@@ -315,6 +315,35 @@ func readerOf(c Change) int {
 // programming language without changed lines, is read by none.
 func Reads(c Change) bool { return readerOf(c) >= 0 }
 
+// IdentifierOnly names the languages of changes (C#, Rust, ...) that this
+// build reads by the identifier search alone because it has no tree-sitter
+// grammars (built with CGO_ENABLED=0: the grammars are C), in order; nil
+// when it has them or no change is in one of those languages.
+func IdentifierOnly(changes []Change) []string {
+	if treesit.Built {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range changes {
+		if l, ok := treesit.Covers(c.Path); ok && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// SyntaxReaderOff says, once for a server's start-up log, that this build
+// reads the tree-sitter languages by the identifier search alone; "" when
+// it reads them.
+func SyntaxReaderOff() string {
+	if treesit.Built {
+		return ""
+	}
+	return "built without cgo: " + strings.Join(treesit.Languages(), ", ") + " are searched by identifiers only (build with CGO_ENABLED=1 and a C compiler for their tree-sitter readers)"
+}
+
 // readMissing reads the head content of changed files given without it.
 func readMissing(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change) error {
 	for i, c := range cs {
