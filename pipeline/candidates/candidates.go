@@ -40,10 +40,17 @@
 //     looked up where its package and the file's imports put it. Each
 //     language is a package (typescript, python, java) on the shared lexer
 //     and lexed-file model of internal/lexed.
-//   - "identifier-search" (package identsearch): other programming languages (C, C++, C#, Rust,
-//     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
-//     identifiers of the changed lines, with lower scores. Documentation,
-//     data and configuration files (Markdown, JSON, YAML, ...) are not read.
+//   - "syntax" (package treesit): C#, Kotlin, PHP, Ruby, Rust, C, C++, Swift
+//     and Scala are read by tree-sitter grammars through one reader (a
+//     language is a grammar, a query file and a rules entry): declarations,
+//     references with their receivers, imports and supertypes from the
+//     syntax tree, resolved by the family's namespace, import-path and
+//     module-path rules. The grammars are C: a build without cgo reads
+//     these languages as the next item does.
+//   - "identifier-search" (package identsearch): other programming languages
+//     (shell, Lua, Perl, ...) fall back to searching the identifiers of the
+//     changed lines, with lower scores. Documentation, data and
+//     configuration files (Markdown, JSON, YAML, ...) are not read.
 package candidates
 
 import (
