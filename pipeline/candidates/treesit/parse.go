@@ -4,6 +4,7 @@ package treesit
 
 import (
 	"context"
+	"errors"
 	"sort"
 	"strings"
 
@@ -18,6 +19,49 @@ const maxParseBytes = 1 << 20
 // maxNameBytes bounds a name, an import or a receiver kept: longer text is
 // an expression, not a name.
 const maxNameBytes = 256
+
+// The bounds of one file's reading. A grammar's parse is linear in most
+// sources, but not in all (Scala's on a long chain of operators), so it
+// has a time bound too, proportional to the source: a file past it is not
+// read. A query's work grows with each node's depth (the cursor works out
+// every node's place among its ancestors): a file whose nodes' depths sum
+// past maxDepthPerByte per byte (deep nesting, a 10,000-term sum) is not
+// queried.
+const (
+	parseMicros        = 100_000
+	parseMicrosPerByte = 2
+	maxDepthPerByte    = 64
+	maxDepthBase       = 1 << 16
+)
+
+var (
+	errTooSlow = errors.New("treesit: the parse took past its bound")
+	errTooDeep = errors.New("treesit: the syntax tree is too deep to query")
+)
+
+// shallow walks the tree under n and reports whether its nodes' depths sum
+// to at most limit, with the number of nodes walked; it stops at the limit.
+func shallow(n *sitter.Node, limit int) (int, bool) {
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	depth, sum, nodes := 0, 0, 0
+	for {
+		nodes++
+		if sum += depth; sum > limit {
+			return nodes, false
+		}
+		if c.GoToFirstChild() {
+			depth++
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return nodes, true
+			}
+			depth--
+		}
+	}
+}
 
 // parse reads src, the file at p in language l, into a file. Its work is
 // bounded by maxParseBytes and ends with ctx.
@@ -37,20 +81,28 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file
 		return nil, 0, err
 	}
 	ps := c.parsers.Get().(*sitter.Parser)
+	ps.SetOperationLimit(parseMicros + len(src)*parseMicrosPerByte)
 	tree, err := ps.ParseCtx(ctx, nil, src)
 	if err != nil {
 		ps.Reset() // a cancelled parse would resume on the next call
 		c.parsers.Put(ps)
+		if errors.Is(err, sitter.ErrOperationLimit) {
+			err = errTooSlow
+		}
 		return nil, 0, err
 	}
 	c.parsers.Put(ps)
 	defer tree.Close()
+	nodes, ok := shallow(tree.RootNode(), maxDepthPerByte*len(src)+maxDepthBase)
+	if !ok {
+		return nil, nodes, errTooDeep
+	}
 	qc := sitter.NewQueryCursor()
 	defer qc.Close()
 	qc.Exec(c.query, tree.RootNode())
 	b := &builder{c: c, src: src, f: &file{path: p, lang: l, locals: map[string]bool{}},
 		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{}}
-	work := 0
+	work := nodes
 	for {
 		m, ok := qc.NextMatch()
 		if !ok {

@@ -64,8 +64,8 @@ func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *fil
 	}
 	f, err := parse(ctx, l, p, src)
 	if err != nil {
-		if err == errTooLarge {
-			c.Put(k, (*file)(nil), int64(len(p))+64)
+		if err == errTooLarge || err == errTooDeep {
+			c.Put(k, (*file)(nil), int64(len(p))+64) // the same content is refused again
 		}
 		return nil
 	}
