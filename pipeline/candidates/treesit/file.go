@@ -6,7 +6,11 @@ import (
 	"strings"
 )
 
-var errTooLarge = errors.New("treesit: file too large to parse")
+// The reasons a file is not read (parse's bounds).
+var (
+	errTooLarge = errors.New("treesit: file too large to parse")
+	errTooDeep  = errors.New("treesit: the syntax tree is too deep to query")
+)
 
 // file is what the reader keeps of one parsed file; it is shared through
 // the readings cache and never changed once made.
@@ -49,10 +53,6 @@ type ref struct {
 	member bool
 }
 
-// maxSigBytes bounds a header's text: a longer one is compared by its
-// changed lines alone.
-const maxSigBytes = 4 << 10
-
 // The kinds of declarations, as the query files' @decl.KIND name them.
 var (
 	callableKinds  = map[string]bool{"function": true, "method": true, "constructor": true}
@@ -74,21 +74,6 @@ func (f *file) weight() int64 {
 		n += int64(len(s)) + 16
 	}
 	return n + int64(len(f.comments))*8
-}
-
-// index fills mentions and declares, and orders refs by line.
-func (f *file) index() {
-	sort.SliceStable(f.refs, func(i, j int) bool { return f.refs[i].line < f.refs[j].line })
-	f.mentions = map[string]bool{}
-	for _, r := range f.refs {
-		f.mentions[r.name] = true
-	}
-	f.declares = map[string]bool{}
-	for _, d := range f.decls {
-		if d.kind != "impl" {
-			f.declares[d.name] = true
-		}
-	}
 }
 
 // refsOn answers the refs on lines.
@@ -138,16 +123,4 @@ func (f *file) holdsCode(src []byte, from, to int) bool {
 		return true
 	}
 	return false
-}
-
-// collapse joins s's fields by single spaces; "" past maxSigBytes.
-func collapse(s []byte) string {
-	if len(s) > 4*maxSigBytes {
-		return ""
-	}
-	out := strings.Join(strings.Fields(string(s)), " ")
-	if len(out) > maxSigBytes {
-		return ""
-	}
-	return out
 }

@@ -34,11 +34,6 @@ const (
 	maxDepthBase       = 1 << 16
 )
 
-var (
-	errTooSlow = errors.New("treesit: the parse took past its bound")
-	errTooDeep = errors.New("treesit: the syntax tree is too deep to query")
-)
-
 // shallow walks the tree under n and reports whether its nodes' depths sum
 // to at most limit, with the number of nodes walked; it stops at the limit.
 func shallow(n *sitter.Node, limit int) (int, bool) {
@@ -61,6 +56,39 @@ func shallow(n *sitter.Node, limit int) (int, bool) {
 			depth--
 		}
 	}
+}
+
+// maxSigBytes bounds a header's text: a longer one is compared by its
+// changed lines alone.
+const maxSigBytes = 4 << 10
+
+var errTooSlow = errors.New("treesit: the parse took past its bound")
+
+// index fills mentions and declares, and orders refs by line.
+func (f *file) index() {
+	sort.SliceStable(f.refs, func(i, j int) bool { return f.refs[i].line < f.refs[j].line })
+	f.mentions = map[string]bool{}
+	for _, r := range f.refs {
+		f.mentions[r.name] = true
+	}
+	f.declares = map[string]bool{}
+	for _, d := range f.decls {
+		if d.kind != "impl" {
+			f.declares[d.name] = true
+		}
+	}
+}
+
+// collapse joins s's fields by single spaces; "" past maxSigBytes.
+func collapse(s []byte) string {
+	if len(s) > 4*maxSigBytes {
+		return ""
+	}
+	out := strings.Join(strings.Fields(string(s)), " ")
+	if len(out) > maxSigBytes {
+		return ""
+	}
+	return out
 }
 
 // parse reads src, the file at p in language l, into a file. Its work is
