@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
@@ -83,6 +84,23 @@ func declaresMemberOf(g *file, name, recv string) bool {
 // those that see its file when there are any, else all of them when they
 // are few; a file overriding a touched member in a subtype counts too.
 func (s *search) impact(ts []touched, files []*file) {
+	// The receivers of each file's references to the touched names, found
+	// in one pass over each file's references.
+	names := map[string]bool{}
+	for _, t := range ts {
+		names[t.d.name] = true
+	}
+	recvs := make([]map[string][]string, len(files))
+	pipeline.Parallel(len(files), func(i int) {
+		for _, r := range files[i].refs {
+			if names[r.name] {
+				if recvs[i] == nil {
+					recvs[i] = map[string][]string{}
+				}
+				recvs[i][r.name] = append(recvs[i][r.name], r.recv)
+			}
+		}
+	})
 	for _, t := range ts {
 		type hit struct {
 			g     *file
@@ -91,8 +109,8 @@ func (s *search) impact(ts []touched, files []*file) {
 		}
 		var hits []hit
 		best := unseen
-		for _, g := range files {
-			h, ok := s.refersTo(g, t)
+		for i, g := range files {
+			h, ok := refersTo(g, recvs[i][t.d.name], t)
 			if !ok {
 				continue
 			}
@@ -119,8 +137,9 @@ type reference struct {
 }
 
 // refersTo reports whether g refers to t's declaration, and how well it
-// sees it.
-func (s *search) refersTo(g *file, t touched) (reference, bool) {
+// sees it; recvs are the receivers of g's references to its name ("" for
+// none).
+func refersTo(g *file, recvs []string, t touched) (reference, bool) {
 	d := t.d
 	if d.container != "" && overrides(g, d) {
 		return reference{visible, "overrides"}, true
@@ -149,14 +168,11 @@ func (s *search) refersTo(g *file, t touched) (reference, bool) {
 			sg = max(sg, nearby)
 		}
 		own, other := false, 0
-		for _, r := range g.refs {
-			if r.name != d.name {
-				continue
-			}
+		for _, recv := range recvs {
 			switch {
-			case r.recv == d.container:
+			case recv == d.container:
 				own = true
-			case r.recv != "" && isTypeName(r.recv) && !g.mentions[d.container]:
+			case recv != "" && isTypeName(recv) && !g.mentions[d.container]:
 				other++ // Other.name: another type's member
 			default:
 				other = -1 << 30
