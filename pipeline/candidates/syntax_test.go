@@ -138,6 +138,31 @@ var syntaxLangs = []syntaxLang{
 	},
 }
 
+// TestSyntaxPSR4: a PHP import under composer.json's PSR-4 map reaches
+// the one file the map puts it in, not another with the same trailing
+// path.
+func TestSyntaxPSR4(t *testing.T) {
+	base := map[string]string{
+		"composer.json":           `{"autoload": {"psr-4": {"App\\": "src/"}}, "autoload-dev": {"psr-4": {"Legacy\\": ["legacy/", "old/"]}}}`,
+		"src/Models/User.php":     "<?php\nnamespace App\\Models;\n\nclass User\n{\n    public static function find(int $id): self\n    {\n        return new self();\n    }\n}\n",
+		"legacy/Models/User.php":  "<?php\nnamespace Legacy\\Models;\n\nclass User\n{\n    public static function find(int $id): self\n    {\n        return new self();\n    }\n}\n",
+		"src/Http/Controller.php": "<?php\nnamespace App\\Http;\n\nuse App\\Models\\User;\n\nclass Controller\n{\n    public function show(): int\n    {\n        return 1;\n    }\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/Http/Controller.php": strings.Replace(base["src/Http/Controller.php"], "return 1;", "return User::find(1)->id;", 1),
+	}}.run(t)
+	if len(got) != 1 || got[0].Path != "src/Models/User.php" || got[0].Kind != KindUses {
+		t.Errorf("want src/Models/User.php uses, got:\n%s", dump(got))
+	}
+	delete(base, "composer.json") // without the map, both paths end as the import does
+	got = repo{base: base, changed: map[string]string{
+		"src/Http/Controller.php": strings.Replace(base["src/Http/Controller.php"], "return 1;", "return User::find(1)->id;", 1),
+	}}.run(t)
+	if len(got) != 2 {
+		t.Errorf("without composer.json: want both User.php files, got:\n%s", dump(got))
+	}
+}
+
 // TestSyntaxReader: in every language of the tree-sitter reader, a call
 // added to the caller lists the file the language's rules put the callee
 // in (not the decoy declaring the same name), and a change to compute's

@@ -26,7 +26,7 @@ func (s *search) uses(us []use, files []*file) {
 		best := unseen
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
-			sights[i] = sees(u.f, g)
+			sights[i] = s.sees(u.f, g)
 			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
 			}
@@ -110,7 +110,7 @@ func (s *search) impact(ts []touched, files []*file) {
 		var hits []hit
 		best := unseen
 		for i, g := range files {
-			h, ok := refersTo(g, recvs[i][t.d.name], t)
+			h, ok := s.refersTo(g, recvs[i][t.d.name], t)
 			if !ok {
 				continue
 			}
@@ -139,14 +139,14 @@ type reference struct {
 // refersTo reports whether g refers to t's declaration, and how well it
 // sees it; recvs are the receivers of g's references to its name ("" for
 // none).
-func refersTo(g *file, recvs []string, t touched) (reference, bool) {
+func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) {
 	d := t.d
 	if d.container != "" && overrides(g, d) {
 		return reference{visible, "overrides"}, true
 	}
 	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
 		// A prototype or an interface's member declaring it again.
-		sg := sees(g, t.f)
+		sg := s.sees(g, t.f)
 		if stem(g.path) == stem(t.f.path) && engine.DirOf(g.path) == engine.DirOf(t.f.path) {
 			sg = visible // calc.h beside calc.c
 		}
@@ -158,7 +158,7 @@ func refersTo(g *file, recvs []string, t touched) (reference, bool) {
 	if d.container == "" && g.declares[d.name] && !callableKinds[d.kind] {
 		return reference{}, false // its own declaration of the name
 	}
-	sg := sees(g, t.f)
+	sg := s.sees(g, t.f)
 	if d.container != "" {
 		byType := g.mentions[d.container]
 		if commonName(d.name) && !byType {

@@ -32,6 +32,9 @@ type search struct {
 	tree   engine.Tree
 	ev     *engine.Evidence
 	family string
+	// autoload maps namespace prefixes to directories (PHP's PSR-4 from
+	// composer.json; nil for none).
+	autoload map[string]string
 }
 
 // touched is a declaration the change touched.
@@ -69,6 +72,9 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	words := searchWords(ts, us)
 	if len(words) == 0 {
 		return nil
+	}
+	if f := autoloadFiles[s.family]; f != "" {
+		s.autoload = readAutoload(ctx, s.tree, f)
 	}
 	paths, err := s.tree.Grep(ctx, words, familyGlobs(s.family), lexed.GrepLimit)
 	if err != nil {

@@ -19,12 +19,12 @@ const (
 
 // sees answers how well from sees to: whether from's imports or namespace
 // reach to's namespace or path.
-func sees(from, to *file) sight {
+func (s *search) sees(from, to *file) sight {
 	r := from.lang.rules
 	if r.namespaces && seesNamespace(from, to, r.sep) {
 		return visible
 	}
-	if r.paths != "" && seesPath(from, to, r) {
+	if r.paths != "" && seesPath(from, to, r, s.autoload) {
 		return visible
 	}
 	if r.global || engine.DirOf(from.path) == engine.DirOf(to.path) {
@@ -58,9 +58,18 @@ func seesNamespace(from, to *file, sep string) bool {
 // any calc.*). By the "any" rule the file's module path, from its source
 // root, runs inside the import (use crate::net::http::Client reaches
 // src/net/http.rs and src/net/http/mod.rs).
-func seesPath(from, to *file, r rules) bool {
+//
+// An import under a prefix of the project's autoload map (composer.json's
+// PSR-4) reaches the one file the map puts it in.
+func seesPath(from, to *file, r rules, autoload map[string]string) bool {
 	tp := modulePath(to.path)
 	for _, imp := range from.imports {
+		if p, ok := autoloaded(imp, r.sep, autoload); ok {
+			if p == strings.TrimSuffix(to.path, path.Ext(to.path)) {
+				return true
+			}
+			continue
+		}
 		ip := importParts(imp, r.sep)
 		if len(ip) == 0 {
 			continue
