@@ -22,6 +22,9 @@
 //     mixin functions (language.calls: Ruby's require, include).
 //   - @skip on a name bound as a parameter or local variable, and @scope
 //     on the type qualifying a declaration's name (C++'s A::f).
+//   - @var with @type on a variable, parameter or field and its declared
+//     type: a member access through it (c.send() with c a Client) is
+//     resolved as one through its type (Client.send).
 //   - @comment on a comment: changed lines holding only comments touch
 //     nothing.
 //

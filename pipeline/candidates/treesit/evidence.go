@@ -23,11 +23,22 @@ func (s *search) uses(us []use, files []*file) {
 		if len(gs) == 0 {
 			continue
 		}
+		// r.name with r of a type some of the files declare the name in:
+		// only those.
+		var typed []*file
+		for _, g := range gs {
+			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+				typed = append(typed, g)
+			}
+		}
+		if len(typed) > 0 {
+			gs = typed
+		}
 		best := unseen
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
 			sights[i] = s.sees(u.f, g)
-			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+			if len(typed) > 0 {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
 			}
 			if u.f.lang.rules.constPaths && stem(g.path) == snake(u.name) {

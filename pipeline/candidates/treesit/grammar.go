@@ -62,12 +62,15 @@ const (
 	roleScope
 	roleSkip
 	roleCall
+	roleVar
+	roleType
 )
 
 var roleNames = map[string]role{
 	"name": roleName, "body": roleBody, "super": roleSuper, "ref": roleRef, "member": roleMember,
 	"recv": roleRecv, "import": roleImport, "package": rolePackage, "comment": roleComment,
 	"scope": roleScope, "skip": roleSkip, "call": roleCall,
+	"var": roleVar, "type": roleType,
 }
 
 var (

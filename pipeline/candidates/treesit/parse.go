@@ -129,7 +129,8 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file
 	defer qc.Close()
 	qc.Exec(c.query, tree.RootNode())
 	b := &builder{c: c, src: src, f: &file{path: p, lang: l, locals: map[string]bool{}},
-		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{}}
+		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{},
+		types: map[string]string{}}
 	work := nodes
 	for {
 		m, ok := qc.NextMatch()
@@ -157,6 +158,9 @@ type builder struct {
 	// declAt is the index in decls of the declaration named at a byte.
 	declAt map[uint32]int
 	intern map[string]string
+	// types are the declared types of the file's variables, parameters and
+	// fields, by name.
+	types  map[string]string
 	decls  []spanDecl
 	supers []spanText
 	refs   []spanRef
@@ -196,7 +200,7 @@ func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
 
 // match takes one match's captures.
 func (b *builder) match(m *sitter.QueryMatch) {
-	var declNode, nameNode, bodyNode, memberNode, recvNode, scopeNode *sitter.Node
+	var declNode, nameNode, bodyNode, memberNode, recvNode, scopeNode, varNode, typeNode *sitter.Node
 	kind := ""
 	for _, cp := range m.Captures {
 		// A call's arguments are imports or supertypes when it calls one
@@ -220,6 +224,10 @@ func (b *builder) match(m *sitter.QueryMatch) {
 			recvNode = n
 		case roleScope:
 			scopeNode = n
+		case roleVar:
+			varNode = n
+		case roleType:
+			typeNode = n
 		case roleSkip:
 			if t := b.text(n); t != "" {
 				b.names[n.StartByte()] = true
@@ -247,6 +255,13 @@ func (b *builder) match(m *sitter.QueryMatch) {
 	}
 	if declNode != nil && nameNode != nil {
 		b.decl(declNode, nameNode, bodyNode, scopeNode, kind)
+	}
+	if varNode != nil && typeNode != nil {
+		// The first type a name is declared with in the file: scopes are
+		// not told apart.
+		if v, t := b.text(varNode), lastName(b.text(typeNode)); v != "" && t != "" && b.types[v] == "" {
+			b.types[v] = b.intern1(t)
+		}
 	}
 	if memberNode != nil {
 		r := ref{name: b.text(memberNode), line: line(memberNode), member: true}
@@ -277,7 +292,7 @@ func (b *builder) receiver(n *sitter.Node) string {
 	for i > 0 && (ident.Unicode.IsByte(t[i-1]) || strings.IndexByte(`.:\`, t[i-1]) >= 0) {
 		i--
 	}
-	if i > 0 && strings.IndexByte(" \t\n+-*/%&|^<>=!?,;(", t[i-1]) < 0 {
+	if i > 0 && strings.IndexByte(" \t\n+-*/%&|^<>=!?,;($", t[i-1]) < 0 {
 		return "" // a call's or an index's result
 	}
 	return b.intern1(lastName(t[i:]))
@@ -381,6 +396,9 @@ func (b *builder) finish() {
 		if b.names[r.at] || (!r.r.member && b.members[r.at]) {
 			continue
 		}
+		if t := b.types[r.r.recv]; t != "" {
+			r.r.recv = t // c.send() with c a Client is Client's send
+		}
 		b.f.refs = append(b.f.refs, r.r)
 	}
 	sort.Slice(b.f.comments, func(i, j int) bool { return b.f.comments[i][0] < b.f.comments[j][0] })
@@ -394,6 +412,9 @@ func lastName(s string) string {
 		s = s[:i]
 	}
 	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, " \t\n&*"); i >= 0 {
+		s = s[i+1:] // &mut T, struct foo, const T*
+	}
 	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
 		s = s[i+1:]
 	}

@@ -26,6 +26,14 @@
 (using_declaration (_) @import)
 (preproc_include path: (_) @import)
 
+(parameter_declaration type: (_) @type declarator: (identifier) @var)
+(parameter_declaration type: (_) @type declarator: (pointer_declarator declarator: (identifier) @var))
+(parameter_declaration type: (_) @type declarator: (reference_declarator (identifier) @var))
+(declaration type: (_) @type declarator: (identifier) @var)
+(declaration type: (_) @type declarator: (init_declarator declarator: (identifier) @var))
+(field_declaration type: (_) @type declarator: (field_identifier) @var)
+(field_declaration type: (_) @type declarator: (pointer_declarator declarator: (field_identifier) @var))
+
 (field_expression argument: (_) @recv field: (field_identifier) @member)
 (qualified_identifier scope: (_) @recv name: (identifier) @member)
 (parameter_declaration declarator: (identifier) @skip)

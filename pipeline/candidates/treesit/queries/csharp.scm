@@ -20,6 +20,10 @@
 (using_directive (qualified_name) @import)
 (using_directive (identifier) @import)
 
+(variable_declaration type: (_) @type (variable_declarator name: (identifier) @var))
+(parameter type: (_) @type name: (identifier) @var)
+(property_declaration type: (_) @type name: (identifier) @var)
+
 (member_access_expression expression: (_) @recv name: (identifier) @member)
 (member_access_expression expression: (_) @recv name: (generic_name (identifier) @member))
 (parameter name: (identifier) @skip)

@@ -16,6 +16,10 @@
 (package_header (identifier) @package)
 (import_header (identifier) @import)
 
+(property_declaration (variable_declaration (simple_identifier) @var (user_type (type_identifier) @type)))
+(parameter (simple_identifier) @var (user_type (type_identifier) @type))
+(class_parameter (simple_identifier) @var (user_type (type_identifier) @type))
+
 (navigation_expression (_) @recv (navigation_suffix (simple_identifier) @member))
 (parameter (simple_identifier) @skip)
 (simple_identifier) @ref

@@ -19,6 +19,9 @@
 (namespace_use_clause (name) @import)
 (namespace_use_declaration (namespace_name) @import)
 
+(simple_parameter type: (named_type (name) @type) name: (variable_name (name) @var))
+(property_declaration type: (named_type (name) @type) (property_element (variable_name (name) @var)))
+
 (member_call_expression object: (_) @recv name: (name) @member)
 (member_access_expression object: (_) @recv name: (name) @member)
 (scoped_call_expression scope: (_) @recv name: (name) @member)

@@ -20,6 +20,10 @@
 (use_declaration argument: (_) @import)
 (mod_item name: (identifier) @import)
 
+(let_declaration pattern: (identifier) @var type: (_) @type)
+(parameter pattern: (identifier) @var type: (_) @type)
+(field_declaration name: (field_identifier) @var type: (_) @type)
+
 (field_expression value: (_) @recv field: (field_identifier) @member)
 (scoped_identifier path: (_) @recv name: (identifier) @member)
 (parameter pattern: (identifier) @skip)

@@ -16,6 +16,9 @@
 (package_clause name: (_) @package)
 (import_declaration) @import
 
+(val_definition pattern: (identifier) @var type: (_) @type)
+(parameter name: (identifier) @var type: (_) @type)
+
 (field_expression value: (_) @recv field: (identifier) @member)
 (parameter name: (identifier) @skip)
 (identifier) @ref

@@ -16,6 +16,9 @@
 
 (import_declaration (identifier) @import)
 
+(property_declaration name: (pattern bound_identifier: (simple_identifier) @var) (type_annotation (user_type (type_identifier) @type)))
+(parameter (simple_identifier) @var (user_type (type_identifier) @type))
+
 (navigation_expression target: (_) @recv suffix: (navigation_suffix suffix: (simple_identifier) @member))
 (parameter name: (simple_identifier) @skip)
 (simple_identifier) @ref
