@@ -8,7 +8,8 @@
 //
 //   - @decl.KIND on a declaration, with @name its name and @body, when it
 //     has one, its body (the header ends where the body starts). KIND is
-//     function, method or constructor (callables); class, interface,
+//     function, method or constructor (callables); @body may be matched
+//     by a pattern of its own, its parent being the declaration; class, interface,
 //     struct, enum, trait, module, object or protocol (containers, touched
 //     by their header only); impl (a container that declares nothing of its
 //     own, e.g. Rust's impl blocks); field, property, variable, constant,

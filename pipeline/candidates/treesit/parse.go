@@ -3,6 +3,7 @@
 package treesit
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"sort"
@@ -130,7 +131,7 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file
 	qc.Exec(c.query, tree.RootNode())
 	b := &builder{c: c, src: src, f: &file{path: p, lang: l, locals: map[string]bool{}},
 		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{},
-		types: map[string]string{}}
+		types: map[string]string{}, bodies: map[uint32]uint32{}}
 	work := nodes
 	for {
 		m, ok := qc.NextMatch()
@@ -160,7 +161,10 @@ type builder struct {
 	intern map[string]string
 	// types are the declared types of the file's variables, parameters and
 	// fields, by name.
-	types  map[string]string
+	types map[string]string
+	// bodies are the bodies matched apart from their declarations: body
+	// start by its declaration's start (bytes).
+	bodies map[uint32]uint32
 	decls  []spanDecl
 	supers []spanText
 	refs   []spanRef
@@ -255,6 +259,12 @@ func (b *builder) match(m *sitter.QueryMatch) {
 	}
 	if declNode != nil && nameNode != nil {
 		b.decl(declNode, nameNode, bodyNode, scopeNode, kind)
+	} else if bodyNode != nil {
+		// A body matched apart from its declaration: a grammar whose
+		// patterns of name and body together take seconds to compile.
+		if p := bodyNode.Parent(); p != nil {
+			b.bodies[p.StartByte()] = bodyNode.StartByte()
+		}
 	}
 	if varNode != nil && typeNode != nil {
 		// The first type a name is declared with in the file: scopes are
@@ -325,17 +335,8 @@ func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
 		d.container = lastName(b.text(scope))
 	}
 	sd := spanDecl{from: dn.StartByte(), to: dn.EndByte()}
-	end := dn.EndByte()
 	if body != nil && body.StartByte() >= dn.StartByte() {
 		sd.bodyAt = body.StartByte()
-		d.headTo = line(body)
-		if d.headTo > d.from && startsLine(b.src, int(sd.bodyAt)) {
-			d.headTo-- // a body on lines of its own (Ruby, an Allman brace)
-		}
-		end = body.StartByte()
-	}
-	if callableKinds[kind] || containerKinds[kind] || body == nil {
-		d.sig = collapse(b.src[dn.StartByte():min(end, uint32(len(b.src)))])
 	}
 	sd.d = d
 	if k, ok := b.declAt[at]; ok {
@@ -344,6 +345,28 @@ func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
 	}
 	b.declAt[at] = len(b.decls)
 	b.decls = append(b.decls, sd)
+}
+
+// header sets sd's header: its last line and, for a callable or a
+// container (or a declaration without a body), its text.
+func (b *builder) header(sd *spanDecl) {
+	if sd.bodyAt == 0 {
+		sd.bodyAt = b.bodies[sd.from]
+	}
+	d := &sd.d
+	end := min(sd.to, uint32(len(b.src)))
+	if sd.bodyAt > sd.from && sd.bodyAt <= end {
+		end = sd.bodyAt
+		d.headTo = d.from + bytes.Count(b.src[sd.from:end], []byte{'\n'})
+		if d.headTo > d.from && startsLine(b.src, int(end)) {
+			d.headTo-- // a body on lines of its own (Ruby, an Allman brace)
+		}
+	} else {
+		sd.bodyAt = 0
+	}
+	if callableKinds[d.kind] || containerKinds[d.kind] || sd.bodyAt == 0 {
+		d.sig = collapse(b.src[sd.from:end])
+	}
 }
 
 // startsLine reports whether only spaces precede src[at] on its line.
@@ -370,6 +393,7 @@ func (b *builder) finish() {
 	k := 0          // next super
 	for i := range b.decls {
 		sd := &b.decls[i]
+		b.header(sd)
 		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
 			stack = stack[:len(stack)-1]
 		}

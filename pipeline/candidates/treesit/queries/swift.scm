@@ -5,7 +5,10 @@
 (class_declaration name: (type_identifier) @name body: (class_body) @body) @decl.class
 (class_declaration name: (user_type (type_identifier) @name) body: (_) @body) @decl.impl
 (protocol_declaration name: (type_identifier) @name body: (_) @body) @decl.protocol
-(function_declaration name: (simple_identifier) @name body: (_) @body) @decl.function
+; A pattern of a function's name and body together takes seconds to
+; compile against this grammar: the body is matched apart.
+(function_declaration name: (simple_identifier) @name) @decl.function
+(function_declaration body: (function_body) @body)
 (protocol_function_declaration name: (simple_identifier) @name) @decl.function
 (init_declaration "init" @name body: (_)? @body) @decl.constructor
 (property_declaration name: (pattern bound_identifier: (simple_identifier) @name)) @decl.property
