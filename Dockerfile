@@ -23,10 +23,13 @@ RUN --mount=type=cache,id=prscout-gomod,target=/go/pkg/mod \
 COPY . .
 ARG VERSION=dev
 # The module and build caches persist across builds in BuildKit's cache, so
-# a changed source recompiles only the packages it touches.
+# a changed source recompiles only the packages it touches. cgo is on: the
+# candidates' tree-sitter readers (C#, Kotlin, PHP, Ruby, Rust, C/C++,
+# Swift, Scala) compile their grammars with the image's gcc, once per build
+# cache; the binary links glibc, which the bookworm runtime has.
 RUN --mount=type=cache,id=prscout-gomod,target=/go/pkg/mod \
     --mount=type=cache,id=prscout-gobuild,target=/root/.cache/go-build \
-    CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X github.com/prscout/prscout/api.Version=${VERSION}" -o /out/prscout ./cmd/prscout
+    CGO_ENABLED=1 go build -trimpath -ldflags "-s -w -X github.com/prscout/prscout/api.Version=${VERSION}" -o /out/prscout ./cmd/prscout
 
 FROM debian:bookworm-slim
 LABEL org.opencontainers.image.title="prscout" \

@@ -70,7 +70,9 @@ type Candidate struct {
 	// Symbols are the names that tie the file to the change, best first.
 	Symbols []string `json:"symbols"`
 	// Method says how it was found: "go" (parsed and resolved), "tokens"
-	// (lexed TypeScript/JavaScript, Python, Java), "textual" (a name they
+	// (lexed TypeScript/JavaScript, Python, Java), "syntax" (C#, Kotlin,
+	// PHP, Ruby, Rust, C/C++, Swift, Scala read by tree-sitter grammars and
+	// resolved through imports and namespaces), "textual" (a name they
 	// did not resolve, found as text), "identifier-search" (other
 	// languages' identifiers searched as text: weaker evidence) or
 	// "co-change" (it changed together with a changed file on the

@@ -156,8 +156,8 @@ make_debian() {
 }
 
 # make_golang VERSION SUITE: golang:VERSION-SUITE as the official image lays
-# it out (/usr/local/go, GOPATH=/go, GOTOOLCHAIN=local, git and CA
-# certificates), from debian:SUITE-slim and the toolchain module the go
+# it out (/usr/local/go, GOPATH=/go, GOTOOLCHAIN=local, git, CA
+# certificates, and gcc with libc6-dev for cgo), from debian:SUITE-slim and the toolchain module the go
 # command itself downloads when it switches toolchains (checked against the
 # checksum database). It trusts this machine's extra CAs too, so that a
 # builder behind a TLS-inspecting proxy reaches the Go module proxy.
@@ -175,7 +175,7 @@ make_golang() {
   if ls /usr/local/share/ca-certificates/*.crt >/dev/null 2>&1; then cp /usr/local/share/ca-certificates/*.crt "$work/ca/"; fi
   local c=prscout-mkgo-$tag
   "$docker" create --network host --name "$c" "debian:${suite}-slim" sh -c \
-    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ca-certificates git >/dev/null && rm -rf /var/lib/apt/lists/*' >/dev/null
+    'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ca-certificates git gcc libc6-dev >/dev/null && rm -rf /var/lib/apt/lists/*' >/dev/null
   containers+=("$c")
   "$docker" cp "$work/ca/." "$c:/usr/local/share/ca-certificates/"
   timeout 600 "$docker" start -a "$c" >"$work/mkgo.log" 2>&1 || { tail -20 "$work/mkgo.log"; fail "installing git into the Go image failed"; }

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/prscout/prscout/api"
+	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -81,6 +82,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	gc := gcPolicy(os.Getenv, func() (int64, bool) { return readCgroupLimit(cgroupMemoryFiles) })
 	gc.apply()
 	log.Info("garbage collector", "settings", gc.says)
+	if off := candidates.SyntaxReaderOff(); off != "" {
+		log.Warn("candidates", "readers", off)
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	metrics := api.NewMetrics(reg)

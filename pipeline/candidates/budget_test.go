@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/treesit"
 )
 
 // budgetShape is one source made to make a reader or a phase of the
@@ -95,8 +97,10 @@ func manyCallers(lang string, n int) budgetShape {
 			"from pkg.a import target\n\ntarget()\n", func(i int) string { return fmt.Sprintf("pkg/u%03d.py", i) }},
 		"java": {"package p;\n\npublic class Target {\n  public static int run() {\n    return 1;\n  }\n}\n", "package p;\n\npublic class Target {\n  public static int run() {\n    return 2;\n  }\n}\n", "src/main/java/p/Target.java",
 			"package p;\n\nclass U {\n  int x = Target.run();\n}\n", func(i int) string { return fmt.Sprintf("src/main/java/p/U%03d.java", i) }},
-		"text": {"def target_name(a)\n  a\nend\n", "def target_name(a, b)\n  a\nend\n", "lib/a.rb",
-			"target_name(1)\n", func(i int) string { return fmt.Sprintf("lib/u%03d.rb", i) }},
+		"text": {"function target_name(a)\n  return a\nend\n", "function target_name(a, b)\n  return a\nend\n", "lib/a.lua",
+			"target_name(1)\n", func(i int) string { return fmt.Sprintf("lib/u%03d.lua", i) }},
+		"syntax": {"pub fn target() -> i32 {\n    1\n}\n", "pub fn target() -> i32 {\n    2\n}\n", "src/calc.rs",
+			"use crate::calc::target;\n\npub fn f() -> i32 {\n    target()\n}\n", func(i int) string { return fmt.Sprintf("src/u%03d.rs", i) }},
 	}[lang]
 	tree := map[string]string{"go.mod": goMod, l.declPath: l.decl2}
 	if lang == "text" {
@@ -211,7 +215,7 @@ func TestBudgetShapesLinear(t *testing.T) {
 // call of the tree per reading worker, and answers the context's error.
 func TestBudgetStopsOnCancel(t *testing.T) {
 	shapes := budgetShapes(0.05)
-	for _, lang := range []string{"go", "js", "python", "java", "text"} {
+	for _, lang := range readerShapes() {
 		shapes = append(shapes, manyCallers(lang, 60))
 	}
 	workers := max(runtime.GOMAXPROCS(0), 4) + 1
@@ -231,10 +235,20 @@ func TestBudgetStopsOnCancel(t *testing.T) {
 	}
 }
 
+// readerShapes are the readers manyCallers has a layout for, in this
+// build: the tree-sitter reader's only with cgo.
+func readerShapes() []string {
+	out := []string{"go", "js", "python", "java", "text"}
+	if treesit.Built {
+		out = append(out, "syntax")
+	}
+	return out
+}
+
 // TestManyCallersFound: with no bound reached, every reader lists the
 // callers of the changed declaration.
 func TestManyCallersFound(t *testing.T) {
-	for _, lang := range []string{"go", "js", "python", "java", "text"} {
+	for _, lang := range readerShapes() {
 		s := manyCallers(lang, 60)
 		got, err := Find(context.Background(), memTree(s.tree), []Change{s.change}, Options{})
 		if err != nil || !listed(got, s.want) {

@@ -40,10 +40,17 @@
 //     looked up where its package and the file's imports put it. Each
 //     language is a package (typescript, python, java) on the shared lexer
 //     and lexed-file model of internal/lexed.
-//   - "identifier-search" (package identsearch): other programming languages (C, C++, C#, Rust,
-//     Ruby, PHP, Kotlin, Swift, shell, ...) fall back to searching the
-//     identifiers of the changed lines, with lower scores. Documentation,
-//     data and configuration files (Markdown, JSON, YAML, ...) are not read.
+//   - "syntax" (package treesit): C#, Kotlin, PHP, Ruby, Rust, C, C++, Swift
+//     and Scala are read by tree-sitter grammars through one reader (a
+//     language is a grammar, a query file and a rules entry): declarations,
+//     references with their receivers, imports and supertypes from the
+//     syntax tree, resolved by the family's namespace, import-path and
+//     module-path rules. The grammars are C: a build without cgo reads
+//     these languages as the next item does.
+//   - "identifier-search" (package identsearch): other programming languages
+//     (shell, Lua, Perl, ...) fall back to searching the identifiers of the
+//     changed lines, with lower scores. Documentation, data and
+//     configuration files (Markdown, JSON, YAML, ...) are not read.
 //
 // One signal is not a reader's: when the Tree keeps a history
 // (engine.History) and Options.HistoryAt names the destination commit, the
@@ -68,6 +75,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/java"
 	"github.com/prscout/prscout/pipeline/candidates/python"
+	"github.com/prscout/prscout/pipeline/candidates/treesit"
 	"github.com/prscout/prscout/pipeline/candidates/typescript"
 )
 
@@ -89,6 +97,7 @@ type Method = engine.Method
 const (
 	MethodGo         = engine.MethodGo
 	MethodTokens     = engine.MethodTokens
+	MethodSyntax     = engine.MethodSyntax
 	MethodIdentifier = engine.MethodIdentifier
 	// MethodTextual marks a name no reader resolved, found as text: at most
 	// three such candidates are listed.
@@ -316,7 +325,7 @@ func cleanPath(p string) (string, error) {
 
 // readers are the languages' readers, in the order a change is offered to
 // them: the identifier search, which reads any programming language, last.
-var readers = []engine.Reader{golang.Reader, typescript.Reader, python.Reader, java.Reader, identsearch.Reader}
+var readers = []engine.Reader{golang.Reader, typescript.Reader, python.Reader, java.Reader, treesit.Reader, identsearch.Reader}
 
 // readerOf is the index in readers of the one that reads c; -1 for none.
 func readerOf(c Change) int {
@@ -332,6 +341,35 @@ func readerOf(c Change) int {
 // worth reading: a file of no language an engine knows, or of another
 // programming language without changed lines, is read by none.
 func Reads(c Change) bool { return readerOf(c) >= 0 }
+
+// IdentifierOnly names the languages of changes (C#, Rust, ...) that this
+// build reads by the identifier search alone because it has no tree-sitter
+// grammars (built with CGO_ENABLED=0: the grammars are C), in order; nil
+// when it has them or no change is in one of those languages.
+func IdentifierOnly(changes []Change) []string {
+	if treesit.Built {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range changes {
+		if l, ok := treesit.Covers(c.Path); ok && !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// SyntaxReaderOff says, once for a server's start-up log, that this build
+// reads the tree-sitter languages by the identifier search alone; "" when
+// it reads them.
+func SyntaxReaderOff() string {
+	if treesit.Built {
+		return ""
+	}
+	return "built without cgo: " + strings.Join(treesit.Languages(), ", ") + " are searched by identifiers only (build with CGO_ENABLED=1 and a C compiler for their tree-sitter readers)"
+}
 
 // readMissing reads the head content of changed files given without it.
 func readMissing(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change) error {

@@ -420,14 +420,14 @@ func TestFindJava(t *testing.T) {
 
 func TestFindOtherLanguage(t *testing.T) {
 	base := map[string]string{
-		"lib/util.rb": "def slugify(s)\n  s.downcase\nend\n",
-		"lib/page.rb": "require_relative 'util'\n\ndef title(t)\n  slugify(t)\nend\n",
-		"lib/doc.md":  "slugify is documented here\n",
+		"lib/util.lua": "function slugify(s)\n  return s:lower()\nend\n",
+		"lib/page.lua": "local util = require('util')\n\nfunction title(t)\n  return slugify(t)\nend\n",
+		"lib/doc.md":   "slugify is documented here\n",
 	}
 	got := repo{base: base, changed: map[string]string{
-		"lib/util.rb": "def slugify(s)\n  s.strip.downcase\nend\n",
+		"lib/util.lua": "function slugify(s)\n  return s:gsub(' ', ''):lower()\nend\n",
 	}}.run(t)
-	check(t, got, []want{{"lib/page.rb", KindImpact, MethodIdentifier, "identifier search"}})
+	check(t, got, []want{{"lib/page.lua", KindImpact, MethodIdentifier, "identifier search"}})
 }
 
 func TestFindValidates(t *testing.T) {

@@ -112,6 +112,9 @@ func (res *ContextResult) findCandidates(ctx context.Context, repo pipeline.Repo
 		res.Warnings = append(res.Warnings, "candidates: none listed: "+err.Error())
 		return
 	}
+	if langs := candidates.IdentifierOnly(changes); len(langs) > 0 {
+		res.Warnings = append(res.Warnings, "candidates: "+strings.Join(langs, ", ")+" files were searched by identifiers only: this build has no cgo for their tree-sitter readers")
+	}
 	skip := map[string]bool{}
 	for _, e := range res.Excluded {
 		skip[e.Path] = true

@@ -272,3 +272,38 @@ func TestFindCandidatesFromParsedDiff(t *testing.T) {
 		t.Errorf("candidates %v without parsed diffs, want none", candPaths(res.Candidates))
 	}
 }
+
+// TestFindCandidatesSyntaxLanguages: a Rust change is read by the
+// tree-sitter reader when the build has cgo; without it, by the
+// identifier search, and the warnings say so.
+func TestFindCandidatesSyntaxLanguages(t *testing.T) {
+	const (
+		oldLib = "pub fn compute(n: i32) -> i32 {\n    n * 2\n}\n"
+		newLib = "pub fn compute(n: i32) -> i32 {\n    n * 3\n}\n"
+		caller = "use crate::calc::compute;\n\npub fn run() -> i32 {\n    compute(3)\n}\n"
+		diff   = "diff --git a/src/calc.rs b/src/calc.rs\nindex 1111111..2222222 100644\n--- a/src/calc.rs\n+++ b/src/calc.rs\n" +
+			"@@ -1,3 +1,3 @@\n pub fn compute(n: i32) -> i32 {\n-    n * 2\n+    n * 3\n }\n"
+	)
+	f := pipelinetest.New().AddCommit("head", "mb").AddCommit("base", "mb").
+		AddFiles("head", map[string]string{"src/calc.rs": newLib, "src/run.rs": caller}).
+		AddFiles("mb", map[string]string{"src/calc.rs": oldLib, "src/run.rs": caller}).
+		SetDiff("*", diff)
+	d, err := parseSection(diff)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := newContextResult(ContextMeta{Head: "head"}, 0)
+	res.Files = []pipeline.ChangedFile{{Path: "src/calc.rs", Status: "modified", Diff: diff}}
+	res.findCandidates(context.Background(), nil, ContextMeta{Mode: "full", Head: "head", Base: "base", Search: pipelinetest.NewSearchRepo(f)},
+		pipeline.DefaultLimits(), nil, []diffFile{d})
+	want, warnings := []string{"src/run.rs impact syntax"}, 0
+	if candidates.SyntaxReaderOff() != "" {
+		want, warnings = []string{"src/run.rs impact identifier-search"}, 1
+	}
+	if diff := cmp.Diff(want, candPaths(res.Candidates)); diff != "" {
+		t.Errorf("candidates (-want +got):\n%s", diff)
+	}
+	if len(res.Warnings) != warnings || (warnings == 1 && !strings.Contains(res.Warnings[0], "rust files were searched by identifiers only")) {
+		t.Errorf("warnings = %q, want %d saying rust files were searched by identifiers only", res.Warnings, warnings)
+	}
+}

@@ -63,8 +63,13 @@ type Method string
 
 // The methods, from the most to the least precise.
 const (
-	MethodGo         Method = "go"
-	MethodTokens     Method = "tokens"
+	MethodGo     Method = "go"
+	MethodTokens Method = "tokens"
+	// MethodSyntax marks a file found through a tree-sitter grammar's
+	// reading (package treesit): declarations, references and imports
+	// from the syntax tree, resolved by the language family's import,
+	// namespace and path rules, not by types.
+	MethodSyntax     Method = "syntax"
 	MethodIdentifier Method = "identifier-search"
 	// MethodTextual marks a fallback of a language engine: a name nothing
 	// resolved, found as text in a file that declares it. Few are listed

@@ -1,0 +1,244 @@
+package treesit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// uses adds, for each name an added line uses, the files declaring it:
+// those its file sees when there are any, else all of them when they are
+// few.
+func (s *search) uses(us []use, files []*file) {
+	declaring := map[string][]*file{}
+	for _, g := range files {
+		for n := range g.declares {
+			declaring[n] = append(declaring[n], g)
+		}
+	}
+	for _, u := range us {
+		gs := declaring[u.name]
+		if len(gs) == 0 {
+			continue
+		}
+		// r.name with r of a type some of the files declare the name in:
+		// only those.
+		var typed []*file
+		for _, g := range gs {
+			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+				typed = append(typed, g)
+			}
+		}
+		if len(typed) > 0 {
+			gs = typed
+		}
+		best := unseen
+		sights := make([]sight, len(gs))
+		for i, g := range gs {
+			sights[i] = s.sees(u.f, g)
+			if len(typed) > 0 {
+				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
+			}
+			if u.f.lang.rules.constPaths && stem(g.path) == snake(u.name) {
+				sights[i] = visible
+			}
+			best = max(best, sights[i])
+		}
+		if best == unseen && len(gs) > maxUnseen {
+			continue
+		}
+		for i, g := range gs {
+			if sights[i] < best {
+				continue
+			}
+			sc := usesScore[sights[i]]
+			if len(gs) > 1 && sights[i] < visible {
+				sc /= 2
+			}
+			s.ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: u.name, Score: sc, Method: engine.MethodSyntax,
+				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", u.name, engine.PathBase(u.f.path))})
+		}
+	}
+}
+
+// snake is a constant's file name by Ruby's autoloading convention:
+// UserPolicy is user_policy.
+func snake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 && (s[i-1] < 'A' || s[i-1] > 'Z') {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// declaresMemberOf reports whether g declares name as a member of the type
+// recv names (a static call Type.name), or of a type that is.
+func declaresMemberOf(g *file, name, recv string) bool {
+	for _, d := range g.decls {
+		if d.name == name && d.container == recv {
+			return true
+		}
+	}
+	return false
+}
+
+// impact adds, for each touched declaration, the files referring to it:
+// those that see its file when there are any, else all of them when they
+// are few; a file overriding a touched member in a subtype counts too.
+func (s *search) impact(ts []touched, files []*file) {
+	// The receivers of each file's references to the touched names, found
+	// in one pass over each file's references.
+	names := map[string]bool{}
+	for _, t := range ts {
+		names[t.d.name] = true
+	}
+	recvs := make([]map[string][]string, len(files))
+	pipeline.Parallel(len(files), func(i int) {
+		for _, r := range files[i].refs {
+			if names[r.name] {
+				if recvs[i] == nil {
+					recvs[i] = map[string][]string{}
+				}
+				recvs[i][r.name] = append(recvs[i][r.name], r.recv)
+			}
+		}
+	})
+	for _, t := range ts {
+		type hit struct {
+			g     *file
+			sight sight
+			why   string
+		}
+		var hits []hit
+		best := unseen
+		for i, g := range files {
+			h, ok := s.refersTo(g, recvs[i][t.d.name], t)
+			if !ok {
+				continue
+			}
+			hits = append(hits, hit{g, h.sight, h.why})
+			best = max(best, h.sight)
+		}
+		if best == unseen && len(hits) > maxUnseen {
+			continue
+		}
+		for _, h := range hits {
+			if h.sight < best {
+				continue
+			}
+			s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax,
+				Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
+		}
+	}
+}
+
+// reference is how a file refers to a touched declaration.
+type reference struct {
+	sight sight
+	why   string
+}
+
+// refersTo reports whether g refers to t's declaration, and how well it
+// sees it; recvs are the receivers of g's references to its name ("" for
+// none).
+func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) {
+	d := t.d
+	if d.container != "" && overrides(g, d) {
+		return reference{visible, "overrides"}, true
+	}
+	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
+		// A prototype or an interface's member declaring it again.
+		sg := s.sees(g, t.f)
+		if stem(g.path) == stem(t.f.path) && engine.DirOf(g.path) == engine.DirOf(t.f.path) {
+			sg = visible // calc.h beside calc.c
+		}
+		return reference{sg, "declares"}, true
+	}
+	if !g.mentions[d.name] {
+		return reference{}, false
+	}
+	if d.container == "" && g.declares[d.name] && !callableKinds[d.kind] {
+		return reference{}, false // its own declaration of the name
+	}
+	sg := s.sees(g, t.f)
+	if d.container != "" {
+		byType := g.mentions[d.container]
+		if commonName(d.name) && !byType {
+			return reference{}, false
+		}
+		if byType {
+			sg = max(sg, nearby)
+		}
+		own, other := false, 0
+		for _, recv := range recvs {
+			switch {
+			case recv == d.container:
+				own = true
+			case recv != "" && isTypeName(recv) && !g.mentions[d.container]:
+				other++ // Other.name: another type's member
+			default:
+				other = -1 << 30
+			}
+		}
+		if own {
+			sg = min(sg+1, visible)
+		} else if other > 0 {
+			return reference{}, false
+		}
+	}
+	return reference{sg, "refers to"}, true
+}
+
+// declaresToo reports whether g declares a callable of d's name in d's
+// container.
+func declaresToo(g *file, d *decl) bool {
+	for _, m := range g.decls {
+		if m.name == d.name && m.container == d.container && callableKinds[m.kind] {
+			return true
+		}
+	}
+	return false
+}
+
+// overrides reports whether g declares d's name in a type whose stated
+// supertypes include d's container.
+func overrides(g *file, d *decl) bool {
+	types := map[string]bool{}
+	for _, c := range g.decls {
+		for _, sup := range c.supers {
+			if sup == d.container {
+				types[c.name] = true
+			}
+		}
+	}
+	if len(types) == 0 {
+		return false
+	}
+	for _, m := range g.decls {
+		if m.name == d.name && types[m.container] {
+			return true
+		}
+	}
+	return false
+}
+
+// isTypeName reports whether a receiver names a type rather than a value:
+// it starts with a capital.
+func isTypeName(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
+
+// qualified names a declaration with its container: Calc.compute.
+func qualified(d *decl) string {
+	if d.container == "" {
+		return d.name
+	}
+	return d.container + "." + d.name
+}

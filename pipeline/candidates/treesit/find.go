@@ -1,0 +1,197 @@
+package treesit
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
+)
+
+// The scores, by how well the two files see each other (sight): below the
+// Go and Java readers' resolved ones, above the identifier search's.
+var (
+	usesScore   = [...]float64{unseen: 0.42, nearby: 0.55, visible: 0.7}
+	impactScore = [...]float64{unseen: 0.38, nearby: 0.5, visible: 0.65}
+)
+
+const (
+	// maxUnseen drops a name that more files declare or refer to than
+	// this, none of them seen from the other side: it says little.
+	maxUnseen = 6
+	// minNameLen is the shortest name searched.
+	minNameLen = 2
+)
+
+// search is the search of one language family's changes.
+type search struct {
+	tree   engine.Tree
+	ev     *engine.Evidence
+	family string
+	// autoload maps namespace prefixes to directories (PHP's PSR-4 from
+	// composer.json; nil for none).
+	autoload map[string]string
+}
+
+// touched is a declaration the change touched.
+type touched struct {
+	f      *file // the side declaring it
+	d      *decl
+	change engine.DeclChange
+}
+
+// use is a name an added line of a changed file uses.
+type use struct {
+	name, recv string
+	f          *file
+}
+
+// run adds the evidence of cs, the family's changes, to s.ev.
+func (s *search) run(ctx context.Context, cs []*engine.Change) error {
+	type read struct {
+		touched []touched
+		uses    []use
+	}
+	reads := make([]read, len(cs))
+	pipeline.ParallelCtx(ctx, len(cs), func(i int) {
+		reads[i].touched, reads[i].uses = s.readChange(ctx, cs[i])
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	var ts []touched
+	var us []use
+	for _, r := range reads {
+		ts = append(ts, r.touched...)
+		us = append(us, r.uses...)
+	}
+	words := searchWords(ts, us)
+	if len(words) == 0 {
+		return nil
+	}
+	if f := autoloadFiles[s.family]; f != "" {
+		s.autoload = readAutoload(ctx, s.tree, f)
+	}
+	paths, err := s.tree.Grep(ctx, words, familyGlobs(s.family), lexed.GrepLimit)
+	if err != nil {
+		return fmt.Errorf("search for changed names: %w", err)
+	}
+	paths = slices.DeleteFunc(paths, func(p string) bool {
+		l := languageOf(p)
+		return s.ev.Changed[p] || engine.SkippedPath(p) || l == nil || l.family != s.family
+	})
+	files := engine.ReadFiles(ctx, s.tree, s.ev, s.family, paths, func(p string, src []byte) (*file, int, bool) {
+		f := cachedFile(ctx, s.ev.Cache, p, src)
+		if f == nil {
+			return nil, 0, false
+		}
+		return f, len(f.refs) + len(f.decls), true
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	files = slices.DeleteFunc(files, func(f *file) bool { return f == nil })
+	s.uses(us, files)
+	s.impact(ts, files)
+	return nil
+}
+
+// readChange reads both sides of c: the declarations it touched and the
+// names its added lines use.
+func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, []use) {
+	var nf, of *file
+	var head, base *touch.Side
+	var heads, bases []int
+	if c.New != nil {
+		if nf = cachedFile(ctx, s.ev.Cache, c.Path, c.New); nf != nil {
+			head, heads = side(nf, c.New, c.Added)
+		}
+	}
+	if c.Old != nil {
+		op := c.Path
+		if c.OldPath != "" {
+			op = c.OldPath
+		}
+		if of = cachedFile(ctx, s.ev.Cache, op, c.Old); of != nil {
+			base, bases = side(of, c.Old, c.Removed)
+		}
+	}
+	var ts []touched
+	for _, t := range touch.Touched(head, base, nil) {
+		if t.Base {
+			ts = append(ts, touched{f: of, d: &of.decls[bases[t.Index]], change: t.Change})
+		} else {
+			ts = append(ts, touched{f: nf, d: &nf.decls[heads[t.Index]], change: t.Change})
+		}
+	}
+	if nf == nil {
+		return ts, nil
+	}
+	var us []use
+	seen := map[string]bool{}
+	for _, r := range nf.refsOn(head.Lines) {
+		k := r.name + "\x00" + r.recv
+		if len(r.name) < minNameLen || nf.declares[r.name] || nf.locals[r.name] || seen[k] || (r.member && r.recv == "" && lexed.CommonMember[r.name]) {
+			continue
+		}
+		seen[k] = true
+		us = append(us, use{name: r.name, recv: r.recv, f: nf})
+	}
+	return ts, us
+}
+
+// side is f's side for package touch, with the index in f.decls of each of
+// its declarations: f's declarations but impl blocks, the changed lines
+// holding code, and the headers' text.
+func side(f *file, src []byte, lines map[int]bool) (*touch.Side, []int) {
+	s := &touch.Side{Lines: f.codeLines(src, lines)}
+	var idx []int
+	for k, d := range f.decls {
+		if d.kind == "impl" {
+			continue
+		}
+		s.Decls = append(s.Decls, touch.Decl{Container: d.container, Name: d.name, Kind: d.kind, From: d.from, To: d.to,
+			HeadTo: d.headTo, ByHeader: containerKinds[d.kind], Callable: callableKinds[d.kind]})
+		idx = append(idx, k)
+	}
+	s.Sig = func(i int) string {
+		d := &f.decls[idx[i]]
+		if !callableKinds[d.kind] && !containerKinds[d.kind] {
+			return ""
+		}
+		return d.sig
+	}
+	return s, idx
+}
+
+// searchWords are the names grepped: each touched declaration's (a member
+// whose name every class has, by its container's) and each used name.
+func searchWords(ts []touched, us []use) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(w string) {
+		if len(w) >= minNameLen && !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	for _, t := range ts {
+		if t.d.container != "" && commonName(t.d.name) {
+			add(t.d.container)
+			continue
+		}
+		add(t.d.name)
+	}
+	for _, u := range us {
+		add(u.name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// commonName reports a member name too common to search alone.
+func commonName(n string) bool { return len(n) < 3 || lexed.CommonMember[n] }

@@ -1,0 +1,470 @@
+//go:build cgo
+
+package treesit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sort"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/ident"
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// maxParseBytes bounds a file the reader parses: a larger one (generated
+// code, a bundle) is not read.
+const maxParseBytes = 1 << 20
+
+// maxNameBytes bounds a name, an import or a receiver kept: longer text is
+// an expression, not a name.
+const maxNameBytes = 256
+
+// The bounds of one file's reading. A grammar's parse is linear in most
+// sources, but not in all (Scala's on a long chain of operators), so it
+// has a time bound too, proportional to the source: a file past it is not
+// read. A query's work grows with each node's depth (the cursor works out
+// every node's place among its ancestors): a file whose nodes' depths sum
+// past maxDepthPerByte per byte (deep nesting, a 10,000-term sum) is not
+// queried.
+const (
+	parseMicros        = 100_000
+	parseMicrosPerByte = 2
+	maxDepthPerByte    = 64
+	maxDepthBase       = 1 << 16
+)
+
+// shallow walks the tree under n and reports whether its nodes' depths sum
+// to at most limit, with the number of nodes walked; it stops at the limit.
+func shallow(n *sitter.Node, limit int) (int, bool) {
+	c := sitter.NewTreeCursor(n)
+	defer c.Close()
+	depth, sum, nodes := 0, 0, 0
+	for {
+		nodes++
+		if sum += depth; sum > limit {
+			return nodes, false
+		}
+		if c.GoToFirstChild() {
+			depth++
+			continue
+		}
+		for !c.GoToNextSibling() {
+			if !c.GoToParent() {
+				return nodes, true
+			}
+			depth--
+		}
+	}
+}
+
+// maxSigBytes bounds a header's text: a longer one is compared by its
+// changed lines alone.
+const maxSigBytes = 4 << 10
+
+var errTooSlow = errors.New("treesit: the parse took past its bound")
+
+// index fills mentions and declares, and orders refs by line.
+func (f *file) index() {
+	sort.SliceStable(f.refs, func(i, j int) bool { return f.refs[i].line < f.refs[j].line })
+	f.mentions = map[string]bool{}
+	for _, r := range f.refs {
+		f.mentions[r.name] = true
+	}
+	f.declares = map[string]bool{}
+	for _, d := range f.decls {
+		if d.kind != "impl" {
+			f.declares[d.name] = true
+		}
+	}
+}
+
+// collapse joins s's fields by single spaces; "" past maxSigBytes.
+func collapse(s []byte) string {
+	if len(s) > 4*maxSigBytes {
+		return ""
+	}
+	out := strings.Join(strings.Fields(string(s)), " ")
+	if len(out) > maxSigBytes {
+		return ""
+	}
+	return out
+}
+
+// parse reads src, the file at p in language l, into a file. Its work is
+// bounded by maxParseBytes and ends with ctx.
+func parse(ctx context.Context, l *language, p string, src []byte) (*file, error) {
+	f, _, err := parseCounted(ctx, l, p, src)
+	return f, err
+}
+
+// parseCounted is parse, answering also the number of query captures it
+// handled (the fuzz target bounds it).
+func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file, int, error) {
+	if len(src) > maxParseBytes {
+		return nil, 0, errTooLarge
+	}
+	c, err := compile(l)
+	if err != nil {
+		return nil, 0, err
+	}
+	ps := c.parsers.Get().(*sitter.Parser)
+	ps.SetOperationLimit(parseMicros + len(src)*parseMicrosPerByte)
+	tree, err := ps.ParseCtx(ctx, nil, src)
+	if err != nil {
+		ps.Reset() // a cancelled parse would resume on the next call
+		c.parsers.Put(ps)
+		if errors.Is(err, sitter.ErrOperationLimit) {
+			err = errTooSlow
+		}
+		return nil, 0, err
+	}
+	c.parsers.Put(ps)
+	defer tree.Close()
+	nodes, ok := shallow(tree.RootNode(), maxDepthPerByte*len(src)+maxDepthBase)
+	if !ok {
+		return nil, nodes, errTooDeep
+	}
+	qc := sitter.NewQueryCursor()
+	defer qc.Close()
+	qc.Exec(c.query, tree.RootNode())
+	b := &builder{c: c, src: src, f: &file{path: p, lang: l, locals: map[string]bool{}},
+		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{},
+		types: map[string]string{}, bodies: map[uint32]uint32{}}
+	work := nodes
+	for {
+		m, ok := qc.NextMatch()
+		if !ok {
+			break
+		}
+		if work%1024 == 0 && ctx.Err() != nil {
+			return nil, work, ctx.Err()
+		}
+		work += len(m.Captures)
+		b.match(m)
+	}
+	b.finish()
+	b.f.spans, b.f.callees = bracketSpans(tree.RootNode(), src)
+	return b.f, work, nil
+}
+
+// builder gathers a file's facts from the query's matches.
+type builder struct {
+	c   *compiled
+	src []byte
+	f   *file
+	// names are the start bytes of declarations' names, members those of
+	// member names: neither is a plain ref.
+	names, members map[uint32]bool
+	// declAt is the index in decls of the declaration named at a byte.
+	declAt map[uint32]int
+	intern map[string]string
+	// types are the declared types of the file's variables, parameters and
+	// fields, by name.
+	types map[string]string
+	// bodies are the bodies matched apart from their declarations: body
+	// start by its declaration's start (bytes).
+	bodies map[uint32]uint32
+	decls  []spanDecl
+	supers []spanText
+	refs   []spanRef
+}
+
+type spanDecl struct {
+	from, to, bodyAt uint32 // bytes; bodyAt 0 for no body
+	d                decl
+}
+
+type spanText struct {
+	at   uint32
+	text string
+}
+
+type spanRef struct {
+	at uint32
+	r  ref
+}
+
+// text is n's text, one string per distinct text of the file; "" past
+// maxNameBytes.
+func (b *builder) text(n *sitter.Node) string {
+	s, e := n.StartByte(), n.EndByte()
+	if e-s > maxNameBytes || e > uint32(len(b.src)) {
+		return ""
+	}
+	if t, ok := b.intern[string(b.src[s:e])]; ok {
+		return t
+	}
+	t := string(b.src[s:e])
+	b.intern[t] = t
+	return t
+}
+
+func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+
+// match takes one match's captures.
+func (b *builder) match(m *sitter.QueryMatch) {
+	var declNode, nameNode, bodyNode, memberNode, recvNode, scopeNode, varNode, typeNode *sitter.Node
+	kind := ""
+	for _, cp := range m.Captures {
+		// A call's arguments are imports or supertypes when it calls one
+		// of the language's import or mixin functions (require, include).
+		if b.c.roles[cp.Index] == roleCall && !b.f.lang.calls[b.text(cp.Node)] {
+			return
+		}
+	}
+	for _, cp := range m.Captures {
+		n := cp.Node
+		switch b.c.roles[cp.Index] {
+		case roleDecl:
+			declNode, kind = n, b.c.kinds[cp.Index]
+		case roleName:
+			nameNode = n
+		case roleBody:
+			bodyNode = n
+		case roleMember:
+			memberNode = n
+		case roleRecv:
+			recvNode = n
+		case roleScope:
+			scopeNode = n
+		case roleVar:
+			varNode = n
+		case roleType:
+			typeNode = n
+		case roleSkip:
+			if t := b.text(n); t != "" {
+				b.names[n.StartByte()] = true
+				b.f.locals[t] = true
+			}
+		case roleSuper:
+			if t := lastName(b.text(n)); t != "" {
+				b.supers = append(b.supers, spanText{n.StartByte(), t})
+			}
+		case roleRef:
+			if t := b.text(n); t != "" {
+				b.refs = append(b.refs, spanRef{n.StartByte(), ref{name: t, line: line(n)}})
+			}
+		case roleImport:
+			if t := importText(b.text(n)); t != "" {
+				b.f.imports = append(b.f.imports, t)
+			}
+		case rolePackage:
+			if t := strings.Join(strings.Fields(b.text(n)), ""); t != "" {
+				b.f.namespaces = append(b.f.namespaces, t)
+			}
+		case roleComment:
+			b.f.comments = append(b.f.comments, [2]int32{int32(n.StartByte()), int32(n.EndByte())})
+		}
+	}
+	if declNode != nil && nameNode != nil {
+		b.decl(declNode, nameNode, bodyNode, scopeNode, kind)
+	} else if bodyNode != nil {
+		// A body matched apart from its declaration: a grammar whose
+		// patterns of name and body together take seconds to compile.
+		if p := bodyNode.Parent(); p != nil {
+			b.bodies[p.StartByte()] = bodyNode.StartByte()
+		}
+	}
+	if varNode != nil && typeNode != nil {
+		// The first type a name is declared with in the file: scopes are
+		// not told apart.
+		if v, t := b.text(varNode), lastName(b.text(typeNode)); v != "" && t != "" && b.types[v] == "" {
+			b.types[v] = b.intern1(t)
+		}
+	}
+	if memberNode != nil {
+		r := ref{name: b.text(memberNode), line: line(memberNode), member: true}
+		if recvNode != nil {
+			r.recv = b.receiver(recvNode)
+		}
+		if r.name != "" {
+			b.members[memberNode.StartByte()] = true
+			b.refs = append(b.refs, spanRef{memberNode.StartByte(), r})
+		}
+	}
+}
+
+// receiver is a member access's receiver by its last name when it is a
+// name or a path of names (a, A::B, a.b); "" for another expression.
+//
+// A grammar that reads a + B.f() as (a + B).f() gives the whole sum as
+// the receiver: its last operand is taken.
+func (b *builder) receiver(n *sitter.Node) string {
+	t := b.text(n)
+	if t == "" || len(t) > 64 {
+		return ""
+	}
+	if n.NamedChildCount() == 0 {
+		return t
+	}
+	i := len(t)
+	for i > 0 && (ident.Unicode.IsByte(t[i-1]) || strings.IndexByte(`.:\`, t[i-1]) >= 0) {
+		i--
+	}
+	if i > 0 && strings.IndexByte(" \t\n+-*/%&|^<>=!?,;($", t[i-1]) < 0 {
+		return "" // a call's or an index's result
+	}
+	return b.intern1(lastName(t[i:]))
+}
+
+// intern1 is s, one string per distinct text of the file.
+func (b *builder) intern1(s string) string {
+	if t, ok := b.intern[s]; ok {
+		return t
+	}
+	b.intern[s] = s
+	return s
+}
+
+// decl takes one declaration.
+// A declaration two patterns match (with and without its body) is kept
+// once, with its body.
+func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
+	nm := lastName(b.text(name))
+	if nm == "" {
+		return
+	}
+	at := name.StartByte()
+	if k, ok := b.declAt[at]; ok && (body == nil || b.decls[k].bodyAt != 0) {
+		return
+	}
+	b.names[at] = true
+	d := decl{name: nm, kind: kind, from: line(dn), to: int(dn.EndPoint().Row) + 1}
+	if scope != nil {
+		d.container = lastName(b.text(scope))
+	}
+	sd := spanDecl{from: dn.StartByte(), to: dn.EndByte()}
+	if body != nil && body.StartByte() >= dn.StartByte() {
+		sd.bodyAt = body.StartByte()
+	}
+	sd.d = d
+	if k, ok := b.declAt[at]; ok {
+		b.decls[k] = sd
+		return
+	}
+	b.declAt[at] = len(b.decls)
+	b.decls = append(b.decls, sd)
+}
+
+// header sets sd's header: its last line and, for a callable or a
+// container (or a declaration without a body), its text.
+func (b *builder) header(sd *spanDecl) {
+	if sd.bodyAt == 0 {
+		sd.bodyAt = b.bodies[sd.from]
+	}
+	d := &sd.d
+	end := min(sd.to, uint32(len(b.src)))
+	if sd.bodyAt > sd.from && sd.bodyAt <= end {
+		end = sd.bodyAt
+		d.headTo = d.from + bytes.Count(b.src[sd.from:end], []byte{'\n'})
+		if d.headTo > d.from && startsLine(b.src, int(end)) {
+			d.headTo-- // a body on lines of its own (Ruby, an Allman brace)
+		}
+	} else {
+		sd.bodyAt = 0
+	}
+	if callableKinds[d.kind] || containerKinds[d.kind] || sd.bodyAt == 0 {
+		d.sig = collapse(b.src[sd.from:end])
+	}
+}
+
+// startsLine reports whether only spaces precede src[at] on its line.
+func startsLine(src []byte, at int) bool {
+	for i := min(at, len(src)) - 1; i >= 0 && src[i] != '\n'; i-- {
+		if src[i] != ' ' && src[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// finish sets each declaration's container and supertypes and keeps the
+// refs that are not declarations' names.
+func (b *builder) finish() {
+	sort.SliceStable(b.decls, func(i, j int) bool {
+		if b.decls[i].from != b.decls[j].from {
+			return b.decls[i].from < b.decls[j].from
+		}
+		return b.decls[i].to > b.decls[j].to
+	})
+	sort.Slice(b.supers, func(i, j int) bool { return b.supers[i].at < b.supers[j].at })
+	var stack []int // enclosing containers, indices in b.decls
+	k := 0          // next super
+	for i := range b.decls {
+		sd := &b.decls[i]
+		b.header(sd)
+		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && sd.d.container == "" {
+			sd.d.container = b.decls[stack[len(stack)-1]].d.name
+		}
+		if containerKinds[sd.d.kind] {
+			stack = append(stack, i)
+			// The supertypes stated in its header.
+			for k < len(b.supers) && b.supers[k].at < sd.from {
+				k++
+			}
+			for k < len(b.supers) && b.supers[k].at < sd.to && (sd.bodyAt == 0 || b.supers[k].at < sd.bodyAt) {
+				sd.d.supers = append(sd.d.supers, b.supers[k].text)
+				k++
+			}
+		}
+	}
+	b.f.decls = make([]decl, len(b.decls))
+	for i, sd := range b.decls {
+		b.f.decls[i] = sd.d
+	}
+	for _, r := range b.refs {
+		if b.names[r.at] || (!r.r.member && b.members[r.at]) {
+			continue
+		}
+		if t := b.types[r.r.recv]; t != "" {
+			r.r.recv = t // c.send() with c a Client is Client's send
+		}
+		b.f.refs = append(b.f.refs, r.r)
+	}
+	sort.Slice(b.f.comments, func(i, j int) bool { return b.f.comments[i][0] < b.f.comments[j][0] })
+	b.f.index()
+}
+
+// lastName is the last name of a qualified or generic name: Base<T> is
+// Base, a.b.C is C, A\B is B, a::b is b.
+func lastName(s string) string {
+	if i := strings.IndexAny(s, "<(["); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, " \t\n&*"); i >= 0 {
+		s = s[i+1:] // &mut T, struct foo, const T*
+	}
+	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimLeft(s, "$@&*")
+	if s == "" || strings.ContainsAny(s, " \t\n\"'{};,=") {
+		return ""
+	}
+	return s
+}
+
+// importText is an import's path without quotes, brackets, aliases and
+// wildcards: "x/foo.h", <x/foo.h>, a.b.*, a.b._, a::b::{C, D}, A\B.
+func importText(s string) string {
+	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(strings.TrimPrefix(s, "import "))
+	s = strings.Trim(s, `"'<>`+"`")
+	if i := strings.IndexByte(s, '{'); i >= 0 {
+		s = s[:i]
+	}
+	for _, w := range []string{".*", "._", "::*", `\*`} {
+		s = strings.TrimSuffix(s, w)
+	}
+	s = strings.TrimRight(strings.TrimSpace(s), `.:\`)
+	if s == "" || strings.ContainsAny(s, " \t\n;") {
+		return ""
+	}
+	return s
+}

@@ -1,0 +1,88 @@
+package treesit
+
+import (
+	"context"
+	"path"
+	"slices"
+	"sort"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// Reader reads the changes in the languages of the table when the build
+// has their grammars (Built); without them it reads nothing.
+var Reader engine.Reader = reader{}
+
+type reader struct{}
+
+func (reader) Reads(p string, changesLines bool) bool {
+	return Built && changesLines && languageOf(p) != nil
+}
+
+func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
+	byFamily := map[string][]*engine.Change{}
+	for _, c := range cs {
+		if l := languageOf(c.Path); l != nil {
+			byFamily[l.family] = append(byFamily[l.family], c)
+		}
+	}
+	families := make([]string, 0, len(byFamily))
+	for f := range byFamily {
+		families = append(families, f)
+	}
+	sort.Strings(families)
+	for _, fam := range families {
+		s := &search{tree: tree, ev: ev, family: fam}
+		if err := s.run(ctx, byFamily[fam]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Languages names the languages of the table, in order.
+func Languages() []string {
+	out := make([]string, 0, len(languages))
+	for n := range languages {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// cachedFile is the reading of the file at p with content src, kept across
+// requests; nil when it cannot be parsed (too large, or ctx ended: that is
+// not kept).
+func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *file {
+	l := languageOf(p)
+	if l == nil {
+		return nil
+	}
+	k := engine.KeyAt("treesit", p, engine.SumOf(src))
+	if f, ok := engine.Get[*file](c, k); ok {
+		return f
+	}
+	f, err := parse(ctx, l, p, src)
+	if err != nil {
+		if err == errTooLarge || err == errTooDeep {
+			c.Put(k, (*file)(nil), int64(len(p))+64) // the same content is refused again
+		}
+		return nil
+	}
+	c.Put(k, f, f.weight())
+	return f
+}
+
+// stem is a file's name without its extension; a module's directory for
+// the files that stand for it (mod.rs, lib.rs, index.php, __init__...).
+func stem(p string) string {
+	base := path.Base(p)
+	s := base[:len(base)-len(path.Ext(base))]
+	switch s {
+	case "mod", "lib", "index", "main", "init", "__init__":
+		if d := engine.DirOf(p); d != "" {
+			return path.Base(d)
+		}
+	}
+	return s
+}

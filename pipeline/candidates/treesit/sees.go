@@ -1,0 +1,151 @@
+package treesit
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// How well a file is seen from another, by its family's rules.
+type sight int
+
+const (
+	unseen  sight = iota // nothing ties them but the name
+	nearby               // the same directory, or a language whose files all see each other
+	visible              // an import, using, include or namespace ties them
+)
+
+// sees answers how well from sees to: whether from's imports or namespace
+// reach to's namespace or path.
+func (s *search) sees(from, to *file) sight {
+	r := from.lang.rules
+	if r.namespaces && seesNamespace(from, to, r.sep) {
+		return visible
+	}
+	if r.paths != "" && seesPath(from, to, r, s.autoload) {
+		return visible
+	}
+	if r.global || engine.DirOf(from.path) == engine.DirOf(to.path) {
+		return nearby
+	}
+	return unseen
+}
+
+// seesNamespace: from declares to's namespace or one inside it, or imports
+// it, alone or as the parent of an imported name.
+func seesNamespace(from, to *file, sep string) bool {
+	for _, n := range to.namespaces {
+		for _, m := range from.namespaces {
+			if m == n || strings.HasPrefix(m, n+sep) {
+				return true
+			}
+		}
+		for _, imp := range from.imports {
+			if imp == n || (strings.HasPrefix(imp, n+sep) && !strings.Contains(imp[len(n)+len(sep):], sep)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// seesPath: one of from's imports names to's file by its path. By the
+// "last" rule the import's last parts are the path's (as many as the
+// import has, at least two when it has two: use App\Lib\Calc reaches
+// src/Lib/Calc.php, not src/Other/Calc.php; #include "calc.h" reaches
+// any calc.*). By the "any" rule the file's module path, from its source
+// root, runs inside the import (use crate::net::http::Client reaches
+// src/net/http.rs and src/net/http/mod.rs).
+//
+// An import under a prefix of the project's autoload map (composer.json's
+// PSR-4) reaches the one file the map puts it in.
+func seesPath(from, to *file, r rules, autoload map[string]string) bool {
+	tp := modulePath(to.path)
+	for _, imp := range from.imports {
+		if p, ok := autoloaded(imp, r.sep, autoload); ok {
+			if p == strings.TrimSuffix(to.path, path.Ext(to.path)) {
+				return true
+			}
+			continue
+		}
+		ip := importParts(imp, r.sep)
+		if len(ip) == 0 {
+			continue
+		}
+		if r.paths == "any" {
+			if runsInside(tp[lastIndex(tp, "src")+1:], ip) {
+				return true
+			}
+			continue
+		}
+		if n := commonSuffix(ip, tp); n > 0 && n >= min(len(ip), 2) {
+			return true
+		}
+	}
+	return false
+}
+
+// modulePath is p's parts without the file's extension; a file standing
+// for its directory (mod.rs, index.php, ...) is its directory.
+func modulePath(p string) []string {
+	parts := strings.Split(p, "/")
+	last := parts[len(parts)-1]
+	parts[len(parts)-1] = strings.TrimSuffix(last, path.Ext(last))
+	if len(parts) > 1 && stem(p) != parts[len(parts)-1] {
+		parts = parts[:len(parts)-1]
+	}
+	return parts
+}
+
+func lastIndex(parts []string, s string) int {
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i] == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// commonSuffix is the number of trailing parts a and b share, by case.
+func commonSuffix(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && strings.EqualFold(a[len(a)-1-n], b[len(b)-1-n]) {
+		n++
+	}
+	return n
+}
+
+// runsInside reports whether sub is a run of whole's parts.
+func runsInside(sub, whole []string) bool {
+	if len(sub) == 0 {
+		return false
+	}
+	for i := 0; i+len(sub) <= len(whole); i++ {
+		if slices.Equal(sub, whole[i:i+len(sub)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// importParts splits an import by '/' and the family's separator; the
+// last part loses its file extension.
+func importParts(imp, sep string) []string {
+	if sep != "" && sep != "/" {
+		imp = strings.ReplaceAll(imp, sep, "/")
+	}
+	var out []string
+	for _, p := range strings.Split(imp, "/") {
+		if p != "" && p != "." && p != ".." {
+			out = append(out, p)
+		}
+	}
+	if n := len(out); n > 0 {
+		if ext := path.Ext(out[n-1]); len(ext) > 1 && len(ext) <= 4 {
+			out[n-1] = strings.TrimSuffix(out[n-1], ext)
+		}
+	}
+	return out
+}
