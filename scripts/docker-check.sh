@@ -190,7 +190,15 @@ make_golang() {
 
 ensure_base() {
   local img=$1
-  have_image "$img" && return 0
+  if have_image "$img"; then
+    # A Go image made here by an earlier recipe may lack the C compiler the
+    # cgo build needs (the official image has it): made again.
+    case $img in
+      golang:*) "$docker" run --rm --network none "$img" sh -c 'command -v gcc' >/dev/null 2>&1 && return 0
+        say "$img has no gcc: making it again"; "$docker" rmi -f "$img" >/dev/null;;
+      *) return 0;;
+    esac
+  fi
   if timeout 120 "$docker" pull -q "$img" >/dev/null 2>&1; then say "pulled $img"; return 0; fi
   case $img in
     debian:*-slim) local s=${img#debian:}; make_debian "${s%-slim}";;
