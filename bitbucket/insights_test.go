@@ -328,7 +328,10 @@ func TestPipelinesProxy(t *testing.T) {
 func TestPutReportLongTitleFitsTheSummaryLimit(t *testing.T) {
 	s := newFake(t)
 	c, _ := newClient(t, s, nil)
-	title := strings.TrimSpace(strings.Repeat("the upload handler trusts a size header ", 50))
+	title := strings.TrimSpace(strings.Repeat("the upload handler trusts a size header ", 52))
+	if len(title) < 2000 {
+		t.Fatalf("title of %d characters, want 2,000 or more", len(title))
+	}
 	findings := []pipeline.ReportFinding{
 		{Path: "app/upload.py", Line: 12, Severity: "high", Title: title, Body: "details here", Fingerprint: "aa11"},
 		{Path: "app/upload.py", Line: 14, Severity: "low", Title: "short", Fingerprint: "bb22"},
