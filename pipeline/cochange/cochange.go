@@ -182,7 +182,6 @@ type Builder struct {
 	end     end
 	next    int64
 	done    bool
-	joined  bool
 	paths   map[string]string // each path once: commits share their strings
 }
 
@@ -193,9 +192,6 @@ type Builder struct {
 func NewBuilder(b Bounds, known func(id string) (*Window, int)) *Builder {
 	return &Builder{bounds: b, known: known}
 }
-
-// Joined reports whether the window was completed from a kept one.
-func (b *Builder) Joined() bool { return b.joined }
 
 // Add takes the next older commit and reports whether the builder wants
 // more.
@@ -279,7 +275,6 @@ func (b *Builder) join(w *Window, i int) bool {
 		b.commits = b.commits[:mark]
 		return false
 	}
-	b.joined = true
 	return true
 }
 

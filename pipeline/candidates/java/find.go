@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -239,7 +238,7 @@ func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change
 func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) []string {
 	var classes []string
 	for _, t := range touched {
-		if c := simpleName(t.d.Container); t.d.Kind == "method" && c != "" && !slices.Contains(classes, c) {
+		if c := lexed.LastName(t.d.Container); t.d.Kind == "method" && c != "" && !slices.Contains(classes, c) {
 			classes = append(classes, c)
 		}
 	}
@@ -249,12 +248,9 @@ func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) []st
 	paths, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", []string{"*.java"}, classes, func(p string, src []byte) map[string][]string {
 		out := map[string][]string{}
 		for _, c := range cachedJava(s.ev.Cache, p, src).java.classes {
-			out[simpleName(c.name)] = c.supers
+			out[lexed.LastName(c.name)] = c.supers
 		}
 		return out
 	})
 	return paths
 }
-
-// simpleName is a nested class's own name (Outer.Inner: Inner).
-func simpleName(cls string) string { return cls[strings.LastIndexByte(cls, '.')+1:] }

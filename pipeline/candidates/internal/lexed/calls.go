@@ -12,7 +12,7 @@ func EnclosingCalls(f *File, added map[int]bool) map[int]bool {
 	}
 	var spans []engine.Span
 	for i, t := range f.Toks {
-		if t.Kind != TkPunct || len(t.Text) != 1 || t.Text != "(" && t.Text != "[" && t.Text != "{" {
+		if t.Kind != TkPunct || t.Text != "(" && t.Text != "[" && t.Text != "{" {
 			continue
 		}
 		s := engine.Span{Open: t.Line, Callee: -1}
@@ -22,8 +22,10 @@ func EnclosingCalls(f *File, added map[int]bool) map[int]bool {
 		if s.Close == s.Open {
 			continue
 		}
-		if p := f.Toks[max(i-1, 0)]; t.Text == "(" && i > 0 && p.Kind == TkIdent && !IsKeyword(f.Lang, p.Text) {
-			s.Callee, s.CalleeLine = i-1, p.Line
+		if t.Text == "(" && i > 0 {
+			if p := f.Toks[i-1]; p.Kind == TkIdent && !IsKeyword(f.Lang, p.Text) {
+				s.Callee, s.CalleeLine = i-1, p.Line
+			}
 		}
 		spans = append(spans, s)
 	}

@@ -17,7 +17,7 @@ func (h *Hierarchy) Below(sub, super string) bool {
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
-		if c = lastName(c); c == super {
+		if c = LastName(c); c == super {
 			return true
 		}
 		if !seen[c] {
@@ -129,7 +129,7 @@ func Subtypes(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang s
 			below := false
 			for c, sups := range ss {
 				for _, s := range sups {
-					if s = lastName(s); known[s] {
+					if s = LastName(s); known[s] {
 						below = true
 						AddUnique(edges, c, s)
 						if !known[c] {
@@ -148,5 +148,6 @@ func Subtypes(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang s
 	return paths, edges
 }
 
-// lastName is the last name of a dotted supertype (node.JsonNode).
-func lastName(s string) string { return s[strings.LastIndexByte(s, '.')+1:] }
+// LastName is the last name of a dotted name: JsonNode of node.JsonNode
+// (a supertype written through its module), Inner of Outer.Inner.
+func LastName(s string) string { return s[strings.LastIndexByte(s, '.')+1:] }
