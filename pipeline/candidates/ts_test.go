@@ -32,6 +32,26 @@ func TestFindTypeScriptReexportChain(t *testing.T) {
 	})
 }
 
+// A name imported under another name (import {run as start}), directly or
+// through an index's export *, is followed to its calls by the local name.
+func TestFindTypeScriptRenamedImport(t *testing.T) {
+	base := map[string]string{
+		"src/core/run.ts":   "export const run = async (s: string) => {\n  return s;\n}\n",
+		"src/core/index.ts": "export * from './run'\n",
+		"src/bun.ts":        "import { run as baseRun } from './core'\n\nexport const go = () => baseRun('x')\n",
+		"src/deno.ts":       "import { run as start } from './core/run'\n\nexport const go = () => start('y')\n",
+		"src/other.ts":      "import { other as run } from './elsewhere'\n\nexport const go = () => run('z')\n",
+		"src/elsewhere.ts":  "export const other = (s: string) => s\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/core/run.ts": strings.Replace(base["src/core/run.ts"], "return s;", "return s + '!';", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"src/bun.ts", KindImpact, MethodTokens, "calls `run`, whose body changed"},
+		{"src/deno.ts", KindImpact, MethodTokens, "calls `run`, whose body changed"},
+	})
+}
+
 // An index that is itself in the diff still leads from the name to its
 // module: the change adds the re-export and its use at once.
 func TestFindTypeScriptChangedIndex(t *testing.T) {

@@ -119,7 +119,7 @@ func importsName(f *jsFile, target, name string) bool {
 			return true
 		}
 		for _, n := range im.Names {
-			if n == name || n == "*" {
+			if n == name || n == "*" || im.Renamed[n] == name {
 				return true
 			}
 		}
@@ -246,6 +246,7 @@ func jsImports(toks []lexed.Tok) []lexed.Import {
 				continue
 			}
 			var names []string
+			var renamed map[string]string
 			ns, dflt := "", ""
 			if i+1 < len(toks) && toks[i+1].Kind == lexed.TkIdent && toks[i+1].Text != "type" && toks[i+1].Text != "from" {
 				dflt = toks[i+1].Text
@@ -253,7 +254,7 @@ func jsImports(toks []lexed.Tok) []lexed.Import {
 			for j := i + 1; j < len(toks) && j < i+maxClauseTokens; j++ {
 				u := toks[j]
 				if u.Kind == lexed.TkIdent && u.Text == "from" && j+1 < len(toks) && toks[j+1].Kind == lexed.TkString {
-					out = append(out, lexed.Import{Spec: toks[j+1].Text, Names: names, Namespace: ns, Default: dflt})
+					out = append(out, lexed.Import{Spec: toks[j+1].Text, Names: names, Renamed: renamed, Namespace: ns, Default: dflt})
 					i = j + 1
 					break
 				}
@@ -264,7 +265,13 @@ func jsImports(toks []lexed.Tok) []lexed.Import {
 					ns = toks[j+2].Text
 				}
 				if u.Kind == lexed.TkIdent && u.Text != "type" && u.Text != "as" && u.Text != "from" {
-					if j+1 < len(toks) && toks[j+1].Text == "as" {
+					if j+2 < len(toks) && toks[j+1].Text == "as" {
+						if local := toks[j+2]; local.Kind == lexed.TkIdent && u.Text != "default" {
+							if renamed == nil {
+								renamed = map[string]string{}
+							}
+							renamed[local.Text] = u.Text
+						}
 						continue // the local name follows "as"
 					}
 					names = append(names, u.Text)

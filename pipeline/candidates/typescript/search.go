@@ -512,12 +512,17 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		}
 		namespaces = s.re.namespaceOf(g, c.Path)
 	}
+	renamed := s.renamedIn(g, viaIndex)
 	for i, t := range g.Toks {
-		ss := s.impactNames[t.Text]
+		member := i > 0 && g.Toks[i-1].Text == "."
+		name := t.Text
+		if orig := renamed[name]; orig != "" && !member {
+			name = orig // import {run as start}: start(...) calls run
+		}
+		ss := s.impactNames[name]
 		if t.Kind != lexed.TkIdent || len(ss) == 0 {
 			continue
 		}
-		member := i > 0 && g.Toks[i-1].Text == "."
 		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
 		if lexed.DeclaresAt(g.File, t) || !member && shadowedAt(g, i) {
 			continue
@@ -576,6 +581,30 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason})
 		}
 	}
+}
+
+// renamedIn maps the local names g's imports give the changed file's
+// top-level names (import {run as start} from it, or from a file
+// re-exporting it: viaIndex) to those names.
+func (s *tokSearch) renamedIn(g *jsFile, viaIndex map[string]bool) map[string]string {
+	var out map[string]string
+	for i, im := range g.Imports {
+		if im.Export || len(im.Renamed) == 0 {
+			continue
+		}
+		direct := resolves(g, i, s.c.Path) || s.c.OldPath != "" && resolves(g, i, s.c.OldPath)
+		for local, orig := range im.Renamed {
+			ss := s.impactNames[orig]
+			if len(ss) == 0 || ss[0].Decl.Container != "" || !direct && !viaIndex[orig] {
+				continue
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[local] = orig
+		}
+	}
+	return out
 }
 
 // literalOf reports whether g.Toks[i] is a key of an object literal typed

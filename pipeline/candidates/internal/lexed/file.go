@@ -88,10 +88,13 @@ func (f *File) Index() *Index {
 
 // Import is one import: the module specifier and the names it brings.
 type Import struct {
-	Spec     string
-	Names    []string // local names bound by the import
-	Wildcard bool     // Java a.b.*, JS export * from
-	Export   bool     // JS export ... from: the file re-exports the names
+	Spec  string
+	Names []string // local names bound by the import
+	// Renamed maps a local name an import clause renames to the name the
+	// module exports (import {a as b}: b → a).
+	Renamed  map[string]string
+	Wildcard bool // Java a.b.*, JS export * from
+	Export   bool // JS export ... from: the file re-exports the names
 	// call marks require("x") and import("x"): the names their results
 	// are destructured into are not listed.
 	Call bool
