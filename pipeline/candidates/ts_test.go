@@ -52,6 +52,27 @@ func TestFindTypeScriptRenamedImport(t *testing.T) {
 	})
 }
 
+// A class extending a default-exported base (import Request from
+// '../core') reaches it: a changed override lists the base's member, and
+// a changed static method of the base its super.m() calls.
+func TestFindTypeScriptDefaultExportedBase(t *testing.T) {
+	base := map[string]string{
+		"source/core/index.ts": "export default class Request {\n\tstatic normalize(url?: string): string {\n\t\treturn url ?? '';\n\t}\n" +
+			"\trun(): void {\n\t\tthis.beforeError(new Error('x'));\n\t}\n\tbeforeError(error: Error): void {\n\t\tconsole.log(error);\n\t}\n}\n",
+		"source/as-promise/core.ts": "import Request from '../core';\n\nexport default class PromisableRequest extends Request {\n" +
+			"\tstatic normalize(url?: string): string {\n\t\treturn super.normalize(url);\n\t}\n" +
+			"\tbeforeError(error: Error): void {\n\t\treturn;\n\t}\n}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"source/as-promise/core.ts": strings.Replace(base["source/as-promise/core.ts"], "\t\treturn;", "\t\tthrow error;", 1),
+	}}.run(t)
+	check(t, got, []want{{"source/core/index.ts", KindImpact, MethodTokens, "declares `Request.beforeError`, which the changed `PromisableRequest.beforeError` implements"}})
+	got = repo{base: base, changed: map[string]string{
+		"source/core/index.ts": strings.Replace(base["source/core/index.ts"], "url ?? ''", "url ?? '/'", 1),
+	}}.run(t)
+	check(t, got, []want{{"source/as-promise/core.ts", KindImpact, MethodTokens, "calls `Request.normalize`, whose body changed"}})
+}
+
 // An index that is itself in the diff still leads from the name to its
 // module: the change adds the re-export and its use at once.
 func TestFindTypeScriptChangedIndex(t *testing.T) {

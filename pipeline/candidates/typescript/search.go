@@ -531,7 +531,8 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			key := false
 			// A static member is reached through its class's name:
 			// x.create is not a call of the static Ky.create.
-			if sym.Decl.Static && member && (i < 2 || g.Toks[i-2].Text != sym.Decl.Container) {
+			// super.create inside a subclass of Ky reaches it too.
+			if sym.Decl.Static && member && (i < 2 || g.Toks[i-2].Text != sym.Decl.Container && (g.Toks[i-2].Text != "super" || !gReaches)) {
 				continue
 			}
 			score := 0.0

@@ -179,12 +179,14 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 	if f == nil || name == "" || depth > maxTypeDepth {
 		return nil, ""
 	}
-	if declaresTop(f, name) {
-		if name == "default" {
-			if x := DefaultName(f); x != "" && declaresTop(f, x) {
-				return f, x
-			}
+	if name == "default" {
+		// export default class X declares X; export default <expression>
+		// declares "default" itself.
+		if x := DefaultName(f); x != "" && declaresTop(f, x) {
+			return f, x
 		}
+	}
+	if declaresTop(f, name) {
 		return f, name
 	}
 	// export {Hono as HonoBase}, import {a as b}: the name it renames.
