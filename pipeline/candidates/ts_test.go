@@ -73,6 +73,31 @@ func TestFindTypeScriptDefaultExportedBase(t *testing.T) {
 	check(t, got, []want{{"source/as-promise/core.ts", KindImpact, MethodTokens, "calls `Request.normalize`, whose body changed"}})
 }
 
+// A name used from a workspace package is followed from the package's
+// entry through indexes that name it nowhere (src/index.ts: export * from
+// './links'; links/index.ts: export * from './wsLink') to its declaration,
+// and an object literal's key added inside a call links the callee.
+func TestFindTypeScriptWorkspaceIndexChain(t *testing.T) {
+	base := map[string]string{
+		"package.json":                        `{"private": true, "workspaces": {"packages": ["packages/*", "examples/*"]}}`,
+		"packages/client/package.json":        `{"name": "@acme/client", "main": "dist/index.js"}`,
+		"packages/client/src/index.ts":        "export * from './links';\nexport * from './proxy';\n",
+		"packages/client/src/links/index.ts":  "export * from './wsLink';\n",
+		"packages/client/src/links/wsLink.ts": "export function createWSClient(o: {url: string}) {\n  return o;\n}\n",
+		"packages/client/src/proxy.ts":        "export function createProxy<T>(o: {url: string, retry?: number}): T {\n  return o as T;\n}\n",
+		"packages/client/src/links/unused.ts": "export function createWSClient2() {}\n",
+		"examples/app/package.json":           `{"name": "app"}`,
+		"examples/app/src/client.ts":          "import { createWSClient, createProxy } from '@acme/client';\n\nconst ws = createWSClient({ url: 'a' });\nconst p = createProxy<string>({\n  url: 'b',\n});\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"examples/app/src/client.ts": strings.NewReplacer("url: 'a'", "url: 'c'", "  url: 'b',\n", "  url: 'b',\n  retry: 2,\n").Replace(base["examples/app/src/client.ts"]),
+	}}.run(t)
+	check(t, got, []want{
+		{"packages/client/src/links/wsLink.ts", KindUses, MethodTokens, "declares `createWSClient`"},
+		{"packages/client/src/proxy.ts", KindUses, MethodTokens, "declares `createProxy`"},
+	})
+}
+
 // An index that is itself in the diff still leads from the name to its
 // module: the change adds the re-export and its use at once.
 func TestFindTypeScriptChangedIndex(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -328,6 +329,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 	}
 	if lexed.LangOf(c.Path) == lexed.LangJS {
 		s.lookUp(ctx, tree, aliases, mods)
+		mods.lookUp(ctx, tree, s.declaringBelowImports(), aliases)
 		for _, f := range s.indexes {
 			mods.re.add(f)
 		}
@@ -353,6 +355,37 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
 	return nil
+}
+
+// declaringBelowImports returns the searched files that declare a name
+// the change uses, below a directory the changed file imports from but
+// not imported themselves: the indexes between them and that import
+// (@trpc/client's src/index.ts re-exporting links/index.ts re-exporting
+// links/wsLink.ts) name no searched word, so they are read by path.
+func (s *tokSearch) declaringBelowImports() []string {
+	if s.nf == nil {
+		return nil
+	}
+	var dirs []string
+	for _, d := range importDirs(s.nf) {
+		switch {
+		case strings.HasSuffix(d, "/x"):
+		case path.Base(d) == "index":
+			dirs = append(dirs, engine.DirOf(d)+"/") // a package's entry: its directory
+		default:
+			dirs = append(dirs, d+"/")
+		}
+	}
+	var out []string
+	for _, g := range s.files {
+		if !slices.ContainsFunc(dirs, func(d string) bool { return strings.HasPrefix(g.Path, d) }) || importsFile(s.nf, g.Path) {
+			continue
+		}
+		if slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && s.useNames[d.Name] && !s.memberOnly[d.Name] }) {
+			out = append(out, g.Path)
+		}
+	}
+	return out
 }
 
 // tokSearch is the search of one changed file's names in the files that
