@@ -71,6 +71,16 @@ func TestFindTypeScriptDefaultExportedBase(t *testing.T) {
 		"source/core/index.ts": strings.Replace(base["source/core/index.ts"], "url ?? ''", "url ?? '/'", 1),
 	}}.run(t)
 	check(t, got, []want{{"source/as-promise/core.ts", KindImpact, MethodTokens, "calls `Request.normalize`, whose body changed"}})
+	// const {normalize} = Request takes the static member out of its class.
+	base["source/create.ts"] = "import Request from './core';\n\nconst {normalize} = Request;\nexport const n = normalize('x');\n"
+	base["source/other.ts"] = "import Request from './core';\n\nconst {normalize} = other;\nexport const n = normalize('x');\n"
+	got = repo{base: base, changed: map[string]string{
+		"source/core/index.ts": strings.Replace(base["source/core/index.ts"], "url ?? ''", "url ?? '/'", 1),
+	}}.run(t)
+	check(t, got, []want{
+		{"source/create.ts", KindImpact, MethodTokens, "uses `Request.normalize`, whose body changed"},
+		{"source/as-promise/core.ts", KindImpact, MethodTokens, "calls `Request.normalize`, whose body changed"},
+	})
 }
 
 // A name used from a workspace package is followed from the package's

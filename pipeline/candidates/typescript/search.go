@@ -557,7 +557,11 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			continue
 		}
 		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
-		if lexed.DeclaresAt(g.File, t) || !member && shadowedAt(g, i) {
+		from := "" // const {m} = C: C, when a static C.m changed
+		if !member && slices.ContainsFunc(ss, func(x *lexed.Sym) bool { return x.Decl.Static }) {
+			from = destructuredFrom(g, i)
+		}
+		if from == "" && (lexed.DeclaresAt(g.File, t) || !member && shadowedAt(g, i)) {
 			continue
 		}
 		for _, sym := range ss {
@@ -588,6 +592,10 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				// the literal is passed as or declared as: got('u',
 				// {retry: 2}) sets the retry of got's options.
 				score, key = lexed.ScoreMember, true
+			case sym.Decl.Static && from == sym.Decl.Container && gReaches:
+				// const {normalize} = Request: the static member, called
+				// by its own name afterwards.
+				score = lexed.ScoreImported
 			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
 				score = lexed.ScoreImported
 			}
@@ -639,6 +647,43 @@ func (s *tokSearch) renamedIn(g *jsFile, viaIndex map[string]bool) map[string]st
 		}
 	}
 	return out
+}
+
+// maxPatternTokens bounds the walk back to a destructuring pattern's '{'.
+const maxPatternTokens = 64
+
+// destructuredFrom returns X when g.Toks[i] is a name of a destructuring
+// pattern {a, b} = X (const {a, b} = X), "" otherwise.
+func destructuredFrom(g *jsFile, i int) string {
+	toks := g.Toks
+	if i == 0 || toks[i-1].Text != "{" && toks[i-1].Text != "," {
+		return ""
+	}
+	open := -1
+	for k := i - 1; k > 0 && i-k < maxPatternTokens; k-- {
+		if t := toks[k].Text; t == "{" {
+			open = k
+			break
+		} else if t != "," && t != ":" && toks[k].Kind != lexed.TkIdent {
+			return ""
+		}
+	}
+	if open < 1 {
+		return ""
+	}
+	switch toks[open-1].Text {
+	case "const", "let", "var":
+	default:
+		return ""
+	}
+	c := g.Brackets.Close(open)
+	if c < 0 || c+2 >= len(toks) || toks[c+1].Text != "=" || toks[c+2].Kind != lexed.TkIdent {
+		return ""
+	}
+	if c+3 < len(toks) && (toks[c+3].Text == "." || toks[c+3].Text == "(") {
+		return "" // = X.y or = X(): not X's own members
+	}
+	return toks[c+2].Text
 }
 
 // literalOf reports whether g.Toks[i] is a key of an object literal typed
