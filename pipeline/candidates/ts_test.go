@@ -108,6 +108,29 @@ func TestFindTypeScriptWorkspaceIndexChain(t *testing.T) {
 	})
 }
 
+// A declaration in the global scope (declare global {...}, or a
+// declaration file that imports and exports nothing) is seen by every file
+// without an import.
+func TestFindTypeScriptGlobalDeclarations(t *testing.T) {
+	base := map[string]string{
+		"src/mod.ts":      "declare global {\n  interface FetchEvent {\n    respondWith(r: Response): Promise<Response>\n  }\n}\nexport const version = 1\n",
+		"src/context.ts":  "export class Context {\n  constructor(public event?: FetchEvent) {}\n}\n",
+		"src/local.ts":    "interface FetchEvent {\n  id: string\n}\nexport const e: FetchEvent = {id: 'x'}\n",
+		"types/env.d.ts":  "declare function handle(name: string): void\n",
+		"src/use.ts":      "export function run() {\n  handle('x')\n}\n",
+		"src/module.ts":   "import {handle} from './handlers'\nexport const h = handle\n",
+		"src/handlers.ts": "export function handle(n: number) {}\n",
+	}
+	got := repo{base: base, changed: map[string]string{
+		"src/mod.ts": strings.Replace(base["src/mod.ts"], "interface FetchEvent {", "abstract class FetchEvent {", 1),
+	}}.run(t)
+	check(t, got, []want{{"src/context.ts", KindImpact, MethodTokens, "uses `FetchEvent`"}})
+	got = repo{base: base, changed: map[string]string{
+		"types/env.d.ts": "declare function handle(name: string, n?: number): void\n",
+	}}.run(t)
+	check(t, got, []want{{"src/use.ts", KindImpact, MethodTokens, "calls `handle`, whose signature changed"}})
+}
+
 // An index that is itself in the diff still leads from the name to its
 // module: the change adds the re-export and its use at once.
 func TestFindTypeScriptChangedIndex(t *testing.T) {

@@ -235,7 +235,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 			words = append(words, im.sym.Decl.Container)
 		}
 	}
-	return &tokSearch{c: c, nf: nf, words: words, impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
 		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world}
 }
 
@@ -388,6 +388,52 @@ func (s *tokSearch) declaringBelowImports() []string {
 	return out
 }
 
+// globalNames returns the top-level names the changed file declares in the
+// global scope, on either side: inside declare global {...}, or anywhere
+// in a declaration file that imports and exports nothing (a script's
+// declarations are global). Every file of the program sees them.
+func globalNames(files ...*jsFile) map[string]bool {
+	var out map[string]bool
+	add := func(d lexed.Decl) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[d.Name] = true
+	}
+	for _, f := range files {
+		if f == nil || f.Lang != lexed.LangJS {
+			continue
+		}
+		toks := f.Toks
+		script := strings.HasSuffix(f.Path, ".d.ts") && len(f.Imports) == 0 &&
+			!slices.ContainsFunc(toks, func(t lexed.Tok) bool { return t.Kind == lexed.TkIdent && t.Text == "export" })
+		for _, d := range f.Decls {
+			if d.Container == "" && script {
+				add(d)
+			}
+		}
+		if script {
+			continue
+		}
+		for i := 0; i+2 < len(toks); i++ {
+			if toks[i].Text != "declare" || toks[i+1].Text != "global" || toks[i+2].Text != "{" {
+				continue
+			}
+			c := f.Brackets.Close(i + 2)
+			if c < 0 {
+				continue
+			}
+			for _, d := range f.Decls {
+				if d.Container == "" && d.From >= toks[i].Line && d.From <= toks[c].Line {
+					add(d)
+				}
+			}
+			i = c
+		}
+	}
+	return out
+}
+
 // tokSearch is the search of one changed file's names in the files that
 // mention them.
 type tokSearch struct {
@@ -408,6 +454,7 @@ type tokSearch struct {
 	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
 	supers      []implemented         // supertype members the touched members implement
 	world       *modtypes.World       // types across modules; nil for other languages
+	globals     map[string]bool       // the changed file's global declarations: no import names them
 }
 
 // read lexes the searched TypeScript/JavaScript files.
@@ -546,6 +593,13 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		namespaces = s.re.namespaceOf(g, c.Path)
 	}
 	renamed := s.renamedIn(g, viaIndex)
+	global := func(name string) bool { // a global name g neither declares nor imports
+		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
+			return false
+		}
+		bound, _ := bindingImports(g, name)
+		return !bound
+	}
 	for i, t := range g.Toks {
 		member := i > 0 && g.Toks[i-1].Text == "."
 		name := t.Text
@@ -575,10 +629,10 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			score := 0.0
 			switch {
 			case sym.Ctor:
-				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name]) {
+				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)) {
 					score = lexed.ScoreImported
 				}
-			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name]):
+			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)):
 				score = lexed.ScoreImported
 			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
 				score = lexed.ScoreImported
