@@ -158,8 +158,9 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
 		// A prototype or an interface's member declaring it again.
 		sg := s.sees(g, t.f)
-		if stem(g.path) == stem(t.f.path) && engine.DirOf(g.path) == engine.DirOf(t.f.path) {
-			sg = visible // calc.h beside calc.c
+		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
+			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
+			sg = visible // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
 		return reference{sg, "declares"}, true
 	}

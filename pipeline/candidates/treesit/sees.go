@@ -24,7 +24,7 @@ func (s *search) sees(from, to *file) sight {
 	if r.namespaces && seesNamespace(from, to, r.sep) {
 		return visible
 	}
-	if r.paths != "" && seesPath(from, to, r, s.autoload) {
+	if r.paths != "" && seesPath(from, to, r, s.autoload, s.includes) {
 		return visible
 	}
 	if r.global || engine.DirOf(from.path) == engine.DirOf(to.path) {
@@ -60,10 +60,20 @@ func seesNamespace(from, to *file, sep string) bool {
 // src/net/http.rs and src/net/http/mod.rs).
 //
 // An import under a prefix of the project's autoload map (composer.json's
-// PSR-4) reaches the one file the map puts it in.
-func seesPath(from, to *file, r rules, autoload map[string]string) bool {
+// PSR-4) reaches the one file the map puts it in; a C or C++ include
+// resolving to a file of the tree (includes) reaches that file and the
+// source file standing for it.
+func seesPath(from, to *file, r rules, autoload map[string]string, inc *includes) bool {
 	tp := modulePath(to.path)
 	for _, imp := range from.imports {
+		if inc != nil && r.includes {
+			if h, ok := inc.resolve(from.path, imp); ok {
+				if inc.reaches(h, to.path) {
+					return true
+				}
+				continue
+			}
+		}
 		if p, ok := autoloaded(imp, r.sep, autoload); ok {
 			if p == strings.TrimSuffix(to.path, path.Ext(to.path)) {
 				return true
