@@ -37,6 +37,8 @@ type search struct {
 	autoload map[string]string
 	// includes resolves #include paths (nil for families without them).
 	includes *includes
+	// cargo is the Rust workspace (nil for none, or another family).
+	cargo *cargo
 }
 
 // touched is a declaration the change touched.
@@ -80,6 +82,9 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	}
 	if familyIncludes(s.family) {
 		s.includes = newIncludes(ctx, s.tree)
+	}
+	if s.family == "rust" {
+		s.cargo = newCargo(ctx, s.tree)
 	}
 	paths, err := s.tree.Grep(ctx, words, familyGlobs(s.family), lexed.GrepLimit)
 	if err != nil {

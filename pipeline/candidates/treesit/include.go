@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,17 +27,13 @@ const maxCompileDBBytes = 8 << 20
 // An include resolving to no file of the tree (a system header, a
 // generated one) is left to the trailing-parts rule (seesPath).
 type includes struct {
-	ctx  context.Context
-	tree engine.Tree
+	*listing
 	dirs []string // the compilation database's search path; nil: the include folders
-
-	mu     sync.Mutex
-	listed map[string]map[string]bool // directory => its files
 }
 
 // newIncludes reads the project's compilation database, if any.
 func newIncludes(ctx context.Context, tree engine.Tree) *includes {
-	in := &includes{ctx: ctx, tree: tree, listed: map[string]map[string]bool{}}
+	in := &includes{listing: newListing(ctx, tree)}
 	for _, name := range compileDBs {
 		b, err := tree.ReadFile(ctx, name)
 		if err != nil || len(b) > maxCompileDBBytes {
@@ -50,23 +47,36 @@ func newIncludes(ctx context.Context, tree engine.Tree) *includes {
 	return in
 }
 
-// has reports whether the tree holds the file p.
-func (in *includes) has(p string) bool {
-	d := engine.DirOf(p)
-	in.mu.Lock()
-	files, ok := in.listed[d]
-	in.mu.Unlock()
+// listing answers which files the tree holds, each directory listed once.
+type listing struct {
+	ctx  context.Context
+	tree engine.Tree
+
+	mu     sync.Mutex
+	listed map[string][]string // directory => its files
+}
+
+func newListing(ctx context.Context, tree engine.Tree) *listing {
+	return &listing{ctx: ctx, tree: tree, listed: map[string][]string{}}
+}
+
+// listDir answers the files directly in d.
+func (l *listing) listDir(d string) []string {
+	l.mu.Lock()
+	files, ok := l.listed[d]
+	l.mu.Unlock()
 	if !ok {
-		list, _ := in.tree.ListDir(in.ctx, d)
-		files = make(map[string]bool, len(list))
-		for _, f := range list {
-			files[f] = true
-		}
-		in.mu.Lock()
-		in.listed[d] = files
-		in.mu.Unlock()
+		files, _ = l.tree.ListDir(l.ctx, d)
+		l.mu.Lock()
+		l.listed[d] = files
+		l.mu.Unlock()
 	}
-	return files[p]
+	return files
+}
+
+// has reports whether the tree holds the file p.
+func (l *listing) has(p string) bool {
+	return slices.Contains(l.listDir(engine.DirOf(p)), p)
 }
 
 // resolve is the file the include inc of the file from names; ok is false
@@ -121,11 +131,6 @@ func (in *includes) reaches(h, p string) bool {
 	return true
 }
 
-func (in *includes) listDir(d string) []string {
-	list, _ := in.tree.ListDir(in.ctx, d)
-	return list
-}
-
 // sourceExts are the extensions of C and C++ source (not header) files.
 var sourceExts = map[string]bool{".c": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".m": true, ".mm": true}
 
@@ -177,13 +182,13 @@ func (in *includes) searchPath(b []byte) ([]string, bool) {
 
 // rootOf is the absolute directory the tree's root is, given the absolute
 // path of one of its files: the shortest that leaves a path of the tree.
-func (in *includes) rootOf(abs string) (string, bool) {
+func (l *listing) rootOf(abs string) (string, bool) {
 	if !path.IsAbs(abs) {
 		return "", false
 	}
 	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
 	for i := range parts {
-		if in.has(strings.Join(parts[i:], "/")) {
+		if l.has(strings.Join(parts[i:], "/")) {
 			return "/" + strings.Join(parts[:i], "/"), true
 		}
 	}

@@ -24,12 +24,7 @@ func TestSyntaxIncludes(t *testing.T) {
 	  "command": "cc -I../api -isystem /usr/include -Iinclude -c ../src/main.c"},
 	 {"directory": "/home/ci/proj/build", "file": "../src/util.c", "arguments": ["cc", "-I", "../api", "-c", "../src/util.c"]}]`
 	flat := "#include \"bar.h\"\n\nint run(void) {\n    return 0;\n}\n"
-	cases := []struct {
-		name           string
-		files          map[string]string
-		path, old, new string
-		want           []string
-	}{
+	resolveCases{
 		{
 			// include/foo/bar.h, not other/foo/bar.h whose path ends alike;
 			// src/bar.c defines what the header declares.
@@ -68,7 +63,20 @@ func TestSyntaxIncludes(t *testing.T) {
 			path:  "src/main.c", old: "return 0;", new: "return bar_open(1);",
 			want: []string{"api/bar.h", "other/bar.h"},
 		},
-	}
+	}.run(t)
+}
+
+// resolveCases are changes, each with the files the reader must list for
+// it, all found by their syntax.
+type resolveCases []struct {
+	name           string
+	files          map[string]string
+	path, old, new string
+	want           []string
+}
+
+func (cases resolveCases) run(t *testing.T) {
+	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			src := c.files[c.path]
@@ -89,4 +97,52 @@ func TestSyntaxIncludes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSyntaxCargo: in a Cargo workspace a use path naming a member crate
+// reaches that crate's files only, and crate:: the importing file's own
+// crate; without a workspace, the path's parts reach every file they run
+// through.
+func TestSyntaxCargo(t *testing.T) {
+	const add = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"
+	files := map[string]string{
+		"Cargo.toml":                   "[workspace]\nmembers = [\"crates/*\"]\nresolver = \"2\"\n",
+		"crates/calc-core/Cargo.toml":  "[package]\nname = \"calc-core\"\nversion = \"0.1.0\"\n",
+		"crates/calc-core/src/lib.rs":  "pub mod ops;\n",
+		"crates/calc-core/src/ops.rs":  add,
+		"crates/calc-extra/Cargo.toml": "[package]\nname = \"calc-extra\"\nversion = \"0.1.0\"\n\n[lib]\nname = \"extra\"\n",
+		"crates/calc-extra/src/lib.rs": "pub mod ops;\npub mod run;\n",
+		"crates/calc-extra/src/ops.rs": add,
+		"crates/calc-extra/src/run.rs": "use crate::ops::add;\n\npub fn run() -> i32 {\n    add(1, 2)\n}\n",
+		"crates/app/Cargo.toml":        "[package]\nname = \"app\"\nversion = \"0.1.0\"\n",
+		"crates/app/src/main.rs":       "use calc_core::ops::add;\n\nfn main() {\n    let x = 0;\n}\n",
+	}
+	noWorkspace := map[string]string{}
+	for p, s := range files {
+		noWorkspace[p] = s
+	}
+	delete(noWorkspace, "Cargo.toml")
+	called := strings.Replace(files["crates/app/src/main.rs"], "let x = 0;", "let x = add(1, 2);", 1)
+	withCall := map[string]string{}
+	for p, s := range files {
+		withCall[p] = s
+	}
+	withCall["crates/app/src/main.rs"] = called
+	resolveCases{
+		{
+			name: "use names a member crate", files: files,
+			path: "crates/app/src/main.rs", old: "let x = 0;", new: "let x = add(1, 2);",
+			want: []string{"crates/calc-core/src/ops.rs"},
+		},
+		{
+			name: "crate:: is the importing file's crate", files: withCall,
+			path: "crates/calc-extra/src/ops.rs", old: "a + b", new: "a - b",
+			want: []string{"crates/calc-extra/src/run.rs"},
+		},
+		{
+			name: "no workspace", files: noWorkspace,
+			path: "crates/app/src/main.rs", old: "let x = 0;", new: "let x = add(1, 2);",
+			want: []string{"crates/calc-core/src/ops.rs", "crates/calc-extra/src/ops.rs"},
+		},
+	}.run(t)
 }

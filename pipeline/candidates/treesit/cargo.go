@@ -1,0 +1,161 @@
+package treesit
+
+import (
+	"context"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// maxManifestBytes bounds a Cargo.toml read.
+const maxManifestBytes = 1 << 20
+
+// cargo is a Rust workspace: the member crates the root Cargo.toml's
+// [workspace] names. In it, a use path naming a member crate
+// (use calc_core::ops::add) reaches that crate's src/ only, and one
+// starting at crate:: only the importing file's own crate.
+type cargo struct {
+	*listing
+	members []string // the members' directories, as the manifest writes them (globs allowed)
+
+	mu     sync.Mutex
+	crates map[string]*crate // directory => the crate whose manifest it holds (nil: none)
+}
+
+// crate is one crate of the workspace.
+type crate struct {
+	dir, name string // name as use paths write it (calc-core is calc_core)
+}
+
+// manifest is what the reader keeps of a Cargo.toml.
+type manifest struct {
+	Workspace struct {
+		Members []string `toml:"members"`
+	} `toml:"workspace"`
+	Package struct {
+		Name string `toml:"name"`
+	} `toml:"package"`
+	Lib struct {
+		Name string `toml:"name"`
+	} `toml:"lib"`
+}
+
+// newCargo reads the workspace of the root Cargo.toml; nil when there is
+// none.
+func newCargo(ctx context.Context, tree engine.Tree) *cargo {
+	l := newListing(ctx, tree)
+	m, ok := readManifest(l, "Cargo.toml")
+	if !ok || len(m.Workspace.Members) == 0 {
+		return nil
+	}
+	c := &cargo{listing: l, crates: map[string]*crate{}}
+	for _, mem := range m.Workspace.Members {
+		c.members = append(c.members, strings.Trim(path.Clean(mem), "/"))
+	}
+	return c
+}
+
+func readManifest(l *listing, p string) (manifest, bool) {
+	var m manifest
+	b, err := l.tree.ReadFile(l.ctx, p)
+	if err != nil || len(b) > maxManifestBytes || toml.Unmarshal(b, &m) != nil {
+		return m, false
+	}
+	return m, true
+}
+
+// crateOf is the workspace member p belongs to: the nearest directory above
+// it holding a Cargo.toml, when the workspace names it; nil for none.
+func (c *cargo) crateOf(p string) *crate {
+	for d := engine.DirOf(p); d != ""; d = engine.DirOf(d) {
+		if cr, found := c.crateAt(d); found {
+			return cr
+		}
+	}
+	return nil
+}
+
+// crateAt is the member crate whose manifest d holds; found is false when
+// d holds no manifest.
+func (c *cargo) crateAt(d string) (*crate, bool) {
+	c.mu.Lock()
+	cr, done := c.crates[d]
+	c.mu.Unlock()
+	if done {
+		return cr, true
+	}
+	mp := path.Join(d, "Cargo.toml")
+	if !c.has(mp) {
+		return nil, false
+	}
+	if m, ok := readManifest(c.listing, mp); ok && c.member(d) {
+		name := m.Lib.Name
+		if name == "" {
+			name = m.Package.Name
+		}
+		if name != "" {
+			cr = &crate{dir: d, name: strings.ReplaceAll(name, "-", "_")}
+		}
+	}
+	c.mu.Lock()
+	c.crates[d] = cr
+	c.mu.Unlock()
+	return cr, true
+}
+
+// member reports whether the workspace names the directory d.
+func (c *cargo) member(d string) bool {
+	for _, m := range c.members {
+		if ok, _ := path.Match(m, d); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// sees decides whether the use path ip of the file from reaches the file
+// to when to is in a member crate: the path must name to's crate (by its
+// name, or crate/self/super from inside it) and run through to's module
+// path below the crate's src/. decided is false for a path the workspace
+// says nothing of (another library, a mod declaration).
+func (c *cargo) sees(from, to string, ip []string) (reaches, decided bool) {
+	tc := c.crateOf(to)
+	if tc == nil || len(ip) == 0 {
+		return false, false
+	}
+	mod := modulePath(to)[len(strings.Split(tc.dir, "/")):]
+	if len(mod) > 0 && mod[0] == "src" {
+		mod = mod[1:]
+	}
+	switch first := ip[0]; {
+	case first == tc.name || first == "crate" || first == "self" || first == "super":
+		if first != tc.name && c.crateOf(from) != tc {
+			return false, true
+		}
+		if len(mod) == 0 { // the crate's root: use calc_core::Thing
+			return len(ip) <= 2, true
+		}
+		return runsInside(mod, ip[1:]), true
+	case len(ip) > 1 && c.names(first):
+		return false, true // another member crate
+	}
+	return false, false
+}
+
+// names reports whether some member crate is called name, by the
+// directories the workspace names (a glob's matches found as name or
+// name with dashes).
+func (c *cargo) names(name string) bool {
+	for _, m := range c.members {
+		for _, d := range []string{m, path.Join(path.Dir(m), name), path.Join(path.Dir(m), strings.ReplaceAll(name, "_", "-"))} {
+			if cr, _ := c.crateAt(d); cr != nil && cr.name == name {
+				return true
+			}
+		}
+	}
+	return false
+}
