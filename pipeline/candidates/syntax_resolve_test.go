@@ -146,3 +146,29 @@ func TestSyntaxCargo(t *testing.T) {
 		},
 	}.run(t)
 }
+
+// TestSyntaxConstPaths: Ruby's autoloading puts Foo::BarBaz in
+// foo/bar_baz.rb under lib/ or app/*/: that file is the one a qualified
+// use reaches, not another bar_baz.rb declaring a BarBaz of its own; a
+// bare BarBaz still reaches every bar_baz.rb.
+func TestSyntaxConstPaths(t *testing.T) {
+	const run = "class RunController\n  def go\n    1\n  end\nend\n"
+	files := map[string]string{
+		"app/models/billing/invoice_line.rb": "class Billing::InvoiceLine\n  def self.total(n)\n    n\n  end\nend\n",
+		"lib/legacy/invoice_line.rb":         "class Legacy::InvoiceLine\n  def self.total(n)\n    n * 2\n  end\nend\n",
+		"tools/billing/invoice_line.rb":      "class Billing::InvoiceLine\n  def self.total(n)\n    0\n  end\nend\n",
+		"app/controllers/run_controller.rb":  run,
+	}
+	resolveCases{
+		{
+			name: "qualified under an autoload root", files: files,
+			path: "app/controllers/run_controller.rb", old: "    1\n", new: "    Billing::InvoiceLine.total(1)\n",
+			want: []string{"app/models/billing/invoice_line.rb"},
+		},
+		{
+			name: "bare", files: files,
+			path: "app/controllers/run_controller.rb", old: "    1\n", new: "    InvoiceLine.total(1)\n",
+			want: []string{"app/models/billing/invoice_line.rb", "lib/legacy/invoice_line.rb", "tools/billing/invoice_line.rb"},
+		},
+	}.run(t)
+}

@@ -2,6 +2,7 @@ package treesit
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
@@ -18,16 +19,18 @@ func (s *search) uses(us []use, files []*file) {
 			declaring[n] = append(declaring[n], g)
 		}
 	}
+	autoloaded := autoloadedConsts(us, declaring)
 	for _, u := range us {
 		gs := declaring[u.name]
 		if len(gs) == 0 {
 			continue
 		}
 		// r.name with r of a type some of the files declare the name in:
-		// only those.
+		// only those, and of them those the change's qualified use of the
+		// type autoloads (Foo::Bar.baz: foo/bar.rb's baz).
 		var typed []*file
 		for _, g := range gs {
-			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) && (autoloaded[u.recv] == nil || autoloaded[u.recv][g]) {
 				typed = append(typed, g)
 			}
 		}
@@ -41,8 +44,8 @@ func (s *search) uses(us []use, files []*file) {
 			if len(typed) > 0 {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
 			}
-			if u.f.lang.rules.constPaths && stem(g.path) == snake(u.name) {
-				sights[i] = visible
+			if u.f.lang.rules.constPaths {
+				sights[i] = max(sights[i], constSight(u, g.path))
 			}
 			best = max(best, sights[i])
 		}
@@ -61,6 +64,52 @@ func (s *search) uses(us []use, files []*file) {
 				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", u.name, engine.PathBase(u.f.path))})
 		}
 	}
+}
+
+// constSight is how well a use of a constant sees the file p by Ruby's
+// autoloading (Zeitwerk) convention: Foo::BarBaz lives in foo/bar_baz.rb
+// under an autoload root (lib/, app/models/, app/services/, ...), a bare
+// BarBaz in any bar_baz.rb. A qualified constant whose path p does not
+// end in is only nearby, whatever its file's name.
+func constSight(u use, p string) sight {
+	name := snake(u.name)
+	if !isTypeName(u.recv) {
+		if stem(p) == name {
+			return visible
+		}
+		return unseen
+	}
+	rel := snake(u.recv) + "/" + name + path.Ext(p)
+	if p != rel && !strings.HasSuffix(p, "/"+rel) {
+		return unseen
+	}
+	root := strings.Split(strings.TrimSuffix(strings.TrimSuffix(p, rel), "/"), "/")
+	n := len(root)
+	if root[n-1] == "lib" || n >= 2 && root[n-2] == "app" {
+		return visible
+	}
+	return unseen
+}
+
+// autoloadedConsts are, by name, the files the qualified constants of us
+// resolve to by the autoloading convention (constSight), for languages
+// that have it.
+func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*file]bool {
+	out := map[string]map[*file]bool{}
+	for _, u := range us {
+		if !u.f.lang.rules.constPaths || !isTypeName(u.recv) {
+			continue
+		}
+		for _, g := range declaring[u.name] {
+			if constSight(u, g.path) == visible {
+				if out[u.name] == nil {
+					out[u.name] = map[*file]bool{}
+				}
+				out[u.name][g] = true
+			}
+		}
+	}
+	return out
 }
 
 // snake is a constant's file name by Ruby's autoloading convention:

@@ -25,8 +25,9 @@ type rules struct {
 	// autoloaded constants, a Swift module's files).
 	global bool
 	// constPaths: a constant Admin::UserPolicy lives in
-	// admin/user_policy.rb (Ruby's autoloading): the file whose stem is a
-	// used constant's snake_case name is seen.
+	// admin/user_policy.rb under lib/ or app/*/ (Ruby's autoloading,
+	// constSight): that file is seen, and for a bare UserPolicy the file
+	// whose stem is its snake_case name.
 	constPaths bool
 	// includes: an import is an #include, resolved by the search path
 	// (includes) before the trailing-parts rule.
