@@ -81,7 +81,7 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 		s.autoload = readAutoload(ctx, s.tree, f)
 	}
 	if familyIncludes(s.family) {
-		s.includes = newIncludes(ctx, s.tree)
+		s.includes = newIncludes(ctx, s.tree, s.ev.Cache)
 	}
 	if s.family == "rust" {
 		s.cargo = newCargo(ctx, s.tree)

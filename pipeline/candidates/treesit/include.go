@@ -16,7 +16,7 @@ import (
 var compileDBs = []string{"compile_commands.json", "build/compile_commands.json"}
 
 // maxCompileDBBytes bounds the compilation database read.
-const maxCompileDBBytes = 8 << 20
+const maxCompileDBBytes = 4 << 20
 
 // includes resolves a C or C++ file's #include paths to the tree's files
 // as a compiler would: the including file's directory, then the search
@@ -31,15 +31,26 @@ type includes struct {
 	dirs []string // the compilation database's search path; nil: the include folders
 }
 
-// newIncludes reads the project's compilation database, if any.
-func newIncludes(ctx context.Context, tree engine.Tree) *includes {
+// newIncludes reads the project's compilation database, if any; its
+// search path is kept in cache (nil: none) by the database's content.
+func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
 	in := &includes{listing: newListing(ctx, tree)}
 	for _, name := range compileDBs {
 		b, err := tree.ReadFile(ctx, name)
 		if err != nil || len(b) > maxCompileDBBytes {
 			continue
 		}
+		k := engine.KeyAt("treesit-include", name, engine.SumOf(b))
+		if dirs, ok := engine.Get[[]string](cache, k); ok {
+			in.dirs = dirs
+			break
+		}
 		if dirs, ok := in.searchPath(b); ok {
+			weight := int64(64)
+			for _, d := range dirs {
+				weight += int64(len(d)) + 16
+			}
+			cache.Put(k, dirs, weight)
 			in.dirs = dirs
 			break
 		}
@@ -142,6 +153,9 @@ type compileEntry struct {
 	Arguments []string `json:"arguments"`
 }
 
+// maxPathBytes bounds a compilation database's file path looked up.
+const maxPathBytes = 4096
+
 // maxRootTries bounds the entries tried to find the project's root.
 const maxRootTries = 16
 
@@ -183,7 +197,7 @@ func (in *includes) searchPath(b []byte) ([]string, bool) {
 // rootOf is the absolute directory the tree's root is, given the absolute
 // path of one of its files: the shortest that leaves a path of the tree.
 func (l *listing) rootOf(abs string) (string, bool) {
-	if !path.IsAbs(abs) {
+	if !path.IsAbs(abs) || len(abs) > maxPathBytes {
 		return "", false
 	}
 	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
