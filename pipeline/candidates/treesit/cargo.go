@@ -23,7 +23,9 @@ type cargo struct {
 	members []string // the members' directories, as the manifest writes them (globs allowed)
 
 	mu     sync.Mutex
-	crates map[string]*crate // directory => the crate whose manifest it holds (nil: none)
+	crates map[string]*crate // directory => the member crate whose manifest it holds (nil: none)
+	of     map[string]*crate // file => crateOf's answer
+	named  map[string]bool   // name => names' answer
 }
 
 // crate is one crate of the workspace.
@@ -52,7 +54,7 @@ func newCargo(ctx context.Context, tree engine.Tree) *cargo {
 	if !ok || len(m.Workspace.Members) == 0 {
 		return nil
 	}
-	c := &cargo{listing: l, crates: map[string]*crate{}}
+	c := &cargo{listing: l, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
 	for _, mem := range m.Workspace.Members {
 		c.members = append(c.members, strings.Trim(path.Clean(mem), "/"))
 	}
@@ -71,26 +73,35 @@ func readManifest(l *listing, p string) (manifest, bool) {
 // crateOf is the workspace member p belongs to: the nearest directory above
 // it holding a Cargo.toml, when the workspace names it; nil for none.
 func (c *cargo) crateOf(p string) *crate {
+	c.mu.Lock()
+	cr, done := c.of[p]
+	c.mu.Unlock()
+	if done {
+		return cr
+	}
 	for d := engine.DirOf(p); d != ""; d = engine.DirOf(d) {
-		if cr, found := c.crateAt(d); found {
-			return cr
+		if c.has(d + "/Cargo.toml") {
+			cr = c.crateAt(d)
+			break
 		}
 	}
-	return nil
+	c.mu.Lock()
+	c.of[p] = cr
+	c.mu.Unlock()
+	return cr
 }
 
-// crateAt is the member crate whose manifest d holds; found is false when
-// d holds no manifest.
-func (c *cargo) crateAt(d string) (*crate, bool) {
+// crateAt is the member crate whose manifest d holds (nil for none).
+func (c *cargo) crateAt(d string) *crate {
 	c.mu.Lock()
 	cr, done := c.crates[d]
 	c.mu.Unlock()
 	if done {
-		return cr, true
+		return cr
 	}
-	mp := path.Join(d, "Cargo.toml")
+	mp := d + "/Cargo.toml"
 	if !c.has(mp) {
-		return nil, false
+		return nil
 	}
 	if m, ok := readManifest(c.listing, mp); ok && c.member(d) {
 		name := m.Lib.Name
@@ -104,7 +115,7 @@ func (c *cargo) crateAt(d string) (*crate, bool) {
 	c.mu.Lock()
 	c.crates[d] = cr
 	c.mu.Unlock()
-	return cr, true
+	return cr
 }
 
 // member reports whether the workspace names the directory d.
@@ -120,14 +131,15 @@ func (c *cargo) member(d string) bool {
 // sees decides whether the use path ip of the file from reaches the file
 // to when to is in a member crate: the path must name to's crate (by its
 // name, or crate/self/super from inside it) and run through to's module
-// path below the crate's src/. decided is false for a path the workspace
-// says nothing of (another library, a mod declaration).
-func (c *cargo) sees(from, to string, ip []string) (reaches, decided bool) {
+// path below the crate's src/ (tp is to's module path). decided is false
+// for a path the workspace says nothing of (another library, a mod
+// declaration).
+func (c *cargo) sees(from, to string, tp, ip []string) (reaches, decided bool) {
 	tc := c.crateOf(to)
 	if tc == nil || len(ip) == 0 {
 		return false, false
 	}
-	mod := modulePath(to)[len(strings.Split(tc.dir, "/")):]
+	mod := tp[min(len(tp), strings.Count(tc.dir, "/")+1):]
 	if len(mod) > 0 && mod[0] == "src" {
 		mod = mod[1:]
 	}
@@ -150,12 +162,21 @@ func (c *cargo) sees(from, to string, ip []string) (reaches, decided bool) {
 // directories the workspace names (a glob's matches found as name or
 // name with dashes).
 func (c *cargo) names(name string) bool {
+	c.mu.Lock()
+	found, done := c.named[name]
+	c.mu.Unlock()
+	if done {
+		return found
+	}
 	for _, m := range c.members {
 		for _, d := range []string{m, path.Join(path.Dir(m), name), path.Join(path.Dir(m), strings.ReplaceAll(name, "_", "-"))} {
-			if cr, _ := c.crateAt(d); cr != nil && cr.name == name {
-				return true
+			if cr := c.crateAt(d); cr != nil && cr.name == name {
+				found = true
 			}
 		}
 	}
-	return false
+	c.mu.Lock()
+	c.named[name] = found
+	c.mu.Unlock()
+	return found
 }

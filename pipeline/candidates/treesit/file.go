@@ -17,12 +17,16 @@ var (
 // file is what the reader keeps of one parsed file; it is shared through
 // the readings cache and never changed once made.
 type file struct {
-	path       string
-	lang       *language
-	decls      []decl
-	refs       []ref // by line
-	imports    []string
-	namespaces []string
+	path    string
+	lang    *language
+	decls   []decl
+	refs    []ref // by line
+	imports []string
+	// importParts are each import's parts (importParts).
+	importParts [][]string
+	namespaces  []string
+	// modPath is the file's module path (modulePath).
+	modPath []string
 	// comments are the byte spans [from, to) of the comments, in order.
 	comments [][2]int32
 	// mentions are the distinct names of refs.
@@ -77,8 +81,9 @@ func (f *file) weight() int64 {
 		n += int64(len(m)) + 24
 	}
 	for _, s := range f.imports {
-		n += int64(len(s)) + 16
+		n += 2*int64(len(s)) + 64
 	}
+	n += int64(len(f.path)) + 16*int64(len(f.modPath))
 	return n + int64(len(f.comments))*8 + int64(len(f.spans))*32 + int64(len(f.callees))*48
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 
@@ -29,12 +28,15 @@ const maxCompileDBBytes = 4 << 20
 type includes struct {
 	*listing
 	dirs []string // the compilation database's search path; nil: the include folders
+
+	resolvedMu sync.Mutex
+	resolved   map[[2]string]string // (from, include) => the file ("" for none)
 }
 
 // newIncludes reads the project's compilation database, if any; its
 // search path is kept in cache (nil: none) by the database's content.
 func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
-	in := &includes{listing: newListing(ctx, tree)}
+	in := &includes{listing: newListing(ctx, tree), resolved: map[[2]string]string{}}
 	for _, name := range compileDBs {
 		b, err := tree.ReadFile(ctx, name)
 		if err != nil || len(b) > maxCompileDBBytes {
@@ -64,20 +66,29 @@ type listing struct {
 	tree engine.Tree
 
 	mu     sync.Mutex
-	listed map[string][]string // directory => its files
+	listed map[string]dirFiles
+}
+
+// dirFiles are the files directly in a directory, in order and as a set.
+type dirFiles struct {
+	list []string
+	set  map[string]bool
 }
 
 func newListing(ctx context.Context, tree engine.Tree) *listing {
-	return &listing{ctx: ctx, tree: tree, listed: map[string][]string{}}
+	return &listing{ctx: ctx, tree: tree, listed: map[string]dirFiles{}}
 }
 
-// listDir answers the files directly in d.
-func (l *listing) listDir(d string) []string {
+func (l *listing) dir(d string) dirFiles {
 	l.mu.Lock()
 	files, ok := l.listed[d]
 	l.mu.Unlock()
 	if !ok {
-		files, _ = l.tree.ListDir(l.ctx, d)
+		files.list, _ = l.tree.ListDir(l.ctx, d)
+		files.set = make(map[string]bool, len(files.list))
+		for _, f := range files.list {
+			files.set[f] = true
+		}
 		l.mu.Lock()
 		l.listed[d] = files
 		l.mu.Unlock()
@@ -85,16 +96,32 @@ func (l *listing) listDir(d string) []string {
 	return files
 }
 
+// listDir answers the files directly in d.
+func (l *listing) listDir(d string) []string { return l.dir(d).list }
+
 // has reports whether the tree holds the file p.
-func (l *listing) has(p string) bool {
-	return slices.Contains(l.listDir(engine.DirOf(p)), p)
-}
+func (l *listing) has(p string) bool { return l.dir(engine.DirOf(p)).set[p] }
 
 // resolve is the file the include inc of the file from names; ok is false
 // when it names none of the tree's.
 func (in *includes) resolve(from, inc string) (string, bool) {
+	k := [2]string{from, inc}
+	in.resolvedMu.Lock()
+	p, ok := in.resolved[k]
+	in.resolvedMu.Unlock()
+	if !ok {
+		p = in.find(from, inc)
+		in.resolvedMu.Lock()
+		in.resolved[k] = p
+		in.resolvedMu.Unlock()
+	}
+	return p, p != ""
+}
+
+// find is resolve's search.
+func (in *includes) find(from, inc string) string {
 	if inc == "" || path.IsAbs(inc) {
-		return "", false
+		return ""
 	}
 	dir := engine.DirOf(from)
 	try := []string{dir}
@@ -114,10 +141,10 @@ func (in *includes) resolve(from, inc string) (string, bool) {
 			continue
 		}
 		if in.has(p) {
-			return p, true
+			return p
 		}
 	}
-	return "", false
+	return ""
 }
 
 // reaches reports whether the header h, an include resolved, stands for

@@ -78,6 +78,11 @@ func (f *file) index() {
 			f.declares[d.name] = true
 		}
 	}
+	f.importParts = make([][]string, len(f.imports))
+	for i, imp := range f.imports {
+		f.importParts[i] = importParts(imp, f.lang.rules.sep)
+	}
+	f.modPath = modulePath(f.path)
 }
 
 // collapse joins s's fields by single spaces; "" past maxSigBytes.

@@ -65,8 +65,8 @@ func seesNamespace(from, to *file, sep string) bool {
 // source file standing for it; in a Cargo workspace, a use path naming
 // a member crate reaches only that crate's files (cargo).
 func (s *search) seesPath(from, to *file, r rules) bool {
-	tp := modulePath(to.path)
-	for _, imp := range from.imports {
+	tp := to.modPath
+	for i, imp := range from.imports {
 		if s.includes != nil && r.includes {
 			if h, ok := s.includes.resolve(from.path, imp); ok {
 				if s.includes.reaches(h, to.path) {
@@ -81,13 +81,13 @@ func (s *search) seesPath(from, to *file, r rules) bool {
 			}
 			continue
 		}
-		ip := importParts(imp, r.sep)
+		ip := from.importParts[i]
 		if len(ip) == 0 {
 			continue
 		}
 		if r.paths == "any" {
 			if s.cargo != nil {
-				if reaches, decided := s.cargo.sees(from.path, to.path, ip); decided {
+				if reaches, decided := s.cargo.sees(from.path, to.path, tp, ip); decided {
 					if reaches {
 						return true
 					}
