@@ -166,6 +166,15 @@ func TestSyntaxConstPaths(t *testing.T) {
 			want: []string{"app/models/billing/invoice_line.rb"},
 		},
 		{
+			name: "qualified inside an enclosing namespace", files: map[string]string{
+				"lib/acme/billing/invoice_line.rb":  "module Acme\n  class Billing::InvoiceLine\n    def self.total(n)\n      n\n    end\n  end\nend\n",
+				"lib/legacy/invoice_line.rb":        files["lib/legacy/invoice_line.rb"],
+				"app/controllers/run_controller.rb": run,
+			},
+			path: "app/controllers/run_controller.rb", old: "    1\n", new: "    Billing::InvoiceLine.total(1)\n",
+			want: []string{"lib/acme/billing/invoice_line.rb"},
+		},
+		{
 			name: "bare", files: files,
 			path: "app/controllers/run_controller.rb", old: "    1\n", new: "    InvoiceLine.total(1)\n",
 			want: []string{"app/models/billing/invoice_line.rb", "lib/legacy/invoice_line.rb", "tools/billing/invoice_line.rb"},

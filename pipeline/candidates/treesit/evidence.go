@@ -83,10 +83,14 @@ func constSight(u use, p string) sight {
 	if p != rel && !strings.HasSuffix(p, "/"+rel) {
 		return unseen
 	}
+	// The root, and the enclosing namespaces' directories below it
+	// (Acme::Billing::InvoiceLine, written Billing::InvoiceLine inside
+	// module Acme, is lib/acme/billing/invoice_line.rb).
 	root := strings.Split(strings.TrimSuffix(strings.TrimSuffix(p, rel), "/"), "/")
-	n := len(root)
-	if root[n-1] == "lib" || n >= 2 && root[n-2] == "app" {
-		return visible
+	for i, d := range root {
+		if d == "lib" || d == "app" && i+1 < len(root) {
+			return visible
+		}
 	}
 	return unseen
 }

@@ -155,18 +155,24 @@ func (in *includes) reaches(h, p string) bool {
 	if h == p {
 		return true
 	}
-	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || stem(p) != stem(h) {
+	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || fileStem(p) != fileStem(h) {
 		return false
 	}
 	if engine.DirOf(p) == engine.DirOf(h) {
 		return true
 	}
 	for _, q := range in.listDir(engine.DirOf(h)) {
-		if q != h && stem(q) == stem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
+		if q != h && fileStem(q) == fileStem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
 			return false // the header's own source file is beside it
 		}
 	}
 	return true
+}
+
+// fileStem is p's file name without its extension.
+func fileStem(p string) string {
+	base := path.Base(p)
+	return base[:len(base)-len(path.Ext(base))]
 }
 
 // sourceExts are the extensions of C and C++ source (not header) files.
