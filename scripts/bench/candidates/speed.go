@@ -257,8 +257,11 @@ func speedGlobs(key string) []string {
 // the changed lines' identifiers (added and removed, as the co-change
 // benchmark's identifier baseline takes them) as whole words over the
 // language's files at HEAD, listing the files, with as many runs after a
-// warm-up; and prints its median beside the candidates' median.
+// warm-up (at most peerRuns: over a clone without a work tree it inflates
+// every blob, seconds each); and prints its median beside the candidates'
+// median.
 func printPeer(repo string, changes []candidates.Change, globs []string, runs int, find time.Duration) {
+	runs = min(runs, peerRuns)
 	words := map[string]bool{}
 	for _, c := range changes {
 		ccIdents(c.New, c.AddedLines, words)
@@ -284,3 +287,6 @@ func printPeer(repo string, changes []candidates.Change, globs []string, runs in
 	fmt.Printf("peer: git grep -l -w -F of the changed lines' %d identifiers at HEAD: median %.1f ms, %d files; candidates %.1f ms = %.2f× the peer\n",
 		len(words), ms(peer), nFiles, ms(find), float64(find)/float64(max(peer, time.Microsecond)))
 }
+
+// peerRuns bounds the peer's timed runs.
+const peerRuns = 3
