@@ -181,3 +181,19 @@ func TestSyntaxConstPaths(t *testing.T) {
 		},
 	}.run(t)
 }
+
+// TestSyntaxOverrides: a changed member of a base class reaches the
+// subclass overriding it, which names neither the member nor calls it.
+func TestSyntaxOverrides(t *testing.T) {
+	resolveCases{
+		{
+			name: "csharp", files: map[string]string{
+				"src/Node.cs":       "namespace Acme\n{\n    public abstract class Node\n    {\n        public virtual int Size()\n        {\n            return 0;\n        }\n    }\n}\n",
+				"src/ObjectNode.cs": "namespace Acme\n{\n    public class ObjectNode : Node\n    {\n        public override int Size()\n        {\n            return 2;\n        }\n    }\n}\n",
+				"src/Other.cs":      "namespace Acme\n{\n    public class Other\n    {\n        public int Size()\n        {\n            return 1;\n        }\n    }\n}\n",
+			},
+			path: "src/Node.cs", old: "return 0;", new: "return -1;",
+			want: []string{"src/ObjectNode.cs"},
+		},
+	}.run(t)
+}

@@ -3,6 +3,7 @@ package treesit
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
@@ -266,19 +267,12 @@ func declaresToo(g *file, d *decl) bool {
 // overrides reports whether g declares d's name in a type whose stated
 // supertypes include d's container.
 func overrides(g *file, d *decl) bool {
-	types := map[string]bool{}
-	for _, c := range g.decls {
-		for _, sup := range c.supers {
-			if sup == d.container {
-				types[c.name] = true
-			}
-		}
-	}
-	if len(types) == 0 {
+	subs := g.subtypes[d.container]
+	if len(subs) == 0 {
 		return false
 	}
 	for _, m := range g.decls {
-		if m.name == d.name && types[m.container] {
+		if m.name == d.name && slices.Contains(subs, m.container) {
 			return true
 		}
 	}

@@ -27,6 +27,9 @@ type file struct {
 	namespaces  []string
 	// modPath is the file's module path (modulePath).
 	modPath []string
+	// subtypes are, by supertype, the names of the file's containers that
+	// state it.
+	subtypes map[string][]string
 	// comments are the byte spans [from, to) of the comments, in order.
 	comments [][2]int32
 	// mentions are the distinct names of refs.

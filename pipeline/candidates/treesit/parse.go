@@ -83,6 +83,14 @@ func (f *file) index() {
 		f.importParts[i] = importParts(imp, f.lang.rules.sep)
 	}
 	f.modPath = modulePath(f.path)
+	for _, d := range f.decls {
+		for _, sup := range d.supers {
+			if f.subtypes == nil {
+				f.subtypes = map[string][]string{}
+			}
+			f.subtypes[sup] = append(f.subtypes[sup], d.name)
+		}
+	}
 }
 
 // collapse joins s's fields by single spaces; "" past maxSigBytes.
