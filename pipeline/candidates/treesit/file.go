@@ -12,6 +12,7 @@ import (
 var (
 	errTooLarge = errors.New("treesit: file too large to parse")
 	errTooDeep  = errors.New("treesit: the syntax tree is too deep to query")
+	errTooSlow  = errors.New("treesit: the parse took past its bound")
 )
 
 // file is what the reader keeps of one parsed file; it is shared through

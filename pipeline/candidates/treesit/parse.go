@@ -63,8 +63,6 @@ func shallow(n *sitter.Node, limit int) (int, bool) {
 // changed lines alone.
 const maxSigBytes = 4 << 10
 
-var errTooSlow = errors.New("treesit: the parse took past its bound")
-
 // index fills mentions and declares, and orders refs by line.
 func (f *file) index() {
 	sort.SliceStable(f.refs, func(i, j int) bool { return f.refs[i].line < f.refs[j].line })
