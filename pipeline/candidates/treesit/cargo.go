@@ -128,20 +128,35 @@ func (c *cargo) member(d string) bool {
 	return false
 }
 
-// sees decides whether the use path ip of the file from reaches the file
-// to when to is in a member crate: the path must name to's crate (by its
-// name, or crate/self/super from inside it) and run through to's module
-// path below the crate's src/ (tp is to's module path). decided is false
-// for a path the workspace says nothing of (another library, a mod
-// declaration).
-func (c *cargo) sees(from, to string, tp, ip []string) (reaches, decided bool) {
-	tc := c.crateOf(to)
-	if tc == nil || len(ip) == 0 {
-		return false, false
+// target is what sees needs of a file: its member crate (nil for none)
+// and its module path below the crate's src/ (tp is its whole module
+// path).
+type target struct {
+	crate *crate
+	mod   []string
+}
+
+func (c *cargo) target(p string, tp []string) target {
+	tc := c.crateOf(p)
+	if tc == nil {
+		return target{}
 	}
 	mod := tp[min(len(tp), strings.Count(tc.dir, "/")+1):]
 	if len(mod) > 0 && mod[0] == "src" {
 		mod = mod[1:]
+	}
+	return target{tc, mod}
+}
+
+// sees decides whether the use path ip of the file from reaches the file
+// to (its target) when to is in a member crate: the path must name to's
+// crate (by its name, or crate/self/super from inside it) and run through
+// to's module path below the crate's src/. decided is false for a path the
+// workspace says nothing of (another library, a mod declaration).
+func (c *cargo) sees(from string, to target, ip []string) (reaches, decided bool) {
+	tc, mod := to.crate, to.mod
+	if tc == nil || len(ip) == 0 {
+		return false, false
 	}
 	switch first := ip[0]; {
 	case first == tc.name || first == "crate" || first == "self" || first == "super":

@@ -66,6 +66,7 @@ func seesNamespace(from, to *file, sep string) bool {
 // a member crate reaches only that crate's files (cargo).
 func (s *search) seesPath(from, to *file, r rules) bool {
 	tp := to.modPath
+	var ct *target // to's crate, worked out at the first use path
 	for i, imp := range from.imports {
 		if s.includes != nil && r.includes {
 			if h, ok := s.includes.resolve(from.path, imp); ok {
@@ -87,7 +88,11 @@ func (s *search) seesPath(from, to *file, r rules) bool {
 		}
 		if r.paths == "any" {
 			if s.cargo != nil {
-				if reaches, decided := s.cargo.sees(from.path, to.path, tp, ip); decided {
+				if ct == nil {
+					t := s.cargo.target(to.path, tp)
+					ct = &t
+				}
+				if reaches, decided := s.cargo.sees(from.path, *ct, ip); decided {
 					if reaches {
 						return true
 					}
