@@ -18,7 +18,8 @@
 #     pmndrs+zustand; held out jquense+yup, withastro+astro
 #   held out: Rust BurntSushi+ripgrep, tokio-rs+axum; Ruby sinatra+sinatra, jekyll+jekyll; PHP
 #     guzzle+guzzle, slimphp+Slim; C# JamesNK+Newtonsoft.Json, AutoMapper+AutoMapper; Kotlin
-#     square+okio, square+moshi
+#     square+okio, square+moshi; C jqlang+jq, redis+hiredis; C++ fmtlib+fmt, gabime+spdlog; Swift
+#     Alamofire+Alamofire, apple+swift-argument-parser; Scala com-lihaoyi+os-lib, typelevel+cats
 #
 # For each repository: the non-merge commits of the default branch since 2020 with at most 50 files
 # are sampled uniformly (a fixed seed per repository): N (default 35) that changed >= 2 non-test code
@@ -33,7 +34,8 @@
 # on average when the truth is empty. Targets, on each language's held-out set: prscout above the best
 # single baseline on recall@12 and on precision@12, <= 3 listed on empty truth, >= 50 commits.
 #
-# Environment: N, EMPTY, LANGS (comma-separated: go,java,py,ts,rust,ruby,php,csharp,kotlin; default
+# Environment: N, EMPTY, LANGS (comma-separated: go,java,py,ts,rust,ruby,php,csharp,kotlin,c,cpp,swift,
+# scala; default
 # all), J repositories at once (default 2), VERBOSE=1 prints every commit's lists. Exit codes: 0
 # targets met, 1 a target missed, 2 repositories missing. Not part of the test command.
 set -euo pipefail

@@ -2,6 +2,8 @@ package treesit
 
 import (
 	"fmt"
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline"
@@ -18,16 +20,18 @@ func (s *search) uses(us []use, files []*file) {
 			declaring[n] = append(declaring[n], g)
 		}
 	}
+	autoloaded := autoloadedConsts(us, declaring)
 	for _, u := range us {
 		gs := declaring[u.name]
 		if len(gs) == 0 {
 			continue
 		}
 		// r.name with r of a type some of the files declare the name in:
-		// only those.
+		// only those, and of them those the change's qualified use of the
+		// type autoloads (Foo::Bar.baz: foo/bar.rb's baz).
 		var typed []*file
 		for _, g := range gs {
-			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) {
+			if u.recv != "" && declaresMemberOf(g, u.name, u.recv) && (autoloaded[u.recv] == nil || autoloaded[u.recv][g]) {
 				typed = append(typed, g)
 			}
 		}
@@ -41,8 +45,8 @@ func (s *search) uses(us []use, files []*file) {
 			if len(typed) > 0 {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
 			}
-			if u.f.lang.rules.constPaths && stem(g.path) == snake(u.name) {
-				sights[i] = visible
+			if u.f.lang.rules.constPaths {
+				sights[i] = max(sights[i], constSight(u, g.path))
 			}
 			best = max(best, sights[i])
 		}
@@ -61,6 +65,56 @@ func (s *search) uses(us []use, files []*file) {
 				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", u.name, engine.PathBase(u.f.path))})
 		}
 	}
+}
+
+// constSight is how well a use of a constant sees the file p by Ruby's
+// autoloading (Zeitwerk) convention: Foo::BarBaz lives in foo/bar_baz.rb
+// under an autoload root (lib/, app/models/, app/services/, ...), a bare
+// BarBaz in any bar_baz.rb. A qualified constant whose path p does not
+// end in is only nearby, whatever its file's name.
+func constSight(u use, p string) sight {
+	name := snake(u.name)
+	if !isTypeName(u.recv) {
+		if stem(p) == name {
+			return visible
+		}
+		return unseen
+	}
+	rel := snake(u.recv) + "/" + name + path.Ext(p)
+	if p != rel && !strings.HasSuffix(p, "/"+rel) {
+		return unseen
+	}
+	// The root, and the enclosing namespaces' directories below it
+	// (Acme::Billing::InvoiceLine, written Billing::InvoiceLine inside
+	// module Acme, is lib/acme/billing/invoice_line.rb).
+	root := strings.Split(strings.TrimSuffix(strings.TrimSuffix(p, rel), "/"), "/")
+	for i, d := range root {
+		if d == "lib" || d == "app" && i+1 < len(root) {
+			return visible
+		}
+	}
+	return unseen
+}
+
+// autoloadedConsts are, by name, the files the qualified constants of us
+// resolve to by the autoloading convention (constSight), for languages
+// that have it.
+func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*file]bool {
+	out := map[string]map[*file]bool{}
+	for _, u := range us {
+		if !u.f.lang.rules.constPaths || !isTypeName(u.recv) {
+			continue
+		}
+		for _, g := range declaring[u.name] {
+			if constSight(u, g.path) == visible {
+				if out[u.name] == nil {
+					out[u.name] = map[*file]bool{}
+				}
+				out[u.name][g] = true
+			}
+		}
+	}
+	return out
 }
 
 // snake is a constant's file name by Ruby's autoloading convention:
@@ -158,8 +212,9 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
 		// A prototype or an interface's member declaring it again.
 		sg := s.sees(g, t.f)
-		if stem(g.path) == stem(t.f.path) && engine.DirOf(g.path) == engine.DirOf(t.f.path) {
-			sg = visible // calc.h beside calc.c
+		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
+			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
+			sg = visible // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
 		return reference{sg, "declares"}, true
 	}
@@ -212,19 +267,12 @@ func declaresToo(g *file, d *decl) bool {
 // overrides reports whether g declares d's name in a type whose stated
 // supertypes include d's container.
 func overrides(g *file, d *decl) bool {
-	types := map[string]bool{}
-	for _, c := range g.decls {
-		for _, sup := range c.supers {
-			if sup == d.container {
-				types[c.name] = true
-			}
-		}
-	}
-	if len(types) == 0 {
+	subs := g.subtypes[d.container]
+	if len(subs) == 0 {
 		return false
 	}
 	for _, m := range g.decls {
-		if m.name == d.name && types[m.container] {
+		if m.name == d.name && slices.Contains(subs, m.container) {
 			return true
 		}
 	}

@@ -12,17 +12,25 @@ import (
 var (
 	errTooLarge = errors.New("treesit: file too large to parse")
 	errTooDeep  = errors.New("treesit: the syntax tree is too deep to query")
+	errTooSlow  = errors.New("treesit: the parse took past its bound")
 )
 
 // file is what the reader keeps of one parsed file; it is shared through
 // the readings cache and never changed once made.
 type file struct {
-	path       string
-	lang       *language
-	decls      []decl
-	refs       []ref // by line
-	imports    []string
-	namespaces []string
+	path    string
+	lang    *language
+	decls   []decl
+	refs    []ref // by line
+	imports []string
+	// importParts are each import's parts (importParts).
+	importParts [][]string
+	namespaces  []string
+	// modPath is the file's module path (modulePath).
+	modPath []string
+	// subtypes are, by supertype, the names of the file's containers that
+	// state it.
+	subtypes map[string][]string
 	// comments are the byte spans [from, to) of the comments, in order.
 	comments [][2]int32
 	// mentions are the distinct names of refs.
@@ -77,8 +85,9 @@ func (f *file) weight() int64 {
 		n += int64(len(m)) + 24
 	}
 	for _, s := range f.imports {
-		n += int64(len(s)) + 16
+		n += 2*int64(len(s)) + 64
 	}
+	n += int64(len(f.path)) + 16*int64(len(f.modPath))
 	return n + int64(len(f.comments))*8 + int64(len(f.spans))*32 + int64(len(f.callees))*48
 }
 

@@ -35,6 +35,10 @@ type search struct {
 	// autoload maps namespace prefixes to directories (PHP's PSR-4 from
 	// composer.json; nil for none).
 	autoload map[string]string
+	// includes resolves #include paths (nil for families without them).
+	includes *includes
+	// cargo is the Rust workspace (nil for none, or another family).
+	cargo *cargo
 }
 
 // touched is a declaration the change touched.
@@ -75,6 +79,12 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	}
 	if f := autoloadFiles[s.family]; f != "" {
 		s.autoload = readAutoload(ctx, s.tree, f)
+	}
+	if familyIncludes(s.family) {
+		s.includes = newIncludes(ctx, s.tree, s.ev.Cache)
+	}
+	if s.family == "rust" {
+		s.cargo = newCargo(ctx, s.tree)
 	}
 	paths, err := s.tree.Grep(ctx, words, familyGlobs(s.family), lexed.GrepLimit)
 	if err != nil {

@@ -25,9 +25,13 @@ type rules struct {
 	// autoloaded constants, a Swift module's files).
 	global bool
 	// constPaths: a constant Admin::UserPolicy lives in
-	// admin/user_policy.rb (Ruby's autoloading): the file whose stem is a
-	// used constant's snake_case name is seen.
+	// admin/user_policy.rb under lib/ or app/*/ (Ruby's autoloading,
+	// constSight): that file is seen, and for a bare UserPolicy the file
+	// whose stem is its snake_case name.
 	constPaths bool
+	// includes: an import is an #include, resolved by the search path
+	// (includes) before the trailing-parts rule.
+	includes bool
 }
 
 // language is one language the reader reads.
@@ -50,8 +54,8 @@ var languages = map[string]*language{
 	"ruby": {name: "ruby", family: "ruby", rules: rules{global: true, sep: "::", paths: "last", constPaths: true},
 		calls: map[string]bool{"require": true, "require_relative": true, "load": true, "include": true, "extend": true, "prepend": true}},
 	"rust":  {name: "rust", family: "rust", rules: rules{sep: "::", paths: "any"}},
-	"c":     {name: "c", family: "c", rules: rules{paths: "last"}},
-	"cpp":   {name: "cpp", family: "c", rules: rules{namespaces: true, sep: "::", paths: "last"}},
+	"c":     {name: "c", family: "c", rules: rules{paths: "last", includes: true}},
+	"cpp":   {name: "cpp", family: "c", rules: rules{namespaces: true, sep: "::", paths: "last", includes: true}},
 	"swift": {name: "swift", family: "swift", rules: rules{global: true, sep: "."}},
 }
 
@@ -92,4 +96,15 @@ func familyGlobs(family string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// familyIncludes reports whether a language of family resolves #include
+// paths.
+func familyIncludes(family string) bool {
+	for _, l := range languages {
+		if l.family == family && l.rules.includes {
+			return true
+		}
+	}
+	return false
 }

@@ -63,8 +63,6 @@ func shallow(n *sitter.Node, limit int) (int, bool) {
 // changed lines alone.
 const maxSigBytes = 4 << 10
 
-var errTooSlow = errors.New("treesit: the parse took past its bound")
-
 // index fills mentions and declares, and orders refs by line.
 func (f *file) index() {
 	sort.SliceStable(f.refs, func(i, j int) bool { return f.refs[i].line < f.refs[j].line })
@@ -76,6 +74,19 @@ func (f *file) index() {
 	for _, d := range f.decls {
 		if d.kind != "impl" {
 			f.declares[d.name] = true
+		}
+	}
+	f.importParts = make([][]string, len(f.imports))
+	for i, imp := range f.imports {
+		f.importParts[i] = importParts(imp, f.lang.rules.sep)
+	}
+	f.modPath = modulePath(f.path)
+	for _, d := range f.decls {
+		for _, sup := range d.supers {
+			if f.subtypes == nil {
+				f.subtypes = map[string][]string{}
+			}
+			f.subtypes[sup] = append(f.subtypes[sup], d.name)
 		}
 	}
 }

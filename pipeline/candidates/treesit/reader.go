@@ -51,8 +51,9 @@ func Languages() []string {
 }
 
 // cachedFile is the reading of the file at p with content src, kept across
-// requests; nil when it cannot be parsed (too large, or ctx ended: that is
-// not kept).
+// requests; nil when it cannot be parsed (too large, too deep or too slow,
+// which is kept too: such a file would take the whole parse bound again on
+// every request; or ctx ended, which is not kept).
 func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *file {
 	l := languageOf(p)
 	if l == nil {
@@ -64,7 +65,7 @@ func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *fil
 	}
 	f, err := parse(ctx, l, p, src)
 	if err != nil {
-		if err == errTooLarge || err == errTooDeep {
+		if err == errTooLarge || err == errTooDeep || err == errTooSlow {
 			c.Put(k, (*file)(nil), int64(len(p))+64) // the same content is refused again
 		}
 		return nil

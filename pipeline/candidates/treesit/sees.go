@@ -24,7 +24,7 @@ func (s *search) sees(from, to *file) sight {
 	if r.namespaces && seesNamespace(from, to, r.sep) {
 		return visible
 	}
-	if r.paths != "" && seesPath(from, to, r, s.autoload) {
+	if r.paths != "" && s.seesPath(from, to, r) {
 		return visible
 	}
 	if r.global || engine.DirOf(from.path) == engine.DirOf(to.path) {
@@ -60,21 +60,45 @@ func seesNamespace(from, to *file, sep string) bool {
 // src/net/http.rs and src/net/http/mod.rs).
 //
 // An import under a prefix of the project's autoload map (composer.json's
-// PSR-4) reaches the one file the map puts it in.
-func seesPath(from, to *file, r rules, autoload map[string]string) bool {
-	tp := modulePath(to.path)
-	for _, imp := range from.imports {
-		if p, ok := autoloaded(imp, r.sep, autoload); ok {
+// PSR-4) reaches the one file the map puts it in; a C or C++ include
+// resolving to a file of the tree (includes) reaches that file and the
+// source file standing for it; in a Cargo workspace, a use path naming
+// a member crate reaches only that crate's files (cargo).
+func (s *search) seesPath(from, to *file, r rules) bool {
+	tp := to.modPath
+	var ct *target // to's crate, worked out at the first use path
+	for i, imp := range from.imports {
+		if s.includes != nil && r.includes {
+			if h, ok := s.includes.resolve(from.path, imp); ok {
+				if s.includes.reaches(h, to.path) {
+					return true
+				}
+				continue
+			}
+		}
+		if p, ok := autoloaded(imp, r.sep, s.autoload); ok {
 			if p == strings.TrimSuffix(to.path, path.Ext(to.path)) {
 				return true
 			}
 			continue
 		}
-		ip := importParts(imp, r.sep)
+		ip := from.importParts[i]
 		if len(ip) == 0 {
 			continue
 		}
 		if r.paths == "any" {
+			if s.cargo != nil {
+				if ct == nil {
+					t := s.cargo.target(to.path, tp)
+					ct = &t
+				}
+				if reaches, decided := s.cargo.sees(from.path, *ct, ip); decided {
+					if reaches {
+						return true
+					}
+					continue
+				}
+			}
 			if runsInside(tp[lastIndex(tp, "src")+1:], ip) {
 				return true
 			}

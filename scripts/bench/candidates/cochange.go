@@ -46,6 +46,10 @@ var ccRepos = []ccRepo{
 	{"guzzle+guzzle", "php", true}, {"slimphp+Slim", "php", true},
 	{"JamesNK+Newtonsoft.Json", "csharp", true}, {"AutoMapper+AutoMapper", "csharp", true},
 	{"square+okio", "kotlin", true}, {"square+moshi", "kotlin", true},
+	{"jqlang+jq", "c", true}, {"redis+hiredis", "c", true},
+	{"fmtlib+fmt", "cpp", true}, {"gabime+spdlog", "cpp", true},
+	{"Alamofire+Alamofire", "swift", true}, {"apple+swift-argument-parser", "swift", true},
+	{"com-lihaoyi+os-lib", "scala", true}, {"typelevel+cats", "scala", true},
 }
 
 // The co-change baseline's rule, the one pipeline/candidates applies

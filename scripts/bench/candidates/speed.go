@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/prscout/prscout/pipeline/candidates"
+	"github.com/prscout/prscout/pipeline/candidates/treesit"
+	"github.com/prscout/prscout/pipeline/scope"
 )
 
 // speed times candidates.Find on a change of -files Go files of a large
@@ -23,7 +26,7 @@ func speed(args []string) int {
 	fs := flag.NewFlagSet("speed", flag.ContinueOnError)
 	repo := fs.String("repo", "", "a clone of a repository with at least 5,000 files")
 	files := fs.Int("files", 20, "changed files of the language")
-	langKey := fs.String("lang", "go", "the language of the changed files: go, ts, py or java")
+	langKey := fs.String("lang", "go", "the language of the changed files: go, ts, py, java or one the tree-sitter reader reads (rust, ruby, php, csharp, kotlin, c, cpp, swift, scala)")
 	runs := fs.Int("runs", 10, "timed runs (after one warm-up)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the timed runs to this file")
 	treeKind := fs.String("tree", "worktree", "the Tree: worktree (git grep + work tree reads), localgit (prscout's production tree: localgit.OpenTree at HEAD, opened per run) or mirror (the same over a warm blob-less gitmirror clone of -repo)")
@@ -44,14 +47,10 @@ func speed(args []string) int {
 		return 1
 	}
 	nFiles := strings.Count(ls, "\n")
-	globs := []string{"*.go"}
-	if *langKey != "go" {
-		l := langByKey(*langKey)
-		if l == nil {
-			fmt.Fprintf(os.Stderr, "speed: -lang %q: want go, ts, py or java\n", *langKey)
-			return 2
-		}
-		globs = l.globs
+	globs := speedGlobs(*langKey)
+	if globs == nil {
+		fmt.Fprintf(os.Stderr, "speed: -lang %q: want go, ts, py, java or one of %v\n", *langKey, treesit.Languages())
+		return 2
 	}
 	changes, base, err := speedChange(*repo, *files, globs)
 	if err != nil {
@@ -118,6 +117,7 @@ func speed(args []string) int {
 	fmt.Printf("tree calls per run: grep %.1f ms (%d calls), read %.1f ms (summed over goroutines; %d files, %d KiB), list %.1f ms (%d calls)\n",
 		ms(tree.grep/n), tree.nGrep/int(n), ms(tree.read/n), tree.nRead/int(n), tree.readBytes/int64(n)>>10, ms(tree.list/n), tree.nList/int(n))
 	fmt.Printf("cpu (this process and its git children): median %.1f ms; load average %s\n", ms(cpus[len(cpus)/2]), loadAvg())
+	printPeer(*repo, changes, globs, *runs, med)
 	if nFiles < 5000 {
 		fmt.Println("MISS: the repository has fewer than 5,000 files")
 		return 1
@@ -233,3 +233,60 @@ func (t *timedTree) ListDir(ctx context.Context, d string) ([]string, error) {
 	defer func() { t.mu.Lock(); t.list += time.Since(start); t.nList++; t.mu.Unlock() }()
 	return t.Tree.ListDir(ctx, d)
 }
+
+// speedGlobs are the pathspec globs of a -lang's files; nil for a language
+// the benchmark does not know.
+func speedGlobs(key string) []string {
+	if key == "go" {
+		return []string{"*.go"}
+	}
+	if l := langByKey(key); l != nil {
+		return l.globs
+	}
+	if !slices.Contains(treesit.Languages(), key) {
+		return nil
+	}
+	var globs []string
+	for _, ext := range scope.Extensions(key) {
+		globs = append(globs, "*"+ext)
+	}
+	return globs
+}
+
+// printPeer times the peer the candidates are weighed against: git grep of
+// the changed lines' identifiers (added and removed, as the co-change
+// benchmark's identifier baseline takes them) as whole words over the
+// language's files at HEAD, listing the files, with as many runs after a
+// warm-up (at most peerRuns: over a clone without a work tree it inflates
+// every blob, seconds each); and prints its median beside the candidates'
+// median.
+func printPeer(repo string, changes []candidates.Change, globs []string, runs int, find time.Duration) {
+	runs = min(runs, peerRuns)
+	words := map[string]bool{}
+	for _, c := range changes {
+		ccIdents(c.New, c.AddedLines, words)
+		ccIdents(c.Old, c.RemovedLines, words)
+	}
+	args := []string{"grep", "-l", "-w", "-F", "-I", "--no-color"}
+	for w := range words {
+		args = append(args, "-e", w)
+	}
+	args = append(append(args, "HEAD", "--"), globs...)
+	var times []time.Duration
+	nFiles := 0
+	for i := 0; i <= runs; i++ {
+		start := time.Now()
+		out, _ := git(repo, args...) // exit status 1: no match
+		if i > 0 {
+			times = append(times, time.Since(start))
+		}
+		nFiles = strings.Count(out, "\n")
+	}
+	slices.Sort(times)
+	peer := times[len(times)/2]
+	fmt.Printf("peer: git grep -l -w -F of the changed lines' %d identifiers at HEAD: median %.1f ms, %d files; candidates %.1f ms = %.2f× the peer\n",
+		len(words), ms(peer), nFiles, ms(find), float64(find)/float64(max(peer, time.Microsecond)))
+}
+
+// peerRuns bounds the peer's timed runs.
+const peerRuns = 3

@@ -1,0 +1,287 @@
+package treesit
+
+import (
+	"context"
+	"encoding/json"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// compileDBs are where a C or C++ project keeps its compilation database,
+// in the order looked at.
+var compileDBs = []string{"compile_commands.json", "build/compile_commands.json"}
+
+// maxCompileDBBytes bounds the compilation database read.
+const maxCompileDBBytes = 4 << 20
+
+// includes resolves a C or C++ file's #include paths to the tree's files
+// as a compiler would: the including file's directory, then the search
+// path. The search path is the -I, -iquote and -isystem directories of the
+// project's compilation database (compile_commands.json at the root or in
+// build/) when it has one, else the include folders: each of the
+// including file's directories and the include/ beside it, up to the root.
+// An include resolving to no file of the tree (a system header, a
+// generated one) is left to the trailing-parts rule (seesPath).
+type includes struct {
+	*listing
+	dirs []string // the compilation database's search path; nil: the include folders
+
+	resolvedMu sync.Mutex
+	resolved   map[[2]string]string // (from, include) => the file ("" for none)
+}
+
+// newIncludes reads the project's compilation database, if any; its
+// search path is kept in cache (nil: none) by the database's content.
+func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
+	in := &includes{listing: newListing(ctx, tree), resolved: map[[2]string]string{}}
+	for _, name := range compileDBs {
+		b, err := tree.ReadFile(ctx, name)
+		if err != nil || len(b) > maxCompileDBBytes {
+			continue
+		}
+		k := engine.KeyAt("treesit-include", name, engine.SumOf(b))
+		if dirs, ok := engine.Get[[]string](cache, k); ok {
+			in.dirs = dirs
+			break
+		}
+		if dirs, ok := in.searchPath(b); ok {
+			weight := int64(64)
+			for _, d := range dirs {
+				weight += int64(len(d)) + 16
+			}
+			cache.Put(k, dirs, weight)
+			in.dirs = dirs
+			break
+		}
+	}
+	return in
+}
+
+// listing answers which files the tree holds, each directory listed once.
+type listing struct {
+	ctx  context.Context
+	tree engine.Tree
+
+	mu     sync.Mutex
+	listed map[string]dirFiles
+}
+
+// dirFiles are the files directly in a directory, in order and as a set.
+type dirFiles struct {
+	list []string
+	set  map[string]bool
+}
+
+func newListing(ctx context.Context, tree engine.Tree) *listing {
+	return &listing{ctx: ctx, tree: tree, listed: map[string]dirFiles{}}
+}
+
+func (l *listing) dir(d string) dirFiles {
+	l.mu.Lock()
+	files, ok := l.listed[d]
+	l.mu.Unlock()
+	if !ok {
+		files.list, _ = l.tree.ListDir(l.ctx, d)
+		files.set = make(map[string]bool, len(files.list))
+		for _, f := range files.list {
+			files.set[f] = true
+		}
+		l.mu.Lock()
+		l.listed[d] = files
+		l.mu.Unlock()
+	}
+	return files
+}
+
+// listDir answers the files directly in d.
+func (l *listing) listDir(d string) []string { return l.dir(d).list }
+
+// has reports whether the tree holds the file p.
+func (l *listing) has(p string) bool { return l.dir(engine.DirOf(p)).set[p] }
+
+// resolve is the file the include inc of the file from names; ok is false
+// when it names none of the tree's.
+func (in *includes) resolve(from, inc string) (string, bool) {
+	k := [2]string{from, inc}
+	in.resolvedMu.Lock()
+	p, ok := in.resolved[k]
+	in.resolvedMu.Unlock()
+	if !ok {
+		p = in.find(from, inc)
+		in.resolvedMu.Lock()
+		in.resolved[k] = p
+		in.resolvedMu.Unlock()
+	}
+	return p, p != ""
+}
+
+// find is resolve's search.
+func (in *includes) find(from, inc string) string {
+	if inc == "" || path.IsAbs(inc) {
+		return ""
+	}
+	dir := engine.DirOf(from)
+	try := []string{dir}
+	if in.dirs != nil {
+		try = append(try, in.dirs...)
+	} else {
+		for d := dir; ; d = engine.DirOf(d) {
+			try = append(try, path.Join(d, "include"), d)
+			if d == "" {
+				break
+			}
+		}
+	}
+	for _, d := range try {
+		p := path.Join(d, inc)
+		if strings.HasPrefix(p, "../") || p == ".." {
+			continue
+		}
+		if in.has(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// reaches reports whether the header h, an include resolved, stands for
+// the file p: p is h, or p is the source file of h's name that defines
+// what h declares (calc.c beside calc.h; src/format.cc for
+// include/fmt/format.h when no format.* source sits beside the header).
+func (in *includes) reaches(h, p string) bool {
+	if h == p {
+		return true
+	}
+	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || fileStem(p) != fileStem(h) {
+		return false
+	}
+	if engine.DirOf(p) == engine.DirOf(h) {
+		return true
+	}
+	for _, q := range in.listDir(engine.DirOf(h)) {
+		if q != h && fileStem(q) == fileStem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
+			return false // the header's own source file is beside it
+		}
+	}
+	return true
+}
+
+// fileStem is p's file name without its extension.
+func fileStem(p string) string {
+	base := path.Base(p)
+	return base[:len(base)-len(path.Ext(base))]
+}
+
+// sourceExts are the extensions of C and C++ source (not header) files.
+var sourceExts = map[string]bool{".c": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".m": true, ".mm": true}
+
+// compileEntry is one entry of a compilation database.
+type compileEntry struct {
+	Directory string   `json:"directory"`
+	File      string   `json:"file"`
+	Command   string   `json:"command"`
+	Arguments []string `json:"arguments"`
+}
+
+// maxPathBytes bounds a compilation database's file path looked up.
+const maxPathBytes = 4096
+
+// maxRootTries bounds the entries tried to find the project's root.
+const maxRootTries = 16
+
+// searchPath is the compilation database b's search path, as directories of
+// the tree ("" the root), in the order first named; ok is false when b is
+// no database or its files are not the tree's.
+func (in *includes) searchPath(b []byte) ([]string, bool) {
+	var entries []compileEntry
+	if json.Unmarshal(b, &entries) != nil || len(entries) == 0 {
+		return nil, false
+	}
+	root, ok := "", false
+	for _, e := range entries[:min(len(entries), maxRootTries)] {
+		if root, ok = in.rootOf(absJoin(e.Directory, e.File)); ok {
+			break
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	dirs := []string{}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		args := e.Arguments
+		if len(args) == 0 {
+			args = strings.Fields(e.Command)
+		}
+		for _, d := range includeFlags(args) {
+			rel, inside := under(absJoin(e.Directory, strings.Trim(d, `"'`)), root)
+			if inside && !seen[rel] {
+				seen[rel] = true
+				dirs = append(dirs, rel)
+			}
+		}
+	}
+	return dirs, true
+}
+
+// rootOf is the absolute directory the tree's root is, given the absolute
+// path of one of its files: the shortest that leaves a path of the tree.
+func (l *listing) rootOf(abs string) (string, bool) {
+	if !path.IsAbs(abs) || len(abs) > maxPathBytes {
+		return "", false
+	}
+	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
+	for i := range parts {
+		if l.has(strings.Join(parts[i:], "/")) {
+			return "/" + strings.Join(parts[:i], "/"), true
+		}
+	}
+	return "", false
+}
+
+// includeFlags are the directories args name with -I, -iquote, -isystem or
+// -idirafter, joined (-Idir) or apart (-I dir).
+func includeFlags(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		for _, f := range []string{"-iquote", "-isystem", "-idirafter", "-I"} {
+			if !strings.HasPrefix(args[i], f) {
+				continue
+			}
+			if d := args[i][len(f):]; d != "" {
+				out = append(out, d)
+			} else if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			break
+		}
+	}
+	return out
+}
+
+// absJoin is p made absolute against dir (p when it is absolute), cleaned.
+func absJoin(dir, p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(dir, p)
+}
+
+// under is abs relative to root ("" for root itself); inside is false when
+// abs lies outside it.
+func under(abs, root string) (string, bool) {
+	if abs == root {
+		return "", true
+	}
+	if root == "/" {
+		return strings.TrimPrefix(abs, "/"), path.IsAbs(abs)
+	}
+	if strings.HasPrefix(abs, root+"/") {
+		return abs[len(root)+1:], true
+	}
+	return "", false
+}
