@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
@@ -70,7 +71,7 @@ func newImportForm(dir string, aliases *modpaths.Aliases, spec string) importFor
 func readJS(p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	f := &jsFile{File: lexed.Read(p, src), aliases: aliases}
 	f.Types = lexed.NewTypeModel()
-	f.Decls = jsDecls(f.File, f.Types)
+	f.Decls = jsdecl.Decls(f.File, f.Types)
 	f.Imports = jsImports(f.Toks)
 	f.readForms()
 	return f

@@ -1,7 +1,7 @@
 package typescript
 
 import (
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
@@ -21,109 +21,7 @@ func shadowedAt(f *jsFile, i int) bool {
 // request's own jsFile: the lexed file is shared and not changed).
 func (f *jsFile) scopes() map[string][]modtypes.Scope {
 	if f.params == nil {
-		f.params = paramScopes(f.File)
+		f.params = jsdecl.ParamScopes(f.File)
 	}
 	return f.params
-}
-
-// paramScopes finds the parameter lists of a JS file's functions: "(...)"
-// followed by "=>" or, after an optional return type, by a body "{", and
-// the lone parameter of "x =>"; catch (e) binds e in its block.
-func paramScopes(f *lexed.File) map[string][]modtypes.Scope {
-	toks := f.Toks
-	s := &jsScan{toks: toks, br: f.Brackets}
-	out := map[string][]modtypes.Scope{}
-	for j := 0; j < len(toks); j++ {
-		switch {
-		case s.isIdent(j) && s.punctAt(j+1, "=") && s.arrowAt(j+2) && !s.punctAt(j-1, "."):
-			if end := s.arrowBodyEnd(j + 3); end > j {
-				out[s.text(j)] = append(out[s.text(j)], modtypes.Scope{Name: s.text(j), From: j, To: end})
-			}
-		case s.punctAt(j, "("):
-			close := s.match(j)
-			if close <= j || close >= len(toks)-1 {
-				continue
-			}
-			switch s.text(j - 1) {
-			case "if", "while", "for", "switch", "with", "return", "typeof", "await", "yield", "in", "of":
-				continue
-			}
-			k := close + 1
-			if s.punctAt(k, ":") {
-				k = s.skipTypeTo(k+1, len(toks), true)
-			}
-			end := -1
-			switch {
-			case s.punctAt(k, "=") && s.arrowAt(k+1):
-				end = s.arrowBodyEnd(k + 2)
-			case s.punctAt(k, "{") && (s.isIdent(j-1) || s.punctAt(j-1, ">") || s.punctAt(j-1, "*")):
-				end = s.match(k)
-			}
-			if end < 0 {
-				continue
-			}
-			for pos, n := range s.paramNames(j+1, close) {
-				out[n] = append(out[n], modtypes.Scope{Name: n, Pos: pos, From: j, To: end})
-			}
-		}
-	}
-	return out
-}
-
-// arrowBodyEnd returns the index of the last token of the arrow function
-// body starting at i: a block's '}', or the expression's last token before
-// a ',', ';' or closing bracket at depth 0 (or a line break no operator
-// continues).
-func (s *jsScan) arrowBodyEnd(i int) int {
-	if i >= len(s.toks) {
-		return -1
-	}
-	if s.punctAt(i, "{") {
-		return s.match(i)
-	}
-	for j := i; j < len(s.toks); j++ {
-		switch {
-		case s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{"):
-			j = s.match(j)
-		case s.punctAt(j, ",") || s.punctAt(j, ";") || s.punctAt(j, ")") || s.punctAt(j, "]") || s.punctAt(j, "}"):
-			return j - 1
-		}
-		if j+1 < len(s.toks) && s.toks[j+1].Line > s.toks[j].Line && !s.continuesAfter(j, false) && !s.continuesBefore(j+1) {
-			return j
-		}
-	}
-	return len(s.toks) - 1
-}
-
-// paramNames returns the names a parameter list toks[i:end] binds: each
-// parameter's name (after modifiers and "..."), and the names of object
-// and array patterns; types and default values bind nothing.
-func (s *jsScan) paramNames(i, end int) []string {
-	var out []string
-	start := true // at the start of a parameter
-	for j := i; j < end; j++ {
-		switch {
-		case s.punctAt(j, ","):
-			start = true
-		case !start:
-			if s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{") {
-				j = s.match(j)
-			} else if s.punctAt(j, "<") {
-				j = s.skipAngle(j) - 1
-			}
-		case s.punctAt(j, "."):
-		case s.isIdent(j) && lexed.IsModifier(lexed.LangJS, s.text(j)) && s.isIdent(j+1):
-		case s.isIdent(j):
-			out = append(out, s.text(j))
-			start = false
-		case s.punctAt(j, "{") || s.punctAt(j, "["):
-			close := min(s.match(j), end)
-			out = append(out, s.bindingNames(j, close)...)
-			j = close
-			start = false
-		default:
-			start = false
-		}
-	}
-	return out
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
@@ -34,7 +35,7 @@ func (h *modHost) External(f *lexed.File, im lexed.Import) bool {
 func (h *modHost) Scopes(f *lexed.File) map[string][]modtypes.Scope {
 	s, ok := h.scopes[f]
 	if !ok {
-		s = paramScopes(f)
+		s = jsdecl.ParamScopes(f)
 		h.scopes[f] = s
 	}
 	return s

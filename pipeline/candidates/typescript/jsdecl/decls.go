@@ -1,4 +1,7 @@
-package typescript
+// Package jsdecl reads the declarations of a TypeScript/JavaScript file,
+// with their extents and the facts of the declared-type model they state,
+// and its functions' parameter scopes.
+package jsdecl
 
 import (
 	"strings"
@@ -15,7 +18,7 @@ import (
 // facts of the declared-type model (lexed.TypeModel) the declarations state:
 // supertypes, return types, the types of fields and parameters.
 
-// jsScan is the state of jsDecls's walk.
+// jsScan is the state of Decls's walk.
 type jsScan struct {
 	toks  []lexed.Tok
 	br    lexed.Brackets // toks' brackets paired
@@ -26,9 +29,9 @@ type jsScan struct {
 	literal bool
 }
 
-// jsDecls reads the declarations of a TypeScript/JavaScript file's tokens
+// Decls reads the declarations of a TypeScript/JavaScript file's tokens
 // and fills types with what they declare.
-func jsDecls(f *lexed.File, types *lexed.TypeModel) []lexed.Decl {
+func Decls(f *lexed.File, types *lexed.TypeModel) []lexed.Decl {
 	s := &jsScan{toks: f.Toks, br: f.Brackets, types: types}
 	s.module(0, len(s.toks), "")
 	jsLocalTypes(f, types)

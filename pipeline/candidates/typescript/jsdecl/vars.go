@@ -1,4 +1,4 @@
-package typescript
+package jsdecl
 
 import "github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 

@@ -1,0 +1,292 @@
+package typescript
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
+
+// impactIn records g's references to the changed declarations.
+func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
+	c := s.c
+	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
+	var namespaces []string       // g's namespace imports of c (import * as ns)
+	gReaches := gImportsC
+	if s.re != nil {
+		if !gImportsC {
+			for name, ss := range s.impactNames {
+				if ss[0].Decl.Container == "" && s.re.importsVia(g, c.Path, name) {
+					viaIndex[name] = true
+				}
+			}
+			gReaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
+		}
+		namespaces = s.re.namespaceOf(g, c.Path)
+	}
+	renamed := s.renamedIn(g, viaIndex)
+	global := func(name string) bool { // a global name g neither declares nor imports
+		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
+			return false
+		}
+		bound, _ := bindingImports(g, name)
+		return !bound
+	}
+	for i, t := range g.Toks {
+		member := i > 0 && g.Toks[i-1].Text == "."
+		name := t.Text
+		if orig := renamed[name]; orig != "" && !member {
+			name = orig // import {run as start}: start(...) calls run
+		}
+		ss := s.impactNames[name]
+		if t.Kind != lexed.TkIdent || len(ss) == 0 {
+			continue
+		}
+		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
+		from := "" // const {m} = C: C, when a static C.m changed
+		if !member && slices.ContainsFunc(ss, func(x *lexed.Sym) bool { return x.Decl.Static }) {
+			from = destructuredFrom(g, i)
+		}
+		if from == "" && (lexed.DeclaresAt(g.File, t) || !member && shadowedAt(g, i)) {
+			continue
+		}
+		for _, sym := range ss {
+			key := false
+			// A static member is reached through its class's name:
+			// x.create is not a call of the static Ky.create.
+			// super.create inside a subclass of Ky reaches it too.
+			if sym.Decl.Static && member && (i < 2 || g.Toks[i-2].Text != sym.Decl.Container && (g.Toks[i-2].Text != "super" || !gReaches)) {
+				continue
+			}
+			score := 0.0
+			switch {
+			case sym.Ctor:
+				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)) {
+					score = lexed.ScoreImported
+				}
+			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)):
+				score = lexed.ScoreImported
+			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
+				score = lexed.ScoreImported
+			case sym.Decl.Container != "" && member && (gReaches || lexed.RefersTo(g.File, sym.Decl.Container)):
+				score = lexed.ScoreMember
+			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
+				score = lexed.ScoreUnrelated
+			case sym.Decl.Container != "" && !member && !sym.Decl.Static && (sym.Decl.Kind == "field" || sym.Decl.Kind == "method") &&
+				s.literalOf(g, i, sym.Decl.Container):
+				// An object literal's key names the member of the type
+				// the literal is passed as or declared as: got('u',
+				// {retry: 2}) sets the retry of got's options.
+				score, key = lexed.ScoreMember, true
+			case sym.Decl.Static && from == sym.Decl.Container && gReaches:
+				// const {normalize} = Request: the static member, called
+				// by its own name afterwards.
+				score = lexed.ScoreImported
+			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
+				score = lexed.ScoreImported
+			}
+			if score == 0 {
+				continue
+			}
+			verb := "uses"
+			switch {
+			case key:
+				verb, call = "sets", false
+			case call:
+				verb = "calls"
+			}
+			// A member name no import or type ties to the class is text
+			// evidence: labelled textual, few of them listed.
+			method := engine.MethodTokens
+			if score == lexed.ScoreUnrelated {
+				method = engine.MethodTextual
+			}
+			name := lexed.Display(sym.Decl)
+			reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
+			if sym.Via != "" {
+				reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
+			}
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason})
+		}
+	}
+}
+
+// renamedIn maps the local names g's imports give the changed file's
+// top-level names (import {run as start} from it, or from a file
+// re-exporting it: viaIndex) to those names.
+func (s *tokSearch) renamedIn(g *jsFile, viaIndex map[string]bool) map[string]string {
+	var out map[string]string
+	for i, im := range g.Imports {
+		if im.Export || len(im.Renamed) == 0 {
+			continue
+		}
+		direct := resolves(g, i, s.c.Path) || s.c.OldPath != "" && resolves(g, i, s.c.OldPath)
+		for local, orig := range im.Renamed {
+			ss := s.impactNames[orig]
+			if len(ss) == 0 || ss[0].Decl.Container != "" || !direct && !viaIndex[orig] {
+				continue
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[local] = orig
+		}
+	}
+	return out
+}
+
+// maxPatternTokens bounds the walk back to a destructuring pattern's '{'.
+const maxPatternTokens = 64
+
+// destructuredFrom returns X when g.Toks[i] is a name of a destructuring
+// pattern {a, b} = X (const {a, b} = X), "" otherwise.
+func destructuredFrom(g *jsFile, i int) string {
+	toks := g.Toks
+	if i == 0 || toks[i-1].Text != "{" && toks[i-1].Text != "," {
+		return ""
+	}
+	open := -1
+	for k := i - 1; k > 0 && i-k < maxPatternTokens; k-- {
+		if t := toks[k].Text; t == "{" {
+			open = k
+			break
+		} else if t != "," && t != ":" && toks[k].Kind != lexed.TkIdent {
+			return ""
+		}
+	}
+	if open < 1 {
+		return ""
+	}
+	switch toks[open-1].Text {
+	case "const", "let", "var":
+	default:
+		return ""
+	}
+	c := g.Brackets.Close(open)
+	if c < 0 || c+2 >= len(toks) || toks[c+1].Text != "=" || toks[c+2].Kind != lexed.TkIdent {
+		return ""
+	}
+	if c+3 < len(toks) && (toks[c+3].Text == "." || toks[c+3].Text == "(") {
+		return "" // = X.y or = X(): not X's own members
+	}
+	return toks[c+2].Text
+}
+
+// literalOf reports whether g.Toks[i] is a key of an object literal typed
+// by the type named container: passed as an argument whose parameter has
+// that type (as far as the files read tell), or the value of a variable
+// annotated with it (const o: Options = {...}).
+func (s *tokSearch) literalOf(g *jsFile, i int, container string) bool {
+	b := objectKeyAt(g.File, i)
+	if b < 0 {
+		return false
+	}
+	toks := g.Toks
+	switch toks[b-1].Text {
+	case "=":
+		return b >= 3 && toks[b-2].Text == container && toks[b-3].Text == ":"
+	case "(", ",":
+		if s.world == nil {
+			return false
+		}
+		for _, t := range s.world.ArgumentTypes(g.File, b) {
+			if t.Name == container {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// objectLiteralAfter are the tokens before a '{' that opens an object
+// literal (a value) rather than a block, a type or a pattern: an argument,
+// an element, an assignment's, a return's or a default export's value, a
+// conditional's branch (punctuation is lexed one character a token, so =>
+// before a block ends in '>', not '='; | and & are left out, as they also
+// join type literals in unions and intersections).
+var objectLiteralAfter = map[string]bool{"(": true, ",": true, "=": true, "return": true, "?": true, "[": true,
+	"yield": true, "await": true, "default": true}
+
+// objectKeyAt returns the '{' of the object literal whose key toks[i] is
+// ({k: v}, {k} or {..., k, ...}), the '{' following a token of
+// objectLiteralAfter and opening no type alias's body (type T = {k: V});
+// -1 when toks[i] is no such key.
+func objectKeyAt(f *lexed.File, i int) int {
+	toks := f.Toks
+	if i == 0 || i+1 >= len(toks) {
+		return -1
+	}
+	if p := toks[i-1].Text; p != "{" && p != "," {
+		return -1
+	}
+	if n := toks[i+1].Text; n != ":" && n != "," && n != "}" {
+		return -1
+	}
+	b := f.Brackets.Enclosing(toks, i)
+	if b < 1 || toks[b].Text != "{" || !objectLiteralAfter[toks[b-1].Text] || toks[b-1].Text == "=" && typeAliasBefore(toks, b-1) {
+		return -1
+	}
+	return b
+}
+
+// typeAliasBefore reports whether the statement holding toks[eq] (an '=')
+// declares a type alias: `type` opens it, after export or declare.
+func typeAliasBefore(toks []lexed.Tok, eq int) bool {
+	k := eq - 1
+	for k > 0 && toks[k-1].Text != ";" && toks[k-1].Text != "{" && toks[k-1].Text != "}" && toks[k-1].Line == toks[k].Line {
+		k--
+	}
+	for k < eq && (toks[k].Text == "export" || toks[k].Text == "declare") {
+		k++
+	}
+	return toks[k].Text == "type"
+}
+
+// globalNames returns the top-level names the changed file declares in the
+// global scope, on either side: inside declare global {...}, or anywhere
+// in a declaration file that imports and exports nothing (a script's
+// declarations are global). Every file of the program sees them.
+func globalNames(files ...*jsFile) map[string]bool {
+	var out map[string]bool
+	add := func(d lexed.Decl) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[d.Name] = true
+	}
+	for _, f := range files {
+		if f == nil || f.Lang != lexed.LangJS {
+			continue
+		}
+		toks := f.Toks
+		script := strings.HasSuffix(f.Path, ".d.ts") && len(f.Imports) == 0 &&
+			!slices.ContainsFunc(toks, func(t lexed.Tok) bool { return t.Kind == lexed.TkIdent && t.Text == "export" })
+		for _, d := range f.Decls {
+			if d.Container == "" && script {
+				add(d)
+			}
+		}
+		if script {
+			continue
+		}
+		for i := 0; i+2 < len(toks); i++ {
+			if toks[i].Text != "declare" || toks[i+1].Text != "global" || toks[i+2].Text != "{" {
+				continue
+			}
+			c := f.Brackets.Close(i + 2)
+			if c < 0 {
+				continue
+			}
+			for _, d := range f.Decls {
+				if d.Container == "" && d.From >= toks[i].Line && d.From <= toks[c].Line {
+					add(d)
+				}
+			}
+			i = c
+		}
+	}
+	return out
+}
