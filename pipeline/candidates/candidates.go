@@ -224,6 +224,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		ev.Cache = NewCache(callCacheBytes)
 	}
 	history := coChangeStart(ctx, tree, changes, cs, opts.HistoryAt)
+	noHistory := newTies(cs, nil)
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {
@@ -240,19 +241,21 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			// error: a caller with a time budget lists that much rather
 			// than nothing.
 			if ctx.Err() != nil {
-				return rank(ev, opts.Max), err
+				return rank(ev, opts.Max, noHistory), err
 			}
 			return nil, err
 		}
 	}
-	coChange(ctx, tree, history(), ev)
+	pairs := history()
+	coChange(ctx, tree, pairs, ev)
+	t := newTies(cs, pairs)
 	if err := ctx.Err(); err != nil {
-		return rank(ev, opts.Max), err // an engine stopped without saying so
+		return rank(ev, opts.Max, t), err // an engine stopped without saying so
 	}
 	if cuts := ev.Cuts(); len(cuts) > 0 {
-		return rank(ev, opts.Max), &CutError{What: cuts}
+		return rank(ev, opts.Max, t), &CutError{What: cuts}
 	}
-	return rank(ev, opts.Max), nil
+	return rank(ev, opts.Max, t), nil
 }
 
 // CutError is Find's error when a bound of the search (the tokens one Find

@@ -29,7 +29,7 @@ func TestRankOrderAndLimits(t *testing.T) {
 	for _, p := range []string{"t/a.py", "t/b.py", "t/c.py", "t/d.py", "t/e.py"} {
 		add(p, 0.2, engine.MethodTextual)
 	}
-	got := rank(e, 12)
+	got := rank(e, 12, ties{})
 	var paths []string
 	textual := 0
 	for _, c := range got {
@@ -48,7 +48,7 @@ func TestRankOrderAndLimits(t *testing.T) {
 	if textual != engine.MaxTextual {
 		t.Errorf("%d textual candidates, want %d", textual, engine.MaxTextual)
 	}
-	if got := rank(e, 2); len(got) != 2 || got[0].Path != "pkg/strong.go" {
+	if got := rank(e, 2, ties{}); len(got) != 2 || got[0].Path != "pkg/strong.go" {
 		t.Errorf("rank(max 2) = %v", got)
 	}
 }
