@@ -59,8 +59,10 @@
 // coChangeMinConfidence) are evidence too. Alone they are "co-change"
 // candidates (at most coChangeMax, scored below what a reader resolved and
 // above the textual fallback, the reason giving the counts); a file a
-// reader found that also changed together with the change is raised and
-// its reason says so.
+// reader found that also changed together with the change, even below
+// that bound, is raised and its reason says so. A file in the directory
+// of a changed file is raised too (ties.raise): these ties order the
+// list, they add no file to it.
 package candidates
 
 import (
