@@ -226,7 +226,13 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		ev.Cache = NewCache(callCacheBytes)
 	}
 	history := coChangeStart(ctx, tree, changes, cs, opts.HistoryAt)
-	noHistory := newTies(cs, nil)
+	var code []*engine.Change // the changes an engine reads: their directories raise
+	for i, c := range cs {
+		if Reads(changes[i]) {
+			code = append(code, c)
+		}
+	}
+	noHistory := newTies(code, nil)
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {
@@ -250,7 +256,7 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	}
 	pairs := history()
 	coChange(ctx, tree, pairs, ev)
-	t := newTies(cs, pairs)
+	t := newTies(code, pairs)
 	if err := ctx.Err(); err != nil {
 		return rank(ev, opts.Max, t), err // an engine stopped without saying so
 	}

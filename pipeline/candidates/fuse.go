@@ -26,7 +26,7 @@ type ties struct {
 }
 
 // newTies keeps the best pair of each file (pairs come best first) and
-// the directories of the changes.
+// the directories of the changed code files cs.
 func newTies(cs []*engine.Change, pairs []cochange.Pair) ties {
 	t := ties{pairs: map[string]cochange.Pair{}, dirs: map[string]string{}}
 	for _, p := range pairs {
