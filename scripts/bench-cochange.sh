@@ -30,14 +30,19 @@
 # included), identifier grep (the changed lines' identifiers, keywords and names under three letters
 # left out, git grep -w in the shown file's language family, files ranked by matching lines), the
 # same directory's code files, and the co-change history alone (support >= 2, confidence >= 0.3, by
-# confidence). Printed per repository and per language: recall@12, precision@12 and the files listed
-# on average when the truth is empty. Targets, on each language's held-out set: prscout above the best
-# single baseline on recall@12 and on precision@12, <= 3 listed on empty truth, >= 50 commits.
+# confidence). Every method is judged on the non-test code files it lists, as the truth holds only
+# those: the baselines list nothing else; prscout's answer also lists the tests that break (after its
+# production files), and that answer as given is printed apart ("prscout+tests"). Printed per
+# repository and per language: recall@12, precision@12 and the files listed on average when the truth
+# is empty. Targets, on each language's held-out set: prscout above the best single baseline on
+# recall@12 and on precision@12, <= 3 listed on empty truth, >= 50 commits.
 #
 # Environment: N, EMPTY, LANGS (comma-separated: go,java,py,ts,rust,ruby,php,csharp,kotlin,c,cpp,swift,
-# scala; default
-# all), J repositories at once (default 2), VERBOSE=1 prints every commit's lists. Exit codes: 0
-# targets met, 1 a target missed, 2 repositories missing. Not part of the test command.
+# scala; default all), SET (tuning or held: only those repositories), J repositories at once (default
+# 2), VERBOSE=1 prints every commit's lists, DUMP=FILE writes each tuning commit's signals (prscout's
+# whole answer, every identifier-grep hit, the directory, every history pair) as JSON lines to weigh
+# the ranking's signals offline (held-out repositories are never dumped). Exit codes: 0 targets met,
+# 1 a target missed, 2 repositories missing. Not part of the test command.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -49,5 +54,7 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$root/scripts/bench/candidates" && go build -o "$tmp/bench" .)
 args=(-repos "$dir" -work "$work" -n "${N:-35}" -empty "${EMPTY:-8}" -j "${J:-2}")
 [[ -n "${LANGS:-}" ]] && args+=(-langs "$LANGS")
+[[ -n "${SET:-}" ]] && args+=(-set "$SET")
 [[ "${VERBOSE:-}" == 1 ]] && args+=(-v)
+[[ -n "${DUMP:-}" ]] && args+=(-dump "$DUMP")
 "$tmp/bench" cochange "${args[@]}"

@@ -59,8 +59,10 @@
 // coChangeMinConfidence) are evidence too. Alone they are "co-change"
 // candidates (at most coChangeMax, scored below what a reader resolved and
 // above the textual fallback, the reason giving the counts); a file a
-// reader found that also changed together with the change is raised and
-// its reason says so.
+// reader found that also changed together with the change, even below
+// that bound, is raised and its reason says so. A file in the directory
+// of a changed file is raised too (ties.raise): these ties order the
+// list, they add no file to it.
 package candidates
 
 import (
@@ -224,6 +226,13 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		ev.Cache = NewCache(callCacheBytes)
 	}
 	history := coChangeStart(ctx, tree, changes, cs, opts.HistoryAt)
+	var code []*engine.Change // the changes an engine reads: their directories raise
+	for i, c := range cs {
+		if Reads(changes[i]) {
+			code = append(code, c)
+		}
+	}
+	noHistory := newTies(code, nil)
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))
 	for i, c := range cs {
@@ -240,19 +249,21 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 			// error: a caller with a time budget lists that much rather
 			// than nothing.
 			if ctx.Err() != nil {
-				return rank(ev, opts.Max), err
+				return rank(ev, opts.Max, noHistory), err
 			}
 			return nil, err
 		}
 	}
-	coChange(ctx, tree, history(), ev)
+	pairs := history()
+	coChange(ctx, tree, pairs, ev)
+	t := newTies(code, pairs)
 	if err := ctx.Err(); err != nil {
-		return rank(ev, opts.Max), err // an engine stopped without saying so
+		return rank(ev, opts.Max, t), err // an engine stopped without saying so
 	}
 	if cuts := ev.Cuts(); len(cuts) > 0 {
-		return rank(ev, opts.Max), &CutError{What: cuts}
+		return rank(ev, opts.Max, t), &CutError{What: cuts}
 	}
-	return rank(ev, opts.Max), nil
+	return rank(ev, opts.Max, t), nil
 }
 
 // CutError is Find's error when a bound of the search (the tokens one Find

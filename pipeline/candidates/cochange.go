@@ -23,8 +23,10 @@ const (
 	// textual fallback (0.3) and the identifier search (0.35-0.4), below
 	// what a reader resolved (0.75 and up).
 	scoreCoChangeMin, scoreCoChangeMax = 0.42, 0.7
-	// coChangeBoost raises a file a reader found that also changed together
-	// with the change: that share of what its score lacks to 1.
+	// coChangeBoost bounds how much the history raises a file a reader
+	// found that also changed together with the change: the pair's
+	// confidence (from coChangeHintMin), at most this share of what its
+	// score lacks to 1 (ties.raise).
 	coChangeBoost = 0.3
 	// coChangeChecked bounds the files whose presence at the head is
 	// checked, best first.

@@ -140,3 +140,34 @@ func TestFindCoChangeBounds(t *testing.T) {
 		}
 	}
 }
+
+// Only a changed code file's directory raises its neighbours: a changed
+// README at the root does not raise main.go.
+func TestFindDirectoryOfCodeOnly(t *testing.T) {
+	head := baseGo()
+	changed := strings.Replace(commandGo, "\treturn c.run()", "\tif c.run == nil {\n\t\treturn nil\n\t}\n\treturn c.run()", 1)
+	head["cmd/command.go"] = changed
+	head["README.md"] = "# cmd\n\nmore\n"
+	added, removed := lineDiff(commandGo, changed)
+	code := Change{Path: "cmd/command.go", Status: StatusModified, Old: []byte(commandGo), New: []byte(changed), AddedLines: added, RemovedLines: removed}
+	readme := Change{Path: "README.md", Status: StatusModified, Old: []byte("# cmd\n"), New: []byte(head["README.md"]), AddedLines: []int{2, 3}}
+	find := func(cs ...Change) map[string]Candidate {
+		got, err := Find(context.Background(), memTree(head), cs, Options{})
+		if err != nil {
+			t.Fatalf("Find: %v", err)
+		}
+		m := map[string]Candidate{}
+		for _, c := range got {
+			m[c.Path] = c
+		}
+		return m
+	}
+	alone, withReadme := find(code), find(code, readme)
+	main, ok := withReadme["main.go"]
+	if !ok || main.Score != alone["main.go"].Score || strings.Contains(main.Reason, "next to") {
+		t.Errorf("main.go with a changed README: %+v, without: %+v", main, alone["main.go"])
+	}
+	if c, ok := alone["cmd/root_test.go"]; !ok || !strings.HasSuffix(c.Reason, "; next to command.go") {
+		t.Errorf("cmd/root_test.go next to the change: %+v", c)
+	}
+}

@@ -37,16 +37,16 @@ func score(f *engine.FileEvidence) (float64, engine.Item, []string) {
 // rank turns the evidence into candidates, best first, at most max:
 // production files by score, then test files by score; generated files are
 // left out, and at most engine.MaxTextual textual candidates and
-// coChangeMax found by the history alone are kept. A file a reader found
-// that the history also ties to the change is raised (coChangeBoost) and
-// says so.
-func rank(e *engine.Evidence, max int) []Candidate {
+// coChangeMax found by the history alone are kept. Each file's score
+// combines its evidence with the further ties t holds (ties.raise), each
+// named in its reason.
+func rank(e *engine.Evidence, max int, t ties) []Candidate {
 	out := make([]Candidate, 0, len(e.Files))
 	for _, f := range e.Files {
 		if e.Generated[f.Path] || isGeneratedPath(f.Path) {
 			continue
 		}
-		out = append(out, candidateOf(f))
+		out = append(out, candidateOf(f, t))
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Test != out[j].Test {
@@ -80,9 +80,9 @@ func rank(e *engine.Evidence, max int) []Candidate {
 	return out
 }
 
-// candidateOf is one file's candidate: its readers' evidence scored, the
-// history's raising it, or the history's alone.
-func candidateOf(f *engine.FileEvidence) Candidate {
+// candidateOf is one file's candidate: its readers' evidence scored, or
+// the history's alone, raised by the further ties t holds.
+func candidateOf(f *engine.FileEvidence, t ties) Candidate {
 	var hist []engine.Item
 	items := f.Items[:0:0]
 	for _, it := range f.Items {
@@ -95,8 +95,9 @@ func candidateOf(f *engine.FileEvidence) Candidate {
 	sort.SliceStable(hist, func(i, j int) bool { return hist[i].Score > hist[j].Score })
 	if len(items) == 0 {
 		h := hist[0]
-		return Candidate{Path: f.Path, Kind: h.Kind, Reason: h.Reason, Symbols: []string{h.Symbol},
-			Score: round3(h.Score), Method: h.Method, Test: isTestPath(f.Path)}
+		s, reason := t.raise(f.Path, h.Score, h.Reason, false)
+		return Candidate{Path: f.Path, Kind: h.Kind, Reason: reason, Symbols: []string{h.Symbol},
+			Score: round3(s), Method: h.Method, Test: isTestPath(f.Path)}
 	}
 	f.Items = items
 	s, best, syms := score(f)
@@ -107,10 +108,7 @@ func candidateOf(f *engine.FileEvidence) Candidate {
 	if n := len(syms) - 1; n > 0 {
 		reason += fmt.Sprintf(" (and %d more)", n)
 	}
-	if len(hist) > 0 {
-		s += (1 - s) * coChangeBoost
-		reason += "; " + hist[0].Reason
-	}
+	s, reason = t.raise(f.Path, s, reason, true)
 	return Candidate{
 		Path: f.Path, Kind: best.Kind, Reason: reason, Symbols: syms,
 		Score: round3(s), Method: best.Method, Test: isTestPath(f.Path),

@@ -2,9 +2,11 @@ package candidates
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/cochange"
 )
 
 func TestRankOrderAndLimits(t *testing.T) {
@@ -29,7 +31,7 @@ func TestRankOrderAndLimits(t *testing.T) {
 	for _, p := range []string{"t/a.py", "t/b.py", "t/c.py", "t/d.py", "t/e.py"} {
 		add(p, 0.2, engine.MethodTextual)
 	}
-	got := rank(e, 12)
+	got := rank(e, 12, ties{})
 	var paths []string
 	textual := 0
 	for _, c := range got {
@@ -48,7 +50,7 @@ func TestRankOrderAndLimits(t *testing.T) {
 	if textual != engine.MaxTextual {
 		t.Errorf("%d textual candidates, want %d", textual, engine.MaxTextual)
 	}
-	if got := rank(e, 2); len(got) != 2 || got[0].Path != "pkg/strong.go" {
+	if got := rank(e, 2, ties{}); len(got) != 2 || got[0].Path != "pkg/strong.go" {
 		t.Errorf("rank(max 2) = %v", got)
 	}
 }
@@ -65,5 +67,49 @@ func TestIsTestPath(t *testing.T) {
 		if got := isTestPath(p); got != want {
 			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// Each further tie raises a reader's candidate and is named in its reason:
+// the history from coChangeHintMin on, the directory of a changed file.
+func TestRankFusesTies(t *testing.T) {
+	cs := []*engine.Change{{Path: "cmd/command.go"}}
+	e := engine.NewEvidence(cs)
+	for _, p := range []string{"cmd/next.go", "store/paired.go", "store/rare.go", "store/plain.go"} {
+		e.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: "f", Reason: "calls `f`", Score: 0.8, Method: engine.MethodGo})
+	}
+	tie := newTies(cs, []cochange.Pair{
+		{Path: "cmd/command.go", With: "store/paired.go", Together: 2, Touching: 9}, // 0.2: below the listing bound
+		{Path: "cmd/command.go", With: "store/rare.go", Together: 2, Touching: 30},  // 0.06: below coChangeHintMin
+		{Path: "cmd/command.go", With: "store/paired.go", Together: 2, Touching: 40},
+	})
+	got := map[string]Candidate{}
+	var order []string
+	for _, c := range rank(e, 12, tie) {
+		got[c.Path] = c
+		order = append(order, c.Path)
+	}
+	plain := got["store/plain.go"].Score
+	if got["store/rare.go"].Score != plain || got["store/rare.go"].Reason != "calls `f`" {
+		t.Errorf("a pair below %v raised %+v", coChangeHintMin, got["store/rare.go"])
+	}
+	if c := got["cmd/next.go"]; c.Score <= plain || !strings.HasSuffix(c.Reason, "; next to command.go") {
+		t.Errorf("the directory did not raise %+v over %v", c, plain)
+	}
+	if c := got["store/paired.go"]; c.Score <= got["cmd/next.go"].Score ||
+		!strings.HasSuffix(c.Reason, "; changed together in 2 of the last 9 commits touching command.go") {
+		t.Errorf("the history (its best pair) did not raise %+v", c)
+	}
+	if want := []string{"store/paired.go", "cmd/next.go", "store/plain.go", "store/rare.go"}; !slices.Equal(order, want) {
+		t.Errorf("rank = %v, want %v", order, want)
+	}
+	// A file the history lists alone keeps its confidence's score, raised by
+	// the directory only, below what a reader resolved.
+	e = engine.NewEvidence(cs)
+	p := cochange.Pair{Path: "cmd/command.go", With: "cmd/flags.go", Together: 9, Touching: 9}
+	e.Add("cmd/flags.go", coChangeItem(p))
+	c := rank(e, 12, newTies(cs, []cochange.Pair{p}))[0]
+	if c.Score <= coChangeItem(p).Score || c.Score >= scoreLowestResolved || strings.Count(c.Reason, "changed together") != 1 {
+		t.Errorf("a co-change candidate in the changed directory: %+v", c)
 	}
 }

@@ -26,9 +26,11 @@ func TestFindTypeScriptReexportChain(t *testing.T) {
 	got := repo{base: base, changed: map[string]string{
 		"src/core/run.ts": strings.Replace(base["src/core/run.ts"], "return s;", "return s + '!';", 1),
 	}}.run(t)
+	// The re-export next to the changed file ranks first: the directory
+	// raises it (ties.raise).
 	check(t, got, []want{
+		{"src/core/index.ts", KindImpact, MethodTokens, "uses `run`, whose body changed; next to run.ts"},
 		{"app/main.ts", KindImpact, MethodTokens, "calls `run`, whose body changed"},
-		{"src/core/index.ts", KindImpact, MethodTokens, "uses `run`"},
 	})
 }
 

@@ -57,11 +57,19 @@ var ccRepos = []ccRepo{
 // its cap on how many it lists; -minconf tries another confidence.
 var ccMinConfidence = 0.3
 
-// ccMethods are the lists scored for each commit, prscout first.
-var ccMethods = []string{"prscout", "grep", "same-dir", "co-change"}
+// ccMethods are the lists scored for each commit: prscout first, the
+// three baselines, then prscout's list as answered, tests included. Every
+// method is judged on the non-test code files it lists (ccCode), as the
+// truth holds only those: the baselines list nothing else, prscout's
+// answer also lists the tests that break (after its production files),
+// which is scored apart in the last column.
+var ccMethods = []string{"prscout", "grep", "same-dir", "co-change", "prscout+tests"}
+
+// ccBaselines are the indexes in ccMethods of the baselines.
+var ccBaselines = []int{1, 2, 3}
 
 // ccSums holds each method's score over a set of commits.
-type ccSums [4]score
+type ccSums [5]score
 
 func (s *ccSums) merge(o *ccSums) {
 	for i := range s {
@@ -80,6 +88,7 @@ func cochangeBench(args []string) int {
 	set := fs.String("set", "", "only the tuning or the held-out repositories (tuning, held)")
 	workers := fs.Int("j", 2, "repositories benchmarked at once")
 	verbose := fs.Bool("v", false, "print every commit's lists")
+	dumpTo := fs.String("dump", "", "write each tuning commit's signals to this file as JSON lines")
 	fs.Float64Var(&ccMinConfidence, "minconf", ccMinConfidence, "the co-change baseline's confidence bound (tuning)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -105,6 +114,16 @@ func cochangeBench(args []string) int {
 		fmt.Fprintf(os.Stderr, "cochange: missing clones in %s: %s\n", *reposDir, strings.Join(missing, ", "))
 		return 2
 	}
+	var dump *ccDumper
+	if *dumpTo != "" {
+		f, err := os.Create(*dumpTo)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "cochange:", err)
+			return 2
+		}
+		defer f.Close()
+		dump = &ccDumper{f: f}
+	}
 	results := make([]ccSums, len(todo))
 	errs := make([]error, len(todo))
 	var wg sync.WaitGroup
@@ -116,7 +135,7 @@ func cochangeBench(args []string) int {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[i] = ccRepoBench(r, *reposDir, *work, *n, *nEmpty, *verbose, &out, &results[i])
+			errs[i] = ccRepoBench(r, *reposDir, *work, *n, *nEmpty, *verbose, dump, &out, &results[i])
 			if errs[i] == nil {
 				out.Lock()
 				fmt.Fprintf(os.Stderr, "cochange: %s done\n", r.name)
@@ -213,7 +232,7 @@ func ccTargets(s *ccSums) string {
 	var miss []string
 	_, r12, p12, empty := s[0].figures()
 	var bestR, bestP float64
-	for i := 1; i < len(s); i++ {
+	for _, i := range ccBaselines {
 		_, r, p, _ := s[i].figures()
 		bestR, bestP = max(bestR, r), max(bestP, p)
 	}
@@ -243,7 +262,7 @@ type ccCommit struct {
 
 // ccRepoBench mirrors one clone into work, samples its commits and scores
 // every method on each.
-func ccRepoBench(r ccRepo, reposDir, work string, n, nEmpty int, verbose bool, out *sync.Mutex, sums *ccSums) error {
+func ccRepoBench(r ccRepo, reposDir, work string, n, nEmpty int, verbose bool, dump *ccDumper, out *sync.Mutex, sums *ccSums) error {
 	dir, ref, err := ccMirror(filepath.Join(reposDir, r.name), filepath.Join(work, r.name))
 	if err != nil {
 		return err
@@ -254,7 +273,10 @@ func ccRepoBench(r ccRepo, reposDir, work string, n, nEmpty int, verbose bool, o
 	}
 	prov := localgit.New(dir)
 	for _, c := range commits {
-		lists, err := ccLists(prov, dir, c)
+		if r.heldOut {
+			dump = nil
+		}
+		lists, err := ccLists(prov, dir, r, c, dump)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.sha[:10], err)
 		}
@@ -427,9 +449,10 @@ func ccTest(p string) bool {
 	return false
 }
 
-// ccLists answers each method's list for one commit, prscout first.
-func ccLists(prov *localgit.Provider, dir string, c ccCommit) ([4][]string, error) {
-	var lists [4][]string
+// ccLists answers each method's list for one commit, prscout first; a
+// dump, when not nil, records the commit's signals.
+func ccLists(prov *localgit.Provider, dir string, r ccRepo, c ccCommit, dump *ccDumper) ([5][]string, error) {
+	var lists [5][]string
 	ctx := context.Background()
 	diff, err := git(dir, "diff", "--no-renames", "--no-color", "--no-ext-diff", c.parent, c.sha, "--", c.shown)
 	if err != nil {
@@ -451,13 +474,21 @@ func ccLists(prov *localgit.Provider, dir string, c ccCommit) ([4][]string, erro
 		return lists, err
 	}
 	defer tree.Close()
+	if dump != nil {
+		if err := dump.record(ctx, r, tree, dir, c, changes); err != nil {
+			return lists, err
+		}
+	}
 	got, err := candidates.Find(ctx, tree, changes, candidates.Options{Max: 12, HistoryAt: c.parent})
 	var cut *candidates.CutError
 	if err != nil && !errors.As(err, &cut) {
 		return lists, err
 	}
 	for _, g := range got {
-		lists[0] = append(lists[0], g.Path)
+		lists[4] = append(lists[4], g.Path)
+		if ccCode(g.Path) {
+			lists[0] = append(lists[0], g.Path)
+		}
 	}
 	if lists[1], err = ccGrep(dir, c, ch); err != nil {
 		return lists, err
@@ -474,11 +505,28 @@ func ccLists(prov *localgit.Provider, dir string, c ccCommit) ([4][]string, erro
 // words in the shown file's language family at the commit, files ranked
 // by matching lines.
 func ccGrep(dir string, c ccCommit, ch *candidates.Change) ([]string, error) {
+	hits := ccGrepAll(dir, c, ch)
+	var paths []string
+	for i := 0; i < len(hits) && i < 12; i++ {
+		paths = append(paths, hits[i].p)
+	}
+	return paths, nil
+}
+
+// ccHit is a file the identifier baseline found, with its matching lines.
+type ccHit struct {
+	p string
+	n int
+}
+
+// ccGrepAll answers every file the identifier baseline finds, by matching
+// lines.
+func ccGrepAll(dir string, c ccCommit, ch *candidates.Change) []ccHit {
 	words := map[string]bool{}
 	ccIdents(ch.New, ch.AddedLines, words)
 	ccIdents(ch.Old, ch.RemovedLines, words)
 	if len(words) == 0 {
-		return nil, nil
+		return nil
 	}
 	fam := ccFamily[path.Ext(c.shown)]
 	var globs []string
@@ -506,13 +554,9 @@ func ccGrep(dir string, c ccCommit, ch *candidates.Change) ([]string, error) {
 	args = append(args, globs...)
 	out, err := git(dir, args...)
 	if err != nil {
-		return nil, nil // no match
+		return nil // no match
 	}
-	type hit struct {
-		p string
-		n int
-	}
-	var hits []hit
+	var hits []ccHit
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
 		line := strings.TrimPrefix(sc.Text(), c.sha+":")
@@ -522,7 +566,7 @@ func ccGrep(dir string, c ccCommit, ch *candidates.Change) ([]string, error) {
 		}
 		cnt, _ := strconv.Atoi(line[i+1:])
 		if p := line[:i]; p != c.shown && ccCode(p) {
-			hits = append(hits, hit{p, cnt})
+			hits = append(hits, ccHit{p, cnt})
 		}
 	}
 	sort.SliceStable(hits, func(i, j int) bool {
@@ -531,11 +575,7 @@ func ccGrep(dir string, c ccCommit, ch *candidates.Change) ([]string, error) {
 		}
 		return hits[i].p < hits[j].p
 	})
-	var paths []string
-	for i := 0; i < len(hits) && i < 12; i++ {
-		paths = append(paths, hits[i].p)
-	}
-	return paths, nil
+	return hits
 }
 
 // ccGrepWords bounds the names the identifier baseline searches.
@@ -636,7 +676,7 @@ func ccHistory(ctx context.Context, tree pipeline.CodeTree, dir string, c ccComm
 }
 
 // ccPrint prints one commit's lists, each hit marked.
-func ccPrint(name string, c ccCommit, lists [4][]string) {
+func ccPrint(name string, c ccCommit, lists [5][]string) {
 	var truth []string
 	for p := range c.truth {
 		truth = append(truth, p)
