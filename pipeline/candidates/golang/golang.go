@@ -93,78 +93,26 @@ func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 			done <- e.prepareImpact(plan, paths, ev.Changed)
 		}()
 	}
+	// The uses of the added lines are resolved meanwhile; the references
+	// to the changed names are walked once the search's files are ready,
+	// after the uses, so the reasons come in the same order every run.
+	for _, j := range usesFiles {
+		e.usesOf(j.f, j.c, ev)
+	}
 	if len(plan.words) == 0 {
-		for _, j := range usesFiles {
-			e.usesOf(j.f, j.c, ev)
-		}
 		return e.err
 	}
-	// The references to the changed names are resolved on two engines at
-	// once: a fork walks the first files the search found, as soon as they
-	// are ready, while e resolves the added lines' uses and then walks the
-	// rest. Each engine's memory of types depends on what it was asked
-	// before, so the split is a function of the files alone, never of
-	// timing or of the number of CPUs, and the reasons are added in the
-	// order one engine would find them.
-	usesEv, forkEv, restEv := ev.Fork(), ev.Fork(), ev.Fork()
-	fork := e.fork()
-	var prep impactPrep
-	var split int
-	ready := make(chan struct{})
-	forkDone := make(chan struct{})
-	go func() {
-		defer close(forkDone)
-		prep = <-done
-		if prep.err != nil {
-			close(ready)
-			return
-		}
-		split = impactSplit(prep.cands)
-		close(ready)
-		fork.impactOf(plan, prep, 0, split, forkEv)
-	}()
-	for _, j := range usesFiles {
-		e.usesOf(j.f, j.c, usesEv)
-	}
-	<-ready
-	if prep.err == nil && e.err == nil {
-		e.impactOf(plan, prep, split, len(prep.cands), restEv)
-	}
-	<-forkDone
-	// What was found is kept when the search or a walk stopped.
-	ev.Merge(usesEv)
-	ev.Merge(forkEv)
-	ev.Merge(restEv)
+	prep := <-done
 	if prep.err != nil {
 		return fmt.Errorf("search for changed names: %w", prep.err)
 	}
-	for _, err := range []error{e.err, fork.err, ctx.Err()} {
-		if err != nil {
-			return err
-		}
+	if e.err == nil {
+		e.impactOf(plan, prep, ev)
 	}
-	return nil
-}
-
-// forkShare is the part of the search's files, by size, that the fork
-// walks: it waits for the search while the other engine resolves the
-// added lines' uses, about as long on a large range (terraform's: 0.45,
-// 0.5 and 0.6 within the noise, 0.75 slower).
-const forkShare = 0.5
-
-// impactSplit returns how many of the first cands the fork walks: those
-// holding the first forkShare of their bytes.
-func impactSplit(cands []*impactCand) int {
-	total := 0
-	for _, c := range cands {
-		total += len(c.src)
+	if e.err != nil {
+		return e.err
 	}
-	n, sum := 0, 0
-	for n < len(cands) && float64(sum+len(cands[n].src)) <= forkShare*float64(total) {
-		sum += len(cands[n].src)
-		n++
-	}
-	return n
+	return ctx.Err()
 }
 
 // usesJob is a changed file whose added lines' uses are to be resolved.
@@ -535,11 +483,11 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
 }
 
-// impactOf records the files prep.cands[from:to] that refer to the changed
-// or removed declarations of plan; references are resolved one file after
+// impactOf records the files of prep.cands that refer to the changed or
+// removed declarations of plan; references are resolved one file after
 // another. A file the engine has already parsed with the bodies the walk
 // needs keeps that parse.
-func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev *engine.Evidence) {
+func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Evidence) {
 	for i, c := range prep.found {
 		if c != nil {
 			e.content[prep.todo[i]] = c.src
@@ -551,7 +499,7 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev 
 			e.files[c.path] = c.f
 		}
 	}
-	for _, c := range cands[from:to] {
+	for _, c := range cands {
 		if e.err != nil {
 			return
 		}
