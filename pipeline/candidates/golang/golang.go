@@ -84,14 +84,7 @@ func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	plan := e.impactPlan(order)
 	done := make(chan impactPrep, 1)
 	if len(plan.words) > 0 {
-		go func() {
-			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
-			if err != nil {
-				done <- impactPrep{err: err}
-				return
-			}
-			done <- e.prepareImpact(plan, paths, ev.Changed)
-		}()
+		go func() { done <- e.prepareImpact(plan, ev) }()
 	}
 	// The uses of the added lines are resolved meanwhile; the references
 	// to the changed names are walked once the search's files are ready,
@@ -104,7 +97,7 @@ func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	}
 	prep := <-done
 	if prep.err != nil {
-		return fmt.Errorf("search for changed names: %w", prep.err)
+		return prep.err
 	}
 	if e.err == nil {
 		e.impactOf(plan, prep, ev)
@@ -440,26 +433,20 @@ type impactPrep struct {
 	err   error
 }
 
-// prepareImpact reads and filters the files among paths that may refer to
-// the changed or removed declarations of plan, and parses those to walk,
-// all in parallel. It reads the tree and the shared caches only, so it may
-// run while the engine resolves other names; changed holds the change's
-// paths.
-func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[string]bool) impactPrep {
-	var todo []string
-	for _, p := range paths {
-		if strings.HasSuffix(p, ".go") && !changed[p] && !engine.SkippedPath(p) {
-			todo = append(todo, p)
-		}
-	}
-	found := make([]*impactCand, len(todo))
-	pipeline.ParallelCtx(e.ctx, len(todo), func(i int) {
-		src, err := e.tree.ReadFile(e.ctx, todo[i])
-		if err != nil {
-			return
-		}
-		found[i] = plan.filter(todo[i], src, e.identsOf(todo[i], src))
+// prepareImpact searches the files that may refer to the changed or
+// removed declarations of plan (engine.Search, each filtered as it is
+// read), and parses those to walk, all in parallel. It reads the tree and
+// the shared caches only, so it may run while the engine resolves other
+// names.
+func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPrep {
+	q := engine.Query{Words: plan.words, Globs: []string{"*.go"}, Limit: goGrepLimit}
+	todo, found, err := engine.Search(e.ctx, e.tree, ev, "Go", q, func(p string, src []byte) (*impactCand, int, bool) {
+		c := plan.filter(p, src, e.identsOf(p, src))
+		return c, 0, c != nil
 	})
+	if err != nil {
+		return impactPrep{err: err}
+	}
 	var cands []*impactCand
 	for _, c := range found {
 		if c != nil {

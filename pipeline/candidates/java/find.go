@@ -2,7 +2,6 @@ package java
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/prscout/prscout/pipeline"
@@ -116,12 +115,9 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			words = append(words, w)
 		}
 	}
-	if len(words) == 0 {
-		return nil, seen, nil
-	}
-	paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, lexed.GrepLimit)
+	paths, err := engine.Found(ctx, s.tree, s.ev, lexed.Query(lexed.LangJava, words))
 	if err != nil {
-		return nil, nil, fmt.Errorf("search for changed names: %w", err)
+		return nil, nil, err
 	}
 	// Many files: those naming most touched declarations together with
 	// their class (as a typed receiver or an import does) are lexed, at

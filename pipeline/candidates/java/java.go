@@ -96,9 +96,6 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	counts := make([]int, len(paths))
 	pipeline.Parallel(len(paths), func(i int) {
 		p := paths[i]
-		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
-			return
-		}
 		src, err := s.tree.ReadFile(ctx, p)
 		if err != nil {
 			return
@@ -223,13 +220,13 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 	return f, nil
 }
 
-// readAll reads the files at paths as read does, in order: those the
-// search does not know yet are read and lexed on every core, then added
-// in the order of paths.
+// readAll reads the files at paths (a search's, engine.Found) as read
+// does, in order: those the search does not know yet are read and lexed on
+// every core, then added in the order of paths.
 func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, error) {
 	var todo []string
 	for _, p := range paths {
-		if _, ok := s.files[p]; !ok && !s.ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJava {
+		if _, ok := s.files[p]; !ok {
 			todo = append(todo, p)
 		}
 	}

@@ -159,15 +159,11 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, lexed.FamilyGlobs(lexed.LangPython), lexed.GrepLimit)
+	q := lexed.Query(lexed.LangPython, words)
+	q.Skip = pyPathSkipped
+	keep, err := engine.Found(ctx, tree, ev, q)
 	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
-	var keep []string
-	for _, p := range paths {
-		if !ev.Changed[p] && !pyPathSkipped(p) && lexed.LangOf(p) == lexed.LangPython {
-			keep = append(keep, p)
-		}
+		return err
 	}
 	// A file is lexed when it mentions a touched name with one of its gate
 	// words, or an unresolved name.

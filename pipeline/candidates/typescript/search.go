@@ -54,9 +54,9 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	paths, err := groupPaths(ctx, tree, group, aliases, mods)
+	paths, err := groupPaths(ctx, tree, ev, group, aliases, mods)
 	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
+		return err
 	}
 	var touched []*lexed.Sym
 	for _, s := range group {
@@ -86,7 +86,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 // (res.status, items.push) can only be evidence in a file the changed file
 // imports, directly or through re-exporting indexes: the files found for
 // those names alone are kept only then.
-func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *modpaths.Aliases, mods *jsModules) ([]string, error) {
+func groupPaths(ctx context.Context, tree engine.Tree, ev *engine.Evidence, group []*tokSearch, aliases *modpaths.Aliases, mods *jsModules) ([]string, error) {
 	var words, members []string
 	seen := map[string]bool{}
 	js := lexed.LangOf(group[0].c.Path) == lexed.LangJS
@@ -109,14 +109,11 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 			}
 		}
 	}
-	globs := lexed.FamilyGlobs(lexed.LangOf(group[0].c.Path))
-	limit := lexed.GrepLimit * len(group)
-	var paths []string
-	if len(words) > 0 {
-		var err error
-		if paths, err = tree.Grep(ctx, words, globs, limit); err != nil {
-			return nil, err
-		}
+	q := lexed.Query(lexed.LangJS, words)
+	q.Limit *= len(group)
+	paths, err := engine.Found(ctx, tree, ev, q)
+	if err != nil {
+		return nil, err
 	}
 	// The files declaring the types of members' receivers are searched
 	// whether or not an import ties them to the change.
@@ -127,7 +124,7 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 	for _, s := range group {
 		for _, rc := range s.recv {
 			for _, p := range rc.files {
-				if !have[p] {
+				if !have[p] && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS {
 					have[p] = true
 					paths = append(paths, p)
 				}
@@ -137,7 +134,8 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 	if len(members) == 0 {
 		return paths, nil
 	}
-	more, err := tree.Grep(ctx, members, globs, limit)
+	q.Words = members
+	more, err := engine.Found(ctx, tree, ev, q)
 	if err != nil {
 		return nil, err
 	}
@@ -384,9 +382,6 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
-			continue
-		}
 		if !ev.Keep(0) {
 			ev.Cut(fmt.Sprintf("%d files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-k, p, engine.MaxKeptTokens))
 			break
@@ -429,7 +424,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 func (s *tokSearch) readAhead(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) map[string]*jsFile {
 	var todo []string
 	for k := 0; k < len(paths) && len(todo) < min(runtime.GOMAXPROCS(0), 4); k++ {
-		if p := paths[k]; s.lexed[p] == nil && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS && !slices.Contains(todo, p) {
+		if p := paths[k]; s.lexed[p] == nil && !slices.Contains(todo, p) {
 			todo = append(todo, p)
 		}
 	}

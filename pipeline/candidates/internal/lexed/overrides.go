@@ -111,19 +111,13 @@ func Subtypes(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang s
 	edges := map[string][]string{}
 	var paths []string
 	for round := 0; round < subtypeHops && len(classes) > 0 && ctx.Err() == nil; round++ {
-		found, err := tree.Grep(ctx, classes, globs, GrepLimit)
+		q := engine.Query{Words: classes, Globs: globs, Limit: GrepLimit, Skip: func(p string) bool { return taken[p] }}
+		todo, read, err := engine.Search(ctx, tree, ev, lang, q, func(p string, src []byte) (map[string][]string, int, bool) {
+			return supers(p, src), 0, true
+		})
 		if err != nil {
 			return paths, edges
 		}
-		var todo []string
-		for _, p := range found {
-			if !taken[p] && !ev.Changed[p] && !engine.SkippedPath(p) {
-				todo = append(todo, p)
-			}
-		}
-		read := engine.ReadFiles(ctx, tree, ev, lang, todo, func(p string, src []byte) (map[string][]string, int, bool) {
-			return supers(p, src), 0, true
-		})
 		classes = nil
 		for i, ss := range read {
 			below := false
