@@ -222,11 +222,12 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 
 // readAll reads the files at paths (a search's, engine.Found) as read
 // does, in order: those the search does not know yet are read and lexed on
-// every core, then added in the order of paths.
-func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, error) {
+// every core unless read holds them (read by another search), then added
+// in the order of paths.
+func (s *javaSearch) readAll(ctx context.Context, paths []string, read map[string]*jfile) ([]*jfile, error) {
 	var todo []string
 	for _, p := range paths {
-		if _, ok := s.files[p]; !ok {
+		if _, ok := s.files[p]; !ok && read[p] == nil {
 			todo = append(todo, p)
 		}
 	}
@@ -237,11 +238,15 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for i, f := range got {
-		if f != nil {
+	for i, p := range todo {
+		s.files[p] = nil // unread unless added below
+		if got[i] != nil {
+			read[p] = got[i]
+		}
+	}
+	for _, p := range paths {
+		if f := read[p]; f != nil && s.files[p] == nil {
 			s.addFile(f)
-		} else {
-			s.files[todo[i]] = nil
 		}
 	}
 	out := make([]*jfile, len(paths))

@@ -187,11 +187,17 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 			touched = append(touched, s.s)
 		}
 	}
-	overrides, below := lexed.FindOverrides(ctx, tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), touched, func(p string, src []byte) map[string][]string {
-		return cachedPython(r.cache, p, src).typeFacts().Supers
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), touched, func(p string, src []byte) (*pyFile, map[string][]string) {
+		f := cachedPython(r.cache, p, src)
+		return f, f.typeFacts().Supers
 	})
-	for _, p := range below {
-		if g := r.file(p); g != nil && !slices.Contains(read, g) {
+	for i, p := range below {
+		g, ok := r.files[p]
+		if !ok {
+			g = belowFiles[i]
+			r.files[p] = g
+		}
+		if g != nil && !slices.Contains(read, g) {
 			read = append(read, g)
 		}
 	}

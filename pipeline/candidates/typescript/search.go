@@ -64,12 +64,17 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			touched = append(touched, ss...)
 		}
 	}
-	overrides, below := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) map[string][]string {
-		return cachedJS(ev.Cache, p, src, aliases).Types.SupersOf()
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) (*jsFile, map[string][]string) {
+		f := cachedJS(ev.Cache, p, src, aliases)
+		return f, f.Types.SupersOf()
 	})
-	for _, p := range below {
+	for i, p := range below {
 		if !slices.Contains(paths, p) {
 			paths = append(paths, p)
+		}
+		// Read by their search: the changes' searches share them.
+		if f := belowFiles[i]; mods.lexed[p] == nil && len(f.Toks) <= maxSharedTokens {
+			mods.lexed[p] = f
 		}
 	}
 	for _, s := range group {
