@@ -328,8 +328,7 @@ func memberDisplay(m *memberRef) string {
 type impactPlan struct {
 	byName      map[string][]*goSym
 	words       []string
-	want        map[string]bool // changed names and the receiver types of changed members
-	wantSet     *wordSet
+	want        ident.Set[bool] // changed names and the receiver types of changed members
 	importPaths map[pkgKey]string
 	imports     map[pkgKey][]byte // "import path" of each, for the files that import it
 	// importTails holds the identifier an import path ends with, which a
@@ -339,7 +338,7 @@ type impactPlan struct {
 }
 
 func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
-	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{},
+	p := &impactPlan{byName: map[string][]*goSym{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{},
 		importTails: map[pkgKey]string{}}
 	for _, s := range syms {
 		if isTestFunc(s) {
@@ -349,9 +348,9 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 			p.words = append(p.words, s.name)
 		}
 		p.byName[s.name] = append(p.byName[s.name], s)
-		p.want[s.name] = true
+		p.want.Put(s.name, true)
 		if s.member {
-			p.want[s.recv] = true
+			p.want.Put(s.recv, true)
 		}
 		if _, ok := p.importPaths[s.pk]; !ok {
 			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
@@ -362,7 +361,6 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 		}
 	}
 	sort.Strings(p.words)
-	p.wantSet = newWordSet(p.want)
 	return p
 }
 
@@ -382,7 +380,7 @@ type impactCand struct {
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
 func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCand {
-	present := pl.wantSet.inIdents(fi)
+	present := wantedIn(&pl.want, fi)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -517,26 +515,8 @@ func isTestFunc(s *goSym) bool {
 	return false
 }
 
-// wordSet finds whole identifiers from a set in source text in one pass;
-// a table of the words' first bytes and lengths (ident.Lens) screens out
-// most identifiers before a map lookup.
-type wordSet struct {
-	words map[string]bool
-	lens  ident.Lens
-}
-
 // maxWord is the length of the longest word looked for.
 const maxWord = 64
-
-func newWordSet(words map[string]bool) *wordSet {
-	ws := &wordSet{words: words}
-	for w := range words {
-		if len(w) <= maxWord {
-			ws.lens.Add(w)
-		}
-	}
-	return ws
-}
 
 // namedIn reports whether one of the sorted offsets at lies in [from, to).
 func namedIn(at []int, from, to int) bool {
