@@ -64,6 +64,7 @@ func splitLines(s string) []string {
 type repo struct {
 	base    map[string]string
 	changed map[string]string // head content; "" deletes
+	tree    func(Tree) Tree   // wraps the head's tree (nil: none)
 }
 
 // run applies the change, builds the Changes from a line diff and runs Find.
@@ -99,7 +100,11 @@ func (r repo) run(t *testing.T) []Candidate {
 		c.AddedLines, c.RemovedLines = lineDiff(old, src)
 		changes = append(changes, c)
 	}
-	got, err := Find(context.Background(), memTree(head), changes, Options{})
+	var tree Tree = memTree(head)
+	if r.tree != nil {
+		tree = r.tree(tree)
+	}
+	got, err := Find(context.Background(), tree, changes, Options{})
 	if err != nil {
 		t.Fatalf("Find: %v", err)
 	}

@@ -1,9 +1,33 @@
 package candidates
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 )
+
+// readLog counts the reads of each file of a tree.
+type readLog struct {
+	Tree
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (r *readLog) wrap(t Tree) Tree { r.Tree = t; return r }
+
+func (r *readLog) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	r.mu.Lock()
+	r.n[p]++
+	r.mu.Unlock()
+	return r.Tree.ReadFile(ctx, p)
+}
+
+func (r *readLog) count(p string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.n[p]
+}
 
 // overrideLang is one class-based reader's fixture for
 // TestOverridesInEveryReader: a base class whose method size changes, a
@@ -79,7 +103,8 @@ func TestOverridesInEveryReader(t *testing.T) {
 			for p, s := range l.files {
 				base[p] = s
 			}
-			got := repo{base: base, changed: map[string]string{l.base: l.baseSrc2}}.run(t)
+			reads := &readLog{n: map[string]int{}}
+			got := repo{base: base, changed: map[string]string{l.base: l.baseSrc2}, tree: reads.wrap}.run(t)
 			listed := map[string]Candidate{}
 			for _, c := range got {
 				listed[c.Path] = c
@@ -95,6 +120,12 @@ func TestOverridesInEveryReader(t *testing.T) {
 			}
 			if _, ok := listed[l.middle]; ok {
 				t.Errorf("%s, which overrides nothing, listed:\n%s", l.middle, dump(got))
+			}
+			// The search for subtypes reads the class in between (and the
+			// search by name may find it too): the reader searches that
+			// reading instead of reading the file again.
+			if n := reads.count(l.middle); n != 1 {
+				t.Errorf("%s read %d times, want once", l.middle, n)
 			}
 		})
 	}

@@ -98,3 +98,25 @@ func TestLensNeverTurnsAwayAName(t *testing.T) {
 		t.Error("names of 63 bytes and more share one bit: May must say they may be")
 	}
 }
+
+func TestSetAnswersWhatWasPut(t *testing.T) {
+	var s Set[int]
+	if _, ok := s.Get("a"); ok {
+		t.Fatal("an empty Set answered a name")
+	}
+	long := strings.Repeat("y", 200)
+	for i, n := range []string{"a", "Foo", long} {
+		s.Put(n, i+1)
+	}
+	s.Put("Foo", 7)
+	for n, want := range map[string]int{"a": 1, "Foo": 7, long: 3} {
+		if v, ok := s.Get(n); !ok || v != want {
+			t.Errorf("Get(%q) = %d, %v; want %d", n, v, ok, want)
+		}
+	}
+	for _, n := range []string{"", "b", "Fo", "Fop", strings.Repeat("y", 199), strings.Repeat("y", 201)} {
+		if v, ok := s.Get(n); ok {
+			t.Errorf("Get(%q) = %d for a name never put", n, v)
+		}
+	}
+}

@@ -21,3 +21,30 @@ func (l *Lens) May(name string) bool { return name != "" && l[name[0]]&lenBit(le
 
 // MayBytes is May for a name of n bytes starting with first.
 func (l *Lens) MayBytes(first byte, n int) bool { return l[first]&lenBit(n) != 0 }
+
+// Set maps a few names to values, to be asked of many identifiers: its
+// Lens turns most of them away before its map hashes them. The zero Set
+// is empty.
+type Set[V any] struct {
+	lens Lens
+	m    map[string]V
+}
+
+// Put maps name to v.
+func (s *Set[V]) Put(name string, v V) {
+	if s.m == nil {
+		s.m = map[string]V{}
+	}
+	s.m[name] = v
+	s.lens.Add(name)
+}
+
+// Get returns the value of name, if it was put.
+func (s *Set[V]) Get(name string) (V, bool) {
+	if !s.lens.May(name) {
+		var zero V
+		return zero, false
+	}
+	v, ok := s.m[name]
+	return v, ok
+}

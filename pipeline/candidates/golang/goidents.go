@@ -58,13 +58,14 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 	return s
 }
 
-// inIdents is in(src, false) over a file's identifiers.
-func (ws *wordSet) inIdents(fi *goscan.Idents) map[string]uint8 {
+// wantedIn answers the words of want (of maxWord bytes at most) among a
+// file's identifiers, each with how it occurs.
+func wantedIn(want *ident.Set[bool], fi *goscan.Idents) map[string]uint8 {
 	var found map[string]uint8
 	for k := range fi.Len() {
 		w, occ := fi.Word(k)
 		if len(w) <= maxWord {
-			if ws.lens.May(w) && ws.words[w] {
+			if _, ok := want.Get(w); ok {
 				if found == nil {
 					found = map[string]uint8{}
 				}

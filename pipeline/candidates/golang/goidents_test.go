@@ -37,7 +37,7 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 	e := newGoEngine(context.Background(), nil, nil)
 	for p, src := range srcs {
 		fi := goscan.ListIdents(src)
-		if got, want := ws.inIdents(fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
+		if got, want := wantedIn(&ws.set, fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: words %v, reading the source %v", p, got, want)
 		}
 		for _, n := range append(names, "a$Name", "1Name", "") {
@@ -171,13 +171,25 @@ func (ws *wordSet) offsets(src []byte) []int {
 	}
 }
 
-// The reading of a whole text for the words, which the kept identifier
-// lists (inIdents, goscan.Idents.Offsets) must answer as.
+// wordSet is the reading of a whole text for the words, which the kept
+// identifier lists (wantedIn, goscan.Idents.Offsets) must answer as.
+type wordSet struct {
+	words map[string]bool
+	set   ident.Set[bool] // the same words, as the search asks them
+}
+
+func newWordSet(words map[string]bool) *wordSet {
+	ws := &wordSet{words: words}
+	for w := range words {
+		ws.set.Put(w, true)
+	}
+	return ws
+}
 
 // has reports whether the identifier w is one of the words.
 func (ws *wordSet) has(w []byte) bool {
 	n := len(w)
-	return n > 0 && n <= maxWord && ws.lens.MayBytes(w[0], n) && ws.words[string(w)]
+	return n > 0 && n <= maxWord && ws.words[string(w)]
 }
 
 // in returns which words occur in src and how; with first, it stops at the

@@ -37,9 +37,9 @@ type goEngine struct {
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found     // fieldsNamed's answers
 	idents  map[string]*goscan.Idents // of head files, by path
-	sums    map[srcID]engine.Sum      // sumOf's answers, shared with forks
+	sums    map[srcID]engine.Sum      // sumOf's answers
 	cache   *engine.Cache             // readings kept across requests
-	sumMu   *sync.Mutex
+	sumMu   sync.Mutex                // guards sums: the search's reading runs beside the uses
 	depth   int
 }
 
@@ -123,20 +123,11 @@ func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *go
 	return &goEngine{
 		ctx: ctx, tree: tree, cache: cache, aliases: map[*goFile]map[string]string{},
 		fields: map[fieldsKey][]found{}, idents: map[string]*goscan.Idents{},
-		sums: map[srcID]engine.Sum{}, sumMu: &sync.Mutex{},
+		sums:  map[srcID]engine.Sum{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}
-}
-
-// fork returns a new engine over the same tree and change that shares
-// only what no walk changes (the changed files' head contents, the sums of
-// contents), so that it can resolve names beside e.
-func (e *goEngine) fork() *goEngine {
-	f := newGoEngine(e.ctx, e.tree, e.cache)
-	f.heads, f.sums, f.sumMu = e.heads, e.sums, e.sumMu
-	return f
 }
 
 // read returns a head file's content, nil when it cannot be read.

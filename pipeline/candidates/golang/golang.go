@@ -84,87 +84,28 @@ func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	plan := e.impactPlan(order)
 	done := make(chan impactPrep, 1)
 	if len(plan.words) > 0 {
-		go func() {
-			paths, err := tree.Grep(ctx, plan.words, []string{"*.go"}, goGrepLimit)
-			if err != nil {
-				done <- impactPrep{err: err}
-				return
-			}
-			done <- e.prepareImpact(plan, paths, ev.Changed)
-		}()
+		go func() { done <- e.prepareImpact(plan, ev) }()
+	}
+	// The uses of the added lines are resolved meanwhile; the references
+	// to the changed names are walked once the search's files are ready,
+	// after the uses, so the reasons come in the same order every run.
+	for _, j := range usesFiles {
+		e.usesOf(j.f, j.c, ev)
 	}
 	if len(plan.words) == 0 {
-		for _, j := range usesFiles {
-			e.usesOf(j.f, j.c, ev)
-		}
 		return e.err
 	}
-	// The references to the changed names are resolved on two engines at
-	// once: a fork walks the first files the search found, as soon as they
-	// are ready, while e resolves the added lines' uses and then walks the
-	// rest. Each engine's memory of types depends on what it was asked
-	// before, so the split is a function of the files alone, never of
-	// timing or of the number of CPUs, and the reasons are added in the
-	// order one engine would find them.
-	usesEv, forkEv, restEv := ev.Fork(), ev.Fork(), ev.Fork()
-	fork := e.fork()
-	var prep impactPrep
-	var split int
-	ready := make(chan struct{})
-	forkDone := make(chan struct{})
-	go func() {
-		defer close(forkDone)
-		prep = <-done
-		if prep.err != nil {
-			close(ready)
-			return
-		}
-		split = impactSplit(prep.cands)
-		close(ready)
-		fork.impactOf(plan, prep, 0, split, forkEv)
-	}()
-	for _, j := range usesFiles {
-		e.usesOf(j.f, j.c, usesEv)
-	}
-	<-ready
-	if prep.err == nil && e.err == nil {
-		e.impactOf(plan, prep, split, len(prep.cands), restEv)
-	}
-	<-forkDone
-	// What was found is kept when the search or a walk stopped.
-	ev.Merge(usesEv)
-	ev.Merge(forkEv)
-	ev.Merge(restEv)
+	prep := <-done
 	if prep.err != nil {
-		return fmt.Errorf("search for changed names: %w", prep.err)
+		return prep.err
 	}
-	for _, err := range []error{e.err, fork.err, ctx.Err()} {
-		if err != nil {
-			return err
-		}
+	if e.err == nil {
+		e.impactOf(plan, prep, ev)
 	}
-	return nil
-}
-
-// forkShare is the part of the search's files, by size, that the fork
-// walks: it waits for the search while the other engine resolves the
-// added lines' uses, about as long on a large range (terraform's: 0.45,
-// 0.5 and 0.6 within the noise, 0.75 slower).
-const forkShare = 0.5
-
-// impactSplit returns how many of the first cands the fork walks: those
-// holding the first forkShare of their bytes.
-func impactSplit(cands []*impactCand) int {
-	total := 0
-	for _, c := range cands {
-		total += len(c.src)
+	if e.err != nil {
+		return e.err
 	}
-	n, sum := 0, 0
-	for n < len(cands) && float64(sum+len(cands[n].src)) <= forkShare*float64(total) {
-		sum += len(cands[n].src)
-		n++
-	}
-	return n
+	return ctx.Err()
 }
 
 // usesJob is a changed file whose added lines' uses are to be resolved.
@@ -387,8 +328,7 @@ func memberDisplay(m *memberRef) string {
 type impactPlan struct {
 	byName      map[string][]*goSym
 	words       []string
-	want        map[string]bool // changed names and the receiver types of changed members
-	wantSet     *wordSet
+	want        ident.Set[bool] // changed names and the receiver types of changed members
 	importPaths map[pkgKey]string
 	imports     map[pkgKey][]byte // "import path" of each, for the files that import it
 	// importTails holds the identifier an import path ends with, which a
@@ -398,7 +338,7 @@ type impactPlan struct {
 }
 
 func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
-	p := &impactPlan{byName: map[string][]*goSym{}, want: map[string]bool{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{},
+	p := &impactPlan{byName: map[string][]*goSym{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{},
 		importTails: map[pkgKey]string{}}
 	for _, s := range syms {
 		if isTestFunc(s) {
@@ -408,9 +348,9 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 			p.words = append(p.words, s.name)
 		}
 		p.byName[s.name] = append(p.byName[s.name], s)
-		p.want[s.name] = true
+		p.want.Put(s.name, true)
 		if s.member {
-			p.want[s.recv] = true
+			p.want.Put(s.recv, true)
 		}
 		if _, ok := p.importPaths[s.pk]; !ok {
 			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
@@ -421,7 +361,6 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 		}
 	}
 	sort.Strings(p.words)
-	p.wantSet = newWordSet(p.want)
 	return p
 }
 
@@ -441,7 +380,7 @@ type impactCand struct {
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
 func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCand {
-	present := pl.wantSet.inIdents(fi)
+	present := wantedIn(&pl.want, fi)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -492,26 +431,20 @@ type impactPrep struct {
 	err   error
 }
 
-// prepareImpact reads and filters the files among paths that may refer to
-// the changed or removed declarations of plan, and parses those to walk,
-// all in parallel. It reads the tree and the shared caches only, so it may
-// run while the engine resolves other names; changed holds the change's
-// paths.
-func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[string]bool) impactPrep {
-	var todo []string
-	for _, p := range paths {
-		if strings.HasSuffix(p, ".go") && !changed[p] && !engine.SkippedPath(p) {
-			todo = append(todo, p)
-		}
-	}
-	found := make([]*impactCand, len(todo))
-	pipeline.ParallelCtx(e.ctx, len(todo), func(i int) {
-		src, err := e.tree.ReadFile(e.ctx, todo[i])
-		if err != nil {
-			return
-		}
-		found[i] = plan.filter(todo[i], src, e.identsOf(todo[i], src))
+// prepareImpact searches the files that may refer to the changed or
+// removed declarations of plan (engine.Search, each filtered as it is
+// read), and parses those to walk, all in parallel. It reads the tree and
+// the shared caches only, so it may run while the engine resolves other
+// names.
+func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPrep {
+	q := engine.Query{Words: plan.words, Globs: []string{"*.go"}, Limit: goGrepLimit}
+	todo, found, err := engine.Search(e.ctx, e.tree, ev, "Go", q, func(p string, src []byte) (*impactCand, int, bool) {
+		c := plan.filter(p, src, e.identsOf(p, src))
+		return c, 0, c != nil
 	})
+	if err != nil {
+		return impactPrep{err: err}
+	}
 	var cands []*impactCand
 	for _, c := range found {
 		if c != nil {
@@ -535,11 +468,11 @@ func (e *goEngine) prepareImpact(plan *impactPlan, paths []string, changed map[s
 	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
 }
 
-// impactOf records the files prep.cands[from:to] that refer to the changed
-// or removed declarations of plan; references are resolved one file after
+// impactOf records the files of prep.cands that refer to the changed or
+// removed declarations of plan; references are resolved one file after
 // another. A file the engine has already parsed with the bodies the walk
 // needs keeps that parse.
-func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev *engine.Evidence) {
+func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Evidence) {
 	for i, c := range prep.found {
 		if c != nil {
 			e.content[prep.todo[i]] = c.src
@@ -551,7 +484,7 @@ func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, from, to int, ev 
 			e.files[c.path] = c.f
 		}
 	}
-	for _, c := range cands[from:to] {
+	for _, c := range cands {
 		if e.err != nil {
 			return
 		}
@@ -582,26 +515,8 @@ func isTestFunc(s *goSym) bool {
 	return false
 }
 
-// wordSet finds whole identifiers from a set in source text in one pass;
-// a table of the words' first bytes and lengths (ident.Lens) screens out
-// most identifiers before a map lookup.
-type wordSet struct {
-	words map[string]bool
-	lens  ident.Lens
-}
-
 // maxWord is the length of the longest word looked for.
 const maxWord = 64
-
-func newWordSet(words map[string]bool) *wordSet {
-	ws := &wordSet{words: words}
-	for w := range words {
-		if len(w) <= maxWord {
-			ws.lens.Add(w)
-		}
-	}
-	return ws
-}
 
 // namedIn reports whether one of the sorted offsets at lies in [from, to).
 func namedIn(at []int, from, to int) bool {

@@ -151,35 +151,35 @@ func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *
 	if ext := path.Ext(c.Path); ext != "" {
 		globs = []string{"*" + ext}
 	}
-	paths, err := tree.Grep(ctx, words, globs, identGrepLimit)
-	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
 	ext := strings.ToLower(path.Ext(c.Path))
+	q := engine.Query{Words: words, Globs: globs, Limit: identGrepLimit, Skip: func(p string) bool { return strings.ToLower(path.Ext(p)) != ext }}
+	type names struct {
+		decl      map[string]int
+		mentioned map[string]bool
+	}
+	paths, read, err := engine.Search(ctx, tree, ev, "identifier", q, func(_ string, src []byte) (names, int, bool) {
+		toks := lexed.Tokens(src, mode)
+		out := names{declaredNames(toks), map[string]bool{}}
+		for _, t := range toks {
+			if t.Kind == lexed.TkIdent {
+				out.mentioned[t.Text] = true
+			}
+		}
+		return out, 0, true
+	})
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	type hit struct {
 		path string
 		kind engine.Kind
 	}
 	byName := map[string][]hit{}
-	for _, p := range paths {
-		if ev.Changed[p] || engine.SkippedPath(p) || strings.ToLower(path.Ext(p)) != ext {
-			continue
-		}
-		src, err := tree.ReadFile(ctx, p)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			continue
-		}
-		toks := lexed.Tokens(src, mode)
-		decl := declaredNames(toks)
-		mentioned := map[string]bool{}
-		for _, t := range toks {
-			if t.Kind == lexed.TkIdent {
-				mentioned[t.Text] = true
-			}
-		}
+	for i, p := range paths {
+		decl, mentioned := read[i].decl, read[i].mentioned
 		for n := range changedDecl {
 			if mentioned[n] {
 				if _, d := decl[n]; !d {

@@ -2,7 +2,6 @@ package java
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/prscout/prscout/pipeline"
@@ -116,12 +115,9 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			words = append(words, w)
 		}
 	}
-	if len(words) == 0 {
-		return nil, seen, nil
-	}
-	paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, lexed.GrepLimit)
+	paths, err := engine.Found(ctx, s.tree, s.ev, lexed.Query(lexed.LangJava, words))
 	if err != nil {
-		return nil, nil, fmt.Errorf("search for changed names: %w", err)
+		return nil, nil, err
 	}
 	// Many files: those naming most touched declarations together with
 	// their class (as a typed receiver or an import does) are lexed, at
@@ -131,12 +127,19 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			return nil, nil, err
 		}
 	}
-	for _, p := range s.subtypeFiles(ctx, touched) {
+	// The subtypes' files were read by their search: they are added, not
+	// read again, and take their tokens from the bound here.
+	subPaths, subFiles := s.subtypeFiles(ctx, touched)
+	read := map[string]*jfile{}
+	for i, p := range subPaths {
+		if s.ev.Keep(len(subFiles[i].Toks)) {
+			read[p] = subFiles[i]
+		}
 		if !slices.Contains(paths, p) {
 			paths = append(paths, p)
 		}
 	}
-	fs, err := s.readAll(ctx, paths)
+	fs, err := s.readAll(ctx, paths, read)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -234,8 +237,9 @@ func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change
 }
 
 // subtypeFiles answers the files declaring classes below the classes of
-// the touched methods (lexed.Subtypes): their overrides name neither.
-func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) []string {
+// the touched methods (lexed.Subtypes), paths and readings: their
+// overrides name neither.
+func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) ([]string, []*jfile) {
 	var classes []string
 	for _, t := range touched {
 		if c := lexed.LastName(t.d.Container); t.d.Kind == "method" && c != "" && !slices.Contains(classes, c) {
@@ -243,14 +247,15 @@ func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) []st
 		}
 	}
 	if len(classes) == 0 {
-		return nil
+		return nil, nil
 	}
-	paths, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", []string{"*.java"}, classes, func(p string, src []byte) map[string][]string {
+	paths, files, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", lexed.FamilyGlobs(lexed.LangJava), classes, func(p string, src []byte) (*jfile, map[string][]string) {
+		f := cachedJava(s.ev.Cache, p, src)
 		out := map[string][]string{}
-		for _, c := range cachedJava(s.ev.Cache, p, src).java.classes {
+		for _, c := range f.java.classes {
 			out[lexed.LastName(c.name)] = c.supers
 		}
-		return out
+		return f, out
 	})
-	return paths
+	return paths, files
 }

@@ -96,14 +96,11 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	counts := make([]int, len(paths))
 	pipeline.Parallel(len(paths), func(i int) {
 		p := paths[i]
-		if s.ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJava {
-			return
-		}
 		src, err := s.tree.ReadFile(ctx, p)
 		if err != nil {
 			return
 		}
-		seen := make([]bool, len(names.list)) // seen[k]: name k occurs in the file
+		seen := make([]bool, names.n) // seen[k]: name k occurs in the file
 		names.within(cachedNames(s.ev.Cache, p, src), func(k int32) { seen[k] = true })
 		for _, pr := range pairs {
 			if seen[pr.name] && (pr.class < 0 || seen[pr.class]) {
@@ -123,29 +120,21 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 	return mostFirst(out), nil
 }
 
-// nameSet finds a few names among a file's identifiers. Most identifiers
-// are none of them, and a table of the names' first bytes and lengths
-// turns those away before the map is asked.
+// nameSet finds a few names among a file's identifiers, each by its
+// number.
 type nameSet struct {
-	index map[string]int32
-	list  []string
-	// lens turns away most identifiers that are none of the names.
-	lens ident.Lens
+	index ident.Set[int32]
+	n     int32
 }
 
 // add adds name and returns its number.
 func (ns *nameSet) add(name string) int32 {
-	if k, ok := ns.index[name]; ok {
+	if k, ok := ns.index.Get(name); ok {
 		return k
 	}
-	if ns.index == nil {
-		ns.index = map[string]int32{}
-	}
-	k := int32(len(ns.list))
-	ns.index[name] = k
-	ns.list = append(ns.list, name)
-	ns.lens.Add(name)
-	return k
+	ns.index.Put(name, ns.n)
+	ns.n++
+	return ns.n - 1
 }
 
 // within calls found with the number of each name among a file's
@@ -155,10 +144,8 @@ func (ns *nameSet) within(fn *fileNames, found func(int32)) {
 	for _, end := range fn.ends {
 		name := fn.all[start:end]
 		start = int(end)
-		if ns.lens.May(name) {
-			if k, ok := ns.index[name]; ok {
-				found(k)
-			}
+		if k, ok := ns.index.Get(name); ok {
+			found(k)
 		}
 	}
 }
@@ -223,13 +210,14 @@ func (s *javaSearch) read(ctx context.Context, p string) (*jfile, error) {
 	return f, nil
 }
 
-// readAll reads the files at paths as read does, in order: those the
-// search does not know yet are read and lexed on every core, then added
+// readAll reads the files at paths (a search's, engine.Found) as read
+// does, in order: those the search does not know yet are read and lexed on
+// every core unless read holds them (read by another search), then added
 // in the order of paths.
-func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, error) {
+func (s *javaSearch) readAll(ctx context.Context, paths []string, read map[string]*jfile) ([]*jfile, error) {
 	var todo []string
 	for _, p := range paths {
-		if _, ok := s.files[p]; !ok && !s.ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJava {
+		if _, ok := s.files[p]; !ok && read[p] == nil {
 			todo = append(todo, p)
 		}
 	}
@@ -240,11 +228,15 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string) ([]*jfile, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for i, f := range got {
-		if f != nil {
+	for i, p := range todo {
+		s.files[p] = nil // unread unless added below
+		if got[i] != nil {
+			read[p] = got[i]
+		}
+	}
+	for _, p := range paths {
+		if f := read[p]; f != nil && s.files[p] == nil {
 			s.addFile(f)
-		} else {
-			s.files[todo[i]] = nil
 		}
 	}
 	out := make([]*jfile, len(paths))
@@ -376,10 +368,10 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 // found at C), with each one's class and the number of its (declaring
 // file, class) pair: how a file sees a class is asked once per pair.
 func touchedByName(touched []javaTouch) touchedNames {
-	byName := touchedNames{at: map[string][]int{}, cls: make([]string, len(touched)), seen: make([]int, len(touched))}
+	byName := touchedNames{cls: make([]string, len(touched)), seen: make([]int, len(touched))}
 	add := func(n string, k int) {
-		byName.at[n] = append(byName.at[n], k)
-		byName.lens.Add(n)
+		ks, _ := byName.at.Get(n)
+		byName.at.Put(n, append(ks, k))
 	}
 	type pair struct {
 		f   *jfile
@@ -404,13 +396,10 @@ func touchedByName(touched []javaTouch) touchedNames {
 	return byName
 }
 
-// touchedNames indexes the touched declarations by name (at) with a table
-// of the names' first bytes and lengths (as nameSet's): most of a file's
-// identifiers are none of the names, and the table turns them away
-// without hashing them.
+// touchedNames indexes the touched declarations by name (at): most of a
+// file's identifiers are none of the names.
 type touchedNames struct {
-	at   map[string][]int
-	lens ident.Lens
+	at ident.Set[[]int]
 	// cls is each touched declaration's class (touchedClass); seen its
 	// (declaring file, class) pair's number, of pairs.
 	cls   []string
@@ -420,10 +409,8 @@ type touchedNames struct {
 
 // of returns the indices of the touched declarations named n.
 func (tn *touchedNames) of(n string) []int {
-	if !tn.lens.May(n) {
-		return nil
-	}
-	return tn.at[n]
+	ks, _ := tn.at.Get(n)
+	return ks
 }
 
 // hitTokens is what one token naming a touched declaration costs the
@@ -738,4 +725,4 @@ func javaImportsOther(g *jfile, cls string) bool {
 
 // javaCommonMember are Java method names that nearly every class declares
 // or calls: without a typed receiver they say nothing.
-var javaCommonMember = wordSet("get set add put remove size isEmpty contains close apply accept of build create value values name type getName getValue getType write read next hasNext iterator compareTo clone length copy")
+var javaCommonMember = engine.Words("get set add put remove size isEmpty contains close apply accept of build create value values name type getName getValue getType write read next hasNext iterator compareTo clone length copy")

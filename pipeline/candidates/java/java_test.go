@@ -130,7 +130,10 @@ func TestMostNamingMatchesNaive(t *testing.T) {
 		}
 		changed := map[string]bool{paths[11]: true, paths[12]: true}
 		s := &javaSearch{tree: tree, ev: &engine.Evidence{Changed: changed}}
-		got, err := s.mostNaming(context.Background(), paths, touched)
+		// mostNaming ranks a search's answer (engine.Found): the change's
+		// files and other languages' are already gone.
+		found := slices.DeleteFunc(slices.Clone(paths), func(p string) bool { return changed[p] || !strings.HasSuffix(p, ".java") })
+		got, err := s.mostNaming(context.Background(), found, touched)
 		if err != nil {
 			t.Fatal(err)
 		}

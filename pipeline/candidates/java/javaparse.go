@@ -724,18 +724,10 @@ func (p *jparser) openAngle(j int) int {
 }
 
 var (
-	javaModifiers  = wordSet("public private protected static final abstract synchronized native transient volatile strictfp default sealed non-sealed")
-	javaPrimitives = wordSet("boolean byte char short int long float double void")
-	javaNotType    = wordSet("return throw new case else yield assert package import break continue goto do if for while switch try catch finally class interface enum extends implements throws super this instanceof")
+	javaModifiers  = engine.Words("public private protected static final abstract synchronized native transient volatile strictfp default sealed non-sealed")
+	javaPrimitives = engine.Words("boolean byte char short int long float double void")
+	javaNotType    = engine.Words("return throw new case else yield assert package import break continue goto do if for while switch try catch finally class interface enum extends implements throws super this instanceof")
 )
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
 
 // javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
 func javaImports(toks []lexed.Tok) ([]lexed.Import, string) {

@@ -159,15 +159,11 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 	if len(words) == 0 {
 		return nil
 	}
-	paths, err := tree.Grep(ctx, words, lexed.FamilyGlobs(lexed.LangPython), lexed.GrepLimit)
+	q := lexed.Query(lexed.LangPython, words)
+	q.Skip = pyPathSkipped
+	keep, err := engine.Found(ctx, tree, ev, q)
 	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
-	var keep []string
-	for _, p := range paths {
-		if !ev.Changed[p] && !pyPathSkipped(p) && lexed.LangOf(p) == lexed.LangPython {
-			keep = append(keep, p)
-		}
+		return err
 	}
 	// A file is lexed when it mentions a touched name with one of its gate
 	// words, or an unresolved name.
@@ -191,11 +187,17 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 			touched = append(touched, s.s)
 		}
 	}
-	overrides, below := lexed.FindOverrides(ctx, tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), touched, func(p string, src []byte) map[string][]string {
-		return cachedPython(r.cache, p, src).typeFacts().Supers
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), touched, func(p string, src []byte) (*pyFile, map[string][]string) {
+		f := cachedPython(r.cache, p, src)
+		return f, f.typeFacts().Supers
 	})
-	for _, p := range below {
-		if g := r.file(p); g != nil && !slices.Contains(read, g) {
+	for i, p := range below {
+		g, ok := r.files[p]
+		if !ok {
+			g = belowFiles[i]
+			r.files[p] = g
+		}
+		if g != nil && !slices.Contains(read, g) {
 			read = append(read, g)
 		}
 	}

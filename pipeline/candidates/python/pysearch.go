@@ -539,12 +539,10 @@ func (r *pyResolver) refTargets(f *pyFile, i int) (ts []pyTarget, member, known 
 	return ts, false, len(ts) > 0 || len(f.binds[n]) > 0 || f.top[n] != nil || pyBuiltins[n]
 }
 
-// pyPathSkipped reports files the Python search leaves out: vendored code,
-// dependencies and virtual environments (engine.SkippedPath), build output.
+// pyPathSkipped reports files the Python search leaves out beside those
+// engine.SkippedPath names: dependencies, virtual environments, build
+// output.
 func pyPathSkipped(p string) bool {
-	if engine.SkippedPath(p) {
-		return true
-	}
 	for _, d := range strings.Split(path.Dir(p), "/") {
 		switch d {
 		case "site-packages", "venv", "build", "dist", "__pycache__":

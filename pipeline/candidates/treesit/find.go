@@ -2,7 +2,6 @@ package treesit
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sort"
 
@@ -86,21 +85,20 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	if s.family == "rust" {
 		s.cargo = newCargo(ctx, s.tree)
 	}
-	paths, err := s.tree.Grep(ctx, words, familyGlobs(s.family), lexed.GrepLimit)
-	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
-	}
-	paths = slices.DeleteFunc(paths, func(p string) bool {
+	q := engine.Query{Words: words, Globs: familyGlobs(s.family), Limit: lexed.GrepLimit, Skip: func(p string) bool {
 		l := languageOf(p)
-		return s.ev.Changed[p] || engine.SkippedPath(p) || l == nil || l.family != s.family
-	})
-	files := engine.ReadFiles(ctx, s.tree, s.ev, s.family, paths, func(p string, src []byte) (*file, int, bool) {
+		return l == nil || l.family != s.family
+	}}
+	_, files, err := engine.Search(ctx, s.tree, s.ev, s.family, q, func(p string, src []byte) (*file, int, bool) {
 		f := cachedFile(ctx, s.ev.Cache, p, src)
 		if f == nil {
 			return nil, 0, false
 		}
 		return f, len(f.refs) + len(f.decls), true
 	})
+	if err != nil {
+		return err
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}

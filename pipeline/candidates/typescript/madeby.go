@@ -83,14 +83,11 @@ func (s *tokSearch) madeUsesIn(ctx context.Context, tree engine.Tree, aliases *m
 			words = append(words, m.name)
 		}
 	}
-	paths, err := tree.Grep(ctx, words, lexed.FamilyGlobs(lexed.LangJS), lexed.GrepLimit)
+	paths, err := engine.Found(ctx, tree, ev, lexed.Query(lexed.LangJS, words))
 	if err != nil {
 		return err
 	}
 	for _, p := range paths {
-		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
-			continue
-		}
 		h, err := s.searchedFile(ctx, tree, p, aliases)
 		if h == nil {
 			if err != nil {

@@ -55,9 +55,9 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	paths, err := groupPaths(ctx, tree, group, aliases, mods)
+	paths, err := groupPaths(ctx, tree, ev, group, aliases, mods)
 	if err != nil {
-		return fmt.Errorf("search for changed names: %w", err)
+		return err
 	}
 	var touched []*lexed.Sym
 	for _, s := range group {
@@ -65,12 +65,17 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			touched = append(touched, ss...)
 		}
 	}
-	overrides, below := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) map[string][]string {
-		return cachedJS(ev.Cache, p, src, aliases).Types.SupersOf()
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) (*jsFile, map[string][]string) {
+		f := cachedJS(ev.Cache, p, src, aliases)
+		return f, f.Types.SupersOf()
 	})
-	for _, p := range below {
+	for i, p := range below {
 		if !slices.Contains(paths, p) {
 			paths = append(paths, p)
+		}
+		// Read by their search: the changes' searches share them.
+		if f := belowFiles[i]; mods.lexed[p] == nil && len(f.Toks) <= maxSharedTokens {
+			mods.lexed[p] = f
 		}
 	}
 	for _, s := range group {
@@ -87,7 +92,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 // (res.status, items.push) can only be evidence in a file the changed file
 // imports, directly or through re-exporting indexes: the files found for
 // those names alone are kept only then.
-func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, aliases *modpaths.Aliases, mods *jsModules) ([]string, error) {
+func groupPaths(ctx context.Context, tree engine.Tree, ev *engine.Evidence, group []*tokSearch, aliases *modpaths.Aliases, mods *jsModules) ([]string, error) {
 	var words, members []string
 	seen := map[string]bool{}
 	js := lexed.LangOf(group[0].c.Path) == lexed.LangJS
@@ -110,14 +115,11 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 			}
 		}
 	}
-	globs := lexed.FamilyGlobs(lexed.LangOf(group[0].c.Path))
-	limit := lexed.GrepLimit * len(group)
-	var paths []string
-	if len(words) > 0 {
-		var err error
-		if paths, err = tree.Grep(ctx, words, globs, limit); err != nil {
-			return nil, err
-		}
+	q := lexed.Query(lexed.LangJS, words)
+	q.Limit *= len(group)
+	paths, err := engine.Found(ctx, tree, ev, q)
+	if err != nil {
+		return nil, err
 	}
 	// The files declaring the types of members' receivers are searched
 	// whether or not an import ties them to the change.
@@ -128,7 +130,7 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 	for _, s := range group {
 		for _, rc := range s.recv {
 			for _, p := range rc.files {
-				if !have[p] {
+				if !have[p] && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS {
 					have[p] = true
 					paths = append(paths, p)
 				}
@@ -138,7 +140,8 @@ func groupPaths(ctx context.Context, tree engine.Tree, group []*tokSearch, alias
 	if len(members) == 0 {
 		return paths, nil
 	}
-	more, err := tree.Grep(ctx, members, globs, limit)
+	q.Words = members
+	more, err := engine.Found(ctx, tree, ev, q)
 	if err != nil {
 		return nil, err
 	}
@@ -418,9 +421,6 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if ev.Changed[p] || engine.SkippedPath(p) || lexed.LangOf(p) != lexed.LangJS {
-			continue
-		}
 		if !ev.Keep(0) {
 			ev.Cut(fmt.Sprintf("%d files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-k, p, engine.MaxKeptTokens))
 			break
@@ -463,7 +463,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 func (s *tokSearch) readAhead(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) map[string]*jsFile {
 	var todo []string
 	for k := 0; k < len(paths) && len(todo) < min(runtime.GOMAXPROCS(0), 4); k++ {
-		if p := paths[k]; s.lexed[p] == nil && !ev.Changed[p] && !engine.SkippedPath(p) && lexed.LangOf(p) == lexed.LangJS && !slices.Contains(todo, p) {
+		if p := paths[k]; s.lexed[p] == nil && !slices.Contains(todo, p) {
 			todo = append(todo, p)
 		}
 	}

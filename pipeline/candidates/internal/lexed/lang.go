@@ -1,6 +1,9 @@
 package lexed
 
-import "github.com/prscout/prscout/pipeline/scope"
+import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/scope"
+)
 
 // Lang is the family of engine a file is read with.
 type Lang int
@@ -46,6 +49,11 @@ var langFamily = func() map[string]Lang {
 
 // FamilyGlobs are the pathspecs of a language family's files.
 func FamilyGlobs(l Lang) []string { return familyGlobs[l] }
+
+// Query is the search (engine.Found) for words among a family's files.
+func Query(l Lang, words []string) engine.Query {
+	return engine.Query{Words: words, Globs: familyGlobs[l], Limit: GrepLimit}
+}
 
 // LangOf is the family of reader of the file at p, by its language
 // (scope.Language, the one table of languages by extension).

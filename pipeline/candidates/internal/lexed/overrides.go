@@ -38,9 +38,9 @@ type Overrides struct {
 }
 
 // FindOverrides follows the classes of the touched methods down
-// (Subtypes) and answers the files below them, for the search to read
-// with its other files.
-func FindOverrides(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs []string, touched []*Sym, supers func(p string, src []byte) map[string][]string) (*Overrides, []string) {
+// (Subtypes) and answers the files below them, paths and readings, for the
+// search to search with its other files.
+func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs []string, touched []*Sym, read func(p string, src []byte) (F, map[string][]string)) (*Overrides, []string, []F) {
 	o := &Overrides{touched: map[string][]*Sym{}}
 	var classes []string
 	for _, s := range touched {
@@ -52,11 +52,11 @@ func FindOverrides(ctx context.Context, tree engine.Tree, ev *engine.Evidence, l
 		}
 	}
 	if len(classes) == 0 {
-		return o, nil
+		return o, nil, nil
 	}
-	var paths []string
-	paths, o.edges = Subtypes(ctx, tree, ev, lang, globs, classes, supers)
-	return o, paths
+	paths, files, edges := Subtypes(ctx, tree, ev, lang, globs, classes, read)
+	o.edges = edges
+	return o, paths, files
 }
 
 // Record records, for each method of files declared in a class below a
@@ -98,11 +98,13 @@ const subtypeHops = 3
 // Subtypes finds the classes below classes (those extending or
 // implementing one of them, directly or through each other) that a search
 // by name would miss: a class two levels down does not name the changed
-// method's class. Each round greps (globs) the names the round before
-// found and reads the files it finds with supers (a file's classes and
-// their direct supertypes). It answers the paths of the files declaring
-// such classes, and the supertype edges found, for the reader's hierarchy.
-func Subtypes(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs, classes []string, supers func(p string, src []byte) map[string][]string) ([]string, map[string][]string) {
+// method's class. Each round searches (globs) the names the round before
+// found and reads the files it finds with read (the reader's reading of a
+// file, and its classes' direct supertypes). It answers the files
+// declaring such classes, their paths and readings (the reader searches
+// them without reading them again), and the supertype edges found, for
+// the reader's hierarchy.
+func Subtypes[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs, classes []string, read func(p string, src []byte) (F, map[string][]string)) ([]string, []F, map[string][]string) {
 	known := map[string]bool{}
 	for _, c := range classes {
 		known[c] = true
@@ -110,24 +112,24 @@ func Subtypes(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang s
 	taken := map[string]bool{}
 	edges := map[string][]string{}
 	var paths []string
+	var files []F
+	type reading struct {
+		f      F
+		supers map[string][]string
+	}
 	for round := 0; round < subtypeHops && len(classes) > 0 && ctx.Err() == nil; round++ {
-		found, err := tree.Grep(ctx, classes, globs, GrepLimit)
-		if err != nil {
-			return paths, edges
-		}
-		var todo []string
-		for _, p := range found {
-			if !taken[p] && !ev.Changed[p] && !engine.SkippedPath(p) {
-				todo = append(todo, p)
-			}
-		}
-		read := engine.ReadFiles(ctx, tree, ev, lang, todo, func(p string, src []byte) (map[string][]string, int, bool) {
-			return supers(p, src), 0, true
+		q := engine.Query{Words: classes, Globs: globs, Limit: GrepLimit, Skip: func(p string) bool { return taken[p] }}
+		todo, got, err := engine.Search(ctx, tree, ev, lang, q, func(p string, src []byte) (reading, int, bool) {
+			f, s := read(p, src)
+			return reading{f, s}, 0, true
 		})
+		if err != nil {
+			return paths, files, edges
+		}
 		classes = nil
-		for i, ss := range read {
+		for i, r := range got {
 			below := false
-			for c, sups := range ss {
+			for c, sups := range r.supers {
 				for _, s := range sups {
 					if s = LastName(s); known[s] {
 						below = true
@@ -142,10 +144,11 @@ func Subtypes(ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang s
 			if below {
 				taken[todo[i]] = true
 				paths = append(paths, todo[i])
+				files = append(files, r.f)
 			}
 		}
 	}
-	return paths, edges
+	return paths, files, edges
 }
 
 // LastName is the last name of a dotted name: JsonNode of node.JsonNode
