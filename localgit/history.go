@@ -29,7 +29,7 @@ func (t *codeTree) CoChanged(ctx context.Context, at string, paths []string) ([]
 		return nil, err
 	}
 	w, err := histories.Window(t.dir, sha, func(add func(cochange.Commit) bool) error {
-		return streamLog(ctx, t.dir, cochange.LogArgs(sha, cochange.DefaultBounds), add)
+		return streamLog(ctx, t.dir, cochange.LogArgs(sha, histories.Bounds()), add)
 	})
 	if err != nil {
 		return nil, err

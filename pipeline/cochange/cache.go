@@ -1,6 +1,10 @@
 package cochange
 
-import "sync"
+import (
+	"sync"
+
+	"golang.org/x/sync/singleflight"
+)
 
 // Cache keeps the windows of recent commits, at most max of them over all
 // repositories, the least recently used dropped first. It is safe for
@@ -12,6 +16,8 @@ type Cache struct {
 
 	mu   sync.Mutex
 	kept []keptWindow // most recently used last
+
+	flight singleflight.Group // one read per repository and head at a time
 }
 
 type keptWindow struct {
@@ -33,10 +39,29 @@ type Reader func(add func(Commit) bool) error
 // the kept one, or one built with read, which reads only the commits up to
 // the first one a kept window of repo holds when that window's older
 // commits are those the new window needs.
+// Requests for the same window at once share one read; one whose shared
+// read failed (another caller's read, stopped with its caller) reads again
+// with its own.
 func (c *Cache) Window(repo, at string, read Reader) (*Window, error) {
 	if w := c.get(repo, at); w != nil {
 		return w, nil
 	}
+	v, err, shared := c.flight.Do(repo+"\x00"+at, func() (any, error) { return c.build(repo, read) })
+	if err != nil && shared {
+		return c.build(repo, read)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Window), nil
+}
+
+// Bounds are the bounds the cache's windows are built with: a Reader
+// reads at least as many commits (LogArgs).
+func (c *Cache) Bounds() Bounds { return c.bounds }
+
+// build reads a window of repo with read and keeps it.
+func (c *Cache) build(repo string, read Reader) (*Window, error) {
 	b := NewBuilder(c.bounds, func(id string) (*Window, int) { return c.holding(repo, id) })
 	if err := read(b.Add); err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -261,5 +262,42 @@ func TestReadLog(t *testing.T) {
 		if err := ReadLog(strings.NewReader(bad), func(Commit) bool { return true }); err == nil {
 			t.Errorf("ReadLog(%q) did not fail", bad)
 		}
+	}
+}
+
+// Two requests for the same window at once read the history once: the
+// second joins the first's read, or finds its window kept.
+func TestCacheSharesAReadInFlight(t *testing.T) {
+	c := NewCache(4, DefaultBounds)
+	var reads atomic.Int32
+	started, release := make(chan struct{}), make(chan struct{})
+	read := func(add func(Commit) bool) error {
+		if reads.Add(1) == 1 {
+			close(started)
+			<-release
+		}
+		add(commit("h", 1000, "a.go", "b.go"))
+		return nil
+	}
+	first := make(chan error, 1)
+	go func() { _, err := c.Window("repo", "h", read); first <- err }()
+	<-started
+	second := make(chan error, 1)
+	go func() { _, err := c.Window("repo", "h", read); second <- err }()
+	// A second read of its own returns at once; a joined one waits for the
+	// first, which is released after a moment either way.
+	select {
+	case err := <-second:
+		second <- err
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	for _, ch := range []chan error{first, second} {
+		if err := <-ch; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := reads.Load(); n != 1 {
+		t.Fatalf("the history was read %d times for one window asked twice at once, want 1", n)
 	}
 }
