@@ -225,13 +225,13 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	if ev.Cache == nil {
 		ev.Cache = NewCache(callCacheBytes)
 	}
-	history := coChangeStart(ctx, tree, changes, cs, opts.HistoryAt)
 	var code []*engine.Change // the changes an engine reads: their directories raise
 	for i, c := range cs {
 		if Reads(changes[i]) {
 			code = append(code, c)
 		}
 	}
+	history := coChangeStart(ctx, tree, code, opts.HistoryAt)
 	noHistory := newTies(code, nil)
 	// Each change goes to the first reader that reads it.
 	byReader := make([][]*engine.Change, len(readers))

@@ -38,18 +38,16 @@ const (
 // at's first-parent history, in the background while the readers search:
 // the answer returned waits for it. A history that cannot be read answers
 // nothing: the signal is optional.
-func coChangeStart(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change, at string) func() []cochange.Pair {
+func coChangeStart(ctx context.Context, tree Tree, code []*engine.Change, at string) func() []cochange.Pair {
 	h, ok := tree.(engine.History)
 	if !ok || at == "" {
 		return func() []cochange.Pair { return nil }
 	}
 	var paths []string
-	for i, c := range cs {
-		if Reads(changes[i]) {
-			paths = append(paths, c.Path)
-			if c.OldPath != "" {
-				paths = append(paths, c.OldPath)
-			}
+	for _, c := range code {
+		paths = append(paths, c.Path)
+		if c.OldPath != "" {
+			paths = append(paths, c.OldPath)
 		}
 	}
 	if len(paths) == 0 {
@@ -114,6 +112,11 @@ func coChangeItem(p cochange.Pair) engine.Item {
 	return engine.Item{
 		Kind: engine.KindImpact, Symbol: p.Path, Method: engine.MethodCoChange,
 		Score:  scoreCoChangeMin + (scoreCoChangeMax-scoreCoChangeMin)*c,
-		Reason: fmt.Sprintf("changed together in %d of the last %d commits touching %s", p.Together, p.Touching, engine.PathBase(p.Path)),
+		Reason: coChangeReason(p),
 	}
+}
+
+// coChangeReason names a pair's evidence.
+func coChangeReason(p cochange.Pair) string {
+	return fmt.Sprintf("changed together in %d of the last %d commits touching %s", p.Together, p.Touching, engine.PathBase(p.Path))
 }

@@ -51,7 +51,7 @@ func newTies(cs []*engine.Change, pairs []cochange.Pair) ties {
 func (t ties) raise(p string, s float64, reason string, byReader bool) (float64, string) {
 	if pr, ok := t.pairs[p]; ok && byReader && pr.Shrunk() >= coChangeHintMin {
 		s += (1 - s) * min(pr.Shrunk(), coChangeBoost)
-		reason += "; " + coChangeItem(pr).Reason
+		reason += "; " + coChangeReason(pr)
 	}
 	if base, ok := t.dirs[engine.DirOf(p)]; ok {
 		s += (1 - s) * sameDirBoost

@@ -66,9 +66,9 @@ func (o *Overrides) Record(files []*File, ev *engine.Evidence) {
 	if o == nil || len(o.touched) == 0 {
 		return
 	}
-	h := NewHierarchy()
+	h := NewHierarchy() // supertypes only: Below needs no members
 	for _, f := range files {
-		h.Add(f, MembersOf(f))
+		h.Add(f, nil)
 	}
 	for c, ss := range o.edges {
 		for _, x := range ss {
