@@ -41,7 +41,8 @@
 # scala; default all), SET (tuning or held: only those repositories), J repositories at once (default
 # 2), VERBOSE=1 prints every commit's lists, DUMP=FILE writes each tuning commit's signals (prscout's
 # whole answer, every identifier-grep hit, the directory, every history pair) as JSON lines to weigh
-# the ranking's signals offline (held-out repositories are never dumped). Exit codes: 0 targets met,
+# the ranking's signals offline (held-out repositories are never dumped), MINCONF=0.2 runs the
+# history-alone baseline at another confidence bound (the sweep in docs/review.md). Exit codes: 0 targets met,
 # 1 a target missed, 2 repositories missing. Not part of the test command.
 set -euo pipefail
 
@@ -57,4 +58,5 @@ args=(-repos "$dir" -work "$work" -n "${N:-35}" -empty "${EMPTY:-8}" -j "${J:-2}
 [[ -n "${SET:-}" ]] && args+=(-set "$SET")
 [[ "${VERBOSE:-}" == 1 ]] && args+=(-v)
 [[ -n "${DUMP:-}" ]] && args+=(-dump "$DUMP")
+[[ -n "${MINCONF:-}" ]] && args+=(-minconf "$MINCONF")
 "$tmp/bench" cochange "${args[@]}"

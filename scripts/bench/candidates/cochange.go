@@ -97,6 +97,10 @@ func cochangeBench(args []string) int {
 		fmt.Fprintln(os.Stderr, "cochange: -repos and -work are required")
 		return 2
 	}
+	if *set != "" && *set != "tuning" && *set != "held" {
+		fmt.Fprintf(os.Stderr, "cochange: -set %q: want tuning or held\n", *set)
+		return 2
+	}
 	var todo []ccRepo
 	for _, r := range ccRepos {
 		inSet := *set == "" || *set == "tuning" && !r.heldOut || *set == "held" && r.heldOut
