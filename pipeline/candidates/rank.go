@@ -118,6 +118,10 @@ func candidateOf(f *engine.FileEvidence, t ties) Candidate {
 // round3 rounds a score to three decimals.
 func round3(s float64) float64 { return float64(int(s*1000+0.5)) / 1000 }
 
+// testStemExts are the languages whose test files are named FooTest or
+// FooTests and nothing else.
+var testStemExts = map[string]bool{".cs": true, ".kt": true, ".php": true, ".swift": true, ".scala": true}
+
 // isTestPath reports whether p names a test file by the conventions of the
 // supported languages and of those the identifier search reads: C#'s
 // Foo.Tests projects, Kotlin's jvmTest source sets, Ruby's spec files.
@@ -132,7 +136,7 @@ func isTestPath(p string) bool {
 		strings.Contains(lower, ".test.") || strings.Contains(lower, ".spec."),
 		strings.HasSuffix(base, "Test.java") || strings.HasSuffix(base, "Tests.java") || strings.HasSuffix(base, "IT.java"),
 		strings.HasSuffix(lower, "_spec.rb") || strings.HasSuffix(lower, "_test.rb"),
-		(strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")) && strings.Contains(".cs.kt.php.swift.scala", path.Ext(lower)+"."):
+		(strings.HasSuffix(stem, "Test") || strings.HasSuffix(stem, "Tests")) && testStemExts[path.Ext(lower)]:
 		return true
 	}
 	for _, dir := range strings.Split(path.Dir(p), "/") {

@@ -62,7 +62,7 @@ func TestIsTestPath(t *testing.T) {
 		"okio/src/jvmTest/kotlin/okio/BufferTest.kt": true, "okio/src/commonTest/kotlin/okio/Util.kt": true,
 		"spec/sinatra/base_spec.rb": true, "lib/a_spec.rb": true, "tests/Unit/ClientTest.php": true,
 		"pkg/a.go": false, "Src/Newtonsoft.Json/JsonConvert.cs": false, "lib/latest.rb": false, "src/Contest.cs": false,
-		"okio/src/jvmMain/kotlin/okio/Buffer.kt": false, "src/Attest/a.php": false, "lib/test_helpers.rb": false,
+		"okio/src/jvmMain/kotlin/okio/Buffer.kt": false, "src/Attest/a.php": false, "lib/test_helpers.rb": false, "tools/LoadTest": false,
 	} {
 		if got := isTestPath(p); got != want {
 			t.Errorf("isTestPath(%q) = %v, want %v", p, got, want)
