@@ -118,8 +118,8 @@ func candidateOf(f *engine.FileEvidence, t ties) Candidate {
 // round3 rounds a score to three decimals.
 func round3(s float64) float64 { return float64(int(s*1000+0.5)) / 1000 }
 
-// testStemExts are the languages whose test files are named FooTest or
-// FooTests and nothing else.
+// testStemExts are the languages whose test files are told by their name
+// alone ending in Test or Tests.
 var testStemExts = map[string]bool{".cs": true, ".kt": true, ".php": true, ".swift": true, ".scala": true}
 
 // isTestPath reports whether p names a test file by the conventions of the

@@ -129,7 +129,10 @@ func (in *includes) find(from, inc string) string {
 		try = append(try, in.dirs...)
 	} else {
 		for d := dir; ; d = engine.DirOf(d) {
-			try = append(try, path.Join(d, "include"), d)
+			try = append(try, path.Join(d, "include"))
+			if d != dir { // dir is tried first
+				try = append(try, d)
+			}
 			if d == "" {
 				break
 			}

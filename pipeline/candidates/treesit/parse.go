@@ -205,11 +205,9 @@ func (b *builder) text(n *sitter.Node) string {
 		return ""
 	}
 	if t, ok := b.intern[string(b.src[s:e])]; ok {
-		return t
+		return t // no copy of a text seen before
 	}
-	t := string(b.src[s:e])
-	b.intern[t] = t
-	return t
+	return b.intern1(string(b.src[s:e]))
 }
 
 func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }

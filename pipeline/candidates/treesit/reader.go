@@ -77,8 +77,7 @@ func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *fil
 // stem is a file's name without its extension; a module's directory for
 // the files that stand for it (mod.rs, lib.rs, index.php, __init__...).
 func stem(p string) string {
-	base := path.Base(p)
-	s := base[:len(base)-len(path.Ext(base))]
+	s := fileStem(p)
 	switch s {
 	case "mod", "lib", "index", "main", "init", "__init__":
 		if d := engine.DirOf(p); d != "" {
