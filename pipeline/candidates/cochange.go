@@ -64,9 +64,11 @@ func coChangeStart(ctx context.Context, tree Tree, code []*engine.Change, at str
 	return func() []cochange.Pair { return <-done }
 }
 
-// coChange adds the files of pairs that changed together with the change:
-// production code present at the head, each once, with its best pair
-// (pairs come best first).
+// coChange adds the files of pairs that changed together with the change
+// that no reader found: production code present at the head, each once,
+// with its best pair (pairs come best first). A file a reader found is
+// raised by its pair instead (ties), and counts towards the files
+// checked all the same.
 func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.Evidence) {
 	seen := map[string]bool{}
 	dirs := map[string]map[string]bool{}
@@ -78,7 +80,7 @@ func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.
 			continue
 		}
 		seen[p.With] = true
-		if present(ctx, tree, dirs, p.With) {
+		if ev.Files[p.With] == nil && present(ctx, tree, dirs, p.With) {
 			ev.Add(p.With, coChangeItem(p))
 		}
 	}

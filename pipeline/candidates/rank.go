@@ -83,23 +83,11 @@ func rank(e *engine.Evidence, max int, t ties) []Candidate {
 // candidateOf is one file's candidate: its readers' evidence scored, or
 // the history's alone, raised by the further ties t holds.
 func candidateOf(f *engine.FileEvidence, t ties) Candidate {
-	var hist []engine.Item
-	items := f.Items[:0:0]
-	for _, it := range f.Items {
-		if it.Method == engine.MethodCoChange {
-			hist = append(hist, it)
-		} else {
-			items = append(items, it)
-		}
-	}
-	sort.SliceStable(hist, func(i, j int) bool { return hist[i].Score > hist[j].Score })
-	if len(items) == 0 {
-		h := hist[0]
+	if h := f.Items[0]; h.Method == engine.MethodCoChange { // the history's alone (coChange)
 		s, reason := t.raise(f.Path, h.Score, h.Reason, false)
 		return Candidate{Path: f.Path, Kind: h.Kind, Reason: reason, Symbols: []string{h.Symbol},
 			Score: round3(s), Method: h.Method, Test: isTestPath(f.Path)}
 	}
-	f.Items = items
 	s, best, syms := score(f)
 	if len(syms) > 8 {
 		syms = syms[:8]
