@@ -285,7 +285,13 @@ func (a *httpAPI) do(ctx context.Context, op, method, rawURL string, body any, l
 }
 
 func (a *httpAPI) getJSON(ctx context.Context, op, rawURL string, v any) error {
-	b, err := a.do(ctx, op, http.MethodGet, rawURL, nil, a.maxJSON)
+	return a.doJSON(ctx, op, http.MethodGet, rawURL, nil, v)
+}
+
+// doJSON sends body (nil: none) with method and decodes the JSON answer
+// into v.
+func (a *httpAPI) doJSON(ctx context.Context, op, method, rawURL string, body, v any) error {
+	b, err := a.do(ctx, op, method, rawURL, body, a.maxJSON)
 	if err != nil {
 		return err
 	}
@@ -468,14 +474,8 @@ func (a *httpAPI) createComment(ctx context.Context, repo pipeline.Repo, prID in
 	if parent > 0 {
 		payload.Inline, payload.Parent = nil, &wireCommentRef{Type: commentType, ID: parent}
 	}
-	b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments"), payload, a.maxJSON)
-	if err != nil {
-		return c, err
-	}
-	if err := json.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
-	}
-	return c, nil
+	err := a.doJSON(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments"), payload, &c)
+	return c, err
 }
 
 // updateComment calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}
@@ -488,14 +488,8 @@ func (a *httpAPI) updateComment(ctx context.Context, repo pipeline.Repo, prID in
 		Type    string   `json:"type"`
 		Content wireText `json:"content"`
 	}{commentType, wireText{Raw: body}}
-	b, err := a.do(ctx, op, http.MethodPut, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10)), payload, a.maxJSON)
-	if err != nil {
-		return c, err
-	}
-	if err := json.Unmarshal(b, &c); err != nil {
-		return c, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
-	}
-	return c, nil
+	err := a.doJSON(ctx, op, http.MethodPut, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "comments", strconv.FormatInt(id, 10)), payload, &c)
+	return c, err
 }
 
 // deleteComment calls DELETE /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/comments/{comment_id}
@@ -551,14 +545,8 @@ func (a *httpAPI) createTask(ctx context.Context, repo pipeline.Repo, prID int, 
 		payload.Comment = &wireCommentRef{Type: commentType, ID: commentID}
 	}
 	var t wireTask
-	b, err := a.do(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "tasks"), payload, a.maxJSON)
-	if err != nil {
-		return t, err
-	}
-	if err := json.Unmarshal(b, &t); err != nil {
-		return t, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
-	}
-	return t, nil
+	err := a.doJSON(ctx, op, http.MethodPost, a.repoURL(repo, "pullrequests", strconv.Itoa(prID), "tasks"), payload, &t)
+	return t, err
 }
 
 // resolveTask calls PUT /repositories/{workspace}/{repo_slug}/pullrequests/{pull_request_id}/tasks/{task_id}

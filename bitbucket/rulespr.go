@@ -3,7 +3,6 @@ package bitbucket
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -282,12 +281,6 @@ func (a *httpAPI) updatePullRequest(ctx context.Context, repo pipeline.Repo, id 
 
 func (a *httpAPI) prWrite(ctx context.Context, op, method, u string, body any) (wirePR, error) {
 	var pr wirePR
-	b, err := a.do(ctx, op, method, u, body, a.maxJSON)
-	if err != nil {
-		return pr, err
-	}
-	if err := json.Unmarshal(b, &pr); err != nil {
-		return pr, fmt.Errorf("bitbucket %s: decode: %w: %w", op, pipeline.ErrUpstream, err)
-	}
-	return pr, nil
+	err := a.doJSON(ctx, op, method, u, body, &pr)
+	return pr, err
 }
