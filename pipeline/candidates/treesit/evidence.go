@@ -233,20 +233,20 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 		if byType {
 			sg = max(sg, nearby)
 		}
-		own, other := false, 0
+		own, typedOther, untyped := false, false, false
 		for _, recv := range recvs {
 			switch {
 			case recv == d.container:
 				own = true
-			case recv != "" && isTypeName(recv) && !g.mentions[d.container]:
-				other++ // Other.name: another type's member
+			case recv != "" && isTypeName(recv) && !byType:
+				typedOther = true // Other.name: another type's member
 			default:
-				other = -1 << 30
+				untyped = true
 			}
 		}
 		if own {
 			sg = min(sg+1, visible)
-		} else if other > 0 {
+		} else if typedOther && !untyped {
 			return reference{}, false
 		}
 	}
