@@ -51,7 +51,7 @@ func precheck(ctx context.Context, d Deps, in Input, o Options, self []string) (
 		return Result{}, nil, false
 	}
 	v.setFinding()
-	if !parseCommand(t.Body, self).addressed && v.fp == "" {
+	if !v.parse(self).addressed && v.fp == "" {
 		return notAddressed(v), nil, true
 	}
 	return Result{}, v, false

@@ -105,3 +105,16 @@ func TestOneReplyPerCommentAcrossCalls(t *testing.T) {
 		t.Errorf("a replica that answered first: %+v, %d started", res, len(r2.started))
 	}
 }
+
+// TestViewParsesOnce checks that a view reads its target as a command once:
+// the claim, the reads it needs and the handling ask for the same reading.
+func TestViewParsesOnce(t *testing.T) {
+	v := &view{target: pipeline.Comment{Body: "@prscout pause"}}
+	if got := v.parse(nil); !got.addressed || got.command != CmdPause {
+		t.Fatalf("parse = %+v, want an addressed pause", got)
+	}
+	v.target.Body = "just text"
+	if got := v.parse(nil); got.command != CmdPause {
+		t.Errorf("second parse = %+v: the view read its target again", got)
+	}
+}

@@ -170,6 +170,18 @@ type view struct {
 	// scoped: the view holds the comments read for the event (scope.go),
 	// not the listing of every comment.
 	scoped bool
+	// cmd is the target's text read as a command (parse); nil until read.
+	cmd *parsed
+}
+
+// parse reads the target's text as a command once per view: the claim,
+// the reads it needs and its handling all ask.
+func (v *view) parse(self []string) parsed {
+	if v.cmd == nil {
+		p := parseCommand(v.target.Body, self)
+		v.cmd = &p
+	}
+	return *v.cmd
 }
 
 // setFinding sets fp from the root.
@@ -414,7 +426,7 @@ func complete(ctx context.Context, d Deps, in Input, o Options, v *view, self []
 // prscout's summary or state: every command and question but help (and
 // text addressed to prscout that is no command, answered with the help).
 func needsSummary(v *view, self []string) bool {
-	p := parseCommand(v.target.Body, self)
+	p := v.parse(self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
 	return inFinding || (p.command != CmdHelp && p.command != "")
 }
@@ -422,7 +434,7 @@ func needsSummary(v *view, self []string) bool {
 // act carries out a comment that passed the loop guard: a command, a
 // question in a finding's thread, or nothing.
 func act(ctx context.Context, d Deps, v *view, o Options, self []string) (Result, error) {
-	p := parseCommand(v.target.Body, self)
+	p := v.parse(self)
 	inFinding := v.fp != "" && v.root.ID != v.target.ID
 	if !p.addressed && !inFinding {
 		return notAddressed(v), nil
