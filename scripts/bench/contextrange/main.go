@@ -570,7 +570,7 @@ func profile(args []string) error {
 	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
 	warm := fs.Bool("warm", false, "start the CPU profile after the first run (the caches filled)")
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
-	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
+	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds; with -windows, every range's answer to this path suffixed .1, .2, ...")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
 	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
@@ -674,8 +674,11 @@ func profile(args []string) error {
 		self, children := cpuTime().sub(cpu0)
 		fmt.Printf("run %d: %s, cpu prscout %s + git %s, %d files, %d candidates (candidatesMs %d)\n", i+1, ms(d), ms(self), ms(children),
 			len(res.Files), len(res.Candidates), res.Stats.CandidatesMs)
-		if *dump != "" && i == *n-1 {
-			res.Stats.CandidatesMs = 0
+		if *dump != "" && (i == *n-1 || *windows > 0) {
+			out := *dump
+			if *windows > 0 {
+				out = fmt.Sprintf("%s.%d", *dump, i+1)
+			}
 			data, err := json.MarshalIndent(struct {
 				Candidates any
 				Groups     any
@@ -685,7 +688,7 @@ func profile(args []string) error {
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(*dump, data, 0o644); err != nil {
+			if err := os.WriteFile(out, data, 0o644); err != nil {
 				return err
 			}
 		}
