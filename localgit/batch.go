@@ -2,6 +2,7 @@ package localgit
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -22,6 +23,12 @@ const lsTreeChunk = 400
 // at a time, so memory holds only what fn keeps. The error return is for
 // failures of the whole call (bad repository, unknown commit, cancelled
 // context).
+//
+// What the provider keeps answers first: the entries come from the
+// commit's listing when a code tree listed it (no ls-tree), and a blob
+// read before (by a code tree or an earlier ReadFiles: the next pull
+// request's base side is this one's head side) from the blob cache; the
+// blobs read are kept there in turn. fn gets bytes of its own either way.
 func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error {
 	dir, err := p.repoDir(repo)
 	if err != nil {
@@ -43,18 +50,12 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 		clean[i] = c
 		valid = append(valid, c)
 	}
-	entries := make(map[string]treeEntry, len(valid))
-	for start := 0; start < len(valid); start += lsTreeChunk {
-		end := min(start+lsTreeChunk, len(valid))
-		list, _, err := p.ls.lsTree(ctx, dir, sha, 0, valid[start:end]...)
-		if err != nil {
-			return err
-		}
-		for _, e := range list {
-			entries[e.Path] = e
-		}
+	entries, err := p.entriesOf(ctx, dir, sha, valid)
+	if err != nil {
+		return err
 	}
-	var oids []string // blobs to read, in path order
+	kept := make([][]byte, len(paths)) // blobs the cache holds, by path
+	var oids []string                  // blobs to read, in path order
 	for i, c := range clean {
 		if errs[i] != nil {
 			continue
@@ -77,29 +78,71 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 			errs[i] = err
 			continue
 		}
+		if data, ok := p.blobs.get(e.OID); ok {
+			kept[i] = data
+			continue
+		}
 		oids = append(oids, e.OID)
 	}
-	next := 0 // first path not yet answered
-	flushErrors := func() {
-		for next < len(paths) && errs[next] != nil {
-			fn(next, nil, errs[next])
-			next++
-		}
-	}
-	flushErrors()
-	if len(oids) == 0 {
-		return nil
-	}
-	return catFileBatch(ctx, dir, oids, func(_ int, data []byte) {
-		i := next
-		next++
+	answer := func(i int, data []byte) {
 		if pipeline.LooksBinary(data) {
 			fn(i, nil, fmt.Errorf("%s: %w", clean[i], pipeline.ErrBinary))
 		} else {
 			fn(i, data, nil)
 		}
-		flushErrors()
+	}
+	next := 0 // first path not yet answered
+	flushKnown := func() {
+		for ; next < len(paths); next++ {
+			switch {
+			case errs[next] != nil:
+				fn(next, nil, errs[next])
+			case kept[next] != nil:
+				answer(next, bytes.Clone(kept[next]))
+			default:
+				return
+			}
+		}
+	}
+	flushKnown()
+	if len(oids) == 0 {
+		return nil
+	}
+	p.blobs.countBatch()
+	return catFileBatch(ctx, dir, oids, func(k int, data []byte) {
+		p.blobs.put(oids[k], bytes.Clone(data))
+		i := next
+		next++
+		answer(i, data)
+		flushKnown()
 	})
+}
+
+// entriesOf answers the tree entries of paths at commit (a full id): from
+// the commit's listing when the provider holds it, else from `git ls-tree`
+// (through the ls cache), lsTreeChunk paths a run. Directories and missing
+// paths have no entry.
+func (p *Provider) entriesOf(ctx context.Context, dir, commit string, paths []string) (map[string]treeEntry, error) {
+	entries := make(map[string]treeEntry, len(paths))
+	if l := p.listings.held(dir, commit); l != nil {
+		for _, c := range paths {
+			if e, ok := l.index[c]; ok {
+				entries[c] = e
+			}
+		}
+		return entries, nil
+	}
+	for start := 0; start < len(paths); start += lsTreeChunk {
+		end := min(start+lsTreeChunk, len(paths))
+		list, _, err := p.ls.lsTree(ctx, dir, commit, 0, paths[start:end]...)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range list {
+			entries[e.Path] = e
+		}
+	}
+	return entries, nil
 }
 
 // catFileBatch streams the blobs oids through one `git cat-file --batch`
