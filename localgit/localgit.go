@@ -68,6 +68,9 @@ type Provider struct {
 	// histories keeps the co-change windows of recent destination heads
 	// (history.go); nil keeps none.
 	histories *cochange.Cache
+	// readers keeps the cat-file processes of closed code trees for the
+	// next trees of their repository (readerpool.go); nil keeps none.
+	readers *readerPool
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -87,6 +90,7 @@ func New(root string) *Provider {
 		ls:       newLsCache(defaultLsCacheEntries),
 
 		histories: cochange.NewCache(defaultHistories, cochange.DefaultBounds),
+		readers:   newReaderPool(),
 	}
 }
 
