@@ -1,13 +1,9 @@
 package localgit
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"strconv"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -17,8 +13,8 @@ import (
 const lsTreeChunk = 400
 
 // ReadFiles reads many files at commit with a fixed number of git processes
-// (one `git ls-tree` per 400 paths and a single `git cat-file --batch`)
-// instead of two per file, and calls fn once per path in the order of paths
+// (one `git ls-tree` per 400 paths and one `git cat-file --batch`, kept
+// for the next reads: readerpool.go) instead of two per file, and calls fn once per path in the order of paths
 // with the bytes or the error ReadFile would give. Blobs stream through one
 // at a time, so memory holds only what fn keeps. The error return is for
 // failures of the whole call (bad repository, unknown commit, cancelled
@@ -56,6 +52,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 	}
 	kept := make([][]byte, len(paths)) // blobs the cache holds, by path
 	var oids []string                  // blobs to read, in path order
+	var sizes []int64                  // their sizes
 	for i, c := range clean {
 		if errs[i] != nil {
 			continue
@@ -83,6 +80,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 			continue
 		}
 		oids = append(oids, e.OID)
+		sizes = append(sizes, e.Size)
 	}
 	answer := func(i int, data []byte) {
 		if pipeline.LooksBinary(data) {
@@ -109,13 +107,45 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 		return nil
 	}
 	p.blobs.countBatch()
-	return catFileBatch(ctx, dir, oids, func(k int, data []byte) {
+	return p.readBlobs(ctx, dir, oids, sizes, func(k int, data []byte) {
 		p.blobs.put(oids[k], bytes.Clone(data))
 		i := next
 		next++
 		answer(i, data)
 		flushKnown()
 	})
+}
+
+// readBlobs reads the blobs oids (of the sizes listed) in order through a
+// cat-file process of the provider's pool (readerpool.go), and calls fn
+// with each blob's bytes. A kept process that died meanwhile is replaced
+// once; any other failure fails the whole read.
+func (p *Provider) readBlobs(ctx context.Context, dir string, oids []string, sizes []int64, fn func(k int, data []byte)) error {
+	br, pooled, err := p.readers.get(dir)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if br != nil {
+			p.readers.put(dir, br)
+		}
+	}()
+	for k, oid := range oids {
+		data, err := br.read(ctx, oid, sizes[k])
+		if err != nil && k == 0 && pooled && br.broken && ctx.Err() == nil {
+			br.close()
+			if br, err = startBlobReader(dir); err != nil {
+				br = nil
+				return err
+			}
+			data, err = br.read(ctx, oid, sizes[k])
+		}
+		if err != nil {
+			return fmt.Errorf("read blobs: %w", err)
+		}
+		fn(k, data)
+	}
+	return nil
 }
 
 // entriesOf answers the tree entries of paths at commit (a full id): from
@@ -143,67 +173,4 @@ func (p *Provider) entriesOf(ctx context.Context, dir, commit string, paths []st
 		}
 	}
 	return entries, nil
-}
-
-// catFileBatch streams the blobs oids through one `git cat-file --batch`
-// process and calls fn with each blob's bytes, in order.
-func catFileBatch(ctx context.Context, dir string, oids []string, fn func(k int, data []byte)) (err error) {
-	cmd := gitCmd(ctx, dir, "cat-file", "--batch")
-	var stderr limitedBuffer
-	stderr.max = 4 << 10
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return fmt.Errorf("read blobs: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("read blobs: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("read blobs: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			_ = cmd.Process.Kill()
-		}
-		werr := cmd.Wait()
-		if err == nil && werr != nil {
-			err = fmt.Errorf("read blobs: %w: %s", werr, pipeline.FirstLine(stderr.String()))
-		}
-		if err != nil && ctx.Err() != nil {
-			err = fmt.Errorf("read blobs: %w", ctx.Err())
-		}
-	}()
-	go func() {
-		w := bufio.NewWriter(stdin)
-		for _, oid := range oids {
-			if _, err := w.WriteString(oid + "\n"); err != nil {
-				break
-			}
-		}
-		_ = w.Flush()
-		_ = stdin.Close()
-	}()
-	r := bufio.NewReaderSize(stdout, 256<<10)
-	for k, oid := range oids {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			return fmt.Errorf("read blob %s header: %w", oid, err)
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "blob" {
-			return fmt.Errorf("read blob %s: unexpected answer %q", oid, strings.TrimSpace(header))
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size < 0 {
-			return fmt.Errorf("read blob %s: bad size %q", oid, f[2])
-		}
-		data := make([]byte, size+1) // content and its trailing newline
-		if _, err := io.ReadFull(r, data); err != nil {
-			return fmt.Errorf("read blob %s: %w", oid, err)
-		}
-		fn(k, data[:size:size])
-	}
-	return nil
 }

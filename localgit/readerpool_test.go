@@ -2,6 +2,7 @@ package localgit
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -31,8 +32,20 @@ func TestTreesShareBlobReaders(t *testing.T) {
 	// Other blobs than the first tree read: the blob cache cannot answer.
 	read(f.headSHA, "a.go", "package a\n\nfunc A() int { return 2 }\n")
 	read(f.mainSHA, "main-only.txt", "main moved on\n")
+	batch := func(path, want string) {
+		t.Helper()
+		err := p.ReadFiles(ctx, anyRepo, f.headSHA, []string{path}, 0, func(_ int, data []byte, err error) {
+			if err != nil || string(data) != want {
+				t.Errorf("ReadFiles %s: %q %v, want %q", path, data, err, want)
+			}
+		})
+		if err != nil {
+			t.Fatalf("ReadFiles %s: %v", path, err)
+		}
+	}
+	batch("dir/b.txt", "b\n")
 	if n := p.readers.started.Load() - started; n != 0 {
-		t.Errorf("the next trees started %d readers, want 0 (the first tree's is kept)", n)
+		t.Errorf("the next trees and ReadFiles started %d readers, want 0 (the first tree's is kept)", n)
 	}
 	p.readers.mu.Lock()
 	killed := 0
@@ -47,5 +60,6 @@ func TestTreesShareBlobReaders(t *testing.T) {
 	if killed == 0 {
 		t.Fatal("no reader kept")
 	}
+	batch("big.txt", strings.Repeat("0123456789\n", 200))
 	read(f.forkSHA, "dir/sub/c.txt", "c\n")
 }
