@@ -3,7 +3,10 @@ package localgit
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // TestTreesShareBlobReaders: the trees of a stream of requests read
@@ -62,4 +65,34 @@ func TestTreesShareBlobReaders(t *testing.T) {
 	}
 	batch("big.txt", strings.Repeat("0123456789\n", 200))
 	read(f.forkSHA, "dir/sub/c.txt", "c\n")
+}
+
+// TestMergeBaseAskedOnce: the diff and the changed paths of a review start
+// together; they share one git merge-base.
+func TestMergeBaseAskedOnce(t *testing.T) {
+	for range 5 {
+		p, f := rootRepo(t) // a new repository: nothing is known of it
+		ctx := context.Background()
+		asked := mergeBases.asked.Load()
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				if _, err := p.Diff(ctx, anyRepo, f.mainSHA, f.headSHA, pipeline.DiffOptions{}); err != nil {
+					t.Error(err)
+				}
+			}()
+			go func() {
+				defer wg.Done()
+				if _, err := p.ChangedPaths(ctx, anyRepo, f.mainSHA, f.headSHA, pipeline.DiffOptions{}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := mergeBases.asked.Load() - asked; n != 1 {
+			t.Fatalf("8 concurrent callers asked git merge-base %d times, want 1", n)
+		}
+	}
 }
