@@ -47,6 +47,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -260,11 +261,19 @@ func startServer(bin, root string, env ...string) (*server, error) {
 	return nil, fmt.Errorf("prscout did not start:\n%s", logs)
 }
 
-// cpu is the server's CPU time so far with its finished children's
-// (utime, stime, cutime and cstime of /proc/<pid>/stat).
+// cpu is the server's CPU time so far with its children's: the finished
+// ones' and those still running (the git processes a server keeps for
+// its next requests work for each request too).
 func (s *server) cpu() time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
-	if err != nil {
+	return procCPU(s.cmd.Process.Pid, true) + liveChildrenCPU(s.cmd.Process.Pid)
+}
+
+// procCPU is the CPU time of process pid (utime and stime of
+// /proc/<pid>/stat), with its finished children's (cutime and cstime)
+// when finished is set.
+func procCPU(pid int, finished bool) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil || bytes.LastIndexByte(data, ')') < 0 {
 		return 0
 	}
 	// The command name in parentheses may hold spaces: fields start after it.
@@ -272,12 +281,33 @@ func (s *server) cpu() time.Duration {
 	if len(f) < 15 {
 		return 0
 	}
+	fields := f[11:15]
+	if !finished {
+		fields = f[11:13]
+	}
 	var ticks int64
-	for _, v := range f[11:15] {
+	for _, v := range fields {
 		n, _ := strconv.ParseInt(v, 10, 64)
 		ticks += n
 	}
 	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// liveChildrenCPU is the CPU time of pid's git children still running (or
+// not yet waited for), from /proc/<pid>/task/*/children.
+func liveChildrenCPU(pid int) time.Duration {
+	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var total time.Duration
+	for _, l := range lists {
+		data, _ := os.ReadFile(l)
+		for _, c := range strings.Fields(string(data)) {
+			n, err := strconv.Atoi(c)
+			if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%s/comm", c)); err == nil && strings.TrimSpace(string(comm)) == "git" {
+				total += procCPU(n, true)
+			}
+		}
+	}
+	return total
 }
 
 // waitIdle waits until the server has used no CPU for half a second (its
@@ -423,8 +453,8 @@ func run(args []string) error {
 		return err
 	}
 	var tRaw, tWith, tWithout []time.Duration
-	// CPU: the servers' own and their finished git children's (from
-	// /proc), the raw git's from this process's finished children.
+	// CPU: the servers' own and their git children's (from /proc), the
+	// raw git's from this process's git children.
 	var cRawCPU, cWithCPU, cWithoutCPU time.Duration
 	withCPU0, withoutCPU0, rawCPU0 := with.cpu(), without.cpu(), cpuTime()
 	for i := range *n {
@@ -708,7 +738,7 @@ func profile(args []string) error {
 }
 
 // cpu is the CPU time (user and system) of this process and of its
-// finished children (git).
+// children (git), finished or running.
 type cpu struct{ self, children time.Duration }
 
 func cpuTime() cpu {
@@ -716,7 +746,8 @@ func cpuTime() cpu {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &a)
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &b)
 	t := func(r syscall.Rusage) time.Duration { return time.Duration(r.Utime.Nano() + r.Stime.Nano()) }
-	return cpu{t(a), t(b)}
+	// Git processes kept for the next requests are counted as they run.
+	return cpu{t(a), t(b) + liveChildrenCPU(os.Getpid())}
 }
 
 func (c cpu) sub(o cpu) (self, children time.Duration) {
