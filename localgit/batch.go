@@ -1,12 +1,9 @@
 package localgit
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"strconv"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 )
@@ -16,12 +13,18 @@ import (
 const lsTreeChunk = 400
 
 // ReadFiles reads many files at commit with a fixed number of git processes
-// (one `git ls-tree` per 400 paths and a single `git cat-file --batch`)
-// instead of two per file, and calls fn once per path in the order of paths
+// (one `git ls-tree` per 400 paths and one `git cat-file --batch`, kept
+// for the next reads: readerpool.go) instead of two per file, and calls fn once per path in the order of paths
 // with the bytes or the error ReadFile would give. Blobs stream through one
 // at a time, so memory holds only what fn keeps. The error return is for
 // failures of the whole call (bad repository, unknown commit, cancelled
 // context).
+//
+// What the provider keeps answers first: the entries come from the
+// commit's listing when a code tree listed it (no ls-tree), and a blob
+// read before (by a code tree or an earlier ReadFiles: the next pull
+// request's base side is this one's head side) from the blob cache; the
+// blobs read are kept there in turn. fn gets bytes of its own either way.
 func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit string, paths []string, maxBytes int64, fn func(i int, data []byte, err error)) error {
 	dir, err := p.repoDir(repo)
 	if err != nil {
@@ -43,18 +46,13 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 		clean[i] = c
 		valid = append(valid, c)
 	}
-	entries := make(map[string]treeEntry, len(valid))
-	for start := 0; start < len(valid); start += lsTreeChunk {
-		end := min(start+lsTreeChunk, len(valid))
-		list, _, err := p.ls.lsTree(ctx, dir, sha, 0, valid[start:end]...)
-		if err != nil {
-			return err
-		}
-		for _, e := range list {
-			entries[e.Path] = e
-		}
+	entries, err := p.entriesOf(ctx, dir, sha, valid)
+	if err != nil {
+		return err
 	}
-	var oids []string // blobs to read, in path order
+	kept := make([][]byte, len(paths)) // blobs the cache holds, by path
+	var oids []string                  // blobs to read, in path order
+	var sizes []int64                  // their sizes
 	for i, c := range clean {
 		if errs[i] != nil {
 			continue
@@ -77,90 +75,102 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 			errs[i] = err
 			continue
 		}
-		oids = append(oids, e.OID)
-	}
-	next := 0 // first path not yet answered
-	flushErrors := func() {
-		for next < len(paths) && errs[next] != nil {
-			fn(next, nil, errs[next])
-			next++
+		if data, ok := p.blobs.get(e.OID); ok {
+			kept[i] = data
+			continue
 		}
+		oids = append(oids, e.OID)
+		sizes = append(sizes, e.Size)
 	}
-	flushErrors()
-	if len(oids) == 0 {
-		return nil
-	}
-	return catFileBatch(ctx, dir, oids, func(_ int, data []byte) {
-		i := next
-		next++
+	answer := func(i int, data []byte) {
 		if pipeline.LooksBinary(data) {
 			fn(i, nil, fmt.Errorf("%s: %w", clean[i], pipeline.ErrBinary))
 		} else {
 			fn(i, data, nil)
 		}
-		flushErrors()
+	}
+	next := 0 // first path not yet answered
+	flushKnown := func() {
+		for ; next < len(paths); next++ {
+			switch {
+			case errs[next] != nil:
+				fn(next, nil, errs[next])
+			case kept[next] != nil:
+				answer(next, bytes.Clone(kept[next]))
+			default:
+				return
+			}
+		}
+	}
+	flushKnown()
+	if len(oids) == 0 {
+		return nil
+	}
+	p.blobs.countBatch()
+	return p.readBlobs(ctx, dir, oids, sizes, func(k int, data []byte) {
+		p.blobs.put(oids[k], bytes.Clone(data))
+		i := next
+		next++
+		answer(i, data)
+		flushKnown()
 	})
 }
 
-// catFileBatch streams the blobs oids through one `git cat-file --batch`
-// process and calls fn with each blob's bytes, in order.
-func catFileBatch(ctx context.Context, dir string, oids []string, fn func(k int, data []byte)) (err error) {
-	cmd := gitCmd(ctx, dir, "cat-file", "--batch")
-	var stderr limitedBuffer
-	stderr.max = 4 << 10
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
+// readBlobs reads the blobs oids (of the sizes listed) in order through a
+// cat-file process of the provider's pool (readerpool.go), and calls fn
+// with each blob's bytes. A kept process that died meanwhile is replaced
+// once; any other failure fails the whole read.
+func (p *Provider) readBlobs(ctx context.Context, dir string, oids []string, sizes []int64, fn func(k int, data []byte)) error {
+	br, pooled, err := p.readers.get(dir)
 	if err != nil {
-		return fmt.Errorf("read blobs: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return fmt.Errorf("read blobs: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("read blobs: %w", err)
+		return err
 	}
 	defer func() {
-		if err != nil {
-			_ = cmd.Process.Kill()
-		}
-		werr := cmd.Wait()
-		if err == nil && werr != nil {
-			err = fmt.Errorf("read blobs: %w: %s", werr, pipeline.FirstLine(stderr.String()))
-		}
-		if err != nil && ctx.Err() != nil {
-			err = fmt.Errorf("read blobs: %w", ctx.Err())
+		if br != nil {
+			p.readers.put(dir, br)
 		}
 	}()
-	go func() {
-		w := bufio.NewWriter(stdin)
-		for _, oid := range oids {
-			if _, err := w.WriteString(oid + "\n"); err != nil {
-				break
-			}
-		}
-		_ = w.Flush()
-		_ = stdin.Close()
-	}()
-	r := bufio.NewReaderSize(stdout, 256<<10)
 	for k, oid := range oids {
-		header, err := r.ReadString('\n')
+		data, err := br.read(ctx, oid, sizes[k])
+		if err != nil && k == 0 && pooled && br.broken && ctx.Err() == nil {
+			br.close()
+			if br, err = startBlobReader(dir); err != nil {
+				br = nil
+				return err
+			}
+			data, err = br.read(ctx, oid, sizes[k])
+		}
 		if err != nil {
-			return fmt.Errorf("read blob %s header: %w", oid, err)
+			return fmt.Errorf("read blobs: %w", err)
 		}
-		f := strings.Fields(header)
-		if len(f) != 3 || f[1] != "blob" {
-			return fmt.Errorf("read blob %s: unexpected answer %q", oid, strings.TrimSpace(header))
-		}
-		size, err := strconv.Atoi(f[2])
-		if err != nil || size < 0 {
-			return fmt.Errorf("read blob %s: bad size %q", oid, f[2])
-		}
-		data := make([]byte, size+1) // content and its trailing newline
-		if _, err := io.ReadFull(r, data); err != nil {
-			return fmt.Errorf("read blob %s: %w", oid, err)
-		}
-		fn(k, data[:size:size])
+		fn(k, data)
 	}
 	return nil
+}
+
+// entriesOf answers the tree entries of paths at commit (a full id): from
+// the commit's listing when the provider holds it, else from `git ls-tree`
+// (through the ls cache), lsTreeChunk paths a run. Directories and missing
+// paths have no entry.
+func (p *Provider) entriesOf(ctx context.Context, dir, commit string, paths []string) (map[string]treeEntry, error) {
+	entries := make(map[string]treeEntry, len(paths))
+	if l := p.listings.held(dir, commit); l != nil {
+		for _, c := range paths {
+			if e, ok := l.index[c]; ok {
+				entries[c] = e
+			}
+		}
+		return entries, nil
+	}
+	for start := 0; start < len(paths); start += lsTreeChunk {
+		end := min(start+lsTreeChunk, len(paths))
+		list, _, err := p.ls.lsTree(ctx, dir, commit, 0, paths[start:end]...)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range list {
+			entries[e.Path] = e
+		}
+	}
+	return entries, nil
 }

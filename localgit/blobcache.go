@@ -2,6 +2,7 @@ package localgit
 
 import (
 	"math"
+	"sync/atomic"
 
 	"github.com/maypok86/otter/v2"
 )
@@ -17,6 +18,14 @@ const defaultBlobCacheBytes = 64 << 20
 type blobCache struct {
 	maxBytes int64
 	c        *otter.Cache[string, []byte]
+	batches  atomic.Int64 // cat-file runs of ReadFiles for blobs it lacked (tests count them)
+}
+
+// countBatch counts one cat-file run of ReadFiles.
+func (c *blobCache) countBatch() {
+	if c != nil {
+		c.batches.Add(1)
+	}
 }
 
 func newBlobCache(maxBytes int64) *blobCache {

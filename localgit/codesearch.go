@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/cochange"
@@ -48,7 +49,7 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 		return nil, err
 	}
 	t := &codeTree{dir: dir, commit: sha, maxBytes: defaultTreeMaxBytes, listings: p.listings, blobs: p.blobs, idents: p.idents,
-		histories: p.histories, idle: make(chan *blobReader, treeReaders)}
+		histories: p.histories, readers: p.readers, idle: make(chan *blobReader, treeReaders)}
 	for range treeReaders {
 		t.idle <- nil // a slot: started on first use
 	}
@@ -80,6 +81,9 @@ type codeTree struct {
 	// histories keeps co-change windows (history.go), shared by the
 	// provider's trees; nil keeps none.
 	histories *cochange.Cache
+	// readers keeps the blob readers of closed trees for the next trees
+	// (readerpool.go); nil keeps none.
+	readers *readerPool
 
 	idle   chan *blobReader // reader slots; nil until started
 	mu     sync.Mutex
@@ -248,11 +252,12 @@ func (t *codeTree) Close() error {
 	}
 	t.closed = true
 	t.mu.Unlock()
-	// Wait for reads in flight to hand their readers back, stop them, and
-	// leave empty slots so that a late read fails instead of blocking.
+	// Wait for reads in flight to hand their readers back, pass them on to
+	// the next trees, and leave empty slots so that a late read fails
+	// instead of blocking.
 	for range treeReaders {
 		if br := <-t.idle; br != nil {
-			br.close()
+			t.readers.put(t.dir, br)
 		}
 	}
 	for range treeReaders {
@@ -298,17 +303,28 @@ func (t *codeTree) readBlob(ctx context.Context, oid string, maxBytes int64) ([]
 		t.idle <- nil
 		return nil, errTreeClosed
 	}
+	pooled := false
 	if br == nil || br.broken {
 		if br != nil {
 			br.close()
 		}
 		var err error
-		if br, err = startBlobReader(t.dir); err != nil {
+		if br, pooled, err = t.readers.get(t.dir); err != nil {
 			t.idle <- nil
 			return nil, err
 		}
 	}
 	data, err := br.read(ctx, oid, maxBytes)
+	if err != nil && pooled && br.broken && ctx.Err() == nil {
+		// A process kept idle may have been stopped meanwhile: a new one
+		// answers instead.
+		br.close()
+		if br, err = startBlobReader(t.dir); err != nil {
+			t.idle <- nil
+			return nil, err
+		}
+		data, err = br.read(ctx, oid, maxBytes)
+	}
 	t.idle <- br
 	return data, err
 }
@@ -322,6 +338,8 @@ type blobReader struct {
 	in     io.WriteCloser
 	out    *bufio.Reader
 	broken bool
+	// idleStop stops the process while it waits in a readerPool.
+	idleStop *time.Timer
 }
 
 func startBlobReader(dir string) (*blobReader, error) {

@@ -1,6 +1,11 @@
 package localgit
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/singleflight"
+)
 
 // A review asks git the same questions many times: every read verifies its
 // commit id with `git rev-parse`, and the diff, the changed paths and the
@@ -14,8 +19,31 @@ const factsMax = 4096
 
 // facts maps a repository directory and a question to git's answer.
 type facts struct {
-	mu sync.Mutex
-	m  map[string]string
+	mu     sync.Mutex
+	m      map[string]string
+	flight singleflight.Group
+	asked  atomic.Int64 // questions put to git (tests count them)
+}
+
+// ask returns the answer kept for q, else runs ask once for every caller
+// asking q at the same time (the diff and the changed paths of a review
+// start together) and keeps its answer when keep says it is a fact.
+func (f *facts) ask(dir, q string, ask func() (string, error), keep func(string) bool) (string, error) {
+	if v, ok := f.get(dir, q); ok {
+		return v, nil
+	}
+	v, err, _ := f.flight.Do(dir+"\x00"+q, func() (any, error) {
+		f.asked.Add(1)
+		v, err := ask()
+		if err == nil && keep(v) {
+			f.put(dir, q, v)
+		}
+		return v, err
+	})
+	if err != nil {
+		return "", err
+	}
+	return v.(string), nil
 }
 
 func (f *facts) get(dir, q string) (string, bool) {

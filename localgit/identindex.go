@@ -471,11 +471,11 @@ func (t *codeTree) fillLater(entries []treeEntry) {
 			x.mu.Unlock()
 			x.fills.Done()
 		}()
-		br, err := startBlobReader(t.dir)
+		br, _, err := t.readers.get(t.dir)
 		if err != nil {
 			return
 		}
-		defer br.close()
+		defer func() { t.readers.put(t.dir, br) }()
 		for _, e := range entries {
 			if _, ok := x.get(e.OID); ok {
 				continue

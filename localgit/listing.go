@@ -120,6 +120,15 @@ func (c *listingCache) listing(ctx context.Context, dir, commit string) (*treeLi
 	return l, nil
 }
 
+// held returns commit's listing when the cache holds it, nil otherwise
+// (it builds none).
+func (c *listingCache) held(dir, commit string) *treeListing {
+	if c == nil {
+		return nil
+	}
+	return c.get(dir + "\x00" + commit)
+}
+
 func (c *listingCache) get(key string) *treeListing {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -68,6 +68,9 @@ type Provider struct {
 	// histories keeps the co-change windows of recent destination heads
 	// (history.go); nil keeps none.
 	histories *cochange.Cache
+	// readers keeps the cat-file processes of closed code trees for the
+	// next trees of their repository (readerpool.go); nil keeps none.
+	readers *readerPool
 }
 
 // New returns a Provider serving repositories under root ("" means the
@@ -87,6 +90,7 @@ func New(root string) *Provider {
 		ls:       newLsCache(defaultLsCacheEntries),
 
 		histories: cochange.NewCache(defaultHistories, cochange.DefaultBounds),
+		readers:   newReaderPool(),
 	}
 }
 
@@ -482,20 +486,16 @@ func diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOp
 	if opts.TwoDot {
 		return baseID, headID, nil
 	}
-	if mb, ok := mergeBases.get(dir, baseID+" "+headID); ok {
-		return mb, headID, nil
-	}
-	out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
+	mb, err := mergeBases.ask(dir, baseID+" "+headID, func() (string, error) {
+		out, err := runGit(ctx, dir, 4<<10, "merge-base", "--end-of-options", baseID, headID)
+		return strings.TrimSpace(string(out)), err
+	}, pipeline.IsFullCommit)
 	if err != nil {
 		var ge *gitError
 		if errors.As(err, &ge) && ge.Code == 1 {
 			return "", "", fmt.Errorf("no merge base between %s and %s: %w", base, head, pipeline.ErrNotFound)
 		}
 		return "", "", fmt.Errorf("find merge base: %w", err)
-	}
-	mb := strings.TrimSpace(string(out))
-	if pipeline.IsFullCommit(mb) {
-		mergeBases.put(dir, baseID+" "+headID, mb)
 	}
 	return mb, headID, nil
 }

@@ -39,7 +39,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		pc := &pyChange{c: c}
 		var of *pyFile
 		if c.New != nil {
-			pc.nf = readPython(c.Path, c.New)
+			pc.nf = cachedPython(ev.Cache, c.Path, c.New)
 			r.over[c.Path] = pc.nf
 		}
 		if c.Old != nil {
@@ -47,7 +47,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 			if c.OldPath != "" {
 				op = c.OldPath
 			}
-			of = readPython(op, c.Old)
+			of = cachedPython(ev.Cache, op, c.Old)
 		}
 		pc.touched = lexed.Touched(c, pc.nf.base(), of.base())
 		pcs = append(pcs, pc)

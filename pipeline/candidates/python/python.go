@@ -103,10 +103,10 @@ func readPython(p string, src []byte) *pyFile {
 	return f
 }
 
-// cachedPython is readPython for a searched file, through the lexed
-// cache: the file read is shared with every request that reads the same
-// path and content, so nothing may change it but its facts read on first
-// use (typeFacts, localNames), each once.
+// cachedPython is readPython for a changed or searched file, through the
+// readers' cache: the file read is shared with every request that reads
+// the same path and content, so nothing may change it but its facts read
+// on first use (typeFacts, localNames), each once.
 func cachedPython(c *engine.Cache, p string, src []byte) *pyFile {
 	return engine.Cached(c, "python", p, src, func() (*pyFile, int64) {
 		f := readPython(p, src)

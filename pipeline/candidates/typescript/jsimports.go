@@ -85,10 +85,11 @@ func (f *jsFile) readForms() {
 	}
 }
 
-// cachedJS is readJS for a searched file, through the readers' cache: the
-// lexed file (tokens, declarations, types, imports, index) is shared with
-// other requests that read the same content, and must not be changed; the
-// import forms depend on this request's aliases and are its own.
+// cachedJS is readJS for a changed or searched file, through the readers'
+// cache: the lexed file (tokens, declarations, types, imports, index) is
+// shared with other requests that read the same content (the next pull
+// request's base side is this one's head side), and must not be changed;
+// the import forms depend on this request's aliases and are its own.
 func cachedJS(c *engine.Cache, p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	lf := engine.Cached(c, "typescript", p, src, func() (*lexed.File, int64) {
 		f := readJS(p, src, nil)

@@ -184,14 +184,14 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	var nf, of *jsFile
 	if c.New != nil {
-		nf = readJS(c.Path, c.New, aliases)
+		nf = cachedJS(mods.cache, c.Path, c.New, aliases)
 	}
 	if c.Old != nil {
 		op := c.Path
 		if c.OldPath != "" {
 			op = c.OldPath
 		}
-		of = readJS(op, c.Old, aliases)
+		of = cachedJS(mods.cache, op, c.Old, aliases)
 	}
 	c = lexed.CodeChange(c, nf.base(), of.base())
 	useNames, memberOnly := usedNames(c, nf)

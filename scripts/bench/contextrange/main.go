@@ -47,6 +47,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -260,11 +261,19 @@ func startServer(bin, root string, env ...string) (*server, error) {
 	return nil, fmt.Errorf("prscout did not start:\n%s", logs)
 }
 
-// cpu is the server's CPU time so far with its finished children's
-// (utime, stime, cutime and cstime of /proc/<pid>/stat).
+// cpu is the server's CPU time so far with its children's: the finished
+// ones' and those still running (the git processes a server keeps for
+// its next requests work for each request too).
 func (s *server) cpu() time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
-	if err != nil {
+	return procCPU(s.cmd.Process.Pid, true) + liveChildrenCPU(s.cmd.Process.Pid)
+}
+
+// procCPU is the CPU time of process pid (utime and stime of
+// /proc/<pid>/stat), with its finished children's (cutime and cstime)
+// when finished is set.
+func procCPU(pid int, finished bool) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil || bytes.LastIndexByte(data, ')') < 0 {
 		return 0
 	}
 	// The command name in parentheses may hold spaces: fields start after it.
@@ -272,12 +281,33 @@ func (s *server) cpu() time.Duration {
 	if len(f) < 15 {
 		return 0
 	}
+	fields := f[11:15]
+	if !finished {
+		fields = f[11:13]
+	}
 	var ticks int64
-	for _, v := range f[11:15] {
+	for _, v := range fields {
 		n, _ := strconv.ParseInt(v, 10, 64)
 		ticks += n
 	}
 	return time.Duration(ticks) * time.Second / clockTicks
+}
+
+// liveChildrenCPU is the CPU time of pid's git children still running (or
+// not yet waited for), from /proc/<pid>/task/*/children.
+func liveChildrenCPU(pid int) time.Duration {
+	lists, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var total time.Duration
+	for _, l := range lists {
+		data, _ := os.ReadFile(l)
+		for _, c := range strings.Fields(string(data)) {
+			n, err := strconv.Atoi(c)
+			if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%s/comm", c)); err == nil && strings.TrimSpace(string(comm)) == "git" {
+				total += procCPU(n, true)
+			}
+		}
+	}
+	return total
 }
 
 // waitIdle waits until the server has used no CPU for half a second (its
@@ -423,8 +453,8 @@ func run(args []string) error {
 		return err
 	}
 	var tRaw, tWith, tWithout []time.Duration
-	// CPU: the servers' own and their finished git children's (from
-	// /proc), the raw git's from this process's finished children.
+	// CPU: the servers' own and their git children's (from /proc), the
+	// raw git's from this process's git children.
 	var cRawCPU, cWithCPU, cWithoutCPU time.Duration
 	withCPU0, withoutCPU0, rawCPU0 := with.cpu(), without.cpu(), cpuTime()
 	for i := range *n {
@@ -570,7 +600,7 @@ func profile(args []string) error {
 	fresh := fs.Bool("fresh", false, "a new provider per run (no caches kept between runs)")
 	warm := fs.Bool("warm", false, "start the CPU profile after the first run (the caches filled)")
 	noCandidates := fs.Bool("nocandidates", false, "list no candidates")
-	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds")
+	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds; with -windows, every range's answer to this path suffixed .1, .2, ...")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
 	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
@@ -674,8 +704,11 @@ func profile(args []string) error {
 		self, children := cpuTime().sub(cpu0)
 		fmt.Printf("run %d: %s, cpu prscout %s + git %s, %d files, %d candidates (candidatesMs %d)\n", i+1, ms(d), ms(self), ms(children),
 			len(res.Files), len(res.Candidates), res.Stats.CandidatesMs)
-		if *dump != "" && i == *n-1 {
-			res.Stats.CandidatesMs = 0
+		if *dump != "" && (i == *n-1 || *windows > 0) {
+			out := *dump
+			if *windows > 0 {
+				out = fmt.Sprintf("%s.%d", *dump, i+1)
+			}
 			data, err := json.MarshalIndent(struct {
 				Candidates any
 				Groups     any
@@ -685,7 +718,7 @@ func profile(args []string) error {
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(*dump, data, 0o644); err != nil {
+			if err := os.WriteFile(out, data, 0o644); err != nil {
 				return err
 			}
 		}
@@ -705,7 +738,7 @@ func profile(args []string) error {
 }
 
 // cpu is the CPU time (user and system) of this process and of its
-// finished children (git).
+// children (git), finished or running.
 type cpu struct{ self, children time.Duration }
 
 func cpuTime() cpu {
@@ -713,7 +746,8 @@ func cpuTime() cpu {
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &a)
 	_ = syscall.Getrusage(syscall.RUSAGE_CHILDREN, &b)
 	t := func(r syscall.Rusage) time.Duration { return time.Duration(r.Utime.Nano() + r.Stime.Nano()) }
-	return cpu{t(a), t(b)}
+	// Git processes kept for the next requests are counted as they run.
+	return cpu{t(a), t(b) + liveChildrenCPU(os.Getpid())}
 }
 
 func (c cpu) sub(o cpu) (self, children time.Duration) {

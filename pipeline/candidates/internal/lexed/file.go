@@ -1,6 +1,10 @@
 package lexed
 
-import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+import (
+	"sync/atomic"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
 
 // The lexed file every language reader fills (tokens, declarations,
 // imports, the declared-type model of typemodel.go) and the helpers the
@@ -106,9 +110,17 @@ type Import struct {
 	Default string
 }
 
+// reads counts the files Read lexed in this process.
+var reads atomic.Int64
+
+// Reads is how many files Read has lexed in this process: the work a
+// search does that the readers' cache saves (tests count it).
+func Reads() int64 { return reads.Load() }
+
 // Read lexes the file at p in its language's mode; the language's
 // reader fills its declarations, imports and types.
 func Read(p string, src []byte) *File {
+	reads.Add(1)
 	l := LangOf(p)
 	toks := Tokens(src, LexModeOf(l))
 	return &File{Path: p, Lang: l, Toks: toks, Brackets: PairBrackets(toks)}

@@ -176,7 +176,7 @@ func (x *lexer) token(c byte) {
 		}
 		x.emit(TkIdent, x.text[start:x.i], start)
 	default:
-		x.emit(TkPunct, string(c), x.i)
+		x.emit(TkPunct, x.text[x.i:x.i+1], x.i)
 		x.i++
 	}
 }
@@ -343,10 +343,10 @@ func (x *lexer) field(q byte, triple bool) {
 			spec = true
 		case c == '(' || c == '[' || c == '{':
 			depth++
-			x.emit(TkPunct, string(c), x.i)
+			x.emit(TkPunct, x.text[x.i:x.i+1], x.i)
 		case c == ')' || c == ']' || c == '}':
 			depth--
-			x.emit(TkPunct, string(c), x.i)
+			x.emit(TkPunct, x.text[x.i:x.i+1], x.i)
 		default:
 			x.token(c)
 			continue

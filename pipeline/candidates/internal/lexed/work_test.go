@@ -91,3 +91,19 @@ func FuzzTokens(f *testing.F) {
 		}
 	})
 }
+
+// A token's text is cut from the one copy of the source, punctuation
+// included: lexing a file allocates its copy and the token slice, not a
+// string per token.
+func TestTokensAllocateNoTextPerToken(t *testing.T) {
+	src := []byte(strings.Repeat("call(argument_one, argument_two[index]);\n", 200))
+	for _, mode := range []LexMode{LexCLike, LexJS, LexPython, LexHash} {
+		toks := Tokens(src, mode)
+		if len(toks) != 200*10 || toks[1].Text != "(" || toks[9].Text != ";" {
+			t.Fatalf("mode %d: %d tokens, %q %q", mode, len(toks), toks[1].Text, toks[9].Text)
+		}
+		if n := testing.AllocsPerRun(20, func() { Tokens(src, mode) }); n > 3 {
+			t.Errorf("mode %d: lexing %d tokens allocated %v times, want at most 3 (the source's copy, the lexer, the token slice)", mode, len(toks), n)
+		}
+	}
+}

@@ -52,7 +52,14 @@ type World struct {
 	reads   int
 	steps   int
 	renames map[*lexed.File]map[string]string // renamesOf, by file
+	// imports memoizes importFile by the importing file's directory and
+	// the specifier: a chain's lookups resolve the same imports again and
+	// again, and each resolution joins paths and tries every extension.
+	imports map[importAt]*lexed.File
 }
+
+// importAt is an import specifier as written in a file of dir.
+type importAt struct{ dir, spec string }
 
 // Host is what the reading takes from the TypeScript engine: its lexing,
 // its import resolution and its parameter scopes.
@@ -80,7 +87,8 @@ type Scope struct {
 
 // New returns the reading of one Find over tree.
 func New(ctx context.Context, tree engine.Tree, host Host) *World {
-	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, dirs: map[string]map[string]bool{}}
+	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, dirs: map[string]map[string]bool{},
+		imports: map[importAt]*lexed.File{}}
 }
 
 // file returns the lexed JS file at p, nil when there is none or the
@@ -107,11 +115,26 @@ var jsSourceExts = []string{".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx
 
 // importFile returns the file an import specifier of f names: a relative
 // path or a path alias (workspace packages included), with TypeScript's
-// extension and index rules; nil for an external package.
+// extension and index rules; nil for an external package. The answer is
+// kept for the next import of spec from f's directory: it cannot change
+// within the World (a file read stays read, and a file not found is not
+// found later either: the reading's budget and context only run down).
 func (w *World) importFile(f *lexed.File, spec string) *lexed.File {
+	at := importAt{engine.DirOf(f.Path), spec}
+	if g, ok := w.imports[at]; ok {
+		return g
+	}
+	g := w.resolveImport(at)
+	w.imports[at] = g
+	return g
+}
+
+// resolveImport is importFile without the memo.
+func (w *World) resolveImport(at importAt) *lexed.File {
+	spec := at.spec
 	var bases []string
 	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
-		b := path.Join(engine.DirOf(f.Path), spec)
+		b := path.Join(at.dir, spec)
 		if strings.HasPrefix(b, "..") {
 			return nil
 		}

@@ -1,0 +1,103 @@
+package localgit
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A code tree reads blobs through `git cat-file --batch` processes, and
+// every request opens a tree of its own: starting two processes a request
+// costs git more CPU than most of the reads they serve. A closed tree
+// hands its processes to the provider's readerPool, and the next tree of
+// the same repository takes them instead of starting new ones. A process
+// left idle for readerIdle stops.
+
+// readerIdle is how long a pooled process waits for the next tree.
+const readerIdle = 2 * time.Minute
+
+// readerPoolDirs bounds the repositories whose processes are kept.
+const readerPoolDirs = 16
+
+// readerPool keeps idle blob readers by repository directory, at most
+// treeReaders of each. A nil pool keeps none.
+type readerPool struct {
+	mu      sync.Mutex
+	idle    map[string][]*blobReader
+	started atomic.Int64 // processes started (tests count them)
+}
+
+func newReaderPool() *readerPool { return &readerPool{idle: map[string][]*blobReader{}} }
+
+// get returns an idle reader of dir, or starts one; pooled tells which.
+func (p *readerPool) get(dir string) (br *blobReader, pooled bool, err error) {
+	if p != nil {
+		p.mu.Lock()
+		if rs := p.idle[dir]; len(rs) > 0 {
+			br = rs[len(rs)-1]
+			if len(rs) == 1 {
+				delete(p.idle, dir)
+			} else {
+				p.idle[dir] = rs[:len(rs)-1]
+			}
+		}
+		p.mu.Unlock()
+		if br != nil {
+			br.stopIdle()
+			return br, true, nil
+		}
+		p.started.Add(1)
+	}
+	br, err = startBlobReader(dir)
+	return br, false, err
+}
+
+// put keeps br for the next tree of dir, or stops it (broken, the pool
+// full for dir or holding too many directories).
+func (p *readerPool) put(dir string, br *blobReader) {
+	if p == nil || br.broken {
+		br.close()
+		return
+	}
+	p.mu.Lock()
+	if len(p.idle[dir]) >= treeReaders || (p.idle[dir] == nil && len(p.idle) >= readerPoolDirs) {
+		p.mu.Unlock()
+		br.close()
+		return
+	}
+	p.idle[dir] = append(p.idle[dir], br)
+	br.idleStop = time.AfterFunc(readerIdle, func() { p.expire(dir, br) })
+	p.mu.Unlock()
+}
+
+// expire stops br if it is still idle in the pool.
+func (p *readerPool) expire(dir string, br *blobReader) {
+	p.mu.Lock()
+	rs := p.idle[dir]
+	i := -1
+	for k, r := range rs {
+		if r == br {
+			i = k
+		}
+	}
+	if i < 0 {
+		p.mu.Unlock()
+		return
+	}
+	rs = append(rs[:i], rs[i+1:]...)
+	if len(rs) == 0 {
+		delete(p.idle, dir)
+	} else {
+		p.idle[dir] = rs
+	}
+	p.mu.Unlock()
+	br.close()
+}
+
+// stopIdle cancels the idle timer of a reader taken from the pool.
+func (br *blobReader) stopIdle() {
+	if br.idleStop != nil {
+		br.idleStop.Stop()
+		br.idleStop = nil
+	}
+}

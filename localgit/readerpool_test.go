@@ -1,0 +1,98 @@
+package localgit
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline"
+)
+
+// TestTreesShareBlobReaders: the trees of a stream of requests read
+// through the cat-file processes the trees before them started; a kept
+// process that died meanwhile is replaced without a failed read.
+func TestTreesShareBlobReaders(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	read := func(commit, path, want string) {
+		t.Helper()
+		tree, err := p.OpenTree(ctx, anyRepo, commit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tree.Close()
+		got, err := tree.ReadFile(ctx, path)
+		if err != nil || string(got) != want {
+			t.Fatalf("%s at %s: %q %v, want %q", path, commit, got, err, want)
+		}
+	}
+	read(f.forkSHA, "a.go", "package a\n\nfunc A() int { return 1 }\n")
+	started := p.readers.started.Load()
+	if started != 1 {
+		t.Fatalf("the first tree started %d readers, want 1", started)
+	}
+	// Other blobs than the first tree read: the blob cache cannot answer.
+	read(f.headSHA, "a.go", "package a\n\nfunc A() int { return 2 }\n")
+	read(f.mainSHA, "main-only.txt", "main moved on\n")
+	batch := func(path, want string) {
+		t.Helper()
+		err := p.ReadFiles(ctx, anyRepo, f.headSHA, []string{path}, 0, func(_ int, data []byte, err error) {
+			if err != nil || string(data) != want {
+				t.Errorf("ReadFiles %s: %q %v, want %q", path, data, err, want)
+			}
+		})
+		if err != nil {
+			t.Fatalf("ReadFiles %s: %v", path, err)
+		}
+	}
+	batch("dir/b.txt", "b\n")
+	if n := p.readers.started.Load() - started; n != 0 {
+		t.Errorf("the next trees and ReadFiles started %d readers, want 0 (the first tree's is kept)", n)
+	}
+	p.readers.mu.Lock()
+	killed := 0
+	for _, rs := range p.readers.idle {
+		for _, br := range rs {
+			_ = br.cmd.Process.Kill()
+			_ = br.cmd.Wait()
+			killed++
+		}
+	}
+	p.readers.mu.Unlock()
+	if killed == 0 {
+		t.Fatal("no reader kept")
+	}
+	batch("big.txt", strings.Repeat("0123456789\n", 200))
+	read(f.forkSHA, "dir/sub/c.txt", "c\n")
+}
+
+// TestMergeBaseAskedOnce: the diff and the changed paths of a review start
+// together; they share one git merge-base.
+func TestMergeBaseAskedOnce(t *testing.T) {
+	for range 5 {
+		p, f := rootRepo(t) // a new repository: nothing is known of it
+		ctx := context.Background()
+		asked := mergeBases.asked.Load()
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(2)
+			go func() {
+				defer wg.Done()
+				if _, err := p.Diff(ctx, anyRepo, f.mainSHA, f.headSHA, pipeline.DiffOptions{}); err != nil {
+					t.Error(err)
+				}
+			}()
+			go func() {
+				defer wg.Done()
+				if _, err := p.ChangedPaths(ctx, anyRepo, f.mainSHA, f.headSHA, pipeline.DiffOptions{}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := mergeBases.asked.Load() - asked; n != 1 {
+			t.Fatalf("8 concurrent callers asked git merge-base %d times, want 1", n)
+		}
+	}
+}
