@@ -50,10 +50,14 @@ func Languages() []string {
 	return out
 }
 
+// parseFile is the parse cachedFile makes (a test counts its calls).
+var parseFile = parse
+
 // cachedFile is the reading of the file at p with content src, kept across
-// requests; nil when it cannot be parsed (too large, too deep or too slow,
-// which is kept too: such a file would take the whole parse bound again on
-// every request; or ctx ended, which is not kept).
+// requests; nil when it cannot be parsed. A refusal the content alone
+// decides (too large, too deep) is kept too: the same content would be
+// refused again after the same work. One the moment decides is not: a
+// parse past its time bound on a busy machine, or one whose ctx ended.
 func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *file {
 	l := languageOf(p)
 	if l == nil {
@@ -63,10 +67,10 @@ func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *fil
 	if f, ok := engine.Get[*file](c, k); ok {
 		return f
 	}
-	f, err := parse(ctx, l, p, src)
+	f, err := parseFile(ctx, l, p, src)
 	if err != nil {
-		if err == errTooLarge || err == errTooDeep || err == errTooSlow {
-			c.Put(k, (*file)(nil), int64(len(p))+64) // the same content is refused again
+		if err == errTooLarge || err == errTooDeep {
+			c.Put(k, (*file)(nil), int64(len(p))+64)
 		}
 		return nil
 	}
