@@ -115,7 +115,7 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 	var head, base *touch.Side
 	var heads, bases []int
 	if c.New != nil {
-		if nf = cachedFile(ctx, s.ev.Cache, c.Path, c.New); nf != nil {
+		if nf = cachedHead(ctx, s.ev.Cache, c.Path, c.New); nf != nil {
 			head, heads = side(nf, c.New, c.Added)
 		}
 	}
