@@ -77,13 +77,13 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 		return nil
 	}
 	if f := autoloadFiles[s.family]; f != "" {
-		s.autoload = readAutoload(ctx, s.tree, f)
+		s.autoload = readAutoload(ctx, s.tree, s.ev.Cache, f)
 	}
 	if familyIncludes(s.family) {
 		s.includes = newIncludes(ctx, s.tree, s.ev.Cache)
 	}
 	if s.family == "rust" {
-		s.cargo = newCargo(ctx, s.tree)
+		s.cargo = newCargo(ctx, s.tree, s.ev.Cache)
 	}
 	q := engine.Query{Words: words, Globs: familyGlobs(s.family), Limit: lexed.GrepLimit, Skip: func(p string) bool {
 		l := languageOf(p)
