@@ -7,8 +7,10 @@ import (
 	"errors"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -102,5 +104,54 @@ func TestConfigsDecodedOncePerContent(t *testing.T) {
 	tree["composer.json"] = strings.Replace(tree["composer.json"], "}}}", "}, \"psr-0\": {}}}", 1)
 	if n := find(cache); n != 1 {
 		t.Errorf("after composer.json changed: %d decoded, want 1", n)
+	}
+}
+
+// TestVendoredCopiesSearchedForTheirOwnChanges: a file of a vendored copy
+// (deps/zlib/) naming a changed declaration is not even parsed for a
+// change to the project's own files, and is searched for a change to the
+// same copy.
+func TestVendoredCopiesSearchedForTheirOwnChanges(t *testing.T) {
+	t.Cleanup(func() { parseFile = parse })
+	var mu sync.Mutex
+	var parsed []string
+	parseFile = func(ctx context.Context, l *language, p string, src []byte, spans bool) (*file, error) {
+		mu.Lock()
+		parsed = append(parsed, p)
+		mu.Unlock()
+		return parse(ctx, l, p, src, spans)
+	}
+	const def = "int crc_step(int n) {\n    return n + 1;\n}\n"
+	const caller = "int crc_step(int n);\n\nint run(void) {\n    return crc_step(1);\n}\n"
+	tree := mapTree{
+		"src/crc.c": def, "src/run.c": caller,
+		"deps/zlib/crc.c": def, "deps/zlib/use.c": caller,
+	}
+	for _, c := range []struct {
+		path       string
+		found, not string
+	}{
+		{"src/crc.c", "src/run.c", "deps/zlib/use.c"},
+		{"deps/zlib/crc.c", "deps/zlib/use.c", ""},
+	} {
+		parsed = nil
+		cs := []*engine.Change{{Path: c.path, Old: []byte(def), New: []byte(strings.Replace(def, "n + 1", "n + 2", 1)),
+			Added: map[int]bool{2: true}, Removed: map[int]bool{2: true}}}
+		ev := engine.NewEvidence(cs)
+		if err := Reader.Find(context.Background(), tree, cs, cs, ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Files[c.found] == nil {
+			t.Errorf("change to %s: %s not found", c.path, c.found)
+		}
+		if c.not != "" && slices.Contains(parsed, c.not) {
+			t.Errorf("change to %s: %s parsed (%v)", c.path, c.not, parsed)
+		}
+	}
+	if got := vendoredCopy("deps/zlib/x/y.c"); got != "deps/zlib/" {
+		t.Errorf("vendoredCopy(deps/zlib/x/y.c) = %q", got)
+	}
+	if got := vendoredCopy("deps/x.c"); got != "deps/" {
+		t.Errorf("vendoredCopy(deps/x.c) = %q", got)
 	}
 }
