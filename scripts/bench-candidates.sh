@@ -15,11 +15,14 @@
 #     marshmallow-code+marshmallow; speed ansible+ansible
 #   Java (javac's com.sun.source, JDK 17): google+gson, jhy+jsoup, square+javapoet; held out
 #     apache+commons-cli, apache+commons-lang; speed spring-projects+spring-framework
+#   C (clangd, c/truth.py): held out libgit2+libgit2, redis+hiredis
+#   C++ (clangd): held out fmtlib+fmt, gabime+spdlog
 # The clones are checked out commit by commit (they end where they started). The Go type checker
 # needs each repository's dependencies, through the Go module proxy or a warm module cache. The
 # TypeScript analyzer's pinned typescript is installed with npm ci into
 # ${XDG_CACHE_HOME:-~/.cache}/prscout-bench-ts, outside the repository; jedi must be importable by
-# python3 (0.20.0, as in the image); javac and java come from the JDK. Truths are cached in
+# python3 (0.20.0, as in the image); javac and java come from the JDK; C and C++ need clangd, which the
+# script installs from Debian (apt-get install clangd) when it is missing. Truths are cached in
 # REPOS_DIR/.truth, keyed by the analyzer script's hash, so a second run takes seconds.
 #
 # Prints, per language and repository, for the tuning set, the held-out repository and all:
@@ -30,24 +33,27 @@
 # 0.80, precision@12 >= 0.50; empty <= 2 and >= 60 commits each. Then, per language, the held-out
 # repositories again on N commits each sampled uniformly since SINCE (default 2020-01-01: the
 # commits in the order of their ids, not the newest), judged against the held-out targets of every
-# language: recall@12 >= 0.90, recall@5 >= 0.80, precision@12 >= 0.50, empty <= 2. Then the median time of
+# language: recall@12 >= 0.90, recall@5 >= 0.80, precision@12 >= 0.50, empty <= 2 (C and C++, all of whose
+# repositories are held out, run this sampled run only). Then the median time of
 # candidates.Find for a 20-file change of each large repository (< 300 ms): Go through prscout's
 # production tree (a gitmirror of the clone fetched from the fake Bitbucket over git's smart HTTP;
 # TREE=worktree or TREE=localgit choose another), the other languages through localgit's code tree.
 #
-# Environment: N commits per repository (default 25), SINCE (2020-01-01), LANGS (default "go ts py java"), VERBOSE=1
+# Environment: N commits per repository (default 25), SINCE (2020-01-01), LANGS (default "go ts py java c cpp"), VERBOSE=1
 # prints every commit's list with its misses. Exit codes: 0 targets met, 1 a target missed, 2
 # repositories or tools missing. Not part of the test command: it needs the clones.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 dir=${1:-${PRSCOUT_BENCH_REPOS:-${TMPDIR:-/tmp}/prscout-bench-repos}}
-langs=${LANGS:-go ts py java}
+langs=${LANGS:-go ts py java c cpp}
 declare -A repos=(
   [go]="spf13+cobra urfave+cli go-chi+chi sirupsen+logrus google+go-cmp hashicorp+terraform"
   [ts]="honojs+hono trpc+trpc sindresorhus+got sindresorhus+ky pmndrs+zustand jquense+yup immerjs+immer withastro+astro"
   [py]="encode+httpx pallets+click python-attrs+attrs psf+requests marshmallow-code+marshmallow ansible+ansible"
   [java]="google+gson jhy+jsoup square+javapoet apache+commons-cli apache+commons-lang spring-projects+spring-framework"
+  [c]="libgit2+libgit2 redis+hiredis"
+  [cpp]="fmtlib+fmt gabime+spdlog"
 )
 declare -A big=([go]=hashicorp+terraform [ts]=withastro+astro [py]=ansible+ansible [java]=spring-projects+spring-framework)
 missing=()
@@ -96,14 +102,25 @@ for l in $langs; do
     command -v javac >/dev/null || { echo "bench-candidates: Java needs a JDK (javac)" >&2; exit 2; }
     extra=(-analyzers "$root/scripts/bench/candidates")
     ;;
+  c | cpp)
+    if ! command -v clangd >/dev/null; then
+      sudo=()
+      ((EUID == 0)) || sudo=(sudo)
+      "${sudo[@]}" apt-get install -y clangd >/dev/null || { echo "bench-candidates: C and C++ need clangd (apt-get install clangd)" >&2; exit 2; }
+    fi
+    extra=(-analyzers "$root/scripts/bench/candidates")
+    ;;
   esac
-  "$tmp/bench" recall -lang "$l" "${extra[@]}" -repos "$dir" -n "${N:-25}" "${verbose[@]}" || keep $?
+  if [[ $l != c && $l != cpp ]]; then
+    "$tmp/bench" recall -lang "$l" "${extra[@]}" -repos "$dir" -n "${N:-25}" "${verbose[@]}" || keep $?
+  fi
   echo
   echo "held out, commits sampled since ${SINCE:-2020-01-01}:"
   "$tmp/bench" recall -lang "$l" "${extra[@]}" -repos "$dir" -n "${N:-25}" -set held-out -since "${SINCE:-2020-01-01}" "${verbose[@]}" || keep $?
   echo
 done
 for l in $langs; do
+  [[ -n ${big[$l]:-} ]] || continue # C and C++: scripts/bench-speed.sh
   tree=localgit
   [[ $l == go ]] && tree=${TREE:-mirror}
   "$tmp/bench" speed -lang "$l" -repo "$dir/${big[$l]}" -files 20 -runs "${RUNS:-10}" -tree "$tree" || keep $?

@@ -18,12 +18,22 @@ const maxAutoloadBytes = 1 << 20
 
 // readAutoload reads the PSR-4 map of the composer.json at the root (its
 // autoload and autoload-dev sections): namespace prefix (App\) to
-// directory (src/). A missing or unreadable file maps nothing.
-func readAutoload(ctx context.Context, tree engine.Tree, name string) map[string]string {
-	b, err := tree.ReadFile(ctx, name)
-	if err != nil || len(b) > maxAutoloadBytes {
-		return nil
-	}
+// directory (src/), kept in cache by the file's content. A missing or
+// unreadable file maps nothing.
+func readAutoload(ctx context.Context, tree engine.Tree, cache *engine.Cache, name string) map[string]string {
+	m, _ := cachedConfig(ctx, tree, cache, name, maxAutoloadBytes, func(b []byte) (map[string]string, int64) {
+		m := decodeAutoload(b)
+		weight := int64(64)
+		for prefix, dir := range m {
+			weight += int64(len(prefix)+len(dir)) + 32
+		}
+		return m, weight
+	})
+	return m
+}
+
+// decodeAutoload is readAutoload's map of the composer.json b.
+func decodeAutoload(b []byte) map[string]string {
 	var c struct {
 		Autoload struct {
 			PSR4 map[string]json.RawMessage `json:"psr-4"`

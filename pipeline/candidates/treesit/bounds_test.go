@@ -34,8 +34,8 @@ func TestParseWorkBounded(t *testing.T) {
 			if name == "php" {
 				small, large = "<?php "+small, "<?php "+large
 			}
-			_, w1, err1 := parseCounted(context.Background(), l, "a", []byte(small))
-			_, w2, err2 := parseCounted(context.Background(), l, "a", []byte(large))
+			_, w1, err1 := parseCounted(context.Background(), l, "a", []byte(small), true)
+			_, w2, err2 := parseCounted(context.Background(), l, "a", []byte(large), true)
 			if !bounded(err1) || !bounded(err2) {
 				t.Fatalf("%s %s: %v %v", name, shape, err1, err2)
 			}
@@ -69,7 +69,7 @@ func TestParseOneMegabyteLine(t *testing.T) {
 			prefix = "<?php " // else the line is text around PHP
 		}
 		if name == "c" || name == "csharp" { // each language's flat line costs seconds under -race
-			f, work, err := parseCounted(context.Background(), l, "a", []byte(prefix+flat))
+			f, work, err := parseCounted(context.Background(), l, "a", []byte(prefix+flat), true)
 			if err != nil && !errors.Is(err, errTooSlow) || work > 2*len(flat) {
 				t.Errorf("%s: flat 1 MB line: err %v, %d nodes and captures", name, err, work)
 			}
@@ -77,21 +77,21 @@ func TestParseOneMegabyteLine(t *testing.T) {
 				t.Errorf("%s: flat 1 MB line: no references read", name)
 			}
 		}
-		_, work, err := parseCounted(context.Background(), l, "a", []byte(prefix+deep))
+		_, work, err := parseCounted(context.Background(), l, "a", []byte(prefix+deep), true)
 		if !bounded(err) || work > 2*len(deep) {
 			t.Errorf("%s: deep 1 MB line: err %v, %d nodes and captures", name, err, work)
 		}
-		if _, err := parse(context.Background(), l, "a", []byte(flat+flat)); !errors.Is(err, errTooLarge) {
+		if _, err := parse(context.Background(), l, "a", []byte(flat+flat), false); !errors.Is(err, errTooLarge) {
 			t.Errorf("%s: 2 MB: err %v, want errTooLarge", name, err)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	l := languages["cpp"]
-	if _, err := parse(ctx, l, "a", []byte(flat)); !errors.Is(err, context.Canceled) {
+	if _, err := parse(ctx, l, "a", []byte(flat), false); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled parse: err %v, want context.Canceled", err)
 	}
-	if f, err := parse(context.Background(), l, "a", []byte("int f(int x) { return x; }\n")); err != nil || len(f.decls) != 1 {
+	if f, err := parse(context.Background(), l, "a", []byte("int f(int x) { return x; }\n"), false); err != nil || len(f.decls) != 1 {
 		t.Errorf("the parse after a cancelled one: %v, %+v", err, f)
 	}
 }

@@ -20,6 +20,7 @@ const maxManifestBytes = 1 << 20
 // starting at crate:: only the importing file's own crate.
 type cargo struct {
 	*listing
+	cache   *engine.Cache
 	members []string // the members' directories, as the manifest writes them (globs allowed)
 
 	mu     sync.Mutex
@@ -47,27 +48,37 @@ type manifest struct {
 }
 
 // newCargo reads the workspace of the root Cargo.toml; nil when there is
-// none.
-func newCargo(ctx context.Context, tree engine.Tree) *cargo {
+// none. The manifests' readings are kept in cache by their content.
+func newCargo(ctx context.Context, tree engine.Tree, cache *engine.Cache) *cargo {
 	l := newListing(ctx, tree)
-	m, ok := readManifest(l, "Cargo.toml")
+	m, ok := readManifest(l, cache, "Cargo.toml")
 	if !ok || len(m.Workspace.Members) == 0 {
 		return nil
 	}
-	c := &cargo{listing: l, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
+	c := &cargo{listing: l, cache: cache, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
 	for _, mem := range m.Workspace.Members {
 		c.members = append(c.members, strings.Trim(path.Clean(mem), "/"))
 	}
 	return c
 }
 
-func readManifest(l *listing, p string) (manifest, bool) {
-	var m manifest
-	b, err := l.tree.ReadFile(l.ctx, p)
-	if err != nil || len(b) > maxManifestBytes || toml.Unmarshal(b, &m) != nil {
-		return m, false
+// readManifest reads the Cargo.toml at p; ok is false when it cannot be
+// read or is no TOML.
+func readManifest(l *listing, cache *engine.Cache, p string) (manifest, bool) {
+	type decoded struct {
+		m  manifest
+		ok bool
 	}
-	return m, true
+	d, _ := cachedConfig(l.ctx, l.tree, cache, p, maxManifestBytes, func(b []byte) (decoded, int64) {
+		var d decoded
+		d.ok = toml.Unmarshal(b, &d.m) == nil
+		weight := int64(len(d.m.Package.Name)+len(d.m.Lib.Name)) + 64
+		for _, mem := range d.m.Workspace.Members {
+			weight += int64(len(mem)) + 16
+		}
+		return d, weight
+	})
+	return d.m, d.ok
 }
 
 // crateOf is the workspace member p belongs to: the nearest directory above
@@ -103,7 +114,7 @@ func (c *cargo) crateAt(d string) *crate {
 	if !c.has(mp) {
 		return nil
 	}
-	if m, ok := readManifest(c.listing, mp); ok && c.member(d) {
+	if m, ok := readManifest(c.listing, c.cache, mp); ok && c.member(d) {
 		name := m.Lib.Name
 		if name == "" {
 			name = m.Package.Name

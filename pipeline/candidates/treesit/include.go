@@ -34,26 +34,26 @@ type includes struct {
 }
 
 // newIncludes reads the project's compilation database, if any; its
-// search path is kept in cache (nil: none) by the database's content.
+// search path (or that it names none) is kept in cache by the database's
+// content.
 func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
 	in := &includes{listing: newListing(ctx, tree), resolved: map[[2]string]string{}}
+	type decoded struct {
+		dirs []string
+		ok   bool
+	}
 	for _, name := range compileDBs {
-		b, err := tree.ReadFile(ctx, name)
-		if err != nil || len(b) > maxCompileDBBytes {
-			continue
-		}
-		k := engine.KeyAt("treesit-include", name, engine.SumOf(b))
-		if dirs, ok := engine.Get[[]string](cache, k); ok {
-			in.dirs = dirs
-			break
-		}
-		if dirs, ok := in.searchPath(b); ok {
+		d, _ := cachedConfig(ctx, tree, cache, name, maxCompileDBBytes, func(b []byte) (decoded, int64) {
+			var d decoded
+			d.dirs, d.ok = in.searchPath(b)
 			weight := int64(64)
-			for _, d := range dirs {
-				weight += int64(len(d)) + 16
+			for _, dir := range d.dirs {
+				weight += int64(len(dir)) + 16
 			}
-			cache.Put(k, dirs, weight)
-			in.dirs = dirs
+			return d, weight
+		})
+		if d.ok {
+			in.dirs = d.dirs
 			break
 		}
 	}

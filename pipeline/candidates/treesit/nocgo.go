@@ -15,4 +15,4 @@ const Built = false
 var errNoCgo = errors.New("treesit: built without cgo")
 
 // parse reads nothing without the grammars.
-func parse(context.Context, *language, string, []byte) (*file, error) { return nil, errNoCgo }
+func parse(context.Context, *language, string, []byte, bool) (*file, error) { return nil, errNoCgo }

@@ -103,16 +103,17 @@ func collapse(s []byte) string {
 	return out
 }
 
-// parse reads src, the file at p in language l, into a file. Its work is
-// bounded by maxParseBytes and ends with ctx.
-func parse(ctx context.Context, l *language, p string, src []byte) (*file, error) {
-	f, _, err := parseCounted(ctx, l, p, src)
+// parse reads src, the file at p in language l, into a file, with its
+// bracket spans when spans is set (a changed file's head: no other file's
+// are asked). Its work is bounded by maxParseBytes and ends with ctx.
+func parse(ctx context.Context, l *language, p string, src []byte, spans bool) (*file, error) {
+	f, _, err := parseCounted(ctx, l, p, src, spans)
 	return f, err
 }
 
 // parseCounted is parse, answering also the number of query captures it
 // handled (the fuzz target bounds it).
-func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file, int, error) {
+func parseCounted(ctx context.Context, l *language, p string, src []byte, spans bool) (*file, int, error) {
 	if len(src) > maxParseBytes {
 		return nil, 0, errTooLarge
 	}
@@ -156,7 +157,9 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte) (*file
 		b.match(m)
 	}
 	b.finish()
-	b.f.spans, b.f.callees = bracketSpans(tree.RootNode(), src)
+	if spans {
+		b.f.spans, b.f.callees = bracketSpans(tree.RootNode(), src)
+	}
 	return b.f, work, nil
 }
 

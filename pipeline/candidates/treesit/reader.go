@@ -50,27 +50,49 @@ func Languages() []string {
 	return out
 }
 
+// parseFile is the parse cachedFile makes (a test counts its calls).
+var parseFile = parse
+
 // cachedFile is the reading of the file at p with content src, kept across
-// requests; nil when it cannot be parsed (too large, too deep or too slow,
-// which is kept too: such a file would take the whole parse bound again on
-// every request; or ctx ended, which is not kept).
+// requests; nil when it cannot be parsed. A refusal the content alone
+// decides (too large, too deep) is kept too: the same content would be
+// refused again after the same work. One the moment decides is not: a
+// parse past its time bound on a busy machine, or one whose ctx ended.
 func cachedFile(ctx context.Context, c *engine.Cache, p string, src []byte) *file {
+	return cachedReading(ctx, c, p, src, false)
+}
+
+// cachedHead is cachedFile for a changed file's head: its reading with
+// the bracket spans refsOn asks, which no searched file's needs. It is
+// kept as the plain reading too.
+func cachedHead(ctx context.Context, c *engine.Cache, p string, src []byte) *file {
+	return cachedReading(ctx, c, p, src, true)
+}
+
+func cachedReading(ctx context.Context, c *engine.Cache, p string, src []byte, spans bool) *file {
 	l := languageOf(p)
 	if l == nil {
 		return nil
 	}
-	k := engine.KeyAt("treesit", p, engine.SumOf(src))
-	if f, ok := engine.Get[*file](c, k); ok {
+	sum := engine.SumOf(src)
+	k, hk := engine.KeyAt("treesit", p, sum), engine.KeyAt("treesit-head", p, sum)
+	if f, ok := engine.Get[*file](c, k); ok && (!spans || f == nil) {
+		return f // a reading, or a kept refusal
+	}
+	if f, ok := engine.Get[*file](c, hk); ok && spans {
 		return f
 	}
-	f, err := parse(ctx, l, p, src)
+	f, err := parseFile(ctx, l, p, src, spans)
 	if err != nil {
-		if err == errTooLarge || err == errTooDeep || err == errTooSlow {
-			c.Put(k, (*file)(nil), int64(len(p))+64) // the same content is refused again
+		if err == errTooLarge || err == errTooDeep {
+			c.Put(k, (*file)(nil), int64(len(p))+64)
 		}
 		return nil
 	}
 	c.Put(k, f, f.weight())
+	if spans {
+		c.Put(hk, f, f.weight())
+	}
 	return f
 }
 

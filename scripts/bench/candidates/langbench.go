@@ -107,6 +107,30 @@ var analyzedLangs = []*analyzedLang{
 			new package private protected public return short static strictfp super switch synchronized this throw
 			throws transient try void volatile while true false null var record String Object Override`),
 	},
+	cLang("c", "C", []langRepo{
+		{"libgit2+libgit2", true, "github:libgit2/libgit2"},
+		{"redis+hiredis", true, "github:redis/hiredis"},
+	}, []string{"*.c", "*.h"}),
+	cLang("cpp", "C++", []langRepo{
+		{"fmtlib+fmt", true, "github:fmtlib/fmt"},
+		{"gabime+spdlog", true, "github:gabime/spdlog"},
+	}, []string{"*.cc", "*.cpp", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h", "*.c"}),
+}
+
+// cLang is C's or C++'s entry: both are measured against clangd (c/truth.py).
+func cLang(key, title string, repos []langRepo, globs []string) *analyzedLang {
+	return &analyzedLang{
+		key: key, title: title, script: "c/truth.py", repos: repos, globs: globs,
+		truth: "clangd's textDocument/references (declarations included) of the declarations around the changed lines, " +
+			"over the changed files and at most 24 others naming them (impact)",
+		ident:   regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`),
+		exclude: []string{"build", "out", "third_party", "vendor"},
+		reserved: words(`auto break case char const continue default do double else enum extern float for goto if
+			inline int long register restrict return short signed sizeof static struct switch typedef union unsigned
+			void volatile while bool true false NULL nullptr class namespace template typename public private protected
+			virtual override final new delete this operator using constexpr noexcept size_t std include define ifdef
+			ifndef endif`),
+	}
 }
 
 func words(s string) map[string]bool {

@@ -4,7 +4,7 @@
 //
 //	candidates recall -repos DIR [-n 20] [-cache DIR] [-v]
 //	candidates recall -lang ts -tsdir DIR -repos DIR [-n 20] [-v]
-//	candidates recall -lang py|java [-analyzers DIR] -repos DIR [-n 20] [-v]
+//	candidates recall -lang py|java|c|cpp [-analyzers DIR] -repos DIR [-n 20] [-v]
 //	candidates speed  -repo DIR [-lang go|ts|py|java] [-files 20] [-runs 10]
 //	candidates cochange -repos DIR -work DIR [-n 25] [-empty 8] [-langs go,rust] [-v]
 //
@@ -18,8 +18,9 @@
 // it exits 1 when the engine misses a target over all repositories and 2
 // when a repository is missing. The clones are checked out commit by commit.
 //
-// recall -lang ts, py or java does the same for that language against its
-// own analyzer (langbench.go), held to the per-language targets.
+// recall -lang ts, py, java, c or cpp does the same for that language
+// against its own analyzer (langbench.go), held to the per-language
+// targets.
 //
 // cochange scores the candidates against a second truth, the other code
 // files of real commits (cochange.go), next to three baselines.
@@ -223,11 +224,11 @@ func recall(args []string) int {
 	cacheDir := fs.String("cache", "", "directory caching the type checker's truth per commit (default: <repos>/.truth)")
 	verbose := fs.Bool("v", false, "print each commit's misses and extra candidates")
 	only := fs.String("only", "", "run only this repository (<owner>+<name>)")
-	lang := fs.String("lang", "go", "go: the Go repositories against the Go type checker; ts, py, java: that language's repositories against its analyzer (the TypeScript language service, jedi, javac)")
+	lang := fs.String("lang", "go", "go: the Go repositories against the Go type checker; ts, py, java, c, cpp: that language's repositories against its analyzer (the TypeScript language service, jedi, javac, clangd)")
 	tsDir := fs.String("tsdir", "", "with -lang ts: a copy of ts/ with its dependencies installed by npm ci")
 	fs.StringVar(&sample.since, "since", "", "score a uniform sample of the commits since this date (e.g. 2020-01-01: commits taken in the order of their ids) instead of the newest")
 	fs.StringVar(&sample.set, "set", "all", "which repositories run: all, tuned or held-out")
-	scriptsDir := fs.String("analyzers", ".", "with -lang py or java: the directory holding py/truth.py and java/Truth.java (this command's source directory)")
+	scriptsDir := fs.String("analyzers", ".", "with -lang py, java, c or cpp: the directory holding py/truth.py, java/Truth.java and c/truth.py (this command's source directory)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -245,7 +246,7 @@ func recall(args []string) int {
 	if *lang != "go" {
 		l := langByKey(*lang)
 		if l == nil {
-			fmt.Fprintf(os.Stderr, "recall: -lang %q: want go, ts, py or java\n", *lang)
+			fmt.Fprintf(os.Stderr, "recall: -lang %q: want go, ts, py, java, c or cpp\n", *lang)
 			return 2
 		}
 		dir := *scriptsDir

@@ -1,0 +1,79 @@
+//go:build cgo
+
+package treesit
+
+import (
+	"context"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// TestRefusalsKeptOnlyWhenTheContentDecides: a file refused as too large
+// or too deep is not parsed again for the same content; one refused for
+// its parse's time (or an ended context) is parsed again on the next
+// request, and read then.
+func TestRefusalsKeptOnlyWhenTheContentDecides(t *testing.T) {
+	t.Cleanup(func() { parseFile = parse })
+	src := []byte("int f(int x) { return x; }\n")
+	for _, c := range []struct {
+		refusal  error
+		parses   int  // parses over two requests
+		readNext bool // whether the second request reads the file
+	}{
+		{errTooLarge, 1, false},
+		{errTooDeep, 1, false},
+		{errTooSlow, 2, true},
+		{context.Canceled, 2, true},
+	} {
+		calls := 0
+		parseFile = func(ctx context.Context, l *language, p string, src []byte, spans bool) (*file, error) {
+			if calls++; calls == 1 {
+				return nil, c.refusal
+			}
+			return parse(ctx, l, p, src, spans)
+		}
+		cache := engine.NewCache(1 << 20)
+		first := cachedFile(context.Background(), cache, "src/a.c", src)
+		second := cachedFile(context.Background(), cache, "src/a.c", src)
+		if first != nil || calls != c.parses || (second != nil) != c.readNext {
+			t.Errorf("%v: first %v, %d parses, second read %v; want nil, %d, %v", c.refusal, first, calls, second != nil, c.parses, c.readNext)
+		}
+	}
+}
+
+// TestSpansOnlyForHeads: a searched file's reading keeps no bracket
+// spans; a changed file's head is read with them (a changed argument
+// line reaches its call's callee), and that reading serves both after
+// (two parses over four requests).
+func TestSpansOnlyForHeads(t *testing.T) {
+	t.Cleanup(func() { parseFile = parse })
+	parses := 0
+	parseFile = func(ctx context.Context, l *language, p string, src []byte, spans bool) (*file, error) {
+		parses++
+		return parse(ctx, l, p, src, spans)
+	}
+	src := []byte("int run(int a) {\n    return add_all(\n        a,\n        1);\n}\n")
+	cache := engine.NewCache(1 << 20)
+	f := cachedFile(context.Background(), cache, "src/a.c", src)
+	if f == nil || f.spans != nil || f.callees != nil {
+		t.Fatalf("searched file: %+v, want a reading without spans", f)
+	}
+	h := cachedHead(context.Background(), cache, "src/a.c", src)
+	if h == nil || len(h.spans) == 0 {
+		t.Fatalf("head: %+v, want its spans", h)
+	}
+	called := false
+	for _, r := range h.refsOn(map[int]bool{3: true}) {
+		called = called || r.name == "add_all"
+	}
+	if !called {
+		t.Errorf("head: line 3 reaches no add_all: %+v", h.refsOn(map[int]bool{3: true}))
+	}
+	if g := cachedFile(context.Background(), cache, "src/a.c", src); g != h {
+		t.Errorf("searched after head: a new reading")
+	}
+	if g := cachedHead(context.Background(), cache, "src/a.c", src); g != h || parses != 2 {
+		t.Errorf("head again: same %v, %d parses, want 2", g == h, parses)
+	}
+}
