@@ -71,6 +71,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang"
 	"github.com/prscout/prscout/pipeline/candidates/identsearch"
@@ -168,6 +169,30 @@ type Options struct {
 	// co-change signal reads, when the tree keeps one (engine.History);
 	// empty reads none.
 	HistoryAt string
+
+	// reading derives the context the searches read files under
+	// (engine.Evidence.Reading); nil: readingTime's.
+	reading func(ctx context.Context) (context.Context, context.CancelFunc)
+}
+
+// walkShare is the share of the time left to a Find with a deadline that
+// its searches keep for walking the files they read: reading stops at the
+// rest, and the references in what was read are still listed.
+const walkShare = 0.2
+
+// readingTime derives the context the searches of a Find read files
+// under: ctx's deadline brought forward by walkShare of the time left, or
+// ctx itself without a deadline.
+func readingTime(ctx context.Context, opts Options) (context.Context, context.CancelFunc) {
+	if opts.reading != nil {
+		return opts.reading(ctx)
+	}
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return ctx, func() {}
+	}
+	left := time.Until(deadline)
+	return context.WithDeadline(ctx, deadline.Add(-time.Duration(float64(left)*walkShare)))
 }
 
 // Cache keeps what the readers made of files (parses, tokens, declaration
@@ -222,6 +247,9 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 	}
 	ev := engine.NewEvidence(cs)
 	ev.Cache = opts.Cache
+	reading, stopReading := readingTime(ctx, opts)
+	defer stopReading()
+	ev.Reading = reading
 	if ev.Cache == nil {
 		ev.Cache = NewCache(callCacheBytes)
 	}

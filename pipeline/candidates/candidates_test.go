@@ -624,8 +624,9 @@ func (s stalledGrep) Grep(ctx context.Context, _, _ []string, _ int) ([]string, 
 }
 
 // TestFindAnswersWhatItFoundWhenStopped: the uses of the added lines are
-// resolved while the search for the changed names runs; when the context
-// ends during that search, Find answers those uses with the context's error.
+// resolved while the search for the changed names runs; when the time
+// runs out during that search, Find answers those uses with an error that
+// says so.
 func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
 	base := "package app\n\nfunc Run() int {\n\treturn 1\n}\n"
 	head := "package app\n\nfunc Run() int {\n\treturn helper.Twice(1)\n}\n"
@@ -659,8 +660,12 @@ func TestFindAnswersWhatItFoundWhenStopped(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	got, err := Find(ctx, stalledGrep{memTree(tree)}, []Change{change}, Options{})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Find with a stalled search = %v, want the deadline error", err)
+	// The search's time for reading ends before its deadline: the stalled
+	// grep is cut, which Find says; on a machine slow enough for the
+	// deadline to pass too, it says that.
+	var cut *CutError
+	if !errors.As(err, &cut) && !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Find with a stalled search = %v, want a cut or the deadline error", err)
 	}
 	if p := paths(got); !cmp.Equal(p, []string{"helper/two.go uses"}) {
 		t.Errorf("stopped Find answered %v, want what it found before the search: the helper", p)

@@ -101,9 +101,23 @@ type Evidence struct {
 	// nothing is kept).
 	Cache *Cache
 
+	// Reading, when set, ends the searches' reading of files before the
+	// search's own context ends (ReadFiles): the references in the files
+	// read by then are still walked and listed.
+	Reading context.Context
+
 	kept atomic.Int64 // tokens kept by the searches (Keep)
 	mu   sync.Mutex
 	cuts []string // what a bound cut (Cut)
+}
+
+// reading is the context the searches read files under: Reading when it
+// is set (it is derived from ctx), else ctx.
+func (e *Evidence) reading(ctx context.Context) context.Context {
+	if e.Reading != nil {
+		return e.Reading
+	}
+	return ctx
 }
 
 // MaxKeptTokens bounds the tokens the searches of one Find keep in memory

@@ -14,19 +14,29 @@ import (
 // one the bound of kept tokens left out. read answers the number of tokens
 // its value keeps in memory; they are taken from the Find's bound
 // (Evidence.Keep), and once it is spent no more files are read, which the
-// evidence records as a cut naming lang's files. Each reader reads its
-// search's files here: the reading, its concurrency and its bound are the
-// same in every language.
+// evidence records as a cut naming lang's files. Reading also stops when
+// the evidence's Reading context ends before ctx (the time left for the
+// search is kept for walking what was read), also recorded as a cut. Each
+// reader reads its search's files here: the reading, its concurrency and
+// its bounds are the same in every language.
 func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string, paths []string, read func(p string, src []byte) (v T, tokens int, ok bool)) []T {
 	out := make([]T, len(paths))
-	var unread atomic.Int32
+	rctx := ev.reading(ctx)
+	var unread, late atomic.Int32
 	pipeline.ParallelCtx(ctx, len(paths), func(i int) {
+		if rctx.Err() != nil {
+			late.Add(1)
+			return
+		}
 		if !ev.Keep(0) {
 			unread.Add(1)
 			return
 		}
-		src, err := tree.ReadFile(ctx, paths[i])
+		src, err := tree.ReadFile(rctx, paths[i])
 		if err != nil {
+			if rctx.Err() != nil {
+				late.Add(1)
+			}
 			return
 		}
 		v, n, ok := read(paths[i], src)
@@ -41,6 +51,9 @@ func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string,
 	})
 	if n := unread.Load(); n > 0 {
 		ev.Cut(fmt.Sprintf("%d %s files holding the changed names were not read: the files read before hold %d tokens", n, lang, MaxKeptTokens))
+	}
+	if n := late.Load(); n > 0 && ctx.Err() == nil {
+		ev.Cut(fmt.Sprintf("%d %s files holding the changed names were not read in the time of the search", n, lang))
 	}
 	return out
 }

@@ -19,12 +19,18 @@ type Query struct {
 
 // Found runs q and answers the paths found, in the tree's order, without
 // the change's files and the skipped ones. Every reader gates its
-// search's hits here.
+// search's hits here. A search the evidence's Reading context ends finds
+// nothing, recorded as a cut.
 func Found(ctx context.Context, tree Tree, ev *Evidence, q Query) ([]string, error) {
 	if len(q.Words) == 0 {
 		return nil, nil
 	}
-	paths, err := tree.Grep(ctx, q.Words, q.Globs, q.Limit)
+	rctx := ev.reading(ctx)
+	paths, err := tree.Grep(rctx, q.Words, q.Globs, q.Limit)
+	if err != nil && rctx.Err() != nil && ctx.Err() == nil {
+		ev.Cut(fmt.Sprintf("a search for %d changed names did not finish in the time of the search", len(q.Words)))
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search for changed names: %w", err)
 	}
