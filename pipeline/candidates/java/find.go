@@ -3,6 +3,7 @@ package java
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -127,17 +128,25 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			return nil, nil, err
 		}
 	}
-	// The subtypes' files were read by their search: they are added, not
-	// read again, and take their tokens from the bound here.
-	subPaths, subFiles := s.subtypeFiles(ctx, touched)
+	// The files the subtypes' search read are not read again: the
+	// subtypes' files are added to the search's, and the search's files
+	// that search read too are taken as read; both take their tokens from
+	// the bound here.
+	subPaths, subRead := s.subtypeFiles(ctx, touched)
 	read := map[string]*jfile{}
-	for i, p := range subPaths {
-		if s.ev.Keep(len(subFiles[i].Toks)) {
-			read[p] = subFiles[i]
+	for _, p := range paths {
+		if f := subRead[p]; f != nil && s.ev.Keep(len(f.Toks)) {
+			read[p] = f
 		}
-		if !slices.Contains(paths, p) {
-			paths = append(paths, p)
+	}
+	for _, p := range subPaths {
+		if slices.Contains(paths, p) {
+			continue
 		}
+		if f := subRead[p]; s.ev.Keep(len(f.Toks)) {
+			read[p] = f
+		}
+		paths = append(paths, p)
 	}
 	fs, err := s.readAll(ctx, paths, read)
 	if err != nil {
@@ -236,10 +245,10 @@ func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change
 	return find(ctx, tree, cs, ev)
 }
 
-// subtypeFiles answers the files declaring classes below the classes of
-// the touched methods (lexed.Subtypes), paths and readings: their
-// overrides name neither.
-func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) ([]string, []*jfile) {
+// subtypeFiles answers the paths of the files declaring classes below the
+// classes of the touched methods (lexed.Subtypes: their overrides name
+// neither), and the readings of every file its search read, by path.
+func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) ([]string, map[string]*jfile) {
 	var classes []string
 	for _, t := range touched {
 		if c := lexed.LastName(t.d.Container); t.d.Kind == "method" && c != "" && !slices.Contains(classes, c) {
@@ -249,13 +258,18 @@ func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) ([]s
 	if len(classes) == 0 {
 		return nil, nil
 	}
-	paths, files, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", lexed.FamilyGlobs(lexed.LangJava), classes, func(p string, src []byte) (*jfile, map[string][]string) {
+	var mu sync.Mutex
+	read := map[string]*jfile{}
+	paths, _, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", lexed.FamilyGlobs(lexed.LangJava), classes, func(p string, src []byte) (*jfile, map[string][]string) {
 		f := cachedJava(s.ev.Cache, p, src)
+		mu.Lock()
+		read[p] = f
+		mu.Unlock()
 		out := map[string][]string{}
 		for _, c := range f.java.classes {
 			out[lexed.LastName(c.name)] = c.supers
 		}
 		return f, out
 	})
-	return paths, files
+	return paths, read
 }
