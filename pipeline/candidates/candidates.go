@@ -260,27 +260,14 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		}
 	}
 	history := coChangeStart(ctx, tree, code, opts.HistoryAt)
-	noHistory := newTies(code, nil)
-	// Each change goes to the first reader that reads it.
-	byReader := make([][]*engine.Change, len(readers))
-	for i, c := range cs {
-		if r := readerOf(changes[i]); r >= 0 {
-			byReader[r] = append(byReader[r], c)
+	if err := read(ctx, tree, changes, cs, ev); err != nil {
+		// When ctx ends, what was found so far is answered with its
+		// error: a caller with a time budget lists that much rather than
+		// nothing.
+		if ctx.Err() != nil {
+			return rank(ev, opts.Max, newTies(code, nil)), err
 		}
-	}
-	for r, rcs := range byReader {
-		if len(rcs) == 0 {
-			continue
-		}
-		if err := readers[r].Find(ctx, tree, cs, rcs, ev); err != nil {
-			// When ctx ends, what was found so far is answered with its
-			// error: a caller with a time budget lists that much rather
-			// than nothing.
-			if ctx.Err() != nil {
-				return rank(ev, opts.Max, noHistory), err
-			}
-			return nil, err
-		}
+		return nil, err
 	}
 	pairs := history()
 	coChange(ctx, tree, pairs, ev)
@@ -292,6 +279,26 @@ func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Can
 		return rank(ev, opts.Max, t), &CutError{What: cuts}
 	}
 	return rank(ev, opts.Max, t), nil
+}
+
+// read hands each change cs[i] (changes[i] as given) to the first reader
+// that reads it, and each reader its changes, adding what they find to ev.
+func read(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change, ev *engine.Evidence) error {
+	byReader := make([][]*engine.Change, len(readers))
+	for i, c := range cs {
+		if r := readerOf(changes[i]); r >= 0 {
+			byReader[r] = append(byReader[r], c)
+		}
+	}
+	for r, rcs := range byReader {
+		if len(rcs) == 0 {
+			continue
+		}
+		if err := readers[r].Find(ctx, tree, cs, rcs, ev); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CutError is Find's error when a bound of the search (the tokens one Find

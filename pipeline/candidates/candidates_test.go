@@ -70,6 +70,17 @@ type repo struct {
 // run applies the change, builds the Changes from a line diff and runs Find.
 func (r repo) run(t *testing.T) []Candidate {
 	t.Helper()
+	tree, changes := r.apply()
+	got, err := Find(context.Background(), tree, changes, Options{})
+	if err != nil {
+		t.Fatalf("Find: %v", err)
+	}
+	return got
+}
+
+// apply applies the change: the head's tree, and the Changes built from a
+// line diff.
+func (r repo) apply() (Tree, []Change) {
 	head := map[string]string{}
 	for p, s := range r.base {
 		head[p] = s
@@ -104,11 +115,7 @@ func (r repo) run(t *testing.T) []Candidate {
 	if r.tree != nil {
 		tree = r.tree(tree)
 	}
-	got, err := Find(context.Background(), tree, changes, Options{})
-	if err != nil {
-		t.Fatalf("Find: %v", err)
-	}
-	return got
+	return tree, changes
 }
 
 type want struct {

@@ -10,13 +10,20 @@ import (
 )
 
 // score is the file's best item, raised a little for each further distinct
-// symbol.
+// symbol. Among items of one score the best is the one that follows the
+// most breaking change of a declaration (engine.Item.Change: a removal,
+// then a changed declaration, signature, body), then a call: the reason
+// names what most needs the reviewer.
 func score(f *engine.FileEvidence) (float64, engine.Item, []string) {
 	sort.SliceStable(f.Items, func(i, j int) bool {
-		if f.Items[i].Score != f.Items[j].Score {
-			return f.Items[i].Score > f.Items[j].Score
+		a, b := f.Items[i], f.Items[j]
+		if a.Score != b.Score {
+			return a.Score > b.Score
 		}
-		return f.Items[i].Call && !f.Items[j].Call
+		if a.Change != b.Change {
+			return a.Change > b.Change
+		}
+		return a.Call && !b.Call
 	})
 	best := f.Items[0]
 	seen := map[string]bool{}

@@ -113,3 +113,30 @@ func TestRankFusesTies(t *testing.T) {
 		t.Errorf("a co-change candidate in the changed directory: %+v", c)
 	}
 }
+
+// TestRankReasonNamesTheMostBreakingChange: of a file's items of one score,
+// the reason is the one that follows the most breaking change, and the
+// file's score and rank stay those of its evidence.
+func TestRankReasonNamesTheMostBreakingChange(t *testing.T) {
+	e := engine.NewEvidence(nil)
+	e.Add("a.go", engine.Item{Kind: engine.KindImpact, Symbol: "f", Reason: "calls `f`, whose body changed", Score: 0.85, Method: engine.MethodGo, Call: true, Change: engine.ChangedBody})
+	e.Add("a.go", engine.Item{Kind: engine.KindImpact, Symbol: "g", Reason: "uses `g`, whose signature changed", Score: 0.85, Method: engine.MethodGo, Change: engine.ChangedSignature})
+	e.Add("a.go", engine.Item{Kind: engine.KindImpact, Symbol: "h", Reason: "calls `h`, whose body changed", Score: 0.8, Method: engine.MethodGo, Call: true, Change: engine.ChangedBody})
+	e.Add("b.go", engine.Item{Kind: engine.KindImpact, Symbol: "k", Reason: "calls `k`, whose body changed", Score: 0.85, Method: engine.MethodGo, Change: engine.ChangedBody})
+	e.Add("b.go", engine.Item{Kind: engine.KindImpact, Symbol: "f", Reason: "calls `f`, whose body changed", Score: 0.85, Method: engine.MethodGo, Call: true, Change: engine.ChangedBody})
+	got := rank(e, 12, ties{})
+	if len(got) != 2 || got[0].Path != "a.go" || got[1].Path != "b.go" {
+		t.Fatalf("rank = %s", dump(got))
+	}
+	if a := got[0]; !strings.HasPrefix(a.Reason, "uses `g`, whose signature changed") || a.Symbols[0] != "g" {
+		t.Errorf("a.go: reason %q, symbols %v: want the signature change's", a.Reason, a.Symbols)
+	}
+	if b := got[1]; !strings.HasPrefix(b.Reason, "calls `f`") {
+		t.Errorf("b.go: reason %q: among body changes, want the call", b.Reason)
+	}
+	// The score is the evidence's: the best item raised by 15% of what it
+	// lacks for each further name (two for a.go, one for b.go).
+	if want := round3(1 - 0.15*0.85*0.85); got[0].Score != want {
+		t.Errorf("a.go scores %v, want %v", got[0].Score, want)
+	}
+}

@@ -1,8 +1,11 @@
 package candidates
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // touchLang is one reader's fixture for TestTouchedSameInEveryReader: a
@@ -99,6 +102,57 @@ func TestTouchedSameInEveryReader(t *testing.T) {
 					t.Fatalf("want %s impact %q, got:\n%s", l.caller, e.want, dump(got))
 				}
 			})
+		}
+	}
+}
+
+// TestChangeKindSameInEveryReader runs one table of changes over every
+// reader: each marks the caller's evidence with how the change touched
+// compute (engine.Item.Change), the same way for the same edit.
+func TestChangeKindSameInEveryReader(t *testing.T) {
+	edits := []struct {
+		name  string
+		apply func(l touchLang, src string) string
+		want  engine.DeclChange
+	}{
+		{"body", func(l touchLang, s string) string { return strings.Replace(s, l.body, l.body2, 1) }, engine.ChangedBody},
+		{"header re-spaced only", func(l touchLang, s string) string { return strings.Replace(s, l.param, l.param+"  ", 1) }, engine.ChangedBody},
+		{"signature", func(l touchLang, s string) string { return strings.Replace(s, l.param, l.param2, 1) }, engine.ChangedSignature},
+		{"removed", func(l touchLang, s string) string { return removeFunc(l, s) }, engine.RemovedDecl},
+	}
+	for _, l := range touchLangs {
+		for _, e := range edits {
+			base := map[string]string{l.lib: l.libSrc, l.caller: l.callerSrc}
+			for p, s := range l.extra {
+				base[p] = s
+			}
+			tree, changes := repo{base: base, changed: map[string]string{l.lib: e.apply(l, l.libSrc)}}.apply()
+			cs, err := normalize(changes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev := engine.NewEvidence(cs)
+			if err := read(context.Background(), tree, changes, cs, ev); err != nil {
+				t.Fatalf("%s/%s: %v", l.name, e.name, err)
+			}
+			f := ev.Files[l.caller]
+			if f == nil {
+				t.Errorf("%s/%s: no evidence for %s", l.name, e.name, l.caller)
+				continue
+			}
+			impact := 0
+			for _, it := range f.Items {
+				if it.Kind != engine.KindImpact {
+					continue
+				}
+				impact++
+				if it.Change != e.want {
+					t.Errorf("%s/%s: %s's item %q marks change %d, want %d", l.name, e.name, l.caller, it.Reason, it.Change, e.want)
+				}
+			}
+			if impact == 0 {
+				t.Errorf("%s/%s: %s has no impact item", l.name, e.name, l.caller)
+			}
 		}
 	}
 }

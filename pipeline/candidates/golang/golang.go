@@ -578,7 +578,7 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int
 			if score == scoreGoImpactAmbig {
 				reason += " (operand type not inferred)"
 			}
-			ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Reason: reason, Score: score, Method: engine.MethodGo, Call: r.call})
+			ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Reason: reason, Score: score, Method: engine.MethodGo, Call: r.call, Change: s.change})
 		}
 	}
 	w.walkFile()
@@ -597,7 +597,7 @@ func (e *goEngine) implementationsIn(f *goFile, names map[string]bool, byName ma
 		}
 		for _, s := range byName[fd.Name.Name] {
 			if s.iface && e.sees(f, s.pk) {
-				ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Score: scoreGoImpactBreak, Method: engine.MethodGo,
+				ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Score: scoreGoImpactBreak, Method: engine.MethodGo, Change: s.change,
 					Reason: fmt.Sprintf("implements `%s`, %s", s.display(), s.change.Phrase())})
 			}
 		}

@@ -471,7 +471,7 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 		if best[k] <= scoreJavaLoose {
 			method = engine.MethodTextual // the receiver's type is unknown: the name matched as text
 		}
-		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: best[k], Call: calls[k],
+		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: best[k], Call: calls[k], Change: t.change,
 			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
 	}
 }

@@ -272,7 +272,7 @@ func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.
 			case call:
 				verb = "calls"
 			}
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call,
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call, Change: sym.s.Change,
 				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.s.Change.Phrase())})
 		}
 	}

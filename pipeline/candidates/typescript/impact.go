@@ -109,7 +109,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			if sym.Via != "" {
 				reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
 			}
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason})
+			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason, Change: sym.Change})
 		}
 	}
 }

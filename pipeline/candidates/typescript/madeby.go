@@ -100,7 +100,7 @@ func (s *tokSearch) madeUsesIn(ctx context.Context, tree engine.Tree, aliases *m
 				continue
 			}
 			fn := lexed.Display(m.by.Decl)
-			ev.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: m.name, Method: engine.MethodTokens, Score: scoreMade,
+			ev.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: m.name, Method: engine.MethodTokens, Score: scoreMade, Change: m.by.Change,
 				Reason: fmt.Sprintf("uses `%s`, which `%s` makes in %s, %s", m.name, fn, engine.PathBase(m.file.Path), m.by.Change.Phrase())})
 		}
 	}

@@ -296,7 +296,7 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 			continue
 		}
 		name := lexed.Display(im.sym.Decl)
-		ev.Add(im.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreImported,
+		ev.Add(im.path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreImported, Change: im.sym.Change,
 			Reason: fmt.Sprintf("declares `%s`, which the changed `%s` implements", name, im.member)})
 	}
 	for _, g := range s.files {
@@ -312,7 +312,7 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 				}
 				sib := lexed.Decl{Name: up.Name, Container: d.Name, Kind: up.Kind}
 				name := lexed.Display(sib)
-				ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreMember,
+				ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreMember, Change: im.sym.Change,
 					Reason: fmt.Sprintf("declares `%s`, which implements `%s` as the changed `%s` does", name, lexed.Display(up), im.member)})
 				if !slices.ContainsFunc(s.impactNames[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
 					s.impactNames[up.Name] = append(s.impactNames[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,

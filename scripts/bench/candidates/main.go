@@ -326,7 +326,10 @@ func benchRepo(dir, name string, n int, cache string, verbose bool, se, sb *scor
 	}
 	for _, sha := range commits {
 		if _, err := git(dir, "checkout", "-q", "-f", sha); err != nil {
-			return err
+			// A clone that lacks a blob of the commit is skipped, as in
+			// the other languages' benchmark (benchRepoLang).
+			fmt.Fprintf(os.Stderr, "recall: %s %s skipped: %v\n", name, sha[:10], err)
+			continue
 		}
 		changes, err := loadChanges(dir, sha)
 		if err != nil {

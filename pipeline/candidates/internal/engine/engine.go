@@ -166,6 +166,11 @@ type Item struct {
 	Score  float64
 	Method Method
 	Call   bool // the reference is a call: preferred for the reason
+	// Change is how the change touched the declaration the item follows
+	// (an impact item: its callers, users, overrides); zero for an item
+	// that follows no touched declaration. Among a file's items of one
+	// score, the most breaking change gives the reason.
+	Change DeclChange
 }
 
 // NewEvidence starts the evidence of a change.
@@ -216,7 +221,7 @@ func (e *Evidence) Merge(o *Evidence) {
 func (e *Evidence) MarkGenerated(path string) { e.Generated[path] = true }
 
 // DeclChange is how the change touched a declaration, for the wording of
-// reasons.
+// reasons (Item.Change).
 type DeclChange int
 
 // The ways a declaration changes, from the least to the most breaking.

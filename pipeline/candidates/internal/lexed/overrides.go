@@ -83,7 +83,7 @@ func (o *Overrides) Record(files []*File, ev *engine.Evidence) {
 			for _, s := range o.touched[d.Name] {
 				if h.Below(d.Container, s.Decl.Container) {
 					name := Display(s.Decl)
-					ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: ScoreMember,
+					ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: ScoreMember, Change: s.Change,
 						Reason: fmt.Sprintf("overrides `%s`, %s", name, s.Change.Phrase())})
 				}
 			}
