@@ -226,8 +226,9 @@ type Candidate struct {
 // are read through tree at the head commit. It fails on invalid input and
 // when the tree fails for a reason other than a missing file. When ctx ends
 // during the search, it answers the candidates found so far together with
-// ctx's error. When a bound of memory cut the search, it answers the
-// candidates found in what it read together with a *CutError.
+// ctx's error. When a bound of memory cut the search, or its reading
+// stopped with walkShare of ctx's time left, it answers the candidates
+// found in what it read together with a *CutError.
 func Find(ctx context.Context, tree Tree, changes []Change, opts Options) ([]Candidate, error) {
 	if tree == nil {
 		return nil, errors.New("candidates: tree is nil")
