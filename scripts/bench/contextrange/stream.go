@@ -201,12 +201,24 @@ func streamReport(rs []changeRange, answers []answer, distinct, repeat [][]pair,
 	var perRange, perRepeat []float64
 	var cpu []pair
 	for i, r := range rs {
-		d, rep := medianPair(distinct[i]), medianPair(repeat[i])
-		q, qRep := medianRatio(distinct[i]), medianRatio(repeat[i])
-		perRange, perRepeat = append(perRange, q), append(perRepeat, qRep)
-		fmt.Printf("%-27s %7d %6d %6d %10s %10s %7.2f %7.2f %10s %7.2f\n", r.Base[:12]+".."+r.Head[:12], r.Commits, r.Files, len(answers[i].Candidates),
+		rep, qRep := medianPair(repeat[i]), medianRatio(repeat[i])
+		perRepeat = append(perRepeat, qRep)
+		name := r.Base[:12] + ".." + r.Head[:12]
+		if len(distinct[i]) == 0 {
+			// With one pass, a range asked first is only a first request:
+			// it has no distinct figure, and none enters the median.
+			fmt.Printf("%-27s %7d %6d %6d %10s %10s %7s %7s %10s %7.2f\n", name, r.Commits, r.Files, len(answers[i].Candidates),
+				"first", "", "", "", ms(rep.context), qRep)
+			continue
+		}
+		d, q := medianPair(distinct[i]), medianRatio(distinct[i])
+		perRange = append(perRange, q)
+		fmt.Printf("%-27s %7d %6d %6d %10s %10s %7.2f %7.2f %10s %7.2f\n", name, r.Commits, r.Files, len(answers[i].Candidates),
 			ms(d.context), ms(d.raw), q, d.cpuRatio(), ms(rep.context), qRep)
 		cpu = append(cpu, d)
+	}
+	if len(perRange) == 0 {
+		return fmt.Errorf("no range was asked after a first request: ask more ranges or passes")
 	}
 	med, worst, firstQ := medianOf(perRange), slices.Max(perRange), medianRatio(first)
 	fp, mc := medianPair(first), medianPair(cpu)
