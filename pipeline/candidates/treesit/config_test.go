@@ -148,10 +148,10 @@ func TestVendoredCopiesSearchedForTheirOwnChanges(t *testing.T) {
 			t.Errorf("change to %s: %s parsed (%v)", c.path, c.not, parsed)
 		}
 	}
-	if got := vendoredCopy("deps/zlib/x/y.c"); got != "deps/zlib/" {
-		t.Errorf("vendoredCopy(deps/zlib/x/y.c) = %q", got)
+	if got := engine.VendoredCopy("deps/zlib/x/y.c"); got != "deps/zlib/" {
+		t.Errorf("VendoredCopy(deps/zlib/x/y.c) = %q", got)
 	}
-	if got := vendoredCopy("deps/x.c"); got != "deps/" {
-		t.Errorf("vendoredCopy(deps/x.c) = %q", got)
+	if got := engine.VendoredCopy("deps/x.c"); got != "deps/" {
+		t.Errorf("VendoredCopy(deps/x.c) = %q", got)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -86,13 +85,9 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	if s.family == "rust" {
 		s.cargo = newCargo(ctx, s.tree, s.ev.Cache)
 	}
-	copies := map[string]bool{} // the vendored copies the change touches
-	for _, c := range cs {
-		copies[vendoredCopy(c.Path)] = true
-	}
 	q := engine.Query{Words: words, Globs: familyGlobs(s.family), Limit: lexed.GrepLimit, Skip: func(p string) bool {
 		l := languageOf(p)
-		return l == nil || l.family != s.family || (vendoredCopy(p) != "" && !copies[vendoredCopy(p)])
+		return l == nil || l.family != s.family
 	}}
 	_, files, err := engine.Search(ctx, s.tree, s.ev, s.family, q, func(p string, src []byte) (*file, int, bool) {
 		f := cachedFile(ctx, s.ev.Cache, p, src)
@@ -204,26 +199,6 @@ func searchWords(ts []touched, us []use) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// vendorDirs are the folders that hold copies of other projects' code in
-// the trees of these languages, beside the vendor/ every reader skips:
-// libgit2's deps/zlib, a third_party/ of C++ libraries.
-var vendorDirs = map[string]bool{"deps": true, "third_party": true, "third-party": true, "thirdparty": true, "3rdparty": true}
-
-// vendoredCopy is the copy of another project the file p lies in, as its
-// folder (deps/zlib/); "" for none. A copy's files name the same common
-// words as the project's (error, buf, len) and are large: they are searched
-// only for a change to the same copy.
-func vendoredCopy(p string) string {
-	parts := strings.Split(p, "/")
-	for i := 0; i < len(parts)-1; i++ {
-		if vendorDirs[parts[i]] {
-			end := min(i+2, len(parts)-1)
-			return strings.Join(parts[:end], "/") + "/"
-		}
-	}
-	return ""
 }
 
 // commonName reports a member name too common to search alone.

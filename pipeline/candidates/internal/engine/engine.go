@@ -280,6 +280,26 @@ func SkippedPath(p string) bool {
 	return false
 }
 
+// vendorDirs are the folders that hold copies of other projects' code,
+// beside the vendor/ and node_modules/ SkippedPath leaves out: libgit2's
+// deps/zlib, a third_party/ of C++ libraries.
+var vendorDirs = map[string]bool{"deps": true, "third_party": true, "third-party": true, "thirdparty": true, "3rdparty": true}
+
+// VendoredCopy is the copy of another project the file p lies in, as its
+// folder (deps/zlib/); "" for none. A copy's files name the same common
+// words as the project's (error, buf, len) and are large: a search finds
+// them only for a change to the same copy (Found).
+func VendoredCopy(p string) string {
+	parts := strings.Split(p, "/")
+	for i := 0; i < len(parts)-1; i++ {
+		if vendorDirs[parts[i]] {
+			end := min(i+2, len(parts)-1)
+			return strings.Join(parts[:end], "/") + "/"
+		}
+	}
+	return ""
+}
+
 // DirOf is path.Dir with "" for the root.
 func DirOf(p string) string {
 	d := path.Dir(p)

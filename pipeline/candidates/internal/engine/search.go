@@ -18,7 +18,8 @@ type Query struct {
 }
 
 // Found runs q and answers the paths found, in the tree's order, without
-// the change's files and the skipped ones. Every reader gates its
+// the change's files, the skipped ones and those of a vendored copy the
+// change does not touch (VendoredCopy). Every reader gates its
 // search's hits here. A search the evidence's Reading context ends finds
 // nothing, recorded as a cut.
 func Found(ctx context.Context, tree Tree, ev *Evidence, q Query) ([]string, error) {
@@ -34,7 +35,14 @@ func Found(ctx context.Context, tree Tree, ev *Evidence, q Query) ([]string, err
 	if err != nil {
 		return nil, fmt.Errorf("search for changed names: %w", err)
 	}
+	copies := map[string]bool{} // the vendored copies the change touches
+	for p := range ev.Changed {
+		copies[VendoredCopy(p)] = true
+	}
 	return slices.DeleteFunc(paths, func(p string) bool {
+		if c := VendoredCopy(p); c != "" && !copies[c] {
+			return true
+		}
 		return ev.Changed[p] || SkippedPath(p) || (q.Skip != nil && q.Skip(p))
 	}), nil
 }

@@ -58,3 +58,28 @@ func TestSearchGatesAndReadsInOrder(t *testing.T) {
 		t.Fatalf("a query without words answered %v after %d searches", paths, len(tree.asked))
 	}
 }
+
+// TestFoundSkipsVendoredCopiesOfOtherChanges: a file of a vendored copy
+// (third_party/zlib/) holding a changed name is found only for a change to
+// the same copy, in every reader's search.
+func TestFoundSkipsVendoredCopiesOfOtherChanges(t *testing.T) {
+	tree := &grepTree{order: []string{"src/use.py", "third_party/zlib/use.py", "third_party/png/use.py"}, files: map[string]string{
+		"src/use.py": "target()", "third_party/zlib/use.py": "target()", "third_party/png/use.py": "target()",
+	}}
+	for _, c := range []struct {
+		changed string
+		want    []string
+	}{
+		{"src/t.py", []string{"src/use.py"}},
+		{"third_party/zlib/t.py", []string{"src/use.py", "third_party/zlib/use.py"}},
+	} {
+		ev := NewEvidence([]*Change{{Path: c.changed}})
+		got, err := Found(context.Background(), tree, ev, Query{Words: []string{"target"}, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("change to %s: found %v, want %v", c.changed, got, c.want)
+		}
+	}
+}
