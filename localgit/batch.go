@@ -131,15 +131,8 @@ func (p *Provider) readBlobs(ctx context.Context, dir string, oids []string, siz
 		}
 	}()
 	for k, oid := range oids {
-		data, err := br.read(ctx, oid, sizes[k])
-		if err != nil && k == 0 && pooled && br.broken && ctx.Err() == nil {
-			br.close()
-			if br, err = startBlobReader(dir); err != nil {
-				br = nil
-				return err
-			}
-			data, err = br.read(ctx, oid, sizes[k])
-		}
+		var data []byte
+		br, data, err = readKept(ctx, dir, br, pooled && k == 0, oid, sizes[k])
 		if err != nil {
 			return fmt.Errorf("read blobs: %w", err)
 		}

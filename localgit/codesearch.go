@@ -314,18 +314,8 @@ func (t *codeTree) readBlob(ctx context.Context, oid string, maxBytes int64) ([]
 			return nil, err
 		}
 	}
-	data, err := br.read(ctx, oid, maxBytes)
-	if err != nil && pooled && br.broken && ctx.Err() == nil {
-		// A process kept idle may have been stopped meanwhile: a new one
-		// answers instead.
-		br.close()
-		if br, err = startBlobReader(t.dir); err != nil {
-			t.idle <- nil
-			return nil, err
-		}
-		data, err = br.read(ctx, oid, maxBytes)
-	}
-	t.idle <- br
+	br, data, err := readKept(ctx, t.dir, br, pooled, oid, maxBytes)
+	t.idle <- br // nil when no process could start: a slot
 	return data, err
 }
 

@@ -1,6 +1,7 @@
 package localgit
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -100,4 +101,21 @@ func (br *blobReader) stopIdle() {
 		br.idleStop.Stop()
 		br.idleStop = nil
 	}
+}
+
+// readKept reads oid (at most maxBytes) through br. When br came from the
+// pool (pooled) and its process stopped while it was kept, a new process
+// reads instead. It answers the reader to keep using: br, its replacement,
+// or nil when none could start.
+func readKept(ctx context.Context, dir string, br *blobReader, pooled bool, oid string, maxBytes int64) (*blobReader, []byte, error) {
+	data, err := br.read(ctx, oid, maxBytes)
+	if err == nil || !pooled || !br.broken || ctx.Err() != nil {
+		return br, data, err
+	}
+	br.close()
+	if br, err = startBlobReader(dir); err != nil {
+		return nil, nil, err
+	}
+	data, err = br.read(ctx, oid, maxBytes)
+	return br, data, err
 }
