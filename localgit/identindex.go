@@ -471,18 +471,24 @@ func (t *codeTree) fillLater(entries []treeEntry) {
 			x.mu.Unlock()
 			x.fills.Done()
 		}()
-		br, _, err := t.readers.get(t.dir)
+		br, pooled, err := t.readers.get(t.dir)
 		if err != nil {
 			return
 		}
-		defer func() { t.readers.put(t.dir, br) }()
+		defer func() {
+			if br != nil {
+				t.readers.put(t.dir, br)
+			}
+		}()
 		for _, e := range entries {
 			if _, ok := x.get(e.OID); ok {
 				continue
 			}
 			data, ok := t.blobs.get(e.OID)
 			if !ok {
-				if data, err = br.read(context.Background(), e.OID, identMaxBlob); err != nil && !errors.Is(err, pipeline.ErrNotFound) {
+				br, data, err = readKept(context.Background(), t.dir, br, pooled, e.OID, identMaxBlob)
+				pooled = false
+				if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
 					return
 				}
 			}
