@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
+	"time"
 )
 
 // The collector's settings for `prscout serve` (docs/operations.md,
@@ -99,4 +103,68 @@ func readCgroupLimit(files []string) (int64, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// idleReleaseAfter is how long serve waits after its last request before
+// it gives the heap's free pages back to the system.
+const idleReleaseAfter = 30 * time.Second
+
+// idleRelease gives memory back once the server is idle. Under GOGC=400
+// the heap may grow to five times its live part during a burst of
+// requests, and with no allocation afterwards no collection runs to free
+// it, so a quiet server would keep its busiest hour's size. After
+// idleReleaseAfter without a request (probes and scrapes do not count) and
+// none in flight, it runs one collection that returns the free pages
+// (free, debug.FreeOSMemory in serve); the kept readings and blobs stay.
+// It releases once per idle spell.
+type idleRelease struct {
+	after    time.Duration
+	free     func()
+	inFlight atomic.Int64
+	last     atomic.Int64 // when the last counted request ended, unix ns
+	pending  atomic.Bool  // a request ended since the last release
+}
+
+// quiet are the paths that do not count as work: a scrape every few
+// seconds must not keep the server from ever being idle.
+var quiet = map[string]bool{"/metrics": true, "/healthz": true, "/readyz": true}
+
+// wrap counts h's requests.
+func (r *idleRelease) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if quiet[req.URL.Path] {
+			h.ServeHTTP(w, req)
+			return
+		}
+		r.inFlight.Add(1)
+		defer func() {
+			r.last.Store(time.Now().UnixNano())
+			r.pending.Store(true)
+			r.inFlight.Add(-1)
+		}()
+		h.ServeHTTP(w, req)
+	})
+}
+
+// check releases memory when the server has been idle long enough at now,
+// and reports whether it did.
+func (r *idleRelease) check(now time.Time) bool {
+	if !r.pending.Load() || r.inFlight.Load() > 0 || now.Sub(time.Unix(0, r.last.Load())) < r.after {
+		return false
+	}
+	r.pending.Store(false)
+	r.free()
+	return true
+}
+
+// run checks every tick until ctx ends.
+func (r *idleRelease) run(ctx context.Context, tick <-chan time.Time) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick:
+			r.check(now)
+		}
+	}
 }

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestGCPolicy(t *testing.T) {
@@ -62,5 +65,52 @@ func TestReadCgroupLimit(t *testing.T) {
 				t.Errorf("readCgroupLimit = %d %v, want %d %v", n, ok, tc.n, tc.ok)
 			}
 		})
+	}
+}
+
+// TestIdleReleaseOncePerSpell: memory is given back once after a counted
+// request and the idle time, never while a request runs, not for probes
+// and scrapes, and not again until another request ends.
+func TestIdleReleaseOncePerSpell(t *testing.T) {
+	frees := 0
+	r := &idleRelease{after: time.Minute, free: func() { frees++ }}
+	block := make(chan struct{})
+	started := make(chan struct{}, 1)
+	h := r.wrap(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.URL.Path == "/v1/context" {
+			started <- struct{}{}
+			<-block
+		}
+	}))
+	serveOne := func(path string) {
+		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, path, nil))
+	}
+	far := func() time.Time { return time.Unix(0, r.last.Load()).Add(2 * time.Minute) }
+
+	serveOne("/metrics")
+	if r.check(time.Now().Add(time.Hour)) {
+		t.Fatal("released after a scrape alone")
+	}
+	done := make(chan struct{})
+	go func() { serveOne("/v1/context"); close(done) }()
+	<-started
+	if r.check(time.Now().Add(time.Hour)) {
+		t.Fatal("released while a request was in flight")
+	}
+	close(block)
+	<-done
+	if r.check(time.Unix(0, r.last.Load()).Add(30 * time.Second)) {
+		t.Fatal("released before the idle time passed")
+	}
+	if !r.check(far()) || frees != 1 {
+		t.Fatalf("not released once after the idle time: %d frees", frees)
+	}
+	serveOne("/healthz")
+	if r.check(far()) || frees != 1 {
+		t.Fatalf("released again without a new request: %d frees", frees)
+	}
+	serveOne("/v1/review")
+	if !r.check(far()) || frees != 2 {
+		t.Fatalf("not released after the next request: %d frees", frees)
 	}
 }

@@ -11,7 +11,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -146,8 +148,12 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	// would stop long stages; the API sets both deadlines per request
 	// instead (api.RequestLimits), lifting the read deadline once the body
 	// is in and pushing the write deadline at every write.
+	idle := &idleRelease{after: idleReleaseAfter, free: debug.FreeOSMemory}
+	ticker := time.NewTicker(idleReleaseAfter / 3)
+	defer ticker.Stop()
+	go idle.run(ctx, ticker.C)
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           idle.wrap(srv),
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,
