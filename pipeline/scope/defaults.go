@@ -24,7 +24,8 @@ var (
 		"dist", "build", "out", "target", "coverage", ".next", ".nuxt", ".svelte-kit", ".gradle",
 		"__pycache__", ".terraform", "obj",
 		// vendored and dependency folders
-		"node_modules", "vendor", "bower_components", "third_party", "third-party", ".venv", "venv",
+		"node_modules", "vendor", "bower_components", "third_party", "third-party", "thirdparty", "3rdparty", "deps",
+		".venv", "venv",
 		"site-packages", "pods", ".yarn", "jspm_packages",
 		// generated code: generatedDirs
 		"generated", "__generated__",

@@ -255,11 +255,12 @@ var defaultPathCases = struct{ yes, no []string }{
 		"app/__pycache__/m.cpython-311.pyc", "infra/.terraform/modules/m.json", "bin/Release/app.dll",
 		"poetry.lock", "Gemfile.lock", "bun.lockb", "gradle.lockfile", "pkg/testdata/case.json",
 		"test/fixtures/user.json", "src/__mocks__/api.ts", "x/expected.golden", "third_party/lib/a.c",
+		"deps/zlib/inflate.c", "src/3rdparty/x.h", "thirdparty/y.cc",
 	},
 	no: []string{
 		"BUILD", "pkg/build.go", "cmd/out.go", "vendor", "src/distance.ts", "lockfile.go",
 		"src/map.go", "mapper.ts", "docs/png.md", "builder/x.go", "README.md", "gen.go",
-		"pkg/generator/gen.go", "src/fixture.go", "api/handler_test.go", "testdata",
+		"pkg/generator/gen.go", "src/fixture.go", "api/handler_test.go", "testdata", "deps.go", "pkg/deps",
 	},
 }
 
