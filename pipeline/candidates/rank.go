@@ -15,16 +15,7 @@ import (
 // then a changed declaration, signature, body), then a call: the reason
 // names what most needs the reviewer.
 func score(f *engine.FileEvidence) (float64, engine.Item, []string) {
-	sort.SliceStable(f.Items, func(i, j int) bool {
-		a, b := f.Items[i], f.Items[j]
-		if a.Score != b.Score {
-			return a.Score > b.Score
-		}
-		if a.Change != b.Change {
-			return a.Change > b.Change
-		}
-		return a.Call && !b.Call
-	})
+	sort.SliceStable(f.Items, func(i, j int) bool { return engine.Outranks(f.Items[i], f.Items[j]) })
 	best := f.Items[0]
 	seen := map[string]bool{}
 	var syms []string

@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -152,10 +153,26 @@ func (e *Evidence) Cuts() []string {
 	return append([]string(nil), e.cuts...)
 }
 
-// FileEvidence is the reasons to list one file.
+// FileEvidence is the reasons to list one file: the best item of each
+// symbol (Outranks), in the order they were found.
 type FileEvidence struct {
 	Path  string
 	Items []Item
+	// at is the index in Items of each symbol's item.
+	at map[string]int
+}
+
+// Outranks says whether a is a better reason than b: a higher score, then
+// the more breaking change of the declaration it follows (a removal, then
+// a changed declaration, signature, body), then a call.
+func Outranks(a, b Item) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	if a.Change != b.Change {
+		return a.Change > b.Change
+	}
+	return a.Call && !b.Call
 }
 
 // Item is one reason to list a file.
@@ -185,16 +202,30 @@ func NewEvidence(cs []*Change) *Evidence {
 	return e
 }
 
-// Add records a reason to list path; paths of the change are ignored.
+// Add records a reason to list path; paths of the change are ignored. A
+// file keeps one item per symbol, the first of the best: a file naming a
+// changed name 40,000 times holds one item for it. A better item of a
+// symbol moves to the end, so Items stays in the order its items were
+// found, as a stable sort of every item added would have them.
 func (e *Evidence) Add(path string, it Item) {
 	if e.Changed[path] || path == "" {
 		return
 	}
 	f := e.Files[path]
 	if f == nil {
-		f = &FileEvidence{Path: path}
+		f = &FileEvidence{Path: path, at: map[string]int{}}
 		e.Files[path] = f
 	}
+	if i, ok := f.at[it.Symbol]; ok {
+		if !Outranks(it, f.Items[i]) {
+			return
+		}
+		f.Items = slices.Delete(f.Items, i, i+1)
+		for j := i; j < len(f.Items); j++ {
+			f.at[f.Items[j].Symbol] = j
+		}
+	}
+	f.at[it.Symbol] = len(f.Items)
 	f.Items = append(f.Items, it)
 }
 

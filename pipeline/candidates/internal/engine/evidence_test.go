@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+)
+
+// TestAddKeepsTheBestOfEachSymbol: a file keeps one item per symbol, and
+// sorting what it keeps gives the same best item and the same symbols in
+// the same order as sorting every item added.
+func TestAddKeepsTheBestOfEachSymbol(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	symbols := []string{"a", "b", "c", "d"}
+	for trial := range 2000 {
+		e := NewEvidence(nil)
+		var all []Item
+		for i := range 1 + rng.IntN(30) {
+			it := Item{
+				Symbol: symbols[rng.IntN(len(symbols))],
+				Score:  []float64{0.5, 0.7, 0.9}[rng.IntN(3)],
+				Change: DeclChange(rng.IntN(3)),
+				Call:   rng.IntN(2) == 0,
+				Reason: string(rune('A' + i)),
+			}
+			all = append(all, it)
+			e.Add("f.go", it)
+		}
+		kept := e.Files["f.go"].Items
+		want, got := distinctFirst(all), distinctFirst(kept)
+		if len(kept) != len(want) || !slices.Equal(got, want) {
+			t.Fatalf("trial %d: kept %v, want the items %v of %v", trial, got, want, all)
+		}
+	}
+}
+
+// distinctFirst sorts items as the ranking does and gives each symbol's
+// first item, as "symbol:reason".
+func distinctFirst(items []Item) []string {
+	items = slices.Clone(items)
+	sort.SliceStable(items, func(i, j int) bool { return Outranks(items[i], items[j]) })
+	seen := map[string]bool{}
+	var out []string
+	for _, it := range items {
+		if !seen[it.Symbol] {
+			seen[it.Symbol] = true
+			out = append(out, it.Symbol+":"+it.Reason)
+		}
+	}
+	return out
+}
