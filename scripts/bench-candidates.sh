@@ -17,7 +17,8 @@
 #     apache+commons-cli, apache+commons-lang; speed spring-projects+spring-framework
 #   C (clangd, c/truth.py): held out libgit2+libgit2, redis+hiredis
 #   C++ (clangd): held out fmtlib+fmt, gabime+spdlog
-# The clones are checked out commit by commit (they end where they started). The Go type checker
+# Each commit is checked out in a temporary work tree of its clone (git worktree add), never in the
+# clone itself, so a clone's own work tree is left alone and two runs may share the clones. The Go type checker
 # needs each repository's dependencies, through the Go module proxy or a warm module cache. The
 # TypeScript analyzer's pinned typescript is installed with npm ci into
 # ${XDG_CACHE_HOME:-~/.cache}/prscout-bench-ts, outside the repository; jedi must be importable by

@@ -332,7 +332,11 @@ func benchRepoLang(a *analyzer, dir, name string, n int, cache string, verbose b
 		return err
 	}
 	orig = strings.TrimSpace(orig)
-	defer git(dir, "checkout", "-q", "-f", orig) //nolint:errcheck // best effort
+	dir, done, err := scratchTree(dir, orig)
+	if err != nil {
+		return err
+	}
+	defer done()
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return err
 	}

@@ -91,6 +91,27 @@ func main() {
 	os.Exit(code)
 }
 
+// scratchTree adds a detached work tree of the clone dir at rev in a new
+// temporary folder: the benchmark checks its commits out there, never in
+// the clone, so a clone's own work tree is left as it was and two runs on
+// the same clones do not check out over each other. done removes it.
+func scratchTree(dir, rev string) (string, func(), error) {
+	tmp, err := os.MkdirTemp("", "recall-tree-")
+	if err != nil {
+		return "", nil, err
+	}
+	wt := filepath.Join(tmp, filepath.Base(dir))
+	if _, err := git(dir, "worktree", "add", "-q", "--detach", wt, rev); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return wt, func() {
+		git(dir, "worktree", "remove", "--force", wt) //nolint:errcheck // pruned below when it fails
+		os.RemoveAll(tmp)
+		git(dir, "worktree", "prune") //nolint:errcheck // best effort
+	}, nil
+}
+
 func git(dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
 	var stderr bytes.Buffer
@@ -316,7 +337,11 @@ func benchRepo(dir, name string, n int, cache string, verbose bool, se, sb *scor
 		return err
 	}
 	orig = strings.TrimSpace(orig)
-	defer git(dir, "checkout", "-q", "-f", orig) //nolint:errcheck // best effort
+	dir, done, err := scratchTree(dir, orig)
+	if err != nil {
+		return err
+	}
+	defer done()
 	commits, err := pickCommits(dir, orig, n)
 	if err != nil {
 		return err
