@@ -38,9 +38,11 @@ go vet ./...
 # back to the identifier search: that build must still compile.
 echo "== CGO_ENABLED=0 go build"
 CGO_ENABLED=0 go build ./...
-# The candidates benchmark is its own module (it needs golang.org/x/tools):
-# vetting it keeps it building against the engine it measures.
+# The candidates and structure benchmarks are modules of their own (they
+# need golang.org/x/tools and the tree-sitter grammars): vetting them keeps
+# them building against the engine they measure.
 (cd scripts/bench/candidates && go vet .)
+(cd scripts/bench/structure && go vet .)
 echo "== staticcheck $staticcheck_version"
 go run "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" ./...
 echo "== go test -race"
