@@ -602,7 +602,7 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 			return 0, false
 		}
 		// Unqualified: in a subclass, or statically imported.
-		if c := at.classOf(g); c != nil && s.reaches(c.name, cls) {
+		if c := at.classOf(g); c != nil && s.h.Reaches(c.name, cls) {
 			return scoreJavaTyped, isCall
 		}
 		if d.Static && s.staticImports(g, cls, d.Name) {
@@ -620,7 +620,7 @@ func (s *javaSearch) anyReaches(types []string, cls, name string) bool {
 			return true
 		}
 		decl := s.h.Declaring(t, name)
-		if s.reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
+		if s.h.Reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
 			return true
 		}
 	}
@@ -638,31 +638,11 @@ func (s *javaSearch) allKnown(types []string) bool {
 	return true
 }
 
-// reaches reports whether class sub is cls or extends or implements it
-// (transitively).
-func (s *javaSearch) reaches(sub, cls string) bool {
-	seen := map[string]bool{}
-	queue := []string{sub}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == cls {
-			return true
-		}
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		queue = append(queue, s.h.Supers[c]...)
-	}
-	return false
-}
-
 // overrides reports whether the method declared at token i of g belongs
 // to a class that extends or implements cls.
 func (s *javaSearch) overrides(g *jfile, i int, cls string) bool {
 	c := g.java.classAt(i)
-	return c != nil && c.name != cls && s.reaches(c.name, cls)
+	return c != nil && c.name != cls && s.h.Reaches(c.name, cls)
 }
 
 // staticImports reports whether g imports member name of class cls

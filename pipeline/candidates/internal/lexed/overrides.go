@@ -10,14 +10,27 @@ import (
 )
 
 // Below reports whether class sub extends or implements super, directly or
-// through the classes h knows.
+// through the classes h knows, each supertype named by its last name
+// (LastName).
 func (h *Hierarchy) Below(sub, super string) bool {
+	return h.reach(append([]string(nil), h.Supers[sub]...), super, LastName)
+}
+
+// Reaches reports whether class sub is super or extends or implements it,
+// directly or through the classes h knows, each class named whole (Java's
+// Outer.Inner).
+func (h *Hierarchy) Reaches(sub, super string) bool {
+	return h.reach([]string{sub}, super, func(c string) string { return c })
+}
+
+// reach walks the supertypes up from the classes of queue, each named by
+// name, and reports whether it meets super.
+func (h *Hierarchy) reach(queue []string, super string, name func(string) string) bool {
 	seen := map[string]bool{}
-	queue := append([]string(nil), h.Supers[sub]...)
 	for len(queue) > 0 {
-		c := queue[0]
+		c := name(queue[0])
 		queue = queue[1:]
-		if c = LastName(c); c == super {
+		if c == super {
 			return true
 		}
 		if !seen[c] {
