@@ -297,19 +297,9 @@ func (p *jparser) skipAnnotation(i int) int {
 		j++
 	}
 	if p.text(j) == "(" {
-		return p.matchClose(j) + 1
+		return p.br.CloseOrLast(j) + 1
 	}
 	return j
-}
-
-// matchClose answers the index of the bracket closing the one at i, or
-// the last index when it is not closed.
-func (p *jparser) matchClose(i int) int {
-	n := p.br.Close(i)
-	if n < 0 {
-		n = len(p.toks) - 1
-	}
-	return n
 }
 
 // skipAngle skips type arguments or parameters <...> from i at '<'; it
@@ -383,7 +373,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		if p.text(j) != "{" {
 			return j + 1
 		}
-		return p.matchClose(j) + 1
+		return p.br.CloseOrLast(j) + 1
 	}
 	p.depth++
 	defer func() { p.depth-- }()
@@ -398,7 +388,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		j = p.skipAngle(j)
 	}
 	if p.text(j) == "(" { // record components
-		j = p.matchClose(j) + 1
+		j = p.br.CloseOrLast(j) + 1
 	}
 	var supers []string
 	mode := ""
@@ -463,7 +453,7 @@ func (p *jparser) body(open int, cls, kind string) int {
 			}
 			i = p.skipAnnotation(i)
 		case t.Text == "{": // an initializer block
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 			start = -1
 		case t.Text == "<":
 			if start < 0 {
@@ -514,10 +504,10 @@ func (p *jparser) enumConstants(i int, cls string) int {
 		d := p.add(lexed.Decl{Name: p.text(i), Kind: "field", Container: cls, Static: true, From: p.line(i), To: p.line(i)})
 		j := i + 1
 		if p.text(j) == "(" {
-			j = p.matchClose(j) + 1
+			j = p.br.CloseOrLast(j) + 1
 		}
 		if p.text(j) == "{" {
-			j = p.matchClose(j) + 1
+			j = p.br.CloseOrLast(j) + 1
 		}
 		p.decls[d].To = p.line(j - 1)
 		switch p.text(j) {
@@ -547,7 +537,7 @@ func (p *jparser) member(start, i int, cls string) int {
 	_, simple, _ := lexed.CutLastDot(cls)
 	if p.text(i) == simple && p.text(i+1) == "(" {
 		p.facts.declTok.add(i)
-		end := p.methodEnd(p.matchClose(i+1) + 1)
+		end := p.methodEnd(p.br.CloseOrLast(i+1) + 1)
 		p.add(lexed.Decl{Name: simple, Kind: "constructor", Container: cls, From: p.line(start), To: p.line(end)})
 		return end + 1
 	}
@@ -557,7 +547,7 @@ func (p *jparser) member(start, i int, cls string) int {
 	}
 	if p.text(j+1) == "(" {
 		p.facts.declTok.add(j)
-		end := p.methodEnd(p.matchClose(j+1) + 1)
+		end := p.methodEnd(p.br.CloseOrLast(j+1) + 1)
 		p.add(lexed.Decl{Name: p.text(j), Kind: "method", Container: cls, Static: static, From: p.line(start), To: p.line(end)})
 		if typ != "void" && !javaPrimitives[typ] {
 			p.m.AddReturn(cls+"."+p.text(j), typ)
@@ -593,7 +583,7 @@ func (p *jparser) methodEnd(i int) int {
 	for i < len(p.toks) {
 		switch p.text(i) {
 		case "{":
-			return p.matchClose(i)
+			return p.br.CloseOrLast(i)
 		case ";":
 			return i
 		case "}":
@@ -614,11 +604,11 @@ func (p *jparser) skipInitializer(i int) int {
 		t := p.text(i)
 		switch t {
 		case "(":
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 		case "{":
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 		case "[":
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 		case "<":
 			if p.isIdent(i-1) && isUpper(p.text(i-1)) || p.text(i-1) == "." {
 				i = p.skipAngle(i)

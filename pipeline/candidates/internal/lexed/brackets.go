@@ -40,6 +40,15 @@ func (b Brackets) Close(i int) int {
 	return int(b[i])
 }
 
+// CloseOrLast is Close with the last token's index for a bracket never
+// closed (or no bracket at i).
+func (b Brackets) CloseOrLast(i int) int {
+	if c := b.Close(i); c >= 0 {
+		return c
+	}
+	return len(b) - 1
+}
+
 // Open returns the index of the bracket opening the one closing at i; -1
 // when nothing opened it, or toks[i] closes none.
 func (b Brackets) Open(i int) int {
