@@ -305,21 +305,11 @@ func (p *jparser) skipAnnotation(i int) int {
 // skipAngle skips type arguments or parameters <...> from i at '<'; it
 // stops at a token no type holds.
 func (p *jparser) skipAngle(i int) int {
-	depth := 0
-	for j := i; j < len(p.toks); j++ {
-		switch p.toks[j].Text {
-		case "<":
-			depth++
-		case ">":
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		case ";", "{", "}", "(", ")", "=", "|":
-			return j
-		}
+	j, ok := lexed.MatchAngle(p.toks, i, 1, 0, ";{}()=|")
+	if ok {
+		return j + 1
 	}
-	return len(p.toks)
+	return j
 }
 
 // typeAt reads a type from i: a.b.C<...>[] or a primitive; it answers the
@@ -647,7 +637,11 @@ func (p *jparser) vars() {
 			j -= 3
 		}
 		if j >= 0 && toks[j].Text == ">" {
-			j = p.openAngle(j) - 1
+			k, ok := lexed.MatchAngle(toks, j, -1, 0, ";{}()=")
+			if !ok {
+				continue
+			}
+			j = k - 1
 		}
 		if j < 0 || toks[j].Kind != lexed.TkIdent || javaNotType[toks[j].Text] {
 			continue
@@ -692,25 +686,6 @@ func (p *jparser) declStartsAfter(b int) bool {
 		return true
 	}
 	return false
-}
-
-// openAngle answers the index of the '<' matching the '>' at j, or -1.
-func (p *jparser) openAngle(j int) int {
-	depth := 0
-	for k := j; k >= 0; k-- {
-		switch p.toks[k].Text {
-		case ">":
-			depth++
-		case "<":
-			depth--
-			if depth == 0 {
-				return k
-			}
-		case ";", "{", "}", "(", ")", "=":
-			return -1
-		}
-	}
-	return -1
 }
 
 var (

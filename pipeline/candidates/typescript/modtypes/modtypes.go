@@ -524,41 +524,29 @@ func InScope(scopes []Scope, i int) bool {
 // -1 when it does not close.
 func closeOf(f *lexed.File, i int) int {
 	if f.Toks[i].Text == "<" {
-		return matchAngle(f.Toks, i, 1)
+		return angle(f.Toks, i, 1)
 	}
 	return f.Brackets.Close(i)
+}
+
+// angle is the angle bracket matching toks[i] (lexed.MatchAngle), looking
+// forward (step 1) or backward (step -1): type arguments hold no ';', '{'
+// or '}', so one of those first means a comparison (-1), as does no match
+// within 4096 tokens.
+func angle(toks []lexed.Tok, i, step int) int {
+	if j, ok := lexed.MatchAngle(toks, i, step, 4096, ";{}"); ok {
+		return j
+	}
+	return -1
 }
 
 // openOf returns the index of the bracket opening the one closing at
 // f.Toks[i] (')' or '>'), -1 when there is none.
 func openOf(f *lexed.File, i int) int {
 	if f.Toks[i].Text == ">" {
-		return matchAngle(f.Toks, i, -1)
+		return angle(f.Toks, i, -1)
 	}
 	return f.Brackets.Open(i)
-}
-
-// matchAngle returns the index of the angle bracket matching toks[i],
-// looking forward (step 1, from a '<') or backward (step -1, from a '>'):
-// type arguments hold no ';', '{' or '}', so one of those first means a
-// comparison (-1), as does no match within maxAngle tokens.
-func matchAngle(toks []lexed.Tok, i, step int) int {
-	const maxAngle = 4096
-	depth := 0
-	for j := i; j >= 0 && j < len(toks) && (j-i)*step < maxAngle; j += step {
-		switch toks[j].Text {
-		case toks[i].Text:
-			depth++
-		case "<", ">":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		case ";", "{", "}":
-			return -1
-		}
-	}
-	return -1
 }
 
 // exprTypes returns the types of the expression of f ending at toks[k]: a
