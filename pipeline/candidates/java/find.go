@@ -13,7 +13,7 @@ import (
 // find adds the evidence of the Java changes cs to ev.
 func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
-		tried: map[triedKey]bool{}, declared: map[string]int{}, dirs: map[rootDir]map[string]bool{}, rootSeen: map[string]bool{}}
+		tried: map[triedKey]bool{}, declared: map[string]int{}, listing: engine.NewListing(ctx, tree), rootSeen: map[string]bool{}}
 	heads, added, touched := s.readChanges(cs)
 	impactFiles, seen, err := s.impactFiles(ctx, touched)
 	if err != nil {

@@ -34,12 +34,12 @@ type javaSearch struct {
 	tree     engine.Tree
 	ev       *engine.Evidence
 	h        *lexed.Hierarchy
-	files    map[string]*jfile           // every file read, by path
-	classes  map[string][]*jfile         // class simple name -> files declaring it
-	tried    map[triedKey]bool           // the type names looked up from a file (by path)
-	declared map[string]int              // member name -> files declaring it (read files)
-	dirs     map[rootDir]map[string]bool // directory -> the file names it lists
-	own      map[*jfile][]string         // ownRootsOf's answers
+	files    map[string]*jfile   // every file read, by path
+	classes  map[string][]*jfile // class simple name -> files declaring it
+	tried    map[triedKey]bool   // the type names looked up from a file (by path)
+	declared map[string]int      // member name -> files declaring it (read files)
+	listing  *engine.Listing     // the directories readIn lists
+	own      map[*jfile][]string // ownRootsOf's answers
 	// explicitAt is readIn's answers for explicit places.
 	explicitAt map[typePlace]placeAnswer
 	rootList   []string            // source roots known (roots)

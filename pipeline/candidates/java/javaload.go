@@ -207,9 +207,6 @@ type placeAnswer struct {
 	roots int
 }
 
-// rootDir is a package directory under a source root, as readIn lists it.
-type rootDir struct{ root, dir string }
-
 // ownRootsOf is ownRoots(f), found once per file by one search.
 func (s *javaSearch) ownRootsOf(f *jfile) []string {
 	if r, ok := s.own[f]; ok {
@@ -270,25 +267,14 @@ func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfi
 	}
 	var found *jfile
 	for _, root := range roots {
-		names, ok := s.dirs[rootDir{root, dir}]
-		if !ok {
-			d := engine.JoinDir(root, dir)
-			ps, err := s.tree.ListDir(ctx, d)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
+		fp := engine.JoinDir(engine.JoinDir(root, dir), file)
+		if !s.listing.Has(fp) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
-			names = map[string]bool{}
-			for _, p := range ps {
-				names[path.Base(p)] = true
-			}
-			s.dirs[rootDir{root, dir}] = names
-		}
-		if !names[file] {
 			continue
 		}
-		f, err := s.read(ctx, engine.JoinDir(engine.JoinDir(root, dir), file))
+		f, err := s.read(ctx, fp)
 		if err != nil {
 			return nil, err
 		}

@@ -48,7 +48,7 @@ type World struct {
 	host    Host
 	files   map[string]*lexed.File // the files read, by path
 	missing map[string]bool        // paths that are no file
-	dirs    map[string]map[string]bool
+	listing *engine.Listing
 	reads   int
 	steps   int
 	renames map[*lexed.File]map[string]string // renamesOf, by file
@@ -87,7 +87,7 @@ type Scope struct {
 
 // New returns the reading of one Find over tree.
 func New(ctx context.Context, tree engine.Tree, host Host) *World {
-	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, dirs: map[string]map[string]bool{},
+	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, listing: engine.NewListing(ctx, tree),
 		imports: map[importAt]*lexed.File{}}
 }
 
@@ -175,23 +175,7 @@ func (w *World) resolveImport(at importAt) *lexed.File {
 
 // exists reports whether the tree holds a file at p, by the listing of its
 // directory (read once: cheaper than failed reads of every extension).
-func (w *World) exists(p string) bool {
-	dir := engine.DirOf(p)
-	have, ok := w.dirs[dir]
-	if !ok && w.ctx.Err() != nil {
-		return false
-	}
-	if !ok {
-		have = map[string]bool{}
-		if files, err := w.tree.ListDir(w.ctx, dir); err == nil {
-			for _, f := range files {
-				have[f] = true
-			}
-		}
-		w.dirs[dir] = have
-	}
-	return have[p]
-}
+func (w *World) exists(p string) bool { return w.listing.Has(p) }
 
 // declOf returns the file declaring the top-level name as f sees it, and
 // the name it has there: f when it declares name, else the file an import
