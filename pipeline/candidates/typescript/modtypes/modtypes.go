@@ -233,11 +233,8 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 }
 
 // renamedFrom returns X of "X as name" in an import or export clause of
-// f ({X as name}), "" for none.
-func renamedFrom(f *lexed.File, name string) string { return renamesOf(f)[name] }
-
-// renamedFrom is renamedFrom with each file's renames read once: a lookup
-// per member access of a file would otherwise rescan the file each time.
+// f ({X as name}), "" for none, each file's renames read once (renamesOf):
+// a lookup per member access of a file would otherwise rescan the file.
 func (w *World) renamedFrom(f *lexed.File, name string) string {
 	r, ok := w.renames[f]
 	if !ok {
