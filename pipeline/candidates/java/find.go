@@ -67,21 +67,13 @@ func (s *javaSearch) readChanges(cs []*engine.Change) ([]*jfile, map[*jfile][]in
 	sides := make([]side, len(cs))
 	pipeline.Parallel(len(cs), func(i int) {
 		c := cs[i]
-		var nf, of *jfile
-		if c.New != nil {
-			nf = cachedJava(s.ev.Cache, c.Path, c.New)
+		nf, of := engine.Sides(c, func(p string, src []byte) *jfile { return cachedJava(s.ev.Cache, p, src) })
+		if nf != nil {
 			sides[i].nf, sides[i].on = nf, lexed.TokensOn(nf.Toks, c.Added)
 			for k := range lexed.EnclosingCalls(nf.File, c.Added) {
 				sides[i].on = append(sides[i].on, k)
 			}
 			slices.Sort(sides[i].on)
-		}
-		if c.Old != nil {
-			op := c.Path
-			if c.OldPath != "" {
-				op = c.OldPath
-			}
-			of = cachedJava(s.ev.Cache, op, c.Old)
 		}
 		sides[i].touched = javaTouched(c, nf, of)
 	})

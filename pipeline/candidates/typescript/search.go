@@ -182,17 +182,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 // prepareSearch lexes one changed file and returns the search of the names
 // its change touches and uses; nil when there are none.
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
-	var nf, of *jsFile
-	if c.New != nil {
-		nf = cachedJS(mods.cache, c.Path, c.New, aliases)
-	}
-	if c.Old != nil {
-		op := c.Path
-		if c.OldPath != "" {
-			op = c.OldPath
-		}
-		of = cachedJS(mods.cache, op, c.Old, aliases)
-	}
+	nf, of := engine.Sides(c, func(p string, src []byte) *jsFile { return cachedJS(mods.cache, p, src, aliases) })
 	c = lexed.CodeChange(c, nf.base(), of.base())
 	useNames, memberOnly := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {

@@ -89,6 +89,26 @@ type Change struct {
 	Added, Removed map[int]bool
 }
 
+// BasePath is the changed file's path at the base commit.
+func (c *Change) BasePath() string {
+	if c.OldPath != "" {
+		return c.OldPath
+	}
+	return c.Path
+}
+
+// Sides reads c's head and base with read, each at its own path; the zero
+// F for a side the change does not have (an added or deleted file).
+func Sides[F any](c *Change, read func(p string, src []byte) F) (head, base F) {
+	if c.New != nil {
+		head = read(c.Path, c.New)
+	}
+	if c.Old != nil {
+		base = read(c.BasePath(), c.Old)
+	}
+	return head, base
+}
+
 // Evidence collects the reasons found for each file.
 type Evidence struct {
 	// Changed holds the paths of the change (both sides); they are never
