@@ -303,7 +303,7 @@ func (s *javaSearch) usesIn(f *jfile, added []int) {
 					}
 				}
 			}
-		case isUpper(t.Text) && (!call || i > 0 && f.Toks[i-1].Text == "new"):
+		case lexed.IsTypeName(t.Text) && (!call || i > 0 && f.Toks[i-1].Text == "new"):
 			cls := f.java.qualify(t.Text)
 			fs, sc := s.typeFiles(f, cls)
 			for _, g := range fs {
@@ -327,7 +327,7 @@ func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 		if f.java.contained[name] {
 			return // declared in the file itself
 		}
-		if f.Types.Vars[name] != nil && !isUpper(name) {
+		if f.Types.Vars[name] != nil && !lexed.IsTypeName(name) {
 			return // a local or parameter
 		}
 		for _, sup := range c.supers {
@@ -584,7 +584,7 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 				types = at.typesOf(s, g)
 			} else if p := toks[i-3]; p.Kind == lexed.TkIdent {
 				types = g.Types.TypesOf(p.Text)
-				if len(types) == 0 && isUpper(p.Text) {
+				if len(types) == 0 && lexed.IsTypeName(p.Text) {
 					types = []string{p.Text}
 				}
 			}

@@ -38,7 +38,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 		next := map[typeRef]bool{}
 		for r := range need {
 			n := r.name
-			if n == "" || s.tried[triedKey{r.from.Path, n}] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !isUpper(n) {
+			if n == "" || s.tried[triedKey{r.from.Path, n}] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !lexed.IsTypeName(n) {
 				continue
 			}
 			s.tried[triedKey{r.from.Path, n}] = true
@@ -148,7 +148,7 @@ func javaTypePlaces(f *jfile, n string) []typePlace {
 		case !im.wildcard && !im.static && im.parts[k-1] == n:
 			out = append(out, typePlace{pkgDir(im.parts[:k-1]), n + ".java", true})
 			// a.b.Outer.T: T nested in Outer.java.
-			if k >= 3 && isUpper(im.parts[k-2]) {
+			if k >= 3 && lexed.IsTypeName(im.parts[k-2]) {
 				out = append(out, typePlace{pkgDir(im.parts[:k-2]), im.parts[k-2] + ".java", true})
 			}
 		case im.static && k >= 2:

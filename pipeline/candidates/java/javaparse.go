@@ -171,7 +171,7 @@ func javaParse(toks []lexed.Tok, br lexed.Brackets) ([]lexed.Decl, *lexed.TypeMo
 func (p *jparser) qualifyNested() {
 	alias := map[string]string{}
 	for _, im := range p.facts.imports {
-		if k := len(im.parts); !im.static && !im.wildcard && k >= 2 && isUpper(im.parts[k-2]) {
+		if k := len(im.parts); !im.static && !im.wildcard && k >= 2 && lexed.IsTypeName(im.parts[k-2]) {
 			alias[im.parts[k-1]] = im.parts[k-2] + "." + im.parts[k-1]
 		}
 	}
@@ -321,7 +321,7 @@ func (p *jparser) typeAt(i int) (string, int) {
 	name := p.text(i)
 	j := i + 1
 	for p.text(j) == "." && p.isIdent(j+1) {
-		if isUpper(name) && isUpper(p.text(j+1)) {
+		if lexed.IsTypeName(name) && lexed.IsTypeName(p.text(j+1)) {
 			name += "." + p.text(j+1) // Outer.Inner
 		} else {
 			name = p.text(j + 1)
@@ -600,7 +600,7 @@ func (p *jparser) skipInitializer(i int) int {
 		case "[":
 			i = p.br.CloseOrLast(i) + 1
 		case "<":
-			if p.isIdent(i-1) && isUpper(p.text(i-1)) || p.text(i-1) == "." {
+			if p.isIdent(i-1) && lexed.IsTypeName(p.text(i-1)) || p.text(i-1) == "." {
 				i = p.skipAngle(i)
 			} else {
 				i++
@@ -613,8 +613,6 @@ func (p *jparser) skipInitializer(i int) int {
 	}
 	return len(p.toks) - 1
 }
-
-func isUpper(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
 
 // vars types the names the file declares: "Type name" followed by = ; : ,
 // or ), preceded by a token that can start a declaration.
@@ -651,7 +649,7 @@ func (p *jparser) vars() {
 		for k >= 2 && toks[k-1].Text == "." && toks[k-2].Kind == lexed.TkIdent {
 			k -= 2
 		}
-		if k < j && isUpper(toks[j-2].Text) {
+		if k < j && lexed.IsTypeName(toks[j-2].Text) {
 			typ = toks[j-2].Text + "." + typ // Outer.Inner
 		}
 		if k > 0 && !p.declStartsAfter(k-1) {
