@@ -252,7 +252,7 @@ func (s *javaSearch) addFile(f *jfile) {
 	for _, d := range f.Decls {
 		switch d.Kind {
 		case "class", "interface", "enum":
-			k := javaClassKey(d)
+			k := lexed.Display(d)
 			if !slices.Contains(s.classes[k], f) {
 				s.classes[k] = append(s.classes[k], f)
 			}
@@ -477,21 +477,12 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 }
 
 // touchedClass is the class a touched declaration belongs to (a class:
-// itself).
+// itself, named as the hierarchy names it: A.B for a class B nested in A).
 func touchedClass(d lexed.Decl) string {
 	if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
-		return javaClassKey(d)
+		return lexed.Display(d)
 	}
 	return d.Container
-}
-
-// javaClassKey is a class declaration's name in the hierarchy: A.B for a
-// class B nested in A.
-func javaClassKey(d lexed.Decl) string {
-	if d.Container != "" {
-		return d.Container + "." + d.Name
-	}
-	return d.Name
 }
 
 // javaTopName is the top-level class of a class key (A of A.B).
