@@ -200,16 +200,9 @@ func (p *jparser) qualifyNested() {
 	}
 }
 
-func (p *jparser) text(i int) string {
-	if i < 0 || i >= len(p.toks) {
-		return ""
-	}
-	return p.toks[i].Text
-}
+func (p *jparser) text(i int) string { return lexed.TextAt(p.toks, i) }
 
-func (p *jparser) isIdent(i int) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].Kind == lexed.TkIdent
-}
+func (p *jparser) isIdent(i int) bool { return lexed.IdentAt(p.toks, i) }
 
 func (p *jparser) line(i int) int {
 	if i < 0 {

@@ -38,16 +38,9 @@ func Decls(f *lexed.File, types *lexed.TypeModel) []lexed.Decl {
 	return s.out
 }
 
-func (s *jsScan) text(i int) string {
-	if i < 0 || i >= len(s.toks) {
-		return ""
-	}
-	return s.toks[i].Text
-}
+func (s *jsScan) text(i int) string { return lexed.TextAt(s.toks, i) }
 
-func (s *jsScan) isIdent(i int) bool {
-	return i >= 0 && i < len(s.toks) && s.toks[i].Kind == lexed.TkIdent
-}
+func (s *jsScan) isIdent(i int) bool { return lexed.IdentAt(s.toks, i) }
 
 // punctAt reports whether toks[i] is the punctuation p.
 func (s *jsScan) punctAt(i int, p string) bool {

@@ -264,7 +264,7 @@ func renamesOf(f *lexed.File) map[string]string {
 			if t := toks[j].Text; t == ";" || t == "}" {
 				break
 			} else if t == "{" {
-				if p := textAt(toks, j-1); p == "export" || p == "import" || p == "type" {
+				if p := lexed.TextAt(toks, j-1); p == "export" || p == "import" || p == "type" {
 					if out == nil {
 						out = map[string]string{}
 					}
@@ -475,14 +475,6 @@ func chainEnd(f *lexed.File, k int) int {
 		}
 	}
 	return j
-}
-
-// textAt is the text of toks[i], "" outside toks.
-func textAt(toks []lexed.Tok, i int) string {
-	if i < 0 || i >= len(toks) {
-		return ""
-	}
-	return toks[i].Text
 }
 
 // shadowedAt reports whether the name token f.Toks[i] is a parameter of a

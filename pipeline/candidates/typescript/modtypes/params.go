@@ -21,10 +21,10 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 		return nil
 	}
 	pos, start := scope.Pos, scope.From
-	if textAt(toks, start-1) == "function" {
+	if lexed.TextAt(toks, start-1) == "function" {
 		start--
 	}
-	if textAt(toks, start-1) == "async" {
+	if lexed.TextAt(toks, start-1) == "async" {
 		start--
 	}
 	var out []Type
