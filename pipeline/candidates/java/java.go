@@ -282,7 +282,7 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 func (s *javaSearch) usesIn(f *jfile, added []int) {
 	for _, i := range added {
 		t := f.Toks[i]
-		if t.Kind != lexed.TkIdent || f.java.declTok.has(i) || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
+		if t.Kind != lexed.TkIdent || f.java.declTok.Has(i) || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
 			continue
 		}
 		member := i > 0 && f.Toks[i-1].Text == "."
@@ -448,7 +448,7 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 			}
 			sc, call := s.refAt(g, &at, t, byName.cls[k], sees[sk])
 			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
-				best[k], calls[k], over[k] = sc, call, g.java.declTok.has(i)
+				best[k], calls[k], over[k] = sc, call, g.java.declTok.Has(i)
 			}
 		}
 	}
@@ -539,7 +539,7 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 	d := &t.d
 	toks := g.Toks
 	k := toks[i]
-	if g.java.declTok.has(i) {
+	if g.java.declTok.Has(i) {
 		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
 			return scoreJavaTyped, false
 		}

@@ -69,7 +69,7 @@ func cachedJava(c *engine.Cache, p string, src []byte) *jfile {
 type javaFacts struct {
 	classes []jclass
 	// declTok marks token indexes that name a declaration (not references).
-	declTok tokSet
+	declTok engine.Bits
 	imports []jimport
 	// members is the file's member names by class (lexed.MembersOf), and
 	// memberNames the names of its declarations other than classes, each
@@ -156,7 +156,7 @@ const maxClassNesting = 32
 // javaParse reads the declarations, the declared-type model and the facts
 // of a Java file's tokens.
 func javaParse(toks []lexed.Tok, br lexed.Brackets) ([]lexed.Decl, *lexed.TypeModel, *javaFacts) {
-	p := &jparser{toks: toks, br: br, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: newTokSet(len(toks))}}
+	p := &jparser{toks: toks, br: br, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: engine.NewBits(len(toks))}}
 	p.top()
 	p.vars()
 	p.qualifyNested()
@@ -365,7 +365,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 	if outer != "" {
 		key = outer + "." + name
 	}
-	p.facts.declTok.add(kw + 1)
+	p.facts.declTok.Add(kw + 1)
 	j := kw + 2
 	if p.text(j) == "<" {
 		j = p.skipAngle(j)
@@ -483,7 +483,7 @@ func (p *jparser) enumConstants(i int, cls string) int {
 		default:
 			return i
 		}
-		p.facts.declTok.add(i)
+		p.facts.declTok.Add(i)
 		d := p.add(lexed.Decl{Name: p.text(i), Kind: "field", Container: cls, Static: true, From: p.line(i), To: p.line(i)})
 		j := i + 1
 		if p.text(j) == "(" {
@@ -519,7 +519,7 @@ func (p *jparser) member(start, i int, cls string) int {
 	}
 	_, simple, _ := lexed.CutLastDot(cls)
 	if p.text(i) == simple && p.text(i+1) == "(" {
-		p.facts.declTok.add(i)
+		p.facts.declTok.Add(i)
 		end := p.methodEnd(p.br.CloseOrLast(i+1) + 1)
 		p.add(lexed.Decl{Name: simple, Kind: "constructor", Container: cls, From: p.line(start), To: p.line(end)})
 		return end + 1
@@ -529,7 +529,7 @@ func (p *jparser) member(start, i int, cls string) int {
 		return j
 	}
 	if p.text(j+1) == "(" {
-		p.facts.declTok.add(j)
+		p.facts.declTok.Add(j)
 		end := p.methodEnd(p.br.CloseOrLast(j+1) + 1)
 		p.add(lexed.Decl{Name: p.text(j), Kind: "method", Container: cls, Static: static, From: p.line(start), To: p.line(end)})
 		if typ != "void" && !javaPrimitives[typ] {
@@ -538,7 +538,7 @@ func (p *jparser) member(start, i int, cls string) int {
 		return end + 1
 	}
 	for {
-		p.facts.declTok.add(j)
+		p.facts.declTok.Add(j)
 		d := p.add(lexed.Decl{Name: p.text(j), Kind: "field", Container: cls, Static: static, From: p.line(start)})
 		k := j + 1
 		for p.text(k) == "[" && p.text(k+1) == "]" {
@@ -658,7 +658,7 @@ func (p *jparser) vars() {
 			continue
 		}
 		name := toks[i].Text
-		p.facts.declTok.add(i)
+		p.facts.declTok.Add(i)
 		p.m.AddVar(name, typ)
 		p.m.AddVar("this."+name, typ)
 	}

@@ -19,7 +19,7 @@ func javaNamedTypes(f *jfile, added []int) map[string]bool {
 	out := map[string]bool{}
 	for _, i := range added {
 		t := f.Toks[i]
-		if t.Kind != lexed.TkIdent || f.java.declTok.has(i) {
+		if t.Kind != lexed.TkIdent || f.java.declTok.Has(i) {
 			continue
 		}
 		if lexed.IsTypeName(t.Text) {
