@@ -104,9 +104,7 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			w = javaTopName(t.d.Container)
 		}
 		seen[t.d.Name] = true
-		if !slices.Contains(words, w) {
-			words = append(words, w)
-		}
+		words = engine.AppendNew(words, w)
 	}
 	paths, err := engine.Found(ctx, s.tree, s.ev, lexed.Query(lexed.LangJava, words))
 	if err != nil {

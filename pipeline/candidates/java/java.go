@@ -253,9 +253,7 @@ func (s *javaSearch) addFile(f *jfile) {
 		switch d.Kind {
 		case "class", "interface", "enum":
 			k := lexed.Display(d)
-			if !slices.Contains(s.classes[k], f) {
-				s.classes[k] = append(s.classes[k], f)
-			}
+			s.classes[k] = engine.AppendNew(s.classes[k], f)
 		}
 	}
 	for _, n := range f.java.memberNames {

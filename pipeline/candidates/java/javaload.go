@@ -69,9 +69,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 			var words []string
 			for tail := range pending {
 				w := strings.TrimSuffix(path.Base(tail), ".java")
-				if !slices.Contains(words, w) {
-					words = append(words, w)
-				}
+				words = engine.AppendNew(words, w)
 			}
 			slices.Sort(words)
 			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, lexed.GrepLimit)

@@ -70,9 +70,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		return f, f.Types.SupersOf()
 	})
 	for i, p := range below {
-		if !slices.Contains(paths, p) {
-			paths = append(paths, p)
-		}
+		paths = engine.AppendNew(paths, p)
 		// Read by their search: the changes' searches share them.
 		if f := belowFiles[i]; mods.lexed[p] == nil && len(f.Toks) <= maxSharedTokens {
 			mods.lexed[p] = f
@@ -224,9 +222,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	slices.Sort(words[len(impactNames):])
 	// The supertypes' names find the classes implementing them too.
 	for _, im := range supers {
-		if !slices.Contains(words, im.sym.Decl.Container) {
-			words = append(words, im.sym.Decl.Container)
-		}
+		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
 	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
 		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world}

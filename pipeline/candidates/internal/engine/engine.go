@@ -6,6 +6,7 @@ package engine
 import (
 	"context"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -339,6 +340,16 @@ func JoinDir(dir, name string) string {
 
 // PathBase is path.Base for display.
 func PathBase(p string) string { return path.Base(p) }
+
+// AppendNew appends to s each of vs it does not hold yet, in order.
+func AppendNew[T comparable](s []T, vs ...T) []T {
+	for _, v := range vs {
+		if !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	return s
+}
 
 // Words makes a set of the space-separated words of s.
 func Words(s string) map[string]bool {

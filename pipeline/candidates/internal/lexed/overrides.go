@@ -3,7 +3,6 @@ package lexed
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -59,9 +58,7 @@ func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evid
 	for _, s := range touched {
 		if d := s.Decl; d.Kind == "method" && d.Container != "" && !d.Static && s.Via == "" {
 			o.touched[d.Name] = append(o.touched[d.Name], s)
-			if !slices.Contains(classes, d.Container) {
-				classes = append(classes, d.Container)
-			}
+			classes = engine.AppendNew(classes, d.Container)
 		}
 	}
 	if len(classes) == 0 {

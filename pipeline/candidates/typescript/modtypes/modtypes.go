@@ -319,9 +319,7 @@ func (w *World) named(f *lexed.File, names []string) []Type {
 			m = n
 		}
 		t := Type{Name: m, File: g}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
+		out = engine.AppendNew(out, t)
 	}
 	return out
 }
@@ -350,7 +348,7 @@ func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
 	}
 	out := w.named(f, f.Types.Vars[name])
 	for _, k := range f.Types.Inits[name] {
-		out = appendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
+		out = engine.AppendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
 	}
 	return out
 }
@@ -388,7 +386,7 @@ func (w *World) callTypes(f *lexed.File, fn string, depth int) []Type {
 	var out []Type
 	for _, t := range values {
 		if t.File != nil {
-			out = appendNew(out, w.named(t.File, t.File.Types.Returns[t.Name+"()"])...)
+			out = engine.AppendNew(out, w.named(t.File, t.File.Types.Returns[t.Name+"()"])...)
 		}
 	}
 	return out
@@ -413,7 +411,7 @@ func (w *World) memberTypes(t Type, m string, call bool, depth int) []Type {
 	}
 	var out []Type
 	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
-		out = appendNew(out, w.memberTypes(s, m, call, depth+1)...)
+		out = engine.AppendNew(out, w.memberTypes(s, m, call, depth+1)...)
 	}
 	return out
 }
@@ -429,16 +427,7 @@ func (w *World) declaring(t Type, m string, depth int) []Type {
 	}
 	var out []Type
 	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
-		out = appendNew(out, w.declaring(s, m, depth+1)...)
-	}
-	return out
-}
-
-func appendNew(out []Type, ts ...Type) []Type {
-	for _, t := range ts {
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
+		out = engine.AppendNew(out, w.declaring(s, m, depth+1)...)
 	}
 	return out
 }
@@ -556,7 +545,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		if member {
 			var out []Type
 			for _, b := range w.exprTypes(f, r, depth+1) {
-				out = appendNew(out, w.memberTypes(b, name, true, depth+1)...)
+				out = engine.AppendNew(out, w.memberTypes(b, name, true, depth+1)...)
 			}
 			return out
 		}
@@ -575,7 +564,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 	if r, ok := memberReceiverEnd(toks, k); ok {
 		var out []Type
 		for _, b := range w.exprTypes(f, r, depth+1) {
-			out = appendNew(out, w.memberTypes(b, name, false, depth+1)...)
+			out = engine.AppendNew(out, w.memberTypes(b, name, false, depth+1)...)
 		}
 		return out
 	}
@@ -631,7 +620,7 @@ func (w *World) Receiver(f *lexed.File, i int) []Type {
 func (w *World) Declaring(recv []Type, member string) []Type {
 	var found []Type
 	for _, t := range recv {
-		found = appendNew(found, w.declaring(t, member, 0)...)
+		found = engine.AppendNew(found, w.declaring(t, member, 0)...)
 	}
 	return found
 }
@@ -646,7 +635,7 @@ func (w *World) Implemented(f *lexed.File, class, member string) []Type {
 	}
 	var found []Type
 	for _, s := range w.named(f, f.Types.Supers[class]) {
-		found = appendNew(found, w.declaring(s, member, 0)...)
+		found = engine.AppendNew(found, w.declaring(s, member, 0)...)
 	}
 	return found
 }
