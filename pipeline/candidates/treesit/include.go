@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // compileDBs are where a C or C++ project keeps its compilation database,
@@ -116,24 +117,18 @@ func (in *includes) reaches(h, p string) bool {
 	if h == p {
 		return true
 	}
-	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || fileStem(p) != fileStem(h) {
+	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || lexed.Stem(p) != lexed.Stem(h) {
 		return false
 	}
 	if engine.DirOf(p) == engine.DirOf(h) {
 		return true
 	}
 	for _, q := range in.List(engine.DirOf(h)) {
-		if q != h && fileStem(q) == fileStem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
+		if q != h && lexed.Stem(q) == lexed.Stem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
 			return false // the header's own source file is beside it
 		}
 	}
 	return true
-}
-
-// fileStem is p's file name without its extension.
-func fileStem(p string) string {
-	base := path.Base(p)
-	return base[:len(base)-len(path.Ext(base))]
 }
 
 // sourceExts are the extensions of C and C++ source (not header) files.

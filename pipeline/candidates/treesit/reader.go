@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // Reader reads the changes in the languages of the table when the build
@@ -87,7 +88,7 @@ func cachedReading(ctx context.Context, c *engine.Cache, p string, src []byte, s
 // stem is a file's name without its extension; a module's directory for
 // the files that stand for it (mod.rs, lib.rs, index.php, __init__...).
 func stem(p string) string {
-	s := fileStem(p)
+	s := lexed.Stem(p)
 	switch s {
 	case "mod", "lib", "index", "main", "init", "__init__":
 		if d := engine.DirOf(p); d != "" {
