@@ -71,7 +71,7 @@ func coChangeStart(ctx context.Context, tree Tree, code []*engine.Change, at str
 // checked all the same.
 func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.Evidence) {
 	seen := map[string]bool{}
-	dirs := map[string]map[string]bool{}
+	listing := engine.NewListing(ctx, tree)
 	for _, p := range pairs {
 		if len(seen) == coChangeChecked || ctx.Err() != nil {
 			return
@@ -80,7 +80,7 @@ func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.
 			continue
 		}
 		seen[p.With] = true
-		if ev.Files[p.With] == nil && present(ctx, tree, dirs, p.With) {
+		if ev.Files[p.With] == nil && listing.Has(p.With) {
 			ev.Add(p.With, coChangeItem(p))
 		}
 	}
@@ -90,22 +90,6 @@ func coChange(ctx context.Context, tree Tree, pairs []cochange.Pair, ev *engine.
 // code a reader reads, neither a test, generated nor vendored.
 func coChangeListable(p string) bool {
 	return Reads(Change{Path: p, AddedLines: []int{1}}) && !isTestPath(p) && !isGeneratedPath(p) && !engine.SkippedPath(p)
-}
-
-// present reports whether p is a file of the tree, listing each directory
-// once (dirs keeps the listings).
-func present(ctx context.Context, tree Tree, dirs map[string]map[string]bool, p string) bool {
-	d := engine.DirOf(p)
-	files, ok := dirs[d]
-	if !ok {
-		files = map[string]bool{}
-		list, _ := tree.ListDir(ctx, d)
-		for _, f := range list {
-			files[f] = true
-		}
-		dirs[d] = files
-	}
-	return files[p]
 }
 
 // coChangeItem is the evidence of one pair, worded with its counts.

@@ -36,7 +36,7 @@ func codeLinesAt(cache *engine.Cache, sum func([]byte) engine.Sum, src []byte, l
 	if len(lines) == 0 {
 		return lines
 	}
-	code := engine.CachedAt(cache, engine.KeyAt("go/code", "", sum(src)), func() (goscan.Lines, int64) {
+	code := engine.CachedAt(cache, engine.KeyAt("go/code", "", sum(src)), func() (engine.Bits, int64) {
 		c := goscan.ScanLines(src)
 		return c, int64(len(c)) * 8
 	})

@@ -53,11 +53,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			}
 		}
 		if c.Old != nil && len(c.Removed) > 0 {
-			op := c.Path
-			if c.OldPath != "" {
-				op = c.OldPath
-			}
-			if f := e.parseKeep(op, c.Old, nil); f != nil {
+			if f := e.parseKeep(c.BasePath(), c.Old, nil); f != nil {
 				oldFiles[i], oldSides[i] = f, sideOf(f, e.codeLines(c.Old, c.Removed))
 			}
 		}

@@ -13,7 +13,7 @@ import (
 // find adds the evidence of the Java changes cs to ev.
 func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
-		tried: map[triedKey]bool{}, declared: map[string]int{}, dirs: map[rootDir]map[string]bool{}, rootSeen: map[string]bool{}}
+		tried: map[triedKey]bool{}, declared: map[string]int{}, listing: engine.NewListing(ctx, tree), rootSeen: map[string]bool{}}
 	heads, added, touched := s.readChanges(cs)
 	impactFiles, seen, err := s.impactFiles(ctx, touched)
 	if err != nil {
@@ -67,21 +67,13 @@ func (s *javaSearch) readChanges(cs []*engine.Change) ([]*jfile, map[*jfile][]in
 	sides := make([]side, len(cs))
 	pipeline.Parallel(len(cs), func(i int) {
 		c := cs[i]
-		var nf, of *jfile
-		if c.New != nil {
-			nf = cachedJava(s.ev.Cache, c.Path, c.New)
+		nf, of := engine.Sides(c, func(p string, src []byte) *jfile { return cachedJava(s.ev.Cache, p, src) })
+		if nf != nil {
 			sides[i].nf, sides[i].on = nf, lexed.TokensOn(nf.Toks, c.Added)
 			for k := range lexed.EnclosingCalls(nf.File, c.Added) {
 				sides[i].on = append(sides[i].on, k)
 			}
 			slices.Sort(sides[i].on)
-		}
-		if c.Old != nil {
-			op := c.Path
-			if c.OldPath != "" {
-				op = c.OldPath
-			}
-			of = cachedJava(s.ev.Cache, op, c.Old)
 		}
 		sides[i].touched = javaTouched(c, nf, of)
 	})
@@ -112,9 +104,7 @@ func (s *javaSearch) impactFiles(ctx context.Context, touched []javaTouch) ([]*j
 			w = javaTopName(t.d.Container)
 		}
 		seen[t.d.Name] = true
-		if !slices.Contains(words, w) {
-			words = append(words, w)
-		}
+		words = engine.AppendNew(words, w)
 	}
 	paths, err := engine.Found(ctx, s.tree, s.ev, lexed.Query(lexed.LangJava, words))
 	if err != nil {

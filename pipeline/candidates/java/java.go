@@ -34,12 +34,12 @@ type javaSearch struct {
 	tree     engine.Tree
 	ev       *engine.Evidence
 	h        *lexed.Hierarchy
-	files    map[string]*jfile           // every file read, by path
-	classes  map[string][]*jfile         // class simple name -> files declaring it
-	tried    map[triedKey]bool           // the type names looked up from a file (by path)
-	declared map[string]int              // member name -> files declaring it (read files)
-	dirs     map[rootDir]map[string]bool // directory -> the file names it lists
-	own      map[*jfile][]string         // ownRootsOf's answers
+	files    map[string]*jfile   // every file read, by path
+	classes  map[string][]*jfile // class simple name -> files declaring it
+	tried    map[triedKey]bool   // the type names looked up from a file (by path)
+	declared map[string]int      // member name -> files declaring it (read files)
+	listing  *engine.Listing     // the directories readIn lists
+	own      map[*jfile][]string // ownRootsOf's answers
 	// explicitAt is readIn's answers for explicit places.
 	explicitAt map[typePlace]placeAnswer
 	rootList   []string            // source roots known (roots)
@@ -252,10 +252,8 @@ func (s *javaSearch) addFile(f *jfile) {
 	for _, d := range f.Decls {
 		switch d.Kind {
 		case "class", "interface", "enum":
-			k := javaClassKey(d)
-			if !slices.Contains(s.classes[k], f) {
-				s.classes[k] = append(s.classes[k], f)
-			}
+			k := lexed.Display(d)
+			s.classes[k] = engine.AppendNew(s.classes[k], f)
 		}
 	}
 	for _, n := range f.java.memberNames {
@@ -282,7 +280,7 @@ func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 func (s *javaSearch) usesIn(f *jfile, added []int) {
 	for _, i := range added {
 		t := f.Toks[i]
-		if t.Kind != lexed.TkIdent || f.java.declTok.has(i) || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
+		if t.Kind != lexed.TkIdent || f.java.declTok.Has(i) || lexed.IsKeyword(lexed.LangJava, t.Text) && t.Text != "super" {
 			continue
 		}
 		member := i > 0 && f.Toks[i-1].Text == "."
@@ -303,7 +301,7 @@ func (s *javaSearch) usesIn(f *jfile, added []int) {
 					}
 				}
 			}
-		case isUpper(t.Text) && (!call || i > 0 && f.Toks[i-1].Text == "new"):
+		case lexed.IsTypeName(t.Text) && (!call || i > 0 && f.Toks[i-1].Text == "new"):
 			cls := f.java.qualify(t.Text)
 			fs, sc := s.typeFiles(f, cls)
 			for _, g := range fs {
@@ -327,7 +325,7 @@ func (s *javaSearch) usesUnqualified(f *jfile, i int) {
 		if f.java.contained[name] {
 			return // declared in the file itself
 		}
-		if f.Types.Vars[name] != nil && !isUpper(name) {
+		if f.Types.Vars[name] != nil && !lexed.IsTypeName(name) {
 			return // a local or parameter
 		}
 		for _, sup := range c.supers {
@@ -448,7 +446,7 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 			}
 			sc, call := s.refAt(g, &at, t, byName.cls[k], sees[sk])
 			if sc > best[k] || (sc == best[k] && sc > 0 && call) {
-				best[k], calls[k], over[k] = sc, call, g.java.declTok.has(i)
+				best[k], calls[k], over[k] = sc, call, g.java.declTok.Has(i)
 			}
 		}
 	}
@@ -477,21 +475,12 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 }
 
 // touchedClass is the class a touched declaration belongs to (a class:
-// itself).
+// itself, named as the hierarchy names it: A.B for a class B nested in A).
 func touchedClass(d lexed.Decl) string {
 	if d.Kind == "class" || d.Kind == "interface" || d.Kind == "enum" {
-		return javaClassKey(d)
+		return lexed.Display(d)
 	}
 	return d.Container
-}
-
-// javaClassKey is a class declaration's name in the hierarchy: A.B for a
-// class B nested in A.
-func javaClassKey(d lexed.Decl) string {
-	if d.Container != "" {
-		return d.Container + "." + d.Name
-	}
-	return d.Name
 }
 
 // javaTopName is the top-level class of a class key (A of A.B).
@@ -548,7 +537,7 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 	d := &t.d
 	toks := g.Toks
 	k := toks[i]
-	if g.java.declTok.has(i) {
+	if g.java.declTok.Has(i) {
 		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
 			return scoreJavaTyped, false
 		}
@@ -584,7 +573,7 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 				types = at.typesOf(s, g)
 			} else if p := toks[i-3]; p.Kind == lexed.TkIdent {
 				types = g.Types.TypesOf(p.Text)
-				if len(types) == 0 && isUpper(p.Text) {
+				if len(types) == 0 && lexed.IsTypeName(p.Text) {
 					types = []string{p.Text}
 				}
 			}
@@ -602,7 +591,7 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 			return 0, false
 		}
 		// Unqualified: in a subclass, or statically imported.
-		if c := at.classOf(g); c != nil && s.reaches(c.name, cls) {
+		if c := at.classOf(g); c != nil && s.h.Reaches(c.name, cls) {
 			return scoreJavaTyped, isCall
 		}
 		if d.Static && s.staticImports(g, cls, d.Name) {
@@ -620,7 +609,7 @@ func (s *javaSearch) anyReaches(types []string, cls, name string) bool {
 			return true
 		}
 		decl := s.h.Declaring(t, name)
-		if s.reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
+		if s.h.Reaches(t, cls) && (len(decl) == 0 || slices.Contains(decl, cls)) {
 			return true
 		}
 	}
@@ -638,31 +627,11 @@ func (s *javaSearch) allKnown(types []string) bool {
 	return true
 }
 
-// reaches reports whether class sub is cls or extends or implements it
-// (transitively).
-func (s *javaSearch) reaches(sub, cls string) bool {
-	seen := map[string]bool{}
-	queue := []string{sub}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == cls {
-			return true
-		}
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		queue = append(queue, s.h.Supers[c]...)
-	}
-	return false
-}
-
 // overrides reports whether the method declared at token i of g belongs
 // to a class that extends or implements cls.
 func (s *javaSearch) overrides(g *jfile, i int, cls string) bool {
 	c := g.java.classAt(i)
-	return c != nil && c.name != cls && s.reaches(c.name, cls)
+	return c != nil && c.name != cls && s.h.Reaches(c.name, cls)
 }
 
 // staticImports reports whether g imports member name of class cls

@@ -46,7 +46,7 @@ func (m mapTree) ListDir(_ context.Context, d string) ([]string, error) {
 	var out []string
 	for p := range m {
 		if path.Dir(p) == d {
-			out = append(out, path.Base(p))
+			out = append(out, p)
 		}
 	}
 	sort.Strings(out)

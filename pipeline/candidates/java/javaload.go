@@ -38,7 +38,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 		next := map[typeRef]bool{}
 		for r := range need {
 			n := r.name
-			if n == "" || s.tried[triedKey{r.from.Path, n}] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !isUpper(n) {
+			if n == "" || s.tried[triedKey{r.from.Path, n}] || javaNotType[n] || javaPrimitives[n] || lexed.IsKeyword(lexed.LangJava, n) || !lexed.IsTypeName(n) {
 				continue
 			}
 			s.tried[triedKey{r.from.Path, n}] = true
@@ -69,9 +69,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 			var words []string
 			for tail := range pending {
 				w := strings.TrimSuffix(path.Base(tail), ".java")
-				if !slices.Contains(words, w) {
-					words = append(words, w)
-				}
+				words = engine.AppendNew(words, w)
 			}
 			slices.Sort(words)
 			paths, err := s.tree.Grep(ctx, words, []string{"*.java"}, lexed.GrepLimit)
@@ -148,7 +146,7 @@ func javaTypePlaces(f *jfile, n string) []typePlace {
 		case !im.wildcard && !im.static && im.parts[k-1] == n:
 			out = append(out, typePlace{pkgDir(im.parts[:k-1]), n + ".java", true})
 			// a.b.Outer.T: T nested in Outer.java.
-			if k >= 3 && isUpper(im.parts[k-2]) {
+			if k >= 3 && lexed.IsTypeName(im.parts[k-2]) {
 				out = append(out, typePlace{pkgDir(im.parts[:k-2]), im.parts[k-2] + ".java", true})
 			}
 		case im.static && k >= 2:
@@ -206,9 +204,6 @@ type placeAnswer struct {
 	f     *jfile
 	roots int
 }
-
-// rootDir is a package directory under a source root, as readIn lists it.
-type rootDir struct{ root, dir string }
 
 // ownRootsOf is ownRoots(f), found once per file by one search.
 func (s *javaSearch) ownRootsOf(f *jfile) []string {
@@ -270,25 +265,14 @@ func (s *javaSearch) readIn(ctx context.Context, from *jfile, p typePlace) (*jfi
 	}
 	var found *jfile
 	for _, root := range roots {
-		names, ok := s.dirs[rootDir{root, dir}]
-		if !ok {
-			d := engine.JoinDir(root, dir)
-			ps, err := s.tree.ListDir(ctx, d)
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
+		fp := engine.JoinDir(engine.JoinDir(root, dir), file)
+		if !s.listing.Has(fp) {
+			if err := ctx.Err(); err != nil {
+				return nil, err
 			}
-			names = map[string]bool{}
-			for _, p := range ps {
-				names[path.Base(p)] = true
-			}
-			s.dirs[rootDir{root, dir}] = names
-		}
-		if !names[file] {
 			continue
 		}
-		f, err := s.read(ctx, engine.JoinDir(engine.JoinDir(root, dir), file))
+		f, err := s.read(ctx, fp)
 		if err != nil {
 			return nil, err
 		}

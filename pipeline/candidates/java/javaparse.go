@@ -69,7 +69,7 @@ func cachedJava(c *engine.Cache, p string, src []byte) *jfile {
 type javaFacts struct {
 	classes []jclass
 	// declTok marks token indexes that name a declaration (not references).
-	declTok tokSet
+	declTok engine.Bits
 	imports []jimport
 	// members is the file's member names by class (lexed.MembersOf), and
 	// memberNames the names of its declarations other than classes, each
@@ -156,7 +156,7 @@ const maxClassNesting = 32
 // javaParse reads the declarations, the declared-type model and the facts
 // of a Java file's tokens.
 func javaParse(toks []lexed.Tok, br lexed.Brackets) ([]lexed.Decl, *lexed.TypeModel, *javaFacts) {
-	p := &jparser{toks: toks, br: br, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: newTokSet(len(toks))}}
+	p := &jparser{toks: toks, br: br, m: lexed.NewTypeModel(), facts: &javaFacts{declTok: engine.NewBits(len(toks))}}
 	p.top()
 	p.vars()
 	p.qualifyNested()
@@ -171,7 +171,7 @@ func javaParse(toks []lexed.Tok, br lexed.Brackets) ([]lexed.Decl, *lexed.TypeMo
 func (p *jparser) qualifyNested() {
 	alias := map[string]string{}
 	for _, im := range p.facts.imports {
-		if k := len(im.parts); !im.static && !im.wildcard && k >= 2 && isUpper(im.parts[k-2]) {
+		if k := len(im.parts); !im.static && !im.wildcard && k >= 2 && lexed.IsTypeName(im.parts[k-2]) {
 			alias[im.parts[k-1]] = im.parts[k-2] + "." + im.parts[k-1]
 		}
 	}
@@ -200,16 +200,9 @@ func (p *jparser) qualifyNested() {
 	}
 }
 
-func (p *jparser) text(i int) string {
-	if i < 0 || i >= len(p.toks) {
-		return ""
-	}
-	return p.toks[i].Text
-}
+func (p *jparser) text(i int) string { return lexed.TextAt(p.toks, i) }
 
-func (p *jparser) isIdent(i int) bool {
-	return i >= 0 && i < len(p.toks) && p.toks[i].Kind == lexed.TkIdent
-}
+func (p *jparser) isIdent(i int) bool { return lexed.IdentAt(p.toks, i) }
 
 func (p *jparser) line(i int) int {
 	if i < 0 {
@@ -297,39 +290,19 @@ func (p *jparser) skipAnnotation(i int) int {
 		j++
 	}
 	if p.text(j) == "(" {
-		return p.matchClose(j) + 1
+		return p.br.CloseOrLast(j) + 1
 	}
 	return j
-}
-
-// matchClose answers the index of the bracket closing the one at i, or
-// the last index when it is not closed.
-func (p *jparser) matchClose(i int) int {
-	n := p.br.Close(i)
-	if n < 0 {
-		n = len(p.toks) - 1
-	}
-	return n
 }
 
 // skipAngle skips type arguments or parameters <...> from i at '<'; it
 // stops at a token no type holds.
 func (p *jparser) skipAngle(i int) int {
-	depth := 0
-	for j := i; j < len(p.toks); j++ {
-		switch p.toks[j].Text {
-		case "<":
-			depth++
-		case ">":
-			depth--
-			if depth == 0 {
-				return j + 1
-			}
-		case ";", "{", "}", "(", ")", "=", "|":
-			return j
-		}
+	j, ok := lexed.MatchAngle(p.toks, i, 1, 0, ";{}()=|")
+	if ok {
+		return j + 1
 	}
-	return len(p.toks)
+	return j
 }
 
 // typeAt reads a type from i: a.b.C<...>[] or a primitive; it answers the
@@ -341,7 +314,7 @@ func (p *jparser) typeAt(i int) (string, int) {
 	name := p.text(i)
 	j := i + 1
 	for p.text(j) == "." && p.isIdent(j+1) {
-		if isUpper(name) && isUpper(p.text(j+1)) {
+		if lexed.IsTypeName(name) && lexed.IsTypeName(p.text(j+1)) {
 			name += "." + p.text(j+1) // Outer.Inner
 		} else {
 			name = p.text(j + 1)
@@ -383,7 +356,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		if p.text(j) != "{" {
 			return j + 1
 		}
-		return p.matchClose(j) + 1
+		return p.br.CloseOrLast(j) + 1
 	}
 	p.depth++
 	defer func() { p.depth-- }()
@@ -392,13 +365,13 @@ func (p *jparser) class(start, kw int, outer string) int {
 	if outer != "" {
 		key = outer + "." + name
 	}
-	p.facts.declTok.add(kw + 1)
+	p.facts.declTok.Add(kw + 1)
 	j := kw + 2
 	if p.text(j) == "<" {
 		j = p.skipAngle(j)
 	}
 	if p.text(j) == "(" { // record components
-		j = p.matchClose(j) + 1
+		j = p.br.CloseOrLast(j) + 1
 	}
 	var supers []string
 	mode := ""
@@ -463,7 +436,7 @@ func (p *jparser) body(open int, cls, kind string) int {
 			}
 			i = p.skipAnnotation(i)
 		case t.Text == "{": // an initializer block
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 			start = -1
 		case t.Text == "<":
 			if start < 0 {
@@ -510,14 +483,14 @@ func (p *jparser) enumConstants(i int, cls string) int {
 		default:
 			return i
 		}
-		p.facts.declTok.add(i)
+		p.facts.declTok.Add(i)
 		d := p.add(lexed.Decl{Name: p.text(i), Kind: "field", Container: cls, Static: true, From: p.line(i), To: p.line(i)})
 		j := i + 1
 		if p.text(j) == "(" {
-			j = p.matchClose(j) + 1
+			j = p.br.CloseOrLast(j) + 1
 		}
 		if p.text(j) == "{" {
-			j = p.matchClose(j) + 1
+			j = p.br.CloseOrLast(j) + 1
 		}
 		p.decls[d].To = p.line(j - 1)
 		switch p.text(j) {
@@ -546,8 +519,8 @@ func (p *jparser) member(start, i int, cls string) int {
 	}
 	_, simple, _ := lexed.CutLastDot(cls)
 	if p.text(i) == simple && p.text(i+1) == "(" {
-		p.facts.declTok.add(i)
-		end := p.methodEnd(p.matchClose(i+1) + 1)
+		p.facts.declTok.Add(i)
+		end := p.methodEnd(p.br.CloseOrLast(i+1) + 1)
 		p.add(lexed.Decl{Name: simple, Kind: "constructor", Container: cls, From: p.line(start), To: p.line(end)})
 		return end + 1
 	}
@@ -556,8 +529,8 @@ func (p *jparser) member(start, i int, cls string) int {
 		return j
 	}
 	if p.text(j+1) == "(" {
-		p.facts.declTok.add(j)
-		end := p.methodEnd(p.matchClose(j+1) + 1)
+		p.facts.declTok.Add(j)
+		end := p.methodEnd(p.br.CloseOrLast(j+1) + 1)
 		p.add(lexed.Decl{Name: p.text(j), Kind: "method", Container: cls, Static: static, From: p.line(start), To: p.line(end)})
 		if typ != "void" && !javaPrimitives[typ] {
 			p.m.AddReturn(cls+"."+p.text(j), typ)
@@ -565,7 +538,7 @@ func (p *jparser) member(start, i int, cls string) int {
 		return end + 1
 	}
 	for {
-		p.facts.declTok.add(j)
+		p.facts.declTok.Add(j)
 		d := p.add(lexed.Decl{Name: p.text(j), Kind: "field", Container: cls, Static: static, From: p.line(start)})
 		k := j + 1
 		for p.text(k) == "[" && p.text(k+1) == "]" {
@@ -593,7 +566,7 @@ func (p *jparser) methodEnd(i int) int {
 	for i < len(p.toks) {
 		switch p.text(i) {
 		case "{":
-			return p.matchClose(i)
+			return p.br.CloseOrLast(i)
 		case ";":
 			return i
 		case "}":
@@ -614,13 +587,13 @@ func (p *jparser) skipInitializer(i int) int {
 		t := p.text(i)
 		switch t {
 		case "(":
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 		case "{":
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 		case "[":
-			i = p.matchClose(i) + 1
+			i = p.br.CloseOrLast(i) + 1
 		case "<":
-			if p.isIdent(i-1) && isUpper(p.text(i-1)) || p.text(i-1) == "." {
+			if p.isIdent(i-1) && lexed.IsTypeName(p.text(i-1)) || p.text(i-1) == "." {
 				i = p.skipAngle(i)
 			} else {
 				i++
@@ -633,8 +606,6 @@ func (p *jparser) skipInitializer(i int) int {
 	}
 	return len(p.toks) - 1
 }
-
-func isUpper(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
 
 // vars types the names the file declares: "Type name" followed by = ; : ,
 // or ), preceded by a token that can start a declaration.
@@ -657,7 +628,11 @@ func (p *jparser) vars() {
 			j -= 3
 		}
 		if j >= 0 && toks[j].Text == ">" {
-			j = p.openAngle(j) - 1
+			k, ok := lexed.MatchAngle(toks, j, -1, 0, ";{}()=")
+			if !ok {
+				continue
+			}
+			j = k - 1
 		}
 		if j < 0 || toks[j].Kind != lexed.TkIdent || javaNotType[toks[j].Text] {
 			continue
@@ -667,7 +642,7 @@ func (p *jparser) vars() {
 		for k >= 2 && toks[k-1].Text == "." && toks[k-2].Kind == lexed.TkIdent {
 			k -= 2
 		}
-		if k < j && isUpper(toks[j-2].Text) {
+		if k < j && lexed.IsTypeName(toks[j-2].Text) {
 			typ = toks[j-2].Text + "." + typ // Outer.Inner
 		}
 		if k > 0 && !p.declStartsAfter(k-1) {
@@ -683,7 +658,7 @@ func (p *jparser) vars() {
 			continue
 		}
 		name := toks[i].Text
-		p.facts.declTok.add(i)
+		p.facts.declTok.Add(i)
 		p.m.AddVar(name, typ)
 		p.m.AddVar("this."+name, typ)
 	}
@@ -702,25 +677,6 @@ func (p *jparser) declStartsAfter(b int) bool {
 		return true
 	}
 	return false
-}
-
-// openAngle answers the index of the '<' matching the '>' at j, or -1.
-func (p *jparser) openAngle(j int) int {
-	depth := 0
-	for k := j; k >= 0; k-- {
-		switch p.toks[k].Text {
-		case ">":
-			depth++
-		case "<":
-			depth--
-			if depth == 0 {
-				return k
-			}
-		case ";", "{", "}", "(", ")", "=":
-			return -1
-		}
-	}
-	return -1
 }
 
 var (

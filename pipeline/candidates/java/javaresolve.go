@@ -19,10 +19,10 @@ func javaNamedTypes(f *jfile, added []int) map[string]bool {
 	out := map[string]bool{}
 	for _, i := range added {
 		t := f.Toks[i]
-		if t.Kind != lexed.TkIdent || f.java.declTok.has(i) {
+		if t.Kind != lexed.TkIdent || f.java.declTok.Has(i) {
 			continue
 		}
-		if isUpper(t.Text) {
+		if lexed.IsTypeName(t.Text) {
 			out[f.java.qualify(t.Text)] = true
 		}
 		if i > 0 && f.Toks[i-1].Text == "." {
@@ -208,7 +208,7 @@ func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
 		if ts := f.Types.TypesOf(r.Text); len(ts) > 0 {
 			return ts
 		}
-		if isUpper(r.Text) {
+		if lexed.IsTypeName(r.Text) {
 			return []string{f.java.qualify(r.Text)}
 		}
 		return nil

@@ -38,16 +38,9 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	for _, c := range cs {
 		pc := &pyChange{c: c}
 		var of *pyFile
-		if c.New != nil {
-			pc.nf = cachedPython(ev.Cache, c.Path, c.New)
+		pc.nf, of = engine.Sides(c, func(p string, src []byte) *pyFile { return cachedPython(ev.Cache, p, src) })
+		if pc.nf != nil {
 			r.over[c.Path] = pc.nf
-		}
-		if c.Old != nil {
-			op := c.Path
-			if c.OldPath != "" {
-				op = c.OldPath
-			}
-			of = cachedPython(ev.Cache, op, c.Old)
 		}
 		pc.touched = lexed.Touched(c, pc.nf.base(), of.base())
 		pcs = append(pcs, pc)

@@ -351,11 +351,7 @@ func (r *pyResolver) instances(t pyTarget, depth int) []pyTarget {
 	case "class":
 		return []pyTarget{t}
 	case "function", "method":
-		key := t.d.Name
-		if t.d.Container != "" {
-			key = t.d.Container + "." + t.d.Name
-		}
-		return r.typeTargets(t.f, t.f.typeFacts().Returns[key], depth+1)
+		return r.typeTargets(t.f, t.f.typeFacts().Returns[lexed.Display(*t.d)], depth+1)
 	case "variable":
 		return r.typeTargets(t.f, t.f.typeFacts().Vars[t.d.Name], depth+1)
 	case "field":

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/ident"
 )
 
 // Reading a Python file for the Python search (pysearch.go): its imports
@@ -473,16 +474,15 @@ func annotationChains(toks []lexed.Tok, i int) []string {
 	return out
 }
 
+// isPyChain reports whether s is a dotted name: identifier bytes
+// (pipeline/ident) and dots.
 func isPyChain(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '.' || c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')) {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' && !ident.Chars(0).IsByte(s[i]) {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }
 
 var (

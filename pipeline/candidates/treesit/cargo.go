@@ -19,7 +19,9 @@ const maxManifestBytes = 1 << 20
 // (use calc_core::ops::add) reaches that crate's src/ only, and one
 // starting at crate:: only the importing file's own crate.
 type cargo struct {
-	*listing
+	*engine.Listing
+	ctx     context.Context
+	tree    engine.Tree
 	cache   *engine.Cache
 	members []string // the members' directories, as the manifest writes them (globs allowed)
 
@@ -50,12 +52,11 @@ type manifest struct {
 // newCargo reads the workspace of the root Cargo.toml; nil when there is
 // none. The manifests' readings are kept in cache by their content.
 func newCargo(ctx context.Context, tree engine.Tree, cache *engine.Cache) *cargo {
-	l := newListing(ctx, tree)
-	m, ok := readManifest(l, cache, "Cargo.toml")
+	m, ok := readManifest(ctx, tree, cache, "Cargo.toml")
 	if !ok || len(m.Workspace.Members) == 0 {
 		return nil
 	}
-	c := &cargo{listing: l, cache: cache, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
+	c := &cargo{Listing: engine.NewListing(ctx, tree), ctx: ctx, tree: tree, cache: cache, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
 	for _, mem := range m.Workspace.Members {
 		c.members = append(c.members, strings.Trim(path.Clean(mem), "/"))
 	}
@@ -64,12 +65,12 @@ func newCargo(ctx context.Context, tree engine.Tree, cache *engine.Cache) *cargo
 
 // readManifest reads the Cargo.toml at p; ok is false when it cannot be
 // read or is no TOML.
-func readManifest(l *listing, cache *engine.Cache, p string) (manifest, bool) {
+func readManifest(ctx context.Context, tree engine.Tree, cache *engine.Cache, p string) (manifest, bool) {
 	type decoded struct {
 		m  manifest
 		ok bool
 	}
-	d, _ := cachedConfig(l.ctx, l.tree, cache, p, maxManifestBytes, func(b []byte) (decoded, int64) {
+	d, _ := cachedConfig(ctx, tree, cache, p, maxManifestBytes, func(b []byte) (decoded, int64) {
 		var d decoded
 		d.ok = toml.Unmarshal(b, &d.m) == nil
 		weight := int64(len(d.m.Package.Name)+len(d.m.Lib.Name)) + 64
@@ -91,7 +92,7 @@ func (c *cargo) crateOf(p string) *crate {
 		return cr
 	}
 	for d := engine.DirOf(p); d != ""; d = engine.DirOf(d) {
-		if c.has(d + "/Cargo.toml") {
+		if c.Has(d + "/Cargo.toml") {
 			cr = c.crateAt(d)
 			break
 		}
@@ -111,10 +112,10 @@ func (c *cargo) crateAt(d string) *crate {
 		return cr
 	}
 	mp := d + "/Cargo.toml"
-	if !c.has(mp) {
+	if !c.Has(mp) {
 		return nil
 	}
-	if m, ok := readManifest(c.listing, c.cache, mp); ok && c.member(d) {
+	if m, ok := readManifest(c.ctx, c.tree, c.cache, mp); ok && c.member(d) {
 		name := m.Lib.Name
 		if name == "" {
 			name = m.Package.Name

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // uses adds, for each name an added line uses, the files declaring it:
@@ -74,7 +75,7 @@ func (s *search) uses(us []use, files []*file) {
 // end in is only nearby, whatever its file's name.
 func constSight(u use, p string) sight {
 	name := snake(u.name)
-	if !isTypeName(u.recv) {
+	if !lexed.IsTypeName(u.recv) {
 		if stem(p) == name {
 			return visible
 		}
@@ -102,7 +103,7 @@ func constSight(u use, p string) sight {
 func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*file]bool {
 	out := map[string]map[*file]bool{}
 	for _, u := range us {
-		if !u.f.lang.rules.constPaths || !isTypeName(u.recv) {
+		if !u.f.lang.rules.constPaths || !lexed.IsTypeName(u.recv) {
 			continue
 		}
 		for _, g := range declaring[u.name] {
@@ -238,7 +239,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			switch {
 			case recv == d.container:
 				own = true
-			case recv != "" && isTypeName(recv) && !byType:
+			case recv != "" && lexed.IsTypeName(recv) && !byType:
 				typedOther = true // Other.name: another type's member
 			default:
 				untyped = true
@@ -278,10 +279,6 @@ func overrides(g *file, d *decl) bool {
 	}
 	return false
 }
-
-// isTypeName reports whether a receiver names a type rather than a value:
-// it starts with a capital.
-func isTypeName(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
 
 // qualified names a declaration with its container: Calc.compute.
 func qualified(d *decl) string {

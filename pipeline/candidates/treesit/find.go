@@ -120,11 +120,7 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 		}
 	}
 	if c.Old != nil {
-		op := c.Path
-		if c.OldPath != "" {
-			op = c.OldPath
-		}
-		if of = cachedFile(ctx, s.ev.Cache, op, c.Old); of != nil {
+		if of = cachedFile(ctx, s.ev.Cache, c.BasePath(), c.Old); of != nil {
 			base, bases = side(of, c.Old, c.Removed)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // compileDBs are where a C or C++ project keeps its compilation database,
@@ -26,7 +27,7 @@ const maxCompileDBBytes = 4 << 20
 // An include resolving to no file of the tree (a system header, a
 // generated one) is left to the trailing-parts rule (seesPath).
 type includes struct {
-	*listing
+	*engine.Listing
 	dirs []string // the compilation database's search path; nil: the include folders
 
 	resolvedMu sync.Mutex
@@ -37,7 +38,7 @@ type includes struct {
 // search path (or that it names none) is kept in cache by the database's
 // content.
 func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
-	in := &includes{listing: newListing(ctx, tree), resolved: map[[2]string]string{}}
+	in := &includes{Listing: engine.NewListing(ctx, tree), resolved: map[[2]string]string{}}
 	type decoded struct {
 		dirs []string
 		ok   bool
@@ -59,48 +60,6 @@ func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *in
 	}
 	return in
 }
-
-// listing answers which files the tree holds, each directory listed once.
-type listing struct {
-	ctx  context.Context
-	tree engine.Tree
-
-	mu     sync.Mutex
-	listed map[string]dirFiles
-}
-
-// dirFiles are the files directly in a directory, in order and as a set.
-type dirFiles struct {
-	list []string
-	set  map[string]bool
-}
-
-func newListing(ctx context.Context, tree engine.Tree) *listing {
-	return &listing{ctx: ctx, tree: tree, listed: map[string]dirFiles{}}
-}
-
-func (l *listing) dir(d string) dirFiles {
-	l.mu.Lock()
-	files, ok := l.listed[d]
-	l.mu.Unlock()
-	if !ok {
-		files.list, _ = l.tree.ListDir(l.ctx, d)
-		files.set = make(map[string]bool, len(files.list))
-		for _, f := range files.list {
-			files.set[f] = true
-		}
-		l.mu.Lock()
-		l.listed[d] = files
-		l.mu.Unlock()
-	}
-	return files
-}
-
-// listDir answers the files directly in d.
-func (l *listing) listDir(d string) []string { return l.dir(d).list }
-
-// has reports whether the tree holds the file p.
-func (l *listing) has(p string) bool { return l.dir(engine.DirOf(p)).set[p] }
 
 // resolve is the file the include inc of the file from names; ok is false
 // when it names none of the tree's.
@@ -143,7 +102,7 @@ func (in *includes) find(from, inc string) string {
 		if strings.HasPrefix(p, "../") || p == ".." {
 			continue
 		}
-		if in.has(p) {
+		if in.Has(p) {
 			return p
 		}
 	}
@@ -158,24 +117,18 @@ func (in *includes) reaches(h, p string) bool {
 	if h == p {
 		return true
 	}
-	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || fileStem(p) != fileStem(h) {
+	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || lexed.Stem(p) != lexed.Stem(h) {
 		return false
 	}
 	if engine.DirOf(p) == engine.DirOf(h) {
 		return true
 	}
-	for _, q := range in.listDir(engine.DirOf(h)) {
-		if q != h && fileStem(q) == fileStem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
+	for _, q := range in.List(engine.DirOf(h)) {
+		if q != h && lexed.Stem(q) == lexed.Stem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
 			return false // the header's own source file is beside it
 		}
 	}
 	return true
-}
-
-// fileStem is p's file name without its extension.
-func fileStem(p string) string {
-	base := path.Base(p)
-	return base[:len(base)-len(path.Ext(base))]
 }
 
 // sourceExts are the extensions of C and C++ source (not header) files.
@@ -232,13 +185,13 @@ func (in *includes) searchPath(b []byte) ([]string, bool) {
 
 // rootOf is the absolute directory the tree's root is, given the absolute
 // path of one of its files: the shortest that leaves a path of the tree.
-func (l *listing) rootOf(abs string) (string, bool) {
+func (in *includes) rootOf(abs string) (string, bool) {
 	if !path.IsAbs(abs) || len(abs) > maxPathBytes {
 		return "", false
 	}
 	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
 	for i := range parts {
-		if l.has(strings.Join(parts[i:], "/")) {
+		if in.Has(strings.Join(parts[i:], "/")) {
 			return "/" + strings.Join(parts[:i], "/"), true
 		}
 	}

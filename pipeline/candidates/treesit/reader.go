@@ -2,11 +2,12 @@ package treesit
 
 import (
 	"context"
+	"maps"
 	"path"
 	"slices"
-	"sort"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // Reader reads the changes in the languages of the table when the build
@@ -26,12 +27,7 @@ func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change
 			byFamily[l.family] = append(byFamily[l.family], c)
 		}
 	}
-	families := make([]string, 0, len(byFamily))
-	for f := range byFamily {
-		families = append(families, f)
-	}
-	sort.Strings(families)
-	for _, fam := range families {
+	for _, fam := range slices.Sorted(maps.Keys(byFamily)) {
 		s := &search{tree: tree, ev: ev, family: fam}
 		if err := s.run(ctx, byFamily[fam]); err != nil {
 			return err
@@ -41,14 +37,7 @@ func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change
 }
 
 // Languages names the languages of the table, in order.
-func Languages() []string {
-	out := make([]string, 0, len(languages))
-	for n := range languages {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
+func Languages() []string { return slices.Sorted(maps.Keys(languages)) }
 
 // parseFile is the parse cachedFile makes (a test counts its calls).
 var parseFile = parse
@@ -99,7 +88,7 @@ func cachedReading(ctx context.Context, c *engine.Cache, p string, src []byte, s
 // stem is a file's name without its extension; a module's directory for
 // the files that stand for it (mod.rs, lib.rs, index.php, __init__...).
 func stem(p string) string {
-	s := fileStem(p)
+	s := lexed.Stem(p)
 	switch s {
 	case "mod", "lib", "index", "main", "init", "__init__":
 		if d := engine.DirOf(p); d != "" {

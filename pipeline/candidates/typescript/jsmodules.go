@@ -195,7 +195,7 @@ func indexCandidates(ctx context.Context, tree engine.Tree, paths []string) []st
 			if lexed.LangOf(f) != lexed.LangJS || engine.SkippedPath(f) {
 				continue
 			}
-			base := lexed.StripExt(path.Base(f))
+			base := lexed.Stem(f)
 			if base == "index" || base == "mod" || (dirs[d] != "" && base == dirs[d]) || isDirNamed(f, paths) {
 				out = append(out, f)
 			}

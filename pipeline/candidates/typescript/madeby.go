@@ -79,9 +79,7 @@ func (s *tokSearch) touchedTop(name string) *lexed.Sym {
 func (s *tokSearch) madeUsesIn(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, made []madeValue, ev *engine.Evidence) error {
 	var words []string
 	for _, m := range made {
-		if !slices.Contains(words, m.name) {
-			words = append(words, m.name)
-		}
+		words = engine.AppendNew(words, m.name)
 	}
 	paths, err := engine.Found(ctx, tree, ev, lexed.Query(lexed.LangJS, words))
 	if err != nil {

@@ -70,9 +70,7 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 		return f, f.Types.SupersOf()
 	})
 	for i, p := range below {
-		if !slices.Contains(paths, p) {
-			paths = append(paths, p)
-		}
+		paths = engine.AppendNew(paths, p)
 		// Read by their search: the changes' searches share them.
 		if f := belowFiles[i]; mods.lexed[p] == nil && len(f.Toks) <= maxSharedTokens {
 			mods.lexed[p] = f
@@ -182,17 +180,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 // prepareSearch lexes one changed file and returns the search of the names
 // its change touches and uses; nil when there are none.
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
-	var nf, of *jsFile
-	if c.New != nil {
-		nf = cachedJS(mods.cache, c.Path, c.New, aliases)
-	}
-	if c.Old != nil {
-		op := c.Path
-		if c.OldPath != "" {
-			op = c.OldPath
-		}
-		of = cachedJS(mods.cache, op, c.Old, aliases)
-	}
+	nf, of := engine.Sides(c, func(p string, src []byte) *jsFile { return cachedJS(mods.cache, p, src, aliases) })
 	c = lexed.CodeChange(c, nf.base(), of.base())
 	useNames, memberOnly := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {
@@ -234,9 +222,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	slices.Sort(words[len(impactNames):])
 	// The supertypes' names find the classes implementing them too.
 	for _, im := range supers {
-		if !slices.Contains(words, im.sym.Decl.Container) {
-			words = append(words, im.sym.Decl.Container)
-		}
+		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
 	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
 		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world}

@@ -1,27 +1,19 @@
 package goscan
 
-import "bytes"
+import (
+	"bytes"
 
-// Lines is a set of lines (1-based), one bit a line.
-type Lines []uint64
-
-func (c Lines) Has(l int) bool {
-	return l >= 0 && l/64 < len(c) && c[l/64]&(1<<(l%64)) != 0
-}
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
 
 // ScanLines returns the lines on which src has a token, as go/scanner
 // finds them (line directives aside: the lines are the file's own). It
 // only tells comments, literals and blanks apart, a few times faster than
 // a full scan, which also makes each literal's text.
-func ScanLines(src []byte) Lines {
-	var out Lines
+func ScanLines(src []byte) engine.Bits {
+	var out engine.Bits
 	line := 1
-	mark := func() {
-		for line/64 >= len(out) {
-			out = append(out, 0)
-		}
-		out[line/64] |= 1 << (line % 64)
-	}
+	mark := func() { out.Add(line) }
 	i := 0
 	if bytes.HasPrefix(src, []byte("\xef\xbb\xbf")) {
 		i = 3 // a byte order mark opening the file is not a token

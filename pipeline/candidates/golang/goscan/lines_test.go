@@ -7,17 +7,19 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // scannerCodeLines is ScanLines done with go/scanner: every line a
 // token other than an inserted semicolon covers (the file's own lines,
 // line directives not applied).
-func scannerCodeLines(src []byte) Lines {
+func scannerCodeLines(src []byte) engine.Bits {
 	fset := token.NewFileSet()
 	file := fset.AddFile("", -1, len(src))
 	var s scanner.Scanner
 	s.Init(file, src, nil, 0)
-	var out Lines
+	var out engine.Bits
 	for {
 		pos, tok, lit := s.Scan()
 		if tok == token.EOF {
@@ -28,16 +30,13 @@ func scannerCodeLines(src []byte) Lines {
 		}
 		first := file.PositionFor(pos, false).Line
 		for l := first; l <= first+strings.Count(lit, "\n"); l++ {
-			for l/64 >= len(out) {
-				out = append(out, 0)
-			}
-			out[l/64] |= 1 << (l % 64)
+			out.Add(l)
 		}
 	}
 }
 
 // sameLines compares two line sets, trailing empty words aside.
-func sameLines(a, b Lines) bool {
+func sameLines(a, b engine.Bits) bool {
 	for len(a) > 0 && a[len(a)-1] == 0 {
 		a = a[:len(a)-1]
 	}
@@ -98,7 +97,7 @@ func BenchmarkScanCodeLines(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name string
-		fn   func([]byte) Lines
+		fn   func([]byte) engine.Bits
 	}{{"lexer", ScanLines}, {"goscanner", scannerCodeLines}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(src)))

@@ -90,6 +90,26 @@ type Change struct {
 	Added, Removed map[int]bool
 }
 
+// BasePath is the changed file's path at the base commit.
+func (c *Change) BasePath() string {
+	if c.OldPath != "" {
+		return c.OldPath
+	}
+	return c.Path
+}
+
+// Sides reads c's head and base with read, each at its own path; the zero
+// F for a side the change does not have (an added or deleted file).
+func Sides[F any](c *Change, read func(p string, src []byte) F) (head, base F) {
+	if c.New != nil {
+		head = read(c.Path, c.New)
+	}
+	if c.Old != nil {
+		base = read(c.BasePath(), c.Old)
+	}
+	return head, base
+}
+
 // Evidence collects the reasons found for each file.
 type Evidence struct {
 	// Changed holds the paths of the change (both sides); they are never
@@ -350,6 +370,16 @@ func JoinDir(dir, name string) string {
 
 // PathBase is path.Base for display.
 func PathBase(p string) string { return path.Base(p) }
+
+// AppendNew appends to s each of vs it does not hold yet, in order.
+func AppendNew[T comparable](s []T, vs ...T) []T {
+	for _, v := range vs {
+		if !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	return s
+}
 
 // Words makes a set of the space-separated words of s.
 func Words(s string) map[string]bool {

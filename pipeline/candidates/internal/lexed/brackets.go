@@ -1,5 +1,7 @@
 package lexed
 
+import "strings"
+
 // Brackets pairs each bracket of a file's tokens ('(', '[', '{' and their
 // closers, punctuation only: a string holding one is no bracket) with its
 // partner, found in one pass with a stack: matching one is then a lookup,
@@ -40,6 +42,15 @@ func (b Brackets) Close(i int) int {
 	return int(b[i])
 }
 
+// CloseOrLast is Close with the last token's index for a bracket never
+// closed (or no bracket at i).
+func (b Brackets) CloseOrLast(i int) int {
+	if c := b.Close(i); c >= 0 {
+		return c
+	}
+	return len(b) - 1
+}
+
 // Open returns the index of the bracket opening the one closing at i; -1
 // when nothing opened it, or toks[i] closes none.
 func (b Brackets) Open(i int) int {
@@ -67,4 +78,33 @@ func (b Brackets) Enclosing(toks []Tok, i int) int {
 		}
 	}
 	return -1
+}
+
+// MatchAngle finds the angle bracket matching toks[i], a '<' looking
+// forward (step 1) or a '>' looking backward (step -1), counting the nested
+// ones, within limit tokens (0: no limit). A one-character token of stops
+// (one a type cannot hold) ends the search first. It answers the index
+// reached, the match (ok) or else the stop (len(toks) or -1 past the end),
+// and whether it matched.
+func MatchAngle(toks []Tok, i, step, limit int, stops string) (int, bool) {
+	open, close := "<", ">"
+	if step < 0 {
+		open, close = close, open
+	}
+	depth := 0
+	j := i
+	for ; j >= 0 && j < len(toks) && (limit == 0 || (j-i)*step < limit); j += step {
+		switch t := toks[j].Text; {
+		case t == open:
+			depth++
+		case t == close:
+			depth--
+			if depth == 0 {
+				return j, true
+			}
+		case len(t) == 1 && strings.IndexByte(stops, t[0]) >= 0:
+			return j, false
+		}
+	}
+	return j, false
 }

@@ -14,6 +14,11 @@ func LastLine(toks []Tok) int {
 	return toks[len(toks)-1].Line
 }
 
+// IsTypeName reports whether a name, by the convention of the languages
+// that capitalize their types, names a type rather than a value: it
+// starts with an ASCII capital.
+func IsTypeName(s string) bool { return s != "" && 'A' <= s[0] && s[0] <= 'Z' }
+
 func TypeKind(w string) string {
 	if w == "record" {
 		return "class"

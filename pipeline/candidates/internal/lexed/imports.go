@@ -13,6 +13,9 @@ func StripExt(p string) string {
 	return strings.TrimSuffix(p, path.Ext(p))
 }
 
+// Stem is p's file name without its extension.
+func Stem(p string) string { return StripExt(path.Base(p)) }
+
 // DottedName reads "a.b.c" or "..a" from toks[i:], returning the name and
 // the index after it.
 func DottedName(toks []Tok, i int) (string, int) {

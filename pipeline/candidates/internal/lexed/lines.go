@@ -30,3 +30,14 @@ func TokensOn(toks []Tok, lines map[int]bool) []int {
 	}
 	return out
 }
+
+// TextAt is the text of toks[i]; "" past either end.
+func TextAt(toks []Tok, i int) string {
+	if i < 0 || i >= len(toks) {
+		return ""
+	}
+	return toks[i].Text
+}
+
+// IdentAt reports whether toks[i] is an identifier; false past either end.
+func IdentAt(toks []Tok, i int) bool { return i >= 0 && i < len(toks) && toks[i].Kind == TkIdent }

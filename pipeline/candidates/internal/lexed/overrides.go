@@ -3,21 +3,33 @@ package lexed
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // Below reports whether class sub extends or implements super, directly or
-// through the classes h knows.
+// through the classes h knows, each supertype named by its last name
+// (LastName).
 func (h *Hierarchy) Below(sub, super string) bool {
+	return h.reach(append([]string(nil), h.Supers[sub]...), super, LastName)
+}
+
+// Reaches reports whether class sub is super or extends or implements it,
+// directly or through the classes h knows, each class named whole (Java's
+// Outer.Inner).
+func (h *Hierarchy) Reaches(sub, super string) bool {
+	return h.reach([]string{sub}, super, func(c string) string { return c })
+}
+
+// reach walks the supertypes up from the classes of queue, each named by
+// name, and reports whether it meets super.
+func (h *Hierarchy) reach(queue []string, super string, name func(string) string) bool {
 	seen := map[string]bool{}
-	queue := append([]string(nil), h.Supers[sub]...)
 	for len(queue) > 0 {
-		c := queue[0]
+		c := name(queue[0])
 		queue = queue[1:]
-		if c = LastName(c); c == super {
+		if c == super {
 			return true
 		}
 		if !seen[c] {
@@ -46,9 +58,7 @@ func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evid
 	for _, s := range touched {
 		if d := s.Decl; d.Kind == "method" && d.Container != "" && !d.Static && s.Via == "" {
 			o.touched[d.Name] = append(o.touched[d.Name], s)
-			if !slices.Contains(classes, d.Container) {
-				classes = append(classes, d.Container)
-			}
+			classes = engine.AppendNew(classes, d.Container)
 		}
 	}
 	if len(classes) == 0 {

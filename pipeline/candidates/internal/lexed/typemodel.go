@@ -1,6 +1,10 @@
 package lexed
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
 
 // The declared-type model, shared by the TypeScript, Python and Java engines.
 //
@@ -65,10 +69,9 @@ func (m *TypeModel) AddParams(fn string, types []string) {
 }
 
 func AddUnique(m map[string][]string, k, v string) {
-	if k == "" || v == "" || slices.Contains(m[k], v) {
-		return
+	if k != "" && v != "" {
+		m[k] = engine.AppendNew(m[k], v)
 	}
-	m[k] = append(m[k], v)
 }
 
 // addVar records that receiver name holds a value of type typ.
@@ -145,11 +148,7 @@ func (m *TypeModel) TypesOf(r string) []string {
 		var out []string
 		for k, ts := range m.Returns {
 			if _, name, ok := CutLastDot(k); ok && name == fn {
-				for _, t := range ts {
-					if !slices.Contains(out, t) {
-						out = append(out, t)
-					}
-				}
+				out = engine.AppendNew(out, ts...)
 			}
 		}
 		slices.Sort(out)
@@ -157,11 +156,7 @@ func (m *TypeModel) TypesOf(r string) []string {
 	}
 	out := m.Vars[r]
 	for _, fn := range m.Calls[r] {
-		for _, t := range m.TypesOf(fn + "()") {
-			if !slices.Contains(out, t) {
-				out = append(slices.Clip(out), t)
-			}
-		}
+		out = engine.AppendNew(slices.Clip(out), m.TypesOf(fn+"()")...)
 	}
 	return out
 }
@@ -226,11 +221,7 @@ func (h *Hierarchy) Add(f *File, members Members) {
 		return
 	}
 	for c, ss := range f.Types.Supers {
-		for _, s := range ss {
-			if !slices.Contains(h.Supers[c], s) {
-				h.Supers[c] = append(h.Supers[c], s)
-			}
-		}
+		h.Supers[c] = engine.AppendNew(h.Supers[c], ss...)
 	}
 }
 

@@ -24,7 +24,7 @@ func (s *jsScan) class(from, k, end int, container, kind string) int {
 		case s.punctAt(j, "<"):
 			j = s.skipAngle(j) - 1
 		case s.punctAt(j, "(") || s.punctAt(j, "["):
-			j = s.match(j)
+			j = s.br.CloseOrLast(j)
 		case s.punctAt(j, ";"):
 			return j
 		case s.text(j) == "extends" || s.text(j) == "implements" || s.punctAt(j, ","):
@@ -43,7 +43,7 @@ func (s *jsScan) class(from, k, end int, container, kind string) int {
 		s.add(lexed.Decl{Name: name, Kind: kind, Container: container, Static: container != "", From: from, To: s.toks[end-1].Line})
 		return end - 1
 	}
-	close := s.match(j)
+	close := s.br.CloseOrLast(j)
 	s.add(lexed.Decl{Name: name, Kind: kind, Container: container, Static: container != "", From: from, To: s.toks[close].Line, HeadTo: s.toks[j].Line})
 	s.members(j+1, close, name, kind == "interface")
 	return close
@@ -90,9 +90,9 @@ func (s *jsScan) member(j, end int, class string, iface bool) int {
 	case s.isIdent(j) || s.toks[min(j, len(s.toks)-1)].Kind == lexed.TkString:
 		name = s.text(j)
 	case s.punctAt(j, "["): // a computed name or an index signature
-		j = s.match(j)
+		j = s.br.CloseOrLast(j)
 	case s.punctAt(j, "{"): // a static block
-		return s.match(j)
+		return s.br.CloseOrLast(j)
 	}
 	k := j + 1
 	if s.punctAt(k, "?") || s.punctAt(k, "!") {
@@ -121,9 +121,9 @@ func (s *jsScan) callSignature(j, end int, class string) int {
 			c = s.skipAngle(c)
 		}
 		if s.punctAt(c, "(") {
-			s.types.AddParams(class+"()", s.paramTypes(c+1, s.match(c)))
-			if s.punctAt(s.match(c)+1, ":") {
-				s.types.AddReturn(class+"()", s.typeName(s.match(c)+2, end))
+			s.types.AddParams(class+"()", s.paramTypes(c+1, s.br.CloseOrLast(c)))
+			if s.punctAt(s.br.CloseOrLast(c)+1, ":") {
+				s.types.AddReturn(class+"()", s.typeName(s.br.CloseOrLast(c)+2, end))
 			}
 		}
 	}
@@ -134,14 +134,14 @@ func (s *jsScan) callSignature(j, end int, class string) int {
 func (s *jsScan) method(m jsMember, k, end int) int {
 	last, _, ret, open := s.signature(k, end)
 	if open >= 0 && m.name != "" {
-		s.types.AddParams(m.class+"."+m.name, s.paramTypes(open+1, s.match(open)))
+		s.types.AddParams(m.class+"."+m.name, s.paramTypes(open+1, s.br.CloseOrLast(open)))
 	}
 	if m.name == "constructor" {
 		open := k
 		if s.punctAt(open, "<") {
 			open = s.skipAngle(open)
 		}
-		s.params(open+1, s.match(open), m.class)
+		s.params(open+1, s.br.CloseOrLast(open), m.class)
 	}
 	if m.iface && s.punctAt(last+1, ";") {
 		last++
@@ -199,7 +199,7 @@ func (s *jsScan) arrowReturn(i, end int) string {
 	if !s.punctAt(j, "(") {
 		return ""
 	}
-	j = s.match(j) + 1
+	j = s.br.CloseOrLast(j) + 1
 	if j+1 < end && s.punctAt(j, "=") && s.arrowAt(j+1) {
 		return s.typeName(j+2, end)
 	}
@@ -216,7 +216,7 @@ func (s *jsScan) arrowParams(i int) []string {
 	if !s.punctAt(j, "(") {
 		return nil
 	}
-	return s.paramTypes(j+1, s.match(j))
+	return s.paramTypes(j+1, s.br.CloseOrLast(j))
 }
 
 // startsName reports whether toks[i] can start a member name, so the word

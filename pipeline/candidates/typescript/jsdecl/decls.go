@@ -38,16 +38,9 @@ func Decls(f *lexed.File, types *lexed.TypeModel) []lexed.Decl {
 	return s.out
 }
 
-func (s *jsScan) text(i int) string {
-	if i < 0 || i >= len(s.toks) {
-		return ""
-	}
-	return s.toks[i].Text
-}
+func (s *jsScan) text(i int) string { return lexed.TextAt(s.toks, i) }
 
-func (s *jsScan) isIdent(i int) bool {
-	return i >= 0 && i < len(s.toks) && s.toks[i].Kind == lexed.TkIdent
-}
+func (s *jsScan) isIdent(i int) bool { return lexed.IdentAt(s.toks, i) }
 
 // punctAt reports whether toks[i] is the punctuation p.
 func (s *jsScan) punctAt(i int, p string) bool {
@@ -57,16 +50,6 @@ func (s *jsScan) punctAt(i int, p string) bool {
 // arrowAt reports whether toks[i] is the '>' of "=>".
 func (s *jsScan) arrowAt(i int) bool {
 	return s.punctAt(i, ">") && s.punctAt(i-1, "=") && s.toks[i-1].Line == s.toks[i].Line && s.toks[i-1].Col+1 == s.toks[i].Col
-}
-
-// match returns the index of the bracket closing the one at i, or the last
-// index when it is not closed.
-func (s *jsScan) match(i int) int {
-	n := s.br.Close(i)
-	if n < 0 {
-		n = len(s.toks) - 1
-	}
-	return n
 }
 
 // skipAngle returns the index after the type arguments or parameters
@@ -80,7 +63,7 @@ func (s *jsScan) skipAngle(i int) int {
 		}
 		switch t.Text {
 		case "(", "[", "{":
-			j = s.match(j)
+			j = s.br.CloseOrLast(j)
 		case "<":
 			depth++
 		case ">":
@@ -164,7 +147,7 @@ func (s *jsScan) stmtEnd(i, end int, typeCtx bool) int {
 		if t.Kind == lexed.TkPunct {
 			switch t.Text {
 			case "(", "[", "{":
-				j = s.match(j)
+				j = s.br.CloseOrLast(j)
 				if j >= end {
 					return end - 1
 				}
@@ -229,9 +212,9 @@ func (s *jsScan) skipTypeTo(i, end int, arrowEnds bool) int {
 				if !s.typeLiteralAfter(j - 1) {
 					return j
 				}
-				j = s.match(j)
+				j = s.br.CloseOrLast(j)
 			case "(", "[":
-				j = s.match(j)
+				j = s.br.CloseOrLast(j)
 			case "<":
 				j = s.skipAngle(j) - 1
 			case ";", ",", ")", "]", "}":
@@ -343,7 +326,7 @@ func (s *jsScan) statement(i, end int, container string) int {
 			j++
 		}
 		if s.isIdent(j+1) && s.punctAt(j+2, "{") {
-			close := s.match(j + 2)
+			close := s.br.CloseOrLast(j + 2)
 			s.add(lexed.Decl{Name: s.text(j + 1), Kind: "enum", Container: container, Static: static, From: from, To: s.toks[close].Line, HeadTo: s.toks[close].Line})
 			return close
 		}
@@ -367,7 +350,7 @@ func (s *jsScan) statement(i, end int, container string) int {
 			k = j
 		}
 		if s.punctAt(k+1, "{") {
-			close := s.match(k + 1)
+			close := s.br.CloseOrLast(k + 1)
 			inner := container
 			if name != "" {
 				inner = name
@@ -403,7 +386,7 @@ func (s *jsScan) typeAlias(k, end int) {
 			continue
 		}
 		if s.punctAt(j, "{") {
-			close := min(s.match(j), end)
+			close := min(s.br.CloseOrLast(j), end)
 			lit := s.literal
 			s.literal = true
 			s.members(j+1, close, name, true)
@@ -420,7 +403,7 @@ func (s *jsScan) typeAlias(k, end int) {
 				e = s.skipAngle(e)
 				continue
 			case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
-				e = s.match(e)
+				e = s.br.CloseOrLast(e)
 			}
 			e++
 		}
@@ -447,7 +430,7 @@ func (s *jsScan) decorator(i int) int {
 	}
 	j++
 	if s.punctAt(j, "(") {
-		j = s.match(j) + 1
+		j = s.br.CloseOrLast(j) + 1
 	}
 	return j
 }
@@ -469,8 +452,8 @@ func (s *jsScan) function(from, k, end int, container string, static bool) int {
 	s.types.AddReturn(fn, ret)
 	s.types.AddReturn(name, ret)
 	if open >= 0 {
-		s.types.AddParams(fn, s.paramTypes(open+1, s.match(open)))
-		s.types.AddParams(name, s.paramTypes(open+1, s.match(open)))
+		s.types.AddParams(fn, s.paramTypes(open+1, s.br.CloseOrLast(open)))
+		s.types.AddParams(name, s.paramTypes(open+1, s.br.CloseOrLast(open)))
 	}
 	s.add(lexed.Decl{Name: name, Kind: "function", Container: container, Static: static, From: from, To: s.toks[last].Line})
 	return last
@@ -488,7 +471,7 @@ func (s *jsScan) signature(i, end int) (last, body int, ret string, open int) {
 		return max(j-1, i-1), -1, "", -1
 	}
 	open = j
-	close := s.match(j)
+	close := s.br.CloseOrLast(j)
 	s.params(j+1, close, "")
 	j = close + 1
 	last = close
@@ -501,7 +484,7 @@ func (s *jsScan) signature(i, end int) (last, body int, ret string, open int) {
 		last = j - 1
 	}
 	if s.punctAt(j, "{") {
-		close := s.match(j)
+		close := s.br.CloseOrLast(j)
 		return close, j, ret, open
 	}
 	if s.punctAt(j, ";") {
@@ -524,7 +507,7 @@ func (s *jsScan) paramTypes(i, end int) []string {
 		switch rest := s.punctAt(j, "."); {
 		case rest && colon >= 0 && s.punctAt(colon+1, "["):
 			// ...handlers: [A, B & M, C]: one position per element.
-			out = append(out, s.tupleTypes(colon+1, min(s.match(colon+1), e))...)
+			out = append(out, s.tupleTypes(colon+1, min(s.br.CloseOrLast(colon+1), e))...)
 		case rest:
 			// ...args: T[]: every later position is a T.
 			for range maxRestPositions {
@@ -546,7 +529,7 @@ func (s *jsScan) listItem(j, end int) (e, colon int) {
 	for e = j; e < end && !s.punctAt(e, ","); e++ {
 		switch {
 		case s.punctAt(e, "(") || s.punctAt(e, "[") || s.punctAt(e, "{"):
-			e = s.match(e)
+			e = s.br.CloseOrLast(e)
 		case s.punctAt(e, "<"):
 			e = s.skipAngle(e) - 1
 		case s.punctAt(e, ":") && colon < 0:
@@ -578,7 +561,7 @@ func (s *jsScan) params(i, end int, inClass string) {
 	for j := i; j < end; j++ {
 		switch {
 		case s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{"):
-			j = s.match(j)
+			j = s.br.CloseOrLast(j)
 		case s.isIdent(j) && (s.punctAt(j+1, ":") || s.punctAt(j+1, "?") && s.punctAt(j+2, ":")) && (j == i || s.punctAt(j-1, ",") || s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, s.text(j-1))):
 			k := j + 2
 			if s.punctAt(j+1, "?") {

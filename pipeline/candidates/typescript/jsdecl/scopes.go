@@ -19,7 +19,7 @@ func ParamScopes(f *lexed.File) map[string][]modtypes.Scope {
 				out[s.text(j)] = append(out[s.text(j)], modtypes.Scope{Name: s.text(j), From: j, To: end})
 			}
 		case s.punctAt(j, "("):
-			close := s.match(j)
+			close := s.br.CloseOrLast(j)
 			if close <= j || close >= len(toks)-1 {
 				continue
 			}
@@ -36,7 +36,7 @@ func ParamScopes(f *lexed.File) map[string][]modtypes.Scope {
 			case s.punctAt(k, "=") && s.arrowAt(k+1):
 				end = s.arrowBodyEnd(k + 2)
 			case s.punctAt(k, "{") && (s.isIdent(j-1) || s.punctAt(j-1, ">") || s.punctAt(j-1, "*")):
-				end = s.match(k)
+				end = s.br.CloseOrLast(k)
 			}
 			if end < 0 {
 				continue
@@ -58,12 +58,12 @@ func (s *jsScan) arrowBodyEnd(i int) int {
 		return -1
 	}
 	if s.punctAt(i, "{") {
-		return s.match(i)
+		return s.br.CloseOrLast(i)
 	}
 	for j := i; j < len(s.toks); j++ {
 		switch {
 		case s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{"):
-			j = s.match(j)
+			j = s.br.CloseOrLast(j)
 		case s.punctAt(j, ",") || s.punctAt(j, ";") || s.punctAt(j, ")") || s.punctAt(j, "]") || s.punctAt(j, "}"):
 			return j - 1
 		}
@@ -86,7 +86,7 @@ func (s *jsScan) paramNames(i, end int) []string {
 			start = true
 		case !start:
 			if s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{") {
-				j = s.match(j)
+				j = s.br.CloseOrLast(j)
 			} else if s.punctAt(j, "<") {
 				j = s.skipAngle(j) - 1
 			}
@@ -96,7 +96,7 @@ func (s *jsScan) paramNames(i, end int) []string {
 			out = append(out, s.text(j))
 			start = false
 		case s.punctAt(j, "{") || s.punctAt(j, "["):
-			close := min(s.match(j), end)
+			close := min(s.br.CloseOrLast(j), end)
 			out = append(out, s.bindingNames(j, close)...)
 			j = close
 			start = false

@@ -17,7 +17,7 @@ func (s *jsScan) variables(i, k, end int, container string, static bool) int {
 		case s.isIdent(j):
 			j++
 		case s.punctAt(j, "{") || s.punctAt(j, "["):
-			j = s.match(j) + 1
+			j = s.br.CloseOrLast(j) + 1
 		default:
 			return max(e, j)
 		}
@@ -36,7 +36,7 @@ func (s *jsScan) variables(i, k, end int, container string, static bool) int {
 				case s.punctAt(x, "<") && (x == j+1 || s.text(x-1) == "async" || s.text(x-1) == "*" || s.typeArgsAt(x)):
 					x = s.skipAngle(x) - 1
 				case s.punctAt(x, "(") || s.punctAt(x, "[") || s.punctAt(x, "{"):
-					x = s.match(x)
+					x = s.br.CloseOrLast(x)
 				case s.punctAt(x, ","):
 					p.to = x - 1
 					x = e + 1
@@ -95,7 +95,7 @@ func (s *jsScan) initReturn(i, end int) string {
 	if !s.punctAt(j, "(") {
 		return ""
 	}
-	j = s.match(j) + 1
+	j = s.br.CloseOrLast(j) + 1
 	if !s.punctAt(j, ":") {
 		return ""
 	}
@@ -133,10 +133,10 @@ func (s *jsScan) initParams(i, end int) []string {
 		return nil
 	}
 	j = s.initParamsOpen(j + 1)
-	if !s.punctAt(j, "(") || s.match(j) > end {
+	if !s.punctAt(j, "(") || s.br.CloseOrLast(j) > end {
 		return nil
 	}
-	return s.paramTypes(j+1, s.match(j))
+	return s.paramTypes(j+1, s.br.CloseOrLast(j))
 }
 
 // variableKind is "function" for a declarator initialized with an arrow
@@ -157,7 +157,7 @@ func (s *jsScan) variableKind(i, end int) string {
 					c = s.skipAngle(c)
 				}
 				if s.punctAt(c, "(") {
-					c = s.match(c) + 1
+					c = s.br.CloseOrLast(c) + 1
 					if s.punctAt(c, ":") {
 						c = s.skipTypeTo(c+1, end+1, true)
 					}
@@ -169,7 +169,7 @@ func (s *jsScan) variableKind(i, end int) string {
 			return "variable"
 		}
 		if s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{") {
-			j = s.match(j)
+			j = s.br.CloseOrLast(j)
 		}
 	}
 	return "variable"
@@ -184,14 +184,14 @@ func (s *jsScan) bindingNames(i, end int) []string {
 	if !s.punctAt(i, "{") && !s.punctAt(i, "[") {
 		return nil
 	}
-	close := min(s.match(i), end)
+	close := min(s.br.CloseOrLast(i), end)
 	var out []string
 	for j := i + 1; j < close; j++ {
 		switch {
 		case s.punctAt(j, "="): // a default value: skip to the next element
 			for j < close && !s.punctAt(j+1, ",") {
 				if s.punctAt(j+1, "(") || s.punctAt(j+1, "[") || s.punctAt(j+1, "{") {
-					j = s.match(j + 1)
+					j = s.br.CloseOrLast(j + 1)
 					continue
 				}
 				j++

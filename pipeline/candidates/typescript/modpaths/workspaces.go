@@ -240,10 +240,6 @@ func appendEntry(targets []string, p string) []string {
 		}
 	}
 	out = append(out, p)
-	for _, o := range out {
-		if !slices.Contains(targets, o) {
-			targets = append(targets, o)
-		}
-	}
+	targets = engine.AppendNew(targets, out...)
 	return targets
 }

@@ -48,7 +48,7 @@ type World struct {
 	host    Host
 	files   map[string]*lexed.File // the files read, by path
 	missing map[string]bool        // paths that are no file
-	dirs    map[string]map[string]bool
+	listing *engine.Listing
 	reads   int
 	steps   int
 	renames map[*lexed.File]map[string]string // renamesOf, by file
@@ -87,7 +87,7 @@ type Scope struct {
 
 // New returns the reading of one Find over tree.
 func New(ctx context.Context, tree engine.Tree, host Host) *World {
-	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, dirs: map[string]map[string]bool{},
+	return &World{ctx: ctx, tree: tree, host: host, files: map[string]*lexed.File{}, missing: map[string]bool{}, listing: engine.NewListing(ctx, tree),
 		imports: map[importAt]*lexed.File{}}
 }
 
@@ -175,23 +175,7 @@ func (w *World) resolveImport(at importAt) *lexed.File {
 
 // exists reports whether the tree holds a file at p, by the listing of its
 // directory (read once: cheaper than failed reads of every extension).
-func (w *World) exists(p string) bool {
-	dir := engine.DirOf(p)
-	have, ok := w.dirs[dir]
-	if !ok && w.ctx.Err() != nil {
-		return false
-	}
-	if !ok {
-		have = map[string]bool{}
-		if files, err := w.tree.ListDir(w.ctx, dir); err == nil {
-			for _, f := range files {
-				have[f] = true
-			}
-		}
-		w.dirs[dir] = have
-	}
-	return have[p]
-}
+func (w *World) exists(p string) bool { return w.listing.Has(p) }
 
 // declOf returns the file declaring the top-level name as f sees it, and
 // the name it has there: f when it declares name, else the file an import
@@ -249,11 +233,8 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 }
 
 // renamedFrom returns X of "X as name" in an import or export clause of
-// f ({X as name}), "" for none.
-func renamedFrom(f *lexed.File, name string) string { return renamesOf(f)[name] }
-
-// renamedFrom is renamedFrom with each file's renames read once: a lookup
-// per member access of a file would otherwise rescan the file each time.
+// f ({X as name}), "" for none, each file's renames read once (renamesOf):
+// a lookup per member access of a file would otherwise rescan the file.
 func (w *World) renamedFrom(f *lexed.File, name string) string {
 	r, ok := w.renames[f]
 	if !ok {
@@ -283,7 +264,7 @@ func renamesOf(f *lexed.File) map[string]string {
 			if t := toks[j].Text; t == ";" || t == "}" {
 				break
 			} else if t == "{" {
-				if p := textAt(toks, j-1); p == "export" || p == "import" || p == "type" {
+				if p := lexed.TextAt(toks, j-1); p == "export" || p == "import" || p == "type" {
 					if out == nil {
 						out = map[string]string{}
 					}
@@ -338,9 +319,7 @@ func (w *World) named(f *lexed.File, names []string) []Type {
 			m = n
 		}
 		t := Type{Name: m, File: g}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
+		out = engine.AppendNew(out, t)
 	}
 	return out
 }
@@ -369,7 +348,7 @@ func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
 	}
 	out := w.named(f, f.Types.Vars[name])
 	for _, k := range f.Types.Inits[name] {
-		out = appendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
+		out = engine.AppendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
 	}
 	return out
 }
@@ -407,7 +386,7 @@ func (w *World) callTypes(f *lexed.File, fn string, depth int) []Type {
 	var out []Type
 	for _, t := range values {
 		if t.File != nil {
-			out = appendNew(out, w.named(t.File, t.File.Types.Returns[t.Name+"()"])...)
+			out = engine.AppendNew(out, w.named(t.File, t.File.Types.Returns[t.Name+"()"])...)
 		}
 	}
 	return out
@@ -432,7 +411,7 @@ func (w *World) memberTypes(t Type, m string, call bool, depth int) []Type {
 	}
 	var out []Type
 	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
-		out = appendNew(out, w.memberTypes(s, m, call, depth+1)...)
+		out = engine.AppendNew(out, w.memberTypes(s, m, call, depth+1)...)
 	}
 	return out
 }
@@ -448,16 +427,7 @@ func (w *World) declaring(t Type, m string, depth int) []Type {
 	}
 	var out []Type
 	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
-		out = appendNew(out, w.declaring(s, m, depth+1)...)
-	}
-	return out
-}
-
-func appendNew(out []Type, ts ...Type) []Type {
-	for _, t := range ts {
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
+		out = engine.AppendNew(out, w.declaring(s, m, depth+1)...)
 	}
 	return out
 }
@@ -496,14 +466,6 @@ func chainEnd(f *lexed.File, k int) int {
 	return j
 }
 
-// textAt is the text of toks[i], "" outside toks.
-func textAt(toks []lexed.Tok, i int) string {
-	if i < 0 || i >= len(toks) {
-		return ""
-	}
-	return toks[i].Text
-}
-
 // shadowedAt reports whether the name token f.Toks[i] is a parameter of a
 // function enclosing it.
 func (w *World) shadowedAt(f *lexed.File, i int) bool {
@@ -524,41 +486,29 @@ func InScope(scopes []Scope, i int) bool {
 // -1 when it does not close.
 func closeOf(f *lexed.File, i int) int {
 	if f.Toks[i].Text == "<" {
-		return matchAngle(f.Toks, i, 1)
+		return angle(f.Toks, i, 1)
 	}
 	return f.Brackets.Close(i)
+}
+
+// angle is the angle bracket matching toks[i] (lexed.MatchAngle), looking
+// forward (step 1) or backward (step -1): type arguments hold no ';', '{'
+// or '}', so one of those first means a comparison (-1), as does no match
+// within 4096 tokens.
+func angle(toks []lexed.Tok, i, step int) int {
+	if j, ok := lexed.MatchAngle(toks, i, step, 4096, ";{}"); ok {
+		return j
+	}
+	return -1
 }
 
 // openOf returns the index of the bracket opening the one closing at
 // f.Toks[i] (')' or '>'), -1 when there is none.
 func openOf(f *lexed.File, i int) int {
 	if f.Toks[i].Text == ">" {
-		return matchAngle(f.Toks, i, -1)
+		return angle(f.Toks, i, -1)
 	}
 	return f.Brackets.Open(i)
-}
-
-// matchAngle returns the index of the angle bracket matching toks[i],
-// looking forward (step 1, from a '<') or backward (step -1, from a '>'):
-// type arguments hold no ';', '{' or '}', so one of those first means a
-// comparison (-1), as does no match within maxAngle tokens.
-func matchAngle(toks []lexed.Tok, i, step int) int {
-	const maxAngle = 4096
-	depth := 0
-	for j := i; j >= 0 && j < len(toks) && (j-i)*step < maxAngle; j += step {
-		switch toks[j].Text {
-		case toks[i].Text:
-			depth++
-		case "<", ">":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		case ";", "{", "}":
-			return -1
-		}
-	}
-	return -1
 }
 
 // exprTypes returns the types of the expression of f ending at toks[k]: a
@@ -595,7 +545,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		if member {
 			var out []Type
 			for _, b := range w.exprTypes(f, r, depth+1) {
-				out = appendNew(out, w.memberTypes(b, name, true, depth+1)...)
+				out = engine.AppendNew(out, w.memberTypes(b, name, true, depth+1)...)
 			}
 			return out
 		}
@@ -614,7 +564,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 	if r, ok := memberReceiverEnd(toks, k); ok {
 		var out []Type
 		for _, b := range w.exprTypes(f, r, depth+1) {
-			out = appendNew(out, w.memberTypes(b, name, false, depth+1)...)
+			out = engine.AppendNew(out, w.memberTypes(b, name, false, depth+1)...)
 		}
 		return out
 	}
@@ -670,7 +620,7 @@ func (w *World) Receiver(f *lexed.File, i int) []Type {
 func (w *World) Declaring(recv []Type, member string) []Type {
 	var found []Type
 	for _, t := range recv {
-		found = appendNew(found, w.declaring(t, member, 0)...)
+		found = engine.AppendNew(found, w.declaring(t, member, 0)...)
 	}
 	return found
 }
@@ -685,7 +635,7 @@ func (w *World) Implemented(f *lexed.File, class, member string) []Type {
 	}
 	var found []Type
 	for _, s := range w.named(f, f.Types.Supers[class]) {
-		found = appendNew(found, w.declaring(s, member, 0)...)
+		found = engine.AppendNew(found, w.declaring(s, member, 0)...)
 	}
 	return found
 }

@@ -18,8 +18,8 @@ func TestRenamedFrom(t *testing.T) {
 		{"export { Hono }\n", "Hono", ""},
 	} {
 		f := &lexed.File{Toks: lexed.Tokens([]byte(tc.src), lexed.LexJS)}
-		if got := renamedFrom(f, tc.name); got != tc.want {
-			t.Errorf("renamedFrom(%q, %q) = %q, want %q", tc.src, tc.name, got, tc.want)
+		if got := renamesOf(f)[tc.name]; got != tc.want {
+			t.Errorf("renamesOf(%q)[%q] = %q, want %q", tc.src, tc.name, got, tc.want)
 		}
 	}
 }

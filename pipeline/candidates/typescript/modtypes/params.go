@@ -1,6 +1,9 @@
 package modtypes
 
-import "github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+)
 
 // Parameters: the types a callback's parameter or a call's argument takes
 // from the callee's declared parameters.
@@ -21,15 +24,15 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 		return nil
 	}
 	pos, start := scope.Pos, scope.From
-	if textAt(toks, start-1) == "function" {
+	if lexed.TextAt(toks, start-1) == "function" {
 		start--
 	}
-	if textAt(toks, start-1) == "async" {
+	if lexed.TextAt(toks, start-1) == "async" {
 		start--
 	}
 	var out []Type
 	for _, p := range w.argParams(f, start, depth) {
-		out = appendNew(out, w.signatureParam(p, pos, depth+1)...)
+		out = engine.AppendNew(out, w.signatureParam(p, pos, depth+1)...)
 	}
 	return out
 }
@@ -84,7 +87,7 @@ func (w *World) argParams(f *lexed.File, start, depth int) []Type {
 	var params []Type // the types of the callee's parameter n
 	if r, ok := memberReceiverEnd(toks, c); ok {
 		for _, b := range w.exprTypes(f, r, depth+1) {
-			params = appendNew(params, w.memberParams(b, toks[c].Text, n, depth+1)...)
+			params = engine.AppendNew(params, w.memberParams(b, toks[c].Text, n, depth+1)...)
 		}
 	} else {
 		params = w.funcParams(f, toks[c].Text, n, depth+1)
@@ -113,13 +116,13 @@ func (w *World) memberParams(t Type, m string, n, depth int) []Type {
 	}
 	var out []Type
 	for _, ft := range w.named(t.File, t.File.Types.Fields[key]) {
-		out = appendNew(out, w.signatureParam(ft, n, depth+1)...)
+		out = engine.AppendNew(out, w.signatureParam(ft, n, depth+1)...)
 	}
 	if len(out) > 0 {
 		return out
 	}
 	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
-		out = appendNew(out, w.memberParams(s, m, n, depth+1)...)
+		out = engine.AppendNew(out, w.memberParams(s, m, n, depth+1)...)
 	}
 	return out
 }
@@ -139,7 +142,7 @@ func (w *World) funcParams(f *lexed.File, fn string, n, depth int) []Type {
 	}
 	var out []Type
 	for _, t := range w.valueTypes(g, name, depth+1) {
-		out = appendNew(out, w.signatureParam(t, n, depth+1)...)
+		out = engine.AppendNew(out, w.signatureParam(t, n, depth+1)...)
 	}
 	return out
 }
@@ -156,7 +159,7 @@ func (w *World) signatureParam(t Type, n, depth int) []Type {
 	}
 	var out []Type
 	for _, s := range w.named(t.File, t.File.Types.Supers[t.Name]) {
-		out = appendNew(out, w.signatureParam(s, n, depth+1)...)
+		out = engine.AppendNew(out, w.signatureParam(s, n, depth+1)...)
 	}
 	return out
 }
