@@ -73,6 +73,11 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				score = lexed.ScoreImported
 			case sym.Decl.Container != "" && member && (gReaches || lexed.RefersTo(g.File, sym.Decl.Container)):
 				score = lexed.ScoreMember
+			case sym.Decl.Container != "" && member && s.receiverIs(g, i, sym.Decl.Container):
+				// app.get('/', (c) => c.json(...)): the callback's
+				// parameter takes Context from the handler type of a file
+				// g imports, not from an import of Context's file.
+				score = lexed.ScoreMember
 			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
 				score = lexed.ScoreUnrelated
 			case sym.Decl.Container != "" && !member && !sym.Decl.Static && (sym.Decl.Kind == "field" || sym.Decl.Kind == "method") &&
@@ -289,4 +294,19 @@ func globalNames(files ...*jsFile) map[string]bool {
 		}
 	}
 	return out
+}
+
+// receiverIs reports whether the receiver of the member token g.Toks[i]
+// resolves, across modules, to the changed file's class (or interface)
+// container, or to a type inheriting the member from it.
+func (s *tokSearch) receiverIs(g *jsFile, i int, container string) bool {
+	if s.world == nil || g.Types == nil {
+		return false
+	}
+	for _, t := range s.world.Declaring(s.world.Receiver(g.File, i), g.Toks[i].Text) {
+		if t.Name == container && t.File != nil && (t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,95 @@
+package typescript
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
+)
+
+// impactFiles runs the search on the change of path from base to head
+// and returns the files given impact evidence, sorted.
+func impactFiles(t *testing.T, base map[string]string, path, head string) []string {
+	t.Helper()
+	files := map[string]string{}
+	for p, s := range base {
+		files[p] = s
+	}
+	files[path] = head
+	added, removed := map[int]bool{}, map[int]bool{}
+	ol, nl := strings.Split(base[path], "\n"), strings.Split(head, "\n")
+	for i, l := range nl {
+		if !slices.Contains(ol, l) {
+			added[i+1] = true
+		}
+	}
+	for i, l := range ol {
+		if !slices.Contains(nl, l) {
+			removed[i+1] = true
+		}
+	}
+	cs := []*engine.Change{{Path: path, Old: []byte(base[path]), New: []byte(head), Added: added, Removed: removed}}
+	ev := engine.NewEvidence(cs)
+	if err := find(context.Background(), pipelinetest.NewTree(files), cs, ev); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for p, f := range ev.Files {
+		if slices.ContainsFunc(f.Items, func(it engine.Item) bool { return it.Kind == engine.KindImpact }) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// honoLike is a router whose handlers take the Context of another file
+// through the handler types: code calling c.json(...) inside a handler
+// neither imports context.ts nor names Context.
+var honoLike = map[string]string{
+	"src/context.ts": "export class Context {\n  json(o: object): Response {\n    return new Response(String(o));\n  }\n  set(k: string, v: unknown): void {\n    this.vars.set(k, v);\n  }\n  vars = new Map<string, unknown>();\n}\n",
+	"src/types.ts":   "import type {Context} from './context.js';\n\nexport type Handler = (c: Context, next: () => void) => Response;\nexport interface HandlerInterface {\n  (path: string, handler: Handler): void;\n}\n",
+	"src/hono.ts":    "import type {HandlerInterface} from './types.js';\n\nexport class Hono {\n  get!: HandlerInterface;\n}\n",
+	"src/other.ts":   "export class Other {\n  json(): string {\n    return '';\n  }\n  set(k: string): void {}\n}\n",
+	"test/app.ts":    "import {Hono} from '../src/hono.js';\n\nconst app = new Hono();\napp.get('/', (c) => c.json({}));\n",
+	"test/other.ts":  "import {Other} from '../src/other.js';\n\nconst o = new Other();\nexport const s = o.json();\n",
+}
+
+// A changed member is referenced where a receiver's type, resolved across
+// modules, is its class, though the file neither imports the class's file
+// nor names the class.
+func TestImpactThroughReceiverTypes(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		base       map[string]string
+		path, from string
+		to         string
+		want       []string
+	}{
+		{
+			name: "callback parameter typed by a handler type",
+			base: honoLike, path: "src/context.ts",
+			from: "return new Response(String(o));", to: "return new Response(JSON.stringify(o));",
+			want: []string{"test/app.ts"},
+		},
+		{
+			name: "a receiver of another class declaring the same member is not one",
+			base: honoLike, path: "src/other.ts",
+			from: "return '';", to: "return 'x';",
+			want: []string{"test/other.ts"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(tt.base[tt.path], tt.from, tt.to, 1)
+			if head == tt.base[tt.path] {
+				t.Fatalf("%q not in %s", tt.from, tt.path)
+			}
+			if got := impactFiles(t, tt.base, tt.path, head); !slices.Equal(got, tt.want) {
+				t.Errorf("impact in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
