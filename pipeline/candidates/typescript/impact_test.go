@@ -81,6 +81,12 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			from: "return '';", to: "return 'x';",
 			want: []string{"test/other.ts"},
 		},
+		{
+			name: "an object key passed to a default export's call signature",
+			base: kyLike, path: "source/types/options.ts",
+			from: "searchParams?: string;", to: "searchParams?: string | URLSearchParams;",
+			want: []string{"test/fetch.ts"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := strings.Replace(tt.base[tt.path], tt.from, tt.to, 1)
@@ -92,4 +98,14 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// kyLike is a default export made by a function whose declared return type
+// is an interface, imported under another name, with a call signature.
+var kyLike = map[string]string{
+	"source/types/options.ts": "export interface Options {\n  searchParams?: string;\n  retry?: number;\n}\n",
+	"source/types/ky.ts":      "import type {Options} from './options.js';\n\nexport interface ky {\n  (url: string, options?: Options): Promise<Response>;\n  get: (url: string, options?: Options) => Promise<Response>;\n}\n",
+	"source/index.ts":         "import type {ky as KyInterface} from './types/ky.js';\nimport type {Options} from './types/options.js';\n\nconst createInstance = (defaults?: Partial<Options>): KyInterface => {\n  const ky = (input: string, options?: Options) => fetch(input);\n  return ky as KyInterface;\n};\n\nconst ky = createInstance();\n\nexport default ky;\n",
+	"test/fetch.ts":           "import ky from '../source/index.js';\n\nexport const r = ky('/u', {searchParams: 'a'});\n",
+	"test/other.ts":           "export const o = {searchParams: 'a'};\n",
 }

@@ -213,8 +213,10 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 		return f, name
 	}
 	// export {Hono as HonoBase}, import {a as b}: the name it renames.
+	// An import's renaming (import {ky as KyInterface}) names another
+	// file's declaration, even when f declares a name like it too.
 	orig := w.renamedFrom(f, name)
-	if orig != "" && declaresTop(f, orig) {
+	if orig != "" && declaresTop(f, orig) && !slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && im.Renamed[name] != "" }) {
 		return f, orig
 	}
 	for _, im := range f.Imports {
@@ -228,6 +230,9 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 			target = name
 			if orig != "" && slices.Contains(im.Names, orig) {
 				target = orig
+			}
+			if r := im.Renamed[name]; r != "" {
+				target = r
 			}
 		case im.Export && im.Wildcard:
 			target = name
