@@ -82,6 +82,12 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			want: []string{"test/other.ts"},
 		},
 		{
+			name: "functions typed by a declared return type or a variable's annotation",
+			base: honoMiddleware, path: "src/context.ts",
+			from: "return new Response(String(o));", to: "return new Response(JSON.stringify(o));",
+			want: []string{"src/mw/cors.ts", "src/mw/etag.ts", "src/mw/h.ts", "test/app.ts"},
+		},
+		{
 			name: "an object key passed to a default export's call signature",
 			base: kyLike, path: "source/types/options.ts",
 			from: "searchParams?: string;", to: "searchParams?: string | URLSearchParams;",
@@ -99,6 +105,25 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 		})
 	}
 }
+
+// honoMiddleware adds middleware: functions given the handler type by
+// the declared return type of the function returning them, or by the
+// annotation of the variable they are assigned to.
+var honoMiddleware = func() map[string]string {
+	m := map[string]string{
+		"src/types.ts":   honoLike["src/types.ts"] + "export type MiddlewareHandler = (c: Context, next: () => Promise<void>) => Promise<void>;\n",
+		"src/mw/etag.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const etag = (): MiddlewareHandler => {\n  return async function etag(c, next) {\n    await next();\n    c.json({});\n  };\n};\n",
+		"src/mw/cors.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const cors = (): MiddlewareHandler => async (c, next) => {\n  c.json({});\n};\n",
+		"src/mw/h.ts":    "import type {MiddlewareHandler} from '../types.js';\n\nexport const h: MiddlewareHandler = async (c, next) => {\n  c.json({});\n};\n",
+		"src/mw/loop.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const loop = (): MiddlewareHandler => {\n  const o = {json: () => 1};\n  return async (c, next) => {\n    [o].forEach((x) => x.json());\n  };\n};\n",
+	}
+	for p, s := range honoLike {
+		if m[p] == "" {
+			m[p] = s
+		}
+	}
+	return m
+}()
 
 // kyLike is a default export made by a function whose declared return type
 // is an interface, imported under another name, with a call signature.
