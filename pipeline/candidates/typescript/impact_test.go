@@ -88,6 +88,18 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			want: []string{"src/mw/cors.ts", "src/mw/etag.ts", "src/mw/h.ts", "test/app.ts"},
 		},
 		{
+			name: "a member with a common name, where the receiver's type is its class",
+			base: honoCommon, path: "src/context.ts",
+			from: "this.vars.set(k, v);", to: "this.vars.set(k, v ?? null);",
+			want: []string{"src/mw/vars.ts", "test/app.ts"},
+		},
+		{
+			name: "a member with a common name of a class nothing imports lists nothing",
+			base: honoCommon, path: "src/lonely.ts",
+			from: "this.m.set(k, 1);", to: "this.m.set(k, 2);",
+			want: nil,
+		},
+		{
 			name: "an object key passed to a default export's call signature",
 			base: kyLike, path: "source/types/options.ts",
 			from: "searchParams?: string;", to: "searchParams?: string | URLSearchParams;",
@@ -118,6 +130,23 @@ var honoMiddleware = func() map[string]string {
 		"src/mw/loop.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const loop = (): MiddlewareHandler => {\n  const o = {json: () => 1};\n  return async (c, next) => {\n    [o].forEach((x) => x.json());\n  };\n};\n",
 	}
 	for p, s := range honoLike {
+		if m[p] == "" {
+			m[p] = s
+		}
+	}
+	return m
+}()
+
+// honoCommon sets the context's variables with set, the common name that
+// maps and other classes declare too.
+var honoCommon = func() map[string]string {
+	m := map[string]string{
+		"test/app.ts":    "import {Hono} from '../src/hono.js';\n\nconst app = new Hono();\nconst m = new Map<string, number>();\napp.get('/', (c) => {\n  c.set('k', 1);\n  m.set('k', 1);\n  return c.json({});\n});\n",
+		"src/mw/vars.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const vars = (): MiddlewareHandler => async (c, next) => {\n  c.set('v', 1);\n  await next();\n};\n",
+		"src/mw/map.ts":  "import type {MiddlewareHandler} from '../types.js';\n\nexport const keep = new Map<string, number>();\nexport const count: MiddlewareHandler = async (_c, next) => {\n  keep.set('n', 1);\n  await next();\n};\n",
+		"src/lonely.ts":  "export class Lonely {\n  m = new Map<string, number>();\n  set(k: string): void {\n    this.m.set(k, 1);\n  }\n}\n",
+	}
+	for p, s := range honoMiddleware {
 		if m[p] == "" {
 			m[p] = s
 		}

@@ -206,6 +206,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	}
 	var words []string
 	impactNames := map[string][]*lexed.Sym{}
+	commons := map[string][]*lexed.Sym{} // touched members with common names (commonIn)
 	for _, s := range lexed.Touched(c, nf.base(), of.base()) {
 		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
 			// A changed constructor reaches its class's new C(...).
@@ -214,6 +215,9 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		// A JS module-level function is imported by name: a common member
 		// name (run, get) is no noise there.
 		common := lexed.CommonMember[s.Decl.Name] && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
+		if common && commonMember(c.Path, s.Decl) {
+			commons[s.Decl.Name] = append(commons[s.Decl.Name], s)
+		}
 		if len(s.Decl.Name) < 2 || lexed.IsKeyword(lexed.LangOf(c.Path), s.Decl.Name) || common {
 			continue
 		}
@@ -228,7 +232,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 			words = append(words, n)
 		}
 	}
-	if len(words) == 0 {
+	if len(words) == 0 && len(commons) == 0 {
 		return nil
 	}
 	slices.Sort(words[len(impactNames):])
@@ -239,7 +243,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		}
 	}
 	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world}
+		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
 // implemented is a member of a supertype that a touched member implements
@@ -354,6 +358,9 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 	}
 	s.receiverTypesIn(ev)
+	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {
+		return err
+	}
 	if made := s.madeValues(); len(made) > 0 {
 		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
@@ -403,15 +410,16 @@ type tokSearch struct {
 	impactNames map[string][]*lexed.Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
-	files       []*jsFile             // the searched files
-	declaredBy  map[string]int        // member name -> searched files declaring it
-	indexes     []*jsFile             // the searched files that re-export other files' names
-	re          *reexports            // JS re-exports, followed transitively
-	recv        map[string]*receivers // JS members used on added lines: their receivers' types
-	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
-	supers      []implemented         // supertype members the touched members implement
-	world       *modtypes.World       // types across modules; nil for other languages
-	globals     map[string]bool       // the changed file's global declarations: no import names them
+	files       []*jsFile               // the searched files
+	declaredBy  map[string]int          // member name -> searched files declaring it
+	indexes     []*jsFile               // the searched files that re-export other files' names
+	re          *reexports              // JS re-exports, followed transitively
+	recv        map[string]*receivers   // JS members used on added lines: their receivers' types
+	lexed       map[string]*jsFile      // the files lexed by this Find, shared by its changes
+	supers      []implemented           // supertype members the touched members implement
+	world       *modtypes.World         // types across modules; nil for other languages
+	globals     map[string]bool         // the changed file's global declarations: no import names them
+	common      map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
 }
 
 // read lexes the searched TypeScript/JavaScript files.
