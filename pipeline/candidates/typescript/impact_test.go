@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -10,28 +11,32 @@ import (
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
-// impactFiles runs the search on the change of path from base to head
-// and returns the files given impact evidence, sorted.
-func impactFiles(t *testing.T, base map[string]string, path, head string) []string {
+// impactFiles runs the search on the changes of heads (path -> new
+// source) from base and returns the files given impact evidence, sorted.
+func impactFiles(t *testing.T, base map[string]string, heads map[string]string) []string {
 	t.Helper()
 	files := map[string]string{}
 	for p, s := range base {
 		files[p] = s
 	}
-	files[path] = head
-	added, removed := map[int]bool{}, map[int]bool{}
-	ol, nl := strings.Split(base[path], "\n"), strings.Split(head, "\n")
-	for i, l := range nl {
-		if !slices.Contains(ol, l) {
-			added[i+1] = true
+	var cs []*engine.Change
+	for _, path := range slices.Sorted(maps.Keys(heads)) {
+		head := heads[path]
+		files[path] = head
+		added, removed := map[int]bool{}, map[int]bool{}
+		ol, nl := strings.Split(base[path], "\n"), strings.Split(head, "\n")
+		for i, l := range nl {
+			if !slices.Contains(ol, l) {
+				added[i+1] = true
+			}
 		}
-	}
-	for i, l := range ol {
-		if !slices.Contains(nl, l) {
-			removed[i+1] = true
+		for i, l := range ol {
+			if !slices.Contains(nl, l) {
+				removed[i+1] = true
+			}
 		}
+		cs = append(cs, &engine.Change{Path: path, Old: []byte(base[path]), New: []byte(head), Added: added, Removed: removed})
 	}
-	cs := []*engine.Change{{Path: path, Old: []byte(base[path]), New: []byte(head), Added: added, Removed: removed}}
 	ev := engine.NewEvidence(cs)
 	if err := find(context.Background(), pipelinetest.NewTree(files), cs, ev); err != nil {
 		t.Fatal(err)
@@ -111,7 +116,7 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			if head == tt.base[tt.path] {
 				t.Fatalf("%q not in %s", tt.from, tt.path)
 			}
-			if got := impactFiles(t, tt.base, tt.path, head); !slices.Equal(got, tt.want) {
+			if got := impactFiles(t, tt.base, map[string]string{tt.path: head}); !slices.Equal(got, tt.want) {
 				t.Errorf("impact in %v, want %v", got, tt.want)
 			}
 		})
@@ -162,4 +167,43 @@ var kyLike = map[string]string{
 	"source/index.ts":         "import type {ky as KyInterface} from './types/ky.js';\nimport type {Options} from './types/options.js';\n\nconst createInstance = (defaults?: Partial<Options>): KyInterface => {\n  const ky = (input: string, options?: Options) => fetch(input);\n  return ky as KyInterface;\n};\n\nconst ky = createInstance();\n\nexport default ky;\n",
 	"test/fetch.ts":           "import ky from '../source/index.js';\n\nexport const r = ky('/u', {searchParams: 'a'});\n",
 	"test/other.ts":           "export const o = {searchParams: 'a'};\n",
+}
+
+// gotLike makes its default export by calling a function of another file.
+var gotLike = map[string]string{
+	"source/create.ts": "export const create = (defaults: object) => {\n  const got = (url: string) => String(defaults) + url;\n  return got;\n};\n\nexport default create;\n",
+	"source/index.ts":  "import create from './create.js';\n\nconst defaults = {retry: 2};\n\nconst got = create(defaults);\n\nexport default got;\n",
+	"test/get.ts":      "import got from '../source/index.js';\n\nexport const r = got('/u');\n",
+	"test/other.ts":    "import {retry} from './retry.js';\n\nexport const r = retry;\n",
+	"test/retry.ts":    "export const retry = 2;\n",
+}
+
+// A value a changed function makes reaches the files using it, also when
+// the file making it changed with the function.
+func TestImpactOfMadeValues(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		heads map[string]string
+		want  []string
+	}{
+		{
+			name:  "the function changed alone",
+			heads: map[string]string{"source/create.ts": strings.Replace(gotLike["source/create.ts"], "String(defaults) + url", "String(defaults) + '/' + url", 1)},
+			want:  []string{"source/index.ts", "test/get.ts"},
+		},
+		{
+			name: "the file making the value changed too",
+			heads: map[string]string{
+				"source/create.ts": strings.Replace(gotLike["source/create.ts"], "String(defaults) + url", "String(defaults) + '/' + url", 1),
+				"source/index.ts":  strings.Replace(gotLike["source/index.ts"], "retry: 2", "retry: 3", 1),
+			},
+			want: []string{"test/get.ts"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := impactFiles(t, gotLike, tt.heads); !slices.Equal(got, tt.want) {
+				t.Errorf("impact in %v, want %v", got, tt.want)
+			}
+		})
+	}
 }

@@ -39,7 +39,9 @@ type madeValue struct {
 // file imports f from the changed file.
 func (s *tokSearch) madeValues() []madeValue {
 	var out []madeValue
-	for _, g := range s.files {
+	// The change's other files count too: got's index changed with create
+	// still makes got.
+	for _, g := range append(slices.Clip(s.files), s.peers...) {
 		if len(g.Toks) == 0 || g.Types == nil {
 			continue // no touched name in it
 		}

@@ -80,6 +80,11 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	}
 	for _, s := range group {
 		s.overrides = overrides
+		for _, o := range group {
+			if o != s && o.nf != nil && lexed.LangOf(o.c.Path) == lexed.LangJS {
+				s.peers = append(s.peers, o.nf)
+			}
+		}
 		if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
 			return err
 		}
@@ -420,6 +425,7 @@ type tokSearch struct {
 	world       *modtypes.World         // types across modules; nil for other languages
 	globals     map[string]bool         // the changed file's global declarations: no import names them
 	common      map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
+	peers       []*jsFile               // the new sides of the other changed JS files of the Find
 }
 
 // read lexes the searched TypeScript/JavaScript files.
