@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // impactIn records g's references to the changed declarations.
@@ -71,6 +72,8 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				score = lexed.ScoreImported
 			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
 				score = lexed.ScoreImported
+			case sym.Decl.Container != "" && member && s.receiverKind(g, i, sym.Decl.Container) == recvOther:
+				// res.url of a Response: another type's member of the name.
 			case sym.Decl.Container != "" && member && (gReaches || lexed.RefersTo(g.File, sym.Decl.Container)):
 				score = lexed.ScoreMember
 			case sym.Decl.Container != "" && member && s.receiverIs(g, i, sym.Decl.Container):
@@ -296,17 +299,44 @@ func globalNames(files ...*jsFile) map[string]bool {
 	return out
 }
 
-// receiverIs reports whether the receiver of the member token g.Toks[i]
-// resolves, across modules, to the changed file's class (or interface)
-// container, or to a type inheriting the member from it.
-func (s *tokSearch) receiverIs(g *jsFile, i int, container string) bool {
+// Receiver kinds: what the receiver of a member token resolves to, as
+// far as the types read across modules tell.
+const (
+	recvUnknown = iota // no type, or a type whose members are not known
+	recvClass          // the changed member's class, or a type inheriting the member from it
+	recvOther          // only types that are not it: another class's member of that name
+)
+
+// receiverKind tells what the receiver of the member token g.Toks[i]
+// resolves to, against the changed file's class (or interface) container.
+func (s *tokSearch) receiverKind(g *jsFile, i int, container string) int {
 	if s.world == nil || g.Types == nil {
-		return false
+		return recvUnknown
 	}
-	for _, t := range s.world.Declaring(s.world.Receiver(g.File, i), g.Toks[i].Text) {
-		if t.Name == container && t.File != nil && (t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
-			return true
+	recv := s.world.Receiver(g.File, i)
+	if len(recv) == 0 {
+		return recvUnknown
+	}
+	other := true
+	for _, r := range recv {
+		found := s.world.Declaring([]modtypes.Type{r}, g.Toks[i].Text)
+		if len(found) == 0 && (r.File != nil || r.Name == container) {
+			other = false // a member of a type not read, or a name alone
+		}
+		for _, t := range found {
+			if t.Name == container && t.File != nil && (t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
+				return recvClass
+			}
 		}
 	}
-	return false
+	if other {
+		return recvOther
+	}
+	return recvUnknown
+}
+
+// receiverIs reports whether the receiver of the member token g.Toks[i]
+// resolves to the changed file's class container (receiverKind).
+func (s *tokSearch) receiverIs(g *jsFile, i int, container string) bool {
+	return s.receiverKind(g, i, container) == recvClass
 }

@@ -93,6 +93,12 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			want: []string{"src/mw/cors.ts", "src/mw/etag.ts", "src/mw/h.ts", "test/app.ts"},
 		},
 		{
+			name: "in a file importing the class, a receiver of another type is not one",
+			base: honoOtherReceivers, path: "src/context.ts",
+			from: "return new Response(String(o));", to: "return new Response(JSON.stringify(o));",
+			want: []string{"src/typed.ts", "test/app.ts"},
+		},
+		{
 			name: "a member with a common name, where the receiver's type is its class",
 			base: honoCommon, path: "src/context.ts",
 			from: "this.vars.set(k, v);", to: "this.vars.set(k, v ?? null);",
@@ -138,6 +144,19 @@ var honoMiddleware = func() map[string]string {
 		if m[p] == "" {
 			m[p] = s
 		}
+	}
+	return m
+}()
+
+// honoOtherReceivers imports Context and calls json on it and on values
+// of other types.
+var honoOtherReceivers = func() map[string]string {
+	m := map[string]string{
+		"src/typed.ts":   "import type {Context} from './context.js';\n\nexport const f = (c: Context) => c.json({});\n",
+		"src/untyped.ts": "import type {Context} from './context.js';\nimport {Other} from './other.js';\n\nexport type C = Context;\nexport const g = (r: Response) => r.json();\nexport const h = (o: Other) => o.json();\n",
+	}
+	for p, s := range honoLike {
+		m[p] = s
 	}
 	return m
 }()
