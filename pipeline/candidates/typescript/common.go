@@ -70,7 +70,7 @@ func (s *tokSearch) commonRefsIn(g *jsFile, ev *engine.Evidence) {
 			continue
 		}
 		for _, sym := range ss {
-			if seen[sym] || !s.receiverIs(g, i, sym.Decl.Container) {
+			if seen[sym] || !s.receiverIs(g, i, sym) {
 				continue
 			}
 			seen[sym] = true

@@ -72,11 +72,11 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				score = lexed.ScoreImported
 			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
 				score = lexed.ScoreImported
-			case sym.Decl.Container != "" && member && s.receiverKind(g, i, sym.Decl.Container) == recvOther:
+			case sym.Decl.Container != "" && member && s.receiverKind(g, i, sym) == recvOther:
 				// res.url of a Response: another type's member of the name.
 			case sym.Decl.Container != "" && member && (gReaches || lexed.RefersTo(g.File, sym.Decl.Container)):
 				score = lexed.ScoreMember
-			case sym.Decl.Container != "" && member && s.receiverIs(g, i, sym.Decl.Container):
+			case sym.Decl.Container != "" && member && s.receiverIs(g, i, sym):
 				// app.get('/', (c) => c.json(...)): the callback's
 				// parameter takes Context from the handler type of a file
 				// g imports, not from an import of Context's file.
@@ -308,8 +308,11 @@ const (
 )
 
 // receiverKind tells what the receiver of the member token g.Toks[i]
-// resolves to, against the changed file's class (or interface) container.
-func (s *tokSearch) receiverKind(g *jsFile, i int, container string) int {
+// resolves to, against the class (or interface) of sym: one of the
+// changed file's, or, for a member the change reaches through the
+// hierarchy (sym.Via), a class of that name in any file.
+func (s *tokSearch) receiverKind(g *jsFile, i int, sym *lexed.Sym) int {
+	container := sym.Decl.Container
 	if s.world == nil || g.Types == nil {
 		return recvUnknown
 	}
@@ -324,7 +327,7 @@ func (s *tokSearch) receiverKind(g *jsFile, i int, container string) int {
 			other = false // a member of a type not read, or a name alone
 		}
 		for _, t := range found {
-			if t.Name == container && t.File != nil && (t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
+			if t.Name == container && t.File != nil && (sym.Via != "" || t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
 				return recvClass
 			}
 		}
@@ -336,7 +339,7 @@ func (s *tokSearch) receiverKind(g *jsFile, i int, container string) int {
 }
 
 // receiverIs reports whether the receiver of the member token g.Toks[i]
-// resolves to the changed file's class container (receiverKind).
-func (s *tokSearch) receiverIs(g *jsFile, i int, container string) bool {
-	return s.receiverKind(g, i, container) == recvClass
+// resolves to sym's class (receiverKind).
+func (s *tokSearch) receiverIs(g *jsFile, i int, sym *lexed.Sym) bool {
+	return s.receiverKind(g, i, sym) == recvClass
 }
