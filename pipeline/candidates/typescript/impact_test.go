@@ -15,6 +15,12 @@ import (
 // source) from base and returns the files given impact evidence, sorted.
 func impactFiles(t *testing.T, base map[string]string, heads map[string]string) []string {
 	t.Helper()
+	return evidenceFiles(t, base, heads, engine.KindImpact)
+}
+
+// evidenceFiles is impactFiles for evidence of kind.
+func evidenceFiles(t *testing.T, base map[string]string, heads map[string]string, kind engine.Kind) []string {
+	t.Helper()
 	files := map[string]string{}
 	for p, s := range base {
 		files[p] = s
@@ -43,7 +49,7 @@ func impactFiles(t *testing.T, base map[string]string, heads map[string]string) 
 	}
 	var out []string
 	for p, f := range ev.Files {
-		if slices.ContainsFunc(f.Items, func(it engine.Item) bool { return it.Kind == engine.KindImpact }) {
+		if slices.ContainsFunc(f.Items, func(it engine.Item) bool { return it.Kind == kind }) {
 			out = append(out, p)
 		}
 	}
@@ -222,6 +228,33 @@ func TestImpactOfMadeValues(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := impactFiles(t, gotLike, tt.heads); !slices.Equal(got, tt.want) {
 				t.Errorf("impact in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// Names bound by an object pattern take the types of the members they
+// destructure: response (and r) is this.response, the PlainResponse of a
+// base class's field, whose rawBody the change reads.
+func TestUsesThroughObjectPatterns(t *testing.T) {
+	base := map[string]string{
+		"source/response.ts": "export interface PlainResponse {\n  rawBody?: Uint8Array;\n}\n",
+		"source/base.ts":     "import type {PlainResponse} from './response.js';\n\nexport class Base {\n  response?: PlainResponse;\n}\n",
+		"source/other.ts":    "export class Other {\n  rawBody = 1;\n}\n",
+		"source/request.ts":  "import {Base} from './base.js';\n\nexport class Request extends Base {\n  run(): number {\n    const {response} = this;\n    const {response: r, ...rest} = this;\n    return 0;\n  }\n}\n",
+	}
+	for _, tt := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"a member of this", "return 0;", "return response?.rawBody ? 1 : 0;", []string{"source/response.ts"}},
+		{"a renamed member", "return 0;", "return r?.rawBody ? 1 : 0;", []string{"source/response.ts"}},
+		{"a rest element is not the member", "return 0;", "return rest.rawBody ? 1 : 0;", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(base["source/request.ts"], tt.from, tt.to, 1)
+			if got := evidenceFiles(t, base, map[string]string{"source/request.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -56,6 +56,8 @@ type World struct {
 	// the specifier: a chain's lookups resolve the same imports again and
 	// again, and each resolution joins paths and tries every extension.
 	imports map[importAt]*lexed.File
+	// bindings memoizes bindingsOf by file.
+	bindings map[*lexed.File]map[string][]binding
 }
 
 // importAt is an import specifier as written in a file of dir.
@@ -376,7 +378,7 @@ func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
 	for _, k := range f.Types.Inits[name] {
 		out = appendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
 	}
-	return out
+	return appendNew(out, w.patternTypes(f, name, depth)...)
 }
 
 // step counts one lookup against the budget of a Find, so cyclic or
