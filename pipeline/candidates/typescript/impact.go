@@ -327,7 +327,7 @@ func (s *tokSearch) receiverKind(g *jsFile, i int, sym *lexed.Sym) int {
 			other = false // a member of a type not read, or a name alone
 		}
 		for _, t := range found {
-			if t.Name == container && t.File != nil && (sym.Via != "" || t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
+			if s.overridesOf(t, sym, g.Toks[i].Text, 0) {
 				return recvClass
 			}
 		}
@@ -336,6 +336,31 @@ func (s *tokSearch) receiverKind(g *jsFile, i int, sym *lexed.Sym) int {
 		return recvOther
 	}
 	return recvUnknown
+}
+
+// maxOverrideDepth bounds the walk up a class hierarchy from a receiver's
+// class to the changed member's.
+const maxOverrideDepth = 4
+
+// overridesOf reports whether the type t declaring member is sym's class
+// (in the changed file, unless sym is reached through the hierarchy) or
+// a subclass overriding it: the language service counts the override's
+// references as the base member's. A member the change reaches through the
+// hierarchy (sym.Via) matches its own class only: its subclasses have
+// their own entries.
+func (s *tokSearch) overridesOf(t modtypes.Type, sym *lexed.Sym, member string, depth int) bool {
+	if t.File == nil || depth > maxOverrideDepth || depth > 0 && sym.Via != "" {
+		return false // a member reached through the hierarchy names its own class
+	}
+	if t.Name == sym.Decl.Container && (sym.Via != "" || t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
+		return true
+	}
+	for _, up := range s.world.Implemented(t.File, t.Name, member) {
+		if s.overridesOf(up, sym, member, depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // receiverIs reports whether the receiver of the member token g.Toks[i]

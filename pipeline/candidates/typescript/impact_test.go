@@ -105,6 +105,12 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			want: []string{"src/typed.ts", "test/app.ts"},
 		},
 		{
+			name: "a receiver of a subclass overriding the member is one",
+			base: overriding, path: "src/schema.ts",
+			from: "return v;", to: "return v ?? null;",
+			want: []string{"src/string.ts", "test/string.ts"},
+		},
+		{
 			name: "a member with a common name, where the receiver's type is its class",
 			base: honoCommon, path: "src/context.ts",
 			from: "this.vars.set(k, v);", to: "this.vars.set(k, v ?? null);",
@@ -166,6 +172,15 @@ var honoOtherReceivers = func() map[string]string {
 	}
 	return m
 }()
+
+// overriding has a subclass overriding the base class's member in its
+// own file, and a test calling it on the subclass.
+var overriding = map[string]string{
+	"src/schema.ts":  "export class Schema {\n  cast(v: unknown): unknown {\n    return v;\n  }\n}\n",
+	"src/string.ts":  "import {Schema} from './schema.js';\n\nexport class StringSchema extends Schema {\n  cast(v: unknown): string {\n    return String(super.cast(v));\n  }\n}\n",
+	"src/index.ts":   "import {Schema} from './schema.js';\nimport {StringSchema} from './string.js';\n\nexport {Schema};\nexport const str = (): StringSchema => new StringSchema();\n",
+	"test/string.ts": "import {str} from '../src/index.js';\n\nexport const s = str().cast(1);\n",
+}
 
 // honoCommon sets the context's variables with set, the common name that
 // maps and other classes declare too.
