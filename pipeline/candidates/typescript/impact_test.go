@@ -274,3 +274,24 @@ func TestUsesThroughObjectPatterns(t *testing.T) {
 		})
 	}
 }
+
+// A member shorter than lexed.MinMemberLength is used where its
+// receiver's type, read across modules, declares it: ky.get is the get of
+// the interface ky's file declares; a Map's get names no file.
+func TestUsesOfShortMembers(t *testing.T) {
+	for _, tt := range []struct {
+		name, add string
+		want      []string
+	}{
+		{"a typed receiver", "export const g = ky.get('/u');\n", []string{"source/index.ts", "source/types/ky.ts"}},
+		{"an untyped receiver", "const m = new Map<string, number>();\nexport const g = m.get('u');\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := kyLike["test/fetch.ts"] + tt.add
+			got := evidenceFiles(t, kyLike, map[string]string{"test/fetch.ts": head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -232,6 +232,8 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
 	}
 	supers := implementedMembers(nf, world, impactNames)
+	recv := memberReceivers(c, nf, world)
+	shortMembers(recv, useNames, memberOnly)
 	for n := range useNames {
 		if _, ok := impactNames[n]; !ok {
 			words = append(words, n)
@@ -248,7 +250,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		}
 	}
 	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
+		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
 // implemented is a member of a supertype that a touched member implements
