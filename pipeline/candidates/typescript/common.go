@@ -2,7 +2,6 @@ package typescript
 
 import (
 	"context"
-	"fmt"
 	"maps"
 	"slices"
 
@@ -74,14 +73,7 @@ func (s *tokSearch) commonRefsIn(g *jsFile, ev *engine.Evidence) {
 				continue
 			}
 			seen[sym] = true
-			verb := "uses"
-			call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
-			if call {
-				verb = "calls"
-			}
-			name := lexed.Display(sym.Decl)
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreMember, Call: call,
-				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())})
+			addRef(ev, g.Path, sym, lexed.ScoreMember, i+1 < len(g.Toks) && g.Toks[i+1].Text == "(", false)
 		}
 	}
 }

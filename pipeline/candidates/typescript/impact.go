@@ -96,30 +96,35 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
 				score = lexed.ScoreImported
 			}
-			if score == 0 {
-				continue
+			if score > 0 {
+				addRef(ev, g.Path, sym, score, call, key)
 			}
-			verb := "uses"
-			switch {
-			case key:
-				verb, call = "sets", false
-			case call:
-				verb = "calls"
-			}
-			// A member name no import or type ties to the class is text
-			// evidence: labelled textual, few of them listed.
-			method := engine.MethodTokens
-			if score == lexed.ScoreUnrelated {
-				method = engine.MethodTextual
-			}
-			name := lexed.Display(sym.Decl)
-			reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
-			if sym.Via != "" {
-				reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
-			}
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason, Change: sym.Change})
 		}
 	}
+}
+
+// addRef records a reference of the file at p to sym: a call, a key
+// setting it in an object literal (key), or another use.
+func addRef(ev *engine.Evidence, p string, sym *lexed.Sym, score float64, call, key bool) {
+	verb := "uses"
+	switch {
+	case key:
+		verb, call = "sets", false
+	case call:
+		verb = "calls"
+	}
+	// A member name no import or type ties to the class is text
+	// evidence: labelled textual, few of them listed.
+	method := engine.MethodTokens
+	if score == lexed.ScoreUnrelated {
+		method = engine.MethodTextual
+	}
+	name := lexed.Display(sym.Decl)
+	reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
+	if sym.Via != "" {
+		reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
+	}
+	ev.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason, Change: sym.Change})
 }
 
 // renamedIn maps the local names g's imports give the changed file's
