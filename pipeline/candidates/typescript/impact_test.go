@@ -295,3 +295,29 @@ func TestUsesOfShortMembers(t *testing.T) {
 		})
 	}
 }
+
+// A function or method without a declared return type returns the class
+// of its body's own return new C(...): init.context() is a Builder2, whose
+// create the change calls; a return inside a nested block is not read.
+func TestUsesThroughUnannotatedReturns(t *testing.T) {
+	base := map[string]string{
+		"src/builder.ts":  "import {Builder2} from './builder2.js';\n\nexport class Builder {\n  context() {\n    return new Builder2();\n  }\n  meta() {\n    if (Math.random()) {\n      return new Builder2();\n    }\n    return null;\n  }\n}\n\nexport const init = new Builder();\n",
+		"src/builder2.ts": "export class Builder2 {\n  create(): number {\n    return 1;\n  }\n}\n",
+		"src/other.ts":    "export class Other {\n  create(): string {\n    return '';\n  }\n}\n",
+		"test/app.ts":     "import {init} from '../src/builder.js';\n\nexport const n = 1;\n",
+	}
+	for _, tt := range []struct {
+		name, add string
+		want      []string
+	}{
+		{"a method's return new C", "export const r = init.context().create();\n", []string{"src/builder.ts", "src/builder2.ts"}},
+		{"a return in a nested block", "export const r = init.meta().create();\n", []string{"src/builder.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := base["test/app.ts"] + tt.add
+			if got := evidenceFiles(t, base, map[string]string{"test/app.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
