@@ -343,9 +343,9 @@ func TestFindTypeScriptStaticMember(t *testing.T) {
 	}}.run(t)
 	check(t, got, []want{
 		{"src/index.ts", KindImpact, MethodTokens, "calls `Client.create`, whose body changed"},
-		// api's type is not followed through the index's default
-		// export: the member name alone ties use.ts, as text.
-		{"src/use.ts", KindImpact, MethodTextual, "calls `Client.request`, whose body changed"},
+		// api's type is followed through the index's default export
+		// (Client.create returns a Client).
+		{"src/use.ts", KindImpact, MethodTokens, "calls `Client.request`, whose body changed"},
 	})
 	for _, s := range got[1].Symbols {
 		if s == "Client.create" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // impactIn records g's references to the changed declarations.
@@ -71,7 +72,14 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				score = lexed.ScoreImported
 			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
 				score = lexed.ScoreImported
+			case sym.Decl.Container != "" && member && s.receiverKind(g, i, sym) == recvOther:
+				// res.url of a Response: another type's member of the name.
 			case sym.Decl.Container != "" && member && (gReaches || lexed.RefersTo(g.File, sym.Decl.Container)):
+				score = lexed.ScoreMember
+			case sym.Decl.Container != "" && member && s.receiverIs(g, i, sym):
+				// app.get('/', (c) => c.json(...)): the callback's
+				// parameter takes Context from the handler type of a file
+				// g imports, not from an import of Context's file.
 				score = lexed.ScoreMember
 			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
 				score = lexed.ScoreUnrelated
@@ -88,30 +96,35 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			case sym.Decl.Container != "" && !member && sym.Decl.Kind != "method" && sym.Decl.Kind != "field" && gImportsC:
 				score = lexed.ScoreImported
 			}
-			if score == 0 {
-				continue
+			if score > 0 {
+				addRef(ev, g.Path, sym, score, call, key)
 			}
-			verb := "uses"
-			switch {
-			case key:
-				verb, call = "sets", false
-			case call:
-				verb = "calls"
-			}
-			// A member name no import or type ties to the class is text
-			// evidence: labelled textual, few of them listed.
-			method := engine.MethodTokens
-			if score == lexed.ScoreUnrelated {
-				method = engine.MethodTextual
-			}
-			name := lexed.Display(sym.Decl)
-			reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
-			if sym.Via != "" {
-				reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
-			}
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason, Change: sym.Change})
 		}
 	}
+}
+
+// addRef records a reference of the file at p to sym: a call, a key
+// setting it in an object literal (key), or another use.
+func addRef(ev *engine.Evidence, p string, sym *lexed.Sym, score float64, call, key bool) {
+	verb := "uses"
+	switch {
+	case key:
+		verb, call = "sets", false
+	case call:
+		verb = "calls"
+	}
+	// A member name no import or type ties to the class is text
+	// evidence: labelled textual, few of them listed.
+	method := engine.MethodTokens
+	if score == lexed.ScoreUnrelated {
+		method = engine.MethodTextual
+	}
+	name := lexed.Display(sym.Decl)
+	reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
+	if sym.Via != "" {
+		reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
+	}
+	ev.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason, Change: sym.Change})
 }
 
 // renamedIn maps the local names g's imports give the changed file's
@@ -289,4 +302,74 @@ func globalNames(files ...*jsFile) map[string]bool {
 		}
 	}
 	return out
+}
+
+// Receiver kinds: what the receiver of a member token resolves to, as
+// far as the types read across modules tell.
+const (
+	recvUnknown = iota // no type, or a type whose members are not known
+	recvClass          // the changed member's class, or a type inheriting the member from it
+	recvOther          // only types that are not it: another class's member of that name
+)
+
+// receiverKind tells what the receiver of the member token g.Toks[i]
+// resolves to, against the class (or interface) of sym: one of the
+// changed file's, or, for a member the change reaches through the
+// hierarchy (sym.Via), a class of that name in any file.
+func (s *tokSearch) receiverKind(g *jsFile, i int, sym *lexed.Sym) int {
+	container := sym.Decl.Container
+	if s.world == nil || g.Types == nil {
+		return recvUnknown
+	}
+	recv := s.world.Receiver(g.File, i)
+	if len(recv) == 0 {
+		return recvUnknown
+	}
+	other := true
+	for _, r := range recv {
+		found := s.world.Declaring([]modtypes.Type{r}, g.Toks[i].Text)
+		if len(found) == 0 && (r.File != nil || r.Name == container) {
+			other = false // a member of a type not read, or a name alone
+		}
+		for _, t := range found {
+			if s.overridesOf(t, sym, g.Toks[i].Text, 0) {
+				return recvClass
+			}
+		}
+	}
+	if other {
+		return recvOther
+	}
+	return recvUnknown
+}
+
+// maxOverrideDepth bounds the walk up a class hierarchy from a receiver's
+// class to the changed member's.
+const maxOverrideDepth = 4
+
+// overridesOf reports whether the type t declaring member is sym's class
+// (in the changed file, unless sym is reached through the hierarchy) or
+// a subclass overriding it: the language service counts the override's
+// references as the base member's. A member the change reaches through the
+// hierarchy (sym.Via) matches its own class only: its subclasses have
+// their own entries.
+func (s *tokSearch) overridesOf(t modtypes.Type, sym *lexed.Sym, member string, depth int) bool {
+	if t.File == nil || depth > maxOverrideDepth || depth > 0 && sym.Via != "" {
+		return false // a member reached through the hierarchy names its own class
+	}
+	if t.Name == sym.Decl.Container && (sym.Via != "" || t.File.Path == s.c.Path || t.File.Path == s.c.OldPath && s.c.OldPath != "") {
+		return true
+	}
+	for _, up := range s.world.Implemented(t.File, t.Name, member) {
+		if s.overridesOf(up, sym, member, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverIs reports whether the receiver of the member token g.Toks[i]
+// resolves to sym's class (receiverKind).
+func (s *tokSearch) receiverIs(g *jsFile, i int, sym *lexed.Sym) bool {
+	return s.receiverKind(g, i, sym) == recvClass
 }

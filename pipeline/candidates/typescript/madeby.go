@@ -1,6 +1,7 @@
 package typescript
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -38,22 +39,28 @@ type madeValue struct {
 // module-level functions make: const x = f(...) or new F(...) where the
 // file imports f from the changed file.
 func (s *tokSearch) madeValues() []madeValue {
+	if !slices.ContainsFunc(s.words, func(w string) bool { return s.touchedTop(w) != nil }) {
+		return nil
+	}
 	var out []madeValue
-	for _, g := range s.files {
-		if len(g.Toks) == 0 || g.Types == nil {
+	// The change's other files count too: got's index changed with create
+	// still makes got.
+	for k, g := range append(slices.Clip(s.files), s.peers...) {
+		if len(g.Toks) == 0 || g.Types == nil || k >= len(s.files) && !s.mentionsTouched(g) {
 			continue // no touched name in it
 		}
-		def := modtypes.DefaultName(g.File)
+		def := "" // g's default export's name, read when a value is found
 		for _, d := range g.Decls {
 			if d.Container != "" || d.Kind != "variable" || len(out) == maxMadeValues {
 				continue
 			}
-			makers := g.Types.Calls[d.Name]
-			makers = append(slices.Clone(makers), g.Types.Vars[d.Name]...) // new C(...)
-			for _, fn := range makers {
-				sym := s.touchedTop(fn)
-				if sym == nil || !(importsName(g, s.c.Path, fn) || s.re != nil && s.re.importsVia(g, s.c.Path, fn)) {
+			for _, makers := range [][]string{g.Types.Calls[d.Name], g.Types.Vars[d.Name]} { // f(...), new C(...)
+				sym := s.madeBy(g, makers)
+				if sym == nil {
 					continue
+				}
+				if def == "" {
+					def = cmp.Or(modtypes.DefaultName(g.File), " ")
 				}
 				out = append(out, madeValue{file: g, name: d.Name, def: def == d.Name, by: sym})
 				break
@@ -61,6 +68,18 @@ func (s *tokSearch) madeValues() []madeValue {
 		}
 	}
 	return out
+}
+
+// madeBy returns the touched module-level function or class among the
+// makers of a value of g (the functions it was assigned a call of, or the
+// classes of a new) that g imports from the changed file; nil for none.
+func (s *tokSearch) madeBy(g *jsFile, makers []string) *lexed.Sym {
+	for _, fn := range makers {
+		if sym := s.touchedTop(fn); sym != nil && (importsName(g, s.c.Path, fn) || s.re != nil && s.re.importsVia(g, s.c.Path, fn)) {
+			return sym
+		}
+	}
+	return nil
 }
 
 // touchedTop returns the touched module-level function or class named

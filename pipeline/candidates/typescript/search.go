@@ -78,6 +78,11 @@ func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine
 	}
 	for _, s := range group {
 		s.overrides = overrides
+		for _, o := range group {
+			if o != s && o.nf != nil && lexed.LangOf(o.c.Path) == lexed.LangJS {
+				s.peers = append(s.peers, o.nf)
+			}
+		}
 		if err := s.run(ctx, tree, paths, aliases, mods, ev); err != nil {
 			return err
 		}
@@ -194,6 +199,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	}
 	var words []string
 	impactNames := map[string][]*lexed.Sym{}
+	commons := map[string][]*lexed.Sym{} // touched members with common names (commonIn)
 	for _, s := range lexed.Touched(c, nf.base(), of.base()) {
 		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
 			// A changed constructor reaches its class's new C(...).
@@ -202,6 +208,9 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		// A JS module-level function is imported by name: a common member
 		// name (run, get) is no noise there.
 		common := lexed.CommonMember[s.Decl.Name] && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
+		if common && commonMember(c.Path, s.Decl) {
+			commons[s.Decl.Name] = append(commons[s.Decl.Name], s)
+		}
 		if len(s.Decl.Name) < 2 || lexed.IsKeyword(lexed.LangOf(c.Path), s.Decl.Name) || common {
 			continue
 		}
@@ -211,12 +220,14 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
 	}
 	supers := implementedMembers(nf, world, impactNames)
+	recv := memberReceivers(c, nf, world)
+	shortMembers(recv, useNames, memberOnly)
 	for n := range useNames {
 		if _, ok := impactNames[n]; !ok {
 			words = append(words, n)
 		}
 	}
-	if len(words) == 0 {
+	if len(words) == 0 && len(commons) == 0 {
 		return nil
 	}
 	slices.Sort(words[len(impactNames):])
@@ -225,7 +236,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
 	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
-		recv: memberReceivers(c, nf, world), lexed: mods.lexed, cache: mods.cache, supers: supers, world: world}
+		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
 // implemented is a member of a supertype that a touched member implements
@@ -340,6 +351,9 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 	}
 	s.receiverTypesIn(ev)
+	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {
+		return err
+	}
 	if made := s.madeValues(); len(made) > 0 {
 		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
@@ -389,15 +403,17 @@ type tokSearch struct {
 	impactNames map[string][]*lexed.Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
-	files       []*jsFile             // the searched files
-	declaredBy  map[string]int        // member name -> searched files declaring it
-	indexes     []*jsFile             // the searched files that re-export other files' names
-	re          *reexports            // JS re-exports, followed transitively
-	recv        map[string]*receivers // JS members used on added lines: their receivers' types
-	lexed       map[string]*jsFile    // the files lexed by this Find, shared by its changes
-	supers      []implemented         // supertype members the touched members implement
-	world       *modtypes.World       // types across modules; nil for other languages
-	globals     map[string]bool       // the changed file's global declarations: no import names them
+	files       []*jsFile               // the searched files
+	declaredBy  map[string]int          // member name -> searched files declaring it
+	indexes     []*jsFile               // the searched files that re-export other files' names
+	re          *reexports              // JS re-exports, followed transitively
+	recv        map[string]*receivers   // JS members used on added lines: their receivers' types
+	lexed       map[string]*jsFile      // the files lexed by this Find, shared by its changes
+	supers      []implemented           // supertype members the touched members implement
+	world       *modtypes.World         // types across modules; nil for other languages
+	globals     map[string]bool         // the changed file's global declarations: no import names them
+	common      map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
+	peers       []*jsFile               // the new sides of the other changed JS files of the Find
 }
 
 // read lexes the searched TypeScript/JavaScript files.

@@ -484,13 +484,33 @@ func (s *jsScan) signature(i, end int) (last, body int, ret string, open int) {
 		last = j - 1
 	}
 	if s.punctAt(j, "{") {
-		close := s.br.CloseOrLast(j)
-		return close, j, ret, open
+		body := j
+		if !s.punctAt(s.br.CloseOrLast(open)+1, ":") { // no annotation: what its body returns
+			ret = s.returnedNew(body, s.br.CloseOrLast(body))
+		}
+		return s.br.CloseOrLast(body), body, ret, open
 	}
 	if s.punctAt(j, ";") {
 		last = j
 	}
 	return last, -1, ret, open
+}
+
+// returnedNew returns the class C of a return new C(...) statement of the
+// body toks[open:close] (its own statements, not those of blocks or
+// functions nested in it); "" for none.
+func (s *jsScan) returnedNew(open, close int) string {
+	for k := open + 1; k < close; k++ {
+		switch {
+		case s.punctAt(k, "{") || s.punctAt(k, "(") || s.punctAt(k, "["):
+			if e := s.br.CloseOrLast(k); e > k {
+				k = e
+			}
+		case s.text(k) == "return" && s.text(k+1) == "new":
+			return s.typeName(k+2, close)
+		}
+	}
+	return ""
 }
 
 // paramTypes returns the type names of each parameter of the list

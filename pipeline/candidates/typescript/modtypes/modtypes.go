@@ -56,6 +56,8 @@ type World struct {
 	// the specifier: a chain's lookups resolve the same imports again and
 	// again, and each resolution joins paths and tries every extension.
 	imports map[importAt]*lexed.File
+	// bindings memoizes bindingsOf by file.
+	bindings map[*lexed.File]map[string][]binding
 }
 
 // importAt is an import specifier as written in a file of dir.
@@ -197,8 +199,10 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 		return f, name
 	}
 	// export {Hono as HonoBase}, import {a as b}: the name it renames.
+	// An import's renaming (import {ky as KyInterface}) names another
+	// file's declaration, even when f declares a name like it too.
 	orig := w.renamedFrom(f, name)
-	if orig != "" && declaresTop(f, orig) {
+	if orig != "" && declaresTop(f, orig) && !slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && im.Renamed[name] != "" }) {
 		return f, orig
 	}
 	for _, im := range f.Imports {
@@ -212,6 +216,9 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 			target = name
 			if orig != "" && slices.Contains(im.Names, orig) {
 				target = orig
+			}
+			if r := im.Renamed[name]; r != "" {
+				target = r
 			}
 		case im.Export && im.Wildcard:
 			target = name
@@ -350,7 +357,7 @@ func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
 	for _, k := range f.Types.Inits[name] {
 		out = engine.AppendNew(out, w.exprTypes(f, chainEnd(f, k), depth+1)...)
 	}
-	return out
+	return engine.AppendNew(out, w.patternTypes(f, name, depth)...)
 }
 
 // step counts one lookup against the budget of a Find, so cyclic or

@@ -26,15 +26,55 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 	pos, start := scope.Pos, scope.From
 	if lexed.TextAt(toks, start-1) == "function" {
 		start--
+	} else if lexed.TextAt(toks, start-2) == "function" && start >= 2 && toks[start-1].Kind == lexed.TkIdent {
+		start -= 2 // a named function expression
 	}
 	if lexed.TextAt(toks, start-1) == "async" {
 		start--
 	}
+	fns := w.argParams(f, start, depth)
+	if len(fns) == 0 {
+		fns = w.contextTypes(f, start)
+	}
 	var out []Type
-	for _, p := range w.argParams(f, start, depth) {
+	for _, p := range fns {
 		out = engine.AppendNew(out, w.signatureParam(p, pos, depth+1)...)
 	}
 	return out
+}
+
+// maxAnnotationTokens bounds the walk back over a variable's annotation.
+const maxAnnotationTokens = 64
+
+// contextTypes returns the declared types a function expression starting
+// at toks[start] of f takes from where it stands, when it is no argument:
+// returned by, or the arrow body of, a function whose declared return type
+// is a function type (return async (c, next) => ... inside
+// (): MiddlewareHandler => {...}), or the value of a variable annotated
+// with one (const h: Handler = (c) => ...).
+func (w *World) contextTypes(f *lexed.File, start int) []Type {
+	toks := f.Toks
+	switch prev := lexed.TextAt(toks, start-1); {
+	case prev == "return" || prev == ">" && lexed.TextAt(toks, start-2) == "=":
+		best := -1
+		for k, d := range f.Decls {
+			if d.From <= toks[start].Line && toks[start].Line <= d.To && (best < 0 || d.From >= f.Decls[best].From) && len(f.Types.Returns[lexed.Display(d)]) > 0 {
+				best = k
+			}
+		}
+		if best >= 0 {
+			return w.named(f, f.Types.Returns[lexed.Display(f.Decls[best])])
+		}
+	case prev == "=":
+		for k := start - 2; k >= 2 && start-k < maxAnnotationTokens && toks[k].Text != ";" && toks[k].Text != "="; k-- {
+			if toks[k].Text == ":" && toks[k-1].Kind == lexed.TkIdent {
+				if kw := lexed.TextAt(toks, k-2); kw == "const" || kw == "let" || kw == "var" {
+					return w.named(f, f.Types.Vars[toks[k-1].Text])
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // ArgumentTypes returns the types of the parameter that the argument

@@ -1,0 +1,323 @@
+package typescript
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/pipelinetest"
+)
+
+// impactFiles runs the search on the changes of heads (path -> new
+// source) from base and returns the files given impact evidence, sorted.
+func impactFiles(t *testing.T, base map[string]string, heads map[string]string) []string {
+	t.Helper()
+	return evidenceFiles(t, base, heads, engine.KindImpact)
+}
+
+// evidenceFiles is impactFiles for evidence of kind.
+func evidenceFiles(t *testing.T, base map[string]string, heads map[string]string, kind engine.Kind) []string {
+	t.Helper()
+	files := map[string]string{}
+	for p, s := range base {
+		files[p] = s
+	}
+	var cs []*engine.Change
+	for _, path := range slices.Sorted(maps.Keys(heads)) {
+		head := heads[path]
+		files[path] = head
+		added, removed := map[int]bool{}, map[int]bool{}
+		ol, nl := strings.Split(base[path], "\n"), strings.Split(head, "\n")
+		for i, l := range nl {
+			if !slices.Contains(ol, l) {
+				added[i+1] = true
+			}
+		}
+		for i, l := range ol {
+			if !slices.Contains(nl, l) {
+				removed[i+1] = true
+			}
+		}
+		cs = append(cs, &engine.Change{Path: path, Old: []byte(base[path]), New: []byte(head), Added: added, Removed: removed})
+	}
+	ev := engine.NewEvidence(cs)
+	if err := find(context.Background(), pipelinetest.NewTree(files), cs, ev); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for p, f := range ev.Files {
+		if slices.ContainsFunc(f.Items, func(it engine.Item) bool { return it.Kind == kind }) {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// honoLike is a router whose handlers take the Context of another file
+// through the handler types: code calling c.json(...) inside a handler
+// neither imports context.ts nor names Context.
+var honoLike = map[string]string{
+	"src/context.ts": "export class Context {\n  json(o: object): Response {\n    return new Response(String(o));\n  }\n  set(k: string, v: unknown): void {\n    this.vars.set(k, v);\n  }\n  vars = new Map<string, unknown>();\n}\n",
+	"src/types.ts":   "import type {Context} from './context.js';\n\nexport type Handler = (c: Context, next: () => void) => Response;\nexport interface HandlerInterface {\n  (path: string, handler: Handler): void;\n}\n",
+	"src/hono.ts":    "import type {HandlerInterface} from './types.js';\n\nexport class Hono {\n  get!: HandlerInterface;\n}\n",
+	"src/other.ts":   "export class Other {\n  json(): string {\n    return '';\n  }\n  set(k: string): void {}\n}\n",
+	"test/app.ts":    "import {Hono} from '../src/hono.js';\n\nconst app = new Hono();\napp.get('/', (c) => c.json({}));\n",
+	"test/other.ts":  "import {Other} from '../src/other.js';\n\nconst o = new Other();\nexport const s = o.json();\n",
+}
+
+// A changed member is referenced where a receiver's type, resolved across
+// modules, is its class, though the file neither imports the class's file
+// nor names the class.
+func TestImpactThroughReceiverTypes(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		base       map[string]string
+		path, from string
+		to         string
+		want       []string
+	}{
+		{
+			name: "callback parameter typed by a handler type",
+			base: honoLike, path: "src/context.ts",
+			from: "return new Response(String(o));", to: "return new Response(JSON.stringify(o));",
+			want: []string{"test/app.ts"},
+		},
+		{
+			name: "a receiver of another class declaring the same member is not one",
+			base: honoLike, path: "src/other.ts",
+			from: "return '';", to: "return 'x';",
+			want: []string{"test/other.ts"},
+		},
+		{
+			name: "functions typed by a declared return type or a variable's annotation",
+			base: honoMiddleware, path: "src/context.ts",
+			from: "return new Response(String(o));", to: "return new Response(JSON.stringify(o));",
+			want: []string{"src/mw/cors.ts", "src/mw/etag.ts", "src/mw/h.ts", "test/app.ts"},
+		},
+		{
+			name: "in a file importing the class, a receiver of another type is not one",
+			base: honoOtherReceivers, path: "src/context.ts",
+			from: "return new Response(String(o));", to: "return new Response(JSON.stringify(o));",
+			want: []string{"src/typed.ts", "test/app.ts"},
+		},
+		{
+			name: "a receiver of a subclass overriding the member is one",
+			base: overriding, path: "src/schema.ts",
+			from: "return v;", to: "return v ?? null;",
+			want: []string{"src/string.ts", "test/string.ts"},
+		},
+		{
+			name: "a member with a common name, where the receiver's type is its class",
+			base: honoCommon, path: "src/context.ts",
+			from: "this.vars.set(k, v);", to: "this.vars.set(k, v ?? null);",
+			want: []string{"src/mw/vars.ts", "test/app.ts"},
+		},
+		{
+			name: "a member with a common name of a class nothing imports lists nothing",
+			base: honoCommon, path: "src/lonely.ts",
+			from: "this.m.set(k, 1);", to: "this.m.set(k, 2);",
+			want: nil,
+		},
+		{
+			name: "an object key passed to a default export's call signature",
+			base: kyLike, path: "source/types/options.ts",
+			from: "searchParams?: string;", to: "searchParams?: string | URLSearchParams;",
+			want: []string{"test/fetch.ts"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(tt.base[tt.path], tt.from, tt.to, 1)
+			if head == tt.base[tt.path] {
+				t.Fatalf("%q not in %s", tt.from, tt.path)
+			}
+			if got := impactFiles(t, tt.base, map[string]string{tt.path: head}); !slices.Equal(got, tt.want) {
+				t.Errorf("impact in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// honoMiddleware adds middleware: functions given the handler type by
+// the declared return type of the function returning them, or by the
+// annotation of the variable they are assigned to.
+var honoMiddleware = func() map[string]string {
+	m := map[string]string{
+		"src/types.ts":   honoLike["src/types.ts"] + "export type MiddlewareHandler = (c: Context, next: () => Promise<void>) => Promise<void>;\n",
+		"src/mw/etag.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const etag = (): MiddlewareHandler => {\n  return async function etag(c, next) {\n    await next();\n    c.json({});\n  };\n};\n",
+		"src/mw/cors.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const cors = (): MiddlewareHandler => async (c, next) => {\n  c.json({});\n};\n",
+		"src/mw/h.ts":    "import type {MiddlewareHandler} from '../types.js';\n\nexport const h: MiddlewareHandler = async (c, next) => {\n  c.json({});\n};\n",
+		"src/mw/loop.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const loop = (): MiddlewareHandler => {\n  const o = {json: () => 1};\n  return async (c, next) => {\n    [o].forEach((x) => x.json());\n  };\n};\n",
+	}
+	for p, s := range honoLike {
+		if m[p] == "" {
+			m[p] = s
+		}
+	}
+	return m
+}()
+
+// honoOtherReceivers imports Context and calls json on it and on values
+// of other types.
+var honoOtherReceivers = func() map[string]string {
+	m := map[string]string{
+		"src/typed.ts":   "import type {Context} from './context.js';\n\nexport const f = (c: Context) => c.json({});\n",
+		"src/untyped.ts": "import type {Context} from './context.js';\nimport {Other} from './other.js';\n\nexport type C = Context;\nexport const g = (r: Response) => r.json();\nexport const h = (o: Other) => o.json();\n",
+	}
+	for p, s := range honoLike {
+		m[p] = s
+	}
+	return m
+}()
+
+// overriding has a subclass overriding the base class's member in its
+// own file, and a test calling it on the subclass.
+var overriding = map[string]string{
+	"src/schema.ts":  "export class Schema {\n  cast(v: unknown): unknown {\n    return v;\n  }\n}\n",
+	"src/string.ts":  "import {Schema} from './schema.js';\n\nexport class StringSchema extends Schema {\n  cast(v: unknown): string {\n    return String(super.cast(v));\n  }\n}\n",
+	"src/index.ts":   "import {Schema} from './schema.js';\nimport {StringSchema} from './string.js';\n\nexport {Schema};\nexport const str = (): StringSchema => new StringSchema();\n",
+	"test/string.ts": "import {str} from '../src/index.js';\n\nexport const s = str().cast(1);\n",
+}
+
+// honoCommon sets the context's variables with set, the common name that
+// maps and other classes declare too.
+var honoCommon = func() map[string]string {
+	m := map[string]string{
+		"test/app.ts":    "import {Hono} from '../src/hono.js';\n\nconst app = new Hono();\nconst m = new Map<string, number>();\napp.get('/', (c) => {\n  c.set('k', 1);\n  m.set('k', 1);\n  return c.json({});\n});\n",
+		"src/mw/vars.ts": "import type {MiddlewareHandler} from '../types.js';\n\nexport const vars = (): MiddlewareHandler => async (c, next) => {\n  c.set('v', 1);\n  await next();\n};\n",
+		"src/mw/map.ts":  "import type {MiddlewareHandler} from '../types.js';\n\nexport const keep = new Map<string, number>();\nexport const count: MiddlewareHandler = async (_c, next) => {\n  keep.set('n', 1);\n  await next();\n};\n",
+		"src/lonely.ts":  "export class Lonely {\n  m = new Map<string, number>();\n  set(k: string): void {\n    this.m.set(k, 1);\n  }\n}\n",
+	}
+	for p, s := range honoMiddleware {
+		if m[p] == "" {
+			m[p] = s
+		}
+	}
+	return m
+}()
+
+// kyLike is a default export made by a function whose declared return type
+// is an interface, imported under another name, with a call signature.
+var kyLike = map[string]string{
+	"source/types/options.ts": "export interface Options {\n  searchParams?: string;\n  retry?: number;\n}\n",
+	"source/types/ky.ts":      "import type {Options} from './options.js';\n\nexport interface ky {\n  (url: string, options?: Options): Promise<Response>;\n  get: (url: string, options?: Options) => Promise<Response>;\n}\n",
+	"source/index.ts":         "import type {ky as KyInterface} from './types/ky.js';\nimport type {Options} from './types/options.js';\n\nconst createInstance = (defaults?: Partial<Options>): KyInterface => {\n  const ky = (input: string, options?: Options) => fetch(input);\n  return ky as KyInterface;\n};\n\nconst ky = createInstance();\n\nexport default ky;\n",
+	"test/fetch.ts":           "import ky from '../source/index.js';\n\nexport const r = ky('/u', {searchParams: 'a'});\n",
+	"test/other.ts":           "export const o = {searchParams: 'a'};\n",
+}
+
+// gotLike makes its default export by calling a function of another file.
+var gotLike = map[string]string{
+	"source/create.ts": "export const create = (defaults: object) => {\n  const got = (url: string) => String(defaults) + url;\n  return got;\n};\n\nexport default create;\n",
+	"source/index.ts":  "import create from './create.js';\n\nconst defaults = {retry: 2};\n\nconst got = create(defaults);\n\nexport default got;\n",
+	"test/get.ts":      "import got from '../source/index.js';\n\nexport const r = got('/u');\n",
+	"test/other.ts":    "import {retry} from './retry.js';\n\nexport const r = retry;\n",
+	"test/retry.ts":    "export const retry = 2;\n",
+}
+
+// A value a changed function makes reaches the files using it, also when
+// the file making it changed with the function.
+func TestImpactOfMadeValues(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		heads map[string]string
+		want  []string
+	}{
+		{
+			name:  "the function changed alone",
+			heads: map[string]string{"source/create.ts": strings.Replace(gotLike["source/create.ts"], "String(defaults) + url", "String(defaults) + '/' + url", 1)},
+			want:  []string{"source/index.ts", "test/get.ts"},
+		},
+		{
+			name: "the file making the value changed too",
+			heads: map[string]string{
+				"source/create.ts": strings.Replace(gotLike["source/create.ts"], "String(defaults) + url", "String(defaults) + '/' + url", 1),
+				"source/index.ts":  strings.Replace(gotLike["source/index.ts"], "retry: 2", "retry: 3", 1),
+			},
+			want: []string{"test/get.ts"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := impactFiles(t, gotLike, tt.heads); !slices.Equal(got, tt.want) {
+				t.Errorf("impact in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// Names bound by an object pattern take the types of the members they
+// destructure: response (and r) is this.response, the PlainResponse of a
+// base class's field, whose rawBody the change reads.
+func TestUsesThroughObjectPatterns(t *testing.T) {
+	base := map[string]string{
+		"source/response.ts": "export interface PlainResponse {\n  rawBody?: Uint8Array;\n}\n",
+		"source/base.ts":     "import type {PlainResponse} from './response.js';\n\nexport class Base {\n  response?: PlainResponse;\n}\n",
+		"source/other.ts":    "export class Other {\n  rawBody = 1;\n}\n",
+		"source/request.ts":  "import {Base} from './base.js';\n\nexport class Request extends Base {\n  run(): number {\n    const {response} = this;\n    const {response: r, ...rest} = this;\n    return 0;\n  }\n}\n",
+	}
+	for _, tt := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"a member of this", "return 0;", "return response?.rawBody ? 1 : 0;", []string{"source/response.ts"}},
+		{"a renamed member", "return 0;", "return r?.rawBody ? 1 : 0;", []string{"source/response.ts"}},
+		{"a rest element is not the member", "return 0;", "return rest.rawBody ? 1 : 0;", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(base["source/request.ts"], tt.from, tt.to, 1)
+			if got := evidenceFiles(t, base, map[string]string{"source/request.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A member shorter than lexed.MinMemberLength is used where its
+// receiver's type, read across modules, declares it: ky.get is the get of
+// the interface ky's file declares; a Map's get names no file.
+func TestUsesOfShortMembers(t *testing.T) {
+	for _, tt := range []struct {
+		name, add string
+		want      []string
+	}{
+		{"a typed receiver", "export const g = ky.get('/u');\n", []string{"source/index.ts", "source/types/ky.ts"}},
+		{"an untyped receiver", "const m = new Map<string, number>();\nexport const g = m.get('u');\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := kyLike["test/fetch.ts"] + tt.add
+			got := evidenceFiles(t, kyLike, map[string]string{"test/fetch.ts": head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// A function or method without a declared return type returns the class
+// of its body's own return new C(...): init.context() is a Builder2, whose
+// create the change calls; a return inside a nested block is not read.
+func TestUsesThroughUnannotatedReturns(t *testing.T) {
+	base := map[string]string{
+		"src/builder.ts":  "import {Builder2} from './builder2.js';\n\nexport class Builder {\n  context() {\n    return new Builder2();\n  }\n  meta() {\n    if (Math.random()) {\n      return new Builder2();\n    }\n    return null;\n  }\n}\n\nexport const init = new Builder();\n",
+		"src/builder2.ts": "export class Builder2 {\n  create(): number {\n    return 1;\n  }\n}\n",
+		"src/other.ts":    "export class Other {\n  create(): string {\n    return '';\n  }\n}\n",
+		"test/app.ts":     "import {init} from '../src/builder.js';\n\nexport const n = 1;\n",
+	}
+	for _, tt := range []struct {
+		name, add string
+		want      []string
+	}{
+		{"a method's return new C", "export const r = init.context().create();\n", []string{"src/builder.ts", "src/builder2.ts"}},
+		{"a return in a nested block", "export const r = init.meta().create();\n", []string{"src/builder.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := base["test/app.ts"] + tt.add
+			if got := evidenceFiles(t, base, map[string]string{"test/app.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
