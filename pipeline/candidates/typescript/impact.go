@@ -37,13 +37,16 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		return !bound
 	}
 	for i, t := range g.Toks {
+		if t.Kind != lexed.TkIdent {
+			continue
+		}
 		member := i > 0 && g.Toks[i-1].Text == "."
 		name := t.Text
 		if orig := renamed[name]; orig != "" && !member {
 			name = orig // import {run as start}: start(...) calls run
 		}
 		ss := s.impactNames[name]
-		if t.Kind != lexed.TkIdent || len(ss) == 0 {
+		if len(ss) == 0 {
 			continue
 		}
 		call := i+1 < len(g.Toks) && g.Toks[i+1].Text == "("
