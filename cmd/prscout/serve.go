@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/prscout/prscout/api"
+	"github.com/prscout/prscout/internal/gcpolicy"
 	"github.com/prscout/prscout/pipeline/candidates"
 	"github.com/prscout/prscout/pipeline/gate"
 	"github.com/prscout/prscout/pipeline/scope"
@@ -81,9 +82,9 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 // cfg.ShutdownTimeout. listening, when not nil, receives the bound address.
 func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- string) error {
 	log := newLogger(cfg, logw)
-	gc := gcPolicy(os.Getenv, func() (int64, bool) { return readCgroupLimit(cgroupMemoryFiles) })
-	gc.apply()
-	log.Info("garbage collector", "settings", gc.says)
+	gc := gcpolicy.Decide(os.Getenv, func() (int64, bool) { return gcpolicy.ReadCgroupLimit(gcpolicy.CgroupMemoryFiles) })
+	gc.Apply()
+	log.Info("garbage collector", "settings", gc.Says)
 	if off := candidates.SyntaxReaderOff(); off != "" {
 		log.Warn("candidates", "readers", off)
 	}
@@ -148,12 +149,12 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	// would stop long stages; the API sets both deadlines per request
 	// instead (api.RequestLimits), lifting the read deadline once the body
 	// is in and pushing the write deadline at every write.
-	idle := &idleRelease{after: idleReleaseAfter, free: debug.FreeOSMemory}
-	ticker := time.NewTicker(idleReleaseAfter / 3)
+	idle := &gcpolicy.IdleRelease{After: gcpolicy.IdleReleaseAfter, Free: debug.FreeOSMemory}
+	ticker := time.NewTicker(gcpolicy.IdleReleaseAfter / 3)
 	defer ticker.Stop()
-	go idle.run(ctx, ticker.C)
+	go idle.Run(ctx, ticker.C)
 	hs := &http.Server{
-		Handler:           idle.wrap(srv),
+		Handler:           idle.Wrap(srv),
 		ReadHeaderTimeout: cfg.ReadHeaderTimeout,
 		IdleTimeout:       cfg.IdleTimeout,
 		MaxHeaderBytes:    64 << 10,

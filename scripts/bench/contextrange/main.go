@@ -628,7 +628,7 @@ func profile(args []string) error {
 	if *noCandidates {
 		lim.CandidatesMax = 0
 	}
-	// The collector as prscout serve sets it (cmd/prscout/gcpolicy.go).
+	// The collector as prscout serve sets it (internal/gcpolicy).
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}

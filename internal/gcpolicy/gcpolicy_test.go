@@ -1,4 +1,4 @@
-package main
+package gcpolicy
 
 import (
 	"net/http"
@@ -26,11 +26,11 @@ func TestGCPolicy(t *testing.T) {
 		{"both kept", map[string]string{"GOGC": "off", "GOMEMLIMIT": "3GiB"}, none, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := gcPolicy(func(k string) string { return tc.env[k] }, tc.cgroup)
+			got := Decide(func(k string) string { return tc.env[k] }, tc.cgroup)
 			if got.percent != tc.percent || got.limit != tc.limit {
-				t.Errorf("gcPolicy = percent %d limit %d, want %d %d (%s)", got.percent, got.limit, tc.percent, tc.limit, got.says)
+				t.Errorf("gcPolicy = percent %d limit %d, want %d %d (%s)", got.percent, got.limit, tc.percent, tc.limit, got.Says)
 			}
-			if got.says == "" {
+			if got.Says == "" {
 				t.Error("no line for the log")
 			}
 		})
@@ -60,9 +60,9 @@ func TestReadCgroupLimit(t *testing.T) {
 		{"nothing", []string{missing}, 0, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			n, ok := readCgroupLimit(tc.files)
+			n, ok := ReadCgroupLimit(tc.files)
 			if n != tc.n || ok != tc.ok {
-				t.Errorf("readCgroupLimit = %d %v, want %d %v", n, ok, tc.n, tc.ok)
+				t.Errorf("ReadCgroupLimit = %d %v, want %d %v", n, ok, tc.n, tc.ok)
 			}
 		})
 	}
@@ -73,10 +73,10 @@ func TestReadCgroupLimit(t *testing.T) {
 // and scrapes, and not again until another request ends.
 func TestIdleReleaseOncePerSpell(t *testing.T) {
 	frees := 0
-	r := &idleRelease{after: time.Minute, free: func() { frees++ }}
+	r := &IdleRelease{After: time.Minute, Free: func() { frees++ }}
 	block := make(chan struct{})
 	started := make(chan struct{}, 1)
-	h := r.wrap(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	h := r.Wrap(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.URL.Path == "/v1/context" {
 			started <- struct{}{}
 			<-block

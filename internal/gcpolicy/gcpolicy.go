@@ -1,4 +1,7 @@
-package main
+// Package gcpolicy sets the garbage collector for a long-running prscout
+// serve: GOGC and the soft memory limit from the environment and the
+// container, and the memory given back when the server is idle.
+package gcpolicy
 
 import (
 	"bytes"
@@ -32,50 +35,50 @@ const (
 	serveMemoryLimit = 1 << 30
 )
 
-// cgroupMemoryFiles are where the container's memory limit is read:
+// CgroupMemoryFiles are where the container's memory limit is read:
 // cgroup v2, then v1.
-var cgroupMemoryFiles = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
+var CgroupMemoryFiles = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
 
-// gcSettings is what serve sets of the collector: percent (0 to leave
+// Settings is what serve sets of the collector: percent (0 to leave
 // GOGC as the environment says) and limit (0 to leave GOMEMLIMIT), with a
 // line for the log.
-type gcSettings struct {
+type Settings struct {
 	percent int
 	limit   int64
-	says    string
+	Says    string
 }
 
-// gcPolicy decides the collector's settings from the environment and the
+// Decide decides the collector's settings from the environment and the
 // container's memory limit (cgroupLimit: ok false when there is none). An
 // operator's GOGC or GOMEMLIMIT is left as it is. The soft limit is three
 // quarters of the container's, leaving room for what the collector does not
 // count (git's children, stacks, the binary), else serveMemoryLimit.
-func gcPolicy(getenv func(string) string, cgroupLimit func() (int64, bool)) gcSettings {
-	var s gcSettings
+func Decide(getenv func(string) string, cgroupLimit func() (int64, bool)) Settings {
+	var s Settings
 	gogc, memlimit := getenv("GOGC"), getenv("GOMEMLIMIT")
 	if gogc == "" {
 		s.percent = serveGCPercent
-		s.says = "GOGC " + strconv.Itoa(serveGCPercent)
+		s.Says = "GOGC " + strconv.Itoa(serveGCPercent)
 	} else {
-		s.says = "GOGC " + gogc + " (environment)"
+		s.Says = "GOGC " + gogc + " (environment)"
 	}
 	switch {
 	case memlimit != "":
-		s.says += ", memory limit " + memlimit + " (environment)"
+		s.Says += ", memory limit " + memlimit + " (environment)"
 	default:
 		if n, ok := cgroupLimit(); ok && n > 0 {
 			s.limit = n / 4 * 3
-			s.says += fmt.Sprintf(", memory limit %d MiB (3/4 of the container's)", s.limit>>20)
+			s.Says += fmt.Sprintf(", memory limit %d MiB (3/4 of the container's)", s.limit>>20)
 		} else {
 			s.limit = serveMemoryLimit
-			s.says += fmt.Sprintf(", memory limit %d MiB", s.limit>>20)
+			s.Says += fmt.Sprintf(", memory limit %d MiB", s.limit>>20)
 		}
 	}
 	return s
 }
 
-// apply sets the collector as s says.
-func (s gcSettings) apply() {
+// Apply sets the collector as s says.
+func (s Settings) Apply() {
 	if s.percent > 0 {
 		debug.SetGCPercent(s.percent)
 	}
@@ -84,9 +87,9 @@ func (s gcSettings) apply() {
 	}
 }
 
-// readCgroupLimit reads the container's memory limit from the first of
+// ReadCgroupLimit reads the container's memory limit from the first of
 // files that holds a number ("max" and unlimited v1 values mean none).
-func readCgroupLimit(files []string) (int64, bool) {
+func ReadCgroupLimit(files []string) (int64, bool) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -105,21 +108,21 @@ func readCgroupLimit(files []string) (int64, bool) {
 	return 0, false
 }
 
-// idleReleaseAfter is how long serve waits after its last request before
+// IdleReleaseAfter is how long serve waits after its last request before
 // it gives the heap's free pages back to the system.
-const idleReleaseAfter = 30 * time.Second
+const IdleReleaseAfter = 30 * time.Second
 
-// idleRelease gives memory back once the server is idle. Under GOGC=400
+// IdleRelease gives memory back once the server is idle. Under GOGC=400
 // the heap may grow to five times its live part during a burst of
 // requests, and with no allocation afterwards no collection runs to free
 // it, so a quiet server would keep its busiest hour's size. After
-// idleReleaseAfter without a request (probes and scrapes do not count) and
+// IdleReleaseAfter without a request (probes and scrapes do not count) and
 // none in flight, it runs one collection that returns the free pages
 // (free, debug.FreeOSMemory in serve); the kept readings and blobs stay.
 // It releases once per idle spell.
-type idleRelease struct {
-	after    time.Duration
-	free     func()
+type IdleRelease struct {
+	After    time.Duration
+	Free     func()
 	inFlight atomic.Int64
 	last     atomic.Int64 // when the last counted request ended, unix ns
 	pending  atomic.Bool  // a request ended since the last release
@@ -129,8 +132,8 @@ type idleRelease struct {
 // seconds must not keep the server from ever being idle.
 var quiet = map[string]bool{"/metrics": true, "/healthz": true, "/readyz": true}
 
-// wrap counts h's requests.
-func (r *idleRelease) wrap(h http.Handler) http.Handler {
+// Wrap counts h's requests.
+func (r *IdleRelease) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if quiet[req.URL.Path] {
 			h.ServeHTTP(w, req)
@@ -148,17 +151,17 @@ func (r *idleRelease) wrap(h http.Handler) http.Handler {
 
 // check releases memory when the server has been idle long enough at now,
 // and reports whether it did.
-func (r *idleRelease) check(now time.Time) bool {
-	if !r.pending.Load() || r.inFlight.Load() > 0 || now.Sub(time.Unix(0, r.last.Load())) < r.after {
+func (r *IdleRelease) check(now time.Time) bool {
+	if !r.pending.Load() || r.inFlight.Load() > 0 || now.Sub(time.Unix(0, r.last.Load())) < r.After {
 		return false
 	}
 	r.pending.Store(false)
-	r.free()
+	r.Free()
 	return true
 }
 
-// run checks every tick until ctx ends.
-func (r *idleRelease) run(ctx context.Context, tick <-chan time.Time) {
+// Run checks every tick until ctx ends.
+func (r *IdleRelease) Run(ctx context.Context, tick <-chan time.Time) {
 	for {
 		select {
 		case <-ctx.Done():
