@@ -98,7 +98,6 @@ type goFile struct {
 	// blanked holds the function bodies left out of the parse, by the
 	// offset of their "func" keyword (see skeleton.go).
 	blanked map[int]goscan.Body
-	weight  int64 // the estimate of the memory the parse takes
 }
 
 type declKind int

@@ -456,14 +456,14 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 		cands = cands[:goWalkLimit]
 	}
 	// impactIn walks the declarations whose text names a changed name: the
-	// parse keeps those bodies (a cached parse is used when it has them).
+	// parse keeps those bodies.
 	keeps := make([]func(goscan.Body) bool, len(cands))
 	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
 		c.at = c.idents.Offsets(c.names, e.identAtOf(c.path, c.src, c.idents), maxWord)
 		at := c.at
 		keeps[i] = func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
-		c.f = e.parseKeep(c.path, c.src, keeps[i])
+		c.f = parseKeep(c.path, c.src, keeps[i])
 	})
 	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
 }

@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"context"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -13,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
 // declShape lists every node of a file outside function bodies, with its
@@ -48,7 +46,7 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 	eachRepoGoFile(t, func(p string, src []byte) bool {
 		files++
 		full := parseSrc(p, src)
-		skel := newGoEngine(context.Background(), nil, nil).parseKeep(p, src, nil)
+		skel := parseKeep(p, src, nil)
 		if full == nil || skel == nil {
 			t.Fatalf("%s: not parsed", p)
 		}
@@ -78,7 +76,7 @@ func TestSkeletonKeepsDeclarations(t *testing.T) {
 
 func TestSkeletonKeepsWhatIsAsked(t *testing.T) {
 	src := []byte("package p\n\nfunc A() {\n\tb()\n}\n\nfunc (t *T) B() int {\n\treturn 1\n}\n\nfunc C() { c() }\n")
-	f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", src, func(b goscan.Body) bool { return b.From == 7 })
+	f := parseKeep("p.go", src, func(b goscan.Body) bool { return b.From == 7 })
 	if f == nil {
 		t.Fatal("not parsed")
 	}
@@ -104,7 +102,7 @@ func TestSkeletonSkipsRawStrings(t *testing.T) {
 	if len(bodies) != 2 || bodies[0].From != 3 || bodies[0].To != 10 || bodies[1].From != 12 {
 		t.Fatalf("bodies %+v", bodies)
 	}
-	f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", []byte(src), nil)
+	f := parseKeep("p.go", []byte(src), nil)
 	if f == nil || len(f.blanked) != 2 {
 		t.Fatalf("not parsed with both bodies blanked: %+v", f)
 	}
@@ -117,7 +115,7 @@ func TestSkeletonFallsBackToTheWholeSource(t *testing.T) {
 		"package p\n\nfunc A() {\nb()\n}\n",
 		"package p\n\nfunc A() {\n\tif x {\n}\n\tb()\n}\n",
 	} {
-		f := newGoEngine(context.Background(), nil, nil).parseKeep("p.go", []byte(src), nil)
+		f := parseKeep("p.go", []byte(src), nil)
 		if f == nil {
 			t.Fatalf("%q: not parsed", src)
 		}
@@ -125,40 +123,6 @@ func TestSkeletonFallsBackToTheWholeSource(t *testing.T) {
 		if len(f.blanked) != 0 || len(fd.Body.List) == 0 {
 			t.Fatalf("%q: body blanked (%d statements left)", src, len(fd.Body.List))
 		}
-	}
-}
-
-// Parses are kept by path and content across engines sharing a cache: one
-// that holds the bodies asked for is shared, else a new parse is made and
-// kept beside it.
-func TestParsesShared(t *testing.T) {
-	src := []byte("package shared\n\nfunc A() {\n\ta()\n}\n\nfunc B() {\n\tb()\n}\n")
-	cache := engine.NewCache(1 << 20)
-	engine := func() *goEngine { return newGoEngine(context.Background(), nil, cache) }
-	onLine := func(l int) func(goscan.Body) bool { return func(b goscan.Body) bool { return b.From == l } }
-	skel := engine().parseKeep("shared.go", src, nil)
-	if again := engine().parseKeep("shared.go", src, nil); again != skel || len(skel.blanked) != 2 {
-		t.Fatalf("skeleton not shared (%d bodies blanked)", len(skel.blanked))
-	}
-	if other := engine().parseKeep("other.go", src, nil); other == skel {
-		t.Fatal("a parse shared with another path")
-	}
-	withA := engine().parseKeep("shared.go", src, onLine(3))
-	if withA == skel || !withA.covers(onLine(3)) || withA.covers(onLine(7)) {
-		t.Fatalf("body A not parsed alone: blanked %v", withA.blanked)
-	}
-	if again := engine().parseKeep("shared.go", src, onLine(3)); again != withA {
-		t.Fatal("the parse holding A not shared")
-	}
-	if f := engine().parseKeep("shared.go", src, nil); f != withA && f != skel {
-		t.Fatal("a new parse made for what a kept one holds")
-	}
-	whole := engine().parseKeep("shared.go", src, func(goscan.Body) bool { return true })
-	if len(whole.blanked) != 0 {
-		t.Fatalf("blanked %v, want none", whole.blanked)
-	}
-	if f := engine().parseKeep("shared.go", src, onLine(7)); f != whole {
-		t.Fatal("the whole parse not shared for B")
 	}
 }
 

@@ -48,12 +48,12 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 			return
 		}
 		if src := e.heads[c.Path]; c.New != nil && src != nil {
-			if f := e.parseKeep(c.Path, src, keeps[i]); f != nil {
+			if f := parseKeep(c.Path, src, keeps[i]); f != nil {
 				newFiles[i], newSides[i] = f, sideOf(f, e.codeLines(c.New, c.Added))
 			}
 		}
 		if c.Old != nil && len(c.Removed) > 0 {
-			if f := e.parseKeep(c.BasePath(), c.Old, nil); f != nil {
+			if f := parseKeep(c.BasePath(), c.Old, nil); f != nil {
 				oldFiles[i], oldSides[i] = f, sideOf(f, e.codeLines(c.Old, c.Removed))
 			}
 		}
