@@ -20,10 +20,10 @@ import (
 //
 // Go's default (GOGC=100) starts a collection each time the heap doubles
 // its live part. prscout's live heap is mostly the candidates' kept
-// parses (up to 128 MiB by estimate, pointer-dense syntax trees), and
-// every cycle marks all of it: on a 200-file range of a large Go
-// repository a cycle came every second or third request and cost about
-// a third of the request's own CPU. With serveGCPercent a cycle comes
+// readings (the readers' lexed files and the Go reader's indexes, up to
+// 128 MiB by estimate, pointer-dense), and every cycle marks all of it:
+// on a 200-file range of a large Go repository a cycle came every second
+// or third request and cost about a third of the request's own CPU. With serveGCPercent a cycle comes
 // four times less often for the same marking, and the soft memory limit
 // makes the collector work harder before the heap nears what the
 // container may use.
