@@ -97,7 +97,7 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	if s.includes == nil || !gateIncludes {
 		files = s.read(ctx, paths, nil)
 	} else {
-		gt := s.newGate(ctx, paths, words)
+		gt := s.newGate(ctx, paths, words, ts)
 		files = s.read(ctx, gt.first(ctx, ts, us), gt.held)
 		parsed := make(map[string]*file, len(files))
 		for _, f := range files {

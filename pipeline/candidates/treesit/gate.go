@@ -161,10 +161,13 @@ type pendingUse struct {
 
 // newGate scans the hits at paths for words and their includes, and builds
 // the include graph over them and the headers they include.
-func (s *search) newGate(ctx context.Context, paths, words []string) *gate {
+func (s *search) newGate(ctx context.Context, paths, words []string, ts []touched) *gate {
 	want := make(map[string]bool, len(words))
 	for _, w := range words {
 		want[w] = true
+	}
+	for _, t := range ts {
+		want[t.other()] = true
 	}
 	var held atomic.Int64
 	scans := engine.ReadFiles(ctx, s.tree, s.ev, s.family, paths, func(_ string, src []byte) (*cscan, int, bool) {
@@ -201,6 +204,12 @@ func (s *search) newGate(ctx context.Context, paths, words []string) *gate {
 // which are seen, from is the file they would be evidence for. With
 // onlySeen, hits not seen are not kept.
 func (gt *gate) pick(is []int, seen func(p string) bool, from string, onlySeen bool) []string {
+	return gt.pickFirst(is, seen, from, onlySeen, "")
+}
+
+// pickFirst is pick that, past maxPerWord, keeps first the hits holding
+// the name first (touched.other).
+func (gt *gate) pickFirst(is []int, seen func(p string) bool, from string, onlySeen bool, first string) []string {
 	var best []int
 	bestRank := 0
 	for _, i := range is {
@@ -221,7 +230,12 @@ func (gt *gate) pick(is []int, seen func(p string) bool, from string, onlySeen b
 		return nil
 	}
 	if len(best) > maxPerWord {
-		slices.SortStableFunc(best, func(a, b int) int { return len(gt.scans[b].words) - len(gt.scans[a].words) })
+		slices.SortStableFunc(best, func(a, b int) int {
+			if fa, fb := slices.Contains(gt.scans[a].words, first), slices.Contains(gt.scans[b].words, first); fa != fb {
+				return boolCmp(fb, fa)
+			}
+			return len(gt.scans[b].words) - len(gt.scans[a].words)
+		})
 		best = best[:maxPerWord]
 	}
 	var out []string
@@ -265,9 +279,9 @@ func (gt *gate) first(ctx context.Context, ts []touched, us []use) []string {
 		}
 		users := g.includers(targets)
 		tp := modulePath(t.f.path)
-		out = append(out, gt.pick(gt.holding[w], func(p string) bool {
+		out = append(out, gt.pickFirst(gt.holding[w], func(p string) bool {
 			return users[p] || slices.ContainsFunc(g.unresolved[p], func(ip []string) bool { return lastPartsReach(ip, tp) })
-		}, t.f.path, false)...)
+		}, t.f.path, false, t.other())...)
 	}
 	closures := map[*file]map[string]bool{}
 	for _, u := range us {
@@ -357,6 +371,17 @@ func boolCmp(a, b bool) int {
 		return 1
 	}
 	return -1
+}
+
+// other is the name of t's declaration besides the one searched: a
+// member's type when its own name is searched, its own when its type's is
+// ("" for none). A hit naming both refers to it the most surely
+// (refersTo), and is parsed first.
+func (t touched) other() string {
+	if w := t.word(); w != t.d.name {
+		return t.d.name
+	}
+	return t.d.container
 }
 
 // closureOf are the files f includes, directly or not. An include that

@@ -159,3 +159,32 @@ func TestGateBoundsHitsPerName(t *testing.T) {
 		t.Errorf("parsed %q, want %q", apps, want)
 	}
 }
+
+// TestGateParsesFirstWhatNamesTheType: of more includers than maxPerWord
+// calling a changed member, those that name its type too are parsed,
+// before those naming more of the other changed names.
+func TestGateParsesFirstWhatNamesTheType(t *testing.T) {
+	t.Cleanup(func() { parseFile, maxPerWord = parse, 24 })
+	maxPerWord = 4 // the header and three includers
+	old := "#include \"calc.hpp\"\n\nint Calc::compute(int n) {\n    return n + 1;\n}\n\n" +
+		"int helper(int n) {\n    return n + 1;\n}\n\nint helper2(int n) {\n    return n + 1;\n}\n"
+	tree := mapTree{
+		"include/calc.hpp": "class Calc {\npublic:\n    int compute(int n);\n};\nint helper(int n);\nint helper2(int n);\n",
+		"src/calc.cpp":     old,
+	}
+	for i := range 12 {
+		src := fmt.Sprintf("#include \"calc.hpp\"\n\nint u%d(Other &c) {\n    return c.compute(%d) + helper(1) + helper2(2);\n}\n", i, i)
+		if i%4 == 1 {
+			src = fmt.Sprintf("#include \"calc.hpp\"\n\nint u%d(Calc &c) {\n    return c.compute(%d);\n}\n", i, i)
+		}
+		tree[fmt.Sprintf("app/u%02d.cpp", i)] = src
+	}
+	cs := []*engine.Change{{Path: "src/calc.cpp", Old: []byte(old), New: []byte(strings.ReplaceAll(old, "n + 1", "n + 2")),
+		Added: map[int]bool{4: true, 8: true, 12: true}, Removed: map[int]bool{4: true, 8: true, 12: true}}}
+	_, parsed := findParsing(t, tree, cs)
+	for _, p := range []string{"app/u01.cpp", "app/u05.cpp", "app/u09.cpp"} {
+		if !slices.Contains(parsed, p) {
+			t.Errorf("%s not parsed (%q)", p, parsed)
+		}
+	}
+}
