@@ -94,10 +94,11 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 		return err
 	}
 	var files []*file
+	var gt *gate
 	if s.includes == nil || !gateIncludes {
 		files = s.read(ctx, paths, nil)
 	} else {
-		gt := s.newGate(ctx, paths, words, ts)
+		gt = s.newGate(ctx, paths, words, ts)
 		files = s.read(ctx, gt.first(ctx, ts, us), gt.held)
 		parsed := make(map[string]*file, len(files))
 		for _, f := range files {
@@ -106,12 +107,14 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 			}
 		}
 		files = append(files, s.read(ctx, gt.second(parsed), gt.held)...)
-		gt.inOrder(files)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	files = slices.DeleteFunc(files, func(f *file) bool { return f == nil })
+	if gt != nil {
+		gt.inOrder(files)
+	}
 	s.uses(us, files)
 	s.impact(ts, files)
 	return nil

@@ -1,6 +1,7 @@
 package treesit
 
 import (
+	"cmp"
 	"context"
 	"path"
 	"slices"
@@ -232,7 +233,7 @@ func (gt *gate) pickFirst(is []int, seen func(p string) bool, from string, onlyS
 	if len(best) > maxPerWord {
 		slices.SortStableFunc(best, func(a, b int) int {
 			if fa, fb := slices.Contains(gt.scans[a].words, first), slices.Contains(gt.scans[b].words, first); fa != fb {
-				return boolCmp(fb, fa)
+				return cmp.Compare(b2i(fb), b2i(fa))
 			}
 			return len(gt.scans[b].words) - len(gt.scans[a].words)
 		})
@@ -353,24 +354,9 @@ func (gt *gate) held(p string) []byte {
 	return nil
 }
 
-// inOrder sorts files, readings of the hits, in the hits' order (nil last).
+// inOrder sorts files, readings of the hits, in the hits' order.
 func (gt *gate) inOrder(files []*file) {
-	slices.SortStableFunc(files, func(a, b *file) int {
-		if a == nil || b == nil {
-			return boolCmp(a == nil, b == nil)
-		}
-		return gt.at[a.path] - gt.at[b.path]
-	})
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
+	slices.SortFunc(files, func(a, b *file) int { return gt.at[a.path] - gt.at[b.path] })
 }
 
 // other is the name of t's declaration besides the one searched: a
@@ -401,6 +387,13 @@ func (gt *gate) closureOf(ctx context.Context, f *file) map[string]bool {
 		}
 	}
 	return gt.graph.closeOver(ctx, roots)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // extOf is p's extension in lower case.
