@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
@@ -63,8 +62,8 @@ func (g *includeGraph) add(p string, incs []string) {
 	g.direct[p] = out
 }
 
-// load reads, on every core, the files of ps not in the graph yet, and
-// adds their includes.
+// load reads the files of ps not in the graph yet (engine.ReadFiles: on
+// every core, while the time for reading lasts) and adds their includes.
 func (g *includeGraph) load(ctx context.Context, ps []string) {
 	var todo []string
 	for _, p := range ps {
@@ -72,11 +71,8 @@ func (g *includeGraph) load(ctx context.Context, ps []string) {
 			todo = append(todo, p)
 		}
 	}
-	scans := make([][]string, len(todo))
-	pipeline.ParallelCtx(ctx, len(todo), func(i int) {
-		if src, err := g.s.tree.ReadFile(ctx, todo[i]); err == nil && len(src) <= maxParseBytes {
-			scans[i] = scanC(src, nil).includes
-		}
+	scans := engine.ReadFiles(ctx, g.s.tree, g.s.ev, g.s.family, todo, func(_ string, src []byte) ([]string, int, bool) {
+		return scanC(src, nil).includes, 0, len(src) <= maxParseBytes
 	})
 	for i, p := range todo {
 		g.add(p, scans[i])
