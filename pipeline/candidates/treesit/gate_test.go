@@ -3,6 +3,7 @@
 package treesit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -28,6 +29,26 @@ func TestScanC(t *testing.T) {
 	}
 	if sc := scanC([]byte("int g(void) { /* lib_step */ return \"lib_step\"[0]; }\n"), map[string]bool{"lib_step": true}); len(sc.words) != 0 {
 		t.Errorf("a name in a comment and a string only: %q", sc.words)
+	}
+}
+
+// TestScanCUnterminated: raw string prefixes with no delimiter,
+// unterminated quotes, comments and includes end where C says they do
+// (their line, the raw string's delimiter), and the names after them are
+// still found.
+func TestScanCUnterminated(t *testing.T) {
+	for _, unit := range []string{`R"x`, `"a`, "'", "#include <", "1'", `R"(unclosed`} {
+		src := []byte(strings.Repeat(unit+"\n", 1000) + "int lib_step;\n")
+		want := []string{"lib_step"}
+		if unit == `R"(unclosed` {
+			want = nil // the raw string runs to the end
+		}
+		if sc := scanC(src, map[string]bool{"lib_step": true, "x": true, "a": true}); !slices.Equal(sc.words, want) {
+			t.Errorf("%q: words %q, want %q", unit, sc.words, want)
+		}
+	}
+	if sc := scanC([]byte("/* open\nint lib_step;\n"), map[string]bool{"lib_step": true}); len(sc.words) != 0 {
+		t.Errorf("an open comment: words %q", sc.words)
 	}
 }
 
@@ -187,4 +208,25 @@ func TestGateParsesFirstWhatNamesTheType(t *testing.T) {
 			t.Errorf("%s not parsed (%q)", p, parsed)
 		}
 	}
+}
+
+// FuzzScanC: any source scans to words it holds as identifiers and
+// includes it names, without a panic.
+func FuzzScanC(f *testing.F) {
+	f.Add([]byte("#include \"a.h\"\nint lib_step(void) { return R\"x(lib_step)x\"[0] + 1'0; }\n"))
+	f.Add([]byte("/* lib_step"))
+	f.Add([]byte("u8R\"(("))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		sc := scanC(src, map[string]bool{"lib_step": true, "a": true, "x": true})
+		for _, w := range sc.words {
+			if !bytes.Contains(src, []byte(w)) {
+				t.Errorf("word %q not in the source", w)
+			}
+		}
+		for _, inc := range sc.includes {
+			if !bytes.Contains(src, []byte(inc)) || strings.Contains(inc, "\n") {
+				t.Errorf("include %q not a line of the source", inc)
+			}
+		}
+	})
 }

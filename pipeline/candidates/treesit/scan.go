@@ -159,9 +159,9 @@ func rawPrefix(p []byte) bool {
 
 // endOfRaw is the end of the raw string literal whose '"' is at i.
 func endOfRaw(src []byte, i int) int {
-	open := bytes.IndexByte(src[i:], '(')
-	if open < 0 || open > 17 {
-		return i + 1
+	open := bytes.IndexByte(src[i:min(i+18, len(src))], '(') // a delimiter has at most 16 bytes
+	if open < 0 {
+		return endOfQuoted(src, i) // no raw string: an ordinary one
 	}
 	end := append(append([]byte{')'}, src[i+1:i+open]...), '"')
 	if e := bytes.Index(src[i+open:], end); e >= 0 {
