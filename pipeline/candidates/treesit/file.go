@@ -15,6 +15,10 @@ var (
 	errTooSlow  = errors.New("treesit: the parse took past its bound")
 )
 
+// maxParseBytes bounds a file the reader parses: a larger one (generated
+// code, a bundle) is not read.
+const maxParseBytes = 1 << 20
+
 // file is what the reader keeps of one parsed file; it is shared through
 // the readings cache and never changed once made.
 type file struct {

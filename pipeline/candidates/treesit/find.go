@@ -89,23 +89,47 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 		l := languageOf(p)
 		return l == nil || l.family != s.family
 	}}
-	_, files, err := engine.Search(ctx, s.tree, s.ev, s.family, q, func(p string, src []byte) (*file, int, bool) {
+	paths, err := engine.Found(ctx, s.tree, s.ev, q)
+	if err != nil {
+		return err
+	}
+	var files []*file
+	var gt *gate
+	if s.includes == nil || !gateIncludes {
+		files = s.read(ctx, paths, nil)
+	} else {
+		gt = s.newGate(ctx, paths, words, ts)
+		files = s.read(ctx, gt.first(ctx, ts, us), gt.held)
+		parsed := make(map[string]*file, len(files))
+		for _, f := range files {
+			if f != nil {
+				parsed[f.path] = f
+			}
+		}
+		files = append(files, s.read(ctx, gt.second(parsed), gt.held)...)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	files = slices.DeleteFunc(files, func(f *file) bool { return f == nil })
+	if gt != nil {
+		gt.inOrder(files)
+	}
+	s.uses(us, files)
+	s.impact(ts, files)
+	return nil
+}
+
+// read parses the searched files at paths (engine.ReadHeld, held the
+// contents at hand): their readings, nil for those not read.
+func (s *search) read(ctx context.Context, paths []string, held func(string) []byte) []*file {
+	return engine.ReadHeld(ctx, s.tree, s.ev, s.family, paths, held, func(p string, src []byte) (*file, int, bool) {
 		f := cachedFile(ctx, s.ev.Cache, p, src)
 		if f == nil {
 			return nil, 0, false
 		}
 		return f, len(f.refs) + len(f.decls), true
 	})
-	if err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	files = slices.DeleteFunc(files, func(f *file) bool { return f == nil })
-	s.uses(us, files)
-	s.impact(ts, files)
-	return nil
 }
 
 // readChange reads both sides of c: the declarations it touched and the
@@ -184,17 +208,22 @@ func searchWords(ts []touched, us []use) []string {
 		}
 	}
 	for _, t := range ts {
-		if t.d.container != "" && commonName(t.d.name) {
-			add(t.d.container)
-			continue
-		}
-		add(t.d.name)
+		add(t.word())
 	}
 	for _, u := range us {
 		add(u.name)
 	}
 	sort.Strings(out)
 	return out
+}
+
+// word is the name searched for t: its declaration's, or for a member
+// whose name every class has, its container's.
+func (t touched) word() string {
+	if t.d.container != "" && commonName(t.d.name) {
+		return t.d.container
+	}
+	return t.d.name
 }
 
 // commonName reports a member name too common to search alone.

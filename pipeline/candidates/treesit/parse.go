@@ -13,10 +13,6 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// maxParseBytes bounds a file the reader parses: a larger one (generated
-// code, a bundle) is not read.
-const maxParseBytes = 1 << 20
-
 // maxNameBytes bounds a name, an import or a receiver kept: longer text is
 // an expression, not a name.
 const maxNameBytes = 256

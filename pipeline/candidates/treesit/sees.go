@@ -104,7 +104,7 @@ func (s *search) seesPath(from, to *file, r rules) bool {
 			}
 			continue
 		}
-		if n := commonSuffix(ip, tp); n > 0 && n >= min(len(ip), 2) {
+		if lastPartsReach(ip, tp) {
 			return true
 		}
 	}
@@ -130,6 +130,13 @@ func lastIndex(parts []string, s string) int {
 		}
 	}
 	return -1
+}
+
+// lastPartsReach reports whether an import of parts ip names the file of
+// module path tp by the "last" rule (seesPath).
+func lastPartsReach(ip, tp []string) bool {
+	n := commonSuffix(ip, tp)
+	return n > 0 && n >= min(len(ip), 2)
 }
 
 // commonSuffix is the number of trailing parts a and b share, by case.

@@ -108,10 +108,12 @@ var analyzedLangs = []*analyzedLang{
 			throws transient try void volatile while true false null var record String Object Override`),
 	},
 	cLang("c", "C", []langRepo{
+		{"jqlang+jq", false, "github:jqlang/jq"},
 		{"libgit2+libgit2", true, "github:libgit2/libgit2"},
 		{"redis+hiredis", true, "github:redis/hiredis"},
 	}, []string{"*.c", "*.h"}),
 	cLang("cpp", "C++", []langRepo{
+		{"Kitware+CMake", false, "github:Kitware/CMake"},
 		{"fmtlib+fmt", true, "github:fmtlib/fmt"},
 		{"gabime+spdlog", true, "github:gabime/spdlog"},
 	}, []string{"*.cc", "*.cpp", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h", "*.c"}),

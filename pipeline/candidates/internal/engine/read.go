@@ -20,11 +20,23 @@ import (
 // reader reads its search's files here: the reading, its concurrency and
 // its bounds are the same in every language.
 func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string, paths []string, read func(p string, src []byte) (v T, tokens int, ok bool)) []T {
+	return ReadHeld(ctx, tree, ev, lang, paths, nil, read)
+}
+
+// ReadHeld is ReadFiles for files some of which a first pass has read
+// already: held answers the content of each it holds (nil for one it does
+// not). A file held is not read again, and is read when the time for
+// reading has run out too, as a file read before then.
+func ReadHeld[T any](ctx context.Context, tree Tree, ev *Evidence, lang string, paths []string, held func(p string) []byte, read func(p string, src []byte) (v T, tokens int, ok bool)) []T {
 	out := make([]T, len(paths))
 	rctx := ev.reading(ctx)
 	var unread, late atomic.Int32
 	pipeline.ParallelCtx(ctx, len(paths), func(i int) {
-		if rctx.Err() != nil {
+		var src []byte
+		if held != nil {
+			src = held(paths[i])
+		}
+		if src == nil && rctx.Err() != nil {
 			late.Add(1)
 			return
 		}
@@ -32,12 +44,14 @@ func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string,
 			unread.Add(1)
 			return
 		}
-		src, err := tree.ReadFile(rctx, paths[i])
-		if err != nil {
-			if rctx.Err() != nil {
-				late.Add(1)
+		if src == nil {
+			var err error
+			if src, err = tree.ReadFile(rctx, paths[i]); err != nil {
+				if rctx.Err() != nil {
+					late.Add(1)
+				}
+				return
 			}
-			return
 		}
 		v, n, ok := read(paths[i], src)
 		if !ok {
