@@ -28,6 +28,9 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		}
 		namespaces = s.re.namespaceOf(g, c.Path)
 	}
+	if !gImportsC && s.reexportedTo(g, viaIndex) {
+		gReaches = true
+	}
 	renamed := s.renamedIn(g, viaIndex)
 	global := func(name string) bool { // a global name g neither declares nor imports
 		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
@@ -104,6 +107,30 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			}
 		}
 	}
+}
+
+// reexportedTo adds to viaIndex the changed file's top-level names that g
+// imports from a module re-exporting them, whatever that module's name
+// (a barrel decorators.ts with export * from './common/IsIn' is no index
+// the lookup by place reads): the types' reading follows the import to the
+// declaring file. It reports whether it added one.
+func (s *tokSearch) reexportedTo(g *jsFile, viaIndex map[string]bool) bool {
+	if s.world == nil || g.Lang != lexed.LangJS {
+		return false
+	}
+	added := false
+	for name, ss := range s.impactNames {
+		if viaIndex[name] || ss[0].Decl.Container != "" || ss[0].Via != "" {
+			continue
+		}
+		if bound, external := bindingImports(g, name); !bound || external || !g.Index().Idents[name] {
+			continue
+		}
+		if p := s.world.DeclaredIn(g.File, name); p != "" && (p == s.c.Path || s.c.OldPath != "" && p == s.c.OldPath) {
+			viaIndex[name], added = true, true
+		}
+	}
+	return added
 }
 
 // addRef records a reference of the file at p to sym: a call, a key

@@ -321,3 +321,52 @@ func TestUsesThroughUnannotatedReturns(t *testing.T) {
 		})
 	}
 }
+
+// barrels re-exports a module through files no index lookup reads by
+// place: decorators.ts (export * from) and all.ts (export {..} from
+// decorators.ts), each imported by a test; another module declares a
+// function of the same name.
+var barrels = map[string]string{
+	"src/decorator/common/IsIn.ts":  "export function isIn(value: unknown, values: unknown[]): boolean {\n  return values.includes(value);\n}\n",
+	"src/decorator/common/Other.ts": "export function isOther(value: unknown): boolean {\n  return !value;\n}\n",
+	"src/decorator/decorators.ts":   "export * from './common/Other';\nexport * from './common/IsIn';\n",
+	"src/all.ts":                    "export {isIn, isOther} from './decorator/decorators';\n",
+	"src/legacy/isIn.ts":            "export function isIn(value: unknown): boolean {\n  return false;\n}\n",
+	"test/decorators.spec.ts":       "import {isIn} from '../src/decorator/decorators';\n\nexpect(isIn(1, [1])).toBe(true);\n",
+	"test/all.spec.ts":              "import {isOther, isIn} from '../src/all';\n\nexpect(isIn(1, [1])).toBe(true);\n",
+	"test/legacy.spec.ts":           "import {isIn} from '../src/legacy/isIn';\n\nexpect(isIn(1)).toBe(false);\n",
+	"test/other.spec.ts":            "import {isOther} from '../src/decorator/decorators';\n\nconst isIn = (v: unknown) => v;\nexpect(isOther(isIn(1))).toBe(false);\n",
+}
+
+// A changed function reaches the files importing it from a module that
+// re-exports it, whatever that module's name.
+func TestImpactThroughNamedBarrels(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		path, from string
+		to         string
+		want       []string
+	}{
+		{
+			name: "export * from in a barrel, and export {..} from that barrel",
+			path: "src/decorator/common/IsIn.ts", from: "return values.includes(value);", to: "return values.some((v) => v === value);",
+			want: []string{"test/all.spec.ts", "test/decorators.spec.ts"},
+		},
+		{
+			name: "a module declaring the same name is not the changed one",
+			path: "src/legacy/isIn.ts", from: "return false;", to: "return true;",
+			want: []string{"test/legacy.spec.ts"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(barrels[tt.path], tt.from, tt.to, 1)
+			if head == barrels[tt.path] {
+				t.Fatalf("%q not in %s", tt.from, tt.path)
+			}
+			got := impactFiles(t, barrels, map[string]string{tt.path: head})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("impact = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
