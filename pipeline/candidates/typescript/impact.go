@@ -20,7 +20,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	if s.re != nil {
 		if !gImportsC {
 			for name, ss := range s.impactNames {
-				if ss[0].Decl.Container == "" && s.re.importsVia(g, c.Path, name) {
+				if slices.ContainsFunc(ss, topLevel) && s.re.importsVia(g, c.Path, name) {
 					viaIndex[name] = true
 				}
 			}
@@ -120,7 +120,7 @@ func (s *tokSearch) reexportedTo(g *jsFile, viaIndex map[string]bool) bool {
 	}
 	added := false
 	for name, ss := range s.impactNames {
-		if viaIndex[name] || ss[0].Decl.Container != "" || ss[0].Via != "" {
+		if viaIndex[name] || !slices.ContainsFunc(ss, topLevel) {
 			continue
 		}
 		if bound, external := bindingImports(g, name); !bound || external || !g.Index().Idents[name] {
@@ -132,6 +132,11 @@ func (s *tokSearch) reexportedTo(g *jsFile, viaIndex map[string]bool) bool {
 	}
 	return added
 }
+
+// topLevel reports whether sym is a module-level declaration of the
+// changed file: a file may declare a function and a class's method of one
+// name (assert(v, s) and Struct.assert(v)), both touched.
+func topLevel(sym *lexed.Sym) bool { return sym.Decl.Container == "" && sym.Via == "" }
 
 // addRef records a reference of the file at p to sym: a call, a key
 // setting it in an object literal (key), or another use.
@@ -169,7 +174,7 @@ func (s *tokSearch) renamedIn(g *jsFile, viaIndex map[string]bool) map[string]st
 		direct := resolves(g, i, s.c.Path) || s.c.OldPath != "" && resolves(g, i, s.c.OldPath)
 		for local, orig := range im.Renamed {
 			ss := s.impactNames[orig]
-			if len(ss) == 0 || ss[0].Decl.Container != "" || !direct && !viaIndex[orig] {
+			if !slices.ContainsFunc(ss, topLevel) || !direct && !viaIndex[orig] {
 				continue
 			}
 			if out == nil {

@@ -370,3 +370,29 @@ func TestImpactThroughNamedBarrels(t *testing.T) {
 		})
 	}
 }
+
+// sameNamed declares a class method and a module function of one name,
+// the method calling the function, and a test calling the function
+// through the package's index.
+var sameNamed = map[string]string{
+	"src/struct.ts":       "export class Struct<T = unknown> {\n  assert(value: unknown): asserts value is T {\n    return assert(value, this);\n  }\n}\n\nexport function assert<T>(\n  value: unknown,\n  struct: Struct<T>\n): asserts value is T {\n  struct.check(value);\n}\n",
+	"src/index.ts":        "export * from './struct';\n",
+	"test/typings/any.ts": "import { assert, any } from '../../src';\nimport { test } from '..';\n\ntest<any>((x) => {\n  assert(x, any());\n  return x;\n});\n",
+	"test/api/method.ts":  "import { Struct } from '../../src';\n\nnew Struct().assert(1);\n",
+}
+
+// A module function named like a method of a class the same file declares
+// is reached through indexes as any other module function, also when both
+// change.
+func TestImpactOfFunctionNamedLikeMethod(t *testing.T) {
+	// Both change: the method and the function it calls.
+	head := strings.Replace(sameNamed["src/struct.ts"], "  struct: Struct<T>\n", "  struct: Struct<T>,\n  message?: string\n", 1)
+	head = strings.Replace(head, "return assert(value, this);", "return assert(value, this, 'no');", 1)
+	if head == sameNamed["src/struct.ts"] {
+		t.Fatal("no change")
+	}
+	got := impactFiles(t, sameNamed, map[string]string{"src/struct.ts": head})
+	if want := []string{"test/api/method.ts", "test/typings/any.ts"}; !slices.Equal(got, want) {
+		t.Errorf("impact = %v, want %v", got, want)
+	}
+}
