@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -338,11 +339,29 @@ var barrels = map[string]string{
 	"test/other.spec.ts":            "import {isOther} from '../src/decorator/decorators';\n\nconst isIn = (v: unknown) => v;\nexpect(isOther(isIn(1))).toBe(false);\n",
 }
 
+// wideBarrels adds to barrels one re-exporting more modules than the
+// reading of types across modules reads (decorators.ts of a validation
+// library re-exports a hundred), the changed one last.
+var wideBarrels = func() map[string]string {
+	m := maps.Clone(barrels)
+	var wide strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&wide, "export * from './gen/m%d';\n", i)
+		m[fmt.Sprintf("src/gen/m%d.ts", i)] = fmt.Sprintf("export const v%d = %d;\n", i, i)
+	}
+	wide.WriteString("export * from './decorator/string/IsPhone';\n")
+	m["src/wide.ts"] = wide.String()
+	m["src/decorator/string/IsPhone.ts"] = "export function IsPhone(region?: string): PropertyDecorator {\n  return () => {};\n}\n"
+	m["test/phone.spec.ts"] = "import {v1, IsPhone} from '../src/wide';\n\nclass A {\n  @IsPhone('CH')\n  p = v1;\n}\n"
+	return m
+}()
+
 // A changed function reaches the files importing it from a module that
 // re-exports it, whatever that module's name.
 func TestImpactThroughNamedBarrels(t *testing.T) {
 	for _, tt := range []struct {
 		name       string
+		base       map[string]string // barrels when nil
 		path, from string
 		to         string
 		want       []string
@@ -350,20 +369,30 @@ func TestImpactThroughNamedBarrels(t *testing.T) {
 		{
 			name: "export * from in a barrel, and export {..} from that barrel",
 			path: "src/decorator/common/IsIn.ts", from: "return values.includes(value);", to: "return values.some((v) => v === value);",
-			want: []string{"test/all.spec.ts", "test/decorators.spec.ts"},
+			// all.ts names isIn in its export clause: a reference too.
+			want: []string{"src/all.ts", "test/all.spec.ts", "test/decorators.spec.ts"},
 		},
 		{
 			name: "a module declaring the same name is not the changed one",
 			path: "src/legacy/isIn.ts", from: "return false;", to: "return true;",
 			want: []string{"test/legacy.spec.ts"},
 		},
+		{
+			name: "a barrel re-exporting a hundred modules, the changed one last",
+			base: wideBarrels, path: "src/decorator/string/IsPhone.ts", from: "region?: string", to: "region: string",
+			want: []string{"test/phone.spec.ts"},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			head := strings.Replace(barrels[tt.path], tt.from, tt.to, 1)
-			if head == barrels[tt.path] {
+			base := tt.base
+			if base == nil {
+				base = barrels
+			}
+			head := strings.Replace(base[tt.path], tt.from, tt.to, 1)
+			if head == base[tt.path] {
 				t.Fatalf("%q not in %s", tt.from, tt.path)
 			}
-			got := impactFiles(t, barrels, map[string]string{tt.path: head})
+			got := impactFiles(t, base, map[string]string{tt.path: head})
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("impact = %v, want %v", got, tt.want)
 			}

@@ -333,6 +333,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		for _, f := range s.indexes {
 			mods.re.add(f)
 		}
+		s.barrelsIn(ctx, tree, aliases, mods)
 		s.re = mods.re
 	}
 	s.hierarchyIn(ev)

@@ -251,6 +251,15 @@ func (w *World) DeclaredIn(f *lexed.File, name string) string {
 	return g.Path
 }
 
+// ImportPath returns the path of the repository file the import specifier
+// spec of f names, "" when none is found within the reading's budget.
+func (w *World) ImportPath(f *lexed.File, spec string) string {
+	if g := w.importFile(f, spec); g != nil {
+		return g.Path
+	}
+	return ""
+}
+
 // renamedFrom returns X of "X as name" in an import or export clause of
 // f ({X as name}), "" for none, each file's renames read once (renamesOf):
 // a lookup per member access of a file would otherwise rescan the file.
