@@ -425,3 +425,34 @@ func TestImpactOfFunctionNamedLikeMethod(t *testing.T) {
 		t.Errorf("impact = %v, want %v", got, want)
 	}
 }
+
+// dayLike names its units in a module of short constants, imported as a
+// namespace, and another module declares constants of the same names.
+var dayLike = map[string]string{
+	"src/constant.js": "export const M = 'month';\nexport const Y = 'year';\nexport const MS = 'millisecond';\n",
+	"src/units.js":    "export const M = 1;\nexport const Y = 2;\n",
+	"src/utils.js":    "import * as C from './constant';\n\nexport const monthDiff = (a, b) => a.diff(b, 'month');\n",
+	"src/other.js":    "import { M } from './units';\n\nexport const m = M;\n",
+}
+
+// A member of a namespace import is the module's export, whatever its
+// length: C.M names constant.js's M; a short member of any other receiver
+// names nothing.
+func TestUsesOfModuleShortMembers(t *testing.T) {
+	for _, tt := range []struct {
+		name, add string
+		want      []string
+	}{
+		{"a namespace import's short member", "export const anchor = (a, n) => a.add(n, C.M);\n", []string{"src/constant.js"}},
+		{"a local object's short member", "const o = {M: 1};\nexport const anchor = (a, n) => a.add(n, o.M);\n", nil},
+		{"a parameter named like the namespace", "export const anchor = (C, n) => C.M + n;\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := dayLike["src/utils.js"] + tt.add
+			got := evidenceFiles(t, dayLike, map[string]string{"src/utils.js": head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

@@ -10,11 +10,15 @@ import (
 // usedNames returns the names used on added lines that the file does not
 // declare itself; memberOnly marks those used only after a '.' whose
 // Receiver is no module (a JS top-level declaration cannot be reached that
-// way: this.#options.timeout is not the function timeout).
-func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bool) {
-	useNames, memberOnly = map[string]bool{}, map[string]bool{}
+// way: this.#options.timeout is not the function timeout), and modShort
+// those used only as members shorter than lexed.MinMemberLength of a
+// module (C.M of import * as C from './constant'): a module's member is
+// its export, whatever its length, and it is searched in the files the
+// changed file imports only.
+func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly, modShort map[string]bool) {
+	useNames, memberOnly, modShort = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if nf == nil {
-		return useNames, memberOnly
+		return useNames, memberOnly, modShort
 	}
 	own := map[string]bool{}
 	for _, d := range nf.Decls {
@@ -35,7 +39,8 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 			continue
 		}
 		member := i > 0 && nf.Toks[i-1].Text == "."
-		if member && len(t.Text) < lexed.MinMemberLength {
+		short := member && len(t.Text) < lexed.MinMemberLength
+		if short && (nf.Lang != lexed.LangJS || !moduleReceiver(nf, i)) {
 			continue
 		}
 		if nf.Lang == lexed.LangJS {
@@ -53,13 +58,16 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly map[string]bo
 		}
 		if !useNames[t.Text] {
 			memberOnly[t.Text] = true
+			modShort[t.Text] = short
+		} else if !short {
+			modShort[t.Text] = false
 		}
 		useNames[t.Text] = true
 		if !member || nf.Lang != lexed.LangJS || moduleReceiver(nf, i) {
 			memberOnly[t.Text] = false
 		}
 	}
-	return useNames, memberOnly
+	return useNames, memberOnly, modShort
 }
 
 // requiredNames returns the names f binds to the result of a require(...)

@@ -101,7 +101,7 @@ func groupPaths(ctx context.Context, tree engine.Tree, ev *engine.Evidence, grou
 	js := lexed.LangOf(group[0].c.Path) == lexed.LangJS
 	for _, s := range group {
 		for _, w := range s.words {
-			if js && len(s.impactNames[w]) == 0 && s.memberOnly[w] {
+			if js && len(s.impactNames[w]) == 0 && (s.memberOnly[w] || s.modShort[w]) {
 				continue
 			}
 			if !seen[w] {
@@ -187,7 +187,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	nf, of := engine.Sides(c, func(p string, src []byte) *jsFile { return cachedJS(mods.cache, p, src, aliases) })
 	c = lexed.CodeChange(c, nf.base(), of.base())
-	useNames, memberOnly := usedNames(c, nf)
+	useNames, memberOnly, modShort := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {
 		// A used default import binds the default export of its module,
 		// searched as the member-like word "default" of imported files.
@@ -235,7 +235,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	for _, im := range supers {
 		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
-	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, modShort: modShort, declaredBy: map[string]int{},
 		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
@@ -404,6 +404,7 @@ type tokSearch struct {
 	impactNames map[string][]*lexed.Sym
 	useNames    map[string]bool
 	memberOnly  map[string]bool
+	modShort    map[string]bool         // short members of modules: searched in imported files only (usedNames)
 	files       []*jsFile               // the searched files
 	declaredBy  map[string]int          // member name -> searched files declaring it
 	indexes     []*jsFile               // the searched files that re-export other files' names
