@@ -456,3 +456,34 @@ func TestUsesOfModuleShortMembers(t *testing.T) {
 		})
 	}
 }
+
+// schemaLike exports functions named like TypeScript's keywords through its
+// index; another module declares one of those names too.
+var schemaLike = map[string]string{
+	"src/structs/types.ts": "export function string(): string {\n  return 's';\n}\nexport function type<T>(schema: T): T {\n  return schema;\n}\n",
+	"src/index.ts":         "export * from './structs/types';\n",
+	"src/legacy.ts":        "export function string(): string {\n  return '';\n}\n",
+	"test/valid.ts":        "import { type, string } from '../src';\n\nexport const S = 1;\n",
+	"test/plain.ts":        "export const n = 1;\n",
+}
+
+// A contextual keyword an import binds (string() of a schema library) is
+// a name like any other, looked up in the modules the file imports; the
+// keyword of a type annotation names nothing.
+func TestUsesOfImportedKeywords(t *testing.T) {
+	for _, tt := range []struct {
+		name, path, add string
+		want            []string
+	}{
+		{"functions named string and type", "test/valid.ts", "export const T = type({name: string()});\n", []string{"src/structs/types.ts"}},
+		{"a type annotation without the import", "test/plain.ts", "export const s: string = 'a';\nexport type T = {a: string};\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := schemaLike[tt.path] + tt.add
+			got := evidenceFiles(t, schemaLike, map[string]string{tt.path: head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

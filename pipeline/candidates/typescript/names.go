@@ -10,15 +10,17 @@ import (
 // usedNames returns the names used on added lines that the file does not
 // declare itself; memberOnly marks those used only after a '.' whose
 // Receiver is no module (a JS top-level declaration cannot be reached that
-// way: this.#options.timeout is not the function timeout), and modShort
-// those used only as members shorter than lexed.MinMemberLength of a
-// module (C.M of import * as C from './constant'): a module's member is
-// its export, whatever its length, and it is searched in the files the
-// changed file imports only.
-func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly, modShort map[string]bool) {
-	useNames, memberOnly, modShort = map[string]bool{}, map[string]bool{}, map[string]bool{}
+// way: this.#options.timeout is not the function timeout), and importedOnly
+// those searched in the files the changed file imports only: members
+// shorter than lexed.MinMemberLength of a module (C.M of import * as C
+// from './constant': a module's member is its export, whatever its
+// length), and contextual keywords an import binds (string() and type() of
+// import {string, type} from '../src': names of a schema library that
+// nearly every TypeScript file holds as keywords).
+func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly, importedOnly map[string]bool) {
+	useNames, memberOnly, importedOnly = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if nf == nil {
-		return useNames, memberOnly, modShort
+		return useNames, memberOnly, importedOnly
 	}
 	own := map[string]bool{}
 	for _, d := range nf.Decls {
@@ -35,14 +37,19 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly, modShort map
 	}
 	calls := lexed.EnclosingCalls(nf.File, c.Added)
 	for i, t := range nf.Toks {
-		if t.Kind != lexed.TkIdent || !c.Added[t.Line] && !calls[i] || own[t.Text] || lexed.IsKeyword(nf.Lang, t.Text) {
+		if t.Kind != lexed.TkIdent || !c.Added[t.Line] && !calls[i] || own[t.Text] {
 			continue
 		}
 		member := i > 0 && nf.Toks[i-1].Text == "."
+		keyword := lexed.IsKeyword(nf.Lang, t.Text)
+		if keyword && (member || !importedKeyword(nf, t.Text)) {
+			continue
+		}
 		short := member && len(t.Text) < lexed.MinMemberLength
 		if short && (nf.Lang != lexed.LangJS || !moduleReceiver(nf, i)) {
 			continue
 		}
+		restricted := short || keyword
 		if nf.Lang == lexed.LangJS {
 			if !member {
 				if bound, external := bindingImports(nf, t.Text); external || !bound && !required[t.Text] || shadowedAt(nf, i) {
@@ -58,16 +65,16 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly, modShort map
 		}
 		if !useNames[t.Text] {
 			memberOnly[t.Text] = true
-			modShort[t.Text] = short
-		} else if !short {
-			modShort[t.Text] = false
+			importedOnly[t.Text] = restricted
+		} else if !restricted {
+			importedOnly[t.Text] = false
 		}
 		useNames[t.Text] = true
 		if !member || nf.Lang != lexed.LangJS || moduleReceiver(nf, i) {
 			memberOnly[t.Text] = false
 		}
 	}
-	return useNames, memberOnly, modShort
+	return useNames, memberOnly, importedOnly
 }
 
 // requiredNames returns the names f binds to the result of a require(...)
@@ -103,4 +110,19 @@ func requiredNames(f *jsFile) map[string]bool {
 		}
 	}
 	return out
+}
+
+// contextualKeywords are the words of TypeScript's keywords a module may
+// declare and export as names: a schema library's string(), number() and
+// type().
+var contextualKeywords = engine.Words("of from as type any number string boolean unknown never abstract get set readonly declare keyof async")
+
+// importedKeyword reports whether the keyword name is, in the JS file f, a
+// contextual keyword that an import of a repository module binds.
+func importedKeyword(f *jsFile, name string) bool {
+	if f.Lang != lexed.LangJS || !contextualKeywords[name] {
+		return false
+	}
+	bound, external := bindingImports(f, name)
+	return bound && !external
 }
