@@ -487,3 +487,43 @@ func TestUsesOfImportedKeywords(t *testing.T) {
 		})
 	}
 }
+
+// validatorLike passes a decorator's options as an object literal whose
+// nested literal implements an interface: its method's parameters take
+// their types from that interface.
+var validatorLike = map[string]string{
+	"src/validation/ValidationArguments.ts":          "export interface ValidationArguments {\n  value: any;\n  constraints: any[];\n}\n",
+	"src/validation/ValidatorConstraintInterface.ts": "import { ValidationArguments } from './ValidationArguments';\n\nexport interface ValidatorConstraintInterface {\n  validate(value: any, validationArguments?: ValidationArguments): boolean;\n}\n",
+	"src/decorator/common/ValidateBy.ts":             "import { ValidatorConstraintInterface } from '../../validation/ValidatorConstraintInterface';\n\nexport interface ValidateByOptions {\n  name: string;\n  validator: ValidatorConstraintInterface | Function;\n}\n\nexport function ValidateBy(options: ValidateByOptions): PropertyDecorator {\n  return () => {};\n}\n\nexport function run(options: object): void {}\n",
+	"src/other.ts":                                   "export interface Other {\n  constraints: string[];\n}\n",
+	"src/decorator/object/IsNotEmpty.ts":             "import { ValidateBy, run } from '../common/ValidateBy';\n\nexport function IsNotEmpty(): PropertyDecorator {\n  return ValidateBy({\n    name: 'isNotEmpty',\n    validator: {\n      validate: (value, args): boolean => !!value,\n    },\n  });\n}\n",
+}
+
+// A function that is a key's value, or a method, of a literal nested in an
+// argument takes its parameters' types from the member of the parameter's
+// type: args of validate is a ValidationArguments.
+func TestUsesThroughNestedLiterals(t *testing.T) {
+	const p = "src/decorator/object/IsNotEmpty.ts"
+	for _, tt := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"an arrow function as a key's value", "validate: (value, args): boolean => !!value,", "validate: (value, args): boolean => !!args.constraints[0],",
+			[]string{"src/validation/ValidationArguments.ts"}},
+		{"a method of the literal", "validate: (value, args): boolean => !!value,", "validate(value, args) {\n        return !!args.constraints[0];\n      },",
+			[]string{"src/validation/ValidationArguments.ts"}},
+		{"a literal passed as an untyped parameter", "  return ValidateBy({", "  run({validator: {validate: (v, a) => a.constraints}});\n  return ValidateBy({",
+			[]string{"src/decorator/common/ValidateBy.ts"}}, // run's file; a.constraints is nobody's
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(validatorLike[p], tt.from, tt.to, 1)
+			if head == validatorLike[p] {
+				t.Fatalf("%q not in %s", tt.from, p)
+			}
+			got := evidenceFiles(t, validatorLike, map[string]string{p: head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
