@@ -527,3 +527,31 @@ func TestUsesThroughNestedLiterals(t *testing.T) {
 		})
 	}
 }
+
+// dayAliased keeps its helpers in a default-exported object and uses them
+// through a local alias of the default import.
+var dayAliased = map[string]string{
+	"src/utils.js": "const padStart = (s, n) => s;\n\nexport default {\n  s: padStart,\n};\n",
+	"src/other.js": "export default {\n  s: 1,\n};\n",
+	"src/index.js": "import U from './utils';\n\nconst Utils = U;\nconst Made = make();\n\nexport const format = (y) => y;\n",
+}
+
+// A local alias of an import is a use of the import: Utils.s(...), with
+// const Utils = U, uses the default export of U's module.
+func TestUsesThroughImportAliases(t *testing.T) {
+	for _, tt := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"an alias of the default import", "export const format = (y) => y;", "export const format = (y) => Utils.s(y, 4);", []string{"src/utils.js"}},
+		{"a local made by a call", "export const format = (y) => y;", "export const format = (y) => Made.s(y, 4);", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(dayAliased["src/index.js"], tt.from, tt.to, 1)
+			got := evidenceFiles(t, dayAliased, map[string]string{"src/index.js": head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

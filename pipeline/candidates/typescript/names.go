@@ -36,8 +36,17 @@ func usedNames(c *engine.Change, nf *jsFile) (useNames, memberOnly, importedOnly
 		required = requiredNames(nf)
 	}
 	calls := lexed.EnclosingCalls(nf.File, c.Added)
+	aliases := importAliases(nf)
 	for i, t := range nf.Toks {
-		if t.Kind != lexed.TkIdent || !c.Added[t.Line] && !calls[i] || own[t.Text] {
+		if t.Kind != lexed.TkIdent || !c.Added[t.Line] && !calls[i] {
+			continue
+		}
+		if a := aliases[t.Text]; a != "" && (i == 0 || nf.Toks[i-1].Text != ".") && !shadowedAt(nf, i) {
+			// const Utils = U: Utils.s(...) uses the import U.
+			useNames[a], memberOnly[a], importedOnly[a] = true, false, false
+			continue
+		}
+		if own[t.Text] {
 			continue
 		}
 		member := i > 0 && nf.Toks[i-1].Text == "."
@@ -125,4 +134,34 @@ func importedKeyword(f *jsFile, name string) bool {
 	}
 	bound, external := bindingImports(f, name)
 	return bound && !external
+}
+
+// importAliases maps the names the JS file f declares as another name that
+// an import of a repository module binds (const Utils = U, U the default
+// import of './utils') to that name: a use of the alias uses the import.
+func importAliases(f *jsFile) map[string]string {
+	if f.Lang != lexed.LangJS {
+		return nil
+	}
+	var out map[string]string
+	toks := f.Toks
+	for i := 0; i+4 < len(toks); i++ {
+		if t := toks[i].Text; t != "const" && t != "let" && t != "var" {
+			continue
+		}
+		if toks[i+1].Kind != lexed.TkIdent || toks[i+2].Text != "=" || toks[i+3].Kind != lexed.TkIdent {
+			continue
+		}
+		if n := toks[i+4]; n.Line == toks[i+3].Line && n.Text != ";" {
+			continue // = U.x, = U(...): not U itself
+		}
+		if bound, external := bindingImports(f, toks[i+3].Text); !bound || external {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[toks[i+1].Text] = toks[i+3].Text
+	}
+	return out
 }
