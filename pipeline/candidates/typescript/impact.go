@@ -20,13 +20,16 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	if s.re != nil {
 		if !gImportsC {
 			for name, ss := range s.impactNames {
-				if ss[0].Decl.Container == "" && s.re.importsVia(g, c.Path, name) {
+				if slices.ContainsFunc(ss, topLevel) && s.re.importsVia(g, c.Path, name) {
 					viaIndex[name] = true
 				}
 			}
 			gReaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
 		}
 		namespaces = s.re.namespaceOf(g, c.Path)
+	}
+	if !gImportsC && s.reexportedTo(g, viaIndex) {
+		gReaches = true
 	}
 	renamed := s.renamedIn(g, viaIndex)
 	global := func(name string) bool { // a global name g neither declares nor imports
@@ -106,6 +109,35 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	}
 }
 
+// reexportedTo adds to viaIndex the changed file's top-level names that g
+// imports from a module re-exporting them, whatever that module's name
+// (a barrel decorators.ts with export * from './common/IsIn' is no index
+// the lookup by place reads): the types' reading follows the import to the
+// declaring file. It reports whether it added one.
+func (s *tokSearch) reexportedTo(g *jsFile, viaIndex map[string]bool) bool {
+	if s.world == nil || g.Lang != lexed.LangJS {
+		return false
+	}
+	added := false
+	for name, ss := range s.impactNames {
+		if viaIndex[name] || !slices.ContainsFunc(ss, topLevel) {
+			continue
+		}
+		if bound, external := bindingImports(g, name); !bound || external || !g.Index().Idents[name] {
+			continue
+		}
+		if p := s.world.DeclaredIn(g.File, name); p != "" && (p == s.c.Path || s.c.OldPath != "" && p == s.c.OldPath) {
+			viaIndex[name], added = true, true
+		}
+	}
+	return added
+}
+
+// topLevel reports whether sym is a module-level declaration of the
+// changed file: a file may declare a function and a class's method of one
+// name (assert(v, s) and Struct.assert(v)), both touched.
+func topLevel(sym *lexed.Sym) bool { return sym.Decl.Container == "" && sym.Via == "" }
+
 // addRef records a reference of the file at p to sym: a call, a key
 // setting it in an object literal (key), or another use.
 func addRef(ev *engine.Evidence, p string, sym *lexed.Sym, score float64, call, key bool) {
@@ -142,7 +174,7 @@ func (s *tokSearch) renamedIn(g *jsFile, viaIndex map[string]bool) map[string]st
 		direct := resolves(g, i, s.c.Path) || s.c.OldPath != "" && resolves(g, i, s.c.OldPath)
 		for local, orig := range im.Renamed {
 			ss := s.impactNames[orig]
-			if len(ss) == 0 || ss[0].Decl.Container != "" || !direct && !viaIndex[orig] {
+			if !slices.ContainsFunc(ss, topLevel) || !direct && !viaIndex[orig] {
 				continue
 			}
 			if out == nil {

@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -316,6 +317,239 @@ func TestUsesThroughUnannotatedReturns(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			head := base["test/app.ts"] + tt.add
 			if got := evidenceFiles(t, base, map[string]string{"test/app.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// barrels re-exports a module through files no index lookup reads by
+// place: decorators.ts (export * from) and all.ts (export {..} from
+// decorators.ts), each imported by a test; another module declares a
+// function of the same name.
+var barrels = map[string]string{
+	"src/decorator/common/IsIn.ts":  "export function isIn(value: unknown, values: unknown[]): boolean {\n  return values.includes(value);\n}\n",
+	"src/decorator/common/Other.ts": "export function isOther(value: unknown): boolean {\n  return !value;\n}\n",
+	"src/decorator/decorators.ts":   "export * from './common/Other';\nexport * from './common/IsIn';\n",
+	"src/all.ts":                    "export {isIn, isOther} from './decorator/decorators';\n",
+	"src/legacy/isIn.ts":            "export function isIn(value: unknown): boolean {\n  return false;\n}\n",
+	"test/decorators.spec.ts":       "import {isIn} from '../src/decorator/decorators';\n\nexpect(isIn(1, [1])).toBe(true);\n",
+	"test/all.spec.ts":              "import {isOther, isIn} from '../src/all';\n\nexpect(isIn(1, [1])).toBe(true);\n",
+	"test/legacy.spec.ts":           "import {isIn} from '../src/legacy/isIn';\n\nexpect(isIn(1)).toBe(false);\n",
+	"test/other.spec.ts":            "import {isOther} from '../src/decorator/decorators';\n\nconst isIn = (v: unknown) => v;\nexpect(isOther(isIn(1))).toBe(false);\n",
+}
+
+// wideBarrels adds to barrels one re-exporting more modules than the
+// reading of types across modules reads (decorators.ts of a validation
+// library re-exports a hundred), the changed one last.
+var wideBarrels = func() map[string]string {
+	m := maps.Clone(barrels)
+	var wide strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&wide, "export * from './gen/m%d';\n", i)
+		m[fmt.Sprintf("src/gen/m%d.ts", i)] = fmt.Sprintf("export const v%d = %d;\n", i, i)
+	}
+	wide.WriteString("export * from './decorator/string/IsPhone';\n")
+	m["src/wide.ts"] = wide.String()
+	m["src/decorator/string/IsPhone.ts"] = "export function IsPhone(region?: string): PropertyDecorator {\n  return () => {};\n}\n"
+	m["test/phone.spec.ts"] = "import {v1, IsPhone} from '../src/wide';\n\nclass A {\n  @IsPhone('CH')\n  p = v1;\n}\n"
+	return m
+}()
+
+// A changed function reaches the files importing it from a module that
+// re-exports it, whatever that module's name.
+func TestImpactThroughNamedBarrels(t *testing.T) {
+	for _, tt := range []struct {
+		name       string
+		base       map[string]string // barrels when nil
+		path, from string
+		to         string
+		want       []string
+	}{
+		{
+			name: "export * from in a barrel, and export {..} from that barrel",
+			path: "src/decorator/common/IsIn.ts", from: "return values.includes(value);", to: "return values.some((v) => v === value);",
+			// all.ts names isIn in its export clause: a reference too.
+			want: []string{"src/all.ts", "test/all.spec.ts", "test/decorators.spec.ts"},
+		},
+		{
+			name: "a module declaring the same name is not the changed one",
+			path: "src/legacy/isIn.ts", from: "return false;", to: "return true;",
+			want: []string{"test/legacy.spec.ts"},
+		},
+		{
+			name: "a barrel re-exporting a hundred modules, the changed one last",
+			base: wideBarrels, path: "src/decorator/string/IsPhone.ts", from: "region?: string", to: "region: string",
+			want: []string{"test/phone.spec.ts"},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := tt.base
+			if base == nil {
+				base = barrels
+			}
+			head := strings.Replace(base[tt.path], tt.from, tt.to, 1)
+			if head == base[tt.path] {
+				t.Fatalf("%q not in %s", tt.from, tt.path)
+			}
+			got := impactFiles(t, base, map[string]string{tt.path: head})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("impact = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// sameNamed declares a class method and a module function of one name,
+// the method calling the function, and a test calling the function
+// through the package's index.
+var sameNamed = map[string]string{
+	"src/struct.ts":       "export class Struct<T = unknown> {\n  assert(value: unknown): asserts value is T {\n    return assert(value, this);\n  }\n}\n\nexport function assert<T>(\n  value: unknown,\n  struct: Struct<T>\n): asserts value is T {\n  struct.check(value);\n}\n",
+	"src/index.ts":        "export * from './struct';\n",
+	"test/typings/any.ts": "import { assert, any } from '../../src';\nimport { test } from '..';\n\ntest<any>((x) => {\n  assert(x, any());\n  return x;\n});\n",
+	"test/api/method.ts":  "import { Struct } from '../../src';\n\nnew Struct().assert(1);\n",
+}
+
+// A module function named like a method of a class the same file declares
+// is reached through indexes as any other module function, also when both
+// change.
+func TestImpactOfFunctionNamedLikeMethod(t *testing.T) {
+	// Both change: the method and the function it calls.
+	head := strings.Replace(sameNamed["src/struct.ts"], "  struct: Struct<T>\n", "  struct: Struct<T>,\n  message?: string\n", 1)
+	head = strings.Replace(head, "return assert(value, this);", "return assert(value, this, 'no');", 1)
+	if head == sameNamed["src/struct.ts"] {
+		t.Fatal("no change")
+	}
+	got := impactFiles(t, sameNamed, map[string]string{"src/struct.ts": head})
+	if want := []string{"test/api/method.ts", "test/typings/any.ts"}; !slices.Equal(got, want) {
+		t.Errorf("impact = %v, want %v", got, want)
+	}
+}
+
+// dayLike names its units in a module of short constants, imported as a
+// namespace, and another module declares constants of the same names.
+var dayLike = map[string]string{
+	"src/constant.js": "export const M = 'month';\nexport const Y = 'year';\nexport const MS = 'millisecond';\n",
+	"src/units.js":    "export const M = 1;\nexport const Y = 2;\n",
+	"src/utils.js":    "import * as C from './constant';\n\nexport const monthDiff = (a, b) => a.diff(b, 'month');\n",
+	"src/other.js":    "import { M } from './units';\n\nexport const m = M;\n",
+}
+
+// A member of a namespace import is the module's export, whatever its
+// length: C.M names constant.js's M; a short member of any other receiver
+// names nothing.
+func TestUsesOfModuleShortMembers(t *testing.T) {
+	for _, tt := range []struct {
+		name, add string
+		want      []string
+	}{
+		{"a namespace import's short member", "export const anchor = (a, n) => a.add(n, C.M);\n", []string{"src/constant.js"}},
+		{"a local object's short member", "const o = {M: 1};\nexport const anchor = (a, n) => a.add(n, o.M);\n", nil},
+		{"a parameter named like the namespace", "export const anchor = (C, n) => C.M + n;\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := dayLike["src/utils.js"] + tt.add
+			got := evidenceFiles(t, dayLike, map[string]string{"src/utils.js": head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// schemaLike exports functions named like TypeScript's keywords through its
+// index; another module declares one of those names too.
+var schemaLike = map[string]string{
+	"src/structs/types.ts": "export function string(): string {\n  return 's';\n}\nexport function type<T>(schema: T): T {\n  return schema;\n}\n",
+	"src/index.ts":         "export * from './structs/types';\n",
+	"src/legacy.ts":        "export function string(): string {\n  return '';\n}\n",
+	"test/valid.ts":        "import { type, string } from '../src';\n\nexport const S = 1;\n",
+	"test/plain.ts":        "export const n = 1;\n",
+}
+
+// A contextual keyword an import binds (string() of a schema library) is
+// a name like any other, looked up in the modules the file imports; the
+// keyword of a type annotation names nothing.
+func TestUsesOfImportedKeywords(t *testing.T) {
+	for _, tt := range []struct {
+		name, path, add string
+		want            []string
+	}{
+		{"functions named string and type", "test/valid.ts", "export const T = type({name: string()});\n", []string{"src/structs/types.ts"}},
+		{"a type annotation without the import", "test/plain.ts", "export const s: string = 'a';\nexport type T = {a: string};\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := schemaLike[tt.path] + tt.add
+			got := evidenceFiles(t, schemaLike, map[string]string{tt.path: head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// validatorLike passes a decorator's options as an object literal whose
+// nested literal implements an interface: its method's parameters take
+// their types from that interface.
+var validatorLike = map[string]string{
+	"src/validation/ValidationArguments.ts":          "export interface ValidationArguments {\n  value: any;\n  constraints: any[];\n}\n",
+	"src/validation/ValidatorConstraintInterface.ts": "import { ValidationArguments } from './ValidationArguments';\n\nexport interface ValidatorConstraintInterface {\n  validate(value: any, validationArguments?: ValidationArguments): boolean;\n}\n",
+	"src/decorator/common/ValidateBy.ts":             "import { ValidatorConstraintInterface } from '../../validation/ValidatorConstraintInterface';\n\nexport interface ValidateByOptions {\n  name: string;\n  validator: ValidatorConstraintInterface | Function;\n}\n\nexport function ValidateBy(options: ValidateByOptions): PropertyDecorator {\n  return () => {};\n}\n\nexport function run(options: object): void {}\n",
+	"src/other.ts":                                   "export interface Other {\n  constraints: string[];\n}\n",
+	"src/decorator/object/IsNotEmpty.ts":             "import { ValidateBy, run } from '../common/ValidateBy';\n\nexport function IsNotEmpty(): PropertyDecorator {\n  return ValidateBy({\n    name: 'isNotEmpty',\n    validator: {\n      validate: (value, args): boolean => !!value,\n    },\n  });\n}\n",
+}
+
+// A function that is a key's value, or a method, of a literal nested in an
+// argument takes its parameters' types from the member of the parameter's
+// type: args of validate is a ValidationArguments.
+func TestUsesThroughNestedLiterals(t *testing.T) {
+	const p = "src/decorator/object/IsNotEmpty.ts"
+	for _, tt := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"an arrow function as a key's value", "validate: (value, args): boolean => !!value,", "validate: (value, args): boolean => !!args.constraints[0],",
+			[]string{"src/validation/ValidationArguments.ts"}},
+		{"a method of the literal", "validate: (value, args): boolean => !!value,", "validate(value, args) {\n        return !!args.constraints[0];\n      },",
+			[]string{"src/validation/ValidationArguments.ts"}},
+		{"a literal passed as an untyped parameter", "  return ValidateBy({", "  run({validator: {validate: (v, a) => a.constraints}});\n  return ValidateBy({",
+			[]string{"src/decorator/common/ValidateBy.ts"}}, // run's file; a.constraints is nobody's
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(validatorLike[p], tt.from, tt.to, 1)
+			if head == validatorLike[p] {
+				t.Fatalf("%q not in %s", tt.from, p)
+			}
+			got := evidenceFiles(t, validatorLike, map[string]string{p: head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("uses in %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// dayAliased keeps its helpers in a default-exported object and uses them
+// through a local alias of the default import.
+var dayAliased = map[string]string{
+	"src/utils.js": "const padStart = (s, n) => s;\n\nexport default {\n  s: padStart,\n};\n",
+	"src/other.js": "export default {\n  s: 1,\n};\n",
+	"src/index.js": "import U from './utils';\n\nconst Utils = U;\nconst Made = make();\n\nexport const format = (y) => y;\n",
+}
+
+// A local alias of an import is a use of the import: Utils.s(...), with
+// const Utils = U, uses the default export of U's module.
+func TestUsesThroughImportAliases(t *testing.T) {
+	for _, tt := range []struct {
+		name, from, to string
+		want           []string
+	}{
+		{"an alias of the default import", "export const format = (y) => y;", "export const format = (y) => Utils.s(y, 4);", []string{"src/utils.js"}},
+		{"a local made by a call", "export const format = (y) => y;", "export const format = (y) => Made.s(y, 4);", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(dayAliased["src/index.js"], tt.from, tt.to, 1)
+			got := evidenceFiles(t, dayAliased, map[string]string{"src/index.js": head}, engine.KindUses)
+			if !slices.Equal(got, tt.want) {
 				t.Errorf("uses in %v, want %v", got, tt.want)
 			}
 		})

@@ -50,7 +50,7 @@ func specStem(spec string) string {
 }
 
 func newImportForm(dir string, aliases *modpaths.Aliases, spec string) importForm {
-	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") {
+	if relativeSpec(spec) {
 		j := path.Join(dir, spec)
 		m := specStem(j)
 		return importForm{rel: true, joined: j, mod: m, modJS: specStem(m), jsSpec: strings.HasSuffix(spec, ".js"), ext: m != j}
@@ -174,9 +174,20 @@ func (fm *importForm) names(t string, targetJS bool) bool {
 	return ok && endsWithPath(rest, fm.tail)
 }
 
-// isIndexOf reports whether t is m + "/index".
+// isIndexOf reports whether t is m + "/index" (the root's "index" when m
+// is ".", the repository's root folder).
 func isIndexOf(t, m string) bool {
+	if m == "." {
+		return t == "index"
+	}
 	return len(t) == len(m)+len("/index") && strings.HasPrefix(t, m) && strings.HasSuffix(t, "/index")
+}
+
+// relativeSpec reports whether an import specifier is a path relative to
+// the importing file: ./x, ../x, or the folders "." and ".." themselves
+// (import {test} from '..' names ../index).
+func relativeSpec(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
 }
 
 // endsWithPath reports whether t is tail or ends with "/" + tail.
@@ -190,7 +201,7 @@ func endsWithPath(t, tail string) bool {
 // path.
 func externalImport(f *jsFile, im lexed.Import) bool {
 	spec := im.Spec
-	if strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".." {
+	if relativeSpec(spec) {
 		return false
 	}
 	if len(f.aliases.Resolve(spec)) > 0 {

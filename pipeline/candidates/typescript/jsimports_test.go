@@ -10,7 +10,7 @@ import (
 )
 
 // TestResolves checks which files an import can name: relative specifiers
-// with and without extensions, TypeScript's compiled .js names, index
+// with and without extensions, the folders "." and ".." (their index), TypeScript's compiled .js names, index
 // files, path aliases and bare specifiers compared by their tail.
 func TestResolves(t *testing.T) {
 	aliases := modpaths.Parse([]byte(`{"compilerOptions": {"baseUrl": ".", "paths": {"@app/*": ["src/app/*"]}}}`))
@@ -20,10 +20,13 @@ import c from "../common";
 import d from "@app/client";
 import e from "lodash";
 import f from "pkg/sub/mod";
+import g from "..";
+import h from ".";
+import i from "../..";
 `
 	f := readJS("src/lib/main.ts", []byte(src), aliases)
-	if len(f.Imports) != 6 {
-		t.Fatalf("read %d imports, want 6", len(f.Imports))
+	if len(f.Imports) != 9 {
+		t.Fatalf("read %d imports, want 9", len(f.Imports))
 	}
 	for _, tc := range []struct {
 		imp    int
@@ -49,6 +52,13 @@ import f from "pkg/sub/mod";
 		{5, "pkg/sub/mod/index.ts", true},
 		{5, "packages/xpkg/sub/mod.ts", false},
 		{5, "packages/pkg/sub/mode.ts", false},
+		{6, "src/index.ts", true}, // ".." is the parent folder's index
+		{6, "src/lib.ts", false},
+		{6, "index.ts", false},
+		{7, "src/lib/index.ts", true},
+		{7, "src/lib/main.ts", false},
+		{8, "index.ts", true}, // the root folder's index
+		{8, "src/index.ts", false},
 	} {
 		if got := resolves(f, tc.imp, tc.target); got != tc.want {
 			t.Errorf("import %q resolves %s = %v, want %v", f.Imports[tc.imp].Spec, tc.target, got, tc.want)
@@ -86,19 +96,21 @@ func TestImportClauses(t *testing.T) {
 
 // TestResolvesDottedNames checks that only a JS extension is taken off a
 // specifier: ./script.output names script.output.ts, and ./x.service.js
-// names x.service.ts.
+// names x.service.ts; '..' names the parent folder's index.
 func TestResolvesDottedNames(t *testing.T) {
-	f := readJS("src/app.tsx", []byte("import {all} from './script.output';\nimport {S} from './x.service.js';\n"), nil)
+	f := readJS("src/app/main.tsx", []byte("import {all} from './script.output';\nimport {S} from './x.service.js';\nimport {test} from '..';\n"), nil)
 	for _, tc := range []struct {
 		imp    int
 		target string
 		want   bool
 	}{
-		{0, "src/script.output.ts", true},
-		{0, "src/script.ts", false},
-		{0, "src/script.output/index.ts", true},
-		{1, "src/x.service.ts", true},
-		{1, "src/x.ts", false},
+		{0, "src/app/script.output.ts", true},
+		{0, "src/app/script.ts", false},
+		{0, "src/app/script.output/index.ts", true},
+		{1, "src/app/x.service.ts", true},
+		{1, "src/app/x.ts", false},
+		{2, "src/index.ts", true}, // '..' with no tsconfig: the parent folder's index
+		{2, "src/app/index.ts", false},
 	} {
 		if got := resolves(f, tc.imp, tc.target); got != tc.want {
 			t.Errorf("import %d resolves %s = %v, want %v", tc.imp, tc.target, got, tc.want)

@@ -274,3 +274,36 @@ func (m *jsModules) lookUp(ctx context.Context, tree engine.Tree, paths []string
 		m.re.add(f)
 	}
 }
+
+// maxBarrels bounds the modules one search reads because searched files
+// import the changed names from them (barrelsIn).
+const maxBarrels = 16
+
+// barrelsIn reads the modules the searched files import the changed file's
+// top-level names from, when no lookup by place read them: a barrel named
+// decorators.ts re-exporting a hundred modules with export * from is found
+// through its importers, not by its name, and re-exporting the changed
+// file it leads them to it.
+func (s *tokSearch) barrelsIn(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, mods *jsModules) {
+	if s.world == nil {
+		return
+	}
+	read := 0
+	for _, g := range s.files {
+		for _, im := range g.Imports {
+			if im.Export || im.Call || read >= maxBarrels || externalImport(g, im) ||
+				!slices.ContainsFunc(im.Names, func(n string) bool { return slices.ContainsFunc(s.impactNames[n], topLevel) }) {
+				continue
+			}
+			p := s.world.ImportPath(g.File, im.Spec)
+			if p == "" || p == s.c.Path || mods.looked[p] {
+				continue
+			}
+			mods.looked[p] = true
+			read++
+			if f, _ := s.searchedFile(ctx, tree, p, aliases); f != nil {
+				mods.re.add(f)
+			}
+		}
+	}
+}

@@ -101,7 +101,7 @@ func groupPaths(ctx context.Context, tree engine.Tree, ev *engine.Evidence, grou
 	js := lexed.LangOf(group[0].c.Path) == lexed.LangJS
 	for _, s := range group {
 		for _, w := range s.words {
-			if js && len(s.impactNames[w]) == 0 && s.memberOnly[w] {
+			if js && len(s.impactNames[w]) == 0 && (s.memberOnly[w] || s.importedOnly[w]) {
 				continue
 			}
 			if !seen[w] {
@@ -187,7 +187,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	nf, of := engine.Sides(c, func(p string, src []byte) *jsFile { return cachedJS(mods.cache, p, src, aliases) })
 	c = lexed.CodeChange(c, nf.base(), of.base())
-	useNames, memberOnly := usedNames(c, nf)
+	useNames, memberOnly, importedOnly := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {
 		// A used default import binds the default export of its module,
 		// searched as the member-like word "default" of imported files.
@@ -235,7 +235,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	for _, im := range supers {
 		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
-	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, declaredBy: map[string]int{},
+	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, importedOnly: importedOnly, declaredBy: map[string]int{},
 		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
@@ -333,6 +333,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		for _, f := range s.indexes {
 			mods.re.add(f)
 		}
+		s.barrelsIn(ctx, tree, aliases, mods)
 		s.re = mods.re
 	}
 	s.hierarchyIn(ev)
@@ -394,26 +395,27 @@ func (s *tokSearch) declaringBelowImports() []string {
 // tokSearch is the search of one changed file's names in the files that
 // mention them.
 type tokSearch struct {
-	c           *engine.Change
-	overrides   *lexed.Overrides // the classes below the touched methods' classes
-	cache       *engine.Cache    // readings kept across requests
-	nf          *jsFile          // the changed file's new side; nil when deleted
-	words       []string         // the names searched: the touched declarations', then those used
-	shared      bool             // the search's files were found for several changes' words
-	impactNames map[string][]*lexed.Sym
-	useNames    map[string]bool
-	memberOnly  map[string]bool
-	files       []*jsFile               // the searched files
-	declaredBy  map[string]int          // member name -> searched files declaring it
-	indexes     []*jsFile               // the searched files that re-export other files' names
-	re          *reexports              // JS re-exports, followed transitively
-	recv        map[string]*receivers   // JS members used on added lines: their receivers' types
-	lexed       map[string]*jsFile      // the files lexed by this Find, shared by its changes
-	supers      []implemented           // supertype members the touched members implement
-	world       *modtypes.World         // types across modules; nil for other languages
-	globals     map[string]bool         // the changed file's global declarations: no import names them
-	common      map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
-	peers       []*jsFile               // the new sides of the other changed JS files of the Find
+	c            *engine.Change
+	overrides    *lexed.Overrides // the classes below the touched methods' classes
+	cache        *engine.Cache    // readings kept across requests
+	nf           *jsFile          // the changed file's new side; nil when deleted
+	words        []string         // the names searched: the touched declarations', then those used
+	shared       bool             // the search's files were found for several changes' words
+	impactNames  map[string][]*lexed.Sym
+	useNames     map[string]bool
+	memberOnly   map[string]bool
+	importedOnly map[string]bool         // searched in the files the changed file imports only (usedNames)
+	files        []*jsFile               // the searched files
+	declaredBy   map[string]int          // member name -> searched files declaring it
+	indexes      []*jsFile               // the searched files that re-export other files' names
+	re           *reexports              // JS re-exports, followed transitively
+	recv         map[string]*receivers   // JS members used on added lines: their receivers' types
+	lexed        map[string]*jsFile      // the files lexed by this Find, shared by its changes
+	supers       []implemented           // supertype members the touched members implement
+	world        *modtypes.World         // types across modules; nil for other languages
+	globals      map[string]bool         // the changed file's global declarations: no import names them
+	common       map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
+	peers        []*jsFile               // the new sides of the other changed JS files of the Find
 }
 
 // read lexes the searched TypeScript/JavaScript files.

@@ -239,6 +239,27 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 	return nil, ""
 }
 
+// DeclaredIn returns the path of the file declaring the top-level name as
+// f sees it: f itself, or the file its imports lead to through
+// re-exporting modules whatever their names (export * from './x' in a
+// decorators.ts that no index names); "" when the files read do not tell.
+func (w *World) DeclaredIn(f *lexed.File, name string) string {
+	g, _ := w.declOf(f, name, 0)
+	if g == nil {
+		return ""
+	}
+	return g.Path
+}
+
+// ImportPath returns the path of the repository file the import specifier
+// spec of f names, "" when none is found within the reading's budget.
+func (w *World) ImportPath(f *lexed.File, spec string) string {
+	if g := w.importFile(f, spec); g != nil {
+		return g.Path
+	}
+	return ""
+}
+
 // renamedFrom returns X of "X as name" in an import or export clause of
 // f ({X as name}), "" for none, each file's renames read once (renamesOf):
 // a lookup per member access of a file would otherwise rescan the file.

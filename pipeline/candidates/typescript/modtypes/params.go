@@ -40,6 +40,52 @@ func (w *World) callbackTypes(f *lexed.File, k, depth int) []Type {
 	for _, p := range fns {
 		out = engine.AppendNew(out, w.signatureParam(p, pos, depth+1)...)
 	}
+	if len(out) == 0 {
+		out = w.keyParamTypes(f, start, pos, depth)
+	}
+	return out
+}
+
+// keyParamTypes returns the types of parameter pos of a function that is
+// the value of a key of an object literal, or its method (validate:
+// (value, args) => ..., validate(value, args) {...}), starting at
+// toks[start]: those of that member of the literal's types.
+func (w *World) keyParamTypes(f *lexed.File, start, pos, depth int) []Type {
+	toks := f.Toks
+	k := start - 1 // the key
+	if lexed.TextAt(toks, k) == ":" {
+		k--
+	}
+	if k < 1 || toks[k].Kind != lexed.TkIdent || (toks[k-1].Text != "{" && toks[k-1].Text != ",") {
+		return nil
+	}
+	var out []Type
+	for _, t := range w.literalTypes(f, f.Brackets.Enclosing(toks, k), depth+1) {
+		out = engine.AppendNew(out, w.memberParams(t, toks[k].Text, pos, depth+1)...)
+	}
+	return out
+}
+
+// literalTypes returns the declared types of the object literal opened by
+// toks[b] of f: the parameter's it is passed to as an argument, or the
+// member's of an outer literal it is the value of
+// (ValidateBy({validator: {...}}): ValidateByOptions.validator's type).
+func (w *World) literalTypes(f *lexed.File, b, depth int) []Type {
+	toks := f.Toks
+	if b < 1 || toks[b].Text != "{" || depth > maxTypeDepth || !w.step() {
+		return nil
+	}
+	if ts := w.argParams(f, b, depth); len(ts) > 0 {
+		return ts
+	}
+	k := b - 2 // the outer literal's key
+	if toks[b-1].Text != ":" || k < 1 || toks[k].Kind != lexed.TkIdent || (toks[k-1].Text != "{" && toks[k-1].Text != ",") {
+		return nil
+	}
+	var out []Type
+	for _, t := range w.literalTypes(f, f.Brackets.Enclosing(toks, k), depth+1) {
+		out = engine.AppendNew(out, w.memberTypes(t, toks[k].Text, false, depth+1)...)
+	}
 	return out
 }
 
