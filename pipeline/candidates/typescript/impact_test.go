@@ -19,6 +19,24 @@ func impactFiles(t *testing.T, base map[string]string, heads map[string]string) 
 	return evidenceFiles(t, base, heads, engine.KindImpact)
 }
 
+// lineChange is the change of path from old to new, a line counted added
+// (removed) when the other side does not hold it.
+func lineChange(path, old, new string) *engine.Change {
+	added, removed := map[int]bool{}, map[int]bool{}
+	ol, nl := strings.Split(old, "\n"), strings.Split(new, "\n")
+	for i, l := range nl {
+		if !slices.Contains(ol, l) {
+			added[i+1] = true
+		}
+	}
+	for i, l := range ol {
+		if !slices.Contains(nl, l) {
+			removed[i+1] = true
+		}
+	}
+	return &engine.Change{Path: path, Old: []byte(old), New: []byte(new), Added: added, Removed: removed}
+}
+
 // evidenceFiles is impactFiles for evidence of kind.
 func evidenceFiles(t *testing.T, base map[string]string, heads map[string]string, kind engine.Kind) []string {
 	t.Helper()
@@ -30,19 +48,7 @@ func evidenceFiles(t *testing.T, base map[string]string, heads map[string]string
 	for _, path := range slices.Sorted(maps.Keys(heads)) {
 		head := heads[path]
 		files[path] = head
-		added, removed := map[int]bool{}, map[int]bool{}
-		ol, nl := strings.Split(base[path], "\n"), strings.Split(head, "\n")
-		for i, l := range nl {
-			if !slices.Contains(ol, l) {
-				added[i+1] = true
-			}
-		}
-		for i, l := range ol {
-			if !slices.Contains(nl, l) {
-				removed[i+1] = true
-			}
-		}
-		cs = append(cs, &engine.Change{Path: path, Old: []byte(base[path]), New: []byte(head), Added: added, Removed: removed})
+		cs = append(cs, lineChange(path, base[path], head))
 	}
 	ev := engine.NewEvidence(cs)
 	if err := find(context.Background(), pipelinetest.NewTree(files), cs, ev); err != nil {

@@ -44,19 +44,7 @@ func TestFindJSOneSearch(t *testing.T) {
 	var cs []*engine.Change
 	head["src/old.js"] = strings.Replace(files["src/old.js"], "return 1;", "const {legacy} = require('./legacy.js');\n  return legacy();", 1)
 	for _, p := range []string{"src/a.ts", "src/c.ts", "src/old.js"} {
-		added, removed := map[int]bool{}, map[int]bool{}
-		ol, nl := strings.Split(files[p], "\n"), strings.Split(head[p], "\n")
-		for i, l := range nl {
-			if !slices.Contains(ol, l) {
-				added[i+1] = true
-			}
-		}
-		for i, l := range ol {
-			if !slices.Contains(nl, l) {
-				removed[i+1] = true
-			}
-		}
-		cs = append(cs, &engine.Change{Path: p, Old: []byte(files[p]), New: []byte(head[p]), Added: added, Removed: removed})
+		cs = append(cs, lineChange(p, files[p], head[p]))
 	}
 	ev := engine.NewEvidence(cs)
 	if err := find(context.Background(), tree, cs, ev); err != nil {
