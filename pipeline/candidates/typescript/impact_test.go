@@ -37,6 +37,15 @@ func lineChange(path, old, new string) *engine.Change {
 	return &engine.Change{Path: path, Old: []byte(old), New: []byte(new), Added: added, Removed: removed}
 }
 
+// wantEvidence checks that the search on heads from base gives evidence of
+// kind to exactly the files of want.
+func wantEvidence(t *testing.T, base, heads map[string]string, kind engine.Kind, want []string) {
+	t.Helper()
+	if got := evidenceFiles(t, base, heads, kind); !slices.Equal(got, want) {
+		t.Errorf("%v evidence in %v, want %v", kind, got, want)
+	}
+}
+
 // evidenceFiles is impactFiles for evidence of kind.
 func evidenceFiles(t *testing.T, base map[string]string, heads map[string]string, kind engine.Kind) []string {
 	t.Helper()
@@ -141,9 +150,7 @@ func TestImpactThroughReceiverTypes(t *testing.T) {
 			if head == tt.base[tt.path] {
 				t.Fatalf("%q not in %s", tt.from, tt.path)
 			}
-			if got := impactFiles(t, tt.base, map[string]string{tt.path: head}); !slices.Equal(got, tt.want) {
-				t.Errorf("impact in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, tt.base, map[string]string{tt.path: head}, engine.KindImpact, tt.want)
 		})
 	}
 }
@@ -248,9 +255,7 @@ func TestImpactOfMadeValues(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := impactFiles(t, gotLike, tt.heads); !slices.Equal(got, tt.want) {
-				t.Errorf("impact in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, gotLike, tt.heads, engine.KindImpact, tt.want)
 		})
 	}
 }
@@ -275,9 +280,7 @@ func TestUsesThroughObjectPatterns(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := strings.Replace(base["source/request.ts"], tt.from, tt.to, 1)
-			if got := evidenceFiles(t, base, map[string]string{"source/request.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, base, map[string]string{"source/request.ts": head}, engine.KindUses, tt.want)
 		})
 	}
 }
@@ -295,10 +298,7 @@ func TestUsesOfShortMembers(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := kyLike["test/fetch.ts"] + tt.add
-			got := evidenceFiles(t, kyLike, map[string]string{"test/fetch.ts": head}, engine.KindUses)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, kyLike, map[string]string{"test/fetch.ts": head}, engine.KindUses, tt.want)
 		})
 	}
 }
@@ -322,9 +322,7 @@ func TestUsesThroughUnannotatedReturns(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := base["test/app.ts"] + tt.add
-			if got := evidenceFiles(t, base, map[string]string{"test/app.ts": head}, engine.KindUses); !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, base, map[string]string{"test/app.ts": head}, engine.KindUses, tt.want)
 		})
 	}
 }
@@ -398,10 +396,7 @@ func TestImpactThroughNamedBarrels(t *testing.T) {
 			if head == base[tt.path] {
 				t.Fatalf("%q not in %s", tt.from, tt.path)
 			}
-			got := impactFiles(t, base, map[string]string{tt.path: head})
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("impact = %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, base, map[string]string{tt.path: head}, engine.KindImpact, tt.want)
 		})
 	}
 }
@@ -455,10 +450,7 @@ func TestUsesOfModuleShortMembers(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := dayLike["src/utils.js"] + tt.add
-			got := evidenceFiles(t, dayLike, map[string]string{"src/utils.js": head}, engine.KindUses)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, dayLike, map[string]string{"src/utils.js": head}, engine.KindUses, tt.want)
 		})
 	}
 }
@@ -486,10 +478,7 @@ func TestUsesOfImportedKeywords(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := schemaLike[tt.path] + tt.add
-			got := evidenceFiles(t, schemaLike, map[string]string{tt.path: head}, engine.KindUses)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, schemaLike, map[string]string{tt.path: head}, engine.KindUses, tt.want)
 		})
 	}
 }
@@ -526,10 +515,7 @@ func TestUsesThroughNestedLiterals(t *testing.T) {
 			if head == validatorLike[p] {
 				t.Fatalf("%q not in %s", tt.from, p)
 			}
-			got := evidenceFiles(t, validatorLike, map[string]string{p: head}, engine.KindUses)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, validatorLike, map[string]string{p: head}, engine.KindUses, tt.want)
 		})
 	}
 }
@@ -554,10 +540,7 @@ func TestUsesThroughImportAliases(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			head := strings.Replace(dayAliased["src/index.js"], tt.from, tt.to, 1)
-			got := evidenceFiles(t, dayAliased, map[string]string{"src/index.js": head}, engine.KindUses)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("uses in %v, want %v", got, tt.want)
-			}
+			wantEvidence(t, dayAliased, map[string]string{"src/index.js": head}, engine.KindUses, tt.want)
 		})
 	}
 }
