@@ -16,9 +16,10 @@
 #   Python: encode+httpx, pallets+click, python-attrs+attrs; held out psf+requests, ansible+ansible
 #   TypeScript/JavaScript: honojs+hono, trpc+trpc, sindresorhus+got, sindresorhus+ky,
 #     pmndrs+zustand; held out jquense+yup, withastro+astro
+#   C jqlang+jq, C++ Kitware+CMake (the clangd benchmark's tuning repositories)
 #   held out: Rust BurntSushi+ripgrep, tokio-rs+axum; Ruby sinatra+sinatra, jekyll+jekyll; PHP
 #     guzzle+guzzle, slimphp+Slim; C# JamesNK+Newtonsoft.Json, AutoMapper+AutoMapper; Kotlin
-#     square+okio, square+moshi; C jqlang+jq, redis+hiredis; C++ fmtlib+fmt, gabime+spdlog; Swift
+#     square+okio, square+moshi; C libgit2+libgit2, redis+hiredis; C++ fmtlib+fmt, gabime+spdlog; Swift
 #     Alamofire+Alamofire, apple+swift-argument-parser; Scala com-lihaoyi+os-lib, typelevel+cats
 #
 # For each repository: the non-merge commits of the default branch since 2020 with at most 50 files
