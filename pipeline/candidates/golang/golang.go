@@ -136,12 +136,9 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 			if p == "" || p == f.path {
 				return
 			}
-			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: r.name, Method: engine.MethodGo, Score: scoreGoUses,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", r.name, engine.PathBase(f.path))})
+			ev.Add(p, engine.UseItem(r.name, f.path, scoreGoUses, engine.MethodGo))
 		case r.exact && r.decl != nil:
-			s := memberDisplay(r.decl)
-			ev.Add(r.decl.f.path, engine.Item{Kind: engine.KindUses, Symbol: s, Method: engine.MethodGo, Score: scoreGoUses,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", s, engine.PathBase(f.path))})
+			ev.Add(r.decl.f.path, engine.UseItem(memberDisplay(r.decl), f.path, scoreGoUses, engine.MethodGo))
 		case !r.exact:
 			if !seen[r.name] {
 				seen[r.name] = true
@@ -371,28 +368,28 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (goscan.Idents.offsets)
+	at    []int // where names occur in src, in order (engine.Idents.offsets)
 	// idents lists src's identifiers.
-	idents *goscan.Idents
+	idents *engine.Idents
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
-func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCand {
+func (pl *impactPlan) filter(p string, src []byte, fi *engine.Idents) *impactCand {
 	present := wantedIn(&pl.want, fi)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
 		for _, s := range pl.byName[name] {
-			if s.member && !s.iface && occ&(goscan.OccSelector|goscan.OccKey) == 0 {
+			if s.member && !s.iface && occ&(engine.OccSelector|engine.OccKey) == 0 {
 				continue // a member is named after a dot or as a literal key (or declared, implementing an interface)
 			}
 			r := 2
 			switch {
 			case engine.DirOf(p) == s.pk.dir:
 				r = 0
-			case occ&goscan.OccSelector == 0 && !s.iface:
+			case occ&engine.OccSelector == 0 && !s.iface:
 				continue // another package writes pkg.Name or x.Name
 			case !ast.IsExported(s.name):
 				continue // unexported: only its own package can name it
@@ -540,7 +537,7 @@ func identTail(ip string) string {
 
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (goscan.Idents.offsets): a declaration without one is not walked.
+// identifier (engine.Idents.offsets): a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {
@@ -570,15 +567,11 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int
 			if score == scoreGoImpact && (s.change == engine.ChangedSignature || s.change == engine.RemovedDecl) {
 				score = scoreGoImpactBreak
 			}
-			verb := "uses"
-			if r.call {
-				verb = "calls"
-			}
-			reason := fmt.Sprintf("%s `%s`, %s", verb, s.display(), s.change.Phrase())
+			it := engine.ImpactItem(engine.Verb(r.call), s.display(), s.change, score, engine.MethodGo, r.call)
 			if score == scoreGoImpactAmbig {
-				reason += " (operand type not inferred)"
+				it.Reason += " (operand type not inferred)"
 			}
-			ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Reason: reason, Score: score, Method: engine.MethodGo, Call: r.call, Change: s.change})
+			ev.Add(f.path, it)
 		}
 	}
 	w.walkFile()
@@ -597,8 +590,7 @@ func (e *goEngine) implementationsIn(f *goFile, names map[string]bool, byName ma
 		}
 		for _, s := range byName[fd.Name.Name] {
 			if s.iface && e.sees(f, s.pk) {
-				ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Score: scoreGoImpactBreak, Method: engine.MethodGo, Change: s.change,
-					Reason: fmt.Sprintf("implements `%s`, %s", s.display(), s.change.Phrase())})
+				ev.Add(f.path, engine.ImpactItem("implements", s.display(), s.change, scoreGoImpactBreak, engine.MethodGo, false))
 			}
 		}
 	}
