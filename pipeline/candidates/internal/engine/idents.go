@@ -30,8 +30,8 @@ const (
 type Idents struct {
 	chars  ident.Chars // the identifier bytes besides ASCII letters, digits and '_'
 	text   string      // the identifiers, one after another
-	ends   []uint32 // the end of each identifier in text
-	occ    []uint8  // how each occurs (OccAny, OccSelector, OccKey)
+	ends   []uint32    // the end of each identifier in text
+	occ    []uint8     // how each occurs (OccAny, OccSelector, OccKey)
 	dollar bool
 	// slots is an open-addressing table of the identifiers (index+1, by
 	// identHash; 0: free), for has.
