@@ -264,14 +264,11 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 			if d.kind != dType {
 				continue
 			}
-			var list []*ast.Field
-			switch t := d.typ.Type.(type) {
-			case *ast.StructType:
-				list = t.Fields.List
-			case *ast.InterfaceType:
-				list = t.Methods.List
+			fl, _ := goast.Members(d.typ.Type)
+			if fl == nil {
+				continue
 			}
-			for _, fld := range list {
+			for _, fld := range fl.List {
 				for _, n := range fld.Names {
 					if n.Name == name {
 						out = append(out, found{p, tn + "." + name})

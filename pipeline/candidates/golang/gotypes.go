@@ -535,11 +535,14 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 		return nil
 	}
 	var embedded []*gtype
-	switch st := d.typ.Type.(type) {
-	case *ast.StructType:
-		for _, fld := range st.Fields.List {
+	fl, iface := goast.Members(d.typ.Type)
+	if fl == nil {
+		embedded = append(embedded, e.resolveType(df, nil, d.typ.Type))
+	} else {
+		for _, fld := range fl.List {
 			if len(fld.Names) == 0 {
-				if goast.RecvName(fld.Type) == name || goast.SelName(fld.Type) == name {
+				// An embedded struct field is named by its type.
+				if !iface && (goast.RecvName(fld.Type) == name || goast.SelName(fld.Type) == name) {
 					return &memberRef{pk: t.pk, recv: t.name, name: name, f: df, field: fld.Type}
 				}
 				embedded = append(embedded, e.resolveType(df, nil, fld.Type))
@@ -547,24 +550,10 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 			}
 			for _, n := range fld.Names {
 				if n.Name == name {
-					return &memberRef{pk: t.pk, recv: t.name, name: name, f: df, field: fld.Type}
+					return &memberRef{pk: t.pk, recv: t.name, name: name, method: iface, f: df, field: fld.Type}
 				}
 			}
 		}
-	case *ast.InterfaceType:
-		for _, m := range st.Methods.List {
-			if len(m.Names) == 0 {
-				embedded = append(embedded, e.resolveType(df, nil, m.Type))
-				continue
-			}
-			for _, n := range m.Names {
-				if n.Name == name {
-					return &memberRef{pk: t.pk, recv: t.name, name: name, method: true, f: df, field: m.Type}
-				}
-			}
-		}
-	default:
-		embedded = append(embedded, e.resolveType(df, nil, d.typ.Type))
 	}
 	for _, et := range embedded {
 		if m := e.member(et, name, depth+1); m != nil {
@@ -588,16 +577,11 @@ func (e *goEngine) hasExternalEmbed(t *gtype, depth int) bool {
 	if !ok || d.kind != dType {
 		return false
 	}
-	var list []*ast.Field
-	switch st := d.typ.Type.(type) {
-	case *ast.StructType:
-		list = st.Fields.List
-	case *ast.InterfaceType:
-		list = st.Methods.List
-	default:
+	fl, _ := goast.Members(d.typ.Type)
+	if fl == nil {
 		return e.hasExternalEmbed(e.resolveType(df, nil, d.typ.Type), depth+1)
 	}
-	for _, fld := range list {
+	for _, fld := range fl.List {
 		if len(fld.Names) == 0 && e.hasExternalEmbed(e.resolveType(df, nil, fld.Type), depth+1) {
 			return true
 		}

@@ -380,13 +380,10 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 				}
 			}
 		}
-	case *ast.StructType:
-		for _, fld := range x.Fields.List {
+	case *ast.StructType, *ast.InterfaceType:
+		fl, _ := goast.Members(x)
+		for _, fld := range fl.List {
 			w.expr(sc, fld.Type)
-		}
-	case *ast.InterfaceType:
-		for _, m := range x.Methods.List {
-			w.expr(sc, m.Type)
 		}
 	case *ast.KeyValueExpr:
 		w.expr(sc, x.Key)
