@@ -216,30 +216,28 @@ func (p *jparser) line(i int) int {
 
 // top walks the file's top level: imports, then type declarations.
 func (p *jparser) top() {
-	start := -1
+	start := -1 // the first token of the declaration read, -1 between them
 	for i := 0; i < len(p.toks); {
 		t := p.toks[i]
 		switch {
 		case t.Text == ";" || t.Text == "}":
 			start = -1
 			i++
+			continue
 		case t.Kind == lexed.TkIdent && (t.Text == "import" || t.Text == "package") && start < 0:
 			i = p.importDecl(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch {
 		case t.Text == "@" && p.text(i+1) != "interface":
-			if start < 0 {
-				start = i
-			}
 			i = p.skipAnnotation(i)
 		case p.typeKeywordAt(i):
-			if start < 0 {
-				start = i
-			}
 			i = p.class(start, i, "")
 			start = -1
 		default:
-			if start < 0 {
-				start = i
-			}
 			i++
 		}
 	}
@@ -415,9 +413,12 @@ func (p *jparser) body(open int, cls, kind string) int {
 	if kind == "enum" {
 		i = p.enumConstants(i, cls)
 	}
-	start := -1
+	start := -1 // the first token of the member read, -1 between them
 	for i < len(p.toks) {
 		t := p.toks[i]
+		if start < 0 && (t.Kind == lexed.TkIdent || t.Text == "@" || t.Text == "<") {
+			start = i // an annotation, type parameters, a modifier or a name starts a member
+		}
 		switch {
 		case t.Text == "}":
 			return i
@@ -425,39 +426,21 @@ func (p *jparser) body(open int, cls, kind string) int {
 			start = -1
 			i++
 		case t.Text == "@" && p.text(i+1) == "interface":
-			if start < 0 {
-				start = i
-			}
 			i = p.class(start, i+1, cls)
 			start = -1
 		case t.Text == "@":
-			if start < 0 {
-				start = i
-			}
 			i = p.skipAnnotation(i)
 		case t.Text == "{": // an initializer block
 			i = p.br.CloseOrLast(i) + 1
 			start = -1
 		case t.Text == "<":
-			if start < 0 {
-				start = i
-			}
 			i = p.skipAngle(i)
 		case p.typeKeywordAt(i):
-			if start < 0 {
-				start = i
-			}
 			i = p.class(start, i, cls)
 			start = -1
 		case t.Kind == lexed.TkIdent && javaModifiers[t.Text]:
-			if start < 0 {
-				start = i
-			}
 			i++
 		case t.Kind == lexed.TkIdent:
-			if start < 0 {
-				start = i
-			}
 			i = p.member(start, i, cls)
 			start = -1
 		default:
