@@ -179,11 +179,7 @@ func impactHits(ctx context.Context, files []*jfile, byName *touchedNames, touch
 		for n := range recvs[i] {
 			need[typeRef{g, n}] = true
 		}
-		for _, c := range g.java.classes {
-			for _, sup := range c.supers {
-				need[typeRef{g, sup}] = true
-			}
-		}
+		needSupers(need, g)
 	}
 	return out
 }
