@@ -235,7 +235,7 @@ func (e *goEngine) declsOf(p string, src []byte) *fileDecls {
 
 // parse parses a head file once for its declarations (function bodies
 // blanked, see skeleton.go); nil when it cannot be read or is no Go.
-func (e *goEngine) parse(p string) *goFile { return e.parseFor(p, nil) }
+func (e *goEngine) parse(p string) *goFile { return e.parsedFor(p, nil, nil) }
 
 // parseSrc parses all of Go source of path p; an AST with syntax errors is
 // kept for what it holds.

@@ -45,7 +45,6 @@ type goSym struct {
 	name   string
 	member bool
 	ptr    bool // pointer receiver
-	field  bool
 	iface  bool // a method of an interface type
 	change engine.DeclChange
 	from   string // the changed file, for reasons
@@ -56,13 +55,19 @@ func (s *goSym) key() string {
 }
 
 func (s *goSym) display() string {
-	switch {
-	case s.member && !s.field && s.ptr:
-		return "(*" + s.recv + ")." + s.name
-	case s.member:
-		return s.recv + "." + s.name
+	if s.member {
+		return memberName(s.recv, s.name, s.ptr)
 	}
 	return s.name
+}
+
+// memberName names a member in reasons: (*T).m for a method of a pointer
+// receiver, else T.m.
+func memberName(recv, name string, ptr bool) string {
+	if ptr {
+		return "(*" + recv + ")." + name
+	}
+	return recv + "." + name
 }
 
 // find adds the Go evidence of the change to ev.
@@ -138,7 +143,7 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 			}
 			ev.Add(p, engine.UseItem(r.name, f.path, scoreGoUses, engine.MethodGo))
 		case r.exact && r.decl != nil:
-			ev.Add(r.decl.f.path, engine.UseItem(memberDisplay(r.decl), f.path, scoreGoUses, engine.MethodGo))
+			ev.Add(r.decl.f.path, engine.UseItem(memberName(r.decl.recv, r.decl.name, r.decl.ptr), f.path, scoreGoUses, engine.MethodGo))
 		case !r.exact:
 			if !seen[r.name] {
 				seen[r.name] = true
@@ -308,13 +313,6 @@ func (e *goEngine) uniqueMember(s *goSym) bool {
 
 // found is a declaration's file and display name.
 type found struct{ path, sym string }
-
-func memberDisplay(m *memberRef) string {
-	if m.ptr {
-		return "(*" + m.recv + ")." + m.name
-	}
-	return m.recv + "." + m.name
-}
 
 // impactOf records the files outside the change that refer to the changed
 // or removed declarations syms.

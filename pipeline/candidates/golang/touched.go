@@ -217,7 +217,7 @@ func typeDecls(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, add func(t
 			if method {
 				d.Kind, d.Callable, d.HeadTo = "method", true, ft
 			}
-			add(d, &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, field: !method, iface: method}, nil)
+			add(d, &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, iface: method}, nil)
 		}
 	}
 }

@@ -463,8 +463,11 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 	toks := g.Toks
 	k := toks[i]
 	if g.java.declTok.Has(i) {
-		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
-			return scoreJavaTyped, false
+		// A method declared in a class below cls overrides it.
+		if k.Text == d.Name && d.Kind == "method" {
+			if c := at.classOf(g); c != nil && c.name != cls && s.h.Reaches(c.name, cls) {
+				return scoreJavaTyped, false
+			}
 		}
 		return 0, false
 	}
@@ -550,13 +553,6 @@ func (s *javaSearch) allKnown(types []string) bool {
 		}
 	}
 	return true
-}
-
-// overrides reports whether the method declared at token i of g belongs
-// to a class that extends or implements cls.
-func (s *javaSearch) overrides(g *jfile, i int, cls string) bool {
-	c := g.java.classAt(i)
-	return c != nil && c.name != cls && s.h.Reaches(c.name, cls)
 }
 
 // staticImports reports whether g imports member name of class cls
