@@ -499,14 +499,13 @@ func (e *goEngine) resolveType(f *goFile, sc *scope, x ast.Expr) *gtype {
 
 // memberRef is a method or field found on a repository type.
 type memberRef struct {
-	pk     pkgKey
-	recv   string // the type that declares it
-	name   string
-	method bool
-	ptr    bool // a method with a pointer receiver
-	f      *goFile
-	fn     *ast.FuncDecl // method
-	field  ast.Expr      // field type or interface method type
+	pk    pkgKey
+	recv  string // the type that declares it
+	name  string
+	ptr   bool // a method with a pointer receiver
+	f     *goFile
+	fn    *ast.FuncDecl // method
+	field ast.Expr      // field type or interface method type
 }
 
 func (m *memberRef) typeOf(e *goEngine) *gtype {
@@ -528,7 +527,7 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 	}
 	if f, fn := e.lookupMethod(t.pk, t.name, name); fn != nil {
 		_, ptr := fn.Recv.List[0].Type.(*ast.StarExpr)
-		return &memberRef{pk: t.pk, recv: t.name, name: name, method: true, ptr: ptr, f: f, fn: fn}
+		return &memberRef{pk: t.pk, recv: t.name, name: name, ptr: ptr, f: f, fn: fn}
 	}
 	df, d, ok := e.lookupTop(t.pk, t.name, true)
 	if !ok || d.kind != dType {
@@ -550,7 +549,7 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 			}
 			for _, n := range fld.Names {
 				if n.Name == name {
-					return &memberRef{pk: t.pk, recv: t.name, name: name, method: iface, f: df, field: fld.Type}
+					return &memberRef{pk: t.pk, recv: t.name, name: name, f: df, field: fld.Type}
 				}
 			}
 		}

@@ -97,10 +97,8 @@ func (x *javaFacts) qualify(n string) string {
 // jclass is one type declaration.
 type jclass struct {
 	name, outer string
-	kind        string
 	open, close int // token indexes of its body's braces
 	supers      []string
-	decl        int // index in the file's decls
 }
 
 // jimport is one import declaration: import [static] a.b.C[.*];
@@ -399,7 +397,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		return j + 1
 	}
 	ci := len(p.facts.classes)
-	p.facts.classes = append(p.facts.classes, jclass{name: key, outer: outer, kind: kind, open: j, supers: supers, decl: d})
+	p.facts.classes = append(p.facts.classes, jclass{name: key, outer: outer, open: j, supers: supers})
 	end := p.body(j, key, kind)
 	p.facts.classes[ci].close = end
 	p.decls[d].To = p.line(end)
