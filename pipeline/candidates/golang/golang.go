@@ -128,11 +128,7 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 	tf := f.tf
 	callees := goast.EnclosingCallees(f.ast, f.tf, c.Added)
 	onAdded := func(id *ast.Ident) bool { return c.Added[tf.Line(id.Pos())] || callees[id] }
-	type amb struct {
-		name string
-		call bool
-	}
-	var ambiguous []amb
+	var ambiguous []string // member names of operands of unknown type, each once
 	seen := map[string]bool{}
 	w := &goWalker{e: e, f: f, want: onAdded, emit: func(r goRef) {
 		switch {
@@ -147,7 +143,7 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 		case !r.exact:
 			if !seen[r.name] {
 				seen[r.name] = true
-				ambiguous = append(ambiguous, amb{r.name, r.call})
+				ambiguous = append(ambiguous, r.name)
 			}
 		}
 	}}
@@ -164,9 +160,9 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 	}
 	w.skip = func(d ast.Decl) bool { return !w.holds(d.Pos(), d.End()) }
 	w.walkFile()
-	for _, a := range ambiguous {
-		if !commonMethods[a.name] {
-			e.ambiguousUses(f, a.name, ev)
+	for _, name := range ambiguous {
+		if !commonMethods[name] {
+			e.ambiguousUses(f, name, ev)
 		}
 	}
 }

@@ -102,12 +102,11 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 	return loose
 }
 
-// pySym is a touched declaration searched for references: name is the
-// token searched (a touched __init__ searches its class's constructions).
+// pySym is a touched declaration searched for references, by its name or,
+// for a touched __init__ (ctor), its class's (the class's constructions).
 type pySym struct {
 	pc   *pyChange
 	s    *lexed.Sym
-	name string
 	ctor bool
 }
 
@@ -131,7 +130,7 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 				continue
 			}
 			addWord(name)
-			byName[name] = append(byName[name], pySym{pc, s, name, ctor})
+			byName[name] = append(byName[name], pySym{pc, s, ctor})
 		}
 	}
 	looseNames := map[string]bool{}
