@@ -32,7 +32,7 @@ func readJava(p string, src []byte) *jfile {
 		}
 	}
 	f.Decls, f.Types, f.java = javaParse(f.Toks, f.Brackets)
-	f.Imports, f.pkg = javaImports(f.Toks)
+	f.pkg = f.java.pkg
 	f.java.members = lexed.MembersOf(f.File)
 	seen := map[string]bool{}
 	for _, d := range f.Decls {
@@ -67,6 +67,7 @@ func cachedJava(c *engine.Cache, p string, src []byte) *jfile {
 
 // javaFacts is what a Java file declares beyond its tdecls.
 type javaFacts struct {
+	pkg     string // the package clause's name
 	classes []jclass
 	// declTok marks token indexes that name a declaration (not references).
 	declTok engine.Bits
@@ -269,7 +270,10 @@ func (p *jparser) importDecl(i int) int {
 			im.wildcard = true
 		}
 	}
-	if !isPkg && len(im.parts) > 0 {
+	switch {
+	case isPkg:
+		p.facts.pkg = strings.Join(im.parts, ".")
+	case len(im.parts) > 0:
 		p.facts.imports = append(p.facts.imports, im)
 	}
 	return j + 1
@@ -665,60 +669,6 @@ var (
 	javaPrimitives = engine.Words("boolean byte char short int long float double void")
 	javaNotType    = engine.Words("return throw new case else yield assert package import break continue goto do if for while switch try catch finally class interface enum extends implements throws super this instanceof")
 )
-
-// javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
-func javaImports(toks []lexed.Tok) ([]lexed.Import, string) {
-	var out []lexed.Import
-	pkg := ""
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.Kind != lexed.TkIdent || (t.Text != "import" && t.Text != "package") {
-			continue
-		}
-		if i > 0 && toks[i-1].Text != ";" && toks[i-1].Text != "}" {
-			continue
-		}
-		j := i + 1
-		static := false
-		if j < len(toks) && toks[j].Text == "static" {
-			static = true
-			j++
-		}
-		var parts []string
-		wildcard := false
-		for ; j < len(toks) && toks[j].Text != ";"; j++ {
-			switch {
-			case toks[j].Kind == lexed.TkIdent:
-				parts = append(parts, toks[j].Text)
-			case toks[j].Text == "*":
-				wildcard = true
-			}
-		}
-		if t.Text == "package" {
-			pkg = strings.Join(parts, ".")
-			continue
-		}
-		if len(parts) == 0 {
-			continue
-		}
-		if static && !wildcard && len(parts) > 1 {
-			// import static a.b.C.member: the file is a/b/C.
-			out = append(out, lexed.Import{Spec: strings.Join(parts[:len(parts)-1], "."), Names: []string{parts[len(parts)-1]}})
-			continue
-		}
-		if static && wildcard {
-			out = append(out, lexed.Import{Spec: strings.Join(parts, ".")})
-			continue
-		}
-		im := lexed.Import{Spec: strings.Join(parts, "."), Wildcard: wildcard}
-		if !wildcard {
-			im.Names = []string{parts[len(parts)-1]}
-		}
-		out = append(out, im)
-		i = j
-	}
-	return out, pkg
-}
 
 // Decls reads the declarations of the Java file at p, in source order.
 func Decls(p string, src []byte) []lexed.Decl { return readJava(p, src).Decls }
