@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -225,6 +226,14 @@ func NewServer(opts Options) (*Server, error) {
 // ServeHTTP makes Server an http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
 
+// ProbeRoutes are the routes probes and scrapers ask every few seconds
+// (health, readiness, metrics): they are not logged, and serve does not
+// count them as work (gcpolicy.IdleRelease.Quiet).
+var ProbeRoutes = []string{"/healthz", "/readyz", "/metrics"}
+
+// IsProbe reports whether route is one of ProbeRoutes.
+func IsProbe(route string) bool { return slices.Contains(ProbeRoutes, route) }
+
 func (s *Server) readyz(c *gin.Context) {
 	if s.opts.Ready != nil {
 		ctx, cancel := context.WithTimeout(c.Request.Context(), 5*time.Second)
@@ -310,7 +319,7 @@ func (s *Server) observe(c *gin.Context) {
 	code := c.Writer.Status()
 	s.metrics.HTTPRequests.WithLabelValues(route, strconv.Itoa(code)).Inc()
 	s.metrics.HTTPDuration.WithLabelValues(route).Observe(d.Seconds())
-	if route != "/metrics" && route != "/healthz" && route != "/readyz" {
+	if !IsProbe(route) {
 		s.log.InfoContext(c.Request.Context(), "request", "method", c.Request.Method, "route", route,
 			"status", code, "duration_ms", d.Milliseconds(), "bytes", c.Writer.Size(), "request_id", requestID(c))
 	}

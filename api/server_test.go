@@ -83,7 +83,7 @@ func TestAuth(t *testing.T) {
 		})
 	}
 	// Health, readiness and metrics stay open for probes and scrapers.
-	for _, p := range []string{"/healthz", "/readyz", "/metrics"} {
+	for _, p := range ProbeRoutes {
 		if rec, _ := do(s, "GET", p, ""); rec.Code != 200 {
 			t.Errorf("GET %s = %d, want 200 without a key", p, rec.Code)
 		}

@@ -149,7 +149,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	// would stop long stages; the API sets both deadlines per request
 	// instead (api.RequestLimits), lifting the read deadline once the body
 	// is in and pushing the write deadline at every write.
-	idle := &gcpolicy.IdleRelease{After: gcpolicy.IdleReleaseAfter, Free: debug.FreeOSMemory}
+	idle := &gcpolicy.IdleRelease{After: gcpolicy.IdleReleaseAfter, Free: debug.FreeOSMemory, Quiet: api.IsProbe}
 	ticker := time.NewTicker(gcpolicy.IdleReleaseAfter / 3)
 	defer ticker.Stop()
 	go idle.Run(ctx, ticker.C)

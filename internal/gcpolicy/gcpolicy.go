@@ -116,26 +116,26 @@ const IdleReleaseAfter = 30 * time.Second
 // the heap may grow to five times its live part during a burst of
 // requests, and with no allocation afterwards no collection runs to free
 // it, so a quiet server would keep its busiest hour's size. After
-// IdleReleaseAfter without a request (probes and scrapes do not count) and
+// IdleReleaseAfter without a request (those Quiet names do not count) and
 // none in flight, it runs one collection that returns the free pages
 // (free, debug.FreeOSMemory in serve); the kept readings and blobs stay.
 // It releases once per idle spell.
 type IdleRelease struct {
-	After    time.Duration
-	Free     func()
+	After time.Duration
+	Free  func()
+	// Quiet reports the paths that do not count as work (the API's
+	// probes and scrapes): a scrape every few seconds must not keep the
+	// server from ever being idle. Nil counts every request.
+	Quiet    func(path string) bool
 	inFlight atomic.Int64
 	last     atomic.Int64 // when the last counted request ended, unix ns
 	pending  atomic.Bool  // a request ended since the last release
 }
 
-// quiet are the paths that do not count as work: a scrape every few
-// seconds must not keep the server from ever being idle.
-var quiet = map[string]bool{"/metrics": true, "/healthz": true, "/readyz": true}
-
 // Wrap counts h's requests.
 func (r *IdleRelease) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if quiet[req.URL.Path] {
+		if r.Quiet != nil && r.Quiet(req.URL.Path) {
 			h.ServeHTTP(w, req)
 			return
 		}

@@ -9,21 +9,18 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
-// score is the file's best item, raised a little for each further distinct
-// symbol. Among items of one score the best is the one that follows the
-// most breaking change of a declaration (engine.Item.Change: a removal,
-// then a changed declaration, signature, body), then a call: the reason
-// names what most needs the reviewer.
+// score is the file's best item, raised a little for each further symbol
+// (a file keeps one item per symbol: engine.Evidence.Add). Among items of
+// one score the best is the one that follows the most breaking change of
+// a declaration (engine.Item.Change: a removal, then a changed
+// declaration, signature, body), then a call: the reason names what most
+// needs the reviewer.
 func score(f *engine.FileEvidence) (float64, engine.Item, []string) {
 	sort.SliceStable(f.Items, func(i, j int) bool { return engine.Outranks(f.Items[i], f.Items[j]) })
 	best := f.Items[0]
-	seen := map[string]bool{}
-	var syms []string
-	for _, it := range f.Items {
-		if !seen[it.Symbol] {
-			seen[it.Symbol] = true
-			syms = append(syms, it.Symbol)
-		}
+	syms := make([]string, len(f.Items))
+	for i, it := range f.Items {
+		syms[i] = it.Symbol
 	}
 	s := best.Score
 	for i := 1; i < len(syms) && i <= 4; i++ {

@@ -16,18 +16,18 @@ import (
 // short list against its names instead of reading the file again.
 
 // identsOf returns the identifiers of the file at p with content src.
-func (e *goEngine) identsOf(p string, src []byte) *goscan.Idents {
-	return engine.CachedAt(e.cache, engine.KeyAt("go/idents", p, e.sumOf(src)), func() (*goscan.Idents, int64) {
-		fi := goscan.ListIdents(src)
+func (e *goEngine) identsOf(p string, src []byte) *engine.Idents {
+	return engine.CachedAt(e.cache, engine.KeyAt("go/idents", p, e.sumOf(src)), func() (*engine.Idents, int64) {
+		fi := engine.ListIdents(src, goscan.Chars)
 		return fi, fi.Weight()
 	})
 }
 
 // identAtOf returns where the identifiers fi lists occur in src, the
 // content of the file at p.
-func (e *goEngine) identAtOf(p string, src []byte, fi *goscan.Idents) *goscan.At {
-	return engine.CachedAt(e.cache, engine.KeyAt("go/identat", p, e.sumOf(src)), func() (*goscan.At, int64) {
-		ia := goscan.ListAt(src, fi)
+func (e *goEngine) identAtOf(p string, src []byte, fi *engine.Idents) *engine.At {
+	return engine.CachedAt(e.cache, engine.KeyAt("go/identat", p, e.sumOf(src)), func() (*engine.At, int64) {
+		ia := engine.ListAt(src, fi)
 		return ia, ia.Weight()
 	})
 }
@@ -60,7 +60,7 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 
 // wantedIn answers the words of want (of maxWord bytes at most) among a
 // file's identifiers, each with how it occurs.
-func wantedIn(want *ident.Set[bool], fi *goscan.Idents) map[string]uint8 {
+func wantedIn(want *ident.Set[bool], fi *engine.Idents) map[string]uint8 {
 	var found map[string]uint8
 	for k := range fi.Len() {
 		w, occ := fi.Word(k)
@@ -69,7 +69,7 @@ func wantedIn(want *ident.Set[bool], fi *goscan.Idents) map[string]uint8 {
 				if found == nil {
 					found = map[string]uint8{}
 				}
-				found[w] = occ &^ goscan.OccNoDollar
+				found[w] = occ &^ engine.OccNoDollar
 			}
 		}
 	}
@@ -94,5 +94,5 @@ func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
 		return false
 	}
 	_, occ := fi.Word(int(k))
-	return !fi.Dollar() || occ&goscan.OccNoDollar != 0
+	return !fi.Dollar() || occ&engine.OccNoDollar != 0
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
@@ -36,7 +37,7 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 	ws := newWordSet(words)
 	e := newGoEngine(context.Background(), nil, nil)
 	for p, src := range srcs {
-		fi := goscan.ListIdents(src)
+		fi := engine.ListIdents(src, goscan.Chars)
 		if got, want := wantedIn(&ws.set, fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: words %v, reading the source %v", p, got, want)
 		}
@@ -66,7 +67,7 @@ func TestImportTailInFilesThatImport(t *testing.T) {
 		if f == nil {
 			return true
 		}
-		fi := goscan.ListIdents(src)
+		fi := engine.ListIdents(src, goscan.Chars)
 		for _, im := range f.ast.Imports {
 			ip := strings.Trim(im.Path.Value, "\"`")
 			if tail := identTail(ip); tail != "" && !fi.Has(tail) {
@@ -130,8 +131,8 @@ func TestIdentAtAnswersAsTheText(t *testing.T) {
 	}
 	checked := 0
 	check := func(p string, src []byte) {
-		fi := goscan.ListIdents(src)
-		ia := goscan.ListAt(src, fi)
+		fi := engine.ListIdents(src, goscan.Chars)
+		ia := engine.ListAt(src, fi)
 		for _, names := range sets {
 			got, want := fi.Offsets(names, ia, maxWord), newWordSet(names).offsets(src)
 			if !slices.Equal(got, want) {
@@ -152,7 +153,7 @@ func TestIdentAtAnswersAsTheText(t *testing.T) {
 	}
 }
 
-// offsets, the reference goscan.Idents.offsets is checked against, returns
+// offsets, the reference engine.Idents.offsets is checked against, returns
 // the offsets in src at which one of the words starts as
 // a whole identifier, in order: one reading of a file answers, for every
 // part of it that starts and ends at a token's edge, whether in would
@@ -172,7 +173,7 @@ func (ws *wordSet) offsets(src []byte) []int {
 }
 
 // wordSet is the reading of a whole text for the words, which the kept
-// identifier lists (wantedIn, goscan.Idents.Offsets) must answer as.
+// identifier lists (wantedIn, engine.Idents.Offsets) must answer as.
 type wordSet struct {
 	words map[string]bool
 	set   ident.Set[bool] // the same words, as the search asks them
@@ -206,7 +207,7 @@ func (ws *wordSet) in(src []byte, first bool) map[string]uint8 {
 			if found == nil {
 				found = map[string]uint8{}
 			}
-			found[string(src[i:j])] |= goscan.Occurrence(src, i, j)
+			found[string(src[i:j])] |= engine.Occurrence(src, i, j)
 			if first {
 				return found
 			}

@@ -36,7 +36,7 @@ type goEngine struct {
 	// requests and never changed.
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found     // fieldsNamed's answers
-	idents  map[string]*goscan.Idents // of head files, by path
+	idents  map[string]*engine.Idents // of head files, by path
 	sums    map[srcID]engine.Sum      // sumOf's answers
 	cache   *engine.Cache             // readings kept across requests
 	sumMu   sync.Mutex                // guards sums: the search's reading runs beside the uses
@@ -121,7 +121,7 @@ type topDecl struct {
 func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, cache: cache, aliases: map[*goFile]map[string]string{},
-		fields: map[fieldsKey][]found{}, idents: map[string]*goscan.Idents{},
+		fields: map[fieldsKey][]found{}, idents: map[string]*engine.Idents{},
 		sums:  map[srcID]engine.Sum{},
 		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
@@ -235,7 +235,7 @@ func (e *goEngine) declsOf(p string, src []byte) *fileDecls {
 
 // parse parses a head file once for its declarations (function bodies
 // blanked, see skeleton.go); nil when it cannot be read or is no Go.
-func (e *goEngine) parse(p string) *goFile { return e.parseFor(p, nil) }
+func (e *goEngine) parse(p string) *goFile { return e.parsedFor(p, nil, nil) }
 
 // parseSrc parses all of Go source of path p; an AST with syntax errors is
 // kept for what it holds.

@@ -45,7 +45,6 @@ type goSym struct {
 	name   string
 	member bool
 	ptr    bool // pointer receiver
-	field  bool
 	iface  bool // a method of an interface type
 	change engine.DeclChange
 	from   string // the changed file, for reasons
@@ -56,13 +55,19 @@ func (s *goSym) key() string {
 }
 
 func (s *goSym) display() string {
-	switch {
-	case s.member && !s.field && s.ptr:
-		return "(*" + s.recv + ")." + s.name
-	case s.member:
-		return s.recv + "." + s.name
+	if s.member {
+		return memberName(s.recv, s.name, s.ptr)
 	}
 	return s.name
+}
+
+// memberName names a member in reasons: (*T).m for a method of a pointer
+// receiver, else T.m.
+func memberName(recv, name string, ptr bool) string {
+	if ptr {
+		return "(*" + recv + ")." + name
+	}
+	return recv + "." + name
 }
 
 // find adds the Go evidence of the change to ev.
@@ -123,11 +128,7 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 	tf := f.tf
 	callees := goast.EnclosingCallees(f.ast, f.tf, c.Added)
 	onAdded := func(id *ast.Ident) bool { return c.Added[tf.Line(id.Pos())] || callees[id] }
-	type amb struct {
-		name string
-		call bool
-	}
-	var ambiguous []amb
+	var ambiguous []string // member names of operands of unknown type, each once
 	seen := map[string]bool{}
 	w := &goWalker{e: e, f: f, want: onAdded, emit: func(r goRef) {
 		switch {
@@ -136,16 +137,13 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 			if p == "" || p == f.path {
 				return
 			}
-			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: r.name, Method: engine.MethodGo, Score: scoreGoUses,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", r.name, engine.PathBase(f.path))})
+			ev.Add(p, engine.UseItem(r.name, f.path, scoreGoUses, engine.MethodGo))
 		case r.exact && r.decl != nil:
-			s := memberDisplay(r.decl)
-			ev.Add(r.decl.f.path, engine.Item{Kind: engine.KindUses, Symbol: s, Method: engine.MethodGo, Score: scoreGoUses,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", s, engine.PathBase(f.path))})
+			ev.Add(r.decl.f.path, engine.UseItem(memberName(r.decl.recv, r.decl.name, r.decl.ptr), f.path, scoreGoUses, engine.MethodGo))
 		case !r.exact:
 			if !seen[r.name] {
 				seen[r.name] = true
-				ambiguous = append(ambiguous, amb{r.name, r.call})
+				ambiguous = append(ambiguous, r.name)
 			}
 		}
 	}}
@@ -162,9 +160,9 @@ func (e *goEngine) usesOf(f *goFile, c *engine.Change, ev *engine.Evidence) {
 	}
 	w.skip = func(d ast.Decl) bool { return !w.holds(d.Pos(), d.End()) }
 	w.walkFile()
-	for _, a := range ambiguous {
-		if !commonMethods[a.name] {
-			e.ambiguousUses(f, a.name, ev)
+	for _, name := range ambiguous {
+		if !commonMethods[name] {
+			e.ambiguousUses(f, name, ev)
 		}
 	}
 }
@@ -267,14 +265,11 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 			if d.kind != dType {
 				continue
 			}
-			var list []*ast.Field
-			switch t := d.typ.Type.(type) {
-			case *ast.StructType:
-				list = t.Fields.List
-			case *ast.InterfaceType:
-				list = t.Methods.List
+			fl, _ := goast.Members(d.typ.Type)
+			if fl == nil {
+				continue
 			}
-			for _, fld := range list {
+			for _, fld := range fl.List {
 				for _, n := range fld.Names {
 					if n.Name == name {
 						out = append(out, found{p, tn + "." + name})
@@ -314,13 +309,6 @@ func (e *goEngine) uniqueMember(s *goSym) bool {
 
 // found is a declaration's file and display name.
 type found struct{ path, sym string }
-
-func memberDisplay(m *memberRef) string {
-	if m.ptr {
-		return "(*" + m.recv + ")." + m.name
-	}
-	return m.recv + "." + m.name
-}
 
 // impactOf records the files outside the change that refer to the changed
 // or removed declarations syms.
@@ -371,28 +359,28 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (goscan.Idents.offsets)
+	at    []int // where names occur in src, in order (engine.Idents.offsets)
 	// idents lists src's identifiers.
-	idents *goscan.Idents
+	idents *engine.Idents
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
-func (pl *impactPlan) filter(p string, src []byte, fi *goscan.Idents) *impactCand {
+func (pl *impactPlan) filter(p string, src []byte, fi *engine.Idents) *impactCand {
 	present := wantedIn(&pl.want, fi)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
 		for _, s := range pl.byName[name] {
-			if s.member && !s.iface && occ&(goscan.OccSelector|goscan.OccKey) == 0 {
+			if s.member && !s.iface && occ&(engine.OccSelector|engine.OccKey) == 0 {
 				continue // a member is named after a dot or as a literal key (or declared, implementing an interface)
 			}
 			r := 2
 			switch {
 			case engine.DirOf(p) == s.pk.dir:
 				r = 0
-			case occ&goscan.OccSelector == 0 && !s.iface:
+			case occ&engine.OccSelector == 0 && !s.iface:
 				continue // another package writes pkg.Name or x.Name
 			case !ast.IsExported(s.name):
 				continue // unexported: only its own package can name it
@@ -540,7 +528,7 @@ func identTail(ip string) string {
 
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (goscan.Idents.offsets): a declaration without one is not walked.
+// identifier (engine.Idents.offsets): a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {
@@ -570,15 +558,11 @@ func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int
 			if score == scoreGoImpact && (s.change == engine.ChangedSignature || s.change == engine.RemovedDecl) {
 				score = scoreGoImpactBreak
 			}
-			verb := "uses"
-			if r.call {
-				verb = "calls"
-			}
-			reason := fmt.Sprintf("%s `%s`, %s", verb, s.display(), s.change.Phrase())
+			it := engine.ImpactItem(engine.Verb(r.call), s.display(), s.change, score, engine.MethodGo, r.call)
 			if score == scoreGoImpactAmbig {
-				reason += " (operand type not inferred)"
+				it.Reason += " (operand type not inferred)"
 			}
-			ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Reason: reason, Score: score, Method: engine.MethodGo, Call: r.call, Change: s.change})
+			ev.Add(f.path, it)
 		}
 	}
 	w.walkFile()
@@ -597,8 +581,7 @@ func (e *goEngine) implementationsIn(f *goFile, names map[string]bool, byName ma
 		}
 		for _, s := range byName[fd.Name.Name] {
 			if s.iface && e.sees(f, s.pk) {
-				ev.Add(f.path, engine.Item{Kind: engine.KindImpact, Symbol: s.display(), Score: scoreGoImpactBreak, Method: engine.MethodGo, Change: s.change,
-					Reason: fmt.Sprintf("implements `%s`, %s", s.display(), s.change.Phrase())})
+				ev.Add(f.path, engine.ImpactItem("implements", s.display(), s.change, scoreGoImpactBreak, engine.MethodGo, false))
 			}
 		}
 	}

@@ -499,14 +499,13 @@ func (e *goEngine) resolveType(f *goFile, sc *scope, x ast.Expr) *gtype {
 
 // memberRef is a method or field found on a repository type.
 type memberRef struct {
-	pk     pkgKey
-	recv   string // the type that declares it
-	name   string
-	method bool
-	ptr    bool // a method with a pointer receiver
-	f      *goFile
-	fn     *ast.FuncDecl // method
-	field  ast.Expr      // field type or interface method type
+	pk    pkgKey
+	recv  string // the type that declares it
+	name  string
+	ptr   bool // a method with a pointer receiver
+	f     *goFile
+	fn    *ast.FuncDecl // method
+	field ast.Expr      // field type or interface method type
 }
 
 func (m *memberRef) typeOf(e *goEngine) *gtype {
@@ -528,18 +527,21 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 	}
 	if f, fn := e.lookupMethod(t.pk, t.name, name); fn != nil {
 		_, ptr := fn.Recv.List[0].Type.(*ast.StarExpr)
-		return &memberRef{pk: t.pk, recv: t.name, name: name, method: true, ptr: ptr, f: f, fn: fn}
+		return &memberRef{pk: t.pk, recv: t.name, name: name, ptr: ptr, f: f, fn: fn}
 	}
 	df, d, ok := e.lookupTop(t.pk, t.name, true)
 	if !ok || d.kind != dType {
 		return nil
 	}
 	var embedded []*gtype
-	switch st := d.typ.Type.(type) {
-	case *ast.StructType:
-		for _, fld := range st.Fields.List {
+	fl, iface := goast.Members(d.typ.Type)
+	if fl == nil {
+		embedded = append(embedded, e.resolveType(df, nil, d.typ.Type))
+	} else {
+		for _, fld := range fl.List {
 			if len(fld.Names) == 0 {
-				if goast.RecvName(fld.Type) == name || goast.SelName(fld.Type) == name {
+				// An embedded struct field is named by its type.
+				if !iface && (goast.RecvName(fld.Type) == name || goast.SelName(fld.Type) == name) {
 					return &memberRef{pk: t.pk, recv: t.name, name: name, f: df, field: fld.Type}
 				}
 				embedded = append(embedded, e.resolveType(df, nil, fld.Type))
@@ -551,20 +553,6 @@ func (e *goEngine) member(t *gtype, name string, depth int) *memberRef {
 				}
 			}
 		}
-	case *ast.InterfaceType:
-		for _, m := range st.Methods.List {
-			if len(m.Names) == 0 {
-				embedded = append(embedded, e.resolveType(df, nil, m.Type))
-				continue
-			}
-			for _, n := range m.Names {
-				if n.Name == name {
-					return &memberRef{pk: t.pk, recv: t.name, name: name, method: true, f: df, field: m.Type}
-				}
-			}
-		}
-	default:
-		embedded = append(embedded, e.resolveType(df, nil, d.typ.Type))
 	}
 	for _, et := range embedded {
 		if m := e.member(et, name, depth+1); m != nil {
@@ -588,16 +576,11 @@ func (e *goEngine) hasExternalEmbed(t *gtype, depth int) bool {
 	if !ok || d.kind != dType {
 		return false
 	}
-	var list []*ast.Field
-	switch st := d.typ.Type.(type) {
-	case *ast.StructType:
-		list = st.Fields.List
-	case *ast.InterfaceType:
-		list = st.Methods.List
-	default:
+	fl, _ := goast.Members(d.typ.Type)
+	if fl == nil {
 		return e.hasExternalEmbed(e.resolveType(df, nil, d.typ.Type), depth+1)
 	}
-	for _, fld := range list {
+	for _, fld := range fl.List {
 		if len(fld.Names) == 0 && e.hasExternalEmbed(e.resolveType(df, nil, fld.Type), depth+1) {
 			return true
 		}

@@ -10,7 +10,6 @@ import (
 
 // goRef is one use of a name that may be declared elsewhere in the repository.
 type goRef struct {
-	id *ast.Ident
 	// pk and name are the package and name of a package-level object
 	// (recv == "") or the member name of type recv in pk.
 	pk     pkgKey
@@ -380,13 +379,10 @@ func (w *goWalker) expr(sc *scope, x ast.Expr) {
 				}
 			}
 		}
-	case *ast.StructType:
-		for _, fld := range x.Fields.List {
+	case *ast.StructType, *ast.InterfaceType:
+		fl, _ := goast.Members(x)
+		for _, fld := range fl.List {
 			w.expr(sc, fld.Type)
-		}
-	case *ast.InterfaceType:
-		for _, m := range x.Methods.List {
-			w.expr(sc, m.Type)
 		}
 	case *ast.KeyValueExpr:
 		w.expr(sc, x.Key)
@@ -442,7 +438,7 @@ func (w *goWalker) ident(sc *scope, id *ast.Ident) {
 	if sc.lookup(id.Name) != nil {
 		return
 	}
-	w.emit(goRef{id: id, pk: w.f.pk, name: id.Name, exact: true, call: w.called(id)})
+	w.emit(goRef{pk: w.f.pk, name: id.Name, exact: true, call: w.called(id)})
 }
 
 // selector reports pkg.Name as a package-level name and x.Name as a member
@@ -452,7 +448,7 @@ func (w *goWalker) selector(sc *scope, s *ast.SelectorExpr) {
 		if _, isTop := w.f.top[id.Name]; !isTop {
 			if _, dir, inRepo, ok := w.e.importedPkg(w.f, id.Name); ok {
 				if inRepo && w.want(s.Sel) {
-					w.emit(goRef{id: s.Sel, pk: pkgKey{dir: dir}, name: s.Sel.Name, exact: true, call: w.called(s.Sel)})
+					w.emit(goRef{pk: pkgKey{dir: dir}, name: s.Sel.Name, exact: true, call: w.called(s.Sel)})
 				}
 				return
 			}
@@ -467,7 +463,7 @@ func (w *goWalker) selector(sc *scope, s *ast.SelectorExpr) {
 
 // memberRef reports a member name used on a value of type t.
 func (w *goWalker) memberRef(sel *ast.Ident, t *gtype) {
-	r := goRef{id: sel, name: sel.Name, member: true, call: w.called(sel)}
+	r := goRef{name: sel.Name, member: true, call: w.called(sel)}
 	if d := deref(t); d != nil {
 		if d.kind != tNamed || d.ext != "" {
 			return // a member of a type outside the repository

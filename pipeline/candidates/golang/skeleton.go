@@ -101,15 +101,10 @@ func (f *goFile) covers(keep func(goscan.Body) bool) bool {
 	return true
 }
 
-// parseFor returns head file p parsed with at least the bodies keep asks
-// for (nil: none): the request's parse of p when it has them, otherwise a
-// new one that replaces it. nil when p cannot be read or is no Go.
-func (e *goEngine) parseFor(p string, keep func(goscan.Body) bool) *goFile {
-	return e.parsedFor(p, keep, nil)
-}
-
-// parsedFor is parseFor with a parse of p's head content already made with
-// keep (nil: none), used instead of parsing again.
+// parsedFor returns head file p parsed with at least the bodies keep asks
+// for (nil: none): the request's parse of p when it has them, otherwise
+// made (a parse of p's head content with keep already made; nil: none) or
+// a new one, which replaces it. nil when p cannot be read or is no Go.
 func (e *goEngine) parsedFor(p string, keep func(goscan.Body) bool, made *goFile) *goFile {
 	if f, ok := e.files[p]; ok && (f == nil || f.covers(keep)) {
 		return f

@@ -1,8 +1,6 @@
 package golang
 
 import (
-	"context"
-
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -10,15 +8,7 @@ import (
 
 // Reader reads Go changes; it reads the heads of every change of the
 // request, since a package's files see each other.
-var Reader engine.Reader = reader{}
-
-type reader struct{}
-
-func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangGo }
-
-func (reader) Find(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error {
-	return find(ctx, tree, all, cs, ev)
-}
+var Reader = lexed.ReaderOf(lexed.LangGo, find)
 
 // CodeLines returns the lines of lines on which src has a token: a line
 // that only holds comments changes no behaviour, so it touches no

@@ -189,14 +189,8 @@ func typeDecls(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, add func(t
 	from, to := line(sp.Pos()), line(sp.End())
 	typ := touch.Decl{Name: sp.Name.Name, Kind: "type", From: from, To: to}
 	sym := &goSym{pk: f.pk, name: sp.Name.Name}
-	var fields *ast.FieldList
-	method := false
-	switch t := sp.Type.(type) {
-	case *ast.StructType:
-		fields = t.Fields
-	case *ast.InterfaceType:
-		fields, method = t.Methods, true
-	default:
+	fields, method := goast.Members(sp.Type)
+	if fields == nil {
 		add(typ, sym, nil)
 		return
 	}
@@ -223,7 +217,7 @@ func typeDecls(f *goFile, sp *ast.TypeSpec, line func(token.Pos) int, add func(t
 			if method {
 				d.Kind, d.Callable, d.HeadTo = "method", true, ft
 			}
-			add(d, &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, field: !method, iface: method}, nil)
+			add(d, &goSym{pk: f.pk, recv: sp.Name.Name, name: n.Name, member: true, iface: method}, nil)
 		}
 	}
 }

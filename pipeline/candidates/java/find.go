@@ -11,7 +11,7 @@ import (
 )
 
 // find adds the evidence of the Java changes cs to ev.
-func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	s := &javaSearch{tree: tree, ev: ev, h: lexed.NewHierarchy(), files: map[string]*jfile{}, classes: map[string][]*jfile{},
 		tried: map[triedKey]bool{}, declared: map[string]int{}, listing: engine.NewListing(ctx, tree), rootSeen: map[string]bool{}}
 	heads, added, touched := s.readChanges(cs)
@@ -179,11 +179,7 @@ func impactHits(ctx context.Context, files []*jfile, byName *touchedNames, touch
 		for n := range recvs[i] {
 			need[typeRef{g, n}] = true
 		}
-		for _, c := range g.java.classes {
-			for _, sup := range c.supers {
-				need[typeRef{g, sup}] = true
-			}
-		}
+		needSupers(need, g)
 	}
 	return out
 }
@@ -225,15 +221,7 @@ func (s *javaSearch) chainTypes(ctx context.Context, heads []*jfile, added map[*
 }
 
 // Reader reads Java changes.
-var Reader engine.Reader = reader{}
-
-type reader struct{}
-
-func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangJava }
-
-func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
-	return find(ctx, tree, cs, ev)
-}
+var Reader = lexed.ReaderOf(lexed.LangJava, find)
 
 // subtypeFiles answers the paths of the files declaring classes below the
 // classes of the touched methods (lexed.Subtypes: their overrides name

@@ -2,7 +2,6 @@ package java
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -81,17 +80,11 @@ func mostFirst(out []namingScore) []string {
 
 // mostNaming answers the javaManyFiles paths whose content names the most
 // touched declarations together with their class's name (ties in grep's
-// order).
+// order). A file's distinct identifiers (in comments and strings too) are
+// kept across requests: the files a range's names reach are mostly the
+// same from one request to the next, and a file holds far fewer names
+// than bytes.
 func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []javaTouch) ([]string, error) {
-	var names nameSet
-	type pair struct{ name, class int32 } // class -1: none needed
-	pairs := make([]pair, len(touched))
-	for i, t := range touched {
-		pairs[i] = pair{names.add(t.d.Name), -1}
-		if t.d.Container != "" {
-			pairs[i].class = names.add(javaTopName(t.d.Container))
-		}
-	}
 	// Each file is read and scored on every core; counts[i] is paths[i]'s.
 	counts := make([]int, len(paths))
 	pipeline.Parallel(len(paths), func(i int) {
@@ -100,10 +93,12 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 		if err != nil {
 			return
 		}
-		seen := make([]bool, names.n) // seen[k]: name k occurs in the file
-		names.within(cachedNames(s.ev.Cache, p, src), func(k int32) { seen[k] = true })
-		for _, pr := range pairs {
-			if seen[pr.name] && (pr.class < 0 || seen[pr.class]) {
+		fi := engine.Cached(s.ev.Cache, "java-names", p, src, func() (*engine.Idents, int64) {
+			fi := engine.ListIdents(src, javaChars)
+			return fi, fi.Weight()
+		})
+		for _, t := range touched {
+			if fi.Has(t.d.Name) && (t.d.Container == "" || fi.Has(javaTopName(t.d.Container))) {
 				counts[i]++
 			}
 		}
@@ -118,71 +113,6 @@ func (s *javaSearch) mostNaming(ctx context.Context, paths []string, touched []j
 		}
 	}
 	return mostFirst(out), nil
-}
-
-// nameSet finds a few names among a file's identifiers, each by its
-// number.
-type nameSet struct {
-	index ident.Set[int32]
-	n     int32
-}
-
-// add adds name and returns its number.
-func (ns *nameSet) add(name string) int32 {
-	if k, ok := ns.index.Get(name); ok {
-		return k
-	}
-	ns.index.Put(name, ns.n)
-	ns.n++
-	return ns.n - 1
-}
-
-// within calls found with the number of each name among a file's
-// distinct identifiers, once per name.
-func (ns *nameSet) within(fn *fileNames, found func(int32)) {
-	start := 0
-	for _, end := range fn.ends {
-		name := fn.all[start:end]
-		start = int(end)
-		if k, ok := ns.index.Get(name); ok {
-			found(k)
-		}
-	}
-}
-
-// fileNames is the distinct identifiers of a file's bytes (maximal runs of
-// javaChars, in comments and strings too), joined in all, each ending
-// at its ends entry. Ranking a file asks of them, not of its bytes: the
-// files a range's names reach are mostly the same from one request to the
-// next, and a file holds far fewer names than bytes.
-type fileNames struct {
-	all  string
-	ends []int32
-}
-
-// cachedNames is the fileNames of the file at p with content src, kept
-// across requests.
-func cachedNames(c *engine.Cache, p string, src []byte) *fileNames {
-	return engine.Cached(c, "java-names", p, src, func() (*fileNames, int64) {
-		seen := map[string]bool{}
-		var all []byte
-		var ends []int32
-		for i := 0; i < len(src); {
-			if !javaChars.IsByte(src[i]) {
-				i++
-				continue
-			}
-			j := ident.End(src, i, javaChars)
-			if w := src[i:j]; !seen[string(w)] {
-				seen[string(w)] = true
-				all = append(all, w...)
-				ends = append(ends, int32(len(all)))
-			}
-			i = j
-		}
-		fn := &fileNames{all: string(all), ends: ends}
-		return fn, int64(len(all)) + 4*int64(len(ends)) + 64
-	})
 }
 
 // javaChars are the bytes of Java identifiers besides ASCII letters, digits
@@ -357,8 +287,7 @@ func (s *javaSearch) addUse(g *jfile, sym string, from *jfile, score float64) {
 	if g == nil || g == from || s.ev.Changed[g.Path] {
 		return
 	}
-	s.ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: sym, Method: engine.MethodTokens, Score: score,
-		Reason: fmt.Sprintf("declares `%s`, used by the change in %s", sym, engine.PathBase(from.Path))})
+	s.ev.Add(g.Path, engine.UseItem(sym, from.Path, score, engine.MethodTokens))
 }
 
 // touchedByName indexes the touched declarations by the identifiers that
@@ -458,19 +387,15 @@ func (s *javaSearch) impactIn(g *jfile, hits []int32, touched []javaTouch, byNam
 		if t.d.Kind == "constructor" {
 			name = "new " + t.d.Name
 		}
-		verb := "uses"
-		switch {
-		case over[k]:
+		verb := engine.Verb(calls[k])
+		if over[k] {
 			verb = "overrides"
-		case calls[k]:
-			verb = "calls"
 		}
 		method := engine.MethodTokens
 		if best[k] <= scoreJavaLoose {
 			method = engine.MethodTextual // the receiver's type is unknown: the name matched as text
 		}
-		s.ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: best[k], Call: calls[k], Change: t.change,
-			Reason: fmt.Sprintf("%s `%s`, %s", verb, name, t.change.Phrase())})
+		s.ev.Add(g.Path, engine.ImpactItem(verb, name, t.change, best[k], method, calls[k]))
 	}
 }
 
@@ -538,8 +463,11 @@ func (s *javaSearch) refAt(g *jfile, at *atTok, t *javaTouch, cls string, sees f
 	toks := g.Toks
 	k := toks[i]
 	if g.java.declTok.Has(i) {
-		if k.Text == d.Name && d.Kind == "method" && s.overrides(g, i, cls) {
-			return scoreJavaTyped, false
+		// A method declared in a class below cls overrides it.
+		if k.Text == d.Name && d.Kind == "method" {
+			if c := at.classOf(g); c != nil && c.name != cls && s.h.Reaches(c.name, cls) {
+				return scoreJavaTyped, false
+			}
 		}
 		return 0, false
 	}
@@ -625,13 +553,6 @@ func (s *javaSearch) allKnown(types []string) bool {
 		}
 	}
 	return true
-}
-
-// overrides reports whether the method declared at token i of g belongs
-// to a class that extends or implements cls.
-func (s *javaSearch) overrides(g *jfile, i int, cls string) bool {
-	c := g.java.classAt(i)
-	return c != nil && c.name != cls && s.h.Reaches(c.name, cls)
 }
 
 // staticImports reports whether g imports member name of class cls

@@ -118,10 +118,18 @@ func TestMostNamingMatchesNaive(t *testing.T) {
 			paths = append(paths, p)
 		}
 		var touched []javaTouch
+		// A declaration's name is an identifier: 1a, a number, names none.
+		name := func() string {
+			for {
+				if n := vocab[rng.IntN(len(vocab))]; n[0] < '0' || n[0] > '9' {
+					return n
+				}
+			}
+		}
 		for range 1 + rng.IntN(6) {
-			d := lexed.Decl{Name: vocab[rng.IntN(len(vocab))]}
+			d := lexed.Decl{Name: name()}
 			if rng.IntN(3) > 0 {
-				d.Container = vocab[rng.IntN(len(vocab))]
+				d.Container = name()
 				if rng.IntN(2) == 0 {
 					d.Container += ".Inner"
 				}

@@ -32,8 +32,6 @@ type triedKey struct{ path, name string }
 // known (the directories above the packages of the files read).
 func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error {
 	pending := map[string]bool{} // package dir + file of explicit imports not found
-	defer func() {
-	}()
 	for round := 0; round <= javaTypeRounds && len(need) > 0; round++ {
 		next := map[typeRef]bool{}
 		for r := range need {
@@ -56,11 +54,7 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 					}
 					continue
 				}
-				for _, c := range f.java.classes {
-					for _, sup := range c.supers {
-						next[typeRef{f, sup}] = true
-					}
-				}
+				needSupers(next, f)
 			}
 		}
 		// An import of a module whose source root no file read has shown:
@@ -84,13 +78,8 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 				if err != nil {
 					return err
 				}
-				if f == nil {
-					continue
-				}
-				for _, c := range f.java.classes {
-					for _, sup := range c.supers {
-						next[typeRef{f, sup}] = true
-					}
+				if f != nil {
+					needSupers(next, f)
 				}
 			}
 			clear(pending)
@@ -98,6 +87,16 @@ func (s *javaSearch) loadTypes(ctx context.Context, need map[typeRef]bool) error
 		need = next
 	}
 	return nil
+}
+
+// needSupers adds to need the supertypes of f's classes, each looked up
+// from f.
+func needSupers(need map[typeRef]bool, f *jfile) {
+	for _, c := range f.java.classes {
+		for _, sup := range c.supers {
+			need[typeRef{f, sup}] = true
+		}
+	}
 }
 
 // javaPlatform reports whether package directory dir is the JDK's.

@@ -32,7 +32,7 @@ func readJava(p string, src []byte) *jfile {
 		}
 	}
 	f.Decls, f.Types, f.java = javaParse(f.Toks, f.Brackets)
-	f.Imports, f.pkg = javaImports(f.Toks)
+	f.pkg = f.java.pkg
 	f.java.members = lexed.MembersOf(f.File)
 	seen := map[string]bool{}
 	for _, d := range f.Decls {
@@ -67,6 +67,7 @@ func cachedJava(c *engine.Cache, p string, src []byte) *jfile {
 
 // javaFacts is what a Java file declares beyond its tdecls.
 type javaFacts struct {
+	pkg     string // the package clause's name
 	classes []jclass
 	// declTok marks token indexes that name a declaration (not references).
 	declTok engine.Bits
@@ -97,10 +98,8 @@ func (x *javaFacts) qualify(n string) string {
 // jclass is one type declaration.
 type jclass struct {
 	name, outer string
-	kind        string
 	open, close int // token indexes of its body's braces
 	supers      []string
-	decl        int // index in the file's decls
 }
 
 // jimport is one import declaration: import [static] a.b.C[.*];
@@ -216,30 +215,28 @@ func (p *jparser) line(i int) int {
 
 // top walks the file's top level: imports, then type declarations.
 func (p *jparser) top() {
-	start := -1
+	start := -1 // the first token of the declaration read, -1 between them
 	for i := 0; i < len(p.toks); {
 		t := p.toks[i]
 		switch {
 		case t.Text == ";" || t.Text == "}":
 			start = -1
 			i++
+			continue
 		case t.Kind == lexed.TkIdent && (t.Text == "import" || t.Text == "package") && start < 0:
 			i = p.importDecl(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+		switch {
 		case t.Text == "@" && p.text(i+1) != "interface":
-			if start < 0 {
-				start = i
-			}
 			i = p.skipAnnotation(i)
 		case p.typeKeywordAt(i):
-			if start < 0 {
-				start = i
-			}
 			i = p.class(start, i, "")
 			start = -1
 		default:
-			if start < 0 {
-				start = i
-			}
 			i++
 		}
 	}
@@ -273,7 +270,10 @@ func (p *jparser) importDecl(i int) int {
 			im.wildcard = true
 		}
 	}
-	if !isPkg && len(im.parts) > 0 {
+	switch {
+	case isPkg:
+		p.facts.pkg = strings.Join(im.parts, ".")
+	case len(im.parts) > 0:
 		p.facts.imports = append(p.facts.imports, im)
 	}
 	return j + 1
@@ -401,7 +401,7 @@ func (p *jparser) class(start, kw int, outer string) int {
 		return j + 1
 	}
 	ci := len(p.facts.classes)
-	p.facts.classes = append(p.facts.classes, jclass{name: key, outer: outer, kind: kind, open: j, supers: supers, decl: d})
+	p.facts.classes = append(p.facts.classes, jclass{name: key, outer: outer, open: j, supers: supers})
 	end := p.body(j, key, kind)
 	p.facts.classes[ci].close = end
 	p.decls[d].To = p.line(end)
@@ -415,9 +415,12 @@ func (p *jparser) body(open int, cls, kind string) int {
 	if kind == "enum" {
 		i = p.enumConstants(i, cls)
 	}
-	start := -1
+	start := -1 // the first token of the member read, -1 between them
 	for i < len(p.toks) {
 		t := p.toks[i]
+		if start < 0 && (t.Kind == lexed.TkIdent || t.Text == "@" || t.Text == "<") {
+			start = i // an annotation, type parameters, a modifier or a name starts a member
+		}
 		switch {
 		case t.Text == "}":
 			return i
@@ -425,39 +428,21 @@ func (p *jparser) body(open int, cls, kind string) int {
 			start = -1
 			i++
 		case t.Text == "@" && p.text(i+1) == "interface":
-			if start < 0 {
-				start = i
-			}
 			i = p.class(start, i+1, cls)
 			start = -1
 		case t.Text == "@":
-			if start < 0 {
-				start = i
-			}
 			i = p.skipAnnotation(i)
 		case t.Text == "{": // an initializer block
 			i = p.br.CloseOrLast(i) + 1
 			start = -1
 		case t.Text == "<":
-			if start < 0 {
-				start = i
-			}
 			i = p.skipAngle(i)
 		case p.typeKeywordAt(i):
-			if start < 0 {
-				start = i
-			}
 			i = p.class(start, i, cls)
 			start = -1
 		case t.Kind == lexed.TkIdent && javaModifiers[t.Text]:
-			if start < 0 {
-				start = i
-			}
 			i++
 		case t.Kind == lexed.TkIdent:
-			if start < 0 {
-				start = i
-			}
 			i = p.member(start, i, cls)
 			start = -1
 		default:
@@ -684,60 +669,6 @@ var (
 	javaPrimitives = engine.Words("boolean byte char short int long float double void")
 	javaNotType    = engine.Words("return throw new case else yield assert package import break continue goto do if for while switch try catch finally class interface enum extends implements throws super this instanceof")
 )
-
-// javaImports reads "package a.b;" and "import [static] a.b.C;" / "a.b.*;".
-func javaImports(toks []lexed.Tok) ([]lexed.Import, string) {
-	var out []lexed.Import
-	pkg := ""
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.Kind != lexed.TkIdent || (t.Text != "import" && t.Text != "package") {
-			continue
-		}
-		if i > 0 && toks[i-1].Text != ";" && toks[i-1].Text != "}" {
-			continue
-		}
-		j := i + 1
-		static := false
-		if j < len(toks) && toks[j].Text == "static" {
-			static = true
-			j++
-		}
-		var parts []string
-		wildcard := false
-		for ; j < len(toks) && toks[j].Text != ";"; j++ {
-			switch {
-			case toks[j].Kind == lexed.TkIdent:
-				parts = append(parts, toks[j].Text)
-			case toks[j].Text == "*":
-				wildcard = true
-			}
-		}
-		if t.Text == "package" {
-			pkg = strings.Join(parts, ".")
-			continue
-		}
-		if len(parts) == 0 {
-			continue
-		}
-		if static && !wildcard && len(parts) > 1 {
-			// import static a.b.C.member: the file is a/b/C.
-			out = append(out, lexed.Import{Spec: strings.Join(parts[:len(parts)-1], "."), Names: []string{parts[len(parts)-1]}})
-			continue
-		}
-		if static && wildcard {
-			out = append(out, lexed.Import{Spec: strings.Join(parts, ".")})
-			continue
-		}
-		im := lexed.Import{Spec: strings.Join(parts, "."), Wildcard: wildcard}
-		if !wildcard {
-			im.Names = []string{parts[len(parts)-1]}
-		}
-		out = append(out, im)
-		i = j
-	}
-	return out, pkg
-}
 
 // Decls reads the declarations of the Java file at p, in source order.
 func Decls(p string, src []byte) []lexed.Decl { return readJava(p, src).Decls }

@@ -216,19 +216,7 @@ func (s *javaSearch) resolveTypes(f *jfile, i, depth int) []string {
 	if r.Text != ")" {
 		return nil
 	}
-	open := -1
-	depthP := 0
-	for j := i - 2; j >= 0; j-- {
-		if toks[j].Text == ")" {
-			depthP++
-		} else if toks[j].Text == "(" {
-			depthP--
-			if depthP == 0 {
-				open = j
-				break
-			}
-		}
-	}
+	open := f.Brackets.Open(i - 2)
 	if open < 1 || toks[open-1].Kind != lexed.TkIdent {
 		return nil
 	}

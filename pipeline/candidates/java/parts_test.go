@@ -49,7 +49,7 @@ func TestFindInPartsAnswersAsOneWalk(t *testing.T) {
 		partMinTokens = minTokens
 		cs := changes()
 		ev := engine.NewEvidence(cs)
-		if err := find(context.Background(), tree, cs, ev); err != nil {
+		if err := find(context.Background(), tree, cs, cs, ev); err != nil {
 			t.Fatal(err)
 		}
 		return ev

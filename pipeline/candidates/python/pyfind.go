@@ -2,7 +2,6 @@ package python
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sort"
 
@@ -32,7 +31,7 @@ type pyChange struct {
 }
 
 // find adds the evidence of the Python changes cs.
-func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	r := newPyResolver(ctx, tree, ev.Cache)
 	var pcs []*pyChange
 	for _, c := range cs {
@@ -93,8 +92,7 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 			if tg.d != nil {
 				name = lexed.Display(*tg.d)
 			}
-			ev.Add(tg.f.Path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(pc.c.Path))})
+			ev.Add(tg.f.Path, engine.UseItem(name, pc.c.Path, score, engine.MethodTokens))
 		}
 		if len(ts) == 0 && !known && len(t.Text) >= lexed.MinMemberLength && !pyBuiltins[t.Text] && !f.localNames()[t.Text] && !seenLoose[t.Text] {
 			seenLoose[t.Text] = true
@@ -104,12 +102,11 @@ func pyUses(r *pyResolver, pc *pyChange, ev *engine.Evidence) []pyLoose {
 	return loose
 }
 
-// pySym is a touched declaration searched for references: name is the
-// token searched (a touched __init__ searches its class's constructions).
+// pySym is a touched declaration searched for references, by its name or,
+// for a touched __init__ (ctor), its class's (the class's constructions).
 type pySym struct {
 	pc   *pyChange
 	s    *lexed.Sym
-	name string
 	ctor bool
 }
 
@@ -133,7 +130,7 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 				continue
 			}
 			addWord(name)
-			byName[name] = append(byName[name], pySym{pc, s, name, ctor})
+			byName[name] = append(byName[name], pySym{pc, s, ctor})
 		}
 	}
 	looseNames := map[string]bool{}
@@ -257,16 +254,11 @@ func pyImpactIn(r *pyResolver, g *pyFile, byName map[string][]pySym, ev *engine.
 			if score == 0 {
 				continue
 			}
-			verb := "uses"
-			name := lexed.Display(sym.s.Decl)
-			switch {
-			case sym.ctor:
+			verb := engine.Verb(call)
+			if sym.ctor {
 				verb = "constructs"
-			case call:
-				verb = "calls"
 			}
-			ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: score, Call: call, Change: sym.s.Change,
-				Reason: fmt.Sprintf("%s `%s`, %s", verb, name, sym.s.Change.Phrase())})
+			ev.Add(g.Path, engine.ImpactItem(verb, lexed.Display(sym.s.Decl), sym.s.Change, score, engine.MethodTokens, call))
 		}
 	}
 }
@@ -333,8 +325,9 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 				continue
 			}
 			added[l.pc]++
-			ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: l.name, Method: engine.MethodTextual, Score: scorePyTextual,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s (the name did not resolve)", l.name, engine.PathBase(l.pc.c.Path))})
+			it := engine.UseItem(l.name, l.pc.c.Path, scorePyTextual, engine.MethodTextual)
+			it.Reason += " (the name did not resolve)"
+			ev.Add(p, it)
 		}
 	}
 }
@@ -344,12 +337,4 @@ func pyTextual(loose []pyLoose, declaring map[string][]string, ev *engine.Eviden
 var pyLibraryMembers = engine.Words("readlines splitlines expanduser write_text read_text write_bytes read_bytes startswith endswith isidentifier removeprefix removesuffix append extend insert remove update values items keys decode encode format replace strip lstrip rstrip split rsplit splitlines startswith endswith lower upper join setdefault popitem discard isdigit isalpha casefold partition rpartition readline readlines write writelines flush close seek tell getvalue search match fullmatch findall finditer group groups groupdict")
 
 // Reader reads Python changes.
-var Reader engine.Reader = reader{}
-
-type reader struct{}
-
-func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangPython }
-
-func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
-	return find(ctx, tree, cs, ev)
-}
+var Reader = lexed.ReaderOf(lexed.LangPython, find)

@@ -39,7 +39,7 @@ type pyResolver struct {
 	busy  map[string]bool // resolutions under way (import cycles)
 	// over maps changed paths to their head side, read from the change.
 	over map[string]*pyFile
-	// receivers memoizes receiverOf by file and token: each member of a
+	// receivers memoizes receiverAt by file and token: each member of a
 	// chain a.m().m()... resolves its receiver from the one before.
 	receivers map[pyAt][]pyTarget
 	cache     *engine.Cache // readings kept across requests
@@ -51,7 +51,7 @@ type pyAt struct {
 	i int
 }
 
-// maxReceiverChain bounds the members and calls receiverOf follows back
+// maxReceiverChain bounds the members and calls receiverAt follows back
 // from one member: a longer chain is not resolved.
 const maxReceiverChain = 64
 
@@ -440,12 +440,9 @@ func (r *pyResolver) value(f *pyFile, i int) []pyTarget {
 	return r.resolveName(f, t.Text, 0)
 }
 
-// receiverOf resolves the receiver of the member token toks[i] (after a
-// "."): a chain of names (self.x typed by the model), or a call's result.
-func (r *pyResolver) receiverOf(f *pyFile, i int) []pyTarget { return r.receiverAt(f, i, 0) }
-
-// receiverAt is receiverOf at depth members and calls from the first
-// asked, memoized.
+// receiverAt resolves the receiver of the member token toks[i] (after a
+// "."): a chain of names (self.x typed by the model), or a call's result;
+// depth counts the members and calls from the first asked. It is memoized.
 func (r *pyResolver) receiverAt(f *pyFile, i, depth int) []pyTarget {
 	k := pyAt{f, i}
 	if ts, ok := r.receivers[k]; ok {
@@ -519,7 +516,7 @@ func (r *pyResolver) refTargets(f *pyFile, i int) (ts []pyTarget, member, known 
 	toks := f.Toks
 	if i > 0 && toks[i-1].Text == "." {
 		var out []pyTarget
-		rs := r.receiverOf(f, i)
+		rs := r.receiverAt(f, i, 0)
 		for _, rt := range rs {
 			out = append(out, r.attr(rt, toks[i].Text, 0)...)
 		}

@@ -16,14 +16,13 @@ import (
 
 // pyImport is one import statement's binding.
 type pyImport struct {
-	// mod is the module as written: "a.b", ".x", "..".
+	// mod is the module as written: "a.b", ".x", "..". "import a.b" binds
+	// local "a" to module "a" (and loads a.b: pyImports).
 	mod string
 	// from: "from mod import name as local"; else "import mod [as local]".
 	from  bool
 	name  string // from-import: the imported name ("*" for a star import)
 	local string // the name bound in the importing file
-	// whole: "import a.b" binds local "a" to module "a" (mod is then "a").
-	line int
 }
 
 // pyFile is a Python file read for the search.
@@ -158,7 +157,7 @@ func pyImports(toks []lexed.Tok, names map[int]bool) []pyImport {
 					break
 				}
 				j = next
-				im := pyImport{mod: mod, local: mod, line: t.Line}
+				im := pyImport{mod: mod, local: mod}
 				if k := strings.IndexByte(mod, '.'); k >= 0 {
 					im.local = mod[:k]
 				}
@@ -170,8 +169,8 @@ func pyImports(toks []lexed.Tok, names map[int]bool) []pyImport {
 					if im.mod != mod {
 						// a.b is loaded too: a.b.x resolves through a's
 						// attribute b, a submodule.
-						out = append(out, pyImport{mod: im.mod, local: im.local, line: t.Line})
-						im = pyImport{mod: mod, local: "", line: t.Line}
+						out = append(out, pyImport{mod: im.mod, local: im.local})
+						im = pyImport{mod: mod, local: ""}
 					}
 				}
 				out = append(out, im)
@@ -198,13 +197,13 @@ func pyImports(toks []lexed.Tok, names map[int]bool) []pyImport {
 					break
 				}
 				if u.Text == "*" {
-					out = append(out, pyImport{mod: mod, from: true, name: "*", line: t.Line})
+					out = append(out, pyImport{mod: mod, from: true, name: "*"})
 					continue
 				}
 				if u.Kind != lexed.TkIdent || u.Text == "as" {
 					continue
 				}
-				im := pyImport{mod: mod, from: true, name: u.Text, local: u.Text, line: t.Line}
+				im := pyImport{mod: mod, from: true, name: u.Text, local: u.Text}
 				names[j] = true
 				if j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == lexed.TkIdent {
 					im.local = toks[j+2].Text

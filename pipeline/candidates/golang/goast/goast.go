@@ -49,6 +49,18 @@ func RecvName(x ast.Expr) string {
 	}
 }
 
+// Members answers the fields of a struct type or the methods of an
+// interface type (iface); nil for any other type expression.
+func Members(x ast.Expr) (list *ast.FieldList, iface bool) {
+	switch t := x.(type) {
+	case *ast.StructType:
+		return t.Fields, false
+	case *ast.InterfaceType:
+		return t.Methods, true
+	}
+	return nil, false
+}
+
 // SelName returns Sel of an embedded pkg.T (or *pkg.T).
 func SelName(x ast.Expr) string {
 	if s, ok := x.(*ast.StarExpr); ok {

@@ -45,3 +45,40 @@ func TestEnclosingCallees(t *testing.T) {
 		})
 	}
 }
+
+// Members answers a struct's fields and an interface's methods, and nothing
+// for another type.
+func TestMembers(t *testing.T) {
+	for _, tc := range []struct {
+		typ   string
+		names []string // nil: no members
+		iface bool
+	}{
+		{"struct{ A, B int; C string }", []string{"A", "B", "C"}, false},
+		{"interface{ M(); N() int }", []string{"M", "N"}, true},
+		{"struct{}", []string{}, false},
+		{"[]int", nil, false},
+		{"map[string]T", nil, false},
+	} {
+		x, err := parser.ParseExpr(tc.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fl, iface := Members(x)
+		if tc.names == nil {
+			if fl != nil || iface {
+				t.Errorf("%s: members %v, iface %t, want none", tc.typ, fl, iface)
+			}
+			continue
+		}
+		names := []string{}
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				names = append(names, n.Name)
+			}
+		}
+		if !slices.Equal(names, tc.names) || iface != tc.iface {
+			t.Errorf("%s: members %v, iface %t, want %v, %t", tc.typ, names, iface, tc.names, tc.iface)
+		}
+	}
+}

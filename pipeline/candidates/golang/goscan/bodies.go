@@ -1,3 +1,8 @@
+// Package goscan reads what the Go reader needs of a file's bytes without
+// parsing it: the function bodies in gofmt's layout (so a parse can skip
+// them), the top-level names it declares and the lines that hold code.
+// Everything here is a function of the content alone, so its answers can
+// be kept by blob.
 package goscan
 
 import "bytes"

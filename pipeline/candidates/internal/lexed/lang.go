@@ -1,6 +1,8 @@
 package lexed
 
 import (
+	"context"
+
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/scope"
 )
@@ -64,3 +66,20 @@ func LangOf(p string) Lang {
 // IsCode reports whether p is a source file of a programming language
 // without a reader of its own, which the identifier search reads.
 func IsCode(p string) bool { return LangOf(p) == LangOther && scope.IsCode(scope.Language(p)) }
+
+// ReaderOf is the engine.Reader of family l's files (LangOf): find adds
+// the evidence of the changes handed to it (engine.Reader.Find).
+func ReaderOf(l Lang, find func(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error) engine.Reader {
+	return familyReader{l, find}
+}
+
+type familyReader struct {
+	lang Lang
+	find func(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error
+}
+
+func (r familyReader) Reads(p string, _ bool) bool { return LangOf(p) == r.lang }
+
+func (r familyReader) Find(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error {
+	return r.find(ctx, tree, all, cs, ev)
+}

@@ -2,7 +2,6 @@ package lexed
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -92,9 +91,7 @@ func (o *Overrides) Record(files []*File, ev *engine.Evidence) {
 			}
 			for _, s := range o.touched[d.Name] {
 				if h.Below(d.Container, s.Decl.Container) {
-					name := Display(s.Decl)
-					ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: ScoreMember, Change: s.Change,
-						Reason: fmt.Sprintf("overrides `%s`, %s", name, s.Change.Phrase())})
+					ev.Add(g.Path, engine.ImpactItem("overrides", Display(s.Decl), s.Change, ScoreMember, engine.MethodTokens, false))
 				}
 			}
 		}

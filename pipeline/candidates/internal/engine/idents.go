@@ -1,9 +1,9 @@
-// Package goscan reads what the Go reader needs of a file's bytes without
-// parsing it: the function bodies in gofmt's layout (so a parse can skip
-// them), the top-level names it declares, the lines that hold code, and its
-// distinct identifiers with how and where each occurs. Everything here is a
-// function of the content alone, so its answers can be kept by blob.
-package goscan
+package engine
+
+// A file's distinct identifiers, listed once per content and kept (Cache):
+// a search that reads every file grep names for a request's names checks
+// each file's short list against its names instead of reading the file
+// again, and learns how each name occurs there.
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
-// Where a word occurs, as bits of wordSet.in's answer.
+// How an identifier occurs in a file (Idents.Word).
 const (
 	OccAny      uint8 = 1 << iota
 	OccSelector       // after a dot: x.Name or pkg.Name
@@ -24,22 +24,23 @@ const (
 	OccNoDollar
 )
 
-// Idents is the distinct identifiers of a file (those wordSet.in
-// reads: runs of Chars not starting with a digit) with how each occurs,
-// and whether the file has a '$' byte anywhere.
+// Idents is the distinct identifiers of a file (runs of its reader's
+// identifier bytes not starting with a digit, ident.Next) with how each
+// occurs, and whether the file has a '$' byte anywhere.
 type Idents struct {
-	text   string   // the identifiers, one after another
-	ends   []uint32 // the end of each identifier in text
-	occ    []uint8  // how each occurs (OccAny, OccSelector, OccKey)
+	chars  ident.Chars // the identifier bytes besides ASCII letters, digits and '_'
+	text   string      // the identifiers, one after another
+	ends   []uint32    // the end of each identifier in text
+	occ    []uint8     // how each occurs (OccAny, OccSelector, OccKey)
 	dollar bool
 	// slots is an open-addressing table of the identifiers (index+1, by
 	// identHash; 0: free), for has.
 	slots []uint32
 }
 
-// ListIdents lists the distinct identifiers of src.
-func ListIdents(src []byte) *Idents {
-	fi := &Idents{dollar: bytes.IndexByte(src, '$') >= 0, slots: make([]uint32, 64)}
+// ListIdents lists the distinct identifiers of src, made of chars.
+func ListIdents(src []byte, chars ident.Chars) *Idents {
+	fi := &Idents{chars: chars, dollar: bytes.IndexByte(src, '$') >= 0, slots: make([]uint32, 64)}
 	var text []byte
 	word := func(k uint32) []byte {
 		from := uint32(0)
@@ -49,7 +50,7 @@ func ListIdents(src []byte) *Idents {
 		return text[from:fi.ends[k]]
 	}
 	for i := 0; ; {
-		s, e, ok := ident.Next(src, i, Chars)
+		s, e, ok := ident.Next(src, i, chars)
 		if !ok {
 			break
 		}
@@ -107,7 +108,7 @@ func ListAt(src []byte, fi *Idents) *At {
 	var ks, offs []uint32
 	first := make([]uint32, len(fi.ends)+1)
 	for i := 0; ; {
-		s, e, ok := ident.Next(src, i, Chars)
+		s, e, ok := ident.Next(src, i, fi.chars)
 		if !ok {
 			break
 		}
