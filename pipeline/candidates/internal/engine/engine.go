@@ -156,12 +156,12 @@ func (e *Evidence) Keep(n int) bool {
 }
 
 // Cut records that a bound left something out, in words a warning can
-// carry ("lib/a.js and 40 other files were not read"); the first few are
-// kept.
+// carry ("lib/a.js and 40 other files were not read"); the first few
+// distinct ones are kept.
 func (e *Evidence) Cut(what string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.cuts) < 4 {
+	if len(e.cuts) < 4 && !slices.Contains(e.cuts, what) {
 		e.cuts = append(e.cuts, what)
 	}
 }

@@ -50,3 +50,15 @@ func distinctFirst(items []Item) []string {
 	}
 	return out
 }
+
+// TestCutsDistinct: a cut recorded twice (two searches reading one file
+// cut short) is listed once, and at most four are kept, in order.
+func TestCutsDistinct(t *testing.T) {
+	ev := NewEvidence(nil)
+	for _, w := range []string{"a", "b", "a", "c", "b", "d", "e"} {
+		ev.Cut(w)
+	}
+	if got := ev.Cuts(); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("cuts %q, want a b c d", got)
+	}
+}

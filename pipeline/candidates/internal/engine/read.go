@@ -23,6 +23,11 @@ func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string,
 	return ReadHeld(ctx, tree, ev, lang, paths, nil, read)
 }
 
+// Partial is a reading that may leave part of its file out (a bound on
+// the tokens of one file): Unread says what, "" when nothing. ReadFiles
+// records what each reading it keeps left out as a cut.
+type Partial interface{ Unread() string }
+
 // ReadHeld is ReadFiles for files some of which a first pass has read
 // already: held answers the content of each it holds (nil for one it does
 // not). A file held is not read again, and is read when the time for
@@ -60,6 +65,11 @@ func ReadHeld[T any](ctx context.Context, tree Tree, ev *Evidence, lang string, 
 		if !ev.Keep(n) {
 			unread.Add(1)
 			return
+		}
+		if r, ok := any(v).(Partial); ok {
+			if what := r.Unread(); what != "" {
+				ev.Cut(what)
+			}
 		}
 		out[i] = v
 	})

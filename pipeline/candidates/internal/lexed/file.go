@@ -1,6 +1,7 @@
 package lexed
 
 import (
+	"fmt"
 	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -45,6 +46,19 @@ type File struct {
 	Imports  []Import
 	idx      *Index     // built on first use (index)
 	Types    *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
+	// cutAfter, when the source held more than MaxTokens tokens, is the
+	// line of the last one made: Toks ends before the source does
+	// (Unread). 0 when the source was read whole.
+	cutAfter int
+}
+
+// Unread says what of f's source its tokens leave out, for the
+// evidence's cuts (engine.Partial); "" when it was read whole.
+func (f *File) Unread() string {
+	if f.cutAfter == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s holds more than %d tokens: what follows its line %d was not read", f.Path, MaxTokens, f.cutAfter)
 }
 
 // Index answers RefersTo, DeclaresAt and moduleReceiver's assignment scan
@@ -122,8 +136,13 @@ func Reads() int64 { return reads.Load() }
 func Read(p string, src []byte) *File {
 	reads.Add(1)
 	l := LangOf(p)
-	toks := Tokens(src, LexModeOf(l))
-	return &File{Path: p, Lang: l, Toks: toks, Brackets: PairBrackets(toks)}
+	f := &File{Path: p, Lang: l}
+	toks, cut := lex(src, LexModeOf(l))
+	if cut {
+		f.cutAfter = toks[len(toks)-1].Line
+	}
+	f.Toks, f.Brackets = toks, PairBrackets(toks)
+	return f
 }
 
 // Sym is a declaration of the changed file that the change touched.
