@@ -1,7 +1,6 @@
 package lexed
 
 import (
-	"fmt"
 	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -48,18 +47,13 @@ type File struct {
 	Types    *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
 	// cutAfter, when the source held more than MaxTokens tokens, is the
 	// line of the last one made: Toks ends before the source does
-	// (Unread). 0 when the source was read whole.
+	// (ReadTo). 0 when the source was read whole.
 	cutAfter int
 }
 
-// Unread says what of f's source its tokens leave out, for the
-// evidence's cuts (engine.Partial); "" when it was read whole.
-func (f *File) Unread() string {
-	if f.cutAfter == 0 {
-		return ""
-	}
-	return fmt.Sprintf("%s holds more than %d tokens: what follows its line %d was not read", f.Path, MaxTokens, f.cutAfter)
-}
+// ReadTo answers the last line f's tokens read and the bound that
+// stopped them there (engine.Partial); line 0 when f was read whole.
+func (f *File) ReadTo() (line, bound int) { return f.cutAfter, MaxTokens }
 
 // Index answers RefersTo, DeclaresAt and moduleReceiver's assignment scan
 // in constant time: without it each member access of a file rescanned the

@@ -51,7 +51,7 @@ func LexModeOf(l Lang) LexMode {
 }
 
 // MaxTokens bounds the tokens Tokens makes of one source (6 MB of them):
-// what follows is not read, and File.Unread says so. Sources are at most
+// what follows is not read, and File.ReadTo says so. Sources are at most
 // 2 MiB; real source files hold far fewer (a 500 KB library bundle about
 // 80,000), so the cap cuts only ones of punctuation runs and one-call
 // lines (generated code, data, attacks), after their imports and first

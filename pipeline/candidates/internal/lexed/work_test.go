@@ -77,8 +77,8 @@ func TestTokensCapped(t *testing.T) {
 
 // TestTokensCapIsABound: no source makes more than MaxTokens tokens, those
 // of one template substitution or f-string field holding them all too,
-// and a file whose tokens were cut says so (Unread) while one of exactly
-// MaxTokens does not.
+// and a file whose tokens were cut says to which line it was read
+// (ReadTo) while one of exactly MaxTokens says it was read whole.
 func TestTokensCapIsABound(t *testing.T) {
 	over := strings.Repeat("a;", MaxTokens)
 	for _, c := range []struct{ path, src string }{
@@ -92,14 +92,14 @@ func TestTokensCapIsABound(t *testing.T) {
 		if len(f.Toks) != MaxTokens {
 			t.Errorf("%s %.20q: %d tokens, want the cap %d", c.path, c.src, len(f.Toks), MaxTokens)
 		}
-		if u := f.Unread(); !strings.Contains(u, c.path) || !strings.Contains(u, "was not read") {
-			t.Errorf("%s %.20q: Unread %q, want the cut named", c.path, c.src, u)
+		if line, bound := f.ReadTo(); len(f.Toks) == 0 || line != f.Toks[len(f.Toks)-1].Line || bound != MaxTokens {
+			t.Errorf("%s %.20q: read to line %d (bound %d), want the last token's line and %d", c.path, c.src, line, bound, MaxTokens)
 		}
 	}
 	exact := "x" + strings.Repeat(";", MaxTokens-1) // MaxTokens tokens, no more
 	f := Read("src/e.ts", []byte(exact+"\n// a comment after them\n"))
-	if len(f.Toks) != MaxTokens || f.Unread() != "" {
-		t.Errorf("exactly MaxTokens tokens: %d made, Unread %q, want all and none", len(f.Toks), f.Unread())
+	if line, _ := f.ReadTo(); len(f.Toks) != MaxTokens || line != 0 {
+		t.Errorf("exactly MaxTokens tokens: %d made, read to line %d, want all and the whole file (0)", len(f.Toks), line)
 	}
 }
 
