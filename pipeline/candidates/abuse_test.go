@@ -3,8 +3,11 @@ package candidates
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
 // pathological are sources that made the tokens engine run far past its
@@ -41,15 +44,19 @@ const maxAllocPerByte = 400
 
 // TestAbuseCandidatesBudget: each pathological input is read with work
 // bounded by its size (bytes allocated, counted, not timed), and still
-// finds the caller.
+// finds the caller; a file of more tokens than one file may hold
+// (lexed.MaxTokens) is read up to them, and the answer says so.
 func TestAbuseCandidatesBudget(t *testing.T) {
 	for name, tree := range pathological() {
 		var got []Candidate
 		var err error
 		alloc := allocated(func() { got, err = Find(context.Background(), memTree(tree), pathologicalChange(tree), Options{}) })
-		if err != nil {
+		var cut *CutError
+		switch {
+		case name == "comment-tsconfig" && err != nil:
 			t.Errorf("%s: %v", name, err)
-			continue
+		case name != "comment-tsconfig" && (!errors.As(err, &cut) || !strings.Contains(err.Error(), "src/use.ts ") || !strings.Contains(err.Error(), fmt.Sprintf("more than %d tokens", lexed.MaxTokens))):
+			t.Errorf("%s: err %v, want the cut of src/use.ts's tokens", name, err)
 		}
 		if per := float64(alloc) / float64(treeBytes(tree)); per > maxAllocPerByte {
 			t.Errorf("%s: %.0f bytes allocated per byte of source (bound %d)", name, per, maxAllocPerByte)
@@ -58,6 +65,36 @@ func TestAbuseCandidatesBudget(t *testing.T) {
 			t.Errorf("%s: the caller in src/use.ts is not a candidate: %+v", name, got)
 		}
 		t.Logf("%s: %d KB allocated, %d candidates", name, alloc>>10, len(got))
+	}
+}
+
+// TestAbuseTokensBoundedPerFile: past lexed.MaxTokens, a file's size adds
+// to a search's work only the copies of its bytes: the member-accesses
+// shape at four times its size allocates at most a few bytes more per
+// byte added (uncut, its tokens, 48 bytes about every 2.4 bytes, lexed
+// by two phases, added over 100), measured against the shape's own size
+// in the same test.
+func TestAbuseTokensBoundedPerFile(t *testing.T) {
+	changed := pathological()["member-accesses"]["src/store.ts"]
+	var alloc [2]uint64
+	var size [2]int
+	for k, n := range []int{40_000, 160_000} {
+		members := "import { Store } from './store';\nconst st = new Store();\n" + strings.Repeat("st.persist('a');\n", n)
+		tree := map[string]string{"src/store.ts": changed, "src/use.ts": members, "src/use2.ts": members}
+		var got []Candidate
+		var err error
+		alloc[k] = allocated(func() { got, err = Find(context.Background(), memTree(tree), pathologicalChange(tree), Options{}) })
+		size[k] = treeBytes(tree)
+		var cut *CutError
+		if !errors.As(err, &cut) || !listed(got, "src/use.ts") {
+			t.Fatalf("%d lines: err %v, src/use.ts listed %v: want the callers found before the cut listed with it", n, err, listed(got, "src/use.ts"))
+		}
+	}
+	added := float64(alloc[1]) - float64(alloc[0])
+	per := added / float64(size[1]-size[0])
+	t.Logf("%d KB allocated, %d KB at four times the size: %.1f bytes per byte added", alloc[0]>>10, alloc[1]>>10, per)
+	if per > 8 {
+		t.Errorf("four times the source: %d KB allocated, %d KB at its size: %.1f bytes per byte added, want at most 8", alloc[1]>>10, alloc[0]>>10, per)
 	}
 }
 

@@ -303,8 +303,9 @@ func read(ctx context.Context, tree Tree, changes []Change, cs []*engine.Change,
 }
 
 // CutError is Find's error when a bound of the search (the tokens one Find
-// keeps, engine.MaxKeptTokens) left files unread: the candidates answered
-// with it are those found in the files read.
+// keeps, engine.MaxKeptTokens; the tokens of one file, lexed.MaxTokens;
+// its time for reading) left files or their ends unread: the candidates
+// answered with it are those found in what was read.
 type CutError struct {
 	What []string // what was left out, one phrase each
 }

@@ -127,9 +127,10 @@ type Evidence struct {
 	// read by then are still walked and listed.
 	Reading context.Context
 
-	kept atomic.Int64 // tokens kept by the searches (Keep)
-	mu   sync.Mutex
-	cuts []string // what a bound cut (Cut)
+	kept  atomic.Int64 // tokens kept by the searches (Keep)
+	mu    sync.Mutex
+	cuts  []string     // what a bound cut (Cut)
+	short partialFiles // the files read only in part (ReadFiles)
 }
 
 // reading is the context the searches read files under: Reading when it
@@ -156,21 +157,26 @@ func (e *Evidence) Keep(n int) bool {
 }
 
 // Cut records that a bound left something out, in words a warning can
-// carry ("lib/a.js and 40 other files were not read"); the first few are
-// kept.
+// carry ("lib/a.js and 40 other files were not read"); the first few
+// distinct ones are kept.
 func (e *Evidence) Cut(what string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if len(e.cuts) < 4 {
+	if len(e.cuts) < 4 && !slices.Contains(e.cuts, what) {
 		e.cuts = append(e.cuts, what)
 	}
 }
 
-// Cuts returns what Cut recorded, in order.
+// Cuts returns what Cut recorded, in order, then the files read only in
+// part, in one phrase.
 func (e *Evidence) Cuts() []string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]string(nil), e.cuts...)
+	out := append([]string(nil), e.cuts...)
+	if what := e.short.phrase(); what != "" {
+		out = append(out, what)
+	}
+	return out
 }
 
 // FileEvidence is the reasons to list one file: the best item of each

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -49,4 +50,46 @@ func distinctFirst(items []Item) []string {
 		}
 	}
 	return out
+}
+
+// TestCutsDistinct: a cut recorded twice (two searches reading one file
+// cut short) is listed once, and at most four are kept, in order.
+func TestCutsDistinct(t *testing.T) {
+	ev := NewEvidence(nil)
+	for _, w := range []string{"a", "b", "a", "c", "b", "d", "e"} {
+		ev.Cut(w)
+	}
+	if got := ev.Cuts(); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+		t.Errorf("cuts %q, want a b c d", got)
+	}
+}
+
+// partialReading is a reading read to line (0: whole).
+type partialReading struct{ line int }
+
+func (r partialReading) ReadTo() (int, int) { return r.line, 100 }
+
+// TestReadFilesCountsPartialReadings: the files ReadFiles keeps whose
+// readings ended before them are one cut naming the first by path and
+// counting the others, each once however often it is read; a whole
+// reading is none.
+func TestReadFilesCountsPartialReadings(t *testing.T) {
+	tree := &grepTree{files: map[string]string{"b.js": "7", "a.js": "3", "c.js": "0", "d.js": "5"}}
+	ev := NewEvidence(nil)
+	read := func(_ string, src []byte) (partialReading, int, bool) {
+		return partialReading{int(src[0] - '0')}, 1, true
+	}
+	if ev.Cuts() != nil {
+		t.Fatalf("cuts %q before any reading", ev.Cuts())
+	}
+	ReadFiles(context.Background(), tree, ev, "JavaScript", []string{"c.js"}, read)
+	if got := ev.Cuts(); len(got) != 0 {
+		t.Fatalf("a whole reading: cuts %q, want none", got)
+	}
+	ReadFiles(context.Background(), tree, ev, "JavaScript", []string{"b.js", "a.js", "c.js"}, read)
+	ReadFiles(context.Background(), tree, ev, "JavaScript", []string{"a.js", "d.js"}, read)
+	want := "a.js and 2 other files hold more than 100 tokens: what follows the last read (line 3 of a.js) was not read"
+	if got := ev.Cuts(); !slices.Equal(got, []string{want}) {
+		t.Errorf("cuts %q, want %q", got, want)
+	}
 }

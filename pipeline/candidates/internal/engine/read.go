@@ -23,6 +23,50 @@ func ReadFiles[T any](ctx context.Context, tree Tree, ev *Evidence, lang string,
 	return ReadHeld(ctx, tree, ev, lang, paths, nil, read)
 }
 
+// Partial is a reading that may end before its file does (a bound on the
+// tokens of one file): ReadTo answers the last line read and the bound,
+// line 0 when the file was read whole. ReadFiles counts the files each
+// reading it keeps left a part of, as one cut.
+type Partial interface{ ReadTo() (line, bound int) }
+
+// partialFiles counts the files read only in part (Partial) and names
+// the first of them by path, for the evidence's cuts.
+type partialFiles struct {
+	paths       map[string]bool
+	first       string
+	line, bound int
+}
+
+// shortRead records that the file at p was read to its line, the bound
+// of its reader's tokens stopping there.
+func (e *Evidence) shortRead(p string, line, bound int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := &e.short
+	if s.paths == nil {
+		s.paths = map[string]bool{}
+	}
+	s.paths[p] = true
+	if s.first == "" || p < s.first {
+		s.first, s.line, s.bound = p, line, bound
+	}
+}
+
+// phrase says what the files read in part left out; "" for none.
+func (s partialFiles) phrase() string {
+	switch len(s.paths) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%s holds more than %d tokens: what follows its line %d was not read", s.first, s.bound, s.line)
+	}
+	others := "1 other file"
+	if n := len(s.paths) - 1; n > 1 {
+		others = fmt.Sprintf("%d other files", n)
+	}
+	return fmt.Sprintf("%s and %s hold more than %d tokens: what follows the last read (line %d of %s) was not read", s.first, others, s.bound, s.line, s.first)
+}
+
 // ReadHeld is ReadFiles for files some of which a first pass has read
 // already: held answers the content of each it holds (nil for one it does
 // not). A file held is not read again, and is read when the time for
@@ -60,6 +104,11 @@ func ReadHeld[T any](ctx context.Context, tree Tree, ev *Evidence, lang string, 
 		if !ev.Keep(n) {
 			unread.Add(1)
 			return
+		}
+		if r, ok := any(v).(Partial); ok {
+			if line, bound := r.ReadTo(); line > 0 {
+				ev.shortRead(paths[i], line, bound)
+			}
 		}
 		out[i] = v
 	})

@@ -45,7 +45,15 @@ type File struct {
 	Imports  []Import
 	idx      *Index     // built on first use (index)
 	Types    *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
+	// cutAfter, when the source held more than MaxTokens tokens, is the
+	// line of the last one made: Toks ends before the source does
+	// (ReadTo). 0 when the source was read whole.
+	cutAfter int
 }
+
+// ReadTo answers the last line f's tokens read and the bound that
+// stopped them there (engine.Partial); line 0 when f was read whole.
+func (f *File) ReadTo() (line, bound int) { return f.cutAfter, MaxTokens }
 
 // Index answers RefersTo, DeclaresAt and moduleReceiver's assignment scan
 // in constant time: without it each member access of a file rescanned the
@@ -122,8 +130,13 @@ func Reads() int64 { return reads.Load() }
 func Read(p string, src []byte) *File {
 	reads.Add(1)
 	l := LangOf(p)
-	toks := Tokens(src, LexModeOf(l))
-	return &File{Path: p, Lang: l, Toks: toks, Brackets: PairBrackets(toks)}
+	f := &File{Path: p, Lang: l}
+	toks, cut := lex(src, LexModeOf(l))
+	if cut {
+		f.cutAfter = toks[len(toks)-1].Line
+	}
+	f.Toks, f.Brackets = toks, PairBrackets(toks)
+	return f
 }
 
 // Sym is a declaration of the changed file that the change touched.

@@ -16,9 +16,9 @@ func allocated(fn func()) uint64 {
 }
 
 // tokensBound is the most Tokens may allocate for n bytes: one copy of
-// the source, and the token slice grown from n/6 to at most one token a
-// byte (48 bytes a token, the growth's copies about five times over).
-func tokensBound(n int) uint64 { return uint64(n) + 320*uint64(n) + 8192 }
+// the source, and at most one token a byte (48 bytes a token) made in
+// blocks and joined once, about three times over.
+func tokensBound(n int) uint64 { return uint64(n) + 160*uint64(n) + 8192 }
 
 // checkTokensWork lexes src in mode and fails when the tokens or the
 // bytes allocated are not bounded by the source's length.
@@ -75,6 +75,34 @@ func TestTokensCapped(t *testing.T) {
 	}
 }
 
+// TestTokensCapIsABound: no source makes more than MaxTokens tokens, those
+// of one template substitution or f-string field holding them all too,
+// and a file whose tokens were cut says to which line it was read
+// (ReadTo) while one of exactly MaxTokens says it was read whole.
+func TestTokensCapIsABound(t *testing.T) {
+	over := strings.Repeat("a;", MaxTokens)
+	for _, c := range []struct{ path, src string }{
+		{"src/t.ts", "x = `${" + over + "}`\n"},
+		{"src/t.ts", "x = `${`${" + over + "}`}`\n"},
+		{"pkg/f.py", "x = f\"{(" + over + ")}\"\n"},
+		{"pkg/f.py", "x = f'''{(\n" + over + "\n)}'''\n"},
+		{"src/A.java", "class A {\n" + over + "\n}\n"},
+	} {
+		f := Read(c.path, []byte(c.src))
+		if len(f.Toks) != MaxTokens {
+			t.Errorf("%s %.20q: %d tokens, want the cap %d", c.path, c.src, len(f.Toks), MaxTokens)
+		}
+		if line, bound := f.ReadTo(); len(f.Toks) == 0 || line != f.Toks[len(f.Toks)-1].Line || bound != MaxTokens {
+			t.Errorf("%s %.20q: read to line %d (bound %d), want the last token's line and %d", c.path, c.src, line, bound, MaxTokens)
+		}
+	}
+	exact := "x" + strings.Repeat(";", MaxTokens-1) // MaxTokens tokens, no more
+	f := Read("src/e.ts", []byte(exact+"\n// a comment after them\n"))
+	if line, _ := f.ReadTo(); len(f.Toks) != MaxTokens || line != 0 {
+		t.Errorf("exactly MaxTokens tokens: %d made, read to line %d, want all and the whole file (0)", len(f.Toks), line)
+	}
+}
+
 // FuzzTokens: any source, in every mode, lexes with work bounded by its
 // length (tokens and bytes allocated), never a clock.
 func FuzzTokens(f *testing.F) {
@@ -93,17 +121,24 @@ func FuzzTokens(f *testing.F) {
 }
 
 // A token's text is cut from the one copy of the source, punctuation
-// included: lexing a file allocates its copy and the token slice, not a
-// string per token.
+// included: lexing a file allocates its copy and the token blocks (one,
+// or a few joined once when the source holds more tokens than its length
+// foretold), never a string per token: ten times the source, the same
+// allocations.
 func TestTokensAllocateNoTextPerToken(t *testing.T) {
-	src := []byte(strings.Repeat("call(argument_one, argument_two[index]);\n", 200))
+	line := "call(argument_one, argument_two[index]);\n"
 	for _, mode := range []LexMode{LexCLike, LexJS, LexPython, LexHash} {
-		toks := Tokens(src, mode)
-		if len(toks) != 200*10 || toks[1].Text != "(" || toks[9].Text != ";" {
-			t.Fatalf("mode %d: %d tokens, %q %q", mode, len(toks), toks[1].Text, toks[9].Text)
+		var allocs [2]float64
+		for k, n := range []int{200, 2000} {
+			src := []byte(strings.Repeat(line, n))
+			toks := Tokens(src, mode)
+			if len(toks) != n*10 || toks[1].Text != "(" || toks[9].Text != ";" {
+				t.Fatalf("mode %d: %d tokens, %q %q", mode, len(toks), toks[1].Text, toks[9].Text)
+			}
+			allocs[k] = testing.AllocsPerRun(10, func() { Tokens(src, mode) })
 		}
-		if n := testing.AllocsPerRun(20, func() { Tokens(src, mode) }); n > 3 {
-			t.Errorf("mode %d: lexing %d tokens allocated %v times, want at most 3 (the source's copy, the lexer, the token slice)", mode, len(toks), n)
+		if allocs[1] > allocs[0] || allocs[0] > 6 {
+			t.Errorf("mode %d: lexing 2,000 and 20,000 tokens allocated %v and %v times, want the same, at most 6 (the source's copy, the token blocks, their join)", mode, allocs[0], allocs[1])
 		}
 	}
 }
