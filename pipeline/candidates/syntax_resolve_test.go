@@ -35,13 +35,13 @@ func TestSyntaxIncludes(t *testing.T) {
 			want: []string{"include/foo/bar.h", "src/bar.c"},
 		},
 		{
-			// src/bar.c's body reaches the file including its header, not the
-			// one calling a bar_open of its own.
+			// src/bar.c's body reaches its header's prototype and the file
+			// including the header, not the one calling a bar_open of its own.
 			name: "header stands for its source",
 			files: map[string]string{"include/foo/bar.h": proto, "src/bar.c": def, "src/app/main.c": strings.Replace(caller, "return 0;", "return bar_open(1);", 1),
 				"legacy/old.c": decoy},
 			path: "src/bar.c", old: "return n + 1;", new: "return n + 2;",
-			want: []string{"src/app/main.c"},
+			want: []string{"include/foo/bar.h", "src/app/main.c"},
 		},
 		{
 			name:  "compilation database",

@@ -210,14 +210,22 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	if d.container != "" && overrides(g, d) {
 		return reference{visible, "overrides"}, true
 	}
-	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
-		// A prototype or an interface's member declaring it again.
+	if callableKinds[d.kind] && declaresToo(g, d) {
+		// A prototype or an interface's member declaring it again. One
+		// the changed file includes, or the header of its name, is its
+		// own declaration, whose contract a changed body must keep: it
+		// counts for any change; another only for a changed signature.
 		sg := s.sees(g, t.f)
 		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
 			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
 			sg = visible // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
-		return reference{sg, "declares"}, true
+		if s.includes != nil && s.sees(t.f, g) == visible {
+			sg = visible // the definition's file includes it
+		}
+		if t.change >= engine.ChangedSignature || sg == visible && s.includes != nil {
+			return reference{sg, "declares"}, true
+		}
 	}
 	if !g.mentions[d.name] {
 		return reference{}, false
