@@ -44,6 +44,17 @@ func TestSyntaxIncludes(t *testing.T) {
 			want: []string{"include/foo/bar.h", "src/app/main.c"},
 		},
 		{
+			// api.h declares what src/exec.c defines, under another name: a
+			// file including it refers to the definition, the decoy calling
+			// a bar_open of its own does not.
+			name: "prototype of another name",
+			files: map[string]string{"include/foo/api.h": proto, "src/exec.c": strings.Replace(def, "foo/bar.h", "foo/api.h", 1),
+				"src/app/main.c": strings.NewReplacer("foo/bar.h", "foo/api.h", "return 0;", "return bar_open(1);").Replace(caller),
+				"legacy/old.c":   decoy},
+			path: "src/exec.c", old: "return n + 1;", new: "return n + 2;",
+			want: []string{"include/foo/api.h", "src/app/main.c"},
+		},
+		{
 			name:  "compilation database",
 			files: map[string]string{"build/compile_commands.json": db, "api/bar.h": proto, "other/bar.h": proto, "src/main.c": flat},
 			path:  "src/main.c", old: "return 0;", new: "return bar_open(1);",

@@ -13,13 +13,13 @@ import (
 // declares and calls a compute and a helper of its own that caller does
 // not see.
 type syntaxLang struct {
-	name                  string
-	files                 map[string]string
-	lib, caller, decoy    string
-	call, callMore        string // caller's call line, and it calling helper too
-	header, header2       string // compute's header, and it with a new parameter
-	body, body2           string // a line of compute's body, and it changed
-	removed               string // compute's lines in lib
+	name                 string
+	files                map[string]string
+	lib, caller, decoy   string
+	call, callMore       string // caller's call line, and it calling helper too
+	header, header2      string // compute's header, and it with a new parameter
+	body, body2          string // a line of compute's body, and it changed
+	removed              string // compute's lines in lib
 	usesToo, declaredToo []string
 }
 

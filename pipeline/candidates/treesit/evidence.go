@@ -168,31 +168,60 @@ func (s *search) impact(ts []touched, files []*file) {
 		}
 	})
 	for _, t := range ts {
-		type hit struct {
-			g     *file
-			sight sight
-			why   string
-		}
-		var hits []hit
-		best := unseen
+		var refs, protos []impactHit
 		for i, g := range files {
 			h, ok := s.refersTo(g, recvs[i][t.d.name], t)
 			if !ok {
 				continue
 			}
-			hits = append(hits, hit{g, h.sight, h.why})
-			best = max(best, h.sight)
+			if h.why == whyDeclares {
+				protos = append(protos, impactHit{g, h})
+			} else {
+				refs = append(refs, impactHit{g, h})
+			}
 		}
-		if best == unseen && len(hits) > maxUnseen {
+		if s.includes == nil {
+			s.addImpact(t, append(protos, refs...))
 			continue
 		}
-		for _, h := range hits {
-			if h.sight < best {
-				continue
+		// A file including a prototype the definition's file sees
+		// includes the declaration it refers to. A prototype does not
+		// compete with the references: each is listed by the best sight
+		// of its own kind.
+		for k, r := range refs {
+			if r.sight < visible && slices.ContainsFunc(protos, func(p impactHit) bool {
+				return p.sight == visible && s.sees(r.g, p.g) == visible
+			}) {
+				refs[k].sight = visible
 			}
-			s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax, Change: t.change,
-				Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
 		}
+		s.addImpact(t, protos)
+		s.addImpact(t, refs)
+	}
+}
+
+// impactHit is a file referring to a touched declaration.
+type impactHit struct {
+	g *file
+	reference
+}
+
+// addImpact lists the hits of the best sight among hits, unless that is
+// unseen and they are many.
+func (s *search) addImpact(t touched, hits []impactHit) {
+	best := unseen
+	for _, h := range hits {
+		best = max(best, h.sight)
+	}
+	if best == unseen && len(hits) > maxUnseen {
+		return
+	}
+	for _, h := range hits {
+		if h.sight < best {
+			continue
+		}
+		s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax, Change: t.change,
+			Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
 	}
 }
 
@@ -201,6 +230,10 @@ type reference struct {
 	sight sight
 	why   string
 }
+
+// whyDeclares is the reason of a file declaring a touched callable again
+// (a prototype, an interface's member).
+const whyDeclares = "declares"
 
 // refersTo reports whether g refers to t's declaration, and how well it
 // sees it; recvs are the receivers of g's references to its name ("" for
@@ -224,7 +257,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			sg = visible // the definition's file includes it
 		}
 		if t.change >= engine.ChangedSignature || sg == visible && s.includes != nil {
-			return reference{sg, "declares"}, true
+			return reference{sg, whyDeclares}, true
 		}
 	}
 	if !g.mentions[d.name] {
