@@ -77,3 +77,30 @@ func TestSpansOnlyForHeads(t *testing.T) {
 		t.Errorf("head again: same %v, %d parses, want 2", g == h, parses)
 	}
 }
+
+// TestConditionalBranches: a C file whose branches each open a block
+// (an if per platform sharing one body) is read as one configuration of
+// its conditional directives, and its declarations are found; one that
+// parses as written keeps the declarations of every branch.
+func TestConditionalBranches(t *testing.T) {
+	split := []byte("int pick(int a, int b) {\n#ifdef WIN32\n  if (a) {\n#else\n  if (b) {\n#endif\n    return 1;\n  }\n  return 0;\n}\n\n" +
+		"int after(int n) {\n  return n;\n}\n\nint more(int n) {\n  return after(n);\n}\n")
+	whole := []byte("#ifdef _WIN32\nint on_windows(void) { return 1; }\n#else\nint elsewhere(void) { return 0; }\n#endif\n")
+	for _, c := range []struct {
+		src  []byte
+		want []string
+	}{
+		{split, []string{"pick", "after", "more"}},
+		{whole, []string{"on_windows", "elsewhere"}},
+	} {
+		f, err := parse(context.Background(), languages["c"], "src/util.c", c.src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range c.want {
+			if !f.declares[n] {
+				t.Errorf("%s not declared: %+v", n, f.decls)
+			}
+		}
+	}
+}
