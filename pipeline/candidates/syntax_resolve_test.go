@@ -69,6 +69,14 @@ func TestSyntaxIncludes(t *testing.T) {
 			want: []string{"api/bar.h", "other/bar.h"},
 		},
 		{
+			// "bar.h" is in no include folder of src/lib/main.c's: of the
+			// header folders holding it, src/util shares src/ with it.
+			name:  "nearest header folder",
+			files: map[string]string{"src/util/bar.h": proto, "ext/zlib/bar.h": proto, "src/lib/main.c": flat},
+			path:  "src/lib/main.c", old: "return 0;", new: "return bar_open(1);",
+			want: []string{"src/util/bar.h"},
+		},
+		{
 			name:  "database at the root naming no file of the tree",
 			files: map[string]string{"compile_commands.json": strings.ReplaceAll(db, "src/", "gen/"), "api/bar.h": proto, "other/bar.h": proto, "src/main.c": flat},
 			path:  "src/main.c", old: "return 0;", new: "return bar_open(1);",
