@@ -4,6 +4,7 @@ package treesit
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -102,5 +103,30 @@ func TestConditionalBranches(t *testing.T) {
 				t.Errorf("%s not declared: %+v", n, f.decls)
 			}
 		}
+	}
+}
+
+// TestCppPointerAndReferenceReturns: C++ methods and prototypes returning
+// a pointer or a reference are declarations, in their class and out of it.
+func TestCppPointerAndReferenceReturns(t *testing.T) {
+	src := []byte("class Foo {\npublic:\n  Foo* Get();\n  std::string const& Name() const;\n  Foo* Inline() { return this; }\n};\n\n" +
+		"Foo* Foo::Get()\n{\n  return this;\n}\n\nstd::string const& Foo::Name() const\n{\n  return name;\n}\n\nconst char *value_of(int j);\n")
+	f, err := parse(context.Background(), languages["cpp"], "src/foo.h", src, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type at struct {
+		name     string
+		from, to int
+	}
+	var got []at
+	for _, d := range f.decls {
+		if callableKinds[d.kind] {
+			got = append(got, at{d.container + "." + d.name, d.from, d.to})
+		}
+	}
+	want := []at{{"Foo.Get", 3, 3}, {"Foo.Name", 4, 4}, {"Foo.Inline", 5, 5}, {"Foo.Get", 8, 11}, {"Foo.Name", 13, 16}, {".value_of", 18, 18}}
+	if !slices.Equal(got, want) {
+		t.Errorf("callables %v, want %v", got, want)
 	}
 }
