@@ -166,8 +166,14 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte, spans 
 // firstBranches is the C or C++ source src, whose parse tree has errors,
 // parsed as one configuration of its conditional directives
 // (ctext.FirstBranches) when that parses with fewer errors, else tree and
-// src as they are.
+// src as they are. A file with errors in less than 1/errorShare of it is
+// kept as it is: a local error costs few of its declarations, and a
+// second parse of every such file would cost more than it finds.
 func firstBranches(ctx context.Context, ps *sitter.Parser, tree *sitter.Tree, src []byte) (*sitter.Tree, []byte) {
+	errs := errorBytes(tree.RootNode())
+	if errs*errorShare <= len(src) {
+		return tree, src
+	}
 	alt := ctext.FirstBranches(src)
 	if alt == nil {
 		return tree, src
@@ -177,13 +183,17 @@ func firstBranches(ctx context.Context, ps *sitter.Parser, tree *sitter.Tree, sr
 		ps.Reset()
 		return tree, src
 	}
-	if errorBytes(t.RootNode()) >= errorBytes(tree.RootNode()) {
+	if errorBytes(t.RootNode()) >= errs {
 		t.Close()
 		return tree, src
 	}
 	tree.Close()
 	return t, alt
 }
+
+// errorShare: a parse with errors in over 1/errorShare of the file is tried
+// again on one configuration of its branches (firstBranches).
+const errorShare = 8
 
 // errorBytes is the number of bytes under n in error nodes.
 func errorBytes(n *sitter.Node) int {
