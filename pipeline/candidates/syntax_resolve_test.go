@@ -35,13 +35,24 @@ func TestSyntaxIncludes(t *testing.T) {
 			want: []string{"include/foo/bar.h", "src/bar.c"},
 		},
 		{
-			// src/bar.c's body reaches the file including its header, not the
-			// one calling a bar_open of its own.
+			// src/bar.c's body reaches its header's prototype and the file
+			// including the header, not the one calling a bar_open of its own.
 			name: "header stands for its source",
 			files: map[string]string{"include/foo/bar.h": proto, "src/bar.c": def, "src/app/main.c": strings.Replace(caller, "return 0;", "return bar_open(1);", 1),
 				"legacy/old.c": decoy},
 			path: "src/bar.c", old: "return n + 1;", new: "return n + 2;",
-			want: []string{"src/app/main.c"},
+			want: []string{"include/foo/bar.h", "src/app/main.c"},
+		},
+		{
+			// api.h declares what src/exec.c defines, under another name: a
+			// file including it refers to the definition, the decoy calling
+			// a bar_open of its own does not.
+			name: "prototype of another name",
+			files: map[string]string{"include/foo/api.h": proto, "src/exec.c": strings.Replace(def, "foo/bar.h", "foo/api.h", 1),
+				"src/app/main.c": strings.NewReplacer("foo/bar.h", "foo/api.h", "return 0;", "return bar_open(1);").Replace(caller),
+				"legacy/old.c":   decoy},
+			path: "src/exec.c", old: "return n + 1;", new: "return n + 2;",
+			want: []string{"include/foo/api.h", "src/app/main.c"},
 		},
 		{
 			name:  "compilation database",
@@ -56,6 +67,14 @@ func TestSyntaxIncludes(t *testing.T) {
 			files: map[string]string{"api/bar.h": proto, "other/bar.h": proto, "src/main.c": flat},
 			path:  "src/main.c", old: "return 0;", new: "return bar_open(1);",
 			want: []string{"api/bar.h", "other/bar.h"},
+		},
+		{
+			// "bar.h" is in no include folder of src/lib/main.c's: of the
+			// header folders holding it, src/util shares src/ with it.
+			name:  "nearest header folder",
+			files: map[string]string{"src/util/bar.h": proto, "ext/zlib/bar.h": proto, "src/lib/main.c": flat},
+			path:  "src/lib/main.c", old: "return 0;", new: "return bar_open(1);",
+			want: []string{"src/util/bar.h"},
 		},
 		{
 			name:  "database at the root naming no file of the tree",

@@ -13,14 +13,14 @@ import (
 // declares and calls a compute and a helper of its own that caller does
 // not see.
 type syntaxLang struct {
-	name                  string
-	files                 map[string]string
-	lib, caller, decoy    string
-	call, callMore        string // caller's call line, and it calling helper too
-	header, header2       string // compute's header, and it with a new parameter
-	body, body2           string // a line of compute's body, and it changed
-	removed               string // compute's lines in lib
-	usesToo, signatureToo []string
+	name                 string
+	files                map[string]string
+	lib, caller, decoy   string
+	call, callMore       string // caller's call line, and it calling helper too
+	header, header2      string // compute's header, and it with a new parameter
+	body, body2          string // a line of compute's body, and it changed
+	removed              string // compute's lines in lib
+	usesToo, declaredToo []string
 }
 
 var syntaxLangs = []syntaxLang{
@@ -97,8 +97,8 @@ var syntaxLangs = []syntaxLang{
 		body: "return n * 2;", body2: "return n * 3;",
 		removed: "int compute(int n) {\n    return n * 2;\n}\n\n",
 		// The header declares what the change uses, and its prototype of a
-		// function whose signature changes or goes.
-		usesToo: []string{"src/lib/calc.h"}, signatureToo: []string{"src/lib/calc.h"},
+		// function whose body or signature changes, or that goes.
+		usesToo: []string{"src/lib/calc.h"}, declaredToo: []string{"src/lib/calc.h"},
 	},
 	{
 		name: "cpp", lib: "src/lib/calc.cpp", caller: "src/app/run.cpp", decoy: "src/other/calc.cpp",
@@ -182,11 +182,11 @@ func TestSyntaxReader(t *testing.T) {
 		{"uses", func(l syntaxLang) string { return l.caller }, func(l syntaxLang) string { return l.call }, func(l syntaxLang) string { return l.callMore },
 			KindUses, "declares `", func(l syntaxLang) string { return l.lib }, func(l syntaxLang) []string { return l.usesToo }},
 		{"body", func(l syntaxLang) string { return l.lib }, func(l syntaxLang) string { return l.body }, func(l syntaxLang) string { return l.body2 },
-			KindImpact, "whose body changed", func(l syntaxLang) string { return l.caller }, func(syntaxLang) []string { return nil }},
+			KindImpact, "whose body changed", func(l syntaxLang) string { return l.caller }, func(l syntaxLang) []string { return l.declaredToo }},
 		{"signature", func(l syntaxLang) string { return l.lib }, func(l syntaxLang) string { return l.header }, func(l syntaxLang) string { return l.header2 },
-			KindImpact, "whose signature changed", func(l syntaxLang) string { return l.caller }, func(l syntaxLang) []string { return l.signatureToo }},
+			KindImpact, "whose signature changed", func(l syntaxLang) string { return l.caller }, func(l syntaxLang) []string { return l.declaredToo }},
 		{"removed", func(l syntaxLang) string { return l.lib }, func(l syntaxLang) string { return l.removed }, func(syntaxLang) string { return "" },
-			KindImpact, "which the change removes", func(l syntaxLang) string { return l.caller }, func(l syntaxLang) []string { return l.signatureToo }},
+			KindImpact, "which the change removes", func(l syntaxLang) string { return l.caller }, func(l syntaxLang) []string { return l.declaredToo }},
 	}
 	for _, l := range syntaxLangs {
 		for _, e := range edits {

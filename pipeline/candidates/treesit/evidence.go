@@ -168,31 +168,60 @@ func (s *search) impact(ts []touched, files []*file) {
 		}
 	})
 	for _, t := range ts {
-		type hit struct {
-			g     *file
-			sight sight
-			why   string
-		}
-		var hits []hit
-		best := unseen
+		var refs, protos []impactHit
 		for i, g := range files {
 			h, ok := s.refersTo(g, recvs[i][t.d.name], t)
 			if !ok {
 				continue
 			}
-			hits = append(hits, hit{g, h.sight, h.why})
-			best = max(best, h.sight)
+			if h.why == whyDeclares {
+				protos = append(protos, impactHit{g, h})
+			} else {
+				refs = append(refs, impactHit{g, h})
+			}
 		}
-		if best == unseen && len(hits) > maxUnseen {
+		if s.includes == nil {
+			s.addImpact(t, append(protos, refs...))
 			continue
 		}
-		for _, h := range hits {
-			if h.sight < best {
-				continue
+		// A file including a prototype the definition's file sees
+		// includes the declaration it refers to. A prototype does not
+		// compete with the references: each is listed by the best sight
+		// of its own kind.
+		for k, r := range refs {
+			if r.sight < visible && slices.ContainsFunc(protos, func(p impactHit) bool {
+				return p.sight == visible && s.sees(r.g, p.g) == visible
+			}) {
+				refs[k].sight = visible
 			}
-			s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax, Change: t.change,
-				Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
 		}
+		s.addImpact(t, protos)
+		s.addImpact(t, refs)
+	}
+}
+
+// impactHit is a file referring to a touched declaration.
+type impactHit struct {
+	g *file
+	reference
+}
+
+// addImpact lists the hits of the best sight among hits, unless that is
+// unseen and they are many.
+func (s *search) addImpact(t touched, hits []impactHit) {
+	best := unseen
+	for _, h := range hits {
+		best = max(best, h.sight)
+	}
+	if best == unseen && len(hits) > maxUnseen {
+		return
+	}
+	for _, h := range hits {
+		if h.sight < best {
+			continue
+		}
+		s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax, Change: t.change,
+			Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
 	}
 }
 
@@ -202,6 +231,10 @@ type reference struct {
 	why   string
 }
 
+// whyDeclares is the reason of a file declaring a touched callable again
+// (a prototype, an interface's member).
+const whyDeclares = "declares"
+
 // refersTo reports whether g refers to t's declaration, and how well it
 // sees it; recvs are the receivers of g's references to its name ("" for
 // none).
@@ -210,14 +243,22 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	if d.container != "" && overrides(g, d) {
 		return reference{visible, "overrides"}, true
 	}
-	if t.change >= engine.ChangedSignature && callableKinds[d.kind] && declaresToo(g, d) {
-		// A prototype or an interface's member declaring it again.
+	if callableKinds[d.kind] && declaresToo(g, d) {
+		// A prototype or an interface's member declaring it again. One
+		// the changed file includes, or the header of its name, is its
+		// own declaration, whose contract a changed body must keep: it
+		// counts for any change; another only for a changed signature.
 		sg := s.sees(g, t.f)
 		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
 			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
 			sg = visible // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
-		return reference{sg, "declares"}, true
+		if s.includes != nil && s.sees(t.f, g) == visible {
+			sg = visible // the definition's file includes it
+		}
+		if t.change >= engine.ChangedSignature || sg == visible && s.includes != nil {
+			return reference{sg, whyDeclares}, true
+		}
 	}
 	if !g.mentions[d.name] {
 		return reference{}, false

@@ -93,6 +93,12 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	if err != nil {
 		return err
 	}
+	if s.includes != nil {
+		s.includes.learn(paths)
+		for _, c := range cs {
+			s.includes.learn([]string{c.Path})
+		}
+	}
 	var files []*file
 	var gt *gate
 	if s.includes == nil || !gateIncludes {

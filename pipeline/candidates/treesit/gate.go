@@ -10,13 +10,14 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/ctext"
 )
 
 // A common C name (an error helper, a buffer type) is named by hundreds of
 // files, and parsing each was most of a search's work. A C or C++ file can
 // only use what a header declares if it includes that header, directly or
 // through the headers it includes, or is the header's own unit: the
-// search scans its hits' #include lines and words (scanC, no parse),
+// search scans its hits' #include lines and words (ctext.Scan, no parse),
 // builds the include graph from them and parses only the hits that can
 // take part in the evidence (gate).
 
@@ -73,7 +74,7 @@ func (g *includeGraph) load(ctx context.Context, ps []string) {
 		}
 	}
 	scans := engine.ReadFiles(ctx, g.s.tree, g.s.ev, g.s.family, todo, func(_ string, src []byte) ([]string, int, bool) {
-		return scanC(src, nil).includes, 0, len(src) <= maxParseBytes
+		return ctext.Scan(src, nil).Includes, 0, len(src) <= maxParseBytes
 	})
 	for i, p := range todo {
 		g.add(p, scans[i])
@@ -152,6 +153,12 @@ type gate struct {
 	pending []pendingUse
 }
 
+// cscan is a hit's scan, with its content while the search holds it.
+type cscan struct {
+	ctext.Scanned
+	src []byte
+}
+
 type pendingUse struct {
 	u       use
 	headers []int // the hits the changed file includes that hold the name
@@ -172,7 +179,7 @@ func (s *search) newGate(ctx context.Context, paths, words []string, ts []touche
 		if len(src) > maxParseBytes {
 			return nil, 0, false
 		}
-		sc := scanC(src, want)
+		sc := cscan{Scanned: ctext.Scan(src, want)}
 		if held.Add(int64(len(src))) <= maxHeldBytes {
 			sc.src = src
 		}
@@ -188,9 +195,9 @@ func (s *search) newGate(ctx context.Context, paths, words []string, ts []touche
 		if sc == nil {
 			continue
 		}
-		gt.graph.add(paths[i], sc.includes)
+		gt.graph.add(paths[i], sc.Includes)
 		roots = append(roots, paths[i])
-		for _, w := range sc.words {
+		for _, w := range sc.Words {
 			gt.holding[w] = append(gt.holding[w], i)
 		}
 	}
@@ -229,10 +236,10 @@ func (gt *gate) pickFirst(is []int, seen func(p string) bool, from string, onlyS
 	}
 	if len(best) > maxPerWord {
 		slices.SortStableFunc(best, func(a, b int) int {
-			if fa, fb := slices.Contains(gt.scans[a].words, first), slices.Contains(gt.scans[b].words, first); fa != fb {
+			if fa, fb := slices.Contains(gt.scans[a].Words, first), slices.Contains(gt.scans[b].Words, first); fa != fb {
 				return cmp.Compare(b2i(fb), b2i(fa))
 			}
-			return len(gt.scans[b].words) - len(gt.scans[a].words)
+			return len(gt.scans[b].Words) - len(gt.scans[a].Words)
 		})
 		best = best[:maxPerWord]
 	}

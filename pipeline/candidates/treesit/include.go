@@ -23,12 +23,18 @@ const maxCompileDBBytes = 4 << 20
 // path. The search path is the -I, -iquote and -isystem directories of the
 // project's compilation database (compile_commands.json at the root or in
 // build/) when it has one, else the include folders: each of the
-// including file's directories and the include/ beside it, up to the root.
+// including file's directories and the include/ beside it, up to the root,
+// then the directories holding headers the search came upon (learn), the
+// nearest to the including file when one is nearer than the others: a
+// project's build puts its header folders on the search path.
 // An include resolving to no file of the tree (a system header, a
 // generated one) is left to the trailing-parts rule (seesPath).
 type includes struct {
 	*engine.Listing
 	dirs []string // the compilation database's search path; nil: the include folders
+	// headerDirs are the directories holding headers the search came
+	// upon, the include folders' last resort.
+	headerDirs map[string]bool
 
 	resolvedMu sync.Mutex
 	resolved   map[[2]string]string // (from, include) => the file ("" for none)
@@ -38,7 +44,7 @@ type includes struct {
 // search path (or that it names none) is kept in cache by the database's
 // content.
 func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
-	in := &includes{Listing: engine.NewListing(ctx, tree), resolved: map[[2]string]string{}}
+	in := &includes{Listing: engine.NewListing(ctx, tree), resolved: map[[2]string]string{}, headerDirs: map[string]bool{}}
 	type decoded struct {
 		dirs []string
 		ok   bool
@@ -106,7 +112,50 @@ func (in *includes) find(from, inc string) string {
 			return p
 		}
 	}
+	if in.dirs == nil {
+		return in.nearestHeader(dir, inc)
+	}
 	return ""
+}
+
+// learn adds the directories of the headers among paths, files of the
+// tree, to the search path's last resort (headerDirs). It is called
+// before the includes are resolved.
+func (in *includes) learn(paths []string) {
+	for _, p := range paths {
+		if l := languageOf(p); l != nil && l.rules.includes && !sourceExts[extOf(p)] {
+			in.headerDirs[engine.DirOf(p)] = true
+		}
+	}
+}
+
+// nearestHeader is inc found in the header directories learnt: in the
+// one sharing the most leading directories with dir, when no other holding
+// it shares as many ("" for none, or several alike).
+func (in *includes) nearestHeader(dir, inc string) string {
+	shared := func(d string) int {
+		n := 0
+		for a, b := strings.Split(d, "/"), strings.Split(dir, "/"); n < len(a) && n < len(b) && a[n] == b[n]; n++ {
+		}
+		return n
+	}
+	best, bestShared, alike := "", -1, false
+	for d := range in.headerDirs {
+		p := path.Join(d, inc)
+		if strings.HasPrefix(p, "../") || !in.Has(p) {
+			continue
+		}
+		switch n := shared(d); {
+		case n > bestShared:
+			best, bestShared, alike = p, n, false
+		case n == bestShared:
+			alike = true
+		}
+	}
+	if alike {
+		return ""
+	}
+	return best
 }
 
 // reaches reports whether the header h, an include resolved, stands for

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/prscout/prscout/pipeline/candidates/treesit/ctext"
 	"github.com/prscout/prscout/pipeline/ident"
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -128,6 +129,9 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte, spans 
 		}
 		return nil, 0, err
 	}
+	if l.rules.includes && tree.RootNode().HasError() {
+		tree, src = firstBranches(ctx, ps, tree, src)
+	}
 	c.parsers.Put(ps)
 	defer tree.Close()
 	nodes, ok := shallow(tree.RootNode(), maxDepthPerByte*len(src)+maxDepthBase)
@@ -157,6 +161,53 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte, spans 
 		b.f.spans, b.f.callees = bracketSpans(tree.RootNode(), src)
 	}
 	return b.f, work, nil
+}
+
+// firstBranches is the C or C++ source src, whose parse tree has errors,
+// parsed as one configuration of its conditional directives
+// (ctext.FirstBranches) when that parses with fewer errors, else tree and
+// src as they are. A file with errors in less than 1/errorShare of it is
+// kept as it is: a local error costs few of its declarations, and a
+// second parse of every such file would cost more than it finds.
+func firstBranches(ctx context.Context, ps *sitter.Parser, tree *sitter.Tree, src []byte) (*sitter.Tree, []byte) {
+	errs := errorBytes(tree.RootNode())
+	if errs*errorShare <= len(src) {
+		return tree, src
+	}
+	alt := ctext.FirstBranches(src)
+	if alt == nil {
+		return tree, src
+	}
+	t, err := ps.ParseCtx(ctx, nil, alt)
+	if err != nil {
+		ps.Reset()
+		return tree, src
+	}
+	if errorBytes(t.RootNode()) >= errs {
+		t.Close()
+		return tree, src
+	}
+	tree.Close()
+	return t, alt
+}
+
+// errorShare: a parse with errors in over 1/errorShare of the file is tried
+// again on one configuration of its branches (firstBranches).
+const errorShare = 8
+
+// errorBytes is the number of bytes under n in error nodes.
+func errorBytes(n *sitter.Node) int {
+	if n.Type() == "ERROR" {
+		return int(n.EndByte() - n.StartByte())
+	}
+	if !n.HasError() {
+		return 0
+	}
+	sum := 0
+	for i := range int(n.ChildCount()) {
+		sum += errorBytes(n.Child(i))
+	}
+	return sum
 }
 
 // builder gathers a file's facts from the query's matches.

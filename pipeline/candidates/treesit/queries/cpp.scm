@@ -6,8 +6,16 @@
 (function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name)) body: (_) @body) @decl.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)) body: (_) @body) @decl.function
 (function_definition declarator: (reference_declarator (function_declarator declarator: (identifier) @name)) body: (_) @body) @decl.function
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name)) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (field_identifier) @name)) body: (_) @body) @decl.function
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
 (declaration declarator: (function_declarator declarator: (identifier) @name)) @decl.function
+(declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @decl.function
+(declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @decl.function
 (field_declaration declarator: (function_declarator declarator: (field_identifier) @name)) @decl.function
+(field_declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (field_identifier) @name))) @decl.function
+(field_declaration declarator: (reference_declarator (function_declarator declarator: (field_identifier) @name))) @decl.function
 (class_specifier name: (type_identifier) @name body: (_) @body) @decl.class
 (struct_specifier name: (type_identifier) @name body: (_) @body) @decl.struct
 (union_specifier name: (type_identifier) @name body: (_) @body) @decl.struct

@@ -1,4 +1,8 @@
-package treesit
+// Package ctext reads C and C++ source as text, without a grammar: the
+// words and #include paths a file holds (Scan), and the one configuration
+// of its conditional branches a parser is given when the file as written
+// does not parse (FirstBranches).
+package ctext
 
 import (
 	"bytes"
@@ -6,20 +10,18 @@ import (
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
-// cscan is what a pass over a C or C++ file finds without parsing it.
-type cscan struct {
-	// words are the search's words the file holds as identifiers outside
+// Scanned is what a pass over a C or C++ file finds without parsing it.
+type Scanned struct {
+	// Words are the words of want the file holds as identifiers outside
 	// comments and strings.
-	words []string
-	// includes are the paths its #include (and #import) lines name.
-	includes []string
-	// src is the content scanned, while the search holds it (gate).
-	src []byte
+	Words []string
+	// Includes are the paths its #include (and #import) lines name.
+	Includes []string
 }
 
-// scanC scans src for the words of want (none: only the includes).
-func scanC(src []byte, want map[string]bool) cscan {
-	var sc cscan
+// Scan scans src for the words of want (none: only the includes).
+func Scan(src []byte, want map[string]bool) Scanned {
+	var sc Scanned
 	var seen map[string]bool
 	lineStart := true
 	for i := 0; i < len(src); {
@@ -46,7 +48,7 @@ func scanC(src []byte, want map[string]bool) cscan {
 			var inc string
 			i, inc = directive(src, i+1)
 			if inc != "" {
-				sc.includes = append(sc.includes, inc)
+				sc.Includes = append(sc.Includes, inc)
 			}
 		case c == '"' || c == '\'':
 			i = endOfQuoted(src, i)
@@ -64,7 +66,7 @@ func scanC(src []byte, want map[string]bool) cscan {
 				}
 				if !seen[string(w)] {
 					seen[string(w)] = true
-					sc.words = append(sc.words, string(w))
+					sc.Words = append(sc.Words, string(w))
 				}
 			}
 			i = e
