@@ -25,7 +25,7 @@ func (t *codeTree) CoChanged(ctx context.Context, at string, paths []string) ([]
 	if histories == nil {
 		histories = cochange.NewCache(0, cochange.DefaultBounds)
 	}
-	sha, err := commitID(ctx, t.dir, at)
+	sha, err := commitID(ctx, t.readers, t.dir, at)
 	if err != nil {
 		return nil, err
 	}

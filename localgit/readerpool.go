@@ -108,14 +108,51 @@ func (br *blobReader) stopIdle() {
 // reads instead. It answers the reader to keep using: br, its replacement,
 // or nil when none could start.
 func readKept(ctx context.Context, dir string, br *blobReader, pooled bool, oid string, maxBytes int64) (*blobReader, []byte, error) {
-	data, err := br.read(ctx, oid, maxBytes)
+	var data []byte
+	br, err := keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
+		data, err = br.read(ctx, oid, maxBytes)
+		return err
+	})
+	return br, data, err
+}
+
+// keptDo runs do with br, and once more with a new process when br came
+// from the pool (pooled) and its process stopped while it was kept. It
+// answers the reader to keep using: br, its replacement, or nil when none
+// could start.
+func keptDo(ctx context.Context, dir string, br *blobReader, pooled bool, do func(*blobReader) error) (*blobReader, error) {
+	err := do(br)
 	if err == nil || !pooled || !br.broken || ctx.Err() != nil {
-		return br, data, err
+		return br, err
 	}
 	br.close()
 	if br, err = startBlobReader(dir); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	data, err = br.read(ctx, oid, maxBytes)
-	return br, data, err
+	return br, do(br)
 }
+
+// commitOf answers the full id of the commit that id (a full object id)
+// names, the commit itself or the one a tag object points to, as `git
+// rev-parse --verify <id>^{commit}` does, through a kept cat-file process
+// of dir instead of a process of its own. An id naming no commit wraps
+// pipeline.ErrNotFound.
+func (p *readerPool) commitOf(ctx context.Context, dir, id string) (string, error) {
+	br, pooled, err := p.get(dir)
+	if err != nil {
+		return "", err
+	}
+	var sha string
+	br, err = keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
+		sha, _, err = br.object(ctx, id+"^{commit}", "commit", maxCommitObject)
+		return err
+	})
+	if br != nil {
+		p.put(dir, br)
+	}
+	return sha, err
+}
+
+// maxCommitObject bounds the commit object commitOf reads (and drops): far
+// above any real commit's headers and message.
+const maxCommitObject = 64 << 20
