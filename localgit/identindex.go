@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -19,7 +20,7 @@ import (
 // covers. A blob's identifiers are the maximal runs of word characters
 // [A-Za-z0-9_], which is exactly what `git grep -w` matches for words made
 // of word characters; words with other characters always go to git grep.
-// The index is filled from blobs the tree reads anyway, from the few blobs a
+// The index is filled from blobs the tree reads anyway, from the blobs a
 // search lacks (up to inlineLimit), and in the background after a search
 // that had to run git grep.
 
@@ -29,10 +30,13 @@ const defaultIdentIndexBytes = 64 << 20
 
 // identInlineMax is how many unindexed blobs a search reads and indexes
 // itself before answering, or a quarter of the blobs it covers when that is
-// more: git grep reads every covered blob, so reading a quarter of them is
-// cheaper (a new head of an indexed repository, its changed files missing).
-// With more missing, it runs git grep and leaves them to the background.
-const identInlineMax = 64
+// more. git grep reads every covered blob and the background fill after it
+// reads the missing ones again, so indexing them inline costs less CPU and
+// usually less time: a new head of the repository, or a fresh server's
+// first search of a repository of a few thousand files. With more missing
+// (the first search of a very large repository), it runs git grep and
+// leaves them to the background. A variable for the tests.
+var identInlineMax = 4096
 
 // inlineLimit is how many missing blobs a search over covered blobs indexes
 // inline (see identInlineMax).
@@ -416,20 +420,30 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 		t.fillLater(missing)
 		return nil, nil
 	}
-	for _, e := range missing {
-		data, err := t.indexBlob(ctx, e)
+	// Read on the tree's readers at once, each blob indexed as it comes;
+	// a failed read or a full index leaves the search to git grep.
+	var failed atomic.Bool
+	pipeline.Parallel(len(missing), func(i int) {
+		if failed.Load() || ctx.Err() != nil {
+			return
+		}
+		data, err := t.indexBlob(ctx, missing[i])
 		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, nil
+			failed.Store(true)
+			return
 		}
 		// A blob the object store lacks (a partial clone) has no
 		// identifiers git grep could match: indexed as empty, it no longer
 		// sends every search back to git grep.
-		if !t.idents.put(e.OID, identsOf(data)) {
-			return nil, nil // the index is full
+		if !t.idents.put(missing[i].OID, identsOf(data)) {
+			failed.Store(true) // the index is full
 		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if failed.Load() {
+		return nil, nil
 	}
 	cov := &coverage{entries: covered, sets: make([]identSet, len(covered))}
 	for i, e := range covered {
