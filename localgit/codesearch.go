@@ -321,6 +321,10 @@ func (t *codeTree) readBlob(ctx context.Context, oid string, maxBytes int64) ([]
 
 var errTreeClosed = errors.New("code tree is closed")
 
+// errOtherType is a blobReader's answer for an object of another type than
+// the one asked; the reader stays in step.
+var errOtherType = errors.New("object of another type")
+
 // blobReader is one `git cat-file --batch` process, used by one goroutine at
 // a time.
 type blobReader struct {
@@ -360,7 +364,8 @@ func (br *blobReader) read(ctx context.Context, oid string, maxBytes int64) ([]b
 // object asks for the object name names (an object id, or git's syntax
 // such as <id>^{commit}) and reads its answer: its full id and its
 // content, which must be of type kind and at most maxBytes. A name that
-// names no such object wraps pipeline.ErrNotFound. A context that ends
+// names no such object wraps pipeline.ErrNotFound, one that names an object
+// of another type errOtherType. A context that ends
 // during the read kills the process (the reader is then broken and
 // replaced).
 func (br *blobReader) object(ctx context.Context, name, kind string, maxBytes int64) (string, []byte, error) {
@@ -370,7 +375,7 @@ func (br *blobReader) object(ctx context.Context, name, kind string, maxBytes in
 	stop := context.AfterFunc(ctx, func() { _ = br.cmd.Process.Kill() })
 	defer stop()
 	id, data, err := br.objectLocked(name, kind, maxBytes)
-	if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
+	if err != nil && !errors.Is(err, pipeline.ErrNotFound) && !errors.Is(err, errOtherType) {
 		br.broken = true
 		if ctx.Err() != nil {
 			return "", nil, ctx.Err()
@@ -394,12 +399,23 @@ func (br *blobReader) objectLocked(name, kind string, maxBytes int64) (string, [
 		// step.
 		return "", nil, fmt.Errorf("%s %s: %w", kind, name, pipeline.ErrNotFound)
 	}
-	if len(f) != 3 || f[1] != kind {
+	if len(f) != 3 {
 		return "", nil, fmt.Errorf("read %s %s: unexpected answer %q", kind, name, strings.TrimSpace(header))
 	}
 	size, err := strconv.ParseInt(f[2], 10, 64)
 	if err != nil || size < 0 {
 		return "", nil, fmt.Errorf("read %s %s: bad size %q", kind, name, f[2])
+	}
+	if f[1] != kind {
+		if size > maxBytes {
+			return "", nil, fmt.Errorf("read %s %s: unexpected answer %q", kind, name, strings.TrimSpace(header))
+		}
+		// Another type: its content is passed over, keeping the stream
+		// in step.
+		if _, err := br.out.Discard(int(size) + 1); err != nil {
+			return "", nil, fmt.Errorf("read %s %s: %w", kind, name, err)
+		}
+		return "", nil, fmt.Errorf("%s %s is a %s: %w", kind, name, f[1], errOtherType)
 	}
 	if size > maxBytes {
 		// The index said otherwise: the stream can no longer be trusted.

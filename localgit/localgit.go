@@ -363,6 +363,11 @@ func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, pat
 	if err != nil {
 		return nil, err
 	}
+	// A path whose directory the commit lacks (a repository without the
+	// rule file's directory) needs no git ls-tree.
+	if i := strings.LastIndexByte(clean, '/'); i > 0 && p.readers.lacksDir(ctx, dir, sha, clean[:i]) {
+		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrNotFound)
+	}
 	e, err := statPath(ctx, p.ls, dir, sha, clean)
 	if err != nil {
 		return nil, err

@@ -2,9 +2,12 @@ package localgit
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // A code tree reads blobs through `git cat-file --batch` processes, and
@@ -156,3 +159,29 @@ func (p *readerPool) commitOf(ctx context.Context, dir, id string) (string, erro
 // maxCommitObject bounds the commit object commitOf reads (and drops): far
 // above any real commit's headers and message.
 const maxCommitObject = 64 << 20
+
+// maxTreeObject bounds the tree object lacksDir reads: a directory of
+// tens of thousands of entries; a larger one is left to git ls-tree.
+const maxTreeObject = 4 << 20
+
+// lacksDir reports whether commit (a full id) has no directory d, asked
+// of a kept cat-file process of dir as <commit>:<d>: a path under d then
+// names nothing, and ReadFile answers so without a git ls-tree. False
+// when d is a directory or the answer is unknown.
+func (p *readerPool) lacksDir(ctx context.Context, dir, commit, d string) bool {
+	if p == nil || d == "" {
+		return false
+	}
+	br, pooled, err := p.get(dir)
+	if err != nil {
+		return false
+	}
+	br, err = keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
+		_, _, err = br.object(ctx, commit+":"+d, "tree", maxTreeObject)
+		return err
+	})
+	if br != nil {
+		p.put(dir, br)
+	}
+	return errors.Is(err, pipeline.ErrNotFound) || errors.Is(err, errOtherType)
+}

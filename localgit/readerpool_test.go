@@ -3,6 +3,7 @@ package localgit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -136,5 +137,36 @@ func TestFullIdsVerifiedWithoutAProcess(t *testing.T) {
 	}
 	if n := gitCommands.Load() - before; n != 0 {
 		t.Errorf("verifying %d full ids started %d git processes, want 0", len(ids), n)
+	}
+}
+
+// TestReadFileMissingDirWithoutAProcess: a path whose directory the commit
+// lacks, or whose directory is a file, is not found without a git ls-tree
+// (the kept cat-file process tells), with the answer ls-tree gives; a path
+// in a directory the commit has is still read.
+func TestReadFileMissingDirWithoutAProcess(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	if got, err := p.ReadFile(ctx, anyRepo, f.headSHA, "dir/sub/c.txt", 0); err != nil || string(got) != "c\n" {
+		t.Fatalf("dir/sub/c.txt = %q, %v", got, err)
+	}
+	for _, path := range []string{".prscout/rules.json", "a.go/x", "dir/nope/x.txt"} {
+		want := fmt.Sprintf("%s: %v", path, pipeline.ErrNotFound)
+		before := gitCommands.Load()
+		_, err := p.ReadFile(ctx, anyRepo, f.headSHA, path, 0)
+		if !errors.Is(err, pipeline.ErrNotFound) || err.Error() != want {
+			t.Errorf("%s: %v, want %q", path, err, want)
+		}
+		if n := gitCommands.Load() - before; n != 0 {
+			t.Errorf("%s: %d git processes, want 0", path, n)
+		}
+		// The ls-tree answer, which ReadFile gave before.
+		if _, err := statPath(ctx, nil, f.dir, f.headSHA, path); err == nil || err.Error() != want {
+			t.Errorf("%s: ls-tree answers %v, want %q", path, err, want)
+		}
+	}
+	// The kept process stayed in step.
+	if got, err := p.ReadFile(ctx, anyRepo, f.headSHA, "dir/b.txt", 0); err != nil || string(got) != "b\n" {
+		t.Errorf("dir/b.txt after them = %q, %v", got, err)
 	}
 }
