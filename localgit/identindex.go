@@ -88,21 +88,63 @@ func identsOf(data []byte) identSet {
 	if pipeline.LooksBinary(data) {
 		return nil
 	}
-	seen := make(map[uint64]struct{}, 256)
+	var seen hashSet
 	for i := 0; ; {
 		start, end, ok := ident.Next(data, i, 0)
 		if !ok {
 			break
 		}
-		seen[maphash.Bytes(identSeed, data[start:end])] = struct{}{}
+		seen.add(maphash.Bytes(identSeed, data[start:end]))
 		i = end
 	}
-	out := make(identSet, 0, len(seen))
-	for h := range seen {
-		out = append(out, h)
+	out := make(identSet, 0, seen.n)
+	for _, h := range seen.slots {
+		if h != 0 {
+			out = append(out, h)
+		}
+	}
+	if seen.zero {
+		out = append(out, 0)
 	}
 	slices.Sort(out)
 	return out
+}
+
+// hashSet is a set of identifier hashes with open addressing: the hashes
+// are random already, so their low bits place them (a Go map hashes each
+// again, most of identsOf's time). 0 marks an empty slot; the hash 0 is
+// kept aside.
+type hashSet struct {
+	slots []uint64 // a power of two long, at most half full
+	n     int      // the hashes in slots
+	zero  bool     // the hash 0 was added
+}
+
+func (s *hashSet) add(h uint64) {
+	if h == 0 {
+		s.zero = true
+		return
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots, s.n = make([]uint64, max(2*len(old), 512)), 0
+		for _, o := range old {
+			if o != 0 {
+				s.add(o)
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return
+		case h:
+			return
+		}
+	}
 }
 
 // identIndex maps blob ids to their identifiers, bounded by size: once full
