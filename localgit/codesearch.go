@@ -361,13 +361,10 @@ func (br *blobReader) read(ctx context.Context, oid string, maxBytes int64) ([]b
 	return data, err
 }
 
-// object asks for the object name names (an object id, or git's syntax
-// such as <id>^{commit}) and reads its answer: its full id and its
-// content, which must be of type kind and at most maxBytes. A name that
-// names no such object wraps pipeline.ErrNotFound, one that names an object
-// of another type errOtherType. A context that ends
-// during the read kills the process (the reader is then broken and
-// replaced).
+// object asks for what name names (an object id, or git's syntax such as
+// <id>^{commit}) and reads its full id and content, of type kind and at
+// most maxBytes: none wraps pipeline.ErrNotFound, another type errOtherType.
+// A context that ends during the read kills the process (as in read).
 func (br *blobReader) object(ctx context.Context, name, kind string, maxBytes int64) (string, []byte, error) {
 	if err := ctx.Err(); err != nil {
 		return "", nil, err
@@ -410,8 +407,7 @@ func (br *blobReader) objectLocked(name, kind string, maxBytes int64) (string, [
 		if size > maxBytes {
 			return "", nil, fmt.Errorf("read %s %s: unexpected answer %q", kind, name, strings.TrimSpace(header))
 		}
-		// Another type: its content is passed over, keeping the stream
-		// in step.
+		// Another type: its content is passed over, the stream in step.
 		if _, err := br.out.Discard(int(size) + 1); err != nil {
 			return "", nil, fmt.Errorf("read %s %s: %w", kind, name, err)
 		}

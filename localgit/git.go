@@ -42,8 +42,7 @@ func gitEnv(dir string) []string {
 	)
 }
 
-// gitCommands counts the git commands built (tests count the processes a
-// call starts).
+// gitCommands counts the git commands built (for the tests).
 var gitCommands atomic.Int64
 
 // gitWaitDelay bounds how long a killed git's output is waited for.

@@ -29,13 +29,10 @@ import (
 const defaultIdentIndexBytes = 64 << 20
 
 // identInlineMax is how many unindexed blobs a search reads and indexes
-// itself before answering, or a quarter of the blobs it covers when that is
-// more. git grep reads every covered blob and the background fill after it
-// reads the missing ones again, so indexing them inline costs less CPU and
-// usually less time: a new head of the repository, or a fresh server's
-// first search of a repository of a few thousand files. With more missing
-// (the first search of a very large repository), it runs git grep and
-// leaves them to the background. A variable for the tests.
+// itself before answering (or a quarter of those it covers, when more):
+// git grep would read every covered blob, and the background fill after it
+// the missing ones again. With more missing (a very large repository's
+// first search) it runs git grep and fills later. A variable for the tests.
 var identInlineMax = 4096
 
 // inlineLimit is how many missing blobs a search over covered blobs indexes
@@ -110,10 +107,9 @@ func identsOf(data []byte) identSet {
 	return out
 }
 
-// hashSet is a set of identifier hashes with open addressing: the hashes
-// are random already, so their low bits place them (a Go map hashes each
-// again, most of identsOf's time). 0 marks an empty slot; the hash 0 is
-// kept aside.
+// hashSet is an open-addressing set of identifier hashes, placed by their
+// (random) low bits where a map would hash them again; 0 marks an empty
+// slot, so the hash 0 is kept aside.
 type hashSet struct {
 	slots []uint64 // a power of two long, at most half full
 	n     int      // the hashes in slots

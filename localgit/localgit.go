@@ -363,8 +363,7 @@ func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, pat
 	if err != nil {
 		return nil, err
 	}
-	// A path whose directory the commit lacks (a repository without the
-	// rule file's directory) needs no git ls-tree.
+	// A path whose directory the commit lacks needs no git ls-tree.
 	if i := strings.LastIndexByte(clean, '/'); i > 0 && p.readers.lacksDir(ctx, dir, sha, clean[:i]) {
 		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrNotFound)
 	}

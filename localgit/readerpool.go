@@ -119,10 +119,7 @@ func readKept(ctx context.Context, dir string, br *blobReader, pooled bool, oid 
 	return br, data, err
 }
 
-// keptDo runs do with br, and once more with a new process when br came
-// from the pool (pooled) and its process stopped while it was kept. It
-// answers the reader to keep using: br, its replacement, or nil when none
-// could start.
+// keptDo is readKept for any read do makes with a reader.
 func keptDo(ctx context.Context, dir string, br *blobReader, pooled bool, do func(*blobReader) error) (*blobReader, error) {
 	err := do(br)
 	if err == nil || !pooled || !br.broken || ctx.Err() != nil {
@@ -135,53 +132,37 @@ func keptDo(ctx context.Context, dir string, br *blobReader, pooled bool, do fun
 	return br, do(br)
 }
 
-// commitOf answers the full id of the commit that id (a full object id)
-// names, the commit itself or the one a tag object points to, as `git
-// rev-parse --verify <id>^{commit}` does, through a kept cat-file process
-// of dir instead of a process of its own. An id naming no commit wraps
-// pipeline.ErrNotFound.
-func (p *readerPool) commitOf(ctx context.Context, dir, id string) (string, error) {
+// ask reads the object name names, of type kind, through a kept cat-file
+// process of dir instead of a git process of its own, and answers its full
+// id (its content, at most maxObject bytes, is dropped). An object of
+// another type wraps errOtherType, none pipeline.ErrNotFound.
+func (p *readerPool) ask(ctx context.Context, dir, name, kind string) (string, error) {
 	br, pooled, err := p.get(dir)
 	if err != nil {
 		return "", err
 	}
-	var sha string
+	var id string
 	br, err = keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
-		sha, _, err = br.object(ctx, id+"^{commit}", "commit", maxCommitObject)
+		id, _, err = br.object(ctx, name, kind, maxObject)
 		return err
 	})
 	if br != nil {
 		p.put(dir, br)
 	}
-	return sha, err
+	return id, err
 }
 
-// maxCommitObject bounds the commit object commitOf reads (and drops): far
-// above any real commit's headers and message.
-const maxCommitObject = 64 << 20
+// maxObject bounds a commit or tree object ask reads: far above a real
+// commit, or a directory of a hundred thousand entries.
+const maxObject = 16 << 20
 
-// maxTreeObject bounds the tree object lacksDir reads: a directory of
-// tens of thousands of entries; a larger one is left to git ls-tree.
-const maxTreeObject = 4 << 20
-
-// lacksDir reports whether commit (a full id) has no directory d, asked
-// of a kept cat-file process of dir as <commit>:<d>: a path under d then
-// names nothing, and ReadFile answers so without a git ls-tree. False
-// when d is a directory or the answer is unknown.
+// lacksDir reports whether commit (a full id) has no directory d: a path
+// under d names nothing, and ReadFile answers so without a git ls-tree.
+// False when d is a directory or the answer is unknown.
 func (p *readerPool) lacksDir(ctx context.Context, dir, commit, d string) bool {
 	if p == nil || d == "" {
 		return false
 	}
-	br, pooled, err := p.get(dir)
-	if err != nil {
-		return false
-	}
-	br, err = keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
-		_, _, err = br.object(ctx, commit+":"+d, "tree", maxTreeObject)
-		return err
-	})
-	if br != nil {
-		p.put(dir, br)
-	}
+	_, err := p.ask(ctx, dir, commit+":"+d, "tree")
 	return errors.Is(err, pipeline.ErrNotFound) || errors.Is(err, errOtherType)
 }

@@ -120,7 +120,8 @@ func resolve(ctx context.Context, readers *readerPool, dir, rev string) (string,
 			return sha, nil
 		}
 		if readers != nil {
-			sha, err := readers.commitOf(ctx, dir, rev)
+			// <id>^{commit} peels a tag object as rev-parse does.
+			sha, err := readers.ask(ctx, dir, rev+"^{commit}", "commit")
 			switch {
 			case err == nil && pipeline.IsFullCommit(sha):
 				verifiedCommits.put(dir, rev, sha)
