@@ -30,7 +30,7 @@ func (p *Provider) ReadFiles(ctx context.Context, repo pipeline.Repo, commit str
 	if err != nil {
 		return err
 	}
-	sha, err := commitID(ctx, dir, commit)
+	sha, err := commitID(ctx, p.readers, dir, commit)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (p *Provider) OpenTree(ctx context.Context, repo pipeline.Repo, commit stri
 	if err != nil {
 		return nil, err
 	}
-	sha, err := commitID(ctx, dir, commit)
+	sha, err := commitID(ctx, p.readers, dir, commit)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (p *Provider) MergeBase(ctx context.Context, repo pipeline.Repo, a, b strin
 	if err != nil {
 		return "", err
 	}
-	from, _, err := diffRange(ctx, dir, a, b, pipeline.DiffOptions{})
+	from, _, err := p.diffRange(ctx, dir, a, b, pipeline.DiffOptions{})
 	return from, err
 }
 
@@ -321,6 +321,10 @@ func (t *codeTree) readBlob(ctx context.Context, oid string, maxBytes int64) ([]
 
 var errTreeClosed = errors.New("code tree is closed")
 
+// errOtherType is a blobReader's answer for an object of another type than
+// the one asked; the reader stays in step.
+var errOtherType = errors.New("object of another type")
+
 // blobReader is one `git cat-file --batch` process, used by one goroutine at
 // a time.
 type blobReader struct {
@@ -350,57 +354,77 @@ func startBlobReader(dir string) (*blobReader, error) {
 	return &blobReader{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 256<<10)}, nil
 }
 
-// read asks for one object and reads its answer. A context that ends during
+// read asks for one blob and reads its answer. A context that ends during
 // the read kills the process (the reader is then broken and replaced).
 func (br *blobReader) read(ctx context.Context, oid string, maxBytes int64) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	stop := context.AfterFunc(ctx, func() { _ = br.cmd.Process.Kill() })
-	defer stop()
-	data, err := br.readLocked(oid, maxBytes)
-	if err != nil {
-		br.broken = true
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-	}
+	_, data, err := br.object(ctx, oid, "blob", maxBytes)
 	return data, err
 }
 
-func (br *blobReader) readLocked(oid string, maxBytes int64) ([]byte, error) {
-	if _, err := io.WriteString(br.in, oid+"\n"); err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", oid, err)
+// object asks for what name names (an object id, or git's syntax such as
+// <id>^{commit}) and reads its full id and content, of type kind and at
+// most maxBytes: none wraps pipeline.ErrNotFound, another type errOtherType.
+// A context that ends during the read kills the process (as in read).
+func (br *blobReader) object(ctx context.Context, name, kind string, maxBytes int64) (string, []byte, error) {
+	if err := ctx.Err(); err != nil {
+		return "", nil, err
+	}
+	stop := context.AfterFunc(ctx, func() { _ = br.cmd.Process.Kill() })
+	defer stop()
+	id, data, err := br.objectLocked(name, kind, maxBytes)
+	if err != nil && !errors.Is(err, pipeline.ErrNotFound) && !errors.Is(err, errOtherType) {
+		br.broken = true
+		if ctx.Err() != nil {
+			return "", nil, ctx.Err()
+		}
+	}
+	return id, data, err
+}
+
+func (br *blobReader) objectLocked(name, kind string, maxBytes int64) (string, []byte, error) {
+	if _, err := io.WriteString(br.in, name+"\n"); err != nil {
+		return "", nil, fmt.Errorf("read %s %s: %w", kind, name, err)
 	}
 	header, err := br.out.ReadString('\n')
 	if err != nil {
-		return nil, fmt.Errorf("read blob %s header: %w", oid, err)
+		return "", nil, fmt.Errorf("read %s %s header: %w", kind, name, err)
 	}
 	f := strings.Fields(header)
 	if len(f) == 2 && f[1] == "missing" {
-		// Not in the object database (a partial clone without the blob):
-		// the stream is still in step.
-		return nil, fmt.Errorf("blob %s: %w", oid, pipeline.ErrNotFound)
+		// Not in the object database (a partial clone without the blob,
+		// or a name that peels to no such object): the stream is still in
+		// step.
+		return "", nil, fmt.Errorf("%s %s: %w", kind, name, pipeline.ErrNotFound)
 	}
-	if len(f) != 3 || f[1] != "blob" {
-		return nil, fmt.Errorf("read blob %s: unexpected answer %q", oid, strings.TrimSpace(header))
+	if len(f) != 3 {
+		return "", nil, fmt.Errorf("read %s %s: unexpected answer %q", kind, name, strings.TrimSpace(header))
 	}
 	size, err := strconv.ParseInt(f[2], 10, 64)
 	if err != nil || size < 0 {
-		return nil, fmt.Errorf("read blob %s: bad size %q", oid, f[2])
+		return "", nil, fmt.Errorf("read %s %s: bad size %q", kind, name, f[2])
+	}
+	if f[1] != kind {
+		if size > maxBytes {
+			return "", nil, fmt.Errorf("read %s %s: unexpected answer %q", kind, name, strings.TrimSpace(header))
+		}
+		// Another type: its content is passed over, the stream in step.
+		if _, err := br.out.Discard(int(size) + 1); err != nil {
+			return "", nil, fmt.Errorf("read %s %s: %w", kind, name, err)
+		}
+		return "", nil, fmt.Errorf("%s %s is a %s: %w", kind, name, f[1], errOtherType)
 	}
 	if size > maxBytes {
 		// The index said otherwise: the stream can no longer be trusted.
-		return nil, fmt.Errorf("read blob %s: %d bytes: %w", oid, size, pipeline.ErrTooLarge)
+		return "", nil, fmt.Errorf("read %s %s: %d bytes: %w", kind, name, size, pipeline.ErrTooLarge)
 	}
 	data := make([]byte, size+1) // content and its trailing newline
 	if _, err := io.ReadFull(br.out, data); err != nil {
-		return nil, fmt.Errorf("read blob %s: %w", oid, err)
+		return "", nil, fmt.Errorf("read %s %s: %w", kind, name, err)
 	}
 	if data[size] != '\n' {
-		return nil, fmt.Errorf("read blob %s: answer out of step", oid)
+		return "", nil, fmt.Errorf("read %s %s: answer out of step", kind, name)
 	}
-	return data[:size:size], nil
+	return f[0], data[:size:size], nil
 }
 
 func (br *blobReader) close() {

@@ -291,7 +291,17 @@ func grepRepo(t *testing.T) (string, []string) {
 // TestGrepIndexMatchesGitGrep compares the identifier index's answers with
 // git grep's on a repository built for it, for words and globs of the kinds
 // the candidate engine searches.
+// withInlineMax sets identInlineMax for one test.
+func withInlineMax(t *testing.T, n int) {
+	old := identInlineMax
+	identInlineMax = n
+	t.Cleanup(func() { identInlineMax = old })
+}
+
 func TestGrepIndexMatchesGitGrep(t *testing.T) {
+	// Few blobs are indexed inline: the first searches go to git grep and
+	// the background fill.
+	withInlineMax(t, 16)
 	root, commits := grepRepo(t)
 	p := New(root)
 	ctx := context.Background()
@@ -412,13 +422,12 @@ func TestGrepIndexCoversMissingBlob(t *testing.T) {
 	}
 }
 
-// TestGrepIndexNewHeadInline: once a repository is indexed, a new head
-// whose changed blobs are more than identInlineMax but at most a quarter of
-// what the search covers is answered from the index, its changed blobs
-// indexed inline, and the answer is git grep's; with more changed than
-// that, the search goes to git grep.
-func TestGrepIndexNewHeadInline(t *testing.T) {
-	const files = 400
+// needleRepo starts a repository of files Go files and returns commit:
+// commit(rev, changed) writes revision rev of the first changed files (all
+// of them for rev 0), where one file in seven calls Needle, commits them
+// and returns the commit's id.
+func needleRepo(t *testing.T, files int) (string, func(rev, changed int) string) {
+	t.Helper()
 	dir := t.TempDir()
 	git(t, dir, "init", "-q", "-b", "main")
 	content := func(i, rev int) []byte {
@@ -428,7 +437,7 @@ func TestGrepIndexNewHeadInline(t *testing.T) {
 		}
 		return fmt.Appendf(nil, "package p\n\n// rev %d\nfunc F%d() { %s() }\n", rev, i, word)
 	}
-	commit := func(rev, changed int) string {
+	return dir, func(rev, changed int) string {
 		for i := range files {
 			if rev == 0 || i < changed {
 				write(t, filepath.Join(dir, fmt.Sprintf("f%03d.go", i)), content(i, rev))
@@ -438,6 +447,49 @@ func TestGrepIndexNewHeadInline(t *testing.T) {
 		git(t, dir, "commit", "-q", "-m", fmt.Sprint("rev ", rev))
 		return git(t, dir, "rev-parse", "HEAD")
 	}
+}
+
+// TestGrepIndexInline: a fresh server's first search of a repository of a
+// few hundred files, and a search at a head whose blobs all changed, are
+// answered from the index, their blobs indexed inline, with git grep's
+// answer.
+func TestGrepIndexInline(t *testing.T) {
+	const files = 300
+	dir, commit := needleRepo(t, files)
+	first := commit(0, files)
+	allChanged := commit(1, files)
+	p := New(dir)
+	ctx := context.Background()
+	for _, c := range []string{first, allChanged} {
+		tree, err := p.OpenTree(ctx, anyRepo, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ct := tree.(*codeTree)
+		got, ok, err := ct.grepIndexed(ctx, []string{"Needle"}, []string{"*.go"}, 0)
+		if err != nil || !ok {
+			t.Fatalf("%s: the search was not answered from the index (ok %v, %v)", c, ok, err)
+		}
+		want, err := ct.gitGrep(ctx, []string{"Needle"}, []string{"*.go"}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%s: the index answered %d paths, git grep %d", c, len(got), len(want))
+		}
+		_ = tree.Close()
+	}
+}
+
+// TestGrepIndexNewHeadInline: once a repository is indexed, a new head
+// whose changed blobs are more than identInlineMax but at most a quarter of
+// what the search covers is answered from the index, its changed blobs
+// indexed inline, and the answer is git grep's; with more changed than
+// that, the search goes to git grep.
+func TestGrepIndexNewHeadInline(t *testing.T) {
+	withInlineMax(t, 64)
+	const files = 400
+	dir, commit := needleRepo(t, files)
 	base := commit(0, files)
 	inline := commit(1, files/4)    // 100 changed blobs: more than identInlineMax, a quarter
 	tooMany := commit(2, files/4+1) // 101 changed against inline's head

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/prscout/prscout/pipeline"
@@ -41,6 +42,9 @@ func gitEnv(dir string) []string {
 	)
 }
 
+// gitCommands counts the git commands built (for the tests).
+var gitCommands atomic.Int64
+
 // gitWaitDelay bounds how long a killed git's output is waited for.
 const gitWaitDelay = 2 * time.Second
 
@@ -48,6 +52,7 @@ const gitWaitDelay = 2 * time.Second
 // ctx, so a cancelled or timed-out request kills the process. No shell is
 // involved: every argument reaches git as is.
 func gitCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	gitCommands.Add(1)
 	full := append([]string{"-C", dir, "--no-pager", "-c", "core.quotepath=off"}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Env = gitEnv(dir)

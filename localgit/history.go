@@ -18,18 +18,19 @@ const defaultHistories = 16
 // first-parent history of commit at (see pipeline/cochange): the window
 // as of at comes from the provider's kept ones, or from one `git log`
 // that stops at the first commit a kept window of the repository holds,
-// so a destination that moved on reads only its new commits.
+// so a destination that moved on reads only its new commits, and one that
+// a kept window holds (an older destination) reads only past its end.
 func (t *codeTree) CoChanged(ctx context.Context, at string, paths []string) ([]cochange.Pair, error) {
 	histories := t.histories
 	if histories == nil {
 		histories = cochange.NewCache(0, cochange.DefaultBounds)
 	}
-	sha, err := commitID(ctx, t.dir, at)
+	sha, err := commitID(ctx, t.readers, t.dir, at)
 	if err != nil {
 		return nil, err
 	}
-	w, err := histories.Window(t.dir, sha, func(add func(cochange.Commit) bool) error {
-		return streamLog(ctx, t.dir, cochange.LogArgs(sha, histories.Bounds()), add)
+	w, err := histories.Window(t.dir, sha, func(from string, add func(cochange.Commit) bool) error {
+		return streamLog(ctx, t.dir, cochange.LogArgs(from, histories.Bounds()), add)
 	})
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/ident"
@@ -19,7 +20,7 @@ import (
 // covers. A blob's identifiers are the maximal runs of word characters
 // [A-Za-z0-9_], which is exactly what `git grep -w` matches for words made
 // of word characters; words with other characters always go to git grep.
-// The index is filled from blobs the tree reads anyway, from the few blobs a
+// The index is filled from blobs the tree reads anyway, from the blobs a
 // search lacks (up to inlineLimit), and in the background after a search
 // that had to run git grep.
 
@@ -28,11 +29,11 @@ import (
 const defaultIdentIndexBytes = 64 << 20
 
 // identInlineMax is how many unindexed blobs a search reads and indexes
-// itself before answering, or a quarter of the blobs it covers when that is
-// more: git grep reads every covered blob, so reading a quarter of them is
-// cheaper (a new head of an indexed repository, its changed files missing).
-// With more missing, it runs git grep and leaves them to the background.
-const identInlineMax = 64
+// itself before answering (or a quarter of those it covers, when more):
+// git grep would read every covered blob, and the background fill after it
+// the missing ones again. With more missing (a very large repository's
+// first search) it runs git grep and fills later. A variable for the tests.
+var identInlineMax = 4096
 
 // inlineLimit is how many missing blobs a search over covered blobs indexes
 // inline (see identInlineMax).
@@ -84,21 +85,62 @@ func identsOf(data []byte) identSet {
 	if pipeline.LooksBinary(data) {
 		return nil
 	}
-	seen := make(map[uint64]struct{}, 256)
+	var seen hashSet
 	for i := 0; ; {
 		start, end, ok := ident.Next(data, i, 0)
 		if !ok {
 			break
 		}
-		seen[maphash.Bytes(identSeed, data[start:end])] = struct{}{}
+		seen.add(maphash.Bytes(identSeed, data[start:end]))
 		i = end
 	}
-	out := make(identSet, 0, len(seen))
-	for h := range seen {
-		out = append(out, h)
+	out := make(identSet, 0, seen.n)
+	for _, h := range seen.slots {
+		if h != 0 {
+			out = append(out, h)
+		}
+	}
+	if seen.zero {
+		out = append(out, 0)
 	}
 	slices.Sort(out)
 	return out
+}
+
+// hashSet is an open-addressing set of identifier hashes, placed by their
+// (random) low bits where a map would hash them again; 0 marks an empty
+// slot, so the hash 0 is kept aside.
+type hashSet struct {
+	slots []uint64 // a power of two long, at most half full
+	n     int      // the hashes in slots
+	zero  bool     // the hash 0 was added
+}
+
+func (s *hashSet) add(h uint64) {
+	if h == 0 {
+		s.zero = true
+		return
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots, s.n = make([]uint64, max(2*len(old), 512)), 0
+		for _, o := range old {
+			if o != 0 {
+				s.add(o)
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return
+		case h:
+			return
+		}
+	}
 }
 
 // identIndex maps blob ids to their identifiers, bounded by size: once full
@@ -416,20 +458,30 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 		t.fillLater(missing)
 		return nil, nil
 	}
-	for _, e := range missing {
-		data, err := t.indexBlob(ctx, e)
+	// Read on the tree's readers at once, each blob indexed as it comes;
+	// a failed read or a full index leaves the search to git grep.
+	var failed atomic.Bool
+	pipeline.Parallel(len(missing), func(i int) {
+		if failed.Load() || ctx.Err() != nil {
+			return
+		}
+		data, err := t.indexBlob(ctx, missing[i])
 		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, nil
+			failed.Store(true)
+			return
 		}
 		// A blob the object store lacks (a partial clone) has no
 		// identifiers git grep could match: indexed as empty, it no longer
 		// sends every search back to git grep.
-		if !t.idents.put(e.OID, identsOf(data)) {
-			return nil, nil // the index is full
+		if !t.idents.put(missing[i].OID, identsOf(data)) {
+			failed.Store(true) // the index is full
 		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if failed.Load() {
+		return nil, nil
 	}
 	cov := &coverage{entries: covered, sets: make([]identSet, len(covered))}
 	for i, e := range covered {

@@ -168,8 +168,9 @@ func (p *Provider) repoDir(repo pipeline.Repo) (string, error) {
 
 // commitID resolves commit to a full commit id. Full ids are verified too: a
 // missing object or the id of a tree or blob wraps pipeline.ErrNotFound.
-func commitID(ctx context.Context, dir, commit string) (string, error) {
-	return resolve(ctx, dir, commit)
+// readers (nil: none) verifies full ids without a git process (resolve).
+func commitID(ctx context.Context, readers *readerPool, dir, commit string) (string, error) {
+	return resolve(ctx, readers, dir, commit)
 }
 
 // checkPath refuses repository paths that are not clean relative paths. Paths
@@ -358,9 +359,13 @@ func (p *Provider) ReadFile(ctx context.Context, repo pipeline.Repo, commit, pat
 	if err != nil {
 		return nil, err
 	}
-	sha, err := commitID(ctx, dir, commit)
+	sha, err := commitID(ctx, p.readers, dir, commit)
 	if err != nil {
 		return nil, err
+	}
+	// A path whose directory the commit lacks needs no git ls-tree.
+	if i := strings.LastIndexByte(clean, '/'); i > 0 && p.readers.lacksDir(ctx, dir, sha, clean[:i]) {
+		return nil, fmt.Errorf("%s: %w", clean, pipeline.ErrNotFound)
 	}
 	e, err := statPath(ctx, p.ls, dir, sha, clean)
 	if err != nil {
@@ -399,7 +404,7 @@ func (p *Provider) ListDir(ctx context.Context, repo pipeline.Repo, commit, path
 	if err != nil {
 		return nil, false, err
 	}
-	sha, err := commitID(ctx, dir, commit)
+	sha, err := commitID(ctx, p.readers, dir, commit)
 	if err != nil {
 		return nil, false, err
 	}
@@ -447,7 +452,7 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 	if opts.ContextLines < 0 {
 		return nil, pipeline.Invalidf("contextLines", "must not be negative")
 	}
-	from, headID, err := diffRange(ctx, dir, base, head, opts)
+	from, headID, err := p.diffRange(ctx, dir, base, head, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -475,12 +480,12 @@ func (p *Provider) Diff(ctx context.Context, repo pipeline.Repo, base, head stri
 // from (base itself with opts.TwoDot, otherwise the merge base of base and
 // head, `git merge-base`) and the head commit id: the range Diff and
 // ChangedPaths share.
-func diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOptions) (from, headID string, err error) {
-	baseID, err := commitID(ctx, dir, base)
+func (p *Provider) diffRange(ctx context.Context, dir, base, head string, opts pipeline.DiffOptions) (from, headID string, err error) {
+	baseID, err := commitID(ctx, p.readers, dir, base)
 	if err != nil {
 		return "", "", err
 	}
-	if headID, err = commitID(ctx, dir, head); err != nil {
+	if headID, err = commitID(ctx, p.readers, dir, head); err != nil {
 		return "", "", err
 	}
 	if opts.TwoDot {
@@ -509,7 +514,7 @@ func (p *Provider) ChangedPaths(ctx context.Context, repo pipeline.Repo, base, h
 	if err != nil {
 		return nil, err
 	}
-	from, headID, err := diffRange(ctx, dir, base, head, opts)
+	from, headID, err := p.diffRange(ctx, dir, base, head, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -538,11 +543,11 @@ func (p *Provider) CommitMessages(ctx context.Context, repo pipeline.Repo, base,
 	if limit <= 0 {
 		return nil, nil
 	}
-	baseID, err := commitID(ctx, dir, base)
+	baseID, err := commitID(ctx, p.readers, dir, base)
 	if err != nil {
 		return nil, err
 	}
-	headID, err := commitID(ctx, dir, head)
+	headID, err := commitID(ctx, p.readers, dir, head)
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,12 @@ package localgit
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/prscout/prscout/pipeline"
 )
 
 // A code tree reads blobs through `git cat-file --batch` processes, and
@@ -108,14 +111,58 @@ func (br *blobReader) stopIdle() {
 // reads instead. It answers the reader to keep using: br, its replacement,
 // or nil when none could start.
 func readKept(ctx context.Context, dir string, br *blobReader, pooled bool, oid string, maxBytes int64) (*blobReader, []byte, error) {
-	data, err := br.read(ctx, oid, maxBytes)
+	var data []byte
+	br, err := keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
+		data, err = br.read(ctx, oid, maxBytes)
+		return err
+	})
+	return br, data, err
+}
+
+// keptDo is readKept for any read do makes with a reader.
+func keptDo(ctx context.Context, dir string, br *blobReader, pooled bool, do func(*blobReader) error) (*blobReader, error) {
+	err := do(br)
 	if err == nil || !pooled || !br.broken || ctx.Err() != nil {
-		return br, data, err
+		return br, err
 	}
 	br.close()
 	if br, err = startBlobReader(dir); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	data, err = br.read(ctx, oid, maxBytes)
-	return br, data, err
+	return br, do(br)
+}
+
+// ask reads the object name names, of type kind, through a kept cat-file
+// process of dir instead of a git process of its own, and answers its full
+// id (its content, at most maxObject bytes, is dropped). An object of
+// another type wraps errOtherType, none pipeline.ErrNotFound.
+func (p *readerPool) ask(ctx context.Context, dir, name, kind string) (string, error) {
+	br, pooled, err := p.get(dir)
+	if err != nil {
+		return "", err
+	}
+	var id string
+	br, err = keptDo(ctx, dir, br, pooled, func(br *blobReader) (err error) {
+		id, _, err = br.object(ctx, name, kind, maxObject)
+		return err
+	})
+	if br != nil {
+		p.put(dir, br)
+	}
+	return id, err
+}
+
+// maxObject bounds a commit or tree object ask reads: far above a real
+// commit, or a directory of a hundred thousand entries.
+const maxObject = 16 << 20
+
+// lacksDir reports whether commit (a full id) has no directory d: a path
+// under d names nothing, and ReadFile answers so without a git ls-tree.
+// False when d is a directory or the answer is unknown.
+func (p *readerPool) lacksDir(ctx context.Context, dir, commit, d string) bool {
+	if p == nil || d == "" {
+		return false
+	}
+	_, err := p.ask(ctx, dir, commit+":"+d, "tree")
+	return errors.Is(err, pipeline.ErrNotFound) || errors.Is(err, errOtherType)
 }

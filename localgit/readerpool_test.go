@@ -2,6 +2,8 @@ package localgit
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -94,5 +96,77 @@ func TestMergeBaseAskedOnce(t *testing.T) {
 		if n := mergeBases.asked.Load() - asked; n != 1 {
 			t.Fatalf("8 concurrent callers asked git merge-base %d times, want 1", n)
 		}
+	}
+}
+
+// TestFullIdsVerifiedWithoutAProcess: a full id is verified through the
+// kept cat-file process, with rev-parse's answers (a tag object's id names
+// the commit it points to; a tree's id or an unknown id names none) and
+// no git process of its own.
+func TestFullIdsVerifiedWithoutAProcess(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	git(t, f.dir, "tag", "-a", "-m", "annotated", "ann", f.forkSHA)
+	tagID := git(t, f.dir, "rev-parse", "ann")
+	treeID := git(t, f.dir, "rev-parse", f.headSHA+"^{tree}")
+	ids := []string{f.headSHA, f.mainSHA, tagID, treeID, strings.Repeat("2", 40)}
+	type answer struct {
+		sha      string
+		notFound bool
+	}
+	want := make([]answer, len(ids))
+	for i, id := range ids {
+		sha, err := ResolveRevision(ctx, f.dir, id+"^{commit}")
+		want[i] = answer{sha, errors.Is(err, pipeline.ErrNotFound)}
+		if err != nil && !want[i].notFound {
+			t.Fatal(err)
+		}
+	}
+	if want[2].sha != f.forkSHA || !want[3].notFound || !want[4].notFound {
+		t.Fatalf("rev-parse's answers %+v: the fixture is not what the test expects", want)
+	}
+	if _, err := p.ResolveCommit(ctx, anyRepo, f.forkSHA); err != nil { // starts the kept process
+		t.Fatal(err)
+	}
+	before := gitCommands.Load()
+	for i, id := range ids {
+		sha, err := p.ResolveCommit(ctx, anyRepo, id)
+		if got := (answer{sha, errors.Is(err, pipeline.ErrNotFound)}); got != want[i] || (err != nil && !got.notFound) {
+			t.Errorf("ResolveCommit(%s) = %q, %v; rev-parse answers %+v", id, sha, err, want[i])
+		}
+	}
+	if n := gitCommands.Load() - before; n != 0 {
+		t.Errorf("verifying %d full ids started %d git processes, want 0", len(ids), n)
+	}
+}
+
+// TestReadFileMissingDirWithoutAProcess: a path whose directory the commit
+// lacks, or whose directory is a file, is not found without a git ls-tree
+// (the kept cat-file process tells), with the answer ls-tree gives; a path
+// in a directory the commit has is still read.
+func TestReadFileMissingDirWithoutAProcess(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	if got, err := p.ReadFile(ctx, anyRepo, f.headSHA, "dir/sub/c.txt", 0); err != nil || string(got) != "c\n" {
+		t.Fatalf("dir/sub/c.txt = %q, %v", got, err)
+	}
+	for _, path := range []string{".prscout/rules.json", "a.go/x", "dir/nope/x.txt"} {
+		want := fmt.Sprintf("%s: %v", path, pipeline.ErrNotFound)
+		before := gitCommands.Load()
+		_, err := p.ReadFile(ctx, anyRepo, f.headSHA, path, 0)
+		if !errors.Is(err, pipeline.ErrNotFound) || err.Error() != want {
+			t.Errorf("%s: %v, want %q", path, err, want)
+		}
+		if n := gitCommands.Load() - before; n != 0 {
+			t.Errorf("%s: %d git processes, want 0", path, n)
+		}
+		// The ls-tree answer, which ReadFile gave before.
+		if _, err := statPath(ctx, nil, f.dir, f.headSHA, path); err == nil || err.Error() != want {
+			t.Errorf("%s: ls-tree answers %v, want %q", path, err, want)
+		}
+	}
+	// The kept process stayed in step.
+	if got, err := p.ReadFile(ctx, anyRepo, f.headSHA, "dir/b.txt", 0); err != nil || string(got) != "b\n" {
+		t.Errorf("dir/b.txt after them = %q, %v", got, err)
 	}
 }

@@ -104,10 +104,13 @@ func (p *Provider) ResolveCommit(ctx context.Context, repo pipeline.Repo, rev st
 	if err != nil {
 		return "", err
 	}
-	return resolve(ctx, dir, rev)
+	return resolve(ctx, p.readers, dir, rev)
 }
 
-func resolve(ctx context.Context, dir, rev string) (string, error) {
+// resolve is ResolveCommit in the repository at dir. A full commit id is
+// verified through a kept cat-file process of readers (nil: none) when it
+// can, without a git process of its own.
+func resolve(ctx context.Context, readers *readerPool, dir, rev string) (string, error) {
 	if err := checkRev(rev); err != nil {
 		return "", err
 	}
@@ -115,6 +118,20 @@ func resolve(ctx context.Context, dir, rev string) (string, error) {
 	if full {
 		if sha, ok := verifiedCommits.get(dir, rev); ok {
 			return sha, nil
+		}
+		if readers != nil {
+			// <id>^{commit} peels a tag object as rev-parse does.
+			sha, err := readers.ask(ctx, dir, rev+"^{commit}", "commit")
+			switch {
+			case err == nil && pipeline.IsFullCommit(sha):
+				verifiedCommits.put(dir, rev, sha)
+				return sha, nil
+			case errors.Is(err, pipeline.ErrNotFound):
+				return "", fmt.Errorf("revision %q: %w", rev, pipeline.ErrNotFound)
+			case ctx.Err() != nil:
+				return "", fmt.Errorf("resolve revision %q: %w", rev, ctx.Err())
+			}
+			// Any other failure: rev-parse answers, as without readers.
 		}
 	}
 	target := rev

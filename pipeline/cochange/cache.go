@@ -31,14 +31,17 @@ func NewCache(max int, b Bounds) *Cache {
 	return &Cache{bounds: b, max: max}
 }
 
-// Reader streams a first-parent history newest first into add until add
-// answers false or the history ends (then it returns nil).
-type Reader func(add func(Commit) bool) error
+// Reader streams the first-parent history from commit from (a full commit
+// id, that commit first) newest first into add until add answers false or
+// the history ends (then it returns nil).
+type Reader func(from string, add func(Commit) bool) error
 
 // Window answers the window of repo as of commit at (a full commit id):
 // the kept one, or one built with read, which reads only the commits up to
 // the first one a kept window of repo holds when that window's older
-// commits are those the new window needs.
+// commits are those the new window needs. When a kept window holds at
+// itself (an older destination than one asked before), its commits from
+// at on are taken as they are and read reads only what lies past its end.
 // Requests for the same window at once share one read; one whose shared
 // read failed (another caller's read, stopped with its caller) reads again
 // with its own.
@@ -46,9 +49,9 @@ func (c *Cache) Window(repo, at string, read Reader) (*Window, error) {
 	if w := c.get(repo, at); w != nil {
 		return w, nil
 	}
-	v, err, shared := c.flight.Do(repo+"\x00"+at, func() (any, error) { return c.build(repo, read) })
+	v, err, shared := c.flight.Do(repo+"\x00"+at, func() (any, error) { return c.build(repo, at, read) })
 	if err != nil && shared {
-		return c.build(repo, read)
+		return c.build(repo, at, read)
 	}
 	if err != nil {
 		return nil, err
@@ -60,11 +63,30 @@ func (c *Cache) Window(repo, at string, read Reader) (*Window, error) {
 // reads at least as many commits (LogArgs).
 func (c *Cache) Bounds() Bounds { return c.bounds }
 
-// build reads a window of repo with read and keeps it.
-func (c *Cache) build(repo string, read Reader) (*Window, error) {
+// build reads the window of repo as of at with read and keeps it.
+func (c *Cache) build(repo, at string, read Reader) (*Window, error) {
 	b := NewBuilder(c.bounds, func(id string) (*Window, int) { return c.holding(repo, id) })
-	if err := read(b.Add); err != nil {
-		return nil, err
+	from, add := at, b.Add
+	if w, i := c.holding(repo, at); w != nil {
+		if last, ok := b.resume(w, i); ok {
+			// The history goes on from the last commit taken, which the
+			// reader streams first: it is not taken twice.
+			first := true
+			from, add = last, func(c Commit) bool {
+				if first {
+					first = false
+					if c.ID == last {
+						return true
+					}
+				}
+				return b.Add(c)
+			}
+		}
+	}
+	if !b.done {
+		if err := read(from, add); err != nil {
+			return nil, err
+		}
 	}
 	w := b.Window()
 	c.put(repo, w)

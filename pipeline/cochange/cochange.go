@@ -257,13 +257,39 @@ func (b *Builder) join(w *Window, i int) bool {
 		return false
 	}
 	mark := len(b.commits)
-	for _, c := range w.commits[i+1:] {
+	if b.extend(w, i+1) {
+		return true
+	}
+	b.commits = b.commits[:mark]
+	return false
+}
+
+// resume starts an empty builder with w's commits from index i on (the
+// first-parent history from w's commit i is the same whichever window
+// holds it) and returns the id of the last commit taken; ok is false,
+// nothing taken, when w was built with other bounds or the builder has
+// commits. When the window is not complete then, the history is to be
+// read on after that last commit.
+func (b *Builder) resume(w *Window, i int) (last string, ok bool) {
+	if w.bounds != b.bounds || len(b.commits) > 0 || i >= len(w.commits) {
+		return "", false
+	}
+	b.cutoff = w.commits[i].Time - int64(b.bounds.MaxAge/time.Second)
+	if b.extend(w, i); len(b.commits) == 0 {
+		return "", false // MaxCommits 0: the window is empty and done
+	}
+	return b.commits[len(b.commits)-1].ID, true
+}
+
+// extend takes w's commits from index from on and reports whether the
+// window is complete: ended inside w, or where w ends for a reason that
+// ends it too (decided as take would decide on the commit that follows).
+func (b *Builder) extend(w *Window, from int) bool {
+	for _, c := range w.commits[from:] {
 		if !b.take(c, false) {
 			return true // ended inside w: what follows in w is past the bounds
 		}
 	}
-	// w ran out: its end must also be this window's end, decided as take
-	// would decide on the commit that follows.
 	switch {
 	case w.end == endRoot:
 		b.end, b.done = endRoot, true
@@ -272,7 +298,6 @@ func (b *Builder) join(w *Window, i int) bool {
 	case w.end == endAge && w.next < b.cutoff:
 		b.end, b.next, b.done = endAge, w.next, true
 	default:
-		b.commits = b.commits[:mark]
 		return false
 	}
 	return true

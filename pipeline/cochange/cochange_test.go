@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -13,10 +14,14 @@ import (
 // history is a linear first-parent history, oldest first.
 type history []Commit
 
-// from streams the history from index at back to the root, newest first,
-// counting the commits it hands out.
-func (h history) from(at int, read *int) Reader {
-	return func(add func(Commit) bool) error {
+// reader streams the history from the commit asked back to the root,
+// newest first, counting the commits it hands out.
+func (h history) reader(read *int) Reader {
+	return func(from string, add func(Commit) bool) error {
+		at := slices.IndexFunc(h, func(c Commit) bool { return c.ID == from })
+		if at < 0 {
+			return fmt.Errorf("no commit %s", from)
+		}
 		for i := at; i >= 0; i-- {
 			*read++
 			if !add(h[i]) {
@@ -31,7 +36,7 @@ func (h history) from(at int, read *int) Reader {
 func build(h history, at int, b Bounds) *Window {
 	bl := NewBuilder(b, nil)
 	var n int
-	_ = h.from(at, &n)(bl.Add)
+	_ = h.reader(&n)(h[at].ID, bl.Add)
 	return bl.Window()
 }
 
@@ -186,7 +191,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 			at := r.IntN(20)
 			for at < len(h) {
 				var read int
-				w, err := c.Window("repo", h[at].ID, h.from(at, &read))
+				w, err := c.Window("repo", h[at].ID, h.reader(&read))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -216,14 +221,14 @@ func TestCacheReadsOnlyNewCommits(t *testing.T) {
 	b := Bounds{MaxCommits: 2000, MaxAge: 100000 * 24 * time.Hour, MaxFiles: 50}
 	c := NewCache(2, b)
 	var read int
-	if _, err := c.Window("repo", h[200].ID, h.from(200, &read)); err != nil {
+	if _, err := c.Window("repo", h[200].ID, h.reader(&read)); err != nil {
 		t.Fatal(err)
 	}
 	if read != 201 {
 		t.Fatalf("first window read %d commits, want 201", read)
 	}
 	read = 0
-	w, err := c.Window("repo", h[210].ID, h.from(210, &read))
+	w, err := c.Window("repo", h[210].ID, h.reader(&read))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,12 +236,90 @@ func TestCacheReadsOnlyNewCommits(t *testing.T) {
 		t.Errorf("a later head read %d commits (want the 10 new ones and the kept head: 11) for %d (want 211)", read, w.Len())
 	}
 	read = 0
-	if _, err := c.Window("repo", h[210].ID, h.from(210, &read)); err != nil || read != 0 {
+	if _, err := c.Window("repo", h[210].ID, h.reader(&read)); err != nil || read != 0 {
 		t.Errorf("a kept head read %d commits (%v), want 0", read, err)
 	}
 	read = 0
-	if _, err := c.Window("other", h[210].ID, h.from(210, &read)); err != nil || read != 211 {
+	if _, err := c.Window("other", h[210].ID, h.reader(&read)); err != nil || read != 211 {
 		t.Errorf("another repository read %d commits (%v), want 211: windows are per repository", read, err)
+	}
+}
+
+// A window of an older commit that a kept window holds takes the kept
+// commits as they are and reads only what lies past the kept window's end,
+// starting at its last commit; it equals the window read whole.
+func TestOlderHeadReadsPastTheKeptEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	h := randomHistory(r, 300)
+	b := Bounds{MaxCommits: 100, MaxAge: 100000 * 24 * time.Hour, MaxFiles: 50}
+	c := NewCache(4, b)
+	var read int
+	var froms []string
+	reader := func(from string, add func(Commit) bool) error {
+		froms = append(froms, from)
+		return h.reader(&read)(from, add)
+	}
+	if _, err := c.Window("repo", h[250].ID, reader); err != nil || read != 101 {
+		t.Fatalf("first window read %d commits (%v), want 101 (the one past the bound ends it)", read, err)
+	}
+	read, froms = 0, nil
+	w, err := c.Window("repo", h[200].ID, reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Kept: 200..151 (50 commits); read: 151 again (the start), 150..101, and 100 which ends it.
+	if read != 52 || len(froms) != 1 || froms[0] != h[151].ID {
+		t.Errorf("an older head read %d commits from %v, want 52 from %s", read, froms, h[151].ID)
+	}
+	if want := build(h, 200, b); !reflect.DeepEqual(w.commits, want.commits) || w.end != want.end {
+		t.Errorf("the resumed window (%d commits, end %d) differs from the full one (%d, end %d)", w.Len(), w.end, want.Len(), want.end)
+	}
+	// A history that ended at its root: an older head inside it reads nothing.
+	c = NewCache(4, Bounds{MaxCommits: 1000, MaxAge: b.MaxAge, MaxFiles: 50})
+	if _, err := c.Window("repo", h[299].ID, reader); err != nil {
+		t.Fatal(err)
+	}
+	read = 0
+	if w, err := c.Window("repo", h[120].ID, reader); err != nil || read != 0 || w.Len() != 121 {
+		t.Errorf("an older head of a history read to its root read %d commits (%v), window of %d (want 0 and 121)", read, err, w.Len())
+	}
+}
+
+// Windows asked in any order (older and newer heads mixed) equal the
+// windows read whole.
+func TestAnyOrderEqualsFull(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	boundsSet := []Bounds{
+		{MaxCommits: 40, MaxAge: 1000 * 24 * time.Hour, MaxFiles: 8},
+		{MaxCommits: 1000, MaxAge: 30 * 24 * time.Hour, MaxFiles: 8},
+		{MaxCommits: 25, MaxAge: 40 * 24 * time.Hour, MaxFiles: 8},
+		{MaxCommits: 1000, MaxAge: 10000 * 24 * time.Hour, MaxFiles: 8},
+	}
+	saved := 0
+	for bi, b := range boundsSet {
+		for trial := range 20 {
+			h := randomHistory(r, 120)
+			c := NewCache(3, b)
+			for range 12 {
+				at := r.IntN(len(h))
+				var read int
+				w, err := c.Window("repo", h[at].ID, h.reader(&read))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := build(h, at, b)
+				if !reflect.DeepEqual(w.commits, want.commits) || w.end != want.end || w.next != want.next {
+					t.Fatalf("bounds %d trial %d at %d: window (%d commits, end %d) differs from the full one (%d commits, end %d)",
+						bi, trial, at, w.Len(), w.end, want.Len(), want.end)
+				}
+				if read < want.Len() {
+					saved++
+				}
+			}
+		}
+	}
+	if saved == 0 {
+		t.Error("no window was built from a kept one")
 	}
 }
 
@@ -271,7 +354,7 @@ func TestCacheSharesAReadInFlight(t *testing.T) {
 	c := NewCache(4, DefaultBounds)
 	var reads atomic.Int32
 	started, release := make(chan struct{}), make(chan struct{})
-	read := func(add func(Commit) bool) error {
+	read := func(_ string, add func(Commit) bool) error {
 		if reads.Add(1) == 1 {
 			close(started)
 			<-release

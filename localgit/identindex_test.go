@@ -1,0 +1,84 @@
+package localgit
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/ident"
+)
+
+// BenchmarkIdentsOf indexes the package's own sources, as a search indexes
+// the blobs it covers.
+func BenchmarkIdentsOf(b *testing.B) {
+	paths, _ := filepath.Glob("*.go")
+	var srcs [][]byte
+	n := 0
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srcs = append(srcs, src)
+		n += len(src)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, src := range srcs {
+			identsOf(src)
+		}
+	}
+}
+
+// TestIdentsOfIsTheDistinctHashes: identsOf is the sorted distinct hashes
+// of the blob's identifiers, as a map gathers them, and nil for a binary
+// blob.
+func TestIdentsOfIsTheDistinctHashes(t *testing.T) {
+	paths, _ := filepath.Glob("*.go")
+	texts := []string{"", "x", "a a a", "héllo naïve_1 _ __ a1b2", strings.Repeat("w1 w2 w3 ", 5000)}
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, string(src))
+	}
+	var b strings.Builder
+	for i := range 20000 { // enough distinct identifiers to grow the set many times
+		fmt.Fprintf(&b, "id%d ", i%7919)
+	}
+	texts = append(texts, b.String())
+	for _, text := range texts {
+		want := map[uint64]bool{}
+		for i := 0; ; {
+			start, end, ok := ident.Next([]byte(text), i, 0)
+			if !ok {
+				break
+			}
+			want[identHash(text[start:end])] = true
+			i = end
+		}
+		got := identsOf([]byte(text))
+		if len(got) != len(want) || !slices.IsSorted(got) {
+			t.Fatalf("%.40q: %d hashes (sorted %v), want %d distinct", text, len(got), slices.IsSorted(got), len(want))
+		}
+		for i, h := range got {
+			if !want[h] || (i > 0 && got[i-1] == h) {
+				t.Fatalf("%.40q: hash %x not an identifier's, or repeated", text, h)
+			}
+		}
+	}
+	if identsOf([]byte("GIF89a\x00\x01binary")) != nil {
+		t.Error("a binary blob has identifiers")
+	}
+	var s hashSet
+	s.add(0)
+	s.add(0)
+	s.add(5)
+	if !s.zero || s.n != 1 {
+		t.Errorf("the hash 0 is kept aside: zero %v, n %d", s.zero, s.n)
+	}
+}
