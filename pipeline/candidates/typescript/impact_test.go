@@ -544,3 +544,31 @@ func TestUsesThroughImportAliases(t *testing.T) {
 		})
 	}
 }
+
+// A function or method annotated to return an object type spelled out
+// ((i): {status: S; ctx: Ctx}) gives the names destructured from its
+// result the types of the members: ctx.data is the data of Ctx, for a
+// method inherited from the base class and for a module-level function.
+func TestUsesThroughReturnedObjectTypes(t *testing.T) {
+	base := map[string]string{
+		"src/ctx.ts":   "export interface Ctx {\n  readonly data: unknown;\n}\nexport class Status {\n  dirty(): void {}\n}\n",
+		"src/other.ts": "export class Other {\n  data = 1;\n}\n",
+		"src/base.ts": "import type {Ctx, Status} from './ctx.js';\n\nexport class Base {\n  params(i: number): {\n    status: Status;\n    readonly ctx?: Ctx;\n  } {\n    return {status: null!, ctx: null!};\n  }\n}\n" +
+			"export function split(i: number): {ctx: Ctx, n: number} {\n  return {ctx: null!, n: i};\n}\n",
+		"src/object.ts": "import {Base, split} from './base.js';\n\nexport class Obj extends Base {\n  parse(i: number): unknown {\n    const {status, ctx} = this.params(i);\n    const {ctx: c} = split(i);\n    return null;\n  }\n}\n",
+	}
+	for _, tt := range []struct {
+		name, to string
+		want     []string
+	}{
+		{"an inherited method's object type", "return ctx.data;", []string{"src/ctx.ts"}},
+		{"a method of a member's type", "status.dirty();\n    return null;", []string{"src/ctx.ts"}},
+		{"a function's object type", "return c.data;", []string{"src/ctx.ts"}},
+		{"a member the object type lacks", "return ctx.size;", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(base["src/object.ts"], "return null;", tt.to, 1)
+			wantEvidence(t, base, map[string]string{"src/object.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}

@@ -338,10 +338,20 @@ func DefaultName(f *lexed.File) string {
 	return ""
 }
 
+// LiteralSuffix ends the name the declared-type model gives the object
+// type a function or method's return annotation spells out ("C.m{}" for
+// C.m(): {ctx: Ctx}): its members are fields of that name, and the type is
+// declared by the file writing it.
+const LiteralSuffix = "{}"
+
 // named resolves the type names f writes to the files declaring them.
 func (w *World) named(f *lexed.File, names []string) []Type {
 	var out []Type
 	for _, n := range names {
+		if strings.HasSuffix(n, LiteralSuffix) {
+			out = engine.AppendNew(out, Type{Name: n, File: f})
+			continue
+		}
 		g, m := w.declOf(f, n, 0)
 		if g == nil {
 			m = n
