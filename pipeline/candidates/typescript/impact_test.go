@@ -572,3 +572,27 @@ func TestUsesThroughReturnedObjectTypes(t *testing.T) {
 		})
 	}
 }
+
+// A member used on an added line whose receiver's type another file
+// declares is used even where the changed file declares a member of that
+// name too, for another class: ctx.data is Ctx's data, not Obj's; a
+// receiver of unknown type leaves the name the changed file's own.
+func TestUsesOfMembersNamedLikeOwn(t *testing.T) {
+	base := map[string]string{
+		"src/ctx.ts":    "export interface Ctx {\n  readonly data: unknown;\n}\n",
+		"src/object.ts": "import type {Ctx} from './ctx.js';\n\nexport class Obj {\n  data = 0;\n  parse(ctx: Ctx, x: any): unknown {\n    return null;\n  }\n}\n",
+	}
+	for _, tt := range []struct {
+		name, to string
+		want     []string
+	}{
+		{"a typed receiver", "return ctx.data;", []string{"src/ctx.ts"}},
+		{"an untyped receiver", "return x.data;", nil},
+		{"this", "return this.data;", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(base["src/object.ts"], "return null;", tt.to, 1)
+			wantEvidence(t, base, map[string]string{"src/object.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}

@@ -118,14 +118,16 @@ func isTypeAlias(t modtypes.Type) bool {
 	return slices.ContainsFunc(t.File.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == t.Name && d.Kind == "type" })
 }
 
-// shortMembers adds to the used names the members shorter than
-// lexed.MinMemberLength (get, url) whose receivers on added lines resolve,
-// across modules, to types another file declares with the member: their
-// names alone are noise, their receivers' types are not (ky.get is the get
-// of the interface ky's file declares).
-func shortMembers(recv map[string]*receivers, useNames, memberOnly map[string]bool) {
+// typedMembers adds to the used names the members whose receivers on
+// added lines resolve, across modules, to types another file declares with
+// the member, whatever usedNames left them out for: a name shorter than
+// lexed.MinMemberLength (get, url) is noise alone, its receiver's type is
+// not (ky.get is the get of the interface ky's file declares); a name the
+// changed file declares too, for another class (ctx.data where ctx is
+// another file's ParseContext), is no local.
+func typedMembers(recv map[string]*receivers, useNames, memberOnly map[string]bool) {
 	for n, rc := range recv {
-		if len(n) >= lexed.MinMemberLength || len(n) < 2 || useNames[n] || len(rc.files) == 0 {
+		if len(n) < 2 || useNames[n] || len(rc.files) == 0 {
 			continue
 		}
 		useNames[n], memberOnly[n] = true, true

@@ -221,7 +221,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	}
 	supers := implementedMembers(nf, world, impactNames)
 	recv := memberReceivers(c, nf, world)
-	shortMembers(recv, useNames, memberOnly)
+	typedMembers(recv, useNames, memberOnly)
 	for n := range useNames {
 		if _, ok := impactNames[n]; !ok {
 			words = append(words, n)
