@@ -64,7 +64,6 @@ var analyzedLangs = []*analyzedLang{
 			{"iamkun+dayjs", false, "github:iamkun/dayjs"},
 			{"typestack+class-validator", false, "github:typestack/class-validator"},
 			{"colinhacks+zod", false, "github:colinhacks/zod"},
-			{"mobxjs+mobx", false, "github:mobxjs/mobx"},
 			{"date-fns+date-fns", false, "github:date-fns/date-fns"},
 			{"jquense+yup", true, "github:jquense/yup"},
 			{"immerjs+immer", true, "github:immerjs/immer"},
