@@ -433,7 +433,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 			ahead = s.readAhead(ctx, tree, paths[k:], aliases, ev)
 		}
 		rf := cmp.Or(s.lexed[p], ahead[p])
-		if rf == nil {
+		if rf == nil || s.world != nil && s.world.Shadowed(p) {
 			continue
 		}
 		if s.shared && !s.mentions(rf) {

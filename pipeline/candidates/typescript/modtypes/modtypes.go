@@ -164,7 +164,7 @@ func (w *World) resolveImport(at importAt) *lexed.File {
 			}
 		}
 		for _, p := range cands {
-			if w.files[p] == nil && !w.exists(p) {
+			if w.files[p] == nil && !w.Exists(p) {
 				continue
 			}
 			if g := w.file(p); g != nil {
@@ -175,9 +175,18 @@ func (w *World) resolveImport(at importAt) *lexed.File {
 	return nil
 }
 
-// exists reports whether the tree holds a file at p, by the listing of its
+// Exists reports whether the tree holds a file at p, by the listing of its
 // directory (read once: cheaper than failed reads of every extension).
-func (w *World) exists(p string) bool { return w.listing.Has(p) }
+func (w *World) Exists(p string) bool { return w.listing.Has(p) }
+
+// Shadowed reports whether p is a declaration file (x.d.ts) beside a
+// TypeScript source of the same name (x.ts, x.tsx): the compiler resolves
+// an import of x to the source, so the declaration file is no module of
+// the program, whatever its names.
+func (w *World) Shadowed(p string) bool {
+	stem, ok := strings.CutSuffix(p, ".d.ts")
+	return ok && (w.Exists(stem+".ts") || w.Exists(stem+".tsx"))
+}
 
 // declOf returns the file declaring the top-level name as f sees it, and
 // the name it has there: f when it declares name, else the file an import
