@@ -596,3 +596,52 @@ func TestUsesOfMembersNamedLikeOwn(t *testing.T) {
 		})
 	}
 }
+
+// A declaration file beside a TypeScript source of the same name
+// (getYear/index.d.ts next to getYear/index.ts) is no module of the
+// program: its names are neither references nor declarations the change
+// reaches; beside a JS source it is the module its importers read.
+func TestShadowedDeclarationFiles(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"beside a TypeScript source", "src/getYear/index.ts", []string{"src/index.ts"}},
+		{"beside a JS source", "src/getYear/index.js", []string{"src/getYear/index.d.ts", "src/index.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := map[string]string{
+				tt.src:                   "export default function getYear(d: number): number {\n  return d;\n}\n",
+				"package.json":           `{"name": "date-fns", "main": "src/index.ts"}`,
+				"src/getYear/index.d.ts": "import {getYear} from 'date-fns';\nexport default getYear;\n",
+				"src/index.ts":           "export {default as getYear} from './getYear/index';\n",
+			}
+			head := strings.Replace(base[tt.src], "return d;", "return d + 1;", 1)
+			wantEvidence(t, base, map[string]string{tt.src: head}, engine.KindImpact, tt.want)
+		})
+	}
+}
+
+// In a declaration file declaring the ambient module 'date-fns', an
+// import of 'date-fns' names that ambient module, not the package's
+// sources: the file reaches no changed function of the package through it.
+func TestImportsOfAmbientModules(t *testing.T) {
+	for _, tt := range []struct {
+		name, typings string
+		want          []string
+	}{
+		{"an ambient module of the package", "declare module 'date-fns' {\n  function getYear(d: number): number\n}\ndeclare module 'date-fns/getYear' {\n  import {getYear} from 'date-fns'\n  export default getYear\n}\n", []string{"src/index.ts"}},
+		{"no ambient module of the package", "declare module 'date-fns/getYear' {\n  import {getYear} from 'date-fns'\n  export default getYear\n}\n", []string{"src/index.ts", "typings.d.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := map[string]string{
+				"package.json":         `{"name": "date-fns", "main": "src/index.ts"}`,
+				"src/getYear/index.ts": "export default function getYear(d: number): number {\n  return d;\n}\n",
+				"src/index.ts":         "export {default as getYear} from './getYear/index';\n",
+				"typings.d.ts":         tt.typings,
+			}
+			head := strings.Replace(base["src/getYear/index.ts"], "return d;", "return d + 1;", 1)
+			wantEvidence(t, base, map[string]string{"src/getYear/index.ts": head}, engine.KindImpact, tt.want)
+		})
+	}
+}
