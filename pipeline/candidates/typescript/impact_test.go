@@ -645,3 +645,32 @@ func TestImportsOfAmbientModules(t *testing.T) {
 		})
 	}
 }
+
+// A namespace import's name used on an added line stands for its module
+// (import * as z from '.': src/index.ts), followed through the imports and
+// renaming exports that pass a namespace on (import {z} from '..', whose
+// index has import * as mod from './external' and export {mod as z}, or
+// export * as z from './external'); a parameter named like it is not it.
+func TestUsesOfNamespaceModules(t *testing.T) {
+	base := map[string]string{
+		"src/external.ts":   "export const str = () => 1;\n",
+		"src/index.ts":      "import * as mod from './external';\nexport * from './external';\nexport {mod as z};\n",
+		"src/star.ts":       "export * as z from './external';\n",
+		"src/play.ts":       "import * as z from '.';\n\nexport const a = 1;\n",
+		"src/test/named.ts": "import {z} from '..';\n\nexport const a = 1;\n",
+		"src/test/star.ts":  "import {z} from '../star';\n\nexport const a = 1;\n",
+	}
+	for _, tt := range []struct {
+		name, path, add string
+		want            []string
+	}{
+		{"a namespace import", "src/play.ts", "export const b = z.str();\n", []string{"src/external.ts", "src/index.ts"}},
+		{"a namespace re-exported renamed", "src/test/named.ts", "export const b = z.str();\n", []string{"src/external.ts"}},
+		{"export * as", "src/test/star.ts", "export const b = z.str();\n", []string{"src/external.ts"}},
+		{"a parameter named like it", "src/play.ts", "export const b = (z: {str(): number}) => z.str();\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			wantEvidence(t, base, map[string]string{tt.path: base[tt.path] + tt.add}, engine.KindUses, tt.want)
+		})
+	}
+}

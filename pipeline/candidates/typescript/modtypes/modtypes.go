@@ -269,6 +269,48 @@ func (w *World) ImportPath(f *lexed.File, spec string) string {
 	return ""
 }
 
+// NamespaceFile returns the path of the repository module the name binds
+// as a namespace in f: import * as name from './m' (or export * as name),
+// followed through the imports and renaming exports that pass it on
+// (import {z} from '..' where the index has import * as mod from
+// './external' and export {mod as z}); "" when name binds none.
+func (w *World) NamespaceFile(f *lexed.File, name string) string {
+	if g := w.namespaceOf(f, name, 0); g != nil {
+		return g.Path
+	}
+	return ""
+}
+
+func (w *World) namespaceOf(f *lexed.File, name string, depth int) *lexed.File {
+	if f == nil || depth > maxNamespaceHops || !w.step() {
+		return nil
+	}
+	for _, im := range f.Imports {
+		if im.Namespace == name && !im.Call && !w.host.External(f, im) {
+			return w.importFile(f, im.Spec)
+		}
+	}
+	for _, im := range f.Imports {
+		if im.Call || im.Namespace != "" || !slices.Contains(im.Names, name) || w.host.External(f, im) {
+			continue
+		}
+		target := name
+		if r := im.Renamed[name]; r != "" {
+			target = r
+		}
+		if g := w.importFile(f, im.Spec); g != nil && g != f {
+			return w.namespaceOf(g, target, depth+1)
+		}
+	}
+	if orig := w.renamedFrom(f, name); orig != "" && orig != name {
+		return w.namespaceOf(f, orig, depth+1)
+	}
+	return nil
+}
+
+// maxNamespaceHops bounds the files a namespace is followed through.
+const maxNamespaceHops = 6
+
 // renamedFrom returns X of "X as name" in an import or export clause of
 // f ({X as name}), "" for none, each file's renames read once (renamesOf):
 // a lookup per member access of a file would otherwise rescan the file.
