@@ -622,30 +622,6 @@ func TestShadowedDeclarationFiles(t *testing.T) {
 	}
 }
 
-// In a declaration file declaring the ambient module 'date-fns', an
-// import of 'date-fns' names that ambient module, not the package's
-// sources: the file reaches no changed function of the package through it.
-func TestImportsOfAmbientModules(t *testing.T) {
-	for _, tt := range []struct {
-		name, typings string
-		want          []string
-	}{
-		{"an ambient module of the package", "declare module 'date-fns' {\n  function getYear(d: number): number\n}\ndeclare module 'date-fns/getYear' {\n  import {getYear} from 'date-fns'\n  export default getYear\n}\n", []string{"src/index.ts"}},
-		{"no ambient module of the package", "declare module 'date-fns/getYear' {\n  import {getYear} from 'date-fns'\n  export default getYear\n}\n", []string{"src/index.ts", "typings.d.ts"}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			base := map[string]string{
-				"package.json":         `{"name": "date-fns", "main": "src/index.ts"}`,
-				"src/getYear/index.ts": "export default function getYear(d: number): number {\n  return d;\n}\n",
-				"src/index.ts":         "export {default as getYear} from './getYear/index';\n",
-				"typings.d.ts":         tt.typings,
-			}
-			head := strings.Replace(base["src/getYear/index.ts"], "return d;", "return d + 1;", 1)
-			wantEvidence(t, base, map[string]string{"src/getYear/index.ts": head}, engine.KindImpact, tt.want)
-		})
-	}
-}
-
 // A namespace import's name used on an added line stands for its module
 // (import * as z from '.': src/index.ts), followed through the imports and
 // renaming exports that pass a namespace on (import {z} from '..', whose

@@ -77,36 +77,12 @@ func readJS(p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	return f
 }
 
-// readForms works out what each of f's imports can name. In a
-// declaration file that declares the ambient module 'pkg' (declare module
-// 'pkg' {...}), an import of 'pkg' names that ambient module, the file
-// itself, and no file of the repository.
+// readForms works out what each of f's imports can name.
 func (f *jsFile) readForms() {
 	f.forms = make([]importForm, len(f.Imports))
-	ambient := ambientModules(f)
 	for i, im := range f.Imports {
-		if !ambient[im.Spec] {
-			f.forms[i] = newImportForm(engine.DirOf(f.Path), f.aliases, im.Spec)
-		}
+		f.forms[i] = newImportForm(engine.DirOf(f.Path), f.aliases, im.Spec)
 	}
-}
-
-// ambientModules returns the names of the ambient modules the declaration
-// file f declares (declare module 'pkg'); nil for another file.
-func ambientModules(f *jsFile) map[string]bool {
-	if !strings.HasSuffix(f.Path, ".d.ts") {
-		return nil
-	}
-	var out map[string]bool
-	for i := 0; i+2 < len(f.Toks); i++ {
-		if f.Toks[i].Text == "declare" && f.Toks[i+1].Text == "module" && f.Toks[i+2].Kind == lexed.TkString {
-			if out == nil {
-				out = map[string]bool{}
-			}
-			out[f.Toks[i+2].Text] = true
-		}
-	}
-	return out
 }
 
 // cachedJS is readJS for a changed or searched file, through the readers'
