@@ -575,12 +575,14 @@ func TestUsesThroughReturnedObjectTypes(t *testing.T) {
 
 // A member used on an added line whose receiver's type another file
 // declares is used even where the changed file declares a member of that
-// name too, for another class: ctx.data is Ctx's data, not Obj's; a
-// receiver of unknown type leaves the name the changed file's own.
+// name too, for another class: ctx.data is Ctx's data, not Obj's, nor
+// that of the Ctx another file declares; a receiver of unknown type leaves
+// the name the changed file's own.
 func TestUsesOfMembersNamedLikeOwn(t *testing.T) {
 	base := map[string]string{
-		"src/ctx.ts":    "export interface Ctx {\n  readonly data: unknown;\n}\n",
-		"src/object.ts": "import type {Ctx} from './ctx.js';\n\nexport class Obj {\n  data = 0;\n  parse(ctx: Ctx, x: any): unknown {\n    return null;\n  }\n}\n",
+		"src/ctx.ts":       "export interface Ctx {\n  readonly data: unknown;\n}\n",
+		"src/other/ctx.ts": "export interface Ctx {\n  readonly data: number;\n}\nexport const helper = 1;\n",
+		"src/object.ts":    "import type {Ctx} from './ctx.js';\nimport {helper} from './other/ctx.js';\n\nexport class Obj {\n  data = helper;\n  parse(ctx: Ctx, x: any): unknown {\n    return null;\n  }\n}\n",
 	}
 	for _, tt := range []struct {
 		name, to string

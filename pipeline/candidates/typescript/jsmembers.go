@@ -23,6 +23,9 @@ type receivers struct {
 	classes map[string]bool // the classes (and their supertypes) receivers resolve to
 	unknown bool            // some receiver's type is not known
 	files   []string        // the files declaring classes found across modules
+	// classFiles maps the classes found across modules to the files declaring
+	// them: a class of that name in another file is another class.
+	classFiles map[string][]string
 	// typed are the receivers' types declared in other files as type
 	// aliases where no member of that name was found (Deferred =
 	// ReturnType<typeof createDeferred>: its members are not declared one
@@ -77,6 +80,12 @@ func (rc *receivers) across(w *modtypes.World, f *jsFile, i int) bool {
 	}
 	for _, t := range found {
 		rc.classes[t.Name] = true
+		if rc.classFiles == nil {
+			rc.classFiles = map[string][]string{}
+		}
+		if !slices.Contains(rc.classFiles[t.Name], t.File.Path) {
+			rc.classFiles[t.Name] = append(rc.classFiles[t.Name], t.File.Path)
+		}
 		if t.File.Path != f.Path && !slices.Contains(rc.files, t.File.Path) {
 			rc.files = append(rc.files, t.File.Path)
 		}

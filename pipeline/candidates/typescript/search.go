@@ -554,7 +554,10 @@ func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 		score := 0.0
 		if rc := s.recv[d.Name]; rc != nil && d.Container != "" {
 			// A member's receivers of known types name its class.
+			files, across := rc.classFiles[d.Container]
 			switch {
+			case across && !slices.Contains(files, g.Path):
+				continue // a class named like the one found across modules
 			case rc.classes[d.Container]:
 				score = lexed.ScoreImported
 			case !rc.unknown:
