@@ -544,3 +544,111 @@ func TestUsesThroughImportAliases(t *testing.T) {
 		})
 	}
 }
+
+// A function or method annotated to return an object type spelled out
+// ((i): {status: S; ctx: Ctx}) gives the names destructured from its
+// result the types of the members: ctx.data is the data of Ctx, for a
+// method inherited from the base class and for a module-level function.
+func TestUsesThroughReturnedObjectTypes(t *testing.T) {
+	base := map[string]string{
+		"src/ctx.ts":   "export interface Ctx {\n  readonly data: unknown;\n}\nexport class Status {\n  dirty(): void {}\n}\n",
+		"src/other.ts": "export class Other {\n  data = 1;\n}\n",
+		"src/base.ts": "import type {Ctx, Status} from './ctx.js';\n\nexport class Base {\n  params(i: number): {\n    status: Status;\n    readonly ctx?: Ctx;\n  } {\n    return {status: null!, ctx: null!};\n  }\n}\n" +
+			"export function split(i: number): {ctx: Ctx, n: number} {\n  return {ctx: null!, n: i};\n}\n",
+		"src/object.ts": "import {Base, split} from './base.js';\n\nexport class Obj extends Base {\n  parse(i: number): unknown {\n    const {status, ctx} = this.params(i);\n    const {ctx: c} = split(i);\n    return null;\n  }\n}\n",
+	}
+	for _, tt := range []struct {
+		name, to string
+		want     []string
+	}{
+		{"an inherited method's object type", "return ctx.data;", []string{"src/ctx.ts"}},
+		{"a method of a member's type", "status.dirty();\n    return null;", []string{"src/ctx.ts"}},
+		{"a function's object type", "return c.data;", []string{"src/ctx.ts"}},
+		{"a member the object type lacks", "return ctx.size;", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(base["src/object.ts"], "return null;", tt.to, 1)
+			wantEvidence(t, base, map[string]string{"src/object.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}
+
+// A member used on an added line whose receiver's type another file
+// declares is used even where the changed file declares a member of that
+// name too, for another class: ctx.data is Ctx's data, not Obj's, nor
+// that of the Ctx another file declares; a receiver of unknown type leaves
+// the name the changed file's own.
+func TestUsesOfMembersNamedLikeOwn(t *testing.T) {
+	base := map[string]string{
+		"src/ctx.ts":       "export interface Ctx {\n  readonly data: unknown;\n}\n",
+		"src/other/ctx.ts": "export interface Ctx {\n  readonly data: number;\n}\nexport const helper = 1;\n",
+		"src/object.ts":    "import type {Ctx} from './ctx.js';\nimport {helper} from './other/ctx.js';\n\nexport class Obj {\n  data = helper;\n  parse(ctx: Ctx, x: any): unknown {\n    return null;\n  }\n}\n",
+	}
+	for _, tt := range []struct {
+		name, to string
+		want     []string
+	}{
+		{"a typed receiver", "return ctx.data;", []string{"src/ctx.ts"}},
+		{"an untyped receiver", "return x.data;", nil},
+		{"this", "return this.data;", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := strings.Replace(base["src/object.ts"], "return null;", tt.to, 1)
+			wantEvidence(t, base, map[string]string{"src/object.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}
+
+// A declaration file beside a TypeScript source of the same name
+// (getYear/index.d.ts next to getYear/index.ts) is no module of the
+// program: its names are neither references nor declarations the change
+// reaches; beside a JS source it is the module its importers read.
+func TestShadowedDeclarationFiles(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"beside a TypeScript source", "src/getYear/index.ts", []string{"src/index.ts"}},
+		{"beside a JS source", "src/getYear/index.js", []string{"src/getYear/index.d.ts", "src/index.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := map[string]string{
+				tt.src:                   "export default function getYear(d: number): number {\n  return d;\n}\n",
+				"package.json":           `{"name": "date-fns", "main": "src/index.ts"}`,
+				"src/getYear/index.d.ts": "import {getYear} from 'date-fns';\nexport default getYear;\n",
+				"src/index.ts":           "export {default as getYear} from './getYear/index';\n",
+			}
+			head := strings.Replace(base[tt.src], "return d;", "return d + 1;", 1)
+			wantEvidence(t, base, map[string]string{tt.src: head}, engine.KindImpact, tt.want)
+		})
+	}
+}
+
+// A namespace import's name used on an added line stands for its module
+// (import * as z from '.': src/index.ts), followed through the imports and
+// renaming exports that pass a namespace on (import {z} from '..', whose
+// index has import * as mod from './external' and export {mod as z}, or
+// export * as z from './external'); a parameter named like it is not it.
+func TestUsesOfNamespaceModules(t *testing.T) {
+	base := map[string]string{
+		"src/external.ts":   "export const str = () => 1;\n",
+		"src/index.ts":      "import * as mod from './external';\nexport * from './external';\nexport {mod as z};\n",
+		"src/star.ts":       "export * as z from './external';\n",
+		"src/play.ts":       "import * as z from '.';\n\nexport const a = 1;\n",
+		"src/test/named.ts": "import {z} from '..';\n\nexport const a = 1;\n",
+		"src/test/star.ts":  "import {z} from '../star';\n\nexport const a = 1;\n",
+	}
+	for _, tt := range []struct {
+		name, path, add string
+		want            []string
+	}{
+		{"a namespace import", "src/play.ts", "export const b = z.str();\n", []string{"src/external.ts", "src/index.ts"}},
+		{"a namespace re-exported renamed", "src/test/named.ts", "export const b = z.str();\n", []string{"src/external.ts"}},
+		{"export * as", "src/test/star.ts", "export const b = z.str();\n", []string{"src/external.ts"}},
+		{"a parameter named like it", "src/play.ts", "export const b = (z: {str(): number}) => z.str();\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			wantEvidence(t, base, map[string]string{tt.path: base[tt.path] + tt.add}, engine.KindUses, tt.want)
+		})
+	}
+}

@@ -23,6 +23,9 @@ type receivers struct {
 	classes map[string]bool // the classes (and their supertypes) receivers resolve to
 	unknown bool            // some receiver's type is not known
 	files   []string        // the files declaring classes found across modules
+	// classFiles maps the classes found across modules to the files declaring
+	// them: a class of that name in another file is another class.
+	classFiles map[string][]string
 	// typed are the receivers' types declared in other files as type
 	// aliases where no member of that name was found (Deferred =
 	// ReturnType<typeof createDeferred>: its members are not declared one
@@ -77,6 +80,12 @@ func (rc *receivers) across(w *modtypes.World, f *jsFile, i int) bool {
 	}
 	for _, t := range found {
 		rc.classes[t.Name] = true
+		if rc.classFiles == nil {
+			rc.classFiles = map[string][]string{}
+		}
+		if !slices.Contains(rc.classFiles[t.Name], t.File.Path) {
+			rc.classFiles[t.Name] = append(rc.classFiles[t.Name], t.File.Path)
+		}
 		if t.File.Path != f.Path && !slices.Contains(rc.files, t.File.Path) {
 			rc.files = append(rc.files, t.File.Path)
 		}
@@ -118,14 +127,16 @@ func isTypeAlias(t modtypes.Type) bool {
 	return slices.ContainsFunc(t.File.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == t.Name && d.Kind == "type" })
 }
 
-// shortMembers adds to the used names the members shorter than
-// lexed.MinMemberLength (get, url) whose receivers on added lines resolve,
-// across modules, to types another file declares with the member: their
-// names alone are noise, their receivers' types are not (ky.get is the get
-// of the interface ky's file declares).
-func shortMembers(recv map[string]*receivers, useNames, memberOnly map[string]bool) {
+// typedMembers adds to the used names the members whose receivers on
+// added lines resolve, across modules, to types another file declares with
+// the member, whatever usedNames left them out for: a name shorter than
+// lexed.MinMemberLength (get, url) is noise alone, its receiver's type is
+// not (ky.get is the get of the interface ky's file declares); a name the
+// changed file declares too, for another class (ctx.data where ctx is
+// another file's ParseContext), is no local.
+func typedMembers(recv map[string]*receivers, useNames, memberOnly map[string]bool) {
 	for n, rc := range recv {
-		if len(n) >= lexed.MinMemberLength || len(n) < 2 || useNames[n] || len(rc.files) == 0 {
+		if len(n) < 2 || useNames[n] || len(rc.files) == 0 {
 			continue
 		}
 		useNames[n], memberOnly[n] = true, true

@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -305,5 +306,41 @@ func (s *tokSearch) barrelsIn(ctx context.Context, tree engine.Tree, aliases *mo
 				mods.re.add(f)
 			}
 		}
+	}
+}
+
+// namespaceUsesIn records the modules that the receivers of members on
+// added lines bind as namespaces (z of z.string(), with import * as z from
+// '.' or import {z} from '..' passing on another module's namespace): the
+// name stands for the module itself, whatever member it reaches.
+func (s *tokSearch) namespaceUsesIn(ev *engine.Evidence) {
+	nf := s.nf
+	if nf == nil || s.world == nil || nf.Lang != lexed.LangJS {
+		return
+	}
+	imported := map[string]bool{}
+	for _, im := range nf.Imports {
+		if !im.Call && !im.Export {
+			if im.Namespace != "" {
+				imported[im.Namespace] = true
+			}
+			for _, n := range im.Names {
+				imported[n] = true
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for i, t := range nf.Toks {
+		if t.Kind != lexed.TkIdent || !s.c.Added[t.Line] || !imported[t.Text] || seen[t.Text] || lexed.TextAt(nf.Toks, i+1) != "." ||
+			i > 0 && nf.Toks[i-1].Text == "." || shadowedAt(nf, i) {
+			continue
+		}
+		seen[t.Text] = true
+		p := s.world.NamespaceFile(nf.File, t.Text)
+		if p == "" || ev.Changed[p] || engine.SkippedPath(p) {
+			continue
+		}
+		ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: t.Text, Method: engine.MethodTokens, Score: lexed.ScoreImported,
+			Reason: fmt.Sprintf("is the module `%s` names, used by the change in %s", t.Text, engine.PathBase(s.c.Path))})
 	}
 }

@@ -221,7 +221,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	}
 	supers := implementedMembers(nf, world, impactNames)
 	recv := memberReceivers(c, nf, world)
-	shortMembers(recv, useNames, memberOnly)
+	typedMembers(recv, useNames, memberOnly)
 	for n := range useNames {
 		if _, ok := impactNames[n]; !ok {
 			words = append(words, n)
@@ -352,6 +352,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 	}
 	s.receiverTypesIn(ev)
+	s.namespaceUsesIn(ev)
 	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
@@ -433,7 +434,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 			ahead = s.readAhead(ctx, tree, paths[k:], aliases, ev)
 		}
 		rf := cmp.Or(s.lexed[p], ahead[p])
-		if rf == nil {
+		if rf == nil || s.world != nil && s.world.Shadowed(p) {
 			continue
 		}
 		if s.shared && !s.mentions(rf) {
@@ -553,7 +554,10 @@ func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 		score := 0.0
 		if rc := s.recv[d.Name]; rc != nil && d.Container != "" {
 			// A member's receivers of known types name its class.
+			files, across := rc.classFiles[d.Container]
 			switch {
+			case across && !slices.Contains(files, g.Path):
+				continue // a class named like the one found across modules
 			case rc.classes[d.Container]:
 				score = lexed.ScoreImported
 			case !rc.unknown:

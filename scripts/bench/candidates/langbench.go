@@ -63,6 +63,9 @@ var analyzedLangs = []*analyzedLang{
 			{"ianstormtaylor+superstruct", false, "github:ianstormtaylor/superstruct"},
 			{"iamkun+dayjs", false, "github:iamkun/dayjs"},
 			{"typestack+class-validator", false, "github:typestack/class-validator"},
+			{"colinhacks+zod", false, "github:colinhacks/zod"},
+			{"mobxjs+mobx", false, "github:mobxjs/mobx"},
+			{"date-fns+date-fns", false, "github:date-fns/date-fns"},
 			{"jquense+yup", true, "github:jquense/yup"},
 			{"immerjs+immer", true, "github:immerjs/immer"},
 		},
@@ -191,7 +194,10 @@ func newAnalyzer(l *analyzedLang, dir, tmp string) (*analyzer, error) {
 		if _, err := os.Stat(filepath.Join(filepath.Dir(script), "node_modules", "typescript")); err != nil {
 			return nil, fmt.Errorf("%s has no node_modules/typescript: run npm ci there", filepath.Dir(script))
 		}
-		a.command = []string{"node", script}
+		// The checker recurses on deeply nested types (mobx's): a larger
+		// stack than V8's default, well within the usual 8 MB of the main
+		// thread.
+		a.command = []string{"node", "--stack-size=6000", script}
 	case ".py":
 		a.command = []string{"python3", script}
 	case ".java":

@@ -3,6 +3,7 @@ package jsdecl
 import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // Classes and interfaces: their headers' supertypes and their members'
@@ -149,6 +150,9 @@ func (s *jsScan) method(m jsMember, k, end int) int {
 	if ret == "this" {
 		ret = m.class
 	}
+	if ret == "" && m.name != "" {
+		ret = s.returnLiteral(m.class+"."+m.name, open)
+	}
 	if m.name != "" {
 		s.types.AddReturn(m.class+"."+m.name, ret)
 		if m.getter && ret != "" {
@@ -227,4 +231,37 @@ func (s *jsScan) startsName(i int) bool {
 	}
 	t := s.toks[i]
 	return t.Kind == lexed.TkIdent || t.Kind == lexed.TkString || t.Text == "#" || t.Text == "[" || t.Text == "*"
+}
+
+// returnLiteral reads the return annotation of the function fn whose
+// parameters open at toks[open] when it is an object type ("(i): {status:
+// S; ctx: Ctx}"): its members' types are recorded as fields of the type
+// fn+modtypes.LiteralSuffix, which it answers; "" for another annotation.
+func (s *jsScan) returnLiteral(fn string, open int) string {
+	if open < 0 {
+		return ""
+	}
+	colon := s.br.CloseOrLast(open) + 1
+	if !s.punctAt(colon, ":") || !s.punctAt(colon+1, "{") {
+		return ""
+	}
+	name := fn + modtypes.LiteralSuffix
+	end := s.br.CloseOrLast(colon + 1)
+	for k := colon + 2; k < end; k++ {
+		switch {
+		case s.punctAt(k, "{") || s.punctAt(k, "(") || s.punctAt(k, "["):
+			k = max(k, s.br.CloseOrLast(k))
+		case s.punctAt(k, "<"):
+			k = max(k, s.skipAngle(k)-1)
+		case s.isIdent(k) && (s.punctAt(k-1, "{") || s.punctAt(k-1, ";") || s.punctAt(k-1, ",") || s.text(k-1) == "readonly"):
+			c := k + 1
+			if s.punctAt(c, "?") {
+				c++
+			}
+			if s.punctAt(c, ":") {
+				s.types.AddField(name+"."+s.text(k), s.typeName(c+1, end))
+			}
+		}
+	}
+	return name
 }

@@ -449,6 +449,9 @@ func (s *jsScan) function(from, k, end int, container string, static bool) int {
 	if ret == "this" {
 		ret = ""
 	}
+	if ret == "" {
+		ret = s.returnLiteral(fn, open)
+	}
 	s.types.AddReturn(fn, ret)
 	s.types.AddReturn(name, ret)
 	if open >= 0 {

@@ -164,7 +164,7 @@ func (w *World) resolveImport(at importAt) *lexed.File {
 			}
 		}
 		for _, p := range cands {
-			if w.files[p] == nil && !w.exists(p) {
+			if w.files[p] == nil && !w.Exists(p) {
 				continue
 			}
 			if g := w.file(p); g != nil {
@@ -175,9 +175,18 @@ func (w *World) resolveImport(at importAt) *lexed.File {
 	return nil
 }
 
-// exists reports whether the tree holds a file at p, by the listing of its
+// Exists reports whether the tree holds a file at p, by the listing of its
 // directory (read once: cheaper than failed reads of every extension).
-func (w *World) exists(p string) bool { return w.listing.Has(p) }
+func (w *World) Exists(p string) bool { return w.listing.Has(p) }
+
+// Shadowed reports whether p is a declaration file (x.d.ts) beside a
+// TypeScript source of the same name (x.ts, x.tsx): the compiler resolves
+// an import of x to the source, so the declaration file is no module of
+// the program, whatever its names.
+func (w *World) Shadowed(p string) bool {
+	stem, ok := strings.CutSuffix(p, ".d.ts")
+	return ok && (w.Exists(stem+".ts") || w.Exists(stem+".tsx"))
+}
 
 // declOf returns the file declaring the top-level name as f sees it, and
 // the name it has there: f when it declares name, else the file an import
@@ -260,6 +269,48 @@ func (w *World) ImportPath(f *lexed.File, spec string) string {
 	return ""
 }
 
+// NamespaceFile returns the path of the repository module the name binds
+// as a namespace in f: import * as name from './m' (or export * as name),
+// followed through the imports and renaming exports that pass it on
+// (import {z} from '..' where the index has import * as mod from
+// './external' and export {mod as z}); "" when name binds none.
+func (w *World) NamespaceFile(f *lexed.File, name string) string {
+	if g := w.namespaceOf(f, name, 0); g != nil {
+		return g.Path
+	}
+	return ""
+}
+
+func (w *World) namespaceOf(f *lexed.File, name string, depth int) *lexed.File {
+	if f == nil || depth > maxNamespaceHops || !w.step() {
+		return nil
+	}
+	for _, im := range f.Imports {
+		if im.Namespace == name && !im.Call && !w.host.External(f, im) {
+			return w.importFile(f, im.Spec)
+		}
+	}
+	for _, im := range f.Imports {
+		if im.Call || im.Namespace != "" || !slices.Contains(im.Names, name) || w.host.External(f, im) {
+			continue
+		}
+		target := name
+		if r := im.Renamed[name]; r != "" {
+			target = r
+		}
+		if g := w.importFile(f, im.Spec); g != nil && g != f {
+			return w.namespaceOf(g, target, depth+1)
+		}
+	}
+	if orig := w.renamedFrom(f, name); orig != "" && orig != name {
+		return w.namespaceOf(f, orig, depth+1)
+	}
+	return nil
+}
+
+// maxNamespaceHops bounds the files a namespace is followed through.
+const maxNamespaceHops = 6
+
 // renamedFrom returns X of "X as name" in an import or export clause of
 // f ({X as name}), "" for none, each file's renames read once (renamesOf):
 // a lookup per member access of a file would otherwise rescan the file.
@@ -338,10 +389,20 @@ func DefaultName(f *lexed.File) string {
 	return ""
 }
 
+// LiteralSuffix ends the name the declared-type model gives the object
+// type a function or method's return annotation spells out ("C.m{}" for
+// C.m(): {ctx: Ctx}): its members are fields of that name, and the type is
+// declared by the file writing it.
+const LiteralSuffix = "{}"
+
 // named resolves the type names f writes to the files declaring them.
 func (w *World) named(f *lexed.File, names []string) []Type {
 	var out []Type
 	for _, n := range names {
+		if strings.HasSuffix(n, LiteralSuffix) {
+			out = engine.AppendNew(out, Type{Name: n, File: f})
+			continue
+		}
 		g, m := w.declOf(f, n, 0)
 		if g == nil {
 			m = n
