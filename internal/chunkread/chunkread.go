@@ -1,8 +1,10 @@
 // Package chunkread reads an output of unknown size, a process's diff
-// say, into chunks that grow from 64 KiB to 4 MiB, to be joined once into a
-// slice of the exact size: for a 20 MB output this touches about half the
+// say, into chunks that grow from 64 KiB to 256 KiB, to be joined once into
+// a slice of the exact size: for a 20 MB output this touches about half the
 // memory a doubling buffer does (no 32 MB backing array, no copy at each
-// doubling), and several outputs are joined with one copy.
+// doubling), and several outputs are joined with one copy. The last chunk
+// leaves at most 256 KiB unused; a larger chunk saves no read (a read of a
+// Linux pipe returns at most its 64 KiB buffer).
 package chunkread
 
 import "io"
@@ -10,7 +12,7 @@ import "io"
 // Read reads r to its end. It returns at least one chunk unless r fails.
 func Read(r io.Reader) ([][]byte, error) {
 	var chunks [][]byte
-	for size := 64 << 10; ; size = min(size*2, 4<<20) {
+	for size := 64 << 10; ; size = min(size*2, 256<<10) {
 		chunk := make([]byte, size)
 		n, err := io.ReadFull(r, chunk)
 		chunks = append(chunks, chunk[:n])
