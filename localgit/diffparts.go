@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/singleflight"
+
+	"github.com/prscout/prscout/internal/chunkread"
 )
 
 // A large diff is written by several git processes at once, each over a
@@ -109,12 +111,12 @@ func diffPartsOf(entries []diffEntry, n int) [][]diffEntry {
 }
 
 // diffParts runs `git <args> -- <paths>` for each part at once (args end
-// with the range, before the "--") and joins the outputs. ok is false when
-// a part printed other files or renames than its entries say, or failed
-// for a reason other than the context or the output limit: the caller
-// then runs the whole diff.
+// with the range, before the "--") and joins the outputs, as read, into one
+// slice of their size. ok is false when a part printed other files or
+// renames than its entries say, or failed for a reason other than the
+// context or the output limit: the caller then runs the whole diff.
 func diffParts(ctx context.Context, dir string, maxOut int64, args []string, parts [][]diffEntry) (out []byte, ok bool, err error) {
-	outs := make([][]byte, len(parts))
+	outs := make([][][]byte, len(parts))
 	errs := make([]error, len(parts))
 	var g errgroup.Group
 	for k, part := range parts {
@@ -123,7 +125,7 @@ func diffParts(ctx context.Context, dir string, maxOut int64, args []string, par
 			for _, e := range part {
 				a = append(a, e.paths...)
 			}
-			outs[k], errs[k] = runGit(ctx, dir, maxOut, a...)
+			outs[k], errs[k] = runGitChunks(ctx, dir, maxOut, a...)
 			return nil
 		})
 	}
@@ -136,17 +138,21 @@ func diffParts(ctx context.Context, dir string, maxOut int64, args []string, par
 			}
 			return nil, false, nil
 		}
-		if !partPrints(outs[k], parts[k]) {
-			return nil, false, nil
-		}
-		total += len(outs[k])
+		total += chunkread.Len(outs[k])
 	}
 	if int64(total) > maxOut {
 		return nil, true, fmt.Errorf("git diff: output over %d bytes: %w", maxOut, errOutputLimit)
 	}
 	out = make([]byte, 0, total)
-	for _, o := range outs {
-		out = append(out, o...)
+	for k, chunks := range outs {
+		start := len(out)
+		for _, c := range chunks {
+			out = append(out, c...)
+		}
+		outs[k] = nil
+		if !partPrints(out[start:], parts[k]) {
+			return nil, false, nil
+		}
 	}
 	return out, true, nil
 }

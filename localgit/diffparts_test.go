@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/prscout/prscout/internal/chunkread"
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
@@ -212,4 +214,71 @@ func FuzzParseNameStatus(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDiffPartsJoinWithOneCopy: a parted diff allocates what reading each
+// part's output takes (measured in the same test on the same bytes) and
+// one copy of the whole, not a copy of each part besides.
+func TestDiffPartsJoinWithOneCopy(t *testing.T) {
+	old := diffPartFiles
+	diffPartFiles = 2
+	t.Cleanup(func() { diffPartFiles = old })
+	dir := t.TempDir()
+	git(t, dir, "init", "-q")
+	pipelinetest.WriteFiles(t, dir, map[string]string{"README": "x\n"})
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "base")
+	base := git(t, dir, "rev-parse", "HEAD")
+	files := map[string]string{}
+	for i := range 8 {
+		files[fmt.Sprintf("p/f%d.go", i)] = body(fmt.Sprint(i), 40_000) // about 0.7 MB each
+	}
+	pipelinetest.WriteFiles(t, dir, files)
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-qm", "head")
+	head := git(t, dir, "rev-parse", "HEAD")
+	ctx := context.Background()
+	entries, err := nameStatus(ctx, dir, base, head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := diffPartsOf(entries, 4)
+	if len(parts) != 4 {
+		t.Fatalf("%d parts of %d files, want 4", len(parts), len(entries))
+	}
+	args := diffArgs(base, head)
+	reading := uint64(0)
+	for _, part := range parts {
+		a := append(append([]string(nil), args...), "--")
+		for _, e := range part {
+			a = append(a, e.paths...)
+		}
+		out, err := runGit(ctx, dir, 0, a...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reading += allocatedBy(func() { _, _ = chunkread.Read(bytes.NewReader(out)) })
+	}
+	var out []byte
+	var ok bool
+	parted := allocatedBy(func() { out, ok, err = diffParts(ctx, dir, 64<<20, args, parts) })
+	if err != nil || !ok {
+		t.Fatalf("diffParts: ok %v, %v", ok, err)
+	}
+	want := reading + uint64(len(out))
+	t.Logf("%d bytes of diff: parted %d bytes allocated, reading the parts and one copy %d", len(out), parted, want)
+	// The processes' own bookkeeping (exec, pipes) is the slack.
+	if parted > want+want/10+(1<<20) {
+		t.Errorf("diffParts allocated %d bytes for %d bytes of diff, want about %d (reading the parts and one copy)", parted, len(out), want)
+	}
+}
+
+// allocatedBy returns the bytes fn allocated.
+func allocatedBy(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

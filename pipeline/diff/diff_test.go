@@ -128,6 +128,16 @@ func TestParseSection(t *testing.T) {
 			if f.Section != tt.section {
 				t.Errorf("section %q, want the text verbatim", f.Section)
 			}
+			sum := Summarize(tt.section)
+			if (sum.Lenient == nil) != (f.Lenient == nil) || (f.Lenient != nil && sum.Lenient.Error() != f.Lenient.Error()) {
+				t.Errorf("Summarize: lenient %v, ParseSection's %v", sum.Lenient, f.Lenient)
+			}
+			sum.Lenient = nil
+			want := Summary{Path: f.Path, OldPath: f.OldPath, Status: f.Status, Binary: f.Binary, Symlink: f.Symlink, Submodule: f.Submodule,
+				NewRanges: f.NewRanges(), Added: f.AddedLines(), Removed: f.RemovedLines()}
+			if d := cmp.Diff(want, sum); d != "" {
+				t.Errorf("Summarize differs from ParseSection (-parse +summary):\n%s", d)
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package diff
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -22,19 +23,36 @@ const bareHeader = "--- a/file\n+++ b/file\n"
 
 // strictFile reads a section with go-gitdiff, or says why it cannot.
 func strictFile(section string) (File, error) {
+	f, frags, err := strictRead(section)
+	if err != nil {
+		return File{}, err
+	}
+	for _, frag := range frags {
+		h := Hunk{OldStart: int(frag.OldPosition), OldLines: int(frag.OldLines), NewStart: int(frag.NewPosition), NewLines: int(frag.NewLines), Comment: frag.Comment}
+		h.Lines = make([]Line, 0, len(frag.Lines))
+		eachLine(frag, func(l Line) { h.Lines = append(h.Lines, l) })
+		f.Hunks = append(f.Hunks, h)
+	}
+	return f, nil
+}
+
+// strictRead reads a section's file header with go-gitdiff and returns its
+// hunks as go-gitdiff read them, or says why it cannot. The lines' text
+// are substrings of section.
+func strictRead(section string) (File, []*gitdiff.TextFragment, error) {
 	if strings.TrimSpace(section) == "" {
-		return File{Status: Modified, Section: section}, nil
+		return File{Status: Modified, Section: section}, nil, nil
 	}
 	text, bare := section, false
 	if i := firstLine(section, "@@ -"); i >= 0 && !hasHeader(section[:i]) {
 		text, bare = bareHeader+section[i:], true
 	}
-	files, _, err := gitdiff.Parse(strings.NewReader(text))
+	files, _, err := gitdiff.Parse(&lineReader{text})
 	if err != nil {
-		return File{}, err
+		return File{}, nil, err
 	}
 	if len(files) != 1 {
-		return File{}, fmt.Errorf("%d files in one section", len(files))
+		return File{}, nil, fmt.Errorf("%d files in one section", len(files))
 	}
 	f := fromGitdiff(files[0], section)
 	if !bare && !strings.HasPrefix(section, gitMarker) {
@@ -52,29 +70,57 @@ func strictFile(section string) (File, error) {
 	for _, frag := range files[0].TextFragments {
 		if frag.OldPosition > maxLine || frag.NewPosition > maxLine || frag.OldLines > maxLine || frag.NewLines > maxLine ||
 			frag.OldPosition < 0 || frag.NewPosition < 0 {
-			return File{}, fmt.Errorf("hunk header names a line beyond %d", maxLine)
+			return File{}, nil, fmt.Errorf("hunk header names a line beyond %d", maxLine)
 		}
-		h := Hunk{OldStart: int(frag.OldPosition), OldLines: int(frag.OldLines), NewStart: int(frag.NewPosition), NewLines: int(frag.NewLines), Comment: frag.Comment}
-		h.Lines = make([]Line, 0, len(frag.Lines))
-		o, n := h.OldStart, h.NewStart
-		for _, l := range frag.Lines {
-			text := strings.TrimRight(l.Line, "\r\n")
-			switch l.Op {
-			case gitdiff.OpContext:
-				h.Lines = append(h.Lines, Line{Op: Context, Old: o, New: n, Text: text})
-				o++
-				n++
-			case gitdiff.OpAdd:
-				h.Lines = append(h.Lines, Line{Op: Add, New: n, Text: text})
-				n++
-			case gitdiff.OpDelete:
-				h.Lines = append(h.Lines, Line{Op: Delete, Old: o, Text: text})
-				o++
-			}
-		}
-		f.Hunks = append(f.Hunks, h)
 	}
-	return f, nil
+	return f, files[0].TextFragments, nil
+}
+
+// eachLine calls fn with each line of frag, numbered on each side from
+// the hunk's header.
+func eachLine(frag *gitdiff.TextFragment, fn func(Line)) {
+	o, n := int(frag.OldPosition), int(frag.NewPosition)
+	for _, l := range frag.Lines {
+		text := strings.TrimRight(l.Line, "\r\n")
+		switch l.Op {
+		case gitdiff.OpContext:
+			fn(Line{Op: Context, Old: o, New: n, Text: text})
+			o++
+			n++
+		case gitdiff.OpAdd:
+			fn(Line{Op: Add, New: n, Text: text})
+			n++
+		case gitdiff.OpDelete:
+			fn(Line{Op: Delete, Old: o, Text: text})
+			o++
+		}
+	}
+}
+
+// lineReader hands go-gitdiff a string's lines as substrings of it
+// (bufio.Reader's ReadString copies each line): the parse copies no text.
+// go-gitdiff reads by ReadString alone when its reader has it.
+type lineReader struct{ rest string }
+
+func (r *lineReader) Read(p []byte) (int, error) {
+	if r.rest == "" {
+		return 0, io.EOF
+	}
+	n := copy(p, r.rest)
+	r.rest = r.rest[n:]
+	return n, nil
+}
+
+func (r *lineReader) ReadString(delim byte) (string, error) {
+	i := strings.IndexByte(r.rest, delim)
+	if i < 0 {
+		line := r.rest
+		r.rest = ""
+		return line, io.EOF
+	}
+	line := r.rest[:i+1]
+	r.rest = r.rest[i+1:]
+	return line, nil
 }
 
 // hasHeader reports whether text has a line starting a file header.
