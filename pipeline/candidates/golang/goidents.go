@@ -76,18 +76,44 @@ func wantedIn(want *ident.Set[bool], fi *engine.Idents) map[string]uint8 {
 	return found
 }
 
-// containsIdent is ident.Contains(src, w, ident.Dollar|ident.Unicode) for
-// an identifier w of head file p with content src: without a '$' in the
-// file, the runs of identifier bytes are the same with '$' or without;
-// with one, w must occur once with no '$' beside it.
-func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
-	if w == "" || w[0] >= '0' && w[0] <= '9' || ident.End(w, 0, goscan.Chars) != len(w) {
-		return ident.Contains(src, w, ident.Dollar|ident.Unicode)
+// wantedInSrc is wantedIn for the list of src, read from src itself.
+func wantedInSrc(want *ident.Set[bool], src []byte) map[string]uint8 {
+	var found map[string]uint8
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goscan.Chars)
+		if !ok {
+			return found
+		}
+		at = j
+		if j-i > maxWord {
+			continue
+		}
+		if _, ok := want.Get(unsafe.String(&src[i], j-i)); ok {
+			if found == nil {
+				found = map[string]uint8{}
+			}
+			found[string(src[i:j])] |= engine.Occurrence(src, i, j)
+		}
 	}
-	fi, ok := e.idents[p]
-	if !ok {
-		fi = e.identsOf(p, src)
-		e.idents[p] = fi
+}
+
+// containsIdent is ident.Contains(src, w, ident.Dollar|ident.Unicode) for
+// an identifier w of head file p with content src. A file's identifier
+// list answers it when one is kept (listing one costs more than searching
+// the source for a few names): without a '$' in the file, the runs of
+// identifier bytes are the same with '$' or without; with one, w must
+// occur once with no '$' beside it.
+func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
+	var fi *engine.Idents
+	if w != "" && (w[0] < '0' || w[0] > '9') && ident.End(w, 0, goscan.Chars) == len(w) {
+		var ok bool
+		if fi, ok = e.idents[p]; !ok {
+			fi, _ = engine.Get[*engine.Idents](e.cache, engine.KeyAt("go/idents", p, e.sumOf(src)))
+			e.idents[p] = fi
+		}
+	}
+	if fi == nil {
+		return ident.Contains(src, w, ident.Dollar|ident.Unicode)
 	}
 	k, ok := fi.Index(w)
 	if !ok {

@@ -35,16 +35,23 @@ func TestFileIdentsAnswerAsTheSource(t *testing.T) {
 		words[n] = true
 	}
 	ws := newWordSet(words)
-	e := newGoEngine(context.Background(), nil, nil)
+	// Each file's list is kept first, so that containsIdent answers from it.
+	e := newGoEngine(context.Background(), nil, engine.NewCache(64<<20))
 	for p, src := range srcs {
-		fi := engine.ListIdents(src, goscan.Chars)
+		fi := e.identsOf(p, src)
 		if got, want := wantedIn(&ws.set, fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: words %v, reading the source %v", p, got, want)
+		}
+		if got, want := wantedInSrc(&ws.set, src), ws.in(src, false); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: words read from the source %v, reading it word by word %v", p, got, want)
 		}
 		for _, n := range append(names, "a$Name", "1Name", "") {
 			if got, want := e.containsIdent(p, src, n), ident.Contains(src, n, ident.Dollar|ident.Unicode); got != want {
 				t.Fatalf("%s: contains %q: %t, reading the source %t", p, n, got, want)
 			}
+		}
+		if e.idents[p] != fi {
+			t.Fatalf("%s: contains did not answer from the kept list", p)
 		}
 	}
 }

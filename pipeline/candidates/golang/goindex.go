@@ -36,7 +36,7 @@ type goEngine struct {
 	// requests and never changed.
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found     // fieldsNamed's answers
-	idents  map[string]*engine.Idents // of head files, by path
+	idents  map[string]*engine.Idents // kept lists of head files, by path (nil: none kept)
 	sums    map[srcID]engine.Sum      // sumOf's answers
 	cache   *engine.Cache             // readings kept across requests
 	sumMu   sync.Mutex                // guards sums: the search's reading runs beside the uses

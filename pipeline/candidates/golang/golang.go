@@ -360,15 +360,23 @@ type impactCand struct {
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
 	at    []int // where names occur in src, in order (engine.Idents.offsets)
-	// idents lists src's identifiers.
+	// idents lists src's identifiers (nil until the file is kept to walk).
 	idents *engine.Idents
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
-// for a member, a file that also names the member's type.
+// for a member, a file that also names the member's type. fi is the file's
+// kept identifier list, nil when none is kept: most files the search finds
+// are ruled out, and reading their source once for the few names costs
+// less than listing it.
 func (pl *impactPlan) filter(p string, src []byte, fi *engine.Idents) *impactCand {
-	present := wantedIn(&pl.want, fi)
+	var present map[string]uint8
+	if fi != nil {
+		present = wantedIn(&pl.want, fi)
+	} else {
+		present = wantedInSrc(&pl.want, src)
+	}
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -388,7 +396,9 @@ func (pl *impactPlan) filter(p string, src []byte, fi *engine.Idents) *impactCan
 				in, ok := imports[s.pk]
 				if !ok {
 					tail := pl.importTails[s.pk]
-					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.Has(tail)) && bytes.Contains(src, pl.imports[s.pk])
+					// A file that holds the quoted path has its tail: the
+					// list only rules the others out sooner.
+					in = pl.importPaths[s.pk] != "" && (tail == "" || fi == nil || fi.Has(tail)) && bytes.Contains(src, pl.imports[s.pk])
 					imports[s.pk] = in
 				}
 				if in {
@@ -427,7 +437,8 @@ type impactPrep struct {
 func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPrep {
 	q := engine.Query{Words: plan.words, Globs: []string{"*.go"}, Limit: goGrepLimit}
 	todo, found, err := engine.Search(e.ctx, e.tree, ev, "Go", q, func(p string, src []byte) (*impactCand, int, bool) {
-		c := plan.filter(p, src, e.identsOf(p, src))
+		fi, _ := engine.Get[*engine.Idents](e.cache, engine.KeyAt("go/idents", p, e.sumOf(src)))
+		c := plan.filter(p, src, fi)
 		return c, 0, c != nil
 	})
 	if err != nil {
@@ -448,6 +459,9 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 	keeps := make([]func(goscan.Body) bool, len(cands))
 	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
+		if c.idents == nil {
+			c.idents = e.identsOf(c.path, c.src)
+		}
 		c.at = c.idents.Offsets(c.names, e.identAtOf(c.path, c.src, c.idents), maxWord)
 		at := c.at
 		keeps[i] = func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
