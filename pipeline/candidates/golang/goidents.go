@@ -10,27 +10,10 @@ import (
 
 // The search for references reads every file git grep names for the
 // changed names (some two thousand on a large range) to learn which of the
-// names each holds and how (after a dot, before a colon). A file's distinct
-// identifiers, and how each occurs, depend on its content only: they are
-// listed once and kept across requests, and each request then checks the
-// short list against its names instead of reading the file again.
-
-// identsOf returns the identifiers of the file at p with content src.
-func (e *goEngine) identsOf(p string, src []byte) *engine.Idents {
-	return engine.CachedAt(e.cache, engine.KeyAt("go/idents", p, e.sumOf(src)), func() (*engine.Idents, int64) {
-		fi := engine.ListIdents(src, goscan.Chars)
-		return fi, fi.Weight()
-	})
-}
-
-// identAtOf returns where the identifiers fi lists occur in src, the
-// content of the file at p.
-func (e *goEngine) identAtOf(p string, src []byte, fi *engine.Idents) *engine.At {
-	return engine.CachedAt(e.cache, engine.KeyAt("go/identat", p, e.sumOf(src)), func() (*engine.At, int64) {
-		ia := engine.ListAt(src, fi)
-		return ia, ia.Weight()
-	})
-}
+// names each holds and how (after a dot, before a colon). Few of those
+// files come back with the same content in the next pull request, and
+// most are ruled out: each is read once for the request's few names, and
+// nothing of the reading is kept.
 
 // srcID names a content by where it is in memory: a request reads each
 // file once and never changes what it read.
@@ -58,41 +41,47 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 	return s
 }
 
-// wantedIn answers the words of want (of maxWord bytes at most) among a
-// file's identifiers, each with how it occurs.
-func wantedIn(want *ident.Set[bool], fi *engine.Idents) map[string]uint8 {
+// wantedIn answers the words of want (of maxWord bytes at most) among the
+// identifiers of src, each with how it occurs.
+func wantedIn(want *ident.Set[bool], src []byte) map[string]uint8 {
 	var found map[string]uint8
-	for k := range fi.Len() {
-		w, occ := fi.Word(k)
-		if len(w) <= maxWord {
-			if _, ok := want.Get(w); ok {
-				if found == nil {
-					found = map[string]uint8{}
-				}
-				found[w] = occ &^ engine.OccNoDollar
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goscan.Chars)
+		if !ok {
+			return found
+		}
+		at = j
+		if j-i > maxWord {
+			continue
+		}
+		if _, ok := want.Get(unsafe.String(&src[i], j-i)); ok {
+			if found == nil {
+				found = map[string]uint8{}
 			}
+			found[string(src[i:j])] |= engine.Occurrence(src, i, j)
 		}
 	}
-	return found
 }
 
-// containsIdent is ident.Contains(src, w, ident.Dollar|ident.Unicode) for
-// an identifier w of head file p with content src: without a '$' in the
-// file, the runs of identifier bytes are the same with '$' or without;
-// with one, w must occur once with no '$' beside it.
-func (e *goEngine) containsIdent(p string, src []byte, w string) bool {
-	if w == "" || w[0] >= '0' && w[0] <= '9' || ident.End(w, 0, goscan.Chars) != len(w) {
-		return ident.Contains(src, w, ident.Dollar|ident.Unicode)
+// namesAt returns the offsets in src at which one of names (of maxWord
+// bytes at most) occurs as an identifier, in order.
+func namesAt(src []byte, names map[string]bool) []int {
+	var set ident.Set[bool]
+	for n := range names {
+		set.Put(n, true)
 	}
-	fi, ok := e.idents[p]
-	if !ok {
-		fi = e.identsOf(p, src)
-		e.idents[p] = fi
+	var out []int
+	for at := 0; ; {
+		i, j, ok := ident.Next(src, at, goscan.Chars)
+		if !ok {
+			return out
+		}
+		at = j
+		if j-i > maxWord {
+			continue
+		}
+		if _, ok := set.Get(unsafe.String(&src[i], j-i)); ok {
+			out = append(out, i)
+		}
 	}
-	k, ok := fi.Index(w)
-	if !ok {
-		return false
-	}
-	_, occ := fi.Word(int(k))
-	return !fi.Dollar() || occ&engine.OccNoDollar != 0
 }

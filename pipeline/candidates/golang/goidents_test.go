@@ -1,7 +1,6 @@
 package golang
 
 import (
-	"context"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,73 +11,53 @@ import (
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
-// A file's identifier list answers as reading the file does: which words
-// of a set occur and how, and whether a name occurs as a whole identifier
-// (with '$' counted as an identifier byte), over this repository's own Go
-// files and a few written for the edges.
-func TestFileIdentsAnswerAsTheSource(t *testing.T) {
+// Reading a file for a set of words answers as its identifier list
+// (engine.ListIdents) and a word-by-word reading do: which words occur and
+// how, over this repository's own Go files and a few written for the edges
+// ('$' beside a name, a digit before one, non-ASCII, a word longer than
+// maxWord).
+func TestWantedInAnswersAsTheList(t *testing.T) {
 	srcs := map[string][]byte{
 		"dollar.go":  []byte("package p\n\nvar s = \"a$Name b\" // Name\nvar Name = x.Other\n"),
 		"key.go":     []byte("package p\n\nvar v = T{Name: 1, Other :2}\nfunc f() { x := 1; Name := 2 }\n\u00e9Name := 1\n"),
 		"digit.go":   []byte("package p\n\nvar a = 1Name + Name2\n"),
 		"dollars.go": []byte("$Other Other$ x$y $Name2$ 1$Find Find$1 \u00e9$T $\u00e9Name\nctx err\n$"),
 		"dollar1.go": []byte("Other$Name2 string$"),
+		"long.go":    []byte("var " + strings.Repeat("a", 64) + ", " + strings.Repeat("b", 65) + " = 1, 2\n"),
 	}
 	eachRepoGoFile(t, func(p string, src []byte) bool {
 		srcs[p] = src
 		return len(srcs) < 120
 	})
-	names := []string{"Name", "Other", "x", "err", "ctx", "Find", "string", "Name2", "T", "notThere", "\u00e9Name",
-		strings.Repeat("a", 64), strings.Repeat("b", 65)}
 	words := map[string]bool{}
-	for _, n := range names {
+	for _, n := range []string{"Name", "Other", "x", "err", "ctx", "Find", "string", "Name2", "T", "notThere", "\u00e9Name",
+		strings.Repeat("a", 64), strings.Repeat("b", 65)} {
 		words[n] = true
 	}
 	ws := newWordSet(words)
-	e := newGoEngine(context.Background(), nil, nil)
+	found := 0
 	for p, src := range srcs {
-		fi := engine.ListIdents(src, goscan.Chars)
-		if got, want := wantedIn(&ws.set, fi), ws.in(src, false); !reflect.DeepEqual(got, want) {
-			t.Fatalf("%s: words %v, reading the source %v", p, got, want)
+		got := wantedIn(&ws.set, src)
+		if want := ws.in(src, false); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: words %v, reading word by word %v", p, got, want)
 		}
-		for _, n := range append(names, "a$Name", "1Name", "") {
-			if got, want := e.containsIdent(p, src, n), ident.Contains(src, n, ident.Dollar|ident.Unicode); got != want {
-				t.Fatalf("%s: contains %q: %t, reading the source %t", p, n, got, want)
+		var listed map[string]uint8
+		fi := engine.ListIdents(src, goscan.Chars)
+		for k := range fi.Len() {
+			if w, occ := fi.Word(k); ws.has([]byte(w)) {
+				if listed == nil {
+					listed = map[string]uint8{}
+				}
+				listed[w] = occ &^ engine.OccNoDollar
 			}
 		}
+		if !reflect.DeepEqual(got, listed) {
+			t.Fatalf("%s: words %v, the file's list %v", p, got, listed)
+		}
+		found += len(got)
 	}
-}
-
-// A file that holds "ip" has the identifier ip ends with: over this
-// repository's files and every import path they hold, and a few written
-// for the edges.
-func TestImportTailInFilesThatImport(t *testing.T) {
-	for _, c := range []struct{ ip, tail string }{
-		{"fmt", "fmt"}, {"example.com/app/lib/v2store", "v2store"}, {"gopkg.in/yaml.v3", "v3"},
-		{"example.com/x/2", ""}, {"example.com/x/", ""}, {"example.com/\u00e9t\u00e9", "\u00e9t\u00e9"},
-	} {
-		if got := identTail(c.ip); got != c.tail {
-			t.Errorf("identTail(%q) = %q, want %q", c.ip, got, c.tail)
-		}
-	}
-	checked := 0
-	eachRepoGoFile(t, func(p string, src []byte) bool {
-		f := parseSrc(p, src)
-		if f == nil {
-			return true
-		}
-		fi := engine.ListIdents(src, goscan.Chars)
-		for _, im := range f.ast.Imports {
-			ip := strings.Trim(im.Path.Value, "\"`")
-			if tail := identTail(ip); tail != "" && !fi.Has(tail) {
-				t.Fatalf("%s imports %q but has no identifier %q", p, ip, tail)
-			}
-			checked++
-		}
-		return true
-	})
-	if checked < 100 {
-		t.Fatalf("%d imports checked", checked)
+	if found < 100 {
+		t.Fatalf("%d words found", found)
 	}
 }
 
@@ -93,7 +72,7 @@ func TestWordOffsetsAnswerAsTheText(t *testing.T) {
 		if f == nil {
 			return true
 		}
-		at := ws.offsets(src)
+		at := namesAt(src, ws.words)
 		for _, d := range f.ast.Decls {
 			a, b := f.tf.Offset(d.Pos()), f.tf.Offset(d.End())
 			if got, want := namedIn(at, a, b), ws.in(src[a:b], true) != nil; got != want {
@@ -114,11 +93,11 @@ func TestWordOffsetsAnswerAsTheText(t *testing.T) {
 	}
 }
 
-// TestIdentAtAnswersAsTheText: the offsets read from a file's listed
-// identifiers are those a reading of its text finds, for the files of this
-// repository and for edge cases ('$' beside a name, non-ASCII, a name
-// longer than a word set keeps).
-func TestIdentAtAnswersAsTheText(t *testing.T) {
+// TestNamesAtAnswersAsTheText: the offsets namesAt reads are those a
+// reading of the text word by word finds, for the files of this repository
+// and for edge cases ('$' beside a name, non-ASCII, a name longer than a
+// word set keeps).
+func TestNamesAtAnswersAsTheText(t *testing.T) {
 	long := strings.Repeat("x", maxWord+1)
 	sets := []map[string]bool{
 		{"err": true, "Find": true, "ctx": true, "goFile": true, "notThere": true, "e": true},
@@ -131,10 +110,8 @@ func TestIdentAtAnswersAsTheText(t *testing.T) {
 	}
 	checked := 0
 	check := func(p string, src []byte) {
-		fi := engine.ListIdents(src, goscan.Chars)
-		ia := engine.ListAt(src, fi)
 		for _, names := range sets {
-			got, want := fi.Offsets(names, ia, maxWord), newWordSet(names).offsets(src)
+			got, want := namesAt(src, names), newWordSet(names).offsets(src)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s: offsets of %v = %v, the text's %v", p, names, got, want)
 			}
@@ -172,8 +149,8 @@ func (ws *wordSet) offsets(src []byte) []int {
 	}
 }
 
-// wordSet is the reading of a whole text for the words, which the kept
-// identifier lists (wantedIn, engine.Idents.Offsets) must answer as.
+// wordSet is the reading of a whole text for the words, which the
+// reader's readings (wantedIn, namesAt) must answer as.
 type wordSet struct {
 	words map[string]bool
 	set   ident.Set[bool] // the same words, as the search asks them

@@ -35,11 +35,10 @@ type goEngine struct {
 	// their path's last element, by file: parsed files are shared across
 	// requests and never changed.
 	aliases map[*goFile]map[string]string
-	fields  map[fieldsKey][]found     // fieldsNamed's answers
-	idents  map[string]*engine.Idents // of head files, by path
-	sums    map[srcID]engine.Sum      // sumOf's answers
-	cache   *engine.Cache             // readings kept across requests
-	sumMu   sync.Mutex                // guards sums: the search's reading runs beside the uses
+	fields  map[fieldsKey][]found // fieldsNamed's answers
+	sums    map[srcID]engine.Sum  // sumOf's answers
+	cache   *engine.Cache         // readings kept across requests
+	sumMu   sync.Mutex            // guards sums: the search's reading runs beside the uses
 	depth   int
 }
 
@@ -121,9 +120,9 @@ type topDecl struct {
 func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *goEngine {
 	return &goEngine{
 		ctx: ctx, tree: tree, cache: cache, aliases: map[*goFile]map[string]string{},
-		fields: map[fieldsKey][]found{}, idents: map[string]*engine.Idents{},
-		sums:  map[srcID]engine.Sum{},
-		heads: map[string][]byte{}, content: map[string][]byte{},
+		fields: map[fieldsKey][]found{},
+		sums:   map[srcID]engine.Sum{},
+		heads:  map[string][]byte{}, content: map[string][]byte{},
 		files: map[string]*goFile{}, dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}

@@ -254,7 +254,7 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 	g := e.dir(pk.dir)
 	for _, p := range g.paths {
 		src := e.read(p)
-		if src == nil || !e.containsIdent(p, src, name) {
+		if src == nil || !ident.Contains(src, name, ident.Dollar|ident.Unicode) {
 			continue
 		}
 		f := e.parse(p)
@@ -319,15 +319,10 @@ type impactPlan struct {
 	want        ident.Set[bool] // changed names and the receiver types of changed members
 	importPaths map[pkgKey]string
 	imports     map[pkgKey][]byte // "import path" of each, for the files that import it
-	// importTails holds the identifier an import path ends with, which a
-	// file that imports it has: the files without it are ruled out
-	// without reading them. "" when the path ends otherwise.
-	importTails map[pkgKey]string
 }
 
 func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
-	p := &impactPlan{byName: map[string][]*goSym{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{},
-		importTails: map[pkgKey]string{}}
+	p := &impactPlan{byName: map[string][]*goSym{}, importPaths: map[pkgKey]string{}, imports: map[pkgKey][]byte{}}
 	for _, s := range syms {
 		if isTestFunc(s) {
 			continue // nothing refers to a test function
@@ -344,7 +339,6 @@ func (e *goEngine) impactPlan(syms []*goSym) *impactPlan {
 			p.importPaths[s.pk] = e.importPathOf(s.pk.dir)
 			if ip := p.importPaths[s.pk]; ip != "" {
 				p.imports[s.pk] = []byte(`"` + ip + `"`)
-				p.importTails[s.pk] = identTail(ip)
 			}
 		}
 	}
@@ -359,17 +353,15 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (engine.Idents.offsets)
-	// idents lists src's identifiers.
-	idents *engine.Idents
+	at    []int // where names occur in src, in order (namesAt)
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
-func (pl *impactPlan) filter(p string, src []byte, fi *engine.Idents) *impactCand {
-	present := wantedIn(&pl.want, fi)
-	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3, idents: fi}
+func (pl *impactPlan) filter(p string, src []byte) *impactCand {
+	present := wantedIn(&pl.want, src)
+	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
 		for _, s := range pl.byName[name] {
@@ -387,8 +379,7 @@ func (pl *impactPlan) filter(p string, src []byte, fi *engine.Idents) *impactCan
 			default:
 				in, ok := imports[s.pk]
 				if !ok {
-					tail := pl.importTails[s.pk]
-					in = pl.importPaths[s.pk] != "" && (tail == "" || fi.Has(tail)) && bytes.Contains(src, pl.imports[s.pk])
+					in = pl.importPaths[s.pk] != "" && bytes.Contains(src, pl.imports[s.pk])
 					imports[s.pk] = in
 				}
 				if in {
@@ -427,7 +418,7 @@ type impactPrep struct {
 func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPrep {
 	q := engine.Query{Words: plan.words, Globs: []string{"*.go"}, Limit: goGrepLimit}
 	todo, found, err := engine.Search(e.ctx, e.tree, ev, "Go", q, func(p string, src []byte) (*impactCand, int, bool) {
-		c := plan.filter(p, src, e.identsOf(p, src))
+		c := plan.filter(p, src)
 		return c, 0, c != nil
 	})
 	if err != nil {
@@ -448,7 +439,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 	keeps := make([]func(goscan.Body) bool, len(cands))
 	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
-		c.at = c.idents.Offsets(c.names, e.identAtOf(c.path, c.src, c.idents), maxWord)
+		c.at = namesAt(c.src, c.names)
 		at := c.at
 		keeps[i] = func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
 		c.f = parseKeep(c.path, c.src, keeps[i])
@@ -512,23 +503,9 @@ func namedIn(at []int, from, to int) bool {
 	return k < len(at) && at[k] < to
 }
 
-// identTail returns the identifier ip ends with, as a file's identifier
-// list has it when the file holds "ip" (a run of goscan.Chars after a byte that
-// is none, not starting with a digit); "" when there is none.
-func identTail(ip string) string {
-	i := len(ip)
-	for i > 0 && goscan.Chars.IsByte(ip[i-1]) {
-		i--
-	}
-	if i == len(ip) || ip[i] >= '0' && ip[i] <= '9' {
-		return ""
-	}
-	return ip[i:]
-}
-
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (engine.Idents.offsets): a declaration without one is not walked.
+// identifier (namesAt): a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {

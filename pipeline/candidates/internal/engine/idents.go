@@ -7,8 +7,6 @@ package engine
 
 import (
 	"bytes"
-	"slices"
-	"unsafe"
 
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -94,65 +92,6 @@ func (fi *Idents) grow(word func(uint32) []byte) {
 	}
 }
 
-// At is where a file's identifiers occur: the offsets of identifier
-// k of its Idents are at[first[k]:first[k+1]], ascending. It is listed
-// for the files a search walks, once per content, so that the offsets of a
-// request's names are a few lookups instead of a reading of the file.
-type At struct {
-	first []uint32
-	at    []uint32
-}
-
-// ListAt lists where the identifiers fi lists occur in src.
-func ListAt(src []byte, fi *Idents) *At {
-	var ks, offs []uint32
-	first := make([]uint32, len(fi.ends)+1)
-	for i := 0; ; {
-		s, e, ok := ident.Next(src, i, fi.chars)
-		if !ok {
-			break
-		}
-		i = e
-		k, ok := fi.Index(unsafe.String(&src[s], e-s))
-		if !ok {
-			continue // not a listing of this content
-		}
-		ks, offs = append(ks, k), append(offs, uint32(s))
-		first[k+1]++
-	}
-	for k := 1; k < len(first); k++ {
-		first[k] += first[k-1]
-	}
-	ia := &At{first: first, at: make([]uint32, len(offs))}
-	next := slices.Clone(first[:len(first)-1])
-	for j, k := range ks {
-		ia.at[next[k]] = offs[j]
-		next[k]++
-	}
-	return ia
-}
-
-// Offsets returns the sorted offsets at which one of names occurs as an
-// identifier in the content fi and ia list: one reading of the file
-// answers, for every part of it that starts and ends at a token's edge,
-// whether a search for names would find one there. Names longer than
-// maxLen are none a search looks for.
-func (fi *Idents) Offsets(names map[string]bool, ia *At, maxLen int) []int {
-	var out []int
-	for name := range names {
-		if len(name) == 0 || len(name) > maxLen {
-			continue
-		}
-		if k, ok := fi.Index(name); ok {
-			for _, o := range ia.at[ia.first[k]:ia.first[k+1]] {
-				out = append(out, int(o))
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // identHash is FNV-1a of w.
 func identHash[T ~string | ~[]byte](w T) uint32 {
 	h := uint32(2166136261)
@@ -219,6 +158,3 @@ func (fi *Idents) Dollar() bool { return fi.dollar }
 
 // Weight is the bytes fi holds, for a cache's accounting.
 func (fi *Idents) Weight() int64 { return int64(len(fi.text)+len(fi.ends)*5+len(fi.slots)*4) + 64 }
-
-// Weight is the bytes ia holds, for a cache's accounting.
-func (ia *At) Weight() int64 { return int64(len(ia.first)+len(ia.at))*4 + 48 }
