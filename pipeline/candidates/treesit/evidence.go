@@ -62,8 +62,7 @@ func (s *search) uses(us []use, files []*file) {
 			if len(gs) > 1 && sights[i] < visible {
 				sc /= 2
 			}
-			s.ev.Add(g.path, engine.Item{Kind: engine.KindUses, Symbol: u.name, Score: sc, Method: engine.MethodSyntax,
-				Reason: fmt.Sprintf("declares `%s`, used by the change in %s", u.name, engine.PathBase(u.f.path))})
+			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
 		}
 	}
 }

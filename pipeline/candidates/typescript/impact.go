@@ -141,12 +141,9 @@ func topLevel(sym *lexed.Sym) bool { return sym.Decl.Container == "" && sym.Via 
 // addRef records a reference of the file at p to sym: a call, a key
 // setting it in an object literal (key), or another use.
 func addRef(ev *engine.Evidence, p string, sym *lexed.Sym, score float64, call, key bool) {
-	verb := "uses"
-	switch {
-	case key:
+	verb := engine.Verb(call)
+	if key {
 		verb, call = "sets", false
-	case call:
-		verb = "calls"
 	}
 	// A member name no import or type ties to the class is text
 	// evidence: labelled textual, few of them listed.
@@ -155,11 +152,11 @@ func addRef(ev *engine.Evidence, p string, sym *lexed.Sym, score float64, call, 
 		method = engine.MethodTextual
 	}
 	name := lexed.Display(sym.Decl)
-	reason := fmt.Sprintf("%s `%s`, %s", verb, name, sym.Change.Phrase())
+	it := engine.ImpactItem(verb, name, sym.Change, score, method, call)
 	if sym.Via != "" {
-		reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
+		it.Reason = fmt.Sprintf("%s `%s`, %s", verb, name, sym.Via)
 	}
-	ev.Add(p, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: method, Score: score, Call: call, Reason: reason, Change: sym.Change})
+	ev.Add(p, it)
 }
 
 // renamedIn maps the local names g's imports give the changed file's

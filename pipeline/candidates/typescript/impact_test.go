@@ -60,7 +60,7 @@ func evidenceFiles(t *testing.T, base map[string]string, heads map[string]string
 		cs = append(cs, lineChange(path, base[path], head))
 	}
 	ev := engine.NewEvidence(cs)
-	if err := find(context.Background(), pipelinetest.NewTree(files), cs, ev); err != nil {
+	if err := find(context.Background(), pipelinetest.NewTree(files), nil, cs, ev); err != nil {
 		t.Fatal(err)
 	}
 	var out []string

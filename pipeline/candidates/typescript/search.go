@@ -29,7 +29,7 @@ import (
 // ev (other files of cs are left to their engines). The changes share one
 // search: the union of their words is looked up once, and each change keeps
 // the files that hold one of its own words as an identifier.
-func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	var group []*tokSearch
 	var aliases *modpaths.Aliases
 	var world *modtypes.World
@@ -579,8 +579,7 @@ func (s *tokSearch) usesIn(g *jsFile, ev *engine.Evidence) {
 			continue
 		}
 		name := lexed.Display(d)
-		ev.Add(g.Path, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: score,
-			Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(s.c.Path))})
+		ev.Add(g.Path, engine.UseItem(name, s.c.Path, score, engine.MethodTokens))
 	}
 }
 
@@ -619,12 +618,4 @@ func (s *tokSearch) receiverTypesIn(ev *engine.Evidence) {
 }
 
 // Reader reads TypeScript and JavaScript changes.
-var Reader engine.Reader = reader{}
-
-type reader struct{}
-
-func (reader) Reads(p string, _ bool) bool { return lexed.LangOf(p) == lexed.LangJS }
-
-func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
-	return find(ctx, tree, cs, ev)
-}
+var Reader = lexed.ReaderOf(lexed.LangJS, find)

@@ -47,7 +47,7 @@ func TestFindJSOneSearch(t *testing.T) {
 		cs = append(cs, lineChange(p, files[p], head[p]))
 	}
 	ev := engine.NewEvidence(cs)
-	if err := find(context.Background(), tree, cs, ev); err != nil {
+	if err := find(context.Background(), tree, nil, cs, ev); err != nil {
 		t.Fatal(err)
 	}
 	if len(tree.calls) != 1 {
