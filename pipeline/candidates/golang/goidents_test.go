@@ -11,9 +11,8 @@ import (
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
-// Reading a file for a set of words answers as its identifier list
-// (engine.ListIdents) and a word-by-word reading do: which words occur and
-// how, over this repository's own Go files and a few written for the edges
+// Reading a file for a set of words answers as a word-by-word reading
+// does: which words occur and how, over this repository's own Go files and a few written for the edges
 // ('$' beside a name, a digit before one, non-ASCII, a word longer than
 // maxWord).
 func TestWantedInAnswersAsTheList(t *testing.T) {
@@ -40,19 +39,6 @@ func TestWantedInAnswersAsTheList(t *testing.T) {
 		got := wantedIn(&ws.set, src)
 		if want := ws.in(src, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: words %v, reading word by word %v", p, got, want)
-		}
-		var listed map[string]uint8
-		fi := engine.ListIdents(src, goscan.Chars)
-		for k := range fi.Len() {
-			if w, occ := fi.Word(k); ws.has([]byte(w)) {
-				if listed == nil {
-					listed = map[string]uint8{}
-				}
-				listed[w] = occ &^ engine.OccNoDollar
-			}
-		}
-		if !reflect.DeepEqual(got, listed) {
-			t.Fatalf("%s: words %v, the file's list %v", p, got, listed)
 		}
 		found += len(got)
 	}
@@ -130,7 +116,7 @@ func TestNamesAtAnswersAsTheText(t *testing.T) {
 	}
 }
 
-// offsets, the reference engine.Idents.offsets is checked against, returns
+// offsets, the reference namesAt is checked against, returns
 // the offsets in src at which one of the words starts as
 // a whole identifier, in order: one reading of a file answers, for every
 // part of it that starts and ends at a token's edge, whether in would

@@ -3,7 +3,7 @@ package engine
 // A file's distinct identifiers, listed once per content and kept (Cache):
 // a search that reads every file grep names for a request's names checks
 // each file's short list against its names instead of reading the file
-// again, and learns how each name occurs there.
+// again.
 
 import (
 	"bytes"
@@ -11,26 +11,18 @@ import (
 	"github.com/prscout/prscout/pipeline/ident"
 )
 
-// How an identifier occurs in a file (Idents.Word).
+// How an identifier occurs (Occurrence).
 const (
 	OccAny      uint8 = 1 << iota
 	OccSelector       // after a dot: x.Name or pkg.Name
 	OccKey            // before a colon: a composite literal key Name: v
-	// OccNoDollar marks, in a file's identifier list only, an occurrence
-	// with no '$' on either side: one ident.Dollar also reads as a whole
-	// identifier.
-	OccNoDollar
 )
 
 // Idents is the distinct identifiers of a file (runs of its reader's
-// identifier bytes not starting with a digit, ident.Next) with how each
-// occurs, and whether the file has a '$' byte anywhere.
+// identifier bytes not starting with a digit, ident.Next).
 type Idents struct {
-	chars  ident.Chars // the identifier bytes besides ASCII letters, digits and '_'
-	text   string      // the identifiers, one after another
-	ends   []uint32    // the end of each identifier in text
-	occ    []uint8     // how each occurs (OccAny, OccSelector, OccKey)
-	dollar bool
+	text string   // the identifiers, one after another
+	ends []uint32 // the end of each identifier in text
 	// slots is an open-addressing table of the identifiers (index+1, by
 	// identHash; 0: free), for has.
 	slots []uint32
@@ -38,7 +30,7 @@ type Idents struct {
 
 // ListIdents lists the distinct identifiers of src, made of chars.
 func ListIdents(src []byte, chars ident.Chars) *Idents {
-	fi := &Idents{chars: chars, dollar: bytes.IndexByte(src, '$') >= 0, slots: make([]uint32, 64)}
+	fi := &Idents{slots: make([]uint32, 64)}
 	var text []byte
 	word := func(k uint32) []byte {
 		from := uint32(0)
@@ -53,10 +45,6 @@ func ListIdents(src []byte, chars ident.Chars) *Idents {
 			break
 		}
 		i = e
-		occ := Occurrence(src, s, e)
-		if fi.dollar && (s == 0 || src[s-1] != '$') && (e == len(src) || src[e] != '$') {
-			occ |= OccNoDollar
-		}
 		w := src[s:e]
 		mask := uint32(len(fi.slots) - 1)
 		j := identHash(w) & mask
@@ -64,12 +52,10 @@ func ListIdents(src []byte, chars ident.Chars) *Idents {
 			j = (j + 1) & mask
 		}
 		if fi.slots[j] != 0 {
-			fi.occ[fi.slots[j]-1] |= occ
 			continue
 		}
 		text = append(text, w...)
 		fi.ends = append(fi.ends, uint32(len(text)))
-		fi.occ = append(fi.occ, occ)
 		fi.slots[j] = uint32(len(fi.ends))
 		if 2*len(fi.ends) > len(fi.slots) {
 			fi.grow(word)
@@ -121,12 +107,6 @@ func Occurrence(src []byte, i, j int) uint8 {
 
 // Has reports whether w is one of the identifiers.
 func (fi *Idents) Has(w string) bool {
-	_, ok := fi.Index(w)
-	return ok
-}
-
-// Index returns where w is in the list of identifiers.
-func (fi *Idents) Index(w string) (uint32, bool) {
 	mask := uint32(len(fi.slots) - 1)
 	for i := identHash(w) & mask; fi.slots[i] != 0; i = (i + 1) & mask {
 		k := fi.slots[i] - 1
@@ -135,26 +115,11 @@ func (fi *Idents) Index(w string) (uint32, bool) {
 			from = fi.ends[k-1]
 		}
 		if fi.text[from:fi.ends[k]] == w {
-			return k, true
+			return true
 		}
 	}
-	return 0, false
+	return false
 }
-
-// Len is the number of identifiers.
-func (fi *Idents) Len() int { return len(fi.ends) }
-
-// Word is identifier k, and how it occurs (Occ bits).
-func (fi *Idents) Word(k int) (string, uint8) {
-	from := uint32(0)
-	if k > 0 {
-		from = fi.ends[k-1]
-	}
-	return fi.text[from:fi.ends[k]], fi.occ[k]
-}
-
-// Dollar reports whether the file has a '$' byte anywhere.
-func (fi *Idents) Dollar() bool { return fi.dollar }
 
 // Weight is the bytes fi holds, for a cache's accounting.
-func (fi *Idents) Weight() int64 { return int64(len(fi.text)+len(fi.ends)*5+len(fi.slots)*4) + 64 }
+func (fi *Idents) Weight() int64 { return int64(len(fi.text)+len(fi.ends)*4+len(fi.slots)*4) + 64 }

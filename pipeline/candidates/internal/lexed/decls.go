@@ -26,15 +26,6 @@ func TypeKind(w string) string {
 	return w
 }
 
-func IsModifier(l Lang, w string) bool {
-	switch w {
-	case "public", "private", "protected", "static", "readonly", "abstract", "async", "override",
-		"declare", "accessor", "get", "set", "final", "synchronized", "native", "transient", "volatile", "default", "export":
-		return true
-	}
-	return false
-}
-
 var (
 	jsKeywords   = engine.Words("break case catch class const continue debugger default delete do else export extends finally for function if import in instanceof new return super switch this throw try typeof var void while with yield let static enum await implements package protected interface private public async of from as type any number string boolean undefined null true false readonly declare keyof unknown never abstract get set")
 	pyKeywords   = engine.Words("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield self cls print len str int list dict set tuple bool float object super isinstance range")

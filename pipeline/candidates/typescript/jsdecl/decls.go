@@ -585,14 +585,14 @@ func (s *jsScan) params(i, end int, inClass string) {
 		switch {
 		case s.punctAt(j, "(") || s.punctAt(j, "[") || s.punctAt(j, "{"):
 			j = s.br.CloseOrLast(j)
-		case s.isIdent(j) && (s.punctAt(j+1, ":") || s.punctAt(j+1, "?") && s.punctAt(j+2, ":")) && (j == i || s.punctAt(j-1, ",") || s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, s.text(j-1))):
+		case s.isIdent(j) && (s.punctAt(j+1, ":") || s.punctAt(j+1, "?") && s.punctAt(j+2, ":")) && (j == i || s.punctAt(j-1, ",") || s.isIdent(j-1) && isModifier(s.text(j-1))):
 			k := j + 2
 			if s.punctAt(j+1, "?") {
 				k++
 			}
 			if typ := s.typeName(k, end); typ != "" {
 				s.types.AddVar(s.text(j), typ)
-				if inClass != "" && s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, s.text(j-1)) {
+				if inClass != "" && s.isIdent(j-1) && isModifier(s.text(j-1)) {
 					s.types.AddVar("this."+s.text(j), typ)
 					s.types.AddField(inClass+"."+s.text(j), typ)
 				}
@@ -628,7 +628,7 @@ func jsLocalTypes(f *lexed.File, m *lexed.TypeModel) {
 				continue
 			}
 			name = "this." + name
-		} else if w := s.text(j - 1); w != "const" && w != "let" && w != "var" && w != "," && w != "(" && !(s.isIdent(j-1) && lexed.IsModifier(lexed.LangJS, w)) {
+		} else if w := s.text(j - 1); w != "const" && w != "let" && w != "var" && w != "," && w != "(" && !(s.isIdent(j-1) && isModifier(w)) {
 			if !s.punctAt(k, "=") || s.punctAt(j-1, "=") {
 				continue
 			}

@@ -91,7 +91,7 @@ func (s *jsScan) paramNames(i, end int) []string {
 				j = s.skipAngle(j) - 1
 			}
 		case s.punctAt(j, "."):
-		case s.isIdent(j) && lexed.IsModifier(lexed.LangJS, s.text(j)) && s.isIdent(j+1):
+		case s.isIdent(j) && isModifier(s.text(j)) && s.isIdent(j+1):
 		case s.isIdent(j):
 			out = append(out, s.text(j))
 			start = false
@@ -105,4 +105,16 @@ func (s *jsScan) paramNames(i, end int) []string {
 		}
 	}
 	return out
+}
+
+// isModifier reports whether w is a word that may stand before a declared
+// name: a modifier (static, readonly, async...), an accessor's get or set,
+// export or default.
+func isModifier(w string) bool {
+	switch w {
+	case "public", "private", "protected", "static", "readonly", "abstract", "async", "override",
+		"declare", "accessor", "get", "set", "final", "synchronized", "native", "transient", "volatile", "default", "export":
+		return true
+	}
+	return false
 }
