@@ -32,7 +32,7 @@ const (
 var declKeywords = engine.Words("fn func function def class struct interface trait type module sub proc procedure enum union impl object record macro defmodule defp defn let val var const")
 
 // find adds the evidence of the changes cs, by their identifiers, to ev.
-func find(ctx context.Context, tree engine.Tree, cs []*engine.Change, ev *engine.Evidence) error {
+func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	for _, c := range cs {
 		if err := identifiersOf(ctx, tree, c, ev); err != nil {
 			return err
@@ -217,12 +217,4 @@ func identifiersOf(ctx context.Context, tree engine.Tree, c *engine.Change, ev *
 
 // Reader reads the changed lines of files of programming languages without
 // a reader of their own; it comes last in a list of readers.
-var Reader engine.Reader = reader{}
-
-type reader struct{}
-
-func (reader) Reads(p string, changesLines bool) bool { return changesLines && lexed.IsCode(p) }
-
-func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
-	return find(ctx, tree, cs, ev)
-}
+var Reader = engine.ReaderOf(func(p string, changesLines bool) bool { return changesLines && lexed.IsCode(p) }, find)

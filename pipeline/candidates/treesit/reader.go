@@ -12,15 +12,12 @@ import (
 
 // Reader reads the changes in the languages of the table when the build
 // has their grammars (Built); without them it reads nothing.
-var Reader engine.Reader = reader{}
-
-type reader struct{}
-
-func (reader) Reads(p string, changesLines bool) bool {
+var Reader = engine.ReaderOf(func(p string, changesLines bool) bool {
 	return Built && changesLines && languageOf(p) != nil
-}
+}, find)
 
-func (reader) Find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
+// find searches the changes of cs one family of languages at a time.
+func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *engine.Evidence) error {
 	byFamily := map[string][]*engine.Change{}
 	for _, c := range cs {
 		if l := languageOf(c.Path); l != nil {

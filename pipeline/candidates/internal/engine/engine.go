@@ -50,6 +50,22 @@ type Reader interface {
 	Find(ctx context.Context, tree Tree, all, cs []*Change, ev *Evidence) error
 }
 
+// ReaderOf is the Reader whose Reads is reads and whose Find is find.
+func ReaderOf(reads func(path string, changesLines bool) bool, find func(ctx context.Context, tree Tree, all, cs []*Change, ev *Evidence) error) Reader {
+	return funcReader{reads, find}
+}
+
+type funcReader struct {
+	reads func(path string, changesLines bool) bool
+	find  func(ctx context.Context, tree Tree, all, cs []*Change, ev *Evidence) error
+}
+
+func (r funcReader) Reads(p string, changesLines bool) bool { return r.reads(p, changesLines) }
+
+func (r funcReader) Find(ctx context.Context, tree Tree, all, cs []*Change, ev *Evidence) error {
+	return r.find(ctx, tree, all, cs, ev)
+}
+
 // Kind says why a candidate matters to the review (candidates.Kind).
 type Kind string
 

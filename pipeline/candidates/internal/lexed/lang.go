@@ -70,16 +70,5 @@ func IsCode(p string) bool { return LangOf(p) == LangOther && scope.IsCode(scope
 // ReaderOf is the engine.Reader of family l's files (LangOf): find adds
 // the evidence of the changes handed to it (engine.Reader.Find).
 func ReaderOf(l Lang, find func(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error) engine.Reader {
-	return familyReader{l, find}
-}
-
-type familyReader struct {
-	lang Lang
-	find func(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error
-}
-
-func (r familyReader) Reads(p string, _ bool) bool { return LangOf(p) == r.lang }
-
-func (r familyReader) Find(ctx context.Context, tree engine.Tree, all, cs []*engine.Change, ev *engine.Evidence) error {
-	return r.find(ctx, tree, all, cs, ev)
+	return engine.ReaderOf(func(p string, _ bool) bool { return LangOf(p) == l }, find)
 }
