@@ -10,14 +10,23 @@ import (
 // request, since a package's files see each other.
 var Reader = lexed.ReaderOf(lexed.LangGo, find)
 
-// codeLines returns the lines of lines on which src has a token: a line
+// CodeLines returns the lines of lines on which src has a token: a line
 // that only holds comments changes no behaviour, so it touches no
 // declaration. A multi-line raw string covers every line it spans.
+func CodeLines(src []byte, lines map[int]bool) map[int]bool {
+	return codeLinesAt(nil, engine.SumOf, src, lines)
+}
+
+// codeLines is CodeLines with the content's Sum from the engine.
 func (e *goEngine) codeLines(src []byte, lines map[int]bool) map[int]bool {
+	return codeLinesAt(e.cache, e.sumOf, src, lines)
+}
+
+func codeLinesAt(cache *engine.Cache, sum func([]byte) engine.Sum, src []byte, lines map[int]bool) map[int]bool {
 	if len(lines) == 0 {
 		return lines
 	}
-	code := engine.CachedAt(e.cache, engine.KeyAt("go/code", "", e.sumOf(src)), func() (engine.Bits, int64) {
+	code := engine.CachedAt(cache, engine.KeyAt("go/code", "", sum(src)), func() (engine.Bits, int64) {
 		c := goscan.ScanLines(src)
 		return c, int64(len(c)) * 8
 	})

@@ -1,14 +1,11 @@
 package golang
 
 import (
-	"context"
 	"reflect"
 	"testing"
-
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
-// codeLines answers the same from the kept reading of a content as from
+// CodeLines answers the same from the kept reading of a content as from
 // its first scan: comment-only and blank lines are left out, a raw string
 // covers its lines.
 func TestCodeLines(t *testing.T) {
@@ -18,13 +15,12 @@ func TestCodeLines(t *testing.T) {
 		all[l] = true
 	}
 	want := map[int]bool{1: true, 4: true, 5: true, 6: true, 10: true}
-	e := newGoEngine(context.Background(), nil, engine.NewCache(1<<20))
 	for range 2 {
-		if got := e.codeLines(src, all); !reflect.DeepEqual(got, want) {
+		if got := CodeLines(src, all); !reflect.DeepEqual(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
 	}
-	if got := e.codeLines(src, map[int]bool{3: true, 10: true}); !reflect.DeepEqual(got, map[int]bool{10: true}) {
+	if got := CodeLines(src, map[int]bool{3: true, 10: true}); !reflect.DeepEqual(got, map[int]bool{10: true}) {
 		t.Fatalf("got %v", got)
 	}
 }
