@@ -3,13 +3,13 @@ package localgit
 import (
 	"context"
 	"errors"
-	"hash/maphash"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/prscout/prscout/internal/identhash"
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -43,10 +43,7 @@ func inlineLimit(covered int) int { return max(identInlineMax, covered/4) }
 // runs git grep.
 const identMaxBlob = 16 << 20
 
-// identSeed hashes identifiers; one seed per process, as the index is.
-var identSeed = maphash.MakeSeed()
-
-func identHash(s string) uint64 { return maphash.String(identSeed, s) }
+func identHash(s string) uint64 { return identhash.String(s) }
 
 // identSet is one blob's identifiers, hashed, sorted, without duplicates.
 // nil means the blob is binary (git grep -I never matches it).
@@ -85,62 +82,7 @@ func identsOf(data []byte) identSet {
 	if pipeline.LooksBinary(data) {
 		return nil
 	}
-	var seen hashSet
-	for i := 0; ; {
-		start, end, ok := ident.Next(data, i, 0)
-		if !ok {
-			break
-		}
-		seen.add(maphash.Bytes(identSeed, data[start:end]))
-		i = end
-	}
-	out := make(identSet, 0, seen.n)
-	for _, h := range seen.slots {
-		if h != 0 {
-			out = append(out, h)
-		}
-	}
-	if seen.zero {
-		out = append(out, 0)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// hashSet is an open-addressing set of identifier hashes, placed by their
-// (random) low bits where a map would hash them again; 0 marks an empty
-// slot, so the hash 0 is kept aside.
-type hashSet struct {
-	slots []uint64 // a power of two long, at most half full
-	n     int      // the hashes in slots
-	zero  bool     // the hash 0 was added
-}
-
-func (s *hashSet) add(h uint64) {
-	if h == 0 {
-		s.zero = true
-		return
-	}
-	if 2*(s.n+1) > len(s.slots) {
-		old := s.slots
-		s.slots, s.n = make([]uint64, max(2*len(old), 512)), 0
-		for _, o := range old {
-			if o != 0 {
-				s.add(o)
-			}
-		}
-	}
-	mask := uint64(len(s.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		switch s.slots[i] {
-		case 0:
-			s.slots[i] = h
-			s.n++
-			return
-		case h:
-			return
-		}
-	}
+	return identhash.Of(data)
 }
 
 // identIndex maps blob ids to their identifiers, bounded by size: once full

@@ -74,11 +74,4 @@ func TestIdentsOfIsTheDistinctHashes(t *testing.T) {
 	if identsOf([]byte("GIF89a\x00\x01binary")) != nil {
 		t.Error("a binary blob has identifiers")
 	}
-	var s hashSet
-	s.add(0)
-	s.add(0)
-	s.add(5)
-	if !s.zero || s.n != 1 {
-		t.Errorf("the hash 0 is kept aside: zero %v, n %d", s.zero, s.n)
-	}
 }
