@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/internal/testalloc"
 
 	"github.com/prscout/prscout/internal/chunkread"
 	"github.com/prscout/prscout/pipeline"
@@ -257,11 +258,11 @@ func TestDiffPartsJoinWithOneCopy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		reading += allocatedBy(func() { _, _ = chunkread.Read(bytes.NewReader(out)) })
+		reading += testalloc.Bytes(func() { _, _ = chunkread.Read(bytes.NewReader(out)) })
 	}
 	var out []byte
 	var ok bool
-	parted := allocatedBy(func() { out, ok, err = diffParts(ctx, dir, 64<<20, args, parts) })
+	parted := testalloc.Bytes(func() { out, ok, err = diffParts(ctx, dir, 64<<20, args, parts) })
 	if err != nil || !ok {
 		t.Fatalf("diffParts: ok %v, %v", ok, err)
 	}
@@ -271,14 +272,4 @@ func TestDiffPartsJoinWithOneCopy(t *testing.T) {
 	if parted > want+want/10+(1<<20) {
 		t.Errorf("diffParts allocated %d bytes for %d bytes of diff, want about %d (reading the parts and one copy)", parted, len(out), want)
 	}
-}
-
-// allocatedBy returns the bytes fn allocated.
-func allocatedBy(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"runtime"
 	"testing"
 	"testing/iotest"
+
+	"github.com/prscout/prscout/internal/testalloc"
 )
 
 func TestReadJoin(t *testing.T) {
@@ -37,23 +38,15 @@ func TestReadJoin(t *testing.T) {
 // (io.ReadAll's doubling allocates about four, measured in the same run).
 func TestJoinOneCopy(t *testing.T) {
 	in := bytes.Repeat([]byte("+\tx := Shared(y)\n"), 700_000) // 12 MB
-	allocated := func(fn func()) uint64 {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		fn()
-		runtime.ReadMemStats(&after)
-		return after.TotalAlloc - before.TotalAlloc
-	}
 	var out []byte
-	chunked := allocated(func() {
+	chunked := testalloc.Bytes(func() {
 		chunks, _ := Read(bytes.NewReader(in))
 		out = Join(chunks)
 	})
 	if !bytes.Equal(out, in) {
 		t.Fatal("joined output differs")
 	}
-	doubling := allocated(func() { out, _ = io.ReadAll(struct{ io.Reader }{bytes.NewReader(in)}) })
+	doubling := testalloc.Bytes(func() { out, _ = io.ReadAll(struct{ io.Reader }{bytes.NewReader(in)}) })
 	perByte := float64(chunked) / float64(len(in))
 	t.Logf("%d bytes: chunked %.2f bytes allocated per byte, io.ReadAll %.2f", len(in), perByte, float64(doubling)/float64(len(in)))
 	if perByte > 2.1 || chunked >= doubling {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/prscout/prscout/internal/testalloc"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 )
 
@@ -50,7 +51,7 @@ func TestAbuseCandidatesBudget(t *testing.T) {
 	for name, tree := range pathological() {
 		var got []Candidate
 		var err error
-		alloc := allocated(func() { got, err = Find(context.Background(), memTree(tree), pathologicalChange(tree), Options{}) })
+		alloc := testalloc.Bytes(func() { got, err = Find(context.Background(), memTree(tree), pathologicalChange(tree), Options{}) })
 		var cut *CutError
 		switch {
 		case name == "comment-tsconfig" && err != nil:
@@ -83,7 +84,7 @@ func TestAbuseTokensBoundedPerFile(t *testing.T) {
 		tree := map[string]string{"src/store.ts": changed, "src/use.ts": members, "src/use2.ts": members}
 		var got []Candidate
 		var err error
-		alloc[k] = allocated(func() { got, err = Find(context.Background(), memTree(tree), pathologicalChange(tree), Options{}) })
+		alloc[k] = testalloc.Bytes(func() { got, err = Find(context.Background(), memTree(tree), pathologicalChange(tree), Options{}) })
 		size[k] = treeBytes(tree)
 		var cut *CutError
 		if !errors.As(err, &cut) || !listed(got, "src/use.ts") {
@@ -127,7 +128,7 @@ func FuzzCandidatesLexers(f *testing.F) {
 		}
 		for _, p := range []string{"src/a.ts", "pkg/a.py", "src/A.java", "lib/a.rb"} {
 			files := map[string]string{p: src, "src/b.ts": src, "pkg/b.py": src, "src/B.java": src, "lib/b.rb": src, "tsconfig.json": tsconfig}
-			alloc := allocated(func() {
+			alloc := testalloc.Bytes(func() {
 				_, _ = Find(context.Background(), memTree(files), []Change{{Path: p, Old: []byte(src + "\n"), New: []byte(src), AddedLines: []int{1}, RemovedLines: []int{1}}}, Options{})
 			})
 			if bound := uint64(maxAllocPerByte*treeBytes(files) + fuzzAllocBase); alloc > bound {

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/prscout/prscout/internal/testalloc"
+
 	"github.com/prscout/prscout/pipeline/candidates/treesit"
 )
 
@@ -155,15 +157,6 @@ func (c *countingTree) ListDir(ctx context.Context, dir string) ([]string, error
 	return c.Tree.ListDir(ctx, dir)
 }
 
-// allocated is the bytes fn allocates on the heap.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 func listed(got []Candidate, p string) bool {
 	return slices.ContainsFunc(got, func(c Candidate) bool { return c.Path == p })
 }
@@ -200,7 +193,7 @@ func TestBudgetShapesLinear(t *testing.T) {
 			for _, src := range s.tree {
 				size += len(src)
 			}
-			return float64(allocated(func() { _, _ = Find(context.Background(), tree, []Change{s.change}, Options{}) })) / float64(size)
+			return float64(testalloc.Bytes(func() { _, _ = Find(context.Background(), tree, []Change{s.change}, Options{}) })) / float64(size)
 		}
 		a, b := run(small[i]), run(large[i])
 		if b > 1.3*a+16 {

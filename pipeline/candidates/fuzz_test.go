@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/internal/testalloc"
 )
 
 // FuzzFind feeds arbitrary sources, as every language the engines read, to
@@ -77,7 +79,7 @@ func fuzzReader(f *testing.F, extra map[string]string, pairs ...string) {
 				removed = append(removed, i)
 			}
 			var err error
-			alloc := allocated(func() {
+			alloc := testalloc.Bytes(func() {
 				_, err = Find(context.Background(), memTree(files), []Change{{Path: p, Old: []byte(old), New: []byte(new), AddedLines: added, RemovedLines: removed}}, Options{})
 			})
 			if err != nil {

@@ -4,26 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prscout/prscout/internal/testalloc"
 )
 
 // Inputs built to take the checker down (issue: "one request kills the
 // server"): each must get a quick, explained verdict that fails closed, in
 // bounded memory, and never reach goja's recursive parser when too deep.
-
-// measure runs fn and returns how many bytes it allocated: the work
-// bound the abuse tests assert (a clock would fail on a loaded machine).
-func measure(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // exportOf is a one-workflow export whose nodes have the given parameters.
 func exportOf(tb testing.TB, typ string, params ...map[string]any) []byte {
@@ -73,7 +63,7 @@ func TestAbuseNestingTooDeep(t *testing.T) {
 			}
 			data := exportOf(t, typ, params)
 			var rep Report
-			alloc := measure(func() { rep = CheckExport("abuse.json", data, Options{Expressions: true, AllowUndecided: true}) })
+			alloc := testalloc.Bytes(func() { rep = CheckExport("abuse.json", data, Options{Expressions: true, AllowUndecided: true}) })
 			n := onlyResult(t, rep)
 			if n.Verdict != VerdictTooDeep && n.Verdict != VerdictTooLarge {
 				t.Fatalf("verdict %s, want too_deep or too_large: %+v", n.Verdict, n.Error)
@@ -217,7 +207,7 @@ func TestAbuseStatementsTooLarge(t *testing.T) {
 	t.Run("25 MB export", func(t *testing.T) {
 		data := exportOf(t, TypeCode, map[string]any{"jsCode": strings.Repeat("x = x + 1;\n", 2_500_000)})
 		var rep Report
-		alloc := measure(func() { rep = CheckExport("abuse.json", data, Options{}) })
+		alloc := testalloc.Bytes(func() { rep = CheckExport("abuse.json", data, Options{}) })
 		if rep.OK || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Message, "over the limit") {
 			t.Fatalf("want one problem naming the limit, got %+v", rep.Problems)
 		}
@@ -228,7 +218,7 @@ func TestAbuseStatementsTooLarge(t *testing.T) {
 	t.Run("2 MB snippet", func(t *testing.T) {
 		data := exportOf(t, TypeCode, map[string]any{"jsCode": strings.Repeat("x = x + 1;\n", 200_000)})
 		var rep Report
-		alloc := measure(func() { rep = CheckExport("abuse.json", data, Options{}) })
+		alloc := testalloc.Bytes(func() { rep = CheckExport("abuse.json", data, Options{}) })
 		n := onlyResult(t, rep)
 		if n.Verdict != VerdictTooLarge || n.OK || !strings.Contains(n.Error.Message, "1048576") {
 			t.Fatalf("got %+v %+v", n, n.Error)
@@ -274,7 +264,7 @@ func TestAbuseNestedParamsTooDeep(t *testing.T) {
 		depth := 630_000 / 5
 		data := []byte(`{"name":"abuse","nodes":[{"name":"n","type":"n8n-nodes-base.set","parameters":` + nested(depth) + `}]}`)
 		var rep Report
-		alloc := measure(func() { rep = CheckExport("abuse.json", data, Options{Expressions: true}) })
+		alloc := testalloc.Bytes(func() { rep = CheckExport("abuse.json", data, Options{Expressions: true}) })
 		if rep.OK || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0].Message, "nests more than 256 levels") {
 			t.Fatalf("problems %+v", rep.Problems)
 		}
@@ -346,7 +336,7 @@ func TestAbuseNestingScanConfusion(t *testing.T) {
 				func() Result { return checkCodeExpression(code) },
 			} {
 				var res Result
-				alloc := measure(func() { res = check() })
+				alloc := testalloc.Bytes(func() { res = check() })
 				if res.Verdict != VerdictTooDeep {
 					t.Fatalf("verdict %s %q, want too_deep", res.Verdict, res.Message)
 				}

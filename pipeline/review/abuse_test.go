@@ -2,9 +2,10 @@ package review
 
 import (
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/internal/testalloc"
 
 	"github.com/prscout/prscout/pipeline/sanitize"
 )
@@ -45,15 +46,6 @@ func nestedMarkdown(n int) map[string]string {
 // copy or a rescan per nesting level allocates far more.
 func sanitizeAllocBound(n int) uint64 { return 64*uint64(n) + 256<<10 }
 
-// allocated is the bytes fn allocates on the heap.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestAbuseSanitizerNesting: a hostile summary of 64 KiB is sanitized with
 // work bounded by its size (bytes allocated; TestAbuseSanitizerLinear
 // compares times), its output stays within the stated bound, and no image
@@ -62,7 +54,7 @@ func TestAbuseSanitizerNesting(t *testing.T) {
 	hosts := []string{"bitbucket.org"}
 	for name, in := range nestedMarkdown(64 << 10) {
 		var got string
-		if a := allocated(func() { got = sanitize.Markdown(in, hosts) }); a > sanitizeAllocBound(len(in)) {
+		if a := testalloc.Bytes(func() { got = sanitize.Markdown(in, hosts) }); a > sanitizeAllocBound(len(in)) {
 			t.Errorf("%s: %d bytes allocated %d KiB", name, len(in), a>>10)
 		}
 		if len(got) > sanitizeBound(in) {
@@ -82,8 +74,8 @@ func TestAbuseSanitizerLinear(t *testing.T) {
 	hosts := []string{"bitbucket.org"}
 	small, large := nestedMarkdown(16<<10), nestedMarkdown(128<<10)
 	for name := range small {
-		as := allocated(func() { sanitize.Markdown(small[name], hosts) })
-		al := allocated(func() { sanitize.Markdown(large[name], hosts) })
+		as := testalloc.Bytes(func() { sanitize.Markdown(small[name], hosts) })
+		al := testalloc.Bytes(func() { sanitize.Markdown(large[name], hosts) })
 		if al > 10*as+64<<10 {
 			t.Errorf("%s: 16 KiB allocated %d KiB, 128 KiB allocated %d KiB: not linear", name, as>>10, al>>10)
 		}
@@ -122,7 +114,7 @@ func FuzzSanitizerNesting(f *testing.F) {
 			return
 		}
 		var got string
-		if a := allocated(func() { got = sanitize.Markdown(s, []string{"bitbucket.org"}) }); a > sanitizeAllocBound(len(s)) {
+		if a := testalloc.Bytes(func() { got = sanitize.Markdown(s, []string{"bitbucket.org"}) }); a > sanitizeAllocBound(len(s)) {
 			t.Fatalf("%d bytes allocated %d KiB: %q", len(s), a>>10, s)
 		}
 		if len(got) > sanitizeBound(s) {

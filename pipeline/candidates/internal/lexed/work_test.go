@@ -1,19 +1,11 @@
 package lexed
 
 import (
-	"runtime"
 	"strings"
 	"testing"
-)
 
-// allocated is the bytes fn allocates on the heap.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
+	"github.com/prscout/prscout/internal/testalloc"
+)
 
 // tokensBound is the most Tokens may allocate for n bytes: one copy of
 // the source, and at most one token a byte (48 bytes a token) made in
@@ -25,7 +17,7 @@ func tokensBound(n int) uint64 { return uint64(n) + 160*uint64(n) + 8192 }
 func checkTokensWork(t *testing.T, src []byte, mode LexMode) {
 	t.Helper()
 	var toks []Tok
-	got := allocated(func() { toks = Tokens(src, mode) })
+	got := testalloc.Bytes(func() { toks = Tokens(src, mode) })
 	if len(toks) > len(src)+1 || len(toks) > MaxTokens {
 		t.Fatalf("mode %d: %d tokens of %d bytes", mode, len(toks), len(src))
 	}
