@@ -45,22 +45,13 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 // identifiers of src, each with how it occurs.
 func wantedIn(want *ident.Set[bool], src []byte) map[string]uint8 {
 	var found map[string]uint8
-	for at := 0; ; {
-		i, j, ok := ident.Next(src, at, goscan.Chars)
-		if !ok {
-			return found
+	eachNamed(src, want, func(i, j int) {
+		if found == nil {
+			found = map[string]uint8{}
 		}
-		at = j
-		if j-i > maxWord {
-			continue
-		}
-		if _, ok := want.Get(unsafe.String(&src[i], j-i)); ok {
-			if found == nil {
-				found = map[string]uint8{}
-			}
-			found[string(src[i:j])] |= engine.Occurrence(src, i, j)
-		}
-	}
+		found[string(src[i:j])] |= engine.Occurrence(src, i, j)
+	})
+	return found
 }
 
 // namesAt returns the offsets in src at which one of names (of maxWord
@@ -71,17 +62,24 @@ func namesAt(src []byte, names map[string]bool) []int {
 		set.Put(n, true)
 	}
 	var out []int
+	eachNamed(src, &set, func(i, _ int) { out = append(out, i) })
+	return out
+}
+
+// eachNamed calls fn with the extent of each identifier of src that set
+// holds (of maxWord bytes at most), in order.
+func eachNamed(src []byte, set *ident.Set[bool], fn func(i, j int)) {
 	for at := 0; ; {
 		i, j, ok := ident.Next(src, at, goscan.Chars)
 		if !ok {
-			return out
+			return
 		}
 		at = j
 		if j-i > maxWord {
 			continue
 		}
 		if _, ok := set.Get(unsafe.String(&src[i], j-i)); ok {
-			out = append(out, i)
+			fn(i, j)
 		}
 	}
 }
