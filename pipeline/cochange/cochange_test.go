@@ -196,10 +196,7 @@ func TestIncrementalEqualsFull(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := build(h, at, b)
-				if !reflect.DeepEqual(w.commits, want.commits) || w.end != want.end || w.next != want.next {
-					t.Fatalf("bounds %d trial %d at %d: incremental window (%d commits, end %d) differs from the full one (%d commits, end %d)",
-						bi, trial, at, w.Len(), w.end, want.Len(), want.end)
-				}
+				sameWindow(t, fmt.Sprintf("bounds %d trial %d at %d: incremental window", bi, trial, at), w, want)
 				if !reflect.DeepEqual(w.CoChanged([]string{"p1.go", "p2.go"}), want.CoChanged([]string{"p1.go", "p2.go"})) {
 					t.Fatalf("bounds %d trial %d at %d: pairs differ", bi, trial, at)
 				}
@@ -308,10 +305,7 @@ func TestAnyOrderEqualsFull(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := build(h, at, b)
-				if !reflect.DeepEqual(w.commits, want.commits) || w.end != want.end || w.next != want.next {
-					t.Fatalf("bounds %d trial %d at %d: window (%d commits, end %d) differs from the full one (%d commits, end %d)",
-						bi, trial, at, w.Len(), w.end, want.Len(), want.end)
-				}
+				sameWindow(t, fmt.Sprintf("bounds %d trial %d at %d: window", bi, trial, at), w, want)
 				if read < want.Len() {
 					saved++
 				}
@@ -382,5 +376,14 @@ func TestCacheSharesAReadInFlight(t *testing.T) {
 	}
 	if n := reads.Load(); n != 1 {
 		t.Fatalf("the history was read %d times for one window asked twice at once, want 1", n)
+	}
+}
+
+// sameWindow fails the test when w, named what, differs from the window
+// want read whole: its commits, where it ends and where it goes on.
+func sameWindow(t *testing.T, what string, w, want *Window) {
+	t.Helper()
+	if !reflect.DeepEqual(w.commits, want.commits) || w.end != want.end || w.next != want.next {
+		t.Fatalf("%s (%d commits, end %d) differs from the full one (%d commits, end %d)", what, w.Len(), w.end, want.Len(), want.end)
 	}
 }
