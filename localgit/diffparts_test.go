@@ -85,9 +85,7 @@ func diffArgs(from, head string) []string {
 // TestDiffPartsJoinToTheWholeDiff: for 2 to 4 parts, the parts' outputs
 // joined are byte for byte the whole diff, and Diff answers it too.
 func TestDiffPartsJoinToTheWholeDiff(t *testing.T) {
-	old := diffPartFiles
-	diffPartFiles = 3
-	t.Cleanup(func() { diffPartFiles = old })
+	withDiffPartFiles(t, 3)
 	dir, base, head := partsRepo(t)
 	ctx := context.Background()
 	args := diffArgs(base, head)
@@ -135,9 +133,7 @@ func TestDiffPartsJoinToTheWholeDiff(t *testing.T) {
 // exceeds and a part does not, the part pairs files the whole diff
 // leaves apart; diffParts says so and Diff answers the whole diff.
 func TestDiffPartsRefuseOtherRenames(t *testing.T) {
-	old := diffPartFiles
-	diffPartFiles = 2
-	t.Cleanup(func() { diffPartFiles = old })
+	withDiffPartFiles(t, 2)
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
 	git(t, dir, "config", "diff.renameLimit", "1")
@@ -221,9 +217,7 @@ func FuzzParseNameStatus(f *testing.F) {
 // part's output takes (measured in the same test on the same bytes) and
 // one copy of the whole, not a copy of each part besides.
 func TestDiffPartsJoinWithOneCopy(t *testing.T) {
-	old := diffPartFiles
-	diffPartFiles = 2
-	t.Cleanup(func() { diffPartFiles = old })
+	withDiffPartFiles(t, 2)
 	dir := t.TempDir()
 	git(t, dir, "init", "-q")
 	pipelinetest.WriteFiles(t, dir, map[string]string{"README": "x\n"})
@@ -272,4 +266,11 @@ func TestDiffPartsJoinWithOneCopy(t *testing.T) {
 	if parted > want+want/10+(1<<20) {
 		t.Errorf("diffParts allocated %d bytes for %d bytes of diff, want about %d (reading the parts and one copy)", parted, len(out), want)
 	}
+}
+
+// withDiffPartFiles sets diffPartFiles to n for one test.
+func withDiffPartFiles(t *testing.T, n int) {
+	old := diffPartFiles
+	diffPartFiles = n
+	t.Cleanup(func() { diffPartFiles = old })
 }
