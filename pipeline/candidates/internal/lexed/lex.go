@@ -2,6 +2,7 @@ package lexed
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -71,7 +72,7 @@ func Tokens(src []byte, mode LexMode) []Tok {
 // lex is Tokens, and reports whether src holds more than MaxTokens
 // tokens (those past it are not made).
 func lex(src []byte, mode LexMode) (toks []Tok, cut bool) {
-	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, min(len(src)/6, MaxTokens))}
+	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, min(len(src)/bytesPerToken(mode), MaxTokens))}
 	for x.i < x.n && !x.cut {
 		c := src[x.i]
 		if c == '\n' {
@@ -95,6 +96,19 @@ func lex(src []byte, mode LexMode) (toks []Tok, cut bool) {
 		}
 	}
 	return x.tokens(), x.cut
+}
+
+// bytesPerToken foretells a source's tokens from its length: one per 4
+// bytes of TypeScript and JavaScript, one per 5 of the other modes, more
+// than nine files in ten of the benchmarks' repositories hold (hono 0.19
+// tokens a byte, gson and httpx 0.14 overall; 0.23, 0.19 and 0.18 at the
+// ninetieth percentile). A source that holds more spills (spill) and is
+// joined once; one that holds far fewer is copied to its length (tokens).
+func bytesPerToken(mode LexMode) int {
+	if mode == LexJS {
+		return 4
+	}
+	return 5
 }
 
 // lexer is the state of lex's walk over the source.
@@ -251,11 +265,15 @@ func (x *lexer) spill() {
 	x.out = make([]Tok, 0, min(max(x.made/2, 16), MaxTokens-x.made))
 }
 
-// tokens answers the tokens made: the one block, or the blocks joined
-// into a slice of just their length.
+// tokens answers the tokens made: the one block (copied to its length
+// when a third of it or more is left unused: what a cache keeps is its
+// length's worth), or the blocks joined into a slice of just their length.
 func (x *lexer) tokens() []Tok {
 	if len(x.full) == 0 {
-		return x.out
+		if cap(x.out)-len(x.out) <= len(x.out)/3 {
+			return x.out
+		}
+		return slices.Clone(x.out)
 	}
 	all := make([]Tok, 0, x.made)
 	for _, b := range x.full {
