@@ -254,7 +254,9 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 	g := e.dir(pk.dir)
 	for _, p := range g.paths {
 		src := e.read(p)
-		if src == nil || !ident.Contains(src, name, ident.Dollar|ident.Unicode) {
+		// Only a file naming name outside its function bodies, where the
+		// fields of package-level types are, is parsed.
+		if src == nil || !goscan.NamedOutsideBodies(src, name, ident.Dollar|ident.Unicode) {
 			continue
 		}
 		f := e.parse(p)

@@ -5,7 +5,11 @@
 // be kept by blob.
 package goscan
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/prscout/prscout/pipeline/ident"
+)
 
 // Body is the body of one top-level function in gofmt-formatted source.
 type Body struct {
@@ -94,4 +98,33 @@ func Bodies(src []byte) []Body {
 		}
 	}
 	return out
+}
+
+// NamedOutsideBodies reports whether src holds w as a whole identifier
+// (under c) outside the bodies Bodies finds: a package-level declaration,
+// a struct's field or an interface's method named w can only be there.
+func NamedOutsideBodies(src []byte, w string, c ident.Chars) bool {
+	var bodies []Body
+	k := 0
+	for off := 0; ; {
+		i := bytes.Index(src[off:], []byte(w))
+		if i < 0 || w == "" {
+			return false
+		}
+		i += off
+		off = i + 1
+		end := i + len(w)
+		if i > 0 && c.IsByte(src[i-1]) || end < len(src) && c.IsByte(src[end]) {
+			continue
+		}
+		if bodies == nil {
+			bodies = Bodies(src)
+		}
+		for k < len(bodies) && bodies[k].Close < i {
+			k++
+		}
+		if k == len(bodies) || i <= bodies[k].Open {
+			return true
+		}
+	}
 }
