@@ -29,14 +29,26 @@ func CodeLines(f *File, lines map[int]bool) map[int]bool {
 	if f == nil || len(lines) == 0 {
 		return lines
 	}
+	// The lines as a table: every token asks for the lines it spans.
+	last := 0
+	for l, ok := range lines {
+		if ok {
+			last = max(last, l)
+		}
+	}
+	want := make([]bool, last+1)
+	for l, ok := range lines {
+		if ok && l >= 0 {
+			want[l] = true
+		}
+	}
 	out := map[int]bool{}
 	for i, t := range f.Toks {
 		if f.Lang == LangPython && IsDocstring(f.Toks, i) {
 			continue
 		}
-		first := StartLine(t)
-		for l := first; l <= t.Line; l++ {
-			if lines[l] {
+		for l := max(StartLine(t), 0); l <= min(t.Line, last); l++ {
+			if want[l] {
 				out[l] = true
 			}
 		}
