@@ -94,7 +94,8 @@ func Bodies(src []byte) []Body {
 				i++
 			}
 		default:
-			i++
+			for i++; i < len(src) && !lineBreaks[src[i]]; i++ {
+			}
 		}
 	}
 	return out

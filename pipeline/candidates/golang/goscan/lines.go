@@ -73,8 +73,15 @@ func ScanLines(src []byte) engine.Bits {
 				}
 			}
 		default:
-			i++
+			// The line is marked: the rest of a token, and the spaces
+			// and tokens after it, up to a string, comment or line end.
+			for i++; i < len(src) && !lineBreaks[src[i]]; i++ {
+			}
 		}
 	}
 	return out
 }
+
+// lineBreaks are the bytes after which ScanLines cannot tell a line's
+// state from its start: a line end, a string's or a comment's start.
+var lineBreaks = [256]bool{'\n': true, '"': true, '\'': true, '`': true, '/': true}
