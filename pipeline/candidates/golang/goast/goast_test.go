@@ -1,9 +1,12 @@
 package goast
 
 import (
+	"fmt"
 	"go/parser"
 	"go/token"
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -80,5 +83,40 @@ func TestMembers(t *testing.T) {
 		if !slices.Equal(names, tc.names) || iface != tc.iface {
 			t.Errorf("%s: members %v, iface %t, want %v, %t", tc.typ, names, iface, tc.names, tc.iface)
 		}
+	}
+}
+
+// TestEnclosingCalleesPruned: with few added lines EnclosingCallees skips
+// the nodes that hold none of them, and answers as the full walk does (a
+// map of the same lines with every other line set false, too many for the
+// skipping, walks everything).
+func TestEnclosingCalleesPruned(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("package p\n")
+	for i := range 20 {
+		fmt.Fprintf(&b, "\nfunc f%d() {\n\tx := outer%d(\n\t\tinner(\n\t\t\t1,\n\t\t),\n\t\tT{\n\t\t\tA: 2,\n\t\t},\n\t)\n\trun(func() {\n\t\twork(x,\n\t\t\t3)\n\t})\n}\n", i, i)
+	}
+	src := b.String()
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf := fset.File(file.FileStart)
+	found := 0
+	for l := 1; l <= tf.LineCount(); l++ {
+		few := map[int]bool{l: true}
+		all := map[int]bool{}
+		for k := 1; k <= tf.LineCount(); k++ {
+			all[k] = k == l
+		}
+		got, want := EnclosingCallees(file, tf, few), EnclosingCallees(file, tf, all)
+		if !maps.Equal(got, want) {
+			t.Errorf("line %d: %d callees, %d walking everything", l, len(got), len(want))
+		}
+		found += len(got)
+	}
+	if found == 0 {
+		t.Fatal("no argument line: the test tests nothing")
 	}
 }
