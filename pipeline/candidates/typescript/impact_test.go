@@ -652,3 +652,22 @@ func TestUsesOfNamespaceModules(t *testing.T) {
 		})
 	}
 }
+
+// extIndexes imports a package's index by a specifier with its source
+// extension ('../type/index.ts'), the index re-exporting its directories'
+// indexes with export * from.
+var extIndexes = map[string]string{
+	"src/type/index.ts":           "export * from './action/index.ts'\nexport * from './types/index.ts'\n",
+	"src/type/action/index.ts":    "export * from './evaluate.ts'\n",
+	"src/type/action/evaluate.ts": "export function Evaluate(t: unknown): unknown {\n  return t\n}\n",
+	"src/type/types/index.ts":     "export * from './object.ts'\n",
+	"src/type/types/object.ts":    "export function IsObject(t: unknown): boolean {\n  return typeof t === 'object'\n}\n",
+	"src/value/clean.ts":          "import { Evaluate, IsObject } from '../type/index.ts'\n\nexport function Clean(t: unknown): unknown {\n  return IsObject(t) ? t : null\n}\n",
+}
+
+// A name imported from an index by a specifier with its extension is
+// declared where the index's re-exports lead, below the index's directory.
+func TestUsesThroughExtensionSpecifiers(t *testing.T) {
+	head := strings.Replace(extIndexes["src/value/clean.ts"], "return IsObject(t) ? t : null", "return IsObject(t) ? Evaluate(t) : null", 1)
+	wantEvidence(t, extIndexes, map[string]string{"src/value/clean.ts": head}, engine.KindUses, []string{"src/type/action/evaluate.ts", "src/type/types/object.ts"})
+}

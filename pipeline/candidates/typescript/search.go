@@ -373,6 +373,7 @@ func (s *tokSearch) declaringBelowImports() []string {
 	}
 	var dirs []string
 	for _, d := range importDirs(s.nf) {
+		d = specStem(d) // ../type/index.ts names the module ../type/index
 		switch {
 		case strings.HasSuffix(d, "/x"):
 		case path.Base(d) == "index":
