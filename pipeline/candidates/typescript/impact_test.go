@@ -671,3 +671,20 @@ func TestUsesThroughExtensionSpecifiers(t *testing.T) {
 	head := strings.Replace(extIndexes["src/value/clean.ts"], "return IsObject(t) ? t : null", "return IsObject(t) ? Evaluate(t) : null", 1)
 	wantEvidence(t, extIndexes, map[string]string{"src/value/clean.ts": head}, engine.KindUses, []string{"src/type/action/evaluate.ts", "src/type/types/object.ts"})
 }
+
+// nsMembers exports a module as a namespace (export * as Type) that
+// re-exports its members from the files declaring them.
+var nsMembers = map[string]string{
+	"src/index.ts":        "export * as Type from './typebox.ts'\n",
+	"src/typebox.ts":      "export { String } from './types/string.ts'\nexport { Number } from './types/number.ts'\n",
+	"src/types/string.ts": "export function String(): object {\n  return {}\n}\n",
+	"src/types/number.ts": "export function Number(): object {\n  return {}\n}\n",
+	"test/a.ts":           "import { Type } from '../src/index.ts'\n\nexport const A = Type.Number()\n",
+}
+
+// A member reached through a namespace (Type.String()) is used from the
+// file declaring it, past the module the namespace names.
+func TestUsesOfNamespaceMembers(t *testing.T) {
+	head := strings.Replace(nsMembers["test/a.ts"], "Type.Number()", "Type.String()", 1)
+	wantEvidence(t, nsMembers, map[string]string{"test/a.ts": head}, engine.KindUses, []string{"src/typebox.ts", "src/types/string.ts"})
+}
