@@ -688,3 +688,22 @@ func TestUsesOfNamespaceMembers(t *testing.T) {
 	head := strings.Replace(nsMembers["test/a.ts"], "Type.Number()", "Type.String()", 1)
 	wantEvidence(t, nsMembers, map[string]string{"test/a.ts": head}, engine.KindUses, []string{"src/typebox.ts", "src/types/string.ts"})
 }
+
+// defaultNames exports an object of names by default; its importers name
+// it N.
+var defaultNames = map[string]string{
+	"lib/names.ts":        "const names = {\n  data: 'data',\n}\n\nexport default names\n",
+	"lib/errors.ts":       "import N from './names'\n\nexport function err(): string {\n  return N.data\n}\n",
+	"lib/vocab/ref.ts":    "import N from '../names'\n\nexport const ref = (): string => N.data\n",
+	"lib/vocab/other.ts":  "import N from './names'\n\nexport const other = (): string => N.data\n",
+	"lib/vocab/names.ts":  "export default {data: 'x'}\n",
+	"lib/vocab/unused.ts": "import N from '../names'\n\nexport const unused = 1\n",
+}
+
+// A changed object exported by default reaches the files using it under
+// the name they import it as, not those importing another module of the
+// same name or not using it.
+func TestImpactOfDefaultExportImportedRenamed(t *testing.T) {
+	head := strings.Replace(defaultNames["lib/names.ts"], "  data: 'data',\n", "  data: 'data',\n  json: 'json',\n", 1)
+	wantEvidence(t, defaultNames, map[string]string{"lib/names.ts": head}, engine.KindImpact, []string{"lib/errors.ts", "lib/vocab/ref.ts"})
+}

@@ -357,6 +357,9 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
+	if err := s.defaultImportersIn(ctx, tree, aliases, ev); err != nil {
+		return err
+	}
 	if made := s.madeValues(); len(made) > 0 {
 		return s.madeUsesIn(ctx, tree, aliases, made, ev)
 	}
