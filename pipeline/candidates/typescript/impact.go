@@ -28,6 +28,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		}
 		namespaces = s.re.namespaceOf(g, c.Path)
 	}
+	namespaces = append(namespaces, s.namedNamespaces(g)...)
 	if !gImportsC && s.reexportedTo(g, viaIndex) {
 		gReaches = true
 	}

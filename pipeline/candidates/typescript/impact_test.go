@@ -707,3 +707,22 @@ func TestImpactOfDefaultExportImportedRenamed(t *testing.T) {
 	head := strings.Replace(defaultNames["lib/names.ts"], "  data: 'data',\n", "  data: 'data',\n  json: 'json',\n", 1)
 	wantEvidence(t, defaultNames, map[string]string{"lib/names.ts": head}, engine.KindImpact, []string{"lib/errors.ts", "lib/vocab/ref.ts"})
 }
+
+// namedNamespace re-exports two modules as namespaces named Value, each
+// declaring Clean; the tests import them by name.
+var namedNamespace = map[string]string{
+	"src/value/value.ts": "export function Clean(x: number): number {\n  return x\n}\n",
+	"src/value/index.ts": "export * as Value from './value'\n",
+	"src/other/other.ts": "export function Clean(x: number): number {\n  return -x\n}\n",
+	"src/other/index.ts": "export * as Value from './other'\n",
+	"test/a.ts":          "import { Value } from '../src/value/index'\n\nexport const a = Value.Clean(1)\n",
+	"test/b.ts":          "import { Value } from '../src/other/index'\n\nexport const b = Value.Clean(1)\n",
+}
+
+// A changed function is called as the member of a namespace that a file
+// imports by name (import {Value}; Value.Clean(...)), and only where that
+// name binds the changed module.
+func TestImpactThroughNamedNamespaces(t *testing.T) {
+	head := strings.Replace(namedNamespace["src/value/value.ts"], "Clean(x: number)", "Clean(x: number, y = 0)", 1)
+	wantEvidence(t, namedNamespace, map[string]string{"src/value/value.ts": head}, engine.KindImpact, []string{"test/a.ts"})
+}

@@ -2,6 +2,7 @@ package typescript
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -42,4 +43,32 @@ func (s *tokSearch) namespaceMembersIn(ev *engine.Evidence) {
 		ev.Add(p, engine.Item{Kind: engine.KindUses, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreImported,
 			Reason: fmt.Sprintf("declares `%s`, used by the change in %s", name, engine.PathBase(s.c.Path))})
 	}
+}
+
+// namedNamespaces returns the names g imports by name that bind the changed
+// file as a namespace (import {Value} from './value' where an index holds
+// export * as Value from './value/value'), looked up only for names followed
+// by a touched module-level name (Value.Clean): their members are the
+// changed file's declarations, as those of import * as Value would be.
+func (s *tokSearch) namedNamespaces(g *jsFile) []string {
+	if s.world == nil || g.Lang != lexed.LangJS {
+		return nil
+	}
+	var out []string
+	tried := map[string]bool{}
+	for i := 0; i+2 < len(g.Toks); i++ {
+		x := g.Toks[i]
+		if x.Kind != lexed.TkIdent || tried[x.Text] || g.Toks[i+1].Text != "." || i > 0 && g.Toks[i-1].Text == "." ||
+			!slices.ContainsFunc(s.impactNames[g.Toks[i+2].Text], topLevel) {
+			continue
+		}
+		tried[x.Text] = true
+		if bound, external := bindingImports(g, x.Text); !bound || external {
+			continue
+		}
+		if p := s.world.NamespaceFile(g.File, x.Text); p != "" && (p == s.c.Path || s.c.OldPath != "" && p == s.c.OldPath) {
+			out = append(out, x.Text)
+		}
+	}
+	return out
 }
