@@ -726,3 +726,32 @@ func TestImpactThroughNamedNamespaces(t *testing.T) {
 	head := strings.Replace(namedNamespace["src/value/value.ts"], "Clean(x: number)", "Clean(x: number, y = 0)", 1)
 	wantEvidence(t, namedNamespace, map[string]string{"src/value/value.ts": head}, engine.KindImpact, []string{"test/a.ts"})
 }
+
+// nsAssert declares a TypeScript namespace, re-exported by its directory's
+// index.
+var nsAssert = map[string]string{
+	"test/assert/assert.ts": "export namespace Assert {\n  export function IsTrue(v: boolean): void {}\n}\n",
+	"test/assert/index.ts":  "export * from './assert'\n",
+	"test/array.ts":         "import { Assert } from './assert/index'\n\nexport function run(): void {}\n",
+}
+
+// A namespace's name on an added line (Assert.IsTrue(...)) uses the file
+// declaring the namespace.
+func TestUsesOfDeclaredNamespaces(t *testing.T) {
+	head := strings.Replace(nsAssert["test/array.ts"], "run(): void {}", "run(): void {\n  Assert.IsTrue(true)\n}", 1)
+	wantEvidence(t, nsAssert, map[string]string{"test/array.ts": head}, engine.KindUses, []string{"test/assert/assert.ts"})
+}
+
+// A change inside a namespace's member touches the member, not the
+// namespace: the files using the namespace's other members are not
+// listed.
+func TestImpactInsideNamespaces(t *testing.T) {
+	base := map[string]string{
+		"test/assert/assert.ts": "export namespace Assert {\n  export function IsTrue(v: boolean): void {}\n  export function Other(): void {}\n}\n",
+		"test/assert/index.ts":  "export * from './assert'\n",
+		"test/true.ts":          "import { Assert } from './assert/index'\n\nAssert.IsTrue(true)\n",
+		"test/other.ts":         "import { Assert } from './assert/index'\n\nAssert.Other()\n",
+	}
+	head := strings.Replace(base["test/assert/assert.ts"], "IsTrue(v: boolean): void {}", "IsTrue(v: boolean): void {\n    if (!v) throw new Error()\n  }", 1)
+	wantEvidence(t, base, map[string]string{"test/assert/assert.ts": head}, engine.KindImpact, []string{"test/true.ts"})
+}
