@@ -755,3 +755,16 @@ func TestImpactInsideNamespaces(t *testing.T) {
 	head := strings.Replace(base["test/assert/assert.ts"], "IsTrue(v: boolean): void {}", "IsTrue(v: boolean): void {\n    if (!v) throw new Error()\n  }", 1)
 	wantEvidence(t, base, map[string]string{"test/assert/assert.ts": head}, engine.KindImpact, []string{"test/true.ts"})
 }
+
+// A namespace's changed member is referenced as NS.m: a file importing
+// the changed file that calls a Visit of its own, or another namespace's
+// Visit, does not reference it.
+func TestImpactOfNamespaceMembers(t *testing.T) {
+	base := map[string]string{
+		"src/typebox.ts": "export namespace IndexedAccessor {\n  export function Visit(key: string): string {\n    return key\n  }\n}\nexport namespace Other {\n  export function Visit(): void {}\n}\n",
+		"src/own.ts":     "import { Other } from './typebox'\n\nfunction Visit(): void {}\nVisit()\nOther.Visit()\n",
+		"src/uses.ts":    "import { IndexedAccessor } from './typebox'\n\nIndexedAccessor.Visit('a')\n",
+	}
+	head := strings.Replace(base["src/typebox.ts"], "Visit(key: string): string", "Visit(key: string, n = 0): string", 1)
+	wantEvidence(t, base, map[string]string{"src/typebox.ts": head}, engine.KindImpact, []string{"src/uses.ts"})
+}

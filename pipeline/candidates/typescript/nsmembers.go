@@ -72,3 +72,11 @@ func (s *tokSearch) namedNamespaces(g *jsFile) []string {
 	}
 	return out
 }
+
+// namespaceMember reports whether d is a member of a namespace the changed
+// file declares (namespace IndexedAccessor { function Visit() }).
+func (s *tokSearch) namespaceMember(d lexed.Decl) bool {
+	return d.Container != "" && s.nf != nil && slices.ContainsFunc(s.nf.Decls, func(x lexed.Decl) bool {
+		return x.Kind == "namespace" && x.Name == d.Container && x.Container == ""
+	})
+}
