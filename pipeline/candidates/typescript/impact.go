@@ -28,6 +28,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		}
 		namespaces = s.re.namespaceOf(g, c.Path)
 	}
+	namespaces = append(namespaces, s.namedNamespaces(g)...)
 	if !gImportsC && s.reexportedTo(g, viaIndex) {
 		gReaches = true
 	}
@@ -70,6 +71,9 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			}
 			score := 0.0
 			switch {
+			case s.namespaceMember(sym.Decl) && (!member || g.Toks[i-2].Text != sym.Decl.Container):
+				// Visit(...) of another file is its own: a namespace's
+				// member is reached as IndexedAccessor.Visit only.
 			case sym.Ctor:
 				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)) {
 					score = lexed.ScoreImported

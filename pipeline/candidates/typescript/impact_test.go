@@ -652,3 +652,119 @@ func TestUsesOfNamespaceModules(t *testing.T) {
 		})
 	}
 }
+
+// extIndexes imports a package's index by a specifier with its source
+// extension ('../type/index.ts'), the index re-exporting its directories'
+// indexes with export * from.
+var extIndexes = map[string]string{
+	"src/type/index.ts":           "export * from './action/index.ts'\nexport * from './types/index.ts'\n",
+	"src/type/action/index.ts":    "export * from './evaluate.ts'\n",
+	"src/type/action/evaluate.ts": "export function Evaluate(t: unknown): unknown {\n  return t\n}\n",
+	"src/type/types/index.ts":     "export * from './object.ts'\n",
+	"src/type/types/object.ts":    "export function IsObject(t: unknown): boolean {\n  return typeof t === 'object'\n}\n",
+	"src/value/clean.ts":          "import { Evaluate, IsObject } from '../type/index.ts'\n\nexport function Clean(t: unknown): unknown {\n  return IsObject(t) ? t : null\n}\n",
+}
+
+// A name imported from an index by a specifier with its extension is
+// declared where the index's re-exports lead, below the index's directory.
+func TestUsesThroughExtensionSpecifiers(t *testing.T) {
+	head := strings.Replace(extIndexes["src/value/clean.ts"], "return IsObject(t) ? t : null", "return IsObject(t) ? Evaluate(t) : null", 1)
+	wantEvidence(t, extIndexes, map[string]string{"src/value/clean.ts": head}, engine.KindUses, []string{"src/type/action/evaluate.ts", "src/type/types/object.ts"})
+}
+
+// nsMembers exports a module as a namespace (export * as Type) that
+// re-exports its members from the files declaring them.
+var nsMembers = map[string]string{
+	"src/index.ts":        "export * as Type from './typebox.ts'\n",
+	"src/typebox.ts":      "export { String } from './types/string.ts'\nexport { Number } from './types/number.ts'\n",
+	"src/types/string.ts": "export function String(): object {\n  return {}\n}\n",
+	"src/types/number.ts": "export function Number(): object {\n  return {}\n}\n",
+	"test/a.ts":           "import { Type } from '../src/index.ts'\n\nexport const A = Type.Number()\n",
+}
+
+// A member reached through a namespace (Type.String()) is used from the
+// file declaring it, past the module the namespace names.
+func TestUsesOfNamespaceMembers(t *testing.T) {
+	head := strings.Replace(nsMembers["test/a.ts"], "Type.Number()", "Type.String()", 1)
+	wantEvidence(t, nsMembers, map[string]string{"test/a.ts": head}, engine.KindUses, []string{"src/typebox.ts", "src/types/string.ts"})
+}
+
+// defaultNames exports an object of names by default; its importers name
+// it N.
+var defaultNames = map[string]string{
+	"lib/names.ts":        "const names = {\n  data: 'data',\n}\n\nexport default names\n",
+	"lib/errors.ts":       "import N from './names'\n\nexport function err(): string {\n  return N.data\n}\n",
+	"lib/vocab/ref.ts":    "import N from '../names'\n\nexport const ref = (): string => N.data\n",
+	"lib/vocab/other.ts":  "import N from './names'\n\nexport const other = (): string => N.data\n",
+	"lib/vocab/names.ts":  "export default {data: 'x'}\n",
+	"lib/vocab/unused.ts": "import N from '../names'\n\nexport const unused = 1\n",
+}
+
+// A changed object exported by default reaches the files using it under
+// the name they import it as, not those importing another module of the
+// same name or not using it.
+func TestImpactOfDefaultExportImportedRenamed(t *testing.T) {
+	head := strings.Replace(defaultNames["lib/names.ts"], "  data: 'data',\n", "  data: 'data',\n  json: 'json',\n", 1)
+	wantEvidence(t, defaultNames, map[string]string{"lib/names.ts": head}, engine.KindImpact, []string{"lib/errors.ts", "lib/vocab/ref.ts"})
+}
+
+// namedNamespace re-exports two modules as namespaces named Value, each
+// declaring Clean; the tests import them by name.
+var namedNamespace = map[string]string{
+	"src/value/value.ts": "export function Clean(x: number): number {\n  return x\n}\n",
+	"src/value/index.ts": "export * as Value from './value'\n",
+	"src/other/other.ts": "export function Clean(x: number): number {\n  return -x\n}\n",
+	"src/other/index.ts": "export * as Value from './other'\n",
+	"test/a.ts":          "import { Value } from '../src/value/index'\n\nexport const a = Value.Clean(1)\n",
+	"test/b.ts":          "import { Value } from '../src/other/index'\n\nexport const b = Value.Clean(1)\n",
+}
+
+// A changed function is called as the member of a namespace that a file
+// imports by name (import {Value}; Value.Clean(...)), and only where that
+// name binds the changed module.
+func TestImpactThroughNamedNamespaces(t *testing.T) {
+	head := strings.Replace(namedNamespace["src/value/value.ts"], "Clean(x: number)", "Clean(x: number, y = 0)", 1)
+	wantEvidence(t, namedNamespace, map[string]string{"src/value/value.ts": head}, engine.KindImpact, []string{"test/a.ts"})
+}
+
+// nsAssert declares a TypeScript namespace, re-exported by its directory's
+// index.
+var nsAssert = map[string]string{
+	"test/assert/assert.ts": "export namespace Assert {\n  export function IsTrue(v: boolean): void {}\n}\n",
+	"test/assert/index.ts":  "export * from './assert'\n",
+	"test/array.ts":         "import { Assert } from './assert/index'\n\nexport function run(): void {}\n",
+}
+
+// A namespace's name on an added line (Assert.IsTrue(...)) uses the file
+// declaring the namespace.
+func TestUsesOfDeclaredNamespaces(t *testing.T) {
+	head := strings.Replace(nsAssert["test/array.ts"], "run(): void {}", "run(): void {\n  Assert.IsTrue(true)\n}", 1)
+	wantEvidence(t, nsAssert, map[string]string{"test/array.ts": head}, engine.KindUses, []string{"test/assert/assert.ts"})
+}
+
+// A change inside a namespace's member touches the member, not the
+// namespace: the files using the namespace's other members are not
+// listed.
+func TestImpactInsideNamespaces(t *testing.T) {
+	base := map[string]string{
+		"test/assert/assert.ts": "export namespace Assert {\n  export function IsTrue(v: boolean): void {}\n  export function Other(): void {}\n}\n",
+		"test/assert/index.ts":  "export * from './assert'\n",
+		"test/true.ts":          "import { Assert } from './assert/index'\n\nAssert.IsTrue(true)\n",
+		"test/other.ts":         "import { Assert } from './assert/index'\n\nAssert.Other()\n",
+	}
+	head := strings.Replace(base["test/assert/assert.ts"], "IsTrue(v: boolean): void {}", "IsTrue(v: boolean): void {\n    if (!v) throw new Error()\n  }", 1)
+	wantEvidence(t, base, map[string]string{"test/assert/assert.ts": head}, engine.KindImpact, []string{"test/true.ts"})
+}
+
+// A namespace's changed member is referenced as NS.m: a file importing
+// the changed file that calls a Visit of its own, or another namespace's
+// Visit, does not reference it.
+func TestImpactOfNamespaceMembers(t *testing.T) {
+	base := map[string]string{
+		"src/typebox.ts": "export namespace IndexedAccessor {\n  export function Visit(key: string): string {\n    return key\n  }\n}\nexport namespace Other {\n  export function Visit(): void {}\n}\n",
+		"src/own.ts":     "import { Other } from './typebox'\n\nfunction Visit(): void {}\nVisit()\nOther.Visit()\n",
+		"src/uses.ts":    "import { IndexedAccessor } from './typebox'\n\nIndexedAccessor.Visit('a')\n",
+	}
+	head := strings.Replace(base["src/typebox.ts"], "Visit(key: string): string", "Visit(key: string, n = 0): string", 1)
+	wantEvidence(t, base, map[string]string{"src/typebox.ts": head}, engine.KindImpact, []string{"src/uses.ts"})
+}

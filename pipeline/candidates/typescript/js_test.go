@@ -65,6 +65,7 @@ export function after() {
 		"field MiddlewareHandler.name 17-17",
 		"method MiddlewareHandler.method 18-18",
 		"variable .upgrade 21-26",
+		"namespace .Utils 28-30",
 		"function Utils.inner 29-29",
 		"variable .template 32-32",
 		"function .after 33-35",

@@ -353,7 +353,11 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 	}
 	s.receiverTypesIn(ev)
 	s.namespaceUsesIn(ev)
+	s.namespaceMembersIn(ev)
 	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {
+		return err
+	}
+	if err := s.defaultImportersIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
 	if made := s.madeValues(); len(made) > 0 {
@@ -373,6 +377,7 @@ func (s *tokSearch) declaringBelowImports() []string {
 	}
 	var dirs []string
 	for _, d := range importDirs(s.nf) {
+		d = specStem(d) // ../type/index.ts names the module ../type/index
 		switch {
 		case strings.HasSuffix(d, "/x"):
 		case path.Base(d) == "index":

@@ -46,7 +46,7 @@ func touchSide(f *File, lines map[int]bool) (*touch.Side, []int) {
 		}
 		td := touch.Decl{Container: d.Container, Name: d.Name, Kind: d.Kind, From: d.From, To: d.To, HeadTo: d.HeadTo}
 		switch d.Kind {
-		case "class", "interface", "enum":
+		case "class", "interface", "enum", "namespace":
 			td.ByHeader = true
 		case "function", "method", "constructor":
 			td.Callable = true

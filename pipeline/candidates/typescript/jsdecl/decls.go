@@ -351,6 +351,11 @@ func (s *jsScan) statement(i, end int, container string) int {
 		}
 		if s.punctAt(k+1, "{") {
 			close := s.br.CloseOrLast(k + 1)
+			if name != "" && k == j+1 && w == "namespace" {
+				// namespace Assert {...}: Assert.IsEqual(...) uses the
+				// namespace by its name, a declaration of the file.
+				s.add(lexed.Decl{Name: name, Kind: "namespace", Container: container, From: from, To: s.toks[close].Line})
+			}
 			inner := container
 			if name != "" {
 				inner = name

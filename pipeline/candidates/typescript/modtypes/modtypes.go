@@ -50,6 +50,9 @@ type World struct {
 	missing map[string]bool        // paths that are no file
 	listing *engine.Listing
 	reads   int
+	// spare are the reads granted beyond maxTypeFiles, a few for each
+	// namespace member followed (NamespaceMemberFile).
+	spare   int
 	steps   int
 	renames map[*lexed.File]map[string]string // renamesOf, by file
 	// imports memoizes importFile by the importing file's directory and
@@ -99,7 +102,7 @@ func (w *World) file(p string) *lexed.File {
 	if f := w.files[p]; f != nil {
 		return f
 	}
-	if w.missing[p] || w.reads >= maxTypeFiles || w.ctx.Err() != nil || lexed.LangOf(p) != lexed.LangJS || engine.SkippedPath(p) {
+	if w.missing[p] || w.reads >= maxTypeFiles+w.spare || w.ctx.Err() != nil || lexed.LangOf(p) != lexed.LangJS || engine.SkippedPath(p) {
 		return nil
 	}
 	w.reads++
@@ -127,7 +130,9 @@ func (w *World) importFile(f *lexed.File, spec string) *lexed.File {
 		return g
 	}
 	g := w.resolveImport(at)
-	w.imports[at] = g
+	if g != nil || w.reads < maxTypeFiles+w.spare {
+		w.imports[at] = g // not when the budget ran out: spare reads may find it
+	}
 	return g
 }
 
@@ -281,6 +286,25 @@ func (w *World) NamespaceFile(f *lexed.File, name string) string {
 	return ""
 }
 
+// NamespaceMemberFile returns the path of the file declaring member as the
+// module that name binds as a namespace in f exports it (Type.String() with
+// Type the module typebox.ts, whose export {String} from './types/string.ts'
+// leads to string.ts); "" when name binds no module, the module declares
+// member itself or the files read do not tell.
+func (w *World) NamespaceMemberFile(f *lexed.File, name, member string) string {
+	// The few files from a namespace to its member are read even when the
+	// lookups of receivers spent the budget.
+	w.spare += spareMemberReads
+	g := w.namespaceOf(f, name, 0)
+	if g == nil {
+		return ""
+	}
+	if h, _ := w.declOf(g, member, 0); h != nil && h != g {
+		return h.Path
+	}
+	return ""
+}
+
 func (w *World) namespaceOf(f *lexed.File, name string, depth int) *lexed.File {
 	if f == nil || depth > maxNamespaceHops || !w.step() {
 		return nil
@@ -307,6 +331,10 @@ func (w *World) namespaceOf(f *lexed.File, name string, depth int) *lexed.File {
 	}
 	return nil
 }
+
+// spareMemberReads are the reads one namespace member may add to the
+// budget: the module, an index between, the declaring file.
+const spareMemberReads = 3
 
 // maxNamespaceHops bounds the files a namespace is followed through.
 const maxNamespaceHops = 6

@@ -1,0 +1,67 @@
+package typescript
+
+import (
+	"context"
+	"path"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
+)
+
+// maxDefaultImporters bounds the files read for the importers of a changed
+// default export.
+const maxDefaultImporters = 64
+
+// defaultImportersIn records the files importing the changed file's default
+// export under a name of their own (import N from './names', with names.ts
+// holding const names = {...}; export default names) and using it: the
+// touched declaration's references carry the importer's name, which no
+// search of the declaration's name finds. The importers are found by the
+// module's name, which their import specifiers hold.
+func (s *tokSearch) defaultImportersIn(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, ev *engine.Evidence) error {
+	nf := s.nf
+	if nf == nil || nf.Lang != lexed.LangJS {
+		return nil
+	}
+	def := modtypes.DefaultName(nf.File)
+	var sym *lexed.Sym
+	for _, x := range s.impactNames[def] {
+		if topLevel(x) && !x.Ctor {
+			sym = x
+			break
+		}
+	}
+	if sym == nil {
+		return nil
+	}
+	word := lexed.Stem(s.c.Path)
+	if word == "index" {
+		word = path.Base(engine.DirOf(s.c.Path)) // import N from './names' of names/index.ts
+	}
+	paths, err := engine.Found(ctx, tree, ev, lexed.Query(lexed.LangJS, []string{word}))
+	if err != nil {
+		return err
+	}
+	m := madeValue{file: nf, name: def, def: true}
+	for k, p := range paths {
+		if k >= maxDefaultImporters || !ev.Keep(0) {
+			break
+		}
+		if p == nf.Path || ev.Changed[p] {
+			continue
+		}
+		h, err := s.searchedFile(ctx, tree, p, aliases)
+		if h == nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if importsValue(h, m) {
+			addRef(ev, p, sym, lexed.ScoreImported, false, false)
+		}
+	}
+	return nil
+}
