@@ -10,6 +10,20 @@
 (function_definition declarator: (reference_declarator (function_declarator declarator: (field_identifier) @name)) body: (_) @body) @decl.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
 (function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) name: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: (_) name: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) name: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (destructor_name (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (destructor_name (identifier) @name)) body: (_) @body) @decl.function
+(declaration declarator: (function_declarator declarator: (destructor_name (identifier) @name))) @decl.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (operator_name) @name)) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (operator_name) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (operator_name) @name) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (operator_name) @name)) body: (_) @body) @decl.function
+(field_declaration declarator: (function_declarator declarator: (operator_name) @name)) @decl.function
+(field_declaration declarator: (reference_declarator (function_declarator declarator: (operator_name) @name))) @decl.function
+(declaration declarator: (function_declarator declarator: (operator_name) @name)) @decl.function
+(declaration declarator: (reference_declarator (function_declarator declarator: (operator_name) @name))) @decl.function
 (declaration declarator: (function_declarator declarator: (identifier) @name)) @decl.function
 (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @decl.function
 (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @decl.function
@@ -29,6 +43,7 @@
 
 (base_class_clause (type_identifier) @super)
 (base_class_clause (qualified_identifier) @super)
+(base_class_clause (template_type) @super)
 
 (namespace_definition name: (_) @package)
 (using_declaration (_) @import)
