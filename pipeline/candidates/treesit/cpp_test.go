@@ -4,6 +4,7 @@ package treesit
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,5 +89,29 @@ func TestCppOwnDeclarationFirst(t *testing.T) {
 	own := best("src/parser.h")
 	if own == 0 || best("src/token.h") == 0 || own <= best("src/token.h") || own <= best("src/mark.h") {
 		t.Errorf("parser.h %.2f, token.h %.2f, mark.h %.2f: want parser.h listed first", own, best("src/token.h"), best("src/mark.h"))
+	}
+}
+
+// TestCppNearbyNameOfMany: a name an added line uses that many files of
+// the changed file's folder declare, none of them included, lists none of
+// them; one that a few declare lists those.
+func TestCppNearbyNameOfMany(t *testing.T) {
+	t.Cleanup(func() { parseFile = parse })
+	for _, c := range []struct {
+		declaring int
+		listed    bool
+	}{{maxUnseen + 2, false}, {2, true}} {
+		old := "#include \"run.h\"\n\nint Run::Go(Info& info) {\n  return 0;\n}\n"
+		nw := strings.Replace(old, "return 0;", "return info.Version;", 1)
+		tree := mapTree{"src/run.h": "class Run {\n  int Go(Info& info);\n};\n", "src/run.cxx": nw}
+		for i := range c.declaring {
+			tree[fmt.Sprintf("src/gen%d.h", i)] = fmt.Sprintf("struct Gen%d {\n  int Version;\n};\n", i)
+		}
+		cs := []*engine.Change{{Path: "src/run.cxx", Old: []byte(old), New: []byte(nw),
+			Added: map[int]bool{4: true}, Removed: map[int]bool{4: true}}}
+		ev, _ := findParsing(t, tree, cs)
+		if listed := ev.Files["src/gen0.h"] != nil; listed != c.listed {
+			t.Errorf("%d declaring: gen0.h listed %v, want %v", c.declaring, listed, c.listed)
+		}
 	}
 }

@@ -51,7 +51,7 @@ func (s *search) uses(us []use, files []*file) {
 			}
 			best = max(best, sights[i])
 		}
-		if best == unseen && len(gs) > maxUnseen {
+		if best == unseen && len(gs) > maxUnseen || s.includes != nil && best == nearby && nearbyMany(sights) {
 			continue
 		}
 		for i, g := range gs {
@@ -65,6 +65,20 @@ func (s *search) uses(us []use, files []*file) {
 			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
 		}
 	}
+}
+
+// nearbyMany reports whether more than maxUnseen of the files declaring a
+// used name are nearby: in a C or C++ project's flat source folder (a
+// thousand files beside each other), a name that many of them declare,
+// and none the change's file includes, says nothing.
+func nearbyMany(sights []sight) bool {
+	n := 0
+	for _, sg := range sights {
+		if sg == nearby {
+			n++
+		}
+	}
+	return n > maxUnseen
 }
 
 // constSight is how well a use of a constant sees the file p by Ruby's

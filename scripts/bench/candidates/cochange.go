@@ -47,8 +47,7 @@ var ccRepos = []ccRepo{
 	{"JamesNK+Newtonsoft.Json", "csharp", true}, {"AutoMapper+AutoMapper", "csharp", true},
 	{"square+okio", "kotlin", true}, {"square+moshi", "kotlin", true},
 	{"jqlang+jq", "c", false}, {"libgit2+libgit2", "c", true}, {"redis+hiredis", "c", true},
-	{"Kitware+CMake", "cpp", false}, {"jbeder+yaml-cpp", "cpp", false}, {"google+googletest", "cpp", false},
-	{"fmtlib+fmt", "cpp", true}, {"gabime+spdlog", "cpp", true},
+	{"Kitware+CMake", "cpp", false}, {"fmtlib+fmt", "cpp", true}, {"gabime+spdlog", "cpp", true},
 	{"Alamofire+Alamofire", "swift", true}, {"apple+swift-argument-parser", "swift", true},
 	{"com-lihaoyi+os-lib", "scala", true}, {"typelevel+cats", "scala", true},
 }
