@@ -16,7 +16,7 @@ import (
 // each with its container: classes whose heads hold an export macro and
 // their members, bases given as templates, destructors, member operators
 // in the class and out of it, and definitions qualified by a namespace
-// and a class (ns::Foo::bar). A free operator is no declaration.
+// and a class (ns::Foo::bar), template specializations. A free operator is no declaration.
 func TestCppDeclarations(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
@@ -34,6 +34,9 @@ func TestCppDeclarations(t *testing.T) {
 			"bool Foo::operator==(const Foo& o) const { return true; }\nFoo& Foo::operator<<(int v) { return *this; }\n" +
 			"std::ostream& operator<<(std::ostream& os, const Foo& f) { return os; }\n",
 			[]string{".Foo", "Foo.operator", "Foo.operator", "Foo.operator", "Foo.operator"}, nil},
+		{"specialization", "template <>\nstruct convert<bool> : base<bool> {\n  static Node encode(bool rhs);\n};\n" +
+			"template <typename T>\nclass formatter<std::vector<T>> {\n  auto parse(int c) { return c; }\n};\n",
+			[]string{".convert", "convert.encode", ".formatter", "formatter.parse"}, []string{"base"}},
 		{"nested qualifier", "void detail::memory::merge(int a) {\n  run(a);\n}\nint* YAML::Emitter::Write(int x) { return 0; }\n",
 			[]string{"memory.merge", "Emitter.Write"}, nil},
 	} {

@@ -33,6 +33,8 @@
 (class_specifier name: (type_identifier) @name body: (_) @body) @decl.class
 (struct_specifier name: (type_identifier) @name body: (_) @body) @decl.struct
 (union_specifier name: (type_identifier) @name body: (_) @body) @decl.struct
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_) @body) @decl.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_) @body) @decl.struct
 (enum_specifier name: (type_identifier) @name body: (_) @body) @decl.enum
 (field_declaration declarator: (field_identifier) @name) @decl.field
 (type_definition declarator: (type_identifier) @name) @decl.type
