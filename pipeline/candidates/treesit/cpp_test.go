@@ -118,3 +118,27 @@ func TestCppNearbyNameOfMany(t *testing.T) {
 		}
 	}
 }
+
+// TestCppImplementationHeader: a template's members defined in an
+// implementation header (.tpp, .ipp, .inl) that its header includes at its
+// end are read: a change to one lists its header and its callers.
+func TestCppImplementationHeader(t *testing.T) {
+	t.Cleanup(func() { parseFile = parse })
+	for _, ext := range []string{".tpp", ".ipp", ".inl"} {
+		old := "namespace lib {\ntemplate <typename T>\nvoid Vec<T>::push(const T& x) {\n  data_[n_++] = x;\n}\n}\n"
+		nw := strings.Replace(old, "data_[n_++] = x;", "grow();\n  data_[n_++] = x;", 1)
+		impl := "include/lib/vec" + ext
+		tree := mapTree{
+			"include/lib/vec.hpp": "namespace lib {\ntemplate <typename T>\nclass Vec {\n public:\n  void push(const T& x);\n  void grow();\n};\n}\n#include \"vec" + ext + "\"\n",
+			impl:                  nw,
+			"src/use.cpp":         "#include \"lib/vec.hpp\"\n\nint use() {\n  lib::Vec<int> v;\n  v.push(1);\n  return 0;\n}\n",
+		}
+		cs := []*engine.Change{{Path: impl, Old: []byte(old), New: []byte(nw), Added: map[int]bool{4: true}, Removed: map[int]bool{}}}
+		ev, _ := findParsing(t, tree, cs)
+		for _, p := range []string{"include/lib/vec.hpp", "src/use.cpp"} {
+			if ev.Files[p] == nil {
+				t.Errorf("%s: %s not listed", ext, p)
+			}
+		}
+	}
+}
