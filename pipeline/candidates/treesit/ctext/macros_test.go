@@ -24,3 +24,25 @@ func TestBlankClassMacros(t *testing.T) {
 		}
 	}
 }
+
+// FuzzBlankClassMacros: any input keeps its length, and only bytes of
+// macro names, never a newline, turn into spaces.
+func FuzzBlankClassMacros(f *testing.F) {
+	for _, s := range []string{"class API Foo : Base {};", "struct A_B c {", "union X y<", "class", "struct Q final", "class AB\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		out := BlankClassMacros(src)
+		if out == nil {
+			return
+		}
+		if len(out) != len(src) {
+			t.Fatalf("length %d, want %d", len(out), len(src))
+		}
+		for i := range src {
+			if out[i] != src[i] && (out[i] != ' ' || !(src[i] == '_' || src[i] >= 'A' && src[i] <= 'Z' || src[i] >= '0' && src[i] <= '9')) {
+				t.Fatalf("byte %d %q became %q", i, src[i], out[i])
+			}
+		}
+	})
+}
