@@ -16,7 +16,8 @@
 #   Python: encode+httpx, pallets+click, python-attrs+attrs; held out psf+requests, ansible+ansible
 #   TypeScript/JavaScript: honojs+hono, trpc+trpc, sindresorhus+got, sindresorhus+ky,
 #     pmndrs+zustand; held out jquense+yup, withastro+astro
-#   C jqlang+jq, C++ Kitware+CMake (the clangd benchmark's tuning repositories)
+#   C jqlang+jq, C++ Kitware+CMake (tuning repositories of the clangd benchmark, whose C++ set also
+#     holds jbeder+yaml-cpp and google+googletest)
 #   held out: Rust BurntSushi+ripgrep, tokio-rs+axum; Ruby sinatra+sinatra, jekyll+jekyll; PHP
 #     guzzle+guzzle, slimphp+Slim; C# JamesNK+Newtonsoft.Json, AutoMapper+AutoMapper; Kotlin
 #     square+okio, square+moshi; C libgit2+libgit2, redis+hiredis; C++ fmtlib+fmt, gabime+spdlog; Swift

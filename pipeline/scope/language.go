@@ -22,7 +22,7 @@ var languages = map[string]string{
 	".less": "less", ".vue": "vue", ".svelte": "svelte", ".tf": "terraform", ".proto": "protobuf",
 	".graphql": "graphql", ".gql": "graphql", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang",
 	".hs": "haskell", ".clj": "clojure", ".r": "r", ".pl": "perl", ".ini": "ini", ".properties": "properties",
-	".pyi": "python", ".fs": "fsharp", ".hh": "cpp", ".hxx": "cpp", ".sc": "scala", ".pm": "perl",
+	".pyi": "python", ".fs": "fsharp", ".hh": "cpp", ".hxx": "cpp", ".ipp": "cpp", ".tpp": "cpp", ".inl": "cpp", ".h++": "cpp", ".c++": "cpp", ".sc": "scala", ".pm": "perl",
 	".mm": "objectivec", ".hrl": "erlang", ".ml": "ocaml", ".mli": "ocaml", ".cljs": "clojure", ".elm": "elm",
 	".jl": "julia", ".nim": "nim", ".zig": "zig", ".v": "v", ".sol": "solidity", ".cmake": "cmake",
 }

@@ -51,7 +51,7 @@ func (s *search) uses(us []use, files []*file) {
 			}
 			best = max(best, sights[i])
 		}
-		if best == unseen && len(gs) > maxUnseen {
+		if best == unseen && len(gs) > maxUnseen || s.includes != nil && best == nearby && nearbyMany(sights) {
 			continue
 		}
 		for i, g := range gs {
@@ -65,6 +65,20 @@ func (s *search) uses(us []use, files []*file) {
 			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
 		}
 	}
+}
+
+// nearbyMany reports whether more than maxUnseen of the files declaring a
+// used name are nearby: in a C or C++ project's flat source folder (a
+// thousand files beside each other), a name that many of them declare,
+// and none the change's file includes, says nothing.
+func nearbyMany(sights []sight) bool {
+	n := 0
+	for _, sg := range sights {
+		if sg == nearby {
+			n++
+		}
+	}
+	return n > maxUnseen
 }
 
 // constSight is how well a use of a constant sees the file p by Ruby's
@@ -219,7 +233,11 @@ func (s *search) addImpact(t touched, hits []impactHit) {
 		if h.sight < best {
 			continue
 		}
-		s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: impactScore[h.sight], Method: engine.MethodSyntax, Change: t.change,
+		sc := impactScore[h.sight]
+		if h.own {
+			sc = ownDeclScore
+		}
+		s.ev.Add(h.g.path, engine.Item{Kind: engine.KindImpact, Symbol: t.d.name, Score: sc, Method: engine.MethodSyntax, Change: t.change,
 			Reason: fmt.Sprintf("%s `%s`, %s in %s", h.why, qualified(t.d), t.change.Phrase(), engine.PathBase(t.f.path))})
 	}
 }
@@ -228,6 +246,10 @@ func (s *search) addImpact(t touched, hits []impactHit) {
 type reference struct {
 	sight sight
 	why   string
+	// own: the file holds the touched definition's own declaration (a C
+	// or C++ header the definition's file includes or stands for): the
+	// surest of impacts, above every other.
+	own bool
 }
 
 // whyDeclares is the reason of a file declaring a touched callable again
@@ -240,23 +262,23 @@ const whyDeclares = "declares"
 func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) {
 	d := t.d
 	if d.container != "" && overrides(g, d) {
-		return reference{visible, "overrides"}, true
+		return reference{sight: visible, why: "overrides"}, true
 	}
 	if callableKinds[d.kind] && declaresToo(g, d) {
 		// A prototype or an interface's member declaring it again. One
 		// the changed file includes, or the header of its name, is its
 		// own declaration, whose contract a changed body must keep: it
 		// counts for any change; another only for a changed signature.
-		sg := s.sees(g, t.f)
+		sg, own := s.sees(g, t.f), false
 		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
 			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
-			sg = visible // calc.h beside calc.c, include/x/calc.h for src/calc.c
+			sg, own = visible, true // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
 		if s.includes != nil && s.sees(t.f, g) == visible {
-			sg = visible // the definition's file includes it
+			sg, own = visible, true // the definition's file includes it
 		}
 		if t.change >= engine.ChangedSignature || sg == visible && s.includes != nil {
-			return reference{sg, whyDeclares}, true
+			return reference{sight: sg, why: whyDeclares, own: own && s.includes != nil}, true
 		}
 	}
 	if !g.mentions[d.name] {
@@ -291,7 +313,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			return reference{}, false
 		}
 	}
-	return reference{sg, "refers to"}, true
+	return reference{sight: sg, why: "refers to"}, true
 }
 
 // declaresToo reports whether g declares a callable of d's name in d's

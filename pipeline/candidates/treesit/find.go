@@ -18,6 +18,10 @@ var (
 	impactScore = [...]float64{unseen: 0.38, nearby: 0.5, visible: 0.65}
 )
 
+// ownDeclScore is a C or C++ header's score for holding the own
+// declaration of a definition the change touched (reference.own).
+const ownDeclScore = 0.85
+
 const (
 	// maxUnseen drops a name that more files declare or refer to than
 	// this, none of them seen from the other side: it says little.

@@ -32,6 +32,9 @@ type rules struct {
 	// includes: an import is an #include, resolved by the search path
 	// (includes) before the trailing-parts rule.
 	includes bool
+	// classMacros: a class head may hold an export macro (class API Foo),
+	// blanked before the parse (ctext.BlankClassMacros).
+	classMacros bool
 }
 
 // language is one language the reader reads.
@@ -55,7 +58,7 @@ var languages = map[string]*language{
 		calls: map[string]bool{"require": true, "require_relative": true, "load": true, "include": true, "extend": true, "prepend": true}},
 	"rust":  {name: "rust", family: "rust", rules: rules{sep: "::", paths: "any"}},
 	"c":     {name: "c", family: "c", rules: rules{paths: "last", includes: true}},
-	"cpp":   {name: "cpp", family: "c", rules: rules{namespaces: true, sep: "::", paths: "last", includes: true}},
+	"cpp":   {name: "cpp", family: "c", rules: rules{namespaces: true, sep: "::", paths: "last", includes: true, classMacros: true}},
 	"swift": {name: "swift", family: "swift", rules: rules{global: true, sep: "."}},
 }
 

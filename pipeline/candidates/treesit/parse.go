@@ -56,6 +56,9 @@ func shallow(n *sitter.Node, limit int) (int, bool) {
 	}
 }
 
+// operatorName is the name of every C++ operator's declaration.
+const operatorName = "operator"
+
 // maxSigBytes bounds a header's text: a longer one is compared by its
 // changed lines alone.
 const maxSigBytes = 4 << 10
@@ -117,6 +120,11 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte, spans 
 	c, err := compile(l)
 	if err != nil {
 		return nil, 0, err
+	}
+	if l.rules.classMacros {
+		if alt := ctext.BlankClassMacros(src); alt != nil {
+			src = alt
+		}
 	}
 	ps := c.parsers.Get().(*sitter.Parser)
 	ps.SetOperationLimit(parseMicros + len(src)*parseMicrosPerByte)
@@ -380,8 +388,14 @@ func (b *builder) intern1(s string) string {
 // decl takes one declaration.
 // A declaration two patterns match (with and without its body) is kept
 // once, with its body.
+//
+// An operator's name is operator, whichever it is (operator==, operator<<):
+// its uses are not written by name.
 func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
 	nm := lastName(b.text(name))
+	if name.Type() == "operator_name" {
+		nm = operatorName
+	}
 	if nm == "" {
 		return
 	}
@@ -472,9 +486,12 @@ func (b *builder) finish() {
 			}
 		}
 	}
-	b.f.decls = make([]decl, len(b.decls))
-	for i, sd := range b.decls {
-		b.f.decls[i] = sd.d
+	b.f.decls = make([]decl, 0, len(b.decls))
+	for _, sd := range b.decls {
+		if sd.d.name == operatorName && sd.d.container == "" {
+			continue // a free operator: one name for all of them, which says nothing
+		}
+		b.f.decls = append(b.f.decls, sd.d)
 	}
 	for _, r := range b.refs {
 		if b.names[r.at] || (!r.r.member && b.members[r.at]) {

@@ -123,6 +123,8 @@ var analyzedLangs = []*analyzedLang{
 	}, []string{"*.c", "*.h"}),
 	cLang("cpp", "C++", []langRepo{
 		{"Kitware+CMake", false, "github:Kitware/CMake"},
+		{"jbeder+yaml-cpp", false, "github:jbeder/yaml-cpp"},
+		{"google+googletest", false, "github:google/googletest"},
 		{"fmtlib+fmt", true, "github:fmtlib/fmt"},
 		{"gabime+spdlog", true, "github:gabime/spdlog"},
 	}, []string{"*.cc", "*.cpp", "*.cxx", "*.hpp", "*.hh", "*.hxx", "*.h", "*.c"}),

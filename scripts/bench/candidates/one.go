@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/prscout/prscout/pipeline/candidates"
 )
@@ -25,7 +26,7 @@ func one(args []string) int {
 		fmt.Fprintln(os.Stderr, "one:", err)
 		return 1
 	}
-	got, err := candidates.Find(context.Background(), gitTree{*repo}, changes, candidates.Options{})
+	got, err := candidates.Find(context.Background(), gitTree{*repo}, changes, candidates.Options{Max: oneMax()})
 	if cut := (*candidates.CutError)(nil); errors.As(err, &cut) {
 		fmt.Fprintln(os.Stderr, "one:", err) // what was found is listed
 	} else if err != nil {
@@ -36,4 +37,10 @@ func one(args []string) int {
 		fmt.Printf("%2d %.3f %-6s %s: %s\n", i+1, c.Score, c.Kind, c.Path, c.Reason)
 	}
 	return 0
+}
+
+// oneMax is the number of candidates one prints: $ONE_MAX, else the default.
+func oneMax() int {
+	n, _ := strconv.Atoi(os.Getenv("ONE_MAX"))
+	return n
 }

@@ -1,7 +1,8 @@
 // Package ctext reads C and C++ source as text, without a grammar: the
 // words and #include paths a file holds (Scan), and the one configuration
 // of its conditional branches a parser is given when the file as written
-// does not parse (FirstBranches).
+// does not parse (FirstBranches), and C++ source with the export macros of
+// its class heads blanked (BlankClassMacros).
 package ctext
 
 import (

@@ -10,6 +10,20 @@
 (function_definition declarator: (reference_declarator (function_declarator declarator: (field_identifier) @name)) body: (_) @body) @decl.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
 (function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) name: (qualified_identifier scope: (_) @scope name: (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (qualified_identifier scope: (_) name: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) name: (qualified_identifier scope: (_) @scope name: (identifier) @name)))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (destructor_name (identifier) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (destructor_name (identifier) @name)) body: (_) @body) @decl.function
+(declaration declarator: (function_declarator declarator: (destructor_name (identifier) @name))) @decl.function
+(function_definition declarator: (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (operator_name) @name)) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (qualified_identifier scope: (_) @scope name: (operator_name) @name))) body: (_) @body) @decl.function
+(function_definition declarator: (function_declarator declarator: (operator_name) @name) body: (_) @body) @decl.function
+(function_definition declarator: (reference_declarator (function_declarator declarator: (operator_name) @name)) body: (_) @body) @decl.function
+(field_declaration declarator: (function_declarator declarator: (operator_name) @name)) @decl.function
+(field_declaration declarator: (reference_declarator (function_declarator declarator: (operator_name) @name))) @decl.function
+(declaration declarator: (function_declarator declarator: (operator_name) @name)) @decl.function
+(declaration declarator: (reference_declarator (function_declarator declarator: (operator_name) @name))) @decl.function
 (declaration declarator: (function_declarator declarator: (identifier) @name)) @decl.function
 (declaration declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @decl.function
 (declaration declarator: (reference_declarator (function_declarator declarator: (identifier) @name))) @decl.function
@@ -19,6 +33,8 @@
 (class_specifier name: (type_identifier) @name body: (_) @body) @decl.class
 (struct_specifier name: (type_identifier) @name body: (_) @body) @decl.struct
 (union_specifier name: (type_identifier) @name body: (_) @body) @decl.struct
+(class_specifier name: (template_type name: (type_identifier) @name) body: (_) @body) @decl.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (_) @body) @decl.struct
 (enum_specifier name: (type_identifier) @name body: (_) @body) @decl.enum
 (field_declaration declarator: (field_identifier) @name) @decl.field
 (type_definition declarator: (type_identifier) @name) @decl.type
@@ -29,6 +45,7 @@
 
 (base_class_clause (type_identifier) @super)
 (base_class_clause (qualified_identifier) @super)
+(base_class_clause (template_type) @super)
 
 (namespace_definition name: (_) @package)
 (using_declaration (_) @import)
