@@ -41,7 +41,7 @@ func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *eng
 		if pc.nf != nil {
 			r.over[c.Path] = pc.nf
 		}
-		pc.touched = lexed.Touched(c, pc.nf.base(), of.base())
+		pc.touched = lexed.Touched(c, pc.nf, of)
 		pcs = append(pcs, pc)
 	}
 	var loose []pyLoose

@@ -185,7 +185,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 // its change touches and uses; nil when there are none.
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	nf, of := engine.Sides(c, func(p string, src []byte) *jsFile { return cachedJS(mods.cache, p, src, aliases) })
-	c = lexed.CodeChange(c, nf.base(), of.base())
+	c = lexed.CodeChange(c, nf, of)
 	useNames, memberOnly, importedOnly := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {
 		// A used default import binds the default export of its module,
@@ -199,7 +199,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	var words []string
 	impactNames := map[string][]*lexed.Sym{}
 	commons := map[string][]*lexed.Sym{} // touched members with common names (commonIn)
-	for _, s := range lexed.Touched(c, nf.base(), of.base()) {
+	for _, s := range lexed.Touched(c, nf, of) {
 		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
 			// A changed constructor reaches its class's new C(...).
 			s = &lexed.Sym{Decl: lexed.Decl{Name: s.Decl.Container, Kind: "class"}, Change: s.Change, Ctor: true}
