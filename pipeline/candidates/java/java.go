@@ -143,7 +143,7 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string, read map[strin
 			todo = append(todo, p)
 		}
 	}
-	got := engine.ReadFiles(ctx, s.tree, s.ev, "Java", todo, func(p string, src []byte) (*jfile, int, bool) {
+	got := engine.ReadFiles(ctx, s.tree, s.ev, lexed.LangJava.String(), todo, func(p string, src []byte) (*jfile, int, bool) {
 		f := cachedJava(s.ev.Cache, p, src)
 		return f, len(f.Toks), true
 	})

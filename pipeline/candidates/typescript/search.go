@@ -64,7 +64,7 @@ func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *eng
 			touched = append(touched, ss...)
 		}
 	}
-	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) (*jsFile, map[string][]string) {
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, lexed.LangJS, touched, func(p string, src []byte) (*jsFile, map[string][]string) {
 		f := cachedJS(ev.Cache, p, src, aliases)
 		return f, f.Types.SupersOf()
 	})
@@ -336,11 +336,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		s.re = mods.re
 	}
 	s.hierarchyIn(ev)
-	files := make([]*lexed.File, len(s.files))
-	for i, g := range s.files {
-		files[i] = g.File
-	}
-	s.overrides.Record(files, ev)
+	lexed.Record(s.overrides, s.files, ev)
 	for _, g := range s.files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -430,7 +426,7 @@ func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, 
 		}
 	}
 	var mu sync.Mutex
-	got := engine.ReadFiles(ctx, tree, ev, "TypeScript/JavaScript", todo, func(p string, src []byte) (ownFile, int, bool) {
+	got := engine.ReadFiles(ctx, tree, ev, lexed.LangJS.String(), todo, func(p string, src []byte) (ownFile, int, bool) {
 		rf := cachedJS(s.cache, p, src, aliases)
 		if mu.Lock(); s.lexed != nil && len(rf.Toks) <= maxSharedTokens {
 			s.lexed[p] = rf
