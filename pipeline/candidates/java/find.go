@@ -238,7 +238,7 @@ func (s *javaSearch) subtypeFiles(ctx context.Context, touched []javaTouch) ([]s
 	}
 	var mu sync.Mutex
 	read := map[string]*jfile{}
-	paths, _, _ := lexed.Subtypes(ctx, s.tree, s.ev, "Java", lexed.FamilyGlobs(lexed.LangJava), classes, func(p string, src []byte) (*jfile, map[string][]string) {
+	paths, _, _ := lexed.Subtypes(ctx, s.tree, s.ev, lexed.LangJava, classes, func(p string, src []byte) (*jfile, map[string][]string) {
 		f := cachedJava(s.ev.Cache, p, src)
 		mu.Lock()
 		read[p] = f

@@ -46,14 +46,6 @@ type javaSearch struct {
 	sees       map[seesKey]float64 // javaSees's answers
 }
 
-// base is f's lexed file; nil for none.
-func (f *jfile) base() *lexed.File {
-	if f == nil {
-		return nil
-	}
-	return f.File
-}
-
 // javaTouch is a declaration of a changed file that the change touched.
 type javaTouch struct {
 	f      *jfile
@@ -151,7 +143,7 @@ func (s *javaSearch) readAll(ctx context.Context, paths []string, read map[strin
 			todo = append(todo, p)
 		}
 	}
-	got := engine.ReadFiles(ctx, s.tree, s.ev, "Java", todo, func(p string, src []byte) (*jfile, int, bool) {
+	got := engine.ReadFiles(ctx, s.tree, s.ev, lexed.LangJava.String(), todo, func(p string, src []byte) (*jfile, int, bool) {
 		f := cachedJava(s.ev.Cache, p, src)
 		return f, len(f.Toks), true
 	})
@@ -195,7 +187,7 @@ func (s *javaSearch) addFile(f *jfile) {
 // touched (lexed.Touched), each with the side that declares it.
 func javaTouched(c *engine.Change, nf, of *jfile) []javaTouch {
 	var out []javaTouch
-	for _, t := range lexed.Touched(c, nf.base(), of.base()) {
+	for _, t := range lexed.Touched(c, nf, of) {
 		f := nf
 		if t.Base {
 			f = of

@@ -41,7 +41,7 @@ func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *eng
 		if pc.nf != nil {
 			r.over[c.Path] = pc.nf
 		}
-		pc.touched = lexed.Touched(c, pc.nf.base(), of.base())
+		pc.touched = lexed.Touched(c, pc.nf, of)
 		pcs = append(pcs, pc)
 	}
 	var loose []pyLoose
@@ -177,7 +177,7 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 			touched = append(touched, s.s)
 		}
 	}
-	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "Python", lexed.FamilyGlobs(lexed.LangPython), touched, func(p string, src []byte) (*pyFile, map[string][]string) {
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, lexed.LangPython, touched, func(p string, src []byte) (*pyFile, map[string][]string) {
 		f := cachedPython(r.cache, p, src)
 		return f, f.typeFacts().Supers
 	})
@@ -191,12 +191,10 @@ func pyImpact(ctx context.Context, r *pyResolver, tree engine.Tree, pcs []*pyCha
 			read = append(read, g)
 		}
 	}
-	files := make([]*lexed.File, len(read))
-	for i, g := range read {
+	for _, g := range read {
 		g.typeFacts()
-		files[i] = g.File
 	}
-	overrides.Record(files, ev)
+	lexed.Record(overrides, read, ev)
 	for _, g := range read {
 		if err := ctx.Err(); err != nil {
 			return err

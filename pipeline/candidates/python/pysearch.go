@@ -90,7 +90,7 @@ func (r *pyResolver) prefetch(paths []string, gate [][]string, ev *engine.Eviden
 			todo = append(todo, p)
 		}
 	}
-	got := engine.ReadFiles(r.ctx, r.tree, ev, "Python", todo, func(p string, src []byte) (*pyFile, int, bool) {
+	got := engine.ReadFiles(r.ctx, r.tree, ev, lexed.LangPython.String(), todo, func(p string, src []byte) (*pyFile, int, bool) {
 		if !slices.ContainsFunc(gate, func(g []string) bool { return passes(src, g) }) {
 			return nil, 0, false
 		}

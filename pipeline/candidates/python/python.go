@@ -51,14 +51,6 @@ type pyFile struct {
 // declares reports whether token t names one of f's declarations.
 func (f *pyFile) declares(t lexed.Tok) bool { return f.defAt[lexed.DeclAt{Line: t.Line, Name: t.Text}] }
 
-// base is f's lexed file; nil for none.
-func (f *pyFile) base() *lexed.File {
-	if f == nil {
-		return nil
-	}
-	return f.File
-}
-
 func readPython(p string, src []byte) *pyFile {
 	f := &pyFile{File: lexed.Read(p, src), binds: map[string][]int{}, top: map[string]*lexed.Decl{},
 		members: map[string]map[string]*lexed.Decl{}}

@@ -101,14 +101,6 @@ func cachedJS(c *engine.Cache, p string, src []byte, aliases *modpaths.Aliases) 
 	return f
 }
 
-// base is f's lexed file; nil when f is nil.
-func (f *jsFile) base() *lexed.File {
-	if f == nil {
-		return nil
-	}
-	return f.File
-}
-
 // importsName reports whether f imports name from the module that is
 // target (or imports target as a whole).
 func importsName(f *jsFile, target, name string) bool {

@@ -10,14 +10,13 @@
 package typescript
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"maps"
 	"path"
-	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -65,7 +64,7 @@ func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *eng
 			touched = append(touched, ss...)
 		}
 	}
-	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, "TypeScript/JavaScript", lexed.FamilyGlobs(lexed.LangJS), touched, func(p string, src []byte) (*jsFile, map[string][]string) {
+	overrides, below, belowFiles := lexed.FindOverrides(ctx, tree, ev, lexed.LangJS, touched, func(p string, src []byte) (*jsFile, map[string][]string) {
 		f := cachedJS(ev.Cache, p, src, aliases)
 		return f, f.Types.SupersOf()
 	})
@@ -186,7 +185,7 @@ func (s *tokSearch) lookUp(ctx context.Context, tree engine.Tree, aliases *modpa
 // its change touches and uses; nil when there are none.
 func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules, world *modtypes.World) *tokSearch {
 	nf, of := engine.Sides(c, func(p string, src []byte) *jsFile { return cachedJS(mods.cache, p, src, aliases) })
-	c = lexed.CodeChange(c, nf.base(), of.base())
+	c = lexed.CodeChange(c, nf, of)
 	useNames, memberOnly, importedOnly := usedNames(c, nf)
 	if nf != nil && nf.Lang == lexed.LangJS {
 		// A used default import binds the default export of its module,
@@ -200,7 +199,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	var words []string
 	impactNames := map[string][]*lexed.Sym{}
 	commons := map[string][]*lexed.Sym{} // touched members with common names (commonIn)
-	for _, s := range lexed.Touched(c, nf.base(), of.base()) {
+	for _, s := range lexed.Touched(c, nf, of) {
 		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
 			// A changed constructor reaches its class's new C(...).
 			s = &lexed.Sym{Decl: lexed.Decl{Name: s.Decl.Container, Kind: "class"}, Change: s.Change, Ctor: true}
@@ -337,11 +336,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		s.re = mods.re
 	}
 	s.hierarchyIn(ev)
-	files := make([]*lexed.File, len(s.files))
-	for i, g := range s.files {
-		files[i] = g.File
-	}
-	s.overrides.Record(files, ev)
+	lexed.Record(s.overrides, s.files, ev)
 	for _, g := range s.files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -424,70 +419,78 @@ type tokSearch struct {
 	peers        []*jsFile               // the new sides of the other changed JS files of the Find
 }
 
-// read lexes the searched TypeScript/JavaScript files.
+// read lexes the searched TypeScript/JavaScript files on every core
+// (engine.ReadFiles: its bounds and its cuts), those the changes' searches
+// share (s.lexed) from memory, and keeps, in paths' order, the search's
+// own copy of each that holds one of its words (own).
 func (s *tokSearch) read(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) error {
-	var ahead map[string]*jsFile
-	for k, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if !ev.Keep(0) {
-			ev.Cut(fmt.Sprintf("%d files holding the changed names were not read (%s first): the files read before hold %d tokens", len(paths)-k, p, engine.MaxKeptTokens))
-			break
-		}
-		if _, ok := ahead[p]; !ok && s.lexed[p] == nil {
-			ahead = s.readAhead(ctx, tree, paths[k:], aliases, ev)
-		}
-		rf := cmp.Or(s.lexed[p], ahead[p])
-		if rf == nil || s.world != nil && s.world.Shadowed(p) {
-			continue
-		}
-		if s.shared && !s.mentions(rf) {
-			continue // found for another change's words
-		}
-		// Each search keeps its own copy: it may drop the tokens. With no
-		// changed name in it, its tokens can give no impact evidence: only
-		// its declarations and imports are kept.
-		impact := s.mentionsTouched(rf) && ev.Keep(len(rf.Toks))
-		f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
-		s.files = append(s.files, f)
-		seen := map[string]bool{}
-		for _, d := range f.Decls {
-			if !seen[d.Name] {
-				seen[d.Name] = true
-				s.declaredBy[d.Name]++
-			}
+	var todo []string
+	for _, p := range paths {
+		if s.lexed[p] == nil {
+			todo = engine.AppendNew(todo, p)
 		}
 	}
-	for _, f := range s.files {
-		if slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return im.Export }) {
-			s.indexes = append(s.indexes, f)
+	var mu sync.Mutex
+	got := engine.ReadFiles(ctx, tree, ev, lexed.LangJS.String(), todo, func(p string, src []byte) (ownFile, int, bool) {
+		rf := cachedJS(s.cache, p, src, aliases)
+		if mu.Lock(); s.lexed != nil && len(rf.Toks) <= maxSharedTokens {
+			s.lexed[p] = rf
+		}
+		mu.Unlock()
+		return s.own(p, rf)
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, p := range paths {
+		i := slices.Index(todo, p)
+		if i < 0 {
+			rf := s.lexed[p]
+			o, n, _ := s.own(p, rf)
+			if n > 0 && !ev.Keep(n) {
+				o.File = rf.Clone(true)
+			}
+			got, i = append(got, o), len(got)
+		}
+		if f := got[i]; f.keep {
+			s.add(f.jsFile)
 		}
 	}
 	return nil
 }
 
-// readAhead lexes, on every core, the next few files of paths the search
-// has not lexed (one a core, at most 4: each may hold lexed.MaxTokens
-// tokens until it is added); those the changes' searches share go to s.lexed.
-func (s *tokSearch) readAhead(ctx context.Context, tree engine.Tree, paths []string, aliases *modpaths.Aliases, ev *engine.Evidence) map[string]*jsFile {
-	var todo []string
-	for k := 0; k < len(paths) && len(todo) < min(runtime.GOMAXPROCS(0), 4); k++ {
-		if p := paths[k]; s.lexed[p] == nil && !slices.Contains(todo, p) {
-			todo = append(todo, p)
+// ownFile is a search's own copy of a file it read; keep says whether the
+// search keeps it.
+type ownFile struct {
+	*jsFile
+	keep bool
+}
+
+// own is the search's copy of rf, the shared reading of the file at p, and
+// the tokens it keeps: it may drop them. A file holding none of the
+// search's words (found for another change's) is not kept; with no
+// changed name in it, a file's tokens can give no impact evidence: only
+// its declarations and imports are kept.
+func (s *tokSearch) own(p string, rf *jsFile) (ownFile, int, bool) {
+	keep := (s.world == nil || !s.world.Shadowed(p)) && (!s.shared || s.mentions(rf))
+	impact := keep && s.mentionsTouched(rf)
+	f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
+	return ownFile{f, keep}, len(f.Toks), true
+}
+
+// add keeps f among the searched files.
+func (s *tokSearch) add(f *jsFile) {
+	s.files = append(s.files, f)
+	seen := map[string]bool{}
+	for _, d := range f.Decls {
+		if !seen[d.Name] {
+			seen[d.Name] = true
+			s.declaredBy[d.Name]++
 		}
 	}
-	got := engine.ReadFiles(ctx, tree, ev, "TypeScript/JavaScript", todo, func(p string, src []byte) (*jsFile, int, bool) {
-		return cachedJS(s.cache, p, src, aliases), 0, true
-	})
-	out := make(map[string]*jsFile, len(todo))
-	for i, p := range todo {
-		out[p] = got[i]
-		if f := got[i]; f != nil && s.lexed != nil && len(f.Toks) <= maxSharedTokens {
-			s.lexed[p] = f
-		}
+	if slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return im.Export }) {
+		s.indexes = append(s.indexes, f)
 	}
-	return out
 }
 
 // maxSharedTokens bounds the files the changes' searches share (s.lexed):

@@ -13,8 +13,8 @@ import (
 
 // CodeChange returns c with its added and removed lines cut to those that
 // hold code in nf and of (c itself when nothing is cut).
-func CodeChange(c *engine.Change, nf, of *File) *engine.Change {
-	added, removed := CodeLines(nf, c.Added), CodeLines(of, c.Removed)
+func CodeChange[R Reading](c *engine.Change, nf, of R) *engine.Change {
+	added, removed := CodeLines(lexedOf(nf), c.Added), CodeLines(lexedOf(of), c.Removed)
 	if len(added) == len(c.Added) && len(removed) == len(c.Removed) {
 		return c
 	}

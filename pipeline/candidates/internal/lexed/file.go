@@ -34,6 +34,25 @@ type Decl struct {
 	Literal bool
 }
 
+// Reading is a reader's reading of a file: a File, or the reader's type
+// embedding one, with what it reads besides.
+type Reading interface {
+	comparable
+	Lexed() *File
+}
+
+// Lexed is f, the File a reader's reading embeds.
+func (f *File) Lexed() *File { return f }
+
+// lexedOf is r's File; nil for a nil r (a side the change does not have).
+func lexedOf[R Reading](r R) *File {
+	var none R
+	if r == none {
+		return nil
+	}
+	return r.Lexed()
+}
+
 // File is a lexed file with its declarations and imports.
 type File struct {
 	Path string

@@ -49,6 +49,12 @@ var langFamily = func() map[string]Lang {
 	return out
 }()
 
+// langNames name each family in what a cut says of its files.
+var langNames = map[Lang]string{LangGo: "Go", LangJS: "TypeScript/JavaScript", LangPython: "Python", LangJava: "Java"}
+
+// String names the family: "TypeScript/JavaScript".
+func (l Lang) String() string { return langNames[l] }
+
 // FamilyGlobs are the pathspecs of a language family's files.
 func FamilyGlobs(l Lang) []string { return familyGlobs[l] }
 

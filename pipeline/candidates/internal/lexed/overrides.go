@@ -51,7 +51,7 @@ type Overrides struct {
 // FindOverrides follows the classes of the touched methods down
 // (Subtypes) and answers the files below them, paths and readings, for the
 // search to search with its other files.
-func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs []string, touched []*Sym, read func(p string, src []byte) (F, map[string][]string)) (*Overrides, []string, []F) {
+func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence, l Lang, touched []*Sym, read func(p string, src []byte) (F, map[string][]string)) (*Overrides, []string, []F) {
 	o := &Overrides{touched: map[string][]*Sym{}}
 	var classes []string
 	for _, s := range touched {
@@ -63,7 +63,7 @@ func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evid
 	if len(classes) == 0 {
 		return o, nil, nil
 	}
-	paths, files, edges := Subtypes(ctx, tree, ev, lang, globs, classes, read)
+	paths, files, edges := Subtypes(ctx, tree, ev, l, classes, read)
 	o.edges = edges
 	return o, paths, files
 }
@@ -71,13 +71,15 @@ func FindOverrides[F any](ctx context.Context, tree engine.Tree, ev *engine.Evid
 // Record records, for each method of files declared in a class below a
 // touched method's class (through files' classes and the edges found)
 // under the same name, that it overrides it.
-func (o *Overrides) Record(files []*File, ev *engine.Evidence) {
+func Record[R Reading](o *Overrides, readings []R, ev *engine.Evidence) {
 	if o == nil || len(o.touched) == 0 {
 		return
 	}
 	h := NewHierarchy() // supertypes only: Below needs no members
-	for _, f := range files {
-		h.Add(f, nil)
+	files := make([]*File, len(readings))
+	for i, r := range readings {
+		files[i] = r.Lexed()
+		h.Add(files[i], nil)
 	}
 	for c, ss := range o.edges {
 		for _, x := range ss {
@@ -105,13 +107,13 @@ const subtypeHops = 3
 // Subtypes finds the classes below classes (those extending or
 // implementing one of them, directly or through each other) that a search
 // by name would miss: a class two levels down does not name the changed
-// method's class. Each round searches (globs) the names the round before
+// method's class. Each round searches l's files for the names the round before
 // found and reads the files it finds with read (the reader's reading of a
 // file, and its classes' direct supertypes). It answers the files
 // declaring such classes, their paths and readings (the reader searches
 // them without reading them again), and the supertype edges found, for
 // the reader's hierarchy.
-func Subtypes[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence, lang string, globs, classes []string, read func(p string, src []byte) (F, map[string][]string)) ([]string, []F, map[string][]string) {
+func Subtypes[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence, l Lang, classes []string, read func(p string, src []byte) (F, map[string][]string)) ([]string, []F, map[string][]string) {
 	known := map[string]bool{}
 	for _, c := range classes {
 		known[c] = true
@@ -125,8 +127,9 @@ func Subtypes[F any](ctx context.Context, tree engine.Tree, ev *engine.Evidence,
 		supers map[string][]string
 	}
 	for round := 0; round < subtypeHops && len(classes) > 0 && ctx.Err() == nil; round++ {
-		q := engine.Query{Words: classes, Globs: globs, Limit: GrepLimit, Skip: func(p string) bool { return taken[p] }}
-		todo, got, err := engine.Search(ctx, tree, ev, lang, q, func(p string, src []byte) (reading, int, bool) {
+		q := Query(l, classes)
+		q.Skip = func(p string) bool { return taken[p] }
+		todo, got, err := engine.Search(ctx, tree, ev, l.String(), q, func(p string, src []byte) (reading, int, bool) {
 			f, s := read(p, src)
 			return reading{f, s}, 0, true
 		})

@@ -14,14 +14,15 @@ import (
 const maxSigBytes = 4 << 10
 
 // Touched answers the declarations of c's file that the change touched, by
-// package touch's rule, each with how it changed: nf and of are the head and
-// base sides (nil for an added or deleted file). A Sym read from the base
-// (a removed declaration) has Base set.
-func Touched(c *engine.Change, nf, of *File) []*Sym {
-	head, heads := touchSide(nf, c.Added)
-	base, bases := touchSide(of, c.Removed)
+// package touch's rule, each with how it changed: head and base are the
+// sides' readings (nil for an added or deleted file). A Sym read from the
+// base (a removed declaration) has Base set.
+func Touched[R Reading](c *engine.Change, head, base R) []*Sym {
+	nf, of := lexedOf(head), lexedOf(base)
+	hs, heads := touchSide(nf, c.Added)
+	bs, bases := touchSide(of, c.Removed)
 	var out []*Sym
-	for _, t := range touch.Touched(head, base, nil) {
+	for _, t := range touch.Touched(hs, bs, nil) {
 		if t.Base {
 			out = append(out, &Sym{Decl: of.Decls[bases[t.Index]], Change: t.Change, Base: true})
 			continue
