@@ -65,7 +65,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: contextrange run|stream|profile -repo R ...")
+		fmt.Fprintln(os.Stderr, "usage: contextrange run|stream|profile|first -repo R ...")
 		os.Exit(2)
 	}
 	var err error
@@ -76,6 +76,8 @@ func main() {
 		err = stream(os.Args[2:])
 	case "profile":
 		err = profile(os.Args[2:])
+	case "first":
+		err = first(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -603,10 +605,13 @@ func profile(args []string) error {
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds; with -windows, every range's answer to this path suffixed .1, .2, ...")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
-	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
+	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number unless given")
+	start := fs.Int("start", 0, "with -windows: begin at this window (0 the newest), as the stream's passes do")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	nSet := false
+	fs.Visit(func(f *flag.Flag) { nSet = nSet || f.Name == "n" })
 	if *repo == "" {
 		return errors.New("-repo is required")
 	}
@@ -614,7 +619,13 @@ func profile(args []string) error {
 	var err error
 	if *windows > 0 {
 		rs, err = pickWindows(*repo, *head, *windows, 25, 10, *span)
-		*n = len(rs)
+		if len(rs) > 0 {
+			k := *start % len(rs)
+			rs = append(rs[k:], rs[:k]...)
+		}
+		if !nSet || *n > len(rs) {
+			*n = len(rs)
+		}
 	} else {
 		var r changeRange
 		r, err = pickRange(*repo, *head, *files)
@@ -707,7 +718,7 @@ func profile(args []string) error {
 		if *dump != "" && (i == *n-1 || *windows > 0) {
 			out := *dump
 			if *windows > 0 {
-				out = fmt.Sprintf("%s.%d", *dump, i+1)
+				out = fmt.Sprintf("%s.%d", *dump, (i+*start)%len(rs)+1)
 			}
 			data, err := json.MarshalIndent(struct {
 				Candidates any
