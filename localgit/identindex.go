@@ -110,6 +110,13 @@ func (x *identIndex) get(oid string) (identSet, bool) {
 	return s, ok
 }
 
+// len is the number of blobs indexed.
+func (x *identIndex) len() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.sets)
+}
+
 // put keeps a blob's identifiers; false when the index is full.
 func (x *identIndex) put(oid string, s identSet) bool {
 	if x == nil {
@@ -400,30 +407,9 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 		t.fillLater(missing)
 		return nil, nil
 	}
-	// Read on the tree's readers at once, each blob indexed as it comes;
-	// a failed read or a full index leaves the search to git grep.
-	var failed atomic.Bool
-	pipeline.Parallel(len(missing), func(i int) {
-		if failed.Load() || ctx.Err() != nil {
-			return
-		}
-		data, err := t.indexBlob(ctx, missing[i])
-		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
-			failed.Store(true)
-			return
-		}
-		// A blob the object store lacks (a partial clone) has no
-		// identifiers git grep could match: indexed as empty, it no longer
-		// sends every search back to git grep.
-		if !t.idents.put(missing[i].OID, identsOf(data)) {
-			failed.Store(true) // the index is full
-		}
-	})
-	if err := ctx.Err(); err != nil {
+	// A failed read or a full index leaves the search to git grep.
+	if ok, err := t.indexAll(ctx, missing); !ok || err != nil {
 		return nil, err
-	}
-	if failed.Load() {
-		return nil, nil
 	}
 	cov := &coverage{entries: covered, sets: make([]identSet, len(covered))}
 	for i, e := range covered {
@@ -434,6 +420,32 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 		cov.sets[i] = s
 	}
 	return cov, nil
+}
+
+// indexAll indexes entries on the tree's readers at once, each blob as it
+// comes; ok is false when a read failed or the index is full.
+func (t *codeTree) indexAll(ctx context.Context, entries []treeEntry) (ok bool, err error) {
+	var failed atomic.Bool
+	pipeline.Parallel(len(entries), func(i int) {
+		if failed.Load() || ctx.Err() != nil {
+			return
+		}
+		data, err := t.indexBlob(ctx, entries[i])
+		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
+			failed.Store(true)
+			return
+		}
+		// A blob the object store lacks (a partial clone) has no
+		// identifiers git grep could match: indexed as empty, it no longer
+		// sends every search back to git grep.
+		if !t.idents.put(entries[i].OID, identsOf(data)) {
+			failed.Store(true) // the index is full
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	return !failed.Load(), nil
 }
 
 // indexBlob reads a blob to index it: from the blob cache, else through a

@@ -166,6 +166,18 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	// The read-ahead runs beside the first requests; shutdown stops it and
+	// waits for it.
+	warmed := make(chan struct{})
+	go func() {
+		defer close(warmed)
+		if p.warm == nil {
+			return
+		}
+		if err := p.warm(ctx); err != nil && ctx.Err() == nil {
+			log.Info("read ahead stopped", "error", err)
+		}
+	}()
 
 	select {
 	case err := <-errc:
@@ -178,6 +190,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	if err := hs.Shutdown(sctx); err != nil {
 		return fmt.Errorf("graceful shutdown: %w", err)
 	}
+	<-warmed
 	log.Info("stopped")
 	return nil
 }

@@ -606,6 +606,7 @@ func profile(args []string) error {
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
 	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number unless given")
+	readAhead := fs.Bool("read-ahead", false, "read ahead as prscout serve does when it starts (localgit's Warm) before the runs")
 	start := fs.Int("start", 0, "with -windows: begin at this window (0 the newest), as the stream's passes do")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -644,6 +645,11 @@ func profile(args []string) error {
 		debug.SetGCPercent(400)
 	}
 	p := localgit.New(*repo)
+	if *readAhead {
+		if err := p.Warm(context.Background()); err != nil {
+			return err
+		}
+	}
 	// The readings a server keeps across requests (prscout serve's default size).
 	readings := candidates.NewCache(128 << 20)
 	if *fresh {
