@@ -450,11 +450,17 @@ func (t *codeTree) indexAll(ctx context.Context, entries []treeEntry) (ok bool, 
 
 // indexBlob reads a blob to index it: from the blob cache, else through a
 // reader (larger blobs than the tree reads are allowed, up to identMaxBlob).
+// A blob the tree may read is kept in the blob cache: the search's hits are
+// read next.
 func (t *codeTree) indexBlob(ctx context.Context, e treeEntry) ([]byte, error) {
 	if data, ok := t.blobs.get(e.OID); ok {
 		return data, nil
 	}
-	return t.readBlob(ctx, e.OID, identMaxBlob)
+	data, err := t.readBlob(ctx, e.OID, identMaxBlob)
+	if err == nil && e.Size <= t.maxBytes {
+		t.blobs.put(e.OID, data)
+	}
+	return data, err
 }
 
 // fillLater indexes blobs in the background with a reader of its own, one
