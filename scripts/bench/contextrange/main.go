@@ -3,7 +3,8 @@
 //
 //	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5] [-max-first-ratio 0]
 //	contextrange stream -repo R -bin prscout [-ranges 8] [-commits 25] [-passes 3] [-max-median 1.3] [-max-worst 2] [-max-first 2.5]
-//	contextrange profile -repo R [-files 200 | -windows 8] [-n 5] -cpuprofile F [-warm] [-memprofile F]
+//	contextrange profile -repo R [-files 200 | -windows 8 [-start K]] [-n 5] -cpuprofile F [-warm] [-memprofile F] [-read-ahead]
+//	contextrange first -repo R -bin A[,B...] [-pairs 3] [-rounds 2]
 //
 // run picks a first-parent range of R ending at -head with at least -files
 // changed files, starts `prscout serve` twice on loopback ports with the
@@ -31,7 +32,11 @@
 // server's first request (median over the passes) over -max-first.
 //
 // profile runs the same stage in-process (collect.Collect over the local
-// provider, the answer streamed as the API does) to write a CPU profile.
+// provider, the answer streamed as the API does) to write a CPU profile;
+// -read-ahead first reads ahead as prscout serve does when it starts.
+//
+// first compares a fresh server's first request with the same range asked
+// second, for one build or several asked alternately (first.go).
 package main
 
 import (
