@@ -166,19 +166,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	// The read-ahead runs beside the first requests; shutdown stops it and
-	// waits for it.
-	warmed := make(chan struct{})
-	go func() {
-		defer close(warmed)
-		if p.warm == nil {
-			return
-		}
-		if err := p.warm(ctx); err != nil && ctx.Err() == nil {
-			log.Info("read ahead stopped", "error", err)
-		}
-	}()
-
+	defer readAhead(ctx, p.warm, log)() // stopped with ctx, waited for on return
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -190,7 +178,22 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	if err := hs.Shutdown(sctx); err != nil {
 		return fmt.Errorf("graceful shutdown: %w", err)
 	}
-	<-warmed
 	log.Info("stopped")
 	return nil
+}
+
+// readAhead starts warm (nil: nothing) beside the first requests; it runs
+// until it is done or ctx ends, and the function returned waits for that.
+func readAhead(ctx context.Context, warm func(context.Context) error, log *slog.Logger) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if warm == nil {
+			return
+		}
+		if err := warm(ctx); err != nil && ctx.Err() == nil {
+			log.Info("read ahead stopped", "error", err)
+		}
+	}()
+	return func() { <-done }
 }
