@@ -3,13 +3,13 @@ package localgit
 import (
 	"context"
 	"errors"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/prscout/prscout/internal/identhash"
+	"github.com/prscout/prscout/localgit/pathspec"
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -110,6 +110,13 @@ func (x *identIndex) get(oid string) (identSet, bool) {
 	return s, ok
 }
 
+// len is the number of blobs indexed.
+func (x *identIndex) len() int {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.sets)
+}
+
 // put keeps a blob's identifiers; false when the index is full.
 func (x *identIndex) put(oid string, s identSet) bool {
 	if x == nil {
@@ -194,121 +201,8 @@ func (s identSet) hasAll(hashes []uint64) bool {
 	return true
 }
 
-// pathspecMatcher matches paths like git's default pathspecs: a pattern
-// with wildcards is matched against the whole path with '*' also matching
-// '/'; one without is the path itself or a directory above it. ok is false
-// for pathspec magic (a leading ':'), left to git.
-func pathspecMatcher(globs []string) (match func(string) bool, ok bool) {
-	if len(globs) == 0 {
-		return func(string) bool { return true }, true
-	}
-	var prefixes, suffixes []string
-	var stars [][]string
-	var res []*regexp.Regexp
-	for _, g := range globs {
-		switch {
-		case g == "" || strings.HasPrefix(g, ":"):
-			return nil, false
-		case !strings.ContainsAny(g, "*?["):
-			prefixes = append(prefixes, strings.TrimSuffix(g, "/"))
-		case g[0] == '*' && !strings.ContainsAny(g[1:], "*?["):
-			// "*.ts": '*' matches any run, '/' included, so the pattern
-			// is the suffix; a regular expression costs a backtracking
-			// match per path.
-			suffixes = append(suffixes, g[1:])
-		case !strings.ContainsAny(g, "?["):
-			// "packages/*/package.json": only stars, matched piece by
-			// piece (the workspace globs of a monorepo, one match per
-			// tracked path).
-			stars = append(stars, strings.Split(g, "*"))
-		default:
-			re, err := globRegexp(g)
-			if err != nil {
-				return nil, false
-			}
-			res = append(res, re)
-		}
-	}
-	return func(p string) bool {
-		for _, pre := range prefixes {
-			if p == pre || strings.HasPrefix(p, pre+"/") {
-				return true
-			}
-		}
-		for _, suf := range suffixes {
-			if strings.HasSuffix(p, suf) {
-				return true
-			}
-		}
-		for _, pieces := range stars {
-			if starMatch(pieces, p) {
-				return true
-			}
-		}
-		for _, re := range res {
-			if re.MatchString(p) {
-				return true
-			}
-		}
-		return false
-	}, true
-}
-
-// starMatch reports whether p matches the pattern whose literal pieces,
-// between its stars, are pieces ('*' matching any run, '/' included): the
-// first piece starts p, the last ends it, and the others appear in order
-// between them. Taking each middle piece at its first place is right:
-// a later place leaves less room for the pieces after it.
-func starMatch(pieces []string, p string) bool {
-	first, last := pieces[0], pieces[len(pieces)-1]
-	if len(p) < len(first)+len(last) || !strings.HasPrefix(p, first) || !strings.HasSuffix(p, last) {
-		return false
-	}
-	rest := p[len(first) : len(p)-len(last)]
-	for _, piece := range pieces[1 : len(pieces)-1] {
-		i := strings.Index(rest, piece)
-		if i < 0 {
-			return false
-		}
-		rest = rest[i+len(piece):]
-	}
-	return true
-}
-
-// globRegexp turns a wildcard pattern into an anchored regular expression:
-// '*' is any run of characters ('/' included), '?' one character, [...] a
-// class.
-func globRegexp(g string) (*regexp.Regexp, error) {
-	var b strings.Builder
-	b.WriteString(`^`)
-	for i := 0; i < len(g); i++ {
-		switch c := g[i]; c {
-		case '*':
-			b.WriteString(`.*`)
-		case '?':
-			b.WriteString(`.`)
-		case '[':
-			j := strings.IndexByte(g[i+1:], ']')
-			if j < 0 {
-				b.WriteString(`\[`)
-				continue
-			}
-			class := g[i+1 : i+1+j]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			b.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
-			i += j + 1
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString(`$`)
-	return regexp.Compile(b.String())
-}
-
 // grepIndexed answers Grep from the identifier index when it can: words
-// the index can look up (indexedWords), plain globs, and every blob the
+// the index can look up (indexedWords), plain globs (pathspec.Matcher), and every blob the
 // globs cover indexed (after indexing up to inlineLimit missing ones).
 // ok is false otherwise; unindexed blobs are then indexed in the
 // background. A word with other characters than word characters ("$el"
@@ -322,7 +216,7 @@ func (t *codeTree) grepIndexed(ctx context.Context, words, globs []string, limit
 	if !ok {
 		return nil, false, nil
 	}
-	match, ok := pathspecMatcher(globs)
+	match, ok := pathspec.Matcher(globs)
 	if !ok {
 		return nil, false, nil
 	}
@@ -400,30 +294,9 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 		t.fillLater(missing)
 		return nil, nil
 	}
-	// Read on the tree's readers at once, each blob indexed as it comes;
-	// a failed read or a full index leaves the search to git grep.
-	var failed atomic.Bool
-	pipeline.Parallel(len(missing), func(i int) {
-		if failed.Load() || ctx.Err() != nil {
-			return
-		}
-		data, err := t.indexBlob(ctx, missing[i])
-		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
-			failed.Store(true)
-			return
-		}
-		// A blob the object store lacks (a partial clone) has no
-		// identifiers git grep could match: indexed as empty, it no longer
-		// sends every search back to git grep.
-		if !t.idents.put(missing[i].OID, identsOf(data)) {
-			failed.Store(true) // the index is full
-		}
-	})
-	if err := ctx.Err(); err != nil {
+	// A failed read or a full index leaves the search to git grep.
+	if ok, err := t.indexAll(ctx, missing); !ok || err != nil {
 		return nil, err
-	}
-	if failed.Load() {
-		return nil, nil
 	}
 	cov := &coverage{entries: covered, sets: make([]identSet, len(covered))}
 	for i, e := range covered {
@@ -436,13 +309,45 @@ func (t *codeTree) cover(ctx context.Context, match func(string) bool) (*coverag
 	return cov, nil
 }
 
+// indexAll indexes entries on the tree's readers at once, each blob as it
+// comes; ok is false when a read failed or the index is full.
+func (t *codeTree) indexAll(ctx context.Context, entries []treeEntry) (ok bool, err error) {
+	var failed atomic.Bool
+	pipeline.Parallel(len(entries), func(i int) {
+		if failed.Load() || ctx.Err() != nil {
+			return
+		}
+		data, err := t.indexBlob(ctx, entries[i])
+		if err != nil && !errors.Is(err, pipeline.ErrNotFound) {
+			failed.Store(true)
+			return
+		}
+		// A blob the object store lacks (a partial clone) has no
+		// identifiers git grep could match: indexed as empty, it no longer
+		// sends every search back to git grep.
+		if !t.idents.put(entries[i].OID, identsOf(data)) {
+			failed.Store(true) // the index is full
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	return !failed.Load(), nil
+}
+
 // indexBlob reads a blob to index it: from the blob cache, else through a
 // reader (larger blobs than the tree reads are allowed, up to identMaxBlob).
+// A blob the tree may read is kept in the blob cache: the search's hits are
+// read next.
 func (t *codeTree) indexBlob(ctx context.Context, e treeEntry) ([]byte, error) {
 	if data, ok := t.blobs.get(e.OID); ok {
 		return data, nil
 	}
-	return t.readBlob(ctx, e.OID, identMaxBlob)
+	data, err := t.readBlob(ctx, e.OID, identMaxBlob)
+	if err == nil && e.Size <= t.maxBytes {
+		t.blobs.put(e.OID, data)
+	}
+	return data, err
 }
 
 // fillLater indexes blobs in the background with a reader of its own, one

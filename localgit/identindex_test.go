@@ -1,6 +1,7 @@
 package localgit
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,5 +74,33 @@ func TestIdentsOfIsTheDistinctHashes(t *testing.T) {
 	}
 	if identsOf([]byte("GIF89a\x00\x01binary")) != nil {
 		t.Error("a binary blob has identifiers")
+	}
+}
+
+// TestSearchKeepsTheBlobsItIndexes: the blobs a search reads to index them
+// are kept in the blob cache, so reading its hits next reads no object
+// again; a blob over the tree's size bound is not kept.
+func TestSearchKeepsTheBlobsItIndexes(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	tree, err := p.OpenTree(ctx, anyRepo, f.headSHA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	tree.(*codeTree).maxBytes = 1000 // big.txt (2,200 bytes) is over it
+	// The search covers every file: it indexes them all, big.txt too.
+	paths, err := tree.Grep(ctx, []string{"A"}, nil, 0)
+	if err != nil || fmt.Sprint(paths) != "[a.go]" {
+		t.Fatalf("Grep = %v, %v; want a.go", paths, err)
+	}
+	if p.idents.len() == 0 {
+		t.Fatal("the search indexed no blob: the test measures nothing")
+	}
+	for path, kept := range map[string]bool{"a.go": true, "big.txt": false} {
+		oid := git(t, f.dir, "rev-parse", f.headSHA+":"+path)
+		if _, ok := p.blobs.get(oid); ok != kept {
+			t.Errorf("%s in the blob cache after the search: %v, want %v", path, ok, kept)
+		}
 	}
 }

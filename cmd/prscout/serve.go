@@ -166,7 +166,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-
+	defer readAhead(ctx, p.warm, log)() // stopped with ctx, waited for on return
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
@@ -180,4 +180,20 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, listening chan<- str
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// readAhead starts warm (nil: nothing) beside the first requests; it runs
+// until it is done or ctx ends, and the function returned waits for that.
+func readAhead(ctx context.Context, warm func(context.Context) error, log *slog.Logger) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if warm == nil {
+			return
+		}
+		if err := warm(ctx); err != nil && ctx.Err() == nil {
+			log.Info("read ahead stopped", "error", err)
+		}
+	}()
+	return func() { <-done }
 }

@@ -44,6 +44,9 @@ type providers struct {
 	// parseWebhook reads raw webhook bodies sent to /v1/context.
 	parseWebhook func([]byte) (pipeline.Repo, int, error)
 	ready        func(context.Context) error
+	// warm reads ahead, once the server listens, what the first request
+	// would pay for (nil: nothing); it stops when its context ends.
+	warm func(context.Context) error
 	// linkHosts are the web hosts comment links may point at.
 	linkHosts []string
 }
@@ -107,7 +110,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("PRSCOUT_LOCAL_ROOT %q is not a directory", cfg.LocalRoot)
 		}
 		lg := localgit.New(cfg.LocalRoot)
-		p.name, p.repo, p.diffs, p.search = "local", lg, lg, lg
+		p.name, p.repo, p.diffs, p.search, p.warm = "local", lg, lg, lg, lg.Warm
 		if cfg.MirrorDir != "" {
 			log.Info("PRSCOUT_MIRROR_DIR is ignored: the local provider reads its repositories directly")
 		}

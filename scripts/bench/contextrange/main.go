@@ -3,7 +3,8 @@
 //
 //	contextrange run -repo R -bin prscout [-files 200] [-n 7] [-head main] [-max-ratio 1.5] [-max-first-ratio 0]
 //	contextrange stream -repo R -bin prscout [-ranges 8] [-commits 25] [-passes 3] [-max-median 1.3] [-max-worst 2] [-max-first 2.5]
-//	contextrange profile -repo R [-files 200 | -windows 8] [-n 5] -cpuprofile F [-warm] [-memprofile F]
+//	contextrange profile -repo R [-files 200 | -windows 8 [-start K]] [-n 5] -cpuprofile F [-warm] [-memprofile F] [-read-ahead]
+//	contextrange first -repo R -bin A[,B...] [-pairs 3] [-rounds 2]
 //
 // run picks a first-parent range of R ending at -head with at least -files
 // changed files, starts `prscout serve` twice on loopback ports with the
@@ -31,7 +32,11 @@
 // server's first request (median over the passes) over -max-first.
 //
 // profile runs the same stage in-process (collect.Collect over the local
-// provider, the answer streamed as the API does) to write a CPU profile.
+// provider, the answer streamed as the API does) to write a CPU profile;
+// -read-ahead first reads ahead as prscout serve does when it starts.
+//
+// first compares a fresh server's first request with the same range asked
+// second, for one build or several asked alternately (first.go).
 package main
 
 import (
@@ -65,7 +70,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: contextrange run|stream|profile -repo R ...")
+		fmt.Fprintln(os.Stderr, "usage: contextrange run|stream|profile|first -repo R ...")
 		os.Exit(2)
 	}
 	var err error
@@ -76,6 +81,8 @@ func main() {
 		err = stream(os.Args[2:])
 	case "profile":
 		err = profile(os.Args[2:])
+	case "first":
+		err = first(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -603,10 +610,14 @@ func profile(args []string) error {
 	dump := fs.String("dump", "", "write the last answer's candidates, files and warnings here (JSON), to compare two builds; with -windows, every range's answer to this path suffixed .1, .2, ...")
 	warmFirst := fs.Bool("after-preceding", false, "serve the preceding range once first, unprofiled (with -n 1: a long-running server meeting a new change)")
 	span := fs.Int("span", 0, "with -windows: spread them over the newest span first-parent commits only")
-	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number")
+	windows := fs.Int("windows", 0, "run the stream's ranges instead (this many windows of 25 commits spread over the history, as stream picks them), each once: -n is their number unless given")
+	readAhead := fs.Bool("read-ahead", false, "read ahead as prscout serve does when it starts (localgit's Warm) before the runs")
+	start := fs.Int("start", 0, "with -windows: begin at this window (0 the newest), as the stream's passes do")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	nSet := false
+	fs.Visit(func(f *flag.Flag) { nSet = nSet || f.Name == "n" })
 	if *repo == "" {
 		return errors.New("-repo is required")
 	}
@@ -614,7 +625,13 @@ func profile(args []string) error {
 	var err error
 	if *windows > 0 {
 		rs, err = pickWindows(*repo, *head, *windows, 25, 10, *span)
-		*n = len(rs)
+		if len(rs) > 0 {
+			k := *start % len(rs)
+			rs = append(rs[k:], rs[:k]...)
+		}
+		if !nSet || *n > len(rs) {
+			*n = len(rs)
+		}
 	} else {
 		var r changeRange
 		r, err = pickRange(*repo, *head, *files)
@@ -633,6 +650,11 @@ func profile(args []string) error {
 		debug.SetGCPercent(400)
 	}
 	p := localgit.New(*repo)
+	if *readAhead {
+		if err := p.Warm(context.Background()); err != nil {
+			return err
+		}
+	}
 	// The readings a server keeps across requests (prscout serve's default size).
 	readings := candidates.NewCache(128 << 20)
 	if *fresh {
@@ -707,7 +729,7 @@ func profile(args []string) error {
 		if *dump != "" && (i == *n-1 || *windows > 0) {
 			out := *dump
 			if *windows > 0 {
-				out = fmt.Sprintf("%s.%d", *dump, i+1)
+				out = fmt.Sprintf("%s.%d", *dump, (i+*start)%len(rs)+1)
 			}
 			data, err := json.MarshalIndent(struct {
 				Candidates any

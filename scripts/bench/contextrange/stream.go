@@ -171,6 +171,8 @@ func stream(args []string) error {
 				answers[i] = a
 				if j == 0 {
 					first = append(first, p)
+					fmt.Printf("pass %d: first request %s..%s: context %s, raw git %s, %.2f×; cpu %s vs %s, %.2f×\n", pass+1,
+						rs[i].Base[:12], rs[i].Head[:12], ms(p.context), ms(p.raw), p.ratio(), ms(p.contextCPU), ms(p.rawCPU), p.cpuRatio())
 				} else {
 					distinct[i] = append(distinct[i], p)
 				}

@@ -1,4 +1,4 @@
-package localgit
+package pathspec
 
 import "testing"
 
@@ -7,7 +7,7 @@ import "testing"
 func agreeWithRegexp(t *testing.T, globs, paths []string) {
 	t.Helper()
 	for _, g := range globs {
-		fast, ok := pathspecMatcher([]string{g})
+		fast, ok := Matcher([]string{g})
 		if !ok {
 			t.Fatalf("%q: not matched here", g)
 		}
@@ -25,7 +25,7 @@ func agreeWithRegexp(t *testing.T, globs, paths []string) {
 
 // A "*.ext" pattern matched as a suffix agrees with git's wildcard reading
 // of it ('*' matching '/' too), as the regular expression does.
-func TestPathspecMatcherSuffix(t *testing.T) {
+func TestMatcherSuffix(t *testing.T) {
 	agreeWithRegexp(t, []string{"*.ts", "*", "*x.ts", "*.d.ts"},
 		[]string{"x.ts", "a/b/x.ts", "a/x.tsx", "a.ts/b.go", "ts", "a/.ts", "b/x.d.ts"})
 }
@@ -33,7 +33,7 @@ func TestPathspecMatcherSuffix(t *testing.T) {
 // Star-only patterns matched piece by piece agree with the regular
 // expression on paths that overlap their pieces, repeat them or stop
 // short of them.
-func TestPathspecMatcherStars(t *testing.T) {
+func TestMatcherStars(t *testing.T) {
 	agreeWithRegexp(t, []string{"packages/*/package.json", "packages/integrations/*/package.json",
 		"*/package.json", "a*b", "a*b*a", "ab*ab", "*a*b*", "a**b", "packages/*", "*/*/*"},
 		[]string{
