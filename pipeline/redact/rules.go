@@ -67,7 +67,9 @@ type tokenRule struct {
 	group    int
 	valid    func(secret string) bool
 	// pre, when set, is a cheap necessary condition checked on the line
-	// before the expression runs (for rules without a keyword).
+	// before the expression runs: for rules without a keyword, and for
+	// rules whose keyword is common on lines that hold no secret ("://" of
+	// every URL, "Bearer" of every header name).
 	pre func(line string) bool
 }
 
@@ -117,14 +119,14 @@ var tokenRules = []tokenRule{
 	{KindPostman, []string{"PMAK-"}, regexp.MustCompile(`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`), 0, bodyRandom(5, 3), nil},
 	// Credentials in URLs and headers. The URL password may hold '@' (the
 	// last '@' before the host ends it); ':' separates it from the user.
-	{KindURLPassword, []string{"://"}, regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#@'"\x60<>\[\]]*:([^\s/?#'"\x60<>]+)@[^\s@/'"]`), 1, urlPassword, nil},
-	{KindBasicAuth, []string{"Basic", "basic", "BASIC"}, regexp.MustCompile(`\b(?:Basic|basic|BASIC)\s+([A-Za-z0-9+/]{6,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), 1, basicCredential, nil},
+	{KindURLPassword, []string{"://"}, regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://[^\s:/?#@'"\x60<>\[\]]*:([^\s/?#'"\x60<>]+)@[^\s@/'"]`), 1, urlPassword, hasURLPassword},
+	{KindBasicAuth, basicWords, regexp.MustCompile(`\b(?:Basic|basic|BASIC)\s+([A-Za-z0-9+/]{6,}={0,2})(?:[^A-Za-z0-9+/=]|$)`), 1, basicCredential, hasBasicRun},
 	// Passwords on command lines: mysql -pPASSWORD (attached: "-p db"
 	// prompts), sshpass -p PASSWORD.
 	{KindAssignment, []string{"mysql", "mariadb"}, regexp.MustCompile(`\b(?:mysql|mariadb)[\w-]*\s.*?\s-p(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
 	{KindAssignment, []string{"sshpass"}, regexp.MustCompile(`\bsshpass\s+-p\s*(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
 	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$()]+:([^\s"'@()]+)`), 1, plainPassword, nil},
-	{KindBearer, []string{"Bearer", "bearer", "BEARER"}, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken, nil},
+	{KindBearer, bearerWords, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken, hasBearerRun},
 }
 
 // notExample drops AWS's documented example keys, which end in EXAMPLE or
@@ -329,4 +331,91 @@ func hasDigitColonRun(line string) bool {
 		}
 	}
 	return false
+}
+
+// The keywords of the Basic and Bearer rules, which their pre-conditions
+// look for too.
+var (
+	basicWords  = []string{"Basic", "basic", "BASIC"}
+	bearerWords = []string{"Bearer", "bearer", "BEARER"}
+)
+
+// Bytes that end a part of the URL password, Basic and Bearer
+// expressions: \s in RE2 is [\t\n\f\r ].
+var (
+	urlUserStop = byteSet(" \t\n\f\r:/?#@'\"`<>[]")
+	urlPassStop = byteSet(" \t\n\f\r/?#'\"`<>")
+	spaceByte   = byteSet(" \t\n\f\r")
+	basicByte   = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+	bearerByte  = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")
+)
+
+func byteSet(bytes string) *[256]bool {
+	var set [256]bool
+	for i := 0; i < len(bytes); i++ {
+		set[bytes[i]] = true
+	}
+	return &set
+}
+
+// hasURLPassword reports "://" followed by a user, ':' and a password
+// ending at an '@', as the URL password rule's expression needs: most
+// URLs (licence headers, links) have no user information.
+func hasURLPassword(line string) bool {
+	for i := 0; ; {
+		j := strings.Index(line[i:], "://")
+		if j < 0 {
+			return false
+		}
+		i += j + 3
+		k := i
+		for k < len(line) && !urlUserStop[line[k]] {
+			k++
+		}
+		if k == len(line) || line[k] != ':' {
+			continue
+		}
+		for p := k + 1; p < len(line) && !urlPassStop[line[p]]; p++ {
+			if line[p] == '@' && p > k+1 {
+				return true
+			}
+		}
+	}
+}
+
+// hasSchemeRun reports one of words followed by blanks and a run of at
+// least least bytes of set: a Basic or Bearer credential's shape.
+func hasSchemeRun(line string, words []string, set *[256]bool, least int) bool {
+	for _, w := range words {
+		for i := 0; ; {
+			j := strings.Index(line[i:], w)
+			if j < 0 {
+				break
+			}
+			i += j + len(w)
+			k := i
+			for k < len(line) && spaceByte[line[k]] {
+				k++
+			}
+			if k == i {
+				continue
+			}
+			n := k
+			for n < len(line) && n-k < least && set[line[n]] {
+				n++
+			}
+			if n-k >= least {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasBasicRun(line string) bool {
+	return hasSchemeRun(line, basicWords, basicByte, 6)
+}
+
+func hasBearerRun(line string) bool {
+	return hasSchemeRun(line, bearerWords, bearerByte, 16)
 }
