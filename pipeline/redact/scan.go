@@ -36,6 +36,10 @@ var (
 	// into bigramKeys (0: no keyword starts so).
 	bigram     [1 << 16]uint16
 	bigramKeys [][]int32
+	// bigramNext, per bigramKeys slot, has bit c set when a keyword of the
+	// slot has the folded third byte c (every bit for a two-byte keyword):
+	// most bigram hits ("se" of "set", "at" of "attr") end there.
+	bigramNext [][4]uint64
 	// bigramSet has bit a<<8|b set when bigram[a<<8|b] != 0: 8 KiB that
 	// stay in the L1 cache, where bigram itself does not.
 	bigramSet [1 << 13]byte
@@ -90,10 +94,17 @@ func init() {
 		key := uint16(foldTable[k.text[0]])<<8 | uint16(foldTable[k.text[1]])
 		if bigram[key] == 0 {
 			bigramKeys = append(bigramKeys, nil)
+			bigramNext = append(bigramNext, [4]uint64{})
 			bigram[key] = uint16(len(bigramKeys))
 		}
 		slot := bigram[key] - 1
 		bigramKeys[slot] = append(bigramKeys[slot], int32(i))
+		if len(k.text) == 2 {
+			bigramNext[slot] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+		} else {
+			c := foldTable[k.text[2]]
+			bigramNext[slot][c>>6] |= 1 << (c & 63)
+		}
 		bigramSet[key>>3] |= 1 << (key & 7)
 	}
 }
@@ -156,7 +167,13 @@ func (sc *scanner) lines(s string, fn func(from, to int, m lineMatch)) {
 		if bigramSet[key>>3]&(1<<(key&7)) == 0 {
 			continue
 		}
-		for _, ki := range bigramKeys[bigram[key]-1] {
+		slot := bigram[key] - 1
+		if i+1 < len(s) {
+			if c := foldTable[s[i+1]]; bigramNext[slot][c>>6]&(1<<(c&63)) == 0 {
+				continue
+			}
+		}
+		for _, ki := range bigramKeys[slot] {
 			k := &keywords[ki]
 			if k.hasAt(s, i-1) {
 				m.tokens |= k.tokens
