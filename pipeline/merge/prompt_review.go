@@ -42,8 +42,36 @@ func ReviewPrompt(mc MergeContext) pipeline.Prompt { return renderReviewPrompt(m
 // gives the same bytes.
 func renderReviewPrompt(mc MergeContext, items []contextItem) pipeline.Prompt {
 	var b strings.Builder
+	b.Grow(reviewSizeHint(mc, items))
 	writeReviewUser(&b, mc, items)
 	return pipeline.Prompt{System: reviewSystemPrompt, User: b.String()}
+}
+
+// reviewSizeHint is about the size in bytes of the review prompt's user
+// message: its large texts and a share for each file's headings, so the
+// builder allocates once instead of doubling its way up to a prompt of
+// megabytes.
+func reviewSizeHint(mc MergeContext, items []contextItem) int {
+	n := 4096 + len(mc.PR.Title) + len(mc.PR.Description) + len(mc.Rules) + len(mc.RequirementsText)
+	for _, is := range mc.Jira {
+		n += 256 + len(is.Summary) + len(is.Description) + len(is.AcceptanceCriteria)
+	}
+	for _, f := range mc.Instructions {
+		n += 128 + len(f.Path) + len(f.Content)
+	}
+	for _, f := range mc.Files {
+		n += 256 + 2*len(f.Path) + len(f.Diff) + len(f.Source)
+	}
+	for _, e := range mc.Excluded {
+		n += 8 + len(e.Path) + len(e.Reason)
+	}
+	for _, it := range items {
+		n += 128 + len(it.Path) + len(it.dropNote)
+		if !it.dropped {
+			n += len(it.Content) + len(it.Error)
+		}
+	}
+	return n
 }
 
 // ReviewPromptChars is the size of ReviewPrompt(mc) in characters
