@@ -271,19 +271,27 @@ func declared(line string, ns int) bool {
 // nextNameKeyword finds the next name keyword in line at or after from.
 func nextNameKeyword(line string, from int) int {
 	for i := from; i+1 < len(line); i++ {
-		switch foldTable[line[i]] {
-		case 'p', 's', 't', 'k', 'c', 'a':
-		default:
+		ks := genericByFirst[foldTable[line[i]]]
+		if ks == nil {
 			continue
 		}
-		for _, k := range genericKeywords {
-			if len(line)-i >= len(k) && foldTable[line[i]] == k[0] && containsFold(line[i:i+len(k)], k) {
+		second := foldTable[line[i+1]]
+		for _, k := range ks {
+			if len(line)-i >= len(k) && second == k[1] && containsFold(line[i:i+len(k)], k) {
 				return i
 			}
 		}
 	}
 	return -1
 }
+
+// genericByFirst lists the genericKeywords by their first byte.
+var genericByFirst = func() (t [256][]string) {
+	for _, k := range genericKeywords {
+		t[k[0]] = append(t[k[0]], k)
+	}
+	return t
+}()
 
 // assignment is one name/value pair found on a line.
 type assignment struct {
