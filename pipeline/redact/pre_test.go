@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -15,6 +16,9 @@ var preCases = []string{
 	"Authorization: Basic dXNlcjpwYXNz", "basic  abcdef", "BASIC\tabcde", "Basic abcdef==",
 	"Bearer abcdefghijklmnop", "bearer\fabcdefghijklmno", "BEARER  a.b-c_d~e+f/g0123456789=",
 	"Bearer " + strings.Repeat("x", 15), "xBearer abcdefghijklmnopq", "Bearer\nabcdefghijklmnopq",
+	"curl -u bob:pw1234 x", "curl -u =:pw1234", "curl --user  ==bob:pw1234", `curl -u "bob:pw1234"`,
+	`curl -u '':pw1234`, "curl --user=bob:pw1234", "curl -ubob:pw1234", "curl -u\tbob:", "x-user: abc",
+	`curl -u ="bob:pw1234`, `curl -u= 'b:pw1234`, "curl -u = =b:pw1234", "a --user:pw1234", "-u'x':pw1234",
 }
 
 // checkPre fails when a rule's expression matches line but its
@@ -56,7 +60,7 @@ func TestPreConditionsNecessary(t *testing.T) {
 	if matched < 20 {
 		t.Fatalf("only %d lines matched a rule with a pre-condition: the test checks too little", matched)
 	}
-	for _, line := range []string{"https://www.apache.org/licenses/LICENSE-2.0", "Bearer " + strings.Repeat("x", 15), "basic auth"} {
+	for _, line := range []string{"https://www.apache.org/licenses/LICENSE-2.0", "Bearer " + strings.Repeat("x", 15), "basic auth", "headers['x-user'] = user"} {
 		for i := range tokenRules {
 			if r := &tokenRules[i]; r.pre != nil && r.keywords != nil && r.pre(line) {
 				t.Errorf("rule %d (%s): pre-condition passes %q, which holds no secret", i, r.kind, line)
@@ -72,4 +76,31 @@ func FuzzPreConditions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		checkPre(t, strings.ReplaceAll(line, "\n", " "))
 	})
+}
+
+// TestPreConditionsRandom holds the pre-conditions to their expressions on
+// short random lines built from the bytes their shapes are made of.
+func TestPreConditionsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"-u", "--user", "://", "Basic", "bearer", "BEARER", " ", "\t", "=", ":", "@", "'", `"`,
+		"$", "(", ")", "/", "?", "#", "[", "]", "<", "a", "b9", "+", ".", "~", "abcdefghij", "ABCDEFGH"}
+	const n = 20000
+	matched := 0
+	for range n {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		line := b.String()
+		checkPre(t, line)
+		for i := range tokenRules {
+			if tokenRules[i].pre != nil && tokenRules[i].re.MatchString(line) {
+				matched++
+			}
+		}
+	}
+	if matched < n/200 {
+		t.Fatalf("only %d of %d lines matched a rule with a pre-condition", matched, n)
+	}
+	t.Logf("%d of %d lines matched", matched, n)
 }

@@ -125,7 +125,7 @@ var tokenRules = []tokenRule{
 	// prompts), sshpass -p PASSWORD.
 	{KindAssignment, []string{"mysql", "mariadb"}, regexp.MustCompile(`\b(?:mysql|mariadb)[\w-]*\s.*?\s-p(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
 	{KindAssignment, []string{"sshpass"}, regexp.MustCompile(`\bsshpass\s+-p\s*(?:'([^'\s]{4,})'|"([^"\s]{4,})"|([^\s'"]{4,}))`), -1, plainPassword, nil},
-	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$()]+:([^\s"'@()]+)`), 1, plainPassword, nil},
+	{KindBasicAuth, []string{"-u", "--user"}, regexp.MustCompile(`(?:^|\s)(?:-u|--user)[\s=]*["']?[^\s:"'@$()]+:([^\s"'@()]+)`), 1, plainPassword, hasUserColon},
 	{KindBearer, bearerWords, regexp.MustCompile(`\b(?:Bearer|bearer|BEARER)\s+([A-Za-z0-9\-._~+/]{16,}=*)`), 1, bearerToken, hasBearerRun},
 }
 
@@ -340,14 +340,16 @@ var (
 	bearerWords = []string{"Bearer", "bearer", "BEARER"}
 )
 
-// Bytes that end a part of the URL password, Basic and Bearer
-// expressions: \s in RE2 is [\t\n\f\r ].
+// Bytes that end a part of the URL password, Basic, Bearer and
+// curl -u expressions: \s in RE2 is [\t\n\f\r ].
 var (
-	urlUserStop = byteSet(" \t\n\f\r:/?#@'\"`<>[]")
-	urlPassStop = byteSet(" \t\n\f\r/?#'\"`<>")
-	spaceByte   = byteSet(" \t\n\f\r")
-	basicByte   = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-	bearerByte  = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")
+	urlUserStop  = byteSet(" \t\n\f\r:/?#@'\"`<>[]")
+	urlPassStop  = byteSet(" \t\n\f\r/?#'\"`<>")
+	curlUserStop = byteSet(" \t\n\f\r:\"'@$()")
+	curlPassStop = byteSet(" \t\n\f\r\"'@()")
+	spaceByte    = byteSet(" \t\n\f\r")
+	basicByte    = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+	bearerByte   = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")
 )
 
 func byteSet(bytes string) *[256]bool {
@@ -418,4 +420,48 @@ func hasBasicRun(line string) bool {
 
 func hasBearerRun(line string) bool {
 	return hasSchemeRun(line, bearerWords, bearerByte, 16)
+}
+
+// hasUserColon reports "-u" or "--user" followed by what the curl -u
+// rule's expression needs, [\s=]*["']?user:p ("-u" also starts words such
+// as "x-user" and "-update", most without a colon after them).
+func hasUserColon(line string) bool {
+	for i := 0; ; {
+		j := strings.Index(line[i:], "-u")
+		if j < 0 {
+			return false
+		}
+		i += j + 2
+		if userColonAt(line, i) || i >= 3 && line[i-3] == '-' && strings.HasPrefix(line[i:], "ser") && userColonAt(line, i+3) {
+			return true
+		}
+	}
+}
+
+// userColonAt reports whether line[q:] can be read as [\s=]*["']? then a
+// user of one or more bytes, ':' and a password's first byte. The user
+// may take in the '=' that end the blanks before it.
+func userColonAt(line string, q int) bool {
+	a := q
+	for a < len(line) && (spaceByte[line[a]] || line[a] == '=') {
+		a++
+	}
+	if a < len(line) && (line[a] == '"' || line[a] == '\'') && userColonFrom(line, a+1, a+1) {
+		return true
+	}
+	from := a // the user may start at the '=' run before a
+	for from > q && line[from-1] == '=' {
+		from--
+	}
+	return userColonFrom(line, a, from)
+}
+
+// userColonFrom reports a user from start (its bytes from at on are user
+// bytes), ':' and a password's first byte.
+func userColonFrom(line string, at, start int) bool {
+	k := at
+	for k < len(line) && !curlUserStop[line[k]] {
+		k++
+	}
+	return k > start && k+1 < len(line) && line[k] == ':' && !curlPassStop[line[k+1]]
 }
