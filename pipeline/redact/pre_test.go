@@ -18,6 +18,8 @@ var preCases = []string{
 	"Bearer " + strings.Repeat("x", 15), "xBearer abcdefghijklmnopq", "Bearer\nabcdefghijklmnopq",
 	"curl -u bob:pw1234 x", "curl -u =:pw1234", "curl --user  ==bob:pw1234", `curl -u "bob:pw1234"`,
 	`curl -u '':pw1234`, "curl --user=bob:pw1234", "curl -ubob:pw1234", "curl -u\tbob:", "x-user: abc",
+	"x MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs y", "com.google.gson.internal.bind.TypeAdapters",
+	"M23456789012345678901234.abcdef.123456789012345678901234567", "M2345678901234567890123.abcdef.123456789012345678901234567",
 	`curl -u ="bob:pw1234`, `curl -u= 'b:pw1234`, "curl -u = =b:pw1234", "a --user:pw1234", "-u'x':pw1234",
 }
 
@@ -60,7 +62,8 @@ func TestPreConditionsNecessary(t *testing.T) {
 	if matched < 20 {
 		t.Fatalf("only %d lines matched a rule with a pre-condition: the test checks too little", matched)
 	}
-	for _, line := range []string{"https://www.apache.org/licenses/LICENSE-2.0", "Bearer " + strings.Repeat("x", 15), "basic auth", "headers['x-user'] = user"} {
+	for _, line := range []string{"https://www.apache.org/licenses/LICENSE-2.0", "Bearer " + strings.Repeat("x", 15), "basic auth", "headers['x-user'] = user",
+		"import com.google.gson.internal.bind.ReflectiveTypeAdapterFactory;"} {
 		for i := range tokenRules {
 			if r := &tokenRules[i]; r.pre != nil && r.keywords != nil && r.pre(line) {
 				t.Errorf("rule %d (%s): pre-condition passes %q, which holds no secret", i, r.kind, line)

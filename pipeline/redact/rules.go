@@ -109,7 +109,7 @@ var tokenRules = []tokenRule{
 	{KindDigitalOcean, []string{"dop_v1_", "doo_v1_", "dor_v1_"}, regexp.MustCompile(`\bdo[opr]_v1_[a-f0-9]{64}\b`), 0, bodyRandom(7, 3), nil},
 	{KindDatabricks, []string{"dapi"}, regexp.MustCompile(`\bdapi[a-f0-9]{32}(?:-\d)?\b`), 0, bodyRandom(4, 3), nil},
 	{KindDiscord, []string{"discord"}, regexp.MustCompile(`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,68}`), 0, nil, nil},
-	{KindDiscord, nil, regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})` + tail), 1, discordToken, hasDotSixDot},
+	{KindDiscord, nil, regexp.MustCompile(`(?:^|[^A-Za-z0-9_\-.])([MNO][A-Za-z0-9_\-]{23,27}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})` + tail), 1, discordToken, discordShape},
 	{KindTelegram, nil, regexp.MustCompile(`(?:^|[^0-9A-Za-z_:\-]|bot)(\d{5,16}:[A-Za-z0-9_\-]{35})` + tail), 1, telegramToken, hasDigitColonRun},
 	{KindShopify, []string{"shpat_", "shpca_", "shppa_", "shpss_"}, regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`), 0, bodyRandom(6, 3), nil},
 	{KindWireGuard, []string{"PrivateKey", "PresharedKey"}, regexp.MustCompile(`(?:PrivateKey|PresharedKey)\s*=\s*([A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`), 1, bodyRandom(0, 3.5), nil},
@@ -295,19 +295,33 @@ func (sc *scanner) redactLine(line string, m lineMatch, add func(string, int)) (
 	return apply(line, reps), true
 }
 
-// hasDotSixDot reports two dots six bytes apart, as in a Discord bot
-// token's middle part.
-func hasDotSixDot(line string) bool {
-	for i := 0; i+7 < len(line); i++ {
+// discordShape reports a Discord bot token's shape: a run of 24 base64url
+// bytes, '.', six of them, '.', and 27 more (a Java package path
+// "com.google.gson" has the dots, not the runs).
+func discordShape(line string) bool {
+	for i := 0; ; {
 		j := strings.IndexByte(line[i:], '.')
-		if j < 0 || i+j+7 >= len(line) {
+		if j < 0 {
 			return false
 		}
-		if i += j; line[i+7] == '.' {
+		d := i + j
+		i = d + 1
+		if d < 24 || d+8+27 > len(line) || line[d+7] != '.' {
+			continue
+		}
+		if allRunBytes(line[d-24:d]) && allRunBytes(line[d+1:d+7]) && allRunBytes(line[d+8:d+8+27]) {
 			return true
 		}
 	}
-	return false
+}
+
+func allRunBytes(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !runByte[s[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 // hasDigitColonRun reports a digit, ':' and a run of 35 base64url bytes,
