@@ -20,6 +20,8 @@ var preCases = []string{
 	`curl -u '':pw1234`, "curl --user=bob:pw1234", "curl -ubob:pw1234", "curl -u\tbob:", "x-user: abc",
 	"x MTk4NjIyNDgzNDcxOTI1MjQ4.Cl2FMQ.ZnCjm1XVW7vRze4b7Cq4se7kKWs y", "com.google.gson.internal.bind.TypeAdapters",
 	"M23456789012345678901234.abcdef.123456789012345678901234567", "M2345678901234567890123.abcdef.123456789012345678901234567",
+	"aws_secret_access_key = " + strings.Repeat("\u212a", 40), "AWS_SECRET=" + strings.Repeat("a", 39) + "\u017f",
+	"aws_secret_access_key = " + strings.Repeat("a", 39),
 	`curl -u ="bob:pw1234`, `curl -u= 'b:pw1234`, "curl -u = =b:pw1234", "a --user:pw1234", "-u'x':pw1234",
 }
 

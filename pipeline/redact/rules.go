@@ -84,7 +84,7 @@ var tokenRules = []tokenRule{
 	{KindAWSKey, []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"}, regexp.MustCompile(`\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\b`), 1, notExample, nil},
 	{KindAWSSecret, []string{"aws", "AWS", "Aws", "SecretAccessKey", "secretAccessKey", "secret_access_key", "SECRET_ACCESS_KEY"},
 		regexp.MustCompile(`(?i)(?:aws[\w.\-]{0,20}?(?:secret|sk)|secret[_.\-]?access[_.\-]?key)[\w.\-]{0,20}["'\x60]?\s*(?::=|=>|[:=,]|\s)\s*["'\x60]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), 1,
-		func(s string) bool { return notExample(s) && randomEnough(s, 3.5) }, nil},
+		func(s string) bool { return notExample(s) && randomEnough(s, 3.5) }, hasAWSSecretRun},
 	{KindGitHubToken, []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"}, regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), 0, bodyRandom(4, 3), nil},
 	{KindGitLabToken, []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "glft-", "glsoat-", "glagent-", "gloas-"},
 		regexp.MustCompile(`\b(?:glpat|gldt|glrt|glptt|glcbt|glimt|glft|glsoat|glagent|gloas)-[A-Za-z0-9_\-]{20,}(?:\.[0-9a-z]{2}\.[0-9a-z]{7,})?`), 0, bodyRandom(6, 3), nil},
@@ -363,6 +363,7 @@ var (
 	curlPassStop = byteSet(" \t\n\f\r\"'@()")
 	spaceByte    = byteSet(" \t\n\f\r")
 	basicByte    = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+	awsByte      = awsBytes()
 	bearerByte   = byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/")
 )
 
@@ -478,4 +479,28 @@ func userColonFrom(line string, at, start int) bool {
 		k++
 	}
 	return k > start && k+1 < len(line) && line[k] == ':' && !curlPassStop[line[k+1]]
+}
+
+// awsBytes is [A-Za-z0-9/+] and every non-ASCII byte: the AWS rule
+// ignores case, so the Kelvin sign and the long s match k and s.
+func awsBytes() *[256]bool {
+	set := byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/+")
+	for c := 0x80; c < 0x100; c++ {
+		set[c] = true
+	}
+	return set
+}
+
+// hasAWSSecretRun reports the 40 bytes of awsBytes an AWS secret access
+// key takes at least: "aws" is a common word in code that handles none.
+func hasAWSSecretRun(line string) bool {
+	run := 0
+	for i := 0; i < len(line); i++ {
+		if !awsByte[line[i]] {
+			run = 0
+		} else if run++; run == 40 {
+			return true
+		}
+	}
+	return false
 }
