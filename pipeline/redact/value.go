@@ -68,23 +68,32 @@ func isPlaceholder(v string) bool {
 // upper case or capitalised, as placeholders are ("your-api-key-here",
 // "REPLACE_ME", "Example"): in mixed case ("TmoCKn") it is chance.
 func hasFillerWord(s string) bool {
-	for _, w := range fillerWords {
-		if containsWord(s, w) {
+	for i, w := range fillerWords {
+		if containsWord(s, w, fillerUpper[i]) {
 			return true
 		}
 	}
 	return false
 }
 
-// containsWord reports word (lower case) in s in lower case, upper case or
-// with a capital first letter.
-func containsWord(s, word string) bool {
+// fillerUpper holds fillerWords in upper case.
+var fillerUpper = func() []string {
+	up := make([]string, len(fillerWords))
+	for i, w := range fillerWords {
+		up[i] = strings.ToUpper(w)
+	}
+	return up
+}()
+
+// containsWord reports word (lower case) in s in lower case, upper case
+// (upper) or with a capital first letter.
+func containsWord(s, word, upper string) bool {
 	for i := 0; i+len(word) <= len(s); i++ {
 		if foldTable[s[i]] != word[0] {
 			continue
 		}
 		sub := s[i : i+len(word)]
-		if sub == word || strings.ToUpper(word) == sub || sub[1:] == word[1:] {
+		if sub == word || upper == sub || sub[1:] == word[1:] {
 			return true
 		}
 	}
