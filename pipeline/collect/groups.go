@@ -78,7 +78,7 @@ func (res *ContextResult) formGroups(lim pipeline.Limits) {
 	// One review when it all fits (checked on the real prompts).
 	if total <= room+partNoteAllowance || room < minGroupRoom {
 		full := scoutPrompt(*res, lim)
-		review := promptChars(merge.ReviewPrompt(mergeContextOf(*res)))
+		review := merge.ReviewPromptCharsWith(mergeContextOf(*res), res.countMemo)
 		fits := promptChars(full) <= budget && review <= reviewCap
 		if fits || room < minGroupRoom || len(res.Files) == 0 {
 			if !fits && len(res.Files) > 0 {
@@ -155,7 +155,7 @@ func (res *ContextResult) formUnits(lim pipeline.Limits, gateExcluded []pipeline
 		g.Coverage.Windowed = u.windowed()
 		g.ScoutPrompt = scoutPrompt(g.ContextResult, lim)
 		g.Stats.PromptChars = promptChars(g.ScoutPrompt)
-		g.Stats.ReviewPromptChars = promptChars(merge.ReviewPrompt(mergeContextOf(g.ContextResult)))
+		g.Stats.ReviewPromptChars = merge.ReviewPromptChars(mergeContextOf(g.ContextResult))
 		items[i] = g
 	})
 	res.ScoutPrompt = top
@@ -186,7 +186,7 @@ func (res *ContextResult) planRoom(lim pipeline.Limits, budget, reviewCap int) (
 	}
 	shell := res.groupShell(nil, groups.Part{Index: 99, Of: 99, Files: len(res.Files), TotalFiles: len(res.Files), Dropped: len(res.Files), Label: strings.Repeat("x", groups.MaxLabelRunes)})
 	baseScout := promptChars(scoutPrompt(shell, lim)) + partNoteAllowance
-	baseReview := promptChars(merge.ReviewPrompt(mergeContextOf(shell))) + partNoteAllowance
+	baseReview := merge.ReviewPromptChars(mergeContextOf(shell)) + partNoteAllowance
 	return costs, total, min(budget-baseScout, reviewCap-baseReview), max(baseScout, baseReview) - partNoteAllowance
 }
 
