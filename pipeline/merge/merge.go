@@ -301,7 +301,7 @@ func fitBudget(mc MergeContext, items []contextItem, budget int, st *MergeStats)
 				budget, reviewItemNoun(items[i].Op), items[i].need)
 		}
 	}
-	if base := reviewPromptChars(renderReviewPrompt(mc, items)); base > budget {
+	if base := reviewChars(mc, items, nil); base > budget {
 		st.OverBudget = true
 		warnings = append(warnings, fmt.Sprintf(
 			"the review prompt without additional context is %d chars, over the budget of %d: changed files kept whole, all additional context dropped",
@@ -386,7 +386,7 @@ func mergeResult(mc MergeContext, items []contextItem, prompt pipeline.Prompt, s
 	}
 	st.ContextItems = len(items)
 	st.PromptChars = reviewPromptChars(prompt)
-	withoutContext := reviewPromptChars(renderReviewPrompt(mc, nil))
+	withoutContext := reviewChars(mc, nil, nil)
 	st.ContextChars = st.PromptChars - withoutContext
 	out.Stats = st
 	if mc.Coverage != nil {

@@ -81,8 +81,14 @@ func ReviewPromptChars(mc MergeContext) int { return ReviewPromptCharsWith(mc, n
 // ReviewPromptCharsWith is ReviewPromptChars counting the large texts
 // through memo (nil: none).
 func ReviewPromptCharsWith(mc MergeContext, memo *TextMemo) int {
+	return reviewChars(mc, nil, memo)
+}
+
+// reviewChars is the size of renderReviewPrompt(mc, items) in characters,
+// counted as it is written (large texts through memo when set).
+func reviewChars(mc MergeContext, items []contextItem, memo *TextMemo) int {
 	c := Counter{Memo: memo}
-	writeReviewUser(&c, mc, nil)
+	writeReviewUser(&c, mc, items)
 	return reviewSystemChars + c.N
 }
 
