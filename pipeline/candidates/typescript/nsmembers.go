@@ -24,11 +24,11 @@ func (s *tokSearch) namespaceMembersIn(ev *engine.Evidence) {
 	}
 	seen := map[string]bool{}
 	for i, t := range nf.Toks {
-		if t.Kind != lexed.TkIdent || !s.c.Added[t.Line] || lexed.TextAt(nf.Toks, i+1) != "." || i+2 >= len(nf.Toks) ||
-			nf.Toks[i+2].Kind != lexed.TkIdent || i > 0 && nf.Toks[i-1].Text == "." {
+		member := chainMember(nf.Toks, i)
+		if member == "" || !s.c.Added[t.Line] {
 			continue
 		}
-		name := t.Text + "." + nf.Toks[i+2].Text
+		name := t.Text + "." + member
 		if seen[name] || len(seen) >= maxNamespaceMembers {
 			continue
 		}
@@ -36,7 +36,7 @@ func (s *tokSearch) namespaceMembersIn(ev *engine.Evidence) {
 			continue
 		}
 		seen[name] = true
-		p := s.world.NamespaceMemberFile(nf.File, t.Text, nf.Toks[i+2].Text)
+		p := s.world.NamespaceMemberFile(nf.File, t.Text, member)
 		if p == "" || ev.Changed[p] || engine.SkippedPath(p) {
 			continue
 		}
@@ -56,10 +56,9 @@ func (s *tokSearch) namedNamespaces(g *jsFile) []string {
 	}
 	var out []string
 	tried := map[string]bool{}
-	for i := 0; i+2 < len(g.Toks); i++ {
-		x := g.Toks[i]
-		if x.Kind != lexed.TkIdent || tried[x.Text] || g.Toks[i+1].Text != "." || i > 0 && g.Toks[i-1].Text == "." ||
-			!slices.ContainsFunc(s.impactNames[g.Toks[i+2].Text], topLevel) {
+	for i, x := range g.Toks {
+		member := chainMember(g.Toks, i)
+		if member == "" || tried[x.Text] || !slices.ContainsFunc(s.impactNames[member], topLevel) {
 			continue
 		}
 		tried[x.Text] = true
@@ -71,6 +70,15 @@ func (s *tokSearch) namedNamespaces(g *jsFile) []string {
 		}
 	}
 	return out
+}
+
+// chainMember is the member named after toks[i] when toks[i] is the first
+// name of a dotted chain (x.m, x not itself a member), "" otherwise.
+func chainMember(toks []lexed.Tok, i int) string {
+	if !lexed.IdentAt(toks, i) || lexed.TextAt(toks, i+1) != "." || !lexed.IdentAt(toks, i+2) || i > 0 && toks[i-1].Text == "." {
+		return ""
+	}
+	return toks[i+2].Text
 }
 
 // namespaceMember reports whether d is a member of a namespace the changed
