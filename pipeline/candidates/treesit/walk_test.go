@@ -4,72 +4,11 @@ package treesit
 
 import (
 	"context"
-	"reflect"
 	"strings"
 	"testing"
 
 	sitter "github.com/smacker/go-tree-sitter"
-
-	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
-
-// walkSources are sources of every grammar: calls spanning lines, nested
-// brackets, keywords before brackets, unterminated ones.
-var walkSources = []string{
-	"fn main() {\n    let x = compute(\n        a,\n        b[1],\n    );\n    if (x) { run(x) }\n}\n",
-	"class A extends B {\n  void m(int n) {\n    call(n,\n      other(n));\n    while (n > 0) {\n      n--;\n    }\n  }\n}\n",
-	"def f(a,\n      b):\n    return g(\n        a, [b,\n            c])\n",
-	"<?php\nfunction f($a) {\n  return g(\n    $a, [1,\n    2]);\n}\n",
-	"int main(void) {\n  printf(\"%d\",\n    f(1));\n  return (a[\n    0]);\n}\n",
-	"x = f(\n  g(\n    h(1,\n",
-}
-
-// TestWalksAgreeWithBindings: the walks in C answer what a walk of the
-// same tree node by node through the bindings answers, in every grammar,
-// on ordinary and hostile sources.
-func TestWalksAgreeWithBindings(t *testing.T) {
-	if !nodeLayout {
-		t.Fatal("the bindings' Node no longer starts with the runtime's node value")
-	}
-	srcs := append([]string{}, walkSources...)
-	for _, h := range hostile(1 << 10) {
-		srcs = append(srcs, h)
-	}
-	spansSeen := 0
-	for _, name := range Languages() {
-		c, err := compile(languages[name])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range srcs {
-			src := []byte(s)
-			ps := c.parsers.Get().(*sitter.Parser)
-			tree, err := ps.ParseCtx(context.Background(), nil, src)
-			c.parsers.Put(ps)
-			if err != nil {
-				t.Fatal(err)
-			}
-			root := tree.RootNode()
-			for _, limit := range []int{1 << 30, 64} {
-				n1, ok1 := shallow(root, limit)
-				n2, ok2 := shallowBindings(root, limit)
-				if n1 != n2 || ok1 != ok2 {
-					t.Errorf("%s %q limit %d: depth walk %d %v in C, %d %v through the bindings", name, s[:min(len(s), 30)], limit, n1, ok1, n2, ok2)
-				}
-			}
-			sp1, ca1 := bracketSpans(root, src)
-			sp2, ca2 := bracketSpansBindings(root, src)
-			if !reflect.DeepEqual(sp1, sp2) || !reflect.DeepEqual(ca1, ca2) {
-				t.Errorf("%s %q: spans %v %v in C, %v %v through the bindings", name, s[:min(len(s), 30)], sp1, ca1, sp2, ca2)
-			}
-			spansSeen += len(sp1) + len(ca1)
-			tree.Close()
-		}
-	}
-	if spansSeen == 0 {
-		t.Fatal("no grammar found a bracket spanning lines")
-	}
-}
 
 // TestBracketSpansCallees: a call whose arguments span lines is a span
 // naming its callee; `if (` names none.
@@ -78,7 +17,7 @@ func TestBracketSpansCallees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := []byte(walkSources[0])
+	src := []byte("fn main() {\n    let x = compute(\n        a,\n        b[1],\n    );\n    if (x) { run(x) }\n}\n")
 	ps := c.parsers.Get().(*sitter.Parser)
 	tree, err := ps.ParseCtx(context.Background(), nil, src)
 	c.parsers.Put(ps)
@@ -98,62 +37,23 @@ func TestBracketSpansCallees(t *testing.T) {
 	}
 }
 
-// shallowBindings is shallow through the bindings' cursor.
-func shallowBindings(n *sitter.Node, limit int) (int, bool) {
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	depth, sum, nodes := 0, 0, 0
-	for {
-		nodes++
-		if sum += depth; sum > limit {
-			return nodes, false
-		}
-		if c.GoToFirstChild() {
-			depth++
-			continue
-		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
-				return nodes, true
-			}
-			depth--
-		}
+// TestPrepareCompilesTheRepositorysLanguages: Prepare compiles each
+// language of the paths once, none other, and nothing once ctx has ended.
+func TestPrepareCompilesTheRepositorysLanguages(t *testing.T) {
+	var got []string
+	old := prepareLanguage
+	prepareLanguage = func(l *language) { got = append(got, l.name) }
+	defer func() { prepareLanguage = old }()
+	paths := []string{"src/main.rs", "README.md", "lib/a.rs", "include/x.hpp", "app/models/user.rb", "x.go", "src/b.rs"}
+	Prepare(context.Background(), paths)
+	if strings.Join(got, ",") != "rust,cpp,ruby" {
+		t.Fatalf("prepared %v, want rust, cpp and ruby", got)
 	}
-}
-
-// bracketSpansBindings is bracketSpans through the bindings' cursor.
-func bracketSpansBindings(root *sitter.Node, src []byte) (spans []engine.Span, callees []ref) {
-	c := sitter.NewTreeCursor(root)
-	defer c.Close()
-	var open []int
-	var prev *sitter.Node
-	for {
-		n := c.CurrentNode()
-		if n.ChildCount() == 0 {
-			switch t := n.Type(); t {
-			case "(", "[", "{":
-				s := engine.Span{Open: line(n), Callee: -1}
-				if t == "(" && prev != nil && prev.IsNamed() && prev.EndByte() <= n.StartByte() {
-					s.Callee, s.CalleeLine = len(callees), line(prev)
-					callees = append(callees, ref{name: string(src[prev.StartByte():prev.EndByte()]), line: line(prev)})
-				}
-				open = append(open, len(spans))
-				spans = append(spans, s)
-			case ")", "]", "}":
-				if k := len(open); k > 0 {
-					spans[open[k-1]].Close = line(n)
-					open = open[:k-1]
-				}
-			}
-			prev = n
-		}
-		if c.GoToFirstChild() {
-			continue
-		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
-				return multiLine(spans), callees
-			}
-		}
+	got = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	Prepare(ctx, paths)
+	if len(got) != 0 {
+		t.Fatalf("prepared %v after the context ended", got)
 	}
 }
