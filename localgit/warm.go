@@ -47,3 +47,28 @@ func (p *Provider) Warm(ctx context.Context) error {
 	_, err = t.indexAll(ctx, missing)
 	return err
 }
+
+// HeadFiles answers the paths of HEAD's files when Root is itself a
+// repository (nil otherwise), from the tree's listing, which Warm has
+// kept: what a server prepares for the languages it will read.
+func (p *Provider) HeadFiles(ctx context.Context) ([]string, error) {
+	if !isGitDir(p.Root) {
+		return nil, nil
+	}
+	tree, err := p.OpenTree(ctx, pipeline.Repo{}, "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	t := tree.(*codeTree)
+	defer t.Close()
+	if err := t.load(ctx); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, path := range t.listing.order {
+		if t.listing.index[path].kind() == "file" {
+			paths = append(paths, path)
+		}
+	}
+	return paths, nil
+}

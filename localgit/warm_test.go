@@ -3,7 +3,10 @@ package localgit
 import (
 	"context"
 	"fmt"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/cochange"
@@ -98,5 +101,37 @@ func TestWarmStopsWithItsContext(t *testing.T) {
 	}
 	if n := p.idents.len(); n != 0 {
 		t.Errorf("Warm with an ended context indexed %d blobs", n)
+	}
+}
+
+// TestHeadFiles: a root repository's HEAD files are listed, the regular
+// files `git ls-tree -r` lists (no symbolic link or submodule); a root of
+// repositories lists none.
+func TestHeadFiles(t *testing.T) {
+	p, f := rootRepo(t)
+	got, err := p.HeadFiles(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("git", "-C", f.dir, "ls-tree", "-r", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		meta, path, _ := strings.Cut(l, "\t")
+		if strings.HasPrefix(meta, "100644 blob") || strings.HasPrefix(meta, "100755 blob") {
+			want = append(want, path)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Fatalf("HeadFiles: %v, git lists %v", got, want)
+	}
+	root := t.TempDir()
+	newFixture(t, filepath.Join(root, "acme", "shop"))
+	if got, err := New(root).HeadFiles(context.Background()); err != nil || got != nil {
+		t.Fatalf("HeadFiles of a root of repositories: %v, %v", got, err)
 	}
 }

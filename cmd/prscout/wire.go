@@ -16,6 +16,7 @@ import (
 	"github.com/prscout/prscout/localgit"
 	"github.com/prscout/prscout/n8n"
 	"github.com/prscout/prscout/pipeline"
+	"github.com/prscout/prscout/pipeline/candidates"
 )
 
 // providers are the adapters behind the pipeline's ports.
@@ -110,7 +111,7 @@ func buildProviders(cfg Config, m *api.Metrics, log *slog.Logger) (providers, er
 			return p, fmt.Errorf("PRSCOUT_LOCAL_ROOT %q is not a directory", cfg.LocalRoot)
 		}
 		lg := localgit.New(cfg.LocalRoot)
-		p.name, p.repo, p.diffs, p.search, p.warm = "local", lg, lg, lg, lg.Warm
+		p.name, p.repo, p.diffs, p.search, p.warm = "local", lg, lg, lg, warmLocal(lg)
 		if cfg.MirrorDir != "" {
 			log.Info("PRSCOUT_MIRROR_DIR is ignored: the local provider reads its repositories directly")
 		}
@@ -230,4 +231,21 @@ func webHost(baseURL string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "api.")
+}
+
+// warmLocal reads ahead what a local provider's first request needs: the
+// provider's own read-ahead (localgit's Warm), then the readers of the
+// languages of HEAD's files.
+func warmLocal(lg *localgit.Provider) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if err := lg.Warm(ctx); err != nil {
+			return err
+		}
+		paths, err := lg.HeadFiles(ctx)
+		if err != nil {
+			return err
+		}
+		candidates.Prepare(ctx, paths)
+		return nil
+	}
 }

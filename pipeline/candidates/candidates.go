@@ -409,6 +409,12 @@ func IdentifierOnly(changes []Change) []string {
 	return out
 }
 
+// Prepare readies the readers of the languages of paths (a repository's
+// files) before the first change in them: what a reader builds once a
+// process (a tree-sitter query's compilation) is not waited for by the
+// first request. It returns when done or when ctx ends.
+func Prepare(ctx context.Context, paths []string) { treesit.Prepare(ctx, paths) }
+
 // SyntaxReaderOff says, once for a server's start-up log, that this build
 // reads the tree-sitter languages by the identifier search alone; "" when
 // it reads them.

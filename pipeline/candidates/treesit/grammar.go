@@ -77,6 +77,10 @@ var (
 	compileOnce sync.Map // name -> func() (*compiled, error)
 )
 
+// prepareLanguage compiles l's query ahead of its first use (Prepare; a
+// test replaces it to see which languages are prepared).
+var prepareLanguage = func(l *language) { _, _ = compile(l) }
+
 // compile answers l's grammar and query, compiled on first use.
 func compile(l *language) (*compiled, error) {
 	f, _ := compileOnce.LoadOrStore(l.name, sync.OnceValues(func() (*compiled, error) { return compileNow(l.name) }))

@@ -1,6 +1,7 @@
 package treesit
 
 import (
+	"context"
 	"path"
 	"slices"
 	"strings"
@@ -110,4 +111,22 @@ func familyIncludes(family string) bool {
 		}
 	}
 	return false
+}
+
+// Prepare compiles the grammars' queries of the languages of paths (a
+// repository's files) ahead of the first change in them, so a fresh
+// server's first request does not wait for it: compiling a query takes
+// tenths of a second (C, Ruby) to seconds (C++, Swift) and is done once a
+// process. It stops when ctx ends; a build without cgo compiles nothing.
+func Prepare(ctx context.Context, paths []string) {
+	seen := map[*language]bool{}
+	for _, p := range paths {
+		if ctx.Err() != nil {
+			return
+		}
+		if l := languageOf(p); l != nil && !seen[l] {
+			seen[l] = true
+			prepareLanguage(l)
+		}
+	}
 }

@@ -16,3 +16,6 @@ var errNoCgo = errors.New("treesit: built without cgo")
 
 // parse reads nothing without the grammars.
 func parse(context.Context, *language, string, []byte, bool) (*file, error) { return nil, errNoCgo }
+
+// prepareLanguage has no query to compile without the grammars.
+func prepareLanguage(*language) {}

@@ -32,30 +32,6 @@ const (
 	maxDepthBase       = 1 << 16
 )
 
-// shallow walks the tree under n and reports whether its nodes' depths sum
-// to at most limit, with the number of nodes walked; it stops at the limit.
-func shallow(n *sitter.Node, limit int) (int, bool) {
-	c := sitter.NewTreeCursor(n)
-	defer c.Close()
-	depth, sum, nodes := 0, 0, 0
-	for {
-		nodes++
-		if sum += depth; sum > limit {
-			return nodes, false
-		}
-		if c.GoToFirstChild() {
-			depth++
-			continue
-		}
-		for !c.GoToNextSibling() {
-			if !c.GoToParent() {
-				return nodes, true
-			}
-			depth--
-		}
-	}
-}
-
 // operatorName is the name of every C++ operator's declaration.
 const operatorName = "operator"
 
