@@ -24,9 +24,12 @@ type goEngine struct {
 	tree engine.Tree
 	err  error
 
-	heads    map[string][]byte // head content of changed files, authoritative over the tree
-	content  map[string][]byte // file contents read so far (nil: unreadable)
-	files    map[string]*goFile
+	heads   map[string][]byte // head content of changed files, authoritative over the tree
+	content map[string][]byte // file contents read so far (nil: unreadable)
+	files   *parseTable       // shared with the background search
+	// plan is the search for references, once made: a parse keeps the
+	// bodies it walks.
+	plan     *impactPlan
 	dirs     map[string]*goDir
 	modules  map[string]*goModule // by directory; nil value: no go.mod there
 	modList  []*goModule          // the modules found, in the order found
@@ -123,7 +126,7 @@ func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *go
 		fields: map[fieldsKey][]found{},
 		sums:   map[srcID]engine.Sum{},
 		heads:  map[string][]byte{}, content: map[string][]byte{},
-		files: map[string]*goFile{}, dirs: map[string]*goDir{},
+		files: newParseTable(), dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}
 }

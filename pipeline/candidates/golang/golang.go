@@ -89,6 +89,7 @@ func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	plan := e.impactPlan(order)
 	done := make(chan impactPrep, 1)
 	if len(plan.words) > 0 {
+		e.plan = plan
 		go func() { done <- e.prepareImpact(plan, ev) }()
 	}
 	// The uses of the added lines are resolved meanwhile; the references
@@ -401,22 +402,22 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 }
 
 // impactPrep is the part of the search for references that needs none of
-// the engine's maps: the files the search found that may refer to a changed
-// name, read and filtered, at most goWalkLimit of them, each with the
-// bodies its walk needs and a parse that keeps them.
+// the engine's maps (only its parse table, which is safe for concurrent
+// use): the files the search found that may refer to a changed name, read
+// and filtered, at most goWalkLimit of them, each with a parse that keeps
+// the bodies its walk needs.
 type impactPrep struct {
 	todo  []string
 	found []*impactCand // by todo index; nil: ruled out
 	cands []*impactCand
-	keeps []func(goscan.Body) bool
 	err   error
 }
 
 // prepareImpact searches the files that may refer to the changed or
 // removed declarations of plan (engine.Search, each filtered as it is
-// read), and parses those to walk, all in parallel. It reads the tree and
-// the shared caches only, so it may run while the engine resolves other
-// names.
+// read), and parses those to walk, all in parallel. It reads the tree, the
+// shared caches and the parse table only, so it may run while the engine
+// resolves other names.
 func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPrep {
 	q := engine.Query{Words: plan.words, Globs: []string{"*.go"}, Limit: goGrepLimit}
 	todo, found, err := engine.Search(e.ctx, e.tree, ev, "Go", q, func(p string, src []byte) (*impactCand, int, bool) {
@@ -438,38 +439,31 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 	}
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies.
-	keeps := make([]func(goscan.Body) bool, len(cands))
+	// A file the engine's lookups have parsed, or are parsing, since the
+	// plan was made keeps those bodies already: it is parsed once.
 	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
-		c.at = namesAt(c.src, c.names)
-		at := c.at
-		keeps[i] = func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
-		c.f = parseKeep(c.path, c.src, keeps[i])
+		var keep func(goscan.Body) bool
+		keep, c.at = walkKeep(c.src, c.names)
+		c.f = e.files.parsed(c.path, keep, func() *goFile { return parseKeep(c.path, c.src, keep) })
 	})
-	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
+	return impactPrep{todo: todo, found: found, cands: cands}
 }
 
 // impactOf records the files of prep.cands that refer to the changed or
 // removed declarations of plan; references are resolved one file after
-// another. A file the engine has already parsed with the bodies the walk
-// needs keeps that parse.
+// another, each in the parse prepareImpact took (see parsedFor).
 func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Evidence) {
 	for i, c := range prep.found {
 		if c != nil {
 			e.content[prep.todo[i]] = c.src
 		}
 	}
-	cands := prep.cands
-	for i, c := range cands {
-		if f, ok := e.files[c.path]; !ok || (f != nil && !f.covers(prep.keeps[i])) {
-			e.files[c.path] = c.f
-		}
-	}
-	for _, c := range cands {
+	for _, c := range prep.cands {
 		if e.err != nil {
 			return
 		}
-		f := e.files[c.path]
+		f := c.f
 		if f == nil {
 			continue
 		}

@@ -105,19 +105,31 @@ func (f *goFile) covers(keep func(goscan.Body) bool) bool {
 // for (nil: none): the request's parse of p when it has them, otherwise
 // made (a parse of p's head content with keep already made; nil: none) or
 // a new one, which replaces it. nil when p cannot be read or is no Go.
+// Once the search for references is planned, a new parse also keeps the
+// bodies that search walks in p, which then takes this parse as its own.
 func (e *goEngine) parsedFor(p string, keep func(goscan.Body) bool, made *goFile) *goFile {
-	if f, ok := e.files[p]; ok && (f == nil || f.covers(keep)) {
-		return f
-	}
-	src := e.read(p)
-	if src == nil {
-		e.files[p] = nil
-		return nil
-	}
-	f := made
-	if f == nil {
-		f = parseKeep(p, src, keep)
-	}
-	e.files[p] = f
-	return f
+	return e.files.parsed(p, keep, func() *goFile {
+		if made != nil {
+			return made
+		}
+		src := e.read(p)
+		if src == nil {
+			return nil
+		}
+		k := keep
+		if k == nil && e.plan != nil {
+			if c := e.plan.filter(p, src); c != nil {
+				k, _ = walkKeep(src, c.names)
+			}
+		}
+		return parseKeep(p, src, k)
+	})
+}
+
+// walkKeep returns the offsets in src at which one of names occurs as an
+// identifier (namesAt), and the bodies the walk for them reads: those that
+// hold one.
+func walkKeep(src []byte, names map[string]bool) (func(goscan.Body) bool, []int) {
+	at := namesAt(src, names)
+	return func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }, at
 }
