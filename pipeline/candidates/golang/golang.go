@@ -72,7 +72,12 @@ func memberName(recv, name string, ptr bool) string {
 
 // find adds the Go evidence of the change to ev.
 func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *engine.Evidence) error {
-	e := newGoEngine(ctx, tree, ev.Cache)
+	return newGoEngine(ctx, tree, ev.Cache).find(all, gos, ev)
+}
+
+// find adds the Go evidence of the change to ev.
+func (e *goEngine) find(all, gos []*engine.Change, ev *engine.Evidence) error {
+	ctx := e.ctx
 	for _, c := range all {
 		if c.New != nil {
 			e.heads[c.Path] = c.New
