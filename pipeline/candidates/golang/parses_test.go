@@ -2,10 +2,14 @@ package golang
 
 import (
 	"context"
+	"crypto/sha1"
 	"errors"
+	"fmt"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -94,5 +98,52 @@ func TestARequestParsesAFileOnce(t *testing.T) {
 		if n := e.files.parses()["c/c.go"]; n != 1 {
 			t.Fatalf("run %d: c/c.go parsed %d times, want once", run, n)
 		}
+	}
+}
+
+// blobTree is a memTree that names each file's content by an id and
+// counts the reads of each file.
+type blobTree struct {
+	memTree
+	mu    sync.Mutex
+	reads map[string]int
+}
+
+func (t *blobTree) ReadFile(ctx context.Context, p string) ([]byte, error) {
+	t.mu.Lock()
+	t.reads[p]++
+	t.mu.Unlock()
+	return t.memTree.ReadFile(ctx, p)
+}
+
+func (t *blobTree) BlobID(_ context.Context, p string) (string, bool) {
+	src, ok := t.memTree[p]
+	return fmt.Sprintf("%x", sha1.Sum([]byte(src))), ok
+}
+
+// TestAPackageKeptByBlobIsNotRead lists a package's declarations in two
+// requests sharing a cache: the second finds each file's reading by its
+// blob id and reads none of them, and lists what the first did.
+func TestAPackageKeptByBlobIsNotRead(t *testing.T) {
+	tree := &blobTree{memTree: memTree{
+		"c/c.go": "package c\n\ntype T struct{}\n\nfunc (t *T) N() int { return 2 }\n",
+		"c/d.go": "package c\n\nfunc Other() int { return 3 }\n",
+	}, reads: map[string]int{}}
+	cache := engine.NewCache(1 << 20)
+	first := newGoEngine(context.Background(), tree, cache).dir("c")
+	if tree.reads["c/c.go"] != 1 || tree.reads["c/d.go"] != 1 {
+		t.Fatalf("the first request read %v, want each file once", tree.reads)
+	}
+	second := newGoEngine(context.Background(), tree, cache).dir("c")
+	if tree.reads["c/c.go"] != 1 || tree.reads["c/d.go"] != 1 {
+		t.Fatalf("the second request read the files again: %v", tree.reads)
+	}
+	if !reflect.DeepEqual(first, second) || len(second.decls["T.N"]) != 1 || len(second.decls["Other"]) != 1 {
+		t.Fatalf("the second request lists %+v, the first %+v", second, first)
+	}
+	tree.memTree["c/d.go"] = "package c\n\nfunc Another() int { return 4 }\n"
+	third := newGoEngine(context.Background(), tree, cache).dir("c")
+	if tree.reads["c/d.go"] != 2 || len(third.decls["Another"]) != 1 || len(third.decls["Other"]) != 0 {
+		t.Fatalf("a new content is not read: reads %v, decls %v", tree.reads, third.decls)
 	}
 }
