@@ -41,6 +41,25 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 	return s
 }
 
+// bodiesOf returns goscan.Bodies(src), found once a request for each
+// content however many readings need it.
+func (e *goEngine) bodiesOf(src []byte) []goscan.Body {
+	if len(src) == 0 {
+		return nil
+	}
+	id := srcID{unsafe.SliceData(src), len(src)}
+	e.sumMu.Lock()
+	b, ok := e.bodies[id]
+	e.sumMu.Unlock()
+	if !ok {
+		b = goscan.Bodies(src)
+		e.sumMu.Lock()
+		e.bodies[id] = b
+		e.sumMu.Unlock()
+	}
+	return b
+}
+
 // wantedIn answers the words of want (of maxWord bytes at most) among the
 // identifiers of src, each with how it occurs.
 func wantedIn(want *ident.Set[bool], src []byte) map[string]uint8 {

@@ -38,10 +38,11 @@ type goEngine struct {
 	// their path's last element, by file: parsed files are shared across
 	// requests and never changed.
 	aliases map[*goFile]map[string]string
-	fields  map[fieldsKey][]found // fieldsNamed's answers
-	sums    map[srcID]engine.Sum  // sumOf's answers
-	cache   *engine.Cache         // readings kept across requests
-	sumMu   sync.Mutex            // guards sums: the search's reading runs beside the uses
+	fields  map[fieldsKey][]found   // fieldsNamed's answers
+	sums    map[srcID]engine.Sum    // sumOf's answers
+	bodies  map[srcID][]goscan.Body // bodiesOf's answers
+	cache   *engine.Cache           // readings kept across requests
+	sumMu   sync.Mutex              // guards sums and bodies: the search's reading runs beside the uses
 	depth   int
 }
 
@@ -124,8 +125,8 @@ func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *go
 	return &goEngine{
 		ctx: ctx, tree: tree, cache: cache, aliases: map[*goFile]map[string]string{},
 		fields: map[fieldsKey][]found{},
-		sums:   map[srcID]engine.Sum{},
-		heads:  map[string][]byte{}, content: map[string][]byte{},
+		sums:   map[srcID]engine.Sum{}, bodies: map[srcID][]goscan.Body{},
+		heads: map[string][]byte{}, content: map[string][]byte{},
 		files: newParseTable(), dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}

@@ -262,7 +262,7 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 		src := e.read(p)
 		// Only a file naming name outside its function bodies, where the
 		// fields of package-level types are, is parsed.
-		if src == nil || !goscan.NamedOutsideBodies(src, name, ident.Dollar|ident.Unicode) {
+		if src == nil || !goscan.NamedOutsideBodies(src, name, ident.Dollar|ident.Unicode, func() []goscan.Body { return e.bodiesOf(src) }) {
 			continue
 		}
 		f := e.parse(p)
@@ -450,7 +450,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 		c := cands[i]
 		var keep func(goscan.Body) bool
 		keep, c.at = walkKeep(c.src, c.names)
-		c.f = e.files.parsed(c.path, keep, func() *goFile { return parseKeep(c.path, c.src, keep) })
+		c.f = e.files.parsed(c.path, keep, func() *goFile { return parseIn(c.path, c.src, e.bodiesOf(c.src), keep) })
 	})
 	return impactPrep{todo: todo, found: found, cands: cands}
 }

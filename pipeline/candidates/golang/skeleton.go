@@ -22,8 +22,14 @@ import (
 // write, a raw string holding a line "}"), the whole source is parsed
 // instead.
 func parseKeep(p string, src []byte, keep func(goscan.Body) bool) *goFile {
+	return parseIn(p, src, goscan.Bodies(src), keep)
+}
+
+// parseIn is parseKeep for src whose function bodies are bodies
+// (goscan.Bodies).
+func parseIn(p string, src []byte, bodies []goscan.Body, keep func(goscan.Body) bool) *goFile {
 	var blank []goscan.Body
-	for _, b := range goscan.Bodies(src) {
+	for _, b := range bodies {
 		if keep == nil || !keep(b) {
 			blank = append(blank, b)
 		}
@@ -122,7 +128,7 @@ func (e *goEngine) parsedFor(p string, keep func(goscan.Body) bool, made *goFile
 				k, _ = walkKeep(src, c.names)
 			}
 		}
-		return parseKeep(p, src, k)
+		return parseIn(p, src, e.bodiesOf(src), k)
 	})
 }
 

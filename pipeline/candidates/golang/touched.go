@@ -93,7 +93,7 @@ func (e *goEngine) parseSides(gos []*engine.Change) (newFiles []*goFile, newSide
 			return
 		}
 		if src := e.heads[c.Path]; c.New != nil && src != nil {
-			if f := parseKeep(c.Path, src, keeps[i]); f != nil {
+			if f := parseIn(c.Path, src, e.bodiesOf(src), keeps[i]); f != nil {
 				newFiles[i], newSides[i] = f, sideOf(f, e.codeLines(c.New, c.Added))
 			}
 		}
