@@ -361,14 +361,14 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (namesAt)
+	at    []int // where names occur in src, in order
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
 func (pl *impactPlan) filter(p string, src []byte) *impactCand {
-	present := wantedIn(&pl.want, src)
+	present, at := wantedIn(&pl.want, src)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -402,6 +402,10 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 	}
 	if len(c.names) == 0 {
 		return nil
+	}
+	c.at = at
+	if len(c.names) < len(present) {
+		c.at = namesAt(src, at, c.names)
 	}
 	return c
 }
@@ -448,8 +452,7 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 	// plan was made keeps those bodies already: it is parsed once.
 	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
-		var keep func(goscan.Body) bool
-		keep, c.at = walkKeep(c.src, c.names)
+		keep := walkKeep(c.at)
 		c.f = e.files.parsed(c.path, keep, func() *goFile { return parseIn(c.path, c.src, e.bodiesOf(c.src), keep) })
 	})
 	return impactPrep{todo: todo, found: found, cands: cands}
@@ -506,7 +509,7 @@ func namedIn(at []int, from, to int) bool {
 
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (namesAt): a declaration without one is not walked.
+// identifier: a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {

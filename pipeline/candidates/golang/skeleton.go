@@ -125,17 +125,15 @@ func (e *goEngine) parsedFor(p string, keep func(goscan.Body) bool, made *goFile
 		k := keep
 		if k == nil && e.plan != nil {
 			if c := e.plan.filter(p, src); c != nil {
-				k, _ = walkKeep(src, c.names)
+				k = walkKeep(c.at)
 			}
 		}
 		return parseIn(p, src, e.bodiesOf(src), k)
 	})
 }
 
-// walkKeep returns the offsets in src at which one of names occurs as an
-// identifier (namesAt), and the bodies the walk for them reads: those that
-// hold one.
-func walkKeep(src []byte, names map[string]bool) (func(goscan.Body) bool, []int) {
-	at := namesAt(src, names)
-	return func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }, at
+// walkKeep returns the bodies the walk for names read at offsets at
+// reads: those that hold one.
+func walkKeep(at []int) func(goscan.Body) bool {
+	return func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
 }
