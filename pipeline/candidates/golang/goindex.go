@@ -35,8 +35,8 @@ type goEngine struct {
 	modList  []*goModule          // the modules found, in the order found
 	typeMemo map[string]*gtype
 	// aliases holds the imports found under a package name other than
-	// their path's last element, by file: parsed files are shared across
-	// requests and never changed.
+	// their path's last element, by file: a parse is shared by the
+	// request's lookups and its search for references, and never changed.
 	aliases map[*goFile]map[string]string
 	fields  map[fieldsKey][]found   // fieldsNamed's answers
 	sums    map[srcID]engine.Sum    // sumOf's answers
