@@ -243,6 +243,21 @@ func (t *codeTree) ListDir(ctx context.Context, dir string) ([]string, error) {
 	return append([]string(nil), t.listing.dirs[clean]...), nil
 }
 
+// BlobID returns the object id of the file at path from the commit's
+// listing, without reading it: false for a path ReadFile refuses by its
+// listing (missing, no regular file, over the size limit).
+func (t *codeTree) BlobID(ctx context.Context, path string) (string, bool) {
+	clean, err := checkPath(path, false)
+	if err != nil || t.load(ctx) != nil {
+		return "", false
+	}
+	e, ok := t.listing.index[clean]
+	if !ok || e.kind() != "file" || e.Size > t.maxBytes {
+		return "", false
+	}
+	return e.OID, true
+}
+
 // Close stops the tree's git processes.
 func (t *codeTree) Close() error {
 	t.mu.Lock()

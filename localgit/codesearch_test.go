@@ -107,6 +107,29 @@ func TestCodeTreeTooLarge(t *testing.T) {
 	}
 }
 
+// TestCodeTreeBlobID names each file ReadFile serves by git's blob id of
+// its content at the commit, and no other path.
+func TestCodeTreeBlobID(t *testing.T) {
+	p, f := rootRepo(t)
+	ctx := context.Background()
+	tree := openTree(t, p, "feature").(*codeTree)
+	for _, path := range []string{"a.go", "dir/b.txt", "bin.dat", "big.txt"} {
+		want := git(t, f.dir, "rev-parse", "feature:"+path)
+		if id, ok := tree.BlobID(ctx, path); !ok || id != want {
+			t.Errorf("BlobID(%q) = %q, %v; want %q", path, id, ok, want)
+		}
+	}
+	if a, _ := tree.BlobID(ctx, "a.go"); a == git(t, f.dir, "rev-parse", f.forkSHA+":a.go") {
+		t.Errorf("BlobID(a.go) names the base's content")
+	}
+	tree.maxBytes = 100
+	for _, path := range []string{"untracked.txt", "gone.txt", "dir", "link", "sub", "../outside.txt", "big.txt"} {
+		if id, ok := tree.BlobID(ctx, path); ok {
+			t.Errorf("BlobID(%q) = %q, want none", path, id)
+		}
+	}
+}
+
 func TestCodeTreeGrep(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "repo")

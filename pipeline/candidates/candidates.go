@@ -153,7 +153,9 @@ type Change struct {
 }
 
 // Tree reads the repository at the head commit; Find calls it from
-// several goroutines at once.
+// several goroutines at once. A Tree that names each file's content by its
+// blob id from its listing (engine.BlobIDs) spares the readers reading a
+// file whose reading the Cache keeps.
 type Tree = engine.Tree
 
 // Options tune Find.

@@ -41,28 +41,50 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 	return s
 }
 
+// bodiesOf returns goscan.Bodies(src), found once a request for each
+// content however many readings need it.
+func (e *goEngine) bodiesOf(src []byte) []goscan.Body {
+	if len(src) == 0 {
+		return nil
+	}
+	id := srcID{unsafe.SliceData(src), len(src)}
+	e.sumMu.Lock()
+	b, ok := e.bodies[id]
+	e.sumMu.Unlock()
+	if !ok {
+		b = goscan.Bodies(src)
+		e.sumMu.Lock()
+		e.bodies[id] = b
+		e.sumMu.Unlock()
+	}
+	return b
+}
+
 // wantedIn answers the words of want (of maxWord bytes at most) among the
-// identifiers of src, each with how it occurs.
-func wantedIn(want *ident.Set[bool], src []byte) map[string]uint8 {
+// identifiers of src, each with how it occurs, and the offsets at which
+// they occur, in order.
+func wantedIn(want *ident.Set[bool], src []byte) (map[string]uint8, []int) {
 	var found map[string]uint8
+	var at []int
 	eachNamed(src, want, func(i, j int) {
 		if found == nil {
 			found = map[string]uint8{}
 		}
 		found[string(src[i:j])] |= engine.Occurrence(src, i, j)
+		at = append(at, i)
 	})
-	return found
+	return found, at
 }
 
-// namesAt returns the offsets in src at which one of names (of maxWord
-// bytes at most) occurs as an identifier, in order.
-func namesAt(src []byte, names map[string]bool) []int {
-	var set ident.Set[bool]
-	for n := range names {
-		set.Put(n, true)
-	}
+// namesAt returns the offsets of at (where wantedIn found its words in
+// src) at which one of names occurs.
+func namesAt(src []byte, at []int, names map[string]bool) []int {
 	var out []int
-	eachNamed(src, &set, func(i, _ int) { out = append(out, i) })
+	for _, i := range at {
+		if names[string(src[i:ident.End(src, i, goscan.Chars)])] {
+			out = append(out, i)
+		}
+	}
 	return out
 }
 

@@ -36,7 +36,10 @@ func TestWantedInAnswersAsTheList(t *testing.T) {
 	ws := newWordSet(words)
 	found := 0
 	for p, src := range srcs {
-		got := wantedIn(&ws.set, src)
+		got, at := wantedIn(&ws.set, src)
+		if want := ws.offsets(src); !slices.Equal(at, want) {
+			t.Fatalf("%s: offsets %v, reading word by word %v", p, at, want)
+		}
 		if want := ws.in(src, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: words %v, reading word by word %v", p, got, want)
 		}
@@ -58,7 +61,7 @@ func TestWordOffsetsAnswerAsTheText(t *testing.T) {
 		if f == nil {
 			return true
 		}
-		at := namesAt(src, ws.words)
+		_, at := wantedIn(&ws.set, src)
 		for _, d := range f.ast.Decls {
 			a, b := f.tf.Offset(d.Pos()), f.tf.Offset(d.End())
 			if got, want := namedIn(at, a, b), ws.in(src[a:b], true) != nil; got != want {
@@ -79,7 +82,7 @@ func TestWordOffsetsAnswerAsTheText(t *testing.T) {
 	}
 }
 
-// TestNamesAtAnswersAsTheText: the offsets namesAt reads are those a
+// TestNamesAtAnswersAsTheText: the offsets namesAt keeps are those a
 // reading of the text word by word finds, for the files of this repository
 // and for edge cases ('$' beside a name, non-ASCII, a name longer than a
 // word set keeps).
@@ -94,10 +97,20 @@ func TestNamesAtAnswersAsTheText(t *testing.T) {
 		"unicode.go": "package p\n\nvar π, aπ = 1, 2 // π\nfunc b() { _ = π + aπ }\n",
 		"long.go":    "package p\n\nvar " + long + ", x = 1, 2\nvar _ = " + long + " + x + 1x\n",
 	}
+	// The offsets of a larger set of words, as the search for references
+	// reads them, are filtered for each set.
+	every := map[string]bool{"p": true, "var": true, "func": true, "return": true, "aπ": true}
+	for _, names := range sets {
+		for n := range names {
+			every[n] = true
+		}
+	}
+	all := newWordSet(every)
 	checked := 0
 	check := func(p string, src []byte) {
+		_, at := wantedIn(&all.set, src)
 		for _, names := range sets {
-			got, want := namesAt(src, names), newWordSet(names).offsets(src)
+			got, want := namesAt(src, at, names), newWordSet(names).offsets(src)
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s: offsets of %v = %v, the text's %v", p, names, got, want)
 			}

@@ -24,21 +24,25 @@ type goEngine struct {
 	tree engine.Tree
 	err  error
 
-	heads    map[string][]byte // head content of changed files, authoritative over the tree
-	content  map[string][]byte // file contents read so far (nil: unreadable)
-	files    map[string]*goFile
+	heads   map[string][]byte // head content of changed files, authoritative over the tree
+	content map[string][]byte // file contents read so far (nil: unreadable)
+	files   *parseTable       // shared with the background search
+	// plan is the search for references, once made: a parse keeps the
+	// bodies it walks.
+	plan     *impactPlan
 	dirs     map[string]*goDir
 	modules  map[string]*goModule // by directory; nil value: no go.mod there
 	modList  []*goModule          // the modules found, in the order found
 	typeMemo map[string]*gtype
 	// aliases holds the imports found under a package name other than
-	// their path's last element, by file: parsed files are shared across
-	// requests and never changed.
+	// their path's last element, by file: a parse is shared by the
+	// request's lookups and its search for references, and never changed.
 	aliases map[*goFile]map[string]string
-	fields  map[fieldsKey][]found // fieldsNamed's answers
-	sums    map[srcID]engine.Sum  // sumOf's answers
-	cache   *engine.Cache         // readings kept across requests
-	sumMu   sync.Mutex            // guards sums: the search's reading runs beside the uses
+	fields  map[fieldsKey][]found   // fieldsNamed's answers
+	sums    map[srcID]engine.Sum    // sumOf's answers
+	bodies  map[srcID][]goscan.Body // bodiesOf's answers
+	cache   *engine.Cache           // readings kept across requests
+	sumMu   sync.Mutex              // guards sums and bodies: the search's reading runs beside the uses
 	depth   int
 }
 
@@ -121,9 +125,9 @@ func newGoEngine(ctx context.Context, tree engine.Tree, cache *engine.Cache) *go
 	return &goEngine{
 		ctx: ctx, tree: tree, cache: cache, aliases: map[*goFile]map[string]string{},
 		fields: map[fieldsKey][]found{},
-		sums:   map[srcID]engine.Sum{},
-		heads:  map[string][]byte{}, content: map[string][]byte{},
-		files: map[string]*goFile{}, dirs: map[string]*goDir{},
+		sums:   map[srcID]engine.Sum{}, bodies: map[srcID][]goscan.Body{},
+		heads: map[string][]byte{}, content: map[string][]byte{},
+		files: newParseTable(), dirs: map[string]*goDir{},
 		modules: map[string]*goModule{}, typeMemo: map[string]*gtype{},
 	}
 }
@@ -168,37 +172,24 @@ func (e *goEngine) dir(d string) *goDir {
 	}
 	// Files are read and scanned in parallel; the results are merged in
 	// listing order.
-	type scanned struct {
-		src   []byte
-		pkg   string
-		names []string
-	}
 	var paths []string
 	for _, p := range list {
 		if strings.HasSuffix(p, ".go") && engine.DirOf(p) == d {
 			paths = append(paths, p)
 		}
 	}
-	res := make([]scanned, len(paths))
-	pipeline.ParallelCtx(e.ctx, len(paths), func(i int) {
-		p := paths[i]
-		src, ok := e.heads[p]
-		if !ok {
-			var err error
-			if src, err = e.tree.ReadFile(e.ctx, p); err != nil {
-				return
-			}
-		}
-		d := e.declsOf(p, src)
-		res[i] = scanned{src: src, pkg: d.pkg, names: d.names}
-	})
+	res := make([]*fileDecls, len(paths))
+	srcs := make([][]byte, len(paths))
+	pipeline.ParallelCtx(e.ctx, len(paths), func(i int) { res[i], srcs[i] = e.scan(paths[i]) })
 	for i, p := range paths {
 		r := res[i]
-		if r.src == nil {
+		if r == nil {
 			continue
 		}
-		if _, ok := e.heads[p]; !ok {
-			e.content[p] = r.src
+		if srcs[i] != nil {
+			if _, ok := e.heads[p]; !ok {
+				e.content[p] = srcs[i]
+			}
 		}
 		g.paths = append(g.paths, p)
 		g.names[p] = r.pkg
@@ -213,15 +204,47 @@ func (e *goEngine) dir(d string) *goDir {
 }
 
 // fileDecls is what goscan.Decls reads of a file, kept across requests by
-// path and content (never changed once kept).
+// path and content, or path and blob id (never changed once kept).
 type fileDecls struct {
 	pkg   string
 	names []string
 }
 
-// declsOf returns goscan.Decls's reading of the file at p with content src.
-func (e *goEngine) declsOf(p string, src []byte) *fileDecls {
-	return engine.CachedAt(e.cache, engine.KeyAt("go/decls", p, e.sumOf(src)), func() (*fileDecls, int64) {
+// scan returns goscan.Decls's reading of head file p, and its content
+// when it was read: a file the tree names by its blob id (engine.BlobIDs)
+// and whose reading is kept is not read. nil when p cannot be read.
+func (e *goEngine) scan(p string) (*fileDecls, []byte) {
+	src, ok := e.heads[p]
+	if ok {
+		if src == nil {
+			return nil, nil
+		}
+		return e.declsOf(engine.KeyAt("go/decls", p, e.sumOf(src)), src), src
+	}
+	var key engine.Key
+	ids, named := e.tree.(engine.BlobIDs)
+	if named {
+		var id string
+		if id, named = ids.BlobID(e.ctx, p); named {
+			key = engine.BlobKey("go/decls", p, id)
+			if d, ok := engine.Get[*fileDecls](e.cache, key); ok {
+				return d, nil
+			}
+		}
+	}
+	src, err := e.tree.ReadFile(e.ctx, p)
+	if err != nil || src == nil {
+		return nil, nil
+	}
+	if !named {
+		key = engine.KeyAt("go/decls", p, e.sumOf(src))
+	}
+	return e.declsOf(key, src), src
+}
+
+// declsOf returns goscan.Decls's reading of content src, kept under k.
+func (e *goEngine) declsOf(k engine.Key, src []byte) *fileDecls {
+	return engine.CachedAt(e.cache, k, func() (*fileDecls, int64) {
 		d := &fileDecls{}
 		w := int64(64)
 		d.pkg = goscan.Decls(src, func(n string) {

@@ -72,7 +72,12 @@ func memberName(recv, name string, ptr bool) string {
 
 // find adds the Go evidence of the change to ev.
 func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *engine.Evidence) error {
-	e := newGoEngine(ctx, tree, ev.Cache)
+	return newGoEngine(ctx, tree, ev.Cache).find(all, gos, ev)
+}
+
+// find adds the Go evidence of the change to ev.
+func (e *goEngine) find(all, gos []*engine.Change, ev *engine.Evidence) error {
+	ctx := e.ctx
 	for _, c := range all {
 		if c.New != nil {
 			e.heads[c.Path] = c.New
@@ -89,6 +94,7 @@ func find(ctx context.Context, tree engine.Tree, all, gos []*engine.Change, ev *
 	plan := e.impactPlan(order)
 	done := make(chan impactPrep, 1)
 	if len(plan.words) > 0 {
+		e.plan = plan
 		go func() { done <- e.prepareImpact(plan, ev) }()
 	}
 	// The uses of the added lines are resolved meanwhile; the references
@@ -256,7 +262,7 @@ func (e *goEngine) findFields(pk pkgKey, name string) []found {
 		src := e.read(p)
 		// Only a file naming name outside its function bodies, where the
 		// fields of package-level types are, is parsed.
-		if src == nil || !goscan.NamedOutsideBodies(src, name, ident.Dollar|ident.Unicode) {
+		if src == nil || !goscan.NamedOutsideBodies(src, name, ident.Dollar|ident.Unicode, func() []goscan.Body { return e.bodiesOf(src) }) {
 			continue
 		}
 		f := e.parse(p)
@@ -355,14 +361,14 @@ type impactCand struct {
 	names map[string]bool
 	rank  int // 0: same package, 1: imports it, 2: names a changed member's type
 	f     *goFile
-	at    []int // where names occur in src, in order (namesAt)
+	at    []int // where names occur in src, in order
 }
 
 // filter decides whether the file at p can refer to a changed name: a file
 // of the name's package, a file importing its package (exported names) or,
 // for a member, a file that also names the member's type.
 func (pl *impactPlan) filter(p string, src []byte) *impactCand {
-	present := wantedIn(&pl.want, src)
+	present, at := wantedIn(&pl.want, src)
 	c := &impactCand{path: p, src: src, names: map[string]bool{}, rank: 3}
 	imports := map[pkgKey]bool{}
 	for name, occ := range present {
@@ -397,26 +403,30 @@ func (pl *impactPlan) filter(p string, src []byte) *impactCand {
 	if len(c.names) == 0 {
 		return nil
 	}
+	c.at = at
+	if len(c.names) < len(present) {
+		c.at = namesAt(src, at, c.names)
+	}
 	return c
 }
 
 // impactPrep is the part of the search for references that needs none of
-// the engine's maps: the files the search found that may refer to a changed
-// name, read and filtered, at most goWalkLimit of them, each with the
-// bodies its walk needs and a parse that keeps them.
+// the engine's maps (only its parse table, which is safe for concurrent
+// use): the files the search found that may refer to a changed name, read
+// and filtered, at most goWalkLimit of them, each with a parse that keeps
+// the bodies its walk needs.
 type impactPrep struct {
 	todo  []string
 	found []*impactCand // by todo index; nil: ruled out
 	cands []*impactCand
-	keeps []func(goscan.Body) bool
 	err   error
 }
 
 // prepareImpact searches the files that may refer to the changed or
 // removed declarations of plan (engine.Search, each filtered as it is
-// read), and parses those to walk, all in parallel. It reads the tree and
-// the shared caches only, so it may run while the engine resolves other
-// names.
+// read), and parses those to walk, all in parallel. It reads the tree, the
+// shared caches and the parse table only, so it may run while the engine
+// resolves other names.
 func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPrep {
 	q := engine.Query{Words: plan.words, Globs: []string{"*.go"}, Limit: goGrepLimit}
 	todo, found, err := engine.Search(e.ctx, e.tree, ev, "Go", q, func(p string, src []byte) (*impactCand, int, bool) {
@@ -438,38 +448,30 @@ func (e *goEngine) prepareImpact(plan *impactPlan, ev *engine.Evidence) impactPr
 	}
 	// impactIn walks the declarations whose text names a changed name: the
 	// parse keeps those bodies.
-	keeps := make([]func(goscan.Body) bool, len(cands))
+	// A file the engine's lookups have parsed, or are parsing, since the
+	// plan was made keeps those bodies already: it is parsed once.
 	pipeline.ParallelCtx(e.ctx, len(cands), func(i int) {
 		c := cands[i]
-		c.at = namesAt(c.src, c.names)
-		at := c.at
-		keeps[i] = func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
-		c.f = parseKeep(c.path, c.src, keeps[i])
+		keep := walkKeep(c.at)
+		c.f = e.files.parsed(c.path, keep, func() *goFile { return parseIn(c.path, c.src, e.bodiesOf(c.src), keep) })
 	})
-	return impactPrep{todo: todo, found: found, cands: cands, keeps: keeps}
+	return impactPrep{todo: todo, found: found, cands: cands}
 }
 
 // impactOf records the files of prep.cands that refer to the changed or
 // removed declarations of plan; references are resolved one file after
-// another. A file the engine has already parsed with the bodies the walk
-// needs keeps that parse.
+// another, each in the parse prepareImpact took (see parsedFor).
 func (e *goEngine) impactOf(plan *impactPlan, prep impactPrep, ev *engine.Evidence) {
 	for i, c := range prep.found {
 		if c != nil {
 			e.content[prep.todo[i]] = c.src
 		}
 	}
-	cands := prep.cands
-	for i, c := range cands {
-		if f, ok := e.files[c.path]; !ok || (f != nil && !f.covers(prep.keeps[i])) {
-			e.files[c.path] = c.f
-		}
-	}
-	for _, c := range cands {
+	for _, c := range prep.cands {
 		if e.err != nil {
 			return
 		}
-		f := e.files[c.path]
+		f := c.f
 		if f == nil {
 			continue
 		}
@@ -507,7 +509,7 @@ func namedIn(at []int, from, to int) bool {
 
 // impactIn records the references of file f to the changed declarations.
 // at holds the offsets in f's content at which one of names occurs as an
-// identifier (namesAt): a declaration without one is not walked.
+// identifier: a declaration without one is not walked.
 func (e *goEngine) impactIn(f *goFile, names map[string]bool, at []int, rank int, byName map[string][]*goSym, ev *engine.Evidence) {
 	w := &goWalker{e: e, f: f, want: func(id *ast.Ident) bool { return names[id.Name] }}
 	w.skip = func(d ast.Decl) bool {

@@ -22,8 +22,14 @@ import (
 // write, a raw string holding a line "}"), the whole source is parsed
 // instead.
 func parseKeep(p string, src []byte, keep func(goscan.Body) bool) *goFile {
+	return parseIn(p, src, goscan.Bodies(src), keep)
+}
+
+// parseIn is parseKeep for src whose function bodies are bodies
+// (goscan.Bodies).
+func parseIn(p string, src []byte, bodies []goscan.Body, keep func(goscan.Body) bool) *goFile {
 	var blank []goscan.Body
-	for _, b := range goscan.Bodies(src) {
+	for _, b := range bodies {
 		if keep == nil || !keep(b) {
 			blank = append(blank, b)
 		}
@@ -105,19 +111,29 @@ func (f *goFile) covers(keep func(goscan.Body) bool) bool {
 // for (nil: none): the request's parse of p when it has them, otherwise
 // made (a parse of p's head content with keep already made; nil: none) or
 // a new one, which replaces it. nil when p cannot be read or is no Go.
+// Once the search for references is planned, a new parse also keeps the
+// bodies that search walks in p, which then takes this parse as its own.
 func (e *goEngine) parsedFor(p string, keep func(goscan.Body) bool, made *goFile) *goFile {
-	if f, ok := e.files[p]; ok && (f == nil || f.covers(keep)) {
-		return f
-	}
-	src := e.read(p)
-	if src == nil {
-		e.files[p] = nil
-		return nil
-	}
-	f := made
-	if f == nil {
-		f = parseKeep(p, src, keep)
-	}
-	e.files[p] = f
-	return f
+	return e.files.parsed(p, keep, func() *goFile {
+		if made != nil {
+			return made
+		}
+		src := e.read(p)
+		if src == nil {
+			return nil
+		}
+		k := keep
+		if k == nil && e.plan != nil {
+			if c := e.plan.filter(p, src); c != nil {
+				k = walkKeep(c.at)
+			}
+		}
+		return parseIn(p, src, e.bodiesOf(src), k)
+	})
+}
+
+// walkKeep returns the bodies the walk for names read at offsets at
+// reads: those that hold one.
+func walkKeep(at []int) func(goscan.Body) bool {
+	return func(b goscan.Body) bool { return namedIn(at, b.Start, b.Close+1) }
 }

@@ -31,33 +31,7 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 		order = append(order, s)
 	}
 	var usesFiles []usesJob
-	// Both sides of every change are parsed, and their declarations
-	// listed, first, in parallel; the touched ones are then taken one
-	// change after another.
-	newFiles, oldFiles := make([]*goFile, len(gos)), make([]*goFile, len(gos))
-	newSides, oldSides := make([]*goSide, len(gos)), make([]*goSide, len(gos))
-	keeps := make([]func(goscan.Body) bool, len(gos))
-	for i, c := range gos {
-		added := c.Added
-		// The walk of usesOf reads the bodies that hold added lines.
-		keeps[i] = func(b goscan.Body) bool { return engine.SpanHit(added, b.From, b.To) }
-	}
-	pipeline.Parallel(len(gos), func(i int) {
-		c := gos[i]
-		if engine.SkippedPath(c.Path) {
-			return
-		}
-		if src := e.heads[c.Path]; c.New != nil && src != nil {
-			if f := parseKeep(c.Path, src, keeps[i]); f != nil {
-				newFiles[i], newSides[i] = f, sideOf(f, e.codeLines(c.New, c.Added))
-			}
-		}
-		if c.Old != nil && len(c.Removed) > 0 {
-			if f := parseKeep(c.BasePath(), c.Old, nil); f != nil {
-				oldFiles[i], oldSides[i] = f, sideOf(f, e.codeLines(c.Old, c.Removed))
-			}
-		}
-	})
+	newFiles, newSides, oldSides, keeps := e.parseSides(gos)
 	var olds []*goSym
 	for i, c := range gos {
 		if engine.SkippedPath(c.Path) {
@@ -98,6 +72,43 @@ func (e *goEngine) touched(gos []*engine.Change) ([]*goSym, []usesJob, error) {
 		addSym(s)
 	}
 	return order, usesFiles, nil
+}
+
+// parseSides parses both sides of every change, and lists their
+// declarations, in parallel: the heads with the bodies that hold added
+// lines (the walk of usesOf reads them), which keeps answers for each
+// change. The heads' parses are the request's before any lookup, which
+// would parse a changed file again.
+func (e *goEngine) parseSides(gos []*engine.Change) (newFiles []*goFile, newSides, oldSides []*goSide, keeps []func(goscan.Body) bool) {
+	newFiles = make([]*goFile, len(gos))
+	newSides, oldSides = make([]*goSide, len(gos)), make([]*goSide, len(gos))
+	keeps = make([]func(goscan.Body) bool, len(gos))
+	for i, c := range gos {
+		added := c.Added
+		keeps[i] = func(b goscan.Body) bool { return engine.SpanHit(added, b.From, b.To) }
+	}
+	pipeline.Parallel(len(gos), func(i int) {
+		c := gos[i]
+		if engine.SkippedPath(c.Path) {
+			return
+		}
+		if src := e.heads[c.Path]; c.New != nil && src != nil {
+			if f := parseIn(c.Path, src, e.bodiesOf(src), keeps[i]); f != nil {
+				newFiles[i], newSides[i] = f, sideOf(f, e.codeLines(c.New, c.Added))
+			}
+		}
+		if c.Old != nil && len(c.Removed) > 0 {
+			if f := parseKeep(c.BasePath(), c.Old, nil); f != nil {
+				oldSides[i] = sideOf(f, e.codeLines(c.Old, c.Removed))
+			}
+		}
+	})
+	for i, c := range gos {
+		if newFiles[i] != nil {
+			e.parsedFor(c.Path, keeps[i], newFiles[i])
+		}
+	}
+	return newFiles, newSides, oldSides, keeps
 }
 
 // existsAtHead reports whether the declaration named by s exists at the head.

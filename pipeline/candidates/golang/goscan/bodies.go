@@ -104,8 +104,13 @@ func Bodies(src []byte) []Body {
 // NamedOutsideBodies reports whether src holds w as a whole identifier
 // (under c) outside the bodies Bodies finds: a package-level declaration,
 // a struct's field or an interface's method named w can only be there.
-func NamedOutsideBodies(src []byte, w string, c ident.Chars) bool {
-	var bodies []Body
+// bodies answers Bodies(src) when a match needs them (nil: Bodies is
+// called), for a caller that keeps them.
+func NamedOutsideBodies(src []byte, w string, c ident.Chars, bodies func() []Body) bool {
+	if bodies == nil {
+		bodies = func() []Body { return Bodies(src) }
+	}
+	var found []Body
 	k := 0
 	for off := 0; ; {
 		i := bytes.Index(src[off:], []byte(w))
@@ -118,13 +123,13 @@ func NamedOutsideBodies(src []byte, w string, c ident.Chars) bool {
 		if i > 0 && c.IsByte(src[i-1]) || end < len(src) && c.IsByte(src[end]) {
 			continue
 		}
-		if bodies == nil {
-			bodies = Bodies(src)
+		if found == nil {
+			found = bodies()
 		}
-		for k < len(bodies) && bodies[k].Close < i {
+		for k < len(found) && found[k].Close < i {
 			k++
 		}
-		if k == len(bodies) || i <= bodies[k].Open {
+		if k == len(found) || i <= found[k].Open {
 			return true
 		}
 	}

@@ -20,7 +20,7 @@ func TestNamedOutsideBodies(t *testing.T) {
 		{"Inner", false}, {"local", false}, {"Nested", false},
 		{"Fiel", false}, {"Missing", false}, {"", false},
 	} {
-		if got := NamedOutsideBodies(src, c.name, ident.Dollar|ident.Unicode); got != c.want {
+		if got := NamedOutsideBodies(src, c.name, ident.Dollar|ident.Unicode, nil); got != c.want {
 			t.Errorf("%q: %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -25,6 +25,7 @@ type cacheKey struct {
 	reader, path string
 	sum          uint64 // maphash of the content
 	n            int    // the content's length
+	blob         string // or the content's id in the tree (BlobIDs)
 }
 
 type cached struct {
@@ -42,7 +43,7 @@ func NewCache(maxBytes int64) *Cache {
 	return &Cache{maxBytes: maxBytes, c: otter.Must(&otter.Options[cacheKey, cached]{
 		MaximumWeight: uint64(maxBytes),
 		Weigher: func(k cacheKey, c cached) uint32 {
-			return uint32(min(c.weight+int64(len(k.path)), math.MaxUint32))
+			return uint32(min(c.weight+int64(len(k.path)+len(k.blob)), math.MaxUint32))
 		},
 	})}
 }
@@ -67,6 +68,13 @@ func SumOf(src []byte) Sum { return Sum{maphash.Bytes(cacheSeed, src), len(src)}
 // s names.
 func KeyAt(reader, p string, s Sum) Key {
 	return Key{cacheKey{reader: reader, path: p, sum: s.sum, n: s.n}}
+}
+
+// BlobKey is the key of what reader keeps of the file at p whose content
+// the tree names id (BlobIDs): what is kept under it is found without
+// reading the file.
+func BlobKey(reader, p, id string) Key {
+	return Key{cacheKey{reader: reader, path: p, blob: id}}
 }
 
 // Cached returns what read made of the file at p with content src, from

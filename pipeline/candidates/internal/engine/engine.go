@@ -30,6 +30,15 @@ type Tree interface {
 	ListDir(ctx context.Context, dir string) ([]string, error)
 }
 
+// BlobIDs is what a Tree may also implement: the id of a file's content
+// (git's blob id) from the tree's listing, without reading the file; two
+// files with one id hold the same content. A reading kept under the id
+// (BlobKey) spares the next request that meets the file its read.
+type BlobIDs interface {
+	// BlobID answers false for a file the tree cannot name that way.
+	BlobID(ctx context.Context, path string) (string, bool)
+}
+
 // History is what a Tree may also implement: the co-change history of the
 // repository's branches (package cochange).
 type History interface {
