@@ -474,7 +474,7 @@ type ownFile struct {
 func (s *tokSearch) own(p string, rf *jsFile) (ownFile, int, bool) {
 	keep := (s.world == nil || !s.world.Shadowed(p)) && (!s.shared || s.mentions(rf))
 	impact := keep && s.mentionsTouched(rf)
-	f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
+	f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms, cache: rf.cache}
 	return ownFile{f, keep}, len(f.Toks), true
 }
 

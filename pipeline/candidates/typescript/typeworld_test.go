@@ -4,7 +4,11 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
@@ -59,5 +63,40 @@ func TestReceiversWorkedOutOnce(t *testing.T) {
 	}
 	if shared.Lookups()*2 > alone {
 		t.Errorf("one World worked out %d expressions for %d member accesses, a World each %d: want at most half", shared.Lookups(), members, alone)
+	}
+}
+
+// The parameter scopes of a file are read once for all the searches and
+// lookups of a request, and kept with its reading: a later pull request
+// leaving the file unchanged reads them from the readers' cache.
+func TestScopesReadOncePerContent(t *testing.T) {
+	cache := engine.NewCache(64 << 20)
+	files := maps.Clone(honoLike)
+	files["test/more.ts"] = "import {Hono} from '../src/hono.js';\n\nconst app = new Hono();\napp.get('/x', (c) => c.json([]));\napp.get('/y', (c) => c.json(null));\n"
+	ctxV0 := files["src/context.ts"]
+	ask := func(old, new string) (int64, []string) {
+		t.Helper()
+		files["src/context.ts"] = new
+		cs := []*engine.Change{lineChange("src/context.ts", old, new)}
+		ev := engine.NewEvidence(cs)
+		ev.Cache = cache
+		before := jsdecl.ScopeReads()
+		if err := find(context.Background(), pipelinetest.NewTree(files), nil, cs, ev); err != nil {
+			t.Fatal(err)
+		}
+		return jsdecl.ScopeReads() - before, slices.Sorted(maps.Keys(ev.Files))
+	}
+	v1 := strings.Replace(ctxV0, "String(o)", "JSON.stringify(o)", 1)
+	v2 := strings.Replace(ctxV0, "String(o)", "String(o) + ''", 1)
+	n1, got1 := ask(ctxV0, v1)
+	n2, got2 := ask(v1, v2)
+	if !slices.Contains(got1, "test/app.ts") || !slices.Contains(got1, "test/more.ts") || !slices.Equal(got1, got2) {
+		t.Fatalf("evidence in %v, then %v: want test/app.ts and test/more.ts both times", got1, got2)
+	}
+	if n1 < 3 {
+		t.Fatalf("the first request read the scopes of %d files: the test's handler is not read as written", n1)
+	}
+	if n2 > 1 {
+		t.Errorf("the second request read the scopes of %d files, want at most 1 (the new side of src/context.ts)", n2)
 	}
 }
