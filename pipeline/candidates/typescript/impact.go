@@ -91,7 +91,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				// parameter takes Context from the handler type of a file
 				// g imports, not from an import of Context's file.
 				score = lexed.ScoreMember
-			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
+			case sym.Decl.Container != "" && member && !s.declares(sym.Decl.Name) && len(sym.Decl.Name) >= 6:
 				score = lexed.ScoreUnrelated
 			case sym.Decl.Container != "" && !member && !sym.Decl.Static && (sym.Decl.Kind == "field" || sym.Decl.Kind == "method") &&
 				s.literalOf(g, i, sym.Decl.Container):

@@ -234,7 +234,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	for _, im := range supers {
 		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
-	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, importedOnly: importedOnly, declaredBy: map[string]int{},
+	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, importedOnly: importedOnly,
 		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
@@ -407,7 +407,7 @@ type tokSearch struct {
 	memberOnly   map[string]bool
 	importedOnly map[string]bool         // searched in the files the changed file imports only (usedNames)
 	files        []*jsFile               // the searched files
-	declaredBy   map[string]int          // member name -> searched files declaring it
+	declared     map[string]bool         // whether a searched file declares the name (declares), by name
 	indexes      []*jsFile               // the searched files that re-export other files' names
 	re           *reexports              // JS re-exports, followed transitively
 	recv         map[string]*receivers   // JS members used on added lines: their receivers' types
@@ -481,16 +481,26 @@ func (s *tokSearch) own(p string, rf *jsFile) (ownFile, int, bool) {
 // add keeps f among the searched files.
 func (s *tokSearch) add(f *jsFile) {
 	s.files = append(s.files, f)
-	seen := map[string]bool{}
-	for _, d := range f.Decls {
-		if !seen[d.Name] {
-			seen[d.Name] = true
-			s.declaredBy[d.Name]++
-		}
-	}
 	if slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return im.Export }) {
 		s.indexes = append(s.indexes, f)
 	}
+}
+
+// declares reports whether one of the searched files declares name,
+// looked up once per name: the impact walk asks it of the few names it
+// meets as members, not of every declaration of every file read.
+func (s *tokSearch) declares(name string) bool {
+	d, ok := s.declared[name]
+	if !ok {
+		d = slices.ContainsFunc(s.files, func(f *jsFile) bool {
+			return slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Name == name })
+		})
+		if s.declared == nil {
+			s.declared = map[string]bool{}
+		}
+		s.declared[name] = d
+	}
+	return d
 }
 
 // maxSharedTokens bounds the files the changes' searches share (s.lexed):

@@ -100,3 +100,37 @@ func TestScopesReadOncePerContent(t *testing.T) {
 		t.Errorf("the second request read the scopes of %d files, want at most 1 (the new side of src/context.ts)", n2)
 	}
 }
+
+// A member called on a receiver no import or type ties to the changed
+// class is textual evidence while no searched file declares a member of
+// that name; one that does (another class's refreshAll) makes the call
+// nothing.
+func TestTextualMembersUnlessDeclaredElsewhere(t *testing.T) {
+	old := "export class Widget {\n  refreshAll(): void {\n    this.n = 1;\n  }\n  n = 0;\n}\n"
+	new := strings.Replace(old, "this.n = 1", "this.n = 2", 1)
+	caller := "export function go(x: any) {\n  x.refreshAll();\n}\n"
+	textual := func(files map[string]string) []string {
+		t.Helper()
+		files["src/widget.ts"] = new
+		cs := []*engine.Change{lineChange("src/widget.ts", old, new)}
+		ev := engine.NewEvidence(cs)
+		if err := find(context.Background(), pipelinetest.NewTree(files), nil, cs, ev); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for p, f := range ev.Files {
+			if slices.ContainsFunc(f.Items, func(it engine.Item) bool { return it.Method == engine.MethodTextual }) {
+				out = append(out, p)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := textual(map[string]string{"src/caller.ts": caller}); !slices.Equal(got, []string{"src/caller.ts"}) {
+		t.Errorf("textual evidence in %v, want [src/caller.ts]", got)
+	}
+	other := "export class Board {\n  refreshAll(): void {}\n}\n"
+	if got := textual(map[string]string{"src/caller.ts": caller, "src/board.ts": other}); len(got) != 0 {
+		t.Errorf("textual evidence in %v with another class declaring refreshAll, want none", got)
+	}
+}
