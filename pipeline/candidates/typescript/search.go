@@ -474,7 +474,11 @@ type ownFile struct {
 func (s *tokSearch) own(p string, rf *jsFile) (ownFile, int, bool) {
 	keep := (s.world == nil || !s.world.Shadowed(p)) && (!s.shared || s.mentions(rf))
 	impact := keep && s.mentionsTouched(rf)
-	f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms, cache: rf.cache}
+	lf := rf.File // shared: the lookups of types remember their answers by file
+	if !impact {
+		lf = rf.Clone(true)
+	}
+	f := &jsFile{File: lf, aliases: rf.aliases, forms: rf.forms, cache: rf.cache}
 	return ownFile{f, keep}, len(f.Toks), true
 }
 
