@@ -54,6 +54,7 @@ func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *eng
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	newGroupWords(group)
 	paths, err := groupPaths(ctx, tree, ev, group, aliases, mods)
 	if err != nil {
 		return err
@@ -417,6 +418,8 @@ type tokSearch struct {
 	globals      map[string]bool         // the changed file's global declarations: no import names them
 	common       map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
 	peers        []*jsFile               // the new sides of the other changed JS files of the Find
+	group        *groupWords             // the words of the Find's searches; nil when searched alone
+	wordBits     []uint64                // the search's words among group's
 }
 
 // read lexes the searched TypeScript/JavaScript files on every core
@@ -531,8 +534,12 @@ func (s *tokSearch) searchedFile(ctx context.Context, tree engine.Tree, p string
 }
 
 // mentions reports whether f holds one of the search's words as an
-// identifier.
+// identifier: by the words its group of searches found f holds, when it
+// has one.
 func (s *tokSearch) mentions(f *jsFile) bool {
+	if s.group != nil {
+		return overlaps(s.wordBits, s.group.heldBy(f.File))
+	}
 	idents := f.Index().Idents
 	for _, w := range s.words {
 		if idents[w] {
