@@ -418,6 +418,7 @@ type tokSearch struct {
 	globals      map[string]bool         // the changed file's global declarations: no import names them
 	common       map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
 	peers        []*jsFile               // the new sides of the other changed JS files of the Find
+	tops         []string                // the names of impactNames with a module-level declaration (topNames)
 	group        *groupWords             // the words of the Find's searches; nil when searched alone
 	wordBits     []uint64                // the search's words among group's
 }
