@@ -40,8 +40,9 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		bound, _ := bindingImports(g, name)
 		return !bound
 	}
+	maybe := s.namesFilter(renamed)
 	for i, t := range g.Toks {
-		if t.Kind != lexed.TkIdent {
+		if t.Kind != lexed.TkIdent || !maybe.has(t.Text) {
 			continue
 		}
 		member := i > 0 && g.Toks[i-1].Text == "."
@@ -111,6 +112,40 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			}
 		}
 	}
+}
+
+// nameFilter tells the names that cannot be one of a set of names by
+// their lengths and first bytes, without hashing them: the impact walk
+// asks it of every identifier of the files it walks, most of them none of
+// the touched names.
+type nameFilter struct {
+	lens   uint64    // lengths, modulo 64
+	firsts [4]uint64 // first bytes
+}
+
+func (f *nameFilter) add(n string) {
+	if n != "" {
+		f.lens |= 1 << (len(n) % 64)
+		f.firsts[n[0]/64] |= 1 << (n[0] % 64)
+	}
+}
+
+// has reports whether n may be one of the names added.
+func (f *nameFilter) has(n string) bool {
+	return n != "" && f.lens&(1<<(len(n)%64)) != 0 && f.firsts[n[0]/64]&(1<<(n[0]%64)) != 0
+}
+
+// namesFilter is the filter of the touched names and of the local names
+// renamed maps to them.
+func (s *tokSearch) namesFilter(renamed map[string]string) nameFilter {
+	var f nameFilter
+	for n := range s.impactNames {
+		f.add(n)
+	}
+	for n := range renamed {
+		f.add(n)
+	}
+	return f
 }
 
 // reexportedTo adds to viaIndex the changed file's top-level names that g

@@ -40,3 +40,24 @@ func TestGroupWordsLookedUpOncePerFile(t *testing.T) {
 		t.Errorf("the files' words were looked up %d times, want %d (once per file)", g.looks, len(files))
 	}
 }
+
+// The impact walk's filter keeps every touched name and drops the names
+// of a length no touched name has, or starting with a byte none starts
+// with.
+func TestNameFilter(t *testing.T) {
+	var f nameFilter
+	names := []string{"json", "Context", "$el", "_private", "x1234567890123456789012345678901234567890123456789012345678901234567"}
+	for _, n := range names {
+		f.add(n)
+	}
+	for _, n := range names {
+		if !f.has(n) {
+			t.Errorf("the filter drops %q, which was added", n)
+		}
+	}
+	for _, n := range []string{"jsonxy", "context", "Xontext", "el", "", "abcde"} {
+		if f.has(n) {
+			t.Errorf("the filter keeps %q: no added name has its length or its first byte", n)
+		}
+	}
+}
