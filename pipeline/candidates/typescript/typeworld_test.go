@@ -134,3 +134,24 @@ func TestTextualMembersUnlessDeclaredElsewhere(t *testing.T) {
 		t.Errorf("textual evidence in %v with another class declaring refreshAll, want none", got)
 	}
 }
+
+// Whether a parameter's scope holds a token is a binary search over the
+// scopes of its name: it answers as looking at each of them does, nested,
+// side by side, or neither.
+func TestInScopeAnswersAsEveryScope(t *testing.T) {
+	src := "const c = 1;\napp.get('/', (c) => c.json(c));\nfunction f(c, d) {\n  return (c) => { g((x, c) => c + x); return c; };\n}\n" +
+		"app.use(async (c, next) => { await next(); c.header('x'); });\nc.done();\nclass K {\n  m(c: Context) {\n    return c;\n  }\n}\nc;\n"
+	f := readJS("test/scopes.ts", []byte(src), nil)
+	scopes := jsdecl.ParamScopes(f.File)
+	if len(scopes["c"]) < 5 {
+		t.Fatalf("scopes of c: %v, want at least 5, nested and side by side", scopes["c"])
+	}
+	for name, ss := range scopes {
+		for i := range f.Toks {
+			want := slices.ContainsFunc(ss, func(p modtypes.Scope) bool { return p.From <= i && i <= p.To })
+			if got := modtypes.InScope(ss, i); got != want {
+				t.Errorf("InScope(%s, token %d %q, line %d) = %v, want %v", name, i, f.Toks[i].Text, f.Toks[i].Line, got, want)
+			}
+		}
+	}
+}

@@ -56,6 +56,14 @@ func ParamScopes(f *lexed.File) map[string][]modtypes.Scope {
 			}
 		}
 	}
+	for _, ss := range out { // in the order of their From: j only grows
+		for k := range ss {
+			ss[k].Reach = ss[k].To
+			if k > 0 {
+				ss[k].Reach = max(ss[k].To, ss[k-1].Reach)
+			}
+		}
+	}
 	return out
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -96,6 +97,10 @@ type Scope struct {
 	Name     string
 	Pos      int
 	From, To int
+	// Reach is the largest To of the scopes of the name up to this one,
+	// the scopes listed in the order of their From (as ParamScopes lists
+	// them): whether one holds a token is a binary search (InScope).
+	Reach int
 }
 
 // New returns the reading of one Find over tree.
@@ -605,14 +610,12 @@ func (w *World) shadowedAt(f *lexed.File, i int) bool {
 	return InScope(w.host.Scopes(f)[f.Toks[i].Text], i)
 }
 
-// InScope reports whether token index i lies in one of scopes.
+// InScope reports whether token index i lies in one of scopes, listed in
+// the order of their From with their Reach: a parameter named like an
+// import (c of a thousand handlers) has as many scopes as functions.
 func InScope(scopes []Scope, i int) bool {
-	for _, p := range scopes {
-		if p.From <= i && i <= p.To {
-			return true
-		}
-	}
-	return false
+	p := sort.Search(len(scopes), func(k int) bool { return scopes[k].From > i })
+	return p > 0 && scopes[p-1].Reach >= i
 }
 
 // closeOf returns the index of the bracket closing f.Toks[i] ('(' or '<'),
