@@ -12,26 +12,7 @@ import (
 
 // impactIn records g's references to the changed declarations.
 func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
-	c := s.c
-	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
-	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
-	var namespaces []string       // g's namespace imports of c (import * as ns)
-	gReaches := gImportsC
-	if s.re != nil {
-		if !gImportsC {
-			for name, ss := range s.impactNames {
-				if slices.ContainsFunc(ss, topLevel) && s.re.importsVia(g, c.Path, name) {
-					viaIndex[name] = true
-				}
-			}
-			gReaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
-		}
-		namespaces = s.re.namespaceOf(g, c.Path)
-	}
-	namespaces = append(namespaces, s.namedNamespaces(g)...)
-	if !gImportsC && s.reexportedTo(g, viaIndex) {
-		gReaches = true
-	}
+	gImportsC, viaIndex, namespaces, gReaches := s.reachOf(g)
 	renamed := s.renamedIn(g, viaIndex)
 	global := func(name string) bool { // a global name g neither declares nor imports
 		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
@@ -146,6 +127,34 @@ func (s *tokSearch) namesFilter(renamed map[string]string) nameFilter {
 		f.add(n)
 	}
 	return f
+}
+
+// reachOf tells how g reaches the changed file: whether it imports it,
+// the top-level names it imports from a file re-exporting them
+// (viaIndex), the names binding the file as a namespace (import * as
+// ns, or a name an index re-exports it as), and whether it reaches it
+// any of those ways.
+func (s *tokSearch) reachOf(g *jsFile) (importsC bool, viaIndex map[string]bool, namespaces []string, reaches bool) {
+	c := s.c
+	importsC = importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+	viaIndex = map[string]bool{}
+	reaches = importsC
+	if s.re != nil {
+		if !importsC {
+			for name, ss := range s.impactNames {
+				if slices.ContainsFunc(ss, topLevel) && s.re.importsVia(g, c.Path, name) {
+					viaIndex[name] = true
+				}
+			}
+			reaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
+		}
+		namespaces = s.re.namespaceOf(g, c.Path)
+	}
+	namespaces = append(namespaces, s.namedNamespaces(g)...)
+	if !importsC && s.reexportedTo(g, viaIndex) {
+		reaches = true
+	}
+	return importsC, viaIndex, namespaces, reaches
 }
 
 // reexportedTo adds to viaIndex the changed file's top-level names that g
