@@ -12,26 +12,7 @@ import (
 
 // impactIn records g's references to the changed declarations.
 func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
-	c := s.c
-	gImportsC := importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
-	viaIndex := map[string]bool{} // top-level names g imports from a file re-exporting c's
-	var namespaces []string       // g's namespace imports of c (import * as ns)
-	gReaches := gImportsC
-	if s.re != nil {
-		if !gImportsC {
-			for name, ss := range s.impactNames {
-				if slices.ContainsFunc(ss, topLevel) && s.re.importsVia(g, c.Path, name) {
-					viaIndex[name] = true
-				}
-			}
-			gReaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
-		}
-		namespaces = s.re.namespaceOf(g, c.Path)
-	}
-	namespaces = append(namespaces, s.namedNamespaces(g)...)
-	if !gImportsC && s.reexportedTo(g, viaIndex) {
-		gReaches = true
-	}
+	gImportsC, viaIndex, namespaces, gReaches := s.reachOf(g)
 	renamed := s.renamedIn(g, viaIndex)
 	global := func(name string) bool { // a global name g neither declares nor imports
 		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
@@ -40,8 +21,9 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		bound, _ := bindingImports(g, name)
 		return !bound
 	}
+	maybe := s.namesFilter(renamed)
 	for i, t := range g.Toks {
-		if t.Kind != lexed.TkIdent {
+		if t.Kind != lexed.TkIdent || !maybe.has(t.Text) {
 			continue
 		}
 		member := i > 0 && g.Toks[i-1].Text == "."
@@ -91,7 +73,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				// parameter takes Context from the handler type of a file
 				// g imports, not from an import of Context's file.
 				score = lexed.ScoreMember
-			case sym.Decl.Container != "" && member && s.declaredBy[sym.Decl.Name] == 0 && len(sym.Decl.Name) >= 6:
+			case sym.Decl.Container != "" && member && !s.declares(sym.Decl.Name) && len(sym.Decl.Name) >= 6:
 				score = lexed.ScoreUnrelated
 			case sym.Decl.Container != "" && !member && !sym.Decl.Static && (sym.Decl.Kind == "field" || sym.Decl.Kind == "method") &&
 				s.literalOf(g, i, sym.Decl.Container):
@@ -111,6 +93,68 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			}
 		}
 	}
+}
+
+// nameFilter tells the names that cannot be one of a set of names by
+// their lengths and first bytes, without hashing them: the impact walk
+// asks it of every identifier of the files it walks, most of them none of
+// the touched names.
+type nameFilter struct {
+	lens   uint64    // lengths, modulo 64
+	firsts [4]uint64 // first bytes
+}
+
+func (f *nameFilter) add(n string) {
+	if n != "" {
+		f.lens |= 1 << (len(n) % 64)
+		f.firsts[n[0]/64] |= 1 << (n[0] % 64)
+	}
+}
+
+// has reports whether n may be one of the names added.
+func (f *nameFilter) has(n string) bool {
+	return n != "" && f.lens&(1<<(len(n)%64)) != 0 && f.firsts[n[0]/64]&(1<<(n[0]%64)) != 0
+}
+
+// namesFilter is the filter of the touched names and of the local names
+// renamed maps to them.
+func (s *tokSearch) namesFilter(renamed map[string]string) nameFilter {
+	var f nameFilter
+	for n := range s.impactNames {
+		f.add(n)
+	}
+	for n := range renamed {
+		f.add(n)
+	}
+	return f
+}
+
+// reachOf tells how g reaches the changed file: whether it imports it,
+// the top-level names it imports from a file re-exporting them
+// (viaIndex), the names binding the file as a namespace (import * as
+// ns, or a name an index re-exports it as), and whether it reaches it
+// any of those ways.
+func (s *tokSearch) reachOf(g *jsFile) (importsC bool, viaIndex map[string]bool, namespaces []string, reaches bool) {
+	c := s.c
+	importsC = importsFile(g, c.Path) || (c.OldPath != "" && importsFile(g, c.OldPath))
+	viaIndex = map[string]bool{}
+	reaches = importsC
+	if s.re != nil {
+		if !importsC {
+			for name, ss := range s.impactNames {
+				if slices.ContainsFunc(ss, topLevel) && s.re.importsVia(g, c.Path, name) {
+					viaIndex[name] = true
+				}
+			}
+			reaches = len(viaIndex) > 0 || s.re.importsAnyVia(g, c.Path)
+		}
+		namespaces = s.re.namespaceOf(g, c.Path)
+	}
+	namespaces = append(namespaces, s.namedNamespaces(g)...)
+	if !importsC && s.reexportedTo(g, viaIndex) {
+		reaches = true
+	}
+	return importsC, viaIndex, namespaces, reaches
 }
 
 // reexportedTo adds to viaIndex the changed file's top-level names that g

@@ -21,6 +21,7 @@ type jsFile struct {
 	aliases *modpaths.Aliases
 	forms   []importForm                // what each of Imports can name, by index
 	params  map[string][]modtypes.Scope // parameters by name (jsscopes.go), read on first use
+	cache   *engine.Cache               // the readers' cache File was read through; nil for none
 }
 
 // importForm is what one import of a file can name, worked out once when
@@ -91,12 +92,19 @@ func (f *jsFile) readForms() {
 // request's base side is this one's head side), and must not be changed;
 // the import forms depend on this request's aliases and are its own.
 func cachedJS(c *engine.Cache, p string, src []byte, aliases *modpaths.Aliases) *jsFile {
-	lf := engine.Cached(c, "typescript", p, src, func() (*lexed.File, int64) {
+	if c == nil {
+		f := readJS(p, src, aliases)
+		f.Index()
+		return f
+	}
+	sum := engine.SumOf(src)
+	lf := engine.CachedAt(c, engine.KeyAt("typescript", p, sum), func() (*lexed.File, int64) {
 		f := readJS(p, src, nil)
 		f.Index()
+		f.Sum = sum
 		return f.File, lexed.Weight(f.File, len(src))
 	})
-	f := &jsFile{File: lf, aliases: aliases}
+	f := &jsFile{File: lf, aliases: aliases, cache: c}
 	f.readForms()
 	return f
 }

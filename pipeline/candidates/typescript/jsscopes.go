@@ -1,6 +1,8 @@
 package typescript
 
 import (
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
@@ -21,7 +23,25 @@ func shadowedAt(f *jsFile, i int) bool {
 // request's own jsFile: the lexed file is shared and not changed).
 func (f *jsFile) scopes() map[string][]modtypes.Scope {
 	if f.params == nil {
-		f.params = jsdecl.ParamScopes(f.File)
+		f.params = paramScopes(f.cache, f.File)
 	}
 	return f.params
+}
+
+// paramScopes returns the parameter scopes of f by name, kept in the
+// readers' cache with f's reading: the next request reading the same
+// content (a file the next pull request leaves unchanged) finds them
+// there, as does every search of this one.
+func paramScopes(c *engine.Cache, f *lexed.File) map[string][]modtypes.Scope {
+	if c == nil || f.Sum == (engine.Sum{}) || len(f.Toks) == 0 {
+		return jsdecl.ParamScopes(f)
+	}
+	return engine.CachedAt(c, engine.KeyAt("typescript-scopes", f.Path, f.Sum), func() (map[string][]modtypes.Scope, int64) {
+		s := jsdecl.ParamScopes(f)
+		w := int64(0)
+		for _, ps := range s {
+			w += 64 + int64(len(ps))*48
+		}
+		return s, w
+	})
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
-	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modpaths"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
@@ -35,7 +34,7 @@ func (h *modHost) External(f *lexed.File, im lexed.Import) bool {
 func (h *modHost) Scopes(f *lexed.File) map[string][]modtypes.Scope {
 	s, ok := h.scopes[f]
 	if !ok {
-		s = jsdecl.ParamScopes(f)
+		s = paramScopes(h.cache, f)
 		h.scopes[f] = s
 	}
 	return s

@@ -51,7 +51,13 @@ func (s *tokSearch) namespaceMembersIn(ev *engine.Evidence) {
 // by a touched module-level name (Value.Clean): their members are the
 // changed file's declarations, as those of import * as Value would be.
 func (s *tokSearch) namedNamespaces(g *jsFile) []string {
-	if s.world == nil || g.Lang != lexed.LangJS {
+	if s.world == nil || g.Lang != lexed.LangJS || len(g.Toks) == 0 {
+		return nil
+	}
+	// Only a file holding a touched module-level name can follow a name
+	// by it: the others are not walked.
+	idents := g.Index().Idents
+	if !slices.ContainsFunc(s.topNames(), func(n string) bool { return idents[n] }) {
 		return nil
 	}
 	var out []string
@@ -70,6 +76,20 @@ func (s *tokSearch) namedNamespaces(g *jsFile) []string {
 		}
 	}
 	return out
+}
+
+// topNames returns the names of the touched module-level declarations of
+// the change (topLevel), listed on first use.
+func (s *tokSearch) topNames() []string {
+	if s.tops == nil {
+		s.tops = []string{}
+		for n, ss := range s.impactNames {
+			if slices.ContainsFunc(ss, topLevel) {
+				s.tops = append(s.tops, n)
+			}
+		}
+	}
+	return s.tops
 }
 
 // chainMember is the member named after toks[i] when toks[i] is the first

@@ -54,6 +54,7 @@ func find(ctx context.Context, tree engine.Tree, _, cs []*engine.Change, ev *eng
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	newGroupWords(group)
 	paths, err := groupPaths(ctx, tree, ev, group, aliases, mods)
 	if err != nil {
 		return err
@@ -234,7 +235,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	for _, im := range supers {
 		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
-	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, importedOnly: importedOnly, declaredBy: map[string]int{},
+	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, importedOnly: importedOnly,
 		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
 }
 
@@ -407,7 +408,7 @@ type tokSearch struct {
 	memberOnly   map[string]bool
 	importedOnly map[string]bool         // searched in the files the changed file imports only (usedNames)
 	files        []*jsFile               // the searched files
-	declaredBy   map[string]int          // member name -> searched files declaring it
+	declared     map[string]bool         // whether a searched file declares the name (declares), by name
 	indexes      []*jsFile               // the searched files that re-export other files' names
 	re           *reexports              // JS re-exports, followed transitively
 	recv         map[string]*receivers   // JS members used on added lines: their receivers' types
@@ -417,6 +418,9 @@ type tokSearch struct {
 	globals      map[string]bool         // the changed file's global declarations: no import names them
 	common       map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
 	peers        []*jsFile               // the new sides of the other changed JS files of the Find
+	tops         []string                // the names of impactNames with a module-level declaration (topNames)
+	group        *groupWords             // the words of the Find's searches; nil when searched alone
+	wordBits     []uint64                // the search's words among group's
 }
 
 // read lexes the searched TypeScript/JavaScript files on every core
@@ -474,23 +478,37 @@ type ownFile struct {
 func (s *tokSearch) own(p string, rf *jsFile) (ownFile, int, bool) {
 	keep := (s.world == nil || !s.world.Shadowed(p)) && (!s.shared || s.mentions(rf))
 	impact := keep && s.mentionsTouched(rf)
-	f := &jsFile{File: rf.Clone(!impact), aliases: rf.aliases, forms: rf.forms}
+	lf := rf.File // shared: the lookups of types remember their answers by file
+	if !impact {
+		lf = rf.Clone(true)
+	}
+	f := &jsFile{File: lf, aliases: rf.aliases, forms: rf.forms, cache: rf.cache}
 	return ownFile{f, keep}, len(f.Toks), true
 }
 
 // add keeps f among the searched files.
 func (s *tokSearch) add(f *jsFile) {
 	s.files = append(s.files, f)
-	seen := map[string]bool{}
-	for _, d := range f.Decls {
-		if !seen[d.Name] {
-			seen[d.Name] = true
-			s.declaredBy[d.Name]++
-		}
-	}
 	if slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return im.Export }) {
 		s.indexes = append(s.indexes, f)
 	}
+}
+
+// declares reports whether one of the searched files declares name,
+// looked up once per name: the impact walk asks it of the few names it
+// meets as members, not of every declaration of every file read.
+func (s *tokSearch) declares(name string) bool {
+	d, ok := s.declared[name]
+	if !ok {
+		d = slices.ContainsFunc(s.files, func(f *jsFile) bool {
+			return slices.ContainsFunc(f.Decls, func(d lexed.Decl) bool { return d.Name == name })
+		})
+		if s.declared == nil {
+			s.declared = map[string]bool{}
+		}
+		s.declared[name] = d
+	}
+	return d
 }
 
 // maxSharedTokens bounds the files the changes' searches share (s.lexed):
@@ -517,8 +535,12 @@ func (s *tokSearch) searchedFile(ctx context.Context, tree engine.Tree, p string
 }
 
 // mentions reports whether f holds one of the search's words as an
-// identifier.
+// identifier: by the words its group of searches found f holds, when it
+// has one.
 func (s *tokSearch) mentions(f *jsFile) bool {
+	if s.group != nil {
+		return overlaps(s.wordBits, s.group.heldBy(f.File))
+	}
 	idents := f.Index().Idents
 	for _, w := range s.words {
 		if idents[w] {

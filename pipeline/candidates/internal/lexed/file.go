@@ -64,6 +64,10 @@ type File struct {
 	Imports  []Import
 	idx      *Index     // built on first use (index)
 	Types    *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
+	// Sum names the content f was read from, when a reader read it through
+	// the readers' cache (engine.Cache): what the reader keeps of the file
+	// besides its reading is kept under it. Zero otherwise.
+	Sum engine.Sum
 	// cutAfter, when the source held more than MaxTokens tokens, is the
 	// line of the last one made: Toks ends before the source does
 	// (ReadTo). 0 when the source was read whole.

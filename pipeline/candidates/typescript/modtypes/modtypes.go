@@ -8,6 +8,7 @@ import (
 	"context"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -61,6 +62,14 @@ type World struct {
 	imports map[importAt]*lexed.File
 	// bindings memoizes bindingsOf by file.
 	bindings map[*lexed.File]map[string][]binding
+	// exprs and decls memoize exprTypes and declOf (memo.go); cuts counts
+	// the lookups a bound stopped, deepest the deepest nesting a lookup
+	// reached, which tell when an answer may be kept.
+	exprs   map[exprAt]exprMemo
+	decls   map[declAt]declMemo
+	cuts    int
+	deepest int
+	lookups int // exprTypesAt's, for Lookups
 }
 
 // importAt is an import specifier as written in a file of dir.
@@ -88,6 +97,10 @@ type Scope struct {
 	Name     string
 	Pos      int
 	From, To int
+	// Reach is the largest To of the scopes of the name up to this one,
+	// the scopes listed in the order of their From (as ParamScopes lists
+	// them): whether one holds a token is a binary search (InScope).
+	Reach int
 }
 
 // New returns the reading of one Find over tree.
@@ -102,7 +115,11 @@ func (w *World) file(p string) *lexed.File {
 	if f := w.files[p]; f != nil {
 		return f
 	}
-	if w.missing[p] || w.reads >= maxTypeFiles+w.spare || w.ctx.Err() != nil || lexed.LangOf(p) != lexed.LangJS || engine.SkippedPath(p) {
+	if w.missing[p] || lexed.LangOf(p) != lexed.LangJS || engine.SkippedPath(p) {
+		return nil
+	}
+	if w.reads >= maxTypeFiles+w.spare || w.ctx.Err() != nil {
+		w.cuts++
 		return nil
 	}
 	w.reads++
@@ -193,12 +210,12 @@ func (w *World) Shadowed(p string) bool {
 	return ok && (w.Exists(stem+".ts") || w.Exists(stem+".tsx"))
 }
 
-// declOf returns the file declaring the top-level name as f sees it, and
+// declOfAt returns the file declaring the top-level name as f sees it, and
 // the name it has there: f when it declares name, else the file an import
 // binding name leads to, through re-exporting indexes (export {x} from,
 // export * from, import {x}; export {x}). A default export of a declared
 // name (export default ky) answers that name.
-func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, string) {
+func (w *World) declOfAt(f *lexed.File, name string, depth int) (*lexed.File, string) {
 	if f == nil || name == "" || depth > maxTypeDepth {
 		return nil, ""
 	}
@@ -246,7 +263,7 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 		if g == nil || g == f {
 			continue
 		}
-		if h, n := w.declOf(g, target, depth+1); h != nil {
+		if h, n := w.declOfAt(g, target, depth+1); h != nil {
 			return h, n
 		}
 	}
@@ -446,7 +463,7 @@ func (w *World) named(f *lexed.File, names []string) []Type {
 // variable has the types its declaring file gives it.
 func (w *World) valueTypes(f *lexed.File, name string, depth int) []Type {
 	g, n := w.declOf(f, name, 0)
-	if g == nil || depth > maxTypeDepth {
+	if g == nil || w.tooDeep(depth) {
 		return nil
 	}
 	for _, d := range g.Decls {
@@ -460,7 +477,7 @@ func (w *World) valueTypes(f *lexed.File, name string, depth int) []Type {
 // nameTypes returns the types f gives name: its annotations and new C(),
 // and the types of the expressions assigned to it (x = a.f().g).
 func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
-	if depth > maxTypeDepth || !w.step() {
+	if w.tooDeep(depth) || !w.step() {
 		return nil
 	}
 	out := w.named(f, f.Types.Vars[name])
@@ -474,14 +491,18 @@ func (w *World) nameTypes(f *lexed.File, name string, depth int) []Type {
 // deeply branching chains end.
 func (w *World) step() bool {
 	w.steps++
-	return w.steps <= maxTypeSteps
+	if w.steps > maxTypeSteps {
+		w.cuts++
+		return false
+	}
+	return true
 }
 
 // callTypes returns what calling the module-level function fn of f
 // returns: its declared return type, or the call signature of the type of
 // a variable (const ky: KyInstance, ky(url)).
 func (w *World) callTypes(f *lexed.File, fn string, depth int) []Type {
-	if depth > maxTypeDepth {
+	if w.tooDeep(depth) {
 		return nil
 	}
 	if rs := f.Types.Returns[fn]; len(rs) > 0 {
@@ -513,7 +534,7 @@ func (w *World) callTypes(f *lexed.File, fn string, depth int) []Type {
 // returns when call is set), looked up in t's declaring file and then in
 // its supertypes'.
 func (w *World) memberTypes(t Type, m string, call bool, depth int) []Type {
-	if t.File == nil || depth > maxTypeDepth {
+	if t.File == nil || w.tooDeep(depth) {
 		return nil
 	}
 	key := t.Name + "." + m
@@ -589,14 +610,12 @@ func (w *World) shadowedAt(f *lexed.File, i int) bool {
 	return InScope(w.host.Scopes(f)[f.Toks[i].Text], i)
 }
 
-// InScope reports whether token index i lies in one of scopes.
+// InScope reports whether token index i lies in one of scopes, listed in
+// the order of their From with their Reach: a parameter named like an
+// import (c of a thousand handlers) has as many scopes as functions.
 func InScope(scopes []Scope, i int) bool {
-	for _, p := range scopes {
-		if p.From <= i && i <= p.To {
-			return true
-		}
-	}
-	return false
+	p := sort.Search(len(scopes), func(k int) bool { return scopes[k].From > i })
+	return p > 0 && scopes[p-1].Reach >= i
 }
 
 // closeOf returns the index of the bracket closing f.Toks[i] ('(' or '<'),
@@ -628,12 +647,12 @@ func openOf(f *lexed.File, i int) int {
 	return f.Brackets.Open(i)
 }
 
-// exprTypes returns the types of the expression of f ending at toks[k]: a
+// exprTypesAt returns the types of the expression of f ending at toks[k]: a
 // name, a member x.m, a call f(...) or x.m(...), a new C(...), with
 // non-null assertions and parentheses ((await x.f()).m).
-func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
+func (w *World) exprTypesAt(f *lexed.File, k, depth int) []Type {
 	toks := f.Toks
-	if k < 0 || k >= len(toks) || depth > maxTypeDepth {
+	if k < 0 || k >= len(toks) || w.tooDeep(depth) {
 		return nil
 	}
 	t := toks[k]

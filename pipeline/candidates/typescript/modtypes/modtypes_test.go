@@ -67,3 +67,35 @@ func TestImportFileResolvedOnce(t *testing.T) {
 		t.Errorf("resolving known imports again allocated %v times, want 0", n)
 	}
 }
+
+// A kept answer is given again only where asking again would answer the
+// same: nested no deeper than its lookups fit in maxTypeDepth, with the
+// steps it took counted again and fitting in maxTypeSteps; an answer a
+// bound stopped is not kept.
+func TestExprMemoAnswersAsAskingAgain(t *testing.T) {
+	f := &lexed.File{Path: "a.ts", Toks: lexed.Tokens([]byte("a ;\n"), lexed.LexJS)}
+	kept := []Type{{Name: "T"}}
+	w := New(context.Background(), pipelinetest.NewTree(nil), testHost{})
+	keep := func() { w.exprs = map[exprAt]exprMemo{{f, 1}: {types: kept, steps: 5, height: 3}} }
+	keep()
+	w.steps = maxTypeSteps - 4
+	if got := w.exprTypes(f, 1, 0); len(got) != 0 || w.steps != maxTypeSteps-4 {
+		t.Errorf("steps past the budget: %v from memory, %d steps counted", got, w.steps-(maxTypeSteps-4))
+	}
+	w.steps = 0
+	keep()
+	if got := w.exprTypes(f, 1, maxTypeDepth-2); len(got) != 0 || w.steps != 0 {
+		t.Errorf("nested past maxTypeDepth: %v from memory", got)
+	}
+	keep()
+	if got := w.exprTypes(f, 1, maxTypeDepth-3); len(got) != 1 || w.steps != 5 || w.deepest < maxTypeDepth {
+		t.Errorf("within the bounds: %v, %d steps counted, deepest %d; want the kept answer, 5 steps and %d", got, w.steps, w.deepest, maxTypeDepth)
+	}
+	w.exprs = nil
+	if w.exprTypes(f, 1, maxTypeDepth+1); len(w.exprs) != 0 {
+		t.Errorf("an answer cut by the nesting bound was kept: %v", w.exprs)
+	}
+	if w.exprTypes(f, 1, 0); len(w.exprs) != 1 {
+		t.Errorf("a whole answer was not kept: %v", w.exprs)
+	}
+}

@@ -72,7 +72,7 @@ func (w *World) keyParamTypes(f *lexed.File, start, pos, depth int) []Type {
 // (ValidateBy({validator: {...}}): ValidateByOptions.validator's type).
 func (w *World) literalTypes(f *lexed.File, b, depth int) []Type {
 	toks := f.Toks
-	if b < 1 || toks[b].Text != "{" || depth > maxTypeDepth || !w.step() {
+	if b < 1 || toks[b].Text != "{" || w.tooDeep(depth) || !w.step() {
 		return nil
 	}
 	if ts := w.argParams(f, b, depth); len(ts) > 0 {
@@ -193,7 +193,7 @@ func at(ps [][]string, n int) []string {
 // method's, or the call signature of a property's type
 // (get: HandlerInterface), looked up in t's supertypes too.
 func (w *World) memberParams(t Type, m string, n, depth int) []Type {
-	if t.File == nil || depth > maxTypeDepth || !w.step() {
+	if t.File == nil || w.tooDeep(depth) || !w.step() {
 		return nil
 	}
 	key := t.Name + "." + m
@@ -237,7 +237,7 @@ func (w *World) funcParams(f *lexed.File, fn string, n, depth int) []Type {
 // call signature (a function type alias, an interface's call signature),
 // or of those of the types it unites or extends.
 func (w *World) signatureParam(t Type, n, depth int) []Type {
-	if t.File == nil || depth > maxTypeDepth || !w.step() {
+	if t.File == nil || w.tooDeep(depth) || !w.step() {
 		return nil
 	}
 	if ps := at(t.File.Types.Params[t.Name+"()"], n); len(ps) > 0 {
