@@ -662,7 +662,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		if member {
 			var out []Type
 			for _, b := range w.exprTypes(f, r, depth+1) {
-				out = engine.AppendNew(out, w.memberTypes(b, name, true, depth+1)...)
+				out = engine.AppendNew(out, w.selfTypes(b, name, w.memberTypes(b, name, true, depth+1), depth+1)...)
 			}
 			return out
 		}
@@ -681,7 +681,7 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 	if r, ok := memberReceiverEnd(toks, k); ok {
 		var out []Type
 		for _, b := range w.exprTypes(f, r, depth+1) {
-			out = engine.AppendNew(out, w.memberTypes(b, name, false, depth+1)...)
+			out = engine.AppendNew(out, w.selfTypes(b, name, w.memberTypes(b, name, false, depth+1), depth+1)...)
 		}
 		return out
 	}
@@ -699,6 +699,23 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		return w.callbackTypes(f, k, depth+1)
 	}
 	return w.valueTypes(f, name, depth+1)
+}
+
+// selfTypes adds to ts, the types member m of b gives, b itself when
+// they name a supertype of b declaring m (Predicate.not(): this, reached
+// through a WeakMapPredicate): a builder's member returning its own
+// class, "this" included, leaves a subclass's receiver a subclass, whose
+// members the next link of the chain may name.
+func (w *World) selfTypes(b Type, m string, ts []Type, depth int) []Type {
+	if b.File == nil || slices.Contains(ts, b) || len(ts) == 0 {
+		return ts
+	}
+	for _, d := range w.declaring(b, m, depth) {
+		if d != b && slices.Contains(ts, d) {
+			return append(ts, b)
+		}
+	}
+	return ts
 }
 
 // memberReceiverEnd returns the index of the last token of the receiver of

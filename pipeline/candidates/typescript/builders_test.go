@@ -1,0 +1,70 @@
+package typescript
+
+import (
+	"testing"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
+
+// owLike is a predicate builder: predicate classes in one module each, an
+// interface of getters typed by them, and an entry exporting by default a
+// cast of what a function makes.
+var owLike = map[string]string{
+	"source/predicates/predicate.ts": "export class Predicate<T> {\n  addValidator(v: unknown): this {\n    return this;\n  }\n  get not(): this {\n    return this;\n  }\n}\n",
+	"source/predicates/weak-map.ts":  "import {Predicate} from './predicate';\n\nexport class WeakMapPredicate extends Predicate<object> {\n  hasKeys(...keys: string[]) {\n    return this.addValidator(keys);\n  }\n}\n",
+	"source/predicates.ts":           "import {WeakMapPredicate} from './predicates/weak-map';\n\nexport interface Predicates {\n  readonly weakMap: WeakMapPredicate;\n}\n\nexport default <T>(object: T): T & Predicates => {\n  return object as T & Predicates;\n};\n",
+	"source/index.ts":                "import predicates, {Predicates} from './predicates';\n\nexport interface Ow extends Predicates {\n  isValid(v: unknown): boolean;\n}\n\nconst ow = (value: unknown) => {\n  return value;\n};\n\nexport default predicates(ow) as Ow;\n",
+	"test/weak-map.ts":               "import ow from '../source';\n\nconst keys = [1];\n",
+}
+
+// A module's default export of an expression cast to a type (export
+// default predicates(ow) as Ow) has that type where it is imported under
+// another name; a member returning its receiver (get not(): this), reached
+// through a subclass, leaves the subclass, whose own members follow.
+func TestUsesThroughDefaultExportsAndSelfReturns(t *testing.T) {
+	for _, tt := range []struct {
+		name, line string
+		want       []string
+	}{
+		{"default export cast", "ow(1, ow.weakMap.hasKeys('a'));\n",
+			[]string{"source/index.ts", "source/predicates.ts", "source/predicates/weak-map.ts"}},
+		{"this through a subclass", "ow(1, ow.weakMap.not.hasKeys('a'));\n",
+			[]string{"source/index.ts", "source/predicates.ts", "source/predicates/predicate.ts", "source/predicates/weak-map.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := owLike["test/weak-map.ts"] + tt.line
+			wantEvidence(t, owLike, map[string]string{"test/weak-map.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}
+
+// vineLike is a schema builder: a base class whose rules return this, a
+// string schema's methods returning this.use(...) unannotated, and a
+// builder making schemas.
+var vineLike = map[string]string{
+	"src/base.ts":          "export class BaseType {\n  use(v: unknown): this {\n    return this;\n  }\n  optional() {\n    this.opt = true;\n    return this;\n  }\n  email(o?: object) {\n    return this.use(o);\n  }\n  parsed() {\n    return this.parse(1).value;\n  }\n}\n",
+	"src/string.ts":        "import {BaseType} from './base';\n\nexport class VineString extends BaseType {\n  min(n: number) {\n    return this.use(n);\n  }\n}\n",
+	"src/builder.ts":       "import {VineString} from './string';\n\nexport class SchemaBuilder {\n  string() {\n    return new VineString();\n  }\n}\n",
+	"tests/string.spec.ts": "import {SchemaBuilder} from '../src/builder';\n\nconst vine = new SchemaBuilder();\n",
+}
+
+// An unannotated method returning its receiver (return this, or a
+// builder's return this.use(rule)) returns its class, so the next link of
+// a chain (vine.string().email().min(3): min, a name too short to search
+// alone) is the subclass's member; a method returning a member of what
+// it calls (return this.parse(1).value) is no such method.
+func TestUsesThroughUnannotatedSelfReturns(t *testing.T) {
+	for _, tt := range []struct {
+		name, line string
+		want       []string
+	}{
+		{"return this", "vine.string().optional().min(3);\n", []string{"src/base.ts", "src/builder.ts", "src/string.ts"}},
+		{"return this.use(...)", "vine.string().email().min(3);\n", []string{"src/base.ts", "src/builder.ts", "src/string.ts"}},
+		{"return this.m(...).x", "vine.string().parsed().min(3);\n", []string{"src/base.ts", "src/builder.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			head := vineLike["tests/string.spec.ts"] + tt.line
+			wantEvidence(t, vineLike, map[string]string{"tests/string.spec.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}
