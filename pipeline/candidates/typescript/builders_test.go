@@ -1,6 +1,8 @@
 package typescript
 
 import (
+	"maps"
+	"strings"
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -19,21 +21,29 @@ var owLike = map[string]string{
 
 // A module's default export of an expression cast to a type (export
 // default predicates(ow) as Ow) has that type where it is imported under
-// another name; a member returning its receiver (get not(): this), reached
-// through a subclass, leaves the subclass, whose own members follow.
+// another name, by a default import or as {default as ow} (not the
+// module's own const ow, the value before its cast); a member returning
+// its receiver (get not(): this), reached through a subclass, leaves the
+// subclass, whose own members follow.
 func TestUsesThroughDefaultExportsAndSelfReturns(t *testing.T) {
 	for _, tt := range []struct {
-		name, line string
-		want       []string
+		name, imp, line string
+		want            []string
 	}{
-		{"default export cast", "ow(1, ow.weakMap.hasKeys('a'));\n",
+		{"default export cast", "", "ow(1, ow.weakMap.hasKeys('a'));\n",
 			[]string{"source/index.ts", "source/predicates.ts", "source/predicates/weak-map.ts"}},
-		{"this through a subclass", "ow(1, ow.weakMap.not.hasKeys('a'));\n",
+		{"imported as {default as ow}", "import {default as ow} from '../source';", "ow(1, ow.weakMap.hasKeys('a'));\n",
+			[]string{"source/index.ts", "source/predicates.ts", "source/predicates/weak-map.ts"}},
+		{"this through a subclass", "", "ow(1, ow.weakMap.not.hasKeys('a'));\n",
 			[]string{"source/index.ts", "source/predicates.ts", "source/predicates/predicate.ts", "source/predicates/weak-map.ts"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			head := owLike["test/weak-map.ts"] + tt.line
-			wantEvidence(t, owLike, map[string]string{"test/weak-map.ts": head}, engine.KindUses, tt.want)
+			base := maps.Clone(owLike)
+			if tt.imp != "" {
+				base["test/weak-map.ts"] = strings.Replace(base["test/weak-map.ts"], "import ow from '../source';", tt.imp, 1)
+			}
+			head := base["test/weak-map.ts"] + tt.line
+			wantEvidence(t, base, map[string]string{"test/weak-map.ts": head}, engine.KindUses, tt.want)
 		})
 	}
 }
