@@ -78,3 +78,34 @@ func TestUsesThroughUnannotatedSelfReturns(t *testing.T) {
 		})
 	}
 }
+
+// vineFields is a builder whose fields hold what its modules export: a
+// function with members set on it, and an object of helpers (no
+// semicolons, as the library writes it).
+var vineFields = map[string]string{
+	"src/vine/helpers.ts":         "export const helpers = {\n  isString(v: unknown): boolean {\n    return typeof v === 'string'\n  },\n}\n",
+	"src/schema/group_builder.ts": "export function group(c: unknown[]) {\n  return c\n}\n\ngroup.if = function groupIf(c: unknown) {\n  return c\n}\n",
+	"src/schema/builder.ts":       "import {group} from './group_builder'\nimport {helpers} from '../vine/helpers'\n\nexport class SchemaBuilder {\n  group = group\n  helpers = helpers\n  string() {\n    return 1\n  }\n}\n",
+	"src/vine/main.ts":            "import {SchemaBuilder} from '../schema/builder'\n\nexport class Vine extends SchemaBuilder {\n  validate() {\n    return 1\n  }\n}\nexport const vine = new Vine()\n",
+	"tests/object.spec.ts":        "import {vine} from '../src/vine/main'\n\n",
+}
+
+// A field holding a module's value (group = group, helpers = helpers, the
+// names imported) has that value's members: vine.helpers.isString(...)
+// uses the module declaring helpers, vine.group.if(...) the one setting
+// group.if.
+func TestUsesThroughFieldsHoldingModuleValues(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{"vine.helpers.isString(1)\n", []string{"src/schema/builder.ts", "src/vine/helpers.ts", "src/vine/main.ts"}},
+		{"vine.group.if(1)\n", []string{"src/schema/builder.ts", "src/schema/group_builder.ts", "src/vine/main.ts"}},
+		{"vine.validate()\n", []string{"src/vine/main.ts"}},
+	} {
+		t.Run(tt.line, func(t *testing.T) {
+			head := vineFields["tests/object.spec.ts"] + tt.line
+			wantEvidence(t, vineFields, map[string]string{"tests/object.spec.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}
