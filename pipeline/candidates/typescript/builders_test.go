@@ -109,3 +109,34 @@ func TestUsesThroughFieldsHoldingModuleValues(t *testing.T) {
 		})
 	}
 }
+
+// yupLike is a schema library whose index imports each module's create
+// under another name and exports it under a third, a contextual keyword
+// (import {create as stringCreate}; export {stringCreate as string}).
+var yupLike = map[string]string{
+	"src/schema.ts":  "export default abstract class Schema<T = any> {\n  clone(): this {\n    return this;\n  }\n  required(message?: string): this {\n    return this.clone();\n  }\n}\n",
+	"src/string.ts":  "import Schema from './schema';\n\nexport function create(): StringSchema;\nexport function create() {\n  return new StringSchema();\n}\n\nexport default class StringSchema extends Schema<string> {\n  trim() {\n    return this.clone();\n  }\n}\n",
+	"src/index.ts":   "import Schema from './schema';\nimport StringSchema, { create as stringCreate } from './string';\n\nexport { stringCreate as string, Schema, StringSchema };\n",
+	"test/string.ts": "import { string } from '../src';\n\nexport const base = string();\n",
+}
+
+// A name an index imports renamed and exports renamed again leads to the
+// declaration it names twice removed (string is string.ts's create): an
+// added line calling it uses that module, what the call returns has the
+// module's class (string().required(): the class's base, exported by
+// default as an abstract class, declares required), even named like a
+// keyword.
+func TestThroughNamesRenamedTwice(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want []string
+	}{
+		{"string();\n", []string{"src/string.ts"}},
+		{"string().required();\n", []string{"src/schema.ts", "src/string.ts"}},
+	} {
+		t.Run(tt.line, func(t *testing.T) {
+			head := yupLike["test/string.ts"] + tt.line
+			wantEvidence(t, yupLike, map[string]string{"test/string.ts": head}, engine.KindUses, tt.want)
+		})
+	}
+}

@@ -347,6 +347,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 	}
 	s.receiverTypesIn(ev)
+	s.renamedUsesIn(ev)
 	s.namespaceUsesIn(ev)
 	s.namespaceMembersIn(ev)
 	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {

@@ -226,12 +226,16 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 			continue
 		case im.Default == name && !im.Export:
 			target = "default"
-		case slices.Contains(im.Names, name):
+		case slices.Contains(im.Names, name) || orig != "" && !im.Export && slices.Contains(im.Names, orig):
+			// import {create as stringCreate}; export {stringCreate as
+			// string}: string is create, renamed twice.
 			target = name
 			if orig != "" && slices.Contains(im.Names, orig) {
 				target = orig
 			}
 			if r := im.Renamed[name]; r != "" {
+				target = r
+			} else if r := im.Renamed[target]; r != "" {
 				target = r
 			}
 		case im.Export && im.Wildcard:
@@ -390,8 +394,8 @@ func declaresTop(f *lexed.File, name string) bool {
 }
 
 // DefaultName returns the name f's default export binds: X of export
-// default X, export default class X, export default function X; "" for an
-// expression.
+// default X, export default (abstract) class X, export default function X;
+// "" for an expression.
 func DefaultName(f *lexed.File) string {
 	toks := f.Toks
 	for i := 0; i+2 < len(toks); i++ {
@@ -399,7 +403,7 @@ func DefaultName(f *lexed.File) string {
 			continue
 		}
 		j := i + 2
-		if toks[j].Text == "async" {
+		if toks[j].Text == "async" || toks[j].Text == "abstract" {
 			j++
 		}
 		if j < len(toks) && (toks[j].Text == "class" || toks[j].Text == "function") {
@@ -656,8 +660,8 @@ func (w *World) exprTypes(f *lexed.File, k, depth int) []Type {
 		}
 		name := toks[c].Text
 		r, member := memberReceiverEnd(toks, c)
-		if !member && lexed.IsKeyword(lexed.LangJS, name) {
-			return nil // if (...), while (...)
+		if !member && lexed.IsKeyword(lexed.LangJS, name) && !importsBinding(f, name) {
+			return nil // if (...), while (...); not string() of import {string}
 		}
 		if member {
 			var out []Type
@@ -716,6 +720,12 @@ func (w *World) selfTypes(b Type, m string, ts []Type, depth int) []Type {
 		}
 	}
 	return ts
+}
+
+// importsBinding reports whether an import clause of f binds name (a
+// contextual keyword a schema library exports: import {string}).
+func importsBinding(f *lexed.File, name string) bool {
+	return slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && !im.Call && slices.Contains(im.Names, name) })
 }
 
 // memberReceiverEnd returns the index of the last token of the receiver of
