@@ -140,3 +140,18 @@ func TestThroughNamesRenamedTwice(t *testing.T) {
 		})
 	}
 }
+
+// A class merged with a namespace of its name (class Runtype {...};
+// namespace Runtype {...}) keeps its members: a changed method is
+// referenced through the class's instances (R.guard(...), R made by
+// another module's function returning a Runtype), not as Runtype.guard
+// only.
+func TestImpactOfClassMergedWithNamespace(t *testing.T) {
+	base := map[string]string{
+		"src/Runtype.ts":    "class Runtype {\n  guard(x: unknown): boolean {\n    return true;\n  }\n}\n\nnamespace Runtype {\n  export type Core = Runtype;\n}\n\nexport default Runtype;\n",
+		"src/Array.ts":      "import Runtype from './Runtype';\n\nexport default function Arr(): Runtype {\n  return new Runtype();\n}\n",
+		"src/Array.test.ts": "import Arr from './Array';\n\nconst R = Arr();\nR.guard(1);\n",
+	}
+	head := strings.Replace(base["src/Runtype.ts"], "return true;", "return x !== undefined;", 1)
+	wantEvidence(t, base, map[string]string{"src/Runtype.ts": head}, engine.KindImpact, []string{"src/Array.test.ts"})
+}
