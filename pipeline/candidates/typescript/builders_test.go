@@ -155,3 +155,20 @@ func TestImpactOfClassMergedWithNamespace(t *testing.T) {
 	head := strings.Replace(base["src/Runtype.ts"], "return true;", "return x !== undefined;", 1)
 	wantEvidence(t, base, map[string]string{"src/Runtype.ts": head}, engine.KindImpact, []string{"src/Array.test.ts"})
 }
+
+// An index re-exporting another module's default under a name (export
+// {default as Options} from './options') while exporting its own default
+// (export default got) leads a use of Options to the module declaring it,
+// not to the index: with that module changed too, nothing is listed.
+func TestUsesOfReexportedDefaults(t *testing.T) {
+	base := map[string]string{
+		"src/options.ts":  "export default class Options {\n  merge(o: object): void {}\n}\n",
+		"src/index.ts":    "import Options from './options';\n\nconst got = {options: new Options()};\n\nexport default got;\nexport {default as Options} from './options';\n",
+		"test/options.ts": "import {Options} from '../src/index';\n\n",
+	}
+	heads := map[string]string{
+		"test/options.ts": base["test/options.ts"] + "export const o = new Options();\n",
+		"src/options.ts":  strings.Replace(base["src/options.ts"], "merge(o: object): void {}", "merge(o: object): void {\n    return;\n  }", 1),
+	}
+	wantEvidence(t, base, heads, engine.KindUses, nil)
+}

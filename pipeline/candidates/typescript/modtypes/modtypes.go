@@ -216,7 +216,9 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 	// An import's renaming (import {ky as KyInterface}) names another
 	// file's declaration, even when f declares a name like it too.
 	orig := w.renamedFrom(f, name)
-	if orig != "" && declaresTop(f, orig) && !slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && im.Renamed[name] != "" }) {
+	// {default as Options} names another module's default export, never
+	// the file's own (export default got).
+	if orig != "" && orig != "default" && declaresTop(f, orig) && !slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && im.Renamed[name] != "" }) {
 		return f, orig
 	}
 	for _, im := range f.Imports {
