@@ -172,3 +172,33 @@ func TestUsesOfReexportedDefaults(t *testing.T) {
 	}
 	wantEvidence(t, base, heads, engine.KindUses, nil)
 }
+
+// A touched top-level declaration named by a contextual keyword (a
+// locale module's export let string = {...}, a struct library's export
+// function string()) is referenced by the files importing it, renamed or
+// not (import {string as locale}), found through the module's name: the
+// word itself is in nearly every file. A file importing another name of
+// the module does not reference it.
+func TestImpactOfKeywordNamedDeclarations(t *testing.T) {
+	base := map[string]string{
+		"src/locale.ts":     "export let mixed = {\n  required: 'is required',\n};\n\nexport let string = {\n  min: 'too short',\n};\n",
+		"src/string.ts":     "import {string as locale} from './locale';\n\nexport const message = locale.min;\n",
+		"src/mixed.ts":      "import {mixed} from './locale';\n\nexport const required = mixed.required;\n",
+		"src/number.ts":     "export function check(n: number, s: string): string {\n  return s;\n}\n",
+		"src/structs.ts":    "export function string(): number {\n  return 1;\n}\n",
+		"test/structs.ts":   "import {string} from '../src/structs';\n\nexport const s = string();\n",
+		"test/unrelated.ts": "export function f(s: string): string {\n  return s;\n}\n",
+	}
+	for _, tt := range []struct {
+		path, from, to string
+		want           []string
+	}{
+		{"src/locale.ts", "min: 'too short',", "min: 'is too short',", []string{"src/string.ts"}},
+		{"src/structs.ts", "return 1;", "return 2;", []string{"test/structs.ts"}},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			head := strings.Replace(base[tt.path], tt.from, tt.to, 1)
+			wantEvidence(t, base, map[string]string{tt.path: head}, engine.KindImpact, tt.want)
+		})
+	}
+}
