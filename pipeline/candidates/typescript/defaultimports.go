@@ -2,7 +2,9 @@ package typescript
 
 import (
 	"context"
+	"maps"
 	"path"
+	"slices"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -66,10 +68,22 @@ func (s *tokSearch) importersIn(ctx context.Context, tree engine.Tree, aliases *
 			addRef(ev, p, sym, lexed.ScoreImported, false, false)
 		}
 		for _, kw := range s.keywords {
-			if importsName(h, nf.Path, kw.Decl.Name) {
+			if namesImport(h, nf.Path, kw.Decl.Name) {
 				addRef(ev, p, kw, lexed.ScoreImported, false, false)
 			}
 		}
 	}
 	return nil
+}
+
+// namesImport reports whether an import clause of h that resolves to
+// target names name itself ({string}, {string as locale}); export * from
+// target holds no reference to it.
+func namesImport(h *jsFile, target, name string) bool {
+	for i, im := range h.Imports {
+		if resolves(h, i, target) && (slices.Contains(im.Names, name) || slices.Contains(slices.Collect(maps.Values(im.Renamed)), name)) {
+			return true
+		}
+	}
+	return false
 }
