@@ -203,3 +203,16 @@ func TestImpactOfKeywordNamedDeclarations(t *testing.T) {
 		})
 	}
 }
+
+// A default import is no renamed name: the module it names exports it by
+// default (usesIn), and the declaration file beside that module, which the
+// reading of types may reach first, is not listed for it.
+func TestUsesOfDefaultImportsNotRenamed(t *testing.T) {
+	base := map[string]string{
+		"src/locale/en-US/index.js":   "const locale = {code: 'en-US'};\nexport default locale;\n",
+		"src/locale/en-US/index.d.ts": "declare const locale: object;\nexport default locale;\n",
+		"src/format/index.ts":         "import defaultLocale from '../locale/en-US/index';\n\n",
+	}
+	head := base["src/format/index.ts"] + "export const code = defaultLocale;\n"
+	wantEvidence(t, base, map[string]string{"src/format/index.ts": head}, engine.KindUses, []string{"src/locale/en-US/index.js"})
+}

@@ -24,7 +24,8 @@ func (s *tokSearch) renamedUsesIn(ev *engine.Evidence) {
 			}
 		}
 	}) {
-		if s.declaredBy[n] > 0 || !slices.ContainsFunc(s.nf.Imports, func(im lexed.Import) bool { return !im.Export && slices.Contains(im.Names, n) }) {
+		// A default import is usesIn's ("exports ... by default").
+		if s.declaredBy[n] > 0 || !slices.ContainsFunc(s.nf.Imports, func(im lexed.Import) bool { return !im.Export && im.Default != n && slices.Contains(im.Names, n) }) {
 			continue
 		}
 		p := s.world.DeclaredIn(s.nf.File, n)
