@@ -11,7 +11,8 @@
 #   TypeScript/JavaScript (the TypeScript compiler and language service, npm): honojs+hono, trpc+trpc,
 #     sindresorhus+got, sindresorhus+ky, pmndrs+zustand, ianstormtaylor+superstruct, iamkun+dayjs,
 #     typestack+class-validator, colinhacks+zod, mobxjs+mobx, date-fns+date-fns, ajv-validator+ajv,
-#     sinclairzx81+typebox, typestack+class-transformer; held out jquense+yup, immerjs+immer; speed withastro+astro
+#     sinclairzx81+typebox, typestack+class-transformer, vinejs+vine, sindresorhus+ow, runtypes+runtypes;
+#     held out jquense+yup, immerjs+immer; speed withastro+astro
 #   Python (jedi): encode+httpx, pallets+click, python-attrs+attrs; held out psf+requests,
 #     marshmallow-code+marshmallow; speed ansible+ansible
 #   Java (javac's com.sun.source, JDK 17): google+gson, jhy+jsoup, square+javapoet; held out
@@ -51,7 +52,7 @@ dir=${1:-${PRSCOUT_BENCH_REPOS:-${TMPDIR:-/tmp}/prscout-bench-repos}}
 langs=${LANGS:-go ts py java c cpp}
 declare -A repos=(
   [go]="spf13+cobra urfave+cli go-chi+chi sirupsen+logrus google+go-cmp hashicorp+terraform"
-  [ts]="honojs+hono trpc+trpc sindresorhus+got sindresorhus+ky pmndrs+zustand ianstormtaylor+superstruct iamkun+dayjs typestack+class-validator colinhacks+zod mobxjs+mobx date-fns+date-fns ajv-validator+ajv sinclairzx81+typebox typestack+class-transformer jquense+yup immerjs+immer withastro+astro"
+  [ts]="honojs+hono trpc+trpc sindresorhus+got sindresorhus+ky pmndrs+zustand ianstormtaylor+superstruct iamkun+dayjs typestack+class-validator colinhacks+zod mobxjs+mobx date-fns+date-fns ajv-validator+ajv sinclairzx81+typebox typestack+class-transformer vinejs+vine sindresorhus+ow runtypes+runtypes jquense+yup immerjs+immer withastro+astro"
   [py]="encode+httpx pallets+click python-attrs+attrs psf+requests marshmallow-code+marshmallow ansible+ansible"
   [java]="google+gson jhy+jsoup square+javapoet apache+commons-cli apache+commons-lang spring-projects+spring-framework"
   [c]="libgit2+libgit2 redis+hiredis"

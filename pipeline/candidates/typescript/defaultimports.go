@@ -2,7 +2,9 @@ package typescript
 
 import (
 	"context"
+	"maps"
 	"path"
+	"slices"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
@@ -11,16 +13,19 @@ import (
 )
 
 // maxDefaultImporters bounds the files read for the importers of a changed
-// default export.
+// default export or keyword-named declaration (importersIn).
 const maxDefaultImporters = 64
 
-// defaultImportersIn records the files importing the changed file's default
+// importersIn records the files importing the changed file's default
 // export under a name of their own (import N from './names', with names.ts
-// holding const names = {...}; export default names) and using it: the
-// touched declaration's references carry the importer's name, which no
-// search of the declaration's name finds. The importers are found by the
-// module's name, which their import specifiers hold.
-func (s *tokSearch) defaultImportersIn(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, ev *engine.Evidence) error {
+// holding const names = {...}; export default names) and using it, and
+// those importing a touched top-level name that is a contextual keyword
+// (export let string = {...} of a locale module, import {string as
+// locale}): the references carry the importer's name, or a word nearly
+// every file holds, which no search of the declaration's name finds. The
+// importers are found by the module's name, which their import specifiers
+// hold.
+func (s *tokSearch) importersIn(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, ev *engine.Evidence) error {
 	nf := s.nf
 	if nf == nil || nf.Lang != lexed.LangJS {
 		return nil
@@ -33,7 +38,7 @@ func (s *tokSearch) defaultImportersIn(ctx context.Context, tree engine.Tree, al
 			break
 		}
 	}
-	if sym == nil {
+	if sym == nil && len(s.keywords) == 0 {
 		return nil
 	}
 	word := lexed.Stem(s.c.Path)
@@ -59,9 +64,26 @@ func (s *tokSearch) defaultImportersIn(ctx context.Context, tree engine.Tree, al
 			}
 			continue
 		}
-		if importsValue(h, m) {
+		if sym != nil && importsValue(h, m) {
 			addRef(ev, p, sym, lexed.ScoreImported, false, false)
+		}
+		for _, kw := range s.keywords {
+			if namesImport(h, nf.Path, kw.Decl.Name) {
+				addRef(ev, p, kw, lexed.ScoreImported, false, false)
+			}
 		}
 	}
 	return nil
+}
+
+// namesImport reports whether an import clause of h that resolves to
+// target names name itself ({string}, {string as locale}); export * from
+// target holds no reference to it.
+func namesImport(h *jsFile, target, name string) bool {
+	for i, im := range h.Imports {
+		if resolves(h, i, target) && (slices.Contains(im.Names, name) || slices.Contains(slices.Collect(maps.Values(im.Renamed)), name)) {
+			return true
+		}
+	}
+	return false
 }

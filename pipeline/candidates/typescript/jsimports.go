@@ -277,6 +277,9 @@ func jsImports(toks []lexed.Tok) []lexed.Import {
 				if u.Text == "*" && j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == lexed.TkIdent {
 					ns = toks[j+2].Text
 				}
+				if u.Text == "default" && j+2 < len(toks) && toks[j+1].Text == "as" && toks[j+2].Kind == lexed.TkIdent && dflt == "" {
+					dflt = toks[j+2].Text // import {default as x}: a default import, x among the names
+				}
 				if u.Kind == lexed.TkIdent && u.Text != "type" && u.Text != "as" && u.Text != "from" {
 					if j+2 < len(toks) && toks[j+1].Text == "as" {
 						if local := toks[j+2]; local.Kind == lexed.TkIdent && u.Text != "default" {

@@ -122,9 +122,14 @@ func addWithSupers(set map[string]bool, m *lexed.TypeModel, typ string) {
 	}
 }
 
-// isTypeAlias reports whether t's file declares t as a type alias.
+// isTypeAlias reports whether t's file declares t as a type alias, or as
+// a value whose members its initializer makes (export const helpers =
+// {isString() {...}}, a function's group.if = ...), reached as a field
+// holding it (helpers = helpers) or as typeof helpers.
 func isTypeAlias(t modtypes.Type) bool {
-	return slices.ContainsFunc(t.File.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == t.Name && d.Kind == "type" })
+	return slices.ContainsFunc(t.File.Decls, func(d lexed.Decl) bool {
+		return d.Container == "" && d.Name == t.Name && (d.Kind == "type" || d.Kind == "variable" || d.Kind == "function")
+	})
 }
 
 // typedMembers adds to the used names the members whose receivers on

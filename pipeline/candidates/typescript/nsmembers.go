@@ -102,9 +102,12 @@ func chainMember(toks []lexed.Tok, i int) string {
 }
 
 // namespaceMember reports whether d is a member of a namespace the changed
-// file declares (namespace IndexedAccessor { function Visit() }).
+// file declares (namespace IndexedAccessor { function Visit() }), within
+// its braces: a class merged with a namespace of its name (class Runtype
+// {guard()}; namespace Runtype {...}) keeps its members, reached through
+// its instances.
 func (s *tokSearch) namespaceMember(d lexed.Decl) bool {
 	return d.Container != "" && s.nf != nil && slices.ContainsFunc(s.nf.Decls, func(x lexed.Decl) bool {
-		return x.Kind == "namespace" && x.Name == d.Container && x.Container == ""
+		return x.Kind == "namespace" && x.Name == d.Container && x.Container == "" && x.From <= d.From && d.To <= x.To
 	})
 }

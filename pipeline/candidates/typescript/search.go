@@ -200,6 +200,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 	var words []string
 	impactNames := map[string][]*lexed.Sym{}
 	commons := map[string][]*lexed.Sym{} // touched members with common names (commonIn)
+	var keywords []*lexed.Sym            // touched top-level names that are contextual keywords
 	for _, s := range lexed.Touched(c, nf, of) {
 		if s.Decl.Name == "constructor" && s.Decl.Container != "" && nf != nil && lexed.LangOf(c.Path) == lexed.LangJS {
 			// A changed constructor reaches its class's new C(...).
@@ -210,6 +211,10 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		common := lexed.CommonMember[s.Decl.Name] && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
 		if common && commonMember(c.Path, s.Decl) {
 			commons[s.Decl.Name] = append(commons[s.Decl.Name], s)
+		}
+		if s.Decl.Container == "" && contextualKeywords[s.Decl.Name] && lexed.LangOf(c.Path) == lexed.LangJS {
+			keywords = append(keywords, s) // found through their importers (importersIn)
+			continue
 		}
 		if len(s.Decl.Name) < 2 || lexed.IsKeyword(lexed.LangOf(c.Path), s.Decl.Name) || common {
 			continue
@@ -227,7 +232,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 			words = append(words, n)
 		}
 	}
-	if len(words) == 0 && len(commons) == 0 {
+	if len(words) == 0 && len(commons) == 0 && len(keywords) == 0 {
 		return nil
 	}
 	slices.Sort(words[len(impactNames):])
@@ -236,7 +241,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		words = engine.AppendNew(words, im.sym.Decl.Container)
 	}
 	return &tokSearch{c: c, nf: nf, words: words, globals: globalNames(nf, of), impactNames: impactNames, useNames: useNames, memberOnly: memberOnly, importedOnly: importedOnly,
-		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons}
+		recv: recv, lexed: mods.lexed, cache: mods.cache, supers: supers, world: world, common: commons, keywords: keywords}
 }
 
 // implemented is a member of a supertype that a touched member implements
@@ -348,12 +353,13 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 	}
 	s.receiverTypesIn(ev)
+	s.renamedUsesIn(ev)
 	s.namespaceUsesIn(ev)
 	s.namespaceMembersIn(ev)
 	if err := s.commonIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
-	if err := s.defaultImportersIn(ctx, tree, aliases, ev); err != nil {
+	if err := s.importersIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
 	if made := s.madeValues(); len(made) > 0 {
@@ -417,6 +423,7 @@ type tokSearch struct {
 	world        *modtypes.World         // types across modules; nil for other languages
 	globals      map[string]bool         // the changed file's global declarations: no import names them
 	common       map[string][]*lexed.Sym // touched members with common names, by name (commonIn)
+	keywords     []*lexed.Sym            // touched top-level names that are contextual keywords (importersIn)
 	peers        []*jsFile               // the new sides of the other changed JS files of the Find
 	tops         []string                // the names of impactNames with a module-level declaration (topNames)
 	group        *groupWords             // the words of the Find's searches; nil when searched alone

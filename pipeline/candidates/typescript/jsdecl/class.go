@@ -188,6 +188,11 @@ func (s *jsScan) field(m jsMember, k, end int) int {
 		typ := s.typeName(k+2, e+1)
 		s.types.AddVar("this."+m.name, typ)
 		s.types.AddField(key, typ)
+	case s.punctAt(k, "=") && s.isIdent(k+1) && !lexed.IsKeyword(lexed.LangJS, s.text(k+1)) && (k+1 == e || k+2 == e && s.punctAt(e, ";")):
+		// group = group, helpers = helpers: a field holding a module's
+		// value (an imported function or object) has its members.
+		s.types.AddVar("this."+m.name, s.text(k+1))
+		s.types.AddField(key, s.text(k+1))
 	}
 	s.add(lexed.Decl{Name: m.name, Kind: "field", Container: m.class, Static: m.static, From: m.from, To: s.toks[e].Line})
 	return e

@@ -516,9 +516,22 @@ func (s *jsScan) returnedNew(open, close int) string {
 			}
 		case s.text(k) == "return" && s.text(k+1) == "new":
 			return s.typeName(k+2, close)
+		case s.text(k) == "return" && s.text(k+1) == "this" && s.returnsThis(k+2, close):
+			return "this"
 		}
 	}
 	return ""
+}
+
+// returnsThis reports whether the return statement whose "this" ends
+// before toks[j] returns its receiver: return this, or a builder's return
+// this.m(...) (this.use(rule), this.test({...})), the statement ending
+// there.
+func (s *jsScan) returnsThis(j, close int) bool {
+	if s.punctAt(j, ".") && s.isIdent(j+1) && s.punctAt(j+2, "(") {
+		j = s.br.CloseOrLast(j+2) + 1
+	}
+	return j >= close || s.punctAt(j, ";") || s.toks[j].Line > s.toks[j-1].Line
 }
 
 // paramTypes returns the type names of each parameter of the list
@@ -619,6 +632,10 @@ func jsLocalTypes(f *lexed.File, m *lexed.TypeModel) {
 		}
 		name := s.text(j)
 		k := j + 1
+		if name == "default" && s.text(j-1) == "export" {
+			s.defaultExportType(m, k)
+			continue
+		}
 		if s.text(k) == "instanceof" && s.isIdent(k+1) && !s.punctAt(j-1, ".") {
 			// x instanceof C narrows x to C where it holds.
 			n := k + 1
@@ -672,6 +689,25 @@ func jsLocalTypes(f *lexed.File, m *lexed.TypeModel) {
 		if s.isIdent(c) && (s.punctAt(c+1, "(") || s.punctAt(c+1, "<")) {
 			m.AddCall(name, s.text(c))
 		}
+	}
+}
+
+// defaultExportType records the type of the expression a module exports
+// by default from toks[v] on (export default make(x) as Api, export
+// default new C()) as the type of "default", the name its importers bind
+// under names of their own; a class or function exported by default is
+// a declaration, which the importers' lookup finds by its name instead.
+func (s *jsScan) defaultExportType(m *lexed.TypeModel, v int) {
+	switch s.text(v) {
+	case "class", "function", "async", "abstract", "interface", "enum", "{", "":
+		return
+	}
+	if typ := s.castType(v, s.stmtEnd(v, len(s.toks), false)); typ != "" {
+		m.AddVar("default", typ)
+		return
+	}
+	if len(m.Inits["default"]) < 4 {
+		m.Inits["default"] = append(m.Inits["default"], v)
 	}
 }
 

@@ -233,7 +233,9 @@ func (w *World) declOfAt(f *lexed.File, name string, depth int) (*lexed.File, st
 	// An import's renaming (import {ky as KyInterface}) names another
 	// file's declaration, even when f declares a name like it too.
 	orig := w.renamedFrom(f, name)
-	if orig != "" && declaresTop(f, orig) && !slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && im.Renamed[name] != "" }) {
+	// {default as Options} names another module's default export, never
+	// the file's own (export default got).
+	if orig != "" && orig != "default" && declaresTop(f, orig) && !slices.ContainsFunc(f.Imports, func(im lexed.Import) bool { return !im.Export && im.Renamed[name] != "" }) {
 		return f, orig
 	}
 	for _, im := range f.Imports {
@@ -243,12 +245,16 @@ func (w *World) declOfAt(f *lexed.File, name string, depth int) (*lexed.File, st
 			continue
 		case im.Default == name && !im.Export:
 			target = "default"
-		case slices.Contains(im.Names, name):
+		case slices.Contains(im.Names, name) || orig != "" && !im.Export && slices.Contains(im.Names, orig):
+			// import {create as stringCreate}; export {stringCreate as
+			// string}: string is create, renamed twice.
 			target = name
 			if orig != "" && slices.Contains(im.Names, orig) {
 				target = orig
 			}
 			if r := im.Renamed[name]; r != "" {
+				target = r
+			} else if r := im.Renamed[target]; r != "" {
 				target = r
 			}
 		case im.Export && im.Wildcard:
@@ -407,8 +413,8 @@ func declaresTop(f *lexed.File, name string) bool {
 }
 
 // DefaultName returns the name f's default export binds: X of export
-// default X, export default class X, export default function X; "" for an
-// expression.
+// default X, export default (abstract) class X, export default function X;
+// "" for an expression.
 func DefaultName(f *lexed.File) string {
 	toks := f.Toks
 	for i := 0; i+2 < len(toks); i++ {
@@ -416,7 +422,7 @@ func DefaultName(f *lexed.File) string {
 			continue
 		}
 		j := i + 2
-		if toks[j].Text == "async" {
+		if toks[j].Text == "async" || toks[j].Text == "abstract" {
 			j++
 		}
 		if j < len(toks) && (toks[j].Text == "class" || toks[j].Text == "function") {
@@ -675,13 +681,13 @@ func (w *World) exprTypesAt(f *lexed.File, k, depth int) []Type {
 		}
 		name := toks[c].Text
 		r, member := memberReceiverEnd(toks, c)
-		if !member && lexed.IsKeyword(lexed.LangJS, name) {
-			return nil // if (...), while (...)
+		if !member && lexed.IsKeyword(lexed.LangJS, name) && !importsBinding(f, name) {
+			return nil // if (...), while (...); not string() of import {string}
 		}
 		if member {
 			var out []Type
 			for _, b := range w.exprTypes(f, r, depth+1) {
-				out = engine.AppendNew(out, w.memberTypes(b, name, true, depth+1)...)
+				out = engine.AppendNew(out, w.selfTypes(b, name, w.memberTypes(b, name, true, depth+1), depth+1)...)
 			}
 			return out
 		}
@@ -700,7 +706,7 @@ func (w *World) exprTypesAt(f *lexed.File, k, depth int) []Type {
 	if r, ok := memberReceiverEnd(toks, k); ok {
 		var out []Type
 		for _, b := range w.exprTypes(f, r, depth+1) {
-			out = engine.AppendNew(out, w.memberTypes(b, name, false, depth+1)...)
+			out = engine.AppendNew(out, w.selfTypes(b, name, w.memberTypes(b, name, false, depth+1), depth+1)...)
 		}
 		return out
 	}
