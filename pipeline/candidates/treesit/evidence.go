@@ -13,7 +13,15 @@ import (
 
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
-// few.
+// few. A name that more than maxUnseen files declare lists none unless
+// one is visible (its file imports, includes or shares a namespace with
+// it): in a language whose files all see each other (Ruby, Swift), as in
+// a folder of many files, such a name (clear, fetch, match?) says
+// nothing. A member of a receiver whose type is unknown (x.clone(),
+// items.clear) is resolved by the receiver's file only: a file declaring
+// the name that the changed file neither sees nor sits beside is not its
+// declaration but one of a name every library declares (C and C++
+// aside: their include graph decides).
 func (s *search) uses(us []use, files []*file) {
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -39,10 +47,14 @@ func (s *search) uses(us []use, files []*file) {
 		if len(typed) > 0 {
 			gs = typed
 		}
+		untyped := len(typed) == 0 && u.recv != "" && !lexed.IsTypeName(u.recv) && s.includes == nil
 		best := unseen
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
 			sights[i] = s.sees(u.f, g)
+			if untyped && sights[i] == nearby && engine.DirOf(u.f.path) != engine.DirOf(g.path) {
+				sights[i] = unseen // the whole project is nearby: the name alone ties them
+			}
 			if len(typed) > 0 {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
 			}
@@ -51,7 +63,7 @@ func (s *search) uses(us []use, files []*file) {
 			}
 			best = max(best, sights[i])
 		}
-		if best == unseen && len(gs) > maxUnseen || s.includes != nil && best == nearby && nearbyMany(sights) {
+		if best == unseen && (len(gs) > maxUnseen || untyped) || best == nearby && nearbyMany(sights) {
 			continue
 		}
 		for i, g := range gs {
@@ -69,8 +81,9 @@ func (s *search) uses(us []use, files []*file) {
 
 // nearbyMany reports whether more than maxUnseen of the files declaring a
 // used name are nearby: in a C or C++ project's flat source folder (a
-// thousand files beside each other), a name that many of them declare,
-// and none the change's file includes, says nothing.
+// thousand files beside each other), or a Ruby project whose files all
+// see each other, a name that many of them declare, and none the
+// change's file includes or imports, says nothing.
 func nearbyMany(sights []sight) bool {
 	n := 0
 	for _, sg := range sights {
