@@ -11,7 +11,9 @@ import (
 // (items.clear, m.flush()) lists a file declaring the name only when the
 // changed file sees it (an import, or the same directory), not when the
 // name alone ties them; in a language whose files all see each other
-// (Ruby), a name more than six files declare lists none of them.
+// (Ruby), a name more than six files declare lists none of them, and so
+// does a member of an unknown receiver that more than six files of the
+// namespace declare (C#).
 func TestSyntaxUntypedMembers(t *testing.T) {
 	const run = "class Run\n  def go(items)\n    1\n  end\nend\n"
 	const store = "class Store\n  def clear\n    @x = nil\n  end\nend\n"
@@ -24,6 +26,12 @@ func TestSyntaxUntypedMembers(t *testing.T) {
 	const rustRun = "pub fn go() -> i32 {\n    let m = make();\n    1\n}\n"
 	const rustMem = "pub struct Mem;\n\nimpl Mem {\n    pub fn flush(&self) -> i32 {\n        0\n    }\n}\n"
 	const ktRun = "package com.acme.app\n\nfun run(): Int {\n    val x = make()\n    return 1\n}\n"
+	const csRun = "namespace Acme\n{\n    class Run\n    {\n        int Go()\n        {\n            var x = Make();\n            return 1;\n        }\n    }\n}\n"
+	csMany := map[string]string{"src/Run.cs": csRun}
+	for i := range 8 {
+		csMany[fmt.Sprintf("src/Stores/Store%d.cs", i)] = fmt.Sprintf("namespace Acme\n{\n    class Store%d\n    {\n        public int Flush()\n        {\n            return %d;\n        }\n    }\n}\n", i, i)
+	}
+	csFew := map[string]string{"src/Run.cs": csRun, "src/Stores/Store0.cs": csMany["src/Stores/Store0.cs"], "src/Stores/Store1.cs": csMany["src/Stores/Store1.cs"]}
 	const ktStore = "package com.acme.store\n\nclass Store {\n    fun flushAll(): Int {\n        return 0\n    }\n}\n"
 	resolveCases{
 		{
@@ -62,6 +70,14 @@ func TestSyntaxUntypedMembers(t *testing.T) {
 				"src/main/kotlin/com/acme/store/Store.kt": ktStore},
 			path: "src/main/kotlin/com/acme/app/Run.kt", old: "    return 1\n", new: "    return x.flushAll()\n",
 			want: []string{"src/main/kotlin/com/acme/store/Store.kt"},
+		},
+		{
+			name: "csharp: a member of an unknown receiver more than six files of the namespace declare", files: csMany,
+			path: "src/Run.cs", old: "return 1;", new: "return x.Flush();",
+		},
+		{
+			name: "csharp: a member of an unknown receiver two files of the namespace declare", files: csFew,
+			path: "src/Run.cs", old: "return 1;", new: "return x.Flush();", want: []string{"src/Stores/Store0.cs", "src/Stores/Store1.cs"},
 		},
 	}.run(t)
 }

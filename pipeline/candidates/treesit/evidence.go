@@ -18,10 +18,10 @@ import (
 // it): in a language whose files all see each other (Ruby, Swift), as in
 // a folder of many files, such a name (clear, fetch, match?) says
 // nothing. A member of a receiver whose type is unknown (x.clone(),
-// items.clear) is resolved by the receiver's file only: a file declaring
-// the name that the changed file neither sees nor sits beside is not its
-// declaration but one of a name every library declares (C and C++
-// aside: their include graph decides).
+// items.clear) is never visible (untypedSight), and a file declaring it
+// that the changed file neither sees nor sits beside is not listed: it
+// is one of the files declaring a name every library declares (C and
+// C++ aside: their include graph decides).
 func (s *search) uses(us []use, files []*file) {
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -52,8 +52,8 @@ func (s *search) uses(us []use, files []*file) {
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
 			sights[i] = s.sees(u.f, g)
-			if untyped && sights[i] == nearby && engine.DirOf(u.f.path) != engine.DirOf(g.path) {
-				sights[i] = unseen // the whole project is nearby: the name alone ties them
+			if untyped {
+				sights[i] = untypedSight(sights[i], engine.DirOf(u.f.path) == engine.DirOf(g.path))
 			}
 			if len(typed) > 0 {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
@@ -77,6 +77,22 @@ func (s *search) uses(us []use, files []*file) {
 			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
 		}
 	}
+}
+
+// untypedSight is how well a use of a member of a receiver whose type is
+// unknown sees a file declaring the name, which sg is how well the two
+// files see each other: an import or namespace says the file's types are
+// in reach, not that the receiver is one of them (nearby), and where the
+// whole project sees itself (Ruby, Swift) only the same directory is
+// nearby.
+func untypedSight(sg sight, sameDir bool) sight {
+	switch {
+	case sg == visible || sameDir:
+		return nearby
+	case sg == nearby:
+		return unseen
+	}
+	return sg
 }
 
 // nearbyMany reports whether more than maxUnseen of the files declaring a
