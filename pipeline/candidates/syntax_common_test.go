@@ -81,3 +81,47 @@ func TestSyntaxUntypedMembers(t *testing.T) {
 		},
 	}.run(t)
 }
+
+// TestSyntaxNameOnlyReferences: a changed member is referred to by a file
+// through a receiver of its type, or by a file naming its type, not by
+// one that calls a member of that name on receivers of unknown type
+// while naming the type only as one of its own (every builder's nested
+// Builder): many such files list none, and in Ruby, where every file
+// sees every other, a file in another directory calling it on an
+// unknown receiver is not listed.
+func TestSyntaxNameOnlyReferences(t *testing.T) {
+	const spec = "package com.acme.spec\n\nclass TypeSpec {\n    class Builder {\n        fun build(): TypeSpec {\n            return TypeSpec()\n        }\n    }\n}\n"
+	builders := map[string]string{"src/main/kotlin/com/acme/spec/TypeSpec.kt": spec}
+	for i := range 8 {
+		builders[fmt.Sprintf("src/main/kotlin/com/acme/spec/Spec%d.kt", i)] = fmt.Sprintf("package com.acme.spec\n\nclass Spec%d {\n"+
+			"    class Builder {\n        fun build(): Spec%d {\n            return Spec%d()\n        }\n    }\n\n"+
+			"    fun copy(): Spec%d = Spec%d.Builder().build()\n}\n", i, i, i, i, i)
+	}
+	withCaller := map[string]string{"src/main/kotlin/com/acme/app/Run.kt": "package com.acme.app\n\nimport com.acme.spec.TypeSpec\n\n" +
+		"fun run(): TypeSpec = TypeSpec.Builder().build()\n"}
+	for p, src := range builders {
+		withCaller[p] = src
+	}
+	const store = "class Store\n  def clear\n    @x = nil\n  end\nend\n"
+	resolveCases{
+		{
+			name: "kotlin: builders of their own calling build", files: builders,
+			path: "src/main/kotlin/com/acme/spec/TypeSpec.kt", old: "return TypeSpec()", new: "return TypeSpec().also { }",
+		},
+		{
+			name: "kotlin: a caller naming the type among them", files: withCaller,
+			path: "src/main/kotlin/com/acme/spec/TypeSpec.kt", old: "return TypeSpec()", new: "return TypeSpec().also { }",
+			want: []string{"src/main/kotlin/com/acme/app/Run.kt"},
+		},
+		{
+			name: "ruby: an unknown receiver in another directory", files: map[string]string{
+				"lib/store/store.rb": store, "app/run.rb": "class Run\n  def go(items)\n    items.clear\n  end\nend\n"},
+			path: "lib/store/store.rb", old: "@x = nil", new: "@x = []",
+		},
+		{
+			name: "ruby: a file naming the type", files: map[string]string{
+				"lib/store/store.rb": store, "app/run.rb": "class Run\n  def go\n    Store.new.clear\n  end\nend\n"},
+			path: "lib/store/store.rb", old: "@x = nil", new: "@x = []", want: []string{"app/run.rb"},
+		},
+	}.run(t)
+}
