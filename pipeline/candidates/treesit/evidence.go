@@ -205,11 +205,7 @@ func (s *search) impact(ts []touched, files []*file) {
 				if recvs[i] == nil {
 					recvs[i] = map[string][]string{}
 				}
-				recv := r.recv
-				if r.member && recv == "" {
-					recv = exprRecv // a member of a call's result, or of another expression
-				}
-				recvs[i][r.name] = append(recvs[i][r.name], recv)
+				recvs[i][r.name] = append(recvs[i][r.name], r.recv)
 			}
 		}
 	})
@@ -253,8 +249,7 @@ type impactHit struct {
 }
 
 // addImpact lists the hits of the best sight among hits, unless that is
-// unseen and they are many, or nearby and more than maxUnseen of them
-// are (C and C++ aside).
+// unseen and they are many.
 func (s *search) addImpact(t touched, hits []impactHit) {
 	best := unseen
 	for _, h := range hits {
@@ -262,15 +257,6 @@ func (s *search) addImpact(t touched, hits []impactHit) {
 	}
 	if best == unseen && len(hits) > maxUnseen {
 		return
-	}
-	if best == nearby && s.includes == nil {
-		sights := make([]sight, len(hits))
-		for i, h := range hits {
-			sights[i] = h.sight
-		}
-		if nearbyMany(sights) {
-			return // many files tied by the name alone, none seen: it says nothing
-		}
 	}
 	for _, h := range hits {
 		if h.sight < best {
@@ -332,83 +318,31 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	}
 	sg := s.sees(g, t.f)
 	if d.container != "" {
-		return s.refersToMember(g, recvs, t, sg)
-	}
-	return reference{sight: sg, why: "refers to"}, true
-}
-
-// exprRecv is, among the receivers refersTo is given, that of a member of
-// an expression (a call's result, an index): its type is unknown.
-const exprRecv = "."
-
-// refersToMember is refersTo for a touched member of a type, g seeing
-// its file at sg: a reference through a receiver of that type sees it
-// better, one through another type's is none. One through receivers of
-// unknown type alone (b.build(), x().emit()), in a file that names the
-// type only as one of its own (each builder's nested Builder) or not at
-// all, is tied by the name alone: untypedSight, and none when unseen;
-// so is a bare name in a file declaring a member of that name itself
-// (its own build()), which is not counted. C and C++ aside: their
-// include graph decides.
-func (s *search) refersToMember(g *file, recvs []string, t touched, sg sight) (reference, bool) {
-	d := t.d
-	byName := s.includes == nil
-	byType := g.mentions[d.container] && !(byName && declaresType(g, d.container))
-	if commonName(d.name) && !byType {
-		return reference{}, false
-	}
-	if byType {
-		sg = max(sg, nearby)
-	}
-	own, typedOther, bare, unknown := false, false, false, false
-	for _, recv := range recvs {
-		switch {
-		case recv == d.container:
-			own = true
-		case recv == "":
-			bare = true
-		case recv != exprRecv && lexed.IsTypeName(recv) && !byType:
-			typedOther = true // Other.name: another type's member
-		default:
-			unknown = true
-		}
-	}
-	if own {
-		return reference{sight: min(sg+1, visible), why: "refers to"}, true
-	}
-	if typedOther && !bare && !unknown {
-		return reference{}, false
-	}
-	if byName && !byType && !(bare && !declaresMemberOther(g, d)) {
-		if !unknown {
+		byType := g.mentions[d.container]
+		if commonName(d.name) && !byType {
 			return reference{}, false
 		}
-		if sg = untypedSight(sg, engine.DirOf(g.path) == engine.DirOf(t.f.path)); sg == unseen {
+		if byType {
+			sg = max(sg, nearby)
+		}
+		own, typedOther, untyped := false, false, false
+		for _, recv := range recvs {
+			switch {
+			case recv == d.container:
+				own = true
+			case recv != "" && lexed.IsTypeName(recv) && !byType:
+				typedOther = true // Other.name: another type's member
+			default:
+				untyped = true
+			}
+		}
+		if own {
+			sg = min(sg+1, visible)
+		} else if typedOther && !untyped {
 			return reference{}, false
 		}
 	}
 	return reference{sight: sg, why: "refers to"}, true
-}
-
-// declaresType reports whether g declares a type (a container) named n.
-func declaresType(g *file, n string) bool {
-	for _, m := range g.decls {
-		if m.name == n && containerKinds[m.kind] && m.kind != "impl" {
-			return true
-		}
-	}
-	return false
-}
-
-// declaresMemberOther reports whether g declares a member of d's name in
-// another container than d's.
-func declaresMemberOther(g *file, d *decl) bool {
-	for _, m := range g.decls {
-		if m.name == d.name && m.container != "" && m.container != d.container {
-			return true
-		}
-	}
-	return false
 }
 
 // declaresToo reports whether g declares a callable of d's name in d's
