@@ -32,6 +32,13 @@ func TestSyntaxUntypedMembers(t *testing.T) {
 		csMany[fmt.Sprintf("src/Stores/Store%d.cs", i)] = fmt.Sprintf("namespace Acme\n{\n    class Store%d\n    {\n        public int Flush()\n        {\n            return %d;\n        }\n    }\n}\n", i, i)
 	}
 	csFew := map[string]string{"src/Run.cs": csRun, "src/Stores/Store0.cs": csMany["src/Stores/Store0.cs"], "src/Stores/Store1.cs": csMany["src/Stores/Store1.cs"]}
+	ktBeside := map[string]string{
+		"src/com/acme/ksp/Run.kt":   "package com.acme.ksp\n\nfun run(): Int {\n    val x = make()\n    return 1\n}\n",
+		"src/com/acme/ksp/Names.kt": "package com.acme.ksp\n\nfun Thing.toName(): Int = 1\n",
+	}
+	for i := range 8 {
+		ktBeside[fmt.Sprintf("src/com/acme/Names%d.kt", i)] = fmt.Sprintf("package com.acme\n\nfun Other%d.toName(): Int = %d\n", i, i)
+	}
 	const ktStore = "package com.acme.store\n\nclass Store {\n    fun flushAll(): Int {\n        return 0\n    }\n}\n"
 	resolveCases{
 		{
@@ -74,6 +81,11 @@ func TestSyntaxUntypedMembers(t *testing.T) {
 		{
 			name: "csharp: a member of an unknown receiver more than six files of the namespace declare", files: csMany,
 			path: "src/Run.cs", old: "return 1;", new: "return x.Flush();",
+		},
+		{
+			name:  "kotlin: a member of an unknown receiver declared beside and by more than six files of the enclosing package",
+			files: ktBeside, path: "src/com/acme/ksp/Run.kt", old: "    return 1\n", new: "    return x.toName()\n",
+			want: []string{"src/com/acme/ksp/Names.kt"},
 		},
 		{
 			name: "csharp: a member of an unknown receiver two files of the namespace declare", files: csFew,

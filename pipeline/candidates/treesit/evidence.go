@@ -18,10 +18,11 @@ import (
 // it): in a language whose files all see each other (Ruby, Swift), as in
 // a folder of many files, such a name (clear, fetch, match?) says
 // nothing. A member of a receiver whose type is unknown (x.clone(),
-// items.clear) is never visible (untypedSight), and a file declaring it
-// that the changed file neither sees nor sits beside is not listed: it
-// is one of the files declaring a name every library declares (C and
-// C++ aside: their include graph decides).
+// items.clear) is never visible (untypedSight): the files declaring it
+// beside the changed file are listed when there are any, and a file
+// declaring it that the changed file neither sees nor sits beside is
+// not: it is one of the files declaring a name every library declares
+// (C and C++ aside: their include graph decides).
 func (s *search) uses(us []use, files []*file) {
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -48,6 +49,13 @@ func (s *search) uses(us []use, files []*file) {
 			gs = typed
 		}
 		untyped := len(typed) == 0 && u.recv != "" && !lexed.IsTypeName(u.recv) && s.includes == nil
+		if untyped {
+			// The nearest declarations first: those beside the changed
+			// file, when there are any.
+			if beside := besideOf(u.f, gs); len(beside) > 0 {
+				gs = beside
+			}
+		}
 		best := unseen
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
@@ -77,6 +85,17 @@ func (s *search) uses(us []use, files []*file) {
 			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
 		}
 	}
+}
+
+// besideOf are the files of gs in f's directory.
+func besideOf(f *file, gs []*file) []*file {
+	var out []*file
+	for _, g := range gs {
+		if engine.DirOf(g.path) == engine.DirOf(f.path) {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 // untypedSight is how well a use of a member of a receiver whose type is
