@@ -93,3 +93,26 @@ func TestSyntaxUntypedMembers(t *testing.T) {
 		},
 	}.run(t)
 }
+
+// TestSyntaxOwnNestedTypes: a changed member of a nested type
+// (TypeSpec.Builder.build) is not referred to by a file whose build()
+// calls are its own nested type's (FunSpec.Builder), unless it names the
+// changed type's outer type; a subclass overriding it still is.
+func TestSyntaxOwnNestedTypes(t *testing.T) {
+	const spec = "package com.acme.spec\n\nclass TypeSpec {\n    class Builder {\n        fun build(): TypeSpec {\n            return TypeSpec()\n        }\n    }\n}\n"
+	const funSpec = "package com.acme.spec\n\nclass FunSpec {\n    class Builder {\n        fun build(): FunSpec {\n            return FunSpec()\n        }\n    }\n\n" +
+		"    fun copy(): FunSpec = Builder().build()\n}\n"
+	const user = "package com.acme.spec\n\nclass FileSpec {\n    class Builder {\n        fun build(): FileSpec {\n            return FileSpec()\n        }\n\n" +
+		"        fun add(): Int {\n            val t = TypeSpec.Builder().build()\n            return 1\n        }\n    }\n}\n"
+	resolveCases{
+		{
+			name: "a builder of its own", files: map[string]string{"src/com/acme/spec/TypeSpec.kt": spec, "src/com/acme/spec/FunSpec.kt": funSpec},
+			path: "src/com/acme/spec/TypeSpec.kt", old: "return TypeSpec()", new: "return TypeSpec().also { }",
+		},
+		{
+			name: "a builder of its own naming the outer type", files: map[string]string{"src/com/acme/spec/TypeSpec.kt": spec, "src/com/acme/spec/FileSpec.kt": user},
+			path: "src/com/acme/spec/TypeSpec.kt", old: "return TypeSpec()", new: "return TypeSpec().also { }",
+			want: []string{"src/com/acme/spec/FileSpec.kt"},
+		},
+	}.run(t)
+}

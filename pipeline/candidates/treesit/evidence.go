@@ -337,6 +337,9 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	}
 	sg := s.sees(g, t.f)
 	if d.container != "" {
+		if s.includes == nil && ownNested(g, t) {
+			return reference{}, false
+		}
 		byType := g.mentions[d.container]
 		if commonName(d.name) && !byType {
 			return reference{}, false
@@ -362,6 +365,36 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 		}
 	}
 	return reference{sight: sg, why: "refers to"}, true
+}
+
+// ownNested reports whether g's references to t's member are to a type
+// of its own: t's container is a type nested in another (TypeSpec's
+// Builder), g declares a type of that name nested in another outer type
+// (FunSpec's Builder) and never names t's outer type. Each builder's
+// build() is then its own Builder's. (C and C++ aside: their include
+// graph decides.)
+func ownNested(g *file, t touched) bool {
+	outer := outerOf(t.f, t.d.container)
+	if outer == "" || g.mentions[outer] {
+		return false
+	}
+	for _, m := range g.decls {
+		if m.name == t.d.container && containerKinds[m.kind] && m.kind != "impl" && m.container != "" && m.container != outer {
+			return true
+		}
+	}
+	return false
+}
+
+// outerOf is the type enclosing f's type named n ("" for a top-level one
+// or none).
+func outerOf(f *file, n string) string {
+	for _, m := range f.decls {
+		if m.name == n && containerKinds[m.kind] && m.kind != "impl" {
+			return m.container
+		}
+	}
+	return ""
 }
 
 // declaresToo reports whether g declares a callable of d's name in d's
