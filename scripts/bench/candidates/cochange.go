@@ -327,7 +327,9 @@ func ccMirror(src, dst string) (string, string, error) {
 // blob missing upstream), or whose shown file is not in the family
 // r.shown names, is passed over.
 func ccSample(dir, ref string, r ccRepo, n, nEmpty int) ([]ccCommit, error) {
-	out, err := git(dir, "log", "--no-merges", "--since=2020-01-01", "--no-renames", "--name-only", "--format=%x1e%H %P %ct", ref)
+	// The bound is midnight UTC: git reads a date without a time as that
+	// day at the time of the run, and a sample must not depend on it.
+	out, err := git(dir, "log", "--no-merges", "--since=2020-01-01T00:00:00Z", "--no-renames", "--name-only", "--format=%x1e%H %P %ct", ref)
 	if err != nil {
 		return nil, err
 	}
