@@ -13,16 +13,10 @@ import (
 
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
-// few. A name that more than maxUnseen files declare lists none unless
-// one is visible (its file imports, includes or shares a namespace with
-// it): in a language whose files all see each other (Ruby, Swift), as in
-// a folder of many files, such a name (clear, fetch, match?) says
-// nothing. A member of a receiver whose type is unknown (x.clone(),
-// items.clear) is never visible (untypedSight): the files declaring it
-// beside the changed file are listed when there are any, and a file
-// declaring it that the changed file neither sees nor sits beside is
-// not: it is one of the files declaring a name every library declares
-// (C and C++ aside: their include graph decides).
+// few; a name more than maxUnseen files declare, none visible, lists none.
+// A member of a receiver of unknown type is looked for beside the changed
+// file first, and untypedSight says how it sees the others (C and C++
+// aside: their include graph decides).
 func (s *search) uses(us []use, files []*file) {
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -49,12 +43,8 @@ func (s *search) uses(us []use, files []*file) {
 			gs = typed
 		}
 		untyped := len(typed) == 0 && u.recv != "" && !lexed.IsTypeName(u.recv) && s.includes == nil
-		if untyped {
-			// The nearest declarations first: those beside the changed
-			// file, when there are any.
-			if beside := besideOf(u.f, gs); len(beside) > 0 {
-				gs = beside
-			}
+		if beside := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return engine.DirOf(g.path) != engine.DirOf(u.f.path) }); untyped && len(beside) > 0 {
+			gs = beside // the nearest declarations first
 		}
 		best := unseen
 		sights := make([]sight, len(gs))
@@ -87,23 +77,10 @@ func (s *search) uses(us []use, files []*file) {
 	}
 }
 
-// besideOf are the files of gs in f's directory.
-func besideOf(f *file, gs []*file) []*file {
-	var out []*file
-	for _, g := range gs {
-		if engine.DirOf(g.path) == engine.DirOf(f.path) {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// untypedSight is how well a use of a member of a receiver whose type is
-// unknown sees a file declaring the name, which sg is how well the two
-// files see each other: an import or namespace says the file's types are
-// in reach, not that the receiver is one of them (nearby), and where the
-// whole project sees itself (Ruby, Swift) only the same directory is
-// nearby.
+// untypedSight is how a use of a member of a receiver of unknown type sees
+// a file declaring it that its file sees at sg: an import or namespace puts
+// the file's types in reach, not the receiver among them; where the whole
+// project sees itself (Ruby, Swift) only the same directory is nearby.
 func untypedSight(sg sight, sameDir bool) sight {
 	switch {
 	case sg == visible || sameDir:
@@ -115,10 +92,8 @@ func untypedSight(sg sight, sameDir bool) sight {
 }
 
 // nearbyMany reports whether more than maxUnseen of the files declaring a
-// used name are nearby: in a C or C++ project's flat source folder (a
-// thousand files beside each other), or a Ruby project whose files all
-// see each other, a name that many of them declare, and none the
-// change's file includes or imports, says nothing.
+// used name are nearby (a C project's flat folder, a Ruby project): a name
+// that many of them declare, none included or imported, says nothing.
 func nearbyMany(sights []sight) bool {
 	n := 0
 	for _, sg := range sights {
@@ -135,14 +110,14 @@ func nearbyMany(sights []sight) bool {
 // BarBaz in any bar_baz.rb. A qualified constant whose path p does not
 // end in is only nearby, whatever its file's name.
 func constSight(u use, p string) sight {
-	name := snake(u.name)
+	name := lexed.Snake(u.name)
 	if !lexed.IsTypeName(u.recv) {
 		if stem(p) == name {
 			return visible
 		}
 		return unseen
 	}
-	rel := snake(u.recv) + "/" + name + path.Ext(p)
+	rel := lexed.Snake(u.recv) + "/" + name + path.Ext(p)
 	if p != rel && !strings.HasSuffix(p, "/"+rel) {
 		return unseen
 	}
@@ -177,23 +152,6 @@ func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*fi
 		}
 	}
 	return out
-}
-
-// snake is a constant's file name by Ruby's autoloading convention:
-// UserPolicy is user_policy.
-func snake(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			if i > 0 && (s[i-1] < 'A' || s[i-1] > 'Z') {
-				b.WriteByte('_')
-			}
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // declaresMemberOf reports whether g declares name as a member of the type
@@ -367,34 +325,20 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	return reference{sight: sg, why: "refers to"}, true
 }
 
-// ownNested reports whether g's references to t's member are to a type
-// of its own: t's container is a type nested in another (TypeSpec's
-// Builder), g declares a type of that name nested in another outer type
-// (FunSpec's Builder) and never names t's outer type. Each builder's
-// build() is then its own Builder's. (C and C++ aside: their include
-// graph decides.)
+// ownNested reports whether g, never naming the outer type of t's
+// container (TypeSpec of TypeSpec.Builder), declares a type of the
+// container's name nested in another (FunSpec.Builder): its references are
+// to its own type's members.
 func ownNested(g *file, t touched) bool {
-	outer := outerOf(t.f, t.d.container)
-	if outer == "" || g.mentions[outer] {
-		return false
-	}
-	for _, m := range g.decls {
-		if m.name == t.d.container && containerKinds[m.kind] && m.kind != "impl" && m.container != "" && m.container != outer {
-			return true
+	outer := ""
+	for _, m := range t.f.decls {
+		if m.name == t.d.container && containerKinds[m.kind] && m.kind != "impl" {
+			outer = m.container
 		}
 	}
-	return false
-}
-
-// outerOf is the type enclosing f's type named n ("" for a top-level one
-// or none).
-func outerOf(f *file, n string) string {
-	for _, m := range f.decls {
-		if m.name == n && containerKinds[m.kind] && m.kind != "impl" {
-			return m.container
-		}
-	}
-	return ""
+	return outer != "" && !g.mentions[outer] && slices.ContainsFunc(g.decls, func(m decl) bool {
+		return m.name == t.d.container && containerKinds[m.kind] && m.container != "" && m.container != outer
+	})
 }
 
 // declaresToo reports whether g declares a callable of d's name in d's
