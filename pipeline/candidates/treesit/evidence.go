@@ -330,15 +330,13 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 // container's name nested in another (FunSpec.Builder): its references are
 // to its own type's members.
 func ownNested(g *file, t touched) bool {
-	outer := ""
-	for _, m := range t.f.decls {
-		if m.name == t.d.container && containerKinds[m.kind] && m.kind != "impl" {
-			outer = m.container
-		}
+	isType := func(m decl) bool { return m.name == t.d.container && containerKinds[m.kind] && m.kind != "impl" }
+	i := slices.IndexFunc(t.f.decls, isType)
+	if i < 0 || t.f.decls[i].container == "" || g.mentions[t.f.decls[i].container] {
+		return false
 	}
-	return outer != "" && !g.mentions[outer] && slices.ContainsFunc(g.decls, func(m decl) bool {
-		return m.name == t.d.container && containerKinds[m.kind] && m.container != "" && m.container != outer
-	})
+	outer := t.f.decls[i].container
+	return slices.ContainsFunc(g.decls, func(m decl) bool { return isType(m) && m.container != "" && m.container != outer })
 }
 
 // declaresToo reports whether g declares a callable of d's name in d's
