@@ -18,6 +18,9 @@
 #     pmndrs+zustand; held out jquense+yup, withastro+astro
 #   C jqlang+jq, C++ Kitware+CMake (tuning repositories of the clangd benchmark, whose C++ set also
 #     holds jbeder+yaml-cpp and google+googletest)
+#   tuning, one per language that had none: Rust denoland+deno (commits whose shown file is Rust),
+#     Ruby rails+rails, PHP symfony+symfony, C# dotnet+efcore, Kotlin square+kotlinpoet, Swift
+#     Quick+Nimble, Scala scala+scala
 #   held out: Rust BurntSushi+ripgrep, tokio-rs+axum; Ruby sinatra+sinatra, jekyll+jekyll; PHP
 #     guzzle+guzzle, slimphp+Slim; C# JamesNK+Newtonsoft.Json, AutoMapper+AutoMapper; Kotlin
 #     square+okio, square+moshi; C libgit2+libgit2, redis+hiredis; C++ fmtlib+fmt, gabime+spdlog; Swift

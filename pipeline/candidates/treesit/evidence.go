@@ -13,7 +13,10 @@ import (
 
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
-// few.
+// few; a name more than maxUnseen files declare, none visible, lists none.
+// A member of a receiver of unknown type is looked for beside the changed
+// file first, and untypedSight says how it sees the others (C and C++
+// aside: their include graph decides).
 func (s *search) uses(us []use, files []*file) {
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -39,10 +42,17 @@ func (s *search) uses(us []use, files []*file) {
 		if len(typed) > 0 {
 			gs = typed
 		}
+		untyped := len(typed) == 0 && u.recv != "" && !lexed.IsTypeName(u.recv) && s.includes == nil
+		if beside := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return engine.DirOf(g.path) != engine.DirOf(u.f.path) }); untyped && len(beside) > 0 {
+			gs = beside // the nearest declarations first
+		}
 		best := unseen
 		sights := make([]sight, len(gs))
 		for i, g := range gs {
 			sights[i] = s.sees(u.f, g)
+			if untyped {
+				sights[i] = untypedSight(sights[i], engine.DirOf(u.f.path) == engine.DirOf(g.path))
+			}
 			if len(typed) > 0 {
 				sights[i] = min(sights[i]+1, visible) // Type.name: the type declares it
 			}
@@ -51,7 +61,7 @@ func (s *search) uses(us []use, files []*file) {
 			}
 			best = max(best, sights[i])
 		}
-		if best == unseen && len(gs) > maxUnseen || s.includes != nil && best == nearby && nearbyMany(sights) {
+		if best == unseen && (len(gs) > maxUnseen || untyped) || best == nearby && nearbyMany(sights) {
 			continue
 		}
 		for i, g := range gs {
@@ -67,10 +77,23 @@ func (s *search) uses(us []use, files []*file) {
 	}
 }
 
+// untypedSight is how a use of a member of a receiver of unknown type sees
+// a file declaring it that its file sees at sg: an import or namespace puts
+// the file's types in reach, not the receiver among them; where the whole
+// project sees itself (Ruby, Swift) only the same directory is nearby.
+func untypedSight(sg sight, sameDir bool) sight {
+	switch {
+	case sg == visible || sameDir:
+		return nearby
+	case sg == nearby:
+		return unseen
+	}
+	return sg
+}
+
 // nearbyMany reports whether more than maxUnseen of the files declaring a
-// used name are nearby: in a C or C++ project's flat source folder (a
-// thousand files beside each other), a name that many of them declare,
-// and none the change's file includes, says nothing.
+// used name are nearby (a C project's flat folder, a Ruby project): a name
+// that many of them declare, none included or imported, says nothing.
 func nearbyMany(sights []sight) bool {
 	n := 0
 	for _, sg := range sights {
@@ -87,14 +110,14 @@ func nearbyMany(sights []sight) bool {
 // BarBaz in any bar_baz.rb. A qualified constant whose path p does not
 // end in is only nearby, whatever its file's name.
 func constSight(u use, p string) sight {
-	name := snake(u.name)
+	name := lexed.Snake(u.name)
 	if !lexed.IsTypeName(u.recv) {
 		if stem(p) == name {
 			return visible
 		}
 		return unseen
 	}
-	rel := snake(u.recv) + "/" + name + path.Ext(p)
+	rel := lexed.Snake(u.recv) + "/" + name + path.Ext(p)
 	if p != rel && !strings.HasSuffix(p, "/"+rel) {
 		return unseen
 	}
@@ -129,23 +152,6 @@ func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*fi
 		}
 	}
 	return out
-}
-
-// snake is a constant's file name by Ruby's autoloading convention:
-// UserPolicy is user_policy.
-func snake(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'A' <= c && c <= 'Z' {
-			if i > 0 && (s[i-1] < 'A' || s[i-1] > 'Z') {
-				b.WriteByte('_')
-			}
-			c += 'a' - 'A'
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // declaresMemberOf reports whether g declares name as a member of the type
@@ -289,6 +295,9 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 	}
 	sg := s.sees(g, t.f)
 	if d.container != "" {
+		if s.includes == nil && ownNested(g, t) {
+			return reference{}, false
+		}
 		byType := g.mentions[d.container]
 		if commonName(d.name) && !byType {
 			return reference{}, false
@@ -314,6 +323,20 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 		}
 	}
 	return reference{sight: sg, why: "refers to"}, true
+}
+
+// ownNested reports whether g, never naming the outer type of t's
+// container (TypeSpec of TypeSpec.Builder), declares a type of the
+// container's name nested in another (FunSpec.Builder): its references are
+// to its own type's members.
+func ownNested(g *file, t touched) bool {
+	isType := func(m decl) bool { return m.name == t.d.container && containerKinds[m.kind] && m.kind != "impl" }
+	i := slices.IndexFunc(t.f.decls, isType)
+	if i < 0 || t.f.decls[i].container == "" || g.mentions[t.f.decls[i].container] {
+		return false
+	}
+	outer := t.f.decls[i].container
+	return slices.ContainsFunc(g.decls, func(m decl) bool { return isType(m) && m.container != "" && m.container != outer })
 }
 
 // declaresToo reports whether g declares a callable of d's name in d's

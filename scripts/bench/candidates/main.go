@@ -112,15 +112,45 @@ func scratchTree(dir, rev string) (string, func(), error) {
 	}, nil
 }
 
+// git runs git in dir. A run the machine could not give a process or a
+// thread (a loaded machine) is tried again, up to gitTries times: such a
+// failure must not pass for the commit's, or which commits a benchmark
+// samples would change from one run to the next.
 func git(dir string, args ...string) (string, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	var err error
+	for try := range gitTries {
+		if try > 0 {
+			time.Sleep(time.Duration(try) * 200 * time.Millisecond)
+		}
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		var out []byte
+		out, err = cmd.Output()
+		if err == nil {
+			return string(out), nil
+		}
+		err = fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && !gitOutOfResources(stderr.String()) {
+			return "", err
+		}
 	}
-	return string(out), nil
+	return "", err
+}
+
+// gitTries bounds the runs of one git command (git).
+const gitTries = 5
+
+// gitOutOfResources reports whether git's stderr says the machine refused
+// it a process, a thread or memory.
+func gitOutOfResources(stderr string) bool {
+	for _, s := range []string{"unable to create thread", "Resource temporarily unavailable", "cannot fork", "Out of memory", "unable to fork"} {
+		if strings.Contains(stderr, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // repoSums adds up the engine's (e) and the baseline's (b) scores of the

@@ -1,6 +1,10 @@
 package lexed
 
-import "github.com/prscout/prscout/pipeline/candidates/internal/engine"
+import (
+	"strings"
+
+	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+)
 
 // Declarations by token patterns: module-level functions, classes,
 // interfaces, enums, types and variables, and the methods and fields of
@@ -44,4 +48,21 @@ func IsKeyword(l Lang, w string) bool {
 		return jsKeywords[w]
 	}
 	return jsKeywords[w] || pyKeywords[w]
+}
+
+// Snake is a constant's file name by Ruby's autoloading convention:
+// UserPolicy is user_policy.
+func Snake(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 && (s[i-1] < 'A' || s[i-1] > 'Z') {
+				b.WriteByte('_')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
