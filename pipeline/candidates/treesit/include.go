@@ -2,13 +2,13 @@ package treesit
 
 import (
 	"context"
-	"encoding/json"
 	"path"
 	"strings"
 	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/compiledb"
 )
 
 // compileDBs are where a C or C++ project keeps its compilation database,
@@ -52,7 +52,7 @@ func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *in
 	for _, name := range compileDBs {
 		d, _ := cachedConfig(ctx, tree, cache, name, maxCompileDBBytes, func(b []byte) (decoded, int64) {
 			var d decoded
-			d.dirs, d.ok = in.searchPath(b)
+			d.dirs, d.ok = compiledb.SearchPath(b, in.Has)
 			weight := int64(64)
 			for _, dir := range d.dirs {
 				weight += int64(len(dir)) + 16
@@ -182,111 +182,3 @@ func (in *includes) reaches(h, p string) bool {
 
 // sourceExts are the extensions of C and C++ source (not header) files.
 var sourceExts = map[string]bool{".c": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".m": true, ".mm": true}
-
-// compileEntry is one entry of a compilation database.
-type compileEntry struct {
-	Directory string   `json:"directory"`
-	File      string   `json:"file"`
-	Command   string   `json:"command"`
-	Arguments []string `json:"arguments"`
-}
-
-// maxPathBytes bounds a compilation database's file path looked up.
-const maxPathBytes = 4096
-
-// maxRootTries bounds the entries tried to find the project's root.
-const maxRootTries = 16
-
-// searchPath is the compilation database b's search path, as directories of
-// the tree ("" the root), in the order first named; ok is false when b is
-// no database or its files are not the tree's.
-func (in *includes) searchPath(b []byte) ([]string, bool) {
-	var entries []compileEntry
-	if json.Unmarshal(b, &entries) != nil || len(entries) == 0 {
-		return nil, false
-	}
-	root, ok := "", false
-	for _, e := range entries[:min(len(entries), maxRootTries)] {
-		if root, ok = in.rootOf(absJoin(e.Directory, e.File)); ok {
-			break
-		}
-	}
-	if !ok {
-		return nil, false
-	}
-	dirs := []string{}
-	seen := map[string]bool{}
-	for _, e := range entries {
-		args := e.Arguments
-		if len(args) == 0 {
-			args = strings.Fields(e.Command)
-		}
-		for _, d := range includeFlags(args) {
-			rel, inside := under(absJoin(e.Directory, strings.Trim(d, `"'`)), root)
-			if inside && !seen[rel] {
-				seen[rel] = true
-				dirs = append(dirs, rel)
-			}
-		}
-	}
-	return dirs, true
-}
-
-// rootOf is the absolute directory the tree's root is, given the absolute
-// path of one of its files: the shortest that leaves a path of the tree.
-func (in *includes) rootOf(abs string) (string, bool) {
-	if !path.IsAbs(abs) || len(abs) > maxPathBytes {
-		return "", false
-	}
-	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
-	for i := range parts {
-		if in.Has(strings.Join(parts[i:], "/")) {
-			return "/" + strings.Join(parts[:i], "/"), true
-		}
-	}
-	return "", false
-}
-
-// includeFlags are the directories args name with -I, -iquote, -isystem or
-// -idirafter, joined (-Idir) or apart (-I dir).
-func includeFlags(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		for _, f := range []string{"-iquote", "-isystem", "-idirafter", "-I"} {
-			if !strings.HasPrefix(args[i], f) {
-				continue
-			}
-			if d := args[i][len(f):]; d != "" {
-				out = append(out, d)
-			} else if i+1 < len(args) {
-				i++
-				out = append(out, args[i])
-			}
-			break
-		}
-	}
-	return out
-}
-
-// absJoin is p made absolute against dir (p when it is absolute), cleaned.
-func absJoin(dir, p string) string {
-	if path.IsAbs(p) {
-		return path.Clean(p)
-	}
-	return path.Join(dir, p)
-}
-
-// under is abs relative to root ("" for root itself); inside is false when
-// abs lies outside it.
-func under(abs, root string) (string, bool) {
-	if abs == root {
-		return "", true
-	}
-	if root == "/" {
-		return strings.TrimPrefix(abs, "/"), path.IsAbs(abs)
-	}
-	if strings.HasPrefix(abs, root+"/") {
-		return abs[len(root)+1:], true
-	}
-	return "", false
-}
