@@ -13,8 +13,15 @@ import (
 
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
-// few.
+// few. In a C or C++ project only maxUsesOnly of the files that nothing
+// but such a name ties to the change are listed (usesOnly), scored below
+// the files referring to what the change touched: s.impact runs first.
 func (s *search) uses(us []use, files []*file) {
+	var only *usesOnly
+	if s.includes != nil {
+		only = &usesOnly{ev: s.ev, byFile: map[string][]engine.Item{}}
+		defer only.add()
+	}
 	declaring := map[string][]*file{}
 	for _, g := range files {
 		for n := range g.declares {
@@ -62,7 +69,12 @@ func (s *search) uses(us []use, files []*file) {
 			if len(gs) > 1 && sights[i] < visible {
 				sc /= 2
 			}
-			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
+			it := engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax)
+			if only != nil && s.ev.Files[g.path] == nil {
+				only.byFile[g.path] = append(only.byFile[g.path], it)
+				continue
+			}
+			s.ev.Add(g.path, it)
 		}
 	}
 }

@@ -59,6 +59,18 @@ type decl struct {
 	// maxSigBytes.
 	sig    string
 	supers []string // a container's supertypes, by their last names
+	// space is the last name of the innermost C++ namespace around it.
+	space string
+}
+
+// scope is the name d's identity is qualified by across a change's sides:
+// its container's, else its namespace's (a struct that was a namespace
+// keeps its members).
+func (d *decl) scope() string {
+	if d.container != "" {
+		return d.container
+	}
+	return d.space
 }
 
 // ref is one reference to a name.
@@ -82,7 +94,7 @@ var (
 func (f *file) weight() int64 {
 	n := int64(len(f.path)) + 256
 	for _, d := range f.decls {
-		n += int64(len(d.name)+len(d.container)+len(d.sig)) + 96
+		n += int64(len(d.name)+len(d.container)+len(d.sig)+len(d.space)) + 96
 	}
 	n += int64(len(f.refs)) * 48
 	for m := range f.mentions {

@@ -125,8 +125,8 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	if gt != nil {
 		gt.inOrder(files)
 	}
-	s.uses(us, files)
 	s.impact(ts, files)
+	s.uses(us, files)
 	return nil
 }
 
@@ -160,10 +160,15 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 	}
 	var ts []touched
 	for _, t := range touch.Touched(head, base, nil) {
+		var tt touched
+		var other *file
 		if t.Base {
-			ts = append(ts, touched{f: of, d: &of.decls[bases[t.Index]], change: t.Change})
+			tt, other = touched{f: of, d: &of.decls[bases[t.Index]], change: t.Change}, nf
 		} else {
-			ts = append(ts, touched{f: nf, d: &nf.decls[heads[t.Index]], change: t.Change})
+			tt, other = touched{f: nf, d: &nf.decls[heads[t.Index]], change: t.Change}, of
+		}
+		if !rewritten(tt, other) {
+			ts = append(ts, tt)
 		}
 	}
 	if nf == nil {
@@ -182,6 +187,28 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 	return ts, us
 }
 
+// rewritten reports whether t, a declaration touched on one side of a
+// change, is written another way on the other side (other, nil for none)
+// with nothing changed: a class or struct that is a namespace of its name
+// there (its members keep their scope: decl.scope), or a declaration that
+// is not a callable whose text is the same there (re-indented, moved).
+func rewritten(t touched, other *file) bool {
+	if other == nil || t.change != engine.ChangedDecl && t.change != engine.RemovedDecl {
+		return false
+	}
+	d := t.d
+	if containerKinds[d.kind] && slices.ContainsFunc(other.namespaces, func(n string) bool { return lastName(n) == d.name }) &&
+		!slices.ContainsFunc(other.decls, func(o decl) bool { return o.name == d.name && containerKinds[o.kind] }) {
+		return true
+	}
+	if callableKinds[d.kind] || d.sig == "" {
+		return false
+	}
+	return slices.ContainsFunc(other.decls, func(o decl) bool {
+		return o.name == d.name && o.kind == d.kind && o.scope() == d.scope() && o.sig == d.sig
+	})
+}
+
 // side is f's side for package touch, with the index in f.decls of each of
 // its declarations: f's declarations but impl blocks, the changed lines
 // holding code, and the headers' text.
@@ -192,7 +219,7 @@ func side(f *file, src []byte, lines map[int]bool) (*touch.Side, []int) {
 		if d.kind == "impl" {
 			continue
 		}
-		s.Decls = append(s.Decls, touch.Decl{Container: d.container, Name: d.name, Kind: d.kind, From: d.from, To: d.to,
+		s.Decls = append(s.Decls, touch.Decl{Container: d.scope(), Name: d.name, Kind: d.kind, From: d.from, To: d.to,
 			HeadTo: d.headTo, ByHeader: containerKinds[d.kind], Callable: callableKinds[d.kind]})
 		idx = append(idx, k)
 	}

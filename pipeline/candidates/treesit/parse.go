@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -238,6 +239,13 @@ type builder struct {
 	decls  []spanDecl
 	supers []spanText
 	refs   []spanRef
+	// spaces are C++'s namespace blocks.
+	spaces []spanSpace
+}
+
+type spanSpace struct {
+	from, to uint32
+	name     string
 }
 
 type spanDecl struct {
@@ -320,6 +328,9 @@ func (b *builder) match(m *sitter.QueryMatch) {
 		case rolePackage:
 			if t := strings.Join(strings.Fields(b.text(n)), ""); t != "" {
 				b.f.namespaces = append(b.f.namespaces, t)
+				if p := n.Parent(); p != nil && p.Type() == "namespace_definition" {
+					b.spaces = append(b.spaces, spanSpace{p.StartByte(), p.EndByte(), t})
+				}
 			}
 		case roleComment:
 			b.f.comments = append(b.f.comments, [2]int32{int32(n.StartByte()), int32(n.EndByte())})
@@ -396,8 +407,8 @@ func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
 	if name.Type() == "operator_name" {
 		nm = operatorName
 	}
-	if nm == "" {
-		return
+	if nm == "" || callableKinds[kind] && b.f.lang.rules.includes && macroCase(nm) {
+		return // TEST(Suite, Name) { ... }: a macro's use, read as a function
 	}
 	at := name.StartByte()
 	if k, ok := b.declAt[at]; ok && (body == nil || b.decls[k].bodyAt != 0) {
@@ -443,6 +454,28 @@ func (b *builder) header(sd *spanDecl) {
 	}
 }
 
+// macroCase reports whether n is written as C's macros are: upper-case
+// letters, digits and underscores, with a letter. A C or C++ "function"
+// of such a name is a macro's use the grammar cannot tell from a
+// definition (googletest's TEST_F, a trailing GUARDED_BY(mu)): every test
+// file would declare TEST.
+func macroCase(n string) bool {
+	letter := false
+	if len(n) < 3 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		switch c := n[i]; {
+		case 'A' <= c && c <= 'Z':
+			letter = true
+		case c == '_' || '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
 // startsLine reports whether only spaces precede src[at] on its line.
 func startsLine(src []byte, at int) bool {
 	for i := min(at, len(src)) - 1; i >= 0 && src[i] != '\n'; i-- {
@@ -463,13 +496,23 @@ func (b *builder) finish() {
 		return b.decls[i].to > b.decls[j].to
 	})
 	sort.Slice(b.supers, func(i, j int) bool { return b.supers[i].at < b.supers[j].at })
-	var stack []int // enclosing containers, indices in b.decls
-	k := 0          // next super
+	sort.Slice(b.spaces, func(i, j int) bool { return b.spaces[i].from < b.spaces[j].from })
+	var stack []int  // enclosing containers, indices in b.decls
+	var spaces []int // enclosing namespaces, indices in b.spaces
+	k, ns := 0, 0    // next super, next namespace
 	for i := range b.decls {
 		sd := &b.decls[i]
 		b.header(sd)
 		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
 			stack = stack[:len(stack)-1]
+		}
+		for ; ns < len(b.spaces) && b.spaces[ns].from <= sd.from; ns++ {
+			spaces = append(spaces, ns)
+		}
+		// The namespaces open at sd: nested ones end first.
+		spaces = slices.DeleteFunc(spaces, func(k int) bool { return b.spaces[k].to <= sd.from })
+		if len(spaces) > 0 {
+			sd.d.space = lastName(b.spaces[spaces[len(spaces)-1]].name)
 		}
 		if len(stack) > 0 && sd.d.container == "" {
 			sd.d.container = b.decls[stack[len(stack)-1]].d.name
