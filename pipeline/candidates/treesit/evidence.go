@@ -314,7 +314,18 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			case recv == d.container:
 				own = true
 			case recv != "" && lexed.IsTypeName(recv) && !byType:
-				typedOther = true // Other.name: another type's member
+				// Sub.name, Sub a subtype of the container (derived) or a
+				// type the file may see as one (maybe): the member
+				// inherited, its declaration included through Sub's.
+				k := s.inherits(g, recv, t)
+				if k == unrelated {
+					typedOther = true // Other.name: another type's member
+					break
+				}
+				own, untyped = own || k == derived, untyped || k == maybe
+				if s.includesDecl(g, t) {
+					sg = visible
+				}
 			default:
 				untyped = true
 			}

@@ -42,6 +42,13 @@ type search struct {
 	includes *includes
 	// cargo is the Rust workspace (nil for none, or another family).
 	cargo *cargo
+	// graph is the include graph the gate built (nil for none), and
+	// supers the supertypes of the types the files read declare.
+	graph  *includeGraph
+	supers map[string][]string
+	// reach caches includesDecl by the including file and the declaring
+	// one.
+	reach map[[2]string]bool
 }
 
 // touched is a declaration the change touched.
@@ -124,7 +131,9 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	files = slices.DeleteFunc(files, func(f *file) bool { return f == nil })
 	if gt != nil {
 		gt.inOrder(files)
+		s.graph = gt.graph
 	}
+	s.supers = supertypes(files, ts)
 	s.impact(ts, files)
 	s.uses(us, files)
 	return nil

@@ -105,6 +105,23 @@ func (g *includeGraph) closeOver(ctx context.Context, roots []string) map[string
 	return seen
 }
 
+// reachable are the files of the graph p includes, directly or not, as
+// far as the graph has read them.
+func (g *includeGraph) reachable(p string) map[string]bool {
+	seen := map[string]bool{}
+	for frontier := g.direct[p]; len(frontier) > 0; {
+		var next []string
+		for _, q := range frontier {
+			if !seen[q] {
+				seen[q] = true
+				next = append(next, g.direct[q]...)
+			}
+		}
+		frontier = next
+	}
+	return seen
+}
+
 // includers are the files of the graph that include one of targets,
 // directly or not, with the targets.
 func (g *includeGraph) includers(targets []string) map[string]bool {
