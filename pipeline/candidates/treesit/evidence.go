@@ -13,9 +13,10 @@ import (
 
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
-// few. In a C or C++ project only maxUsesOnly of the files that nothing
-// but such a name ties to the change are listed (usesOnly), scored below
-// the files referring to what the change touched: s.impact runs first.
+// few. In a C or C++ project these are scored below the files referring
+// to what the change touched (usesScale), and only maxUsesOnly of the
+// files that nothing else ties to the change are listed (usesOnly):
+// s.impact runs first.
 func (s *search) uses(us []use, files []*file) {
 	var only *usesOnly
 	if s.includes != nil {
@@ -68,6 +69,9 @@ func (s *search) uses(us []use, files []*file) {
 			sc := usesScore[sights[i]]
 			if len(gs) > 1 && sights[i] < visible {
 				sc /= 2
+			}
+			if only != nil {
+				sc *= usesScale
 			}
 			it := engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax)
 			if only != nil && s.ev.Files[g.path] == nil {

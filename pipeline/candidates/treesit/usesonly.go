@@ -16,9 +16,10 @@ import (
 // out the files that refer to the change.
 const maxUsesOnly = 2
 
-// usesOnlyScale scales a uses-only file's scores: below a reference to
-// a touched declaration of the same sight (impactScore).
-const usesOnlyScale = 0.5
+// usesScale scales a C or C++ file's scores for declaring names the
+// added lines use: below a reference to a touched declaration of the same
+// sight (impactScore), which is also the reason such a file is shown with.
+const usesScale = 0.5
 
 // usesOnly gathers the items of the files a C or C++ search found only
 // through the names the added lines use, and lists the best of them.
@@ -28,7 +29,7 @@ type usesOnly struct {
 }
 
 // add lists the maxUsesOnly files declaring the most of the used names
-// (then of the best score), each with its items scaled by usesOnlyScale.
+// (then of the best score).
 func (u *usesOnly) add() {
 	paths := slices.Collect(maps.Keys(u.byFile))
 	names := make(map[string]int, len(paths))
@@ -57,7 +58,6 @@ func (u *usesOnly) add() {
 	})
 	for _, p := range paths[:min(len(paths), maxUsesOnly)] {
 		for _, it := range u.byFile[p] {
-			it.Score *= usesOnlyScale
 			u.ev.Add(p, it)
 		}
 	}
