@@ -287,7 +287,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 		// counts for any change; another only for a changed signature.
 		sg, own := s.sees(g, t.f), false
 		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
-			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
+			s.includes != nil && s.includes.Reaches(g.path, t.f.path)) {
 			sg, own = visible, true // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
 		if s.includes != nil && s.sees(t.f, g) == visible {

@@ -9,6 +9,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cinclude"
 )
 
 // The scores, by how well the two files see each other (sight): below the
@@ -39,7 +40,7 @@ type search struct {
 	// composer.json; nil for none).
 	autoload map[string]string
 	// includes resolves #include paths (nil for families without them).
-	includes *includes
+	includes *cinclude.Includes
 	// cargo is the Rust workspace (nil for none, or another family).
 	cargo *cargo
 	// graph is the include graph the gate built (nil for none), and
@@ -105,9 +106,9 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 		return err
 	}
 	if s.includes != nil {
-		s.includes.learn(paths)
+		s.includes.Learn(paths, isHeader)
 		for _, c := range cs {
-			s.includes.learn([]string{c.Path})
+			s.includes.Learn([]string{c.Path}, isHeader)
 		}
 	}
 	var files []*file

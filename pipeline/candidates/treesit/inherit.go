@@ -86,7 +86,7 @@ func (s *search) includesDecl(g *file, t touched) bool {
 	}
 	v := false
 	for q := range s.graph.reachable(g.path) {
-		if v = q == t.f.path || s.includes.reaches(q, t.f.path); v {
+		if v = q == t.f.path || s.includes.Reaches(q, t.f.path); v {
 			break
 		}
 	}
