@@ -165,3 +165,23 @@ func (f *file) holdsCode(src []byte, from, to int) bool {
 	}
 	return false
 }
+
+// lastName is the last name of a qualified or generic name: Base<T> is
+// Base, a.b.C is C, A\B is B, a::b is b.
+func lastName(s string) string {
+	if i := strings.IndexAny(s, "<(["); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, " \t\n&*"); i >= 0 {
+		s = s[i+1:] // &mut T, struct foo, const T*
+	}
+	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimLeft(s, "$@&*")
+	if s == "" || strings.ContainsAny(s, " \t\n\"'{};,=") {
+		return ""
+	}
+	return s
+}

@@ -549,26 +549,6 @@ func (b *builder) finish() {
 	b.f.index()
 }
 
-// lastName is the last name of a qualified or generic name: Base<T> is
-// Base, a.b.C is C, A\B is B, a::b is b.
-func lastName(s string) string {
-	if i := strings.IndexAny(s, "<(["); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexAny(s, " \t\n&*"); i >= 0 {
-		s = s[i+1:] // &mut T, struct foo, const T*
-	}
-	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.TrimLeft(s, "$@&*")
-	if s == "" || strings.ContainsAny(s, " \t\n\"'{};,=") {
-		return ""
-	}
-	return s
-}
-
 // importText is an import's path without quotes, brackets, aliases and
 // wildcards: "x/foo.h", <x/foo.h>, a.b.*, a.b._, a::b::{C, D}, A\B.
 func importText(s string) string {
