@@ -16,8 +16,16 @@ import (
 // few; a name more than maxUnseen files declare, none visible, lists none.
 // A member of a receiver of unknown type is looked for beside the changed
 // file first, and untypedSight says how it sees the others (C and C++
-// aside: their include graph decides).
+// aside: their include graph decides). In a C or C++ project these are
+// scored below the files referring to what the change touched (usesScale),
+// and only maxUsesOnly of the files that nothing else ties to the change
+// are listed (usesOnly): s.impact runs first.
 func (s *search) uses(us []use, files []*file) {
+	var only *usesOnly
+	if s.includes != nil {
+		only = &usesOnly{ev: s.ev, byFile: map[string][]engine.Item{}}
+		defer only.add()
+	}
 	declaring := map[string][]*file{}
 	for _, g := range files {
 		for n := range g.declares {
@@ -72,7 +80,15 @@ func (s *search) uses(us []use, files []*file) {
 			if len(gs) > 1 && sights[i] < visible {
 				sc /= 2
 			}
-			s.ev.Add(g.path, engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax))
+			if only != nil {
+				sc *= usesScale
+			}
+			it := engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax)
+			if only != nil && s.ev.Files[g.path] == nil {
+				only.byFile[g.path] = append(only.byFile[g.path], it)
+				continue
+			}
+			s.ev.Add(g.path, it)
 		}
 	}
 }
@@ -277,7 +293,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 		// counts for any change; another only for a changed signature.
 		sg, own := s.sees(g, t.f), false
 		if stem(g.path) == stem(t.f.path) && (engine.DirOf(g.path) == engine.DirOf(t.f.path) ||
-			s.includes != nil && s.includes.reaches(g.path, t.f.path)) {
+			s.includes != nil && s.includes.Reaches(g.path, t.f.path)) {
 			sg, own = visible, true // calc.h beside calc.c, include/x/calc.h for src/calc.c
 		}
 		if s.includes != nil && s.sees(t.f, g) == visible {
@@ -311,7 +327,18 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			case recv == d.container:
 				own = true
 			case recv != "" && lexed.IsTypeName(recv) && !byType:
-				typedOther = true // Other.name: another type's member
+				// Sub.name, Sub a subtype of the container (derived) or a
+				// type the file may see as one (maybe): the member
+				// inherited, its declaration included through Sub's.
+				k := s.inherits(g, recv, t)
+				if k == unrelated {
+					typedOther = true // Other.name: another type's member
+					break
+				}
+				own, untyped = own || k == derived, untyped || k == maybe
+				if s.includesDecl(g, t) {
+					sg = visible
+				}
 			default:
 				untyped = true
 			}

@@ -59,6 +59,18 @@ type decl struct {
 	// maxSigBytes.
 	sig    string
 	supers []string // a container's supertypes, by their last names
+	// space is the last name of the innermost C++ namespace around it.
+	space string
+}
+
+// scope is the name d's identity is qualified by across a change's sides:
+// its container's, else its namespace's (a struct that was a namespace
+// keeps its members).
+func (d *decl) scope() string {
+	if d.container != "" {
+		return d.container
+	}
+	return d.space
 }
 
 // ref is one reference to a name.
@@ -82,7 +94,7 @@ var (
 func (f *file) weight() int64 {
 	n := int64(len(f.path)) + 256
 	for _, d := range f.decls {
-		n += int64(len(d.name)+len(d.container)+len(d.sig)) + 96
+		n += int64(len(d.name)+len(d.container)+len(d.sig)+len(d.space)) + 96
 	}
 	n += int64(len(f.refs)) * 48
 	for m := range f.mentions {
@@ -152,4 +164,24 @@ func (f *file) holdsCode(src []byte, from, to int) bool {
 		return true
 	}
 	return false
+}
+
+// lastName is the last name of a qualified or generic name: Base<T> is
+// Base, a.b.C is C, A\B is B, a::b is b.
+func lastName(s string) string {
+	if i := strings.IndexAny(s, "<(["); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, " \t\n&*"); i >= 0 {
+		s = s[i+1:] // &mut T, struct foo, const T*
+	}
+	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.TrimLeft(s, "$@&*")
+	if s == "" || strings.ContainsAny(s, " \t\n\"'{};,=") {
+		return ""
+	}
+	return s
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cinclude"
 )
 
 // The scores, by how well the two files see each other (sight): below the
@@ -39,9 +40,16 @@ type search struct {
 	// composer.json; nil for none).
 	autoload map[string]string
 	// includes resolves #include paths (nil for families without them).
-	includes *includes
+	includes *cinclude.Includes
 	// cargo is the Rust workspace (nil for none, or another family).
 	cargo *cargo
+	// graph is the include graph the gate built (nil for none), and
+	// supers the supertypes of the types the files read declare.
+	graph  *includeGraph
+	supers map[string][]string
+	// reach caches includesDecl by the including file and the declaring
+	// one.
+	reach map[[2]string]bool
 }
 
 // touched is a declaration the change touched.
@@ -98,9 +106,9 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 		return err
 	}
 	if s.includes != nil {
-		s.includes.learn(paths)
+		s.includes.Learn(paths, isHeader)
 		for _, c := range cs {
-			s.includes.learn([]string{c.Path})
+			s.includes.Learn([]string{c.Path}, isHeader)
 		}
 	}
 	var files []*file
@@ -124,9 +132,11 @@ func (s *search) run(ctx context.Context, cs []*engine.Change) error {
 	files = slices.DeleteFunc(files, func(f *file) bool { return f == nil })
 	if gt != nil {
 		gt.inOrder(files)
+		s.graph = gt.graph
 	}
-	s.uses(us, files)
+	s.supers = supertypes(files, ts)
 	s.impact(ts, files)
+	s.uses(us, files)
 	return nil
 }
 
@@ -160,10 +170,15 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 	}
 	var ts []touched
 	for _, t := range touch.Touched(head, base, nil) {
+		var tt touched
+		var other *file
 		if t.Base {
-			ts = append(ts, touched{f: of, d: &of.decls[bases[t.Index]], change: t.Change})
+			tt, other = touched{f: of, d: &of.decls[bases[t.Index]], change: t.Change}, nf
 		} else {
-			ts = append(ts, touched{f: nf, d: &nf.decls[heads[t.Index]], change: t.Change})
+			tt, other = touched{f: nf, d: &nf.decls[heads[t.Index]], change: t.Change}, of
+		}
+		if !rewritten(tt, other) {
+			ts = append(ts, tt)
 		}
 	}
 	if nf == nil {
@@ -182,6 +197,28 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 	return ts, us
 }
 
+// rewritten reports whether t, a declaration touched on one side of a
+// change, is written another way on the other side (other, nil for none)
+// with nothing changed: a class or struct that is a namespace of its name
+// there (its members keep their scope: decl.scope), or a declaration that
+// is not a callable whose text is the same there (re-indented, moved).
+func rewritten(t touched, other *file) bool {
+	if other == nil || t.change != engine.ChangedDecl && t.change != engine.RemovedDecl {
+		return false
+	}
+	d := t.d
+	if containerKinds[d.kind] && slices.ContainsFunc(other.namespaces, func(n string) bool { return lastName(n) == d.name }) &&
+		!slices.ContainsFunc(other.decls, func(o decl) bool { return o.name == d.name && containerKinds[o.kind] }) {
+		return true
+	}
+	if callableKinds[d.kind] || d.sig == "" {
+		return false
+	}
+	return slices.ContainsFunc(other.decls, func(o decl) bool {
+		return o.name == d.name && o.kind == d.kind && o.scope() == d.scope() && o.sig == d.sig
+	})
+}
+
 // side is f's side for package touch, with the index in f.decls of each of
 // its declarations: f's declarations but impl blocks, the changed lines
 // holding code, and the headers' text.
@@ -192,7 +229,7 @@ func side(f *file, src []byte, lines map[int]bool) (*touch.Side, []int) {
 		if d.kind == "impl" {
 			continue
 		}
-		s.Decls = append(s.Decls, touch.Decl{Container: d.container, Name: d.name, Kind: d.kind, From: d.from, To: d.to,
+		s.Decls = append(s.Decls, touch.Decl{Container: d.scope(), Name: d.name, Kind: d.kind, From: d.from, To: d.to,
 			HeadTo: d.headTo, ByHeader: containerKinds[d.kind], Callable: callableKinds[d.kind]})
 		idx = append(idx, k)
 	}

@@ -54,7 +54,7 @@ func (g *includeGraph) add(p string, incs []string) {
 	}
 	var out []string
 	for _, inc := range incs {
-		if q, ok := g.s.includes.resolve(p, inc); !ok {
+		if q, ok := g.s.includes.Resolve(p, inc); !ok {
 			g.unresolved[p] = append(g.unresolved[p], importParts(inc, ""))
 		} else if q != p {
 			out = append(out, q)
@@ -105,6 +105,23 @@ func (g *includeGraph) closeOver(ctx context.Context, roots []string) map[string
 	return seen
 }
 
+// reachable are the files of the graph p includes, directly or not, as
+// far as the graph has read them.
+func (g *includeGraph) reachable(p string) map[string]bool {
+	seen := map[string]bool{}
+	for frontier := g.direct[p]; len(frontier) > 0; {
+		var next []string
+		for _, q := range frontier {
+			if !seen[q] {
+				seen[q] = true
+				next = append(next, g.direct[q]...)
+			}
+		}
+		frontier = next
+	}
+	return seen
+}
+
 // includers are the files of the graph that include one of targets,
 // directly or not, with the targets.
 func (g *includeGraph) includers(targets []string) map[string]bool {
@@ -128,7 +145,7 @@ func (g *includeGraph) includers(targets []string) map[string]bool {
 // for, as the include graph tells:
 //
 //   - seen: for a touched declaration, a hit that includes its file, a
-//     header standing for it (includes.reaches) or one naming it (its
+//     header standing for it (cinclude.Includes.Reaches) or one naming it (its
 //     prototype), directly or not, or shares its stem (calc.h for calc.c);
 //     for a name an added line uses, a header the changed file includes,
 //     directly or not, that declares the name, and that header's units
@@ -273,7 +290,7 @@ func (gt *gate) first(ctx context.Context, ts []touched, us []use) []string {
 		done[target{t.f.path, w}] = true
 		targets := []string{t.f.path}
 		for _, p := range byStem[lexed.Stem(t.f.path)] {
-			if s.includes.reaches(p, t.f.path) {
+			if s.includes.Reaches(p, t.f.path) {
 				targets = append(targets, p)
 			}
 		}
@@ -340,7 +357,7 @@ func (gt *gate) second(parsed map[string]*file) []string {
 		}
 		out = append(out, gt.pick(others, func(p string) bool {
 			for _, h := range declaring {
-				if gt.s.includes.reaches(h, p) {
+				if gt.s.includes.Reaches(h, p) {
 					return true
 				}
 			}
@@ -380,7 +397,7 @@ func (t touched) other() string {
 func (gt *gate) closureOf(ctx context.Context, f *file) map[string]bool {
 	var roots []string
 	for i, imp := range f.imports {
-		if q, ok := gt.s.includes.resolve(f.path, imp); ok {
+		if q, ok := gt.s.includes.Resolve(f.path, imp); ok {
 			roots = append(roots, q)
 			continue
 		}

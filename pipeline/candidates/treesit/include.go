@@ -2,13 +2,10 @@ package treesit
 
 import (
 	"context"
-	"encoding/json"
-	"path"
-	"strings"
-	"sync"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
-	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cinclude"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/compiledb"
 )
 
 // compileDBs are where a C or C++ project keeps its compilation database,
@@ -18,33 +15,23 @@ var compileDBs = []string{"compile_commands.json", "build/compile_commands.json"
 // maxCompileDBBytes bounds the compilation database read.
 const maxCompileDBBytes = 4 << 20
 
-// includes resolves a C or C++ file's #include paths to the tree's files
-// as a compiler would: the including file's directory, then the search
-// path. The search path is the -I, -iquote and -isystem directories of the
-// project's compilation database (compile_commands.json at the root or in
-// build/) when it has one, else the include folders: each of the
-// including file's directories and the include/ beside it, up to the root,
-// then the directories holding headers the search came upon (learn), the
-// nearest to the including file when one is nearer than the others: a
-// project's build puts its header folders on the search path.
-// An include resolving to no file of the tree (a system header, a
-// generated one) is left to the trailing-parts rule (seesPath).
-type includes struct {
-	*engine.Listing
-	dirs []string // the compilation database's search path; nil: the include folders
-	// headerDirs are the directories holding headers the search came
-	// upon, the include folders' last resort.
-	headerDirs map[string]bool
+// sourceExts are the extensions of C and C++ source (not header) files.
+var sourceExts = cinclude.SourceExts
 
-	resolvedMu sync.Mutex
-	resolved   map[[2]string]string // (from, include) => the file ("" for none)
+// isHeader reports whether p is a C or C++ header.
+func isHeader(p string) bool {
+	l := languageOf(p)
+	return l != nil && l.rules.includes && !sourceExts[extOf(p)]
 }
 
-// newIncludes reads the project's compilation database, if any; its
-// search path (or that it names none) is kept in cache by the database's
-// content.
-func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *includes {
-	in := &includes{Listing: engine.NewListing(ctx, tree), resolved: map[[2]string]string{}, headerDirs: map[string]bool{}}
+// newIncludes is the resolver of the tree's #include paths (package
+// cinclude), by the search path of the project's compilation database
+// (compile_commands.json at the root or in build/) when it has one, kept
+// in cache by the database's content, else by the include folders. An
+// include resolving to no file of the tree is left to the trailing-parts
+// rule (seesPath).
+func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *cinclude.Includes {
+	l := engine.NewListing(ctx, tree)
 	type decoded struct {
 		dirs []string
 		ok   bool
@@ -52,7 +39,7 @@ func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *in
 	for _, name := range compileDBs {
 		d, _ := cachedConfig(ctx, tree, cache, name, maxCompileDBBytes, func(b []byte) (decoded, int64) {
 			var d decoded
-			d.dirs, d.ok = in.searchPath(b)
+			d.dirs, d.ok = compiledb.SearchPath(b, l.Has)
 			weight := int64(64)
 			for _, dir := range d.dirs {
 				weight += int64(len(dir)) + 16
@@ -60,233 +47,8 @@ func newIncludes(ctx context.Context, tree engine.Tree, cache *engine.Cache) *in
 			return d, weight
 		})
 		if d.ok {
-			in.dirs = d.dirs
-			break
+			return cinclude.New(l, d.dirs)
 		}
 	}
-	return in
-}
-
-// resolve is the file the include inc of the file from names; ok is false
-// when it names none of the tree's.
-func (in *includes) resolve(from, inc string) (string, bool) {
-	k := [2]string{from, inc}
-	in.resolvedMu.Lock()
-	p, ok := in.resolved[k]
-	in.resolvedMu.Unlock()
-	if !ok {
-		p = in.find(from, inc)
-		in.resolvedMu.Lock()
-		in.resolved[k] = p
-		in.resolvedMu.Unlock()
-	}
-	return p, p != ""
-}
-
-// find is resolve's search.
-func (in *includes) find(from, inc string) string {
-	if inc == "" || path.IsAbs(inc) {
-		return ""
-	}
-	dir := engine.DirOf(from)
-	try := []string{dir}
-	if in.dirs != nil {
-		try = append(try, in.dirs...)
-	} else {
-		for d := dir; ; d = engine.DirOf(d) {
-			try = append(try, path.Join(d, "include"))
-			if d != dir { // dir is tried first
-				try = append(try, d)
-			}
-			if d == "" {
-				break
-			}
-		}
-	}
-	for _, d := range try {
-		p := path.Join(d, inc)
-		if strings.HasPrefix(p, "../") || p == ".." {
-			continue
-		}
-		if in.Has(p) {
-			return p
-		}
-	}
-	if in.dirs == nil {
-		return in.nearestHeader(dir, inc)
-	}
-	return ""
-}
-
-// learn adds the directories of the headers among paths, files of the
-// tree, to the search path's last resort (headerDirs). It is called
-// before the includes are resolved.
-func (in *includes) learn(paths []string) {
-	for _, p := range paths {
-		if l := languageOf(p); l != nil && l.rules.includes && !sourceExts[extOf(p)] {
-			in.headerDirs[engine.DirOf(p)] = true
-		}
-	}
-}
-
-// nearestHeader is inc found in the header directories learnt: in the
-// one sharing the most leading directories with dir, when no other holding
-// it shares as many ("" for none, or several alike).
-func (in *includes) nearestHeader(dir, inc string) string {
-	shared := func(d string) int {
-		n := 0
-		for a, b := strings.Split(d, "/"), strings.Split(dir, "/"); n < len(a) && n < len(b) && a[n] == b[n]; n++ {
-		}
-		return n
-	}
-	best, bestShared, alike := "", -1, false
-	for d := range in.headerDirs {
-		p := path.Join(d, inc)
-		if strings.HasPrefix(p, "../") || !in.Has(p) {
-			continue
-		}
-		switch n := shared(d); {
-		case n > bestShared:
-			best, bestShared, alike = p, n, false
-		case n == bestShared:
-			alike = true
-		}
-	}
-	if alike {
-		return ""
-	}
-	return best
-}
-
-// reaches reports whether the header h, an include resolved, stands for
-// the file p: p is h, or p is the source file of h's name that defines
-// what h declares (calc.c beside calc.h; src/format.cc for
-// include/fmt/format.h when no format.* source sits beside the header).
-func (in *includes) reaches(h, p string) bool {
-	if h == p {
-		return true
-	}
-	if sourceExts[strings.ToLower(path.Ext(h))] || !sourceExts[strings.ToLower(path.Ext(p))] || lexed.Stem(p) != lexed.Stem(h) {
-		return false
-	}
-	if engine.DirOf(p) == engine.DirOf(h) {
-		return true
-	}
-	for _, q := range in.List(engine.DirOf(h)) {
-		if q != h && lexed.Stem(q) == lexed.Stem(h) && sourceExts[strings.ToLower(path.Ext(q))] {
-			return false // the header's own source file is beside it
-		}
-	}
-	return true
-}
-
-// sourceExts are the extensions of C and C++ source (not header) files.
-var sourceExts = map[string]bool{".c": true, ".cc": true, ".cpp": true, ".cxx": true, ".c++": true, ".m": true, ".mm": true}
-
-// compileEntry is one entry of a compilation database.
-type compileEntry struct {
-	Directory string   `json:"directory"`
-	File      string   `json:"file"`
-	Command   string   `json:"command"`
-	Arguments []string `json:"arguments"`
-}
-
-// maxPathBytes bounds a compilation database's file path looked up.
-const maxPathBytes = 4096
-
-// maxRootTries bounds the entries tried to find the project's root.
-const maxRootTries = 16
-
-// searchPath is the compilation database b's search path, as directories of
-// the tree ("" the root), in the order first named; ok is false when b is
-// no database or its files are not the tree's.
-func (in *includes) searchPath(b []byte) ([]string, bool) {
-	var entries []compileEntry
-	if json.Unmarshal(b, &entries) != nil || len(entries) == 0 {
-		return nil, false
-	}
-	root, ok := "", false
-	for _, e := range entries[:min(len(entries), maxRootTries)] {
-		if root, ok = in.rootOf(absJoin(e.Directory, e.File)); ok {
-			break
-		}
-	}
-	if !ok {
-		return nil, false
-	}
-	dirs := []string{}
-	seen := map[string]bool{}
-	for _, e := range entries {
-		args := e.Arguments
-		if len(args) == 0 {
-			args = strings.Fields(e.Command)
-		}
-		for _, d := range includeFlags(args) {
-			rel, inside := under(absJoin(e.Directory, strings.Trim(d, `"'`)), root)
-			if inside && !seen[rel] {
-				seen[rel] = true
-				dirs = append(dirs, rel)
-			}
-		}
-	}
-	return dirs, true
-}
-
-// rootOf is the absolute directory the tree's root is, given the absolute
-// path of one of its files: the shortest that leaves a path of the tree.
-func (in *includes) rootOf(abs string) (string, bool) {
-	if !path.IsAbs(abs) || len(abs) > maxPathBytes {
-		return "", false
-	}
-	parts := strings.Split(strings.TrimPrefix(abs, "/"), "/")
-	for i := range parts {
-		if in.Has(strings.Join(parts[i:], "/")) {
-			return "/" + strings.Join(parts[:i], "/"), true
-		}
-	}
-	return "", false
-}
-
-// includeFlags are the directories args name with -I, -iquote, -isystem or
-// -idirafter, joined (-Idir) or apart (-I dir).
-func includeFlags(args []string) []string {
-	var out []string
-	for i := 0; i < len(args); i++ {
-		for _, f := range []string{"-iquote", "-isystem", "-idirafter", "-I"} {
-			if !strings.HasPrefix(args[i], f) {
-				continue
-			}
-			if d := args[i][len(f):]; d != "" {
-				out = append(out, d)
-			} else if i+1 < len(args) {
-				i++
-				out = append(out, args[i])
-			}
-			break
-		}
-	}
-	return out
-}
-
-// absJoin is p made absolute against dir (p when it is absolute), cleaned.
-func absJoin(dir, p string) string {
-	if path.IsAbs(p) {
-		return path.Clean(p)
-	}
-	return path.Join(dir, p)
-}
-
-// under is abs relative to root ("" for root itself); inside is false when
-// abs lies outside it.
-func under(abs, root string) (string, bool) {
-	if abs == root {
-		return "", true
-	}
-	if root == "/" {
-		return strings.TrimPrefix(abs, "/"), path.IsAbs(abs)
-	}
-	if strings.HasPrefix(abs, root+"/") {
-		return abs[len(root)+1:], true
-	}
-	return "", false
+	return cinclude.New(l, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 
@@ -214,6 +215,13 @@ type builder struct {
 	decls  []spanDecl
 	supers []spanText
 	refs   []spanRef
+	// spaces are C++'s namespace blocks.
+	spaces []spanSpace
+}
+
+type spanSpace struct {
+	from, to uint32
+	name     string
 }
 
 type spanDecl struct {
@@ -296,6 +304,9 @@ func (b *builder) match(m *sitter.QueryMatch) {
 		case rolePackage:
 			if t := strings.Join(strings.Fields(b.text(n)), ""); t != "" {
 				b.f.namespaces = append(b.f.namespaces, t)
+				if p := n.Parent(); p != nil && p.Type() == "namespace_definition" {
+					b.spaces = append(b.spaces, spanSpace{p.StartByte(), p.EndByte(), t})
+				}
 			}
 		case roleComment:
 			b.f.comments = append(b.f.comments, [2]int32{int32(n.StartByte()), int32(n.EndByte())})
@@ -372,8 +383,8 @@ func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
 	if name.Type() == "operator_name" {
 		nm = operatorName
 	}
-	if nm == "" {
-		return
+	if nm == "" || callableKinds[kind] && b.f.lang.rules.includes && macroCase(nm) {
+		return // TEST(Suite, Name) { ... }: a macro's use, read as a function
 	}
 	at := name.StartByte()
 	if k, ok := b.declAt[at]; ok && (body == nil || b.decls[k].bodyAt != 0) {
@@ -419,6 +430,28 @@ func (b *builder) header(sd *spanDecl) {
 	}
 }
 
+// macroCase reports whether n is written as C's macros are: upper-case
+// letters, digits and underscores, with a letter. A C or C++ "function"
+// of such a name is a macro's use the grammar cannot tell from a
+// definition (googletest's TEST_F, a trailing GUARDED_BY(mu)): every test
+// file would declare TEST.
+func macroCase(n string) bool {
+	letter := false
+	if len(n) < 3 {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		switch c := n[i]; {
+		case 'A' <= c && c <= 'Z':
+			letter = true
+		case c == '_' || '0' <= c && c <= '9':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
 // startsLine reports whether only spaces precede src[at] on its line.
 func startsLine(src []byte, at int) bool {
 	for i := min(at, len(src)) - 1; i >= 0 && src[i] != '\n'; i-- {
@@ -439,13 +472,23 @@ func (b *builder) finish() {
 		return b.decls[i].to > b.decls[j].to
 	})
 	sort.Slice(b.supers, func(i, j int) bool { return b.supers[i].at < b.supers[j].at })
-	var stack []int // enclosing containers, indices in b.decls
-	k := 0          // next super
+	sort.Slice(b.spaces, func(i, j int) bool { return b.spaces[i].from < b.spaces[j].from })
+	var stack []int  // enclosing containers, indices in b.decls
+	var spaces []int // enclosing namespaces, indices in b.spaces
+	k, ns := 0, 0    // next super, next namespace
 	for i := range b.decls {
 		sd := &b.decls[i]
 		b.header(sd)
 		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
 			stack = stack[:len(stack)-1]
+		}
+		for ; ns < len(b.spaces) && b.spaces[ns].from <= sd.from; ns++ {
+			spaces = append(spaces, ns)
+		}
+		// The namespaces open at sd: nested ones end first.
+		spaces = slices.DeleteFunc(spaces, func(k int) bool { return b.spaces[k].to <= sd.from })
+		if len(spaces) > 0 {
+			sd.d.space = lastName(b.spaces[spaces[len(spaces)-1]].name)
 		}
 		if len(stack) > 0 && sd.d.container == "" {
 			sd.d.container = b.decls[stack[len(stack)-1]].d.name
@@ -480,26 +523,6 @@ func (b *builder) finish() {
 	}
 	sort.Slice(b.f.comments, func(i, j int) bool { return b.f.comments[i][0] < b.f.comments[j][0] })
 	b.f.index()
-}
-
-// lastName is the last name of a qualified or generic name: Base<T> is
-// Base, a.b.C is C, A\B is B, a::b is b.
-func lastName(s string) string {
-	if i := strings.IndexAny(s, "<(["); i >= 0 {
-		s = s[:i]
-	}
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexAny(s, " \t\n&*"); i >= 0 {
-		s = s[i+1:] // &mut T, struct foo, const T*
-	}
-	if i := strings.LastIndexAny(s, `.:\/`); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.TrimLeft(s, "$@&*")
-	if s == "" || strings.ContainsAny(s, " \t\n\"'{};,=") {
-		return ""
-	}
-	return s
 }
 
 // importText is an import's path without quotes, brackets, aliases and

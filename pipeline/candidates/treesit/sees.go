@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/psr4"
 )
 
 // How well a file is seen from another, by its family's rules.
@@ -69,14 +70,14 @@ func (s *search) seesPath(from, to *file, r rules) bool {
 	var ct *target // to's crate, worked out at the first use path
 	for i, imp := range from.imports {
 		if s.includes != nil && r.includes {
-			if h, ok := s.includes.resolve(from.path, imp); ok {
-				if s.includes.reaches(h, to.path) {
+			if h, ok := s.includes.Resolve(from.path, imp); ok {
+				if s.includes.Reaches(h, to.path) {
 					return true
 				}
 				continue
 			}
 		}
-		if p, ok := autoloaded(imp, r.sep, s.autoload); ok {
+		if p, ok := psr4.File(imp, r.sep, s.autoload); ok {
 			if p == strings.TrimSuffix(to.path, path.Ext(to.path)) {
 				return true
 			}
