@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/prscout/prscout/pipeline/candidates/golang/goscan"
@@ -28,17 +29,7 @@ func (e *goEngine) sumOf(src []byte) engine.Sum {
 	if len(src) == 0 {
 		return engine.SumOf(src)
 	}
-	id := srcID{unsafe.SliceData(src), len(src)}
-	e.sumMu.Lock()
-	s, ok := e.sums[id]
-	e.sumMu.Unlock()
-	if !ok {
-		s = engine.SumOf(src)
-		e.sumMu.Lock()
-		e.sums[id] = s
-		e.sumMu.Unlock()
-	}
-	return s
+	return onceFor(&e.sumMu, e.sums, src, engine.SumOf)
 }
 
 // bodiesOf returns goscan.Bodies(src), found once a request for each
@@ -47,17 +38,24 @@ func (e *goEngine) bodiesOf(src []byte) []goscan.Body {
 	if len(src) == 0 {
 		return nil
 	}
+	return onceFor(&e.sumMu, e.bodies, src, goscan.Bodies)
+}
+
+// onceFor answers f(src) from m, keyed by the content's place in memory
+// (the request's readings share their bytes), computing it on a miss; mu
+// guards m.
+func onceFor[T any](mu *sync.Mutex, m map[srcID]T, src []byte, f func([]byte) T) T {
 	id := srcID{unsafe.SliceData(src), len(src)}
-	e.sumMu.Lock()
-	b, ok := e.bodies[id]
-	e.sumMu.Unlock()
+	mu.Lock()
+	v, ok := m[id]
+	mu.Unlock()
 	if !ok {
-		b = goscan.Bodies(src)
-		e.sumMu.Lock()
-		e.bodies[id] = b
-		e.sumMu.Unlock()
+		v = f(src)
+		mu.Lock()
+		m[id] = v
+		mu.Unlock()
 	}
-	return b
+	return v
 }
 
 // wantedIn answers the words of want (of maxWord bytes at most) among the
