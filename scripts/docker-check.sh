@@ -105,6 +105,13 @@ if ! engine_up; then
   fi
 fi
 
+# The engine's data outlives a run (its build cache): the compose networks an
+# earlier check left behind, one it did not live to take down, would use up
+# the engine's address pools, so they go first.
+for n in $("$docker" network ls --filter name=prscout-check --format '{{.Name}}' 2>/dev/null); do
+  "$docker" network rm "$n" >/dev/null 2>&1 || true
+done
+
 # The Dockerfile's RUN --mount needs BuildKit: a client with buildx, or a
 # client older than 23 that has BuildKit built in (Debian's docker.io).
 client=""
@@ -418,6 +425,8 @@ EOF
 sed "s/=change-me-.*/=check-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')-secret/" deploy/.env.example >"$work/check.env"
 refused=$(PRSCOUT_IMAGE=$image "${compose[@]}" -p "prscout-$tag-refuse" -f deploy/compose.yaml --env-file deploy/.env.example \
   run --rm --no-deps -T prscout serve 2>&1 || true)
+# `run --rm` removes the container, not the project's network.
+"${compose[@]}" -p "prscout-$tag-refuse" -f deploy/compose.yaml --env-file deploy/.env.example down >/dev/null 2>&1 || true
 case "$refused" in
   *"PRSCOUT_API_KEYS: key 1 is the example value"*"PRSCOUT_WEBHOOK_SECRET: is the example value"*) ;;
   *) echo "$refused" | tail -5; fail "prscout started with deploy/.env.example's change-me values";;
