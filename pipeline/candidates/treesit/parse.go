@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/treesit/ctext"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cwalk"
 	"github.com/prscout/prscout/pipeline/ident"
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -119,7 +120,7 @@ func parseCounted(ctx context.Context, l *language, p string, src []byte, spans 
 	}
 	c.parsers.Put(ps)
 	defer tree.Close()
-	nodes, ok := shallow(tree.RootNode(), maxDepthPerByte*len(src)+maxDepthBase)
+	nodes, ok := cwalk.DepthSum(tree.RootNode(), maxDepthPerByte*len(src)+maxDepthBase)
 	if !ok {
 		return nil, nodes, errTooDeep
 	}

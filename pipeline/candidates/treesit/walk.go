@@ -9,10 +9,6 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/treesit/cwalk"
 )
 
-// shallow walks the tree under n and reports whether its nodes' depths sum
-// to at most limit, with the number of nodes walked; it stops at the limit.
-func shallow(n *sitter.Node, limit int) (int, bool) { return cwalk.DepthSum(n, limit) }
-
 // bracketSpans answers the syntax tree's brackets that span lines, in the
 // order they open, for engine.EnclosingCalls: a '(' right after a name leaf
 // opens a call of that name (Callee indexes callees). Keywords are
