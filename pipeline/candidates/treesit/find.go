@@ -9,6 +9,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/internal/touch"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cargo"
 	"github.com/prscout/prscout/pipeline/candidates/treesit/cinclude"
 )
 
@@ -42,7 +43,7 @@ type search struct {
 	// includes resolves #include paths (nil for families without them).
 	includes *cinclude.Includes
 	// cargo is the Rust workspace (nil for none, or another family).
-	cargo *cargo
+	cargo *cargo.Workspace
 	// graph is the include graph the gate built (nil for none), and
 	// supers the supertypes of the types the files read declare.
 	graph  *includeGraph
@@ -155,18 +156,14 @@ func (s *search) read(ctx context.Context, paths []string, held func(string) []b
 // readChange reads both sides of c: the declarations it touched and the
 // names its added lines use.
 func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, []use) {
-	var nf, of *file
 	var head, base *touch.Side
 	var heads, bases []int
-	if c.New != nil {
-		if nf = cachedHead(ctx, s.ev.Cache, c.Path, c.New); nf != nil {
-			head, heads = side(nf, c.New, c.Added)
-		}
+	nf, of := cachedSides(ctx, s.ev.Cache, c)
+	if nf != nil {
+		head, heads = side(nf, c.New, c.Added)
 	}
-	if c.Old != nil {
-		if of = cachedFile(ctx, s.ev.Cache, c.BasePath(), c.Old); of != nil {
-			base, bases = side(of, c.Old, c.Removed)
-		}
+	if of != nil {
+		base, bases = side(of, c.Old, c.Removed)
 	}
 	var ts []touched
 	for _, t := range touch.Touched(head, base, nil) {

@@ -19,3 +19,8 @@ func parse(context.Context, *language, string, []byte, bool) (*file, error) { re
 
 // prepareLanguage has no query to compile without the grammars.
 func prepareLanguage(*language) {}
+
+// parseChange reads neither side without the grammars.
+func parseChange(context.Context, *language, string, []byte, string, []byte, map[int]bool, map[int]bool) (*file, *file, error, error) {
+	return nil, nil, errNoCgo, errNoCgo
+}

@@ -92,34 +92,119 @@ func parse(ctx context.Context, l *language, p string, src []byte, spans bool) (
 // parseCounted is parse, answering also the number of query captures it
 // handled (the fuzz target bounds it).
 func parseCounted(ctx context.Context, l *language, p string, src []byte, spans bool) (*file, int, error) {
+	c, src, err := prepareSource(l, src)
+	if err != nil {
+		return nil, 0, err
+	}
+	tree, src, err := parseTree(ctx, c, l, src, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tree.Close()
+	return readTree(ctx, c, l, p, tree, src, spans)
+}
+
+// parseChange reads both sides of a change to one file in language l: the
+// base as parse does, and the head (with its bracket spans) from the
+// base's tree edited by the change's lines (cwalk.LineEdits), which keeps the
+// parse of all the change left as it was. The head is parsed whole when
+// the base's tree cannot serve: the base not parsed, parsed as another
+// configuration of its branches, or lines that do not describe the sides.
+func parseChange(ctx context.Context, l *language, basePath string, old []byte, headPath string, new []byte,
+	removed, added map[int]bool) (base, head *file, baseErr, headErr error) {
+	c, oldSrc, err := prepareSource(l, old)
+	if err != nil {
+		baseErr = err
+	} else {
+		var tree *sitter.Tree
+		var parsed []byte
+		tree, parsed, baseErr = parseTree(ctx, c, l, oldSrc, nil)
+		if baseErr == nil {
+			base, _, baseErr = readTree(ctx, c, l, basePath, tree, parsed, false)
+			head, headErr = parseEdited(ctx, c, l, headPath, tree, parsed, oldSrc, new, removed, added)
+			tree.Close()
+			if head != nil || headErr != nil {
+				return base, head, baseErr, headErr
+			}
+		}
+	}
+	head, headErr = parse(ctx, l, headPath, new, true)
+	return base, head, baseErr, headErr
+}
+
+// parseEdited reads new, the head of a change whose base old was parsed
+// into tree (parsed: the source the tree is of), from tree edited to new;
+// nil and no error when tree cannot serve.
+func parseEdited(ctx context.Context, c *compiled, l *language, p string, tree *sitter.Tree, parsed, old, new []byte,
+	removed, added map[int]bool) (*file, error) {
+	if !bytes.Equal(parsed, old) || !cwalk.Supported {
+		return nil, nil
+	}
+	c, src, err := prepareSource(l, new)
+	if err != nil {
+		return nil, err
+	}
+	edits, ok := cwalk.LineEdits(old, src, removed, added)
+	if !ok {
+		return nil, nil
+	}
+	for _, e := range edits {
+		cwalk.EditTree(tree.RootNode(), e)
+	}
+	t, src, err := parseTree(ctx, c, l, src, tree)
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	f, _, err := readTree(ctx, c, l, p, t, src, true)
+	return f, err
+}
+
+// prepareSource is l's compiled grammar and src as it is parsed: within
+// maxParseBytes, with C++'s class macros blanked.
+func prepareSource(l *language, src []byte) (*compiled, []byte, error) {
 	if len(src) > maxParseBytes {
-		return nil, 0, errTooLarge
+		return nil, nil, errTooLarge
 	}
 	c, err := compile(l)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if l.rules.classMacros {
 		if alt := ctext.BlankClassMacros(src); alt != nil {
 			src = alt
 		}
 	}
+	return c, src, nil
+}
+
+// parseTree parses src in language l from old, a tree of another version
+// of the file edited to src (nil for none): the tree and the source it is
+// of (C and C++ may parse one configuration of their branches instead:
+// firstBranches). Its work is bounded in operations and ends with ctx.
+func parseTree(ctx context.Context, c *compiled, l *language, src []byte, old *sitter.Tree) (*sitter.Tree, []byte, error) {
 	ps := c.parsers.Get().(*sitter.Parser)
 	ps.SetOperationLimit(parseMicros + len(src)*parseMicrosPerByte)
-	tree, err := ps.ParseCtx(ctx, nil, src)
+	tree, err := ps.ParseCtx(ctx, old, src)
 	if err != nil {
 		ps.Reset() // a cancelled parse would resume on the next call
 		c.parsers.Put(ps)
 		if errors.Is(err, sitter.ErrOperationLimit) {
 			err = errTooSlow
 		}
-		return nil, 0, err
+		return nil, nil, err
 	}
 	if l.rules.includes && tree.RootNode().HasError() {
 		tree, src = firstBranches(ctx, ps, tree, src)
 	}
 	c.parsers.Put(ps)
-	defer tree.Close()
+	return tree, src, nil
+}
+
+// readTree reads tree, parsed from src, into the file at p, with its
+// bracket spans when spans is set; it answers also the number of query
+// captures it handled.
+func readTree(ctx context.Context, c *compiled, l *language, p string, tree *sitter.Tree, src []byte, spans bool) (*file, int, error) {
 	nodes, ok := cwalk.DepthSum(tree.RootNode(), maxDepthPerByte*len(src)+maxDepthBase)
 	if !ok {
 		return nil, nodes, errTooDeep

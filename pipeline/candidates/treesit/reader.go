@@ -61,23 +61,75 @@ func cachedReading(ctx context.Context, c *engine.Cache, p string, src []byte, s
 		return nil
 	}
 	sum := engine.SumOf(src)
-	k, hk := engine.KeyAt("treesit", p, sum), engine.KeyAt("treesit-head", p, sum)
-	if f, ok := engine.Get[*file](c, k); ok && (!spans || f == nil) {
-		return f // a reading, or a kept refusal
-	}
-	if f, ok := engine.Get[*file](c, hk); ok && spans {
+	if f, ok := kept(c, p, sum, spans); ok {
 		return f
 	}
 	f, err := parseFile(ctx, l, p, src, spans)
+	return keep(c, p, sum, spans, f, err)
+}
+
+// cachedSides are the readings of ch's head (cachedHead) and base
+// (cachedFile), nil for a side it does not have. When neither is kept and
+// both are of one language, the head is parsed from the base's tree
+// (parseChange).
+func cachedSides(ctx context.Context, c *engine.Cache, ch *engine.Change) (head, base *file) {
+	l := languageOf(ch.Path)
+	if ch.New == nil || ch.Old == nil || l == nil || languageOf(ch.BasePath()) != l {
+		return readSides(ctx, c, ch)
+	}
+	hs, bs := engine.SumOf(ch.New), engine.SumOf(ch.Old)
+	_, hok := kept(c, ch.Path, hs, true)
+	_, bok := kept(c, ch.BasePath(), bs, false)
+	if hok || bok {
+		return readSides(ctx, c, ch)
+	}
+	bf, hf, berr, herr := parseSides(ctx, l, ch.BasePath(), ch.Old, ch.Path, ch.New, ch.Removed, ch.Added)
+	return keep(c, ch.Path, hs, true, hf, herr), keep(c, ch.BasePath(), bs, false, bf, berr)
+}
+
+// parseSides is the parse cachedSides makes (a test counts its calls).
+var parseSides = parseChange
+
+// readSides reads ch's sides one at a time.
+func readSides(ctx context.Context, c *engine.Cache, ch *engine.Change) (head, base *file) {
+	if ch.New != nil {
+		head = cachedHead(ctx, c, ch.Path, ch.New)
+	}
+	if ch.Old != nil {
+		base = cachedFile(ctx, c, ch.BasePath(), ch.Old)
+	}
+	return head, base
+}
+
+// kept is the reading of the file at p with content sum kept in c (nil
+// for a kept refusal): with its bracket spans when spans is set.
+func kept(c *engine.Cache, p string, sum engine.Sum, spans bool) (*file, bool) {
+	if f, ok := engine.Get[*file](c, engine.KeyAt("treesit", p, sum)); ok && (!spans || f == nil) {
+		return f, true // a reading, or a kept refusal
+	}
+	if spans {
+		return engine.Get[*file](c, engine.KeyAt("treesit-head", p, sum))
+	}
+	return nil, false
+}
+
+// keep keeps f, the reading of the file at p with content sum, or the
+// refusal err when the content alone decides it (kept finds both); it
+// answers f, nil on an error.
+func keep(c *engine.Cache, p string, sum engine.Sum, spans bool, f *file, err error) *file {
+	k := engine.KeyAt("treesit", p, sum)
 	if err != nil {
 		if err == errTooLarge || err == errTooDeep {
 			c.Put(k, (*file)(nil), int64(len(p))+64)
 		}
 		return nil
 	}
+	if f == nil {
+		return nil
+	}
 	c.Put(k, f, f.weight())
 	if spans {
-		c.Put(hk, f, f.weight())
+		c.Put(engine.KeyAt("treesit-head", p, sum), f, f.weight())
 	}
 	return f
 }

@@ -2,10 +2,10 @@ package treesit
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cargo"
 	"github.com/prscout/prscout/pipeline/candidates/treesit/psr4"
 )
 
@@ -67,7 +67,7 @@ func seesNamespace(from, to *file, sep string) bool {
 // a member crate reaches only that crate's files (cargo).
 func (s *search) seesPath(from, to *file, r rules) bool {
 	tp := to.modPath
-	var ct *target // to's crate, worked out at the first use path
+	var ct *cargo.Target // to's crate, worked out at the first use path
 	for i, imp := range from.imports {
 		if s.includes != nil && r.includes {
 			if h, ok := s.includes.Resolve(from.path, imp); ok {
@@ -90,17 +90,17 @@ func (s *search) seesPath(from, to *file, r rules) bool {
 		if r.paths == "any" {
 			if s.cargo != nil {
 				if ct == nil {
-					t := s.cargo.target(to.path, tp)
+					t := s.cargo.Target(to.path, tp)
 					ct = &t
 				}
-				if reaches, decided := s.cargo.sees(from.path, *ct, ip); decided {
+				if reaches, decided := s.cargo.Sees(from.path, *ct, ip); decided {
 					if reaches {
 						return true
 					}
 					continue
 				}
 			}
-			if runsInside(tp[lastIndex(tp, "src")+1:], ip) {
+			if cargo.RunsInside(tp[lastIndex(tp, "src")+1:], ip) {
 				return true
 			}
 			continue
@@ -147,19 +147,6 @@ func commonSuffix(a, b []string) int {
 		n++
 	}
 	return n
-}
-
-// runsInside reports whether sub is a run of whole's parts.
-func runsInside(sub, whole []string) bool {
-	if len(sub) == 0 {
-		return false
-	}
-	for i := 0; i+len(sub) <= len(whole); i++ {
-		if slices.Equal(sub, whole[i:i+len(sub)]) {
-			return true
-		}
-	}
-	return false
 }
 
 // importParts splits an import by '/' and the family's separator; the

@@ -2,7 +2,8 @@
 
 // Package cwalk walks tree-sitter syntax trees in the runtime's C, one cgo
 // call a tree: walking a tree node by node through the bindings costs a
-// cgo call or more a node, as much as a third of a parse's time.
+// cgo call or more a node, as much as a third of a parse's time. It also
+// edits a tree for an incremental parse, which the bindings do wrongly.
 package cwalk
 
 /*
@@ -29,6 +30,16 @@ extern bool ts_node_is_named(walkNode);
 extern uint32_t ts_node_start_byte(walkNode);
 extern uint32_t ts_node_end_byte(walkNode);
 extern walkPoint ts_node_start_point(walkNode);
+typedef struct {
+	uint32_t start_byte, old_end_byte, new_end_byte;
+	walkPoint start_point, old_end_point, new_end_point;
+} walkEdit;
+extern void ts_tree_edit(void *, const walkEdit *);
+
+// edit_tree applies edit to the tree root belongs to.
+static void edit_tree(walkNode root, walkEdit edit) {
+	ts_tree_edit((void *)root.tree, &edit);
+}
 
 // walk_depth sums the depths of the nodes under root, stopping once the
 // sum passes limit; it answers the nodes walked and sets *ok when the sum
@@ -194,4 +205,31 @@ func Brackets(root *sitter.Node) ([]Bracket, bool) {
 		bs[i] = Bracket{Open: b.kind == 1, Row: int(b.row), NameFrom: int(b.name_from), NameTo: int(b.name_to), NameRow: int(b.name_row)}
 	}
 	return bs, true
+}
+
+// Point is a place in a source: its row and its byte column, from 0.
+type Point struct{ Row, Column int }
+
+// Edit is one replaced stretch of a source: the bytes [Start, OldEnd)
+// that became [Start, NewEnd), with their points.
+type Edit struct {
+	Start, OldEnd, NewEnd                int
+	StartPoint, OldEndPoint, NewEndPoint Point
+}
+
+// EditTree applies e to the tree whose root is root, so that a parse of
+// the edited source given the tree reuses what e left unchanged; it
+// answers false, editing nothing, with unsupported bindings. (The
+// bindings' own Tree.Edit passes the old end point as the new one.) The
+// root node value, and any other node value of the tree, is stale after.
+func EditTree(root *sitter.Node, e Edit) bool {
+	if !Supported {
+		return false
+	}
+	pt := func(p Point) C.walkPoint { return C.walkPoint{row: C.uint32_t(p.Row), column: C.uint32_t(p.Column)} }
+	C.edit_tree(cNode(root), C.walkEdit{
+		start_byte: C.uint32_t(e.Start), old_end_byte: C.uint32_t(e.OldEnd), new_end_byte: C.uint32_t(e.NewEnd),
+		start_point: pt(e.StartPoint), old_end_point: pt(e.OldEndPoint), new_end_point: pt(e.NewEndPoint),
+	})
+	return true
 }

@@ -1,28 +1,25 @@
-package treesit
+// Package cargo reads a Rust workspace from its Cargo.toml files: the
+// member crate a file belongs to, and whether a use path reaches a file
+// of a member crate.
+package cargo
 
 import (
 	"context"
 	"path"
+	"slices"
 	"strings"
 	"sync"
-
-	"github.com/pelletier/go-toml/v2"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 )
 
-// maxManifestBytes bounds a Cargo.toml read.
-const maxManifestBytes = 1 << 20
-
-// cargo is a Rust workspace: the member crates the root Cargo.toml's
+// Workspace is a Rust workspace: the member crates the root Cargo.toml's
 // [workspace] names. In it, a use path naming a member crate
 // (use calc_core::ops::add) reaches that crate's src/ only, and one
 // starting at crate:: only the importing file's own crate.
-type cargo struct {
+type Workspace struct {
 	*engine.Listing
-	ctx     context.Context
-	tree    engine.Tree
-	cache   *engine.Cache
+	read    func(p string) (Manifest, bool)
 	members []string // the members' directories, as the manifest writes them (globs allowed)
 
 	mu     sync.Mutex
@@ -36,8 +33,8 @@ type crate struct {
 	dir, name string // name as use paths write it (calc-core is calc_core)
 }
 
-// manifest is what the reader keeps of a Cargo.toml.
-type manifest struct {
+// Manifest is what the workspace reads of a Cargo.toml.
+type Manifest struct {
 	Workspace struct {
 		Members []string `toml:"members"`
 	} `toml:"workspace"`
@@ -49,42 +46,24 @@ type manifest struct {
 	} `toml:"lib"`
 }
 
-// newCargo reads the workspace of the root Cargo.toml; nil when there is
-// none. The manifests' readings are kept in cache by their content.
-func newCargo(ctx context.Context, tree engine.Tree, cache *engine.Cache) *cargo {
-	m, ok := readManifest(ctx, tree, cache, "Cargo.toml")
+// New reads the workspace of the root Cargo.toml of tree, its manifests
+// read by read (false for one that cannot be read or is no TOML); nil when
+// there is none.
+func New(ctx context.Context, tree engine.Tree, read func(p string) (Manifest, bool)) *Workspace {
+	m, ok := read("Cargo.toml")
 	if !ok || len(m.Workspace.Members) == 0 {
 		return nil
 	}
-	c := &cargo{Listing: engine.NewListing(ctx, tree), ctx: ctx, tree: tree, cache: cache, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
+	c := &Workspace{Listing: engine.NewListing(ctx, tree), read: read, crates: map[string]*crate{}, of: map[string]*crate{}, named: map[string]bool{}}
 	for _, mem := range m.Workspace.Members {
 		c.members = append(c.members, strings.Trim(path.Clean(mem), "/"))
 	}
 	return c
 }
 
-// readManifest reads the Cargo.toml at p; ok is false when it cannot be
-// read or is no TOML.
-func readManifest(ctx context.Context, tree engine.Tree, cache *engine.Cache, p string) (manifest, bool) {
-	type decoded struct {
-		m  manifest
-		ok bool
-	}
-	d, _ := cachedConfig(ctx, tree, cache, p, maxManifestBytes, func(b []byte) (decoded, int64) {
-		var d decoded
-		d.ok = toml.Unmarshal(b, &d.m) == nil
-		weight := int64(len(d.m.Package.Name)+len(d.m.Lib.Name)) + 64
-		for _, mem := range d.m.Workspace.Members {
-			weight += int64(len(mem)) + 16
-		}
-		return d, weight
-	})
-	return d.m, d.ok
-}
-
 // crateOf is the workspace member p belongs to: the nearest directory above
 // it holding a Cargo.toml, when the workspace names it; nil for none.
-func (c *cargo) crateOf(p string) *crate {
+func (c *Workspace) crateOf(p string) *crate {
 	c.mu.Lock()
 	cr, done := c.of[p]
 	c.mu.Unlock()
@@ -104,7 +83,7 @@ func (c *cargo) crateOf(p string) *crate {
 }
 
 // crateAt is the member crate whose manifest d holds (nil for none).
-func (c *cargo) crateAt(d string) *crate {
+func (c *Workspace) crateAt(d string) *crate {
 	c.mu.Lock()
 	cr, done := c.crates[d]
 	c.mu.Unlock()
@@ -115,7 +94,7 @@ func (c *cargo) crateAt(d string) *crate {
 	if !c.Has(mp) {
 		return nil
 	}
-	if m, ok := readManifest(c.ctx, c.tree, c.cache, mp); ok && c.member(d) {
+	if m, ok := c.read(mp); ok && c.member(d) {
 		name := m.Lib.Name
 		if name == "" {
 			name = m.Package.Name
@@ -131,7 +110,7 @@ func (c *cargo) crateAt(d string) *crate {
 }
 
 // member reports whether the workspace names the directory d.
-func (c *cargo) member(d string) bool {
+func (c *Workspace) member(d string) bool {
 	for _, m := range c.members {
 		if ok, _ := path.Match(m, d); ok {
 			return true
@@ -140,32 +119,32 @@ func (c *cargo) member(d string) bool {
 	return false
 }
 
-// target is what sees needs of a file: its member crate (nil for none)
-// and its module path below the crate's src/ (tp is its whole module
-// path).
-type target struct {
+// Target is what Sees needs of a file: its member crate (nil for none)
+// and its module path below the crate's src/.
+type Target struct {
 	crate *crate
 	mod   []string
 }
 
-func (c *cargo) target(p string, tp []string) target {
+// Target is the file p's, tp its whole module path.
+func (c *Workspace) Target(p string, tp []string) Target {
 	tc := c.crateOf(p)
 	if tc == nil {
-		return target{}
+		return Target{}
 	}
 	mod := tp[min(len(tp), strings.Count(tc.dir, "/")+1):]
 	if len(mod) > 0 && mod[0] == "src" {
 		mod = mod[1:]
 	}
-	return target{tc, mod}
+	return Target{tc, mod}
 }
 
-// sees decides whether the use path ip of the file from reaches the file
+// Sees decides whether the use path ip of the file from reaches the file
 // to (its target) when to is in a member crate: the path must name to's
 // crate (by its name, or crate/self/super from inside it) and run through
 // to's module path below the crate's src/. decided is false for a path the
 // workspace says nothing of (another library, a mod declaration).
-func (c *cargo) sees(from string, to target, ip []string) (reaches, decided bool) {
+func (c *Workspace) Sees(from string, to Target, ip []string) (reaches, decided bool) {
 	tc, mod := to.crate, to.mod
 	if tc == nil || len(ip) == 0 {
 		return false, false
@@ -178,7 +157,7 @@ func (c *cargo) sees(from string, to target, ip []string) (reaches, decided bool
 		if len(mod) == 0 { // the crate's root: use calc_core::Thing
 			return len(ip) <= 2, true
 		}
-		return runsInside(mod, ip[1:]), true
+		return RunsInside(mod, ip[1:]), true
 	case len(ip) > 1 && c.names(first):
 		return false, true // another member crate
 	}
@@ -188,7 +167,7 @@ func (c *cargo) sees(from string, to target, ip []string) (reaches, decided bool
 // names reports whether some member crate is called name, by the
 // directories the workspace names (a glob's matches found as name or
 // name with dashes).
-func (c *cargo) names(name string) bool {
+func (c *Workspace) names(name string) bool {
 	c.mu.Lock()
 	found, done := c.named[name]
 	c.mu.Unlock()
@@ -206,4 +185,17 @@ func (c *cargo) names(name string) bool {
 	c.named[name] = found
 	c.mu.Unlock()
 	return found
+}
+
+// RunsInside reports whether sub is a run of whole's parts.
+func RunsInside(sub, whole []string) bool {
+	if len(sub) == 0 {
+		return false
+	}
+	for i := 0; i+len(sub) <= len(whole); i++ {
+		if slices.Equal(sub, whole[i:i+len(sub)]) {
+			return true
+		}
+	}
+	return false
 }
