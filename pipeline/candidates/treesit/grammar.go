@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/prscout/prscout/pipeline/candidates/treesit/cwalk"
 	sitter "github.com/smacker/go-tree-sitter"
 	"github.com/smacker/go-tree-sitter/c"
 	"github.com/smacker/go-tree-sitter/cpp"
@@ -41,6 +42,13 @@ type compiled struct {
 	// its kind.
 	roles []role
 	kinds []string
+	// parents say of each capture index whether a reading asks its
+	// nodes' parents: a package's, and a body's matched apart from its
+	// declaration.
+	parents []cwalk.Parents
+	// symbols name the grammar's node types, once a tree is at hand.
+	symbols     []string
+	symbolsOnce sync.Once
 	// parsers are the parsers of the grammar not in use.
 	parsers sync.Pool
 }
@@ -114,6 +122,17 @@ func compileNow(name string) (*compiled, error) {
 		}
 		c.roles[i] = r
 	}
+	c.parents = make([]cwalk.Parents, n)
+	for i, r := range c.roles {
+		switch r {
+		case rolePackage:
+			c.parents[i] = cwalk.Parent
+		case roleBody:
+			c.parents[i] = cwalk.ParentAlone
+		case roleDecl:
+			c.parents[i] = cwalk.Owner
+		}
+	}
 	c.parsers.New = func() any {
 		p := sitter.NewParser()
 		p.SetLanguage(c.grammar)
@@ -127,4 +146,11 @@ func cutPrefix(s, prefix string) (string, bool) {
 		return s[len(prefix):], true
 	}
 	return "", false
+}
+
+// symbolNames names the grammar's node types, read from the tree under
+// root the first time.
+func (c *compiled) symbolNames(root *sitter.Node) []string {
+	c.symbolsOnce.Do(func() { c.symbols = cwalk.SymbolNames(root) })
+	return c.symbols
 }

@@ -140,7 +140,7 @@ func parseEdited(ctx context.Context, c *compiled, l *language, p string, tree *
 	if !bytes.Equal(parsed, old) || !cwalk.Supported {
 		return nil, nil
 	}
-	c, src, err := prepareSource(l, new)
+	_, src, err := prepareSource(l, new)
 	if err != nil {
 		return nil, err
 	}
@@ -209,23 +209,32 @@ func readTree(ctx context.Context, c *compiled, l *language, p string, tree *sit
 	if !ok {
 		return nil, nodes, errTooDeep
 	}
-	qc := sitter.NewQueryCursor()
-	defer qc.Close()
-	qc.Exec(c.query, tree.RootNode())
+	cur := cwalk.NewCursor(c.query, tree.RootNode(), c.parents)
+	if cur == nil {
+		return nil, nodes, errTooDeep // bindings whose values the cursor cannot read
+	}
+	defer cur.Close()
 	b := &builder{c: c, src: src, f: &file{path: p, lang: l, locals: map[string]bool{}},
 		names: map[uint32]bool{}, members: map[uint32]bool{}, declAt: map[uint32]int{}, intern: map[string]string{},
-		types: map[string]string{}, bodies: map[uint32]uint32{}}
+		types: map[string]string{}, bodies: map[uint32]uint32{}, symbols: c.symbolNames(tree.RootNode())}
 	work := nodes
 	for {
-		m, ok := qc.NextMatch()
+		if ctx.Err() != nil {
+			return nil, work, ctx.Err()
+		}
+		caps, ok := cur.Next(matchBatch)
 		if !ok {
 			break
 		}
-		if work%1024 == 0 && ctx.Err() != nil {
-			return nil, work, ctx.Err()
+		work += len(caps)
+		for len(caps) > 0 {
+			n := 1
+			for n < len(caps) && caps[n].Match == caps[0].Match {
+				n++
+			}
+			b.match(caps[:n])
+			caps = caps[n:]
 		}
-		work += len(m.Captures)
-		b.match(m)
 	}
 	b.finish()
 	if spans {
@@ -233,6 +242,10 @@ func readTree(ctx context.Context, c *compiled, l *language, p string, tree *sit
 	}
 	return b.f, work, nil
 }
+
+// matchBatch is the number of a query's matches read a cgo call; the
+// reading checks its context between batches.
+const matchBatch = 512
 
 // firstBranches is the C or C++ source src, whose parse tree has errors,
 // parsed as one configuration of its conditional directives
@@ -303,6 +316,8 @@ type builder struct {
 	refs   []spanRef
 	// spaces are C++'s namespace blocks.
 	spaces []spanSpace
+	// symbols name the grammar's node types (cwalk.SymbolNames).
+	symbols []string
 }
 
 type spanSpace struct {
@@ -327,8 +342,8 @@ type spanRef struct {
 
 // text is n's text, one string per distinct text of the file; "" past
 // maxNameBytes.
-func (b *builder) text(n *sitter.Node) string {
-	s, e := n.StartByte(), n.EndByte()
+func (b *builder) text(n *cwalk.Capture) string {
+	s, e := n.Start, n.End
 	if e-s > maxNameBytes || e > uint32(len(b.src)) {
 		return ""
 	}
@@ -338,24 +353,33 @@ func (b *builder) text(n *sitter.Node) string {
 	return b.intern1(string(b.src[s:e]))
 }
 
-func line(n *sitter.Node) int { return int(n.StartPoint().Row) + 1 }
+func line(n *cwalk.Capture) int { return int(n.Row) + 1 }
+
+// typeOf is the name of n's type.
+func (b *builder) typeOf(sym uint16) string {
+	if int(sym) < len(b.symbols) {
+		return b.symbols[sym]
+	}
+	return ""
+}
 
 // match takes one match's captures.
-func (b *builder) match(m *sitter.QueryMatch) {
-	var declNode, nameNode, bodyNode, memberNode, recvNode, scopeNode, varNode, typeNode *sitter.Node
+func (b *builder) match(m []cwalk.Capture) {
+	var declNode, nameNode, bodyNode, memberNode, recvNode, scopeNode, varNode, typeNode *cwalk.Capture
 	kind := ""
-	for _, cp := range m.Captures {
+	for i := range m {
+		cp := &m[i]
 		// A call's arguments are imports or supertypes when it calls one
 		// of the language's import or mixin functions (require, include).
-		if b.c.roles[cp.Index] == roleCall && !b.f.lang.calls[b.text(cp.Node)] {
+		if b.c.roles[cp.Index] == roleCall && !b.f.lang.calls[b.text(cp)] {
 			return
 		}
 	}
-	for _, cp := range m.Captures {
-		n := cp.Node
-		switch b.c.roles[cp.Index] {
+	for i := range m {
+		n := &m[i]
+		switch b.c.roles[n.Index] {
 		case roleDecl:
-			declNode, kind = n, b.c.kinds[cp.Index]
+			declNode, kind = n, b.c.kinds[n.Index]
 		case roleName:
 			nameNode = n
 		case roleBody:
@@ -372,16 +396,16 @@ func (b *builder) match(m *sitter.QueryMatch) {
 			typeNode = n
 		case roleSkip:
 			if t := b.text(n); t != "" {
-				b.names[n.StartByte()] = true
+				b.names[n.Start] = true
 				b.f.locals[t] = true
 			}
 		case roleSuper:
 			if t := lastName(b.text(n)); t != "" {
-				b.supers = append(b.supers, spanText{n.StartByte(), t})
+				b.supers = append(b.supers, spanText{n.Start, t})
 			}
 		case roleRef:
 			if t := b.text(n); t != "" {
-				b.refs = append(b.refs, spanRef{n.StartByte(), ref{name: t, line: line(n)}})
+				b.refs = append(b.refs, spanRef{n.Start, ref{name: t, line: line(n)}})
 			}
 		case roleImport:
 			if t := importText(b.text(n)); t != "" {
@@ -390,12 +414,12 @@ func (b *builder) match(m *sitter.QueryMatch) {
 		case rolePackage:
 			if t := strings.Join(strings.Fields(b.text(n)), ""); t != "" {
 				b.f.namespaces = append(b.f.namespaces, t)
-				if p := n.Parent(); p != nil && p.Type() == "namespace_definition" {
-					b.spaces = append(b.spaces, spanSpace{p.StartByte(), p.EndByte(), t})
+				if n.HasParent && b.typeOf(n.ParentSymbol) == "namespace_definition" {
+					b.spaces = append(b.spaces, spanSpace{n.ParentStart, n.ParentEnd, t})
 				}
 			}
 		case roleComment:
-			b.f.comments = append(b.f.comments, [2]int32{int32(n.StartByte()), int32(n.EndByte())})
+			b.f.comments = append(b.f.comments, [2]int32{int32(n.Start), int32(n.End)})
 		}
 	}
 	if declNode != nil && nameNode != nil {
@@ -403,8 +427,8 @@ func (b *builder) match(m *sitter.QueryMatch) {
 	} else if bodyNode != nil {
 		// A body matched apart from its declaration: a grammar whose
 		// patterns of name and body together take seconds to compile.
-		if p := bodyNode.Parent(); p != nil {
-			b.bodies[p.StartByte()] = bodyNode.StartByte()
+		if bodyNode.HasParent {
+			b.bodies[bodyNode.ParentStart] = bodyNode.Start
 		}
 	}
 	if varNode != nil && typeNode != nil {
@@ -420,8 +444,8 @@ func (b *builder) match(m *sitter.QueryMatch) {
 			r.recv = b.receiver(recvNode)
 		}
 		if r.name != "" {
-			b.members[memberNode.StartByte()] = true
-			b.refs = append(b.refs, spanRef{memberNode.StartByte(), r})
+			b.members[memberNode.Start] = true
+			b.refs = append(b.refs, spanRef{memberNode.Start, r})
 		}
 	}
 }
@@ -431,12 +455,12 @@ func (b *builder) match(m *sitter.QueryMatch) {
 //
 // A grammar that reads a + B.f() as (a + B).f() gives the whole sum as
 // the receiver: its last operand is taken.
-func (b *builder) receiver(n *sitter.Node) string {
+func (b *builder) receiver(n *cwalk.Capture) string {
 	t := b.text(n)
 	if t == "" || len(t) > 64 {
 		return ""
 	}
-	if n.NamedChildCount() == 0 {
+	if n.Named == 0 {
 		return t
 	}
 	i := len(t)
@@ -464,26 +488,26 @@ func (b *builder) intern1(s string) string {
 //
 // An operator's name is operator, whichever it is (operator==, operator<<):
 // its uses are not written by name.
-func (b *builder) decl(dn, name, body, scope *sitter.Node, kind string) {
+func (b *builder) decl(dn, name, body, scope *cwalk.Capture, kind string) {
 	nm := lastName(b.text(name))
-	if name.Type() == "operator_name" {
+	if b.typeOf(name.Symbol) == "operator_name" {
 		nm = operatorName
 	}
 	if nm == "" || callableKinds[kind] && b.f.lang.rules.includes && macroCase(nm) {
 		return // TEST(Suite, Name) { ... }: a macro's use, read as a function
 	}
-	at := name.StartByte()
+	at := name.Start
 	if k, ok := b.declAt[at]; ok && (body == nil || b.decls[k].bodyAt != 0) {
 		return
 	}
 	b.names[at] = true
-	d := decl{name: nm, kind: kind, from: line(dn), to: int(dn.EndPoint().Row) + 1}
+	d := decl{name: nm, kind: kind, from: line(dn), to: int(dn.EndRow) + 1}
 	if scope != nil {
 		d.container = lastName(b.text(scope))
 	}
-	sd := spanDecl{from: dn.StartByte(), to: dn.EndByte()}
-	if body != nil && body.StartByte() >= dn.StartByte() {
-		sd.bodyAt = body.StartByte()
+	sd := spanDecl{from: dn.Start, to: dn.End}
+	if body != nil && body.Start >= dn.Start {
+		sd.bodyAt = body.Start
 	}
 	sd.d = d
 	if k, ok := b.declAt[at]; ok {

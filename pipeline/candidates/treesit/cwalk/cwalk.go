@@ -3,7 +3,9 @@
 // Package cwalk walks tree-sitter syntax trees in the runtime's C, one cgo
 // call a tree: walking a tree node by node through the bindings costs a
 // cgo call or more a node, as much as a third of a parse's time. It also
-// edits a tree for an incremental parse, which the bindings do wrongly.
+// runs a query a batch of matches a call (the bindings make a call and a
+// node value a capture), and edits a tree for an incremental parse, which
+// the bindings do wrongly.
 package cwalk
 
 /*
