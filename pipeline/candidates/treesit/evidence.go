@@ -14,8 +14,8 @@ import (
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
 // few; a name more than maxUnseen files declare, none visible, lists none.
-// A member of a receiver of unknown type is looked for beside the changed
-// file first, and untypedSight says how it sees the others (C and C++
+// A member whose receiver is of no type declaring it (a local, a property,
+// a call's result) is looked for beside the changed file first, and untypedSight says how it sees the others (C and C++
 // aside: their include graph decides). In a C or C++ project these are
 // scored below the files referring to what the change touched (usesScale),
 // and only maxUsesOnly of the files that nothing else ties to the change
@@ -50,7 +50,7 @@ func (s *search) uses(us []use, files []*file) {
 		if len(typed) > 0 {
 			gs = typed
 		}
-		untyped := len(typed) == 0 && u.recv != "" && !lexed.IsTypeName(u.recv) && s.includes == nil
+		untyped := len(typed) == 0 && u.member && s.includes == nil
 		if beside := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return engine.DirOf(g.path) != engine.DirOf(u.f.path) }); untyped && len(beside) > 0 {
 			gs = beside // the nearest declarations first
 		}
@@ -69,7 +69,7 @@ func (s *search) uses(us []use, files []*file) {
 			}
 			best = max(best, sights[i])
 		}
-		if best == unseen && (len(gs) > maxUnseen || untyped) || best == nearby && nearbyMany(sights) {
+		if best == unseen && (len(gs) > maxUnseen || untyped) || best > unseen && manyAt(sights, best) && (best == nearby || s.includes == nil) {
 			continue
 		}
 		for i, g := range gs {
@@ -107,13 +107,16 @@ func untypedSight(sg sight, sameDir bool) sight {
 	return sg
 }
 
-// nearbyMany reports whether more than maxUnseen of the files declaring a
-// used name are nearby (a C project's flat folder, a Ruby project): a name
-// that many of them declare, none included or imported, says nothing.
-func nearbyMany(sights []sight) bool {
+// manyAt reports whether more than maxUnseen of the files declaring a used
+// name are seen at sg: a name that many of them declare says nothing,
+// whether they are nearby (a C project's flat folder, a Ruby project) or
+// in a namespace the file sees (a C# or Kotlin member every other class
+// has: Name, copy). Where includes decide (C, C++) an included header is
+// the declaration, however many others are.
+func manyAt(sights []sight, sg sight) bool {
 	n := 0
-	for _, sg := range sights {
-		if sg == nearby {
+	for _, s := range sights {
+		if s == sg {
 			n++
 		}
 	}
@@ -242,17 +245,27 @@ type impactHit struct {
 }
 
 // addImpact lists the hits of the best sight among hits, unless that is
-// unseen and they are many.
+// unseen and they are many. Nor are the references to a declaration whose
+// body alone changed when more than maxUnseen files make them (C and C++
+// aside, where includes decide): its contract holds, and none of its many
+// callers is more its reader than another; overrides and declarations
+// again stay.
 func (s *search) addImpact(t touched, hits []impactHit) {
-	best := unseen
+	best, refs := unseen, 0
 	for _, h := range hits {
 		best = max(best, h.sight)
+	}
+	for _, h := range hits {
+		if h.sight == best && h.why == whyRefers {
+			refs++
+		}
 	}
 	if best == unseen && len(hits) > maxUnseen {
 		return
 	}
+	manyCallers := t.change == engine.ChangedBody && s.includes == nil && refs > maxUnseen
 	for _, h := range hits {
-		if h.sight < best {
+		if h.sight < best || manyCallers && h.why == whyRefers {
 			continue
 		}
 		sc := impactScore[h.sight]
@@ -274,9 +287,12 @@ type reference struct {
 	own bool
 }
 
-// whyDeclares is the reason of a file declaring a touched callable again
-// (a prototype, an interface's member).
-const whyDeclares = "declares"
+// The reasons of a file declaring a touched callable again (a prototype,
+// an interface's member) and of one referring to it.
+const (
+	whyDeclares = "declares"
+	whyRefers   = "refers to"
+)
 
 // refersTo reports whether g refers to t's declaration, and how well it
 // sees it; recvs are the receivers of g's references to its name ("" for
@@ -349,7 +365,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			return reference{}, false
 		}
 	}
-	return reference{sight: sg, why: "refers to"}, true
+	return reference{sight: sg, why: whyRefers}, true
 }
 
 // ownNested reports whether g, never naming the outer type of t's

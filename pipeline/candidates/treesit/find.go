@@ -62,6 +62,7 @@ type touched struct {
 // use is a name an added line of a changed file uses.
 type use struct {
 	name, recv string
+	member     bool // a member access's name: recv.name
 	f          *file
 }
 
@@ -192,7 +193,7 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 			continue
 		}
 		seen[k] = true
-		us = append(us, use{name: r.name, recv: r.recv, f: nf})
+		us = append(us, use{name: r.name, recv: r.recv, member: r.member, f: nf})
 	}
 	return ts, us
 }
