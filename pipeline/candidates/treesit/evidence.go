@@ -2,13 +2,12 @@ package treesit
 
 import (
 	"fmt"
-	"path"
 	"slices"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/constpath"
 )
 
 // uses adds, for each name an added line uses, the files declaring it:
@@ -124,30 +123,14 @@ func manyAt(sights []sight, sg sight) bool {
 }
 
 // constSight is how well a use of a constant sees the file p by Ruby's
-// autoloading (Zeitwerk) convention: Foo::BarBaz lives in foo/bar_baz.rb
-// under an autoload root (lib/, app/models/, app/services/, ...), a bare
-// BarBaz in any bar_baz.rb. A qualified constant whose path p does not
-// end in is only nearby, whatever its file's name.
+// autoloading convention (constpath): a qualified Foo::BarBaz the file
+// the convention puts it in, a bare BarBaz any bar_baz.rb. A qualified
+// constant whose path p does not end in is only nearby, whatever its
+// file's name.
 func constSight(u use, p string) sight {
-	name := lexed.Snake(u.name)
-	if !lexed.IsTypeName(u.recv) {
-		if stem(p) == name {
-			return visible
-		}
-		return unseen
-	}
-	rel := lexed.Snake(u.recv) + "/" + name + path.Ext(p)
-	if p != rel && !strings.HasSuffix(p, "/"+rel) {
-		return unseen
-	}
-	// The root, and the enclosing namespaces' directories below it
-	// (Acme::Billing::InvoiceLine, written Billing::InvoiceLine inside
-	// module Acme, is lib/acme/billing/invoice_line.rb).
-	root := strings.Split(strings.TrimSuffix(strings.TrimSuffix(p, rel), "/"), "/")
-	for i, d := range root {
-		if d == "lib" || d == "app" && i+1 < len(root) {
-			return visible
-		}
+	typed := lexed.IsTypeName(u.recv)
+	if typed && constpath.Reaches(u.recv, u.name, p) || !typed && stem(p) == lexed.Snake(u.name) {
+		return visible
 	}
 	return unseen
 }
