@@ -190,3 +190,24 @@ func TestSyntaxAmbiguousNames(t *testing.T) {
 		},
 	}.run(t)
 }
+
+// TestSyntaxLocalVariables: a variable declared inside a function's body
+// is the function's, not a declaration of the file: changing it changes
+// the function's body, and a file using another thing of its name does
+// not refer to it; a property of a class stays a declaration.
+func TestSyntaxLocalVariables(t *testing.T) {
+	const meta = "package com.acme.meta\n\nclass Reader {\n    val header = 1\n}\n\nfun load(): Int {\n    val metadata = read(1)\n    return metadata\n}\n"
+	const other = "package com.acme.meta\n\nfun show(r: Reader, xs: List<Item>): Int = r.header + xs.map { it.metadata }.size\n"
+	files := map[string]string{"src/com/acme/meta/Reader.kt": meta, "src/com/acme/meta/Show.kt": other}
+	resolveCases{
+		{
+			name: "a local variable's change", files: files,
+			path: "src/com/acme/meta/Reader.kt", old: "read(1)", new: "readStrict(1)",
+		},
+		{
+			name: "a property's change", files: files,
+			path: "src/com/acme/meta/Reader.kt", old: "val header = 1", new: "val header: Long = 1",
+			want: []string{"src/com/acme/meta/Show.kt"},
+		},
+	}.run(t)
+}
