@@ -144,6 +144,10 @@ func TestSyntaxAmbiguousNames(t *testing.T) {
 		}
 		return out
 	}
+	ktValue := map[string]string{"src/com/acme/app/Target.kt": "package com.acme.app\n\nval limit: Int = 1\n"}
+	for i := range 8 {
+		ktValue[fmt.Sprintf("src/com/acme/app/Use%d.kt", i)] = fmt.Sprintf("package com.acme.app\n\nfun use%d(): Int = limit + %d\n", i, i)
+	}
 	var eight, two []string
 	for i := range 8 {
 		eight = append(eight, fmt.Sprintf("src/com/acme/app/Use%d.kt", i))
@@ -183,6 +187,14 @@ func TestSyntaxAmbiguousNames(t *testing.T) {
 		{
 			name: "kotlin: a changed signature with eight callers", files: ktCallers(8),
 			path: "src/com/acme/app/Target.kt", old: "target(n: Int)", new: "target(n: Long)", want: eight,
+		},
+		{
+			name: "kotlin: a changed value with eight users", files: ktValue,
+			path: "src/com/acme/app/Target.kt", old: "val limit: Int = 1", new: "val limit: Int = 2",
+		},
+		{
+			name: "kotlin: a changed type with eight users", files: ktValue,
+			path: "src/com/acme/app/Target.kt", old: "val limit: Int = 1", new: "val limit: Long = 1", want: eight,
 		},
 		{
 			name: "kotlin: a changed body with two callers", files: ktCallers(2),

@@ -107,11 +107,8 @@ func untypedSight(sg sight, sameDir bool) sight {
 }
 
 // manyAt reports whether more than maxUnseen of the files declaring a used
-// name are seen at sg: a name that many of them declare says nothing,
-// whether they are nearby (a C project's flat folder, a Ruby project) or
-// in a namespace the file sees (a C# or Kotlin member every other class
-// has: Name, copy). Where includes decide (C, C++) an included header is
-// the declaration, however many others are.
+// name are seen at sg: nearby (a Ruby project) or in a namespace the file
+// sees (Name, copy), that many say nothing.
 func manyAt(sights []sight, sg sight) bool {
 	n := 0
 	for _, s := range sights {
@@ -228,11 +225,8 @@ type impactHit struct {
 }
 
 // addImpact lists the hits of the best sight among hits, unless that is
-// unseen and they are many. Nor are the references to a declaration whose
-// body alone changed when more than maxUnseen files make them (C and C++
-// aside, where includes decide): its contract holds, and none of its many
-// callers is more its reader than another; overrides and declarations
-// again stay.
+// unseen and they are many, or they refer to a declaration whose body alone
+// changed and more than maxUnseen files do (not in C, C++): none says more.
 func (s *search) addImpact(t touched, hits []impactHit) {
 	best, refs := unseen, 0
 	for _, h := range hits {
