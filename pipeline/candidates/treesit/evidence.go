@@ -8,6 +8,7 @@ import (
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
 	"github.com/prscout/prscout/pipeline/candidates/treesit/constpath"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/usesonly"
 )
 
 // uses adds, for each name an added line uses, the files declaring it:
@@ -16,14 +17,14 @@ import (
 // A member whose receiver is of no type declaring it (a local, a property,
 // a call's result) is looked for beside the changed file first, and untypedSight says how it sees the others (C and C++
 // aside: their include graph decides). In a C or C++ project these are
-// scored below the files referring to what the change touched (usesScale),
-// and only maxUsesOnly of the files that nothing else ties to the change
-// are listed (usesOnly): s.impact runs first.
+// scored below the files referring to what the change touched, and only a
+// few of the files that nothing else ties to the change are listed
+// (usesonly): s.impact runs first.
 func (s *search) uses(us []use, files []*file) {
-	var only *usesOnly
+	var only *usesonly.Files
 	if s.includes != nil {
-		only = &usesOnly{ev: s.ev, byFile: map[string][]engine.Item{}}
-		defer only.add()
+		only = usesonly.New(s.ev)
+		defer only.Add()
 	}
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -80,11 +81,11 @@ func (s *search) uses(us []use, files []*file) {
 				sc /= 2
 			}
 			if only != nil {
-				sc *= usesScale
+				sc *= usesonly.Scale
 			}
 			it := engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax)
 			if only != nil && s.ev.Files[g.path] == nil {
-				only.byFile[g.path] = append(only.byFile[g.path], it)
+				only.Hold(g.path, it)
 				continue
 			}
 			s.ev.Add(g.path, it)
