@@ -181,6 +181,12 @@ func TestSyntaxAmbiguousNames(t *testing.T) {
 			path: "src/Run.cs", old: "return 1;", new: "return Flush();", want: []string{"src/Stores/Store0.cs", "src/Stores/Store1.cs"},
 		},
 		{
+			name: "csharp: a bare name one file declares as a type, another as a member", files: map[string]string{
+				"src/Run.cs": csRun, "src/Kinds.cs": "namespace Acme\n{\n    enum EntityState\n    {\n        Added,\n    }\n}\n",
+				"src/Entry.cs": "namespace Acme\n{\n    class Entry\n    {\n        public int EntityState { get; set; }\n    }\n}\n"},
+			path: "src/Run.cs", old: "return 1;", new: "return (int)EntityState.Added;", want: []string{"src/Kinds.cs"},
+		},
+		{
 			name: "kotlin: a changed body with eight callers", files: ktCallers(8),
 			path: "src/com/acme/app/Target.kt", old: "return n\n", new: "return n + 1\n",
 		},

@@ -49,6 +49,8 @@ func (s *search) uses(us []use, files []*file) {
 		}
 		if len(typed) > 0 {
 			gs = typed
+		} else if top := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return !declaresTop(g, u.name) }); !u.member && len(top) > 0 {
+			gs = top // a bare name: a type or a free declaration, not another type's member
 		}
 		untyped := len(typed) == 0 && u.member && s.includes == nil
 		if beside := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return engine.DirOf(g.path) != engine.DirOf(u.f.path) }); untyped && len(beside) > 0 {
@@ -152,6 +154,11 @@ func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*fi
 		}
 	}
 	return out
+}
+
+// declaresTop reports whether g declares name as a type or outside types.
+func declaresTop(g *file, name string) bool {
+	return slices.ContainsFunc(g.decls, func(d decl) bool { return d.name == name && (d.container == "" || containerKinds[d.kind]) })
 }
 
 // declaresMemberOf reports whether g declares name as a member of the type
