@@ -116,3 +116,116 @@ func TestSyntaxOwnNestedTypes(t *testing.T) {
 		},
 	}.run(t)
 }
+
+// TestSyntaxAmbiguousNames: a member whose receiver no read type declares
+// it in (a call's result, a property named like a type) is as untyped as
+// one of a local; a name more than six files the changed file sees
+// declare lists none of them, whatever the sight; and the callers of a
+// declaration whose body alone changed are listed only when few.
+func TestSyntaxAmbiguousNames(t *testing.T) {
+	const csRun = "namespace Acme\n{\n    class Run\n    {\n        int Go()\n        {\n            return 1;\n        }\n    }\n}\n"
+	csStore := func(ns string, i int) string {
+		return fmt.Sprintf("namespace %s\n{\n    class Store%d\n    {\n        public int Flush()\n        {\n            return %d;\n        }\n    }\n}\n", ns, i, i)
+	}
+	csMany, csFew := map[string]string{"src/Run.cs": csRun}, map[string]string{"src/Run.cs": csRun}
+	for i := range 8 {
+		csMany[fmt.Sprintf("src/Stores/Store%d.cs", i)] = csStore("Acme", i)
+	}
+	for i := range 2 {
+		csFew[fmt.Sprintf("src/Stores/Store%d.cs", i)] = csStore("Acme", i)
+	}
+	const ktRun = "package com.acme.app\n\nfun run(): Int {\n    return 1\n}\n"
+	const ktStore = "package com.acme.store\n\nclass Store {\n    fun flushAll(): Int {\n        return 0\n    }\n}\n"
+	const ktTarget = "package com.acme.app\n\nfun target(n: Int): Int {\n    return n\n}\n"
+	ktCallers := func(n int) map[string]string {
+		out := map[string]string{"src/com/acme/app/Target.kt": ktTarget}
+		for i := range n {
+			out[fmt.Sprintf("src/com/acme/app/Use%d.kt", i)] = fmt.Sprintf("package com.acme.app\n\nfun use%d(): Int = target(%d)\n", i, i)
+		}
+		return out
+	}
+	ktValue := map[string]string{"src/com/acme/app/Target.kt": "package com.acme.app\n\nval limit: Int = 1\n"}
+	for i := range 8 {
+		ktValue[fmt.Sprintf("src/com/acme/app/Use%d.kt", i)] = fmt.Sprintf("package com.acme.app\n\nfun use%d(): Int = limit + %d\n", i, i)
+	}
+	var eight, two []string
+	for i := range 8 {
+		eight = append(eight, fmt.Sprintf("src/com/acme/app/Use%d.kt", i))
+	}
+	two = eight[:2]
+	resolveCases{
+		{
+			name: "kotlin: a member of a call's result in a package not imported", files: map[string]string{
+				"src/main/kotlin/com/acme/app/Run.kt": ktRun, "src/main/kotlin/com/acme/store/Store.kt": ktStore},
+			path: "src/main/kotlin/com/acme/app/Run.kt", old: "    return 1\n", new: "    return make().flushAll()\n",
+		},
+		{
+			name: "csharp: a member of a property named like a type, declared in a namespace not used", files: map[string]string{
+				"src/Run.cs": csRun, "lib/Store0.cs": csStore("Other", 0)},
+			path: "src/Run.cs", old: "return 1;", new: "return Metadata.Flush();",
+		},
+		{
+			name: "csharp: a member of a call's result more than six files of the namespace declare", files: csMany,
+			path: "src/Run.cs", old: "return 1;", new: "return Make().Flush();",
+		},
+		{
+			name: "csharp: a member of a call's result two files of the namespace declare", files: csFew,
+			path: "src/Run.cs", old: "return 1;", new: "return Make().Flush();", want: []string{"src/Stores/Store0.cs", "src/Stores/Store1.cs"},
+		},
+		{
+			name: "csharp: a bare name more than six files of the namespace declare", files: csMany,
+			path: "src/Run.cs", old: "return 1;", new: "return Flush();",
+		},
+		{
+			name: "csharp: a bare name two files of the namespace declare", files: csFew,
+			path: "src/Run.cs", old: "return 1;", new: "return Flush();", want: []string{"src/Stores/Store0.cs", "src/Stores/Store1.cs"},
+		},
+		{
+			name: "csharp: a bare name one file declares as a type, another as a member", files: map[string]string{
+				"src/Run.cs": csRun, "src/Kinds.cs": "namespace Acme\n{\n    enum EntityState\n    {\n        Added,\n    }\n}\n",
+				"src/Entry.cs": "namespace Acme\n{\n    class Entry\n    {\n        public int EntityState { get; set; }\n    }\n}\n"},
+			path: "src/Run.cs", old: "return 1;", new: "return (int)EntityState.Added;", want: []string{"src/Kinds.cs"},
+		},
+		{
+			name: "kotlin: a changed body with eight callers", files: ktCallers(8),
+			path: "src/com/acme/app/Target.kt", old: "return n\n", new: "return n + 1\n",
+		},
+		{
+			name: "kotlin: a changed signature with eight callers", files: ktCallers(8),
+			path: "src/com/acme/app/Target.kt", old: "target(n: Int)", new: "target(n: Long)", want: eight,
+		},
+		{
+			name: "kotlin: a changed value with eight users", files: ktValue,
+			path: "src/com/acme/app/Target.kt", old: "val limit: Int = 1", new: "val limit: Int = 2",
+		},
+		{
+			name: "kotlin: a changed type with eight users", files: ktValue,
+			path: "src/com/acme/app/Target.kt", old: "val limit: Int = 1", new: "val limit: Long = 1", want: eight,
+		},
+		{
+			name: "kotlin: a changed body with two callers", files: ktCallers(2),
+			path: "src/com/acme/app/Target.kt", old: "return n\n", new: "return n + 1\n", want: two,
+		},
+	}.run(t)
+}
+
+// TestSyntaxLocalVariables: a variable declared inside a function's body
+// is the function's, not a declaration of the file: changing it changes
+// the function's body, and a file using another thing of its name does
+// not refer to it; a property of a class stays a declaration.
+func TestSyntaxLocalVariables(t *testing.T) {
+	const meta = "package com.acme.meta\n\nclass Reader {\n    val header = 1\n}\n\nfun load(): Int {\n    val metadata = read(1)\n    return metadata\n}\n"
+	const other = "package com.acme.meta\n\nfun show(r: Reader, xs: List<Item>): Int = r.header + xs.map { it.metadata }.size\n"
+	files := map[string]string{"src/com/acme/meta/Reader.kt": meta, "src/com/acme/meta/Show.kt": other}
+	resolveCases{
+		{
+			name: "a local variable's change", files: files,
+			path: "src/com/acme/meta/Reader.kt", old: "read(1)", new: "readStrict(1)",
+		},
+		{
+			name: "a property's change", files: files,
+			path: "src/com/acme/meta/Reader.kt", old: "val header = 1", new: "val header: Long = 1",
+			want: []string{"src/com/acme/meta/Show.kt"},
+		},
+	}.run(t)
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/usesonly"
 )
 
 // bestScore is the best item's score of p in ev, 0 when p is not listed.
@@ -26,7 +27,7 @@ func bestScore(ev *engine.Evidence, p string) float64 {
 
 // TestCppUsesOnlyBelowReferences: the files that only declare names the
 // added lines use are listed below the file referring to the changed
-// method, and at most maxUsesOnly of them however many there are.
+// method, and at most usesonly.Max of them however many there are.
 func TestCppUsesOnlyBelowReferences(t *testing.T) {
 	t.Cleanup(func() { parseFile = parse })
 	for _, declaring := range []int{1, 5} {
@@ -54,8 +55,8 @@ func TestCppUsesOnlyBelowReferences(t *testing.T) {
 				}
 			}
 		}
-		if caller == 0 || listed != min(declaring, maxUsesOnly) {
-			t.Errorf("%d declaring: caller %.3f, %d of them listed; want the caller and %d", declaring, caller, listed, min(declaring, maxUsesOnly))
+		if caller == 0 || listed != min(declaring, usesonly.Max) {
+			t.Errorf("%d declaring: caller %.3f, %d of them listed; want the caller and %d", declaring, caller, listed, min(declaring, usesonly.Max))
 		}
 	}
 }

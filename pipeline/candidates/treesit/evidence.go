@@ -2,29 +2,29 @@ package treesit
 
 import (
 	"fmt"
-	"path"
 	"slices"
-	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/constpath"
+	"github.com/prscout/prscout/pipeline/candidates/treesit/usesonly"
 )
 
 // uses adds, for each name an added line uses, the files declaring it:
 // those its file sees when there are any, else all of them when they are
 // few; a name more than maxUnseen files declare, none visible, lists none.
-// A member of a receiver of unknown type is looked for beside the changed
-// file first, and untypedSight says how it sees the others (C and C++
+// A member whose receiver is of no type declaring it (a local, a property,
+// a call's result) is looked for beside the changed file first, and untypedSight says how it sees the others (C and C++
 // aside: their include graph decides). In a C or C++ project these are
-// scored below the files referring to what the change touched (usesScale),
-// and only maxUsesOnly of the files that nothing else ties to the change
-// are listed (usesOnly): s.impact runs first.
+// scored below the files referring to what the change touched, and only a
+// few of the files that nothing else ties to the change are listed
+// (usesonly): s.impact runs first.
 func (s *search) uses(us []use, files []*file) {
-	var only *usesOnly
+	var only *usesonly.Files
 	if s.includes != nil {
-		only = &usesOnly{ev: s.ev, byFile: map[string][]engine.Item{}}
-		defer only.add()
+		only = usesonly.New(s.ev)
+		defer only.Add()
 	}
 	declaring := map[string][]*file{}
 	for _, g := range files {
@@ -49,8 +49,10 @@ func (s *search) uses(us []use, files []*file) {
 		}
 		if len(typed) > 0 {
 			gs = typed
+		} else if top := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return !declaresTop(g, u.name) }); !u.member && len(top) > 0 {
+			gs = top // a bare name: a type or a free declaration, not another type's member
 		}
-		untyped := len(typed) == 0 && u.recv != "" && !lexed.IsTypeName(u.recv) && s.includes == nil
+		untyped := len(typed) == 0 && u.member && s.includes == nil
 		if beside := slices.DeleteFunc(slices.Clone(gs), func(g *file) bool { return engine.DirOf(g.path) != engine.DirOf(u.f.path) }); untyped && len(beside) > 0 {
 			gs = beside // the nearest declarations first
 		}
@@ -69,7 +71,7 @@ func (s *search) uses(us []use, files []*file) {
 			}
 			best = max(best, sights[i])
 		}
-		if best == unseen && (len(gs) > maxUnseen || untyped) || best == nearby && nearbyMany(sights) {
+		if best == unseen && (len(gs) > maxUnseen || untyped) || best > unseen && manyAt(sights, best) && (best == nearby || s.includes == nil) {
 			continue
 		}
 		for i, g := range gs {
@@ -81,11 +83,11 @@ func (s *search) uses(us []use, files []*file) {
 				sc /= 2
 			}
 			if only != nil {
-				sc *= usesScale
+				sc *= usesonly.Scale
 			}
 			it := engine.UseItem(u.name, u.f.path, sc, engine.MethodSyntax)
 			if only != nil && s.ev.Files[g.path] == nil {
-				only.byFile[g.path] = append(only.byFile[g.path], it)
+				only.Hold(g.path, it)
 				continue
 			}
 			s.ev.Add(g.path, it)
@@ -107,13 +109,13 @@ func untypedSight(sg sight, sameDir bool) sight {
 	return sg
 }
 
-// nearbyMany reports whether more than maxUnseen of the files declaring a
-// used name are nearby (a C project's flat folder, a Ruby project): a name
-// that many of them declare, none included or imported, says nothing.
-func nearbyMany(sights []sight) bool {
+// manyAt reports whether more than maxUnseen of the files declaring a used
+// name are seen at sg: nearby (a Ruby project) or in a namespace the file
+// sees (Name, copy), that many say nothing.
+func manyAt(sights []sight, sg sight) bool {
 	n := 0
-	for _, sg := range sights {
-		if sg == nearby {
+	for _, s := range sights {
+		if s == sg {
 			n++
 		}
 	}
@@ -121,30 +123,14 @@ func nearbyMany(sights []sight) bool {
 }
 
 // constSight is how well a use of a constant sees the file p by Ruby's
-// autoloading (Zeitwerk) convention: Foo::BarBaz lives in foo/bar_baz.rb
-// under an autoload root (lib/, app/models/, app/services/, ...), a bare
-// BarBaz in any bar_baz.rb. A qualified constant whose path p does not
-// end in is only nearby, whatever its file's name.
+// autoloading convention (constpath): a qualified Foo::BarBaz the file
+// the convention puts it in, a bare BarBaz any bar_baz.rb. A qualified
+// constant whose path p does not end in is only nearby, whatever its
+// file's name.
 func constSight(u use, p string) sight {
-	name := lexed.Snake(u.name)
-	if !lexed.IsTypeName(u.recv) {
-		if stem(p) == name {
-			return visible
-		}
-		return unseen
-	}
-	rel := lexed.Snake(u.recv) + "/" + name + path.Ext(p)
-	if p != rel && !strings.HasSuffix(p, "/"+rel) {
-		return unseen
-	}
-	// The root, and the enclosing namespaces' directories below it
-	// (Acme::Billing::InvoiceLine, written Billing::InvoiceLine inside
-	// module Acme, is lib/acme/billing/invoice_line.rb).
-	root := strings.Split(strings.TrimSuffix(strings.TrimSuffix(p, rel), "/"), "/")
-	for i, d := range root {
-		if d == "lib" || d == "app" && i+1 < len(root) {
-			return visible
-		}
+	typed := lexed.IsTypeName(u.recv)
+	if typed && constpath.Reaches(u.recv, u.name, p) || !typed && stem(p) == lexed.Snake(u.name) {
+		return visible
 	}
 	return unseen
 }
@@ -168,6 +154,11 @@ func autoloadedConsts(us []use, declaring map[string][]*file) map[string]map[*fi
 		}
 	}
 	return out
+}
+
+// declaresTop reports whether g declares name as a type or outside types.
+func declaresTop(g *file, name string) bool {
+	return slices.ContainsFunc(g.decls, func(d decl) bool { return d.name == name && (d.container == "" || containerKinds[d.kind]) })
 }
 
 // declaresMemberOf reports whether g declares name as a member of the type
@@ -242,17 +233,24 @@ type impactHit struct {
 }
 
 // addImpact lists the hits of the best sight among hits, unless that is
-// unseen and they are many.
+// unseen and they are many, or they refer to a declaration whose body alone
+// changed and more than maxUnseen files do (not in C, C++): none says more.
 func (s *search) addImpact(t touched, hits []impactHit) {
-	best := unseen
+	best, refs := unseen, 0
 	for _, h := range hits {
 		best = max(best, h.sight)
+	}
+	for _, h := range hits {
+		if h.sight == best && h.why == whyRefers {
+			refs++
+		}
 	}
 	if best == unseen && len(hits) > maxUnseen {
 		return
 	}
+	manyCallers := t.change == engine.ChangedBody && s.includes == nil && refs > maxUnseen
 	for _, h := range hits {
-		if h.sight < best {
+		if h.sight < best || manyCallers && h.why == whyRefers {
 			continue
 		}
 		sc := impactScore[h.sight]
@@ -274,9 +272,12 @@ type reference struct {
 	own bool
 }
 
-// whyDeclares is the reason of a file declaring a touched callable again
-// (a prototype, an interface's member).
-const whyDeclares = "declares"
+// The reasons of a file declaring a touched callable again (a prototype,
+// an interface's member) and of one referring to it.
+const (
+	whyDeclares = "declares"
+	whyRefers   = "refers to"
+)
 
 // refersTo reports whether g refers to t's declaration, and how well it
 // sees it; recvs are the receivers of g's references to its name ("" for
@@ -349,7 +350,7 @@ func (s *search) refersTo(g *file, recvs []string, t touched) (reference, bool) 
 			return reference{}, false
 		}
 	}
-	return reference{sight: sg, why: "refers to"}, true
+	return reference{sight: sg, why: whyRefers}, true
 }
 
 // ownNested reports whether g, never naming the outer type of t's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/prscout/prscout/pipeline"
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -63,6 +64,7 @@ type touched struct {
 // use is a name an added line of a changed file uses.
 type use struct {
 	name, recv string
+	member     bool // a member access's name: recv.name
 	f          *file
 }
 
@@ -175,6 +177,9 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 			tt, other = touched{f: nf, d: &nf.decls[heads[t.Index]], change: t.Change}, of
 		}
 		if !rewritten(tt, other) {
+			if valueOnly(tt, other) {
+				tt.change = engine.ChangedBody // its callers' contract holds
+			}
 			ts = append(ts, tt)
 		}
 	}
@@ -189,7 +194,7 @@ func (s *search) readChange(ctx context.Context, c *engine.Change) ([]touched, [
 			continue
 		}
 		seen[k] = true
-		us = append(us, use{name: r.name, recv: r.recv, f: nf})
+		us = append(us, use{name: r.name, recv: r.recv, member: r.member, f: nf})
 	}
 	return ts, us
 }
@@ -213,6 +218,18 @@ func rewritten(t touched, other *file) bool {
 	}
 	return slices.ContainsFunc(other.decls, func(o decl) bool {
 		return o.name == d.name && o.kind == d.kind && o.scope() == d.scope() && o.sig == d.sig
+	})
+}
+
+// valueOnly reports whether t, a changed variable, field or property, is
+// the same up to its '=' on the other side: its value changed, not its type.
+func valueOnly(t touched, other *file) bool {
+	i := strings.IndexByte(t.d.sig, '=')
+	if other == nil || i < 0 || t.change != engine.ChangedDecl || callableKinds[t.d.kind] || containerKinds[t.d.kind] {
+		return false
+	}
+	return slices.ContainsFunc(other.decls, func(o decl) bool {
+		return o.name == t.d.name && o.scope() == t.d.scope() && strings.HasPrefix(o.sig, t.d.sig[:i+1])
 	})
 }
 

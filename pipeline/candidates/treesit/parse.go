@@ -572,8 +572,9 @@ func startsLine(src []byte, at int) bool {
 	return true
 }
 
-// finish sets each declaration's container and supertypes and keeps the
-// refs that are not declarations' names.
+// finish sets each declaration's container and supertypes, keeps the refs
+// that are not declarations' names, and takes a variable declared inside a
+// callable's body for a local.
 func (b *builder) finish() {
 	sort.SliceStable(b.decls, func(i, j int) bool {
 		if b.decls[i].from != b.decls[j].from {
@@ -584,13 +585,24 @@ func (b *builder) finish() {
 	sort.Slice(b.supers, func(i, j int) bool { return b.supers[i].at < b.supers[j].at })
 	sort.Slice(b.spaces, func(i, j int) bool { return b.spaces[i].from < b.spaces[j].from })
 	var stack []int  // enclosing containers, indices in b.decls
+	var calls []int  // enclosing callables, indices in b.decls
 	var spaces []int // enclosing namespaces, indices in b.spaces
-	k, ns := 0, 0    // next super, next namespace
+	local := make([]bool, len(b.decls))
+	k, ns := 0, 0 // next super, next namespace
 	for i := range b.decls {
 		sd := &b.decls[i]
 		b.header(sd)
 		for len(stack) > 0 && b.decls[stack[len(stack)-1]].to <= sd.from {
 			stack = stack[:len(stack)-1]
+		}
+		for len(calls) > 0 && b.decls[calls[len(calls)-1]].to <= sd.from {
+			calls = calls[:len(calls)-1]
+		}
+		if n := len(calls); n > 0 && !callableKinds[sd.d.kind] && !containerKinds[sd.d.kind] {
+			local[i] = b.decls[calls[n-1]].bodyAt != 0 && sd.from >= b.decls[calls[n-1]].bodyAt
+		}
+		if callableKinds[sd.d.kind] {
+			calls = append(calls, i)
 		}
 		for ; ns < len(b.spaces) && b.spaces[ns].from <= sd.from; ns++ {
 			spaces = append(spaces, ns)
@@ -616,9 +628,13 @@ func (b *builder) finish() {
 		}
 	}
 	b.f.decls = make([]decl, 0, len(b.decls))
-	for _, sd := range b.decls {
+	for i, sd := range b.decls {
 		if sd.d.name == operatorName && sd.d.container == "" {
 			continue // a free operator: one name for all of them, which says nothing
+		}
+		if local[i] {
+			b.f.locals[sd.d.name] = true // a variable inside a body: no declaration of the file's
+			continue
 		}
 		b.f.decls = append(b.f.decls, sd.d)
 	}
