@@ -72,6 +72,8 @@ var analyzedLangs = []*analyzedLang{
 			{"vinejs+vine", false, "github:vinejs/vine"},
 			{"sindresorhus+ow", false, "github:sindresorhus/ow"},
 			{"runtypes+runtypes", false, "github:runtypes/runtypes"},
+			{"fabian-hiller+valibot", false, "github:fabian-hiller/valibot"},
+			{"gcanti+io-ts", false, "github:gcanti/io-ts"},
 			{"jquense+yup", true, "github:jquense/yup"},
 			{"immerjs+immer", true, "github:immerjs/immer"},
 		},
