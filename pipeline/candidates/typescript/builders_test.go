@@ -216,3 +216,31 @@ func TestUsesOfDefaultImportsNotRenamed(t *testing.T) {
 	head := base["src/format/index.ts"] + "export const code = defaultLocale;\n"
 	wantEvidence(t, base, map[string]string{"src/format/index.ts": head}, engine.KindUses, []string{"src/locale/en-US/index.js"})
 }
+
+// A changed function an index exports under another name (create, exported
+// as string: imported and exported renamed, or renamed in one export
+// clause) is called where its exported name is, even renamed again by the
+// importing file; a file calling another module's create is not.
+func TestImpactOfFunctionsExportedRenamed(t *testing.T) {
+	reexported := maps.Clone(yupLike)
+	reexported["src/index.ts"] = "import Schema from './schema';\nexport { create as string, default as StringSchema } from './string';\nexport { Schema };\n"
+	renamedAgain := maps.Clone(yupLike)
+	renamedAgain["test/string.ts"] = "import { string as str } from '../src';\n\nexport const base = str();\n"
+	for _, tt := range []struct {
+		name string
+		base map[string]string
+		want []string
+	}{
+		{"imported renamed, exported renamed", yupLike, []string{"src/index.ts", "test/string.ts"}},
+		{"renamed in an export clause", reexported, []string{"src/index.ts", "test/string.ts"}},
+		{"renamed again by the importer", renamedAgain, []string{"src/index.ts", "test/string.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := maps.Clone(tt.base)
+			base["src/number.ts"] = "export function create() {\n  return 1;\n}\n"
+			base["test/number.ts"] = "import { create } from '../src/number';\n\nexport const n = create();\n"
+			head := strings.Replace(base["src/string.ts"], "  return new StringSchema();", "  return new StringSchema().trim();", 1)
+			wantEvidence(t, base, map[string]string{"src/string.ts": head}, engine.KindImpact, tt.want)
+		})
+	}
+}

@@ -13,7 +13,7 @@ import (
 // impactIn records g's references to the changed declarations.
 func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	gImportsC, viaIndex, namespaces, gReaches := s.reachOf(g)
-	renamed := s.renamedIn(g, viaIndex)
+	renamed := s.exportedAsRenames(g, viaIndex, s.renamedIn(g, viaIndex))
 	global := func(name string) bool { // a global name g neither declares nor imports
 		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
 			return false

@@ -340,6 +340,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 		s.barrelsIn(ctx, tree, aliases, mods)
 		s.re = mods.re
+		s.readExportedAs()
 	}
 	s.hierarchyIn(ev)
 	lexed.Record(s.overrides, s.files, ev)
@@ -360,6 +361,9 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		return err
 	}
 	if err := s.importersIn(ctx, tree, aliases, ev); err != nil {
+		return err
+	}
+	if err := s.exportedAsIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
 	if made := s.madeValues(); len(made) > 0 {
@@ -428,6 +432,7 @@ type tokSearch struct {
 	tops         []string                // the names of impactNames with a module-level declaration (topNames)
 	group        *groupWords             // the words of the Find's searches; nil when searched alone
 	wordBits     []uint64                // the search's words among group's
+	exportedAs   map[string]string       // names indexes export touched top-level names as, to those names (readExportedAs)
 }
 
 // read lexes the searched TypeScript/JavaScript files on every core
