@@ -220,12 +220,15 @@ func TestUsesOfDefaultImportsNotRenamed(t *testing.T) {
 // A changed function an index exports under another name (create, exported
 // as string: imported and exported renamed, or renamed in one export
 // clause) is called where its exported name is, even renamed again by the
-// importing file; a file calling another module's create is not.
+// importing file or reached as a member of a namespace import of the index
+// (yup.string()); a file calling another module's create is not.
 func TestImpactOfFunctionsExportedRenamed(t *testing.T) {
 	reexported := maps.Clone(yupLike)
 	reexported["src/index.ts"] = "import Schema from './schema';\nexport { create as string, default as StringSchema } from './string';\nexport { Schema };\n"
 	renamedAgain := maps.Clone(yupLike)
 	renamedAgain["test/string.ts"] = "import { string as str } from '../src';\n\nexport const base = str();\n"
+	namespaced := maps.Clone(yupLike)
+	namespaced["test/string.ts"] = "import * as yup from '../src';\n\nexport const base = yup.string();\n"
 	for _, tt := range []struct {
 		name string
 		base map[string]string
@@ -234,6 +237,7 @@ func TestImpactOfFunctionsExportedRenamed(t *testing.T) {
 		{"imported renamed, exported renamed", yupLike, []string{"src/index.ts", "test/string.ts"}},
 		{"renamed in an export clause", reexported, []string{"src/index.ts", "test/string.ts"}},
 		{"renamed again by the importer", renamedAgain, []string{"src/index.ts", "test/string.ts"}},
+		{"a member of a namespace import", namespaced, []string{"src/index.ts", "test/string.ts"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			base := maps.Clone(tt.base)
@@ -241,6 +245,34 @@ func TestImpactOfFunctionsExportedRenamed(t *testing.T) {
 			base["test/number.ts"] = "import { create } from '../src/number';\n\nexport const n = create();\n"
 			head := strings.Replace(base["src/string.ts"], "  return new StringSchema();", "  return new StringSchema().trim();", 1)
 			wantEvidence(t, base, map[string]string{"src/string.ts": head}, engine.KindImpact, tt.want)
+		})
+	}
+}
+
+// A declaration named like a contextual keyword is referenced through a
+// namespace import of its module, or of an index re-exporting it (t.type,
+// s.string()): those files are found by the names of the module and of
+// its indexes; a file using another member of the namespace does not
+// reference it.
+func TestImpactOfKeywordNamedDeclarationsThroughNamespaces(t *testing.T) {
+	base := map[string]string{
+		"src/index.ts":    "export * from './structs';\n\nexport const type = (props: object) => {\n  return props;\n};\n\nexport const other = 1;\n",
+		"src/structs.ts":  "export function string(): number {\n  return 1;\n}\n",
+		"test/type.ts":    "import * as t from '../src';\n\nexport const T = t.type({});\n",
+		"test/string.ts":  "import * as s from '../src';\n\nexport const S = s.string();\n",
+		"test/other.ts":   "import * as t from '../src';\n\nexport const o = t.other;\n",
+		"test/foreign.ts": "import * as t from 'other-lib';\n\nexport const T = t.type({});\n",
+	}
+	for _, tt := range []struct {
+		path, from, to string
+		want           []string
+	}{
+		{"src/index.ts", "return props;", "return {...props};", []string{"test/type.ts"}},
+		{"src/structs.ts", "return 1;", "return 2;", []string{"test/string.ts"}},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			head := strings.Replace(base[tt.path], tt.from, tt.to, 1)
+			wantEvidence(t, base, map[string]string{tt.path: head}, engine.KindImpact, tt.want)
 		})
 	}
 }

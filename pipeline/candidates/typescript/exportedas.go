@@ -50,15 +50,20 @@ func (s *tokSearch) readExportedAs() {
 // exportedAsRenames adds to renamed the local names g binds, by an import
 // of a file re-exporting the changed file, to a name s.exportedAs maps,
 // each mapped to the changed file's name, and marks that name reached
-// through an index (viaIndex).
-func (s *tokSearch) exportedAsRenames(g *jsFile, viaIndex map[string]bool, renamed map[string]string) map[string]string {
+// through an index (viaIndex). It returns the names of g's namespace
+// imports of those files too (import * as yup: yup.string()).
+func (s *tokSearch) exportedAsRenames(g *jsFile, viaIndex map[string]bool, renamed map[string]string) (map[string]string, []string) {
 	if len(s.exportedAs) == 0 || g.Lang != lexed.LangJS {
-		return renamed
+		return renamed, nil
 	}
 	reach := s.re.reach(s.c.Path)
+	var namespaces []string
 	for i, im := range g.Imports {
 		if im.Export || im.Call || !s.importsReexporter(g, i, reach) {
 			continue
+		}
+		if im.Namespace != "" {
+			namespaces = append(namespaces, im.Namespace)
 		}
 		for _, local := range im.Names {
 			exported := local
@@ -75,7 +80,7 @@ func (s *tokSearch) exportedAsRenames(g *jsFile, viaIndex map[string]bool, renam
 			renamed[local], viaIndex[orig] = orig, true
 		}
 	}
-	return renamed
+	return renamed, namespaces
 }
 
 // importsReexporter reports whether import i of g names one of the files

@@ -13,7 +13,7 @@ import (
 // impactIn records g's references to the changed declarations.
 func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	gImportsC, viaIndex, namespaces, gReaches := s.reachOf(g)
-	renamed := s.exportedAsRenames(g, viaIndex, s.renamedIn(g, viaIndex))
+	renamed, exporters := s.exportedAsRenames(g, viaIndex, s.renamedIn(g, viaIndex))
 	global := func(name string) bool { // a global name g neither declares nor imports
 		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
 			return false
@@ -22,14 +22,21 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		return !bound
 	}
 	maybe := s.namesFilter(renamed)
+	if len(exporters) > 0 {
+		for n := range s.exportedAs {
+			maybe.add(n)
+		}
+	}
 	for i, t := range g.Toks {
 		if t.Kind != lexed.TkIdent || !maybe.has(t.Text) {
 			continue
 		}
 		member := i > 0 && g.Toks[i-1].Text == "."
-		name := t.Text
+		name, aliasNS := t.Text, false
 		if orig := renamed[name]; orig != "" && !member {
 			name = orig // import {run as start}: start(...) calls run
+		} else if orig := s.exportedAs[name]; orig != "" && member && slices.Contains(exporters, g.Toks[i-2].Text) {
+			name, aliasNS = orig, true // yup.string(): the index's string is create
 		}
 		ss := s.impactNames[name]
 		if len(ss) == 0 {
@@ -62,7 +69,7 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 				}
 			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)):
 				score = lexed.ScoreImported
-			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
+			case sym.Decl.Container == "" && member && i >= 2 && (aliasNS || slices.Contains(namespaces, g.Toks[i-2].Text)):
 				score = lexed.ScoreImported
 			case sym.Decl.Container != "" && member && s.receiverKind(g, i, sym) == recvOther:
 				// res.url of a Response: another type's member of the name.
