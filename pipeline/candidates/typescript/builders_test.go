@@ -276,3 +276,22 @@ func TestImpactOfKeywordNamedDeclarationsThroughNamespaces(t *testing.T) {
 		})
 	}
 }
+
+// A member named like a contextual keyword (readonly type: 'max_value')
+// overriding a supertype's member reaches that member, the other
+// interfaces declaring it over the same supertype, and the member
+// accesses whose receiver has the supertype (issue.type); another type's
+// member of the name is not reached.
+func TestImpactOfKeywordNamedMembersThroughSupertypes(t *testing.T) {
+	base := map[string]string{
+		"src/types/issue.ts":   "export interface BaseIssue<T> {\n  readonly input: T;\n  readonly type: string;\n}\n",
+		"src/actions/max.ts":   "import type { BaseIssue } from '../types/issue';\n\nexport interface MaxIssue extends BaseIssue<number> {\n  readonly type: 'max_value';\n}\n",
+		"src/actions/min.ts":   "import type { BaseIssue } from '../types/issue';\n\nexport interface MinIssue extends BaseIssue<number> {\n  readonly type: 'min_value';\n}\n",
+		"src/utils/flatten.ts": "import type { BaseIssue } from '../types/issue';\n\nexport function flatten(issue: BaseIssue<unknown>): string {\n  return issue.type;\n}\n",
+		"src/other.ts":         "export interface Other {\n  readonly type: string;\n}\n",
+		"test/other.ts":        "import type { Other } from '../src/other';\n\nexport function f(o: Other): string {\n  return o.type;\n}\n",
+	}
+	head := strings.Replace(base["src/actions/max.ts"], "'max_value'", "'max'", 1)
+	wantEvidence(t, base, map[string]string{"src/actions/max.ts": head}, engine.KindImpact,
+		[]string{"src/actions/min.ts", "src/types/issue.ts", "src/utils/flatten.ts"})
+}

@@ -208,7 +208,9 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		}
 		// A JS module-level function is imported by name: a common member
 		// name (run, get) is no noise there.
-		common := lexed.CommonMember[s.Decl.Name] && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
+		// A member named like a contextual keyword (readonly type: 'x')
+		// is looked up by its receivers' types as a common one is.
+		common := (lexed.CommonMember[s.Decl.Name] || contextualKeywords[s.Decl.Name]) && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
 		if common && commonMember(c.Path, s.Decl) {
 			commons[s.Decl.Name] = append(commons[s.Decl.Name], s)
 		}
@@ -225,6 +227,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
 	}
 	supers := implementedMembers(nf, world, impactNames)
+	supers = append(supers, implementedMembers(nf, world, commons)...)
 	recv := memberReceivers(c, nf, world)
 	typedMembers(recv, useNames, memberOnly)
 	for n := range useNames {
@@ -288,10 +291,10 @@ func implementedMembers(nf *jsFile, world *modtypes.World, impactNames map[strin
 }
 
 // hierarchyIn records the files declaring the supertype members the
-// change's members implement, and the searched files' classes that
-// implement the same members (siblings), whose own references then reach
-// the change as well: a caller of TrieRouter.add runs the contract that
-// LinearRouter.add changed.
+// change's members implement, and the searched files' classes and
+// interfaces that implement the same members (siblings), whose own
+// references then reach the change as well: a caller of TrieRouter.add
+// runs the contract that LinearRouter.add changed.
 func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 	for _, im := range s.supers {
 		if ev.Changed[im.path] {
@@ -303,7 +306,7 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 	}
 	for _, g := range s.files {
 		for _, d := range g.Decls {
-			if d.Kind != "class" || g.Types == nil {
+			if d.Kind != "class" && d.Kind != "interface" || g.Types == nil {
 				continue
 			}
 			for _, im := range s.supers {
@@ -316,8 +319,12 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 				name := lexed.Display(sib)
 				ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreMember, Change: im.sym.Change,
 					Reason: fmt.Sprintf("declares `%s`, which implements `%s` as the changed `%s` does", name, lexed.Display(up), im.member)})
-				if !slices.ContainsFunc(s.impactNames[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
-					s.impactNames[up.Name] = append(s.impactNames[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,
+				names := s.impactNames
+				if _, ok := s.common[up.Name]; ok {
+					names = s.common // reached by its receivers' types (commonIn)
+				}
+				if !slices.ContainsFunc(names[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
+					names[up.Name] = append(names[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,
 						Via: "which implements `" + lexed.Display(up) + "` as the changed `" + im.member + "` does"})
 				}
 			}
