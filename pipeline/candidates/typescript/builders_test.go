@@ -295,3 +295,24 @@ func TestImpactOfKeywordNamedMembersThroughSupertypes(t *testing.T) {
 	wantEvidence(t, base, map[string]string{"src/actions/max.ts": head}, engine.KindImpact,
 		[]string{"src/actions/min.ts", "src/types/issue.ts", "src/utils/flatten.ts"})
 }
+
+// valibotLike returns an object literal from a function whose declared
+// return type extends an interface declaring the literal's method under a
+// quoted name: the method's parameters take that member's parameter
+// types.
+var valibotLike = map[string]string{
+	"src/types/dataset.ts":    "export interface SuccessDataset<T> {\n  typed: true;\n  value: T;\n}\n\nexport interface FailureDataset {\n  typed: false;\n  value: unknown;\n}\n\nexport type OutputDataset<T> = SuccessDataset<T> | FailureDataset;\n",
+	"src/types/validation.ts": "import type { OutputDataset } from './dataset';\n\nexport interface BaseValidation<T> {\n  readonly kind: 'validation';\n  '~validate'(dataset: OutputDataset<T>, config: object): OutputDataset<T>;\n}\n",
+	"src/types/other.ts":      "export interface Other {\n  typed: boolean;\n}\n",
+	"src/actions/email.ts":    "import type { BaseValidation } from '../types/validation';\n\nexport interface EmailAction extends BaseValidation<string> {\n  readonly requirement: RegExp;\n}\n\nexport function email(): EmailAction {\n  return {\n    kind: 'validation',\n    requirement: /@/,\n    '~validate'(dataset, config) {\n      return dataset;\n    },\n  };\n}\n",
+}
+
+// A method of an object literal a function returns takes its parameters'
+// types from the function's declared return type, through the supertypes
+// declaring the method, also when the method's name is quoted
+// ('~validate'(dataset, config)): a member used on them (dataset.typed)
+// is the declaring type's, not another type's member of the name.
+func TestUsesThroughReturnedLiteralMethods(t *testing.T) {
+	head := strings.Replace(valibotLike["src/actions/email.ts"], "      return dataset;\n", "      if (dataset.typed) {\n        return dataset;\n      }\n      return dataset;\n", 1)
+	wantEvidence(t, valibotLike, map[string]string{"src/actions/email.ts": head}, engine.KindUses, []string{"src/types/dataset.ts"})
+}
