@@ -316,3 +316,18 @@ func TestUsesThroughReturnedLiteralMethods(t *testing.T) {
 	head := strings.Replace(valibotLike["src/actions/email.ts"], "      return dataset;\n", "      if (dataset.typed) {\n        return dataset;\n      }\n      return dataset;\n", 1)
 	wantEvidence(t, valibotLike, map[string]string{"src/actions/email.ts": head}, engine.KindUses, []string{"src/types/dataset.ts"})
 }
+
+// A module importing the changed one as a namespace (import * as D) and
+// declaring a top-level name of its own like a changed one (export const
+// record = C.record; {record}) refers to its own declaration by the bare
+// name: only D.record is the changed one.
+func TestImpactOfNamesAModuleDeclaresToo(t *testing.T) {
+	base := map[string]string{
+		"src/Decoder.ts":   "export const record = (x: number) => x;\n\nexport const other = 1;\n",
+		"src/JsonCodec.ts": "import * as D from './Decoder';\n\nexport const record = (x: number) => D.other + x;\n\nexport const codec = { record };\n",
+		"src/Guard.ts":     "import * as D from './Decoder';\n\nexport const guard = { record: D.record };\n",
+		"test/Decoder.ts":  "import * as D from '../src/Decoder';\n\nD.record(1);\n",
+	}
+	head := strings.Replace(base["src/Decoder.ts"], "=> x;", "=> x + 1;", 1)
+	wantEvidence(t, base, map[string]string{"src/Decoder.ts": head}, engine.KindImpact, []string{"src/Guard.ts", "test/Decoder.ts"})
+}

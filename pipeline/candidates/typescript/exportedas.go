@@ -118,7 +118,7 @@ func (s *tokSearch) exportedAsIn(ctx context.Context, tree engine.Tree, aliases 
 		if k >= maxExportedAsFiles || !ev.Keep(0) {
 			break
 		}
-		if searched[p] || ev.Changed[p] || engine.SkippedPath(p) {
+		if searched[p] || ev.Changed[p] || engine.SkippedPath(p) || s.world.Shadowed(p) {
 			continue
 		}
 		h, err := s.searchedFile(ctx, tree, p, aliases)

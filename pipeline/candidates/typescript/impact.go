@@ -63,6 +63,8 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			case s.namespaceMember(sym.Decl) && (!member || g.Toks[i-2].Text != sym.Decl.Container):
 				// Visit(...) of another file is its own: a namespace's
 				// member is reached as IndexedAccessor.Visit only.
+			case (sym.Ctor || sym.Decl.Container == "") && !member && ownsTop(g, t.Text):
+				// export const record = C.record; {record}: g's own.
 			case sym.Ctor:
 				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)) {
 					score = lexed.ScoreImported
@@ -100,6 +102,16 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			}
 		}
 	}
+}
+
+// ownsTop reports whether name, bare, is g's own module-level declaration:
+// g declares it and no import binds it (import * as D binds D only).
+func ownsTop(g *jsFile, name string) bool {
+	if !slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
+		return false
+	}
+	bound, _ := bindingImports(g, name)
+	return !bound
 }
 
 // nameFilter tells the names that cannot be one of a set of names by
