@@ -74,6 +74,7 @@ var analyzedLangs = []*analyzedLang{
 			{"runtypes+runtypes", false, "github:runtypes/runtypes"},
 			{"fabian-hiller+valibot", false, "github:fabian-hiller/valibot"},
 			{"gcanti+io-ts", false, "github:gcanti/io-ts"},
+			{"arktypeio+arktype", false, "github:arktypeio/arktype"},
 			{"jquense+yup", true, "github:jquense/yup"},
 			{"immerjs+immer", true, "github:immerjs/immer"},
 		},
