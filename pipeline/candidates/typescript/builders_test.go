@@ -331,3 +331,20 @@ func TestImpactOfNamesAModuleDeclaresToo(t *testing.T) {
 	head := strings.Replace(base["src/Decoder.ts"], "=> x;", "=> x + 1;", 1)
 	wantEvidence(t, base, map[string]string{"src/Decoder.ts": head}, engine.KindImpact, []string{"src/Guard.ts", "test/Decoder.ts"})
 }
+
+// A method shorthand of an object literal declared as an interface
+// (const def: KeywordDefinition = {code(cxt) {...}}) sets that member as
+// a key with a value does; a member of the name called on a receiver of
+// another type inside it (gen.code(...), gen a CodeGen) is not the
+// interface's.
+func TestImpactOfMembersSetByMethodShorthand(t *testing.T) {
+	base := map[string]string{
+		"lib/types.ts":        "import type { CodeGen } from './codegen';\n\nexport interface KeywordContext {\n  gen: CodeGen;\n}\n\nexport interface KeywordDefinition {\n  keyword: string;\n  code?: (cxt: KeywordContext) => void;\n}\n",
+		"lib/codegen.ts":      "export class CodeGen {\n  code(s: string): void {}\n}\n",
+		"lib/vocab/anyOf.ts":  "import type { KeywordDefinition } from '../types';\n\nconst def: KeywordDefinition = {\n  keyword: 'anyOf',\n  code(cxt) {\n    const { gen } = cxt;\n    gen.code('x');\n  },\n};\n\nexport default def;\n",
+		"lib/vocab/const.ts":  "import type { KeywordDefinition } from '../types';\n\nconst def: KeywordDefinition = {\n  keyword: 'const',\n  code: (cxt) => {},\n};\n\nexport default def;\n",
+		"lib/vocab/format.ts": "import { CodeGen } from '../codegen';\n\nexport function format(gen: CodeGen) {\n  gen.code('y');\n}\n",
+	}
+	head := strings.Replace(base["lib/types.ts"], "  code?: (cxt: KeywordContext) => void;", "  code?: (cxt: KeywordContext, ruleType?: string) => void;", 1)
+	wantEvidence(t, base, map[string]string{"lib/types.ts": head}, engine.KindImpact, []string{"lib/vocab/anyOf.ts", "lib/vocab/const.ts"})
+}

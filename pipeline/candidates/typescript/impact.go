@@ -334,7 +334,7 @@ func objectKeyAt(f *lexed.File, i int) int {
 	if p := toks[i-1].Text; p != "{" && p != "," {
 		return -1
 	}
-	if n := toks[i+1].Text; n != ":" && n != "," && n != "}" {
+	if n := toks[i+1].Text; n != ":" && n != "," && n != "}" && !methodShorthandAt(f, i) {
 		return -1
 	}
 	b := f.Brackets.Enclosing(toks, i)
@@ -342,6 +342,18 @@ func objectKeyAt(f *lexed.File, i int) int {
 		return -1
 	}
 	return b
+}
+
+// methodShorthandAt reports whether toks[i] names a method shorthand
+// (code(cxt) {...}, code(cxt): void {...}): its parameters' ')' is
+// followed by the body's '{' or a return type's ':'.
+func methodShorthandAt(f *lexed.File, i int) bool {
+	toks := f.Toks
+	if toks[i+1].Text != "(" {
+		return false
+	}
+	c := f.Brackets.Close(i + 1)
+	return c > i && c+1 < len(toks) && (toks[c+1].Text == "{" || toks[c+1].Text == ":")
 }
 
 // typeAliasBefore reports whether the statement holding toks[eq] (an '=')
