@@ -348,3 +348,20 @@ func TestImpactOfMembersSetByMethodShorthand(t *testing.T) {
 	head := strings.Replace(base["lib/types.ts"], "  code?: (cxt: KeywordContext) => void;", "  code?: (cxt: KeywordContext, ruleType?: string) => void;", 1)
 	wantEvidence(t, base, map[string]string{"lib/types.ts": head}, engine.KindImpact, []string{"lib/vocab/anyOf.ts", "lib/vocab/const.ts"})
 }
+
+// A changed method overriding a base class's member through an
+// intermediate class (PrimitiveConstraint extends BaseConstraint extends
+// BaseNode) reaches the other classes overriding it below the same base,
+// whatever class between them; a class of another hierarchy declaring a
+// method of the name is none of them.
+func TestImpactOfOverridesThroughIntermediateClasses(t *testing.T) {
+	base := map[string]string{
+		"schema/node.ts":       "export abstract class BaseNode {\n  compile(js: string): void {}\n}\n",
+		"schema/constraint.ts": "import { BaseNode } from './node';\n\nexport abstract class BaseConstraint extends BaseNode {\n  impliedBy = [];\n}\n",
+		"schema/primitive.ts":  "import { BaseConstraint } from './constraint';\n\nexport class PrimitiveConstraint extends BaseConstraint {\n  compile(js: string): void {\n    js.trim();\n  }\n}\n",
+		"schema/predicate.ts":  "import { BaseConstraint } from './constraint';\n\nexport class PredicateNode extends BaseConstraint {\n  compile(js: string): void {}\n}\n",
+		"schema/other.ts":      "export class Other {\n  compile(js: string): void {}\n}\n",
+	}
+	head := strings.Replace(base["schema/primitive.ts"], "js.trim();", "js.trimEnd();", 1)
+	wantEvidence(t, base, map[string]string{"schema/primitive.ts": head}, engine.KindImpact, []string{"schema/node.ts", "schema/predicate.ts"})
+}

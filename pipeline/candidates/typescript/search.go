@@ -311,8 +311,7 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 			}
 			for _, im := range s.supers {
 				up := im.sym.Decl
-				if d.Name == up.Container || d.Name+"."+up.Name == im.member || !slices.Contains(g.Types.Supers[d.Name], up.Container) ||
-					!slices.ContainsFunc(g.Decls, func(m lexed.Decl) bool { return m.Container == d.Name && m.Name == up.Name && !m.Static }) {
+				if !s.siblingOf(g, d.Name, im) {
 					continue
 				}
 				sib := lexed.Decl{Name: up.Name, Container: d.Name, Kind: up.Kind}
@@ -330,6 +329,27 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 			}
 		}
 	}
+}
+
+// siblingOf reports whether class (or interface) class of g implements
+// the supertype member of im as the changed member does: it declares the
+// member and extends the supertype, directly or through classes between
+// them (PredicateNode extends BaseConstraint extends BaseNode).
+func (s *tokSearch) siblingOf(g *jsFile, class string, im implemented) bool {
+	up := im.sym.Decl
+	if class == up.Container || class+"."+up.Name == im.member ||
+		!slices.ContainsFunc(g.Decls, func(m lexed.Decl) bool { return m.Container == class && m.Name == up.Name && !m.Static }) {
+		return false
+	}
+	if slices.Contains(g.Types.Supers[class], up.Container) {
+		return true
+	}
+	if s.world == nil || len(g.Types.Supers[class]) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(s.world.Implemented(g.File, class, up.Name), func(t modtypes.Type) bool {
+		return t.Name == up.Container && t.File != nil && t.File.Path == im.path
+	})
 }
 
 // run searches the files of paths (a search's answer for the words of
