@@ -322,7 +322,7 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 				if _, ok := s.common[up.Name]; ok {
 					names = s.common // reached by its receivers' types (commonIn)
 				}
-				if !slices.ContainsFunc(names[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
+				if len(names[up.Name]) < maxSiblingSyms && !slices.ContainsFunc(names[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
 					names[up.Name] = append(names[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,
 						Via: "which implements `" + lexed.Display(up) + "` as the changed `" + im.member + "` does"})
 				}
@@ -330,6 +330,12 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 		}
 	}
 }
+
+// maxSiblingSyms bounds the touched names' declarations, siblings
+// included, whose references are followed: a base's member that hundreds
+// of interfaces declare (readonly type) lists those files, but the
+// references of a few of them only.
+const maxSiblingSyms = 16
 
 // siblingOf reports whether class (or interface) class of g implements
 // the supertype member of im as the changed member does: it declares the
