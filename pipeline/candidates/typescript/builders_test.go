@@ -216,3 +216,152 @@ func TestUsesOfDefaultImportsNotRenamed(t *testing.T) {
 	head := base["src/format/index.ts"] + "export const code = defaultLocale;\n"
 	wantEvidence(t, base, map[string]string{"src/format/index.ts": head}, engine.KindUses, []string{"src/locale/en-US/index.js"})
 }
+
+// A changed function an index exports under another name (create, exported
+// as string: imported and exported renamed, or renamed in one export
+// clause) is called where its exported name is, even renamed again by the
+// importing file or reached as a member of a namespace import of the index
+// (yup.string()); a file calling another module's create is not.
+func TestImpactOfFunctionsExportedRenamed(t *testing.T) {
+	reexported := maps.Clone(yupLike)
+	reexported["src/index.ts"] = "import Schema from './schema';\nexport { create as string, default as StringSchema } from './string';\nexport { Schema };\n"
+	renamedAgain := maps.Clone(yupLike)
+	renamedAgain["test/string.ts"] = "import { string as str } from '../src';\n\nexport const base = str();\n"
+	namespaced := maps.Clone(yupLike)
+	namespaced["test/string.ts"] = "import * as yup from '../src';\n\nexport const base = yup.string();\n"
+	for _, tt := range []struct {
+		name string
+		base map[string]string
+		want []string
+	}{
+		{"imported renamed, exported renamed", yupLike, []string{"src/index.ts", "test/string.ts"}},
+		{"renamed in an export clause", reexported, []string{"src/index.ts", "test/string.ts"}},
+		{"renamed again by the importer", renamedAgain, []string{"src/index.ts", "test/string.ts"}},
+		{"a member of a namespace import", namespaced, []string{"src/index.ts", "test/string.ts"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base := maps.Clone(tt.base)
+			base["src/number.ts"] = "export function create() {\n  return 1;\n}\n"
+			base["test/number.ts"] = "import { create } from '../src/number';\n\nexport const n = create();\n"
+			head := strings.Replace(base["src/string.ts"], "  return new StringSchema();", "  return new StringSchema().trim();", 1)
+			wantEvidence(t, base, map[string]string{"src/string.ts": head}, engine.KindImpact, tt.want)
+		})
+	}
+}
+
+// A declaration named like a contextual keyword is referenced through a
+// namespace import of its module, or of an index re-exporting it (t.type,
+// s.string()): those files are found by the names of the module and of
+// its indexes; a file using another member of the namespace does not
+// reference it.
+func TestImpactOfKeywordNamedDeclarationsThroughNamespaces(t *testing.T) {
+	base := map[string]string{
+		"src/index.ts":    "export * from './structs';\n\nexport const type = (props: object) => {\n  return props;\n};\n\nexport const other = 1;\n",
+		"src/structs.ts":  "export function string(): number {\n  return 1;\n}\n",
+		"test/type.ts":    "import * as t from '../src';\n\nexport const T = t.type({});\n",
+		"test/string.ts":  "import * as s from '../src';\n\nexport const S = s.string();\n",
+		"test/other.ts":   "import * as t from '../src';\n\nexport const o = t.other;\n",
+		"test/foreign.ts": "import * as t from 'other-lib';\n\nexport const T = t.type({});\n",
+	}
+	for _, tt := range []struct {
+		path, from, to string
+		want           []string
+	}{
+		{"src/index.ts", "return props;", "return {...props};", []string{"test/type.ts"}},
+		{"src/structs.ts", "return 1;", "return 2;", []string{"test/string.ts"}},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			head := strings.Replace(base[tt.path], tt.from, tt.to, 1)
+			wantEvidence(t, base, map[string]string{tt.path: head}, engine.KindImpact, tt.want)
+		})
+	}
+}
+
+// A member named like a contextual keyword (readonly type: 'max_value')
+// overriding a supertype's member reaches that member, the other
+// interfaces declaring it over the same supertype, and the member
+// accesses whose receiver has the supertype (issue.type); another type's
+// member of the name is not reached.
+func TestImpactOfKeywordNamedMembersThroughSupertypes(t *testing.T) {
+	base := map[string]string{
+		"src/types/issue.ts":   "export interface BaseIssue<T> {\n  readonly input: T;\n  readonly type: string;\n}\n",
+		"src/actions/max.ts":   "import type { BaseIssue } from '../types/issue';\n\nexport interface MaxIssue extends BaseIssue<number> {\n  readonly type: 'max_value';\n}\n",
+		"src/actions/min.ts":   "import type { BaseIssue } from '../types/issue';\n\nexport interface MinIssue extends BaseIssue<number> {\n  readonly type: 'min_value';\n}\n",
+		"src/utils/flatten.ts": "import type { BaseIssue } from '../types/issue';\n\nexport function flatten(issue: BaseIssue<unknown>): string {\n  return issue.type;\n}\n",
+		"src/other.ts":         "export interface Other {\n  readonly type: string;\n}\n",
+		"test/other.ts":        "import type { Other } from '../src/other';\n\nexport function f(o: Other): string {\n  return o.type;\n}\n",
+	}
+	head := strings.Replace(base["src/actions/max.ts"], "'max_value'", "'max'", 1)
+	wantEvidence(t, base, map[string]string{"src/actions/max.ts": head}, engine.KindImpact,
+		[]string{"src/actions/min.ts", "src/types/issue.ts", "src/utils/flatten.ts"})
+}
+
+// valibotLike returns an object literal from a function whose declared
+// return type extends an interface declaring the literal's method under a
+// quoted name: the method's parameters take that member's parameter
+// types.
+var valibotLike = map[string]string{
+	"src/types/dataset.ts":    "export interface SuccessDataset<T> {\n  typed: true;\n  value: T;\n}\n\nexport interface FailureDataset {\n  typed: false;\n  value: unknown;\n}\n\nexport type OutputDataset<T> = SuccessDataset<T> | FailureDataset;\n",
+	"src/types/validation.ts": "import type { OutputDataset } from './dataset';\n\nexport interface BaseValidation<T> {\n  readonly kind: 'validation';\n  '~validate'(dataset: OutputDataset<T>, config: object): OutputDataset<T>;\n}\n",
+	"src/types/other.ts":      "export interface Other {\n  typed: boolean;\n}\n",
+	"src/actions/email.ts":    "import type { BaseValidation } from '../types/validation';\n\nexport interface EmailAction extends BaseValidation<string> {\n  readonly requirement: RegExp;\n}\n\nexport function email(): EmailAction {\n  return {\n    kind: 'validation',\n    requirement: /@/,\n    '~validate'(dataset, config) {\n      return dataset;\n    },\n  };\n}\n",
+}
+
+// A method of an object literal a function returns takes its parameters'
+// types from the function's declared return type, through the supertypes
+// declaring the method, also when the method's name is quoted
+// ('~validate'(dataset, config)): a member used on them (dataset.typed)
+// is the declaring type's, not another type's member of the name.
+func TestUsesThroughReturnedLiteralMethods(t *testing.T) {
+	head := strings.Replace(valibotLike["src/actions/email.ts"], "      return dataset;\n", "      if (dataset.typed) {\n        return dataset;\n      }\n      return dataset;\n", 1)
+	wantEvidence(t, valibotLike, map[string]string{"src/actions/email.ts": head}, engine.KindUses, []string{"src/types/dataset.ts"})
+}
+
+// A module importing the changed one as a namespace (import * as D) and
+// declaring a top-level name of its own like a changed one (export const
+// record = C.record; {record}) refers to its own declaration by the bare
+// name: only D.record is the changed one.
+func TestImpactOfNamesAModuleDeclaresToo(t *testing.T) {
+	base := map[string]string{
+		"src/Decoder.ts":   "export const record = (x: number) => x;\n\nexport const other = 1;\n",
+		"src/JsonCodec.ts": "import * as D from './Decoder';\n\nexport const record = (x: number) => D.other + x;\n\nexport const codec = { record };\n",
+		"src/Guard.ts":     "import * as D from './Decoder';\n\nexport const guard = { record: D.record };\n",
+		"test/Decoder.ts":  "import * as D from '../src/Decoder';\n\nD.record(1);\n",
+	}
+	head := strings.Replace(base["src/Decoder.ts"], "=> x;", "=> x + 1;", 1)
+	wantEvidence(t, base, map[string]string{"src/Decoder.ts": head}, engine.KindImpact, []string{"src/Guard.ts", "test/Decoder.ts"})
+}
+
+// A method shorthand of an object literal declared as an interface
+// (const def: KeywordDefinition = {code(cxt) {...}}) sets that member as
+// a key with a value does; a member of the name called on a receiver of
+// another type inside it (gen.code(...), gen a CodeGen) is not the
+// interface's.
+func TestImpactOfMembersSetByMethodShorthand(t *testing.T) {
+	base := map[string]string{
+		"lib/types.ts":        "import type { CodeGen } from './codegen';\n\nexport interface KeywordContext {\n  gen: CodeGen;\n}\n\nexport interface KeywordDefinition {\n  keyword: string;\n  code?: (cxt: KeywordContext) => void;\n}\n",
+		"lib/codegen.ts":      "export class CodeGen {\n  code(s: string): void {}\n}\n",
+		"lib/vocab/anyOf.ts":  "import type { KeywordDefinition } from '../types';\n\nconst def: KeywordDefinition = {\n  keyword: 'anyOf',\n  code(cxt) {\n    const { gen } = cxt;\n    gen.code('x');\n  },\n};\n\nexport default def;\n",
+		"lib/vocab/const.ts":  "import type { KeywordDefinition } from '../types';\n\nconst def: KeywordDefinition = {\n  keyword: 'const',\n  code: (cxt) => {},\n};\n\nexport default def;\n",
+		"lib/vocab/format.ts": "import { CodeGen } from '../codegen';\n\nexport function format(gen: CodeGen) {\n  gen.code('y');\n}\n",
+	}
+	head := strings.Replace(base["lib/types.ts"], "  code?: (cxt: KeywordContext) => void;", "  code?: (cxt: KeywordContext, ruleType?: string) => void;", 1)
+	wantEvidence(t, base, map[string]string{"lib/types.ts": head}, engine.KindImpact, []string{"lib/vocab/anyOf.ts", "lib/vocab/const.ts"})
+}
+
+// A changed method overriding a base class's member through an
+// intermediate class (PrimitiveConstraint extends BaseConstraint extends
+// BaseNode) reaches the other classes overriding it below the same base,
+// whatever class between them; a class of another hierarchy declaring a
+// method of the name is none of them.
+func TestImpactOfOverridesThroughIntermediateClasses(t *testing.T) {
+	base := map[string]string{
+		"schema/node.ts":       "export abstract class BaseNode {\n  compile(js: string): void {}\n}\n",
+		"schema/constraint.ts": "import { BaseNode } from './node';\n\nexport abstract class BaseConstraint extends BaseNode {\n  impliedBy = [];\n}\n",
+		"schema/primitive.ts":  "import { BaseConstraint } from './constraint';\n\nexport class PrimitiveConstraint extends BaseConstraint {\n  compile(js: string): void {\n    js.trim();\n  }\n}\n",
+		"schema/predicate.ts":  "import { BaseConstraint } from './constraint';\n\nexport class PredicateNode extends BaseConstraint {\n  compile(js: string): void {}\n}\n",
+		"schema/other.ts":      "export class Other {\n  compile(js: string): void {}\n}\n",
+	}
+	head := strings.Replace(base["schema/primitive.ts"], "js.trim();", "js.trimEnd();", 1)
+	wantEvidence(t, base, map[string]string{"schema/primitive.ts": head}, engine.KindImpact, []string{"schema/node.ts", "schema/predicate.ts"})
+}

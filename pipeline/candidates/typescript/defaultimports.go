@@ -41,11 +41,14 @@ func (s *tokSearch) importersIn(ctx context.Context, tree engine.Tree, aliases *
 	if sym == nil && len(s.keywords) == 0 {
 		return nil
 	}
-	word := lexed.Stem(s.c.Path)
-	if word == "index" {
-		word = path.Base(engine.DirOf(s.c.Path)) // import N from './names' of names/index.ts
+	words := []string{moduleWord(s.c.Path)}
+	if len(s.keywords) > 0 && s.re != nil {
+		// import * as t from '../src', src/index.ts re-exporting it.
+		for _, p := range slices.Sorted(maps.Keys(s.re.reach(s.c.Path))) {
+			words = engine.AppendNew(words, moduleWord(p))
+		}
 	}
-	paths, err := engine.Found(ctx, tree, ev, lexed.Query(lexed.LangJS, []string{word}))
+	paths, err := engine.Found(ctx, tree, ev, lexed.Query(lexed.LangJS, words))
 	if err != nil {
 		return err
 	}
@@ -67,9 +70,15 @@ func (s *tokSearch) importersIn(ctx context.Context, tree engine.Tree, aliases *
 		if sym != nil && importsValue(h, m) {
 			addRef(ev, p, sym, lexed.ScoreImported, false, false)
 		}
+		var namespaces []string
+		if len(s.keywords) > 0 {
+			_, _, namespaces, _ = s.reachOf(h)
+		}
 		for _, kw := range s.keywords {
 			if namesImport(h, nf.Path, kw.Decl.Name) {
 				addRef(ev, p, kw, lexed.ScoreImported, false, false)
+			} else if call, ok := namespaceMemberUse(h, namespaces, kw.Decl.Name); ok {
+				addRef(ev, p, kw, lexed.ScoreImported, call, false)
 			}
 		}
 	}
@@ -86,4 +95,34 @@ func namesImport(h *jsFile, target, name string) bool {
 		}
 	}
 	return false
+}
+
+// moduleWord is the word an import specifier naming the module at p holds:
+// its file's stem, or its directory's name for an index (import N from
+// './names' of names/index.ts).
+func moduleWord(p string) string {
+	if w := lexed.Stem(p); w != "index" {
+		return w
+	}
+	return path.Base(engine.DirOf(p))
+}
+
+// namespaceMemberUse reports whether h names name as a member of one of
+// namespaces (t.type), and whether it calls it.
+func namespaceMemberUse(h *jsFile, namespaces []string, name string) (call, ok bool) {
+	toks := h.Toks
+	for i := 2; i < len(toks) && len(namespaces) > 0; i++ {
+		if toks[i].Kind != lexed.TkIdent || toks[i].Text != name || toks[i-1].Text != "." || !slices.Contains(namespaces, toks[i-2].Text) {
+			continue
+		}
+		if i >= 3 && toks[i-3].Text == "." {
+			continue // a.t.type: another object's t
+		}
+		call = i+1 < len(toks) && toks[i+1].Text == "("
+		ok = true
+		if call {
+			break
+		}
+	}
+	return call, ok
 }

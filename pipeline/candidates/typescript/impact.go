@@ -7,13 +7,14 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/candidates/typescript/modtypes"
 )
 
 // impactIn records g's references to the changed declarations.
 func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 	gImportsC, viaIndex, namespaces, gReaches := s.reachOf(g)
-	renamed := s.renamedIn(g, viaIndex)
+	renamed, exporters := s.exportedAsRenames(g, viaIndex, s.renamedIn(g, viaIndex))
 	global := func(name string) bool { // a global name g neither declares nor imports
 		if !s.globals[name] || slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
 			return false
@@ -22,14 +23,21 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 		return !bound
 	}
 	maybe := s.namesFilter(renamed)
+	if len(exporters) > 0 {
+		for n := range s.exportedAs {
+			maybe.add(n)
+		}
+	}
 	for i, t := range g.Toks {
 		if t.Kind != lexed.TkIdent || !maybe.has(t.Text) {
 			continue
 		}
 		member := i > 0 && g.Toks[i-1].Text == "."
-		name := t.Text
+		name, aliasNS := t.Text, false
 		if orig := renamed[name]; orig != "" && !member {
 			name = orig // import {run as start}: start(...) calls run
+		} else if orig := s.exportedAs[name]; orig != "" && member && slices.Contains(exporters, g.Toks[i-2].Text) {
+			name, aliasNS = orig, true // yup.string(): the index's string is create
 		}
 		ss := s.impactNames[name]
 		if len(ss) == 0 {
@@ -56,13 +64,15 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			case s.namespaceMember(sym.Decl) && (!member || g.Toks[i-2].Text != sym.Decl.Container):
 				// Visit(...) of another file is its own: a namespace's
 				// member is reached as IndexedAccessor.Visit only.
+			case (sym.Ctor || sym.Decl.Container == "") && !member && ownsTop(g, t.Text):
+				// export const record = C.record; {record}: g's own.
 			case sym.Ctor:
 				if i > 0 && g.Toks[i-1].Text == "new" && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)) {
 					score = lexed.ScoreImported
 				}
 			case sym.Decl.Container == "" && !member && (gImportsC || viaIndex[sym.Decl.Name] || global(sym.Decl.Name)):
 				score = lexed.ScoreImported
-			case sym.Decl.Container == "" && member && i >= 2 && slices.Contains(namespaces, g.Toks[i-2].Text):
+			case sym.Decl.Container == "" && member && i >= 2 && (aliasNS || slices.Contains(namespaces, g.Toks[i-2].Text)):
 				score = lexed.ScoreImported
 			case sym.Decl.Container != "" && member && s.receiverKind(g, i, sym) == recvOther:
 				// res.url of a Response: another type's member of the name.
@@ -93,6 +103,16 @@ func (s *tokSearch) impactIn(g *jsFile, ev *engine.Evidence) {
 			}
 		}
 	}
+}
+
+// ownsTop reports whether name, bare, is g's own module-level declaration:
+// g declares it and no import binds it (import * as D binds D only).
+func ownsTop(g *jsFile, name string) bool {
+	if !slices.ContainsFunc(g.Decls, func(d lexed.Decl) bool { return d.Container == "" && d.Name == name }) {
+		return false
+	}
+	bound, _ := bindingImports(g, name)
+	return !bound
 }
 
 // nameFilter tells the names that cannot be one of a set of names by
@@ -273,7 +293,7 @@ func destructuredFrom(g *jsFile, i int) string {
 // that type (as far as the files read tell), or the value of a variable
 // annotated with it (const o: Options = {...}).
 func (s *tokSearch) literalOf(g *jsFile, i int, container string) bool {
-	b := objectKeyAt(g.File, i)
+	b := jsdecl.ObjectKeyAt(g.File, i)
 	if b < 0 {
 		return false
 	}
@@ -292,50 +312,6 @@ func (s *tokSearch) literalOf(g *jsFile, i int, container string) bool {
 		}
 	}
 	return false
-}
-
-// objectLiteralAfter are the tokens before a '{' that opens an object
-// literal (a value) rather than a block, a type or a pattern: an argument,
-// an element, an assignment's, a return's or a default export's value, a
-// conditional's branch (punctuation is lexed one character a token, so =>
-// before a block ends in '>', not '='; | and & are left out, as they also
-// join type literals in unions and intersections).
-var objectLiteralAfter = map[string]bool{"(": true, ",": true, "=": true, "return": true, "?": true, "[": true,
-	"yield": true, "await": true, "default": true}
-
-// objectKeyAt returns the '{' of the object literal whose key toks[i] is
-// ({k: v}, {k} or {..., k, ...}), the '{' following a token of
-// objectLiteralAfter and opening no type alias's body (type T = {k: V});
-// -1 when toks[i] is no such key.
-func objectKeyAt(f *lexed.File, i int) int {
-	toks := f.Toks
-	if i == 0 || i+1 >= len(toks) {
-		return -1
-	}
-	if p := toks[i-1].Text; p != "{" && p != "," {
-		return -1
-	}
-	if n := toks[i+1].Text; n != ":" && n != "," && n != "}" {
-		return -1
-	}
-	b := f.Brackets.Enclosing(toks, i)
-	if b < 1 || toks[b].Text != "{" || !objectLiteralAfter[toks[b-1].Text] || toks[b-1].Text == "=" && typeAliasBefore(toks, b-1) {
-		return -1
-	}
-	return b
-}
-
-// typeAliasBefore reports whether the statement holding toks[eq] (an '=')
-// declares a type alias: `type` opens it, after export or declare.
-func typeAliasBefore(toks []lexed.Tok, eq int) bool {
-	k := eq - 1
-	for k > 0 && toks[k-1].Text != ";" && toks[k-1].Text != "{" && toks[k-1].Text != "}" && toks[k-1].Line == toks[k].Line {
-		k--
-	}
-	for k < eq && (toks[k].Text == "export" || toks[k].Text == "declare") {
-		k++
-	}
-	return toks[k].Text == "type"
 }
 
 // globalNames returns the top-level names the changed file declares in the

@@ -109,6 +109,14 @@ func (r *reexports) reach(target string) map[string]map[string]bool {
 	return reach
 }
 
+// file returns the re-exporting file at p, nil when none was added.
+func (r *reexports) file(p string) *jsFile {
+	if i := slices.IndexFunc(r.files, func(f *jsFile) bool { return f.Path == p }); i >= 0 {
+		return r.files[i]
+	}
+	return nil
+}
+
 // importsVia reports whether f imports name from a file that re-exports it
 // from target.
 func (r *reexports) importsVia(f *jsFile, target, name string) bool {

@@ -208,7 +208,9 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		}
 		// A JS module-level function is imported by name: a common member
 		// name (run, get) is no noise there.
-		common := lexed.CommonMember[s.Decl.Name] && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
+		// A member named like a contextual keyword (readonly type: 'x')
+		// is looked up by its receivers' types as a common one is.
+		common := (lexed.CommonMember[s.Decl.Name] || contextualKeywords[s.Decl.Name]) && (s.Decl.Container != "" || lexed.LangOf(c.Path) != lexed.LangJS)
 		if common && commonMember(c.Path, s.Decl) {
 			commons[s.Decl.Name] = append(commons[s.Decl.Name], s)
 		}
@@ -225,6 +227,7 @@ func prepareSearch(c *engine.Change, aliases *modpaths.Aliases, mods *jsModules,
 		impactNames[s.Decl.Name] = append(impactNames[s.Decl.Name], s)
 	}
 	supers := implementedMembers(nf, world, impactNames)
+	supers = append(supers, implementedMembers(nf, world, commons)...)
 	recv := memberReceivers(c, nf, world)
 	typedMembers(recv, useNames, memberOnly)
 	for n := range useNames {
@@ -288,10 +291,10 @@ func implementedMembers(nf *jsFile, world *modtypes.World, impactNames map[strin
 }
 
 // hierarchyIn records the files declaring the supertype members the
-// change's members implement, and the searched files' classes that
-// implement the same members (siblings), whose own references then reach
-// the change as well: a caller of TrieRouter.add runs the contract that
-// LinearRouter.add changed.
+// change's members implement, and the searched files' classes and
+// interfaces that implement the same members (siblings), whose own
+// references then reach the change as well: a caller of TrieRouter.add
+// runs the contract that LinearRouter.add changed.
 func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 	for _, im := range s.supers {
 		if ev.Changed[im.path] {
@@ -303,26 +306,56 @@ func (s *tokSearch) hierarchyIn(ev *engine.Evidence) {
 	}
 	for _, g := range s.files {
 		for _, d := range g.Decls {
-			if d.Kind != "class" || g.Types == nil {
+			if d.Kind != "class" && d.Kind != "interface" || g.Types == nil {
 				continue
 			}
 			for _, im := range s.supers {
 				up := im.sym.Decl
-				if d.Name == up.Container || d.Name+"."+up.Name == im.member || !slices.Contains(g.Types.Supers[d.Name], up.Container) ||
-					!slices.ContainsFunc(g.Decls, func(m lexed.Decl) bool { return m.Container == d.Name && m.Name == up.Name && !m.Static }) {
+				if !s.siblingOf(g, d.Name, im) {
 					continue
 				}
 				sib := lexed.Decl{Name: up.Name, Container: d.Name, Kind: up.Kind}
 				name := lexed.Display(sib)
 				ev.Add(g.Path, engine.Item{Kind: engine.KindImpact, Symbol: name, Method: engine.MethodTokens, Score: lexed.ScoreMember, Change: im.sym.Change,
 					Reason: fmt.Sprintf("declares `%s`, which implements `%s` as the changed `%s` does", name, lexed.Display(up), im.member)})
-				if !slices.ContainsFunc(s.impactNames[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
-					s.impactNames[up.Name] = append(s.impactNames[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,
+				names := s.impactNames
+				if _, ok := s.common[up.Name]; ok {
+					names = s.common // reached by its receivers' types (commonIn)
+				}
+				if len(names[up.Name]) < maxSiblingSyms && !slices.ContainsFunc(names[up.Name], func(x *lexed.Sym) bool { return x.Decl.Container == d.Name }) {
+					names[up.Name] = append(names[up.Name], &lexed.Sym{Decl: sib, Change: im.sym.Change,
 						Via: "which implements `" + lexed.Display(up) + "` as the changed `" + im.member + "` does"})
 				}
 			}
 		}
 	}
+}
+
+// maxSiblingSyms bounds the touched names' declarations, siblings
+// included, whose references are followed: a base's member that hundreds
+// of interfaces declare (readonly type) lists those files, but the
+// references of a few of them only.
+const maxSiblingSyms = 16
+
+// siblingOf reports whether class (or interface) class of g implements
+// the supertype member of im as the changed member does: it declares the
+// member and extends the supertype, directly or through classes between
+// them (PredicateNode extends BaseConstraint extends BaseNode).
+func (s *tokSearch) siblingOf(g *jsFile, class string, im implemented) bool {
+	up := im.sym.Decl
+	if class == up.Container || class+"."+up.Name == im.member ||
+		!slices.ContainsFunc(g.Decls, func(m lexed.Decl) bool { return m.Container == class && m.Name == up.Name && !m.Static }) {
+		return false
+	}
+	if slices.Contains(g.Types.Supers[class], up.Container) {
+		return true
+	}
+	if s.world == nil || len(g.Types.Supers[class]) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(s.world.Implemented(g.File, class, up.Name), func(t modtypes.Type) bool {
+		return t.Name == up.Container && t.File != nil && t.File.Path == im.path
+	})
 }
 
 // run searches the files of paths (a search's answer for the words of
@@ -340,6 +373,7 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		}
 		s.barrelsIn(ctx, tree, aliases, mods)
 		s.re = mods.re
+		s.readExportedAs()
 	}
 	s.hierarchyIn(ev)
 	lexed.Record(s.overrides, s.files, ev)
@@ -360,6 +394,9 @@ func (s *tokSearch) run(ctx context.Context, tree engine.Tree, paths []string, a
 		return err
 	}
 	if err := s.importersIn(ctx, tree, aliases, ev); err != nil {
+		return err
+	}
+	if err := s.exportedAsIn(ctx, tree, aliases, ev); err != nil {
 		return err
 	}
 	if made := s.madeValues(); len(made) > 0 {
@@ -428,6 +465,7 @@ type tokSearch struct {
 	tops         []string                // the names of impactNames with a module-level declaration (topNames)
 	group        *groupWords             // the words of the Find's searches; nil when searched alone
 	wordBits     []uint64                // the search's words among group's
+	exportedAs   map[string]string       // names indexes export touched top-level names as, to those names (readExportedAs)
 }
 
 // read lexes the searched TypeScript/JavaScript files on every core

@@ -8,6 +8,7 @@ import (
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
 	"github.com/prscout/prscout/pipeline/candidates/internal/lexed"
+	"github.com/prscout/prscout/pipeline/candidates/typescript/jsdecl"
 	"github.com/prscout/prscout/pipeline/pipelinetest"
 )
 
@@ -97,8 +98,8 @@ func TestObjectKeyAt(t *testing.T) {
 		if k < 0 {
 			t.Fatalf("%q: no retry token", tt.src)
 		}
-		if got := objectKeyAt(f.File, k) >= 0; got != tt.want {
-			t.Errorf("objectKeyAt(%q) = %v, want %v", tt.src, got, tt.want)
+		if got := jsdecl.ObjectKeyAt(f.File, k) >= 0; got != tt.want {
+			t.Errorf("ObjectKeyAt(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
 }

@@ -45,6 +45,8 @@ var ccRepos = []ccRepo{
 	{"psf+requests", "py", true, ""}, {"ansible+ansible", "py", true, ""},
 	{"honojs+hono", "ts", false, ""}, {"trpc+trpc", "ts", false, ""}, {"sindresorhus+got", "ts", false, ""},
 	{"sindresorhus+ky", "ts", false, ""}, {"pmndrs+zustand", "ts", false, ""},
+	{"vinejs+vine", "ts", false, ""}, {"sindresorhus+ow", "ts", false, ""}, {"runtypes+runtypes", "ts", false, ""},
+	{"fabian-hiller+valibot", "ts", false, ""}, {"gcanti+io-ts", "ts", false, ""}, {"arktypeio+arktype", "ts", false, ""},
 	{"jquense+yup", "ts", true, ""}, {"withastro+astro", "ts", true, ""},
 	{"denoland+deno", "rust", false, "rust"}, {"BurntSushi+ripgrep", "rust", true, ""}, {"tokio-rs+axum", "rust", true, ""},
 	{"rails+rails", "ruby", false, ""}, {"sinatra+sinatra", "ruby", true, ""}, {"jekyll+jekyll", "ruby", true, ""},

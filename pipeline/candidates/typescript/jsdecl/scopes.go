@@ -45,7 +45,8 @@ func ParamScopes(f *lexed.File) map[string][]modtypes.Scope {
 			switch {
 			case s.punctAt(k, "=") && s.arrowAt(k+1):
 				end = s.arrowBodyEnd(k + 2)
-			case s.punctAt(k, "{") && (s.isIdent(j-1) || s.punctAt(j-1, ">") || s.punctAt(j-1, "*")):
+			case s.punctAt(k, "{") && (s.isIdent(j-1) || s.punctAt(j-1, ">") || s.punctAt(j-1, "*") || j > 0 && toks[j-1].Kind == lexed.TkString):
+				// A method named by a string ('~run'(dataset) {...}) too.
 				end = s.br.CloseOrLast(k)
 			}
 			if end < 0 {

@@ -109,3 +109,21 @@ func (w *World) declOf(f *lexed.File, name string, depth int) (*lexed.File, stri
 	}
 	return g, n
 }
+
+// DeclaredAs is DeclaredIn with the name the declaring file gives the
+// declaration: string, exported by an index as create's new name, is
+// create of string.ts.
+func (w *World) DeclaredAs(f *lexed.File, name string) (path, declared string) {
+	g, n := w.declOf(f, name, 0)
+	if g == nil {
+		return "", ""
+	}
+	return g.Path, n
+}
+
+// Renamed returns the names f's import and export clauses bind to another
+// name ({X as name}), each mapped to X.
+func (w *World) Renamed(f *lexed.File) map[string]string {
+	w.renamedFrom(f, "")
+	return w.renames[f]
+}

@@ -56,7 +56,8 @@ func (w *World) keyParamTypes(f *lexed.File, start, pos, depth int) []Type {
 	if lexed.TextAt(toks, k) == ":" {
 		k--
 	}
-	if k < 1 || toks[k].Kind != lexed.TkIdent || (toks[k-1].Text != "{" && toks[k-1].Text != ",") {
+	// A quoted key names its member too ('~validate'(dataset) {...}).
+	if k < 1 || toks[k].Kind != lexed.TkIdent && toks[k].Kind != lexed.TkString || (toks[k-1].Text != "{" && toks[k-1].Text != ",") {
 		return nil
 	}
 	var out []Type
@@ -67,15 +68,20 @@ func (w *World) keyParamTypes(f *lexed.File, start, pos, depth int) []Type {
 }
 
 // literalTypes returns the declared types of the object literal opened by
-// toks[b] of f: the parameter's it is passed to as an argument, or the
-// member's of an outer literal it is the value of
-// (ValidateBy({validator: {...}}): ValidateByOptions.validator's type).
+// toks[b] of f: the parameter's it is passed to as an argument, the
+// declared return type of the function returning it or the annotation of
+// the variable it is assigned to (contextTypes), or the member's of an
+// outer literal it is the value of (ValidateBy({validator: {...}}):
+// ValidateByOptions.validator's type).
 func (w *World) literalTypes(f *lexed.File, b, depth int) []Type {
 	toks := f.Toks
 	if b < 1 || toks[b].Text != "{" || w.tooDeep(depth) || !w.step() {
 		return nil
 	}
 	if ts := w.argParams(f, b, depth); len(ts) > 0 {
+		return ts
+	}
+	if ts := w.contextTypes(f, b); len(ts) > 0 {
 		return ts
 	}
 	k := b - 2 // the outer literal's key
