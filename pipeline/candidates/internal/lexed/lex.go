@@ -2,7 +2,7 @@ package lexed
 
 import (
 	"bytes"
-	"slices"
+	"sync"
 
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -24,12 +24,13 @@ const (
 )
 
 type Tok struct {
-	Kind TokKind
 	Text string
 	Line int
 	// col is the token's column (0-based) on its line; indent is the
-	// line's indentation width (Python blocks).
-	Col, Indent int
+	// line's indentation width (Python blocks). Sources are at most 2 MiB:
+	// both fit 32 bits, which keeps a token at 40 bytes instead of 48.
+	Col, Indent int32
+	Kind        TokKind
 }
 
 type LexMode int
@@ -72,7 +73,7 @@ func Tokens(src []byte, mode LexMode) []Tok {
 // lex is Tokens, and reports whether src holds more than MaxTokens
 // tokens (those past it are not made).
 func lex(src []byte, mode LexMode) (toks []Tok, cut bool) {
-	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, min(len(src)/bytesPerToken(mode), MaxTokens))}
+	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: scratchTokens(min(len(src)/bytesPerToken(mode), MaxTokens))}
 	for x.i < x.n && !x.cut {
 		c := src[x.i]
 		if c == '\n' {
@@ -98,12 +99,30 @@ func lex(src []byte, mode LexMode) (toks []Tok, cut bool) {
 	return x.tokens(), x.cut
 }
 
+// scratch holds the blocks tokens are made in (*[]Tok), reused from one
+// source to the next: a source's tokens are made in memory already in
+// use and copied once into a slice of just their number (tokens). Made
+// in fresh blocks foretold from the source's length, they cost a third
+// more than they kept, and a fresh page's first write is most of a
+// token's cost (a server allocates its first requests' readings before
+// its first collection).
+var scratch sync.Pool
+
+// scratchTokens is an empty block of at least want tokens: scratch's,
+// or a new one when scratch has none that large.
+func scratchTokens(want int) []Tok {
+	if b, ok := scratch.Get().(*[]Tok); ok && cap(*b) >= want {
+		return (*b)[:0]
+	}
+	return make([]Tok, 0, max(want, 1024))
+}
+
 // bytesPerToken foretells a source's tokens from its length: one per 4
 // bytes of TypeScript and JavaScript, one per 5 of the other modes, more
 // than nine files in ten of the benchmarks' repositories hold (hono 0.19
 // tokens a byte, gson and httpx 0.14 overall; 0.23, 0.19 and 0.18 at the
-// ninetieth percentile). A source that holds more spills (spill) and is
-// joined once; one that holds far fewer is copied to its length (tokens).
+// ninetieth percentile). A source that holds more doubles its block
+// (grow).
 func bytesPerToken(mode LexMode) int {
 	if mode == LexJS {
 		return 4
@@ -117,11 +136,8 @@ type lexer struct {
 	text string // src, which token texts are cut from
 	n, i int
 	mode LexMode
-	// out is the block of tokens being made, full the blocks made before
-	// it, made their count (tokens).
-	out  []Tok
-	full [][]Tok
-	made int
+	// out is the block the tokens are made in (scratch).
+	out []Tok
 	// line and lineStart are the current line and its offset; indent is
 	// its indentation width so far.
 	line, lineStart, indent int
@@ -228,7 +244,7 @@ func (x *lexer) regexOK() bool {
 	case TkNumber, TkString:
 		return false
 	case TkPunct:
-		if p.Text == "<" && p.Line == x.line && p.Col == x.i-x.lineStart-1 {
+		if p.Text == "<" && p.Line == x.line && int(p.Col) == x.i-x.lineStart-1 {
 			return false // a JSX closing tag </div>
 		}
 		return p.Text != ")" && p.Text != "]" && p.Text != "}"
@@ -240,58 +256,42 @@ func (x *lexer) regexOK() bool {
 // cut, and the walk ends at the end of the construct it is in (a template
 // literal's substitutions and an f-string's fields emit as they go).
 func (x *lexer) emit(k TokKind, text string, start int) {
-	if x.cut || x.made >= MaxTokens {
+	if x.cut || len(x.out) >= MaxTokens {
 		x.cut = true
 		return
 	}
 	if len(x.out) == cap(x.out) {
-		x.spill()
+		x.grow()
 	}
-	x.out = append(x.out, Tok{Kind: k, Text: text, Line: x.line, Col: start - x.lineStart, Indent: x.indent})
-	x.made++
+	x.out = append(x.out, Tok{Kind: k, Text: text, Line: x.line, Col: int32(start - x.lineStart), Indent: int32(x.indent)})
 }
 
-// spill sets the full block aside and starts one of half as many tokens
-// as were made so far (at most what MaxTokens leaves): a source of more
-// tokens than its length foretold (lex) is not grown by copies but joined
-// once (tokens), into a slice of its length. On the benchmarks'
-// repositories this allocates a little less than growing by append did
-// and keeps 12 % less; a source cut at MaxTokens allocates at most
-// about twice its tokens.
-func (x *lexer) spill() {
-	if len(x.out) > 0 {
-		x.full = append(x.full, x.out)
-	}
-	x.out = make([]Tok, 0, min(max(x.made/2, 16), MaxTokens-x.made))
+// grow doubles the block (at most MaxTokens): a source cut at MaxTokens
+// allocates its block at most twice over.
+func (x *lexer) grow() {
+	b := make([]Tok, len(x.out), min(2*cap(x.out), MaxTokens))
+	copy(b, x.out)
+	x.out = b
 }
 
-// tokens answers the tokens made: the one block (copied to its length
-// when a third of it or more is left unused: what a cache keeps is its
-// length's worth), or the blocks joined into a slice of just their length.
+// tokens answers the tokens made, copied into a slice of their number,
+// and gives the block back to scratch, cleared: it holds no source.
 func (x *lexer) tokens() []Tok {
-	if len(x.full) == 0 {
-		if cap(x.out)-len(x.out) <= len(x.out)/3 {
-			return x.out
-		}
-		return slices.Clone(x.out)
-	}
-	all := make([]Tok, 0, x.made)
-	for _, b := range x.full {
-		all = append(all, b...)
-	}
-	return append(all, x.out...)
+	toks := make([]Tok, len(x.out))
+	copy(toks, x.out)
+	clear(x.out)
+	b := x.out[:0]
+	scratch.Put(&b)
+	x.out = nil
+	return toks
 }
 
 // last is the last token made; ok false for none.
 func (x *lexer) last() (t Tok, ok bool) {
-	switch {
-	case len(x.out) > 0:
-		return x.out[len(x.out)-1], true
-	case len(x.full) > 0:
-		b := x.full[len(x.full)-1]
-		return b[len(b)-1], true
+	if len(x.out) == 0 {
+		return t, false
 	}
-	return t, false
+	return x.out[len(x.out)-1], true
 }
 
 // skipRegex consumes a JS regex literal from its '/' to its flags.
