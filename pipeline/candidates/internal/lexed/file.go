@@ -99,7 +99,9 @@ func (f *File) Index() *Index {
 	x := &Index{Idents: map[string]bool{}, DeclAt: map[DeclAt]bool{}, ModVars: map[string]bool{}}
 	for _, t := range f.Toks {
 		if t.Kind == TkIdent {
-			x.Idents[t.Text] = true
+			if !x.Idents[t.Text] { // a look-up: most identifiers were met before
+				x.Idents[t.Text] = true
+			}
 		}
 	}
 	for _, d := range f.Decls {
