@@ -114,7 +114,7 @@ func scratchTokens(want int) []Tok {
 	if b, ok := scratch.Get().(*[]Tok); ok && cap(*b) >= want {
 		return (*b)[:0]
 	}
-	return make([]Tok, 0, max(want, 1024))
+	return make([]Tok, 0, max(want, 16))
 }
 
 // bytesPerToken foretells a source's tokens from its length: one per 4
@@ -266,10 +266,16 @@ func (x *lexer) emit(k TokKind, text string, start int) {
 	x.out = append(x.out, Tok{Kind: k, Text: text, Line: x.line, Col: int32(start - x.lineStart), Indent: int32(x.indent)})
 }
 
-// grow doubles the block (at most MaxTokens): a source cut at MaxTokens
-// allocates its block at most twice over.
+// grow doubles the block, to at most MaxTokens and, while it holds fewer,
+// a token a byte (tokens take a byte each, but for the one before a
+// template or f-string): its blocks together take at most about three
+// times the tokens a source makes.
 func (x *lexer) grow() {
-	b := make([]Tok, len(x.out), min(2*cap(x.out), MaxTokens))
+	n := min(2*cap(x.out), MaxTokens)
+	if c := cap(x.out); c <= x.n && n > x.n+1 {
+		n = x.n + 1
+	}
+	b := make([]Tok, len(x.out), n)
 	copy(b, x.out)
 	x.out = b
 }
