@@ -2,7 +2,7 @@ package lexed
 
 import (
 	"bytes"
-	"sync"
+	"slices"
 
 	"github.com/prscout/prscout/pipeline/ident"
 )
@@ -73,7 +73,7 @@ func Tokens(src []byte, mode LexMode) []Tok {
 // lex is Tokens, and reports whether src holds more than MaxTokens
 // tokens (those past it are not made).
 func lex(src []byte, mode LexMode) (toks []Tok, cut bool) {
-	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: scratchTokens(min(len(src)/bytesPerToken(mode), MaxTokens))}
+	x := &lexer{src: src, text: string(src), n: len(src), mode: mode, line: 1, atLineStart: true, out: make([]Tok, 0, min(len(src)/bytesPerToken(mode), MaxTokens))}
 	for x.i < x.n && !x.cut {
 		c := src[x.i]
 		if c == '\n' {
@@ -99,30 +99,12 @@ func lex(src []byte, mode LexMode) (toks []Tok, cut bool) {
 	return x.tokens(), x.cut
 }
 
-// scratch holds the blocks tokens are made in (*[]Tok), reused from one
-// source to the next: a source's tokens are made in memory already in
-// use and copied once into a slice of just their number (tokens). Made
-// in fresh blocks foretold from the source's length, they cost a third
-// more than they kept, and a fresh page's first write is most of a
-// token's cost (a server allocates its first requests' readings before
-// its first collection).
-var scratch sync.Pool
-
-// scratchTokens is an empty block of at least want tokens: scratch's,
-// or a new one when scratch has none that large.
-func scratchTokens(want int) []Tok {
-	if b, ok := scratch.Get().(*[]Tok); ok && cap(*b) >= want {
-		return (*b)[:0]
-	}
-	return make([]Tok, 0, max(want, 16))
-}
-
 // bytesPerToken foretells a source's tokens from its length: one per 4
 // bytes of TypeScript and JavaScript, one per 5 of the other modes, more
 // than nine files in ten of the benchmarks' repositories hold (hono 0.19
 // tokens a byte, gson and httpx 0.14 overall; 0.23, 0.19 and 0.18 at the
-// ninetieth percentile). A source that holds more doubles its block
-// (grow).
+// ninetieth percentile). A source that holds more spills (spill) and is
+// joined once; one that holds far fewer is copied to its length (tokens).
 func bytesPerToken(mode LexMode) int {
 	if mode == LexJS {
 		return 4
@@ -136,8 +118,11 @@ type lexer struct {
 	text string // src, which token texts are cut from
 	n, i int
 	mode LexMode
-	// out is the block the tokens are made in (scratch).
-	out []Tok
+	// out is the block of tokens being made, full the blocks made before
+	// it, made their count (tokens).
+	out  []Tok
+	full [][]Tok
+	made int
 	// line and lineStart are the current line and its offset; indent is
 	// its indentation width so far.
 	line, lineStart, indent int
@@ -256,48 +241,58 @@ func (x *lexer) regexOK() bool {
 // cut, and the walk ends at the end of the construct it is in (a template
 // literal's substitutions and an f-string's fields emit as they go).
 func (x *lexer) emit(k TokKind, text string, start int) {
-	if x.cut || len(x.out) >= MaxTokens {
+	if x.cut || x.made >= MaxTokens {
 		x.cut = true
 		return
 	}
 	if len(x.out) == cap(x.out) {
-		x.grow()
+		x.spill()
 	}
 	x.out = append(x.out, Tok{Kind: k, Text: text, Line: x.line, Col: int32(start - x.lineStart), Indent: int32(x.indent)})
+	x.made++
 }
 
-// grow doubles the block, to at most MaxTokens and, while it holds fewer,
-// a token a byte (tokens take a byte each, but for the one before a
-// template or f-string): its blocks together take at most about three
-// times the tokens a source makes.
-func (x *lexer) grow() {
-	n := min(2*cap(x.out), MaxTokens)
-	if c := cap(x.out); c <= x.n && n > x.n+1 {
-		n = x.n + 1
+// spill sets the full block aside and starts one of half as many tokens
+// as were made so far (at most what MaxTokens leaves): a source of more
+// tokens than its length foretold (lex) is not grown by copies but joined
+// once (tokens), into a slice of its length. On the benchmarks'
+// repositories this allocates a little less than growing by append did
+// and keeps 12 % less; a source cut at MaxTokens allocates at most
+// about twice its tokens.
+func (x *lexer) spill() {
+	if len(x.out) > 0 {
+		x.full = append(x.full, x.out)
 	}
-	b := make([]Tok, len(x.out), n)
-	copy(b, x.out)
-	x.out = b
+	x.out = make([]Tok, 0, min(max(x.made/2, 16), MaxTokens-x.made))
 }
 
-// tokens answers the tokens made, copied into a slice of their number,
-// and gives the block back to scratch, cleared: it holds no source.
+// tokens answers the tokens made: the one block (copied to its length
+// when a third of it or more is left unused: what a cache keeps is its
+// length's worth), or the blocks joined into a slice of just their length.
 func (x *lexer) tokens() []Tok {
-	toks := make([]Tok, len(x.out))
-	copy(toks, x.out)
-	clear(x.out)
-	b := x.out[:0]
-	scratch.Put(&b)
-	x.out = nil
-	return toks
+	if len(x.full) == 0 {
+		if cap(x.out)-len(x.out) <= len(x.out)/3 {
+			return x.out
+		}
+		return slices.Clone(x.out)
+	}
+	all := make([]Tok, 0, x.made)
+	for _, b := range x.full {
+		all = append(all, b...)
+	}
+	return append(all, x.out...)
 }
 
 // last is the last token made; ok false for none.
 func (x *lexer) last() (t Tok, ok bool) {
-	if len(x.out) == 0 {
-		return t, false
+	switch {
+	case len(x.out) > 0:
+		return x.out[len(x.out)-1], true
+	case len(x.full) > 0:
+		b := x.full[len(x.full)-1]
+		return b[len(b)-1], true
 	}
-	return x.out[len(x.out)-1], true
+	return t, false
 }
 
 // skipRegex consumes a JS regex literal from its '/' to its flags.
