@@ -56,7 +56,7 @@ func CodeLines(f *File, lines map[int]bool) map[int]bool {
 		}
 		for l := max(StartLine(t), 0); l <= min(t.Line, last); l++ {
 			if want[l] {
-				out[l] = true
+				out[l], want[l] = true, false // once a line, not once a token
 			}
 		}
 	}
