@@ -60,7 +60,7 @@ func declSites(toks []lexed.Tok) []declSite {
 	var out []declSite
 	for i := 0; i+1 < len(toks); i++ {
 		if toks[i].Kind == lexed.TkIdent && declKeywords[toks[i].Text] && toks[i+1].Kind == lexed.TkIdent && !declKeywords[toks[i+1].Text] {
-			out = append(out, declSite{toks[i+1].Text, toks[i+1].Line, toks[i].Indent})
+			out = append(out, declSite{toks[i+1].Text, toks[i+1].Line, int(toks[i].Indent)})
 		}
 	}
 	return out
@@ -74,7 +74,7 @@ func enclosingDecls(toks []lexed.Tok, lines map[int]bool) map[string]bool {
 	indentOf := map[int]int{}
 	for _, t := range toks {
 		if _, ok := indentOf[t.Line]; !ok {
-			indentOf[t.Line] = t.Indent
+			indentOf[t.Line] = int(t.Indent)
 		}
 	}
 	out := map[string]bool{}

@@ -24,7 +24,7 @@ func pythonDecls(toks []lexed.Tok) []lexed.Decl {
 	endOf := func(k, indent int) int {
 		// The last line before the next line-starting token at indent <= indent.
 		for _, j := range firsts[k+1:] {
-			if toks[j].Indent <= indent && toks[j].Text != ")" && toks[j].Text != "]" && toks[j].Text != "}" {
+			if int(toks[j].Indent) <= indent && toks[j].Text != ")" && toks[j].Text != "]" && toks[j].Text != "}" {
 				if j > 0 {
 					return toks[j-1].Line
 				}
@@ -34,7 +34,7 @@ func pythonDecls(toks []lexed.Tok) []lexed.Decl {
 	}
 	for k, i := range firsts {
 		t := toks[i]
-		for len(stack) > 0 && stack[len(stack)-1].indent >= t.Indent {
+		for len(stack) > 0 && stack[len(stack)-1].indent >= int(t.Indent) {
 			stack = stack[:len(stack)-1]
 		}
 		j := i
@@ -54,7 +54,7 @@ func pythonDecls(toks []lexed.Tok) []lexed.Decl {
 		}
 		if (kw == "def" || kw == "class") && j+1 < len(toks) && toks[j+1].Kind == lexed.TkIdent {
 			name := toks[j+1].Text
-			stack = append(stack, open{kw, name, t.Indent})
+			stack = append(stack, open{kw, name, int(t.Indent)})
 			if inFunc {
 				continue
 			}
@@ -65,7 +65,7 @@ func pythonDecls(toks []lexed.Tok) []lexed.Decl {
 			case container != "":
 				kind = "method"
 			}
-			out = append(out, lexed.Decl{Name: name, Kind: kind, Container: container, From: decoratorsFrom(toks, firsts, k), To: endOf(k, t.Indent)})
+			out = append(out, lexed.Decl{Name: name, Kind: kind, Container: container, From: decoratorsFrom(toks, firsts, k), To: endOf(k, int(t.Indent))})
 			continue
 		}
 		if t.Kind == lexed.TkIdent && !inFunc && i+1 < len(toks) && (toks[i+1].Text == "=" && (i+2 >= len(toks) || toks[i+2].Text != "=") || toks[i+1].Text == ":") && !lexed.IsKeyword(lexed.LangPython, t.Text) {
@@ -76,7 +76,7 @@ func pythonDecls(toks []lexed.Tok) []lexed.Decl {
 			// A module-level variable may sit in an if/try block
 			// (if TYPE_CHECKING:, try: import ... except: X = None).
 			if t.Indent == 0 || container != "" || len(stack) == 0 {
-				out = append(out, lexed.Decl{Name: t.Text, Kind: kind, Container: container, From: t.Line, To: endOf(k, t.Indent)})
+				out = append(out, lexed.Decl{Name: t.Text, Kind: kind, Container: container, From: t.Line, To: endOf(k, int(t.Indent))})
 			}
 		}
 	}

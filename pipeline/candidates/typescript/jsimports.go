@@ -87,20 +87,18 @@ func (f *jsFile) readForms() {
 }
 
 // cachedJS is readJS for a changed or searched file, through the readers'
-// cache: the lexed file (tokens, declarations, types, imports, index) is
+// cache: the lexed file (tokens, declarations, types, imports, and its
+// index once a search asks for it: a base side seldom does) is
 // shared with other requests that read the same content (the next pull
 // request's base side is this one's head side), and must not be changed;
 // the import forms depend on this request's aliases and are its own.
 func cachedJS(c *engine.Cache, p string, src []byte, aliases *modpaths.Aliases) *jsFile {
 	if c == nil {
-		f := readJS(p, src, aliases)
-		f.Index()
-		return f
+		return readJS(p, src, aliases)
 	}
 	sum := engine.SumOf(src)
 	lf := engine.CachedAt(c, engine.KeyAt("typescript", p, sum), func() (*lexed.File, int64) {
 		f := readJS(p, src, nil)
-		f.Index()
 		f.Sum = sum
 		return f.File, lexed.Weight(f.File, len(src))
 	})

@@ -1,6 +1,9 @@
 package lexed
 
 import (
+	"cmp"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -30,10 +33,10 @@ func CodeLines(f *File, lines map[int]bool) map[int]bool {
 		return lines
 	}
 	// The lines as a table: every token asks for the lines it spans.
-	last := 0
+	first, last := math.MaxInt, 0
 	for l, ok := range lines {
 		if ok {
-			last = max(last, l)
+			first, last = min(first, l), max(last, l)
 		}
 	}
 	want := make([]bool, last+1)
@@ -43,13 +46,17 @@ func CodeLines(f *File, lines map[int]bool) map[int]bool {
 		}
 	}
 	out := map[int]bool{}
-	for i, t := range f.Toks {
+	// Tokens come in the order of the lines they end on: those ending
+	// before the first line asked span none of them.
+	from, _ := slices.BinarySearchFunc(f.Toks, first, func(t Tok, l int) int { return cmp.Compare(t.Line, l) })
+	for i := from; i < len(f.Toks); i++ {
+		t := f.Toks[i]
 		if f.Lang == LangPython && IsDocstring(f.Toks, i) {
 			continue
 		}
 		for l := max(StartLine(t), 0); l <= min(t.Line, last); l++ {
 			if want[l] {
-				out[l] = true
+				out[l], want[l] = true, false // once a line, not once a token
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package lexed
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/prscout/prscout/pipeline/candidates/internal/engine"
@@ -62,7 +63,7 @@ type File struct {
 	Brackets Brackets
 	Decls    []Decl
 	Imports  []Import
-	idx      *Index     // built on first use (index)
+	idx      *lazyIndex // built on first use (Index)
 	Types    *TypeModel // the declared-type model (typemodel.go), filled by the language's reader
 	// Sum names the content f was read from, when a reader read it through
 	// the readers' cache (engine.Cache): what the reader keeps of the file
@@ -92,14 +93,30 @@ type DeclAt struct {
 	Name string
 }
 
+// lazyIndex is a File's Index, built once by its first user: a File Read
+// made may be shared (the readers' cache) before anyone asks, and many
+// never are asked (the base side of a changed file).
+type lazyIndex struct {
+	once sync.Once
+	x    *Index
+}
+
 func (f *File) Index() *Index {
-	if f.idx != nil {
-		return f.idx
+	if f.idx == nil { // a File Read did not make: its own, as its maker's
+		f.idx = new(lazyIndex)
 	}
+	f.idx.once.Do(func() { f.idx.x = f.buildIndex() })
+	return f.idx.x
+}
+
+// buildIndex reads f's Index.
+func (f *File) buildIndex() *Index {
 	x := &Index{Idents: map[string]bool{}, DeclAt: map[DeclAt]bool{}, ModVars: map[string]bool{}}
 	for _, t := range f.Toks {
 		if t.Kind == TkIdent {
-			x.Idents[t.Text] = true
+			if !x.Idents[t.Text] { // a look-up: most identifiers were met before
+				x.Idents[t.Text] = true
+			}
 		}
 	}
 	for _, d := range f.Decls {
@@ -117,7 +134,6 @@ func (f *File) Index() *Index {
 			x.ModVars[f.Toks[j].Text] = true
 		}
 	}
-	f.idx = x
 	return x
 }
 
@@ -153,7 +169,7 @@ func Reads() int64 { return reads.Load() }
 func Read(p string, src []byte) *File {
 	reads.Add(1)
 	l := LangOf(p)
-	f := &File{Path: p, Lang: l}
+	f := &File{Path: p, Lang: l, idx: new(lazyIndex)}
 	toks, cut := lex(src, LexModeOf(l))
 	if cut {
 		f.cutAfter = toks[len(toks)-1].Line
@@ -199,9 +215,10 @@ func Display(d Decl) string {
 func (f *File) Clone(dropTokens bool) *File {
 	c := *f
 	if dropTokens {
-		c.Toks, c.Brackets, c.idx = nil, nil, nil
+		c.Toks, c.Brackets, c.idx = nil, nil, new(lazyIndex)
 	} else {
-		c.idx = f.Index()
+		f.Index() // built from f's declarations, whatever c's become
+		c.idx = f.idx
 	}
 	return &c
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // tokensBound is the most Tokens may allocate for n bytes: one copy of
-// the source, and at most one token a byte (48 bytes a token) made in
+// the source, and at most one token a byte (40 bytes a token) made in
 // blocks and joined once, about three times over.
 func tokensBound(n int) uint64 { return uint64(n) + 160*uint64(n) + 8192 }
 

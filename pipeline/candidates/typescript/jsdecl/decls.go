@@ -85,7 +85,7 @@ func (s *jsScan) skipAngle(i int) int {
 // Map<K, V>): it follows a name without a space, where a comparison would
 // have one.
 func (s *jsScan) typeArgsAt(i int) bool {
-	return s.isIdent(i-1) && s.toks[i-1].Line == s.toks[i].Line && s.toks[i-1].Col+len(s.toks[i-1].Text) == s.toks[i].Col
+	return s.isIdent(i-1) && s.toks[i-1].Line == s.toks[i].Line && int(s.toks[i-1].Col)+len(s.toks[i-1].Text) == int(s.toks[i].Col)
 }
 
 // continuesAfter reports whether a statement goes on after toks[j] when a

@@ -597,7 +597,7 @@ func chainEnd(f *lexed.File, k int) int {
 			j += 3
 		case n.Text == "!" && (j+2 >= len(toks) || toks[j+2].Text != "="):
 			j++
-		case n.Text == "(" || n.Text == "<" && n.Line == toks[j].Line && n.Col == toks[j].Col+len(toks[j].Text):
+		case n.Text == "(" || n.Text == "<" && n.Line == toks[j].Line && int(n.Col) == int(toks[j].Col)+len(toks[j].Text):
 			e := closeOf(f, j+1)
 			if e < 0 {
 				return j
