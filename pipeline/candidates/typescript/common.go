@@ -40,20 +40,7 @@ func (s *tokSearch) commonIn(ctx context.Context, tree engine.Tree, aliases *mod
 	if err != nil {
 		return err
 	}
-	for k, p := range paths {
-		if k >= maxCommonFiles || !ev.Keep(0) {
-			break
-		}
-		g, err := s.searchedFile(ctx, tree, p, aliases)
-		if g == nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		s.commonRefsIn(g, ev)
-	}
-	return nil
+	return s.eachSearched(ctx, tree, aliases, ev, paths, maxCommonFiles, nil, func(_ string, g *jsFile) { s.commonRefsIn(g, ev) })
 }
 
 // commonRefsIn records g's member accesses of s.common's names whose

@@ -53,20 +53,8 @@ func (s *tokSearch) importersIn(ctx context.Context, tree engine.Tree, aliases *
 		return err
 	}
 	m := madeValue{file: nf, name: def, def: true}
-	for k, p := range paths {
-		if k >= maxDefaultImporters || !ev.Keep(0) {
-			break
-		}
-		if p == nf.Path || ev.Changed[p] {
-			continue
-		}
-		h, err := s.searchedFile(ctx, tree, p, aliases)
-		if h == nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
+	skip := func(p string) bool { return p == nf.Path || ev.Changed[p] }
+	return s.eachSearched(ctx, tree, aliases, ev, paths, maxDefaultImporters, skip, func(p string, h *jsFile) {
 		if sym != nil && importsValue(h, m) {
 			addRef(ev, p, sym, lexed.ScoreImported, false, false)
 		}
@@ -81,8 +69,7 @@ func (s *tokSearch) importersIn(ctx context.Context, tree engine.Tree, aliases *
 				addRef(ev, p, kw, lexed.ScoreImported, call, false)
 			}
 		}
-	}
-	return nil
+	})
 }
 
 // namesImport reports whether an import clause of h that resolves to

@@ -114,21 +114,8 @@ func (s *tokSearch) exportedAsIn(ctx context.Context, tree engine.Tree, aliases 
 	for _, g := range s.files {
 		searched[g.Path] = true
 	}
-	for k, p := range paths {
-		if k >= maxExportedAsFiles || !ev.Keep(0) {
-			break
-		}
-		if searched[p] || ev.Changed[p] || engine.SkippedPath(p) || s.world.Shadowed(p) {
-			continue
-		}
-		h, err := s.searchedFile(ctx, tree, p, aliases)
-		if h == nil {
-			if err != nil {
-				return err
-			}
-			continue
-		}
-		s.impactIn(h, ev)
+	skip := func(p string) bool {
+		return searched[p] || ev.Changed[p] || engine.SkippedPath(p) || s.world.Shadowed(p)
 	}
-	return nil
+	return s.eachSearched(ctx, tree, aliases, ev, paths, maxExportedAsFiles, skip, func(_ string, h *jsFile) { s.impactIn(h, ev) })
 }

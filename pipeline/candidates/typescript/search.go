@@ -579,6 +579,30 @@ func (s *tokSearch) searchedFile(ctx context.Context, tree engine.Tree, p string
 	return f, nil
 }
 
+// eachSearched reads the first max of paths (searchedFile) that skip
+// does not leave out (nil: none), while ev has room, and hands each
+// reading to do; it stops when the context ends.
+func (s *tokSearch) eachSearched(ctx context.Context, tree engine.Tree, aliases *modpaths.Aliases, ev *engine.Evidence,
+	paths []string, max int, skip func(p string) bool, do func(p string, f *jsFile)) error {
+	for k, p := range paths {
+		if k >= max || !ev.Keep(0) {
+			break
+		}
+		if skip != nil && skip(p) {
+			continue
+		}
+		f, err := s.searchedFile(ctx, tree, p, aliases)
+		if f == nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		do(p, f)
+	}
+	return nil
+}
+
 // mentions reports whether f holds one of the search's words as an
 // identifier: by the words its group of searches found f holds, when it
 // has one.
