@@ -45,17 +45,7 @@ func (e *goEngine) bodiesOf(src []byte) []goscan.Body {
 // (the request's readings share their bytes), computing it on a miss; mu
 // guards m.
 func onceFor[T any](mu *sync.Mutex, m map[srcID]T, src []byte, f func([]byte) T) T {
-	id := srcID{unsafe.SliceData(src), len(src)}
-	mu.Lock()
-	v, ok := m[id]
-	mu.Unlock()
-	if !ok {
-		v = f(src)
-		mu.Lock()
-		m[id] = v
-		mu.Unlock()
-	}
-	return v
+	return engine.Memo(mu, m, srcID{unsafe.SliceData(src), len(src)}, func() T { return f(src) })
 }
 
 // wantedIn answers the words of want (of maxWord bytes at most) among the

@@ -64,49 +64,36 @@ func New(ctx context.Context, tree engine.Tree, read func(p string) (Manifest, b
 // crateOf is the workspace member p belongs to: the nearest directory above
 // it holding a Cargo.toml, when the workspace names it; nil for none.
 func (c *Workspace) crateOf(p string) *crate {
-	c.mu.Lock()
-	cr, done := c.of[p]
-	c.mu.Unlock()
-	if done {
-		return cr
-	}
-	for d := engine.DirOf(p); d != ""; d = engine.DirOf(d) {
-		if c.Has(d + "/Cargo.toml") {
-			cr = c.crateAt(d)
-			break
+	return engine.Memo(&c.mu, c.of, p, func() *crate {
+		for d := engine.DirOf(p); d != ""; d = engine.DirOf(d) {
+			if c.Has(d + "/Cargo.toml") {
+				return c.crateAt(d)
+			}
 		}
-	}
-	c.mu.Lock()
-	c.of[p] = cr
-	c.mu.Unlock()
-	return cr
+		return nil
+	})
 }
 
 // crateAt is the member crate whose manifest d holds (nil for none).
 func (c *Workspace) crateAt(d string) *crate {
-	c.mu.Lock()
-	cr, done := c.crates[d]
-	c.mu.Unlock()
-	if done {
-		return cr
-	}
 	mp := d + "/Cargo.toml"
 	if !c.Has(mp) {
 		return nil
 	}
-	if m, ok := c.read(mp); ok && c.member(d) {
+	return engine.Memo(&c.mu, c.crates, d, func() *crate {
+		m, ok := c.read(mp)
+		if !ok || !c.member(d) {
+			return nil
+		}
 		name := m.Lib.Name
 		if name == "" {
 			name = m.Package.Name
 		}
-		if name != "" {
-			cr = &crate{dir: d, name: strings.ReplaceAll(name, "-", "_")}
+		if name == "" {
+			return nil
 		}
-	}
-	c.mu.Lock()
-	c.crates[d] = cr
-	c.mu.Unlock()
-	return cr
+		return &crate{dir: d, name: strings.ReplaceAll(name, "-", "_")}
+	})
 }
 
 // member reports whether the workspace names the directory d.
@@ -168,23 +155,16 @@ func (c *Workspace) Sees(from string, to Target, ip []string) (reaches, decided 
 // directories the workspace names (a glob's matches found as name or
 // name with dashes).
 func (c *Workspace) names(name string) bool {
-	c.mu.Lock()
-	found, done := c.named[name]
-	c.mu.Unlock()
-	if done {
-		return found
-	}
-	for _, m := range c.members {
-		for _, d := range []string{m, path.Join(path.Dir(m), name), path.Join(path.Dir(m), strings.ReplaceAll(name, "_", "-"))} {
-			if cr := c.crateAt(d); cr != nil && cr.name == name {
-				found = true
+	return engine.Memo(&c.mu, c.named, name, func() bool {
+		for _, m := range c.members {
+			for _, d := range []string{m, path.Join(path.Dir(m), name), path.Join(path.Dir(m), strings.ReplaceAll(name, "_", "-"))} {
+				if cr := c.crateAt(d); cr != nil && cr.name == name {
+					return true
+				}
 			}
 		}
-	}
-	c.mu.Lock()
-	c.named[name] = found
-	c.mu.Unlock()
-	return found
+		return false
+	})
 }
 
 // RunsInside reports whether sub is a run of whole's parts.

@@ -41,16 +41,7 @@ func New(l *engine.Listing, dirs []string) *Includes {
 // Resolve is the file the include inc of the file from names; ok is false
 // when it names none of the tree's.
 func (in *Includes) Resolve(from, inc string) (string, bool) {
-	k := [2]string{from, inc}
-	in.resolvedMu.Lock()
-	p, ok := in.resolved[k]
-	in.resolvedMu.Unlock()
-	if !ok {
-		p = in.find(from, inc)
-		in.resolvedMu.Lock()
-		in.resolved[k] = p
-		in.resolvedMu.Unlock()
-	}
+	p := engine.Memo(&in.resolvedMu, in.resolved, [2]string{from, inc}, func() string { return in.find(from, inc) })
 	return p, p != ""
 }
 
